@@ -1,0 +1,272 @@
+"""Typed, validated settings from ``config.yaml`` (DESIGN §9).
+
+Secrets never live in the file: write ``${SLACK_BOT_TOKEN}`` (or ``${NAME:-default}``) and the
+value is taken from the environment when the file is loaded. Every section forbids unknown keys,
+so a typo fails at start with the dotted key path and the reason instead of being ignored.
+
+Each channel owns one section class here; its connector documents what the keys mean.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as PydanticValidationError
+
+from bot.errors import ConfigError
+
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+class Section(BaseModel):
+    """Base of every settings section: immutable, unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RecordTable(Section):
+    """A table of records the assistant may look up (CSV file or SQLite table)."""
+
+    name: str
+    csv: str | None = None
+    sqlite: str | None = None
+    table: str | None = None
+    id_column: str | None = None
+    label_column: str | None = None
+    label_template: str | None = None
+    columns: list[str] = Field(default_factory=list)
+    action_url_template: str | None = None
+    action_label: str = "Open"
+    audience: list[str] = Field(default_factory=lambda: ["public"])
+
+
+class AudienceRule(Section):
+    """Files whose path matches ``glob`` (relative to the ingested root) get ``audience``."""
+
+    glob: str
+    audience: list[str]
+
+
+class IndexSettings(Section):
+    """Where the knowledge index lives and how documents are chunked."""
+
+    path: str = ".citecast/index.db"
+    chunk_chars: int = Field(default=1200, ge=200, le=20000)
+    chunk_overlap: int = Field(default=0, ge=0, le=2000)
+    audience_rules: list[AudienceRule] = Field(default_factory=list)
+    records: list[RecordTable] = Field(default_factory=list)
+
+
+class StoreSettings(Section):
+    """The SQLite store of turns, dedupe keys, outbox and feedback."""
+
+    path: str = ".citecast/citecast.db"
+
+
+class OpenAISettings(Section):
+    """Any OpenAI-compatible endpoint."""
+
+    base_url: str | None = None
+    api_key: str = ""
+    model: str = "gpt-4o-mini"
+    timeout: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+    temperature: float = 0.2
+    max_tool_rounds: int = Field(default=4, ge=1, le=20)
+
+
+class AssistantSettings(Section):
+    """Which backend answers and how much it retrieves."""
+
+    backend: Literal["extractive", "openai"] = "extractive"
+    top_k: int = Field(default=5, ge=1, le=50)
+    max_sentences: int = Field(default=4, ge=1, le=20)
+    cache_size: int = Field(default=256, ge=0)
+    openai: OpenAISettings = Field(default_factory=OpenAISettings)
+
+
+class ResolveSettings(Section):
+    """Resolver policy (see ``bot.resolver.ResolvePolicy``)."""
+
+    numbering: Literal["appearance", "registry"] = "appearance"
+    max_citations: int | None = Field(default=None, ge=1)
+    infer_from_mentions: bool = False
+    strip_model_source_lists: bool = True
+    key_word: str = "source"
+
+
+class GroundingSettings(Section):
+    """Claim-level support checks (see ``bot.grounding``)."""
+
+    policy: Literal["annotate", "drop", "off"] = "annotate"
+    threshold: float = Field(default=0.35, ge=0.0, le=1.0)
+    flag_uncited_claims: bool = True
+
+
+class WebSettings(Section):
+    """The web server: chat page, widget, REST and SSE API, signed file downloads."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    public_base_url: str | None = None
+    audience: list[str] = Field(default_factory=lambda: ["public"])
+    cors_origins: list[str] = Field(default_factory=list)
+    file_secret: str = ""
+    file_token_ttl: int = Field(default=3600, ge=60)
+    max_question_chars: int = Field(default=4000, ge=1)
+    max_body_bytes: int = Field(default=64_000, ge=1024)
+
+
+class SlackSettings(Section):
+    """The Slack app (slack-bolt): HTTP events or Socket Mode."""
+
+    enabled: bool = False
+    mode: Literal["http", "socket"] = "http"
+    bot_token: str = ""
+    app_token: str = ""
+    signing_secret: str = ""
+    api_base_url: str | None = None
+    streaming: Literal["native", "edit", "none"] = "native"
+    suggested_prompts: list[str] = Field(default_factory=list)
+    public_audience: list[str] = Field(default_factory=lambda: ["public"])
+    audience_by_email_domain: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_usergroup: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
+    max_file_bytes: int = Field(default=50_000_000, ge=0)
+
+
+class DiscordSettings(Section):
+    """The Discord bot (discord.py)."""
+
+    enabled: bool = False
+    token: str = ""
+    api_base_url: str | None = None
+    channels: list[int] = Field(default_factory=list)
+    forum_channels: list[int] = Field(default_factory=list)
+    embeds: bool = False
+    audience_by_guild: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_role: dict[str, list[str]] = Field(default_factory=dict)
+    dm_audience_by_user: dict[str, list[str]] = Field(default_factory=dict)
+    max_file_bytes: int = Field(default=10_000_000, ge=0)
+
+
+class ImapSettings(Section):
+    """A mailbox polled over IMAP."""
+
+    host: str = ""
+    port: int = Field(default=993, ge=1, le=65535)
+    ssl: bool = True
+    username: str = ""
+    password: str = ""
+    mailbox: str = "INBOX"
+    poll_seconds: float = Field(default=30.0, gt=0)
+
+
+class SmtpOutSettings(Section):
+    """The SMTP server replies are sent through (aiosmtplib)."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=25, ge=1, le=65535)
+    starttls: bool = False
+    tls: bool = False
+    username: str = ""
+    password: str = ""
+
+
+class EmailSettings(Section):
+    """Inbound mail (SMTP listener or IMAP) to threaded, cited replies."""
+
+    enabled: bool = False
+    address: str = ""
+    inbound: Literal["smtp", "imap"] = "smtp"
+    listen_host: str = "127.0.0.1"
+    listen_port: int = Field(default=8025, ge=0, le=65535)
+    imap: ImapSettings = Field(default_factory=ImapSettings)
+    outbound: SmtpOutSettings = Field(default_factory=SmtpOutSettings)
+    allowed_domains: list[str] = Field(default_factory=list)
+    rate_limit_per_hour: int = Field(default=20, ge=1)
+    audience_by_domain: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_address: dict[str, list[str]] = Field(default_factory=dict)
+    max_attachment_bytes: int = Field(default=10_000_000, ge=0)
+
+
+class DiscourseSettings(Section):
+    """A Discourse forum: webhook in, REST API out."""
+
+    enabled: bool = False
+    base_url: str = ""
+    api_key: str = ""
+    api_username: str = "citecast"
+    webhook_secret: str = ""
+    categories: list[int] = Field(default_factory=list)
+    audience_by_category: dict[str, list[str]] = Field(default_factory=dict)
+    max_post_length: int = Field(default=32_000, ge=1000)
+    allowed_upload_extensions: list[str] = Field(default_factory=list)
+
+
+class Settings(Section):
+    """All of ``config.yaml``."""
+
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    assistant: AssistantSettings = Field(default_factory=AssistantSettings)
+    resolve: ResolveSettings = Field(default_factory=ResolveSettings)
+    grounding: GroundingSettings = Field(default_factory=GroundingSettings)
+    capabilities: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    web: WebSettings = Field(default_factory=WebSettings)
+    slack: SlackSettings = Field(default_factory=SlackSettings)
+    discord: DiscordSettings = Field(default_factory=DiscordSettings)
+    email: EmailSettings = Field(default_factory=EmailSettings)
+    discourse: DiscourseSettings = Field(default_factory=DiscourseSettings)
+
+
+def expand_env(value: Any, env: dict[str, str] | None = None) -> Any:
+    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree."""
+    environ = os.environ if env is None else env
+    if isinstance(value, str):
+        return _ENV_REF.sub(lambda m: environ.get(m.group(1), m.group(2) or ""), value)
+    if isinstance(value, list):
+        return [expand_env(item, env) for item in value]
+    if isinstance(value, dict):
+        return {key: expand_env(item, env) for key, item in value.items()}
+    return value
+
+
+def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
+    """Validate an already-parsed mapping; errors name ``origin`` and the dotted key path."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{origin}: the top level must be a mapping of sections")
+    try:
+        return Settings.model_validate(expand_env(data))
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        path = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise ConfigError(f"{origin}: {path}: {first['msg']}") from None
+
+
+def load_settings(path: str | Path | None = None) -> Settings:
+    """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
+
+    Relative paths inside the file (index, store) are kept relative to the working directory.
+    """
+    explicit = path is not None or "CITECAST_CONFIG" in os.environ
+    target = Path(path or os.environ.get("CITECAST_CONFIG", "config.yaml"))
+    if not target.exists():
+        if explicit:
+            raise ConfigError(f"{target}: no such config file")
+        return Settings()
+    try:
+        data = yaml.safe_load(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{target}: cannot read: {exc}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{target}: not valid YAML: {exc}") from None
+    return parse_settings(data, str(target))

@@ -1,0 +1,58 @@
+"""The connector contract: what ``citecast serve`` needs from each channel.
+
+A connector turns channel events into questions, asks the shared Answerer, renders the answer
+with its channel's renderer and sends it with the platform's own SDK. HTTP-driven channels
+(web, Slack HTTP events, Discourse webhooks) contribute Starlette routes to the one ASGI app;
+long-running ones (Discord gateway, Slack Socket Mode, SMTP listener, IMAP poller, outbox
+workers) start background tasks in the same event loop.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
+    from bot.runtime import Services
+
+
+class Connector(Protocol):
+    """One channel, plugged into ``citecast serve``."""
+
+    name: str
+
+    def routes(self) -> list[BaseRoute]:
+        """Routes to mount into the app (empty for channels without HTTP endpoints)."""
+        ...
+
+    async def start(self) -> None:
+        """Start background work (gateway clients, listeners, outbox workers)."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop background work; in-flight answers finish or are recorded as failed."""
+        ...
+
+
+def enabled_connectors(services: Services) -> list[Connector]:
+    """Build the connectors that ``config.yaml`` enables (the web channel is always on)."""
+    settings = services.settings
+    connectors: list[Connector] = []
+    if settings.slack.enabled:
+        from bot.connectors.slack import SlackConnector
+
+        connectors.append(SlackConnector(services))
+    if settings.discord.enabled:
+        from bot.connectors.discord import DiscordConnector
+
+        connectors.append(DiscordConnector(services))
+    if settings.email.enabled:
+        from bot.connectors.email import EmailConnector
+
+        connectors.append(EmailConnector(services))
+    if settings.discourse.enabled:
+        from bot.connectors.discourse import DiscourseConnector
+
+        connectors.append(DiscourseConnector(services))
+    return connectors

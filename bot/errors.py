@@ -1,0 +1,71 @@
+"""The one exception hierarchy of citecast.
+
+Every error the package raises on purpose is a :class:`CitecastError`. Connectors catch the
+platform SDK's exceptions at their edge and re-raise them as :class:`ChannelError` (or a
+subclass), so callers never need to know which SDK sits underneath.
+"""
+
+from __future__ import annotations
+
+
+class CitecastError(Exception):
+    """Base class of every error citecast raises on purpose."""
+
+
+class ValidationError(CitecastError, ValueError):
+    """Input data (a Source, an Answer, a request body) does not have the documented form."""
+
+
+class ConfigError(CitecastError):
+    """`config.yaml` is missing, unreadable or invalid; the message names the dotted key path."""
+
+
+class RegistryError(CitecastError):
+    """A source registry was used against its contract (for example, bad serialized state)."""
+
+
+class KnowledgeIndexError(CitecastError):
+    """The knowledge index is missing, corrupt or was built by an older schema."""
+
+
+class BackendError(CitecastError):
+    """The answering backend (for example an OpenAI-compatible endpoint) failed."""
+
+
+class RenderError(CitecastError):
+    """A renderer was given something it cannot render (never raised for hostile text)."""
+
+
+class StoreError(CitecastError):
+    """The SQLite store could not be read or written."""
+
+
+class ChannelError(CitecastError):
+    """A channel's platform refused or failed a request; raised at the connector edge."""
+
+
+class RateLimited(ChannelError):
+    """The platform answered 429; ``retry_after`` is the number of seconds it asked us to wait."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class SignatureError(ChannelError):
+    """An inbound request's signature is missing, stale or wrong."""
+
+
+__all__ = [
+    "BackendError",
+    "ChannelError",
+    "CitecastError",
+    "ConfigError",
+    "KnowledgeIndexError",
+    "RateLimited",
+    "RegistryError",
+    "RenderError",
+    "SignatureError",
+    "StoreError",
+    "ValidationError",
+]

@@ -1,0 +1,393 @@
+"""The canonical model: Source, Citation, Dropped and Answer (DESIGN §3).
+
+These frozen dataclasses are the public contract between the resolver, the renderers and the
+connectors, and their JSON forms (``to_json``/``from_json``) are the public contract of
+``citecast resolve`` and the REST API: keys are the field names, ``None`` and empty optional
+fields are omitted, and the forms stay stable across versions.
+
+A source URL whose scheme is not http, https or mailto is removed when the Source is built (with a
+logged warning), so no renderer can ever emit a ``javascript:`` or ``data:`` link.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeVar, cast
+from urllib.parse import urlsplit
+
+from bot.errors import ValidationError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SAFE_URL_SCHEMES = frozenset({"http", "https", "mailto"})
+
+DropReason = Literal[
+    "unknown",
+    "out_of_range",
+    "forbidden",
+    "uncitable",
+    "invalid_token",
+    "placeholder",
+    "over_limit",
+    "unsupported",
+]
+DROP_REASONS: tuple[str, ...] = (
+    "unknown",
+    "out_of_range",
+    "forbidden",
+    "uncitable",
+    "invalid_token",
+    "placeholder",
+    "over_limit",
+    "unsupported",
+)
+SourceKind = Literal["passage", "file", "record", "web"]
+SOURCE_KINDS: tuple[str, ...] = ("passage", "file", "record", "web")
+
+
+def is_safe_url(url: str | None) -> bool:
+    """True when ``url`` is an absolute http, https or mailto URL without control characters."""
+    if not url or any(ord(ch) < 0x20 or ch == "\x7f" for ch in url):
+        return False
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    if parts.scheme.lower() not in SAFE_URL_SCHEMES:
+        return False
+    return parts.scheme.lower() == "mailto" or bool(parts.netloc)
+
+
+@dataclass(frozen=True)
+class RecordAction:
+    """A record's call to action, shown as a button where the channel has buttons."""
+
+    label: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Source:
+    """One retrieved item: a passage, a file, a record or a web page.
+
+    Only ``id`` is required. ``citable=False`` marks evidence the grounding check may use but the
+    answer may never cite. ``audience`` lists the groups allowed to see the source.
+    """
+
+    id: str
+    title: str | None = None
+    url: str | None = None
+    filename: str | None = None
+    path: str | None = None
+    media_type: str | None = None
+    page: int | None = None
+    page_end: int | None = None
+    section: str | None = None
+    chunk: int | None = None
+    text: str | None = None
+    citable: bool = True
+    audience: tuple[str, ...] = ("public",)
+    kind: SourceKind = "passage"
+    key: str | None = None
+    label: str | None = None
+    columns: Mapping[str, str] | None = None
+    action: RecordAction | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id:
+            raise ValidationError("source id must be a non-empty string")
+        if self.url is not None and not is_safe_url(self.url):
+            log.warning("dropping unsafe URL from source %r", self.id)
+            object.__setattr__(self, "url", None)
+        if self.action is not None and not is_safe_url(self.action.url):
+            log.warning("dropping unsafe action URL from source %r", self.id)
+            object.__setattr__(self, "action", None)
+        if isinstance(self.audience, str):
+            object.__setattr__(self, "audience", (self.audience,))
+        elif not isinstance(self.audience, tuple):
+            object.__setattr__(self, "audience", tuple(self.audience))
+        if self.columns is not None and not isinstance(self.columns, dict):
+            object.__setattr__(self, "columns", dict(self.columns))
+        if self.kind not in SOURCE_KINDS:
+            raise ValidationError(f"source {self.id!r}: kind must be one of {SOURCE_KINDS}")
+        for name in ("page", "page_end", "chunk"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValidationError(f"source {self.id!r}: {name} must be a positive integer")
+
+    @property
+    def display_title(self) -> str:
+        """The best human name for the source: title, label, file name, URL or id."""
+        return self.title or self.label or self.filename or self.url or self.id
+
+    def visible_to(self, groups: frozenset[str] | set[str]) -> bool:
+        """True when a viewer in ``groups`` may see this source."""
+        return any(group in groups for group in self.audience)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: field names as keys, ``None`` fields and default flags omitted."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            if f.name == "citable" and value is True:
+                continue
+            if f.name == "audience":
+                value = list(value)
+            elif f.name == "columns":
+                value = dict(value)
+            elif f.name == "action":
+                value = {"label": value.label, "url": value.url}
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Source:
+        """Build a Source from its JSON form; raises ValidationError with the reason."""
+        if not isinstance(data, Mapping):
+            raise ValidationError("a source must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValidationError(f"unknown field(s): {', '.join(unknown)}")
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            if value is None:
+                continue
+            kwargs[key] = _coerce_source_field(key, value)
+        if "id" not in kwargs:
+            raise ValidationError("missing field: id")
+        return cls(**kwargs)
+
+
+def _coerce_source_field(key: str, value: Any) -> Any:
+    if key in {"page", "page_end", "chunk"}:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError(f"{key} must be an integer")
+        return value
+    if key == "citable":
+        if not isinstance(value, bool):
+            raise ValidationError("citable must be true or false")
+        return value
+    if key == "audience":
+        if isinstance(value, str):
+            return (value,)
+        if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
+            raise ValidationError("audience must be a list of strings")
+        return tuple(value)
+    if key == "columns":
+        if not isinstance(value, Mapping):
+            raise ValidationError("columns must be an object")
+        return {str(k): "" if v is None else str(v) for k, v in value.items()}
+    if key == "action":
+        if not isinstance(value, Mapping) or not isinstance(value.get("url"), str):
+            raise ValidationError("action must be an object with label and url")
+        return RecordAction(label=str(value.get("label") or "Open"), url=value["url"])
+    if key == "kind":
+        if value not in SOURCE_KINDS:
+            raise ValidationError(f"kind must be one of {', '.join(SOURCE_KINDS)}")
+        return value
+    if not isinstance(value, str):
+        raise ValidationError(f"{key} must be a string")
+    return value
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One citation in an answer: display number ``n`` and the source it points at.
+
+    ``source_number`` is the number the registry gave the source (the one the model saw);
+    ``n`` is the display number (1..k by first appearance, unless the policy keeps registry
+    numbers). ``columns`` are the record columns the model attributed, only ones present in the
+    source. ``support`` is the grounding score in 0..1, or None when not checked.
+    """
+
+    n: int
+    source: Source
+    source_number: int
+    quote: str | None = None
+    deep_link: str | None = None
+    columns: tuple[str, ...] = ()
+    claim: str | None = None
+    support: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form; the source is nested in full."""
+        out: dict[str, Any] = {
+            "n": self.n,
+            "source": self.source.to_json(),
+            "source_number": self.source_number,
+        }
+        for name in ("quote", "deep_link", "claim", "support"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.columns:
+            out["columns"] = list(self.columns)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Citation:
+        """Build a Citation from its JSON form; raises ValidationError with the reason."""
+        if not isinstance(data, Mapping):
+            raise ValidationError("a citation must be a JSON object")
+        try:
+            n = _positive_int(data["n"], "n")
+            source_number = _positive_int(data.get("source_number", n), "source_number")
+            source = Source.from_json(data["source"])
+        except KeyError as exc:
+            raise ValidationError(f"citation is missing field: {exc.args[0]}") from None
+        columns = data.get("columns") or []
+        if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+            raise ValidationError("citation columns must be a list of strings")
+        support = data.get("support")
+        if support is not None and (
+            isinstance(support, bool) or not isinstance(support, int | float)
+        ):
+            raise ValidationError("citation support must be a number")
+        return cls(
+            n=n,
+            source=source,
+            source_number=source_number,
+            quote=_optional_str(data, "quote"),
+            deep_link=_optional_str(data, "deep_link"),
+            columns=tuple(columns),
+            claim=_optional_str(data, "claim"),
+            support=None if support is None else float(support),
+        )
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A marker the resolver removed, with why and where (offset in the raw text)."""
+
+    marker: str
+    reason: DropReason
+    offset: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"marker": self.marker, "reason": self.reason, "offset": self.offset}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Dropped:
+        """Build a Dropped entry from its JSON form."""
+        if not isinstance(data, Mapping):
+            raise ValidationError("a dropped marker must be a JSON object")
+        reason = data.get("reason")
+        if reason not in DROP_REASONS:
+            raise ValidationError(f"dropped reason must be one of {', '.join(DROP_REASONS)}")
+        offset = data.get("offset", 0)
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise ValidationError("dropped offset must be a non-negative integer")
+        return cls(
+            marker=str(data.get("marker", "")), reason=cast(DropReason, reason), offset=offset
+        )
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A resolved answer: CommonMark text with ``[^n]`` citations, the citations, dropped markers.
+
+    ``uncited_claims`` lists sentences that state a fact but cite nothing (set by grounding).
+    """
+
+    text: str
+    citations: tuple[Citation, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    uncited_claims: tuple[str, ...] = field(default=())
+
+    def citation(self, n: int) -> Citation | None:
+        """The citation with display number ``n``, if any."""
+        for citation in self.citations:
+            if citation.n == n:
+                return citation
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (the public contract of ``citecast resolve`` and the REST API)."""
+        out: dict[str, Any] = {
+            "text": self.text,
+            "citations": [c.to_json() for c in self.citations],
+            "dropped": [d.to_json() for d in self.dropped],
+        }
+        if self.uncited_claims:
+            out["uncited_claims"] = list(self.uncited_claims)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Answer:
+        """Build an Answer from its JSON form; raises ValidationError naming the bad entry."""
+        if not isinstance(data, Mapping):
+            raise ValidationError("an answer must be a JSON object")
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise ValidationError("answer text must be a string")
+        citations = _list_of(data, "citations", Citation.from_json)
+        dropped = _list_of(data, "dropped", Dropped.from_json)
+        claims = data.get("uncited_claims") or []
+        if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
+            raise ValidationError("uncited_claims must be a list of strings")
+        return cls(
+            text=text,
+            citations=tuple(sorted(citations, key=lambda c: c.n)),
+            dropped=tuple(dropped),
+            uncited_claims=tuple(claims),
+        )
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One earlier turn of a conversation, as passed to the assistant as history."""
+
+    question: str
+    answer: str
+
+
+def _list_of(data: Mapping[str, Any], key: str, build: Callable[[Any], T]) -> list[T]:
+    items = data.get(key) or []
+    if not isinstance(items, Sequence) or isinstance(items, str):
+        raise ValidationError(f"{key} must be a list")
+    out: list[T] = []
+    for index, item in enumerate(items):
+        try:
+            out.append(build(item))
+        except ValidationError as exc:
+            raise ValidationError(f"{key}[{index}]: {exc}") from None
+    return out
+
+
+def _positive_int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValidationError(f"{name} must be a positive integer")
+    return value
+
+
+def _optional_str(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"{key} must be a string")
+    return value
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """Streaming event: safe answer text, already carrying canonical ``[^n]`` markers."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class CitationAdded:
+    """Streaming event: a citation became certain (emitted before the text that uses it)."""
+
+    citation: Citation
+
+
+StreamEvent = TextDelta | CitationAdded

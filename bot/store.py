@@ -1,0 +1,314 @@
+"""The SQLite store: conversations and turns, dedupe keys, the outbox and feedback (DESIGN §7).
+
+One small file database (path from ``store.path``) shared by every connector. Calls are short
+and synchronous behind one lock; async code may call them directly (each is a single indexed
+statement) or through ``asyncio.to_thread`` for bulk work.
+
+- Turns keep the question, the Answer JSON and the registry JSON, so a conversation reloads
+  with the same numbers and a turn can be replayed.
+- ``claim_once(scope, key)`` is the idempotency primitive: true the first time a key is seen.
+- The outbox holds a reply before it is sent and marks it sent only after the platform
+  accepted it, so a crash between the two resends rather than loses.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.errors import StoreError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS turns (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer_json TEXT,
+    registry_json TEXT,
+    status TEXT NOT NULL DEFAULT 'done',
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation_id, id);
+CREATE TABLE IF NOT EXISTS dedupe (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+CREATE TABLE IF NOT EXISTS outbox (
+    id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL,
+    payload_json TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at REAL NOT NULL,
+    last_error TEXT,
+    created_at REAL NOT NULL,
+    sent_at REAL
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (channel, status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS feedback (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    turn_id INTEGER,
+    channel TEXT NOT NULL,
+    user TEXT,
+    value TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One stored question and its answer."""
+
+    id: int
+    conversation_id: str
+    channel: str
+    question: str
+    answer: dict[str, Any] | None
+    registry: dict[str, Any] | None
+    status: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    """A reply waiting to be sent (or already sent)."""
+
+    id: str
+    channel: str
+    payload: dict[str, Any]
+    status: str
+    attempts: int
+    next_attempt_at: float
+    last_error: str | None
+
+
+class Store:
+    """Thread-safe access to the citecast SQLite database."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._db.execute("ROLLBACK")
+                raise StoreError(f"{self.path}: {exc}") from None
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            self._db.close()
+
+    # -- conversations and turns -------------------------------------------------------------
+
+    @staticmethod
+    def new_conversation_id() -> str:
+        """A fresh random conversation id."""
+        return uuid.uuid4().hex
+
+    def add_turn(
+        self,
+        conversation_id: str,
+        channel: str,
+        question: str,
+        answer: dict[str, Any] | None = None,
+        registry: dict[str, Any] | None = None,
+        status: str = "done",
+    ) -> int:
+        """Store a turn and return its id (``status`` 'pending' for one still being answered)."""
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO turns (conversation_id, channel, question, answer_json,"
+                " registry_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    conversation_id,
+                    channel,
+                    question,
+                    None if answer is None else json.dumps(answer),
+                    None if registry is None else json.dumps(registry),
+                    status,
+                    time.time(),
+                ),
+            )
+            return int(cur.lastrowid or 0)
+
+    def finish_turn(
+        self,
+        turn_id: int,
+        answer: dict[str, Any] | None,
+        registry: dict[str, Any] | None,
+        status: str = "done",
+    ) -> None:
+        """Record the answer of a pending turn, or mark it ``failed``."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE turns SET answer_json = ?, registry_json = ?, status = ? WHERE id = ?",
+                (
+                    None if answer is None else json.dumps(answer),
+                    None if registry is None else json.dumps(registry),
+                    status,
+                    turn_id,
+                ),
+            )
+
+    def turns(self, conversation_id: str, limit: int = 50) -> list[Turn]:
+        """The conversation's turns, oldest first (at most the last ``limit``)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, conversation_id, channel, question, answer_json, registry_json,"
+                " status, created_at FROM turns WHERE conversation_id = ?"
+                " ORDER BY id DESC LIMIT ?",
+                (conversation_id, limit),
+            ).fetchall()
+        return [
+            Turn(
+                id=row[0],
+                conversation_id=row[1],
+                channel=row[2],
+                question=row[3],
+                answer=None if row[4] is None else json.loads(row[4]),
+                registry=None if row[5] is None else json.loads(row[5]),
+                status=row[6],
+                created_at=row[7],
+            )
+            for row in reversed(rows)
+        ]
+
+    def fail_pending_turns(self) -> int:
+        """Mark turns left 'pending' (by a crash or shutdown) as 'failed'; returns how many."""
+        with self._tx() as db:
+            cur = db.execute("UPDATE turns SET status = 'failed' WHERE status = 'pending'")
+            return cur.rowcount
+
+    # -- idempotency -------------------------------------------------------------------------
+
+    def claim_once(self, scope: str, key: str) -> bool:
+        """True the first time ``(scope, key)`` is claimed, false on every later call."""
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO dedupe (scope, key, created_at) VALUES (?, ?, ?)",
+                (scope, key, time.time()),
+            )
+            return cur.rowcount == 1
+
+    # -- outbox ------------------------------------------------------------------------------
+
+    def enqueue(self, channel: str, payload: dict[str, Any], item_id: str | None = None) -> str:
+        """Persist a reply before sending it; returns its id (idempotent on ``item_id``)."""
+        item_id = item_id or uuid.uuid4().hex
+        now = time.time()
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO outbox (id, channel, payload_json, next_attempt_at,"
+                " created_at) VALUES (?, ?, ?, ?, ?)",
+                (item_id, channel, json.dumps(payload), now, now),
+            )
+        return item_id
+
+    def due(self, channel: str, now: float | None = None, limit: int = 20) -> list[OutboxItem]:
+        """Pending replies of ``channel`` whose next attempt is due."""
+        moment = time.time() if now is None else now
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
+                " FROM outbox WHERE channel = ? AND status = 'pending' AND next_attempt_at <= ?"
+                " ORDER BY created_at LIMIT ?",
+                (channel, moment, limit),
+            ).fetchall()
+        return [_outbox_item(row) for row in rows]
+
+    def pending(self, channel: str) -> list[OutboxItem]:
+        """Every pending reply of ``channel``, due or not."""
+        return self.due(channel, now=float("inf"), limit=1_000_000)
+
+    def outbox_item(self, item_id: str) -> OutboxItem | None:
+        """One outbox entry by id."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
+                " FROM outbox WHERE id = ?",
+                (item_id,),
+            ).fetchone()
+        return None if row is None else _outbox_item(row)
+
+    def mark_sent(self, item_id: str) -> None:
+        """The platform accepted the reply: never send it again."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?",
+                (time.time(), item_id),
+            )
+
+    def mark_failed_attempt(
+        self, item_id: str, error: str, retry_in: float, max_attempts: int = 20
+    ) -> None:
+        """Record a failed send; retry after ``retry_in`` seconds, give up after max_attempts."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
+                " next_attempt_at = ?,"
+                " status = CASE WHEN attempts + 1 >= ? THEN 'dead' ELSE status END"
+                " WHERE id = ?",
+                (error[:500], time.time() + retry_in, max_attempts, item_id),
+            )
+
+    # -- feedback ----------------------------------------------------------------------------
+
+    def add_feedback(self, turn_id: int | None, channel: str, user: str | None, value: str) -> None:
+        """Record a helpful / not helpful vote on a turn."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO feedback (turn_id, channel, user, value, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (turn_id, channel, user, value, time.time()),
+            )
+
+    def feedback(self, turn_id: int) -> list[str]:
+        """The votes recorded for a turn, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT value FROM feedback WHERE turn_id = ? ORDER BY id", (turn_id,)
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+
+def _outbox_item(row: tuple[Any, ...]) -> OutboxItem:
+    return OutboxItem(
+        id=row[0],
+        channel=row[1],
+        payload=json.loads(row[2]),
+        status=row[3],
+        attempts=row[4],
+        next_attempt_at=row[5],
+        last_error=row[6],
+    )
