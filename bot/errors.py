@@ -44,7 +44,7 @@ class ChannelError(CitecastError):
     """A channel's platform refused or failed a request; raised at the connector edge."""
 
 
-class RateLimited(ChannelError):
+class RateLimitedError(ChannelError):
     """The platform answered 429; ``retry_after`` is the number of seconds it asked us to wait."""
 
     def __init__(self, message: str, retry_after: float) -> None:
@@ -62,7 +62,7 @@ __all__ = [
     "CitecastError",
     "ConfigError",
     "KnowledgeIndexError",
-    "RateLimited",
+    "RateLimitedError",
     "RegistryError",
     "RenderError",
     "SignatureError",

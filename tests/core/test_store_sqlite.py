@@ -1,0 +1,94 @@
+"""The SQLite store: turns, once-only claims, the outbox and feedback survive a reopen."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from bot.store import Store
+
+
+def test_turns_round_trip_across_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    conversation = store.new_conversation_id()
+    first = store.add_turn(conversation, "web", "q1", {"text": "a1"}, {"n": 1})
+    pending = store.add_turn(conversation, "web", "q2", status="pending")
+    store.add_turn("other", "web", "elsewhere")
+    store.close()
+
+    store = Store(path)
+    assert store.fail_pending_turns() == 1
+    turns = store.turns(conversation)
+    assert [t.question for t in turns] == ["q1", "q2"]
+    assert turns[0].id == first and turns[0].answer == {"text": "a1"}
+    assert turns[0].registry == {"n": 1}
+    assert turns[1].id == pending and turns[1].status == "failed"
+
+
+def test_finish_turn_records_answer(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    turn = store.add_turn("c", "slack", "q", status="pending")
+    store.finish_turn(turn, {"text": "done"}, {"sources": []})
+    (only,) = store.turns("c")
+    assert only.status == "done" and only.answer == {"text": "done"}
+
+
+def test_claim_once_is_once_even_under_threads(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    results: list[bool] = []
+    lock = threading.Lock()
+
+    def claim() -> None:
+        got = store.claim_once("slack-event", "Ev1")
+        with lock:
+            results.append(got)
+
+    threads = [threading.Thread(target=claim) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results.count(True) == 1
+    assert store.claim_once("slack-event", "Ev2") is True
+    assert store.claim_once("email-message", "Ev1") is True
+
+
+def test_outbox_lifecycle(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    item = store.enqueue("email", {"to": "a@example.org"}, item_id="m1")
+    assert store.enqueue("email", {"to": "changed"}, item_id="m1") == "m1"
+    (due,) = store.due("email")
+    assert due.payload == {"to": "a@example.org"} and due.attempts == 0
+
+    store.mark_failed_attempt(item, "451 try later", retry_in=3600)
+    assert store.due("email") == []
+    assert [p.id for p in store.pending("email")] == ["m1"]
+    store.close()
+
+    store = Store(path)  # a restart keeps the pending reply
+    (again,) = store.pending("email")
+    assert again.attempts == 1 and again.last_error == "451 try later"
+    store.mark_sent(item)
+    assert store.pending("email") == []
+    sent = store.outbox_item(item)
+    assert sent is not None and sent.status == "sent"
+
+
+def test_outbox_gives_up_after_max_attempts(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    item = store.enqueue("email", {})
+    for _ in range(3):
+        store.mark_failed_attempt(item, "boom", retry_in=0, max_attempts=3)
+    dead = store.outbox_item(item)
+    assert dead is not None and dead.status == "dead"
+    assert store.pending("email") == []
+
+
+def test_feedback(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    turn = store.add_turn("c", "slack", "q")
+    store.add_feedback(turn, "slack", "U1", "helpful")
+    store.add_feedback(turn, "slack", "U2", "not_helpful")
+    assert store.feedback(turn) == ["helpful", "not_helpful"]
