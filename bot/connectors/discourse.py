@@ -1,0 +1,272 @@
+"""The Discourse connector: webhook in, cited replies with native footnotes out (DESIGN §7).
+
+Flow: Discourse POSTs ``post_created`` to ``/discourse/webhook``; the signature is checked, the
+event acknowledged at once (200), and, when a trigger applies (a new topic in a listed category,
+an ``@mention`` of the bot, a reply to one of its posts), the question is answered in a
+background task: topic history → assistant → ``renderers.render("discourse", …)`` → uploads →
+``POST /posts.json``.
+
+Reliability decisions:
+
+- Each post is answered at most once: ``store.claim_once("discourse-post", post_id)`` before
+  the answer starts, so a redelivered webhook is acknowledged and ignored.
+- The reply is put in the store's outbox before it is sent and marked sent once the forum
+  accepted it. A reply that failed (after the client's own 429/5xx retries) is retried by the
+  outbox worker after ``retry_max_seconds``; one left by a crash is sent at the next start.
+- Discourse refuses a body identical to one the same user posted within 5 minutes ("Body is too
+  similar to what you recently posted"). Two cases cause it: our own earlier attempt did land
+  (the response was lost) — then the topic already has the bot's reply to that post and nothing
+  more is sent — or the bot is legitimately giving the same answer twice (e.g. the same question
+  in two topics) — then the reply is sent once more with an invisible HTML comment naming the
+  post it answers, which makes the body unique.
+- Failures are logged with the topic id and the turn is stored as ``failed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient, RetryPolicy
+from bot.connectors.discourse_publish import PostComposer
+from bot.connectors.discourse_topic import history_from_posts
+from bot.connectors.discourse_webhook import (
+    PostEvent,
+    Trigger,
+    parse_post_event,
+    strip_mention,
+    trigger_for,
+    verify_signature,
+)
+from bot.errors import CitecastError, SignatureError, ValidationError
+from bot.models import Exchange
+from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "discourse"
+DEDUPE_SCOPE = "discourse-post"
+MAX_WEBHOOK_BYTES = 2_000_000
+UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
+TOO_SIMILAR = "too similar to what you recently posted"
+
+
+class DiscourseConnector:
+    """Answers Discourse posts; implements :class:`bot.connectors.base.Connector`."""
+
+    name = "discourse"
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.services = services
+        self.settings = services.settings.discourse
+        self._sleep = sleep
+        self._client: DiscourseClient | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._in_flight: set[str] = set()
+        self._worker: asyncio.Task[None] | None = None
+
+    # -- Connector protocol --------------------------------------------------------------------
+
+    def routes(self) -> list[BaseRoute]:
+        """``POST /discourse/webhook``."""
+        return [Route("/discourse/webhook", self._webhook, methods=["POST"])]
+
+    async def start(self) -> None:
+        """Open the API client and start the outbox worker (which also resends after a crash)."""
+        self._ensure_client()
+        if self._worker is None:
+            self._worker = asyncio.create_task(self._outbox_loop(), name="discourse-outbox")
+
+    async def stop(self) -> None:
+        """Let answers in flight finish (failed turns are recorded), then close the client."""
+        if self._worker is not None:
+            self._worker.cancel()
+            await asyncio.gather(self._worker, return_exceptions=True)
+            self._worker = None
+        await self.drain()
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def drain(self) -> None:
+        """Wait until every answer task started so far has finished."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- webhook -------------------------------------------------------------------------------
+
+    async def _webhook(self, request: Request) -> JSONResponse:
+        body = await request.body()
+        if len(body) > MAX_WEBHOOK_BYTES:
+            return JSONResponse({"error": "payload too large"}, status_code=413)
+        signature = request.headers.get("X-Discourse-Event-Signature")
+        try:
+            verify_signature(self.settings.webhook_secret, body, signature)
+        except SignatureError as exc:
+            log.warning("discourse webhook rejected: %s", exc)
+            return JSONResponse({"error": str(exc)}, status_code=401 if not signature else 403)
+        event_name = request.headers.get("X-Discourse-Event", "")
+        if event_name != "post_created":
+            return JSONResponse({"ok": True, "ignored": event_name or "no event"})
+        try:
+            event = parse_post_event(body)
+        except ValidationError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        trigger = trigger_for(event, self.settings)
+        if trigger is None:
+            return JSONResponse({"ok": True, "ignored": "no trigger"})
+        if not self.services.store.claim_once(DEDUPE_SCOPE, str(event.post_id)):
+            return JSONResponse({"ok": True, "ignored": "duplicate delivery"})
+        task = asyncio.create_task(self._answer(event, trigger), name=f"discourse-{event.post_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return JSONResponse({"ok": True, "accepted": trigger})
+
+    # -- answering -----------------------------------------------------------------------------
+
+    def audience_for(self, category_id: int | None) -> frozenset[str]:
+        """The groups whose readers see ``category_id`` (public unless configured)."""
+        groups = self.settings.audience_by_category.get(str(category_id))
+        return frozenset(groups) if groups else frozenset({"public"})
+
+    def question_for(self, event: PostEvent, trigger: Trigger) -> str:
+        """The question the post asks: the topic title and body for a new topic."""
+        text = strip_mention(event.raw, self.settings.api_username)
+        if trigger == "new_topic" and event.topic_title:
+            return f"{event.topic_title}\n\n{text}".strip()
+        return text or event.topic_title
+
+    async def _answer(self, event: PostEvent, trigger: Trigger) -> None:
+        store = self.services.store
+        question = self.question_for(event, trigger)
+        conversation = f"discourse-topic-{event.topic_id}"
+        turn_id = store.add_turn(conversation, CHANNEL, question, status="pending")
+        answered = False
+        try:
+            audience = self.audience_for(event.category_id)
+            history = await self._history(event)
+            reply = await self.services.assistant.reply(question, audience, history)
+            composer = PostComposer(self._ensure_client(), self.services, audience)
+            raw = await composer.compose(reply.answer, reserve=len(UNIQUE_SUFFIX) + 12)
+            payload = {
+                "topic_id": event.topic_id,
+                "raw": raw,
+                "reply_to_post_number": event.post_number,
+                "post_id": event.post_id,
+            }
+            item_id = store.enqueue(CHANNEL, payload, item_id=f"discourse-{event.post_id}")
+            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+            answered = True
+            # From here a failure leaves the reply in the outbox for the worker to resend.
+            await self._deliver(item_id, payload)
+        except asyncio.CancelledError:
+            if not answered:
+                store.finish_turn(turn_id, None, None, status="failed")
+            raise
+        except CitecastError as exc:
+            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
+            if not answered:
+                store.finish_turn(turn_id, None, None, status="failed")
+        except Exception:
+            # A bug must not vanish inside a background task: log it with the topic.
+            log.exception(
+                "discourse topic %s post %s: unexpected error", event.topic_id, event.post_id
+            )
+            if not answered:
+                store.finish_turn(turn_id, None, None, status="failed")
+
+    async def _history(self, event: PostEvent) -> list[Exchange]:
+        if self.settings.history_posts == 0 or event.post_number <= 1:
+            return []
+        try:
+            topic, posts = await self._ensure_client().recent_posts(
+                event.topic_id, self.settings.history_posts + 1
+            )
+        except CitecastError as exc:
+            # History helps but is not essential: answer the post on its own.
+            log.warning("discourse topic %s: no history (%s)", event.topic_id, exc)
+            return []
+        title = str(topic.get("title") or event.topic_title)
+        return history_from_posts(posts, self.settings.api_username, event.post_number, title)
+
+    # -- delivery ------------------------------------------------------------------------------
+
+    async def _deliver(self, item_id: str, payload: dict[str, Any]) -> None:
+        """Send one outbox item; on failure record it for the outbox worker and re-raise."""
+        store = self.services.store
+        self._in_flight.add(item_id)
+        try:
+            await self._post(payload)
+        except CitecastError as exc:
+            store.mark_failed_attempt(
+                item_id, str(exc), retry_in=self.settings.retry_max_seconds, max_attempts=10
+            )
+            raise
+        finally:
+            self._in_flight.discard(item_id)
+        store.mark_sent(item_id)
+
+    async def _post(self, payload: dict[str, Any]) -> None:
+        client = self._ensure_client()
+        topic_id = int(payload["topic_id"])
+        reply_to = int(payload["reply_to_post_number"])
+        try:
+            await client.create_post(topic_id, str(payload["raw"]), reply_to)
+            return
+        except DiscourseAPIError as exc:
+            if exc.status != 422 or not exc.mentions(TOO_SIMILAR):
+                raise
+        if await self._already_replied(topic_id, reply_to):
+            log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
+            return
+        suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
+        await client.create_post(topic_id, str(payload["raw"]) + suffix, reply_to)
+
+    async def _already_replied(self, topic_id: int, post_number: int) -> bool:
+        _, posts = await self._ensure_client().recent_posts(topic_id, 50)
+        bot = self.settings.api_username.lower()
+        return any(
+            str(p.get("username") or "").lower() == bot
+            and p.get("reply_to_post_number") == post_number
+            for p in posts
+        )
+
+    async def _outbox_loop(self) -> None:
+        while True:
+            for item in self.services.store.due(CHANNEL):
+                if item.id in self._in_flight:
+                    continue
+                try:
+                    await self._deliver(item.id, item.payload)
+                except CitecastError as exc:
+                    log.error(
+                        "discourse topic %s: resend failed: %s", item.payload.get("topic_id"), exc
+                    )
+            await asyncio.sleep(self.settings.outbox_poll_seconds)
+
+    def _ensure_client(self) -> DiscourseClient:
+        if self._client is None:
+            self._client = DiscourseClient(
+                self.settings.base_url,
+                self.settings.api_key,
+                self.settings.api_username,
+                timeout=self.settings.request_timeout,
+                retry=RetryPolicy(
+                    max_attempts=self.settings.max_attempts,
+                    base_seconds=self.settings.retry_base_seconds,
+                    max_seconds=self.settings.retry_max_seconds,
+                ),
+                sleep=self._sleep,
+            )
+        return self._client

@@ -1,0 +1,217 @@
+"""The Discourse REST API over httpx: posts, uploads and topic reads, with retries.
+
+Every request carries ``Api-Key`` and ``Api-Username``. A 429 is retried after the delay the
+forum asked for (``Retry-After``, else ``extras.wait_seconds`` in the body); a 5xx or a transport
+failure is retried with exponential backoff; anything else is raised at once as
+:class:`DiscourseAPIError` (a :class:`bot.errors.ChannelError`) carrying the status and the
+forum's ``errors`` messages. ``sleep`` is injectable so tests can observe the waits without
+spending them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bot.errors import ChannelError, RateLimitedError
+
+log = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class DiscourseAPIError(ChannelError):
+    """The forum refused a request: ``status`` and its ``errors`` messages (may be empty)."""
+
+    def __init__(self, message: str, status: int, errors: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.errors = tuple(errors)
+
+    def mentions(self, text: str) -> bool:
+        """True when one of the forum's error messages contains ``text`` (case-insensitive)."""
+        return any(text.lower() in error.lower() for error in self.errors)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how patiently a request is retried after 429, 5xx or a dropped connection."""
+
+    max_attempts: int = 5
+    base_seconds: float = 1.0
+    max_seconds: float = 60.0
+
+    def backoff(self, attempt: int) -> float:
+        """The wait before retry number ``attempt`` (1-based) when the forum named no delay."""
+        return float(min(self.max_seconds, self.base_seconds * 2 ** (attempt - 1)))
+
+
+@dataclass(frozen=True)
+class Upload:
+    """An accepted upload: the ``upload://`` short URL to write in a post, and the file name."""
+
+    short_url: str
+    filename: str
+    url: str | None = None
+
+
+class DiscourseClient:
+    """An authenticated client for one forum; close it with :meth:`aclose`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        api_username: str,
+        *,
+        timeout: float = 30.0,
+        retry: RetryPolicy | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.api_username = api_username
+        self.retry = retry or RetryPolicy()
+        self._sleep = sleep
+        self._http = httpx.AsyncClient(
+            base_url=base_url.rstrip("/"),
+            headers={
+                "Api-Key": api_key,
+                "Api-Username": api_username,
+                "Accept": "application/json",
+                "User-Agent": "citecast",
+            },
+            timeout=timeout,
+        )
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    async def create_post(
+        self, topic_id: int, raw: str, reply_to_post_number: int | None = None
+    ) -> dict[str, Any]:
+        """Post ``raw`` in a topic (as a reply to a post number); returns the new post's JSON."""
+        body: dict[str, Any] = {"topic_id": topic_id, "raw": raw}
+        if reply_to_post_number is not None:
+            body["reply_to_post_number"] = reply_to_post_number
+        return await self._request("POST", "/posts.json", json=body)
+
+    async def upload(self, path: Path, filename: str, media_type: str | None) -> Upload:
+        """Upload a file for use in a post; DiscourseAPIError(422) when the forum refuses it."""
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ChannelError(f"cannot read {path} for upload: {exc.strerror}") from None
+        result = await self._request(
+            "POST",
+            "/uploads.json",
+            data={"type": "composer", "synchronous": "true"},
+            files={"file": (filename, data, media_type or "application/octet-stream")},
+        )
+        short_url = result.get("short_url")
+        if not isinstance(short_url, str) or not short_url.startswith("upload://"):
+            raise DiscourseAPIError("upload answer has no upload:// short_url", 200)
+        url = result.get("url")
+        return Upload(short_url, filename, url if isinstance(url, str) else None)
+
+    async def topic(self, topic_id: int) -> dict[str, Any]:
+        """The topic JSON (``/t/{id}.json``): title, category and the first page of posts."""
+        return await self._request("GET", f"/t/{topic_id}.json", params={"include_raw": "true"})
+
+    async def recent_posts(
+        self, topic_id: int, limit: int
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The topic JSON and its last ``limit`` posts, oldest first (fetching past page one)."""
+        topic = await self.topic(topic_id)
+        stream = topic.get("post_stream") or {}
+        loaded = {p["id"]: p for p in stream.get("posts") or [] if isinstance(p, dict)}
+        ids = [i for i in stream.get("stream") or list(loaded) if isinstance(i, int)]
+        wanted = ids[-limit:] if limit > 0 else []
+        missing = [i for i in wanted if i not in loaded]
+        for start in range(0, len(missing), 20):
+            chunk = missing[start : start + 20]
+            params: list[tuple[str, str | int]] = [("post_ids[]", i) for i in chunk]
+            params.append(("include_raw", "true"))
+            page = await self._request("GET", f"/t/{topic_id}/posts.json", params=params)
+            for post in (page.get("post_stream") or {}).get("posts") or []:
+                if isinstance(post, dict) and isinstance(post.get("id"), int):
+                    loaded[post["id"]] = post
+        return topic, [loaded[i] for i in wanted if i in loaded]
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = await self._http.request(method, path, **kwargs)
+            except httpx.TransportError as exc:
+                if attempt >= self.retry.max_attempts:
+                    raise ChannelError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
+                delay = self.retry.backoff(attempt)
+                log.warning("discourse %s %s failed (%s); retry in %.1fs", method, path, exc, delay)
+                await self._sleep(delay)
+                continue
+            if response.status_code == 429 or response.status_code >= 500:
+                delay = _retry_after(response, self.retry.backoff(attempt))
+                if response.status_code == 429 and delay > self.retry.max_seconds:
+                    # Waiting longer than configured would stall the answer task; the caller
+                    # records the failure instead.
+                    raise RateLimitedError(f"{method} {path}: rate limited for {delay:g}s", delay)
+                if attempt >= self.retry.max_attempts:
+                    if response.status_code == 429:
+                        raise RateLimitedError(f"{method} {path}: rate limited", delay)
+                    raise _api_error(method, path, response)
+                log.warning(
+                    "discourse %s %s answered %d; retry in %.1fs",
+                    method,
+                    path,
+                    response.status_code,
+                    delay,
+                )
+                await self._sleep(delay)
+                continue
+            if response.status_code >= 400:
+                raise _api_error(method, path, response)
+            try:
+                data = response.json()
+            except ValueError:
+                raise DiscourseAPIError(
+                    f"{method} {path}: the forum answered non-JSON", response.status_code
+                ) from None
+            if not isinstance(data, dict):
+                raise DiscourseAPIError(f"{method} {path}: unexpected answer", response.status_code)
+            return data
+
+
+def _retry_after(response: httpx.Response, fallback: float) -> float:
+    if response.status_code != 429:
+        return fallback
+    header = response.headers.get("Retry-After", "")
+    try:
+        return max(0.0, float(header))
+    except ValueError:
+        pass
+    try:
+        extras = response.json().get("extras") or {}
+        return max(0.0, float(extras["wait_seconds"]))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return fallback
+
+
+def _api_error(method: str, path: str, response: httpx.Response) -> DiscourseAPIError:
+    errors: list[str] = []
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("errors"), list):
+        errors = [str(e) for e in body["errors"]]
+    detail = "; ".join(errors) or response.reason_phrase
+    return DiscourseAPIError(
+        f"{method} {path} answered {response.status_code}: {detail}", response.status_code, errors
+    )

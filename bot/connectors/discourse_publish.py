@@ -1,0 +1,147 @@
+"""Turn an Answer into the ``raw`` of a Discourse post: render, upload files, fit the limit.
+
+``renderers.render("discourse", …)`` gives ``{raw, uploads}``; each upload entry names a file
+to attach and the ``placeholder`` standing for it in ``raw``. A file whose extension the site
+allows (``allowed_upload_extensions``; empty = let the forum decide) is uploaded with
+``POST /uploads.json`` and the placeholder becomes its ``upload://`` short URL, which Discourse
+turns into a download link. A refused file (the forum answers 422 "not authorized" or "too big")
+falls back to a signed download link when the deployment has one, else to its file name.
+
+The post must stay under ``max_post_length``: the renderer gets that budget (minus ``reserve``)
+as ``max_chars`` and compacts the answer and source list itself; if the substituted URLs still
+push the body over, it renders again with a smaller budget.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.errors import ChannelError, RenderError
+from bot.models import Answer, Source
+from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+_MAX_RENDER_TRIES = 4
+
+
+class PostComposer:
+    """Composes post bodies for one viewer audience (one per answered post)."""
+
+    def __init__(self, client: DiscourseClient, services: Services, audience: frozenset[str]):
+        self.client = client
+        self.services = services
+        self.settings = services.settings.discourse
+        self.audience = audience
+        self._uploaded: dict[str, str] = {}
+        self._refused: set[str] = set()
+
+    async def compose(self, answer: Answer, reserve: int = 0) -> str:
+        """The post's ``raw``, at most ``max_post_length - reserve`` characters long."""
+        limit = self.settings.max_post_length - reserve
+        budget = limit
+        for _ in range(_MAX_RENDER_TRIES):
+            payload = self._render(answer, budget)
+            uploads = payload.get("uploads") or []
+            raw = await self._resolve_uploads(answer, str(payload["raw"]), uploads)
+            if len(raw) <= limit:
+                return raw
+            budget -= len(raw) - limit + 64
+        raise RenderError(f"cannot fit the answer into {limit} characters")
+
+    def _render(self, answer: Answer, budget: int) -> dict[str, Any]:
+        from renderers import render
+        from renderers.base import RenderContext, capabilities_for
+
+        overrides = dict(self.services.settings.capabilities.get("discourse") or {})
+        overrides["max_chars"] = max(200, budget)
+        caps = capabilities_for("discourse", overrides)
+        context = RenderContext(
+            public_base_url=self.services.settings.web.public_base_url,
+            signer=self._sign,
+            audience=self.audience,
+            capabilities=caps,
+            file_size=_file_size,
+        )
+        return render("discourse", answer, context)
+
+    def _sign(self, source: Source) -> str | None:
+        signer = self.services.signer
+        if signer is None:
+            return None
+        url = signer.url_for(source, self.audience)
+        return url if isinstance(url, str) else None
+
+    async def _resolve_uploads(
+        self, answer: Answer, raw: str, uploads: list[dict[str, Any]]
+    ) -> str:
+        for entry in uploads:
+            placeholder = str(entry.get("placeholder") or "")
+            if not placeholder or placeholder not in raw:
+                continue
+            filename = str(entry.get("filename") or Path(str(entry["path"])).name)
+            url = await self._upload(entry, filename)
+            if url is None:
+                citation = answer.citation(int(entry.get("n") or 0))
+                url = self._sign(citation.source) if citation is not None else None
+            raw = _substitute(raw, placeholder, filename, url)
+        return raw
+
+    async def _upload(self, entry: dict[str, Any], filename: str) -> str | None:
+        path = str(entry.get("path") or "")
+        if path in self._uploaded:
+            return self._uploaded[path]
+        if path in self._refused or not self._extension_allowed(filename):
+            return None
+        try:
+            upload = await self.client.upload(Path(path), filename, entry.get("media_type"))
+        except DiscourseAPIError as exc:
+            if exc.status != 422:
+                raise
+            log.info("discourse refused upload of %s: %s", filename, "; ".join(exc.errors))
+            self._refused.add(path)
+            return None
+        except ChannelError as exc:
+            # An unreadable file must not cost the whole answer: it is shown by name.
+            log.warning("discourse upload of %s failed: %s", filename, exc)
+            self._refused.add(path)
+            return None
+        self._uploaded[path] = upload.short_url
+        return upload.short_url
+
+    def _extension_allowed(self, filename: str) -> bool:
+        allowed = {e.lower().lstrip(".") for e in self.settings.allowed_upload_extensions}
+        if not allowed or "*" in allowed:
+            return True
+        return "." in filename and filename.rsplit(".", 1)[1].lower() in allowed
+
+
+def _substitute(raw: str, placeholder: str, filename: str, url: str | None) -> str:
+    """Put ``url`` where ``placeholder`` stands; without a URL, leave the file's name only."""
+    link = re.compile(r"\[([^\]\n]*)\]\(\s*<?" + re.escape(placeholder) + r">?\s*\)")
+    if url is not None:
+        raw = link.sub(lambda m: f"[{m.group(1)}]({url})", raw)
+        if url.startswith("upload://"):
+            return raw.replace(placeholder, f"[{_label(filename)}|attachment]({url})")
+        return raw.replace(placeholder, f"[{_label(filename)}]({url})")
+    raw = link.sub(lambda m: m.group(1) or _label(filename), raw)
+    return raw.replace(placeholder, _label(filename))
+
+
+def _label(filename: str) -> str:
+    # Brackets, pipes and backslashes in a name would break Discourse's link syntax.
+    return re.sub(r"[\[\]|\\]", "_", filename)
+
+
+def _file_size(source: Source) -> int | None:
+    if not source.path:
+        return None
+    try:
+        return os.path.getsize(source.path)
+    except OSError:
+        return None

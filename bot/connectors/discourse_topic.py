@@ -1,0 +1,51 @@
+"""A Discourse topic's earlier posts as conversation history for the assistant.
+
+Consecutive posts by people become one question (each line prefixed with the author, so the
+assistant can tell speakers apart); the bot's next post is the answer to it. People's posts
+that the bot never answered still count as context, with an empty answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from bot.connectors.discourse_webhook import html_to_text
+from bot.models import Exchange
+
+
+def post_text(post: Mapping[str, Any]) -> str:
+    """A post's markdown when the forum sent it, else the text of its cooked HTML."""
+    raw = post.get("raw")
+    if isinstance(raw, str) and raw.strip():
+        return raw.strip()
+    return html_to_text(str(post.get("cooked") or ""))
+
+
+def history_from_posts(
+    posts: Iterable[Mapping[str, Any]],
+    bot_username: str,
+    before_post_number: int,
+    topic_title: str = "",
+) -> list[Exchange]:
+    """Exchanges from the posts numbered below ``before_post_number``, oldest first."""
+    bot = bot_username.lower()
+    exchanges: list[Exchange] = []
+    pending: list[str] = []
+    for post in sorted(posts, key=lambda p: int(p.get("post_number") or 0)):
+        number = int(post.get("post_number") or 0)
+        if number <= 0 or number >= before_post_number:
+            continue
+        text = post_text(post)
+        if not text:
+            continue
+        if str(post.get("username") or "").lower() == bot:
+            exchanges.append(Exchange(question="\n\n".join(pending), answer=text))
+            pending = []
+            continue
+        if number == 1 and topic_title:
+            text = f"{topic_title}\n\n{text}"
+        pending.append(f"@{post.get('username') or 'someone'}: {text}")
+    if pending:
+        exchanges.append(Exchange(question="\n\n".join(pending), answer=""))
+    return exchanges

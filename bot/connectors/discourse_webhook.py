@@ -1,0 +1,161 @@
+"""Discourse webhooks: the signature check, the ``post_created`` event, and when to answer.
+
+Discourse signs each delivery with ``X-Discourse-Event-Signature: sha256=<hex>``, the HMAC-SHA256
+of the raw request body keyed with the webhook's secret. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any, Literal
+
+from bot.config import DiscourseSettings
+from bot.errors import SignatureError, ValidationError
+
+Trigger = Literal["new_topic", "mention", "reply"]
+
+_SIGNATURE_PREFIX = "sha256="
+
+
+def verify_signature(secret: str, body: bytes, header: str | None) -> None:
+    """Raise SignatureError unless ``header`` is the body's HMAC-SHA256 under ``secret``."""
+    if not secret:
+        raise SignatureError("discourse.webhook_secret is not set; refusing unsigned webhooks")
+    if not header:
+        raise SignatureError("missing X-Discourse-Event-Signature header")
+    if not header.startswith(_SIGNATURE_PREFIX):
+        raise SignatureError("X-Discourse-Event-Signature must start with 'sha256='")
+    expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(expected, header[len(_SIGNATURE_PREFIX) :].strip().lower()):
+        raise SignatureError("X-Discourse-Event-Signature does not match the body")
+
+
+@dataclass(frozen=True)
+class PostEvent:
+    """The fields of a ``post_created`` delivery that decide whether and how to answer."""
+
+    post_id: int
+    topic_id: int
+    post_number: int
+    username: str
+    raw: str
+    category_id: int | None = None
+    topic_title: str = ""
+    reply_to_post_number: int | None = None
+    reply_to_username: str | None = None
+    topic_archetype: str = "regular"
+    post_type: int = 1
+
+
+def parse_post_event(body: bytes) -> PostEvent:
+    """Parse a ``post_created`` webhook body; raises ValidationError with the reason."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ValidationError("webhook body is not JSON") from None
+    post = data.get("post") if isinstance(data, dict) else None
+    if not isinstance(post, dict):
+        raise ValidationError("webhook body has no 'post' object")
+    reply_user = post.get("reply_to_user")
+    raw = post.get("raw")
+    if not isinstance(raw, str) or not raw.strip():
+        raw = html_to_text(str(post.get("cooked") or ""))
+    return PostEvent(
+        post_id=_int(post, "id"),
+        topic_id=_int(post, "topic_id"),
+        post_number=_int(post, "post_number"),
+        username=str(post.get("username") or ""),
+        raw=raw,
+        category_id=_optional_int(post.get("category_id")),
+        topic_title=str(post.get("topic_title") or ""),
+        reply_to_post_number=_optional_int(post.get("reply_to_post_number")),
+        reply_to_username=(
+            str(reply_user["username"])
+            if isinstance(reply_user, dict) and reply_user.get("username")
+            else None
+        ),
+        topic_archetype=str(post.get("topic_archetype") or "regular"),
+        post_type=_optional_int(post.get("post_type")) or 1,
+    )
+
+
+def mentions(text: str, username: str) -> bool:
+    """True when ``text`` mentions ``@username`` (case-insensitive, whole name only)."""
+    pattern = rf"(?<![\w@])@{re.escape(username)}(?![\w-])"
+    return re.search(pattern, text, flags=re.IGNORECASE) is not None
+
+
+def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None:
+    """Why the bot should answer ``event``, or None when it must stay quiet.
+
+    Never its own posts, never outside the listed categories (private messages have none),
+    never whispers or moderator actions (post_type other than 1).
+    """
+    bot = settings.api_username.lower()
+    if event.username.lower() == bot or event.post_type != 1:
+        return None
+    if event.category_id is None or event.category_id not in settings.categories:
+        return None
+    if settings.answer_new_topics and event.post_number == 1:
+        return "new_topic"
+    if settings.answer_mentions and mentions(event.raw, settings.api_username):
+        return "mention"
+    if (
+        settings.answer_replies
+        and event.reply_to_username is not None
+        and event.reply_to_username.lower() == bot
+    ):
+        return "reply"
+    return None
+
+
+def strip_mention(text: str, username: str) -> str:
+    """The post text without ``@username`` mentions, for use as the question."""
+    pattern = rf"(?<![\w@])@{re.escape(username)}(?![\w-])[,:]?\s*"
+    return re.sub(pattern, "", text, flags=re.IGNORECASE).strip()
+
+
+class _TextExtractor(HTMLParser):
+    _BLOCKS = frozenset({"p", "br", "li", "div", "pre", "blockquote", "h1", "h2", "h3", "tr"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """Plain text of a cooked Discourse post (used when the raw markdown is not available)."""
+    extractor = _TextExtractor()
+    extractor.feed(html)
+    extractor.close()
+    text = "".join(extractor.parts)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _int(post: dict[str, Any], key: str) -> int:
+    value = _optional_int(post.get(key))
+    if value is None:
+        raise ValidationError(f"webhook post has no integer '{key}'")
+    return value
+
+
+def _optional_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None

@@ -1,0 +1,368 @@
+"""A fake Discourse forum on loopback: the REST endpoints citecast uses, with Discourse's limits.
+
+It is a real aiohttp server bound to 127.0.0.1 on a free port, so the connector's real httpx
+client talks HTTP to it. It enforces what the real forum enforces and a test could trip over:
+
+- ``Api-Key`` + ``Api-Username`` on every request, else 403 ``invalid_access``;
+- ``max_post_length`` (422 "Body is limited to N characters; you entered M.");
+- the duplicate-post rule: the same user posting the same body (whitespace ignored) within
+  ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted";
+- ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
+  authorized ...") and a maximum attachment size;
+- rate limiting: :meth:`FakeDiscourse.rate_limit` makes the next requests to a path answer 429 with
+  ``Retry-After`` and ``extras.wait_seconds``, as Discourse does;
+- :meth:`FakeDiscourse.fail` makes the next requests to a path answer any status (e.g. 502).
+
+It records every accepted post and upload, and builds signed webhook deliveries the way Discourse
+sends them (:meth:`FakeDiscourse.user_posts` then :func:`webhook_request`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+DEFAULT_EXTENSIONS = ("jpg", "jpeg", "png", "gif", "heic", "heif", "webp", "avif")
+NOT_PERMITTED = "You are not permitted to view the requested resource."
+TOO_SIMILAR = "Body is too similar to what you recently posted"
+_BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass
+class FakeTopic:
+    """A topic: its title, category and posts (each a dict shaped like Discourse's post JSON)."""
+
+    id: int
+    title: str
+    category_id: int | None
+    archetype: str = "regular"
+    posts: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RecordedUpload:
+    """One accepted upload."""
+
+    id: int
+    filename: str
+    data: bytes
+    short_url: str
+    username: str
+
+
+@dataclass(frozen=True)
+class _Injected:
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+
+class FakeDiscourse:
+    """The fake forum; ``async with FakeDiscourse(...) as forum:`` serves it on ``forum.url``."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str = "test-api-key",
+        users: tuple[str, ...] = ("citecast", "alice", "bob", "system"),
+        max_post_length: int = 32_000,
+        authorized_extensions: tuple[str, ...] = DEFAULT_EXTENSIONS,
+        max_attachment_bytes: int = 4 * 1024 * 1024,
+        unique_posts_mins: float = 5.0,
+        posts_per_page: int = 20,
+    ) -> None:
+        self.api_key = api_key
+        self.users = set(users)
+        self.max_post_length = max_post_length
+        self.authorized_extensions = tuple(ext.lower() for ext in authorized_extensions)
+        self.max_attachment_bytes = max_attachment_bytes
+        self.unique_posts_mins = unique_posts_mins
+        self.posts_per_page = posts_per_page
+        self.topics: dict[int, FakeTopic] = {}
+        self.api_posts: list[dict[str, Any]] = []
+        self.uploads: list[RecordedUpload] = []
+        self.requests: list[tuple[str, str, int]] = []
+        self._injected: dict[str, deque[_Injected]] = defaultdict(deque)
+        self._recent: list[tuple[str, str, float]] = []
+        self._next_post_id = 1000
+        self._next_upload_id = 1
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeDiscourse:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_post("/posts.json", self._create_post)
+        app.router.add_post("/uploads.json", self._upload)
+        app.router.add_get("/t/{topic_id:\\d+}.json", self._topic)
+        app.router.add_get("/t/{topic_id:\\d+}/posts.json", self._topic_posts)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- scripting -----------------------------------------------------------------------------
+
+    def rate_limit(self, path: str, wait_seconds: int = 1, times: int = 1) -> None:
+        """The next ``times`` requests to ``path`` answer 429 as Discourse's rate limiter does."""
+        body = {
+            "errors": [
+                "You’ve performed this action too many times. Please wait "
+                f"{wait_seconds} seconds before trying again."
+            ],
+            "error_type": "rate_limit",
+            "extras": {"wait_seconds": wait_seconds, "time_left": f"{wait_seconds} seconds"},
+        }
+        for _ in range(times):
+            self._injected[path].append(_Injected(429, body, {"Retry-After": str(wait_seconds)}))
+
+    def fail(self, path: str, status: int = 502, times: int = 1) -> None:
+        """The next ``times`` requests to ``path`` answer ``status`` with an error body."""
+        body = {"errors": ["Something went wrong."], "error_type": "server_error"}
+        for _ in range(times):
+            self._injected[path].append(_Injected(status, body, {}))
+
+    def new_topic(
+        self, title: str, raw: str, *, category_id: int | None, username: str = "alice"
+    ) -> dict[str, Any]:
+        """A user opens a topic; returns its first post (Discourse's post JSON)."""
+        topic_id = max(self.topics, default=100) + 1
+        self.topics[topic_id] = FakeTopic(topic_id, title, category_id)
+        return self._add_post(topic_id, raw, username, None)
+
+    def user_posts(
+        self, topic_id: int, raw: str, *, username: str = "alice", reply_to: int | None = None
+    ) -> dict[str, Any]:
+        """A user replies in a topic (optionally to post number ``reply_to``); returns the post."""
+        return self._add_post(topic_id, raw, username, reply_to)
+
+    def bot_posts(self, username: str = "citecast") -> list[dict[str, Any]]:
+        """Posts accepted through the API from ``username``, oldest first."""
+        return [post for post in self.api_posts if post["username"] == username]
+
+    # -- posts ---------------------------------------------------------------------------------
+
+    def _add_post(
+        self, topic_id: int, raw: str, username: str, reply_to: int | None
+    ) -> dict[str, Any]:
+        topic = self.topics[topic_id]
+        self._next_post_id += 1
+        post: dict[str, Any] = {
+            "id": self._next_post_id,
+            "name": username.title(),
+            "username": username,
+            "post_number": len(topic.posts) + 1,
+            "post_type": 1,
+            "raw": raw,
+            "cooked": _cook(raw),
+            "topic_id": topic_id,
+            "topic_title": topic.title,
+            "topic_slug": re.sub(r"[^a-z0-9]+", "-", topic.title.lower()).strip("-"),
+            "topic_archetype": topic.archetype,
+            "category_id": topic.category_id,
+            "reply_to_post_number": reply_to,
+            "created_at": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+        }
+        if reply_to is not None:
+            target = topic.posts[reply_to - 1]
+            post["reply_to_user"] = {"username": target["username"], "name": target["name"]}
+        topic.posts.append(post)
+        return post
+
+    async def _create_post(self, request: web.Request) -> web.Response:
+        denied = self._check(request)
+        if denied is not None:
+            return denied
+        username = request.headers["Api-Username"]
+        if request.content_type == "application/json":
+            form: dict[str, Any] = await request.json()
+        else:
+            form = dict(await request.post())
+        raw = str(form.get("raw") or "")
+        try:
+            topic_id = int(form.get("topic_id") or 0)
+        except ValueError:
+            topic_id = 0
+        if topic_id not in self.topics:
+            return _error(404, ["The requested URL or resource could not be found."], "not_found")
+        if len(raw) > self.max_post_length:
+            return _post_error(
+                f"Body is limited to {self.max_post_length} characters; you entered {len(raw)}."
+            )
+        digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
+        now = time.monotonic()
+        horizon = now - self.unique_posts_mins * 60
+        if any(u == username and d == digest and t > horizon for u, d, t in self._recent):
+            return _post_error(TOO_SIMILAR)
+        self._recent.append((username, digest, now))
+        reply_to = form.get("reply_to_post_number")
+        post = self._add_post(topic_id, raw, username, int(reply_to) if reply_to else None)
+        self.api_posts.append(post)
+        return web.json_response(post)
+
+    # -- uploads -------------------------------------------------------------------------------
+
+    async def _upload(self, request: web.Request) -> web.Response:
+        denied = self._check(request)
+        if denied is not None:
+            return denied
+        form = await request.post()
+        upload = form.get("file")
+        if not isinstance(upload, web.FileField):
+            return _error(422, ["You must provide a file to upload."], "invalid_parameters")
+        if form.get("type") != "composer":
+            return _error(422, ["Invalid upload type."], "invalid_parameters")
+        filename = upload.filename or "file"
+        extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+        if extension not in self.authorized_extensions:
+            allowed = ", ".join(self.authorized_extensions)
+            message = (
+                "Sorry, the file you are trying to upload is not authorized "
+                f"(authorized extensions: {allowed})."
+            )
+            return _error(422, [message], None)
+        data = upload.file.read()
+        if len(data) > self.max_attachment_bytes:
+            limit_mb = self.max_attachment_bytes // (1024 * 1024)
+            message = (
+                f"The file you are trying to upload is too big (maximum size is {limit_mb} MB)."
+            )
+            return _error(422, [message], None)
+        sha1 = hashlib.sha1(data).hexdigest()
+        short_url = f"upload://{_base62(int(sha1, 16))}.{extension}"
+        record = RecordedUpload(
+            self._next_upload_id, filename, data, short_url, request.headers["Api-Username"]
+        )
+        self._next_upload_id += 1
+        self.uploads.append(record)
+        return web.json_response(
+            {
+                "id": record.id,
+                "url": f"/uploads/default/original/1X/{sha1}.{extension}",
+                "original_filename": filename,
+                "filesize": len(data),
+                "width": None,
+                "height": None,
+                "extension": extension,
+                "short_url": short_url,
+                "short_path": f"/uploads/short-url/{short_url[len('upload://') :]}",
+                "retain_hours": None,
+                "human_filesize": f"{len(data)} Bytes",
+            }
+        )
+
+    # -- topics --------------------------------------------------------------------------------
+
+    async def _topic(self, request: web.Request) -> web.Response:
+        denied = self._check(request)
+        if denied is not None:
+            return denied
+        topic = self.topics.get(int(request.match_info["topic_id"]))
+        if topic is None:
+            return _error(404, ["The requested URL or resource could not be found."], "not_found")
+        include_raw = request.query.get("include_raw") == "true"
+        first_page = [_public_post(p, include_raw) for p in topic.posts[: self.posts_per_page]]
+        return web.json_response(
+            {
+                "id": topic.id,
+                "title": topic.title,
+                "category_id": topic.category_id,
+                "archetype": topic.archetype,
+                "posts_count": len(topic.posts),
+                "post_stream": {"posts": first_page, "stream": [p["id"] for p in topic.posts]},
+            }
+        )
+
+    async def _topic_posts(self, request: web.Request) -> web.Response:
+        denied = self._check(request)
+        if denied is not None:
+            return denied
+        topic = self.topics.get(int(request.match_info["topic_id"]))
+        if topic is None:
+            return _error(404, ["The requested URL or resource could not be found."], "not_found")
+        wanted = {int(value) for value in request.query.getall("post_ids[]", [])}
+        include_raw = request.query.get("include_raw") == "true"
+        posts = [_public_post(p, include_raw) for p in topic.posts if p["id"] in wanted]
+        return web.json_response({"id": topic.id, "post_stream": {"posts": posts}})
+
+    # -- shared checks -------------------------------------------------------------------------
+
+    def _check(self, request: web.Request) -> web.Response | None:
+        injected = self._injected.get(request.path)
+        status = 0
+        try:
+            if injected:
+                item = injected.popleft()
+                status = item.status
+                return web.json_response(item.body, status=item.status, headers=item.headers)
+            key = request.headers.get("Api-Key", "")
+            username = request.headers.get("Api-Username", "")
+            if not hmac.compare_digest(key, self.api_key) or username not in self.users:
+                status = 403
+                return _error(403, [NOT_PERMITTED], "invalid_access")
+            status = 200
+            return None
+        finally:
+            self.requests.append((request.method, request.path, status))
+
+
+def webhook_request(
+    post: dict[str, Any], secret: str, *, event: str = "post_created", event_id: int = 1
+) -> tuple[bytes, dict[str, str]]:
+    """The body and headers Discourse sends for a post event, signed with ``secret``."""
+    body = json.dumps({"post": post}, ensure_ascii=False).encode()
+    signature = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    headers = {
+        "Content-Type": "application/json",
+        "X-Discourse-Instance": "http://forum.example",
+        "X-Discourse-Event-Id": str(event_id),
+        "X-Discourse-Event-Type": "post",
+        "X-Discourse-Event": event,
+        "X-Discourse-Event-Signature": f"sha256={signature}",
+    }
+    return body, headers
+
+
+def _public_post(post: dict[str, Any], include_raw: bool) -> dict[str, Any]:
+    # Topic reads serve cooked HTML; raw only when asked for, as on the real forum.
+    return {k: v for k, v in post.items() if include_raw or k != "raw"}
+
+
+def _cook(raw: str) -> str:
+    escaped = raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "".join(f"<p>{part}</p>" for part in escaped.split("\n\n") if part.strip())
+
+
+def _base62(number: int) -> str:
+    digits = []
+    while number:
+        number, rest = divmod(number, 62)
+        digits.append(_BASE62[rest])
+    return "".join(reversed(digits)) or "0"
+
+
+def _error(status: int, errors: list[str], error_type: str | None) -> web.Response:
+    body: dict[str, Any] = {"errors": errors}
+    if error_type is not None:
+        body["error_type"] = error_type
+    return web.json_response(body, status=status)
+
+
+def _post_error(message: str) -> web.Response:
+    return web.json_response({"action": "create_post", "errors": [message]}, status=422)
