@@ -197,7 +197,14 @@ class EmailSettings(Section):
 
 
 class DiscourseSettings(Section):
-    """A Discourse forum: webhook in, REST API out."""
+    """A Discourse forum: webhook in, REST API out (see ``bot.connectors.discourse``).
+
+    The bot answers new topics, ``@api_username`` mentions and replies to its posts, only in
+    ``categories`` (ids). ``audience_by_category`` maps a category id to the groups its readers
+    belong to (unmapped listed categories are public). Requests that get 429 or 5xx are retried
+    up to ``max_attempts`` times, waiting Retry-After or ``retry_base_seconds`` doubling up to
+    ``retry_max_seconds``. An empty ``allowed_upload_extensions`` lets the forum decide.
+    """
 
     enabled: bool = False
     base_url: str = ""
@@ -208,6 +215,15 @@ class DiscourseSettings(Section):
     audience_by_category: dict[str, list[str]] = Field(default_factory=dict)
     max_post_length: int = Field(default=32_000, ge=1000)
     allowed_upload_extensions: list[str] = Field(default_factory=list)
+    answer_new_topics: bool = True
+    answer_mentions: bool = True
+    answer_replies: bool = True
+    history_posts: int = Field(default=20, ge=0, le=200)
+    request_timeout: float = Field(default=30.0, gt=0)
+    max_attempts: int = Field(default=5, ge=1, le=20)
+    retry_base_seconds: float = Field(default=1.0, ge=0)
+    retry_max_seconds: float = Field(default=60.0, ge=0)
+    outbox_poll_seconds: float = Field(default=30.0, gt=0)
 
 
 class Settings(Section):
