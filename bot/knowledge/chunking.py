@@ -1,0 +1,102 @@
+"""Blocks to chunks: paragraph-aligned, never across a heading, pages carried along.
+
+A chunk holds whole blocks of one section up to ``chunk_chars``; a block longer than that is
+cut at sentence ends (or, failing that, at spaces). A chunk that starts on one PDF page and
+ends on another gets ``page_end``. ``overlap`` carries the tail sentences of the previous chunk
+of the same section into the next one, for retrieval across a cut.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from bot.knowledge.document import Block
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9`*])")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One indexed passage of a file; ``number`` counts from 1 within the file."""
+
+    number: int
+    text: str
+    section: str | None
+    page: int | None
+    page_end: int | None
+
+
+def split_long(text: str, limit: int) -> list[str]:
+    """Cut ``text`` into pieces of at most ``limit`` characters at sentence ends or spaces."""
+    if len(text) <= limit:
+        return [text]
+    pieces: list[str] = []
+    current = ""
+    for sentence in _SENTENCE_END.split(text):
+        while len(sentence) > limit:
+            cut = sentence.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(head)
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _tail(text: str, overlap: int) -> str:
+    if overlap <= 0:
+        return ""
+    sentences = _SENTENCE_END.split(text)
+    kept: list[str] = []
+    size = 0
+    for sentence in reversed(sentences):
+        if size + len(sentence) > overlap:
+            break
+        kept.insert(0, sentence)
+        size += len(sentence) + 1
+    return " ".join(kept)
+
+
+def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) -> Iterator[Chunk]:
+    """Group blocks into chunks; yields them in document order, numbered from 1."""
+    number = 0
+    parts: list[str] = []
+    size = 0
+    section: str | None = None
+    first_page: int | None = None
+    last_page: int | None = None
+
+    def emit() -> Chunk:
+        nonlocal number
+        number += 1
+        end = last_page if last_page is not None and last_page != first_page else None
+        return Chunk(number, "\n\n".join(parts), section, first_page, end)
+
+    for block in blocks:
+        pieces = [block.text] if block.kind == "code" else split_long(block.text, chunk_chars)
+        for piece in pieces:
+            new_section = block.section != section
+            if parts and (new_section or size + len(piece) + 2 > chunk_chars):
+                done = emit()
+                yield done
+                carry = "" if new_section else _tail(done.text, overlap)
+                parts, size = ([carry], len(carry)) if carry else ([], 0)
+                first_page = last_page if carry else None
+            if not parts:
+                first_page = block.page
+            section = block.section
+            parts.append(piece)
+            size += len(piece) + 2
+            last_page = block.page if block.page is not None else last_page
+    if parts:
+        yield emit()

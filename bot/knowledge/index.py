@@ -1,0 +1,168 @@
+"""The knowledge index: an embedded SQLite FTS5 database of chunks, ranked with BM25.
+
+Each chunk becomes a :class:`bot.models.Source` with ``id`` ``"<relpath>#<chunk>"`` (stable
+across re-ingestion of an unchanged file), ``path`` the file's **absolute** path (so connectors
+can attach it and the web server can serve it), ``filename``, ``media_type``, ``page`` /
+``page_end`` (PDF), ``section`` (heading path), ``chunk`` and ``audience``. The ingested roots
+are stored too: :meth:`KnowledgeIndex.roots` and :meth:`KnowledgeIndex.has_file` let the web
+server refuse any file that is not part of the knowledge base.
+
+Reads use one connection per thread, so tools may search concurrently from worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.errors import KnowledgeIndexError
+from bot.knowledge.schema import audience_tuple, check_schema
+from bot.knowledge.terms import fts_query
+from bot.models import Source
+
+_SEARCH_FAST = (
+    "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
+    "f.relpath, f.path, f.media_type FROM (SELECT rowid, rank FROM chunks_fts "
+    "WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) AS hit "
+    "JOIN chunks c ON c.id = hit.rowid JOIN files f ON f.id = c.file_id "
+    "WHERE EXISTS (SELECT 1 FROM json_each(?) AS g "
+    "WHERE instr(c.audience, '|' || g.value || '|') > 0) ORDER BY hit.rank LIMIT ?"
+)
+_SEARCH_FULL = (
+    "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
+    "f.relpath, f.path, f.media_type FROM chunks_fts "
+    "JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id "
+    "WHERE chunks_fts MATCH ? AND EXISTS (SELECT 1 FROM json_each(?) AS g "
+    "WHERE instr(c.audience, '|' || g.value || '|') > 0) ORDER BY chunks_fts.rank LIMIT ?"
+)
+_BY_ID = (
+    "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
+    "f.relpath, f.path, f.media_type FROM chunks c JOIN files f ON f.id = c.file_id "
+    "WHERE f.relpath = ? AND c.chunk = ?"
+)
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """Counts and size of an index, for summaries and benchmarks."""
+
+    files: int
+    chunks: int
+    pages: int
+    size_bytes: int
+
+
+def _source_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Source:
+    (_, chunk, title, section, page, page_end, audience, url, text, relpath, path, media) = row
+    return Source(
+        id=f"{relpath}#{chunk}",
+        title=title,
+        url=url,
+        filename=Path(path).name,
+        path=path,
+        media_type=media,
+        page=page,
+        page_end=page_end,
+        section=section,
+        chunk=chunk,
+        text=text,
+        audience=audience_tuple(audience),
+        kind="passage",
+    )
+
+
+class KnowledgeIndex:
+    """Read access to an index built by ``citecast ingest``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise KnowledgeIndexError(
+                f"no knowledge index at {self.path}; build one with `citecast ingest PATH`"
+            )
+        self._local = threading.local()
+        check_schema(self._conn(), str(self.path))
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                uri = self.path.resolve().as_uri() + "?mode=ro"
+                conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise KnowledgeIndexError(f"cannot open {self.path}: {exc}") from None
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their thread ends)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def search(
+        self, query: str, audience: Iterable[str] = ("public",), limit: int = 5
+    ) -> list[Source]:
+        """The best ``limit`` chunks for ``query`` that a viewer in ``audience`` may see."""
+        match = fts_query(query)
+        if match is None or limit < 1:
+            return []
+        groups = sorted(set(audience))
+        if not groups:
+            return []
+        viewer = json.dumps(groups)
+        try:
+            # Rank a few more than needed without the audience filter (the fast path), then
+            # filter; only when that leaves too few, rank every visible match.
+            rows = self._conn().execute(_SEARCH_FAST, (match, limit * 4, viewer, limit)).fetchall()
+            if len(rows) < limit:
+                rows = self._conn().execute(_SEARCH_FULL, (match, viewer, limit)).fetchall()
+        except sqlite3.Error as exc:
+            raise KnowledgeIndexError(f"search failed in {self.path}: {exc}") from None
+        return [_source_from_row(row) for row in rows]
+
+    def source(self, source_id: str) -> Source | None:
+        """The chunk with this ``"<relpath>#<chunk>"`` id, if it is indexed."""
+        relpath, _, chunk = source_id.rpartition("#")
+        if not relpath or not chunk.isdigit():
+            return None
+        row = self._conn().execute(_BY_ID, (relpath, int(chunk))).fetchone()
+        return None if row is None else _source_from_row(row)
+
+    def roots(self) -> list[Path]:
+        """The absolute folders and files that were ingested into this index."""
+        rows = self._conn().execute("SELECT path FROM roots ORDER BY path").fetchall()
+        return [Path(row[0]) for row in rows]
+
+    def has_file(self, path: str | Path) -> bool:
+        """True when ``path`` is a file whose chunks are in this index."""
+        try:
+            resolved = str(Path(path).resolve())
+        except OSError:
+            return False
+        row = self._conn().execute("SELECT 1 FROM files WHERE path = ?", (resolved,)).fetchone()
+        return row is not None
+
+    def generation(self) -> int:
+        """A counter bumped by every ingest that changed something (cache invalidation)."""
+        row = self._conn().execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def stats(self) -> IndexStats:
+        """Files, chunks, PDF pages and bytes on disk."""
+        files, pages = (
+            self._conn().execute("SELECT count(*), coalesce(sum(pages), 0) FROM files").fetchone()
+        )
+        chunks = self._conn().execute("SELECT count(*) FROM chunks").fetchone()[0]
+        size = sum(
+            p.stat().st_size
+            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+            if p.exists()
+        )
+        return IndexStats(int(files), int(chunks), int(pages), size)

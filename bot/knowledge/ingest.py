@@ -1,0 +1,191 @@
+"""Streaming ingestion: walk the given paths, read each file once, write its chunks in batches.
+
+Memory stays flat with corpus size: folders are walked lazily (twice: once to count for the
+progress bar, once to ingest), one file is in memory at a time, and rows are committed every
+``BATCH_FILES`` files. A file whose content and settings are unchanged (same fingerprint) is
+skipped; a changed one has its chunks replaced; files that vanished from an ingested folder are
+removed. Unreadable, encrypted or empty files are listed with the reason and never stop a run.
+
+Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
+first matching ``index.audience_rules`` glob (relative to the ingested folder), ``--audience``,
+else ``["public"]``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.config import IndexSettings
+from bot.errors import KnowledgeIndexError
+from bot.knowledge.chunking import chunk_blocks
+from bot.knowledge.document import Unreadable
+from bot.knowledge.readers import is_supported, read_document
+from bot.knowledge.schema import SCHEMA_VERSION
+from bot.knowledge.writer import IndexWriter
+
+BATCH_FILES = 200
+READER_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file left out of the index and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class IngestReport:
+    """What one ingest run did (the summary the command prints)."""
+
+    files: int = 0
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    chunks: int = 0
+    pages: int = 0
+    bytes_read: int = 0
+    ignored: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    path: Path
+    relpath: str
+    rule_path: str
+
+
+def _walk(root: Path, index_path: Path) -> Iterator[_Entry]:
+    if root.is_file():
+        yield _Entry(root, root.name, root.name)
+        return
+    base = root.parent
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            path = Path(folder, name)
+            if path == index_path or path.name.startswith(index_path.name + "-"):
+                continue
+            yield _Entry(
+                path,
+                path.relative_to(base).as_posix(),
+                path.relative_to(root).as_posix(),
+            )
+
+
+def count_files(paths: Sequence[Path], index_path: Path) -> int:
+    """How many supported files the walk will visit (for the progress bar's total)."""
+    return sum(1 for root in paths for e in _walk(root, index_path) if is_supported(e.path))
+
+
+def base_audience(
+    rule_path: str, settings: IndexSettings, default: Sequence[str] | None
+) -> tuple[str, ...]:
+    """The audience before front matter: first matching rule, else ``default``, else public."""
+    for rule in settings.audience_rules:
+        if fnmatch.fnmatchcase(rule_path, rule.glob):
+            return tuple(rule.audience)
+    return tuple(default) if default else ("public",)
+
+
+def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
+    """Absolute paths of the arguments; a missing one is an error before anything is written."""
+    roots: list[Path] = []
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if not path.exists():
+            raise KnowledgeIndexError(f"{raw}: no such file or folder")
+        roots.append(path.resolve())
+    return roots
+
+
+def ingest(
+    paths: Sequence[str | Path],
+    settings: IndexSettings,
+    *,
+    audience: Sequence[str] | None = None,
+    rebuild: bool = False,
+    on_file: Callable[[str], None] | None = None,
+) -> IngestReport:
+    """Ingest ``paths`` into the index at ``settings.path``; returns the run's report."""
+    roots = resolve_roots(paths)
+    index_path = Path(settings.path).resolve()
+    writer = IndexWriter(index_path, rebuild=rebuild)
+    report = IngestReport()
+    options = f"{SCHEMA_VERSION}|{READER_VERSION}|{settings.chunk_chars}|{settings.chunk_overlap}"
+    pending = 0
+    try:
+        for root in roots:
+            writer.add_root(root)
+            for entry in _walk(root, index_path):
+                if not is_supported(entry.path):
+                    report.ignored += 1
+                    continue
+                report.files += 1
+                if on_file is not None:
+                    on_file(entry.relpath)
+                _ingest_one(writer, entry, settings, audience, options, report)
+                pending += 1
+                if pending >= BATCH_FILES:
+                    writer.commit()
+                    pending = 0
+            if root.is_dir():
+                report.removed += writer.remove_unseen(root)
+        writer.commit()
+    finally:
+        writer.close()
+    return report
+
+
+def _ingest_one(
+    writer: IndexWriter,
+    entry: _Entry,
+    settings: IndexSettings,
+    default_audience: Sequence[str] | None,
+    options: str,
+    report: IngestReport,
+) -> None:
+    try:
+        data = entry.path.read_bytes()
+    except OSError as exc:
+        report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
+        return
+    report.bytes_read += len(data)
+    audience = base_audience(entry.rule_path, settings, default_audience)
+    digest = hashlib.sha256(data)
+    digest.update(f"|{options}|{','.join(audience)}".encode())
+    fingerprint = digest.hexdigest()
+    if writer.fingerprint(entry.path) == fingerprint:
+        writer.mark_seen(entry.path)
+        report.unchanged += 1
+        return
+    try:
+        document = read_document(entry.path, data)
+    except Unreadable as exc:
+        report.skipped.append(Skipped(entry.relpath, str(exc)))
+        return
+    except Exception as exc:  # a hostile or odd file must never stop the run
+        report.skipped.append(Skipped(entry.relpath, f"reader failed: {exc!r}"[:200]))
+        return
+    chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
+    count = writer.replace_file(
+        entry.path,
+        entry.relpath,
+        fingerprint,
+        len(data),
+        document,
+        chunks,
+        document.audience or audience,
+    )
+    report.indexed += 1
+    report.chunks += count
+    report.pages += document.pages or 0

@@ -1,0 +1,125 @@
+"""Markdown and plain-text readers: front matter, heading paths, fenced code kept whole.
+
+Headings inside fenced code blocks are code, not headings. Setext headings (a line underlined
+with ``===`` or ``---``) count as headings too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from bot.knowledge.document import Block, Document, HeadingPath, Unreadable, clean_heading
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
+    """Split a leading ``---`` YAML block from the body; bad YAML is treated as body text."""
+    if not text.startswith("---"):
+        return {}, text
+    lines = text.split("\n")
+    if lines[0].strip() != "---":
+        return {}, text
+    for end in range(1, len(lines)):
+        if lines[end].strip() in ("---", "..."):
+            try:
+                data = yaml.safe_load("\n".join(lines[1:end]))
+            except yaml.YAMLError:
+                return {}, text
+            if not isinstance(data, dict):
+                return {}, text
+            return data, "\n".join(lines[end + 1 :])
+    return {}, text
+
+
+def audience_from(value: Any) -> tuple[str, ...] | None:
+    """Front-matter ``audience:`` as a tuple of groups ("staff", "a, b" or a list)."""
+    if isinstance(value, str):
+        groups = [g.strip() for g in value.split(",")]
+    elif isinstance(value, list):
+        groups = [str(g).strip() for g in value]
+    else:
+        return None
+    kept = tuple(g for g in groups if g)
+    return kept or None
+
+
+def read_markdown(text: str, filename: str) -> Document:
+    """Parse Markdown into blocks under their heading paths."""
+    meta, body = split_front_matter(text)
+    headings = HeadingPath()
+    blocks: list[Block] = []
+    title = str(meta["title"]).strip() if isinstance(meta.get("title"), str | int) else None
+    paragraph: list[str] = []
+    fence: str | None = None
+    code: list[str] = []
+
+    def flush() -> None:
+        joined = "\n".join(paragraph).strip()
+        paragraph.clear()
+        if joined:
+            blocks.append(Block(joined, headings.path))
+
+    for line in body.split("\n"):
+        if fence is not None:
+            code.append(line)
+            stripped = line.strip()
+            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
+                blocks.append(Block("\n".join(code), headings.path, kind="code"))
+                code, fence = [], None
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            flush()
+            fence, code = opened.group(1), [line]
+            continue
+        atx = _ATX.match(line)
+        if atx:
+            flush()
+            heading = clean_heading(atx.group(2) or "")
+            title = title or heading or None
+            headings.enter(len(atx.group(1)), heading)
+            continue
+        setext = _SETEXT.match(line)
+        if setext and len(paragraph) == 1 and not paragraph[0].lstrip().startswith(("-", "*")):
+            heading = clean_heading(paragraph.pop())
+            title = title or heading or None
+            headings.enter(1 if setext.group(1)[0] == "=" else 2, heading)
+            continue
+        if not line.strip():
+            flush()
+            continue
+        paragraph.append(line.rstrip())
+    flush()
+    if code:  # an unclosed fence runs to the end of the file
+        blocks.append(Block("\n".join(code), headings.path, kind="code"))
+    url = meta.get("url") if isinstance(meta.get("url"), str) else None
+    return Document(
+        title=title or filename,
+        media_type="text/markdown",
+        blocks=blocks,
+        audience=audience_from(meta.get("audience")),
+        url=url,
+    )
+
+
+def read_text(text: str, filename: str) -> Document:
+    """Plain text: paragraphs separated by blank lines; the title is the file name."""
+    blocks = [Block(p.strip()) for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
+    return Document(title=filename, media_type="text/plain", blocks=blocks)
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 (with or without BOM) text with normalized newlines, or Unreadable."""
+    if b"\x00" in data[:8192]:
+        raise Unreadable("binary content")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Unreadable("not UTF-8 text") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -1,0 +1,41 @@
+"""Pick a reader by file extension and turn one file into a :class:`Document`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.knowledge.document import Document, Unreadable
+from bot.knowledge.html_reader import read_html
+from bot.knowledge.markdown_reader import decode, read_markdown, read_text
+from bot.knowledge.pdf_reader import read_pdf
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
+TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst"})
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
+PDF_SUFFIXES = frozenset({".pdf"})
+SUPPORTED_SUFFIXES = MARKDOWN_SUFFIXES | TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
+
+
+def is_supported(path: Path) -> bool:
+    """True when citecast has a reader for this file's extension."""
+    return path.suffix.lower() in SUPPORTED_SUFFIXES
+
+
+def read_document(path: Path, data: bytes) -> Document:
+    """Parse ``data`` (the bytes of ``path``); raises Unreadable with the reason to skip it."""
+    if not data.strip():
+        raise Unreadable("empty file")
+    suffix = path.suffix.lower()
+    if suffix in PDF_SUFFIXES:
+        document = read_pdf(path, data)
+    elif suffix in HTML_SUFFIXES:
+        document = read_html(decode(data), path.name)
+    elif suffix in MARKDOWN_SUFFIXES:
+        document = read_markdown(decode(data), path.name)
+    elif suffix in TEXT_SUFFIXES:
+        document = read_text(decode(data), path.name)
+    else:
+        raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
+    if not document.blocks:
+        raise Unreadable("no text")
+    return document

@@ -1,0 +1,90 @@
+"""The SQLite schema of the knowledge index and its version check.
+
+``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`. An index written by an older schema is
+refused (never silently migrated) with the command that rebuilds it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.errors import KnowledgeIndexError
+
+SCHEMA_VERSION = 3
+REBUILD_HINT = "rebuild with `citecast ingest --rebuild`"
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE roots (path TEXT PRIMARY KEY);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    relpath TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    media_type TEXT NOT NULL,
+    title TEXT,
+    pages INTEGER,
+    chunks INTEGER NOT NULL,
+    run INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    chunk INTEGER NOT NULL,
+    title TEXT,
+    section TEXT,
+    page INTEGER,
+    page_end INTEGER,
+    audience TEXT NOT NULL,
+    url TEXT,
+    text TEXT NOT NULL
+);
+CREATE INDEX chunks_by_file ON chunks(file_id, chunk);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    title, section, text, content='chunks', content_rowid='id', tokenize='porter unicode61'
+);
+INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0)');
+INSERT INTO meta(key, value) VALUES ('generation', '0');
+"""
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Create every table of an empty index and stamp the schema version."""
+    conn.executescript(SCHEMA)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.commit()
+
+
+def check_schema(conn: sqlite3.Connection, where: str) -> None:
+    """Raise KnowledgeIndexError unless ``conn`` holds an index of the current schema."""
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        tables = {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+    except sqlite3.DatabaseError as exc:
+        raise KnowledgeIndexError(
+            f"{where} is not a citecast index ({exc}); {REBUILD_HINT}"
+        ) from None
+    if version == SCHEMA_VERSION and {"files", "chunks", "chunks_fts"} <= tables:
+        return
+    if version < SCHEMA_VERSION:
+        raise KnowledgeIndexError(
+            f"{where} was built by an older citecast (schema {version}, "
+            f"this one reads {SCHEMA_VERSION}); {REBUILD_HINT}"
+        )
+    raise KnowledgeIndexError(
+        f"{where} was built by a newer citecast (schema {version}); upgrade citecast or "
+        f"{REBUILD_HINT}"
+    )
+
+
+def audience_column(groups: tuple[str, ...]) -> str:
+    """Groups stored as ``|a|b|`` so one ``instr`` finds a group without false prefixes."""
+    return "|" + "|".join(groups) + "|"
+
+
+def audience_tuple(column: str) -> tuple[str, ...]:
+    """The inverse of :func:`audience_column`."""
+    return tuple(g for g in column.split("|") if g)

@@ -1,0 +1,64 @@
+"""Words of a question or a passage: tokens, stop words and a light stemmer.
+
+The FTS5 index stems with its own Porter tokenizer; this module builds the MATCH expression
+from a free-text question and gives the extractive backend the same notion of "a term".
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    tell please explain describe give show need want use using get s t also may might must shall
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+_SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "ies", "ied", "edly", "ed", "es", "s")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of ``text`` (letters and digits; apostrophes inside words kept)."""
+    return [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(text)]
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper: "installing", "installed", "installs" all become "install"."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                return base + "y"
+            return base
+    return word
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct significant words of a question, in order (stop words removed)."""
+    seen: dict[str, None] = {}
+    for word in words(text):
+        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
+            continue
+        seen.setdefault(word, None)
+    return list(seen)
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 MATCH expression that ORs the question's terms (each quoted), or None if empty.
+
+    Quoting every term makes any user input safe: FTS5 operators and column filters typed by a
+    user are searched as plain words, never interpreted.
+    """
+    terms = query_terms(text)
+    if not terms:
+        return None
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms[:32])

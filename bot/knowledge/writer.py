@@ -1,0 +1,153 @@
+"""Write access to the knowledge index, used only by ingestion.
+
+Changed files have their chunks replaced in one transaction per batch; files under an ingested
+root that disappeared are removed; ``generation`` is bumped when anything changed so caches of
+search results know to forget.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+from bot.errors import KnowledgeIndexError
+from bot.knowledge.chunking import Chunk
+from bot.knowledge.document import Document
+from bot.knowledge.schema import audience_column, check_schema, create_schema
+
+
+class IndexWriter:
+    """Creates (or opens and checks) the index file and applies one ingest run to it."""
+
+    def __init__(self, path: str | Path, *, rebuild: bool = False) -> None:
+        self.path = Path(path)
+        if rebuild:
+            for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                leftover.unlink(missing_ok=True)
+        fresh = not self.path.exists()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(self.path)
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+        except (OSError, sqlite3.Error) as exc:
+            raise KnowledgeIndexError(f"cannot open {self.path} for writing: {exc}") from None
+        if fresh:
+            create_schema(self.conn)
+        else:
+            check_schema(self.conn, str(self.path))
+        self.run = int(
+            self.conn.execute("SELECT coalesce(max(run), 0) + 1 FROM files").fetchone()[0]
+        )
+        self.changed = False
+
+    def close(self) -> None:
+        """Commit and close."""
+        self.conn.commit()
+        self.conn.close()
+
+    def add_root(self, root: Path) -> None:
+        """Remember an ingested folder or file (absolute)."""
+        self.conn.execute("INSERT OR IGNORE INTO roots(path) VALUES (?)", (str(root),))
+
+    def fingerprint(self, path: Path) -> str | None:
+        """The stored fingerprint of an indexed file, or None when it is not indexed."""
+        row = self.conn.execute("SELECT fingerprint FROM files WHERE path = ?", (str(path),))
+        found = row.fetchone()
+        return None if found is None else str(found[0])
+
+    def mark_seen(self, path: Path) -> None:
+        """Keep an unchanged file through this run's removal of vanished files."""
+        self.conn.execute("UPDATE files SET run = ? WHERE path = ?", (self.run, str(path)))
+
+    def _delete_file_rows(self, file_id: int) -> None:
+        self.conn.execute(
+            "INSERT INTO chunks_fts(chunks_fts, rowid, title, section, text) "
+            "SELECT 'delete', id, title, section, text FROM chunks WHERE file_id = ?",
+            (file_id,),
+        )
+        self.conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+
+    def replace_file(
+        self,
+        path: Path,
+        relpath: str,
+        fingerprint: str,
+        size: int,
+        document: Document,
+        chunks: Iterable[Chunk],
+        audience: tuple[str, ...],
+    ) -> int:
+        """Store ``document``'s chunks in place of the file's old ones; returns the chunk count."""
+        row = self.conn.execute("SELECT id FROM files WHERE path = ?", (str(path),)).fetchone()
+        if row is not None:
+            file_id = int(row[0])
+            self._delete_file_rows(file_id)
+            self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        cursor = self.conn.execute(
+            "INSERT INTO files(path, relpath, fingerprint, size, media_type, title, pages, "
+            "chunks, run) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+            (
+                str(path),
+                relpath,
+                fingerprint,
+                size,
+                document.media_type,
+                document.title,
+                document.pages,
+                self.run,
+            ),
+        )
+        file_id = int(cursor.lastrowid or 0)
+        groups = audience_column(audience)
+        count = 0
+        for chunk in chunks:
+            inserted = self.conn.execute(
+                "INSERT INTO chunks(file_id, chunk, title, section, page, page_end, audience, "
+                "url, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    file_id,
+                    chunk.number,
+                    document.title,
+                    chunk.section,
+                    chunk.page,
+                    chunk.page_end,
+                    groups,
+                    document.url,
+                    chunk.text,
+                ),
+            )
+            self.conn.execute(
+                "INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?, ?, ?, ?)",
+                (inserted.lastrowid, document.title, chunk.section, chunk.text),
+            )
+            count += 1
+        self.conn.execute("UPDATE files SET chunks = ? WHERE id = ?", (count, file_id))
+        self.changed = True
+        return count
+
+    def remove_unseen(self, root: Path) -> int:
+        """Drop indexed files under ``root`` that this run did not see; returns how many."""
+        prefix = str(root).rstrip(os.sep) + os.sep
+        rows = self.conn.execute(
+            "SELECT id FROM files WHERE run != ? AND (path = ? OR substr(path, 1, ?) = ?)",
+            (self.run, str(root), len(prefix), prefix),
+        ).fetchall()
+        for (file_id,) in rows:
+            self._delete_file_rows(int(file_id))
+            self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        if rows:
+            self.changed = True
+        return len(rows)
+
+    def commit(self) -> None:
+        """Commit the current batch (bumping the generation once per run that changed data)."""
+        if self.changed:
+            self.conn.execute(
+                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+            )
+            self.changed = False
+        self.conn.commit()
