@@ -1,0 +1,161 @@
+"""Split a resolved answer into claims: the sentence or clause each ``[^n]`` marker closes.
+
+Grounding (``bot.grounding``) and evaluation (``bot.evaluation``) both read answers this way, so
+a claim means the same thing when it is checked and when it is measured.
+
+Rules:
+- Code (fenced blocks, indented blocks, code spans) is never a claim and its ``[^n]`` text is
+  not a citation; headings, table separators and blank lines are skipped.
+- Sentences end at ``.``, ``!`` or ``?`` followed by whitespace; markers written right after the
+  punctuation (``Fact.[^1]``) belong to the sentence before.
+- Inside a sentence, a marker closes the clause since the previous marker group; when that clause
+  is too short to be checked on its own (fewer than three content words) it extends back to the
+  start of the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.text_terms import content_terms
+
+CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
+_SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*((?:\[\^\d{1,6}\])*)(?=\s|$)")
+_LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+_MIN_CLAUSE_TERMS = 3
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement and the display numbers of the citations that close it."""
+
+    text: str
+    sentence: str
+    numbers: tuple[int, ...]
+    offset: int
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the answer (markers removed) and every citation number inside it."""
+
+    text: str
+    numbers: tuple[int, ...]
+    offset: int
+
+
+def mask_code(text: str) -> str:
+    """``text`` with every code region (fences, indented blocks, spans) blanked to spaces.
+
+    Offsets stay the same, so a ``[^n]`` found in the result is a real citation at that offset
+    of the original text.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        ending = line[len(body) :]
+        opener = _FENCE_RE.match(body)
+        if fence is not None:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = None
+            out.append(" " * len(body) + ending)
+        elif opener:
+            fence = opener.group(1)
+            out.append(" " * len(body) + ending)
+        elif body.startswith(("    ", "\t")):
+            out.append(" " * len(body) + ending)
+        else:
+            out.append(_CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), body) + ending)
+    return "".join(out)
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """The answer's prose lines (code blanked) with their offsets: no headings or rules."""
+    out: list[tuple[int, str]] = []
+    offset = 0
+    for line in mask_code(text).splitlines(keepends=True):
+        start = offset
+        offset += len(line)
+        stripped = line.rstrip("\r\n")
+        if not stripped.strip() or stripped.lstrip().startswith("#"):
+            continue
+        if set(stripped.strip()) <= set("|-: "):
+            continue
+        out.append((start, stripped))
+    return out
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Every prose sentence of the answer, with the citation numbers it contains."""
+    out: list[Sentence] = []
+    for offset, raw in _raw_sentences(text):
+        plain = _plain(raw)
+        if plain:
+            numbers = tuple(int(n) for n in CITATION_RE.findall(raw))
+            out.append(Sentence(plain, numbers, offset))
+    return out
+
+
+def claims(text: str) -> list[Claim]:
+    """Each marker group with the clause it closes (see the module rules)."""
+    out: list[Claim] = []
+    for sentence in _raw_sentences(text):
+        offset, raw = sentence
+        whole = _plain(raw)
+        previous_end = 0
+        for group in re.finditer(r"(?:\[\^\d{1,6}\])+", raw):
+            clause = _plain(raw[previous_end : group.start()])
+            if len(content_terms(clause)) < _MIN_CLAUSE_TERMS:
+                clause = _plain(raw[: group.start()]) or whole
+            numbers = tuple(int(n) for n in CITATION_RE.findall(group.group(0)))
+            out.append(Claim(clause, whole, numbers, offset + group.start()))
+            previous_end = group.end()
+    return out
+
+
+def _raw_sentences(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for line_offset, line in prose_lines(text):
+        body = _LIST_PREFIX_RE.sub(lambda m: " " * len(m.group(0)), line)
+        for cell_start, cell in _cells(body):
+            for start, chunk in _split_sentences(cell):
+                out.append((line_offset + cell_start + start, chunk))
+    return out
+
+
+def _cells(line: str) -> list[tuple[int, str]]:
+    if "|" not in line.strip().strip("|"):
+        return [(0, line)]
+    cells: list[tuple[int, str]] = []
+    position = 0
+    for part in line.split("|"):
+        if part.strip():
+            cells.append((position, part))
+        position += len(part) + 1
+    return cells
+
+
+def _split_sentences(line: str) -> list[tuple[int, str]]:
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(line):
+        end = match.end()
+        if line[start:end].strip():
+            pieces.append((start, line[start:end]))
+        start = end
+    if line[start:].strip():
+        pieces.append((start, line[start:]))
+    return pieces
+
+
+def _plain(chunk: str) -> str:
+    text = CITATION_RE.sub("", chunk)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
+    text = re.sub(r"[*_]{1,3}", "", text)
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r" ([.,;:!?])", r"\1", text)
+    return text.strip().lstrip(",;: ").strip()
