@@ -1,0 +1,152 @@
+"""Record tables (CSV files or SQLite tables named in ``index.records``) searchable by the tools.
+
+Only the configured ``columns`` (plus the label) are kept from each row, so a column that is not
+listed (an internal cost, say) can never reach the model or a citation. Each table is loaded once,
+on first use, into an in-memory FTS5 table over the label and the kept columns.
+
+A record becomes a Source with ``kind="record"``, ``id`` ``"<table>/<row id>"`` (the
+``id_column`` value, else the 1-based row number), ``label`` (``label_column`` or
+``label_template`` such as ``{name} ({sku})``, which may use any column of the row), ``columns``
+and ``action`` (``action_url_template`` with URL-quoted row values).
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+import string
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from bot.config import RecordTable
+from bot.errors import ConfigError, KnowledgeIndexError
+from bot.knowledge.terms import fts_query
+from bot.models import RecordAction, Source
+
+
+def _template_fields(template: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def _rows(table: RecordTable, where: str) -> Iterator[dict[str, str]]:
+    if table.csv:
+        path = Path(table.csv)
+        try:
+            with path.open(newline="", encoding="utf-8-sig") as handle:
+                for row in csv.DictReader(handle):
+                    yield {k: "" if v is None else str(v) for k, v in row.items() if k}
+        except OSError as exc:
+            raise ConfigError(f"{where}.csv: cannot read {path}: {exc.strerror or exc}") from None
+        return
+    if table.sqlite and table.table:
+        try:
+            uri = Path(table.sqlite).resolve().as_uri() + "?mode=ro"
+            conn = sqlite3.connect(uri, uri=True)
+            conn.row_factory = sqlite3.Row
+            quoted = '"' + table.table.replace('"', '""') + '"'
+            for row in conn.execute(f"SELECT * FROM {quoted}"):  # noqa: S608 - quoted identifier
+                yield {k: "" if row[k] is None else str(row[k]) for k in row.keys()}  # noqa: SIM118
+            conn.close()
+        except sqlite3.Error as exc:
+            raise ConfigError(f"{where}: cannot read table {table.table!r}: {exc}") from None
+        return
+    raise ConfigError(f"{where}: set either csv, or sqlite and table")
+
+
+class RecordTables:
+    """The record tables of ``index.records``, searched with FTS5 BM25."""
+
+    def __init__(self, tables: Sequence[RecordTable]) -> None:
+        self._tables = {t.name: t for t in tables}
+        self._order = [t.name for t in tables]
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._lock = threading.Lock()
+        self._records: dict[str, list[Source]] = {}
+
+    @property
+    def names(self) -> list[str]:
+        """The configured table names, in config order."""
+        return list(self._order)
+
+    def describe(self) -> dict[str, list[str]]:
+        """Table name -> the columns the assistant may show (for the tool description)."""
+        return {name: list(self._tables[name].columns) for name in self._order}
+
+    def _load(self, name: str) -> list[Source]:
+        loaded = self._records.get(name)
+        if loaded is not None:
+            return loaded
+        table = self._tables[name]
+        where = f"index.records[{self._order.index(name)}]"
+        records: list[Source] = []
+        for number, row in enumerate(_rows(table, where), start=1):
+            records.append(_record(table, row, number, where))
+        fts = f"records_{self._order.index(name)}"
+        self._db.execute(f"CREATE VIRTUAL TABLE {fts} USING fts5(label, body, tokenize='porter')")
+        self._db.executemany(
+            f"INSERT INTO {fts}(rowid, label, body) VALUES (?, ?, ?)",  # noqa: S608
+            [
+                (i, r.label or "", " ".join((r.columns or {}).values()))
+                for i, r in enumerate(records)
+            ],
+        )
+        self._records[name] = records
+        return records
+
+    def lookup(
+        self, name: str, query: str, audience: frozenset[str] | set[str], limit: int = 5
+    ) -> list[Source]:
+        """The best ``limit`` records of table ``name`` for ``query`` that the viewer may see."""
+        if name not in self._tables:
+            known = ", ".join(self._order) or "none configured"
+            raise KnowledgeIndexError(f"no record table named {name!r} (tables: {known})")
+        with self._lock:
+            records = self._load(name)
+            if not any(group in audience for group in self._tables[name].audience):
+                return []
+            match = fts_query(query)
+            if match is None:
+                return records[:limit]
+            fts = f"records_{self._order.index(name)}"
+            rows = self._db.execute(
+                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rank LIMIT ?",  # noqa: S608
+                (match, limit),
+            ).fetchall()
+        return [records[int(row[0])] for row in rows]
+
+
+def _record(table: RecordTable, row: Mapping[str, str], number: int, where: str) -> Source:
+    for column in table.columns:
+        if column not in row:
+            raise ConfigError(f"{where}.columns: no column {column!r} in table {table.name!r}")
+    if table.label_template:
+        missing = [f for f in _template_fields(table.label_template) if f not in row]
+        if missing:
+            raise ConfigError(f"{where}.label_template: no column {missing[0]!r}")
+        label = table.label_template.format_map(row)
+    elif table.label_column:
+        if table.label_column not in row:
+            raise ConfigError(f"{where}.label_column: no column {table.label_column!r}")
+        label = row[table.label_column]
+    else:
+        label = f"{table.name} #{number}"
+    action = None
+    if table.action_url_template:
+        try:
+            url = table.action_url_template.format_map({k: quote(v) for k, v in row.items()})
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ConfigError(f"{where}.action_url_template: {exc}") from None
+        action = RecordAction(label=table.action_label, url=url)
+    row_id = row.get(table.id_column, "") if table.id_column else ""
+    columns = {c: row[c] for c in table.columns}
+    return Source(
+        id=f"{table.name}/{row_id or number}",
+        label=label,
+        columns=columns,
+        action=action,
+        text=f"{label}. " + ". ".join(f"{k}: {v}" for k, v in columns.items()),
+        audience=tuple(table.audience),
+        kind="record",
+    )
