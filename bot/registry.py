@@ -1,0 +1,327 @@
+"""SourceRegistry: one per turn; numbers sources the moment a tool returns them (DESIGN §4).
+
+The number travels beside the evidence: the tool-result formatters register each source as they
+format it, so the model sees ``[cite: 3]`` (or a ``Cite`` column, or a ``cite`` field) right next
+to the passage it may cite. The resolver later maps whatever marker the model wrote back to the
+same source through this registry.
+
+Rules:
+
+- A new citable source the viewer may see gets the next number (1, 2, ...). A duplicate (same
+  ``id``, or same canonical URL + page + chunk) gets the number of its first occurrence.
+- An uncitable source is evidence only (grounding may read it) and gets no number.
+- A source the viewer may not see is never numbered and never kept: only its ``id`` is
+  remembered, so a marker naming it is dropped as ``forbidden`` rather than ``unknown``.
+- Record keys are a short HMAC of a per-turn random secret over the number; a key copied from
+  another turn is invalid. Lookups compare in constant time.
+
+``register`` is safe under threads and asyncio tasks: one lock, never held across an await.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from bot.errors import RegistryError, ValidationError
+from bot.models import Source
+
+IdStatus = Literal["forbidden", "uncitable", "unknown"]
+KEY_HEX_CHARS = 8
+_JSON_VERSION = 1
+
+
+def canonical_url(url: str) -> str:
+    """The URL used to detect duplicates: lower-case scheme and host, no fragment, no utm_*."""
+    parts = urlsplit(url.strip())
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        netloc = f"{userinfo}@{host.lower()}"
+    else:
+        netloc = netloc.lower()
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not k.lower().startswith("utm_")
+    ]
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path, urlencode(query), ""))
+
+
+class SourceRegistry:
+    """The numbered sources of one turn, as seen by one viewer (a set of audience groups)."""
+
+    def __init__(self, audience: Iterable[str] = ("public",), *, secret: bytes | None = None):
+        if isinstance(audience, str):
+            audience = (audience,)
+        self.audience: frozenset[str] = frozenset(audience)
+        self._secret = secret if secret is not None else secrets.token_bytes(16)
+        self._lock = threading.Lock()
+        self._numbered: dict[int, Source] = {}
+        self._number_by_id: dict[str, int] = {}
+        self._number_by_url: dict[tuple[str, int | None, int | None], int] = {}
+        self._evidence: dict[str, Source] = {}
+        self._uncitable_ids: set[str] = set()
+        self._forbidden_ids: set[str] = set()
+        self._keys: dict[int, str] = {}
+
+    # -- registration -------------------------------------------------------------------------
+
+    def register(self, source: Source) -> int | None:
+        """Register one source; its number, or None when it is uncitable or not visible."""
+        with self._lock:
+            return self._register_locked(source)
+
+    def register_all(self, sources: Iterable[Source]) -> list[int | None]:
+        """Register sources in order; their numbers (None for uncitable or hidden ones)."""
+        with self._lock:
+            return [self._register_locked(source) for source in sources]
+
+    def _register_locked(self, source: Source) -> int | None:
+        if not source.visible_to(self.audience):
+            if source.id not in self._evidence:
+                self._forbidden_ids.add(source.id)
+            return None
+        self._evidence.setdefault(source.id, source)
+        if source.id in self._number_by_id:
+            return self._number_by_id[source.id]
+        if not source.citable:
+            self._uncitable_ids.add(source.id)
+            return None
+        url_key = _url_key(source)
+        if url_key is not None and url_key in self._number_by_url:
+            number = self._number_by_url[url_key]
+            self._number_by_id[source.id] = number
+            return number
+        number = len(self._numbered) + 1
+        self._numbered[number] = source
+        self._number_by_id[source.id] = number
+        self._uncitable_ids.discard(source.id)
+        if url_key is not None:
+            self._number_by_url[url_key] = number
+        return number
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._numbered)
+
+    def get(self, number: int) -> Source | None:
+        """The source with registry number ``number``, if any."""
+        return self._numbered.get(number)
+
+    def number_of(self, source: Source) -> int | None:
+        """The number ``source`` (or a duplicate of it) was given, without registering it."""
+        number = self._number_by_id.get(source.id)
+        if number is not None:
+            return number
+        url_key = _url_key(source)
+        if url_key is None or not source.visible_to(self.audience):
+            return None
+        return self._number_by_url.get(url_key)
+
+    def number_for_id(self, source_id: str) -> int | IdStatus:
+        """The number of the source with ``source_id``, or why there is none."""
+        number = self._number_by_id.get(source_id)
+        if number is not None:
+            return number
+        if source_id in self._uncitable_ids:
+            return "uncitable"
+        if source_id in self._forbidden_ids:
+            return "forbidden"
+        return "unknown"
+
+    def numbers_for_url(self, url: str) -> list[int]:
+        """Numbers of the sources whose canonical URL equals that of ``url`` (any page)."""
+        try:
+            wanted = canonical_url(url)
+        except ValueError:
+            return []
+        return sorted({n for key, n in self._number_by_url.items() if key[0] == wanted})
+
+    def numbered(self) -> dict[int, Source]:
+        """Every numbered source by number (a copy)."""
+        return dict(self._numbered)
+
+    def evidence(self) -> list[Source]:
+        """Every registered source the viewer may see, citable or not (for grounding)."""
+        return list(self._evidence.values())
+
+    # -- opaque keys --------------------------------------------------------------------------
+
+    def key_for(self, number: int) -> str:
+        """The opaque key of source ``number``: the caller's ``Source.key`` or a per-turn HMAC."""
+        source = self._numbered.get(number)
+        if source is None:
+            raise RegistryError(f"no source numbered {number} in this turn")
+        if source.key:
+            return source.key
+        key = self._keys.get(number)
+        if key is None:
+            digest = hmac.new(self._secret, f"cite:{number}".encode(), hashlib.sha256)
+            key = digest.hexdigest()[:KEY_HEX_CHARS]
+            self._keys[number] = key
+        return key
+
+    def number_for_key(self, key: str) -> int | None:
+        """The number whose key equals ``key`` (constant-time comparison), or None."""
+        found: int | None = None
+        candidate = key.strip().encode("utf-8", "replace")
+        for number in sorted(self._numbered):
+            if hmac.compare_digest(self.key_for(number).encode(), candidate) and found is None:
+                found = number
+        return found
+
+    # -- tool-result formatting ---------------------------------------------------------------
+
+    def format_passages(self, sources: Iterable[Source]) -> str:
+        """Register and format passages, each under a ``[cite: N]`` heading (none if uncitable).
+
+        Sources the viewer may not see are left out entirely.
+        """
+        blocks: list[str] = []
+        for source in sources:
+            if not source.visible_to(self.audience):
+                self.register(source)
+                continue
+            number = self.register(source)
+            heading = _passage_heading(source)
+            head = f"[cite: {number}] {heading}" if number is not None else heading
+            body = (source.text or "").strip()
+            blocks.append(f"{head}\n{body}" if body else head)
+        return "\n\n".join(blocks)
+
+    def format_table(self, sources: Iterable[Source], columns: Sequence[str]) -> str:
+        """Register and format records as a markdown table with a leading ``Cite`` column."""
+        header = ["Cite", *columns]
+        lines = [
+            "| " + " | ".join(_cell(c) for c in header) + " |",
+            "|" + "|".join("---" for _ in header) + "|",
+        ]
+        for source in sources:
+            number = self.register(source)
+            if not source.visible_to(self.audience):
+                continue
+            values = [_record_value(source, column) for column in columns]
+            cite = "" if number is None else str(number)
+            lines.append("| " + " | ".join(_cell(v) for v in [cite, *values]) + " |")
+        return "\n".join(lines)
+
+    def format_records(self, sources: Iterable[Source]) -> list[dict[str, Any]]:
+        """Register and format records as dicts; citable ones get ``cite`` (and ``key``)."""
+        out: list[dict[str, Any]] = []
+        for source in sources:
+            number = self.register(source)
+            if not source.visible_to(self.audience):
+                continue
+            item: dict[str, Any] = {}
+            if number is not None:
+                item["cite"] = number
+                item["key"] = self.key_for(number)
+            item["label"] = source.label or source.display_title
+            if source.columns:
+                item["columns"] = dict(source.columns)
+            if source.url:
+                item["url"] = source.url
+            if source.text and not source.columns:
+                item["text"] = source.text
+            out.append(item)
+        return out
+
+    # -- serialization ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The registry as JSON: audience, secret, numbered sources, evidence, forbidden ids."""
+        with self._lock:
+            aliases = {
+                sid: n for sid, n in self._number_by_id.items() if self._numbered[n].id != sid
+            }
+            return {
+                "version": _JSON_VERSION,
+                "audience": sorted(self.audience),
+                "secret": self._secret.hex(),
+                "numbered": [
+                    {"n": n, "source": source.to_json()}
+                    for n, source in sorted(self._numbered.items())
+                ],
+                "aliases": aliases,
+                "evidence": [source.to_json() for source in self._evidence.values()],
+                "uncitable": sorted(self._uncitable_ids),
+                "forbidden": sorted(self._forbidden_ids),
+            }
+
+    @classmethod
+    def from_json(cls, data: Any) -> SourceRegistry:
+        """Rebuild a registry from ``to_json``; raises RegistryError for bad state."""
+        try:
+            return cls._from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RegistryError):
+                raise
+            raise RegistryError(f"invalid serialized registry: {exc}") from None
+
+    @classmethod
+    def _from_json(cls, data: Any) -> SourceRegistry:
+        if not isinstance(data, Mapping) or data.get("version") != _JSON_VERSION:
+            raise RegistryError("invalid serialized registry: unsupported version")
+        registry = cls(data["audience"], secret=bytes.fromhex(data["secret"]))
+        try:
+            for index, item in enumerate(data["numbered"], start=1):
+                source = Source.from_json(item["source"])
+                if item["n"] != index:
+                    raise RegistryError("invalid serialized registry: numbers must run 1..k")
+                registry._numbered[index] = source
+                registry._number_by_id[source.id] = index
+                url_key = _url_key(source)
+                if url_key is not None:
+                    registry._number_by_url.setdefault(url_key, index)
+            for source_id, number in dict(data.get("aliases", {})).items():
+                if number not in registry._numbered:
+                    raise RegistryError(f"invalid serialized registry: alias {source_id!r}")
+                registry._number_by_id[str(source_id)] = number
+            for entry in data.get("evidence", []):
+                source = Source.from_json(entry)
+                registry._evidence.setdefault(source.id, source)
+        except ValidationError as exc:
+            raise RegistryError(f"invalid serialized registry: {exc}") from None
+        registry._uncitable_ids = {str(i) for i in data.get("uncitable", [])}
+        registry._forbidden_ids = {str(i) for i in data.get("forbidden", [])}
+        return registry
+
+
+def _url_key(source: Source) -> tuple[str, int | None, int | None] | None:
+    if not source.url:
+        return None
+    try:
+        return (canonical_url(source.url), source.page, source.chunk)
+    except ValueError:
+        return None
+
+
+def _passage_heading(source: Source) -> str:
+    parts = [source.display_title]
+    if source.section:
+        parts.append(source.section)
+    if source.page is not None:
+        pages = f"pp. {source.page}-{source.page_end}" if source.page_end else f"p. {source.page}"
+        parts.append(pages)
+    return " — ".join(parts)
+
+
+def _record_value(source: Source, column: str) -> str:
+    if source.columns and column in source.columns:
+        return source.columns[column]
+    if column in {"label", "name", "title"}:
+        return source.label or source.display_title
+    if column == "url":
+        return source.url or ""
+    return ""
+
+
+def _cell(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
