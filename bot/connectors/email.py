@@ -1,0 +1,232 @@
+"""The email connector: inbound mail (SMTP listener or IMAP polling) to threaded, cited replies.
+
+One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
+
+1. parse the mail and take the question from its new part (``email_parse``);
+2. screen it (``email_policy``): no answer to auto-replies, bulk and list mail, bounces, our own
+   address, invalid senders, domains outside the allow-list, or a sender over the rate limit;
+3. answer once per Message-ID: the outbox id is derived from the Message-ID, so a duplicate
+   delivery (or a crash after the enqueue) can never produce a second reply; the id is claimed
+   (``store.claim_once("email-message", …)``) only after the reply is safely enqueued;
+4. ask the assistant with the audience of the sender and the history of the thread (turns are
+   stored under a conversation id derived from the thread root and the sender's address);
+5. render with ``renderers.render("email", …)``, compose the MIME reply (``email_compose``),
+   enqueue it, and let the outbox worker send it (``email_outbox``).
+
+A mail whose new part is empty (only quoted text) gets no reply: answering content-free mail
+is how auto-reply loops start, and there is nothing to answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from bot.connectors.email_compose import (
+    compose_reply,
+    new_message_id,
+    reply_subject,
+    thread_key_of,
+)
+from bot.connectors.email_imap import ImapPoller
+from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
+from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
+from bot.connectors.email_policy import MailPolicy
+from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener
+from bot.errors import ConfigError
+from bot.models import Answer, Exchange, Source
+
+if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
+    from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+DEDUPE_SCOPE = "email-message"
+HISTORY_TURNS = 10
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :meth:`EmailConnector.handle_message` did with one mail."""
+
+    status: Literal["answered", "duplicate", "ignored"]
+    reason: str = ""
+    reply_id: str | None = None
+
+
+class EmailConnector:
+    """Answers mail sent to ``email.address``; implements ``bot.connectors.base.Connector``."""
+
+    name = "email"
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.settings = services.settings.email
+        self.policy = MailPolicy(self.settings)
+        self.outbox = OutboxWorker(
+            services.store, SmtpSender(self.settings.outbound), self.settings
+        )
+        self._listener: SmtpListener | None = None
+        self._poller: ImapPoller | None = None
+        self._inflight: set[str] = set()
+
+    def routes(self) -> list[BaseRoute]:
+        """Email has no HTTP endpoints."""
+        return []
+
+    @property
+    def listen_port(self) -> int | None:
+        """The SMTP listener's bound port (None when receiving by IMAP or not started)."""
+        return None if self._listener is None else self._listener.port
+
+    async def start(self) -> None:
+        """Start the outbox worker (it sends what an earlier run left) and the inbound side."""
+        s = self.settings
+        if not is_valid_address(s.address.strip().lower()):
+            raise ConfigError(f"email.address: not a valid address: {s.address!r}")
+        self.outbox.start()
+        if s.inbound == "smtp":
+            handler = InboundSmtpHandler(
+                self.handle_message,
+                s.address,
+                accept_any=s.accept_any_recipient,
+                timeout=s.answer_timeout_seconds + 30,
+            )
+            domain = s.address.partition("@")[2]
+            self._listener = SmtpListener(
+                handler, s.listen_host, s.listen_port, max_bytes=s.max_message_bytes, name=domain
+            )
+            await self._listener.start()
+        else:
+            if not s.imap.host:
+                raise ConfigError("email.imap.host: required when email.inbound is imap")
+            self._poller = ImapPoller(s.imap, self.handle_message, max_bytes=s.max_message_bytes)
+            self._poller.start()
+
+    async def stop(self) -> None:
+        """Stop receiving, then stop the outbox (unsent replies stay pending in the store)."""
+        if self._listener is not None:
+            await self._listener.stop()
+            self._listener = None
+        if self._poller is not None:
+            await self._poller.stop()
+            self._poller = None
+        await self.outbox.stop()
+
+    async def handle_message(self, raw: bytes, envelope_sender: str | None = None) -> Outcome:
+        """Answer one inbound mail (raw RFC 5322 bytes); raises only when it should be retried."""
+        mail = await asyncio.to_thread(parse_mail, raw)
+        verdict = self.policy.screen(mail, envelope_sender)
+        if not verdict.answer or mail.sender is None:
+            log.info("email: not answering %s: %s", mail.message_id, verdict.reason)
+            return Outcome("ignored", verdict.reason)
+        store = self.services.store
+        item_id = _outbox_id(mail.message_id)
+        if mail.message_id in self._inflight or store.outbox_item(item_id) is not None:
+            store.claim_once(DEDUPE_SCOPE, mail.message_id)
+            return Outcome("duplicate", "already answered", item_id)
+        if not mail.question:
+            return Outcome("ignored", "no question (only quoted text)")
+        if not self.policy.take_rate_slot(mail.sender):
+            log.warning("email: rate limit reached for %s", mail.sender)
+            return Outcome("ignored", "rate limited")
+        self._inflight.add(mail.message_id)
+        try:
+            return await self._answer(mail, item_id)
+        finally:
+            self._inflight.discard(mail.message_id)
+
+    async def _answer(self, mail: InboundMail, item_id: str) -> Outcome:
+        assert mail.sender is not None
+        store = self.services.store
+        audience = self.policy.audience_for(mail.sender)
+        thread = _thread_key(mail)
+        conversation = _conversation_id(thread, mail.sender)
+        question = mail.question[: self.services.settings.web.max_question_chars]
+        reply = await asyncio.wait_for(
+            self.services.assistant.reply(question, audience, self._history(conversation)),
+            self.settings.answer_timeout_seconds,
+        )
+        payload = self._render(reply.answer, audience, reply_subject(mail.subject))
+        address = self.settings.address.strip().lower()
+        outbound = await asyncio.to_thread(
+            compose_reply,
+            payload,
+            mail,
+            from_address=address,
+            from_name=self.settings.display_name,
+            message_id=new_message_id(thread, address.partition("@")[2]),
+            max_attachment_bytes=self.settings.max_attachment_bytes,
+        )
+        store.enqueue(CHANNEL, outbound.to_json(), item_id)
+        store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
+        store.claim_once(DEDUPE_SCOPE, mail.message_id)
+        self.outbox.wake()
+        log.info("email: answered %s from %s", mail.message_id, mail.sender)
+        return Outcome("answered", "", item_id)
+
+    def _history(self, conversation: str) -> tuple[Exchange, ...]:
+        turns = self.services.store.turns(conversation, limit=HISTORY_TURNS)
+        return tuple(
+            Exchange(question=t.question, answer=str(t.answer.get("text", "")))
+            for t in turns
+            if t.status == "done" and t.answer
+        )
+
+    def _render(self, answer: Answer, audience: frozenset[str], subject: str) -> dict[str, Any]:
+        from renderers import render
+        from renderers.base import RenderContext, capabilities_for
+
+        settings = self.services.settings
+        caps = capabilities_for("email", settings.capabilities.get("email"))
+        signer = self.services.signer
+
+        def sign(source: Source) -> str | None:
+            url = None if signer is None else signer.url_for(source, audience)
+            return url if isinstance(url, str) else None
+
+        context = RenderContext(
+            public_base_url=settings.web.public_base_url,
+            signer=sign,
+            audience=audience,
+            capabilities=caps,
+            subject=subject,
+            file_size=_file_size,
+        )
+        return render("email", answer, context)
+
+
+def _outbox_id(message_id: str) -> str:
+    return "email-" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
+
+
+def _thread_key(mail: InboundMail) -> str:
+    """The thread's key: carried by our own earlier reply, else a hash of the thread root."""
+    for ref in (*mail.references, mail.in_reply_to or ""):
+        key = thread_key_of(ref)
+        if key:
+            return key
+    root = mail.references[0] if mail.references else (mail.in_reply_to or mail.message_id)
+    return hashlib.sha256(root.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def _conversation_id(thread: str, sender: str) -> str:
+    # Per sender: someone else replying in the same thread must not see this sender's
+    # history, which may have been answered for a wider audience.
+    digest = hashlib.sha256(f"{thread}|{sender}".encode()).hexdigest()[:32]
+    return f"email:{digest}"
+
+
+def _file_size(source: Source) -> int | None:
+    if not source.path:
+        return None
+    try:
+        return os.path.getsize(source.path)
+    except OSError:
+        return None

@@ -1,0 +1,192 @@
+"""The reply MIME message, built from the email renderer's payload.
+
+Layout: ``multipart/alternative`` (text/plain first, text/html last, both UTF-8 quoted-printable)
+inside ``multipart/mixed`` when cited files are attached. Threading: ``Subject: Re: …`` (never
+"Re: Re:"), ``In-Reply-To`` and ``References`` (the original's references plus its Message-ID,
+trimmed to the root and the most recent ids), a fresh ``Message-ID`` that carries the thread key
+so a reply to the reply finds the conversation, and ``Auto-Submitted: auto-replied`` plus
+``X-Auto-Response-Suppress: All`` so other robots do not answer us back.
+
+The message is serialized 7-bit clean (CRLF line ends), so the outbox can store it as text and
+any SMTP server can take it.
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import formataddr, formatdate
+from pathlib import Path
+from typing import Any
+
+from bot.connectors.email_parse import InboundMail
+
+log = logging.getLogger(__name__)
+
+POLICY = SMTP.clone(cte_type="7bit", max_line_length=78)
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp)(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.I)
+_THREAD_ID = re.compile(r"^<cc-([0-9a-f]{16,64})\.[0-9a-f]+@[^<>@\s]+>$")
+_OWN_HEADERS = frozenset(
+    {
+        "from", "to", "cc", "bcc", "subject", "date", "message-id", "in-reply-to", "references",
+        "auto-submitted", "x-auto-response-suppress", "mime-version", "content-type",
+        "content-transfer-encoding", "sender", "reply-to", "return-path",
+    }
+)  # fmt: skip
+MAX_REFERENCES = 20
+
+
+@dataclass(frozen=True)
+class OutboundMail:
+    """A composed reply: envelope and the serialized message (stored as-is in the outbox)."""
+
+    sender: str
+    recipients: tuple[str, ...]
+    message_id: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The outbox payload form."""
+        return {
+            "sender": self.sender,
+            "recipients": list(self.recipients),
+            "message_id": self.message_id,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OutboundMail:
+        """Rebuild from the outbox payload."""
+        return cls(
+            sender=str(data["sender"]),
+            recipients=tuple(str(r) for r in data["recipients"]),
+            message_id=str(data["message_id"]),
+            message=str(data["message"]),
+        )
+
+
+def reply_subject(subject: str) -> str:
+    """``Re: `` plus the subject without any reply prefixes it already had."""
+    rest = _REPLY_PREFIX.sub("", " ".join(subject.split()))
+    return f"Re: {rest}" if rest else "Re: your question"
+
+
+def new_message_id(thread_key: str, domain: str) -> str:
+    """A fresh Message-ID carrying ``thread_key`` (hex) so replies to it find the thread."""
+    return f"<cc-{thread_key}.{uuid.uuid4().hex[:20]}@{domain}>"
+
+
+def thread_key_of(message_id: str) -> str | None:
+    """The thread key inside a Message-ID this bot generated, if it is one."""
+    found = _THREAD_ID.match(message_id)
+    return found.group(1) if found else None
+
+
+def references_for(mail: InboundMail) -> tuple[str, ...]:
+    """References of the reply: the original's plus its Message-ID, root and latest kept."""
+    refs = list(mail.references)
+    if mail.in_reply_to and mail.in_reply_to not in refs:
+        refs.append(mail.in_reply_to)
+    if not is_derived_id(mail.message_id):
+        refs.append(mail.message_id)
+    if len(refs) > MAX_REFERENCES:
+        refs = [refs[0], *refs[-(MAX_REFERENCES - 1) :]]
+    return tuple(refs)
+
+
+def is_derived_id(message_id: str) -> bool:
+    """True for the stand-in id of a message that had no Message-ID header."""
+    return message_id.endswith("@citecast.invalid>")
+
+
+def compose_reply(
+    payload: Mapping[str, Any],
+    mail: InboundMail,
+    *,
+    from_address: str,
+    from_name: str,
+    message_id: str,
+    max_attachment_bytes: int,
+) -> OutboundMail:
+    """Build the reply to ``mail`` from the renderer payload ``{subject, text, html, …}``."""
+    assert mail.sender is not None, "the policy only lets mail with a sender through"
+    msg = EmailMessage(policy=POLICY)
+    msg["From"] = formataddr((_clean(from_name), from_address))
+    msg["To"] = formataddr((_clean(mail.sender_name), mail.sender))
+    msg["Subject"] = reply_subject(str(payload.get("subject") or mail.subject))
+    msg["Date"] = formatdate(localtime=False, usegmt=True)
+    msg["Message-ID"] = message_id
+    if not is_derived_id(mail.message_id):
+        msg["In-Reply-To"] = mail.message_id
+    refs = references_for(mail)
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-replied"
+    msg["X-Auto-Response-Suppress"] = "All"
+    for name, value in _extra_headers(payload.get("headers")):
+        msg[name] = value
+    msg.set_content(str(payload.get("text") or ""), charset="utf-8", cte="quoted-printable")
+    html = payload.get("html")
+    if html:
+        msg.add_alternative(str(html), subtype="html", charset="utf-8", cte="quoted-printable")
+    _attach(msg, payload.get("attachments") or [], max_attachment_bytes)
+    return OutboundMail(
+        sender=from_address,
+        recipients=(mail.sender,),
+        message_id=message_id,
+        message=msg.as_string(),
+    )
+
+
+def _clean(value: str) -> str:
+    return " ".join(value.replace("\r", " ").replace("\n", " ").split())
+
+
+def _extra_headers(headers: Any) -> list[tuple[str, str]]:
+    if not isinstance(headers, Mapping):
+        return []
+    out: list[tuple[str, str]] = []
+    for name, value in headers.items():
+        name = str(name).strip()
+        if not re.fullmatch(r"[A-Za-z0-9-]{1,60}", name) or name.lower() in _OWN_HEADERS:
+            continue
+        out.append((name, _clean(str(value))))
+    return out
+
+
+def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
+    used = 0
+    for entry in entries:
+        if not isinstance(entry, Mapping) or not entry.get("path"):
+            continue
+        path = Path(str(entry["path"]))
+        try:
+            size = path.stat().st_size
+            if used + size > budget:
+                log.warning("email: skipping attachment %s (over the size budget)", path.name)
+                continue
+            data = path.read_bytes()
+        except OSError as exc:
+            log.warning("email: cannot attach %s: %s", path.name, exc)
+            continue
+        used += len(data)
+        filename = _safe_filename(str(entry.get("filename") or path.name))
+        media_type = str(entry.get("media_type") or "") or (
+            mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        )
+        maintype, _, subtype = media_type.partition("/")
+        if not maintype or not subtype or maintype == "multipart" or maintype == "message":
+            maintype, subtype = "application", "octet-stream"
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+
+
+def _safe_filename(name: str) -> str:
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch >= " " and ch != "\x7f").strip().strip(".")
+    return name[:200] or "attachment"

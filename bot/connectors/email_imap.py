@@ -1,0 +1,219 @@
+"""IMAP polling of a mailbox (stdlib imaplib in a worker thread, IDLE where offered).
+
+Each round: ``UID SEARCH UNSEEN``, then for every message ``UID FETCH (RFC822.SIZE)`` (a message
+over ``email.max_message_bytes`` is marked seen and skipped), ``UID FETCH (BODY.PEEK[])`` (which
+does not set \\Seen), the shared handler, and only after the handler returned ``UID STORE
++FLAGS (\\Seen)``. A message whose handling failed stays unseen and is tried again next round.
+Between rounds the poller waits in ``IDLE`` (woken by the server's ``EXISTS``) when the server
+advertises it and ``imap.idle`` is on, else it sleeps ``imap.poll_seconds``. A lost connection is
+re-established with a short backoff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import imaplib
+import logging
+import re
+import select
+import socket
+import ssl
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.config import ImapSettings
+
+log = logging.getLogger(__name__)
+
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+
+
+class ImapMailbox:
+    """A blocking IMAP session; every method runs in a worker thread except :meth:`abort`."""
+
+    def __init__(self, settings: ImapSettings) -> None:
+        self._settings = settings
+        self._imap: imaplib.IMAP4 | None = None
+        self._idle_tags = 0
+
+    @property
+    def can_idle(self) -> bool:
+        """True when the server advertised IDLE and the settings allow it."""
+        imap = self._imap
+        return bool(imap and self._settings.idle and "IDLE" in imap.capabilities)
+
+    def connect(self) -> None:
+        """Connect, log in and select the mailbox."""
+        s = self._settings
+        if s.ssl:
+            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
+                s.host, s.port, ssl_context=ssl.create_default_context(), timeout=s.timeout
+            )
+        else:
+            imap = imaplib.IMAP4(s.host, s.port, timeout=s.timeout)
+        self._imap = imap
+        imap.login(s.username, s.password)
+        typ, data = imap.select(s.mailbox)
+        if typ != "OK":
+            raise imaplib.IMAP4.error(f"cannot select {s.mailbox!r}: {data!r}")
+
+    def unseen(self) -> list[bytes]:
+        """UIDs of messages without \\Seen."""
+        typ, data = self._session().uid("SEARCH", "UNSEEN")
+        if typ != "OK":
+            raise imaplib.IMAP4.error(f"SEARCH failed: {data!r}")
+        return [uid for chunk in data if isinstance(chunk, bytes) for uid in chunk.split()]
+
+    def size(self, uid: bytes) -> int | None:
+        """The message's RFC822.SIZE, or None when the server does not say."""
+        typ, data = self._session().uid("FETCH", uid.decode(), "(RFC822.SIZE)")
+        for item in data if typ == "OK" else []:
+            found = _SIZE.search(item if isinstance(item, bytes) else b"")
+            if found:
+                return int(found.group(1))
+        return None
+
+    def fetch(self, uid: bytes) -> bytes | None:
+        """The raw message, read without setting \\Seen; None when it vanished."""
+        typ, data = self._session().uid("FETCH", uid.decode(), "(BODY.PEEK[])")
+        if typ != "OK":
+            raise imaplib.IMAP4.error(f"FETCH failed: {data!r}")
+        for item in data:
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
+                return item[1]
+        return None
+
+    def mark_seen(self, uid: bytes) -> None:
+        """Set \\Seen on the message."""
+        typ, data = self._session().uid("STORE", uid.decode(), "+FLAGS", "(\\Seen)")
+        if typ != "OK":
+            raise imaplib.IMAP4.error(f"STORE failed: {data!r}")
+
+    def noop(self) -> None:
+        """Keep the session alive (and let the server report news)."""
+        self._session().noop()
+
+    def idle(self, timeout: float) -> bool:
+        """Wait in IDLE until the server reports news or ``timeout``; true when it did."""
+        imap = self._session()
+        self._idle_tags += 1
+        tag = b"CCIDLE%d" % self._idle_tags
+        imap.send(tag + b" IDLE\r\n")
+        while True:
+            line = imap.readline()
+            if not line:
+                raise imaplib.IMAP4.abort("connection closed during IDLE")
+            if line.startswith(b"+"):
+                break
+            if line.startswith(tag + b" "):
+                raise imaplib.IMAP4.error(f"IDLE refused: {line!r}")
+        news = self._wait_readable(imap, timeout)
+        if news and not imap.readline():
+            raise imaplib.IMAP4.abort("connection closed during IDLE")
+        imap.send(b"DONE\r\n")
+        while True:
+            line = imap.readline()
+            if not line:
+                raise imaplib.IMAP4.abort("connection closed after IDLE")
+            if line.startswith(tag + b" "):
+                return news
+
+    @staticmethod
+    def _wait_readable(imap: imaplib.IMAP4, timeout: float) -> bool:
+        sock = imap.sock
+        if isinstance(sock, ssl.SSLSocket) and sock.pending():
+            return True
+        readable, _, _ = select.select([sock], [], [], timeout)
+        return bool(readable)
+
+    def close(self) -> None:
+        """Log out (best effort) and forget the session."""
+        imap, self._imap = self._imap, None
+        if imap is None:
+            return
+        with contextlib.suppress(Exception):
+            imap.logout()
+
+    def abort(self) -> None:
+        """Unblock a thread waiting on the socket (called from the event loop thread)."""
+        imap = self._imap
+        if imap is not None:
+            with contextlib.suppress(OSError):
+                imap.sock.shutdown(socket.SHUT_RDWR)
+
+    def _session(self) -> imaplib.IMAP4:
+        if self._imap is None:
+            raise imaplib.IMAP4.abort("not connected")
+        return self._imap
+
+
+Handler = Callable[[bytes, str | None], Awaitable[Any]]
+
+
+class ImapPoller:
+    """Runs :class:`ImapMailbox` rounds in the background and feeds the shared handler."""
+
+    def __init__(self, settings: ImapSettings, handle: Handler, *, max_bytes: int) -> None:
+        self._settings = settings
+        self._handle = handle
+        self._max_bytes = max_bytes
+        self._mailbox = ImapMailbox(settings)
+        self._task: asyncio.Task[None] | None = None
+        self.rounds = 0
+
+    def start(self) -> None:
+        """Start polling in the running event loop."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="email-imap")
+
+    async def stop(self) -> None:
+        """Stop polling and log out."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        self._mailbox.abort()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await asyncio.to_thread(self._mailbox.close)
+
+    async def _run(self) -> None:
+        delay = min(1.0, self._settings.poll_seconds)
+        while True:
+            try:
+                await asyncio.to_thread(self._mailbox.connect)
+                delay = min(1.0, self._settings.poll_seconds)
+                while True:
+                    await self._round()
+                    await self._wait()
+            except (imaplib.IMAP4.error, OSError, EOFError) as exc:
+                log.warning("email: IMAP session failed (%s); reconnecting in %.1fs", exc, delay)
+            await asyncio.to_thread(self._mailbox.close)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, max(self._settings.poll_seconds, 1.0) * 4)
+
+    async def _round(self) -> None:
+        for uid in await asyncio.to_thread(self._mailbox.unseen):
+            size = await asyncio.to_thread(self._mailbox.size, uid)
+            if size is not None and size > self._max_bytes:
+                log.warning("email: IMAP message %s is %d bytes; skipped", uid.decode(), size)
+                await asyncio.to_thread(self._mailbox.mark_seen, uid)
+                continue
+            raw = await asyncio.to_thread(self._mailbox.fetch, uid)
+            if raw is None:
+                continue
+            try:
+                await self._handle(raw, None)
+            except Exception:
+                log.exception("email: IMAP message %s not handled; will retry", uid.decode())
+                continue
+            await asyncio.to_thread(self._mailbox.mark_seen, uid)
+        self.rounds += 1
+
+    async def _wait(self) -> None:
+        if self._mailbox.can_idle:
+            await asyncio.to_thread(self._mailbox.idle, self._settings.poll_seconds)
+        else:
+            await asyncio.to_thread(self._mailbox.noop)
+            await asyncio.sleep(self._settings.poll_seconds)

@@ -1,0 +1,155 @@
+"""The durable email outbox: replies are sent from the SQLite store, never straight from memory.
+
+The connector enqueues a composed reply (``bot.store.Store.enqueue``) before anything is sent;
+this worker sends due items with aiosmtplib and marks an item sent only after the server
+accepted it. A transient failure (connection refused, timeout, any 4xx, authentication) is
+retried after ``retry_initial_seconds``, doubling up to ``retry_max_seconds``; pending items
+survive a restart and are sent when the connector starts again. A permanent refusal (5xx for
+the recipient or the message) is retried no more: the item is marked dead and logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+
+import aiosmtplib
+
+from bot.config import EmailSettings, SmtpOutSettings
+from bot.connectors.email_compose import OutboundMail
+from bot.store import OutboxItem, Store
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "email"
+
+
+@dataclass(frozen=True)
+class SendResult:
+    """Outcome of one delivery attempt."""
+
+    ok: bool
+    permanent: bool = False
+    error: str = ""
+
+
+class SmtpSender:
+    """Delivers one composed reply through the configured SMTP server."""
+
+    def __init__(self, settings: SmtpOutSettings) -> None:
+        self._settings = settings
+
+    async def send(self, mail: OutboundMail) -> SendResult:
+        """Try once; SDK errors become a :class:`SendResult`, never an exception."""
+        s = self._settings
+        try:
+            await aiosmtplib.send(
+                mail.message,
+                sender=mail.sender,
+                recipients=list(mail.recipients),
+                hostname=s.host,
+                port=s.port,
+                username=s.username or None,
+                password=s.password or None,
+                use_tls=s.tls,
+                start_tls=s.starttls,
+                validate_certs=s.validate_certs,
+                cert_bundle=s.ca_file,
+                timeout=s.timeout,
+                local_hostname=_local_hostname(mail.sender),
+            )
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            codes = [err.code for err in exc.recipients]
+            return SendResult(False, all(500 <= c < 600 for c in codes), f"recipients: {exc}")
+        except (aiosmtplib.SMTPDataError, aiosmtplib.SMTPSenderRefused) as exc:
+            return SendResult(False, 500 <= exc.code < 600 and exc.code != 530, str(exc))
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            return SendResult(False, False, f"{type(exc).__name__}: {exc}")
+        return SendResult(True)
+
+
+def _local_hostname(address: str) -> str:
+    return address.partition("@")[2] or "localhost"
+
+
+class OutboxWorker:
+    """Sends due outbox items in the background; :meth:`wake` after an enqueue."""
+
+    def __init__(self, store: Store, sender: SmtpSender, settings: EmailSettings) -> None:
+        self._store = store
+        self._sender = sender
+        self._settings = settings
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the loop in the running event loop (sends what a previous run left)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="email-outbox")
+
+    async def stop(self) -> None:
+        """Stop the loop; an attempt in progress is abandoned and stays pending."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def wake(self) -> None:
+        """Look for due items now instead of at the next poll."""
+        self._wake.set()
+
+    async def flush(self) -> int:
+        """Attempt every due item once; returns how many were sent."""
+        sent = 0
+        for item in self._store.due(CHANNEL):
+            if await self._deliver(item):
+                sent += 1
+        return sent
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.flush()
+            except Exception:  # keep the worker alive; the item stays pending
+                log.exception("email outbox: unexpected error")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._next_wait())
+
+    def _next_wait(self) -> float:
+        poll = self._settings.outbox_poll_seconds
+        pending = self._store.pending(CHANNEL)
+        if not pending:
+            return poll
+        soonest = min(item.next_attempt_at for item in pending)
+        return max(0.0, min(poll, soonest - time.time()))
+
+    async def _deliver(self, item: OutboxItem) -> bool:
+        try:
+            mail = OutboundMail.from_json(item.payload)
+        except (KeyError, TypeError, ValueError) as exc:
+            self._store.mark_failed_attempt(item.id, f"bad payload: {exc}", 0, max_attempts=0)
+            log.error("email outbox: item %s has a bad payload and was dropped", item.id)
+            return False
+        result = await self._sender.send(mail)
+        if result.ok:
+            self._store.mark_sent(item.id)
+            log.info("email outbox: sent %s to %s", mail.message_id, ", ".join(mail.recipients))
+            return True
+        limit = 0 if result.permanent else self._settings.max_attempts
+        delay = min(
+            self._settings.retry_max_seconds,
+            self._settings.retry_initial_seconds * (2**item.attempts),
+        )
+        self._store.mark_failed_attempt(item.id, result.error, delay, max_attempts=limit)
+        log.warning(
+            "email outbox: %s not sent (%s)%s",
+            mail.message_id,
+            result.error,
+            " permanently" if result.permanent else f", retrying in {delay:.1f}s",
+        )
+        return False

@@ -1,0 +1,99 @@
+"""The inbound SMTP listener (aiosmtpd), for mail delivered directly or by a relay.
+
+The server runs in the connector's event loop (no Controller thread). ``DATA`` is acknowledged
+only after the connector has answered and stored the reply in the outbox, so a failure on our
+side answers ``451`` and the sending server keeps the mail and retries: nothing is lost. Mail
+larger than ``email.max_message_bytes`` is refused with ``552`` by aiosmtpd itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiosmtpd.smtp import SMTP
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[bytes, str | None], Awaitable[object]]
+
+
+class InboundSmtpHandler:
+    """aiosmtpd handler: accepts mail for the bot's address and hands it to ``deliver``."""
+
+    def __init__(self, deliver: Deliver, address: str, *, accept_any: bool, timeout: float) -> None:
+        self._deliver = deliver
+        self._address = address.strip().lower()
+        self._accept_any = accept_any or not self._address
+        self._timeout = timeout
+
+    async def handle_RCPT(  # noqa: N802 (aiosmtpd hook name)
+        self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]
+    ) -> str:
+        """Accept only the bot's own address (unless configured to accept any)."""
+        if not self._accept_any and address.strip().lower() != self._address:
+            return "550 5.1.1 No such recipient here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(  # noqa: N802 (aiosmtpd hook name)
+        self, server: Any, session: Any, envelope: Any
+    ) -> str:
+        """Answer and enqueue the reply, then accept; any failure asks the sender to retry."""
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", errors="surrogateescape")
+        try:
+            await asyncio.wait_for(self._deliver(raw, envelope.mail_from), self._timeout)
+        except Exception:
+            log.exception("email: could not handle an inbound message; asking to retry")
+            return "451 4.3.0 Temporary failure, please try again later"
+        return "250 2.0.0 Message accepted"
+
+
+class SmtpListener:
+    """Owns the asyncio server that speaks SMTP to senders."""
+
+    def __init__(
+        self, handler: InboundSmtpHandler, host: str, port: int, *, max_bytes: int, name: str
+    ) -> None:
+        self._handler = handler
+        self._host = host
+        self._port = port
+        self._max_bytes = max_bytes
+        self._name = name
+        self._server: asyncio.Server | None = None
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful when configured as 0)."""
+        if self._server is None or not self._server.sockets:
+            return self._port
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def start(self) -> None:
+        """Bind and start accepting connections."""
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._protocol, self._host, self._port)
+        log.info("email: SMTP listener on %s:%d", self._host, self.port)
+
+    def _protocol(self) -> SMTP:
+        return SMTP(
+            self._handler,
+            hostname=self._name,
+            data_size_limit=self._max_bytes,
+            enable_SMTPUTF8=True,
+            decode_data=False,
+        )
+
+    async def stop(self) -> None:
+        """Stop accepting and close the server."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+            try:
+                await asyncio.wait_for(server.wait_closed(), 5)
+            except TimeoutError:
+                log.warning("email: SMTP listener did not close in time")

@@ -1,0 +1,324 @@
+"""A small IMAP4rev1 server on loopback, for testing the email connector's IMAP poller.
+
+It keeps one mailbox (INBOX) in memory and speaks the subset the poller uses, strictly:
+CAPABILITY, LOGIN, SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN), FETCH / UID FETCH (UID,
+FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE (+FLAGS, -FLAGS, FLAGS),
+IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP and LOGOUT. Commands in the
+wrong state (before LOGIN, before SELECT, anything but DONE while idling) get ``BAD``/``NO``,
+as a real server would answer. ``deliver(raw)`` adds a message and wakes idling clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from dataclasses import dataclass, field
+
+_TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\([^)]*\)|\S+')
+MAX_LINE = 8192
+
+
+@dataclass
+class StoredMessage:
+    """One message in the fake mailbox."""
+
+    uid: int
+    raw: bytes
+    flags: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Session:
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+    authenticated: bool = False
+    selected: bool = False
+
+
+class FakeImapServer:
+    """An in-memory IMAP4rev1 mailbox served on 127.0.0.1 (port 0; read :attr:`port`)."""
+
+    def __init__(self, username: str = "bot", password: str = "secret", *, idle: bool = True):
+        self.username = username
+        self.password = password
+        self.idle_supported = idle
+        self.messages: list[StoredMessage] = []
+        self.commands: list[str] = []
+        self.logins = 0
+        self._next_uid = 1
+        self._sessions: set[_Session] = set()
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    @property
+    def port(self) -> int:
+        """The bound port."""
+        assert self._server is not None and self._server.sockets
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def start(self) -> None:
+        """Listen on loopback."""
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+
+    async def stop(self) -> None:
+        """Close the listener and every client connection."""
+        if self._server is not None:
+            self._server.close()
+        for writer in list(self._writers):
+            writer.close()
+        self._server = None
+
+    def deliver(self, raw: bytes) -> int:
+        """Add a message (unseen) and tell idling clients; returns its UID."""
+        message = StoredMessage(self._next_uid, raw)
+        self._next_uid += 1
+        self.messages.append(message)
+        for session in self._sessions:
+            session.news.set()
+        return message.uid
+
+    def by_uid(self, uid: int) -> StoredMessage:
+        """The message with ``uid``."""
+        return next(m for m in self.messages if m.uid == uid)
+
+    # -- protocol --------------------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        session = _Session()
+        self._sessions.add(session)
+        self._writers.add(writer)
+        caps = b"IMAP4rev1 IDLE" if self.idle_supported else b"IMAP4rev1"
+        try:
+            writer.write(b"* OK [CAPABILITY " + caps + b"] fake IMAP ready\r\n")
+            await writer.drain()
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                if len(line) > MAX_LINE or not line.endswith(b"\r\n"):
+                    writer.write(b"* BAD line too long or not CRLF-terminated\r\n")
+                    return
+                if not await self._command(session, line[:-2], reader, writer):
+                    return
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return
+        finally:
+            self._sessions.discard(session)
+            self._writers.discard(writer)
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _command(
+        self,
+        session: _Session,
+        line: bytes,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
+        parts = line.split(b" ", 2)
+        if len(parts) < 2:
+            writer.write(b"* BAD missing command\r\n")
+            return True
+        tag, name = parts[0], parts[1].upper().decode("ascii", "replace")
+        args = _TOKEN.findall(parts[2]) if len(parts) > 2 else []
+        uid_mode = name == "UID"
+        if uid_mode:
+            if not args:
+                writer.write(tag + b" BAD UID needs a command\r\n")
+                return True
+            name, args = args[0].upper().decode("ascii", "replace"), args[1:]
+        self.commands.append(("UID " if uid_mode else "") + name)
+        keep = True
+        if name == "CAPABILITY":
+            caps = b"IMAP4rev1 IDLE" if self.idle_supported else b"IMAP4rev1"
+            writer.write(b"* CAPABILITY " + caps + b"\r\n" + tag + b" OK CAPABILITY done\r\n")
+        elif name == "NOOP":
+            if session.selected:
+                writer.write(b"* %d EXISTS\r\n" % len(self.messages))
+            writer.write(tag + b" OK NOOP done\r\n")
+        elif name == "LOGOUT":
+            writer.write(b"* BYE logging out\r\n" + tag + b" OK LOGOUT done\r\n")
+            keep = False
+        elif name == "LOGIN":
+            self._login(session, tag, args, writer)
+        elif not session.authenticated:
+            writer.write(tag + b" NO not authenticated\r\n")
+        elif name == "SELECT":
+            self._select(session, tag, args, writer)
+        elif not session.selected:
+            writer.write(tag + b" BAD no mailbox selected\r\n")
+        elif name == "SEARCH":
+            self._search(tag, args, uid_mode, writer)
+        elif name == "FETCH":
+            self._fetch(tag, args, uid_mode, writer)
+        elif name == "STORE":
+            self._store(tag, args, uid_mode, writer)
+        elif name == "IDLE" and self.idle_supported and not uid_mode:
+            keep = await self._idle(session, tag, reader, writer)
+        else:
+            writer.write(tag + b" BAD unknown command\r\n")
+        await writer.drain()
+        return keep
+
+    def _login(
+        self, session: _Session, tag: bytes, args: list[bytes], writer: asyncio.StreamWriter
+    ) -> None:
+        if len(args) != 2:
+            writer.write(tag + b" BAD LOGIN needs user and password\r\n")
+            return
+        user, password = (_unquote(a) for a in args)
+        if user == self.username and password == self.password:
+            session.authenticated = True
+            self.logins += 1
+            writer.write(tag + b" OK LOGIN completed\r\n")
+        else:
+            writer.write(tag + b" NO [AUTHENTICATIONFAILED] invalid credentials\r\n")
+
+    def _select(
+        self, session: _Session, tag: bytes, args: list[bytes], writer: asyncio.StreamWriter
+    ) -> None:
+        if len(args) != 1 or _unquote(args[0]).upper() != "INBOX":
+            writer.write(tag + b" NO no such mailbox\r\n")
+            return
+        session.selected = True
+        writer.write(
+            b"* FLAGS (\\Seen \\Answered \\Flagged \\Deleted \\Draft)\r\n"
+            b"* %d EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY 1] UIDs valid\r\n"
+            b"* OK [UIDNEXT %d] next uid\r\n"
+            % (len(self.messages), self._next_uid)
+            + tag
+            + b" OK [READ-WRITE] SELECT completed\r\n"
+        )
+
+    def _search(
+        self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
+    ) -> None:
+        criteria = [a.upper() for a in args]
+        if criteria not in ([b"ALL"], [b"UNSEEN"], [b"SEEN"]):
+            writer.write(tag + b" BAD unsupported search\r\n")
+            return
+        found = []
+        for seq, message in enumerate(self.messages, start=1):
+            seen = "\\Seen" in message.flags
+            if criteria == [b"ALL"] or (criteria == [b"SEEN"]) == seen:
+                found.append(message.uid if uid_mode else seq)
+        numbers = b"".join(b" %d" % n for n in found)
+        writer.write(b"* SEARCH" + numbers + b"\r\n" + tag + b" OK SEARCH completed\r\n")
+
+    def _selected(self, spec: bytes, uid_mode: bool) -> list[tuple[int, StoredMessage]] | None:
+        numbered = list(enumerate(self.messages, start=1))
+        keys = [(m.uid if uid_mode else seq) for seq, m in numbered]
+        top = max(keys, default=0)
+        wanted: set[int] = set()
+        for piece in spec.split(b","):
+            bounds = piece.split(b":")
+            try:
+                values = [top if b == b"*" else int(b) for b in bounds]
+            except ValueError:
+                return None
+            if len(values) == 1:
+                wanted.add(values[0])
+            elif len(values) == 2:
+                low, high = sorted(values)
+                wanted.update(range(low, high + 1))
+            else:
+                return None
+        return [(seq, m) for (seq, m), key in zip(numbered, keys, strict=True) if key in wanted]
+
+    def _fetch(
+        self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
+    ) -> None:
+        selected = self._selected(args[0], uid_mode) if len(args) == 2 else None
+        if selected is None:
+            writer.write(tag + b" BAD FETCH needs a sequence set and items\r\n")
+            return
+        items = args[1].strip(b"()").upper().split()
+        known = {b"UID", b"FLAGS", b"RFC822.SIZE", b"RFC822", b"BODY[]", b"BODY.PEEK[]"}
+        if not items or any(item not in known for item in items):
+            writer.write(tag + b" BAD unsupported FETCH item\r\n")
+            return
+        for seq, message in selected:
+            out = [b"UID %d" % message.uid] if uid_mode or b"UID" in items else []
+            literal: tuple[bytes, bytes] | None = None
+            for item in items:
+                if item == b"FLAGS":
+                    out.append(b"FLAGS (" + _flags(message) + b")")
+                elif item == b"RFC822.SIZE":
+                    out.append(b"RFC822.SIZE %d" % len(message.raw))
+                elif item in (b"RFC822", b"BODY[]", b"BODY.PEEK[]"):
+                    if item != b"BODY.PEEK[]":
+                        message.flags.add("\\Seen")
+                    name = b"RFC822" if item == b"RFC822" else b"BODY[]"
+                    literal = (name, message.raw)
+            head = b"* %d FETCH (" % seq + b" ".join(out)
+            if literal is None:
+                writer.write(head + b")\r\n")
+            else:
+                sep = b" " if out else b""
+                writer.write(head + sep + literal[0] + b" {%d}\r\n" % len(literal[1]))
+                writer.write(literal[1] + b")\r\n")
+        writer.write(tag + b" OK FETCH completed\r\n")
+
+    def _store(
+        self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
+    ) -> None:
+        selected = self._selected(args[0], uid_mode) if len(args) == 3 else None
+        mode = args[1].upper() if len(args) == 3 else b""
+        if selected is None or mode not in (b"+FLAGS", b"-FLAGS", b"FLAGS"):
+            writer.write(tag + b" BAD STORE needs a set, a mode and flags\r\n")
+            return
+        flags = {f.decode() for f in args[2].strip(b"()").split()}
+        for seq, message in selected:
+            if mode == b"+FLAGS":
+                message.flags |= flags
+            elif mode == b"-FLAGS":
+                message.flags -= flags
+            else:
+                message.flags = set(flags)
+            uid = b" UID %d" % message.uid if uid_mode else b""
+            writer.write(b"* %d FETCH (FLAGS (%s)%s)\r\n" % (seq, _flags(message), uid))
+        writer.write(tag + b" OK STORE completed\r\n")
+
+    async def _idle(
+        self,
+        session: _Session,
+        tag: bytes,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
+        writer.write(b"+ idling\r\n")
+        await writer.drain()
+        session.news.clear()
+        read = asyncio.ensure_future(reader.readline())
+        try:
+            while True:
+                news = asyncio.ensure_future(session.news.wait())
+                done, _ = await asyncio.wait({read, news}, return_when=asyncio.FIRST_COMPLETED)
+                if news in done:
+                    session.news.clear()
+                    writer.write(b"* %d EXISTS\r\n" % len(self.messages))
+                    await writer.drain()
+                else:
+                    news.cancel()
+                if read in done:
+                    line = read.result()
+                    if not line:
+                        return False
+                    if line.strip().upper() != b"DONE":
+                        writer.write(tag + b" BAD expected DONE\r\n")
+                        return False
+                    writer.write(tag + b" OK IDLE terminated\r\n")
+                    return True
+        finally:
+            read.cancel()
+
+
+def _unquote(token: bytes) -> str:
+    text = token.decode("utf-8", "replace")
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = re.sub(r"\\(.)", r"\1", text[1:-1])
+    return text
+
+
+def _flags(message: StoredMessage) -> bytes:
+    return " ".join(sorted(message.flags)).encode()
