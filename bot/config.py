@@ -157,7 +157,7 @@ class DiscordSettings(Section):
 
 
 class ImapSettings(Section):
-    """A mailbox polled over IMAP."""
+    """A mailbox polled over IMAP (``email.inbound: imap``); IDLE is used when offered."""
 
     host: str = ""
     port: int = Field(default=993, ge=1, le=65535)
@@ -166,10 +166,16 @@ class ImapSettings(Section):
     password: str = ""
     mailbox: str = "INBOX"
     poll_seconds: float = Field(default=30.0, gt=0)
+    idle: bool = True
+    timeout: float = Field(default=30.0, gt=0)
 
 
 class SmtpOutSettings(Section):
-    """The SMTP server replies are sent through (aiosmtplib)."""
+    """The SMTP server replies are sent through (aiosmtplib).
+
+    ``tls`` is implicit TLS (usually port 465); ``starttls`` upgrades a plain connection
+    (usually port 587). ``ca_file`` trusts a private CA; ``validate_certs: false`` is for tests.
+    """
 
     host: str = "127.0.0.1"
     port: int = Field(default=25, ge=1, le=65535)
@@ -177,23 +183,41 @@ class SmtpOutSettings(Section):
     tls: bool = False
     username: str = ""
     password: str = ""
+    timeout: float = Field(default=30.0, gt=0)
+    validate_certs: bool = True
+    ca_file: str | None = None
 
 
 class EmailSettings(Section):
-    """Inbound mail (SMTP listener or IMAP) to threaded, cited replies."""
+    """Inbound mail (SMTP listener or IMAP) to threaded, cited replies.
+
+    ``address`` is the bot's own address (From of replies; mail from it is never answered).
+    Audience: ``audience_by_address`` wins over ``audience_by_domain``, else
+    ``default_audience``. The outbox retries a refused reply after ``retry_initial_seconds``,
+    doubling up to ``retry_max_seconds``, and gives up after ``max_attempts``.
+    """
 
     enabled: bool = False
     address: str = ""
+    display_name: str = "citecast"
     inbound: Literal["smtp", "imap"] = "smtp"
     listen_host: str = "127.0.0.1"
     listen_port: int = Field(default=8025, ge=0, le=65535)
+    accept_any_recipient: bool = False
     imap: ImapSettings = Field(default_factory=ImapSettings)
     outbound: SmtpOutSettings = Field(default_factory=SmtpOutSettings)
     allowed_domains: list[str] = Field(default_factory=list)
     rate_limit_per_hour: int = Field(default=20, ge=1)
+    default_audience: list[str] = Field(default_factory=lambda: ["public"])
     audience_by_domain: dict[str, list[str]] = Field(default_factory=dict)
     audience_by_address: dict[str, list[str]] = Field(default_factory=dict)
     max_attachment_bytes: int = Field(default=10_000_000, ge=0)
+    max_message_bytes: int = Field(default=30_000_000, ge=1024)
+    answer_timeout_seconds: float = Field(default=300.0, gt=0)
+    retry_initial_seconds: float = Field(default=30.0, gt=0)
+    retry_max_seconds: float = Field(default=3600.0, gt=0)
+    max_attempts: int = Field(default=20, ge=1)
+    outbox_poll_seconds: float = Field(default=5.0, gt=0)
 
 
 class DiscourseSettings(Section):
