@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -54,6 +56,7 @@ CHANNEL = "discourse"
 DEDUPE_SCOPE = "discourse-post"
 MAX_WEBHOOK_BYTES = 2_000_000
 UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
+SUFFIX_RESERVE = 64
 TOO_SIMILAR = "too similar to what you recently posted"
 
 
@@ -157,19 +160,26 @@ class DiscourseConnector:
             audience = self.audience_for(event.category_id)
             history = await self._history(event)
             reply = await self.services.assistant.reply(question, audience, history)
-            composer = PostComposer(self._ensure_client(), self.services, audience)
-            raw = await composer.compose(reply.answer, reserve=len(UNIQUE_SUFFIX) + 12)
-            payload = {
-                "topic_id": event.topic_id,
-                "raw": raw,
-                "reply_to_post_number": event.post_number,
-                "post_id": event.post_id,
-            }
-            item_id = store.enqueue(CHANNEL, payload, item_id=f"discourse-{event.post_id}")
+            composer = PostComposer(
+                self._ensure_client(), self.services, audience, turn_id=str(turn_id)
+            )
+            raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
+            items: list[tuple[str, dict[str, Any]]] = []
+            for part, raw in enumerate(raws, start=1):
+                payload = {
+                    "topic_id": event.topic_id,
+                    "raw": raw,
+                    "reply_to_post_number": event.post_number,
+                    "post_id": event.post_id,
+                    "part": part,
+                }
+                item_id = f"discourse-{event.post_id}" + (f"-{part}" if part > 1 else "")
+                items.append((store.enqueue(CHANNEL, payload, item_id=item_id), payload))
             store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
             answered = True
             # From here a failure leaves the reply in the outbox for the worker to resend.
-            await self._deliver(item_id, payload)
+            for item_id, payload in items:
+                await self._deliver(item_id, payload)
         except asyncio.CancelledError:
             if not answered:
                 store.finish_turn(turn_id, None, None, status="failed")
@@ -221,39 +231,63 @@ class DiscourseConnector:
         client = self._ensure_client()
         topic_id = int(payload["topic_id"])
         reply_to = int(payload["reply_to_post_number"])
+        raw = str(payload["raw"])
         try:
-            await client.create_post(topic_id, str(payload["raw"]), reply_to)
+            await client.create_post(topic_id, raw, reply_to)
             return
         except DiscourseAPIError as exc:
             if exc.status != 422 or not exc.mentions(TOO_SIMILAR):
                 raise
-        if await self._already_replied(topic_id, reply_to):
+        part = int(payload.get("part") or 1)
+        if await self._already_posted(topic_id, reply_to, raw, part):
             log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
             return
         suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
-        await client.create_post(topic_id, str(payload["raw"]) + suffix, reply_to)
+        if part > 1:
+            suffix = suffix.replace(" -->", f", part {part} -->")
+        await client.create_post(topic_id, raw + suffix, reply_to)
 
-    async def _already_replied(self, topic_id: int, post_number: int) -> bool:
+    async def _already_posted(self, topic_id: int, post_number: int, raw: str, part: int) -> bool:
+        """True when the topic already holds this reply (an earlier attempt whose answer got lost).
+
+        Compares bodies when the forum sends them, else counts the bot's replies to the post.
+        """
         _, posts = await self._ensure_client().recent_posts(topic_id, 50)
         bot = self.settings.api_username.lower()
-        return any(
-            str(p.get("username") or "").lower() == bot
-            and p.get("reply_to_post_number") == post_number
+        ours = [
+            p
             for p in posts
-        )
+            if str(p.get("username") or "").lower() == bot
+            and p.get("reply_to_post_number") == post_number
+        ]
+        if ours and all(isinstance(p.get("raw"), str) for p in ours):
+            wanted = _squash(raw)
+            return any(_squash(str(p["raw"])) == wanted for p in ours)
+        return len(ours) >= part
 
     async def _outbox_loop(self) -> None:
         while True:
-            for item in self.services.store.due(CHANNEL):
-                if item.id in self._in_flight:
-                    continue
-                try:
-                    await self._deliver(item.id, item.payload)
-                except CitecastError as exc:
-                    log.error(
-                        "discourse topic %s: resend failed: %s", item.payload.get("topic_id"), exc
-                    )
+            await self._resend_due()
             await asyncio.sleep(self.settings.outbox_poll_seconds)
+
+    async def _resend_due(self) -> None:
+        """Send pending replies whose retry time has come, keeping each answer's parts in order."""
+        now = time.time()
+        blocked: set[object] = set()
+        for item in self.services.store.pending(CHANNEL):
+            key = item.payload.get("post_id")
+            if key in blocked:
+                continue
+            if item.id in self._in_flight or item.next_attempt_at > now:
+                blocked.add(key)
+                continue
+            try:
+                await self._deliver(item.id, item.payload)
+            except CitecastError as exc:
+                blocked.add(key)
+                log.error(
+                    "discourse topic %s: resend failed: %s", item.payload.get("topic_id"), exc
+                )
 
     def _ensure_client(self) -> DiscourseClient:
         if self._client is None:
@@ -270,3 +304,8 @@ class DiscourseConnector:
                 sleep=self._sleep,
             )
         return self._client
+
+
+def _squash(text: str) -> str:
+    # Discourse compares bodies with whitespace removed.
+    return re.sub(r"\s+", "", text)

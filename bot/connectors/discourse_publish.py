@@ -33,25 +33,38 @@ _MAX_RENDER_TRIES = 4
 class PostComposer:
     """Composes post bodies for one viewer audience (one per answered post)."""
 
-    def __init__(self, client: DiscourseClient, services: Services, audience: frozenset[str]):
+    def __init__(
+        self,
+        client: DiscourseClient,
+        services: Services,
+        audience: frozenset[str],
+        turn_id: str | None = None,
+    ):
         self.client = client
         self.services = services
         self.settings = services.settings.discourse
         self.audience = audience
+        self.turn_id = turn_id
         self._uploaded: dict[str, str] = {}
         self._refused: set[str] = set()
 
-    async def compose(self, answer: Answer, reserve: int = 0) -> str:
-        """The post's ``raw``, at most ``max_post_length - reserve`` characters long."""
+    async def compose(self, answer: Answer, reserve: int = 0) -> list[str]:
+        """The posts' ``raw`` bodies (usually one), each at most ``max_post_length - reserve``.
+
+        The renderer splits an answer too long for one post into several (``continued``), each
+        with the footnote definitions it uses, so no source is lost.
+        """
         limit = self.settings.max_post_length - reserve
         budget = limit
         for _ in range(_MAX_RENDER_TRIES):
             payload = self._render(answer, budget)
             uploads = payload.get("uploads") or []
-            raw = await self._resolve_uploads(answer, str(payload["raw"]), uploads)
-            if len(raw) <= limit:
-                return raw
-            budget -= len(raw) - limit + 64
+            bodies = [str(payload["raw"]), *(str(r) for r in payload.get("continued") or [])]
+            raws = [await self._resolve_uploads(answer, body, uploads) for body in bodies]
+            overflow = max(len(raw) for raw in raws) - limit
+            if overflow <= 0:
+                return raws
+            budget -= overflow + 64
         raise RenderError(f"cannot fit the answer into {limit} characters")
 
     def _render(self, answer: Answer, budget: int) -> dict[str, Any]:
@@ -67,6 +80,7 @@ class PostComposer:
             audience=self.audience,
             capabilities=caps,
             file_size=_file_size,
+            turn_id=self.turn_id,
         )
         return render("discourse", answer, context)
 
@@ -122,15 +136,27 @@ class PostComposer:
 
 
 def _substitute(raw: str, placeholder: str, filename: str, url: str | None) -> str:
-    """Put ``url`` where ``placeholder`` stands; without a URL, leave the file's name only."""
+    """Put ``url`` where ``placeholder`` stands; without a URL, leave the file's name only.
+
+    The renderer writes ``[name|attachment](placeholder)``: Discourse's attachment syntax, kept
+    for an ``upload://`` URL; any other link loses the ``|attachment`` marker.
+    """
     link = re.compile(r"\[([^\]\n]*)\]\(\s*<?" + re.escape(placeholder) + r">?\s*\)")
-    if url is not None:
-        raw = link.sub(lambda m: f"[{m.group(1)}]({url})", raw)
-        if url.startswith("upload://"):
-            return raw.replace(placeholder, f"[{_label(filename)}|attachment]({url})")
-        return raw.replace(placeholder, f"[{_label(filename)}]({url})")
-    raw = link.sub(lambda m: m.group(1) or _label(filename), raw)
-    return raw.replace(placeholder, _label(filename))
+
+    def replace(match: re.Match[str]) -> str:
+        text = match.group(1)
+        if url is not None and url.startswith("upload://"):
+            return f"[{text}]({url})"
+        text = text.removesuffix("|attachment") or _label(filename)
+        return f"[{text}]({url})" if url is not None else text
+
+    raw = link.sub(replace, raw)
+    if placeholder not in raw:
+        return raw
+    if url is None:
+        return raw.replace(placeholder, _label(filename))
+    marker = "|attachment" if url.startswith("upload://") else ""
+    return raw.replace(placeholder, f"[{_label(filename)}{marker}]({url})")
 
 
 def _label(filename: str) -> str:

@@ -63,6 +63,7 @@ class _Injected:
     status: int
     body: dict[str, Any]
     headers: dict[str, str]
+    after_accept: bool = False
 
 
 class FakeDiscourse:
@@ -132,11 +133,17 @@ class FakeDiscourse:
         for _ in range(times):
             self._injected[path].append(_Injected(429, body, {"Retry-After": str(wait_seconds)}))
 
-    def fail(self, path: str, status: int = 502, times: int = 1) -> None:
-        """The next ``times`` requests to ``path`` answer ``status`` with an error body."""
+    def fail(
+        self, path: str, status: int = 502, times: int = 1, after_accept: bool = False
+    ) -> None:
+        """The next ``times`` requests to ``path`` answer ``status`` with an error body.
+
+        With ``after_accept`` the request is carried out first and only its response is lost,
+        as when a proxy times out after the forum saved the post.
+        """
         body = {"errors": ["Something went wrong."], "error_type": "server_error"}
         for _ in range(times):
-            self._injected[path].append(_Injected(status, body, {}))
+            self._injected[path].append(_Injected(status, body, {}, after_accept))
 
     def new_topic(
         self, title: str, raw: str, *, category_id: int | None, username: str = "alice"
@@ -214,6 +221,11 @@ class FakeDiscourse:
         reply_to = form.get("reply_to_post_number")
         post = self._add_post(topic_id, raw, username, int(reply_to) if reply_to else None)
         self.api_posts.append(post)
+        injected = self._injected.get(request.path)
+        if injected and injected[0].after_accept:
+            item = injected.popleft()
+            self.requests[-1] = (request.method, request.path, item.status)
+            return web.json_response(item.body, status=item.status, headers=item.headers)
         return web.json_response(post)
 
     # -- uploads -------------------------------------------------------------------------------
@@ -307,7 +319,7 @@ class FakeDiscourse:
         injected = self._injected.get(request.path)
         status = 0
         try:
-            if injected:
+            if injected and not injected[0].after_accept:
                 item = injected.popleft()
                 status = item.status
                 return web.json_response(item.body, status=item.status, headers=item.headers)
