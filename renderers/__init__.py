@@ -1,0 +1,83 @@
+"""Channel renderers: one canonical Answer in, each channel's native payload out (DESIGN §6).
+
+``render(channel, answer, context)`` parses the answer's markdown once (bot.markdown) and renders
+the channel from that tree. Renderers are pure: no I/O, no SDK, no web framework. Payloads:
+
+- web ``{html, citations}``
+- slack ``{messages: [{text, blocks, unfurl_links, unfurl_media}], files}``
+- discord ``{messages: [{content, embeds, allowed_mentions, flags, components?}], files}``
+- email ``{subject, text, html, attachments, headers}``
+- discourse ``{raw, uploads}``
+
+File entries are ``{n, path, filename, media_type}`` (Discourse uploads add ``placeholder``).
+See ``renderers.streaming`` for the incremental renderer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+from bot.markdown import Token, parse
+from bot.models import Answer
+from renderers.base import RenderContext
+from renderers.document import Document, cited_numbers, decide_forms, seed
+
+CHANNELS: tuple[str, ...] = ("web", "slack", "email", "discord", "discourse")
+
+
+class ChannelModule(Protocol):
+    """What each renderer module provides: a block step and an assemble step."""
+
+    def block_renderer(self, forms: Any, context: RenderContext, seed: str) -> Any: ...
+
+    def assemble(self, fragments: list[Any], doc: Document) -> dict[str, Any]: ...
+
+
+def channel_module(channel: str) -> ChannelModule:
+    """The renderer module of ``channel``; raises RenderError for an unknown channel."""
+    if channel not in CHANNELS:
+        from bot.errors import RenderError
+
+        raise RenderError(f"unknown channel {channel!r} (expected one of {', '.join(CHANNELS)})")
+    module: ChannelModule = importlib.import_module(f"renderers.{channel}")
+    return module
+
+
+def render_tokens(
+    channel: str, answer: Answer, tokens: list[Token], context: RenderContext
+) -> dict[str, Any]:
+    """Render already-parsed ``tokens`` of ``answer`` for ``channel``."""
+    module = channel_module(channel)
+    caps = context.caps(channel)
+    forms = decide_forms(answer.citations, caps, context)
+    answer_seed = seed(answer.text, context)
+    step = module.block_renderer(forms, context, answer_seed)
+    fragments = [step(token) for token in tokens]
+    doc = Document(answer, caps, context, forms, tuple(cited_numbers(tokens)), answer_seed)
+    return module.assemble(fragments, doc)
+
+
+def render(channel: str, answer: Answer, context: RenderContext | None = None) -> dict[str, Any]:
+    """The ``channel`` payload for ``answer`` (plain JSON-able data)."""
+    return render_tokens(channel, answer, parse(answer.text), context or RenderContext())
+
+
+def render_all(answer: Answer, context: RenderContext | None = None) -> dict[str, dict[str, Any]]:
+    """Every channel's payload, parsing the answer once."""
+    tokens = parse(answer.text)
+    ctx = context or RenderContext()
+    out: dict[str, dict[str, Any]] = {}
+    for channel in CHANNELS:
+        channel_ctx = ctx if ctx.capabilities is None else _without_caps(ctx)
+        out[channel] = render_tokens(channel, answer, tokens, channel_ctx)
+    return out
+
+
+def _without_caps(context: RenderContext) -> RenderContext:
+    import dataclasses
+
+    return dataclasses.replace(context, capabilities=None)
+
+
+__all__ = ["CHANNELS", "RenderContext", "render", "render_all", "render_tokens"]

@@ -1,0 +1,253 @@
+"""The renderer seam: channel capabilities, the render context, and ``citation_form``.
+
+``Capabilities`` is data: one default per channel (``DEFAULT_CAPABILITIES``), any field
+overridable from ``config.yaml`` (``capabilities: {slack: {max_files: 3}}``) through
+:func:`capabilities_for`. ``RenderContext`` carries what a renderer may know about the
+deployment and the viewer. :func:`citation_form` is the ONE place deciding how a cited source
+appears: a link, an attached file, a signed download link, or just its name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.errors import ConfigError
+from bot.models import Citation, RecordAction, Source, is_safe_url
+
+Markup = Literal["html", "mrkdwn", "markdown", "plain"]
+Streaming = Literal["native", "edit", "none"]
+Show = Literal["cited", "all", "none"]
+FormKind = Literal["link", "attachment", "download", "name", "hidden"]
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a channel can show. ``media_types`` empty means any type may be attached.
+
+    ``max_chars`` is per message (Slack: per section text; email: the HTML budget in bytes).
+    """
+
+    markup: Markup
+    links: bool = True
+    masked_links: bool = True
+    footnotes: bool = False
+    native_files: bool = False
+    max_file_bytes: int = 0
+    max_files: int = 0
+    media_types: tuple[str, ...] = ()
+    max_chars: int = 4000
+    max_blocks: int = 0
+    buttons: bool = False
+    embeds: bool = False
+    streaming: Streaming = "none"
+
+
+DEFAULT_CAPABILITIES: dict[str, Capabilities] = {
+    "web": Capabilities(markup="html", footnotes=True, buttons=True, streaming="native",
+                        max_chars=1_000_000),
+    "slack": Capabilities(markup="mrkdwn", native_files=True, max_file_bytes=50_000_000,
+                          max_files=10, max_chars=3000, max_blocks=50, buttons=True,
+                          streaming="native"),
+    "discord": Capabilities(markup="markdown", native_files=True, max_file_bytes=10_000_000,
+                            max_files=10, max_chars=2000, buttons=True, streaming="edit"),
+    "email": Capabilities(markup="html", native_files=True, max_file_bytes=10_000_000,
+                          max_files=10, max_chars=100_000, buttons=True),
+    "discourse": Capabilities(markup="markdown", footnotes=True, native_files=True,
+                              max_file_bytes=4_000_000, max_files=10, max_chars=32_000),
+}  # fmt: skip
+
+
+def capabilities_for(channel: str, overrides: Mapping[str, Any] | None = None) -> Capabilities:
+    """The channel's default capabilities with ``overrides`` (from config) applied.
+
+    Raises ConfigError naming the key for an unknown channel, unknown field or bad value.
+    """
+    try:
+        base = DEFAULT_CAPABILITIES[channel]
+    except KeyError:
+        raise ConfigError(f"capabilities: unknown channel {channel!r}") from None
+    if not overrides:
+        return base
+    known = {f.name: f for f in dataclasses.fields(Capabilities)}
+    changes: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in known:
+            raise ConfigError(f"capabilities.{channel}.{key}: unknown capability")
+        default = getattr(base, key)
+        if key == "media_types":
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"capabilities.{channel}.{key}: must be a list of strings")
+            value = tuple(value)
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"capabilities.{channel}.{key}: must be true or false")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"capabilities.{channel}.{key}: must be a non-negative integer")
+        elif key == "markup" and value not in ("html", "mrkdwn", "markdown", "plain"):
+            raise ConfigError(f"capabilities.{channel}.{key}: must be html|mrkdwn|markdown|plain")
+        elif key == "streaming" and value not in ("native", "edit", "none"):
+            raise ConfigError(f"capabilities.{channel}.{key}: must be native|edit|none")
+        changes[key] = value
+    return dataclasses.replace(base, **changes)
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """What a renderer knows about the deployment and the viewer (all optional).
+
+    ``signer(source)`` returns a signed, expiring download URL or None. ``file_size(source)``
+    returns the byte size of ``source.path`` when the connector knows it (renderers do no I/O).
+    ``sources_url`` is a page with the full source list, linked when a limit compacts it; by
+    default ``{public_base_url}/turns/{turn_id}`` when both are known.
+    """
+
+    public_base_url: str | None = None
+    signer: Callable[[Source], str | None] | None = None
+    audience: frozenset[str] = frozenset({"public"})
+    show: Show = "cited"
+    attach_files: bool = True
+    capabilities: Capabilities | None = None
+    subject: str | None = None
+    weak_below: float = 0.35
+    file_size: Callable[[Source], int | None] | None = None
+    sources_url: str | None = None
+    turn_id: str | None = None
+
+    def caps(self, channel: str) -> Capabilities:
+        """The capabilities to render ``channel`` with."""
+        return self.capabilities or DEFAULT_CAPABILITIES[channel]
+
+    def full_list_url(self) -> str | None:
+        """Where the full source list lives, or None."""
+        if self.sources_url and is_safe_url(self.sources_url):
+            return self.sources_url
+        if self.public_base_url and self.turn_id and is_safe_url(self.public_base_url):
+            return f"{self.public_base_url.rstrip('/')}/turns/{self.turn_id}#sources"
+        return None
+
+
+@dataclass(frozen=True)
+class RecordForm:
+    """How a record citation shows: label, the attributed columns and its action."""
+
+    label: str
+    columns: tuple[tuple[str, str], ...]
+    action: RecordAction | None
+    button: bool
+
+
+@dataclass(frozen=True)
+class CitationForm:
+    """The decided form of one citation.
+
+    ``kind``: ``link`` (``url`` is the public or deep link), ``attachment`` (the file at
+    ``path`` travels with the message as ``filename``), ``download`` (``url`` is a signed link),
+    ``name`` (only the title/file name can be shown), ``hidden`` (the viewer may not see it).
+    """
+
+    n: int
+    kind: FormKind
+    title: str
+    url: str | None = None
+    filename: str | None = None
+    path: str | None = None
+    media_type: str | None = None
+    detail: str = ""
+    quote: str | None = None
+    weak: bool = False
+    record: RecordForm | None = None
+
+    @property
+    def reachable(self) -> bool:
+        """True when the viewer can get to the source from the message."""
+        return self.kind != "hidden"
+
+
+def source_detail(source: Source) -> str:
+    """``p. 12`` / ``pp. 12–13`` and the section path, comma separated."""
+    parts: list[str] = []
+    if source.page is not None:
+        if source.page_end is not None and source.page_end != source.page:
+            parts.append(f"pp. {source.page}\u2013{source.page_end}")
+        else:
+            parts.append(f"p. {source.page}")
+    if source.section:
+        parts.append(source.section)
+    return ", ".join(parts)
+
+
+def _media_allowed(media_type: str | None, allowed: tuple[str, ...]) -> bool:
+    if not allowed:
+        return True
+    if media_type is None:
+        return False
+    major = media_type.split("/", 1)[0]
+    return media_type in allowed or f"{major}/*" in allowed
+
+
+def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
+    source = citation.source
+    if source.kind != "record" and not source.columns and source.action is None:
+        return None
+    values = source.columns or {}
+    columns = tuple((name, values[name]) for name in citation.columns if name in values)
+    action = source.action if source.action and is_safe_url(source.action.url) else None
+    return RecordForm(
+        label=source.label or source.display_title,
+        columns=columns,
+        action=action,
+        button=caps.buttons and action is not None,
+    )
+
+
+def citation_form(
+    citation: Citation,
+    caps: Capabilities,
+    context: RenderContext,
+    *,
+    files_used: int = 0,
+) -> CitationForm:
+    """Decide how ``citation`` appears on a channel with ``caps`` for ``context``'s viewer.
+
+    Public URL (the deep link when present) -> link; a file without one -> attachment where the
+    channel sends files, attachments are wanted, and type/size/count (``files_used`` already
+    attached) allow; else a signed download link when the signer gives one; else its name.
+    """
+    source = citation.source
+    weak = citation.support is not None and citation.support < context.weak_below
+    common: dict[str, Any] = {
+        "n": citation.n,
+        "title": source.display_title,
+        "detail": source_detail(source),
+        "quote": citation.quote,
+        "weak": weak,
+        "record": _record_form(citation, caps),
+        "filename": source.filename,
+    }
+    if not source.visible_to(context.audience):
+        return CitationForm(n=citation.n, kind="hidden", title="restricted source", weak=weak)
+    for url in (citation.deep_link, source.url):
+        if url and is_safe_url(url):
+            return CitationForm(kind="link", url=url, **common)
+    if source.path:
+        size = context.file_size(source) if context.file_size else None
+        if (
+            caps.native_files
+            and context.attach_files
+            and files_used < caps.max_files
+            and _media_allowed(source.media_type, caps.media_types)
+            and (size is None or size <= caps.max_file_bytes)
+        ):
+            filename = source.filename or source.path.replace("\\", "/").rsplit("/", 1)[-1]
+            common["filename"] = filename
+            return CitationForm(
+                kind="attachment", path=source.path, media_type=source.media_type, **common
+            )
+    signed = context.signer(source) if context.signer else None
+    if signed and is_safe_url(signed):
+        return CitationForm(kind="download", url=signed, **common)
+    return CitationForm(kind="name", **common)

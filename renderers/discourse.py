@@ -1,0 +1,149 @@
+"""The Discourse renderer: a post in markdown with native footnotes.
+
+Payload: ``{"raw": str, "uploads": [{n, path, filename, media_type, placeholder}]}``, plus
+``"continued": [raw, ...]`` only when the answer does not fit one post (each post carries the
+footnote definitions it uses). Citations are ``[^n]`` and each is defined once at the end:
+``[^n]: [Title](url), p. 12, Section``. Titles are escaped so they cannot break the definition.
+
+Upload seam: a file to attach is written ``[name|attachment](citecast-upload://n)``; the
+connector uploads ``path`` and replaces the entry's ``placeholder`` (that URL) in ``raw`` with
+the ``upload://…`` short URL Discourse returned. The post limit is ``Capabilities.max_chars``
+(Discourse's default ``max_post_length`` is 32,000).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.markdown import Token
+from renderers.base import CitationForm, RenderContext
+from renderers.document import Document, cited_numbers
+from renderers.escaping import md_text
+from renderers.limits import pack, truncate
+from renderers.markdown_writer import MarkdownWriter, escape_text, masked_link
+
+CHANNEL = "discourse"
+UPLOAD_SCHEME = "citecast-upload://"
+DEFINITION_MAX = 1000
+
+
+def placeholder(n: int) -> str:
+    """The URL a file upload's link carries until the connector substitutes ``upload://``."""
+    return f"{UPLOAD_SCHEME}{n}"
+
+
+class DiscourseBlocks:
+    """Block step of the Discourse renderer."""
+
+    def __init__(self, forms: Mapping[int, CitationForm], footnotes: bool):
+        self._forms = forms
+        self._footnotes = footnotes
+        self._writer = MarkdownWriter("discourse", self.cite)
+
+    def cite(self, n: int) -> str:
+        form = self._forms.get(n)
+        if form is None:
+            return ""
+        weak = "?" if form.weak else ""
+        return f"[^{n}]{weak}" if self._footnotes else f"\\[{n}{weak}\\]"
+
+    def __call__(self, token: Token) -> str:
+        return self._writer.block(token)
+
+
+def block_renderer(
+    forms: Mapping[int, CitationForm], context: RenderContext, seed: str
+) -> DiscourseBlocks:
+    """The block step: footnote references unless sources are hidden (``show: none``)."""
+    return DiscourseBlocks(forms, context.show != "none")
+
+
+def definition_body(form: CitationForm) -> str:
+    """The text of a footnote definition (one line)."""
+    title = md_text(form.title)
+    if form.kind in ("link", "download") and form.url:
+        head = masked_link(title, form.url, "discourse")
+    elif form.kind == "attachment":
+        head = f"[{md_text(form.filename or form.title)}|attachment]({placeholder(form.n)})"
+        if form.title != form.filename:
+            head = f"{title}: {head}"
+    elif form.kind == "name" and form.filename and form.filename != form.title:
+        head = f"{title} ({md_text(form.filename)})"
+    else:
+        head = title
+    parts = [head]
+    if form.detail:
+        parts.append(md_text(form.detail))
+    if form.record and form.record.columns:
+        parts.append("; ".join(f"{md_text(k)}: {md_text(v)}" for k, v in form.record.columns))
+    if form.record and form.record.action:
+        action = form.record.action
+        parts.append(masked_link(md_text(action.label), action.url, "discourse"))
+    if form.weak:
+        parts.append("weak support?")
+    return escape_mentions(truncate(", ".join(parts), DEFINITION_MAX))
+
+
+def escape_mentions(text: str) -> str:
+    """Break ``@name`` so a title can never mention a forum user."""
+    return text.replace("@", "@\u200b")
+
+
+def _definitions(forms: list[CitationForm], doc: Document, referenced: set[int]) -> list[str]:
+    lines = [f"[^{f.n}]: {definition_body(f)}" for f in forms if f.n in referenced]
+    others = [f for f in forms if f.n not in referenced]
+    if others:
+        lines.append("**Other sources**")
+        lines.extend(f"- \\[{f.n}\\] {definition_body(f)}" for f in others)
+    return lines
+
+
+def _post(body: str, forms: list[CitationForm], doc: Document, referenced: set[int]) -> str:
+    lines = _definitions(forms, doc, referenced)
+    return f"{body}\n\n" + "\n".join(lines) if lines else body
+
+
+def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
+    """The Discourse payload from rendered blocks."""
+    limit = doc.caps.max_chars
+    listed = list(doc.listed)
+    footnote_room = sum(len(definition_body(f)) + 12 for f in listed)
+    body_limit = max(limit // 2, limit - footnote_room - 40)
+    posts = pack(fragments, body_limit) or [""]
+    raws: list[str] = []
+    for index, body in enumerate(posts):
+        referenced = set(cited_numbers(_citation_tokens(body)))
+        forms = [f for f in listed if f.n in referenced]
+        if index == len(posts) - 1:
+            forms = [f for f in listed if f.n in referenced or f.n not in doc.cited]
+        raw = _post(body, forms, doc, referenced)
+        while len(raw) > limit and forms:
+            keep = max(0, len(forms) - max(1, len(forms) // 4))
+            more = len(forms) - keep
+            forms = forms[:keep]
+            url = doc.context.full_list_url()
+            note = (
+                masked_link(f"and {more} more sources", url, "discourse")
+                if url
+                else (f"and {more} more sources")
+            )
+            raw = _post(body, forms, doc, {f.n for f in forms}) + f"\n\n{note}"
+        raws.append(raw)
+    uploads = [{**entry, "placeholder": placeholder(entry["n"])} for entry in doc.files]
+    payload: dict[str, Any] = {"raw": raws[0], "uploads": uploads}
+    if len(raws) > 1:
+        payload["continued"] = raws[1:]
+    return payload
+
+
+def _citation_tokens(body: str) -> list[Token]:
+    import re
+
+    return [
+        {"type": "citation", "attrs": {"n": int(m.group(1))}}
+        for m in re.finditer(r"\[\^([0-9]+)\]", body)
+    ]
+
+
+__all__ = ["assemble", "block_renderer", "escape_text", "placeholder"]

@@ -1,0 +1,85 @@
+"""One parsed answer, ready for any channel: block tokens, cited numbers and citation forms.
+
+Every renderer works in two steps so the streaming renderer can reuse the first one:
+``block(token, forms) -> fragment`` for each top-level block, then ``assemble(fragments, doc)``
+for the payload. :class:`Document` holds what both steps share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.markdown import Token
+from bot.models import Answer, Citation
+from renderers.base import Capabilities, CitationForm, RenderContext, citation_form
+
+
+def cited_numbers(tokens: Iterable[Token]) -> list[int]:
+    """Citation numbers in ``tokens`` in order of first appearance."""
+    seen: dict[int, None] = {}
+    stack = list(reversed(list(tokens)))
+    while stack:
+        token = stack.pop()
+        if token.get("type") == "citation":
+            seen.setdefault(int(token["attrs"]["n"]), None)
+        children = token.get("children")
+        if children:
+            stack.extend(reversed(children))
+    return list(seen)
+
+
+def decide_forms(
+    citations: Iterable[Citation], caps: Capabilities, context: RenderContext
+) -> dict[int, CitationForm]:
+    """The form of every citation, in order of ``n`` (attachments counted as they are decided)."""
+    forms: dict[int, CitationForm] = {}
+    files = 0
+    for citation in sorted(citations, key=lambda c: c.n):
+        form = citation_form(citation, caps, context, files_used=files)
+        if form.kind == "attachment":
+            files += 1
+        forms[citation.n] = form
+    return forms
+
+
+@dataclass(frozen=True)
+class Document:
+    """The answer, its citation forms, and which of them the source list shows."""
+
+    answer: Answer
+    caps: Capabilities
+    context: RenderContext
+    forms: Mapping[int, CitationForm]
+    cited: tuple[int, ...]
+    seed: str = ""
+
+    @property
+    def listed(self) -> tuple[CitationForm, ...]:
+        """Forms shown in the source list (``show``: cited, all or none), in order of ``n``."""
+        if self.context.show == "none":
+            return ()
+        if self.context.show == "all":
+            return tuple(self.forms[n] for n in sorted(self.forms))
+        return tuple(self.forms[n] for n in sorted(set(self.cited)) if n in self.forms)
+
+    @property
+    def files(self) -> list[dict[str, Any]]:
+        """Payload file entries ``{n, path, filename, media_type}`` of listed attachments."""
+        return [
+            {"n": f.n, "path": f.path, "filename": f.filename, "media_type": f.media_type}
+            for f in self.listed
+            if f.kind == "attachment"
+        ]
+
+
+def seed(text: str, context: RenderContext) -> str:
+    """What per-answer ids (web anchors) derive from: the turn id and the first line.
+
+    The first line is final as soon as any block is complete, so a streamed render and a
+    one-shot render of the same answer agree.
+    """
+    newline = text.find("\n")
+    first = text if newline < 0 else text[: newline + 1]
+    return f"{context.turn_id or ''}\x00{first}"

@@ -1,0 +1,203 @@
+"""The email renderer: a multipart reply (plain text + HTML with inline CSS) and attachments.
+
+Payload: ``{"subject", "text", "html", "attachments": [{n, path, filename, media_type}],
+"headers"}``. Both parts come from jinja2 templates (``templates/email.*.j2``; HTML with
+autoescape), the answer body is HTML from the shared tree walker with inline styles and passes
+nh3 (style attributes allowed: they only come from our writer and templates, since raw HTML in
+the answer is shown as text). Numbered references link each source; files without a public URL
+are attached within ``Capabilities.max_files``/``max_file_bytes``. The HTML stays under
+``Capabilities.max_chars`` bytes (100 KB): quotes go first, then the body is shortened (the text
+part always carries the whole answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import jinja2
+import nh3
+from markupsafe import Markup
+
+from bot.markdown import Token
+from renderers.base import CitationForm, RenderContext
+from renderers.document import Document
+from renderers.escaping import html_text, one_line
+from renderers.html_writer import HtmlWriter
+from renderers.limits import truncate
+from renderers.text_writer import TextWriter
+from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+
+CHANNEL = "email"
+MAX_REFERENCES = 200
+STYLES = {
+    "p": "margin:0 0 12px;",
+    "h1": "font-size:20px;margin:18px 0 10px;",
+    "h2": "font-size:17px;margin:16px 0 8px;",
+    "h3": "font-size:15px;margin:14px 0 6px;",
+    "h4": "font-size:15px;margin:12px 0 6px;",
+    "h5": "font-size:14px;margin:12px 0 6px;",
+    "h6": "font-size:14px;margin:12px 0 6px;",
+    "blockquote": "margin:0 0 12px;padding:4px 12px;border-left:3px solid #d0d7de;color:#57606a;",
+    "pre": "margin:0 0 12px;padding:10px 12px;background:#f6f8fa;border-radius:6px;"
+    "overflow:auto;font-size:13px;",
+    "code": "font-family:SFMono-Regular,Consolas,Menlo,monospace;font-size:13px;",
+    "table": "border-collapse:collapse;margin:0 0 12px;font-size:14px;",
+    "th": "border:1px solid #d0d7de;padding:4px 8px;background:#f6f8fa;text-align:left;",
+    "td": "border:1px solid #d0d7de;padding:4px 8px;",
+    "ul": "margin:0 0 12px;padding-left:22px;",
+    "ol": "margin:0 0 12px;padding-left:22px;",
+    "a": "color:#0b62d6;",
+    "hr": "border:0;border-top:1px solid #d8dee4;margin:16px 0;",
+}
+_EMAIL_ATTRIBUTES = {tag: {"style"} for tag in ALLOWED_TAGS} | {
+    tag: attrs | {"style"} for tag, attrs in ALLOWED_ATTRIBUTES.items()
+}
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    """Templates from the package; ``*.html.j2`` autoescaped, ``*.txt.j2`` plain."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("renderers", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",)),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def marker(form: CitationForm, n: int) -> str:
+    return f"[{n}?]" if form.weak else f"[{n}]"
+
+
+class EmailBlocks:
+    """Block step: each block as an (html, text) pair."""
+
+    def __init__(self, forms: Mapping[int, CitationForm]):
+        self._forms = forms
+        self._html = HtmlWriter(self.cite_html, STYLES)
+        self._text = TextWriter(self.cite_text)
+
+    def cite_html(self, n: int) -> str:
+        form = self._forms.get(n)
+        if form is None:
+            return ""
+        href = form.url if form.url and form.kind in ("link", "download") else f"#ref-{n}"
+        title = html_text(form.title)
+        return (
+            f'<sup style="font-size:11px;line-height:0;"><a href="{html_text(href)}" '
+            f'title="{title}" style="color:#0b62d6;text-decoration:none;">'
+            f"{marker(form, n)}</a></sup>"
+        )
+
+    def cite_text(self, n: int) -> str:
+        form = self._forms.get(n)
+        return marker(form, n) if form else ""
+
+    def __call__(self, token: Token) -> tuple[str, str]:
+        return self._html.block(token), self._text.block(token)
+
+
+def block_renderer(
+    forms: Mapping[int, CitationForm], context: RenderContext, seed: str
+) -> EmailBlocks:
+    """The block step (``seed`` is unused)."""
+    return EmailBlocks(forms)
+
+
+def sanitize(markup: str) -> str:
+    """nh3 with the web allow-list plus ``style`` attributes."""
+    return str(
+        nh3.clean(
+            markup,
+            tags=ALLOWED_TAGS,
+            attributes=_EMAIL_ATTRIBUTES,
+            url_schemes={"http", "https", "mailto"},
+            strip_comments=True,
+        )
+    )
+
+
+def reference(form: CitationForm, quotes: bool) -> dict[str, Any]:
+    """Template data of one reference."""
+    note = ""
+    if form.kind == "attachment":
+        note = f"attached: {form.filename}"
+    elif form.kind == "download":
+        note = f"download: {form.filename}" if form.filename else "download"
+    elif form.kind == "name" and form.filename and form.filename != form.title:
+        note = form.filename
+    record = form.record
+    return {
+        "n": form.n,
+        "title": one_line(form.title),
+        "url": form.url if form.kind in ("link", "download") else None,
+        "detail": form.detail,
+        "note": one_line(note),
+        "weak": form.weak,
+        "quote": truncate(one_line(form.quote), 300) if quotes and form.quote else None,
+        "columns": "; ".join(f"{k}: {v}" for k, v in record.columns) if record else "",
+        "action": {"label": record.action.label, "url": record.action.url}
+        if record and record.action
+        else None,
+    }
+
+
+def subject_for(doc: Document, text: str) -> str:
+    """The context's subject, or the first line of the answer."""
+    if doc.context.subject:
+        return truncate(one_line(doc.context.subject), 200)
+    first = one_line(text.strip().split("\n", 1)[0]) if text.strip() else "Your answer"
+    return truncate(first.strip("=-#* "), 78) or "Your answer"
+
+
+def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
+    """The email payload from rendered blocks."""
+    listed = list(doc.listed)
+    more = max(0, len(listed) - MAX_REFERENCES)
+    shown = listed[:MAX_REFERENCES]
+    more_url = doc.context.full_list_url()
+    text_body = "\n\n".join(t for _, t in fragments if t.strip())
+    text = _environment().get_template("email.txt.j2").render(
+        body=text_body, references=[reference(f, True) for f in shown], more=more,
+        more_url=more_url,
+    )  # fmt: skip
+    subject = subject_for(doc, text_body)
+    budget = doc.caps.max_chars
+    htmls = [h for h, _ in fragments if h]
+    html_out = ""
+    for quotes, keep in ((True, len(htmls)), (False, len(htmls))):
+        html_out = _html(subject, htmls[:keep], shown, quotes, more, more_url, keep < len(htmls))
+        if len(html_out.encode("utf-8")) < budget:
+            break
+    else:
+        keep = len(htmls)
+        while keep > 0 and len(html_out.encode("utf-8")) >= budget:
+            keep = keep * 3 // 4
+            html_out = _html(subject, htmls[:keep], shown, False, more, more_url, True)
+    headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
+    return {
+        "subject": subject,
+        "text": text.strip() + "\n",
+        "html": html_out,
+        "attachments": doc.files,
+        "headers": headers,
+    }
+
+
+def _html(
+    subject: str,
+    blocks: list[str],
+    refs: list[CitationForm],
+    quotes: bool,
+    more: int,
+    more_url: str | None,
+    shortened: bool,
+) -> str:
+    body = Markup(sanitize("\n".join(blocks)))  # noqa: S704 - sanitized by nh3 just above
+    return _environment().get_template("email.html.j2").render(
+        subject=subject, body=body, references=[reference(f, quotes) for f in refs],
+        more=more, more_url=more_url, shortened=shortened,
+    )  # fmt: skip

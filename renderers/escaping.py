@@ -1,0 +1,75 @@
+"""Escaping for each target: Slack mrkdwn, Discord/Discourse markdown, HTML attributes.
+
+Every function here is total (any string in, safe string out) and tested with hostile input.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import quote
+
+from bot.models import is_safe_url
+
+ZWJ = "\u200d"
+_MENTION = re.compile(r"@(everyone|here|channel)", re.I)
+_DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:)", re.I)
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+|~!>])")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def one_line(text: str) -> str:
+    """Collapse every run of whitespace (incl. newlines) into one space."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def slack_text(text: str) -> str:
+    """Escape Slack's control characters so text can never form a link or a mention."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def slack_link_text(text: str) -> str:
+    """Text shown inside ``<url|text>``: escaped, one line, no ``|``."""
+    return slack_text(one_line(text)).replace("|", "\u2223")
+
+
+def slack_url(url: str) -> str:
+    """A URL safe inside ``<url|text>`` (``|``, ``<``, ``>`` and spaces percent-encoded)."""
+    return url.replace("&", "&amp;").translate(_SLACK_URL)
+
+
+_SLACK_URL = str.maketrans({"|": "%7C", "<": "%3C", ">": "%3E", " ": "%20"})
+
+
+def no_mentions(text: str) -> str:
+    """Neutralise ``@everyone``/``@here``/``@channel`` and Discord ``<@…>``-style tokens."""
+    text = _MENTION.sub(lambda m: "@" + ZWJ + m.group(1), text)
+    return _DISCORD_ANGLE.sub("<" + ZWJ, text)
+
+
+def md_text(text: str) -> str:
+    """Escape markdown punctuation so ``text`` shows literally (link titles, file names)."""
+    return _MD_SPECIAL.sub(r"\\\1", one_line(text))
+
+
+_MD_URL = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
+
+
+def md_url(url: str) -> str:
+    """A URL safe inside ``[text](url)`` / ``[text](<url>)``."""
+    return url.translate(_MD_URL)
+
+
+def safe_url(url: str | None) -> str | None:
+    """``url`` when it is http, https or mailto, else None."""
+    return url if url and is_safe_url(url) else None
+
+
+def html_text(text: str) -> str:
+    """HTML-escape text for element content and attribute values."""
+    return html.escape(text, quote=True)
+
+
+def url_path_part(text: str) -> str:
+    """Percent-encode ``text`` for use as one URL path segment."""
+    return quote(text, safe="")

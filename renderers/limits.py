@@ -1,0 +1,134 @@
+"""Platform limits and the splitting that keeps every payload inside them.
+
+Long answers split at block boundaries (:func:`pack`); a single block longer than the limit splits
+at a line, then a sentence, then a word boundary (:func:`split_long`), never inside a link or a
+protected span, closing and reopening a code fence when the cut falls inside one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+SLACK_MAX_BLOCKS = 50
+SLACK_MAX_SECTION_CHARS = 3000
+SLACK_MAX_CONTEXT_ELEMENTS = 10
+SLACK_MAX_CONTEXT_TEXT = 2000
+SLACK_MAX_HEADER_CHARS = 150
+SLACK_MAX_TEXT_CHARS = 40_000
+SLACK_FALLBACK_CHARS = 3000
+SLACK_MAX_BUTTON_LABEL = 75
+DISCORD_MAX_CONTENT = 2000
+DISCORD_MAX_EMBEDS = 10
+DISCORD_MAX_TITLE = 256
+DISCORD_MAX_DESCRIPTION = 4096
+DISCORD_MAX_EMBED_TOTAL = 6000
+DISCORD_MAX_FILES = 10
+DISCORD_MAX_BUTTON_LABEL = 80
+DISCOURSE_MAX_CHARS = 32_000
+EMAIL_MAX_HTML_BYTES = 100_000
+
+# Markdown links `[..](..)`, Slack links `<..|..>` and HTML tags: never cut inside one.
+_PROTECTED = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^<>\n]*>|`[^`\n]*`")
+_FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})(.*)$")
+
+
+def truncate(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis when it was longer."""
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + "\u2026"
+
+
+def _protected_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
+
+
+def _inside(pos: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(start < pos < end for start, end in spans)
+
+
+def _cut_point(text: str, limit: int) -> int:
+    """The best position <= limit to cut ``text`` at (line, sentence, space, any)."""
+    window = text[: limit + 1]
+    spans = _protected_spans(text[: limit + 200])
+    for pattern in (r"\n", r"(?<=[.!?])\s", r"\s"):
+        points = [m.end() for m in re.finditer(pattern, window) if 0 < m.end() <= limit]
+        points = [p for p in points if not _inside(p, spans)]
+        if points and points[-1] > limit // 4:
+            return points[-1]
+    cut = limit
+    for start, end in spans:
+        if start < cut < end and start > 0:
+            cut = start
+    return max(1, cut)
+
+
+def split_long(text: str, limit: int) -> list[str]:
+    """Split one block into pieces of at most ``limit`` characters (limit >= 40).
+
+    A cut inside a fenced code block closes the fence at the end of the piece and reopens it
+    (with the same info string) at the start of the next one.
+    """
+    pieces: list[str] = []
+    rest = text
+    reopen = ""
+    while rest:
+        body = reopen + rest
+        if len(body) <= limit:
+            pieces.append(body)
+            break
+        budget = limit - 4  # room for a closing fence
+        cut = _cut_point(body, budget)
+        if cut <= len(reopen):
+            cut = min(len(body), len(reopen) + max(1, budget - len(reopen)))
+        piece = body[:cut]
+        fence = open_fence(piece)
+        if fence:
+            piece = piece.rstrip("\n") + "\n" + fence[0]
+            reopen = fence[0] + fence[1] + "\n"
+        else:
+            reopen = ""
+        pieces.append(piece.rstrip())
+        rest = body[cut:].lstrip("\n") if not reopen else body[cut:]
+        if reopen and not rest.strip():
+            break
+    return [p for p in pieces if p.strip()]
+
+
+def open_fence(text: str) -> tuple[str, str] | None:
+    """The ``(marker, info)`` of a code fence left open at the end of ``text``, if any."""
+    fence: tuple[str, str] | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if fence is None:
+            m = _FENCE_OPEN.match(stripped)
+            if m:
+                fence = (m.group(1), m.group(2))
+        elif stripped and set(stripped) == {fence[0][0]} and len(stripped) >= len(fence[0]):
+            fence = None
+    return fence
+
+
+def pack(blocks: Sequence[str], limit: int, sep: str = "\n\n") -> list[str]:
+    """Join ``blocks`` into as few messages of at most ``limit`` characters as possible.
+
+    Blocks are never cut unless one alone is longer than the limit.
+    """
+    messages: list[str] = []
+    current = ""
+    for block in blocks:
+        if not block.strip():
+            continue
+        pieces = [block] if len(block) <= limit else split_long(block, limit)
+        for piece in pieces:
+            joined = f"{current}{sep}{piece}" if current else piece
+            if len(joined) <= limit:
+                current = joined
+            else:
+                if current:
+                    messages.append(current)
+                current = piece
+    if current:
+        messages.append(current)
+    return messages

@@ -1,0 +1,197 @@
+"""Tree walker from the mistune AST back to markdown, in the Discord or the Discourse dialect.
+
+Text is escaped so it shows literally (an answer can never form a masked link, a mention or raw
+HTML); links keep only http/https/mailto URLs. Discord has no tables or rules, so tables become a
+monospace block and rules a line of box characters; Discourse keeps GFM tables.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from typing import Literal
+
+from bot.markdown import Token, plain_text
+from renderers.escaping import md_text, md_url, no_mentions, one_line, safe_url
+
+Dialect = Literal["discord", "discourse"]
+_TEXT_SPECIAL = re.compile(r"([\\`*_~\[\]<>|])")
+_LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
+_AT_MENTION = re.compile(r"(?<![\w@])@(?=\w)")
+TABLE_MAX_WIDTH = 60
+
+
+def escape_text(text: str, dialect: Dialect) -> str:
+    """Literal text in the target dialect, unable to mention or ping anyone."""
+    text = _TEXT_SPECIAL.sub(r"\\\1", text)
+    if dialect == "discord":
+        return no_mentions(text)
+    return _AT_MENTION.sub("@\u200b", text)
+
+
+def _escape_line_start(m: re.Match[str]) -> str:
+    if m.group(1):
+        return "\\" + m.group(1)
+    return f"{m.group(2)}\\{m.group(3)}"
+
+
+def fence_for(code: str) -> str:
+    """A backtick fence longer than any backtick run inside ``code``."""
+    longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+class MarkdownWriter:
+    """Render block tokens to Discord or Discourse markdown."""
+
+    def __init__(self, dialect: Dialect, cite: Callable[[int], str]):
+        self._dialect = dialect
+        self._cite = cite
+
+    def block(self, token: Token) -> str:
+        kind = token["type"]
+        children = token.get("children") or []
+        if kind in ("paragraph", "block_text"):
+            return _LINE_START.sub(_escape_line_start, self.inline(children))
+        if kind == "heading":
+            level = int(token["attrs"]["level"])
+            if self._dialect == "discord":
+                level = 2 if level <= 2 else 3
+            return "#" * level + " " + one_line(self.inline(children))
+        if kind == "list":
+            return self._list(token)
+        if kind == "block_quote":
+            inner = "\n\n".join(self.block(c) for c in children)
+            return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+        if kind == "block_code":
+            return self._code(str(token.get("raw", "")), (token.get("attrs") or {}).get("info"))
+        if kind == "thematic_break":
+            return "\u2500" * 12 if self._dialect == "discord" else "---"
+        if kind == "table":
+            return self._table(token)
+        if kind == "block_html":
+            return escape_text(str(token.get("raw", "")).strip(), self._dialect)
+        if children:
+            return "\n\n".join(self.block(c) for c in children)
+        return escape_text(str(token.get("raw", "")), self._dialect)
+
+    def _code(self, code: str, info: object) -> str:
+        code = code.rstrip("\n")
+        lang = str(info or "").split(" ")[0]
+        lang = lang if lang.isalnum() else ""
+        if self._dialect == "discord":
+            # Discord cannot use longer fences; break any ``` inside the code instead
+            safe = no_mentions(code.replace("```", "`\u200b``"))
+            return f"```{lang}\n{safe}\n```"
+        fence = fence_for(code)
+        return f"{fence}{lang}\n{code}\n{fence}"
+
+    def _list(self, token: Token, indent: str = "") -> str:
+        attrs = token.get("attrs") or {}
+        ordered = bool(attrs.get("ordered"))
+        number = int(attrs.get("start") or 1)
+        sep = "\n" if token.get("tight", True) else "\n\n"
+        items: list[str] = []
+        for item in token.get("children") or []:
+            marker = f"{number}. " if ordered else "- "
+            number += 1
+            inner_indent = indent + " " * len(marker)
+            parts = []
+            for child in item.get("children") or []:
+                if child["type"] == "list":
+                    parts.append(self._list(child, inner_indent))
+                else:
+                    text = self.block(child)
+                    parts.append(text.replace("\n", "\n" + inner_indent))
+            body = sep.join(parts) if parts else ""
+            first_line_nested = parts and item["children"][0]["type"] == "list"
+            lead = indent + marker
+            items.append(lead + (body.lstrip() if first_line_nested else body))
+        return sep.join(items)
+
+    def _rows(self, token: Token) -> list[list[list[Token]]]:
+        rows: list[list[list[Token]]] = []
+        for part in token.get("children") or []:
+            row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
+            for row in row_tokens:
+                rows.append([c.get("children") or [] for c in row["children"]])
+        return rows
+
+    def _table(self, token: Token) -> str:
+        rows = self._rows(token)
+        if not rows:
+            return ""
+        if self._dialect == "discourse":
+            lines = [
+                "| " + " | ".join(one_line(self.inline(c)) for c in row) + " |" for row in rows
+            ]
+            lines.insert(1, "|" + "---|" * len(rows[0]))
+            return "\n".join(lines)
+        texts = [[one_line(plain_text(c)) for c in row] for row in rows]
+        widths = [max(len(r[i]) if i < len(r) else 0 for r in texts) for i in range(len(texts[0]))]
+        if sum(widths) + 3 * len(widths) > TABLE_MAX_WIDTH:
+            head, *body = texts
+            blocks = [
+                "\n".join(f"**{md_text(h)}**: {md_text(c)}" for h, c in zip(head, r, strict=False))
+                for r in body
+            ]
+            return no_mentions("\n\n".join(blocks))
+        lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in texts]
+        lines.insert(1, "-+-".join("-" * w for w in widths))
+        body_text = "\n".join(line.rstrip() for line in lines).replace("```", "`\u200b``")
+        return f"```\n{no_mentions(body_text)}\n```"
+
+    def inline(self, tokens: list[Token]) -> str:
+        out: list[str] = []
+        for token in tokens:
+            kind = token["type"]
+            children = token.get("children") or []
+            if kind == "text":
+                out.append(escape_text(html.unescape(str(token.get("raw", ""))), self._dialect))
+            elif kind == "citation":
+                out.append(self._cite(int(token["attrs"]["n"])))
+            elif kind == "emphasis":
+                out.append(f"*{self.inline(children)}*")
+            elif kind == "strong":
+                out.append(f"**{self.inline(children)}**")
+            elif kind == "strikethrough":
+                out.append(f"~~{self.inline(children)}~~")
+            elif kind == "codespan":
+                code = one_line(str(token.get("raw", "")))
+                if self._dialect == "discord":
+                    code = no_mentions(code.replace("`", "\u02cb"))
+                    out.append(f"`{code}`")
+                else:
+                    fence = "`" * (max((len(m) for m in re.findall(r"`+", code)), default=0) + 1)
+                    pad = " " if code.startswith("`") or code.endswith("`") else ""
+                    out.append(f"{fence}{pad}{code}{pad}{fence}")
+            elif kind in ("link", "image"):
+                out.append(self._link(token))
+            elif kind == "softbreak":
+                out.append("\n")
+            elif kind == "linebreak":
+                out.append("\\\n" if self._dialect == "discourse" else "\n")
+            elif kind == "inline_html":
+                out.append(escape_text(str(token.get("raw", "")), self._dialect))
+            elif children:
+                out.append(self.inline(children))
+            else:
+                out.append(escape_text(str(token.get("raw", "")), self._dialect))
+        return "".join(out)
+
+    def _link(self, token: Token) -> str:
+        label = one_line(plain_text(token.get("children") or [])) or "image"
+        url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+        text = escape_text(label, self._dialect)
+        if url is None:
+            return text
+        return masked_link(md_text(label), url, self._dialect)
+
+
+def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:
+    """``[label](<url>)`` (Discord: the angle brackets suppress the embed) or ``[label](url)``."""
+    label = no_mentions(escaped_label) if dialect == "discord" else escaped_label
+    if dialect == "discord":
+        return f"[{label}](<{md_url(url)}>)"
+    return f"[{label}]({md_url(url)})"

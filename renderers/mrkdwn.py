@@ -1,0 +1,151 @@
+"""Tree walker from the mistune AST to Slack mrkdwn.
+
+Headings become bold lines, lists bullets or numbers indented four spaces per level, tables a
+monospace block (or ``*Header*: value`` lines when too wide), quotes ``>``, code fenced with
+triple backticks, links ``<url|text>``. All answer text is escaped (``& < >``) so it can never
+form a link, a mention or ``<!channel>``. ``cite(n)`` writes a citation marker.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from bot.markdown import Token, plain_text
+from renderers.escaping import one_line, safe_url, slack_link_text, slack_text, slack_url
+
+TABLE_MAX_WIDTH = 72
+
+
+def code_text(text: str) -> str:
+    """Text inside a code span or block: escaped, and unable to close the fence early."""
+    return slack_text(text).replace("```", "`\u200b``")
+
+
+class MrkdwnWriter:
+    """Render block tokens to mrkdwn strings."""
+
+    def __init__(self, cite: Callable[[int], str], cite_plain: Callable[[int], str]):
+        self._cite = cite
+        self._cite_plain = cite_plain
+
+    def block(self, token: Token, depth: int = 0) -> str:
+        kind = token["type"]
+        children = token.get("children") or []
+        if kind in ("paragraph", "block_text"):
+            return self.inline(children)
+        if kind == "heading":
+            return f"*{self.inline(children, bold=True).strip()}*"
+        if kind == "list":
+            return self._list(token, depth)
+        if kind == "block_quote":
+            inner = "\n".join(self.block(c, depth) for c in children)
+            return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+        if kind == "block_code":
+            code = str(token.get("raw", "")).rstrip("\n")
+            return f"```\n{code_text(code)}\n```"
+        if kind == "thematic_break":
+            return "\u2015" * 12
+        if kind == "table":
+            return self._table(token)
+        if kind == "block_html":
+            return slack_text(str(token.get("raw", "")).strip())
+        if children:
+            return "\n".join(self.block(c, depth) for c in children)
+        return slack_text(str(token.get("raw", "")))
+
+    def _list(self, token: Token, depth: int) -> str:
+        attrs = token.get("attrs") or {}
+        ordered = bool(attrs.get("ordered"))
+        number = int(attrs.get("start") or 1)
+        indent = "    " * depth
+        lines: list[str] = []
+        for item in token.get("children") or []:
+            marker = f"{number}." if ordered else "\u2022"
+            number += 1
+            parts = [
+                self.block(c, depth + 1) if c["type"] == "list" else self.block(c, depth)
+                for c in item.get("children") or []
+            ]
+            first, *rest = parts or [""]
+            lines.append(f"{indent}{marker} {first}")
+            for part in rest:
+                if part.startswith(indent + "    ") or not part:
+                    lines.append(part)
+                else:
+                    lines.extend(f"{indent}    {line}" for line in part.split("\n"))
+        return "\n".join(lines)
+
+    def _table(self, token: Token) -> str:
+        rows: list[list[str]] = []
+        for part in token.get("children") or []:
+            row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
+            for row in row_tokens:
+                rows.append(
+                    [one_line(self.plain(c.get("children") or [])) for c in row["children"]]
+                )
+        if not rows:
+            return ""
+        widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
+        if sum(widths) + 3 * len(widths) <= TABLE_MAX_WIDTH:
+            lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
+            lines.insert(1, "-+-".join("-" * w for w in widths))
+            body = "\n".join(line.rstrip() for line in lines)
+            return f"```\n{code_text(body)}\n```"
+        head, *body_rows = rows
+        out: list[str] = []
+        for row in body_rows:
+            pairs = [f"*{slack_text(h)}*: {slack_text(c)}" for h, c in zip(head, row, strict=False)]
+            out.append("\n".join(pairs))
+        return "\n\n".join(out)
+
+    def plain(self, tokens: list[Token]) -> str:
+        """Visible text of inline tokens (citations as plain markers), unescaped."""
+        out: list[str] = []
+        for token in tokens:
+            if token["type"] == "citation":
+                out.append(self._cite_plain(int(token["attrs"]["n"])))
+            elif token["type"] == "text":
+                out.append(html.unescape(str(token.get("raw", ""))))
+            elif token["type"] in ("softbreak", "linebreak"):
+                out.append(" ")
+            elif token.get("children"):
+                out.append(self.plain(token["children"]))
+            else:
+                out.append(str(token.get("raw", "")))
+        return "".join(out)
+
+    def inline(self, tokens: list[Token], bold: bool = False) -> str:
+        out: list[str] = []
+        for token in tokens:
+            kind = token["type"]
+            children = token.get("children") or []
+            if kind == "text":
+                out.append(slack_text(html.unescape(str(token.get("raw", "")))))
+            elif kind == "citation":
+                out.append(self._cite(int(token["attrs"]["n"])))
+            elif kind == "emphasis":
+                out.append(f"_{self.inline(children, bold)}_")
+            elif kind == "strong":
+                inner = self.inline(children, True)
+                out.append(inner if bold else f"*{inner}*")
+            elif kind == "strikethrough":
+                out.append(f"~{self.inline(children, bold)}~")
+            elif kind == "codespan":
+                out.append(f"`{code_text(str(token.get('raw', ''))).replace('`', 'ʼ')}`")
+            elif kind in ("link", "image"):
+                url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+                label = plain_text(children) or ("image" if kind == "image" else "")
+                if url:
+                    out.append(f"<{slack_url(url)}|{slack_link_text(label or url)}>")
+                else:
+                    out.append(slack_text(label))
+            elif kind in ("softbreak", "linebreak"):
+                out.append("\n")
+            elif kind == "inline_html":
+                out.append(slack_text(str(token.get("raw", ""))))
+            elif children:
+                out.append(self.inline(children, bold))
+            else:
+                out.append(slack_text(str(token.get("raw", ""))))
+        return "".join(out)

@@ -1,0 +1,206 @@
+"""The Slack renderer: Block Kit ``section`` blocks in mrkdwn plus ``context`` source blocks.
+
+Payload: ``{"messages": [{"text", "blocks", "unfurl_links": False, "unfurl_media": False}],
+"files": [{n, path, filename, media_type}]}``. Citations are ``<url|[n]>`` inline when the source
+has a link, then the sources follow as context blocks of ``<url|[n] Title>`` elements (ten per
+block), with an actions block of record buttons. Limits held: 50 blocks per message, 3,000
+characters per section text, 10 context elements, 150 header characters, a short plain ``text``
+fallback (at most 3,000 of the 40,000 allowed characters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.markdown import Token
+from renderers.base import CitationForm, RenderContext
+from renderers.document import Document
+from renderers.escaping import one_line, slack_link_text, slack_text, slack_url
+from renderers.limits import (
+    SLACK_FALLBACK_CHARS,
+    SLACK_MAX_BLOCKS,
+    SLACK_MAX_BUTTON_LABEL,
+    SLACK_MAX_CONTEXT_ELEMENTS,
+    SLACK_MAX_CONTEXT_TEXT,
+    SLACK_MAX_HEADER_CHARS,
+    SLACK_MAX_SECTION_CHARS,
+    pack,
+    truncate,
+)
+from renderers.mrkdwn import MrkdwnWriter
+from renderers.text_writer import TextWriter
+
+CHANNEL = "slack"
+MAX_SOURCE_CONTEXT_BLOCKS = 20
+MAX_BUTTONS = 25
+
+
+@dataclass(frozen=True)
+class SlackPart:
+    """One rendered top-level block: mrkdwn ``text``, or a ``header``, plus its plain text."""
+
+    kind: Literal["text", "header"]
+    text: str
+    plain: str
+
+
+def marker(form: CitationForm | None, n: int) -> str:
+    """``[n]`` (``[n?]`` when weakly supported)."""
+    return f"[{n}?]" if form is not None and form.weak else f"[{n}]"
+
+
+class SlackBlocks:
+    """Block step of the Slack renderer."""
+
+    def __init__(self, forms: Mapping[int, CitationForm]):
+        self._forms = forms
+        self._writer = MrkdwnWriter(self.cite, self.cite_plain)
+        self._plain = TextWriter(self.cite_plain)
+
+    def cite(self, n: int) -> str:
+        form = self._forms.get(n)
+        if form is None:
+            return ""
+        if form.url and form.kind in ("link", "download"):
+            return f"<{slack_url(form.url)}|{marker(form, n)}>"
+        return marker(form, n)
+
+    def cite_plain(self, n: int) -> str:
+        return marker(self._forms.get(n), n) if n in self._forms else ""
+
+    def __call__(self, token: Token) -> SlackPart:
+        if token["type"] == "heading" and int(token["attrs"]["level"]) == 1:
+            title = one_line(self._writer.plain(token.get("children") or []))
+            # plain_text is not parsed by Slack; the joiner still keeps `<!here>` out of it
+            shown = truncate(title, SLACK_MAX_HEADER_CHARS).replace("<", "<\u200d")
+            return SlackPart("header", shown, title)
+        return SlackPart("text", self._writer.block(token), self._plain.block(token))
+
+
+def block_renderer(
+    forms: Mapping[int, CitationForm], context: RenderContext, seed: str
+) -> SlackBlocks:
+    """The block step (``seed`` is unused: Slack has no per-answer ids)."""
+    return SlackBlocks(forms)
+
+
+def source_element(form: CitationForm) -> str:
+    """One context element: ``<url|[n] Title> · p. 12, Section`` (mrkdwn, escaped)."""
+    label = f"{marker(form, form.n)} {form.title}"
+    if form.kind in ("link", "download") and form.url:
+        text = f"<{slack_url(form.url)}|{slack_link_text(label)}>"
+        if form.kind == "download" and form.filename:
+            text += f" ({slack_text(one_line(form.filename))})"
+    elif form.kind == "attachment":
+        text = (
+            f"{slack_text(one_line(label))} (attached: {slack_text(one_line(form.filename or ''))})"
+        )
+    elif form.kind == "name" and form.filename and form.filename != form.title:
+        text = f"{slack_text(one_line(label))} ({slack_text(one_line(form.filename))})"
+    else:
+        text = slack_text(one_line(label))
+    extras = [form.detail] if form.detail else []
+    if form.record and form.record.columns:
+        extras.append("; ".join(f"{k}: {v}" for k, v in form.record.columns))
+    if form.record and form.record.action and not form.record.button:
+        action = form.record.action
+        extras.append(f"<{slack_url(action.url)}|{slack_link_text(action.label)}>")
+        text += " \u00b7 " + " \u00b7 ".join(slack_text(one_line(e)) for e in extras[:-1])
+        text += " \u00b7 " + extras[-1]
+    elif extras:
+        text += " \u00b7 " + " \u00b7 ".join(slack_text(one_line(e)) for e in extras)
+    return truncate(text, SLACK_MAX_CONTEXT_TEXT)
+
+
+def source_blocks(doc: Document) -> list[dict[str, Any]]:
+    """Context blocks listing the sources (ten per block), then record buttons."""
+    listed = list(doc.listed)
+    limit = MAX_SOURCE_CONTEXT_BLOCKS * SLACK_MAX_CONTEXT_ELEMENTS
+    elements = [
+        source_element(form) for form in listed[: limit - 1 if len(listed) > limit else limit]
+    ]
+    if len(listed) > limit:
+        more = f"and {len(listed) - len(elements)} more"
+        url = doc.context.full_list_url()
+        elements.append(f"<{slack_url(url)}|{more}>" if url else more)
+    blocks: list[dict[str, Any]] = [
+        {
+            "type": "context",
+            "elements": [
+                {"type": "mrkdwn", "text": text}
+                for text in elements[i : i + SLACK_MAX_CONTEXT_ELEMENTS]
+            ],
+        }
+        for i in range(0, len(elements), SLACK_MAX_CONTEXT_ELEMENTS)
+    ]
+    buttons = [
+        {
+            "type": "button",
+            "text": {
+                "type": "plain_text",
+                "text": truncate(
+                    f"[{f.n}] {one_line(f.record.action.label)}", SLACK_MAX_BUTTON_LABEL
+                ),
+            },
+            "url": f.record.action.url,
+            "action_id": f"citecast_source_{f.n}",
+        }
+        for f in listed
+        if f.record and f.record.button and f.record.action
+    ]
+    for i in range(0, len(buttons), MAX_BUTTONS):
+        blocks.append({"type": "actions", "elements": buttons[i : i + MAX_BUTTONS]})
+    return blocks
+
+
+def _body_blocks(parts: list[SlackPart]) -> tuple[list[dict[str, Any]], list[str]]:
+    blocks: list[dict[str, Any]] = []
+    plains: list[str] = []
+    pending: list[str] = []
+    pending_plain: list[str] = []
+
+    def flush() -> None:
+        for text in pack(pending, SLACK_MAX_SECTION_CHARS):
+            blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
+        plains.extend(pending_plain)
+        pending.clear()
+        pending_plain.clear()
+
+    for part in parts:
+        if part.kind == "header":
+            flush()
+            blocks.append({"type": "header", "text": {"type": "plain_text", "text": part.text}})
+            plains.append(part.plain)
+        elif part.text.strip():
+            pending.append(part.text)
+            pending_plain.append(part.plain)
+    flush()
+    return blocks, plains
+
+
+def fallback_text(plains: list[str]) -> str:
+    """The notification/fallback ``text``: the answer's plain text, short, escaped."""
+    return truncate(slack_text(" ".join(one_line(p) for p in plains if p)), SLACK_FALLBACK_CHARS)
+
+
+def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
+    """The Slack payload from rendered blocks."""
+    body, plains = _body_blocks(fragments)
+    sources = source_blocks(doc)
+    messages: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    for block in body + sources:
+        if len(current) >= SLACK_MAX_BLOCKS:
+            messages.append(current)
+            current = []
+        current.append(block)
+    if current or not messages:
+        messages.append(current)
+    out = []
+    for index, blocks in enumerate(messages):
+        text = fallback_text(plains) if index == 0 else "(continued)"
+        out.append({"text": text or "(empty answer)", "blocks": blocks,
+                    "unfurl_links": False, "unfurl_media": False})  # fmt: skip
+    return {"messages": out, "files": doc.files}

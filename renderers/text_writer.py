@@ -1,0 +1,98 @@
+"""Tree walker from the mistune AST to plain text (the email text part, previews).
+
+Headings are underlined, lists keep bullets and numbers with indentation, quotes get ``>``,
+code is indented four spaces, tables become ``a | b`` rows, links ``text <url>``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from bot.markdown import Token, plain_text
+from renderers.escaping import one_line, safe_url
+
+
+class TextWriter:
+    """Render block tokens to plain text."""
+
+    def __init__(self, cite: Callable[[int], str]):
+        self._cite = cite
+
+    def block(self, token: Token) -> str:
+        kind = token["type"]
+        children = token.get("children") or []
+        if kind in ("paragraph", "block_text"):
+            return self.inline(children)
+        if kind == "heading":
+            title = one_line(self.inline(children))
+            rule = "=" if int(token["attrs"]["level"]) == 1 else "-"
+            return f"{title}\n{rule * min(len(title), 72)}"
+        if kind == "list":
+            return self._list(token)
+        if kind == "block_quote":
+            inner = "\n\n".join(self.block(c) for c in children)
+            return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+        if kind == "block_code":
+            code = str(token.get("raw", "")).rstrip("\n")
+            return "\n".join(f"    {line}" for line in code.split("\n"))
+        if kind == "thematic_break":
+            return "-" * 24
+        if kind == "table":
+            rows: list[str] = []
+            for part in children:
+                row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
+                for row in row_tokens:
+                    cells = [
+                        one_line(self.inline(c.get("children") or [])) for c in row["children"]
+                    ]
+                    rows.append(" | ".join(cells))
+            return "\n".join(rows)
+        if kind == "block_html":
+            return str(token.get("raw", "")).strip()
+        if children:
+            return "\n\n".join(self.block(c) for c in children)
+        return str(token.get("raw", ""))
+
+    def _list(self, token: Token, indent: str = "") -> str:
+        attrs = token.get("attrs") or {}
+        number = int(attrs.get("start") or 1)
+        lines: list[str] = []
+        for item in token.get("children") or []:
+            marker = f"{number}. " if attrs.get("ordered") else "- "
+            number += 1
+            inner = indent + " " * len(marker)
+            first = True
+            for child in item.get("children") or []:
+                if child["type"] == "list":
+                    lines.append(self._list(child, inner))
+                    continue
+                text = self.block(child).replace("\n", "\n" + inner)
+                lines.append((indent + marker if first else inner) + text)
+                first = False
+            if first:
+                lines.append(indent + marker.rstrip())
+        return "\n".join(lines)
+
+    def inline(self, tokens: list[Token]) -> str:
+        out: list[str] = []
+        for token in tokens:
+            kind = token["type"]
+            children = token.get("children") or []
+            if kind == "text":
+                out.append(html.unescape(str(token.get("raw", ""))))
+            elif kind == "citation":
+                out.append(self._cite(int(token["attrs"]["n"])))
+            elif kind == "codespan":
+                out.append(str(token.get("raw", "")))
+            elif kind in ("link", "image"):
+                label = plain_text(children) or "image"
+                url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+                out.append(f"{label} <{url}>" if url and url != label else label)
+            elif kind in ("softbreak", "linebreak"):
+                out.append("\n")
+            elif children:
+                out.append(self.inline(children))
+            else:
+                out.append(str(token.get("raw", "")))
+        return "".join(out)

@@ -1,0 +1,179 @@
+"""The web renderer: sanitized HTML with superscript citation links and a numbered source list.
+
+Payload: ``{"html": str, "citations": [dict, ...]}``. Each citation marker is
+``<sup class="citation"><a href="#cite-P-n" title="…" data-n aria-describedby>[n]</a></sup>``
+whose title (hover) and ``aria-describedby`` (focus, screen readers) give the title, page or
+section and the quote; ``P`` is a short hash of the answer so several answers on one page keep
+distinct anchors. Weak citations (support below ``RenderContext.weak_below``) get class ``weak``
+and a ``?``. The whole HTML passes nh3 with exactly the tags and attributes below allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+import nh3
+
+from bot.markdown import Token
+from renderers.base import CitationForm, RenderContext
+from renderers.document import Document
+from renderers.escaping import html_text, one_line
+from renderers.html_writer import HtmlWriter
+
+CHANNEL = "web"
+
+ALLOWED_TAGS = {
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "code", "pre",
+    "blockquote", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "a", "sup",
+    "span", "div", "section",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title", "id", "class", "data-n", "aria-describedby", "aria-label"},
+    "sup": {"class", "id"},
+    "ol": {"class", "start", "id", "aria-label"},
+    "li": {"id", "class", "value"},
+    "span": {"class", "id", "role"},
+    "div": {"class", "id"},
+    "section": {"class", "aria-label"},
+    "h2": {"class"},
+    "code": {"class"},
+}
+
+
+def anchor_prefix(seed: str) -> str:
+    """A short stable prefix for the answer's anchors (from ``renderers.document.seed``)."""
+    return "c" + hashlib.sha1(seed.encode("utf-8"), usedforsecurity=False).hexdigest()[:6]
+
+
+def sanitize(markup: str) -> str:
+    """nh3 with the web allow-list; only http/https/mailto (and #fragment) links survive."""
+    return str(
+        nh3.clean(
+            markup,
+            tags=ALLOWED_TAGS,
+            attributes=ALLOWED_ATTRIBUTES,
+            url_schemes={"http", "https", "mailto"},
+            strip_comments=True,
+        )
+    )
+
+
+def hover_text(form: CitationForm) -> str:
+    """What hovering or focusing a marker shows: title, page/section, quote."""
+    parts = [form.title]
+    if form.detail:
+        parts.append(form.detail)
+    text = " \u2014 ".join(parts)
+    if form.quote:
+        text += f": \u201c{one_line(form.quote)[:300]}\u201d"
+    return one_line(text)
+
+
+class WebBlocks:
+    """Block-level step of the web renderer (see renderers.document)."""
+
+    def __init__(self, forms: Mapping[int, CitationForm], prefix: str):
+        self._forms = forms
+        self._prefix = prefix
+        self._writer = HtmlWriter(self.cite)
+
+    def cite(self, n: int) -> str:
+        form = self._forms.get(n)
+        if form is None:
+            return ""
+        weak = " weak" if form.weak else ""
+        mark = f"[{n}?]" if form.weak else f"[{n}]"
+        target = f"#cite-{self._prefix}-{n}"
+        hover = html_text(hover_text(form)) if form.reachable else "restricted source"
+        return (
+            f'<sup class="citation{weak}"><a href="{target}" title="{hover}" data-n="{n}" '
+            f'aria-describedby="cite-{self._prefix}-{n}">{mark}</a></sup>'
+        )
+
+    def __call__(self, token: Token) -> str:
+        return self._writer.block(token)
+
+
+def _source_item(form: CitationForm, prefix: str) -> str:
+    title = html_text(form.title)
+    if form.kind in ("link", "download") and form.url:
+        cls = "source-link" if form.kind == "link" else "download"
+        head = f'<a class="{cls}" href="{html_text(form.url)}">{title}</a>'
+        if form.kind == "download" and form.filename:
+            head += f' <span class="filename">({html_text(form.filename)})</span>'
+    else:
+        head = f'<span class="source-name">{title}</span>'
+    parts = [head]
+    if form.detail:
+        parts.append(f'<span class="detail">{html_text(form.detail)}</span>')
+    if form.record:
+        if form.record.columns:
+            cols = "; ".join(
+                f"{html_text(name)}: {html_text(value)}" for name, value in form.record.columns
+            )
+            parts.append(f'<span class="record-columns">{cols}</span>')
+        if form.record.action:
+            action = form.record.action
+            parts.append(
+                f'<a class="button action" href="{html_text(action.url)}">'
+                f"{html_text(action.label)}</a>"
+            )
+    if form.quote:
+        parts.append(f'<span class="quote">\u201c{html_text(one_line(form.quote))}\u201d</span>')
+    if form.weak:
+        parts.append('<span class="weak-note">(weak support?)</span>')
+    cls = ' class="weak"' if form.weak else ""
+    return f'<li id="cite-{prefix}-{form.n}" value="{form.n}"{cls}>{" ".join(parts)}</li>'
+
+
+def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
+    """The JSON-able description of one citation for the web client."""
+    citation = doc.answer.citation(form.n)
+    out: dict[str, Any] = {"n": form.n, "title": form.title, "form": form.kind}
+    if form.url:
+        out["url"] = form.url
+    if citation is not None and form.reachable:
+        source = citation.source
+        for key, value in (("page", source.page), ("page_end", source.page_end),
+                           ("section", source.section), ("filename", form.filename)):  # fmt: skip
+            if value is not None:
+                out[key] = value
+        if form.quote:
+            out["quote"] = form.quote
+        if citation.support is not None:
+            out["support"] = citation.support
+    if form.weak:
+        out["weak"] = True
+    if form.record:
+        out["record"] = {
+            "label": form.record.label,
+            "columns": dict(form.record.columns),
+            **({"action": {"label": form.record.action.label, "url": form.record.action.url}}
+               if form.record.action else {}),
+        }  # fmt: skip
+    return out
+
+
+def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
+    """The web payload from rendered blocks."""
+    prefix = anchor_prefix(doc.seed)
+    listed = doc.listed
+    body = "\n".join(f for f in fragments if f)
+    sources = ""
+    if listed:
+        items = "\n".join(_source_item(form, prefix) for form in listed)
+        sources = (
+            f'<section class="sources" aria-label="Sources"><h2 class="sources-title">Sources</h2>'
+            f'<ol class="sources" id="sources-{prefix}">\n{items}\n</ol></section>'
+        )
+    markup = f'<div class="answer" id="answer-{prefix}">{body}\n{sources}</div>'
+    return {"html": sanitize(markup), "citations": [citation_json(f, doc) for f in listed]}
+
+
+def block_renderer(
+    forms: Mapping[int, CitationForm], context: RenderContext, seed: str
+) -> WebBlocks:
+    """The block step for an answer whose anchors derive from ``seed``."""
+    return WebBlocks(forms, anchor_prefix(seed))
