@@ -106,6 +106,7 @@ class GroundingSettings(Section):
     policy: Literal["annotate", "drop", "off"] = "annotate"
     threshold: float = Field(default=0.35, ge=0.0, le=1.0)
     flag_uncited_claims: bool = True
+    backend: str = "lexical"
 
 
 class WebSettings(Section):
@@ -120,10 +121,24 @@ class WebSettings(Section):
     file_token_ttl: int = Field(default=3600, ge=60)
     max_question_chars: int = Field(default=4000, ge=1)
     max_body_bytes: int = Field(default=64_000, ge=1024)
+    # Directories whose files /files/{token} may serve, besides the roots the index ingested.
+    file_roots: list[str] = Field(default_factory=list)
+    history_turns: int = Field(default=6, ge=0, le=50)
+    # Seconds `citecast serve` lets in-flight answers finish on SIGINT/SIGTERM.
+    shutdown_grace: float = Field(default=10.0, ge=0, le=600)
 
 
 class SlackSettings(Section):
-    """The Slack app (slack-bolt): HTTP events or Socket Mode."""
+    """The Slack app (slack-bolt): HTTP events or Socket Mode (see ``bot.connectors.slack``).
+
+    Public channels always get ``public_audience``. DMs add the groups mapped from the user's
+    email domain, user groups and ``audience_by_channel``; private channels and group DMs add
+    only the channel mapping (and the asker's groups when ``private_channels_use_user_groups``,
+    since everyone in the channel reads the answer). Streaming is ``native`` (chat.*Stream, with
+    automatic fallback to ``edit``), ``edit`` (post, then at most one chat.update per
+    ``edit_interval_seconds``) or ``none`` (one message). Calls answered 429 wait Retry-After;
+    5xx are retried with backoff from ``retry_backoff_seconds``, up to ``max_retries`` times.
+    """
 
     enabled: bool = False
     mode: Literal["http", "socket"] = "http"
@@ -132,12 +147,24 @@ class SlackSettings(Section):
     signing_secret: str = ""
     api_base_url: str | None = None
     streaming: Literal["native", "edit", "none"] = "native"
-    suggested_prompts: list[str] = Field(default_factory=list)
+    suggested_prompts: list[str] = Field(default_factory=list, max_length=4)
     public_audience: list[str] = Field(default_factory=lambda: ["public"])
     audience_by_email_domain: dict[str, list[str]] = Field(default_factory=dict)
     audience_by_usergroup: dict[str, list[str]] = Field(default_factory=dict)
     audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
+    private_channels_use_user_groups: bool = False
     max_file_bytes: int = Field(default=50_000_000, ge=0)
+    thinking_status: str = "thinking\u2026"
+    feedback_buttons: bool = True
+    history_turns: int = Field(default=10, ge=0, le=100)
+    edit_interval_seconds: float = Field(default=1.0, ge=0)
+    stream_buffer_chars: int = Field(default=256, ge=1, le=12_000)
+    native_stream_max_chars: int = Field(default=12_000, ge=100)
+    max_retries: int = Field(default=3, ge=0, le=20)
+    retry_backoff_seconds: float = Field(default=0.5, ge=0)
+    request_timeout_seconds: float = Field(default=30.0, gt=0)
+    shutdown_grace_seconds: float = Field(default=10.0, ge=0)
+    apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
 
 
 class DiscordSettings(Section):
@@ -154,6 +181,16 @@ class DiscordSettings(Section):
     audience_by_role: dict[str, list[str]] = Field(default_factory=dict)
     dm_audience_by_user: dict[str, list[str]] = Field(default_factory=dict)
     max_file_bytes: int = Field(default=10_000_000, ge=0)
+    gateway_url: str | None = None
+    public_audience: list[str] = Field(default_factory=lambda: ["public"])
+    stream_interval: float = Field(default=1.0, ge=0.0, le=60.0)
+    max_retries: int = Field(default=3, ge=0, le=10)
+    retry_backoff: float = Field(default=1.0, ge=0.0, le=60.0)
+    history_limit: int = Field(default=10, ge=0, le=50)
+    guild_ready_timeout: float = Field(default=2.0, ge=0.0, le=60.0)
+    typing_interval: float = Field(default=8.0, gt=0.0, le=60.0)
+    failure_message: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
+    empty_question_message: str = "Ask me a question after mentioning me."
 
 
 class ImapSettings(Section):

@@ -1,0 +1,70 @@
+"""``citecast serve``: the web chat on http://127.0.0.1:8000 plus every enabled channel."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+HELP = "serve the web chat, the API and every enabled channel"
+DESCRIPTION = """\
+Serve the chat page, the embeddable widget, the REST and streaming API, signed file downloads
+and every channel config.yaml enables, in one process (uvicorn).
+
+Ctrl-C (SIGINT) or SIGTERM stop it gracefully: answers being written get web.shutdown_grace
+seconds to finish; any that do not are recorded as failed, never lost silently.
+
+examples:
+  citecast ingest examples/ && citecast serve     then open http://127.0.0.1:8000
+  citecast serve --host 0.0.0.0 --port 9000
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--host`` and ``--port`` override ``web.host`` and ``web.port``."""
+    parser.add_argument("--host", help="address to listen on (default: web.host, 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, help="port to listen on (default: web.port, 8000; 0 picks a free one)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
+    import uvicorn
+
+    from bot.assistant import Assistant
+    from bot.config import load_settings
+    from bot.connectors.app import build_app
+    from bot.connectors.web import build_signer
+    from bot.errors import ConfigError
+    from bot.runtime import Services
+    from bot.store import Store
+
+    settings = load_settings(args.config)
+    host = args.host or settings.web.host
+    port = settings.web.port if args.port is None else args.port
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port: {port} is not a TCP port")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    store = Store(settings.store.path)
+    try:
+        assistant = Assistant.from_settings(settings)
+        # Other channels get signed links only when the deployment has a public address.
+        signer = build_signer(settings) if settings.web.public_base_url else None
+        services = Services(settings=settings, store=store, assistant=assistant, signer=signer)
+        app = build_app(services, shutdown_grace=settings.web.shutdown_grace)
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            access_log=False,
+            log_level="info",
+            timeout_graceful_shutdown=max(1, int(settings.web.shutdown_grace)),
+        )
+        print(f"citecast: serving on http://{host}:{port}  (Ctrl-C to stop)", file=sys.stderr)
+        uvicorn.Server(config).run()
+    finally:
+        store.close()
+    return 0

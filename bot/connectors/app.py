@@ -1,0 +1,126 @@
+"""The one ASGI app of ``citecast serve``: the web channel plus every enabled connector.
+
+``build_app(services)`` mounts the web routes and the ``routes()`` of every connector from
+``enabled_connectors``; its lifespan starts them, and on shutdown stops them (in-flight answers
+get a grace period) and marks any turn still ``pending`` as ``failed`` so nothing is lost
+silently. Every request is logged as one JSON line with its latency and citation count.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bot.connectors.base import Connector, enabled_connectors
+from bot.connectors.web import WebConnector
+from bot.runtime import Services
+
+log = logging.getLogger("citecast.requests")
+app_log = logging.getLogger(__name__)
+
+
+class RequestLog:
+    """ASGI middleware: one structured log line per HTTP request, when its response ends."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+        state: dict[str, Any] = scope.setdefault("state", {})
+
+        async def send_logged(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_logged)
+        finally:
+            record = {
+                "method": scope.get("method"),
+                "path": scope.get("path"),
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+            }
+            if "citations" in state:
+                record["citations"] = state["citations"]
+            log.info(json.dumps(record))
+
+
+async def _json_http_error(request: Request, exc: Exception) -> Response:
+    """Routing errors (404, 405, …) answer in the API's one error shape."""
+    assert isinstance(exc, HTTPException)
+    reason = {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
+    return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
+
+
+def build_app(
+    services: Services, *, connectors: list[Connector] | None = None, shutdown_grace: float = 10.0
+) -> Starlette:
+    """The ASGI app: web routes, the enabled connectors' routes, CORS, request logs."""
+    web = WebConnector(services, shutdown_grace=shutdown_grace)
+    others = enabled_connectors(services) if connectors is None else connectors
+    everyone: list[Connector] = [web, *others]
+    routes: list[BaseRoute] = []
+    for connector in everyone:
+        routes.extend(connector.routes())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        started: list[Connector] = []
+        try:
+            for connector in everyone:
+                await connector.start()
+                started.append(connector)
+                app_log.info("started the %s connector", connector.name)
+            yield
+        finally:
+            for connector in reversed(started):
+                try:
+                    await connector.stop()
+                except Exception:
+                    app_log.exception("stopping the %s connector failed", connector.name)
+            failed = services.store.fail_pending_turns()
+            if failed:
+                app_log.warning("marked %d unfinished turn(s) as failed", failed)
+
+    middleware = [Middleware(RequestLog)]
+    origins = services.settings.web.cors_origins
+    if origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["content-type"],
+                max_age=600,
+            )
+        )
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _json_http_error},
+    )
+    app.state.services = services
+    app.state.web = web
+    return app

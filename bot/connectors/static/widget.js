@@ -1,0 +1,91 @@
+/* citecast widget: <script src="https://your-citecast/widget.js" data-citecast async></script>
+ *
+ * Adds a floating button that opens the same chat as the citecast page, in a panel isolated
+ * from the host page's styles (shadow DOM). It talks to the citecast server the script came
+ * from, so that server must list this site in web.cors_origins.
+ */
+(function () {
+  "use strict";
+  if (window.__citecastWidget) return;
+  var script = document.currentScript || document.querySelector("script[data-citecast]");
+  if (!script || !script.src) return;
+  var base = script.getAttribute("data-api") || new URL(script.src, window.location.href).origin;
+  base = base.replace(/\/$/, "");
+  window.__citecastWidget = true;
+
+  var host = document.createElement("div");
+  host.id = "citecast-widget";
+  var shadow = host.attachShadow({ mode: "open" });
+  var style = document.createElement("link");
+  style.rel = "stylesheet";
+  style.href = base + "/static/chat.css";
+  shadow.appendChild(style);
+
+  var launcher = document.createElement("button");
+  launcher.type = "button";
+  launcher.className = "cc-launcher";
+  launcher.setAttribute("aria-expanded", "false");
+  launcher.setAttribute("aria-controls", "citecast-panel");
+  launcher.setAttribute("aria-label", script.getAttribute("data-label") || "Ask citecast");
+  launcher.textContent = "❝ Ask";
+
+  var panel = document.createElement("div");
+  panel.id = "citecast-panel";
+  panel.className = "cc-panel";
+  panel.setAttribute("role", "dialog");
+  panel.setAttribute("aria-label", "citecast chat");
+  panel.hidden = true;
+  var close = document.createElement("button");
+  close.type = "button";
+  close.className = "cc-close";
+  close.setAttribute("aria-label", "Close the chat");
+  close.textContent = "×";
+  panel.appendChild(close);
+  var mount = document.createElement("div");
+  mount.className = "cc-root";
+  panel.appendChild(mount);
+  shadow.appendChild(panel);
+  shadow.appendChild(launcher);
+
+  var chat = null;
+  function ensureChat(then) {
+    if (chat) { then(); return; }
+    function start() {
+      chat = window.CitecastChat.mount(mount, {
+        apiBase: base, compact: true, storageKey: "citecast.widget.conversation:" + base,
+      });
+      then();
+    }
+    if (window.CitecastChat) { start(); return; }
+    var loader = document.createElement("script");
+    loader.src = base + "/static/chat.js";
+    loader.async = true;
+    loader.onload = start;
+    loader.onerror = function () {
+      mount.textContent = "Cannot reach the citecast server at " + base + ".";
+      mount.className = "cc-root cc-error";
+      then();
+    };
+    document.head.appendChild(loader);
+  }
+
+  function open() {
+    ensureChat(function () {
+      panel.hidden = false;
+      launcher.setAttribute("aria-expanded", "true");
+      var input = shadow.querySelector(".cc-input");
+      if (input) input.focus();
+    });
+  }
+  function hide() {
+    panel.hidden = true;
+    launcher.setAttribute("aria-expanded", "false");
+    launcher.focus();
+  }
+  launcher.addEventListener("click", function () { if (panel.hidden) open(); else hide(); });
+  close.addEventListener("click", hide);
+  panel.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+
+  function attach() { document.body.appendChild(host); }
+  if (document.body) attach(); else document.addEventListener("DOMContentLoaded", attach);
+})();

@@ -1,0 +1,226 @@
+"""The web channel: chat page, embeddable widget, REST + SSE API, signed file downloads.
+
+Routes (all JSON errors are ``{"error": reason}``):
+
+- ``GET /`` the chat page; ``GET /widget.js`` the embeddable widget; ``/static/*`` its assets.
+- ``POST /api/ask`` ``{question, conversation_id?}`` -> ``{answer, html, citations,
+  conversation_id, turn_id}``.
+- ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
+- ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered.
+- ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
+- ``GET /healthz`` liveness, and ``GET /api/config`` the limits the page enforces up front.
+
+The viewer's audience is ``web.audience`` (default ``public``): the answerer is asked for that
+audience and an answer citing anything else is refused, never shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from bot.config import Settings
+from bot.connectors.web_api import (
+    UnknownConversationError,
+    error_response,
+    parse_ask,
+    read_json_body,
+    status_for,
+)
+from bot.connectors.web_files import file_response
+from bot.connectors.web_sse import AnswerStream
+from bot.connectors.web_turns import WebTurns
+from bot.errors import CitecastError, KnowledgeIndexError, ValidationError
+from bot.filetokens import FileSigner, load_file_secret
+from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).with_name("static")
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
+        " form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+}
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def file_roots(settings: Settings) -> list[str]:
+    """Directories whose files may be downloaded: ``web.file_roots`` plus the ingested roots."""
+    roots = list(settings.web.file_roots)
+    if not Path(settings.index.path).exists():
+        return roots
+    from bot.knowledge.index import KnowledgeIndex
+
+    try:
+        index = KnowledgeIndex(settings.index.path)
+        try:
+            roots.extend(str(root) for root in index.roots())
+        finally:
+            index.close()
+    except (CitecastError, sqlite3.Error) as exc:
+        log.warning("cannot read the ingested folders from the index: %s", exc)
+    return roots
+
+
+def build_signer(settings: Settings, base_url: str = "") -> FileSigner:
+    """A FileSigner for this deployment (secret from config, env, or the store directory)."""
+    secret = load_file_secret(settings.web.file_secret, settings.store.path)
+    return FileSigner(
+        secret,
+        settings.web.public_base_url or base_url,
+        settings.web.file_token_ttl,
+        roots=file_roots(settings),
+    )
+
+
+def request_base_url(request: Request) -> str:
+    """The origin a browser reached us on (links in answers point back here)."""
+    return str(request.base_url).rstrip("/")
+
+
+class WebConnector:
+    """The always-on web channel (routes only; nothing runs in the background)."""
+
+    name = "web"
+
+    def __init__(self, services: Services, *, shutdown_grace: float = 10.0) -> None:
+        self.services = services
+        self.settings = services.settings.web
+        signer = services.signer if isinstance(services.signer, FileSigner) else None
+        self.signer = signer or build_signer(services.settings)
+        self.turns = WebTurns(services, self.signer)
+        self.shutdown_grace = shutdown_grace
+
+    def routes(self) -> list[BaseRoute]:
+        """The web routes, mounted at the root of the app."""
+        return [
+            Route("/", self.page, methods=["GET"]),
+            Route("/widget.js", self.widget, methods=["GET"]),
+            Route("/healthz", self.health, methods=["GET"]),
+            Route("/api/config", self.config, methods=["GET"]),
+            Route("/api/ask", self.ask, methods=["POST"]),
+            Route("/api/ask/stream", self.ask_stream, methods=["GET"]),
+            Route("/api/conversations/{conversation_id}", self.conversation, methods=["GET"]),
+            Route("/files/{token}", self.files, methods=["GET"]),
+            Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+        ]
+
+    async def start(self) -> None:
+        """Nothing to start: the web channel is request-driven."""
+
+    async def stop(self) -> None:
+        """Let in-flight answers finish (up to the grace period); the rest are marked failed."""
+        if not await self.turns.drain(self.shutdown_grace):
+            log.warning("%d web answers still running at shutdown", self.turns.in_flight)
+
+    # -- pages -------------------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html, headers=PAGE_HEADERS)
+
+    async def widget(self, request: Request) -> Response:
+        return FileResponse(
+            STATIC_DIR / "widget.js",
+            media_type="text/javascript; charset=utf-8",
+            headers={"Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff"},
+        )
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"status": "ok", "in_flight": self.turns.in_flight}, headers=NO_STORE)
+
+    async def config(self, request: Request) -> Response:
+        return JSONResponse({"max_question_chars": self.settings.max_question_chars})
+
+    # -- API ---------------------------------------------------------------------------------
+
+    async def ask(self, request: Request) -> Response:
+        try:
+            body = await read_json_body(request, self.settings.max_body_bytes)
+            ask = parse_ask(body, self.settings.max_question_chars)
+            self._check_conversation(ask.conversation_id)
+        except ValidationError as exc:
+            return error_response(str(exc), status_for(exc))
+        turns = self.turns
+        history = turns.history(ask.conversation_id) if ask.conversation_id else []
+        start = turns.begin(ask.question, ask.conversation_id)
+        try:
+            reply = await self.services.assistant.reply(ask.question, turns.audience, history)
+            turns.check_audience(reply.answer)
+            base = request_base_url(request)
+            payload = turns.payload(reply, start, base)
+            turns.finish(start.turn_id, reply)
+        except KnowledgeIndexError as exc:
+            turns.fail(start.turn_id)
+            log.error("web turn %s failed: %s", start.turn_id, exc)
+            return error_response("the knowledge base is not available", 503)
+        except CitecastError as exc:
+            turns.fail(start.turn_id)
+            log.error("web turn %s failed: %s", start.turn_id, exc)
+            return error_response("the assistant failed to answer; try again", 502)
+        except BaseException:
+            turns.fail(start.turn_id)
+            raise
+        request.state.citations = len(reply.answer.citations)
+        return JSONResponse(payload, headers=NO_STORE)
+
+    async def ask_stream(self, request: Request) -> Response:
+        params: dict[str, Any] = dict(request.query_params)
+        try:
+            if len(request.query_params.getlist("question")) > 1:
+                raise ValidationError("give one question")
+            ask = parse_ask(params, self.settings.max_question_chars)
+            self._check_conversation(ask.conversation_id)
+        except ValidationError as exc:
+            return error_response(str(exc), status_for(exc))
+        stream = AnswerStream(self.turns, ask, request_base_url(request))
+
+        async def body() -> Any:
+            try:
+                async for chunk in stream.events():
+                    yield chunk
+            finally:
+                request.state.citations = stream.citation_count
+
+        return StreamingResponse(
+            body(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def conversation(self, request: Request) -> Response:
+        raw = request.path_params["conversation_id"]
+        try:
+            parse_ask({"question": "-", "conversation_id": raw}, 1)
+        except ValidationError as exc:
+            return error_response(str(exc), 400)
+        stored = self.turns.stored_turns(raw)
+        if not stored:
+            return error_response("unknown conversation", 404)
+        base = request_base_url(request)
+        turns = [self.turns.stored_payload(turn, base) for turn in stored]
+        return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
+
+    async def files(self, request: Request) -> Response:
+        return file_response(self.signer, str(request.path_params.get("token", "")))
+
+    def _check_conversation(self, conversation_id: str | None) -> None:
+        if conversation_id is not None and not self.turns.stored_turns(conversation_id):
+            raise UnknownConversationError("unknown conversation_id; start a new conversation")

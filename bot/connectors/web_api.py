@@ -1,0 +1,126 @@
+"""Input validation for the web API: bodies, questions and conversation ids.
+
+Everything a browser (or anyone else) sends is checked here before it reaches the assistant or
+the store. Bad input becomes :class:`bot.errors.ValidationError` with a reason a person can act
+on, and the route turns it into a 4xx JSON ``{"error": reason}``; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from bot.errors import ValidationError
+
+_CONVERSATION_ID = re.compile(r"[0-9a-f]{32}")
+# C0/C1 controls except tab and newline; they have no business in a question and can hide text.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ASK_FIELDS = frozenset({"question", "conversation_id"})
+
+
+class RequestTooLargeError(ValidationError):
+    """The request body is larger than ``web.max_body_bytes`` (answered with 413)."""
+
+
+class UnsupportedMediaTypeError(ValidationError):
+    """The request body is not JSON (answered with 415)."""
+
+
+class UnknownConversationError(ValidationError):
+    """The conversation id names no web conversation (answered with 404)."""
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    """A validated question, with the conversation it continues (None starts a new one)."""
+
+    question: str
+    conversation_id: str | None
+
+
+def error_response(reason: str, status: int) -> JSONResponse:
+    """The one shape of every API error: ``{"error": reason}``."""
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+def status_for(error: ValidationError) -> int:
+    """The HTTP status a validation error is answered with."""
+    if isinstance(error, RequestTooLargeError):
+        return 413
+    if isinstance(error, UnsupportedMediaTypeError):
+        return 415
+    if isinstance(error, UnknownConversationError):
+        return 404
+    return 400
+
+
+def clean_question(raw: Any, max_chars: int) -> str:
+    """Normalize a question (NFC, no control characters, trimmed) or explain what is wrong."""
+    if not isinstance(raw, str):
+        raise ValidationError("question must be a string")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("question is not valid Unicode") from None
+    if len(raw) > max_chars * 2:
+        raise ValidationError(f"question is longer than {max_chars} characters")
+    question = _CONTROL.sub(" ", unicodedata.normalize("NFC", raw)).strip()
+    if not question:
+        raise ValidationError("question is empty")
+    if len(question) > max_chars:
+        raise ValidationError(f"question is longer than {max_chars} characters")
+    return question
+
+
+def clean_conversation_id(raw: Any) -> str | None:
+    """A conversation id as issued by this server (32 hex digits), or None for a new one."""
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str) or not _CONVERSATION_ID.fullmatch(raw):
+        raise ValidationError("conversation_id must be an id returned by this server")
+    return raw
+
+
+async def read_json_body(request: Request, max_bytes: int) -> Any:
+    """The request's JSON body, read with a hard size cap (the declared length is not trusted)."""
+    content_type = request.headers.get("content-type", "")
+    if content_type.split(";")[0].strip().lower() != "application/json":
+        raise UnsupportedMediaTypeError(
+            "send the question as JSON (Content-Type: application/json)"
+        )
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+        raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > max_bytes:
+            raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValidationError("request body is not UTF-8") from None
+    except (json.JSONDecodeError, RecursionError):
+        raise ValidationError("request body is not valid JSON") from None
+
+
+def parse_ask(data: Any, max_chars: int) -> AskRequest:
+    """Validate ``{question, conversation_id?}`` (a JSON body or the stream's query string)."""
+    if not isinstance(data, Mapping):
+        raise ValidationError('send a JSON object like {"question": "..."}')
+    unknown = sorted(str(key) for key in data if key not in _ASK_FIELDS)
+    if unknown:
+        raise ValidationError(f"unknown field(s): {', '.join(unknown)}")
+    if "question" not in data:
+        raise ValidationError("question is required")
+    return AskRequest(
+        question=clean_question(data["question"], max_chars),
+        conversation_id=clean_conversation_id(data.get("conversation_id")),
+    )

@@ -1,0 +1,146 @@
+"""Server-sent events for ``GET /api/ask/stream``.
+
+Events, each ``data`` one line of JSON:
+
+- ``start``: ``{conversation_id, turn_id}`` as soon as the question is recorded;
+- ``citation``: a citation that became certain (its JSON form plus ``href``), before the text
+  that uses it;
+- ``delta``: ``{text}``, the new answer text (CommonMark with ``[^n]``), and, each time a block
+  of the answer is complete, ``html``: the sanitized rendering of every complete block so far;
+- ``done``: the final payload, the same as ``POST /api/ask`` returns;
+- ``error``: ``{error}``, a reason to show; the stream ends after it.
+
+Rendering happens once per completed block, never once per token.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from bot.assistant.base import Reply
+from bot.connectors.web_api import AskRequest
+from bot.connectors.web_turns import WebTurns
+from bot.errors import CitecastError
+from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
+
+log = logging.getLogger(__name__)
+
+
+def sse_event(event: str, data: Any) -> str:
+    """One server-sent event; JSON keeps ``data`` on one line."""
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
+    """Where clicking the citation goes: deep link, public URL, or a signed download."""
+    return citation.deep_link or citation.source.url or link(citation.source)
+
+
+def completed_blocks_end(text: str) -> int:
+    """The length of the prefix of ``text`` made of complete blocks (ends at a blank line
+    outside fenced code); 0 when no block is complete yet."""
+    end = 0
+    in_fence = False
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+        offset += len(line)
+        if not in_fence and not stripped and line.endswith("\n") and offset < len(text) + 1:
+            end = offset
+    return end
+
+
+class AnswerStream:
+    """Turns one streamed answer into SSE text, recording the turn in the store."""
+
+    def __init__(self, turns: WebTurns, ask: AskRequest, base_url: str) -> None:
+        self.turns = turns
+        self.ask = ask
+        self.base_url = base_url
+        self.citation_count = 0
+        self.status = "pending"
+        self.first_citation_at: float | None = None
+
+    async def events(self) -> AsyncIterator[str]:
+        """The event stream; the turn ends ``done`` or ``failed`` whatever happens."""
+        turns = self.turns
+        history = (
+            turns.history(self.ask.conversation_id) if self.ask.conversation_id is not None else []
+        )
+        start = turns.begin(self.ask.question, self.ask.conversation_id)
+        link = turns.link_for(self.base_url)
+        finished = False
+        text = ""
+        rendered_upto = 0
+        citations: list[Citation] = []
+        try:
+            yield sse_event(
+                "start", {"conversation_id": start.conversation_id, "turn_id": start.turn_id}
+            )
+            stream = turns.services.assistant.stream(self.ask.question, turns.audience, history)
+            async for event in stream:
+                if isinstance(event, CitationAdded):
+                    turns.check_audience(Answer("", (event.citation,)))
+                    citations.append(event.citation)
+                    self.citation_count += 1
+                    if self.first_citation_at is None:
+                        self.first_citation_at = time.perf_counter()
+                    data = event.citation.to_json()
+                    data["href"] = citation_href(event.citation, link)
+                    yield sse_event("citation", data)
+                elif isinstance(event, TextDelta):
+                    if not event.text:
+                        continue
+                    text += event.text
+                    delta: dict[str, Any] = {"text": event.text}
+                    end = completed_blocks_end(text)
+                    if end > rendered_upto:
+                        rendered_upto = end
+                        partial = Answer(text[:end], tuple(sorted(citations, key=lambda c: c.n)))
+                        delta["html"] = turns.render(partial, self.base_url).get("html", "")
+                    yield sse_event("delta", delta)
+                elif isinstance(event, Reply):
+                    turns.check_audience(event.answer)
+                    rendered = turns.render(event.answer, self.base_url)
+                    turns.finish(start.turn_id, event)
+                    finished = True
+                    self.status = "done"
+                    self.citation_count = len(event.answer.citations)
+                    yield sse_event("done", turns.payload(event, start, self.base_url, rendered))
+                    return
+            raise CitecastError("the assistant ended without an answer")
+        except CitecastError as exc:
+            log.warning("web stream turn %s failed: %s", start.turn_id, exc)
+            if not finished:
+                turns.fail(start.turn_id)
+                finished = True
+                self.status = "failed"
+            yield sse_event("error", {"error": _public_reason(exc)})
+        except Exception:
+            log.exception("web stream turn %s failed", start.turn_id)
+            if not finished:
+                turns.fail(start.turn_id)
+                finished = True
+                self.status = "failed"
+            yield sse_event("error", {"error": "the assistant failed to answer; try again"})
+        finally:
+            # The client went away (or the server is stopping) before the answer was complete.
+            if not finished:
+                turns.fail(start.turn_id)
+                self.status = "failed"
+
+
+def _public_reason(exc: CitecastError) -> str:
+    from bot.errors import BackendError, KnowledgeIndexError
+
+    if isinstance(exc, KnowledgeIndexError):
+        return "the knowledge base is not available; ask the operator to run citecast ingest"
+    if isinstance(exc, BackendError):
+        return "the assistant failed to answer; try again"
+    return "the assistant failed to answer; try again"

@@ -1,0 +1,166 @@
+"""Web conversations: the store side of a turn, the viewer's audience, and web rendering.
+
+A turn is written to the store as ``pending`` before the assistant is asked, and finished with
+the Answer JSON and the registry JSON (or marked ``failed``), so a page reload shows the same
+conversation with the same numbers and a shutdown never loses a question silently. Only turns
+of the ``web`` channel are visible through the web API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.assistant.base import Reply
+from bot.errors import BackendError
+from bot.filetokens import FileSigner
+from bot.models import Answer, Exchange, Source
+from bot.runtime import Services
+from bot.store import Turn
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "web"
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """A pending turn: the conversation it belongs to and its store id."""
+
+    conversation_id: str
+    turn_id: int
+
+
+class WebTurns:
+    """Store-backed conversations of the web channel, rendered for one viewer audience."""
+
+    def __init__(self, services: Services, signer: FileSigner | None) -> None:
+        self.services = services
+        self.settings = services.settings.web
+        self.audience = frozenset(self.settings.audience)
+        self.signer = signer
+        self._in_flight: set[int] = set()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # -- conversation state ------------------------------------------------------------------
+
+    def stored_turns(self, conversation_id: str) -> list[Turn]:
+        """The conversation's web turns, oldest first."""
+        turns = self.services.store.turns(conversation_id, limit=200)
+        return [turn for turn in turns if turn.channel == CHANNEL]
+
+    def history(self, conversation_id: str) -> list[Exchange]:
+        """The last answered turns, as the assistant's history."""
+        limit = self.settings.history_turns
+        if limit == 0:
+            return []
+        done: list[Exchange] = []
+        for turn in self.stored_turns(conversation_id):
+            text = turn.answer.get("text") if turn.answer else None
+            if turn.status == "done" and isinstance(text, str):
+                done.append(Exchange(turn.question, text))
+        return done[-limit:]
+
+    def begin(self, question: str, conversation_id: str | None) -> TurnStart:
+        """Record the question as a pending turn (starting a conversation when needed)."""
+        conversation = conversation_id or self.services.store.new_conversation_id()
+        turn_id = self.services.store.add_turn(conversation, CHANNEL, question, status="pending")
+        self._in_flight.add(turn_id)
+        self._idle.clear()
+        return TurnStart(conversation, turn_id)
+
+    def finish(self, turn_id: int, reply: Reply) -> None:
+        """Store the answer of a pending turn."""
+        try:
+            self.services.store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+        finally:
+            self._settle(turn_id)
+
+    def fail(self, turn_id: int) -> None:
+        """Mark a pending turn failed (the assistant failed or the client went away)."""
+        try:
+            self.services.store.finish_turn(turn_id, None, None, status="failed")
+        finally:
+            self._settle(turn_id)
+
+    def _settle(self, turn_id: int) -> None:
+        self._in_flight.discard(turn_id)
+        if not self._in_flight:
+            self._idle.set()
+
+    @property
+    def in_flight(self) -> int:
+        """How many answers are being produced right now."""
+        return len(self._in_flight)
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for in-flight answers; True when none is left."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    # -- audience and rendering --------------------------------------------------------------
+
+    def check_audience(self, answer: Answer) -> None:
+        """Refuse an answer citing a source the viewer may not see (defence in depth)."""
+        for citation in answer.citations:
+            if not citation.source.visible_to(self.audience):
+                log.error("refusing an answer citing %r to a web viewer", citation.source.id)
+                raise BackendError("the answer cited a source this viewer may not see")
+
+    def link_for(self, base_url: str) -> Callable[[Source], str | None]:
+        """The signer the renderer uses: a signed download link back to this server."""
+        signer, audience = self.signer, self.audience
+        public = self.settings.public_base_url or base_url
+        if signer is None:
+            return lambda source: None
+        return lambda source: signer.url_for(source, audience, public)
+
+    def render(self, answer: Answer, base_url: str) -> dict[str, Any]:
+        """The web renderer's payload (``{html, citations}``) for this viewer."""
+        import renderers
+        from renderers.base import RenderContext, capabilities_for
+
+        settings = self.services.settings
+        context = RenderContext(
+            public_base_url=settings.web.public_base_url or base_url,
+            signer=self.link_for(base_url),
+            audience=self.audience,
+            capabilities=capabilities_for("web", settings.capabilities.get("web")),
+        )
+        return dict(renderers.render(CHANNEL, answer, context))
+
+    def payload(
+        self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The API's answer payload: ``{answer, html, citations, conversation_id, turn_id}``."""
+        web = rendered if rendered is not None else self.render(reply.answer, base_url)
+        return {
+            "answer": reply.answer.to_json(),
+            "html": web.get("html", ""),
+            "citations": web.get("citations", []),
+            "conversation_id": start.conversation_id,
+            "turn_id": start.turn_id,
+        }
+
+    def stored_payload(self, turn: Turn, base_url: str) -> dict[str, Any]:
+        """One stored turn as the conversation endpoint returns it (links signed afresh)."""
+        out: dict[str, Any] = {
+            "turn_id": turn.id,
+            "question": turn.question,
+            "status": turn.status,
+            "created_at": turn.created_at,
+        }
+        if turn.status == "done" and turn.answer is not None:
+            answer = Answer.from_json(turn.answer)
+            web = self.render(answer, base_url)
+            out["answer"] = answer.to_json()
+            out["html"] = web.get("html", "")
+            out["citations"] = web.get("citations", [])
+        return out

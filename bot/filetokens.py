@@ -1,0 +1,245 @@
+"""Signed, expiring download links for cited files that have no public URL (DESIGN §6, §7).
+
+A token names one file inside a knowledge-base root, the audience it was issued for and when it
+expires, and is signed with HMAC-SHA256. It carries the file's path *relative to its root* (plus a
+short fingerprint of the root), so it never reveals where the knowledge base lives on disk.
+
+``verify`` answers every bad token the same way (:class:`FileTokenError`, one message) whether it
+was tampered with, expired, points outside the roots or names a file that no longer exists, so a
+caller cannot probe the file system through ``/files/{token}``.
+
+The secret comes from ``web.file_secret`` (usually ``${CITECAST_FILE_SECRET}``), else the
+``CITECAST_FILE_SECRET`` environment variable, else it is generated on first run and kept beside
+the store in a file only the owner can read (mode 0600).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import logging
+import mimetypes
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.errors import CitecastError, ConfigError
+from bot.models import Source
+
+log = logging.getLogger(__name__)
+
+SECRET_ENV = "CITECAST_FILE_SECRET"  # noqa: S105 (a variable name, not a secret)
+SECRET_FILENAME = "file_secret"  # noqa: S105 (a file name)
+MIN_SECRET_BYTES = 16
+_TOKEN_VERSION = 1
+
+
+class FileTokenError(CitecastError):
+    """A download token is invalid; deliberately says nothing about why."""
+
+    def __init__(self) -> None:
+        super().__init__("invalid or expired download link")
+
+
+@dataclass(frozen=True)
+class FileGrant:
+    """What a valid token allows: one file, for one audience, until ``expires_at``."""
+
+    path: Path
+    filename: str
+    media_type: str
+    audience: frozenset[str]
+    expires_at: int
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _fingerprint(root: Path) -> str:
+    return hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:12]
+
+
+class FileSigner:
+    """Issues and verifies ``/files/{token}`` links for files inside ``roots``.
+
+    ``base_url`` is where the app is reachable (``web.public_base_url``); ``url_for`` accepts a
+    per-call override so the web channel can link back to the host a browser used.
+    """
+
+    def __init__(
+        self,
+        secret: bytes,
+        base_url: str,
+        ttl: int,
+        roots: Iterable[str | Path] = (),
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if len(secret) < MIN_SECRET_BYTES:
+            raise ConfigError(f"web.file_secret: must be at least {MIN_SECRET_BYTES} bytes long")
+        self._secret = secret
+        self.base_url = base_url.rstrip("/")
+        self.ttl = ttl
+        self._clock = clock
+        self._roots: dict[str, Path] = {}
+        for root in roots:
+            resolved = Path(root).expanduser().resolve()
+            self._roots[_fingerprint(resolved)] = resolved
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The directories whose files may be served."""
+        return tuple(self._roots.values())
+
+    def add_root(self, root: str | Path) -> None:
+        """Allow files under one more directory (for example a newly ingested one)."""
+        resolved = Path(root).expanduser().resolve()
+        self._roots[_fingerprint(resolved)] = resolved
+
+    def _locate(self, path: str | Path) -> tuple[str, str] | None:
+        """(root fingerprint, relative path) when ``path`` is a file inside a root."""
+        try:
+            real = Path(path).expanduser().resolve()
+        except (OSError, RuntimeError, ValueError):
+            return None
+        for key, root in self._roots.items():
+            # A root is an ingested folder, or a single ingested file (relative path ".").
+            if real.is_relative_to(root):
+                return key, real.relative_to(root).as_posix()
+        return None
+
+    def token_for(self, source: Source, audience: frozenset[str]) -> str | None:
+        """A token for the source's file, or None (no path, not visible, outside the roots)."""
+        if not source.path or not source.visible_to(audience):
+            return None
+        located = self._locate(source.path)
+        if located is None:
+            return None
+        root_key, relative = located
+        claims: dict[str, Any] = {
+            "v": _TOKEN_VERSION,
+            "r": root_key,
+            "p": relative,
+            "a": sorted(audience),
+            "e": int(self._clock()) + self.ttl,
+        }
+        if source.filename:
+            claims["n"] = source.filename
+        if source.media_type:
+            claims["m"] = source.media_type
+        body = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode("utf-8"))
+        return f"{body}.{self._sign(body)}"
+
+    def url_for(
+        self, source: Source, audience: frozenset[str], base_url: str | None = None
+    ) -> str | None:
+        """A signed, expiring download URL for the source, or None when it cannot have one."""
+        token = self.token_for(source, audience)
+        if token is None:
+            return None
+        base = self.base_url if base_url is None else base_url.rstrip("/")
+        return f"{base}/files/{token}"
+
+    def _sign(self, body: str) -> str:
+        digest = hmac.new(self._secret, body.encode("ascii"), hashlib.sha256).digest()
+        return _b64(digest[:24])
+
+    def verify(self, token: str) -> FileGrant:
+        """The grant of a valid token; :class:`FileTokenError` for anything else."""
+        body, dot, signature = token.partition(".")
+        if not dot or len(token) > 4096 or not body.isascii() or not signature.isascii():
+            raise FileTokenError()
+        if not hmac.compare_digest(self._sign(body), signature):
+            raise FileTokenError()
+        try:
+            claims = json.loads(_unb64(body))
+        except (ValueError, binascii.Error):
+            raise FileTokenError() from None
+        grant = self._grant(claims)
+        if grant is None:
+            raise FileTokenError()
+        return grant
+
+    def _grant(self, claims: Any) -> FileGrant | None:
+        if not isinstance(claims, dict) or claims.get("v") != _TOKEN_VERSION:
+            return None
+        expires, relative, root_key = claims.get("e"), claims.get("p"), claims.get("r")
+        audience = claims.get("a")
+        if not isinstance(expires, int) or expires < self._clock():
+            return None
+        if not isinstance(relative, str) or not isinstance(root_key, str):
+            return None
+        if not isinstance(audience, list) or not all(isinstance(a, str) for a in audience):
+            return None
+        root = self._roots.get(root_key)
+        if root is None:
+            return None
+        try:
+            real = (root / relative).resolve()
+        except (OSError, RuntimeError, ValueError):
+            return None
+        # Checked again at download time: a symlink swapped in after issue must not escape.
+        if not real.is_relative_to(root) or not real.is_file():
+            return None
+        filename = claims.get("n") if isinstance(claims.get("n"), str) else real.name
+        media_type = claims.get("m") if isinstance(claims.get("m"), str) else None
+        guessed = mimetypes.guess_type(real.name)[0]
+        return FileGrant(
+            path=real,
+            filename=str(filename),
+            media_type=str(media_type or guessed or "application/octet-stream"),
+            audience=frozenset(audience),
+            expires_at=expires,
+        )
+
+
+def load_file_secret(configured: str, store_path: str) -> bytes:
+    """The signing secret: configured, else ``$CITECAST_FILE_SECRET``, else a stored random one.
+
+    The generated secret lives in ``<store directory>/file_secret`` with mode 0600, so links
+    stay valid across restarts without anyone having to configure anything.
+    """
+    value = configured or os.environ.get(SECRET_ENV, "")
+    if value:
+        secret = value.encode("utf-8")
+        if len(secret) < MIN_SECRET_BYTES:
+            raise ConfigError(
+                f"web.file_secret: must be at least {MIN_SECRET_BYTES} characters long"
+            )
+        return secret
+    directory = Path(store_path).parent if store_path != ":memory:" else Path(".citecast")
+    target = directory / SECRET_FILENAME
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return _read_secret_file(target)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_urlsafe(48))
+        log.info("generated a file-link secret in %s", target)
+        return _read_secret_file(target)
+    except OSError as exc:
+        raise ConfigError(f"web.file_secret: cannot create {target}: {exc}") from None
+
+
+def _read_secret_file(target: Path) -> bytes:
+    if target.stat().st_mode & 0o077:
+        log.warning("%s was readable by others; restricting it to its owner", target)
+        target.chmod(0o600)
+    secret = target.read_text(encoding="ascii").strip().encode("ascii")
+    if len(secret) < MIN_SECRET_BYTES:
+        raise ConfigError(f"{target}: the stored file-link secret is too short; delete the file")
+    return secret
