@@ -1,0 +1,172 @@
+"""Incremental rendering of a streamed answer: each completed block is rendered once.
+
+Feed it the ``StreamResolver``'s events; at the end call ``finish`` with the final Answer::
+
+    stream = StreamRenderer("slack", context)
+    for event in resolver_events:              # TextDelta | CitationAdded
+        update = stream.feed([event])
+        if update.appended:                    # newly completed blocks, channel format
+            show_more(update.appended)
+        if update.tail is not None:            # the open last block, re-rendered
+            replace_tail(update.tail)
+    payload = stream.finish(answer)            # == renderers.render("slack", answer, context)
+
+Channel formats of ``appended``/``tail``/``text()``: web sanitized HTML fragments, Slack mrkdwn,
+Discord markdown (``discord_contents()`` splits the text so far into messages of at most 2,000
+characters for edits), email HTML, Discourse markdown.
+
+Cost: text is cut into blocks with ``bot.markdown.split_blocks`` (chunks that parse alone exactly
+as in the whole document); a completed chunk is parsed and rendered once and cached. The open
+tail is re-rendered only when it has grown by ``tail_growth`` (default 1.5x, so its total cost
+stays a small multiple of its length) or a block completed; ``preview()`` renders it on demand.
+``finish`` parses only the last chunk and assembles the payload from the cached fragments,
+falling back to a full ``render`` if the streamed text or citations differ from the final Answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.markdown import Token, parse, split_blocks
+from bot.models import Answer, Citation, CitationAdded, TextDelta
+from renderers import channel_module, render
+from renderers.base import CitationForm, RenderContext
+from renderers.document import Document, cited_numbers, decide_forms, seed
+from renderers.limits import DISCORD_MAX_CONTENT, pack
+
+
+@dataclass(frozen=True)
+class StreamUpdate:
+    """What changed after a ``feed``: newly completed blocks, and the open tail if re-rendered."""
+
+    appended: str
+    tail: str | None
+
+
+def fragment_text(channel: str, fragment: Any) -> str:
+    """A block fragment as text in the channel's format."""
+    if channel == "slack":
+        return f"*{fragment.text}*" if fragment.kind == "header" else str(fragment.text)
+    if channel == "email":
+        return str(fragment[0])
+    if channel == "web":
+        from renderers.web import sanitize
+
+        return sanitize(str(fragment))
+    return str(fragment)
+
+
+class StreamRenderer:
+    """Renders a streamed answer block by block for one channel (see the module docstring)."""
+
+    def __init__(
+        self, channel: str, context: RenderContext | None = None, *, tail_growth: float = 1.5
+    ) -> None:
+        self.channel = channel
+        self.context = context or RenderContext()
+        self._module = channel_module(channel)
+        self._caps = self.context.caps(channel)
+        self._growth = max(1.01, tail_growth)
+        self._citations: dict[int, Citation] = {}
+        self._forms: dict[int, CitationForm] = {}
+        self._done_text: list[str] = []
+        self._tail = ""
+        self._fragments: list[Any] = []
+        self._texts: list[str] = []
+        self._cited: dict[int, None] = {}
+        self._tail_shown = 0
+        self._step: Any = None
+        self._seed: str | None = None
+
+    def _block_step(self) -> Any:
+        if self._step is None:
+            text = "".join(self._done_text) + self._tail
+            answer_seed = seed(text, self.context)
+            step = self._module.block_renderer(self._forms, self.context, answer_seed)
+            if "\n" not in text:
+                return step  # the first line (the seed) may still grow: do not keep this one
+            self._seed, self._step = answer_seed, step
+        return self._step
+
+    def _add_citation(self, citation: Citation) -> None:
+        self._citations[citation.n] = citation
+        forms = decide_forms(self._citations.values(), self._caps, self.context)
+        # the block step holds a reference to this dict: update it in place
+        self._forms.clear()
+        self._forms.update(forms)
+
+    def feed(self, events: Iterable[TextDelta | CitationAdded]) -> StreamUpdate:
+        """Take resolver events; return the newly completed blocks and maybe the new tail."""
+        grew = False
+        for event in events:
+            if isinstance(event, CitationAdded):
+                self._add_citation(event.citation)
+            elif event.text:
+                self._tail += event.text
+                grew = grew or "\n" in event.text
+        appended: list[str] = []
+        if grew:
+            chunks, rest = split_blocks(self._tail)
+            if chunks:
+                step = self._block_step()
+                for chunk in chunks:
+                    tokens = parse(chunk)
+                    self._take(tokens, step, appended)
+                    self._done_text.append(chunk)
+                self._tail = rest
+                self._tail_shown = 0
+        tail: str | None = None
+        if appended or len(self._tail) >= max(1, self._tail_shown) * self._growth:
+            tail = self._render_tail()
+        return StreamUpdate("\n".join(appended), tail)
+
+    def _take(self, tokens: list[Token], step: Any, appended: list[str]) -> None:
+        for token in tokens:
+            fragment = step(token)
+            self._fragments.append(fragment)
+            text = fragment_text(self.channel, fragment)
+            self._texts.append(text)
+            appended.append(text)
+        for n in cited_numbers(tokens):
+            self._cited.setdefault(n, None)
+
+    def _render_tail(self) -> str:
+        self._tail_shown = len(self._tail)
+        if not self._tail.strip():
+            return ""
+        step = self._block_step()
+        return "\n".join(fragment_text(self.channel, step(t)) for t in parse(self._tail))
+
+    def preview(self) -> str:
+        """The open tail rendered now (whatever its growth)."""
+        return self._render_tail()
+
+    def text(self) -> str:
+        """Everything so far in the channel's format (completed blocks + the open tail)."""
+        tail = self._render_tail()
+        return "\n\n".join([*self._texts, tail] if tail else self._texts)
+
+    def discord_contents(self) -> list[str]:
+        """The text so far split into Discord messages of at most 2,000 characters."""
+        tail = self._render_tail()
+        return pack([*self._texts, tail], DISCORD_MAX_CONTENT)
+
+    def finish(self, answer: Answer) -> dict[str, Any]:
+        """The final payload, equal to ``renderers.render(channel, answer, context)``."""
+        streamed = "".join(self._done_text) + self._tail
+        final_forms = decide_forms(answer.citations, self._caps, self.context)
+        if streamed != answer.text or (self._fragments and final_forms != self._forms):
+            return render(self.channel, answer, self.context)
+        self._forms.clear()
+        self._forms.update(final_forms)
+        step = self._block_step()
+        self._take(parse(self._tail), step, [])
+        self._done_text.append(self._tail)
+        self._tail = ""
+        answer_seed = self._seed if self._seed is not None else seed(answer.text, self.context)
+        doc = Document(
+            answer, self._caps, self.context, self._forms, tuple(self._cited), answer_seed
+        )
+        return self._module.assemble(list(self._fragments), doc)
