@@ -1,0 +1,251 @@
+"""The Discord connector: a discord.py bot that answers with citations (DESIGN §7).
+
+It answers mentions in the configured channels (all channels when ``discord.channels`` is
+empty), every DM, replies to its own answers (history from the reply chain), and new posts in
+the configured forum channels (in the post's thread). While it works it shows typing; the answer
+streams into one message by edits, then the final edit carries the sources and files, and long
+answers continue in follow-up messages (see ``discord_stream``). Nothing it sends can ping:
+``allowed_mentions`` is none on the client and on every call.
+
+Each message is claimed once in the store (``discord-message``), so a redelivered event is never
+answered twice; each answer is stored as a turn, ``failed`` with a short apology to the user if
+anything goes wrong. The bot ignores itself and every other bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot.connectors.discord_audience import channel_audience, dm_audience
+from bot.connectors.discord_history import question_text, referenced, reply_chain
+from bot.connectors.discord_http import build_client
+from bot.connectors.discord_send import NO_PINGS, with_retries
+from bot.connectors.discord_stream import StreamedReply, discord_renderer
+from bot.errors import CitecastError, ConfigError
+from bot.models import Source
+from renderers.base import RenderContext, capabilities_for
+
+if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
+    from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+Trigger = Literal["dm", "mention", "reply", "forum"]
+
+
+class DiscordConnector:
+    """Runs the Discord bot in the serving event loop (``start``/``stop``)."""
+
+    name = "discord"
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.settings = services.settings.discord
+        self.client: discord.Client | None = None
+        self.ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        # Called with each message id once its handling is over (answered or ignored), so
+        # tests and operators can follow progress without polling.
+        self.on_handled: Callable[[int], None] | None = None
+
+    def routes(self) -> list[BaseRoute]:
+        """Discord needs no HTTP endpoint: events arrive over the gateway."""
+        return []
+
+    async def start(self) -> None:
+        """Log in and connect to the gateway in the background (discord.py reconnects)."""
+        if not self.settings.token:
+            raise ConfigError("discord.token: empty; set it to ${DISCORD_BOT_TOKEN}")
+        self.client = build_client(self.settings, self._on_ready, self._on_message)
+        self._task = asyncio.create_task(self.client.start(self.settings.token), name="discord")
+        self._task.add_done_callback(_log_exit)
+
+    async def stop(self, grace: float = 10.0) -> None:
+        """Let answers in flight finish (up to ``grace`` seconds), then close the client."""
+        if self._in_flight:
+            _, pending = await asyncio.wait(set(self._in_flight), timeout=grace)
+            for task in pending:
+                task.cancel()
+        if self.client is not None:
+            await self.client.close()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self.ready.clear()
+
+    # -- events ------------------------------------------------------------------------------
+
+    async def _on_ready(self) -> None:
+        user = self.client.user if self.client else None
+        log.info("discord: connected as %s", user)
+        self.ready.set()
+
+    async def _on_message(self, message: discord.Message) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            trigger = await self.trigger(message)
+            if trigger is None:
+                return
+            if not self.services.store.claim_once("discord-message", str(message.id)):
+                return
+            await self.answer(message, trigger)
+        except Exception:  # the gateway loop must survive any single bad event
+            log.exception("discord: failed to handle message %s", message.id)
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+            if self.on_handled is not None:
+                self.on_handled(message.id)
+
+    def _in_scope(self, channel: Any) -> bool:
+        configured = set(self.settings.channels) | set(self.settings.forum_channels)
+        if not self.settings.channels:
+            return True
+        parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+        return channel.id in configured or parent_id in configured
+
+    async def trigger(self, message: discord.Message) -> Trigger | None:
+        """Why the bot should answer ``message``, or None to stay quiet."""
+        me = self.client.user if self.client else None
+        if me is None or message.author.bot or message.author.id == me.id:
+            return None
+        channel = message.channel
+        if isinstance(channel, discord.DMChannel):
+            return "dm"
+        if message.guild is None:
+            return None
+        if (
+            isinstance(channel, discord.Thread)
+            and channel.parent_id in self.settings.forum_channels
+            and message.id == channel.id
+        ):
+            return "forum"
+        if not self._in_scope(channel):
+            return None
+        if any(user.id == me.id for user in message.mentions):
+            return "mention"
+        if message.reference is not None:
+            parent = await referenced(message)
+            if parent is not None and parent.author.id == me.id:
+                return "reply"
+        return None
+
+    # -- answering ---------------------------------------------------------------------------
+
+    async def audience_for(self, message: discord.Message) -> frozenset[str]:
+        """The audience groups of whoever can read the answer to ``message``."""
+        channel = message.channel
+        if isinstance(channel, discord.DMChannel) or message.guild is None:
+            guilds = self.client.guilds if self.client else []
+            return await dm_audience(message.author, guilds, self.settings)
+        if isinstance(channel, discord.Thread | discord.abc.GuildChannel):
+            return channel_audience(channel, self.settings)
+        return frozenset(self.settings.public_audience)
+
+    def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
+        """Rendering for this channel: embeds setting, the guild's upload limit, signed links."""
+        overrides: dict[str, Any] = dict(self.services.settings.capabilities.get("discord", {}))
+        limit = self.settings.max_file_bytes
+        if message.guild is not None:
+            limit = min(limit, message.guild.filesize_limit)
+        overrides.setdefault("embeds", self.settings.embeds)
+        overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
+        signer = self.services.signer
+
+        def sign(source: Source) -> str | None:
+            return signer.url_for(source, audience) if signer is not None else None
+
+        return RenderContext(
+            public_base_url=self.services.settings.web.public_base_url,
+            signer=sign,
+            audience=audience,
+            capabilities=capabilities_for("discord", overrides),
+            file_size=_file_size,
+        )
+
+    async def answer(self, message: discord.Message, trigger: Trigger) -> None:
+        """Answer ``message`` in its channel, storing the turn; apologise briefly on failure."""
+        me = self.client.user if self.client else None
+        bot_id = me.id if me else 0
+        question = question_text(message, bot_id)
+        if not question:
+            await self._notify(message, self.settings.empty_question_message)
+            return
+        chain = await reply_chain(message, bot_id, self.settings.history_limit)
+        conversation = f"discord:{message.channel.id}:{chain.root_id}"
+        store = self.services.store
+        turn_id = store.add_turn(conversation, "discord", question, status="pending")
+        typing = asyncio.create_task(self._keep_typing(message.channel))
+        try:
+            audience = await self.audience_for(message)
+            render = discord_renderer(self.render_context(message, audience))
+            reply = StreamedReply(message.channel, message, self.settings, render)
+            events = self.services.assistant.stream(question, audience, chain.history)
+            result = await reply.run(events)
+            store.finish_turn(turn_id, result.answer.to_json(), result.registry)
+            log.info(
+                "discord: answered %s (%s) in %d message(s)", message.id, trigger, len(reply.posted)
+            )
+        except Exception as exc:  # the connector edge: whatever failed, the user hears of it
+            log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
+            store.finish_turn(turn_id, None, None, status="failed")
+            await self._notify(message, self.settings.failure_message)
+        except asyncio.CancelledError:
+            store.finish_turn(turn_id, None, None, status="failed")
+            raise
+        finally:
+            typing.cancel()
+
+    async def _notify(self, message: discord.Message, text: str) -> None:
+        """A short plain reply (a failure, an empty question); it never pings anyone."""
+
+        async def send() -> discord.Message:
+            return await message.channel.send(
+                text[:2000],
+                allowed_mentions=NO_PINGS,
+                reference=message.to_reference(fail_if_not_exists=False),
+                mention_author=False,
+            )
+
+        try:
+            await with_retries(send, self.settings, "sending a notice")
+        except CitecastError as exc:
+            log.error("discord: could not send a notice to the user: %s", exc)
+
+    async def _keep_typing(self, channel: discord.abc.Messageable) -> None:
+        """Typing indicator until cancelled; a failed typing call is only logged."""
+        while True:
+            try:
+                await channel.typing()
+            except discord.HTTPException as exc:
+                log.debug("discord: typing indicator failed: %s", exc)
+            await asyncio.sleep(self.settings.typing_interval)
+
+
+def _file_size(source: Source) -> int | None:
+    try:
+        return os.path.getsize(source.path) if source.path else None
+    except OSError:
+        return None
+
+
+def _log_exit(task: asyncio.Task[None]) -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        log.error("discord: the client stopped: %s", exc, exc_info=exc)
+
+
+__all__ = ["DiscordConnector"]

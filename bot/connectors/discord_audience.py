@@ -1,0 +1,99 @@
+"""Who may read a Discord answer, as a set of citecast audience groups.
+
+An answer posted in a channel is read by everyone who can view that channel, not only by the
+asker, so a guild answer's audience is the channel's, never the asker's own groups:
+
+1. ``audience_by_channel`` for the thread, else for its parent channel: taken as configured.
+2. Otherwise ``public_audience`` + ``audience_by_guild`` for the guild, plus the groups that
+   every role able to view a restricted channel shares (a channel that denies VIEW_CHANNEL to
+   @everyone and allows it to roles mapped in ``audience_by_role``). A channel that also lets
+   individual members in (member overwrites), or lets in an unmapped role, gets no role groups.
+
+A DM is read only by the asker: ``public_audience`` + ``dm_audience_by_user`` + for each guild
+with a mapping where the user is a member, that guild's groups and the groups of the user's
+mapped roles (looked up through the REST API, so no privileged members intent is needed).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+import discord
+
+from bot.config import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+
+def _groups(mapping: dict[str, list[str]], key: int | None) -> set[str]:
+    return set(mapping.get(str(key), ())) if key is not None else set()
+
+
+def restricted_role_groups(
+    channel: discord.abc.GuildChannel, settings: DiscordSettings
+) -> set[str]:
+    """Groups shared by every role that can view a channel hidden from @everyone."""
+    everyone = channel.guild.default_role
+    overwrites = channel.overwrites
+    base = overwrites.get(everyone)
+    if base is None or base.view_channel is not False:
+        return set()
+    shared: set[str] | None = None
+    for target, overwrite in overwrites.items():
+        if target == everyone or overwrite.view_channel is not True:
+            continue
+        if not isinstance(target, discord.Role):
+            return set()  # a member let in by name may hold none of the role groups
+        groups = _groups(settings.audience_by_role, target.id)
+        if not groups:
+            return set()
+        shared = groups if shared is None else shared & groups
+    return shared or set()
+
+
+def channel_audience(
+    channel: discord.abc.GuildChannel | discord.Thread, settings: DiscordSettings
+) -> frozenset[str]:
+    """The audience of an answer posted in a guild channel or thread."""
+    parent = channel.parent if isinstance(channel, discord.Thread) else None
+    for candidate in (channel, parent):
+        if candidate is not None and str(candidate.id) in settings.audience_by_channel:
+            return frozenset(settings.audience_by_channel[str(candidate.id)])
+    groups = set(settings.public_audience) | _groups(settings.audience_by_guild, channel.guild.id)
+    governing = parent if parent is not None else channel
+    if isinstance(governing, discord.abc.GuildChannel):
+        groups |= restricted_role_groups(governing, settings)
+    return frozenset(groups)
+
+
+def _mapped_guilds(
+    guilds: Iterable[discord.Guild], settings: DiscordSettings
+) -> list[discord.Guild]:
+    role_ids = set(settings.audience_by_role)
+    return [
+        guild
+        for guild in guilds
+        if str(guild.id) in settings.audience_by_guild
+        or any(str(role.id) in role_ids for role in guild.roles)
+    ]
+
+
+async def dm_audience(
+    user: discord.abc.User, guilds: Iterable[discord.Guild], settings: DiscordSettings
+) -> frozenset[str]:
+    """The audience of an answer in a DM with ``user``."""
+    groups = set(settings.public_audience) | _groups(settings.dm_audience_by_user, user.id)
+    for guild in _mapped_guilds(guilds, settings):
+        try:
+            member = await guild.fetch_member(user.id)
+        except discord.NotFound:
+            continue
+        except discord.HTTPException as exc:
+            # Failing closed: without the membership we grant nothing from this guild.
+            log.warning("discord: cannot look up member %s in guild %s: %s", user.id, guild.id, exc)
+            continue
+        groups |= _groups(settings.audience_by_guild, guild.id)
+        for role in member.roles:
+            groups |= _groups(settings.audience_by_role, role.id)
+    return frozenset(groups)

@@ -1,0 +1,73 @@
+"""Conversation history from a Discord reply chain, and the question text of a message.
+
+A follow-up is a reply to one of the bot's answers; that answer replies to the question before,
+which may itself reply to an earlier answer, and so on. Walking the chain back gives the
+earlier exchanges (oldest first) and the root question, whose id names the conversation.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+import discord
+
+from bot.models import Exchange
+
+log = logging.getLogger(__name__)
+
+
+def question_text(message: discord.Message, bot_id: int) -> str:
+    """The message content without the bot's own mention; a forum post gets its title too."""
+    text = re.sub(rf"<@!?{bot_id}>", " ", message.content).strip()
+    channel = message.channel
+    if (
+        isinstance(channel, discord.Thread)
+        and isinstance(channel.parent, discord.ForumChannel)
+        and message.id == channel.id
+        and channel.name
+        and channel.name not in text
+    ):
+        text = f"{channel.name}\n\n{text}".strip()
+    return text
+
+
+async def referenced(message: discord.Message) -> discord.Message | None:
+    """The message ``message`` replies to (from the event when included, else fetched)."""
+    ref = message.reference
+    if ref is None or ref.message_id is None:
+        return None
+    if isinstance(ref.resolved, discord.Message):
+        return ref.resolved
+    if isinstance(ref.resolved, discord.DeletedReferencedMessage):
+        return None
+    try:
+        return await message.channel.fetch_message(ref.message_id)
+    except discord.HTTPException as exc:
+        log.info("discord: cannot fetch replied-to message %s: %s", ref.message_id, exc)
+        return None
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Earlier exchanges, oldest first, and the id of the conversation's first question."""
+
+    history: tuple[Exchange, ...]
+    root_id: int
+
+
+async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chain:
+    """Walk back from ``message`` through the bot's answers (at most ``limit`` exchanges)."""
+    exchanges: list[Exchange] = []
+    current = message
+    while len(exchanges) < limit:
+        answer = await referenced(current)
+        if answer is None or answer.author.id != bot_id:
+            break
+        asked = await referenced(answer)
+        if asked is None:
+            break
+        exchanges.append(Exchange(question=question_text(asked, bot_id), answer=answer.content))
+        current = asked
+    return Chain(history=tuple(reversed(exchanges)), root_id=current.id)

@@ -1,0 +1,108 @@
+"""Building the ``discord.Client`` and pointing it at another Discord API (tests, proxies).
+
+discord.py has no documented option for the REST base URL or the gateway URL: every request is
+built from the class-wide ``discord.http.Route.BASE`` and the gateway from
+``DiscordWebSocket.DEFAULT_GATEWAY``. Overwriting those would change every client in the
+process, so instead each client gets its own :class:`RedirectingHTTPClient`, a narrow subclass of
+the real ``discord.http.HTTPClient`` that rewrites only the URL prefix of each request (and of the
+gateway websocket) before handing it to the unchanged library code. Rate limits, retries,
+multipart uploads and the gateway protocol all stay discord.py's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+import aiohttp
+import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import HTTPClient, Route
+
+from bot.config import DiscordSettings
+
+INTENTS_USED = ("guilds", "guild_messages", "dm_messages", "message_content")
+
+
+def bot_intents() -> discord.Intents:
+    """Guilds, guild and DM messages, and the (privileged) message content intent."""
+    intents = discord.Intents.none()
+    for name in INTENTS_USED:
+        setattr(intents, name, True)
+    return intents
+
+
+class RedirectingHTTPClient(HTTPClient):
+    """discord.py's HTTP client with the API base URL and gateway URL of one deployment."""
+
+    def __init__(
+        self,
+        *args: Any,
+        api_base_url: str | None = None,
+        gateway_url: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.api_base_url = api_base_url.rstrip("/") if api_base_url else None
+        self.gateway_url = yarl.URL(gateway_url) if gateway_url else None
+
+    async def request(
+        self,
+        route: Route,
+        *,
+        files: Sequence[discord.File] | None = None,
+        form: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        if self.api_base_url and route.url.startswith(Route.BASE):
+            route.url = self.api_base_url + route.url[len(Route.BASE) :]
+        return await super().request(route, files=files, form=form, **kwargs)
+
+    async def ws_connect(self, url: str, *, compress: int = 0) -> aiohttp.ClientWebSocketResponse:
+        target = yarl.URL(url)
+        if self.gateway_url is not None and target.host == DiscordWebSocket.DEFAULT_GATEWAY.host:
+            target = self.gateway_url.with_query(target.query)
+        return await super().ws_connect(str(target), compress=compress)
+
+
+def build_client(
+    settings: DiscordSettings,
+    on_ready: Callable[[], Coroutine[Any, Any, None]],
+    on_message: Callable[[discord.Message], Coroutine[Any, Any, None]],
+) -> discord.Client:
+    """A ``discord.Client`` with our intents, handlers and (when configured) redirected URLs.
+
+    ``allowed_mentions`` is ``none()`` client-wide as well as on every send, so even a message
+    built outside the connector's send path cannot ping anyone.
+    """
+    client = discord.Client(
+        intents=bot_intents(),
+        allowed_mentions=discord.AllowedMentions.none(),
+        guild_ready_timeout=settings.guild_ready_timeout,
+        max_messages=None,
+        chunk_guilds_at_startup=False,
+    )
+    if settings.api_base_url or settings.gateway_url:
+        old = client.http
+        http = RedirectingHTTPClient(
+            old.loop,
+            old.connector if old.connector is not discord.utils.MISSING else None,
+            api_base_url=settings.api_base_url,
+            gateway_url=settings.gateway_url,
+        )
+        client.http = http
+        client._connection.http = http
+    client.event(_named("on_ready", on_ready))
+    client.event(_named("on_message", on_message))
+    return client
+
+
+def _named(
+    name: str, handler: Callable[..., Coroutine[Any, Any, None]]
+) -> Callable[..., Coroutine[Any, Any, None]]:
+    async def wrapper(*args: Any) -> None:
+        await handler(*args)
+
+    wrapper.__name__ = name
+    return wrapper

@@ -1,0 +1,170 @@
+"""Sending rendered Discord payloads with discord.py: one place for mentions, files and retries.
+
+A renderer message ``{content, embeds, allowed_mentions, flags, components?}`` becomes the
+keyword arguments of ``Messageable.send`` / ``Message.edit``: embeds via ``Embed.from_dict``,
+link buttons via a ``discord.ui.View``, SUPPRESS_EMBEDS (4) and SUPPRESS_NOTIFICATIONS (4096)
+via ``suppress_embeds``/``silent``. Every call passes ``AllowedMentions.none()`` whatever the
+payload says, so no text can ping anyone.
+
+Retries: discord.py itself waits out 429s (``retry_after``) and retries 500/502/504/524; a 503,
+a 5xx that outlasts its retries, or a dropped connection is retried here up to
+``max_retries`` times with exponential backoff from ``retry_backoff`` seconds. Other refusals
+raise :class:`bot.errors.ChannelError` at once (a 4xx will not get better by retrying).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot.config import DiscordSettings
+from bot.errors import ChannelError, RateLimitedError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+MAX_FILES_PER_MESSAGE = 10
+NO_PINGS = discord.AllowedMentions.none()
+
+
+async def with_retries(
+    operation: Callable[[], Awaitable[T]], settings: DiscordSettings, what: str
+) -> T:
+    """Run ``operation``, retrying transient failures; raise ChannelError when it gives up."""
+    attempt = 0
+    while True:
+        try:
+            return await operation()
+        except discord.RateLimited as exc:
+            raise RateLimitedError(f"discord: {what}: rate limited", exc.retry_after) from None
+        except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            if attempt >= settings.max_retries:
+                raise ChannelError(
+                    f"discord: {what} failed after {attempt + 1} tries: {exc}"
+                ) from None
+            delay = settings.retry_backoff * (2**attempt)
+            log.warning("discord: %s failed (%s); retrying in %.2fs", what, exc, delay)
+            attempt += 1
+            await asyncio.sleep(delay)
+        except discord.HTTPException as exc:
+            raise ChannelError(f"discord: {what} refused: {exc.status} {exc.text}") from None
+
+
+def build_view(components: Sequence[Mapping[str, Any]] | None) -> discord.ui.View | None:
+    """Link buttons (style 5) of the payload's action rows as a View; other kinds are ignored."""
+    if not components:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(components):
+        for button in row.get("components") or []:
+            if button.get("type") == 2 and button.get("style") == 5 and button.get("url"):
+                view.add_item(
+                    discord.ui.Button(
+                        style=discord.ButtonStyle.link,
+                        label=str(button.get("label") or "Open")[:80],
+                        url=str(button["url"]),
+                        row=min(row_index, 4),
+                    )
+                )
+    return view if view.children else None
+
+
+def open_files(entries: Sequence[Mapping[str, Any]]) -> list[discord.File]:
+    """``discord.File`` objects for payload file entries; a vanished file is skipped (logged)."""
+    files: list[discord.File] = []
+    for entry in entries:
+        path = str(entry.get("path") or "")
+        if not path or not os.path.isfile(path):
+            log.warning("discord: cited file %r is gone; not attached", path)
+            continue
+        files.append(
+            discord.File(path, filename=str(entry.get("filename") or os.path.basename(path)))
+        )
+    return files
+
+
+def message_kwargs(message: Mapping[str, Any]) -> dict[str, Any]:
+    """Keyword arguments shared by ``send`` and ``edit`` for one rendered message."""
+    embeds = [discord.Embed.from_dict(dict(e)) for e in message.get("embeds") or []]
+    return {
+        "content": str(message.get("content") or ""),
+        "embeds": embeds,
+        "view": build_view(message.get("components")),
+        "allowed_mentions": NO_PINGS,
+    }
+
+
+def suppresses_embeds(message: Mapping[str, Any]) -> bool:
+    return bool(int(message.get("flags") or 0) & SUPPRESS_EMBEDS)
+
+
+async def send_message(
+    channel: discord.abc.Messageable,
+    message: Mapping[str, Any],
+    settings: DiscordSettings,
+    *,
+    files: Sequence[Mapping[str, Any]] = (),
+    reply_to: discord.Message | None = None,
+) -> discord.Message:
+    """Send one rendered message (with its files), retrying transient failures.
+
+    Every attempt carries the same nonce, which discord.py sends with ``enforce_nonce``: when a
+    5xx hid the fact that Discord did create the message, the retry returns that message
+    instead of posting it twice.
+    """
+    nonce = secrets.randbits(63)
+
+    async def attempt() -> discord.Message:
+        kwargs = message_kwargs(message)
+        if kwargs["view"] is None:
+            del kwargs["view"]
+        opened = open_files(files)
+        if opened:
+            kwargs["files"] = opened
+        if reply_to is not None:
+            kwargs["reference"] = reply_to.to_reference(fail_if_not_exists=False)
+            kwargs["mention_author"] = False
+        return await channel.send(
+            nonce=nonce,
+            suppress_embeds=suppresses_embeds(message),
+            silent=bool(int(message.get("flags") or 0) & SUPPRESS_NOTIFICATIONS),
+            **kwargs,
+        )
+
+    return await with_retries(attempt, settings, "sending a message")
+
+
+async def edit_message(
+    target: discord.Message,
+    message: Mapping[str, Any],
+    settings: DiscordSettings,
+    *,
+    files: Sequence[Mapping[str, Any]] = (),
+) -> discord.Message:
+    """Replace ``target`` with one rendered message (adding ``files``), retrying."""
+
+    async def attempt() -> discord.Message:
+        kwargs = message_kwargs(message)
+        opened = open_files(files)
+        if opened:
+            kwargs["attachments"] = [*target.attachments, *opened]
+        return await target.edit(suppress=suppresses_embeds(message), **kwargs)
+
+    return await with_retries(attempt, settings, "editing a message")
+
+
+def file_batches(entries: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """File entries in groups of at most ten (Discord's per-message limit)."""
+    return [
+        list(entries[i : i + MAX_FILES_PER_MESSAGE])
+        for i in range(0, len(entries), MAX_FILES_PER_MESSAGE)
+    ]
