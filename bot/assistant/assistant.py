@@ -1,0 +1,136 @@
+"""The Assistant: one turn = a fresh registry, a backend writing markers, the resolver, hooks.
+
+``stream`` feeds the backend's text to :class:`bot.resolver.StreamResolver` and yields its
+TextDelta / CitationAdded events, then one :class:`Reply`. ``reply`` resolves the whole text at
+once; both give the same Answer. After resolving, every ``postprocess`` hook runs in order on
+the Answer — this is the single call site for grounding (``bot.grounding.verify``), which
+:meth:`Assistant.from_settings` installs according to the ``grounding`` settings.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+
+from bot.assistant.base import Reply, ReplyEvent
+from bot.assistant.cache import ToolCache
+from bot.assistant.extractive import ExtractiveBackend
+from bot.assistant.tools import Toolbox
+from bot.assistant.turn import Backend, Turn
+from bot.config import ResolveSettings, Settings
+from bot.knowledge.index import KnowledgeIndex
+from bot.knowledge.records import RecordTables
+from bot.models import Answer, Exchange
+from bot.registry import SourceRegistry
+from bot.resolver import ResolvePolicy, StreamResolver, resolve
+
+log = logging.getLogger(__name__)
+
+Postprocess = Callable[[Answer, SourceRegistry], Answer]
+
+
+def policy_from(settings: ResolveSettings) -> ResolvePolicy:
+    """The resolver policy configured in the ``resolve`` section."""
+    return ResolvePolicy(
+        numbering=settings.numbering,
+        max_citations=settings.max_citations,
+        infer_from_mentions=settings.infer_from_mentions,
+        strip_model_source_lists=settings.strip_model_source_lists,
+        key_word=settings.key_word,
+    )
+
+
+class Assistant:
+    """Answers questions from the knowledge base for a viewer (implements ``Answerer``)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        index: KnowledgeIndex | str | Path | None,
+        backend: Backend | None = None,
+        *,
+        records: RecordTables | None = None,
+        cache: ToolCache | None = None,
+        postprocess: Sequence[Postprocess] = (),
+    ) -> None:
+        self.settings = settings
+        self.backend: Backend = backend or ExtractiveBackend(settings.assistant.max_sentences)
+        self.cache = cache if cache is not None else ToolCache(settings.assistant.cache_size)
+        if records is None and settings.index.records:
+            records = RecordTables(settings.index.records)
+        self.toolbox = Toolbox(index, records, self.cache, settings.assistant.top_k)
+        self.policy = policy_from(settings.resolve)
+        self.postprocess = list(postprocess)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Assistant:
+        """The configured backend over the index at ``index.path``, with grounding installed.
+
+        A missing index is not an error here (the server can start first); an index from an
+        older schema is (``KnowledgeIndexError`` with the rebuild hint).
+        """
+        from bot.grounding import GroundingPolicy, verify
+
+        path = Path(settings.index.path)
+        index: KnowledgeIndex | Path = KnowledgeIndex(path) if path.exists() else path
+        backend: Backend
+        if settings.assistant.backend == "openai":
+            from bot.assistant.openai_backend import OpenAIBackend
+
+            backend = OpenAIBackend(settings.assistant.openai)
+        else:
+            backend = ExtractiveBackend(settings.assistant.max_sentences)
+        grounding = GroundingPolicy.from_settings(settings.grounding)
+
+        def ground(answer: Answer, registry: SourceRegistry) -> Answer:
+            return verify(answer, registry, grounding)
+
+        hooks: list[Postprocess] = [] if grounding.mode == "off" else [ground]
+        return cls(settings, index, backend, postprocess=hooks)
+
+    def _turn(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange], stream: bool
+    ) -> Turn:
+        return Turn(
+            question=question,
+            history=tuple(history),
+            registry=SourceRegistry(audience),
+            toolbox=self.toolbox,
+            stream=stream,
+            key_word=self.settings.resolve.key_word,
+        )
+
+    def _finish(self, answer: Answer, registry: SourceRegistry) -> Answer:
+        for hook in self.postprocess:
+            answer = hook(answer, registry)
+        return answer
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        """Answer in one go: the resolved Answer and the turn's registry."""
+        turn = self._turn(question, audience, history, stream=False)
+        raw = "".join([text async for text in self.backend.generate(turn)])
+        answer = self._finish(resolve(raw, turn.registry, self.policy), turn.registry)
+        return Reply(answer, turn.registry.to_json())
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        """TextDelta and CitationAdded events as they become certain, then one Reply."""
+        turn = self._turn(question, audience, history, stream=True)
+        resolver = StreamResolver(turn.registry, self.policy)
+        async for text in self.backend.generate(turn):
+            for event in resolver.feed(text):
+                yield event
+        events, answer = resolver.finish()
+        for event in events:
+            yield event
+        yield Reply(self._finish(answer, turn.registry), turn.registry.to_json())
+
+    async def answer(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Answer:
+        """Just the Answer."""
+        return (await self.reply(question, audience, history)).answer

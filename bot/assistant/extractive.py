@@ -1,0 +1,177 @@
+"""The extractive backend: a cited answer from the best sentences, with no model at all.
+
+It searches the knowledge base with the question, scores every sentence of the top passages by
+the question terms it contains (rarer terms weigh more, earlier passages get a small bonus), and
+writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
+reading order. When the passages do not cover at least half of the question's terms it says
+plainly that it found nothing and cites nothing. Matching records (a distinctive question word
+in their label) come first, as one line each with their columns.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from bot.assistant.turn import Turn
+from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
+from bot.models import Source
+
+NOT_FOUND = "I could not find anything about that in the knowledge base."
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-Z0-9])")
+_FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    rank: int
+    position: int
+    text: str
+    terms: frozenset[str]
+    source: Source
+
+
+def sentences_of(text: str) -> list[str]:
+    """Prose sentences of a passage: code blocks dropped, list items and lines unwrapped."""
+    text = _FENCED.sub("\n\n", text)
+    out: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
+        items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
+        joined = " ".join(items)
+        out.extend(s.strip() for s in _SENTENCE_END.split(joined) if len(s.strip()) > 12)
+    return out
+
+
+def _terms(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
+
+
+def escape_markers(text: str) -> str:
+    """Escape ``[``, ``]`` and ``<`` outside code spans so document text is never a marker."""
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_escape(text[last : match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(_escape(text[last:]))
+    return "".join(out)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("<", "\\<")
+
+
+def with_marker(sentence: str, number: int) -> str:
+    """``sentence`` with `` [n]`` before its final punctuation (a period added if none)."""
+    body = escape_markers(sentence.rstrip())
+    end = ""
+    if body and body[-1] in ".!?:;":
+        body, end = body[:-1].rstrip(), body[-1]
+    if end in ":;" or not end:
+        end = "."
+    return f"{body} [{number}]{end}"
+
+
+def choose_sentences(
+    question_terms: Sequence[str], passages: Sequence[Source], limit: int
+) -> list[_Candidate]:
+    """The best ``limit`` sentences for the question, in passage-then-reading order."""
+    wanted = frozenset(stem(t) for t in question_terms)
+    candidates = [
+        _Candidate(rank, position, sentence, _terms(sentence), source)
+        for rank, source in enumerate(passages)
+        for position, sentence in enumerate(sentences_of(source.text or ""))
+    ]
+    if not wanted or not candidates:
+        return []
+    covered = wanted & frozenset().union(*(c.terms for c in candidates))
+    if len(covered) * 2 < len(wanted):
+        return []
+    total = len(candidates)
+    weight = {
+        term: math.log(1 + total / (1 + sum(term in c.terms for c in candidates)))
+        for term in wanted
+    }
+
+    def score(c: _Candidate) -> float:
+        hits = wanted & c.terms
+        return sum(weight[t] for t in hits) + 0.3 / (1 + c.rank) if hits else 0.0
+
+    ranked = sorted((c for c in candidates if score(c) > 0), key=score, reverse=True)
+    if not ranked:
+        return []
+    floor = 0.5 * score(ranked[0])
+    chosen: list[_Candidate] = []
+    for candidate in ranked:
+        if len(chosen) >= limit or score(candidate) < floor:
+            break
+        if any(_similar(candidate.terms, other.terms) for other in chosen):
+            continue
+        chosen.append(candidate)
+    return sorted(chosen, key=lambda c: (c.rank, c.position))
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a | b) and len(a & b) / len(a | b) > 0.7
+
+
+class ExtractiveBackend:
+    """Answers from the knowledge base without a language model (the default backend)."""
+
+    name = "extractive"
+
+    def __init__(self, max_sentences: int = 4) -> None:
+        self.max_sentences = max_sentences
+
+    async def generate(self, turn: Turn) -> AsyncIterator[str]:
+        """Yield the answer sentence by sentence, each carrying its marker."""
+        question = turn.question
+        terms = query_terms(question)
+        if len(terms) < 2 and turn.history:  # a follow-up: borrow the previous question's words
+            question = f"{turn.history[-1].question} {question}"
+            terms = query_terms(question)
+        lines = await self._record_lines(turn, question, terms)
+        result = await turn.toolbox.fetch_async("search_docs", {"query": question}, turn.audience)
+        chosen = choose_sentences(terms, result.sources, self.max_sentences - len(lines))
+        for candidate in chosen:
+            number = turn.registry.register(candidate.source)
+            if number is not None:
+                lines.append(with_marker(candidate.text, number))
+        if not lines:
+            yield NOT_FOUND
+            return
+        for i, line in enumerate(lines):
+            yield line if i == 0 else " " + line
+
+    async def _record_lines(self, turn: Turn, question: str, terms: Sequence[str]) -> list[str]:
+        records = turn.toolbox.records
+        if records is None or not terms:
+            return []
+        lines: list[str] = []
+        for table in records.names:
+            result = await turn.toolbox.fetch_async(
+                "lookup_records", {"table": table, "query": question}, turn.audience
+            )
+            if not result.sources:
+                continue
+            best = result.sources[0]
+            distinctive = records.distinctive_terms(table, terms)
+            if not distinctive & _terms(best.label or ""):
+                continue
+            number = turn.registry.register(best)
+            if number is None:
+                continue
+            cells = "; ".join(f"{k}: {v}" for k, v in (best.columns or {}).items())
+            lines.append(
+                with_marker(f"{best.label}: {cells}" if cells else f"{best.label}", number)
+            )
+            if len(lines) >= max(1, self.max_sentences // 2):
+                break
+        return lines

@@ -1,0 +1,88 @@
+"""What the model is told: short citation rules and the tool descriptions, nothing more.
+
+The model never receives a separate numbered source list: every number it may cite arrives
+beside its evidence in a tool result (``[cite: N]`` headings, a ``Cite`` column, ``cite`` fields).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.models import Exchange
+
+SYSTEM_PROMPT = """\
+You answer questions using only the tools' results about the knowledge base.
+
+Citation rules:
+- Search first. Every result carries its number beside it: a [cite: N] heading, a Cite column \
+or a "cite" field.
+- After each sentence that uses a result, write its number in square brackets, like [2] or \
+[1][3]. Cite only numbers the tools gave you in this conversation.
+- For a record you may instead write [[{key_word} key="KEY" columns="col1, col2"]] with the \
+record's key and the columns you used.
+- Do not write a list of sources or references at the end; citecast adds one.
+- If the results do not answer the question, say you could not find it in the knowledge base \
+and cite nothing.
+Answer briefly, in the language of the question, using Markdown."""
+
+_OLD_MARKERS = re.compile(r"\[\^\d+\]")
+HISTORY_TURNS = 6
+
+
+def system_prompt(key_word: str = "source") -> str:
+    """The system message, with the configured record-key word."""
+    return SYSTEM_PROMPT.replace("{key_word}", key_word)
+
+
+def tool_specs(tables: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
+    """OpenAI tool definitions: ``search_docs`` always, ``lookup_records`` when tables exist."""
+    specs: list[dict[str, Any]] = [
+        {
+            "type": "function",
+            "function": {
+                "name": "search_docs",
+                "description": "Full-text search of the knowledge base. Returns the best passages, "
+                "each under a [cite: N] heading with its title, section and page.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"query": {"type": "string", "description": "search words"}},
+                    "required": ["query"],
+                },
+            },
+        }
+    ]
+    if tables:
+        described = "; ".join(f"{name} ({', '.join(cols)})" for name, cols in tables.items())
+        specs.append(
+            {
+                "type": "function",
+                "function": {
+                    "name": "lookup_records",
+                    "description": "Look up rows of a record table. Each row has a cite number "
+                    f"and a key. Tables: {described}.",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {
+                            "table": {"type": "string", "enum": list(tables)},
+                            "query": {"type": "string", "description": "search words"},
+                        },
+                        "required": ["table", "query"],
+                    },
+                },
+            }
+        )
+    return specs
+
+
+def history_messages(history: Sequence[Exchange]) -> list[dict[str, Any]]:
+    """Earlier turns as chat messages, without their old ``[^n]`` markers.
+
+    Old numbers belong to old turns; leaving them in would invite the model to cite them now.
+    """
+    messages: list[dict[str, Any]] = []
+    for exchange in list(history)[-HISTORY_TURNS:]:
+        messages.append({"role": "user", "content": exchange.question})
+        messages.append({"role": "assistant", "content": _OLD_MARKERS.sub("", exchange.answer)})
+    return messages

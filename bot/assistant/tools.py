@@ -1,0 +1,163 @@
+"""The tools the assistant (or the model) calls: ``search_docs`` and ``lookup_records``.
+
+A tool call has two halves. ``fetch`` finds Sources (I/O, runs in a worker thread, cached by
+tool and arguments); ``format`` registers them in the turn's :class:`SourceRegistry` and writes
+the result text with each number beside its evidence. When the model asks for several tools in
+one step, every fetch runs concurrently and the results are then registered in the order the
+model asked for them, so numbering is stable whatever finishes first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.assistant.cache import ToolCache, cache_key
+from bot.errors import CitecastError, KnowledgeIndexError
+from bot.knowledge.index import KnowledgeIndex
+from bot.knowledge.records import RecordTables
+from bot.models import Source
+from bot.registry import SourceRegistry
+
+log = logging.getLogger(__name__)
+
+NO_PASSAGES = "No passages in the knowledge base match this search."
+NO_RECORDS = "No records match this search."
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call requested by the model (``arguments`` as the raw JSON text it sent)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a fetch found (or why it failed)."""
+
+    sources: tuple[Source, ...] = ()
+    error: str | None = None
+    columns: tuple[str, ...] = field(default=())
+
+
+class Toolbox:
+    """Tools over one knowledge index and the configured record tables.
+
+    The index is opened lazily, so an assistant built before the first ``citecast ingest``
+    starts answering as soon as the index exists.
+    """
+
+    def __init__(
+        self,
+        index: KnowledgeIndex | str | Path | None,
+        records: RecordTables | None = None,
+        cache: ToolCache | None = None,
+        top_k: int = 5,
+    ) -> None:
+        self._index: KnowledgeIndex | None = index if isinstance(index, KnowledgeIndex) else None
+        self._index_path = Path(index) if isinstance(index, str | Path) else None
+        self.records = records
+        self.cache = cache or ToolCache(0)
+        self.top_k = top_k
+
+    @property
+    def index(self) -> KnowledgeIndex | None:
+        """The knowledge index, or None while none has been built."""
+        if self._index is None and self._index_path is not None and self._index_path.exists():
+            self._index = KnowledgeIndex(self._index_path)
+        return self._index
+
+    def tables(self) -> dict[str, list[str]]:
+        """Record table name -> columns the model may see."""
+        return self.records.describe() if self.records else {}
+
+    # -- fetch: find sources (thread-safe, cached) ---------------------------------------------
+
+    def fetch(
+        self, name: str, arguments: Mapping[str, Any], audience: frozenset[str]
+    ) -> ToolResult:
+        """Run tool ``name`` and return the Sources it found for a viewer in ``audience``."""
+        query = arguments.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return ToolResult(error=f"{name} needs a non-empty string argument 'query'")
+        if name == "search_docs":
+            index = self.index
+            if index is None:
+                return ToolResult(error="the knowledge base is empty (no index has been built)")
+            key = cache_key(name, {"query": query}, audience, index.generation())
+            cached = self.cache.get(key)
+            if cached is None:
+                cached = tuple(index.search(query, audience, self.top_k))
+                self.cache.put(key, cached)
+            return ToolResult(cached)
+        if name == "lookup_records":
+            table = arguments.get("table")
+            if self.records is None or not isinstance(table, str):
+                return ToolResult(error="lookup_records needs a 'table' (no tables configured)")
+            key = cache_key(name, {"table": table, "query": query}, audience, 0)
+            cached = self.cache.get(key)
+            if cached is None:
+                cached = tuple(self.records.lookup(table, query, audience, self.top_k))
+                self.cache.put(key, cached)
+            columns = tuple(self.tables().get(table, ()))
+            return ToolResult(cached, columns=columns)
+        return ToolResult(error=f"unknown tool {name!r}")
+
+    async def fetch_async(
+        self, name: str, arguments: Mapping[str, Any], audience: frozenset[str]
+    ) -> ToolResult:
+        """``fetch`` in a worker thread; citecast errors become a result the model can read."""
+        try:
+            return await asyncio.to_thread(self.fetch, name, arguments, audience)
+        except KnowledgeIndexError as exc:
+            return ToolResult(error=str(exc))
+        except CitecastError as exc:
+            log.warning("tool %s failed: %s", name, exc)
+            return ToolResult(error=str(exc))
+
+    # -- format: register and write the result text ---------------------------------------------
+
+    @staticmethod
+    def format(name: str, result: ToolResult, registry: SourceRegistry) -> str:
+        """Register ``result``'s sources in this turn and write the text the model reads."""
+        if result.error:
+            return f"error: {result.error}"
+        if name == "lookup_records":
+            rows = registry.format_records(result.sources)
+            return json.dumps(rows, ensure_ascii=False) if rows else NO_RECORDS
+        text = registry.format_passages(result.sources)
+        return text or NO_PASSAGES
+
+    async def run_calls(self, calls: Sequence[ToolCall], registry: SourceRegistry) -> list[str]:
+        """Fetch every call concurrently, then register and format them in the calls' order."""
+        audience = frozenset(registry.audience)
+        parsed = [_arguments(call) for call in calls]
+        results = await asyncio.gather(
+            *(
+                self.fetch_async(call.name, args, audience)
+                if isinstance(args, dict)
+                else _failed(args)
+                for call, args in zip(calls, parsed, strict=True)
+            )
+        )
+        return [self.format(c.name, r, registry) for c, r in zip(calls, results, strict=True)]
+
+
+def _arguments(call: ToolCall) -> dict[str, Any] | str:
+    try:
+        value = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        return f"the arguments of {call.name} are not valid JSON"
+    return value if isinstance(value, dict) else f"the arguments of {call.name} must be an object"
+
+
+async def _failed(reason: str) -> ToolResult:
+    return ToolResult(error=reason)

@@ -1,0 +1,115 @@
+"""``citecast ask "question"``: answer from the knowledge base in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.models import Answer, Citation
+
+HELP = "answer a question from the knowledge base, with a Sources: list"
+DESCRIPTION = """\
+Answer one question from the knowledge base (built by `citecast ingest`) with the configured
+backend, print the answer with citations as [n], then a Sources: list naming each cited source
+with its page and section.
+
+examples:
+  citecast ask "How do I install citecast?"
+  citecast ask "What does the retry policy do?" --json           the canonical Answer JSON
+  citecast ask "How do I connect Slack?" --channel slack         the exact Slack payload
+  citecast ask "What does the Team plan cost?" --audience staff  answer as a staff member
+"""
+
+_FOOTNOTE = re.compile(r"\[\^(\d+)\]")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the command's options."""
+    parser.add_argument("question", help="the question, in quotes")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the Answer JSON")
+    output.add_argument(
+        "--channel",
+        choices=("web", "slack", "email", "discord", "discourse"),
+        help="print this channel's rendered payload (JSON)",
+    )
+    parser.add_argument(
+        "--audience",
+        action="append",
+        metavar="GROUP",
+        help="answer as a viewer in GROUP (repeatable; default: public)",
+    )
+
+
+def source_line(citation: Citation) -> str:
+    """``[n] Title — section — p. 3 — where`` for the Sources: list."""
+    source = citation.source
+    parts = [source.display_title]
+    if source.section and source.section != source.display_title:
+        parts.append(source.section)
+    if source.page is not None:
+        parts.append(
+            f"pp. {source.page}-{source.page_end}" if source.page_end else f"p. {source.page}"
+        )
+    if source.columns and citation.columns:
+        parts.append(", ".join(f"{c}: {source.columns[c]}" for c in citation.columns))
+    where = source.url or source.path
+    if where:
+        parts.append(where)
+    return f"[{citation.n}] " + " — ".join(parts)
+
+
+def plain_text(answer: Answer) -> str:
+    """The answer with ``[^n]`` written ``[n]``, then the Sources: list."""
+    lines = [_FOOTNOTE.sub(r"[\1]", answer.text).strip()]
+    if answer.citations:
+        lines += ["", "Sources:"]
+        lines += [source_line(citation) for citation in answer.citations]
+    return "\n".join(lines)
+
+
+def _render(channel: str, answer: Answer, settings: Settings, audience: frozenset[str]) -> str:
+    import renderers
+    from renderers.base import RenderContext, capabilities_for
+
+    context = RenderContext(
+        public_base_url=settings.web.public_base_url,
+        audience=audience,
+        capabilities=capabilities_for(channel, settings.capabilities.get(channel)),
+    )
+    payload = renderers.render(channel, answer, context)
+    return json.dumps(payload, indent=2, ensure_ascii=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer and print."""
+    from pathlib import Path
+
+    from bot.assistant import Assistant
+    from bot.config import load_settings
+    from bot.errors import KnowledgeIndexError
+
+    settings = load_settings(args.config)
+    if not Path(settings.index.path).exists():
+        raise KnowledgeIndexError(
+            f"no knowledge index at {settings.index.path} yet; build one with "
+            "`citecast ingest PATH` (try `citecast ingest examples/`)"
+        )
+    groups = [g.strip() for value in args.audience or [] for g in value.split(",") if g.strip()]
+    audience = frozenset(groups or ["public"])
+    assistant = Assistant.from_settings(settings)
+    answer = asyncio.run(assistant.answer(args.question, audience))
+    if args.json:
+        text = json.dumps(answer.to_json(), indent=2, ensure_ascii=False)
+    elif args.channel:
+        text = _render(args.channel, answer, settings, audience)
+    else:
+        text = plain_text(answer)
+    sys.stdout.write(text + "\n")
+    return 0
