@@ -153,3 +153,44 @@ async def web(tmp_path: Path) -> AsyncIterator[WebHarness]:
     async with client:
         yield WebHarness(services, answerer, client)
     services.store.close()
+
+
+@dataclass
+class LiveServer:
+    """A real uvicorn server on 127.0.0.1 (port 0), running in this event loop."""
+
+    server: Any
+    task: asyncio.Task[None]
+
+    @property
+    def url(self) -> str:
+        sock = self.server.servers[0].sockets[0]
+        host, port = sock.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        await self.task
+
+
+async def start_live_server(app: Any, graceful: float = 2.0) -> LiveServer:
+    """Serve ``app`` under uvicorn on a free loopback port and wait until it listens."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=max(1, int(graceful)),
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+            raise RuntimeError("uvicorn stopped before it started")
+        await asyncio.sleep(0.01)
+    return LiveServer(server, task)

@@ -1,0 +1,128 @@
+"""The app under a real uvicorn server: lifespan, graceful shutdown, connectors, serve."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from bot.cli import build_parser
+from bot.commands import serve
+from bot.connectors.app import build_app
+from bot.runtime import Services
+from bot.store import Store
+from tests.connectors.web.conftest import (
+    CannedAnswerer,
+    cited_answer,
+    make_settings,
+    parse_sse,
+    passage,
+    start_live_server,
+)
+
+
+class RecordingConnector:
+    """A connector with one route that records its start and stop."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def routes(self) -> list[BaseRoute]:
+        async def hello(request: Request) -> Response:
+            return PlainTextResponse("hello from recording")
+
+        return [Route("/recording/hello", hello)]
+
+    async def start(self) -> None:
+        self.events.append("start")
+
+    async def stop(self) -> None:
+        self.events.append("stop")
+
+
+def services_for(tmp_path: Path, answerer: CannedAnswerer) -> Services:
+    settings = make_settings(tmp_path)
+    return Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
+
+
+async def test_connectors_are_mounted_started_and_stopped(tmp_path: Path) -> None:
+    connector = RecordingConnector()
+    services = services_for(tmp_path, CannedAnswerer(cited_answer(passage(1))))
+    live = await start_live_server(build_app(services, connectors=[connector]))
+    assert connector.events == ["start"]
+    async with httpx.AsyncClient(base_url=live.url) as client:
+        assert (await client.get("/recording/hello")).text == "hello from recording"
+        assert (await client.get("/healthz")).json()["status"] == "ok"
+    await live.stop()
+    assert connector.events == ["start", "stop"]
+
+
+async def test_shutdown_lets_in_flight_answer_finish(tmp_path: Path) -> None:
+    gate = asyncio.Event()
+    answerer = CannedAnswerer(cited_answer(passage(1)), gate=gate)
+    services = services_for(tmp_path, answerer)
+    live = await start_live_server(build_app(services, connectors=[], shutdown_grace=5))
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as client:
+        pending = asyncio.create_task(client.post("/api/ask", json={"question": "slow?"}))
+        while not answerer.calls:
+            await asyncio.sleep(0.01)
+        live.server.should_exit = True
+        await asyncio.sleep(0.05)
+        gate.set()
+        response = await pending
+    await live.task
+    assert response.status_code == 200
+    [turn] = services.store.turns(response.json()["conversation_id"])
+    assert turn.status == "done"
+
+
+async def test_shutdown_records_unfinished_stream_as_failed(tmp_path: Path) -> None:
+    gate = asyncio.Event()  # never released: the answer cannot finish
+    answerer = CannedAnswerer(cited_answer(passage(1)), gate=gate)
+    services = services_for(tmp_path, answerer)
+    live = await start_live_server(build_app(services, connectors=[], shutdown_grace=0.1), 1)
+    body = ""
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as client:
+
+        async def read_stream() -> str:
+            text = ""
+            try:
+                async with client.stream("GET", "/api/ask/stream?question=slow") as response:
+                    async for chunk in response.aiter_text():
+                        text += chunk
+            except httpx.HTTPError:
+                pass
+            return text
+
+        reader = asyncio.create_task(read_stream())
+        while not answerer.calls:
+            await asyncio.sleep(0.01)
+        await live.stop()
+        body = await reader
+    events = parse_sse(body)
+    assert events[0][0] == "start"
+    assert "done" not in [name for name, _ in events]
+    [turn] = services.store.turns(events[0][1]["conversation_id"])
+    assert turn.status == "failed"
+
+
+async def test_pending_turns_left_by_a_crash_are_failed_at_shutdown(tmp_path: Path) -> None:
+    services = services_for(tmp_path, CannedAnswerer(cited_answer(passage(1))))
+    crashed = services.store.add_turn("b" * 32, "web", "asked before a crash", status="pending")
+    live = await start_live_server(build_app(services, connectors=[]))
+    await live.stop()
+    [turn] = services.store.turns("b" * 32)
+    assert turn.id == crashed and turn.status == "failed"
+
+
+def test_serve_command_is_registered_with_host_and_port() -> None:
+    args = build_parser().parse_args(["serve", "--host", "127.0.0.1", "--port", "0"])
+    assert args.run is serve.run
+    assert (args.host, args.port) == ("127.0.0.1", 0)
+    assert "SIGTERM" in serve.DESCRIPTION
