@@ -1,0 +1,398 @@
+"""The Slack channel: a slack-bolt ``AsyncApp`` over HTTP events or Socket Mode (DESIGN §7).
+
+What it answers: ``app_mention`` in channels, direct messages, and messages in assistant threads
+(where it first sets the status, ``slack.thinking_status``, and offers ``suggested_prompts``
+when a thread starts). It always replies in the question's thread, passes the thread's earlier
+exchanges to the assistant, streams the answer (see ``slack_stream``), uploads cited files that
+have no public link, stores the turn and puts helpful / not-helpful buttons under the answer.
+
+Events are acknowledged at once (HTTP 200 / the Socket Mode ack) and answered in a background
+task. A bolt middleware admits each verified event exactly once: ``event_id`` (the same on
+every ``X-Slack-Retry-Num`` redelivery) and the message's channel+ts are claimed in the SQLite
+store, and the bot's own and other bots' messages are ignored. A failed answer replaces any
+half-written message with a short apology, logs the reason and marks the turn failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.response import BoltResponse
+from slack_sdk.errors import SlackApiError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+import renderers
+from bot.assistant.base import Reply, ReplyEvent
+from bot.config import SlackSettings
+from bot.connectors.slack_audience import SlackAudiences
+from bot.connectors.slack_client import Sleep, build_web_client, error_code
+from bot.connectors.slack_delivery import (
+    FEEDBACK_ACTION_PREFIX,
+    FEEDBACK_CHOICES,
+    SOURCE_ACTION_PREFIX,
+    SlackPoster,
+    SlackThread,
+)
+from bot.connectors.slack_history import thread_history
+from bot.connectors.slack_stream import (
+    AnswerPresenter,
+    AnswerSink,
+    EditSink,
+    NativeSink,
+    Payload,
+    PlainSink,
+)
+from bot.connectors.slack_text import question_text
+from bot.errors import ConfigError
+from bot.models import Answer, Exchange, Source
+from bot.runtime import Services
+from renderers.base import Capabilities, RenderContext, capabilities_for
+
+log = logging.getLogger(__name__)
+
+EVENT_SCOPE = "slack-event"
+MESSAGE_SCOPE = "slack-message"
+FEEDBACK_SCOPE = "slack-feedback"
+IGNORED_SUBTYPES_OK = frozenset({None, "file_share", "thread_broadcast"})
+GREETING = "Hi! Ask me a question and I'll answer with sources."
+
+
+@dataclass(frozen=True)
+class SlackQuestion:
+    """One question to answer, taken from an event."""
+
+    event_id: str
+    channel: str
+    ts: str
+    thread_ts: str
+    user: str | None
+    team_id: str | None
+    text: str
+    channel_type: str | None
+    assistant_thread: bool
+
+
+def check_settings(settings: SlackSettings) -> None:
+    """Fail at start, naming the key, when the chosen mode lacks a credential."""
+    if not settings.bot_token:
+        raise ConfigError("slack.bot_token: empty (set it to ${SLACK_BOT_TOKEN})")
+    if settings.mode == "http" and not settings.signing_secret:
+        raise ConfigError("slack.signing_secret: required in HTTP mode (${SLACK_SIGNING_SECRET})")
+    if settings.mode == "socket" and not settings.app_token.startswith("xapp-"):
+        raise ConfigError("slack.app_token: Socket Mode needs an app-level token (xapp-…)")
+
+
+def _file_size(source: Source) -> int | None:
+    if not source.path:
+        return None
+    try:
+        return os.path.getsize(source.path)
+    except OSError:
+        return None
+
+
+class SlackConnector:
+    """The Slack connector (implements ``bot.connectors.base.Connector``)."""
+
+    name = "slack"
+
+    def __init__(self, services: Services, *, sleep: Sleep = asyncio.sleep) -> None:
+        settings = services.settings.slack
+        check_settings(settings)
+        self.services = services
+        self.settings = settings
+        self._sleep = sleep
+        self.client = build_web_client(settings, sleep)
+        self.app = AsyncApp(
+            client=self.client,
+            signing_secret=settings.signing_secret,
+            process_before_response=False,
+            request_verification_enabled=settings.mode == "http",
+            logger=logging.getLogger("bot.connectors.slack.bolt"),
+            name="citecast",
+        )
+        self.poster = SlackPoster(self.client, settings)
+        self.audiences = SlackAudiences(self.client, settings)
+        self._http = AsyncSlackRequestHandler(self.app)
+        self._socket: AsyncSocketModeHandler | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._bot_user_id: str | None = None
+        self._bot_id: str | None = None
+        overrides = {"max_file_bytes": settings.max_file_bytes}
+        overrides.update(services.settings.capabilities.get("slack", {}))
+        self._caps: Capabilities = capabilities_for("slack", overrides)
+        self.app.use(self._admit)
+        self.app.action(re.compile("^" + re.escape(FEEDBACK_ACTION_PREFIX)))(self._on_feedback)
+        self.app.action(re.compile("^" + re.escape(SOURCE_ACTION_PREFIX)))(self._ack_only)
+
+    # -- Connector protocol ------------------------------------------------------------------
+
+    def routes(self) -> list[BaseRoute]:
+        """``POST /slack/events`` and ``POST /slack/interactions`` (HTTP mode only)."""
+        if self.settings.mode != "http":
+            return []
+
+        async def endpoint(request: Request) -> Response:
+            return await self._http.handle(request)
+
+        return [
+            Route("/slack/events", endpoint, methods=["POST"]),
+            Route("/slack/interactions", endpoint, methods=["POST"]),
+        ]
+
+    async def start(self) -> None:
+        """Connect Socket Mode (``mode: socket``); HTTP mode needs nothing started."""
+        if self.settings.mode == "socket" and self._socket is None:
+            self._socket = AsyncSocketModeHandler(self.app, self.settings.app_token)
+            await self._socket.connect_async()  # type: ignore[no-untyped-call]
+            log.info("Slack Socket Mode connected")
+
+    async def stop(self) -> None:
+        """Disconnect; in-flight answers get ``shutdown_grace_seconds`` to finish."""
+        if self._socket is not None:
+            await self._socket.close_async()  # type: ignore[no-untyped-call]
+            self._socket = None
+        pending = list(self._tasks)
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=self.settings.shutdown_grace_seconds)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.gather(*late, return_exceptions=True)
+
+    async def drain(self) -> None:
+        """Wait until every admitted event has been fully answered."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- admission ---------------------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _admit(
+        self,
+        body: dict[str, Any],
+        context: AsyncBoltContext,
+        next_: Callable[[], Awaitable[BoltResponse]],
+    ) -> BoltResponse | None:
+        """Every verified request passes here; events are admitted once and acked at once."""
+        if body.get("type") != "event_callback":
+            return await next_()
+        self._bot_user_id = context.bot_user_id or self._bot_user_id
+        self._bot_id = context.bot_id or self._bot_id
+        event = body.get("event") or {}
+        if event.get("type") == "assistant_thread_started":
+            self._spawn(self._greet(event))
+        else:
+            question = self._question(body, event)
+            if question is not None and self._claim(question):
+                self._spawn(self._answer(question))
+        return BoltResponse(status=200, body="")
+
+    def _is_from_a_bot(self, event: dict[str, Any]) -> bool:
+        return bool(
+            event.get("bot_id")
+            or event.get("subtype") == "bot_message"
+            or event.get("bot_profile")
+            or (self._bot_user_id and event.get("user") == self._bot_user_id)
+        )
+
+    def _question(self, body: dict[str, Any], event: dict[str, Any]) -> SlackQuestion | None:
+        kind = event.get("type")
+        if self._is_from_a_bot(event) or event.get("subtype") not in IGNORED_SUBTYPES_OK:
+            return None
+        if kind == "message" and event.get("channel_type") != "im":
+            return None  # channel messages are answered through their app_mention event
+        if (
+            kind not in ("app_mention", "message")
+            or not event.get("channel")
+            or not event.get("ts")
+        ):
+            return None
+        ts = str(event["ts"])
+        channel_type = event.get("channel_type")
+        return SlackQuestion(
+            event_id=str(body.get("event_id") or f"{event['channel']}:{ts}"),
+            channel=str(event["channel"]),
+            ts=ts,
+            thread_ts=str(event.get("thread_ts") or ts),
+            user=event.get("user"),
+            team_id=event.get("team") or body.get("team_id"),
+            text=question_text(str(event.get("text") or ""), self._bot_user_id),
+            channel_type=channel_type,
+            assistant_thread=channel_type == "im" and bool(event.get("thread_ts")),
+        )
+
+    def _claim(self, question: SlackQuestion) -> bool:
+        store = self.services.store
+        if not store.claim_once(EVENT_SCOPE, question.event_id):
+            log.info("Slack event %s already answered (redelivery)", question.event_id)
+            return False
+        # A message can arrive as two events (app_mention and message): answer it once.
+        return store.claim_once(MESSAGE_SCOPE, f"{question.channel}:{question.ts}")
+
+    # -- answering ---------------------------------------------------------------------------
+
+    def render(self, answer: Answer, audience: frozenset[str], turn_id: int | None) -> Payload:
+        """The Slack payload of ``answer`` for a viewer in ``audience``."""
+        signer = self.services.signer
+        context = RenderContext(
+            public_base_url=self.services.settings.web.public_base_url,
+            signer=(lambda source: signer.url_for(source, audience)) if signer else None,
+            audience=audience,
+            capabilities=self._caps,
+            file_size=_file_size,
+            turn_id=None if turn_id is None else str(turn_id),
+        )
+        return renderers.render("slack", answer, context)
+
+    def _sinks(
+        self, thread: SlackThread, render: Callable[[Answer], Payload]
+    ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
+        def edit() -> AnswerSink:
+            interval = self.settings.edit_interval_seconds
+            return EditSink(self.poster, thread, render, interval, self._sleep)
+
+        mode = self.settings.streaming
+        if mode == "native":
+            return NativeSink(self.client, self.poster, thread, self.settings), edit
+        if mode == "edit":
+            return edit(), edit
+        return PlainSink(self.poster, thread), lambda: PlainSink(self.poster, thread)
+
+    async def _events(
+        self, question: SlackQuestion, audience: frozenset[str], history: tuple[Exchange, ...]
+    ) -> AsyncIterator[ReplyEvent]:
+        assistant = self.services.assistant
+        if self.settings.streaming == "none":
+            yield await assistant.reply(question.text, audience, history)
+            return
+        async for event in assistant.stream(question.text, audience, history):
+            yield event
+
+    async def _answer(self, question: SlackQuestion) -> None:
+        store = self.services.store
+        thread = SlackThread(question.channel, question.thread_ts, question.user, question.team_id)
+        if not question.text:
+            await self._post_quietly(thread, GREETING)
+            return
+        audience = await self.audiences.for_viewer(
+            question.channel, question.user, question.channel_type
+        )
+        history = await thread_history(
+            self.client,
+            question.channel,
+            question.thread_ts,
+            current_ts=question.ts,
+            bot_user_id=self._bot_user_id,
+            bot_id=self._bot_id,
+            limit=self.settings.history_turns,
+        )
+        if question.assistant_thread:
+            await self._set_status(thread, self.settings.thinking_status)
+        conversation = f"slack:{question.team_id}:{question.channel}:{question.thread_ts}"
+        turn_id = store.add_turn(conversation, "slack", question.text, status="pending")
+
+        def render(answer: Answer) -> Payload:
+            return self.render(answer, audience, turn_id)
+
+        sink, fallback = self._sinks(thread, render)
+        presenter = AnswerPresenter(sink, fallback, render)
+        feedback = turn_id if self.settings.feedback_buttons else None
+        try:
+            reply, payload = await presenter.run(
+                self._events(question, audience, history), feedback
+            )
+        except BaseException as exc:
+            log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
+            store.finish_turn(turn_id, None, None, status="failed")
+            await presenter.sink.fail()
+            if not isinstance(exc, Exception):
+                raise
+            return
+        await self.poster.upload_files(thread, payload.get("files") or [])
+        self._finish(turn_id, reply)
+
+    def _finish(self, turn_id: int, reply: Reply) -> None:
+        self.services.store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+
+    async def _post_quietly(self, thread: SlackThread, text: str) -> None:
+        try:
+            await self.poster.post(thread, {"text": text})
+        except Exception:
+            log.exception("posting to %s failed", thread.channel)
+
+    async def _set_status(self, thread: SlackThread, status: str) -> None:
+        try:
+            await self.client.assistant_threads_setStatus(
+                channel_id=thread.channel, thread_ts=thread.thread_ts, status=status
+            )
+        except SlackApiError as exc:
+            log.debug("assistant.threads.setStatus failed: %s", error_code(exc))
+
+    async def _greet(self, event: dict[str, Any]) -> None:
+        thread = event.get("assistant_thread") or {}
+        channel, thread_ts = thread.get("channel_id"), thread.get("thread_ts")
+        prompts = self.settings.suggested_prompts
+        if not channel or not thread_ts or not prompts:
+            return
+        try:
+            await self.client.assistant_threads_setSuggestedPrompts(
+                channel_id=channel,
+                thread_ts=thread_ts,
+                prompts=[{"title": _title(p), "message": p} for p in prompts[:4]],
+            )
+        except SlackApiError as exc:
+            log.warning("assistant.threads.setSuggestedPrompts failed: %s", error_code(exc))
+
+    # -- interactivity -----------------------------------------------------------------------
+
+    async def _ack_only(self, ack: AsyncAck) -> None:
+        await ack()
+
+    async def _on_feedback(
+        self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]
+    ) -> None:
+        """Record a helpful / not helpful vote (once per user and turn), then thank the user."""
+        choice = str(action.get("action_id", ""))[len(FEEDBACK_ACTION_PREFIX) :]
+        user = (body.get("user") or {}).get("id")
+        value = str(action.get("value") or "")
+        if choice in FEEDBACK_CHOICES and value.isdigit():
+            turn_id = int(value)
+            if self.services.store.claim_once(FEEDBACK_SCOPE, f"{turn_id}:{user}"):
+                self.services.store.add_feedback(turn_id, "slack", user, choice)
+                self._spawn(self._thank(body, user))
+        await ack()
+
+    async def _thank(self, body: dict[str, Any], user: str | None) -> None:
+        channel = (body.get("channel") or {}).get("id")
+        container = body.get("container") or {}
+        thread_ts = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
+        if not channel or not user:
+            return
+        try:
+            await self.client.chat_postEphemeral(
+                channel=channel, user=user, thread_ts=thread_ts, text="Thanks for the feedback!"
+            )
+        except SlackApiError as exc:
+            log.info("feedback thanks not sent: %s", error_code(exc))
+
+
+def _title(prompt: str, limit: int = 75) -> str:
+    return prompt if len(prompt) <= limit else prompt[: limit - 1].rstrip() + "\u2026"

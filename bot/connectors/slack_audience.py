@@ -1,0 +1,139 @@
+"""Who reads a Slack answer, and so which sources it may cite (DESIGN §7).
+
+- A public channel: ``public_audience`` only. Anyone in the workspace can read the thread, so
+  nothing about the asker widens it.
+- A DM with the bot: ``public_audience`` plus the groups mapped from the user's email domain
+  (``users.info``), from the user groups they belong to (``usergroups.users.list``) and from
+  ``audience_by_channel`` for that DM.
+- A private channel or group DM: ``public_audience`` plus ``audience_by_channel``; the asker's own
+  groups only when ``private_channels_use_user_groups`` is set, because every member reads it.
+
+Lookups that fail grant nothing (the safe direction) and are logged. Results are cached for
+``cache_seconds`` so a busy channel does not cost a ``users.info`` per question.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Literal
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.config import SlackSettings
+from bot.connectors.slack_client import error_code
+
+log = logging.getLogger(__name__)
+
+ChannelKind = Literal["public", "private", "im", "mpim"]
+_EVENT_CHANNEL_TYPES: dict[str, ChannelKind] = {
+    "channel": "public",
+    "group": "private",
+    "im": "im",
+    "mpim": "mpim",
+}
+
+
+class SlackAudiences:
+    """Decides the audience (set of groups) of one Slack viewer in one conversation."""
+
+    def __init__(
+        self, client: AsyncWebClient, settings: SlackSettings, cache_seconds: float = 600.0
+    ) -> None:
+        self._client = client
+        self._settings = settings
+        self._ttl = cache_seconds
+        self._kinds: dict[str, tuple[float, ChannelKind]] = {}
+        self._emails: dict[str, tuple[float, str | None]] = {}
+        self._members: dict[str, tuple[float, frozenset[str]]] = {}
+
+    async def channel_kind(
+        self, channel: str, event_channel_type: str | None = None
+    ) -> ChannelKind:
+        """``public``, ``private``, ``im`` or ``mpim`` (unknown channels count as public)."""
+        if event_channel_type in _EVENT_CHANNEL_TYPES:
+            return _EVENT_CHANNEL_TYPES[event_channel_type]
+        now = time.monotonic()
+        cached = self._kinds.get(channel)
+        if cached is not None and now - cached[0] < self._ttl:
+            return cached[1]
+        try:
+            response = await self._client.conversations_info(channel=channel)
+            info = response.get("channel") or {}
+        except SlackApiError as exc:
+            log.warning(
+                "conversations.info %s failed (%s); treating as public", channel, error_code(exc)
+            )
+            return "im" if channel.startswith("D") else "public"
+        kind: ChannelKind
+        if info.get("is_im"):
+            kind = "im"
+        elif info.get("is_mpim"):
+            kind = "mpim"
+        elif info.get("is_private") or info.get("is_group"):
+            kind = "private"
+        else:
+            kind = "public"
+        self._kinds[channel] = (now, kind)
+        return kind
+
+    async def for_viewer(
+        self, channel: str, user: str | None, event_channel_type: str | None = None
+    ) -> frozenset[str]:
+        """The groups whose sources may be cited to ``user`` in ``channel``."""
+        settings = self._settings
+        groups = set(settings.public_audience)
+        kind = await self.channel_kind(channel, event_channel_type)
+        if kind == "public":
+            return frozenset(groups)
+        groups.update(settings.audience_by_channel.get(channel, ()))
+        if user and (kind == "im" or settings.private_channels_use_user_groups):
+            groups.update(await self.user_groups(user))
+        return frozenset(groups)
+
+    async def user_groups(self, user: str) -> set[str]:
+        """Groups mapped from the user's email domain and user-group memberships."""
+        settings = self._settings
+        groups: set[str] = set()
+        if settings.audience_by_email_domain:
+            email = await self._email(user)
+            if email and "@" in email:
+                domain = email.rsplit("@", 1)[1].lower()
+                for key, mapped in settings.audience_by_email_domain.items():
+                    if key.lower().lstrip("@") == domain:
+                        groups.update(mapped)
+        for usergroup, mapped in settings.audience_by_usergroup.items():
+            if user in await self._usergroup_members(usergroup):
+                groups.update(mapped)
+        return groups
+
+    async def _email(self, user: str) -> str | None:
+        now = time.monotonic()
+        cached = self._emails.get(user)
+        if cached is not None and now - cached[0] < self._ttl:
+            return cached[1]
+        try:
+            response = await self._client.users_info(user=user)
+        except SlackApiError as exc:
+            log.warning("users.info %s failed (%s); no email-based groups", user, error_code(exc))
+            return None
+        profile = (response.get("user") or {}).get("profile") or {}
+        email = profile.get("email")
+        value = email if isinstance(email, str) else None
+        self._emails[user] = (now, value)
+        return value
+
+    async def _usergroup_members(self, usergroup: str) -> frozenset[str]:
+        now = time.monotonic()
+        cached = self._members.get(usergroup)
+        if cached is not None and now - cached[0] < self._ttl:
+            return cached[1]
+        try:
+            response = await self._client.usergroups_users_list(usergroup=usergroup)
+        except SlackApiError as exc:
+            log.warning("usergroups.users.list %s failed (%s)", usergroup, error_code(exc))
+            return frozenset()
+        members = frozenset(str(u) for u in response.get("users") or [])
+        self._members[usergroup] = (now, members)
+        return members

@@ -1,0 +1,168 @@
+"""Sending rendered answers into a Slack thread: messages, edits, files, feedback, apologies.
+
+Everything here takes the Slack renderer's plain payload (``{messages: [{text, blocks,
+unfurl_links, unfurl_media}], files}``) and sends it with slack_sdk. Messages go into the
+question's thread in order. ``chat.update`` is limited to 4,000 characters of ``text``, so the
+fallback text of an edited message is cut (the blocks carry the answer). Files are uploaded
+with ``files_upload_v2`` into the same thread when they exist and fit ``max_file_bytes``; a file
+that cannot be sent is logged and skipped, the citation still names it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.config import SlackSettings
+from bot.connectors.slack_client import as_channel_error, error_code
+from bot.connectors.slack_text import fit_text
+
+log = logging.getLogger(__name__)
+
+MAX_BLOCKS = 50
+MAX_UPDATE_TEXT = 4000
+FEEDBACK_ACTION_PREFIX = "citecast_feedback_"
+FEEDBACK_BLOCK_ID = "citecast_feedback"
+FEEDBACK_CHOICES: dict[str, str] = {
+    "helpful": "\U0001f44d Helpful",
+    "not_helpful": "\U0001f44e Not helpful",
+}
+SOURCE_ACTION_PREFIX = "citecast_source_"
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SlackThread:
+    """Where an answer goes: the channel, the question's thread and who asked."""
+
+    channel: str
+    thread_ts: str
+    user: str | None = None
+    team_id: str | None = None
+
+
+def feedback_block(turn_id: int) -> dict[str, Any]:
+    """An actions block with the helpful / not helpful buttons of a turn."""
+    return {
+        "type": "actions",
+        "block_id": FEEDBACK_BLOCK_ID,
+        "elements": [
+            {
+                "type": "button",
+                "text": {"type": "plain_text", "text": label, "emoji": True},
+                "action_id": FEEDBACK_ACTION_PREFIX + value,
+                "value": str(turn_id),
+            }
+            for value, label in FEEDBACK_CHOICES.items()
+        ],
+    }
+
+
+def with_feedback(messages: Sequence[Message], turn_id: int | None) -> list[Message]:
+    """The messages with feedback buttons on the last one (or in a message of their own)."""
+    out = [dict(m) for m in messages]
+    if turn_id is None:
+        return out
+    block = feedback_block(turn_id)
+    if out and len(out[-1].get("blocks") or []) < MAX_BLOCKS:
+        out[-1]["blocks"] = [*(out[-1].get("blocks") or []), block]
+    else:
+        out.append({"text": "Was this answer helpful?", "blocks": [block]})
+    return out
+
+
+def source_blocks(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """The renderer's source list blocks (context blocks and record buttons), in order."""
+    return [
+        block
+        for message in messages
+        for block in message.get("blocks") or []
+        if block.get("type") == "context"
+        or (block.get("type") == "actions" and block.get("block_id") != FEEDBACK_BLOCK_ID)
+    ]
+
+
+class SlackPoster:
+    """Posts, edits and uploads into threads; Slack failures become ChannelError."""
+
+    def __init__(self, client: AsyncWebClient, settings: SlackSettings) -> None:
+        self._client = client
+        self._settings = settings
+
+    async def post(self, thread: SlackThread, message: Message) -> str:
+        """Post one message into the thread; returns its ts."""
+        try:
+            response = await self._client.chat_postMessage(
+                channel=thread.channel,
+                thread_ts=thread.thread_ts,
+                text=message.get("text") or "",
+                blocks=message.get("blocks") or None,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+        except SlackApiError as exc:
+            raise as_channel_error(exc, "chat.postMessage") from None
+        return str(response.get("ts") or "")
+
+    async def post_all(self, thread: SlackThread, messages: Sequence[Message]) -> list[str]:
+        """Post the messages in order; returns their ts values."""
+        return [await self.post(thread, message) for message in messages]
+
+    async def update(self, thread: SlackThread, ts: str, message: Message) -> None:
+        """Replace a message the bot posted (text cut to chat.update's 4,000 characters)."""
+        try:
+            await self._client.chat_update(
+                channel=thread.channel,
+                ts=ts,
+                text=fit_text(message.get("text") or "", MAX_UPDATE_TEXT),
+                blocks=message.get("blocks") or [],
+            )
+        except SlackApiError as exc:
+            raise as_channel_error(exc, "chat.update") from None
+
+    async def upload_files(self, thread: SlackThread, files: Sequence[dict[str, Any]]) -> list[str]:
+        """Upload the payload's files into the thread; returns the uploaded file ids."""
+        uploaded: list[str] = []
+        for entry in files:
+            path, name = str(entry.get("path") or ""), str(entry.get("filename") or "")
+            name = name or os.path.basename(path)
+            try:
+                size = os.path.getsize(path)
+            except OSError:
+                log.warning("not uploading [%s] %s: the file is not readable", entry.get("n"), name)
+                continue
+            if size > self._settings.max_file_bytes:
+                log.warning("not uploading %s: %d bytes is over slack.max_file_bytes", name, size)
+                continue
+            try:
+                response = await self._client.files_upload_v2(
+                    channel=thread.channel,
+                    thread_ts=thread.thread_ts,
+                    file=path,
+                    filename=name,
+                    title=f"[{entry.get('n')}] {name}",
+                )
+            except SlackApiError as exc:
+                log.warning("uploading %s failed: %s", name, error_code(exc))
+                continue
+            file_info = response.get("file") or {}
+            uploaded.append(str(file_info.get("id") or ""))
+        return uploaded
+
+    async def apologize(self, thread: SlackThread, replace_ts: str | None = None) -> None:
+        """Tell the asker briefly that the answer failed (replacing a half-written message)."""
+        message: Message = {"text": self._settings.apology}
+        try:
+            if replace_ts:
+                await self.update(thread, replace_ts, message)
+            else:
+                await self.post(thread, message)
+        except Exception:
+            log.exception("could not tell the user in %s that the answer failed", thread.channel)

@@ -1,0 +1,311 @@
+"""Showing an answer while it is written: native Slack streaming, post-then-edit, or one message.
+
+The answer arrives as TextDelta / CitationAdded events and one final Reply. A *sink* shows it:
+
+- :class:`NativeSink` streams with ``chat.startStream``/``appendStream``/``stopStream`` (slack_sdk's
+  ``chat_stream`` helper) and finishes with the source context blocks and feedback buttons. When
+  the workspace refuses streaming before anything is visible (``feature_not_enabled``,
+  ``unknown_method`` …) it raises :class:`StreamingUnavailableError` and the driver falls back to
+  editing. When Slack closes the stream mid-answer (``message_not_in_streaming_state``), or the
+  answer outgrows one streamed message, the message is completed with ``chat.update`` and any
+  further messages are posted: never left half-written.
+- :class:`EditSink` posts the first part, then re-renders the partial answer at most once per
+  ``edit_interval_seconds`` into ``chat.update`` (4,000 characters), then posts the rest.
+- :class:`PlainSink` posts the final messages only.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_chat_stream import AsyncChatStream
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.assistant.base import Reply, ReplyEvent
+from bot.config import SlackSettings
+from bot.connectors.slack_client import Sleep, as_channel_error, error_code
+from bot.connectors.slack_delivery import (
+    MAX_BLOCKS,
+    SlackPoster,
+    SlackThread,
+    feedback_block,
+    source_blocks,
+    with_feedback,
+)
+from bot.connectors.slack_text import StreamMarkdown
+from bot.errors import BackendError, ChannelError
+from bot.models import Answer, Citation, CitationAdded, TextDelta
+
+log = logging.getLogger(__name__)
+
+# The workspace or token cannot stream: fall back to editing.
+UNSUPPORTED_STREAMING = frozenset(
+    {
+        "feature_not_enabled",
+        "unknown_method",
+        "method_deprecated",
+        "not_allowed_token_type",
+        "method_not_supported_for_channel_type",
+        "missing_scope",
+        "team_not_allowed",
+        "not_implemented",
+    }
+)
+# Slack ended the stream on its side.
+STREAM_CLOSED = frozenset({"message_not_in_streaming_state"})
+
+Payload = dict[str, Any]
+RenderFn = Callable[[Answer], Payload]
+
+
+class StreamingUnavailableError(ChannelError):
+    """Native streaming is not available here; nothing has been shown yet."""
+
+
+class AnswerSink(Protocol):
+    """Shows one answer in one thread."""
+
+    async def text(self, delta: str, partial: Answer) -> None:
+        """New answer text (``partial`` is everything so far)."""
+        ...
+
+    async def finish(self, payload: Payload, turn_id: int | None) -> None:
+        """The final rendered payload."""
+        ...
+
+    async def fail(self) -> None:
+        """The answer failed: tell the user, completing anything half-written."""
+        ...
+
+
+class PlainSink:
+    """No streaming: one go at the end."""
+
+    def __init__(self, poster: SlackPoster, thread: SlackThread) -> None:
+        self._poster = poster
+        self._thread = thread
+
+    async def text(self, delta: str, partial: Answer) -> None:
+        """Nothing is shown until the answer is complete."""
+
+    async def finish(self, payload: Payload, turn_id: int | None) -> None:
+        """Post every message of the payload in order."""
+        await self._poster.post_all(self._thread, with_feedback(payload["messages"], turn_id))
+
+    async def fail(self) -> None:
+        """Post the apology."""
+        await self._poster.apologize(self._thread)
+
+
+class EditSink:
+    """Post, then edit at most once per interval, then complete."""
+
+    def __init__(
+        self,
+        poster: SlackPoster,
+        thread: SlackThread,
+        render: RenderFn,
+        interval: float,
+        sleep: Sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._poster = poster
+        self._thread = thread
+        self._render = render
+        self._interval = interval
+        self._sleep = sleep
+        self._clock = clock
+        self._ts: str | None = None
+        self._last_edit = float("-inf")
+        self.edits = 0
+
+    async def text(self, delta: str, partial: Answer) -> None:
+        """Show the partial answer's first message, throttled."""
+        if not partial.text.strip():
+            return
+        now = self._clock()
+        if self._ts is not None and now - self._last_edit < self._interval:
+            return
+        first = self._render(partial)["messages"][0]
+        if self._ts is None:
+            self._ts = await self._poster.post(self._thread, first)
+        else:
+            await self._poster.update(self._thread, self._ts, first)
+            self.edits += 1
+        self._last_edit = self._clock()
+
+    async def finish(self, payload: Payload, turn_id: int | None) -> None:
+        """Final edit of the first message (respecting the interval), then the rest."""
+        messages = with_feedback(payload["messages"], turn_id)
+        if self._ts is None:
+            await self._poster.post_all(self._thread, messages)
+            return
+        wait = self._interval - (self._clock() - self._last_edit)
+        if wait > 0:
+            await self._sleep(wait)
+        await self._poster.update(self._thread, self._ts, messages[0])
+        self.edits += 1
+        await self._poster.post_all(self._thread, messages[1:])
+
+    async def fail(self) -> None:
+        """Replace the partial answer with the apology (or post it)."""
+        await self._poster.apologize(self._thread, self._ts)
+
+
+class NativeSink:
+    """Slack's native streaming, completed with a normal message when Slack closes it."""
+
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        poster: SlackPoster,
+        thread: SlackThread,
+        settings: SlackSettings,
+    ) -> None:
+        self._client = client
+        self._poster = poster
+        self._thread = thread
+        self._settings = settings
+        self._markdown = StreamMarkdown()
+        self._stream: AsyncChatStream | None = None
+        self._shown = 0
+        self._open = True
+        self.truncated = False
+        self.closed_by_slack = False
+
+    async def _streamer(self) -> AsyncChatStream:
+        if self._stream is None:
+            self._stream = await self._client.chat_stream(
+                channel=self._thread.channel,
+                thread_ts=self._thread.thread_ts,
+                recipient_team_id=self._thread.team_id,
+                recipient_user_id=self._thread.user,
+                buffer_size=self._settings.stream_buffer_chars,
+            )
+        return self._stream
+
+    @property
+    def ts(self) -> str | None:
+        """The streamed message, once Slack created it."""
+        return self._stream.ts if self._stream is not None else None
+
+    def _handle(self, exc: SlackApiError, what: str) -> None:
+        code = error_code(exc)
+        if self.ts is None and code in UNSUPPORTED_STREAMING:
+            raise StreamingUnavailableError(f"Slack {what}: {code}") from None
+        if code in STREAM_CLOSED:
+            log.info("Slack closed the stream in %s; completing it", self._thread.channel)
+            self.closed_by_slack = True
+            self._open = False
+            return
+        raise as_channel_error(exc, what) from None
+
+    async def text(self, delta: str, partial: Answer) -> None:
+        """Append the new text to the stream (until Slack closes it or it gets too long)."""
+        markdown = self._markdown.feed(delta)
+        if not markdown or not self._open or self.truncated:
+            return
+        if self._shown + len(markdown) > self._settings.native_stream_max_chars:
+            self.truncated = True
+            return
+        streamer = await self._streamer()
+        try:
+            await streamer.append(markdown_text=markdown)
+        except SlackApiError as exc:
+            self._handle(exc, "chat.appendStream")
+            return
+        self._shown += len(markdown)
+
+    async def finish(self, payload: Payload, turn_id: int | None) -> None:
+        """Stop with the sources and feedback, or complete the message normally."""
+        messages: list[dict[str, Any]] = payload["messages"]
+        tail = source_blocks(messages)
+        if turn_id is not None:
+            tail.append(feedback_block(turn_id))
+        rest = self._markdown.flush()
+        if self._open and not self.truncated and len(tail) <= MAX_BLOCKS:
+            streamer = await self._streamer()
+            try:
+                await streamer.stop(markdown_text=rest or None, blocks=tail or None)
+                return
+            except SlackApiError as exc:
+                self._handle(exc, "chat.stopStream")
+        await self._complete(with_feedback(messages, turn_id))
+
+    async def _complete(self, messages: list[dict[str, Any]]) -> None:
+        ts = self.ts
+        if ts is None:
+            await self._poster.post_all(self._thread, messages)
+            return
+        if self._open and self._stream is not None:
+            try:
+                await self._stream.stop()
+            except SlackApiError as exc:
+                log.info("stopping the stream before completing it: %s", error_code(exc))
+            self._open = False
+        try:
+            await self._poster.update(self._thread, ts, messages[0])
+        except ChannelError as exc:
+            log.warning("could not complete the streamed message (%s); posting it anew", exc)
+            await self._poster.post(self._thread, messages[0])
+        await self._poster.post_all(self._thread, messages[1:])
+
+    async def fail(self) -> None:
+        """End the stream if open and replace it with the apology (or post it)."""
+        if self._open and self._stream is not None and self.ts is not None:
+            try:
+                await self._stream.stop()
+            except SlackApiError as exc:
+                log.info("stopping the failed stream: %s", error_code(exc))
+        await self._poster.apologize(self._thread, self.ts)
+
+
+class AnswerPresenter:
+    """Feeds an answer's events to a sink, switching to ``fallback()`` if streaming is refused.
+
+    ``sink`` is always the sink currently showing the answer, so a caller that catches a
+    failure can ``await presenter.sink.fail()``.
+    """
+
+    def __init__(self, sink: AnswerSink, fallback: Callable[[], AnswerSink], render: RenderFn):
+        self.sink = sink
+        self._fallback = fallback
+        self._render = render
+
+    def _switch(self, reason: ChannelError) -> None:
+        log.info("native streaming unavailable (%s); falling back", reason)
+        self.sink = self._fallback()
+
+    async def run(
+        self, events: AsyncIterator[ReplyEvent], turn_id: int | None
+    ) -> tuple[Reply, Payload]:
+        """Show the answer as it arrives and finish it; returns the Reply and final payload."""
+        text = ""
+        citations: list[Citation] = []
+        reply: Reply | None = None
+        async for event in events:
+            if isinstance(event, TextDelta):
+                text += event.text
+                partial = Answer(text=text, citations=tuple(citations))
+                try:
+                    await self.sink.text(event.text, partial)
+                except StreamingUnavailableError as exc:
+                    self._switch(exc)
+                    await self.sink.text(text, partial)
+            elif isinstance(event, CitationAdded):
+                citations.append(event.citation)
+            elif isinstance(event, Reply):
+                reply = event
+        if reply is None:
+            raise BackendError("the answer stream ended without a final reply")
+        payload = self._render(reply.answer)
+        try:
+            await self.sink.finish(payload, turn_id)
+        except StreamingUnavailableError as exc:
+            self._switch(exc)
+            await self.sink.finish(payload, turn_id)
+        return reply, payload

@@ -1,0 +1,81 @@
+"""Text conversions at the Slack edge: incoming questions, streamed markdown, length limits.
+
+Incoming message text is Slack mrkdwn with escaped ``& < >`` and ``<…>`` tokens for mentions,
+links and channels; :func:`question_text` turns it into the plain question the assistant sees.
+:class:`StreamMarkdown` turns the canonical answer text (CommonMark with ``[^n]`` citations,
+arriving in pieces) into the markdown ``chat.appendStream`` shows: citations as ``[n]`` and
+``& < >`` escaped, so neither the model nor a source can produce ``<!here>`` or a disguised link.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BOT_MENTION = r"<@{id}(?:\|[^>]*)?>"
+_USER = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
+_CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
+_SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
+_LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]+)(?:\|([^>]*))?>")
+_CITATION = re.compile(r"\[\^(\d+)\]")
+# The tail that could still grow into "[^12]": "[", "[^", "[^1", "[^12"
+_PARTIAL_CITATION = re.compile(r"\[(?:\^\d{0,6})?$")
+
+
+def unescape(text: str) -> str:
+    """Undo Slack's ``&amp; &lt; &gt;`` escaping."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def escape(text: str) -> str:
+    """Escape Slack's control characters ``& < >``."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def question_text(text: str, bot_user_id: str | None = None) -> str:
+    """The plain question in a Slack message: bot mention removed, tokens made readable."""
+    if bot_user_id:
+        text = re.sub(_BOT_MENTION.format(id=re.escape(bot_user_id)), " ", text)
+    text = _USER.sub(lambda m: "@" + (m.group(2) or m.group(1)), text)
+    text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
+    text = _SPECIAL.sub(lambda m: m.group(2) or "", text)
+    text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    return re.sub(r"[ \t]+", " ", unescape(text)).strip()
+
+
+class StreamMarkdown:
+    """Converts answer text deltas to Slack streaming markdown, never splitting a citation."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def feed(self, delta: str) -> str:
+        """The markdown that is safe to show now; a possible partial ``[^n`` is held back."""
+        text = self._held + delta
+        partial = _PARTIAL_CITATION.search(text)
+        cut = partial.start() if partial else len(text)
+        self._held = text[cut:]
+        return to_stream_markdown(text[:cut])
+
+    def flush(self) -> str:
+        """Whatever was held back (the answer has ended)."""
+        held, self._held = self._held, ""
+        return to_stream_markdown(held)
+
+
+def to_stream_markdown(text: str) -> str:
+    """One whole piece of answer text as streaming markdown."""
+    return _CITATION.sub(lambda m: f"[{m.group(1)}]", escape(text))
+
+
+def fit_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters without leaving half a ``<url|label>`` token."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(0, limit - 1)]
+    opened, closed = cut.rfind("<"), cut.rfind(">")
+    if opened > closed:
+        cut = cut[:opened]
+    amp = cut.rfind("&")
+    if amp != -1 and ";" not in cut[amp:]:
+        cut = cut[:amp]
+    return cut.rstrip() + "\u2026"

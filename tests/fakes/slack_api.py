@@ -1,0 +1,588 @@
+"""A fake Slack Web API and Socket Mode server on 127.0.0.1, for driving the real slack_sdk.
+
+``FakeSlackAPI`` is an aiohttp server bound to an ephemeral loopback port. Point
+``AsyncWebClient(base_url=fake.base_url)`` at it. It implements the methods citecast uses,
+records every call (``calls``), keeps the messages it accepted per channel and thread, and
+enforces Slack's limits with Slack's error shapes (``{"ok": false, "error": "invalid_blocks"}``,
+``msg_too_long``, ``no_text``, ``message_not_in_streaming_state`` …), so a payload Slack would
+reject fails here too.
+
+Scriptable failures: ``fail(method, status=429, retry_after=2)``, ``fail(method, status=500)``,
+``fail(method, error="feature_not_enabled", times=None)``; ``close_stream_after = n`` closes a
+native stream after ``n`` accepted appends. Socket Mode: ``apps.connections.open`` returns the
+server's ``ws://`` URL; the server sends ``hello`` on connect, ``send_envelope()`` pushes an
+``events_api`` (or ``interactive``) envelope and ``wait_ack()`` returns the client's ack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import itertools
+import json
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.fakes.slack_blocks import (
+    MAX_MESSAGE_TEXT,
+    MAX_STREAM_TEXT,
+    MAX_UPDATE_TEXT,
+    validate_blocks,
+)
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SlackCall:
+    """One request the fake received: method, merged arguments, HTTP status and response."""
+
+    method: str
+    args: Json
+    status: int
+    response: Json
+    token: str | None
+
+
+@dataclass
+class Failure:
+    """A scripted failure for one method; ``times=None`` repeats it for every call."""
+
+    status: int = 200
+    error: str | None = None
+    retry_after: int | None = None
+    times: int | None = 1
+
+
+@dataclass
+class _Envelope:
+    ack: asyncio.Future[Json]
+
+
+@dataclass
+class FakeSlackState:
+    """The workspace the fake pretends to be: channels, users, user groups and messages."""
+
+    channels: dict[str, Json] = field(default_factory=dict)
+    users: dict[str, Json] = field(default_factory=dict)
+    usergroups: dict[str, list[str]] = field(default_factory=dict)
+    messages: dict[str, list[Json]] = field(default_factory=dict)
+    uploads: dict[str, Json] = field(default_factory=dict)
+
+
+def slack_signature_headers(
+    secret: str, body: bytes, timestamp: int | None = None, retry_num: int | None = None
+) -> dict[str, str]:
+    """Headers Slack sends with an HTTP event: the v0 HMAC-SHA256 signature of ``body``."""
+    ts = str(int(time.time()) if timestamp is None else timestamp)
+    base = b"v0:" + ts.encode() + b":" + body
+    digest = hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
+    headers = {"X-Slack-Request-Timestamp": ts, "X-Slack-Signature": f"v0={digest}"}
+    if retry_num is not None:
+        headers["X-Slack-Retry-Num"] = str(retry_num)
+        headers["X-Slack-Retry-Reason"] = "http_timeout"
+    return headers
+
+
+class FakeSlackAPI:
+    """The fake; use as ``async with FakeSlackAPI() as fake:``."""
+
+    def __init__(
+        self,
+        *,
+        bot_token: str = "xoxb-test-token",
+        app_token: str = "xapp-test-token",
+        team_id: str = "T0TEAM",
+        bot_user_id: str = "U0BOT",
+        bot_id: str = "B0BOT",
+    ) -> None:
+        self.bot_token = bot_token
+        self.app_token = app_token
+        self.team_id = team_id
+        self.bot_user_id = bot_user_id
+        self.bot_id = bot_id
+        self.state = FakeSlackState()
+        self.calls: list[SlackCall] = []
+        self.streaming_error: str | None = None
+        self.close_stream_after: int | None = None
+        self._failures: dict[str, list[Failure]] = {}
+        self._ts = itertools.count(1)
+        self._file_ids = itertools.count(1)
+        self._envelope_ids = itertools.count(1)
+        self._envelopes: dict[str, _Envelope] = {}
+        self._sockets: list[web.WebSocketResponse] = []
+        self._socket_ready = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeSlackAPI:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        """Bind to 127.0.0.1 on an ephemeral port and serve."""
+        app = web.Application(client_max_size=200_000_000)
+        app.router.add_post("/api/{method}", self._api)
+        app.router.add_get("/api/{method}", self._api)
+        app.router.add_post("/upload/{file_id}", self._upload)
+        app.router.add_get("/socket", self._socket)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+
+    async def stop(self) -> None:
+        """Close every WebSocket and the server."""
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        """What to pass as ``AsyncWebClient(base_url=…)``."""
+        return f"http://127.0.0.1:{self.port}/api/"
+
+    # -- scripting the workspace -------------------------------------------------------------
+
+    def add_channel(self, channel_id: str, kind: str = "public", name: str | None = None) -> None:
+        """Declare a channel: ``public``, ``private``, ``im`` or ``mpim``."""
+        self.state.channels[channel_id] = {
+            "id": channel_id,
+            "name": name or channel_id.lower(),
+            "is_channel": kind == "public",
+            "is_group": kind == "private",
+            "is_im": kind == "im",
+            "is_mpim": kind == "mpim",
+            "is_private": kind != "public",
+        }
+
+    def add_user(self, user_id: str, email: str | None = None, *, is_bot: bool = False) -> None:
+        """Declare a user (``users.info``)."""
+        profile = {"email": email} if email else {}
+        self.state.users[user_id] = {"id": user_id, "is_bot": is_bot, "profile": profile}
+
+    def add_usergroup(self, group_id: str, users: list[str]) -> None:
+        """Declare a user group and its members (``usergroups.users.list``)."""
+        self.state.usergroups[group_id] = list(users)
+
+    def add_message(
+        self, channel: str, text: str, user: str, thread_ts: str | None = None, **extra: Any
+    ) -> str:
+        """Put a message into a channel (as if a person had written it); returns its ts."""
+        ts = self._next_ts()
+        message = {"type": "message", "ts": ts, "user": user, "text": text, **extra}
+        if thread_ts:
+            message["thread_ts"] = thread_ts
+        self.state.messages.setdefault(channel, []).append(message)
+        return ts
+
+    def fail(
+        self,
+        method: str,
+        *,
+        status: int = 200,
+        error: str | None = None,
+        retry_after: int | None = None,
+        times: int | None = 1,
+    ) -> None:
+        """Make the next ``times`` calls of ``method`` fail (``None``: every call)."""
+        failure = Failure(status=status, error=error, retry_after=retry_after, times=times)
+        self._failures.setdefault(method, []).append(failure)
+
+    # -- inspecting what happened ------------------------------------------------------------
+
+    def calls_to(self, method: str, *, ok_only: bool = False) -> list[SlackCall]:
+        """The recorded calls of one method, in order."""
+        return [
+            c
+            for c in self.calls
+            if c.method == method and (not ok_only or c.response.get("ok") is True)
+        ]
+
+    def bot_messages(self, channel: str, thread_ts: str | None = None) -> list[Json]:
+        """Messages the bot posted (and that Slack accepted) in a channel or thread."""
+        return [
+            m
+            for m in self.state.messages.get(channel, [])
+            if m.get("bot_id") == self.bot_id
+            and (thread_ts is None or m.get("thread_ts") == thread_ts)
+        ]
+
+    def everything_sent(self) -> str:
+        """Every argument of every call, as one JSON string (for "nothing private leaked")."""
+        return json.dumps([c.args for c in self.calls], ensure_ascii=False)
+
+    # -- Socket Mode -------------------------------------------------------------------------
+
+    async def wait_socket_connected(self, timeout: float = 10.0) -> None:
+        """Wait until a Socket Mode client has connected and received ``hello``."""
+        await asyncio.wait_for(self._socket_ready.wait(), timeout)
+
+    async def send_envelope(
+        self, payload: Json, envelope_type: str = "events_api", retry_attempt: int = 0
+    ) -> str:
+        """Push an envelope to the connected client; returns its envelope_id."""
+        envelope_id = f"env-{next(self._envelope_ids)}"
+        loop = asyncio.get_running_loop()
+        self._envelopes[envelope_id] = _Envelope(ack=loop.create_future())
+        message = {
+            "envelope_id": envelope_id,
+            "type": envelope_type,
+            "payload": payload,
+            "accepts_response_payload": envelope_type != "events_api",
+            "retry_attempt": retry_attempt,
+            "retry_reason": "timeout" if retry_attempt else "",
+        }
+        await self._sockets[-1].send_str(json.dumps(message))
+        return envelope_id
+
+    async def wait_ack(self, envelope_id: str, timeout: float = 10.0) -> Json:
+        """The ack the client sent for an envelope."""
+        return await asyncio.wait_for(self._envelopes[envelope_id].ack, timeout)
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        hello = {
+            "type": "hello",
+            "num_connections": len(self._sockets),
+            "connection_info": {"app_id": "A0APP"},
+            "debug_info": {"host": "fake-slack", "approximate_connection_time": 3600},
+        }
+        await ws.send_str(json.dumps(hello))
+        self._socket_ready.set()
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            envelope = self._envelopes.get(str(data.get("envelope_id")))
+            if envelope is not None and not envelope.ack.done():
+                envelope.ack.set_result(data)
+        self._sockets.remove(ws)
+        return ws
+
+    # -- HTTP plumbing -----------------------------------------------------------------------
+
+    def _next_ts(self) -> str:
+        return f"1700000000.{next(self._ts):06d}"
+
+    async def _read_args(self, request: web.Request) -> Json:
+        args: Json = dict(request.query)
+        if request.content_type == "application/json":
+            body = await request.json()
+            if isinstance(body, dict):
+                args.update(body)
+        elif request.can_read_body:
+            form = await request.post()
+            args.update({k: v for k, v in form.items() if isinstance(v, str)})
+        for key in ("blocks", "chunks", "files", "prompts"):
+            if isinstance(args.get(key), str):
+                with contextlib.suppress(ValueError):
+                    args[key] = json.loads(args[key])
+        return args
+
+    def _scripted_failure(self, method: str) -> Failure | None:
+        queue = self._failures.get(method) or []
+        if not queue:
+            return None
+        failure = queue[0]
+        if failure.times is not None:
+            failure.times -= 1
+            if failure.times <= 0:
+                queue.pop(0)
+        return failure
+
+    async def _api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        args = await self._read_args(request)
+        auth = request.headers.get("Authorization", "")
+        token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else args.get("token")
+        failure = self._scripted_failure(method)
+        headers: dict[str, str] = {}
+        if failure is not None and failure.status != 200:
+            status = failure.status
+            body: Json = {"ok": False, "error": "ratelimited" if status == 429 else "fatal_error"}
+            if failure.retry_after is not None:
+                headers["Retry-After"] = str(failure.retry_after)
+        elif failure is not None:
+            status, body = 200, {"ok": False, "error": failure.error or "fatal_error"}
+        else:
+            status, body = 200, self._dispatch(method, args, token)
+        self.calls.append(SlackCall(method, args, status, body, token))
+        return web.json_response(body, status=status, headers=headers)
+
+    async def _upload(self, request: web.Request) -> web.Response:
+        file_id = request.match_info["file_id"]
+        upload = self.state.uploads.get(file_id)
+        if upload is None:
+            return web.Response(status=404, text="unknown upload")
+        data = await request.read()
+        if len(data) != upload["length"]:
+            return web.Response(status=400, text="length mismatch")
+        upload["data"] = data
+        return web.Response(status=200, text=f"OK - {len(data)}")
+
+    # -- methods -----------------------------------------------------------------------------
+
+    def _dispatch(self, method: str, args: Json, token: str | None) -> Json:
+        if method == "apps.connections.open":
+            if token != self.app_token:
+                return {"ok": False, "error": "invalid_auth"}
+            return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/socket?ticket=fake"}
+        if token != self.bot_token:
+            return {"ok": False, "error": "invalid_auth"}
+        handler = getattr(self, "_m_" + method.replace(".", "_"), None)
+        if handler is None:
+            return {"ok": False, "error": "unknown_method"}
+        result: Json = handler(args)
+        return result
+
+    def _m_auth_test(self, args: Json) -> Json:
+        return {
+            "ok": True,
+            "url": "https://fake.slack.test/",
+            "team": "Fake Team",
+            "user": "citecast",
+            "team_id": self.team_id,
+            "user_id": self.bot_user_id,
+            "bot_id": self.bot_id,
+        }
+
+    def _check_message(self, args: Json, text_limit: int) -> Json | None:
+        channel = args.get("channel")
+        if not channel or channel not in self.state.channels:
+            return {"ok": False, "error": "channel_not_found"}
+        text, blocks = args.get("text"), args.get("blocks")
+        if not text and not blocks:
+            return {"ok": False, "error": "no_text"}
+        if isinstance(text, str) and len(text) > text_limit:
+            return {"ok": False, "error": "msg_too_long"}
+        if blocks is not None:
+            problems = validate_blocks(blocks)
+            if problems:
+                return _invalid_blocks(problems)
+        return None
+
+    def _m_chat_postMessage(self, args: Json) -> Json:
+        refused = self._check_message(args, MAX_MESSAGE_TEXT)
+        if refused:
+            return refused
+        message = {
+            "type": "message",
+            "ts": self._next_ts(),
+            "user": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "text": args.get("text") or "",
+            "blocks": args.get("blocks") or [],
+        }
+        if args.get("thread_ts"):
+            message["thread_ts"] = args["thread_ts"]
+        self.state.messages.setdefault(args["channel"], []).append(message)
+        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
+
+    def _m_chat_postEphemeral(self, args: Json) -> Json:
+        refused = self._check_message(args, MAX_MESSAGE_TEXT)
+        if refused:
+            return refused
+        if not args.get("user"):
+            return {"ok": False, "error": "user_not_in_channel"}
+        return {"ok": True, "message_ts": self._next_ts()}
+
+    def _find(self, channel: str, ts: str) -> Json | None:
+        for message in self.state.messages.get(channel, []):
+            if message["ts"] == ts:
+                return message
+        return None
+
+    def _m_chat_update(self, args: Json) -> Json:
+        refused = self._check_message(args, MAX_UPDATE_TEXT)
+        if refused:
+            return refused
+        message = self._find(args["channel"], str(args.get("ts")))
+        if message is None or message.get("bot_id") != self.bot_id:
+            return {"ok": False, "error": "message_not_found" if message is None else "cant_update"}
+        message["text"] = args.get("text") or ""
+        message["blocks"] = args.get("blocks") or []
+        message["streaming"] = False
+        message["edits"] = message.get("edits", 0) + 1
+        return {
+            "ok": True,
+            "channel": args["channel"],
+            "ts": message["ts"],
+            "text": message["text"],
+        }
+
+    def _stream_text(self, args: Json) -> tuple[str, Json | None]:
+        text = args.get("markdown_text") or ""
+        for chunk in args.get("chunks") or []:
+            if isinstance(chunk, dict) and chunk.get("type") == "markdown_text":
+                text += str(chunk.get("text") or "")
+        if len(text) > MAX_STREAM_TEXT:
+            return text, {"ok": False, "error": "msg_too_long"}
+        return text, None
+
+    def _m_chat_startStream(self, args: Json) -> Json:
+        if self.streaming_error:
+            return {"ok": False, "error": self.streaming_error}
+        channel = args.get("channel")
+        info = self.state.channels.get(str(channel))
+        if info is None:
+            return {"ok": False, "error": "channel_not_found"}
+        if not args.get("thread_ts"):
+            return {"ok": False, "error": "invalid_arguments"}
+        if not info["is_im"] and not (
+            args.get("recipient_user_id") and args.get("recipient_team_id")
+        ):
+            return {"ok": False, "error": "missing_recipient_user_id"}
+        text, refused = self._stream_text(args)
+        if refused:
+            return refused
+        message = {
+            "type": "message",
+            "ts": self._next_ts(),
+            "user": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "thread_ts": args["thread_ts"],
+            "text": text,
+            "blocks": [],
+            "streaming": True,
+            "appends": 0,
+        }
+        self.state.messages.setdefault(str(channel), []).append(message)
+        return {"ok": True, "channel": channel, "ts": message["ts"]}
+
+    def _streaming_message(self, args: Json) -> tuple[Json | None, Json | None]:
+        message = self._find(str(args.get("channel")), str(args.get("ts")))
+        if message is None:
+            return None, {"ok": False, "error": "message_not_found"}
+        if not message.get("streaming"):
+            return None, {"ok": False, "error": "message_not_in_streaming_state"}
+        return message, None
+
+    def _m_chat_appendStream(self, args: Json) -> Json:
+        message, refused = self._streaming_message(args)
+        if message is None:
+            return refused or {"ok": False}
+        if self.close_stream_after is not None and message["appends"] >= self.close_stream_after:
+            message["streaming"] = False
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        text, too_long = self._stream_text(args)
+        if too_long:
+            return too_long
+        message["text"] += text
+        message["appends"] += 1
+        return {"ok": True, "channel": args["channel"], "ts": message["ts"]}
+
+    def _m_chat_stopStream(self, args: Json) -> Json:
+        message, refused = self._streaming_message(args)
+        if message is None:
+            return refused or {"ok": False}
+        text, too_long = self._stream_text(args)
+        if too_long:
+            return too_long
+        blocks = args.get("blocks")
+        if blocks is not None:
+            problems = validate_blocks(blocks)
+            if problems:
+                return _invalid_blocks(problems)
+            message["blocks"] = blocks
+        message["text"] += text
+        message["streaming"] = False
+        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
+
+    def _m_conversations_replies(self, args: Json) -> Json:
+        channel, ts = str(args.get("channel")), str(args.get("ts"))
+        if channel not in self.state.channels:
+            return {"ok": False, "error": "channel_not_found"}
+        thread = [
+            m
+            for m in self.state.messages.get(channel, [])
+            if m["ts"] == ts or m.get("thread_ts") == ts
+        ]
+        if not thread:
+            return {"ok": False, "error": "thread_not_found"}
+        return {"ok": True, "messages": thread, "has_more": False}
+
+    def _m_conversations_info(self, args: Json) -> Json:
+        info = self.state.channels.get(str(args.get("channel")))
+        if info is None:
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": info}
+
+    def _m_users_info(self, args: Json) -> Json:
+        user = self.state.users.get(str(args.get("user")))
+        if user is None:
+            return {"ok": False, "error": "user_not_found"}
+        return {"ok": True, "user": user}
+
+    def _m_usergroups_users_list(self, args: Json) -> Json:
+        users = self.state.usergroups.get(str(args.get("usergroup")))
+        if users is None:
+            return {"ok": False, "error": "no_such_subteam"}
+        return {"ok": True, "users": users}
+
+    def _m_assistant_threads_setStatus(self, args: Json) -> Json:
+        if not args.get("channel_id") or not args.get("thread_ts") or "status" not in args:
+            return {"ok": False, "error": "invalid_arguments"}
+        return {"ok": True}
+
+    def _m_assistant_threads_setSuggestedPrompts(self, args: Json) -> Json:
+        prompts = args.get("prompts")
+        if not isinstance(prompts, list) or not 1 <= len(prompts) <= 4:
+            return {"ok": False, "error": "invalid_arguments"}
+        for prompt in prompts:
+            if not isinstance(prompt, dict) or not prompt.get("title") or not prompt.get("message"):
+                return {"ok": False, "error": "invalid_arguments"}
+        return {"ok": True}
+
+    def _m_files_getUploadURLExternal(self, args: Json) -> Json:
+        filename, length = args.get("filename"), args.get("length")
+        if not filename or not str(length or "").isdigit():
+            return {"ok": False, "error": "invalid_arguments"}
+        file_id = f"F{next(self._file_ids):06d}"
+        self.state.uploads[file_id] = {"filename": filename, "length": int(str(length))}
+        return {
+            "ok": True,
+            "upload_url": f"http://127.0.0.1:{self.port}/upload/{file_id}",
+            "file_id": file_id,
+        }
+
+    def _m_files_completeUploadExternal(self, args: Json) -> Json:
+        files = args.get("files")
+        if not isinstance(files, list) or not files:
+            return {"ok": False, "error": "invalid_arguments"}
+        channel = args.get("channel_id")
+        if channel and channel not in self.state.channels:
+            return {"ok": False, "error": "channel_not_found"}
+        done: list[Json] = []
+        for item in files:
+            upload = self.state.uploads.get(str(item.get("id")))
+            if upload is None or "data" not in upload:
+                return {"ok": False, "error": "file_not_found"}
+            upload.update(channel=channel, thread_ts=args.get("thread_ts"), title=item.get("title"))
+            done.append({"id": item["id"], "name": upload["filename"], "title": item.get("title")})
+        return {"ok": True, "files": done}
+
+
+def _invalid_blocks(problems: list[str]) -> Json:
+    return {
+        "ok": False,
+        "error": "invalid_blocks",
+        "errors": problems,
+        "response_metadata": {"messages": [f"[ERROR] {p}" for p in problems]},
+    }
