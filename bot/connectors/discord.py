@@ -27,7 +27,7 @@ from bot.connectors.discord_audience import channel_audience, dm_audience
 from bot.connectors.discord_history import question_text, referenced, reply_chain
 from bot.connectors.discord_http import build_client
 from bot.connectors.discord_send import NO_PINGS, with_retries
-from bot.connectors.discord_stream import StreamedReply, discord_renderer
+from bot.connectors.discord_stream import StreamedReply
 from bot.errors import CitecastError, ConfigError
 from bot.models import Source
 from renderers.base import RenderContext, capabilities_for
@@ -189,8 +189,8 @@ class DiscordConnector:
         typing = asyncio.create_task(self._keep_typing(message.channel))
         try:
             audience = await self.audience_for(message)
-            render = discord_renderer(self.render_context(message, audience))
-            reply = StreamedReply(message.channel, message, self.settings, render)
+            context = self.render_context(message, audience)
+            reply = StreamedReply(message.channel, message, self.settings, context)
             events = self.services.assistant.stream(question, audience, chain.history)
             result = await reply.run(events)
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)

@@ -220,6 +220,7 @@ class FakeDiscord:
         self.created: list[Recorded] = []
         self.edits: list[Recorded] = []
         self.typing: list[int] = []
+        self.deleted: list[int] = []
         self.requests: list[tuple[str, str, int]] = []
         self.identify: dict[str, Any] | None = None
         self._failures: list[tuple[str, re.Pattern[str], int, float, bool]] = []
@@ -609,6 +610,10 @@ class FakeDiscord:
                     return _json(message)
                 if method == "PATCH":
                     return await self._edit(request, message)
+                if method == "DELETE":
+                    del self.messages[mid]
+                    self.deleted.append(mid)
+                    return web.Response(status=204)
         if method == "GET" and parts[0] == "guilds" and len(parts) == 4 and parts[2] == "members":
             member = self.members.get((int(parts[1]), int(parts[3])))
             if member is None:
