@@ -1,0 +1,164 @@
+"""The reply MIME message: structure, threading headers, attachments, subject rules."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import cast
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.connectors.email_compose import (
+    compose_reply,
+    new_message_id,
+    references_for,
+    reply_subject,
+    thread_key_of,
+)
+from bot.connectors.email_parse import parse_mail
+from bot.models import Answer, Citation, Source
+from renderers import render
+from renderers.base import RenderContext
+from tests.fakes.email_world import BOT, USER, inbound_mail
+
+
+def parsed(text: str) -> EmailMessage:
+    return email.message_from_string(text, policy=email.policy.default)
+
+
+def parts(msg: EmailMessage) -> list[EmailMessage]:
+    return [cast(EmailMessage, part) for part in msg.iter_parts()]
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [
+        ("Installing", "Re: Installing"),
+        ("Re: Installing", "Re: Installing"),
+        ("RE: Re: re:Installing", "Re: Installing"),
+        ("AW: Re[2]: Installing", "Re: Installing"),
+        ("", "Re: your question"),
+        ("  Re:  spaced   out ", "Re: spaced out"),
+    ],
+)
+def test_reply_subject_never_doubles_the_prefix(subject: str, expected: str) -> None:
+    assert reply_subject(subject) == expected
+
+
+@given(st.text(max_size=80))
+def test_reply_subject_is_idempotent(subject: str) -> None:
+    once = reply_subject(subject)
+    assert reply_subject(once) == once
+    assert once.startswith("Re: ")
+    assert not once[4:].lower().startswith("re:")
+
+
+def test_message_id_carries_the_thread_key() -> None:
+    message_id = new_message_id("ab12" * 6, "docs.example.org")
+    assert thread_key_of(message_id) == "ab12" * 6
+    assert thread_key_of("<something@else>") is None
+    assert message_id != new_message_id("ab12" * 6, "docs.example.org")
+
+
+def test_references_keep_the_root_and_trim_the_middle() -> None:
+    refs = " ".join(f"<r{i}@x>" for i in range(40))
+    mail = parse_mail(inbound_mail(message_id="<new@x>", headers={"References": refs}))
+    out = references_for(mail)
+    assert len(out) == 20
+    assert out[0] == "<r0@x>" and out[-1] == "<new@x>" and out[-2] == "<r39@x>"
+
+
+def answer_with_file(tmp_path: Path) -> tuple[Answer, bytes]:
+    data = bytes(range(256)) * 40
+    pdf = tmp_path / "manual.pdf"
+    pdf.write_bytes(data)
+    web = Source(id="s1", title="Install guide", url="https://docs.example.org/install")
+    file = Source(
+        id="s2", title="Admin manual", path=str(pdf), filename="manual.pdf",
+        media_type="application/pdf", kind="file", page=3,
+    )  # fmt: skip
+    answer = Answer(
+        text="Install it with pip[^1]. The admin manual covers upgrades[^2].",
+        citations=(Citation(1, web, 1), Citation(2, file, 2)),
+    )
+    return answer, data
+
+
+def test_reply_structure_threading_and_attachments(tmp_path: Path) -> None:
+    answer, data = answer_with_file(tmp_path)
+    payload = render("email", answer, RenderContext(subject="Re: Installing on Linux"))
+    mail = parse_mail(
+        inbound_mail(message_id="<q2@example.com>", headers={"References": "<q1@example.com>"})
+    )
+    out = compose_reply(
+        payload, mail, from_address=BOT, from_name="Docs bot",
+        message_id="<cc-abc.1@docs.example.org>", max_attachment_bytes=10_000_000,
+    )  # fmt: skip
+    assert out.recipients == (USER,) and out.sender == BOT
+    assert out.message.isascii()
+    msg = parsed(out.message)
+    assert msg.get_content_type() == "multipart/mixed"
+    alternative, attachment = parts(msg)
+    assert alternative.get_content_type() == "multipart/alternative"
+    kinds = [part.get_content_type() for part in parts(alternative)]
+    assert kinds == ["text/plain", "text/html"]
+    assert attachment.get_filename() == "manual.pdf"
+    assert attachment.get_content_type() == "application/pdf"
+    assert attachment.get_payload(decode=True) == data
+    assert msg["Subject"] == "Re: Installing on Linux"
+    assert msg["In-Reply-To"] == "<q2@example.com>"
+    assert msg["References"] == "<q1@example.com> <q2@example.com>"
+    assert msg["Message-ID"] == "<cc-abc.1@docs.example.org>"
+    assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg["From"] == f"Docs bot <{BOT}>"
+    assert msg["To"] == f"Ann Example <{USER}>"
+    text, html = (part.get_content() for part in parts(alternative))
+    assert "[1]" in text and "[2]" in text and "https://docs.example.org/install" in text
+    assert 'href="https://docs.example.org/install"' in html
+
+
+def test_no_attachment_means_plain_alternative(tmp_path: Path) -> None:
+    payload = {"subject": "Re: x", "text": "Just text.\n", "html": "<p>Just text.</p>"}
+    out = compose_reply(
+        payload, parse_mail(inbound_mail()), from_address=BOT, from_name="citecast",
+        message_id="<cc-1.2@docs.example.org>", max_attachment_bytes=0,
+    )  # fmt: skip
+    msg = parsed(out.message)
+    assert msg.get_content_type() == "multipart/alternative"
+
+
+def test_missing_oversized_and_hostile_attachments_are_skipped(tmp_path: Path) -> None:
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"x" * 2000)
+    ok = tmp_path / "ok.txt"
+    ok.write_bytes(b"line one\r\nline two\n")
+    payload = {
+        "subject": "Re: x",
+        "text": "t",
+        "html": "<p>t</p>",
+        "attachments": [
+            {"n": 1, "path": str(tmp_path / "missing.pdf"), "filename": "missing.pdf"},
+            {"n": 2, "path": str(big), "filename": "big.bin", "media_type": None},
+            {
+                "n": 3,
+                "path": str(ok),
+                "filename": "../../etc/ok\r\n.txt",
+                "media_type": "text/plain",
+            },
+        ],
+        "headers": {"Bcc": "evil@example.com", "X-Citecast": "1\r\nBcc: evil@example.com"},
+    }
+    out = compose_reply(
+        payload, parse_mail(inbound_mail()), from_address=BOT, from_name="citecast",
+        message_id="<cc-1.2@docs.example.org>", max_attachment_bytes=1000,
+    )  # fmt: skip
+    msg = parsed(out.message)
+    attachments = list(msg.iter_attachments())
+    assert [a.get_filename() for a in attachments] == ["ok.txt"]
+    assert attachments[0].get_payload(decode=True) == b"line one\r\nline two\n"
+    assert msg["Bcc"] is None
+    assert msg["X-Citecast"] == "1 Bcc: evil@example.com"

@@ -1,0 +1,175 @@
+"""Inbound parsing: the question from the new part, threading headers, hostile input."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.connectors.email_parse import decode_bytes, is_valid_address, parse_mail
+from bot.connectors.email_text import html_to_new_text, strip_quoted_text
+from tests.fakes.email_world import inbound_mail
+
+
+def test_plain_top_posted_reply_keeps_only_the_new_part() -> None:
+    body = (
+        "And does it work on ARM?\n\nThanks,\nAnn\n-- \nAnn Example | ACME\n\n"
+        "On Mon, 3 Jun 2024 at 10:00, citecast <help@docs.example.org>\nwrote:\n"
+        "> You install it with pip [1].\n> \n> [1] Install guide\n"
+    )
+    assert strip_quoted_text(body) == "And does it work on ARM?\n\nThanks,\nAnn"
+
+
+def test_interleaved_reply_keeps_the_authors_lines() -> None:
+    body = "> Which version?\n3.11\n> Which OS?\nDebian 12\n\nSent from my iPhone\n"
+    assert strip_quoted_text(body) == "3.11\nDebian 12"
+
+
+def test_outlook_reply_headers_cut_the_history() -> None:
+    body = (
+        "Is there a PDF version?\n\n________________________________\n"
+        "From: citecast <help@docs.example.org>\nSent: Monday, June 3, 2024 10:00\n"
+        "To: Ann\nSubject: Re: Installing\n\nYou install it with pip.\n"
+    )
+    assert strip_quoted_text(body) == "Is there a PDF version?"
+    original = "Short question?\n-----Original Message-----\nFrom: x\nold"
+    assert strip_quoted_text(original) == "Short question?"
+
+
+def test_non_english_attributions_are_removed() -> None:
+    for line in (
+        "Le lun. 3 juin 2024 à 10:00, citecast <help@docs.example.org> a écrit :",
+        "Am 03.06.2024 um 10:00 schrieb citecast <help@docs.example.org>:",
+        "El lun, 3 jun 2024 a las 10:00, citecast escribió:",
+    ):
+        assert strip_quoted_text(f"Nouvelle question ?\n\n{line}\n> ancien\n") == (
+            "Nouvelle question ?"
+        )
+
+
+def test_html_quote_containers_are_skipped() -> None:
+    gmail = (
+        '<div dir="ltr">What is the <b>price</b> of the pro plan?</div><br>'
+        '<div class="gmail_quote"><div class="gmail_attr">On Mon, citecast wrote:<br></div>'
+        '<blockquote class="gmail_quote">The basic plan is free [1].</blockquote></div>'
+    )
+    assert html_to_new_text(gmail) == "What is the price of the pro plan?"
+    outlook = (
+        "<html><head><style>p{color:red}</style></head><body><p>Which regions?</p>"
+        '<div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>From:</b> citecast</div>'
+        "<div>Earlier answer text</div></body></html>"
+    )
+    assert html_to_new_text(outlook) == "Which regions?"
+    apple = '<div>Thanks! One more: IPv6?</div><blockquote type="cite">old</blockquote>'
+    assert html_to_new_text(apple) == "Thanks! One more: IPv6?"
+
+
+def test_parse_reads_threading_headers_and_prefers_the_text_part() -> None:
+    raw = inbound_mail(
+        "Text part question?",
+        html="<p>HTML part question?</p>",
+        message_id="<m2@example.com>",
+        headers={"In-Reply-To": "<r1@x>", "References": "<root@x> <r1@x>"},
+    )
+    mail = parse_mail(raw)
+    assert mail.message_id == "<m2@example.com>"
+    assert mail.sender == "ann@example.com"
+    assert mail.sender_name == "Ann Example"
+    assert mail.in_reply_to == "<r1@x>"
+    assert mail.references == ("<root@x>", "<r1@x>")
+    assert mail.question == "Text part question?"
+    assert mail.is_reply
+
+
+def test_html_only_mail_and_subject_only_mail() -> None:
+    html_only = (
+        b"From: bob@example.com\r\nTo: help@docs.example.org\r\nSubject: hi\r\n"
+        b"Message-ID: <h@x>\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+        b"<p>Where are the <i>logs</i>?</p>\r\n"
+    )
+    assert parse_mail(html_only).question == "Where are the logs?"
+    subject_only = inbound_mail("", subject="How do I reset my password?")
+    assert parse_mail(subject_only).question == "How do I reset my password?"
+
+
+def test_only_quoted_text_yields_no_question() -> None:
+    raw = inbound_mail(
+        "On Mon, citecast wrote:\n> You install it with pip.\n",
+        subject="Re: Installing",
+        headers={"In-Reply-To": "<r1@x>", "References": "<r1@x>"},
+    )
+    assert parse_mail(raw).question == ""
+
+
+def test_malformed_headers_and_unknown_charsets_do_not_raise() -> None:
+    raw = (
+        b"From: =?x-unknown-charset?B?QW5u?= <ann@example.com>\r\n"
+        b"Subject: =?utf-8?Q?caf=C3=A9?= =?bogus?Q?=FF=FE?=\r\n"
+        b"Message-ID: no angle brackets\r\n"
+        b"References: <a@x> garbage <b@x\r\n"
+        b"X-Binary: \xff\xfe\x00 raw bytes\r\n"
+        b"Content-Type: text/plain; charset=x-no-such-charset\r\n"
+        b"Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+        b"Caf=E9 question =\r\nhere?\r\n"
+    )
+    mail = parse_mail(raw)
+    assert mail.sender == "ann@example.com"
+    assert mail.subject.startswith("café")
+    assert mail.message_id.endswith("@citecast.invalid>")
+    assert mail.references == ("<a@x>",)
+    assert mail.question == "Café question here?"
+
+
+def test_header_line_without_colon_starts_the_body_without_crashing() -> None:
+    raw = (
+        b"From: ann@example.com\r\nMessage-ID: <b@x>\r\nthis line is not a header\r\n"
+        b"Subject: lost\r\n\r\nWhere is the changelog?\r\n"
+    )
+    mail = parse_mail(raw)
+    assert mail.sender == "ann@example.com"
+    assert mail.message_id == "<b@x>"
+    assert "Where is the changelog?" in mail.question
+
+
+def test_latin1_body_is_decoded() -> None:
+    raw = (
+        b"From: ann@example.com\r\nSubject: q\r\nMessage-ID: <l@x>\r\n"
+        b"Content-Type: text/plain; charset=iso-8859-1\r\n\r\nO\xf9 est le fichier ?\r\n"
+    )
+    assert parse_mail(raw).question == "Où est le fichier ?"
+
+
+def test_invalid_and_missing_senders() -> None:
+    assert parse_mail(b"Subject: x\r\n\r\nbody\r\n").sender is None
+    assert parse_mail(b"From: not an address\r\n\r\nbody\r\n").sender is None
+    assert parse_mail(b"From: <@example.com>\r\n\r\nbody\r\n").sender is None
+    assert not is_valid_address("a@b")
+    assert is_valid_address("a.b+tag@mail.example.co.uk")
+
+
+def test_large_attachment_is_parsed_quickly_and_ignored() -> None:
+    raw = inbound_mail("What is in the attachment?", attachment=bytes(10_000_000))
+    assert len(raw) > 13_000_000
+    mail = parse_mail(raw)
+    assert mail.question == "What is in the attachment?"
+    assert mail.subject == "Installing on Linux"
+
+
+def test_decode_bytes_falls_back() -> None:
+    assert decode_bytes("é".encode(), "no-such-charset") == "é"
+    assert decode_bytes(b"\xe9", None) == "é"
+    assert decode_bytes(b"\xff\xfe", "utf-8") == "ÿþ"
+
+
+@given(st.binary(max_size=2000))
+def test_parse_never_raises_on_arbitrary_bytes(raw: bytes) -> None:
+    mail = parse_mail(raw)
+    assert mail.message_id.startswith("<")
+    assert mail.sender is None or is_valid_address(mail.sender)
+
+
+@given(st.text(max_size=500))
+def test_stripping_never_keeps_quoted_lines(text: str) -> None:
+    result = strip_quoted_text(text)
+    assert all(not line.lstrip().startswith(">") for line in result.split("\n"))
+    assert result == result.strip()
+    assert "\n\n\n" not in result
