@@ -12,7 +12,8 @@ Reliability decisions:
   the answer starts, so a redelivered webhook is acknowledged and ignored.
 - The reply is put in the store's outbox before it is sent and marked sent once the forum
   accepted it. A reply that failed (after the client's own 429/5xx retries) is retried by the
-  outbox worker after ``retry_max_seconds``; one left by a crash is sent at the next start.
+  outbox worker with the same doubling backoff, up to 12 times; one left by a crash is sent at
+  the next start.
 - Discourse refuses a body identical to one the same user posted within 5 minutes ("Body is too
   similar to what you recently posted"). Two cases cause it: our own earlier attempt did land
   (the response was lost) — then the topic already has the bot's reply to that post and nothing
@@ -57,6 +58,7 @@ DEDUPE_SCOPE = "discourse-post"
 MAX_WEBHOOK_BYTES = 2_000_000
 UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
 SUFFIX_RESERVE = 64
+OUTBOX_ATTEMPTS = 12
 TOO_SIMILAR = "too similar to what you recently posted"
 
 
@@ -70,8 +72,10 @@ class DiscourseConnector:
         services: Services,
         *,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        shutdown_grace: float = 10.0,
     ) -> None:
         self.services = services
+        self.shutdown_grace = shutdown_grace
         self.settings = services.settings.discourse
         self._sleep = sleep
         self._client: DiscourseClient | None = None
@@ -92,12 +96,18 @@ class DiscourseConnector:
             self._worker = asyncio.create_task(self._outbox_loop(), name="discourse-outbox")
 
     async def stop(self) -> None:
-        """Let answers in flight finish (failed turns are recorded), then close the client."""
+        """Give answers in flight ``shutdown_grace`` seconds to finish, cancel the rest (their
+        turns are recorded as failed; a reply already in the outbox is sent at the next start),
+        then close the client."""
         if self._worker is not None:
             self._worker.cancel()
             await asyncio.gather(self._worker, return_exceptions=True)
             self._worker = None
-        await self.drain()
+        if self._tasks:
+            _, late = await asyncio.wait(list(self._tasks), timeout=self.shutdown_grace)
+            for task in late:
+                task.cancel()
+            await self.drain()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -219,9 +229,9 @@ class DiscourseConnector:
         try:
             await self._post(payload)
         except CitecastError as exc:
-            store.mark_failed_attempt(
-                item_id, str(exc), retry_in=self.settings.retry_max_seconds, max_attempts=10
-            )
+            item = store.outbox_item(item_id)
+            retry_in = self._ensure_client().retry.backoff((item.attempts if item else 0) + 1)
+            store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=OUTBOX_ATTEMPTS)
             raise
         finally:
             self._in_flight.discard(item_id)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 DEFAULT_EXTENSIONS = ("jpg", "jpeg", "png", "gif", "heic", "heif", "webp", "avif")
 NOT_PERMITTED = "You are not permitted to view the requested resource."
@@ -101,7 +102,7 @@ class FakeDiscourse:
     # -- lifecycle -----------------------------------------------------------------------------
 
     async def __aenter__(self) -> FakeDiscourse:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._record])
         app.router.add_post("/posts.json", self._create_post)
         app.router.add_post("/uploads.json", self._upload)
         app.router.add_get("/t/{topic_id:\\d+}.json", self._topic)
@@ -224,7 +225,6 @@ class FakeDiscourse:
         injected = self._injected.get(request.path)
         if injected and injected[0].after_accept:
             item = injected.popleft()
-            self.requests[-1] = (request.method, request.path, item.status)
             return web.json_response(item.body, status=item.status, headers=item.headers)
         return web.json_response(post)
 
@@ -317,34 +317,45 @@ class FakeDiscourse:
 
     def _check(self, request: web.Request) -> web.Response | None:
         injected = self._injected.get(request.path)
-        status = 0
-        try:
-            if injected and not injected[0].after_accept:
-                item = injected.popleft()
-                status = item.status
-                return web.json_response(item.body, status=item.status, headers=item.headers)
-            key = request.headers.get("Api-Key", "")
-            username = request.headers.get("Api-Username", "")
-            if not hmac.compare_digest(key, self.api_key) or username not in self.users:
-                status = 403
-                return _error(403, [NOT_PERMITTED], "invalid_access")
-            status = 200
-            return None
-        finally:
-            self.requests.append((request.method, request.path, status))
+        if injected and not injected[0].after_accept:
+            item = injected.popleft()
+            return web.json_response(item.body, status=item.status, headers=item.headers)
+        key = request.headers.get("Api-Key", "")
+        username = request.headers.get("Api-Username", "")
+        if not hmac.compare_digest(key, self.api_key) or username not in self.users:
+            return _error(403, [NOT_PERMITTED], "invalid_access")
+        return None
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        response = await handler(request)
+        self.requests.append((request.method, request.path, response.status))
+        return response
 
 
 def webhook_request(
     post: dict[str, Any], secret: str, *, event: str = "post_created", event_id: int = 1
 ) -> tuple[bytes, dict[str, str]]:
     """The body and headers Discourse sends for a post event, signed with ``secret``."""
-    body = json.dumps({"post": post}, ensure_ascii=False).encode()
+    return signed_delivery({"post": post}, secret, event=event, event_id=event_id)
+
+
+def signed_delivery(
+    payload: dict[str, Any],
+    secret: str,
+    *,
+    event: str,
+    event_type: str = "post",
+    event_id: int = 1,
+) -> tuple[bytes, dict[str, str]]:
+    """Any webhook delivery (``{"ping": "OK"}`` for a ping), signed as Discourse signs it."""
+    body = json.dumps(payload, ensure_ascii=False).encode()
     signature = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
     headers = {
         "Content-Type": "application/json",
         "X-Discourse-Instance": "http://forum.example",
         "X-Discourse-Event-Id": str(event_id),
-        "X-Discourse-Event-Type": "post",
+        "X-Discourse-Event-Type": event_type,
         "X-Discourse-Event": event,
         "X-Discourse-Event-Signature": f"sha256={signature}",
     }
