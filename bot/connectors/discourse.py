@@ -47,7 +47,7 @@ from bot.connectors.discourse_webhook import (
     trigger_for,
     verify_signature,
 )
-from bot.errors import CitecastError, SignatureError, ValidationError
+from bot.errors import CitecastError, SignatureError, StoreError, ValidationError
 from bot.models import Exchange
 from bot.runtime import Services
 
@@ -139,7 +139,13 @@ class DiscourseConnector:
         trigger = trigger_for(event, self.settings)
         if trigger is None:
             return JSONResponse({"ok": True, "ignored": "no trigger"})
-        if not self.services.store.claim_once(DEDUPE_SCOPE, str(event.post_id)):
+        try:
+            first_delivery = self.services.store.claim_once(DEDUPE_SCOPE, str(event.post_id))
+        except StoreError as exc:
+            # Without the dedupe record we cannot promise one answer: let Discourse redeliver.
+            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
+            return JSONResponse({"error": "store unavailable"}, status_code=503)
+        if not first_delivery:
             return JSONResponse({"ok": True, "ignored": "duplicate delivery"})
         task = asyncio.create_task(self._answer(event, trigger), name=f"discourse-{event.post_id}")
         self._tasks.add(task)
