@@ -5,12 +5,13 @@ Events, each ``data`` one line of JSON:
 - ``start``: ``{conversation_id, turn_id}`` as soon as the question is recorded;
 - ``citation``: a citation that became certain (its JSON form plus ``href``), before the text
   that uses it;
-- ``delta``: ``{text}``, the new answer text (CommonMark with ``[^n]``), and, each time a block
-  of the answer is complete, ``html``: the sanitized rendering of every complete block so far;
+- ``delta``: ``{text, append?, tail?}``: ``text`` is the new answer text (CommonMark with
+  ``[^n]``); ``append`` is sanitized HTML of blocks that just completed (add it at the end);
+  ``tail`` is sanitized HTML of the still-open last block (replace the previous tail);
 - ``done``: the final payload, the same as ``POST /api/ask`` returns;
 - ``error``: ``{error}``, a reason to show; the stream ends after it.
 
-Rendering happens once per completed block, never once per token.
+Each completed block is rendered once (``renderers.streaming``), never once per token.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.connectors.web_api import AskRequest
 from bot.connectors.web_turns import WebTurns
 from bot.errors import CitecastError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
+from renderers.streaming import StreamRenderer
 
 log = logging.getLogger(__name__)
 
@@ -38,22 +40,6 @@ def sse_event(event: str, data: Any) -> str:
 def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
     """Where clicking the citation goes: deep link, public URL, or a signed download."""
     return citation.deep_link or citation.source.url or link(citation.source)
-
-
-def completed_blocks_end(text: str) -> int:
-    """The length of the prefix of ``text`` made of complete blocks (ends at a blank line
-    outside fenced code); 0 when no block is complete yet."""
-    end = 0
-    in_fence = False
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
-        offset += len(line)
-        if not in_fence and not stripped and line.endswith("\n") and offset < len(text) + 1:
-            end = offset
-    return end
 
 
 class AnswerStream:
@@ -75,10 +61,8 @@ class AnswerStream:
         )
         start = turns.begin(self.ask.question, self.ask.conversation_id)
         link = turns.link_for(self.base_url)
+        renderer = StreamRenderer("web", turns.render_context(self.base_url), tail_growth=1.25)
         finished = False
-        text = ""
-        rendered_upto = 0
-        citations: list[Citation] = []
         try:
             yield sse_event(
                 "start", {"conversation_id": start.conversation_id, "turn_id": start.turn_id}
@@ -87,7 +71,7 @@ class AnswerStream:
             async for event in stream:
                 if isinstance(event, CitationAdded):
                     turns.check_audience(Answer("", (event.citation,)))
-                    citations.append(event.citation)
+                    renderer.feed([event])
                     self.citation_count += 1
                     if self.first_citation_at is None:
                         self.first_citation_at = time.perf_counter()
@@ -97,17 +81,16 @@ class AnswerStream:
                 elif isinstance(event, TextDelta):
                     if not event.text:
                         continue
-                    text += event.text
+                    update = renderer.feed([event])
                     delta: dict[str, Any] = {"text": event.text}
-                    end = completed_blocks_end(text)
-                    if end > rendered_upto:
-                        rendered_upto = end
-                        partial = Answer(text[:end], tuple(sorted(citations, key=lambda c: c.n)))
-                        delta["html"] = turns.render(partial, self.base_url).get("html", "")
+                    if update.appended:
+                        delta["append"] = update.appended
+                    if update.tail is not None:
+                        delta["tail"] = update.tail
                     yield sse_event("delta", delta)
                 elif isinstance(event, Reply):
                     turns.check_audience(event.answer)
-                    rendered = turns.render(event.answer, self.base_url)
+                    rendered = renderer.finish(event.answer)
                     turns.finish(start.turn_id, event)
                     finished = True
                     self.status = "done"

@@ -14,12 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import renderers
 from bot.assistant.base import Reply
 from bot.errors import BackendError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
 from bot.store import Turn
+from renderers.base import RenderContext, capabilities_for
 
 log = logging.getLogger(__name__)
 
@@ -122,19 +124,19 @@ class WebTurns:
             return lambda source: None
         return lambda source: signer.url_for(source, audience, public)
 
-    def render(self, answer: Answer, base_url: str) -> dict[str, Any]:
-        """The web renderer's payload (``{html, citations}``) for this viewer."""
-        import renderers
-        from renderers.base import RenderContext, capabilities_for
-
+    def render_context(self, base_url: str) -> RenderContext:
+        """How the web renderer sees this deployment and viewer."""
         settings = self.services.settings
-        context = RenderContext(
+        return RenderContext(
             public_base_url=settings.web.public_base_url or base_url,
             signer=self.link_for(base_url),
             audience=self.audience,
             capabilities=capabilities_for("web", settings.capabilities.get("web")),
         )
-        return dict(renderers.render(CHANNEL, answer, context))
+
+    def render(self, answer: Answer, base_url: str) -> dict[str, Any]:
+        """The web renderer's payload (``{html, citations}``) for this viewer."""
+        return dict(renderers.render(CHANNEL, answer, self.render_context(base_url)))
 
     def payload(
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None

@@ -262,14 +262,13 @@
       var d = JSON.parse(e.data);
       view.typing.hidden = true;
       view.text += d.text || "";
-      if (typeof d.html === "string") {
-        view.body.innerHTML = d.html;  // server-sanitized (nh3)
-        self.decorate(view, view.citations);
-        view.tail = d.tail || "";
-      } else {
-        view.tail += d.text || "";
+      // Completed blocks are appended once; the open last block is replaced as it grows.
+      // Both are HTML the server sanitized (nh3); nothing else is ever parsed as HTML.
+      if (typeof d.append === "string" && d.append) {
+        view.body.insertAdjacentHTML("beforeend", d.append);
       }
-      view.pending.textContent = view.tail.replace(/\[\^(\d+)\]/g, "[$1]");
+      if (typeof d.tail === "string") view.pending.innerHTML = d.tail;
+      self.decorate(view, view.citations);
     });
     source.addEventListener("done", function (e) {
       settle();
@@ -328,6 +327,7 @@
     });
     view.typing.remove();
     view.pending.textContent = "";
+    view.pending.remove();
     view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
     this.decorate(view, byN);
     this.sourceList(view, answer.citations || [], byN);
@@ -347,13 +347,14 @@
   /* Give each superscript citation its link target and an accessible tooltip. */
   Chat.prototype.decorate = function (view, byN) {
     var self = this;
-    var sups = view.body.querySelectorAll("sup");
+    var sups = view.answer.querySelectorAll(".cc-body sup, .cc-pending sup");
     Array.prototype.forEach.call(sups, function (sup) {
       var link = sup.querySelector("a");
-      if (!link) return;
+      if (!link || sup.dataset.ccDone) return;
       var n = self.citationNumber(link);
       var c = n !== null ? byN[n] : null;
       if (!c) return;
+      sup.dataset.ccDone = "1";
       sup.classList.add("cc-cite");
       var href = safeHref(c.href) || safeHref(link.getAttribute("href"));
       if (href && href.indexOf("#") !== 0) {

@@ -148,7 +148,8 @@ def build_harness(
 
 @pytest.fixture
 async def web(tmp_path: Path) -> AsyncIterator[WebHarness]:
-    answerer = CannedAnswerer(cited_answer(passage(1), passage(2)))
+    text = "Claim 1 is true.[^1]\n\nClaim 2 is true.[^2]\n\nThat is all.\n"
+    answerer = CannedAnswerer(cited_answer(passage(1), passage(2), text=text))
     services, client = build_harness(tmp_path, answerer)
     async with client:
         yield WebHarness(services, answerer, client)

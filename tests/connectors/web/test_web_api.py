@@ -8,7 +8,6 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.connectors.web_sse import completed_blocks_end
 from tests.connectors.web.conftest import (
     CannedAnswerer,
     WebHarness,
@@ -23,7 +22,9 @@ async def test_ask_returns_answer_html_and_ids(web: WebHarness) -> None:
     response = await web.ask("How do I install it?")
     assert response.status_code == 200
     body = response.json()
-    assert body["answer"]["text"] == "Claim 1 is true.[^1]\n\nClaim 2 is true.[^2]"
+    assert (
+        body["answer"]["text"] == "Claim 1 is true.[^1]\n\nClaim 2 is true.[^2]\n\nThat is all.\n"
+    )
     assert [c["n"] for c in body["answer"]["citations"]] == [1, 2]
     assert len(body["conversation_id"]) == 32
     assert isinstance(body["turn_id"], int)
@@ -249,9 +250,14 @@ async def test_stream_events_in_order_and_done_matches_post(web: WebHarness) -> 
         "https://docs.example.com/guide-1",
         "https://docs.example.com/guide-2",
     ]
-    rendered = [data for name, data in events if name == "delta" and "html" in data]
-    assert rendered, "a completed block must be rendered while streaming"
-    assert "Claim 1 is true" in rendered[0]["html"]
+    appended = [data["append"] for name, data in events if name == "delta" and "append" in data]
+    assert appended, "a completed block must be rendered while streaming"
+    assert "Claim 1 is true" in appended[0] and '<sup class="citation">' in appended[0]
+    assert "Claim 2 is true" in "".join(appended)
+    assert all("That is all" not in html for html in appended), "the open block is a tail"
+    tails = [data["tail"] for name, data in events if name == "delta" and "tail" in data]
+    assert any("Claim 2 is" in tail for tail in tails)
+    assert any("That is all" in tail for tail in tails)
     posted = (await web.ask("How do I install it?")).json()
     assert done["html"] == posted["html"]
     assert done["answer"] == posted["answer"]
@@ -330,14 +336,6 @@ async def test_cors_only_for_configured_origins(tmp_path: Path) -> None:
     assert denied.status_code == 400
     assert simple.headers["access-control-allow-origin"] == "http://site.example"
     assert "access-control-allow-origin" not in other.headers
-
-
-def test_completed_blocks_end_skips_fenced_code() -> None:
-    assert completed_blocks_end("one") == 0
-    assert completed_blocks_end("one\n\ntwo") == len("one\n\n")
-    fenced = "```\ncode\n\nmore\n```\n\nafter"
-    assert completed_blocks_end(fenced) == len("```\ncode\n\nmore\n```\n\n")
-    assert completed_blocks_end("```\ncode\n\nstill open") == 0
 
 
 async def test_request_log_line_has_latency_and_citations(web: WebHarness, caplog: object) -> None:
