@@ -169,7 +169,8 @@ class MarkdownWriter:
             elif kind in ("link", "image"):
                 out.append(self._link(token))
             elif kind == "softbreak":
-                out.append("\n")
+                # Discord shows every newline; in a Discourse post a soft break stays one
+                out.append(" " if self._dialect == "discord" else "\n")
             elif kind == "linebreak":
                 out.append("\\\n" if self._dialect == "discourse" else "\n")
             elif kind == "inline_html":

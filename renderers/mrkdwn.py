@@ -140,7 +140,9 @@ class MrkdwnWriter:
                     out.append(f"<{slack_url(url)}|{slack_link_text(label or url)}>")
                 else:
                     out.append(slack_text(label))
-            elif kind in ("softbreak", "linebreak"):
+            elif kind == "softbreak":
+                out.append(" ")  # Slack shows every newline; a soft break is a space
+            elif kind == "linebreak":
                 out.append("\n")
             elif kind == "inline_html":
                 out.append(slack_text(str(token.get("raw", ""))))

@@ -1,0 +1,57 @@
+"""``citecast preview``: one answer as every channel would show it, side by side, in one page."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "write an HTML page showing an answer as each channel would display it"
+DESCRIPTION = """\
+Render one answer for Slack, Discord, email, Discourse and the web and write a single
+self-contained HTML page that shows them side by side, so a person can check every citation by
+eye. Without --answer, a built-in sample answer is used (a PDF page, a web page, a record with
+an action button and a file without a public URL).
+
+examples:
+  citecast preview                              write preview.html from the sample answer
+  citecast resolve --sources s.json < raw.txt > answer.json
+  citecast preview --answer answer.json --out /tmp/answer.html
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the command's options."""
+    parser.add_argument("--answer", metavar="A.json", help="Answer JSON file ('-' for stdin)")
+    parser.add_argument("--out", default="preview.html", help="output file (default: preview.html)")
+    parser.add_argument("--public-base-url", help="base URL of this deployment")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the preview page; print its path."""
+    from bot.errors import ValidationError
+    from bot.models import Answer
+    from renderers.base import RenderContext
+    from renderers.preview import preview_page
+    from renderers.sample import sample_answer
+
+    if args.answer:
+        try:
+            raw = sys.stdin.read() if args.answer == "-" else Path(args.answer).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValidationError(f"cannot read {args.answer}: {exc}") from None
+        try:
+            answer = Answer.from_json(json.loads(raw))
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"{args.answer} is not valid JSON: {exc}") from None
+    else:
+        answer = sample_answer()
+    page = preview_page(answer, RenderContext(public_base_url=args.public_base_url))
+    out = Path(args.out)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ValidationError(f"cannot write {out}: {exc}") from None
+    print(out)
+    return 0

@@ -1,0 +1,78 @@
+"""``citecast render --channel NAME``: Answer JSON on stdin -> the channel's payload JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "render an Answer (JSON on stdin) as a channel's payload (JSON on stdout)"
+DESCRIPTION = """\
+Read a canonical Answer (the JSON that `citecast resolve` prints) on stdin and print what the
+renderer of a channel would send: web {html, citations}, slack {messages, files}, discord
+{messages, files}, email {subject, text, html, attachments, headers}, discourse {raw, uploads}.
+With --channel all, print one object keyed by channel. Capability overrides come from the
+`capabilities:` section of config.yaml. Bad input exits 2 with a one-line reason.
+
+examples:
+  citecast resolve --sources s.json < raw.txt | citecast render --channel slack
+  citecast render --channel all --public-base-url https://bot.example.com < answer.json
+"""
+
+CHOICES = ("web", "slack", "email", "discord", "discourse", "all")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the command's options."""
+    parser.add_argument("--channel", choices=CHOICES, default="all", help="default: all")
+    parser.add_argument("--public-base-url", help="base URL of this deployment (full source list)")
+    parser.add_argument(
+        "--show",
+        choices=("cited", "all", "none"),
+        default="cited",
+        help="which sources to list: cited ones (default), all, or none",
+    )
+    parser.add_argument(
+        "--audience",
+        action="append",
+        metavar="GROUP",
+        help="viewer's groups (repeatable; default: public)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render stdin's Answer; print the payload JSON."""
+    import dataclasses
+
+    from bot.config import load_settings
+    from bot.errors import ValidationError
+    from bot.markdown import parse
+    from bot.models import Answer
+    from renderers import CHANNELS, render_tokens
+    from renderers.base import RenderContext, capabilities_for
+
+    raw = sys.stdin.read()
+    if not raw.strip():
+        raise ValidationError("no input: pipe an Answer JSON object on stdin")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"stdin is not valid JSON: {exc}") from None
+    answer = Answer.from_json(data)
+    settings = load_settings(args.config)
+    context = RenderContext(
+        public_base_url=args.public_base_url,
+        show=args.show,
+        audience=frozenset(args.audience or ["public"]),
+    )
+    channels = CHANNELS if args.channel == "all" else (args.channel,)
+    tokens = parse(answer.text)
+    out = {}
+    for channel in channels:
+        caps = capabilities_for(channel, settings.capabilities.get(channel))
+        channel_context = dataclasses.replace(context, capabilities=caps)
+        out[channel] = render_tokens(channel, answer, tokens, channel_context)
+    result = out if args.channel == "all" else out[args.channel]
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0

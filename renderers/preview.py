@@ -1,0 +1,133 @@
+"""One self-contained HTML page showing an answer as every channel would display it.
+
+The payloads come from the real renderers; this module only draws them: Slack mrkdwn and its
+context blocks, Discord markdown, the email HTML part (in a sandboxed iframe), the Discourse post
+with its footnotes, and the web answer. Everything drawn is sanitized with nh3.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import mistune
+import nh3
+
+from bot.models import Answer
+from renderers import render_all
+from renderers.base import RenderContext
+from renderers.email import _environment
+from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+
+_SLACK_LINK = re.compile(r"<(https?://[^|>\s]+|mailto:[^|>\s]+)\|([^>]*)>")
+_SLACK_FENCE = re.compile(r"```\n?(.*?)\n?```", re.S)
+_PREVIEW_TAGS = ALLOWED_TAGS | {"b", "i", "s", "img"}
+_PREVIEW_ATTRS = {**ALLOWED_ATTRIBUTES, "sup": {"class", "id"}, "li": {"id", "class", "value"}}
+
+_DISCOURSE_MD = mistune.create_markdown(
+    escape=True, plugins=["table", "strikethrough", "footnotes"]
+)
+_DISCORD_MD = mistune.create_markdown(escape=True, hard_wrap=True, plugins=["strikethrough"])
+
+
+def _clean(markup: str) -> str:
+    return str(
+        nh3.clean(
+            markup,
+            tags=_PREVIEW_TAGS,
+            attributes=_PREVIEW_ATTRS,
+            url_schemes={"http", "https", "mailto"},
+        )
+    )
+
+
+def mrkdwn_to_html(text: str) -> str:
+    """Draw Slack mrkdwn (already escaped by the renderer) as HTML, roughly as Slack does."""
+    codes: list[str] = []
+
+    def stash(m: re.Match[str]) -> str:
+        codes.append(f"<pre>{m.group(1)}</pre>")
+        return f"\x00{len(codes) - 1}\x00"
+
+    text = _SLACK_FENCE.sub(stash, text)
+    text = _SLACK_LINK.sub(lambda m: f'<a href="{m.group(1)}">{m.group(2)}</a>', text)
+    text = re.sub(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])", r"<b>\1</b>", text)
+    text = re.sub(r"(?<![\w_])_([^_\n]+)_(?![\w_])", r"<i>\1</i>", text)
+    text = re.sub(r"(?<![\w~])~([^~\n]+)~(?![\w~])", r"<s>\1</s>", text)
+    text = re.sub(r"`([^`\n]+)`", r"<code>\1</code>", text)
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("> ") or line == ">":
+            lines.append(f"<blockquote>{line[2:]}</blockquote>")
+        else:
+            lines.append(line + "<br>")
+    html = "\n".join(lines)
+    html = re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m.group(1))], html)
+    return _clean(html)
+
+
+def slack_view(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """Slack messages as drawable blocks: ``{kind, html}``."""
+    views: list[dict[str, Any]] = []
+    for message in payload["messages"]:
+        blocks: list[dict[str, Any]] = []
+        for block in message["blocks"]:
+            if block["type"] == "section":
+                blocks.append({"kind": "section", "html": mrkdwn_to_html(block["text"]["text"])})
+            elif block["type"] == "header":
+                blocks.append({"kind": "header", "html": _clean(block["text"]["text"])})
+            elif block["type"] == "context":
+                items = [mrkdwn_to_html(e["text"]).removesuffix("<br>") for e in block["elements"]]
+                blocks.append({"kind": "context", "items": items})
+            elif block["type"] == "actions":
+                buttons = [{"label": e["text"]["text"], "url": e["url"]} for e in block["elements"]]
+                blocks.append({"kind": "actions", "buttons": buttons})
+        views.append({"blocks": blocks})
+    return views
+
+
+def discord_view(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """Discord messages drawn as HTML (+ buttons)."""
+    views = []
+    for message in payload["messages"]:
+        buttons = [
+            {"label": c["label"], "url": c["url"]}
+            for row in message.get("components") or []
+            for c in row["components"]
+        ]
+        embeds = [
+            {
+                "title": e.get("title", ""),
+                "html": _clean(str(_DISCORD_MD(e.get("description", "")))),
+            }
+            for e in message.get("embeds") or []
+        ]
+        html = _clean(str(_DISCORD_MD(message["content"])))
+        views.append({"html": html, "buttons": buttons, "embeds": embeds})
+    return views
+
+
+def preview_page(answer: Answer, context: RenderContext | None = None) -> str:
+    """The preview page (HTML) for ``answer``."""
+    payloads = render_all(answer, context)
+    email = payloads["email"]
+    discourse_posts = [payloads["discourse"]["raw"], *payloads["discourse"].get("continued", [])]
+    return (
+        _environment()
+        .get_template("preview.html.j2")
+        .render(
+            web_html=payloads["web"]["html"],
+            slack=slack_view(payloads["slack"]),
+            slack_files=payloads["slack"]["files"],
+            discord=discord_view(payloads["discord"]),
+            discord_files=payloads["discord"]["files"],
+            email=email,
+            discourse=[
+                _clean(str(_DISCOURSE_MD(raw.replace("|attachment]", "]"))))
+                for raw in discourse_posts
+            ],
+            discourse_uploads=payloads["discourse"]["uploads"],
+            citations=len(answer.citations),
+            dropped=len(answer.dropped),
+        )
+    )
