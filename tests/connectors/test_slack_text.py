@@ -1,0 +1,90 @@
+"""Slack edge conversions: questions, streamed markdown, length fitting, thread history."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.connectors.slack_client import retry_after_seconds
+from bot.connectors.slack_history import exchanges_from_messages
+from bot.connectors.slack_text import StreamMarkdown, fit_text, question_text, to_stream_markdown
+from bot.models import Exchange
+
+
+def test_question_text_removes_the_bot_mention_and_reads_tokens() -> None:
+    raw = "<@U0BOT> how do I reset <#C123|ops> &amp; <https://x.example/a|the page> for <@U9|bob>?"
+    assert question_text(raw, "U0BOT") == "how do I reset #ops & the page for @bob?"
+
+
+def test_question_text_drops_broadcast_mentions() -> None:
+    assert question_text("<!here> is &lt;b&gt; bold?", "U0BOT") == "is <b> bold?"
+
+
+def test_stream_markdown_turns_footnotes_into_numbers_and_escapes() -> None:
+    assert to_stream_markdown("a < b & c[^1][^12].") == "a &lt; b &amp; c[1][12]."
+    assert "<!here>" not in to_stream_markdown("<!here> ping")
+
+
+@given(
+    text=st.text(alphabet="ab [^]12<>&\n", max_size=80),
+    cuts=st.lists(st.integers(min_value=0, max_value=80), max_size=8),
+)
+def test_stream_markdown_is_split_invariant(text: str, cuts: list[int]) -> None:
+    """However the answer is cut into deltas, the streamed markdown is the same."""
+    stream = StreamMarkdown()
+    pieces, last = [], 0
+    for cut in sorted(c for c in cuts if c <= len(text)):
+        pieces.append(text[last:cut])
+        last = cut
+    pieces.append(text[last:])
+    out = "".join(stream.feed(piece) for piece in pieces) + stream.flush()
+    assert out == to_stream_markdown(text)
+
+
+def test_stream_markdown_holds_back_only_a_possible_citation() -> None:
+    stream = StreamMarkdown()
+    assert stream.feed("Fact [^") == "Fact "
+    assert stream.feed("3] and [x") == "[3] and [x"
+    assert stream.flush() == ""
+
+
+def test_fit_text_never_leaves_half_a_link_or_entity() -> None:
+    text = "x" * 3990 + " <https://example.com/a|[1] A source> &amp; more"
+    fitted = fit_text(text, 4000)
+    assert len(fitted) <= 4000
+    assert fitted.endswith("\u2026")
+    assert fitted.count("<") == fitted.count(">")
+    assert not re.search(r"&[a-z]*…$", fitted)
+    assert fit_text("short", 4000) == "short"
+
+
+def test_retry_after_reads_seconds_and_defaults_to_one() -> None:
+    assert retry_after_seconds({"Retry-After": ["7"]}) == 7.0
+    assert retry_after_seconds({"retry-after": "0"}) == 0.0
+    assert retry_after_seconds({}) == 1.0
+
+
+def test_thread_history_pairs_questions_with_the_bots_answers() -> None:
+    messages = [
+        {"ts": "1.0", "user": "U1", "text": "<@U0BOT> what is X?"},
+        {"ts": "2.0", "user": "U0BOT", "bot_id": "B0BOT", "text": "X is a thing [1]."},
+        {"ts": "2.5", "user": "U0BOT", "bot_id": "B0BOT", "text": "(continued)"},
+        {"ts": "3.0", "bot_id": "B0OTHER", "text": "another bot chimes in"},
+        {"ts": "4.0", "user": "U2", "text": "and Y &amp; Z?"},
+        {"ts": "5.0", "user": "U0BOT", "bot_id": "B0BOT", "text": "Y too."},
+        {"ts": "6.0", "user": "U1", "text": "current question"},
+        {"ts": "7.0", "user": "U0BOT", "bot_id": "B0BOT", "text": "later answer"},
+    ]
+    history = exchanges_from_messages(
+        messages, current_ts="6.0", bot_user_id="U0BOT", bot_id="B0BOT", limit=10
+    )
+    assert history == (
+        Exchange("what is X?", "X is a thing [1].\n\n(continued)"),
+        Exchange("and Y & Z?", "Y too."),
+    )
+    last = exchanges_from_messages(
+        messages, current_ts="6.0", bot_user_id="U0BOT", bot_id="B0BOT", limit=1
+    )
+    assert last == (Exchange("and Y & Z?", "Y too."),)
