@@ -73,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         channel_context = dataclasses.replace(context, capabilities=caps)
         out[channel] = render_tokens(channel, answer, tokens, channel_context)
     result = out if args.channel == "all" else out[args.channel]
-    json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    try:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
     return 0
