@@ -186,6 +186,7 @@ class DiscordConnector:
         conversation = f"discord:{message.channel.id}:{chain.root_id}"
         store = self.services.store
         turn_id = store.add_turn(conversation, "discord", question, status="pending")
+        await self._typing(message.channel)
         typing = asyncio.create_task(self._keep_typing(message.channel))
         try:
             audience = await self.audience_for(message)
@@ -223,14 +224,17 @@ class DiscordConnector:
         except CitecastError as exc:
             log.error("discord: could not send a notice to the user: %s", exc)
 
+    async def _typing(self, channel: discord.abc.Messageable) -> None:
+        try:
+            await channel.typing()
+        except discord.HTTPException as exc:
+            log.debug("discord: typing indicator failed: %s", exc)
+
     async def _keep_typing(self, channel: discord.abc.Messageable) -> None:
-        """Typing indicator until cancelled; a failed typing call is only logged."""
+        """Renew the typing indicator until cancelled (Discord shows it for ~10 seconds)."""
         while True:
-            try:
-                await channel.typing()
-            except discord.HTTPException as exc:
-                log.debug("discord: typing indicator failed: %s", exc)
             await asyncio.sleep(self.settings.typing_interval)
+            await self._typing(channel)
 
 
 def _file_size(source: Source) -> int | None:

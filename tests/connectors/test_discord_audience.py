@@ -1,0 +1,103 @@
+"""Who may read the answer decides what it may cite: channels, restricted roles, DMs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.models import Answer, Source
+from tests.connectors.test_discord_harness import (
+    Harness,
+    World,
+    harness,
+    start_harness,
+    stop_harness,
+)
+
+__all__ = ["harness"]
+
+PUBLIC = Source(id="pub", title="Public guide", url="https://docs.example.com/public")
+PRIVATE = Source(
+    id="private-id",
+    title="Staff runbook",
+    url="https://intranet.example.com/runbook",
+    audience=("staff",),
+)
+RAW = "Restart the service [1]. The runbook has the steps <CIT private-id />."
+
+
+def stored_answer(h: Harness, channel: int) -> Answer:
+    (turn,) = h.store.turns(f"discord:{channel}:{h.last_question_id}")
+    assert turn.answer is not None
+    return Answer.from_json(turn.answer)
+
+
+async def ask_in(h: Harness, channel: int, author: dict[str, Any]) -> str:
+    question = h.fake.user_message(channel, author, "how do I restart?", mention_bot=True)
+    await h.deliver(question)
+    return "\n".join(m["content"] for m in h.fake.messages_in(channel))
+
+
+async def test_a_public_channel_never_cites_a_private_source(harness: Harness) -> None:
+    h = harness
+    answerer = h.use([PUBLIC, PRIVATE], RAW)
+    # alice holds the staff role, but everyone in #general reads the answer
+    text = await ask_in(h, h.world.general, h.world.alice)
+    assert answerer.calls[0][1] == frozenset({"public"})
+    assert "Public guide" in text
+    assert "Staff runbook" not in text
+    assert "intranet.example.com" not in text
+    assert "CIT" not in text
+    answer = stored_answer(h, h.world.general)
+    assert [c.source.id for c in answer.citations] == ["pub"]
+    assert [d.reason for d in answer.dropped] == ["forbidden"]
+
+
+async def test_a_channel_only_the_staff_role_can_view_may_cite_staff_sources(
+    harness: Harness,
+) -> None:
+    h = harness
+    answerer = h.use([PUBLIC, PRIVATE], RAW)
+    text = await ask_in(h, h.world.staff_channel, h.world.alice)
+    assert answerer.calls[0][1] == frozenset({"public", "staff"})
+    assert "[Staff runbook](<https://intranet.example.com/runbook>)" in text
+
+
+async def test_a_dm_uses_the_askers_mapped_roles(harness: Harness) -> None:
+    h = harness
+    answerer = h.use([PUBLIC, PRIVATE], RAW)
+    alice_dm = h.fake.open_dm(h.world.alice)
+    text = await ask_in(h, alice_dm, h.world.alice)
+    assert answerer.calls[0][1] == frozenset({"public", "staff"})
+    assert "Staff runbook" in text
+
+    bob_dm = h.fake.open_dm(h.world.bob)
+    text = await ask_in(h, bob_dm, h.world.bob)
+    assert answerer.calls[1][1] == frozenset({"public"})
+    assert "Staff runbook" not in text
+    assert "intranet.example.com" not in text
+
+
+async def test_explicit_channel_and_user_mappings(tmp_path: Path) -> None:
+    def configure(world: World) -> dict[str, Any]:
+        return {
+            "audience_by_role": {},
+            "audience_by_channel": {str(world.general): ["public", "staff"]},
+            "dm_audience_by_user": {world.bob["id"]: ["staff"]},
+        }
+
+    h = await start_harness(tmp_path, configure=configure)
+    try:
+        answerer = h.use([PUBLIC, PRIVATE], RAW)
+        text = await ask_in(h, h.world.general, h.world.bob)
+        assert answerer.calls[0][1] == frozenset({"public", "staff"})
+        assert "Staff runbook" in text
+        # the staff channel's role is no longer mapped: only what everyone may see
+        text = await ask_in(h, h.world.staff_channel, h.world.alice)
+        assert answerer.calls[1][1] == frozenset({"public"})
+        assert "Staff runbook" not in text
+        text = await ask_in(h, h.fake.open_dm(h.world.bob), h.world.bob)
+        assert answerer.calls[2][1] == frozenset({"public", "staff"})
+        assert "Staff runbook" in text
+    finally:
+        await stop_harness(h)

@@ -1,0 +1,135 @@
+"""Rate limits, server errors, failures and streaming edits against the fake Discord."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.assistant.base import Reply, ReplyEvent
+from bot.errors import BackendError
+from bot.models import Exchange, Source, TextDelta
+from tests.connectors.test_discord_harness import Harness, harness, start_harness, stop_harness
+
+__all__ = ["harness"]
+
+GUIDE = Source(id="guide", title="Install guide", url="https://docs.example.com/install")
+MESSAGES = r"^/channels/\d+/messages$"
+
+
+def posts(h: Harness) -> list[str]:
+    return [p for m, p, _ in h.fake.requests if m == "POST" and p.endswith("/messages")]
+
+
+async def ask(h: Harness) -> dict[str, Any]:
+    question = h.fake.user_message(h.world.general, h.world.alice, "install?", mention_bot=True)
+    await h.deliver(question)
+    return question
+
+
+async def test_a_429_is_waited_out_by_discord_py_then_the_message_is_sent(
+    harness: Harness,
+) -> None:
+    h = harness
+    h.use([GUIDE], "Use pip [1].", chunk=100)
+    h.fake.fail_next("POST", MESSAGES, 429, retry_after=0.05)
+    await ask(h)
+    assert len(posts(h)) == 2  # the refused one and the retry
+    (message,) = h.fake.messages_in(h.world.general)
+    assert "Install guide" in message["content"]
+
+
+async def test_a_503_is_retried_at_the_connector_edge(harness: Harness) -> None:
+    h = harness
+    h.use([GUIDE], "Use pip [1].", chunk=100)
+    h.fake.fail_next("POST", MESSAGES, 503)
+    h.fake.fail_next("PATCH", r"/messages/\d+$", 503)
+    await ask(h)
+    (message,) = h.fake.messages_in(h.world.general)
+    assert "Install guide" in message["content"]
+    assert len(posts(h)) == 2
+
+
+async def test_a_retry_after_a_lost_answer_does_not_post_twice(harness: Harness) -> None:
+    h = harness
+    h.use([GUIDE], "Use pip [1].", chunk=100)
+    h.fake.fail_next("POST", MESSAGES, 503, after_processing=True)
+    await ask(h)
+    assert len(posts(h)) == 2
+    (message,) = h.fake.messages_in(h.world.general)
+    assert "Install guide" in message["content"]
+
+
+async def test_when_sending_keeps_failing_the_user_hears_and_the_turn_fails(
+    tmp_path: Path,
+) -> None:
+    h = await start_harness(tmp_path, max_retries=1)
+    try:
+        h.use([GUIDE], "Use pip [1].", chunk=100)
+        h.fake.fail_next("POST", MESSAGES, 503)
+        h.fake.fail_next("POST", MESSAGES, 503)
+        question = await ask(h)
+        (message,) = h.fake.messages_in(h.world.general)
+        assert message["content"].startswith("Sorry, I couldn't answer")
+        assert message["message_reference"]["message_id"] == question["id"]
+        (turn,) = h.store.turns(f"discord:{h.world.general}:{question['id']}")
+        assert turn.status == "failed"
+    finally:
+        await stop_harness(h)
+
+
+class BrokenAnswerer:
+    """Streams a little text, then fails like a backend that went away."""
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        raise BackendError("backend down")
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        yield TextDelta("Let me check")
+        raise BackendError("backend down")
+
+
+async def test_a_failing_backend_is_reported_briefly(harness: Harness) -> None:
+    h = harness
+    h.connector.services.assistant = BrokenAnswerer()
+    question = await ask(h)
+    contents = [m["content"] for m in h.fake.messages_in(h.world.general)]
+    assert contents[-1] == h.connector.settings.failure_message
+    assert "backend down" not in "\n".join(contents)
+    (turn,) = h.store.turns(f"discord:{h.world.general}:{question['id']}")
+    assert turn.status == "failed"
+
+
+async def test_streaming_edits_the_reply_then_adds_the_sources(harness: Harness) -> None:
+    h = harness
+    raw = " ".join(f"Step {i} is easy." for i in range(30)) + " See the guide [1]."
+    h.use([GUIDE], raw, chunk=7)
+    await ask(h)
+    (message,) = h.fake.messages_in(h.world.general)
+    edits = [e for e in h.fake.edits if e.message_id == int(message["id"])]
+    assert len(edits) >= 2
+    shown = [h.fake.created[0].content] + [e.content for e in edits]
+    assert all(len(b) >= len(a) for a, b in itertools.pairwise(shown))
+    assert "Install guide" not in shown[0]
+    assert "**Sources**" in edits[-1].content
+    assert "[Install guide](<https://docs.example.com/install>)" in edits[-1].content
+    assert h.fake.deleted == []
+
+
+async def test_edits_are_spaced_by_the_stream_interval(tmp_path: Path) -> None:
+    h = await start_harness(tmp_path, stream_interval=60.0)
+    try:
+        raw = " ".join(f"Step {i} is easy." for i in range(30)) + " See the guide [1]."
+        h.use([GUIDE], raw, chunk=7)
+        await ask(h)
+        # one early message, then only the final edit: no edit storm within the interval
+        assert len(h.fake.created) == 1
+        assert len(h.fake.edits) == 1
+        assert "**Sources**" in h.fake.edits[0].content
+    finally:
+        await stop_harness(h)
