@@ -84,18 +84,18 @@ def _page_stream(heading: str, paragraphs: list[str]) -> bytes:
     return "\n".join(lines).encode("latin-1")
 
 
-def build_pdf() -> bytes:
-    """The whole PDF file as bytes."""
+def build_pdf(pages: list[tuple[str, list[str]]] = PAGES, title: str = TITLE) -> bytes:
+    """The whole PDF file as bytes: one page per ``(heading, paragraphs)`` pair."""
     objects: list[bytes] = []
-    count = len(PAGES)
+    count = len(pages)
     page_ids = [6 + 2 * i for i in range(count)]
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
     kids = " ".join(f"{pid} 0 R" for pid in page_ids)
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode())
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
-    objects.append(f"<< /Title ({_escape(TITLE)}) /Producer (citecast make_pdf.py) >>".encode())
-    for index, (heading, paragraphs) in enumerate(PAGES):
+    objects.append(f"<< /Title ({_escape(title)}) /Producer (citecast make_pdf.py) >>".encode())
+    for index, (heading, paragraphs) in enumerate(pages):
         stream = _page_stream(heading, paragraphs)
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {page_ids[index] + 1}"

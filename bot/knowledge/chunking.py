@@ -90,6 +90,8 @@ def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) ->
                 done = emit()
                 yield done
                 carry = "" if new_section else _tail(done.text, overlap)
+                if carry and len(carry) + len(piece) + 2 > chunk_chars:
+                    carry = ""  # the overlap must never push a chunk over the limit
                 parts, size = ([carry], len(carry)) if carry else ([], 0)
                 first_page = last_page if carry else None
             if not parts:

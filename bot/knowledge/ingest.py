@@ -68,7 +68,7 @@ def _walk(root: Path, index_path: Path) -> Iterator[_Entry]:
         return
     base = root.parent
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
         for name in sorted(files):
             if name.startswith("."):
                 continue

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
-from bot.knowledge.terms import fts_query
+from bot.knowledge.terms import fts_query, stem, words
 from bot.models import RecordAction, Source
 
 
@@ -94,6 +94,23 @@ class RecordTables:
         )
         self._records[name] = records
         return records
+
+    def distinctive_terms(self, name: str, terms: Sequence[str]) -> frozenset[str]:
+        """Stems of ``terms`` found in fewer than half of the table's labels.
+
+        A word every label shares (the product family name, say) says nothing about which
+        record a question is about.
+        """
+        with self._lock:
+            records = self._load(name)
+        labels = [frozenset(stem(w) for w in words(r.label or "")) for r in records]
+        wanted = {stem(t) for t in terms}
+        return frozenset(
+            t
+            for t in wanted
+            if 0 < sum(t in label for label in labels) * 2 <= len(labels)
+            or (len(labels) == 1 and t in labels[0])
+        )
 
     def lookup(
         self, name: str, query: str, audience: frozenset[str] | set[str], limit: int = 5

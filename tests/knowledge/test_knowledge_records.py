@@ -1,0 +1,119 @@
+"""Record tables: only configured columns, labels, actions, CSV and SQLite sources."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.config import RecordTable
+from bot.errors import ConfigError, KnowledgeIndexError
+from bot.knowledge.records import RecordTables
+from tests.knowledge.conftest import EXAMPLES
+
+PUBLIC = frozenset({"public"})
+
+
+def products(**overrides: object) -> RecordTable:
+    fields: dict[str, object] = {
+        "name": "products",
+        "csv": str(EXAMPLES / "products.csv"),
+        "id_column": "sku",
+        "label_template": "{name} ({sku})",
+        "columns": ["tier", "price_usd", "support"],
+        "action_url_template": "https://example.com/buy/{sku}",
+        "action_label": "Buy",
+    }
+    fields.update(overrides)
+    return RecordTable.model_validate(fields)
+
+
+def test_csv_records_keep_only_configured_columns() -> None:
+    tables = RecordTables([products()])
+    [team, *_] = tables.lookup("products", "team plan price", PUBLIC)
+    assert team.id == "products/CC-TEAM"
+    assert team.kind == "record"
+    assert team.label == "citecast Team (CC-TEAM)"
+    assert team.columns == {
+        "tier": "team",
+        "price_usd": "19",
+        "support": "email within 2 business days",
+    }
+    assert team.action is not None and team.action.url == "https://example.com/buy/CC-TEAM"
+    assert team.action.label == "Buy"
+    everything = repr(tables.lookup("products", "citecast support", PUBLIC, limit=10))
+    assert "internal_cost" not in everything and "seats" not in everything
+
+
+def test_unlisted_columns_are_not_searchable() -> None:
+    tables = RecordTables([products(columns=["tier"])])
+    assert tables.lookup("products", "phone within 1 hour", PUBLIC) == []
+
+
+def test_label_column_and_row_numbers() -> None:
+    tables = RecordTables([products(label_template=None, label_column="name", id_column=None)])
+    [enterprise] = tables.lookup("products", "enterprise", PUBLIC, limit=1)
+    assert enterprise.label == "citecast Enterprise"
+    assert enterprise.id == "products/4"
+
+
+def test_action_url_values_are_quoted(tmp_path: Path) -> None:
+    csv_path = tmp_path / "t.csv"
+    csv_path.write_text("sku,name\nA B/1,Odd thing\n")
+    table = products(csv=str(csv_path), columns=["name"], label_template="{name}")
+    [odd] = RecordTables([table]).lookup("products", "odd", PUBLIC)
+    assert odd.action is not None and odd.action.url == "https://example.com/buy/A%20B/1"
+
+
+def test_sqlite_table(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE items (code TEXT, title TEXT, stock INTEGER, secret TEXT)")
+        conn.execute("INSERT INTO items VALUES ('X1', 'Blue kettle', 3, 'nope')")
+        conn.execute("INSERT INTO items VALUES ('X2', 'Red kettle', NULL, 'nope')")
+    table = RecordTable(
+        name="items",
+        sqlite=str(db),
+        table="items",
+        id_column="code",
+        label_column="title",
+        columns=["stock"],
+    )
+    found = RecordTables([table]).lookup("items", "red kettle", PUBLIC)
+    assert next((s.id, s.label, s.columns) for s in found) == (
+        "items/X2",
+        "Red kettle",
+        {"stock": ""},
+    )
+    assert all("nope" not in repr(s) for s in found)
+
+
+def test_table_audience_hides_records_from_other_viewers() -> None:
+    tables = RecordTables([products(audience=["staff"])])
+    assert tables.lookup("products", "team", PUBLIC) == []
+    assert tables.lookup("products", "team", frozenset({"staff"}))
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"columns": ["price", "tier"]}, "index.records[0].columns: no column 'price'"),
+        ({"label_template": "{title}"}, "index.records[0].label_template: no column 'title'"),
+        ({"csv": "/nonexistent/x.csv"}, "index.records[0].csv: cannot read"),
+        ({"csv": None}, "index.records[0]: set either csv, or sqlite and table"),
+    ],
+)
+def test_bad_table_config_names_the_key(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        RecordTables([products(**overrides)]).lookup("products", "x", PUBLIC)
+
+
+def test_unknown_table_lists_the_known_ones() -> None:
+    with pytest.raises(KnowledgeIndexError, match=r"no record table named 'orders'.*products"):
+        RecordTables([products()]).lookup("orders", "x", PUBLIC)
+
+
+def test_distinctive_terms_ignore_words_most_labels_share() -> None:
+    tables = RecordTables([products()])
+    assert tables.distinctive_terms("products", ["citecast", "team"]) == {"team"}
