@@ -1,0 +1,72 @@
+"""Deep links into a cited source: ``#page=N`` for PDFs, text fragments for web pages.
+
+A text fragment (``#:~:text=``, https://wicg.github.io/scroll-to-text-fragment/) makes a browser
+scroll to and highlight the quoted words. The spec reserves ``-``, ``,`` and ``&`` inside the
+fragment, so every character outside the unreserved set is percent-encoded, those three
+included. A quote longer than :data:`MAX_DIRECT_CHARS` uses the ``start,end`` form (its first
+and last words); a fragment that would still be longer than :data:`MAX_FRAGMENT_CHARS` is left
+out (the plain URL is better than a broken highlight).
+
+Plain function, no I/O: the resolver, the renderers and grounding all call :func:`deep_link`.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote as percent_encode
+from urllib.parse import urlsplit, urlunsplit
+
+from bot.models import Source
+
+MAX_DIRECT_CHARS = 80
+EDGE_WORDS = 4
+MAX_FRAGMENT_CHARS = 400
+_TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain", "text/markdown"})
+
+
+def is_pdf(source: Source) -> bool:
+    """True when the source is a PDF (by media type, or by a URL or file name ending .pdf)."""
+    if source.media_type:
+        return source.media_type.split(";")[0].strip().lower() == "application/pdf"
+    for name in (source.url, source.filename, source.path):
+        if name and urlsplit(name).path.lower().endswith(".pdf"):
+            return True
+    return False
+
+
+def encode_fragment_text(text: str) -> str:
+    """Percent-encode one text-fragment term (``-``, ``,``, ``&`` and spaces included)."""
+    return percent_encode(text, safe="").replace("-", "%2D")
+
+
+def text_fragment(quote: str) -> str | None:
+    """The ``:~:text=`` directive for ``quote`` (without ``#``), or None when unusable."""
+    words = quote.split()
+    if not words:
+        return None
+    whole = " ".join(words)
+    if len(whole) <= MAX_DIRECT_CHARS or len(words) <= 2 * EDGE_WORDS:
+        value = encode_fragment_text(whole)
+    else:
+        start = encode_fragment_text(" ".join(words[:EDGE_WORDS]))
+        end = encode_fragment_text(" ".join(words[-EDGE_WORDS:]))
+        value = f"{start},{end}"
+    directive = f":~:text={value}"
+    return directive if len(directive) <= MAX_FRAGMENT_CHARS else None
+
+
+def deep_link(source: Source, quote: str | None = None) -> str | None:
+    """A link to the exact place of ``source``: its PDF page, or the quoted words on the page.
+
+    None when the source has no public URL, or when there is nothing more precise than the URL
+    itself (a PDF without a page, a web page without a quote).
+    """
+    if not source.url or urlsplit(source.url).scheme.lower() not in {"http", "https"}:
+        return None
+    base = urlunsplit(urlsplit(source.url)._replace(fragment=""))
+    if is_pdf(source):
+        return f"{base}#page={source.page}" if source.page is not None else None
+    media = (source.media_type or "text/html").split(";")[0].strip().lower()
+    if media not in _TEXT_TYPES or not quote:
+        return None
+    directive = text_fragment(quote)
+    return f"{base}#{directive}" if directive else None

@@ -1,0 +1,330 @@
+"""Parsers for one citation marker at a known position (the families of DESIGN §5).
+
+Each parser looks at ``buf[i:]`` and answers with a :class:`Hit` (a marker, or a span to keep
+verbatim), ``None`` (not a marker: the first character is plain text) or :data:`NEED` (the text
+so far could still become a marker; wait for more). ``NEED`` is only ever answered when
+``final`` is false and the candidate is shorter than its family's bound, so a stream never holds
+back more than a bounded tail, and a decision taken on a prefix is the decision taken on the
+whole text: that is what makes streaming and batch resolution agree for every split.
+
+Every pattern here is applied to a bounded slice, so no input can make them backtrack for long.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Family = Literal[
+    "bracket", "footnote", "tag", "file_id", "record_key", "word", "linked", "private", "stray"
+]
+
+MAX_BRACKET = 64
+MAX_URL = 2048
+MAX_TAG = 1024
+MAX_CIT = 160
+MAX_RECORD = 400
+MAX_PRIVATE = 256
+MAX_RANGE = 20
+MAX_DIGITS = 9
+
+WORDS: Final = (
+    "citations|citation|cite|sources|source|src|references|reference|refs|ref|"
+    "documents|document|docs|doc|passages|passage|results|result"
+)
+_DASH = "-–—"
+_NUM_ITEM = rf"\d+(?:[ \t]*[{_DASH}][ \t]*\d+)?"
+_NUM_LIST = rf"{_NUM_ITEM}(?:[ \t]*(?:[,;&]|and)[ \t]*{_NUM_ITEM})*"
+_WORD_NUMS = re.compile(
+    rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{_NUM_LIST})[ \t]*", re.IGNORECASE
+)
+_FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{_NUM_LIST})[ \t]*\^?")
+_PLACEHOLDER_WORDS = re.compile(
+    r"[ \t]*(?:(?:citations?|sources?|references?)[ \t]+(?:needed|required)|needs?[ \t]+"
+    rf"(?:citation|source)|(?:{WORDS})"
+    r"(?:[ \t]*[:#]?[ \t]*(?:n|N|x|X|#|\?+|\.\.\.|…|id|num|number))?)[ \t]*",
+    re.IGNORECASE,
+)
+_PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
+_CJK_BODY = re.compile(
+    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{_NUM_LIST})(?::\d+)*(?:†[^】\n]*)?[ \t]*",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"\(([^\s()<>]{1,2048})\)")
+_CIT = re.compile(r"<CIT[ \t]+(?P<id>[^\s/<>\"']{1,128})[ \t]*/?>", re.IGNORECASE)
+_CIT_START = "<cit"
+_CITATION_OPEN = "<citation>"
+_CITATION_CLOSE = "</citation>"
+_TAG_BODY = re.compile(rf"\s*(?P<nums>{_NUM_LIST})\s*(?:[|:](?P<quote>.*))?", re.DOTALL)
+_ID_BODY = re.compile(r"\s*(?P<id>[^\s|<>]{1,128})\s*")
+_PRIVATE = re.compile(
+    "\ue200(?P<kind>[a-z_]{0,16})(?P<ids>(?:\ue202[^\ue200-\ue202\n]{1,64})*)\ue201"
+)
+
+_WORD_CHAR = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One marker found in the text, with everything the resolver needs to map it to sources.
+
+    ``numbers`` are registry numbers as written (ranges expanded, duplicates collapsed), ``ids``
+    are source ids (``<CIT id />``, private-use markers, id-valued tags), ``key`` a record key.
+    ``offset`` is where the marker starts in the raw text; ``lead`` the spaces before it.
+    """
+
+    family: Family
+    raw: str
+    offset: int
+    numbers: tuple[int, ...] = ()
+    ids: tuple[str, ...] = ()
+    key: str | None = None
+    columns: tuple[str, ...] = ()
+    quote: str | None = None
+    url: str | None = None
+    placeholder: bool = False
+    lead: str = ""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A decided candidate: ``marker`` over ``buf[start:end]``, or verbatim text when None."""
+
+    end: int
+    marker: Marker | None
+
+
+class _Need:
+    """Sentinel: the candidate is undecided until more text arrives."""
+
+
+NEED: Final = _Need()
+Parsed = Hit | _Need | None
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """What the grammar needs to know about this turn (kept free of the registry type).
+
+    ``bare_numbers``: bare groups like ``[7]`` are markers (the registry is not empty).
+    ``is_known_url``: a linked number ``[1](url)`` is a marker only for a registry URL.
+    ``key_word``: the token word of record keys (``[[source key="…"]]``).
+    ``is_source_list``: decides whether a trailing model-written source list (its item lines)
+    only repeats registry sources; None disables stripping.
+    """
+
+    bare_numbers: bool = True
+    is_known_url: Callable[[str], bool] = lambda url: False
+    key_word: str = "source"
+    is_source_list: Callable[[list[str]], bool] | None = None
+
+
+def expand_numbers(text: str) -> tuple[int, ...] | None:
+    """Numbers of a list like ``1, 3-5``; None when a number has more than MAX_DIGITS digits.
+
+    A range expands only when ascending and at most MAX_RANGE long; otherwise both ends count.
+    """
+    out: list[int] = []
+    for item in re.split(r"[ \t]*(?:[,;&]|and)[ \t]*", text.strip()):
+        ends = [part.strip() for part in re.split(rf"[{_DASH}]", item)]
+        if any(len(end) > MAX_DIGITS for end in ends):
+            return None
+        values = [int(end) for end in ends]
+        if len(values) == 2 and values[0] < values[1] and values[1] - values[0] < MAX_RANGE:
+            values = list(range(values[0], values[1] + 1))
+        for value in values:
+            if value not in out:
+                out.append(value)
+    return tuple(out)
+
+
+def _digits_ok(text: str, limit: int) -> bool:
+    return all(len(run) <= limit for run in re.findall(r"\d+", text))
+
+
+def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
+    """``[...]`` families: bracket numbers, footnotes, bracket words, linked numbers, keys."""
+    n = len(buf)
+    if i + 1 >= n:
+        return None if final else NEED
+    if buf[i + 1] == "[":
+        return _parse_double(buf, i, final, grammar, prev)
+    close = buf.find("]", i + 1, i + MAX_BRACKET)
+    if close < 0:
+        tail = buf[i + 1 : i + MAX_BRACKET]
+        if final or n - i >= MAX_BRACKET or "\n" in tail or "[" in tail:
+            return None
+        return NEED
+    body = buf[i + 1 : close]
+    if "\n" in body or "[" in body:
+        return None
+    end = close + 1
+    if end >= n and not final:
+        return NEED  # a "(" may follow and make this a link
+    if end < n and buf[end] == "(":
+        return _parse_link(buf, i, end, final, grammar, body, prev)
+    raw = buf[i:end]
+    if body.startswith("^"):
+        m = _FOOT_NUMS.fullmatch(body)
+        if m is None:
+            return None
+        numbers = expand_numbers(m["nums"])
+        return None if numbers is None else Hit(end, Marker("footnote", raw, i, numbers))
+    m = _WORD_NUMS.fullmatch(body)
+    if m is not None:
+        word = m["word"]
+        if word is None and not (grammar.bare_numbers and _digits_ok(m["nums"], 3)):
+            return None
+        numbers = expand_numbers(m["nums"])
+        if numbers is None:
+            return None
+        return Hit(end, Marker("word" if word else "bracket", raw, i, numbers))
+    if _PLACEHOLDER_WORDS.fullmatch(body):
+        return Hit(end, Marker("word", raw, i, placeholder=True))
+    if (
+        grammar.bare_numbers
+        and _PLACEHOLDER_SYMBOL.fullmatch(body)
+        and not _WORD_CHAR.match(prev or " ")
+    ):
+        return Hit(end, Marker("bracket", raw, i, placeholder=True))
+    return None
+
+
+def _parse_link(
+    buf: str, i: int, paren: int, final: bool, grammar: Grammar, body: str, prev: str
+) -> Parsed:
+    m = _URL.match(buf, paren, paren + MAX_URL + 2)
+    if m is None:
+        tail = buf[paren : paren + MAX_URL + 2]
+        if not final and len(tail) < MAX_URL + 2 and not re.search(r"[\s()<>]", tail[1:]):
+            return NEED
+        return None
+    end = m.end()
+    url = m[1]
+    raw = buf[i:end]
+    if prev == "!" or not grammar.is_known_url(url):
+        return Hit(end, None)
+    inner = body[1:-1] if body.startswith("[") and body.endswith("]") else body
+    words = _WORD_NUMS.fullmatch(inner)
+    numbers = expand_numbers(words["nums"]) if words is not None else None
+    if numbers is None:
+        return Hit(end, None)  # a real link such as [the guide](url) stays as written
+    return Hit(end, Marker("linked", raw, i, numbers, url=url))
+
+
+def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
+    """``[[source key="…"]]`` record keys, or ``[[1]](url)`` linked numbers."""
+    n = len(buf)
+    if i + 2 < n and buf[i + 2].isdigit():
+        close = buf.find("]]", i + 2, i + MAX_BRACKET)
+        if close < 0:
+            tail = buf[i + 2 : i + MAX_BRACKET]
+            if final or n - i >= MAX_BRACKET or "\n" in tail or "[" in tail:
+                return None
+            return NEED
+        end = close + 2
+        if end >= n and not final:
+            return NEED
+        if end < n and buf[end] == "(":
+            return _parse_link(buf, i, end, final, grammar, buf[i + 1 : close + 1], prev)
+        return None
+    pattern = _record_pattern(grammar.key_word)
+    m = pattern.match(buf, i, i + MAX_RECORD)
+    if m is not None:
+        columns = tuple(c.strip() for c in (m["cols"] or "").split(",") if c.strip())
+        return Hit(m.end(), Marker("record_key", m[0], i, key=m["key"], columns=columns))
+    tail = buf[i : i + MAX_RECORD]
+    if final or len(tail) >= MAX_RECORD or "\n" in tail or "]]" in tail:
+        return None
+    head = tail[2:].lstrip(" \t")
+    word = grammar.key_word.lower()
+    if word.startswith(head.lower()[: len(word)]) or head.lower().startswith(word):
+        return NEED
+    return None
+
+
+_RECORD_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _record_pattern(word: str) -> re.Pattern[str]:
+    pattern = _RECORD_PATTERNS.get(word)
+    if pattern is None:
+        pattern = re.compile(
+            rf"\[\[[ \t]*{re.escape(word)}[ \t]+key[ \t]*=[ \t]*[\"'](?P<key>[^\"'\n\]]{{1,64}})"
+            r"[\"'](?:[ \t]+columns[ \t]*=[ \t]*[\"'](?P<cols>[^\"'\n\]]{0,256})[\"'])?[ \t]*\]\]",
+            re.IGNORECASE,
+        )
+        _RECORD_PATTERNS[word] = pattern
+    return pattern
+
+
+def parse_angle(buf: str, i: int, final: bool) -> Parsed:
+    """``<CIT id />`` and ``<citation>…</citation>`` tags."""
+    n = len(buf)
+    head = buf[i : i + len(_CITATION_OPEN)].lower()
+    if head.startswith("<cit") and len(head) > 4 and head[4] in " \t":
+        m = _CIT.match(buf, i, i + MAX_CIT)
+        if m is not None:
+            return Hit(m.end(), Marker("file_id", m[0], i, ids=(m["id"],)))
+        tail = buf[i : i + MAX_CIT]
+        if final or len(tail) >= MAX_CIT or re.search(r"[\n<>]", tail[1:]):
+            return None
+        return NEED
+    if head == _CITATION_OPEN:
+        body_start = i + len(_CITATION_OPEN)
+        close = buf.find(_CITATION_CLOSE, body_start, i + MAX_TAG)
+        if close < 0:
+            if final or n - i >= MAX_TAG:
+                return None
+            return NEED
+        end = close + len(_CITATION_CLOSE)
+        body = buf[body_start:close]
+        raw = buf[i:end]
+        m = _TAG_BODY.fullmatch(body)
+        if m is not None:
+            numbers = expand_numbers(m["nums"])
+            if numbers is not None:
+                quote = (m["quote"] or "").strip() or None
+                return Hit(end, Marker("tag", raw, i, numbers, quote=quote))
+        if _PLACEHOLDER_WORDS.fullmatch(body) or _PLACEHOLDER_SYMBOL.fullmatch(body):
+            return Hit(end, Marker("tag", raw, i, placeholder=True))
+        ident = _ID_BODY.fullmatch(body)
+        if ident is not None:
+            return Hit(end, Marker("tag", raw, i, ids=(ident["id"],)))
+        return Hit(end, Marker("tag", raw, i))
+    if not final and len(head) < len(_CITATION_OPEN) and _CITATION_OPEN.startswith(head):
+        return NEED  # also covers a partial "<CIT"
+    return None
+
+
+def parse_cjk(buf: str, i: int, final: bool) -> Parsed:
+    """``【2】`` and ``【4:0†source】``."""
+    close = buf.find("】", i + 1, i + MAX_BRACKET)
+    if close < 0:
+        tail = buf[i + 1 : i + MAX_BRACKET]
+        if final or len(buf) - i >= MAX_BRACKET or "\n" in tail or "【" in tail:
+            return None
+        return NEED
+    m = _CJK_BODY.fullmatch(buf, i + 1, close)
+    if m is None:
+        return None
+    numbers = expand_numbers(m["nums"])
+    if numbers is None:
+        return None
+    return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers))
+
+
+def parse_private(buf: str, i: int, final: bool) -> Parsed:
+    """Private-use markers: U+E200 kind (U+E202 id)… U+E201; a stray one is stripped."""
+    if buf[i] != "\ue200":
+        return Hit(i + 1, Marker("stray", buf[i], i))
+    m = _PRIVATE.match(buf, i, i + MAX_PRIVATE)
+    if m is not None:
+        ids = tuple(part for part in m["ids"].split("\ue202") if part)
+        return Hit(m.end(), Marker("private", m[0], i, ids=ids))
+    tail = buf[i : i + MAX_PRIVATE]
+    if not final and len(tail) < MAX_PRIVATE and "\n" not in tail and "\ue201" not in tail:
+        return NEED
+    return Hit(i + 1, Marker("stray", buf[i], i))

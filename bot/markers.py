@@ -1,0 +1,385 @@
+"""The marker grammar: find citation markers in text, batch or streaming, never inside code.
+
+:class:`MarkerScanner` reads the raw answer (all at once, or delta by delta) and turns it into
+tokens: ``str`` for text to keep exactly as written, :class:`~bot.marker_parse.Marker` for a
+citation marker. It is markdown-aware without a markdown parse: one forward pass that knows
+fenced code (an unterminated fence runs to the end), indented code, code spans with matching
+backtick runs, and ``$…$`` / ``$$…$$`` math, and skips them.
+
+At each line start it also removes what the model should not have written: footnote definition
+lines (``[^1]: …``, and ``[1]: …`` where bare numbers are markers) and, when the grammar has an
+``is_source_list`` judge, a trailing "Sources:" / "References:" list the judge accepts.
+
+Streaming: a decision is taken only when the text seen so far settles it, so the tokens of any
+split concatenate to the tokens of the whole text. Undecided tails are bounded: a bracket group
+64 characters, a ``<citation>`` tag or a code span 1,024, a trailing source list 8,192.
+
+Documented simplifications of CommonMark: a backtick fence opens on three or more backticks
+whatever its info string; code spans and inline math longer than 1,024 characters are not
+recognized; a 4-space indented line is code only after a blank line and outside a list.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Final
+
+from bot.marker_parse import (
+    NEED,
+    Grammar,
+    Hit,
+    Marker,
+    Parsed,
+    parse_angle,
+    parse_bracket,
+    parse_cjk,
+    parse_private,
+)
+
+__all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "find_markers"]
+
+Token = str | Marker
+
+MAX_SPAN: Final = 1024
+MAX_SOURCE_LIST: Final = 8192
+MAX_HEADING: Final = 80
+
+_SPECIAL = re.compile("(?<![ \t])[ \t]*[\\[<`$\\\\\n【\ue200-\ue202]")
+_BACKTICKS = re.compile(r"`+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_MATH_CLOSE = re.compile(r"(?<=[^\s\\])\$")
+_FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
+_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t\r]*")
+_FENCE_CLOSE_PARTIAL = re.compile(r" {0,3}(?:`+|~+)?[ \t]*")
+_FOOTDEF = re.compile(r"\[\^[^\]\s]{1,64}\]:")
+_FOOTDEF_BARE = re.compile(r"\[\d{1,3}\]:")
+_FOOTDEF_PREFIX = re.compile(r"\[(?:\^[^\]\s]{0,64}|\d{0,3})(?:\])?")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t\r]|$)")
+_LIST_PREFIX = re.compile(r"[-*+]|\d{1,9}[.)]?")
+_HEADING_WORDS: Final = (
+    "sources",
+    "source",
+    "references",
+    "reference",
+    "citations",
+    "bibliography",
+    "works cited",
+)
+_HEADING = re.compile(
+    r" {0,3}(?:#{1,6}[ \t]+)?(?:\*\*|__|\*|_)?(?:" + "|".join(_HEADING_WORDS) + r")"
+    r"[ \t]*:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t\r]*",
+    re.IGNORECASE,
+)
+_SOURCE_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)]|\[\^?\d{1,3}\^?\][:.]?)[ \t]+\S")
+_ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
+    """Every marker in ``text`` (outside code and math), in order of appearance."""
+    scanner = MarkerScanner(grammar or Grammar())
+    tokens = scanner.feed(text) + scanner.finish()
+    return [token for token in tokens if isinstance(token, Marker)]
+
+
+class MarkerScanner:
+    """Incremental, markdown-aware marker scanner with a bounded hold-back."""
+
+    def __init__(self, grammar: Grammar) -> None:
+        self.grammar = grammar
+        self._buf = ""
+        self._pos = 0
+        self._base = 0
+        self._final = False
+        self._prev = ""
+        self._line_start = True
+        self._fence: str | None = None
+        self._code_line = False
+        self._skip_line = False
+        self._indented = False
+        self._blank_before = True
+        self._list_ctx = False
+        self._src_head = -1
+        self._src_scan = 0
+        self._src_items: list[str] = []
+        self._src_rejected = -1
+
+    def feed(self, text: str) -> list[Token]:
+        """Tokens that ``text`` (appended to what came before) makes certain."""
+        if self._final:
+            raise ValueError("feed() after finish()")
+        self._buf += text
+        return self._run()
+
+    def finish(self) -> list[Token]:
+        """The remaining tokens: the end of the text settles every open question."""
+        self._final = True
+        return self._run()
+
+    # -- the pass -----------------------------------------------------------------------------
+
+    def _run(self) -> list[Token]:
+        out: list[Token] = []
+        buf = self._buf
+        pos = self._pos
+        n = len(buf)
+        final = self._final
+        while pos < n:
+            if self._skip_line or self._code_line:
+                nl = buf.find("\n", pos)
+                end = n if nl < 0 else nl + 1
+                if self._code_line:
+                    out.append(buf[pos:end])
+                pos = end
+                if nl >= 0:
+                    self._skip_line = self._code_line = False
+                    self._line_start = True
+                continue
+            if self._line_start:
+                next_pos = self._line(buf, pos, final, out)
+                if next_pos < 0:
+                    break
+                pos = next_pos
+                continue
+            match = _SPECIAL.search(buf, pos)
+            if match is None:
+                end = n if final else len(buf.rstrip(" \t"))
+                if end > pos:
+                    out.append(buf[pos:end])
+                    pos = end
+                break
+            start = match.start()
+            at = match.end() - 1
+            if start > pos:
+                out.append(buf[pos:start])
+            lead = buf[start:at]
+            char = buf[at]
+            if char == "\n":
+                out.append(buf[start : at + 1])
+                pos = at + 1
+                self._line_start = True
+                continue
+            result = self._inline(buf, at, final, char)
+            if result is NEED:
+                pos = start
+                break
+            if result is None:
+                out.append(lead + char)
+                pos = at + 1
+            else:
+                assert isinstance(result, Hit)
+                if result.marker is None:
+                    out.append(lead + buf[at : result.end])
+                else:
+                    out.append(
+                        dataclasses.replace(result.marker, offset=self._base + at, lead=lead)
+                    )
+                pos = result.end
+        if pos > 0:
+            self._prev = buf[pos - 1]
+            self._buf = buf[pos:]
+            self._base += pos
+        self._pos = 0
+        return out
+
+    def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
+        if char == "[":
+            prev = buf[at - 1] if at > 0 else self._prev
+            return parse_bracket(buf, at, final, self.grammar, prev)
+        if char == "<":
+            return parse_angle(buf, at, final)
+        if char == "`":
+            return _code_span(buf, at, final)
+        if char == "$":
+            return _math(buf, at, final)
+        if char == "\\":
+            if at + 1 >= len(buf):
+                return None if final else NEED
+            return Hit(at + 2, None) if buf[at + 1] in _ASCII_PUNCT else None
+        if char == "【":
+            return parse_cjk(buf, at, final)
+        return parse_private(buf, at, final)
+
+    # -- line starts --------------------------------------------------------------------------
+
+    def _line(self, buf: str, pos: int, final: bool, out: list[Token]) -> int:
+        """Classify the line at ``pos``; the next position to scan, or -1 to wait for more."""
+        n = len(buf)
+        nl = buf.find("\n", pos)
+        complete = nl >= 0 or final
+        line = buf[pos : nl if nl >= 0 else n]
+        if self._fence is not None:
+            return self._fenced_line(line, pos, nl, complete, out)
+        stripped = line.lstrip(" \t")
+        if not stripped and not complete:
+            return -1
+        if complete and not stripped.strip("\r"):
+            out.append(buf[pos : nl + 1 if nl >= 0 else n])
+            self._blank_before = True
+            return nl + 1 if nl >= 0 else n
+        if _indent_width(line) >= 4:
+            if self._indented or (self._blank_before and not self._list_ctx):
+                self._indented = self._code_line = True
+            self._blank_before = self._line_start = False
+            return pos
+        self._indented = False
+        first = stripped[0]
+        if first in "`~":
+            fence = _FENCE_OPEN.match(stripped)
+            run_open = fence is not None and fence.end() == len(stripped)
+            if not complete and (run_open or (fence is None and len(set(stripped)) == 1)):
+                return -1
+            if fence is not None:
+                self._fence = fence[0]
+                self._code_line = True
+                self._blank_before = self._line_start = self._list_ctx = False
+                return pos
+        elif first == "[":
+            if _FOOTDEF.match(stripped) or (
+                self.grammar.bare_numbers and _FOOTDEF_BARE.match(stripped)
+            ):
+                self._skip_line = True
+                self._line_start = False
+                return pos
+            if not complete and _FOOTDEF_PREFIX.fullmatch(stripped):
+                return -1
+        if (
+            self.grammar.is_source_list is not None
+            and self._src_rejected != self._base + pos
+            and len(line) <= MAX_HEADING
+            and _could_be_heading(stripped)
+        ):
+            if not complete:
+                return -1
+            if _HEADING.fullmatch(line):
+                verdict = self._source_list(buf, pos, nl, final)
+                if verdict == "need":
+                    return -1
+                if verdict == "strip":
+                    self._line_start = False
+                    return n
+                self._src_rejected = self._base + pos
+        if not complete and _LIST_PREFIX.fullmatch(stripped):
+            return -1
+        if _LIST_ITEM.match(stripped):
+            self._list_ctx = True
+        else:
+            self._list_ctx = self._list_ctx and line[:1] in " \t"
+        self._blank_before = self._line_start = False
+        return pos
+
+    def _fenced_line(self, line: str, pos: int, nl: int, complete: bool, out: list[Token]) -> int:
+        fence = self._fence
+        assert fence is not None
+        if not complete and _FENCE_CLOSE_PARTIAL.fullmatch(line):
+            return -1
+        close = _FENCE_CLOSE.fullmatch(line) if complete else None
+        if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
+            out.append(line + ("\n" if nl >= 0 else ""))
+            self._fence = None
+            self._blank_before = False
+            return nl + 1 if nl >= 0 else pos + len(line)
+        self._code_line = True
+        self._line_start = False
+        return pos
+
+    def _source_list(self, buf: str, head: int, head_nl: int, final: bool) -> str:
+        """ "strip", "keep" or "need" for the heading line at ``head`` and what follows it."""
+        judge = self.grammar.is_source_list
+        assert judge is not None
+        if self._src_head != self._base + head:
+            self._src_head = self._base + head
+            self._src_scan = self._base + (head_nl + 1 if head_nl >= 0 else len(buf))
+            self._src_items = []
+        scan = self._src_scan - self._base
+        n = len(buf)
+        while scan < n:
+            nl = buf.find("\n", scan)
+            if nl < 0 and not final:
+                break
+            line = buf[scan : nl if nl >= 0 else n]
+            if line.strip(" \t\r"):
+                item = _SOURCE_ITEM.match(line.lstrip(" \t"))
+                if item is not None:
+                    self._src_items.append(line.strip())
+                elif line[:2] in ("  ", "\t") and self._src_items:
+                    self._src_items[-1] += " " + line.strip()
+                else:
+                    return "keep"
+            scan = nl + 1 if nl >= 0 else n
+            if scan - head > MAX_SOURCE_LIST:
+                return "keep"
+        self._src_scan = self._base + scan
+        if not final:
+            return "keep" if scan - head > MAX_SOURCE_LIST else "need"
+        return "strip" if judge(list(self._src_items)) else "keep"
+
+
+def _indent_width(line: str) -> int:
+    width = 0
+    for char in line[:4]:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
+
+
+def _could_be_heading(stripped: str) -> bool:
+    core = stripped.lstrip("#").lstrip(" \t").lstrip("*_").lower()
+    return any(word.startswith(core) or core.startswith(word) for word in _HEADING_WORDS)
+
+
+def _code_span(buf: str, at: int, final: bool) -> Parsed:
+    """A backtick run opens a code span only if a run of the same length closes it in time."""
+    n = len(buf)
+    opener = _BACKTICKS.match(buf, at)
+    assert opener is not None
+    end = opener.end()
+    if end >= n and not final:
+        return NEED
+    size = end - at
+    limit = min(n, at + MAX_SPAN)
+    blank = _BLANK_LINE.search(buf, end, limit)
+    if blank is not None:
+        limit = blank.start()
+    for run in _BACKTICKS.finditer(buf, end, limit):
+        if run.end() - run.start() == size:
+            if run.end() >= n and not final:
+                return NEED
+            return Hit(run.end(), None)
+    if limit >= n and not final:
+        return NEED
+    return Hit(end, None)
+
+
+def _math(buf: str, at: int, final: bool) -> Parsed:
+    """``$$…$$`` and ``$…$`` math (pandoc's rules: no space inside the dollars)."""
+    n = len(buf)
+    if at + 1 >= n:
+        return None if final else NEED
+    limit = min(n, at + MAX_SPAN)
+    blank = _BLANK_LINE.search(buf, at, limit)
+    if blank is not None:
+        limit = blank.start()
+    if buf[at + 1] == "$":
+        close = buf.find("$$", at + 2, limit)
+        if close >= 0:
+            return Hit(close + 2, None)
+        if limit >= n and not final:
+            return NEED
+        return Hit(at + 2, None)
+    if buf[at + 1] in " \t\r\n":
+        return None
+    for closer in _MATH_CLOSE.finditer(buf, at + 2, limit):
+        after = closer.end()
+        if after >= n and not final:
+            return NEED
+        if after < n and buf[after].isdigit():
+            continue
+        return Hit(after, None)
+    if limit >= n and not final:
+        return NEED
+    return None

@@ -1,0 +1,324 @@
+"""resolve() and StreamResolver: whatever markers the model wrote -> one canonical Answer.
+
+The answer text comes out as CommonMark with each citation written ``[^n]`` where the marker
+was (adjacent ones ``[^1][^2]``); a citation to the same source again reuses its ``n``. Every
+marker that cannot stand is removed, with the space before it, and listed in
+``Answer.dropped`` with its reason (DESIGN §3, §5). Nothing of a source the viewer may not see
+reaches the Answer: such a marker is dropped as ``forbidden`` and its id is redacted.
+
+``resolve(raw)`` is exactly ``StreamResolver`` fed the whole text and finished, so the stream's
+text deltas always concatenate to ``resolve(raw).text`` whatever the split.
+
+The registry must not change while one answer is being resolved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.deeplinks import deep_link
+from bot.marker_parse import Grammar, Marker
+from bot.markers import MarkerScanner, Token
+from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, Source, TextDelta
+from bot.registry import SourceRegistry, canonical_url
+
+__all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
+
+_URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
+_NUMBER_REF = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[\^?(\d{1,3})\^?\]|(\d{1,3})[.)])")
+
+
+@dataclass(frozen=True)
+class ResolvePolicy:
+    """How markers become citations.
+
+    ``numbering``: "appearance" shows 1..k in order of first appearance; "registry" keeps the
+    registry's numbers. ``max_citations``: distinct sources beyond it are dropped as
+    ``over_limit``. ``infer_from_mentions``: a record label named in the answer without a marker
+    becomes a citation right after the label. ``strip_model_source_lists``: remove a trailing
+    "Sources:" list that only repeats registry sources. ``key_word``: the token word of record
+    keys (``[[source key="…"]]``).
+    """
+
+    numbering: Literal["appearance", "registry"] = "appearance"
+    max_citations: int | None = None
+    infer_from_mentions: bool = False
+    strip_model_source_lists: bool = True
+    key_word: str = "source"
+
+
+def resolve(raw: str, registry: SourceRegistry, policy: ResolvePolicy | None = None) -> Answer:
+    """Resolve a raw model answer against this turn's registry."""
+    stream = StreamResolver(registry, policy)
+    stream.feed(raw)
+    return stream.finish()[1]
+
+
+class StreamResolver:
+    """Resolve an answer delta by delta; ``finish()`` gives the same Answer as ``resolve()``."""
+
+    def __init__(self, registry: SourceRegistry, policy: ResolvePolicy | None = None) -> None:
+        self.registry = registry
+        self.policy = policy or ResolvePolicy()
+        grammar = Grammar(
+            bare_numbers=len(registry) > 0,
+            is_known_url=lambda url: bool(registry.numbers_for_url(url)),
+            key_word=self.policy.key_word,
+            is_source_list=self._is_source_list if self.policy.strip_model_source_lists else None,
+        )
+        self._scanner = MarkerScanner(grammar)
+        self._pieces: list[str] = []
+        self._held = ""
+        self._adjacent: tuple[int, ...] = ()
+        self._by_number: dict[int, Citation] = {}
+        self._dropped: list[Dropped] = []
+        self._new: list[Citation] = []
+        self._mentions = _MentionMatcher(self) if self.policy.infer_from_mentions else None
+        self._finished = False
+
+    def feed(self, delta: str) -> list[TextDelta | CitationAdded]:
+        """Events that ``delta`` makes certain: new citations first, then the text using them."""
+        if self._finished:
+            raise ValueError("feed() after finish()")
+        return self._consume(self._scanner.feed(delta), final=False)
+
+    def finish(self) -> tuple[list[TextDelta | CitationAdded], Answer]:
+        """The remaining events, then the final Answer."""
+        if self._finished:
+            raise ValueError("finish() called twice")
+        events = self._consume(self._scanner.finish(), final=True)
+        self._finished = True
+        answer = Answer(
+            text="".join(self._pieces),
+            citations=tuple(sorted(self._by_number.values(), key=lambda c: c.n)),
+            dropped=tuple(self._dropped),
+        )
+        return events, answer
+
+    # -- tokens -> output ---------------------------------------------------------------------
+
+    def _consume(self, tokens: list[Token], final: bool) -> list[TextDelta | CitationAdded]:
+        start = len(self._pieces)
+        for token in tokens:
+            if isinstance(token, str):
+                if self._mentions is not None:
+                    self._mentions.push(token)
+                else:
+                    self._text(token)
+            else:
+                self._marker(token)
+        if final and self._mentions is not None:
+            self._mentions.flush(())
+        events: list[TextDelta | CitationAdded] = [CitationAdded(c) for c in self._new]
+        self._new = []
+        text = "".join(self._pieces[start:])
+        if text:
+            events.append(TextDelta(text))
+        return events
+
+    def _text(self, text: str) -> None:
+        if not text:
+            return
+        self._adjacent = ()
+        body = text.rstrip(" \t\r\n")
+        if not body:
+            self._held += text
+            return
+        self._pieces.append(self._held + body if self._held else body)
+        self._held = text[len(body) :]
+
+    def _write_citations(self, lead: str, numbers: Iterable[int]) -> None:
+        shown = [n for n in numbers if n not in self._adjacent]
+        if not shown:
+            return
+        if self._adjacent:
+            lead = ""
+        self._text(lead + "".join(f"[^{n}]" for n in shown))
+        self._adjacent = tuple(shown)
+
+    def _marker(self, marker: Marker) -> None:
+        targets = self._targets(marker)
+        if self._mentions is not None:
+            self._mentions.flush(tuple(targets))
+        shown: list[int] = []
+        for number in targets:
+            n = self._cite(number, marker)
+            if n is not None and n not in shown:
+                shown.append(n)
+        self._write_citations(marker.lead, shown)
+
+    # -- markers -> citations -----------------------------------------------------------------
+
+    def _targets(self, marker: Marker) -> list[int]:
+        """Registry numbers the marker names; what cannot stand is recorded as dropped."""
+        if marker.family == "stray":
+            return []
+        if marker.placeholder:
+            self._drop(marker, "placeholder")
+            return []
+        targets: list[int] = []
+        if marker.family == "linked" and marker.url is not None:
+            return self._linked_targets(marker)
+        if marker.key is not None:
+            number = self.registry.number_for_key(marker.key)
+            if number is None:
+                self._drop(marker, "invalid_token")
+                return []
+            return [number]
+        for value in marker.numbers:
+            if self.registry.get(value) is None:
+                self._drop(marker, "out_of_range")
+            else:
+                targets.append(value)
+        for ident in marker.ids:
+            found = self.registry.number_for_id(ident)
+            if isinstance(found, int):
+                targets.append(found)
+                continue
+            key_number = self.registry.number_for_key(ident)
+            if key_number is not None:
+                targets.append(key_number)
+            else:
+                self._drop(marker, found, redact=ident if found == "forbidden" else None)
+        if not marker.numbers and not marker.ids:
+            self._drop(marker, "unknown")
+        return targets
+
+    def _linked_targets(self, marker: Marker) -> list[int]:
+        assert marker.url is not None
+        wanted = canonical_url(marker.url)
+        out: list[int] = []
+        for value in marker.numbers:
+            source = self.registry.get(value)
+            if source is not None and source.url and canonical_url(source.url) == wanted:
+                out.append(value)
+        return out or self.registry.numbers_for_url(marker.url)[:1]
+
+    def _cite(self, number: int, marker: Marker) -> int | None:
+        citation = self._by_number.get(number)
+        if citation is not None:
+            if marker.quote and citation.quote is None:
+                # a later tag may carry the quote the first marker lacked (the final Answer has it)
+                self._by_number[number] = dataclasses.replace(
+                    citation,
+                    quote=marker.quote,
+                    deep_link=deep_link(citation.source, marker.quote) or citation.deep_link,
+                )
+            return citation.n
+        limit = self.policy.max_citations
+        if limit is not None and len(self._by_number) >= limit:
+            self._drop(marker, "over_limit")
+            return None
+        source = self.registry.get(number)
+        assert source is not None
+        n = number if self.policy.numbering == "registry" else len(self._by_number) + 1
+        columns: tuple[str, ...] = ()
+        if marker.columns and source.columns:
+            columns = tuple(c for c in marker.columns if c in source.columns)
+        citation = Citation(
+            n=n,
+            source=source,
+            source_number=number,
+            quote=marker.quote,
+            deep_link=deep_link(source, marker.quote),
+            columns=columns,
+        )
+        self._by_number[number] = citation
+        self._new.append(citation)
+        return n
+
+    def _drop(self, marker: Marker, reason: DropReason, redact: str | None = None) -> None:
+        raw = marker.raw.replace(redact, "…") if redact else marker.raw
+        self._dropped.append(Dropped(marker=raw, reason=reason, offset=marker.offset))
+
+    # -- model-written source lists -----------------------------------------------------------
+
+    def _is_source_list(self, items: list[str]) -> bool:
+        """True when every item names a registry source and links nowhere else."""
+        numbered = self.registry.numbered()
+        for item in items:
+            urls = _URL_IN_TEXT.findall(item)
+            if any(not self.registry.numbers_for_url(url.rstrip(".,;")) for url in urls):
+                return False
+            if urls:
+                continue
+            ref = _NUMBER_REF.match(item)
+            if ref is not None and int(ref[1] or ref[2]) in numbered:
+                continue
+            lowered = item.lower()
+            if not any(_names(source, lowered) for source in numbered.values()):
+                return False
+        return True
+
+
+def _names(source: Source, lowered_item: str) -> bool:
+    for name in (source.title, source.filename, source.label):
+        if name and len(name) >= 3 and name.lower() in lowered_item:
+            return True
+    return False
+
+
+class _MentionMatcher:
+    """Finds record labels in the answer text and cites them right after the label.
+
+    Text is held back by the longest label's length so a label split across deltas is still
+    found; a label directly followed by a marker citing the same source is not cited twice.
+    Each source is inferred at most once, and never when a marker already cited it.
+    """
+
+    def __init__(self, owner: StreamResolver) -> None:
+        self.owner = owner
+        labels: dict[str, int] = {}
+        for number, source in sorted(owner.registry.numbered().items()):
+            if source.kind == "record" and source.label and len(source.label.strip()) >= 2:
+                labels.setdefault(source.label.strip(), number)
+        self.labels = labels
+        ordered = sorted(labels, key=len, reverse=True)
+        self.pattern = (
+            re.compile(r"(?<!\w)(?:" + "|".join(re.escape(x) for x in ordered) + r")(?!\w)")
+            if ordered
+            else None
+        )
+        self.hold = max((len(x) for x in ordered), default=0) + 1
+        self.buf = ""  # buf[: self.start] was already written (kept as look-behind context)
+        self.start = 0
+        self.done: set[int] = set()
+
+    def push(self, text: str) -> None:
+        if self.pattern is None:
+            self.owner._text(text)
+            return
+        self.buf += text
+        self._release(len(self.buf) - self.hold, ())
+
+    def flush(self, next_numbers: tuple[int, ...]) -> None:
+        self._release(len(self.buf), next_numbers)
+
+    def _release(self, safe: int, next_numbers: tuple[int, ...]) -> None:
+        if safe <= self.start:
+            return
+        pos = self.start
+        if self.pattern is not None:
+            for match in self.pattern.finditer(self.buf, self.start):
+                if match.start() >= safe:
+                    break
+                number = self.labels[match[0]]
+                followed = match.end() >= len(self.buf) and number in next_numbers
+                if followed or number in self.done or number in self.owner._by_number:
+                    continue
+                self.done.add(number)
+                self.owner._text(self.buf[pos : match.end()])
+                pos = match.end()
+                n = self.owner._cite(number, Marker("record_key", match[0], 0))
+                if n is not None:
+                    self.owner._write_citations("", [n])
+        cut = max(pos, safe)
+        if cut > pos:
+            self.owner._text(self.buf[pos:cut])
+        keep = max(cut - 1, 0)
+        self.buf = self.buf[keep:]
+        self.start = cut - keep
