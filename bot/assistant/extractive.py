@@ -21,7 +21,8 @@ from bot.models import Source
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-Z0-9])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?\w)")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
@@ -33,6 +34,7 @@ class _Candidate:
     position: int
     text: str
     terms: frozenset[str]
+    context: frozenset[str]
     source: Source
 
 
@@ -43,9 +45,23 @@ def sentences_of(text: str) -> list[str]:
     for paragraph in re.split(r"\n\s*\n", text):
         lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
         items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
-        joined = " ".join(items)
-        out.extend(s.strip() for s in _SENTENCE_END.split(joined) if len(s.strip()) > 12)
+        out.extend(s for s in _split_sentences(" ".join(items)) if len(s) > 12)
     return out
+
+
+def _split_sentences(text: str) -> list[str]:
+    """Split after ., ! or ? and a space, but not after an abbreviation or inside code."""
+    pieces: list[str] = []
+    start = 0
+    code_spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    for match in _SENTENCE_END.finditer(text):
+        cut = match.start()
+        if any(a < cut < b for a, b in code_spans) or _ABBREVIATION.search(text[start:cut]):
+            continue
+        pieces.append(text[start:cut].strip())
+        start = match.end()
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -85,7 +101,7 @@ def choose_sentences(
     """The best ``limit`` sentences for the question, in passage-then-reading order."""
     wanted = frozenset(stem(t) for t in question_terms)
     candidates = [
-        _Candidate(rank, position, sentence, _terms(sentence), source)
+        _Candidate(rank, position, sentence, _terms(sentence), _terms(source.section or ""), source)
         for rank, source in enumerate(passages)
         for position, sentence in enumerate(sentences_of(source.text or ""))
     ]
@@ -101,8 +117,14 @@ def choose_sentences(
     }
 
     def score(c: _Candidate) -> float:
+        # A sentence inherits half the weight of question words its section heading names:
+        # under "Retry policy", "it waits 1 second, then 2" is about the retry policy.
         hits = wanted & c.terms
-        return sum(weight[t] for t in hits) + 0.3 / (1 + c.rank) if hits else 0.0
+        inherited = (wanted & c.context) - hits
+        if not hits and not inherited:
+            return 0.0
+        points = sum(weight[t] for t in hits) + 0.5 * sum(weight[t] for t in inherited)
+        return points / (1 + 0.2 * c.rank)
 
     ranked = sorted((c for c in candidates if score(c) > 0), key=score, reverse=True)
     if not ranked:
@@ -115,7 +137,11 @@ def choose_sentences(
         if any(_similar(candidate.terms, other.terms) for other in chosen):
             continue
         chosen.append(candidate)
-    return sorted(chosen, key=lambda c: (c.rank, c.position))
+    # Lead with the passage of the best sentence; keep reading order inside each passage.
+    best: dict[int, float] = {}
+    for c in chosen:
+        best[c.rank] = max(best.get(c.rank, 0.0), score(c))
+    return sorted(chosen, key=lambda c: (-best[c.rank], c.rank, c.position))
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
