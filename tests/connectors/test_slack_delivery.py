@@ -1,0 +1,161 @@
+"""Delivery: Block Kit limits held for big answers, retries, files, feedback buttons."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.models import Answer, Citation, Source
+from tests.connectors.slack_harness import (
+    PUBLIC,
+    CannedAnswerer,
+    all_blocks,
+    answer_citing,
+    context_texts,
+    mention,
+    slack_world,
+)
+from tests.fakes.slack_blocks import validate_blocks
+
+
+async def test_sixty_citations_all_arrive_within_the_limits(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(60))
+    async with slack_world(tmp_path, answerer) as world:
+        await world.post_event(mention("cite everything", ts="1600000000.010000"))
+        fake = world.fake
+        assert fake.calls and all(c.response.get("ok") for c in fake.calls)
+        messages = fake.bot_messages(PUBLIC, thread_ts="1600000000.010000")
+        for message in messages:
+            assert validate_blocks(message["blocks"]) == []
+        sources = context_texts(messages)
+        for n in range(1, 61):
+            assert sum(f"[{n}] Guide {n}>" in s for s in sources) == 1, n
+
+
+async def test_sixty_citations_stream_natively_within_the_limits(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(60), chunk=50)
+    async with slack_world(tmp_path, answerer, streaming="native") as world:
+        await world.post_event(mention("cite everything", ts="1600000000.011000"))
+        fake = world.fake
+        assert all(c.response.get("ok") for c in fake.calls)
+        messages = fake.bot_messages(PUBLIC, thread_ts="1600000000.011000")
+        sources = context_texts(messages)
+        assert all(any(f"Guide {n}>" in s for s in sources) for n in range(1, 61))
+
+
+async def test_a_long_answer_is_split_into_several_messages_in_order(tmp_path: Path) -> None:
+    text = "\n\n".join(
+        f"# Part {i}\n\nSection {i} explains step {i} in detail.[^{i % 5 + 1}]" for i in range(40)
+    )
+    answerer = CannedAnswerer(answer_citing(5, text=text))
+    async with slack_world(tmp_path, answerer) as world:
+        await world.post_event(mention("everything", ts="1600000000.012000"))
+        messages = world.fake.bot_messages(PUBLIC, thread_ts="1600000000.012000")
+        assert len(messages) >= 2
+        assert all(len(m["blocks"]) <= 50 for m in messages)
+        headers = [b["text"]["text"] for b in all_blocks(messages) if b["type"] == "header"]
+        assert headers == [f"Part {i}" for i in range(40)]
+        assert len(context_texts(messages)) == 5
+        feedback = [b for b in all_blocks(messages) if b.get("block_id") == "citecast_feedback"]
+        assert len(feedback) == 1
+        assert feedback[0] in messages[-1]["blocks"]
+
+
+async def test_a_rate_limited_post_waits_retry_after_and_posts_once(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        world.fake.fail("chat.postMessage", status=429, retry_after=7)
+        await world.post_event(mention("busy", ts="1600000000.013000"))
+        attempts = world.fake.calls_to("chat.postMessage")
+        assert [c.status for c in attempts] == [429, 200]
+        assert world.sleeps == [7.0]
+        assert len(world.fake.bot_messages(PUBLIC)) == 1
+
+
+async def test_server_errors_are_retried_with_backoff(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer, retry_backoff_seconds=0.5) as world:
+        world.fake.fail("chat.postMessage", status=500, times=2)
+        await world.post_event(mention("flaky", ts="1600000000.014000"))
+        attempts = world.fake.calls_to("chat.postMessage")
+        assert [c.status for c in attempts] == [500, 500, 200]
+        assert world.sleeps == [0.5, 1.0]
+        assert len(world.fake.bot_messages(PUBLIC)) == 1
+
+
+async def test_giving_up_after_max_retries_apologises_without_duplicates(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer, max_retries=1) as world:
+        world.fake.fail("chat.postMessage", status=500, times=2)
+        await world.post_event(mention("down", ts="1600000000.015000"))
+        posted = world.fake.bot_messages(PUBLIC)
+        assert [m["text"] for m in posted] == [world.connector.settings.apology]
+        turns = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.015000")
+        assert [t.status for t in turns] == ["failed"]
+
+
+def file_answer(path: Path) -> Answer:
+    source = Source(
+        id="handbook", title="Staff handbook", filename="handbook.pdf", path=str(path),
+        media_type="application/pdf", page=3,
+    )  # fmt: skip
+    return Answer(
+        text="Leave is 25 days.[^1]",
+        citations=(Citation(n=1, source=source, source_number=1),),
+    )
+
+
+async def test_a_cited_file_without_a_url_is_uploaded_into_the_thread(tmp_path: Path) -> None:
+    pdf = tmp_path / "handbook.pdf"
+    pdf.write_bytes(b"%PDF-1.4 fake handbook" * 50)
+    answerer = CannedAnswerer(file_answer(pdf))
+    async with slack_world(tmp_path, answerer) as world:
+        await world.post_event(mention("leave?", ts="1600000000.016000"))
+        fake = world.fake
+        [complete] = fake.calls_to("files.completeUploadExternal", ok_only=True)
+        assert complete.args["channel_id"] == PUBLIC
+        assert complete.args["thread_ts"] == "1600000000.016000"
+        [upload] = fake.state.uploads.values()
+        assert upload["data"] == pdf.read_bytes()
+        assert upload["filename"] == "handbook.pdf"
+        sources = context_texts(fake.bot_messages(PUBLIC))
+        assert any("handbook.pdf" in s for s in sources)
+
+
+async def test_a_file_over_the_size_limit_is_named_not_uploaded(tmp_path: Path) -> None:
+    pdf = tmp_path / "handbook.pdf"
+    pdf.write_bytes(b"x" * 5000)
+    answerer = CannedAnswerer(file_answer(pdf))
+    async with slack_world(tmp_path, answerer, max_file_bytes=1000) as world:
+        await world.post_event(mention("leave?", ts="1600000000.017000"))
+        assert world.fake.calls_to("files.getUploadURLExternal") == []
+        sources = context_texts(world.fake.bot_messages(PUBLIC))
+        assert any("handbook.pdf" in s for s in sources)
+        assert not any("attached" in s for s in sources)
+
+
+async def test_feedback_buttons_record_one_vote_per_user(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        await world.post_event(mention("rate me", ts="1600000000.018000"))
+        [message] = world.fake.bot_messages(PUBLIC)
+        [feedback] = [b for b in message["blocks"] if b.get("block_id") == "citecast_feedback"]
+        helpful = feedback["elements"][0]
+        turn_id = int(helpful["value"])
+        first = await world.click(helpful["action_id"], helpful["value"])
+        again = await world.click(helpful["action_id"], helpful["value"])
+        other = await world.click("citecast_feedback_not_helpful", helpful["value"], user="U0OTHER")
+        assert [first.status_code, again.status_code, other.status_code] == [200, 200, 200]
+        assert world.store.feedback(turn_id) == ["helpful", "not_helpful"]
+        thanks = world.fake.calls_to("chat.postEphemeral", ok_only=True)
+        assert [c.args["user"] for c in thanks] == ["U0ASKER", "U0OTHER"]
+        assert world.fake.bot_messages(PUBLIC) == [message]
+
+
+async def test_nothing_posted_can_ping_the_channel(tmp_path: Path) -> None:
+    text = "Say <!channel> and <!here> and <@U123> loudly.[^1]"
+    answer = answer_citing(1, text=text, title="<!everyone> guide")
+    async with slack_world(tmp_path, CannedAnswerer(answer), streaming="native") as world:
+        await world.post_event(mention("ping?"))
+        sent = world.fake.everything_sent()
+        assert not re.search(r"<!(channel|here|everyone)", sent)
