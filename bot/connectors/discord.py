@@ -65,6 +65,7 @@ class DiscordConnector:
         """Log in and connect to the gateway in the background (discord.py reconnects)."""
         if not self.settings.token:
             raise ConfigError("discord.token: empty; set it to ${DISCORD_BOT_TOKEN}")
+        capabilities_for("discord", self.services.settings.capabilities.get("discord"))
         self.client = build_client(self.settings, self._on_ready, self._on_message)
         self._task = asyncio.create_task(self.client.start(self.settings.token), name="discord")
         self._task.add_done_callback(_log_exit)
@@ -94,6 +95,7 @@ class DiscordConnector:
         if task is not None:
             self._in_flight.add(task)
         try:
+            await self._resolve_channel(message)
             trigger = await self.trigger(message)
             if trigger is None:
                 return
@@ -107,6 +109,25 @@ class DiscordConnector:
                 self._in_flight.discard(task)
             if self.on_handled is not None:
                 self.on_handled(message.id)
+
+    async def _resolve_channel(self, message: discord.Message) -> None:
+        """Fetch a guild channel missing from the cache (e.g. a thread seen before its create).
+
+        Without it a forum post whose THREAD_CREATE has not arrived yet would look like a
+        message in an unknown channel and its forum could not be recognised.
+        """
+        channel = message.channel
+        if not isinstance(channel, discord.PartialMessageable) or message.guild is None:
+            return
+        if self.client is None or message.author.bot:
+            return
+        try:
+            fetched = await self.client.fetch_channel(channel.id)
+        except discord.HTTPException as exc:
+            log.info("discord: cannot fetch channel %s: %s", channel.id, exc)
+            return
+        if isinstance(fetched, discord.Thread | discord.TextChannel | discord.VoiceChannel):
+            message.channel = fetched
 
     def _in_scope(self, channel: Any) -> bool:
         configured = set(self.settings.channels) | set(self.settings.forum_channels)

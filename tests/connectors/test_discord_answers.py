@@ -133,6 +133,19 @@ async def test_a_new_forum_post_is_answered_in_its_thread(harness: Harness) -> N
     assert len(answerer.calls) == 1
 
 
+async def test_a_forum_post_is_recognised_before_its_thread_is_cached(harness: Harness) -> None:
+    h = harness
+    answerer = h.use([GUIDE], "Use pip [1].")
+    w = h.world
+    thread = h.fake.thread_payload(w.guild, w.forum, "Upgrading", int(w.bob["id"]))
+    # no THREAD_CREATE: the connector has to look the channel up itself
+    await h.deliver(h.fake.user_message(thread, w.bob, "how to upgrade?", message_id=thread))
+    assert ("GET", f"/channels/{thread}") in [(m, p) for m, p, _ in h.fake.requests]
+    (message,) = h.fake.messages_in(thread)
+    assert message["content"].startswith("Use pip")
+    assert answerer.calls[0][0] == "Upgrading\n\nhow to upgrade?"
+
+
 async def test_an_empty_mention_gets_a_short_hint(harness: Harness) -> None:
     h = harness
     answerer = h.use([GUIDE], "Use pip [1].")
