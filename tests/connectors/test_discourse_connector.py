@@ -413,7 +413,7 @@ async def test_allowed_files_are_uploaded_and_others_shown_by_name(
     assert refs == ["1", "2"]
     assert any(url == upload.short_url for _, url in links["1"])
     assert links["2"] == []
-    assert "prices.xlsx" in posted or "Price list" in posted
+    assert "[^2]: Price list: prices.xlsx" in posted.splitlines()
     assert posted.count("upload://") == 1
 
 
@@ -510,3 +510,38 @@ async def test_a_reply_left_in_the_outbox_by_a_crash_is_sent_at_start(
         await asyncio.sleep(0.01)
     assert only_post(harness.forum)["raw"] == payload["raw"]
     assert harness.store.pending("discourse") == []
+
+
+class StaticSigner:
+    """Stands in for FileSigner: a predictable signed link per source."""
+
+    def url_for(self, source: Source, audience: frozenset[str]) -> str | None:
+        return f"https://citecast.example/files/{source.id}-{'-'.join(sorted(audience))}"
+
+
+async def test_a_refused_file_falls_back_to_a_signed_link(harness: Harness, tmp_path: Path) -> None:
+    harness.connector.services.signer = StaticSigner()
+    harness.script(file_sources(tmp_path), "Sales grew [1]. Prices are listed [2].")
+    first = harness.forum.new_topic("Files", "Where are the numbers?", category_id=PUBLIC)
+    await harness.deliver(first)
+    posted = only_post(harness.forum)["raw"]
+    _, links = footnotes(posted)
+    [upload] = harness.forum.uploads
+    assert links["1"] == [("chart.png|attachment", upload.short_url)]
+    assert links["2"] == [("prices.xlsx", "https://citecast.example/files/sheet-public")]
+    assert "citecast-upload://" not in posted
+
+
+async def test_enabled_connectors_builds_the_discourse_connector(
+    forum: FakeDiscourse, tmp_path: Path
+) -> None:
+    from bot.connectors.base import enabled_connectors
+
+    settings = settings_for(forum, tmp_path)
+    store = Store(settings.store.path)
+    try:
+        connectors = enabled_connectors(Services(settings, store, ScriptedAnswerer([], "")))
+        assert [c.name for c in connectors] == ["discourse"]
+        assert [getattr(r, "path", None) for r in connectors[0].routes()] == ["/discourse/webhook"]
+    finally:
+        store.close()
