@@ -20,6 +20,7 @@ import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import (
@@ -151,7 +152,25 @@ class WebConnector:
 
     # -- API ---------------------------------------------------------------------------------
 
+    def origin_allowed(self, request: Request) -> bool:
+        """False for a browser request from a site that is not us and not in cors_origins.
+
+        CORS only stops a foreign page from *reading* the answer; this also stops it from
+        making us do the work (and store the turn) in the first place.
+        """
+        origin = request.headers.get("origin")
+        if origin is None:
+            return True
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        allowed = {own, *self.settings.cors_origins}
+        if self.settings.public_base_url:
+            parts = urlsplit(self.settings.public_base_url)
+            allowed.add(f"{parts.scheme}://{parts.netloc}")
+        return origin in allowed
+
     async def ask(self, request: Request) -> Response:
+        if not self.origin_allowed(request):
+            return error_response("this site may not use the citecast API", 403)
         try:
             body = await read_json_body(request, self.settings.max_body_bytes)
             ask = parse_ask(body, self.settings.max_question_chars)
@@ -182,6 +201,8 @@ class WebConnector:
         return JSONResponse(payload, headers=NO_STORE)
 
     async def ask_stream(self, request: Request) -> Response:
+        if not self.origin_allowed(request):
+            return error_response("this site may not use the citecast API", 403)
         params: dict[str, Any] = dict(request.query_params)
         try:
             if len(request.query_params.getlist("question")) > 1:
@@ -206,6 +227,8 @@ class WebConnector:
         )
 
     async def conversation(self, request: Request) -> Response:
+        if not self.origin_allowed(request):
+            return error_response("this site may not use the citecast API", 403)
         raw = request.path_params["conversation_id"]
         try:
             parse_ask({"question": "-", "conversation_id": raw}, 1)

@@ -122,7 +122,14 @@ class WebTurns:
         public = self.settings.public_base_url or base_url
         if signer is None:
             return lambda source: None
-        return lambda source: signer.url_for(source, audience, public)
+
+        def link(source: Source) -> str | None:
+            url = signer.url_for(source, audience, public)
+            if url and source.page and _is_pdf(source):
+                url += f"#page={source.page}"  # browsers' PDF viewers open at that page
+            return url
+
+        return link
 
     def render_context(self, base_url: str) -> RenderContext:
         """How the web renderer sees this deployment and viewer."""
@@ -166,3 +173,8 @@ class WebTurns:
             out["html"] = web.get("html", "")
             out["citations"] = web.get("citations", [])
         return out
+
+
+def _is_pdf(source: Source) -> bool:
+    name = (source.filename or source.path or "").lower()
+    return source.media_type == "application/pdf" or name.endswith(".pdf")

@@ -57,8 +57,12 @@
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text);
+      return navigator.clipboard.writeText(text).catch(function () { return legacyCopy(text); });
     }
+    return legacyCopy(text);
+  }
+
+  function legacyCopy(text) {
     return new Promise(function (resolve, reject) {
       var area = el("textarea", { "aria-hidden": "true", "class": "cc-offscreen" });
       area.value = text;
@@ -300,7 +304,7 @@
       })
       .catch(function () {
         self.failTurn(view, "Cannot reach the citecast server. Check that it is running and " +
-          "your connection works, then try again.");
+          "that this site may use it, then try again.");
       });
   };
 

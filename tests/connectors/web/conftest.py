@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
+from bot.assistant.base import Answerer, Reply, ReplyEvent
 from bot.config import Settings, parse_settings
 from bot.connectors.app import build_app
 from bot.errors import BackendError
@@ -134,7 +134,7 @@ def parse_sse(body: str) -> list[tuple[str, Any]]:
 
 
 def build_harness(
-    tmp_path: Path, answerer: CannedAnswerer, signer: Any = None, **web: Any
+    tmp_path: Path, answerer: Answerer, signer: Any = None, **web: Any
 ) -> tuple[Services, httpx.AsyncClient]:
     settings = make_settings(tmp_path, **web)
     services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)

@@ -355,3 +355,24 @@ async def test_request_log_line_has_latency_and_citations(web: WebHarness, caplo
     assert isinstance(lines[0]["ms"], float)
     assert lines[1]["path"] == "/api/ask/stream" and lines[1]["citations"] == 2
     assert all("logged" not in json.dumps(line) for line in lines), "questions stay out of logs"
+
+
+async def test_foreign_origins_cannot_make_the_server_answer(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    _, client = build_harness(tmp_path, answerer, cors_origins=["http://site.example"])
+    async with client:
+        evil = {"origin": "http://evil.example"}
+        post = await client.post("/api/ask", json={"question": "hi"}, headers=evil)
+        stream = await client.get("/api/ask/stream?question=hi", headers=evil)
+        convo = await client.get("/api/conversations/" + "a" * 32, headers=evil)
+        assert answerer.calls == []
+        friend = await client.post(
+            "/api/ask", json={"question": "hi"}, headers={"origin": "http://site.example"}
+        )
+        own = await client.post(
+            "/api/ask", json={"question": "hi"}, headers={"origin": "http://citecast.test"}
+        )
+    for response in (post, stream, convo):
+        assert response.status_code == 403
+        assert response.json() == {"error": "this site may not use the citecast API"}
+    assert friend.status_code == 200 and own.status_code == 200

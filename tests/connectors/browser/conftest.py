@@ -1,0 +1,111 @@
+"""Browser-test harness: the real app under uvicorn, the real extractive Assistant over the
+sample knowledge base (ingested into tmp_path), and Debian's headless Chromium via Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, async_playwright
+
+from bot.config import Settings, parse_settings
+from bot.connectors.app import build_app
+from bot.runtime import Services
+from bot.store import Store
+from tests.connectors.web.conftest import LiveServer, start_live_server
+
+REPO = Path(__file__).resolve().parents[3]
+EXAMPLES = REPO / "examples"
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def browser_settings(tmp_path: Path, **web: Any) -> Settings:
+    """Settings with the index and store under ``tmp_path``."""
+    return parse_settings(
+        {
+            "index": {"path": str(tmp_path / "index.db")},
+            "store": {"path": str(tmp_path / "store.db")},
+            "web": {"file_secret": "browser-test-secret-0123456789", **web},
+        }
+    )
+
+
+def ingest_examples(settings: Settings) -> None:
+    """Build the index from the sample knowledge base, as ``make serve`` does."""
+    from bot.knowledge.ingest import ingest
+
+    ingest([EXAMPLES], settings.index)
+
+
+@dataclass
+class RunningCitecast:
+    """The app with the real Assistant, served on a loopback port."""
+
+    services: Services
+    live: LiveServer
+
+    @property
+    def url(self) -> str:
+        return self.live.url
+
+
+async def start_citecast(tmp_path: Path, **web: Any) -> RunningCitecast:
+    """Ingest examples/ into tmp_path and serve the real app with the real Assistant."""
+    from bot.assistant import Assistant
+
+    settings = browser_settings(tmp_path, **web)
+    if not Path(settings.index.path).exists():
+        ingest_examples(settings)
+    services = Services(
+        settings=settings,
+        store=Store(settings.store.path),
+        assistant=Assistant.from_settings(settings),
+    )
+    live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
+    return RunningCitecast(services, live)
+
+
+@pytest.fixture
+async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
+    running = await start_citecast(tmp_path)
+    yield running
+    await running.live.stop()
+    running.services.store.close()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    assert Path(CHROMIUM).exists(), "install Debian's chromium (apt-get install chromium)"
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        await launched.close()
+
+
+def artifact(name: str) -> Path:
+    """Where a screenshot goes (test-artifacts/, gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / name
+
+
+def publish_screenshot(source: Path) -> None:
+    """With CITECAST_UPDATE_SCREENSHOT=1, copy the chat screenshot into docs/ for the README."""
+    if os.environ.get("CITECAST_UPDATE_SCREENSHOT") == "1":
+        (REPO / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(source, REPO / "docs" / "screenshot-chat.png")

@@ -1,0 +1,140 @@
+"""The chat page in real headless Chromium over the sample knowledge base.
+
+One scenario per test, each asking the real extractive Assistant a question the sample
+knowledge base answers: streamed answer, superscript citations, tooltips on hover and keyboard
+focus, the source list, following a citation, reload with the same numbers, copy, errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.async_api import Browser, Page, expect
+
+from tests.connectors.browser.conftest import (
+    RunningCitecast,
+    artifact,
+    publish_screenshot,
+    start_citecast,
+)
+
+QUESTION = "How do I install citecast on Linux?"
+ANSWERED = ".cc-answer[aria-busy=false]"
+
+
+async def ask(page: Page, question: str) -> None:
+    await page.get_by_label("Your question").fill(question)
+    await page.get_by_label("Your question").press("Enter")
+
+
+async def citation_numbers(page: Page) -> list[str]:
+    return await page.locator(f"{ANSWERED} .cc-body sup a").all_inner_texts()
+
+
+async def source_list(page: Page) -> list[str]:
+    return await page.locator(f"{ANSWERED} ol.sources > li").all_inner_texts()
+
+
+async def test_ask_hover_follow_and_reload(browser: Browser, citecast: RunningCitecast) -> None:
+    context = await browser.new_context(viewport={"width": 1100, "height": 860})
+    page = await context.new_page()
+    console_errors: list[str] = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    await page.goto(citecast.url + "/")
+    await expect(page.get_by_role("heading", name="citecast")).to_be_visible()
+    await ask(page, QUESTION)
+
+    # Streamed answer: the live region fills, then the final answer settles.
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    numbers = await citation_numbers(page)
+    assert numbers, "the answer must carry superscript citations"
+    assert numbers[0] == "[1]"
+    assert all(n.startswith("[") for n in numbers)
+    sources = await source_list(page)
+    distinct = sorted({n.strip("[]?") for n in numbers}, key=int)
+    assert len(sources) == len(distinct)
+    assert any("Getting started" in s or "Install" in s for s in sources), sources
+    assert await page.locator(".cc-log[aria-live=polite]").count() == 1
+
+    # Hover shows title, page/section and the quote in a role=tooltip element.
+    first = page.locator(f"{ANSWERED} .cc-body sup a").first
+    await first.hover()
+    tip_id = await first.get_attribute("aria-describedby")
+    assert tip_id
+    tip = page.locator(f"[id='{tip_id}']")
+    await expect(tip).to_be_visible()
+    assert await tip.get_attribute("role") == "tooltip"
+    tip_text = await tip.inner_text()
+    assert "Getting started" in tip_text or "Install" in tip_text, tip_text
+    assert "“" in tip_text, "the tooltip quotes the passage"
+    shot = artifact("chat-answer.png")
+    await page.screenshot(path=str(shot))
+    publish_screenshot(shot)
+    await page.mouse.move(5, 5)
+    await expect(tip).to_be_hidden()
+
+    # Follow the citation: it opens the signed download / deep link in a new tab.
+    href = await first.get_attribute("href")
+    assert href and not href.startswith("#"), href
+    async with context.expect_page() as opened:
+        await first.click()
+    target = await opened.value
+    await target.wait_for_load_state()
+    assert target.url.split("#")[0] == href.split("#")[0]
+    assert "citecast" in (await target.content()).lower()
+    await target.close()
+
+    # Reload: the same conversation with the same numbers and sources.
+    await page.reload()
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=10_000)
+    assert await citation_numbers(page) == numbers
+    assert await source_list(page) == sources
+    assert await page.locator(".cc-question").inner_text() == QUESTION
+    assert not [e for e in console_errors if "favicon" not in e], console_errors
+    await context.close()
+
+
+async def test_keyboard_only_use(browser: Browser, citecast: RunningCitecast) -> None:
+    page = await browser.new_page()
+    await page.goto(citecast.url + "/")
+    # Tab from the top reaches the question box; Enter asks.
+    for _ in range(6):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("document.activeElement.id") == "cc-question":
+            break
+    assert await page.evaluate("document.activeElement.id") == "cc-question"
+    await page.keyboard.type(QUESTION)
+    await page.keyboard.press("Enter")
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    # Tab onwards until the first citation has focus: its tooltip shows on focus.
+    for _ in range(12):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("!!document.activeElement.closest('sup')"):
+            break
+    focused_tip = await page.evaluate("document.activeElement.getAttribute('aria-describedby')")
+    assert focused_tip
+    await expect(page.locator(f"[id='{focused_tip}']")).to_be_visible()
+    await page.keyboard.press("Escape")
+    await expect(page.locator(f"[id='{focused_tip}']")).to_be_hidden()
+    # The copy button is reachable and reports success in the status region.
+    await page.get_by_role("button", name="Copy answer").focus()
+    await page.keyboard.press("Enter")
+    await expect(page.locator(".cc-status")).to_have_text("Answer copied to the clipboard.")
+    await page.close()
+
+
+async def test_empty_question_and_unreachable_server_are_explained(
+    browser: Browser, tmp_path: Path
+) -> None:
+    running = await start_citecast(tmp_path)
+    page = await browser.new_page()
+    await page.goto(running.url + "/")
+    await page.get_by_role("button", name="Ask").click()
+    await expect(page.locator(".cc-status")).to_have_text("Type a question first.")
+    await running.live.stop()
+    running.services.store.close()
+    await ask(page, QUESTION)
+    alert = page.get_by_role("alert")
+    await expect(alert).to_contain_text("Cannot reach the citecast server", timeout=15_000)
+    await page.screenshot(path=str(artifact("chat-unreachable.png")))
+    await page.close()
