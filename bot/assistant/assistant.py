@@ -120,10 +120,17 @@ class Assistant:
     ) -> AsyncIterator[ReplyEvent]:
         """TextDelta and CitationAdded events as they become certain, then one Reply."""
         turn = self._turn(question, audience, history, stream=True)
-        resolver = StreamResolver(turn.registry, self.policy)
+        # Built at the first text, not before: the resolver reads whether the registry is empty
+        # when it starts (bare "[n]" are markers only then), and tools register sources during
+        # the turn, before the model writes its answer.
+        resolver: StreamResolver | None = None
         async for text in self.backend.generate(turn):
+            if not text:
+                continue
+            resolver = resolver or StreamResolver(turn.registry, self.policy)
             for event in resolver.feed(text):
                 yield event
+        resolver = resolver or StreamResolver(turn.registry, self.policy)
         events, answer = resolver.finish()
         for event in events:
             yield event

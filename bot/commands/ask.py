@@ -59,7 +59,7 @@ def source_line(citation: Citation) -> str:
         )
     if source.columns and citation.columns:
         parts.append(", ".join(f"{c}: {source.columns[c]}" for c in citation.columns))
-    where = source.url or source.path
+    where = source.url or (source.action.url if source.action else None) or source.path
     if where:
         parts.append(where)
     return f"[{citation.n}] " + " — ".join(parts)

@@ -1,0 +1,138 @@
+"""The default, model-free backend: cited sentences from the sample knowledge base."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.assistant.assistant import Assistant
+from bot.assistant.base import Reply
+from bot.assistant.extractive import NOT_FOUND, escape_markers, sentences_of, with_marker
+from bot.config import Settings
+from bot.knowledge import KnowledgeIndex
+from bot.models import Answer, CitationAdded, Exchange, TextDelta
+
+PUBLIC = frozenset({"public"})
+MARKED_END = re.compile(r"(?:\[\^\d+\])+[.!?]")
+
+
+@pytest.fixture
+def assistant(kb_settings: Settings, kb_index: KnowledgeIndex) -> Assistant:
+    return Assistant(kb_settings, kb_index)
+
+
+def every_sentence_is_cited(answer: Answer) -> bool:
+    """The answer is a run of sentences that each end with markers and punctuation."""
+    *sentences, tail = MARKED_END.split(answer.text.strip())
+    return bool(sentences) and tail == "" and all(s.strip() for s in sentences)
+
+
+async def test_install_question_gets_cited_install_sentences(assistant: Assistant) -> None:
+    answer = await assistant.answer("How do I install citecast?", PUBLIC)
+    assert "`pip install citecast`" in answer.text
+    assert answer.citations and every_sentence_is_cited(answer)
+    assert answer.citations[0].source.filename == "getting-started.md"
+    assert "Install" in (answer.citations[0].source.section or "")
+    assert [c.n for c in answer.citations] == list(range(1, len(answer.citations) + 1))
+    assert not answer.dropped
+
+
+async def test_retry_policy_question_cites_the_retry_policy_section(assistant: Assistant) -> None:
+    answer = await assistant.answer("What does the retry policy do?", PUBLIC)
+    first = answer.citations[0].source
+    assert first.section == "Administration guide > Delivery and retries > Retry policy"
+    assert "Retry-After" in answer.text and "exponential backoff" in answer.text
+    assert every_sentence_is_cited(answer)
+
+
+async def test_pdf_answer_cites_the_page(assistant: Assistant) -> None:
+    answer = await assistant.answer("How often should I back up the store?", PUBLIC)
+    pdf = [c.source for c in answer.citations if c.source.filename == "operations-handbook.pdf"]
+    assert pdf and pdf[0].page == 2
+
+
+async def test_nothing_relevant_says_so_and_cites_nothing(assistant: Assistant) -> None:
+    for question in ("What is the capital of France?", "zxqv plorb", "", "???"):
+        answer = await assistant.answer(question, PUBLIC)
+        assert answer.text == NOT_FOUND and answer.citations == ()
+
+
+async def test_private_documents_only_reach_their_audience(assistant: Assistant) -> None:
+    public = await assistant.answer("What is the walrus salary band?", PUBLIC)
+    assert public.text == NOT_FOUND
+    staff = await assistant.answer("What is the walrus salary band?", frozenset({"staff"}))
+    assert [c.source.filename for c in staff.citations] == ["salaries.md"]
+    assert "confidential" in staff.text
+
+
+async def test_record_questions_cite_the_record_with_configured_columns(
+    assistant: Assistant,
+) -> None:
+    answer = await assistant.answer("How much does the Team plan cost?", PUBLIC)
+    [record] = [c.source for c in answer.citations if c.source.kind == "record"]
+    assert record.label == "citecast Team (CC-TEAM)"
+    assert "price_usd: 19" in answer.text
+    assert "internal_cost" not in answer.text and ": 4" not in answer.text
+    assert record.action is not None and record.action.url.endswith("/CC-TEAM")
+
+
+async def test_stream_and_reply_agree(assistant: Assistant) -> None:
+    question = "What does the retry policy do?"
+    events = [event async for event in assistant.stream(question, PUBLIC)]
+    assert isinstance(events[-1], Reply)
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    added = [e.citation.n for e in events if isinstance(e, CitationAdded)]
+    reply = await assistant.reply(question, PUBLIC)
+    assert events[-1].answer == reply.answer
+    assert streamed == reply.answer.text
+    assert added == [c.n for c in reply.answer.citations]
+    assert reply.registry["audience"] == ["public"]
+
+
+async def test_follow_up_borrows_the_previous_question(assistant: Assistant) -> None:
+    history = [Exchange("How do I install citecast?", "Use pip [^1].")]
+    answer = await assistant.answer("And on macOS?", PUBLIC, history)
+    assert any("macOS" in (c.source.section or "") for c in answer.citations)
+
+
+def test_document_text_never_becomes_a_marker() -> None:
+    assert escape_markers("see [1] and <CIT 3 /> but `x[1]`") == (
+        "see \\[1\\] and \\<CIT 3 /> but `x[1]`"
+    )
+    assert with_marker("Costs rose in [2023]:", 4) == "Costs rose in \\[2023\\] [4]."
+    assert with_marker("Done!", 2) == "Done [2]!"
+
+
+async def test_bracketed_numbers_in_documents_stay_text(
+    kb_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from bot.knowledge import ingest
+
+    base = tmp_path_factory.mktemp("brackets")
+    (base / "notes.md").write_text("# Notes\n\nThe ocelot report [1] was published in [2023].\n")
+    settings = kb_settings.model_copy(
+        update={"index": kb_settings.index.model_copy(update={"path": str(base / "i.db")})}
+    )
+    ingest([base / "notes.md"], settings.index)
+    answer = await Assistant(settings, settings.index.path).answer("ocelot report", PUBLIC)
+    assert [c.n for c in answer.citations] == [1] and not answer.dropped
+    assert "\\[2023\\]" in answer.text and "\\[1\\]" in answer.text
+
+
+def test_sentences_skip_code_and_unwrap_lists() -> None:
+    text = "Intro line\ncontinues here.\n\n```sh\nrm -rf /\n```\n\n- First item is long enough.\n"
+    text += "- Second, e.g. this one, too."
+    assert sentences_of(text) == [
+        "Intro line continues here.",
+        "First item is long enough.",
+        "Second, e.g. this one, too.",
+    ]
+
+
+async def test_missing_index_answers_not_found(
+    kb_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    absent = tmp_path_factory.mktemp("none") / "index.db"
+    answer = await Assistant(kb_settings, absent).answer("How do I install citecast?", PUBLIC)
+    assert answer.text == NOT_FOUND and not answer.citations
