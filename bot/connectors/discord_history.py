@@ -16,6 +16,7 @@ import discord
 from bot.models import Exchange
 
 log = logging.getLogger(__name__)
+SOURCES_HEADING = "\n\n**Sources**\n"
 
 
 def question_text(message: discord.Message, bot_id: int) -> str:
@@ -31,6 +32,12 @@ def question_text(message: discord.Message, bot_id: int) -> str:
     ):
         text = f"{channel.name}\n\n{text}".strip()
     return text
+
+
+def without_sources(content: str) -> str:
+    """An answer message's text without its rendered source list (history needs the prose)."""
+    head, _, _ = content.partition(SOURCES_HEADING)
+    return head.rstrip()
 
 
 async def referenced(message: discord.Message) -> discord.Message | None:
@@ -68,6 +75,8 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
         asked = await referenced(answer)
         if asked is None:
             break
-        exchanges.append(Exchange(question=question_text(asked, bot_id), answer=answer.content))
+        exchanges.append(
+            Exchange(question=question_text(asked, bot_id), answer=without_sources(answer.content))
+        )
         current = asked
     return Chain(history=tuple(reversed(exchanges)), root_id=current.id)

@@ -107,6 +107,7 @@ async def test_a_reply_to_an_answer_continues_with_the_history(harness: Harness)
     assert len(history) == 1
     assert history[0].question == "how to install?"
     assert history[0].answer.startswith("Use pip")
+    assert "Sources" not in history[0].answer  # the prose only, not the rendered list
     assert answerer.calls[0][2] == ()
     turns = h.store.turns(f"discord:{h.world.general}:{first['id']}")
     assert [t.question for t in turns] == ["how to install?", "and on Windows?"]

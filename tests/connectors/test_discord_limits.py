@@ -158,3 +158,43 @@ async def test_embed_layout_and_record_buttons(tmp_path: Path) -> None:
         assert [(b["style"], b["url"]) for b in buttons] == [(5, "https://shop.example/widget")]
     finally:
         await stop_harness(h)
+
+
+async def test_sixty_citations_in_the_embed_layout_stay_within_embed_limits(tmp_path: Path) -> None:
+    h = await start_harness(tmp_path, embeds=True)
+    try:
+        sources = [
+            Source(id=f"s{k}", title=f"Source {k} " + "t" * 80, url=f"https://docs.example.com/{k}")
+            for k in range(1, 61)
+        ]
+        h.use(sources, " ".join(f"Fact {k} [{k}]." for k in range(1, 61)), chunk=60)
+        await ask(h)
+        messages = h.fake.messages_in(h.world.general)
+        embeds = [e for m in messages for e in m["embeds"]]
+        assert embeds and all(len(m["embeds"]) <= 10 for m in messages)
+        described = "\n".join(e["description"] for e in embeds)
+        shown = [k for k in range(1, 61) if f"(<https://docs.example.com/{k}>)" in described]
+        # every source is listed, or the list ends with "and N more" for the rest
+        missing = len(sources) - len(shown)
+        assert missing == 0 or f"and {missing} more" in described
+    finally:
+        await stop_harness(h)
+
+
+async def test_at_most_ten_files_are_attached_and_the_rest_are_named(
+    harness: Harness, tmp_path: Path
+) -> None:
+    h = harness
+    sources = []
+    for k in range(1, 13):
+        path = tmp_path / f"doc{k}.txt"
+        path.write_text(f"document {k}")
+        sources.append(Source(id=f"f{k}", title=f"Doc {k}", path=str(path), filename=path.name))
+    h.use(sources, " ".join(f"Part {k} [{k}]." for k in range(1, 13)))
+    await ask(h)
+    uploads = [f for r in h.fake.created + h.fake.edits for f in r.files]
+    assert len(uploads) == 10
+    assert all(len(r.files) <= 10 for r in h.fake.created + h.fake.edits)
+    joined = "\n".join(contents(h, h.world.general))
+    for k in range(1, 13):
+        assert f"Doc {k}" in joined

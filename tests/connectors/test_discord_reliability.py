@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -133,3 +134,34 @@ async def test_edits_are_spaced_by_the_stream_interval(tmp_path: Path) -> None:
         assert "**Sources**" in h.fake.edits[0].content
     finally:
         await stop_harness(h)
+
+
+class StalledAnswerer:
+    """Never finishes: stands for an answer still in flight when the server stops."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        raise BackendError("not used")
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        self.started.set()
+        await asyncio.Event().wait()
+        yield TextDelta("never")
+
+
+async def test_stop_cancels_an_answer_in_flight_and_records_it_failed(harness: Harness) -> None:
+    h = harness
+    stalled = StalledAnswerer()
+    h.connector.services.assistant = stalled
+    question = h.fake.user_message(h.world.general, h.world.alice, "install?", mention_bot=True)
+    await h.fake.dispatch("MESSAGE_CREATE", question)
+    await asyncio.wait_for(stalled.started.wait(), timeout=30)
+    await h.connector.stop(grace=0.01)
+    (turn,) = h.store.turns(f"discord:{h.world.general}:{question['id']}")
+    assert turn.status == "failed"
