@@ -65,7 +65,7 @@ class Toolbox:
         self._index: KnowledgeIndex | None = index if isinstance(index, KnowledgeIndex) else None
         self._index_path = Path(index) if isinstance(index, str | Path) else None
         self.records = records
-        self.cache = cache or ToolCache(0)
+        self.cache = cache if cache is not None else ToolCache(0)
         self.top_k = top_k
 
     @property

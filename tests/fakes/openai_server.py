@@ -46,7 +46,7 @@ class Completion:
     status: int = 200
     error: str = "scripted failure"
     delay: float = 0.0
-    retry_after: int | None = None
+    retry_after_ms: int | None = None
 
 
 def text(content: str, *pieces: str) -> Completion:
@@ -62,10 +62,10 @@ def tools(*calls: tuple[str, Json | str]) -> Completion:
 
 
 def failure(
-    status: int, message: str = "scripted failure", retry_after: int | None = None
+    status: int, message: str = "scripted failure", retry_after_ms: int | None = None
 ) -> Completion:
-    """An HTTP error with OpenAI's error body shape."""
-    return Completion(status=status, error=message, retry_after=retry_after)
+    """An HTTP error with OpenAI's error body shape (and a ``retry-after-ms`` header if given)."""
+    return Completion(status=status, error=message, retry_after_ms=retry_after_ms)
 
 
 @dataclass
@@ -127,7 +127,9 @@ class FakeOpenAI:
         if step.delay:
             await asyncio.sleep(step.delay)
         if step.status != 200:
-            headers = {"Retry-After": str(step.retry_after)} if step.retry_after else None
+            headers = (
+                {"retry-after-ms": str(step.retry_after_ms)} if step.retry_after_ms else None
+            )
             return _error(step.status, step.error, "server_error", headers)
         if step.tool_calls and body.get("tool_choice") == "none":
             self.problems.append("tool calls scripted while the request forbids tools")
