@@ -13,6 +13,7 @@ from tests.connectors.test_discord_harness import (
     start_harness,
     stop_harness,
 )
+from tests.fakes.discord_api import FakeDiscord
 
 __all__ = ["harness"]
 
@@ -79,7 +80,7 @@ async def test_a_dm_uses_the_askers_mapped_roles(harness: Harness) -> None:
 
 
 async def test_explicit_channel_and_user_mappings(tmp_path: Path) -> None:
-    def configure(world: World) -> dict[str, Any]:
+    def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
         return {
             "audience_by_role": {},
             "audience_by_channel": {str(world.general): ["public", "staff"]},
@@ -99,5 +100,44 @@ async def test_explicit_channel_and_user_mappings(tmp_path: Path) -> None:
         text = await ask_in(h, h.fake.open_dm(h.world.bob), h.world.bob)
         assert answerer.calls[2][1] == frozenset({"public", "staff"})
         assert "Staff runbook" in text
+    finally:
+        await stop_harness(h)
+
+
+async def test_a_channel_shared_by_several_roles_gets_only_their_common_groups(
+    tmp_path: Path,
+) -> None:
+    channels: list[int] = []
+
+    def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
+        support = fake.add_role(world.guild, "Support")
+        unmapped = fake.add_role(world.guild, "Unmapped")
+        staff = world.staff_role
+        channels.append(
+            fake.add_channel(world.guild, "staff+support", view_only_roles=[staff, support])
+        )
+        channels.append(
+            fake.add_channel(
+                world.guild,
+                "staff+guest",
+                view_only_roles=[staff],
+                view_only_members=[int(world.bob["id"])],
+            )
+        )
+        channels.append(
+            fake.add_channel(world.guild, "staff+other", view_only_roles=[staff, unmapped])
+        )
+        return {"audience_by_role": {str(staff): ["staff", "ops"], str(support): ["staff"]}}
+
+    h = await start_harness(tmp_path, configure=configure)
+    try:
+        answerer = h.use([PUBLIC, PRIVATE], RAW)
+        for channel in channels:
+            await ask_in(h, channel, h.world.alice)
+        assert [call[1] for call in answerer.calls] == [
+            frozenset({"public", "staff"}),  # what both roles share, not "ops"
+            frozenset({"public"}),  # a guest let in by name holds no role groups
+            frozenset({"public"}),  # an unmapped role may view it too
+        ]
     finally:
         await stop_harness(h)

@@ -108,14 +108,20 @@ def discord_settings(fake: FakeDiscord, world: World, **overrides: Any) -> Disco
 
 
 async def start_harness(
-    tmp_path: Path, configure: Callable[[World], dict[str, Any]] | None = None, **overrides: Any
+    tmp_path: Path,
+    configure: Callable[[FakeDiscord, World], dict[str, Any]] | None = None,
+    **overrides: Any,
 ) -> Harness:
-    """Start the fake and a connector; ``configure(world)`` adds settings that need ids."""
+    """Start the fake and a connector.
+
+    ``configure(fake, world)`` runs before the connector connects: it may add guild state and
+    returns settings that need the ids.
+    """
     fake = FakeDiscord()
     await fake.start()
     world = build_world(fake)
     if configure is not None:
-        overrides.update(configure(world))
+        overrides.update(configure(fake, world))
     settings = Settings(discord=discord_settings(fake, world, **overrides))
     store = Store(tmp_path / "citecast.db")
     assistant: Answerer = ScriptedAnswerer([], "Nothing to say.")

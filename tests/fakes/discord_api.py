@@ -345,8 +345,13 @@ class FakeDiscord:
         *,
         kind: int = 0,
         view_only_roles: list[int] | None = None,
+        view_only_members: Sequence[int] = (),
     ) -> int:
-        """A text (0) or forum (15) channel; ``view_only_roles`` hides it from @everyone."""
+        """A text (0) or forum (15) channel.
+
+        ``view_only_roles`` hides it from @everyone and lets those roles (and the users in
+        ``view_only_members``) view it, as permission overwrites do on Discord.
+        """
         cid = self.snowflake()
         overwrites: list[dict[str, Any]] = []
         if view_only_roles is not None:
@@ -354,6 +359,10 @@ class FakeDiscord:
             overwrites.append({"id": str(guild_id), "type": 0, "allow": "0", "deny": str(view)})
             overwrites += [
                 {"id": str(r), "type": 0, "allow": str(view), "deny": "0"} for r in view_only_roles
+            ]
+            overwrites += [
+                {"id": str(u), "type": 1, "allow": str(view), "deny": "0"}
+                for u in view_only_members
             ]
         channel = {
             "id": str(cid),
