@@ -121,6 +121,14 @@ class DiscordConnector:
             return
         if self.client is None or message.author.bot:
             return
+        me = self.client.user
+        maybe_for_us = (
+            message.id == channel.id  # a forum post's first message has the thread's id
+            or message.reference is not None
+            or (me is not None and any(u.id == me.id for u in message.mentions))
+        )
+        if not maybe_for_us:
+            return
         try:
             fetched = await self.client.fetch_channel(channel.id)
         except discord.HTTPException as exc:
