@@ -150,6 +150,14 @@ def footnotes(raw: str) -> tuple[list[str], dict[str, list[tuple[str, str]]]]:
     return refs, links
 
 
+async def outbox_empty(harness: Harness) -> None:
+    """Wait (boundedly) until the outbox worker has delivered every pending reply."""
+    for _ in range(1000):
+        if not harness.store.pending("discourse"):
+            return
+        await asyncio.sleep(0.01)
+
+
 def only_post(forum: FakeDiscourse) -> dict[str, Any]:
     posts = forum.bot_posts()
     assert len(posts) == 1, [p["raw"] for p in posts]
@@ -375,10 +383,7 @@ async def test_a_failed_reply_stays_in_the_outbox_and_is_resent(harness: Harness
     assert turns[0].status == "done"
 
     await harness.connector.start()
-    for _ in range(500):
-        if harness.forum.api_posts:
-            break
-        await asyncio.sleep(0.01)
+    await outbox_empty(harness)
     only_post(harness.forum)
     item = harness.store.outbox_item(f"discourse-{first['id']}")
     assert item is not None and item.status == "sent"
@@ -504,10 +509,7 @@ async def test_a_reply_left_in_the_outbox_by_a_crash_is_sent_at_start(
     }
     harness.store.enqueue("discourse", payload, item_id=f"discourse-{first['id']}")
     await harness.connector.start()
-    for _ in range(500):
-        if harness.forum.api_posts:
-            break
-        await asyncio.sleep(0.01)
+    await outbox_empty(harness)
     assert only_post(harness.forum)["raw"] == payload["raw"]
     assert harness.store.pending("discourse") == []
 
