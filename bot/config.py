@@ -138,6 +138,7 @@ class SlackSettings(Section):
     automatic fallback to ``edit``), ``edit`` (post, then at most one chat.update per
     ``edit_interval_seconds``) or ``none`` (one message). Calls answered 429 wait Retry-After;
     5xx are retried with backoff from ``retry_backoff_seconds``, up to ``max_retries`` times.
+    ``slash_command`` (empty to disable) answers privately, with the asker's own groups.
     """
 
     enabled: bool = False
@@ -165,6 +166,7 @@ class SlackSettings(Section):
     request_timeout_seconds: float = Field(default=30.0, gt=0)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)
     apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
+    slash_command: str = Field(default="/citecast", pattern=r"^(/[a-z0-9_-]{1,31})?$")
 
 
 class DiscordSettings(Section):

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,6 @@ from typing import Any
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
 from slack_bolt.app.async_app import AsyncApp
-from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
@@ -39,14 +37,9 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep, build_web_client, error_code
-from bot.connectors.slack_delivery import (
-    FEEDBACK_ACTION_PREFIX,
-    FEEDBACK_CHOICES,
-    SOURCE_ACTION_PREFIX,
-    SlackPoster,
-    SlackThread,
-)
+from bot.connectors.slack_delivery import SlackPoster, SlackThread
 from bot.connectors.slack_history import thread_history
+from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_stream import (
     AnswerPresenter,
     AnswerSink,
@@ -65,7 +58,6 @@ log = logging.getLogger(__name__)
 
 EVENT_SCOPE = "slack-event"
 MESSAGE_SCOPE = "slack-message"
-FEEDBACK_SCOPE = "slack-feedback"
 IGNORED_SUBTYPES_OK = frozenset({None, "file_share", "thread_broadcast"})
 GREETING = "Hi! Ask me a question and I'll answer with sources."
 
@@ -135,8 +127,10 @@ class SlackConnector:
         overrides.update(services.settings.capabilities.get("slack", {}))
         self._caps: Capabilities = capabilities_for("slack", overrides)
         self.app.use(self._admit)
-        self.app.action(re.compile("^" + re.escape(FEEDBACK_ACTION_PREFIX)))(self._on_feedback)
-        self.app.action(re.compile("^" + re.escape(SOURCE_ACTION_PREFIX)))(self._ack_only)
+        self.interactions = SlackInteractions(
+            services, self.client, self.poster, self.audiences, self.render, self._spawn
+        )
+        self.interactions.register(self.app)
 
     # -- Connector protocol ------------------------------------------------------------------
 
@@ -249,7 +243,13 @@ class SlackConnector:
 
     # -- answering ---------------------------------------------------------------------------
 
-    def render(self, answer: Answer, audience: frozenset[str], turn_id: int | None) -> Payload:
+    def render(
+        self,
+        answer: Answer,
+        audience: frozenset[str],
+        turn_id: int | None,
+        attach_files: bool = True,
+    ) -> Payload:
         """The Slack payload of ``answer`` for a viewer in ``audience``."""
         signer = self.services.signer
         context = RenderContext(
@@ -258,6 +258,7 @@ class SlackConnector:
             audience=audience,
             capabilities=self._caps,
             file_size=_file_size,
+            attach_files=attach_files,
             turn_id=None if turn_id is None else str(turn_id),
         )
         return renderers.render("slack", answer, context)
@@ -360,38 +361,6 @@ class SlackConnector:
             )
         except SlackApiError as exc:
             log.warning("assistant.threads.setSuggestedPrompts failed: %s", error_code(exc))
-
-    # -- interactivity -----------------------------------------------------------------------
-
-    async def _ack_only(self, ack: AsyncAck) -> None:
-        await ack()
-
-    async def _on_feedback(
-        self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]
-    ) -> None:
-        """Record a helpful / not helpful vote (once per user and turn), then thank the user."""
-        choice = str(action.get("action_id", ""))[len(FEEDBACK_ACTION_PREFIX) :]
-        user = (body.get("user") or {}).get("id")
-        value = str(action.get("value") or "")
-        if choice in FEEDBACK_CHOICES and value.isdigit():
-            turn_id = int(value)
-            if self.services.store.claim_once(FEEDBACK_SCOPE, f"{turn_id}:{user}"):
-                self.services.store.add_feedback(turn_id, "slack", user, choice)
-                self._spawn(self._thank(body, user))
-        await ack()
-
-    async def _thank(self, body: dict[str, Any], user: str | None) -> None:
-        channel = (body.get("channel") or {}).get("id")
-        container = body.get("container") or {}
-        thread_ts = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
-        if not channel or not user:
-            return
-        try:
-            await self.client.chat_postEphemeral(
-                channel=channel, user=user, thread_ts=thread_ts, text="Thanks for the feedback!"
-            )
-        except SlackApiError as exc:
-            log.info("feedback thanks not sent: %s", error_code(exc))
 
 
 def _title(prompt: str, limit: int = 75) -> str:

@@ -92,6 +92,14 @@ class SlackAudiences:
             groups.update(await self.user_groups(user))
         return frozenset(groups)
 
+    async def for_private_view(self, channel: str, user: str) -> frozenset[str]:
+        """The audience of an ephemeral answer: only ``user`` reads it, wherever it appears."""
+        groups = set(self._settings.public_audience)
+        if await self.channel_kind(channel) != "public":
+            groups.update(self._settings.audience_by_channel.get(channel, ()))
+        groups.update(await self.user_groups(user))
+        return frozenset(groups)
+
     async def user_groups(self, user: str) -> set[str]:
         """Groups mapped from the user's email domain and user-group memberships."""
         settings = self._settings

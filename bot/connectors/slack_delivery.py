@@ -98,10 +98,17 @@ class SlackPoster:
 
     async def post(self, thread: SlackThread, message: Message) -> str:
         """Post one message into the thread; returns its ts."""
+        return await self._post(thread.channel, thread.thread_ts, message)
+
+    async def post_top_level(self, channel: str, message: Message) -> str:
+        """Post one message into the channel itself (not a thread); returns its ts."""
+        return await self._post(channel, None, message)
+
+    async def _post(self, channel: str, thread_ts: str | None, message: Message) -> str:
         try:
             response = await self._client.chat_postMessage(
-                channel=thread.channel,
-                thread_ts=thread.thread_ts,
+                channel=channel,
+                thread_ts=thread_ts,
                 text=message.get("text") or "",
                 blocks=message.get("blocks") or None,
                 unfurl_links=False,

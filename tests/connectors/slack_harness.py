@@ -281,3 +281,22 @@ def answer_citing(count: int, text: str | None = None, **fields: Any) -> Answer:
     )
     body = text if text is not None else " ".join(f"Fact {n}.[^{n}]" for n in range(1, count + 1))
     return Answer(text=body, citations=citations)
+
+
+async def slash(world: SlackWorld, text: str, *, channel: str = PUBLIC, user: str = ASKER) -> int:
+    """Run ``/citecast text`` (a signed slash-command request); returns the HTTP status."""
+    form = {
+        "command": "/citecast",
+        "text": text,
+        "user_id": user,
+        "channel_id": channel,
+        "team_id": "T0TEAM",
+        "response_url": "http://127.0.0.1:9/unused",
+        "trigger_id": "1.2.3",
+    }
+    body = urlencode(form).encode()
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    headers.update(slack_signature_headers(SECRET, body))
+    response = await world.http.post("/slack/events", content=body, headers=headers)
+    await world.connector.drain()
+    return response.status_code

@@ -1,0 +1,214 @@
+"""Slack interactivity: feedback buttons, the private ``/citecast`` command and sharing.
+
+- Feedback: *Helpful* / *Not helpful* under an answer record one vote per user and turn
+  (``store.add_feedback``) and thank the voter with an ephemeral message.
+- ``/citecast question`` (``slack.slash_command``) answers privately: an ephemeral message only
+  the asker sees, so it may cite what *they* may read (their email-domain and user-group
+  groups), with files shown as names or signed links (ephemeral messages cannot carry uploads).
+- *Share in channel* re-posts a private answer publicly only when every source it cites is
+  visible to the channel's audience; otherwise it refuses (ephemerally) and posts nothing. The
+  rule is checked again when the button is pressed, from the stored turn, never from the button.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.config import SlackSettings
+from bot.connectors.slack_audience import SlackAudiences
+from bot.connectors.slack_client import error_code
+from bot.connectors.slack_delivery import (
+    FEEDBACK_ACTION_PREFIX,
+    FEEDBACK_CHOICES,
+    SOURCE_ACTION_PREFIX,
+    SlackPoster,
+    SlackThread,
+    with_feedback,
+)
+from bot.connectors.slack_text import fit_text, question_text
+from bot.errors import ValidationError
+from bot.models import Answer
+from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+FEEDBACK_SCOPE = "slack-feedback"
+SHARE_SCOPE = "slack-share"
+SHARE_ACTION = "citecast_share"
+Render = Callable[[Answer, frozenset[str], int | None, bool], dict[str, Any]]
+Spawn = Callable[[Coroutine[Any, Any, None]], None]
+NOT_SHAREABLE = (
+    "This answer cites sources that not everyone here may read, so it stays private to you."
+)
+
+
+def share_block(turn_id: int, conversation: str) -> dict[str, Any]:
+    """The *Share in channel* button of a private answer."""
+    return {
+        "type": "actions",
+        "block_id": "citecast_share",
+        "elements": [
+            {
+                "type": "button",
+                "text": {"type": "plain_text", "text": "Share in channel"},
+                "action_id": SHARE_ACTION,
+                "value": json.dumps({"turn": turn_id, "conversation": conversation}),
+            }
+        ],
+    }
+
+
+def visible_to_all(answer: Answer, audience: frozenset[str]) -> bool:
+    """True when every cited source may be shown to ``audience``."""
+    return all(citation.source.visible_to(audience) for citation in answer.citations)
+
+
+class SlackInteractions:
+    """Registers the buttons and the slash command on the bolt app and handles them."""
+
+    def __init__(
+        self,
+        services: Services,
+        client: AsyncWebClient,
+        poster: SlackPoster,
+        audiences: SlackAudiences,
+        render: Render,
+        spawn: Spawn,
+    ) -> None:
+        self._services = services
+        self._settings: SlackSettings = services.settings.slack
+        self._client = client
+        self._poster = poster
+        self._audiences = audiences
+        self._render = render
+        self._spawn = spawn
+
+    def register(self, app: AsyncApp) -> None:
+        """Attach the listeners to ``app``."""
+        app.action(re.compile("^" + re.escape(FEEDBACK_ACTION_PREFIX)))(self.on_feedback)
+        app.action(re.compile("^" + re.escape(SOURCE_ACTION_PREFIX)))(self.on_link)
+        app.action(SHARE_ACTION)(self.on_share)
+        if self._settings.slash_command:
+            app.command(self._settings.slash_command)(self.on_command)
+
+    async def on_link(self, ack: AsyncAck) -> None:
+        """Record buttons open a URL; Slack still wants the click acknowledged."""
+        await ack()
+
+    async def on_feedback(
+        self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]
+    ) -> None:
+        """Record a helpful / not helpful vote (once per user and turn), then thank the user."""
+        choice = str(action.get("action_id", ""))[len(FEEDBACK_ACTION_PREFIX) :]
+        user = (body.get("user") or {}).get("id")
+        value = str(action.get("value") or "")
+        store = self._services.store
+        if choice in FEEDBACK_CHOICES and value.isdigit():
+            turn_id = int(value)
+            if store.claim_once(FEEDBACK_SCOPE, f"{turn_id}:{user}"):
+                store.add_feedback(turn_id, "slack", user, choice)
+                self._spawn(self._tell(body, user, "Thanks for the feedback!"))
+        await ack()
+
+    async def on_command(self, ack: AsyncAck, command: dict[str, Any]) -> None:
+        """``/citecast question``: answer privately in the background, ack at once."""
+        question = question_text(str(command.get("text") or ""))
+        channel, user = command.get("channel_id"), command.get("user_id")
+        if question and channel and user:
+            self._spawn(self._answer_privately(question, str(channel), str(user), command))
+            await ack()
+        else:
+            await ack(text=f"Ask a question: `{self._settings.slash_command} how do I …?`")
+
+    async def _answer_privately(
+        self, question: str, channel: str, user: str, command: dict[str, Any]
+    ) -> None:
+        store = self._services.store
+        audience = await self._audiences.for_private_view(channel, user)
+        conversation = f"slack:{command.get('team_id')}:{channel}:private:{user}"
+        turn_id = store.add_turn(conversation, "slack", question, status="pending")
+        try:
+            reply = await self._services.assistant.reply(question, audience, ())
+            payload = self._render(reply.answer, audience, turn_id, False)
+            messages = with_feedback(payload["messages"], turn_id)
+            channel_audience = await self._audiences.for_viewer(channel, None)
+            if visible_to_all(reply.answer, channel_audience):
+                last = messages[-1]
+                last["blocks"] = [*last.get("blocks", []), share_block(turn_id, conversation)]
+                if len(last["blocks"]) > 50:
+                    last["blocks"] = last["blocks"][:-1]
+            for message in messages:
+                await self._client.chat_postEphemeral(
+                    channel=channel,
+                    user=user,
+                    text=fit_text(message.get("text") or "", 3000),
+                    blocks=message.get("blocks") or None,
+                )
+        except Exception as exc:
+            log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=True)
+            store.finish_turn(turn_id, None, None, status="failed")
+            await self._post_ephemeral(channel, user, self._settings.apology)
+            return
+        store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+
+    async def for_share(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """Post the stored private answer publicly if the channel may see all it cites."""
+        user = (body.get("user") or {}).get("id")
+        channel = (body.get("channel") or {}).get("id")
+        try:
+            ref = json.loads(str(action.get("value") or ""))
+            turn_id, conversation = int(ref["turn"]), str(ref["conversation"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if not channel or not user or not conversation.endswith(f":private:{user}"):
+            return  # only the asker may share their own private answer
+        turns = [t for t in self._services.store.turns(conversation) if t.id == turn_id]
+        if not turns or turns[0].answer is None:
+            return
+        try:
+            answer = Answer.from_json(turns[0].answer)
+        except ValidationError:
+            return
+        audience = await self._audiences.for_viewer(channel, None)
+        if not visible_to_all(answer, audience):
+            await self._post_ephemeral(channel, user, NOT_SHAREABLE)
+            return
+        if not self._services.store.claim_once(SHARE_SCOPE, str(turn_id)):
+            return
+        payload = self._render(answer, audience, turn_id, True)
+        messages = with_feedback(payload["messages"], turn_id)
+        shared_by = {
+            "type": "context",
+            "elements": [{"type": "mrkdwn", "text": f"<@{user}> shared an answer"}],
+        }
+        if len(messages[0].get("blocks") or []) < 50:
+            messages[0]["blocks"] = [shared_by, *(messages[0].get("blocks") or [])]
+        first = await self._poster.post_top_level(channel, messages[0])
+        thread = SlackThread(channel, first, user)
+        await self._poster.post_all(thread, messages[1:])
+        await self._poster.upload_files(thread, payload.get("files") or [])
+
+    async def on_share(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """The *Share in channel* button."""
+        self._spawn(self.for_share(body, action))
+        await ack()
+
+    async def _tell(self, body: dict[str, Any], user: str | None, text: str) -> None:
+        channel = (body.get("channel") or {}).get("id")
+        if channel and user:
+            await self._post_ephemeral(channel, user, text)
+
+    async def _post_ephemeral(self, channel: str, user: str, text: str) -> None:
+        try:
+            await self._client.chat_postEphemeral(channel=channel, user=user, text=text)
+        except SlackApiError as exc:
+            log.info("ephemeral message to %s not sent: %s", user, error_code(exc))

@@ -1,0 +1,89 @@
+"""Private answers: /citecast answers ephemerally, and is never re-posted with private citations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.models import Source
+from tests.connectors.slack_harness import PUBLIC, all_blocks, slack_world, slash
+from tests.fakes.answerer import ScriptedAnswerer
+
+GUIDE = Source(id="guide", title="Install guide", url="https://docs.example.com/install")
+BANDS = Source(
+    id="bands",
+    title="Salary bands 2026",
+    url="https://intranet.example.com/bands",
+    audience=("staff",),
+)
+STAFF = {"audience_by_email_domain": {"staff.example": ["staff"]}}
+
+
+def share_buttons(blocks: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [
+        element
+        for block in blocks
+        if block.get("type") == "actions"
+        for element in block.get("elements") or []  # type: ignore[attr-defined]
+        if element.get("action_id") == "citecast_share"
+    ]
+
+
+async def test_a_private_answer_may_cite_what_the_asker_may_read(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE, BANDS], "Install it [1]. Band C pays well [2].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        assert await slash(world, "what do we pay?") == 200
+        assert answerer.calls[0][1] == frozenset({"public", "staff"})
+        assert world.fake.calls_to("chat.postMessage") == []
+        [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
+        assert ephemeral.args["user"] == "U0ASKER"
+        assert "Salary bands 2026" in json.dumps(ephemeral.args["blocks"])
+        # it cites a staff-only source: no share button is offered
+        assert share_buttons(ephemeral.args["blocks"]) == []
+
+
+async def test_a_forged_share_of_a_private_answer_is_refused(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE, BANDS], "Install it [1]. Band C pays well [2].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        await slash(world, "what do we pay?")
+        [turn] = world.store.turns(f"slack:T0TEAM:{PUBLIC}:private:U0ASKER")
+        value = json.dumps({"turn": turn.id, "conversation": turn.conversation_id})
+        response = await world.click("citecast_share", value)
+        assert response.status_code == 200
+        assert world.fake.calls_to("chat.postMessage") == []
+        assert world.fake.bot_messages(PUBLIC) == []
+        refusals = world.fake.calls_to("chat.postEphemeral", ok_only=True)[1:]
+        assert ["stays private" in c.args["text"] for c in refusals] == [True]
+
+
+async def test_someone_else_cannot_share_my_private_answer(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        await slash(world, "how to install?")
+        [turn] = world.store.turns(f"slack:T0TEAM:{PUBLIC}:private:U0ASKER")
+        value = json.dumps({"turn": turn.id, "conversation": turn.conversation_id})
+        await world.click("citecast_share", value, user="U0INTRUDER")
+        assert world.fake.bot_messages(PUBLIC) == []
+
+
+async def test_a_public_only_answer_can_be_shared_once(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        await slash(world, "how to install?")
+        [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
+        [button] = share_buttons(ephemeral.args["blocks"])
+        await world.click("citecast_share", str(button["value"]))
+        await world.click("citecast_share", str(button["value"]))
+        [shared] = world.fake.bot_messages(PUBLIC)
+        assert "thread_ts" not in shared
+        blocks = all_blocks([shared])
+        assert "<@U0ASKER> shared an answer" in json.dumps(blocks)
+        assert "Install guide" in json.dumps(blocks)
+
+
+async def test_an_empty_command_explains_itself(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer) as world:
+        assert await slash(world, "   ") == 200
+        assert answerer.calls == []
+        assert world.fake.calls_to("chat.postEphemeral") == []
