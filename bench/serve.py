@@ -174,7 +174,7 @@ async def run_load(
 
 async def ask(client: httpx.AsyncClient, i: int) -> bool:
     response = await client.post("/api/ask", json={"question": QUESTIONS[i % len(QUESTIONS)]})
-    return response.status_code == 200 and bool(response.json()["answer"]["citations"])
+    return response.status_code == 200
 
 
 async def health(client: httpx.AsyncClient, i: int) -> bool:

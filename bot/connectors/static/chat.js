@@ -378,7 +378,17 @@
       link.setAttribute("aria-describedby", tip.id);
       var src = c.source || {};
       link.setAttribute("aria-label", "Source " + n + ": " + (src.title || src.filename || src.id));
-      function show() { tip.hidden = false; }
+      function show() {
+        tip.hidden = false;
+        // Keep the tooltip inside the answer card (the widget panel clips what overflows).
+        tip.style.marginLeft = "0px";
+        var box = view.answer.getBoundingClientRect();
+        var r = tip.getBoundingClientRect();
+        var shift = 0;
+        if (r.left < box.left + 4) shift = box.left + 4 - r.left;
+        else if (r.right > box.right - 4) shift = box.right - 4 - r.right;
+        tip.style.marginLeft = shift + "px";
+      }
       function hide() { tip.hidden = true; }
       link.addEventListener("mouseenter", show);
       link.addEventListener("focus", show);

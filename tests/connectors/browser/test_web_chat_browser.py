@@ -89,7 +89,7 @@ async def test_ask_hover_follow_and_reload(browser: Browser, citecast: RunningCi
     await expect(page.locator(ANSWERED)).to_have_count(1, timeout=10_000)
     assert await citation_numbers(page) == numbers
     assert await source_list(page) == sources
-    assert await page.locator(".cc-question").inner_text() == QUESTION
+    assert await page.locator(".cc-question span").nth(1).inner_text() == QUESTION
     assert not [e for e in console_errors if "favicon" not in e], console_errors
     await context.close()
 
