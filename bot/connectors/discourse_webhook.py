@@ -114,8 +114,13 @@ def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None
     return None
 
 
+_QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\].*?\[/quote\]\s*", re.IGNORECASE | re.DOTALL)
+
+
 def strip_mention(text: str, username: str) -> str:
-    """The post text without ``@username`` mentions, for use as the question."""
+    """The post text as a question: no ``@username`` mentions, no ``[quote]`` blocks (quoted
+    posts are already part of the topic history)."""
+    text = _QUOTE_BLOCK.sub("", text)
     pattern = rf"(?<![\w@])@{re.escape(username)}(?![\w-])[,:]?\s*"
     return re.sub(pattern, "", text, flags=re.IGNORECASE).strip()
 

@@ -147,6 +147,8 @@ def test_mentions_match_whole_usernames_only() -> None:
     assert not mentions("mail me at x@citecast", "citecast")
     assert not mentions("citecast", "citecast")
     assert strip_mention("@citecast, how do I log in?", "citecast") == "how do I log in?"
+    quoted = '[quote="citecast, post:2, topic:7"]\nUse pip.\n[/quote]\n\nAnd on Windows?'
+    assert strip_mention(quoted, "citecast") == "And on Windows?"
 
 
 def test_history_pairs_people_with_the_bot_and_stops_before_the_post() -> None:
