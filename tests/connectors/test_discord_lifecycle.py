@@ -9,6 +9,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.config import DiscordSettings, Settings
+from bot.connectors.base import enabled_connectors
 from bot.connectors.discord import DiscordConnector
 from bot.connectors.discord_http import bot_intents
 from bot.errors import ConfigError
@@ -63,3 +64,17 @@ async def test_start_without_a_token_names_the_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"discord\.token"):
         await connector.start()
     store.close()
+
+
+def test_serve_builds_the_connector_when_discord_is_enabled(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    answerer = ScriptedAnswerer([], "x")
+    on = Settings(discord=DiscordSettings(enabled=True, token="t"))
+    off = Settings()
+    try:
+        built = enabled_connectors(Services(settings=on, store=store, assistant=answerer))
+        assert [type(c) for c in built if c.name == "discord"] == [DiscordConnector]
+        none = enabled_connectors(Services(settings=off, store=store, assistant=answerer))
+        assert [c for c in none if c.name == "discord"] == []
+    finally:
+        store.close()
