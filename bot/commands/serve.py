@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 
 HELP = "serve the web chat, the API and every enabled channel"
 DESCRIPTION = """\
@@ -63,7 +62,6 @@ def run(args: argparse.Namespace) -> int:
             log_level="info",
             timeout_graceful_shutdown=max(1, int(settings.web.shutdown_grace)),
         )
-        print(f"citecast: serving on http://{host}:{port}  (Ctrl-C to stop)", file=sys.stderr)
         uvicorn.Server(config).run()
     finally:
         store.close()
