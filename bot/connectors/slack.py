@@ -16,6 +16,7 @@ half-written message with a short apology, logs the reason and marks the turn fa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
@@ -33,7 +34,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 import renderers
-from bot.assistant.base import Reply, ReplyEvent
+from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep, build_web_client, error_code
@@ -49,7 +50,7 @@ from bot.connectors.slack_stream import (
     PlainSink,
 )
 from bot.connectors.slack_text import question_text
-from bot.errors import ConfigError
+from bot.errors import ConfigError, StoreError
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
 from renderers.base import Capabilities, RenderContext, capabilities_for
@@ -287,12 +288,10 @@ class SlackConnector:
         async for event in assistant.stream(question.text, audience, history):
             yield event
 
-    async def _answer(self, question: SlackQuestion) -> None:
-        store = self.services.store
-        thread = SlackThread(question.channel, question.thread_ts, question.user, question.team_id)
-        if not question.text:
-            await self._post_quietly(thread, GREETING)
-            return
+    async def _prepare(
+        self, question: SlackQuestion, thread: SlackThread
+    ) -> tuple[frozenset[str], tuple[Exchange, ...], int]:
+        """The viewer's audience, the thread's history and a pending turn."""
         audience = await self.audiences.for_viewer(
             question.channel, question.user, question.channel_type
         )
@@ -308,7 +307,22 @@ class SlackConnector:
         if question.assistant_thread:
             await self._set_status(thread, self.settings.thinking_status)
         conversation = f"slack:{question.team_id}:{question.channel}:{question.thread_ts}"
+        store = self.services.store
         turn_id = store.add_turn(conversation, "slack", question.text, status="pending")
+        return audience, history, turn_id
+
+    async def _answer(self, question: SlackQuestion) -> None:
+        store = self.services.store
+        thread = SlackThread(question.channel, question.thread_ts, question.user, question.team_id)
+        if not question.text:
+            await self._post_quietly(thread, GREETING)
+            return
+        try:
+            audience, history, turn_id = await self._prepare(question, thread)
+        except Exception as exc:
+            log.error("Slack question in %s not answered: %r", question.channel, exc, exc_info=True)
+            await self.poster.apologize(thread)
+            return
 
         def render(answer: Answer) -> Payload:
             return self.render(answer, audience, turn_id)
@@ -322,16 +336,17 @@ class SlackConnector:
             )
         except BaseException as exc:
             log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
-            store.finish_turn(turn_id, None, None, status="failed")
             await presenter.sink.fail()
+            with contextlib.suppress(StoreError):
+                store.finish_turn(turn_id, None, None, status="failed")
             if not isinstance(exc, Exception):
                 raise
             return
         await self.poster.upload_files(thread, payload.get("files") or [])
-        self._finish(turn_id, reply)
-
-    def _finish(self, turn_id: int, reply: Reply) -> None:
-        self.services.store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+        try:
+            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+        except StoreError as exc:
+            log.error("Slack answer %s was sent but not stored: %s", turn_id, exc)
 
     async def _post_quietly(self, thread: SlackThread, text: str) -> None:
         try:
