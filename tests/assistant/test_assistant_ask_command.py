@@ -1,0 +1,78 @@
+"""``citecast ask``: the answer, a Sources: list, --json, --channel, and no index yet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.config import Settings
+from bot.models import Answer
+
+
+@pytest.fixture
+def config(tmp_path: Path, kb_settings: Settings) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(f"index:\n  path: {kb_settings.index.path}\n")
+    return path
+
+
+def test_ask_prints_the_answer_then_sources(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--config", str(config), "ask", "What does the retry policy do?"]) == 0
+    out = capsys.readouterr().out
+    answer, sources = out.split("\n\nSources:\n")
+    assert "[1]" in answer and "[^" not in answer
+    lines = sources.strip().splitlines()
+    assert lines[0].startswith(
+        "[1] citecast administration guide — Administration guide > Delivery and retries > "
+        "Retry policy — "
+    )
+    assert lines[0].endswith("examples/administration.md")
+
+
+def test_ask_shows_pdf_pages(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--config", str(config), "ask", "How often should I back up the store?"]) == 0
+    out = capsys.readouterr().out
+    assert "citecast operations handbook — 2. Backups — p. 2 — " in out
+
+
+def test_ask_json_is_the_answer_contract(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--config", str(config), "ask", "How do I install citecast?", "--json"]) == 0
+    answer = Answer.from_json(json.loads(capsys.readouterr().out))
+    assert answer.citations and "[^1]" in answer.text
+    # from_settings installs grounding (policy "annotate" by default): every citation is scored.
+    assert all(c.support is not None for c in answer.citations)
+
+
+def test_ask_audience_option(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    question = "What is the walrus salary band?"
+    assert main(["--config", str(config), "ask", question]) == 0
+    assert "could not find" in capsys.readouterr().out
+    assert main(["--config", str(config), "ask", question, "--audience", "staff"]) == 0
+    assert "salaries.md" in capsys.readouterr().out
+
+
+def test_ask_channel_prints_that_channels_payload(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["--config", str(config), "ask", "How do I install citecast?", "--channel", "web"])
+        == 0
+    )
+    payload = json.loads(capsys.readouterr().out)
+    assert set(payload) >= {"html", "citations"} and "getting-started.md" in json.dumps(payload)
+
+
+def test_ask_without_an_index_says_how_to_build_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(f"index:\n  path: {tmp_path / 'none.db'}\n")
+    assert main(["--config", str(config), "ask", "anything"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "no knowledge index" in err and "citecast ingest" in err
