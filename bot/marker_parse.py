@@ -53,7 +53,8 @@ _CJK_BODY = re.compile(
     re.IGNORECASE,
 )
 _URL = re.compile(r"\(([^\s()<>]{1,2048})\)")
-_CIT = re.compile(r"<CIT[ \t]+(?P<id>[^\s/<>\"']{1,128})[ \t]*/?>", re.IGNORECASE)
+# Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
+_CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"']|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
 _CIT_START = "<cit"
 _CITATION_OPEN = "<citation>"
 _CITATION_CLOSE = "</citation>"
@@ -161,17 +162,17 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     if "\n" in body or "[" in body:
         return None
     end = close + 1
-    if end >= n and not final:
-        return NEED  # a "(" may follow and make this a link
-    if end < n and buf[end] == "(":
-        return _parse_link(buf, i, end, final, grammar, body, prev)
     raw = buf[i:end]
-    if body.startswith("^"):
+    if body.startswith("^"):  # a footnote reference is never a link label
         m = _FOOT_NUMS.fullmatch(body)
         if m is None:
             return None
         numbers = expand_numbers(m["nums"])
         return None if numbers is None else Hit(end, Marker("footnote", raw, i, numbers))
+    if end >= n and not final:
+        return NEED  # a "(" may follow and make this a link
+    if end < n and buf[end] == "(":
+        return _parse_link(buf, i, end, final, grammar, body, prev)
     m = _WORD_NUMS.fullmatch(body)
     if m is not None:
         word = m["word"]
@@ -218,18 +219,20 @@ def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     """``[[source key="…"]]`` record keys, or ``[[1]](url)`` linked numbers."""
     n = len(buf)
     if i + 2 < n and buf[i + 2].isdigit():
-        close = buf.find("]]", i + 2, i + MAX_BRACKET)
+        close = buf.find("]", i + 2, i + MAX_BRACKET)
         if close < 0:
             tail = buf[i + 2 : i + MAX_BRACKET]
             if final or n - i >= MAX_BRACKET or "\n" in tail or "[" in tail:
                 return None
             return NEED
-        end = close + 2
-        if end >= n and not final:
-            return NEED
-        if end < n and buf[end] == "(":
-            return _parse_link(buf, i, end, final, grammar, buf[i + 1 : close + 1], prev)
-        return None
+        if "[" in buf[i + 2 : close] or "\n" in buf[i + 2 : close]:
+            return None
+        for offset, wanted in ((1, "]"), (2, "(")):
+            if close + offset >= n:
+                return None if final else NEED
+            if buf[close + offset] != wanted:
+                return None
+        return _parse_link(buf, i, close + 2, final, grammar, buf[i + 1 : close + 1], prev)
     pattern = _record_pattern(grammar.key_word)
     m = pattern.match(buf, i, i + MAX_RECORD)
     if m is not None:

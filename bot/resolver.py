@@ -29,6 +29,7 @@ from bot.registry import SourceRegistry, canonical_url
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
 _URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
+_ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
 _NUMBER_REF = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[\^?(\d{1,3})\^?\]|(\d{1,3})[.)])")
 
 
@@ -74,6 +75,7 @@ class StreamResolver:
         self._pieces: list[str] = []
         self._held = ""
         self._adjacent: tuple[int, ...] = ()
+        self._gap = False
         self._by_number: dict[int, Citation] = {}
         self._dropped: list[Dropped] = []
         self._new: list[Citation] = []
@@ -121,8 +123,12 @@ class StreamResolver:
         return events
 
     def _text(self, text: str) -> None:
+        if self._gap and text:
+            text = self._unglue(text)
         if not text:
             return
+        if text[0] == ":" and self._adjacent and _ONLY_CITATIONS.fullmatch(self._last_line()):
+            text = "\\" + text  # "[^1]: …" at a line start would read as a definition
         self._adjacent = ()
         body = text.rstrip(" \t\r\n")
         if not body:
@@ -131,9 +137,44 @@ class StreamResolver:
         self._pieces.append(self._held + body if self._held else body)
         self._held = text[len(body) :]
 
+    def _last_line(self) -> str:
+        tail: list[str] = [self._held]
+        for piece in reversed(self._pieces):
+            cut = piece.rfind("\n")
+            tail.append(piece[cut + 1 :])
+            if cut >= 0:
+                break
+        return "".join(reversed(tail))
+
+    def _unglue(self, text: str) -> str:
+        """Text after a removed marker, so the removal cannot create new markdown syntax.
+
+        A line that held only dropped markers disappears with its line break; at a line start
+        following spaces go too and a leading fence character is escaped; a backtick, dollar
+        or tilde meeting its twin is escaped; and a ``<``, ``[`` or ``【`` left before the text is
+        kept apart from it by a zero-width space, so no new marker is spelled.
+        """
+        last = self._held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
+        if last in ("", "\n"):
+            text = text.lstrip(" \t")
+            if not text:
+                return ""
+            if text[0] == "\n":
+                self._gap = False
+                return text[1:]
+            if text[0] in "`~":
+                text = "\\" + text
+        elif last == text[0] and last in "`~$":
+            text = "\\" + text
+        elif last in "<[【\ue200":
+            text = "\u200b" + text
+        self._gap = False
+        return text
+
     def _write_citations(self, lead: str, numbers: Iterable[int]) -> None:
         shown = [n for n in numbers if n not in self._adjacent]
         if not shown:
+            self._gap = True
             return
         if self._adjacent:
             lead = ""

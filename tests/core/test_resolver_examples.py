@@ -1,0 +1,252 @@
+"""Every example of DESIGN §5 and the "Must hold" list of the core issue, table-driven."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.models import Source
+from bot.registry import SourceRegistry
+from bot.resolver import ResolvePolicy, resolve
+
+SECRET = b"examples-secret!"
+
+
+def eight_sources() -> SourceRegistry:
+    """Sources 1..8; 2 has id "123"; 5 is a record; 1 has a public URL."""
+    registry = SourceRegistry(secret=SECRET)
+    registry.register_all(
+        [
+            Source("s1", title="Install guide", url="https://docs.test/1"),
+            Source("123", title="Release notes"),
+            Source("s3", title="Manual", url="https://docs.test/manual.pdf", page=12),
+            Source("s4", title="FAQ"),
+            Source(
+                "s5", kind="record", label="Widget Pro", columns={"name": "Widget", "price": "5"}
+            ),
+            Source("s6"),
+            Source("s7"),
+            Source("s8"),
+        ]
+    )
+    return registry
+
+
+RECORD_KEY = eight_sources().key_for(5)
+
+# raw, expected text, expected source numbers in display order, expected dropped reasons
+EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
+    # bracket numbers
+    ("A [1].", "A [^1].", [1], []),
+    ("A [1][3].", "A [^1][^2].", [1, 3], []),
+    ("A [1, 3].", "A [^1][^2].", [1, 3], []),
+    ("A [1,3].", "A [^1][^2].", [1, 3], []),
+    ("A [1; 2].", "A [^1][^2].", [1, 2], []),
+    ("A [1-3].", "A [^1][^2][^3].", [1, 2, 3], []),
+    ("A [1–3].", "A [^1][^2][^3].", [1, 2, 3], []),
+    ("A [1, 3-5].", "A [^1][^2][^3][^4].", [1, 3, 4, 5], []),
+    ("A [3-1].", "A [^1][^2].", [3, 1], []),
+    ("A [1-30].", "A [^1].", [1], ["out_of_range"]),
+    ("A [2, 2, 1-2].", "A [^1][^2].", [2, 1], []),
+    ("A [3] then [1] then [3].", "A [^1] then [^2] then [^1].", [3, 1], []),
+    # footnotes
+    ("A [^1].", "A [^1].", [1], []),
+    ("A [^2^].", "A [^1].", [2], []),
+    ("A [^1].\n\n[^1]: Install guide, p. 3\n[^2]: Other\n", "A [^1].", [1], []),
+    # citation tags
+    ("A <citation>7</citation>.", "A [^1].", [7], []),
+    ("A <citation>1 | quoted words</citation>.", "A [^1].", [1], []),
+    # file-id tags
+    ("A <CIT 123 />.", "A [^1].", [2], []),
+    ("A <CIT 123/>.", "A [^1].", [2], []),
+    # record keys
+    (f'A [[source key="{RECORD_KEY}" columns="name, price"]].', "A [^1].", [5], []),
+    # bracket words
+    ("A [cite: 2].", "A [^1].", [2], []),
+    ("A [citation:2].", "A [^1].", [2], []),
+    ("A [Source 2].", "A [^1].", [2], []),
+    ("A [doc2].", "A [^1].", [2], []),
+    ("A 【2】.", "A [^1].", [2], []),
+    ("A 【4:0†source】.", "A [^1].", [4], []),
+    # linked numbers
+    ("A [[1]](https://docs.test/1).", "A [^1].", [1], []),
+    ("A [1](https://DOCS.test/1#top).", "A [^1].", [1], []),
+    ("A [1](https://elsewhere.test/1).", "A [1](https://elsewhere.test/1).", [], []),
+    ("A [[1]](https://elsewhere.test/1).", "A [[1]](https://elsewhere.test/1).", [], []),
+    # private-use markers
+    ("A \ue200cite\ue202123\ue201.", "A [^1].", [2], []),
+    ("A \ue200cite\ue202turn0search9\ue201.", "A.", [], ["unknown"]),
+    # never inside code or math; not escaped brackets, task boxes or links
+    ("```\nA [1] <CIT 123 />\n```\nB [2].", "```\nA [1] <CIT 123 />\n```\nB [^1].", [2], []),
+    ("~~~python\nx = a[1]\n~~~\n", "~~~python\nx = a[1]\n~~~", [], []),
+    ("Text [1].\n\n```\nnever closed [2]\n", "Text [^1].\n\n```\nnever closed [2]", [1], []),
+    ("Para.\n\n    code [1]\n\nB [2].", "Para.\n\n    code [1]\n\nB [^1].", [2], []),
+    ("- item\n\n    continued [1]", "- item\n\n    continued [^1]", [1], []),
+    ("Use `x[1]` and ``a ` [2]`` ok [3].", "Use `x[1]` and ``a ` [2]`` ok [^1].", [3], []),
+    ("Math $a_[1]$ and $$b [2]$$ [3].", "Math $a_[1]$ and $$b [2]$$ [^1].", [3], []),
+    ("Costs $5 [1] or $10 [2].", "Costs $5 [^1] or $10 [^2].", [1, 2], []),
+    ("Escaped \\[1\\] stays.", "Escaped \\[1\\] stays.", [], []),
+    ("- [ ] task\n- [x] done", "- [ ] task\n- [x] done", [], []),
+    ("See [the guide](https://docs.test/1).", "See [the guide](https://docs.test/1).", [], []),
+    ("In [2023] the law.", "In [2023] the law.", [], []),
+    # unknown, out of range, adjacency, space removal
+    ("fact [9].", "fact.", [], ["out_of_range"]),
+    ("fact [^9] and <citation>9</citation>.", "fact and.", [], ["out_of_range", "out_of_range"]),
+    ("fact [cite: 2023].", "fact.", [], ["out_of_range"]),
+    ("fact [1] [2] [1].", "fact [^1][^2][^1].", [1, 2], []),
+    ("fact [9] [1].", "fact [^1].", [1], ["out_of_range"]),
+    ("fact <CIT nope />.", "fact.", [], ["unknown"]),
+    # placeholders
+    ("fact [n] and [citation needed] and [Source N].", "fact and and.", [], ["placeholder"] * 3),
+    ("a [source](https://x.test) link", "a [source](https://x.test) link", [], []),
+    # model-written source lists
+    (
+        "Answer [1].\n\nSources:\n- [1] Install guide\n- [3] Manual, p. 12\n",
+        "Answer [^1].",
+        [1],
+        [],
+    ),
+    (
+        "Answer [1].\n\n**References**\n1. Install guide https://docs.test/1\n",
+        "Answer [^1].",
+        [1],
+        [],
+    ),
+    (
+        "Answer [1].\n\nSources:\n- [1] Install guide\n- https://other.test/page\n",
+        "Answer [^1].\n\nSources:\n- [^1] Install guide\n- https://other.test/page",
+        [1],
+        [],
+    ),
+    (
+        "Sources:\n- [1] Install guide\n\nThen more text [2].",
+        "Sources:\n- [^1] Install guide\n\nThen more text [^2].",
+        [1, 2],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "text", "numbers", "reasons"), EXAMPLES)
+def test_design_example(raw: str, text: str, numbers: list[int], reasons: list[str]) -> None:
+    answer = resolve(raw, eight_sources())
+    assert answer.text == text
+    assert [c.source_number for c in answer.citations] == numbers
+    assert [c.n for c in answer.citations] == list(range(1, len(numbers) + 1))
+    assert [d.reason for d in answer.dropped] == reasons
+
+
+def test_quote_is_kept_from_citation_tag() -> None:
+    answer = resolve("A <citation>1 | quoted words</citation>.", eight_sources())
+    assert answer.citations[0].quote == "quoted words"
+    assert answer.citations[0].deep_link == "https://docs.test/1#:~:text=quoted%20words"
+
+
+def test_record_key_keeps_only_existing_columns() -> None:
+    raw = f'A [[source key="{RECORD_KEY}" columns="name, price, colour"]].'
+    assert resolve(raw, eight_sources()).citations[0].columns == ("name", "price")
+
+
+def test_key_word_is_configurable() -> None:
+    raw = f'A [[record key="{RECORD_KEY}"]] and [[source key="{RECORD_KEY}"]].'
+    answer = resolve(raw, eight_sources(), ResolvePolicy(key_word="record"))
+    assert answer.text == f'A [^1] and [[source key="{RECORD_KEY}"]].'
+
+
+def test_pdf_citation_gets_page_link() -> None:
+    answer = resolve("A [3].", eight_sources())
+    assert answer.citations[0].deep_link == "https://docs.test/manual.pdf#page=12"
+
+
+def test_dropped_offsets_point_into_the_raw_text() -> None:
+    raw = "ok [1]. bad [9]. worse <CIT nope />."
+    answer = resolve(raw, eight_sources())
+    assert [(d.marker, d.offset) for d in answer.dropped] == [
+        ("[9]", raw.index("[9]")),
+        ("<CIT nope />", raw.index("<CIT")),
+    ]
+
+
+# -- the "Must hold" list of the issue ---------------------------------------------------------
+
+
+def test_valid_and_invalid_cit_tags() -> None:
+    registry = SourceRegistry()
+    registry.register(Source("123"))
+    answer = resolve("Valid fact <CIT 123 />. Invalid fact <CIT 999 />.", registry)
+    assert answer.text == "Valid fact [^1]. Invalid fact."
+    assert [(d.marker, d.reason) for d in answer.dropped] == [("<CIT 999 />", "unknown")]
+
+
+def test_numbering_follows_first_appearance() -> None:
+    registry = SourceRegistry()
+    registry.register_all([Source("1"), Source("2")])
+    answer = resolve("B <CIT 2 /> A <CIT 1 />", registry)
+    assert answer.text == "B [^1] A [^2]"
+    assert [(c.n, c.source.id, c.source_number) for c in answer.citations] == [
+        (1, "2", 2),
+        (2, "1", 1),
+    ]
+
+
+def test_registry_numbering_keeps_registry_numbers() -> None:
+    registry = SourceRegistry()
+    registry.register_all([Source("1"), Source("2")])
+    answer = resolve("B <CIT 2 /> A <CIT 1 />", registry, ResolvePolicy(numbering="registry"))
+    assert answer.text == "B [^2] A [^1]"
+    assert [c.n for c in answer.citations] == [1, 2]
+
+
+def test_year_in_brackets_stays_with_three_sources() -> None:
+    registry = SourceRegistry()
+    registry.register_all([Source("a"), Source("b"), Source("c")])
+    answer = resolve("In [2023] the law", registry)
+    assert answer.text == "In [2023] the law"
+    assert answer.citations == () and answer.dropped == ()
+
+
+def test_bare_numbers_are_text_when_registry_is_empty() -> None:
+    answer = resolve("Array [7] and [1, 2].", SourceRegistry())
+    assert answer.text == "Array [7] and [1, 2]."
+
+
+def test_marker_in_fenced_block_is_untouched() -> None:
+    registry = SourceRegistry()
+    registry.register(Source("1"))
+    raw = "```\n<CIT 1 />\n```"
+    assert resolve(raw, registry).text == raw
+
+
+def test_record_key_from_another_turn_is_invalid() -> None:
+    earlier = SourceRegistry()
+    earlier.register(Source("r", kind="record", label="Pro"))
+    stale = earlier.key_for(1)
+    now = SourceRegistry()
+    now.register(Source("r", kind="record", label="Pro"))
+    assert now.key_for(1) != stale
+    answer = resolve(f'Pro [[source key="{stale}"]].', now)
+    assert answer.text == "Pro."
+    assert [d.reason for d in answer.dropped] == ["invalid_token"]
+
+
+def test_forbidden_source_leaves_no_trace() -> None:
+    registry = SourceRegistry(["public"])
+    registry.register_all(
+        [
+            Source("pub", title="Handbook"),
+            Source(
+                "private-id",
+                title="Secret salaries",
+                url="https://intranet.test/salaries",
+                text="Alice earns a lot",
+                audience=("hr",),
+            ),
+        ]
+    )
+    answer = resolve("Public [1]. Private <CIT private-id />. Also [2].", registry)
+    assert answer.text == "Public [^1]. Private. Also."
+    assert [d.reason for d in answer.dropped] == ["forbidden", "out_of_range"]
+    dumped = json.dumps(answer.to_json())
+    for secret in ("Secret salaries", "intranet.test", "Alice", "private-id"):
+        assert secret not in dumped

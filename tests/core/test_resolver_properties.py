@@ -1,0 +1,182 @@
+"""Property tests of the resolver and the marker grammar (hypothesis)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.markers import Grammar, find_markers
+from bot.models import Answer, Source, TextDelta
+from bot.registry import SourceRegistry
+from bot.resolver import ResolvePolicy, StreamResolver, resolve
+
+SECRET = b"property-secret!"
+
+
+def make_registry() -> SourceRegistry:
+    registry = SourceRegistry(["public"], secret=SECRET)
+    registry.register_all(
+        [
+            Source("doc-a", title="Install guide", url="https://docs.test/install"),
+            Source("doc-b", title="Manual", url="https://docs.test/manual.pdf", page=3),
+            Source("rec-1", kind="record", label="Widget Pro", columns={"price": "5"}),
+            Source("bg", citable=False, text="background"),
+            Source("hr-1", title="Salaries", audience=("hr",)),
+        ]
+    )
+    return registry
+
+
+KEY = make_registry().key_for(3)
+
+FRAGMENTS = [
+    "Fact",
+    "the law",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    ".",
+    ",",
+    "[1]",
+    "[2]",
+    "[3]",
+    "[9]",
+    "[2023]",
+    "[1, 3]",
+    "[1-3]",
+    "[3-1]",
+    "[1; 2]",
+    "[^1]",
+    "[^2^]",
+    "[^1]: a definition\n",
+    "[cite: 2]",
+    "[citation:9]",
+    "[Source 1]",
+    "[doc2]",
+    "【2】",
+    "【4:0†source】",
+    "<CIT doc-a />",
+    "<CIT hr-1/>",
+    "<CIT nope />",
+    "<citation>1</citation>",
+    "<citation>2 | quoted words</citation>",
+    f'[[source key="{KEY}" columns="price, color"]]',
+    '[[source key="00000000"]]',
+    "[1](https://docs.test/install)",
+    "[[2]](https://docs.test/manual.pdf)",
+    "[text](https://else.test)",
+    "\ue200cite\ue202doc-a\ue201",
+    "\ue200",
+    "[n]",
+    "[citation needed]",
+    "\\[1\\]",
+    "- [ ] task",
+    "- item",
+    "`",
+    "``",
+    "```",
+    "```\n",
+    "~~~\n",
+    "    ",
+    "$",
+    "$$",
+    "$x$",
+    "Sources:\n",
+    "References:\n- [1] Install guide\n",
+    "1. ",
+    "[",
+    "]",
+    "<",
+    "<CIT ",
+    "(",
+    ")",
+    "!",
+    "Widget Pro",
+]
+
+texts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
+mixed = st.one_of(
+    texts, st.text(max_size=200), st.text(alphabet="[]^<>`$ \n1-2,:CITcite/", max_size=80)
+)
+OUTPUT_GRAMMAR = Grammar(bare_numbers=True, is_known_url=lambda url: url.startswith("https://docs"))
+
+
+def check_answer(answer: Answer) -> None:
+    numbers = [c.n for c in answer.citations]
+    assert numbers == list(range(1, len(numbers) + 1))
+    found = find_markers(answer.text, OUTPUT_GRAMMAR)
+    referenced: set[int] = set()
+    for marker in found:
+        assert marker.family == "footnote", marker
+        assert re.fullmatch(r"\[\^\d+\]", marker.raw), marker
+        referenced.update(marker.numbers)
+    assert referenced == set(numbers)
+    assert "Salaries" not in answer.text
+    assert all(c.source.id != "hr-1" for c in answer.citations)
+
+
+@given(mixed)
+def test_resolve_never_raises_and_output_is_canonical(raw: str) -> None:
+    check_answer(resolve(raw, make_registry()))
+
+
+@given(st.text())
+def test_resolve_never_raises_on_any_string(raw: str) -> None:
+    answer = resolve(raw, make_registry())
+    assert isinstance(answer.text, str)
+    assert len(answer.text) <= len(raw) + 4 * len(answer.citations) * max(1, raw.count("["))
+
+
+def stream_split(raw: str, cuts: list[int], policy: ResolvePolicy | None = None) -> Answer:
+    resolver = StreamResolver(make_registry(), policy)
+    texts: list[str] = []
+    last = 0
+    for cut in [*sorted({c % (len(raw) + 1) for c in cuts}), len(raw)]:
+        for event in resolver.feed(raw[last:cut]):
+            if isinstance(event, TextDelta):
+                texts.append(event.text)
+        last = cut
+    events, answer = resolver.finish()
+    texts.extend(e.text for e in events if isinstance(e, TextDelta))
+    assert "".join(texts) == answer.text
+    return answer
+
+
+@given(mixed, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_stream_equals_resolve_for_random_splits(raw: str, cuts: list[int]) -> None:
+    assert stream_split(raw, cuts) == resolve(raw, make_registry())
+
+
+@given(texts)
+def test_stream_one_character_at_a_time_equals_resolve(raw: str) -> None:
+    assert stream_split(raw, list(range(len(raw)))) == resolve(raw, make_registry())
+
+
+@given(texts, st.lists(st.integers(min_value=0, max_value=10_000), max_size=8))
+def test_stream_equals_resolve_with_every_policy_switch(raw: str, cuts: list[int]) -> None:
+    policy = ResolvePolicy(
+        numbering="registry", max_citations=1, infer_from_mentions=True, key_word="source"
+    )
+    expected = resolve(raw, make_registry(), policy)
+    assert stream_split(raw, cuts, policy) == expected
+    assert len(expected.citations) <= 1
+
+
+@given(texts)
+def test_no_marker_survives_outside_code(raw: str) -> None:
+    answer = resolve(raw, make_registry())
+    assert all(m.family == "footnote" for m in find_markers(answer.text, OUTPUT_GRAMMAR))
+    outside = find_markers(raw, OUTPUT_GRAMMAR)
+    named = sum(max(1, len(m.numbers) + len(m.ids)) for m in outside)
+    assert len(answer.citations) <= named
+
+
+@given(texts)
+def test_every_dropped_marker_has_a_reason_and_an_offset_in_the_raw_text(raw: str) -> None:
+    answer = resolve(raw, make_registry())
+    for dropped in answer.dropped:
+        assert 0 <= dropped.offset < len(raw)
+        assert raw[dropped.offset] == dropped.marker[0]
