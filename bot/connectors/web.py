@@ -8,6 +8,8 @@ Routes (all JSON errors are ``{"error": reason}``):
 - ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
 - ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered.
 - ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
+- ``GET /turns/{id}`` the full answer and source list of a turn (linked by channels that had to
+  compact their source list; see ``web_turn_page``).
 - ``GET /healthz`` liveness, and ``GET /api/config`` the limits the page enforces up front.
 
 The viewer's audience is ``web.audience`` (default ``public``): the answerer is asked for that
@@ -43,6 +45,7 @@ from bot.connectors.web_api import (
 )
 from bot.connectors.web_files import file_response
 from bot.connectors.web_sse import AnswerStream
+from bot.connectors.web_turn_page import load_answer, shareable_answer, turn_page
 from bot.connectors.web_turns import WebTurns
 from bot.errors import CitecastError, KnowledgeIndexError, ValidationError
 from bot.filetokens import FileSigner, load_file_secret
@@ -60,6 +63,15 @@ PAGE_HEADERS = {
     "Referrer-Policy": "strict-origin-when-cross-origin",
 }
 NO_STORE = {"Cache-Control": "no-store"}
+TURN_PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none';"
+        " frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 
 
 def file_roots(settings: Settings) -> list[str]:
@@ -120,6 +132,7 @@ class WebConnector:
             Route("/api/ask/stream", self.ask_stream, methods=["GET"]),
             Route("/api/conversations/{conversation_id}", self.conversation, methods=["GET"]),
             Route("/files/{token}", self.files, methods=["GET"]),
+            Route("/turns/{turn_id:int}", self.turn, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
         ]
 
@@ -240,6 +253,14 @@ class WebConnector:
         base = request_base_url(request)
         turns = [self.turns.stored_payload(turn, base) for turn in stored]
         return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
+
+    async def turn(self, request: Request) -> Response:
+        loaded = load_answer(self.services.store.path, int(request.path_params["turn_id"]))
+        answer = None if loaded is None else shareable_answer(loaded[1], self.turns.audience)
+        if answer is None:
+            return error_response("not found", 404)
+        rendered = self.turns.render(answer, request_base_url(request))
+        return HTMLResponse(turn_page(str(rendered.get("html", ""))), headers=TURN_PAGE_HEADERS)
 
     async def files(self, request: Request) -> Response:
         return file_response(self.signer, str(request.path_params.get("token", "")))

@@ -168,6 +168,10 @@ class WebTurns:
         }
         if turn.status == "done" and turn.answer is not None:
             answer = Answer.from_json(turn.answer)
+            if not all(c.source.visible_to(self.audience) for c in answer.citations):
+                # Stored for a wider audience (web.audience changed since): never show it.
+                out["status"] = "hidden"
+                return out
             web = self.render(answer, base_url)
             out["answer"] = answer.to_json()
             out["html"] = web.get("html", "")

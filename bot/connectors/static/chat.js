@@ -182,6 +182,7 @@
         data.turns.forEach(function (turn) {
           var view = self.addTurn(turn.question);
           if (turn.status === "done" && turn.answer) self.finishTurn(view, turn);
+          else if (turn.status === "hidden") self.failTurn(view, "This answer is not available to you.");
           else self.failTurn(view, "This question was not answered (the server stopped or failed).");
         });
       })

@@ -376,3 +376,41 @@ async def test_foreign_origins_cannot_make_the_server_answer(tmp_path: Path) -> 
         assert response.status_code == 403
         assert response.json() == {"error": "this site may not use the citecast API"}
     assert friend.status_code == 200 and own.status_code == 200
+
+
+async def test_turn_page_shows_full_sources_of_public_answers_only(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(cited_answer(passage(1), passage(2)))
+    services, client = build_harness(tmp_path, answerer)
+    private = cited_answer(passage(3, id="hr", title="Salary bands", audience=("staff",)))
+    async with client:
+        body = (await client.post("/api/ask", json={"question": "secret question?"})).json()
+        page = await client.get(f"/turns/{body['turn_id']}")
+        hidden_id = services.store.add_turn("c" * 32, "slack", "q", private.to_json())
+        hidden = await client.get(f"/turns/{hidden_id}")
+        pending_id = services.store.add_turn("c" * 32, "slack", "q", status="pending")
+        pending = await client.get(f"/turns/{pending_id}")
+        missing = await client.get("/turns/99999")
+        not_int = await client.get("/turns/abc")
+    assert page.status_code == 200
+    assert '<section id="sources" class="sources"' in page.text
+    assert "Guide 1" in page.text and "Guide 2" in page.text
+    assert "secret question" not in page.text, "the question is never shown"
+    assert "script-src" not in page.headers["content-security-policy"]
+    assert "<script" not in page.text
+    for response in (hidden, pending, missing, not_int):
+        assert response.status_code == 404
+        assert response.json() == {"error": "not found"}
+    assert "Salary" not in hidden.text
+
+
+async def test_reload_hides_answers_stored_for_a_wider_audience(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(cited_answer(passage(1, audience=("staff",))))
+    services, client = build_harness(tmp_path, answerer, audience=["staff"])
+    async with client:
+        cid = (await client.post("/api/ask", json={"question": "q?"})).json()["conversation_id"]
+    services.store.close()
+    _, public_client = build_harness(tmp_path, answerer)  # same store, public viewer now
+    async with public_client:
+        turns = (await public_client.get(f"/api/conversations/{cid}")).json()["turns"]
+    assert turns[0]["status"] == "hidden"
+    assert "answer" not in turns[0] and "html" not in turns[0]

@@ -1,0 +1,80 @@
+"""``GET /turns/{turn_id}``: the full answer and source list of one stored turn.
+
+Channels with tight limits (Slack, Discourse) compact a long source list to "and 3 more" and
+link here (``RenderContext.full_list_url``: ``{public_base_url}/turns/{turn_id}#sources``).
+
+Turn ids are sequential, so this page must not become a way to read other people's answers: it
+shows only the answer (never the question), and only when every cited source is visible to the
+web audience (``web.audience``, public by default). Anything else is the same plain 404.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import sqlite3
+from typing import Any
+
+from bot.errors import ValidationError
+from bot.models import Answer
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="robots" content="noindex">
+  <title>{title}</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/static/chat.css">
+</head>
+<body class="cc-page">
+  <main class="cc-root">
+    <header class="cc-header"><div class="cc-brand">
+      <span class="cc-logo" aria-hidden="true">❝</span>
+      <div><h1 class="cc-title">citecast</h1>
+      <p class="cc-subtitle">An answer and every source it cites.</p></div>
+    </div></header>
+    <article class="cc-answer" aria-label="Answer"><div class="cc-body">{body}</div></article>
+  </main>
+</body>
+</html>
+"""
+
+
+def load_answer(store_path: str, turn_id: int) -> tuple[str, dict[str, Any]] | None:
+    """(channel, Answer JSON) of a finished turn, read through a read-only connection."""
+    if store_path == ":memory:":
+        return None
+    try:
+        uri = f"file:{store_path}?mode=ro"
+        with sqlite3.connect(uri, uri=True) as db:
+            row = db.execute(
+                "SELECT channel, answer_json FROM turns WHERE id = ? AND status = 'done'",
+                (turn_id,),
+            ).fetchone()
+    except sqlite3.Error:
+        return None
+    if row is None or row[1] is None:
+        return None
+    data = json.loads(row[1])
+    return (str(row[0]), data) if isinstance(data, dict) else None
+
+
+def shareable_answer(data: dict[str, Any], audience: frozenset[str]) -> Answer | None:
+    """The stored Answer when every cited source is visible to ``audience``, else None."""
+    try:
+        answer = Answer.from_json(data)
+    except ValidationError:
+        return None
+    if not all(citation.source.visible_to(audience) for citation in answer.citations):
+        return None
+    return answer
+
+
+def turn_page(rendered_html: str) -> str:
+    """The standalone page around the web renderer's sanitized HTML (the list gets #sources)."""
+    body = rendered_html.replace(
+        '<section class="sources"', '<section id="sources" class="sources"', 1
+    )
+    return _PAGE.format(title=html.escape("citecast — answer and sources"), body=body)
