@@ -152,8 +152,13 @@ def footnotes(raw: str) -> tuple[list[str], dict[str, list[tuple[str, str]]]]:
 
 async def outbox_empty(harness: Harness) -> None:
     """Wait (boundedly) until the outbox worker has delivered every pending reply."""
+    await outbox_empty_store(harness.store)
+
+
+async def outbox_empty_store(store: Store) -> None:
+    """Wait (boundedly) until ``store`` holds no pending Discourse reply."""
     for _ in range(1000):
-        if not harness.store.pending("discourse"):
+        if not store.pending("discourse"):
             return
         await asyncio.sleep(0.01)
 
@@ -547,3 +552,46 @@ async def test_enabled_connectors_builds_the_discourse_connector(
         assert [getattr(r, "path", None) for r in connectors[0].routes()] == ["/discourse/webhook"]
     finally:
         store.close()
+
+
+async def test_the_served_app_answers_a_webhook_over_http(
+    forum: FakeDiscourse, tmp_path: Path
+) -> None:
+    """``citecast serve``'s app on a real loopback socket: lifespan starts and stops us."""
+    import uvicorn
+
+    from bot.connectors.app import build_app
+
+    settings = settings_for(forum, tmp_path)
+    store = Store(settings.store.path)
+    services = Services(settings, store, ScriptedAnswerer([GUIDE], "Install with pip [1]."))
+    app = build_app(services, shutdown_grace=1.0)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        first = forum.new_topic("Served", "Does serve work?", category_id=PUBLIC)
+        body, headers = webhook_request(first, SECRET)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            response = await http.post("/discourse/webhook", content=body, headers=headers)
+            forged = await http.post(
+                "/discourse/webhook",
+                content=body,
+                headers=headers | {"X-Discourse-Event-Signature": "sha256=" + "0" * 64},
+            )
+        assert (response.status_code, forged.status_code) == (200, 403)
+        for _ in range(1000):
+            turns = store.turns(f"discourse-topic-{first['topic_id']}")
+            if turns and turns[0].status == "done":
+                break
+            await asyncio.sleep(0.01)
+        await outbox_empty_store(store)
+    finally:
+        server.should_exit = True
+        await serving
+    _, links = footnotes(only_post(forum)["raw"])
+    assert links["1"] == [("Install guide", GUIDE.url)]
+    store.close()
