@@ -8,15 +8,13 @@ and one GUILD_CREATE per guild. Tests push further events with :meth:`FakeDiscor
 (e.g. ``MESSAGE_CREATE`` built by :meth:`FakeDiscord.user_message`), so discord.py's own
 gateway code and parsers turn them into real ``discord.Message`` objects.
 
-The REST side records every message, edit, uploaded file, flag and typing call, and ENFORCES
-Discord's limits with Discord's own error shapes: content ≤ 2,000 characters, ≤ 10 embeds,
-title ≤ 256, description ≤ 4,096, ≤ 25 fields (name ≤ 256, value ≤ 1,024), footer ≤ 2,048,
-author name ≤ 256, all embed text ≤ 6,000, ≤ 10 files, each file within the upload limit
-(HTTP 413, code 40005), ≤ 5 component rows of ≤ 5 buttons with labels ≤ 80; any breach answers
-HTTP 400 ``{"code": 50035, "message": "Invalid Form Body", "errors": {…}}``. It also works out
-which mentions a message would really ping (content + ``allowed_mentions`` + reply), so tests can
-assert that nobody was pinged. :meth:`FakeDiscord.fail_next` scripts 429s (with ``retry_after``
-and the headers discord.py expects) and 5xx answers.
+The REST side records every message, edit, uploaded file, flag and typing call, and enforces
+Discord's limits with Discord's own error shapes (``tests.fakes.discord_limits``): content,
+embeds, fields, files, upload size, components. It works out which mentions a message would
+really ping, so tests can assert that nobody was pinged, and honours ``enforce_nonce`` like
+Discord (a retried create returns the first message). :meth:`FakeDiscord.fail_next` scripts
+429s (with ``retry_after`` and the headers discord.py expects) and 5xx answers, before or after
+the request took effect. Guild state is built with the :class:`DiscordWorld` builders.
 """
 
 from __future__ import annotations
@@ -25,24 +23,21 @@ import asyncio
 import itertools
 import json
 import re
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-DISCORD_EPOCH_MS = 1_420_070_400_000
-CONTENT_LIMIT = 2000
-EMBED_LIMITS = {"title": 256, "description": 4096, "footer": 2048, "author": 256}
-EMBED_TOTAL_LIMIT = 6000
-MAX_EMBEDS = 10
-MAX_FIELDS = 25
-MAX_FILES = 10
+from tests.fakes.discord_limits import (
+    CONTENT_LIMIT,
+    DiscordFormError,
+    UploadedFile,
+    check_message_limits,
+    would_ping,
+)
+from tests.fakes.discord_world import DiscordWorld, now_iso
 
-_USER_MENTION = re.compile(r"<@!?(\d+)>")
-_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+__all__ = ["CONTENT_LIMIT", "FakeDiscord", "Recorded", "UploadedFile", "would_ping"]
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -52,20 +47,6 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
         status=status,
         headers={**(headers or {}), "Content-Type": "application/json"},
     )
-
-
-def _now_iso() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-@dataclass
-class UploadedFile:
-    """One file received in a multipart request."""
-
-    field: str
-    filename: str
-    content_type: str | None
-    data: bytes
 
 
 @dataclass
@@ -88,135 +69,12 @@ class Recorded:
         return int(self.payload.get("flags") or 0)
 
 
-class DiscordFormError(Exception):
-    """A payload Discord would reject; carries the HTTP status and the error body."""
-
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        super().__init__(body.get("message"))
-        self.status = status
-        self.body = body
-
-
-def _form_error(path: str, code: str, message: str) -> DiscordFormError:
-    errors: dict[str, Any] = {}
-    node = errors
-    parts = path.split(".")
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-    node[parts[-1]] = {"_errors": [{"code": code, "message": message}]}
-    return DiscordFormError(400, {"code": 50035, "message": "Invalid Form Body", "errors": errors})
-
-
-def _too_long(path: str, limit: int) -> DiscordFormError:
-    return _form_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
-
-
-def check_message_limits(
-    payload: dict[str, Any], files: list[UploadedFile], max_file_bytes: int
-) -> None:
-    """Raise DiscordFormError for anything real Discord would refuse in a create or edit."""
-    content = payload.get("content") or ""
-    if len(content) > CONTENT_LIMIT:
-        raise _too_long("content", CONTENT_LIMIT)
-    embeds = payload.get("embeds") or []
-    if len(embeds) > MAX_EMBEDS:
-        raise _too_long("embeds", MAX_EMBEDS)
-    total = 0
-    for i, embed in enumerate(embeds):
-        total += _check_embed(i, embed)
-    if total > EMBED_TOTAL_LIMIT:
-        raise _form_error(
-            "embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
-        )
-    if len(files) > MAX_FILES:
-        raise _too_long("files", MAX_FILES)
-    for upload in files:
-        if len(upload.data) > max_file_bytes:
-            raise DiscordFormError(413, {"code": 40005, "message": "Request entity too large"})
-    _check_components(payload.get("components") or [])
-
-
-def _check_embed(i: int, embed: dict[str, Any]) -> int:
-    total = 0
-    for key in ("title", "description"):
-        text = embed.get(key) or ""
-        if len(text) > EMBED_LIMITS[key]:
-            raise _too_long(f"embeds.{i}.{key}", EMBED_LIMITS[key])
-        total += len(text)
-    footer = (embed.get("footer") or {}).get("text") or ""
-    author = (embed.get("author") or {}).get("name") or ""
-    if len(footer) > EMBED_LIMITS["footer"]:
-        raise _too_long(f"embeds.{i}.footer.text", EMBED_LIMITS["footer"])
-    if len(author) > EMBED_LIMITS["author"]:
-        raise _too_long(f"embeds.{i}.author.name", EMBED_LIMITS["author"])
-    total += len(footer) + len(author)
-    fields_ = embed.get("fields") or []
-    if len(fields_) > MAX_FIELDS:
-        raise _too_long(f"embeds.{i}.fields", MAX_FIELDS)
-    for j, fld in enumerate(fields_):
-        name, value = fld.get("name") or "", fld.get("value") or ""
-        if not name or not value:
-            raise _form_error(f"embeds.{i}.fields.{j}", "BASE_TYPE_REQUIRED", "Required.")
-        if len(name) > 256:
-            raise _too_long(f"embeds.{i}.fields.{j}.name", 256)
-        if len(value) > 1024:
-            raise _too_long(f"embeds.{i}.fields.{j}.value", 1024)
-        total += len(name) + len(value)
-    url = embed.get("url")
-    if url is not None and not str(url).startswith(("http://", "https://")):
-        raise _form_error(f"embeds.{i}.url", "URL_TYPE_INVALID_URL", "Not a well formed URL.")
-    return total
-
-
-def _check_components(rows: list[dict[str, Any]]) -> None:
-    if len(rows) > 5:
-        raise _too_long("components", 5)
-    for i, row in enumerate(rows):
-        buttons = row.get("components") or []
-        if row.get("type") != 1 or not 1 <= len(buttons) <= 5:
-            raise _form_error(f"components.{i}", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "Bad row.")
-        for j, button in enumerate(buttons):
-            if len(button.get("label") or "") > 80:
-                raise _too_long(f"components.{i}.components.{j}.label", 80)
-            if button.get("style") == 5 and not str(button.get("url", "")).startswith("http"):
-                raise _form_error(
-                    f"components.{i}.components.{j}.url", "URL_TYPE_INVALID_URL", "Bad URL."
-                )
-
-
-def would_ping(payload: dict[str, Any], replied_to: int | None) -> list[str]:
-    """Who Discord would notify for this message, following its ``allowed_mentions`` rules."""
-    content = payload.get("content") or ""
-    allowed = payload.get("allowed_mentions")
-    parse = {"everyone", "users", "roles"} if allowed is None else set(allowed.get("parse", []))
-    users = set() if allowed is None else {str(u) for u in allowed.get("users", [])}
-    roles = set() if allowed is None else {str(r) for r in allowed.get("roles", [])}
-    pings: list[str] = []
-    if "everyone" in parse:
-        pings += [m for m in ("@everyone", "@here") if m in content]
-    for uid in _USER_MENTION.findall(content):
-        if "users" in parse or uid in users:
-            pings.append(f"user:{uid}")
-    for rid in _ROLE_MENTION.findall(content):
-        if "roles" in parse or rid in roles:
-            pings.append(f"role:{rid}")
-    if replied_to is not None and (allowed is None or allowed.get("replied_user", True)):
-        pings.append(f"reply:{replied_to}")
-    return pings
-
-
-class FakeDiscord:
-    """The fake Discord: guild/channel state, the REST API, the gateway, records and scripts."""
+class FakeDiscord(DiscordWorld):
+    """The fake Discord: the world's state served over REST and the gateway, with records."""
 
     def __init__(self, *, max_file_bytes: int = 10 * 1024 * 1024) -> None:
+        super().__init__()
         self.max_file_bytes = max_file_bytes
-        self._ids = itertools.count(1)
-        self.bot_user = self._user(self.snowflake(), "citecast", bot=True)
-        self.users: dict[int, dict[str, Any]] = {int(self.bot_user["id"]): self.bot_user}
-        self.guilds: dict[int, dict[str, Any]] = {}
-        self.channels: dict[int, dict[str, Any]] = {}
-        self.messages: dict[int, dict[str, Any]] = {}
-        self.members: dict[tuple[int, int], dict[str, Any]] = {}
         self.created: list[Recorded] = []
         self.edits: list[Recorded] = []
         self.typing: list[int] = []
@@ -261,214 +119,6 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    # -- state builders ----------------------------------------------------------------------
-
-    def snowflake(self) -> int:
-        """A fresh snowflake id carrying the current time, as Discord's do."""
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-        return (ms << 22) | (next(self._ids) & 0x3FFFFF)
-
-    def _user(self, uid: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-        return {
-            "id": str(uid),
-            "username": name,
-            "global_name": name,
-            "discriminator": "0",
-            "avatar": None,
-            "bot": bot,
-        }
-
-    def add_user(self, name: str, *, bot: bool = False) -> dict[str, Any]:
-        user = self._user(self.snowflake(), name, bot=bot)
-        self.users[int(user["id"])] = user
-        return user
-
-    def add_guild(self, name: str = "Guild", *, premium_tier: int = 0) -> int:
-        gid = self.snowflake()
-        self.guilds[gid] = {
-            "id": str(gid),
-            "name": name,
-            "unavailable": False,
-            "owner_id": self.bot_user["id"],
-            "premium_tier": premium_tier,
-            "roles": [self._role(gid, "@everyone")],
-            "channels": [],
-            "threads": [],
-            "members": [],
-            "member_count": 1,
-            "features": [],
-            "emojis": [],
-            "stickers": [],
-            "voice_states": [],
-            "presences": [],
-            "large": False,
-            "joined_at": _now_iso(),
-        }
-        self.add_member(gid, self.bot_user)
-        return gid
-
-    def _role(self, rid: int, name: str) -> dict[str, Any]:
-        return {
-            "id": str(rid),
-            "name": name,
-            "permissions": "0",
-            "position": 0,
-            "color": 0,
-            "hoist": False,
-            "managed": False,
-            "mentionable": False,
-            "flags": 0,
-        }
-
-    def add_role(self, guild_id: int, name: str) -> int:
-        rid = self.snowflake()
-        self.guilds[guild_id]["roles"].append(self._role(rid, name))
-        return rid
-
-    def add_member(self, guild_id: int, user: dict[str, Any], roles: Sequence[int] = ()) -> None:
-        member = {
-            "user": user,
-            "roles": [str(r) for r in roles],
-            "joined_at": _now_iso(),
-            "deaf": False,
-            "mute": False,
-            "flags": 0,
-        }
-        self.members[(guild_id, int(user["id"]))] = member
-        if user is self.bot_user:
-            self.guilds[guild_id]["members"].append(member)
-
-    def add_channel(
-        self,
-        guild_id: int,
-        name: str,
-        *,
-        kind: int = 0,
-        view_only_roles: list[int] | None = None,
-        view_only_members: Sequence[int] = (),
-    ) -> int:
-        """A text (0) or forum (15) channel.
-
-        ``view_only_roles`` hides it from @everyone and lets those roles (and the users in
-        ``view_only_members``) view it, as permission overwrites do on Discord.
-        """
-        cid = self.snowflake()
-        overwrites: list[dict[str, Any]] = []
-        if view_only_roles is not None:
-            view = 1 << 10
-            overwrites.append({"id": str(guild_id), "type": 0, "allow": "0", "deny": str(view)})
-            overwrites += [
-                {"id": str(r), "type": 0, "allow": str(view), "deny": "0"} for r in view_only_roles
-            ]
-            overwrites += [
-                {"id": str(u), "type": 1, "allow": str(view), "deny": "0"}
-                for u in view_only_members
-            ]
-        channel = {
-            "id": str(cid),
-            "type": kind,
-            "guild_id": str(guild_id),
-            "name": name,
-            "position": len(self.guilds[guild_id]["channels"]),
-            "permission_overwrites": overwrites,
-            "nsfw": False,
-            "parent_id": None,
-            "topic": None,
-            "rate_limit_per_user": 0,
-        }
-        if kind == 15:
-            channel.update({"available_tags": [], "flags": 0, "default_reaction_emoji": None})
-        self.guilds[guild_id]["channels"].append(channel)
-        self.channels[cid] = channel
-        return cid
-
-    def thread_payload(self, guild_id: int, parent_id: int, name: str, owner: int) -> int:
-        """Register a public thread (e.g. a forum post) and return its id."""
-        tid = self.snowflake()
-        self.channels[tid] = {
-            "id": str(tid),
-            "type": 11,
-            "guild_id": str(guild_id),
-            "parent_id": str(parent_id),
-            "name": name,
-            "owner_id": str(owner),
-            "message_count": 0,
-            "member_count": 1,
-            "rate_limit_per_user": 0,
-            "flags": 0,
-            "applied_tags": [],
-            "thread_metadata": {
-                "archived": False,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": _now_iso(),
-                "locked": False,
-            },
-        }
-        return tid
-
-    def open_dm(self, user: dict[str, Any]) -> int:
-        cid = self.snowflake()
-        self.channels[cid] = {"id": str(cid), "type": 1, "recipients": [user]}
-        return cid
-
-    def user_message(
-        self,
-        channel_id: int,
-        author: dict[str, Any],
-        content: str,
-        *,
-        mention_bot: bool = False,
-        reply_to: int | None = None,
-        message_id: int | None = None,
-    ) -> dict[str, Any]:
-        """A MESSAGE_CREATE payload from ``author`` (stored so it can be fetched later)."""
-        channel = self.channels[channel_id]
-        mid = message_id or self.snowflake()
-        if mention_bot:
-            content = f"<@{self.bot_user['id']}> {content}"
-        data: dict[str, Any] = self._message(mid, channel_id, author, content)
-        if mention_bot:
-            data["mentions"] = [self.bot_user]
-        guild_id = channel.get("guild_id")
-        if guild_id is not None:
-            data["guild_id"] = guild_id
-            member = self.members.get((int(guild_id), int(author["id"])))
-            if member is not None:
-                data["member"] = {k: v for k, v in member.items() if k != "user"}
-        if reply_to is not None:
-            data["type"] = 19
-            data["message_reference"] = {
-                "message_id": str(reply_to),
-                "channel_id": str(channel_id),
-                **({"guild_id": guild_id} if guild_id else {}),
-            }
-            if reply_to in self.messages:
-                data["referenced_message"] = self.messages[reply_to]
-        self.messages[mid] = data
-        return data
-
-    def _message(
-        self, mid: int, channel_id: int, author: dict[str, Any], content: str
-    ) -> dict[str, Any]:
-        return {
-            "id": str(mid),
-            "channel_id": str(channel_id),
-            "author": author,
-            "content": content,
-            "timestamp": _now_iso(),
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [],
-            "pinned": False,
-            "type": 0,
-            "flags": 0,
-            "components": [],
-        }
-
     # -- scripting and reading the records ---------------------------------------------------
 
     def fail_next(
@@ -487,14 +137,6 @@ class FakeDiscord:
         """
         failure = (method.upper(), re.compile(path_regex), status, retry_after, after_processing)
         self._failures.append(failure)
-
-    def messages_in(self, channel_id: int) -> list[dict[str, Any]]:
-        """The bot's messages in a channel as they are now (after edits), oldest first."""
-        return [
-            m
-            for m in self.messages.values()
-            if int(m["channel_id"]) == channel_id and m["author"]["id"] == self.bot_user["id"]
-        ]
 
     # -- gateway -----------------------------------------------------------------------------
 
@@ -720,7 +362,7 @@ class FakeDiscord:
         message.update(merged)
         if "flags" in payload and payload["flags"] is not None:
             message["flags"] = int(payload["flags"])
-        message["edited_timestamp"] = _now_iso()
+        message["edited_timestamp"] = now_iso()
         mid = int(message["id"])
         cid = int(message["channel_id"])
         self.edits.append(Recorded("PATCH", cid, mid, payload, files, would_ping(payload, None)))

@@ -1,0 +1,246 @@
+"""The state of the fake Discord: users, guilds, roles, channels, threads and messages.
+
+Builders return Discord's own JSON shapes (ids as strings, snowflakes carrying the time), the
+same payloads the gateway sends (GUILD_CREATE, MESSAGE_CREATE) and the REST API returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class DiscordWorld:
+    """Guilds, channels, members and messages, kept as Discord JSON."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self.bot_user = self._user(self.snowflake(), "citecast", bot=True)
+        self.users: dict[int, dict[str, Any]] = {int(self.bot_user["id"]): self.bot_user}
+        self.guilds: dict[int, dict[str, Any]] = {}
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.members: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def snowflake(self) -> int:
+        """A fresh snowflake id carrying the current time, as Discord's do."""
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._ids) & 0x3FFFFF)
+
+    def _user(self, uid: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+        return {
+            "id": str(uid),
+            "username": name,
+            "global_name": name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": bot,
+        }
+
+    def add_user(self, name: str, *, bot: bool = False) -> dict[str, Any]:
+        user = self._user(self.snowflake(), name, bot=bot)
+        self.users[int(user["id"])] = user
+        return user
+
+    def add_guild(self, name: str = "Guild", *, premium_tier: int = 0) -> int:
+        gid = self.snowflake()
+        self.guilds[gid] = {
+            "id": str(gid),
+            "name": name,
+            "unavailable": False,
+            "owner_id": self.bot_user["id"],
+            "premium_tier": premium_tier,
+            "roles": [self._role(gid, "@everyone")],
+            "channels": [],
+            "threads": [],
+            "members": [],
+            "member_count": 1,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "voice_states": [],
+            "presences": [],
+            "large": False,
+            "joined_at": now_iso(),
+        }
+        self.add_member(gid, self.bot_user)
+        return gid
+
+    def _role(self, rid: int, name: str) -> dict[str, Any]:
+        return {
+            "id": str(rid),
+            "name": name,
+            "permissions": "0",
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+    def add_role(self, guild_id: int, name: str) -> int:
+        rid = self.snowflake()
+        self.guilds[guild_id]["roles"].append(self._role(rid, name))
+        return rid
+
+    def add_member(self, guild_id: int, user: dict[str, Any], roles: Sequence[int] = ()) -> None:
+        member = {
+            "user": user,
+            "roles": [str(r) for r in roles],
+            "joined_at": now_iso(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+        }
+        self.members[(guild_id, int(user["id"]))] = member
+        if user is self.bot_user:
+            self.guilds[guild_id]["members"].append(member)
+
+    def add_channel(
+        self,
+        guild_id: int,
+        name: str,
+        *,
+        kind: int = 0,
+        view_only_roles: list[int] | None = None,
+        view_only_members: Sequence[int] = (),
+    ) -> int:
+        """A text (0) or forum (15) channel.
+
+        ``view_only_roles`` hides it from @everyone and lets those roles (and the users in
+        ``view_only_members``) view it, as permission overwrites do on Discord.
+        """
+        cid = self.snowflake()
+        overwrites: list[dict[str, Any]] = []
+        if view_only_roles is not None:
+            view = 1 << 10
+            overwrites.append({"id": str(guild_id), "type": 0, "allow": "0", "deny": str(view)})
+            overwrites += [
+                {"id": str(r), "type": 0, "allow": str(view), "deny": "0"} for r in view_only_roles
+            ]
+            overwrites += [
+                {"id": str(u), "type": 1, "allow": str(view), "deny": "0"}
+                for u in view_only_members
+            ]
+        channel = {
+            "id": str(cid),
+            "type": kind,
+            "guild_id": str(guild_id),
+            "name": name,
+            "position": len(self.guilds[guild_id]["channels"]),
+            "permission_overwrites": overwrites,
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+        }
+        if kind == 15:
+            channel.update({"available_tags": [], "flags": 0, "default_reaction_emoji": None})
+        self.guilds[guild_id]["channels"].append(channel)
+        self.channels[cid] = channel
+        return cid
+
+    def thread_payload(self, guild_id: int, parent_id: int, name: str, owner: int) -> int:
+        """Register a public thread (e.g. a forum post) and return its id."""
+        tid = self.snowflake()
+        self.channels[tid] = {
+            "id": str(tid),
+            "type": 11,
+            "guild_id": str(guild_id),
+            "parent_id": str(parent_id),
+            "name": name,
+            "owner_id": str(owner),
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "applied_tags": [],
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": now_iso(),
+                "locked": False,
+            },
+        }
+        return tid
+
+    def open_dm(self, user: dict[str, Any]) -> int:
+        cid = self.snowflake()
+        self.channels[cid] = {"id": str(cid), "type": 1, "recipients": [user]}
+        return cid
+
+    def user_message(
+        self,
+        channel_id: int,
+        author: dict[str, Any],
+        content: str,
+        *,
+        mention_bot: bool = False,
+        reply_to: int | None = None,
+        message_id: int | None = None,
+    ) -> dict[str, Any]:
+        """A MESSAGE_CREATE payload from ``author`` (stored so it can be fetched later)."""
+        channel = self.channels[channel_id]
+        mid = message_id or self.snowflake()
+        if mention_bot:
+            content = f"<@{self.bot_user['id']}> {content}"
+        data: dict[str, Any] = self._message(mid, channel_id, author, content)
+        if mention_bot:
+            data["mentions"] = [self.bot_user]
+        guild_id = channel.get("guild_id")
+        if guild_id is not None:
+            data["guild_id"] = guild_id
+            member = self.members.get((int(guild_id), int(author["id"])))
+            if member is not None:
+                data["member"] = {k: v for k, v in member.items() if k != "user"}
+        if reply_to is not None:
+            data["type"] = 19
+            data["message_reference"] = {
+                "message_id": str(reply_to),
+                "channel_id": str(channel_id),
+                **({"guild_id": guild_id} if guild_id else {}),
+            }
+            if reply_to in self.messages:
+                data["referenced_message"] = self.messages[reply_to]
+        self.messages[mid] = data
+        return data
+
+    def _message(
+        self, mid: int, channel_id: int, author: dict[str, Any], content: str
+    ) -> dict[str, Any]:
+        return {
+            "id": str(mid),
+            "channel_id": str(channel_id),
+            "author": author,
+            "content": content,
+            "timestamp": now_iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+            "flags": 0,
+            "components": [],
+        }
+
+    def messages_in(self, channel_id: int) -> list[dict[str, Any]]:
+        """The bot's messages in a channel as they are now (after edits), oldest first."""
+        return [
+            m
+            for m in self.messages.values()
+            if int(m["channel_id"]) == channel_id and m["author"]["id"] == self.bot_user["id"]
+        ]
