@@ -1,0 +1,117 @@
+"""``citecast resolve --sources S.json``: a raw model answer on stdin -> Answer JSON on stdout."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.models import Source
+
+HELP = "resolve a raw model answer (stdin) against a list of sources into Answer JSON"
+DESCRIPTION = """\
+Read the raw answer a model wrote on stdin, resolve its citation markers against the sources,
+and print the canonical Answer as JSON: {"text", "citations", "dropped"}. The text is CommonMark
+with each citation written [^n]; "dropped" lists every removed marker with its reason (unknown,
+out_of_range, forbidden, uncitable, invalid_token, placeholder, over_limit).
+
+The sources file is a JSON list of Source objects, registered in order: each new citable entry
+gets the next number (1, 2, ...), a duplicate (same id, or same URL + page + chunk) shares the
+number of its first occurrence, and an uncitable entry or one the viewer may not see gets none.
+Source fields: id (required), title, url, filename, path, media_type, page, page_end, section,
+chunk, text, citable, audience, kind, key, label, columns, action.
+
+Markers understood: [1] [1, 3-5] [^1] <citation>1 | quote</citation> <CIT id /> [cite: 2]
+[Source 2] 【2】 [[source key="..." columns="a, b"]] [1](url) and private-use markers; never
+inside code or math. Resolve policy comes from the `resolve:` section of config.yaml.
+
+example:
+  $ cat sources.json
+  [{"id": "guide", "title": "Install guide", "url": "https://example.com/install"},
+   {"id": "manual", "title": "Manual", "url": "https://example.com/manual.pdf", "page": 12}]
+  $ echo 'Run the installer [2]. It needs Python 3.11 <CIT guide />.' \\
+      | citecast resolve --sources sources.json
+  {"text": "Run the installer [^1]. It needs Python 3.11 [^2].", "citations": [...], ...}
+
+A malformed file or entry exits with status 2 and one line naming it, e.g.
+  citecast resolve: sources.json: entry 3: page must be an integer
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``citecast resolve``."""
+    parser.add_argument(
+        "--sources", required=True, metavar="S.json", help="JSON list of Source objects"
+    )
+    parser.add_argument(
+        "--audience",
+        nargs="+",
+        action="extend",
+        metavar="GROUP",
+        help="groups the viewer belongs to (default: public)",
+    )
+    parser.add_argument(
+        "--numbering",
+        choices=("appearance", "registry"),
+        help="display numbers by first appearance (default) or keep the registry's numbers",
+    )
+
+
+def load_sources(path: str) -> list[Source]:
+    """The sources of ``path``; a ValidationError naming the file and the entry otherwise."""
+    import json
+
+    from bot.errors import ValidationError
+    from bot.models import Source
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data: Any = json.load(handle)
+    except FileNotFoundError:
+        raise ValidationError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValidationError(f"{path}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValidationError(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    if not isinstance(data, list):
+        raise ValidationError(f"{path}: must be a JSON list of sources")
+    sources: list[Source] = []
+    for index, entry in enumerate(data, start=1):
+        try:
+            sources.append(Source.from_json(entry))
+        except ValidationError as exc:
+            raise ValidationError(f"{path}: entry {index}: {exc}") from None
+    return sources
+
+
+def run(args: argparse.Namespace) -> int:
+    """Resolve stdin against the sources and print the Answer JSON."""
+    import json
+    import sys
+
+    from bot.config import load_settings
+    from bot.errors import ValidationError
+    from bot.registry import SourceRegistry
+    from bot.resolver import ResolvePolicy, resolve
+
+    sources = load_sources(args.sources)
+    settings = load_settings(getattr(args, "config", None)).resolve
+    policy = ResolvePolicy(
+        numbering=args.numbering or settings.numbering,
+        max_citations=settings.max_citations,
+        infer_from_mentions=settings.infer_from_mentions,
+        strip_model_source_lists=settings.strip_model_source_lists,
+        key_word=settings.key_word,
+    )
+    try:
+        raw = sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"stdin: not valid UTF-8: {exc.reason}") from None
+    registry = SourceRegistry(args.audience or ["public"])
+    registry.register_all(sources)
+    answer = resolve(raw, registry, policy)
+    json.dump(answer.to_json(), sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
