@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 
 EVENT_SCOPE = "slack-event"
 MESSAGE_SCOPE = "slack-message"
-IGNORED_SUBTYPES_OK = frozenset({None, "file_share", "thread_broadcast"})
+ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
 GREETING = "Hi! Ask me a question and I'll answer with sources."
 
 
@@ -196,7 +196,13 @@ class SlackConnector:
             self._spawn(self._greet(event))
         else:
             question = self._question(body, event)
-            if question is not None and self._claim(question):
+            try:
+                admitted = question is not None and self._claim(question)
+            except StoreError as exc:
+                # Not acknowledged, so Slack delivers the event again later.
+                log.error("cannot record Slack event %s: %s", body.get("event_id"), exc)
+                return BoltResponse(status=503, body="store unavailable")
+            if question is not None and admitted:
                 self._spawn(self._answer(question))
         return BoltResponse(status=200, body="")
 
@@ -210,7 +216,7 @@ class SlackConnector:
 
     def _question(self, body: dict[str, Any], event: dict[str, Any]) -> SlackQuestion | None:
         kind = event.get("type")
-        if self._is_from_a_bot(event) or event.get("subtype") not in IGNORED_SUBTYPES_OK:
+        if self._is_from_a_bot(event) or event.get("subtype") not in ANSWERED_SUBTYPES:
             return None
         if kind == "message" and event.get("channel_type") != "im":
             return None  # channel messages are answered through their app_mention event

@@ -195,7 +195,10 @@ class NativeSink:
 
     def _handle(self, exc: SlackApiError, what: str) -> None:
         code = error_code(exc)
-        if self.ts is None and code in UNSUPPORTED_STREAMING:
+        if self.ts is None:
+            # Nothing is visible yet, so a plain post can still show the whole answer.
+            if code not in UNSUPPORTED_STREAMING:
+                log.warning("Slack refused to start a stream (%s); posting instead", code)
             raise StreamingUnavailableError(f"Slack {what}: {code}") from None
         if code in STREAM_CLOSED:
             log.info("Slack closed the stream in %s; completing it", self._thread.channel)

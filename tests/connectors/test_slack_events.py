@@ -182,3 +182,13 @@ async def test_direct_messages_get_the_askers_groups(tmp_path: Path) -> None:
         audiences = [call[1] for call in answerer.calls]
         assert audiences == [frozenset({"public", "staff"}), frozenset({"public"})]
         assert len(world.fake.bot_messages(DM)) == 1
+
+
+async def test_an_unwritable_store_leaves_the_event_for_slack_to_redeliver(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        world.store._db.execute("DROP TABLE dedupe")
+        response = await world.post_event(mention("store down"))
+        assert response.status_code == 503
+        assert answerer.calls == []
+        assert world.fake.calls_to("chat.postMessage") == []
