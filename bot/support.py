@@ -4,7 +4,8 @@ The default :class:`LexicalScorer` needs no model download. It weighs the claim'
 by their rarity in the turn's evidence (BM25-style inverse document frequency), measures how much
 of that weight the best window of one or two passage sentences covers, and applies hard checks:
 every number in the claim must appear in the passage (with a matching unit where both give one),
-and every quoted phrase must appear verbatim.
+a stated frequency ("every minute", "nightly") must not contradict the passage's, and every
+quoted phrase must appear verbatim.
 
 A team can plug in an NLI or embedding model instead: anything with
 ``entails(premise, hypothesis) -> float`` in 0..1 is a :class:`SupportScorer`, and
@@ -21,10 +22,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
-from bot.text_terms import content_terms, number_values, numbers, quoted_phrases
+from bot.text_terms import frequencies, number_values, numbers, quoted_phrases, term_set
 
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _UNIT_ALIASES = {
@@ -71,24 +73,28 @@ class LexicalScorer:
     """Rarity-weighted content-word coverage plus hard number and quote checks."""
 
     def __init__(self, evidence: Iterable[str] = ()) -> None:
-        documents = [set(content_terms(text)) for text in evidence]
+        documents = [term_set(text) for text in evidence]
         self._count = len(documents)
         self._df: Counter[str] = Counter()
         for terms in documents:
             self._df.update(terms)
+        self._weights: dict[str, float] = {}
 
     def weight(self, term: str) -> float:
         """BM25's inverse document frequency of ``term`` over the turn's evidence (>= 0.2)."""
-        df = self._df.get(term, 0)
-        idf = math.log(1.0 + (self._count - df + 0.5) / (df + 0.5))
-        return max(idf, 0.2)
+        cached = self._weights.get(term)
+        if cached is None:
+            df = self._df.get(term, 0)
+            cached = max(math.log(1.0 + (self._count - df + 0.5) / (df + 0.5)), 0.2)
+            self._weights[term] = cached
+        return cached
 
     def entails(self, premise: str, hypothesis: str) -> float:
         """Coverage of the hypothesis' weighted content words by the premise, hard-checked."""
-        claim_terms = set(content_terms(hypothesis))
+        claim_terms = term_set(hypothesis)
         if not claim_terms:
             return 0.0
-        premise_terms = set(content_terms(premise))
+        premise_terms = term_set(premise)
         total = sum(self.weight(t) for t in claim_terms)
         covered = sum(self.weight(t) for t in claim_terms & premise_terms)
         score = covered / total
@@ -96,15 +102,41 @@ class LexicalScorer:
             score = min(score, HARD_CHECK_CAP)
         return round(score, 4)
 
+    def best_support(self, passage: str, claim: str) -> Support:
+        """``best_support`` for this scorer: term sets and weights computed once per claim.
+
+        The hard checks look at the whole passage (a number stated in the next sentence still
+        counts), so they run once instead of once per window.
+        """
+        claim_terms = term_set(claim)
+        parts = passage_sentences(passage)
+        if not claim_terms or not parts:
+            return Support(0.0, None)
+        weights = {term: self.weight(term) for term in claim_terms}
+        total = sum(weights.values())
+
+        def coverage(window: str) -> float:
+            present = term_set(window)
+            return sum(w for term, w in weights.items() if term in present) / total
+
+        best = best_window(parts, coverage)
+        if not hard_checks_pass(passage, claim):
+            return Support(min(best.score, HARD_CHECK_CAP), best.quote)
+        return best
+
 
 def hard_checks_pass(premise: str, hypothesis: str) -> bool:
-    """Numbers (and their units) and quoted phrases of the claim appear in the passage."""
+    """Numbers (with units), frequencies and quoted phrases of the claim agree with the passage."""
     if not number_values(hypothesis) <= number_values(premise):
         return False
     premise_units = _units_by_value(premise)
     for value, units in _units_by_value(hypothesis).items():
         if premise_units.get(value) and units.isdisjoint(premise_units[value]):
             return False
+    claimed_frequency = frequencies(hypothesis)
+    stated_frequency = frequencies(premise)
+    if claimed_frequency and stated_frequency and claimed_frequency.isdisjoint(stated_frequency):
+        return False
     lowered = premise.lower()
     return all(phrase in lowered for phrase in quoted_phrases(hypothesis))
 
@@ -119,9 +151,10 @@ def _units_by_value(text: str) -> dict[str, set[str]]:
     return {value: units for value, units in out.items() if units}
 
 
-def passage_sentences(text: str) -> list[str]:
+@lru_cache(maxsize=4_096)
+def passage_sentences(text: str) -> tuple[str, ...]:
     """The passage split into sentences (and lines), empty ones removed."""
-    return [part.strip() for part in _SENTENCE_SPLIT_RE.split(text) if part and part.strip()]
+    return tuple(part.strip() for part in _SENTENCE_SPLIT_RE.split(text) if part and part.strip())
 
 
 def best_support(scorer: SupportScorer, passage: str, claim: str) -> Support:
@@ -129,27 +162,33 @@ def best_support(scorer: SupportScorer, passage: str, claim: str) -> Support:
 
     The whole passage also counts (slightly discounted, since its quote would be too long to
     point at), so evidence spread over a paragraph is not missed; its quote stays the best
-    single sentence.
+    single sentence. The lexical scorer takes a fast path with the same windows.
     """
+    if isinstance(scorer, LexicalScorer):
+        return scorer.best_support(passage, claim)
     parts = passage_sentences(passage)
     if not parts or not claim.strip():
         return Support(0.0, None)
+    return best_window(parts, lambda window: scorer.entails(window, claim))
+
+
+def best_window(parts: Sequence[str], score: Callable[[str], float]) -> Support:
+    """Pick the best single sentence; a pair or the whole passage must do clearly better."""
     best = Support(0.0, None)
     for sentence in parts:
-        score = scorer.entails(sentence, claim)
-        if score > best.score + 1e-9:
-            best = Support(score, sentence)
-    # A pair of sentences, or the whole passage, must do clearly better to win: a shorter
-    # quote points more precisely at the evidence.
+        value = score(sentence)
+        if value > best.score + 1e-9:
+            best = Support(value, sentence)
+    # A shorter quote points more precisely at the evidence, so longer ones need a margin.
     for first, second in itertools.pairwise(parts):
         window = f"{first} {second}"
-        score = scorer.entails(window, claim)
-        if score > best.score + _LONGER_QUOTE_MARGIN:
-            best = Support(score, window)
-    whole = scorer.entails(passage, claim) * 0.9
+        value = score(window)
+        if value > best.score + _LONGER_QUOTE_MARGIN:
+            best = Support(value, window)
+    whole = score(" ".join(parts)) * 0.9
     if whole > best.score + _LONGER_QUOTE_MARGIN:
-        best = Support(round(whole, 4), best.quote or parts[0])
-    return best
+        best = Support(whole, best.quote or parts[0])
+    return Support(round(best.score, 4), best.quote)
 
 
 def scorer_factory(backend: str) -> ScorerFactory:

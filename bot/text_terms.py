@@ -9,21 +9,56 @@ number are kept with it ("30 seconds" -> "30 second") so a claim's unit must mat
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bot.knowledge.terms import STOP_WORDS, stem, words
 
 _NUMBER_RE = re.compile(
     r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(%|[a-zA-Z]{1,12}\b))?"
 )
+_FREQUENCY_RE = re.compile(
+    r"\b(?:every|each|per|once an?|once per)\s+"
+    r"(second|minute|hour|night|day|week|month|quarter|year)"
+    r"|\b(hourly|nightly|daily|weekly|monthly|quarterly|yearly|annually)\b",
+    re.IGNORECASE,
+)
+_FREQUENCY_WORDS = {
+    "hourly": "hour",
+    "nightly": "day",
+    "night": "day",
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "quarterly": "quarter",
+    "yearly": "year",
+    "annually": "year",
+}
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]{3,200})[\"“”]")
+
+
+_cached_stem = lru_cache(maxsize=65_536)(stem)
 
 
 def content_terms(text: str) -> list[str]:
     """Stemmed tokens that carry meaning (no stop words, no one-letter tokens)."""
-    return [stem(t) for t in words(text) if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())]
+    return list(_content_terms(text))
 
 
-def numbers(text: str) -> set[str]:
+@lru_cache(maxsize=8_192)
+def _content_terms(text: str) -> tuple[str, ...]:
+    return tuple(
+        _cached_stem(t) for t in words(text) if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
+    )
+
+
+@lru_cache(maxsize=8_192)
+def term_set(text: str) -> frozenset[str]:
+    """The distinct content terms of ``text`` (cached: passages are scored against many claims)."""
+    return frozenset(_content_terms(text))
+
+
+@lru_cache(maxsize=8_192)
+def numbers(text: str) -> frozenset[str]:
     """Normalised numbers of ``text``, each with its unit when one follows it."""
     found: set[str] = set()
     for match in _NUMBER_RE.finditer(text):
@@ -34,7 +69,7 @@ def numbers(text: str) -> set[str]:
             found.add(f"{value} {stem(unit)}".strip())
         else:
             found.add(value)
-    return found
+    return frozenset(found)
 
 
 def number_values(text: str) -> set[str]:
@@ -45,3 +80,19 @@ def number_values(text: str) -> set[str]:
 def quoted_phrases(text: str) -> list[str]:
     """Phrases the text puts in double quotes (which a supporting passage must contain)."""
     return [match.group(1).strip().lower() for match in _QUOTED_RE.finditer(text)]
+
+
+@lru_cache(maxsize=8_192)
+def frequencies(text: str) -> frozenset[str]:
+    """How often the text says something happens: "every night" and "daily" both give "day"."""
+    found: set[str] = set()
+    for match in _FREQUENCY_RE.finditer(text):
+        word = (match.group(1) or match.group(2)).lower()
+        found.add(_FREQUENCY_WORDS.get(word, word))
+    return frozenset(found)
+
+
+def clear_caches() -> None:
+    """Forget cached terms (benchmarks use it to measure a cold answer honestly)."""
+    for cached in (_cached_stem, _content_terms, term_set, numbers, frequencies):
+        cached.cache_clear()

@@ -1,0 +1,97 @@
+"""``citecast eval DATA.jsonl``: measure citation quality on a data set of cases."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+HELP = "measure citation quality (ALCE-style recall and precision) on a JSONL data set"
+DESCRIPTION = """\
+Measure citation quality on a data set of cases, one JSON object per line. A case holds either a
+recorded answer (the raw text a model wrote, with its sources) or a question for the configured
+assistant, and optionally gold citations and hand-labelled support.
+
+Metrics: citation recall (statements whose cited passages jointly support them), citation
+precision (citations that are not irrelevant), claims found in the cited source, answers with a
+citation, dropped markers by reason, the support scorer's agreement with the labels, and with
+--runs N the spread between runs of the same question.
+
+example line:
+  {"id": "retries", "answer": "Failed sends are retried 5 times [1].",
+   "sources": [{"id": "ops#3", "title": "Operations", "text": "We retry 5 times."}],
+   "labels": [{"claim": "Failed sends are retried 5 times.", "source": "ops#3", "supported": true}]}
+
+examples:
+  citecast eval examples/eval/citations.jsonl
+  citecast eval cases.jsonl --runs 3 --out report.html
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``citecast eval``."""
+    parser.add_argument("data", type=Path, help="JSONL file of cases")
+    parser.add_argument("--runs", type=int, default=1, help="answers per question case (default 1)")
+    parser.add_argument("--out", type=Path, help="also write an HTML report here")
+    parser.add_argument(
+        "--threshold", type=float, help="support threshold (default: grounding.threshold)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the cases, run them, print the table, write the report."""
+    from rich.console import Console
+
+    from bot.config import load_settings
+    from bot.errors import ValidationError
+    from bot.evaluation.dataset import load_cases
+    from bot.evaluation.report import print_table, write_html
+    from bot.evaluation.runner import AskFn, CaseResult, run_case
+    from bot.models import Answer
+    from bot.registry import SourceRegistry
+    from bot.resolver import ResolvePolicy
+    from bot.support import scorer_factory
+
+    if args.runs < 1:
+        raise ValidationError("--runs must be at least 1")
+    settings = load_settings(args.config)
+    threshold = settings.grounding.threshold if args.threshold is None else args.threshold
+    if not 0.0 <= threshold <= 1.0:
+        raise ValidationError("--threshold must be between 0 and 1")
+    cases = load_cases(args.data)
+    scorer = scorer_factory(settings.grounding.backend)
+    policy = ResolvePolicy(
+        numbering=settings.resolve.numbering,
+        max_citations=settings.resolve.max_citations,
+        infer_from_mentions=settings.resolve.infer_from_mentions,
+        strip_model_source_lists=settings.resolve.strip_model_source_lists,
+        key_word=settings.resolve.key_word,
+    )
+    ask: AskFn | None = None
+    if any(case.answer is None for case in cases):
+        from bot.assistant import Assistant
+
+        assistant = Assistant.from_settings(settings)
+
+        async def ask_assistant(
+            question: str, audience: frozenset[str]
+        ) -> tuple[Answer, SourceRegistry]:
+            reply = await assistant.reply(question, audience)
+            return reply.answer, SourceRegistry.from_json(reply.registry)
+
+        ask = ask_assistant
+
+    async def run_all() -> list[CaseResult]:
+        return [
+            await run_case(
+                case, runs=args.runs, threshold=threshold, scorer=scorer, policy=policy, ask=ask
+            )
+            for case in cases
+        ]
+
+    results = asyncio.run(run_all())
+    print_table(results, Console(), args.runs)
+    if args.out:
+        write_html(results, args.out, threshold)
+        Console(stderr=True).print(f"report written to {args.out}")
+    return 0

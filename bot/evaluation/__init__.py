@@ -1,0 +1,1 @@
+"""``citecast eval``: citation quality metrics over a JSONL data set (see ``dataset``)."""

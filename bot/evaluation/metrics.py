@@ -1,0 +1,159 @@
+"""Citation quality metrics for one answer, ALCE-style (Gao et al., 2023), plus scorer agreement.
+
+- **citation recall**: the share of statements (factual sentences) whose cited passages, taken
+  together, support them; a statement that cites nothing counts as unsupported.
+- **citation precision**: the share of citations that are not irrelevant. A citation is relevant
+  when its statement is supported jointly and either it supports the statement alone or the
+  statement is no longer supported without it.
+- **claims in source**: the share of (claim, citation) pairs whose cited passage alone supports
+  the claim (the per-citation score ``verify`` reports).
+- **cited**: whether the answer has at least one citation.
+- **dropped**: markers the resolver removed, by reason.
+
+"Supports" means a support score at or above the grounding threshold, from the same scorer the
+answer path uses, so these numbers describe what the product does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.claims import sentences
+from bot.grounding import passage_of, uncited_claims
+from bot.models import Answer, Source
+from bot.support import SupportScorer, best_support
+
+ScoreFn = Callable[[str, str], float]
+
+
+@dataclass(frozen=True)
+class StatementCheck:
+    """One statement of an answer and how its citations fared."""
+
+    text: str
+    cited: tuple[int, ...]
+    supported: bool
+    relevant: tuple[int, ...]
+    scores: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AnswerMetrics:
+    """The metrics of one answer (see the module docstring)."""
+
+    recall: float | None
+    precision: float | None
+    claims_in_source: float | None
+    cited: bool
+    dropped: dict[str, int]
+    statements: tuple[StatementCheck, ...]
+    gold_precision: float | None = None
+    gold_recall: float | None = None
+
+
+def answer_metrics(
+    answer: Answer,
+    scorer: SupportScorer,
+    threshold: float,
+    gold_citations: Sequence[str] | None = None,
+) -> AnswerMetrics:
+    """Measure one answer; ``scorer`` should be built over the turn's evidence."""
+    passages = {c.n: passage_of(c.source) for c in answer.citations}
+
+    def score(passage_texts: Sequence[str], claim: str) -> float:
+        joined = "\n".join(text for text in passage_texts if text)
+        return best_support(scorer, joined, claim).score if joined else 0.0
+
+    factual = set(uncited_claims(answer.text))
+    checks: list[StatementCheck] = []
+    for sentence in sentences(answer.text):
+        cited = tuple(dict.fromkeys(n for n in sentence.numbers if n in passages))
+        if not cited and sentence.text not in factual:
+            continue
+        singles = {n: score([passages[n]], sentence.text) for n in cited}
+        supported = bool(cited) and score([passages[n] for n in cited], sentence.text) >= threshold
+        relevant: list[int] = []
+        for n in cited:
+            rest = [passages[m] for m in cited if m != n]
+            alone = singles[n] >= threshold
+            needed = not rest or score(rest, sentence.text) < threshold
+            if supported and (alone or needed):
+                relevant.append(n)
+        checks.append(StatementCheck(sentence.text, cited, supported, tuple(relevant), singles))
+    pairs = [s for check in checks for s in check.scores.values()]
+    total_citations = sum(len(check.cited) for check in checks)
+    return AnswerMetrics(
+        recall=_share(sum(c.supported for c in checks), len(checks)),
+        precision=_share(sum(len(c.relevant) for c in checks), total_citations),
+        claims_in_source=_share(sum(s >= threshold for s in pairs), len(pairs)),
+        cited=bool(answer.citations),
+        dropped=dict(Counter(d.reason for d in answer.dropped)),
+        statements=tuple(checks),
+        **_gold(answer, gold_citations),
+    )
+
+
+def _gold(answer: Answer, gold: Sequence[str] | None) -> dict[str, float | None]:
+    if gold is None:
+        return {}
+    cited = {c.source.id for c in answer.citations}
+    wanted = set(gold)
+    hits = len(cited & wanted)
+    return {"gold_precision": _share(hits, len(cited)), "gold_recall": _share(hits, len(wanted))}
+
+
+@dataclass(frozen=True)
+class LabelAgreement:
+    """How the scorer's verdicts agree with hand labels (the scorer's own precision/recall)."""
+
+    true_positive: int = 0
+    false_positive: int = 0
+    false_negative: int = 0
+    true_negative: int = 0
+
+    @property
+    def precision(self) -> float | None:
+        """Of the claims the scorer called supported, the share that are."""
+        return _share(self.true_positive, self.true_positive + self.false_positive)
+
+    @property
+    def recall(self) -> float | None:
+        """Of the supported claims, the share the scorer found."""
+        return _share(self.true_positive, self.true_positive + self.false_negative)
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of labels the scorer agrees with."""
+        total = self.true_positive + self.false_positive + self.false_negative + self.true_negative
+        return _share(self.true_positive + self.true_negative, total)
+
+    def add(self, predicted: bool, actual: bool) -> LabelAgreement:
+        """A copy with one more judgement counted."""
+        return LabelAgreement(
+            self.true_positive + (predicted and actual),
+            self.false_positive + (predicted and not actual),
+            self.false_negative + (not predicted and actual),
+            self.true_negative + (not predicted and not actual),
+        )
+
+
+def label_agreement(
+    labels: Sequence[tuple[str, Source | None, bool]],
+    scorer: SupportScorer,
+    threshold: float,
+) -> tuple[LabelAgreement, list[float]]:
+    """Score each ``(claim, source, supported)`` label; returns agreement and the raw scores."""
+    agreement = LabelAgreement()
+    scores: list[float] = []
+    for claim, source, actual in labels:
+        passage = passage_of(source) if source else ""
+        value = best_support(scorer, passage, claim).score if passage else 0.0
+        scores.append(value)
+        agreement = agreement.add(value >= threshold, actual)
+    return agreement, scores
+
+
+def _share(part: int, whole: int) -> float | None:
+    return None if whole == 0 else part / whole

@@ -1,0 +1,107 @@
+"""Show eval results: a terminal table (rich) and an HTML report with a per-case drill-down."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from rich.console import Console
+from rich.table import Table
+
+from bot.evaluation.runner import METRIC_NAMES, CaseResult, total_agreement
+
+_HEADERS = {
+    "recall": "recall",
+    "precision": "precision",
+    "claims_in_source": "in source",
+    "cited": "cited",
+}
+
+
+def percent(value: float | None) -> str:
+    """``0.8125`` -> ``81.2%``; ``None`` -> ``–``."""
+    return "–" if value is None else f"{value * 100:.1f}%"
+
+
+def summary(results: Sequence[CaseResult]) -> dict[str, float | None]:
+    """Each metric's mean over cases (cases where it is undefined are left out)."""
+    out: dict[str, float | None] = {}
+    for metric in (*METRIC_NAMES, "gold_precision", "gold_recall"):
+        values = [v for v in (r.mean(metric) for r in results) if v is not None]
+        out[metric] = statistics.fmean(values) if values else None
+    spreads = [
+        v for r in results for v in [r.spread("recall")] if v is not None and len(r.runs) > 1
+    ]
+    out["recall_spread"] = max(spreads) if spreads else None
+    return out
+
+
+def dropped_totals(results: Sequence[CaseResult]) -> dict[str, int]:
+    """Dropped-marker counts by reason over every run of every case."""
+    totals: Counter[str] = Counter()
+    for result in results:
+        for run in result.runs:
+            totals.update(run.dropped)
+    return dict(sorted(totals.items()))
+
+
+def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> None:
+    """The per-case table, the totals and the scorer's agreement with the labels."""
+    table = Table(
+        title="citecast eval",
+        caption="recall/precision: ALCE citation recall and precision; in source: claims their"
+        " cited passage supports; cited: answers with a citation",
+    )
+    table.add_column("case")
+    for metric in METRIC_NAMES:
+        table.add_column(_HEADERS[metric], justify="right")
+    if runs > 1:
+        table.add_column("recall spread", justify="right")
+    for result in results:
+        row = [result.case.id, *(percent(result.mean(m)) for m in METRIC_NAMES)]
+        if runs > 1:
+            row.append(percent(result.spread("recall")))
+        table.add_row(*row)
+    overall = summary(results)
+    total_row = ["[bold]all[/bold]", *(percent(overall[m]) for m in METRIC_NAMES)]
+    if runs > 1:
+        total_row.append(percent(overall["recall_spread"]))
+    table.add_row(*total_row, end_section=True)
+    console.print(table)
+    dropped = dropped_totals(results)
+    if dropped:
+        console.print("dropped markers: " + ", ".join(f"{k} {v}" for k, v in dropped.items()))
+    if overall["gold_recall"] is not None:
+        console.print(
+            f"gold citations: precision {percent(overall['gold_precision'])}, "
+            f"recall {percent(overall['gold_recall'])}"
+        )
+    agreement = total_agreement(results)
+    if agreement.accuracy is not None:
+        console.print(
+            f"support scorer vs labels: precision {percent(agreement.precision)}, "
+            f"recall {percent(agreement.recall)}, accuracy {percent(agreement.accuracy)}"
+        )
+
+
+def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> None:
+    """A self-contained HTML report; every value is escaped by the template engine."""
+    env = Environment(
+        loader=PackageLoader("bot.evaluation", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+    )
+    template = env.get_template("report.html.j2")
+    html = template.render(
+        results=results,
+        summary=summary(results),
+        dropped=dropped_totals(results),
+        agreement=total_agreement(results),
+        metrics=METRIC_NAMES,
+        headers=_HEADERS,
+        percent=percent,
+        threshold=threshold,
+    )
+    path.write_text(html, encoding="utf-8")

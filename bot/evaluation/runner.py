@@ -1,0 +1,111 @@
+"""Run eval cases: resolve recorded answers, or ask the assistant ``runs`` times, then measure.
+
+A recorded case goes through exactly the production path (registry in order, ``resolve``,
+``verify`` with the annotate policy), so its metrics describe what users would be shown. A
+question case asks the configured assistant; with ``runs`` > 1 the spread between runs shows
+how stable the answers' citations are.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from bot.evaluation.dataset import EvalCase
+from bot.evaluation.metrics import AnswerMetrics, LabelAgreement, answer_metrics, label_agreement
+from bot.grounding import GroundingPolicy, passage_of, verify
+from bot.models import Answer, Source
+from bot.registry import SourceRegistry
+from bot.resolver import ResolvePolicy, resolve
+from bot.support import ScorerFactory
+
+AskFn = Callable[[str, frozenset[str]], Awaitable[tuple[Answer, SourceRegistry]]]
+
+METRIC_NAMES = ("recall", "precision", "claims_in_source", "cited")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """Every run of one case: the answers, their metrics and the label agreement."""
+
+    case: EvalCase
+    answers: tuple[Answer, ...]
+    runs: tuple[AnswerMetrics, ...]
+    agreement: LabelAgreement
+    label_scores: tuple[float, ...]
+
+    def mean(self, metric: str) -> float | None:
+        """The metric's mean over runs (``None`` when no run defines it)."""
+        values = [v for v in (_value(run, metric) for run in self.runs) if v is not None]
+        return statistics.fmean(values) if values else None
+
+    def spread(self, metric: str) -> float | None:
+        """Max minus min of the metric over runs (0 for a single run)."""
+        values = [v for v in (_value(run, metric) for run in self.runs) if v is not None]
+        return max(values) - min(values) if values else None
+
+
+def _value(run: AnswerMetrics, metric: str) -> float | None:
+    value = getattr(run, metric)
+    return float(value) if isinstance(value, bool | int | float) else None
+
+
+def resolve_recorded(
+    case: EvalCase, policy: ResolvePolicy, scorer: ScorerFactory
+) -> tuple[Answer, SourceRegistry]:
+    """The production path for a recorded answer: register, resolve, verify (annotate)."""
+    assert case.answer is not None
+    registry = SourceRegistry(case.audience)
+    registry.register_all(case.sources)
+    answer = resolve(case.answer, registry, policy)
+    return verify(answer, registry, GroundingPolicy(mode="annotate"), scorer), registry
+
+
+async def run_case(
+    case: EvalCase,
+    *,
+    runs: int,
+    threshold: float,
+    scorer: ScorerFactory,
+    policy: ResolvePolicy,
+    ask: AskFn | None,
+) -> CaseResult:
+    """Produce and measure the case's answer(s)."""
+    produced: list[tuple[Answer, SourceRegistry]] = []
+    if case.answer is not None:
+        produced.append(resolve_recorded(case, policy, scorer))
+    elif ask is not None and case.question is not None:
+        for _ in range(max(1, runs)):
+            produced.append(await ask(case.question, frozenset(case.audience)))
+    answers: list[Answer] = []
+    measured: list[AnswerMetrics] = []
+    for answer, registry in produced:
+        evidence = [passage_of(s) for s in registry.evidence()]
+        measured.append(
+            answer_metrics(
+                answer, scorer([e for e in evidence if e]), threshold, case.gold_citations
+            )
+        )
+        answers.append(answer)
+    by_id: dict[str, Source] = {s.id: s for s in case.sources}
+    for _, registry in produced[:1]:
+        by_id.update({s.id: s for s in registry.evidence()})
+    labels = [(label.claim, by_id.get(label.source), label.supported) for label in case.labels]
+    evidence_texts = [passage_of(s) for s in by_id.values()]
+    agreement, scores = label_agreement(labels, scorer([e for e in evidence_texts if e]), threshold)
+    return CaseResult(case, tuple(answers), tuple(measured), agreement, tuple(scores))
+
+
+def total_agreement(results: Sequence[CaseResult]) -> LabelAgreement:
+    """The scorer's agreement with every label of the data set."""
+    total = LabelAgreement()
+    for result in results:
+        a = result.agreement
+        total = LabelAgreement(
+            total.true_positive + a.true_positive,
+            total.false_positive + a.false_positive,
+            total.false_negative + a.false_negative,
+            total.true_negative + a.true_negative,
+        )
+    return total

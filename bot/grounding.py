@@ -1,0 +1,186 @@
+"""Claim-level support checks for every citation (DESIGN §1, ``verify``).
+
+A citation number that names a real source does not yet prove the source says what the sentence
+claims. ``verify(answer, registry, policy)`` scores each citation against the clause its marker
+closes (``bot.claims``) with a :class:`bot.support.SupportScorer` (lexical and offline by
+default), and then, by policy:
+
+- ``annotate`` (default): every checked citation carries ``support`` (0..1), ``claim`` and the
+  best-supporting passage sentence as ``quote`` (and so its deep link); renderers mark weak ones.
+- ``drop``: citations below ``threshold`` are removed from the text and listed in ``dropped``
+  with reason ``unsupported``; the remaining ones are renumbered 1..k by first appearance, the
+  only renumbering after the resolver, so the no-gaps contract of ``Answer`` still holds.
+- ``off``: the answer is returned unchanged.
+
+With ``flag_uncited_claims`` the sentences that state a fact but cite nothing are listed in
+``Answer.uncited_claims``. A citation whose source has no text (a bare file) cannot be checked and
+keeps ``support = None``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol
+
+from bot.claims import CITATION_RE, Claim, claims, mask_code, sentences
+from bot.config import GroundingSettings
+from bot.deeplinks import deep_link
+from bot.models import Answer, Citation, Dropped, Source
+from bot.support import (
+    LexicalScorer,
+    ScorerFactory,
+    SupportScorer,
+    best_support,
+    scorer_factory,
+)
+from bot.text_terms import content_terms, number_values
+
+_MIN_FACT_TERMS = 4
+_NOT_FOUND_RE = re.compile(r"\b(could not find|couldn't find|no relevant|nothing relevant)\b", re.I)
+
+
+class EvidenceSource(Protocol):
+    """What ``verify`` needs from a registry: every source the viewer may see this turn."""
+
+    def evidence(self) -> list[Source]:
+        """Every registered, visible source (citable or not)."""
+        ...
+
+
+@dataclass(frozen=True)
+class GroundingPolicy:
+    """How ``verify`` acts on its scores (from the ``grounding`` section of config.yaml)."""
+
+    mode: Literal["annotate", "drop", "off"] = "annotate"
+    threshold: float = 0.35
+    flag_uncited_claims: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: GroundingSettings) -> GroundingPolicy:
+        """The policy configured in ``config.yaml``."""
+        return cls(settings.policy, settings.threshold, settings.flag_uncited_claims)
+
+
+def passage_of(source: Source) -> str:
+    """The text a citation to ``source`` is checked against (records: label and columns)."""
+    if source.text:
+        return source.text
+    if source.kind == "record" and source.columns:
+        # One line, so the whole record is one window: its columns support a claim together.
+        cells = "; ".join(
+            f"{key.replace('_', ' ')} {value}" for key, value in source.columns.items()
+        )
+        return f"{source.label or source.title or 'record'}: {cells}"
+    return ""
+
+
+def verify(
+    answer: Answer,
+    registry: EvidenceSource | None = None,
+    policy: GroundingPolicy | None = None,
+    scorer: ScorerFactory | None = None,
+) -> Answer:
+    """Score every citation of ``answer`` and apply ``policy`` (see the module docstring)."""
+    policy = policy or GroundingPolicy()
+    if policy.mode == "off":
+        return answer
+    evidence = [passage_of(s) for s in (registry.evidence() if registry else [])]
+    evidence += [passage_of(c.source) for c in answer.citations]
+    score = (scorer or LexicalScorer)([text for text in evidence if text])
+    by_number: dict[int, list[Claim]] = {}
+    for claim in claims(answer.text):
+        for n in claim.numbers:
+            by_number.setdefault(n, []).append(claim)
+    checked = tuple(_check(c, by_number.get(c.n, []), score) for c in answer.citations)
+    result = replace(answer, citations=checked)
+    if policy.mode == "drop":
+        result = _drop_unsupported(result, policy.threshold)
+    if policy.flag_uncited_claims:
+        result = replace(result, uncited_claims=tuple(uncited_claims(result.text)))
+    return result
+
+
+def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer) -> Citation:
+    passage = passage_of(citation.source)
+    if not passage or not cited_by:
+        return citation
+    best_claim, best = cited_by[0], None
+    for claim in cited_by:
+        support = best_support(scorer, passage, claim.text)
+        if best is None or support.score > best.score:
+            best_claim, best = claim, support
+    assert best is not None
+    quote = citation.quote
+    if not quote or quote.lower() not in passage.lower():
+        quote = best.quote
+    link = deep_link(citation.source, quote) if quote else citation.deep_link
+    return replace(
+        citation,
+        support=best.score,
+        claim=best_claim.text,
+        quote=quote,
+        deep_link=link or citation.deep_link,
+    )
+
+
+def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
+    weak = {c.n for c in answer.citations if c.support is not None and c.support < threshold}
+    if not weak:
+        return answer
+    masked = mask_code(answer.text)
+    keep_order: list[int] = []
+    for match in CITATION_RE.finditer(masked):
+        n = int(match.group(1))
+        if n not in weak and n not in keep_order:
+            keep_order.append(n)
+    renumber = {old: new for new, old in enumerate(keep_order, start=1)}
+    pieces: list[str] = []
+    dropped: list[Dropped] = []
+    cursor = 0
+    for match in CITATION_RE.finditer(masked):
+        n = int(match.group(1))
+        start = match.start()
+        if n in weak:
+            # Removing a marker also removes the space before it ("fact [^3]." -> "fact.").
+            trimmed = start
+            while trimmed > cursor and answer.text[trimmed - 1] in " \t":
+                trimmed -= 1
+            pieces.append(answer.text[cursor:trimmed])
+            dropped.append(Dropped(marker=match.group(0), reason="unsupported", offset=start))
+        else:
+            pieces.append(answer.text[cursor:start])
+            pieces.append(f"[^{renumber[n]}]")
+        cursor = match.end()
+    pieces.append(answer.text[cursor:])
+    kept = tuple(
+        replace(c, n=renumber[c.n])
+        for c in sorted(answer.citations, key=lambda c: renumber.get(c.n, 0))
+        if c.n in renumber
+    )
+    return replace(
+        answer, text="".join(pieces), citations=kept, dropped=answer.dropped + tuple(dropped)
+    )
+
+
+def uncited_claims(text: str) -> list[str]:
+    """Sentences that state a fact (a number, or enough content words) and cite nothing."""
+    out: list[str] = []
+    for sentence in sentences(text):
+        plain = sentence.text
+        if sentence.numbers or plain.endswith(("?", ":")) or _NOT_FOUND_RE.search(plain):
+            continue
+        if number_values(plain) or len(content_terms(plain)) >= _MIN_FACT_TERMS:
+            out.append(plain)
+    return out
+
+
+__all__ = [
+    "EvidenceSource",
+    "GroundingPolicy",
+    "passage_of",
+    "scorer_factory",
+    "uncited_claims",
+    "verify",
+]

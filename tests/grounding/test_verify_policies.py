@@ -1,0 +1,143 @@
+"""verify(): scores, quotes and deep links on citations, and the annotate/drop/off policies."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from bot.claims import mask_code
+from bot.grounding import GroundingPolicy, passage_of, uncited_claims, verify
+from bot.models import Answer, Citation, Dropped, Source
+
+RETRY = Source(
+    id="admin#6",
+    title="Administration guide",
+    url="https://docs.example.org/admin.html",
+    text=(
+        "The retry policy decides what citecast does when a channel fails. When a platform "
+        "answers 429, citecast waits for the Retry-After header. Server errors are retried with "
+        "exponential backoff, up to 5 attempts."
+    ),
+)
+SOCKET = Source(
+    id="faq#3",
+    title="Integration FAQ",
+    url="https://docs.example.org/faq.html",
+    text="Socket Mode opens an outgoing WebSocket to Slack, so no public URL is needed.",
+)
+FILE_ONLY = Source(id="deck.pdf", title="Slides", filename="deck.pdf", kind="file")
+
+
+def _answer(text: str, *sources: Source) -> Answer:
+    return Answer(
+        text=text,
+        citations=tuple(
+            Citation(n=i, source=s, source_number=i) for i, s in enumerate(sources, start=1)
+        ),
+    )
+
+
+class _Evidence:
+    def __init__(self, *sources: Source) -> None:
+        self._sources = list(sources)
+
+    def evidence(self) -> list[Source]:
+        return self._sources
+
+
+def test_annotate_scores_quotes_and_links() -> None:
+    answer = _answer(
+        "Server errors are retried with exponential backoff, up to 5 attempts [^1]. "
+        "Socket Mode needs a public URL with a certificate [^2].",
+        RETRY,
+        SOCKET,
+    )
+    checked = verify(answer, _Evidence(RETRY, SOCKET))
+    good, weak = checked.citations
+    assert good.support is not None and good.support >= 0.8
+    assert good.quote == "Server errors are retried with exponential backoff, up to 5 attempts."
+    assert good.claim == "Server errors are retried with exponential backoff, up to 5 attempts"
+    assert good.deep_link is not None and "#:~:text=" in good.deep_link
+    assert weak.support is not None and weak.support < good.support
+    assert checked.text == answer.text  # annotate never edits the text
+
+
+def test_drop_removes_weak_citations_and_renumbers() -> None:
+    answer = _answer(
+        "Discord embeds have a colour bar [^1]. Retries use exponential backoff, up to 5 "
+        "attempts [^2]. Again [^1].",
+        SOCKET,
+        RETRY,
+    )
+    checked = verify(answer, _Evidence(SOCKET, RETRY), GroundingPolicy(mode="drop", threshold=0.5))
+    assert checked.text == (
+        "Discord embeds have a colour bar. Retries use exponential backoff, up to 5 attempts [^1]."
+        " Again."
+    )
+    assert [(c.n, c.source.id) for c in checked.citations] == [(1, "admin#6")]
+    assert [d.reason for d in checked.dropped] == ["unsupported", "unsupported"]
+    assert all(isinstance(d, Dropped) and d.marker == "[^1]" for d in checked.dropped)
+
+
+def test_off_returns_the_answer_untouched() -> None:
+    answer = _answer("Anything at all [^1].", SOCKET)
+    assert verify(answer, _Evidence(SOCKET), GroundingPolicy(mode="off")) is answer
+
+
+def test_source_without_text_is_left_unchecked() -> None:
+    answer = _answer("The slides explain the architecture [^1].", FILE_ONLY)
+    (citation,) = verify(answer).citations
+    assert citation.support is None
+
+
+def test_a_wrong_number_is_weak_even_with_every_word_matching() -> None:
+    answer = _answer(
+        "Server errors are retried with exponential backoff, up to 9 attempts [^1].", RETRY
+    )
+    (citation,) = verify(answer, _Evidence(RETRY)).citations
+    assert citation.support is not None and citation.support <= 0.15
+
+
+def test_records_are_checked_against_their_columns() -> None:
+    team = Source(
+        id="products#team",
+        kind="record",
+        label="citecast Team",
+        columns={"price_usd": "19", "seats": "up to 50"},
+    )
+    assert passage_of(team) == "citecast Team: price usd 19; seats up to 50"
+    (good,) = verify(_answer("Team: the price is 19 USD for up to 50 seats [^1].", team)).citations
+    (bad,) = verify(_answer("The Team plan costs 29 USD [^1].", team)).citations
+    assert good.support is not None and bad.support is not None
+    assert good.support > 0.35 > bad.support
+
+
+def test_uncited_factual_sentences_are_flagged() -> None:
+    answer = _answer(
+        "Here is what I found:\n\nRun make serve to start the chat on port 8000. "
+        "Retries use exponential backoff [^1]. Is that clear?",
+        RETRY,
+    )
+    checked = verify(answer, _Evidence(RETRY))
+    assert checked.uncited_claims == ("Run make serve to start the chat on port 8000.",)
+    assert uncited_claims("I could not find anything relevant in the knowledge base.") == []
+
+
+@given(
+    st.lists(st.sampled_from(["Retries back off", "up to 5 attempts", "colour", " ", "\n\n", "."]))
+)
+def test_drop_keeps_the_answer_contract(words: list[str]) -> None:
+    text = " ".join(w + (f" [^{i % 2 + 1}]" if i % 3 == 0 else "") for i, w in enumerate(words))
+    answer = _answer(text, RETRY, SOCKET)
+    present = {int(n) for n in re.findall(r"\[\^(\d+)\]", text)}
+    answer = Answer(text=text, citations=tuple(c for c in answer.citations if c.n in present))
+    # Only well-formed resolver output (numbers 1..k by first appearance) is a valid input.
+    first_seen = list(dict.fromkeys(int(n) for n in re.findall(r"\[\^(\d+)\]", text)))
+    assume(first_seen == list(range(1, len(first_seen) + 1)))
+    assume(mask_code(text).count("[^") == text.count("[^"))  # the resolver never cites in code
+    checked = verify(answer, _Evidence(RETRY, SOCKET), GroundingPolicy(mode="drop", threshold=0.6))
+    numbers = list(dict.fromkeys(int(n) for n in re.findall(r"\[\^(\d+)\]", checked.text)))
+    assert numbers == [c.n for c in checked.citations]
+    assert [c.n for c in checked.citations] == list(range(1, len(checked.citations) + 1))
