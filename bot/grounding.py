@@ -56,11 +56,17 @@ class GroundingPolicy:
     mode: Literal["annotate", "drop", "off"] = "annotate"
     threshold: float = 0.35
     flag_uncited_claims: bool = True
+    scorer: ScorerFactory | None = None
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings) -> GroundingPolicy:
-        """The policy configured in ``config.yaml``."""
-        return cls(settings.policy, settings.threshold, settings.flag_uncited_claims)
+        """The policy configured in ``config.yaml``, with its scorer backend loaded."""
+        return cls(
+            settings.policy,
+            settings.threshold,
+            settings.flag_uncited_claims,
+            scorer_factory(settings.backend),
+        )
 
 
 def passage_of(source: Source) -> str:
@@ -88,7 +94,7 @@ def verify(
         return answer
     evidence = [passage_of(s) for s in (registry.evidence() if registry else [])]
     evidence += [passage_of(c.source) for c in answer.citations]
-    score = (scorer or LexicalScorer)([text for text in evidence if text])
+    score = (scorer or policy.scorer or LexicalScorer)([text for text in evidence if text])
     by_number: dict[int, list[Claim]] = {}
     for claim in claims(answer.text):
         for n in claim.numbers:

@@ -8,6 +8,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bot.claims import mask_code
+from bot.config import GroundingSettings
 from bot.grounding import GroundingPolicy, passage_of, uncited_claims, verify
 from bot.models import Answer, Citation, Dropped, Source
 
@@ -141,3 +142,10 @@ def test_drop_keeps_the_answer_contract(words: list[str]) -> None:
     numbers = list(dict.fromkeys(int(n) for n in re.findall(r"\[\^(\d+)\]", checked.text)))
     assert numbers == [c.n for c in checked.citations]
     assert [c.n for c in checked.citations] == list(range(1, len(checked.citations) + 1))
+
+
+def test_policy_from_settings_loads_the_configured_scorer() -> None:
+    settings = GroundingSettings(backend="tests.grounding.plugin_scorer:make_scorer", threshold=0.6)
+    policy = GroundingPolicy.from_settings(settings)
+    (citation,) = verify(_answer("Anything at all [^1].", SOCKET), None, policy).citations
+    assert citation.support == 0.5  # the plug-in's score, not the lexical one
