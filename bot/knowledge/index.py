@@ -21,23 +21,24 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import KnowledgeIndexError
+from bot.knowledge.query_plan import plan_query
 from bot.knowledge.schema import audience_tuple, check_schema
-from bot.knowledge.terms import fts_query
 from bot.models import Source
 
 _SEARCH_FAST = (
     "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
-    "f.relpath, f.path, f.media_type FROM (SELECT rowid, rank FROM chunks_fts "
-    "WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) AS hit "
+    "f.relpath, f.path, f.media_type, hit.rank FROM (SELECT rowid, rank FROM chunks_fts "
+    "WHERE chunks_fts MATCH ? AND rowid <= ? ORDER BY rank LIMIT ?) AS hit "
     "JOIN chunks c ON c.id = hit.rowid JOIN files f ON f.id = c.file_id "
     "WHERE EXISTS (SELECT 1 FROM json_each(?) AS g "
     "WHERE instr(c.audience, '|' || g.value || '|') > 0) ORDER BY hit.rank LIMIT ?"
 )
 _SEARCH_FULL = (
     "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
-    "f.relpath, f.path, f.media_type FROM chunks_fts "
+    "f.relpath, f.path, f.media_type, chunks_fts.rank FROM chunks_fts "
     "JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id "
-    "WHERE chunks_fts MATCH ? AND EXISTS (SELECT 1 FROM json_each(?) AS g "
+    "WHERE chunks_fts MATCH ? AND chunks_fts.rowid <= ? "
+    "AND EXISTS (SELECT 1 FROM json_each(?) AS g "
     "WHERE instr(c.audience, '|' || g.value || '|') > 0) ORDER BY chunks_fts.rank LIMIT ?"
 )
 _BY_ID = (
@@ -58,7 +59,7 @@ class IndexStats:
 
 
 def _source_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Source:
-    (_, chunk, title, section, page, page_end, audience, url, text, relpath, path, media) = row
+    (_, chunk, title, section, page, page_end, audience, url, text, relpath, path, media) = row[:12]
     return Source(
         id=f"{relpath}#{chunk}",
         title=title,
@@ -79,8 +80,9 @@ def _source_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Source:
 class KnowledgeIndex:
     """Read access to an index built by ``citecast ingest``."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, rank_budget: int = 1000) -> None:
         self.path = Path(path)
+        self.rank_budget = rank_budget
         if not self.path.exists():
             raise KnowledgeIndexError(
                 f"no knowledge index at {self.path}; build one with `citecast ingest PATH`"
@@ -110,22 +112,30 @@ class KnowledgeIndex:
         self, query: str, audience: Iterable[str] = ("public",), limit: int = 5
     ) -> list[Source]:
         """The best ``limit`` chunks for ``query`` that a viewer in ``audience`` may see."""
-        match = fts_query(query)
-        if match is None or limit < 1:
-            return []
         groups = sorted(set(audience))
-        if not groups:
+        if limit < 1 or not groups:
             return []
         viewer = json.dumps(groups)
+        conn = self._conn()
         try:
+            plan = plan_query(conn, query, self.rank_budget)
+            if plan is None:
+                return []
             # Rank a few more than needed without the audience filter (the fast path), then
             # filter; only when that leaves too few, rank every visible match.
-            rows = self._conn().execute(_SEARCH_FAST, (match, limit * 4, viewer, limit)).fetchall()
+            fetch = limit * 4
+            rows = conn.execute(
+                _SEARCH_FAST, (plan.match, plan.max_rowid, fetch, viewer, fetch)
+            ).fetchall()
             if len(rows) < limit:
-                rows = self._conn().execute(_SEARCH_FULL, (match, viewer, limit)).fetchall()
+                rows = conn.execute(
+                    _SEARCH_FULL, (plan.match, plan.max_rowid, viewer, fetch)
+                ).fetchall()
         except sqlite3.Error as exc:
             raise KnowledgeIndexError(f"search failed in {self.path}: {exc}") from None
-        return [_source_from_row(row) for row in rows]
+        if plan.boosts:
+            rows.sort(key=lambda row: plan.adjust(float(row[12]), row[8]))
+        return [_source_from_row(row) for row in rows[:limit]]
 
     def source(self, source_id: str) -> Source | None:
         """The chunk with this ``"<relpath>#<chunk>"`` id, if it is indexed."""

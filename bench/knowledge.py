@@ -1,0 +1,215 @@
+"""Benchmark: ingestion throughput, search and extractive-answer latency, index size, memory.
+
+Generates Markdown corpora of 10,000 and 100,000 chunks (``--quick``: 2,000 and 10,000) in a temp
+directory and prints, per size:
+
+- ingestion: chunks/s and MB/s, and the ratio to a baseline that only reads and hashes the same
+  files (the I/O floor) measured in the same run;
+- peak RSS of the ingesting child process (one process per size, so the figures are comparable:
+  streaming ingestion keeps it flat as the corpus grows);
+- ``search_docs`` p50/p95 (FTS5 BM25 + registering and formatting the passages) against a
+  baseline ``LIKE`` scan for the same words;
+- extractive answer p50/p95 (search + sentence selection + resolve), as a ratio to search;
+- index size on disk.
+
+Target: search_docs p95 < 20 ms at 100,000 chunks.
+Run: ``.venv/bin/python bench/knowledge.py [--quick] [--sizes 10000 100000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CHUNKS_PER_FILE = 100
+SYLLABLES = "ka lo mi ne ru sa ti vo ze pa qu ri do fe gu ha ji ko lu ma ni".split()  # noqa: SIM905
+
+
+def vocabulary(size: int, rng: random.Random) -> list[str]:
+    """Pseudo-words; used with Zipf-like weights so a few are common and most are rare."""
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
+
+
+def generate(target: Path, chunks: int, seed: int = 7) -> int:
+    """Write ``chunks`` sections (one chunk each) as Markdown files; returns bytes written."""
+    rng = random.Random(seed)
+    vocab = vocabulary(20_000, rng)
+    weights = [1 / (rank + 1) for rank in range(len(vocab))]
+    total = 0
+    files = (chunks + CHUNKS_PER_FILE - 1) // CHUNKS_PER_FILE
+    for f in range(files):
+        lines = [f"# Guide {f}\n"]
+        for s in range(min(CHUNKS_PER_FILE, chunks - f * CHUNKS_PER_FILE)):
+            lines.append(f"## Topic {f}-{s}\n")
+            body = rng.choices(vocab, weights, k=80)
+            sentences = [" ".join(body[i : i + 10]).capitalize() + "." for i in range(0, 80, 10)]
+            lines.append(" ".join(sentences) + "\n")
+        text = "\n".join(lines)
+        folder = target / f"part{f // 100:03}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"guide{f:05}.md").write_text(text, encoding="utf-8")
+        total += len(text.encode())
+    return total
+
+
+def child_ingest(corpus: Path, index: Path) -> None:
+    """Runs in a child process: ingest and print timing and peak RSS as JSON."""
+    from bot.config import IndexSettings
+    from bot.knowledge import ingest
+
+    start = time.perf_counter()
+    report = ingest([corpus], IndexSettings(path=str(index)))
+    elapsed = time.perf_counter() - start
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": elapsed, "chunks": report.chunks, "peak_kb": peak_kb}))
+
+
+def read_baseline(corpus: Path) -> float:
+    """Seconds to read and hash every file (the I/O floor of ingestion)."""
+    start = time.perf_counter()
+    for folder, _, files in os.walk(corpus):
+        for name in files:
+            hashlib.sha256(Path(folder, name).read_bytes()).hexdigest()
+    return time.perf_counter() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def queries(n: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    vocab = vocabulary(20_000, random.Random(7))
+    common, rare = vocab[:200], vocab[200:5000]
+    out = []
+    for _ in range(n):
+        words = rng.sample(common, rng.randint(0, 2)) + rng.sample(rare, rng.randint(1, 2))
+        out.append("What about " + " ".join(words) + "?")
+    return out
+
+
+def measure(size: int, work: Path) -> dict[str, float]:
+    from bot.assistant.assistant import Assistant
+    from bot.assistant.cache import ToolCache
+    from bot.assistant.tools import Toolbox
+    from bot.config import Settings
+    from bot.knowledge import KnowledgeIndex
+    from bot.registry import SourceRegistry
+
+    corpus, index_path = work / f"corpus{size}", work / f"index{size}.db"
+    megabytes = generate(corpus, size) / 1e6
+    floor = read_baseline(corpus)
+    child = subprocess.run(
+        [sys.executable, __file__, "--child-ingest", str(corpus), str(index_path)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    ingest = json.loads(child.stdout)
+    index = KnowledgeIndex(index_path)
+    toolbox = Toolbox(index, None, ToolCache(0), top_k=5)
+    audience = frozenset({"public"})
+    search_ms: list[float] = []
+    for query in queries(300):
+        start = time.perf_counter()
+        result = toolbox.fetch("search_docs", {"query": query}, audience)
+        Toolbox.format("search_docs", result, SourceRegistry(audience))
+        search_ms.append((time.perf_counter() - start) * 1000)
+    conn = sqlite3.connect(index_path)
+    like_ms: list[float] = []
+    for query in queries(10):
+        # The naive baseline: scan every chunk for any of the words (what FTS5 saves us from).
+        found = [w.rstrip("?") for w in query.split()[2:]]
+        where = " OR ".join("text LIKE ?" for _ in found)
+        start = time.perf_counter()
+        conn.execute(f"SELECT id FROM chunks WHERE {where}", [f"%{w}%" for w in found]).fetchall()
+        like_ms.append((time.perf_counter() - start) * 1000)
+    settings = Settings.model_validate(
+        {"index": {"path": str(index_path)}, "grounding": {"policy": "off"}}
+    )
+    assistant = Assistant(settings, index)
+    answer_ms: list[float] = []
+
+    async def answers() -> None:
+        for question in queries(100, seed=5):
+            start = time.perf_counter()
+            await assistant.answer(question, audience)
+            answer_ms.append((time.perf_counter() - start) * 1000)
+
+    asyncio.run(answers())
+    return {
+        "chunks": ingest["chunks"],
+        "megabytes": megabytes,
+        "ingest_s": ingest["seconds"],
+        "read_s": floor,
+        "peak_mb": ingest["peak_kb"] / 1024,
+        "search_p50": statistics.median(search_ms),
+        "search_p95": percentile(search_ms, 0.95),
+        "like_p50": statistics.median(like_ms),
+        "answer_p50": statistics.median(answer_ms),
+        "answer_p95": percentile(answer_ms, 0.95),
+        "index_mb": index.stats().size_bytes / 1e6,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2,000 and 10,000 chunks")
+    parser.add_argument("--sizes", type=int, nargs="+", help="corpus sizes in chunks")
+    parser.add_argument(
+        "--child-ingest", nargs=2, metavar=("CORPUS", "INDEX"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.child_ingest:
+        child_ingest(Path(args.child_ingest[0]), Path(args.child_ingest[1]))
+        return 0
+    sizes = args.sizes or ([2_000, 10_000] if args.quick else [10_000, 100_000])
+    print(f"knowledge benchmark (python {sys.version.split()[0]}, sqlite {sqlite3.sqlite_version})")
+    with tempfile.TemporaryDirectory(prefix="citecast-bench-") as tmp:
+        results = {size: measure(size, Path(tmp)) for size in sizes}
+    header = (
+        f"{'chunks':>8} {'MB':>6} {'chunks/s':>9} {'MB/s':>6} {'vs read':>8} {'peak RSS':>9} "
+        f"{'search p50':>11} {'p95':>7} {'vs LIKE':>8} {'answer p50':>11} {'p95':>7} "
+        f"{'index':>8}"
+    )
+    print(header)
+    for r in results.values():
+        print(
+            f"{r['chunks']:>8.0f} {r['megabytes']:>6.1f} {r['chunks'] / r['ingest_s']:>9,.0f} "
+            f"{r['megabytes'] / r['ingest_s']:>6.2f} {r['ingest_s'] / r['read_s']:>7.0f}x "
+            f"{r['peak_mb']:>7.0f}MB {r['search_p50']:>9.2f}ms {r['search_p95']:>5.2f}ms "
+            f"{r['like_p50'] / r['search_p50']:>7.0f}x {r['answer_p50']:>9.2f}ms "
+            f"{r['answer_p95']:>5.2f}ms {r['index_mb']:>6.1f}MB"
+        )
+    largest = results[max(results)]
+    first = results[min(results)]
+    print(
+        f"peak RSS ratio largest/smallest corpus: {largest['peak_mb'] / first['peak_mb']:.2f} "
+        f"(corpus ratio {max(results) / min(results):.0f}x)"
+    )
+    verdict = "met" if largest["search_p95"] < 20 else "MISSED"
+    print(f"target search_docs p95 < 20 ms at {max(results):,} chunks: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
