@@ -1,6 +1,6 @@
 """Benchmark of ``citecast serve``: POST /api/ask under 1, 16 and 64 concurrent clients.
 
-The real app runs under uvicorn on 127.0.0.1 (port 0) in a background thread, with the real
+The real ``citecast serve`` runs in a child process on 127.0.0.1 (port 0), with the real
 extractive Assistant over (a) the sample knowledge base in examples/ and (b) a generated corpus
 of about 10,000 chunks. For each concurrency level a fixed number of requests is sent by that
 many httpx clients; the same load against ``GET /healthz`` of the same app is the baseline, so the
@@ -16,28 +16,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
-import uvicorn
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.assistant import Assistant  # noqa: E402
 from bot.config import Settings, parse_settings  # noqa: E402
-from bot.connectors.app import build_app  # noqa: E402
 from bot.knowledge.ingest import ingest  # noqa: E402
-from bot.runtime import Services  # noqa: E402
-from bot.store import Store  # noqa: E402
 
 QUESTIONS = [
     "How do I install citecast on Linux?",
@@ -123,43 +120,61 @@ def generate_corpus(root: Path, chunks: int) -> None:
         (root / f"volume-{f:04d}.md").write_text("".join(parts), encoding="utf-8")
 
 
-class ServerThread:
-    """uvicorn serving the app on 127.0.0.1:0 in its own thread and event loop."""
+class ServerProcess:
+    """``citecast serve --port 0`` in a child process (so the load generator does not share its
+    interpreter); the port is read from uvicorn's "running on" line."""
 
-    def __init__(self, app: Any) -> None:
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning", access_log=False
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+    def __init__(self, config: Path) -> None:
+        self.config = config
+        self.log = config.with_suffix(".log")
+        self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> str:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
-        host, port = self.server.servers[0].sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot", "--config", str(self.config), "serve", "--port", "0"],
+                cwd=REPO,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            found = re.search(r"Uvicorn running on (http://127\.0\.0\.1:\d+)", self.log.read_text())
+            if found:
+                return found.group(1)
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"citecast serve did not start:\n{self.log.read_text()}")
 
     def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
+        if self.process is not None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
 
 async def run_load(
     base: str, clients: int, total: int, call: Callable[[httpx.AsyncClient, int], Awaitable[bool]]
 ) -> LoadResult:
-    """``total`` requests from ``clients`` concurrent httpx clients; bounded by a time cap."""
+    """``total`` requests from ``clients`` concurrent httpx clients; bounded by a time cap.
+
+    The clients are created and connected before the clock starts, so the figures measure the
+    server, not client setup.
+    """
+    pool = [httpx.AsyncClient(base_url=base, timeout=120, verify=False) for _ in range(clients)]
     latencies: list[float] = []
     errors = 0
     issued = 0
-    started = time.perf_counter()
+    try:
+        await asyncio.gather(*(client.get("/healthz") for client in pool))
+        started = time.perf_counter()
 
-    async def worker() -> None:
-        nonlocal issued, errors
-        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        async def worker(client: httpx.AsyncClient) -> None:
+            nonlocal issued, errors
             while issued < total and time.perf_counter() - started < TIME_CAP_SECONDS:
                 i = issued
                 issued += 1
@@ -168,8 +183,11 @@ async def run_load(
                 latencies.append(time.perf_counter() - t0)
                 errors += not ok
 
-    await asyncio.gather(*(worker() for _ in range(clients)))
-    return LoadResult(latencies, time.perf_counter() - started, errors)
+        await asyncio.gather(*(worker(client) for client in pool))
+        wall = time.perf_counter() - started
+    finally:
+        await asyncio.gather(*(client.aclose() for client in pool))
+    return LoadResult(latencies, wall, errors)
 
 
 async def ask(client: httpx.AsyncClient, i: int) -> bool:
@@ -204,24 +222,21 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:8.1f}"
 
 
-def settings_for(work: Path) -> Settings:
-    return parse_settings(
-        {
-            "index": {"path": str(work / "index.db")},
-            "store": {"path": str(work / "store.db")},
-            "web": {"file_secret": "bench-secret-0123456789abcdef"},
-        }
-    )
+def write_config(work: Path) -> tuple[Path, Settings]:
+    """A config.yaml for one corpus (index and store under ``work``) and its settings."""
+    data = {
+        "index": {"path": str(work / "index.db")},
+        "store": {"path": str(work / "store.db")},
+        "web": {"file_secret": "bench-secret-0123456789abcdef", "host": "127.0.0.1"},
+    }
+    work.mkdir(parents=True, exist_ok=True)
+    config = work / "config.yaml"
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return config, parse_settings(data)
 
 
-async def bench_corpus(name: str, settings: Settings, counts: dict[int, int], streams: int) -> None:
-    services = Services(
-        settings=settings,
-        store=Store(settings.store.path),
-        assistant=Assistant.from_settings(settings),
-    )
-    app = build_app(services, connectors=[])
-    with ServerThread(app) as base:
+async def bench_corpus(name: str, config: Path, counts: dict[int, int], streams: int) -> None:
+    with ServerProcess(config) as base:
         async with httpx.AsyncClient(base_url=base, timeout=60) as warm:
             for question in QUESTIONS:  # warm caches the same way for every level
                 await warm.post("/api/ask", json={"question": question})
@@ -246,9 +261,9 @@ async def bench_corpus(name: str, settings: Settings, counts: dict[int, int], st
             first, done = statistics.median(firsts), statistics.median(dones)
             print(
                 f"stream: first citation p50 {ms(first).strip()} ms, done p50 {ms(done).strip()}"
-                f" ms ({first / done:.2f} of the answer time), {len(firsts)} runs"
+                f" ms ({first / done:.2f} of the answer time); {len(firsts)} of {len(dones)}"
+                " streamed answers cited something"
             )
-    services.store.close()
 
 
 async def main() -> int:
@@ -259,11 +274,11 @@ async def main() -> int:
     print("# bench/serve.py: POST /api/ask vs GET /healthz on the same app (loopback, uvicorn)")
     with tempfile.TemporaryDirectory(prefix="citecast-bench-") as tmp:
         work = Path(tmp)
-        small = settings_for(work / "sample")
+        small_config, small = write_config(work / "sample")
         ingest([REPO / "examples"], small.index)
-        await bench_corpus("sample knowledge base (examples/)", small, counts, 10)
+        await bench_corpus("sample knowledge base (examples/)", small_config, counts, 12)
         if not args.quick:
-            large = settings_for(work / "large")
+            large_config, large = write_config(work / "large")
             started = time.perf_counter()
             generate_corpus(work / "corpus", 10_000)
             ingest([work / "corpus"], large.index)
@@ -271,7 +286,7 @@ async def main() -> int:
                 f"\n(generated and ingested the 10,000-chunk corpus in "
                 f"{time.perf_counter() - started:.1f} s)"
             )
-            await bench_corpus("generated corpus (~10,000 chunks)", large, counts, 10)
+            await bench_corpus("generated corpus (~10,000 chunks)", large_config, counts, 12)
     return 0
 
 
