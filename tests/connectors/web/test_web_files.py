@@ -235,6 +235,7 @@ async def test_signed_links_appear_in_answers_for_files_without_url(
         assert citation["form"] == "download"
         url = citation["url"]
         assert url.startswith("http://citecast.test/files/")
+        assert url.endswith("#page=3"), "PDF links open at the cited page"
         download = await client.get(url.split("#")[0].removeprefix("http://citecast.test"))
     assert download.status_code == 200
     assert download.content == b"%PDF-1.4 fake"
