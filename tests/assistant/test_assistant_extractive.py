@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.assistant.assistant import Assistant
 from bot.assistant.base import Reply
@@ -136,3 +138,43 @@ async def test_missing_index_answers_not_found(
     absent = tmp_path_factory.mktemp("none") / "index.db"
     answer = await Assistant(kb_settings, absent).answer("How do I install citecast?", PUBLIC)
     assert answer.text == NOT_FOUND and not answer.citations
+
+
+KB_WORDS = (
+    "install",
+    "retry",
+    "policy",
+    "backup",
+    "audience",
+    "slack",
+    "discord",
+    "pdf",
+    "index",
+    "citecast",
+    "outbox",
+    "signed",
+    "links",
+    "records",
+    "python",
+    "macOS",
+    "troubleshooting",
+    "walrus",
+    "what",
+    "how",
+    "does",
+    "the",
+)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(KB_WORDS) | st.text(max_size=8), max_size=6))
+async def test_any_question_is_either_fully_cited_or_not_found(
+    assistant: Assistant, words: list[str]
+) -> None:
+    answer = await assistant.answer(" ".join(words), PUBLIC)
+    if answer.citations:
+        assert every_sentence_is_cited(answer)
+        assert all(c.source.visible_to(PUBLIC) for c in answer.citations)
+    else:
+        assert answer.text == NOT_FOUND
+    assert not answer.dropped

@@ -127,9 +127,7 @@ class FakeOpenAI:
         if step.delay:
             await asyncio.sleep(step.delay)
         if step.status != 200:
-            headers = (
-                {"retry-after-ms": str(step.retry_after_ms)} if step.retry_after_ms else None
-            )
+            headers = {"retry-after-ms": str(step.retry_after_ms)} if step.retry_after_ms else None
             return _error(step.status, step.error, "server_error", headers)
         if step.tool_calls and body.get("tool_choice") == "none":
             self.problems.append("tool calls scripted while the request forbids tools")

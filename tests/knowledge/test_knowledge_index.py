@@ -7,6 +7,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.config import AudienceRule, IndexSettings
 from bot.errors import KnowledgeIndexError
@@ -184,3 +186,10 @@ def test_a_file_that_is_not_an_index_is_refused(tmp_path: Path) -> None:
     bogus.write_text("this is not sqlite" * 100)
     with pytest.raises(KnowledgeIndexError, match="rebuild"):
         KnowledgeIndex(bogus)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=200))
+def test_search_never_fails_on_any_text(example_index: KnowledgeIndex, query: str) -> None:
+    results = example_index.search(query, limit=3)
+    assert len(results) <= 3 and all(s.audience == ("public",) for s in results)
