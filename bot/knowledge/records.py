@@ -17,6 +17,7 @@ import sqlite3
 import string
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import closing
 from pathlib import Path
 from urllib.parse import quote
 
@@ -43,12 +44,11 @@ def _rows(table: RecordTable, where: str) -> Iterator[dict[str, str]]:
     if table.sqlite and table.table:
         try:
             uri = Path(table.sqlite).resolve().as_uri() + "?mode=ro"
-            conn = sqlite3.connect(uri, uri=True)
-            conn.row_factory = sqlite3.Row
-            quoted = '"' + table.table.replace('"', '""') + '"'
-            for row in conn.execute(f"SELECT * FROM {quoted}"):  # noqa: S608 - quoted identifier
-                yield {k: "" if row[k] is None else str(row[k]) for k in row.keys()}  # noqa: SIM118
-            conn.close()
+            with closing(sqlite3.connect(uri, uri=True)) as conn:
+                conn.row_factory = sqlite3.Row
+                quoted = '"' + table.table.replace('"', '""') + '"'
+                for row in conn.execute(f"SELECT * FROM {quoted}"):  # noqa: S608 - quoted name
+                    yield {k: "" if row[k] is None else str(row[k]) for k in row.keys()}  # noqa: SIM118
         except sqlite3.Error as exc:
             raise ConfigError(f"{where}: cannot read table {table.table!r}: {exc}") from None
         return
