@@ -120,6 +120,7 @@ class WebConnector:
         self.signer = signer or build_signer(services.settings)
         self.turns = WebTurns(services, self.signer)
         self.shutdown_grace = shutdown_grace
+        self._page_html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
 
     def routes(self) -> list[BaseRoute]:
         """The web routes, mounted at the root of the app."""
@@ -147,8 +148,7 @@ class WebConnector:
     # -- pages -------------------------------------------------------------------------------
 
     async def page(self, request: Request) -> Response:
-        html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
-        return HTMLResponse(html, headers=PAGE_HEADERS)
+        return HTMLResponse(self._page_html, headers=PAGE_HEADERS)
 
     async def widget(self, request: Request) -> Response:
         return FileResponse(

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
 from bot.connectors.web_turns import WebTurns
-from bot.errors import CitecastError
+from bot.errors import CitecastError, KnowledgeIndexError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
@@ -50,8 +49,6 @@ class AnswerStream:
         self.ask = ask
         self.base_url = base_url
         self.citation_count = 0
-        self.status = "pending"
-        self.first_citation_at: float | None = None
 
     async def events(self) -> AsyncIterator[str]:
         """The event stream; the turn ends ``done`` or ``failed`` whatever happens."""
@@ -73,8 +70,6 @@ class AnswerStream:
                     turns.check_audience(Answer("", (event.citation,)))
                     renderer.feed([event])
                     self.citation_count += 1
-                    if self.first_citation_at is None:
-                        self.first_citation_at = time.perf_counter()
                     data = event.citation.to_json()
                     data["href"] = citation_href(event.citation, link)
                     yield sse_event("citation", data)
@@ -93,37 +88,27 @@ class AnswerStream:
                     rendered = renderer.finish(event.answer)
                     turns.finish(start.turn_id, event)
                     finished = True
-                    self.status = "done"
                     self.citation_count = len(event.answer.citations)
                     yield sse_event("done", turns.payload(event, start, self.base_url, rendered))
                     return
             raise CitecastError("the assistant ended without an answer")
-        except CitecastError as exc:
-            log.warning("web stream turn %s failed: %s", start.turn_id, exc)
+        except Exception as exc:
+            if isinstance(exc, CitecastError):
+                log.warning("web stream turn %s failed: %s", start.turn_id, exc)
+            else:
+                log.exception("web stream turn %s failed", start.turn_id)
             if not finished:
                 turns.fail(start.turn_id)
                 finished = True
-                self.status = "failed"
-            yield sse_event("error", {"error": _public_reason(exc)})
-        except Exception:
-            log.exception("web stream turn %s failed", start.turn_id)
-            if not finished:
-                turns.fail(start.turn_id)
-                finished = True
-                self.status = "failed"
-            yield sse_event("error", {"error": "the assistant failed to answer; try again"})
+            yield sse_event("error", {"error": public_reason(exc)})
         finally:
             # The client went away (or the server is stopping) before the answer was complete.
             if not finished:
                 turns.fail(start.turn_id)
-                self.status = "failed"
 
 
-def _public_reason(exc: CitecastError) -> str:
-    from bot.errors import BackendError, KnowledgeIndexError
-
+def public_reason(exc: Exception) -> str:
+    """What a viewer is told when answering failed (never internals)."""
     if isinstance(exc, KnowledgeIndexError):
         return "the knowledge base is not available; ask the operator to run citecast ingest"
-    if isinstance(exc, BackendError):
-        return "the assistant failed to answer; try again"
     return "the assistant failed to answer; try again"
