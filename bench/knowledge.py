@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -52,14 +53,14 @@ def generate(target: Path, chunks: int, seed: int = 7) -> int:
     """Write ``chunks`` sections (one chunk each) as Markdown files; returns bytes written."""
     rng = random.Random(seed)
     vocab = vocabulary(20_000, rng)
-    weights = [1 / (rank + 1) for rank in range(len(vocab))]
+    cumulative = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(vocab))))
     total = 0
     files = (chunks + CHUNKS_PER_FILE - 1) // CHUNKS_PER_FILE
     for f in range(files):
         lines = [f"# Guide {f}\n"]
         for s in range(min(CHUNKS_PER_FILE, chunks - f * CHUNKS_PER_FILE)):
             lines.append(f"## Topic {f}-{s}\n")
-            body = rng.choices(vocab, weights, k=80)
+            body = rng.choices(vocab, cum_weights=cumulative, k=80)
             sentences = [" ".join(body[i : i + 10]).capitalize() + "." for i in range(0, 80, 10)]
             lines.append(" ".join(sentences) + "\n")
         text = "\n".join(lines)
