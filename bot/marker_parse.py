@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 Family = Literal[
     "bracket", "footnote", "tag", "file_id", "record_key", "word", "linked", "private", "stray"
@@ -67,13 +67,13 @@ _PRIVATE = re.compile(
 _WORD_CHAR = re.compile(r"\w")
 
 
-@dataclass(frozen=True)
-class Marker:
+class Marker(NamedTuple):
     """One marker found in the text, with everything the resolver needs to map it to sources.
 
     ``numbers`` are registry numbers as written (ranges expanded, duplicates collapsed), ``ids``
     are source ids (``<CIT id />``, private-use markers, id-valued tags), ``key`` a record key.
     ``offset`` is where the marker starts in the raw text; ``lead`` the spaces before it.
+    (A NamedTuple rather than a dataclass: the scanner builds one per marker on a hot path.)
     """
 
     family: Family
@@ -89,12 +89,15 @@ class Marker:
     lead: str = ""
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """A decided candidate: ``marker`` over ``buf[start:end]``, or verbatim text when None."""
 
     end: int
     marker: Marker | None
+
+
+STRAY: Final = Marker("stray", "", 0)
+"""A stray private-use character: removed without a trace (it names nothing)."""
 
 
 class _Need:
@@ -122,14 +125,21 @@ class Grammar:
     is_source_list: Callable[[list[str]], bool] | None = None
 
 
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|and)[ \t]*")
+_RANGE_SEPARATOR = re.compile(rf"[{_DASH}]")
+_DIGIT_RUN = re.compile(r"\d+")
+
+
 def expand_numbers(text: str) -> tuple[int, ...] | None:
     """Numbers of a list like ``1, 3-5``; None when a number has more than MAX_DIGITS digits.
 
     A range expands only when ascending and at most MAX_RANGE long; otherwise both ends count.
     """
+    if text.isdigit():
+        return (int(text),) if len(text) <= MAX_DIGITS else None
     out: list[int] = []
-    for item in re.split(r"[ \t]*(?:[,;&]|and)[ \t]*", text.strip()):
-        ends = [part.strip() for part in re.split(rf"[{_DASH}]", item)]
+    for item in _LIST_SEPARATOR.split(text.strip()):
+        ends = [part.strip() for part in _RANGE_SEPARATOR.split(item)]
         if any(len(end) > MAX_DIGITS for end in ends):
             return None
         values = [int(end) for end in ends]
@@ -141,8 +151,27 @@ def expand_numbers(text: str) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+_VOCABULARY: Final = frozenset(WORDS.split("|")) | {"needed", "required", "needs", "n"}
+_NUMERIC_PARTIAL = re.compile(r"[\d \t,;&\-–—?#.…^andAND]*")
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def could_be_bracket_body(partial: str) -> bool:
+    """Whether an unclosed bracket body could still become a marker (errs towards yes)."""
+    body = partial.lstrip(" \t")
+    if body.startswith("^"):
+        body = body[1:]
+    letters = _LETTERS.match(body)
+    if letters is None:
+        return _NUMERIC_PARTIAL.fullmatch(body) is not None
+    word = letters[0].lower()
+    return any(known.startswith(word) or word.startswith(known) for known in _VOCABULARY)
+
+
 def _digits_ok(text: str, limit: int) -> bool:
-    return all(len(run) <= limit for run in re.findall(r"\d+", text))
+    if text.isdigit():
+        return len(text) <= limit
+    return all(len(run) <= limit for run in _DIGIT_RUN.findall(text))
 
 
 def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
@@ -157,7 +186,7 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         tail = buf[i + 1 : i + MAX_BRACKET]
         if final or n - i >= MAX_BRACKET or "\n" in tail or "[" in tail:
             return None
-        return NEED
+        return NEED if could_be_bracket_body(tail) else None
     body = buf[i + 1 : close]
     if "\n" in body or "[" in body:
         return None
@@ -322,7 +351,7 @@ def parse_cjk(buf: str, i: int, final: bool) -> Parsed:
 def parse_private(buf: str, i: int, final: bool) -> Parsed:
     """Private-use markers: U+E200 kind (U+E202 id)… U+E201; a stray one is stripped."""
     if buf[i] != "\ue200":
-        return Hit(i + 1, Marker("stray", buf[i], i))
+        return Hit(i + 1, STRAY)
     m = _PRIVATE.match(buf, i, i + MAX_PRIVATE)
     if m is not None:
         ids = tuple(part for part in m["ids"].split("\ue202") if part)
@@ -330,4 +359,4 @@ def parse_private(buf: str, i: int, final: bool) -> Parsed:
     tail = buf[i : i + MAX_PRIVATE]
     if not final and len(tail) < MAX_PRIVATE and "\n" not in tail and "\ue201" not in tail:
         return NEED
-    return Hit(i + 1, Marker("stray", buf[i], i))
+    return Hit(i + 1, STRAY)

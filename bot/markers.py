@@ -21,12 +21,12 @@ recognized; a 4-space indented line is code only after a blank line and outside 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Final
 
 from bot.marker_parse import (
     NEED,
+    STRAY,
     Grammar,
     Hit,
     Marker,
@@ -103,6 +103,7 @@ class MarkerScanner:
         self._src_scan = 0
         self._src_items: list[str] = []
         self._src_rejected = -1
+        self._math_clear = (0, 0)
 
     def feed(self, text: str) -> list[Token]:
         """Tokens that ``text`` (appended to what came before) makes certain."""
@@ -168,12 +169,13 @@ class MarkerScanner:
                 pos = at + 1
             else:
                 assert isinstance(result, Hit)
-                if result.marker is None:
+                marker = result.marker
+                if marker is None:
                     out.append(lead + buf[at : result.end])
+                elif marker is STRAY:
+                    out.append(lead)
                 else:
-                    out.append(
-                        dataclasses.replace(result.marker, offset=self._base + at, lead=lead)
-                    )
+                    out.append(marker._replace(offset=self._base + at, lead=lead))
                 pos = result.end
         if pos > 0:
             self._prev = buf[pos - 1]
@@ -191,7 +193,7 @@ class MarkerScanner:
         if char == "`":
             return _code_span(buf, at, final)
         if char == "$":
-            return _math(buf, at, final)
+            return self._math(buf, at, final)
         if char == "\\":
             if at + 1 >= len(buf):
                 return None if final else NEED
@@ -199,6 +201,44 @@ class MarkerScanner:
         if char == "【":
             return parse_cjk(buf, at, final)
         return parse_private(buf, at, final)
+
+    def _math(self, buf: str, at: int, final: bool) -> Parsed:
+        """``$$…$$`` and ``$…$`` math (pandoc's rules: no space inside the dollars).
+
+        Whether a ``$`` can close does not depend on the opener, so a stretch already searched
+        without finding a closer is remembered and never searched again (linear on ``$x $x``).
+        """
+        n = len(buf)
+        if at + 1 >= n:
+            return None if final else NEED
+        limit = min(n, at + MAX_SPAN)
+        blank = _BLANK_LINE.search(buf, at, limit)
+        if blank is not None:
+            limit = blank.start()
+        if buf[at + 1] == "$":
+            close = buf.find("$$", at + 2, limit)
+            if close >= 0:
+                return Hit(close + 2, None)
+            if limit >= n and not final:
+                return NEED
+            return Hit(at + 2, None)
+        if buf[at + 1] in " \t\r\n":
+            return None
+        begin = at + 2
+        clear_from, clear_until = self._math_clear
+        if clear_from - self._base <= begin < clear_until - self._base:
+            begin = clear_until - self._base
+        for closer in _MATH_CLOSE.finditer(buf, begin, limit) if begin < limit else ():
+            after = closer.end()
+            if after >= n and not final:
+                return NEED
+            if after < n and buf[after].isdigit():
+                continue
+            return Hit(after, None)
+        if limit >= n and not final:
+            return NEED
+        self._math_clear = (self._base + at + 2, self._base + max(limit, begin))
+        return None
 
     # -- line starts --------------------------------------------------------------------------
 
@@ -353,33 +393,3 @@ def _code_span(buf: str, at: int, final: bool) -> Parsed:
     if limit >= n and not final:
         return NEED
     return Hit(end, None)
-
-
-def _math(buf: str, at: int, final: bool) -> Parsed:
-    """``$$…$$`` and ``$…$`` math (pandoc's rules: no space inside the dollars)."""
-    n = len(buf)
-    if at + 1 >= n:
-        return None if final else NEED
-    limit = min(n, at + MAX_SPAN)
-    blank = _BLANK_LINE.search(buf, at, limit)
-    if blank is not None:
-        limit = blank.start()
-    if buf[at + 1] == "$":
-        close = buf.find("$$", at + 2, limit)
-        if close >= 0:
-            return Hit(close + 2, None)
-        if limit >= n and not final:
-            return NEED
-        return Hit(at + 2, None)
-    if buf[at + 1] in " \t\r\n":
-        return None
-    for closer in _MATH_CLOSE.finditer(buf, at + 2, limit):
-        after = closer.end()
-        if after >= n and not final:
-            return NEED
-        if after < n and buf[after].isdigit():
-            continue
-        return Hit(after, None)
-    if limit >= n and not final:
-        return NEED
-    return None

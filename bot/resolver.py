@@ -149,10 +149,10 @@ class StreamResolver:
     def _unglue(self, text: str) -> str:
         """Text after a removed marker, so the removal cannot create new markdown syntax.
 
-        A line that held only dropped markers disappears with its line break; at a line start
-        following spaces go too and a leading fence character is escaped; a backtick, dollar
-        or tilde meeting its twin is escaped; and a ``<``, ``[`` or ``【`` left before the text is
-        kept apart from it by a zero-width space, so no new marker is spelled.
+        A line that held only dropped markers disappears with its line break, and at a line
+        start the spaces after a dropped marker go too. Where the removal would glue text into
+        new syntax (a fence at a line start, a backtick, dollar or tilde meeting its twin, a
+        ``<``, ``[`` or ``【`` meeting what follows) a zero-width space keeps the two apart.
         """
         last = self._held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
         if last in ("", "\n"):
@@ -163,10 +163,8 @@ class StreamResolver:
                 self._gap = False
                 return text[1:]
             if text[0] in "`~":
-                text = "\\" + text
-        elif last == text[0] and last in "`~$":
-            text = "\\" + text
-        elif last in "<[【\ue200":
+                text = "\u200b" + text
+        elif (last == text[0] and last in "`~$") or last in "<[【\ue200":
             text = "\u200b" + text
         self._gap = False
         return text
