@@ -44,6 +44,15 @@ QUESTIONS = [
     "Which integrations are supported?",
     "How do I build the knowledge index?",
 ]
+# Questions in the generated corpus's vocabulary, so its answers cite something too.
+CORPUS_QUESTIONS = [
+    "How do I restart a replica in the cluster?",
+    "What is the quota policy for a tenant?",
+    "How do I configure the cache worker?",
+    "How does a backup upgrade work?",
+    "Which region holds the invoice queue?",
+    "How is a shard token rotated?",
+]
 LEVELS = (1, 16, 64)
 TIME_CAP_SECONDS = 90.0
 WORDS = (
@@ -190,16 +199,23 @@ async def run_load(
     return LoadResult(latencies, wall, errors)
 
 
-async def ask(client: httpx.AsyncClient, i: int) -> bool:
-    response = await client.post("/api/ask", json={"question": QUESTIONS[i % len(QUESTIONS)]})
-    return response.status_code == 200
+def asker(questions: list[str]) -> Callable[[httpx.AsyncClient, int], Awaitable[bool]]:
+    """A load step that POSTs the i-th question (cycling through ``questions``)."""
+
+    async def ask(client: httpx.AsyncClient, i: int) -> bool:
+        response = await client.post("/api/ask", json={"question": questions[i % len(questions)]})
+        return response.status_code == 200
+
+    return ask
 
 
 async def health(client: httpx.AsyncClient, i: int) -> bool:
     return (await client.get("/healthz")).status_code == 200
 
 
-async def first_citation(base: str, runs: int) -> tuple[list[float], list[float]]:
+async def first_citation(
+    base: str, runs: int, questions: list[str]
+) -> tuple[list[float], list[float]]:
     """Seconds to the first ``citation`` event and to ``done``, per streamed question."""
     firsts: list[float] = []
     dones: list[float] = []
@@ -207,7 +223,7 @@ async def first_citation(base: str, runs: int) -> tuple[list[float], list[float]
         for i in range(runs):
             t0 = time.perf_counter()
             seen = False
-            params = {"question": QUESTIONS[i % len(QUESTIONS)]}
+            params = {"question": questions[i % len(questions)]}
             async with client.stream("GET", "/api/ask/stream", params=params) as response:
                 async for line in response.aiter_lines():
                     if line == "event: citation" and not seen:
@@ -235,10 +251,12 @@ def write_config(work: Path) -> tuple[Path, Settings]:
     return config, parse_settings(data)
 
 
-async def bench_corpus(name: str, config: Path, counts: dict[int, int], streams: int) -> None:
+async def bench_corpus(
+    name: str, config: Path, questions: list[str], counts: dict[int, int], streams: int
+) -> None:
     with ServerProcess(config) as base:
         async with httpx.AsyncClient(base_url=base, timeout=60) as warm:
-            for question in QUESTIONS:  # warm caches the same way for every level
+            for question in questions:  # warm caches the same way for every level
                 await warm.post("/api/ask", json={"question": question})
         print(f"\n## {name}")
         print(
@@ -247,7 +265,7 @@ async def bench_corpus(name: str, config: Path, counts: dict[int, int], streams:
         )
         for clients in LEVELS:
             total = counts[clients]
-            asked = await run_load(base, clients, total, ask)
+            asked = await run_load(base, clients, total, asker(questions))
             baseline = await run_load(base, clients, total, health)
             ratio = asked.pct(0.5) / baseline.pct(0.5) if baseline.pct(0.5) else float("nan")
             print(
@@ -256,7 +274,7 @@ async def bench_corpus(name: str, config: Path, counts: dict[int, int], streams:
                 f"  {baseline.throughput:12.1f}  {ms(baseline.pct(0.5)):>13}"
                 f"  {ratio:8.1f}x  {asked.errors:6d}"
             )
-        firsts, dones = await first_citation(base, streams)
+        firsts, dones = await first_citation(base, streams, questions)
         if firsts and dones:
             first, done = statistics.median(firsts), statistics.median(dones)
             print(
@@ -276,7 +294,7 @@ async def main() -> int:
         work = Path(tmp)
         small_config, small = write_config(work / "sample")
         ingest([REPO / "examples"], small.index)
-        await bench_corpus("sample knowledge base (examples/)", small_config, counts, 12)
+        await bench_corpus("sample knowledge base (examples/)", small_config, QUESTIONS, counts, 12)
         if not args.quick:
             large_config, large = write_config(work / "large")
             started = time.perf_counter()
@@ -286,7 +304,9 @@ async def main() -> int:
                 f"\n(generated and ingested the 10,000-chunk corpus in "
                 f"{time.perf_counter() - started:.1f} s)"
             )
-            await bench_corpus("generated corpus (~10,000 chunks)", large_config, counts, 12)
+            await bench_corpus(
+                "generated corpus (~10,000 chunks)", large_config, CORPUS_QUESTIONS, counts, 12
+            )
     return 0
 
 
