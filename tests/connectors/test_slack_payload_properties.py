@@ -37,7 +37,9 @@ def answers(draw: st.DrawFn) -> Answer:
         # Two known renderer gaps are kept out of the text here (reported to the renderer
         # owner): an empty "#" heading renders an empty header block, and "![^1]" is not
         # read as a citation. Hence no "#" inside paragraphs and a space before the marker.
-        parts.append(f"{prefix}x{paragraph.replace('#', '')} {marker}")
+        # One line each, no backticks: the resolver never puts a citation inside code.
+        body = paragraph.replace("#", "").replace("`", "").replace("\n", " ")
+        parts.append(f"{prefix}x{body} {marker}")
     text = "\n\n".join(parts)
     return Answer(text=text, citations=citations)
 
