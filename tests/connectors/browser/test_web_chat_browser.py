@@ -138,3 +138,19 @@ async def test_empty_question_and_unreachable_server_are_explained(
     await expect(alert).to_contain_text("Cannot reach the citecast server", timeout=15_000)
     await page.screenshot(path=str(artifact("chat-unreachable.png")))
     await page.close()
+
+
+async def test_hostile_question_is_shown_as_text(
+    browser: Browser, citecast: RunningCitecast
+) -> None:
+    page = await browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: dialogs.append(d.message))
+    await page.goto(citecast.url + "/")
+    hostile = '<img src=x onerror="alert(1)"> install <script>alert(2)</script> [1] [^2]'
+    await ask(page, hostile)
+    await expect(page.locator(".cc-answer[aria-busy=false]")).to_have_count(1, timeout=20_000)
+    assert await page.locator(".cc-question span").nth(1).inner_text() == hostile
+    assert await page.locator(".cc-question img, .cc-question script").count() == 0
+    assert dialogs == []
+    await page.close()
