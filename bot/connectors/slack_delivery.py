@@ -134,6 +134,17 @@ class SlackPoster:
         except SlackApiError as exc:
             raise as_channel_error(exc, "chat.update") from None
 
+    async def delete(self, thread: SlackThread, ts: str) -> bool:
+        """Delete a message the bot posted; False (logged) when Slack refuses."""
+        try:
+            await self._client.chat_delete(channel=thread.channel, ts=ts)
+        except SlackApiError as exc:
+            log.warning(
+                "could not delete message %s in %s: %s", ts, thread.channel, error_code(exc)
+            )
+            return False
+        return True
+
     async def upload_files(self, thread: SlackThread, files: Sequence[dict[str, Any]]) -> list[str]:
         """Upload the payload's files into the thread; returns the uploaded file ids."""
         uploaded: list[str] = []

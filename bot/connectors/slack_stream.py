@@ -253,7 +253,9 @@ class NativeSink:
         try:
             await self._poster.update(self._thread, ts, messages[0])
         except ChannelError as exc:
+            # Remove the half-written message rather than leave it above the full answer.
             log.warning("could not complete the streamed message (%s); posting it anew", exc)
+            await self._poster.delete(self._thread, ts)
             await self._poster.post(self._thread, messages[0])
         await self._poster.post_all(self._thread, messages[1:])
 

@@ -190,3 +190,16 @@ async def test_assistant_threads_show_thinking_and_offer_prompts(tmp_path: Path)
         assert status.args["status"] == "thinking\u2026"
         assert status.args["thread_ts"] == "1.000001"
         assert len(world.fake.bot_messages(DM, thread_ts="1.000001")) == 1
+
+
+async def test_a_closed_stream_that_cannot_be_edited_is_replaced(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(4), chunk=3)
+    async with slack_world(tmp_path, answerer, streaming="native", stream_buffer_chars=6) as world:
+        world.fake.close_stream_after = 1
+        world.fake.fail("chat.update", error="cant_update_message")
+        await world.post_event(mention("closed", ts="1600000000.009000"))
+        fake = world.fake
+        assert len(fake.calls_to("chat.delete", ok_only=True)) == 1
+        [message] = fake.bot_messages(PUBLIC, thread_ts="1600000000.009000")
+        assert "streaming" not in message
+        assert len(context_texts([message])) == 4

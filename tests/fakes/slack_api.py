@@ -427,6 +427,16 @@ class FakeSlackAPI:
             "text": message["text"],
         }
 
+    def _m_chat_delete(self, args: Json) -> Json:
+        channel = str(args.get("channel"))
+        message = self._find(channel, str(args.get("ts")))
+        if message is None:
+            return {"ok": False, "error": "message_not_found"}
+        if message.get("bot_id") != self.bot_id:
+            return {"ok": False, "error": "cant_delete_message"}
+        self.state.messages[channel].remove(message)
+        return {"ok": True, "channel": channel, "ts": message["ts"]}
+
     def _stream_text(self, args: Json) -> tuple[str, Json | None]:
         text = args.get("markdown_text") or ""
         for chunk in args.get("chunks") or []:
