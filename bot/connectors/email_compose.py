@@ -30,6 +30,9 @@ from bot.connectors.email_parse import InboundMail
 log = logging.getLogger(__name__)
 
 POLICY = SMTP.clone(cte_type="7bit", max_line_length=78)
+# Headers are written with the SMTP limit so that message ids are never folded onto a line of
+# their own (bodies are already encoded at 78 columns by POLICY).
+_HEADER_POLICY = POLICY.clone(max_line_length=998)
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp)(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.I)
 _THREAD_ID = re.compile(r"^<cc-([0-9a-f]{16,64})\.[0-9a-f]+@[^<>@\s]+>$")
 _OWN_HEADERS = frozenset(
@@ -79,7 +82,7 @@ def reply_subject(subject: str) -> str:
 
 def new_message_id(thread_key: str, domain: str) -> str:
     """A fresh Message-ID carrying ``thread_key`` (hex) so replies to it find the thread."""
-    return f"<cc-{thread_key}.{uuid.uuid4().hex[:20]}@{domain}>"
+    return f"<cc-{thread_key}.{uuid.uuid4().hex[:16]}@{domain}>"
 
 
 def thread_key_of(message_id: str) -> str | None:
@@ -140,7 +143,7 @@ def compose_reply(
         sender=from_address,
         recipients=(mail.sender,),
         message_id=message_id,
-        message=msg.as_string(),
+        message=msg.as_string(policy=_HEADER_POLICY),
     )
 
 

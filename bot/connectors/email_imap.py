@@ -160,16 +160,19 @@ class ImapPoller:
         self._max_bytes = max_bytes
         self._mailbox = ImapMailbox(settings)
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self.rounds = 0
 
     def start(self) -> None:
         """Start polling in the running event loop."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="email-imap")
 
     async def stop(self) -> None:
         """Stop polling and log out."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is None:
             return
         task.cancel()
@@ -180,11 +183,11 @@ class ImapPoller:
 
     async def _run(self) -> None:
         delay = min(1.0, self._settings.poll_seconds)
-        while True:
+        while not self._stopping:
             try:
                 await asyncio.to_thread(self._mailbox.connect)
                 delay = min(1.0, self._settings.poll_seconds)
-                while True:
+                while not self._stopping:
                     await self._round()
                     await self._wait()
             except (imaplib.IMAP4.error, OSError, EOFError) as exc:

@@ -84,15 +84,18 @@ class OutboxWorker:
         self._settings = settings
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def start(self) -> None:
         """Start the loop in the running event loop (sends what a previous run left)."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="email-outbox")
 
     async def stop(self) -> None:
         """Stop the loop; an attempt in progress is abandoned and stays pending."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -111,14 +114,17 @@ class OutboxWorker:
         return sent
 
     async def _run(self) -> None:
-        while True:
+        # The flag as well as the cancellation: asyncio on 3.11 can swallow a cancel that
+        # races with a completing wait.
+        while not self._stopping:
             self._wake.clear()
             try:
                 await self.flush()
             except Exception:  # keep the worker alive; the item stays pending
                 log.exception("email outbox: unexpected error")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._next_wait())
+                async with asyncio.timeout(self._next_wait()):
+                    await self._wake.wait()
 
     def _next_wait(self) -> float:
         poll = self._settings.outbox_poll_seconds

@@ -1,0 +1,446 @@
+"""End to end over real SMTP on loopback: the connector's aiosmtpd listener receives what the
+tests send with aiosmtplib, and a capturing aiosmtpd server receives the replies."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import cast
+
+import aiosmtplib
+import pytest
+
+from bot.assistant.base import Reply, ReplyEvent
+from bot.connectors.email import EmailConnector
+from bot.errors import BackendError
+from bot.models import Answer, Citation, Exchange, Source
+from tests.fakes.email_world import BOT, USER, email_settings, inbound_mail, services
+from tests.fakes.smtp_capture import CaptureHandler, CaptureServer, wait_for
+
+
+class StaticAnswerer:
+    """Answers every question with one fixed Answer; can fail the first N calls."""
+
+    def __init__(self, answer: Answer, fail_first: int = 0) -> None:
+        self.answer = answer
+        self.fail_first = fail_first
+        self.calls: list[tuple[str, frozenset[str], tuple[Exchange, ...]]] = []
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        self.calls.append((question, audience, tuple(history)))
+        if self.fail_first > 0:
+            self.fail_first -= 1
+            raise BackendError("backend down")
+        return Reply(self.answer, {"sources": []})
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        yield await self.reply(question, audience, history)
+
+
+class BalanceChecker(HTMLParser):
+    """Fails on a closing tag that does not match the open one (void elements aside)."""
+
+    VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr", "source"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unexpected </{tag}> with {self.stack[-3:]}")
+            return
+        self.stack.pop()
+
+
+FILE_BYTES = bytes(range(256)) * 64
+
+
+@pytest.fixture
+def manual(tmp_path: Path) -> Path:
+    path = tmp_path / "admin manual.pdf"
+    path.write_bytes(FILE_BYTES)
+    return path
+
+
+def cited_answer(manual: Path) -> Answer:
+    guide = Source(id="guide", title="Install guide", url="https://docs.example.org/install")
+    faq = Source(id="faq", title="FAQ [beta] *draft*", url="https://docs.example.org/faq#arm")
+    pdf = Source(
+        id="manual", title="Admin manual", path=str(manual), filename="admin manual.pdf",
+        media_type="application/pdf", kind="file", page=4,
+    )  # fmt: skip
+    return Answer(
+        text=(
+            "Install it with `pip install citecast`[^1]. ARM works too[^2].\n\n"
+            "Upgrades are covered in the admin manual[^3]."
+        ),
+        citations=(
+            Citation(1, guide, 1, quote="pip install citecast"),
+            Citation(2, faq, 2),
+            Citation(3, pdf, 3),
+        ),
+    )
+
+
+@pytest.fixture
+def capture() -> object:
+    handler = CaptureHandler()
+    server = CaptureServer(handler)
+    server.start()
+    yield server
+    server.stop()
+
+
+async def send(connector: EmailConnector, raw: bytes, sender: str = USER) -> None:
+    port = connector.listen_port
+    assert port
+    await aiosmtplib.send(raw, sender=sender, recipients=[BOT], hostname="127.0.0.1", port=port)
+
+
+def sole_parts(msg: EmailMessage) -> list[EmailMessage]:
+    return [cast(EmailMessage, part) for part in msg.iter_parts()]
+
+
+async def start(
+    tmp_path: Path, answerer: StaticAnswerer, port: int, **email: object
+) -> EmailConnector:
+    connector = EmailConnector(services(tmp_path, answerer, email_settings(port, **email)))
+    await connector.start()
+    return connector
+
+
+async def test_question_gets_a_threaded_cited_reply(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    try:
+        await send(connector, inbound_mail(message_id="<q1@example.com>"))
+        handler = capture.handler
+        await wait_for(lambda: not connector.services.store.pending("email"))
+    finally:
+        await connector.stop()
+    mail = handler.mails[0]
+    assert mail.mail_from == BOT and mail.rcpt_tos == (USER,)
+    msg = mail.message()
+    assert msg["Subject"] == "Re: Installing on Linux"
+    assert msg["In-Reply-To"] == "<q1@example.com>"
+    assert msg["References"] == "<q1@example.com>"
+    assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg["Message-ID"].startswith("<cc-") and msg["Message-ID"].endswith("@docs.example.org>")
+    assert msg.get_content_type() == "multipart/mixed"
+    alternative, attachment = sole_parts(msg)
+    assert [p.get_content_type() for p in sole_parts(alternative)] == ["text/plain", "text/html"]
+    text, html = (p.get_content() for p in sole_parts(alternative))
+    assert attachment.get_filename() == "admin manual.pdf"
+    assert attachment.get_payload(decode=True) == FILE_BYTES
+    for n in (1, 2, 3):
+        assert f"[{n}]" in text and f"[{n}]" in html
+    for url in ("https://docs.example.org/install", "https://docs.example.org/faq#arm"):
+        assert url in text and f'href="{url}"' in html
+    assert len(html.encode()) < 100_000
+    checker = BalanceChecker()
+    checker.feed(html)
+    checker.close()
+    assert checker.errors == [] and checker.stack == []
+    assert answerer.calls == [("How do I install citecast on Linux?", frozenset({"public"}), ())]
+    store = connector.services.store
+    assert len(handler.mails) == 1
+    assert not store.claim_once("email-message", "<q1@example.com>")
+
+
+async def test_follow_up_in_the_thread_gets_the_history(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    store = connector.services.store
+    try:
+        await send(connector, inbound_mail(message_id="<q1@example.com>"))
+        await wait_for(lambda: not store.pending("email"))
+        first = capture.handler.mails[0].message()
+        bot_id = str(first["Message-ID"]).strip()
+        follow_up = inbound_mail(
+            "And on ARM?\n\nOn Mon, citecast wrote:\n> Install it with pip [1].\n",
+            subject=str(first["Subject"]),
+            message_id="<q2@example.com>",
+            headers={"In-Reply-To": bot_id, "References": f"<q1@example.com> {bot_id}"},
+        )
+        await send(connector, follow_up)
+        # A client that keeps only In-Reply-To still lands in the same conversation.
+        third = inbound_mail(
+            "What about Windows?",
+            subject="Re: Re: Installing on Linux",
+            message_id="<q3@example.com>",
+            headers={"In-Reply-To": bot_id},
+        )
+        await send(connector, third)
+        await wait_for(lambda: not store.pending("email") and len(capture.handler.mails) == 3)
+    finally:
+        await connector.stop()
+    questions = [call[0] for call in answerer.calls]
+    assert questions == [
+        "How do I install citecast on Linux?",
+        "And on ARM?",
+        "What about Windows?",
+    ]
+    histories = [call[2] for call in answerer.calls]
+    assert [e.question for e in histories[1]] == ["How do I install citecast on Linux?"]
+    assert histories[1][0].answer == cited_answer(manual).text
+    assert [e.question for e in histories[2]] == [
+        "How do I install citecast on Linux?",
+        "And on ARM?",
+    ]
+    second = capture.handler.mails[1].message()
+    assert second["Subject"] == "Re: Installing on Linux"
+    assert second["In-Reply-To"] == "<q2@example.com>"
+    assert str(second["References"]).split() == ["<q1@example.com>", bot_id, "<q2@example.com>"]
+    third_reply = capture.handler.mails[2].message()
+    assert third_reply["Subject"] == "Re: Installing on Linux"
+
+
+async def test_another_sender_in_the_thread_does_not_get_the_history(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    try:
+        await send(connector, inbound_mail(message_id="<q1@example.com>"))
+        other = inbound_mail(
+            "Me too: ARM?",
+            sender="Bob <bob@example.net>",
+            message_id="<b1@example.net>",
+            headers={"References": "<q1@example.com>"},
+        )
+        await send(connector, other, sender="bob@example.net")
+        await wait_for(lambda: len(answerer.calls) == 2)
+    finally:
+        await connector.stop()
+    assert answerer.calls[1][2] == ()
+
+
+async def test_duplicate_message_id_is_answered_once(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    store = connector.services.store
+    raw = inbound_mail(message_id="<dup@example.com>")
+    try:
+        await send(connector, raw)
+        await send(connector, raw)
+        outcome = await connector.handle_message(raw)
+        await wait_for(lambda: not store.pending("email"))
+    finally:
+        await connector.stop()
+    assert outcome.status == "duplicate"
+    assert len(answerer.calls) == 1
+    assert len(capture.handler.mails) == 1
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied", "Subject": "Out of office"},
+        {"List-Id": "Users <users.lists.example.com>", "Precedence": "list"},
+        {"Precedence": "bulk"},
+    ],
+)
+async def test_robot_and_list_mail_gets_no_reply(
+    tmp_path: Path, capture: CaptureServer, manual: Path, headers: dict[str, str]
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    try:
+        extra = {k: v for k, v in headers.items() if k != "Subject"}
+        await send(connector, inbound_mail(headers=extra))
+        outcome = await connector.handle_message(inbound_mail(headers=extra))
+    finally:
+        await connector.stop()
+    assert outcome.status == "ignored"
+    assert answerer.calls == []
+    assert connector.services.store.pending("email") == []
+    assert capture.handler.mails == []
+
+
+async def test_own_address_and_bounces_get_no_reply(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    try:
+        own = await connector.handle_message(inbound_mail(sender=BOT))
+        client = aiosmtplib.SMTP(hostname="127.0.0.1", port=connector.listen_port)
+        async with client:
+            await client.mail("")  # MAIL FROM:<>, a bounce
+            await client.rcpt(BOT)
+            await client.data(inbound_mail(message_id="<bounce@x>"))
+    finally:
+        await connector.stop()
+    assert own.reason == "own address"
+    assert answerer.calls == []
+
+
+async def test_only_quoted_text_gets_no_reply(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    quoted = inbound_mail(
+        "On Mon, 3 Jun 2024, citecast <help@docs.example.org> wrote:\n> Install it with pip.\n",
+        subject="Re: Installing on Linux",
+        headers={"In-Reply-To": "<cc-1.2@docs.example.org>"},
+    )
+    try:
+        await send(connector, quoted)
+        outcome = await connector.handle_message(quoted)
+    finally:
+        await connector.stop()
+    assert (outcome.status, outcome.reason) == ("ignored", "no question (only quoted text)")
+    assert answerer.calls == []
+
+
+async def test_ten_megabyte_attachment_is_accepted_and_ignored(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    raw = inbound_mail("What does this log say?", attachment=b"\x00\xff" * 5_000_000)
+    try:
+        await send(connector, raw)
+        await wait_for(lambda: not connector.services.store.pending("email"))
+    finally:
+        await connector.stop()
+    assert [c[0] for c in answerer.calls] == ["What does this log say?"]
+    reply = capture.handler.mails[0]
+    assert len(reply.content) < 200_000
+    assert all(a.get_filename() != "big.bin" for a in reply.message().iter_attachments())
+
+
+async def test_message_over_the_size_limit_is_refused_by_smtp(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port, max_message_bytes=100_000)
+    try:
+        with pytest.raises(aiosmtplib.SMTPResponseException) as refused:
+            await send(connector, inbound_mail(attachment=bytes(200_000)))
+    finally:
+        await connector.stop()
+    assert refused.value.code == 552
+    assert answerer.calls == []
+
+
+async def test_malformed_headers_and_unknown_charset_get_a_sensible_reply(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    raw = (
+        b"From: =?x-unknown?Q?Ann?= <ann@example.com>\r\n"
+        b"To: help@docs.example.org\r\n"
+        b"Subject: =?utf-8?B?w6l0w6k=?= =?bogus?Q?=FF?= question\r\n"
+        b"Message-ID: <weird@example.com\r\n"
+        b"References: garbage\r\n"
+        b"X-Binary: \xff\xfe\r\n"
+        b"Content-Type: text/plain; charset=x-mystery\r\n"
+        b"Content-Transfer-Encoding: 8bit\r\n\r\n"
+        b"O\xf9 est le fichier ?\r\n"
+    )
+    try:
+        await send(connector, raw)
+        await wait_for(lambda: not connector.services.store.pending("email"))
+    finally:
+        await connector.stop()
+    assert [c[0] for c in answerer.calls] == ["Où est le fichier ?"]
+    reply = capture.handler.mails[0].message()
+    assert str(reply["Subject"]).startswith("Re: été")
+    assert reply["In-Reply-To"] is None
+    assert reply["Auto-Submitted"] == "auto-replied"
+
+
+async def test_backend_failure_asks_the_sender_to_retry_and_loses_nothing(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual), fail_first=1)
+    connector = await start(tmp_path, answerer, capture.port)
+    raw = inbound_mail(message_id="<retry@example.com>")
+    try:
+        with pytest.raises(aiosmtplib.SMTPResponseException) as temporary:
+            await send(connector, raw)
+        assert temporary.value.code == 451
+        await send(connector, raw)  # the sending server's retry
+        await wait_for(lambda: not connector.services.store.pending("email"))
+    finally:
+        await connector.stop()
+    assert len(answerer.calls) == 2
+    assert len(capture.handler.mails) == 1
+
+
+async def test_mail_for_another_address_is_refused_at_rcpt(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    try:
+        with pytest.raises(aiosmtplib.SMTPRecipientsRefused):
+            await aiosmtplib.send(
+                inbound_mail(), sender=USER, recipients=["someone@else.org"],
+                hostname="127.0.0.1", port=connector.listen_port,
+            )  # fmt: skip
+    finally:
+        await connector.stop()
+    assert answerer.calls == []
+
+
+async def test_rate_limit_per_sender(tmp_path: Path, capture: CaptureServer, manual: Path) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port, rate_limit_per_hour=2)
+    try:
+        outcomes = [
+            await connector.handle_message(inbound_mail(message_id=f"<r{i}@example.com>"))
+            for i in range(3)
+        ]
+        other = await connector.handle_message(
+            inbound_mail(sender="bob@example.net", message_id="<b@example.net>")
+        )
+    finally:
+        await connector.stop()
+    assert [o.status for o in outcomes] == ["answered", "answered", "ignored"]
+    assert outcomes[2].reason == "rate limited"
+    assert other.status == "answered"
+
+
+async def test_audience_comes_from_the_sender_domain(
+    tmp_path: Path, capture: CaptureServer, manual: Path
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(
+        tmp_path, answerer, capture.port,
+        audience_by_domain={"example.com": ["public", "staff"]},
+    )  # fmt: skip
+    try:
+        await connector.handle_message(inbound_mail())
+        await connector.handle_message(
+            inbound_mail(sender="x@outside.org", message_id="<o@outside.org>")
+        )
+    finally:
+        await connector.stop()
+    assert [call[1] for call in answerer.calls] == [
+        frozenset({"public", "staff"}),
+        frozenset({"public"}),
+    ]
