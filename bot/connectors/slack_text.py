@@ -4,7 +4,8 @@ Incoming message text is Slack mrkdwn with escaped ``& < >`` and ``<…>`` token
 links and channels; :func:`question_text` turns it into the plain question the assistant sees.
 :class:`StreamMarkdown` turns the canonical answer text (CommonMark with ``[^n]`` citations,
 arriving in pieces) into the markdown ``chat.appendStream`` shows: citations as ``[n]`` and
-``& < >`` escaped, so neither the model nor a source can produce ``<!here>`` or a disguised link.
+Slack tokens defused, so neither the model nor a source can produce ``<!here>`` or a disguised
+link.
 """
 
 from __future__ import annotations
@@ -17,18 +18,14 @@ _CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
 _LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]+)(?:\|([^>]*))?>")
 _CITATION = re.compile(r"\[\^(\d+)\]")
-# The tail that could still grow into "[^12]": "[", "[^", "[^1", "[^12"
-_PARTIAL_CITATION = re.compile(r"\[(?:\^\d{0,6})?$")
+_TOKEN_OPENER = re.compile(r"<(?=[^\s\d=<])")
+# A tail whose meaning depends on what comes next: "[", "[^", "[^12" (a citation?) or "<"
+_PARTIAL_CITATION = re.compile(r"(?:\[(?:\^\d{0,6})?|<)$")
 
 
 def unescape(text: str) -> str:
     """Undo Slack's ``&amp; &lt; &gt;`` escaping."""
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
-def escape(text: str) -> str:
-    """Escape Slack's control characters ``& < >``."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def question_text(text: str, bot_user_id: str | None = None) -> str:
@@ -63,8 +60,13 @@ class StreamMarkdown:
 
 
 def to_stream_markdown(text: str) -> str:
-    """One whole piece of answer text as streaming markdown."""
-    return _CITATION.sub(lambda m: f"[{m.group(1)}]", escape(text))
+    """One whole piece of answer text as streaming markdown.
+
+    Streaming takes standard markdown, where ``&lt;`` would show literally inside code, so
+    instead of escaping every ``<`` only the ones that could open a Slack token (``<!here>``,
+    ``<@U1>``, ``<#C1>``, ``<https://…|disguised>``) get an invisible joiner after them.
+    """
+    return _CITATION.sub(lambda m: f"[{m.group(1)}]", _TOKEN_OPENER.sub("<\u200d", text))
 
 
 def fit_text(text: str, limit: int) -> str:

@@ -22,9 +22,10 @@ def test_question_text_drops_broadcast_mentions() -> None:
     assert question_text("<!here> is &lt;b&gt; bold?", "U0BOT") == "is <b> bold?"
 
 
-def test_stream_markdown_turns_footnotes_into_numbers_and_escapes() -> None:
-    assert to_stream_markdown("a < b & c[^1][^12].") == "a &lt; b &amp; c[1][12]."
-    assert "<!here>" not in to_stream_markdown("<!here> ping")
+def test_stream_markdown_turns_footnotes_into_numbers_and_defuses_tokens() -> None:
+    assert to_stream_markdown("a < b & c[^1][^12].") == "a < b & c[1][12]."
+    shown = to_stream_markdown("<!here> <@U1> <https://evil.example|docs> `<div>`")
+    assert shown == ("<\u200d!here> <\u200d@U1> <\u200dhttps://evil.example|docs> `<\u200ddiv>`")
 
 
 @given(
@@ -46,7 +47,8 @@ def test_stream_markdown_is_split_invariant(text: str, cuts: list[int]) -> None:
 def test_stream_markdown_holds_back_only_a_possible_citation() -> None:
     stream = StreamMarkdown()
     assert stream.feed("Fact [^") == "Fact "
-    assert stream.feed("3] and [x") == "[3] and [x"
+    assert stream.feed("3] and [x <") == "[3] and [x "
+    assert stream.feed("!here>") == "<\u200d!here>"
     assert stream.flush() == ""
 
 
