@@ -126,3 +126,29 @@ def test_serve_command_is_registered_with_host_and_port() -> None:
     assert args.run is serve.run
     assert (args.host, args.port) == ("127.0.0.1", 0)
     assert "SIGTERM" in serve.DESCRIPTION
+
+
+async def test_client_leaving_mid_stream_records_the_turn_failed(tmp_path: Path) -> None:
+    gate = asyncio.Event()  # the answer never completes while the client is connected
+    answerer = CannedAnswerer(cited_answer(passage(1)), gate=gate)
+    services = services_for(tmp_path, answerer)
+    live = await start_live_server(build_app(services, connectors=[]))
+    try:
+        async with httpx.AsyncClient(base_url=live.url, timeout=10) as client:
+            async with client.stream("GET", "/api/ask/stream?question=bye") as response:
+                lines = response.aiter_lines()
+                first = [await anext(lines), await anext(lines)]
+            # leaving the block closed the connection mid-answer
+            assert first[0] == "event: start"
+            for _ in range(500):
+                health = (await client.get("/healthz")).json()
+                if health["in_flight"] == 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert health["in_flight"] == 0
+        conversation = parse_sse("\n".join(first) + "\n\n")[0][1]["conversation_id"]
+        [turn] = services.store.turns(conversation)
+        assert turn.status == "failed"
+    finally:
+        gate.set()
+        await live.stop()
