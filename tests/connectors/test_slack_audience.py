@@ -145,3 +145,14 @@ async def test_a_long_streamed_answer_shows_exactly_the_resolved_text(tmp_path: 
         assert len(turns[0].answer["text"]) > 6000
         assert message["text"] == to_stream_markdown(turns[0].answer["text"])
         assert len(context_texts([message])) == 2
+
+
+async def test_user_lookups_are_cached_between_questions(tmp_path: Path) -> None:
+    answerer = scripted()
+    async with slack_world(
+        tmp_path, answerer, audience_by_email_domain={"staff.example": ["staff"]}
+    ) as world:
+        await world.post_event(direct_message("first?"))
+        await world.post_event(direct_message("second?"))
+        assert [call[1] for call in answerer.calls] == [frozenset({"public", "staff"})] * 2
+        assert len(world.fake.calls_to("users.info")) == 1

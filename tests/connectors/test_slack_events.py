@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from bot.assistant.base import Reply
 from bot.config import Settings, SlackSettings
 from bot.connectors.slack import SlackConnector
 from bot.errors import ConfigError
@@ -192,3 +195,31 @@ async def test_an_unwritable_store_leaves_the_event_for_slack_to_redeliver(tmp_p
         assert response.status_code == 503
         assert answerer.calls == []
         assert world.fake.calls_to("chat.postMessage") == []
+
+
+class StuckAnswerer(CannedAnswerer):
+    """Never finishes: its backend hangs."""
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        self.calls.append((question, audience, tuple(history)))
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_stop_cancels_a_hung_answer_after_the_grace_period(tmp_path: Path) -> None:
+    answerer = StuckAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer, shutdown_grace_seconds=0.0) as world:
+        await world.post_event(mention("hangs", ts="1600000000.060000"), wait=False)
+        for _ in range(10_000):
+            if answerer.calls:
+                break
+            await asyncio.sleep(0)
+        assert answerer.calls
+        await world.connector.stop()
+        assert [m["text"] for m in world.fake.bot_messages(PUBLIC)] == [
+            world.connector.settings.apology
+        ]
+        turns = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.060000")
+        assert [t.status for t in turns] == ["failed"]
