@@ -204,11 +204,17 @@ class SlackInteractions:
 
     async def _tell(self, body: dict[str, Any], user: str | None, text: str) -> None:
         channel = (body.get("channel") or {}).get("id")
+        container = body.get("container") or {}
+        thread_ts = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
         if channel and user:
-            await self._post_ephemeral(channel, user, text)
+            await self._post_ephemeral(channel, user, text, thread_ts)
 
-    async def _post_ephemeral(self, channel: str, user: str, text: str) -> None:
+    async def _post_ephemeral(
+        self, channel: str, user: str, text: str, thread_ts: str | None = None
+    ) -> None:
         try:
-            await self._client.chat_postEphemeral(channel=channel, user=user, text=text)
+            await self._client.chat_postEphemeral(
+                channel=channel, user=user, text=text, thread_ts=thread_ts
+            )
         except SlackApiError as exc:
             log.info("ephemeral message to %s not sent: %s", user, error_code(exc))

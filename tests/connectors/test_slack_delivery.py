@@ -149,6 +149,7 @@ async def test_feedback_buttons_record_one_vote_per_user(tmp_path: Path) -> None
         assert world.store.feedback(turn_id) == ["helpful", "not_helpful"]
         thanks = world.fake.calls_to("chat.postEphemeral", ok_only=True)
         assert [c.args["user"] for c in thanks] == ["U0ASKER", "U0OTHER"]
+        assert {c.args["thread_ts"] for c in thanks} == {"1.0"}
         assert world.fake.bot_messages(PUBLIC) == [message]
 
 
