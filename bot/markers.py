@@ -45,7 +45,8 @@ MAX_SPAN: Final = 1024
 MAX_SOURCE_LIST: Final = 8192
 MAX_HEADING: Final = 80
 
-_SPECIAL = re.compile("(?<![ \t])[ \t]*[\\[<`$\\\\\n【\ue200-\ue202]")
+_SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202]")
+_PLAIN_LINE_START = re.compile(r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]")
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _MATH_CLOSE = re.compile(r"(?<=[^\s\\])\$")
@@ -79,7 +80,7 @@ def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
     """Every marker in ``text`` (outside code and math), in order of appearance."""
     scanner = MarkerScanner(grammar or Grammar())
     tokens = scanner.feed(text) + scanner.finish()
-    return [token for token in tokens if isinstance(token, Marker)]
+    return [token for token in tokens if isinstance(token, Marker) and token.family != "stray"]
 
 
 class MarkerScanner:
@@ -149,11 +150,15 @@ class MarkerScanner:
                     out.append(buf[pos:end])
                     pos = end
                 break
-            start = match.start()
-            at = match.end() - 1
-            if start > pos:
-                out.append(buf[pos:start])
-            lead = buf[start:at]
+            at = match.start()
+            lead = ""
+            if at > pos:
+                text = buf[pos:at]
+                body = text.rstrip(" \t")
+                if body:
+                    out.append(body)
+                lead = text[len(body) :]
+            start = at - len(lead)
             char = buf[at]
             if char == "\n":
                 out.append(buf[start : at + 1])
@@ -173,7 +178,7 @@ class MarkerScanner:
                 if marker is None:
                     out.append(lead + buf[at : result.end])
                 elif marker is STRAY:
-                    out.append(lead)
+                    out.append(STRAY._replace(offset=self._base + at, lead=lead))
                 else:
                     out.append(marker._replace(offset=self._base + at, lead=lead))
                 pos = result.end
@@ -244,6 +249,10 @@ class MarkerScanner:
 
     def _line(self, buf: str, pos: int, final: bool, out: list[Token]) -> int:
         """Classify the line at ``pos``; the next position to scan, or -1 to wait for more."""
+        if self._fence is None and not self._indented and _PLAIN_LINE_START.match(buf, pos):
+            # the common case: a paragraph line whose first character starts no construct
+            self._list_ctx = self._blank_before = self._line_start = False
+            return pos
         n = len(buf)
         nl = buf.find("\n", pos)
         complete = nl >= 0 or final
