@@ -12,10 +12,11 @@ A small corpus never hits the budget, so its ranking is exactly BM25 over every 
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import dataclass
 
-from bot.knowledge.terms import query_terms, stem, words
+from bot.knowledge.terms import query_terms, stem
 
 NO_CAP = 2**62
 _COUNT = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
@@ -30,14 +31,13 @@ class QueryPlan:
 
     match: str
     max_rowid: int = NO_CAP
-    boosts: tuple[tuple[str, float], ...] = ()
+    boosts: tuple[tuple[re.Pattern[str], float], ...] = ()
 
     def adjust(self, rank: float, text: str) -> float:
         """``rank`` (FTS5: lower is better) improved by the dropped words found in ``text``."""
         if not self.boosts:
             return rank
-        present = {stem(w) for w in words(text)}
-        return rank - sum(weight for term, weight in self.boosts if term in present)
+        return rank - sum(weight for word, weight in self.boosts if word.search(text))
 
 
 def _quote(term: str) -> str:
@@ -61,8 +61,13 @@ def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> Quer
         chosen.append(term)
         rows += df[term]
     total = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0])
+    # A dropped word counts when a word starting with its stem is in the text ("kettle" also
+    # finds "kettles"), which is close to what the Porter tokenizer matched.
     boosts = tuple(
-        (stem(t), math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)))
+        (
+            re.compile(r"\b" + re.escape(stem(t)), re.IGNORECASE),
+            math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)),
+        )
         for t in present
         if t not in chosen
     )

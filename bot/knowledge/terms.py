@@ -6,6 +6,7 @@ from a free-text question and gives the extractive backend the same notion of "a
 
 from __future__ import annotations
 
+import functools
 import re
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
@@ -31,6 +32,7 @@ def words(text: str) -> list[str]:
     return [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(text)]
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude suffix stripper: "installing", "installed", "installs" all become "install"."""
     for suffix in _SUFFIXES:
