@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import imaplib
+import io
 import logging
 import re
 import select
@@ -36,6 +37,9 @@ class ImapMailbox:
         self._settings = settings
         self._imap: imaplib.IMAP4 | None = None
         self._idle_tags = 0
+        # A self-pipe lets another thread end an IDLE wait politely (DONE, then LOGOUT).
+        self._wake_reader, self._wake_writer = socket.socketpair()
+        self._wake_reader.setblocking(False)
 
     @property
     def can_idle(self) -> bool:
@@ -119,13 +123,21 @@ class ImapMailbox:
             if line.startswith(tag + b" "):
                 return news
 
-    @staticmethod
-    def _wait_readable(imap: imaplib.IMAP4, timeout: float) -> bool:
+    def _wait_readable(self, imap: imaplib.IMAP4, timeout: float) -> bool:
         sock = imap.sock
-        if isinstance(sock, ssl.SSLSocket) and sock.pending():
+        if _buffered(imap) or (isinstance(sock, ssl.SSLSocket) and sock.pending()):
             return True
-        readable, _, _ = select.select([sock], [], [], timeout)
+        readable, _, _ = select.select([sock, self._wake_reader], [], [], timeout)
+        if self._wake_reader in readable:
+            with contextlib.suppress(OSError):
+                self._wake_reader.recv(64)
+            return False
         return bool(readable)
+
+    def interrupt(self) -> None:
+        """End an IDLE wait early (thread-safe); the session stays usable."""
+        with contextlib.suppress(OSError):
+            self._wake_writer.send(b"!")
 
     def close(self) -> None:
         """Log out (best effort) and forget the session."""
@@ -134,6 +146,11 @@ class ImapMailbox:
             return
         with contextlib.suppress(Exception):
             imap.logout()
+
+    def dispose(self) -> None:
+        """Release the self-pipe (after :meth:`close`)."""
+        self._wake_reader.close()
+        self._wake_writer.close()
 
     def abort(self) -> None:
         """Unblock a thread waiting on the socket (called from the event loop thread)."""
@@ -146,6 +163,20 @@ class ImapMailbox:
         if self._imap is None:
             raise imaplib.IMAP4.abort("not connected")
         return self._imap
+
+
+def _buffered(imap: imaplib.IMAP4) -> bool:
+    """True when imaplib already holds unread bytes (a line that arrived with the ``+``)."""
+    sock = imap.sock
+    timeout = sock.gettimeout()
+    try:
+        sock.settimeout(0.0)  # non-blocking: peek returns what is buffered, never waits
+        reader = imap.file
+        return isinstance(reader, io.BufferedReader) and bool(reader.peek(1))
+    except OSError:
+        return False
+    finally:
+        sock.settimeout(timeout)
 
 
 Handler = Callable[[bytes, str | None], Awaitable[Any]]
@@ -161,25 +192,33 @@ class ImapPoller:
         self._mailbox = ImapMailbox(settings)
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._stop_event = asyncio.Event()
         self.rounds = 0
 
     def start(self) -> None:
         """Start polling in the running event loop."""
         if self._task is None:
             self._stopping = False
+            self._stop_event.clear()
             self._task = asyncio.create_task(self._run(), name="email-imap")
 
     async def stop(self) -> None:
-        """Stop polling and log out."""
+        """Finish the current step, leave IDLE, log out; force it after ``imap.timeout``."""
         task, self._task = self._task, None
-        self._stopping = True
         if task is None:
             return
-        task.cancel()
-        self._mailbox.abort()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        self._stopping = True
+        self._stop_event.set()
+        self._mailbox.interrupt()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), self._settings.timeout)
+        except (TimeoutError, Exception):
+            self._mailbox.abort()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await asyncio.to_thread(self._mailbox.close)
+        self._mailbox.dispose()
 
     async def _run(self) -> None:
         delay = min(1.0, self._settings.poll_seconds)
@@ -193,11 +232,18 @@ class ImapPoller:
             except (imaplib.IMAP4.error, OSError, EOFError) as exc:
                 log.warning("email: IMAP session failed (%s); reconnecting in %.1fs", exc, delay)
             await asyncio.to_thread(self._mailbox.close)
-            await asyncio.sleep(delay)
+            await self._pause(delay)
             delay = min(delay * 2, max(self._settings.poll_seconds, 1.0) * 4)
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._stop_event.wait()
 
     async def _round(self) -> None:
         for uid in await asyncio.to_thread(self._mailbox.unseen):
+            if self._stopping:
+                return
             size = await asyncio.to_thread(self._mailbox.size, uid)
             if size is not None and size > self._max_bytes:
                 log.warning("email: IMAP message %s is %d bytes; skipped", uid.decode(), size)
@@ -219,4 +265,4 @@ class ImapPoller:
             await asyncio.to_thread(self._mailbox.idle, self._settings.poll_seconds)
         else:
             await asyncio.to_thread(self._mailbox.noop)
-            await asyncio.sleep(self._settings.poll_seconds)
+            await self._pause(self._settings.poll_seconds)

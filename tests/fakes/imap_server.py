@@ -28,11 +28,13 @@ class StoredMessage:
     flags: set[str] = field(default_factory=set)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Session:
     news: asyncio.Event = field(default_factory=asyncio.Event)
     authenticated: bool = False
     selected: bool = False
+    known: int = 0
+    """How many messages this client has been told exist (EXISTS)."""
 
 
 class FakeImapServer:
@@ -134,7 +136,8 @@ class FakeImapServer:
             writer.write(b"* CAPABILITY " + caps + b"\r\n" + tag + b" OK CAPABILITY done\r\n")
         elif name == "NOOP":
             if session.selected:
-                writer.write(b"* %d EXISTS\r\n" % len(self.messages))
+                session.known = len(self.messages)
+                writer.write(b"* %d EXISTS\r\n" % session.known)
             writer.write(tag + b" OK NOOP done\r\n")
         elif name == "LOGOUT":
             writer.write(b"* BYE logging out\r\n" + tag + b" OK LOGOUT done\r\n")
@@ -181,6 +184,7 @@ class FakeImapServer:
             writer.write(tag + b" NO no such mailbox\r\n")
             return
         session.selected = True
+        session.known = len(self.messages)
         writer.write(
             b"* FLAGS (\\Seen \\Answered \\Flagged \\Deleted \\Draft)\r\n"
             b"* %d EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY 1] UIDs valid\r\n"
@@ -287,18 +291,18 @@ class FakeImapServer:
         writer: asyncio.StreamWriter,
     ) -> bool:
         writer.write(b"+ idling\r\n")
-        await writer.drain()
-        session.news.clear()
         read = asyncio.ensure_future(reader.readline())
         try:
             while True:
+                # Like a real server: whatever arrived since the client last heard is reported.
+                session.news.clear()
+                if len(self.messages) != session.known:
+                    session.known = len(self.messages)
+                    writer.write(b"* %d EXISTS\r\n" % session.known)
+                await writer.drain()
                 news = asyncio.ensure_future(session.news.wait())
                 done, _ = await asyncio.wait({read, news}, return_when=asyncio.FIRST_COMPLETED)
-                if news in done:
-                    session.news.clear()
-                    writer.write(b"* %d EXISTS\r\n" % len(self.messages))
-                    await writer.drain()
-                else:
+                if news not in done:
                     news.cancel()
                 if read in done:
                     line = read.result()
