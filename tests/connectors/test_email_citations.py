@@ -1,0 +1,216 @@
+"""Citations in real replies: the REAL registry, resolver and email renderer behind the
+connector (ScriptedAnswerer), replies captured by an aiosmtpd server and parsed back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import cast
+
+import aiosmtplib
+import pytest
+
+from bot.connectors.email import EmailConnector
+from bot.filetokens import FileSigner
+from bot.models import Source
+from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.email_world import BOT, USER, email_settings, inbound_mail, services
+from tests.fakes.smtp_capture import CaptureHandler, CaptureServer, wait_for
+
+
+class HtmlCheck(HTMLParser):
+    """Collects links and checks that tags nest (void elements aside)."""
+
+    VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr", "source"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.hrefs += [v or "" for k, v in attrs if k == "href"]
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+@pytest.fixture
+def capture() -> Iterator[CaptureServer]:
+    server = CaptureServer(CaptureHandler())
+    server.start()
+    yield server
+    server.stop()
+
+
+async def ask(
+    tmp_path: Path,
+    port: int,
+    answerer: ScriptedAnswerer,
+    *,
+    sender: str = USER,
+    signer: FileSigner | None = None,
+    **email: object,
+) -> EmailConnector:
+    svc = services(tmp_path, answerer, email_settings(port, **email))
+    svc.signer = signer
+    connector = EmailConnector(svc)
+    await connector.start()
+    try:
+        await aiosmtplib.send(
+            inbound_mail(sender=sender), sender=sender, recipients=[BOT],
+            hostname="127.0.0.1", port=connector.listen_port,
+        )  # fmt: skip
+        await wait_for(lambda: not svc.store.pending("email"))
+    finally:
+        await connector.stop()
+    return connector
+
+
+def bodies(msg: EmailMessage) -> tuple[str, str]:
+    alternative = msg if msg.get_content_type() == "multipart/alternative" else None
+    if alternative is None:
+        alternative = cast(EmailMessage, next(msg.iter_parts()))
+    parts = [cast(EmailMessage, p) for p in alternative.iter_parts()]
+    assert [p.get_content_type() for p in parts] == ["text/plain", "text/html"]
+    return parts[0].get_content(), parts[1].get_content()
+
+
+def checked(html: str) -> HtmlCheck:
+    check = HtmlCheck()
+    check.feed(html)
+    check.close()
+    assert check.errors == [] and check.stack == []
+    assert len(html.encode("utf-8")) < 100_000
+    return check
+
+
+async def test_sixty_citations_in_a_long_answer_all_arrive_in_both_parts(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    sources = [
+        Source(id=f"s{i}", title=f"Chapter {i} <b>&</b>", url=f"https://docs.example.org/c/{i}")
+        for i in range(1, 61)
+    ]
+    sentences = [
+        f"Point {i} is explained at some length so that the answer grows long [{i}]."
+        + " More detail follows here to pad the paragraph out." * 1
+        for i in range(1, 61)
+    ]
+    paragraphs = [" ".join(sentences[i : i + 5]) for i in range(0, 60, 5)]
+    raw = "\n\n".join(paragraphs)
+    raw += "\n\n" + "Closing words without citations. " * ((7000 - len(raw)) // 33 + 1)
+    assert len(raw) >= 7000
+    answerer = ScriptedAnswerer(sources, raw)
+    await ask(tmp_path, capture.port, answerer)
+    msg = capture.handler.mails[0].message()
+    text, html = bodies(msg)
+    check = checked(html)
+    for i in range(1, 61):
+        url = f"https://docs.example.org/c/{i}"
+        assert f"[{i}]" in text and url in text
+        assert f"[{i}]" in html and url in check.hrefs
+    assert "<b>&</b>" not in html  # titles are escaped
+    assert "Chapter 60" in text
+
+
+async def test_forbidden_source_is_dropped_for_a_public_sender(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    public = Source(id="pub", title="Public guide", url="https://docs.example.org/guide")
+    private = Source(
+        id="private-id", title="Salary bands", url="https://intranet.example.com/salaries",
+        audience=("staff",),
+    )  # fmt: skip
+    raw = "The guide covers it [1]. Salaries are confidential <CIT private-id />."
+    answerer = ScriptedAnswerer([public, private], raw)
+    await ask(tmp_path, capture.port, answerer, sender="x@outside.org")
+    text, html = bodies(capture.handler.mails[0].message())
+    for part in (text, html):
+        assert "Salary bands" not in part and "intranet.example.com" not in part
+        assert "CIT" not in part and "private-id" not in part
+        assert "Public guide" in part
+    assert answerer.calls[0][1] == frozenset({"public"})
+
+
+async def test_staff_domain_sees_the_private_source(tmp_path: Path, capture: CaptureServer) -> None:
+    private = Source(
+        id="private-id", title="Salary bands", url="https://intranet.example.com/salaries",
+        audience=("staff",),
+    )  # fmt: skip
+    answerer = ScriptedAnswerer([private], "Bands are reviewed yearly <CIT private-id />.")
+    await ask(
+        tmp_path, capture.port, answerer, sender="boss@example.com",
+        audience_by_domain={"example.com": ["public", "staff"]},
+    )  # fmt: skip
+    text, html = bodies(capture.handler.mails[0].message())
+    assert "https://intranet.example.com/salaries" in text
+    assert 'href="https://intranet.example.com/salaries"' in html
+    assert re.search(r"reviewed yearly ?\[1\]", text)
+
+
+async def test_cited_files_are_attached_byte_identical(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    data = bytes(range(256)) * 300
+    path = tmp_path / "runbook.pdf"
+    path.write_bytes(data)
+    csv = tmp_path / "prices.csv"
+    csv.write_bytes(b"plan,price\r\npro,10\r\n")
+    sources = [
+        Source(id="rb", title="Runbook", path=str(path), filename="runbook.pdf",
+               media_type="application/pdf", kind="file", page=2),
+        Source(id="pr", title="Prices", path=str(csv), filename="prices.csv",
+               media_type="text/csv", kind="file"),
+    ]  # fmt: skip
+    answerer = ScriptedAnswerer(sources, "Failover is on page two [1]. Pro costs 10 [2].")
+    await ask(tmp_path, capture.port, answerer)
+    msg = capture.handler.mails[0].message()
+    assert msg.get_content_type() == "multipart/mixed"
+    attachments = {a.get_filename(): a for a in msg.iter_attachments()}
+    assert set(attachments) == {"runbook.pdf", "prices.csv"}
+    assert attachments["runbook.pdf"].get_payload(decode=True) == data
+    assert attachments["prices.csv"].get_payload(decode=True) == b"plan,price\r\npro,10\r\n"
+    text, html = bodies(msg)
+    for part in (text, html):
+        assert "runbook.pdf" in part and "[1]" in part and "[2]" in part
+
+
+async def test_signed_link_when_the_capability_limit_is_lower(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    path = tmp_path / "huge.pdf"
+    path.write_bytes(b"%PDF" + bytes(5000))
+    source = Source(
+        id="huge", title="Huge manual", path=str(path), filename="huge.pdf",
+        media_type="application/pdf", kind="file",
+    )  # fmt: skip
+    signer = FileSigner(b"s" * 32, "https://bot.example.org", 3600, roots=[tmp_path])
+    answerer = ScriptedAnswerer([source], "It is in the huge manual [1].")
+    settings = email_settings(capture.port)
+    settings = settings.model_copy(update={"capabilities": {"email": {"max_file_bytes": 1000}}})
+    svc = services(tmp_path, answerer, settings)
+    svc.signer = signer
+    connector = EmailConnector(svc)
+    await connector.start()
+    try:
+        await connector.handle_message(inbound_mail())
+        await wait_for(lambda: not svc.store.pending("email"))
+    finally:
+        await connector.stop()
+    msg = capture.handler.mails[0].message()
+    assert list(msg.iter_attachments()) == []
+    text, html = bodies(msg)
+    assert "https://bot.example.org/files/" in text
+    assert 'href="https://bot.example.org/files/' in html
