@@ -32,6 +32,17 @@ log = logging.getLogger("citecast.requests")
 app_log = logging.getLogger(__name__)
 
 
+# Path segments that are credentials (download tokens, conversation ids) never reach the logs.
+_SECRET_PREFIXES = ("/files/", "/api/conversations/")
+
+
+def _loggable_path(path: str) -> str:
+    for prefix in _SECRET_PREFIXES:
+        if path.startswith(prefix) and len(path) > len(prefix):
+            return prefix + "…"
+    return path
+
+
 class RequestLog:
     """ASGI middleware: one structured log line per HTTP request, when its response ends."""
 
@@ -57,7 +68,7 @@ class RequestLog:
         finally:
             record = {
                 "method": scope.get("method"),
-                "path": scope.get("path"),
+                "path": _loggable_path(str(scope.get("path", ""))),
                 "status": status,
                 "ms": round((time.perf_counter() - started) * 1000, 1),
             }

@@ -345,8 +345,10 @@ async def test_request_log_line_has_latency_and_citations(web: WebHarness, caplo
 
     assert isinstance(caplog, pytest.LogCaptureFixture)
     with caplog.at_level(logging.INFO, logger="citecast.requests"):
-        await web.ask("logged?")
+        cid = (await web.ask("logged?")).json()["conversation_id"]
         await web.stream(question="streamed and logged?")
+        await web.client.get(f"/api/conversations/{cid}")
+        await web.client.get("/files/some-secret-token.sig")
     import json
 
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "citecast.requests"]
@@ -355,6 +357,8 @@ async def test_request_log_line_has_latency_and_citations(web: WebHarness, caplo
     assert isinstance(lines[0]["ms"], float)
     assert lines[1]["path"] == "/api/ask/stream" and lines[1]["citations"] == 2
     assert all("logged" not in json.dumps(line) for line in lines), "questions stay out of logs"
+    assert [line["path"] for line in lines[2:]] == ["/api/conversations/…", "/files/…"]
+    assert cid not in caplog.text and "some-secret-token" not in caplog.text
 
 
 async def test_foreign_origins_cannot_make_the_server_answer(tmp_path: Path) -> None:
