@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import ssl
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any, cast
 
 from aiosmtpd.controller import Controller
@@ -72,15 +74,29 @@ class CaptureHandler:
 class CaptureServer(Controller):
     """``Controller`` that may bind port 0 and then reports the real port."""
 
-    def __init__(self, handler: CaptureHandler, port: int = 0) -> None:
-        super().__init__(handler, hostname="127.0.0.1", port=port, server_hostname="capture.test")
+    def __init__(
+        self,
+        handler: CaptureHandler,
+        port: int = 0,
+        ssl_context: ssl.SSLContext | None = None,
+        **smtp: Any,
+    ) -> None:
+        super().__init__(
+            handler, hostname="127.0.0.1", port=port, server_hostname="capture.test",
+            ssl_context=ssl_context, **smtp,
+        )  # fmt: skip
         self.handler = handler
 
     def _trigger_server(self) -> None:
         # aiosmtpd connects to self.port to trigger the factory; with port 0 read the real one.
         server = cast(asyncio.Server, self.server)
         self.port = int(server.sockets[0].getsockname()[1])
-        super()._trigger_server()  # type: ignore[no-untyped-call]
+        if self.ssl_context is None:
+            super()._trigger_server()  # type: ignore[no-untyped-call]
+        else:  # aiosmtpd's own TLS trigger insists on verifying; a plain connect suffices
+            import socket
+
+            socket.create_connection(("127.0.0.1", self.port), 1.0).close()
 
 
 async def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
@@ -90,3 +106,14 @@ async def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.01)
+
+
+TLS_PEM = Path(__file__).with_name("smtp_tls_localhost.pem")
+"""A self-signed certificate and key for 127.0.0.1/localhost (valid until 2126; tests only)."""
+
+
+def server_tls_context() -> ssl.SSLContext:
+    """A server-side TLS context with the test certificate."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(TLS_PEM)
+    return context
