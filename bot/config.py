@@ -126,6 +126,8 @@ class WebSettings(Section):
     history_turns: int = Field(default=6, ge=0, le=50)
     # Seconds `citecast serve` lets in-flight answers finish on SIGINT/SIGTERM.
     shutdown_grace: float = Field(default=10.0, ge=0, le=600)
+    # Seconds of backend silence after which the SSE stream sends a keep-alive comment.
+    sse_heartbeat: float = Field(default=15.0, gt=0, le=300)
 
 
 class SlackSettings(Section):

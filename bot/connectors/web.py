@@ -224,7 +224,9 @@ class WebConnector:
             self._check_conversation(ask.conversation_id)
         except ValidationError as exc:
             return error_response(str(exc), status_for(exc))
-        stream = AnswerStream(self.turns, ask, request_base_url(request))
+        stream = AnswerStream(
+            self.turns, ask, request_base_url(request), heartbeat=self.settings.sse_heartbeat
+        )
 
         async def body() -> Any:
             try:

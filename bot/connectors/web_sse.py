@@ -11,15 +11,19 @@ Events, each ``data`` one line of JSON:
 - ``done``: the final payload, the same as ``POST /api/ask`` returns;
 - ``error``: ``{error}``, a reason to show; the stream ends after it.
 
+A comment line (``: keep-alive``) is sent whenever the answerer is silent for ``heartbeat``
+seconds, so proxies do not close a stream that is waiting on a slow backend.
+
 Each completed block is rendered once (``renderers.streaming``), never once per token.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
@@ -29,11 +33,39 @@ from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def sse_event(event: str, data: Any) -> str:
     """One server-sent event; JSON keeps ``data`` on one line."""
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+HEARTBEAT = ": keep-alive\n\n"
+
+
+async def with_heartbeat(events: AsyncIterator[T], every: float) -> AsyncIterator[T | None]:
+    """``events``, with a None whenever ``every`` seconds pass without one.
+
+    A slow backend (tool calls, a busy model) may be silent for a while; a comment line keeps
+    proxies and browsers from closing the idle stream.
+    """
+    iterator = events.__aiter__()
+    pending: asyncio.Future[T] = asyncio.ensure_future(iterator.__anext__())
+    try:
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=every)
+            if not done:
+                yield None
+                continue
+            try:
+                item = pending.result()
+            except StopAsyncIteration:
+                return
+            yield item
+            pending = asyncio.ensure_future(iterator.__anext__())
+    finally:
+        pending.cancel()
 
 
 def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
@@ -44,10 +76,13 @@ def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> s
 class AnswerStream:
     """Turns one streamed answer into SSE text, recording the turn in the store."""
 
-    def __init__(self, turns: WebTurns, ask: AskRequest, base_url: str) -> None:
+    def __init__(
+        self, turns: WebTurns, ask: AskRequest, base_url: str, *, heartbeat: float = 15.0
+    ) -> None:
         self.turns = turns
         self.ask = ask
         self.base_url = base_url
+        self.heartbeat = heartbeat
         self.citation_count = 0
 
     async def events(self) -> AsyncIterator[str]:
@@ -65,8 +100,10 @@ class AnswerStream:
                 "start", {"conversation_id": start.conversation_id, "turn_id": start.turn_id}
             )
             stream = turns.services.assistant.stream(self.ask.question, turns.audience, history)
-            async for event in stream:
-                if isinstance(event, CitationAdded):
+            async for event in with_heartbeat(stream, self.heartbeat):
+                if event is None:
+                    yield HEARTBEAT
+                elif isinstance(event, CitationAdded):
                     turns.check_audience(Answer("", (event.citation,)))
                     renderer.feed([event])
                     self.citation_count += 1

@@ -129,7 +129,8 @@ def parse_sse(body: str) -> list[tuple[str, Any]]:
                 name = line[len("event: ") :]
             elif line.startswith("data: "):
                 data.append(line[len("data: ") :])
-        events.append((name, json.loads("\n".join(data))))
+        if data:  # a block of only ": comment" lines is a heartbeat, not an event
+            events.append((name, json.loads("\n".join(data))))
     return events
 
 

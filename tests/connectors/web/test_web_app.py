@@ -152,3 +152,28 @@ async def test_client_leaving_mid_stream_records_the_turn_failed(tmp_path: Path)
     finally:
         gate.set()
         await live.stop()
+
+
+async def test_silent_backend_gets_keep_alive_comments(tmp_path: Path) -> None:
+    gate = asyncio.Event()
+    answerer = CannedAnswerer(cited_answer(passage(1)), gate=gate)
+    settings = make_settings(tmp_path, sse_heartbeat=0.02)
+    services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
+    live = await start_live_server(build_app(services, connectors=[]))
+    text = ""
+    try:
+        async with (
+            httpx.AsyncClient(base_url=live.url, timeout=10) as client,
+            client.stream("GET", "/api/ask/stream?question=slow") as response,
+        ):
+            async for chunk in response.aiter_text():
+                text += chunk
+                if ": keep-alive" in text and not gate.is_set():
+                    gate.set()
+    finally:
+        gate.set()
+        await live.stop()
+    assert ": keep-alive\n\n" in text
+    events = parse_sse(text)
+    assert events[0][0] == "start"
+    assert events[-1][0] == "done"
