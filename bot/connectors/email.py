@@ -90,6 +90,8 @@ class EmailConnector:
         s = self.settings
         if not is_valid_address(s.address.strip().lower()):
             raise ConfigError(f"email.address: not a valid address: {s.address!r}")
+        if s.inbound == "imap" and not s.imap.host:
+            raise ConfigError("email.imap.host: required when email.inbound is imap")
         self.outbox.start()
         if s.inbound == "smtp":
             handler = InboundSmtpHandler(
@@ -104,8 +106,6 @@ class EmailConnector:
             )
             await self._listener.start()
         else:
-            if not s.imap.host:
-                raise ConfigError("email.imap.host: required when email.inbound is imap")
             self._poller = ImapPoller(s.imap, self.handle_message, max_bytes=s.max_message_bytes)
             self._poller.start()
 
