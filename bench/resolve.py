@@ -164,7 +164,8 @@ def main() -> int:
         "[ x 1M": "[" * MEGABYTE,
         "unterminated <CIT": ("<CIT " * MEGABYTE)[:MEGABYTE],
         '[[source key=" x N': ('[[source key="' * MEGABYTE)[:MEGABYTE],
-        "nested brackets": ("[[[[1]" * MEGABYTE)[:MEGABYTE],
+        "nested brackets": "[" * (MEGABYTE // 2) + "1" + "]" * (MEGABYTE // 2 - 1),
+        "nested groups [[[1]]]": ("[[[1]]]" * MEGABYTE)[:MEGABYTE],
         "backticks x 1M": "`" * MEGABYTE,
         "$x $x ...": ("$x " * MEGABYTE)[:MEGABYTE],
     }

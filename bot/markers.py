@@ -48,6 +48,7 @@ MAX_HEADING: Final = 80
 _SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202]")
 _PLAIN_LINE_START = re.compile(r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]")
 _BACKTICKS = re.compile(r"`+")
+_OPEN_BRACKETS = re.compile(r"\[+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _MATH_CLOSE = re.compile(r"(?<=[^\s\\])\$")
 _FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
@@ -110,6 +111,17 @@ class MarkerScanner:
         """Tokens that ``text`` (appended to what came before) makes certain."""
         if self._final:
             raise ValueError("feed() after finish()")
+        if (
+            not self._buf
+            and text
+            and not (self._line_start or self._skip_line or self._code_line)
+            and text[-1] not in " \t"
+            and _SPECIAL.search(text) is None
+        ):
+            # fast path for streams: plain text, nothing pending, no decision to take
+            self._prev = text[-1]
+            self._base += len(text)
+            return [text]
         self._buf += text
         return self._run()
 
@@ -165,6 +177,12 @@ class MarkerScanner:
                 pos = at + 1
                 self._line_start = True
                 continue
+            if char == "[" and buf.startswith("[[[", at):
+                # only the last two of a run of "[" can open a marker ("[[" keys, "[[1]](url)")
+                run_end = _OPEN_BRACKETS.match(buf, at).end()  # type: ignore[union-attr]
+                out.append(lead + buf[at : run_end - 2])
+                pos = run_end - 2
+                continue
             result = self._inline(buf, at, final, char)
             if result is NEED:
                 pos = start
@@ -210,21 +228,21 @@ class MarkerScanner:
     def _math(self, buf: str, at: int, final: bool) -> Parsed:
         """``$$…$$`` and ``$…$`` math (pandoc's rules: no space inside the dollars).
 
-        Whether a ``$`` can close does not depend on the opener, so a stretch already searched
-        without finding a closer is remembered and never searched again (linear on ``$x $x``).
+        Math ends within MAX_SPAN characters and before a blank line. Whether a ``$`` can close
+        does not depend on the opener, so a stretch already searched without finding a closer
+        is remembered and never searched again (linear on ``$x $x $x``).
         """
         n = len(buf)
         if at + 1 >= n:
             return None if final else NEED
         limit = min(n, at + MAX_SPAN)
-        blank = _BLANK_LINE.search(buf, at, limit)
-        if blank is not None:
-            limit = blank.start()
         if buf[at + 1] == "$":
             close = buf.find("$$", at + 2, limit)
             if close >= 0:
+                if _BLANK_LINE.search(buf, at, close):
+                    return Hit(at + 2, None)
                 return Hit(close + 2, None)
-            if limit >= n and not final:
+            if limit >= n and not final and _BLANK_LINE.search(buf, at, n) is None:
                 return NEED
             return Hit(at + 2, None)
         if buf[at + 1] in " \t\r\n":
@@ -239,8 +257,10 @@ class MarkerScanner:
                 return NEED
             if after < n and buf[after].isdigit():
                 continue
+            if _BLANK_LINE.search(buf, at, closer.start()):
+                return None
             return Hit(after, None)
-        if limit >= n and not final:
+        if limit >= n and not final and _BLANK_LINE.search(buf, at, n) is None:
             return NEED
         self._math_clear = (self._base + at + 2, self._base + max(limit, begin))
         return None
@@ -382,7 +402,10 @@ def _could_be_heading(stripped: str) -> bool:
 
 
 def _code_span(buf: str, at: int, final: bool) -> Parsed:
-    """A backtick run opens a code span only if a run of the same length closes it in time."""
+    """A backtick run opens a code span only if a run of the same length closes it in time.
+
+    "In time" means within MAX_SPAN characters and before a blank line ends the paragraph.
+    """
     n = len(buf)
     opener = _BACKTICKS.match(buf, at)
     assert opener is not None
@@ -391,14 +414,13 @@ def _code_span(buf: str, at: int, final: bool) -> Parsed:
         return NEED
     size = end - at
     limit = min(n, at + MAX_SPAN)
-    blank = _BLANK_LINE.search(buf, end, limit)
-    if blank is not None:
-        limit = blank.start()
     for run in _BACKTICKS.finditer(buf, end, limit):
         if run.end() - run.start() == size:
+            if _BLANK_LINE.search(buf, end, run.start()):
+                return Hit(end, None)
             if run.end() >= n and not final:
                 return NEED
             return Hit(run.end(), None)
-    if limit >= n and not final:
+    if limit >= n and not final and _BLANK_LINE.search(buf, end, n) is None:
         return NEED
     return Hit(end, None)

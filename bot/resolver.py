@@ -86,7 +86,22 @@ class StreamResolver:
         """Events that ``delta`` makes certain: new citations first, then the text using them."""
         if self._finished:
             raise ValueError("feed() after finish()")
-        return self._consume(self._scanner.feed(delta), final=False)
+        tokens = self._scanner.feed(delta)
+        if (
+            len(tokens) == 1
+            and tokens[0].__class__ is str
+            and self._mentions is None
+            and not self._held
+            and not self._gap
+        ):
+            text = tokens[0]
+            assert isinstance(text, str)
+            if text[-1] not in " \t\r\n" and text[0] != ":":
+                # fast path: one plain piece that needs no whitespace or glue handling
+                self._adjacent = ()
+                self._pieces.append(text)
+                return [TextDelta(text)]
+        return self._consume(tokens, final=False)
 
     def finish(self) -> tuple[list[TextDelta | CitationAdded], Answer]:
         """The remaining events, then the final Answer."""
