@@ -120,17 +120,26 @@ class Assistant:
     ) -> AsyncIterator[ReplyEvent]:
         """TextDelta and CitationAdded events as they become certain, then one Reply."""
         turn = self._turn(question, audience, history, stream=True)
-        # Built at the first text, not before: the resolver reads whether the registry is empty
-        # when it starts (bare "[n]" are markers only then), and tools register sources during
-        # the turn, before the model writes its answer.
+        # The resolver decides when it starts whether bare "[n]" can be markers (only once the
+        # registry is not empty), and tools register sources during the turn. So text written
+        # before any source exists (a preamble, or an answer that used no tool) is held back
+        # until a source is registered or the answer ends; it then resolves exactly as
+        # reply() resolves the whole text.
         resolver: StreamResolver | None = None
+        held: list[str] = []
         async for text in self.backend.generate(turn):
-            if not text:
-                continue
-            resolver = resolver or StreamResolver(turn.registry, self.policy)
+            if resolver is None:
+                held.append(text)
+                if len(turn.registry) == 0:
+                    continue
+                resolver = StreamResolver(turn.registry, self.policy)
+                text, held = "".join(held), []
             for event in resolver.feed(text):
                 yield event
-        resolver = resolver or StreamResolver(turn.registry, self.policy)
+        if resolver is None:
+            resolver = StreamResolver(turn.registry, self.policy)
+            for event in resolver.feed("".join(held)):
+                yield event
         events, answer = resolver.finish()
         for event in events:
             yield event

@@ -16,7 +16,7 @@ from bot.config import Settings
 from bot.errors import BackendError
 from bot.knowledge import KnowledgeIndex
 from bot.models import CitationAdded, Exchange, TextDelta
-from tests.fakes.openai_server import Completion, FakeOpenAI, failure, text, tools
+from tests.fakes.openai_server import Completion, FakeOpenAI, ToolCallSpec, failure, text, tools
 
 PUBLIC = frozenset({"public"})
 
@@ -219,3 +219,35 @@ async def test_from_settings_picks_the_openai_backend(
     fake.add(tools(("search_docs", {"query": "backups"})), text("Back up nightly [1]."))
     answer = await bot.answer("How do I back up?", PUBLIC)
     assert answer.citations[0].source.filename == "operations-handbook.pdf"
+
+
+async def test_preamble_before_tool_calls_does_not_disable_bare_markers(
+    fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex
+) -> None:
+    preamble = Completion(
+        content="Let me look that up.",
+        tool_calls=(ToolCallSpec("search_docs", {"query": "retry policy"}),),
+    )
+    fake.add(preamble, text("It honours Retry-After [1]."))
+    bot = assistant_for(kb_settings, kb_index, fake.base_url)
+    events = [e async for e in bot.stream("What does the retry policy do?", PUBLIC)]
+    reply = events[-1]
+    assert isinstance(reply, Reply)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == reply.answer.text
+    assert reply.answer.text == "Let me look that up.\n\nIt honours Retry-After [^1]."
+    assert len(reply.answer.citations) == 1
+
+    fake.add(preamble, text("It honours Retry-After [1]."))
+    assert (await bot.answer("What does the retry policy do?", PUBLIC)) == reply.answer
+
+
+async def test_an_answer_without_tools_streams_as_plain_text(
+    fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex
+) -> None:
+    fake.add(text("Hello! Ask me about citecast [1]."))
+    bot = assistant_for(kb_settings, kb_index, fake.base_url)
+    events = [e async for e in bot.stream("hi", PUBLIC)]
+    reply = events[-1]
+    assert isinstance(reply, Reply)
+    assert reply.answer.text == "Hello! Ask me about citecast [1]."  # no sources: not a marker
+    assert reply.answer.citations == () and reply.answer.dropped == ()
