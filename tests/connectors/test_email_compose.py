@@ -6,6 +6,7 @@ import email
 import email.policy
 from email.message import EmailMessage
 from pathlib import Path
+from random import Random
 from typing import cast
 
 import pytest
@@ -21,6 +22,8 @@ from bot.connectors.email_compose import (
 )
 from bot.connectors.email_parse import parse_mail
 from bot.models import Answer, Citation, Source
+from bot.registry import SourceRegistry
+from bot.resolver import resolve
 from renderers import render
 from renderers.base import RenderContext
 from tests.fakes.email_world import BOT, USER, inbound_mail
@@ -162,3 +165,36 @@ def test_missing_oversized_and_hostile_attachments_are_skipped(tmp_path: Path) -
     assert attachments[0].get_payload(decode=True) == b"line one\r\nline two\n"
     assert msg["Bcc"] is None
     assert msg["X-Citecast"] == "1 Bcc: evil@example.com"
+
+
+_TITLE = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=30
+)
+
+
+@given(titles=st.lists(_TITLE, min_size=1, max_size=25), order=st.randoms(use_true_random=False))
+def test_every_citation_arrives_in_both_parts(titles: list[str], order: Random) -> None:
+    sources = [
+        Source(id=f"s{i}", title=title, url=f"https://docs.example.org/p/{i}")
+        for i, title in enumerate(titles, start=1)
+    ]
+    numbers = list(range(1, len(sources) + 1))
+    order.shuffle(numbers)
+    raw = " ".join(f"Claim number {n} holds [{n}]." for n in numbers)
+    registry = SourceRegistry(frozenset({"public"}))
+    registry.register_all(sources)
+    answer = resolve(raw, registry)
+    payload = render("email", answer, RenderContext(subject="Re: q"))
+    out = compose_reply(
+        payload, parse_mail(inbound_mail()), from_address=BOT, from_name="citecast",
+        message_id="<cc-1.2@docs.example.org>", max_attachment_bytes=0,
+    )  # fmt: skip
+    assert out.message.isascii()
+    text, html = (p.get_content() for p in parts(parsed(out.message)))
+    assert len(html.encode()) < 100_000
+    assert len(answer.citations) == len(sources)
+    for citation in answer.citations:
+        url = citation.source.url
+        assert url is not None
+        assert f"[{citation.n}]" in text and url in text
+        assert f"[{citation.n}]" in html and f'href="{url}"' in html
