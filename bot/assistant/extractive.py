@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from bot.assistant.turn import Turn
+from bot.knowledge.records import record_terms
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
 
@@ -189,7 +190,7 @@ class ExtractiveBackend:
                 continue
             best = result.sources[0]
             distinctive = records.distinctive_terms(table, terms)
-            if not distinctive & _terms(best.label or ""):
+            if not distinctive & record_terms(best):
                 continue
             number = turn.registry.register(best)
             if number is None:

@@ -96,20 +96,17 @@ class RecordTables:
         return records
 
     def distinctive_terms(self, name: str, terms: Sequence[str]) -> frozenset[str]:
-        """Stems of ``terms`` found in fewer than half of the table's labels.
+        """Stems of ``terms`` found in some but at most half of the table's records.
 
-        A word every label shares (the product family name, say) says nothing about which
-        record a question is about.
+        A word every record shares (the product family name, say) says nothing about which
+        record a question is about. Labels and the shown columns' values count.
         """
         with self._lock:
             records = self._load(name)
-        labels = [frozenset(stem(w) for w in words(r.label or "")) for r in records]
+        bags = [record_terms(r) for r in records]
         wanted = {stem(t) for t in terms}
         return frozenset(
-            t
-            for t in wanted
-            if 0 < sum(t in label for label in labels) * 2 <= len(labels)
-            or (len(labels) == 1 and t in labels[0])
+            t for t in wanted if 0 < sum(t in bag for bag in bags) * 2 <= max(len(bags), 2)
         )
 
     def lookup(
@@ -132,6 +129,12 @@ class RecordTables:
                 (match, limit),
             ).fetchall()
         return [records[int(row[0])] for row in rows]
+
+
+def record_terms(record: Source) -> frozenset[str]:
+    """Stems of a record's label and shown column values."""
+    values = " ".join([record.label or "", *(record.columns or {}).values()])
+    return frozenset(stem(w) for w in words(values))
 
 
 def _record(table: RecordTable, row: Mapping[str, str], number: int, where: str) -> Source:

@@ -79,6 +79,12 @@ async def test_record_questions_cite_the_record_with_configured_columns(
     assert record.action is not None and record.action.url.endswith("/CC-TEAM")
 
 
+async def test_record_column_values_can_pick_the_record(assistant: Assistant) -> None:
+    answer = await assistant.answer("Which plan gives phone support?", PUBLIC)
+    assert answer.citations[0].source.label == "Priority support add-on (CC-SUP)"
+    assert "phone within 1 hour" in answer.text
+
+
 async def test_stream_and_reply_agree(assistant: Assistant) -> None:
     question = "What does the retry policy do?"
     events = [event async for event in assistant.stream(question, PUBLIC)]

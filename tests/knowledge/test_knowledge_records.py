@@ -117,3 +117,4 @@ def test_unknown_table_lists_the_known_ones() -> None:
 def test_distinctive_terms_ignore_words_most_labels_share() -> None:
     tables = RecordTables([products()])
     assert tables.distinctive_terms("products", ["citecast", "team"]) == {"team"}
+    assert tables.distinctive_terms("products", ["phone", "within"]) == {"phone"}
