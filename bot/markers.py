@@ -175,7 +175,14 @@ class MarkerScanner:
             if char == "\n":
                 out.append(buf[start : at + 1])
                 pos = at + 1
-                self._line_start = True
+                if (
+                    self._fence is None
+                    and not self._indented
+                    and _PLAIN_LINE_START.match(buf, pos) is not None
+                ):
+                    self._list_ctx = self._blank_before = False  # as _line() would decide
+                else:
+                    self._line_start = True
                 continue
             if char == "[" and buf.startswith("[[[", at):
                 # only the last two of a run of "[" can open a marker ("[[" keys, "[[1]](url)")
@@ -205,7 +212,7 @@ class MarkerScanner:
             self._buf = buf[pos:]
             self._base += pos
         self._pos = 0
-        return out
+        return _merge_text(out)
 
     def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
         if char == "[":
@@ -382,6 +389,23 @@ class MarkerScanner:
         if not final:
             return "keep" if scan - head > MAX_SOURCE_LIST else "need"
         return "strip" if judge(list(self._src_items)) else "keep"
+
+
+def _merge_text(tokens: list[Token]) -> list[Token]:
+    """Join neighbouring text tokens (fewer, longer pieces for the resolver)."""
+    merged: list[Token] = []
+    texts: list[str] = []
+    for token in tokens:
+        if token.__class__ is str:
+            texts.append(token)
+        else:
+            if texts:
+                merged.append("".join(texts))
+                texts = []
+            merged.append(token)
+    if texts:
+        merged.append("".join(texts))
+    return merged
 
 
 def _indent_width(line: str) -> int:

@@ -20,6 +20,7 @@ Rules:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -36,6 +37,7 @@ KEY_HEX_CHARS = 8
 _JSON_VERSION = 1
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical_url(url: str) -> str:
     """The URL used to detect duplicates: lower-case scheme and host, no fragment, no utm_*."""
     parts = urlsplit(url.strip())
