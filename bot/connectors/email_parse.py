@@ -80,9 +80,10 @@ def parse_mail(raw: bytes) -> InboundMail:
     subject = _header(msg, "subject") or ""
     in_reply_to = _first_id(_header(msg, "in-reply-to"))
     references = tuple(_MSG_ID.findall(_header(msg, "references") or ""))
-    if body_text is not None:
+    if body_text is not None and body_text.strip():
         question = strip_quoted_text(body_text)
     elif body_html is not None:
+        # HTML-only mail, or an empty text/plain alternative next to the real HTML body.
         question = html_to_new_text(body_html)
     else:
         question = ""

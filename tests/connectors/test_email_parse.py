@@ -91,6 +91,11 @@ def test_html_only_mail_and_subject_only_mail() -> None:
     assert parse_mail(subject_only).question == "How do I reset my password?"
 
 
+def test_empty_text_alternative_falls_back_to_html() -> None:
+    raw = inbound_mail("", html="<p>Is SSO supported?</p>")
+    assert parse_mail(raw).question == "Is SSO supported?"
+
+
 def test_only_quoted_text_yields_no_question() -> None:
     raw = inbound_mail(
         "On Mon, citecast wrote:\n> You install it with pip.\n",
