@@ -139,6 +139,11 @@ class EmailConnector:
         self._inflight.add(mail.message_id)
         try:
             return await self._answer(mail, item_id)
+        except BaseException:
+            # Not answered: the sender's retry (SMTP 451, or the next IMAP round) must not
+            # count twice against the rate limit.
+            self.policy.release_rate_slot(mail.sender)
+            raise
         finally:
             self._inflight.discard(mail.message_id)
 

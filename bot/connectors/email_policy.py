@@ -99,6 +99,12 @@ class MailPolicy:
             self._forget_idle(now)
         return True
 
+    def release_rate_slot(self, sender: str) -> None:
+        """Give back the slot of a mail that was not answered after all (it will be retried)."""
+        window = self._seen.get(sender)
+        if window:
+            window.pop()
+
     def audience_for(self, sender: str) -> frozenset[str]:
         """Groups the sender may see: by address, else by (parent) domain, else the default."""
         if sender in self._by_address:

@@ -377,7 +377,8 @@ async def test_backend_failure_asks_the_sender_to_retry_and_loses_nothing(
     tmp_path: Path, capture: CaptureServer, manual: Path
 ) -> None:
     answerer = StaticAnswerer(cited_answer(manual), fail_first=1)
-    connector = await start(tmp_path, answerer, capture.port)
+    # A limit of one: the failed attempt must not use up the sender's slot.
+    connector = await start(tmp_path, answerer, capture.port, rate_limit_per_hour=1)
     raw = inbound_mail(message_id="<retry@example.com>")
     try:
         with pytest.raises(aiosmtplib.SMTPResponseException) as temporary:

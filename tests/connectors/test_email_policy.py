@@ -90,6 +90,10 @@ def test_rate_limit_is_per_sender_and_slides() -> None:
     assert p.take_rate_slot("b@example.com")
     clock.now += 3601
     assert p.take_rate_slot("a@example.com")
+    assert p.take_rate_slot("a@example.com")
+    assert not p.take_rate_slot("a@example.com")
+    p.release_rate_slot("a@example.com")
+    assert p.take_rate_slot("a@example.com")
 
 
 def test_audience_by_address_then_domain_then_default() -> None:
