@@ -178,3 +178,23 @@ async def test_wrong_password_keeps_retrying_and_stops_cleanly(
         await connector.stop()
         await imap.stop()
     assert imap.logins == 0
+
+
+async def test_reconnects_after_the_server_drops_the_connection(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    imap = FakeImapServer()
+    await imap.start()
+    answerer = CountingAnswerer()
+    connector = imap_connector(tmp_path, answerer, imap, capture.port, poll_seconds=600)
+    await connector.start()
+    try:
+        await wait_for(lambda: "IDLE" in imap.commands)
+        imap.disconnect_clients()
+        uid = imap.deliver(inbound_mail("Still there?", message_id="<s@example.com>"))
+        await wait_for(lambda: seen(imap, uid))
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert imap.logins >= 2
+    assert answerer.questions == ["Still there?"]

@@ -70,6 +70,11 @@ class FakeImapServer:
             writer.close()
         self._server = None
 
+    def disconnect_clients(self) -> None:
+        """Drop every client connection (the listener stays up), like a server restart."""
+        for writer in list(self._writers):
+            writer.close()
+
     def deliver(self, raw: bytes) -> int:
         """Add a message (unseen) and tell idling clients; returns its UID."""
         message = StoredMessage(self._next_uid, raw)
