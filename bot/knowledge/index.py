@@ -13,6 +13,7 @@ Reads use one connection per thread, so tools may search concurrently from worke
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable
@@ -91,14 +92,27 @@ class KnowledgeIndex:
         check_schema(self._conn(), str(self.path))
 
     def _conn(self) -> sqlite3.Connection:
+        # One connection per thread. A `citecast ingest --rebuild` replaces the file while a
+        # server runs: a changed inode means a new index, so reopen (and re-check the schema).
+        try:
+            inode = os.stat(self.path).st_ino
+        except OSError:
+            raise KnowledgeIndexError(
+                f"the knowledge index at {self.path} is gone; build one with `citecast ingest`"
+            ) from None
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and getattr(self._local, "inode", None) != inode:
+            conn.close()
+            conn = None
         if conn is None:
             try:
                 uri = self.path.resolve().as_uri() + "?mode=ro"
                 conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
             except sqlite3.Error as exc:
                 raise KnowledgeIndexError(f"cannot open {self.path}: {exc}") from None
-            self._local.conn = conn
+            if getattr(self._local, "inode", inode) != inode:
+                check_schema(conn, str(self.path))
+            self._local.conn, self._local.inode = conn, inode
         return conn
 
     def close(self) -> None:

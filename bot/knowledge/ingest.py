@@ -16,6 +16,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
+import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,6 +120,21 @@ def ingest(
     """Ingest ``paths`` into the index at ``settings.path``; returns the run's report."""
     roots = resolve_roots(paths)
     index_path = Path(settings.path).resolve()
+    try:
+        return _ingest(roots, index_path, settings, audience, rebuild, on_file)
+    except sqlite3.Error as exc:
+        hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
+        raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
+
+
+def _ingest(
+    roots: Sequence[Path],
+    index_path: Path,
+    settings: IndexSettings,
+    audience: Sequence[str] | None,
+    rebuild: bool,
+    on_file: Callable[[str], None] | None,
+) -> IngestReport:
     writer = IndexWriter(index_path, rebuild=rebuild)
     report = IngestReport()
     options = f"{SCHEMA_VERSION}|{READER_VERSION}|{settings.chunk_chars}|{settings.chunk_overlap}"

@@ -29,7 +29,7 @@ class IndexWriter:
         fresh = not self.path.exists()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(self.path)
+            self.conn = sqlite3.connect(self.path, timeout=30)
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")

@@ -193,3 +193,20 @@ def test_a_file_that_is_not_an_index_is_refused(tmp_path: Path) -> None:
 def test_search_never_fails_on_any_text(example_index: KnowledgeIndex, query: str) -> None:
     results = example_index.search(query, limit=3)
     assert len(results) <= 3 and all(s.audience == ("public",) for s in results)
+
+
+def test_an_open_index_sees_a_rebuild_and_reports_a_deleted_file(tmp_path: Path) -> None:
+    docs = tmp_path / "kb"
+    _write(docs / "a.md", "Aardvarks dig.\n")
+    settings = IndexSettings(path=str(tmp_path / "i.db"))
+    ingest([docs], settings)
+    index = KnowledgeIndex(settings.path)
+    assert [s.filename for s in index.search("aardvarks")] == ["a.md"]
+    (docs / "a.md").unlink()
+    _write(docs / "b.md", "Badgers dig too.\n")
+    ingest([docs], settings, rebuild=True)
+    assert index.search("aardvarks") == []
+    assert [s.filename for s in index.search("badgers")] == ["b.md"]
+    Path(settings.path).unlink()
+    with pytest.raises(KnowledgeIndexError, match="is gone"):
+        index.search("badgers")
