@@ -123,7 +123,10 @@ async def test_hallucinated_and_hidden_sources_are_never_cited(
 ) -> None:
     fake.add(
         tools(("search_docs", {"query": "walrus salary band"})),
-        text("The band is secret <CIT salaries-1 /> and [cite: 7] says so <citation>2</citation>."),
+        text(
+            "The band is secret <CIT private/salaries.md#1 /> and [cite: 7] says so "
+            "<citation>2</citation>."
+        ),
     )
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
     answer = await bot.answer("What is the walrus salary band?", PUBLIC)
