@@ -190,19 +190,17 @@ class Store:
                 " ORDER BY id DESC LIMIT ?",
                 (conversation_id, limit),
             ).fetchall()
-        return [
-            Turn(
-                id=row[0],
-                conversation_id=row[1],
-                channel=row[2],
-                question=row[3],
-                answer=None if row[4] is None else json.loads(row[4]),
-                registry=None if row[5] is None else json.loads(row[5]),
-                status=row[6],
-                created_at=row[7],
-            )
-            for row in reversed(rows)
-        ]
+        return [_turn(row) for row in reversed(rows)]
+
+    def turn(self, turn_id: int) -> Turn | None:
+        """One turn by id, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, conversation_id, channel, question, answer_json, registry_json,"
+                " status, created_at FROM turns WHERE id = ?",
+                (turn_id,),
+            ).fetchone()
+        return None if row is None else _turn(row)
 
     def fail_pending_turns(self) -> int:
         """Mark turns left 'pending' (by a crash or shutdown) as 'failed'; returns how many."""
@@ -300,6 +298,19 @@ class Store:
                 "SELECT value FROM feedback WHERE turn_id = ? ORDER BY id", (turn_id,)
             ).fetchall()
         return [str(row[0]) for row in rows]
+
+
+def _turn(row: tuple[Any, ...]) -> Turn:
+    return Turn(
+        id=row[0],
+        conversation_id=row[1],
+        channel=row[2],
+        question=row[3],
+        answer=None if row[4] is None else json.loads(row[4]),
+        registry=None if row[5] is None else json.loads(row[5]),
+        status=row[6],
+        created_at=row[7],
+    )
 
 
 def _outbox_item(row: tuple[Any, ...]) -> OutboxItem:

@@ -257,8 +257,8 @@ class WebConnector:
         return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
 
     async def turn(self, request: Request) -> Response:
-        loaded = load_answer(self.services.store.path, int(request.path_params["turn_id"]))
-        answer = None if loaded is None else shareable_answer(loaded[1], self.turns.audience)
+        loaded = load_answer(self.services.store, int(request.path_params["turn_id"]))
+        answer = None if loaded is None else shareable_answer(loaded, self.turns.audience)
         if answer is None:
             return error_response("not found", 404)
         rendered = self.turns.render(answer, request_base_url(request))

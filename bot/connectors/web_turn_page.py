@@ -11,12 +11,11 @@ web audience (``web.audience``, public by default). Anything else is the same pl
 from __future__ import annotations
 
 import html
-import json
-import sqlite3
 from typing import Any
 
 from bot.errors import ValidationError
 from bot.models import Answer
+from bot.store import Store
 
 _PAGE = """<!doctype html>
 <html lang="en">
@@ -42,23 +41,12 @@ _PAGE = """<!doctype html>
 """
 
 
-def load_answer(store_path: str, turn_id: int) -> tuple[str, dict[str, Any]] | None:
-    """(channel, Answer JSON) of a finished turn, read through a read-only connection."""
-    if store_path == ":memory:":
+def load_answer(store: Store, turn_id: int) -> dict[str, Any] | None:
+    """The Answer JSON of a finished turn, or None."""
+    turn = store.turn(turn_id)
+    if turn is None or turn.status != "done" or not isinstance(turn.answer, dict):
         return None
-    try:
-        uri = f"file:{store_path}?mode=ro"
-        with sqlite3.connect(uri, uri=True) as db:
-            row = db.execute(
-                "SELECT channel, answer_json FROM turns WHERE id = ? AND status = 'done'",
-                (turn_id,),
-            ).fetchone()
-    except sqlite3.Error:
-        return None
-    if row is None or row[1] is None:
-        return None
-    data = json.loads(row[1])
-    return (str(row[0]), data) if isinstance(data, dict) else None
+    return turn.answer
 
 
 def shareable_answer(data: dict[str, Any], audience: frozenset[str]) -> Answer | None:

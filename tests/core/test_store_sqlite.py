@@ -24,6 +24,8 @@ def test_turns_round_trip_across_reopen(tmp_path: Path) -> None:
     assert turns[0].id == first and turns[0].answer == {"text": "a1"}
     assert turns[0].registry == {"n": 1}
     assert turns[1].id == pending and turns[1].status == "failed"
+    assert store.turn(first) == turns[0]
+    assert store.turn(10_000) is None
 
 
 def test_finish_turn_records_answer(tmp_path: Path) -> None:
