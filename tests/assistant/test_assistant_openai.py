@@ -254,3 +254,18 @@ async def test_an_answer_without_tools_streams_as_plain_text(
     assert isinstance(reply, Reply)
     assert reply.answer.text == "Hello! Ask me about citecast [1]."  # no sources: not a marker
     assert reply.answer.citations == () and reply.answer.dropped == ()
+
+
+async def test_file_id_markers_name_index_sources(
+    fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex
+) -> None:
+    [best, *_] = kb_index.search("retry policy", limit=2)
+    assert "/" in best.id and "#" in best.id  # "<folder>/<file>#<chunk>"
+    fake.add(
+        tools(("search_docs", {"query": "retry policy"})),
+        text(f"Retries back off <CIT {best.id} />."),
+    )
+    bot = assistant_for(kb_settings, kb_index, fake.base_url)
+    answer = await bot.answer("retry policy?", PUBLIC)
+    assert [c.source.id for c in answer.citations] == [best.id]
+    assert answer.text.endswith("[^1].") and not answer.dropped
