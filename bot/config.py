@@ -60,6 +60,9 @@ class IndexSettings(Section):
     chunk_overlap: int = Field(default=0, ge=0, le=2000)
     audience_rules: list[AudienceRule] = Field(default_factory=list)
     records: list[RecordTable] = Field(default_factory=list)
+    # glob (relative to the ingested folder) -> public URL template with {path} and {stem},
+    # for files published on a docs site; front-matter `url:` wins. First match wins.
+    url_templates: dict[str, str] = Field(default_factory=dict)
 
 
 class StoreSettings(Section):

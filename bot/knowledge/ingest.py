@@ -6,6 +6,9 @@ progress bar, once to ingest), one file is in memory at a time, and rows are com
 skipped; a changed one has its chunks replaced; files that vanished from an ingested folder are
 removed. Unreadable, encrypted or empty files are listed with the reason and never stop a run.
 
+A file's public URL: front-matter ``url:`` (HTML: canonical link), else the first matching
+``index.url_templates`` glob, else none (renderers then attach the file or sign a download link).
+
 Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
 first matching ``index.audience_rules`` glob (relative to the ingested folder), ``--audience``,
 else ``["public"]``.
@@ -18,8 +21,9 @@ import hashlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import quote
 
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
@@ -96,6 +100,18 @@ def base_audience(
         if fnmatch.fnmatchcase(rule_path, rule.glob):
             return tuple(rule.audience)
     return tuple(default) if default else ("public",)
+
+
+def public_url(rule_path: str, settings: IndexSettings) -> str | None:
+    """The URL of a published file from the first matching ``index.url_templates`` glob.
+
+    ``{path}`` is the path inside the ingested folder, ``{stem}`` the same without extension.
+    """
+    for glob, template in settings.url_templates.items():
+        if fnmatch.fnmatchcase(rule_path, glob):
+            stem = rule_path.rsplit(".", 1)[0] if "." in rule_path.rsplit("/", 1)[-1] else rule_path
+            return template.replace("{path}", quote(rule_path)).replace("{stem}", quote(stem))
+    return None
 
 
 def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
@@ -178,7 +194,8 @@ def _ingest_one(
     report.bytes_read += len(data)
     audience = base_audience(entry.rule_path, settings, default_audience)
     digest = hashlib.sha256(data)
-    digest.update(f"|{options}|{','.join(audience)}".encode())
+    url = public_url(entry.rule_path, settings)
+    digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
     fingerprint = digest.hexdigest()
     if writer.fingerprint(entry.path) == fingerprint:
         writer.mark_seen(entry.path)
@@ -192,6 +209,8 @@ def _ingest_one(
     except Exception as exc:  # a hostile or odd file must never stop the run
         report.skipped.append(Skipped(entry.relpath, f"reader failed: {exc!r}"[:200]))
         return
+    if url and not document.url:
+        document = replace(document, url=url)
     chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
     count = writer.replace_file(
         entry.path,

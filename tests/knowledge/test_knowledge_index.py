@@ -210,3 +210,23 @@ def test_an_open_index_sees_a_rebuild_and_reports_a_deleted_file(tmp_path: Path)
     Path(settings.path).unlink()
     with pytest.raises(KnowledgeIndexError, match="is gone"):
         index.search("badgers")
+
+
+def test_url_templates_give_published_files_a_public_url(tmp_path: Path) -> None:
+    docs = tmp_path / "site"
+    _write(docs / "guide" / "setup page.md", "# Setup\n\nPlatypus setup.\n")
+    _write(docs / "own.md", "---\nurl: https://own.example/x\n---\nPlatypus own.\n")
+    _write(docs / "notes.txt", "Platypus notes.\n")
+    settings = IndexSettings(
+        path=str(tmp_path / "i.db"),
+        url_templates={"*.md": "https://docs.example.com/{stem}.html"},
+    )
+    ingest([docs], settings)
+    urls = {s.filename: s.url for s in KnowledgeIndex(settings.path).search("platypus")}
+    assert urls == {
+        "setup page.md": "https://docs.example.com/guide/setup%20page.html",
+        "own.md": "https://own.example/x",
+        "notes.txt": None,
+    }
+    changed = settings.model_copy(update={"url_templates": {"*.md": "https://new.example/{path}"}})
+    assert ingest([docs], changed).indexed == 2  # a new URL rule re-indexes the files it matches
