@@ -156,6 +156,22 @@ class FileSigner:
         digest = hmac.new(self._secret, body.encode("ascii"), hashlib.sha256).digest()
         return _b64(digest[:24])
 
+    def turn_key(self, turn_id: int) -> str:
+        """An unguessable key for ``/turns/{key}``, the full-source-list page of one turn.
+
+        Turn ids are sequential; signing them keeps other people's answers from being read by
+        counting (the page also shows only answers whose every source is public).
+        """
+        return f"{turn_id}-{self._sign(f'turn:{turn_id}')}"
+
+    def turn_id_for(self, key: str) -> int | None:
+        """The turn id of a valid ``turn_key``, else None."""
+        number, _, signature = key.partition("-")
+        if not number.isdigit() or len(number) > 18:
+            return None
+        expected = self._sign(f"turn:{int(number)}")
+        return int(number) if hmac.compare_digest(signature, expected) else None
+
     def verify(self, token: str) -> FileGrant:
         """The grant of a valid token; :class:`FileTokenError` for anything else."""
         body, dot, signature = token.partition(".")

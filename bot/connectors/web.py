@@ -133,7 +133,7 @@ class WebConnector:
             Route("/api/ask/stream", self.ask_stream, methods=["GET"]),
             Route("/api/conversations/{conversation_id}", self.conversation, methods=["GET"]),
             Route("/files/{token}", self.files, methods=["GET"]),
-            Route("/turns/{turn_id:int}", self.turn, methods=["GET"]),
+            Route("/turns/{key}", self.turn, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
         ]
 
@@ -257,7 +257,8 @@ class WebConnector:
         return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
 
     async def turn(self, request: Request) -> Response:
-        loaded = load_answer(self.services.store, int(request.path_params["turn_id"]))
+        turn_id = self.signer.turn_id_for(str(request.path_params["key"]))
+        loaded = None if turn_id is None else load_answer(self.services.store, turn_id)
         answer = None if loaded is None else shareable_answer(loaded, self.turns.audience)
         if answer is None:
             return error_response("not found", 404)

@@ -525,6 +525,9 @@ class StaticSigner:
     def url_for(self, source: Source, audience: frozenset[str]) -> str | None:
         return f"https://citecast.example/files/{source.id}-{'-'.join(sorted(audience))}"
 
+    def turn_key(self, turn_id: int) -> str:
+        return f"{turn_id}-signed"
+
 
 async def test_a_refused_file_falls_back_to_a_signed_link(harness: Harness, tmp_path: Path) -> None:
     harness.connector.services.signer = StaticSigner()

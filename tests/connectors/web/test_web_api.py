@@ -8,6 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.filetokens import FileSigner
 from tests.connectors.web.conftest import (
     CannedAnswerer,
     WebHarness,
@@ -384,16 +385,22 @@ async def test_foreign_origins_cannot_make_the_server_answer(tmp_path: Path) -> 
 
 async def test_turn_page_shows_full_sources_of_public_answers_only(tmp_path: Path) -> None:
     answerer = CannedAnswerer(cited_answer(passage(1), passage(2)))
-    services, client = build_harness(tmp_path, answerer)
+    signer = FileSigner(b"k" * 32, "http://citecast.test", 3600)
+    services, client = build_harness(tmp_path, answerer, signer=signer)
     private = cited_answer(passage(3, id="hr", title="Salary bands", audience=("staff",)))
     async with client:
         body = (await client.post("/api/ask", json={"question": "secret question?"})).json()
-        page = await client.get(f"/turns/{body['turn_id']}")
+        page = await client.get(f"/turns/{signer.turn_key(body['turn_id'])}")
+        # Turn ids are sequential: an unsigned id, or another turn's signature, finds nothing.
+        unsigned = await client.get(f"/turns/{body['turn_id']}")
+        forged = await client.get(
+            f"/turns/{body['turn_id']}-" + signer.turn_key(body["turn_id"] + 1).split("-")[1]
+        )
         hidden_id = services.store.add_turn("c" * 32, "slack", "q", private.to_json())
-        hidden = await client.get(f"/turns/{hidden_id}")
+        hidden = await client.get(f"/turns/{signer.turn_key(hidden_id)}")
         pending_id = services.store.add_turn("c" * 32, "slack", "q", status="pending")
-        pending = await client.get(f"/turns/{pending_id}")
-        missing = await client.get("/turns/99999")
+        pending = await client.get(f"/turns/{signer.turn_key(pending_id)}")
+        missing = await client.get(f"/turns/{signer.turn_key(99999)}")
         not_int = await client.get("/turns/abc")
     assert page.status_code == 200
     assert '<section id="sources" class="sources"' in page.text
@@ -401,7 +408,7 @@ async def test_turn_page_shows_full_sources_of_public_answers_only(tmp_path: Pat
     assert "secret question" not in page.text, "the question is never shown"
     assert "script-src" not in page.headers["content-security-policy"]
     assert "<script" not in page.text
-    for response in (hidden, pending, missing, not_int):
+    for response in (unsigned, forged, hidden, pending, missing, not_int):
         assert response.status_code == 404
         assert response.json() == {"error": "not found"}
     assert "Salary" not in hidden.text
