@@ -52,6 +52,8 @@ _CJK_BODY = re.compile(
     rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{_NUM_LIST})(?::\d+)*(?:†[^】\n]*)?[ \t]*",
     re.IGNORECASE,
 )
+_CIT_STOP = re.compile(r"[\n<>]")
+_URL_STOP = re.compile(r"[\s()<>]")
 _URL = re.compile(r"\(([^\s()<>]{1,2048})\)")
 # Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
 _CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"']|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
@@ -228,7 +230,7 @@ def _parse_link(
     m = _URL.match(buf, paren, paren + MAX_URL + 2)
     if m is None:
         tail = buf[paren : paren + MAX_URL + 2]
-        if not final and len(tail) < MAX_URL + 2 and not re.search(r"[\s()<>]", tail[1:]):
+        if not final and len(tail) < MAX_URL + 2 and not _URL_STOP.search(tail, 1):
             return NEED
         return None
     end = m.end()
@@ -301,7 +303,7 @@ def parse_angle(buf: str, i: int, final: bool) -> Parsed:
         if m is not None:
             return Hit(m.end(), Marker("file_id", m[0], i, ids=(m["id"],)))
         tail = buf[i : i + MAX_CIT]
-        if final or len(tail) >= MAX_CIT or re.search(r"[\n<>]", tail[1:]):
+        if final or len(tail) >= MAX_CIT or _CIT_STOP.search(tail, 1):
             return None
         return NEED
     if head == _CITATION_OPEN:

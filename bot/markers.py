@@ -111,17 +111,25 @@ class MarkerScanner:
         """Tokens that ``text`` (appended to what came before) makes certain."""
         if self._final:
             raise ValueError("feed() after finish()")
-        if (
-            not self._buf
-            and text
-            and not (self._line_start or self._skip_line or self._code_line)
-            and text[-1] not in " \t"
-            and _SPECIAL.search(text) is None
-        ):
-            # fast path for streams: plain text, nothing pending, no decision to take
-            self._prev = text[-1]
-            self._base += len(text)
-            return [text]
+        if text and _SPECIAL.search(text) is None and not (self._skip_line or self._code_line):
+            # fast path for streams: plain text, at most spaces pending, no decision to take
+            if (
+                self._line_start
+                and not self._buf
+                and self._fence is None
+                and not self._indented
+                and _PLAIN_LINE_START.match(text) is not None
+            ):
+                self._line_start = self._list_ctx = self._blank_before = False  # as _line()
+            if not self._line_start and not self._buf.strip(" \t"):
+                combined = self._buf + text
+                body = combined.rstrip(" \t")
+                self._buf = combined[len(body) :]
+                if not body:
+                    return []
+                self._prev = body[-1]
+                self._base += len(body)
+                return [body]
         self._buf += text
         return self._run()
 

@@ -87,18 +87,21 @@ class StreamResolver:
         if self._finished:
             raise ValueError("feed() after finish()")
         tokens = self._scanner.feed(delta)
-        if (
-            len(tokens) == 1
-            and tokens[0].__class__ is str
-            and self._mentions is None
-            and not self._held
-            and not self._gap
-        ):
+        if not tokens:
+            return []
+        if len(tokens) == 1 and self._mentions is None and not self._gap:
             text = tokens[0]
-            assert isinstance(text, str)
-            if text[-1] not in " \t\r\n" and text[0] != ":":
+            if (
+                text.__class__ is str
+                and text[-1] not in " \t\r\n"
+                and text[0] != ":"
+            ):
                 # fast path: one plain piece that needs no whitespace or glue handling
+                assert isinstance(text, str)
                 self._adjacent = ()
+                if self._held:
+                    text = self._held + text
+                    self._held = ""
                 self._pieces.append(text)
                 return [TextDelta(text)]
         return self._consume(tokens, final=False)
@@ -166,8 +169,8 @@ class StreamResolver:
 
         A line that held only dropped markers disappears with its line break, and at a line
         start the spaces after a dropped marker go too. Where the removal would glue text into
-        new syntax (a fence at a line start, a backtick, dollar or tilde meeting its twin, a
-        ``<``, ``[`` or ``【`` meeting what follows) a zero-width space keeps the two apart.
+        new syntax (a fence at a line start; a backtick, dollar, tilde, ``<``, ``[`` or ``【``
+        meeting what follows) a zero-width space keeps the two apart.
         """
         last = self._held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
         if last in ("", "\n"):
@@ -179,7 +182,7 @@ class StreamResolver:
                 return text[1:]
             if text[0] in "`~":
                 text = "\u200b" + text
-        elif (last == text[0] and last in "`~$") or last in "<[【\ue200":
+        elif last in "`~$<[【\ue200":
             text = "\u200b" + text
         self._gap = False
         return text
