@@ -59,30 +59,42 @@ def block_renderer(
     return DiscourseBlocks(forms, context.show != "none")
 
 
+def _text(value: str) -> str:
+    return escape_mentions(md_text(value))
+
+
 def definition_body(form: CitationForm) -> str:
     """The text of a footnote definition (one line)."""
-    title = md_text(form.title)
+    title = _text(truncate(form.title, 300))
     if form.kind in ("link", "download") and form.url:
         head = masked_link(title, form.url, "discourse")
     elif form.kind == "attachment":
-        head = f"[{md_text(form.filename or form.title)}|attachment]({placeholder(form.n)})"
+        head = f"[{_text(form.filename or form.title)}|attachment]({placeholder(form.n)})"
         if form.title != form.filename:
             head = f"{title}: {head}"
     elif form.kind == "name" and form.filename and form.filename != form.title:
-        head = f"{title} ({md_text(form.filename)})"
+        head = f"{title} ({_text(form.filename)})"
     else:
         head = title
     parts = [head]
     if form.detail:
-        parts.append(md_text(form.detail))
+        parts.append(_text(form.detail))
     if form.record and form.record.columns:
-        parts.append("; ".join(f"{md_text(k)}: {md_text(v)}" for k, v in form.record.columns))
+        parts.append("; ".join(f"{_text(k)}: {_text(v)}" for k, v in form.record.columns))
     if form.record and form.record.action:
         action = form.record.action
-        parts.append(masked_link(md_text(action.label), action.url, "discourse"))
+        parts.append(masked_link(_text(action.label), action.url, "discourse"))
     if form.weak:
         parts.append("weak support?")
-    return escape_mentions(truncate(", ".join(parts), DEFINITION_MAX))
+    return _fit(", ".join(parts))
+
+
+def _fit(definition: str) -> str:
+    """Cut an over-long definition at a part boundary, never inside a link."""
+    if len(definition) <= DEFINITION_MAX:
+        return definition
+    cut = definition.rfind(", ", 0, DEFINITION_MAX - 1)
+    return definition[: cut if cut > 0 else DEFINITION_MAX - 1] + "\u2026"
 
 
 def escape_mentions(text: str) -> str:

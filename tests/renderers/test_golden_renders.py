@@ -19,6 +19,7 @@ import pytest
 from bot.models import Answer, Source
 from renderers import CHANNELS, render
 from renderers.base import RenderContext
+from tests.renderers.payload_checks import CHECKS
 
 HERE = Path(__file__).parent
 ANSWERS = sorted((HERE / "answers").glob("*.json"))
@@ -71,6 +72,7 @@ def test_golden(path: Path, channel: str) -> None:
     answer = Answer.from_json(json.loads(path.read_text(encoding="utf-8")))
     payload = render(channel, answer, context_for(path.stem))
     json.dumps(payload)  # plain JSON-able data
+    CHECKS[channel](payload)
     for suffix, content in outputs(channel, payload).items():
         target = GOLDEN / f"{path.stem}.{suffix}"
         if UPDATE:

@@ -1,0 +1,182 @@
+"""Checks every renderer test shares: platform limits and unsafe constructs in payloads.
+
+Each ``check_*`` function raises AssertionError naming the broken rule.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+from bot.markdown import parse
+from renderers.limits import (
+    DISCORD_MAX_CONTENT,
+    DISCORD_MAX_DESCRIPTION,
+    DISCORD_MAX_EMBED_TOTAL,
+    DISCORD_MAX_EMBEDS,
+    DISCORD_MAX_FILES,
+    DISCORD_MAX_TITLE,
+    DISCOURSE_MAX_CHARS,
+    EMAIL_MAX_HTML_BYTES,
+    SLACK_MAX_BLOCKS,
+    SLACK_MAX_CONTEXT_ELEMENTS,
+    SLACK_MAX_HEADER_CHARS,
+    SLACK_MAX_SECTION_CHARS,
+    SLACK_MAX_TEXT_CHARS,
+)
+
+SAFE_HREF = re.compile(r"^(https?://|mailto:|#)", re.I)
+BAD_TAGS = {"script", "style", "iframe", "object", "embed", "img", "form", "input", "svg", "math"}
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+
+
+def check_html(markup: str, *, allow_style: bool = False) -> None:
+    """No script/event handler/unsafe URL; style attributes only when allowed."""
+    parser = _Collector()
+    parser.feed(markup)
+    for tag, attrs in parser.tags:
+        assert tag not in BAD_TAGS, f"forbidden tag <{tag}>"
+        for name, value in attrs:
+            assert not name.startswith("on"), f"event handler {name} on <{tag}>"
+            if name in ("href", "src", "action", "formaction"):
+                assert value is not None and SAFE_HREF.match(value.strip()), f"unsafe {name}"
+            if name == "style":
+                assert allow_style, "style attribute in web HTML"
+    # answer text may *mention* javascript: (escaped, harmless); it must never be markup
+    assert "<script" not in markup.lower()
+
+
+SLACK_ANGLE = re.compile(r"<([^<>]*)>")
+
+
+def check_mrkdwn(text: str) -> None:
+    """Every ``<…>`` in mrkdwn is one of our links; no special mention can form."""
+    for m in SLACK_ANGLE.finditer(text):
+        inner = m.group(1)
+        assert re.match(r"^(https?://|mailto:)[^|\s]*\|", inner), f"bare <{inner}> in mrkdwn"
+    lowered = text.lower()
+    for bad in ("<!channel", "<!here", "<!everyone", "<@", "<#", "<!subteam"):
+        assert bad not in lowered, f"{bad} in mrkdwn"
+
+
+def check_slack(payload: dict[str, Any]) -> None:
+    """Slack limits and escaping."""
+    assert set(payload) == {"messages", "files"}
+    assert payload["messages"], "no message"
+    for message in payload["messages"]:
+        assert message["unfurl_links"] is False and message["unfurl_media"] is False
+        assert 0 < len(message["text"]) <= SLACK_MAX_TEXT_CHARS
+        check_mrkdwn(message["text"])
+        blocks = message["blocks"]
+        assert len(blocks) <= SLACK_MAX_BLOCKS
+        for block in blocks:
+            if block["type"] == "section":
+                text = block["text"]["text"]
+                assert 0 < len(text) <= SLACK_MAX_SECTION_CHARS
+                check_mrkdwn(text)
+            elif block["type"] == "header":
+                text = block["text"]["text"]
+                assert 0 < len(text) <= SLACK_MAX_HEADER_CHARS
+                assert "<!" not in text and "<@" not in text
+            elif block["type"] == "context":
+                assert 0 < len(block["elements"]) <= SLACK_MAX_CONTEXT_ELEMENTS
+                for element in block["elements"]:
+                    assert 0 < len(element["text"]) <= 2000
+                    check_mrkdwn(element["text"])
+            elif block["type"] == "actions":
+                assert 0 < len(block["elements"]) <= 25
+                for element in block["elements"]:
+                    assert SAFE_HREF.match(element["url"])
+                    assert len(element["text"]["text"]) <= 75
+            else:
+                raise AssertionError(f"unexpected block type {block['type']}")
+
+
+def _link_urls(tokens: list[dict[str, Any]]) -> list[str]:
+    urls: list[str] = []
+    for token in tokens:
+        if token.get("type") in ("link", "image"):
+            urls.append(str(token["attrs"]["url"]))
+        urls.extend(_link_urls(token.get("children") or []))
+    return urls
+
+
+def check_markdown_links(text: str, extra_schemes: tuple[str, ...] = ()) -> None:
+    """Every link a markdown parser finds is http/https/mailto (or an allowed extra scheme)."""
+    for url in _link_urls(parse(text)):
+        assert SAFE_HREF.match(url) or url.startswith(extra_schemes), f"unsafe link {url!r}"
+
+
+def check_discord(payload: dict[str, Any]) -> None:
+    """Discord limits, mentions and links."""
+    assert set(payload) == {"messages", "files"}
+    assert len(payload["files"]) <= DISCORD_MAX_FILES
+    assert payload["messages"]
+    for message in payload["messages"]:
+        assert message["allowed_mentions"] == {"parse": []}
+        content = message["content"]
+        assert len(content) <= DISCORD_MAX_CONTENT
+        assert content or message["embeds"]
+        lowered = content.lower()
+        assert "@everyone" not in lowered and "@here" not in lowered
+        assert not re.search(r"<[@#]|<a?:\w+:\d", content), "mention token in content"
+        check_markdown_links(content)
+        embeds = message["embeds"]
+        assert len(embeds) <= DISCORD_MAX_EMBEDS
+        total = 0
+        for embed in embeds:
+            assert len(embed.get("title", "")) <= DISCORD_MAX_TITLE
+            assert len(embed.get("description", "")) <= DISCORD_MAX_DESCRIPTION
+            total += len(embed.get("title", "")) + len(embed.get("description", ""))
+            assert "@everyone" not in embed.get("description", "").lower()
+        assert total <= DISCORD_MAX_EMBED_TOTAL
+        for row in message.get("components", []):
+            assert len(row["components"]) <= 5
+            for button in row["components"]:
+                assert SAFE_HREF.match(button["url"]) and len(button["label"]) <= 80
+
+
+def check_email(payload: dict[str, Any]) -> None:
+    """Email size budget, sanitized HTML, loop-prevention header."""
+    assert set(payload) == {"subject", "text", "html", "attachments", "headers"}
+    assert len(payload["html"].encode("utf-8")) < EMAIL_MAX_HTML_BYTES
+    check_html(payload["html"], allow_style=True)
+    assert payload["headers"]["Auto-Submitted"] == "auto-replied"
+    assert "\n" not in payload["subject"] and payload["subject"]
+
+
+def check_web(payload: dict[str, Any]) -> None:
+    """Sanitized web HTML with JSON-able citations."""
+    assert set(payload) == {"html", "citations"}
+    check_html(payload["html"])
+    for citation in payload["citations"]:
+        if "url" in citation:
+            assert SAFE_HREF.match(citation["url"])
+
+
+def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -> None:
+    """Post length and links (upload placeholders allowed)."""
+    posts = [payload["raw"], *payload.get("continued", [])]
+    for raw in posts:
+        assert len(raw) <= limit
+        check_markdown_links(raw, ("citecast-upload://",))
+    for upload in payload["uploads"]:
+        assert upload["placeholder"] in "\n".join(posts)
+
+
+CHECKS = {
+    "web": check_web,
+    "slack": check_slack,
+    "email": check_email,
+    "discord": check_discord,
+    "discourse": check_discourse,
+}

@@ -1,0 +1,163 @@
+"""Property tests: random answers with hostile text and sources, for every renderer.
+
+For any answer: no exception, plain JSON-able data, platform limits held, no unsafe construct,
+and every cited source the viewer may see is reachable (link, attachment, download or name).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.markdown import parse
+from bot.models import Answer, Citation, RecordAction, Source, SourceKind
+from renderers import CHANNELS, render
+from renderers.base import CitationForm, RenderContext, capabilities_for
+from renderers.document import cited_numbers, decide_forms
+from renderers.escaping import md_url, slack_url
+from tests.renderers.payload_checks import CHECKS
+
+HOSTILE = [
+    "@everyone", "@here", "<!channel>", "<!here|here>", "<@U0123>", "<#C999>", "<script>x</script>",
+    "<img src=x onerror=alert(1)>", "javascript:alert(1)", "[x](javascript:alert(1))", "](http://e)",
+    "*", "_", "|", "`", "```", "~~", "\\", "&amp;", "&", "<", ">", "\n", "[^1]", "[^99]", "#", "> ",
+    "- ", "1. ", "<a href='javascript:x'>a</a>", "\u200b", "é", "日本", "<style>p{}</style>",
+    "<!-- c -->", "[^2]: def", "<pre>", "@@", "@user",
+]  # fmt: skip
+WORDS = ["gateway", "port", "install", "price", "leave", "the", "is", "a", "config", "8443."]
+URLS = [
+    "https://docs.example/a", "http://x.example/p?a=1&b=2", "https://e.example/(paren)",
+    "mailto:help@example.com", "https://e.example/<t>",
+    "https://e.example/a|b", None,
+]  # fmt: skip
+
+fragment = st.one_of(st.sampled_from(HOSTILE), st.sampled_from(WORDS), st.text(max_size=8))
+phrase = st.lists(fragment, min_size=1, max_size=8).map(" ".join)
+
+
+@st.composite
+def sources(draw: st.DrawFn, n: int) -> Source:
+    kind: SourceKind = draw(st.sampled_from(["passage", "file", "record", "web"]))
+    has_path = kind == "file" or draw(st.booleans())
+    columns = {"price": draw(phrase), "stock": draw(phrase)} if kind == "record" else None
+    action_url = draw(st.sampled_from(URLS)) if kind == "record" else None
+    return Source(
+        id=f"s{n}",
+        title=draw(st.one_of(st.none(), phrase.map(lambda t: t[:60]))),
+        url=draw(st.sampled_from(URLS)),
+        filename=draw(st.one_of(st.none(), phrase.map(lambda t: t[:40] + ".pdf"))),
+        path=f"kb/file{n}.pdf" if has_path else None,
+        media_type=draw(st.sampled_from([None, "application/pdf", "image/png", "text/csv"])),
+        page=draw(st.one_of(st.none(), st.integers(1, 500))),
+        section=draw(st.one_of(st.none(), phrase.map(lambda t: t[:40]))),
+        kind=kind,
+        audience=draw(st.sampled_from([("public",), ("public",), ("staff",)])),
+        label=draw(phrase)[:40] if kind == "record" else None,
+        columns=columns,
+        action=RecordAction(draw(phrase)[:30], action_url) if action_url else None,
+    )
+
+
+def block(numbers: list[int]) -> st.SearchStrategy[str]:
+    cite = st.sampled_from(numbers).map(lambda n: f"[^{n}]") if numbers else st.just("")
+    sentence = st.tuples(phrase, cite).map(lambda p: f"{p[0]}{p[1]}")
+    para = st.lists(sentence, min_size=1, max_size=6).map(" ".join)
+    return st.one_of(
+        para,
+        para.map(lambda t: f"## {t.replace(chr(10), ' ')}"),
+        st.lists(para, min_size=1, max_size=4).map(
+            lambda items: "\n".join(f"- {i}" for i in items)
+        ),
+        st.lists(para, min_size=1, max_size=3).map(lambda i: "\n".join(f"1. {x}" for x in i)),
+        para.map(lambda t: f"> {t}"),
+        phrase.map(lambda t: f"```\n{t}\n```"),
+        st.tuples(phrase, phrase, cite).map(
+            lambda t: f"| a | b |\n|---|---|\n| {t[0]} | {t[1]}{t[2]} |".replace("\n\n", " ")
+        ),
+        phrase.map(lambda t: f"<div>{t}</div>"),
+    )
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> Answer:
+    k = draw(st.sampled_from([0, 1, 2, 5, 15, 60]))
+    srcs = [draw(sources(n)) for n in range(1, k + 1)]
+    numbers = list(range(1, k + 1))
+    blocks = draw(st.lists(block(numbers), min_size=1, max_size=8))
+    long_repeat = draw(st.sampled_from([1, 1, 1, 12]))
+    text = "\n\n".join(blocks * long_repeat)
+    citations = tuple(
+        Citation(
+            n=i,
+            source=s,
+            source_number=i,
+            quote=draw(st.one_of(st.none(), phrase)),
+            support=draw(st.one_of(st.none(), st.floats(0, 1))),
+            columns=("price",) if s.kind == "record" else (),
+        )
+        for i, s in enumerate(srcs, 1)
+    )
+    return Answer(text=text, citations=citations)
+
+
+contexts = st.builds(
+    RenderContext,
+    public_base_url=st.sampled_from([None, "https://bot.example"]),
+    signer=st.sampled_from(
+        [None, lambda s: f"https://bot.example/files/{s.id}" if s.path else None]
+    ),
+    show=st.sampled_from(["cited", "all", "none"]),
+    attach_files=st.booleans(),
+    turn_id=st.sampled_from([None, "t1"]),
+)
+
+
+COMPACTED = re.compile(r"and \d+ more")
+
+
+def reachable(channel: str, form: CitationForm, payload: dict[str, Any], blob: str) -> bool:
+    """The source of ``form`` can be reached from the payload."""
+    if form.kind == "attachment":
+        files = payload.get("files") or payload.get("attachments") or payload.get("uploads")
+        return any(f["n"] == form.n and f["path"] == form.path for f in files or [])
+    if form.kind in ("link", "download") and form.url:
+        candidates = {
+            form.url,
+            html.escape(form.url, quote=True),
+            slack_url(form.url),
+            md_url(form.url),
+        }
+        return any(c in blob for c in candidates)
+    return f"{form.n}" in blob  # a name: its number is listed with the title
+
+
+@settings(max_examples=80)
+@given(answer=answers(), context=contexts)
+def test_every_renderer_holds_limits_and_safety(answer: Answer, context: RenderContext) -> None:
+    for channel in CHANNELS:
+        payload = render(channel, answer, context)
+        blob = json.dumps(payload, ensure_ascii=False)
+        CHECKS[channel](payload)
+        if context.show == "none":
+            continue
+        forms = decide_forms(answer.citations, capabilities_for(channel), context)
+        cited = {n for n in cited_numbers(parse(answer.text)) if n in forms}
+        for n in sorted(cited):
+            form = forms[n]
+            if form.reachable and not COMPACTED.search(blob):
+                assert reachable(channel, form, payload, blob), (channel, form)
+        visible_urls = {
+            url
+            for c in answer.citations
+            if c.source.visible_to(context.audience)
+            for url in (c.source.url, c.source.action.url if c.source.action else None)
+        }
+        for citation in answer.citations:
+            url = citation.source.url
+            if url and url not in visible_urls and not citation.source.visible_to(context.audience):
+                assert url not in blob, f"restricted source leaked: {channel} {url}"
