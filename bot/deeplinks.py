@@ -13,7 +13,6 @@ Plain function, no I/O: the resolver, the renderers and grounding all call :func
 from __future__ import annotations
 
 from urllib.parse import quote as percent_encode
-from urllib.parse import urlsplit, urlunsplit
 
 from bot.models import Source
 
@@ -28,9 +27,13 @@ def is_pdf(source: Source) -> bool:
     if source.media_type:
         return source.media_type.split(";")[0].strip().lower() == "application/pdf"
     for name in (source.url, source.filename, source.path):
-        if name and urlsplit(name).path.lower().endswith(".pdf"):
+        if name and _path_of(name).lower().endswith(".pdf"):
             return True
     return False
+
+
+def _path_of(name: str) -> str:
+    return name.split("#", 1)[0].split("?", 1)[0]
 
 
 def encode_fragment_text(text: str) -> str:
@@ -60,9 +63,9 @@ def deep_link(source: Source, quote: str | None = None) -> str | None:
     None when the source has no public URL, or when there is nothing more precise than the URL
     itself (a PDF without a page, a web page without a quote).
     """
-    if not source.url or urlsplit(source.url).scheme.lower() not in {"http", "https"}:
+    if not source.url or not source.url.lower().startswith(("http://", "https://")):
         return None
-    base = urlunsplit(urlsplit(source.url)._replace(fragment=""))
+    base = source.url.split("#", 1)[0]
     if is_pdf(source):
         return f"{base}#page={source.page}" if source.page is not None else None
     media = (source.media_type or "text/html").split(";")[0].strip().lower()

@@ -67,6 +67,7 @@ class SourceRegistry:
         self._numbered: dict[int, Source] = {}
         self._number_by_id: dict[str, int] = {}
         self._number_by_url: dict[tuple[str, int | None, int | None], int] = {}
+        self._numbers_by_canon: dict[str, list[int]] = {}
         self._evidence: dict[str, Source] = {}
         self._uncitable_ids: set[str] = set()
         self._forbidden_ids: set[str] = set()
@@ -106,6 +107,7 @@ class SourceRegistry:
         self._uncitable_ids.discard(source.id)
         if url_key is not None:
             self._number_by_url[url_key] = number
+            self._numbers_by_canon.setdefault(url_key[0], []).append(number)
         return number
 
     # -- lookups ------------------------------------------------------------------------------
@@ -144,7 +146,7 @@ class SourceRegistry:
             wanted = canonical_url(url)
         except ValueError:
             return []
-        return sorted({n for key, n in self._number_by_url.items() if key[0] == wanted})
+        return list(self._numbers_by_canon.get(wanted, ()))
 
     def numbered(self) -> dict[int, Source]:
         """Every numbered source by number (a copy)."""
@@ -280,8 +282,9 @@ class SourceRegistry:
                 registry._numbered[index] = source
                 registry._number_by_id[source.id] = index
                 url_key = _url_key(source)
-                if url_key is not None:
-                    registry._number_by_url.setdefault(url_key, index)
+                if url_key is not None and url_key not in registry._number_by_url:
+                    registry._number_by_url[url_key] = index
+                    registry._numbers_by_canon.setdefault(url_key[0], []).append(index)
             for source_id, number in dict(data.get("aliases", {})).items():
                 if number not in registry._numbered:
                     raise RegistryError(f"invalid serialized registry: alias {source_id!r}")

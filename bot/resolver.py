@@ -15,6 +15,7 @@ The registry must not change while one answer is being resolved.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -91,11 +92,7 @@ class StreamResolver:
             return []
         if len(tokens) == 1 and self._mentions is None and not self._gap:
             text = tokens[0]
-            if (
-                text.__class__ is str
-                and text[-1] not in " \t\r\n"
-                and text[0] != ":"
-            ):
+            if text.__class__ is str and text[-1] not in " \t\r\n" and text[0] != ":":
                 # fast path: one plain piece that needs no whitespace or glue handling
                 assert isinstance(text, str)
                 self._adjacent = ()
@@ -188,13 +185,17 @@ class StreamResolver:
         return text
 
     def _write_citations(self, lead: str, numbers: Iterable[int]) -> None:
-        shown = [n for n in numbers if n not in self._adjacent]
+        adjacent = self._adjacent
+        shown = [n for n in numbers if n not in adjacent] if adjacent else list(numbers)
         if not shown:
             self._gap = True
             return
-        if self._adjacent:
+        if adjacent:
             lead = ""
-        self._text(lead + "".join(f"[^{n}]" for n in shown))
+        if len(shown) == 1:
+            self._text(lead + _footnote(shown[0]))
+        else:
+            self._text(lead + "".join(_footnote(n) for n in shown))
         self._adjacent = tuple(shown)
 
     def _marker(self, marker: Marker) -> None:
@@ -310,6 +311,11 @@ class StreamResolver:
             if not any(_names(source, lowered) for source in numbered.values()):
                 return False
         return True
+
+
+@functools.lru_cache(maxsize=512)
+def _footnote(n: int) -> str:
+    return f"[^{n}]"
 
 
 def _names(source: Source, lowered_item: str) -> bool:
