@@ -158,6 +158,13 @@ def main() -> int:
           f"stream 1 char/feed {statistics.median(stream_t) * 1e3:.2f} ms")  # fmt: skip
     ratio_parse = sum(resolve_t) / sum(mistune_t)
     ratio_stream = sum(stream_t) / sum(resolve_t)
+    small = [t / len(a) for t, a in zip(stream_t, answers, strict=True) if len(a) < 2048]
+    large = [t / len(a) for t, a in zip(stream_t, answers, strict=True) if len(a) >= 8192]
+    if small and large:
+        per_small, per_large = statistics.median(small) * 1e6, statistics.median(large) * 1e6
+        print(f"stream cost per character: {per_small:.2f} us (< 2 KB answers), "
+              f"{per_large:.2f} us (>= 8 KB answers), ratio {per_large / per_small:.2f} "
+              "(about 1 = linear)")  # fmt: skip
 
     ordinary = ("\n\n".join(answers) * (MEGABYTE // total + 1))[:MEGABYTE]
     hostile = {
