@@ -252,7 +252,7 @@ class StreamResolver:
         out: list[int] = []
         for value in marker.numbers:
             source = self.registry.get(value)
-            if source is not None and source.url and canonical_url(source.url) == wanted:
+            if source is not None and source.url and _same_url(source.url, wanted):
                 out.append(value)
         return out or self.registry.numbers_for_url(marker.url)[:1]
 
@@ -311,6 +311,13 @@ class StreamResolver:
             if not any(_names(source, lowered) for source in numbered.values()):
                 return False
         return True
+
+
+def _same_url(url: str, canonical: str) -> bool:
+    try:
+        return canonical_url(url) == canonical
+    except ValueError:
+        return False
 
 
 @functools.lru_cache(maxsize=512)
