@@ -1,0 +1,61 @@
+"""The one mistune setup: `[^n]` citation tokens and block splitting for streaming."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.markdown import parse, plain_text, split_blocks
+from renderers.document import cited_numbers
+
+
+def test_citation_tokens_outside_code_only() -> None:
+    tokens = parse("Fact.[^1][^2] `[^3]` \\[^4] [^0]\n\n```\n[^5]\n```\n\n    [^6]\n")
+    assert cited_numbers(tokens) == [1, 2]
+    assert plain_text(tokens[0]["children"]).startswith("Fact.[1][2] [^3]")
+
+
+def test_raw_html_stays_a_token_renderers_show_as_text() -> None:
+    kinds = [t["type"] for t in parse("<div>x</div>\n\nText <b>bold</b>")]
+    assert kinds == ["block_html", "paragraph"]
+
+
+def test_split_blocks_keeps_loose_lists_and_fences_together() -> None:
+    text = "Intro\n\n- a\n\n- b\n\nAfter\n\n```\nx\n\ny\n```\n\nEnd\n"
+    chunks, tail = split_blocks(text)
+    assert "".join(chunks) + tail == text
+    assert chunks == ["Intro\n\n- a\n\n- b\n\n", "After\n\n", "```\nx\n\ny\n```\n\n"]
+    assert tail == "End\n"
+
+
+def test_split_blocks_refuses_documents_with_reference_definitions() -> None:
+    assert split_blocks("See [x].\n\nMore\n\n[x]: https://e.example\n") == (
+        [],
+        "See [x].\n\nMore\n\n[x]: https://e.example\n",
+    )
+
+
+PIECES = [
+    "Para [^1].",
+    "# Head",
+    "- item\n- item",
+    "1. one\n2. two",
+    "> quote",
+    "```\ncode\n\nmore\n```",
+    "| a | b |\n|---|---|\n| 1 | 2 |",
+    "    indented",
+    "<div>\nhtml\n</div>",
+    "***",
+    "  lazy",
+    "- a\n\n  b",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=10), st.sampled_from(["\n\n", "\n", "\n\n\n"]))
+def test_chunks_parse_like_the_whole_document(pieces: list[str], sep: str) -> None:
+    text = sep.join(pieces)
+    chunks, tail = split_blocks(text)
+    assert "".join(chunks) + tail == text
+    together = parse(text)
+    apart = [token for chunk in [*chunks, tail] for token in parse(chunk)]
+    assert apart == together

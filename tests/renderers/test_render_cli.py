@@ -1,0 +1,85 @@
+"""`citecast render` and `citecast preview`."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from renderers import CHANNELS
+from renderers.sample import sample_answer
+
+ANSWER = json.dumps(sample_answer().to_json())
+
+
+def run_cli(monkeypatch: pytest.MonkeyPatch, args: list[str], stdin: str) -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    monkeypatch.delenv("CITECAST_CONFIG", raising=False)
+    monkeypatch.chdir(Path(__file__).parent)
+    return main(args)
+
+
+def test_render_one_channel(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(monkeypatch, ["render", "--channel", "discord"], ANSWER) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert set(payload) == {"messages", "files"}
+    assert payload["messages"][0]["allowed_mentions"] == {"parse": []}
+
+
+def test_render_all_channels_with_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [
+        "render",
+        "--channel",
+        "all",
+        "--show",
+        "none",
+        "--public-base-url",
+        "https://b.example",
+    ]
+    assert run_cli(monkeypatch, args, ANSWER) == 0
+    payloads = json.loads(capsys.readouterr().out)
+    assert list(payloads) == list(CHANNELS)
+    assert payloads["web"]["citations"] == []
+
+
+@pytest.mark.parametrize(
+    ("stdin", "reason"),
+    [
+        ("", "no input"),
+        ("{not json", "not valid JSON"),
+        ('{"text": 3}', "answer text must be a string"),
+        (
+            '{"text": "x", "citations": [{"n": 0, "source": {"id": "a"}}]}',
+            "citations[0]: n must be",
+        ),
+    ],
+)
+def test_render_bad_input_exits_2_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str, reason: str
+) -> None:
+    assert run_cli(monkeypatch, ["render", "--channel", "slack"], stdin) == 2
+    err = capsys.readouterr().err
+    assert reason in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_preview_writes_one_page_with_five_panels(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer_file = tmp_path / "a.json"
+    answer_file.write_text(ANSWER, encoding="utf-8")
+    out = tmp_path / "p.html"
+    assert (
+        run_cli(monkeypatch, ["preview", "--answer", str(answer_file), "--out", str(out)], "") == 0
+    )
+    page = out.read_text(encoding="utf-8")
+    for channel in CHANNELS:
+        assert f'data-channel="{channel}"' in page
+    assert "<script" not in page.lower()
+    assert run_cli(monkeypatch, ["preview", "--answer", str(tmp_path / "missing.json")], "") == 2

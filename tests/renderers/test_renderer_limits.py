@@ -1,0 +1,229 @@
+"""Platform limits: long answers split at block boundaries, sources always arrive."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from bot.models import Answer, Citation, Source
+from renderers import render
+from renderers.base import RenderContext, capabilities_for
+from renderers.limits import pack, split_long
+from tests.renderers.payload_checks import (
+    check_discord,
+    check_discourse,
+    check_email,
+    check_slack,
+)
+
+SENTENCE = "The gateway caches every policy it has seen so a restart keeps its state. "
+
+
+def web_sources(k: int, title: str = "Article") -> tuple[Citation, ...]:
+    return tuple(
+        Citation(n, Source(id=f"s{n}", title=f"{title} {n}", url=f"https://kb.example/{n}"), n)
+        for n in range(1, k + 1)
+    )
+
+
+def files(k: int) -> tuple[Citation, ...]:
+    return tuple(
+        Citation(n, Source(id=f"f{n}", title=f"File {n}", filename=f"f{n}.pdf",
+                           path=f"kb/f{n}.pdf", media_type="application/pdf"), n)
+        for n in range(1, k + 1)
+    )  # fmt: skip
+
+
+def long_answer(paragraphs: int, k: int = 5) -> Answer:
+    text = "\n\n".join(SENTENCE * 8 + f"[^{(i % k) + 1}]" for i in range(paragraphs))
+    return Answer(text=text, citations=web_sources(k))
+
+
+def fences_balanced(text: str) -> bool:
+    return len(re.findall(r"^```", text, re.M)) % 2 == 0
+
+
+CODE = (
+    "```python\n"
+    + "\n".join(f"value_{i} = {i}  # a long line of code" for i in range(400))
+    + "\n```"
+)
+
+
+# --- Slack ---------------------------------------------------------------------------------
+
+
+def test_slack_sixty_sources_fill_context_blocks_of_ten() -> None:
+    answer = Answer(
+        text=" ".join(f"Fact {n}.[^{n}]" for n in range(1, 61)), citations=web_sources(60)
+    )
+    payload = render("slack", answer)
+    check_slack(payload)
+    contexts = [b for m in payload["messages"] for b in m["blocks"] if b["type"] == "context"]
+    assert [len(b["elements"]) for b in contexts] == [10] * 6
+    joined = " ".join(e["text"] for b in contexts for e in b["elements"])
+    assert all(f"<https://kb.example/{n}|[{n}] Article {n}>" in joined for n in range(1, 61))
+
+
+def test_slack_long_answer_splits_into_sections_and_messages() -> None:
+    answer = long_answer(400)
+    payload = render("slack", answer)
+    check_slack(payload)
+    assert len(payload["messages"]) > 1
+    sections = [
+        b["text"]["text"]
+        for m in payload["messages"]
+        for b in m["blocks"]
+        if b["type"] == "section"
+    ]
+    assert "\n\n".join(sections).count(SENTENCE.strip()) == 400 * 8
+    assert all(len(m["text"]) <= 3000 for m in payload["messages"])
+    assert payload["messages"][-1]["blocks"][-1]["type"] == "context"
+
+
+def test_slack_code_longer_than_a_section_reopens_its_fence() -> None:
+    payload = render("slack", Answer(text=CODE))
+    check_slack(payload)
+    sections = [b["text"]["text"] for b in payload["messages"][0]["blocks"]]
+    assert len(sections) > 1
+    assert all(fences_balanced(s) for s in sections)
+    assert sum(s.count("= ") for s in sections) == 400
+
+
+def test_slack_header_is_cut_to_150_characters() -> None:
+    payload = render("slack", Answer(text="# " + "Very long heading " * 20 + "\n\nBody."))
+    header = payload["messages"][0]["blocks"][0]
+    assert header["type"] == "header" and 140 <= len(header["text"]["text"]) <= 150
+    assert header["text"]["text"].endswith("\u2026")
+
+
+def test_slack_compacts_only_past_its_context_budget_and_links_the_full_list() -> None:
+    answer = Answer(text=" ".join(f"[^{n}]" for n in range(1, 231)), citations=web_sources(230))
+    ctx = RenderContext(public_base_url="https://bot.example", turn_id="t9")
+    payload = render("slack", answer, ctx)
+    check_slack(payload)
+    elements = [
+        e["text"]
+        for m in payload["messages"]
+        for b in m["blocks"]
+        if b["type"] == "context"
+        for e in b["elements"]
+    ]
+    assert elements[-1] == "<https://bot.example/turns/t9#sources|and 31 more>"
+    assert len(elements) == 200
+
+
+# --- Discord -------------------------------------------------------------------------------
+
+
+def test_discord_long_answer_splits_at_blocks_and_keeps_every_source_line_whole() -> None:
+    answer = long_answer(30, k=40)
+    payload = render("discord", answer)
+    check_discord(payload)
+    assert len(payload["messages"]) > 3
+    contents = [m["content"] for m in payload["messages"]]
+    for n in range(1, 31):
+        line = f"\\[{n}\\] [Article {n}](<https://kb.example/{n}>)"
+        assert sum(line in c for c in contents) == 1
+    assert all(m["flags"] == 4 for m in payload["messages"])
+
+
+def test_discord_code_block_split_keeps_fences_balanced() -> None:
+    payload = render("discord", Answer(text=CODE))
+    check_discord(payload)
+    assert len(payload["messages"]) > 1
+    assert all(fences_balanced(m["content"]) for m in payload["messages"])
+
+
+def test_discord_attaches_at_most_ten_files_then_signed_links() -> None:
+    answer = Answer(text=" ".join(f"[^{n}]" for n in range(1, 13)), citations=files(12))
+    ctx = RenderContext(signer=lambda s: f"https://bot.example/files/{s.id}")
+    payload = render("discord", answer, ctx)
+    check_discord(payload)
+    assert [f["n"] for f in payload["files"]] == list(range(1, 11))
+    content = "\n".join(m["content"] for m in payload["messages"])
+    assert "(<https://bot.example/files/f11>)" in content and "f12" in content
+
+
+def test_discord_embeds_hold_their_limits() -> None:
+    caps = dataclasses.replace(capabilities_for("discord"), embeds=True)
+    answer = Answer(
+        text=" ".join(f"[^{n}]" for n in range(1, 61)), citations=web_sources(60, "T" * 90)
+    )
+    payload = render("discord", answer, RenderContext(capabilities=caps))
+    check_discord(payload)
+    embeds = [e for m in payload["messages"] for e in m["embeds"]]
+    assert len(embeds) > 1
+    assert all(m["flags"] == 0 for m in payload["messages"])
+    assert "\n".join(e["description"] for e in embeds).count("https://kb.example/") == 60
+
+
+# --- Discourse -----------------------------------------------------------------------------
+
+
+def test_discourse_limit_from_capabilities_splits_posts_with_their_own_footnotes() -> None:
+    caps = capabilities_for("discourse", {"max_chars": 3000})
+    payload = render("discourse", long_answer(20), RenderContext(capabilities=caps))
+    check_discourse(payload, limit=3000)
+    posts = [payload["raw"], *payload["continued"]]
+    assert len(posts) > 3
+    for post in posts:
+        used = set(re.findall(r"\[\^(\d+)\](?!:)", post))
+        defined = set(re.findall(r"^\[\^(\d+)\]:", post, re.M))
+        assert used == defined
+
+
+def test_discourse_compacts_definitions_only_when_forced() -> None:
+    caps = capabilities_for("discourse", {"max_chars": 1500})
+    answer = Answer(
+        text=" ".join(f"[^{n}]" for n in range(1, 41)), citations=web_sources(40, "T" * 60)
+    )
+    payload = render(
+        "discourse",
+        answer,
+        RenderContext(capabilities=caps, public_base_url="https://b.example", turn_id="7"),
+    )
+    check_discourse(payload, limit=1500)
+    assert re.search(
+        r"\[and \d+ more sources\]\(https://b\.example/turns/7#sources\)", payload["raw"]
+    )
+
+
+# --- Email ---------------------------------------------------------------------------------
+
+
+def test_email_html_stays_under_100_kb_and_the_text_part_keeps_everything() -> None:
+    answer = long_answer(600)
+    payload = render("email", answer)
+    check_email(payload)
+    assert len(answer.text) > 100_000
+    assert "shortened to fit" in payload["html"]
+    assert payload["text"].count(SENTENCE.strip()) == 600 * 8
+
+
+def test_email_attachments_and_references() -> None:
+    answer = Answer(text="See the files.[^1][^2]", citations=files(2))
+    payload = render("email", answer, RenderContext(subject="Re: invoices"))
+    check_email(payload)
+    assert payload["subject"] == "Re: invoices"
+    assert [a["filename"] for a in payload["attachments"]] == ["f1.pdf", "f2.pdf"]
+    assert "[1] File 1 (attached: f1.pdf)" in payload["text"]
+
+
+# --- splitting helpers ---------------------------------------------------------------------
+
+
+def test_split_long_never_cuts_a_link() -> None:
+    link = "[the installation guide](https://docs.example/install)"
+    text = "word " * 30 + link + " tail"
+    for limit in range(60, 200, 7):
+        pieces = split_long(text, limit)
+        assert all(len(p) <= limit for p in pieces)
+        assert sum(link in p for p in pieces) == 1
+
+
+def test_pack_keeps_blocks_whole_and_in_order() -> None:
+    blocks = [f"block {i} " + "x" * (i * 10) for i in range(20)]
+    messages = pack(blocks, 400)
+    assert all(len(m) <= 400 for m in messages)
+    assert "\n\n".join(messages) == "\n\n".join(blocks)
