@@ -79,7 +79,7 @@ _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
     """Every marker in ``text`` (outside code and math), in order of appearance."""
     scanner = MarkerScanner(grammar or Grammar())
-    tokens = scanner.feed(text) + scanner.finish()
+    tokens = scanner.scan_all(text)
     return [token for token in tokens if isinstance(token, Marker) and token.family != "stray"]
 
 
@@ -131,6 +131,13 @@ class MarkerScanner:
                 return [body]
         self._buf += text
         return self._run()
+
+    def scan_all(self, text: str) -> list[Token]:
+        """All tokens of a complete text: the same as ``feed(text) + finish()``, in one pass."""
+        if self._final or self._buf or self._base:
+            raise ValueError("scan_all() on a used scanner")
+        self._buf = text
+        return self.finish()
 
     def finish(self) -> list[Token]:
         """The remaining tokens: the end of the text settles every open question."""

@@ -56,8 +56,7 @@ class ResolvePolicy:
 def resolve(raw: str, registry: SourceRegistry, policy: ResolvePolicy | None = None) -> Answer:
     """Resolve a raw model answer against this turn's registry."""
     stream = StreamResolver(registry, policy)
-    stream.feed(raw)
-    return stream.finish()[1]
+    return stream._resolve_all(raw)
 
 
 class StreamResolver:
@@ -108,17 +107,28 @@ class StreamResolver:
         if self._finished:
             raise ValueError("finish() called twice")
         events = self._consume(self._scanner.finish(), final=True)
+        return events, self._answer()
+
+    def _resolve_all(self, raw: str) -> Answer:
+        """The whole text at once: the same Answer as feed(raw) + finish(), with no events."""
+        if self._finished or self._pieces:
+            raise ValueError("_resolve_all() on a used resolver")
+        self._consume(self._scanner.scan_all(raw), final=True, events=False)
+        return self._answer()
+
+    def _answer(self) -> Answer:
         self._finished = True
-        answer = Answer(
+        return Answer(
             text="".join(self._pieces),
             citations=tuple(sorted(self._by_number.values(), key=lambda c: c.n)),
             dropped=tuple(self._dropped),
         )
-        return events, answer
 
     # -- tokens -> output ---------------------------------------------------------------------
 
-    def _consume(self, tokens: list[Token], final: bool) -> list[TextDelta | CitationAdded]:
+    def _consume(
+        self, tokens: list[Token], final: bool, events: bool = True
+    ) -> list[TextDelta | CitationAdded]:
         start = len(self._pieces)
         for token in tokens:
             if isinstance(token, str):
@@ -130,12 +140,15 @@ class StreamResolver:
                 self._marker(token)
         if final and self._mentions is not None:
             self._mentions.flush(())
-        events: list[TextDelta | CitationAdded] = [CitationAdded(c) for c in self._new]
+        if not events:
+            self._new = []
+            return []
+        out: list[TextDelta | CitationAdded] = [CitationAdded(c) for c in self._new]
         self._new = []
         text = "".join(self._pieces[start:])
         if text:
-            events.append(TextDelta(text))
-        return events
+            out.append(TextDelta(text))
+        return out
 
     def _text(self, text: str) -> None:
         if self._gap and text:
