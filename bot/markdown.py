@@ -35,7 +35,7 @@ def _citation_plugin(md: mistune.Markdown) -> None:
 
 
 _PARSER = mistune.create_markdown(
-    renderer=None, plugins=["table", "strikethrough", _citation_plugin]
+    renderer=None, plugins=["table", "strikethrough", "speedup", _citation_plugin]
 )
 
 
@@ -71,6 +71,67 @@ _CONTINUES = re.compile(r"^(?:[ \t]|[-+*][ \t]|[-+*]$|\d{1,9}[.)](?:[ \t]|$)|\[[
 # Link reference definitions apply to the whole document, and these HTML blocks run across
 # blank lines: text containing either is never split.
 _WHOLE_DOCUMENT = re.compile(r"^ {0,3}\[[^\]]*\]:|<(?:pre|script|style|textarea|!|\?)", re.I | re.M)
+_REFERENCE = re.compile(r"^ {0,3}\[[^\]]*\]:", re.M)
+
+
+class BlockSplitter:
+    """Incremental :func:`split_blocks`: feed text as it streams, get completed chunks.
+
+    Each character is scanned once. After a line that may start an HTML block running across
+    blank lines (``<pre``, ``<script``, ``<!--`` …) or a link reference definition, nothing more
+    is split (the caller re-checks reference definitions on the whole text at the end).
+    """
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self._partial = ""
+        self._fence: str | None = None
+        self._blank_before = False
+        self._frozen = False
+
+    @property
+    def tail(self) -> str:
+        """The open, not yet completed text."""
+        return "".join(self._lines) + self._partial
+
+    def feed(self, text: str) -> list[str]:
+        """Add ``text``; return the chunks it completed."""
+        if "\n" not in text:
+            self._partial += text
+            return []
+        data = self._partial + text
+        *complete, self._partial = data.split("\n")
+        chunks: list[str] = []
+        for body in complete:
+            line = body + "\n"
+            stripped = body.strip()
+            if self._fence is None:
+                if (
+                    self._blank_before
+                    and stripped
+                    and not self._frozen
+                    and not _CONTINUES.match(line)
+                    and self._lines
+                ):
+                    chunks.append("".join(self._lines))
+                    self._lines = []
+                if _WHOLE_DOCUMENT.search(line):
+                    self._frozen = True
+                m = _FENCE.match(line)
+                if m:
+                    self._fence = m.group(1)
+            elif (
+                stripped and set(stripped) == {self._fence[0]} and len(stripped) >= len(self._fence)
+            ):
+                self._fence = None
+            self._lines.append(line)
+            self._blank_before = not stripped and self._fence is None
+        return chunks
+
+
+def has_reference_definitions(text: str) -> bool:
+    """True when ``text`` defines link references (they apply to the whole document)."""
+    return _REFERENCE.search(text) is not None
 
 
 def split_blocks(text: str) -> tuple[list[str], str]:
@@ -81,26 +142,8 @@ def split_blocks(text: str) -> tuple[list[str], str]:
     ``"".join(chunks) + tail == text``, and parsing the chunks one by one gives the same
     tokens as parsing the whole text (the streaming renderer relies on this).
     """
-    chunks: list[str] = []
-    start = 0
-    fence: str | None = None
-    pos = 0
-    lines = text.splitlines(keepends=True)
-    blank_before = False
-    if _WHOLE_DOCUMENT.search(text):
+    if has_reference_definitions(text):
         return [], text
-    for line in lines:
-        complete = line.endswith("\n")
-        stripped = line.strip()
-        if fence is None:
-            if blank_before and stripped and complete and not _CONTINUES.match(line):
-                chunks.append(text[start:pos])
-                start = pos
-            m = _FENCE.match(line)
-            if m:
-                fence = m.group(1)
-        elif line.strip().startswith(fence[0] * len(fence)) and set(line.strip()) == {fence[0]}:
-            fence = None
-        blank_before = not stripped and complete and fence is None
-        pos += len(line)
-    return chunks, text[start:]
+    splitter = BlockSplitter()
+    chunks = splitter.feed(text)
+    return chunks, splitter.tail

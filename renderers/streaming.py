@@ -7,8 +7,8 @@ Feed it the ``StreamResolver``'s events; at the end call ``finish`` with the fin
         update = stream.feed([event])
         if update.appended:                    # newly completed blocks, channel format
             show_more(update.appended)
-        if update.tail is not None:            # the open last block, re-rendered
-            replace_tail(update.tail)
+        if time_to_edit():
+            replace_tail(stream.preview())     # the open last block, rendered now
     payload = stream.finish(answer)            # == renderers.render("slack", answer, context)
 
 Channel formats of ``appended``/``tail``/``text()``: web sanitized HTML fragments, Slack mrkdwn,
@@ -17,8 +17,8 @@ characters for edits), email HTML, Discourse markdown.
 
 Cost: text is cut into blocks with ``bot.markdown.split_blocks`` (chunks that parse alone exactly
 as in the whole document); a completed chunk is parsed and rendered once and cached. The open
-tail is re-rendered only when it has grown by ``tail_growth`` (default 1.5x, so its total cost
-stays a small multiple of its length) or a block completed; ``preview()`` renders it on demand.
+tail is rendered on demand by ``preview()``/``text()`` (call it when you edit a message), or in
+every update once it has grown by ``tail_growth`` (e.g. 2.0) when that option is set.
 ``finish`` parses only the last chunk and assembles the payload from the cached fragments,
 falling back to a full ``render`` if the streamed text or citations differ from the final Answer.
 """
@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.markdown import Token, parse, split_blocks
+from bot.markdown import BlockSplitter, Token, has_reference_definitions, parse
 from bot.models import Answer, Citation, CitationAdded, TextDelta
 from renderers import channel_module, render
 from renderers.base import CitationForm, RenderContext
@@ -62,17 +62,22 @@ class StreamRenderer:
     """Renders a streamed answer block by block for one channel (see the module docstring)."""
 
     def __init__(
-        self, channel: str, context: RenderContext | None = None, *, tail_growth: float = 1.5
+        self,
+        channel: str,
+        context: RenderContext | None = None,
+        *,
+        tail_growth: float | None = None,
     ) -> None:
         self.channel = channel
         self.context = context or RenderContext()
         self._module = channel_module(channel)
         self._caps = self.context.caps(channel)
-        self._growth = max(1.01, tail_growth)
+        self._growth = None if tail_growth is None else max(1.01, tail_growth)
+        self._splitter = BlockSplitter()
         self._citations: dict[int, Citation] = {}
         self._forms: dict[int, CitationForm] = {}
         self._done_text: list[str] = []
-        self._tail = ""
+        self._streamed = 0
         self._fragments: list[Any] = []
         self._texts: list[str] = []
         self._cited: dict[int, None] = {}
@@ -80,9 +85,13 @@ class StreamRenderer:
         self._step: Any = None
         self._seed: str | None = None
 
-    def _block_step(self) -> Any:
+    @property
+    def _tail(self) -> str:
+        return self._splitter.tail
+
+    def _block_step(self, first_chunk: str | None = None) -> Any:
         if self._step is None:
-            text = "".join(self._done_text) + self._tail
+            text = "".join(self._done_text) + (first_chunk or self._tail)
             answer_seed = seed(text, self.context)
             step = self._module.block_renderer(self._forms, self.context, answer_seed)
             if "\n" not in text:
@@ -99,27 +108,21 @@ class StreamRenderer:
 
     def feed(self, events: Iterable[TextDelta | CitationAdded]) -> StreamUpdate:
         """Take resolver events; return the newly completed blocks and maybe the new tail."""
-        grew = False
+        appended: list[str] = []
         for event in events:
             if isinstance(event, CitationAdded):
                 self._add_citation(event.citation)
-            elif event.text:
-                self._tail += event.text
-                grew = grew or "\n" in event.text
-        appended: list[str] = []
-        if grew:
-            chunks, rest = split_blocks(self._tail)
-            if chunks:
-                step = self._block_step()
-                for chunk in chunks:
-                    tokens = parse(chunk)
-                    self._take(tokens, step, appended)
-                    self._done_text.append(chunk)
-                self._tail = rest
+                continue
+            self._streamed += len(event.text)
+            for chunk in self._splitter.feed(event.text):
+                self._take(parse(chunk), self._block_step(chunk), appended)
+                self._done_text.append(chunk)
                 self._tail_shown = 0
         tail: str | None = None
-        if appended or len(self._tail) >= max(1, self._tail_shown) * self._growth:
-            tail = self._render_tail()
+        if self._growth is not None:
+            size = self._streamed - sum(map(len, self._done_text))
+            if size and size >= max(1, self._tail_shown) * self._growth:
+                tail = self._render_tail()
         return StreamUpdate("\n".join(appended), tail)
 
     def _take(self, tokens: list[Token], step: Any, appended: list[str]) -> None:
@@ -157,14 +160,19 @@ class StreamRenderer:
         """The final payload, equal to ``renderers.render(channel, answer, context)``."""
         streamed = "".join(self._done_text) + self._tail
         final_forms = decide_forms(answer.citations, self._caps, self.context)
-        if streamed != answer.text or (self._fragments and final_forms != self._forms):
+        if (
+            streamed != answer.text
+            or (self._fragments and final_forms != self._forms)
+            or (len(self._done_text) > 0 and has_reference_definitions(streamed))
+        ):
             return render(self.channel, answer, self.context)
         self._forms.clear()
         self._forms.update(final_forms)
         step = self._block_step()
-        self._take(parse(self._tail), step, [])
-        self._done_text.append(self._tail)
-        self._tail = ""
+        tail = self._tail
+        self._take(parse(tail), step, [])
+        self._done_text.append(tail)
+        self._splitter = BlockSplitter()
         answer_seed = self._seed if self._seed is not None else seed(answer.text, self.context)
         doc = Document(
             answer, self._caps, self.context, self._forms, tuple(self._cited), answer_seed

@@ -64,7 +64,8 @@ def test_every_block_is_rendered_once_in_order(channel: str) -> None:
 
 def test_open_tail_is_rerendered_geometrically_not_per_event() -> None:
     text = "A long paragraph that keeps growing " * 120
-    stream = StreamRenderer("slack")
+    assert StreamRenderer("slack").feed([TextDelta(text)]).tail is None  # on demand by default
+    stream = StreamRenderer("slack", tail_growth=1.5)
     tails = [
         u.tail
         for i in range(0, len(text), 4)

@@ -1,0 +1,213 @@
+"""Benchmark: rendering against baselines measured in the same run (issue 3).
+
+Corpus: the golden answers (tests/renderers/answers) plus generated answers of 1, 4 and 16 KB
+with headings, lists, code, tables, quotes and 0-40 citations. Ratios (targets):
+
+- resolve + render for all five channels vs one ``mistune.html()`` of the same text: <= 2.0
+- Slack rendering of the parsed tree vs ``markdown_to_mrkdwn``'s conversion: <= 1.0
+  (install it only here: ``.venv/bin/pip install markdown-to-mrkdwn``; skipped when missing)
+- streaming render (one event per 4 characters) vs a one-shot render, web/slack/discord: <= 3
+
+Each figure is the median over repetitions, summed over the corpus.
+Run: .venv/bin/python bench/render.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import mistune  # noqa: E402
+
+from bot.markdown import parse  # noqa: E402
+from bot.models import Answer, Citation, CitationAdded, Source, TextDelta  # noqa: E402
+from bot.registry import SourceRegistry  # noqa: E402
+from bot.resolver import resolve  # noqa: E402
+from renderers import CHANNELS, render, render_all, render_tokens  # noqa: E402
+from renderers.base import RenderContext  # noqa: E402
+from renderers.streaming import StreamRenderer  # noqa: E402
+
+WORDS = (
+    "the gateway keeps a local cache of every policy it has seen so a restart does not lose "
+    "state and the cache is rebuilt from the controller when it is older than one day"
+).split()
+
+
+def sentence(rng: random.Random, k: int) -> str:
+    words = rng.choices(WORDS, k=rng.randint(8, 20))
+    text = " ".join(words).capitalize() + "."
+    return text + (f"[^{rng.randint(1, k)}]" if k and rng.random() < 0.6 else "")
+
+
+def block(rng: random.Random, k: int) -> str:
+    kind = rng.randrange(8)
+    if kind == 0:
+        return "## " + " ".join(rng.choices(WORDS, k=4)).title()
+    if kind == 1:
+        return "\n".join(f"- {sentence(rng, k)}" for _ in range(rng.randint(2, 5)))
+    if kind == 2:
+        return "\n".join(f"{i}. {sentence(rng, k)}" for i in range(1, rng.randint(3, 6)))
+    if kind == 3:
+        lines = [f"value_{i} = {rng.randint(1, 999)}" for i in range(rng.randint(3, 12))]
+        return "```python\n" + "\n".join(lines) + "\n```"
+    if kind == 4:
+        rows = [f"| {rng.choice(WORDS)} | {rng.randint(1, 99)} |" for _ in range(4)]
+        return "| name | value |\n|---|---|\n" + "\n".join(rows)
+    if kind == 5:
+        return "> " + sentence(rng, k)
+    return " ".join(sentence(rng, k) for _ in range(rng.randint(2, 6)))
+
+
+def generated(size: int, seed: int) -> Answer:
+    rng = random.Random(seed)
+    k = rng.randint(0, 40) if size > 1000 else rng.randint(0, 8)
+    blocks: list[str] = []
+    while sum(len(b) + 2 for b in blocks) < size:
+        blocks.append(block(rng, k))
+    text = "\n\n".join(blocks)
+    used = sorted({int(n) for n in re.findall(r"\[\^(\d+)\]", text)})
+    renumber = {old: new for new, old in enumerate(used, 1)}
+    text = re.sub(r"\[\^(\d+)\]", lambda m: f"[^{renumber[int(m.group(1))]}]", text)
+    citations = tuple(
+        Citation(n, Source(id=f"s{n}", title=f"Source {n}", url=f"https://kb.example/{n}",
+                           page=n, section="Setup > Linux"), n, quote="a quote")
+        for n in range(1, len(used) + 1)
+    )  # fmt: skip
+    return Answer(text=text, citations=citations)
+
+
+def corpus(quick: bool) -> list[tuple[str, Answer]]:
+    answers = [
+        (p.stem, Answer.from_json(json.loads(p.read_text("utf-8"))))
+        for p in sorted((ROOT / "tests/renderers/answers").glob("*.json"))
+    ]
+    sizes = (1000, 4000, 16000)
+    per_size = 2 if quick else 5
+    answers += [
+        (f"gen-{size}-{i}", generated(size, size + i)) for size in sizes for i in range(per_size)
+    ]
+    return answers
+
+
+def median_time(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def model_raw(answer: Answer) -> tuple[str, SourceRegistry]:
+    """What a model would have written ([n] markers) and the turn's registry."""
+    registry = SourceRegistry()
+    for citation in answer.citations:
+        registry.register(citation.source)
+    return re.sub(r"\[\^(\d+)\]", r"[\1]", answer.text), registry
+
+
+def stream_once(channel: str, answer: Answer, context: RenderContext) -> dict[str, Any]:
+    stream = StreamRenderer(channel, context)
+    stream.feed([CitationAdded(c) for c in answer.citations])
+    text = answer.text
+    for i in range(0, len(text), 4):
+        stream.feed([TextDelta(text[i : i + 4])])
+    return stream.finish(answer)
+
+
+def verdict(ratio: float, target: float) -> str:
+    return "PASS" if ratio <= target else "MISS"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer answers and repetitions")
+    args = parser.parse_args()
+    repeat = 5 if args.quick else 15
+    answers = corpus(args.quick)
+    context = RenderContext(public_base_url="https://bot.example", turn_id="t")
+    to_html = mistune.html
+    try:
+        from markdown_to_mrkdwn import SlackMarkdownConverter
+
+        converter: Any = SlackMarkdownConverter()
+    except ImportError:
+        converter = None
+
+    totals: dict[str, float] = dict.fromkeys(
+        ("html", "pipeline", "slack", "mrkdwn", "oneshot", "stream"), 0.0
+    )
+    for _name, answer in answers:
+        raw, registry = model_raw(answer)
+        text = answer.text
+        totals["html"] += median_time(lambda: to_html(text), repeat)  # noqa: B023
+        totals["pipeline"] += median_time(
+            lambda: render_all(resolve(raw, registry), context),  # noqa: B023
+            repeat,
+        )
+        tokens = parse(text)
+        totals["slack"] += median_time(
+            lambda: render_tokens("slack", answer, tokens, context),  # noqa: B023
+            repeat,
+        )
+        if converter is not None:
+            totals["mrkdwn"] += median_time(lambda: converter.convert(text), repeat)  # noqa: B023
+        for channel in ("web", "slack", "discord"):
+            totals["oneshot"] += median_time(
+                lambda: render(channel, answer, context),  # noqa: B023
+                max(3, repeat // 3),
+            )
+            totals["stream"] += median_time(
+                lambda: stream_once(channel, answer, context),  # noqa: B023
+                max(3, repeat // 3),
+            )
+
+    kb = sum(len(a.text) for _, a in answers) / 1000
+    print(f"corpus: {len(answers)} answers, {kb:.0f} KB of markdown, {len(CHANNELS)} channels")
+    print("medians summed over the corpus (ms):")
+    for key, label in (
+        ("html", "mistune.html()"),
+        ("pipeline", "resolve + render x5"),
+        ("slack", "slack render (parsed tree)"),
+        ("mrkdwn", "markdown_to_mrkdwn"),
+        ("oneshot", "one-shot render web+slack+discord"),
+        ("stream", "streaming render, 4 chars/event"),
+    ):
+        if key == "mrkdwn" and converter is None:
+            continue
+        print(f"  {label:<36} {totals[key] * 1000:9.1f}")
+    print("ratios:")
+    ratio = totals["pipeline"] / totals["html"]
+    print(
+        f"  resolve+render(5) / mistune.html     {ratio:6.2f}  target <= 2.0  {verdict(ratio, 2)}"
+    )
+    if converter is None:
+        print(
+            "  slack / markdown_to_mrkdwn            skipped: markdown_to_mrkdwn is not installed"
+        )
+        print("    (.venv/bin/pip install markdown-to-mrkdwn; benchmark only, not a dependency)")
+    else:
+        ratio = totals["slack"] / totals["mrkdwn"]
+        print(
+            f"  slack / markdown_to_mrkdwn           {ratio:6.2f}  target <= 1.0  {verdict(ratio, 1)}"
+        )
+    ratio = totals["stream"] / totals["oneshot"]
+    print(
+        f"  streaming / one-shot                 {ratio:6.2f}  target <= 3.0  {verdict(ratio, 3)}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
