@@ -38,10 +38,11 @@ from renderers import CHANNELS, render, render_all, render_tokens  # noqa: E402
 from renderers.base import RenderContext  # noqa: E402
 from renderers.streaming import StreamRenderer  # noqa: E402
 
-WORDS = (
+PROSE = (
     "the gateway keeps a local cache of every policy it has seen so a restart does not lose "
     "state and the cache is rebuilt from the controller when it is older than one day"
-).split()
+)
+WORDS = PROSE.split(" ")
 
 
 def sentence(rng: random.Random, k: int) -> str:
@@ -126,8 +127,10 @@ def stream_once(channel: str, answer: Answer, context: RenderContext) -> dict[st
     return stream.finish(answer)
 
 
-def verdict(ratio: float, target: float) -> str:
-    return "PASS" if ratio <= target else "MISS"
+def report(label: str, ratio: float, target: float) -> None:
+    """One ratio line with its target and PASS/MISS."""
+    verdict = "PASS" if ratio <= target else "MISS"
+    print(f"  {label:<36} {ratio:6.2f}  target <= {target:.1f}  {verdict}")
 
 
 def main() -> int:
@@ -188,24 +191,13 @@ def main() -> int:
             continue
         print(f"  {label:<36} {totals[key] * 1000:9.1f}")
     print("ratios:")
-    ratio = totals["pipeline"] / totals["html"]
-    print(
-        f"  resolve+render(5) / mistune.html     {ratio:6.2f}  target <= 2.0  {verdict(ratio, 2)}"
-    )
+    report("resolve+render(5) / mistune.html", totals["pipeline"] / totals["html"], 2.0)
     if converter is None:
-        print(
-            "  slack / markdown_to_mrkdwn            skipped: markdown_to_mrkdwn is not installed"
-        )
+        print("  slack / markdown_to_mrkdwn: skipped, markdown_to_mrkdwn is not installed")
         print("    (.venv/bin/pip install markdown-to-mrkdwn; benchmark only, not a dependency)")
     else:
-        ratio = totals["slack"] / totals["mrkdwn"]
-        print(
-            f"  slack / markdown_to_mrkdwn           {ratio:6.2f}  target <= 1.0  {verdict(ratio, 1)}"
-        )
-    ratio = totals["stream"] / totals["oneshot"]
-    print(
-        f"  streaming / one-shot                 {ratio:6.2f}  target <= 3.0  {verdict(ratio, 3)}"
-    )
+        report("slack / markdown_to_mrkdwn", totals["slack"] / totals["mrkdwn"], 1.0)
+    report("streaming / one-shot", totals["stream"] / totals["oneshot"], 3.0)
     return 0
 
 
