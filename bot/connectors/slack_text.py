@@ -50,6 +50,8 @@ class StreamMarkdown:
         text = self._held + delta
         partial = _PARTIAL_CITATION.search(text)
         cut = partial.start() if partial else len(text)
+        if cut > 0 and text[cut - 1] == "<":
+            cut -= 1  # whether "<" opens a token depends on the character after it
         self._held = text[cut:]
         return to_stream_markdown(text[:cut])
 

@@ -49,6 +49,8 @@ def test_stream_markdown_holds_back_only_a_possible_citation() -> None:
     assert stream.feed("Fact [^") == "Fact "
     assert stream.feed("3] and [x <") == "[3] and [x "
     assert stream.feed("!here>") == "<\u200d!here>"
+    assert stream.feed("<[") == ""
+    assert stream.feed("^2]") == "<\u200d[2]"
     assert stream.flush() == ""
 
 
