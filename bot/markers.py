@@ -67,6 +67,7 @@ _HEADING_WORDS: Final = (
     "bibliography",
     "works cited",
 )
+_HEADING_INITIALS: Final = frozenset("#*_sSrRcCbBwW")
 _HEADING = re.compile(
     r" {0,3}(?:#{1,6}[ \t]+)?(?:\*\*|__|\*|_)?(?:" + "|".join(_HEADING_WORDS) + r")"
     r"[ \t]*:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t\r]*",
@@ -336,6 +337,7 @@ class MarkerScanner:
             self.grammar.is_source_list is not None
             and self._src_rejected != self._base + pos
             and len(line) <= MAX_HEADING
+            and first in _HEADING_INITIALS
             and _could_be_heading(stripped)
         ):
             if not complete:
@@ -453,7 +455,8 @@ def _code_span(buf: str, at: int, final: bool) -> Parsed:
     limit = min(n, at + MAX_SPAN)
     for run in _BACKTICKS.finditer(buf, end, limit):
         if run.end() - run.start() == size:
-            if _BLANK_LINE.search(buf, end, run.start()):
+            closer = run.start()
+            if buf.find("\n", end, closer) >= 0 and _BLANK_LINE.search(buf, end, closer):
                 return Hit(end, None)
             if run.end() >= n and not final:
                 return NEED
