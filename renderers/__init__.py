@@ -45,16 +45,25 @@ def channel_module(channel: str) -> ChannelModule:
 
 
 def render_tokens(
-    channel: str, answer: Answer, tokens: list[Token], context: RenderContext
+    channel: str,
+    answer: Answer,
+    tokens: list[Token],
+    context: RenderContext,
+    cited: tuple[int, ...] | None = None,
 ) -> dict[str, Any]:
-    """Render already-parsed ``tokens`` of ``answer`` for ``channel``."""
+    """Render already-parsed ``tokens`` of ``answer`` for ``channel``.
+
+    ``cited`` (the citation numbers in ``tokens``, in order) may be passed when known.
+    """
     module = channel_module(channel)
     caps = context.caps(channel)
     forms = decide_forms(answer.citations, caps, context)
     answer_seed = seed(answer.text, context)
     step = module.block_renderer(forms, context, answer_seed)
     fragments = [step(token) for token in tokens]
-    doc = Document(answer, caps, context, forms, tuple(cited_numbers(tokens)), answer_seed)
+    if cited is None:
+        cited = tuple(cited_numbers(tokens))
+    doc = Document(answer, caps, context, forms, cited, answer_seed)
     return module.assemble(fragments, doc)
 
 
@@ -66,11 +75,12 @@ def render(channel: str, answer: Answer, context: RenderContext | None = None) -
 def render_all(answer: Answer, context: RenderContext | None = None) -> dict[str, dict[str, Any]]:
     """Every channel's payload, parsing the answer once."""
     tokens = parse(answer.text)
+    cited = tuple(cited_numbers(tokens))
     ctx = context or RenderContext()
     out: dict[str, dict[str, Any]] = {}
     for channel in CHANNELS:
         channel_ctx = ctx if ctx.capabilities is None else _without_caps(ctx)
-        out[channel] = render_tokens(channel, answer, tokens, channel_ctx)
+        out[channel] = render_tokens(channel, answer, tokens, channel_ctx, cited)
     return out
 
 

@@ -10,7 +10,7 @@ fallback (at most 3,000 of the 40,000 allowed characters).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,11 +39,15 @@ MAX_BUTTONS = 25
 
 @dataclass(frozen=True)
 class SlackPart:
-    """One rendered top-level block: mrkdwn ``text``, or a ``header``, plus its plain text."""
+    """One rendered top-level block: mrkdwn ``text`` or a ``header``.
+
+    ``plain()`` gives its plain text for the fallback; it is computed only for the first blocks,
+    since the fallback is short.
+    """
 
     kind: Literal["text", "header"]
     text: str
-    plain: str
+    plain: Callable[[], str]
 
 
 def marker(form: CitationForm | None, n: int) -> str:
@@ -75,8 +79,8 @@ class SlackBlocks:
             title = one_line(self._writer.plain(token.get("children") or []))
             # plain_text is not parsed by Slack; the joiner still keeps `<!here>` out of it
             shown = truncate(title, SLACK_MAX_HEADER_CHARS).replace("<", "<\u200d")
-            return SlackPart("header", shown, title)
-        return SlackPart("text", self._writer.block(token), self._plain.block(token))
+            return SlackPart("header", shown, lambda: title)
+        return SlackPart("text", self._writer.block(token), lambda: self._plain.block(token))
 
 
 def block_renderer(
@@ -155,39 +159,43 @@ def source_blocks(doc: Document) -> list[dict[str, Any]]:
     return blocks
 
 
-def _body_blocks(parts: list[SlackPart]) -> tuple[list[dict[str, Any]], list[str]]:
+def _body_blocks(parts: list[SlackPart]) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
-    plains: list[str] = []
     pending: list[str] = []
-    pending_plain: list[str] = []
 
     def flush() -> None:
         for text in pack(pending, SLACK_MAX_SECTION_CHARS):
             blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
-        plains.extend(pending_plain)
         pending.clear()
-        pending_plain.clear()
 
     for part in parts:
         if part.kind == "header":
             flush()
             blocks.append({"type": "header", "text": {"type": "plain_text", "text": part.text}})
-            plains.append(part.plain)
         elif part.text.strip():
             pending.append(part.text)
-            pending_plain.append(part.plain)
     flush()
-    return blocks, plains
+    return blocks
 
 
-def fallback_text(plains: list[str]) -> str:
+def fallback_text(parts: list[SlackPart]) -> str:
     """The notification/fallback ``text``: the answer's plain text, short, escaped."""
-    return truncate(slack_text(" ".join(one_line(p) for p in plains if p)), SLACK_FALLBACK_CHARS)
+    plains: list[str] = []
+    size = 0
+    for part in parts:
+        if not part.text.strip():
+            continue
+        plain = one_line(part.plain())
+        plains.append(plain)
+        size += len(plain) + 1
+        if size > SLACK_FALLBACK_CHARS:
+            break
+    return truncate(slack_text(" ".join(p for p in plains if p)), SLACK_FALLBACK_CHARS)
 
 
 def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     """The Slack payload from rendered blocks."""
-    body, plains = _body_blocks(fragments)
+    body = _body_blocks(fragments)
     sources = source_blocks(doc)
     messages: list[list[dict[str, Any]]] = []
     current: list[dict[str, Any]] = []
@@ -200,7 +208,7 @@ def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
         messages.append(current)
     out = []
     for index, blocks in enumerate(messages):
-        text = fallback_text(plains) if index == 0 else "(continued)"
+        text = fallback_text(fragments) if index == 0 else "(continued)"
         out.append({"text": text or "(empty answer)", "blocks": blocks,
                     "unfurl_links": False, "unfurl_media": False})  # fmt: skip
     return {"messages": out, "files": doc.files}

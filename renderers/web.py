@@ -78,19 +78,25 @@ class WebBlocks:
         self._forms = forms
         self._prefix = prefix
         self._writer = HtmlWriter(self.cite)
+        self._cache: dict[int, tuple[CitationForm, str]] = {}
 
     def cite(self, n: int) -> str:
         form = self._forms.get(n)
         if form is None:
             return ""
+        cached = self._cache.get(n)
+        if cached is not None and cached[0] is form:
+            return cached[1]
         weak = " weak" if form.weak else ""
         mark = f"[{n}?]" if form.weak else f"[{n}]"
         target = f"#cite-{self._prefix}-{n}"
         hover = html_text(hover_text(form)) if form.reachable else "restricted source"
-        return (
+        markup = (
             f'<sup class="citation{weak}"><a href="{target}" title="{hover}" data-n="{n}" '
             f'aria-describedby="cite-{self._prefix}-{n}">{mark}</a></sup>'
         )
+        self._cache[n] = (form, markup)
+        return markup
 
     def __call__(self, token: Token) -> str:
         return self._writer.block(token)
