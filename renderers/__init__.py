@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from bot.markdown import Token, parse
 from bot.models import Answer
-from renderers.base import RenderContext
-from renderers.document import Document, cited_numbers, decide_forms, seed
+from renderers.base import CitationForm, RenderContext
+from renderers.document import Document, cited_numbers, decide_forms, form_key, seed
 
 CHANNELS: tuple[str, ...] = ("web", "slack", "email", "discord", "discourse")
 
@@ -50,14 +50,17 @@ def render_tokens(
     tokens: list[Token],
     context: RenderContext,
     cited: tuple[int, ...] | None = None,
+    forms: dict[int, CitationForm] | None = None,
 ) -> dict[str, Any]:
     """Render already-parsed ``tokens`` of ``answer`` for ``channel``.
 
-    ``cited`` (the citation numbers in ``tokens``, in order) may be passed when known.
+    ``cited`` (the citation numbers in ``tokens``, in order) and ``forms`` (decided for these
+    capabilities) may be passed when known.
     """
     module = channel_module(channel)
     caps = context.caps(channel)
-    forms = decide_forms(answer.citations, caps, context)
+    if forms is None:
+        forms = decide_forms(answer.citations, caps, context)
     answer_seed = seed(answer.text, context)
     step = module.block_renderer(forms, context, answer_seed)
     fragments = [step(token) for token in tokens]
@@ -78,9 +81,14 @@ def render_all(answer: Answer, context: RenderContext | None = None) -> dict[str
     cited = tuple(cited_numbers(tokens))
     ctx = context or RenderContext()
     out: dict[str, dict[str, Any]] = {}
+    decided: dict[tuple[Any, ...], dict[int, CitationForm]] = {}
     for channel in CHANNELS:
         channel_ctx = ctx if ctx.capabilities is None else _without_caps(ctx)
-        out[channel] = render_tokens(channel, answer, tokens, channel_ctx, cited)
+        caps = channel_ctx.caps(channel)
+        key = form_key(caps)
+        if key not in decided:
+            decided[key] = decide_forms(answer.citations, caps, channel_ctx)
+        out[channel] = render_tokens(channel, answer, tokens, channel_ctx, cited, decided[key])
     return out
 
 

@@ -44,6 +44,11 @@ def decide_forms(
     return forms
 
 
+def form_key(caps: Capabilities) -> tuple[Any, ...]:
+    """The capability fields ``citation_form`` depends on (equal keys, equal forms)."""
+    return (caps.native_files, caps.max_files, caps.max_file_bytes, caps.media_types, caps.buttons)
+
+
 @dataclass(frozen=True)
 class Document:
     """The answer, its citation forms, and which of them the source list shows."""

@@ -15,12 +15,11 @@ ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
 _DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:)", re.I)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+|~!>])")
-_WHITESPACE = re.compile(r"\s+")
 
 
 def one_line(text: str) -> str:
     """Collapse every run of whitespace (incl. newlines) into one space."""
-    return _WHITESPACE.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 def slack_text(text: str) -> str:
