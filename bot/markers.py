@@ -24,6 +24,26 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.marker_lines import (
+    FENCE_CLOSE,
+    FENCE_CLOSE_PARTIAL,
+    FENCE_OPEN,
+    FOOTDEF,
+    FOOTDEF_BARE,
+    FOOTDEF_PREFIX,
+    HEADING,
+    HEADING_INITIALS,
+    LIST_ITEM,
+    LIST_PREFIX,
+    MAX_HEADING,
+    MAX_SOURCE_LIST,
+    OPEN_BRACKETS,
+    SOURCE_ITEM,
+    code_span,
+    could_be_heading,
+    indent_width,
+    math_span,
+)
 from bot.marker_parse import (
     NEED,
     Grammar,
@@ -40,40 +60,8 @@ __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "find_markers"]
 
 Token = str | Marker
 
-MAX_SPAN: Final = 1024
-MAX_SOURCE_LIST: Final = 8192
-MAX_HEADING: Final = 80
-
 _SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202]")
 _PLAIN_LINE_START = re.compile(r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]")
-_BACKTICKS = re.compile(r"`+")
-_OPEN_BRACKETS = re.compile(r"\[+")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_MATH_CLOSE = re.compile(r"(?<=[^\s\\])\$")
-_FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
-_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t\r]*")
-_FENCE_CLOSE_PARTIAL = re.compile(r" {0,3}(?:`+|~+)?[ \t]*")
-_FOOTDEF = re.compile(r"\[\^[^\]\s]{1,64}\]:")
-_FOOTDEF_BARE = re.compile(r"\[\d{1,3}\]:")
-_FOOTDEF_PREFIX = re.compile(r"\[(?:\^[^\]\s]{0,64}|\d{0,3})(?:\])?")
-_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t\r]|$)")
-_LIST_PREFIX = re.compile(r"[-*+]|\d{1,9}[.)]?")
-_HEADING_WORDS: Final = (
-    "sources",
-    "source",
-    "references",
-    "reference",
-    "citations",
-    "bibliography",
-    "works cited",
-)
-_HEADING_INITIALS: Final = frozenset("#*_sSrRcCbBwW")
-_HEADING = re.compile(
-    r" {0,3}(?:#{1,6}[ \t]+)?(?:\*\*|__|\*|_)?(?:" + "|".join(_HEADING_WORDS) + r")"
-    r"[ \t]*:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t\r]*",
-    re.IGNORECASE,
-)
-_SOURCE_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)]|\[\^?\d{1,3}\^?\][:.]?)[ \t]+\S")
 _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -201,7 +189,7 @@ class MarkerScanner:
                 continue
             if char == "[" and buf.startswith("[[[", at):
                 # only the last two of a run of "[" can open a marker ("[[" keys, "[[1]](url)")
-                run_end = _OPEN_BRACKETS.match(buf, at).end()  # type: ignore[union-attr]
+                run_end = OPEN_BRACKETS.match(buf, at).end()  # type: ignore[union-attr]
                 out.append(lead + buf[at : run_end - 2])
                 pos = run_end - 2
                 continue
@@ -235,7 +223,7 @@ class MarkerScanner:
         if char == "<":
             return parse_angle(buf, at, final)
         if char == "`":
-            return _code_span(buf, at, final)
+            return code_span(buf, at, final)
         if char == "$":
             return self._math(buf, at, final)
         if char == "\\":
@@ -247,44 +235,9 @@ class MarkerScanner:
         return parse_private(buf, at, final)
 
     def _math(self, buf: str, at: int, final: bool) -> Parsed:
-        """``$$…$$`` and ``$…$`` math (pandoc's rules: no space inside the dollars).
-
-        Math ends within MAX_SPAN characters and before a blank line. Whether a ``$`` can close
-        does not depend on the opener, so a stretch already searched without finding a closer
-        is remembered and never searched again (linear on ``$x $x $x``).
-        """
-        n = len(buf)
-        if at + 1 >= n:
-            return None if final else NEED
-        limit = min(n, at + MAX_SPAN)
-        if buf[at + 1] == "$":
-            close = buf.find("$$", at + 2, limit)
-            if close >= 0:
-                if _BLANK_LINE.search(buf, at, close):
-                    return Hit(at + 2, None)
-                return Hit(close + 2, None)
-            if limit >= n and not final and _BLANK_LINE.search(buf, at, n) is None:
-                return NEED
-            return Hit(at + 2, None)
-        if buf[at + 1] in " \t\r\n":
-            return None
-        begin = at + 2
-        clear_from, clear_until = self._math_clear
-        if clear_from - self._base <= begin < clear_until - self._base:
-            begin = clear_until - self._base
-        for closer in _MATH_CLOSE.finditer(buf, begin, limit) if begin < limit else ():
-            after = closer.end()
-            if after >= n and not final:
-                return NEED
-            if after < n and buf[after].isdigit():
-                continue
-            if _BLANK_LINE.search(buf, at, closer.start()):
-                return None
-            return Hit(after, None)
-        if limit >= n and not final and _BLANK_LINE.search(buf, at, n) is None:
-            return NEED
-        self._math_clear = (self._base + at + 2, self._base + max(limit, begin))
-        return None
+        found, clear = math_span(buf, at, final, self._base, self._math_clear)
+        self._math_clear = clear
+        return found
 
     # -- line starts --------------------------------------------------------------------------
 
@@ -307,7 +260,7 @@ class MarkerScanner:
             out.append(buf[pos : nl + 1 if nl >= 0 else n])
             self._blank_before = True
             return nl + 1 if nl >= 0 else n
-        if _indent_width(line) >= 4:
+        if indent_width(line) >= 4:
             if self._indented or (self._blank_before and not self._list_ctx):
                 self._indented = self._code_line = True
             self._blank_before = self._line_start = False
@@ -315,7 +268,7 @@ class MarkerScanner:
         self._indented = False
         first = stripped[0]
         if first in "`~":
-            fence = _FENCE_OPEN.match(stripped)
+            fence = FENCE_OPEN.match(stripped)
             run_open = fence is not None and fence.end() == len(stripped)
             if not complete and (run_open or (fence is None and len(set(stripped)) == 1)):
                 return -1
@@ -325,24 +278,24 @@ class MarkerScanner:
                 self._blank_before = self._line_start = self._list_ctx = False
                 return pos
         elif first == "[":
-            if _FOOTDEF.match(stripped) or (
-                self.grammar.bare_numbers and _FOOTDEF_BARE.match(stripped)
+            if FOOTDEF.match(stripped) or (
+                self.grammar.bare_numbers and FOOTDEF_BARE.match(stripped)
             ):
                 self._skip_line = True
                 self._line_start = False
                 return pos
-            if not complete and _FOOTDEF_PREFIX.fullmatch(stripped):
+            if not complete and FOOTDEF_PREFIX.fullmatch(stripped):
                 return -1
         if (
             self.grammar.is_source_list is not None
             and self._src_rejected != self._base + pos
             and len(line) <= MAX_HEADING
-            and first in _HEADING_INITIALS
-            and _could_be_heading(stripped)
+            and first in HEADING_INITIALS
+            and could_be_heading(stripped)
         ):
             if not complete:
                 return -1
-            if _HEADING.fullmatch(line):
+            if HEADING.fullmatch(line):
                 verdict = self._source_list(buf, pos, nl, final)
                 if verdict == "need":
                     return -1
@@ -350,9 +303,9 @@ class MarkerScanner:
                     self._line_start = False
                     return n
                 self._src_rejected = self._base + pos
-        if not complete and _LIST_PREFIX.fullmatch(stripped):
+        if not complete and LIST_PREFIX.fullmatch(stripped):
             return -1
-        if _LIST_ITEM.match(stripped):
+        if LIST_ITEM.match(stripped):
             self._list_ctx = True
         else:
             self._list_ctx = self._list_ctx and line[:1] in " \t"
@@ -362,9 +315,9 @@ class MarkerScanner:
     def _fenced_line(self, line: str, pos: int, nl: int, complete: bool, out: list[Token]) -> int:
         fence = self._fence
         assert fence is not None
-        if not complete and _FENCE_CLOSE_PARTIAL.fullmatch(line):
+        if not complete and FENCE_CLOSE_PARTIAL.fullmatch(line):
             return -1
-        close = _FENCE_CLOSE.fullmatch(line) if complete else None
+        close = FENCE_CLOSE.fullmatch(line) if complete else None
         if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
             out.append(line + ("\n" if nl >= 0 else ""))
             self._fence = None
@@ -390,7 +343,7 @@ class MarkerScanner:
                 break
             line = buf[scan : nl if nl >= 0 else n]
             if line.strip(" \t\r"):
-                item = _SOURCE_ITEM.match(line.lstrip(" \t"))
+                item = SOURCE_ITEM.match(line.lstrip(" \t"))
                 if item is not None:
                     self._src_items.append(line.strip())
                 elif line[:2] in ("  ", "\t") and self._src_items:
@@ -421,46 +374,3 @@ def _merge_text(tokens: list[Token]) -> list[Token]:
     if texts:
         merged.append("".join(texts))
     return merged
-
-
-def _indent_width(line: str) -> int:
-    width = 0
-    for char in line[:4]:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += 4 - width % 4
-        else:
-            break
-    return width
-
-
-def _could_be_heading(stripped: str) -> bool:
-    core = stripped.lstrip("#").lstrip(" \t").lstrip("*_").lower()
-    return any(word.startswith(core) or core.startswith(word) for word in _HEADING_WORDS)
-
-
-def _code_span(buf: str, at: int, final: bool) -> Parsed:
-    """A backtick run opens a code span only if a run of the same length closes it in time.
-
-    "In time" means within MAX_SPAN characters and before a blank line ends the paragraph.
-    """
-    n = len(buf)
-    opener = _BACKTICKS.match(buf, at)
-    assert opener is not None
-    end = opener.end()
-    if end >= n and not final:
-        return NEED
-    size = end - at
-    limit = min(n, at + MAX_SPAN)
-    for run in _BACKTICKS.finditer(buf, end, limit):
-        if run.end() - run.start() == size:
-            closer = run.start()
-            if buf.find("\n", end, closer) >= 0 and _BLANK_LINE.search(buf, end, closer):
-                return Hit(end, None)
-            if run.end() >= n and not final:
-                return NEED
-            return Hit(run.end(), None)
-    if limit >= n and not final and _BLANK_LINE.search(buf, end, n) is None:
-        return NEED
-    return Hit(end, None)
