@@ -168,6 +168,9 @@ async def slack_world(
             "streaming": "none",
             "edit_interval_seconds": 0.0,
             "retry_backoff_seconds": 0.25,
+            # a hang fails fast instead of stalling the suite
+            "request_timeout_seconds": 10.0,
+            "shutdown_grace_seconds": 5.0,
         }
         options.update(slack)
         settings = Settings(slack=SlackSettings(**options))
