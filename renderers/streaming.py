@@ -121,7 +121,8 @@ class StreamRenderer:
         tail: str | None = None
         if self._growth is not None:
             size = self._streamed - sum(map(len, self._done_text))
-            if size and size >= max(1, self._tail_shown) * self._growth:
+            # after a block completed, always send the new tail ("" clears the old one)
+            if appended or (size and size >= max(1, self._tail_shown) * self._growth):
                 tail = self._render_tail()
         return StreamUpdate("\n".join(appended), tail)
 
