@@ -67,7 +67,7 @@ class SlackWorld:
         headers.update(slack_signature_headers(secret, body, timestamp, retry_num))
         response = await self.http.post("/slack/events", content=body, headers=headers)
         if wait:
-            await self.connector.drain()
+            await settle(self.connector)
         return response
 
     async def click(
@@ -92,8 +92,13 @@ class SlackWorld:
         headers = {"Content-Type": "application/x-www-form-urlencoded"}
         headers.update(slack_signature_headers(SECRET, body))
         response = await self.http.post("/slack/interactions", content=body, headers=headers)
-        await self.connector.drain()
+        await settle(self.connector)
         return response
+
+
+async def settle(connector: SlackConnector) -> None:
+    """Wait for every admitted event to be answered (a safety bound, not a timing check)."""
+    await asyncio.wait_for(connector.drain(), timeout=120)
 
 
 def event_body(event: dict[str, Any], event_id: str, team: str = "T0TEAM") -> dict[str, Any]:
@@ -301,5 +306,5 @@ async def slash(world: SlackWorld, text: str, *, channel: str = PUBLIC, user: st
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
     headers.update(slack_signature_headers(SECRET, body))
     response = await world.http.post("/slack/events", content=body, headers=headers)
-    await world.connector.drain()
+    await settle(world.connector)
     return response.status_code

@@ -14,7 +14,14 @@ from bot.connectors.slack import SlackConnector
 from bot.models import Source
 from bot.runtime import Services
 from bot.store import Store
-from tests.connectors.slack_harness import PUBLIC, SECRET, event_body, mention, standard_workspace
+from tests.connectors.slack_harness import (
+    PUBLIC,
+    SECRET,
+    event_body,
+    mention,
+    settle,
+    standard_workspace,
+)
 from tests.fakes.answerer import ScriptedAnswerer
 from tests.fakes.slack_api import FakeSlackAPI, slack_signature_headers
 
@@ -45,7 +52,7 @@ async def test_serve_mounts_the_events_endpoint_and_answers(tmp_path: Path) -> N
             async with httpx.AsyncClient(transport=transport, base_url="http://citecast") as http:
                 response = await http.post("/slack/events", content=body, headers=headers)
                 assert response.status_code == 200
-                await connector.drain()
+                await settle(connector)
         [message] = fake.bot_messages(PUBLIC, thread_ts="1600000000.050000")
         assert "Install guide" in json.dumps(message["blocks"])
         store.close()

@@ -11,6 +11,7 @@ from tests.connectors.slack_harness import (
     answer_citing,
     event_body,
     mention,
+    settle,
     slack_world,
 )
 
@@ -30,7 +31,7 @@ async def test_socket_mode_acks_envelopes_and_answers_once(tmp_path: Path) -> No
         # Slack redelivers when it thinks the ack was late: same event_id, answered once.
         again = await fake.send_envelope(payload, retry_attempt=1)
         assert (await fake.wait_ack(again))["envelope_id"] == again
-        await world.connector.drain()
+        await settle(world.connector)
         messages = fake.bot_messages(PUBLIC, thread_ts="1600000000.020000")
         assert len(messages) == 1
         assert len(answerer.calls) == 1
@@ -48,7 +49,7 @@ async def test_socket_mode_feedback_clicks_are_recorded(tmp_path: Path) -> None:
             event_body(mention("rate", ts="1600000000.021000"), "EvSOCK2")
         )
         await fake.wait_ack(envelope)
-        await world.connector.drain()
+        await settle(world.connector)
         [message] = fake.bot_messages(PUBLIC)
         [block] = [b for b in message["blocks"] if b.get("block_id") == "citecast_feedback"]
         value = block["elements"][1]["value"]
@@ -65,5 +66,5 @@ async def test_socket_mode_feedback_clicks_are_recorded(tmp_path: Path) -> None:
         }
         clicked = await fake.send_envelope(click, envelope_type="interactive")
         await fake.wait_ack(clicked)
-        await world.connector.drain()
+        await settle(world.connector)
         assert world.store.feedback(int(value)) == ["not_helpful"]
