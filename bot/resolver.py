@@ -24,14 +24,13 @@ from typing import Literal
 from bot.deeplinks import deep_link
 from bot.marker_parse import Grammar, Marker
 from bot.markers import MarkerScanner, Token
-from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, Source, TextDelta
+from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry, canonical_url
+from bot.source_mentions import MentionMatcher, is_model_source_list
 
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
-_URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
-_NUMBER_REF = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[\^?(\d{1,3})\^?\]|(\d{1,3})[.)])")
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ class StreamResolver:
         self._by_number: dict[int, Citation] = {}
         self._dropped: list[Dropped] = []
         self._new: list[Citation] = []
-        self._mentions = _MentionMatcher(self) if self.policy.infer_from_mentions else None
+        self._mentions = MentionMatcher(self, registry) if self.policy.infer_from_mentions else None
         self._finished = False
 
     def feed(self, delta: str) -> list[TextDelta | CitationAdded]:
@@ -309,21 +308,20 @@ class StreamResolver:
     # -- model-written source lists -----------------------------------------------------------
 
     def _is_source_list(self, items: list[str]) -> bool:
-        """True when every item names a registry source and links nowhere else."""
-        numbered = self.registry.numbered()
-        for item in items:
-            urls = _URL_IN_TEXT.findall(item)
-            if any(not self.registry.numbers_for_url(url.rstrip(".,;")) for url in urls):
-                return False
-            if urls:
-                continue
-            ref = _NUMBER_REF.match(item)
-            if ref is not None and int(ref[1] or ref[2]) in numbered:
-                continue
-            lowered = item.lower()
-            if not any(_names(source, lowered) for source in numbered.values()):
-                return False
-        return True
+        return is_model_source_list(self.registry, items)
+
+    # -- the MentionSink side (infer_from_mentions) -------------------------------------------
+
+    def write_text(self, text: str) -> None:
+        self._text(text)
+
+    def is_cited(self, number: int) -> bool:
+        return number in self._by_number
+
+    def cite_mention(self, number: int, label: str) -> None:
+        n = self._cite(number, Marker("record_key", label, 0))
+        if n is not None:
+            self._write_citations("", [n])
 
 
 def _same_url(url: str, canonical: str) -> bool:
@@ -336,72 +334,3 @@ def _same_url(url: str, canonical: str) -> bool:
 @functools.lru_cache(maxsize=512)
 def _footnote(n: int) -> str:
     return f"[^{n}]"
-
-
-def _names(source: Source, lowered_item: str) -> bool:
-    for name in (source.title, source.filename, source.label):
-        if name and len(name) >= 3 and name.lower() in lowered_item:
-            return True
-    return False
-
-
-class _MentionMatcher:
-    """Finds record labels in the answer text and cites them right after the label.
-
-    Text is held back by the longest label's length so a label split across deltas is still
-    found; a label directly followed by a marker citing the same source is not cited twice.
-    Each source is inferred at most once, and never when a marker already cited it.
-    """
-
-    def __init__(self, owner: StreamResolver) -> None:
-        self.owner = owner
-        labels: dict[str, int] = {}
-        for number, source in sorted(owner.registry.numbered().items()):
-            if source.kind == "record" and source.label and len(source.label.strip()) >= 2:
-                labels.setdefault(source.label.strip(), number)
-        self.labels = labels
-        ordered = sorted(labels, key=len, reverse=True)
-        self.pattern = (
-            re.compile(r"(?<!\w)(?:" + "|".join(re.escape(x) for x in ordered) + r")(?!\w)")
-            if ordered
-            else None
-        )
-        self.hold = max((len(x) for x in ordered), default=0) + 1
-        self.buf = ""  # buf[: self.start] was already written (kept as look-behind context)
-        self.start = 0
-        self.done: set[int] = set()
-
-    def push(self, text: str) -> None:
-        if self.pattern is None:
-            self.owner._text(text)
-            return
-        self.buf += text
-        self._release(len(self.buf) - self.hold, ())
-
-    def flush(self, next_numbers: tuple[int, ...]) -> None:
-        self._release(len(self.buf), next_numbers)
-
-    def _release(self, safe: int, next_numbers: tuple[int, ...]) -> None:
-        if safe <= self.start:
-            return
-        pos = self.start
-        if self.pattern is not None:
-            for match in self.pattern.finditer(self.buf, self.start):
-                if match.start() >= safe:
-                    break
-                number = self.labels[match[0]]
-                followed = match.end() >= len(self.buf) and number in next_numbers
-                if followed or number in self.done or number in self.owner._by_number:
-                    continue
-                self.done.add(number)
-                self.owner._text(self.buf[pos : match.end()])
-                pos = match.end()
-                n = self.owner._cite(number, Marker("record_key", match[0], 0))
-                if n is not None:
-                    self.owner._write_citations("", [n])
-        cut = max(pos, safe)
-        if cut > pos:
-            self.owner._text(self.buf[pos:cut])
-        keep = max(cut - 1, 0)
-        self.buf = self.buf[keep:]
-        self.start = cut - keep

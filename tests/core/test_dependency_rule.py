@@ -13,6 +13,8 @@ CORE = [
     "bot.registry",
     "bot.markers",
     "bot.marker_parse",
+    "bot.marker_lines",
+    "bot.source_mentions",
     "bot.resolver",
     "bot.markdown",
     "bot.deeplinks",
