@@ -121,6 +121,7 @@ class SlackConnector:
         self.audiences = SlackAudiences(self.client, settings)
         self._http = AsyncSlackRequestHandler(self.app)
         self._socket: AsyncSocketModeHandler | None = None
+        self._connecting: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._bot_user_id: str | None = None
         self._bot_id: str | None = None
@@ -149,14 +150,29 @@ class SlackConnector:
         ]
 
     async def start(self) -> None:
-        """Connect Socket Mode (``mode: socket``); HTTP mode needs nothing started."""
+        """Connect Socket Mode in the background (``mode: socket``); HTTP needs nothing.
+
+        Connecting does not block start-up: while Slack is unreachable the client keeps
+        retrying and the rest of ``citecast serve`` runs.
+        """
         if self.settings.mode == "socket" and self._socket is None:
             self._socket = AsyncSocketModeHandler(self.app, self.settings.app_token)
-            await self._socket.connect_async()  # type: ignore[no-untyped-call]
-            log.info("Slack Socket Mode connected")
+            self._connecting = asyncio.create_task(self._connect(self._socket))
+
+    async def _connect(self, socket: AsyncSocketModeHandler) -> None:
+        try:
+            await socket.connect_async()  # type: ignore[no-untyped-call]
+        except Exception:
+            log.exception("Slack Socket Mode could not connect")
+            return
+        log.info("Slack Socket Mode connected")
 
     async def stop(self) -> None:
         """Disconnect; in-flight answers get ``shutdown_grace_seconds`` to finish."""
+        if self._connecting is not None:
+            self._connecting.cancel()
+            await asyncio.gather(self._connecting, return_exceptions=True)
+            self._connecting = None
         if self._socket is not None:
             await self._socket.close_async()  # type: ignore[no-untyped-call]
             self._socket = None

@@ -68,3 +68,17 @@ async def test_socket_mode_feedback_clicks_are_recorded(tmp_path: Path) -> None:
         await fake.wait_ack(clicked)
         await settle(world.connector)
         assert world.store.feedback(int(value)) == ["not_helpful"]
+
+
+async def test_an_unreachable_socket_does_not_block_start_or_stop(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer, mode="socket", signing_secret="") as world:
+        world.fake.fail("apps.connections.open", error="invalid_auth", times=None)
+        await asyncio.wait_for(world.connector.start(), timeout=30)
+        for _ in range(3000):  # waits for real I/O: at most ~30 s, usually a few ms
+            if world.fake.calls_to("apps.connections.open"):
+                break
+            await asyncio.sleep(0.01)
+        assert world.fake.calls_to("apps.connections.open")
+        await asyncio.wait_for(world.connector.stop(), timeout=30)
+        assert world.fake.calls_to("chat.postMessage") == []
