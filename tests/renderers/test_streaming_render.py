@@ -100,3 +100,13 @@ def test_streaming_renderer_rejects_unknown_channel() -> None:
 
     with pytest.raises(RenderError, match="unknown channel"):
         StreamRenderer("teams")
+
+
+def test_completed_block_update_carries_the_new_tail_when_tails_are_on() -> None:
+    stream = StreamRenderer("discord", tail_growth=2.0)
+    stream.feed([TextDelta("First paragraph here, long enough.")])
+    update = stream.feed([TextDelta("\n\nSecond")])
+    assert update.appended == ""  # "Second" has no newline yet: the first block may continue
+    update = stream.feed([TextDelta(" block\n")])
+    assert update.appended == "First paragraph here, long enough."
+    assert update.tail == "Second block"
