@@ -22,6 +22,7 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.config import SlackSettings
 from bot.connectors.slack_audience import SlackAudiences
@@ -36,7 +37,7 @@ from bot.connectors.slack_delivery import (
 )
 from bot.connectors.slack_text import fit_text, question_text
 from bot.errors import ValidationError
-from bot.models import Answer
+from bot.models import Answer, is_safe_url
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
@@ -147,18 +148,33 @@ class SlackInteractions:
                 if len(last["blocks"]) > 50:
                     last["blocks"] = last["blocks"][:-1]
             for message in messages:
-                await self._client.chat_postEphemeral(
-                    channel=channel,
-                    user=user,
-                    text=fit_text(message.get("text") or "", 3000),
-                    blocks=message.get("blocks") or None,
-                )
+                await self._send_private(command, channel, user, message)
         except Exception as exc:
             log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
-            await self._post_ephemeral(channel, user, self._settings.apology)
+            await self._say_privately(command, channel, user, self._settings.apology)
             return
         store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+
+    async def _send_private(
+        self, request: dict[str, Any], channel: str, user: str, message: dict[str, Any]
+    ) -> None:
+        """An ephemeral message through the request's ``response_url`` (works in channels the
+        bot is not in), else ``chat.postEphemeral``."""
+        text = fit_text(message.get("text") or "", 3000)
+        blocks = message.get("blocks") or None
+        url = str(request.get("response_url") or "")
+        if url.startswith(("https://", "http://")) and is_safe_url(url):
+            hook = AsyncWebhookClient(url, timeout=int(self._settings.request_timeout_seconds))
+            response = await hook.send(
+                text=text, blocks=blocks, response_type="ephemeral", replace_original=False
+            )
+            if response.status_code == 200:
+                return
+            log.info(
+                "response_url refused the answer (%s); using chat.postEphemeral", response.body
+            )
+        await self._client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks)
 
     async def for_share(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         """Post the stored private answer publicly if the channel may see all it cites."""
@@ -180,7 +196,7 @@ class SlackInteractions:
             return
         audience = await self._audiences.for_viewer(channel, None)
         if not visible_to_all(answer, audience):
-            await self._post_ephemeral(channel, user, NOT_SHAREABLE)
+            await self._say_privately(body, channel, user, NOT_SHAREABLE)
             return
         if not self._services.store.claim_once(SHARE_SCOPE, str(turn_id)):
             return
@@ -201,6 +217,14 @@ class SlackInteractions:
         """The *Share in channel* button."""
         self._spawn(self.for_share(body, action))
         await ack()
+
+    async def _say_privately(
+        self, request: dict[str, Any], channel: str, user: str, text: str
+    ) -> None:
+        try:
+            await self._send_private(request, channel, user, {"text": text})
+        except Exception as exc:
+            log.info("private message to %s not sent: %r", user, exc)
 
     async def _tell(self, body: dict[str, Any], user: str | None, text: str) -> None:
         channel = (body.get("channel") or {}).get("id")

@@ -86,7 +86,7 @@ class SlackWorld:
                 {"type": "button", "action_id": action_id, "block_id": "b", "value": value}
             ],
             "trigger_id": "1.2.3",
-            "response_url": "http://127.0.0.1:9/unused",
+            "response_url": self.fake.response_url("click"),
         }
         body = urlencode({"payload": json.dumps(payload)}).encode()
         headers = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -291,7 +291,14 @@ def answer_citing(count: int, text: str | None = None, **fields: Any) -> Answer:
     return Answer(text=body, citations=citations)
 
 
-async def slash(world: SlackWorld, text: str, *, channel: str = PUBLIC, user: str = ASKER) -> int:
+async def slash(
+    world: SlackWorld,
+    text: str,
+    *,
+    channel: str = PUBLIC,
+    user: str = ASKER,
+    response_url: str | None = None,
+) -> int:
     """Run ``/citecast text`` (a signed slash-command request); returns the HTTP status."""
     form = {
         "command": "/citecast",
@@ -299,7 +306,7 @@ async def slash(world: SlackWorld, text: str, *, channel: str = PUBLIC, user: st
         "user_id": user,
         "channel_id": channel,
         "team_id": "T0TEAM",
-        "response_url": "http://127.0.0.1:9/unused",
+        "response_url": response_url or world.fake.response_url("command"),
         "trigger_id": "1.2.3",
     }
     body = urlencode(form).encode()

@@ -35,11 +35,12 @@ async def test_a_private_answer_may_cite_what_the_asker_may_read(tmp_path: Path)
         assert await slash(world, "what do we pay?") == 200
         assert answerer.calls[0][1] == frozenset({"public", "staff"})
         assert world.fake.calls_to("chat.postMessage") == []
-        [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
-        assert ephemeral.args["user"] == "U0ASKER"
-        assert "Salary bands 2026" in json.dumps(ephemeral.args["blocks"])
+        [ephemeral] = world.fake.responses
+        assert ephemeral["response_type"] == "ephemeral"
+        assert ephemeral["key"] == "command"
+        assert "Salary bands 2026" in json.dumps(ephemeral["blocks"])
         # it cites a staff-only source: no share button is offered
-        assert share_buttons(ephemeral.args["blocks"]) == []
+        assert share_buttons(ephemeral["blocks"]) == []
 
 
 async def test_a_forged_share_of_a_private_answer_is_refused(tmp_path: Path) -> None:
@@ -52,8 +53,8 @@ async def test_a_forged_share_of_a_private_answer_is_refused(tmp_path: Path) -> 
         assert response.status_code == 200
         assert world.fake.calls_to("chat.postMessage") == []
         assert world.fake.bot_messages(PUBLIC) == []
-        refusals = world.fake.calls_to("chat.postEphemeral", ok_only=True)[1:]
-        assert ["stays private" in c.args["text"] for c in refusals] == [True]
+        refusals = [r for r in world.fake.responses if r["key"] == "click"]
+        assert ["stays private" in r["text"] for r in refusals] == [True]
 
 
 async def test_someone_else_cannot_share_my_private_answer(tmp_path: Path) -> None:
@@ -70,8 +71,8 @@ async def test_a_public_only_answer_can_be_shared_once(tmp_path: Path) -> None:
     answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
     async with slack_world(tmp_path, answerer, **STAFF) as world:
         await slash(world, "how to install?")
-        [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
-        [button] = share_buttons(ephemeral.args["blocks"])
+        [ephemeral] = world.fake.responses
+        [button] = share_buttons(ephemeral["blocks"])
         await world.click("citecast_share", str(button["value"]))
         await world.click("citecast_share", str(button["value"]))
         [shared] = world.fake.bot_messages(PUBLIC)
@@ -87,3 +88,14 @@ async def test_an_empty_command_explains_itself(tmp_path: Path) -> None:
         assert await slash(world, "   ") == 200
         assert answerer.calls == []
         assert world.fake.calls_to("chat.postEphemeral") == []
+        assert world.fake.responses == []
+
+
+async def test_when_the_response_url_fails_the_bot_posts_ephemerally(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        dead_url = world.fake.response_url("gone").replace("/response/", "/nowhere/")
+        await slash(world, "how to install?", response_url=dead_url)
+        [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
+        assert ephemeral.args["user"] == "U0ASKER"
+        assert "Install guide" in json.dumps(ephemeral.args["blocks"])

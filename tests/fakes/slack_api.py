@@ -109,6 +109,7 @@ class FakeSlackAPI:
         self.bot_id = bot_id
         self.state = FakeSlackState()
         self.calls: list[SlackCall] = []
+        self.responses: list[Json] = []
         self.streaming_error: str | None = None
         self.close_stream_after: int | None = None
         self._failures: dict[str, list[Failure]] = {}
@@ -137,6 +138,7 @@ class FakeSlackAPI:
         app.router.add_get("/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_get("/socket", self._socket)
+        app.router.add_post("/response/{key}", self._response)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -325,6 +327,18 @@ class FakeSlackAPI:
             status, body = 200, self._dispatch(method, args, token)
         self.calls.append(SlackCall(method, args, status, body, token))
         return web.json_response(body, status=status, headers=headers)
+
+    def response_url(self, key: str) -> str:
+        """A ``response_url`` (as in slash commands and button clicks) served by the fake."""
+        return f"http://127.0.0.1:{self.port}/response/{key}"
+
+    async def _response(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        problems = validate_blocks(body["blocks"]) if "blocks" in body else []
+        if problems or not (body.get("text") or body.get("blocks")):
+            return web.Response(status=400, text="invalid_blocks" if problems else "no_text")
+        self.responses.append({"key": request.match_info["key"], **body})
+        return web.Response(status=200, text="ok")
 
     async def _upload(self, request: web.Request) -> web.Response:
         file_id = request.match_info["file_id"]
