@@ -48,7 +48,9 @@ def no_mentions(text: str) -> str:
 
 def md_text(text: str) -> str:
     """Escape markdown punctuation so ``text`` shows literally (link titles, file names)."""
-    return _MD_SPECIAL.sub(r"\\\1", one_line(text))
+    escaped = _MD_SPECIAL.sub(r"\\\1", one_line(text))
+    # "[^9](url)" would be a footnote reference, not a link
+    return "\\" + escaped if escaped.startswith("^") else escaped
 
 
 _MD_URL = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
