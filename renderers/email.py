@@ -13,6 +13,7 @@ part always carries the whole answer).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -21,6 +22,7 @@ import nh3
 from markupsafe import Markup
 
 from bot.markdown import Token
+from bot.models import RecordAction
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import html_text, one_line
@@ -120,7 +122,22 @@ def sanitize(markup: str) -> str:
     )
 
 
-def reference(form: CitationForm, quotes: bool) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Reference:
+    """Template data of one reference (attributes, so jinja2 finds them on the first try)."""
+
+    n: int
+    title: str
+    url: str | None
+    detail: str
+    note: str
+    weak: bool
+    quote: str | None
+    columns: str
+    action: RecordAction | None
+
+
+def reference(form: CitationForm, quotes: bool) -> Reference:
     """Template data of one reference."""
     note = ""
     if form.kind == "attachment":
@@ -130,19 +147,17 @@ def reference(form: CitationForm, quotes: bool) -> dict[str, Any]:
     elif form.kind == "name" and form.filename and form.filename != form.title:
         note = form.filename
     record = form.record
-    return {
-        "n": form.n,
-        "title": one_line(form.title),
-        "url": form.url if form.kind in ("link", "download") else None,
-        "detail": form.detail,
-        "note": one_line(note),
-        "weak": form.weak,
-        "quote": truncate(one_line(form.quote), 300) if quotes and form.quote else None,
-        "columns": "; ".join(f"{k}: {v}" for k, v in record.columns) if record else "",
-        "action": {"label": record.action.label, "url": record.action.url}
-        if record and record.action
-        else None,
-    }
+    return Reference(
+        n=form.n,
+        title=one_line(form.title),
+        url=form.url if form.kind in ("link", "download") else None,
+        detail=form.detail,
+        note=one_line(note),
+        weak=form.weak,
+        quote=truncate(one_line(form.quote), 300) if quotes and form.quote else None,
+        columns="; ".join(f"{k}: {v}" for k, v in record.columns) if record else "",
+        action=record.action if record else None,
+    )
 
 
 def subject_for(doc: Document, text: str) -> str:
