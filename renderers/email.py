@@ -64,6 +64,7 @@ def _environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("renderers", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",)),
+        auto_reload=False,  # packaged templates never change at run time: no stat per render
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
