@@ -3,8 +3,8 @@
 Events, each ``data`` one line of JSON:
 
 - ``start``: ``{conversation_id, turn_id}`` as soon as the question is recorded;
-- ``citation``: a citation that became certain (its JSON form plus ``href``), before the text
-  that uses it;
+- ``citation``: a citation that became certain (its client JSON form, without server paths,
+  plus ``href``), before the text that uses it;
 - ``delta``: ``{text, append?, tail?}``: ``text`` is the new answer text (CommonMark with
   ``[^n]``); ``append`` is sanitized HTML of blocks that just completed (add it at the end);
   ``tail`` is sanitized HTML of the still-open last block (replace the previous tail);
@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
+from bot.connectors.web_client_json import client_citation_json
 from bot.connectors.web_turns import WebTurns
 from bot.errors import CitecastError, KnowledgeIndexError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
@@ -107,7 +108,7 @@ class AnswerStream:
                     turns.check_audience(Answer("", (event.citation,)))
                     renderer.feed([event])
                     self.citation_count += 1
-                    data = event.citation.to_json()
+                    data = client_citation_json(event.citation)
                     data["href"] = citation_href(event.citation, link)
                     yield sse_event("citation", data)
                 elif isinstance(event, TextDelta):

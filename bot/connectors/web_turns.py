@@ -16,6 +16,7 @@ from typing import Any
 
 import renderers
 from bot.assistant.base import Reply
+from bot.connectors.web_client_json import client_answer_json
 from bot.errors import BackendError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
@@ -148,10 +149,13 @@ class WebTurns:
     def payload(
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """The API's answer payload: ``{answer, html, citations, conversation_id, turn_id}``."""
+        """The API's answer payload: ``{answer, html, citations, conversation_id, turn_id}``.
+
+        ``answer`` is the client form (no server paths); the store keeps the full JSON.
+        """
         web = rendered if rendered is not None else self.render(reply.answer, base_url)
         return {
-            "answer": reply.answer.to_json(),
+            "answer": client_answer_json(reply.answer),
             "html": web.get("html", ""),
             "citations": web.get("citations", []),
             "conversation_id": start.conversation_id,
@@ -173,7 +177,7 @@ class WebTurns:
                 out["status"] = "hidden"
                 return out
             web = self.render(answer, base_url)
-            out["answer"] = answer.to_json()
+            out["answer"] = client_answer_json(answer)
             out["html"] = web.get("html", "")
             out["citations"] = web.get("citations", [])
         return out
