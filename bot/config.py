@@ -172,6 +172,7 @@ class SlackSettings(Section):
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)
     apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
     slash_command: str = Field(default="/citecast", pattern=r"^(/[a-z0-9_-]{1,31})?$")
+    outbox_poll_seconds: float = Field(default=30.0, gt=0)
 
 
 class DiscordSettings(Section):

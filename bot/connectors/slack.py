@@ -41,6 +41,7 @@ from bot.connectors.slack_client import Sleep, build_web_client, error_code
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_interactions import SlackInteractions
+from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_stream import (
     AnswerPresenter,
     AnswerSink,
@@ -118,6 +119,8 @@ class SlackConnector:
             name="citecast",
         )
         self.poster = SlackPoster(self.client, settings)
+        self.outbox = SlackOutbox(services.store, self.poster, settings)
+        self._outbox_task: asyncio.Task[None] | None = None
         self.audiences = SlackAudiences(self.client, settings)
         self._http = AsyncSlackRequestHandler(self.app)
         self._socket: AsyncSocketModeHandler | None = None
@@ -155,6 +158,8 @@ class SlackConnector:
         Connecting does not block start-up: while Slack is unreachable the client keeps
         retrying and the rest of ``citecast serve`` runs.
         """
+        if self._outbox_task is None:
+            self._outbox_task = asyncio.create_task(self.outbox.run())
         if self.settings.mode == "socket" and self._socket is None:
             self._socket = AsyncSocketModeHandler(self.app, self.settings.app_token)
             self._connecting = asyncio.create_task(self._connect(self._socket))
@@ -169,6 +174,10 @@ class SlackConnector:
 
     async def stop(self) -> None:
         """Disconnect; in-flight answers get ``shutdown_grace_seconds`` to finish."""
+        if self._outbox_task is not None:
+            self._outbox_task.cancel()
+            await asyncio.gather(self._outbox_task, return_exceptions=True)
+            self._outbox_task = None
         if self._connecting is not None:
             self._connecting.cancel()
             await asyncio.gather(self._connecting, return_exceptions=True)
@@ -289,16 +298,21 @@ class SlackConnector:
     def _sinks(
         self, thread: SlackThread, render: Callable[[Answer], Payload]
     ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
+        poster, outbox = self.poster, self.outbox
+
         def edit() -> AnswerSink:
             interval = self.settings.edit_interval_seconds
-            return EditSink(self.poster, thread, render, interval, self._sleep)
+            return EditSink(poster, outbox, thread, render, interval, self._sleep)
+
+        def plain() -> AnswerSink:
+            return PlainSink(poster, outbox, thread)
 
         mode = self.settings.streaming
         if mode == "native":
-            return NativeSink(self.client, self.poster, thread, self.settings), edit
+            return NativeSink(self.client, poster, outbox, thread, self.settings), edit
         if mode == "edit":
             return edit(), edit
-        return PlainSink(self.poster, thread), lambda: PlainSink(self.poster, thread)
+        return plain(), plain
 
     async def _events(
         self, question: SlackQuestion, audience: frozenset[str], history: tuple[Exchange, ...]
@@ -353,9 +367,7 @@ class SlackConnector:
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None
         try:
-            reply, payload = await presenter.run(
-                self._events(question, audience, history), feedback
-            )
+            reply, _ = await presenter.run(self._events(question, audience, history), feedback)
         except BaseException as exc:
             log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
             await presenter.sink.fail()
@@ -364,7 +376,6 @@ class SlackConnector:
             if not isinstance(exc, Exception):
                 raise
             return
-        await self.poster.upload_files(thread, payload.get("files") or [])
         try:
             store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
         except StoreError as exc:

@@ -36,6 +36,7 @@ from bot.connectors.slack_delivery import (
     source_blocks,
     with_feedback,
 )
+from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_text import StreamMarkdown
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, TextDelta
@@ -85,16 +86,18 @@ class AnswerSink(Protocol):
 class PlainSink:
     """No streaming: one go at the end."""
 
-    def __init__(self, poster: SlackPoster, thread: SlackThread) -> None:
+    def __init__(self, poster: SlackPoster, outbox: SlackOutbox, thread: SlackThread) -> None:
         self._poster = poster
+        self._outbox = outbox
         self._thread = thread
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Nothing is shown until the answer is complete."""
 
     async def finish(self, payload: Payload, turn_id: int | None) -> None:
-        """Post every message of the payload in order."""
-        await self._poster.post_all(self._thread, with_feedback(payload["messages"], turn_id))
+        """Post every message of the payload in order (queued if Slack refuses), then files."""
+        messages = with_feedback(payload["messages"], turn_id)
+        await self._outbox.deliver(self._thread, messages, payload.get("files") or [])
 
     async def fail(self) -> None:
         """Post the apology."""
@@ -107,6 +110,7 @@ class EditSink:
     def __init__(
         self,
         poster: SlackPoster,
+        outbox: SlackOutbox,
         thread: SlackThread,
         render: RenderFn,
         interval: float,
@@ -114,6 +118,7 @@ class EditSink:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._poster = poster
+        self._outbox = outbox
         self._thread = thread
         self._render = render
         self._interval = interval
@@ -141,15 +146,16 @@ class EditSink:
     async def finish(self, payload: Payload, turn_id: int | None) -> None:
         """Final edit of the first message (respecting the interval), then the rest."""
         messages = with_feedback(payload["messages"], turn_id)
+        files = payload.get("files") or []
         if self._ts is None:
-            await self._poster.post_all(self._thread, messages)
+            await self._outbox.deliver(self._thread, messages, files)
             return
         wait = self._interval - (self._clock() - self._last_edit)
         if wait > 0:
             await self._sleep(wait)
         await self._poster.update(self._thread, self._ts, messages[0])
         self.edits += 1
-        await self._poster.post_all(self._thread, messages[1:])
+        await self._outbox.deliver(self._thread, messages[1:], files)
 
     async def fail(self) -> None:
         """Replace the partial answer with the apology (or post it)."""
@@ -163,11 +169,13 @@ class NativeSink:
         self,
         client: AsyncWebClient,
         poster: SlackPoster,
+        outbox: SlackOutbox,
         thread: SlackThread,
         settings: SlackSettings,
     ) -> None:
         self._client = client
         self._poster = poster
+        self._outbox = outbox
         self._thread = thread
         self._settings = settings
         self._markdown = StreamMarkdown()
@@ -230,19 +238,22 @@ class NativeSink:
         if turn_id is not None:
             tail.append(feedback_block(turn_id))
         rest = self._markdown.flush()
+        files = payload.get("files") or []
         if self._open and not self.truncated and len(tail) <= MAX_BLOCKS:
             streamer = await self._streamer()
             try:
                 await streamer.stop(markdown_text=rest or None, blocks=tail or None)
-                return
             except SlackApiError as exc:
                 self._handle(exc, "chat.stopStream")
-        await self._complete(with_feedback(messages, turn_id))
+            else:
+                await self._outbox.deliver(self._thread, [], files)
+                return
+        await self._complete(with_feedback(messages, turn_id), files)
 
-    async def _complete(self, messages: list[dict[str, Any]]) -> None:
+    async def _complete(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         ts = self.ts
         if ts is None:
-            await self._poster.post_all(self._thread, messages)
+            await self._outbox.deliver(self._thread, messages, files)
             return
         if self._open and self._stream is not None:
             try:
@@ -256,8 +267,9 @@ class NativeSink:
             # Remove the half-written message rather than leave it above the full answer.
             log.warning("could not complete the streamed message (%s); posting it anew", exc)
             await self._poster.delete(self._thread, ts)
-            await self._poster.post(self._thread, messages[0])
-        await self._poster.post_all(self._thread, messages[1:])
+            await self._outbox.deliver(self._thread, messages, files)
+            return
+        await self._outbox.deliver(self._thread, messages[1:], files)
 
     async def fail(self) -> None:
         """End the stream if open and replace it with the apology (or post it)."""

@@ -83,15 +83,35 @@ async def test_server_errors_are_retried_with_backoff(tmp_path: Path) -> None:
         assert len(world.fake.bot_messages(PUBLIC)) == 1
 
 
-async def test_giving_up_after_max_retries_apologises_without_duplicates(tmp_path: Path) -> None:
+async def test_an_answer_slack_will_not_take_is_queued_and_sent_once(tmp_path: Path) -> None:
     answerer = CannedAnswerer(answer_citing(1))
     async with slack_world(tmp_path, answerer, max_retries=1) as world:
         world.fake.fail("chat.postMessage", status=500, times=2)
         await world.post_event(mention("down", ts="1600000000.015000"))
-        posted = world.fake.bot_messages(PUBLIC)
-        assert [m["text"] for m in posted] == [world.connector.settings.apology]
+        assert world.fake.bot_messages(PUBLIC) == []
+        [queued] = world.store.pending("slack")
+        assert queued.payload["thread_ts"] == "1600000000.015000"
         turns = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.015000")
-        assert [t.status for t in turns] == ["failed"]
+        assert [t.status for t in turns] == ["done"]
+        assert await world.connector.outbox.flush() == 1
+        assert await world.connector.outbox.flush() == 0
+        [message] = world.fake.bot_messages(PUBLIC, thread_ts="1600000000.015000")
+        assert len(context_texts([message])) == 1
+        assert world.store.pending("slack") == []
+
+
+async def test_a_partly_posted_answer_resumes_without_repeating(tmp_path: Path) -> None:
+    text = "\n\n".join(f"# Part {i}\n\nStep {i} in detail.[^{i % 3 + 1}]" for i in range(40))
+    answerer = CannedAnswerer(answer_citing(3, text=text))
+    async with slack_world(tmp_path, answerer, max_retries=0) as world:
+        world.fake.fail("chat.postMessage", error="fatal_error", after=1)
+        await world.post_event(mention("everything", ts="1600000000.019000"))
+        assert len(world.fake.bot_messages(PUBLIC)) == 1
+        await world.connector.outbox.flush()
+        messages = world.fake.bot_messages(PUBLIC, thread_ts="1600000000.019000")
+        headers = [b["text"]["text"] for b in all_blocks(messages) if b["type"] == "header"]
+        assert headers == [f"Part {i}" for i in range(40)]
+        assert world.store.pending("slack") == []
 
 
 def file_answer(path: Path) -> Answer:

@@ -58,6 +58,7 @@ class Failure:
     error: str | None = None
     retry_after: int | None = None
     times: int | None = 1
+    after: int = 0
 
 
 @dataclass
@@ -200,9 +201,12 @@ class FakeSlackAPI:
         error: str | None = None,
         retry_after: int | None = None,
         times: int | None = 1,
+        after: int = 0,
     ) -> None:
-        """Make the next ``times`` calls of ``method`` fail (``None``: every call)."""
-        failure = Failure(status=status, error=error, retry_after=retry_after, times=times)
+        """Make ``times`` calls of ``method`` fail (``None``: every call), ``after`` good ones."""
+        failure = Failure(
+            status=status, error=error, retry_after=retry_after, times=times, after=after
+        )
         self._failures.setdefault(method, []).append(failure)
 
     # -- inspecting what happened ------------------------------------------------------------
@@ -303,6 +307,9 @@ class FakeSlackAPI:
         if not queue:
             return None
         failure = queue[0]
+        if failure.after > 0:
+            failure.after -= 1
+            return None
         if failure.times is not None:
             failure.times -= 1
             if failure.times <= 0:
