@@ -122,7 +122,7 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     listed = list(doc.listed)
     footnote_room = sum(len(definition_body(f)) + 12 for f in listed)
     body_limit = max(limit // 2, limit - footnote_room - 40)
-    posts = pack(fragments, body_limit) or [""]
+    posts = pack(fragments, body_limit) or ["(empty answer)"]
     raws: list[str] = []
     for index, body in enumerate(posts):
         referenced = set(cited_numbers(_citation_tokens(body)))

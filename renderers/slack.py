@@ -35,6 +35,7 @@ from renderers.text_writer import TextWriter
 CHANNEL = "slack"
 MAX_SOURCE_CONTEXT_BLOCKS = 20
 MAX_BUTTONS = 25
+EMPTY = "(empty answer)"
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,9 @@ def fallback_text(parts: list[SlackPart]) -> str:
 
 def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     """The Slack payload from rendered blocks."""
-    body = _body_blocks(fragments)
+    body = _body_blocks(fragments) or [
+        {"type": "section", "text": {"type": "mrkdwn", "text": EMPTY}}
+    ]
     sources = source_blocks(doc)
     messages: list[list[dict[str, Any]]] = []
     current: list[dict[str, Any]] = []
@@ -209,6 +212,6 @@ def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     out = []
     for index, blocks in enumerate(messages):
         text = fallback_text(fragments) if index == 0 else "(continued)"
-        out.append({"text": text or "(empty answer)", "blocks": blocks,
+        out.append({"text": text or EMPTY, "blocks": blocks,
                     "unfurl_links": False, "unfurl_media": False})  # fmt: skip
     return {"messages": out, "files": doc.files}

@@ -227,3 +227,14 @@ def test_pack_keeps_blocks_whole_and_in_order() -> None:
     messages = pack(blocks, 400)
     assert all(len(m) <= 400 for m in messages)
     assert "\n\n".join(messages) == "\n\n".join(blocks)
+
+
+def test_an_empty_answer_is_still_a_valid_payload_everywhere() -> None:
+    from renderers import CHANNELS
+    from tests.renderers.payload_checks import CHECKS
+
+    for channel in CHANNELS:
+        payload = render(channel, Answer(text=""))
+        CHECKS[channel](payload)
+    assert render("slack", Answer(text=""))["messages"][0]["blocks"][0]["type"] == "section"
+    assert render("discourse", Answer(text=""))["raw"] == "(empty answer)"
