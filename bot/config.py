@@ -143,7 +143,8 @@ class SlackSettings(Section):
     automatic fallback to ``edit``), ``edit`` (post, then at most one chat.update per
     ``edit_interval_seconds``) or ``none`` (one message). Calls answered 429 wait Retry-After;
     5xx are retried with backoff from ``retry_backoff_seconds``, up to ``max_retries`` times.
-    ``slash_command`` (empty to disable) answers privately, with the asker's own groups.
+    ``slash_command`` (empty to disable) answers privately, with the asker's own groups. Answers
+    Slack refuses even after retries wait in the outbox, retried every ``outbox_poll_seconds``.
     """
 
     enabled: bool = False
