@@ -62,7 +62,8 @@ def mrkdwn_to_html(text: str) -> str:
         else:
             lines.append(line + "<br>")
     html = "\n".join(lines)
-    html = re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m.group(1))], html)
+    # a code block is a block of its own: no blank line breaks around it
+    html = re.sub(r"(?:<br>\n)*\x00(\d+)\x00(?:<br>\n?)*", lambda m: codes[int(m.group(1))], html)
     return _clean(html)
 
 

@@ -51,6 +51,9 @@ async def test_preview_shows_five_channels_side_by_side(tmp_path: Path) -> None:
             assert "Admin Guide" in (await web.get_attribute("title") or "")
             slack_context = page.locator('[data-channel="slack"] .context a')
             assert await slack_context.count() >= 3
+            email = page.frame_locator('[data-channel="email"] iframe')
+            await email.locator("text=Sources").wait_for()
+            assert await email.locator("a", has_text="Acme Gateway Admin Guide").count() >= 1
             await page.screenshot(path=str(ARTIFACTS / "preview.png"), full_page=True)
         finally:
             await browser.close()
