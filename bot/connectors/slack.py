@@ -20,7 +20,6 @@ import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -39,6 +38,7 @@ from bot.config import SlackSettings
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep, build_web_client, error_code
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
+from bot.connectors.slack_events import SlackQuestion, question_from_event
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
@@ -50,7 +50,6 @@ from bot.connectors.slack_stream import (
     Payload,
     PlainSink,
 )
-from bot.connectors.slack_text import question_text
 from bot.errors import ConfigError, StoreError
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
@@ -60,23 +59,7 @@ log = logging.getLogger(__name__)
 
 EVENT_SCOPE = "slack-event"
 MESSAGE_SCOPE = "slack-message"
-ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
 GREETING = "Hi! Ask me a question and I'll answer with sources."
-
-
-@dataclass(frozen=True)
-class SlackQuestion:
-    """One question to answer, taken from an event."""
-
-    event_id: str
-    channel: str
-    ts: str
-    thread_ts: str
-    user: str | None
-    team_id: str | None
-    text: str
-    channel_type: str | None
-    assistant_thread: bool
 
 
 def check_settings(settings: SlackSettings) -> None:
@@ -220,7 +203,7 @@ class SlackConnector:
         if event.get("type") == "assistant_thread_started":
             self._spawn(self._greet(event))
         else:
-            question = self._question(body, event)
+            question = question_from_event(body, event, self._bot_user_id)
             try:
                 admitted = question is not None and self._claim(question)
             except StoreError as exc:
@@ -230,40 +213,6 @@ class SlackConnector:
             if question is not None and admitted:
                 self._spawn(self._answer(question))
         return BoltResponse(status=200, body="")
-
-    def _is_from_a_bot(self, event: dict[str, Any]) -> bool:
-        return bool(
-            event.get("bot_id")
-            or event.get("subtype") == "bot_message"
-            or event.get("bot_profile")
-            or (self._bot_user_id and event.get("user") == self._bot_user_id)
-        )
-
-    def _question(self, body: dict[str, Any], event: dict[str, Any]) -> SlackQuestion | None:
-        kind = event.get("type")
-        if self._is_from_a_bot(event) or event.get("subtype") not in ANSWERED_SUBTYPES:
-            return None
-        if kind == "message" and event.get("channel_type") != "im":
-            return None  # channel messages are answered through their app_mention event
-        if (
-            kind not in ("app_mention", "message")
-            or not event.get("channel")
-            or not event.get("ts")
-        ):
-            return None
-        ts = str(event["ts"])
-        channel_type = event.get("channel_type")
-        return SlackQuestion(
-            event_id=str(body.get("event_id") or f"{event['channel']}:{ts}"),
-            channel=str(event["channel"]),
-            ts=ts,
-            thread_ts=str(event.get("thread_ts") or ts),
-            user=event.get("user"),
-            team_id=event.get("team") or body.get("team_id"),
-            text=question_text(str(event.get("text") or ""), self._bot_user_id),
-            channel_type=channel_type,
-            assistant_thread=channel_type == "im" and bool(event.get("thread_ts")),
-        )
 
     def _claim(self, question: SlackQuestion) -> bool:
         store = self.services.store
