@@ -4,7 +4,8 @@ Memory stays flat with corpus size: folders are walked lazily (twice: once to co
 progress bar, once to ingest), one file is in memory at a time, and rows are committed every
 ``BATCH_FILES`` files. A file whose content and settings are unchanged (same fingerprint) is
 skipped; a changed one has its chunks replaced; files that vanished from an ingested folder are
-removed. Unreadable, encrypted or empty files are listed with the reason and never stop a run.
+removed. Unreadable, encrypted or empty files are listed with the reason and never stop a run; so
+is a symlink whose target lies outside the ingested folder, which is never read.
 
 A file's public URL: front-matter ``url:`` (HTML: canonical link), else the first matching
 ``index.url_templates`` glob, else none (renderers then attach the file or sign a download link).
@@ -60,16 +61,20 @@ class IngestReport:
     skipped: list[Skipped] = field(default_factory=list)
 
 
+OUTSIDE_ROOT = "symlink outside the ingested folder"
+
+
 @dataclass(frozen=True)
 class _Entry:
     path: Path
     relpath: str
     rule_path: str
+    root: Path
 
 
 def _walk(root: Path, index_path: Path) -> Iterator[_Entry]:
     if root.is_file():
-        yield _Entry(root, root.name, root.name)
+        yield _Entry(root, root.name, root.name, root)
         return
     base = root.parent
     for folder, dirs, files in os.walk(root):
@@ -84,6 +89,7 @@ def _walk(root: Path, index_path: Path) -> Iterator[_Entry]:
                 path,
                 path.relative_to(base).as_posix(),
                 path.relative_to(root).as_posix(),
+                root,
             )
 
 
@@ -186,8 +192,18 @@ def _ingest_one(
     options: str,
     report: IngestReport,
 ) -> None:
+    # A symlink may point anywhere (kb/link.md -> /etc/passwd): only what resolves inside the
+    # ingested root is read, and it is read through the resolved path that was checked.
     try:
-        data = entry.path.read_bytes()
+        target = entry.path.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python 3.11)
+        report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc}"))
+        return
+    if entry.root.is_dir() and not target.is_relative_to(entry.root):
+        report.skipped.append(Skipped(entry.relpath, OUTSIDE_ROOT))
+        return
+    try:
+        data = target.read_bytes()
     except OSError as exc:
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return
