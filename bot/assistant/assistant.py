@@ -19,6 +19,7 @@ from bot.assistant.extractive import ExtractiveBackend
 from bot.assistant.tools import Toolbox
 from bot.assistant.turn import Backend, Turn
 from bot.config import ResolveSettings, Settings
+from bot.knowledge.audience import viewer_audience
 from bot.knowledge.index import KnowledgeIndex
 from bot.knowledge.records import RecordTables
 from bot.models import Answer, Exchange
@@ -95,7 +96,7 @@ class Assistant:
         return Turn(
             question=question,
             history=tuple(history),
-            registry=SourceRegistry(audience),
+            registry=SourceRegistry(viewer_audience(audience)),
             toolbox=self.toolbox,
             stream=stream,
             key_word=self.settings.resolve.key_word,

@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--audience",
         action="append",
         metavar="GROUP",
-        help="answer as a viewer in GROUP (repeatable; default: public)",
+        help="answer as a viewer in GROUP as well as public (repeatable)",
     )
 
 
@@ -93,8 +93,11 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.assistant import Assistant
     from bot.config import load_settings
-    from bot.errors import KnowledgeIndexError
+    from bot.errors import KnowledgeIndexError, ValidationError
+    from bot.knowledge.audience import viewer_audience
 
+    if not args.question.strip():
+        raise ValidationError("question is empty")
     settings = load_settings(args.config)
     if not Path(settings.index.path).exists():
         raise KnowledgeIndexError(
@@ -102,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             "`citecast ingest PATH` (try `citecast ingest examples/`)"
         )
     groups = [g.strip() for value in args.audience or [] for g in value.split(",") if g.strip()]
-    audience = frozenset(groups or ["public"])
+    audience = viewer_audience(groups)
     assistant = Assistant.from_settings(settings)
     answer = asyncio.run(assistant.answer(args.question, audience))
     if args.json:

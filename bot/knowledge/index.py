@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import KnowledgeIndexError
+from bot.knowledge.audience import viewer_audience
 from bot.knowledge.query_plan import plan_query
 from bot.knowledge.schema import audience_tuple, check_schema
 from bot.models import Source
@@ -125,9 +126,12 @@ class KnowledgeIndex:
     def search(
         self, query: str, audience: Iterable[str] = ("public",), limit: int = 5
     ) -> list[Source]:
-        """The best ``limit`` chunks for ``query`` that a viewer in ``audience`` may see."""
-        groups = sorted(set(audience))
-        if limit < 1 or not groups:
+        """The best ``limit`` chunks for ``query`` that a viewer in ``audience`` may see.
+
+        The viewer always sees ``public`` chunks as well as their groups' (:func:`viewer_audience`).
+        """
+        groups = sorted(viewer_audience(audience))
+        if limit < 1:
             return []
         viewer = json.dumps(groups)
         conn = self._conn()

@@ -13,6 +13,7 @@ and ``action`` (``action_url_template`` with URL-quoted row values).
 from __future__ import annotations
 
 import csv
+import math
 import sqlite3
 import string
 import threading
@@ -23,6 +24,7 @@ from urllib.parse import quote
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
+from bot.knowledge.audience import viewer_audience
 from bot.knowledge.terms import fts_query, stem, words
 from bot.models import RecordAction, Source
 
@@ -101,18 +103,32 @@ class RecordTables:
         A word every record shares (the product family name, say) says nothing about which
         record a question is about. Labels and the shown columns' values count.
         """
+        return frozenset(self.distinctive_weights(name, terms))
+
+    def distinctive_weights(self, name: str, terms: Sequence[str]) -> dict[str, float]:
+        """Each distinctive stem of ``terms`` (see :meth:`distinctive_terms`) and its weight.
+
+        The weight is ``log(1 + records / records containing it)``: a word only one record has
+        says more about which record is meant than a word two records share.
+        """
         with self._lock:
             records = self._load(name)
         bags = [record_terms(r) for r in records]
-        wanted = {stem(t) for t in terms}
-        return frozenset(
-            t for t in wanted if 0 < sum(t in bag for bag in bags) * 2 <= max(len(bags), 2)
-        )
+        counts = {t: sum(t in bag for bag in bags) for t in {stem(t) for t in terms}}
+        return {
+            t: math.log(1 + len(bags) / n)
+            for t, n in counts.items()
+            if n > 0 and n * 2 <= max(len(bags), 2)
+        }
 
     def lookup(
         self, name: str, query: str, audience: frozenset[str] | set[str], limit: int = 5
     ) -> list[Source]:
-        """The best ``limit`` records of table ``name`` for ``query`` that the viewer may see."""
+        """The best ``limit`` records of table ``name`` for ``query`` that the viewer may see.
+
+        The viewer always counts as ``public`` as well as their groups (:func:`viewer_audience`).
+        """
+        audience = viewer_audience(audience)
         if name not in self._tables:
             known = ", ".join(self._order) or "none configured"
             raise KnowledgeIndexError(f"no record table named {name!r} (tables: {known})")

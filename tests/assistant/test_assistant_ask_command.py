@@ -10,6 +10,7 @@ import pytest
 from bot.cli import main
 from bot.config import Settings
 from bot.models import Answer
+from tests.assistant.conftest import EXAMPLES
 
 
 @pytest.fixture
@@ -54,6 +55,33 @@ def test_ask_audience_option(config: Path, capsys: pytest.CaptureFixture[str]) -
     assert "could not find" in capsys.readouterr().out
     assert main(["--config", str(config), "ask", question, "--audience", "staff"]) == 0
     assert "salaries.md" in capsys.readouterr().out
+
+
+def test_ask_audience_adds_to_public_and_never_replaces_it(
+    tmp_path: Path, kb_settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        f"index:\n  path: {kb_settings.index.path}\n  records:\n    - name: products\n"
+        f"      csv: {EXAMPLES / 'products.csv'}\n      id_column: sku\n"
+        "      label_template: '{name} ({sku})'\n      columns: [tier, price_usd]\n"
+    )
+    ask = ["--config", str(config), "ask", "--audience", "staff"]
+    assert main([*ask, "What does the Team plan cost?"]) == 0
+    out = capsys.readouterr().out
+    assert "citecast Team (CC-TEAM)" in out and "price_usd: 19" in out
+    assert main([*ask, "How do I install citecast?"]) == 0
+    assert "getting-started.md" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("question", ["", "   \n\t"])
+def test_ask_refuses_an_empty_question(
+    question: str, config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--config", str(config), "ask", question]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "citecast ask: question is empty\n"
 
 
 def test_ask_channel_prints_that_channels_payload(
