@@ -4,8 +4,8 @@ It searches the knowledge base with the question, scores every sentence of the t
 the question terms it contains (rarer terms weigh more, earlier passages get a small bonus), and
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
 reading order. When the passages do not cover at least half of the question's terms it says
-plainly that it found nothing and cites nothing. Matching records (a distinctive question word
-in their label) come first, as one line each with their columns.
+plainly that it found nothing and cites nothing. The record each table's search finds the question
+is most about (see :mod:`bot.assistant.record_match`) comes first, as one line with its columns.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
+from bot.assistant.record_match import best_record
 from bot.assistant.turn import Turn
-from bot.knowledge.records import record_terms
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
 
@@ -36,6 +36,7 @@ class _Candidate:
     text: str
     terms: frozenset[str]
     context: frozenset[str]
+    topic: frozenset[str]
     source: Source
 
 
@@ -102,7 +103,15 @@ def choose_sentences(
     """The best ``limit`` sentences for the question, in passage-then-reading order."""
     wanted = frozenset(stem(t) for t in question_terms)
     candidates = [
-        _Candidate(rank, position, sentence, _terms(sentence), _terms(source.section or ""), source)
+        _Candidate(
+            rank,
+            position,
+            sentence,
+            _terms(sentence),
+            _terms(source.section or ""),
+            _terms(_own_heading(source.section)),
+            source,
+        )
         for rank, source in enumerate(passages)
         for position, sentence in enumerate(sentences_of(source.text or ""))
     ]
@@ -118,13 +127,21 @@ def choose_sentences(
     }
 
     def score(c: _Candidate) -> float:
-        # A sentence inherits half the weight of question words its section heading names:
-        # under "Retry policy", "it waits 1 second, then 2" is about the retry policy.
+        # A sentence inherits half the weight of question words its section headings name:
+        # under "Retry policy", "it waits 1 second, then 2" is about the retry policy. A word
+        # its own (innermost) heading names counts fully and then half again, so "How do I
+        # install citecast on Linux?" prefers what the "Linux" section says over a macOS
+        # sentence that merely mentions Linux.
         hits = wanted & c.terms
-        inherited = (wanted & c.context) - hits
-        if not hits and not inherited:
+        topical = wanted & c.topic
+        inherited = (wanted & c.context) - hits - topical
+        if not hits and not topical and not inherited:
             return 0.0
-        points = sum(weight[t] for t in hits) + 0.5 * sum(weight[t] for t in inherited)
+        points = (
+            sum(weight[t] for t in hits | topical)
+            + 0.5 * sum(weight[t] for t in topical)
+            + 0.5 * sum(weight[t] for t in inherited)
+        )
         return points / (1 + 0.2 * c.rank)
 
     ranked = sorted((c for c in candidates if score(c) > 0), key=score, reverse=True)
@@ -143,6 +160,11 @@ def choose_sentences(
     for c in chosen:
         best[c.rank] = max(best.get(c.rank, 0.0), score(c))
     return sorted(chosen, key=lambda c: (-best[c.rank], c.rank, c.position))
+
+
+def _own_heading(section: str | None) -> str:
+    """The innermost heading of a ``"Guide > Install > Linux"`` section path (``"Linux"``)."""
+    return (section or "").rsplit(" > ", 1)[-1]
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -188,9 +210,9 @@ class ExtractiveBackend:
             )
             if not result.sources:
                 continue
-            best = result.sources[0]
-            distinctive = records.distinctive_terms(table, terms)
-            if not distinctive & record_terms(best):
+            weights = records.distinctive_weights(table, terms)
+            best = best_record(result.sources, terms, weights)
+            if best is None:
                 continue
             number = turn.registry.register(best)
             if number is None:

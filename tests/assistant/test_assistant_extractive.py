@@ -40,6 +40,17 @@ async def test_install_question_gets_cited_install_sentences(assistant: Assistan
     assert not answer.dropped
 
 
+async def test_a_question_naming_a_section_topic_leads_with_that_section(
+    assistant: Assistant,
+) -> None:
+    answer = await assistant.answer("How do I install citecast on Linux?", PUBLIC)
+    assert answer.text.startswith("On Debian and Ubuntu, install the `python3-venv` package")
+    assert answer.citations[0].source.section == "Getting started with citecast > Install > Linux"
+    assert every_sentence_is_cited(answer)
+    mac = await assistant.answer("How do I install citecast on macOS?", PUBLIC)
+    assert mac.citations[0].source.section == "Getting started with citecast > Install > macOS"
+
+
 async def test_retry_policy_question_cites_the_retry_policy_section(assistant: Assistant) -> None:
     answer = await assistant.answer("What does the retry policy do?", PUBLIC)
     first = answer.citations[0].source
@@ -66,6 +77,12 @@ async def test_private_documents_only_reach_their_audience(assistant: Assistant)
     staff = await assistant.answer("What is the walrus salary band?", frozenset({"staff"}))
     assert [c.source.filename for c in staff.citations] == ["salaries.md"]
     assert "confidential" in staff.text
+
+
+async def test_a_group_viewer_also_gets_public_documents(assistant: Assistant) -> None:
+    reply = await assistant.reply("How do I install citecast?", frozenset({"staff"}))
+    assert reply.answer.citations[0].source.filename == "getting-started.md"
+    assert reply.registry["audience"] == ["public", "staff"]
 
 
 async def test_record_questions_cite_the_record_with_configured_columns(

@@ -1,0 +1,57 @@
+"""Which record, if any, a question is about: the relevance bar for the extractive record lines.
+
+One shared word is not enough ("per" in "per workspace", "1" in "within 1 hour"). A record is
+about the question when a distinctive question word names it (is in its label), or when its
+label, values and column names cover at least half of the question's words — the same coverage
+rule passages must meet. Among the records that pass, the best named wins: a distinctive word in
+the label weighs fully, one in a shown value half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.knowledge.records import record_terms
+from bot.knowledge.terms import stem, words
+from bot.models import Source
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words(text))
+
+
+def record_score(
+    record: Source, question_terms: Sequence[str], weights: Mapping[str, float]
+) -> float:
+    """How well ``record`` matches the question (0 when it does not meet the bar).
+
+    ``weights`` maps the question's distinctive stems to their weight in the record's table
+    (:meth:`bot.knowledge.records.RecordTables.distinctive_weights`).
+    """
+    wanted = frozenset(stem(t) for t in question_terms)
+    if not wanted:
+        return 0.0
+    label = _stems(record.label or "")
+    everything = record_terms(record)
+    named = label & weights.keys()
+    mentioned = (everything & weights.keys()) - named
+    if not named and not mentioned:
+        return 0.0
+    columns = _stems(" ".join(record.columns or {}))
+    covered = wanted & (everything | columns)
+    if not named and len(covered) * 2 < len(wanted):
+        return 0.0
+    return sum(weights[t] for t in named) + 0.5 * sum(weights[t] for t in mentioned)
+
+
+def best_record(
+    records: Sequence[Source], question_terms: Sequence[str], weights: Mapping[str, float]
+) -> Source | None:
+    """The record of ``records`` (best search match first) the question is most about, if any."""
+    best: Source | None = None
+    best_score = 0.0
+    for record in records:
+        score = record_score(record, question_terms, weights)
+        if score > best_score:  # strictly better: on a tie the search order decides
+            best, best_score = record, score
+    return best

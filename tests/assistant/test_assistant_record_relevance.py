@@ -1,0 +1,79 @@
+"""Record lines in extractive answers: one shared word is not enough, the best record wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.assistant.assistant import Assistant
+from bot.assistant.extractive import NOT_FOUND
+from bot.assistant.record_match import best_record, record_score
+from bot.config import RecordTable, Settings
+from bot.knowledge import KnowledgeIndex
+from bot.knowledge.records import RecordTables
+from bot.knowledge.terms import query_terms
+from bot.models import Answer
+from tests.assistant.conftest import EXAMPLES
+
+PUBLIC = frozenset({"public"})
+
+
+@pytest.fixture(scope="module")
+def tables() -> RecordTables:
+    """The products table as config.yaml configures it (seats shown: "per workspace")."""
+    table = RecordTable(
+        name="products",
+        csv=str(EXAMPLES / "products.csv"),
+        id_column="sku",
+        label_template="{name} ({sku})",
+        columns=["tier", "price_usd", "seats", "support"],
+    )
+    return RecordTables([table])
+
+
+@pytest.fixture
+def assistant(kb_settings: Settings, kb_index: KnowledgeIndex, tables: RecordTables) -> Assistant:
+    return Assistant(kb_settings, kb_index, records=tables)
+
+
+def _records(answer: Answer) -> list[str]:
+    return [c.source.label or "" for c in answer.citations if c.source.kind == "record"]
+
+
+async def test_the_named_record_beats_one_sharing_a_minor_word(assistant: Assistant) -> None:
+    answer = await assistant.answer("How much does the Business plan cost per seat?", PUBLIC)
+    assert _records(answer) == ["citecast Business (CC-BIZ)"]
+    assert "price_usd: 49" in answer.text and "CC-SUP" not in answer.text
+
+
+async def test_one_stray_matching_word_is_no_answer(assistant: Assistant) -> None:
+    answer = await assistant.answer("what is the weather on mars 1", PUBLIC)
+    assert answer.text == NOT_FOUND and answer.citations == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("What does the Team plan cost?", "citecast Team (CC-TEAM)"),
+        ("What does Business cost?", "citecast Business (CC-BIZ)"),
+        ("Which plan gives phone support?", "Priority support add-on (CC-SUP)"),
+    ],
+)
+async def test_record_questions_still_get_their_record(
+    assistant: Assistant, question: str, label: str
+) -> None:
+    answer = await assistant.answer(question, PUBLIC)
+    assert _records(answer) == [label]
+
+
+def test_record_score_needs_the_label_or_half_the_question(tables: RecordTables) -> None:
+    records = tables.lookup("products", "weather on mars 1 per day", PUBLIC)
+    terms = query_terms("weather on mars 1 per day")
+    weights = tables.distinctive_weights("products", terms)
+    assert weights.keys() >= {"1", "per"} and records
+    assert all(record_score(r, terms, weights) == 0 for r in records)
+    assert best_record(records, terms, weights) is None
+    # Values covering half of the question's words are enough without the label.
+    terms = query_terms("phone within 1 hour")
+    weights = tables.distinctive_weights("products", terms)
+    found = best_record(tables.lookup("products", "phone within 1 hour", PUBLIC), terms, weights)
+    assert found is not None and found.id == "products/CC-SUP"
