@@ -254,7 +254,7 @@ class MarkerScanner:
         if self._fence is not None:
             return self._fenced_line(line, pos, nl, complete, out)
         stripped = line.lstrip(" \t")
-        if not stripped and not complete:
+        if not complete and not stripped.strip("\r"):
             return -1
         if complete and not stripped.strip("\r"):
             out.append(buf[pos : nl + 1 if nl >= 0 else n])

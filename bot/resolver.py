@@ -164,6 +164,15 @@ class StreamResolver:
         self._pieces.append(self._held + body if self._held else body)
         self._held = text[len(body) :]
 
+    def _trailing_backslashes(self) -> int:
+        count = 0
+        for piece in reversed(self._pieces):
+            kept = piece.rstrip("\\")
+            count += len(piece) - len(kept)
+            if kept:
+                break
+        return count
+
     def _last_line(self) -> str:
         tail: list[str] = [self._held]
         for piece in reversed(self._pieces):
@@ -204,6 +213,8 @@ class StreamResolver:
             return
         if adjacent:
             lead = ""
+        if not lead and not self._held and self._trailing_backslashes() % 2:
+            lead = "\u200b"  # an odd backslash before "[^n]" would escape the bracket
         if len(shown) == 1:
             self._text(lead + _footnote(shown[0]))
         else:

@@ -101,3 +101,13 @@ def test_stream_cannot_be_fed_after_finish() -> None:
     resolver.finish()
     with pytest.raises(ValueError, match="finish"):
         resolver.feed("x")
+
+
+def test_citation_after_a_lone_backslash_is_not_escaped() -> None:
+    assert resolve("a\\【2】", registry()).text == "a\\\u200b[^1]"
+    assert resolve("a\\\\【2】", registry()).text == "a\\\\[^1]"
+
+
+def test_removal_never_spells_a_new_fence_or_marker() -> None:
+    assert resolve("【9】```[1]```", registry()).text == "\u200b```[1]```"
+    assert resolve("<[9]CIT a />", registry()).text == "<\u200bCIT a />"

@@ -95,6 +95,21 @@ FRAGMENTS = [
     ")",
     "!",
     "Widget Pro",
+    "\t",
+    "\r\n",
+    "    - nested [2]\n",
+    "## Sources\n",
+    "* Install guide\n",
+    "[1]: https://docs.test/install\n",
+    "```js\n",
+    "\\",
+    "<citation>",
+    "</citation>",
+    "【",
+    "】",
+    "\ue201",
+    "\ue202",
+    ":",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
