@@ -187,8 +187,8 @@ class StreamResolver:
 
         A line that held only dropped markers disappears with its line break, and at a line
         start the spaces after a dropped marker go too. Where the removal would glue text into
-        new syntax (a fence at a line start; a backtick, dollar, tilde, ``<``, ``[`` or ``【``
-        meeting what follows) a zero-width space keeps the two apart.
+        new syntax (a fence at a line start; a backtick, dollar, tilde, backslash, ``<``, ``[``
+        or ``【`` meeting what follows) a zero-width space keeps the two apart.
         """
         last = self._held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
         if last in ("", "\n"):
@@ -200,7 +200,7 @@ class StreamResolver:
                 return text[1:]
             if text[0] in "`~":
                 text = "\u200b" + text
-        elif last in "`~$<[【\ue200":
+        elif last in "`~$<[【\ue200\\":
             text = "\u200b" + text
         self._gap = False
         return text
