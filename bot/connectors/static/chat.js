@@ -30,6 +30,61 @@
     }
   }
 
+  /* The best human name for a source (Source.display_title): title, label, file, URL, id. */
+  function displayTitle(source) {
+    var src = source || {};
+    return src.title || src.label || src.filename || src.url || src.id || "";
+  }
+
+  /* Quotes are source text, which may be Markdown: show them as plain text, with code spans
+   * as <code> and the rest of the syntax (emphasis, links, headings) removed. DOM nodes only,
+   * never HTML, so the quote cannot inject markup. */
+  function appendInline(parent, text) {
+    var flat = String(text || "")
+      .replace(/^[ \t]{0,3}(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+/gm, "")  // block markers
+      .replace(/\s+/g, " ");
+    var code = /(`+) ?([^`]|[^`][\s\S]*?[^`]) ?\1(?!`)/g;
+    var last = 0;
+    var match;
+    while ((match = code.exec(flat)) !== null) {
+      appendPlain(parent, flat.slice(last, match.index));
+      parent.appendChild(el("code", null, match[2]));
+      last = match.index + match[0].length;
+    }
+    appendPlain(parent, flat.slice(last));
+  }
+
+  function appendPlain(parent, text) {
+    var plain = text
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")                      // images: alt text
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")                       // links: their text
+      .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")               // autolinks
+      .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1")                  // strong
+      .replace(/(^|[^\w])__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1$2")     // strong (not __init__)
+      .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, "$1$2")  // emphasis
+      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")                      // strikethrough
+      .replace(/\\([\\`*_{}\[\]()#+\-.!>~|])/g, "$1")                // backslash escapes
+      .replace(/`+/g, "");                                           // a stray backtick
+    if (plain) parent.appendChild(document.createTextNode(plain));
+  }
+
+  /* Rewrite a server-rendered element's text (already plain text in the DOM) the same way. */
+  function plainInPlace(node) {
+    var text = node.textContent || "";
+    if (!/[`*_\[\]~\\<]/.test(text)) return;
+    node.textContent = "";
+    appendInline(node, text);
+  }
+
+  /* The element that scrolls the chat: the widget panel, or the page itself. */
+  function scrollerOf(node) {
+    for (var n = node.parentElement; n; n = n.parentElement) {
+      var overflow = window.getComputedStyle(n).overflowY;
+      if (overflow === "auto" || overflow === "scroll") return n;
+    }
+    return document.scrollingElement || document.documentElement;
+  }
+
   function locationLine(source) {
     var parts = [];
     if (source.page) {
@@ -48,7 +103,7 @@
         var src = c.source || {};
         var where = locationLine(src);
         var link = c.href || c.deep_link || src.url || "";
-        out += "[" + c.n + "] " + (src.title || src.filename || src.id) +
+        out += "[" + c.n + "] " + displayTitle(src) +
           (where ? ", " + where : "") + (link ? " — " + link : "") + "\n";
       });
     }
@@ -117,6 +172,7 @@
     shell.appendChild(this.status);
 
     var form = el("form", { "class": "cc-form", "novalidate": "" });
+    this.form = form;
     var label = el("label", { "for": id + "-question", "class": "cc-label" }, "Your question");
     this.input = el("textarea", {
       "id": options.compact ? id + "-question" : "cc-question",
@@ -235,9 +291,39 @@
     answer.appendChild(typing);
     turn.appendChild(answer);
     this.log.appendChild(turn);
-    turn.scrollIntoView({ block: "end" });
-    return { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
-             text: "", tail: "", citations: {} };
+    var view = { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
+                 text: "", tail: "", citations: {} };
+    this.reveal(turn);
+    return view;
+  };
+
+  /* The part of the scroller the sticky question box does not cover, in viewport pixels. */
+  Chat.prototype.visibleBand = function () {
+    var scroller = scrollerOf(this.root);
+    var page = scroller === document.scrollingElement || scroller === document.documentElement;
+    var top = page ? 0 : scroller.getBoundingClientRect().top;
+    var bottom = page ? window.innerHeight : scroller.getBoundingClientRect().bottom;
+    var formTop = this.form.getBoundingClientRect().top;
+    return { scroller: scroller, top: top + 8, bottom: Math.min(bottom, formTop) - 8 };
+  };
+
+  /* Scroll the least needed so that ``node`` sits between the top and the question box; a
+   * node taller than that space shows its start (the question of a long answer stays on top,
+   * the rest is read by scrolling). */
+  Chat.prototype.reveal = function (node) {
+    var band = this.visibleBand();
+    var box = node.getBoundingClientRect();
+    var dy = 0;
+    if (box.height > band.bottom - band.top || box.top < band.top) dy = box.top - band.top;
+    else if (box.bottom > band.bottom) dy = box.bottom - band.bottom;
+    if (dy) band.scroller.scrollTop += dy;
+  };
+
+  /* True while the newest turn is where reveal() put it: the viewer has not scrolled away. */
+  Chat.prototype.following = function (view) {
+    var band = this.visibleBand();
+    var box = view.turn.getBoundingClientRect();
+    return box.top >= band.top - 2 && box.top < band.bottom;
   };
 
   Chat.prototype.ask = function (question) {
@@ -265,6 +351,7 @@
     });
     source.addEventListener("delta", function (e) {
       var d = JSON.parse(e.data);
+      var follow = self.following(view);
       view.typing.hidden = true;
       view.text += d.text || "";
       // Completed blocks are appended once; the open last block is replaced as it grows.
@@ -274,6 +361,7 @@
       }
       if (typeof d.tail === "string") view.pending.innerHTML = d.tail;
       self.decorate(view, view.citations);
+      if (follow) self.reveal(view.turn);
     });
     source.addEventListener("done", function (e) {
       settle();
@@ -310,6 +398,7 @@
   };
 
   Chat.prototype.failTurn = function (view, reason) {
+    var follow = this.following(view);
     view.typing.remove();
     view.answer.setAttribute("aria-busy", "false");
     view.answer.classList.add("cc-failed");
@@ -317,9 +406,11 @@
     var msg = el("p", { "class": "cc-error", "role": "alert" }, reason);
     view.answer.appendChild(msg);
     this.setStatus(reason, true);
+    if (follow) this.reveal(view.turn);
   };
 
   Chat.prototype.finishTurn = function (view, payload) {
+    var follow = this.following(view);
     var answer = payload.answer || { text: "", citations: [] };
     var byN = {};
     (answer.citations || []).forEach(function (c) { byN[c.n] = c; });
@@ -339,6 +430,7 @@
     this.actions(view, answer, byN);
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;
+    if (follow) this.reveal(view.turn);
   };
 
   Chat.prototype.citationNumber = function (link) {
@@ -361,11 +453,20 @@
       if (!c) return;
       sup.dataset.ccDone = "1";
       sup.classList.add("cc-cite");
-      var href = safeHref(c.href) || safeHref(link.getAttribute("href"));
-      if (href && href.indexOf("#") !== 0) {
+      // A cited URL or file opens beside the chat; a source with neither (a record) has an
+      // in-page anchor to its source list entry, which must stay in this page.
+      var own = link.getAttribute("href") || "";
+      var href = safeHref(c.href) || (own.charAt(0) === "#" ? null : safeHref(own));
+      if (href) {
         link.setAttribute("href", href);
         link.setAttribute("target", "_blank");
         link.setAttribute("rel", "noopener noreferrer");
+      } else {
+        link.removeAttribute("target");
+        link.addEventListener("click", function (event) {
+          event.preventDefault();
+          self.showSource(view, own.charAt(0) === "#" ? own.slice(1) : "", n);
+        });
       }
       var tip = sup.querySelector("[role=tooltip]");
       if (!tip) {
@@ -378,7 +479,7 @@
       tip.hidden = true;
       link.setAttribute("aria-describedby", tip.id);
       var src = c.source || {};
-      link.setAttribute("aria-label", "Source " + n + ": " + (src.title || src.filename || src.id));
+      link.setAttribute("aria-label", "Source " + n + ": " + displayTitle(src));
       function show() {
         tip.hidden = false;
         // Keep the tooltip inside the answer card (the widget panel clips what overflows).
@@ -399,16 +500,34 @@
     });
   };
 
+  /* Scroll to and focus the answer's source list entry ``id`` (or number ``n``). */
+  Chat.prototype.showSource = function (view, id, n) {
+    var entry = null;
+    var items = view.answer.querySelectorAll("ol.sources > li, .cc-sources li");
+    Array.prototype.forEach.call(items, function (li) {
+      if (!entry && ((id && li.id === id) || li.getAttribute("data-n") === String(n))) entry = li;
+      li.classList.remove("cc-target");
+    });
+    if (!entry) return;  // still streaming: the list comes with the finished answer
+    entry.classList.add("cc-target");
+    if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");
+    this.reveal(entry);
+    entry.focus({ preventScroll: true });
+  };
+
   Chat.prototype.tooltip = function (c) {
     var src = c.source || {};
     var tip = el("span", { "role": "tooltip" });
-    tip.appendChild(el("strong", { "class": "cc-tip-title" }, src.title || src.filename || src.id));
+    tip.appendChild(el("strong", { "class": "cc-tip-title" }, displayTitle(src)));
     var where = locationLine(src);
     if (where) tip.appendChild(el("span", { "class": "cc-tip-where" }, where));
     var quote = c.quote || src.text;
     if (quote) {
       if (quote.length > 320) quote = quote.slice(0, 317) + "…";
-      tip.appendChild(el("span", { "class": "cc-tip-quote" }, "“" + quote + "”"));
+      var said = el("span", { "class": "cc-tip-quote" }, "“");
+      appendInline(said, quote);
+      said.appendChild(document.createTextNode("”"));
+      tip.appendChild(said);
     }
     return tip;
   };
@@ -417,6 +536,8 @@
     if (!citations.length) return;
     var rendered = view.body.querySelector("section.sources, ol.sources");
     if (rendered) {
+      // Quotes are source text: no Markdown syntax, code spans as code.
+      Array.prototype.forEach.call(rendered.querySelectorAll(".quote"), plainInPlace);
       // The server rendered the numbered list; open its links beside the chat.
       Array.prototype.forEach.call(rendered.querySelectorAll("a[href]"), function (a) {
         if (safeHref(a.getAttribute("href"))) {
@@ -434,7 +555,7 @@
       var item = el("li", { "value": String(c.n), "data-n": String(c.n) });
       item.appendChild(el("span", { "class": "cc-source-n", "aria-hidden": "true" }, c.n));
       var href = safeHref((byN[c.n] || c).href || c.deep_link || src.url);
-      var name = src.title || src.filename || src.id;
+      var name = displayTitle(src);
       var title = href ? el("a", { "href": href, "target": "_blank", "rel": "noopener noreferrer" },
         name) : el("span", null, name);
       title.classList.add("cc-source-title");
