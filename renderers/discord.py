@@ -65,20 +65,22 @@ def block_renderer(
 
 def source_line(form: CitationForm) -> str:
     """One source entry, on one line: ``[n] [Title](<url>) — p. 12, Section``."""
-    title = md_text(form.title)
+    # every part is bounded so an entry stays one line well inside a message
+    title = md_text(truncate(form.title, 200))
     if form.kind in ("link", "download") and form.url:
         head = masked_link(title, form.url, "discord")
         if form.kind == "download" and form.filename:
-            head += f" ({md_text(form.filename)})"
+            head += f" ({md_text(truncate(form.filename, 120))})"
     elif form.kind == "attachment":
-        head = f"{title} (attached: {md_text(form.filename or '')})"
+        head = f"{title} (attached: {md_text(truncate(form.filename or '', 120))})"
     elif form.kind == "name" and form.filename and form.filename != form.title:
-        head = f"{title} ({md_text(form.filename)})"
+        head = f"{title} ({md_text(truncate(form.filename, 120))})"
     else:
         head = title
-    extras = [md_text(form.detail)] if form.detail else []
+    extras = [md_text(truncate(form.detail, 200))] if form.detail else []
     if form.record and form.record.columns:
-        extras.append("; ".join(f"{md_text(k)}: {md_text(v)}" for k, v in form.record.columns))
+        columns = "; ".join(f"{k}: {v}" for k, v in form.record.columns)
+        extras.append(md_text(truncate(columns, 300)))
     if form.record and form.record.action and not form.record.button:
         extras.append(
             masked_link(md_text(form.record.action.label), form.record.action.url, "discord")
@@ -86,7 +88,7 @@ def source_line(form: CitationForm) -> str:
     line = f"{marker(form, form.n)} {head}"
     if extras:
         line += " \u2014 " + " \u00b7 ".join(extras)
-    return no_mentions(truncate(line, DISCORD_MAX_CONTENT - 20))
+    return no_mentions(line)
 
 
 def source_lines(doc: Document) -> list[str]:
@@ -147,9 +149,11 @@ def _message(content: str, embeds: list[dict[str, Any]], flags: int) -> dict[str
 def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The Discord payload from rendered blocks."""
     lines = source_lines(doc)
+    # capabilities may only tighten the platform limit
+    limit = max(200, min(doc.caps.max_chars or DISCORD_MAX_CONTENT, DISCORD_MAX_CONTENT))
     messages: list[dict[str, Any]] = []
     if doc.caps.embeds and lines:
-        contents = pack(fragments, DISCORD_MAX_CONTENT) or [""]
+        contents = pack(fragments, limit) or [""]
         groups = _embeds(lines)
         for index, content in enumerate(contents):
             embeds = groups.pop(0) if index == len(contents) - 1 and groups else []
@@ -159,11 +163,11 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
         blocks = list(fragments)
         if lines:
             blocks.append("**Sources**\n" + lines[0])
-            body = pack(blocks, DISCORD_MAX_CONTENT)
-            contents = pack([body[-1], *lines[1:]], DISCORD_MAX_CONTENT, sep="\n")
+            body = pack(blocks, limit)
+            contents = pack([body[-1], *lines[1:]], limit, sep="\n")
             contents = body[:-1] + contents
         else:
-            contents = pack(blocks, DISCORD_MAX_CONTENT)
+            contents = pack(blocks, limit)
         messages = [_message(c, [], SUPPRESS_EMBEDS) for c in contents or ["(empty answer)"]]
     components = _components(doc)
     if components:

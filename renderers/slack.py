@@ -160,12 +160,12 @@ def source_blocks(doc: Document) -> list[dict[str, Any]]:
     return blocks
 
 
-def _body_blocks(parts: list[SlackPart]) -> list[dict[str, Any]]:
+def _body_blocks(parts: list[SlackPart], limit: int) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     pending: list[str] = []
 
     def flush() -> None:
-        for text in pack(pending, SLACK_MAX_SECTION_CHARS):
+        for text in pack(pending, limit):
             blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
         pending.clear()
 
@@ -196,14 +196,19 @@ def fallback_text(parts: list[SlackPart]) -> str:
 
 def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     """The Slack payload from rendered blocks."""
-    body = _body_blocks(fragments) or [
+    # capabilities may only tighten the platform limits
+    section_limit = max(
+        100, min(doc.caps.max_chars or SLACK_MAX_SECTION_CHARS, SLACK_MAX_SECTION_CHARS)
+    )
+    max_blocks = max(5, min(doc.caps.max_blocks or SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS))
+    body = _body_blocks(fragments, section_limit) or [
         {"type": "section", "text": {"type": "mrkdwn", "text": EMPTY}}
     ]
     sources = source_blocks(doc)
     messages: list[list[dict[str, Any]]] = []
     current: list[dict[str, Any]] = []
     for block in body + sources:
-        if len(current) >= SLACK_MAX_BLOCKS:
+        if len(current) >= max_blocks:
             messages.append(current)
             current = []
         current.append(block)

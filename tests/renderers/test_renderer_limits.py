@@ -238,3 +238,28 @@ def test_an_empty_answer_is_still_a_valid_payload_everywhere() -> None:
         CHECKS[channel](payload)
     assert render("slack", Answer(text=""))["messages"][0]["blocks"][0]["type"] == "section"
     assert render("discourse", Answer(text=""))["raw"] == "(empty answer)"
+
+
+def test_capabilities_can_tighten_slack_and_discord_limits() -> None:
+    answer = long_answer(12)
+    slack_caps = capabilities_for("slack", {"max_chars": 1000, "max_blocks": 8})
+    slack = render("slack", answer, RenderContext(capabilities=slack_caps))
+    check_slack(slack)
+    assert len(slack["messages"]) > 1
+    for message in slack["messages"]:
+        assert len(message["blocks"]) <= 8
+        assert all(
+            len(b["text"]["text"]) <= 1000 for b in message["blocks"] if b["type"] == "section"
+        )
+    discord_caps = capabilities_for("discord", {"max_chars": 500})
+    discord = render("discord", answer, RenderContext(capabilities=discord_caps))
+    check_discord(discord)
+    assert all(len(m["content"]) <= 500 for m in discord["messages"])
+
+
+def test_a_huge_title_stays_inside_one_discord_source_line() -> None:
+    answer = Answer(text="Fact.[^1]", citations=web_sources(1, "Huge [title] " * 400))
+    payload = render("discord", answer)
+    check_discord(payload)
+    content = "\n".join(m["content"] for m in payload["messages"])
+    assert "](<https://kb.example/1>)" in content
