@@ -92,30 +92,33 @@ def block_renderer(
 
 
 def source_element(form: CitationForm) -> str:
-    """One context element: ``<url|[n] Title> · p. 12, Section`` (mrkdwn, escaped)."""
-    label = f"{marker(form, form.n)} {form.title}"
+    """One context element: ``<url|[n] Title> · p. 12, Section`` (mrkdwn, escaped).
+
+    Every part is bounded, so the element stays within Slack's 2,000 characters without ever
+    cutting a link.
+    """
+    label = f"{marker(form, form.n)} {truncate(one_line(form.title), 200)}"
+    filename = slack_text(truncate(one_line(form.filename or ""), 120))
     if form.kind in ("link", "download") and form.url:
         text = f"<{slack_url(form.url)}|{slack_link_text(label)}>"
-        if form.kind == "download" and form.filename:
-            text += f" ({slack_text(one_line(form.filename))})"
+        if form.kind == "download" and filename:
+            text += f" ({filename})"
     elif form.kind == "attachment":
-        text = (
-            f"{slack_text(one_line(label))} (attached: {slack_text(one_line(form.filename or ''))})"
-        )
+        text = f"{slack_text(label)} (attached: {filename})"
     elif form.kind == "name" and form.filename and form.filename != form.title:
-        text = f"{slack_text(one_line(label))} ({slack_text(one_line(form.filename))})"
+        text = f"{slack_text(label)} ({filename})"
     else:
-        text = slack_text(one_line(label))
-    extras = [form.detail] if form.detail else []
+        text = slack_text(label)
+    extras = [slack_text(truncate(one_line(form.detail), 200))] if form.detail else []
     if form.record and form.record.columns:
-        extras.append("; ".join(f"{k}: {v}" for k, v in form.record.columns))
+        columns = "; ".join(f"{k}: {v}" for k, v in form.record.columns)
+        extras.append(slack_text(truncate(one_line(columns), 300)))
     if form.record and form.record.action and not form.record.button:
         action = form.record.action
-        extras.append(f"<{slack_url(action.url)}|{slack_link_text(action.label)}>")
-        text += " \u00b7 " + " \u00b7 ".join(slack_text(one_line(e)) for e in extras[:-1])
-        text += " \u00b7 " + extras[-1]
-    elif extras:
-        text += " \u00b7 " + " \u00b7 ".join(slack_text(one_line(e)) for e in extras)
+        action_label = slack_link_text(truncate(action.label, 75))
+        extras.append(f"<{slack_url(action.url)}|{action_label}>")
+    if extras:
+        text += " \u00b7 " + " \u00b7 ".join(extras)
     return truncate(text, SLACK_MAX_CONTEXT_TEXT)
 
 

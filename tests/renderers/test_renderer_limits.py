@@ -263,3 +263,21 @@ def test_a_huge_title_stays_inside_one_discord_source_line() -> None:
     check_discord(payload)
     content = "\n".join(m["content"] for m in payload["messages"])
     assert "](<https://kb.example/1>)" in content
+
+
+def test_slack_record_action_without_buttons_is_a_link_in_the_context() -> None:
+    from bot.models import RecordAction
+
+    record = Source(
+        id="r", kind="record", label="G1", action=RecordAction("Buy", "https://s.example/b")
+    )
+    answer = Answer(text="In stock.[^1]", citations=(Citation(1, record, 1),))
+    caps = capabilities_for("slack", {"buttons": False})
+    payload = render("slack", answer, RenderContext(capabilities=caps))
+    check_slack(payload)
+    blocks = payload["messages"][0]["blocks"]
+    assert [b["type"] for b in blocks] == ["section", "context"]
+    assert blocks[1]["elements"][0]["text"] == "[1] G1 \u00b7 <https://s.example/b|Buy>"
+    huge = Source(id="h", title="T" * 5000, url="https://s.example/h")
+    element = render("slack", Answer("x[^1]", (Citation(1, huge, 1),)))["messages"][0]["blocks"][1]
+    assert element["elements"][0]["text"].endswith("\u2026>")
