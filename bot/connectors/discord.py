@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,8 +27,8 @@ from bot.connectors.discord_history import question_text, referenced, reply_chai
 from bot.connectors.discord_http import build_client
 from bot.connectors.discord_send import NO_PINGS, with_retries
 from bot.connectors.discord_stream import StreamedReply
+from bot.connectors.render_context import context_for
 from bot.errors import CitecastError, ConfigError
-from bot.models import Source
 from renderers.base import RenderContext, capabilities_for
 
 if TYPE_CHECKING:
@@ -190,18 +189,7 @@ class DiscordConnector:
             limit = min(limit, message.guild.filesize_limit)
         overrides.setdefault("embeds", self.settings.embeds)
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
-        signer = self.services.signer
-
-        def sign(source: Source) -> str | None:
-            return signer.url_for(source, audience) if signer is not None else None
-
-        return RenderContext(
-            public_base_url=self.services.settings.web.public_base_url,
-            signer=sign,
-            audience=audience,
-            capabilities=capabilities_for("discord", overrides),
-            file_size=_file_size,
-        )
+        return context_for(self.services, audience, capabilities_for("discord", overrides))
 
     async def answer(self, message: discord.Message, trigger: Trigger) -> None:
         """Answer ``message`` in its channel, storing the turn; apologise briefly on failure."""
@@ -264,13 +252,6 @@ class DiscordConnector:
         while True:
             await asyncio.sleep(self.settings.typing_interval)
             await self._typing(channel)
-
-
-def _file_size(source: Source) -> int | None:
-    try:
-        return os.path.getsize(source.path) if source.path else None
-    except OSError:
-        return None
 
 
 def _log_exit(task: asyncio.Task[None]) -> None:

@@ -176,13 +176,7 @@ class DiscourseConnector:
             audience = self.audience_for(event.category_id)
             history = await self._history(event)
             reply = await self.services.assistant.reply(question, audience, history)
-            signer = self.services.signer
-            composer = PostComposer(
-                self._ensure_client(),
-                self.services,
-                audience,
-                turn_id=signer.turn_key(turn_id) if signer else None,
-            )
+            composer = PostComposer(self._ensure_client(), self.services, audience, turn_id)
             raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
             items: list[tuple[str, dict[str, Any]]] = []
             for part, raw in enumerate(raws, start=1):

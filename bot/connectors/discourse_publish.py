@@ -15,14 +15,14 @@ push the body over, it renders again with a smaller budget.
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.render_context import context_for, signed_link
 from bot.errors import ChannelError, RenderError
-from bot.models import Answer, Source
+from bot.models import Answer
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class PostComposer:
         client: DiscourseClient,
         services: Services,
         audience: frozenset[str],
-        turn_id: str | None = None,
+        turn_id: int | None = None,
     ):
         self.client = client
         self.services = services
@@ -69,27 +69,13 @@ class PostComposer:
 
     def _render(self, answer: Answer, budget: int) -> dict[str, Any]:
         from renderers import render
-        from renderers.base import RenderContext, capabilities_for
+        from renderers.base import capabilities_for
 
         overrides = dict(self.services.settings.capabilities.get("discourse") or {})
         overrides["max_chars"] = max(200, budget)
         caps = capabilities_for("discourse", overrides)
-        context = RenderContext(
-            public_base_url=self.services.settings.web.public_base_url,
-            signer=self._sign,
-            audience=self.audience,
-            capabilities=caps,
-            file_size=_file_size,
-            turn_id=self.turn_id,
-        )
+        context = context_for(self.services, self.audience, caps, turn_id=self.turn_id)
         return render("discourse", answer, context)
-
-    def _sign(self, source: Source) -> str | None:
-        signer = self.services.signer
-        if signer is None:
-            return None
-        url = signer.url_for(source, self.audience)
-        return url if isinstance(url, str) else None
 
     async def _resolve_uploads(
         self, answer: Answer, raw: str, uploads: list[dict[str, Any]]
@@ -102,7 +88,11 @@ class PostComposer:
             url = await self._upload(entry, filename)
             if url is None:
                 citation = answer.citation(int(entry.get("n") or 0))
-                url = self._sign(citation.source) if citation is not None else None
+                url = (
+                    signed_link(self.services, citation.source, self.audience)
+                    if citation is not None
+                    else None
+                )
             raw = _substitute(raw, placeholder, filename, url)
         return raw
 
@@ -162,12 +152,3 @@ def _substitute(raw: str, placeholder: str, filename: str, url: str | None) -> s
 def _label(filename: str) -> str:
     # Brackets, pipes and backslashes in a name would break Discourse's link syntax.
     return re.sub(r"[\[\]|\\]", "_", filename)
-
-
-def _file_size(source: Source) -> int | None:
-    if not source.path:
-        return None
-    try:
-        return os.path.getsize(source.path)
-    except OSError:
-        return None

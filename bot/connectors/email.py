@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -37,8 +36,9 @@ from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener
+from bot.connectors.render_context import context_for
 from bot.errors import ConfigError
-from bot.models import Answer, Exchange, Source
+from bot.models import Answer, Exchange
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -186,24 +186,11 @@ class EmailConnector:
 
     def _render(self, answer: Answer, audience: frozenset[str], subject: str) -> dict[str, Any]:
         from renderers import render
-        from renderers.base import RenderContext, capabilities_for
+        from renderers.base import capabilities_for
 
         settings = self.services.settings
         caps = capabilities_for("email", settings.capabilities.get("email"))
-        signer = self.services.signer
-
-        def sign(source: Source) -> str | None:
-            url = None if signer is None else signer.url_for(source, audience)
-            return url if isinstance(url, str) else None
-
-        context = RenderContext(
-            public_base_url=settings.web.public_base_url,
-            signer=sign,
-            audience=audience,
-            capabilities=caps,
-            subject=subject,
-            file_size=_file_size,
-        )
+        context = context_for(self.services, audience, caps, subject=subject)
         return render("email", answer, context)
 
 
@@ -226,12 +213,3 @@ def _conversation_id(thread: str, sender: str) -> str:
     # history, which may have been answered for a wider audience.
     digest = hashlib.sha256(f"{thread}|{sender}".encode()).hexdigest()[:32]
     return f"email:{digest}"
-
-
-def _file_size(source: Source) -> int | None:
-    if not source.path:
-        return None
-    try:
-        return os.path.getsize(source.path)
-    except OSError:
-        return None

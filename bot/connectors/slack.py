@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -35,6 +34,7 @@ from starlette.routing import BaseRoute, Route
 import renderers
 from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
+from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep, build_web_client, error_code
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
@@ -51,9 +51,9 @@ from bot.connectors.slack_stream import (
     PlainSink,
 )
 from bot.errors import ConfigError, StoreError
-from bot.models import Answer, Exchange, Source
+from bot.models import Answer, Exchange
 from bot.runtime import Services
-from renderers.base import Capabilities, RenderContext, capabilities_for
+from renderers.base import Capabilities, capabilities_for
 
 log = logging.getLogger(__name__)
 
@@ -70,15 +70,6 @@ def check_settings(settings: SlackSettings) -> None:
         raise ConfigError("slack.signing_secret: required in HTTP mode (${SLACK_SIGNING_SECRET})")
     if settings.mode == "socket" and not settings.app_token.startswith("xapp-"):
         raise ConfigError("slack.app_token: Socket Mode needs an app-level token (xapp-…)")
-
-
-def _file_size(source: Source) -> int | None:
-    if not source.path:
-        return None
-    try:
-        return os.path.getsize(source.path)
-    except OSError:
-        return None
 
 
 class SlackConnector:
@@ -232,15 +223,8 @@ class SlackConnector:
         attach_files: bool = True,
     ) -> Payload:
         """The Slack payload of ``answer`` for a viewer in ``audience``."""
-        signer = self.services.signer
-        context = RenderContext(
-            public_base_url=self.services.settings.web.public_base_url,
-            signer=(lambda source: signer.url_for(source, audience)) if signer else None,
-            audience=audience,
-            capabilities=self._caps,
-            file_size=_file_size,
-            attach_files=attach_files,
-            turn_id=None if turn_id is None else str(turn_id),
+        context = context_for(
+            self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
         )
         return renderers.render("slack", answer, context)
 
