@@ -124,8 +124,12 @@ class Source:
         return self.title or self.label or self.filename or self.url or self.id
 
     def visible_to(self, groups: frozenset[str] | set[str]) -> bool:
-        """True when a viewer in ``groups`` may see this source."""
-        return any(group in groups for group in self.audience)
+        """True when a viewer in ``groups`` may see this source.
+
+        A ``public`` source is visible to every viewer: groups widen what a viewer sees and
+        never hide public documents (a channel mapped to ``[staff]`` still cites the guides).
+        """
+        return "public" in self.audience or any(group in groups for group in self.audience)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: field names as keys, ``None`` fields and default flags omitted."""

@@ -159,3 +159,13 @@ def test_source_round_trip_property(
     source = Source(ident, url=url, page=page, audience=tuple(audience))
     assert source.url is None or is_safe_url(source.url)
     assert Source.from_json(json.loads(json.dumps(source.to_json()))) == source
+
+
+def test_public_sources_are_visible_to_every_viewer_and_groups_only_widen() -> None:
+    guide = Source("guide")
+    staff_only = Source("hr", audience=("staff",))
+    assert guide.visible_to(frozenset({"staff"}))
+    assert guide.visible_to(frozenset())
+    assert staff_only.visible_to(frozenset({"staff"}))
+    assert not staff_only.visible_to(frozenset({"public"}))
+    assert not staff_only.visible_to(frozenset({"sales"}))
