@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import mistune
 
-from bot.models import Source
+from bot.models import Source, TextDelta
 from bot.registry import SourceRegistry
 from bot.resolver import StreamResolver, resolve
 
@@ -158,6 +158,13 @@ def main() -> int:
           f"stream 1 char/feed {statistics.median(stream_t) * 1e3:.2f} ms")  # fmt: skip
     ratio_parse = sum(resolve_t) / sum(mistune_t)
     ratio_stream = sum(stream_t) / sum(resolve_t)
+    # The floor of any one-character stream: one TextDelta event per character, no other work.
+    floor_t = [
+        best_of(repeats, lambda t=text: [TextDelta(c) for c in t])  # type: ignore[misc]
+        for text in answers
+    ]
+    floor = sum(floor_t) / sum(resolve_t)
+    print(f"floor, one TextDelta per character and nothing else: {floor:.2f}x resolve()")
     small = [t / len(a) for t, a in zip(stream_t, answers, strict=True) if len(a) < 2048]
     large = [t / len(a) for t, a in zip(stream_t, answers, strict=True) if len(a) >= 8192]
     if small and large:
