@@ -33,7 +33,8 @@ example:
       | citecast resolve --sources sources.json
   {"text": "Run the installer [^1]. It needs Python 3.11 [^2].", "citations": [...], ...}
 
-A malformed file or entry exits with status 2 and one line naming it, e.g.
+A malformed file or entry (also one nested too deeply or larger than 50 MB) exits with status 2
+and one line naming it, e.g.
   citecast resolve: sources.json: entry 3: page must be an integer
 """
 
@@ -57,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+MAX_SOURCES_BYTES = 50_000_000
+"""A sources file larger than this is refused (it is read whole into memory)."""
+
+
 def load_sources(path: str) -> list[Source]:
     """The sources of ``path``; a ValidationError naming the file and the entry otherwise."""
     import json
@@ -65,16 +70,25 @@ def load_sources(path: str) -> list[Source]:
     from bot.models import Source
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            data: Any = json.load(handle)
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SOURCES_BYTES + 1)
     except FileNotFoundError:
         raise ValidationError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise ValidationError(f"{path}: cannot read: {exc}") from None
+    if len(raw) > MAX_SOURCES_BYTES:
+        raise ValidationError(f"{path}: larger than {MAX_SOURCES_BYTES // 1_000_000} MB")
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
         raise ValidationError(f"{path}: cannot read: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ValidationError(
             f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        # the stdlib decoder recurses once per nesting level; no valid sources file nests deeply
+        raise ValidationError(f"{path}: JSON nested too deeply") from None
     if not isinstance(data, list):
         raise ValidationError(f"{path}: must be a JSON list of sources")
     sources: list[Source] = []

@@ -133,3 +133,24 @@ def test_real_process_never_prints_a_traceback(sources_file: Path) -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().endswith("entry 1: page must be an integer")
+
+
+def test_deeply_nested_sources_file_is_one_line_exit_2(
+    sources_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sources_file.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, out, err = run_cli(monkeypatch, capsys, ["resolve", "--sources", "sources.json"], "x")
+    assert (code, out) == (2, "")
+    assert err == "citecast resolve: sources.json: JSON nested too deeply\n"
+
+
+def test_oversized_sources_file_is_refused_before_parsing(
+    sources_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.commands import resolve as resolve_command
+
+    monkeypatch.setattr(resolve_command, "MAX_SOURCES_BYTES", 1_000_000)
+    sources_file.write_text(json.dumps([{"id": "a", "text": "x" * 1_000_000}]), encoding="utf-8")
+    code, out, err = run_cli(monkeypatch, capsys, ["resolve", "--sources", "sources.json"], "x")
+    assert (code, out) == (2, "")
+    assert err == "citecast resolve: sources.json: larger than 1 MB\n"
