@@ -1,13 +1,17 @@
 """resolve() and StreamResolver: whatever markers the model wrote -> one canonical Answer.
 
 The answer text comes out as CommonMark with each citation written ``[^n]`` where the marker
-was (adjacent ones ``[^1][^2]``); a citation to the same source again reuses its ``n``. Every
+was (adjacent ones ``[^1][^2]``); a citation to the same source again reuses its ``n``, and
+within one run of adjacent groups (only spaces between them) each source appears once. Every
 marker that cannot stand is removed, with the space before it, and listed in
 ``Answer.dropped`` with its reason (DESIGN §3, §5). Nothing of a source the viewer may not see
 reaches the Answer: such a marker is dropped as ``forbidden`` and its id is redacted.
 
 ``resolve(raw)`` is exactly ``StreamResolver`` fed the whole text and finished, so the stream's
 text deltas always concatenate to ``resolve(raw).text`` whatever the split.
+
+A source has one Citation: a later marker may add a quote or columns to it, which the final
+Answer carries but an already emitted CitationAdded event does not.
 
 The registry must not change while one answer is being resolved.
 """
@@ -219,7 +223,8 @@ class StreamResolver:
             self._text(lead + _footnote(shown[0]))
         else:
             self._text(lead + "".join(_footnote(n) for n in shown))
-        self._adjacent = tuple(shown)
+        # the run goes on until text other than spaces: each source appears once in it
+        self._adjacent = adjacent + tuple(shown)
 
     def _marker(self, marker: Marker) -> None:
         targets = self._targets(marker)
@@ -284,11 +289,23 @@ class StreamResolver:
         if citation is not None:
             if marker.quote and citation.quote is None:
                 # a later tag may carry the quote the first marker lacked (the final Answer has it)
-                self._by_number[number] = dataclasses.replace(
+                citation = dataclasses.replace(
                     citation,
                     quote=marker.quote,
                     deep_link=deep_link(citation.source, marker.quote) or citation.deep_link,
                 )
+            if marker.columns and citation.source.columns:
+                # columns any marker attributes to the source join its one citation (first seen
+                # first); like a late quote, the final Answer has them, a past event may not
+                known = citation.source.columns
+                extra = tuple(
+                    c
+                    for c in dict.fromkeys(marker.columns)
+                    if c in known and c not in citation.columns
+                )
+                if extra:
+                    citation = dataclasses.replace(citation, columns=citation.columns + extra)
+            self._by_number[number] = citation
             return citation.n
         limit = self.policy.max_citations
         if limit is not None and len(self._by_number) >= limit:
@@ -299,7 +316,7 @@ class StreamResolver:
         n = number if self.policy.numbering == "registry" else len(self._by_number) + 1
         columns: tuple[str, ...] = ()
         if marker.columns and source.columns:
-            columns = tuple(c for c in marker.columns if c in source.columns)
+            columns = tuple(c for c in dict.fromkeys(marker.columns) if c in source.columns)
         citation = Citation(
             n=n,
             source=source,

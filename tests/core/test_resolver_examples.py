@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from bot.models import Source
+from bot.models import Answer, Source
 from bot.registry import SourceRegistry
-from bot.resolver import ResolvePolicy, resolve
+from bot.resolver import ResolvePolicy, StreamResolver, resolve
 
 SECRET = b"examples-secret!"
 
@@ -94,7 +94,12 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ("fact [9].", "fact.", [], ["out_of_range"]),
     ("fact [^9] and <citation>9</citation>.", "fact and.", [], ["out_of_range", "out_of_range"]),
     ("fact [cite: 2023].", "fact.", [], ["out_of_range"]),
-    ("fact [1] [2] [1].", "fact [^1][^2][^1].", [1, 2], []),
+    # one run of adjacent groups (only spaces between) shows each source once
+    ("fact [1] [2] [1].", "fact [^1][^2].", [1, 2], []),
+    ("A [1][3] [1, 3] B.", "A [^1][^2] B.", [1, 3], []),
+    ("A [1, 3][3] [1] B.", "A [^1][^2] B.", [1, 3], []),
+    ("A [1] [1] then [1].", "A [^1] then [^1].", [1], []),
+    ("A [1]\n[1] B.", "A [^1]\n[^1] B.", [1], []),
     ("fact [9] [1].", "fact [^1].", [1], ["out_of_range"]),
     ("fact <CIT nope />.", "fact.", [], ["unknown"]),
     # placeholders
@@ -250,3 +255,32 @@ def test_forbidden_source_leaves_no_trace() -> None:
     dumped = json.dumps(answer.to_json())
     for secret in ("Secret salaries", "intranet.test", "Alice", "private-id"):
         assert secret not in dumped
+
+
+def _stream_one_char(raw: str, registry: SourceRegistry) -> Answer:
+    resolver = StreamResolver(registry)
+    for char in raw:
+        resolver.feed(char)
+    return resolver.finish()[1]
+
+
+@pytest.mark.parametrize(
+    ("raw", "columns"),
+    [
+        # cited by number first, then by key with columns: the columns still count
+        (f'Groups [1][5] record [[source key="{RECORD_KEY}" columns="price, cost"]] x.', ["price"]),
+        (f'A [[source key="{RECORD_KEY}" columns="price, cost"]] then [5].', ["price"]),
+        # union over markers, first seen first, only columns the source has
+        (
+            f'A [[source key="{RECORD_KEY}" columns="price"]] and '
+            f'[[source key="{RECORD_KEY}" columns="colour, name, price"]].',
+            ["price", "name"],
+        ),
+        (f'A [5] and [[source key="{RECORD_KEY}" columns="name, name"]].', ["name"]),
+    ],
+)
+def test_columns_of_every_marker_join_the_one_citation(raw: str, columns: list[str]) -> None:
+    batch = resolve(raw, eight_sources())
+    record = [c for c in batch.citations if c.source_number == 5]
+    assert [list(c.columns) for c in record] == [columns]
+    assert _stream_one_char(raw, eight_sources()) == batch
