@@ -114,17 +114,24 @@ Parsed = Hit | _Need | None
 class Grammar:
     """What the grammar needs to know about this turn (kept free of the registry type).
 
-    ``bare_numbers``: bare groups like ``[7]`` are markers (the registry is not empty).
+    ``bare_numbers``: bare groups like ``[7]`` are markers (the registry is not empty); a
+    callable is asked each time a bare group (or a ``[1]: …`` line) is decided, so a registry
+    that fills up during the turn counts from the moment it is not empty.
     ``is_known_url``: a linked number ``[1](url)`` is a marker only for a registry URL.
     ``key_word``: the token word of record keys (``[[source key="…"]]``).
     ``is_source_list``: decides whether a trailing model-written source list (its item lines)
     only repeats registry sources; None disables stripping.
     """
 
-    bare_numbers: bool = True
+    bare_numbers: bool | Callable[[], bool] = True
     is_known_url: Callable[[str], bool] = lambda url: False
     key_word: str = "source"
     is_source_list: Callable[[list[str]], bool] | None = None
+
+    def bare_groups(self) -> bool:
+        """Whether a bare bracket group decided now is a marker."""
+        bare = self.bare_numbers
+        return bare() if callable(bare) else bare
 
 
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|and)[ \t]*")
@@ -207,7 +214,7 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     m = _WORD_NUMS.fullmatch(body)
     if m is not None:
         word = m["word"]
-        if word is None and not (grammar.bare_numbers and _digits_ok(m["nums"], 3)):
+        if word is None and not (_digits_ok(m["nums"], 3) and grammar.bare_groups()):
             return None
         numbers = expand_numbers(m["nums"])
         if numbers is None:
@@ -216,9 +223,9 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     if _PLACEHOLDER_WORDS.fullmatch(body):
         return Hit(end, Marker("word", raw, i, placeholder=True))
     if (
-        grammar.bare_numbers
-        and _PLACEHOLDER_SYMBOL.fullmatch(body)
+        _PLACEHOLDER_SYMBOL.fullmatch(body)
         and not _WORD_CHAR.match(prev or " ")
+        and grammar.bare_groups()
     ):
         return Hit(end, Marker("bracket", raw, i, placeholder=True))
     return None

@@ -279,7 +279,7 @@ class MarkerScanner:
                 return pos
         elif first == "[":
             if FOOTDEF.match(stripped) or (
-                self.grammar.bare_numbers and FOOTDEF_BARE.match(stripped)
+                FOOTDEF_BARE.match(stripped) and self.grammar.bare_groups()
             ):
                 self._skip_line = True
                 self._line_start = False

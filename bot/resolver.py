@@ -13,7 +13,10 @@ text deltas always concatenate to ``resolve(raw).text`` whatever the split.
 A source has one Citation: a later marker may add a quote or columns to it, which the final
 Answer carries but an already emitted CitationAdded event does not.
 
-The registry must not change while one answer is being resolved.
+Bare bracket groups (``[7]``) are markers only while the registry is not empty (DESIGN §5),
+asked each time a group is decided, so a StreamResolver may be created before the tools
+register sources: text written before the first source keeps its bare groups as text. For
+stream == batch, the registry must not change while one answer is being resolved.
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ class StreamResolver:
         self.registry = registry
         self.policy = policy or ResolvePolicy()
         grammar = Grammar(
-            bare_numbers=len(registry) > 0,
+            # decided per group when it is read: tools may register the first source mid-turn
+            bare_numbers=lambda: len(registry) > 0,
             is_known_url=lambda url: bool(registry.numbers_for_url(url)),
             key_word=self.policy.key_word,
             is_source_list=self._is_source_list if self.policy.strip_model_source_lists else None,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.models import Answer, Source
+from bot.models import Answer, Source, TextDelta
 from bot.registry import SourceRegistry
 from bot.resolver import ResolvePolicy, StreamResolver, resolve
 
@@ -284,3 +284,19 @@ def test_columns_of_every_marker_join_the_one_citation(raw: str, columns: list[s
     record = [c for c in batch.citations if c.source_number == 5]
     assert [list(c.columns) for c in record] == [columns]
     assert _stream_one_char(raw, eight_sources()) == batch
+
+
+def test_stream_created_before_the_tools_counts_bare_groups_once_a_source_exists() -> None:
+    registry = SourceRegistry(secret=SECRET)
+    resolver = StreamResolver(registry)
+    texts: list[str] = []
+    for delta in ["Let me look [7] up", ".\n", "[1]: a note\n"]:
+        texts += [e.text for e in resolver.feed(delta) if isinstance(e, TextDelta)]
+    registry.register(Source("s1", title="Install guide"))  # a tool ran mid-turn
+    for delta in ["Fact [1", "] and [2].\n", "[1]: definition\n"]:
+        texts += [e.text for e in resolver.feed(delta) if isinstance(e, TextDelta)]
+    events, answer = resolver.finish()
+    texts += [e.text for e in events if isinstance(e, TextDelta)]
+    assert answer.text == "".join(texts) == "Let me look [7] up.\n[1]: a note\nFact [^1] and."
+    assert [(c.n, c.source.id) for c in answer.citations] == [(1, "s1")]
+    assert [d.reason for d in answer.dropped] == ["out_of_range"]
