@@ -121,6 +121,13 @@ class MarkerScanner:
         self._buf += text
         return self._run()
 
+    def settled(self) -> bool:
+        """Nothing but spaces is held back and no line start is pending.
+
+        Then gathering plain text before scanning it delays no decision (a caller may batch it).
+        """
+        return not self._line_start and not self._final and not self._buf.strip(" \t")
+
     def scan_all(self, text: str) -> list[Token]:
         """All tokens of a complete text: the same as ``feed(text) + finish()``, in one pass."""
         if self._final or self._buf or self._base:

@@ -24,9 +24,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from bot.deeplinks import deep_link
 from bot.marker_parse import Grammar, Marker
@@ -38,6 +38,14 @@ from bot.source_mentions import MentionMatcher, is_model_source_list
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
+# what may start a marker, code, math or a line-level decision: ends a run of gathered text
+_BOUNDARY = re.compile("[\\[<`$\\\\\n\r【\ue200-\ue202]")
+_CLOSERS = "]>)】\ue201"
+_PENDING_BOUNDARY = re.compile("[\\[<`$\\\\\n\r【\ue200-\ue202\\]>)]")
+_NO_EVENTS: Final[list[TextDelta | CitationAdded]] = []  # shared: feed() callers only read it
+
+COALESCE = 32
+"""Default of ``StreamResolver(coalesce=…)``: most plain characters gathered into one TextDelta."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +76,15 @@ def resolve(raw: str, registry: SourceRegistry, policy: ResolvePolicy | None = N
 class StreamResolver:
     """Resolve an answer delta by delta; ``finish()`` gives the same Answer as ``resolve()``."""
 
-    def __init__(self, registry: SourceRegistry, policy: ResolvePolicy | None = None) -> None:
+    def __init__(
+        self,
+        registry: SourceRegistry,
+        policy: ResolvePolicy | None = None,
+        *,
+        coalesce: int = COALESCE,
+    ) -> None:
         self.registry = registry
+        self.coalesce = coalesce
         self.policy = policy or ResolvePolicy()
         grammar = Grammar(
             # decided per group when it is read: tools may register the first source mid-turn
@@ -88,11 +103,40 @@ class StreamResolver:
         self._new: list[Citation] = []
         self._mentions = MentionMatcher(self, registry) if self.policy.infer_from_mentions else None
         self._finished = False
+        self._plain = ""
+        self._gather: Callable[[str], object] | None = None
 
     def feed(self, delta: str) -> list[TextDelta | CitationAdded]:
-        """Events that ``delta`` makes certain: new citations first, then the text using them."""
+        """Events that ``delta`` makes certain: new citations first, then the text using them.
+
+        Plain text (no character that can start a marker, code, math or a line) arriving while
+        nothing is held back is gathered, up to ``coalesce`` characters, and sent as one
+        TextDelta when a special character, a line break, the limit or ``finish()`` comes.
+        The answer does not depend on it: it only changes where the deltas are cut.
+        """
+        gather = self._gather
+        # letters never start or close anything: isalpha() is cheaper than the search
+        if gather is not None and (delta.isalpha() or gather(delta) is None):
+            plain = self._plain + delta
+            if len(plain) <= self.coalesce:
+                self._plain = plain
+                return _NO_EVENTS
         if self._finished:
             raise ValueError("feed() after finish()")
+        if self._plain:
+            delta = self._plain + delta
+            self._plain = ""
+        events = self._feed(delta)
+        if self._scanner.settled():
+            self._gather = _BOUNDARY.search
+        elif delta and delta[-1] not in _CLOSERS:
+            # a candidate is pending: more plain text cannot settle it, only a closer can
+            self._gather = _PENDING_BOUNDARY.search
+        else:
+            self._gather = None  # the next character decides the candidate
+        return events
+
+    def _feed(self, delta: str) -> list[TextDelta | CitationAdded]:
         tokens = self._scanner.feed(delta)
         if not tokens:
             return []
@@ -113,7 +157,10 @@ class StreamResolver:
         """The remaining events, then the final Answer."""
         if self._finished:
             raise ValueError("finish() called twice")
-        events = self._consume(self._scanner.finish(), final=True)
+        self._gather = None
+        events = self._feed(self._plain) if self._plain else []
+        self._plain = ""
+        events += self._consume(self._scanner.finish(), final=True)
         return events, self._answer()
 
     def _resolve_all(self, raw: str) -> Answer:

@@ -130,8 +130,8 @@ def test_source_list_is_removed_only_when_trailing_and_accepted() -> None:
     assert collect(out) == "A.\n\nSources:\n- Other\n"
 
 
-def stream_texts(registry: SourceRegistry, deltas: list[str]) -> list[str]:
-    resolver = StreamResolver(registry)
+def stream_texts(registry: SourceRegistry, deltas: list[str], coalesce: int = 0) -> list[str]:
+    resolver = StreamResolver(registry, coalesce=coalesce)
     out: list[str] = []
     for delta in deltas:
         out.append("".join(e.text for e in resolver.feed(delta) if isinstance(e, TextDelta)))
@@ -171,3 +171,21 @@ def test_hostile_inputs_resolve() -> None:
         _, answer = resolver.finish()
         assert len(answer.citations) <= 1  # only "[[[1]" names a source
         assert len(answer.text) <= 2 * len(text)
+
+
+def test_plain_text_is_gathered_until_a_boundary_or_the_limit() -> None:
+    deltas = ["Hello", " wor", "ld", " [", "1]", " then", " more", " and", " more", "\n", "x"]
+    out = stream_texts(registry_of(2), deltas, coalesce=12)
+    # plain deltas wait (at most 12 characters); "[" and the line break release them at once
+    # the line start after "\n" is pending too: "x" waits with it (until finish() here)
+    assert out == ["Hello", "", "", " world", "", " [^1] then", "", "", " more and more", "", ""]
+
+
+def test_gathered_text_is_released_by_finish() -> None:
+    resolver = StreamResolver(registry_of(2))
+    first = [e.text for e in resolver.feed("Fact") if isinstance(e, TextDelta)]
+    assert first == ["Fact"]
+    assert resolver.feed(" one") == []
+    events, answer = resolver.finish()
+    assert [e.text for e in events if isinstance(e, TextDelta)] == [" one"]
+    assert answer.text == "Fact one"

@@ -67,7 +67,7 @@ async def test_long_answer_streams_in_chunks() -> None:
     answerer = ScriptedAnswerer(SOURCES[:1], raw, chunk=7)
     events = await collect(answerer, frozenset({"public"}))
     deltas = [e for e in events if isinstance(e, TextDelta)]
-    assert len(deltas) > 500
+    assert len(deltas) > 200  # plain text is gathered up to 32 characters per delta
     final = events[-1]
     assert isinstance(final, Reply)
     assert len(final.answer.text) > 6900
