@@ -22,16 +22,24 @@ from mistune.core import InlineState
 
 Token = dict[str, Any]
 
-CITATION_PATTERN = r"\[\^(?P<cite_n>[1-9][0-9]{0,4})\]"
+# A "!" right before the bracket is matched too: the image rule (``!?\[``) would otherwise start
+# at the "!" and swallow ``[^n]`` ("It works![^1]"). ``![^n]`` is never an image here.
+CITATION_PATTERN = r"(?P<cite_bang>!?)\[\^(?P<cite_n>[1-9][0-9]{0,4})\]"
 
 
 def _parse_citation(inline: Any, m: re.Match[str], state: InlineState) -> int:
+    if m.group("cite_bang"):
+        state.append_token({"type": "text", "raw": "!"})
     state.append_token({"type": "citation", "attrs": {"n": int(m.group("cite_n"))}})
     return m.end()
 
 
 def _citation_plugin(md: mistune.Markdown) -> None:
-    md.inline.register("citation", CITATION_PATTERN, _parse_citation, before="link")
+    # start_chars keeps mistune's fast scan between inline triggers (without them it falls
+    # back to trying the whole rule regex at every position)
+    md.inline.register(
+        "citation", CITATION_PATTERN, _parse_citation, before="link", start_chars=("!", "[")
+    )
 
 
 _PARSER = mistune.create_markdown(

@@ -25,7 +25,7 @@ from bot.markdown import Token
 from bot.models import RecordAction
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document
-from renderers.escaping import html_text, one_line
+from renderers.escaping import html_text, one_line, visible
 from renderers.html_writer import HtmlWriter
 from renderers.limits import truncate
 from renderers.text_writer import TextWriter
@@ -175,7 +175,7 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     more = max(0, len(listed) - MAX_REFERENCES)
     shown = listed[:MAX_REFERENCES]
     more_url = doc.context.full_list_url()
-    text_body = "\n\n".join(t for _, t in fragments if t.strip())
+    text_body = "\n\n".join(t for _, t in fragments if visible(t))
     text = _environment().get_template("email.txt.j2").render(
         body=text_body, references=[reference(f, True) for f in shown], more=more,
         more_url=more_url,

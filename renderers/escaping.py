@@ -17,6 +17,18 @@ _DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:)", re.I)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+|~!>])")
 
 
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def visible(text: str) -> bool:
+    """True when ``text`` shows something: not only whitespace and zero-width characters.
+
+    Platforms reject empty elements (Slack ``invalid_blocks`` for an empty header or section);
+    a block whose text is not visible is left out instead.
+    """
+    return not text.isspace() and bool(text.translate(_INVISIBLE).strip())
+
+
 def one_line(text: str) -> str:
     """Collapse every run of whitespace (incl. newlines) into one space."""
     return " ".join(text.split())

@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 
-from bot.markdown import Token
-from renderers.escaping import html_text, safe_url
+from bot.markdown import Token, plain_text
+from renderers.escaping import html_text, safe_url, visible
 
 
 class HtmlWriter:
@@ -32,16 +32,23 @@ class HtmlWriter:
         children = token.get("children") or []
         if kind == "paragraph" or kind == "block_text":
             inner = self.inline(children)
-            return inner if kind == "block_text" else f"{self._open('p')}{inner}</p>"
+            if kind == "block_text":
+                return inner
+            if not visible(inner):
+                return ""
+            return f"{self._open('p')}{inner}</p>"
         if kind == "heading":
             level = min(6, max(1, int(token["attrs"]["level"])))
-            return f"{self._open(f'h{level}')}{self.inline(children)}</h{level}>"
+            inner = self.inline(children)
+            return f"{self._open(f'h{level}')}{inner}</h{level}>" if visible(inner) else ""
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
             inner = "".join(self.block(c) for c in children)
-            return f"{self._open('blockquote')}{inner}</blockquote>"
+            return f"{self._open('blockquote')}{inner}</blockquote>" if inner else ""
         if kind == "block_code":
+            if not visible(str(token.get("raw", ""))):
+                return ""
             info = str((token.get("attrs") or {}).get("info") or "").split(" ")[0]
             lang = f' class="language-{html_text(info)}"' if info.isalnum() else ""
             code = html_text(str(token.get("raw", "")))
@@ -63,12 +70,17 @@ class HtmlWriter:
         start_attr = f' start="{int(start)}"' if tag == "ol" and start not in (None, 1) else ""
         items = []
         for item in token.get("children") or []:
-            parts = [self.block(c) for c in item.get("children") or []]
-            items.append(f"{self._open('li')}{''.join(parts)}</li>")
+            inner = "".join(self.block(c) for c in item.get("children") or [])
+            if inner or tag == "ol":  # an empty bullet shows nothing; a number still counts
+                items.append(f"{self._open('li')}{inner}</li>")
+        if not items:
+            return ""
         return f"{self._open(tag, start_attr)}{''.join(items)}</{tag}>"
 
     def _table(self, token: Token) -> str:
         rows: list[str] = []
+        if not visible(plain_text(token.get("children") or [])):
+            return ""
         for part in token.get("children") or []:
             if part["type"] == "table_head":
                 cells = self._cells(part.get("children") or [], "th")
@@ -103,7 +115,8 @@ class HtmlWriter:
             elif kind == "strikethrough":
                 out.append(f"{self._open('del')}{self.inline(children)}</del>")
             elif kind == "codespan":
-                out.append(f"{self._open('code')}{html_text(str(token.get('raw', '')))}</code>")
+                code = html_text(str(token.get("raw", "")))
+                out.append(f"{self._open('code')}{code}</code>" if visible(code) else code)
             elif kind in ("link", "image"):
                 out.append(self._link(token))
             elif kind == "softbreak":

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from renderers.escaping import visible
+
 SLACK_MAX_BLOCKS = 50
 SLACK_MAX_SECTION_CHARS = 3000
 SLACK_MAX_CONTEXT_ELEMENTS = 10
@@ -93,7 +95,7 @@ def split_long(text: str, limit: int) -> list[str]:
         rest = body[cut:].lstrip("\n") if not reopen else body[cut:]
         if reopen and not rest.strip():
             break
-    return [p for p in pieces if p.strip()]
+    return [p for p in pieces if visible(p)]
 
 
 def open_fence(text: str) -> tuple[str, str] | None:
@@ -118,7 +120,7 @@ def pack(blocks: Sequence[str], limit: int, sep: str = "\n\n") -> list[str]:
     messages: list[str] = []
     current = ""
     for block in blocks:
-        if not block.strip():
+        if not visible(block):
             continue
         pieces = [block] if len(block) <= limit else split_long(block, limit)
         for piece in pieces:

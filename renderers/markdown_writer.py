@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.markdown import Token, plain_text
-from renderers.escaping import md_text, md_url, no_mentions, one_line, safe_url
+from renderers.escaping import md_text, md_url, no_mentions, one_line, safe_url, visible
 
 Dialect = Literal["discord", "discourse"]
 _TEXT_SPECIAL = re.compile(r"([\\`*_~\[\]<>|])")
@@ -58,11 +58,14 @@ class MarkdownWriter:
             level = int(token["attrs"]["level"])
             if self._dialect == "discord":
                 level = 2 if level <= 2 else 3
-            return "#" * level + " " + one_line(self.inline(children))
+            title = one_line(self.inline(children))
+            return "#" * level + " " + title if visible(title) else ""
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
-            inner = "\n\n".join(self.block(c) for c in children)
+            inner = "\n\n".join(b for b in (self.block(c) for c in children) if visible(b))
+            if not inner:
+                return ""
             return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
         if kind == "block_code":
             return self._code(str(token.get("raw", "")), (token.get("attrs") or {}).get("info"))
@@ -78,6 +81,8 @@ class MarkdownWriter:
 
     def _code(self, code: str, info: object) -> str:
         code = code.rstrip("\n")
+        if not visible(code):
+            return ""
         lang = str(info or "").split(" ")[0]
         lang = lang if lang.isalnum() else ""
         if self._dialect == "discord":
@@ -104,6 +109,8 @@ class MarkdownWriter:
                 else:
                     text = self.block(child)
                     parts.append(text.replace("\n", "\n" + inner_indent))
+            if not any(visible(part) for part in parts) and not ordered:
+                continue  # an empty bullet shows nothing; an empty numbered item keeps its number
             body = sep.join(parts) if parts else ""
             first_line_nested = parts and item["children"][0]["type"] == "list"
             lead = indent + marker
@@ -120,7 +127,7 @@ class MarkdownWriter:
 
     def _table(self, token: Token) -> str:
         rows = self._rows(token)
-        if not rows:
+        if not any(visible(plain_text(cell)) for row in rows for cell in row):
             return ""
         if self._dialect == "discourse":
             lines = [
@@ -133,10 +140,14 @@ class MarkdownWriter:
         if sum(widths) + 3 * len(widths) > TABLE_MAX_WIDTH:
             head, *body = texts
             blocks = [
-                "\n".join(f"**{md_text(h)}**: {md_text(c)}" for h, c in zip(head, r, strict=False))
+                "\n".join(
+                    f"**{md_text(h)}**: {md_text(c)}" if visible(h) else md_text(c)
+                    for h, c in zip(head, r, strict=False)
+                    if visible(c)
+                )
                 for r in body
             ]
-            return no_mentions("\n\n".join(blocks))
+            return no_mentions("\n\n".join(b for b in blocks if b))
         lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in texts]
         lines.insert(1, "-+-".join("-" * w for w in widths))
         body_text = "\n".join(line.rstrip() for line in lines).replace("```", "`\u200b``")
@@ -159,7 +170,9 @@ class MarkdownWriter:
                 out.append(f"~~{self.inline(children)}~~")
             elif kind == "codespan":
                 code = one_line(str(token.get("raw", "")))
-                if self._dialect == "discord":
+                if not visible(code):
+                    out.append(" " if token.get("raw") else "")  # "``" would show backticks
+                elif self._dialect == "discord":
                     code = no_mentions(code.replace("`", "\u02cb"))
                     out.append(f"`{code}`")
                 else:

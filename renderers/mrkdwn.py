@@ -12,7 +12,7 @@ import html
 from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
-from renderers.escaping import one_line, safe_url, slack_link_text, slack_text, slack_url
+from renderers.escaping import one_line, safe_url, slack_link_text, slack_text, slack_url, visible
 
 TABLE_MAX_WIDTH = 72
 
@@ -35,15 +35,19 @@ class MrkdwnWriter:
         if kind in ("paragraph", "block_text"):
             return self.inline(children)
         if kind == "heading":
-            return f"*{self.inline(children, bold=True).strip()}*"
+            title = self.inline(children, bold=True).strip()
+            return f"*{title}*" if visible(title) else ""
         if kind == "list":
             return self._list(token, depth)
         if kind == "block_quote":
-            inner = "\n".join(self.block(c, depth) for c in children)
+            blocks = (self.block(c, depth) for c in children)
+            inner = "\n\n".join(b for b in blocks if visible(b))
+            if not inner:
+                return ""
             return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
         if kind == "block_code":
             code = str(token.get("raw", "")).rstrip("\n")
-            return f"```\n{code_text(code)}\n```"
+            return f"```\n{code_text(code)}\n```" if visible(code) else ""
         if kind == "thematic_break":
             return "\u2015" * 12
         if kind == "table":
@@ -67,6 +71,9 @@ class MrkdwnWriter:
                 self.block(c, depth + 1) if c["type"] == "list" else self.block(c, depth)
                 for c in item.get("children") or []
             ]
+            parts = [part for part in parts if visible(part)]
+            if not parts and not ordered:
+                continue  # an empty bullet shows nothing; an empty numbered item keeps its number
             first, *rest = parts or [""]
             lines.append(f"{indent}{marker} {first}")
             for part in rest:
@@ -84,7 +91,7 @@ class MrkdwnWriter:
                 rows.append(
                     [one_line(self.plain(c.get("children") or [])) for c in row["children"]]
                 )
-        if not rows:
+        if not any(visible(cell) for row in rows for cell in row):
             return ""
         widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
         if sum(widths) + 3 * len(widths) <= TABLE_MAX_WIDTH:
@@ -95,8 +102,13 @@ class MrkdwnWriter:
         head, *body_rows = rows
         out: list[str] = []
         for row in body_rows:
-            pairs = [f"*{slack_text(h)}*: {slack_text(c)}" for h, c in zip(head, row, strict=False)]
-            out.append("\n".join(pairs))
+            pairs = [
+                f"*{slack_text(h)}*: {slack_text(c)}" if visible(h) else slack_text(c)
+                for h, c in zip(head, row, strict=False)
+                if visible(c)
+            ]
+            if pairs:
+                out.append("\n".join(pairs))
         return "\n\n".join(out)
 
     def plain(self, tokens: list[Token]) -> str:
@@ -132,7 +144,9 @@ class MrkdwnWriter:
             elif kind == "strikethrough":
                 out.append(f"~{self.inline(children, bold)}~")
             elif kind == "codespan":
-                out.append(f"`{code_text(str(token.get('raw', ''))).replace('`', 'ʼ')}`")
+                code = str(token.get("raw", ""))
+                # "``" or "` `" would show the backticks themselves
+                out.append(f"`{code_text(code).replace('`', 'ʼ')}`" if visible(code) else code)
             elif kind in ("link", "image"):
                 url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
                 label = plain_text(children) or ("image" if kind == "image" else "")

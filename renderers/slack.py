@@ -17,7 +17,7 @@ from typing import Any, Literal
 from bot.markdown import Token
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document
-from renderers.escaping import one_line, slack_link_text, slack_text, slack_url
+from renderers.escaping import one_line, slack_link_text, slack_text, slack_url, visible
 from renderers.limits import (
     SLACK_FALLBACK_CHARS,
     SLACK_MAX_BLOCKS,
@@ -78,6 +78,8 @@ class SlackBlocks:
     def __call__(self, token: Token) -> SlackPart:
         if token["type"] == "heading" and int(token["attrs"]["level"]) == 1:
             title = one_line(self._writer.plain(token.get("children") or []))
+            if not visible(title):
+                return SlackPart("text", "", lambda: "")  # Slack rejects an empty header
             # plain_text is not parsed by Slack; the joiner still keeps `<!here>` out of it
             shown = truncate(title, SLACK_MAX_HEADER_CHARS).replace("<", "<\u200d")
             return SlackPart("header", shown, lambda: title)
@@ -176,7 +178,7 @@ def _body_blocks(parts: list[SlackPart], limit: int) -> list[dict[str, Any]]:
         if part.kind == "header":
             flush()
             blocks.append({"type": "header", "text": {"type": "plain_text", "text": part.text}})
-        elif part.text.strip():
+        elif visible(part.text):
             pending.append(part.text)
     flush()
     return blocks
@@ -187,7 +189,7 @@ def fallback_text(parts: list[SlackPart]) -> str:
     plains: list[str] = []
     size = 0
     for part in parts:
-        if not part.text.strip():
+        if not visible(part.text):
             continue
         plain = one_line(part.plain())
         plains.append(plain)

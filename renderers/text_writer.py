@@ -10,7 +10,7 @@ import html
 from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
-from renderers.escaping import one_line, safe_url
+from renderers.escaping import one_line, safe_url, visible
 
 
 class TextWriter:
@@ -26,15 +26,21 @@ class TextWriter:
             return self.inline(children)
         if kind == "heading":
             title = one_line(self.inline(children))
+            if not visible(title):
+                return ""
             rule = "=" if int(token["attrs"]["level"]) == 1 else "-"
             return f"{title}\n{rule * min(len(title), 72)}"
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
-            inner = "\n\n".join(self.block(c) for c in children)
+            inner = "\n\n".join(b for b in (self.block(c) for c in children) if visible(b))
+            if not inner:
+                return ""
             return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
         if kind == "block_code":
             code = str(token.get("raw", "")).rstrip("\n")
+            if not visible(code):
+                return ""
             return "\n".join(f"    {line}" for line in code.split("\n"))
         if kind == "thematic_break":
             return "-" * 24
@@ -47,7 +53,7 @@ class TextWriter:
                         one_line(self.inline(c.get("children") or [])) for c in row["children"]
                     ]
                     rows.append(" | ".join(cells))
-            return "\n".join(rows)
+            return "\n".join(rows) if any(visible(r.replace("|", "")) for r in rows) else ""
         if kind == "block_html":
             return str(token.get("raw", "")).strip()
         if children:
@@ -70,7 +76,7 @@ class TextWriter:
                 text = self.block(child).replace("\n", "\n" + inner)
                 lines.append((indent + marker if first else inner) + text)
                 first = False
-            if first:
+            if first and attrs.get("ordered"):  # an empty bullet shows nothing
                 lines.append(indent + marker.rstrip())
         return "\n".join(lines)
 

@@ -173,6 +173,48 @@ def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -
         assert upload["placeholder"] in "\n".join(posts)
 
 
+_EMPTY_HTML = re.compile(
+    r"<(h[1-6]|p|blockquote|pre|code|ul|ol|table)\b[^>]*>(?:\s|\u200b|&nbsp;|<br>)*</\1>"
+    r"|<ul\b[^>]*>(?:(?!</ul>).)*<li\b[^>]*>\s*</li>",
+    re.S,
+)
+_EMPTY_MD_LINE = re.compile(r"^ *(?:#{1,6}|[-*+])[ \t\u200b]*$", re.M)
+
+
+def _visible(text: str) -> bool:
+    return bool(text.replace("\u200b", "").replace("\u200d", "").strip())
+
+
+def check_no_empty_elements(channel: str, payload: dict[str, Any]) -> None:
+    """No empty header/section/text element, heading, bullet, quote, code block or table."""
+    if channel == "slack":
+        for message in payload["messages"]:
+            assert _visible(message["text"]), "empty Slack fallback text"
+            for block in message["blocks"]:
+                texts = [block["text"]["text"]] if "text" in block else []
+                texts += [e["text"] for e in block.get("elements", []) if "url" not in e]
+                for text in texts:
+                    assert _visible(text), f"empty Slack {block['type']} text"
+                    assert text.strip() not in ("**", "``", "```\n```", "```\n\n```", "•")
+    elif channel in ("web", "email"):
+        markup = payload["html"]
+        assert not _EMPTY_HTML.search(markup), _EMPTY_HTML.search(markup)
+    else:
+        posts = (
+            [m["content"] for m in payload["messages"]]
+            if channel == "discord"
+            else [payload["raw"], *payload.get("continued", [])]
+        )
+        for post in posts:
+            assert _visible(post) or channel == "discord", "empty post"
+            unfenced = re.sub(r"```.*?```", "code", post, flags=re.S)
+            assert not _EMPTY_MD_LINE.search(unfenced), f"empty element in {post!r}"
+            assert "``" not in unfenced.replace("```", ""), f"empty code span in {post!r}"
+        if channel == "discord":
+            for message in payload["messages"]:
+                assert _visible(message["content"]) or message["embeds"], "empty Discord message"
+
+
 CHECKS = {
     "web": check_web,
     "slack": check_slack,

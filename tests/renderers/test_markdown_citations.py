@@ -59,3 +59,32 @@ def test_chunks_parse_like_the_whole_document(pieces: list[str], sep: str) -> No
     together = parse(text)
     apart = [token for chunk in [*chunks, tail] for token in parse(chunk)]
     assert apart == together
+
+
+def test_citation_right_after_an_exclamation_mark_is_a_citation() -> None:
+    tokens = parse("It works![^1]")
+    assert cited_numbers(tokens) == [1]
+    assert plain_text(tokens[0]["children"]) == "It works![1]"
+
+
+# text that may come right before a citation, and how it reads once parsed
+BEFORE_CITATION = {
+    "!": "!", ")": ")", "]": "]", "*": "*", "_": "_", "`x`": "x", "**b**": "b", "*e*": "e",
+    "~~s~~": "s", "\\\\": "\\", "\\!": "!", "!!": "!!", "?": "?", "\"": "\"", "[a]": "[a]",
+}  # fmt: skip
+
+
+@given(
+    st.text(alphabet="abc .,", max_size=6),
+    st.sampled_from(sorted(BEFORE_CITATION)),
+    st.integers(1, 99999),
+)
+def test_punctuation_before_a_citation_never_hides_it(lead: str, before: str, n: int) -> None:
+    text = f"Word {lead}{before}[^{n}] end"
+    tokens = parse(text)
+    assert cited_numbers(tokens) == [n], text
+    assert f"{BEFORE_CITATION[before]}[{n}] end" in plain_text(tokens[0]["children"])
+
+
+def test_an_escaped_bracket_is_not_a_citation() -> None:
+    assert cited_numbers(parse("Literal \\[^1] and !\\[^2]")) == []

@@ -20,14 +20,20 @@ from renderers import CHANNELS, render
 from renderers.base import CitationForm, RenderContext, capabilities_for
 from renderers.document import cited_numbers, decide_forms
 from renderers.escaping import md_url, slack_url
-from tests.renderers.payload_checks import CHECKS
+from tests.renderers.payload_checks import CHECKS, check_no_empty_elements
 
 HOSTILE = [
     "@everyone", "@here", "<!channel>", "<!here|here>", "<@U0123>", "<#C999>", "<script>x</script>",
     "<img src=x onerror=alert(1)>", "javascript:alert(1)", "[x](javascript:alert(1))", "](http://e)",
     "*", "_", "|", "`", "```", "~~", "\\", "&amp;", "&", "<", ">", "\n", "[^1]", "[^99]", "#", "> ",
     "- ", "1. ", "<a href='javascript:x'>a</a>", "\u200b", "é", "日本", "<style>p{}</style>",
-    "<!-- c -->", "[^2]: def", "<pre>", "@@", "@user",
+    "<!-- c -->", "[^2]: def", "<pre>", "@@", "@user", "!", "works!", ")", "]", "*x*", "`c`",
+    "https://e.example/@team/docs", "support@example.com",
+]  # fmt: skip
+# blocks with nothing visible: no renderer may turn them into an empty element
+EMPTY_BLOCKS = [
+    "#", "# ", "###", "-", "- \n- ", "1.", ">", "```\n```", "| |\n|-|\n| |", "\u200b", "&nbsp;",
+    "`` ``",
 ]  # fmt: skip
 WORDS = ["gateway", "port", "install", "price", "leave", "the", "is", "a", "config", "8443."]
 URLS = [
@@ -80,6 +86,8 @@ def block(numbers: list[int]) -> st.SearchStrategy[str]:
             lambda t: f"| a | b |\n|---|---|\n| {t[0]} | {t[1]}{t[2]} |".replace("\n\n", " ")
         ),
         phrase.map(lambda t: f"<div>{t}</div>"),
+        st.sampled_from(EMPTY_BLOCKS),
+        cite.map(lambda c: f"# {c}"),
     )
 
 
@@ -143,6 +151,7 @@ def test_every_renderer_holds_limits_and_safety(answer: Answer, context: RenderC
         payload = render(channel, answer, context)
         blob = json.dumps(payload, ensure_ascii=False)
         CHECKS[channel](payload)
+        check_no_empty_elements(channel, payload)
         if context.show == "none":
             continue
         forms = decide_forms(answer.citations, capabilities_for(channel), context)
@@ -161,3 +170,23 @@ def test_every_renderer_holds_limits_and_safety(answer: Answer, context: RenderC
             url = citation.source.url
             if url and url not in visible_urls and not citation.source.visible_to(context.audience):
                 assert url not in blob, f"restricted source leaked: {channel} {url}"
+
+
+@settings(max_examples=60)
+@given(
+    lead=phrase,
+    before=st.sampled_from(["!", ")", "]", "*", "_", "`c`", "**b**", "\\\\", "works!"]),
+    channel=st.sampled_from(CHANNELS),
+)
+def test_a_citation_after_punctuation_lists_its_source(
+    lead: str, before: str, channel: str
+) -> None:
+    source = Source(id="s1", title="Guide", url="https://docs.example/guide-7")
+    text = f"Word {lead.replace(chr(10), ' ')} {before}[^1] end."
+    if "`" in lead or "[^" in lead:
+        return  # an open code span or a citation in the lead changes what follows
+    answer = Answer(text=text, citations=(Citation(1, source, 1),))
+    payload = render(channel, answer, RenderContext())
+    blob = json.dumps(payload, ensure_ascii=False)
+    assert "docs.example/guide-7" in blob, (channel, text)
+    assert f"{before}[^1]" not in blob.replace("\\\\", "\\") or channel == "discourse"
