@@ -26,7 +26,7 @@ import mistune
 
 from bot.models import Source, TextDelta
 from bot.registry import SourceRegistry
-from bot.resolver import StreamResolver, resolve
+from bot.resolver import COALESCE, StreamResolver, resolve
 
 _PROSE = (
     "the installer needs python and a working network connection before it can fetch packages "
@@ -132,6 +132,17 @@ def stream_by_char(text: str, registry: SourceRegistry) -> None:
     resolver.finish()
 
 
+def deltas_by_char(text: str, registry: SourceRegistry) -> int:
+    resolver = StreamResolver(registry)
+    count = sum(isinstance(e, TextDelta) for char in text for e in resolver.feed(char))
+    return count + sum(isinstance(e, TextDelta) for e in resolver.finish()[0])
+
+
+class _NoOpFeed:
+    def feed(self, delta: str) -> list[TextDelta]:
+        return []
+
+
 def verdict(ratio: float, target: float) -> str:
     return "PASS" if ratio <= target else "MISS"
 
@@ -158,13 +169,23 @@ def main() -> int:
           f"stream 1 char/feed {statistics.median(stream_t) * 1e3:.2f} ms")  # fmt: skip
     ratio_parse = sum(resolve_t) / sum(mistune_t)
     ratio_stream = sum(stream_t) / sum(resolve_t)
-    # The floor of any one-character stream: one TextDelta event per character, no other work.
-    floor_t = [
+    # Floors of a one-character stream: one Python method call per character doing nothing,
+    # and (the old design) one TextDelta event per character.
+    noop = _NoOpFeed()
+    call_t = [
+        best_of(repeats, lambda t=text: [noop.feed(c) for c in t])  # type: ignore[misc]
+        for text in answers
+    ]
+    delta_t = [
         best_of(repeats, lambda t=text: [TextDelta(c) for c in t])  # type: ignore[misc]
         for text in answers
     ]
-    floor = sum(floor_t) / sum(resolve_t)
-    print(f"floor, one TextDelta per character and nothing else: {floor:.2f}x resolve()")
+    call_floor, delta_floor = sum(call_t) / sum(resolve_t), sum(delta_t) / sum(resolve_t)
+    print(f"floor, one no-op feed() call per character: {call_floor:.2f}x resolve(); "
+          f"one TextDelta per character: {delta_floor:.2f}x")  # fmt: skip
+    deltas = sum(deltas_by_char(text, registry) for text in answers)
+    print(f"TextDeltas sent fed 1 char/feed: {deltas} for {total} characters "
+          f"(plain text gathered up to {COALESCE} characters)")  # fmt: skip
     small = [t / len(a) for t, a in zip(stream_t, answers, strict=True) if len(a) < 2048]
     large = [t / len(a) for t, a in zip(stream_t, answers, strict=True) if len(a) >= 8192]
     if small and large:
