@@ -63,32 +63,39 @@ def block_renderer(
     return DiscordBlocks(forms)
 
 
+def _text(value: str, limit: int) -> str:
+    """Literal, bounded text that cannot ping: titles, file names, details (never a URL)."""
+    return no_mentions(md_text(truncate(value, limit)))
+
+
 def source_line(form: CitationForm) -> str:
-    """One source entry, on one line: ``[n] [Title](<url>) — p. 12, Section``."""
+    """One source entry, on one line: ``[n] [Title](<url>) — p. 12, Section``.
+
+    Mentions are broken in the text parts only; URLs stay byte for byte.
+    """
     # every part is bounded so an entry stays one line well inside a message
-    title = md_text(truncate(form.title, 200))
+    title = _text(form.title, 200)
     if form.kind in ("link", "download") and form.url:
         head = masked_link(title, form.url, "discord")
         if form.kind == "download" and form.filename:
-            head += f" ({md_text(truncate(form.filename, 120))})"
+            head += f" ({_text(form.filename, 120)})"
     elif form.kind == "attachment":
-        head = f"{title} (attached: {md_text(truncate(form.filename or '', 120))})"
+        head = f"{title} (attached: {_text(form.filename or '', 120)})"
     elif form.kind == "name" and form.filename and form.filename != form.title:
-        head = f"{title} ({md_text(truncate(form.filename, 120))})"
+        head = f"{title} ({_text(form.filename, 120)})"
     else:
         head = title
-    extras = [md_text(truncate(form.detail, 200))] if form.detail else []
+    extras = [_text(form.detail, 200)] if form.detail else []
     if form.record and form.record.columns:
         columns = "; ".join(f"{k}: {v}" for k, v in form.record.columns)
-        extras.append(md_text(truncate(columns, 300)))
+        extras.append(_text(columns, 300))
     if form.record and form.record.action and not form.record.button:
-        extras.append(
-            masked_link(md_text(form.record.action.label), form.record.action.url, "discord")
-        )
+        label = _text(form.record.action.label, 200)
+        extras.append(masked_link(label, form.record.action.url, "discord"))
     line = f"{marker(form, form.n)} {head}"
     if extras:
         line += " \u2014 " + " \u00b7 ".join(extras)
-    return no_mentions(line)
+    return line
 
 
 def source_lines(doc: Document) -> list[str]:

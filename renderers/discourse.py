@@ -19,7 +19,7 @@ from typing import Any
 from bot.markdown import Token
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document, cited_numbers
-from renderers.escaping import md_text
+from renderers.escaping import md_text, no_forum_mentions
 from renderers.limits import pack, truncate
 from renderers.markdown_writer import MarkdownWriter, escape_text, masked_link
 
@@ -60,7 +60,7 @@ def block_renderer(
 
 
 def _text(value: str) -> str:
-    return escape_mentions(md_text(value))
+    return no_forum_mentions(md_text(value))
 
 
 def definition_body(form: CitationForm) -> str:
@@ -95,11 +95,6 @@ def _fit(definition: str) -> str:
         return definition
     cut = definition.rfind(", ", 0, DEFINITION_MAX - 1)
     return definition[: cut if cut > 0 else DEFINITION_MAX - 1] + "\u2026"
-
-
-def escape_mentions(text: str) -> str:
-    """Break ``@name`` so a title can never mention a forum user."""
-    return text.replace("@", "@\u200b")
 
 
 def _definitions(forms: list[CitationForm], doc: Document, referenced: set[int]) -> list[str]:

@@ -58,6 +58,29 @@ def no_mentions(text: str) -> str:
     return _DISCORD_ANGLE.sub("<" + ZWJ, text)
 
 
+# A bare URL or e-mail address in text (linkified by the platform): never altered inside.
+_URL_SPAN = re.compile(r"(?:https?://|mailto:|www\.)[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
+_AT_MENTION = re.compile(r"(?<![\w@])@(?=\w)")
+
+
+def no_forum_mentions(text: str) -> str:
+    """Break every ``@name`` that could mention a Discourse user, leaving URLs and addresses.
+
+    A zero-width space after ``@`` stops the mention; inside a URL (``…/@team/docs``,
+    ``mailto:a@b.c``) it would break the link instead, so URLs are kept byte for byte.
+    """
+    if "@" not in text:
+        return text
+    out: list[str] = []
+    last = 0
+    for m in _URL_SPAN.finditer(text):
+        out.append(_AT_MENTION.sub("@\u200b", text[last : m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(_AT_MENTION.sub("@\u200b", text[last:]))
+    return "".join(out)
+
+
 def md_text(text: str) -> str:
     """Escape markdown punctuation so ``text`` shows literally (link titles, file names)."""
     escaped = _MD_SPECIAL.sub(r"\\\1", one_line(text))

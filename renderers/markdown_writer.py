@@ -13,12 +13,19 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.markdown import Token, plain_text
-from renderers.escaping import md_text, md_url, no_mentions, one_line, safe_url, visible
+from renderers.escaping import (
+    md_text,
+    md_url,
+    no_forum_mentions,
+    no_mentions,
+    one_line,
+    safe_url,
+    visible,
+)
 
 Dialect = Literal["discord", "discourse"]
 _TEXT_SPECIAL = re.compile(r"([\\`*_~\[\]<>|])")
 _LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
-_AT_MENTION = re.compile(r"(?<![\w@])@(?=\w)")
 TABLE_MAX_WIDTH = 60
 
 
@@ -27,7 +34,7 @@ def escape_text(text: str, dialect: Dialect) -> str:
     text = _TEXT_SPECIAL.sub(r"\\\1", text)
     if dialect == "discord":
         return no_mentions(text)
-    return _AT_MENTION.sub("@\u200b", text)
+    return no_forum_mentions(text)
 
 
 def _escape_line_start(m: re.Match[str]) -> str:
@@ -200,12 +207,14 @@ class MarkdownWriter:
         text = escape_text(label, self._dialect)
         if url is None:
             return text
-        return masked_link(md_text(label), url, self._dialect)
+        shown = md_text(label)
+        if self._dialect == "discourse":
+            shown = no_forum_mentions(shown)  # Discord's masked_link breaks its own mentions
+        return masked_link(shown, url, self._dialect)
 
 
 def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:
     """``[label](<url>)`` (Discord: the angle brackets suppress the embed) or ``[label](url)``."""
-    label = no_mentions(escaped_label) if dialect == "discord" else escaped_label
     if dialect == "discord":
-        return f"[{label}](<{md_url(url)}>)"
-    return f"[{label}]({md_url(url)})"
+        return f"[{no_mentions(escaped_label)}](<{md_url(url)}>)"
+    return f"[{escaped_label}]({md_url(url)})"

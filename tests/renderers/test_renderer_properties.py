@@ -39,7 +39,7 @@ WORDS = ["gateway", "port", "install", "price", "leave", "the", "is", "a", "conf
 URLS = [
     "https://docs.example/a", "http://x.example/p?a=1&b=2", "https://e.example/(paren)",
     "mailto:help@example.com", "https://e.example/<t>",
-    "https://e.example/a|b", None,
+    "https://e.example/a|b", "https://e.example/@team/docs", "mailto:support@example.com", None,
 ]  # fmt: skip
 
 fragment = st.one_of(st.sampled_from(HOSTILE), st.sampled_from(WORDS), st.text(max_size=8))
