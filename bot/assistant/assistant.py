@@ -24,7 +24,7 @@ from bot.knowledge.index import KnowledgeIndex
 from bot.knowledge.records import RecordTables
 from bot.models import Answer, Exchange
 from bot.registry import SourceRegistry
-from bot.resolver import ResolvePolicy, StreamResolver, resolve
+from bot.resolver import ResolvePolicy, StreamResolver
 
 log = logging.getLogger(__name__)
 
@@ -112,34 +112,25 @@ class Assistant:
     ) -> Reply:
         """Answer in one go: the resolved Answer and the turn's registry."""
         turn = self._turn(question, audience, history, stream=False)
-        raw = "".join([text async for text in self.backend.generate(turn)])
-        answer = self._finish(resolve(raw, turn.registry, self.policy), turn.registry)
-        return Reply(answer, turn.registry.to_json())
+        async for event in self._resolve(turn):
+            if isinstance(event, Reply):
+                return event
+        raise AssertionError("the resolver always ends with a Reply")  # pragma: no cover
 
     async def stream(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
     ) -> AsyncIterator[ReplyEvent]:
         """TextDelta and CitationAdded events as they become certain, then one Reply."""
-        turn = self._turn(question, audience, history, stream=True)
-        # The resolver decides when it starts whether bare "[n]" can be markers (only once the
-        # registry is not empty), and tools register sources during the turn. So text written
-        # before any source exists (a preamble, or an answer that used no tool) is held back
-        # until a source is registered or the answer ends; it then resolves exactly as
-        # reply() resolves the whole text.
-        resolver: StreamResolver | None = None
-        held: list[str] = []
+        async for event in self._resolve(self._turn(question, audience, history, stream=True)):
+            yield event
+
+    async def _resolve(self, turn: Turn) -> AsyncIterator[ReplyEvent]:
+        # One path for both: the resolver reads the model's text as it arrives and decides per
+        # marker whether bare "[n]" is a citation (only once a tool has registered a source), so
+        # reply() and stream() give the same Answer for the same model output.
+        resolver = StreamResolver(turn.registry, self.policy)
         async for text in self.backend.generate(turn):
-            if resolver is None:
-                held.append(text)
-                if len(turn.registry) == 0:
-                    continue
-                resolver = StreamResolver(turn.registry, self.policy)
-                text, held = "".join(held), []
             for event in resolver.feed(text):
-                yield event
-        if resolver is None:
-            resolver = StreamResolver(turn.registry, self.policy)
-            for event in resolver.feed("".join(held)):
                 yield event
         events, answer = resolver.finish()
         for event in events:
