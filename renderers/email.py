@@ -28,6 +28,7 @@ from renderers.document import Document
 from renderers.escaping import html_text, one_line, visible
 from renderers.html_writer import HtmlWriter
 from renderers.limits import truncate
+from renderers.quote_text import quote_plain
 from renderers.text_writer import TextWriter
 from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
 
@@ -155,7 +156,7 @@ def reference(form: CitationForm, quotes: bool) -> Reference:
         detail=form.detail,
         note=one_line(note),
         weak=form.weak,
-        quote=truncate(one_line(form.quote), 300) if quotes and form.quote else None,
+        quote=truncate(quote_plain(form.quote), 300) if quotes and form.quote else None,
         columns="; ".join(f"{k}: {v}" for k, v in record.columns) if record else "",
         action=record.action if record else None,
     )

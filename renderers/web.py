@@ -21,6 +21,7 @@ from renderers.base import CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import html_text, one_line
 from renderers.html_writer import HtmlWriter
+from renderers.quote_text import quote_html, quote_plain
 
 CHANNEL = "web"
 
@@ -61,13 +62,13 @@ def sanitize(markup: str) -> str:
 
 
 def hover_text(form: CitationForm) -> str:
-    """What hovering or focusing a marker shows: title, page/section, quote."""
+    """What hovering or focusing a marker shows: title, page/section, quote (plain text)."""
     parts = [form.title]
     if form.detail:
         parts.append(form.detail)
     text = " \u2014 ".join(parts)
     if form.quote:
-        text += f": \u201c{one_line(form.quote)[:300]}\u201d"
+        text += f": \u201c{quote_plain(form.quote)[:300]}\u201d"
     return one_line(text)
 
 
@@ -127,7 +128,7 @@ def _source_item(form: CitationForm, prefix: str) -> str:
                 f"{html_text(action.label)}</a>"
             )
     if form.quote:
-        parts.append(f'<span class="quote">\u201c{html_text(one_line(form.quote))}\u201d</span>')
+        parts.append(f'<span class="quote">\u201c{quote_html(form.quote)}\u201d</span>')
     if form.weak:
         parts.append('<span class="weak-note">(weak support?)</span>')
     cls = ' class="weak"' if form.weak else ""

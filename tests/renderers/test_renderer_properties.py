@@ -28,7 +28,7 @@ HOSTILE = [
     "*", "_", "|", "`", "```", "~~", "\\", "&amp;", "&", "<", ">", "\n", "[^1]", "[^99]", "#", "> ",
     "- ", "1. ", "<a href='javascript:x'>a</a>", "\u200b", "é", "日本", "<style>p{}</style>",
     "<!-- c -->", "[^2]: def", "<pre>", "@@", "@user", "!", "works!", ")", "]", "*x*", "`c`",
-    "https://e.example/@team/docs", "support@example.com",
+    "https://h.example/@team/docs", "support@h.example",
 ]  # fmt: skip
 # blocks with nothing visible: no renderer may turn them into an empty element
 EMPTY_BLOCKS = [
