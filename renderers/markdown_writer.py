@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.markdown import Token, plain_text
+from renderers.document import cited_numbers
 from renderers.escaping import (
     md_text,
     md_url,
@@ -202,15 +203,32 @@ class MarkdownWriter:
         return "".join(out)
 
     def _link(self, token: Token) -> str:
-        label = one_line(plain_text(token.get("children") or [])) or "image"
+        children = token.get("children") or []
+        # a citation inside link text cannot stay there (a footnote inside a link label is
+        # not one): it follows the link instead
+        cited = cited_numbers(children)
+        if cited:
+            children = _without_citations(children)
+        after = "".join(self._cite(n) for n in cited)
+        label = one_line(plain_text(children)) or "image"
         url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
-        text = escape_text(label, self._dialect)
         if url is None:
-            return text
+            return escape_text(label, self._dialect) + after
         shown = md_text(label)
         if self._dialect == "discourse":
             shown = no_forum_mentions(shown)  # Discord's masked_link breaks its own mentions
-        return masked_link(shown, url, self._dialect)
+        return masked_link(shown, url, self._dialect) + after
+
+
+def _without_citations(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    for token in tokens:
+        if token.get("type") == "citation":
+            continue
+        if token.get("children"):
+            token = {**token, "children": _without_citations(token["children"])}
+        out.append(token)
+    return out
 
 
 def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:

@@ -88,3 +88,16 @@ def test_punctuation_before_a_citation_never_hides_it(lead: str, before: str, n:
 
 def test_an_escaped_bracket_is_not_a_citation() -> None:
     assert cited_numbers(parse("Literal \\[^1] and !\\[^2]")) == []
+
+
+def test_a_citation_inside_link_text_follows_the_link_in_markdown_channels() -> None:
+    from bot.models import Answer, Citation, Source
+    from renderers import render
+
+    source = Source(id="a", title="T", url="https://d.example/x")
+    answer = Answer(text="See [the [^1] guide](http://e) now.", citations=(Citation(1, source, 1),))
+    raw = render("discourse", answer)["raw"]
+    assert raw.startswith("See [the guide](http://e)[^1] now.")
+    assert "[^1]: [T](https://d.example/x)" in raw
+    content = render("discord", answer)["messages"][0]["content"]
+    assert content.startswith("See [the guide](<http://e>)\\[1\\] now.")
