@@ -40,8 +40,13 @@ def channel_module(channel: str) -> ChannelModule:
         from bot.errors import RenderError
 
         raise RenderError(f"unknown channel {channel!r} (expected one of {', '.join(CHANNELS)})")
-    module: ChannelModule = importlib.import_module(f"renderers.{channel}")
+    module = _MODULES.get(channel)
+    if module is None:
+        module = _MODULES[channel] = importlib.import_module(f"renderers.{channel}")
     return module
+
+
+_MODULES: dict[str, ChannelModule] = {}
 
 
 def render_tokens(

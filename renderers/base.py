@@ -10,12 +10,17 @@ appears: a link, an attached file, a signed download link, or just its name.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.errors import ConfigError
-from bot.models import Citation, RecordAction, Source, is_safe_url
+from bot.models import Citation, RecordAction, Source
+from bot.models import is_safe_url as _is_safe_url
+
+# every form decision checks the same few URLs once per channel: remember the verdicts
+is_safe_url = functools.lru_cache(maxsize=4096)(_is_safe_url)
 
 Markup = Literal["html", "mrkdwn", "markdown", "plain"]
 Streaming = Literal["native", "edit", "none"]

@@ -111,17 +111,18 @@ def block_renderer(
     return EmailBlocks(forms)
 
 
+# built once: nh3.clean() converts the allow-lists on every call
+_CLEANER = nh3.Cleaner(
+    tags=ALLOWED_TAGS,
+    attributes=_EMAIL_ATTRIBUTES,
+    url_schemes={"http", "https", "mailto"},
+    strip_comments=True,
+)
+
+
 def sanitize(markup: str) -> str:
     """nh3 with the web allow-list plus ``style`` attributes."""
-    return str(
-        nh3.clean(
-            markup,
-            tags=ALLOWED_TAGS,
-            attributes=_EMAIL_ATTRIBUTES,
-            url_schemes={"http", "https", "mailto"},
-            strip_comments=True,
-        )
-    )
+    return str(_CLEANER.clean(markup))
 
 
 @dataclass(frozen=True)
@@ -177,23 +178,29 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     shown = listed[:MAX_REFERENCES]
     more_url = doc.context.full_list_url()
     text_body = "\n\n".join(t for _, t in fragments if visible(t))
+    quoted = [reference(f, True) for f in shown]
     text = _environment().get_template("email.txt.j2").render(
-        body=text_body, references=[reference(f, True) for f in shown], more=more,
+        body=text_body, references=quoted, more=more,
         more_url=more_url,
     )  # fmt: skip
     subject = subject_for(doc, text_body)
     budget = doc.caps.max_chars
     htmls = [h for h, _ in fragments if h]
+    # the body is sanitized once; only the shortening fallback (over budget) sanitizes again
+    body = _body(htmls)
+    plain = (
+        [reference(f, False) for f in shown] if shown and any(f.quote for f in shown) else quoted
+    )
     html_out = ""
-    for quotes, keep in ((True, len(htmls)), (False, len(htmls))):
-        html_out = _html(subject, htmls[:keep], shown, quotes, more, more_url, keep < len(htmls))
+    for refs in (quoted, plain):
+        html_out = _html(subject, body, refs, more, more_url, False)
         if len(html_out.encode("utf-8")) < budget:
             break
     else:
         keep = len(htmls)
         while keep > 0 and len(html_out.encode("utf-8")) >= budget:
             keep = keep * 3 // 4
-            html_out = _html(subject, htmls[:keep], shown, False, more, more_url, True)
+            html_out = _html(subject, _body(htmls[:keep]), plain, more, more_url, True)
     headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
     return {
         "subject": subject,
@@ -204,17 +211,19 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     }
 
 
+def _body(blocks: list[str]) -> Markup:
+    return Markup(sanitize("\n".join(blocks)))  # noqa: S704 - sanitized by nh3 right here
+
+
 def _html(
     subject: str,
-    blocks: list[str],
-    refs: list[CitationForm],
-    quotes: bool,
+    body: Markup,
+    refs: list[Reference],
     more: int,
     more_url: str | None,
     shortened: bool,
 ) -> str:
-    body = Markup(sanitize("\n".join(blocks)))  # noqa: S704 - sanitized by nh3 just above
     return _environment().get_template("email.html.j2").render(
-        subject=subject, body=body, references=[reference(f, quotes) for f in refs],
+        subject=subject, body=body, references=refs,
         more=more, more_url=more_url, shortened=shortened,
     )  # fmt: skip

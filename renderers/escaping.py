@@ -9,7 +9,7 @@ import html
 import re
 from urllib.parse import quote
 
-from bot.models import is_safe_url
+from renderers.base import is_safe_url
 
 ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
@@ -17,7 +17,7 @@ _DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:)", re.I)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+|~!>])")
 
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+_VISIBLE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
 
 
 def visible(text: str) -> bool:
@@ -26,7 +26,7 @@ def visible(text: str) -> bool:
     Platforms reject empty elements (Slack ``invalid_blocks`` for an empty header or section);
     a block whose text is not visible is left out instead.
     """
-    return not text.isspace() and bool(text.translate(_INVISIBLE).strip())
+    return _VISIBLE.search(text) is not None
 
 
 def one_line(text: str) -> str:

@@ -48,17 +48,18 @@ def anchor_prefix(seed: str) -> str:
     return "c" + hashlib.sha1(seed.encode("utf-8"), usedforsecurity=False).hexdigest()[:6]
 
 
+# built once: nh3.clean() converts the allow-lists on every call
+_CLEANER = nh3.Cleaner(
+    tags=ALLOWED_TAGS,
+    attributes=ALLOWED_ATTRIBUTES,
+    url_schemes={"http", "https", "mailto"},
+    strip_comments=True,
+)
+
+
 def sanitize(markup: str) -> str:
     """nh3 with the web allow-list; only http/https/mailto (and #fragment) links survive."""
-    return str(
-        nh3.clean(
-            markup,
-            tags=ALLOWED_TAGS,
-            attributes=ALLOWED_ATTRIBUTES,
-            url_schemes={"http", "https", "mailto"},
-            strip_comments=True,
-        )
-    )
+    return str(_CLEANER.clean(markup))
 
 
 def hover_text(form: CitationForm) -> str:
