@@ -14,6 +14,7 @@ the ``upload://…`` short URL Discourse returned. The post limit is ``Capabilit
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from bot.markdown import Token
@@ -63,6 +64,7 @@ def _text(value: str) -> str:
     return no_forum_mentions(md_text(value))
 
 
+@lru_cache(maxsize=1024)  # the size estimate and the post both need every definition
 def definition_body(form: CitationForm) -> str:
     """The text of a footnote definition (one line)."""
     title = _text(truncate(form.title, 300))
