@@ -11,26 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
 from bot.config import Settings, parse_settings
 from bot.connectors.app import build_app
 from bot.runtime import Services
 from bot.store import Store
+from tests.chromium import launch_chromium
 from tests.connectors.web.conftest import LiveServer, start_live_server
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
-ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def browser_settings(tmp_path: Path, **web: Any) -> Settings:
@@ -89,19 +80,8 @@ async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    assert Path(CHROMIUM).exists(), "install Debian's chromium (apt-get install chromium)"
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
+    async with launch_chromium() as launched:
         yield launched
-        await launched.close()
-
-
-def artifact(name: str) -> Path:
-    """Where a screenshot goes (test-artifacts/, gitignored)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS / name
 
 
 def publish_screenshot(source: Path) -> None:

@@ -11,12 +11,8 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
-from tests.connectors.browser.conftest import (
-    RunningCitecast,
-    artifact,
-    publish_screenshot,
-    start_citecast,
-)
+from tests.chromium import artifact
+from tests.connectors.browser.conftest import RunningCitecast, publish_screenshot, start_citecast
 
 QUESTION = "How do I install citecast on Linux?"
 ANSWERED = ".cc-answer[aria-busy=false]"

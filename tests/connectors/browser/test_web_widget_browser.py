@@ -10,7 +10,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from tests.connectors.browser.conftest import artifact, start_citecast
+from tests.chromium import artifact
+from tests.connectors.browser.conftest import start_citecast
 from tests.connectors.web.conftest import LiveServer, start_live_server
 
 ANSWERED = ".cc-answer[aria-busy=false]"

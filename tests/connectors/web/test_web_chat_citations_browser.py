@@ -12,20 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright, expect
+from playwright.async_api import Browser, Page, expect
 
 from bot.config import Settings, parse_settings
 from bot.connectors.app import build_app
 from bot.runtime import Services
 from bot.store import Store
-from tests.connectors.browser.conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    EXAMPLES,
-    RunningCitecast,
-    artifact,
-    ingest_examples,
-)
+from tests.chromium import artifact, launch_chromium
+from tests.connectors.browser.conftest import EXAMPLES, RunningCitecast, ingest_examples
 from tests.connectors.web.conftest import start_live_server
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -72,13 +66,8 @@ async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    assert Path(CHROMIUM).exists(), "install Debian's chromium (apt-get install chromium)"
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
+    async with launch_chromium() as launched:
         yield launched
-        await launched.close()
 
 
 async def ask_and_wait(page: Page, question: str, answered: int) -> None:
