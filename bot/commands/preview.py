@@ -17,7 +17,7 @@ an action button and a file without a public URL).
 examples:
   citecast preview                              write preview.html from the sample answer
   citecast resolve --sources s.json < raw.txt > answer.json
-  citecast preview --answer answer.json --out /tmp/answer.html
+  citecast preview --answer answer.json --out answer.html
 """
 
 
