@@ -23,6 +23,7 @@ from renderers.escaping import (
     safe_url,
     visible,
 )
+from renderers.text_writer import quoted
 
 Dialect = Literal["discord", "discourse"]
 _TEXT_SPECIAL = re.compile(r"([\\`*_~\[\]<>|])")
@@ -71,10 +72,7 @@ class MarkdownWriter:
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
-            inner = "\n\n".join(b for b in (self.block(c) for c in children) if visible(b))
-            if not inner:
-                return ""
-            return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+            return quoted(self.block(c) for c in children)
         if kind == "block_code":
             return self._code(str(token.get("raw", "")), (token.get("attrs") or {}).get("info"))
         if kind == "thematic_break":

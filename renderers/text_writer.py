@@ -7,10 +7,18 @@ code is indented four spaces, tables become ``a | b`` rows, links ``text <url>``
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bot.markdown import Token, plain_text
 from renderers.escaping import one_line, safe_url, visible
+
+
+def quoted(blocks: Iterable[str]) -> str:
+    """The visible ``blocks`` as one ``>`` block quote (empty when nothing is visible)."""
+    inner = "\n\n".join(block for block in blocks if visible(block))
+    if not inner:
+        return ""
+    return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
 
 
 class TextWriter:
@@ -33,10 +41,7 @@ class TextWriter:
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
-            inner = "\n\n".join(b for b in (self.block(c) for c in children) if visible(b))
-            if not inner:
-                return ""
-            return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+            return quoted(self.block(c) for c in children)
         if kind == "block_code":
             code = str(token.get("raw", "")).rstrip("\n")
             if not visible(code):
