@@ -15,7 +15,8 @@ async def test_preview_shows_five_channels_side_by_side(tmp_path: Path) -> None:
     page_file.write_text(preview_page(sample_answer()), encoding="utf-8")
     shot = artifact("preview.png")
     async with launch_chromium() as browser:
-        page = await browser.new_page(viewport={"width": 1400, "height": 900})
+        # Tall enough that the email iframe is painted before the full-page capture.
+        page = await browser.new_page(viewport={"width": 1400, "height": 2200})
         # the page is self-contained: refuse any request that is not the file itself
         await page.route(
             "**/*",
