@@ -101,6 +101,16 @@ async def test_server_down_then_back_after_a_restart_is_sent_once(tmp_path: Path
     assert handler.mails[0].message()["Message-ID"] == stored_id
 
 
+async def wait_until_dead(store: Store, item_id: str) -> None:
+    """Wait until the outbox gives up on ``item_id``."""
+
+    def dead() -> bool:
+        item = store.outbox_item(item_id)
+        return item is not None and item.status == "dead"
+
+    await wait_for(dead)
+
+
 async def test_permanent_refusal_is_not_retried(tmp_path: Path) -> None:
     handler = CaptureHandler(reject_recipients="550 5.1.1 No such user")
     server = CaptureServer(handler)
@@ -110,12 +120,7 @@ async def test_permanent_refusal_is_not_retried(tmp_path: Path) -> None:
     try:
         item_id = await answer_one(connector)
         store = connector.services.store
-
-        def dead() -> bool:
-            item = store.outbox_item(item_id)
-            return item is not None and item.status == "dead"
-
-        await wait_for(dead)
+        await wait_until_dead(store, item_id)
     finally:
         await connector.stop()
         server.stop()
@@ -133,12 +138,7 @@ async def test_gives_up_after_max_attempts(tmp_path: Path) -> None:
     try:
         item_id = await answer_one(connector)
         store = connector.services.store
-
-        def dead() -> bool:
-            item = store.outbox_item(item_id)
-            return item is not None and item.status == "dead"
-
-        await wait_for(dead)
+        await wait_until_dead(store, item_id)
     finally:
         await connector.stop()
         server.stop()
