@@ -63,7 +63,9 @@ def deep_link(source: Source, quote: str | None = None) -> str | None:
     None when the source has no public URL, or when there is nothing more precise than the URL
     itself (a PDF without a page, a web page without a quote).
     """
-    if not source.url or not source.url.lower().startswith(("http://", "https://")):
+    if not source.url or (not quote and source.page is None):
+        return None  # no place more precise than the URL itself (the common case: no quote)
+    if not source.url.lower().startswith(("http://", "https://")):
         return None
     base = source.url.split("#", 1)[0]
     if is_pdf(source):

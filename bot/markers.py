@@ -33,6 +33,7 @@ from bot.marker_lines import (
     FOOTDEF_PREFIX,
     HEADING,
     HEADING_INITIALS,
+    HEADING_WORDS,
     LIST_ITEM,
     LIST_PREFIX,
     MAX_HEADING,
@@ -61,7 +62,13 @@ __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "find_markers"]
 Token = str | Marker
 
 _SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202]")
-_PLAIN_LINE_START = re.compile(r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]")
+# A line start that begins no construct: most characters, and a word with a heading initial
+# that is complete (followed by a non-letter) and is not the first word of a heading word.
+_HEADING_FIRST_WORDS = "|".join(sorted({word.split()[0] for word in HEADING_WORDS}))
+_PLAIN_LINE_START = re.compile(
+    r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]"
+    rf"|(?!(?i:{_HEADING_FIRST_WORDS})[^a-zA-Z])[sSrRcCbBwW][a-zA-Z]{{0,15}}[^a-zA-Z]"
+)
 _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -173,17 +180,9 @@ class MarkerScanner:
                     pos = end
                 break
             at = match.start()
-            lead = ""
-            if at > pos:
-                text = buf[pos:at]
-                body = text.rstrip(" \t")
-                if body:
-                    out.append(body)
-                lead = text[len(body) :]
-            start = at - len(lead)
             char = buf[at]
             if char == "\n":
-                out.append(buf[start : at + 1])
+                out.append(buf[pos : at + 1])
                 pos = at + 1
                 if (
                     self._fence is None
@@ -194,6 +193,14 @@ class MarkerScanner:
                 else:
                     self._line_start = True
                 continue
+            lead = ""
+            if at > pos:
+                text = buf[pos:at]
+                body = text.rstrip(" \t")
+                if body:
+                    out.append(body)
+                lead = text[len(body) :]
+            start = at - len(lead)
             if char == "[" and buf.startswith("[[[", at):
                 # only the last two of a run of "[" can open a marker ("[[" keys, "[[1]](url)")
                 run_end = OPEN_BRACKETS.match(buf, at).end()  # type: ignore[union-attr]
@@ -221,7 +228,7 @@ class MarkerScanner:
             self._buf = buf[pos:]
             self._base += pos
         self._pos = 0
-        return _merge_text(out)
+        return _merge_text(out) if len(out) > 1 else out
 
     def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
         if char == "[":

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -38,17 +38,14 @@ from bot.source_mentions import MentionMatcher, is_model_source_list
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
-# what may start a marker, code, math or a line-level decision: ends a run of gathered text
-_BOUNDARY = re.compile("[\\[<`$\\\\\n\r【\ue200-\ue202]")
-_CLOSERS = "]>)】\ue201"
-_PENDING_BOUNDARY = re.compile("[\\[<`$\\\\\n\r【\ue200-\ue202\\]>)]")
-_SAFE: Final = frozenset(c for c in map(chr, range(32, 127)) if not _BOUNDARY.match(c)) | {"\t"}
-_PENDING_SAFE: Final = frozenset(c for c in _SAFE if not _PENDING_BOUNDARY.match(c))
-_NOTHING_SAFE: Final[frozenset[str]] = frozenset()
 _NO_EVENTS: Final[list[TextDelta | CitationAdded]] = []  # shared: feed() callers only read it
 
-COALESCE = 32
-"""Default of ``StreamResolver(coalesce=…)``: most plain characters gathered into one TextDelta."""
+COALESCE = 128
+"""Default of ``StreamResolver(coalesce=…)``: characters gathered before one scan.
+
+A few tokens of a model stream; small enough that the text still flows (Slack's own streaming
+helper buffers 256 characters), large enough that the per-scan cost is spread thin.
+"""
 
 
 @dataclass(frozen=True)
@@ -106,40 +103,32 @@ class StreamResolver:
         self._new: list[Citation] = []
         self._mentions = MentionMatcher(self, registry) if self.policy.infer_from_mentions else None
         self._finished = False
-        self._plain = ""
-        self._gather: Callable[[str], object] | None = None
-        self._safe = _NOTHING_SAFE
+        self._gathered: list[str] = []
+        self._room = 0  # the first delta is scanned at once: the answer starts showing at once
 
     def feed(self, delta: str) -> list[TextDelta | CitationAdded]:
         """Events that ``delta`` makes certain: new citations first, then the text using them.
 
-        Plain text (no character that can start a marker, code, math or a line) arriving while
-        nothing is held back is gathered, up to ``coalesce`` characters, and sent as one
-        TextDelta when a special character, a line break, the limit or ``finish()`` comes.
-        The answer does not depend on it: it only changes where the deltas are cut.
+        After the first delta, and once the registry has a source, deltas are gathered until
+        ``coalesce`` characters have arrived (or ``finish()``), then scanned together: a model
+        streams a few characters per delta, and a scanner pass per delta would cost more than
+        the scan itself. The answer does not depend on it: it only changes where the text
+        deltas are cut, and delays them by at most ``coalesce`` characters.
         """
-        gather = self._gather
-        # one common safe character is a set lookup, cheaper than the search
-        if delta in self._safe or (gather is not None and gather(delta) is None):
-            plain = self._plain + delta
-            if len(plain) <= self.coalesce:
-                self._plain = plain
-                return _NO_EVENTS
+        self._room -= len(delta)
+        if self._room > 0:
+            self._gathered.append(delta)
+            return _NO_EVENTS
         if self._finished:
             raise ValueError("feed() after finish()")
-        if self._plain:
-            delta = self._plain + delta
-            self._plain = ""
-        events = self._feed(delta)
-        if self._scanner.settled():
-            self._gather, self._safe = _BOUNDARY.search, _SAFE
-        elif delta and delta[-1] not in _CLOSERS:
-            # a candidate is pending: more plain text cannot settle it, only a closer can
-            self._gather, self._safe = _PENDING_BOUNDARY.search, _PENDING_SAFE
-        else:
-            # the next character decides the candidate
-            self._gather, self._safe = None, _NOTHING_SAFE
-        return events
+        # while no tool has registered a source, every delta is scanned as it comes, so a bare
+        # "[7]" written before the first source is decided as text (see the module docstring)
+        self._room = self.coalesce if len(self.registry) else 0
+        if self._gathered:
+            self._gathered.append(delta)
+            delta = "".join(self._gathered)
+            self._gathered = []
+        return self._feed(delta)
 
     def _feed(self, delta: str) -> list[TextDelta | CitationAdded]:
         tokens = self._scanner.feed(delta)
@@ -162,9 +151,9 @@ class StreamResolver:
         """The remaining events, then the final Answer."""
         if self._finished:
             raise ValueError("finish() called twice")
-        self._gather, self._safe = None, _NOTHING_SAFE
-        events = self._feed(self._plain) if self._plain else []
-        self._plain = ""
+        self._room = 0  # a later feed() must reach the check below
+        events = self._feed("".join(self._gathered)) if self._gathered else []
+        self._gathered = []
         events += self._consume(self._scanner.finish(), final=True)
         return events, self._answer()
 

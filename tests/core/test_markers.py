@@ -7,7 +7,7 @@ import pytest
 from bot.markers import Grammar, MarkerScanner, Token, find_markers
 from bot.models import Source, TextDelta
 from bot.registry import SourceRegistry
-from bot.resolver import StreamResolver
+from bot.resolver import COALESCE, StreamResolver
 
 
 def raws(text: str, grammar: Grammar | None = None) -> list[str]:
@@ -154,12 +154,15 @@ def test_stream_holds_the_space_before_a_possible_marker() -> None:
     assert out == ["fact", "", "", ". next", " word"]
 
 
-def test_stream_hold_back_is_bounded() -> None:
-    resolver = StreamResolver(registry_of(1))
+@pytest.mark.parametrize("coalesce", [0, COALESCE])
+def test_stream_hold_back_is_bounded(coalesce: int) -> None:
+    resolver = StreamResolver(registry_of(1), coalesce=coalesce)
     released = ""
     for _ in range(300):
         released += "".join(e.text for e in resolver.feed("[1, 2, ") if isinstance(e, TextDelta))
-    assert len("[1, 2, " * 300) - len(released) < 64 + 8
+    # the scanner holds an open bracket group back for at most 64 characters; gathering adds
+    # at most ``coalesce`` characters not yet scanned
+    assert len("[1, 2, " * 300) - len(released) < 64 + 8 + coalesce
 
 
 def test_hostile_inputs_resolve() -> None:
@@ -173,12 +176,12 @@ def test_hostile_inputs_resolve() -> None:
         assert len(answer.text) <= 2 * len(text)
 
 
-def test_plain_text_is_gathered_until_a_boundary_or_the_limit() -> None:
+def test_deltas_are_gathered_until_the_limit_after_the_first() -> None:
     deltas = ["Hello", " wor", "ld", " [", "1]", " then", " more", " and", " more", "\n", "x"]
     out = stream_texts(registry_of(2), deltas, coalesce=12)
-    # plain deltas wait (at most 12 characters); "[" and the line break release them at once
-    # the line start after "\n" is pending too: "x" waits with it (until finish() here)
-    assert out == ["Hello", "", "", " world", "", " [^1] then", "", "", " more and more", "", ""]
+    # the first delta shows at once; later ones wait until 12 characters have arrived, markers
+    # included, and are scanned together; "\n" and "x" wait for finish() here
+    assert out == ["Hello", "", "", "", "", " world [^1] then", "", "", " more and more", "", ""]
 
 
 def test_gathered_text_is_released_by_finish() -> None:

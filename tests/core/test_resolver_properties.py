@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bot.markers import Grammar, find_markers
 from bot.models import Answer, Source, TextDelta
 from bot.registry import SourceRegistry
-from bot.resolver import ResolvePolicy, StreamResolver, resolve
+from bot.resolver import COALESCE, ResolvePolicy, StreamResolver, resolve
 
 SECRET = b"property-secret!"
 
@@ -145,8 +145,15 @@ def test_resolve_never_raises_on_any_string(raw: str) -> None:
     assert len(answer.text) <= len(raw) + 4 * len(answer.citations) * max(1, raw.count("["))
 
 
-def stream_split(raw: str, cuts: list[int], policy: ResolvePolicy | None = None) -> Answer:
-    resolver = StreamResolver(make_registry(), policy)
+# 0 scans every delta as it comes (the scanner's own hold-back decides alone); small values
+# cut the gathered text at arbitrary places; COALESCE is what the product uses
+coalesces = st.sampled_from([0, 1, 3, 16, COALESCE])
+
+
+def stream_split(
+    raw: str, cuts: list[int], policy: ResolvePolicy | None = None, coalesce: int = 0
+) -> Answer:
+    resolver = StreamResolver(make_registry(), policy, coalesce=coalesce)
     texts: list[str] = []
     last = 0
     for cut in [*sorted({c % (len(raw) + 1) for c in cuts}), len(raw)]:
@@ -160,23 +167,26 @@ def stream_split(raw: str, cuts: list[int], policy: ResolvePolicy | None = None)
     return answer
 
 
-@given(mixed, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
-def test_stream_equals_resolve_for_random_splits(raw: str, cuts: list[int]) -> None:
-    assert stream_split(raw, cuts) == resolve(raw, make_registry())
+@given(mixed, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12), coalesces)
+def test_stream_equals_resolve_for_random_splits(raw: str, cuts: list[int], coalesce: int) -> None:
+    assert stream_split(raw, cuts, coalesce=coalesce) == resolve(raw, make_registry())
 
 
-@given(texts)
-def test_stream_one_character_at_a_time_equals_resolve(raw: str) -> None:
-    assert stream_split(raw, list(range(len(raw)))) == resolve(raw, make_registry())
+@given(texts, coalesces)
+def test_stream_one_character_at_a_time_equals_resolve(raw: str, coalesce: int) -> None:
+    one_by_one = stream_split(raw, list(range(len(raw))), coalesce=coalesce)
+    assert one_by_one == resolve(raw, make_registry())
 
 
-@given(texts, st.lists(st.integers(min_value=0, max_value=10_000), max_size=8))
-def test_stream_equals_resolve_with_every_policy_switch(raw: str, cuts: list[int]) -> None:
+@given(texts, st.lists(st.integers(min_value=0, max_value=10_000), max_size=8), coalesces)
+def test_stream_equals_resolve_with_every_policy_switch(
+    raw: str, cuts: list[int], coalesce: int
+) -> None:
     policy = ResolvePolicy(
         numbering="registry", max_citations=1, infer_from_mentions=True, key_word="source"
     )
     expected = resolve(raw, make_registry(), policy)
-    assert stream_split(raw, cuts, policy) == expected
+    assert stream_split(raw, cuts, policy, coalesce) == expected
     assert len(expected.citations) <= 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.assistant.base import Answerer, Reply, ReplyEvent
 from bot.models import CitationAdded, Exchange, Source, TextDelta
 from bot.registry import SourceRegistry
+from bot.resolver import COALESCE
 from tests.fakes.answerer import ScriptedAnswerer
 
 SOURCES = [Source(f"s{i}", title=f"Doc {i}", url=f"https://docs.test/{i}") for i in range(1, 61)]
@@ -67,7 +68,8 @@ async def test_long_answer_streams_in_chunks() -> None:
     answerer = ScriptedAnswerer(SOURCES[:1], raw, chunk=7)
     events = await collect(answerer, frozenset({"public"}))
     deltas = [e for e in events if isinstance(e, TextDelta)]
-    assert len(deltas) > 200  # plain text is gathered up to 32 characters per delta
+    # after the first, deltas are gathered until COALESCE characters arrive, then scanned
+    assert len(deltas) >= len(raw) // (COALESCE + 7)
     final = events[-1]
     assert isinstance(final, Reply)
     assert len(final.answer.text) > 6900
