@@ -8,7 +8,7 @@ with headings, lists, code, tables, quotes and 0-40 citations. Ratios (targets):
   (install it only here: ``.venv/bin/pip install markdown-to-mrkdwn``; skipped when missing)
 - streaming render (one event per 4 characters) vs a one-shot render, web/slack/discord: <= 3
 
-Each figure is the median over repetitions, summed over the corpus.
+Each figure is the median CPU time over repetitions, summed over the corpus.
 Run: .venv/bin/python bench/render.py [--quick]
 """
 
@@ -38,6 +38,7 @@ from bot.resolver import resolve  # noqa: E402
 from renderers import CHANNELS, render, render_all, render_tokens  # noqa: E402
 from renderers.base import RenderContext  # noqa: E402
 from renderers.streaming import StreamRenderer  # noqa: E402
+from renderers.web import sanitize  # noqa: E402
 
 PROSE = (
     "the gateway keeps a local cache of every policy it has seen so a restart does not lose "
@@ -103,11 +104,16 @@ def corpus(quick: bool) -> list[tuple[str, Answer]]:
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> float:
+    """Median CPU time of ``repeat`` runs (seconds).
+
+    CPU time of this process, not wall time: the machines this runs on are shared, and a
+    neighbour's load must not show up as our slowness.
+    """
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 
@@ -149,8 +155,10 @@ def main() -> int:
         converter = None
 
     totals: dict[str, float] = dict.fromkeys(
-        ("html", "pipeline", "slack", "mrkdwn", "oneshot", "stream"), 0.0
+        ("html", "pipeline", "slack", "mrkdwn", "oneshot", "stream", "parse", "resolve", "nh3"),
+        0.0,
     )
+    per_channel: dict[str, float] = dict.fromkeys(CHANNELS, 0.0)
     for _name, answer in answers:
         raw, registry = model_raw(answer)
         text = answer.text
@@ -160,6 +168,16 @@ def main() -> int:
             repeat,
         )
         tokens = parse(text)
+        # the pipeline's parts, each alone: what every channel needs before it writes anything
+        totals["parse"] += median_time(lambda: parse(text), repeat)  # noqa: B023
+        totals["resolve"] += median_time(lambda: resolve(raw, registry), repeat)  # noqa: B023
+        web_html = render_tokens("web", answer, tokens, context)["html"]
+        totals["nh3"] += median_time(lambda: sanitize(web_html), repeat)  # noqa: B023
+        for channel in CHANNELS:
+            per_channel[channel] += median_time(
+                lambda: render_tokens(channel, answer, tokens, context),  # noqa: B023
+                max(3, repeat // 3),
+            )
         totals["slack"] += median_time(
             lambda: render_tokens("slack", answer, tokens, context),  # noqa: B023
             repeat,
@@ -192,6 +210,12 @@ def main() -> int:
         print(f"  {label:<36} {totals[key] * 1000:9.1f}")
     print("ratios:")
     report("resolve+render(5) / mistune.html", totals["pipeline"] / totals["html"], 2.0)
+    html = totals["html"]
+    floor = (totals["parse"] + totals["resolve"] + totals["nh3"]) / html
+    print(f"    of which, each alone (x mistune.html): parse {totals['parse'] / html:.2f}, "
+          f"resolve {totals['resolve'] / html:.2f}, nh3 on the web HTML {totals['nh3'] / html:.2f}"
+          f" = {floor:.2f} before any channel writes; rendering the parsed tree: "
+          + ", ".join(f"{c} {t / html:.2f}" for c, t in per_channel.items()))  # fmt: skip
     if converter is None:
         print("  slack / markdown_to_mrkdwn: skipped, markdown_to_mrkdwn is not installed")
         print("    (.venv/bin/pip install markdown-to-mrkdwn; benchmark only, not a dependency)")

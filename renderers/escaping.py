@@ -14,7 +14,7 @@ from renderers.base import is_safe_url
 ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
 _DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:)", re.I)
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+|~!>])")
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+|~!"})
 
 
 _VISIBLE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
@@ -54,8 +54,9 @@ _SLACK_URL = str.maketrans({"|": "%7C", "<": "%3C", ">": "%3E", " ": "%20"})
 
 def no_mentions(text: str) -> str:
     """Neutralise ``@everyone``/``@here``/``@channel`` and Discord ``<@…>``-style tokens."""
-    text = _MENTION.sub(lambda m: "@" + ZWJ + m.group(1), text)
-    return _DISCORD_ANGLE.sub("<" + ZWJ, text)
+    if "@" in text:
+        text = _MENTION.sub(lambda m: "@" + ZWJ + m.group(1), text)
+    return _DISCORD_ANGLE.sub("<" + ZWJ, text) if "<" in text else text
 
 
 # A bare URL or e-mail address in text (linkified by the platform): never altered inside.
@@ -83,7 +84,7 @@ def no_forum_mentions(text: str) -> str:
 
 def md_text(text: str) -> str:
     """Escape markdown punctuation so ``text`` shows literally (link titles, file names)."""
-    escaped = _MD_SPECIAL.sub(r"\\\1", one_line(text))
+    escaped = one_line(text).translate(_MD_SPECIAL)
     # "[^9](url)" would be a footnote reference, not a link
     return "\\" + escaped if escaped.startswith("^") else escaped
 

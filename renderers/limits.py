@@ -42,6 +42,10 @@ def truncate(text: str, limit: int) -> str:
     return text[: max(0, limit - 1)].rstrip() + "\u2026"
 
 
+# where to cut, best first: a line break, a sentence end, any space
+_CUT_PATTERNS = (re.compile(r"\n"), re.compile(r"(?<=[.!?])\s"), re.compile(r"\s"))
+
+
 def _protected_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
 
@@ -54,11 +58,14 @@ def _cut_point(text: str, limit: int) -> int:
     """The best position <= limit to cut ``text`` at (line, sentence, space, any)."""
     window = text[: limit + 1]
     spans = _protected_spans(text[: limit + 200])
-    for pattern in (r"\n", r"(?<=[.!?])\s", r"\s"):
-        points = [m.end() for m in re.finditer(pattern, window) if 0 < m.end() <= limit]
-        points = [p for p in points if not _inside(p, spans)]
-        if points and points[-1] > limit // 4:
-            return points[-1]
+    for pattern in _CUT_PATTERNS:
+        points = [m.end() for m in pattern.finditer(window) if 0 < m.end() <= limit]
+        # the last point outside every link or code span, if it keeps a useful first piece
+        for point in reversed(points):
+            if not _inside(point, spans):
+                if point > limit // 4:
+                    return point
+                break
     cut = limit
     for start, end in spans:
         if start < cut < end and start > 0:

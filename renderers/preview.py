@@ -27,6 +27,14 @@ _PREVIEW_ATTRS = {**ALLOWED_ATTRIBUTES, "sup": {"class", "id"}, "li": {"id", "cl
 _DISCOURSE_MD = mistune.create_markdown(
     escape=True, plugins=["table", "strikethrough", "footnotes"]
 )
+
+
+def _discourse_footnote_ref(renderer: Any, key: str, index: int) -> str:
+    # as Discourse draws a reference: "[1]", so adjacent ones read "[1][2]", not "12"
+    return f'<sup class="footnote-ref" id="fnref-{index}"><a href="#fn-{index}">[{index}]</a></sup>'
+
+
+_DISCOURSE_MD.renderer.register("footnote_ref", _discourse_footnote_ref)
 _DISCORD_MD = mistune.create_markdown(escape=True, hard_wrap=True, plugins=["strikethrough"])
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.models import Answer, Citation, Source
 from renderers import CHANNELS
+from renderers.preview import preview_page
 from renderers.sample import sample_answer
 
 ANSWER = json.dumps(sample_answer().to_json())
@@ -83,3 +86,16 @@ def test_preview_writes_one_page_with_five_panels(
         assert f'data-channel="{channel}"' in page
     assert "<script" not in page.lower()
     assert run_cli(monkeypatch, ["preview", "--answer", str(tmp_path / "missing.json")], "") == 2
+
+
+def test_preview_discourse_panel_shows_adjacent_references_apart() -> None:
+    sources = [Source(f"s{i}", title=f"Doc {i}", url=f"https://d.test/{i}") for i in (1, 2)]
+    answer = Answer(
+        text="Restart the gateway.[^1][^2]",
+        citations=tuple(Citation(n, s, n) for n, s in enumerate(sources, 1)),
+    )
+    page = preview_page(answer)
+    start = page.index('data-channel="discourse"')
+    discourse = page[start : page.index("data-channel=", start + 1)]
+    # drawn as Discourse does ("[1][2]"), never run together as "12"
+    assert re.search(r">\[1\]</a></sup><sup [^>]*><a [^>]*>\[2\]</a></sup>", discourse)
