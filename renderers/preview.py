@@ -34,6 +34,7 @@ def _discourse_footnote_ref(renderer: Any, key: str, index: int) -> str:
     return f'<sup class="footnote-ref" id="fnref-{index}"><a href="#fn-{index}">[{index}]</a></sup>'
 
 
+assert _DISCOURSE_MD.renderer is not None  # create_markdown(escape=True) makes an HTML renderer
 _DISCOURSE_MD.renderer.register("footnote_ref", _discourse_footnote_ref)
 _DISCORD_MD = mistune.create_markdown(escape=True, hard_wrap=True, plugins=["strikethrough"])
 
