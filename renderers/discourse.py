@@ -13,16 +13,20 @@ the ``upload://…`` short URL Discourse returned. The post limit is ``Capabilit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from bot.markdown import Token
 from renderers.base import CitationForm, RenderContext
-from renderers.document import Document, cited_numbers
+from renderers.document import Document
 from renderers.escaping import md_text, no_forum_mentions
 from renderers.limits import pack, truncate
 from renderers.markdown_writer import MarkdownWriter, escape_text, masked_link
+
+# a footnote reference as the writer emits it (answer text that looks like one is escaped)
+_FOOTNOTE_REF = re.compile(r"\[\^([0-9]+)\]")
 
 CHANNEL = "discourse"
 UPLOAD_SCHEME = "citecast-upload://"
@@ -122,7 +126,7 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     posts = pack(fragments, body_limit) or ["(empty answer)"]
     raws: list[str] = []
     for index, body in enumerate(posts):
-        referenced = set(cited_numbers(_citation_tokens(body)))
+        referenced = {int(n) for n in _FOOTNOTE_REF.findall(body)}
         forms = [f for f in listed if f.n in referenced]
         if index == len(posts) - 1:
             forms = [f for f in listed if f.n in referenced or f.n not in doc.cited]
@@ -144,15 +148,6 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     if len(raws) > 1:
         payload["continued"] = raws[1:]
     return payload
-
-
-def _citation_tokens(body: str) -> list[Token]:
-    import re
-
-    return [
-        {"type": "citation", "attrs": {"n": int(m.group(1))}}
-        for m in re.finditer(r"\[\^([0-9]+)\]", body)
-    ]
 
 
 __all__ = ["assemble", "block_renderer", "escape_text", "placeholder"]

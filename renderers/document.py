@@ -19,15 +19,18 @@ from renderers.base import Capabilities, CitationForm, RenderContext, citation_f
 def cited_numbers(tokens: Iterable[Token]) -> list[int]:
     """Citation numbers in ``tokens`` in order of first appearance."""
     seen: dict[int, None] = {}
-    stack = list(reversed(list(tokens)))
-    while stack:
-        token = stack.pop()
-        if token.get("type") == "citation":
-            seen.setdefault(int(token["attrs"]["n"]), None)
-        children = token.get("children")
-        if children:
-            stack.extend(reversed(children))
+    _collect_citations(tokens, seen)
     return list(seen)
+
+
+def _collect_citations(tokens: Iterable[Token], seen: dict[int, None]) -> None:
+    for token in tokens:
+        if token["type"] == "citation":
+            seen.setdefault(int(token["attrs"]["n"]), None)
+        else:
+            children = token.get("children")
+            if children:
+                _collect_citations(children, seen)
 
 
 def decide_forms(
