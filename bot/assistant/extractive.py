@@ -148,10 +148,17 @@ def choose_sentences(
     if not ranked:
         return []
     floor = 0.5 * score(ranked[0])
+    # A sentence under a heading that names question words must be under one that names every
+    # question word the best sentence's heading names: "connect citecast to Discord?" must not
+    # borrow the section "connect citecast to Slack?", however many words the two share.
+    headline = wanted & ranked[0].topic
     chosen: list[_Candidate] = []
     for candidate in ranked:
         if len(chosen) >= limit or score(candidate) < floor:
             break
+        named = wanted & candidate.topic
+        if named and not headline <= named:
+            continue
         if any(_similar(candidate.terms, other.terms) for other in chosen):
             continue
         chosen.append(candidate)

@@ -51,6 +51,17 @@ async def test_a_question_naming_a_section_topic_leads_with_that_section(
     assert mac.citations[0].source.section == "Getting started with citecast > Install > macOS"
 
 
+async def test_a_sibling_section_on_another_topic_is_not_borrowed(assistant: Assistant) -> None:
+    # "connect citecast to Slack?" shares two of the three words, and its page names Discord
+    answer = await assistant.answer("How do I connect citecast to Discord?", PUBLIC)
+    sections = {c.source.section for c in answer.citations}
+    assert sections == {
+        "Slack and Discord integration FAQ > Discord > How do I connect citecast to Discord?"
+    }
+    assert "Discord developer portal" in answer.text and "Slack app" not in answer.text
+    assert every_sentence_is_cited(answer)
+
+
 async def test_retry_policy_question_cites_the_retry_policy_section(assistant: Assistant) -> None:
     answer = await assistant.answer("What does the retry policy do?", PUBLIC)
     first = answer.citations[0].source
