@@ -16,7 +16,11 @@ import discord
 from bot.models import Exchange
 
 log = logging.getLogger(__name__)
-SOURCES_HEADING = "\n\n**Sources**\n"
+# where the renderer's source list starts: its heading, at the top of a message or after a
+# blank line (answer text cannot produce it: the renderer escapes "*" in text)
+SOURCES_HEADING = re.compile(r"(?:\A|\n\n)\*\*Sources\*\*\n")
+# more messages than any answer is split into (the walk stops there; history stays bounded)
+MAX_ANSWER_PARTS = 20
 
 
 def question_text(message: discord.Message, bot_id: int) -> str:
@@ -36,8 +40,20 @@ def question_text(message: discord.Message, bot_id: int) -> str:
 
 def without_sources(content: str) -> str:
     """An answer message's text without its rendered source list (history needs the prose)."""
-    head, _, _ = content.partition(SOURCES_HEADING)
-    return head.rstrip()
+    found = SOURCES_HEADING.search(content)
+    return (content if found is None else content[: found.start()]).rstrip()
+
+
+def _prose(parts: list[discord.Message]) -> str:
+    """The answer text of its messages (newest first), up to where the source list starts."""
+    prose: list[str] = []
+    for part in reversed(parts):
+        text = without_sources(part.content)
+        if text:
+            prose.append(text)
+        if SOURCES_HEADING.search(part.content):
+            break  # the source list started here; later parts only continue it
+    return "\n\n".join(prose)
 
 
 async def referenced(message: discord.Message) -> discord.Message | None:
@@ -65,18 +81,24 @@ class Chain:
 
 
 async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chain:
-    """Walk back from ``message`` through the bot's answers (at most ``limit`` exchanges)."""
+    """Walk back from ``message`` through the bot's answers (at most ``limit`` exchanges).
+
+    A long answer is several messages, each replying to the one before; a reply to any of them
+    gets the whole answer in its history.
+    """
     exchanges: list[Exchange] = []
     current = message
     while len(exchanges) < limit:
         answer = await referenced(current)
         if answer is None or answer.author.id != bot_id:
             break
+        parts = [answer]
         asked = await referenced(answer)
-        if asked is None:
+        while asked is not None and asked.author.id == bot_id and len(parts) < MAX_ANSWER_PARTS:
+            parts.append(asked)
+            asked = await referenced(asked)
+        if asked is None or asked.author.id == bot_id:
             break
-        exchanges.append(
-            Exchange(question=question_text(asked, bot_id), answer=without_sources(answer.content))
-        )
+        exchanges.append(Exchange(question=question_text(asked, bot_id), answer=_prose(parts)))
         current = asked
     return Chain(history=tuple(reversed(exchanges)), root_id=current.id)

@@ -84,7 +84,9 @@ class StreamedReply:
                 self.posted[index], message, self.settings, files=files
             )
         else:
-            reply_to = self.question if index == 0 else None
+            # each part replies to the one before (the first to the question), so a reply to
+            # any part leads back through the whole answer to the question (see discord_history)
+            reply_to = self.question if index == 0 else self.posted[index - 1]
             self.posted.append(
                 await send_message(
                     self.channel, message, self.settings, files=files, reply_to=reply_to
@@ -106,6 +108,9 @@ class StreamedReply:
             del self.posted[len(messages) :]
         for batch in batches:
             files_only = {"content": "", "embeds": [], "flags": 0}
+            after = self.posted[-1] if self.posted else self.question
             self.posted.append(
-                await send_message(self.channel, files_only, self.settings, files=batch)
+                await send_message(
+                    self.channel, files_only, self.settings, files=batch, reply_to=after
+                )
             )

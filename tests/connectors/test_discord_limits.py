@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -60,7 +61,9 @@ async def test_a_seven_thousand_character_answer_continues_in_follow_ups(harness
     assert len(messages) >= 4
     assert all(len(m["content"]) <= CONTENT_LIMIT for m in messages)
     assert messages[0]["message_reference"]["message_id"] == question["id"]
-    assert all("message_reference" not in m for m in messages[1:])
+    # each part replies to the one before, so a reply to any part leads back to the question
+    for before, part in itertools.pairwise(messages):
+        assert part["message_reference"]["message_id"] == before["id"]
     joined = "\n".join(m["content"] for m in messages)
     positions = [joined.index(f"Paragraph {i}:") for i in range(20)]
     assert positions == sorted(positions)
@@ -73,6 +76,36 @@ async def test_a_seven_thousand_character_answer_continues_in_follow_ups(harness
     assert "Paragraph 19:" in "".join(m["content"] for m in messages[: start + 1])
     assert joined.index("Paragraph 19:") < joined.index("**Sources**")
     assert all(r.pings == [] for r in h.fake.created + h.fake.edits)
+
+
+async def test_a_reply_to_the_last_part_of_a_long_answer_has_the_whole_answer_as_history(
+    harness: Harness,
+) -> None:
+    h = harness
+    sources = [Source(id="d1", title="Chapter 1", url="https://docs.example.com/ch1")]
+    paragraphs = [
+        f"Paragraph {i}: " + ("citecast keeps every citation right. " * 9).strip() + " [1]"
+        for i in range(20)
+    ]
+    h.use(sources, "\n\n".join(paragraphs), chunk=50)
+    question = await ask(h, "tell me everything")
+    messages = h.fake.messages_in(h.world.general)
+    assert len(messages) >= 4
+
+    follow_up = h.use(sources, "Yes [1].")
+    reply = h.fake.user_message(
+        h.world.general, h.world.alice, "and then?", reply_to=int(messages[-1]["id"])
+    )
+    await h.deliver(reply)
+    (call,) = follow_up.calls
+    (exchange,) = call[2]
+    assert exchange.question == "tell me everything"
+    for i in range(20):
+        assert f"Paragraph {i}:" in exchange.answer
+    assert "Sources" not in exchange.answer and "docs.example.com" not in exchange.answer
+    # the follow-up belongs to the same conversation as the question
+    turns = h.store.turns(f"discord:{h.world.general}:{question['id']}")
+    assert [t.question for t in turns] == ["tell me everything", "and then?"]
 
 
 async def test_hostile_titles_cannot_ping_or_break_links(harness: Harness) -> None:
