@@ -83,18 +83,24 @@ class EmailBlocks:
         self._forms = forms
         self._html = HtmlWriter(self.cite_html, STYLES)
         self._text = TextWriter(self.cite_text)
+        self._cited: dict[int, str] = {}  # a source cited again is written the same way
 
     def cite_html(self, n: int) -> str:
+        cached = self._cited.get(n)
+        if cached is not None:
+            return cached
         form = self._forms.get(n)
         if form is None:
             return ""
         href = form.url if form.url and form.kind in ("link", "download") else f"#ref-{n}"
         title = html_text(form.title)
-        return (
+        markup = (
             f'<sup style="font-size:11px;line-height:0;"><a href="{html_text(href)}" '
             f'title="{title}" style="color:#0b62d6;text-decoration:none;">'
             f"{marker(form, n)}</a></sup>"
         )
+        self._cited[n] = markup
+        return markup
 
     def cite_text(self, n: int) -> str:
         form = self._forms.get(n)

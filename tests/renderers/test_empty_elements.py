@@ -10,7 +10,7 @@ import pytest
 
 from bot.models import Answer, Citation, Source
 from renderers import CHANNELS, render
-from tests.renderers.payload_checks import CHECKS, check_no_empty_elements
+from tests.renderers.payload_checks import CHECKS, check_no_empty_elements, empty_code_spans
 
 EMPTY_BLOCKS = [
     "#", "# ", "######", "# [^9]", "## \u200b", "-", "- \n- ", "* ", ">", "> \n>",
@@ -46,3 +46,19 @@ def test_slack_empty_heading_gives_no_header_block() -> None:
 def test_empty_bullets_are_dropped_but_numbered_items_keep_their_number() -> None:
     payload = render("discourse", Answer(text="- a\n-\n- b\n\n1. x\n2.\n3. y", citations=()))
     assert payload["raw"] == "- a\n- b\n\n1. x\n2. \n3. y"
+
+
+@pytest.mark.parametrize(
+    ("markdown", "empty"),
+    [
+        ("`` ` ``", []),  # a span holding one backtick
+        ("x ` ` y", ["` `"]),
+        ("`a` and `` ``", ["`` ``"]),
+        ("\\`` x `", []),  # the escaped backtick is text; the next opens the span " x "
+        ("``", []),  # no closing run: literal backticks
+    ],
+)
+def test_the_empty_code_span_check_pairs_runs_as_commonmark_does(
+    markdown: str, empty: list[str]
+) -> None:
+    assert empty_code_spans(markdown) == empty
