@@ -81,7 +81,10 @@ class MarkdownWriter:
         if kind == "table":
             return self._table(token)
         if kind == "block_html":
-            return escape_text(str(token.get("raw", "")).strip(), self._dialect)
+            # shown as text, like a paragraph: an unclosed "<pre>" makes the rest of the answer
+            # one HTML block, whose "# " or "- " lines must not become headings or bullets
+            text = escape_text(str(token.get("raw", "")).strip(), self._dialect)
+            return _LINE_START.sub(_escape_line_start, text)
         if children:
             return "\n\n".join(self.block(c) for c in children)
         return escape_text(str(token.get("raw", "")), self._dialect)

@@ -62,3 +62,13 @@ def test_the_empty_code_span_check_pairs_runs_as_commonmark_does(
     markdown: str, empty: list[str]
 ) -> None:
     assert empty_code_spans(markdown) == empty
+
+
+@pytest.mark.parametrize("channel", ["discord", "discourse"])
+def test_markdown_lines_after_an_unclosed_html_block_stay_text(channel: str) -> None:
+    # mistune reads everything after "<pre>" as one raw HTML block, shown as text
+    answer = Answer(text="<pre> a\n\n# \n\n## x\n\n- y\n\n1. z", citations=())
+    payload = render(channel, answer)
+    text = payload["raw"] if channel == "discourse" else payload["messages"][0]["content"]
+    assert text == "\\<pre\\> a\n\n\\# \n\n\\## x\n\n\\- y\n\n1\\. z"
+    check_no_empty_elements(channel, payload)
