@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.markdown import Token
+from bot.markdown import Token, plain_text
 from bot.models import Answer, Citation
 from renderers.base import Capabilities, CitationForm, RenderContext, citation_form
+from renderers.escaping import visible
 
 
 def cited_numbers(tokens: Iterable[Token]) -> list[int]:
@@ -31,6 +32,21 @@ def _collect_citations(tokens: Iterable[Token], seen: dict[int, None]) -> None:
             children = token.get("children")
             if children:
                 _collect_citations(children, seen)
+
+
+def table_rows(table: Token) -> list[list[list[Token]]]:
+    """The inline tokens of every cell of ``table``, row by row, the header row first."""
+    rows: list[list[list[Token]]] = []
+    for part in table.get("children") or []:
+        row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
+        for row in row_tokens:
+            rows.append([c.get("children") or [] for c in row["children"]])
+    return rows
+
+
+def shows_text(rows: list[list[list[Token]]]) -> bool:
+    """True when some cell shows text (cell by cell: usually the first header cell decides)."""
+    return any(visible(plain_text(cell)) for row in rows for cell in row)
 
 
 def decide_forms(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.markdown import Token, plain_text
-from renderers.document import cited_numbers
+from renderers.document import cited_numbers, shows_text, table_rows
 from renderers.escaping import (
     md_text,
     md_url,
@@ -124,17 +124,9 @@ class MarkdownWriter:
             items.append(lead + (body.lstrip() if first_line_nested else body))
         return sep.join(items)
 
-    def _rows(self, token: Token) -> list[list[list[Token]]]:
-        rows: list[list[list[Token]]] = []
-        for part in token.get("children") or []:
-            row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
-            for row in row_tokens:
-                rows.append([c.get("children") or [] for c in row["children"]])
-        return rows
-
     def _table(self, token: Token) -> str:
-        rows = self._rows(token)
-        if not any(visible(plain_text(cell)) for row in rows for cell in row):
+        rows = table_rows(token)
+        if not shows_text(rows):
             return ""
         if self._dialect == "discourse":
             lines = [
