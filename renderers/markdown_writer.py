@@ -27,14 +27,18 @@ from renderers.text_writer import quoted
 
 Dialect = Literal["discord", "discourse"]
 # each character that could start markdown syntax, backslash-escaped (str.translate: one C pass)
-_TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_~[]<>|"})
+_SPECIAL_CHARS = "\\`*_~[]<>|"
+_TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in _SPECIAL_CHARS})
+_HAS_SPECIAL = re.compile(f"[{re.escape(_SPECIAL_CHARS)}]")
 _LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
 TABLE_MAX_WIDTH = 60
 
 
 def escape_text(text: str, dialect: Dialect) -> str:
     """Literal text in the target dialect, unable to mention or ping anyone."""
-    text = text.translate(_TEXT_SPECIAL)
+    # most text has nothing to escape, and a regex search says so faster than translate copies it
+    if _HAS_SPECIAL.search(text):
+        text = text.translate(_TEXT_SPECIAL)
     if dialect == "discord":
         return no_mentions(text)
     return no_forum_mentions(text)
