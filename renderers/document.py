@@ -63,9 +63,16 @@ def decide_forms(
     return forms
 
 
-def form_key(caps: Capabilities) -> tuple[Any, ...]:
-    """The capability fields ``citation_form`` depends on (equal keys, equal forms)."""
-    return (caps.native_files, caps.max_files, caps.max_file_bytes, caps.media_types, caps.buttons)
+def form_key(caps: Capabilities, citations: Iterable[Citation]) -> tuple[Any, ...]:
+    """The capability fields the forms of ``citations`` depend on (equal keys, equal forms).
+
+    The file limits matter only when a source has a file that could be attached; without one,
+    channels that agree on buttons share one decision (render_all decides forms once per key).
+    """
+    if any(citation.source.path for citation in citations):
+        return (caps.native_files, caps.max_files, caps.max_file_bytes, caps.media_types,
+                caps.buttons)  # fmt: skip
+    return (caps.buttons,)
 
 
 @dataclass(frozen=True)
