@@ -90,7 +90,7 @@ def render_all(answer: Answer, context: RenderContext | None = None) -> dict[str
     for channel in CHANNELS:
         channel_ctx = ctx if ctx.capabilities is None else _without_caps(ctx)
         caps = channel_ctx.caps(channel)
-        key = form_key(caps)
+        key = form_key(caps, answer.citations)
         if key not in decided:
             decided[key] = decide_forms(answer.citations, caps, channel_ctx)
         out[channel] = render_tokens(channel, answer, tokens, channel_ctx, cited, decided[key])

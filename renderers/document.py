@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.markdown import Token
+from bot.markdown import Token, plain_text
 from bot.models import Answer, Citation
 from renderers.base import Capabilities, CitationForm, RenderContext, citation_form
+from renderers.escaping import visible
 
 
 def cited_numbers(tokens: Iterable[Token]) -> list[int]:
@@ -33,6 +34,21 @@ def _collect_citations(tokens: Iterable[Token], seen: dict[int, None]) -> None:
                 _collect_citations(children, seen)
 
 
+def table_rows(table: Token) -> list[list[list[Token]]]:
+    """The inline tokens of every cell of ``table``, row by row, the header row first."""
+    rows: list[list[list[Token]]] = []
+    for part in table.get("children") or []:
+        row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
+        for row in row_tokens:
+            rows.append([c.get("children") or [] for c in row["children"]])
+    return rows
+
+
+def shows_text(rows: list[list[list[Token]]]) -> bool:
+    """True when some cell shows text (cell by cell: usually the first header cell decides)."""
+    return any(visible(plain_text(cell)) for row in rows for cell in row)
+
+
 def decide_forms(
     citations: Iterable[Citation], caps: Capabilities, context: RenderContext
 ) -> dict[int, CitationForm]:
@@ -47,9 +63,16 @@ def decide_forms(
     return forms
 
 
-def form_key(caps: Capabilities) -> tuple[Any, ...]:
-    """The capability fields ``citation_form`` depends on (equal keys, equal forms)."""
-    return (caps.native_files, caps.max_files, caps.max_file_bytes, caps.media_types, caps.buttons)
+def form_key(caps: Capabilities, citations: Iterable[Citation]) -> tuple[Any, ...]:
+    """The capability fields the forms of ``citations`` depend on (equal keys, equal forms).
+
+    The file limits matter only when a source has a file that could be attached; without one,
+    channels that agree on buttons share one decision (render_all decides forms once per key).
+    """
+    if any(citation.source.path for citation in citations):
+        return (caps.native_files, caps.max_files, caps.max_file_bytes, caps.media_types,
+                caps.buttons)  # fmt: skip
+    return (caps.buttons,)
 
 
 @dataclass(frozen=True)

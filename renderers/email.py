@@ -194,15 +194,11 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     htmls = [h for h, _ in fragments if h]
     # the body is sanitized once; only the shortening fallback (over budget) sanitizes again
     body = _body(htmls)
-    plain = (
-        [reference(f, False) for f in shown] if shown and any(f.quote for f in shown) else quoted
-    )
-    html_out = ""
-    for refs in (quoted, plain):
-        html_out = _html(subject, body, refs, more, more_url, False)
-        if len(html_out.encode("utf-8")) < budget:
-            break
-    else:
+    html_out = _html(subject, body, quoted, more, more_url, False)
+    if len(html_out.encode("utf-8")) >= budget:
+        # over budget (rare): the quotes go first, then the body is shortened
+        plain = [reference(f, False) for f in shown] if any(f.quote for f in shown) else quoted
+        html_out = _html(subject, body, plain, more, more_url, False)
         keep = len(htmls)
         while keep > 0 and len(html_out.encode("utf-8")) >= budget:
             keep = keep * 3 // 4

@@ -10,8 +10,23 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 
-from bot.markdown import Token, plain_text
+from bot.markdown import Token
+from renderers.document import shows_text, table_rows
 from renderers.escaping import html_text, safe_url, visible
+
+# every element the writer opens without attributes of its own
+_PLAIN_TAGS = (
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "ul", "ol", "li",
+    "table", "thead", "tbody", "tr", "th", "td", "em", "strong", "del", "code",
+)  # fmt: skip
+
+# inline tokens written as one element around their children
+_INLINE_TAGS = {"emphasis": "em", "strong": "strong", "strikethrough": "del"}
+
+
+def _opening(tag: str, attrs: str, style: str | None) -> str:
+    style_attr = f' style="{style}"' if style else ""
+    return f"<{tag}{attrs}{style_attr}>"
 
 
 class HtmlWriter:
@@ -20,11 +35,12 @@ class HtmlWriter:
     def __init__(self, cite: Callable[[int], str], styles: Mapping[str, str] | None = None):
         self._cite = cite
         self._styles = styles or {}
+        # built once per writer rather than once per element: the walk is the hot path
+        self._tags = {tag: _opening(tag, "", self._styles.get(tag)) for tag in _PLAIN_TAGS}
 
-    def _open(self, tag: str, attrs: str = "") -> str:
-        style = self._styles.get(tag)
-        style_attr = f' style="{style}"' if style else ""
-        return f"<{tag}{attrs}{style_attr}>"
+    def _open(self, tag: str, attrs: str) -> str:
+        """An opening tag with ``attrs`` (and the tag's style)."""
+        return _opening(tag, attrs, self._styles.get(tag))
 
     def block(self, token: Token) -> str:
         """One block token as HTML."""
@@ -36,29 +52,29 @@ class HtmlWriter:
                 return inner
             if not visible(inner):
                 return ""
-            return f"{self._open('p')}{inner}</p>"
+            return f"{self._tags['p']}{inner}</p>"
         if kind == "heading":
             level = min(6, max(1, int(token["attrs"]["level"])))
             inner = self.inline(children)
-            return f"{self._open(f'h{level}')}{inner}</h{level}>" if visible(inner) else ""
+            return f"{self._tags[f'h{level}']}{inner}</h{level}>" if visible(inner) else ""
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
             inner = "".join(self.block(c) for c in children)
-            return f"{self._open('blockquote')}{inner}</blockquote>" if inner else ""
+            return f"{self._tags['blockquote']}{inner}</blockquote>" if inner else ""
         if kind == "block_code":
             if not visible(str(token.get("raw", ""))):
                 return ""
             info = str((token.get("attrs") or {}).get("info") or "").split(" ")[0]
             lang = f' class="language-{html_text(info)}"' if info.isalnum() else ""
             code = html_text(str(token.get("raw", "")))
-            return f"{self._open('pre')}<code{lang}>{code}</code></pre>"
+            return f"{self._tags['pre']}<code{lang}>{code}</code></pre>"
         if kind == "thematic_break":
-            return self._open("hr")
+            return self._tags["hr"]
         if kind == "table":
             return self._table(token)
         if kind == "block_html":
-            return f"{self._open('p')}{html_text(str(token.get('raw', '')).strip())}</p>"
+            return f"{self._tags['p']}{html_text(str(token.get('raw', '')).strip())}</p>"
         if "children" in token:
             return "".join(self.block(c) for c in children)
         return html_text(str(token.get("raw", "")))
@@ -72,30 +88,30 @@ class HtmlWriter:
         for item in token.get("children") or []:
             inner = "".join(self.block(c) for c in item.get("children") or [])
             if inner or tag == "ol":  # an empty bullet shows nothing; a number still counts
-                items.append(f"{self._open('li')}{inner}</li>")
+                items.append(f"{self._tags['li']}{inner}</li>")
         if not items:
             return ""
         return f"{self._open(tag, start_attr)}{''.join(items)}</{tag}>"
 
     def _table(self, token: Token) -> str:
         rows: list[str] = []
-        if not visible(plain_text(token.get("children") or [])):
+        if not shows_text(table_rows(token)):
             return ""
         for part in token.get("children") or []:
             if part["type"] == "table_head":
                 cells = self._cells(part.get("children") or [], "th")
-                rows.append(f"{self._open('thead')}{self._open('tr')}{cells}</tr></thead>")
+                rows.append(f"{self._tags['thead']}{self._tags['tr']}{cells}</tr></thead>")
             else:
                 body = "".join(
-                    f"{self._open('tr')}{self._cells(row.get('children') or [], 'td')}</tr>"
+                    f"{self._tags['tr']}{self._cells(row.get('children') or [], 'td')}</tr>"
                     for row in part.get("children") or []
                 )
-                rows.append(f"{self._open('tbody')}{body}</tbody>")
-        return f"{self._open('table')}{''.join(rows)}</table>"
+                rows.append(f"{self._tags['tbody']}{body}</tbody>")
+        return f"{self._tags['table']}{''.join(rows)}</table>"
 
     def _cells(self, cells: list[Token], tag: str) -> str:
         return "".join(
-            f"{self._open(tag)}{self.inline(c.get('children') or [])}</{tag}>" for c in cells
+            f"{self._tags[tag]}{self.inline(c.get('children') or [])}</{tag}>" for c in cells
         )
 
     def inline(self, tokens: list[Token]) -> str:
@@ -103,20 +119,16 @@ class HtmlWriter:
         out: list[str] = []
         for token in tokens:
             kind = token["type"]
-            children = token.get("children") or []
             if kind == "text":
                 out.append(html_text(html.unescape(str(token.get("raw", "")))))
             elif kind == "citation":
                 out.append(self._cite(int(token["attrs"]["n"])))
-            elif kind == "emphasis":
-                out.append(f"{self._open('em')}{self.inline(children)}</em>")
-            elif kind == "strong":
-                out.append(f"{self._open('strong')}{self.inline(children)}</strong>")
-            elif kind == "strikethrough":
-                out.append(f"{self._open('del')}{self.inline(children)}</del>")
+            elif kind in _INLINE_TAGS:
+                tag = _INLINE_TAGS[kind]
+                out.append(f"{self._tags[tag]}{self.inline(token['children'])}</{tag}>")
             elif kind == "codespan":
                 code = html_text(str(token.get("raw", "")))
-                out.append(f"{self._open('code')}{code}</code>" if visible(code) else code)
+                out.append(f"{self._tags['code']}{code}</code>" if visible(code) else code)
             elif kind in ("link", "image"):
                 out.append(self._link(token))
             elif kind == "softbreak":
@@ -125,8 +137,8 @@ class HtmlWriter:
                 out.append("<br>")
             elif kind == "inline_html":
                 out.append(html_text(str(token.get("raw", ""))))
-            elif children:
-                out.append(self.inline(children))
+            elif token.get("children"):
+                out.append(self.inline(token["children"]))
             else:
                 out.append(html_text(str(token.get("raw", ""))))
         return "".join(out)

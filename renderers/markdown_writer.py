@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.markdown import Token, plain_text
-from renderers.document import cited_numbers
+from renderers.document import cited_numbers, shows_text, table_rows
 from renderers.escaping import (
     md_text,
     md_url,
@@ -27,14 +27,18 @@ from renderers.text_writer import quoted
 
 Dialect = Literal["discord", "discourse"]
 # each character that could start markdown syntax, backslash-escaped (str.translate: one C pass)
-_TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_~[]<>|"})
+_SPECIAL_CHARS = "\\`*_~[]<>|"
+_TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in _SPECIAL_CHARS})
+_HAS_SPECIAL = re.compile(f"[{re.escape(_SPECIAL_CHARS)}]")
 _LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
 TABLE_MAX_WIDTH = 60
 
 
 def escape_text(text: str, dialect: Dialect) -> str:
     """Literal text in the target dialect, unable to mention or ping anyone."""
-    text = text.translate(_TEXT_SPECIAL)
+    # most text has nothing to escape, and a regex search says so faster than translate copies it
+    if _HAS_SPECIAL.search(text):
+        text = text.translate(_TEXT_SPECIAL)
     if dialect == "discord":
         return no_mentions(text)
     return no_forum_mentions(text)
@@ -127,17 +131,9 @@ class MarkdownWriter:
             items.append(lead + (body.lstrip() if first_line_nested else body))
         return sep.join(items)
 
-    def _rows(self, token: Token) -> list[list[list[Token]]]:
-        rows: list[list[list[Token]]] = []
-        for part in token.get("children") or []:
-            row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
-            for row in row_tokens:
-                rows.append([c.get("children") or [] for c in row["children"]])
-        return rows
-
     def _table(self, token: Token) -> str:
-        rows = self._rows(token)
-        if not any(visible(plain_text(cell)) for row in rows for cell in row):
+        rows = table_rows(token)
+        if not shows_text(rows):
             return ""
         if self._dialect == "discourse":
             lines = [

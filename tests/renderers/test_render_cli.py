@@ -11,7 +11,9 @@ import pytest
 
 from bot.cli import main
 from bot.models import Answer, Citation, Source
-from renderers import CHANNELS
+from renderers import CHANNELS, render, render_all
+from renderers.base import RenderContext, capabilities_for
+from renderers.document import form_key
 from renderers.preview import preview_page
 from renderers.sample import sample_answer
 
@@ -99,3 +101,23 @@ def test_preview_discourse_panel_shows_adjacent_references_apart() -> None:
     discourse = page[start : page.index("data-channel=", start + 1)]
     # drawn as Discourse does ("[1][2]"), never run together as "12"
     assert re.search(r">\[1\]</a></sup><sup [^>]*><a [^>]*>\[2\]</a></sup>", discourse)
+
+
+def test_render_all_gives_each_channel_what_rendering_it_alone_gives() -> None:
+    with_file = sample_answer()  # one source is a file without a public URL
+    links_only = Answer(
+        text="Setup[^1], fixes[^2] and plans.[^3]", citations=with_file.citations[:3]
+    )
+    context = RenderContext(public_base_url="https://b.example", turn_id="7")
+    for answer in (links_only, with_file):
+        payloads = render_all(answer, context)
+        assert payloads == {channel: render(channel, answer, context) for channel in CHANNELS}
+
+
+def test_forms_are_shared_across_channels_only_when_no_file_could_be_attached() -> None:
+    web, slack, discourse = (capabilities_for(c) for c in ("web", "slack", "discourse"))
+    citations = sample_answer().citations
+    links, with_file = citations[:3], citations
+    assert all(c.source.path is None for c in links)
+    assert form_key(web, links) == form_key(slack, links) != form_key(discourse, links)
+    assert form_key(web, with_file) != form_key(slack, with_file)

@@ -201,6 +201,20 @@ def test_email_html_stays_under_100_kb_and_the_text_part_keeps_everything() -> N
     assert payload["text"].count(SENTENCE.strip()) == 600 * 8
 
 
+def test_email_over_budget_drops_the_quotes_before_shortening_the_body() -> None:
+    quoted = tuple(dataclasses.replace(c, quote="Q" * 250) for c in web_sources(30))
+    answer = Answer(text=" ".join(f"Fact {n}.[^{n}]" for n in range(1, 31)), citations=quoted)
+    with_quotes = len(render("email", answer)["html"].encode("utf-8"))
+    bare = dataclasses.replace(answer, citations=web_sources(30))
+    without_quotes = len(render("email", bare)["html"].encode("utf-8"))
+    caps = capabilities_for("email", {"max_chars": (with_quotes + without_quotes) // 2})
+    payload = render("email", answer, RenderContext(capabilities=caps))
+    assert "Q" * 250 not in payload["html"]
+    assert "shortened to fit" not in payload["html"]
+    assert "Fact 30." in payload["html"]
+    assert "Article 30" in payload["html"]
+
+
 def test_email_attachments_and_references() -> None:
     answer = Answer(text="See the files.[^1][^2]", citations=files(2))
     payload = render("email", answer, RenderContext(subject="Re: invoices"))
