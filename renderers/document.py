@@ -44,6 +44,15 @@ def table_rows(table: Token) -> list[list[list[Token]]]:
     return rows
 
 
+def list_shows_text(token: Token) -> bool:
+    """True when some item of the list ``token`` shows text.
+
+    A list of empty items is left out on every channel: empty bullets show nothing, and numbers
+    with nothing after them ("8443.") say nothing either.
+    """
+    return any(visible(plain_text(item.get("children") or [])) for item in token["children"])
+
+
 def shows_text(rows: list[list[list[Token]]]) -> bool:
     """True when some cell shows text (cell by cell: usually the first header cell decides)."""
     return any(visible(plain_text(cell)) for row in rows for cell in row)

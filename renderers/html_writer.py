@@ -11,7 +11,7 @@ import html
 from collections.abc import Callable, Mapping
 
 from bot.markdown import Token
-from renderers.document import shows_text, table_rows
+from renderers.document import list_shows_text, shows_text, table_rows
 from renderers.escaping import html_text, safe_url, visible
 
 # every element the writer opens without attributes of its own
@@ -80,6 +80,8 @@ class HtmlWriter:
         return html_text(str(token.get("raw", "")))
 
     def _list(self, token: Token) -> str:
+        if not list_shows_text(token):
+            return ""
         attrs = token.get("attrs") or {}
         tag = "ol" if attrs.get("ordered") else "ul"
         start = attrs.get("start")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.markdown import Token, plain_text
-from renderers.document import cited_numbers, shows_text, table_rows
+from renderers.document import cited_numbers, list_shows_text, shows_text, table_rows
 from renderers.escaping import (
     md_text,
     md_url,
@@ -107,6 +107,8 @@ class MarkdownWriter:
         return f"{fence}{lang}\n{code}\n{fence}"
 
     def _list(self, token: Token, indent: str = "") -> str:
+        if not list_shows_text(token):
+            return ""
         attrs = token.get("attrs") or {}
         ordered = bool(attrs.get("ordered"))
         number = int(attrs.get("start") or 1)

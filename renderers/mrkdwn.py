@@ -12,6 +12,7 @@ import html
 from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
+from renderers.document import list_shows_text
 from renderers.escaping import one_line, safe_url, slack_link_text, slack_text, slack_url, visible
 
 TABLE_MAX_WIDTH = 72
@@ -59,6 +60,8 @@ class MrkdwnWriter:
         return slack_text(str(token.get("raw", "")))
 
     def _list(self, token: Token, depth: int) -> str:
+        if not list_shows_text(token):
+            return ""
         attrs = token.get("attrs") or {}
         ordered = bool(attrs.get("ordered"))
         number = int(attrs.get("start") or 1)

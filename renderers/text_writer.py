@@ -10,6 +10,7 @@ import html
 from collections.abc import Callable, Iterable
 
 from bot.markdown import Token, plain_text
+from renderers.document import list_shows_text
 from renderers.escaping import one_line, safe_url, visible
 
 
@@ -66,6 +67,8 @@ class TextWriter:
         return str(token.get("raw", ""))
 
     def _list(self, token: Token, indent: str = "") -> str:
+        if not list_shows_text(token):
+            return ""
         attrs = token.get("attrs") or {}
         number = int(attrs.get("start") or 1)
         lines: list[str] = []

@@ -15,6 +15,7 @@ from tests.renderers.payload_checks import CHECKS, check_no_empty_elements, empt
 EMPTY_BLOCKS = [
     "#", "# ", "######", "# [^9]", "## \u200b", "-", "- \n- ", "* ", ">", "> \n>",
     "```\n```", "```\n   \n```", "| |\n|-|\n| |", "&nbsp;", "\u200b", "`` ``", "[]()",
+    "- 8443. ", "1. \n2. ",
 ]  # fmt: skip
 SOURCE = Source(id="s1", title="Guide", url="https://docs.example/guide")
 
