@@ -118,17 +118,20 @@ class MarkdownWriter:
             marker = f"{number}. " if ordered else "- "
             number += 1
             inner_indent = indent + " " * len(marker)
-            parts = []
+            parts: list[str] = []
+            first_line_nested = False
             for child in item.get("children") or []:
                 if child["type"] == "list":
-                    parts.append(self._list(child, inner_indent))
+                    text = self._list(child, inner_indent)
                 else:
-                    text = self.block(child)
-                    parts.append(text.replace("\n", "\n" + inner_indent))
-            if not any(visible(part) for part in parts) and not ordered:
+                    text = self.block(child).replace("\n", "\n" + inner_indent)
+                if visible(text):  # an empty part would push the rest out of the item
+                    if not parts:
+                        first_line_nested = child["type"] == "list"
+                    parts.append(text)
+            if not parts and not ordered:
                 continue  # an empty bullet shows nothing; an empty numbered item keeps its number
-            body = sep.join(parts) if parts else ""
-            first_line_nested = parts and item["children"][0]["type"] == "list"
+            body = sep.join(parts)
             lead = indent + marker
             items.append(lead + (body.lstrip() if first_line_nested else body))
         return sep.join(items)

@@ -80,8 +80,9 @@ class SlackBlocks:
             title = one_line(self._writer.plain(token.get("children") or []))
             if not visible(title):
                 return SlackPart("text", "", lambda: "")  # Slack rejects an empty header
-            # plain_text is not parsed by Slack; the joiner still keeps `<!here>` out of it
-            shown = truncate(title, SLACK_MAX_HEADER_CHARS).replace("<", "<\u200d")
+            # plain_text is not parsed by Slack; the joiner still keeps `<!here>` out of it (added
+            # before the cut, so the header stays within Slack's limit)
+            shown = truncate(title.replace("<", "<\u200d"), SLACK_MAX_HEADER_CHARS)
             return SlackPart("header", shown, lambda: title)
         return SlackPart("text", self._writer.block(token), lambda: self._plain.block(token))
 

@@ -73,3 +73,12 @@ def test_markdown_lines_after_an_unclosed_html_block_stay_text(channel: str) -> 
     text = payload["raw"] if channel == "discourse" else payload["messages"][0]["content"]
     assert text == "\\<pre\\> a\n\n\\# \n\n\\## x\n\n\\- y\n\n1\\. z"
     check_no_empty_elements(channel, payload)
+
+
+@pytest.mark.parametrize("channel", ["discord", "discourse"])
+def test_an_empty_quote_in_a_bullet_keeps_the_rest_of_the_bullet_in_it(channel: str) -> None:
+    answer = Answer(text="- first\n- > \n second", citations=())
+    payload = render(channel, answer)
+    text = payload["raw"] if channel == "discourse" else payload["messages"][0]["content"]
+    assert text == "- first\n- second"
+    check_no_empty_elements(channel, payload)

@@ -97,6 +97,14 @@ def test_slack_header_is_cut_to_150_characters() -> None:
     assert header["text"]["text"].endswith("\u2026")
 
 
+def test_slack_header_with_angle_brackets_stays_within_150_characters() -> None:
+    # each "<" gains a zero-width joiner (so "<!channel>" cannot form): count it before the cut
+    payload = render("slack", Answer(text="# " + "a <!channel> " * 12 + "\n\nBody."))
+    header = payload["messages"][0]["blocks"][0]
+    assert header["type"] == "header" and len(header["text"]["text"]) <= 150
+    assert "<!" not in header["text"]["text"]
+
+
 def test_slack_compacts_only_past_its_context_budget_and_links_the_full_list() -> None:
     answer = Answer(text=" ".join(f"[^{n}]" for n in range(1, 231)), citations=web_sources(230))
     ctx = RenderContext(public_base_url="https://bot.example", turn_id="t9")
