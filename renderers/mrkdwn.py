@@ -12,7 +12,7 @@ import html
 from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
-from renderers.document import list_shows_text
+from renderers.document import list_shows_text, table_rows
 from renderers.escaping import one_line, safe_url, slack_link_text, slack_text, slack_url, visible
 
 TABLE_MAX_WIDTH = 72
@@ -87,13 +87,7 @@ class MrkdwnWriter:
         return "\n".join(lines)
 
     def _table(self, token: Token) -> str:
-        rows: list[list[str]] = []
-        for part in token.get("children") or []:
-            row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
-            for row in row_tokens:
-                rows.append(
-                    [one_line(self.plain(c.get("children") or [])) for c in row["children"]]
-                )
+        rows = [[one_line(self.plain(cell)) for cell in row] for row in table_rows(token)]
         if not any(visible(cell) for row in rows for cell in row):
             return ""
         widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
