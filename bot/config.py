@@ -43,6 +43,10 @@ class RecordTable(Section):
     action_url_template: str | None = None
     action_label: str = "Open"
     audience: list[str] = Field(default_factory=lambda: ["public"])
+    # What the table holds, in the words people ask with ("Plans and what they cost"): the
+    # model reads it in the tool description, and the built-in answerer lists the table's
+    # records when a question is about the table as a whole rather than one record.
+    description: str = Field(default="", max_length=500)
 
 
 class AudienceRule(Section):

@@ -5,7 +5,8 @@ the question terms it contains (rarer terms weigh more, earlier passages get a s
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
 reading order. When the passages do not cover at least half of the question's terms it says
 plainly that it found nothing and cites nothing. The record each table's search finds the question
-is most about (see :mod:`bot.assistant.record_match`) comes first, as one line with its columns.
+is most about (see :mod:`bot.assistant.record_match`) comes first, as one line with its columns;
+a question about a table as a whole gets the table's first records as a list instead.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bot.assistant.record_match import best_record
+from bot.assistant.record_match import about_whole_table, best_record
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
@@ -204,7 +205,7 @@ class ExtractiveBackend:
             yield NOT_FOUND
             return
         for i, line in enumerate(lines):
-            yield line if i == 0 else " " + line
+            yield line if i == 0 else _joiner(lines[i - 1], line) + line
 
     async def _record_lines(self, turn: Turn, question: str, terms: Sequence[str]) -> list[str]:
         records = turn.toolbox.records
@@ -215,19 +216,43 @@ class ExtractiveBackend:
             result = await turn.toolbox.fetch_async(
                 "lookup_records", {"table": table, "query": question}, turn.audience
             )
-            if not result.sources:
-                continue
             weights = records.distinctive_weights(table, terms)
             best = best_record(result.sources, terms, weights)
             if best is None:
+                if about_whole_table(records.topic_terms(table), terms):
+                    return lines + await self._table_lines(turn, table)
                 continue
             number = turn.registry.register(best)
             if number is None:
                 continue
-            cells = "; ".join(f"{k}: {v}" for k, v in (best.columns or {}).items())
-            lines.append(
-                with_marker(f"{best.label}: {cells}" if cells else f"{best.label}", number)
-            )
+            lines.append(_record_line(best, number))
             if len(lines) >= max(1, self.max_sentences // 2):
                 break
         return lines
+
+    async def _table_lines(self, turn: Turn, table: str) -> list[str]:
+        """The table's first records (the toolbox's ``top_k``), one list item each."""
+        result = await turn.toolbox.fetch_async(
+            "lookup_records", {"table": table, "query": ""}, turn.audience
+        )
+        items: list[str] = []
+        for record in result.sources:
+            number = turn.registry.register(record)
+            if number is not None:
+                items.append("- " + _record_line(record, number))
+        return items
+
+
+def _record_line(record: Source, number: int) -> str:
+    """``citecast Team (CC-TEAM): tier: team; price_usd: 19 [2].``"""
+    cells = "; ".join(f"{k}: {v}" for k, v in (record.columns or {}).items())
+    return with_marker(f"{record.label}: {cells}" if cells else f"{record.label}", number)
+
+
+def _joiner(previous: str, line: str) -> str:
+    """What goes between two lines: items of one list break lines, a list ends with a blank
+    line, sentences share a paragraph."""
+    items = previous.startswith("- "), line.startswith("- ")
+    if all(items):
+        return "\n"
+    return "\n\n" if any(items) else " "

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.knowledge.records import TableSummary
 from bot.models import Exchange
 
 SYSTEM_PROMPT = """\
@@ -36,7 +37,7 @@ def system_prompt(key_word: str = "source") -> str:
     return SYSTEM_PROMPT.replace("{key_word}", key_word)
 
 
-def tool_specs(tables: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
+def tool_specs(tables: Mapping[str, TableSummary]) -> list[dict[str, Any]]:
     """OpenAI tool definitions: ``search_docs`` always, ``lookup_records`` when tables exist."""
     specs: list[dict[str, Any]] = [
         {
@@ -54,7 +55,7 @@ def tool_specs(tables: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
         }
     ]
     if tables:
-        described = "; ".join(f"{name} ({', '.join(cols)})" for name, cols in tables.items())
+        described = "; ".join(_table_line(name, summary) for name, summary in tables.items())
         specs.append(
             {
                 "type": "function",
@@ -66,7 +67,10 @@ def tool_specs(tables: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
                         "type": "object",
                         "properties": {
                             "table": {"type": "string", "enum": list(tables)},
-                            "query": {"type": "string", "description": "search words"},
+                            "query": {
+                                "type": "string",
+                                "description": "search words; empty for the table's first rows",
+                            },
                         },
                         "required": ["table", "query"],
                     },
@@ -74,6 +78,12 @@ def tool_specs(tables: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
             }
         )
     return specs
+
+
+def _table_line(name: str, summary: TableSummary) -> str:
+    """``products: Plans and what they cost (tier, price_usd)`` for the tool description."""
+    about = f": {summary.description}" if summary.description else ""
+    return f"{name}{about} ({', '.join(summary.columns)})"
 
 
 def history_messages(history: Sequence[Exchange]) -> list[dict[str, Any]]:

@@ -5,6 +5,11 @@ about the question when a distinctive question word names it (is in its label), 
 label, values and column names cover at least half of the question's words — the same coverage
 rule passages must meet. Among the records that pass, the best named wins: a distinctive word in
 the label weighs fully, one in a shown value half.
+
+A question that names no record may be about the table as a whole ("Which plans are there and
+what do they cost?"): the table's name and description must then cover more than half of the
+question's words (its column names count too; "list" or "available" count for nothing), so "How
+do I contact support?" does not list a table with a ``support`` column.
 """
 
 from __future__ import annotations
@@ -55,3 +60,16 @@ def best_record(
         if score > best_score:  # strictly better: on a tie the search order decides
             best, best_score = record, score
     return best
+
+
+# Words that ask for a listing without saying what of: "Which plans are available?" is about
+# plans alone, so these neither count for nor against a table.
+_LISTING = frozenset(stem(w) for w in ("list", "available", "offer", "offered", "exist"))
+
+
+def about_whole_table(topic_terms: frozenset[str], question_terms: Sequence[str]) -> bool:
+    """True when the table's ``topic_terms`` (name, column names and description; see
+    :meth:`RecordTables.topic_terms`) cover more than half of the question's words."""
+    wanted = frozenset(stem(t) for t in question_terms) - _LISTING
+    covered = wanted & topic_terms
+    return bool(covered) and len(covered) * 2 > len(wanted)

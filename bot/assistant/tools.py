@@ -20,7 +20,7 @@ from typing import Any
 from bot.assistant.cache import ToolCache, cache_key
 from bot.errors import CitecastError, KnowledgeIndexError
 from bot.knowledge.index import KnowledgeIndex
-from bot.knowledge.records import RecordTables
+from bot.knowledge.records import RecordTables, TableSummary
 from bot.models import Source
 from bot.registry import SourceRegistry
 
@@ -75,8 +75,8 @@ class Toolbox:
             self._index = KnowledgeIndex(self._index_path)
         return self._index
 
-    def tables(self) -> dict[str, list[str]]:
-        """Record table name -> columns the model may see."""
+    def tables(self) -> dict[str, TableSummary]:
+        """Record table name -> the columns the model may see and the table's description."""
         return self.records.describe() if self.records else {}
 
     # -- fetch: find sources (thread-safe, cached) ---------------------------------------------
@@ -86,9 +86,9 @@ class Toolbox:
     ) -> ToolResult:
         """Run tool ``name`` and return the Sources it found for a viewer in ``audience``."""
         query = arguments.get("query")
-        if not isinstance(query, str) or not query.strip():
-            return ToolResult(error=f"{name} needs a non-empty string argument 'query'")
         if name == "search_docs":
+            if not isinstance(query, str) or not query.strip():
+                return ToolResult(error=f"{name} needs a non-empty string argument 'query'")
             index = self.index
             if index is None:
                 return ToolResult(error="the knowledge base is empty (no index has been built)")
@@ -99,6 +99,9 @@ class Toolbox:
                 self.cache.put(key, cached)
             return ToolResult(cached)
         if name == "lookup_records":
+            query = "" if query is None else query  # no search words: the table's first rows
+            if not isinstance(query, str):
+                return ToolResult(error=f"{name} needs a string argument 'query'")
             table = arguments.get("table")
             if self.records is None or not isinstance(table, str):
                 return ToolResult(error="lookup_records needs a 'table' (no tables configured)")
@@ -107,8 +110,8 @@ class Toolbox:
             if cached is None:
                 cached = tuple(self.records.lookup(table, query, audience, self.top_k))
                 self.cache.put(key, cached)
-            columns = tuple(self.tables().get(table, ()))
-            return ToolResult(cached, columns=columns)
+            summary = self.tables().get(table)
+            return ToolResult(cached, columns=summary.columns if summary else ())
         return ToolResult(error=f"unknown tool {name!r}")
 
     async def fetch_async(

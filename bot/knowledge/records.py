@@ -19,14 +19,24 @@ import string
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
-from bot.knowledge.terms import fts_query, stem, words
+from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
 from bot.models import RecordAction, Source
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """What the assistant is told about one record table: the columns it may show and why
+    anyone would ask about it (the configured ``description``, possibly empty)."""
+
+    columns: tuple[str, ...]
+    description: str = ""
 
 
 def _template_fields(template: str) -> list[str]:
@@ -72,9 +82,17 @@ class RecordTables:
         """The configured table names, in config order."""
         return list(self._order)
 
-    def describe(self) -> dict[str, list[str]]:
-        """Table name -> the columns the assistant may show (for the tool description)."""
-        return {name: list(self._tables[name].columns) for name in self._order}
+    def describe(self) -> dict[str, TableSummary]:
+        """Table name -> its shown columns and description (for the tool description)."""
+        tables = [self._tables[name] for name in self._order]
+        return {t.name: TableSummary(tuple(t.columns), t.description) for t in tables}
+
+    def topic_terms(self, name: str) -> frozenset[str]:
+        """Stems of the table's name, shown column names and description: what a question
+        about the whole table ("Which plans are there?") says, unlike one record's words."""
+        table = self._tables[name]
+        text = " ".join([table.name, *table.columns, table.description]).replace("_", " ")
+        return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
 
     def _load(self, name: str) -> list[Source]:
         loaded = self._records.get(name)

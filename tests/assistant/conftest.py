@@ -41,6 +41,7 @@ def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
                         label_template="{name} ({sku})",
                         columns=["tier", "price_usd", "support"],
                         action_url_template="https://example.com/pricing/{sku}",
+                        description="Plans and pricing (what each plan costs and its support)",
                     ).model_dump()
                 ],
             },

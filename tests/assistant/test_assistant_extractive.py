@@ -113,6 +113,28 @@ async def test_record_column_values_can_pick_the_record(assistant: Assistant) ->
     assert "phone within 1 hour" in answer.text
 
 
+async def test_a_question_about_the_whole_table_lists_its_records(
+    assistant: Assistant,
+) -> None:
+    answer = await assistant.answer("Which plans are available and what do they cost?", PUBLIC)
+    items = answer.text.split("\n")
+    assert len(items) == len(answer.citations) == 5  # the toolbox's top_k, in file order
+    labels = [c.source.label for c in answer.citations]
+    assert labels[:2] == ["citecast Community (CC-FREE)", "citecast Team (CC-TEAM)"]
+    for item, citation in zip(items, answer.citations, strict=True):
+        assert citation.source.kind == "record"
+        assert item.startswith(f"- {citation.source.label}: tier: ")
+        assert item.endswith(f"[^{citation.n}].")
+    assert "price_usd: 19" in answer.text and "internal_cost" not in answer.text
+
+
+async def test_one_shared_column_word_does_not_list_the_table(assistant: Assistant) -> None:
+    # "support" is a column of the table, "contact" is not: half the words, not more
+    answer = await assistant.answer("How do I contact support?", PUBLIC)
+    assert "\n- " not in answer.text and not answer.text.startswith("- ")
+    assert sum(c.source.kind == "record" for c in answer.citations) <= 1
+
+
 async def test_stream_and_reply_agree(assistant: Assistant) -> None:
     question = "What does the retry policy do?"
     events = [event async for event in assistant.stream(question, PUBLIC)]

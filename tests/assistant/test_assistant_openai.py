@@ -73,6 +73,11 @@ async def test_tool_call_then_cited_answer(
     assert not re.search(r"\[cite: \d+\]", shown) and "administration" not in shown.lower()
     assert "Cite only numbers the tools gave you" in shown
     assert [t["function"]["name"] for t in first["tools"]] == ["search_docs", "lookup_records"]
+    # the model learns what each table is for and which columns it shows
+    assert (
+        "products: Plans and pricing (what each plan costs and its support) (tier, price_usd, "
+        "support)" in first["tools"][1]["function"]["description"]
+    )
     [result] = tool_messages(second)
     assert result.startswith("[cite: 1] citecast administration guide — Administration guide")
     assert fake.problems == []

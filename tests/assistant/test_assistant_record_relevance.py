@@ -6,7 +6,7 @@ import pytest
 
 from bot.assistant.assistant import Assistant
 from bot.assistant.extractive import NOT_FOUND
-from bot.assistant.record_match import best_record, record_score
+from bot.assistant.record_match import about_whole_table, best_record, record_score
 from bot.config import RecordTable, Settings
 from bot.knowledge import KnowledgeIndex
 from bot.knowledge.records import RecordTables
@@ -77,3 +77,27 @@ def test_record_score_needs_the_label_or_half_the_question(tables: RecordTables)
     weights = tables.distinctive_weights("products", terms)
     found = best_record(tables.lookup("products", "phone within 1 hour", PUBLIC), terms, weights)
     assert found is not None and found.id == "products/CC-SUP"
+
+
+@pytest.mark.parametrize(
+    ("question", "described", "undescribed"),
+    [
+        ("Which plans are available and what do they cost?", True, False),
+        ("What is the price of each plan?", True, False),  # "price" from price_usd
+        ("List the products", True, True),  # the table's own name
+        ("Which plans are available?", True, False),  # "available" counts for nothing
+        ("How do I contact support?", False, False),  # one of two words: not more than half
+        ("What does the retry policy do?", False, False),
+    ],
+)
+def test_a_question_about_the_whole_table_needs_most_of_its_words(
+    tables: RecordTables, question: str, described: bool, undescribed: bool
+) -> None:
+    with_description = RecordTables(
+        [RecordTable(name="products", csv=str(EXAMPLES / "products.csv"),
+                     columns=["tier", "price_usd", "seats", "support"],
+                     description="Plans and pricing: what each plan costs")]
+    )  # fmt: skip
+    terms = query_terms(question)
+    assert about_whole_table(with_description.topic_terms("products"), terms) is described
+    assert about_whole_table(tables.topic_terms("products"), terms) is undescribed

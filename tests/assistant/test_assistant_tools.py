@@ -62,6 +62,30 @@ async def test_lookup_records_returns_cite_and_configured_columns_only(
     assert "internal_cost" not in text and "seats" not in text
 
 
+async def test_lookup_records_without_search_words_lists_the_first_rows(
+    kb_settings: Settings, kb_index: KnowledgeIndex
+) -> None:
+    import json
+
+    registry = SourceRegistry(PUBLIC)
+    empty, missing = await toolbox(kb_settings, kb_index).run_calls(
+        [
+            call(1, "lookup_records", '{"table": "products", "query": ""}'),
+            call(2, "lookup_records", '{"table": "products"}'),
+        ],
+        registry,
+    )
+    first_rows = ["citecast Community (CC-FREE)", "citecast Team (CC-TEAM)",
+                  "citecast Business (CC-BIZ)"]  # fmt: skip
+    assert [row["label"] for row in json.loads(empty)] == first_rows  # top_k=3, file order
+    # the same sources again: registered once, cited with the same numbers
+    assert [row["cite"] for row in json.loads(missing)] == [1, 2, 3]
+    [bad] = await toolbox(kb_settings, kb_index).run_calls(
+        [call(3, "lookup_records", '{"table": "products", "query": 7}')], registry
+    )
+    assert bad == "error: lookup_records needs a string argument 'query'"
+
+
 async def test_bad_calls_become_errors_the_model_can_read(
     kb_settings: Settings, kb_index: KnowledgeIndex
 ) -> None:
