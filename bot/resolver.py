@@ -30,9 +30,10 @@ from typing import Final, Literal
 
 from bot.deeplinks import deep_link
 from bot.marker_parse import Grammar, Marker
+from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
-from bot.registry import SourceRegistry, canonical_url
+from bot.registry import SourceRegistry
 from bot.source_mentions import MentionMatcher, is_model_source_list
 
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
@@ -272,7 +273,7 @@ class StreamResolver:
         self._adjacent = adjacent + tuple(shown)
 
     def _marker(self, marker: Marker) -> None:
-        targets = self._targets(marker)
+        targets = marker_targets(marker, self.registry, self._drop)
         if self._mentions is not None:
             self._mentions.flush(tuple(targets))
         shown: list[int] = []
@@ -283,51 +284,6 @@ class StreamResolver:
         self._write_citations(marker.lead, shown)
 
     # -- markers -> citations -----------------------------------------------------------------
-
-    def _targets(self, marker: Marker) -> list[int]:
-        """Registry numbers the marker names; what cannot stand is recorded as dropped."""
-        if marker.family == "stray":
-            return []
-        if marker.placeholder:
-            self._drop(marker, "placeholder")
-            return []
-        targets: list[int] = []
-        if marker.family == "linked" and marker.url is not None:
-            return self._linked_targets(marker)
-        if marker.key is not None:
-            number = self.registry.number_for_key(marker.key)
-            if number is None:
-                self._drop(marker, "invalid_token")
-                return []
-            return [number]
-        for value in marker.numbers:
-            if self.registry.get(value) is None:
-                self._drop(marker, "out_of_range")
-            else:
-                targets.append(value)
-        for ident in marker.ids:
-            found = self.registry.number_for_id(ident)
-            if isinstance(found, int):
-                targets.append(found)
-                continue
-            key_number = self.registry.number_for_key(ident)
-            if key_number is not None:
-                targets.append(key_number)
-            else:
-                self._drop(marker, found, redact=ident if found == "forbidden" else None)
-        if not marker.numbers and not marker.ids:
-            self._drop(marker, "unknown")
-        return targets
-
-    def _linked_targets(self, marker: Marker) -> list[int]:
-        assert marker.url is not None
-        wanted = canonical_url(marker.url)
-        out: list[int] = []
-        for value in marker.numbers:
-            source = self.registry.get(value)
-            if source is not None and source.url and _same_url(source.url, wanted):
-                out.append(value)
-        return out or self.registry.numbers_for_url(marker.url)[:1]
 
     def _cite(self, number: int, marker: Marker) -> int | None:
         citation = self._by_number.get(number)
@@ -395,13 +351,6 @@ class StreamResolver:
         n = self._cite(number, Marker("record_key", label, 0))
         if n is not None:
             self._write_citations("", [n])
-
-
-def _same_url(url: str, canonical: str) -> bool:
-    try:
-        return canonical_url(url) == canonical
-    except ValueError:
-        return False
 
 
 @functools.lru_cache(maxsize=512)
