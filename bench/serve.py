@@ -33,7 +33,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.config import Settings, parse_settings  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from bot.config_file import parse_settings  # noqa: E402
 from bot.knowledge.ingest import ingest  # noqa: E402
 
 QUESTIONS = [

@@ -5,22 +5,14 @@ value is taken from the environment when the file is loaded. Every section forbi
 so a typo fails at start with the dotted key path and the reason instead of being ignored.
 
 Each channel owns one section class here; its connector documents what the keys mean.
+Reading the file (environment references, errors, relative paths) is ``bot.config_file``.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic import ValidationError as PydanticValidationError
-
-from bot.errors import ConfigError
-
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
 class Section(BaseModel):
@@ -314,49 +306,3 @@ class Settings(Section):
     discord: DiscordSettings = Field(default_factory=DiscordSettings)
     email: EmailSettings = Field(default_factory=EmailSettings)
     discourse: DiscourseSettings = Field(default_factory=DiscourseSettings)
-
-
-def expand_env(value: Any, env: dict[str, str] | None = None) -> Any:
-    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree."""
-    environ = os.environ if env is None else env
-    if isinstance(value, str):
-        return _ENV_REF.sub(lambda m: environ.get(m.group(1), m.group(2) or ""), value)
-    if isinstance(value, list):
-        return [expand_env(item, env) for item in value]
-    if isinstance(value, dict):
-        return {key: expand_env(item, env) for key, item in value.items()}
-    return value
-
-
-def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
-    """Validate an already-parsed mapping; errors name ``origin`` and the dotted key path."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{origin}: the top level must be a mapping of sections")
-    try:
-        return Settings.model_validate(expand_env(data))
-    except PydanticValidationError as exc:
-        first = exc.errors()[0]
-        path = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise ConfigError(f"{origin}: {path}: {first['msg']}") from None
-
-
-def load_settings(path: str | Path | None = None) -> Settings:
-    """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
-
-    Relative paths inside the file (index, store) are kept relative to the working directory.
-    """
-    explicit = path is not None or "CITECAST_CONFIG" in os.environ
-    target = Path(path or os.environ.get("CITECAST_CONFIG", "config.yaml"))
-    if not target.exists():
-        if explicit:
-            raise ConfigError(f"{target}: no such config file")
-        return Settings()
-    try:
-        data = yaml.safe_load(target.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{target}: cannot read: {exc}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{target}: not valid YAML: {exc}") from None
-    return parse_settings(data, str(target))

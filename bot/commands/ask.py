@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.assistant import Assistant
-    from bot.config import load_settings
+    from bot.config_file import load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge.audience import viewer_audience
 

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     """Load the cases, run them, print the table, write the report."""
     from rich.console import Console
 
-    from bot.config import load_settings
+    from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
     from bot.evaluation.report import print_table, write_html

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from bot.config import load_settings
+    from bot.config_file import load_settings
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.ingest import count_files, resolve_roots
 

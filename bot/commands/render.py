@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     """Render stdin's Answer; print the payload JSON."""
     import dataclasses
 
-    from bot.config import load_settings
+    from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.markdown import parse
     from bot.models import Answer

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from bot.config import load_settings
+    from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.registry import SourceRegistry
     from bot.resolver import ResolvePolicy, resolve

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from bot.assistant import Assistant
-    from bot.config import load_settings
+    from bot.config_file import load_settings
     from bot.connectors.app import build_app
     from bot.connectors.web import build_signer
     from bot.errors import ConfigError

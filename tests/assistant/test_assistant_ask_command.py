@@ -104,3 +104,29 @@ def test_ask_without_an_index_says_how_to_build_one(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "no knowledge index" in err and "citecast ingest" in err
+
+
+def test_a_config_elsewhere_finds_its_index_and_records_from_any_directory(
+    tmp_path: Path,
+    kb_settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import shutil
+
+    deploy = tmp_path / "deploy"
+    (deploy / "data").mkdir(parents=True)
+    shutil.copy(kb_settings.index.path, deploy / "data" / "index.db")
+    shutil.copy(EXAMPLES / "products.csv", deploy / "data" / "products.csv")
+    (deploy / "config.yaml").write_text(
+        "index:\n"
+        "  path: data/index.db\n"
+        "  records:\n"
+        "    - {name: products, csv: data/products.csv, label_template: '{name} ({sku})',\n"
+        "       columns: [tier, price_usd]}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)  # not the config's folder
+    assert main(["--config", "deploy/config.yaml", "ask", "How much does Business cost?"]) == 0
+    out = capsys.readouterr().out
+    assert "citecast Business (CC-BIZ): tier: business; price_usd: 49 [1]" in out

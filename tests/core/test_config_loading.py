@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import expand_env, load_settings, parse_settings
+from bot.config_file import expand_env, load_settings, parse_settings
 from bot.errors import ConfigError
 
 
@@ -72,3 +72,49 @@ def test_settings_are_immutable() -> None:
     settings = parse_settings({})
     with pytest.raises(Exception, match="frozen"):
         setattr(settings.web, "port", 1)  # noqa: B010 - assignment must fail at runtime
+
+
+def test_relative_paths_are_taken_from_the_config_files_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deploy = tmp_path / "srv" / "citecast"
+    deploy.mkdir(parents=True)
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    (deploy / "config.yaml").write_text(
+        "index:\n"
+        "  path: state/index.db\n"
+        "  records:\n"
+        "    - {name: products, csv: data/products.csv}\n"
+        "    - {name: shop, sqlite: /var/lib/shop.db, table: items}\n"
+        "store:\n"
+        "  path: ~/citecast.db\n"
+        "email:\n"
+        "  outbound: {ca_file: certs/ca.pem}\n",
+        encoding="utf-8",
+    )
+    settings = load_settings(deploy / "config.yaml")
+    assert settings.index.path == str(deploy / "state/index.db")
+    products, shop = settings.index.records
+    assert products.csv == str(deploy / "data/products.csv")
+    assert shop.sqlite == "/var/lib/shop.db"  # absolute: as written
+    assert settings.store.path == str(tmp_path / "user" / "citecast.db")
+    assert settings.email.outbound.ca_file == str(deploy / "certs/ca.pem")
+    # a default the file does not set lives beside the file too
+    (deploy / "config.yaml").write_text("web:\n  port: 8001\n", encoding="utf-8")
+    defaults = load_settings(deploy / "config.yaml")
+    assert defaults.index.path == str(deploy / ".citecast/index.db")
+    assert defaults.email.outbound.ca_file is None
+
+
+def test_a_config_in_the_working_directory_keeps_paths_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CITECAST_CONFIG", raising=False)
+    Path("config.yaml").write_text("store:\n  path: ':memory:'\n", encoding="utf-8")
+    settings = load_settings()
+    assert settings.index.path == ".citecast/index.db"
+    assert settings.store.path == ":memory:"

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.assistant.base import Answerer
-from bot.config import Settings, parse_settings
+from bot.config import Settings
+from bot.config_file import parse_settings
 from bot.runtime import Services
 from bot.store import Store
 

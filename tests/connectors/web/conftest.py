@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 from bot.assistant.base import Answerer, Reply, ReplyEvent
-from bot.config import Settings, parse_settings
+from bot.config import Settings
+from bot.config_file import parse_settings
 from bot.connectors.app import build_app
 from bot.errors import BackendError
 from bot.models import Answer, Citation, CitationAdded, Exchange, Source, TextDelta

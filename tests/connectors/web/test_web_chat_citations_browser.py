@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from bot.config import Settings, parse_settings
+from bot.config import Settings
+from bot.config_file import parse_settings
 from bot.connectors.app import build_app
 from bot.runtime import Services
 from bot.store import Store

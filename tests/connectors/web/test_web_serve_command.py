@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import yaml
 
-from bot.config import parse_settings
+from bot.config_file import parse_settings
 from bot.knowledge.ingest import ingest
 from bot.store import Store
 
