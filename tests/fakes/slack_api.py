@@ -1,7 +1,8 @@
 """A fake Slack Web API and Socket Mode server on 127.0.0.1, for driving the real slack_sdk.
 
 ``FakeSlackAPI`` is an aiohttp server bound to an ephemeral loopback port. Point
-``AsyncWebClient(base_url=fake.base_url)`` at it. It implements the methods citecast uses,
+``AsyncWebClient(base_url=fake.base_url)`` at it. It implements the methods citecast uses
+(their handlers are in tests/fakes/slack_methods.py),
 records every call (``calls``), keeps the messages it accepted per channel and thread, and
 enforces Slack's limits with Slack's error shapes (``{"ok": false, "error": "invalid_blocks"}``,
 ``msg_too_long``, ``no_text``, ``message_not_in_streaming_state`` …), so a payload Slack would
@@ -24,19 +25,13 @@ import itertools
 import json
 import socket
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fakes.slack_blocks import (
-    MAX_MESSAGE_TEXT,
-    MAX_STREAM_TEXT,
-    MAX_UPDATE_TEXT,
-    validate_blocks,
-)
-
-Json = dict[str, Any]
+from tests.fakes.slack_blocks import validate_blocks
+from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods
 
 
 @dataclass(frozen=True)
@@ -66,17 +61,6 @@ class _Envelope:
     ack: asyncio.Future[Json]
 
 
-@dataclass
-class FakeSlackState:
-    """The workspace the fake pretends to be: channels, users, user groups and messages."""
-
-    channels: dict[str, Json] = field(default_factory=dict)
-    users: dict[str, Json] = field(default_factory=dict)
-    usergroups: dict[str, list[str]] = field(default_factory=dict)
-    messages: dict[str, list[Json]] = field(default_factory=dict)
-    uploads: dict[str, Json] = field(default_factory=dict)
-
-
 def slack_signature_headers(
     secret: str, body: bytes, timestamp: int | None = None, retry_num: int | None = None
 ) -> dict[str, str]:
@@ -91,7 +75,7 @@ def slack_signature_headers(
     return headers
 
 
-class FakeSlackAPI:
+class FakeSlackAPI(SlackWebMethods):
     """The fake; use as ``async with FakeSlackAPI() as fake:``."""
 
     def __init__(
@@ -284,9 +268,6 @@ class FakeSlackAPI:
 
     # -- HTTP plumbing -----------------------------------------------------------------------
 
-    def _next_ts(self) -> str:
-        return f"1700000000.{next(self._ts):06d}"
-
     async def _read_args(self, request: web.Request) -> Json:
         args: Json = dict(request.query)
         if request.content_type == "application/json":
@@ -357,263 +338,3 @@ class FakeSlackAPI:
             return web.Response(status=400, text="length mismatch")
         upload["data"] = data
         return web.Response(status=200, text=f"OK - {len(data)}")
-
-    # -- methods -----------------------------------------------------------------------------
-
-    def _dispatch(self, method: str, args: Json, token: str | None) -> Json:
-        if method == "apps.connections.open":
-            if token != self.app_token:
-                return {"ok": False, "error": "invalid_auth"}
-            return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/socket?ticket=fake"}
-        if token != self.bot_token:
-            return {"ok": False, "error": "invalid_auth"}
-        handler = getattr(self, "_m_" + method.replace(".", "_"), None)
-        if handler is None:
-            return {"ok": False, "error": "unknown_method"}
-        result: Json = handler(args)
-        return result
-
-    def _m_auth_test(self, args: Json) -> Json:
-        return {
-            "ok": True,
-            "url": "https://fake.slack.test/",
-            "team": "Fake Team",
-            "user": "citecast",
-            "team_id": self.team_id,
-            "user_id": self.bot_user_id,
-            "bot_id": self.bot_id,
-        }
-
-    def _check_message(self, args: Json, text_limit: int) -> Json | None:
-        channel = args.get("channel")
-        if not channel or channel not in self.state.channels:
-            return {"ok": False, "error": "channel_not_found"}
-        text, blocks = args.get("text"), args.get("blocks")
-        if not text and not blocks:
-            return {"ok": False, "error": "no_text"}
-        if isinstance(text, str) and len(text) > text_limit:
-            return {"ok": False, "error": "msg_too_long"}
-        if blocks is not None:
-            problems = validate_blocks(blocks)
-            if problems:
-                return _invalid_blocks(problems)
-        return None
-
-    def _m_chat_postMessage(self, args: Json) -> Json:
-        refused = self._check_message(args, MAX_MESSAGE_TEXT)
-        if refused:
-            return refused
-        message = {
-            "type": "message",
-            "ts": self._next_ts(),
-            "user": self.bot_user_id,
-            "bot_id": self.bot_id,
-            "text": args.get("text") or "",
-            "blocks": args.get("blocks") or [],
-        }
-        if args.get("thread_ts"):
-            message["thread_ts"] = args["thread_ts"]
-        self.state.messages.setdefault(args["channel"], []).append(message)
-        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
-
-    def _m_chat_postEphemeral(self, args: Json) -> Json:
-        refused = self._check_message(args, MAX_MESSAGE_TEXT)
-        if refused:
-            return refused
-        if not args.get("user"):
-            return {"ok": False, "error": "user_not_in_channel"}
-        return {"ok": True, "message_ts": self._next_ts()}
-
-    def _find(self, channel: str, ts: str) -> Json | None:
-        for message in self.state.messages.get(channel, []):
-            if message["ts"] == ts:
-                return message
-        return None
-
-    def _m_chat_update(self, args: Json) -> Json:
-        refused = self._check_message(args, MAX_UPDATE_TEXT)
-        if refused:
-            return refused
-        message = self._find(args["channel"], str(args.get("ts")))
-        if message is None or message.get("bot_id") != self.bot_id:
-            return {"ok": False, "error": "message_not_found" if message is None else "cant_update"}
-        message["text"] = args.get("text") or ""
-        message["blocks"] = args.get("blocks") or []
-        message["streaming"] = False
-        message["edits"] = message.get("edits", 0) + 1
-        return {
-            "ok": True,
-            "channel": args["channel"],
-            "ts": message["ts"],
-            "text": message["text"],
-        }
-
-    def _m_chat_delete(self, args: Json) -> Json:
-        channel = str(args.get("channel"))
-        message = self._find(channel, str(args.get("ts")))
-        if message is None:
-            return {"ok": False, "error": "message_not_found"}
-        if message.get("bot_id") != self.bot_id:
-            return {"ok": False, "error": "cant_delete_message"}
-        self.state.messages[channel].remove(message)
-        return {"ok": True, "channel": channel, "ts": message["ts"]}
-
-    def _stream_text(self, args: Json) -> tuple[str, Json | None]:
-        text = args.get("markdown_text") or ""
-        for chunk in args.get("chunks") or []:
-            if isinstance(chunk, dict) and chunk.get("type") == "markdown_text":
-                text += str(chunk.get("text") or "")
-        if len(text) > MAX_STREAM_TEXT:
-            return text, {"ok": False, "error": "msg_too_long"}
-        return text, None
-
-    def _m_chat_startStream(self, args: Json) -> Json:
-        if self.streaming_error:
-            return {"ok": False, "error": self.streaming_error}
-        channel = args.get("channel")
-        info = self.state.channels.get(str(channel))
-        if info is None:
-            return {"ok": False, "error": "channel_not_found"}
-        if not args.get("thread_ts"):
-            return {"ok": False, "error": "invalid_arguments"}
-        if not info["is_im"] and not (
-            args.get("recipient_user_id") and args.get("recipient_team_id")
-        ):
-            return {"ok": False, "error": "missing_recipient_user_id"}
-        text, refused = self._stream_text(args)
-        if refused:
-            return refused
-        message = {
-            "type": "message",
-            "ts": self._next_ts(),
-            "user": self.bot_user_id,
-            "bot_id": self.bot_id,
-            "thread_ts": args["thread_ts"],
-            "text": text,
-            "blocks": [],
-            "streaming": True,
-            "appends": 0,
-        }
-        self.state.messages.setdefault(str(channel), []).append(message)
-        return {"ok": True, "channel": channel, "ts": message["ts"]}
-
-    def _streaming_message(self, args: Json) -> tuple[Json | None, Json | None]:
-        message = self._find(str(args.get("channel")), str(args.get("ts")))
-        if message is None:
-            return None, {"ok": False, "error": "message_not_found"}
-        if not message.get("streaming"):
-            return None, {"ok": False, "error": "message_not_in_streaming_state"}
-        return message, None
-
-    def _m_chat_appendStream(self, args: Json) -> Json:
-        message, refused = self._streaming_message(args)
-        if message is None:
-            return refused or {"ok": False}
-        if self.close_stream_after is not None and message["appends"] >= self.close_stream_after:
-            message["streaming"] = False
-            return {"ok": False, "error": "message_not_in_streaming_state"}
-        text, too_long = self._stream_text(args)
-        if too_long:
-            return too_long
-        message["text"] += text
-        message["appends"] += 1
-        return {"ok": True, "channel": args["channel"], "ts": message["ts"]}
-
-    def _m_chat_stopStream(self, args: Json) -> Json:
-        message, refused = self._streaming_message(args)
-        if message is None:
-            return refused or {"ok": False}
-        text, too_long = self._stream_text(args)
-        if too_long:
-            return too_long
-        blocks = args.get("blocks")
-        if blocks is not None:
-            problems = validate_blocks(blocks)
-            if problems:
-                return _invalid_blocks(problems)
-            message["blocks"] = blocks
-        message["text"] += text
-        message["streaming"] = False
-        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
-
-    def _m_conversations_replies(self, args: Json) -> Json:
-        channel, ts = str(args.get("channel")), str(args.get("ts"))
-        if channel not in self.state.channels:
-            return {"ok": False, "error": "channel_not_found"}
-        thread = [
-            m
-            for m in self.state.messages.get(channel, [])
-            if m["ts"] == ts or m.get("thread_ts") == ts
-        ]
-        if not thread:
-            return {"ok": False, "error": "thread_not_found"}
-        return {"ok": True, "messages": thread, "has_more": False}
-
-    def _m_conversations_info(self, args: Json) -> Json:
-        info = self.state.channels.get(str(args.get("channel")))
-        if info is None:
-            return {"ok": False, "error": "channel_not_found"}
-        return {"ok": True, "channel": info}
-
-    def _m_users_info(self, args: Json) -> Json:
-        user = self.state.users.get(str(args.get("user")))
-        if user is None:
-            return {"ok": False, "error": "user_not_found"}
-        return {"ok": True, "user": user}
-
-    def _m_usergroups_users_list(self, args: Json) -> Json:
-        users = self.state.usergroups.get(str(args.get("usergroup")))
-        if users is None:
-            return {"ok": False, "error": "no_such_subteam"}
-        return {"ok": True, "users": users}
-
-    def _m_assistant_threads_setStatus(self, args: Json) -> Json:
-        if not args.get("channel_id") or not args.get("thread_ts") or "status" not in args:
-            return {"ok": False, "error": "invalid_arguments"}
-        return {"ok": True}
-
-    def _m_assistant_threads_setSuggestedPrompts(self, args: Json) -> Json:
-        prompts = args.get("prompts")
-        if not isinstance(prompts, list) or not 1 <= len(prompts) <= 4:
-            return {"ok": False, "error": "invalid_arguments"}
-        for prompt in prompts:
-            if not isinstance(prompt, dict) or not prompt.get("title") or not prompt.get("message"):
-                return {"ok": False, "error": "invalid_arguments"}
-        return {"ok": True}
-
-    def _m_files_getUploadURLExternal(self, args: Json) -> Json:
-        filename, length = args.get("filename"), args.get("length")
-        if not filename or not str(length or "").isdigit():
-            return {"ok": False, "error": "invalid_arguments"}
-        file_id = f"F{next(self._file_ids):06d}"
-        self.state.uploads[file_id] = {"filename": filename, "length": int(str(length))}
-        return {
-            "ok": True,
-            "upload_url": f"http://127.0.0.1:{self.port}/upload/{file_id}",
-            "file_id": file_id,
-        }
-
-    def _m_files_completeUploadExternal(self, args: Json) -> Json:
-        files = args.get("files")
-        if not isinstance(files, list) or not files:
-            return {"ok": False, "error": "invalid_arguments"}
-        channel = args.get("channel_id")
-        if channel and channel not in self.state.channels:
-            return {"ok": False, "error": "channel_not_found"}
-        done: list[Json] = []
-        for item in files:
-            upload = self.state.uploads.get(str(item.get("id")))
-            if upload is None or "data" not in upload:
-                return {"ok": False, "error": "file_not_found"}
-            upload.update(channel=channel, thread_ts=args.get("thread_ts"), title=item.get("title"))
-            done.append({"id": item["id"], "name": upload["filename"], "title": item.get("title")})
-        return {"ok": True, "files": done}
-
-
-def _invalid_blocks(problems: list[str]) -> Json:
-    return {
-        "ok": False,
-        "error": "invalid_blocks",
-        "errors": problems,
-        "response_metadata": {"messages": [f"[ERROR] {p}" for p in problems]},
-    }

@@ -1,46 +1,27 @@
-"""End to end over real SMTP on loopback: the connector's aiosmtpd listener receives what the
-tests send with aiosmtplib, and a capturing aiosmtpd server receives the replies."""
+"""Email end to end over real SMTP: cited threaded replies, history, dedupe, odd headers, retry."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from email.message import EmailMessage
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import cast
 
 import aiosmtplib
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.connectors.email import EmailConnector
-from bot.errors import BackendError
-from bot.models import Answer, Citation, Exchange, Source
-from tests.fakes.email_world import BOT, USER, email_settings, inbound_mail, services
-from tests.fakes.smtp_capture import CaptureHandler, CaptureServer, wait_for
+from tests.connectors.email_flow_harness import (
+    FILE_BYTES,
+    StaticAnswerer,
+    capture,
+    cited_answer,
+    manual,
+    send,
+    sole_parts,
+    start,
+)
+from tests.fakes.email_world import BOT, USER, inbound_mail
+from tests.fakes.smtp_capture import CaptureServer, wait_for
 
-
-class StaticAnswerer:
-    """Answers every question with one fixed Answer; can fail the first N calls."""
-
-    def __init__(self, answer: Answer, fail_first: int = 0) -> None:
-        self.answer = answer
-        self.fail_first = fail_first
-        self.calls: list[tuple[str, frozenset[str], tuple[Exchange, ...]]] = []
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        self.calls.append((question, audience, tuple(history)))
-        if self.fail_first > 0:
-            self.fail_first -= 1
-            raise BackendError("backend down")
-        return Reply(self.answer, {"sources": []})
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        yield await self.reply(question, audience, history)
+__all__ = ["capture", "manual"]
 
 
 class BalanceChecker(HTMLParser):
@@ -64,63 +45,6 @@ class BalanceChecker(HTMLParser):
             self.errors.append(f"unexpected </{tag}> with {self.stack[-3:]}")
             return
         self.stack.pop()
-
-
-FILE_BYTES = bytes(range(256)) * 64
-
-
-@pytest.fixture
-def manual(tmp_path: Path) -> Path:
-    path = tmp_path / "admin manual.pdf"
-    path.write_bytes(FILE_BYTES)
-    return path
-
-
-def cited_answer(manual: Path) -> Answer:
-    guide = Source(id="guide", title="Install guide", url="https://docs.example.org/install")
-    faq = Source(id="faq", title="FAQ [beta] *draft*", url="https://docs.example.org/faq#arm")
-    pdf = Source(
-        id="manual", title="Admin manual", path=str(manual), filename="admin manual.pdf",
-        media_type="application/pdf", kind="file", page=4,
-    )  # fmt: skip
-    return Answer(
-        text=(
-            "Install it with `pip install citecast`[^1]. ARM works too[^2].\n\n"
-            "Upgrades are covered in the admin manual[^3]."
-        ),
-        citations=(
-            Citation(1, guide, 1, quote="pip install citecast"),
-            Citation(2, faq, 2),
-            Citation(3, pdf, 3),
-        ),
-    )
-
-
-@pytest.fixture
-def capture() -> object:
-    handler = CaptureHandler()
-    server = CaptureServer(handler)
-    server.start()
-    yield server
-    server.stop()
-
-
-async def send(connector: EmailConnector, raw: bytes, sender: str = USER) -> None:
-    port = connector.listen_port
-    assert port
-    await aiosmtplib.send(raw, sender=sender, recipients=[BOT], hostname="127.0.0.1", port=port)
-
-
-def sole_parts(msg: EmailMessage) -> list[EmailMessage]:
-    return [cast(EmailMessage, part) for part in msg.iter_parts()]
-
-
-async def start(
-    tmp_path: Path, answerer: StaticAnswerer, port: int, **email: object
-) -> EmailConnector:
-    connector = EmailConnector(services(tmp_path, answerer, email_settings(port, **email)))
-    await connector.start()
-    return connector
 
 
 async def test_question_gets_a_threaded_cited_reply(
@@ -252,99 +176,6 @@ async def test_duplicate_message_id_is_answered_once(
     assert len(capture.handler.mails) == 1
 
 
-@pytest.mark.parametrize(
-    "headers",
-    [
-        {"Auto-Submitted": "auto-replied", "Subject": "Out of office"},
-        {"List-Id": "Users <users.lists.example.com>", "Precedence": "list"},
-        {"Precedence": "bulk"},
-    ],
-)
-async def test_robot_and_list_mail_gets_no_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path, headers: dict[str, str]
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
-        extra = {k: v for k, v in headers.items() if k != "Subject"}
-        await send(connector, inbound_mail(headers=extra))
-        outcome = await connector.handle_message(inbound_mail(headers=extra))
-    finally:
-        await connector.stop()
-    assert outcome.status == "ignored"
-    assert answerer.calls == []
-    assert connector.services.store.pending("email") == []
-    assert capture.handler.mails == []
-
-
-async def test_own_address_and_bounces_get_no_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
-        own = await connector.handle_message(inbound_mail(sender=BOT))
-        client = aiosmtplib.SMTP(hostname="127.0.0.1", port=connector.listen_port)
-        async with client:
-            await client.mail("")  # MAIL FROM:<>, a bounce
-            await client.rcpt(BOT)
-            await client.data(inbound_mail(message_id="<bounce@x>"))
-    finally:
-        await connector.stop()
-    assert own.reason == "own address"
-    assert answerer.calls == []
-
-
-async def test_only_quoted_text_gets_no_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    quoted = inbound_mail(
-        "On Mon, 3 Jun 2024, citecast <help@docs.example.org> wrote:\n> Install it with pip.\n",
-        subject="Re: Installing on Linux",
-        headers={"In-Reply-To": "<cc-1.2@docs.example.org>"},
-    )
-    try:
-        await send(connector, quoted)
-        outcome = await connector.handle_message(quoted)
-    finally:
-        await connector.stop()
-    assert (outcome.status, outcome.reason) == ("ignored", "no question (only quoted text)")
-    assert answerer.calls == []
-
-
-async def test_ten_megabyte_attachment_is_accepted_and_ignored(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    raw = inbound_mail("What does this log say?", attachment=b"\x00\xff" * 5_000_000)
-    try:
-        await send(connector, raw)
-        await wait_for(lambda: not connector.services.store.pending("email"))
-    finally:
-        await connector.stop()
-    assert [c[0] for c in answerer.calls] == ["What does this log say?"]
-    reply = capture.handler.mails[0]
-    assert len(reply.content) < 200_000
-    assert all(a.get_filename() != "big.bin" for a in reply.message().iter_attachments())
-
-
-async def test_message_over_the_size_limit_is_refused_by_smtp(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port, max_message_bytes=100_000)
-    try:
-        with pytest.raises(aiosmtplib.SMTPResponseException) as refused:
-            await send(connector, inbound_mail(attachment=bytes(200_000)))
-    finally:
-        await connector.stop()
-    assert refused.value.code == 552
-    assert answerer.calls == []
-
-
 async def test_malformed_headers_and_unknown_charset_get_a_sensible_reply(
     tmp_path: Path, capture: CaptureServer, manual: Path
 ) -> None:
@@ -390,40 +221,6 @@ async def test_backend_failure_asks_the_sender_to_retry_and_loses_nothing(
         await connector.stop()
     assert len(answerer.calls) == 2
     assert len(capture.handler.mails) == 1
-
-
-async def test_mail_for_another_address_is_refused_at_rcpt(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
-        with pytest.raises(aiosmtplib.SMTPRecipientsRefused):
-            await aiosmtplib.send(
-                inbound_mail(), sender=USER, recipients=["someone@else.org"],
-                hostname="127.0.0.1", port=connector.listen_port,
-            )  # fmt: skip
-    finally:
-        await connector.stop()
-    assert answerer.calls == []
-
-
-async def test_rate_limit_per_sender(tmp_path: Path, capture: CaptureServer, manual: Path) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port, rate_limit_per_hour=2)
-    try:
-        outcomes = [
-            await connector.handle_message(inbound_mail(message_id=f"<r{i}@example.com>"))
-            for i in range(3)
-        ]
-        other = await connector.handle_message(
-            inbound_mail(sender="bob@example.net", message_id="<b@example.net>")
-        )
-    finally:
-        await connector.stop()
-    assert [o.status for o in outcomes] == ["answered", "answered", "ignored"]
-    assert outcomes[2].reason == "rate limited"
-    assert other.status == "answered"
 
 
 async def test_audience_comes_from_the_sender_domain(

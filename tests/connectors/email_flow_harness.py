@@ -1,0 +1,98 @@
+"""Email flow test harness: a fixed answerer, SMTP capture fixtures, the connector on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from email.message import EmailMessage
+from pathlib import Path
+from typing import cast
+
+import aiosmtplib
+import pytest
+
+from bot.assistant.base import Reply, ReplyEvent
+from bot.connectors.email import EmailConnector
+from bot.errors import BackendError
+from bot.models import Answer, Citation, Exchange, Source
+from tests.fakes.email_world import BOT, USER, email_settings, services
+from tests.fakes.smtp_capture import CaptureHandler, CaptureServer
+
+
+class StaticAnswerer:
+    """Answers every question with one fixed Answer; can fail the first N calls."""
+
+    def __init__(self, answer: Answer, fail_first: int = 0) -> None:
+        self.answer = answer
+        self.fail_first = fail_first
+        self.calls: list[tuple[str, frozenset[str], tuple[Exchange, ...]]] = []
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        self.calls.append((question, audience, tuple(history)))
+        if self.fail_first > 0:
+            self.fail_first -= 1
+            raise BackendError("backend down")
+        return Reply(self.answer, {"sources": []})
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        yield await self.reply(question, audience, history)
+
+
+FILE_BYTES = bytes(range(256)) * 64
+
+
+@pytest.fixture
+def manual(tmp_path: Path) -> Path:
+    path = tmp_path / "admin manual.pdf"
+    path.write_bytes(FILE_BYTES)
+    return path
+
+
+def cited_answer(manual: Path) -> Answer:
+    guide = Source(id="guide", title="Install guide", url="https://docs.example.org/install")
+    faq = Source(id="faq", title="FAQ [beta] *draft*", url="https://docs.example.org/faq#arm")
+    pdf = Source(
+        id="manual", title="Admin manual", path=str(manual), filename="admin manual.pdf",
+        media_type="application/pdf", kind="file", page=4,
+    )  # fmt: skip
+    return Answer(
+        text=(
+            "Install it with `pip install citecast`[^1]. ARM works too[^2].\n\n"
+            "Upgrades are covered in the admin manual[^3]."
+        ),
+        citations=(
+            Citation(1, guide, 1, quote="pip install citecast"),
+            Citation(2, faq, 2),
+            Citation(3, pdf, 3),
+        ),
+    )
+
+
+@pytest.fixture
+def capture() -> object:
+    handler = CaptureHandler()
+    server = CaptureServer(handler)
+    server.start()
+    yield server
+    server.stop()
+
+
+async def send(connector: EmailConnector, raw: bytes, sender: str = USER) -> None:
+    port = connector.listen_port
+    assert port
+    await aiosmtplib.send(raw, sender=sender, recipients=[BOT], hostname="127.0.0.1", port=port)
+
+
+def sole_parts(msg: EmailMessage) -> list[EmailMessage]:
+    return [cast(EmailMessage, part) for part in msg.iter_parts()]
+
+
+async def start(
+    tmp_path: Path, answerer: StaticAnswerer, port: int, **email: object
+) -> EmailConnector:
+    connector = EmailConnector(services(tmp_path, answerer, email_settings(port, **email)))
+    await connector.start()
+    return connector

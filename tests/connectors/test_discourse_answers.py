@@ -1,0 +1,93 @@
+"""Discourse answers end to end: private sources stay out of public categories; long answers fit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.models import Source
+from tests.connectors.discourse_harness import (
+    GUIDE,
+    PUBLIC,
+    SECRET_PLAN,
+    STAFF,
+    Harness,
+    footnotes,
+    forum,
+    harness,
+    make_harness,
+    only_post,
+)
+from tests.fakes.discourse_api import FakeDiscourse
+
+__all__ = ["forum", "harness"]
+
+
+# -- audience ----------------------------------------------------------------------------------
+
+
+async def test_a_private_source_is_never_cited_in_a_public_category(harness: Harness) -> None:
+    raw = "Public fact [1]. Secret plan <CIT private-id /> launches soon [2]."
+    harness.script([GUIDE, SECRET_PLAN], raw)
+    first = harness.forum.new_topic("Plans?", "What is planned?", category_id=PUBLIC)
+    await harness.deliver(first)
+    posted = only_post(harness.forum)["raw"]
+    for leak in ("Confidential", "intranet.example", "Launch in May", "private-id", "CIT"):
+        assert leak not in posted
+    refs, links = footnotes(posted)
+    assert set(refs) == {"1"} and [url for _, url in links["1"]] == [GUIDE.url]
+
+    staff = harness.forum.new_topic("Plans, staff", "What is planned?", category_id=STAFF)
+    await harness.deliver(staff)
+    assert harness.answerer.calls[-1][1] == frozenset({"staff"})
+    staff_raw = harness.forum.bot_posts()[-1]["raw"]
+    assert SECRET_PLAN.url is not None and SECRET_PLAN.url in staff_raw
+
+
+# -- length ------------------------------------------------------------------------------------
+
+
+def many_sources(count: int) -> list[Source]:
+    return [
+        Source(
+            id=f"doc-{i}",
+            title=f"Reference page {i}",
+            url=f"https://docs.example/reference/{i}",
+            text=f"Fact number {i}.",
+        )
+        for i in range(1, count + 1)
+    ]
+
+
+@pytest.mark.parametrize("max_post_length", [32_000, 6_000])
+async def test_sixty_citations_fit_and_every_source_arrives(
+    forum: FakeDiscourse, tmp_path: Path, max_post_length: int
+) -> None:
+    forum.max_post_length = max_post_length
+    h = await make_harness(forum, tmp_path, max_post_length=max_post_length)
+    try:
+        sources = many_sources(60)
+        raw = " ".join(
+            f"Fact number {i} holds in every supported configuration [{i}]." for i in range(1, 61)
+        )
+        h.script(sources, raw)
+        first = forum.new_topic("Everything", "Tell me everything", category_id=PUBLIC)
+        await h.deliver(first)
+        posts = forum.bot_posts()
+        if max_post_length == 32_000:
+            assert len(posts) == 1
+        defined: dict[str, list[tuple[str, str]]] = {}
+        for post in posts:
+            assert len(post["raw"]) <= max_post_length
+            assert post["reply_to_post_number"] == 1
+            refs, links = footnotes(post["raw"])
+            assert refs and set(refs) <= set(links)  # every reference resolves in its own post
+            defined.update(links)
+        assert sorted(defined, key=int) == [str(i) for i in range(1, 61)]
+        for i, source in enumerate(sources, start=1):
+            assert defined[str(i)] == [(f"Reference page {i}", source.url)]
+    finally:
+        await h.http.aclose()
+        await h.connector.stop()
+        h.store.close()

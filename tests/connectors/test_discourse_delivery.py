@@ -1,0 +1,66 @@
+"""Discourse delivery: rate limits, unique suffixes, lost responses and outbox retries."""
+
+from __future__ import annotations
+
+from tests.connectors.discourse_harness import (
+    PUBLIC,
+    Harness,
+    footnotes,
+    forum,
+    harness,
+    only_post,
+    outbox_empty,
+)
+
+__all__ = ["forum", "harness"]
+
+
+async def test_rate_limit_is_honoured_then_the_reply_is_posted(harness: Harness) -> None:
+    harness.forum.rate_limit("/posts.json", wait_seconds=2)
+    harness.forum.fail("/posts.json", status=500)
+    first = harness.forum.new_topic("Busy", "Are you busy?", category_id=PUBLIC)
+    await harness.deliver(first)
+    only_post(harness.forum)
+    assert harness.sleep.waits == [2.0, 0.0]
+    assert [item.status for item in harness.store.pending("discourse")] == []
+
+
+async def test_the_same_answer_twice_gets_a_unique_suffix(harness: Harness) -> None:
+    one = harness.forum.new_topic("Install A", "How to install?", category_id=PUBLIC)
+    two = harness.forum.new_topic("Install B", "How to install?", category_id=PUBLIC)
+    await harness.deliver(one)
+    await harness.deliver(two)
+    first, second = harness.forum.bot_posts()
+    assert second["topic_id"] == two["topic_id"]
+    assert second["raw"].startswith(first["raw"])
+    assert second["raw"] != first["raw"]
+    assert second["raw"].endswith(f"<!-- citecast: reply to post {two['id']} -->")
+    assert footnotes(second["raw"]) == footnotes(first["raw"])
+
+
+async def test_a_lost_response_does_not_double_post(harness: Harness) -> None:
+    harness.forum.fail("/posts.json", status=502, after_accept=True)
+    first = harness.forum.new_topic("Flaky", "Is the proxy flaky?", category_id=PUBLIC)
+    await harness.deliver(first)
+    only_post(harness.forum)
+    statuses = [s for _, path, s in harness.forum.requests if path == "/posts.json"]
+    assert statuses == [502, 422]
+    item = harness.store.outbox_item(f"discourse-{first['id']}")
+    assert item is not None and item.status == "sent"
+
+
+async def test_a_failed_reply_stays_in_the_outbox_and_is_resent(harness: Harness) -> None:
+    harness.forum.fail("/posts.json", status=503, times=3)
+    first = harness.forum.new_topic("Down", "Is the forum down?", category_id=PUBLIC)
+    await harness.deliver(first)
+    assert harness.forum.api_posts == []
+    item = harness.store.outbox_item(f"discourse-{first['id']}")
+    assert item is not None and item.status == "pending" and item.attempts == 1
+    turns = harness.store.turns(f"discourse-topic-{first['topic_id']}")
+    assert turns[0].status == "done"
+
+    await harness.connector.start()
+    await outbox_empty(harness)
+    only_post(harness.forum)
+    item = harness.store.outbox_item(f"discourse-{first['id']}")
+    assert item is not None and item.status == "sent"
