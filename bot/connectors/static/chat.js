@@ -1,4 +1,5 @@
-/* citecast chat: the page at / and the embeddable widget share this file. No build step.
+/* citecast chat: the page at / and the embeddable widget share this file (and sources.js,
+ * loaded first, for how sources are shown). No build step.
  *
  * Safety rule: the only HTML ever inserted is the server's nh3-sanitized answer HTML; every
  * other string (questions, titles, quotes, errors) goes in through textContent.
@@ -6,75 +7,9 @@
 (function () {
   "use strict";
 
+  var sources = window.CitecastSources;
+  var el = sources.el;
   var counter = 0;
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        if (attrs[key] !== null && attrs[key] !== undefined) node.setAttribute(key, attrs[key]);
-      });
-    }
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
-  function safeHref(url) {
-    if (typeof url !== "string" || !url) return null;
-    try {
-      var parsed = new URL(url, window.location.href);
-      if (["http:", "https:", "mailto:"].indexOf(parsed.protocol) === -1) return null;
-      return parsed.href;
-    } catch (err) {
-      return null;
-    }
-  }
-
-  /* The best human name for a source (Source.display_title): title, label, file, URL, id. */
-  function displayTitle(source) {
-    var src = source || {};
-    return src.title || src.label || src.filename || src.url || src.id || "";
-  }
-
-  /* Quotes are source text, which may be Markdown: show them as plain text, with code spans
-   * as <code> and the rest of the syntax (emphasis, links, headings) removed. DOM nodes only,
-   * never HTML, so the quote cannot inject markup. */
-  function appendInline(parent, text) {
-    var flat = String(text || "")
-      .replace(/^[ \t]{0,3}(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+/gm, "")  // block markers
-      .replace(/\s+/g, " ");
-    var code = /(`+) ?([^`]|[^`][\s\S]*?[^`]) ?\1(?!`)/g;
-    var last = 0;
-    var match;
-    while ((match = code.exec(flat)) !== null) {
-      appendPlain(parent, flat.slice(last, match.index));
-      parent.appendChild(el("code", null, match[2]));
-      last = match.index + match[0].length;
-    }
-    appendPlain(parent, flat.slice(last));
-  }
-
-  function appendPlain(parent, text) {
-    var plain = text
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")                      // images: alt text
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")                       // links: their text
-      .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")               // autolinks
-      .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1")                  // strong
-      .replace(/(^|[^\w])__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1$2")     // strong (not __init__)
-      .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, "$1$2")  // emphasis
-      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")                      // strikethrough
-      .replace(/\\([\\`*_{}\[\]()#+\-.!>~|])/g, "$1")                // backslash escapes
-      .replace(/`+/g, "");                                           // a stray backtick
-    if (plain) parent.appendChild(document.createTextNode(plain));
-  }
-
-  /* Rewrite a server-rendered element's text (already plain text in the DOM) the same way. */
-  function plainInPlace(node) {
-    var text = node.textContent || "";
-    if (!/[`*_\[\]~\\<]/.test(text)) return;
-    node.textContent = "";
-    appendInline(node, text);
-  }
 
   /* The element that scrolls the chat: the widget panel, or the page itself. */
   function scrollerOf(node) {
@@ -83,31 +18,6 @@
       if (overflow === "auto" || overflow === "scroll") return n;
     }
     return document.scrollingElement || document.documentElement;
-  }
-
-  function locationLine(source) {
-    var parts = [];
-    if (source.page) {
-      parts.push(source.page_end && source.page_end !== source.page
-        ? "pp. " + source.page + "–" + source.page_end : "p. " + source.page);
-    }
-    if (source.section) parts.push(source.section);
-    return parts.join(" · ");
-  }
-
-  function plainAnswer(text, citations) {
-    var out = (text || "").replace(/\[\^(\d+)\]/g, "[$1]");
-    if (citations && citations.length) {
-      out += "\n\nSources:\n";
-      citations.forEach(function (c) {
-        var src = c.source || {};
-        var where = locationLine(src);
-        var link = c.href || c.deep_link || src.url || "";
-        out += "[" + c.n + "] " + displayTitle(src) +
-          (where ? ", " + where : "") + (link ? " — " + link : "") + "\n";
-      });
-    }
-    return out;
   }
 
   function copyText(text) {
@@ -426,78 +336,18 @@
     view.pending.remove();
     view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
     this.decorate(view, byN);
-    this.sourceList(view, answer.citations || [], byN);
+    sources.sourceList(view, answer.citations || [], byN);
     this.actions(view, answer, byN);
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;
     if (follow) this.reveal(view.turn);
   };
 
-  Chat.prototype.citationNumber = function (link) {
-    var holder = link.closest("[data-n],[data-citation]") || link;
-    var raw = link.getAttribute("data-n") || holder.getAttribute("data-n") ||
-      holder.getAttribute("data-citation") || link.textContent;
-    var m = /(\d+)/.exec(raw || "");
-    return m ? parseInt(m[1], 10) : null;
-  };
-
-  /* Give each superscript citation its link target and an accessible tooltip. */
+  /* Give each superscript citation its link target and tooltip; a source without a link
+   * (a record) jumps to its entry in the source list. */
   Chat.prototype.decorate = function (view, byN) {
     var self = this;
-    var sups = view.answer.querySelectorAll(".cc-body sup, .cc-pending sup");
-    Array.prototype.forEach.call(sups, function (sup) {
-      var link = sup.querySelector("a");
-      if (!link || sup.dataset.ccDone) return;
-      var n = self.citationNumber(link);
-      var c = n !== null ? byN[n] : null;
-      if (!c) return;
-      sup.dataset.ccDone = "1";
-      sup.classList.add("cc-cite");
-      // A cited URL or file opens beside the chat; a source with neither (a record) has an
-      // in-page anchor to its source list entry, which must stay in this page.
-      var own = link.getAttribute("href") || "";
-      var href = safeHref(c.href) || (own.charAt(0) === "#" ? null : safeHref(own));
-      if (href) {
-        link.setAttribute("href", href);
-        link.setAttribute("target", "_blank");
-        link.setAttribute("rel", "noopener noreferrer");
-      } else {
-        link.removeAttribute("target");
-        link.addEventListener("click", function (event) {
-          event.preventDefault();
-          self.showSource(view, own.charAt(0) === "#" ? own.slice(1) : "", n);
-        });
-      }
-      var tip = sup.querySelector("[role=tooltip]");
-      if (!tip) {
-        tip = self.tooltip(c);
-        sup.appendChild(tip);
-      }
-      if (!tip.id) tip.id = self.id + "-tip-" + (++counter);
-      link.removeAttribute("title");  // the tooltip replaces the browser's own
-      tip.classList.add("cc-tooltip");
-      tip.hidden = true;
-      link.setAttribute("aria-describedby", tip.id);
-      var src = c.source || {};
-      link.setAttribute("aria-label", "Source " + n + ": " + displayTitle(src));
-      function show() {
-        tip.hidden = false;
-        // Keep the tooltip inside the answer card (the widget panel clips what overflows).
-        tip.style.marginLeft = "0px";
-        var box = view.answer.getBoundingClientRect();
-        var r = tip.getBoundingClientRect();
-        var shift = 0;
-        if (r.left < box.left + 4) shift = box.left + 4 - r.left;
-        else if (r.right > box.right - 4) shift = box.right - 4 - r.right;
-        tip.style.marginLeft = shift + "px";
-      }
-      function hide() { tip.hidden = true; }
-      link.addEventListener("mouseenter", show);
-      link.addEventListener("focus", show);
-      link.addEventListener("mouseleave", hide);
-      link.addEventListener("blur", hide);
-      link.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
-    });
+    sources.decorate(view.answer, byN, this.id, function (id, n) { self.showSource(view, id, n); });
   };
 
   /* Scroll to and focus the answer's source list entry ``id`` (or number ``n``). */
@@ -515,59 +365,6 @@
     entry.focus({ preventScroll: true });
   };
 
-  Chat.prototype.tooltip = function (c) {
-    var src = c.source || {};
-    var tip = el("span", { "role": "tooltip" });
-    tip.appendChild(el("strong", { "class": "cc-tip-title" }, displayTitle(src)));
-    var where = locationLine(src);
-    if (where) tip.appendChild(el("span", { "class": "cc-tip-where" }, where));
-    var quote = c.quote || src.text;
-    if (quote) {
-      if (quote.length > 320) quote = quote.slice(0, 317) + "…";
-      var said = el("span", { "class": "cc-tip-quote" }, "“");
-      appendInline(said, quote);
-      said.appendChild(document.createTextNode("”"));
-      tip.appendChild(said);
-    }
-    return tip;
-  };
-
-  Chat.prototype.sourceList = function (view, citations, byN) {
-    if (!citations.length) return;
-    var rendered = view.body.querySelector("section.sources, ol.sources");
-    if (rendered) {
-      // Quotes are source text: no Markdown syntax, code spans as code.
-      Array.prototype.forEach.call(rendered.querySelectorAll(".quote"), plainInPlace);
-      // The server rendered the numbered list; open its links beside the chat.
-      Array.prototype.forEach.call(rendered.querySelectorAll("a[href]"), function (a) {
-        if (safeHref(a.getAttribute("href"))) {
-          a.setAttribute("target", "_blank");
-          a.setAttribute("rel", "noopener noreferrer");
-        }
-      });
-      return;
-    }
-    var wrap = el("nav", { "class": "cc-sources", "aria-label": "Sources" });
-    wrap.appendChild(el("h3", { "class": "cc-sources-title" }, "Sources"));
-    var list = el("ol");
-    citations.forEach(function (c) {
-      var src = c.source || {};
-      var item = el("li", { "value": String(c.n), "data-n": String(c.n) });
-      item.appendChild(el("span", { "class": "cc-source-n", "aria-hidden": "true" }, c.n));
-      var href = safeHref((byN[c.n] || c).href || c.deep_link || src.url);
-      var name = displayTitle(src);
-      var title = href ? el("a", { "href": href, "target": "_blank", "rel": "noopener noreferrer" },
-        name) : el("span", null, name);
-      title.classList.add("cc-source-title");
-      item.appendChild(title);
-      var where = locationLine(src);
-      if (where) item.appendChild(el("span", { "class": "cc-source-where" }, where));
-      list.appendChild(item);
-    });
-    wrap.appendChild(list);
-    view.answer.appendChild(wrap);
-  };
-
   Chat.prototype.actions = function (view, answer, byN) {
     var self = this;
     var bar = el("div", { "class": "cc-actions" });
@@ -576,7 +373,7 @@
       var cites = (answer.citations || []).map(function (c) {
         return Object.assign({}, c, { href: (byN[c.n] || {}).href });
       });
-      copyText(plainAnswer(answer.text, cites)).then(function () {
+      copyText(sources.plainAnswer(answer.text, cites)).then(function () {
         copy.textContent = "Copied";
         self.setStatus("Answer copied to the clipboard.");
         setTimeout(function () { copy.textContent = "Copy answer"; }, 1500);

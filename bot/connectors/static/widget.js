@@ -57,15 +57,21 @@
       then();
     }
     if (window.CitecastChat) { start(); return; }
-    var loader = document.createElement("script");
-    loader.src = base + "/static/chat.js";
-    loader.async = true;
-    loader.onload = start;
-    loader.onerror = function () {
+    function failed() {
       mount.textContent = "Cannot reach the citecast server at " + base + ".";
       mount.className = "cc-root cc-error";
       then();
-    };
+    }
+    // chat.js needs sources.js: load them one after the other
+    load("/static/sources.js", function () { load("/static/chat.js", start, failed); }, failed);
+  }
+
+  function load(path, onload, onerror) {
+    var loader = document.createElement("script");
+    loader.src = base + path;
+    loader.async = true;
+    loader.onload = onload;
+    loader.onerror = onerror;
     document.head.appendChild(loader);
   }
 

@@ -1,0 +1,237 @@
+/* citecast sources: how the chat shows a source (title, page or section, quote), its tooltip
+ * and the answer's source list. Loaded before chat.js, which uses window.CitecastSources.
+ *
+ * Safety rule (as in chat.js): every string goes in through textContent or DOM nodes, never as
+ * HTML; links keep only http, https and mailto URLs.
+ */
+(function () {
+  "use strict";
+
+  var tips = 0;
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (key) {
+        if (attrs[key] !== null && attrs[key] !== undefined) node.setAttribute(key, attrs[key]);
+      });
+    }
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  function safeHref(url) {
+    if (typeof url !== "string" || !url) return null;
+    try {
+      var parsed = new URL(url, window.location.href);
+      if (["http:", "https:", "mailto:"].indexOf(parsed.protocol) === -1) return null;
+      return parsed.href;
+    } catch (err) {
+      return null;
+    }
+  }
+
+  /* The best human name for a source (Source.display_title): title, label, file, URL, id. */
+  function displayTitle(source) {
+    var src = source || {};
+    return src.title || src.label || src.filename || src.url || src.id || "";
+  }
+
+  /* Quotes are source text, which may be Markdown: show them as plain text, with code spans
+   * as <code> and the rest of the syntax (emphasis, links, headings) removed. DOM nodes only,
+   * never HTML, so the quote cannot inject markup. */
+  function appendInline(parent, text) {
+    var flat = String(text || "")
+      .replace(/^[ \t]{0,3}(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+/gm, "")  // block markers
+      .replace(/\s+/g, " ");
+    var code = /(`+) ?([^`]|[^`][\s\S]*?[^`]) ?\1(?!`)/g;
+    var last = 0;
+    var match;
+    while ((match = code.exec(flat)) !== null) {
+      appendPlain(parent, flat.slice(last, match.index));
+      parent.appendChild(el("code", null, match[2]));
+      last = match.index + match[0].length;
+    }
+    appendPlain(parent, flat.slice(last));
+  }
+
+  function appendPlain(parent, text) {
+    var plain = text
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")                      // images: alt text
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")                       // links: their text
+      .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")               // autolinks
+      .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "$1")                  // strong
+      .replace(/(^|[^\w])__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1$2")     // strong (not __init__)
+      .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, "$1$2")  // emphasis
+      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")                      // strikethrough
+      .replace(/\\([\\`*_{}\[\]()#+\-.!>~|])/g, "$1")                // backslash escapes
+      .replace(/`+/g, "");                                           // a stray backtick
+    if (plain) parent.appendChild(document.createTextNode(plain));
+  }
+
+  /* Rewrite a server-rendered element's text (already plain text in the DOM) the same way. */
+  function plainInPlace(node) {
+    var text = node.textContent || "";
+    if (!/[`*_\[\]~\\<]/.test(text)) return;
+    node.textContent = "";
+    appendInline(node, text);
+  }
+
+  function locationLine(source) {
+    var parts = [];
+    if (source.page) {
+      parts.push(source.page_end && source.page_end !== source.page
+        ? "pp. " + source.page + "–" + source.page_end : "p. " + source.page);
+    }
+    if (source.section) parts.push(source.section);
+    return parts.join(" · ");
+  }
+
+  function plainAnswer(text, citations) {
+    var out = (text || "").replace(/\[\^(\d+)\]/g, "[$1]");
+    if (citations && citations.length) {
+      out += "\n\nSources:\n";
+      citations.forEach(function (c) {
+        var src = c.source || {};
+        var where = locationLine(src);
+        var link = c.href || c.deep_link || src.url || "";
+        out += "[" + c.n + "] " + displayTitle(src) +
+          (where ? ", " + where : "") + (link ? " — " + link : "") + "\n";
+      });
+    }
+    return out;
+  }
+
+  /* The citation number a superscript link stands for. */
+  function citationNumber(link) {
+    var holder = link.closest("[data-n],[data-citation]") || link;
+    var raw = link.getAttribute("data-n") || holder.getAttribute("data-n") ||
+      holder.getAttribute("data-citation") || link.textContent;
+    var m = /(\d+)/.exec(raw || "");
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  /* Give each superscript citation in ``answer`` its link target and an accessible tooltip
+   * (ids start with ``idPrefix``); ``onLocal(id, n)`` runs when a citation without a link of
+   * its own is clicked. Already decorated citations are left alone (streaming calls it often). */
+  function decorate(answer, byN, idPrefix, onLocal) {
+    var sups = answer.querySelectorAll(".cc-body sup, .cc-pending sup");
+    Array.prototype.forEach.call(sups, function (sup) {
+      var link = sup.querySelector("a");
+      if (!link || sup.dataset.ccDone) return;
+      var n = citationNumber(link);
+      var c = n !== null ? byN[n] : null;
+      if (!c) return;
+      sup.dataset.ccDone = "1";
+      sup.classList.add("cc-cite");
+      // A cited URL or file opens beside the chat; a source with neither (a record) has an
+      // in-page anchor to its source list entry, which must stay in this page.
+      var own = link.getAttribute("href") || "";
+      var href = safeHref(c.href) || (own.charAt(0) === "#" ? null : safeHref(own));
+      if (href) {
+        link.setAttribute("href", href);
+        link.setAttribute("target", "_blank");
+        link.setAttribute("rel", "noopener noreferrer");
+      } else {
+        link.removeAttribute("target");
+        link.addEventListener("click", function (event) {
+          event.preventDefault();
+          onLocal(own.charAt(0) === "#" ? own.slice(1) : "", n);
+        });
+      }
+      var tip = sup.querySelector("[role=tooltip]");
+      if (!tip) {
+        tip = tooltip(c);
+        sup.appendChild(tip);
+      }
+      if (!tip.id) tip.id = idPrefix + "-tip-" + (++tips);
+      link.removeAttribute("title");  // the tooltip replaces the browser's own
+      tip.classList.add("cc-tooltip");
+      tip.hidden = true;
+      link.setAttribute("aria-describedby", tip.id);
+      var src = c.source || {};
+      link.setAttribute("aria-label", "Source " + n + ": " + displayTitle(src));
+      function show() {
+        tip.hidden = false;
+        // Keep the tooltip inside the answer card (the widget panel clips what overflows).
+        tip.style.marginLeft = "0px";
+        var box = answer.getBoundingClientRect();
+        var r = tip.getBoundingClientRect();
+        var shift = 0;
+        if (r.left < box.left + 4) shift = box.left + 4 - r.left;
+        else if (r.right > box.right - 4) shift = box.right - 4 - r.right;
+        tip.style.marginLeft = shift + "px";
+      }
+      function hide() { tip.hidden = true; }
+      link.addEventListener("mouseenter", show);
+      link.addEventListener("focus", show);
+      link.addEventListener("mouseleave", hide);
+      link.addEventListener("blur", hide);
+      link.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+    });
+  }
+
+  /* The tooltip of a superscript citation: title, page or section, and the quote. */
+  function tooltip(c) {
+    var src = c.source || {};
+    var tip = el("span", { "role": "tooltip" });
+    tip.appendChild(el("strong", { "class": "cc-tip-title" }, displayTitle(src)));
+    var where = locationLine(src);
+    if (where) tip.appendChild(el("span", { "class": "cc-tip-where" }, where));
+    var quote = c.quote || src.text;
+    if (quote) {
+      if (quote.length > 320) quote = quote.slice(0, 317) + "…";
+      var said = el("span", { "class": "cc-tip-quote" }, "“");
+      appendInline(said, quote);
+      said.appendChild(document.createTextNode("”"));
+      tip.appendChild(said);
+    }
+    return tip;
+  }
+
+  /* The answer's numbered source list: the server's own (its quotes made plain, its links
+   * opened beside the chat) or, for an answer without one, a list built from ``citations``. */
+  function sourceList(view, citations, byN) {
+    if (!citations.length) return;
+    var rendered = view.body.querySelector("section.sources, ol.sources");
+    if (rendered) {
+      // Quotes are source text: no Markdown syntax, code spans as code.
+      Array.prototype.forEach.call(rendered.querySelectorAll(".quote"), plainInPlace);
+      // The server rendered the numbered list; open its links beside the chat.
+      Array.prototype.forEach.call(rendered.querySelectorAll("a[href]"), function (a) {
+        if (safeHref(a.getAttribute("href"))) {
+          a.setAttribute("target", "_blank");
+          a.setAttribute("rel", "noopener noreferrer");
+        }
+      });
+      return;
+    }
+    var wrap = el("nav", { "class": "cc-sources", "aria-label": "Sources" });
+    wrap.appendChild(el("h3", { "class": "cc-sources-title" }, "Sources"));
+    var list = el("ol");
+    citations.forEach(function (c) {
+      var src = c.source || {};
+      var item = el("li", { "value": String(c.n), "data-n": String(c.n) });
+      item.appendChild(el("span", { "class": "cc-source-n", "aria-hidden": "true" }, c.n));
+      var href = safeHref((byN[c.n] || c).href || c.deep_link || src.url);
+      var name = displayTitle(src);
+      var title = href ? el("a", { "href": href, "target": "_blank", "rel": "noopener noreferrer" },
+        name) : el("span", null, name);
+      title.classList.add("cc-source-title");
+      item.appendChild(title);
+      var where = locationLine(src);
+      if (where) item.appendChild(el("span", { "class": "cc-source-where" }, where));
+      list.appendChild(item);
+    });
+    wrap.appendChild(list);
+    view.answer.appendChild(wrap);
+  }
+
+  window.CitecastSources = {
+    el: el,
+    plainAnswer: plainAnswer,
+    decorate: decorate,
+    tooltip: tooltip,
+    sourceList: sourceList,
+  };
+})();
