@@ -16,7 +16,8 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bot.assistant.record_match import about_whole_table, best_record
+from bot.assistant.cited_lines import CODE_SPAN, with_marker
+from bot.assistant.extractive_records import pick_records, record_lines
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
@@ -27,7 +28,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?\w)")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class _Candidate:
     context: frozenset[str]
     topic: frozenset[str]
     source: Source
+    defines: str  # the stemmed subject of a document's opening sentence, else ""
 
 
 def sentences_of(text: str) -> list[str]:
@@ -56,7 +57,7 @@ def _split_sentences(text: str) -> list[str]:
     """Split after ., ! or ? and a space, but not after an abbreviation or inside code."""
     pieces: list[str] = []
     start = 0
-    code_spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    code_spans = [m.span() for m in CODE_SPAN.finditer(text)]
     for match in _SENTENCE_END.finditer(text):
         cut = match.start()
         if any(a < cut < b for a, b in code_spans) or _ABBREVIATION.search(text[start:cut]):
@@ -69,33 +70,6 @@ def _split_sentences(text: str) -> list[str]:
 
 def _terms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
-
-
-def escape_markers(text: str) -> str:
-    """Escape ``[``, ``]`` and ``<`` outside code spans so document text is never a marker."""
-    out: list[str] = []
-    last = 0
-    for match in _CODE_SPAN.finditer(text):
-        out.append(_escape(text[last : match.start()]))
-        out.append(match.group(0))
-        last = match.end()
-    out.append(_escape(text[last:]))
-    return "".join(out)
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("<", "\\<")
-
-
-def with_marker(sentence: str, number: int) -> str:
-    """``sentence`` with `` [n]`` before its final punctuation (a period added if none)."""
-    body = escape_markers(sentence.rstrip())
-    end = ""
-    if body and body[-1] in ".!?:;":
-        body, end = body[:-1].rstrip(), body[-1]
-    if end in ":;" or not end:
-        end = "."
-    return f"{body} [{number}]{end}"
 
 
 def choose_sentences(
@@ -112,6 +86,7 @@ def choose_sentences(
             _terms(source.section or ""),
             _terms(_own_heading(source.section)),
             source,
+            _subject(sentence) if position == 0 and " > " not in (source.section or "") else "",
         )
         for rank, source in enumerate(passages)
         for position, sentence in enumerate(sentences_of(source.text or ""))
@@ -143,6 +118,11 @@ def choose_sentences(
             + 0.5 * sum(weight[t] for t in topical)
             + 0.5 * sum(weight[t] for t in inherited)
         )
+        # A document's opening sentence about a question word defines it: "What is citecast?"
+        # wants "citecast answers questions from your own documents …", not any sentence that
+        # mentions citecast.
+        if c.defines in wanted:
+            points += weight[c.defines]
         return points / (1 + 0.2 * c.rank)
 
     ranked = sorted((c for c in candidates if score(c) > 0), key=score, reverse=True)
@@ -170,6 +150,24 @@ def choose_sentences(
     return sorted(chosen, key=lambda c: (-best[c.rank], c.rank, c.position))
 
 
+def _subject(sentence: str) -> str:
+    """The stemmed first word of ``sentence`` (its subject, in a plain declarative one)."""
+    first = words(sentence[:80])
+    return stem(first[0]) if first else ""
+
+
+def covered_by_passages(
+    question_terms: Sequence[str], passages: Sequence[Source]
+) -> frozenset[str]:
+    """The question's (stemmed) words that some prose sentence of ``passages`` contains."""
+    wanted = frozenset(stem(t) for t in question_terms)
+    found: set[str] = set()
+    for source in passages:
+        for sentence in sentences_of(source.text or ""):
+            found |= wanted & _terms(sentence)
+    return frozenset(found)
+
+
 def _own_heading(section: str | None) -> str:
     """The innermost heading of a ``"Guide > Install > Linux"`` section path (``"Linux"``)."""
     return (section or "").rsplit(" > ", 1)[-1]
@@ -194,8 +192,12 @@ class ExtractiveBackend:
         if len(terms) < 2 and turn.history:  # a follow-up: borrow the previous question's words
             question = f"{turn.history[-1].question} {question}"
             terms = query_terms(question)
-        lines = await self._record_lines(turn, question, terms)
+        records = await pick_records(turn, question, terms, max(1, self.max_sentences // 2))
         result = await turn.toolbox.fetch_async("search_docs", {"query": question}, turn.audience)
+        # A record the question names only in passing ("Does citecast support email?" and the
+        # "Priority support add-on") must explain as many question words as the passages do.
+        explained = len(covered_by_passages(terms, result.sources))
+        lines = record_lines(records.keeping(terms, explained), turn.registry)
         chosen = choose_sentences(terms, result.sources, self.max_sentences - len(lines))
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
@@ -206,47 +208,6 @@ class ExtractiveBackend:
             return
         for i, line in enumerate(lines):
             yield line if i == 0 else _joiner(lines[i - 1], line) + line
-
-    async def _record_lines(self, turn: Turn, question: str, terms: Sequence[str]) -> list[str]:
-        records = turn.toolbox.records
-        if records is None or not terms:
-            return []
-        lines: list[str] = []
-        for table in records.names:
-            result = await turn.toolbox.fetch_async(
-                "lookup_records", {"table": table, "query": question}, turn.audience
-            )
-            weights = records.distinctive_weights(table, terms)
-            best = best_record(result.sources, terms, weights)
-            if best is None:
-                if about_whole_table(records.topic_terms(table), terms):
-                    return lines + await self._table_lines(turn, table)
-                continue
-            number = turn.registry.register(best)
-            if number is None:
-                continue
-            lines.append(_record_line(best, number))
-            if len(lines) >= max(1, self.max_sentences // 2):
-                break
-        return lines
-
-    async def _table_lines(self, turn: Turn, table: str) -> list[str]:
-        """The table's first records (the toolbox's ``top_k``), one list item each."""
-        result = await turn.toolbox.fetch_async(
-            "lookup_records", {"table": table, "query": ""}, turn.audience
-        )
-        items: list[str] = []
-        for record in result.sources:
-            number = turn.registry.register(record)
-            if number is not None:
-                items.append("- " + _record_line(record, number))
-        return items
-
-
-def _record_line(record: Source, number: int) -> str:
-    """``citecast Team (CC-TEAM): tier: team; price_usd: 19 [2].``"""
-    cells = "; ".join(f"{k}: {v}" for k, v in (record.columns or {}).items())
-    return with_marker(f"{record.label}: {cells}" if cells else f"{record.label}", number)
 
 
 def _joiner(previous: str, line: str) -> str:

@@ -42,11 +42,17 @@ def record_score(
     mentioned = (everything & weights.keys()) - named
     if not named and not mentioned:
         return 0.0
-    columns = _stems(" ".join(record.columns or {}))
-    covered = wanted & (everything | columns)
+    covered = covered_terms(record, question_terms)
     if not named and len(covered) * 2 < len(wanted):
         return 0.0
     return sum(weights[t] for t in named) + 0.5 * sum(weights[t] for t in mentioned)
+
+
+def covered_terms(record: Source, question_terms: Sequence[str]) -> frozenset[str]:
+    """The question's (stemmed) words in the record's label, shown values or column names."""
+    wanted = frozenset(stem(t) for t in question_terms)
+    columns = _stems(" ".join(record.columns or {}))
+    return wanted & (record_terms(record) | columns)
 
 
 def best_record(

@@ -24,6 +24,10 @@ STOP_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 
+# "How long do links last?" asks for a duration, not about length: after "how" these words
+# only shape the question.
+_HOW_MODIFIERS = frozenset({"long", "many", "much", "often", "far", "soon"})
+
 _SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "ies", "ied", "edly", "ed", "es", "s")
 
 
@@ -45,10 +49,14 @@ def stem(word: str) -> str:
 
 
 def query_terms(text: str) -> list[str]:
-    """The distinct significant words of a question, in order (stop words removed)."""
+    """The distinct significant words of a question, in order (stop words removed, and the
+    word after "how" in "how long", "how much", "how many" …)."""
     seen: dict[str, None] = {}
+    previous = ""
     for word in words(text):
-        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
+        after_how = previous == "how" and word in _HOW_MODIFIERS
+        previous = word
+        if after_how or word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
         seen.setdefault(word, None)
     return list(seen)

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from bot.assistant.assistant import Assistant
 from bot.assistant.base import Reply
-from bot.assistant.extractive import NOT_FOUND, escape_markers, sentences_of, with_marker
+from bot.assistant.cited_lines import escape_markers, with_marker
+from bot.assistant.extractive import NOT_FOUND, sentences_of
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
 from bot.models import Answer, CitationAdded, Exchange, TextDelta
@@ -133,6 +134,29 @@ async def test_one_shared_column_word_does_not_list_the_table(assistant: Assista
     answer = await assistant.answer("How do I contact support?", PUBLIC)
     assert "\n- " not in answer.text and not answer.text.startswith("- ")
     assert sum(c.source.kind == "record" for c in answer.citations) <= 1
+
+
+async def test_what_is_asks_for_the_sentence_that_defines_it(assistant: Assistant) -> None:
+    # Every sentence mentions citecast; the opening sentence of the guide that is about it wins.
+    answer = await assistant.answer("What is citecast?", PUBLIC)
+    assert answer.text.startswith("citecast answers questions from your own documents")
+    assert answer.citations[0].source.section == "Getting started with citecast"
+
+
+async def test_how_long_asks_for_a_duration_not_about_length(assistant: Assistant) -> None:
+    # "long" used to match "Longer answers are split" in the Discord section
+    answer = await assistant.answer("How long do download links last?", PUBLIC)
+    assert "expires after one hour" in answer.text
+    assert answer.citations[0].source.section == "Security model > Signed file downloads"
+
+
+async def test_a_record_named_in_passing_does_not_lead_an_answer_the_docs_give(
+    assistant: Assistant,
+) -> None:
+    # "support" names the "Priority support add-on", but the docs explain every word
+    answer = await assistant.answer("Does citecast support email?", PUBLIC)
+    assert answer.citations and all(c.source.kind != "record" for c in answer.citations)
+    assert "email" in answer.text.split("[^1]")[0]
 
 
 async def test_stream_and_reply_agree(assistant: Assistant) -> None:

@@ -10,7 +10,7 @@ from bot.assistant.record_match import about_whole_table, best_record, record_sc
 from bot.config import RecordTable, Settings
 from bot.knowledge import KnowledgeIndex
 from bot.knowledge.records import RecordTables
-from bot.knowledge.terms import query_terms
+from bot.knowledge.terms import fts_query, query_terms
 from bot.models import Answer
 from tests.assistant.conftest import EXAMPLES
 
@@ -101,3 +101,10 @@ def test_a_question_about_the_whole_table_needs_most_of_its_words(
     terms = query_terms(question)
     assert about_whole_table(with_description.topic_terms("products"), terms) is described
     assert about_whole_table(tables.topic_terms("products"), terms) is undescribed
+
+
+def test_how_long_much_many_and_often_only_shape_the_question() -> None:
+    assert query_terms("How long do download links last?") == ["download", "links", "last"]
+    assert query_terms("How much does Team cost? How many seats?") == ["team", "cost", "seats"]
+    assert query_terms("how often is the long index rebuilt") == ["long", "index", "rebuilt"]
+    assert fts_query("How long?") is None

@@ -1,0 +1,39 @@
+"""Lines of an extractive answer: document text that can never become a marker, plus its own.
+
+Document text is quoted into the answer, which the resolver then reads for markers; so every
+``[``, ``]`` and ``<`` outside code spans is escaped, and the one marker a line carries is the
+``[n]`` written here.
+"""
+
+from __future__ import annotations
+
+import re
+
+CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
+
+
+def escape_markers(text: str) -> str:
+    """Escape ``[``, ``]`` and ``<`` outside code spans so document text is never a marker."""
+    out: list[str] = []
+    last = 0
+    for match in CODE_SPAN.finditer(text):
+        out.append(_escape(text[last : match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(_escape(text[last:]))
+    return "".join(out)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("<", "\\<")
+
+
+def with_marker(sentence: str, number: int) -> str:
+    """``sentence`` with `` [n]`` before its final punctuation (a period added if none)."""
+    body = escape_markers(sentence.rstrip())
+    end = ""
+    if body and body[-1] in ".!?:;":
+        body, end = body[:-1].rstrip(), body[-1]
+    if end in ":;" or not end:
+        end = "."
+    return f"{body} [{number}]{end}"
