@@ -66,6 +66,8 @@ def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:
         if number is None:
             continue
         cells = "; ".join(f"{k}: {v}" for k, v in (record.columns or {}).items())
-        line = with_marker(f"{record.label}: {cells}" if cells else f"{record.label}", number)
+        text = f"{record.label}: {cells}" if cells else f"{record.label}"
+        # one line whatever the table holds: a value with a line break must not end the item
+        line = with_marker(" ".join(text.split()), number)
         lines.append("- " + line if pick.listing else line)
     return lines

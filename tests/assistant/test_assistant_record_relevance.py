@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.assistant.assistant import Assistant
@@ -108,3 +110,24 @@ def test_how_long_much_many_and_often_only_shape_the_question() -> None:
     assert query_terms("How much does Team cost? How many seats?") == ["team", "cost", "seats"]
     assert query_terms("how often is the long index rebuilt") == ["long", "index", "rebuilt"]
     assert fts_query("How long?") is None
+
+
+async def test_listed_records_stay_one_item_each_whatever_their_values_hold(
+    kb_settings: Settings, kb_index: KnowledgeIndex, tmp_path: Path
+) -> None:
+    csv_file = tmp_path / "offices.csv"
+    csv_file.write_text(
+        'city,address\nOslo,"Storgata 1\n0155 Oslo"\nLima,"Av. Arequipa 2\n\n- Lima 15046"\n',
+        encoding="utf-8",
+    )
+    offices = RecordTables(
+        [RecordTable(name="offices", csv=str(csv_file), label_column="city",
+                     columns=["address"], description="Our offices and their addresses")]
+    )  # fmt: skip
+    answer = await Assistant(kb_settings, kb_index, records=offices).answer(
+        "Which offices are there?", PUBLIC
+    )
+    assert answer.text.split("\n") == [
+        "- Oslo: address: Storgata 1 0155 Oslo [^1].",
+        "- Lima: address: Av. Arequipa 2 - Lima 15046 [^2].",
+    ]
