@@ -159,9 +159,10 @@ def _subject(sentence: str) -> str:
 def covered_by_passages(
     question_terms: Sequence[str], passages: Sequence[Source]
 ) -> frozenset[str]:
-    """The question's (stemmed) words that some prose sentence of ``passages`` contains."""
+    """The question's (stemmed) words that a prose sentence of ``passages`` or its section
+    headings contain (a heading counts, as it does when sentences are scored)."""
     wanted = frozenset(stem(t) for t in question_terms)
-    found: set[str] = set()
+    found = set(wanted & _terms(" ".join(source.section or "" for source in passages)))
     for source in passages:
         for sentence in sentences_of(source.text or ""):
             found |= wanted & _terms(sentence)

@@ -49,7 +49,7 @@ def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         }
     )
     report = ingest([EXAMPLES, private], settings.index)
-    assert report.indexed == 6 and not report.skipped
+    assert report.indexed == 7 and not report.skipped
     return settings
 
 

@@ -136,6 +136,29 @@ async def test_one_shared_column_word_does_not_list_the_table(assistant: Assista
     assert sum(c.source.kind == "record" for c in answer.citations) <= 1
 
 
+FAQ = "Web, email and Discourse FAQ"
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        ("How do I connect citecast to email?",
+         f"{FAQ} > Email > How do I connect citecast to email?"),
+        ("How do I connect citecast to Discourse?",
+         f"{FAQ} > Discourse > How do I connect citecast to Discourse?"),
+        ("How do I embed the chat in my site?",
+         f"{FAQ} > Web chat > How do I embed the chat in my site?"),
+        ("Can I use my own LLM?", "Administration guide > Language models > Using your own model"),
+    ],
+)  # fmt: skip
+async def test_the_sample_knowledge_base_answers_for_every_channel(
+    assistant: Assistant, question: str, section: str
+) -> None:
+    answer = await assistant.answer(question, PUBLIC)
+    assert answer.citations[0].source.section == section
+    assert every_sentence_is_cited(answer)
+
+
 async def test_what_is_asks_for_the_sentence_that_defines_it(assistant: Assistant) -> None:
     # Every sentence mentions citecast; the opening sentence of the guide that is about it wins.
     answer = await assistant.answer("What is citecast?", PUBLIC)

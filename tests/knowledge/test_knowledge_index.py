@@ -20,7 +20,7 @@ from tests.knowledge.conftest import EXAMPLES
 def example_index(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeIndex:
     path = tmp_path_factory.mktemp("examples") / "index.db"
     report = ingest([EXAMPLES], IndexSettings(path=str(path)))
-    assert report.indexed == 5 and not report.skipped
+    assert report.indexed == 6 and not report.skipped
     assert report.ignored >= 2  # make_pdf.py, products.csv, … are not documents
     return KnowledgeIndex(path)
 
@@ -58,7 +58,7 @@ def test_roots_stats_and_has_file(example_index: KnowledgeIndex) -> None:
     assert not example_index.has_file(EXAMPLES / "make_pdf.py")
     assert not example_index.has_file("/etc/passwd")
     stats = example_index.stats()
-    assert stats.files == 5 and stats.pages == 4 and stats.chunks > 20 and stats.size_bytes > 0
+    assert stats.files == 6 and stats.pages == 4 and stats.chunks > 20 and stats.size_bytes > 0
 
 
 @pytest.mark.parametrize(

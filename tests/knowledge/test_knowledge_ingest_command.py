@@ -25,20 +25,20 @@ def test_ingest_prints_a_summary_with_skipped_files(
     empty.write_text("")
     assert main(["--config", str(config), "ingest", str(EXAMPLES), str(empty)]) == 0
     out = capsys.readouterr().out
-    assert "6 files: 5 indexed, 0 unchanged, 1 skipped, 0 removed" in out
+    assert "7 files: 6 indexed, 0 unchanged, 1 skipped, 0 removed" in out
     assert "4 PDF pages" in out
     assert "skipped empty.md: empty file" in out
     assert (tmp_path / "kb" / "index.db").exists()
 
     assert main(["--config", str(config), "ingest", str(EXAMPLES)]) == 0
-    assert "5 files: 0 indexed, 5 unchanged" in capsys.readouterr().out
+    assert "6 files: 0 indexed, 6 unchanged" in capsys.readouterr().out
 
 
 def test_if_missing_does_nothing_when_the_index_is_current(
     config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["--config", str(config), "ingest", str(EXAMPLES), "--if-missing"]) == 0
-    assert "5 indexed" in capsys.readouterr().out
+    assert "6 indexed" in capsys.readouterr().out
     assert main(["--config", str(config), "ingest", str(EXAMPLES), "--if-missing"]) == 0
     assert "is current" in capsys.readouterr().out
 
@@ -54,7 +54,7 @@ def test_old_schema_is_refused_in_one_line_and_rebuild_fixes_it(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "rebuild with `citecast ingest --rebuild`" in err
     assert main(["--config", str(config), "ingest", "--rebuild", str(EXAMPLES)]) == 0
-    assert "5 indexed" in capsys.readouterr().out
+    assert "6 indexed" in capsys.readouterr().out
 
 
 def test_missing_path_fails_with_one_line(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
