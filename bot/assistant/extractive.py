@@ -27,6 +27,13 @@ NOT_FOUND = "I could not find anything about that in the knowledge base."
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?\w)")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
+# A sentence about the document itself ("This page explains …", "Read the administration guide
+# to …") points at an answer rather than giving it: it weighs half.
+_SIGNPOST = re.compile(
+    r"(?:this|the following) (?:page|guide|document|section|chapter|article)\b"
+    r"|read the\b|see the\b",
+    re.I,
+)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
@@ -118,11 +125,13 @@ def choose_sentences(
             + 0.5 * sum(weight[t] for t in topical)
             + 0.5 * sum(weight[t] for t in inherited)
         )
-        # A document's opening sentence about a question word defines it: "What is citecast?"
-        # wants "citecast answers questions from your own documents …", not any sentence that
-        # mentions citecast.
-        if c.defines in wanted:
+        # A question about one thing ("What is citecast?") wants the sentence that opens a
+        # document by defining it ("citecast answers questions from your own documents …"),
+        # not any sentence that mentions it.
+        if len(wanted) == 1 and c.defines in wanted:
             points += weight[c.defines]
+        if _SIGNPOST.match(c.text):
+            points *= 0.5
         return points / (1 + 0.2 * c.rank)
 
     ranked = sorted((c for c in candidates if score(c) > 0), key=score, reverse=True)

@@ -166,6 +166,16 @@ async def test_what_is_asks_for_the_sentence_that_defines_it(assistant: Assistan
     assert answer.citations[0].source.section == "Getting started with citecast"
 
 
+async def test_a_sentence_pointing_at_a_guide_does_not_lead_the_answer(
+    assistant: Assistant,
+) -> None:
+    # "Read the administration guide to … restrict private documents to an audience" names
+    # more of the question's words than the sentences that say how
+    answer = await assistant.answer("How do I restrict a document to staff?", PUBLIC)
+    assert answer.text.startswith("Each document has an audience")
+    assert "`audience: [staff]`" in answer.text.split("[^1]")[1]
+
+
 async def test_how_long_asks_for_a_duration_not_about_length(assistant: Assistant) -> None:
     # "long" used to match "Longer answers are split" in the Discord section
     answer = await assistant.answer("How long do download links last?", PUBLIC)
