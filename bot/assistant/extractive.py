@@ -75,6 +75,19 @@ def _split_sentences(text: str) -> list[str]:
     return [p for p in pieces if p]
 
 
+def _sentence_terms(sentence: str) -> frozenset[str]:
+    """The sentence's terms, without the words of code that is markup or a URL: the "data" of
+    ``<script … data-citecast>`` says nothing about where data is stored."""
+    if "`" not in sentence:
+        return _terms(sentence)
+    return _terms(CODE_SPAN.sub(_code_words, sentence))
+
+
+def _code_words(match: re.Match[str]) -> str:
+    code = match.group(0)
+    return " " if "<" in code or "://" in code else code
+
+
 def _terms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
 
@@ -89,7 +102,7 @@ def choose_sentences(
             rank,
             position,
             sentence,
-            _terms(sentence),
+            _sentence_terms(sentence),
             _terms(source.section or ""),
             _terms(_own_heading(source.section)),
             source,
@@ -174,7 +187,7 @@ def covered_by_passages(
     found = set(wanted & _terms(" ".join(source.section or "" for source in passages)))
     for source in passages:
         for sentence in sentences_of(source.text or ""):
-            found |= wanted & _terms(sentence)
+            found |= wanted & _sentence_terms(sentence)
     return frozenset(found)
 
 

@@ -176,6 +176,13 @@ async def test_a_sentence_pointing_at_a_guide_does_not_lead_the_answer(
     assert "`audience: [staff]`" in answer.text.split("[^1]")[1]
 
 
+async def test_words_of_markup_in_code_are_not_matched(assistant: Assistant) -> None:
+    # the widget's `<script … data-citecast>` used to answer a question about data
+    answer = await assistant.answer("Where is the data stored?", PUBLIC)
+    assert answer.text.startswith("`index.path` sets where the SQLite search index is stored")
+    assert "widget" not in answer.text
+
+
 async def test_how_long_asks_for_a_duration_not_about_length(assistant: Assistant) -> None:
     # "long" used to match "Longer answers are split" in the Discord section
     answer = await assistant.answer("How long do download links last?", PUBLIC)
