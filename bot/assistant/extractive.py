@@ -30,7 +30,7 @@ _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 # A sentence about the document itself ("This page explains …", "Read the administration guide
 # to …") points at an answer rather than giving it: it weighs half.
 _SIGNPOST = re.compile(
-    r"(?:this|the following) (?:page|guide|document|section|chapter|article)\b"
+    r"(?:this|the following) (?:page|guide|handbook|manual|document|section|chapter)\b"
     r"|read the\b|see the\b",
     re.I,
 )
