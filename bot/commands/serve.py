@@ -12,6 +12,7 @@ and every channel config.yaml enables, in one process (uvicorn).
 
 Ctrl-C (SIGINT) or SIGTERM stop it gracefully: answers being written get web.shutdown_grace
 seconds to finish; any that do not are recorded as failed, never lost silently.
+One server per store: a second one on the same store.path refuses to start.
 
 examples:
   citecast ingest examples/ && citecast serve     then open http://127.0.0.1:8000
@@ -38,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.errors import ConfigError
     from bot.runtime import Services
     from bot.store import Store
+    from bot.store_lock import StoreLock
 
     settings = load_settings(args.config)
     host = args.host or settings.web.host
@@ -47,8 +49,16 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    lock = StoreLock(settings.store.path)
+    lock.acquire()
     store = Store(settings.store.path)
     try:
+        # We hold the store: turns still pending were left by a run that died mid-answer.
+        left = store.fail_pending_turns()
+        if left:
+            logging.getLogger(__name__).warning(
+                "marked %d turn(s) left unfinished by an earlier run as failed", left
+            )
         assistant = Assistant.from_settings(settings)
         # Other channels get signed links only when the deployment has a public address.
         signer = build_signer(settings) if settings.web.public_base_url else None
@@ -65,4 +75,5 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.Server(config).run()
     finally:
         store.close()
+        lock.release()
     return 0

@@ -28,9 +28,13 @@ def test_serve_answers_then_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     ingest([REPO / "examples"], parse_settings(config).index)
+    crashed = Store(str(tmp_path / "store.db"))  # a run that died mid-answer left this
+    left_pending = crashed.add_turn("c-old", "web", "half answered?", status="pending")
+    crashed.close()
     env = {k: v for k, v in os.environ.items() if k != "CITECAST_FILE_SECRET"}
+    serve = [sys.executable, "-m", "bot", "--config", str(tmp_path / "config.yaml"), "serve"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--config", str(tmp_path / "config.yaml"), "serve"],
+        serve,
         cwd=tmp_path,
         env=env,
         stderr=subprocess.PIPE,
@@ -54,6 +58,17 @@ def test_serve_answers_then_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         )
         assert response.status_code == 200
         assert response.json()["answer"]["citations"]
+        # a second server on the same store is refused in one line, and the first keeps going
+        second = subprocess.run(serve, cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert second.returncode == 2
+        assert second.stderr.count("\n") == 1
+        assert f"another citecast serve (pid {process.pid}) is using the store" in second.stderr
+        assert httpx.get(f"{url}/healthz", timeout=10).status_code == 200
+        # at start (not only at shutdown) the crashed run's turn was marked failed
+        running = Store(str(tmp_path / "store.db"))
+        old = running.turn(left_pending)
+        running.close()
+        assert old is not None and old.status == "failed"
         process.send_signal(signal.SIGTERM)
         # uvicorn shuts down gracefully, then re-raises SIGTERM so the exit status says why.
         assert process.wait(timeout=30) in (0, -signal.SIGTERM)

@@ -1,0 +1,64 @@
+"""One ``citecast serve`` per store.
+
+Two servers on one store would both answer the same Slack or email delivery, and the first to
+stop would mark the other's answers in progress as failed. ``citecast serve`` therefore holds an
+exclusive lock on ``<store>.lock`` while it runs (``flock``: released by the kernel when the
+process dies, so a crash never leaves a stale lock), and a second server refuses to start with
+one clear line. Holding the lock also makes it safe, at start, to mark turns a crashed run left
+pending as failed.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from types import TracebackType
+
+from bot.errors import StoreError
+
+
+class StoreLock:
+    """An exclusive lock on the store at ``store_path`` (nothing to lock for ``:memory:``)."""
+
+    def __init__(self, store_path: str) -> None:
+        self.store_path = store_path
+        self.path = None if store_path == ":memory:" else Path(f"{store_path}.lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock; raise StoreError naming the holder's pid when another server has it."""
+        if self.path is None or self._fd is not None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreError(
+                f"another citecast serve (pid {holder}) is using the store {self.store_path}; "
+                "stop it or give this one its own store.path"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode("ascii"))
+        self._fd = fd
+
+    def release(self) -> None:
+        """Let the next server take the store."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+    def __enter__(self) -> StoreLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.release()
