@@ -51,9 +51,9 @@ def load_settings(path: str | Path | None = None) -> Settings:
     """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
 
     Relative file paths (``index.path``, ``store.path``, record tables' ``csv``/``sqlite``,
-    ``email.outbound.ca_file``, defaults included) are taken from the config file's folder, so
-    ``citecast --config /srv/citecast/config.yaml`` works from any directory; without a file
-    they stay relative to the working directory.
+    ``web.file_roots``, ``email.outbound.ca_file``, defaults included) are taken from the config
+    file's folder, so ``citecast --config /srv/citecast/config.yaml`` works from any directory;
+    without a file they stay relative to the working directory.
     """
     explicit = path is not None or "CITECAST_CONFIG" in os.environ
     target = Path(path or os.environ.get("CITECAST_CONFIG", "config.yaml"))
@@ -94,6 +94,9 @@ def beside(settings: Settings, folder: Path) -> Settings:
                 update={"path": place(settings.index.path), "records": tables}
             ),
             "store": settings.store.model_copy(update={"path": place(settings.store.path)}),
+            "web": settings.web.model_copy(
+                update={"file_roots": [place(root) for root in settings.web.file_roots]}
+            ),
             "email": settings.email.model_copy(
                 update={"outbound": outbound.model_copy(update={"ca_file": ca_file})}
             ),

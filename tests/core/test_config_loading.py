@@ -91,6 +91,8 @@ def test_relative_paths_are_taken_from_the_config_files_folder(
         "    - {name: shop, sqlite: /var/lib/shop.db, table: items}\n"
         "store:\n"
         "  path: ~/citecast.db\n"
+        "web:\n"
+        "  file_roots: [docs, /srv/shared]\n"
         "email:\n"
         "  outbound: {ca_file: certs/ca.pem}\n",
         encoding="utf-8",
@@ -102,6 +104,7 @@ def test_relative_paths_are_taken_from_the_config_files_folder(
     assert shop.sqlite == "/var/lib/shop.db"  # absolute: as written
     assert settings.store.path == str(tmp_path / "user" / "citecast.db")
     assert settings.email.outbound.ca_file == str(deploy / "certs/ca.pem")
+    assert settings.web.file_roots == [str(deploy / "docs"), "/srv/shared"]
     # a default the file does not set lives beside the file too
     (deploy / "config.yaml").write_text("web:\n  port: 8001\n", encoding="utf-8")
     defaults = load_settings(deploy / "config.yaml")
