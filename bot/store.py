@@ -1,4 +1,4 @@
-"""The SQLite store: conversations and turns, dedupe keys, the outbox and feedback (DESIGN §7).
+"""The SQLite store: turns, dedupe keys, the outbox, rate limits and feedback (DESIGN §7).
 
 One small file database (path from ``store.path``) shared by every connector. Calls are short
 and synchronous behind one lock; async code may call them directly (each is a single indexed
@@ -9,6 +9,8 @@ statement) or through ``asyncio.to_thread`` for bulk work.
 - ``claim_once(scope, key)`` is the idempotency primitive: true the first time a key is seen.
 - The outbox holds a reply before it is sent and marks it sent only after the platform
   accepted it, so a crash between the two resends rather than loses.
+- ``take_rate_slot`` counts events per key in a sliding window (the email rate limit), so a
+  restart does not reset a limit.
 """
 
 from __future__ import annotations
@@ -56,6 +58,12 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at REAL
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (channel, status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS rate_slots (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_slots_by_key ON rate_slots (scope, key, at);
 CREATE TABLE IF NOT EXISTS feedback (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     turn_id INTEGER,
@@ -209,6 +217,30 @@ class Store:
             return cur.rowcount
 
     # -- idempotency -------------------------------------------------------------------------
+
+    def take_rate_slot(self, scope: str, key: str, limit: int, window: float, now: float) -> bool:
+        """Count one event for ``(scope, key)``; false when ``limit`` already happened in the
+        last ``window`` seconds. Kept in the store, so a restart does not reset the count."""
+        with self._tx() as db:
+            db.execute("DELETE FROM rate_slots WHERE scope = ? AND at <= ?", (scope, now - window))
+            (count,) = db.execute(
+                "SELECT COUNT(*) FROM rate_slots WHERE scope = ? AND key = ?", (scope, key)
+            ).fetchone()
+            if count >= limit:
+                return False
+            db.execute(
+                "INSERT INTO rate_slots (scope, key, at) VALUES (?, ?, ?)", (scope, key, now)
+            )
+            return True
+
+    def release_rate_slot(self, scope: str, key: str) -> None:
+        """Give back the newest slot of ``(scope, key)`` (the event did not happen after all)."""
+        with self._tx() as db:
+            db.execute(
+                "DELETE FROM rate_slots WHERE rowid = (SELECT rowid FROM rate_slots"
+                " WHERE scope = ? AND key = ? ORDER BY at DESC LIMIT 1)",
+                (scope, key),
+            )
 
     def claim_once(self, scope: str, key: str) -> bool:
         """True the first time ``(scope, key)`` is claimed, false on every later call."""

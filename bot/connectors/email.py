@@ -68,7 +68,7 @@ class EmailConnector:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.settings = services.settings.email
-        self.policy = MailPolicy(self.settings)
+        self.policy = MailPolicy(self.settings, services.store)
         self.outbox = OutboxWorker(
             services.store, SmtpSender(self.settings.outbound), self.settings
         )

@@ -9,18 +9,19 @@ Mail is never answered when it (RFC 3834 and common practice):
   asking for no auto-replies);
 - comes from a domain outside ``email.allowed_domains`` (when the list is set; subdomains of a
   listed domain are allowed);
-- exceeds the per-sender ``email.rate_limit_per_hour`` (a sliding window, kept in memory).
+- exceeds the per-sender ``email.rate_limit_per_hour`` (a sliding hour, kept in the store so a
+  restart does not reset it).
 """
 
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config import EmailSettings
 from bot.connectors.email_parse import InboundMail, is_valid_address
+from bot.store import Store
 
 _SYSTEM_LOCAL_PARTS = frozenset(
     {"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply", "donotreply", "bounce"}
@@ -41,10 +42,11 @@ ANSWER = Verdict(True)
 
 
 class MailPolicy:
-    """Screens inbound mail and maps senders to audiences, from ``EmailSettings``."""
+    """Screens inbound mail and maps senders to audiences, from ``EmailSettings``; the rate
+    limit's counts live in ``store``."""
 
     def __init__(
-        self, settings: EmailSettings, clock: Callable[[], float] = time.monotonic
+        self, settings: EmailSettings, store: Store, clock: Callable[[], float] = time.time
     ) -> None:
         self._own = settings.address.strip().lower()
         self._allowed = tuple(d.strip().lower().lstrip(".") for d in settings.allowed_domains)
@@ -58,7 +60,7 @@ class MailPolicy:
             for k, v in settings.audience_by_domain.items()
         }
         self._clock = clock
-        self._seen: dict[str, deque[float]] = {}
+        self._store = store
 
     def screen(self, mail: InboundMail, envelope_sender: str | None = None) -> Verdict:
         """The static checks (everything but the rate limit)."""
@@ -88,22 +90,13 @@ class MailPolicy:
 
     def take_rate_slot(self, sender: str) -> bool:
         """Count one answered mail for ``sender``; false when the hourly limit is reached."""
-        now = self._clock()
-        window = self._seen.setdefault(sender, deque())
-        while window and window[0] <= now - _WINDOW_SECONDS:
-            window.popleft()
-        if len(window) >= self._limit:
-            return False
-        window.append(now)
-        if len(self._seen) > 10_000:
-            self._forget_idle(now)
-        return True
+        return self._store.take_rate_slot(
+            "email", sender, self._limit, _WINDOW_SECONDS, self._clock()
+        )
 
     def release_rate_slot(self, sender: str) -> None:
         """Give back the slot of a mail that was not answered after all (it will be retried)."""
-        window = self._seen.get(sender)
-        if window:
-            window.pop()
+        self._store.release_rate_slot("email", sender)
 
     def audience_for(self, sender: str) -> frozenset[str]:
         """Groups the sender may see: by address, else by (parent) domain, else the default."""
@@ -115,10 +108,6 @@ class MailPolicy:
                 return self._by_domain[domain]
             domain = domain.partition(".")[2]
         return self._default
-
-    def _forget_idle(self, now: float) -> None:
-        for key in [k for k, v in self._seen.items() if not v or v[-1] <= now - _WINDOW_SECONDS]:
-            del self._seen[key]
 
 
 def _in_domains(domain: str, allowed: tuple[str, ...]) -> bool:

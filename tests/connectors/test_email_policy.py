@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.config import EmailSettings
 from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_policy import MailPolicy
+from bot.store import Store
 from tests.fakes.email_world import BOT, inbound_mail
 
 
@@ -19,7 +22,7 @@ class Clock:
 
 
 def policy(**kwargs: object) -> MailPolicy:
-    return MailPolicy(EmailSettings.model_validate({"address": BOT, **kwargs}))
+    return MailPolicy(EmailSettings.model_validate({"address": BOT, **kwargs}), Store(":memory:"))
 
 
 def test_a_normal_question_is_answered() -> None:
@@ -83,7 +86,8 @@ def test_allow_list_admits_listed_domains_and_their_subdomains() -> None:
 
 def test_rate_limit_is_per_sender_and_slides() -> None:
     clock = Clock()
-    p = MailPolicy(EmailSettings(address=BOT, rate_limit_per_hour=2), clock=clock)
+    settings = EmailSettings(address=BOT, rate_limit_per_hour=2)
+    p = MailPolicy(settings, Store(":memory:"), clock=clock)
     assert p.take_rate_slot("a@example.com")
     assert p.take_rate_slot("a@example.com")
     assert not p.take_rate_slot("a@example.com")
@@ -94,6 +98,20 @@ def test_rate_limit_is_per_sender_and_slides() -> None:
     assert not p.take_rate_slot("a@example.com")
     p.release_rate_slot("a@example.com")
     assert p.take_rate_slot("a@example.com")
+
+
+def test_rate_limit_survives_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    settings = EmailSettings(address=BOT, rate_limit_per_hour=2)
+    store = Store(tmp_path / "citecast.db")
+    first = MailPolicy(settings, store, clock=clock)
+    assert first.take_rate_slot("a@example.com") and first.take_rate_slot("a@example.com")
+    store.close()
+    clock.now += 1800
+    restarted = MailPolicy(settings, Store(tmp_path / "citecast.db"), clock=clock)
+    assert not restarted.take_rate_slot("a@example.com")  # the hour is not over
+    clock.now += 1801
+    assert restarted.take_rate_slot("a@example.com")
 
 
 def test_audience_by_address_then_domain_then_default() -> None:
