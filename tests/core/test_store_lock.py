@@ -34,3 +34,10 @@ def test_a_second_lock_on_the_same_store_is_refused_until_the_first_is_released(
 def test_an_in_memory_store_has_nothing_to_lock() -> None:
     with StoreLock(":memory:") as lock, StoreLock(":memory:"):
         assert lock.path is None
+
+
+def test_a_lock_file_that_cannot_be_created_is_a_store_error(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the store's folder should be")
+    with pytest.raises(StoreError, match="cannot create the store's lock file"):
+        StoreLock(str(blocked / "citecast.db")).acquire()
