@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from email.message import EmailMessage
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import cast
 
@@ -16,34 +15,10 @@ import pytest
 from bot.connectors.email import EmailConnector
 from bot.filetokens import FileSigner
 from bot.models import Source
+from tests.connectors.html_nesting import HtmlCheck, nested
 from tests.fakes.answerer import ScriptedAnswerer
 from tests.fakes.email_world import BOT, USER, email_settings, inbound_mail, services
 from tests.fakes.smtp_capture import CaptureHandler, CaptureServer, wait_for
-
-
-class HtmlCheck(HTMLParser):
-    """Collects links and checks that tags nest (void elements aside)."""
-
-    VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr", "source"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-        self.hrefs: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.hrefs += [v or "" for k, v in attrs if k == "href"]
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.VOID:
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
-        else:
-            self.stack.pop()
 
 
 @pytest.fixture
@@ -88,10 +63,7 @@ def bodies(msg: EmailMessage) -> tuple[str, str]:
 
 
 def checked(html: str) -> HtmlCheck:
-    check = HtmlCheck()
-    check.feed(html)
-    check.close()
-    assert check.errors == [] and check.stack == []
+    check = nested(html)
     assert len(html.encode("utf-8")) < 100_000
     return check
 

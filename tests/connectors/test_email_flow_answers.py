@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 
 import aiosmtplib
@@ -18,33 +17,11 @@ from tests.connectors.email_flow_harness import (
     sole_parts,
     start,
 )
+from tests.connectors.html_nesting import nested
 from tests.fakes.email_world import BOT, USER, inbound_mail
 from tests.fakes.smtp_capture import CaptureServer, wait_for
 
 __all__ = ["capture", "manual"]
-
-
-class BalanceChecker(HTMLParser):
-    """Fails on a closing tag that does not match the open one (void elements aside)."""
-
-    VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr", "source"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.VOID:
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"unexpected </{tag}> with {self.stack[-3:]}")
-            return
-        self.stack.pop()
 
 
 async def test_question_gets_a_threaded_cited_reply(
@@ -77,10 +54,7 @@ async def test_question_gets_a_threaded_cited_reply(
     for url in ("https://docs.example.org/install", "https://docs.example.org/faq#arm"):
         assert url in text and f'href="{url}"' in html
     assert len(html.encode()) < 100_000
-    checker = BalanceChecker()
-    checker.feed(html)
-    checker.close()
-    assert checker.errors == [] and checker.stack == []
+    nested(html)
     assert answerer.calls == [("How do I install citecast on Linux?", frozenset({"public"}), ())]
     store = connector.services.store
     assert len(handler.mails) == 1
