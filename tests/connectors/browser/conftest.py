@@ -57,9 +57,13 @@ class RunningCitecast:
 
 async def start_citecast(tmp_path: Path, **web: Any) -> RunningCitecast:
     """Ingest examples/ into tmp_path and serve the real app with the real Assistant."""
+    return await serve_citecast(browser_settings(tmp_path, **web))
+
+
+async def serve_citecast(settings: Settings) -> RunningCitecast:
+    """Serve the real app and Assistant with ``settings`` (examples/ ingested if no index)."""
     from bot.assistant import Assistant
 
-    settings = browser_settings(tmp_path, **web)
     if not Path(settings.index.path).exists():
         ingest_examples(settings)
     services = Services(

@@ -16,12 +16,8 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.config import Settings
 from bot.config_file import parse_settings
-from bot.connectors.app import build_app
-from bot.runtime import Services
-from bot.store import Store
 from tests.chromium import artifact, launch_chromium
-from tests.connectors.browser.conftest import EXAMPLES, RunningCitecast, ingest_examples
-from tests.connectors.web.conftest import start_live_server
+from tests.connectors.browser.conftest import EXAMPLES, RunningCitecast, serve_citecast
 
 ANSWERED = ".cc-answer[aria-busy=false]"
 RECORD_QUESTION = "What does the Team plan cost?"
@@ -50,19 +46,10 @@ def settings_with_records(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
-    from bot.assistant import Assistant
-
-    settings = settings_with_records(tmp_path)
-    ingest_examples(settings)
-    services = Services(
-        settings=settings,
-        store=Store(settings.store.path),
-        assistant=Assistant.from_settings(settings),
-    )
-    live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
-    yield RunningCitecast(services, live)
-    await live.stop()
-    services.store.close()
+    running = await serve_citecast(settings_with_records(tmp_path))
+    yield running
+    await running.live.stop()
+    running.services.store.close()
 
 
 @pytest.fixture
