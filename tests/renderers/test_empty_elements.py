@@ -6,6 +6,8 @@ channels would show a bare ``#``, bullet or empty box. Empty blocks are left out
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.models import Answer, Citation, Source
@@ -65,12 +67,17 @@ def test_the_empty_code_span_check_pairs_runs_as_commonmark_does(
     assert empty_code_spans(markdown) == empty
 
 
+def markdown_body(channel: str, payload: dict[str, Any]) -> str:
+    """The markdown a Discourse post or the first Discord message carries."""
+    return str(payload["raw"] if channel == "discourse" else payload["messages"][0]["content"])
+
+
 @pytest.mark.parametrize("channel", ["discord", "discourse"])
 def test_markdown_lines_after_an_unclosed_html_block_stay_text(channel: str) -> None:
     # mistune reads everything after "<pre>" as one raw HTML block, shown as text
     answer = Answer(text="<pre> a\n\n# \n\n## x\n\n- y\n\n1. z", citations=())
     payload = render(channel, answer)
-    text = payload["raw"] if channel == "discourse" else payload["messages"][0]["content"]
+    text = markdown_body(channel, payload)
     assert text == "\\<pre\\> a\n\n\\# \n\n\\## x\n\n\\- y\n\n1\\. z"
     check_no_empty_elements(channel, payload)
 
@@ -79,6 +86,6 @@ def test_markdown_lines_after_an_unclosed_html_block_stay_text(channel: str) -> 
 def test_an_empty_quote_in_a_bullet_keeps_the_rest_of_the_bullet_in_it(channel: str) -> None:
     answer = Answer(text="- first\n- > \n second", citations=())
     payload = render(channel, answer)
-    text = payload["raw"] if channel == "discourse" else payload["messages"][0]["content"]
+    text = markdown_body(channel, payload)
     assert text == "- first\n- second"
     check_no_empty_elements(channel, payload)
