@@ -26,6 +26,10 @@ Token = dict[str, Any]
 # at the "!" and swallow ``[^n]`` ("It works![^1]"). ``![^n]`` is never an image here.
 CITATION_PATTERN = r"(?P<cite_bang>!?)\[\^(?P<cite_n>[1-9][0-9]{0,4})\]"
 
+CITATION_MARK = re.compile(r"\[\^(\d+)\]")
+"""A citation as ``Answer.text`` writes it, ``[^3]`` (group 1: the number), for code that reads
+or rewrites the text without parsing it (inside code spans too)."""
+
 
 def _parse_citation(inline: Any, m: re.Match[str], state: InlineState) -> int:
     if m.group("cite_bang"):

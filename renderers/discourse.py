@@ -13,20 +13,16 @@ the ``upload://…`` short URL Discourse returned. The post limit is ``Capabilit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from bot.markdown import Token
+from bot.markdown import CITATION_MARK, Token
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import md_text, no_forum_mentions
 from renderers.limits import pack, truncate
 from renderers.markdown_writer import MarkdownWriter, escape_text, masked_link
-
-# a footnote reference as the writer emits it (answer text that looks like one is escaped)
-_FOOTNOTE_REF = re.compile(r"\[\^([0-9]+)\]")
 
 CHANNEL = "discourse"
 UPLOAD_SCHEME = "citecast-upload://"
@@ -126,7 +122,8 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     posts = pack(fragments, body_limit) or ["(empty answer)"]
     raws: list[str] = []
     for index, body in enumerate(posts):
-        referenced = {int(n) for n in _FOOTNOTE_REF.findall(body)}
+        # footnote references as the writer emits them (answer text that looks like one is escaped)
+        referenced = {int(n) for n in CITATION_MARK.findall(body)}
         forms = [f for f in listed if f.n in referenced]
         if index == len(posts) - 1:
             forms = [f for f in listed if f.n in referenced or f.n not in doc.cited]

@@ -6,11 +6,11 @@ beside its evidence in a tool result (``[cite: N]`` headings, a ``Cite`` column,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.knowledge.records import TableSummary
+from bot.markdown import CITATION_MARK
 from bot.models import Exchange
 
 SYSTEM_PROMPT = """\
@@ -28,7 +28,6 @@ record's key and the columns you used.
 and cite nothing.
 Answer briefly, in the language of the question, using Markdown."""
 
-_OLD_MARKERS = re.compile(r"\[\^\d+\]")
 HISTORY_TURNS = 6
 
 
@@ -94,5 +93,5 @@ def history_messages(history: Sequence[Exchange]) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     for exchange in list(history)[-HISTORY_TURNS:]:
         messages.append({"role": "user", "content": exchange.question})
-        messages.append({"role": "assistant", "content": _OLD_MARKERS.sub("", exchange.answer)})
+        messages.append({"role": "assistant", "content": CITATION_MARK.sub("", exchange.answer)})
     return messages

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -25,8 +24,6 @@ examples:
   citecast ask "How do I connect Slack?" --channel slack         the exact Slack payload
   citecast ask "What does the Team plan cost?" --audience staff  answer as a staff member
 """
-
-_FOOTNOTE = re.compile(r"\[\^(\d+)\]")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,7 +64,9 @@ def source_line(citation: Citation) -> str:
 
 def plain_text(answer: Answer) -> str:
     """The answer with ``[^n]`` written ``[n]``, then the Sources: list."""
-    lines = [_FOOTNOTE.sub(r"[\1]", answer.text).strip()]
+    from bot.markdown import CITATION_MARK
+
+    lines = [CITATION_MARK.sub(r"[\1]", answer.text).strip()]
     if answer.citations:
         lines += ["", "Sources:"]
         lines += [source_line(citation) for citation in answer.citations]

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 
+from bot.markdown import CITATION_MARK
+
 _BOT_MENTION = r"<@{id}(?:\|[^>]*)?>"
 _USER = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
 _CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
 _LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]+)(?:\|([^>]*))?>")
-_CITATION = re.compile(r"\[\^(\d+)\]")
 _TOKEN_OPENER = re.compile(r"<(?=[^\s\d=<])")
 # A tail whose meaning depends on what comes next: "[", "[^", "[^12" (a citation?) or "<"
 _PARTIAL_CITATION = re.compile(r"(?:\[(?:\^\d{0,6})?|<)$")
@@ -68,7 +69,7 @@ def to_stream_markdown(text: str) -> str:
     instead of escaping every ``<`` only the ones that could open a Slack token (``<!here>``,
     ``<@U1>``, ``<#C1>``, ``<https://…|disguised>``) get an invisible joiner after them.
     """
-    return _CITATION.sub(lambda m: f"[{m.group(1)}]", _TOKEN_OPENER.sub("<\u200d", text))
+    return CITATION_MARK.sub(lambda m: f"[{m.group(1)}]", _TOKEN_OPENER.sub("<\u200d", text))
 
 
 def fit_text(text: str, limit: int) -> str:
