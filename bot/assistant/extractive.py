@@ -92,12 +92,9 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
 
 
-def choose_sentences(
-    question_terms: Sequence[str], passages: Sequence[Source], limit: int
-) -> list[_Candidate]:
-    """The best ``limit`` sentences for the question, in passage-then-reading order."""
-    wanted = frozenset(stem(t) for t in question_terms)
-    candidates = [
+def sentence_candidates(passages: Sequence[Source]) -> list[_Candidate]:
+    """Every prose sentence of ``passages`` (best passage first), with the terms it is scored by."""
+    return [
         _Candidate(
             rank,
             position,
@@ -111,6 +108,13 @@ def choose_sentences(
         for rank, source in enumerate(passages)
         for position, sentence in enumerate(sentences_of(source.text or ""))
     ]
+
+
+def choose_sentences(
+    question_terms: Sequence[str], candidates: Sequence[_Candidate], limit: int
+) -> list[_Candidate]:
+    """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order."""
+    wanted = frozenset(stem(t) for t in question_terms)
     if not wanted or not candidates:
         return []
     covered = wanted & frozenset().union(*(c.terms for c in candidates))
@@ -179,16 +183,14 @@ def _subject(sentence: str) -> str:
 
 
 def covered_by_passages(
-    question_terms: Sequence[str], passages: Sequence[Source]
+    question_terms: Sequence[str], passages: Sequence[Source], candidates: Sequence[_Candidate]
 ) -> frozenset[str]:
-    """The question's (stemmed) words that a prose sentence of ``passages`` or its section
-    headings contain (a heading counts, as it does when sentences are scored)."""
+    """The question's (stemmed) words that a prose sentence of ``passages`` (its
+    ``candidates``) or their section headings contain (a heading counts, as it does when
+    sentences are scored)."""
     wanted = frozenset(stem(t) for t in question_terms)
-    found = set(wanted & _terms(" ".join(source.section or "" for source in passages)))
-    for source in passages:
-        for sentence in sentences_of(source.text or ""):
-            found |= wanted & _sentence_terms(sentence)
-    return frozenset(found)
+    headings = _terms(" ".join(source.section or "" for source in passages))
+    return wanted & headings.union(*(c.terms for c in candidates))
 
 
 def _own_heading(section: str | None) -> str:
@@ -219,9 +221,10 @@ class ExtractiveBackend:
         result = await turn.toolbox.fetch_async("search_docs", {"query": question}, turn.audience)
         # A record the question names only in passing ("Does citecast support email?" and the
         # "Priority support add-on") must explain as many question words as the passages do.
-        explained = len(covered_by_passages(terms, result.sources))
+        candidates = sentence_candidates(result.sources)
+        explained = len(covered_by_passages(terms, result.sources, candidates))
         lines = record_lines(records.keeping(terms, explained), turn.registry)
-        chosen = choose_sentences(terms, result.sources, self.max_sentences - len(lines))
+        chosen = choose_sentences(terms, candidates, self.max_sentences - len(lines))
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
             if number is not None:
