@@ -3,10 +3,11 @@
 It searches the knowledge base with the question, scores every sentence of the top passages by
 the question terms it contains (rarer terms weigh more, earlier passages get a small bonus), and
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
-reading order. When the passages do not cover at least half of the question's terms it says
-plainly that it found nothing and cites nothing. The record each table's search finds the question
-is most about (see :mod:`bot.assistant.record_match`) comes first, as one line with its columns;
-a question about a table as a whole gets the table's first records as a list instead.
+reading order. When the passages do not cover at least half of the question's terms, or only
+terms most of their sentences contain, it says plainly that it found nothing and cites nothing.
+The record each table's search finds the question is most about (see
+:mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
+table as a whole gets the table's first records as a list instead.
 """
 
 from __future__ import annotations
@@ -117,8 +118,7 @@ def choose_sentences(
     wanted = frozenset(stem(t) for t in question_terms)
     if not wanted or not candidates:
         return []
-    covered = wanted & frozenset().union(*(c.terms for c in candidates))
-    if len(covered) * 2 < len(wanted):
+    if not _found(wanted, candidates):
         return []
     total = len(candidates)
     weight = {
@@ -174,6 +174,19 @@ def choose_sentences(
     for c in chosen:
         best[c.rank] = max(best.get(c.rank, 0.0), score(c))
     return sorted(chosen, key=lambda c: (-best[c.rank], c.rank, c.position))
+
+
+def _found(wanted: frozenset[str], candidates: Sequence[_Candidate]) -> bool:
+    """Whether the sentences (or their headings) contain at least half the question's words,
+    one of them specific: a word most of the sentences contain ("citecast" in "What does
+    citecast cost?") says nothing about what else the question asks, unless it is all it asks."""
+    headings = frozenset().union(*(c.context for c in candidates))
+    covered = [t for t in wanted if t in headings or any(t in c.terms for c in candidates)]
+    if len(covered) * 2 < len(wanted):
+        return False
+    if len(covered) == len(wanted):
+        return True
+    return any(2 * sum(t in c.terms for c in candidates) <= len(candidates) for t in covered)
 
 
 def _subject(sentence: str) -> str:
