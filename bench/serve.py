@@ -149,7 +149,9 @@ class ServerProcess:
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            found = re.search(r"Uvicorn running on (http://127\.0\.0\.1:\d+)", self.log.read_text())
+            found = re.search(
+                r"citecast listening on (http://127\.0\.0\.1:\d+)", self.log.read_text()
+            )
             if found:
                 return found.group(1)
             if self.process.poll() is not None:

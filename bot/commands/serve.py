@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import socket
 
 HELP = "serve the web chat, the API and every enabled channel"
 DESCRIPTION = """\
@@ -26,6 +28,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port", type=int, help="port to listen on (default: web.port, 8000; 0 picks a free one)"
     )
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host:port`` (``0``: a free port), for uvicorn to serve on.
+
+    Bound here rather than by uvicorn so that a port in use is one clear ConfigError naming the
+    address and the fix, not a log line and exit status 3 after every service has started.
+    """
+    from bot.errors import ConfigError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        # listening at once: a client that connects while the services start waits, not refused
+        sock.listen()
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"cannot listen on {host}:{port}: the port is in use by another program; "
+                "choose another with --port or web.port"
+            ) from None
+        raise ConfigError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc} (check --host or web.host)"
+        ) from None
+    return sock
+
+
+def address(host: str, listener: socket.socket) -> str:
+    """The URL the server answers on (the real port when 0 picked one)."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{listener.getsockname()[1]}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
     lock = StoreLock(settings.store.path)
     lock.acquire()
     store = Store(settings.store.path)
+    listener: socket.socket | None = None
     try:
+        listener = listen(host, port)  # before anything starts: a port in use fails at once
         # We hold the store: turns still pending were left by a run that died mid-answer.
         left = store.fail_pending_turns()
         if left:
@@ -72,8 +110,13 @@ def run(args: argparse.Namespace) -> int:
             log_level="info",
             timeout_graceful_shutdown=max(1, int(settings.web.shutdown_grace)),
         )
-        uvicorn.Server(config).run()
+        logging.getLogger("citecast").info(
+            "citecast listening on %s (Ctrl-C to stop)", address(host, listener)
+        )
+        uvicorn.Server(config).run(sockets=[listener])
     finally:
+        if listener is not None:
+            listener.close()
         store.close()
         lock.release()
     return 0

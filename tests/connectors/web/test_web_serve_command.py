@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -50,7 +51,7 @@ def test_serve_answers_then_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
             if not line:
                 break
             lines.append(line)
-            found = re.search(r"Uvicorn running on (http://127\.0\.0\.1:\d+)", line)
+            found = re.search(r"citecast listening on (http://127\.0\.0\.1:\d+)", line)
             url = found.group(1) if found else None
         assert url, "".join(lines)
         response = httpx.post(
@@ -86,3 +87,20 @@ def test_serve_answers_then_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         store.close()
     secret = tmp_path / "file_secret"
     assert secret.exists() and (secret.stat().st_mode & 0o777) == 0o600
+
+
+def test_a_port_in_use_or_a_bad_host_is_one_line_before_anything_starts(tmp_path: Path) -> None:
+    config = {"store": {"path": str(tmp_path / "store.db")}, "web": {"host": "127.0.0.1"}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    serve = [sys.executable, "-m", "bot", "--config", str(tmp_path / "config.yaml"), "serve"]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = subprocess.run([*serve, "--port", str(port)], capture_output=True, text=True)
+    assert busy.returncode == 2 and busy.stderr.count("\n") == 1, busy.stderr
+    assert f"cannot listen on 127.0.0.1:{port}: the port is in use" in busy.stderr
+    assert "--port or web.port" in busy.stderr
+    bad = subprocess.run([*serve, "--host", "999.1.1.1"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert "cannot listen on 999.1.1.1:8000" in bad.stderr and "web.host" in bad.stderr
