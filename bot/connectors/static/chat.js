@@ -20,6 +20,12 @@
     return document.scrollingElement || document.documentElement;
   }
 
+  /* What the status line says when an answer has arrived. */
+  function answeredStatus(count) {
+    if (count === 0) return "Answered without sources.";
+    return "Answered with " + count + (count === 1 ? " source." : " sources.");
+  }
+
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text).catch(function () { return legacyCopy(text); });
@@ -278,7 +284,7 @@
       var payload = JSON.parse(e.data);
       self.remember(payload.conversation_id);
       self.finishTurn(view, payload);
-      self.setStatus("Answered with " + (payload.answer.citations || []).length + " source(s).");
+      self.setStatus(answeredStatus((payload.answer.citations || []).length));
     });
     source.addEventListener("error", function (e) {
       if (settled) return;

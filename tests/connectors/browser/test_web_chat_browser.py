@@ -50,6 +50,7 @@ async def test_ask_hover_follow_and_reload(browser: Browser, citecast: RunningCi
     distinct = sorted({n.strip("[]?") for n in numbers}, key=int)
     assert len(sources) == len(distinct)
     assert any("Getting started" in s or "Install" in s for s in sources), sources
+    await expect(page.locator(".cc-status")).to_have_text(f"Answered with {len(sources)} sources.")
     assert await page.locator(".cc-log[aria-live=polite]").count() == 1
 
     # Hover shows title, page/section and the quote in a role=tooltip element.
@@ -149,4 +150,17 @@ async def test_hostile_question_is_shown_as_text(
     assert await page.locator(".cc-question span").nth(1).inner_text() == hostile
     assert await page.locator(".cc-question img, .cc-question script").count() == 0
     assert dialogs == []
+    await page.close()
+
+
+async def test_an_answer_without_sources_says_so(
+    browser: Browser, citecast: RunningCitecast
+) -> None:
+    page = await browser.new_page()
+    await page.goto(citecast.url + "/")
+    await ask(page, "What is the capital of France?")
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    await expect(page.locator(f"{ANSWERED} .cc-body")).to_contain_text("could not find anything")
+    assert await page.locator(f"{ANSWERED} ol.sources > li").count() == 0
+    await expect(page.locator(".cc-status")).to_have_text("Answered without sources.")
     await page.close()
