@@ -39,7 +39,9 @@ def listen(host: str, port: int) -> socket.socket:
     from bot.errors import ConfigError
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto given explicitly: asyncio turns Nagle off (TCP_NODELAY) only on connections whose
+    # socket says IPPROTO_TCP; with the default 0 every small response waited ~40 ms for an ACK
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -14,6 +15,7 @@ from pathlib import Path
 import httpx
 import yaml
 
+from bot.commands.serve import listen
 from bot.config_file import parse_settings
 from bot.knowledge.ingest import ingest
 from bot.store import Store
@@ -104,3 +106,25 @@ def test_a_port_in_use_or_a_bad_host_is_one_line_before_anything_starts(tmp_path
     bad = subprocess.run([*serve, "--host", "999.1.1.1"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
     assert "cannot listen on 999.1.1.1:8000" in bad.stderr and "web.host" in bad.stderr
+
+
+async def test_connections_to_the_served_socket_send_small_responses_at_once() -> None:
+    # Nagle's algorithm must be off on every accepted connection (asyncio sets TCP_NODELAY only
+    # on sockets that say IPPROTO_TCP): with it on, each small response waited ~40 ms for an ACK
+    listener = listen("127.0.0.1", 0)
+    accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    class Probe(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            sock = transport.get_extra_info("socket")
+            accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            transport.close()
+
+    server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
+    try:
+        _, writer = await asyncio.open_connection(*listener.getsockname())
+        assert await asyncio.wait_for(accepted, 10) != 0
+        writer.close()
+    finally:
+        server.close()
+        await server.wait_closed()
