@@ -26,26 +26,6 @@
     return "Answered with " + count + (count === 1 ? " source." : " sources.");
   }
 
-  function copyText(text) {
-    if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text).catch(function () { return legacyCopy(text); });
-    }
-    return legacyCopy(text);
-  }
-
-  function legacyCopy(text) {
-    return new Promise(function (resolve, reject) {
-      var area = el("textarea", { "aria-hidden": "true", "class": "cc-offscreen" });
-      area.value = text;
-      document.body.appendChild(area);
-      area.select();
-      var ok = false;
-      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
-      area.remove();
-      if (ok) resolve(); else reject(new Error("copy failed"));
-    });
-  }
-
   function Chat(root, options) {
     this.root = root;
     this.api = (options.apiBase || "").replace(/\/$/, "");
@@ -379,7 +359,7 @@
       var cites = (answer.citations || []).map(function (c) {
         return Object.assign({}, c, { href: (byN[c.n] || {}).href });
       });
-      copyText(sources.plainAnswer(answer.text, cites)).then(function () {
+      sources.copyAnswer(answer.text, cites).then(function () {
         copy.textContent = "Copied";
         self.setStatus("Answer copied to the clipboard.");
         setTimeout(function () { copy.textContent = "Copy answer"; }, 1500);

@@ -92,7 +92,8 @@ async def test_ask_hover_follow_and_reload(browser: Browser, citecast: RunningCi
 
 
 async def test_keyboard_only_use(browser: Browser, citecast: RunningCitecast) -> None:
-    page = await browser.new_page()
+    context = await browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = await context.new_page()
     await page.goto(citecast.url + "/")
     # Tab from the top reaches the question box; Enter asks.
     for _ in range(6):
@@ -117,7 +118,12 @@ async def test_keyboard_only_use(browser: Browser, citecast: RunningCitecast) ->
     await page.get_by_role("button", name="Copy answer").focus()
     await page.keyboard.press("Enter")
     await expect(page.locator(".cc-status")).to_have_text("Answer copied to the clipboard.")
-    await page.close()
+    # the copy is plain text: [n] markers, then a Sources: list with each source's link
+    copied = await page.evaluate("navigator.clipboard.readText()")
+    text, _, listed = copied.partition("\n\nSources:\n")
+    assert "[1]" in text and "[^" not in text and "<" not in text, copied
+    assert listed.startswith("[1] Getting started with citecast, ") and " — http" in listed, copied
+    await context.close()
 
 
 async def test_empty_question_and_unreachable_server_are_explained(
