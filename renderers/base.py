@@ -173,16 +173,32 @@ class CitationForm:
 
 
 def source_detail(source: Source) -> str:
-    """``p. 12`` / ``pp. 12–13`` and the section path, comma separated."""
+    """``p. 12`` / ``pp. 12–13`` and the section path below the title, comma separated."""
     parts: list[str] = []
     if source.page is not None:
         if source.page_end is not None and source.page_end != source.page:
             parts.append(f"pp. {source.page}\u2013{source.page_end}")
         else:
             parts.append(f"p. {source.page}")
-    if source.section:
-        parts.append(source.section)
+    section = section_below_title(source)
+    if section:
+        parts.append(section)
     return ", ".join(parts)
+
+
+def section_below_title(source: Source) -> str | None:
+    """The source's section path without a first heading that only repeats its title.
+
+    A guide's top heading is usually its title too, and a person reads the two side by side:
+    "Getting started > Install" under the title "Getting started" shows as "Install", and a
+    section that is just the title shows nothing.
+    """
+    if not source.section:
+        return None
+    head, _, below = source.section.partition(" > ")
+    if head.strip().casefold() != source.display_title.strip().casefold():
+        return source.section
+    return below or None
 
 
 def _media_allowed(media_type: str | None, allowed: tuple[str, ...]) -> bool:

@@ -46,10 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def source_line(citation: Citation) -> str:
     """``[n] Title — section — p. 3 — where`` for the Sources: list."""
+    from renderers.base import section_below_title
+
     source = citation.source
     parts = [source.display_title]
-    if source.section and source.section != source.display_title:
-        parts.append(source.section)
+    section = section_below_title(source)
+    if section:
+        parts.append(section)
     if source.page is not None:
         parts.append(
             f"pp. {source.page}-{source.page_end}" if source.page_end else f"p. {source.page}"

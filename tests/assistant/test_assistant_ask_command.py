@@ -35,6 +35,15 @@ def test_ask_prints_the_answer_then_sources(
     assert lines[0].endswith("examples/administration.md")
 
 
+def test_ask_does_not_repeat_the_title_as_the_first_heading(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # getting-started.md is titled by its top heading: its sections start with that title
+    assert main(["--config", str(config), "ask", "How do I install citecast on Linux?"]) == 0
+    sources = capsys.readouterr().out.split("\n\nSources:\n")[1]
+    assert sources.startswith("[1] Getting started with citecast — Install > Linux — ")
+
+
 def test_ask_shows_pdf_pages(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--config", str(config), "ask", "How often should I back up the store?"]) == 0
     out = capsys.readouterr().out

@@ -78,13 +78,23 @@
     appendInline(node, text);
   }
 
+  /* The section path without a first heading that only repeats the title, as the server's
+   * renderers show it (renderers.base.section_below_title). */
+  function sectionBelowTitle(source) {
+    var section = source.section || "";
+    var head = section.split(" > ")[0];
+    if (head.trim().toLowerCase() !== displayTitle(source).trim().toLowerCase()) return section;
+    return section.slice(head.length + 3);
+  }
+
   function locationLine(source) {
     var parts = [];
     if (source.page) {
       parts.push(source.page_end && source.page_end !== source.page
         ? "pp. " + source.page + "–" + source.page_end : "p. " + source.page);
     }
-    if (source.section) parts.push(source.section);
+    var section = sectionBelowTitle(source);
+    if (section) parts.push(section);
     return parts.join(" · ");
   }
 
