@@ -140,7 +140,13 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
             )
             raw = _post(body, forms, doc, {f.n for f in forms}) + f"\n\n{note}"
         raws.append(raw)
-    uploads = [{**entry, "placeholder": placeholder(entry["n"])} for entry in doc.files]
+    # one upload entry per citation of a file, since each footnote has its own placeholder; the
+    # connector uploads a file once however many entries name it
+    uploads = [
+        {"n": f.n, "path": f.path, "filename": f.filename, "media_type": f.media_type,
+         "placeholder": placeholder(f.n)}
+        for f in doc.attachments
+    ]  # fmt: skip
     payload: dict[str, Any] = {"raw": raws[0], "uploads": uploads}
     if len(raws) > 1:
         payload["continued"] = raws[1:]

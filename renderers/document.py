@@ -61,13 +61,19 @@ def shows_text(rows: list[list[list[Token]]]) -> bool:
 def decide_forms(
     citations: Iterable[Citation], caps: Capabilities, context: RenderContext
 ) -> dict[int, CitationForm]:
-    """The form of every citation, in order of ``n`` (attachments counted as they are decided)."""
+    """The form of every citation, in order of ``n`` (attachments counted as they are decided).
+
+    A file counts once against ``Capabilities.max_files`` however many of its passages are
+    cited: a citation of a file already attached travels with that same file.
+    """
     forms: dict[int, CitationForm] = {}
-    files = 0
+    attached: set[str] = set()
     for citation in sorted(citations, key=lambda c: c.n):
-        form = citation_form(citation, caps, context, files_used=files)
-        if form.kind == "attachment":
-            files += 1
+        path = citation.source.path
+        others = len(attached - {path}) if path else len(attached)
+        form = citation_form(citation, caps, context, files_used=others)
+        if form.kind == "attachment" and form.path:
+            attached.add(form.path)
         forms[citation.n] = form
     return forms
 
@@ -105,12 +111,20 @@ class Document:
         return tuple(self.forms[n] for n in sorted(set(self.cited)) if n in self.forms)
 
     @property
+    def attachments(self) -> tuple[CitationForm, ...]:
+        """Listed citations whose file travels with the message (a file may have several)."""
+        return tuple(f for f in self.listed if f.kind == "attachment")
+
+    @property
     def files(self) -> list[dict[str, Any]]:
-        """Payload file entries ``{n, path, filename, media_type}`` of listed attachments."""
+        """Payload file entries ``{n, path, filename, media_type}``: each attached file once,
+        under the first listed citation of it."""
+        first: dict[str | None, CitationForm] = {}
+        for form in self.attachments:
+            first.setdefault(form.path, form)
         return [
             {"n": f.n, "path": f.path, "filename": f.filename, "media_type": f.media_type}
-            for f in self.listed
-            if f.kind == "attachment"
+            for f in first.values()
         ]
 
 

@@ -57,7 +57,10 @@ def sources(draw: st.DrawFn, n: int) -> Source:
         title=draw(st.one_of(st.none(), phrase.map(lambda t: t[:60]))),
         url=draw(st.sampled_from(URLS)),
         filename=draw(st.one_of(st.none(), phrase.map(lambda t: t[:40] + ".pdf"))),
-        path=f"kb/file{n}.pdf" if has_path else None,
+        # a small pool of paths: several passages of one file are cited in one answer
+        path=draw(st.sampled_from(["kb/a.pdf", "kb/b.pdf", f"kb/file{n}.pdf"]))
+        if has_path
+        else None,
         media_type=draw(st.sampled_from([None, "application/pdf", "image/png", "text/csv"])),
         page=draw(st.one_of(st.none(), st.integers(1, 500))),
         section=draw(st.one_of(st.none(), phrase.map(lambda t: t[:40]))),
@@ -131,8 +134,11 @@ COMPACTED = re.compile(r"and \d+ more")
 def reachable(channel: str, form: CitationForm, payload: dict[str, Any], blob: str) -> bool:
     """The source of ``form`` can be reached from the payload."""
     if form.kind == "attachment":
-        files = payload.get("files") or payload.get("attachments") or payload.get("uploads")
-        return any(f["n"] == form.n and f["path"] == form.path for f in files or [])
+        if channel == "discourse":  # one upload entry (placeholder) per citation
+            return any(f["n"] == form.n and f["path"] == form.path for f in payload["uploads"])
+        files = payload.get("files") or payload.get("attachments") or []
+        paths = [f["path"] for f in files]
+        return form.path in paths and len(paths) == len(set(paths))  # each file sent once
     if form.kind in ("link", "download") and form.url:
         candidates = {
             form.url,
