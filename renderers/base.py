@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -189,16 +190,21 @@ def source_detail(source: Source) -> str:
 def section_below_title(source: Source) -> str | None:
     """The source's section path without a first heading that only repeats its title.
 
-    A guide's top heading is usually its title too, and a person reads the two side by side:
-    "Getting started > Install" under the title "Getting started" shows as "Install", and a
-    section that is just the title shows nothing.
+    A guide's top heading is usually its title, or words of it, and a person reads the two side
+    by side: "Security model > Signed links" under the title "citecast security model" shows as
+    "Signed links", and a section that is just the title shows nothing. The heading's words must
+    appear in the title together and whole ("Set" does not repeat "Settings guide").
     """
     if not source.section:
         return None
     head, _, below = source.section.partition(" > ")
-    if head.strip().casefold() != source.display_title.strip().casefold():
+    if f" {_word_run(head)} " not in f" {_word_run(source.display_title)} ":
         return source.section
     return below or None
+
+
+def _word_run(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _media_allowed(media_type: str | None, allowed: tuple[str, ...]) -> bool:

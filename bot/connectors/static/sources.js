@@ -78,13 +78,17 @@
     appendInline(node, text);
   }
 
-  /* The section path without a first heading that only repeats the title, as the server's
-   * renderers show it (renderers.base.section_below_title). */
+  /* The section path without a first heading whose words the title already has, together and
+   * whole, as the server's renderers show it (renderers.base.section_below_title). */
   function sectionBelowTitle(source) {
     var section = source.section || "";
     var head = section.split(" > ")[0];
-    if (head.trim().toLowerCase() !== displayTitle(source).trim().toLowerCase()) return section;
-    return section.slice(head.length + 3);
+    var within = (" " + wordRun(displayTitle(source)) + " ").indexOf(" " + wordRun(head) + " ");
+    return within === -1 ? section : section.slice(head.length + 3);
+  }
+
+  function wordRun(text) {
+    return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []).join(" ");
   }
 
   function locationLine(source) {

@@ -173,3 +173,19 @@ async def test_an_answer_without_sources_says_so(
     assert await page.locator(f"{ANSWERED} ol.sources > li").count() == 0
     await expect(page.locator(".cc-status")).to_have_text("Answered without sources.")
     await page.close()
+
+
+async def test_a_tooltip_leaves_out_a_heading_the_title_already_says(
+    browser: Browser, citecast: RunningCitecast
+) -> None:
+    # "citecast security model" is titled; its top heading "Security model" says nothing more
+    page = await browser.new_page()
+    await page.goto(citecast.url + "/")
+    await ask(page, "How long do download links last?")
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    first = page.locator(f"{ANSWERED} .cc-body sup a").first
+    await first.focus()
+    tip = page.locator(f"[id='{await first.get_attribute('aria-describedby')}']")
+    await expect(tip.locator(".cc-tip-where")).to_have_text("Signed file downloads")
+    await expect(tip.locator(".cc-tip-title")).to_have_text("citecast security model")
+    await page.close()
