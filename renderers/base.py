@@ -241,8 +241,9 @@ def citation_form(
     """Decide how ``citation`` appears on a channel with ``caps`` for ``context``'s viewer.
 
     Public URL (the deep link when present) -> link; a file without one -> attachment where the
-    channel sends files, attachments are wanted, and type/size/count (``files_used`` already
-    attached) allow; else a signed download link when the signer gives one; else its name.
+    channel sends files, attachments are wanted, and type/size/count (``files_used``: other
+    files already attached) allow; else a signed download link when the signer gives one; else
+    its name.
     """
     source = citation.source
     weak = citation.support is not None and citation.support < context.weak_below

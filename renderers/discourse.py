@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.markdown import CITATION_MARK, Token
 from renderers.base import CitationForm, RenderContext
-from renderers.document import Document
+from renderers.document import Document, file_entry
 from renderers.escaping import md_text, no_forum_mentions
 from renderers.limits import pack, truncate
 from renderers.markdown_writer import MarkdownWriter, escape_text, masked_link
@@ -142,11 +142,7 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
         raws.append(raw)
     # one upload entry per citation of a file, since each footnote has its own placeholder; the
     # connector uploads a file once however many entries name it
-    uploads = [
-        {"n": f.n, "path": f.path, "filename": f.filename, "media_type": f.media_type,
-         "placeholder": placeholder(f.n)}
-        for f in doc.attachments
-    ]  # fmt: skip
+    uploads = [{**file_entry(f), "placeholder": placeholder(f.n)} for f in doc.attachments]
     payload: dict[str, Any] = {"raw": raws[0], "uploads": uploads}
     if len(raws) > 1:
         payload["continued"] = raws[1:]

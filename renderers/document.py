@@ -122,10 +122,17 @@ class Document:
         first: dict[str | None, CitationForm] = {}
         for form in self.attachments:
             first.setdefault(form.path, form)
-        return [
-            {"n": f.n, "path": f.path, "filename": f.filename, "media_type": f.media_type}
-            for f in first.values()
-        ]
+        return [file_entry(form) for form in first.values()]
+
+
+def file_entry(form: CitationForm) -> dict[str, Any]:
+    """The payload entry ``{n, path, filename, media_type}`` of an attachment form."""
+    return {
+        "n": form.n,
+        "path": form.path,
+        "filename": form.filename,
+        "media_type": form.media_type,
+    }
 
 
 def seed(text: str, context: RenderContext) -> str:
