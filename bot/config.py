@@ -113,6 +113,11 @@ class WebSettings(Section):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
+    # What the chat page, the widget and the shared answer pages call the assistant.
+    title: str = Field(default="citecast", min_length=1, max_length=80)
+    subtitle: str = Field(
+        default="Answers from the knowledge base, every claim with its source.", max_length=200
+    )
     public_base_url: str | None = None
     audience: list[str] = Field(default_factory=lambda: ["public"])
     cors_origins: list[str] = Field(default_factory=list)

@@ -43,6 +43,7 @@ from bot.connectors.web_api import (
     read_json_body,
     status_for,
 )
+from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
 from bot.connectors.web_sse import AnswerStream
 from bot.connectors.web_turn_page import load_answer, shareable_answer, turn_page
@@ -120,7 +121,7 @@ class WebConnector:
         self.signer = signer or build_signer(services.settings)
         self.turns = WebTurns(services, self.signer)
         self.shutdown_grace = shutdown_grace
-        self._page_html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+        self._page_html = chat_page(self.settings.title, self.settings.subtitle)
 
     def routes(self) -> list[BaseRoute]:
         """The web routes, mounted at the root of the app."""
@@ -161,7 +162,13 @@ class WebConnector:
         return JSONResponse({"status": "ok", "in_flight": self.turns.in_flight}, headers=NO_STORE)
 
     async def config(self, request: Request) -> Response:
-        return JSONResponse({"max_question_chars": self.settings.max_question_chars})
+        return JSONResponse(
+            {
+                "max_question_chars": self.settings.max_question_chars,
+                "title": self.settings.title,
+                "subtitle": self.settings.subtitle,
+            }
+        )
 
     # -- API ---------------------------------------------------------------------------------
 
@@ -263,7 +270,8 @@ class WebConnector:
         if answer is None:
             return error_response("not found", 404)
         rendered = self.turns.render(answer, request_base_url(request))
-        return HTMLResponse(turn_page(str(rendered.get("html", ""))), headers=TURN_PAGE_HEADERS)
+        page = turn_page(str(rendered.get("html", "")), self.settings.title)
+        return HTMLResponse(page, headers=TURN_PAGE_HEADERS)
 
     async def files(self, request: Request) -> Response:
         return file_response(self.signer, str(request.path_params.get("token", "")))

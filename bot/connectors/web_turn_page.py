@@ -31,7 +31,7 @@ _PAGE = """<!doctype html>
   <main class="cc-root">
     <header class="cc-header"><div class="cc-brand">
       <span class="cc-logo" aria-hidden="true">❝</span>
-      <div><h1 class="cc-title">citecast</h1>
+      <div><h1 class="cc-title">{heading}</h1>
       <p class="cc-subtitle">An answer and every source it cites.</p></div>
     </div></header>
     <article class="cc-answer" aria-label="Answer"><div class="cc-body">{body}</div></article>
@@ -60,9 +60,12 @@ def shareable_answer(data: dict[str, Any], audience: frozenset[str]) -> Answer |
     return answer
 
 
-def turn_page(rendered_html: str) -> str:
-    """The standalone page around the web renderer's sanitized HTML (the list gets #sources)."""
+def turn_page(rendered_html: str, title: str = "citecast") -> str:
+    """The standalone page around the web renderer's sanitized HTML (the list gets #sources),
+    headed with the deployment's ``title`` (``web.title``)."""
     body = rendered_html.replace(
         '<section class="sources"', '<section id="sources" class="sources"', 1
     )
-    return _PAGE.format(title=html.escape("citecast — answer and sources"), body=body)
+    return _PAGE.format(
+        title=html.escape(f"{title} — answer and sources"), heading=html.escape(title), body=body
+    )

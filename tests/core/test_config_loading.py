@@ -47,6 +47,7 @@ def test_secret_is_read_from_environment(tmp_path: Path, monkeypatch: pytest.Mon
     [
         ("web:\n  port: 70000\n", "web.port"),
         ("web:\n  prot: 80\n", "web.prot"),
+        ("web:\n  title: ''\n", "web.title"),
         ("assistant:\n  backend: magic\n", "assistant.backend"),
         ("index:\n  records:\n    - csv: a.csv\n", "index.records.0.name"),
         ("- just\n- a list\n", "top level"),

@@ -46,9 +46,13 @@
     var brand = el("div", { "class": "cc-brand" });
     brand.appendChild(el("span", { "class": "cc-logo", "aria-hidden": "true" }, "❝"));
     var titles = el("div");
-    titles.appendChild(el(options.compact ? "h2" : "h1", { "class": "cc-title" }, "citecast"));
-    titles.appendChild(el("p", { "class": "cc-subtitle" },
-      "Answers from the knowledge base, every claim with its source."));
+    // the page passes the deployment's names; the widget gets them from /api/config
+    this.title = el(options.compact ? "h2" : "h1", { "class": "cc-title" },
+      options.title || "citecast");
+    this.subtitle = el("p", { "class": "cc-subtitle" },
+      options.subtitle || "Answers from the knowledge base, every claim with its source.");
+    titles.appendChild(this.title);
+    titles.appendChild(this.subtitle);
     brand.appendChild(titles);
     header.appendChild(brand);
     this.newButton = el("button", { "type": "button", "class": "cc-secondary" }, "New conversation");
@@ -111,10 +115,13 @@
     var self = this;
     fetch(this.url("/api/config")).then(function (r) { return r.ok ? r.json() : null; })
       .then(function (cfg) {
-        if (cfg && cfg.max_question_chars) {
+        if (!cfg) return;
+        if (cfg.max_question_chars) {
           self.maxChars = cfg.max_question_chars;
           self.input.setAttribute("maxlength", String(cfg.max_question_chars));
         }
+        if (typeof cfg.title === "string" && cfg.title) self.title.textContent = cfg.title;
+        if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
       }).catch(function () { /* reported when the user asks */ });
   };
 
@@ -376,6 +383,8 @@
   var page = document.querySelector("[data-citecast-page]");
   if (page && !page.dataset.mounted) {
     page.dataset.mounted = "1";
-    window.CitecastChat.mount(page, { apiBase: "" });
+    window.CitecastChat.mount(page, {
+      apiBase: "", title: page.dataset.title, subtitle: page.dataset.subtitle,
+    });
   }
 })();

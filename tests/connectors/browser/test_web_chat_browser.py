@@ -189,3 +189,15 @@ async def test_a_tooltip_leaves_out_a_heading_the_title_already_says(
     await expect(tip.locator(".cc-tip-where")).to_have_text("Signed file downloads")
     await expect(tip.locator(".cc-tip-title")).to_have_text("citecast security model")
     await page.close()
+
+
+async def test_the_page_shows_the_deployment_name(browser: Browser, tmp_path: Path) -> None:
+    running = await start_citecast(tmp_path, title="Acme <docs>", subtitle="Ask about Acme.")
+    page = await browser.new_page()
+    await page.goto(running.url + "/")
+    await expect(page.get_by_role("heading", level=1)).to_have_text("Acme <docs>")
+    await expect(page.locator(".cc-subtitle")).to_have_text("Ask about Acme.")
+    assert await page.title() == "Acme <docs> — answers with sources"
+    await page.close()
+    await running.live.stop()
+    running.services.store.close()

@@ -17,19 +17,40 @@ from tests.connectors.web.conftest import LiveServer, start_live_server
 ANSWERED = ".cc-answer[aria-busy=false]"
 
 
-def host_site() -> Starlette:
-    """Someone else's site that embeds the widget (its citecast URL comes in the query)."""
+WIDGET_JS = Path(__file__).resolve().parents[3] / "bot/connectors/static/widget.js"
 
-    async def page(request: Request) -> Response:
-        citecast = request.query_params["citecast"]
+
+def host_site() -> Starlette:
+    """Someone else's site that embeds the widget (its citecast URL comes in the query).
+
+    ``/cdn`` embeds the site's own copy of widget.js, pointed at citecast by ``data-api`` and
+    with its own ``data-label``.
+    """
+
+    def embedding(tag: str) -> Response:
         return HTMLResponse(
             "<!doctype html><html lang='en'><head><title>Acme support</title>"
             "<style>body{font-family:serif;background:#fafafa} p{color:#d00}</style></head>"
-            "<body><h1>Acme support</h1><p>Our own page, our own styles.</p>"
-            f'<script src="{citecast}/widget.js" data-citecast async></script></body></html>'
+            f"<body><h1>Acme support</h1><p>Our own page, our own styles.</p>{tag}</body></html>"
         )
 
-    return Starlette(routes=[Route("/", page)])
+    async def page(request: Request) -> Response:
+        citecast = request.query_params["citecast"]
+        return embedding(f'<script src="{citecast}/widget.js" data-citecast async></script>')
+
+    async def cdn_page(request: Request) -> Response:
+        citecast = request.query_params["citecast"]
+        return embedding(
+            f'<script src="/static/widget.js" data-citecast data-api="{citecast}" '
+            'data-label="Ask Acme" async></script>'
+        )
+
+    async def widget(request: Request) -> Response:
+        return Response(WIDGET_JS.read_text("utf-8"), media_type="text/javascript")
+
+    return Starlette(
+        routes=[Route("/", page), Route("/cdn", cdn_page), Route("/static/widget.js", widget)]
+    )
 
 
 async def open_widget(page: Page, host: LiveServer, citecast_url: str) -> None:
@@ -49,13 +70,15 @@ async def ask_in_widget(page: Page, question: str) -> None:
 
 async def test_widget_on_another_origin(browser: Browser, tmp_path: Path) -> None:
     host = await start_live_server(host_site())
-    running = await start_citecast(tmp_path, cors_origins=[host.url])
+    running = await start_citecast(tmp_path, cors_origins=[host.url], title="Acme docs")
     other = await start_live_server(host_site())  # an origin citecast does not allow
     try:
         assert host.url != running.url
         context = await browser.new_context(viewport={"width": 1000, "height": 760})
         page = await context.new_page()
         await open_widget(page, host, running.url)
+        # the panel is named as the deployment configured (web.title, from /api/config)
+        await expect(page.locator("#citecast-panel .cc-title")).to_have_text("Acme docs")
         await ask_in_widget(page, "How do I install citecast on Linux?")
         answered = page.locator(f"#citecast-panel {ANSWERED}")
         await expect(answered).to_have_count(1, timeout=20_000)
@@ -100,6 +123,25 @@ async def test_widget_on_another_origin(browser: Browser, tmp_path: Path) -> Non
         await context.close()
     finally:
         await other.stop()
+        await running.live.stop()
+        running.services.store.close()
+        await host.stop()
+
+
+async def test_widget_served_from_the_site_itself_with_its_own_label(
+    browser: Browser, tmp_path: Path
+) -> None:
+    host = await start_live_server(host_site())
+    running = await start_citecast(tmp_path, cors_origins=[host.url])
+    try:
+        page = await browser.new_page()
+        await page.goto(f"{host.url}/cdn?citecast={running.url}")
+        await page.get_by_role("button", name="Ask Acme").click()
+        await ask_in_widget(page, "How do I install citecast on Linux?")
+        answered = page.locator(f"#citecast-panel {ANSWERED} .cc-body sup a")
+        await expect(answered.first).to_have_text("[1]", timeout=20_000)
+        await page.close()
+    finally:
         await running.live.stop()
         running.services.store.close()
         await host.stop()

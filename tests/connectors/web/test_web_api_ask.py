@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.filetokens import FileSigner
 from tests.connectors.web.conftest import (
     CannedAnswerer,
     WebHarness,
@@ -177,7 +178,11 @@ async def test_health_and_config(web: WebHarness) -> None:
     health = await web.client.get("/healthz")
     assert health.json() == {"status": "ok", "in_flight": 0}
     config = await web.client.get("/api/config")
-    assert config.json() == {"max_question_chars": 4000}
+    assert config.json() == {
+        "max_question_chars": 4000,
+        "title": "citecast",
+        "subtitle": "Answers from the knowledge base, every claim with its source.",
+    }
 
 
 async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:
@@ -192,3 +197,25 @@ async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:
     for asset in ("/static/sources.js", "/static/chat.js", "/static/chat.css"):
         assert (await web.client.get(asset)).status_code == 200
     assert (await web.client.get("/static/../web.py")).status_code == 404
+
+
+async def test_the_deployment_names_the_chat_and_its_pages(tmp_path: Path) -> None:
+    # web.title / web.subtitle come from config: shown as text, never as markup
+    title, subtitle = "Acme <Docs> & Co", 'Ask "anything" <b>here</b>'
+    signer = FileSigner(b"k" * 32, "http://citecast.test", 3600)
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    services, client = build_harness(
+        tmp_path, answerer, signer=signer, title=title, subtitle=subtitle
+    )
+    async with client:
+        page = (await client.get("/")).text
+        config = (await client.get("/api/config")).json()
+        turn = (await client.post("/api/ask", json={"question": "hi"})).json()["turn_id"]
+        shared = (await client.get(f"/turns/{signer.turn_key(turn)}")).text
+    services.store.close()
+    assert "<title>Acme &lt;Docs&gt; &amp; Co — answers with sources</title>" in page
+    assert 'data-title="Acme &lt;Docs&gt; &amp; Co"' in page
+    assert 'data-subtitle="Ask &#34;anything&#34; &lt;b&gt;here&lt;/b&gt;"' in page
+    assert "<b>" not in page and "<Docs>" not in page
+    assert (config["title"], config["subtitle"]) == (title, subtitle)
+    assert '<h1 class="cc-title">Acme &lt;Docs&gt; &amp; Co</h1>' in shared

@@ -1,0 +1,28 @@
+"""``GET /``: the chat page, named with the deployment's ``web.title`` and ``web.subtitle``.
+
+The page is a shell: ``static/chat.js`` builds the chat inside ``<main data-citecast-page>``
+and takes the title and subtitle from that element's data attributes, so the page shows the
+deployment's name from the first paint. The widget gets the same two from ``/api/config``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jinja2
+
+
+@functools.cache
+def _template() -> jinja2.Template:
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("bot.connectors", "templates"),
+        autoescape=True,  # the title and subtitle come from config: never markup
+        auto_reload=False,
+        keep_trailing_newline=True,
+    )
+    return environment.get_template("chat_page.html.j2")
+
+
+def chat_page(title: str, subtitle: str) -> str:
+    """The chat page's HTML with ``title`` and ``subtitle`` (escaped)."""
+    return _template().render(title=title, subtitle=subtitle)
