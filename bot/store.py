@@ -28,6 +28,9 @@ from typing import Any
 
 from bot.errors import StoreError
 
+FEEDBACK_VALUES = ("helpful", "not_helpful")
+"""The votes a person can give an answer, on every channel (``add_feedback``'s ``value``)."""
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

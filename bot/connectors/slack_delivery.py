@@ -22,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.config import SlackSettings
 from bot.connectors.slack_client import as_channel_error, error_code
 from bot.connectors.slack_text import fit_text
+from bot.store import FEEDBACK_VALUES
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +30,9 @@ MAX_BLOCKS = 50
 MAX_UPDATE_TEXT = 4000
 FEEDBACK_ACTION_PREFIX = "citecast_feedback_"
 FEEDBACK_BLOCK_ID = "citecast_feedback"
-FEEDBACK_CHOICES: dict[str, str] = {
-    "helpful": "\U0001f44d Helpful",
-    "not_helpful": "\U0001f44e Not helpful",
-}
+FEEDBACK_CHOICES: dict[str, str] = dict(
+    zip(FEEDBACK_VALUES, ("\U0001f44d Helpful", "\U0001f44e Not helpful"), strict=True)
+)
 SOURCE_ACTION_PREFIX = "citecast_source_"
 
 Message = dict[str, Any]

@@ -7,6 +7,8 @@ Routes (all JSON errors are ``{"error": reason}``):
   conversation_id, turn_id}``.
 - ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
 - ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered.
+- ``POST /api/feedback`` ``{conversation_id, turn_id, value}`` -> ``{recorded}``: a helpful /
+  not helpful vote, once per answer.
 - ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
 - ``GET /turns/{id}`` the full answer and source list of a turn (linked by channels that had to
   compact their source list; see ``web_turn_page``).
@@ -40,6 +42,7 @@ from bot.connectors.web_api import (
     UnknownConversationError,
     error_response,
     parse_ask,
+    parse_feedback,
     read_json_body,
     status_for,
 )
@@ -133,6 +136,7 @@ class WebConnector:
             Route("/api/ask", self.ask, methods=["POST"]),
             Route("/api/ask/stream", self.ask_stream, methods=["GET"]),
             Route("/api/conversations/{conversation_id}", self.conversation, methods=["GET"]),
+            Route("/api/feedback", self.feedback, methods=["POST"]),
             Route("/files/{token}", self.files, methods=["GET"]),
             Route("/turns/{key}", self.turn, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
@@ -262,6 +266,19 @@ class WebConnector:
         base = request_base_url(request)
         turns = [self.turns.stored_payload(turn, base) for turn in stored]
         return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
+
+    async def feedback(self, request: Request) -> Response:
+        if not self.origin_allowed(request):
+            return error_response("this site may not use the citecast API", 403)
+        try:
+            body = await read_json_body(request, self.settings.max_body_bytes)
+            vote = parse_feedback(body)
+        except ValidationError as exc:
+            return error_response(str(exc), status_for(exc))
+        recorded = self.turns.vote(vote.conversation_id, vote.turn_id, vote.value)
+        if recorded is None:
+            return error_response("no such answer in this conversation", 404)
+        return JSONResponse({"recorded": recorded}, headers=NO_STORE)
 
     async def turn(self, request: Request) -> Response:
         turn_id = self.signer.turn_id_for(str(request.path_params["key"]))

@@ -18,11 +18,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from bot.errors import ValidationError
+from bot.store import FEEDBACK_VALUES
 
 _CONVERSATION_ID = re.compile(r"[0-9a-f]{32}")
 # C0/C1 controls except tab and newline; they have no business in a question and can hide text.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ASK_FIELDS = frozenset({"question", "conversation_id"})
+_FEEDBACK_FIELDS = frozenset({"conversation_id", "turn_id", "value"})
 
 
 class RequestTooLargeError(ValidationError):
@@ -43,6 +45,15 @@ class AskRequest:
 
     question: str
     conversation_id: str | None
+
+
+@dataclass(frozen=True)
+class FeedbackRequest:
+    """A vote (one of ``bot.store.FEEDBACK_VALUES``) on one answer of a conversation."""
+
+    conversation_id: str
+    turn_id: int
+    value: str
 
 
 def error_response(reason: str, status: int) -> JSONResponse:
@@ -124,3 +135,24 @@ def parse_ask(data: Any, max_chars: int) -> AskRequest:
         question=clean_question(data["question"], max_chars),
         conversation_id=clean_conversation_id(data.get("conversation_id")),
     )
+
+
+def parse_feedback(data: Any) -> FeedbackRequest:
+    """Validate ``{conversation_id, turn_id, value}``: a vote on an answer of that conversation."""
+    if not isinstance(data, Mapping):
+        raise ValidationError(
+            'send a JSON object like {"conversation_id": "...", "turn_id": 3, "value": "helpful"}'
+        )
+    unknown = sorted(str(key) for key in data if key not in _FEEDBACK_FIELDS)
+    if unknown:
+        raise ValidationError(f"unknown field(s): {', '.join(unknown)}")
+    conversation_id = clean_conversation_id(data.get("conversation_id"))
+    if conversation_id is None:
+        raise ValidationError("conversation_id is required")
+    turn_id = data.get("turn_id")
+    if not isinstance(turn_id, int) or isinstance(turn_id, bool) or turn_id < 1:
+        raise ValidationError("turn_id must be a positive integer")
+    value = data.get("value")
+    if value not in FEEDBACK_VALUES:
+        raise ValidationError(f"value must be one of: {', '.join(FEEDBACK_VALUES)}")
+    return FeedbackRequest(conversation_id, turn_id, str(value))

@@ -27,6 +27,7 @@ from renderers.base import RenderContext, capabilities_for
 log = logging.getLogger(__name__)
 
 CHANNEL = "web"
+FEEDBACK_SCOPE = "web-feedback"  # claim_once scope: one vote per answer
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,21 @@ class WebTurns:
         """The conversation's web turns, oldest first."""
         turns = self.services.store.turns(conversation_id, limit=200)
         return [turn for turn in turns if turn.channel == CHANNEL]
+
+    def vote(self, conversation_id: str, turn_id: int, value: str) -> bool | None:
+        """Record a vote on an answered turn of the conversation: True when recorded, False
+        when this answer already has one (a conversation votes once per answer), None when
+        the conversation has no such answered turn."""
+        if not any(
+            turn.id == turn_id and turn.status == "done"
+            for turn in self.stored_turns(conversation_id)
+        ):
+            return None
+        store = self.services.store
+        if not store.claim_once(FEEDBACK_SCOPE, str(turn_id)):
+            return False
+        store.add_feedback(turn_id, CHANNEL, None, value)
+        return True
 
     def history(self, conversation_id: str) -> list[Exchange]:
         """The last answered turns, as the assistant's history."""

@@ -313,6 +313,7 @@
   };
 
   Chat.prototype.finishTurn = function (view, payload) {
+    var self = this;
     var follow = this.following(view);
     var answer = payload.answer || { text: "", citations: [] };
     var byN = {};
@@ -330,7 +331,10 @@
     view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
     this.decorate(view, byN);
     sources.sourceList(view, answer.citations || [], byN);
-    this.actions(view, answer, byN);
+    window.CitecastActions.addBar(view, answer, byN, {
+      url: this.url.bind(this), conversationId: this.conversationId, turnId: payload.turn_id,
+      say: function (text, isError) { self.setStatus(text, isError); },
+    });
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;
     if (follow) this.reveal(view.turn);
@@ -356,24 +360,6 @@
     if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");
     this.reveal(entry);
     entry.focus({ preventScroll: true });
-  };
-
-  Chat.prototype.actions = function (view, answer, byN) {
-    var self = this;
-    var bar = el("div", { "class": "cc-actions" });
-    var copy = el("button", { "type": "button", "class": "cc-secondary cc-copy" }, "Copy answer");
-    copy.addEventListener("click", function () {
-      var cites = (answer.citations || []).map(function (c) {
-        return Object.assign({}, c, { href: (byN[c.n] || {}).href });
-      });
-      sources.copyAnswer(answer.text, cites).then(function () {
-        copy.textContent = "Copied";
-        self.setStatus("Answer copied to the clipboard.");
-        setTimeout(function () { copy.textContent = "Copy answer"; }, 1500);
-      }, function () { self.setStatus("Could not copy; select the text instead.", true); });
-    });
-    bar.appendChild(copy);
-    view.answer.appendChild(bar);
   };
 
   window.CitecastChat = {

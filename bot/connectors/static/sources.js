@@ -1,6 +1,6 @@
 /* citecast sources: how the chat shows a source (title, page or section, quote), its tooltip,
- * the answer's source list and the answer's plain-text copy with its sources. Loaded before
- * chat.js, which uses window.CitecastSources.
+ * the answer's source list and the answer's plain-text form with its sources. Loaded first;
+ * answer_actions.js and chat.js use window.CitecastSources.
  *
  * Safety rule (as in chat.js): every string goes in through textContent or DOM nodes, never as
  * HTML; links keep only http, https and mailto URLs.
@@ -115,31 +115,6 @@
       });
     }
     return out;
-  }
-
-  /* Put the answer, as plain text with its Sources: list, on the clipboard (a Promise). */
-  function copyAnswer(text, citations) {
-    return copyText(plainAnswer(text, citations));
-  }
-
-  function copyText(text) {
-    if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text).catch(function () { return legacyCopy(text); });
-    }
-    return legacyCopy(text);
-  }
-
-  function legacyCopy(text) {
-    return new Promise(function (resolve, reject) {
-      var area = el("textarea", { "aria-hidden": "true", "class": "cc-offscreen" });
-      area.value = text;
-      document.body.appendChild(area);
-      area.select();
-      var ok = false;
-      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
-      area.remove();
-      if (ok) resolve(); else reject(new Error("copy failed"));
-    });
   }
 
   /* The citation number a superscript link stands for. */
@@ -269,7 +244,7 @@
 
   window.CitecastSources = {
     el: el,
-    copyAnswer: copyAnswer,
+    plainAnswer: plainAnswer,
     decorate: decorate,
     tooltip: tooltip,
     sourceList: sourceList,

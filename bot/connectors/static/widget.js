@@ -62,8 +62,11 @@
       mount.className = "cc-root cc-error";
       then();
     }
-    // chat.js needs sources.js: load them one after the other
-    load("/static/sources.js", function () { load("/static/chat.js", start, failed); }, failed);
+    // chat.js needs answer_actions.js, which needs sources.js: load them one after the other
+    load("/static/sources.js", function () {
+      load("/static/answer_actions.js", function () { load("/static/chat.js", start, failed); },
+        failed);
+    }, failed);
   }
 
   function load(path, onload, onerror) {

@@ -185,16 +185,20 @@ async def test_health_and_config(web: WebHarness) -> None:
     }
 
 
+SCRIPTS = ("sources", "answer_actions", "chat")
+
+
 async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:
     page = await web.client.get("/")
     assert page.status_code == 200
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    # sources.js first: chat.js uses it
-    assert page.text.index('src="/static/sources.js"') < page.text.index('src="/static/chat.js"')
+    # in order of use: answer_actions.js uses sources.js, chat.js uses both
+    order = [page.text.index(f'src="/static/{name}.js"') for name in SCRIPTS]
+    assert order == sorted(order)
     widget = await web.client.get("/widget.js")
     assert widget.headers["content-type"].startswith("text/javascript")
     assert "attachShadow" in widget.text
-    for asset in ("/static/sources.js", "/static/chat.js", "/static/chat.css"):
+    for asset in [*(f"/static/{name}.js" for name in SCRIPTS), "/static/chat.css"]:
         assert (await web.client.get(asset)).status_code == 200
     assert (await web.client.get("/static/../web.py")).status_code == 404
 
