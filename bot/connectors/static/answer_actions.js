@@ -7,7 +7,7 @@
 
   var sources = window.CitecastSources;
   var el = sources.el;
-  var VOTES = [["helpful", "👍 Helpful"], ["not_helpful", "👎 Not helpful"]];
+  var VOTES = [["helpful", "Helpful"], ["not_helpful", "Not helpful"]];
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {

@@ -209,17 +209,17 @@ async def test_an_answer_can_be_rated_once(browser: Browser, citecast: RunningCi
     await ask(page, QUESTION)
     await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
     votes = page.get_by_role("group", name="Was this helpful?")
-    helpful = votes.get_by_role("button", name="👍 Helpful")
+    helpful = votes.get_by_role("button", name="Helpful", exact=True)
     await helpful.click()
     await expect(page.locator(".cc-status")).to_have_text("Thanks for the feedback.")
     await expect(helpful).to_have_attribute("aria-pressed", "true")
-    await expect(votes.get_by_role("button", name="👎 Not helpful")).to_be_disabled()
+    await expect(votes.get_by_role("button", name="Not helpful")).to_be_disabled()
     turn_id = int(await page.locator(ANSWERED).get_attribute("data-turn-id") or 0)
     assert citecast.services.store.feedback(turn_id) == ["helpful"]
     # after a reload the buttons are back, but the answer keeps its one vote
     await page.reload()
     await expect(page.locator(ANSWERED)).to_have_count(1, timeout=10_000)
-    await votes.get_by_role("button", name="👎 Not helpful").click()
+    await votes.get_by_role("button", name="Not helpful").click()
     await expect(page.locator(".cc-status")).to_have_text("This answer was already rated.")
     assert citecast.services.store.feedback(turn_id) == ["helpful"]
     await page.close()
