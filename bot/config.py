@@ -118,6 +118,8 @@ class WebSettings(Section):
     subtitle: str = Field(
         default="Answers from the knowledge base, every claim with its source.", max_length=200
     )
+    # Offered as buttons while a conversation is empty (as Slack's suggested_prompts).
+    suggested_prompts: list[str] = Field(default_factory=list, max_length=4)
     public_base_url: str | None = None
     audience: list[str] = Field(default_factory=lambda: ["public"])
     cors_origins: list[str] = Field(default_factory=list)

@@ -171,6 +171,7 @@ class WebConnector:
                 "max_question_chars": self.settings.max_question_chars,
                 "title": self.settings.title,
                 "subtitle": self.settings.subtitle,
+                "suggested_prompts": self.settings.suggested_prompts,
             }
         )
 

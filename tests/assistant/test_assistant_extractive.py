@@ -13,8 +13,10 @@ from bot.assistant.base import Reply
 from bot.assistant.cited_lines import escape_markers, with_marker
 from bot.assistant.extractive import NOT_FOUND, sentences_of
 from bot.config import Settings
+from bot.config_file import load_settings
 from bot.knowledge import KnowledgeIndex
 from bot.models import Answer, CitationAdded, Exchange, TextDelta
+from tests.assistant.conftest import ROOT
 
 PUBLIC = frozenset({"public"})
 MARKED_END = re.compile(r"(?:\[\^\d+\])+[.!?]")
@@ -314,3 +316,14 @@ async def test_any_question_is_either_fully_cited_or_not_found(
     else:
         assert answer.text == NOT_FOUND
     assert not answer.dropped
+
+
+async def test_the_suggested_prompts_of_the_shipped_config_are_answered_with_citations(
+    assistant: Assistant,
+) -> None:
+    # make serve shows these on the empty chat: each must answer from the sample knowledge base
+    prompts = load_settings(ROOT / "config.yaml").web.suggested_prompts
+    assert len(prompts) == 4
+    for prompt in prompts:
+        answer = await assistant.answer(prompt, PUBLIC)
+        assert answer.text != NOT_FOUND and answer.citations, prompt

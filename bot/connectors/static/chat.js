@@ -122,7 +122,21 @@
         }
         if (typeof cfg.title === "string" && cfg.title) self.title.textContent = cfg.title;
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
+        if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
       }).catch(function () { /* reported when the user asks */ });
+  };
+
+  /* Buttons in the empty conversation that ask the deployment's suggested questions. */
+  Chat.prototype.suggest = function (prompts) {
+    var self = this;
+    var group = el("span", { "class": "cc-prompts", "role": "group", "aria-label": "Try asking" });
+    prompts.forEach(function (prompt) {
+      if (typeof prompt !== "string" || !prompt) return;
+      var button = el("button", { "type": "button", "class": "cc-secondary" }, prompt);
+      button.addEventListener("click", function () { if (!self.busy) self.ask(prompt); });
+      group.appendChild(button);
+    });
+    if (group.childNodes.length) this.empty.appendChild(group);
   };
 
   Chat.prototype.restore = function () {

@@ -191,13 +191,27 @@ async def test_a_tooltip_leaves_out_a_heading_the_title_already_says(
     await page.close()
 
 
-async def test_the_page_shows_the_deployment_name(browser: Browser, tmp_path: Path) -> None:
-    running = await start_citecast(tmp_path, title="Acme <docs>", subtitle="Ask about Acme.")
+async def test_the_page_shows_the_deployment_name_and_suggestions(
+    browser: Browser, tmp_path: Path
+) -> None:
+    running = await start_citecast(
+        tmp_path,
+        title="Acme <docs>",
+        subtitle="Ask about Acme.",
+        suggested_prompts=[QUESTION, "<b>not markup</b>"],
+    )
     page = await browser.new_page()
     await page.goto(running.url + "/")
     await expect(page.get_by_role("heading", level=1)).to_have_text("Acme <docs>")
     await expect(page.locator(".cc-subtitle")).to_have_text("Ask about Acme.")
     assert await page.title() == "Acme <docs> — answers with sources"
+    suggestions = page.get_by_role("group", name="Try asking").get_by_role("button")
+    assert await suggestions.all_inner_texts() == [QUESTION, "<b>not markup</b>"]
+    # a suggestion asks itself; the suggestions leave with the empty conversation
+    await suggestions.first.click()
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    assert await page.locator(".cc-question span").nth(1).inner_text() == QUESTION
+    await expect(page.get_by_role("group", name="Try asking")).to_have_count(0)
     await page.close()
     await running.live.stop()
     running.services.store.close()

@@ -182,6 +182,7 @@ async def test_health_and_config(web: WebHarness) -> None:
         "max_question_chars": 4000,
         "title": "citecast",
         "subtitle": "Answers from the knowledge base, every claim with its source.",
+        "suggested_prompts": [],
     }
 
 
