@@ -118,6 +118,14 @@ async def test_widget_on_another_origin(browser: Browser, tmp_path: Path) -> Non
         again = await page.locator(f"#citecast-panel {ANSWERED} .cc-body sup a").all_inner_texts()
         assert again == numbers
 
+        # "New conversation" works in the panel too.
+        await page.locator("#citecast-panel").get_by_role("button", name="New conversation").click()
+        await expect(answered).to_have_count(0)
+        await expect(page.locator("#citecast-panel .cc-status")).to_have_text(
+            "Started a new conversation."
+        )
+        await page.screenshot(path=str(artifact("widget-new-conversation.png")))
+
         # A site missing from web.cors_origins cannot use the API.
         blocked = await context.new_page()
         await open_widget(blocked, other, running.url)
