@@ -36,10 +36,15 @@ _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})(.*)$")
 
 
 def truncate(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis when it was longer."""
+    """``text`` cut to ``limit`` characters with an ellipsis when it was longer: after a whole
+    word when one ends in the last third ("expires…", not "expires afte…")."""
     if len(text) <= limit:
         return text
-    return text[: max(0, limit - 1)].rstrip() + "\u2026"
+    keep = max(0, limit - 1)
+    space = text.rfind(" ", 0, keep + 1)
+    if space >= keep * 2 // 3:
+        keep = space
+    return text[:keep].rstrip() + "\u2026"
 
 
 # where to cut, best first: a line break, a sentence end, any space

@@ -5,10 +5,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import pytest
+
 from bot.models import Answer, Citation, Source
 from renderers import render
 from renderers.base import RenderContext, capabilities_for
-from renderers.limits import pack, split_long
+from renderers.limits import pack, split_long, truncate
 from tests.renderers.payload_checks import (
     check_discord,
     check_discourse,
@@ -51,6 +53,21 @@ CODE = (
 
 
 # --- Slack ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "cut"),
+    [
+        ("short enough", 20, "short enough"),
+        ("the link expires after one hour", 26, "the link expires after…"),  # a whole word
+        ("the link expires after one hour", 10, "the link…"),
+        ("supercalifragilistic word", 10, "supercali…"),  # no word ends late enough
+        ("a b", 2, "a…"),
+    ],
+)
+def test_truncate_ends_after_a_whole_word_within_the_limit(text: str, limit: int, cut: str) -> None:
+    assert truncate(text, limit) == cut
+    assert len(cut) <= limit
 
 
 def test_slack_sixty_sources_fill_context_blocks_of_ten() -> None:
