@@ -96,6 +96,9 @@ async def test_widget_on_another_origin(browser: Browser, tmp_path: Path) -> Non
         ).first.evaluate("el => getComputedStyle(el).color")
         assert color != "rgb(221, 0, 0)"
         await page.screenshot(path=str(artifact("widget-answer.png")))
+        # however long the conversation, the close button stays in view (the chat scrolls)
+        await expect(page.locator("#citecast-panel .cc-close")).to_be_in_viewport()
+        await expect(page.locator("#citecast-panel .cc-close")).to_be_visible()
         # a vote from the embedding site passes CORS like the question did
         await page.locator("#citecast-panel .cc-vote").first.click()
         await expect(page.locator("#citecast-panel .cc-status")).to_have_text(
