@@ -164,6 +164,8 @@ FAQ = "Web, email and Discourse FAQ"
         ("How do I embed the chat in my site?",
          f"{FAQ} > Web chat > How do I embed the chat in my site?"),
         ("Can I use my own LLM?", "Administration guide > Language models > Using your own model"),
+        # used to lead with the "Priority support add-on" record ("supported")
+        ("Which integrations are supported?", "Slack and Discord integration FAQ"),
         # "own" is a content word: without it "model" alone found the security model page
         ("Can I use my own model?",
          "Administration guide > Language models > Using your own model"),
