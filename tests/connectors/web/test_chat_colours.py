@@ -36,7 +36,7 @@ PAIRS = [
 
 
 def colour(name: str) -> str:
-    value = VARIABLES.get(name, name)
+    value = str(VARIABLES.get(name, name))
     assert value in CSS or name in VARIABLES, f"{name} is not a colour chat.css uses"
     return value
 
