@@ -16,7 +16,7 @@ from types import ModuleType
 
 from bot.errors import CitecastError
 
-COMMANDS = ("serve", "ask", "ingest", "resolve", "render", "preview", "eval")
+COMMANDS = ("serve", "ask", "ingest", "resolve", "render", "preview", "eval", "report")
 
 DESCRIPTION = """\
 citecast answers questions from a knowledge base and delivers each answer, with citations that

@@ -334,6 +334,30 @@ class Store:
             ).fetchall()
         return [str(row[0]) for row in rows]
 
+    # -- usage (citecast report) -------------------------------------------------------------
+
+    def outcomes_since(self, since: float) -> list[tuple[int, str, str, str, int | None]]:
+        """``(turn id, channel, question, status, citations)`` of every turn asked at or after
+        ``since`` (Unix time), oldest first; ``citations`` counts the answer's citations (None
+        without an answer). The answers themselves are not loaded."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, channel, question, status,"
+                " json_array_length(answer_json, '$.citations')"
+                " FROM turns WHERE created_at >= ? ORDER BY id",
+                (since,),
+            ).fetchall()
+        return [(int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4]) for r in rows]
+
+    def votes_since(self, since: float) -> list[tuple[int | None, str, str]]:
+        """``(turn id, channel, value)`` of every vote recorded at or after ``since``."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT turn_id, channel, value FROM feedback WHERE created_at >= ? ORDER BY id",
+                (since,),
+            ).fetchall()
+        return [(row[0], str(row[1]), str(row[2])) for row in rows]
+
 
 def _turn(row: tuple[Any, ...]) -> Turn:
     return Turn(

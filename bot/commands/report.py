@@ -1,0 +1,102 @@
+"""``citecast report``: questions, answers without sources and votes per channel, from the store."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.usage_report import UsageReport
+
+HELP = "show what people asked, what went unanswered and how answers were rated"
+DESCRIPTION = """\
+Sum the store's turns per channel over the last --days: questions asked, answers that cite
+their sources, answers without sources (the knowledge base had nothing), failures, and the
+helpful / not helpful votes from the web chat and Slack. Then list the questions asked most
+often without an answer (the documents to write next) and the latest answers rated not helpful.
+The store is the one `citecast serve` writes (store.path); reading it while the server runs is
+safe.
+
+examples:
+  citecast report                 the last 30 days
+  citecast report --days 7 --json the last week, as JSON
+"""
+
+
+HEADERS = {"without_sources": "no sources", "unfinished": "pending", "not_helpful": "unhelpful"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--days``, ``--limit`` and ``--json``."""
+    parser.add_argument("--days", type=float, default=30.0, help="period in days (default 30)")
+    parser.add_argument(
+        "--limit", type=int, default=10, help="questions and ratings listed (default 10)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the store and print the report."""
+    from pathlib import Path
+
+    from bot.config_file import load_settings
+    from bot.errors import ConfigError
+    from bot.store import Store
+    from bot.usage_report import build_report
+
+    if not args.days > 0:
+        raise ConfigError(f"--days must be more than 0, not {args.days:g}")
+    if args.limit < 0:
+        raise ConfigError(f"--limit must be 0 or more, not {args.limit}")
+    path = load_settings(args.config).store.path
+    if path != ":memory:" and not Path(path).exists():
+        raise ConfigError(f"no store at {path} yet: citecast serve creates it")
+    store = Store(path)
+    try:
+        report = build_report(store, time.time() - args.days * 86400, args.days, args.limit)
+    finally:
+        store.close()
+    if args.json:
+        data = dataclasses.asdict(report)
+        data["total"] = dataclasses.asdict(report.total)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print_report(report)
+    return 0
+
+
+def print_report(report: UsageReport) -> None:
+    """The report as tables and lists on the terminal."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from bot.usage_report import COLUMNS
+
+    console = Console(highlight=False)
+    start = datetime.fromtimestamp(report.since, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    console.print(f"citecast report: the last {report.days:g} days (since {start})")
+    if not report.channels:
+        console.print("No questions and no votes in this period.")
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    table.add_column("channel", no_wrap=True)
+    for column in COLUMNS:
+        table.add_column(
+            HEADERS.get(column, column.replace("_", " ")), justify="right", no_wrap=True
+        )
+    for usage in (*report.channels, report.total):
+        table.add_row(usage.channel, *(str(getattr(usage, c)) for c in COLUMNS))
+    console.print(table)
+    if report.unanswered:
+        console.print("Asked most often without sources (the documents to write next):")
+        for question, times in report.unanswered:
+            console.print(f"  {times:>3}×  {question}", markup=False)
+    if report.not_helpful:
+        console.print("Latest answers rated not helpful:")
+        for turn_id, channel, question in report.not_helpful:
+            console.print(f"  turn {turn_id} ({channel}): {question}", markup=False)

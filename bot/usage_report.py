@@ -1,0 +1,95 @@
+"""What people asked, what the knowledge base could not answer, and how answers were rated.
+
+``citecast report`` sums the store's turns and votes since a time, per channel. An answer
+*without sources* cites nothing: the built-in answerer's "not found", or a model's answer none
+of whose citations survived resolving. The questions behind those show which documents are
+missing, so they are listed, most asked first (grouped regardless of case and spacing).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from bot.store import Store
+
+COLUMNS = ("asked", "cited", "without_sources", "failed", "unfinished", "helpful", "not_helpful")
+
+
+@dataclass(frozen=True)
+class ChannelUsage:
+    """One channel's questions and votes in the period.
+
+    ``asked`` = ``cited`` + ``without_sources`` + ``failed`` (not answered: a backend or
+    delivery failure, a crash) + ``unfinished`` (still being answered).
+    """
+
+    channel: str
+    asked: int = 0
+    cited: int = 0
+    without_sources: int = 0
+    failed: int = 0
+    unfinished: int = 0
+    helpful: int = 0
+    not_helpful: int = 0
+
+
+@dataclass(frozen=True)
+class UsageReport:
+    """The period from ``since`` (Unix time) to now, ``days`` long."""
+
+    since: float
+    days: float
+    channels: tuple[ChannelUsage, ...]  # most asked first
+    unanswered: tuple[tuple[str, int], ...]  # (question, times asked without sources)
+    not_helpful: tuple[tuple[int, str, str], ...]  # (turn id, channel, question), latest first
+
+    @property
+    def total(self) -> ChannelUsage:
+        """Every channel summed."""
+        return ChannelUsage(
+            "all", **{c: sum(getattr(u, c) for u in self.channels) for c in COLUMNS}
+        )
+
+
+def build_report(store: Store, since: float, days: float, limit: int = 10) -> UsageReport:
+    """The usage since ``since``; at most ``limit`` unanswered questions and rated-down turns."""
+    counts: dict[str, Counter[str]] = {}
+    asked: dict[int, tuple[str, str]] = {}
+    unanswered: Counter[str] = Counter()
+    wording: dict[str, str] = {}
+    for turn_id, channel, question, status, citations in store.outcomes_since(since):
+        row = counts.setdefault(channel, Counter())
+        row["asked"] += 1
+        asked[turn_id] = (channel, question)
+        if status == "failed":
+            row["failed"] += 1
+        elif status != "done":
+            row["unfinished"] += 1
+        elif citations:
+            row["cited"] += 1
+        else:
+            row["without_sources"] += 1
+            spaced = " ".join(question.split())
+            key = spaced.casefold()
+            unanswered[key] += 1
+            wording[key] = spaced  # the latest wording is shown
+    rated_down: list[tuple[int, str, str]] = []
+    for rated, channel, value in store.votes_since(since):
+        counts.setdefault(channel, Counter())[value] += 1
+        if value == "not_helpful" and rated is not None:
+            if rated not in asked:  # asked before the period, rated in it
+                turn = store.turn(rated)
+                asked[rated] = (channel, turn.question if turn else "(deleted)")
+            rated_down.append((rated, *asked[rated]))
+    channels = sorted(
+        (ChannelUsage(name, **{c: row[c] for c in COLUMNS}) for name, row in counts.items()),
+        key=lambda usage: (-usage.asked, usage.channel),
+    )
+    return UsageReport(
+        since=since,
+        days=days,
+        channels=tuple(channels),
+        unanswered=tuple((wording[key], n) for key, n in unanswered.most_common(limit)),
+        not_helpful=tuple(reversed(rated_down))[:limit],
+    )
