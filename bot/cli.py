@@ -27,6 +27,7 @@ examples:
   citecast ask "How do I install it?"  answer with a Sources: list
   echo 'Fact [1].' | citecast resolve --sources sources.json
   citecast resolve --sources s.json < raw.txt | citecast render --channel slack
+  citecast report --days 7             what people asked last week, and what went unanswered
 """
 
 

@@ -26,8 +26,10 @@
   launcher.className = "cc-launcher";
   launcher.setAttribute("aria-expanded", "false");
   launcher.setAttribute("aria-controls", "citecast-panel");
-  launcher.setAttribute("aria-label", script.getAttribute("data-label") || "Ask citecast");
-  launcher.textContent = "❝ Ask";
+  // a site's own label is shown as well as spoken, so what people see is what they can say
+  var label = script.getAttribute("data-label");
+  launcher.setAttribute("aria-label", label || "Ask citecast");
+  launcher.textContent = label || "❝ Ask";
 
   var panel = document.createElement("div");
   panel.id = "citecast-panel";

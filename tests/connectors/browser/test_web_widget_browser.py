@@ -152,7 +152,9 @@ async def test_widget_served_from_the_site_itself_with_its_own_label(
     try:
         page = await browser.new_page()
         await page.goto(f"{host.url}/cdn?citecast={running.url}")
-        await page.get_by_role("button", name="Ask Acme").click()
+        launcher = page.get_by_role("button", name="Ask Acme")
+        await expect(launcher).to_have_text("Ask Acme")  # shown as well as spoken
+        await launcher.click()
         await ask_in_widget(page, "How do I install citecast on Linux?")
         answered = page.locator(f"#citecast-panel {ANSWERED} .cc-body sup a")
         await expect(answered.first).to_have_text("[1]", timeout=20_000)
