@@ -179,6 +179,13 @@ async def test_the_sample_knowledge_base_answers_for_every_channel(
     assert every_sentence_is_cited(answer)
 
 
+async def test_which_python_version_leads_with_the_requirement(assistant: Assistant) -> None:
+    # used to lead with "After an upgrade, citecast may refuse an old index" (its heading says
+    # "older version"), and the requirement came last
+    answer = await assistant.answer("Which Python version do I need?", PUBLIC)
+    assert answer.text.startswith("citecast needs Python version 3.11 or newer")
+
+
 async def test_what_is_asks_for_the_sentence_that_defines_it(assistant: Assistant) -> None:
     # Every sentence mentions citecast; the opening sentence of the guide that is about it wins.
     answer = await assistant.answer("What is citecast?", PUBLIC)
