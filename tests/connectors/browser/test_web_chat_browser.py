@@ -23,6 +23,15 @@ async def ask(page: Page, question: str) -> None:
     await page.get_by_label("Your question").press("Enter")
 
 
+async def answered_page(browser: Browser, citecast: RunningCitecast, question: str) -> Page:
+    """A new page of the chat that asked ``question`` and shows the finished answer."""
+    page = await browser.new_page()
+    await page.goto(citecast.url + "/")
+    await ask(page, question)
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    return page
+
+
 async def citation_numbers(page: Page) -> list[str]:
     return await page.locator(f"{ANSWERED} .cc-body sup a").all_inner_texts()
 
@@ -165,10 +174,7 @@ async def test_hostile_question_is_shown_as_text(
 async def test_an_answer_without_sources_says_so(
     browser: Browser, citecast: RunningCitecast
 ) -> None:
-    page = await browser.new_page()
-    await page.goto(citecast.url + "/")
-    await ask(page, "What is the capital of France?")
-    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    page = await answered_page(browser, citecast, "What is the capital of France?")
     await expect(page.locator(f"{ANSWERED} .cc-body")).to_contain_text("could not find anything")
     assert await page.locator(f"{ANSWERED} ol.sources > li").count() == 0
     await expect(page.locator(".cc-status")).to_have_text("Answered without sources.")
@@ -179,10 +185,7 @@ async def test_a_tooltip_leaves_out_a_heading_the_title_already_says(
     browser: Browser, citecast: RunningCitecast
 ) -> None:
     # "citecast security model" is titled; its top heading "Security model" says nothing more
-    page = await browser.new_page()
-    await page.goto(citecast.url + "/")
-    await ask(page, "How long do download links last?")
-    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    page = await answered_page(browser, citecast, "How long do download links last?")
     first = page.locator(f"{ANSWERED} .cc-body sup a").first
     await first.focus()
     tip = page.locator(f"[id='{await first.get_attribute('aria-describedby')}']")
@@ -218,10 +221,7 @@ async def test_the_page_shows_the_deployment_name_and_suggestions(
 
 
 async def test_an_answer_can_be_rated_once(browser: Browser, citecast: RunningCitecast) -> None:
-    page = await browser.new_page()
-    await page.goto(citecast.url + "/")
-    await ask(page, QUESTION)
-    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    page = await answered_page(browser, citecast, QUESTION)
     votes = page.get_by_role("group", name="Was this helpful?")
     helpful = votes.get_by_role("button", name="Helpful", exact=True)
     await helpful.click()
