@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CONFIG ?= config.yaml
+# `make serve PORT=8001` when 8000 is taken (default: web.port from the config)
+PORT ?=
 
 .PHONY: serve test lint typecheck bench clean
 
@@ -20,7 +22,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 # Install, build the index from examples/ when there is none yet, serve on http://127.0.0.1:8000
 serve: $(VENV)/.installed
 	$(BIN)/citecast --config $(CONFIG) ingest examples/ --if-missing
-	$(BIN)/citecast --config $(CONFIG) serve
+	$(BIN)/citecast --config $(CONFIG) serve $(if $(PORT),--port $(PORT))
 
 # Lint, type-check and run the whole suite
 test: $(VENV)/.installed-dev

@@ -76,7 +76,9 @@ def plain_text(answer: Answer) -> str:
     return "\n".join(lines)
 
 
-def _render(channel: str, answer: Answer, settings: Settings, audience: frozenset[str]) -> str:
+def _render(
+    channel: str, question: str, answer: Answer, settings: Settings, audience: frozenset[str]
+) -> str:
     import renderers
     from renderers.base import RenderContext, capabilities_for
 
@@ -84,6 +86,7 @@ def _render(channel: str, answer: Answer, settings: Settings, audience: frozense
         public_base_url=settings.web.public_base_url,
         audience=audience,
         capabilities=capabilities_for(channel, settings.capabilities.get(channel)),
+        subject=question,  # an email reply is about the question asked, as a mailed one would be
     )
     payload = renderers.render(channel, answer, context)
     return json.dumps(payload, indent=2, ensure_ascii=False)
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         text = json.dumps(answer.to_json(), indent=2, ensure_ascii=False)
     elif args.channel:
-        text = _render(args.channel, answer, settings, audience)
+        text = _render(args.channel, args.question, answer, settings, audience)
     else:
         text = plain_text(answer)
     sys.stdout.write(text + "\n")

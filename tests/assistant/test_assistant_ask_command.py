@@ -139,3 +139,12 @@ def test_a_config_elsewhere_finds_its_index_and_records_from_any_directory(
     assert main(["--config", "deploy/config.yaml", "ask", "How much does Business cost?"]) == 0
     out = capsys.readouterr().out
     assert "citecast Business (CC-BIZ): tier: business; price_usd: 49 [1]" in out
+
+
+def test_ask_channel_email_takes_its_subject_from_the_question(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    question = "How do I install citecast?"
+    assert main(["--config", str(config), "ask", question, "--channel", "email"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["subject"] == question
