@@ -122,9 +122,11 @@ def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer)
     if not quote or quote.lower() not in passage.lower():
         quote = best.quote
     link = deep_link(citation.source, quote) if quote else citation.deep_link
+    # a plug-in scorer may stray outside 0..1 (or give NaN); the stored answer must stay loadable
+    score = min(1.0, max(0.0, best.score)) if best.score == best.score else 0.0
     return replace(
         citation,
-        support=best.score,
+        support=score,
         claim=best_claim.text,
         quote=quote,
         deep_link=link or citation.deep_link,

@@ -250,9 +250,11 @@ class Citation:
             raise ValidationError("citation columns must be a list of strings")
         support = data.get("support")
         if support is not None and (
-            isinstance(support, bool) or not isinstance(support, int | float)
+            isinstance(support, bool)
+            or not isinstance(support, int | float)
+            or not 0 <= support <= 1  # also false for NaN, which JSON parsers let through
         ):
-            raise ValidationError("citation support must be a number")
+            raise ValidationError("citation support must be a number from 0 to 1")
         return cls(
             n=n,
             source=source,

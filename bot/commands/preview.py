@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -30,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the preview page; print its path."""
+    from bot.commands.answer_input import read_answer
     from bot.errors import ValidationError
-    from bot.models import Answer
     from renderers.base import RenderContext
     from renderers.preview import preview_page
     from renderers.sample import sample_answer
@@ -41,10 +40,7 @@ def run(args: argparse.Namespace) -> int:
             raw = sys.stdin.read() if args.answer == "-" else Path(args.answer).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ValidationError(f"cannot read {args.answer}: {exc}") from None
-        try:
-            answer = Answer.from_json(json.loads(raw))
-        except json.JSONDecodeError as exc:
-            raise ValidationError(f"{args.answer} is not valid JSON: {exc}") from None
+        answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)
     else:
         answer = sample_answer()
     page = preview_page(answer, RenderContext(public_base_url=args.public_base_url))

@@ -44,21 +44,12 @@ def run(args: argparse.Namespace) -> int:
     """Render stdin's Answer; print the payload JSON."""
     import dataclasses
 
+    from bot.commands.answer_input import read_answer
     from bot.config_file import load_settings
-    from bot.errors import ValidationError
-    from bot.markdown import parse
-    from bot.models import Answer
     from renderers import CHANNELS, render_tokens
     from renderers.base import RenderContext, capabilities_for
 
-    raw = sys.stdin.read()
-    if not raw.strip():
-        raise ValidationError("no input: pipe an Answer JSON object on stdin")
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"stdin is not valid JSON: {exc}") from None
-    answer = Answer.from_json(data)
+    answer, tokens = read_answer(sys.stdin.read(), "stdin")
     settings = load_settings(args.config)
     context = RenderContext(
         public_base_url=args.public_base_url,
@@ -66,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
         audience=frozenset(args.audience or ["public"]),
     )
     channels = CHANNELS if args.channel == "all" else (args.channel,)
-    tokens = parse(answer.text)
     out = {}
     for channel in channels:
         caps = capabilities_for(channel, settings.capabilities.get(channel))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -149,3 +150,22 @@ def test_policy_from_settings_loads_the_configured_scorer() -> None:
     policy = GroundingPolicy.from_settings(settings)
     (citation,) = verify(_answer("Anything at all [^1].", SOCKET), None, policy).citations
     assert citation.support == 0.5  # the plug-in's score, not the lexical one
+
+
+class _StrayScorer:
+    """A plug-in that answers outside 0..1 (an unnormalised model score, or NaN)."""
+
+    def __init__(self, score: float) -> None:
+        self.score = score
+
+    def entails(self, premise: str, hypothesis: str) -> float:
+        return self.score
+
+
+@pytest.mark.parametrize(("score", "stored"), [(3.5, 1.0), (-2.0, 0.0), (float("nan"), 0.0)])
+def test_support_from_a_stray_scorer_is_kept_in_0_to_1(score: float, stored: float) -> None:
+    policy = GroundingPolicy(scorer=lambda evidence: _StrayScorer(score))
+    checked = verify(_answer("Anything at all [^1].", SOCKET), None, policy)
+    assert checked.citations[0].support == stored
+    # what the store keeps must load again (Answer.from_json refuses support outside 0..1)
+    assert Answer.from_json(checked.to_json()) == checked

@@ -64,6 +64,15 @@ def test_render_all_channels_with_options(
             '{"text": "x", "citations": [{"n": 0, "source": {"id": "a"}}]}',
             "citations[0]: n must be",
         ),
+        ('{"text": "a [^2]", "citations": []}', "the text cites [^2] but citations has no such n"),
+        (
+            '{"text": "x", "citations": [{"n": 1, "source": {"id": "a"}, "support": NaN}]}',
+            "citations[0]: citation support must be a number from 0 to 1",
+        ),
+        (
+            '{"text": "x", "citations": [{"n": 1, "source": {"id": "a"}, "support": 1.5}]}',
+            "support must be a number from 0 to 1",
+        ),
     ],
 )
 def test_render_bad_input_exits_2_with_one_line(
@@ -88,6 +97,8 @@ def test_preview_writes_one_page_with_five_panels(
         assert f'data-channel="{channel}"' in page
     assert "<script" not in page.lower()
     assert run_cli(monkeypatch, ["preview", "--answer", str(tmp_path / "missing.json")], "") == 2
+    assert run_cli(monkeypatch, ["preview", "--answer", "-"], '{"text": "a [^1]"}') == 2
+    assert "the text cites [^1] but citations has no such n" in capsys.readouterr().err
 
 
 def test_preview_discourse_panel_shows_adjacent_references_apart() -> None:
