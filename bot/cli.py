@@ -44,6 +44,15 @@ def _command_modules() -> list[tuple[str, ModuleType]]:
     return found
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("citecast")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the tests)."""
     parser = argparse.ArgumentParser(
@@ -52,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--config", help="path to config.yaml (default: ./config.yaml)")
+    parser.add_argument("--version", action="version", version=f"citecast {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in _command_modules():
         command = sub.add_parser(
