@@ -94,14 +94,19 @@ class FileSigner:
         self.ttl = ttl
         self._clock = clock
         self._roots: dict[str, Path] = {}
-        for root in roots:
-            resolved = Path(root).expanduser().resolve()
-            self._roots[_fingerprint(resolved)] = resolved
+        self.set_roots(roots)
 
     @property
     def roots(self) -> tuple[Path, ...]:
         """The directories whose files may be served."""
         return tuple(self._roots.values())
+
+    def set_roots(self, roots: Iterable[str | Path]) -> None:
+        """Serve files under exactly ``roots`` from now on (links into a dropped root stop
+        working). The new set replaces the old in one assignment, so a concurrent ``verify``
+        sees one or the other, never a half-built set."""
+        resolved = (Path(root).expanduser().resolve() for root in roots)
+        self._roots = {_fingerprint(root): root for root in resolved}
 
     def add_root(self, root: str | Path) -> None:
         """Allow files under one more directory (for example a newly ingested one)."""

@@ -4,14 +4,14 @@ Routes (all JSON errors are ``{"error": reason}``):
 
 - ``GET /`` the chat page; ``GET /widget.js`` the embeddable widget; ``/static/*`` its assets.
 - ``POST /api/ask`` ``{question, conversation_id?}`` -> ``{answer, html, citations,
-  conversation_id, turn_id}``.
+  conversation_id, turn_id, share_url}``.
 - ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
 - ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered.
 - ``POST /api/feedback`` ``{conversation_id, turn_id, value}`` -> ``{recorded}``: a helpful /
   not helpful vote, once per answer.
 - ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
-- ``GET /turns/{id}`` the full answer and source list of a turn (linked by channels that had to
-  compact their source list; see ``web_turn_page``).
+- ``GET /turns/{key}`` the full answer and source list of a turn; ``key`` is the turn id plus its
+  HMAC, as in the ``share_url`` of an answer (see ``web_turn_page``).
 - ``GET /healthz`` liveness, and ``GET /api/config`` the limits the page enforces up front.
 
 The viewer's audience is ``web.audience`` (default ``public``): the answerer is asked for that
@@ -21,9 +21,8 @@ audience and an answer citing anything else is refused, never shown.
 from __future__ import annotations
 
 import logging
-import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
@@ -42,16 +41,18 @@ from bot.connectors.web_api import (
     UnknownConversationError,
     error_response,
     parse_ask,
+    parse_ask_query,
     parse_feedback,
     read_json_body,
     status_for,
 )
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
+from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import AnswerStream
 from bot.connectors.web_turn_page import load_answer, shareable_answer, turn_page
 from bot.connectors.web_turns import WebTurns
-from bot.errors import CitecastError, KnowledgeIndexError, ValidationError
+from bot.errors import KnowledgeIndexError, ValidationError
 from bot.filetokens import FileSigner, load_file_secret
 from bot.runtime import Services
 
@@ -78,32 +79,19 @@ TURN_PAGE_HEADERS = {
 }
 
 
-def file_roots(settings: Settings) -> list[str]:
-    """Directories whose files may be downloaded: ``web.file_roots`` plus the ingested roots."""
-    roots = list(settings.web.file_roots)
-    if not Path(settings.index.path).exists():
-        return roots
-    from bot.knowledge.index import KnowledgeIndex
-
-    try:
-        index = KnowledgeIndex(settings.index.path)
-        try:
-            roots.extend(str(root) for root in index.roots())
-        finally:
-            index.close()
-    except (CitecastError, sqlite3.Error) as exc:
-        log.warning("cannot read the ingested folders from the index: %s", exc)
-    return roots
-
-
 def build_signer(settings: Settings, base_url: str = "") -> FileSigner:
-    """A FileSigner for this deployment (secret from config, env, or the store directory)."""
+    """A FileSigner for this deployment (secret from config, env, or the store directory).
+
+    It serves ``web.file_roots`` plus the folders ingested into the index, following the index
+    while the server runs (see ``web_roots``).
+    """
     secret = load_file_secret(settings.web.file_secret, settings.store.path)
-    return FileSigner(
+    return LiveRootsSigner(
         secret,
         settings.web.public_base_url or base_url,
         settings.web.file_token_ttl,
-        roots=file_roots(settings),
+        configured=settings.web.file_roots,
+        index_path=settings.index.path,
     )
 
 
@@ -197,7 +185,9 @@ class WebConnector:
         if not self.origin_allowed(request):
             return error_response("this site may not use the citecast API", 403)
         try:
-            body = await read_json_body(request, self.settings.max_body_bytes)
+            body = await read_json_body(
+                request, self.settings.max_body_bytes, carrying="the question"
+            )
             ask = parse_ask(body, self.settings.max_question_chars)
             self._check_conversation(ask.conversation_id)
         except ValidationError as exc:
@@ -212,12 +202,11 @@ class WebConnector:
             payload = turns.payload(reply, start, base)
             turns.finish(start.turn_id, reply)
         except KnowledgeIndexError as exc:
-            turns.fail(start.turn_id)
-            log.error("web turn %s failed: %s", start.turn_id, exc)
+            turns.fail(start.turn_id, exc)
             return error_response("the knowledge base is not available", 503)
-        except CitecastError as exc:
-            turns.fail(start.turn_id)
-            log.error("web turn %s failed: %s", start.turn_id, exc)
+        except Exception as exc:
+            # Any failure, expected or a bug, is a JSON 502 and a failed turn, never a bare 500.
+            turns.fail(start.turn_id, exc)
             return error_response("the assistant failed to answer; try again", 502)
         except BaseException:
             turns.fail(start.turn_id)
@@ -228,11 +217,8 @@ class WebConnector:
     async def ask_stream(self, request: Request) -> Response:
         if not self.origin_allowed(request):
             return error_response("this site may not use the citecast API", 403)
-        params: dict[str, Any] = dict(request.query_params)
         try:
-            if len(request.query_params.getlist("question")) > 1:
-                raise ValidationError("give one question")
-            ask = parse_ask(params, self.settings.max_question_chars)
+            ask = parse_ask_query(request, self.settings.max_question_chars)
             self._check_conversation(ask.conversation_id)
         except ValidationError as exc:
             return error_response(str(exc), status_for(exc))
@@ -240,7 +226,7 @@ class WebConnector:
             self.turns, ask, request_base_url(request), heartbeat=self.settings.sse_heartbeat
         )
 
-        async def body() -> Any:
+        async def body() -> AsyncIterator[str]:
             try:
                 async for chunk in stream.events():
                     yield chunk
@@ -272,7 +258,7 @@ class WebConnector:
         if not self.origin_allowed(request):
             return error_response("this site may not use the citecast API", 403)
         try:
-            body = await read_json_body(request, self.settings.max_body_bytes)
+            body = await read_json_body(request, self.settings.max_body_bytes, carrying="the vote")
             vote = parse_feedback(body)
         except ValidationError as exc:
             return error_response(str(exc), status_for(exc))

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -99,13 +100,39 @@ def clean_conversation_id(raw: Any) -> str | None:
     return raw
 
 
-async def read_json_body(request: Request, max_bytes: int) -> Any:
-    """The request's JSON body, read with a hard size cap (the declared length is not trusted)."""
+def decode_utf8(data: bytes, what: str) -> str:
+    """``data`` as text, or a ValidationError naming ``what`` was not UTF-8.
+
+    Strict: a byte sequence that is not UTF-8 (or encodes a lone surrogate) is refused, never
+    replaced with U+FFFD, so what is stored is what the client meant to send.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValidationError(f"{what} is not UTF-8") from None
+
+
+def read_query(request: Request) -> list[tuple[str, str]]:
+    """The query string's ``(name, value)`` pairs, refused when it is not UTF-8.
+
+    Starlette's ``query_params`` would quietly turn ``%ff`` into U+FFFD; the raw bytes are
+    checked here instead, both as sent and after percent-decoding.
+    """
+    raw = decode_utf8(request.scope.get("query_string", b""), "query string")
+    try:
+        return parse_qsl(raw, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise ValidationError("query string is not UTF-8") from None
+
+
+async def read_json_body(request: Request, max_bytes: int, *, carrying: str) -> Any:
+    """The request's JSON body, read with a hard size cap (the declared length is not trusted).
+
+    ``carrying`` names what the body holds ("the question", "the vote"), for the 415 reason.
+    """
     content_type = request.headers.get("content-type", "")
     if content_type.split(";")[0].strip().lower() != "application/json":
-        raise UnsupportedMediaTypeError(
-            "send the question as JSON (Content-Type: application/json)"
-        )
+        raise UnsupportedMediaTypeError(f"send {carrying} as JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
         raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
@@ -114,10 +141,9 @@ async def read_json_body(request: Request, max_bytes: int) -> Any:
         body.extend(chunk)
         if len(body) > max_bytes:
             raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
+    text = decode_utf8(bytes(body), "request body")
     try:
-        return json.loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ValidationError("request body is not UTF-8") from None
+        return json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         raise ValidationError("request body is not valid JSON") from None
 
@@ -156,3 +182,11 @@ def parse_feedback(data: Any) -> FeedbackRequest:
     if value not in FEEDBACK_VALUES:
         raise ValidationError(f"value must be one of: {', '.join(FEEDBACK_VALUES)}")
     return FeedbackRequest(conversation_id, turn_id, str(value))
+
+
+def parse_ask_query(request: Request, max_chars: int) -> AskRequest:
+    """Validate the stream's ``?question=…&conversation_id=…`` like a POSTed question."""
+    pairs = read_query(request)
+    if [name for name, _ in pairs].count("question") > 1:
+        raise ValidationError("give one question")
+    return parse_ask(dict(pairs), max_chars)

@@ -28,8 +28,8 @@ from typing import Any, TypeVar
 from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
 from bot.connectors.web_client_json import client_citation_json
-from bot.connectors.web_turns import WebTurns
-from bot.errors import CitecastError, KnowledgeIndexError
+from bot.connectors.web_turns import TurnStart, WebTurns
+from bot.errors import BackendError, KnowledgeIndexError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
@@ -87,19 +87,24 @@ class AnswerStream:
         self.citation_count = 0
 
     async def events(self) -> AsyncIterator[str]:
-        """The event stream; the turn ends ``done`` or ``failed`` whatever happens."""
+        """The event stream; it always ends with ``done`` or ``error``, and the turn (once
+        recorded) ends ``done`` or ``failed`` whatever happens.
+
+        Nothing may escape this generator: once the 200 and its headers are sent, an exception
+        would only cut the stream short with no event, and leave the turn ``pending``.
+        """
         turns = self.turns
-        history = (
-            turns.history(self.ask.conversation_id) if self.ask.conversation_id is not None else []
-        )
-        start = turns.begin(self.ask.question, self.ask.conversation_id)
-        link = turns.link_for(self.base_url)
-        renderer = StreamRenderer("web", turns.render_context(self.base_url), tail_growth=1.25)
-        finished = False
+        start: TurnStart | None = None
+        settled = False
         try:
+            conversation_id = self.ask.conversation_id
+            history = turns.history(conversation_id) if conversation_id is not None else []
+            start = turns.begin(self.ask.question, conversation_id)
             yield sse_event(
                 "start", {"conversation_id": start.conversation_id, "turn_id": start.turn_id}
             )
+            link = turns.link_for(self.base_url)
+            renderer = StreamRenderer("web", turns.render_context(self.base_url), tail_growth=1.25)
             stream = turns.services.assistant.stream(self.ask.question, turns.audience, history)
             async for event in with_heartbeat(stream, self.heartbeat):
                 if event is None:
@@ -124,24 +129,27 @@ class AnswerStream:
                 elif isinstance(event, Reply):
                     turns.check_audience(event.answer)
                     rendered = renderer.finish(event.answer)
+                    # Built before the turn is stored done: a failure here still fails the turn.
+                    payload = turns.payload(event, start, self.base_url, rendered)
                     turns.finish(start.turn_id, event)
-                    finished = True
+                    settled = True
                     self.citation_count = len(event.answer.citations)
-                    yield sse_event("done", turns.payload(event, start, self.base_url, rendered))
+                    yield sse_event("done", payload)
                     return
-            raise CitecastError("the assistant ended without an answer")
+            raise BackendError("the assistant ended without an answer")
         except Exception as exc:
-            if isinstance(exc, CitecastError):
-                log.warning("web stream turn %s failed: %s", start.turn_id, exc)
-            else:
-                log.exception("web stream turn %s failed", start.turn_id)
-            if not finished:
-                turns.fail(start.turn_id)
-                finished = True
+            if start is None:
+                log.error("a web stream failed before its turn was recorded", exc_info=exc)
+            elif not settled:
+                settled = True
+                try:
+                    turns.fail(start.turn_id, exc)
+                except Exception:  # the store too: the viewer still gets the error event
+                    log.exception("could not mark web turn %s failed", start.turn_id)
             yield sse_event("error", {"error": public_reason(exc)})
         finally:
             # The client went away (or the server is stopping) before the answer was complete.
-            if not finished:
+            if start is not None and not settled:
                 turns.fail(start.turn_id)
 
 

@@ -1,7 +1,9 @@
-"""``GET /turns/{turn_id}``: the full answer and source list of one stored turn.
+"""``GET /turns/{key}``: the full answer and source list of one stored turn.
 
-Channels with tight limits (Slack, Discourse) compact a long source list to "and 3 more" and
-link here (``RenderContext.full_list_url``: ``{public_base_url}/turns/{turn_id}#sources``).
+``key`` is ``FileSigner.turn_key(turn_id)``: the turn id, a dash and its HMAC. Channels with
+tight limits (Slack, Discourse) compact a long source list to "and 3 more" and link here
+(``RenderContext.full_list_url``: ``{public_base_url}/turns/{key}#sources``); the web API hands
+the same link to clients as an answer's ``share_url``. A bare turn id is a 404.
 
 Turn ids are sequential, so this page must not become a way to read other people's answers: it
 shows only the answer (never the question), and only when every cited source is visible to the

@@ -17,7 +17,7 @@ from typing import Any
 import renderers
 from bot.assistant.base import Reply
 from bot.connectors.web_client_json import client_answer_json
-from bot.errors import BackendError
+from bot.errors import BackendError, KnowledgeIndexError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
@@ -28,6 +28,16 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "web"
 FEEDBACK_SCOPE = "web-feedback"  # claim_once scope: one vote per answer
+# Outages an operator fixes outside the code; their message says it all, a traceback would not.
+EXPECTED_FAILURES = (BackendError, KnowledgeIndexError)
+
+
+def log_failure(turn_id: int, error: Exception) -> None:
+    """Log why answering a web turn failed: one line when expected, else with the traceback."""
+    if isinstance(error, EXPECTED_FAILURES):
+        log.error("web turn %s failed: %s", turn_id, error)
+    else:
+        log.error("web turn %s failed", turn_id, exc_info=error)
 
 
 @dataclass(frozen=True)
@@ -99,8 +109,14 @@ class WebTurns:
         finally:
             self._settle(turn_id)
 
-    def fail(self, turn_id: int) -> None:
-        """Mark a pending turn failed (the assistant failed or the client went away)."""
+    def fail(self, turn_id: int, error: Exception | None = None) -> None:
+        """Mark a pending turn failed (the assistant failed or the client went away).
+
+        ``error``, when answering raised one, is logged here and only here: an expected outage
+        (backend down, no index) as one line, anything else with its traceback.
+        """
+        if error is not None:
+            log_failure(turn_id, error)
         try:
             self.services.store.finish_turn(turn_id, None, None, status="failed")
         finally:
@@ -162,10 +178,20 @@ class WebTurns:
         """The web renderer's payload (``{html, citations}``) for this viewer."""
         return dict(renderers.render(CHANNEL, answer, self.render_context(base_url)))
 
+    def share_url(self, turn_id: int, base_url: str) -> str | None:
+        """The answer's shareable page, ``/turns/{key}``: the key is the turn id plus its HMAC
+        (``FileSigner.turn_key``), because a bare sequential id would let anyone read answers
+        by counting. None without a signer."""
+        if self.signer is None:
+            return None
+        public = (self.settings.public_base_url or base_url).rstrip("/")
+        return f"{public}/turns/{self.signer.turn_key(turn_id)}"
+
     def payload(
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """The API's answer payload: ``{answer, html, citations, conversation_id, turn_id}``.
+        """The API's answer payload: ``{answer, html, citations, conversation_id, turn_id,
+        share_url}``.
 
         ``answer`` is the client form (no server paths); the store keeps the full JSON.
         """
@@ -176,6 +202,7 @@ class WebTurns:
             "citations": web.get("citations", []),
             "conversation_id": start.conversation_id,
             "turn_id": start.turn_id,
+            "share_url": self.share_url(start.turn_id, base_url),
         }
 
     def stored_payload(self, turn: Turn, base_url: str) -> dict[str, Any]:
@@ -196,6 +223,7 @@ class WebTurns:
             out["answer"] = client_answer_json(answer)
             out["html"] = web.get("html", "")
             out["citations"] = web.get("citations", [])
+            out["share_url"] = self.share_url(turn.id, base_url)
         return out
 
 

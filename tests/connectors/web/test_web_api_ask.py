@@ -224,3 +224,32 @@ async def test_the_deployment_names_the_chat_and_its_pages(tmp_path: Path) -> No
     assert "<b>" not in page and "<Docs>" not in page
     assert (config["title"], config["subtitle"]) == (title, subtitle)
     assert '<h1 class="cc-title">Acme &lt;Docs&gt; &amp; Co</h1>' in shared
+
+
+async def test_answers_carry_a_share_url_that_opens_the_turn_page(web: WebHarness) -> None:
+    posted = (await web.ask("How do I install it?")).json()
+    events = await web.stream(question="And streamed?")
+    done = events[-1][1]
+    cid = posted["conversation_id"]
+    [stored] = (await web.client.get(f"/api/conversations/{cid}")).json()["turns"]
+    assert stored["share_url"] == posted["share_url"]
+    for body in (posted, done):
+        url = body["share_url"]
+        # The key is the turn id plus its HMAC: the bare turn_id alone finds nothing.
+        assert url.startswith(f"http://citecast.test/turns/{body['turn_id']}-")
+        page = await web.client.get(url.removeprefix("http://citecast.test"))
+        assert page.status_code == 200
+        assert "Guide 1" in page.text and '<section id="sources"' in page.text
+    assert done["share_url"] != posted["share_url"]
+    assert (await web.client.get(f"/turns/{posted['turn_id']}")).status_code == 404
+
+
+async def test_share_url_uses_the_public_address(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    services, client = build_harness(
+        tmp_path, answerer, public_base_url="https://help.example.com/"
+    )
+    async with client:
+        body = (await client.post("/api/ask", json={"question": "hi"})).json()
+    services.store.close()
+    assert body["share_url"].startswith(f"https://help.example.com/turns/{body['turn_id']}-")

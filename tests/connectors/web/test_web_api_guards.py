@@ -246,3 +246,18 @@ async def test_reload_hides_answers_stored_for_a_wider_audience(tmp_path: Path) 
         turns = (await public_client.get(f"/api/conversations/{cid}")).json()["turns"]
     assert turns[0]["status"] == "hidden"
     assert "answer" not in turns[0] and "html" not in turns[0]
+
+
+async def test_stream_refuses_a_query_string_that_is_not_utf8(web: WebHarness) -> None:
+    # POST refuses a body that is not UTF-8; the stream's query string gets the same check
+    # instead of having the bad bytes stored as U+FFFD.
+    for query in ("question=%ff%fe", "question=bad%ed%a0%80", "question=ok&conversation_id=%c0"):
+        response = await web.client.get(f"/api/ask/stream?{query}")
+        assert (response.status_code, response.json()) == (
+            400,
+            {"error": "query string is not UTF-8"},
+        ), query
+    assert web.answerer.calls == []
+    events = parse_sse((await web.client.get("/api/ask/stream?question=caf%C3%A9+ok%3F")).text)
+    assert events[-1][0] == "done"
+    assert web.answerer.calls[0][0] == "café ok?"

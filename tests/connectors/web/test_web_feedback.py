@@ -76,3 +76,18 @@ async def test_a_vote_from_a_site_that_may_not_embed_citecast_is_refused(web: We
     )
     assert response.status_code == 403
     assert web.services.store.feedback(turn) == []
+
+
+async def test_a_vote_that_is_not_json_is_told_to_send_the_vote_as_json(web: WebHarness) -> None:
+    conversation, turn = await answered(web)
+    response = await web.client.post(
+        "/api/feedback", data={"conversation_id": conversation, "turn_id": str(turn)}
+    )
+    assert (response.status_code, response.json()) == (
+        415,
+        {"error": "send the vote as JSON (Content-Type: application/json)"},
+    )
+    question = await web.client.post("/api/ask", data={"question": "hi"})
+    assert question.json() == {
+        "error": "send the question as JSON (Content-Type: application/json)"
+    }
