@@ -7,7 +7,9 @@ reading order. When the passages do not cover at least half of the question's te
 terms most of their sentences contain, it says plainly that it found nothing and cites nothing.
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
-table as a whole gets the table's first records as a list instead.
+table as a whole gets the table's first records as a list instead. A follow-up in a
+conversation is answered by its own words, the earlier questions' words weighing less (see
+:mod:`bot.assistant.follow_up`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from bot.assistant.cited_lines import CODE_SPAN, with_marker
-from bot.assistant.extractive_records import pick_records, record_lines
+from bot.assistant.extractive_records import RecordPick, pick_records, record_lines
+from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
@@ -50,14 +53,31 @@ class _Candidate:
     defines: str  # the stemmed subject of a document's opening sentence, else ""
 
 
+@dataclass(frozen=True)
+class _Evidence:
+    """What an answer is written from: the words that decide its topic (``terms``), words that
+    only rank (``context``, a follow-up's earlier questions), the passages and the records."""
+
+    terms: list[str]
+    context: list[str]
+    passages: Sequence[Source]
+    records: RecordPick
+
+
 def sentences_of(text: str) -> list[str]:
-    """Prose sentences of a passage: code blocks dropped, list items and lines unwrapped."""
+    """Prose sentences of a passage: code blocks dropped, list items and lines unwrapped.
+
+    A stub of 12 characters or fewer ("Yes." before the sentence that explains) is left out,
+    unless it is the whole paragraph: a short note such as "zebra text" is all its passage says.
+    """
     text = _FENCED.sub("\n\n", text)
     out: list[str] = []
     for paragraph in re.split(r"\n\s*\n", text):
         lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
         items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
-        out.extend(s for s in _split_sentences(" ".join(items)) if len(s) > 12)
+        pieces = _split_sentences(" ".join(items))
+        whole = len(pieces) == 1 and bool(words(pieces[0]))
+        out.extend(s for s in pieces if len(s) > 12 or whole)
     return out
 
 
@@ -112,68 +132,116 @@ def sentence_candidates(passages: Sequence[Source]) -> list[_Candidate]:
 
 
 def choose_sentences(
-    question_terms: Sequence[str], candidates: Sequence[_Candidate], limit: int
+    question_terms: Sequence[str],
+    candidates: Sequence[_Candidate],
+    limit: int,
+    context_terms: Sequence[str] = (),
 ) -> list[_Candidate]:
-    """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order."""
+    """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order.
+
+    ``context_terms`` (a follow-up's earlier questions) only rank the sentences that the
+    question's own words found, raising a sentence's score by at most half.
+    """
     wanted = frozenset(stem(t) for t in question_terms)
     if not wanted or not candidates:
         return []
     if not _found(wanted, candidates):
         return []
+    extra = frozenset(stem(t) for t in context_terms) - wanted
     total = len(candidates)
     weight = {
         term: math.log(1 + total / (1 + sum(term in c.terms for c in candidates)))
-        for term in wanted
+        for term in wanted | extra
     }
 
-    def score(c: _Candidate) -> float:
+    def points(c: _Candidate, terms: frozenset[str], borrowed: frozenset[str]) -> float:
         # A sentence inherits half the weight of question words its section headings name:
         # under "Retry policy", "it waits 1 second, then 2" is about the retry policy. A word
         # its own (innermost) heading names counts fully and then half again, so "How do I
         # install citecast on Linux?" prefers what the "Linux" section says over a macOS
         # sentence that merely mentions Linux.
-        hits = wanted & c.terms
-        topical = wanted & c.topic
-        inherited = (wanted & c.context) - hits - topical
-        if not hits and not topical and not inherited:
-            return 0.0
-        points = (
+        hits = terms & c.terms
+        topical = terms & c.topic
+        inherited = (terms & (c.context | borrowed)) - hits - topical
+        return (
             sum(weight[t] for t in hits | topical)
             + 0.5 * sum(weight[t] for t in topical)
             + 0.5 * sum(weight[t] for t in inherited)
         )
+
+    context_total = sum(weight[t] for t in extra)
+
+    def score(c: _Candidate, borrowed: frozenset[str] = frozenset()) -> float:
+        own = points(c, wanted, borrowed)
+        if not own:
+            return 0.0
+        # The earlier questions' words raise a sentence's score by at most half: they choose
+        # among the sentences the follow-up's own words found, and never outvote those words.
+        if context_total:
+            own *= 1 + 0.5 * min(1.0, points(c, extra, borrowed) / context_total)
         # A question about one thing ("What is citecast?") wants the sentence that opens a
         # document by defining it ("citecast answers questions from your own documents …"),
         # not any sentence that mentions it.
         if len(wanted) == 1 and c.defines in wanted:
-            points += weight[c.defines]
+            own += weight[c.defines]
         if _SIGNPOST.match(c.text):
-            points *= 0.5
-        return points / (1 + 0.2 * c.rank)
+            own *= 0.5
+        return own / (1 + 0.2 * c.rank)
 
-    ranked = sorted((c for c in candidates if score(c) > 0), key=score, reverse=True)
-    if not ranked:
+    first = [score(c) for c in candidates]
+    if max(first) <= 0:
         return []
-    floor = 0.5 * score(ranked[0])
+    lead = candidates[first.index(max(first))]
+    # The section that encloses the best sentence's section says what applies to it too:
+    # "Install" gives the steps that "Install > Linux" only adds to, so its sentences count the
+    # words of the headings below them ("linux") as inherited.
+    scores = [
+        score(c, lead.context) if _encloses(c.source, lead.source) else first[i]
+        for i, c in enumerate(candidates)
+    ]
+    order = sorted((i for i in range(total) if scores[i] > 0), key=lambda i: -scores[i])
+    floor = 0.5 * scores[order[0]]
     # A sentence under a heading that names question words must be under one that names every
     # question word the best sentence's heading names: "connect citecast to Discord?" must not
-    # borrow the section "connect citecast to Slack?", however many words the two share.
-    headline = wanted & ranked[0].topic
-    chosen: list[_Candidate] = []
-    for candidate in ranked:
-        if len(chosen) >= limit or score(candidate) < floor:
+    # borrow the section "connect citecast to Slack?", however many words the two share. A
+    # sibling section of the best one ("macOS" beside "Linux") is held to that even when its
+    # heading names none of them; an enclosing section never is.
+    headline = wanted & lead.topic
+    chosen: list[int] = []
+    for i in order:
+        candidate = candidates[i]
+        if len(chosen) >= limit or scores[i] < floor:
             break
         named = wanted & candidate.topic
-        if named and not headline <= named:
+        held = named or _siblings(candidate.source, lead.source)
+        if held and not headline <= named and not _encloses(candidate.source, lead.source):
             continue
-        if any(_similar(candidate.terms, other.terms) for other in chosen):
+        if any(_similar(candidate.terms, candidates[j].terms) for j in chosen):
             continue
-        chosen.append(candidate)
+        chosen.append(i)
     # Lead with the passage of the best sentence; keep reading order inside each passage.
     best: dict[int, float] = {}
-    for c in chosen:
-        best[c.rank] = max(best.get(c.rank, 0.0), score(c))
-    return sorted(chosen, key=lambda c: (-best[c.rank], c.rank, c.position))
+    for i in chosen:
+        rank = candidates[i].rank
+        best[rank] = max(best.get(rank, 0.0), scores[i])
+    picked = sorted(chosen, key=lambda i: (-best[candidates[i].rank], candidates[i].rank, i))
+    return [candidates[i] for i in picked]
+
+
+def _parent(section: str) -> str:
+    return section.rsplit(" > ", 1)[0] if " > " in section else ""
+
+
+def _encloses(outer: Source, inner: Source) -> bool:
+    """Whether ``outer`` is a passage of a section that ``inner``'s section lies under."""
+    a, b = outer.section or "", inner.section or ""
+    return bool(a) and outer.path == inner.path and b.startswith(a + " > ")
+
+
+def _siblings(a: Source, b: Source) -> bool:
+    """Whether two passages of one file are in different sections of one parent section."""
+    x, y = a.section or "", b.section or ""
+    return a.path == b.path and x != y and bool(_parent(x)) and _parent(x) == _parent(y)
 
 
 def _found(wanted: frozenset[str], candidates: Sequence[_Candidate]) -> bool:
@@ -225,19 +293,15 @@ class ExtractiveBackend:
 
     async def generate(self, turn: Turn) -> AsyncIterator[str]:
         """Yield the answer sentence by sentence, each carrying its marker."""
-        question = turn.question
-        terms = query_terms(question)
-        if len(terms) < 2 and turn.history:  # a follow-up: borrow the previous question's words
-            question = f"{turn.history[-1].question} {question}"
-            terms = query_terms(question)
-        records = await pick_records(turn, question, terms, max(1, self.max_sentences // 2))
-        result = await turn.toolbox.fetch_async("search_docs", {"query": question}, turn.audience)
+        found = await self._evidence(turn)
+        terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the
         # "Priority support add-on") must explain as many question words as the passages do.
-        candidates = sentence_candidates(result.sources)
-        explained = len(covered_by_passages(terms, result.sources, candidates))
-        lines = record_lines(records.keeping(terms, explained), turn.registry)
-        chosen = choose_sentences(terms, candidates, self.max_sentences - len(lines))
+        candidates = sentence_candidates(passages)
+        explained = len(covered_by_passages(terms, passages, candidates))
+        lines = record_lines(found.records.keeping(terms, explained), turn.registry)
+        limit = self.max_sentences - len(lines)
+        chosen = choose_sentences(terms, candidates, limit, found.context)
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
             if number is not None:
@@ -247,6 +311,39 @@ class ExtractiveBackend:
             return
         for i, line in enumerate(lines):
             yield line if i == 0 else _joiner(lines[i - 1], line) + line
+
+    async def _evidence(self, turn: Turn) -> _Evidence:
+        """The words that decide the topic, the earlier questions' words, passages, records.
+
+        A follow-up ("And Slack?") is answered by its own words when they find passages or a
+        record, the earlier questions adding words that weigh less; only when they find
+        nothing is it searched together with the earlier questions, as one question.
+        """
+        question, terms = turn.question, query_terms(turn.question)
+        records_limit = max(1, self.max_sentences // 2)
+        if not is_follow_up(terms, turn.history):
+            records = await pick_records(turn, question, terms, records_limit)
+            return _Evidence(terms, [], await self._search(turn, question), records)
+        earlier = earlier_questions(turn.history)
+        together = f"{earlier} {question}"
+        found_together = await self._search(turn, together)
+        if terms:
+            own = stems_of(terms)
+            alone = await self._search(turn, question)
+            top_k = turn.toolbox.top_k
+            passages = merge_passages(own, found_together, alone, top_k)
+            records = await pick_records(turn, question, terms, records_limit)
+            if records.records or _found(own, sentence_candidates(passages)):
+                context = [t for t in query_terms(earlier) if stem(t) not in own]
+                return _Evidence(terms, context, passages, records)
+        terms = query_terms(together)
+        records = await pick_records(turn, together, terms, records_limit)
+        return _Evidence(terms, [], found_together, records)
+
+    @staticmethod
+    async def _search(turn: Turn, question: str) -> Sequence[Source]:
+        result = await turn.toolbox.fetch_async("search_docs", {"query": question}, turn.audience)
+        return result.sources
 
 
 def _joiner(previous: str, line: str) -> str:

@@ -65,6 +65,25 @@ async def test_a_sibling_section_on_another_topic_is_not_borrowed(assistant: Ass
     assert every_sentence_is_cited(answer)
 
 
+async def test_a_subsection_question_also_gets_the_steps_of_its_parent_section(
+    assistant: Assistant,
+) -> None:
+    # "Install > Linux" only adds to what "Install" says: the install step used to be left
+    # out (its heading names "install", not "linux") and the macOS sibling's text came instead
+    answer = await assistant.answer("How do I install citecast on Linux?", PUBLIC)
+    assert answer.text.startswith("On Debian and Ubuntu, install the `python3-venv` package")
+    assert "`pip install citecast`" in answer.text and "`make serve`" in answer.text
+    assert "Homebrew" not in answer.text
+    assert [c.source.section for c in answer.citations] == [
+        "Getting started with citecast > Install > Linux",
+        "Getting started with citecast > Install",
+    ]
+    assert every_sentence_is_cited(answer)
+    mac = await assistant.answer("How do I install citecast on macOS?", PUBLIC)
+    assert mac.text.startswith("On macOS, install Python 3.11")
+    assert "`pip install citecast`" in mac.text and "python3-venv" not in mac.text
+
+
 async def test_retry_policy_question_cites_the_retry_policy_section(assistant: Assistant) -> None:
     answer = await assistant.answer("What does the retry policy do?", PUBLIC)
     first = answer.citations[0].source
@@ -267,6 +286,40 @@ async def test_bracketed_numbers_in_documents_stay_text(
     answer = await Assistant(settings, settings.index.path).answer("ocelot report", PUBLIC)
     assert [c.n for c in answer.citations] == [1] and not answer.dropped
     assert "\\[2023\\]" in answer.text and "\\[1\\]" in answer.text
+
+
+def test_a_short_paragraph_is_a_fragment_but_a_short_stub_is_not() -> None:
+    assert sentences_of("zebra text") == ["zebra text"]
+    assert sentences_of("# Notes\n\nzebra text\n\nThe quagga text is here.") == [
+        "zebra text",
+        "The quagga text is here.",
+    ]
+    # a stub before the sentence that explains it, or a paragraph without a word, is not
+    assert sentences_of("Yes. Set `slack.mode: socket` to use it.") == [
+        "Set `slack.mode: socket` to use it."
+    ]
+    assert sentences_of("---\n\n...") == []
+
+
+async def test_a_short_note_without_a_full_sentence_can_answer(
+    kb_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from bot.knowledge import ingest
+
+    base = tmp_path_factory.mktemp("fragments")
+    (base / "notes3.md").write_text("# Notes3\n\nzebra text\n")
+    (base / "notes4.md").write_text("# Notes4\n\nThe quagga text is here.\n")
+    settings = kb_settings.model_copy(
+        update={"index": kb_settings.index.model_copy(update={"path": str(base / "i.db")})}
+    )
+    ingest([base], settings.index)
+    assistant = Assistant(settings, settings.index.path)
+    for question in ("zebra", "zebra text", "Notes3"):
+        answer = await assistant.answer(question, PUBLIC)
+        assert answer.text == "zebra text [^1].", question
+        assert [c.source.filename for c in answer.citations] == ["notes3.md"]
+    quagga = await assistant.answer("quagga", PUBLIC)
+    assert [c.source.filename for c in quagga.citations] == ["notes4.md"]
 
 
 def test_sentences_skip_code_and_unwrap_lists() -> None:
