@@ -13,6 +13,12 @@ from dataclasses import dataclass
 
 from bot.store import Store
 
+
+def one_line(question: str) -> str:
+    """``question`` with every run of whitespace (newlines too) written as one space."""
+    return " ".join(question.split())
+
+
 COLUMNS = ("asked", "cited", "without_sources", "failed", "unfinished", "helpful", "not_helpful")
 
 
@@ -70,7 +76,7 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
             row["cited"] += 1
         else:
             row["without_sources"] += 1
-            spaced = " ".join(question.split())
+            spaced = one_line(question)
             key = spaced.casefold()
             unanswered[key] += 1
             wording[key] = spaced  # the latest wording is shown

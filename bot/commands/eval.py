@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
-    from bot.evaluation.report import print_table, write_html
+    from bot.evaluation.report import check_writable, print_table, write_html
     from bot.evaluation.runner import AskFn, CaseResult, run_case
     from bot.models import Answer
     from bot.registry import SourceRegistry
@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     threshold = settings.grounding.threshold if args.threshold is None else args.threshold
     if not 0.0 <= threshold <= 1.0:
         raise ValidationError("--threshold must be between 0 and 1")
+    if args.out:
+        check_writable(args.out)
     cases = load_cases(args.data)
     scorer = scorer_factory(settings.grounding.backend)
     policy = ResolvePolicy(

@@ -11,7 +11,9 @@ DESCRIPTION = """\
 Read Markdown, plain-text, HTML and PDF files (and folders of them) into the SQLite FTS5 index at
 index.path (default .citecast/index.db). Unchanged files are skipped, changed ones replaced, files
 removed from an ingested folder are dropped. Unreadable, encrypted or empty files are listed with
-the reason and never stop the run.
+the reason and never stop the run; so is a file whose front matter names an empty audience.
+A PATH that is missing or neither a file nor a folder is an error. --audience must name a group:
+an empty one (an unset "$GROUP") is refused, and --audience public makes files public on purpose.
 
 examples:
   citecast ingest examples/
@@ -34,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--if-missing",
         action="store_true",
-        help="do nothing when the index already exists and is current",
+        help="do nothing when the index already exists and is current (not with --rebuild)",
     )
 
 
@@ -43,22 +45,28 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+    from bot.commands.output import plural
     from bot.config_file import load_settings
+    from bot.errors import ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
+    from bot.knowledge.audience import document_audience
     from bot.knowledge.ingest import count_files, resolve_roots
 
+    if args.if_missing and args.rebuild:
+        # one asks to keep a current index, the other to throw it away
+        raise ValidationError("--if-missing and --rebuild cannot be used together")
+    audience = [g for value in args.audience or [] for g in document_audience(value, "--audience")]
     settings = load_settings(args.config)
     index_path = Path(settings.index.path)
+    roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
     out = Console(highlight=False, soft_wrap=True)
-    if args.if_missing and not args.rebuild and index_path.exists():
+    if args.if_missing and index_path.exists():
         stats = KnowledgeIndex(index_path).stats()  # raises when the schema is old
         out.print(
-            f"index {index_path} is current ({stats.files} files, {stats.chunks} chunks); "
-            "nothing to do"
+            f"index {index_path} is current ({plural(stats.files, 'file')}, "
+            f"{plural(stats.chunks, 'chunk')}); nothing to do"
         )
         return 0
-    audience = [g.strip() for value in args.audience or [] for g in value.split(",") if g.strip()]
-    roots = resolve_roots(args.paths)
     total = count_files(roots, index_path.resolve())
     progress = Progress(
         TextColumn("ingesting"),
@@ -80,17 +88,18 @@ def run(args: argparse.Namespace) -> int:
         )
     stats = KnowledgeIndex(index_path).stats()
     out.print(
-        f"{report.files} files: {report.indexed} indexed, {report.unchanged} unchanged, "
+        f"{plural(report.files, 'file')}: {report.indexed} indexed, {report.unchanged} unchanged, "
         f"{len(report.skipped)} skipped, {report.removed} removed; "
-        f"{report.chunks} chunks and {report.pages} PDF pages written"
+        f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
     )
     if report.ignored:
-        out.print(f"{report.ignored} files of other types ignored")
+        out.print(f"{plural(report.ignored, 'file')} of other types ignored")
     for skipped in report.skipped:
         out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
     size_kb = stats.size_bytes / 1024
     out.print(
-        f"index {index_path}: {stats.files} files, {stats.chunks} chunks, {size_kb:,.0f} KB",
+        f"index {index_path}: {plural(stats.files, 'file')}, {plural(stats.chunks, 'chunk')}, "
+        f"{size_kb:,.0f} KB",
         markup=False,
     )
     return 0

@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from bot.commands.answer_input import read_answer
+    from bot.commands.output import write_stdout
     from bot.config_file import load_settings
     from renderers import CHANNELS, render_tokens
     from renderers.base import RenderContext, capabilities_for
@@ -63,10 +64,5 @@ def run(args: argparse.Namespace) -> int:
         channel_context = dataclasses.replace(context, capabilities=caps)
         out[channel] = render_tokens(channel, answer, tokens, channel_context)
     result = out if args.channel == "all" else out[args.channel]
-    try:
-        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-        sys.stdout.flush()
-    except BrokenPipeError:  # e.g. piped into `head`
-        sys.stderr.close()
+    write_stdout(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     return 0

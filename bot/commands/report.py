@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from bot.usage_report import UsageReport
 
 HELP = "show what people asked, what went unanswered and how answers were rated"
@@ -30,26 +33,48 @@ examples:
 HEADERS = {"without_sources": "no sources", "unfinished": "pending", "not_helpful": "unhelpful"}
 
 
+MAX_DAYS = 36500
+"""The longest period (a century): the store holds nothing older, and dates stay printable."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--days``, ``--limit`` and ``--json``."""
-    parser.add_argument("--days", type=float, default=30.0, help="period in days (default 30)")
+    parser.add_argument(
+        "--days", type=float, default=30.0, help="period in days (default 30, at most 36500)"
+    )
     parser.add_argument(
         "--limit", type=int, default=10, help="questions and ratings listed (default 10)"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
+def check_days(days: float) -> None:
+    """Refuse a period that is not a number of days from just over 0 to :data:`MAX_DAYS`.
+
+    ``--days`` is a float, so argparse also accepts ``nan``, ``inf`` and ``1e308``; those would
+    make the start of the period unprintable (a traceback) or invalid JSON (``-Infinity``).
+    """
+    from bot.errors import ConfigError
+
+    if math.isnan(days):
+        raise ConfigError("--days must be a number of days, not nan")
+    if days <= 0:
+        raise ConfigError(f"--days must be more than 0, not {days:g}")
+    if days > MAX_DAYS:
+        raise ConfigError(f"--days must be at most {MAX_DAYS} (100 years), not {days:g}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the store and print the report."""
     from pathlib import Path
 
+    from bot.commands.output import write_stdout
     from bot.config_file import load_settings
     from bot.errors import ConfigError
     from bot.store import Store
     from bot.usage_report import build_report
 
-    if not args.days > 0:
-        raise ConfigError(f"--days must be more than 0, not {args.days:g}")
+    check_days(args.days)
     if args.limit < 0:
         raise ConfigError(f"--limit must be 0 or more, not {args.limit}")
     path = load_settings(args.config).store.path
@@ -63,23 +88,31 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = dataclasses.asdict(report)
         data["total"] = dataclasses.asdict(report.total)
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        write_stdout(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
-        print_report(report)
+        write_stdout(format_report(report))
     return 0
 
 
-def print_report(report: UsageReport) -> None:
-    """The report as tables and lists on the terminal."""
-    from rich import box
+def format_report(report: UsageReport) -> str:
+    """The report as tables and lists, sized for the terminal (80 columns when piped)."""
     from rich.console import Console
-    from rich.table import Table
-
-    from bot.usage_report import COLUMNS
 
     console = Console(highlight=False)
+    with console.capture() as capture:
+        _print_report(report, console)
+    return capture.get()
+
+
+def _print_report(report: UsageReport, console: Console) -> None:
+    from rich import box
+    from rich.table import Table
+
+    from bot.usage_report import COLUMNS, one_line
+
     start = datetime.fromtimestamp(report.since, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    console.print(f"citecast report: the last {report.days:g} days (since {start})")
+    period = "day" if report.days == 1 else f"{report.days:g} days"
+    console.print(f"citecast report: the last {period} (since {start})")
     if not report.channels:
         console.print("No questions and no votes in this period.")
         return
@@ -92,11 +125,23 @@ def print_report(report: UsageReport) -> None:
     for usage in (*report.channels, report.total):
         table.add_row(usage.channel, *(str(getattr(usage, c)) for c in COLUMNS))
     console.print(table)
+    # One line per question, cut with an ellipsis at the terminal's edge: a question pasted
+    # with a whole log in it must not push the rest of the report off the screen.
     if report.unanswered:
         console.print("Asked most often without sources (the documents to write next):")
         for question, times in report.unanswered:
-            console.print(f"  {times:>3}×  {question}", markup=False)
+            console.print(
+                f"  {times:>3}×  {one_line(question)}",
+                markup=False,
+                no_wrap=True,
+                overflow="ellipsis",
+            )
     if report.not_helpful:
         console.print("Latest answers rated not helpful:")
         for turn_id, channel, question in report.not_helpful:
-            console.print(f"  turn {turn_id} ({channel}): {question}", markup=False)
+            console.print(
+                f"  turn {turn_id} ({channel}): {one_line(question)}",
+                markup=False,
+                no_wrap=True,
+                overflow="ellipsis",
+            )

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
+    from bot.commands.output import write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.registry import SourceRegistry
@@ -126,6 +127,5 @@ def run(args: argparse.Namespace) -> int:
     registry = SourceRegistry(args.audience or ["public"])
     registry.register_all(sources)
     answer = resolve(raw, registry, policy)
-    json.dump(answer.to_json(), sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    write_stdout(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")
     return 0

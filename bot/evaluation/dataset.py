@@ -88,6 +88,8 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
         raise ValidationError("question and answer must be strings")
     if question is None and answer is None:
         raise ValidationError("a case needs a question or a recorded answer")
+    if question is not None and not question.strip():
+        raise ValidationError("question is empty")  # as `citecast ask` refuses it
     raw_sources = data.get("sources") or []
     if not isinstance(raw_sources, list):
         raise ValidationError("sources must be a list")

@@ -11,6 +11,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from rich.console import Console
 from rich.table import Table
 
+from bot.errors import ValidationError
 from bot.evaluation.runner import METRIC_NAMES, CaseResult, total_agreement
 
 _HEADERS = {
@@ -104,4 +105,19 @@ def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> N
         percent=percent,
         threshold=threshold,
     )
-    path.write_text(html, encoding="utf-8")
+    try:
+        path.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a report path that cannot be written before any case runs (a run may be long).
+
+    Only the plain mistakes are caught here (a folder, a missing folder); anything else, such
+    as a read-only disk, still fails in :func:`write_html` with the same kind of message.
+    """
+    if path.is_dir():
+        raise ValidationError(f"cannot write {path}: Is a directory")
+    if not path.parent.is_dir():
+        raise ValidationError(f"cannot write {path}: no folder {path.parent}")

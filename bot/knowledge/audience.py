@@ -1,16 +1,27 @@
-"""The one rule for who a viewer is: the ``public`` group plus the viewer's own groups.
+"""Audiences: who a viewer is, and who may read a document.
 
-Public documents are meant for everyone, so a viewer's groups widen what they see and never
-replace ``public``: a staff member sees public pages as well as staff ones. Every place that
-turns a list of groups into an audience (the ``ask`` command, the Assistant's registry, index
-search, record lookup) goes through :func:`viewer_audience`.
+A viewer is the ``public`` group plus the viewer's own groups. Public documents are meant for
+everyone, so a viewer's groups widen what they see and never replace ``public``: a staff member
+sees public pages as well as staff ones. Every place that turns a list of groups into a viewer's
+audience (the ``ask`` command, the Assistant's registry, index search, record lookup) goes
+through :func:`viewer_audience`.
+
+A document's audience is written by hand (front matter ``audience:``, the HTML meta tag
+``citecast:audience``, ``citecast ingest --audience``) and read by :func:`document_audience`.
+Reading it is strict where reading a viewer's is lenient: a blank viewer group only shows less,
+but a blank document audience (an unset shell variable in ``--audience "$GROUP"``,
+``audience: []``) must not turn a private document into a public one, so it is refused and
+``public`` has to be written out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.errors import ValidationError
+
 PUBLIC = "public"
+_PUBLIC_HINT = f"write {PUBLIC} if everyone may read it"
 
 
 def viewer_audience(groups: Iterable[str] = ()) -> frozenset[str]:
@@ -18,3 +29,33 @@ def viewer_audience(groups: Iterable[str] = ()) -> frozenset[str]:
     if isinstance(groups, str):
         groups = (groups,)
     return frozenset(g for g in groups if g.strip()) | {PUBLIC}
+
+
+def document_audience(value: object, label: str = "audience") -> tuple[str, ...]:
+    """The groups a document is for: ``"staff"``, ``"staff, hr"`` or a list of names.
+
+    Strings are split at commas; names are stripped and kept once, in order. A value that names
+    no group or holds an empty name (``""``, ``"staff,"``, ``[]``, ``[""]``, ``[null]``) is a
+    ValidationError, and so is anything but names (a YAML number counts as a name). Messages
+    name the value as ``label`` (where it was written, e.g. ``--audience``).
+    """
+    if isinstance(value, list | tuple):
+        names = [name.strip() for item in value for name in _names(item, label)]
+    else:
+        names = [name.strip() for name in _names(value, label)]
+    if not any(names):
+        raise ValidationError(f"{label} {value!r} names no group; {_PUBLIC_HINT}")
+    if not all(names):
+        raise ValidationError(f"empty group name in {label} {value!r}; {_PUBLIC_HINT}")
+    return tuple(dict.fromkeys(names))
+
+
+def _names(item: object, label: str) -> list[str]:
+    """The names in one entry: a string split at commas, a number, or a blank (None)."""
+    if isinstance(item, str):
+        return item.split(",")
+    if item is None:  # YAML's value of a key or list entry left blank
+        return [""]
+    if isinstance(item, int) and not isinstance(item, bool):
+        return [str(item)]
+    raise ValidationError(f"{label} entries must be group names, not {item!r}")

@@ -12,7 +12,8 @@ A file's public URL: front-matter ``url:`` (HTML: canonical link), else the firs
 
 Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
 first matching ``index.audience_rules`` glob (relative to the ingested folder), ``--audience``,
-else ``["public"]``.
+else ``["public"]``. An audience written empty is refused (:func:`document_audience`), never
+taken as public: a front-matter one skips the file with the reason.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from urllib.parse import quote
 
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
+from bot.knowledge.audience import document_audience
 from bot.knowledge.chunking import chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.readers import is_supported, read_document
@@ -62,6 +64,7 @@ class IngestReport:
 
 
 OUTSIDE_ROOT = "symlink outside the ingested folder"
+NOT_REGULAR = "not a regular file"
 
 
 @dataclass(frozen=True)
@@ -121,12 +124,18 @@ def public_url(rule_path: str, settings: IndexSettings) -> str | None:
 
 
 def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
-    """Absolute paths of the arguments; a missing one is an error before anything is written."""
+    """Absolute paths of the arguments; a missing one is an error before anything is written.
+
+    So is one that is neither a regular file nor a folder (``/dev/null``, a FIFO): there is
+    nothing to index in it, and reading a FIFO would wait forever.
+    """
     roots: list[Path] = []
     for raw in paths:
         path = Path(raw).expanduser()
         if not path.exists():
             raise KnowledgeIndexError(f"{raw}: no such file or folder")
+        if not (path.is_file() or path.is_dir()):
+            raise KnowledgeIndexError(f"{raw}: not a regular file or folder")
         roots.append(path.resolve())
     return roots
 
@@ -139,8 +148,14 @@ def ingest(
     rebuild: bool = False,
     on_file: Callable[[str], None] | None = None,
 ) -> IngestReport:
-    """Ingest ``paths`` into the index at ``settings.path``; returns the run's report."""
+    """Ingest ``paths`` into the index at ``settings.path``; returns the run's report.
+
+    ``audience`` (the ``--audience`` groups) is checked like front matter: naming no group is
+    a ValidationError, never a silent ``public``.
+    """
     roots = resolve_roots(paths)
+    if audience is not None:
+        audience = document_audience(list(audience))
     index_path = Path(settings.path).resolve()
     try:
         return _ingest(roots, index_path, settings, audience, rebuild, on_file)
@@ -201,6 +216,9 @@ def _ingest_one(
         return
     if entry.root.is_dir() and not target.is_relative_to(entry.root):
         report.skipped.append(Skipped(entry.relpath, OUTSIDE_ROOT))
+        return
+    if not target.is_file():  # a FIFO or device named like a document: reading it would hang
+        report.skipped.append(Skipped(entry.relpath, NOT_REGULAR))
         return
     try:
         data = target.read_bytes()

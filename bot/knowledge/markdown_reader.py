@@ -11,6 +11,8 @@ from typing import Any
 
 import yaml
 
+from bot.errors import ValidationError
+from bot.knowledge.audience import document_audience
 from bot.knowledge.document import Block, Document, HeadingPath, Unreadable, clean_heading
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
@@ -37,16 +39,16 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
     return {}, text
 
 
-def audience_from(value: Any) -> tuple[str, ...] | None:
-    """Front-matter ``audience:`` as a tuple of groups ("staff", "a, b" or a list)."""
-    if isinstance(value, str):
-        groups = [g.strip() for g in value.split(",")]
-    elif isinstance(value, list):
-        groups = [str(g).strip() for g in value]
-    else:
-        return None
-    kept = tuple(g for g in groups if g)
-    return kept or None
+def audience_from(value: object, label: str = "audience") -> tuple[str, ...]:
+    """A document's own audience (front matter ``audience:``, the HTML meta tag) as groups.
+
+    Read by :func:`bot.knowledge.audience.document_audience`; a blank or empty one makes the
+    file Unreadable (skipped with the reason) rather than public by mistake.
+    """
+    try:
+        return document_audience(value, label)
+    except ValidationError as exc:
+        raise Unreadable(str(exc)) from None
 
 
 def read_markdown(text: str, filename: str) -> Document:
@@ -103,7 +105,9 @@ def read_markdown(text: str, filename: str) -> Document:
         title=title or filename,
         media_type="text/markdown",
         blocks=blocks,
-        audience=audience_from(meta.get("audience")),
+        audience=audience_from(meta["audience"], "front matter audience")
+        if "audience" in meta
+        else None,
         url=url,
     )
 

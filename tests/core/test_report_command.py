@@ -86,6 +86,22 @@ def test_an_empty_period_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[s
     [
         (["report", "--days", "0"], "citecast report: --days must be more than 0, not 0\n"),
         (["report", "--limit", "-1"], "citecast report: --limit must be 0 or more, not -1\n"),
+        (
+            ["report", "--days", "740000"],
+            "citecast report: --days must be at most 36500 (100 years), not 740000\n",
+        ),
+        (
+            ["report", "--days", "inf"],
+            "citecast report: --days must be at most 36500 (100 years), not inf\n",
+        ),
+        (
+            ["report", "--days", "1e308", "--json"],
+            "citecast report: --days must be at most 36500 (100 years), not 1e+308\n",
+        ),
+        (
+            ["report", "--days", "nan"],
+            "citecast report: --days must be a number of days, not nan\n",
+        ),
     ],
 )
 def test_bad_options_are_one_line(
@@ -101,3 +117,44 @@ def test_no_store_yet_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no store at" in err and "citecast serve creates it" in err
     assert not (tmp_path / "none.db").exists()  # reading never creates a store
+
+
+def test_days_up_to_a_century_are_reported_and_beyond_refused(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--config", str(config), "report", "--days", "36500", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out, parse_constant=pytest.fail)  # no -Infinity
+    assert report["total"]["asked"] == 7  # the 40-day-old question is inside a century
+    assert main(["--config", str(config), "report", "--days", "36500.5"]) == 2
+    assert "at most 36500" in capsys.readouterr().err
+
+
+def test_one_day_is_singular(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--config", str(config), "report", "--days", "1"]) == 0
+    assert capsys.readouterr().out.startswith("citecast report: the last day (since ")
+
+
+def test_long_questions_take_one_line_in_text_and_stay_whole_in_json(
+    config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    pasted = "Why does this fail?\n" + "Traceback line of a pasted log\n" * 130  # ~4,000 chars
+    store = Store(config.parent / "store.db")
+    store.add_turn("c6", "web", pasted, NOTHING)
+    rated = store.add_turn("c7", "slack", "How  do\n\tI pay?", CITED)
+    store.add_feedback(rated, "slack", "U2", "not_helpful")
+    store.close()
+
+    assert main(["--config", str(config), "report"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    [long_line] = [line for line in lines if "Why does this fail?" in line]
+    assert (
+        long_line.startswith("    1×  Why does this fail? Traceback line") and long_line[-1] == "…"
+    )
+    assert f"  turn {rated} (slack): How do I pay?" in lines  # whitespace tidied on one line
+
+    assert main(["--config", str(config), "report", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [" ".join(pasted.split()), 1] in report["unanswered"]  # the whole question
+    assert [rated, "slack", "How  do\n\tI pay?"] in report["not_helpful"]

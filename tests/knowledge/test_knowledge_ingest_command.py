@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from tests.knowledge.conftest import EXAMPLES
+
+ROOT = EXAMPLES.parent
 
 
 @pytest.fixture
@@ -60,3 +65,89 @@ def test_old_schema_is_refused_in_one_line_and_rebuild_fixes_it(
 def test_missing_path_fails_with_one_line(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--config", str(config), "ingest", "no/such/dir"]) == 2
     assert capsys.readouterr().err == "citecast ingest: no/such/dir: no such file or folder\n"
+
+
+def test_missing_path_is_an_error_even_when_the_index_is_current(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--config", str(config), "ingest", str(EXAMPLES)]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "ingest", "nope", "--if-missing"]) == 2
+    assert capsys.readouterr() == ("", "citecast ingest: nope: no such file or folder\n")
+
+
+def test_if_missing_with_rebuild_is_refused_and_nothing_is_written(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--config", str(config), "ingest", str(EXAMPLES), "--if-missing", "--rebuild"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == "citecast ingest: --if-missing and --rebuild cannot be used together\n"
+    assert not (tmp_path / "kb" / "index.db").exists()
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_path_that_is_neither_file_nor_folder_is_refused(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    if kind == "fifo":
+        path = str(tmp_path / "pipe.md")
+        os.mkfifo(path)
+    else:
+        path = os.devnull
+    assert main(["--config", str(config), "ingest", path]) == 2
+    assert capsys.readouterr().err == f"citecast ingest: {path}: not a regular file or folder\n"
+
+
+def test_a_fifo_inside_a_folder_is_skipped_not_read(config: Path, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("# Guide\n\nHeron facts.\n")
+    os.mkfifo(docs / "stuck.md")  # reading it would wait for a writer forever
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--config", str(config), "ingest", str(docs)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2 files: 1 indexed, 0 unchanged, 1 skipped" in done.stdout
+    assert "skipped docs/stuck.md: not a regular file" in done.stdout
+
+
+def test_counts_of_one_are_singular(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("# Guide\n\nHeron facts.\n")
+    (docs / "notes.csv").write_text("a,b\n")
+    assert main(["--config", str(config), "ingest", str(docs)]) == 0
+    out = capsys.readouterr().out
+    assert "1 file: 1 indexed, 0 unchanged, 0 skipped, 0 removed; 1 chunk and 0 PDF pages" in out
+    assert "1 file of other types ignored" in out
+    assert ": 1 file, 1 chunk, " in out
+    assert main(["--config", str(config), "ingest", str(docs), "--if-missing"]) == 0
+    assert "is current (1 file, 1 chunk); nothing to do" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("", "--audience '' names no group; write public if everyone may read it"),
+        ("staff,", "empty group name in --audience 'staff,'; write public if everyone may read it"),
+    ],
+)
+def test_an_empty_audience_flag_is_refused_not_made_public(
+    config: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    value: str,
+    reason: str,
+) -> None:
+    assert main(["--config", str(config), "ingest", str(EXAMPLES), "--audience", value]) == 2
+    assert capsys.readouterr().err == f"citecast ingest: {reason}\n"
+    assert not (tmp_path / "kb" / "index.db").exists()
