@@ -1,7 +1,8 @@
 """Reading ``config.yaml`` into :class:`bot.config.Settings` (DESIGN §9).
 
 ``${NAME}`` and ``${NAME:-default}`` are replaced from the environment, so secrets never live in
-the file. A validation error becomes one ConfigError naming the file and the dotted key path.
+the file. A validation error becomes one ConfigError naming the file and the dotted key path;
+the ``capabilities`` section is checked here too (unknown channel, field or bad value).
 Relative file paths are taken from the config file's folder (see :func:`load_settings`).
 """
 
@@ -17,6 +18,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
 from bot.errors import ConfigError
+from renderers.base import capabilities_for
 
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -40,11 +42,19 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
     if not isinstance(data, dict):
         raise ConfigError(f"{origin}: the top level must be a mapping of sections")
     try:
-        return Settings.model_validate(expand_env(data))
+        settings = Settings.model_validate(expand_env(data))
     except PydanticValidationError as exc:
         first = exc.errors()[0]
         path = ".".join(str(part) for part in first["loc"]) or "(top level)"
         raise ConfigError(f"{origin}: {path}: {first['msg']}") from None
+    try:
+        # The renderers' own check, run now rather than at each render: a bad value must stop
+        # every command at start, not fail each answer of a server that started anyway.
+        for channel, overrides in settings.capabilities.items():
+            capabilities_for(channel, overrides)
+    except ConfigError as exc:
+        raise ConfigError(f"{origin}: {exc}") from None
+    return settings
 
 
 def load_settings(path: str | Path | None = None) -> Settings:

@@ -74,7 +74,10 @@ def capabilities_for(channel: str, overrides: Mapping[str, Any] | None = None) -
     try:
         base = DEFAULT_CAPABILITIES[channel]
     except KeyError:
-        raise ConfigError(f"capabilities: unknown channel {channel!r}") from None
+        channels = ", ".join(DEFAULT_CAPABILITIES)
+        raise ConfigError(
+            f"capabilities.{channel}: unknown channel (channels: {channels})"
+        ) from None
     if not overrides:
         return base
     known = {f.name: f for f in dataclasses.fields(Capabilities)}

@@ -100,10 +100,12 @@ def run(args: argparse.Namespace) -> int:
     from bot.config_file import load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge.audience import viewer_audience
+    from bot.knowledge.records import check_tables
 
     if not args.question.strip():
         raise ValidationError("question is empty")
     settings = load_settings(args.config)
+    check_tables(settings.index.records)
     if not Path(settings.index.path).exists():
         raise KnowledgeIndexError(
             f"no knowledge index at {settings.index.path} yet; build one with "

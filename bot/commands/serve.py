@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import logging
 import socket
+
+from bot.listening import listen as listen  # the web port's socket; re-exported
 
 HELP = "serve the web chat, the API and every enabled channel"
 DESCRIPTION = """\
@@ -30,36 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A TCP socket listening on ``host:port`` (``0``: a free port), for uvicorn to serve on.
-
-    Bound here rather than by uvicorn so that a port in use is one clear ConfigError naming the
-    address and the fix, not a log line and exit status 3 after every service has started.
-    """
-    from bot.errors import ConfigError
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # proto given explicitly: asyncio turns Nagle off (TCP_NODELAY) only on connections whose
-    # socket says IPPROTO_TCP; with the default 0 every small response waited ~40 ms for an ACK
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        # listening at once: a client that connects while the services start waits, not refused
-        sock.listen()
-    except OSError as exc:
-        sock.close()
-        if exc.errno == errno.EADDRINUSE:
-            raise ConfigError(
-                f"cannot listen on {host}:{port}: the port is in use by another program; "
-                "choose another with --port or web.port"
-            ) from None
-        raise ConfigError(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc} (check --host or web.host)"
-        ) from None
-    return sock
-
-
 def address(host: str, listener: socket.socket) -> str:
     """The URL the server answers on (the real port when 0 picked one)."""
     shown = f"[{host}]" if ":" in host else host
@@ -75,11 +46,13 @@ def run(args: argparse.Namespace) -> int:
     from bot.connectors.app import build_app
     from bot.connectors.web import build_signer
     from bot.errors import ConfigError
+    from bot.knowledge.records import check_tables
     from bot.runtime import Services
     from bot.store import Store
     from bot.store_lock import StoreLock
 
     settings = load_settings(args.config)
+    check_tables(settings.index.records)
     host = args.host or settings.web.host
     port = settings.web.port if args.port is None else args.port
     if not 0 <= port <= 65535:
@@ -93,17 +66,20 @@ def run(args: argparse.Namespace) -> int:
     listener: socket.socket | None = None
     try:
         listener = listen(host, port)  # before anything starts: a port in use fails at once
+        assistant = Assistant.from_settings(settings)
+        # Other channels get signed links only when the deployment has a public address.
+        signer = build_signer(settings) if settings.web.public_base_url else None
+        services = Services(settings=settings, store=store, assistant=assistant, signer=signer)
+        # Builds every enabled connector, whose settings are checked here (ConfigError naming
+        # the key) rather than in the app's start-up, where uvicorn turns an error into a
+        # traceback and exit status 3.
+        app = build_app(services, shutdown_grace=settings.web.shutdown_grace)
         # We hold the store: turns still pending were left by a run that died mid-answer.
         left = store.fail_pending_turns()
         if left:
             logging.getLogger(__name__).warning(
                 "marked %d turn(s) left unfinished by an earlier run as failed", left
             )
-        assistant = Assistant.from_settings(settings)
-        # Other channels get signed links only when the deployment has a public address.
-        signer = build_signer(settings) if settings.web.public_base_url else None
-        services = Services(settings=settings, store=store, assistant=assistant, signer=signer)
-        app = build_app(services, shutdown_grace=settings.web.shutdown_grace)
         config = uvicorn.Config(
             app,
             host=host,

@@ -87,9 +87,15 @@ async def _json_http_error(request: Request, exc: Exception) -> Response:
 def build_app(
     services: Services, *, connectors: list[Connector] | None = None, shutdown_grace: float = 10.0
 ) -> Starlette:
-    """The ASGI app: web routes, the enabled connectors' routes, CORS, request logs."""
-    web = WebConnector(services, shutdown_grace=shutdown_grace)
+    """The ASGI app: web routes, the enabled connectors' routes, CORS, request logs.
+
+    Raises ConfigError naming the key when an enabled channel's settings are unusable, before
+    anything has started (each connector checks its settings when it is built).
+    """
+    # The channels first: building one checks its settings, and a ConfigError must come
+    # before the web connector's side effects (it may write a new file-link secret).
     others = enabled_connectors(services) if connectors is None else connectors
+    web = WebConnector(services, shutdown_grace=shutdown_grace)
     everyone: list[Connector] = [web, *others]
     routes: list[BaseRoute] = []
     for connector in everyone:

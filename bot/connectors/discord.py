@@ -34,10 +34,17 @@ from renderers.base import RenderContext, capabilities_for
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
+    from bot.config import DiscordSettings
     from bot.runtime import Services
 
 log = logging.getLogger(__name__)
 Trigger = Literal["dm", "mention", "reply", "forum"]
+
+
+def check_settings(settings: DiscordSettings) -> None:
+    """Fail at start, naming the key, when the bot cannot log in."""
+    if not settings.token.strip():
+        raise ConfigError("discord.token: empty; set it to ${DISCORD_BOT_TOKEN}")
 
 
 class DiscordConnector:
@@ -46,6 +53,7 @@ class DiscordConnector:
     name = "discord"
 
     def __init__(self, services: Services) -> None:
+        check_settings(services.settings.discord)
         self.services = services
         self.settings = services.settings.discord
         self.client: discord.Client | None = None
@@ -62,8 +70,6 @@ class DiscordConnector:
 
     async def start(self) -> None:
         """Log in and connect to the gateway in the background (discord.py reconnects)."""
-        if not self.settings.token:
-            raise ConfigError("discord.token: empty; set it to ${DISCORD_BOT_TOKEN}")
         capabilities_for("discord", self.services.settings.capabilities.get("discord"))
         self.client = build_client(self.settings, self._on_ready, self._on_message)
         self._task = asyncio.create_task(self.client.start(self.settings.token), name="discord")

@@ -31,11 +31,13 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from bot.config import DiscourseSettings
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient, RetryPolicy
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_topic import history_from_posts
@@ -47,7 +49,7 @@ from bot.connectors.discourse_webhook import (
     trigger_for,
     verify_signature,
 )
-from bot.errors import CitecastError, SignatureError, StoreError, ValidationError
+from bot.errors import CitecastError, ConfigError, SignatureError, StoreError, ValidationError
 from bot.models import Exchange
 from bot.runtime import Services
 
@@ -62,6 +64,25 @@ OUTBOX_ATTEMPTS = 12
 TOO_SIMILAR = "too similar to what you recently posted"
 
 
+def check_settings(settings: DiscourseSettings) -> None:
+    """Fail at start, naming every missing key, when the forum could not be answered.
+
+    Without them the server would start and then refuse every webhook (no secret to check
+    signatures with) or fail every reply (no API address or key).
+    """
+    missing = [
+        f"discourse.{key}"
+        for key in ("base_url", "api_key", "webhook_secret")
+        if not str(getattr(settings, key)).strip()
+    ]
+    if missing:
+        raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled")
+    if urlsplit(settings.base_url).scheme not in ("http", "https"):
+        raise ConfigError(
+            f"discourse.base_url: must be the forum's http(s) address: {settings.base_url!r}"
+        )
+
+
 class DiscourseConnector:
     """Answers Discourse posts; implements :class:`bot.connectors.base.Connector`."""
 
@@ -74,6 +95,7 @@ class DiscourseConnector:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         shutdown_grace: float = 10.0,
     ) -> None:
+        check_settings(services.settings.discourse)
         self.services = services
         self.shutdown_grace = shutdown_grace
         self.settings = services.settings.discourse

@@ -35,7 +35,7 @@ from bot.connectors.email_imap import ImapPoller
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
-from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener
+from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener, bind_listener
 from bot.connectors.render_context import context_for
 from bot.errors import ConfigError
 from bot.models import Answer, Exchange
@@ -43,6 +43,7 @@ from bot.models import Answer, Exchange
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
+    from bot.config import EmailSettings
     from bot.runtime import Services
 
 log = logging.getLogger(__name__)
@@ -60,12 +61,27 @@ class Outcome:
     reply_id: str | None = None
 
 
+def check_settings(settings: EmailSettings) -> None:
+    """Fail at start, naming the key, when mail could not be received or answered.
+
+    The SMTP listener's port is tried too (bound, then released at once), so a port in use
+    stops ``citecast serve`` before it starts rather than inside the app's start-up.
+    """
+    if not is_valid_address(settings.address.strip().lower()):
+        raise ConfigError(f"email.address: not a valid address: {settings.address!r}")
+    if settings.inbound == "imap" and not settings.imap.host:
+        raise ConfigError("email.imap.host: required when email.inbound is imap")
+    if settings.inbound == "smtp" and settings.listen_port:
+        bind_listener(settings.listen_host, settings.listen_port).close()
+
+
 class EmailConnector:
     """Answers mail sent to ``email.address``; implements ``bot.connectors.base.Connector``."""
 
     name = "email"
 
     def __init__(self, services: Services) -> None:
+        check_settings(services.settings.email)
         self.services = services
         self.settings = services.settings.email
         self.policy = MailPolicy(self.settings, services.store)
@@ -88,10 +104,6 @@ class EmailConnector:
     async def start(self) -> None:
         """Start the outbox worker (it sends what an earlier run left) and the inbound side."""
         s = self.settings
-        if not is_valid_address(s.address.strip().lower()):
-            raise ConfigError(f"email.address: not a valid address: {s.address!r}")
-        if s.inbound == "imap" and not s.imap.host:
-            raise ConfigError("email.imap.host: required when email.inbound is imap")
         self.outbox.start()
         if s.inbound == "smtp":
             handler = InboundSmtpHandler(
@@ -101,10 +113,16 @@ class EmailConnector:
                 timeout=s.answer_timeout_seconds + 30,
             )
             domain = s.address.partition("@")[2]
-            self._listener = SmtpListener(
+            listener = SmtpListener(
                 handler, s.listen_host, s.listen_port, max_bytes=s.max_message_bytes, name=domain
             )
-            await self._listener.start()
+            try:
+                await listener.start()
+            except BaseException:
+                # a start that fails leaves nothing running: the app stops only what started
+                await self.outbox.stop()
+                raise
+            self._listener = listener
         else:
             self._poller = ImapPoller(s.imap, self.handle_message, max_bytes=s.max_message_bytes)
             self._poller.start()

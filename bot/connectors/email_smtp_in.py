@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiosmtpd.smtp import SMTP
 
+from bot.listening import listen
+
 log = logging.getLogger(__name__)
+
+
+def bind_listener(host: str, port: int) -> socket.socket:
+    """The SMTP listener's socket, bound and listening; a port in use is a ConfigError naming
+    ``email.listen_port`` (an address that cannot be bound names ``email.listen_host``)."""
+    return listen(host, port, port_key="email.listen_port", host_key="email.listen_host")
+
 
 Deliver = Callable[[bytes, str | None], Awaitable[object]]
 
@@ -74,9 +84,14 @@ class SmtpListener:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
-        """Bind and start accepting connections."""
+        """Bind (see :func:`bind_listener`) and start accepting connections."""
+        sock = bind_listener(self._host, self._port)
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(self._protocol, self._host, self._port)
+        try:
+            self._server = await loop.create_server(self._protocol, sock=sock)
+        except BaseException:
+            sock.close()
+            raise
         log.info("email: SMTP listener on %s:%d", self._host, self.port)
 
     def _protocol(self) -> SMTP:

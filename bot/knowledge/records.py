@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import sqlite3
 import string
 import threading
@@ -44,14 +45,19 @@ def _template_fields(template: str) -> list[str]:
 
 
 def _rows(table: RecordTable, where: str) -> Iterator[dict[str, str]]:
+    """The table's rows, after checking that its header has every column the config names."""
     if table.csv:
         path = Path(table.csv)
         try:
             with path.open(newline="", encoding="utf-8-sig") as handle:
-                for row in csv.DictReader(handle):
+                reader = csv.DictReader(handle)
+                _check_columns(table, [name for name in reader.fieldnames or () if name], where)
+                for row in reader:
                     yield {k: "" if v is None else str(v) for k, v in row.items() if k}
         except OSError as exc:
             raise ConfigError(f"{where}.csv: cannot read {path}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, csv.Error) as exc:
+            raise ConfigError(f"{where}.csv: cannot read {path}: {exc}") from None
         return
     if table.sqlite and table.table:
         try:
@@ -59,12 +65,48 @@ def _rows(table: RecordTable, where: str) -> Iterator[dict[str, str]]:
             with closing(sqlite3.connect(uri, uri=True)) as conn:
                 conn.row_factory = sqlite3.Row
                 quoted = '"' + table.table.replace('"', '""') + '"'
-                for row in conn.execute(f"SELECT * FROM {quoted}"):  # noqa: S608 - quoted name
+                cursor = conn.execute(f"SELECT * FROM {quoted}")  # noqa: S608 - quoted name
+                _check_columns(table, [d[0] for d in cursor.description], where)
+                for row in cursor:
                     yield {k: "" if row[k] is None else str(row[k]) for k in row.keys()}  # noqa: SIM118
         except sqlite3.Error as exc:
             raise ConfigError(f"{where}: cannot read table {table.table!r}: {exc}") from None
         return
     raise ConfigError(f"{where}: set either csv, or sqlite and table")
+
+
+def _check_columns(table: RecordTable, header: Sequence[str], where: str) -> None:
+    """Every column the config names exists: checked on the header, so an empty table or one
+    whose first row happens to be fine is caught as well."""
+    present = set(header)
+    named: list[tuple[str, str | None]] = [("columns", column) for column in table.columns]
+    named += [("id_column", table.id_column), ("label_column", table.label_column)]
+    for key in ("label_template", "action_url_template"):
+        template = getattr(table, key)
+        # "{name[0]}" and "{name.attr}" use the column "name"
+        named += [
+            (key, re.split(r"[.\[]", field, maxsplit=1)[0])
+            for field in _template_fields(template or "")
+        ]
+    for key, column in named:
+        if column and column not in present:
+            raise ConfigError(f"{where}.{key}: no column {column!r} in table {table.name!r}")
+
+
+def read_records(table: RecordTable, where: str) -> list[Source]:
+    """Every record of ``table`` (``where`` is its config key, ``index.records[i]``)."""
+    return [_record(table, row, n, where) for n, row in enumerate(_rows(table, where), start=1)]
+
+
+def check_tables(tables: Sequence[RecordTable]) -> None:
+    """Read every configured table as its first lookup will; ConfigError names the key.
+
+    ``citecast serve`` and ``ask`` call it at start: tables are otherwise read on first use,
+    inside a tool call, where a missing file or column failed every question instead of
+    stopping the command with the reason.
+    """
+    for position, table in enumerate(tables):
+        read_records(table, f"index.records[{position}]")
 
 
 class RecordTables:
@@ -100,9 +142,7 @@ class RecordTables:
             return loaded
         table = self._tables[name]
         where = f"index.records[{self._order.index(name)}]"
-        records: list[Source] = []
-        for number, row in enumerate(_rows(table, where), start=1):
-            records.append(_record(table, row, number, where))
+        records = read_records(table, where)
         fts = f"records_{self._order.index(name)}"
         self._db.execute(f"CREATE VIRTUAL TABLE {fts} USING fts5(label, body, tokenize='porter')")
         self._db.executemany(
@@ -172,17 +212,13 @@ def record_terms(record: Source) -> frozenset[str]:
 
 
 def _record(table: RecordTable, row: Mapping[str, str], number: int, where: str) -> Source:
-    for column in table.columns:
-        if column not in row:
-            raise ConfigError(f"{where}.columns: no column {column!r} in table {table.name!r}")
+    # the columns named in the config were checked on the header (_check_columns)
     if table.label_template:
-        missing = [f for f in _template_fields(table.label_template) if f not in row]
-        if missing:
-            raise ConfigError(f"{where}.label_template: no column {missing[0]!r}")
-        label = table.label_template.format_map(row)
+        try:
+            label = table.label_template.format_map(row)
+        except (KeyError, IndexError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"{where}.label_template: {exc}") from None
     elif table.label_column:
-        if table.label_column not in row:
-            raise ConfigError(f"{where}.label_column: no column {table.label_column!r}")
         label = row[table.label_column]
     else:
         label = f"{table.name} #{number}"

@@ -55,14 +55,12 @@ async def test_stop_closes_the_client_and_the_gateway(harness: Harness) -> None:
     assert harness.connector.routes() == []
 
 
-async def test_start_without_a_token_names_the_key(tmp_path: Path) -> None:
-    settings = Settings(discord=DiscordSettings(enabled=True, token=""))
+def test_building_without_a_token_names_the_key(tmp_path: Path) -> None:
+    settings = Settings(discord=DiscordSettings(enabled=True, token=" "))
     store = Store(tmp_path / "db.sqlite")
-    connector = DiscordConnector(
-        Services(settings=settings, store=store, assistant=ScriptedAnswerer([], "x"))
-    )
+    services = Services(settings=settings, store=store, assistant=ScriptedAnswerer([], "x"))
     with pytest.raises(ConfigError, match=r"discord\.token"):
-        await connector.start()
+        enabled_connectors(services)
     store.close()
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import httpx
+import pytest
 
 from bot.assistant.base import Reply, ReplyEvent
+from bot.errors import ConfigError
 from bot.models import Exchange
 from bot.runtime import Services
 from bot.store import Store
@@ -160,3 +163,25 @@ async def test_the_served_app_answers_a_webhook_over_http(
     _, links = footnotes(only_post(forum)["raw"])
     assert links["1"] == [("Install guide", GUIDE.url)]
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"webhook_secret": ""}, "discourse.webhook_secret: required when discourse is enabled"),
+        ({"api_key": " ", "base_url": ""}, "discourse.base_url, discourse.api_key: required"),
+        ({"base_url": "forum.example.org"}, "discourse.base_url: must be the forum's http(s)"),
+    ],
+)
+async def test_building_the_connector_names_unusable_settings(
+    forum: FakeDiscourse, tmp_path: Path, section: dict[str, str], message: str
+) -> None:
+    from bot.connectors.base import enabled_connectors
+
+    settings = settings_for(forum, tmp_path, **section)
+    store = Store(settings.store.path)
+    try:
+        with pytest.raises(ConfigError, match=re.escape(message)):
+            enabled_connectors(Services(settings, store, ScriptedAnswerer([], "")))
+    finally:
+        store.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from pathlib import Path
 
 import pytest
@@ -39,13 +41,13 @@ def test_disabled_means_absent(tmp_path: Path) -> None:
         ({"inbound": "imap"}, "email.imap.host: required when email.inbound is imap"),
     ],
 )
-async def test_bad_config_fails_at_start_with_the_key(
+def test_bad_config_fails_when_serve_builds_the_connector_with_the_key(
     tmp_path: Path, overrides: dict[str, object], message: str
 ) -> None:
-    connector = EmailConnector(services(tmp_path, answerer(), email_settings(2525, **overrides)))
+    svc = services(tmp_path, answerer(), email_settings(2525, **overrides))
     with pytest.raises(ConfigError, match=message):
-        await connector.start()
-    await connector.stop()
+        enabled_connectors(svc)
+    svc.store.close()
 
 
 async def test_start_and_stop_bind_and_release_the_listener(tmp_path: Path) -> None:
@@ -59,3 +61,25 @@ async def test_start_and_stop_bind_and_release_the_listener(tmp_path: Path) -> N
     await again.start()
     assert again.listen_port == port
     await again.stop()
+
+
+async def test_a_listen_port_taken_after_the_check_is_still_a_config_error(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # free when serve builds the connector, taken by another program before it starts
+    connector = EmailConnector(
+        services(tmp_path, answerer(), email_settings(2525, listen_port=port))
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        with pytest.raises(
+            ConfigError, match=f"^email.listen_port: cannot listen on 127.0.0.1:{port}"
+        ):
+            await connector.start()
+    # nothing was left running: no listener, no outbox worker
+    assert connector.listen_port is None
+    assert [t for t in asyncio.all_tasks() if t.get_name() == "email-outbox"] == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bot.config_file import expand_env, load_settings, parse_settings
 from bot.errors import ConfigError
@@ -122,3 +123,22 @@ def test_a_config_in_the_working_directory_keeps_paths_as_written(
     settings = load_settings()
     assert settings.index.path == ".citecast/index.db"
     assert settings.store.path == ":memory:"
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "expected"),
+    [
+        ({"web": {"max_files": -1}}, "capabilities.web.max_files: must be a non-negative integer"),
+        ({"slack": {"bogus": 1}}, "capabilities.slack.bogus: unknown capability"),
+        ({"email": {"markup": "rtf"}}, "capabilities.email.markup: must be html|mrkdwn|"),
+        ({"irc": {}}, "capabilities.irc: unknown channel (channels: web, slack, discord, "),
+    ],
+)
+def test_capabilities_are_checked_when_the_config_is_loaded(
+    tmp_path: Path, capabilities: dict[str, object], expected: str
+) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({"capabilities": capabilities}), encoding="utf-8")
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings(path)
+    assert str(excinfo.value).startswith(f"{path}: {expected}")

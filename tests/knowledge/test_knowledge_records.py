@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
-from bot.knowledge.records import RecordTables
+from bot.knowledge.records import RecordTables, check_tables
 from tests.knowledge.conftest import EXAMPLES
 
 PUBLIC = frozenset({"public"})
@@ -118,3 +121,47 @@ def test_distinctive_terms_ignore_words_most_labels_share() -> None:
     tables = RecordTables([products()])
     assert tables.distinctive_terms("products", ["citecast", "team"]) == {"team"}
     assert tables.distinctive_terms("products", ["phone", "within"]) == {"phone"}
+
+
+def test_check_tables_accepts_readable_tables() -> None:
+    check_tables([products(), products(name="again", label_template=None, label_column="name")])
+
+
+def header_only_csv(folder: Path) -> dict[str, object]:
+    (folder / "empty.csv").write_text("sku,name\n")
+    return {"csv": str(folder / "empty.csv")}
+
+
+def header_only_sqlite(folder: Path) -> dict[str, object]:
+    with closing(sqlite3.connect(folder / "shop.db")) as conn:
+        conn.execute("CREATE TABLE items (code TEXT, title TEXT)")
+    return {"sqlite": str(folder / "shop.db"), "table": "items"}
+
+
+def one_row_csv(folder: Path) -> dict[str, object]:
+    (folder / "one.csv").write_text("sku,name\nA1,One\n")
+    return {"csv": str(folder / "one.csv")}
+
+
+# Tables without rows: the header alone must show that a configured column is missing.
+@pytest.mark.parametrize(
+    ("source", "table", "message"),
+    [
+        (header_only_csv, {"csv": "/nonexistent/x.csv"}, "[1].csv: cannot read /nonexistent/x.csv"),
+        (header_only_csv, {"columns": ["price"]}, "[1].columns: no column 'price' in table 't'"),
+        (header_only_csv, {"id_column": "code"}, "[1].id_column: no column 'code'"),
+        (header_only_csv, {"label_column": "title"}, "[1].label_column: no column 'title'"),
+        (header_only_csv, {"action_url_template": "/p/{slug}"}, "[1].action_url_template: no"),
+        (header_only_sqlite, {"columns": ["stock"]}, "[1].columns: no column 'stock'"),
+        (one_row_csv, {"label_template": "{sku:.2f}"}, "[1].label_template: Unknown format"),
+    ],
+)
+def test_check_tables_names_the_key_of_a_table_that_cannot_serve(
+    tmp_path: Path,
+    source: Callable[[Path], dict[str, object]],
+    table: dict[str, object],
+    message: str,
+) -> None:
+    fields = {"name": "t", **source(tmp_path), **table}
+    with pytest.raises(ConfigError, match=re.escape(f"index.records{message}")):
+        check_tables([products(), RecordTable.model_validate(fields)])
