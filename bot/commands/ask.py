@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -97,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.assistant import Assistant
+    from bot.commands.output import write_stdout
     from bot.config_file import load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge.audience import viewer_audience
@@ -121,5 +121,5 @@ def run(args: argparse.Namespace) -> int:
         text = _render(args.channel, args.question, answer, settings, audience)
     else:
         text = plain_text(answer)
-    sys.stdout.write(text + "\n")
+    write_stdout(text + "\n")
     return 0

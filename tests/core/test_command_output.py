@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.commands.output import plural
+from bot.config import IndexSettings
+from bot.knowledge.ingest import ingest
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,11 +21,17 @@ ANSWER = {"text": "Install it.[^1]", "citations": [{"n": 1, "source": {"id": "gu
 
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
-    """A config with a store of one unanswered question, and a sources file."""
+    """A config with a store of one unanswered question, an index of one file, a sources file."""
     store = Store(tmp_path / "store.db")
     store.add_turn("c1", "web", "How do I reset my password?", {"text": "no", "citations": []})
     store.close()
-    (tmp_path / "config.yaml").write_text(f"store:\n  path: {tmp_path / 'store.db'}\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "install.md").write_text("# Install\n\nRun the installer to install citecast.\n")
+    ingest([docs], IndexSettings(path=str(tmp_path / "index.db")))
+    (tmp_path / "config.yaml").write_text(
+        f"store:\n  path: {tmp_path / 'store.db'}\nindex:\n  path: {tmp_path / 'index.db'}\n"
+    )
     (tmp_path / "s.json").write_text(json.dumps([{"id": "a", "title": "A"}, {"id": "b"}]))
     return tmp_path
 
@@ -32,11 +40,12 @@ def workdir(tmp_path: Path) -> Path:
     ("argv", "stdin"),
     [
         (["resolve", "--sources", "s.json"], "Run the installer [2]. Then [1]."),
+        (["ask", "How do I install citecast?"], ""),
         (["report"], ""),
         (["report", "--json"], ""),
         (["render", "--channel", "all"], json.dumps(ANSWER)),  # the helper's first user
     ],
-    ids=["resolve", "report", "report-json", "render"],
+    ids=["resolve", "ask", "report", "report-json", "render"],
 )
 def test_a_closed_output_pipe_ends_the_command_quietly(
     workdir: Path, argv: list[str], stdin: str
