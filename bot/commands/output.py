@@ -1,4 +1,5 @@
-"""What commands print: their result on stdout, and counted nouns in their summaries.
+"""Commands' standard streams: reading stdin strictly, printing the result on stdout, and
+counted nouns in their summaries.
 
 Not a command itself (``bot.cli.COMMANDS`` lists those); shared by the ones that print.
 """
@@ -7,6 +8,21 @@ from __future__ import annotations
 
 import os
 import sys
+
+
+def read_stdin() -> str:
+    """All of stdin as UTF-8 text; ValidationError when it is not UTF-8.
+
+    Read as bytes: under the C/POSIX locale Python decodes stdin with ``surrogateescape``, so a
+    stray ``\\xff`` would pass through as a lone surrogate and reach the output unnoticed.
+    """
+    from bot.errors import ValidationError
+
+    buffer = getattr(sys.stdin, "buffer", None)
+    try:
+        return buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"stdin: not valid UTF-8: {exc.reason}") from None
 
 
 def write_stdout(text: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 HELP = "write an HTML page showing an answer as each channel would display it"
@@ -30,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the preview page; print its path."""
     from bot.commands.answer_input import read_answer
+    from bot.commands.output import read_stdin
     from bot.errors import ValidationError
     from renderers.base import RenderContext
     from renderers.preview import preview_page
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.answer:
         try:
-            raw = sys.stdin.read() if args.answer == "-" else Path(args.answer).read_text("utf-8")
+            raw = read_stdin() if args.answer == "-" else Path(args.answer).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ValidationError(f"cannot read {args.answer}: {exc}") from None
         answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)

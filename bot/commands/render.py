@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 HELP = "render an Answer (JSON on stdin) as a channel's payload (JSON on stdout)"
 DESCRIPTION = """\
@@ -45,12 +44,12 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from bot.commands.answer_input import read_answer
-    from bot.commands.output import write_stdout
+    from bot.commands.output import read_stdin, write_stdout
     from bot.config_file import load_settings
     from renderers import CHANNELS, render_tokens
     from renderers.base import RenderContext, capabilities_for
 
-    answer, tokens = read_answer(sys.stdin.read(), "stdin")
+    answer, tokens = read_answer(read_stdin(), "stdin")
     settings = load_settings(args.config)
     context = RenderContext(
         public_base_url=args.public_base_url,

@@ -103,11 +103,9 @@ def load_sources(path: str) -> list[Source]:
 def run(args: argparse.Namespace) -> int:
     """Resolve stdin against the sources and print the Answer JSON."""
     import json
-    import sys
 
-    from bot.commands.output import write_stdout
+    from bot.commands.output import read_stdin, write_stdout
     from bot.config_file import load_settings
-    from bot.errors import ValidationError
     from bot.registry import SourceRegistry
     from bot.resolver import ResolvePolicy, resolve
 
@@ -120,10 +118,7 @@ def run(args: argparse.Namespace) -> int:
         strip_model_source_lists=settings.strip_model_source_lists,
         key_word=settings.key_word,
     )
-    try:
-        raw = sys.stdin.read()
-    except UnicodeDecodeError as exc:
-        raise ValidationError(f"stdin: not valid UTF-8: {exc.reason}") from None
+    raw = read_stdin()
     registry = SourceRegistry(args.audience or ["public"])
     registry.register_all(sources)
     answer = resolve(raw, registry, policy)

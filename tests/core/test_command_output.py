@@ -72,3 +72,27 @@ def test_a_closed_output_pipe_ends_the_command_quietly(
 def test_plural() -> None:
     assert [plural(n, "file") for n in (0, 1, 2)] == ["0 files", "1 file", "2 files"]
     assert plural(1, "PDF page") == "1 PDF page"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["resolve", "--sources", "s.json"], ["render"], ["preview", "--answer", "-"]],
+    ids=["resolve", "render", "preview"],
+)
+def test_stdin_that_is_not_utf8_is_refused_in_one_line(workdir: Path, argv: list[str]) -> None:
+    # the C locale (no LANG) is where Python reads stdin with surrogateescape: the bytes would
+    # otherwise pass through into the output
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *argv],
+        input=b'{"text": "Run \xff\xfe it"}',
+        capture_output=True,
+        check=False,
+        cwd=workdir,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert (
+        done.stderr.decode() == f"citecast {argv[0]}: stdin: not valid UTF-8: invalid start byte\n"
+    )
+    assert done.stdout == b""
