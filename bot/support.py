@@ -173,7 +173,10 @@ def best_support(scorer: SupportScorer, passage: str, claim: str) -> Support:
 
 
 def best_window(parts: Sequence[str], score: Callable[[str], float]) -> Support:
-    """Pick the best single sentence; a pair or the whole passage must do clearly better."""
+    """Pick the best single sentence; a pair or the whole passage must do clearly better.
+
+    A pair's quote joins its two sentences with one space, whatever whitespace separated them.
+    """
     best = Support(0.0, None)
     for sentence in parts:
         value = score(sentence)
