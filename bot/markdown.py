@@ -81,9 +81,13 @@ _CONTINUES = re.compile(r"^(?:[ \t]|[-+*][ \t]|[-+*]$|\d{1,9}[.)](?:[ \t]|$)|\[[
 
 
 # Link reference definitions apply to the whole document, and these HTML blocks run across
-# blank lines: text containing either is never split.
-_WHOLE_DOCUMENT = re.compile(r"^ {0,3}\[[^\]]*\]:|<(?:pre|script|style|textarea|!|\?)", re.I | re.M)
-_REFERENCE = re.compile(r"^ {0,3}\[[^\]]*\]:", re.M)
+# blank lines: text containing either is never split. Both start a line, or follow only block
+# quote and list markers ("> [r]: url", "- <pre>"); a "<!here>" inside a sentence is neither.
+_LINE_START = r"^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t>]*)*"
+_REFERENCE = re.compile(_LINE_START + r"\[[^\]]*\]:", re.M)
+_WHOLE_DOCUMENT = re.compile(
+    _LINE_START + r"(?:\[[^\]]*\]:|<(?:pre|script|style|textarea|!|\?))", re.I | re.M
+)
 
 
 class BlockSplitter:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -35,6 +36,21 @@ def test_split_blocks_refuses_documents_with_reference_definitions() -> None:
     )
 
 
+def test_a_marker_like_html_inside_a_sentence_does_not_stop_splitting() -> None:
+    # only an HTML block that starts a line runs across blank lines; "<!here>" mid-sentence is
+    # inline, so the streaming renderer may still render each finished block once
+    text = "Ping <!here> now [^1].\n\nNext paragraph.\n\nThird one.\n"
+    chunks, tail = split_blocks(text)
+    assert chunks == ["Ping <!here> now [^1].\n\n", "Next paragraph.\n\n"]
+    assert tail == "Third one.\n"
+
+
+@pytest.mark.parametrize("definition", ["> [r]: https://e.example", "- [r]: https://e.example"])
+def test_reference_definitions_inside_quotes_and_lists_stop_splitting(definition: str) -> None:
+    text = f"See [r].\n\nMore\n\n{definition}\n"
+    assert split_blocks(text) == ([], text)
+
+
 PIECES = [
     "Para [^1].",
     "# Head",
@@ -48,6 +64,12 @@ PIECES = [
     "***",
     "  lazy",
     "- a\n\n  b",
+    "Ping <!here> now [^1].",
+    "- <pre>\nx\n\ny\n</pre>",
+    "> <!-- c\n\nd -->",
+    "See [r].",
+    "> [r]: https://e.example",
+    "- [r]: https://e.example",
 ]
 
 
