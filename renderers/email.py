@@ -12,6 +12,7 @@ part always carries the whole answer).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -169,11 +170,17 @@ def reference(form: CitationForm, quotes: bool) -> Reference:
     )
 
 
+# a citation marker as the text part writes it ("[3]", "[3?]"), with the space before it
+_MARKER = re.compile(r" ?\[(\d+)\??\]")
+
+
 def subject_for(doc: Document, text: str) -> str:
-    """The context's subject, or the first line of the answer."""
+    """The context's subject, or the first line of the answer without its citation markers."""
     if doc.context.subject:
         return truncate(one_line(doc.context.subject), 200)
-    first = one_line(text.strip().split("\n", 1)[0]) if text.strip() else "Your answer"
+    first = one_line(text.strip().split("\n", 1)[0]) if text.strip() else ""
+    # "[1]" in a subject line points at nothing: the references are in the body
+    first = _MARKER.sub(lambda m: "" if int(m.group(1)) in doc.forms else m.group(0), first)
     return truncate(first.strip("=-#* "), 78) or "Your answer"
 
 
@@ -225,7 +232,9 @@ def _html(
     more_url: str | None,
     shortened: bool,
 ) -> str:
+    # the shared turn page shows the whole answer above its source list
+    answer_url = more_url.split("#", 1)[0] if more_url else None
     return _environment().get_template("email.html.j2").render(
-        subject=subject, body=body, references=refs,
-        more=more, more_url=more_url, shortened=shortened,
+        subject=subject, body=body, references=refs, more=more,
+        more_url=more_url, answer_url=answer_url, shortened=shortened,
     )  # fmt: skip

@@ -223,7 +223,29 @@ def test_email_html_stays_under_100_kb_and_the_text_part_keeps_everything() -> N
     check_email(payload)
     assert len(answer.text) > 100_000
     assert "shortened to fit" in payload["html"]
+    assert "the plain-text version of this email has all of it" in payload["html"]
     assert payload["text"].count(SENTENCE.strip()) == 600 * 8
+
+
+def test_a_shortened_email_links_the_whole_answer_when_the_deployment_has_a_page_for_it() -> None:
+    # most HTML mail clients never show the plain-text part: point at the turn page instead
+    context = RenderContext(public_base_url="https://bot.example", turn_id="t7")
+    payload = render("email", long_answer(600), context)
+    check_email(payload)
+    assert (
+        '<a href="https://bot.example/turns/t7" style="color:#0b62d6;">read the whole answer'
+        in (payload["html"])
+    )
+
+
+def test_the_subject_taken_from_the_answer_carries_no_citation_markers() -> None:
+    answer = Answer(
+        text="# Pricing overview [^1] [^2]\n\nThe Team plan costs 8 EUR.[^1]",
+        citations=web_sources(2),
+    )
+    assert render("email", answer)["subject"] == "Pricing overview"
+    # a bracketed number that is not a citation is the answer's own text
+    assert render("email", Answer(text="Use items[3] first."))["subject"] == "Use items[3] first."
 
 
 def test_email_over_budget_drops_the_quotes_before_shortening_the_body() -> None:
