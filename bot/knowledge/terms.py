@@ -49,11 +49,17 @@ def stem(word: str) -> str:
 
 
 def query_terms(text: str) -> list[str]:
-    """The distinct significant words of a question, in order (stop words removed, and the
-    word after "how" in "how long", "how much", "how many" …)."""
+    """The distinct significant words of a question, in order (stop words removed, the word
+    after "how" in "how long", "how much", "how many" …, and the "work" that ends "how does
+    … work?")."""
     seen: dict[str, None] = {}
     previous = ""
-    for word in words(text):
+    found = words(text)
+    if len(found) > 2 and found[0] == "how" and found[-1] in ("work", "works"):
+        # "How do audiences work?" asks about audiences; searching "work" would find any
+        # sentence saying something "works"
+        found = found[:-1]
+    for word in found:
         after_how = previous == "how" and word in _HOW_MODIFIERS
         previous = word
         if after_how or word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):

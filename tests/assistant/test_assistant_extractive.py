@@ -236,6 +236,15 @@ async def test_how_long_asks_for_a_duration_not_about_length(assistant: Assistan
     assert answer.citations[0].source.section == "Security model > Signed file downloads"
 
 
+async def test_how_does_it_work_is_about_its_subject_not_anything_that_works(
+    assistant: Assistant,
+) -> None:
+    # "work" used to lead with the Linux note that `python3 -m venv` "works"
+    answer = await assistant.answer("How do audiences work?", PUBLIC)
+    assert answer.text.startswith("Every source carries an audience")
+    assert "python3-venv" not in answer.text
+
+
 async def test_a_record_named_in_passing_does_not_lead_an_answer_the_docs_give(
     assistant: Assistant,
 ) -> None:

@@ -112,6 +112,12 @@ def test_how_long_much_many_and_often_only_shape_the_question() -> None:
     assert fts_query("How long?") is None
 
 
+def test_the_work_that_ends_how_does_it_work_only_shapes_the_question() -> None:
+    assert query_terms("How do audiences work?") == ["audiences"]
+    assert query_terms("How does the retry policy work") == ["retry", "policy"]
+    assert query_terms("Does citecast work offline?") == ["citecast", "work", "offline"]
+
+
 async def test_listed_records_stay_one_item_each_whatever_their_values_hold(
     kb_settings: Settings, kb_index: KnowledgeIndex, tmp_path: Path
 ) -> None:
