@@ -6,9 +6,10 @@ Routes (all JSON errors are ``{"error": reason}``):
 - ``POST /api/ask`` ``{question, conversation_id?}`` -> ``{answer, html, citations,
   conversation_id, turn_id, share_url}``.
 - ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
-- ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered.
-- ``POST /api/feedback`` ``{conversation_id, turn_id, value}`` -> ``{recorded}``: a helpful /
-  not helpful vote, once per answer.
+- ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered, each
+  answer with its vote (an answer still being written is ``pending``).
+- ``POST /api/feedback`` ``{conversation_id, turn_id, value}`` -> ``{recorded, vote}``: a
+  helpful / not helpful vote, once per answer (``vote`` is the one that stands).
 - ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
 - ``GET /turns/{key}`` the full answer and source list of a turn; ``key`` is the turn id plus its
   HMAC, as in the ``share_url`` of an answer (see ``web_turn_page``).
@@ -135,8 +136,9 @@ class WebConnector:
 
     async def stop(self) -> None:
         """Let in-flight answers finish (up to the grace period); the rest are marked failed."""
-        if not await self.turns.drain(self.shutdown_grace):
-            log.warning("%d web answers still running at shutdown", self.turns.in_flight)
+        unfinished = await self.turns.drain(self.shutdown_grace)
+        if unfinished:
+            log.warning("%d web answers still running at shutdown were stored failed", unfinished)
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -265,7 +267,9 @@ class WebConnector:
         recorded = self.turns.vote(vote.conversation_id, vote.turn_id, vote.value)
         if recorded is None:
             return error_response("no such answer in this conversation", 404)
-        return JSONResponse({"recorded": recorded}, headers=NO_STORE)
+        # the answer's one vote: this one, or the earlier one that stands
+        vote_now = self.turns.stored_vote(vote.turn_id)
+        return JSONResponse({"recorded": recorded, "vote": vote_now}, headers=NO_STORE)
 
     async def turn(self, request: Request) -> Response:
         turn_id = self.signer.turn_id_for(str(request.path_params["key"]))

@@ -14,6 +14,9 @@ Events, each ``data`` one line of JSON:
 A comment line (``: keep-alive``) is sent whenever the answerer is silent for ``heartbeat``
 seconds, so proxies do not close a stream that is waiting on a slow backend.
 
+The answer does not depend on the viewer staying: it is written by a task of its own, and a
+viewer who reloads mid-answer finds it stored (see ``AnswerStream``).
+
 Each completed block is rendered once (``renderers.streaming``), never once per token.
 """
 
@@ -23,7 +26,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
@@ -34,7 +37,6 @@ from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 def sse_event(event: str, data: Any) -> str:
@@ -45,37 +47,19 @@ def sse_event(event: str, data: Any) -> str:
 HEARTBEAT = ": keep-alive\n\n"
 
 
-async def with_heartbeat(events: AsyncIterator[T], every: float) -> AsyncIterator[T | None]:
-    """``events``, with a None whenever ``every`` seconds pass without one.
-
-    A slow backend (tool calls, a busy model) may be silent for a while; a comment line keeps
-    proxies and browsers from closing the idle stream.
-    """
-    iterator = events.__aiter__()
-    pending: asyncio.Future[T] = asyncio.ensure_future(iterator.__anext__())
-    try:
-        while True:
-            done, _ = await asyncio.wait({pending}, timeout=every)
-            if not done:
-                yield None
-                continue
-            try:
-                item = pending.result()
-            except StopAsyncIteration:
-                return
-            yield item
-            pending = asyncio.ensure_future(iterator.__anext__())
-    finally:
-        pending.cancel()
-
-
 def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
     """Where clicking the citation goes: deep link, public URL, or a signed download."""
     return citation.deep_link or citation.source.url or link(citation.source)
 
 
 class AnswerStream:
-    """Turns one streamed answer into SSE text, recording the turn in the store."""
+    """Turns one streamed answer into SSE text, recording the turn in the store.
+
+    The answer is written by a task of its own (``WebTurns.spawn``), which feeds the events
+    to the response through a queue: a viewer who reloads or closes the page mid-answer only
+    stops reading, and the answer is still stored (the reloaded page shows it). Only a server
+    shutdown cuts the task short, and its turn is then stored failed.
+    """
 
     def __init__(
         self, turns: WebTurns, ask: AskRequest, base_url: str, *, heartbeat: float = 15.0
@@ -87,12 +71,29 @@ class AnswerStream:
         self.citation_count = 0
 
     async def events(self) -> AsyncIterator[str]:
-        """The event stream; it always ends with ``done`` or ``error``, and the turn (once
-        recorded) ends ``done`` or ``failed`` whatever happens.
+        """The event stream; it always ends with ``done`` or ``error`` (see ``write``)."""
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.turns.spawn(self.write(queue))
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), self.heartbeat)
+            except TimeoutError:
+                yield HEARTBEAT
+                continue
+            if item is None:
+                return
+            yield item
 
-        Nothing may escape this generator: once the 200 and its headers are sent, an exception
-        would only cut the stream short with no event, and leave the turn ``pending``.
-        """
+    async def write(self, queue: asyncio.Queue[str | None]) -> None:
+        """Answer the question into ``queue`` (SSE text, then None); the turn, once recorded,
+        ends ``done`` or ``failed`` whatever happens, and nothing escapes."""
+        try:
+            async for chunk in self._answer():
+                queue.put_nowait(chunk)
+        finally:
+            queue.put_nowait(None)
+
+    async def _answer(self) -> AsyncIterator[str]:
         turns = self.turns
         start: TurnStart | None = None
         settled = False
@@ -106,10 +107,8 @@ class AnswerStream:
             link = turns.link_for(self.base_url)
             renderer = StreamRenderer("web", turns.render_context(self.base_url), tail_growth=1.25)
             stream = turns.services.assistant.stream(self.ask.question, turns.audience, history)
-            async for event in with_heartbeat(stream, self.heartbeat):
-                if event is None:
-                    yield HEARTBEAT
-                elif isinstance(event, CitationAdded):
+            async for event in stream:
+                if isinstance(event, CitationAdded):
                     turns.check_audience(Answer("", (event.citation,)))
                     renderer.feed([event])
                     self.citation_count += 1
@@ -148,7 +147,7 @@ class AnswerStream:
                     log.exception("could not mark web turn %s failed", start.turn_id)
             yield sse_event("error", {"error": public_reason(exc)})
         finally:
-            # The client went away (or the server is stopping) before the answer was complete.
+            # The server is stopping (the task was cancelled) before the answer was complete.
             if start is not None and not settled:
                 turns.fail(start.turn_id)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,7 @@ class WebTurns:
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._writers: set[asyncio.Task[None]] = set()
 
     # -- conversation state ------------------------------------------------------------------
 
@@ -81,6 +82,11 @@ class WebTurns:
             return False
         store.add_feedback(turn_id, CHANNEL, None, value)
         return True
+
+    def stored_vote(self, turn_id: int) -> str | None:
+        """The vote an answer has (the first one recorded), or None."""
+        votes = self.services.store.feedback(turn_id)
+        return votes[0] if votes else None
 
     def history(self, conversation_id: str) -> list[Exchange]:
         """The last answered turns, as the assistant's history."""
@@ -132,13 +138,26 @@ class WebTurns:
         """How many answers are being produced right now."""
         return len(self._in_flight)
 
-    async def drain(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for in-flight answers; True when none is left."""
+    def spawn(self, writer: Coroutine[Any, Any, None]) -> None:
+        """Run ``writer`` (one answer being written) as a task of its own, so it outlives the
+        request that started it: a viewer who reloads finds the answer stored."""
+        task = asyncio.get_running_loop().create_task(writer)
+        self._writers.add(task)
+        task.add_done_callback(self._writers.discard)
+
+    async def drain(self, timeout: float) -> int:
+        """Wait up to ``timeout`` seconds for in-flight answers; returns how many were still
+        being written then (0 when all finished). Those are cancelled and stored failed."""
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
         except TimeoutError:
-            return False
-        return True
+            left = list(self._writers)
+            unfinished = self.in_flight
+            for task in left:
+                task.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
+            return unfinished
+        return 0
 
     # -- audience and rendering --------------------------------------------------------------
 
@@ -206,7 +225,8 @@ class WebTurns:
         }
 
     def stored_payload(self, turn: Turn, base_url: str) -> dict[str, Any]:
-        """One stored turn as the conversation endpoint returns it (links signed afresh)."""
+        """One stored turn as the conversation endpoint returns it (links signed afresh); an
+        answer carries its ``vote`` (``helpful``, ``not_helpful`` or None)."""
         out: dict[str, Any] = {
             "turn_id": turn.id,
             "question": turn.question,
@@ -224,6 +244,7 @@ class WebTurns:
             out["html"] = web.get("html", "")
             out["citations"] = web.get("citations", [])
             out["share_url"] = self.share_url(turn.id, base_url)
+            out["vote"] = self.stored_vote(turn.id)
         return out
 
 

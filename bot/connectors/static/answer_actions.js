@@ -44,8 +44,10 @@
     return copy;
   }
 
-  /* The two vote buttons, as a labelled group; a vote disables both and presses the one chosen. */
-  function voteButtons(vote, say) {
+  /* The two vote buttons, as a labelled group; a vote disables both and presses the one chosen.
+   * ``stored`` is the answer's vote already recorded (shown pressed, nothing more to choose);
+   * ``vote(value)`` resolves to ``{recorded, vote}``: a refused vote is never shown pressed. */
+  function voteButtons(vote, stored, say) {
     var group = el("div", { "class": "cc-votes", "role": "group", "aria-label": "Was this helpful?" });
     var buttons = VOTES.map(function (pair) {
       return el("button", {
@@ -53,12 +55,23 @@
         "data-value": pair[0],
       }, pair[1]);
     });
+    function settle(value) {
+      buttons.forEach(function (b) {
+        b.disabled = true;
+        b.setAttribute("aria-pressed", b.getAttribute("data-value") === value ? "true" : "false");
+      });
+    }
     buttons.forEach(function (button) {
       button.addEventListener("click", function () {
         buttons.forEach(function (b) { b.disabled = true; });
-        vote(button.getAttribute("data-value")).then(function (recorded) {
-          button.setAttribute("aria-pressed", "true");
-          say(recorded ? "Thanks for the feedback." : "This answer was already rated.");
+        vote(button.getAttribute("data-value")).then(function (result) {
+          if (result.recorded) {
+            settle(button.getAttribute("data-value"));
+            say("Thanks for the feedback.");
+          } else {
+            settle(result.vote);  // the vote the answer already had, if the server says
+            say("This answer was already rated.");
+          }
         }, function () {
           buttons.forEach(function (b) { b.disabled = false; });
           say("Could not send the feedback; try again.", true);
@@ -66,12 +79,13 @@
       });
       group.appendChild(button);
     });
+    if (stored) settle(stored);
     return group;
   }
 
   /* Add the actions under ``view.answer``. ``options``: ``url(path)`` of the API, the
-   * ``conversationId`` and ``turnId`` the vote is about (no vote buttons without them), and
-   * ``say(text, isError)`` for the status line. */
+   * ``conversationId`` and ``turnId`` the vote is about (no vote buttons without them), the
+   * ``vote`` it already has (after a reload), and ``say(text, isError)`` for the status line. */
   function addBar(view, answer, byN, options) {
     var bar = el("div", { "class": "cc-actions" });
     bar.appendChild(copyButton(answer, byN, options.say));
@@ -86,8 +100,10 @@
         }).then(function (r) {
           if (!r.ok) throw new Error("feedback refused: " + r.status);
           return r.json();
-        }).then(function (body) { return !!body.recorded; });
-      }, options.say));
+        }).then(function (body) {
+          return { recorded: !!body.recorded, vote: typeof body.vote === "string" ? body.vote : null };
+        });
+      }, options.vote, options.say));
     }
     view.answer.appendChild(bar);
   }

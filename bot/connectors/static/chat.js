@@ -1,5 +1,7 @@
-/* citecast chat: the page at / and the embeddable widget share this file (and sources.js,
- * loaded first, for how sources are shown). No build step.
+/* citecast chat: the page at / and the embeddable widget share this file (and, loaded before
+ * it in this order, sources.js for how sources are shown, answer_actions.js for the bar under
+ * an answer, scroll.js for scrolling and history.js for the conversation kept across a
+ * reload). No build step.
  *
  * Safety rule: the only HTML ever inserted is the server's nh3-sanitized answer HTML; every
  * other string (questions, titles, quotes, errors) goes in through textContent.
@@ -8,17 +10,9 @@
   "use strict";
 
   var sources = window.CitecastSources;
+  var scroll = window.CitecastScroll;
   var el = sources.el;
   var counter = 0;
-
-  /* The element that scrolls the chat: the widget panel, or the page itself. */
-  function scrollerOf(node) {
-    for (var n = node.parentElement; n; n = n.parentElement) {
-      var overflow = window.getComputedStyle(n).overflowY;
-      if (overflow === "auto" || overflow === "scroll") return n;
-    }
-    return document.scrollingElement || document.documentElement;
-  }
 
   /* What the status line says when an answer has arrived. */
   function answeredStatus(count) {
@@ -33,9 +27,10 @@
     this.maxChars = 4000;
     this.conversationId = null;
     this.busy = false;
+    this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
     this.build(options);
     this.loadConfig();
-    this.restore();
+    window.CitecastHistory.restore(this);
   }
 
   Chat.prototype.build = function (options) {
@@ -60,8 +55,10 @@
     header.appendChild(this.newButton);
     shell.appendChild(header);
 
+    // aria-busy is true while an answer streams in, so its growing paragraph is read once
     this.log = el("section", {
       "class": "cc-log", "role": "log", "aria-label": "Conversation", "aria-live": "polite",
+      "aria-busy": "false",
     });
     this.empty = el("p", { "class": "cc-empty" },
       "Ask a question; the answer cites its sources. Hover or focus a number to see the passage.");
@@ -91,6 +88,7 @@
     form.appendChild(row);
     form.appendChild(hint);
     form.addEventListener("submit", this.onSubmit.bind(this));
+    this.input.addEventListener("input", this.checkLength.bind(this));
     this.input.addEventListener("keydown", function (event) {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
@@ -99,6 +97,7 @@
     });
     shell.appendChild(form);
     this.root.appendChild(shell);
+    scroll.keepFocusClear(this.root, form);
   };
 
   Chat.prototype.url = function (path) { return this.api + path; };
@@ -116,10 +115,8 @@
     fetch(this.url("/api/config")).then(function (r) { return r.ok ? r.json() : null; })
       .then(function (cfg) {
         if (!cfg) return;
-        if (cfg.max_question_chars) {
-          self.maxChars = cfg.max_question_chars;
-          self.input.setAttribute("maxlength", String(cfg.max_question_chars));
-        }
+        // no maxlength: it would cut a pasted question silently; checkLength() says so instead
+        if (cfg.max_question_chars) self.maxChars = cfg.max_question_chars;
         if (typeof cfg.title === "string" && cfg.title) self.title.textContent = cfg.title;
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
         if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
@@ -139,34 +136,21 @@
     if (group.childNodes.length) this.empty.appendChild(group);
   };
 
-  Chat.prototype.restore = function () {
-    var self = this;
-    var stored = null;
-    try { stored = window.localStorage.getItem(this.storageKey); } catch (err) { stored = null; }
-    if (!stored) return;
-    fetch(this.url("/api/conversations/" + encodeURIComponent(stored)))
-      .then(function (r) {
-        if (r.status === 404 || r.status === 400) { self.remember(null); return null; }
-        return r.ok ? r.json() : null;
-      })
-      .then(function (data) {
-        if (!data || !data.turns) return;
-        self.remember(data.conversation_id);
-        data.turns.forEach(function (turn) {
-          var view = self.addTurn(turn.question);
-          if (turn.status === "done" && turn.answer) self.finishTurn(view, turn);
-          else if (turn.status === "hidden") self.failTurn(view, "This answer is not available to you.");
-          else self.failTurn(view, "This question was not answered (the server stopped or failed).");
-        });
-      })
-      .catch(function () { self.setStatus("Cannot reach the citecast server.", true); });
+  /* A stored turn as the conversation endpoint returns it. */
+  Chat.prototype.showStored = function (view, turn) {
+    if (turn.status === "done" && turn.answer) this.finishTurn(view, turn);
+    else if (turn.status === "hidden") this.failTurn(view, "This answer is not available to you.");
+    else this.failTurn(view, "This question was not answered (the server stopped or failed).");
   };
 
   Chat.prototype.reset = function () {
     if (this.source) { this.source.close(); this.source = null; }
+    window.clearTimeout(this.pollTimer);
+    this.generation += 1;
     this.remember(null);
     this.busy = false;
     this.sendButton.disabled = false;
+    this.log.setAttribute("aria-busy", "false");
     this.log.textContent = "";
     this.log.appendChild(this.empty);
     this.setStatus("Started a new conversation.");
@@ -183,12 +167,23 @@
     if (this.busy) return;
     var question = this.input.value.trim();
     if (!question) { this.setStatus("Type a question first.", true); this.input.focus(); return; }
-    if (question.length > this.maxChars) {
-      this.setStatus("The question is longer than " + this.maxChars + " characters.", true);
-      return;
-    }
+    if (!this.checkLength()) { this.input.focus(); return; }
     this.input.value = "";
     this.ask(question);
+  };
+
+  /* False, saying so, while the question is longer than the server takes; nothing is cut. */
+  Chat.prototype.checkLength = function () {
+    var length = Array.from(this.input.value.trim()).length;  // characters, as the server counts
+    var over = length > this.maxChars;
+    if (over) {
+      this.setStatus("The question is " + length + " characters long; shorten it to " +
+        this.maxChars + " or fewer before asking.", true);
+    } else if (this.input.getAttribute("aria-invalid") === "true") {
+      this.setStatus("");
+    }
+    this.input.setAttribute("aria-invalid", over ? "true" : "false");
+    return !over;
   };
 
   Chat.prototype.addTurn = function (question) {
@@ -209,46 +204,31 @@
     turn.appendChild(answer);
     this.log.appendChild(turn);
     var view = { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
-                 text: "", tail: "", citations: {} };
+                 question: question, text: "", tail: "", citations: {} };
     this.reveal(turn);
     return view;
   };
 
-  /* The part of the scroller the sticky question box does not cover, in viewport pixels. */
-  Chat.prototype.visibleBand = function () {
-    var scroller = scrollerOf(this.root);
-    var page = scroller === document.scrollingElement || scroller === document.documentElement;
-    var top = page ? 0 : scroller.getBoundingClientRect().top;
-    var bottom = page ? window.innerHeight : scroller.getBoundingClientRect().bottom;
-    var formTop = this.form.getBoundingClientRect().top;
-    return { scroller: scroller, top: top + 8, bottom: Math.min(bottom, formTop) - 8 };
-  };
-
-  /* Scroll the least needed so that ``node`` sits between the top and the question box; a
-   * node taller than that space shows its start (the question of a long answer stays on top,
-   * the rest is read by scrolling). */
-  Chat.prototype.reveal = function (node) {
-    var band = this.visibleBand();
-    var box = node.getBoundingClientRect();
-    var dy = 0;
-    if (box.height > band.bottom - band.top || box.top < band.top) dy = box.top - band.top;
-    else if (box.bottom > band.bottom) dy = box.bottom - band.bottom;
-    if (dy) band.scroller.scrollTop += dy;
-  };
+  Chat.prototype.reveal = function (node) { scroll.reveal(this.root, this.form, node); };
 
   /* True while the newest turn is where reveal() put it: the viewer has not scrolled away. */
   Chat.prototype.following = function (view) {
-    var band = this.visibleBand();
-    var box = view.turn.getBoundingClientRect();
-    return box.top >= band.top - 2 && box.top < band.bottom;
+    return scroll.following(this.root, this.form, view.turn);
   };
 
   Chat.prototype.ask = function (question) {
     var self = this;
+    // Asked with the Ask button (disabled now) or a suggestion (removed now): focus would fall
+    // to the page, so it goes to the question box.
+    var active = this.root.getRootNode().activeElement;
+    var refocus = !active || active === document.body || active === this.sendButton ||
+      this.empty.contains(active);
     this.busy = true;
     this.sendButton.disabled = true;
+    this.log.setAttribute("aria-busy", "true");
     this.setStatus("Answering…");
     var view = this.addTurn(question);
+    if (refocus) this.input.focus({ preventScroll: true });
     var params = new URLSearchParams({ question: question });
     if (this.conversationId) params.set("conversation_id", this.conversationId);
     var source = new EventSource(this.url("/api/ask/stream?" + params.toString()));
@@ -261,6 +241,7 @@
     source.addEventListener("start", function (e) {
       var data = JSON.parse(e.data);
       self.remember(data.conversation_id);
+      view.turnId = data.turn_id;
     });
     source.addEventListener("citation", function (e) {
       var c = JSON.parse(e.data);
@@ -293,7 +274,7 @@
         settle();
         var reason = "The server could not answer.";
         try { reason = JSON.parse(e.data).error || reason; } catch (err) { /* keep default */ }
-        self.failTurn(view, reason);
+        self.failTurn(view, reason, true);
         return;
       }
       settle();
@@ -306,15 +287,22 @@
     fetch(this.url("/healthz"), { cache: "no-store" })
       .then(function (r) {
         if (!r.ok) throw new Error("unhealthy");
-        self.failTurn(view, "The server could not answer this question. Please try again.");
+        // the stream broke, not the server: it goes on writing the answer and stores it
+        if (view.turnId && self.conversationId) {
+          window.CitecastHistory.follow(self, self.conversationId, view, view.turnId);
+          return;
+        }
+        self.failTurn(view, "The server could not answer this question. Please try again.", true);
       })
       .catch(function () {
         self.failTurn(view, "Cannot reach the citecast server. Check that it is running and " +
-          "that this site may use it, then try again.");
+          "that this site may use it, then try again.", true);
       });
   };
 
-  Chat.prototype.failTurn = function (view, reason) {
+  /* Show why the turn has no answer; ``live`` (it failed just now, not before a reload) puts
+   * the question back in the box to ask again. The reason is said once, by the alert. */
+  Chat.prototype.failTurn = function (view, reason, live) {
     var follow = this.following(view);
     view.typing.remove();
     view.answer.setAttribute("aria-busy", "false");
@@ -322,7 +310,11 @@
     view.pending.textContent = "";
     var msg = el("p", { "class": "cc-error", "role": "alert" }, reason);
     view.answer.appendChild(msg);
-    this.setStatus(reason, true);
+    if (live) {
+      if (!this.input.value.trim()) this.input.value = view.question;
+      this.setStatus("Not answered; your question is back in the box to ask again.", true);
+    }
+    this.log.setAttribute("aria-busy", this.busy ? "true" : "false");
     if (follow) this.reveal(view.turn);
   };
 
@@ -347,10 +339,11 @@
     sources.sourceList(view, answer.citations || [], byN);
     window.CitecastActions.addBar(view, answer, byN, {
       url: this.url.bind(this), conversationId: this.conversationId, turnId: payload.turn_id,
-      say: function (text, isError) { self.setStatus(text, isError); },
+      vote: payload.vote, say: function (text, isError) { self.setStatus(text, isError); },
     });
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;
+    this.log.setAttribute("aria-busy", this.busy ? "true" : "false");
     if (follow) this.reveal(view.turn);
   };
 

@@ -168,9 +168,13 @@
       link.setAttribute("aria-label", "Source " + n + ": " + displayTitle(src));
       function show() {
         tip.hidden = false;
-        // Keep the tooltip inside the answer card (the widget panel clips what overflows).
+        // Keep the tooltip inside the answer card (the widget panel clips what overflows):
+        // no wider than the card, then shifted sideways as far as needed.
         tip.style.marginLeft = "0px";
         var box = answer.getBoundingClientRect();
+        var css = window.getComputedStyle(tip);
+        var padding = parseFloat(css.paddingLeft) + parseFloat(css.paddingRight);
+        tip.style.maxWidth = Math.min(340, Math.floor(box.width - 8 - padding)) + "px";
         var r = tip.getBoundingClientRect();
         var shift = 0;
         if (r.left < box.left + 4) shift = box.left + 4 - r.left;
@@ -182,7 +186,10 @@
       link.addEventListener("focus", show);
       link.addEventListener("mouseleave", hide);
       link.addEventListener("blur", hide);
-      link.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+      link.addEventListener("keydown", function (e) {
+        // the first Escape only dismisses the tooltip (not the widget panel around it)
+        if (e.key === "Escape" && !tip.hidden) { hide(); e.stopPropagation(); }
+      });
     });
   }
 

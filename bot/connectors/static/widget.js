@@ -6,8 +6,16 @@
  */
 (function () {
   "use strict";
+  // One widget per page, set up by the first <script data-citecast> tag in the document,
+  // whichever copy of this file happens to run first; every other tag is named in a warning.
+  var first = document.querySelector("script[data-citecast]");
+  var mine = document.currentScript;
+  if (first && mine && mine !== first) {
+    console.warn("citecast: widget.js is embedded more than once; the first " +
+      "<script data-citecast> tag on the page is used and this one is ignored:", mine);
+  }
   if (window.__citecastWidget) return;
-  var script = document.currentScript || document.querySelector("script[data-citecast]");
+  var script = first || mine;
   if (!script || !script.src) return;
   var base = script.getAttribute("data-api") || new URL(script.src, window.location.href).origin;
   base = base.replace(/\/$/, "");
@@ -64,11 +72,12 @@
       mount.className = "cc-root cc-error";
       then();
     }
-    // chat.js needs answer_actions.js, which needs sources.js: load them one after the other
-    load("/static/sources.js", function () {
-      load("/static/answer_actions.js", function () { load("/static/chat.js", start, failed); },
-        failed);
-    }, failed);
+    // chat.js needs the modules before it, each the ones before it: load them in this order
+    var modules = ["sources", "answer_actions", "scroll", "history", "chat"];
+    (function next(i) {
+      if (i === modules.length) start();
+      else load("/static/" + modules[i] + ".js", function () { next(i + 1); }, failed);
+    })(0);
   }
 
   function load(path, onload, onerror) {

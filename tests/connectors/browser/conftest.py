@@ -3,9 +3,10 @@ sample knowledge base (ingested into tmp_path), and Debian's headless Chromium v
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,13 +14,15 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser
 
+from bot.assistant.base import Answerer, ReplyEvent
 from bot.config import Settings
 from bot.config_file import parse_settings
 from bot.connectors.app import build_app
+from bot.models import Exchange
 from bot.runtime import Services
 from bot.store import Store
 from tests.chromium import launch_chromium
-from tests.connectors.web.conftest import LiveServer, start_live_server
+from tests.connectors.web.conftest import CannedAnswerer, LiveServer, start_live_server
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
@@ -73,6 +76,29 @@ async def serve_citecast(settings: Settings) -> RunningCitecast:
     )
     live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
     return RunningCitecast(services, live)
+
+
+async def serve_answerer(tmp_path: Path, answerer: Answerer, **web: Any) -> RunningCitecast:
+    """Serve the real app with a scripted ``answerer`` (for answers the sample knowledge base
+    does not give: a wide table, a slow stream, a failure)."""
+    settings = browser_settings(tmp_path, **web)
+    services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
+    live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
+    return RunningCitecast(services, live)
+
+
+@dataclass
+class SlowAnswerer(CannedAnswerer):
+    """A CannedAnswerer that waits ``delay`` seconds before each piece it streams."""
+
+    delay: float = 0.05
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        async for event in super().stream(question, audience, history):
+            await asyncio.sleep(self.delay)
+            yield event
 
 
 @pytest.fixture

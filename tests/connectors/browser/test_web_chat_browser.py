@@ -221,7 +221,14 @@ async def test_the_page_shows_the_deployment_name_and_suggestions(
 
 
 async def test_an_answer_can_be_rated_once(browser: Browser, citecast: RunningCitecast) -> None:
-    page = await answered_page(browser, citecast, QUESTION)
+    context = await browser.new_context()
+    page = await context.new_page()
+    await page.goto(citecast.url + "/")
+    await ask(page, QUESTION)
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    other = await context.new_page()  # a second tab on the same conversation, not voted
+    await other.goto(citecast.url + "/")
+    await expect(other.locator(ANSWERED)).to_have_count(1, timeout=10_000)
     votes = page.get_by_role("group", name="Was this helpful?")
     helpful = votes.get_by_role("button", name="Helpful", exact=True)
     await helpful.click()
@@ -230,10 +237,75 @@ async def test_an_answer_can_be_rated_once(browser: Browser, citecast: RunningCi
     await expect(votes.get_by_role("button", name="Not helpful")).to_be_disabled()
     turn_id = int(await page.locator(ANSWERED).get_attribute("data-turn-id") or 0)
     assert citecast.services.store.feedback(turn_id) == ["helpful"]
-    # after a reload the buttons are back, but the answer keeps its one vote
+    # the other tab's vote is refused, and shows the vote that stands, not the refused one
+    other_votes = other.get_by_role("group", name="Was this helpful?")
+    refused = other_votes.get_by_role("button", name="Not helpful")
+    await refused.click()
+    await expect(other.locator(".cc-status")).to_have_text("This answer was already rated.")
+    await expect(refused).to_have_attribute("aria-pressed", "false")
+    await expect(refused).to_be_disabled()
+    stands = other_votes.get_by_role("button", name="Helpful", exact=True)
+    await expect(stands).to_have_attribute("aria-pressed", "true")
+    assert citecast.services.store.feedback(turn_id) == ["helpful"]
+    # after a reload the answer shows its vote, and there is nothing left to choose
     await page.reload()
     await expect(page.locator(ANSWERED)).to_have_count(1, timeout=10_000)
-    await votes.get_by_role("button", name="Not helpful").click()
-    await expect(page.locator(".cc-status")).to_have_text("This answer was already rated.")
-    assert citecast.services.store.feedback(turn_id) == ["helpful"]
+    await expect(helpful).to_have_attribute("aria-pressed", "true")
+    await expect(votes.get_by_role("button", name="Not helpful")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    for button in await votes.get_by_role("button").all():
+        await expect(button).to_be_disabled()
+    await context.close()
+
+
+async def test_keyboard_focus_is_never_hidden_by_the_question_box(
+    browser: Browser, citecast: RunningCitecast
+) -> None:
+    # WCAG 2.4.11: on a phone the sticky question box covers the bottom of the screen
+    context = await browser.new_context(viewport={"width": 375, "height": 740})
+    page = await context.new_page()
+    await page.goto(citecast.url + "/")
+    for asked, question in enumerate([QUESTION, "How long do download links last?"], 1):
+        await ask(page, question)
+        await expect(page.locator(ANSWERED)).to_have_count(asked, timeout=20_000)
+    await page.get_by_role("button", name="New conversation").focus()
+    form = page.locator(".cc-form")
+    checked = 0
+    for _ in range(60):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("document.activeElement.closest('.cc-form') !== null"):
+            break
+        await page.wait_for_timeout(50)  # the page has scrolled the focused control clear
+        box = await page.evaluate(
+            "(() => { const r = document.activeElement.getBoundingClientRect();"
+            " return {top: r.top, bottom: r.bottom, what: document.activeElement.outerHTML"
+            ".slice(0, 80)}; })()"
+        )
+        form_box = await form.bounding_box()
+        assert form_box
+        assert box["top"] >= 0 and box["bottom"] <= form_box["y"], (box, form_box)
+        checked += 1
+    assert checked >= 10, "tabbed through both answers"
+    await context.close()
+
+
+async def test_asking_with_a_button_leaves_focus_in_the_question_box(
+    browser: Browser, tmp_path: Path
+) -> None:
+    running = await start_citecast(tmp_path, suggested_prompts=[QUESTION])
+    page = await browser.new_page()
+    await page.goto(running.url + "/")
+    box = page.get_by_label("Your question")
+    # a suggestion leaves with the empty conversation
+    await page.get_by_role("group", name="Try asking").get_by_role("button").first.click()
+    await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+    await expect(box).to_be_focused()
+    # the Ask button is disabled while the answer is written
+    await box.fill("How long do download links last?")
+    await page.get_by_role("button", name="Ask", exact=True).click()
+    await expect(page.locator(ANSWERED)).to_have_count(2, timeout=20_000)
+    await expect(box).to_be_focused()
     await page.close()
+    await running.live.stop()
+    running.services.store.close()

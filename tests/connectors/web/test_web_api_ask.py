@@ -186,19 +186,22 @@ async def test_health_and_config(web: WebHarness) -> None:
     }
 
 
-SCRIPTS = ("sources", "answer_actions", "chat")
+SCRIPTS = ("sources", "answer_actions", "scroll", "history", "chat")
 
 
 async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:
     page = await web.client.get("/")
     assert page.status_code == 200
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    # in order of use: answer_actions.js uses sources.js, chat.js uses both
+    # in order of use: each module uses the ones before it, chat.js uses them all
     order = [page.text.index(f'src="/static/{name}.js"') for name in SCRIPTS]
     assert order == sorted(order)
+    assert page.text.count('<script src="/static/') == len(SCRIPTS)
     widget = await web.client.get("/widget.js")
     assert widget.headers["content-type"].startswith("text/javascript")
     assert "attachShadow" in widget.text
+    # the widget loads the same modules in the same order
+    assert 'var modules = ["' + '", "'.join(SCRIPTS) + '"];' in widget.text
     for asset in [*(f"/static/{name}.js" for name in SCRIPTS), "/static/chat.css"]:
         assert (await web.client.get(asset)).status_code == 200
     assert (await web.client.get("/static/../web.py")).status_code == 404

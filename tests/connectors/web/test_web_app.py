@@ -128,8 +128,11 @@ def test_serve_command_is_registered_with_host_and_port() -> None:
     assert "SIGTERM" in serve.DESCRIPTION
 
 
-async def test_client_leaving_mid_stream_records_the_turn_failed(tmp_path: Path) -> None:
-    gate = asyncio.Event()  # the answer never completes while the client is connected
+async def test_an_answer_is_stored_even_when_the_client_leaves_mid_stream(
+    tmp_path: Path,
+) -> None:
+    # a reload mid-answer: the viewer stops reading, the server finishes and stores the answer
+    gate = asyncio.Event()  # the answer cannot complete while the client is connected
     answerer = CannedAnswerer(cited_answer(passage(1)), gate=gate)
     services = services_for(tmp_path, answerer)
     live = await start_live_server(build_app(services, connectors=[]))
@@ -140,15 +143,22 @@ async def test_client_leaving_mid_stream_records_the_turn_failed(tmp_path: Path)
                 first = [await anext(lines), await anext(lines)]
             # leaving the block closed the connection mid-answer
             assert first[0] == "event: start"
+            conversation = parse_sse("\n".join(first) + "\n\n")[0][1]["conversation_id"]
+            await asyncio.sleep(0.2)  # the server has seen the client go
+            [turn] = (await client.get(f"/api/conversations/{conversation}")).json()["turns"]
+            assert turn["status"] == "pending"  # still being written, not failed
+            gate.set()
             for _ in range(500):
                 health = (await client.get("/healthz")).json()
                 if health["in_flight"] == 0:
                     break
                 await asyncio.sleep(0.01)
             assert health["in_flight"] == 0
-        conversation = parse_sse("\n".join(first) + "\n\n")[0][1]["conversation_id"]
-        [turn] = services.store.turns(conversation)
-        assert turn.status == "failed"
+            [turn] = (await client.get(f"/api/conversations/{conversation}")).json()["turns"]
+        assert turn["status"] == "done"
+        assert turn["answer"]["text"] == answerer.answer.text
+        [stored] = services.store.turns(conversation)
+        assert stored.status == "done"
     finally:
         gate.set()
         await live.stop()

@@ -19,9 +19,22 @@ async def test_a_vote_is_recorded_once_per_answer(web: WebHarness) -> None:
     vote = {"conversation_id": conversation, "turn_id": turn, "value": "not_helpful"}
     first = await web.client.post("/api/feedback", json=vote)
     again = await web.client.post("/api/feedback", json={**vote, "value": "helpful"})
-    assert (first.status_code, first.json()) == (200, {"recorded": True})
-    assert (again.status_code, again.json()) == (200, {"recorded": False})
+    assert (first.status_code, first.json()) == (200, {"recorded": True, "vote": "not_helpful"})
+    # refused, naming the vote that stands (the page shows that one pressed, not this one)
+    assert (again.status_code, again.json()) == (200, {"recorded": False, "vote": "not_helpful"})
     assert web.services.store.feedback(turn) == ["not_helpful"]
+
+
+async def test_the_conversation_returns_each_answers_vote(web: WebHarness) -> None:
+    # after a reload the page shows the vote an answer already has
+    conversation, turn = await answered(web)
+    await web.ask("And then?", conversation_id=conversation)
+    await web.client.post(
+        "/api/feedback",
+        json={"conversation_id": conversation, "turn_id": turn, "value": "helpful"},
+    )
+    turns = (await web.client.get(f"/api/conversations/{conversation}")).json()["turns"]
+    assert [t["vote"] for t in turns] == ["helpful", None]
 
 
 async def test_only_an_answer_of_that_conversation_can_be_rated(web: WebHarness) -> None:

@@ -1,0 +1,82 @@
+/* citecast history: the conversation kept across a reload. Its id is in localStorage; the
+ * turns come back from GET /api/conversations/{id}, and an answer the server was still
+ * writing when the page went away is shown as such and polled for until it is stored. Loaded
+ * after scroll.js and before chat.js, which calls window.CitecastHistory.restore(chat).
+ */
+(function () {
+  "use strict";
+
+  var POLL_MS = 1000;
+
+  /* Show the stored conversation of ``chat`` (if any) and wait for answers still written. */
+  function restore(chat) {
+    var stored = null;
+    try { stored = window.localStorage.getItem(chat.storageKey); } catch (err) { stored = null; }
+    if (!stored) return;
+    fetchConversation(chat, stored, function (data) {
+      var writing = {};
+      data.turns.forEach(function (turn) {
+        var view = chat.addTurn(turn.question);
+        if (turn.status === "pending") {
+          // asked before a reload: the server goes on writing it and stores it when done
+          stillWriting(view);
+          writing[turn.turn_id] = view;
+        } else {
+          chat.showStored(view, turn);
+        }
+      });
+      if (Object.keys(writing).length) awaitWriting(chat, data.conversation_id, writing);
+    });
+  }
+
+  /* Show the answer being written in ``view`` (turn ``turnId``) once it is stored: its stream
+   * was cut, but the server is up and goes on writing it. */
+  function follow(chat, conversationId, view, turnId) {
+    var writing = {};
+    writing[turnId] = view;
+    stillWriting(view);
+    awaitWriting(chat, conversationId, writing);
+  }
+
+  function stillWriting(view) {
+    view.typing.textContent = "This answer is still being written…";
+    view.typing.hidden = false;
+  }
+
+  /* GET the conversation ``id`` and pass it to ``then``, unless the viewer has started a new
+   * conversation meanwhile; an unknown conversation is forgotten. */
+  function fetchConversation(chat, id, then) {
+    var generation = chat.generation;
+    fetch(chat.url("/api/conversations/" + encodeURIComponent(id)), { cache: "no-store" })
+      .then(function (r) {
+        if (generation !== chat.generation) return null;
+        if (r.status === 404 || r.status === 400) { chat.remember(null); return null; }
+        return r.ok ? r.json() : null;
+      })
+      .then(function (data) {
+        if (!data || !data.turns || generation !== chat.generation) return;
+        chat.remember(data.conversation_id);
+        then(data);
+      })
+      .catch(function () { chat.setStatus("Cannot reach the citecast server.", true); });
+  }
+
+  /* Poll until the answers in ``writing`` (turn id -> view) are no longer being written. */
+  function awaitWriting(chat, conversationId, writing) {
+    chat.setStatus("An answer is still being written…");
+    chat.pollTimer = window.setTimeout(function () {
+      fetchConversation(chat, conversationId, function (data) {
+        data.turns.forEach(function (turn) {
+          var view = writing[turn.turn_id];
+          if (!view || turn.status === "pending") return;
+          delete writing[turn.turn_id];
+          chat.showStored(view, turn);
+          chat.setStatus(turn.status === "done" ? "The answer is ready." : "");
+        });
+        if (Object.keys(writing).length) awaitWriting(chat, conversationId, writing);
+      });
+    }, POLL_MS);
+  }
+
+  window.CitecastHistory = { restore: restore, follow: follow };
+})();

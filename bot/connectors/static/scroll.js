@@ -1,0 +1,77 @@
+/* citecast scrolling: what scrolls the chat (the widget panel, or the page itself) and how a
+ * node is brought into the part of it that the sticky question box does not cover. Loaded
+ * after answer_actions.js and before chat.js, which uses window.CitecastScroll.
+ */
+(function () {
+  "use strict";
+
+  /* The element that scrolls ``node``: the nearest scrolling box from ``node`` itself up, the
+   * page when none is found in the page, and null inside a shadow root (the widget) that has
+   * none: the host page is never scrolled for the widget. */
+  function scrollerOf(node) {
+    for (var n = node; n; n = n.parentElement) {
+      var overflow = window.getComputedStyle(n).overflowY;
+      if (overflow === "auto" || overflow === "scroll") return n;
+    }
+    if (node.getRootNode() !== document) return null;
+    return document.scrollingElement || document.documentElement;
+  }
+
+  /* The part of ``root``'s scroller that ``form`` (the sticky question box) does not cover,
+   * in viewport pixels; null when nothing may be scrolled. */
+  function visibleBand(root, form) {
+    var scroller = scrollerOf(root);
+    if (!scroller) return null;
+    var page = scroller === document.scrollingElement || scroller === document.documentElement;
+    var top = page ? 0 : scroller.getBoundingClientRect().top;
+    var bottom = page ? window.innerHeight : scroller.getBoundingClientRect().bottom;
+    var formTop = form.getBoundingClientRect().top;
+    // what the scroller keeps clear at its top (the widget's close button), as CSS says
+    var clear = parseFloat(window.getComputedStyle(scroller).scrollPaddingTop) || 0;
+    return { scroller: scroller, top: top + clear + 8, bottom: Math.min(bottom, formTop) - 8 };
+  }
+
+  /* Scroll the least needed so that ``node`` sits between the top and the question box; a
+   * node taller than that space shows its start (the question of a long answer stays on top,
+   * the rest is read by scrolling). */
+  function reveal(root, form, node) {
+    var band = visibleBand(root, form);
+    if (!band) return;
+    var box = node.getBoundingClientRect();
+    var dy = 0;
+    if (box.height > band.bottom - band.top || box.top < band.top) dy = box.top - band.top;
+    else if (box.bottom > band.bottom) dy = box.bottom - band.bottom;
+    if (dy) band.scroller.scrollTop += dy;
+  }
+
+  /* True while ``node`` (the newest turn) is where reveal() put it: the viewer has not
+   * scrolled away. */
+  function following(root, form, node) {
+    var band = visibleBand(root, form);
+    if (!band) return false;
+    var box = node.getBoundingClientRect();
+    return box.top >= band.top - 2 && box.top < band.bottom;
+  }
+
+  /* Keyboard focus is never left under the sticky question box (WCAG 2.4.11): after the
+   * browser has scrolled a newly focused control into view, scroll on until it is clear. */
+  function keepFocusClear(root, form) {
+    root.addEventListener("focusin", function (event) {
+      var target = event.target;
+      if (!(target instanceof Element) || form.contains(target)) return;
+      window.requestAnimationFrame(function () {
+        var band = visibleBand(root, form);
+        if (!band || root.getRootNode().activeElement !== target) return;
+        var box = target.getBoundingClientRect();
+        if (box.bottom > band.bottom || box.top < band.top) reveal(root, form, target);
+      });
+    });
+  }
+
+  window.CitecastScroll = {
+    scrollerOf: scrollerOf,
+    reveal: reveal,
+    following: following,
+    keepFocusClear: keepFocusClear,
+  };
+})();
