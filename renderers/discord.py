@@ -4,9 +4,12 @@ Payload: ``{"messages": [{"content", "embeds", "allowed_mentions", "flags", "com
 "files": [{n, path, filename, media_type}]}``. ``allowed_mentions`` is ``{"parse": []}`` on every
 message and ``@everyone``/``@here`` are broken with a zero-width joiner as well. Sources are
 masked links ``[Title](<url>)`` with embeds suppressed (flag 4), or, when
-``Capabilities.embeds`` is set, one "Sources" embed per 4,096 characters. Record actions become
-link buttons on the last message. Limits held: 2,000 content characters per message, 10 embeds,
-256 title, 4,096 description and 6,000 total embed characters, 10 files.
+``Capabilities.embeds`` is set, one "Sources" embed per 4,096 characters. Every listed source
+is sent, in as many messages as it takes; each entry is whole in one message (a link longer than
+a message shows as its title alone). Record actions become link buttons on the last message, the
+first 25 (Discord's 5 rows of 5); any further action is a masked link in its entry. Limits held:
+2,000 content characters per message, 10 embeds, 256 title, 4,096 description and 6,000 total
+embed characters, 10 files.
 """
 
 from __future__ import annotations
@@ -27,12 +30,11 @@ from renderers.limits import (
     pack,
     truncate,
 )
-from renderers.markdown_writer import MarkdownWriter, masked_link
+from renderers.markdown_writer import EntryLevel, MarkdownWriter, masked_link
 
 CHANNEL = "discord"
 SUPPRESS_EMBEDS = 1 << 2
 ALLOWED_MENTIONS: dict[str, Any] = {"parse": []}
-MAX_SOURCE_CHARS = 5 * DISCORD_MAX_CONTENT
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
 
@@ -68,15 +70,27 @@ def _text(value: str, limit: int) -> str:
     return no_mentions(md_text(truncate(value, limit)))
 
 
-def source_line(form: CitationForm) -> str:
+FULL = EntryLevel(title=200, detail=200, columns=300, highlight=True)
+# a list longer than COMPACT_PAST takes fewer messages this way, every source still in it
+COMPACT = EntryLevel(title=80, detail=80, columns=100, highlight=False)
+COMPACT_PAST = 5 * DISCORD_MAX_CONTENT
+LINK_TOO_LONG = " (link too long to show)"
+SOURCES_HEADING = "**Sources**\n"
+
+
+def source_line(
+    form: CitationForm, level: EntryLevel = FULL, *, link: bool = True, button: bool = True
+) -> str:
     """One source entry, on one line: ``[n] [Title](<url>) — p. 12, Section``.
 
-    Mentions are broken in the text parts only; URLs stay byte for byte.
+    Mentions are broken in the text parts only; URLs stay byte for byte. ``link=False`` shows
+    the title alone (for a URL longer than a message). A record's action is a masked link
+    unless it is a button (``button``: it got one of the 25 a message can carry).
     """
-    # every part is bounded so an entry stays one line well inside a message
-    title = _text(form.title, 200)
-    if form.kind in ("link", "download") and form.url:
-        head = masked_link(title, form.url, "discord")
+    title = _text(form.title, level.title)
+    url = level.url(form.url) if form.url else None
+    if form.kind in ("link", "download") and url:
+        head = masked_link(title, url, "discord") if link else title + LINK_TOO_LONG
         if form.kind == "download" and form.filename:
             head += f" ({_text(form.filename, 120)})"
     elif form.kind == "attachment":
@@ -85,37 +99,68 @@ def source_line(form: CitationForm) -> str:
         head = f"{title} ({_text(form.filename, 120)})"
     else:
         head = title
-    extras = [_text(form.detail, 200)] if form.detail else []
-    if form.record and form.record.columns:
-        columns = "; ".join(f"{k}: {v}" for k, v in form.record.columns)
-        extras.append(_text(columns, 300))
-    if form.record and form.record.action and not form.record.button:
-        label = _text(form.record.action.label, 200)
-        extras.append(masked_link(label, form.record.action.url, "discord"))
+    extras = [_text(form.detail, level.detail)] if form.detail and level.detail else []
+    record = form.record
+    if record and record.columns:
+        columns = "; ".join(f"{k}: {v}" for k, v in record.columns)
+        extras.append(_text(columns, level.columns))
+    if record and record.action and not (record.button and button) and link:
+        label = _text(record.action.label, min(level.title, 200))
+        extras.append(masked_link(label, record.action.url, "discord"))
     line = f"{marker(form, form.n)} {head}"
     if extras:
         line += " \u2014 " + " \u00b7 ".join(extras)
     return line
 
 
-def source_lines(doc: Document) -> list[str]:
-    """The source entries, compacted to "and N more" only past MAX_SOURCE_CHARS."""
-    lines: list[str] = []
-    used = 0
+def _entry(form: CitationForm, level: EntryLevel, budget: int, button: bool) -> str:
+    """The richest whole entry within ``budget`` characters: at ``level``, compacted, or the
+    title without links; an entry is never cut inside, so never across two messages."""
+    for candidate in (level, COMPACT):
+        line = source_line(form, candidate, button=button)
+        if len(line) <= budget:
+            return line
+    return _cut(source_line(form, COMPACT, link=False, button=button), budget)
+
+
+def _cut(line: str, budget: int) -> str:
+    """A link-free entry shortened to ``budget`` (only under a tightened ``max_chars``),
+    without a dangling backslash that would escape the ellipsis."""
+    if len(line) <= budget:
+        return line
+    kept = truncate(line, budget)[:-1]
+    if (len(kept) - len(kept.rstrip("\\"))) % 2:
+        kept = kept[:-1]
+    return kept + "\u2026"
+
+
+def source_lines(
+    doc: Document,
+    budget: int = DISCORD_MAX_CONTENT - len(SOURCES_HEADING),
+    buttons: list[CitationForm] | None = None,
+) -> list[str]:
+    """Every listed source, one entry a line of at most ``budget`` characters.
+
+    Nothing is left out (the text cites them all); a list longer than COMPACT_PAST is compacted
+    (shorter titles, no quote highlight) so it takes fewer messages. ``buttons``: the records
+    whose action is a button (by default :func:`button_forms`).
+    """
     listed = doc.listed
-    for index, form in enumerate(listed):
-        line = source_line(form)
-        if used + len(line) > MAX_SOURCE_CHARS:
-            more = f"and {len(listed) - index} more"
-            url = doc.context.full_list_url()
-            lines.append(masked_link(more, url, "discord") if url else more)
-            break
-        lines.append(line)
-        used += len(line) + 1
+    buttoned = {form.n for form in (button_forms(listed) if buttons is None else buttons)}
+    lines = [_entry(form, FULL, budget, form.n in buttoned) for form in listed]
+    if sum(len(line) + 1 for line in lines) > COMPACT_PAST:
+        lines = [_entry(form, COMPACT, budget, form.n in buttoned) for form in listed]
     return lines
 
 
-def _components(doc: Document) -> list[dict[str, Any]]:
+def button_forms(listed: tuple[CitationForm, ...]) -> list[CitationForm]:
+    """The records whose action is a link button: the first 25 (5 rows of 5, Discord's most
+    per message); the actions of any others are masked links in their entries."""
+    with_button = [f for f in listed if f.record and f.record.button and f.record.action]
+    return with_button[: BUTTONS_PER_ROW * MAX_ROWS]
+
+
+def _components(forms: list[CitationForm]) -> list[dict[str, Any]]:
     buttons = [
         {
             "type": 2,
@@ -123,9 +168,9 @@ def _components(doc: Document) -> list[dict[str, Any]]:
             "label": truncate(f"[{f.n}] {f.record.action.label}", DISCORD_MAX_BUTTON_LABEL),
             "url": f.record.action.url,
         }
-        for f in doc.listed
-        if f.record and f.record.button and f.record.action
-    ][: BUTTONS_PER_ROW * MAX_ROWS]
+        for f in forms
+        if f.record and f.record.action
+    ]
     return [
         {"type": 1, "components": buttons[i : i + BUTTONS_PER_ROW]}
         for i in range(0, len(buttons), BUTTONS_PER_ROW)
@@ -155,9 +200,10 @@ def _message(content: str, embeds: list[dict[str, Any]], flags: int) -> dict[str
 
 def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The Discord payload from rendered blocks."""
-    lines = source_lines(doc)
     # capabilities may only tighten the platform limit
     limit = max(200, min(doc.caps.max_chars or DISCORD_MAX_CONTENT, DISCORD_MAX_CONTENT))
+    buttons = button_forms(doc.listed)
+    lines = source_lines(doc, limit - len(SOURCES_HEADING), buttons)
     messages: list[dict[str, Any]] = []
     if doc.caps.embeds and lines:
         contents = pack(fragments, limit) or [""]
@@ -169,14 +215,14 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     else:
         blocks = list(fragments)
         if lines:
-            blocks.append("**Sources**\n" + lines[0])
+            blocks.append(SOURCES_HEADING + lines[0])
             body = pack(blocks, limit)
             contents = pack([body[-1], *lines[1:]], limit, sep="\n")
             contents = body[:-1] + contents
         else:
             contents = pack(blocks, limit)
         messages = [_message(c, [], SUPPRESS_EMBEDS) for c in contents or ["(empty answer)"]]
-    components = _components(doc)
+    components = _components(buttons)
     if components:
         messages[-1]["components"] = components
     return {"messages": messages, "files": doc.files}

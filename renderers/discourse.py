@@ -1,32 +1,40 @@
 """The Discourse renderer: a post in markdown with native footnotes.
 
 Payload: ``{"raw": str, "uploads": [{n, path, filename, media_type, placeholder}]}``, plus
-``"continued": [raw, ...]`` only when the answer does not fit one post (each post carries the
-footnote definitions it uses). Citations are ``[^n]`` and each is defined once at the end:
+``"continued": [raw, ...]`` only when the answer does not fit one post. Citations are ``[^n]``
+and every post defines each footnote it references, once, at its end:
 ``[^n]: [Title](url), p. 12, Section``. Titles are escaped so they cannot break the definition.
+
+Fitting a post (``Capabilities.max_chars``; Discourse's default ``max_post_length`` is 32,000):
+the definitions are compacted first (:data:`LEVELS`: the quote highlight leaves the link, titles
+shorten, page/section and record columns go), never cut inside; only when the shortest
+definitions still do not fit does the rest of the body move, at a block boundary, to the next
+post. A link longer than a whole post can hold shows as its title alone. Sources shown but not
+cited (``show: all``) are listed under "Other sources" after the body of the last post.
 
 Upload seam: a file to attach is written ``[name|attachment](citecast-upload://n)``; the
 connector uploads ``path`` and replaces the entry's ``placeholder`` (that URL) in ``raw`` with
-the ``upload://…`` short URL Discourse returned. The post limit is ``Capabilities.max_chars``
-(Discourse's default ``max_post_length`` is 32,000).
+the ``upload://…`` short URL Discourse returned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Mapping, Set
+from functools import cached_property, lru_cache
 from typing import Any
 
 from bot.markdown import CITATION_MARK, Token
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document, file_entry
-from renderers.escaping import md_text, no_forum_mentions
-from renderers.limits import pack, truncate
-from renderers.markdown_writer import MarkdownWriter, escape_text, masked_link
+from renderers.escaping import md_text, no_forum_mentions, visible
+from renderers.limits import split_long, truncate
+from renderers.markdown_writer import EntryLevel, MarkdownWriter, escape_text, masked_link
 
 CHANNEL = "discourse"
 UPLOAD_SCHEME = "citecast-upload://"
-DEFINITION_MAX = 1000
+LINK_TOO_LONG = " (link too long to show)"
+# the smallest piece a block is cut into to make room for its definitions
+MIN_PIECE = 80
 
 
 def placeholder(n: int) -> str:
@@ -60,86 +68,187 @@ def block_renderer(
     return DiscourseBlocks(forms, context.show != "none")
 
 
-def _text(value: str) -> str:
-    return no_forum_mentions(md_text(value))
+# richest first; every level keeps every link, so a source stays one click away
+LEVELS = (
+    EntryLevel(title=300, detail=200, columns=300, highlight=True),
+    EntryLevel(title=120, detail=100, columns=120, highlight=False),
+    EntryLevel(title=60, detail=0, columns=0, highlight=False),
+    EntryLevel(title=30, detail=0, columns=0, highlight=False),
+)
+SHORTEST = LEVELS[-1]
 
 
-@lru_cache(maxsize=1024)  # the size estimate and the post both need every definition
-def definition_body(form: CitationForm) -> str:
-    """The text of a footnote definition (one line)."""
-    title = _text(truncate(form.title, 300))
-    if form.kind in ("link", "download") and form.url:
-        head = masked_link(title, form.url, "discourse")
+def _text(value: str, limit: int) -> str:
+    return no_forum_mentions(md_text(truncate(value, limit)))
+
+
+@lru_cache(maxsize=4096)  # fitting a post measures the same definitions several times
+def definition_body(form: CitationForm, level: EntryLevel = LEVELS[0], link: bool = True) -> str:
+    """The text of a footnote definition (one line, never cut inside a link).
+
+    ``link=False`` is for a link no post can hold: the title shows alone, noted as such (an
+    upload placeholder is short and always kept).
+    """
+    title = _text(form.title, level.title)
+    url = level.url(form.url) if form.url else None
+    if form.kind in ("link", "download") and url:
+        head = masked_link(title, url, "discourse") if link else title + LINK_TOO_LONG
     elif form.kind == "attachment":
-        head = f"[{_text(form.filename or form.title)}|attachment]({placeholder(form.n)})"
+        name = _text(form.filename or form.title, level.title)
+        head = f"[{name}|attachment]({placeholder(form.n)})"
         if form.title != form.filename:
             head = f"{title}: {head}"
     elif form.kind == "name" and form.filename and form.filename != form.title:
-        head = f"{title} ({_text(form.filename)})"
+        head = f"{title} ({_text(form.filename, level.title)})"
     else:
         head = title
     parts = [head]
-    if form.detail:
-        parts.append(_text(form.detail))
-    if form.record and form.record.columns:
-        parts.append("; ".join(f"{_text(k)}: {_text(v)}" for k, v in form.record.columns))
-    if form.record and form.record.action:
-        action = form.record.action
-        parts.append(masked_link(_text(action.label), action.url, "discourse"))
+    if form.detail and level.detail:
+        parts.append(_text(form.detail, level.detail))
+    record = form.record
+    if record and record.columns and level.columns:
+        columns = "; ".join(f"{k}: {v}" for k, v in record.columns)
+        parts.append(_text(columns, level.columns))
+    if record and record.action and link:
+        label = _text(record.action.label, min(level.title, 80))
+        parts.append(masked_link(label, record.action.url, "discourse"))
     if form.weak:
         parts.append("weak support?")
-    return _fit(", ".join(parts))
+    return ", ".join(parts)
 
 
-def _fit(definition: str) -> str:
-    """Cut an over-long definition at a part boundary, never inside a link."""
-    if len(definition) <= DEFINITION_MAX:
-        return definition
-    cut = definition.rfind(", ", 0, DEFINITION_MAX - 1)
-    return definition[: cut if cut > 0 else DEFINITION_MAX - 1] + "\u2026"
+def _link_length(form: CitationForm) -> int:
+    action = form.record.action.url if form.record and form.record.action else ""
+    return len(form.url or "") + len(action)
 
 
-def _definitions(forms: list[CitationForm], doc: Document, referenced: set[int]) -> list[str]:
-    lines = [f"[^{f.n}]: {definition_body(f)}" for f in forms if f.n in referenced]
-    others = [f for f in forms if f.n not in referenced]
-    if others:
-        lines.append("**Other sources**")
-        lines.extend(f"- \\[{f.n}\\] {definition_body(f)}" for f in others)
-    return lines
+class PostFitter:
+    """Splits the body into posts of at most ``limit`` characters, each defining every footnote
+    it references."""
+
+    def __init__(self, listed: tuple[CitationForm, ...], limit: int):
+        self._forms = {form.n: form for form in listed}
+        self._limit = limit
+
+    def posts(self, blocks: list[str]) -> list[str]:
+        """The raw posts: blocks in order, as many per post as fit with their definitions at
+        the shortest level; then each post gets the richest definitions that fit."""
+        whole = "\n\n".join(blocks)
+        raw = self._raw(whole, self._referenced_forms(whole), LEVELS[0], frozenset())
+        if len(raw) <= self._limit:  # the usual answer: one post, nothing to measure
+            return [raw] if blocks else []
+        groups: list[list[str]] = []
+        length, numbers = 0, set[int]()
+        for block in blocks:
+            for piece in self._pieces(block):
+                refs = self._referenced(piece)
+                if groups and self._size(length + 2 + len(piece), numbers | refs) <= self._limit:
+                    groups[-1].append(piece)
+                    length, numbers = length + 2 + len(piece), numbers | refs
+                else:
+                    groups.append([piece])
+                    length, numbers = len(piece), refs
+        return [self._post("\n\n".join(pieces)) for pieces in groups]
+
+    @cached_property
+    def _linkless(self) -> frozenset[int]:
+        # a definition may take at most half a post: a link longer than that shows as its
+        # title from the start, rather than pushing the text around it into post after post
+        half = self._limit // 2
+        return frozenset(
+            n for n, form in self._forms.items() if len(definition_body(form, SHORTEST)) + 10 > half
+        )
+
+    @cached_property
+    def _shortest(self) -> dict[int, int]:
+        # each definition line at the shortest level, measured once: posts are filled by size
+        forms = list(self._forms.values())
+        lines = self._lines(forms, SHORTEST, self._linkless)
+        return {form.n: len(line) for form, line in zip(forms, lines, strict=True)}
+
+    def _referenced(self, body: str) -> set[int]:
+        # footnote references as the writer emits them: answer text that looks like one is
+        # escaped, and one inside code gets a definition it does not need, which is harmless
+        return {int(n) for n in CITATION_MARK.findall(body)} & self._forms.keys()
+
+    def _size(self, body_length: int, numbers: set[int]) -> int:
+        if not numbers:
+            return body_length
+        return body_length + 1 + sum(self._shortest[n] + 1 for n in numbers)
+
+    def _fits(self, piece: str) -> bool:
+        return self._size(len(piece), self._referenced(piece)) <= self._limit
+
+    def _pieces(self, block: str) -> list[str]:
+        """``block`` whole when it fits a post with its definitions, else cut at lines or
+        sentences into pieces as large as fit (:func:`split_long`, the size found by bisection)."""
+        if self._fits(block):
+            return [block]
+        best = split_long(block, MIN_PIECE)
+        low, high = MIN_PIECE + 1, len(block) - 1
+        while low <= high:
+            size = (low + high) // 2
+            parts = split_long(block, size)
+            if all(self._fits(part) for part in parts):
+                best, low = parts, size + 1
+            else:
+                high = size - 1
+        return best
+
+    def _post(self, body: str) -> str:
+        """``body`` and the richest definitions that fit.
+
+        Past the shortest level (very many footnotes under a small limit), the longest links
+        give way to their titles, one at a time.
+        """
+        forms = self._referenced_forms(body)
+        for level in LEVELS:
+            raw = self._raw(body, forms, level, self._linkless)
+            if len(raw) <= self._limit:
+                return raw
+        linkless = set(self._linkless)
+        for form in sorted(forms, key=_link_length, reverse=True):
+            linkless.add(form.n)
+            raw = self._raw(body, forms, SHORTEST, linkless)
+            if len(raw) <= self._limit:
+                break
+        return raw  # over the limit only when the limit cannot hold a minimal piece at all
+
+    def _referenced_forms(self, body: str) -> list[CitationForm]:
+        return [self._forms[n] for n in sorted(self._referenced(body))]
+
+    def _raw(
+        self, body: str, forms: list[CitationForm], level: EntryLevel, linkless: Set[int]
+    ) -> str:
+        lines = self._lines(forms, level, linkless)
+        return f"{body}\n\n" + "\n".join(lines) if lines else body
+
+    @staticmethod
+    def _lines(forms: list[CitationForm], level: EntryLevel, linkless: Set[int]) -> list[str]:
+        return [f"[^{f.n}]: {definition_body(f, level, f.n not in linkless)}" for f in forms]
 
 
-def _post(body: str, forms: list[CitationForm], doc: Document, referenced: set[int]) -> str:
-    lines = _definitions(forms, doc, referenced)
-    return f"{body}\n\n" + "\n".join(lines) if lines else body
+def other_sources(forms: list[CitationForm], budget: int) -> str:
+    """The "Other sources" list (shown, not cited): one whole entry a line, each within
+    ``budget`` characters (compacted, or without its link, when one is longer)."""
+    lines = ["**Other sources**"]
+    for form in forms:
+        prefix = f"- \\[{form.n}\\] "
+        entries = [definition_body(form, level) for level in LEVELS]
+        entries.append(definition_body(form, SHORTEST, link=False))
+        lines.append(prefix + next((e for e in entries if len(prefix + e) <= budget), entries[-1]))
+    return "\n".join(lines)
 
 
 def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The Discourse payload from rendered blocks."""
     limit = doc.caps.max_chars
-    listed = list(doc.listed)
-    footnote_room = sum(len(definition_body(f)) + 12 for f in listed)
-    body_limit = max(limit // 2, limit - footnote_room - 40)
-    posts = pack(fragments, body_limit) or ["(empty answer)"]
-    raws: list[str] = []
-    for index, body in enumerate(posts):
-        # footnote references as the writer emits them (answer text that looks like one is escaped)
-        referenced = {int(n) for n in CITATION_MARK.findall(body)}
-        forms = [f for f in listed if f.n in referenced]
-        if index == len(posts) - 1:
-            forms = [f for f in listed if f.n in referenced or f.n not in doc.cited]
-        raw = _post(body, forms, doc, referenced)
-        while len(raw) > limit and forms:
-            keep = max(0, len(forms) - max(1, len(forms) // 4))
-            more = len(forms) - keep
-            forms = forms[:keep]
-            url = doc.context.full_list_url()
-            note = (
-                masked_link(f"and {more} more sources", url, "discourse")
-                if url
-                else (f"and {more} more sources")
-            )
-            raw = _post(body, forms, doc, {f.n for f in forms}) + f"\n\n{note}"
-        raws.append(raw)
+    blocks = [fragment for fragment in fragments if visible(fragment)]
+    others = [form for form in doc.listed if form.n not in doc.cited]
+    if others:
+        # in the body, not after the definitions: a line after "[^n]: …" would continue it
+        blocks.append(other_sources(others, limit // 2))
+    raws = PostFitter(doc.listed, limit).posts(blocks) or ["(empty answer)"]
     # one upload entry per citation of a file, since each footnote has its own placeholder; the
     # connector uploads a file once however many entries name it
     uploads = [{**file_entry(f), "placeholder": placeholder(f.n)} for f in doc.attachments]

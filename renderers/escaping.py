@@ -39,9 +39,34 @@ def slack_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+# Slack has no escape for its formatting characters (a backslash shows as itself). It pairs a
+# marker only where it touches a word boundary outside and text inside, so a zero-width joiner
+# on each side keeps it from opening or closing bold, italic, strike or code; the character
+# itself is still there to read and copy.
+_SLACK_FORMATTING = re.compile(r"[*_~`]")
+
+
+def slack_literal(text: str) -> str:
+    """``text`` shown as it is in mrkdwn: escaped (:func:`slack_text`), and no asterisk,
+    underscore, tilde or backtick formatting anything. Bare URLs and e-mail addresses are left
+    whole (a joiner would break the link Slack makes of them)."""
+    out: list[str] = []
+    last = 0
+    for m in _URL_SPAN.finditer(text):
+        out.append(_SLACK_FORMATTING.sub(_joined, text[last : m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(_SLACK_FORMATTING.sub(_joined, text[last:]))
+    return slack_text("".join(out))
+
+
+def _joined(m: re.Match[str]) -> str:
+    return ZWJ + m.group(0) + ZWJ
+
+
 def slack_link_text(text: str) -> str:
-    """Text shown inside ``<url|text>``: escaped, one line, no ``|``."""
-    return slack_text(one_line(text)).replace("|", "\u2223")
+    """Text shown inside ``<url|text>``: escaped, one line, no ``|``, no formatting."""
+    return slack_literal(one_line(text)).replace("|", "\u2223")
 
 
 def slack_url(url: str) -> str:

@@ -20,6 +20,12 @@ SLACK_MAX_HEADER_CHARS = 150
 SLACK_MAX_TEXT_CHARS = 40_000
 SLACK_FALLBACK_CHARS = 3000
 SLACK_MAX_BUTTON_LABEL = 75
+SLACK_MAX_BUTTON_URL = 3000
+# The text of all blocks of one message, summed. Slack refuses more with `msg_blocks_too_long`,
+# a limit it does not document: "12,000 text characters with a buffer for block containers"
+# (Slack, bolt-js#2509), and a message of 11,341 summed characters was refused (bolt-js#2867).
+# 10,000 stays clear of both and leaves room for blocks the connector adds (feedback buttons).
+SLACK_MAX_BLOCKS_TEXT = 10_000
 DISCORD_MAX_CONTENT = 2000
 DISCORD_MAX_EMBEDS = 10
 DISCORD_MAX_TITLE = 256
@@ -62,7 +68,8 @@ def _inside(pos: int, spans: Sequence[tuple[int, int]]) -> bool:
 def _cut_point(text: str, limit: int) -> int:
     """The best position <= limit to cut ``text`` at (line, sentence, space, any)."""
     window = text[: limit + 1]
-    spans = _protected_spans(text[: limit + 200])
+    # wide enough to see whole any link that starts before the limit and could fit a piece
+    spans = _protected_spans(text[: 2 * limit + 1])
     for pattern in _CUT_PATTERNS:
         points = [m.end() for m in pattern.finditer(window) if 0 < m.end() <= limit]
         # the last point outside every link or code span, if it keeps a useful first piece

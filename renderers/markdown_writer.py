@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from bot.markdown import Token, plain_text
@@ -32,6 +33,8 @@ _TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in _SPECIAL_CHARS})
 _HAS_SPECIAL = re.compile(f"[{re.escape(_SPECIAL_CHARS)}]")
 _LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
 TABLE_MAX_WIDTH = 60
+_BACKTICK_RUN = re.compile(r"`+")
+_BACKTICK_PAIRS = re.compile(r"`(?=`)")
 
 
 def escape_text(text: str, dialect: Dialect) -> str:
@@ -52,8 +55,37 @@ def _escape_line_start(m: re.Match[str]) -> str:
 
 def fence_for(code: str) -> str:
     """A backtick fence longer than any backtick run inside ``code``."""
-    longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
-    return "`" * max(3, longest + 1)
+    return "`" * max(3, _longest_backtick_run(code) + 1)
+
+
+def _longest_backtick_run(code: str) -> int:
+    return max((len(m) for m in _BACKTICK_RUN.findall(code)), default=0)
+
+
+def code_span(code: str, dialect: Dialect) -> str:
+    """Inline ``code`` (one line, visible) shown as written, backticks included.
+
+    The fence is one backtick longer than any run inside, padded with a space when the code
+    starts or ends with a backtick (CommonMark and Discord both strip one such space). Discord
+    reads three backticks anywhere as a code block, so there runs of two or more are broken
+    with a zero-width space to keep the fence at two.
+    """
+    if dialect == "discord":
+        code = no_mentions(_BACKTICK_PAIRS.sub("`\u200b", code))
+    fence = "`" * (_longest_backtick_run(code) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{fence}{pad}{code}{pad}{fence}"
+
+
+def indent_under(text: str, width: int) -> str:
+    """``text`` with every line after the first indented ``width`` spaces (blank lines stay
+    empty): the blocks of a list item after its first line must sit under its text, or a code
+    fence, paragraph or quote at column 0 ends the list."""
+    pad = " " * width
+    return "\n".join(
+        line if index == 0 or not line else pad + line
+        for index, line in enumerate(text.split("\n"))
+    )
 
 
 class MarkdownWriter:
@@ -106,7 +138,7 @@ class MarkdownWriter:
         fence = fence_for(code)
         return f"{fence}{lang}\n{code}\n{fence}"
 
-    def _list(self, token: Token, indent: str = "") -> str:
+    def _list(self, token: Token) -> str:
         if not list_shows_text(token):
             return ""
         attrs = token.get("attrs") or {}
@@ -117,23 +149,11 @@ class MarkdownWriter:
         for item in token.get("children") or []:
             marker = f"{number}. " if ordered else "- "
             number += 1
-            inner_indent = indent + " " * len(marker)
-            parts: list[str] = []
-            first_line_nested = False
-            for child in item.get("children") or []:
-                if child["type"] == "list":
-                    text = self._list(child, inner_indent)
-                else:
-                    text = self.block(child).replace("\n", "\n" + inner_indent)
-                if visible(text):  # an empty part would push the rest out of the item
-                    if not parts:
-                        first_line_nested = child["type"] == "list"
-                    parts.append(text)
+            rendered = (self.block(child) for child in item.get("children") or [])
+            parts = [text for text in rendered if visible(text)]  # an empty part ends the item
             if not parts and not ordered:
                 continue  # an empty bullet shows nothing; an empty numbered item keeps its number
-            body = sep.join(parts)
-            lead = indent + marker
-            items.append(lead + (body.lstrip() if first_line_nested else body))
+            items.append(marker + indent_under(sep.join(parts), len(marker)))
         return sep.join(items)
 
     def _table(self, token: Token) -> str:
@@ -183,13 +203,8 @@ class MarkdownWriter:
                 code = one_line(str(token.get("raw", "")))
                 if not visible(code):
                     out.append(" " if token.get("raw") else "")  # "``" would show backticks
-                elif self._dialect == "discord":
-                    code = no_mentions(code.replace("`", "\u02cb"))
-                    out.append(f"`{code}`")
                 else:
-                    fence = "`" * (max((len(m) for m in re.findall(r"`+", code)), default=0) + 1)
-                    pad = " " if code.startswith("`") or code.endswith("`") else ""
-                    out.append(f"{fence}{pad}{code}{pad}{fence}")
+                    out.append(code_span(code, self._dialect))
             elif kind in ("link", "image"):
                 out.append(self._link(token))
             elif kind == "softbreak":
@@ -232,6 +247,31 @@ def _without_citations(tokens: list[Token]) -> list[Token]:
             token = {**token, "children": _without_citations(token["children"])}
         out.append(token)
     return out
+
+
+@dataclass(frozen=True)
+class EntryLevel:
+    """How much of a source entry (Discord line, Discourse footnote) there is room for: text
+    lengths (0 leaves the part out) and whether a deep link keeps its quote highlight."""
+
+    title: int
+    detail: int
+    columns: int
+    highlight: bool
+
+    def url(self, url: str) -> str:
+        """``url`` as this level links it."""
+        return url if self.highlight else without_text_fragment(url)
+
+
+def without_text_fragment(url: str) -> str:
+    """``url`` without its quote highlight (a ``:~:text=`` directive), other fragments kept:
+    the first thing a compacted source entry gives up."""
+    address, hash_sign, fragment = url.partition("#")
+    if not hash_sign or ":~:" not in fragment:
+        return url
+    kept = fragment.split(":~:", 1)[0]
+    return f"{address}#{kept}" if kept else address
 
 
 def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:

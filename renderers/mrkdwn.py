@@ -1,9 +1,10 @@
 """Tree walker from the mistune AST to Slack mrkdwn.
 
 Headings become bold lines, lists bullets or numbers indented four spaces per level, tables a
-monospace block (or ``*Header*: value`` lines when too wide), quotes ``>``, code fenced with
-triple backticks, links ``<url|text>``. All answer text is escaped (``& < >``) so it can never
-form a link, a mention or ``<!channel>``. ``cite(n)`` writes a citation marker.
+monospace block (or ``*Header*: value`` lines when too wide), quotes ``>`` (one level: Slack
+cannot nest them), code fenced with triple backticks, links ``<url|text>``. All answer text is
+escaped (``& < >``) so it can never form a link, a mention or ``<!channel>``. ``cite(n)`` writes
+a citation marker.
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
 from renderers.document import list_shows_text, table_rows
-from renderers.escaping import one_line, safe_url, slack_link_text, slack_text, slack_url, visible
+from renderers.escaping import (
+    one_line,
+    safe_url,
+    slack_link_text,
+    slack_literal,
+    slack_text,
+    slack_url,
+    visible,
+)
 
 TABLE_MAX_WIDTH = 72
 
@@ -21,6 +30,19 @@ TABLE_MAX_WIDTH = 72
 def code_text(text: str) -> str:
     """Text inside a code span or block: escaped, and unable to close the fence early."""
     return slack_text(text).replace("```", "`\u200b``")
+
+
+def code_span(code: str) -> str:
+    """Inline code as mrkdwn, showing exactly ``code``.
+
+    mrkdwn has no way to put a backtick inside inline code (it ends the span, and a backslash
+    shows as itself), so code holding one is shown as literal text rather than altered.
+    """
+    if not visible(code):
+        return code  # "``" or "` `" would show the backticks themselves
+    if "`" in code:
+        return slack_literal(code)
+    return f"`{code_text(code)}`"
 
 
 class MrkdwnWriter:
@@ -41,11 +63,10 @@ class MrkdwnWriter:
         if kind == "list":
             return self._list(token, depth)
         if kind == "block_quote":
-            blocks = (self.block(c, depth) for c in children)
-            inner = "\n\n".join(b for b in blocks if visible(b))
-            if not inner:
-                return ""
-            return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+            # every line quoted once: Slack has no nested quote ("> > x" shows the second ">"),
+            # and a line of a bare ">" shows as itself, so blocks follow line by line
+            lines = self._quoted(token, depth).split("\n")
+            return "\n".join(f"> {line}" for line in lines if visible(line))
         if kind == "block_code":
             code = str(token.get("raw", "")).rstrip("\n")
             return f"```\n{code_text(code)}\n```" if visible(code) else ""
@@ -58,6 +79,14 @@ class MrkdwnWriter:
         if children:
             return "\n".join(self.block(c, depth) for c in children)
         return slack_text(str(token.get("raw", "")))
+
+    def _quoted(self, token: Token, depth: int) -> str:
+        """The blocks of a quote, a quote inside it included, without the ``>`` markers."""
+        blocks = (
+            self._quoted(c, depth) if c["type"] == "block_quote" else self.block(c, depth)
+            for c in token.get("children") or []
+        )
+        return "\n".join(b for b in blocks if visible(b))
 
     def _list(self, token: Token, depth: int) -> str:
         if not list_shows_text(token):
@@ -87,23 +116,30 @@ class MrkdwnWriter:
         return "\n".join(lines)
 
     def _table(self, token: Token) -> str:
-        rows = [[one_line(self.plain(cell)) for cell in row] for row in table_rows(token)]
+        cells = table_rows(token)
+        rows = [[one_line(self.plain(cell)) for cell in row] for row in cells]
         if not any(visible(cell) for row in rows for cell in row):
             return ""
         widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
         if sum(widths) + 3 * len(widths) <= TABLE_MAX_WIDTH:
+            # a monospace block cannot hold links: its markers are plain, the sources follow
             lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
             lines.insert(1, "-+-".join("-" * w for w in widths))
             body = "\n".join(line.rstrip() for line in lines)
             return f"```\n{code_text(body)}\n```"
-        head, *body_rows = rows
+        return self._cards(cells)
+
+    def _cards(self, cells: list[list[list[Token]]]) -> str:
+        """A table too wide for monospace: one ``*Header*: value`` line per cell, row by row,
+        formatted and with linked citations like any other text."""
+        head = [self.inline(cell, bold=True).strip() for cell in cells[0]]
         out: list[str] = []
-        for row in body_rows:
-            pairs = [
-                f"*{slack_text(h)}*: {slack_text(c)}" if visible(h) else slack_text(c)
-                for h, c in zip(head, row, strict=False)
-                if visible(c)
-            ]
+        for row in cells[1:]:
+            pairs: list[str] = []
+            for title, cell in zip(head, row, strict=False):
+                value = self.inline(cell).strip()
+                if visible(value):
+                    pairs.append(f"*{title}*: {value}" if visible(title) else value)
             if pairs:
                 out.append("\n".join(pairs))
         return "\n\n".join(out)
@@ -141,9 +177,7 @@ class MrkdwnWriter:
             elif kind == "strikethrough":
                 out.append(f"~{self.inline(children, bold)}~")
             elif kind == "codespan":
-                code = str(token.get("raw", ""))
-                # "``" or "` `" would show the backticks themselves
-                out.append(f"`{code_text(code).replace('`', 'ʼ')}`" if visible(code) else code)
+                out.append(code_span(str(token.get("raw", ""))))
             elif kind in ("link", "image"):
                 url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
                 label = plain_text(children) or ("image" if kind == "image" else "")

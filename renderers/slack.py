@@ -3,25 +3,35 @@
 Payload: ``{"messages": [{"text", "blocks", "unfurl_links": False, "unfurl_media": False}],
 "files": [{n, path, filename, media_type}]}``. Citations are ``<url|[n]>`` inline when the source
 has a link, then the sources follow as context blocks of ``<url|[n] Title>`` elements (ten per
-block), with an actions block of record buttons. Limits held: 50 blocks per message, 3,000
-characters per section text, 10 context elements, 150 header characters, a short plain ``text``
-fallback (at most 3,000 of the 40,000 allowed characters).
+block), with an actions block of record buttons. Limits held: 50 blocks and 10,000 characters
+of block text per message (a longer answer continues in further messages), 3,000 characters per
+section text, 10 context elements of 2,000, 150 header characters, a short one-line plain
+``text`` fallback (at most 3,000 of the 40,000 allowed characters).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.markdown import Token
-from renderers.base import CitationForm, RenderContext
+from renderers.base import Capabilities, CitationForm, RenderContext
 from renderers.document import Document
-from renderers.escaping import one_line, slack_link_text, slack_text, slack_url, visible
+from renderers.escaping import (
+    one_line,
+    slack_link_text,
+    slack_literal,
+    slack_text,
+    slack_url,
+    visible,
+)
 from renderers.limits import (
     SLACK_FALLBACK_CHARS,
     SLACK_MAX_BLOCKS,
+    SLACK_MAX_BLOCKS_TEXT,
     SLACK_MAX_BUTTON_LABEL,
+    SLACK_MAX_BUTTON_URL,
     SLACK_MAX_CONTEXT_ELEMENTS,
     SLACK_MAX_CONTEXT_TEXT,
     SLACK_MAX_HEADER_CHARS,
@@ -30,20 +40,21 @@ from renderers.limits import (
     truncate,
 )
 from renderers.mrkdwn import MrkdwnWriter
-from renderers.text_writer import TextWriter
 
 CHANNEL = "slack"
 MAX_SOURCE_CONTEXT_BLOCKS = 20
 MAX_BUTTONS = 25
 EMPTY = "(empty answer)"
+# blocks whose inline children are their text; the fallback reads every other block through them
+_INLINE_HOLDERS = frozenset({"paragraph", "block_text", "heading", "table_cell"})
 
 
 @dataclass(frozen=True)
 class SlackPart:
     """One rendered top-level block: mrkdwn ``text`` or a ``header``.
 
-    ``plain()`` gives its plain text for the fallback; it is computed only for the first blocks,
-    since the fallback is short.
+    ``plain()`` gives its text on one line for the fallback; it is computed only for the first
+    blocks, since the fallback is short.
     """
 
     kind: Literal["text", "header"]
@@ -56,77 +67,158 @@ def marker(form: CitationForm | None, n: int) -> str:
     return f"[{n}?]" if form is not None and form.weak else f"[{n}]"
 
 
+def section_limit(caps: Capabilities) -> int:
+    """Characters per section text: capabilities may only tighten Slack's limit."""
+    return max(100, min(caps.max_chars or SLACK_MAX_SECTION_CHARS, SLACK_MAX_SECTION_CHARS))
+
+
+def header_text(title: str, markers: Iterable[str], limit: int = SLACK_MAX_HEADER_CHARS) -> str:
+    """``title`` within ``limit`` characters, its citation ``markers`` kept.
+
+    The words are shortened, never a marker: markers the cut would drop follow the ellipsis
+    ("A very long heading… [1]"). Only markers longer than the limit together are cut.
+    """
+    if len(title) <= limit:
+        return title
+    lost: list[str] = []
+    while True:
+        tail = "".join(f" {m}" for m in lost)
+        shown = truncate(title, max(1, limit - len(tail)))
+        missing = [m for m in dict.fromkeys(markers) if m not in shown]
+        if missing == lost:  # the cut only moves left as markers are added: this settles
+            return truncate(shown + tail, limit)
+        lost = missing
+
+
 class SlackBlocks:
     """Block step of the Slack renderer."""
 
-    def __init__(self, forms: Mapping[int, CitationForm]):
+    def __init__(self, forms: Mapping[int, CitationForm], section_chars: int):
         self._forms = forms
+        # a link longer than a section cannot be sent whole: its marker is then plain text
+        self._max_link = section_chars
         self._writer = MrkdwnWriter(self.cite, self.cite_plain)
-        self._plain = TextWriter(self.cite_plain)
 
     def cite(self, n: int) -> str:
         form = self._forms.get(n)
         if form is None:
             return ""
         if form.url and form.kind in ("link", "download"):
-            return f"<{slack_url(form.url)}|{marker(form, n)}>"
+            link = f"<{slack_url(form.url)}|{marker(form, n)}>"
+            if len(link) <= self._max_link:
+                return link
         return marker(form, n)
 
     def cite_plain(self, n: int) -> str:
         return marker(self._forms.get(n), n) if n in self._forms else ""
 
+    def plain(self, token: Token) -> str:
+        """The text of a block on one line: no markup, underline, bullet or quote marker."""
+        kind = token["type"]
+        children = token.get("children") or []
+        if kind in _INLINE_HOLDERS:
+            return one_line(self._writer.plain(children))
+        if kind in ("block_code", "block_html"):
+            return one_line(str(token.get("raw", "")))
+        return " ".join(filter(None, (self.plain(c) for c in children)))
+
+    def _markers(self, tokens: list[Token]) -> list[str]:
+        found: list[str] = []
+        for token in tokens:
+            if token["type"] == "citation":
+                found.append(self.cite_plain(int(token["attrs"]["n"])))
+            else:
+                found += self._markers(token.get("children") or [])
+        return [m for m in found if m]
+
     def __call__(self, token: Token) -> SlackPart:
         if token["type"] == "heading" and int(token["attrs"]["level"]) == 1:
-            title = one_line(self._writer.plain(token.get("children") or []))
+            children = token.get("children") or []
+            title = one_line(self._writer.plain(children))
             if not visible(title):
                 return SlackPart("text", "", lambda: "")  # Slack rejects an empty header
             # plain_text is not parsed by Slack; the joiner still keeps `<!here>` out of it (added
             # before the cut, so the header stays within Slack's limit)
-            shown = truncate(title.replace("<", "<\u200d"), SLACK_MAX_HEADER_CHARS)
+            shown = header_text(title.replace("<", "<\u200d"), self._markers(children))
             return SlackPart("header", shown, lambda: title)
-        return SlackPart("text", self._writer.block(token), lambda: self._plain.block(token))
+        return SlackPart("text", self._writer.block(token), lambda: self.plain(token))
 
 
 def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> SlackBlocks:
     """The block step (``seed`` is unused: Slack has no per-answer ids)."""
-    return SlackBlocks(forms)
+    return SlackBlocks(forms, section_limit(context.caps(CHANNEL)))
+
+
+def fit(text: str, limit: int, escape: Callable[[str], str] = slack_literal) -> str:
+    """``escape(text)`` on one line within ``limit`` characters.
+
+    The text is shortened before it is escaped, so the cut never falls inside an entity
+    (``&amp;``) or between a formatting character and its joiners.
+    """
+    text = one_line(text)
+    keep = limit
+    while True:
+        shown = escape(truncate(text, keep))
+        if len(shown) <= limit or keep <= 1:
+            return shown
+        # each character cut saves one to five escaped ones (``&`` -> ``&amp;``)
+        keep -= max(1, (len(shown) - limit) // 5)
+
+
+def has_button(form: CitationForm) -> bool:
+    """True when the record action of ``form`` shows as a button (its URL fits one)."""
+    record = form.record
+    if record is None or record.action is None:
+        return False
+    return record.button and len(record.action.url) <= SLACK_MAX_BUTTON_URL
 
 
 def source_element(form: CitationForm) -> str:
     """One context element: ``<url|[n] Title> · p. 12, Section`` (mrkdwn, escaped).
 
-    Every part is bounded, so the element stays within Slack's 2,000 characters without ever
-    cutting a link.
+    Every part is bounded, so the element stays within Slack's 2,000 characters and is never
+    cut. A link whose URL is too long for that shows its text alone: the record action first,
+    then the title (the inline citation and any button still link where they fit).
     """
-    label = f"{marker(form, form.n)} {truncate(one_line(form.title), 200)}"
-    filename = slack_text(truncate(one_line(form.filename or ""), 120))
-    if form.kind in ("link", "download") and form.url:
-        text = f"<{slack_url(form.url)}|{slack_link_text(label)}>"
+    for title_link, action_link in ((True, True), (True, False), (False, False)):
+        text = _source_entry(form, title_link, action_link)
+        if len(text) <= SLACK_MAX_CONTEXT_TEXT:
+            break
+    return text  # without links every part is bounded: it fits (tested)
+
+
+def _source_entry(form: CitationForm, title_link: bool, action_link: bool) -> str:
+    label = f"{marker(form, form.n)} {one_line(form.title)}"
+    filename = fit(form.filename or "", 120)
+    if form.kind in ("link", "download") and form.url and title_link:
+        text = f"<{slack_url(form.url)}|{fit(label, 210, slack_link_text)}>"
         if form.kind == "download" and filename:
             text += f" ({filename})"
     elif form.kind == "attachment":
-        text = f"{slack_text(label)} (attached: {filename})"
-    elif form.kind == "name" and form.filename and form.filename != form.title:
-        text = f"{slack_text(label)} ({filename})"
+        text = f"{fit(label, 210)} (attached: {filename})"
+    elif form.kind in ("name", "download") and form.filename and form.filename != form.title:
+        text = f"{fit(label, 210)} ({filename})"
     else:
-        text = slack_text(label)
-    extras = [slack_text(truncate(one_line(form.detail), 200))] if form.detail else []
+        text = fit(label, 210)
+    extras = [fit(form.detail, 200)] if form.detail else []
     if form.record and form.record.columns:
-        columns = "; ".join(f"{k}: {v}" for k, v in form.record.columns)
-        extras.append(slack_text(truncate(one_line(columns), 300)))
-    if form.record and form.record.action and not form.record.button:
+        extras.append(fit("; ".join(f"{k}: {v}" for k, v in form.record.columns), 300))
+    if form.record and form.record.action and not has_button(form):
         action = form.record.action
-        action_label = slack_link_text(truncate(action.label, 75))
-        extras.append(f"<{slack_url(action.url)}|{action_label}>")
+        if action_link:
+            extras.append(f"<{slack_url(action.url)}|{fit(action.label, 75, slack_link_text)}>")
+        else:
+            extras.append(fit(action.label, 75))
     if extras:
         text += " \u00b7 " + " \u00b7 ".join(extras)
-    return truncate(text, SLACK_MAX_CONTEXT_TEXT)
+    return text
 
 
-def source_blocks(doc: Document) -> list[dict[str, Any]]:
-    """Context blocks listing the sources (ten per block), then record buttons."""
+def source_elements(doc: Document) -> list[str]:
+    """The context elements listing the sources, compacted to "and N more" past the budget of
+    context blocks."""
     listed = list(doc.listed)
     limit = MAX_SOURCE_CONTEXT_BLOCKS * SLACK_MAX_CONTEXT_ELEMENTS
     elements = [
@@ -136,16 +228,11 @@ def source_blocks(doc: Document) -> list[dict[str, Any]]:
         more = f"and {len(listed) - len(elements)} more"
         url = doc.context.full_list_url()
         elements.append(f"<{slack_url(url)}|{more}>" if url else more)
-    blocks: list[dict[str, Any]] = [
-        {
-            "type": "context",
-            "elements": [
-                {"type": "mrkdwn", "text": text}
-                for text in elements[i : i + SLACK_MAX_CONTEXT_ELEMENTS]
-            ],
-        }
-        for i in range(0, len(elements), SLACK_MAX_CONTEXT_ELEMENTS)
-    ]
+    return elements
+
+
+def button_blocks(doc: Document) -> list[dict[str, Any]]:
+    """Actions blocks of record buttons (25 per block)."""
     buttons = [
         {
             "type": "button",
@@ -158,12 +245,13 @@ def source_blocks(doc: Document) -> list[dict[str, Any]]:
             "url": f.record.action.url,
             "action_id": f"citecast_source_{f.n}",
         }
-        for f in listed
-        if f.record and f.record.button and f.record.action
+        for f in doc.listed
+        if has_button(f) and f.record and f.record.action
     ]
-    for i in range(0, len(buttons), MAX_BUTTONS):
-        blocks.append({"type": "actions", "elements": buttons[i : i + MAX_BUTTONS]})
-    return blocks
+    return [
+        {"type": "actions", "elements": buttons[i : i + MAX_BUTTONS]}
+        for i in range(0, len(buttons), MAX_BUTTONS)
+    ]
 
 
 def _body_blocks(parts: list[SlackPart], limit: int) -> list[dict[str, Any]]:
@@ -185,43 +273,84 @@ def _body_blocks(parts: list[SlackPart], limit: int) -> list[dict[str, Any]]:
     return blocks
 
 
+def block_text_length(block: dict[str, Any]) -> int:
+    """The characters of text in ``block``, as Slack sums them for ``msg_blocks_too_long``."""
+    texts = [block["text"]["text"]] if "text" in block else []
+    for element in block.get("elements", []):
+        text = element.get("text")
+        texts.append(text["text"] if isinstance(text, dict) else text or "")
+    return sum(len(text) for text in texts)
+
+
+class MessagePacker:
+    """Fills messages in order, each within ``max_blocks`` blocks and ``max_text`` characters
+    of block text; a block that does not fit starts the next message."""
+
+    def __init__(self, max_blocks: int, max_text: int = SLACK_MAX_BLOCKS_TEXT):
+        self.messages: list[list[dict[str, Any]]] = [[]]
+        self._max_blocks = max_blocks
+        self._max_text = max_text
+        self._text = 0  # block text of the last message
+
+    def _fits(self, blocks: int, text: int) -> bool:
+        current = self.messages[-1]
+        return len(current) + blocks <= self._max_blocks and self._text + text <= self._max_text
+
+    def add(self, block: dict[str, Any]) -> None:
+        size = block_text_length(block)
+        if self.messages[-1] and not self._fits(1, size):
+            self.messages.append([])
+            self._text = 0
+        self.messages[-1].append(block)
+        self._text += size
+
+    def add_source(self, element: str) -> None:
+        """A source entry: into the open context block when it has room, else a new block."""
+        current = self.messages[-1]
+        last = current[-1] if current else None
+        if (
+            last is not None
+            and last["type"] == "context"
+            and len(last["elements"]) < SLACK_MAX_CONTEXT_ELEMENTS
+            and self._fits(0, len(element))
+        ):
+            last["elements"].append({"type": "mrkdwn", "text": element})
+            self._text += len(element)
+        else:
+            self.add({"type": "context", "elements": [{"type": "mrkdwn", "text": element}]})
+
+
 def fallback_text(parts: list[SlackPart]) -> str:
-    """The notification/fallback ``text``: the answer's plain text, short, escaped."""
+    """The notification/fallback ``text``: the answer's plain text on one line, short, escaped."""
     plains: list[str] = []
     size = 0
     for part in parts:
         if not visible(part.text):
             continue
-        plain = one_line(part.plain())
+        plain = part.plain()
         plains.append(plain)
         size += len(plain) + 1
         if size > SLACK_FALLBACK_CHARS:
             break
-    return truncate(slack_text(" ".join(p for p in plains if p)), SLACK_FALLBACK_CHARS)
+    return fit(" ".join(p for p in plains if p), SLACK_FALLBACK_CHARS, slack_text)
 
 
 def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     """The Slack payload from rendered blocks."""
     # capabilities may only tighten the platform limits
-    section_limit = max(
-        100, min(doc.caps.max_chars or SLACK_MAX_SECTION_CHARS, SLACK_MAX_SECTION_CHARS)
-    )
     max_blocks = max(5, min(doc.caps.max_blocks or SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS))
-    body = _body_blocks(fragments, section_limit) or [
+    body = _body_blocks(fragments, section_limit(doc.caps)) or [
         {"type": "section", "text": {"type": "mrkdwn", "text": EMPTY}}
     ]
-    sources = source_blocks(doc)
-    messages: list[list[dict[str, Any]]] = []
-    current: list[dict[str, Any]] = []
-    for block in body + sources:
-        if len(current) >= max_blocks:
-            messages.append(current)
-            current = []
-        current.append(block)
-    if current or not messages:
-        messages.append(current)
+    packer = MessagePacker(max_blocks)
+    for block in body:
+        packer.add(block)
+    for element in source_elements(doc):
+        packer.add_source(element)
+    for block in button_blocks(doc):
+        packer.add(block)
     out = []
-    for index, blocks in enumerate(messages):
+    for index, blocks in enumerate(packer.messages):
         text = fallback_text(fragments) if index == 0 else "(continued)"
         out.append({"text": text or EMPTY, "blocks": blocks,
                     "unfurl_links": False, "unfurl_media": False})  # fmt: skip

@@ -40,6 +40,8 @@ from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_text import StreamMarkdown
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, TextDelta
+from renderers.limits import SLACK_MAX_BLOCKS_TEXT
+from renderers.slack import block_text_length
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +241,13 @@ class NativeSink:
             tail.append(feedback_block(turn_id))
         rest = self._markdown.flush()
         files = payload.get("files") or []
-        if self._open and not self.truncated and len(tail) <= MAX_BLOCKS:
+        # The stream's end takes the sources only within a message's limits, its text budget
+        # too (Slack refuses the whole stop with too much block text); else it is completed.
+        fits = (
+            len(tail) <= MAX_BLOCKS
+            and sum(block_text_length(block) for block in tail) <= SLACK_MAX_BLOCKS_TEXT
+        )
+        if self._open and not self.truncated and fits:
             streamer = await self._streamer()
             try:
                 await streamer.stop(markdown_text=rest or None, blocks=tail or None)

@@ -41,6 +41,45 @@ async def test_sixty_citations_all_arrive_within_limits(harness: Harness) -> Non
     assert "more" not in joined.split("**Sources**")[-1]
 
 
+async def test_sixty_long_titled_sources_all_arrive_each_whole_in_one_message(
+    harness: Harness,
+) -> None:
+    h = harness
+    subtitle = "with a long descriptive subtitle " * 6
+    sources = [
+        Source(id=f"s{k}", title=f"Source {k} {subtitle}", url=f"https://docs.example.com/{k}")
+        for k in range(1, 61)
+    ]
+    h.use(sources, "\n\n".join(f"Fact {k} is documented [{k}]." for k in range(1, 61)), chunk=40)
+    await ask(h)
+    texts = contents(h, h.world.general)
+    assert all(len(t) <= CONTENT_LIMIT for t in texts)
+    for k in range(1, 61):
+        entry = re.compile(
+            rf"^\\\[{k}\\\] \[Source {k} with .*\]\(<https://docs\.example\.com/{k}>\)$", re.M
+        )
+        assert sum(len(entry.findall(t)) for t in texts) == 1, k
+
+
+async def test_record_actions_past_twenty_five_buttons_become_links(harness: Harness) -> None:
+    h = harness
+    sources = [
+        Source(id=f"r{k}", kind="record", label=f"Plan {k}", columns={"price": str(k)},
+               action=RecordAction("See plan", f"https://shop.example/p/{k}"))
+        for k in range(1, 31)
+    ]  # fmt: skip
+    h.use(sources, " ".join(f"Plan {k} costs {k} [{k}]." for k in range(1, 31)))
+    await ask(h)  # the fake refuses more than 5 rows of 5 buttons
+    messages = h.fake.messages_in(h.world.general)
+    buttons = [
+        b["url"] for m in messages for r in m.get("components") or [] for b in r["components"]
+    ]
+    assert buttons == [f"https://shop.example/p/{k}" for k in range(1, 26)]
+    joined = "\n".join(contents(h, h.world.general))
+    for k in range(26, 31):
+        assert f"[See plan](<https://shop.example/p/{k}>)" in joined
+
+
 async def test_a_seven_thousand_character_answer_continues_in_follow_ups(harness: Harness) -> None:
     h = harness
     sources = [
@@ -207,9 +246,7 @@ async def test_sixty_citations_in_the_embed_layout_stay_within_embed_limits(tmp_
         assert embeds and all(len(m["embeds"]) <= 10 for m in messages)
         described = "\n".join(e["description"] for e in embeds)
         shown = [k for k in range(1, 61) if f"(<https://docs.example.com/{k}>)" in described]
-        # every source is listed, or the list ends with "and N more" for the rest
-        missing = len(sources) - len(shown)
-        assert missing == 0 or f"and {missing} more" in described
+        assert shown == list(range(1, 61))  # every source is listed, none compacted away
     finally:
         await stop_harness(h)
 

@@ -91,3 +91,39 @@ async def test_sixty_citations_fit_and_every_source_arrives(
         await h.http.aclose()
         await h.connector.stop()
         h.store.close()
+
+
+async def test_long_titles_are_compacted_so_every_footnote_keeps_its_definition(
+    forum: FakeDiscourse, tmp_path: Path
+) -> None:
+    h = await make_harness(forum, tmp_path)
+    try:
+        subtitle = "with a long descriptive subtitle that goes on " * 7
+        sources = [
+            Source(
+                id=f"doc-{i}",
+                title=f"Reference page {i} {subtitle}",
+                url=f"https://docs.example/reference/section-{i}/" + "deep-path-segment/" * 4,
+                text=f"Fact number {i}.",
+            )
+            for i in range(1, 61)
+        ]
+        raw = "\n\n".join(
+            f"Fact number {i} holds in every supported configuration of the gateway, "
+            f"as the reference page explains at length [{i}]."
+            for i in range(1, 61)
+        )
+        h.script(sources, raw)
+        await h.deliver(forum.new_topic("Everything", "Tell me everything", category_id=PUBLIC))
+        post = only_post(forum)["raw"]  # compacting the definitions is enough: one post
+        refs, links = footnotes(post)
+        assert (
+            sorted(set(refs), key=int) == sorted(links, key=int) == [str(i) for i in range(1, 61)]
+        )
+        for i, source in enumerate(sources, start=1):
+            ((title, url),) = links[str(i)]
+            assert url == source.url and title.startswith(f"Reference page {i} with")
+    finally:
+        await h.http.aclose()
+        await h.connector.stop()
+        h.store.close()

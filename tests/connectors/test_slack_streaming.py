@@ -203,3 +203,22 @@ async def test_a_closed_stream_that_cannot_be_edited_is_replaced(tmp_path: Path)
         [message] = fake.bot_messages(PUBLIC, thread_ts="1600000000.009000")
         assert "streaming" not in message
         assert len(context_texts([message])) == 4
+
+
+async def test_sources_too_long_for_the_stream_end_arrive_in_a_completed_message(
+    tmp_path: Path,
+) -> None:
+    # 60 long titles hold more block text than Slack takes in one chat.stopStream
+    answer = answer_citing(60, title="A guide whose title runs on and on " * 6)
+    async with slack_world(tmp_path, CannedAnswerer(answer, chunk=40), streaming="native") as world:
+        await world.post_event(mention("many sources", ts="1600000000.007000"))
+        fake = world.fake
+        refused = [c.method for c in fake.calls if not c.response.get("ok")]
+        assert refused == []
+        messages = fake.bot_messages(PUBLIC, thread_ts="1600000000.007000")
+        sources = context_texts(messages)
+        for n in range(1, 61):
+            assert (
+                sum(f"doc-{n}" in s or f"guide-{n}>" in s or f"guide-{n}|" in s for s in sources)
+                == 1
+            )

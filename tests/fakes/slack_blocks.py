@@ -5,6 +5,12 @@ characters [json-pointer:/blocks/0/text/text]``); an empty list means Slack woul
 payload. The limits are the documented ones: 50 blocks per message, 3,000 characters of section
 text, 10 section fields of 2,000, 10 context elements, header text 150, 25 action elements, button
 text 75, block ids 255 and unique, 12,000 characters of ``markdown`` block text per payload.
+
+Slack also refuses a message whose blocks hold too much text in total (``msg_blocks_too_long``),
+a limit it does not document: "12,000 text characters with a buffer for block containers"
+(bolt-js#2509), and 11,341 characters summed over every ``text`` was refused (bolt-js#2867).
+The fake counts the same way and refuses more than 11,000, below the smallest refusal reported,
+so a message near the real limit fails here first.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ MAX_BUTTON_VALUE = 2000
 MAX_URL = 3000
 MAX_BLOCK_ID = 255
 MAX_MARKDOWN_TEXT = 12000
+MAX_BLOCKS_TEXT = 11000
 MAX_MESSAGE_TEXT = 40000
 MAX_UPDATE_TEXT = 4000
 MAX_STREAM_TEXT = 12000
@@ -114,6 +121,18 @@ def _actions(block: dict[str, Any], at: str) -> list[str]:
     return problems
 
 
+def text_chars(value: Any) -> int:
+    """Characters of every ``text`` string in ``value`` (blocks, text objects, elements)."""
+    if isinstance(value, list):
+        return sum(text_chars(item) for item in value)
+    if not isinstance(value, dict):
+        return 0
+    own = value.get("text")
+    return (len(own) if isinstance(own, str) else 0) + sum(
+        text_chars(item) for item in value.values() if isinstance(item, dict | list)
+    )
+
+
 def validate_blocks(blocks: Any) -> list[str]:
     """Every reason Slack would answer ``invalid_blocks`` for this ``blocks`` array."""
     if not isinstance(blocks, list):
@@ -155,4 +174,10 @@ def validate_blocks(blocks: Any) -> list[str]:
                 markdown_chars += len(text)
     if markdown_chars > MAX_MARKDOWN_TEXT:
         problems.append(_too_long(MAX_MARKDOWN_TEXT, "/blocks (markdown text, cumulative)"))
+    total = text_chars(blocks)
+    if total > MAX_BLOCKS_TEXT:
+        problems.append(
+            f"msg_blocks_too_long: {total} characters of text in blocks, more than "
+            f"{MAX_BLOCKS_TEXT} [json-pointer:/blocks]"
+        )
     return problems

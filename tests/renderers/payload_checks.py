@@ -20,7 +20,9 @@ from renderers.limits import (
     DISCOURSE_MAX_CHARS,
     EMAIL_MAX_HTML_BYTES,
     SLACK_MAX_BLOCKS,
+    SLACK_MAX_BLOCKS_TEXT,
     SLACK_MAX_CONTEXT_ELEMENTS,
+    SLACK_MAX_CONTEXT_TEXT,
     SLACK_MAX_HEADER_CHARS,
     SLACK_MAX_SECTION_CHARS,
     SLACK_MAX_TEXT_CHARS,
@@ -59,7 +61,9 @@ SLACK_ANGLE = re.compile(r"<([^<>]*)>")
 
 
 def check_mrkdwn(text: str) -> None:
-    """Every ``<…>`` in mrkdwn is one of our links; no special mention can form."""
+    """Every ``<…>`` in mrkdwn is one of our links, whole; no special mention can form."""
+    # text is escaped, so every "<" opens one of our links: a cut link leaves one unclosed
+    assert "<" not in SLACK_ANGLE.sub("", text), f"cut link in {text[:80]!r}"
     for m in SLACK_ANGLE.finditer(text):
         inner = m.group(1)
         assert re.match(r"^(https?://|mailto:)[^|\s]*\|", inner), f"bare <{inner}> in mrkdwn"
@@ -78,6 +82,8 @@ def check_slack(payload: dict[str, Any]) -> None:
         check_mrkdwn(message["text"])
         blocks = message["blocks"]
         assert len(blocks) <= SLACK_MAX_BLOCKS
+        total = slack_block_text(blocks)
+        assert total <= SLACK_MAX_BLOCKS_TEXT, f"{total} characters of block text in a message"
         for block in blocks:
             if block["type"] == "section":
                 text = block["text"]["text"]
@@ -90,7 +96,7 @@ def check_slack(payload: dict[str, Any]) -> None:
             elif block["type"] == "context":
                 assert 0 < len(block["elements"]) <= SLACK_MAX_CONTEXT_ELEMENTS
                 for element in block["elements"]:
-                    assert 0 < len(element["text"]) <= 2000
+                    assert 0 < len(element["text"]) <= SLACK_MAX_CONTEXT_TEXT
                     check_mrkdwn(element["text"])
             elif block["type"] == "actions":
                 assert 0 < len(block["elements"]) <= 25
@@ -99,6 +105,18 @@ def check_slack(payload: dict[str, Any]) -> None:
                     assert len(element["text"]["text"]) <= 75
             else:
                 raise AssertionError(f"unexpected block type {block['type']}")
+
+
+def slack_block_text(blocks: list[dict[str, Any]]) -> int:
+    """Characters of text in Slack ``blocks``: sections, headers, context elements, buttons."""
+    total = 0
+    for block in blocks:
+        if "text" in block:
+            total += len(block["text"]["text"])
+        for element in block.get("elements", []):
+            text = element["text"]
+            total += len(text if isinstance(text, str) else text["text"])
+    return total
 
 
 def _link_urls(tokens: list[dict[str, Any]]) -> list[str]:
@@ -139,6 +157,7 @@ def check_discord(payload: dict[str, Any]) -> None:
             total += len(embed.get("title", "")) + len(embed.get("description", ""))
             assert "@everyone" not in embed.get("description", "").lower()
         assert total <= DISCORD_MAX_EMBED_TOTAL
+        assert len(message.get("components", [])) <= 5, "more than 5 action rows"
         for row in message.get("components", []):
             assert len(row["components"]) <= 5
             for button in row["components"]:
@@ -164,13 +183,43 @@ def check_web(payload: dict[str, Any]) -> None:
 
 
 def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -> None:
-    """Post length and links (upload placeholders allowed)."""
+    """Post length, links (upload placeholders allowed), and footnotes: every reference in a
+    post has its definition there, and no definition is cut inside a link."""
     posts = [payload["raw"], *payload.get("continued", [])]
     for raw in posts:
         assert len(raw) <= limit
         check_markdown_links(raw, ("citecast-upload://",))
+        refs, defined = discourse_footnotes(raw)
+        assert refs <= defined, f"footnotes without a definition: {sorted(refs - defined)}"
+        for m in _FOOTNOTE_DEFINITION_LINE.finditer(raw):
+            links = [t for t in _tokens(parse(m.group(1))) if t["type"] == "link"]
+            assert m.group(1).count("](") == len(links), f"cut link in {m.group(0)[:80]!r}"
     for upload in payload["uploads"]:
         assert upload["placeholder"] in "\n".join(posts)
+
+
+_FOOTNOTE_DEFINITION = re.compile(r"^\[\^(\d+)\]: ", re.M)
+_FOOTNOTE_DEFINITION_LINE = re.compile(r"^\[\^\d+\]: (.*)$", re.M)
+
+
+def discourse_footnotes(post: str) -> tuple[set[int], set[int]]:
+    """The footnote numbers a Discourse post references (outside code) and those it defines.
+
+    bot.markdown's citation token is a footnote reference outside code, as Discourse reads it.
+    """
+    lines = post.split("\n")
+    body = "\n".join(line for line in lines if not _FOOTNOTE_DEFINITION.match(line))
+    refs = {int(t["attrs"]["n"]) for t in _tokens(parse(body)) if t["type"] == "citation"}
+    return refs, {int(n) for n in _FOOTNOTE_DEFINITION.findall(post)}
+
+
+def _tokens(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every token of a parsed tree, depth first."""
+    out: list[dict[str, Any]] = []
+    for token in tokens:
+        out.append(token)
+        out.extend(_tokens(token.get("children") or []))
+    return out
 
 
 _EMPTY_HTML = re.compile(

@@ -101,7 +101,7 @@ def test_slack_long_answer_splits_into_sections_and_messages() -> None:
 def test_slack_code_longer_than_a_section_reopens_its_fence() -> None:
     payload = render("slack", Answer(text=CODE))
     check_slack(payload)
-    sections = [b["text"]["text"] for b in payload["messages"][0]["blocks"]]
+    sections = [b["text"]["text"] for m in payload["messages"] for b in m["blocks"]]
     assert len(sections) > 1
     assert all(fences_balanced(s) for s in sections)
     assert sum(s.count("= ") for s in sections) == 400
@@ -208,10 +208,13 @@ def test_discourse_compacts_definitions_only_when_forced() -> None:
         answer,
         RenderContext(capabilities=caps, public_base_url="https://b.example", turn_id="7"),
     )
-    check_discourse(payload, limit=1500)
-    assert re.search(
-        r"\[and \d+ more sources\]\(https://b\.example/turns/7#sources\)", payload["raw"]
-    )
+    check_discourse(payload, limit=1500)  # every footnote defined in its own post
+    posts = [payload["raw"], *payload.get("continued", [])]
+    assert "more sources" not in "\n".join(posts)
+    for n in range(1, 41):  # shortened titles, every link kept
+        assert sum(f"[^{n}]: [TTTTT" in p and f"(https://kb.example/{n})" in p for p in posts) == 1
+    full = render("discourse", answer)["raw"]
+    assert f"[^40]: [{'T' * 60} 40](https://kb.example/40)" in full  # not compacted unforced
 
 
 # --- Email ---------------------------------------------------------------------------------
@@ -278,6 +281,17 @@ def test_split_long_never_cuts_a_link() -> None:
     link = "[the installation guide](https://docs.example/install)"
     text = "word " * 30 + link + " tail"
     for limit in range(60, 200, 7):
+        pieces = split_long(text, limit)
+        assert all(len(p) <= limit for p in pieces)
+        assert sum(link in p for p in pieces) == 1
+
+
+def test_split_long_never_cuts_a_link_reaching_far_past_the_limit() -> None:
+    # a link that starts before the cut and ends more than 200 characters after it used to go
+    # unseen, so the cut fell at a space inside its text
+    link = "[" + "the guide " * 30 + "](https://docs.example/?q=" + "u" * 600 + ")"
+    text = "word " * 100 + link + " tail"
+    for limit in (950, 1000, 1200):
         pieces = split_long(text, limit)
         assert all(len(p) <= limit for p in pieces)
         assert sum(link in p for p in pieces) == 1

@@ -6,6 +6,7 @@ and every cited source the viewer may see is reachable (link, attachment, downlo
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import re
@@ -20,7 +21,13 @@ from renderers import CHANNELS, render
 from renderers.base import CitationForm, RenderContext, capabilities_for
 from renderers.document import cited_numbers, decide_forms
 from renderers.escaping import md_url, slack_url
-from tests.renderers.payload_checks import CHECKS, check_no_empty_elements
+from tests.fakes.slack_blocks import validate_blocks
+from tests.renderers.payload_checks import (
+    CHECKS,
+    check_discord,
+    check_discourse,
+    check_no_empty_elements,
+)
 
 HOSTILE = [
     "@everyone", "@here", "<!channel>", "<!here|here>", "<@U0123>", "<#C999>", "<script>x</script>",
@@ -162,9 +169,11 @@ def test_every_renderer_holds_limits_and_safety(answer: Answer, context: RenderC
             continue
         forms = decide_forms(answer.citations, capabilities_for(channel), context)
         cited = {n for n in cited_numbers(parse(answer.text)) if n in forms}
+        # Discord and Discourse send every source, whatever the length; others may compact
+        compacted = channel not in ("discord", "discourse") and COMPACTED.search(blob)
         for n in sorted(cited):
             form = forms[n]
-            if form.reachable and not COMPACTED.search(blob):
+            if form.reachable and not compacted:
                 assert reachable(channel, form, payload, blob), (channel, form)
         visible_urls = {
             url
@@ -196,3 +205,111 @@ def test_a_citation_after_punctuation_lists_its_source(
     blob = json.dumps(payload, ensure_ascii=False)
     assert "docs.example/guide-7" in blob, (channel, text)
     assert f"{before}[^1]" not in blob.replace("\\\\", "\\") or channel == "discourse"
+
+
+SLACK_ENTRY = re.compile(r"^(?:<[^|<>]*\|)?\[(\d+)\??\] ")
+
+
+@st.composite
+def long_slack_answers(draw: st.DrawFn) -> Answer:
+    """Long answers with long titles and URLs: several Slack messages' worth of block text."""
+    k = draw(st.integers(1, 60))
+    url_length = st.sampled_from([0, 40, 1_900, 2_600, 3_500])
+    citations = []
+    for n in range(1, k + 1):
+        title = " ".join(draw(st.lists(phrase, min_size=1, max_size=30)))
+        url = f"https://kb.example/{n}?q=" + "u" * draw(url_length)
+        action_url = "https://kb.example/a?" + "a" * draw(url_length)
+        action = RecordAction("Open *it*", action_url) if draw(st.booleans()) else None
+        kind: SourceKind = "record" if action else "passage"
+        section = draw(st.one_of(st.none(), phrase))
+        source = Source(id=f"s{n}", title=title, url=url, kind=kind, action=action, section=section)
+        citations.append(Citation(n, source, n))
+    numbers = st.integers(1, k).map(lambda n: f"[^{n}]")
+    paragraph = st.tuples(st.lists(phrase, min_size=1, max_size=40), numbers).map(
+        lambda p: " ".join(p[0]).replace("\n", " ") + p[1]
+    )
+    heading = st.tuples(phrase, numbers).map(lambda p: "# " + p[0].replace("\n", " ") * 9 + p[1])
+    blocks = draw(st.lists(st.one_of(paragraph, paragraph, heading), min_size=1, max_size=60))
+    # a marker word first in every block, to find each block in the messages in order
+    text = "\n\n".join(
+        f"# zq{i}zq {b[2:]}" if b.startswith("# ") else f"zq{i}zq {b}" for i, b in enumerate(blocks)
+    )
+    return Answer(text=text, citations=tuple(citations))
+
+
+@settings(max_examples=60, deadline=None)
+@given(answer=long_slack_answers())
+def test_slack_messages_hold_the_block_text_budget_and_lose_nothing(answer: Answer) -> None:
+    payload = render("slack", answer)
+    CHECKS["slack"](payload)  # 50 blocks and SLACK_MAX_BLOCKS_TEXT per message, whole links
+    for message in payload["messages"]:
+        assert validate_blocks(message["blocks"]) == []  # the fake Slack takes every message
+    texts = [
+        block["text"]["text"].replace("\u200d", "")
+        for message in payload["messages"]
+        for block in message["blocks"]
+        if block["type"] in ("section", "header")
+    ]
+    found = [int(n) for n in re.findall(r"zq(\d+)zq", "\n".join(texts))]
+    assert found == sorted(set(found)) == list(range(len(answer.text.split("\n\n"))))
+    listed = [
+        int(m.group(1))
+        for message in payload["messages"]
+        for block in message["blocks"]
+        if block["type"] == "context"
+        for element in block["elements"]
+        if (m := SLACK_ENTRY.match(element["text"]))
+    ]
+    known = {c.n for c in answer.citations}
+    assert listed == sorted(set(cited_numbers(parse(answer.text))) & known)
+
+
+LONG_URLS = ["https://e.example/" + "a" * 2100, "https://e.example/q?" + "b|c(d)" * 150]
+SOURCE_ENTRY = re.compile(r"^\\\[(\d+)\??\\\] (.*)$", re.M)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    answer=answers(),
+    context=contexts,
+    long_url=st.sampled_from([None, *LONG_URLS]),
+    max_chars=st.sampled_from([None, 400, 3000]),
+)
+def test_discord_and_discourse_deliver_every_cited_source_whole(
+    answer: Answer, context: RenderContext, long_url: str | None, max_chars: int | None
+) -> None:
+    """Under any limit: each cited source is one whole Discord entry and one Discourse
+    definition in every post that references it; its link is whole or left out, never cut."""
+    if long_url and answer.citations:
+        first = answer.citations[0]
+        source = dataclasses.replace(first.source, url=long_url)
+        answer = dataclasses.replace(
+            answer, citations=(dataclasses.replace(first, source=source), *answer.citations[1:])
+        )
+    cited = cited_numbers(parse(answer.text))
+    for channel in ("discord", "discourse"):
+        overrides = {"max_chars": max_chars} if max_chars else None
+        caps = capabilities_for(channel, overrides)
+        payload = render(channel, answer, dataclasses.replace(context, capabilities=caps))
+        forms = decide_forms(answer.citations, caps, context)
+        numbers = [n for n in cited if n in forms] if context.show != "none" else []
+        if channel == "discord":
+            check_discord(payload)
+            texts = [m["content"] for m in payload["messages"]]
+            assert all(len(text) <= caps.max_chars for text in texts)
+            joined = "\n".join(texts)
+            sources = joined[joined.rfind("**Sources**\n") :] if numbers else ""
+            entries = {int(m.group(1)): m.group(2) for m in SOURCE_ENTRY.finditer(sources)}
+            assert len(SOURCE_ENTRY.findall(sources)) == len(entries)  # each source once
+        else:
+            check_discourse(payload, limit=caps.max_chars)
+            texts = [payload["raw"], *payload.get("continued", [])]
+            definition = re.compile(r"^\[\^(\d+)\]: (.*)$", re.M)
+            entries = {int(m.group(1)): m.group(2) for t in texts for m in definition.finditer(t)}
+        for n in numbers:
+            form = forms[n]
+            assert n in entries, (channel, n)
+            if form.kind == "link" and form.url:
+                whole = md_url(form.url) in entries[n]
+                assert whole or "(link too long to show)" in entries[n], (channel, entries[n])
