@@ -16,6 +16,8 @@ With --channel all, print one object keyed by channel. Capability overrides come
 examples:
   citecast resolve --sources s.json < raw.txt | citecast render --channel slack
   citecast render --channel all --public-base-url https://bot.example.com < answer.json
+  citecast render --channel email --public-base-url https://bot.example.com --turn-key 7-ab12 \
+      < long-answer.json
 """
 
 CHOICES = ("web", "slack", "email", "discord", "discourse", "all")
@@ -24,7 +26,13 @@ CHOICES = ("web", "slack", "email", "discord", "discourse", "all")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the command's options."""
     parser.add_argument("--channel", choices=CHOICES, default="all", help="default: all")
-    parser.add_argument("--public-base-url", help="base URL of this deployment (full source list)")
+    parser.add_argument("--public-base-url", help="base URL of this deployment")
+    parser.add_argument(
+        "--turn-key",
+        metavar="KEY",
+        help="the turn's page key (the end of an answer's share_url): with --public-base-url, "
+        "a shortened source list or email links the whole answer at URL/turns/KEY",
+    )
     parser.add_argument(
         "--show",
         choices=("cited", "all", "none"),
@@ -53,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     context = RenderContext(
         public_base_url=args.public_base_url,
+        turn_id=args.turn_key,
         show=args.show,
         audience=frozenset(args.audience or ["public"]),
     )

@@ -83,6 +83,18 @@ def test_render_bad_input_exits_2_with_one_line(
     assert reason in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_render_links_the_turn_page_given_its_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an email too long for 100 KB is shortened and points at the whole answer's page
+    long_text = "The gateway caches every policy it has seen.[^1] " * 3000
+    citation = sample_answer().citations[0]
+    answer = json.dumps(Answer(text=long_text, citations=(citation,)).to_json())
+    args = ["render", "--channel", "email", "--public-base-url", "https://b.example"]
+    assert run_cli(monkeypatch, [*args, "--turn-key", "7-ab12"], answer) == 0
+    assert 'href="https://b.example/turns/7-ab12"' in json.loads(capsys.readouterr().out)["html"]
+
+
 def test_preview_writes_one_page_with_five_panels(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
