@@ -76,7 +76,10 @@ class AnswerStream:
         self.turns.spawn(self.write(queue))
         while True:
             try:
-                item = await asyncio.wait_for(queue.get(), self.heartbeat)
+                # asyncio.timeout, not wait_for: wait_for runs the get in a task of its own, so
+                # an item would reach this loop only some scheduler rounds after it was put
+                async with asyncio.timeout(self.heartbeat):
+                    item = await queue.get()
             except TimeoutError:
                 yield HEARTBEAT
                 continue
@@ -90,6 +93,9 @@ class AnswerStream:
         try:
             async for chunk in self._answer():
                 queue.put_nowait(chunk)
+                # let the response send it now: an answerer that never waits (the built-in
+                # one) would otherwise deliver every event at once, at the end
+                await asyncio.sleep(0)
         finally:
             queue.put_nowait(None)
 

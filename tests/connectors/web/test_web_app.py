@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -10,9 +11,14 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from bot.assistant.base import Reply, ReplyEvent
 from bot.cli import build_parser
 from bot.commands import serve
 from bot.connectors.app import build_app
+from bot.connectors.web_api import AskRequest
+from bot.connectors.web_sse import AnswerStream
+from bot.connectors.web_turns import WebTurns
+from bot.models import Answer, CitationAdded, Exchange, TextDelta
 from bot.runtime import Services
 from bot.store import Store
 from tests.connectors.web.conftest import (
@@ -187,3 +193,36 @@ async def test_silent_backend_gets_keep_alive_comments(tmp_path: Path) -> None:
     events = parse_sse(text)
     assert events[0][0] == "start"
     assert events[-1][0] == "done"
+
+
+class EagerAnswerer(CannedAnswerer):
+    """Streams without ever waiting (as the built-in answerer does), noting what the viewer had
+    received each time it goes on to the next event."""
+
+    def __init__(self, answer: Answer, received: list[str]) -> None:
+        super().__init__(answer)
+        self.received = received
+        self.seen_before_text: list[str] = []
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        for citation in self.answer.citations:
+            yield CitationAdded(citation)
+        self.seen_before_text = list(self.received)
+        yield TextDelta(self.answer.text)
+        yield Reply(self.answer, {"sources": []})
+
+
+async def test_each_event_reaches_the_viewer_before_the_answer_goes_on(tmp_path: Path) -> None:
+    # the answer is written by a task of its own; it must hand each event over as it comes,
+    # or the first citation arrives only with the finished answer
+    received: list[str] = []
+    answerer = EagerAnswerer(cited_answer(passage(1)), received)
+    services = services_for(tmp_path, answerer)
+    turns = WebTurns(services, None)
+    stream = AnswerStream(turns, AskRequest("Where?", None), "http://127.0.0.1")
+    async for chunk in stream.events():
+        received.append(chunk.split("\n", 1)[0])
+    assert answerer.seen_before_text == ["event: start", "event: citation"]
+    assert received[-1] == "event: done"
