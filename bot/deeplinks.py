@@ -57,6 +57,18 @@ def text_fragment(quote: str) -> str | None:
     return directive if len(directive) <= MAX_FRAGMENT_CHARS else None
 
 
+def without_text_fragment(url: str) -> str:
+    """``url`` without its quote highlight (a ``:~:text=`` directive), other fragments kept.
+
+    The inverse of :func:`deep_link`'s text fragment: the first thing a renderer gives up when
+    a source entry must be shortened."""
+    address, hash_sign, fragment = url.partition("#")
+    if not hash_sign or ":~:" not in fragment:
+        return url
+    kept = fragment.split(":~:", 1)[0]
+    return f"{address}#{kept}" if kept else address
+
+
 def deep_link(source: Source, quote: str | None = None) -> str | None:
     """A link to the exact place of ``source``: its PDF page, or the quoted words on the page.
 

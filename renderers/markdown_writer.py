@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, plain_text
 from renderers.document import cited_numbers, list_shows_text, shows_text, table_rows
 from renderers.escaping import (
@@ -262,16 +263,6 @@ class EntryLevel:
     def url(self, url: str) -> str:
         """``url`` as this level links it."""
         return url if self.highlight else without_text_fragment(url)
-
-
-def without_text_fragment(url: str) -> str:
-    """``url`` without its quote highlight (a ``:~:text=`` directive), other fragments kept:
-    the first thing a compacted source entry gives up."""
-    address, hash_sign, fragment = url.partition("#")
-    if not hash_sign or ":~:" not in fragment:
-        return url
-    kept = fragment.split(":~:", 1)[0]
-    return f"{address}#{kept}" if kept else address
 
 
 def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:
