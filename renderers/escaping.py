@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from urllib.parse import quote
 
 from renderers.base import is_safe_url
@@ -50,14 +51,7 @@ def slack_literal(text: str) -> str:
     """``text`` shown as it is in mrkdwn: escaped (:func:`slack_text`), and no asterisk,
     underscore, tilde or backtick formatting anything. Bare URLs and e-mail addresses are left
     whole (a joiner would break the link Slack makes of them)."""
-    out: list[str] = []
-    last = 0
-    for m in _URL_SPAN.finditer(text):
-        out.append(_SLACK_FORMATTING.sub(_joined, text[last : m.start()]))
-        out.append(m.group(0))
-        last = m.end()
-    out.append(_SLACK_FORMATTING.sub(_joined, text[last:]))
-    return slack_text("".join(out))
+    return slack_text(_outside_urls(text, lambda part: _SLACK_FORMATTING.sub(_joined, part)))
 
 
 def _joined(m: re.Match[str]) -> str:
@@ -97,13 +91,19 @@ def no_forum_mentions(text: str) -> str:
     """
     if "@" not in text:
         return text
+    return _outside_urls(text, lambda part: _AT_MENTION.sub("@\u200b", part))
+
+
+def _outside_urls(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to everything but its bare URLs and e-mail addresses,
+    which stay byte for byte (the platform links them; any mark inside would break the link)."""
     out: list[str] = []
     last = 0
     for m in _URL_SPAN.finditer(text):
-        out.append(_AT_MENTION.sub("@\u200b", text[last : m.start()]))
+        out.append(change(text[last : m.start()]))
         out.append(m.group(0))
         last = m.end()
-    out.append(_AT_MENTION.sub("@\u200b", text[last:]))
+    out.append(change(text[last:]))
     return "".join(out)
 
 
