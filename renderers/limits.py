@@ -89,7 +89,10 @@ def split_long(text: str, limit: int) -> list[str]:
     """Split one block into pieces of at most ``limit`` characters (limit >= 40).
 
     A cut inside a fenced code block closes the fence at the end of the piece and reopens it
-    (with the same info string) at the start of the next one.
+    (with the same info string) at the start of the next one. A fence indented under a list
+    item closes at its own indent (a fence at column 0 would end the list item and open an
+    empty code block); the next piece starts a new message outside any list, so the fence
+    reopens at column 0 and the rest of the code loses the list's indent.
     """
     pieces: list[str] = []
     rest = text
@@ -99,33 +102,69 @@ def split_long(text: str, limit: int) -> list[str]:
         if len(body) <= limit:
             pieces.append(body)
             break
-        budget = limit - 4  # room for a closing fence
-        cut = _cut_point(body, budget)
-        if cut <= len(reopen):
-            cut = min(len(body), len(reopen) + max(1, budget - len(reopen)))
+        cut, fence = _cut_with_room(body, limit, len(reopen))
         piece = body[:cut]
-        fence = open_fence(piece)
         if fence:
-            piece = piece.rstrip("\n") + "\n" + fence[0]
-            reopen = fence[0] + fence[1] + "\n"
+            marker, info, indent = fence
+            piece = piece.rstrip("\n") + _closing(fence)
+            reopen = marker + info + "\n"
+            at_line_start = body[cut - 1] == "\n"
+            rest = _dedent_code(body[cut:], indent, marker, at_line_start)
         else:
             reopen = ""
+            rest = body[cut:].lstrip("\n")
         pieces.append(piece.rstrip())
-        rest = body[cut:].lstrip("\n") if not reopen else body[cut:]
         if reopen and not rest.strip():
             break
     return [p for p in pieces if visible(p)]
 
 
-def open_fence(text: str) -> tuple[str, str] | None:
-    """The ``(marker, info)`` of a code fence left open at the end of ``text``, if any."""
-    fence: tuple[str, str] | None = None
+def _closing(fence: tuple[str, str, int]) -> str:
+    return "\n" + " " * fence[2] + fence[0]
+
+
+def _cut_with_room(body: str, limit: int, keep: int) -> tuple[int, tuple[str, str, int] | None]:
+    """Where to cut ``body`` so that the piece, with the closing fence it may need, fits in
+    ``limit``; and that open fence. The first ``keep`` characters (a reopened fence) stay."""
+    budget = limit - 4  # room for the usual closing fence
+    while True:
+        cut = _cut_point(body, budget)
+        if cut <= keep:
+            cut = min(len(body), keep + max(1, budget - keep))
+        fence = open_fence(body[:cut])
+        room = len(_closing(fence)) if fence else 0
+        if len(body[:cut].rstrip("\n")) + room <= limit or budget <= keep + 1:
+            return cut, fence
+        budget = min(budget - 1, limit - room)
+
+
+def _dedent_code(rest: str, indent: int, marker: str, at_line_start: bool) -> str:
+    """``rest`` with up to ``indent`` leading spaces taken off each line of the open code
+    block, its closing fence included (a first line cut mid-way keeps its spaces)."""
+    if not indent:
+        return rest
+    lines = rest.split("\n")
+    for i, line in enumerate(lines):
+        if i == 0 and not at_line_start:
+            continue
+        spaces = len(line) - len(line.lstrip(" "))
+        lines[i] = line[min(spaces, indent) :]
+        stripped = lines[i].strip()
+        if i and stripped and set(stripped) == {marker[0]} and len(stripped) >= len(marker):
+            break
+    return "\n".join(lines)
+
+
+def open_fence(text: str) -> tuple[str, str, int] | None:
+    """The ``(marker, info, indent)`` of a code fence left open at the end of ``text``, if any
+    (``indent``: the spaces before the opening fence)."""
+    fence: tuple[str, str, int] | None = None
     for line in text.split("\n"):
         stripped = line.strip()
         if fence is None:
             m = _FENCE_OPEN.match(stripped)
             if m:
-                fence = (m.group(1), m.group(2))
+                fence = (m.group(1), m.group(2), len(line) - len(line.lstrip(" ")))
         elif stripped and set(stripped) == {fence[0][0]} and len(stripped) >= len(fence[0]):
             fence = None
     return fence

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from bot.markdown import parse
 from bot.models import Answer, Citation, Source
 from renderers import render
 from renderers.base import RenderContext, capabilities_for
@@ -198,6 +202,32 @@ def test_discourse_limit_from_capabilities_splits_posts_with_their_own_footnotes
         assert used == defined
 
 
+def code_blocks(tokens: list[dict[str, Any]]) -> list[str]:
+    found: list[str] = []
+    for token in tokens:
+        if token["type"] == "block_code":
+            found.append(token["raw"])
+        found += code_blocks(token.get("children") or [])
+    return found
+
+
+def test_a_long_code_block_inside_a_list_item_splits_into_whole_code_blocks() -> None:
+    # the piece used to close the fence at column 0, which ends the list item and opens an
+    # empty code block; the next piece kept the list's indent inside its code
+    lines = [f"value_{i} = {i} * 12345  # a comment that is long enough" for i in range(60)]
+    code = "\n".join("   " + line for line in lines)
+    text = f"Steps:\n\n1. Install it:\n\n   ```python\n{code}\n   ```\n\n2. Run it.\n"
+    caps = capabilities_for("discourse", {"max_chars": 1500})
+    payload = render("discourse", Answer(text=text), RenderContext(capabilities=caps))
+    check_discourse(payload, limit=1500)
+    posts = [payload["raw"], *payload["continued"]]
+    assert len(posts) > 2
+    blocks = [block for post in posts for block in code_blocks(parse(post))]
+    assert len(blocks) == len(posts)
+    assert "".join(blocks).splitlines() == lines
+    assert "Run it." in posts[-1] and all("Run it." not in block for block in blocks)
+
+
 def test_discourse_compacts_definitions_only_when_forced() -> None:
     caps = capabilities_for("discourse", {"max_chars": 1500})
     answer = Answer(
@@ -295,6 +325,26 @@ def test_split_long_never_cuts_a_link_reaching_far_past_the_limit() -> None:
         pieces = split_long(text, limit)
         assert all(len(p) <= limit for p in pieces)
         assert sum(link in p for p in pieces) == 1
+
+
+@given(
+    lines=st.lists(st.text("abc =()#_", min_size=1, max_size=70), min_size=1, max_size=40),
+    item=st.sampled_from([("1. Do it:", 3), ("- Do it:", 2), ("1. Do it:\n\n   - Sub:", 5)]),
+    fence=st.sampled_from(["```", "~~~~"]),
+    limit=st.integers(200, 700),
+)
+def test_split_long_gives_whole_code_blocks_from_a_fence_in_a_list(
+    lines: list[str], item: tuple[str, int], fence: str, limit: int
+) -> None:
+    lead, indent = item
+    pad = " " * indent
+    lines = [line.strip() or "x" for line in lines]
+    code = "\n".join(pad + line for line in lines)
+    text = f"{lead}\n\n{pad}{fence}sh\n{code}\n{pad}{fence}\n\n{pad}Done."
+    pieces = split_long(text, limit)
+    assert all(len(piece) <= limit for piece in pieces)
+    blocks = [block for piece in pieces for block in code_blocks(parse(piece))]
+    assert "".join(blocks).splitlines() == lines
 
 
 def test_pack_keeps_blocks_whole_and_in_order() -> None:
