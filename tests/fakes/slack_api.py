@@ -5,8 +5,8 @@
 (their handlers are in tests/fakes/slack_methods.py),
 records every call (``calls``), keeps the messages it accepted per channel and thread, and
 enforces Slack's limits with Slack's error shapes (``{"ok": false, "error": "invalid_blocks"}``,
-``msg_too_long``, ``no_text``, ``message_not_in_streaming_state`` …), so a payload Slack would
-reject fails here too.
+``msg_blocks_too_long``, ``msg_too_long``, ``no_text``, ``message_not_in_streaming_state`` …), so a
+payload Slack would reject fails here too.
 
 Scriptable failures: ``fail(method, status=429, retry_after=2)``, ``fail(method, status=500)``,
 ``fail(method, error="feature_not_enabled", times=None)``; ``close_stream_after = n`` closes a
@@ -31,7 +31,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from tests.fakes.slack_blocks import validate_blocks
-from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods
+from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods, invalid_blocks_error
 
 
 @dataclass(frozen=True)
@@ -324,7 +324,8 @@ class FakeSlackAPI(SlackWebMethods):
         body = await request.json()
         problems = validate_blocks(body["blocks"]) if "blocks" in body else []
         if problems or not (body.get("text") or body.get("blocks")):
-            return web.Response(status=400, text="invalid_blocks" if problems else "no_text")
+            error = "no_text" if not problems else invalid_blocks_error(problems)["error"]
+            return web.Response(status=400, text=str(error))
         self.responses.append({"key": request.match_info["key"], **body})
         return web.Response(status=200, text="ok")
 

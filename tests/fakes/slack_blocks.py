@@ -30,6 +30,7 @@ MAX_URL = 3000
 MAX_BLOCK_ID = 255
 MAX_MARKDOWN_TEXT = 12000
 MAX_BLOCKS_TEXT = 11000
+TOO_MUCH_TEXT = "msg_blocks_too_long"
 MAX_MESSAGE_TEXT = 40000
 MAX_UPDATE_TEXT = 4000
 MAX_STREAM_TEXT = 12000
@@ -177,7 +178,7 @@ def validate_blocks(blocks: Any) -> list[str]:
     total = text_chars(blocks)
     if total > MAX_BLOCKS_TEXT:
         problems.append(
-            f"msg_blocks_too_long: {total} characters of text in blocks, more than "
+            f"{TOO_MUCH_TEXT}: {total} characters of text in blocks, more than "
             f"{MAX_BLOCKS_TEXT} [json-pointer:/blocks]"
         )
     return problems

@@ -10,6 +10,7 @@ from tests.fakes.slack_blocks import (
     MAX_MESSAGE_TEXT,
     MAX_STREAM_TEXT,
     MAX_UPDATE_TEXT,
+    TOO_MUCH_TEXT,
     validate_blocks,
 )
 
@@ -81,7 +82,7 @@ class SlackWebMethods:
         if blocks is not None:
             problems = validate_blocks(blocks)
             if problems:
-                return _invalid_blocks(problems)
+                return invalid_blocks_error(problems)
         return None
 
     def _m_chat_postMessage(self, args: Json) -> Json:
@@ -215,7 +216,7 @@ class SlackWebMethods:
         if blocks is not None:
             problems = validate_blocks(blocks)
             if problems:
-                return _invalid_blocks(problems)
+                return invalid_blocks_error(problems)
             message["blocks"] = blocks
         message["text"] += text
         message["streaming"] = False
@@ -295,10 +296,13 @@ class SlackWebMethods:
         return {"ok": True, "files": done}
 
 
-def _invalid_blocks(problems: list[str]) -> Json:
+def invalid_blocks_error(problems: list[str]) -> Json:
+    """Slack's answer to blocks it refuses for ``problems``."""
+    # Slack names the summed-text refusal on its own; every other block problem is invalid_blocks
+    too_long = any(p.startswith(TOO_MUCH_TEXT) for p in problems)
     return {
         "ok": False,
-        "error": "invalid_blocks",
+        "error": TOO_MUCH_TEXT if too_long else "invalid_blocks",
         "errors": problems,
         "response_metadata": {"messages": [f"[ERROR] {p}" for p in problems]},
     }
