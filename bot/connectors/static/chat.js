@@ -148,13 +148,19 @@
     window.clearTimeout(this.pollTimer);
     this.generation += 1;
     this.remember(null);
-    this.busy = false;
-    this.sendButton.disabled = false;
-    this.log.setAttribute("aria-busy", "false");
+    this.setBusy(false);
     this.log.textContent = "";
     this.log.appendChild(this.empty);
     this.setStatus("Started a new conversation.");
     this.input.focus();
+  };
+
+  /* While an answer is being written (streamed, or still written after a reload) no new
+   * question is taken: it would be asked without that answer in its history. */
+  Chat.prototype.setBusy = function (busy) {
+    this.busy = busy;
+    this.sendButton.disabled = busy;
+    this.log.setAttribute("aria-busy", busy ? "true" : "false");
   };
 
   Chat.prototype.setStatus = function (text, isError) {
@@ -223,9 +229,7 @@
     var active = this.root.getRootNode().activeElement;
     var refocus = !active || active === document.body || active === this.sendButton ||
       this.empty.contains(active);
-    this.busy = true;
-    this.sendButton.disabled = true;
-    this.log.setAttribute("aria-busy", "true");
+    this.setBusy(true);
     this.setStatus("Answering…");
     var view = this.addTurn(question);
     if (refocus) this.input.focus({ preventScroll: true });

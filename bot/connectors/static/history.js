@@ -25,7 +25,10 @@
           chat.showStored(view, turn);
         }
       });
-      if (Object.keys(writing).length) awaitWriting(chat, data.conversation_id, writing);
+      if (Object.keys(writing).length) {
+        chat.setBusy(true);
+        awaitWriting(chat, data.conversation_id, writing);
+      }
     });
   }
 
@@ -35,6 +38,7 @@
     var writing = {};
     writing[turnId] = view;
     stillWriting(view);
+    chat.setBusy(true);
     awaitWriting(chat, conversationId, writing);
   }
 
@@ -44,24 +48,34 @@
   }
 
   /* GET the conversation ``id`` and pass it to ``then``, unless the viewer has started a new
-   * conversation meanwhile; an unknown conversation is forgotten. */
-  function fetchConversation(chat, id, then) {
+   * conversation meanwhile; an unknown conversation is forgotten. ``failed(gone)``, if given,
+   * hears of a failure: ``gone`` when the conversation is unknown, else the server is
+   * unreachable or failing for now. */
+  function fetchConversation(chat, id, then, failed) {
     var generation = chat.generation;
+    var gone = false;
     fetch(chat.url("/api/conversations/" + encodeURIComponent(id)), { cache: "no-store" })
       .then(function (r) {
         if (generation !== chat.generation) return null;
-        if (r.status === 404 || r.status === 400) { chat.remember(null); return null; }
-        return r.ok ? r.json() : null;
+        if (r.status === 404 || r.status === 400) { chat.remember(null); gone = true; }
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        return r.json();
       })
       .then(function (data) {
         if (!data || !data.turns || generation !== chat.generation) return;
         chat.remember(data.conversation_id);
         then(data);
       })
-      .catch(function () { chat.setStatus("Cannot reach the citecast server.", true); });
+      .catch(function () {
+        if (generation !== chat.generation) return;
+        if (!gone) chat.setStatus("Cannot reach the citecast server.", true);
+        if (failed) failed(gone);
+      });
   }
 
-  /* Poll until the answers in ``writing`` (turn id -> view) are no longer being written. */
+  /* Poll until the answers in ``writing`` (turn id -> view) are no longer being written; no
+   * new question is taken meanwhile. An unreachable server is asked again; a conversation
+   * the server no longer has ends the wait, its answers shown as not answered. */
   function awaitWriting(chat, conversationId, writing) {
     chat.setStatus("An answer is still being written…");
     chat.pollTimer = window.setTimeout(function () {
@@ -70,10 +84,19 @@
           var view = writing[turn.turn_id];
           if (!view || turn.status === "pending") return;
           delete writing[turn.turn_id];
+          if (!Object.keys(writing).length) chat.setBusy(false);
           chat.showStored(view, turn);
           chat.setStatus(turn.status === "done" ? "The answer is ready." : "");
         });
         if (Object.keys(writing).length) awaitWriting(chat, conversationId, writing);
+      }, function (gone) {
+        if (!gone) {
+          awaitWriting(chat, conversationId, writing);
+          chat.setStatus("Cannot reach the citecast server; trying again…", true);
+          return;
+        }
+        chat.setBusy(false);
+        Object.keys(writing).forEach(function (id) { chat.showStored(writing[id], { status: "failed" }); });
       });
     }, POLL_MS);
   }

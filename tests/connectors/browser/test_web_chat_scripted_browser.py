@@ -103,7 +103,10 @@ async def test_a_reload_mid_answer_shows_the_answer_once_written(
         writing = page.locator(".cc-answer .cc-typing")
         await expect(writing).to_have_text("This answer is still being written…")
         await expect(page.locator(".cc-status")).to_have_text("An answer is still being written…")
+        # a question asked now would go without that answer in its history
+        await expect(page.get_by_role("button", name="Ask")).to_be_disabled()
         await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+        await expect(page.get_by_role("button", name="Ask")).to_be_enabled()
         await expect(page.locator(f"{ANSWERED} .cc-body")).to_contain_text("Sentence 12")
         assert await page.locator(".cc-failed, [role=alert]").count() == 0
         await expect(page.locator(".cc-status")).to_have_text("The answer is ready.")
@@ -114,6 +117,41 @@ async def test_a_reload_mid_answer_shows_the_answer_once_written(
         await page.close()
         await stop(running)
 
+
+
+async def test_waiting_for_an_answer_outlasts_a_server_that_drops_out(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # the polls after a reload fail for a while (a restarting proxy): the page keeps asking
+    answer = cited_answer(passage(1), passage(2), text=SLOW_TEXT)
+    running = await serve_answerer(tmp_path, SlowAnswerer(answer, chunk=8, delay=0.06))
+    page = await browser.new_page()
+    polls: list[str] = []
+
+    async def flaky(route: Route) -> None:
+        polls.append(route.request.url)
+        if 2 <= len(polls) <= 3:  # the first call restores the conversation; then two fail
+            await route.abort()
+        else:
+            await route.continue_()
+
+    try:
+        await page.goto(running.url + "/")
+        await ask(page, "Tell me slowly")
+        await expect(page.locator(".cc-answer")).to_contain_text("Sentence 1", timeout=10_000)
+        await page.route("**/api/conversations/*", flaky)
+        await page.reload()
+        status = page.locator(".cc-status")
+        await expect(status).to_have_text("Cannot reach the citecast server; trying again…")
+        await expect(page.get_by_role("button", name="Ask")).to_be_disabled()
+        await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+        await expect(page.locator(f"{ANSWERED} .cc-body")).to_contain_text("Sentence 12")
+        await expect(status).to_have_text("The answer is ready.")
+        await expect(page.get_by_role("button", name="Ask")).to_be_enabled()
+        assert len(polls) >= 4
+    finally:
+        await page.close()
+        await stop(running)
 
 async def test_a_broken_stream_shows_the_answer_the_server_went_on_writing(
     browser: Browser, tmp_path: Path
