@@ -74,20 +74,31 @@ def plain_text(tokens: list[Token]) -> str:
     return "".join(out)
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# CommonMark's fences: an opening one indented at most 3 spaces (a backtick fence has no
+# backtick in its info string: "```pip install``` does it" is a code span), a closing one of the
+# same character, at least as long, indented at most 3 spaces, with nothing after it.
+_FENCE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
+_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+# CommonMark's blank line holds nothing but spaces and tabs (a no-break space is text)
+_BLANK = " \t\r"
+_LABEL = r"\[(?:\\.|[^\]\\])*\]:"  # a link reference definition's "[label]:"
 # A line that may continue the block above it across a blank line (list item, indented code,
 # lazy continuation) or a link reference definition, which would change how earlier text parses.
-_CONTINUES = re.compile(r"^(?:[ \t]|[-+*][ \t]|[-+*]$|\d{1,9}[.)](?:[ \t]|$)|\[[^\]]*\]:)")
+_CONTINUES = re.compile(r"^(?:[ \t]|[-+*][ \t]|[-+*]$|\d{1,9}[.)](?:[ \t]|$)|" + _LABEL + ")")
 
 
 # Link reference definitions apply to the whole document, and these HTML blocks run across
 # blank lines: text containing either is never split. Both start a line, or follow only block
 # quote and list markers ("> [r]: url", "- <pre>"); a "<!here>" inside a sentence is neither.
 _LINE_START = r"^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t>]*)*"
-_REFERENCE = re.compile(_LINE_START + r"\[[^\]]*\]:", re.M)
+_REFERENCE = re.compile(_LINE_START + _LABEL, re.M)
 _WHOLE_DOCUMENT = re.compile(
-    _LINE_START + r"(?:\[[^\]]*\]:|<(?:pre|script|style|textarea|!|\?))", re.I | re.M
+    _LINE_START + "(?:" + _LABEL + r"|<(?:pre|script|style|textarea|!|\?))", re.I | re.M
 )
+# Other HTML blocks end at a blank line, but a fence-like line inside one is not a fence; whether
+# a line starting with a tag opens such a block depends on the paragraph above it, so a fence
+# after one (before a blank line) stops the splitting rather than guess.
+_TAG_LINE = re.compile(_LINE_START + r"</?[A-Za-z]")
 
 
 class BlockSplitter:
@@ -102,8 +113,10 @@ class BlockSplitter:
         self._lines: list[str] = []
         self._partial = ""
         self._fence: str | None = None
+        self._fence_indent = 0
         self._blank_before = False
         self._frozen = False
+        self._tag_above = False  # a line since the last blank one started with a tag
 
     @property
     def tail(self) -> str:
@@ -120,7 +133,7 @@ class BlockSplitter:
         chunks: list[str] = []
         for body in complete:
             line = body + "\n"
-            stripped = body.strip()
+            stripped = body.strip(_BLANK)
             if self._fence is None:
                 if (
                     self._blank_before
@@ -136,10 +149,31 @@ class BlockSplitter:
                 m = _FENCE.match(line)
                 if m:
                     self._fence = m.group(1)
-            elif (
-                stripped and set(stripped) == {self._fence[0]} and len(stripped) >= len(self._fence)
-            ):
-                self._fence = None
+                    self._fence_indent = m.start(1)
+                    self._frozen = self._frozen or self._tag_above
+                self._tag_above = bool(stripped) and (
+                    self._tag_above or _TAG_LINE.match(line) is not None
+                )
+            else:
+                close = _FENCE_CLOSE.match(line)
+                fence = self._fence
+                closes = (
+                    close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence)
+                )
+                if (
+                    self._fence_indent
+                    and stripped
+                    and (
+                        (close is not None and closes and close.start(1) != self._fence_indent)
+                        or len(body) - len(body.lstrip(" ")) < self._fence_indent
+                    )
+                ):
+                    # An indented fence may belong to a list item, which a less indented line
+                    # ends, closing the fence with it; at the top level the line is code, or
+                    # closes it. Which one depends on the list, so stop splitting.
+                    self._frozen = True
+                if closes:
+                    self._fence = None
             self._lines.append(line)
             self._blank_before = not stripped and self._fence is None
         return chunks
