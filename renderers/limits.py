@@ -109,10 +109,12 @@ def split_long(text: str, limit: int) -> list[str]:
             piece = piece.rstrip("\n") + _closing(fence)
             reopen = marker + info + "\n"
             at_line_start = body[cut - 1] == "\n"
-            rest = _dedent_code(body[cut:], indent, marker, at_line_start)
+            rest = _dedent_item(body[cut:], indent, at_line_start, marker)
         else:
             reopen = ""
             rest = body[cut:].lstrip("\n")
+            if body[cut - 1] == "\n" or body[cut] == "\n":
+                rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
         pieces.append(piece.rstrip())
         if reopen and not rest.strip():
             break
@@ -138,20 +140,25 @@ def _cut_with_room(body: str, limit: int, keep: int) -> tuple[int, tuple[str, st
         budget = min(budget - 1, limit - room)
 
 
-def _dedent_code(rest: str, indent: int, marker: str, at_line_start: bool) -> str:
-    """``rest`` with up to ``indent`` leading spaces taken off each line of the open code
-    block, its closing fence included (a first line cut mid-way keeps its spaces)."""
+def _dedent_item(rest: str, indent: int, at_line_start: bool, fence: str = "") -> str:
+    """``rest``, which starts a new message outside the list it was in, without up to
+    ``indent`` spaces of that list's indent: on each line of the code block left open (when
+    ``fence`` is its marker) up to and including its closing fence, then on each line until one
+    is indented less (a line cut mid-way keeps its spaces)."""
     if not indent:
         return rest
     lines = rest.split("\n")
+    in_code = bool(fence)
     for i, line in enumerate(lines):
         if i == 0 and not at_line_start:
             continue
         spaces = len(line) - len(line.lstrip(" "))
+        if not in_code and line.strip() and spaces < indent:
+            break
         lines[i] = line[min(spaces, indent) :]
         stripped = lines[i].strip()
-        if i and stripped and set(stripped) == {marker[0]} and len(stripped) >= len(marker):
-            break
+        if in_code and stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+            in_code = False
     return "\n".join(lines)
 
 
