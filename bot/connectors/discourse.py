@@ -12,8 +12,11 @@ Reliability decisions:
   the answer starts, so a redelivered webhook is acknowledged and ignored.
 - The reply is put in the store's outbox before it is sent and marked sent once the forum
   accepted it. A reply that failed (after the client's own 429/5xx retries) is retried by the
-  outbox worker with the same doubling backoff, up to 12 times; one left by a crash is sent at
-  the next start.
+  outbox worker with the same doubling backoff, up to 12 attempts; one left by a crash is sent
+  at the next start. A 429 asking for a longer wait than the client keeps a task waiting
+  (``retry_max_seconds``) is retried no sooner than the forum asked, and a rate limit alone
+  gives up only after 48 attempts (the attempts are one count in the store, so a failure other
+  than 429 still ends the item once 12 are reached).
 - Discourse refuses a body identical to one the same user posted within 5 minutes ("Body is too
   similar to what you recently posted"). Two cases cause it: our own earlier attempt did land
   (the response was lost) — then the topic already has the bot's reply to that post and nothing
@@ -49,7 +52,14 @@ from bot.connectors.discourse_webhook import (
     trigger_for,
     verify_signature,
 )
-from bot.errors import CitecastError, ConfigError, SignatureError, StoreError, ValidationError
+from bot.errors import (
+    CitecastError,
+    ConfigError,
+    RateLimitedError,
+    SignatureError,
+    StoreError,
+    ValidationError,
+)
 from bot.models import Exchange
 from bot.runtime import Services
 
@@ -61,6 +71,7 @@ MAX_WEBHOOK_BYTES = 2_000_000
 UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
 SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
+OUTBOX_RATE_LIMITED_ATTEMPTS = 48
 TOO_SIMILAR = "too similar to what you recently posted"
 
 
@@ -257,7 +268,13 @@ class DiscourseConnector:
         except CitecastError as exc:
             item = store.outbox_item(item_id)
             retry_in = self._ensure_client().retry.backoff((item.attempts if item else 0) + 1)
-            store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=OUTBOX_ATTEMPTS)
+            limit = OUTBOX_ATTEMPTS
+            if isinstance(exc, RateLimitedError):
+                # The forum is up and said when to come back: wait that long, and let a
+                # rate limit outlast the attempts that would give up on a failing forum.
+                retry_in = max(retry_in, exc.retry_after)
+                limit = OUTBOX_RATE_LIMITED_ATTEMPTS
+            store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
             raise
         finally:
             self._in_flight.discard(item_id)

@@ -4,12 +4,15 @@
 to attach and the ``placeholder`` standing for it in ``raw``. A file whose extension the site
 allows (``allowed_upload_extensions``; empty = let the forum decide) is uploaded with
 ``POST /uploads.json`` and the placeholder becomes its ``upload://`` short URL, which Discourse
-turns into a download link. A refused file (the forum answers 422 "not authorized" or "too big")
-falls back to a signed download link when the deployment has one, else to its file name.
+turns into a download link. A file that cannot be uploaded (the forum refuses it with 422 "not
+authorized" or "too big", its proxy with 413 or 403, or the upload still fails after the client's
+retries) falls back to a signed download link when the deployment has one, else to its file
+name: one file never costs the whole answer.
 
-The post must stay under ``max_post_length``: the renderer gets that budget (minus ``reserve``)
-as ``max_chars`` and compacts the answer and source list itself; if the substituted URLs still
-push the body over, it renders again with a smaller budget.
+The post must stay under ``max_post_length``, or under ``capabilities.discourse.max_chars`` when
+that is configured smaller: the renderer gets that budget (minus ``reserve``) as ``max_chars`` and
+compacts the answer and source list itself; if the substituted URLs still push the body over, it
+renders again with a smaller budget.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from bot.runtime import Services
 log = logging.getLogger(__name__)
 
 _MAX_RENDER_TRIES = 4
+# The shortest body the renderer is asked for: room for a sentence and a footnote or two.
+_MIN_CHARS = 200
 
 
 class PostComposer:
@@ -49,12 +54,12 @@ class PostComposer:
         self._refused: set[str] = set()
 
     async def compose(self, answer: Answer, reserve: int = 0) -> list[str]:
-        """The posts' ``raw`` bodies (usually one), each at most ``max_post_length - reserve``.
+        """The posts' ``raw`` bodies (usually one), each at most ``post_limit(reserve)`` long.
 
         The renderer splits an answer too long for one post into several (``continued``), each
         with the footnote definitions it uses, so no source is lost.
         """
-        limit = self.settings.max_post_length - reserve
+        limit = self.post_limit(reserve)
         budget = limit
         for _ in range(_MAX_RENDER_TRIES):
             payload = self._render(answer, budget)
@@ -67,12 +72,26 @@ class PostComposer:
             budget -= overflow + 64
         raise RenderError(f"cannot fit the answer into {limit} characters")
 
+    def post_limit(self, reserve: int = 0) -> int:
+        """The longest body to send, leaving ``reserve`` characters free: the forum's
+        ``max_post_length``, or ``capabilities.discourse.max_chars`` when that is configured
+        smaller (never below the renderer's floor)."""
+        from renderers.base import capabilities_for
+
+        limit = self.settings.max_post_length - reserve
+        overrides = self.services.settings.capabilities.get("discourse") or {}
+        if "max_chars" in overrides:
+            # capabilities_for checks the value the way every other override is checked.
+            configured = capabilities_for("discourse", overrides).max_chars
+            limit = min(limit, max(_MIN_CHARS, configured - reserve))
+        return limit
+
     def _render(self, answer: Answer, budget: int) -> dict[str, Any]:
         from renderers import render
         from renderers.base import capabilities_for
 
         overrides = dict(self.services.settings.capabilities.get("discourse") or {})
-        overrides["max_chars"] = max(200, budget)
+        overrides["max_chars"] = max(_MIN_CHARS, budget)
         caps = capabilities_for("discourse", overrides)
         context = context_for(self.services, self.audience, caps, turn_id=self.turn_id)
         return render("discourse", answer, context)
@@ -104,15 +123,14 @@ class PostComposer:
             return None
         try:
             upload = await self.client.upload(Path(path), filename, entry.get("media_type"))
-        except DiscourseAPIError as exc:
-            if exc.status != 422:
-                raise
-            log.info("discourse refused upload of %s: %s", filename, "; ".join(exc.errors))
-            self._refused.add(path)
-            return None
         except ChannelError as exc:
-            # An unreadable file must not cost the whole answer: it is shown by name.
-            log.warning("discourse upload of %s failed: %s", filename, exc)
+            # One file must not cost the whole answer: whether the forum judged the file (422,
+            # type or size), its proxy refused the body (413, 403), the file was unreadable or
+            # the forum stayed down through the retries, the file is linked or named instead.
+            if isinstance(exc, DiscourseAPIError) and exc.status == 422:
+                log.info("discourse refused upload of %s: %s", filename, "; ".join(exc.errors))
+            else:
+                log.warning("discourse upload of %s failed: %s", filename, exc)
             self._refused.add(path)
             return None
         self._uploaded[path] = upload.short_url

@@ -103,7 +103,9 @@ def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None
         return None
     if settings.answer_new_topics and event.post_number == 1:
         return "new_topic"
-    if settings.answer_mentions and mentions(event.raw, settings.api_username):
+    # A mention inside a [quote] is someone else's earlier post (Discourse notifies nobody
+    # for it): quoting a question to the bot is not asking it again.
+    if settings.answer_mentions and mentions(strip_quotes(event.raw), settings.api_username):
         return "mention"
     if (
         settings.answer_replies
@@ -117,10 +119,15 @@ def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None
 _QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\].*?\[/quote\]\s*", re.IGNORECASE | re.DOTALL)
 
 
+def strip_quotes(text: str) -> str:
+    """``text`` without its ``[quote]…[/quote]`` blocks: what the poster wrote themselves."""
+    return _QUOTE_BLOCK.sub("", text)
+
+
 def strip_mention(text: str, username: str) -> str:
     """The post text as a question: no ``@username`` mentions, no ``[quote]`` blocks (quoted
     posts are already part of the topic history)."""
-    text = _QUOTE_BLOCK.sub("", text)
+    text = strip_quotes(text)
     pattern = rf"(?<![\w@])@{re.escape(username)}(?![\w-])[,:]?\s*"
     return re.sub(pattern, "", text, flags=re.IGNORECASE).strip()
 

@@ -4,21 +4,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
+from starlette.applications import Starlette
 
+from bot.connectors.discourse import DiscourseConnector
 from bot.models import Source
+from bot.runtime import Services
+from bot.store import Store
 from tests.connectors.discourse_harness import (
     GUIDE,
     PUBLIC,
     SECRET_PLAN,
     STAFF,
     Harness,
+    RecordingSleep,
     footnotes,
     forum,
     harness,
     make_harness,
     only_post,
+    settings_for,
 )
+from tests.fakes.answerer import ScriptedAnswerer
 from tests.fakes.discourse_api import FakeDiscourse
 
 __all__ = ["forum", "harness"]
@@ -127,3 +135,37 @@ async def test_long_titles_are_compacted_so_every_footnote_keeps_its_definition(
         await h.http.aclose()
         await h.connector.stop()
         h.store.close()
+
+
+@pytest.mark.parametrize("max_chars", [8_000, 500])
+async def test_a_configured_max_chars_below_the_forum_limit_is_kept(
+    forum: FakeDiscourse, tmp_path: Path, max_chars: int
+) -> None:
+    settings = settings_for(forum, tmp_path).model_copy(
+        update={"capabilities": {"discourse": {"max_chars": max_chars}}}
+    )
+    store = Store(settings.store.path)
+    raw = "\n\n".join(
+        f"Paragraph {i}. " + "The gateway keeps working. " * 20 + f"So it does [{i}]."
+        for i in range(1, 21)
+    )
+    answerer = ScriptedAnswerer(many_sources(20), raw)
+    connector = DiscourseConnector(Services(settings, store, answerer), sleep=RecordingSleep())
+    app = Starlette(routes=connector.routes())
+    http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://citecast")
+    h = Harness(forum, store, connector, http, RecordingSleep(), answerer)
+    try:
+        await h.deliver(forum.new_topic("Everything", "Tell me everything", category_id=PUBLIC))
+        posts = forum.bot_posts()
+        assert len(posts) > 1
+        defined: dict[str, list[tuple[str, str]]] = {}
+        for post in posts:
+            assert len(post["raw"]) <= max_chars
+            refs, links = footnotes(post["raw"])
+            assert set(refs) <= set(links)  # every reference resolves in its own post
+            defined.update(links)
+        assert sorted(defined, key=int) == [str(i) for i in range(1, 21)]
+    finally:
+        await http.aclose()
+        await connector.stop()
+        store.close()

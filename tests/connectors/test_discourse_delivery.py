@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+
+from bot.connectors.discourse import OUTBOX_ATTEMPTS
 from tests.connectors.discourse_harness import (
     PUBLIC,
     Harness,
@@ -64,3 +67,28 @@ async def test_a_failed_reply_stays_in_the_outbox_and_is_resent(harness: Harness
     only_post(harness.forum)
     item = harness.store.outbox_item(f"discourse-{first['id']}")
     assert item is not None and item.status == "sent"
+
+
+async def test_a_long_rate_limit_is_waited_out_as_the_forum_asked(harness: Harness) -> None:
+    # Longer than retry_max_seconds (5): the client leaves the wait to the outbox.
+    harness.forum.rate_limit("/posts.json", wait_seconds=600)
+    first = harness.forum.new_topic("Busy", "Are you busy?", category_id=PUBLIC)
+    before = time.time()
+    await harness.deliver(first)
+    assert harness.forum.api_posts == [] and harness.sleep.waits == []
+    item = harness.store.outbox_item(f"discourse-{first['id']}")
+    assert item is not None and item.status == "pending" and item.attempts == 1
+    assert item.next_attempt_at >= before + 600
+
+
+async def test_rate_limits_do_not_use_up_the_outbox_attempts(harness: Harness) -> None:
+    # Every delivery meets three 429s (the client's max_attempts) until more outbox attempts
+    # than a failing forum would get have passed; then the reply still goes out.
+    harness.forum.rate_limit("/posts.json", wait_seconds=0, times=3 * (OUTBOX_ATTEMPTS + 1))
+    first = harness.forum.new_topic("Busy", "Are you busy?", category_id=PUBLIC)
+    await harness.deliver(first)
+    await harness.connector.start()
+    await outbox_empty(harness)
+    only_post(harness.forum)
+    item = harness.store.outbox_item(f"discourse-{first['id']}")
+    assert item is not None and item.status == "sent" and item.attempts == OUTBOX_ATTEMPTS + 1

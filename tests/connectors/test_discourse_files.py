@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.models import Source
 from tests.connectors.discourse_harness import (
+    GUIDE,
     PUBLIC,
     Harness,
     footnotes,
@@ -87,3 +90,39 @@ async def test_a_refused_file_falls_back_to_a_signed_link(harness: Harness, tmp_
     assert links["1"] == [("chart.png|attachment", upload.short_url)]
     assert links["2"] == [("prices.xlsx", "https://citecast.example/files/sheet-public")]
     assert "citecast-upload://" not in posted
+
+
+@pytest.mark.parametrize(
+    ("status", "times"),
+    [(413, 1), (403, 1), (502, 3)],  # a proxy's body limit, a denial, an outage past 3 tries
+    ids=["body-too-large", "forbidden", "outage"],
+)
+async def test_a_failed_upload_still_posts_the_answer(
+    harness: Harness, tmp_path: Path, status: int, times: int
+) -> None:
+    harness.script([*file_sources(tmp_path)[:1], GUIDE], "Sales grew [1]. Install with pip [2].")
+    harness.forum.fail("/uploads.json", status=status, times=times)
+    first = harness.forum.new_topic("Files", "How did sales go?", category_id=PUBLIC)
+    await harness.deliver(first)
+    posted = only_post(harness.forum)["raw"]
+    refs, links = footnotes(posted)
+    assert refs == ["1", "2"] and links["1"] == []
+    assert "[^1]: Sales chart: chart.png" in posted.splitlines()
+    assert links["2"] == [("Install guide", GUIDE.url)]
+    assert "upload://" not in posted
+    uploads = [s for _, path, s in harness.forum.requests if path == "/uploads.json"]
+    assert uploads == [status] * times
+    [turn] = harness.store.turns(f"discourse-topic-{first['topic_id']}")
+    assert turn.status == "done"
+
+
+async def test_a_failed_upload_falls_back_to_a_signed_link(
+    harness: Harness, tmp_path: Path
+) -> None:
+    harness.connector.services.signer = StaticSigner()
+    harness.script(file_sources(tmp_path)[:1], "Sales grew [1].")
+    harness.forum.fail("/uploads.json", status=413)
+    first = harness.forum.new_topic("Files", "How did sales go?", category_id=PUBLIC)
+    await harness.deliver(first)
+    _, links = footnotes(only_post(harness.forum)["raw"])
+    assert links["1"] == [("chart.png", "https://citecast.example/files/chart-public")]

@@ -139,6 +139,18 @@ def test_triggers_follow_the_configuration() -> None:
         assert trigger_for(candidate, quiet) is None
 
 
+def test_a_mention_inside_a_quote_is_not_a_mention() -> None:
+    config = settings()
+    quoting = '[quote="alice, post:2, topic:3"]\n@citecast how do I install?\n[/quote]\n\n+1'
+    assert trigger_for(event(raw=quoting), config) is None
+    nested = "[quote]a [quote]@citecast hi[/quote] b[/quote] me too"
+    assert trigger_for(event(raw=nested), config) is None
+    # The poster's own mention still counts, wherever the quote stands.
+    asked = quoting.replace("+1", "@citecast and on ARM?")
+    assert trigger_for(event(raw=asked), config) == "mention"
+    assert strip_mention(asked, "citecast") == "and on ARM?"
+
+
 def test_mentions_match_whole_usernames_only() -> None:
     assert mentions("ask @citecast.", "citecast")
     assert mentions("@citecast: hi", "citecast")

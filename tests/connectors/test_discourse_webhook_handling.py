@@ -116,3 +116,13 @@ async def test_mentions_and_replies_to_the_bot_are_answered_with_history(
     assert harness.answerer.calls[2][2][1].answer == posts[1]["raw"]
     conversation = f"discourse-topic-{first['topic_id']}"
     assert len(harness.store.turns(conversation)) == 3
+
+
+async def test_quoting_a_mention_of_the_bot_does_not_ask_it_again(harness: Harness) -> None:
+    first = harness.forum.new_topic("Install", "Anyone on ARM?", category_id=PUBLIC)
+    await harness.deliver(first)
+    quoted = f'[quote="alice, post:1, topic:{first["topic_id"]}"]\n@citecast install?\n[/quote]'
+    plus_one = harness.forum.user_posts(first["topic_id"], f"{quoted}\n\n+1", username="bob")
+    response = await harness.deliver(plus_one)
+    assert response.json() == {"ok": True, "ignored": "no trigger"}
+    assert len(harness.forum.bot_posts()) == 1 and len(harness.answerer.calls) == 1
