@@ -10,8 +10,9 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
    (``store.claim_once("email-message", …)``) only after the reply is safely enqueued;
 4. ask the assistant with the audience of the sender and the history of the thread (turns are
    stored under a conversation id derived from the thread root and the sender's address);
-5. render with ``renderers.render("email", …)``, compose the MIME reply (``email_compose``),
-   enqueue it, and let the outbox worker send it (``email_outbox``).
+5. render with ``renderers.render("email", …)`` (which files travel within
+   ``max_attachment_bytes`` is settled first, ``email_files``), compose the MIME reply
+   (``email_compose``), enqueue it, and let the outbox worker send it (``email_outbox``).
 
 A mail whose new part is empty (only quoted text) gets no reply: answering content-free mail
 is how auto-reply loops start, and there is nothing to answer.
@@ -31,6 +32,7 @@ from bot.connectors.email_compose import (
     reply_subject,
     thread_key_of,
 )
+from bot.connectors.email_files import within_attachment_budget
 from bot.connectors.email_imap import ImapPoller
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
@@ -209,6 +211,7 @@ class EmailConnector:
         settings = self.services.settings
         caps = capabilities_for("email", settings.capabilities.get("email"))
         context = context_for(self.services, audience, caps, subject=subject)
+        context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
         return render("email", answer, context)
 
 

@@ -186,3 +186,51 @@ async def test_signed_link_when_the_capability_limit_is_lower(
     text, html = bodies(msg)
     assert "https://bot.example.org/files/" in text
     assert 'href="https://bot.example.org/files/' in html
+
+
+def pdf(tmp_path: Path, name: str, size: int) -> str:
+    path = tmp_path / name
+    path.write_bytes(b"%PDF" + bytes(size - 4))
+    return str(path)
+
+
+async def test_files_over_the_attachment_budget_get_a_signed_link(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    a, b, c = pdf(tmp_path, "a.pdf", 600), pdf(tmp_path, "b.pdf", 600), pdf(tmp_path, "c.pdf", 300)
+    sources = [
+        Source(id="a1", title="Guide A", path=a, filename="a.pdf", kind="file", page=1),
+        Source(id="b", title="Guide B", path=b, filename="b.pdf", kind="file"),
+        Source(id="a5", title="Guide A", path=a, filename="a.pdf", kind="file", page=5),
+        Source(id="c", title="Guide C", path=c, filename="c.pdf", kind="file"),
+    ]
+    signer = FileSigner(b"s" * 32, "https://bot.example.org", 3600, roots=[tmp_path])
+    raw = "Start with A [1]. B explains more [2]. A again [3]. C ends it [4]."
+    await ask(tmp_path, capture.port, ScriptedAnswerer(sources, raw), signer=signer,
+              max_attachment_bytes=1000)  # fmt: skip
+    msg = capture.handler.mails[0].message()
+    # a.pdf counts once for its two passages, so c.pdf still fits after b.pdf did not.
+    assert sorted(str(f.get_filename()) for f in msg.iter_attachments()) == ["a.pdf", "c.pdf"]
+    text, html = bodies(msg)
+    entries = text.split("Sources", 1)[1]
+    for n, name in ((1, "a.pdf"), (3, "a.pdf"), (4, "c.pdf")):
+        assert re.search(rf"\[{n}\] Guide \w \(attached: {name}\)", entries)
+    assert "attached: b.pdf" not in text and "attached: b.pdf" not in html
+    assert re.search(
+        r"\[2\] Guide B \(download: b\.pdf\)\s+https://bot\.example\.org/files/", entries
+    )
+    assert html.count('href="https://bot.example.org/files/') >= 1
+
+
+async def test_a_file_over_the_budget_without_a_signer_is_named_not_promised(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    huge = pdf(tmp_path, "huge.pdf", 5000)
+    source = Source(id="h", title="Huge manual", path=huge, filename="huge.pdf", kind="file")
+    answerer = ScriptedAnswerer([source], "It is in the huge manual [1].")
+    await ask(tmp_path, capture.port, answerer, max_attachment_bytes=1000)
+    msg = capture.handler.mails[0].message()
+    assert list(msg.iter_attachments()) == []
+    text, html = bodies(msg)
+    for part in (text, html):
+        assert "huge.pdf" in part and "attached" not in part and "/files/" not in part

@@ -1,0 +1,54 @@
+"""Which cited files an email reply attaches, settled before rendering (``max_attachment_bytes``).
+
+``email.max_attachment_bytes`` caps the attachments of one reply *in total*. The renderer decides
+each citation on its own (``renderers.base.citation_form``: type, count and per-file size), so it
+cannot keep a running total. The connector settles the total first: the files the renderer would
+attach are taken in citation order, each file once, while the sum of their sizes fits; the files
+left over are then rendered as not attachable, so they show as a signed download link when the
+deployment has one, else by name, never as "(attached: …)" in a message that does not carry them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.models import Answer, Source
+from renderers.base import RenderContext
+
+
+def within_attachment_budget(answer: Answer, context: RenderContext, budget: int) -> RenderContext:
+    """``context`` changed so that the renderer attaches only files that fit ``budget`` bytes
+    together; files whose size cannot be read are not attached either (they could not be sent).
+    """
+    from renderers.document import decide_forms
+
+    caps = context.caps("email")
+    sizes = context.file_size
+    if sizes is None:
+        return context
+    forms = decide_forms(answer.citations, caps, context)
+    fitting: set[str] = set()
+    seen: set[str] = set()
+    used = 0
+    for citation in sorted(answer.citations, key=lambda c: c.n):
+        form = forms.get(citation.n)
+        path = citation.source.path
+        if form is None or form.kind != "attachment" or not path or path in seen:
+            continue
+        seen.add(path)
+        size = sizes(citation.source)
+        if size is not None and used + size <= budget:
+            fitting.add(path)
+            used += size
+    if fitting == seen:
+        return context
+    too_big = caps.max_file_bytes + 1
+
+    def counted_size(source: Source) -> int | None:
+        # The renderer's one per-file test is "size <= max_file_bytes": a file this reply has
+        # no room left for is reported over it, which makes it a download link or a name.
+        if source.path in seen and source.path not in fitting:
+            return too_big
+        return sizes(source)
+
+    return dataclasses.replace(context, file_size=counted_size)
