@@ -43,15 +43,18 @@ def slack_text(text: str) -> str:
 # Slack has no escape for its formatting characters (a backslash shows as itself). It pairs a
 # marker only where it touches a word boundary outside and text inside, so a zero-width joiner
 # on each side keeps it from opening or closing bold, italic, strike or code; the character
-# itself is still there to read and copy.
-_SLACK_FORMATTING = re.compile(r"[*_~`]")
+# itself is still there to read and copy. An underscore between two word characters
+# (snake_case) can neither open nor close italics, and stays as it is to copy.
+_SLACK_FORMATTING = re.compile(r"[*~`]|(?<!\w)_|_(?!\w)")
 
 
 def slack_literal(text: str) -> str:
     """``text`` shown as it is in mrkdwn: escaped (:func:`slack_text`), and no asterisk,
     underscore, tilde or backtick formatting anything. Bare URLs and e-mail addresses are left
     whole (a joiner would break the link Slack makes of them)."""
-    return slack_text(_outside_urls(text, lambda part: _SLACK_FORMATTING.sub(_joined, part)))
+    if _SLACK_FORMATTING.search(text) is None:
+        return slack_text(text)
+    return slack_text(outside_urls(text, lambda part: _SLACK_FORMATTING.sub(_joined, part)))
 
 
 def _joined(m: re.Match[str]) -> str:
@@ -91,18 +94,27 @@ def no_forum_mentions(text: str) -> str:
     """
     if "@" not in text:
         return text
-    return _outside_urls(text, lambda part: _AT_MENTION.sub("@\u200b", part))
+    return outside_urls(text, lambda part: _AT_MENTION.sub("@\u200b", part))
 
 
-def _outside_urls(text: str, change: Callable[[str], str]) -> str:
+# what linkifiers leave out of a URL's end ("see https://x.y/a." links https://x.y/a)
+_URL_TRAILING = ".,:;!?'\")]*_~|"
+
+
+def outside_urls(
+    text: str, change: Callable[[str], str], inside: Callable[[str], str] | None = None
+) -> str:
     """``text`` with ``change`` applied to everything but its bare URLs and e-mail addresses,
-    which stay byte for byte (the platform links them; any mark inside would break the link)."""
+    which stay byte for byte (the platform links them; any mark inside would break the link),
+    or get ``inside`` when given. Punctuation ending a URL is not part of the link, so it is
+    changed like the text around."""
     out: list[str] = []
     last = 0
     for m in _URL_SPAN.finditer(text):
+        url = m.group(0).rstrip(_URL_TRAILING)
         out.append(change(text[last : m.start()]))
-        out.append(m.group(0))
-        last = m.end()
+        out.append(inside(url) if inside else url)
+        last = m.start() + len(url)
     out.append(change(text[last:]))
     return "".join(out)
 

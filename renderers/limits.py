@@ -36,8 +36,13 @@ DISCORD_MAX_BUTTON_LABEL = 80
 DISCOURSE_MAX_CHARS = 32_000
 EMAIL_MAX_HTML_BYTES = 100_000
 
-# Markdown links `[..](..)`, Slack links `<..|..>` and HTML tags: never cut inside one.
-_PROTECTED = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^<>\n]*>|`[^`\n]*`")
+# Markdown links `[..](..)`, Slack links `<..|..>`, HTML tags, code spans, and bold, italic or
+# struck text (a cut would leave each piece with an unpaired mark): never cut inside one.
+_PROTECTED = re.compile(
+    r"\[[^\]\n]*\]\([^)\n]*\)|<[^<>\n]*>|`[^`\n]*`"
+    r"|\*[^*\n]{1,1500}\*|(?<!\w)_[^_\n]{1,1500}_(?!\w)|~[^~\n]{1,1500}~"
+)
+_QUOTE_PREFIX = re.compile(r"(?: {0,3}>[ \t]?)+")
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})(.*)$")
 
 
@@ -115,6 +120,11 @@ def split_long(text: str, limit: int) -> list[str]:
             rest = body[cut:].lstrip("\n")
             if body[cut - 1] == "\n" or body[cut] == "\n":
                 rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
+            else:
+                # a quote's line cut in two: its second half is still quoted
+                quote = _QUOTE_PREFIX.match(body, body.rfind("\n", 0, cut) + 1)
+                if quote and quote.end() < cut:
+                    rest = quote[0].rstrip() + " " + rest
         pieces.append(piece.rstrip())
         if reopen and not rest.strip():
             break

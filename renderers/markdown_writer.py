@@ -22,6 +22,7 @@ from renderers.escaping import (
     no_forum_mentions,
     no_mentions,
     one_line,
+    outside_urls,
     safe_url,
     visible,
 )
@@ -39,13 +40,31 @@ _BACKTICK_PAIRS = re.compile(r"`(?=`)")
 
 
 def escape_text(text: str, dialect: Dialect) -> str:
-    """Literal text in the target dialect, unable to mention or ping anyone."""
+    """Literal text in the target dialect, unable to mention or ping anyone. Bare URLs and
+    e-mail addresses stay byte for byte: the platform links them, and ``a\\_b`` inside one
+    would become part of the link."""
     # most text has nothing to escape, and a regex search says so faster than translate copies it
     if _HAS_SPECIAL.search(text):
-        text = text.translate(_TEXT_SPECIAL)
+        if "://" in text or "@" in text or "www." in text:
+            text = outside_urls(text, _translate_special, _translate_in_url)
+        else:
+            text = text.translate(_TEXT_SPECIAL)
     if dialect == "discord":
         return no_mentions(text)
     return no_forum_mentions(text)
+
+
+def _translate_special(text: str) -> str:
+    return text.translate(_TEXT_SPECIAL)
+
+
+# Inside a bare URL only what could end a link label or a table cell is escaped: "_", "*" and
+# "~" are common in URLs, and the platform's linkifier takes them (escaped, they would not be).
+_URL_SPECIAL = str.maketrans({c: "\\" + c for c in "[]|`<>"})
+
+
+def _translate_in_url(url: str) -> str:
+    return url.translate(_URL_SPECIAL)
 
 
 def _escape_line_start(m: re.Match[str]) -> str:
@@ -187,11 +206,14 @@ class MarkdownWriter:
 
     def inline(self, tokens: list[Token]) -> str:
         out: list[str] = []
-        for token in tokens:
+        for i, token in enumerate(tokens):
             kind = token["type"]
             children = token.get("children") or []
             if kind == "text":
-                out.append(escape_text(html.unescape(str(token.get("raw", ""))), self._dialect))
+                text = escape_text(html.unescape(str(token.get("raw", ""))), self._dialect)
+                if text[:1] == "(" and i and tokens[i - 1]["type"] == "citation":
+                    text = "\\" + text  # "[^1](TCP)" would be a link to "TCP", not a footnote
+                out.append(text)
             elif kind == "citation":
                 out.append(self._cite(int(token["attrs"]["n"])))
             elif kind == "emphasis":

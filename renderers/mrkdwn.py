@@ -75,10 +75,10 @@ class MrkdwnWriter:
         if kind == "table":
             return self._table(token)
         if kind == "block_html":
-            return slack_text(str(token.get("raw", "")).strip())
+            return slack_literal(str(token.get("raw", "")).strip())
         if children:
             return "\n".join(self.block(c, depth) for c in children)
-        return slack_text(str(token.get("raw", "")))
+        return slack_literal(str(token.get("raw", "")))
 
     def _quoted(self, token: Token, depth: int) -> str:
         """The blocks of a quote, a quote inside it included, without the ``>`` markers."""
@@ -162,20 +162,20 @@ class MrkdwnWriter:
 
     def inline(self, tokens: list[Token], bold: bool = False) -> str:
         out: list[str] = []
-        for token in tokens:
+        for i, token in enumerate(tokens):
             kind = token["type"]
             children = token.get("children") or []
             if kind == "text":
-                out.append(slack_text(html.unescape(str(token.get("raw", "")))))
+                out.append(slack_literal(html.unescape(str(token.get("raw", "")))))
             elif kind == "citation":
                 out.append(self._cite(int(token["attrs"]["n"])))
-            elif kind == "emphasis":
-                out.append(f"_{self.inline(children, bold)}_")
-            elif kind == "strong":
-                inner = self.inline(children, True)
-                out.append(inner if bold else f"*{inner}*")
-            elif kind == "strikethrough":
-                out.append(f"~{self.inline(children, bold)}~")
+            elif kind in ("emphasis", "strong", "strikethrough"):
+                inner = self.inline(children, bold or kind == "strong")
+                if (kind == "strong" and bold) or _inside_word(tokens, i, out):
+                    out.append(inner)  # Slack formats only at word boundaries: no stray marks
+                else:
+                    mark = {"emphasis": "_", "strong": "*", "strikethrough": "~"}[kind]
+                    out.append(f"{mark}{inner}{mark}")
             elif kind == "codespan":
                 out.append(code_span(str(token.get("raw", ""))))
             elif kind in ("link", "image"):
@@ -190,9 +190,19 @@ class MrkdwnWriter:
             elif kind == "linebreak":
                 out.append("\n")
             elif kind == "inline_html":
-                out.append(slack_text(str(token.get("raw", ""))))
+                out.append(slack_literal(str(token.get("raw", ""))))
             elif children:
                 out.append(self.inline(children, bold))
             else:
-                out.append(slack_text(str(token.get("raw", ""))))
+                out.append(slack_literal(str(token.get("raw", ""))))
         return "".join(out)
+
+
+def _inside_word(tokens: list[Token], i: int, out: list[str]) -> bool:
+    """True when the span ``tokens[i]`` touches a letter or digit on either side (CommonMark's
+    ``foo*bar*baz``), where Slack would show its marks instead of formatting."""
+    before = out[-1][-1:] if out else ""
+    after = ""
+    if i + 1 < len(tokens) and tokens[i + 1]["type"] == "text":
+        after = str(tokens[i + 1].get("raw", ""))[:1]
+    return before.isalnum() or after.isalnum()
