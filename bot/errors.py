@@ -52,6 +52,14 @@ class RateLimitedError(ChannelError):
         self.retry_after = retry_after
 
 
+class DeliveryUncertainError(ChannelError):
+    """The request may have reached the platform (a timeout, a connection lost mid-request).
+
+    Unlike a refusal, sending it again could repeat what the platform already took, so a
+    resend must first check whether the first attempt arrived.
+    """
+
+
 class SignatureError(ChannelError):
     """An inbound request's signature is missing, stale or wrong."""
 
@@ -61,6 +69,7 @@ __all__ = [
     "ChannelError",
     "CitecastError",
     "ConfigError",
+    "DeliveryUncertainError",
     "KnowledgeIndexError",
     "RateLimitedError",
     "RegistryError",

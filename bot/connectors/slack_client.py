@@ -1,10 +1,12 @@
 """The slack_sdk Web API client citecast uses, with the retry policy the platform expects.
 
 - HTTP 429: wait exactly what ``Retry-After`` asks (seconds; 1 when absent), then retry.
-- HTTP 5xx and dropped connections: retry with exponential backoff (``retry_backoff_seconds``
-  doubled per attempt, capped at 30 s).
-- Both give up after ``max_retries`` retries; the error then surfaces as ``SlackApiError`` and the
-  connector turns it into :class:`bot.errors.ChannelError` at its edge.
+- HTTP 5xx and connections that could not be made: retry with exponential backoff
+  (``retry_backoff_seconds`` doubled per attempt, capped at 30 s). A connection lost mid-request
+  is retried the same way, except for :data:`NOT_REPEATABLE` calls (Slack may have run them).
+- Both give up after ``max_retries`` retries; the error then surfaces as ``SlackApiError`` (or
+  the aiohttp / timeout error) and the connector turns it into :class:`bot.errors.ChannelError`
+  at its edge (:func:`as_channel_error`, for everything in :data:`SLACK_CALL_ERRORS`).
 
 A 429 or 5xx is answered by Slack before the method runs, so a retried ``chat.postMessage`` is
 still posted exactly once. ``sleep`` is injectable so tests can check the waits without waiting.
@@ -19,8 +21,8 @@ from collections.abc import Awaitable, Callable
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from aiohttp import ClientConnectionError
-from slack_sdk.errors import SlackApiError
+from aiohttp import ClientConnectionError, ClientConnectorError, ClientError
+from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
@@ -28,12 +30,25 @@ from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
-from bot.errors import ChannelError, RateLimitedError
+from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 
 log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_BACKOFF_SECONDS = 30.0
+# Calls that add something each time they run (a message, streamed text, a shared file).
+NOT_REPEATABLE = frozenset(
+    {
+        "chat.postMessage",
+        "chat.postEphemeral",
+        "chat.startStream",
+        "chat.appendStream",
+        "files.completeUploadExternal",
+    }
+)
+# What a Web API call can raise: Slack's answer (SlackApiError), a request slack_sdk refused to
+# build (SlackRequestError), a connection that failed or dropped (aiohttp), or the timeout.
+SLACK_CALL_ERRORS: tuple[type[Exception], ...] = (SlackClientError, ClientError, TimeoutError)
 
 
 def retry_after_seconds(headers: dict[str, list[str]] | dict[str, Any]) -> float:
@@ -105,7 +120,12 @@ class ServerErrorBackoffHandler(AsyncRetryHandler):
     ) -> bool:
         if response is not None:
             return response.status_code >= 500
-        return isinstance(error, ClientConnectionError)
+        if isinstance(error, ClientConnectorError):
+            return True  # the connection was never made: Slack saw nothing
+        # A connection lost mid-request may have lost only Slack's answer: repeating a call
+        # that adds something could add it twice, so those surface (DeliveryUncertainError).
+        method = request.url.rsplit("/", 1)[-1]
+        return isinstance(error, ClientConnectionError) and method not in NOT_REPEATABLE
 
     async def prepare_for_next_attempt_async(
         self,
@@ -153,8 +173,17 @@ def error_code(exc: BaseException) -> str:
 
 
 def as_channel_error(exc: BaseException, what: str) -> ChannelError:
-    """Our error for a failed Slack call (RateLimitedError when Slack still said 429)."""
+    """Our error for a failed Slack call (one of :data:`SLACK_CALL_ERRORS`).
+
+    RateLimitedError when Slack still said 429. DeliveryUncertainError when the request may
+    have reached Slack without its answer reaching us: a timeout, or a connection lost after
+    it was made. Only a connection that could not be made at all (ClientConnectorError) or an
+    answer from Slack is sure to have changed nothing.
+    """
     if isinstance(exc, SlackApiError) and getattr(exc.response, "status_code", None) == 429:
         headers = getattr(exc.response, "headers", {}) or {}
         return RateLimitedError(f"Slack {what}: rate limited", retry_after_seconds(headers))
-    return ChannelError(f"Slack {what} failed: {error_code(exc)}")
+    message = f"Slack {what} failed: {error_code(exc)}"
+    if isinstance(exc, TimeoutError | ClientError) and not isinstance(exc, ClientConnectorError):
+        return DeliveryUncertainError(message)
+    return ChannelError(message)

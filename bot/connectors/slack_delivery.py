@@ -5,7 +5,8 @@ unfurl_links, unfurl_media}], files}``) and sends it with slack_sdk. Messages go
 question's thread in order. ``chat.update`` is limited to 4,000 characters of ``text``, so the
 fallback text of an edited message is cut (the blocks carry the answer). Files are uploaded
 with ``files_upload_v2`` into the same thread when they exist and fit ``max_file_bytes``; a file
-that cannot be sent is logged and skipped, the citation still names it.
+that cannot be sent is logged and skipped, the citation still names it. A timeout or a
+connection lost mid-request surfaces as DeliveryUncertainError: the message may be posted.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
-from bot.connectors.slack_client import as_channel_error, error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
 from bot.connectors.slack_text import fit_text
 from bot.store import FEEDBACK_VALUES
 
@@ -34,6 +34,10 @@ FEEDBACK_CHOICES: dict[str, str] = dict(
     zip(FEEDBACK_VALUES, ("\U0001f44d Helpful", "\U0001f44e Not helpful"), strict=True)
 )
 SOURCE_ACTION_PREFIX = "citecast_source_"
+# Message metadata naming a message's delivery key (see slack_outbox): invisible to people.
+DELIVERY_EVENT_TYPE = "citecast_delivery"
+# How far back a thread is read for delivery keys: 10 pages of 200 replies.
+MAX_REPLY_PAGES = 10
 
 Message = dict[str, Any]
 
@@ -105,18 +109,49 @@ class SlackPoster:
         return await self._post(channel, None, message)
 
     async def _post(self, channel: str, thread_ts: str | None, message: Message) -> str:
+        """Raises ChannelError, or DeliveryUncertainError when the message may have arrived."""
         try:
             response = await self._client.chat_postMessage(
                 channel=channel,
                 thread_ts=thread_ts,
                 text=message.get("text") or "",
                 blocks=message.get("blocks") or None,
+                metadata=message.get("metadata") or None,
                 unfurl_links=False,
                 unfurl_media=False,
             )
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             raise as_channel_error(exc, "chat.postMessage") from None
         return str(response.get("ts") or "")
+
+    async def delivery_keys(self, thread: SlackThread) -> set[str]:
+        """The delivery keys (message metadata) of the messages in the thread.
+
+        Raises ChannelError when the thread cannot be read.
+        """
+        keys: set[str] = set()
+        cursor: str | None = None
+        for _ in range(MAX_REPLY_PAGES):
+            try:
+                response = await self._client.conversations_replies(
+                    channel=thread.channel,
+                    ts=thread.thread_ts,
+                    include_all_metadata=True,
+                    limit=200,
+                    cursor=cursor,
+                )
+            except SLACK_CALL_ERRORS as exc:
+                if error_code(exc) == "thread_not_found":
+                    break  # the thread holds nothing, so nothing of ours either
+                raise as_channel_error(exc, "conversations.replies") from None
+            for message in response.get("messages") or []:
+                metadata = message.get("metadata") or {}
+                if metadata.get("event_type") == DELIVERY_EVENT_TYPE:
+                    keys.add(str((metadata.get("event_payload") or {}).get("key")))
+            cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+            if not cursor:
+                break
+        return keys
 
     async def post_all(self, thread: SlackThread, messages: Sequence[Message]) -> list[str]:
         """Post the messages in order; returns their ts values."""
@@ -131,14 +166,14 @@ class SlackPoster:
                 text=fit_text(message.get("text") or "", MAX_UPDATE_TEXT),
                 blocks=message.get("blocks") or [],
             )
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             raise as_channel_error(exc, "chat.update") from None
 
     async def delete(self, thread: SlackThread, ts: str) -> bool:
         """Delete a message the bot posted; False (logged) when Slack refuses."""
         try:
             await self._client.chat_delete(channel=thread.channel, ts=ts)
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.warning(
                 "could not delete message %s in %s: %s", ts, thread.channel, error_code(exc)
             )
@@ -167,7 +202,7 @@ class SlackPoster:
                     filename=name,
                     title=f"[{entry.get('n')}] {name}",
                 )
-            except SlackApiError as exc:
+            except SLACK_CALL_ERRORS as exc:
                 log.warning("uploading %s failed: %s", name, error_code(exc))
                 continue
             file_info = response.get("file") or {}

@@ -6,24 +6,64 @@ yet posted and the files are persisted in the SQLite outbox, and :meth:`flush` (
 ``outbox_poll_seconds`` by the connector, also after a restart) posts them later, in order.
 Each message is posted once: after a partial flush the rest is re-queued as a new item and the
 old one is marked sent, so a message Slack accepted is never sent again.
+
+A timeout or a connection lost mid-request (DeliveryUncertainError) may mean Slack posted the
+message and only its answer was lost. So every message carries a delivery key in its message
+metadata (invisible in Slack), and before resending such an item the outbox reads the thread
+(``conversations.replies``) and skips the messages whose key is already there. A key, not the
+text, because the continuation messages of every long answer share their ``(continued)`` text.
+
+:meth:`complete` is the one way a sink finishes a message it showed early (streamed or edited):
+replace it with the final first message, or, when Slack refuses the edit, delete it and deliver
+the whole answer anew.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from bot.config import SlackSettings
-from bot.connectors.slack_delivery import Message, SlackPoster, SlackThread
-from bot.errors import ChannelError
+from bot.connectors.slack_delivery import (
+    DELIVERY_EVENT_TYPE,
+    Message,
+    SlackPoster,
+    SlackThread,
+)
+from bot.errors import ChannelError, DeliveryUncertainError
 from bot.store import OutboxItem, Store
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "slack"
 MAX_RETRY_SECONDS = 3600.0
+
+
+def delivery_key(message: Message) -> str | None:
+    """The delivery key a message carries in its metadata, if any."""
+    metadata = message.get("metadata") or {}
+    if metadata.get("event_type") != DELIVERY_EVENT_TYPE:
+        return None
+    key = (metadata.get("event_payload") or {}).get("key")
+    return str(key) if key else None
+
+
+def with_delivery_keys(messages: Sequence[Message]) -> list[Message]:
+    """The messages, each with a fresh delivery key (kept when it already has one)."""
+    batch = uuid.uuid4().hex
+    out: list[Message] = []
+    for index, message in enumerate(messages):
+        if delivery_key(message) is None:
+            key = f"{batch}-{index}"
+            message = {
+                **message,
+                "metadata": {"event_type": DELIVERY_EVENT_TYPE, "event_payload": {"key": key}},
+            }
+        out.append(message)
+    return out
 
 
 class SlackOutbox:
@@ -35,7 +75,12 @@ class SlackOutbox:
         self._settings = settings
 
     def _queue(
-        self, thread: SlackThread, messages: Sequence[Message], files: Sequence[dict[str, Any]]
+        self,
+        thread: SlackThread,
+        messages: Sequence[Message],
+        files: Sequence[dict[str, Any]],
+        *,
+        verify: bool = False,
     ) -> str:
         payload = {
             "channel": thread.channel,
@@ -44,6 +89,8 @@ class SlackOutbox:
             "team_id": thread.team_id,
             "messages": list(messages),
             "files": list(files),
+            # the first message may already be in the thread: check before resending
+            "verify": verify,
         }
         return self._store.enqueue(CHANNEL, payload)
 
@@ -51,15 +98,37 @@ class SlackOutbox:
         self, thread: SlackThread, messages: Sequence[Message], files: Sequence[dict[str, Any]]
     ) -> bool:
         """Post ``messages`` then upload ``files``; True when all went now, False if queued."""
+        messages = with_delivery_keys(messages)
         for index, message in enumerate(messages):
             try:
                 await self._poster.post(thread, message)
             except ChannelError as exc:
                 log.warning("Slack refused an answer in %s (%s); queued", thread.channel, exc)
-                self._queue(thread, messages[index:], files)
+                uncertain = isinstance(exc, DeliveryUncertainError)
+                self._queue(thread, messages[index:], files, verify=uncertain)
                 return False
         await self._poster.upload_files(thread, files)
         return True
+
+    async def complete(
+        self,
+        thread: SlackThread,
+        ts: str,
+        messages: Sequence[Message],
+        files: Sequence[dict[str, Any]],
+    ) -> bool:
+        """Make the message ``ts`` the answer's first message, then deliver the rest.
+
+        When Slack refuses the edit, the half-shown message is deleted (rather than left above
+        the full answer) and the whole answer is delivered anew, queued if need be.
+        """
+        try:
+            await self._poster.update(thread, ts, messages[0])
+        except ChannelError as exc:
+            log.warning("could not complete message %s (%s); posting it anew", ts, exc)
+            await self._poster.delete(thread, ts)
+            return await self.deliver(thread, messages, files)
+        return await self.deliver(thread, messages[1:], files)
 
     async def flush(self) -> int:
         """One pass over the queued answers that are due; returns how many were completed."""
@@ -68,6 +137,10 @@ class SlackOutbox:
             if await self._resend(item):
                 done += 1
         return done
+
+    def _retry_later(self, item: OutboxItem, error: ChannelError) -> None:
+        wait = min(MAX_RETRY_SECONDS, self._settings.outbox_poll_seconds * 2**item.attempts)
+        self._store.mark_failed_attempt(item.id, str(error), retry_in=wait)
 
     async def _resend(self, item: OutboxItem) -> bool:
         payload = item.payload
@@ -79,19 +152,26 @@ class SlackOutbox:
         )
         messages: list[Message] = list(payload.get("messages") or [])
         files = list(payload.get("files") or [])
+        # After a failed resend the store keeps no flag of why it failed, so check again.
+        if payload.get("verify") or item.attempts:
+            try:
+                posted = await self._poster.delivery_keys(thread)
+            except ChannelError as exc:
+                # Unknown whether the message arrived: never post it blindly.
+                self._retry_later(item, exc)
+                return False
+            messages = [m for m in messages if delivery_key(m) not in posted]
         for index, message in enumerate(messages):
             try:
                 await self._poster.post(thread, message)
             except ChannelError as exc:
                 if index:
                     # Part went through: keep only the rest, so nothing is posted twice.
-                    self._queue(thread, messages[index:], files)
+                    uncertain = isinstance(exc, DeliveryUncertainError)
+                    self._queue(thread, messages[index:], files, verify=uncertain)
                     self._store.mark_sent(item.id)
                 else:
-                    wait = min(
-                        MAX_RETRY_SECONDS, self._settings.outbox_poll_seconds * 2**item.attempts
-                    )
-                    self._store.mark_failed_attempt(item.id, str(exc), retry_in=wait)
+                    self._retry_later(item, exc)
                 return False
         await self._poster.upload_files(thread, files)
         self._store.mark_sent(item.id)

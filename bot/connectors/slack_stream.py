@@ -76,8 +76,13 @@ class AnswerSink(Protocol):
         """New answer text (``partial`` is everything so far)."""
         ...
 
-    async def finish(self, payload: Payload, turn_id: int | None) -> None:
-        """The final rendered payload."""
+    async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
+        """The final rendered payload.
+
+        ``revised``: the final answer's text is not the text fed to :meth:`text` (a
+        post-processing hook such as grounding changed or renumbered it), so nothing shown
+        so far may be kept as it is.
+        """
         ...
 
     async def fail(self) -> None:
@@ -96,7 +101,7 @@ class PlainSink:
     async def text(self, delta: str, partial: Answer) -> None:
         """Nothing is shown until the answer is complete."""
 
-    async def finish(self, payload: Payload, turn_id: int | None) -> None:
+    async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
         """Post every message of the payload in order (queued if Slack refuses), then files."""
         messages = with_feedback(payload["messages"], turn_id)
         await self._outbox.deliver(self._thread, messages, payload.get("files") or [])
@@ -145,8 +150,11 @@ class EditSink:
             self.edits += 1
         self._last_edit = self._clock()
 
-    async def finish(self, payload: Payload, turn_id: int | None) -> None:
-        """Final edit of the first message (respecting the interval), then the rest."""
+    async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
+        """Final edit of the first message (respecting the interval), then the rest.
+
+        The final edit replaces the whole message, so a ``revised`` answer needs nothing more.
+        """
         messages = with_feedback(payload["messages"], turn_id)
         files = payload.get("files") or []
         if self._ts is None:
@@ -155,9 +163,8 @@ class EditSink:
         wait = self._interval - (self._clock() - self._last_edit)
         if wait > 0:
             await self._sleep(wait)
-        await self._poster.update(self._thread, self._ts, messages[0])
         self.edits += 1
-        await self._outbox.deliver(self._thread, messages[1:], files)
+        await self._outbox.complete(self._thread, self._ts, messages, files)
 
     async def fail(self) -> None:
         """Replace the partial answer with the apology (or post it)."""
@@ -233,8 +240,12 @@ class NativeSink:
             return
         self._shown += len(markdown)
 
-    async def finish(self, payload: Payload, turn_id: int | None) -> None:
-        """Stop with the sources and feedback, or complete the message normally."""
+    async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
+        """Stop with the sources and feedback, or complete the message normally.
+
+        A ``revised`` answer is always completed: the streamed text cannot be taken back, and
+        its citation numbers would not match the final source list.
+        """
         messages: list[dict[str, Any]] = payload["messages"]
         tail = source_blocks(messages)
         if turn_id is not None:
@@ -247,7 +258,7 @@ class NativeSink:
             len(tail) <= MAX_BLOCKS
             and sum(block_text_length(block) for block in tail) <= SLACK_MAX_BLOCKS_TEXT
         )
-        if self._open and not self.truncated and fits:
+        if self._open and not self.truncated and fits and not revised:
             streamer = await self._streamer()
             try:
                 await streamer.stop(markdown_text=rest or None, blocks=tail or None)
@@ -269,15 +280,7 @@ class NativeSink:
             except SlackApiError as exc:
                 log.info("stopping the stream before completing it: %s", error_code(exc))
             self._open = False
-        try:
-            await self._poster.update(self._thread, ts, messages[0])
-        except ChannelError as exc:
-            # Remove the half-written message rather than leave it above the full answer.
-            log.warning("could not complete the streamed message (%s); posting it anew", exc)
-            await self._poster.delete(self._thread, ts)
-            await self._outbox.deliver(self._thread, messages, files)
-            return
-        await self._outbox.deliver(self._thread, messages[1:], files)
+        await self._outbox.complete(self._thread, ts, messages, files)
 
     async def fail(self) -> None:
         """End the stream if open and replace it with the apology (or post it)."""
@@ -328,9 +331,12 @@ class AnswerPresenter:
         if reply is None:
             raise BackendError("the answer stream ended without a final reply")
         payload = self._render(reply.answer)
+        # The deltas are the resolver's text; a post-processing hook (grounding's "drop")
+        # may still change the final answer's text, and only here are both known.
+        revised = text != reply.answer.text
         try:
-            await self.sink.finish(payload, turn_id)
+            await self.sink.finish(payload, turn_id, revised=revised)
         except StreamingUnavailableError as exc:
             self._switch(exc)
-            await self.sink.finish(payload, turn_id)
+            await self.sink.finish(payload, turn_id, revised=revised)
         return reply, payload

@@ -9,10 +9,13 @@ enforces Slack's limits with Slack's error shapes (``{"ok": false, "error": "inv
 payload Slack would reject fails here too.
 
 Scriptable failures: ``fail(method, status=429, retry_after=2)``, ``fail(method, status=500)``,
-``fail(method, error="feature_not_enabled", times=None)``; ``close_stream_after = n`` closes a
-native stream after ``n`` accepted appends. Socket Mode: ``apps.connections.open`` returns the
-server's ``ws://`` URL; the server sends ``hello`` on connect, ``send_envelope()`` pushes an
-``events_api`` (or ``interactive``) envelope and ``wait_ack()`` returns the client's ack.
+``fail(method, error="feature_not_enabled", times=None)``. Lost answers: ``fail(method,
+drop=True)`` closes the connection without a response and ``fail(method, hang=3.0)`` answers only
+after ``hang`` seconds (past the client's timeout), both before running the method, or after it
+with ``processed=True`` (Slack took the call, only its answer was lost). ``close_stream_after =
+n`` closes a native stream after ``n`` accepted appends. Socket Mode: ``apps.connections.open``
+returns the server's ``ws://`` URL; the server sends ``hello`` on connect, ``send_envelope()``
+pushes an ``events_api`` (or ``interactive``) envelope and ``wait_ack()`` returns the client's ack.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ class Failure:
     retry_after: int | None = None
     times: int | None = 1
     after: int = 0
+    drop: bool = False
+    hang: float | None = None
+    processed: bool = False
 
 
 @dataclass
@@ -186,10 +192,20 @@ class FakeSlackAPI(SlackWebMethods):
         retry_after: int | None = None,
         times: int | None = 1,
         after: int = 0,
+        drop: bool = False,
+        hang: float | None = None,
+        processed: bool = False,
     ) -> None:
         """Make ``times`` calls of ``method`` fail (``None``: every call), ``after`` good ones."""
         failure = Failure(
-            status=status, error=error, retry_after=retry_after, times=times, after=after
+            status=status,
+            error=error,
+            retry_after=retry_after,
+            times=times,
+            after=after,
+            drop=drop,
+            hang=hang,
+            processed=processed,
         )
         self._failures.setdefault(method, []).append(failure)
 
@@ -277,7 +293,7 @@ class FakeSlackAPI(SlackWebMethods):
         elif request.can_read_body:
             form = await request.post()
             args.update({k: v for k, v in form.items() if isinstance(v, str)})
-        for key in ("blocks", "chunks", "files", "prompts"):
+        for key in ("blocks", "chunks", "files", "prompts", "metadata"):
             if isinstance(args.get(key), str):
                 with contextlib.suppress(ValueError):
                     args[key] = json.loads(args[key])
@@ -304,6 +320,8 @@ class FakeSlackAPI(SlackWebMethods):
         token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else args.get("token")
         failure = self._scripted_failure(method)
         headers: dict[str, str] = {}
+        if failure is not None and (failure.drop or failure.hang is not None):
+            return await self._lose_answer(request, method, args, token, failure)
         if failure is not None and failure.status != 200:
             status = failure.status
             body: Json = {"ok": False, "error": "ratelimited" if status == 429 else "fatal_error"}
@@ -315,6 +333,22 @@ class FakeSlackAPI(SlackWebMethods):
             status, body = 200, self._dispatch(method, args, token)
         self.calls.append(SlackCall(method, args, status, body, token))
         return web.json_response(body, status=status, headers=headers)
+
+    async def _lose_answer(
+        self, request: web.Request, method: str, args: Json, token: str | None, failure: Failure
+    ) -> web.Response:
+        """Drop the connection or answer too late, having run the method or not."""
+        body: Json = {"ok": False, "error": "answer_lost"}
+        if failure.processed:
+            body = self._dispatch(method, args, token)
+        # status 0: the client never saw an answer
+        self.calls.append(SlackCall(method, args, 0, body, token))
+        if failure.drop:
+            assert request.transport is not None
+            request.transport.close()
+        else:
+            await asyncio.sleep(failure.hang or 0.0)
+        return web.json_response(body)
 
     def response_url(self, key: str) -> str:
         """A ``response_url`` (as in slash commands and button clicks) served by the fake."""

@@ -99,6 +99,11 @@ class SlackWebMethods:
         }
         if args.get("thread_ts"):
             message["thread_ts"] = args["thread_ts"]
+        metadata = args.get("metadata")
+        if metadata is not None:
+            if not isinstance(metadata, dict) or not metadata.get("event_type"):
+                return {"ok": False, "error": "invalid_metadata_format"}
+            message["metadata"] = metadata
         self.state.messages.setdefault(args["channel"], []).append(message)
         return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
 
@@ -233,6 +238,9 @@ class SlackWebMethods:
         ]
         if not thread:
             return {"ok": False, "error": "thread_not_found"}
+        # Slack leaves message metadata out unless it is asked for
+        if str(args.get("include_all_metadata")).lower() not in ("1", "true"):
+            thread = [{k: v for k, v in m.items() if k != "metadata"} for m in thread]
         return {"ok": True, "messages": thread, "has_more": False}
 
     def _m_conversations_info(self, args: Json) -> Json:
