@@ -118,7 +118,6 @@ async def test_a_reload_mid_answer_shows_the_answer_once_written(
         await stop(running)
 
 
-
 async def test_waiting_for_an_answer_outlasts_a_server_that_drops_out(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -152,6 +151,7 @@ async def test_waiting_for_an_answer_outlasts_a_server_that_drops_out(
     finally:
         await page.close()
         await stop(running)
+
 
 async def test_a_broken_stream_shows_the_answer_the_server_went_on_writing(
     browser: Browser, tmp_path: Path
