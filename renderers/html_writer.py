@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from bot.markdown import Token
 from renderers.document import list_shows_text, shows_text, table_rows
-from renderers.escaping import html_text, safe_url, visible
+from renderers.escaping import html_text, outside_urls, safe_url, visible
 
 # every element the writer opens without attributes of its own
 _PLAIN_TAGS = (
@@ -116,18 +116,23 @@ class HtmlWriter:
             f"{self._tags[tag]}{self.inline(c.get('children') or [])}</{tag}>" for c in cells
         )
 
-    def inline(self, tokens: list[Token]) -> str:
-        """Inline tokens as HTML."""
+    def inline(self, tokens: list[Token], in_link: bool = False) -> str:
+        """Inline tokens as HTML; bare URLs and e-mail addresses in text become links, as every
+        chat platform makes them (not inside a link: links do not nest)."""
         out: list[str] = []
         for token in tokens:
             kind = token["type"]
             if kind == "text":
-                out.append(html_text(html.unescape(str(token.get("raw", "")))))
+                text = html.unescape(str(token.get("raw", "")))
+                if not in_link and ("://" in text or "www." in text or "@" in text):
+                    out.append(outside_urls(text, html_text, self._bare_link))
+                else:
+                    out.append(html_text(text))
             elif kind == "citation":
                 out.append(self._cite(int(token["attrs"]["n"])))
             elif kind in _INLINE_TAGS:
                 tag = _INLINE_TAGS[kind]
-                out.append(f"{self._tags[tag]}{self.inline(token['children'])}</{tag}>")
+                out.append(f"{self._tags[tag]}{self.inline(token['children'], in_link)}</{tag}>")
             elif kind == "codespan":
                 code = html_text(str(token.get("raw", "")))
                 out.append(f"{self._tags['code']}{code}</code>" if visible(code) else code)
@@ -140,14 +145,27 @@ class HtmlWriter:
             elif kind == "inline_html":
                 out.append(html_text(str(token.get("raw", ""))))
             elif token.get("children"):
-                out.append(self.inline(token["children"]))
+                out.append(self.inline(token["children"], in_link))
             else:
                 out.append(html_text(str(token.get("raw", ""))))
         return "".join(out)
 
+    def _bare_link(self, shown: str) -> str:
+        """A bare URL or e-mail address as a link (only http, https and mailto)."""
+        if "://" in shown or shown.lower().startswith("mailto:"):
+            url = shown
+        elif shown.lower().startswith("www."):
+            url = "https://" + shown
+        else:
+            url = "mailto:" + shown
+        if safe_url(url) is None:
+            return html_text(shown)
+        href = f' href="{html_text(url)}"'
+        return f"{self._open('a', href)}{html_text(shown)}</a>"
+
     def _link(self, token: Token) -> str:
         attrs = token.get("attrs") or {}
-        text = self.inline(token.get("children") or [])
+        text = self.inline(token.get("children") or [], in_link=True)
         if token["type"] == "image" and not text:
             text = "image"
         url = safe_url(str(attrs.get("url") or ""))

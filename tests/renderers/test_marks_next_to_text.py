@@ -7,6 +7,8 @@ turned into a link to "TCP", stray asterisks or underscores, a quote that stops 
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -125,3 +127,22 @@ def test_a_long_quoted_line_stays_quoted_in_every_piece() -> None:
     contents = [m["content"] for m in payload["messages"]]
     quoted = [c for c in contents if "gateway" in c]
     assert len(quoted) > 2 and all(c.startswith("> ") for c in quoted)
+
+
+# --- web and email -----------------------------------------------------------------------
+
+
+def test_web_and_email_link_bare_urls_and_addresses_like_chat_platforms_do() -> None:
+    text = (
+        "See https://docs.example.com/a_b now, www.example.org/x. Mail ops@example.com, "
+        "or read [https://x.example/z](https://x.example/z).[^1]"
+    )
+    for channel in ("web", "email"):
+        html = render(channel, answer(text))["html"]
+        assert re.search(r'<a href="https://docs\.example\.com/a_b"[^>]*>https://docs', html)
+        assert re.search(
+            r'<a href="https://www\.example\.org/x"[^>]*>www\.example\.org/x</a>\.', html
+        )
+        assert re.search(r'<a href="mailto:ops@example\.com"[^>]*>ops@example\.com</a>', html)
+        # a URL that is already a link's text is not linked again inside it
+        assert "<a" not in html.split('href="https://x.example/z"', 1)[1].split("</a>", 1)[0]
