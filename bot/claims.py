@@ -23,8 +23,12 @@ from bot.text_terms import content_terms
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
 _SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*((?:\[\^\d{1,6}\])*)(?=\s|$)")
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+# CommonMark's fences: a backtick fence has no backtick in its info string; a closing fence
+# has nothing after it
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
+_FENCE_CLOSE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+# a code span closes only at a backtick run of exactly its opening length
+_CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 _MIN_CLAUSE_TERMS = 3
 
 
@@ -51,26 +55,51 @@ def mask_code(text: str) -> str:
     """``text`` with every code region (fences, indented blocks, spans) blanked to spaces.
 
     Offsets stay the same, so a ``[^n]`` found in the result is a real citation at that offset
-    of the original text.
+    of the original text. Indented code follows the resolver's scanner: only after a blank line
+    (or more indented code) and outside a list, whose items indent their own paragraphs.
     """
     out: list[str] = []
     fence: str | None = None
+    blank_before, indented, in_list = True, False, False
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         ending = line[len(body) :]
-        opener = _FENCE_RE.match(body)
         if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+            closer = _FENCE_CLOSE_RE.match(body)
+            if closer and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence):
                 fence = None
             out.append(" " * len(body) + ending)
-        elif opener:
+            continue
+        opener = _FENCE_RE.match(body)
+        if opener:
             fence = opener.group(1)
             out.append(" " * len(body) + ending)
-        elif body.startswith(("    ", "\t")):
+        elif not body.strip():
+            blank_before = True
+            out.append(line)
+            continue
+        elif _indent(body) >= 4 and (indented or (blank_before and not in_list)):
+            indented = True
             out.append(" " * len(body) + ending)
         else:
+            indented = False
+            in_list = bool(_LIST_PREFIX_RE.match(body)) or (in_list and body[:1] in " \t")
             out.append(_CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), body) + ending)
+        blank_before = False
     return "".join(out)
+
+
+def _indent(line: str) -> int:
+    """The columns of ``line``'s leading whitespace (a tab to the next multiple of 4)."""
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
 
 
 def prose_lines(text: str) -> list[tuple[int, str]]:

@@ -19,6 +19,7 @@ keeps ``support = None``.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ from typing import Literal, Protocol
 from bot.claims import CITATION_RE, Claim, claims, mask_code, sentences
 from bot.config import GroundingSettings
 from bot.deeplinks import deep_link
+from bot.markdown import citations_in, parse
 from bot.models import Answer, Citation, Dropped, Source
 from bot.support import (
     LexicalScorer,
@@ -37,6 +39,7 @@ from bot.support import (
 )
 from bot.text_terms import content_terms, number_values
 
+log = logging.getLogger(__name__)
 _MIN_FACT_TERMS = 4
 _NOT_FOUND_RE = re.compile(r"\b(could not find|couldn't find|no relevant|nothing relevant)\b", re.I)
 
@@ -133,13 +136,29 @@ def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer)
     )
 
 
+def _citation_marks(text: str) -> list[re.Match[str]] | None:
+    """The ``[^n]`` of ``text`` that are citations, as the renderers' parser reads them; None
+    when no reading of the text by lines agrees with the parser (nothing may be renumbered)."""
+    expected = citations_in(parse(text))
+    for candidate in (mask_code(text), text):
+        marks = list(CITATION_RE.finditer(candidate))
+        if [int(m.group(1)) for m in marks] == expected:
+            return marks
+    return None
+
+
 def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
     weak = {c.n for c in answer.citations if c.support is not None and c.support < threshold}
     if not weak:
         return answer
-    masked = mask_code(answer.text)
+    marks = _citation_marks(answer.text)
+    if marks is None:
+        # Renumbering by offsets that are not the citations would move a number onto another
+        # source: keep the answer whole (its weak citations stay marked weak).
+        log.warning("grounding: cannot place the citations of an answer; nothing dropped")
+        return answer
     keep_order: list[int] = []
-    for match in CITATION_RE.finditer(masked):
+    for match in marks:
         n = int(match.group(1))
         if n not in weak and n not in keep_order:
             keep_order.append(n)
@@ -147,7 +166,7 @@ def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
     pieces: list[str] = []
     dropped: list[Dropped] = []
     cursor = 0
-    for match in CITATION_RE.finditer(masked):
+    for match in marks:
         n = int(match.group(1))
         start = match.start()
         if n in weak:

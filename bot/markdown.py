@@ -58,6 +58,17 @@ def parse(text: str) -> list[Token]:
     return [t for t in tokens if t.get("type") != "blank_line"]
 
 
+def citations_in(tokens: list[Token]) -> list[int]:
+    """The number of every ``citation`` token in ``tokens``, in document order (repeats kept)."""
+    out: list[int] = []
+    for token in tokens:
+        if token["type"] == "citation":
+            out.append(int(token["attrs"]["n"]))
+        elif token.get("children"):
+            out += citations_in(token["children"])
+    return out
+
+
 def plain_text(tokens: list[Token]) -> str:
     """The visible text of inline ``tokens`` without markup (citations written ``[n]``)."""
     out: list[str] = []

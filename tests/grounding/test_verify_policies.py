@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bot.claims import mask_code
 from bot.config import GroundingSettings
 from bot.grounding import GroundingPolicy, passage_of, uncited_claims, verify
+from bot.markdown import citations_in, parse
 from bot.models import Answer, Citation, Dropped, Source
 
 RETRY = Source(
@@ -169,3 +170,63 @@ def test_support_from_a_stray_scorer_is_kept_in_0_to_1(score: float, stored: flo
     assert checked.citations[0].support == stored
     # what the store keeps must load again (Answer.from_json refuses support outside 0..1)
     assert Answer.from_json(checked.to_json()) == checked
+
+
+PYTHON = Source(id="a", title="Install", text="Python 3.11 or newer is required to run it.")
+MOON = Source(id="b", title="Bananas", text="Bananas are a yellow tropical fruit.")
+PORTS = Source(id="c", title="Ports", text="The server listens on port 8080 by default.")
+
+
+def _cited_sources(answer: Answer) -> list[str]:
+    by_n = {c.n: c.source.id for c in answer.citations}
+    return [by_n[n] for n in citations_in(parse(answer.text))]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        # a nested list item is indented four spaces: prose, not indented code
+        "Setup:\n\n- Requirements:\n    - Python 3.11 or newer is required to run it [^1].",
+        # a lone backtick, then a longer run: no code span swallows the marker
+        "Markdown's backtick (`) marks code; Python 3.11 or newer is required to run it [^1], "
+        "as in ``code``.",
+    ],
+)
+def test_dropping_a_claim_never_moves_a_number_onto_another_source(first: str) -> None:
+    text = (
+        f"{first}\n- The moon is made of green cheese and rocks [^2].\n"
+        "- The server listens on port 8080 by default [^3]."
+    )
+    answer = _answer(text, PYTHON, MOON, PORTS)
+    checked = verify(answer, _Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
+    assert _cited_sources(checked) == ["a", "c"]
+    assert [c.source.id for c in checked.citations] == ["a", "c"]
+    assert [d.reason for d in checked.dropped] == ["unsupported"]
+
+
+LINES = [
+    "Python 3.11 or newer is required to run it [^1].",
+    "The moon is made of green cheese and rocks [^2].",
+    "The server listens on port 8080 by default [^3].",
+    "    - Python 3.11 or newer is required to run it [^1].",
+    "A lone ` tick: Python 3.11 or newer is required to run it [^1], as in ``x``.",
+    "", "- item", "    - nested", "    indented", "\tTabbed", "```", "~~~", "1. step",
+    "A lone ` backtick", "``double``", "> quote",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=14))
+def test_drop_keeps_every_remaining_number_on_its_own_source(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    sources = {1: PYTHON, 2: MOON, 3: PORTS}
+    order = list(dict.fromkeys(citations_in(parse(text))))
+    renumber = {old: new for new, old in enumerate(order, 1)}
+    text = re.sub(r"\[\^(\d)\]", lambda m: f"[^{renumber.get(int(m[1]), int(m[1]))}]", text)
+    answer = Answer(
+        text=text,
+        citations=tuple(Citation(renumber[o], sources[o], renumber[o]) for o in order),
+    )
+    before = _cited_sources(answer)
+    checked = verify(answer, _Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
+    after = _cited_sources(checked)
+    assert after == [s for s in before if s != "b"] or (after == before and not checked.dropped)
