@@ -20,7 +20,7 @@ MAX_HEADING: Final = 80
 
 BACKTICKS = re.compile(r"`+")
 OPEN_BRACKETS = re.compile(r"\[+")
-BLANK_LINE = re.compile(r"\n[ \t]*\n")
+BLANK_LINE = re.compile(r"\n[ \t\r]*\n")  # "\r\n\r\n" too
 MATH_CLOSE = re.compile(r"(?<=[^\s\\])\$")
 FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
 FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t\r]*")

@@ -41,10 +41,13 @@ _WORD_NUMS = re.compile(
     rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{_NUM_LIST})[ \t]*", re.IGNORECASE
 )
 _FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{_NUM_LIST})[ \t]*\^?")
+# "[citation needed]", "[Source N]", "[ref #]", and the bare words a model writes where a
+# number belongs ("[citation]", "[source]"); not "[docs]" or "[references]", which are as likely
+# the reader's text or a shortcut reference link
 _PLACEHOLDER_WORDS = re.compile(
     r"[ \t]*(?:(?:citations?|sources?|references?)[ \t]+(?:needed|required)|needs?[ \t]+"
     rf"(?:citation|source)|(?:{WORDS})"
-    r"(?:[ \t]*[:#]?[ \t]*(?:n|N|x|X|#|\?+|\.\.\.|…|id|num|number))?)[ \t]*",
+    r"[ \t]*[:#]?[ \t]*(?:n|N|x|X|#|\?+|\.\.\.|…|id|num|number)|citation|cite|source|ref)[ \t]*",
     re.IGNORECASE,
 )
 _PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
@@ -53,13 +56,16 @@ _CJK_BODY = re.compile(
     re.IGNORECASE,
 )
 _CIT_STOP = re.compile(r"[\n<>]")
-_URL_STOP = re.compile(r"[\s()<>]")
-_URL = re.compile(r"\(([^\s()<>]{1,2048})\)")
+# A link destination, with balanced parentheses one level deep as CommonMark allows them
+# ("https://en.wikipedia.org/wiki/Foo_(bar)"); _URL_OPEN: what may still grow into one.
+_URL = re.compile(r"\(((?:[^\s()<>]|\([^\s()<>]*\)){1,2048})\)")
+_URL_OPEN = re.compile(r"\((?:[^\s()<>]|\([^\s()<>]*\))*(?:\([^\s()<>]*)?")
 # Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
 _CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"']|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
 _CIT_START = "<cit"
 _CITATION_OPEN = "<citation>"
 _CITATION_CLOSE = "</citation>"
+_CITATION_CLOSE_ANY_CASE = re.compile(re.escape(_CITATION_CLOSE), re.IGNORECASE)
 _TAG_BODY = re.compile(rf"\s*(?P<nums>{_NUM_LIST})\s*(?:[|:](?P<quote>.*))?", re.DOTALL)
 _ID_BODY = re.compile(r"\s*(?P<id>[^\s|<>]{1,128})\s*")
 _PRIVATE = re.compile(
@@ -205,8 +211,9 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         m = _FOOT_NUMS.fullmatch(body)
         if m is None:
             return None
+        # numbers too long or a range too wide still name no source: dropped, never shown raw
         numbers = expand_numbers(m["nums"])
-        return None if numbers is None else Hit(end, Marker("footnote", raw, i, numbers))
+        return Hit(end, Marker("footnote", raw, i, numbers or ()))
     if end >= n and not final:
         return NEED  # a "(" may follow and make this a link
     if end < n and buf[end] == "(":
@@ -218,9 +225,11 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
             return None
         numbers = expand_numbers(m["nums"])
         if numbers is None:
-            return None
+            # "[cite: 1234567890]" names no source: dropped; a bare "[2024-2099]" is text
+            return Hit(end, Marker("word", raw, i)) if word else None
         return Hit(end, Marker("word" if word else "bracket", raw, i, numbers))
-    if _PLACEHOLDER_WORDS.fullmatch(body):
+    if _PLACEHOLDER_WORDS.fullmatch(body) and not buf.startswith(":", end):
+        # "[source]: url" defines a reference link: the reader's text, not a placeholder
         return Hit(end, Marker("word", raw, i, placeholder=True))
     if (
         _PLACEHOLDER_SYMBOL.fullmatch(body)
@@ -237,7 +246,8 @@ def _parse_link(
     m = _URL.match(buf, paren, paren + MAX_URL + 2)
     if m is None:
         tail = buf[paren : paren + MAX_URL + 2]
-        if not final and len(tail) < MAX_URL + 2 and not _URL_STOP.search(tail, 1):
+        opening = _URL_OPEN.match(tail)
+        if not final and len(tail) < MAX_URL + 2 and opening and opening.end() == len(tail):
             return NEED
         return None
     end = m.end()
@@ -270,7 +280,9 @@ def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
                 return None if final else NEED
             if buf[close + offset] != wanted:
                 return None
-        return _parse_link(buf, i, close + 2, final, grammar, buf[i + 1 : close + 1], prev)
+        linked = _parse_link(buf, i, close + 2, final, grammar, buf[i + 1 : close + 1], prev)
+        # "[[2]](" that is no link destination is text: its inner "[2]" is not a bare group
+        return Hit(close + 2, None) if linked is None else linked
     pattern = _record_pattern(grammar.key_word)
     m = pattern.match(buf, i, i + MAX_RECORD)
     if m is not None:
@@ -315,7 +327,8 @@ def parse_angle(buf: str, i: int, final: bool) -> Parsed:
         return NEED
     if head == _CITATION_OPEN:
         body_start = i + len(_CITATION_OPEN)
-        close = buf.find(_CITATION_CLOSE, body_start, i + MAX_TAG)
+        found = _CITATION_CLOSE_ANY_CASE.search(buf, body_start, i + MAX_TAG)
+        close = found.start() if found else -1
         if close < 0:
             if final or n - i >= MAX_TAG:
                 return None
@@ -352,9 +365,7 @@ def parse_cjk(buf: str, i: int, final: bool) -> Parsed:
     if m is None:
         return None
     numbers = expand_numbers(m["nums"])
-    if numbers is None:
-        return None
-    return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers))
+    return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers or ()))
 
 
 def parse_private(buf: str, i: int, final: bool) -> Parsed:

@@ -105,6 +105,34 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     # placeholders
     ("fact [n] and [citation needed] and [Source N].", "fact and and.", [], ["placeholder"] * 3),
     ("a [source](https://x.test) link", "a [source](https://x.test) link", [], []),
+    ("fact [source] and [cite] and [ref #].", "fact and and.", [], ["placeholder"] * 3),
+    # the reader's own bracketed words and reference links are not placeholders
+    ("Read the [docs] and [references].", "Read the [docs] and [references].", [], []),
+    ("See [docs].\n\n[docs]: https://x.test/d", "See [docs].\n\n[docs]: https://x.test/d", [], []),
+    (
+        "Use [source].\n\n[source]: https://x.test",
+        "Use.\n\n[source]: https://x.test",
+        [],
+        ["placeholder"],
+    ),
+    # a group naming no source is dropped, never left raw
+    ("A [cite: 1234567890] B.", "A B.", [], ["unknown"]),
+    ("A [^1234567890] B.", "A B.", [], ["unknown"]),
+    ("A 【1234567890】 B.", "A B.", [], ["unknown"]),
+    # tags in any letter case
+    ("A <Citation>1</Citation>.", "A [^1].", [1], []),
+    ("A <CITATION>3</citation>.", "A [^1].", [3], []),
+    # CRLF: a blank line ends a code span or math, so later markers are read
+    ("Use ` here.\r\n\r\nFact [1]. And `x`.", "Use ` here.\r\n\r\nFact [^1]. And `x`.", [1], []),
+    ("Costs $5 and\r\n\r\nfact [1] x$ y", "Costs $5 and\r\n\r\nfact [^1] x$ y", [1], []),
+    # a linked number whose URL has parentheses: a link elsewhere stays a link
+    (
+        "See [[2]](https://o.test/Foo_(bar)) now.",
+        "See [[2]](https://o.test/Foo_(bar)) now.",
+        [],
+        [],
+    ),
+    ("See [[3]](https://docs.test/manual.pdf) now.", "See [^1] now.", [3], []),
     # model-written source lists
     (
         "Answer [1].\n\nSources:\n- [1] Install guide\n- [3] Manual, p. 12\n",
@@ -139,6 +167,22 @@ def test_design_example(raw: str, text: str, numbers: list[int], reasons: list[s
     assert answer.text == text
     assert [c.source_number for c in answer.citations] == numbers
     assert [c.n for c in answer.citations] == list(range(1, len(numbers) + 1))
+    assert [d.reason for d in answer.dropped] == reasons
+
+
+@pytest.mark.parametrize("size", [1, 3, 7])
+@pytest.mark.parametrize(("raw", "text", "numbers", "reasons"), EXAMPLES)
+def test_design_example_streamed(
+    raw: str, text: str, numbers: list[int], reasons: list[str], size: int
+) -> None:
+    resolver = StreamResolver(eight_sources())
+    shown: list[str] = []
+    for at in range(0, len(raw), size):
+        shown += [e.text for e in resolver.feed(raw[at : at + size]) if isinstance(e, TextDelta)]
+    events, answer = resolver.finish()
+    shown += [e.text for e in events if isinstance(e, TextDelta)]
+    assert answer.text == "".join(shown) == text
+    assert [c.source_number for c in answer.citations] == numbers
     assert [d.reason for d in answer.dropped] == reasons
 
 
