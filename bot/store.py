@@ -254,6 +254,12 @@ class Store:
             )
             return cur.rowcount == 1
 
+    def release_claim(self, scope: str, key: str) -> None:
+        """Give back a claim (what it claimed did not happen after all): the next
+        :meth:`claim_once` of ``(scope, key)`` succeeds again."""
+        with self._tx() as db:
+            db.execute("DELETE FROM dedupe WHERE scope = ? AND key = ?", (scope, key))
+
     # -- outbox ------------------------------------------------------------------------------
 
     def enqueue(self, channel: str, payload: dict[str, Any], item_id: str | None = None) -> str:

@@ -10,7 +10,9 @@ Events are acknowledged at once (HTTP 200 / the Socket Mode ack) and answered in
 task. A bolt middleware admits each verified event exactly once: ``event_id`` (the same on
 every ``X-Slack-Retry-Num`` redelivery) and the message's channel+ts are claimed in the SQLite
 store, and the bot's own and other bots' messages are ignored. A failed answer replaces any
-half-written message with a short apology, logs the reason and marks the turn failed.
+half-written message with a short apology, logs the reason and marks the turn failed. Side calls
+that fail, refused or lost on the network (the thinking status, suggested prompts, the thread's
+history, audience lookups), are logged and cost only themselves.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.response import BoltResponse
-from slack_sdk.errors import SlackApiError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -36,7 +37,7 @@ from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import Sleep, build_web_client, error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, Sleep, build_web_client, error_code
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
 from bot.connectors.slack_events import SlackQuestion, question_from_event
 from bot.connectors.slack_history import thread_history
@@ -107,7 +108,13 @@ class SlackConnector:
         self._caps: Capabilities = capabilities_for("slack", overrides)
         self.app.use(self._admit)
         self.interactions = SlackInteractions(
-            services, self.client, self.poster, self.audiences, self.render, self._spawn
+            services,
+            self.client,
+            self.poster,
+            self.outbox,
+            self.audiences,
+            self.render,
+            self._spawn,
         )
         self.interactions.register(self.app)
 
@@ -178,6 +185,7 @@ class SlackConnector:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_failure)
 
     async def _admit(
         self,
@@ -325,7 +333,7 @@ class SlackConnector:
             await self.client.assistant_threads_setStatus(
                 channel_id=thread.channel, thread_ts=thread.thread_ts, status=status
             )
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.debug("assistant.threads.setStatus failed: %s", error_code(exc))
 
     async def _greet(self, event: dict[str, Any]) -> None:
@@ -340,8 +348,15 @@ class SlackConnector:
                 thread_ts=thread_ts,
                 prompts=[{"title": _title(p), "message": p} for p in prompts[:4]],
             )
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.warning("assistant.threads.setSuggestedPrompts failed: %s", error_code(exc))
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    # Background work handles its own failures; one that escapes is a bug, and nobody
+    # awaits these tasks, so it would otherwise surface only when the task is collected.
+    if not task.cancelled() and task.exception() is not None:
+        log.error("Slack background task failed", exc_info=task.exception())
 
 
 def _title(prompt: str, limit: int = 75) -> str:

@@ -8,8 +8,10 @@
 - A private channel or group DM: ``public_audience`` plus ``audience_by_channel``; the asker's own
   groups only when ``private_channels_use_user_groups`` is set, because every member reads it.
 
-Lookups that fail grant nothing (the safe direction) and are logged. Results are cached for
-``cache_seconds`` so a busy channel does not cost a ``users.info`` per question.
+Lookups that fail (Slack's refusal, a lost connection, a timeout) grant nothing, the safe
+direction: an unknown channel counts as public, an unknown user has no groups; they are logged.
+Results are cached for ``cache_seconds`` so a busy channel does not cost a ``users.info`` per
+question.
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ import logging
 import time
 from typing import Literal
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
-from bot.connectors.slack_client import error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ class SlackAudiences:
         try:
             response = await self._client.conversations_info(channel=channel)
             info = response.get("channel") or {}
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.warning(
                 "conversations.info %s failed (%s); treating as public", channel, error_code(exc)
             )
@@ -123,7 +124,7 @@ class SlackAudiences:
             return cached[1]
         try:
             response = await self._client.users_info(user=user)
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.warning("users.info %s failed (%s); no email-based groups", user, error_code(exc))
             return None
         profile = (response.get("user") or {}).get("profile") or {}
@@ -139,7 +140,7 @@ class SlackAudiences:
             return cached[1]
         try:
             response = await self._client.usergroups_users_list(usergroup=usergroup)
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.warning("usergroups.users.list %s failed (%s)", usergroup, error_code(exc))
             return frozenset()
         members = frozenset(str(u) for u in response.get("users") or [])

@@ -3,7 +3,13 @@
 The thread is read with ``conversations.replies``. Every message from a person starts a question
 (the bot mention removed); the bot's following messages, joined, are its answer. Only exchanges
 older than the current question are kept, the last ``limit`` of them. Messages from other bots
-are skipped. A failing read gives no history rather than no answer.
+are skipped. A failing read (Slack's refusal, a lost connection, a timeout) gives no history
+rather than no answer.
+
+Slack answers oldest first, in pages, so the exchanges that matter most for a follow-up, the
+latest, are on the last page: every page is read, up to :data:`MAX_HISTORY_PAGES` pages of
+:data:`PAGE_SIZE` messages. A thread longer than that gives no history (logged): its first pages
+alone would pass off old exchanges as the latest.
 """
 
 from __future__ import annotations
@@ -11,14 +17,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.connectors.slack_client import error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 from bot.connectors.slack_text import question_text, unescape
 from bot.models import Exchange
 
 log = logging.getLogger(__name__)
+
+PAGE_SIZE = 200  # Slack's advice for paginated reads
+MAX_HISTORY_PAGES = 10
 
 
 def _ts(message: dict[str, Any]) -> float:
@@ -81,11 +89,47 @@ async def thread_history(
     if limit <= 0 or thread_ts == current_ts:
         return ()
     try:
-        response = await client.conversations_replies(channel=channel, ts=thread_ts, limit=200)
-    except SlackApiError as exc:
-        log.warning("conversations.replies %s/%s failed (%s)", channel, thread_ts, error_code(exc))
+        messages = await _read_thread(client, channel, thread_ts)
+    except SLACK_CALL_ERRORS as exc:
+        # The pages read so far are the thread's oldest part: answer without history instead.
+        log.warning(
+            "conversations.replies %s/%s failed (%s); answering without history",
+            channel,
+            thread_ts,
+            error_code(exc),
+        )
         return ()
-    messages = [m for m in response.get("messages") or [] if isinstance(m, dict)]
+    if messages is None:
+        log.warning(
+            "thread %s/%s has over %d messages; answering without history",
+            channel,
+            thread_ts,
+            PAGE_SIZE * MAX_HISTORY_PAGES,
+        )
+        return ()
     return exchanges_from_messages(
         messages, current_ts=current_ts, bot_user_id=bot_user_id, bot_id=bot_id, limit=limit
     )
+
+
+async def _read_thread(
+    client: AsyncWebClient, channel: str, thread_ts: str
+) -> list[dict[str, Any]] | None:
+    """Every message of the thread, page after page; None when it has too many.
+
+    Raises what the client raises (:data:`SLACK_CALL_ERRORS`).
+    """
+    # keyed by ts: a message repeated on two pages (the thread's parent) counts once
+    messages: dict[str, dict[str, Any]] = {}
+    cursor: str | None = None
+    for _ in range(MAX_HISTORY_PAGES):
+        response = await client.conversations_replies(
+            channel=channel, ts=thread_ts, limit=PAGE_SIZE, cursor=cursor
+        )
+        for message in response.get("messages") or []:
+            if isinstance(message, dict):
+                messages[str(message.get("ts"))] = message
+        cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+        if not cursor:
+            return list(messages.values())
+    return None

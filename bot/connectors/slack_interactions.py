@@ -5,13 +5,18 @@
 - ``/citecast question`` (``slack.slash_command``) answers privately: an ephemeral message only
   the asker sees, so it may cite what *they* may read (their email-domain and user-group
   groups), with files shown as names or signed links (ephemeral messages cannot carry uploads).
+  Whatever fails on the way, from the audience lookup on, ends in a private apology.
 - *Share in channel* re-posts a private answer publicly only when every source it cites is
   visible to the channel's audience; otherwise it refuses (ephemerally) and posts nothing. The
   rule is checked again when the button is pressed, from the stored turn, never from the button.
+  A turn is shared once: the share is claimed before posting, so a double click posts once, and
+  given back when Slack does not take the post, so the button works again (the user is told).
+  Once the first message is in the channel, the rest goes through the outbox (never lost).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -20,13 +25,12 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.config import SlackSettings
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
 from bot.connectors.slack_delivery import (
     FEEDBACK_ACTION_PREFIX,
     FEEDBACK_CHOICES,
@@ -35,8 +39,9 @@ from bot.connectors.slack_delivery import (
     SlackThread,
     with_feedback,
 )
+from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_text import fit_text, question_text
-from bot.errors import ValidationError
+from bot.errors import ChannelError, DeliveryUncertainError, StoreError, ValidationError
 from bot.models import Answer, is_safe_url
 from bot.runtime import Services
 
@@ -49,6 +54,14 @@ Render = Callable[[Answer, frozenset[str], int | None, bool], dict[str, Any]]
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 NOT_SHAREABLE = (
     "This answer cites sources that not everyone here may read, so it stays private to you."
+)
+SHARE_FAILED = (
+    "Sharing failed: nothing was posted in this channel. If citecast is not a member of it,"
+    " invite it first; then press *Share in channel* again."
+)
+SHARE_UNCERTAIN = (
+    "Slack did not confirm the share. If the answer does not appear in this channel,"
+    " press *Share in channel* again."
 )
 
 
@@ -81,6 +94,7 @@ class SlackInteractions:
         services: Services,
         client: AsyncWebClient,
         poster: SlackPoster,
+        outbox: SlackOutbox,
         audiences: SlackAudiences,
         render: Render,
         spawn: Spawn,
@@ -89,6 +103,7 @@ class SlackInteractions:
         self._settings: SlackSettings = services.settings.slack
         self._client = client
         self._poster = poster
+        self._outbox = outbox
         self._audiences = audiences
         self._render = render
         self._spawn = spawn
@@ -134,10 +149,11 @@ class SlackInteractions:
         self, question: str, channel: str, user: str, command: dict[str, Any]
     ) -> None:
         store = self._services.store
-        audience = await self._audiences.for_private_view(channel, user)
         conversation = f"slack:{command.get('team_id')}:{channel}:private:{user}"
-        turn_id = store.add_turn(conversation, "slack", question, status="pending")
+        turn_id: int | None = None
         try:
+            audience = await self._audiences.for_private_view(channel, user)
+            turn_id = store.add_turn(conversation, "slack", question, status="pending")
             reply = await self._services.assistant.reply(question, audience, ())
             payload = self._render(reply.answer, audience, turn_id, False)
             messages = with_feedback(payload["messages"], turn_id)
@@ -151,30 +167,50 @@ class SlackInteractions:
                 await self._send_private(command, channel, user, message)
         except Exception as exc:
             log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=True)
-            store.finish_turn(turn_id, None, None, status="failed")
+            if turn_id is not None:
+                with contextlib.suppress(StoreError):
+                    store.finish_turn(turn_id, None, None, status="failed")
             await self._say_privately(command, channel, user, self._settings.apology)
             return
-        store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+        try:
+            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+        except StoreError as exc:
+            log.error("private Slack answer %s was sent but not stored: %s", turn_id, exc)
 
     async def _send_private(
         self, request: dict[str, Any], channel: str, user: str, message: dict[str, Any]
     ) -> None:
         """An ephemeral message through the request's ``response_url`` (works in channels the
-        bot is not in), else ``chat.postEphemeral``."""
+        bot is not in), else ``chat.postEphemeral``.
+
+        Raises ChannelError; DeliveryUncertainError when the message may be showing already.
+        """
         text = fit_text(message.get("text") or "", 3000)
         blocks = message.get("blocks") or None
         url = str(request.get("response_url") or "")
         if url.startswith(("https://", "http://")) and is_safe_url(url):
             hook = AsyncWebhookClient(url, timeout=int(self._settings.request_timeout_seconds))
-            response = await hook.send(
-                text=text, blocks=blocks, response_type="ephemeral", replace_original=False
+            try:
+                response = await hook.send(
+                    text=text, blocks=blocks, response_type="ephemeral", replace_original=False
+                )
+            except SLACK_CALL_ERRORS as exc:
+                error = as_channel_error(exc, "response_url")
+                if isinstance(error, DeliveryUncertainError):
+                    raise error from None  # it may be showing: a second copy would repeat it
+                log.info("response_url unreachable (%s); using chat.postEphemeral", error)
+            else:
+                if response.status_code == 200:
+                    return
+                log.info(
+                    "response_url refused the answer (%s); using chat.postEphemeral", response.body
+                )
+        try:
+            await self._client.chat_postEphemeral(
+                channel=channel, user=user, text=text, blocks=blocks
             )
-            if response.status_code == 200:
-                return
-            log.info(
-                "response_url refused the answer (%s); using chat.postEphemeral", response.body
-            )
-        await self._client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks)
+        except SLACK_CALL_ERRORS as exc:
+            raise as_channel_error(exc, "chat.postEphemeral") from None
 
     async def for_share(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         """Post the stored private answer publicly if the channel may see all it cites."""
@@ -198,8 +234,6 @@ class SlackInteractions:
         if not visible_to_all(answer, audience):
             await self._say_privately(body, channel, user, NOT_SHAREABLE)
             return
-        if not self._services.store.claim_once(SHARE_SCOPE, str(turn_id)):
-            return
         payload = self._render(answer, audience, turn_id, True)
         messages = with_feedback(payload["messages"], turn_id)
         shared_by = {
@@ -208,10 +242,31 @@ class SlackInteractions:
         }
         if len(messages[0].get("blocks") or []) < 50:
             messages[0]["blocks"] = [shared_by, *(messages[0].get("blocks") or [])]
-        first = await self._poster.post_top_level(channel, messages[0])
+        store = self._services.store
+        try:
+            # a turn is shared once; a share that failed is given back (release_claim)
+            claimed = store.claim_once(SHARE_SCOPE, str(turn_id))
+        except StoreError as exc:
+            log.error("cannot record the share of turn %s: %s", turn_id, exc)
+            await self._say_privately(body, channel, user, SHARE_FAILED)
+            return
+        if not claimed:
+            return  # shared already, or another click is sharing it right now
+        try:
+            first = await self._poster.post_top_level(channel, messages[0])
+        except ChannelError as exc:
+            log.warning("sharing turn %s in %s failed: %s", turn_id, channel, exc)
+            # Given back so that the button works again (after a DeliveryUncertainError the
+            # user is asked to look first: Slack may have posted it).
+            with contextlib.suppress(StoreError):
+                store.release_claim(SHARE_SCOPE, str(turn_id))
+            uncertain = isinstance(exc, DeliveryUncertainError)
+            text = SHARE_UNCERTAIN if uncertain else SHARE_FAILED
+            await self._say_privately(body, channel, user, text)
+            return
+        # The share is in the channel now: the outbox keeps the rest until Slack takes it.
         thread = SlackThread(channel, first, user)
-        await self._poster.post_all(thread, messages[1:])
-        await self._poster.upload_files(thread, payload.get("files") or [])
+        await self._outbox.deliver(thread, messages[1:], payload.get("files") or [])
 
     async def on_share(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]) -> None:
         """The *Share in channel* button."""
@@ -240,5 +295,5 @@ class SlackInteractions:
             await self._client.chat_postEphemeral(
                 channel=channel, user=user, text=text, thread_ts=thread_ts
             )
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             log.info("ephemeral message to %s not sent: %s", user, error_code(exc))

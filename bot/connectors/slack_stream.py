@@ -5,12 +5,15 @@ The answer arrives as TextDelta / CitationAdded events and one final Reply. A *s
 - :class:`NativeSink` streams with ``chat.startStream``/``appendStream``/``stopStream`` (slack_sdk's
   ``chat_stream`` helper) and finishes with the source context blocks and feedback buttons. When
   the workspace refuses streaming before anything is visible (``feature_not_enabled``,
-  ``unknown_method`` …) it raises :class:`StreamingUnavailableError` and the driver falls back to
-  editing. When Slack closes the stream mid-answer (``message_not_in_streaming_state``), or the
-  answer outgrows one streamed message, the message is completed with ``chat.update`` and any
-  further messages are posted: never left half-written.
+  ``unknown_method`` …), or the stream cannot be started for any other reason (a refusal, a lost
+  connection, a timeout), it raises :class:`StreamingUnavailableError` and the driver falls back
+  to editing. When Slack closes the stream mid-answer (``message_not_in_streaming_state``), the
+  connection fails mid-stream, or the answer outgrows one streamed message, the message is
+  completed with ``chat.update`` and any further messages are posted: never left half-written.
 - :class:`EditSink` posts the first part, then re-renders the partial answer at most once per
-  ``edit_interval_seconds`` into ``chat.update`` (4,000 characters), then posts the rest.
+  ``edit_interval_seconds`` into ``chat.update`` (4,000 characters), then posts the rest. An
+  edit that fails on the way is skipped (the final one shows everything); when the first post
+  fails, nothing more is shown live and the whole answer is delivered through the outbox.
 - :class:`PlainSink` posts the final messages only.
 """
 
@@ -27,7 +30,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.assistant.base import Reply, ReplyEvent
 from bot.config import SlackSettings
-from bot.connectors.slack_client import Sleep, as_channel_error, error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, Sleep, as_channel_error, error_code
 from bot.connectors.slack_delivery import (
     MAX_BLOCKS,
     SlackPoster,
@@ -132,22 +135,39 @@ class EditSink:
         self._sleep = sleep
         self._clock = clock
         self._ts: str | None = None
+        self._live = True
         self._last_edit = float("-inf")
         self.edits = 0
 
     async def text(self, delta: str, partial: Answer) -> None:
-        """Show the partial answer's first message, throttled."""
-        if not partial.text.strip():
+        """Show the partial answer's first message, throttled; failures only cost liveness."""
+        if not partial.text.strip() or not self._live:
             return
         now = self._clock()
         if self._ts is not None and now - self._last_edit < self._interval:
             return
         first = self._render(partial)["messages"][0]
         if self._ts is None:
-            self._ts = await self._poster.post(self._thread, first)
+            try:
+                self._ts = await self._poster.post(self._thread, first)
+            except ChannelError as exc:
+                # finish() delivers the whole answer through the outbox. No second try now: a
+                # post lost on the way may be in the thread, and another would repeat it.
+                log.warning(
+                    "showing the answer in %s failed (%s); posting it at the end",
+                    self._thread.channel,
+                    exc,
+                )
+                self._live = False
+                return
         else:
-            await self._poster.update(self._thread, self._ts, first)
-            self.edits += 1
+            try:
+                await self._poster.update(self._thread, self._ts, first)
+            except ChannelError as exc:
+                # Only a glimpse is lost: the final edit replaces the whole message anyway.
+                log.info("an edit of %s failed (%s); skipped", self._ts, exc)
+            else:
+                self.edits += 1
         self._last_edit = self._clock()
 
     async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
@@ -193,6 +213,8 @@ class NativeSink:
         self._open = True
         self.truncated = False
         self.closed_by_slack = False
+        # the connection failed mid-stream: the stream may lack a piece, so it is completed
+        self.interrupted = False
 
     async def _streamer(self) -> AsyncChatStream:
         if self._stream is None:
@@ -210,24 +232,34 @@ class NativeSink:
         """The streamed message, once Slack created it."""
         return self._stream.ts if self._stream is not None else None
 
-    def _handle(self, exc: SlackApiError, what: str) -> None:
+    def _handle(self, exc: Exception, what: str) -> None:
+        """A failed stream call (one of SLACK_CALL_ERRORS): fall back, complete, or raise."""
         code = error_code(exc)
         if self.ts is None:
-            # Nothing is visible yet, so a plain post can still show the whole answer.
+            # Nothing is visible yet, so a plain post can still show the whole answer. (A
+            # chat.startStream lost on the way may have started a stream we cannot see.)
             if code not in UNSUPPORTED_STREAMING:
-                log.warning("Slack refused to start a stream (%s); posting instead", code)
+                log.warning("Slack stream could not start (%s); posting instead", code)
             raise StreamingUnavailableError(f"Slack {what}: {code}") from None
         if code in STREAM_CLOSED:
             log.info("Slack closed the stream in %s; completing it", self._thread.channel)
             self.closed_by_slack = True
             self._open = False
             return
+        if not isinstance(exc, SlackApiError):
+            # Not Slack's answer but a lost connection, a timeout or the helper's own refusal:
+            # the stream may still be open (stopped before completing) and may lack a piece.
+            log.warning(
+                "the stream in %s broke off (%s); completing it", self._thread.channel, code
+            )
+            self.interrupted = True
+            return
         raise as_channel_error(exc, what) from None
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Append the new text to the stream (until Slack closes it or it gets too long)."""
         markdown = self._markdown.feed(delta)
-        if not markdown or not self._open or self.truncated:
+        if not markdown or not self._open or self.truncated or self.interrupted:
             return
         if self._shown + len(markdown) > self._settings.native_stream_max_chars:
             self.truncated = True
@@ -235,7 +267,7 @@ class NativeSink:
         streamer = await self._streamer()
         try:
             await streamer.append(markdown_text=markdown)
-        except SlackApiError as exc:
+        except SLACK_CALL_ERRORS as exc:
             self._handle(exc, "chat.appendStream")
             return
         self._shown += len(markdown)
@@ -258,11 +290,12 @@ class NativeSink:
             len(tail) <= MAX_BLOCKS
             and sum(block_text_length(block) for block in tail) <= SLACK_MAX_BLOCKS_TEXT
         )
-        if self._open and not self.truncated and fits and not revised:
+        intact = not (self.truncated or self.interrupted or revised)
+        if self._open and intact and fits:
             streamer = await self._streamer()
             try:
                 await streamer.stop(markdown_text=rest or None, blocks=tail or None)
-            except SlackApiError as exc:
+            except SLACK_CALL_ERRORS as exc:
                 self._handle(exc, "chat.stopStream")
             else:
                 await self._outbox.deliver(self._thread, [], files)
@@ -277,7 +310,7 @@ class NativeSink:
         if self._open and self._stream is not None:
             try:
                 await self._stream.stop()
-            except SlackApiError as exc:
+            except SLACK_CALL_ERRORS as exc:
                 log.info("stopping the stream before completing it: %s", error_code(exc))
             self._open = False
         await self._outbox.complete(self._thread, ts, messages, files)
@@ -287,7 +320,7 @@ class NativeSink:
         if self._open and self._stream is not None and self.ts is not None:
             try:
                 await self._stream.stop()
-            except SlackApiError as exc:
+            except SLACK_CALL_ERRORS as exc:
                 log.info("stopping the failed stream: %s", error_code(exc))
         await self._poster.apologize(self._thread, self.ts)
 

@@ -156,3 +156,29 @@ async def test_user_lookups_are_cached_between_questions(tmp_path: Path) -> None
         await world.post_event(direct_message("second?"))
         assert [call[1] for call in answerer.calls] == [frozenset({"public", "staff"})] * 2
         assert len(world.fake.calls_to("users.info")) == 1
+
+
+LOOKUPS = {
+    # the failing Slack method, where the question is asked, and what would widen the audience
+    "conversations.info": (PRIVATE, {"audience_by_channel": {PRIVATE: ["staff"]}}),
+    "users.info": (DM, {"audience_by_email_domain": {"staff.example": ["staff"]}}),
+    "usergroups.users.list": (DM, {"audience_by_usergroup": {"S0HR": ["staff"]}}),
+}
+
+
+@pytest.mark.parametrize("method", sorted(LOOKUPS))
+@pytest.mark.parametrize("failure", [{"drop": True}, {"hang": 1.5}], ids=["dropped", "timed-out"])
+async def test_lookups_lost_on_the_network_grant_nothing_and_still_answer(
+    tmp_path: Path, method: str, failure: dict[str, object]
+) -> None:
+    channel, settings = LOOKUPS[method]
+    answerer = scripted()
+    async with slack_world(tmp_path, answerer, request_timeout_seconds=1.0, **settings) as world:
+        world.fake.add_usergroup("S0HR", [ASKER])
+        world.fake.fail(method, times=None, **failure)  # type: ignore[arg-type]
+        await world.post_event(mention("pay?", channel=channel))
+        assert answerer.calls[0][1] == frozenset({"public"})
+        [answer] = world.fake.bot_messages(channel)
+        assert answer["text"] != world.connector.settings.apology
+        assert any("Install guide" in s for s in context_texts([answer]))
+        assert "Salary bands" not in world.fake.everything_sent()

@@ -127,3 +127,26 @@ def test_block_validation_accepts_a_typical_answer() -> None:
         },
     ]
     assert validate_blocks(blocks) == []
+
+
+async def test_thread_replies_come_in_pages_oldest_first(fake: FakeSlackAPI) -> None:
+    client = client_for(fake)
+    root = fake.add_message("C1", "question", "U1")
+    for i in range(4):
+        fake.add_message("C1", f"reply {i}", "U1", thread_ts=root)
+    texts: list[str] = []
+    cursor: str | None = None
+    pages = 0
+    while True:
+        page = await client.conversations_replies(channel="C1", ts=root, limit=2, cursor=cursor)
+        pages += 1
+        texts += [m["text"] for m in page["messages"]]
+        cursor = (page.get("response_metadata") or {}).get("next_cursor")
+        assert page["has_more"] is bool(cursor)
+        if not cursor:
+            break
+    assert pages == 3
+    assert texts == ["question", "reply 0", "reply 1", "reply 2", "reply 3"]
+    with pytest.raises(SlackApiError) as bad:
+        await client.conversations_replies(channel="C1", ts=root, cursor="not-a-cursor")
+    assert bad.value.response["error"] == "invalid_cursor"

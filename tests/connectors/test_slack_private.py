@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 from pathlib import Path
 
 from bot.models import Source
@@ -98,4 +100,59 @@ async def test_when_the_response_url_fails_the_bot_posts_ephemerally(tmp_path: P
         await slash(world, "how to install?", response_url=dead_url)
         [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
         assert ephemeral.args["user"] == "U0ASKER"
+        assert "Install guide" in json.dumps(ephemeral.args["blocks"])
+
+
+async def test_a_share_slack_refuses_can_be_shared_again_and_only_once(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        await slash(world, "how to install?")
+        [ephemeral] = world.fake.responses
+        [button] = share_buttons(ephemeral["blocks"])
+        # the bot is not in the channel yet: Slack refuses the post
+        world.fake.fail("chat.postMessage", error="not_in_channel")
+        await world.click("citecast_share", str(button["value"]))
+        assert world.fake.bot_messages(PUBLIC) == []
+        told = [r["text"] for r in world.fake.responses if r["key"] == "click"]
+        assert len(told) == 1 and "Sharing failed" in told[0]
+        # the user tries again, with a double click: one share
+        value = str(button["value"])
+        await asyncio.gather(
+            world.click("citecast_share", value), world.click("citecast_share", value)
+        )
+        [shared] = world.fake.bot_messages(PUBLIC)
+        assert "Install guide" in json.dumps(shared["blocks"])
+        assert len(world.fake.calls_to("chat.postMessage", ok_only=True)) == 1
+
+
+async def test_a_share_lost_on_the_way_asks_the_user_to_look_first(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        await slash(world, "how to install?")
+        [button] = share_buttons(world.fake.responses[0]["blocks"])
+        world.fake.fail("chat.postMessage", drop=True)
+        await world.click("citecast_share", str(button["value"]))
+        told = [r["text"] for r in world.fake.responses if r["key"] == "click"]
+        assert len(told) == 1 and "did not confirm the share" in told[0]
+        await world.click("citecast_share", str(button["value"]))
+        assert len(world.fake.bot_messages(PUBLIC)) == 1
+
+
+async def test_a_failure_before_answering_still_apologises_privately(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        world.store._db.execute("DROP TABLE turns")  # the turn cannot be stored
+        assert await slash(world, "how to install?") == 200
+        assert answerer.calls == []
+        assert [r["text"] for r in world.fake.responses] == [world.connector.settings.apology]
+
+
+async def test_an_unreachable_response_url_falls_back_to_post_ephemeral(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    with socket.socket() as probe:  # a port nobody listens on: the connection is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        await slash(world, "how to install?", response_url=f"http://127.0.0.1:{port}/hook")
+        [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
         assert "Install guide" in json.dumps(ephemeral.args["blocks"])

@@ -56,6 +56,16 @@ def test_claim_once_is_once_even_under_threads(tmp_path: Path) -> None:
     assert store.claim_once("email-message", "Ev1") is True
 
 
+def test_a_released_claim_can_be_claimed_again_and_only_its_own(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    assert store.claim_once("slack-share", "7") is True
+    assert store.claim_once("slack-share", "8") is True
+    store.release_claim("slack-share", "7")
+    assert store.claim_once("slack-share", "7") is True
+    assert store.claim_once("slack-share", "7") is False
+    assert store.claim_once("slack-share", "8") is False
+
+
 def test_outbox_lifecycle(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     store = Store(path)

@@ -2,9 +2,10 @@
 
 ``FakeSlackAPI`` is an aiohttp server bound to an ephemeral loopback port. Point
 ``AsyncWebClient(base_url=fake.base_url)`` at it. It implements the methods citecast uses
-(their handlers are in tests/fakes/slack_methods.py),
-records every call (``calls``), keeps the messages it accepted per channel and thread, and
-enforces Slack's limits with Slack's error shapes (``{"ok": false, "error": "invalid_blocks"}``,
+(their handlers are in tests/fakes/slack_methods.py), records every call (``calls``), keeps the
+messages it accepted per channel and thread, answers ``conversations.replies`` in pages as Slack
+does (oldest first; ``limit``, ``cursor``, ``response_metadata.next_cursor``), and enforces
+Slack's limits with Slack's error shapes (``{"ok": false, "error": "invalid_blocks"}``,
 ``msg_blocks_too_long``, ``msg_too_long``, ``no_text``, ``message_not_in_streaming_state`` …), so a
 payload Slack would reject fails here too.
 

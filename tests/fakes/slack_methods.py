@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,10 +239,28 @@ class SlackWebMethods:
         ]
         if not thread:
             return {"ok": False, "error": "thread_not_found"}
+        # Slack answers in pages, oldest first: at most ``limit`` (1..1000, default 1000)
+        # messages, and a ``next_cursor`` naming where the next page starts.
+        thread.sort(key=lambda m: float(m["ts"]))
+        try:
+            limit = min(1000, max(1, int(str(args.get("limit") or 1000))))
+        except ValueError:
+            return {"ok": False, "error": "invalid_limit"}
+        start = 0
+        if args.get("cursor"):
+            after = _cursor_ts(str(args["cursor"]))
+            if after is None:
+                return {"ok": False, "error": "invalid_cursor"}
+            start = next((i for i, m in enumerate(thread) if float(m["ts"]) >= after), len(thread))
+        page = thread[start : start + limit]
         # Slack leaves message metadata out unless it is asked for
         if str(args.get("include_all_metadata")).lower() not in ("1", "true"):
-            thread = [{k: v for k, v in m.items() if k != "metadata"} for m in thread]
-        return {"ok": True, "messages": thread, "has_more": False}
+            page = [{k: v for k, v in m.items() if k != "metadata"} for m in page]
+        body: Json = {"ok": True, "messages": page, "has_more": start + limit < len(thread)}
+        if body["has_more"]:
+            next_ts = thread[start + limit]["ts"]
+            body["response_metadata"] = {"next_cursor": _cursor_for(next_ts)}
+        return body
 
     def _m_conversations_info(self, args: Json) -> Json:
         info = self.state.channels.get(str(args.get("channel")))
@@ -302,6 +321,19 @@ class SlackWebMethods:
             upload.update(channel=channel, thread_ts=args.get("thread_ts"), title=item.get("title"))
             done.append({"id": item["id"], "name": upload["filename"], "title": item.get("title")})
         return {"ok": True, "files": done}
+
+
+def _cursor_for(ts: str) -> str:
+    """An opaque cursor in Slack's form (base64 of ``next_ts:…``)."""
+    return base64.b64encode(f"next_ts:{ts}".encode()).decode()
+
+
+def _cursor_ts(cursor: str) -> float | None:
+    try:
+        decoded = base64.b64decode(cursor.encode(), validate=True).decode()
+        return float(decoded.removeprefix("next_ts:")) if decoded.startswith("next_ts:") else None
+    except ValueError:
+        return None
 
 
 def invalid_blocks_error(problems: list[str]) -> Json:
