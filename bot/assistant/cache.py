@@ -2,8 +2,8 @@
 
 Numbers belong to one turn, so a cache hit is registered again in the current turn's registry
 and formatted with the current numbers (DESIGN §4). The key includes the viewer's audience and
-the index generation, so a viewer never gets another audience's hits and a re-ingest is seen at
-once.
+the version of what was searched (the index's id and generation), so a viewer never gets another
+audience's hits, and a re-ingest or a rebuilt index is seen at once.
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ CacheKey = tuple[Hashable, ...]
 
 
 def cache_key(
-    tool: str, arguments: Mapping[str, Any], audience: frozenset[str], generation: int
+    tool: str, arguments: Mapping[str, Any], audience: frozenset[str], version: Hashable
 ) -> CacheKey:
-    """A hashable key for one tool call as a given viewer sees it."""
+    """A hashable key for one tool call as a given viewer sees it, against one ``version`` of
+    the data searched."""
     args = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-    return (tool, args, tuple(sorted(audience)), generation)
+    return (tool, args, tuple(sorted(audience)), version)
 
 
 class ToolCache:

@@ -92,7 +92,9 @@ class Toolbox:
             index = self.index
             if index is None:
                 return ToolResult(error="the knowledge base is empty (no index has been built)")
-            key = cache_key(name, {"query": query}, audience, index.generation())
+            # The index's id as well as its generation: a rebuilt index counts generations
+            # from 0 again, and must not be answered from what the old one returned.
+            key = cache_key(name, {"query": query}, audience, index.version())
             cached = self.cache.get(key)
             if cached is None:
                 cached = tuple(index.search(query, audience, self.top_k))

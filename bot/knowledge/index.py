@@ -179,8 +179,22 @@ class KnowledgeIndex:
 
     def generation(self) -> int:
         """A counter bumped by every ingest that changed something (cache invalidation)."""
-        row = self._conn().execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
-        return int(row[0]) if row else 0
+        return self.version()[1]
+
+    def version(self) -> tuple[str, int]:
+        """``(index_id, generation)``: what a cache of this index's results must be keyed on.
+
+        The generation alone repeats: ``citecast ingest --rebuild`` starts a new file whose
+        generation counts from 0 again, so a server would serve results cached from the old
+        index (say, a document that has since become private). ``index_id`` is drawn at random
+        when the file is created; an index from before it existed reads as ``""``.
+        """
+        rows = dict(
+            self._conn()
+            .execute("SELECT key, value FROM meta WHERE key IN ('index_id', 'generation')")
+            .fetchall()
+        )
+        return str(rows.get("index_id", "")), int(rows.get("generation", 0))
 
     def stats(self) -> IndexStats:
         """Files, chunks, PDF pages and bytes on disk."""

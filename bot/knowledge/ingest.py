@@ -3,17 +3,26 @@
 Memory stays flat with corpus size: folders are walked lazily (twice: once to count for the
 progress bar, once to ingest), one file is in memory at a time, and rows are committed every
 ``BATCH_FILES`` files. A file whose content and settings are unchanged (same fingerprint) is
-skipped; a changed one has its chunks replaced; files that vanished from an ingested folder are
-removed. Unreadable, encrypted or empty files are listed with the reason and never stop a run; so
-is a symlink whose target lies outside the ingested folder, which is never read.
+skipped; a changed one has its chunks replaced; files that vanished from an ingested folder, or
+that this run could not read, are removed, and so is every indexed file, ingested alone or in a
+folder, whose path no longer exists. Unreadable, encrypted or empty files are listed with the
+reason and never stop a run; so is a symlink whose target lies outside the ingested folder, which
+is never read.
+
+Source ids are ``relpath#chunk``: the file's path from the ingested root's parent, with more
+parent folders when another indexed file already has it (see ``IndexWriter.relpath_for``).
 
 A file's public URL: front-matter ``url:`` (HTML: canonical link), else the first matching
 ``index.url_templates`` glob, else none (renderers then attach the file or sign a download link).
 
 Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
-first matching ``index.audience_rules`` glob (relative to the ingested folder), ``--audience``,
-else ``["public"]``. An audience written empty is refused (:func:`document_audience`), never
-taken as public: a front-matter one skips the file with the reason.
+first matching ``index.audience_rules`` glob, ``--audience``, else ``["public"]``. Rules are
+tried, in order, against the file's path inside each folder ever ingested into the index that
+holds it (and its path inside this run's root): ``internal/*`` written for ``citecast ingest
+priv`` still matches ``priv/internal/bonus.md`` when ``priv/internal`` or the file alone is
+ingested later, so re-ingesting part of a folder never drops the audience the folder's rules
+gave. An audience written empty is refused (:func:`document_audience`), never taken as public:
+a front-matter one skips the file with the reason.
 """
 
 from __future__ import annotations
@@ -37,7 +46,9 @@ from bot.knowledge.schema import SCHEMA_VERSION
 from bot.knowledge.writer import IndexWriter
 
 BATCH_FILES = 200
-READER_VERSION = "1"
+# Part of every fingerprint: bumping it makes the next run re-read every file. "2": front
+# matter that is not valid YAML now skips the file, where "1" indexed it as public text.
+READER_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -102,13 +113,20 @@ def count_files(paths: Sequence[Path], index_path: Path) -> int:
 
 
 def base_audience(
-    rule_path: str, settings: IndexSettings, default: Sequence[str] | None
+    rule_paths: Sequence[str], settings: IndexSettings, default: Sequence[str] | None
 ) -> tuple[str, ...]:
-    """The audience before front matter: first matching rule, else ``default``, else public."""
+    """The audience before front matter: the first rule matching any of ``rule_paths`` (the
+    file's paths inside the ingested folders that hold it), else ``default``, else public."""
     for rule in settings.audience_rules:
-        if fnmatch.fnmatchcase(rule_path, rule.glob):
+        if any(fnmatch.fnmatchcase(path, rule.glob) for path in rule_paths):
             return tuple(rule.audience)
     return tuple(default) if default else ("public",)
+
+
+def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tuple[str, ...]:
+    """``rule_path`` plus ``entry_path`` relative to each of ``folders`` that holds it."""
+    inside = (entry_path.relative_to(f).as_posix() for f in folders if entry_path.is_relative_to(f))
+    return tuple(dict.fromkeys((rule_path, *inside)))
 
 
 def public_url(rule_path: str, settings: IndexSettings) -> str | None:
@@ -179,6 +197,9 @@ def _ingest(
     try:
         for root in roots:
             writer.add_root(root)
+        # Every folder ever ingested here, so audience rules see a file's path inside each.
+        folders = [folder for folder in writer.roots() if folder.is_dir()]
+        for root in roots:
             for entry in _walk(root, index_path):
                 if not is_supported(entry.path):
                     report.ignored += 1
@@ -186,13 +207,15 @@ def _ingest(
                 report.files += 1
                 if on_file is not None:
                     on_file(entry.relpath)
-                _ingest_one(writer, entry, settings, audience, options, report)
+                paths = rule_paths(entry.path, entry.rule_path, folders)
+                _ingest_one(writer, entry, paths, settings, audience, options, report)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
                     pending = 0
-            if root.is_dir():
-                report.removed += writer.remove_unseen(root)
+            # A file root too: re-ingested and now unreadable, its old chunks must go.
+            report.removed += writer.remove_unseen(root)
+        report.removed += writer.remove_missing()
         writer.commit()
     finally:
         writer.close()
@@ -202,6 +225,7 @@ def _ingest(
 def _ingest_one(
     writer: IndexWriter,
     entry: _Entry,
+    paths: Sequence[str],
     settings: IndexSettings,
     default_audience: Sequence[str] | None,
     options: str,
@@ -226,7 +250,7 @@ def _ingest_one(
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return
     report.bytes_read += len(data)
-    audience = base_audience(entry.rule_path, settings, default_audience)
+    audience = base_audience(paths, settings, default_audience)
     digest = hashlib.sha256(data)
     url = public_url(entry.rule_path, settings)
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
@@ -248,7 +272,7 @@ def _ingest_one(
     chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
     count = writer.replace_file(
         entry.path,
-        entry.relpath,
+        writer.relpath_for(entry.path, entry.relpath),
         fingerprint,
         len(data),
         document,

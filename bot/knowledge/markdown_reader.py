@@ -7,6 +7,7 @@ with ``===`` or ``---``) count as headings too.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any
 
 import yaml
@@ -20,8 +21,37 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
+class _FrontMatterLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key written twice.
+
+    PyYAML keeps the last of two equal keys, so ``audience: [staff]`` followed by a stray
+    ``audience: public`` would quietly publish the file.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # ``<<: *defaults`` may be overridden on purpose
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, Hashable):
+                continue  # the base class refuses it with its own message
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is written twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """Split a leading ``---`` YAML block from the body; bad YAML is treated as body text."""
+    """Split a leading ``---`` YAML block (closed by ``---`` or ``...``) from the body.
+
+    A file without a closed block is all body. A closed block that is not valid YAML, not a
+    mapping, or repeats a key makes the file Unreadable: the block may hold ``audience:``, so
+    guessing (indexing it as body text, and the file as public) could publish a private file.
+    An empty block is no front matter.
+    """
     if not text.startswith("---"):
         return {}, text
     lines = text.split("\n")
@@ -29,14 +59,29 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
         return {}, text
     for end in range(1, len(lines)):
         if lines[end].strip() in ("---", "..."):
-            try:
-                data = yaml.safe_load("\n".join(lines[1:end]))
-            except yaml.YAMLError:
-                return {}, text
-            if not isinstance(data, dict):
-                return {}, text
-            return data, "\n".join(lines[end + 1 :])
+            return _front_matter(lines[1:end]), "\n".join(lines[end + 1 :])
     return {}, text
+
+
+def _front_matter(lines: list[str]) -> dict[str, Any]:
+    try:
+        data = yaml.load("\n".join(lines), Loader=_FrontMatterLoader)  # noqa: S506 - safe loader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).split("\n", 1)[0]
+        # The block starts on the file's second line; marks count from 0 within it.
+        where = f" (line {mark.line + 2}, column {mark.column + 1})" if mark else ""
+        raise Unreadable(f"front matter is not valid YAML: {problem}{where}") from None
+    except ValueError as exc:  # a well-formed but impossible value, e.g. date 2001-02-30
+        raise Unreadable(f"front matter is not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise Unreadable(
+            f"front matter is not a mapping of keys (it is a YAML {type(data).__name__}); "
+            "write `key: value` lines between the `---` lines"
+        )
+    return data
 
 
 def audience_from(value: object, label: str = "audience") -> tuple[str, ...]:

@@ -2,6 +2,10 @@
 
 ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`. An index written by an older schema is
 refused (never silently migrated) with the command that rebuilds it.
+
+The ``meta`` table holds ``generation`` (bumped by every ingest that changed something) and
+``index_id``, a random id drawn when the file is created. A rebuilt index counts generations
+from 0 again, so only the pair tells a reader that results it cached are no longer current.
 """
 
 from __future__ import annotations
@@ -46,14 +50,24 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 );
 INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0)');
 INSERT INTO meta(key, value) VALUES ('generation', '0');
+INSERT INTO meta(key, value) VALUES ('index_id', lower(hex(randomblob(16))));
 """
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
     """Create every table of an empty index and stamp the schema version."""
     conn.executescript(SCHEMA)
+    add_lookup_indexes(conn)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     conn.commit()
+
+
+def add_lookup_indexes(conn: sqlite3.Connection) -> None:
+    """Indexes that only speed up ingestion; added to an existing index of this schema too.
+
+    Ingestion looks a new file's relpath up to keep source ids unique, once per file.
+    """
+    conn.execute("CREATE INDEX IF NOT EXISTS files_by_relpath ON files(relpath)")
 
 
 def check_schema(conn: sqlite3.Connection, where: str) -> None:

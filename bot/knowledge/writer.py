@@ -1,8 +1,12 @@
 """Write access to the knowledge index, used only by ingestion.
 
 Changed files have their chunks replaced in one transaction per batch; files under an ingested
-root that disappeared are removed; ``generation`` is bumped when anything changed so caches of
-search results know to forget.
+root that this run did not index are removed, and so is any indexed file (or root) whose path
+no longer exists, wherever it came from; ``generation`` is bumped when anything changed so
+caches of search results know to forget.
+
+A file's ``relpath`` is the first half of its source ids (``relpath#chunk``), so it is unique
+in the index and kept while the file stays indexed: see :meth:`IndexWriter.relpath_for`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,12 @@ from pathlib import Path
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.chunking import Chunk
 from bot.knowledge.document import Document
-from bot.knowledge.schema import audience_column, check_schema, create_schema
+from bot.knowledge.schema import (
+    add_lookup_indexes,
+    audience_column,
+    check_schema,
+    create_schema,
+)
 
 
 class IndexWriter:
@@ -39,6 +48,7 @@ class IndexWriter:
             create_schema(self.conn)
         else:
             check_schema(self.conn, str(self.path))
+            add_lookup_indexes(self.conn)
         self.run = int(
             self.conn.execute("SELECT coalesce(max(run), 0) + 1 FROM files").fetchone()[0]
         )
@@ -52,6 +62,38 @@ class IndexWriter:
     def add_root(self, root: Path) -> None:
         """Remember an ingested folder or file (absolute)."""
         self.conn.execute("INSERT OR IGNORE INTO roots(path) VALUES (?)", (str(root),))
+
+    def roots(self) -> list[Path]:
+        """Every folder or file ingested into this index so far (this run's included)."""
+        return [Path(row[0]) for row in self.conn.execute("SELECT path FROM roots ORDER BY path")]
+
+    def relpath_for(self, path: Path, natural: str) -> str:
+        """The relpath ``path`` is stored under: unique in the index, stable while indexed.
+
+        A file already indexed keeps its relpath, so re-ingesting it through a subfolder (or
+        alone) does not change its ids. A new file takes ``natural`` (its path from the
+        ingested root's parent) unless another file has it: ``a/docs`` and ``b/docs`` both
+        holding ``guide.md`` would share ids, and a turn's registry would merge the two into
+        one citation. Then parent folders are added until it is unique (``b/docs/guide.md``),
+        the absolute path as a last resort (no natural relpath starts with ``/``).
+        """
+        row = self.conn.execute("SELECT relpath FROM files WHERE path = ?", (str(path),))
+        found = row.fetchone()
+        if found is not None and not self._relpath_taken(str(found[0]), path):
+            return str(found[0])
+        parts = path.parts[1:] if path.is_absolute() else path.parts
+        depth = natural.count("/") + 1
+        candidates = [natural, *("/".join(parts[-k:]) for k in range(depth + 1, len(parts) + 1))]
+        for candidate in candidates:
+            if not self._relpath_taken(candidate, path):
+                return candidate
+        return path.as_posix()
+
+    def _relpath_taken(self, relpath: str, path: Path) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM files WHERE relpath = ? AND path != ? LIMIT 1", (relpath, str(path))
+        )
+        return row.fetchone() is not None
 
     def fingerprint(self, path: Path) -> str | None:
         """The stored fingerprint of an indexed file, or None when it is not indexed."""
@@ -142,6 +184,26 @@ class IndexWriter:
         if rows:
             self.changed = True
         return len(rows)
+
+    def remove_missing(self) -> int:
+        """Drop indexed files this run did not see whose path is no longer a file.
+
+        A folder's vanished files go with :meth:`remove_unseen`, but a file ingested alone
+        (or from a folder not named this run) that was deleted or renamed would otherwise
+        stay searchable for ever. Roots that no longer exist are forgotten too, so the web
+        server stops serving under them. Returns how many files were dropped.
+        """
+        rows = self.conn.execute("SELECT id, path FROM files WHERE run != ?", (self.run,))
+        gone = [int(file_id) for file_id, path in rows.fetchall() if not os.path.isfile(path)]
+        for file_id in gone:
+            self._delete_file_rows(file_id)
+            self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        for root in self.roots():
+            if not os.path.exists(root):
+                self.conn.execute("DELETE FROM roots WHERE path = ?", (str(root),))
+        if gone:
+            self.changed = True
+        return len(gone)
 
     def commit(self) -> None:
         """Commit the current batch (bumping the generation once per run that changed data)."""

@@ -74,8 +74,14 @@ def test_markdown_title_falls_back_to_first_heading_then_file_name() -> None:
     assert read_markdown("just text", "notes.md").title == "notes.md"
 
 
-def test_markdown_bad_front_matter_is_kept_as_text() -> None:
-    doc = read_markdown("---\n: : [unclosed\n---\nBody.", "x.md")
+def test_markdown_bad_front_matter_makes_the_file_unreadable() -> None:
+    # It may have held `audience:`; indexing it as text would publish a private file.
+    with pytest.raises(Unreadable, match="front matter is not valid YAML"):
+        read_markdown("---\n: : [unclosed\n---\nBody.", "x.md")
+
+
+def test_markdown_unclosed_front_matter_is_kept_as_text() -> None:
+    doc = read_markdown("---\nNot front matter.\n\nBody.", "x.md")
     assert doc.audience is None
     assert any("Body." in block.text for block in doc.blocks)
 
