@@ -5,21 +5,42 @@ scroll to and highlight the quoted words. The spec reserves ``-``, ``,`` and ``&
 fragment, so every character outside the unreserved set is percent-encoded, those three
 included. A quote longer than :data:`MAX_DIRECT_CHARS` uses the ``start,end`` form (its first
 and last words); a fragment that would still be longer than :data:`MAX_FRAGMENT_CHARS` is left
-out (the plain URL is better than a broken highlight).
+out (the plain URL is better than a broken highlight). A quote from a Markdown source is
+reduced to what a reader of the rendered page sees (:func:`visible_text`) first: the browser
+searches the page's text, where ``**``, backticks and ``[text](url)`` targets no longer appear.
 
 Plain function, no I/O: the resolver, the renderers and grounding all call :func:`deep_link`.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from urllib.parse import quote as percent_encode
 
+from bot.markdown import Token, parse
 from bot.models import Source
 
 MAX_DIRECT_CHARS = 80
 EDGE_WORDS = 4
 MAX_FRAGMENT_CHARS = 400
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain", "text/markdown"})
+# Inline tokens join without a space ("**forty**-two"); any other token is a block of its own.
+_INLINE = frozenset(
+    {
+        "text",
+        "emphasis",
+        "strong",
+        "codespan",
+        "link",
+        "strikethrough",
+        "softbreak",
+        "linebreak",
+        "inline_html",
+    }
+)
+_TAG = re.compile(r"<[^>]*>")
+_BREAK = re.compile(r"<br\b", re.IGNORECASE)
 
 
 def is_pdf(source: Source) -> bool:
@@ -69,6 +90,31 @@ def without_text_fragment(url: str) -> str:
     return f"{address}#{kept}" if kept else address
 
 
+def visible_text(markdown: str) -> str:
+    """The words a reader sees of ``markdown`` once it is rendered: emphasis marks, backticks,
+    link targets, images, list markers, HTML tags and footnote references gone."""
+    return " ".join(_visible(parse(markdown)).split())
+
+
+def _visible(tokens: list[Token]) -> str:
+    out: list[str] = []
+    for token in tokens:
+        kind = token["type"]
+        if kind in ("image", "citation"):
+            continue  # alt text and footnote numbers are not searchable page text
+        if kind == "inline_html":
+            # A tag shows nothing ("<b>card</b>." reads "card."), a line break a space.
+            text = " " if _BREAK.match(str(token.get("raw", ""))) else ""
+        elif kind == "block_html":
+            text = _TAG.sub(" ", str(token.get("raw", "")))
+        elif "children" in token:
+            text = _visible(token["children"])
+        else:
+            text = html.unescape(str(token.get("raw", "")))
+        out.append(text if kind in _INLINE else f" {text} ")
+    return "".join(out)
+
+
 def deep_link(source: Source, quote: str | None = None) -> str | None:
     """A link to the exact place of ``source``: its PDF page, or the quoted words on the page.
 
@@ -85,5 +131,7 @@ def deep_link(source: Source, quote: str | None = None) -> str | None:
     media = (source.media_type or "text/html").split(";")[0].strip().lower()
     if media not in _TEXT_TYPES or not quote:
         return None
+    if media == "text/markdown":
+        quote = visible_text(quote)
     directive = text_fragment(quote)
     return f"{base}#{directive}" if directive else None

@@ -3,7 +3,9 @@
 A chunk holds whole blocks of one section up to ``chunk_chars``; a block longer than that is
 cut at sentence ends (or, failing that, at spaces). A chunk that starts on one PDF page and
 ends on another gets ``page_end``. ``overlap`` carries the tail sentences of the previous chunk
-of the same section into the next one, for retrieval across a cut.
+of the same section into the next one, for retrieval across a cut. A code block (``kind ==
+"code"``) is never cut and always reaches the chunk text fenced, whichever reader made it, so
+that answerers and models see it as code, never as prose to quote.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 from bot.knowledge.document import Block
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9`*])")
+_OPENING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BACKTICKS = re.compile(r"`{3,}")
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,15 @@ class Chunk:
     section: str | None
     page: int | None
     page_end: int | None
+
+
+def fenced(code: str) -> str:
+    """``code`` as a fenced block: as it is when it already opens with a fence (Markdown), else
+    between fences longer than any backtick run inside it (HTML ``<pre>``)."""
+    if _OPENING_FENCE.match(code):
+        return code
+    fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(code))])
+    return f"{fence}\n{code}\n{fence}"
 
 
 def split_long(text: str, limit: int) -> list[str]:
@@ -83,7 +96,9 @@ def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) ->
         return Chunk(number, "\n\n".join(parts), section, first_page, end)
 
     for block in blocks:
-        pieces = [block.text] if block.kind == "code" else split_long(block.text, chunk_chars)
+        pieces = (
+            [fenced(block.text)] if block.kind == "code" else split_long(block.text, chunk_chars)
+        )
         for piece in pieces:
             new_section = block.section != section
             if parts and (new_section or size + len(piece) + 2 > chunk_chars):

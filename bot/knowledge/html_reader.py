@@ -1,8 +1,10 @@
 """HTML reader: visible text in blocks under the h1–h6 heading path.
 
-Scripts, styles and other invisible elements are dropped. ``<link rel="canonical">`` (or
-``<meta name="citecast:url">``) gives the public URL and ``<meta name="citecast:audience">``
-the audience, like Markdown front matter.
+Scripts, styles, other invisible elements (``hidden``, ``aria-hidden="true"``) and page
+furniture (``<nav>``, ``<footer>``) are dropped; so are the permalink marks (``¶``) that
+documentation generators append to headings. The title is the first ``<title>`` of the head.
+``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL and
+``<meta name="citecast:audience">`` the audience, like Markdown front matter.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ _BLOCK_TAGS = frozenset(
         "main",
         "aside",
         "header",
-        "footer",
         "ul",
         "ol",
         "dl",
@@ -44,10 +45,38 @@ _BLOCK_TAGS = frozenset(
         "summary",
     )
 )
+# Page furniture and invisible content: never indexed. ``nav`` and ``footer`` repeat on every
+# page of a site ("Home Pricing …"), so indexing them makes them answers to every question.
 _HIDDEN_TAGS = frozenset(
-    ("script", "style", "template", "noscript", "svg", "iframe", "object", "head")
+    ("script", "style", "template", "noscript", "svg", "iframe", "object", "nav", "footer")
 )
+# What may stand in <head>; any other tag (or text) starts the body, as in a browser, so a page
+# that leaves out the optional </head> (or <head> and <body> altogether) still has a body.
+_HEAD_TAGS = frozenset(
+    ("html", "head", "title", "meta", "link", "style", "script", "base", "noscript", "template")
+)
+# ``hidden`` / aria-hidden="true" hide an element up to its end tag, so only elements whose end
+# tag is required count: on a void element (no content) or one whose end tag may be left out
+# (<p hidden>text<p>next), waiting for the end tag could hide the rest of the page.
+_VOID_OR_OPTIONAL_END = frozenset(
+    """
+    area base br col embed hr img input link meta source track wbr p li dt dd tr td th
+    thead tbody tfoot colgroup caption option optgroup rb rt rp
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# The whole text of a permalink anchor that documentation generators put in headings (Sphinx,
+# MkDocs: <a class="headerlink">¶</a>); it is not part of the heading.
+_PERMALINK_MARKS = frozenset(("", "¶", "§", "#", "🔗", "⚓", "⚓︎"))
+_TRAILING_MARK = re.compile(r"\s*[¶§🔗⚓]\ufe0e?$")
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+
+
+def _hides(tag: str, values: dict[str, str]) -> bool:
+    if tag in _HIDDEN_TAGS:
+        return True
+    if tag in _VOID_OR_OPTIONAL_END:
+        return False
+    return "hidden" in values or values.get("aria-hidden", "").strip().lower() == "true"
 
 
 class _Collector(HTMLParser):
@@ -61,17 +90,17 @@ class _Collector(HTMLParser):
         self.meta_url: str | None = None
         self.audience: tuple[str, ...] | None = None
         self._text: list[str] = []
-        self._hidden = 0
+        self._head = True  # <head> is implied until the body starts
+        self._hiding: tuple[str, int] | None = None  # the hidden element's tag, its nesting
         self._in_title = False
         self._title_text: list[str] = []
         self._heading_level: int | None = None
+        self._anchor: int | None = None  # where a link inside a heading starts in _text
         self._pre = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
-        if tag == "title":
-            self._in_title = True
-        elif tag == "meta":
+        if tag == "meta":
             name = values.get("name", "").lower()
             if name == "citecast:audience":
                 self.audience = audience_from(values.get("content", ""))
@@ -79,25 +108,47 @@ class _Collector(HTMLParser):
                 self.meta_url = values.get("content") or None
         elif tag == "link" and "canonical" in values.get("rel", "").lower().split():
             self.canonical = values.get("href") or None
-        if tag in _HIDDEN_TAGS:
-            self._hidden += 1
+        if self._hiding is not None:
+            hidden_tag, depth = self._hiding
+            if tag == hidden_tag:
+                self._hiding = (hidden_tag, depth + 1)
+            return
+        if tag not in _HEAD_TAGS:
+            self._head = False
+        if tag == "title":
+            # Only the page's own title: an inline SVG's <title> names an icon.
+            self._in_title = self._head and self.title is None
+        elif _hides(tag, values):
+            self._hiding = (tag, 1)
         elif tag in _HEADINGS:
             self._flush()
             self._heading_level = _HEADINGS[tag]
+        elif tag == "a" and self._heading_level is not None:
+            self._anchor = len(self._text)
         elif tag in _BLOCK_TAGS:
             self._flush()
             if tag == "pre":
                 self._pre += 1
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "title":
+        if self._hiding is not None:
+            hidden_tag, depth = self._hiding
+            if tag == hidden_tag:
+                self._hiding = (hidden_tag, depth - 1) if depth > 1 else None
+            return
+        if tag == "head":
+            self._head = False
+        elif tag == "title" and self._in_title:
             self._in_title = False
             self.title = " ".join("".join(self._title_text).split()) or None
-        if tag in _HIDDEN_TAGS:
-            self._hidden = max(0, self._hidden - 1)
+        elif tag == "a" and self._anchor is not None:
+            if "".join(self._text[self._anchor :]).strip() in _PERMALINK_MARKS:
+                del self._text[self._anchor :]
+            self._anchor = None
         elif tag in _HEADINGS and self._heading_level is not None:
-            heading = clean_heading("".join(self._text))
+            heading = _TRAILING_MARK.sub("", clean_heading("".join(self._text)))
             self._text.clear()
+            self._anchor = None
             self.headings.enter(self._heading_level, heading)
             self.first_heading = self.first_heading or heading or None
             self._heading_level = None
@@ -109,7 +160,9 @@ class _Collector(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._in_title:
             self._title_text.append(data)
-        elif not self._hidden:
+        elif self._hiding is None:
+            if self._head and data.strip():
+                self._head = False  # text can only be in the body: the head has ended
             self._text.append(data)
 
     def _flush(self, code: bool = False) -> None:

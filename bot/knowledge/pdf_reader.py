@@ -1,48 +1,165 @@
 """PDF reader (pypdf): one or more blocks per page, pages numbered from 1.
 
 An encrypted PDF that does not open with an empty password, a damaged file, or one with no
-extractable text (a scan) is Unreadable with the reason.
+extractable text (a scan) is Unreadable with the reason. Paragraphs and headings are rebuilt
+from the extracted lines by :func:`paragraphs`; page furniture (running headers and footers,
+bare page numbers) is removed first by :func:`strip_furniture`.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import math
+import re
+from collections import Counter
 from pathlib import Path
 
 from bot.knowledge.document import Block, Document, Unreadable
 
 log = logging.getLogger(__name__)
 
+HEADING_RATIO = 0.6
+"""A heading is shorter than this share of the document's typical full line."""
+HEADING_MAX_CHARS = 60
+_FINAL_PUNCTUATION = (".", ",", ";", ":", "!", "?")
+# A line ending in one of these words is the first part of a wrapped sentence, never a heading.
+_DANGLING_WORDS = frozenset(
+    """
+    a an the and or nor but of to in on at by for from with as is are was were be that
+    which its their your our this these
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# "7", "- 7 -", "Page 7", "7 / 12", "Page 7 of 12": a page number alone on a line.
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-–—]?\s*\d{1,4}\s*[-–—]?(?:\s*(?:/|of)\s*\d{1,4})?$", re.IGNORECASE
+)
+_EDGE_LINES = 2  # how many lines at the top and at the bottom of a page may be furniture
+_MIN_FURNITURE_PAGES = 3
 
-def paragraphs(text: str) -> list[tuple[str, bool]]:
-    """Rebuild paragraphs from a page's extracted lines.
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.split("\n")]
+
+
+def typical_width(lengths: list[int]) -> float:
+    """The length of a full line: the upper quartile of the non-empty lines' lengths.
+
+    Not the maximum, which one long URL or table row would inflate, and not the median, which
+    a short page (a heading and one short sentence) pulls down to the heading's own length.
+    """
+    ordered = sorted(n for n in lengths if n)
+    if not ordered:
+        return 0.0
+    return float(ordered[math.ceil(0.75 * (len(ordered) - 1))])
+
+
+def strip_furniture(pages: list[list[str]]) -> list[list[str]]:
+    """The pages' lines without running headers, footers and bare page numbers.
+
+    Only the first and last :data:`_EDGE_LINES` non-empty lines of a page are candidates. A
+    page number ("7", "Page 7 of 12") there always goes. A line goes when the same line sits at
+    an edge of most pages that have text, and of at least :data:`_MIN_FURNITURE_PAGES` of them:
+    below that, a repeated edge line is as likely a heading that continues onto the next page.
+    """
+
+    def edges(lines: list[str]) -> set[int]:
+        filled = [i for i, line in enumerate(lines) if line]
+        return set(filled[:_EDGE_LINES] + filled[-_EDGE_LINES:])
+
+    with_text = [lines for lines in pages if any(lines)]
+    seen: Counter[str] = Counter()
+    for lines in with_text:
+        seen.update({lines[i] for i in edges(lines)})
+    least = max(_MIN_FURNITURE_PAGES, len(with_text) // 2 + 1)
+    repeated = {line for line, count in seen.items() if count >= least}
+    out: list[list[str]] = []
+    for lines in pages:
+        drop = {i for i in edges(lines) if lines[i] in repeated or _PAGE_NUMBER.match(lines[i])}
+        out.append([line for i, line in enumerate(lines) if i not in drop])
+    return out
+
+
+def _heading_like(line: str, limit: float) -> bool:
+    """Short, without final punctuation, with a letter, not cut off after "the" or "of"."""
+    if len(line) >= limit or line.endswith(_FINAL_PUNCTUATION):
+        return False
+    if not any(ch.isalpha() for ch in line):
+        return False  # a number or a symbol alone is a table cell or furniture
+    return line.rsplit(" ", 1)[-1].lower() not in _DANGLING_WORDS
+
+
+def paragraphs(text: str, typical: float | None = None) -> list[tuple[str, bool]]:
+    """Rebuild paragraphs from a page's extracted lines; ``(text, is_heading)`` pairs.
 
     PDF text has no paragraph marks, so: a blank line ends a paragraph; so does a line that ends
-    a sentence while clearly shorter than the page's full lines; a short line without final
-    punctuation at the start of a paragraph is a heading. Returns ``(text, is_heading)`` pairs.
+    a sentence while clearly shorter than the page's full lines, or one that ends a sentence
+    and is followed by a heading-like line. A heading is a short line
+    (under :data:`HEADING_RATIO` of ``typical``, the document's full line length; this page's
+    when not given) without final punctuation at the start of a paragraph. Text is never lost
+    to a false heading: a short line followed by one that starts in lower case continues its
+    sentence ("… twelve volt" / "supply with …"), and of a run of short lines only the last of
+    at most two is a heading, the others staying text, since a longer run is a list or a table.
     """
-    lines = [" ".join(line.split()) for line in text.split("\n")]
+    lines = _lines(text)
     width = max((len(line) for line in lines), default=0)
+    if typical is None:
+        typical = typical_width([len(line) for line in lines])
+    limit = min(HEADING_MAX_CHARS, HEADING_RATIO * typical)
     out: list[tuple[str, bool]] = []
     current: list[str] = []
-    for line in lines:
+
+    def flush() -> None:
+        if current:
+            out.append((" ".join(current), False))
+            current.clear()
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
         if not line:
-            if current:
-                out.append((" ".join(current), False))
-                current = []
+            flush()
+            i += 1
             continue
-        heading = len(line) < 60 and not line.endswith((".", ",", ";", ":", "!", "?"))
-        if heading and not current:
-            out.append((line, True))
+        if current and current[-1].endswith((".", "!", "?")) and _heading_like(line, limit):
+            flush()  # a full last line of a paragraph, then a heading ("… a full day." "Disposal")
+        if not current and _heading_like(line, limit):
+            run, i = _short_run(lines, i, limit)
+            following = next((line for line in lines[i:] if line), "")
+            if following[:1].islower():
+                current.extend(line for group in run for line in group)  # wrapped prose
+                continue
+            flat = [line for group in run for line in group]
+            if len(flat) <= 2:
+                out.extend((line, False) for line in flat[:-1])
+                out.append((flat[-1], True))
+            else:
+                out.extend((" ".join(group), False) for group in run)
             continue
         current.append(line)
         if line.endswith((".", "!", "?", ":")) and len(line) < 0.8 * width:
-            out.append((" ".join(current), False))
-            current = []
-    if current:
-        out.append((" ".join(current), False))
+            flush()
+        i += 1
+    flush()
     return out
+
+
+def _short_run(lines: list[str], start: int, limit: float) -> tuple[list[list[str]], int]:
+    """The heading-like lines from ``start`` on, grouped where blank lines part them, and the
+    index after the run."""
+    groups: list[list[str]] = [[]]
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        if not line:
+            if groups[-1]:
+                groups.append([])
+        elif _heading_like(line, limit):
+            groups[-1].append(line)
+        else:
+            break
+        i += 1
+    return [group for group in groups if group], i
 
 
 def read_pdf(path: Path, data: bytes) -> Document:
@@ -66,22 +183,28 @@ def read_pdf(path: Path, data: bytes) -> Document:
             title = str(meta.title).strip() if meta is not None and meta.title else None
         except PyPdfError:
             title = None
-        blocks: list[Block] = []
-        section: str | None = None
-        pages = len(reader.pages)
-        for number, page in enumerate(reader.pages, start=1):
-            text = (page.extract_text() or "").replace("\r\n", "\n").replace("\r", "\n")
-            for paragraph, is_heading in paragraphs(text):
-                if is_heading:
-                    section = paragraph
-                else:
-                    blocks.append(Block(paragraph, section=section, page=number))
+        pages = [
+            _lines((page.extract_text() or "").replace("\r\n", "\n").replace("\r", "\n"))
+            for page in reader.pages
+        ]
     except Unreadable:
         raise
     except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
         raise Unreadable(f"damaged PDF ({exc.__class__.__name__}: {exc})") from None
+    pages = strip_furniture(pages)
+    # One typical width for the whole file: a page with little text on it says little about
+    # how long a full line is.
+    typical = typical_width([len(line) for lines in pages for line in lines])
+    blocks: list[Block] = []
+    section: str | None = None
+    for number, lines in enumerate(pages, start=1):
+        for paragraph, is_heading in paragraphs("\n".join(lines), typical):
+            if is_heading:
+                section = paragraph
+            else:
+                blocks.append(Block(paragraph, section=section, page=number))
     if not blocks:
         raise Unreadable("no extractable text (a scanned PDF?)")
     return Document(
-        title=title or path.name, media_type="application/pdf", blocks=blocks, pages=pages
+        title=title or path.name, media_type="application/pdf", blocks=blocks, pages=len(pages)
     )
