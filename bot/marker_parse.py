@@ -56,6 +56,8 @@ _CJK_BODY = re.compile(
     re.IGNORECASE,
 )
 _CIT_STOP = re.compile(r"[\n<>]")
+# what starts a marker family other than brackets: tags, CJK brackets, private-use markers
+_LABEL_MARKER = re.compile("[<【\ue200]")
 # A link destination, with balanced parentheses one level deep as CommonMark allows them
 # ("https://en.wikipedia.org/wiki/Foo_(bar)"); _URL_OPEN: what may still grow into one.
 _URL = re.compile(r"\(((?:[^\s()<>]|\([^\s()<>]*\)){1,2048})\)")
@@ -254,6 +256,10 @@ def _parse_link(
     url = m[1]
     raw = buf[i:end]
     if prev == "!" or not grammar.is_known_url(url):
+        if _LABEL_MARKER.search(body) and not _LABEL_MARKER.search(url):
+            # a tag marker in the link's text ("[the guide <citation>1</citation>](url)") is read
+            # like any other: only the "[" is passed over, the destination holds none
+            return Hit(i + 1, None)
         return Hit(end, None)
     inner = body[1:-1] if body.startswith("[") and body.endswith("]") else body
     words = _WORD_NUMS.fullmatch(inner)

@@ -24,6 +24,19 @@ def cited_numbers(tokens: Iterable[Token]) -> list[int]:
     return list(seen)
 
 
+def without_citations(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without their citations: a link's text, whose citations follow the link (a
+    citation cannot be a link inside a link, nor a footnote inside a link label)."""
+    out: list[Token] = []
+    for token in tokens:
+        if token.get("type") == "citation":
+            continue
+        if token.get("children"):
+            token = {**token, "children": without_citations(token["children"])}
+        out.append(token)
+    return out
+
+
 def _collect_citations(tokens: Iterable[Token], seen: dict[int, None]) -> None:
     for token in tokens:
         if token["type"] == "citation":

@@ -11,7 +11,13 @@ import html
 from collections.abc import Callable, Mapping
 
 from bot.markdown import Token
-from renderers.document import list_shows_text, shows_text, table_rows
+from renderers.document import (
+    cited_numbers,
+    list_shows_text,
+    shows_text,
+    table_rows,
+    without_citations,
+)
 from renderers.escaping import html_text, outside_urls, safe_url, visible
 
 # every element the writer opens without attributes of its own
@@ -165,13 +171,18 @@ class HtmlWriter:
 
     def _link(self, token: Token) -> str:
         attrs = token.get("attrs") or {}
-        text = self.inline(token.get("children") or [], in_link=True)
+        children = token.get("children") or []
+        cited = cited_numbers(children)
+        if cited:  # links do not nest: the citations follow the link
+            children = without_citations(children)
+        after = "".join(self._cite(n) for n in cited)
+        text = self.inline(children, in_link=True)
         if token["type"] == "image" and not text:
             text = "image"
         url = safe_url(str(attrs.get("url") or ""))
         if url is None:
-            return text
+            return text + after
         title = attrs.get("title")
         title_attr = f' title="{html_text(str(title))}"' if title else ""
         href = f' href="{html_text(url)}"{title_attr}'
-        return f"{self._open('a', href)}{text}</a>"
+        return f"{self._open('a', href)}{text}</a>{after}"

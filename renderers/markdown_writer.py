@@ -15,7 +15,13 @@ from typing import Literal
 
 from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, plain_text
-from renderers.document import cited_numbers, list_shows_text, shows_text, table_rows
+from renderers.document import (
+    cited_numbers,
+    list_shows_text,
+    shows_text,
+    table_rows,
+    without_citations,
+)
 from renderers.escaping import (
     md_text,
     md_url,
@@ -249,7 +255,7 @@ class MarkdownWriter:
         # not one): it follows the link instead
         cited = cited_numbers(children)
         if cited:
-            children = _without_citations(children)
+            children = without_citations(children)
         after = "".join(self._cite(n) for n in cited)
         label = one_line(plain_text(children)) or "image"
         url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
@@ -259,17 +265,6 @@ class MarkdownWriter:
         if self._dialect == "discourse":
             shown = no_forum_mentions(shown)  # Discord's masked_link breaks its own mentions
         return masked_link(shown, url, self._dialect) + after
-
-
-def _without_citations(tokens: list[Token]) -> list[Token]:
-    out: list[Token] = []
-    for token in tokens:
-        if token.get("type") == "citation":
-            continue
-        if token.get("children"):
-            token = {**token, "children": _without_citations(token["children"])}
-        out.append(token)
-    return out
 
 
 @dataclass(frozen=True)

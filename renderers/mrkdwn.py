@@ -13,7 +13,7 @@ import html
 from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
-from renderers.document import list_shows_text, table_rows
+from renderers.document import cited_numbers, list_shows_text, table_rows, without_citations
 from renderers.escaping import (
     one_line,
     safe_url,
@@ -179,12 +179,16 @@ class MrkdwnWriter:
             elif kind == "codespan":
                 out.append(code_span(str(token.get("raw", ""))))
             elif kind in ("link", "image"):
+                cited = cited_numbers(children)  # a citation follows the link it was inside
+                label = plain_text(without_citations(children)) or (
+                    "image" if kind == "image" else ""
+                )
                 url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
-                label = plain_text(children) or ("image" if kind == "image" else "")
                 if url:
                     out.append(f"<{slack_url(url)}|{slack_link_text(label or url)}>")
                 else:
-                    out.append(slack_text(label))
+                    out.append(slack_literal(label))
+                out += [self._cite(n) for n in cited]
             elif kind == "softbreak":
                 out.append(" ")  # Slack shows every newline; a soft break is a space
             elif kind == "linebreak":

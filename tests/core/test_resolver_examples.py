@@ -125,6 +125,15 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     # CRLF: a blank line ends a code span or math, so later markers are read
     ("Use ` here.\r\n\r\nFact [1]. And `x`.", "Use ` here.\r\n\r\nFact [^1]. And `x`.", [1], []),
     ("Costs $5 and\r\n\r\nfact [1] x$ y", "Costs $5 and\r\n\r\nfact [^1] x$ y", [1], []),
+    # a tag marker inside a link's text is read like any other, never left raw
+    (
+        "See [the guide <citation>1</citation>](https://o.test).",
+        "See [the guide [^1]](https://o.test).",
+        [1],
+        [],
+    ),
+    ("See [the guide 【3】](https://o.test).", "See [the guide [^1]](https://o.test).", [3], []),
+    ("See [a <CIT nope />](https://o.test).", "See [a](https://o.test).", [], ["unknown"]),
     # a linked number whose URL has parentheses: a link elsewhere stays a link
     (
         "See [[2]](https://o.test/Foo_(bar)) now.",

@@ -146,3 +146,18 @@ def test_web_and_email_link_bare_urls_and_addresses_like_chat_platforms_do() -> 
         assert re.search(r'<a href="mailto:ops@example\.com"[^>]*>ops@example\.com</a>', html)
         # a URL that is already a link's text is not linked again inside it
         assert "<a" not in html.split('href="https://x.example/z"', 1)[1].split("</a>", 1)[0]
+
+
+def test_a_citation_inside_link_text_follows_the_link_in_every_channel() -> None:
+    # links do not nest: in HTML the citation's own link used to break out of the sup, empty
+    text = "See [the guide [^1]](https://other.example/g) now."
+    html = render("web", answer(text))["html"]
+    link, rest = html.split('<a href="https://other.example/g"', 1)[1].split("</a>", 1)
+    assert "<sup" not in link and rest.startswith('<sup class="citation"><a href="')
+    assert "[1]</a></sup> now." in rest
+    assert "<https://other.example/g|the guide><https://docs.example.com/c|[1]> now." in (
+        slack_text(text)
+    )
+    assert (
+        "[the guide](https://other.example/g)[^1] now." in render("discourse", answer(text))["raw"]
+    )
