@@ -57,7 +57,15 @@ from bot.marker_parse import (
     parse_private,
 )
 
-__all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "find_markers"]
+__all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Verbatim", "find_markers"]
+
+
+class Verbatim(str):
+    """Text the scanner passes on as written and no one may write into: code and math. (A
+    ``str``, so it reads as text; the resolver cites no record label inside it.)"""
+
+    __slots__ = ()
+
 
 Token = str | Marker
 
@@ -160,7 +168,7 @@ class MarkerScanner:
                 nl = buf.find("\n", pos)
                 end = n if nl < 0 else nl + 1
                 if self._code_line:
-                    out.append(buf[pos:end])
+                    out.append(Verbatim(buf[pos:end]))
                 pos = end
                 if nl >= 0:
                     self._skip_line = self._code_line = False
@@ -218,7 +226,10 @@ class MarkerScanner:
                 assert isinstance(result, Hit)
                 marker = result.marker
                 if marker is None:
-                    out.append(lead + buf[at : result.end])
+                    # code and math are verbatim; a link is not (a stream cannot tell one from
+                    # bracketed text until it closes, and both must read the same)
+                    text = lead + buf[at : result.end]
+                    out.append(Verbatim(text) if char in "`$" else text)
                 else:
                     # rebuilt positionally: much cheaper than NamedTuple._replace on this path
                     out.append(Marker(marker[0], marker[1], self._base + at, *marker[3:10], lead))
@@ -333,7 +344,7 @@ class MarkerScanner:
             return -1
         close = FENCE_CLOSE.fullmatch(line) if complete else None
         if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
-            out.append(line + ("\n" if nl >= 0 else ""))
+            out.append(Verbatim(line + ("\n" if nl >= 0 else "")))
             self._fence = None
             self._blank_before = False
             return nl + 1 if nl >= 0 else pos + len(line)

@@ -31,7 +31,7 @@ from typing import Final, Literal
 from bot.deeplinks import deep_link
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
-from bot.markers import MarkerScanner, Token
+from bot.markers import MarkerScanner, Token, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry
 from bot.source_mentions import MentionMatcher, is_model_source_list
@@ -181,10 +181,14 @@ class StreamResolver:
         start = len(self._pieces)
         for token in tokens:
             if isinstance(token, str):
-                if self._mentions is not None:
-                    self._mentions.push(token)
-                else:
+                if self._mentions is None:
                     self._text(token)
+                elif isinstance(token, Verbatim):
+                    # code, math or a link: write what came before, then this as it is
+                    self._mentions.flush(())
+                    self._text(token)
+                else:
+                    self._mentions.push(token)
             else:
                 self._marker(token)
         if final and self._mentions is not None:

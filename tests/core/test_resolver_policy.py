@@ -46,6 +46,24 @@ def test_infer_from_mentions_skips_labels_already_cited() -> None:
     assert answer.text == "Widget Pro [^1] is the best; Widget Pro rules."
 
 
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        ("Call `Widget Pro` like this.", "Call `Widget Pro` like this."),
+        ("```\nWidget Pro\n```\nThen Widget Pro.", "```\nWidget Pro\n```\nThen Widget Pro[^1]."),
+        ("Intro:\n\n    Widget Pro\n\nok", "Intro:\n\n    Widget Pro\n\nok"),
+        ("Costs $x Widget Pro$ here.", "Costs $x Widget Pro$ here."),
+    ],
+)
+def test_infer_from_mentions_never_writes_into_code_or_math(raw: str, text: str) -> None:
+    policy = ResolvePolicy(infer_from_mentions=True)
+    assert resolve(raw, registry(), policy).text == text
+    stream = StreamResolver(registry(), policy)
+    for at in range(0, len(raw), 3):
+        stream.feed(raw[at : at + 3])
+    assert stream.finish()[1].text == text
+
+
 def test_infer_from_mentions_is_off_by_default() -> None:
     assert resolve("Widget Pro costs 5.", registry()).citations == ()
 
