@@ -60,8 +60,9 @@ _CIT_STOP = re.compile(r"[\n<>]")
 _LABEL_MARKER = re.compile("[<【\ue200]")
 # A link destination, with balanced parentheses one level deep as CommonMark allows them
 # ("https://en.wikipedia.org/wiki/Foo_(bar)"); _URL_OPEN: what may still grow into one.
-_URL = re.compile(r"\(((?:[^\s()<>]|\([^\s()<>]*\)){1,2048})\)")
-_URL_OPEN = re.compile(r"\((?:[^\s()<>]|\([^\s()<>]*\))*(?:\([^\s()<>]*)?")
+# (possessive: a destination that does not close fails at once, never backtracking)
+_URL = re.compile(r"\(((?:[^\s()<>]++|\([^\s()<>]*+\))++)\)")
+_URL_OPEN = re.compile(r"\((?:[^\s()<>]++|\([^\s()<>]*+\))*+(?:\([^\s()<>]*+)?")
 # Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
 _CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"']|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
 _CIT_START = "<cit"
@@ -333,8 +334,11 @@ def parse_angle(buf: str, i: int, final: bool) -> Parsed:
         return NEED
     if head == _CITATION_OPEN:
         body_start = i + len(_CITATION_OPEN)
-        found = _CITATION_CLOSE_ANY_CASE.search(buf, body_start, i + MAX_TAG)
-        close = found.start() if found else -1
+        close = buf.find("</", body_start, i + MAX_TAG)
+        if close >= 0 and not buf.startswith(_CITATION_CLOSE, close):
+            # not the usual "</citation>" first: "</Citation>", or another tag in the body
+            found = _CITATION_CLOSE_ANY_CASE.search(buf, body_start, i + MAX_TAG)
+            close = found.start() if found else -1
         if close < 0:
             if final or n - i >= MAX_TAG:
                 return None

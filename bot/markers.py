@@ -90,8 +90,11 @@ def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
 class MarkerScanner:
     """Incremental, markdown-aware marker scanner with a bounded hold-back."""
 
-    def __init__(self, grammar: Grammar) -> None:
+    def __init__(self, grammar: Grammar, mark_verbatim: bool = False) -> None:
         self.grammar = grammar
+        # code and math as Verbatim tokens, for a reader that writes into text (mentions);
+        # otherwise plain text, merged with its neighbours into fewer pieces
+        self._mark_verbatim = mark_verbatim
         self._buf = ""
         self._pos = 0
         self._base = 0
@@ -168,7 +171,8 @@ class MarkerScanner:
                 nl = buf.find("\n", pos)
                 end = n if nl < 0 else nl + 1
                 if self._code_line:
-                    out.append(Verbatim(buf[pos:end]))
+                    code = buf[pos:end]
+                    out.append(Verbatim(code) if self._mark_verbatim else code)
                 pos = end
                 if nl >= 0:
                     self._skip_line = self._code_line = False
@@ -229,7 +233,7 @@ class MarkerScanner:
                     # code and math are verbatim; a link is not (a stream cannot tell one from
                     # bracketed text until it closes, and both must read the same)
                     text = lead + buf[at : result.end]
-                    out.append(Verbatim(text) if char in "`$" else text)
+                    out.append(Verbatim(text) if self._mark_verbatim and char in "`$" else text)
                 else:
                     # rebuilt positionally: much cheaper than NamedTuple._replace on this path
                     out.append(Marker(marker[0], marker[1], self._base + at, *marker[3:10], lead))
@@ -344,7 +348,8 @@ class MarkerScanner:
             return -1
         close = FENCE_CLOSE.fullmatch(line) if complete else None
         if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
-            out.append(Verbatim(line + ("\n" if nl >= 0 else "")))
+            closing = line + ("\n" if nl >= 0 else "")
+            out.append(Verbatim(closing) if self._mark_verbatim else closing)
             self._fence = None
             self._blank_before = False
             return nl + 1 if nl >= 0 else pos + len(line)

@@ -94,7 +94,7 @@ class StreamResolver:
             key_word=self.policy.key_word,
             is_source_list=self._is_source_list if self.policy.strip_model_source_lists else None,
         )
-        self._scanner = MarkerScanner(grammar)
+        self._scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
         self._pieces: list[str] = []
         self._held = ""
         self._adjacent: tuple[int, ...] = ()
