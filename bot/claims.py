@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.marker_lines import indent_width
 from bot.text_terms import content_terms
 
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
@@ -78,7 +79,7 @@ def mask_code(text: str) -> str:
             blank_before = True
             out.append(line)
             continue
-        elif _indent(body) >= 4 and (indented or (blank_before and not in_list)):
+        elif indent_width(body) >= 4 and (indented or (blank_before and not in_list)):
             indented = True
             out.append(" " * len(body) + ending)
         else:
@@ -87,19 +88,6 @@ def mask_code(text: str) -> str:
             out.append(_CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), body) + ending)
         blank_before = False
     return "".join(out)
-
-
-def _indent(line: str) -> int:
-    """The columns of ``line``'s leading whitespace (a tab to the next multiple of 4)."""
-    width = 0
-    for char in line:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += 4 - width % 4
-        else:
-            break
-    return width
 
 
 def prose_lines(text: str) -> list[tuple[int, str]]:
