@@ -24,8 +24,8 @@ import discord
 
 from bot.connectors.discord_audience import channel_audience, dm_audience
 from bot.connectors.discord_history import question_text, referenced, reply_chain
-from bot.connectors.discord_http import build_client
-from bot.connectors.discord_send import NO_PINGS, with_retries
+from bot.connectors.discord_http import build_client, setup_problem
+from bot.connectors.discord_send import DEFAULT_UPLOAD_LIMIT, NO_PINGS, with_retries
 from bot.connectors.discord_stream import StreamedReply
 from bot.connectors.render_context import context_for
 from bot.errors import CitecastError, ConfigError
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Trigger = Literal["dm", "mention", "reply", "forum"]
+# how long start() waits for the gateway session; a slower Discord keeps connecting after it
+CONNECT_WAIT = 15.0
 
 
 def check_settings(settings: DiscordSettings) -> None:
@@ -58,6 +60,7 @@ class DiscordConnector:
         self.settings = services.settings.discord
         self.client: discord.Client | None = None
         self.ready = asyncio.Event()
+        self.connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Task[Any]] = set()
         # Called with each message id once its handling is over (answered or ignored), so
@@ -69,11 +72,36 @@ class DiscordConnector:
         return []
 
     async def start(self) -> None:
-        """Log in and connect to the gateway in the background (discord.py reconnects)."""
+        """Log in and connect to the gateway; discord.py keeps the connection (and reconnects).
+
+        Waits until the gateway session is up (or ``CONNECT_WAIT`` seconds, then keeps
+        connecting in the background), so that a refused token or a privileged intent the bot
+        may not use fails start-up with one ConfigError saying what to fix. Any other failure
+        to connect is logged in one line and serving goes on without Discord.
+        """
         capabilities_for("discord", self.services.settings.capabilities.get("discord"))
-        self.client = build_client(self.settings, self._on_ready, self._on_message)
-        self._task = asyncio.create_task(self.client.start(self.settings.token), name="discord")
-        self._task.add_done_callback(_log_exit)
+        client = build_client(self.settings, self._on_ready, self._on_message, self._on_connect)
+        self.client = client
+        task = asyncio.create_task(client.start(self.settings.token), name="discord")
+        self._task = task
+        connected = asyncio.create_task(self.connected.wait())
+        try:
+            await asyncio.wait(
+                {task, connected}, timeout=CONNECT_WAIT, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            connected.cancel()
+        if not task.done():
+            if not self.connected.is_set():
+                log.warning("discord: not connected after %gs; still trying", CONNECT_WAIT)
+            task.add_done_callback(_log_exit)
+            return
+        await client.close()
+        error = None if task.cancelled() else task.exception()
+        problem = setup_problem(error)
+        if problem is not None:
+            raise problem
+        log.error("discord: could not connect, so Discord is not served: %s", _reason(error))
 
     async def stop(self, grace: float = 10.0) -> None:
         """Let answers in flight finish (up to ``grace`` seconds), then close the client."""
@@ -87,8 +115,12 @@ class DiscordConnector:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         self.ready.clear()
+        self.connected.clear()
 
     # -- events ------------------------------------------------------------------------------
+
+    async def _on_connect(self) -> None:
+        self.connected.set()
 
     async def _on_ready(self) -> None:
         user = self.client.user if self.client else None
@@ -184,15 +216,21 @@ class DiscordConnector:
             guilds = self.client.guilds if self.client else []
             return await dm_audience(message.author, guilds, self.settings)
         if isinstance(channel, discord.Thread | discord.abc.GuildChannel):
-            return channel_audience(channel, self.settings)
+            me = self.client.user if self.client else None
+            return channel_audience(channel, self.settings, me.id if me else 0)
         return frozenset(self.settings.public_audience)
 
     def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
-        """Rendering for this channel: embeds setting, the guild's upload limit, signed links."""
+        """Rendering for this channel: embeds setting, the upload limit, signed links.
+
+        The upload limit is the guild's (boosts raise it); a DM has no guild and gets Discord's
+        default limit, whatever ``max_file_bytes`` says.
+        """
         overrides: dict[str, Any] = dict(self.services.settings.capabilities.get("discord", {}))
-        limit = self.settings.max_file_bytes
-        if message.guild is not None:
-            limit = min(limit, message.guild.filesize_limit)
+        upload_limit = (
+            message.guild.filesize_limit if message.guild is not None else DEFAULT_UPLOAD_LIMIT
+        )
+        limit = min(self.settings.max_file_bytes, upload_limit)
         overrides.setdefault("embeds", self.settings.embeds)
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
         return context_for(self.services, audience, capabilities_for("discord", overrides))
@@ -260,11 +298,23 @@ class DiscordConnector:
             await self._typing(channel)
 
 
+def _reason(exc: BaseException | None) -> str:
+    return f"{type(exc).__name__}: {exc}" if exc is not None else "the client stopped"
+
+
 def _log_exit(task: asyncio.Task[None]) -> None:
+    """Log why the client stopped after start-up: one line for a setup problem or network."""
     if task.cancelled():
         return
     exc = task.exception()
-    if exc is not None:
+    if exc is None:
+        return
+    problem = setup_problem(exc)
+    if problem is not None:
+        log.error("discord: the client stopped, so Discord is not served: %s", problem)
+    elif isinstance(exc, discord.DiscordException | OSError | TimeoutError):
+        log.error("discord: the client stopped, so Discord is not served: %s", _reason(exc))
+    else:  # not one of the ways discord.py reports a lost connection: keep the traceback
         log.error("discord: the client stopped: %s", exc, exc_info=exc)
 
 

@@ -8,6 +8,10 @@ asker, so a guild answer's audience is the channel's, never the asker's own grou
    every role able to view a restricted channel shares (a channel that denies VIEW_CHANNEL to
    @everyone and allows it to roles mapped in ``audience_by_role``). A channel that also lets
    individual members in (member overwrites), or lets in an unmapped role, gets no role groups.
+   The overwrites that let the bot itself in are not readers of that kind and are skipped: on
+   Discord the bot can only see such a channel through a member overwrite for its own user, an
+   overwrite for its own managed (integration) role, or Administrator. Another bot's managed
+   role is not skipped: that bot reads the answer too, and holds none of the role groups.
 
 A DM is read only by the asker: ``public_audience`` + ``dm_audience_by_user`` + for each guild
 with a mapping where the user is a member, that guild's groups and the groups of the user's
@@ -30,10 +34,20 @@ def _groups(mapping: dict[str, list[str]], key: int | None) -> set[str]:
     return set(mapping.get(str(key), ())) if key is not None else set()
 
 
+def lets_the_bot_in(target: discord.Role | discord.Member | discord.Object, bot_id: int) -> bool:
+    """Whether an overwrite targets the bot's own user or the bot's own managed role."""
+    if isinstance(target, discord.Role):
+        return target.tags is not None and target.tags.bot_id == bot_id
+    return target.id == bot_id  # a Member, or an Object for a member not in the cache
+
+
 def restricted_role_groups(
-    channel: discord.abc.GuildChannel, settings: DiscordSettings
+    channel: discord.abc.GuildChannel, settings: DiscordSettings, bot_id: int
 ) -> set[str]:
-    """Groups shared by every role that can view a channel hidden from @everyone."""
+    """Groups shared by every role that can view a channel hidden from @everyone.
+
+    ``bot_id`` is the bot's user id: the overwrites letting the bot in are not counted.
+    """
     everyone = channel.guild.default_role
     overwrites = channel.overwrites
     base = overwrites.get(everyone)
@@ -42,6 +56,8 @@ def restricted_role_groups(
     shared: set[str] | None = None
     for target, overwrite in overwrites.items():
         if target == everyone or overwrite.view_channel is not True:
+            continue
+        if lets_the_bot_in(target, bot_id):
             continue
         if not isinstance(target, discord.Role):
             return set()  # a member let in by name may hold none of the role groups
@@ -53,9 +69,9 @@ def restricted_role_groups(
 
 
 def channel_audience(
-    channel: discord.abc.GuildChannel | discord.Thread, settings: DiscordSettings
+    channel: discord.abc.GuildChannel | discord.Thread, settings: DiscordSettings, bot_id: int
 ) -> frozenset[str]:
-    """The audience of an answer posted in a guild channel or thread."""
+    """The audience of an answer posted in a guild channel or thread (``bot_id``: our user)."""
     parent = channel.parent if isinstance(channel, discord.Thread) else None
     for candidate in (channel, parent):
         if candidate is not None and str(candidate.id) in settings.audience_by_channel:
@@ -63,7 +79,7 @@ def channel_audience(
     groups = set(settings.public_audience) | _groups(settings.audience_by_guild, channel.guild.id)
     governing = parent if parent is not None else channel
     if isinstance(governing, discord.abc.GuildChannel):
-        groups |= restricted_role_groups(governing, settings)
+        groups |= restricted_role_groups(governing, settings, bot_id)
     return frozenset(groups)
 
 

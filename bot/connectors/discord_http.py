@@ -21,6 +21,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
 
 from bot.config import DiscordSettings
+from bot.errors import ConfigError
 
 INTENTS_USED = ("guilds", "guild_messages", "dm_messages", "message_content")
 
@@ -66,12 +67,42 @@ class RedirectingHTTPClient(HTTPClient):
         return await super().ws_connect(str(target), compress=compress)
 
 
+# the gateway's close code for a token it does not accept
+AUTHENTICATION_FAILED = 4004
+
+
+def setup_problem(exc: BaseException | None) -> ConfigError | None:
+    """The operator's fix, as one ConfigError, when ``exc`` says the bot is set up wrongly.
+
+    A refused token (at login, or a gateway close 4004) and a privileged intent the
+    application may not use (gateway close 4014) never get better by reconnecting; anything
+    else is not a setup problem (None).
+    """
+    if isinstance(exc, discord.LoginFailure) or (
+        isinstance(exc, discord.ConnectionClosed) and exc.code == AUTHENTICATION_FAILED
+    ):
+        return ConfigError(
+            "discord.token: Discord refused the bot token; copy a new one from the Developer "
+            "Portal (Bot → Reset Token) into DISCORD_BOT_TOKEN"
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return ConfigError(
+            "discord.token: this bot may not use the Message Content intent; turn on Bot → "
+            "Privileged Gateway Intents → Message Content Intent in the Developer Portal"
+        )
+    return None
+
+
 def build_client(
     settings: DiscordSettings,
     on_ready: Callable[[], Coroutine[Any, Any, None]],
     on_message: Callable[[discord.Message], Coroutine[Any, Any, None]],
+    on_connect: Callable[[], Coroutine[Any, Any, None]] | None = None,
 ) -> discord.Client:
     """A ``discord.Client`` with our intents, handlers and (when configured) redirected URLs.
+
+    ``on_connect`` runs when the gateway session is established (READY: the token and the
+    intents were accepted), before ``on_ready``, which waits for the guilds to arrive.
 
     ``allowed_mentions`` is ``none()`` client-wide as well as on every send, so even a message
     built outside the connector's send path cannot ping anyone.
@@ -95,6 +126,8 @@ def build_client(
         client._connection.http = http
     client.event(_named("on_ready", on_ready))
     client.event(_named("on_message", on_message))
+    if on_connect is not None:
+        client.event(_named("on_connect", on_connect))
     return client
 
 

@@ -9,7 +9,9 @@ payload says, so no text can ping anyone.
 Retries: discord.py itself waits out 429s (``retry_after``) and retries 500/502/504/524; a 503,
 a 5xx that outlasts its retries, or a dropped connection is retried here up to
 ``max_retries`` times with exponential backoff from ``retry_backoff`` seconds. Other refusals
-raise :class:`bot.errors.ChannelError` at once (a 4xx will not get better by retrying).
+raise :class:`bot.errors.ChannelError` at once (a 4xx will not get better by retrying); a
+message refused because of its files (413 too large, or 403 without Attach Files) raises
+:class:`FilesRefusedError`, so the caller can send the sources again without native files.
 """
 
 from __future__ import annotations
@@ -33,7 +35,22 @@ T = TypeVar("T")
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
 MAX_FILES_PER_MESSAGE = 10
+# Discord's upload limit where no guild boost raises it: DMs and unboosted guilds (10 MiB,
+# discord.py's ``Guild._PREMIUM_GUILD_LIMITS[0].filesize``; a constant, not a private name)
+DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 NO_PINGS = discord.AllowedMentions.none()
+MISSING_PERMISSIONS = 50013
+
+
+class FilesRefusedError(ChannelError):
+    """Discord refused a message because of its files: too large (413) or no Attach Files."""
+
+
+def _files_refused(exc: discord.HTTPException, what: str) -> FilesRefusedError | None:
+    """The error to raise when ``exc`` refused a request that carried files, else None."""
+    if exc.status == 413 or (exc.status == 403 and exc.code == MISSING_PERMISSIONS):
+        return FilesRefusedError(f"discord: {what} with files refused: {exc.status} {exc.text}")
+    return None
 
 
 async def with_retries(
@@ -133,12 +150,18 @@ async def send_message(
         if reply_to is not None:
             kwargs["reference"] = reply_to.to_reference(fail_if_not_exists=False)
             kwargs["mention_author"] = False
-        return await channel.send(
-            nonce=nonce,
-            suppress_embeds=suppresses_embeds(message),
-            silent=bool(int(message.get("flags") or 0) & SUPPRESS_NOTIFICATIONS),
-            **kwargs,
-        )
+        try:
+            return await channel.send(
+                nonce=nonce,
+                suppress_embeds=suppresses_embeds(message),
+                silent=bool(int(message.get("flags") or 0) & SUPPRESS_NOTIFICATIONS),
+                **kwargs,
+            )
+        except discord.HTTPException as exc:
+            refused = _files_refused(exc, "sending a message") if opened else None
+            if refused is not None:
+                raise refused from None
+            raise
 
     return await with_retries(attempt, settings, "sending a message")
 
@@ -149,15 +172,25 @@ async def edit_message(
     settings: DiscordSettings,
     *,
     files: Sequence[Mapping[str, Any]] = (),
+    drop_files: bool = False,
 ) -> discord.Message:
-    """Replace ``target`` with one rendered message (adding ``files``), retrying."""
+    """Replace ``target`` with one rendered message (adding ``files``), retrying.
+
+    ``drop_files`` removes the files the message already has (its text no longer names them).
+    """
 
     async def attempt() -> discord.Message:
         kwargs = message_kwargs(message)
         opened = open_files(files)
-        if opened:
-            kwargs["attachments"] = [*target.attachments, *opened]
-        return await target.edit(suppress=suppresses_embeds(message), **kwargs)
+        if opened or drop_files:
+            kwargs["attachments"] = [*([] if drop_files else target.attachments), *opened]
+        try:
+            return await target.edit(suppress=suppresses_embeds(message), **kwargs)
+        except discord.HTTPException as exc:
+            refused = _files_refused(exc, "editing a message") if opened else None
+            if refused is not None:
+                raise refused from None
+            raise
 
     return await with_retries(attempt, settings, "editing a message")
 

@@ -8,10 +8,16 @@ complete the final payload (``== renderers.render("discord", answer, context)``)
 each posted message is edited into its final form, further messages are sent, surplus ones are
 deleted, and the files travel with the last message (ten per message). Splitting long answers
 and keeping the source list whole is the renderer's job; this module never cuts text itself.
+
+If Discord refuses the files (too large for this channel, or no Attach Files permission), the
+answer is rendered again without native files (each file becomes its signed link or its name)
+and delivered without them: the sources always arrive.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -22,6 +28,7 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.config import DiscordSettings
 from bot.connectors.discord_send import (
     SUPPRESS_EMBEDS,
+    FilesRefusedError,
     edit_message,
     file_batches,
     send_message,
@@ -29,8 +36,11 @@ from bot.connectors.discord_send import (
 )
 from bot.errors import BackendError
 from bot.models import Answer
+from renderers import render
 from renderers.base import RenderContext
 from renderers.streaming import StreamRenderer
+
+log = logging.getLogger(__name__)
 
 
 class StreamedReply:
@@ -48,6 +58,7 @@ class StreamedReply:
         self.question = question
         self.settings = settings
         self.clock = clock
+        self.context = context
         self.renderer = StreamRenderer("discord", context)
         self.posted: list[discord.Message] = []
         self._shown: list[str] = []
@@ -77,11 +88,16 @@ class StreamedReply:
         self._shown = contents
 
     async def _put(
-        self, index: int, message: Mapping[str, Any], files: list[Mapping[str, Any]] | tuple[()]
+        self,
+        index: int,
+        message: Mapping[str, Any],
+        files: list[Mapping[str, Any]] | tuple[()],
+        *,
+        drop_files: bool = False,
     ) -> None:
         if index < len(self.posted):
             self.posted[index] = await edit_message(
-                self.posted[index], message, self.settings, files=files
+                self.posted[index], message, self.settings, files=files, drop_files=drop_files
             )
         else:
             # each part replies to the one before (the first to the question), so a reply to
@@ -95,13 +111,21 @@ class StreamedReply:
 
     async def finish(self, answer: Answer) -> None:
         """Post (or edit into) the final rendered messages with every source and file."""
-        payload = self.renderer.finish(answer)
+        try:
+            await self._deliver(self.renderer.finish(answer))
+        except FilesRefusedError as exc:
+            log.warning("discord: %s; sending the sources without attached files", exc)
+            without = dataclasses.replace(self.context, attach_files=False)
+            await self._deliver(render("discord", answer, without), drop_files=True)
+
+    async def _deliver(self, payload: Mapping[str, Any], *, drop_files: bool = False) -> None:
+        """Make the posted messages ``payload``'s messages; files go with the last one."""
         messages: list[Mapping[str, Any]] = list(payload.get("messages") or [])
         batches = file_batches(list(payload.get("files") or []))
         last = len(messages) - 1
         for index, message in enumerate(messages):
             files = batches.pop(0) if index == last and batches else []
-            await self._put(index, message, files)
+            await self._put(index, message, files, drop_files=drop_files)
         if messages:
             for extra in self.posted[len(messages) :]:
                 await with_retries(extra.delete, self.settings, "deleting a surplus message")

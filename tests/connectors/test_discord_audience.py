@@ -112,20 +112,20 @@ async def test_a_channel_shared_by_several_roles_gets_only_their_common_groups(
     def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
         support = fake.add_role(world.guild, "Support")
         unmapped = fake.add_role(world.guild, "Unmapped")
-        staff = world.staff_role
+        staff, me = world.staff_role, fake.bot_role(world.guild)
         channels.append(
-            fake.add_channel(world.guild, "staff+support", view_only_roles=[staff, support])
+            fake.add_channel(world.guild, "staff+support", view_only_roles=[staff, support, me])
         )
         channels.append(
             fake.add_channel(
                 world.guild,
                 "staff+guest",
-                view_only_roles=[staff],
+                view_only_roles=[staff, me],
                 view_only_members=[int(world.bob["id"])],
             )
         )
         channels.append(
-            fake.add_channel(world.guild, "staff+other", view_only_roles=[staff, unmapped])
+            fake.add_channel(world.guild, "staff+other", view_only_roles=[staff, unmapped, me])
         )
         return {"audience_by_role": {str(staff): ["staff", "ops"], str(support): ["staff"]}}
 
@@ -139,5 +139,53 @@ async def test_a_channel_shared_by_several_roles_gets_only_their_common_groups(
             frozenset({"public"}),  # a guest let in by name holds no role groups
             frozenset({"public"}),  # an unmapped role may view it too
         ]
+    finally:
+        await stop_harness(h)
+
+
+async def test_the_overwrites_that_let_the_bot_in_do_not_narrow_the_audience(
+    tmp_path: Path,
+) -> None:
+    # Discord shows the bot a channel hidden from @everyone only through an overwrite for its
+    # own user or its own managed role (or Administrator); neither is a reader to count.
+    channels: list[int] = []
+
+    def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
+        staff, me = world.staff_role, int(fake.bot_user["id"])
+        channels.append(
+            fake.add_channel(
+                world.guild, "by-member", view_only_roles=[staff], view_only_members=[me]
+            )
+        )
+        channels.append(
+            fake.add_channel(
+                world.guild, "by-role", view_only_roles=[staff, fake.bot_role(world.guild)]
+            )
+        )
+        # another bot let in by its managed role reads the answer too: it holds no groups
+        other = fake.add_role(world.guild, "otherbot")
+        fake.guilds[world.guild]["roles"][-1].update(
+            managed=True, tags={"bot_id": world.other_bot["id"]}
+        )
+        channels.append(
+            fake.add_channel(
+                world.guild,
+                "with-other-bot",
+                view_only_roles=[staff, other],
+                view_only_members=[me],
+            )
+        )
+        return {}
+
+    h = await start_harness(tmp_path, configure=configure)
+    try:
+        answerer = h.use([PUBLIC, PRIVATE], RAW)
+        texts = [await ask_in(h, channel, h.world.alice) for channel in channels]
+        assert [call[1] for call in answerer.calls] == [
+            frozenset({"public", "staff"}),
+            frozenset({"public", "staff"}),
+            frozenset({"public"}),
+        ]
+        assert ["Staff runbook" in text for text in texts] == [True, True, False]
     finally:
         await stop_harness(h)

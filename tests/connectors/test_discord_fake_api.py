@@ -11,6 +11,7 @@ import pytest
 from bot.connectors.discord_send import send_message
 from bot.errors import ChannelError
 from tests.connectors.test_discord_harness import Harness, harness
+from tests.fakes.discord_access import ATTACH_FILES, SEND_MESSAGES
 from tests.fakes.discord_api import would_ping
 
 __all__ = ["harness"]
@@ -95,3 +96,73 @@ def test_pings_follow_discords_allowed_mentions_rules() -> None:
         "reply:5",
     ]
     assert would_ping({**text, "allowed_mentions": {"parse": [], "replied_user": False}}, 5) == []
+
+
+async def test_the_bot_cannot_post_where_its_permissions_do_not_allow(
+    harness: Harness, tmp_path: Path
+) -> None:
+    h = harness
+    fake, guild = h.fake, h.world.guild
+    hidden = fake.add_channel(guild, "hidden", view_only_roles=[h.world.staff_role])
+    read_only = fake.add_channel(guild, "read-only")
+    no_files = fake.add_channel(guild, "no-files")
+    me = fake.bot_user["id"]
+    fake.channels[read_only]["permission_overwrites"].append(
+        {"id": me, "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)}
+    )
+    fake.channels[no_files]["permission_overwrites"].append(
+        {"id": me, "type": 1, "allow": "0", "deny": str(ATTACH_FILES)}
+    )
+    assert h.connector.client is not None
+    small = tmp_path / "a.txt"
+    small.write_text("a")
+    for channel_id, files, code in (
+        (hidden, [], 50001),
+        (read_only, [], 50013),
+        (no_files, [discord.File(small)], 50013),
+    ):
+        channel = h.connector.client.get_partial_messageable(channel_id)
+        with pytest.raises(discord.Forbidden) as info:
+            await channel.send("hello", files=files)
+        assert info.value.code == code
+    assert fake.created == []
+    sent = await h.connector.client.get_partial_messageable(no_files).send("text only")
+    assert sent.content == "text only"
+
+
+async def test_an_edit_may_not_leave_a_message_empty(harness: Harness) -> None:
+    message = await general(harness).send("hello")
+    with pytest.raises(discord.HTTPException) as info:
+        await message.edit(content="")
+    assert (info.value.status, info.value.code) == (400, 50006)
+    assert harness.fake.messages[message.id]["content"] == "hello"
+
+
+async def test_an_edit_may_not_take_a_message_past_ten_attachments(
+    harness: Harness, tmp_path: Path
+) -> None:
+    small = tmp_path / "a.txt"
+    small.write_text("a")
+    message = await general(harness).send(files=[discord.File(small) for _ in range(10)])
+    with pytest.raises(discord.HTTPException) as info:
+        await message.edit(attachments=[*message.attachments, discord.File(small)])
+    assert (info.value.status, info.value.code) == (400, 50035)
+    assert "attachments" in info.value.text
+    assert len(harness.fake.messages[message.id]["attachments"]) == 10
+
+
+async def test_a_reply_to_a_missing_message_is_refused_unless_told_not_to_fail(
+    harness: Harness,
+) -> None:
+    channel = general(harness)
+    gone = discord.MessageReference(message_id=123, channel_id=channel.id)
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("reply", reference=gone)
+    assert (info.value.status, info.value.code) == (400, 50035)
+    assert "message_reference" in info.value.text
+    lenient = discord.MessageReference(
+        message_id=123, channel_id=channel.id, fail_if_not_exists=False
+    )
+    sent = await channel.send("plain", reference=lenient)
+    assert sent.reference is None
+    assert [r.content for r in harness.fake.created] == ["plain"]

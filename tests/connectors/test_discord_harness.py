@@ -79,7 +79,10 @@ def build_world(fake: FakeDiscord) -> World:
     guild = fake.add_guild("Docs Guild")
     staff_role = fake.add_role(guild, "Staff")
     general = fake.add_channel(guild, "general")
-    staff_channel = fake.add_channel(guild, "staff-only", view_only_roles=[staff_role])
+    # the bot is let in through its own managed role, as Discord requires it to see the channel
+    staff_channel = fake.add_channel(
+        guild, "staff-only", view_only_roles=[staff_role, fake.bot_role(guild)]
+    )
     forum = fake.add_channel(guild, "help-forum", kind=15)
     alice = fake.add_user("alice")
     bob = fake.add_user("bob")
@@ -153,4 +156,5 @@ def test_world_channels_are_registered_with_the_fake() -> None:
     world = build_world(fake)
     assert fake.channels[world.forum]["type"] == 15
     overwrites = fake.channels[world.staff_channel]["permission_overwrites"]
-    assert [o["id"] for o in overwrites] == [str(world.guild), str(world.staff_role)]
+    bot_role = str(fake.bot_role(world.guild))
+    assert [o["id"] for o in overwrites] == [str(world.guild), str(world.staff_role), bot_role]

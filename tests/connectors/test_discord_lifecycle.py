@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
 
+import discord
 import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.config import DiscordSettings, Settings
 from bot.connectors.base import enabled_connectors
-from bot.connectors.discord import DiscordConnector
+from bot.connectors.discord import DiscordConnector, _log_exit
 from bot.connectors.discord_http import bot_intents
 from bot.errors import ConfigError
 from bot.runtime import Services
 from bot.store import Store
-from tests.connectors.test_discord_harness import Harness, harness
+from tests.connectors.test_discord_harness import (
+    Harness,
+    build_world,
+    discord_settings,
+    harness,
+)
 from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.discord_api import FakeDiscord
 
 __all__ = ["harness"]
 
@@ -76,3 +85,59 @@ def test_serve_builds_the_connector_when_discord_is_enabled(tmp_path: Path) -> N
         assert [c for c in none if c.name == "discord"] == []
     finally:
         store.close()
+
+
+async def connector_for(fake: FakeDiscord, tmp_path: Path, token: str) -> DiscordConnector:
+    world = build_world(fake)
+    settings = Settings(discord=discord_settings(fake, world, token=token))
+    store = Store(tmp_path / "db.sqlite")
+    services = Services(settings=settings, store=store, assistant=ScriptedAnswerer([], "x"))
+    return DiscordConnector(services)
+
+
+@pytest.mark.parametrize(
+    ("token", "message_content", "fix"),
+    [
+        ("wrong-token", True, r"discord\.token: Discord refused the bot token; .*Reset Token"),
+        ("test-token", False, r"Privileged Gateway Intents → Message Content Intent"),
+    ],
+    ids=["wrong-token", "no-message-content-intent"],
+)
+async def test_a_setup_discord_refuses_fails_start_in_one_line(
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    token: str,
+    message_content: bool,
+    fix: str,
+) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    if not message_content:
+        fake.allowed_intents &= ~MESSAGE_CONTENT
+    connector = await connector_for(fake, tmp_path, token)
+    try:
+        with caplog.at_level(logging.INFO), pytest.raises(ConfigError, match=fix):
+            await asyncio.wait_for(connector.start(), timeout=10)
+        assert connector.client is not None and connector.client.is_closed()
+        assert not connector.ready.is_set()
+        ours = [r for r in caplog.records if r.name.startswith("bot.")]
+        assert all(r.exc_info is None for r in ours)
+    finally:
+        await connector.stop()
+        await fake.close()
+        connector.services.store.close()
+
+
+async def test_a_client_that_stops_later_for_a_setup_problem_logs_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def lose_intent() -> None:
+        raise discord.PrivilegedIntentsRequired(None)
+
+    task = asyncio.create_task(lose_intent())
+    await asyncio.gather(task, return_exceptions=True)
+    with caplog.at_level(logging.ERROR):
+        _log_exit(task)
+    (record,) = caplog.records
+    assert record.exc_info is None
+    assert "Message Content Intent" in record.getMessage()

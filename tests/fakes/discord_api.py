@@ -10,7 +10,14 @@ gateway code and parsers turn them into real ``discord.Message`` objects.
 
 The REST side records every message, edit, uploaded file, flag and typing call, and enforces
 Discord's limits with Discord's own error shapes (``tests.fakes.discord_limits``): content,
-embeds, fields, files, upload size, components. It works out which mentions a message would
+embeds, fields, files, upload size (per channel, ``tests.fakes.discord_access``), components,
+no empty message (50006, after an edit too), at most ten attachments after an edit, no reply
+to a missing message unless ``fail_if_not_exists`` is false (then it is sent as a plain
+message). The bot's channel permissions are enforced (``tests.fakes.discord_access``): 403s
+for a channel it cannot view, send in, or attach files in. Every 4xx is recorded in
+``refused``; a gateway IDENTIFY asking for an intent outside ``allowed_intents`` is closed with
+4014, like a Message Content intent not enabled in the Developer Portal. It works out which
+mentions a message would
 really ping, so tests can assert that nobody was pinged, and honours ``enforce_nonce`` like
 Discord (a retried create returns the first message). :meth:`FakeDiscord.fail_next` scripts
 429s (with ``retry_after`` and the headers discord.py expects) and 5xx answers, before or after
@@ -26,16 +33,25 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import WSMsgType, web
 
+from tests.fakes.discord_access import check_attach, permission_refusal, upload_limit
 from tests.fakes.discord_limits import (
     CONTENT_LIMIT,
+    MAX_FILES,
     DiscordFormError,
     UploadedFile,
     check_message_limits,
+    form_error,
+    read_body,
+    too_long,
     would_ping,
 )
 from tests.fakes.discord_world import DiscordWorld, now_iso
+
+ALL_INTENTS = (1 << 26) - 1
+MESSAGE_CONTENT_INTENT = 1 << 15
+EMPTY_MESSAGE = {"message": "Cannot send an empty message", "code": 50006}
 
 __all__ = ["CONTENT_LIMIT", "FakeDiscord", "Recorded", "UploadedFile", "would_ping"]
 
@@ -72,15 +88,19 @@ class Recorded:
 class FakeDiscord(DiscordWorld):
     """The fake Discord: the world's state served over REST and the gateway, with records."""
 
-    def __init__(self, *, max_file_bytes: int = 10 * 1024 * 1024) -> None:
+    def __init__(self, *, max_file_bytes: int | None = None) -> None:
         super().__init__()
+        # None: Discord's own limit per channel (10 MiB in DMs, the boost tier's in guilds)
         self.max_file_bytes = max_file_bytes
         self.created: list[Recorded] = []
         self.edits: list[Recorded] = []
         self.typing: list[int] = []
         self.deleted: list[int] = []
         self.requests: list[tuple[str, str, int]] = []
+        self.refused: list[tuple[str, str, int]] = []  # method, path, status of each 4xx
         self.identify: dict[str, Any] | None = None
+        # intents the application may use; clear MESSAGE_CONTENT to model the Portal switch off
+        self.allowed_intents = ALL_INTENTS
         self._failures: list[tuple[str, re.Pattern[str], int, float, bool]] = []
         self._nonces: dict[tuple[int, str], int] = {}
         self._sockets: list[web.WebSocketResponse] = []
@@ -160,6 +180,10 @@ class FakeDiscord(DiscordWorld):
                 await ws.send_str(json.dumps({"op": 11}))
             elif frame.get("op") == 2:
                 self.identify = frame["d"]
+                if int(frame["d"].get("intents", 0)) & ~self.allowed_intents:
+                    # Discord closes the session when the app may not use a privileged intent
+                    await ws.close(code=4014, message=b"Disallowed intent(s).")
+                    break
                 self._sockets.append(ws)
                 await self._send_ready(ws)
                 self._identified.set()
@@ -195,6 +219,8 @@ class FakeDiscord(DiscordWorld):
             response = await self._route(request, path)
         except DiscordFormError as exc:
             response = _json(exc.body, status=exc.status)
+        if failure is None and 400 <= response.status < 500:
+            self.refused.append((request.method, path, response.status))
         return failure if failure is not None else response
 
     def _take_failure(self, method: str, path: str) -> tuple[web.Response | None, bool]:
@@ -245,6 +271,9 @@ class FakeDiscord(DiscordWorld):
             cid = int(parts[1])
             if cid not in self.channels:
                 return _json({"message": "Unknown Channel", "code": 10003}, status=404)
+            refused = permission_refusal(self, method, parts, cid)
+            if refused is not None:
+                return _json(refused[1], status=refused[0])
             if method == "GET" and len(parts) == 2:
                 return _json(self.channels[cid])
             if method == "POST" and parts[2:] == ["typing"]:
@@ -272,32 +301,11 @@ class FakeDiscord(DiscordWorld):
             return _json(member)
         return _json({"message": "404: Not Found", "code": 0}, status=404)
 
-    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
-        if not request.content_type.startswith("multipart/"):
-            return dict(await request.json()), []
-        payload: dict[str, Any] = {}
-        files: list[UploadedFile] = []
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
-            if not isinstance(part, BodyPartReader):
-                continue
-            name = part.name or ""
-            data = await part.read()
-            if name == "payload_json":
-                payload = json.loads(data)
-            elif name.startswith("files["):
-                files.append(
-                    UploadedFile(
-                        name,
-                        part.filename or "",
-                        part.headers.get("Content-Type"),
-                        bytes(data),
-                    )
-                )
-        return payload, files
+    def upload_limit(self, channel_id: int) -> int:
+        """The largest file Discord takes in this channel (``max_file_bytes`` overrides it)."""
+        if self.max_file_bytes is not None:
+            return self.max_file_bytes
+        return upload_limit(self, channel_id)
 
     def _attachments(self, files: list[UploadedFile]) -> list[dict[str, Any]]:
         out = []
@@ -316,10 +324,18 @@ class FakeDiscord(DiscordWorld):
         return out
 
     async def _create(self, request: web.Request, cid: int) -> web.Response:
-        payload, files = await self._read_body(request)
-        check_message_limits(payload, files, self.max_file_bytes)
+        payload, files = await read_body(request)
+        check_attach(self, cid, files)
+        check_message_limits(payload, files, self.upload_limit(cid))
         if not (payload.get("content") or payload.get("embeds") or files):
-            return _json({"message": "Cannot send an empty message", "code": 50006}, status=400)
+            return _json(EMPTY_MESSAGE, status=400)
+        reference = payload.get("message_reference")
+        if reference and int(reference["message_id"]) not in self.messages:
+            # Discord's default is to refuse a reply to a message that is gone; with
+            # fail_if_not_exists false it sends the message as a plain one instead
+            if reference.get("fail_if_not_exists", True):
+                raise form_error("message_reference", "REPLIES_UNKNOWN_MESSAGE", "Unknown message")
+            reference = None
         nonce = payload.get("nonce")
         if payload.get("enforce_nonce") and nonce is not None and (cid, str(nonce)) in self._nonces:
             # Discord returns the message already created with this nonce instead of a new one.
@@ -335,7 +351,6 @@ class FakeDiscord(DiscordWorld):
         message["flags"] = int(payload.get("flags") or 0)
         message["components"] = payload.get("components") or []
         message["attachments"] = self._attachments(files)
-        reference = payload.get("message_reference")
         replied_to: int | None = None
         if reference:
             replied_to = int(reference["message_id"])
@@ -348,17 +363,25 @@ class FakeDiscord(DiscordWorld):
         return _json(message)
 
     async def _edit(self, request: web.Request, message: dict[str, Any]) -> web.Response:
-        payload, files = await self._read_body(request)
+        payload, files = await read_body(request)
+        check_attach(self, int(message["channel_id"]), files)
         merged = {
             "content": payload.get("content", message["content"]),
             "embeds": payload.get("embeds", message["embeds"]),
             "components": payload.get("components", message["components"]),
         }
-        check_message_limits(merged, files, self.max_file_bytes)
+        check_message_limits(merged, files, self.upload_limit(int(message["channel_id"])))
+        attachments = message["attachments"]
         if "attachments" in payload:
             kept = {str(a.get("id")) for a in payload["attachments"]}
-            existing = [a for a in message["attachments"] if a["id"] in kept]
-            message["attachments"] = existing + self._attachments(files)
+            attachments = [a for a in attachments if a["id"] in kept]
+            # the limit is on the message as edited, kept attachments and new files together
+            if len(attachments) + len(files) > MAX_FILES:
+                raise too_long("attachments", MAX_FILES)
+            attachments = attachments + self._attachments(files)
+        if not (merged["content"] or merged["embeds"] or attachments):
+            raise DiscordFormError(400, EMPTY_MESSAGE)
+        message["attachments"] = attachments
         message.update(merged)
         if "flags" in payload and payload["flags"] is not None:
             message["flags"] = int(payload["flags"])

@@ -5,14 +5,18 @@ description ≤ 4,096, ≤ 25 fields (name ≤ 256, value ≤ 1,024), footer ≤
 256, all embed text ≤ 6,000, ≤ 10 files, each file within the upload limit (HTTP 413, code
 40005), ≤ 5 component rows of ≤ 5 buttons with labels ≤ 80; any other breach is HTTP 400
 ``{"code": 50035, "message": "Invalid Form Body", "errors": {…}}``. :func:`would_ping` works
-out who a message would really notify (content + ``allowed_mentions`` + reply).
+out who a message would really notify (content + ``allowed_mentions`` + reply);
+:func:`read_body` reads a create or edit request (JSON or multipart) as Discord does.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from aiohttp import BodyPartReader, web
 
 CONTENT_LIMIT = 2000
 EMBED_LIMITS = {"title": 256, "description": 4096, "footer": 2048, "author": 256}
@@ -44,7 +48,7 @@ class DiscordFormError(Exception):
         self.body = body
 
 
-def _form_error(path: str, code: str, message: str) -> DiscordFormError:
+def form_error(path: str, code: str, message: str) -> DiscordFormError:
     errors: dict[str, Any] = {}
     node = errors
     parts = path.split(".")
@@ -54,8 +58,37 @@ def _form_error(path: str, code: str, message: str) -> DiscordFormError:
     return DiscordFormError(400, {"code": 50035, "message": "Invalid Form Body", "errors": errors})
 
 
-def _too_long(path: str, limit: int) -> DiscordFormError:
-    return _form_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+def too_long(path: str, limit: int) -> DiscordFormError:
+    return form_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+async def read_body(request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
+    """A create or edit request's JSON payload and uploaded files (JSON or multipart)."""
+    if not request.content_type.startswith("multipart/"):
+        return dict(await request.json()), []
+    payload: dict[str, Any] = {}
+    files: list[UploadedFile] = []
+    reader = await request.multipart()
+    while True:
+        part = await reader.next()
+        if part is None:
+            break
+        if not isinstance(part, BodyPartReader):
+            continue
+        name = part.name or ""
+        data = await part.read()
+        if name == "payload_json":
+            payload = json.loads(data)
+        elif name.startswith("files["):
+            files.append(
+                UploadedFile(
+                    name,
+                    part.filename or "",
+                    part.headers.get("Content-Type"),
+                    bytes(data),
+                )
+            )
+    return payload, files
 
 
 def check_message_limits(
@@ -64,19 +97,19 @@ def check_message_limits(
     """Raise DiscordFormError for anything real Discord would refuse in a create or edit."""
     content = payload.get("content") or ""
     if len(content) > CONTENT_LIMIT:
-        raise _too_long("content", CONTENT_LIMIT)
+        raise too_long("content", CONTENT_LIMIT)
     embeds = payload.get("embeds") or []
     if len(embeds) > MAX_EMBEDS:
-        raise _too_long("embeds", MAX_EMBEDS)
+        raise too_long("embeds", MAX_EMBEDS)
     total = 0
     for i, embed in enumerate(embeds):
         total += _check_embed(i, embed)
     if total > EMBED_TOTAL_LIMIT:
-        raise _form_error(
+        raise form_error(
             "embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
         )
     if len(files) > MAX_FILES:
-        raise _too_long("files", MAX_FILES)
+        raise too_long("files", MAX_FILES)
     for upload in files:
         if len(upload.data) > max_file_bytes:
             raise DiscordFormError(413, {"code": 40005, "message": "Request entity too large"})
@@ -88,45 +121,45 @@ def _check_embed(i: int, embed: dict[str, Any]) -> int:
     for key in ("title", "description"):
         text = embed.get(key) or ""
         if len(text) > EMBED_LIMITS[key]:
-            raise _too_long(f"embeds.{i}.{key}", EMBED_LIMITS[key])
+            raise too_long(f"embeds.{i}.{key}", EMBED_LIMITS[key])
         total += len(text)
     footer = (embed.get("footer") or {}).get("text") or ""
     author = (embed.get("author") or {}).get("name") or ""
     if len(footer) > EMBED_LIMITS["footer"]:
-        raise _too_long(f"embeds.{i}.footer.text", EMBED_LIMITS["footer"])
+        raise too_long(f"embeds.{i}.footer.text", EMBED_LIMITS["footer"])
     if len(author) > EMBED_LIMITS["author"]:
-        raise _too_long(f"embeds.{i}.author.name", EMBED_LIMITS["author"])
+        raise too_long(f"embeds.{i}.author.name", EMBED_LIMITS["author"])
     total += len(footer) + len(author)
     fields_ = embed.get("fields") or []
     if len(fields_) > MAX_FIELDS:
-        raise _too_long(f"embeds.{i}.fields", MAX_FIELDS)
+        raise too_long(f"embeds.{i}.fields", MAX_FIELDS)
     for j, fld in enumerate(fields_):
         name, value = fld.get("name") or "", fld.get("value") or ""
         if not name or not value:
-            raise _form_error(f"embeds.{i}.fields.{j}", "BASE_TYPE_REQUIRED", "Required.")
+            raise form_error(f"embeds.{i}.fields.{j}", "BASE_TYPE_REQUIRED", "Required.")
         if len(name) > 256:
-            raise _too_long(f"embeds.{i}.fields.{j}.name", 256)
+            raise too_long(f"embeds.{i}.fields.{j}.name", 256)
         if len(value) > 1024:
-            raise _too_long(f"embeds.{i}.fields.{j}.value", 1024)
+            raise too_long(f"embeds.{i}.fields.{j}.value", 1024)
         total += len(name) + len(value)
     url = embed.get("url")
     if url is not None and not str(url).startswith(("http://", "https://")):
-        raise _form_error(f"embeds.{i}.url", "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+        raise form_error(f"embeds.{i}.url", "URL_TYPE_INVALID_URL", "Not a well formed URL.")
     return total
 
 
 def _check_components(rows: list[dict[str, Any]]) -> None:
     if len(rows) > 5:
-        raise _too_long("components", 5)
+        raise too_long("components", 5)
     for i, row in enumerate(rows):
         buttons = row.get("components") or []
         if row.get("type") != 1 or not 1 <= len(buttons) <= 5:
-            raise _form_error(f"components.{i}", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "Bad row.")
+            raise form_error(f"components.{i}", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "Bad row.")
         for j, button in enumerate(buttons):
             if len(button.get("label") or "") > 80:
-                raise _too_long(f"components.{i}.components.{j}.label", 80)
+                raise too_long(f"components.{i}.components.{j}.label", 80)
             if button.get("style") == 5 and not str(button.get("url", "")).startswith("http"):
-                raise _form_error(
+                raise form_error(
                     f"components.{i}.components.{j}.url", "URL_TYPE_INVALID_URL", "Bad URL."
                 )
 

@@ -2,6 +2,12 @@
 
 Builders return Discord's own JSON shapes (ids as strings, snowflakes carrying the time), the
 same payloads the gateway sends (GUILD_CREATE, MESSAGE_CREATE) and the REST API returns.
+
+Permissions are Discord's: a guild is owned by someone other than the bot, @everyone holds the
+default text permissions, and the bot holds its own managed integration role (``tags.bot_id``,
+created when a bot is invited with permissions). ``tests.fakes.discord_access`` applies channel
+overwrites the way Discord does (@everyone, then roles, then the member), so a channel hidden
+from @everyone is hidden from the bot too unless an overwrite lets it in.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
+
+from tests.fakes.discord_access import BOT_INVITE_PERMISSIONS, EVERYONE_DEFAULT
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -30,6 +38,9 @@ class DiscordWorld:
         self.channels: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, dict[str, Any]] = {}
         self.members: dict[tuple[int, int], dict[str, Any]] = {}
+        self.owner = self._user(self.snowflake(), "owner")
+        self.users[int(self.owner["id"])] = self.owner
+        self.bot_roles: dict[int, int] = {}
 
     def snowflake(self) -> int:
         """A fresh snowflake id carrying the current time, as Discord's do."""
@@ -57,9 +68,9 @@ class DiscordWorld:
             "id": str(gid),
             "name": name,
             "unavailable": False,
-            "owner_id": self.bot_user["id"],
+            "owner_id": self.owner["id"],
             "premium_tier": premium_tier,
-            "roles": [self._role(gid, "@everyone")],
+            "roles": [self._role(gid, "@everyone", EVERYONE_DEFAULT)],
             "channels": [],
             "threads": [],
             "members": [],
@@ -72,14 +83,23 @@ class DiscordWorld:
             "large": False,
             "joined_at": now_iso(),
         }
-        self.add_member(gid, self.bot_user)
+        bot_role = self.add_role(gid, "citecast", permissions=BOT_INVITE_PERMISSIONS)
+        role = self.guilds[gid]["roles"][-1]
+        role["managed"] = True
+        role["tags"] = {"bot_id": self.bot_user["id"]}
+        self.bot_roles[gid] = bot_role
+        self.add_member(gid, self.bot_user, roles=[bot_role])
         return gid
 
-    def _role(self, rid: int, name: str) -> dict[str, Any]:
+    def bot_role(self, guild_id: int) -> int:
+        """The bot's own managed integration role in a guild."""
+        return self.bot_roles[guild_id]
+
+    def _role(self, rid: int, name: str, permissions: int = 0) -> dict[str, Any]:
         return {
             "id": str(rid),
             "name": name,
-            "permissions": "0",
+            "permissions": str(permissions),
             "position": 0,
             "color": 0,
             "hoist": False,
@@ -88,9 +108,9 @@ class DiscordWorld:
             "flags": 0,
         }
 
-    def add_role(self, guild_id: int, name: str) -> int:
+    def add_role(self, guild_id: int, name: str, *, permissions: int = 0) -> int:
         rid = self.snowflake()
-        self.guilds[guild_id]["roles"].append(self._role(rid, name))
+        self.guilds[guild_id]["roles"].append(self._role(rid, name, permissions))
         return rid
 
     def add_member(self, guild_id: int, user: dict[str, Any], roles: Sequence[int] = ()) -> None:
