@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import logging
 import socket
+from typing import TYPE_CHECKING
 
 from bot.listening import listen as listen  # the web port's socket; re-exported
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.applications import Starlette
 
 HELP = "serve the web chat, the API and every enabled channel"
 DESCRIPTION = """\
@@ -35,6 +40,20 @@ def address(host: str, listener: socket.socket) -> str:
     """The URL the server answers on (the real port when 0 picked one)."""
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{listener.getsockname()[1]}"
+
+
+def run_server(app: Starlette, server: uvicorn.Server, listener: socket.socket) -> None:
+    """Serve ``app`` on ``listener`` until stopped.
+
+    Raises the ConfigError a connector met while starting (a token the platform refused): the
+    app stops the server, and the command reports it in one line, exit status 2, rather than
+    uvicorn's start-up traceback.
+    """
+    app.state.stop_server = lambda: setattr(server, "should_exit", True)
+    server.run(sockets=[listener])
+    error = getattr(app.state, "startup_error", None)
+    if error is not None:
+        raise error
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("citecast").info(
             "citecast listening on %s (Ctrl-C to stop)", address(host, listener)
         )
-        uvicorn.Server(config).run(sockets=[listener])
+        run_server(app, uvicorn.Server(config), listener)
     finally:
         if listener is not None:
             listener.close()

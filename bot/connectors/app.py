@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.connectors.base import Connector, enabled_connectors
 from bot.connectors.web import WebConnector
+from bot.errors import ConfigError
 from bot.runtime import Services
 
 log = logging.getLogger("citecast.requests")
@@ -106,7 +107,17 @@ def build_app(
         started: list[Connector] = []
         try:
             for connector in everyone:
-                await connector.start()
+                try:
+                    await connector.start()
+                except ConfigError as exc:
+                    stop_server = getattr(app.state, "stop_server", None)
+                    if stop_server is None:
+                        raise
+                    # A setting only the platform could judge (a refused token): the server
+                    # that runs us says it in one line once stopped, not as a start-up traceback.
+                    app.state.startup_error = exc
+                    stop_server()
+                    break
                 started.append(connector)
                 app_log.info("started the %s connector", connector.name)
             yield

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import httpx
+import pytest
+import uvicorn
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -18,6 +21,7 @@ from bot.connectors.app import build_app
 from bot.connectors.web_api import AskRequest
 from bot.connectors.web_sse import AnswerStream
 from bot.connectors.web_turns import WebTurns
+from bot.errors import ConfigError
 from bot.models import Answer, CitationAdded, Exchange, TextDelta
 from bot.runtime import Services
 from bot.store import Store
@@ -226,3 +230,31 @@ async def test_each_event_reaches_the_viewer_before_the_answer_goes_on(tmp_path:
         received.append(chunk.split("\n", 1)[0])
     assert answerer.seen_before_text == ["event: start", "event: citation"]
     assert received[-1] == "event: done"
+
+
+class RefusedConnector(RecordingConnector):
+    """A connector whose platform refuses its settings only once it connects (a bad token)."""
+
+    name = "refused"
+
+    async def start(self) -> None:
+        raise ConfigError("discord.token: Discord refused the token; copy it again")
+
+
+def test_a_setting_refused_at_start_stops_serve_with_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # before: uvicorn's "Application startup failed" traceback and exit status 3
+    first, refused = RecordingConnector(), RefusedConnector()
+    services = services_for(tmp_path, CannedAnswerer(cited_answer(passage(1))))
+    app = build_app(services, connectors=[first, refused], shutdown_grace=0.1)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="info", lifespan="on"))
+    listener = serve.listen("127.0.0.1", 0)
+    try:
+        with caplog.at_level(logging.INFO), pytest.raises(ConfigError, match="refused the token"):
+            serve.run_server(app, server, listener)
+    finally:
+        listener.close()
+        services.store.close()
+    assert first.events == ["start", "stop"]  # what had started is stopped again
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
