@@ -23,7 +23,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.connectors.discord_audience import channel_audience, dm_audience
-from bot.connectors.discord_history import question_text, referenced, reply_chain
+from bot.connectors.discord_history import (
+    question_text,
+    referenced,
+    reply_chain,
+    with_stored_answers,
+)
 from bot.connectors.discord_http import build_client, setup_problem
 from bot.connectors.discord_send import DEFAULT_UPLOAD_LIMIT, NO_PINGS, with_retries
 from bot.connectors.discord_stream import StreamedReply
@@ -246,6 +251,7 @@ class DiscordConnector:
         chain = await reply_chain(message, bot_id, self.settings.history_limit)
         conversation = f"discord:{message.channel.id}:{chain.root_id}"
         store = self.services.store
+        history = with_stored_answers(chain.history, store.turns(conversation))
         turn_id = store.add_turn(conversation, "discord", question, status="pending")
         await self._typing(message.channel)
         typing = asyncio.create_task(self._keep_typing(message.channel))
@@ -253,7 +259,7 @@ class DiscordConnector:
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
             reply = StreamedReply(message.channel, message, self.settings, context)
-            events = self.services.assistant.stream(question, audience, chain.history)
+            events = self.services.assistant.stream(question, audience, history)
             result = await reply.run(events)
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
             log.info(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.models import Exchange
+from bot.store import Turn
 
 log = logging.getLogger(__name__)
 # where the renderer's source list starts: its heading, at the top of a message or after a
@@ -70,6 +71,20 @@ async def referenced(message: discord.Message) -> discord.Message | None:
     except discord.HTTPException as exc:
         log.info("discord: cannot fetch replied-to message %s: %s", ref.message_id, exc)
         return None
+
+
+def with_stored_answers(history: tuple[Exchange, ...], turns: list[Turn]) -> tuple[Exchange, ...]:
+    """``history`` with each answer taken from the conversation's stored turn for its question
+    when there is one: the whole answer, whichever of its messages was replied to (a walk back
+    from an early part never sees the later ones), in its own markdown rather than Discord's."""
+    stored: dict[str, str] = {}
+    for turn in turns:  # oldest first: the latest answer to a question wins
+        text = (turn.answer or {}).get("text") if turn.status == "done" else None
+        if isinstance(text, str) and text.strip():
+            stored[turn.question] = text
+    return tuple(
+        Exchange(question=e.question, answer=stored.get(e.question, e.answer)) for e in history
+    )
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,32 @@ async def test_a_reply_to_the_last_part_of_a_long_answer_has_the_whole_answer_as
     assert [t.question for t in turns] == ["tell me everything", "and then?"]
 
 
+async def test_a_reply_to_the_first_part_of_a_long_answer_has_the_whole_answer_as_history(
+    harness: Harness,
+) -> None:
+    # walking back from the first part never meets the later ones: the stored turn has them
+    h = harness
+    sources = [Source(id="d1", title="Chapter 1", url="https://docs.example.com/ch1")]
+    paragraphs = [
+        f"Paragraph {i}: " + ("citecast keeps every citation right. " * 9).strip() + " [1]"
+        for i in range(20)
+    ]
+    h.use(sources, "\n\n".join(paragraphs), chunk=50)
+    await ask(h, "tell me everything")
+    messages = h.fake.messages_in(h.world.general)
+    assert len(messages) >= 4
+    follow_up = h.use(sources, "Yes [1].")
+    reply = h.fake.user_message(
+        h.world.general, h.world.alice, "and then?", reply_to=int(messages[0]["id"])
+    )
+    await h.deliver(reply)
+    (call,) = follow_up.calls
+    (exchange,) = call[2]
+    assert exchange.question == "tell me everything"
+    for i in range(20):
+        assert f"Paragraph {i}:" in exchange.answer
+
+
 async def test_hostile_titles_cannot_ping_or_break_links(harness: Harness) -> None:
     h = harness
     sources = [
