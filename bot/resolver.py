@@ -16,7 +16,10 @@ Answer carries but an already emitted CitationAdded event does not.
 Bare bracket groups (``[7]``) are markers only while the registry is not empty (DESIGN §5),
 asked each time a group is decided, so a StreamResolver may be created before the tools
 register sources: text written before the first source keeps its bare groups as text. For
-stream == batch, the registry must not change while one answer is being resolved.
+stream == batch, the registry must not change while one answer is being resolved; where it does
+grow mid-answer (tools running between model steps), call ``flush()`` before it grows, so the
+text before is resolved against the sources that existed when it was written, whatever the
+chunking.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ class StreamResolver:
         self._room -= len(delta)
         if self._room > 0:
             self._gathered.append(delta)
-            return _NO_EVENTS
+            return _NO_EVENTS  # no allocation per gathered delta (a stream feeds many)
         if self._finished:
             raise ValueError("feed() after finish()")
         # while no tool has registered a source, every delta is scanned as it comes, so a bare
@@ -129,6 +132,23 @@ class StreamResolver:
             self._gathered.append(delta)
             delta = "".join(self._gathered)
             self._gathered = []
+        return self._feed(delta)
+
+    def flush(self) -> list[TextDelta | CitationAdded]:
+        """Scan the text gathered so far now, and return its events.
+
+        Call it before the registry grows (a backend's tools are about to register sources):
+        gathered text is otherwise scanned against the registry as it is when the gathering
+        ends, so a marker written before a source existed could cite it, depending on how the
+        text was chunked. Like the gathering, it changes only where text deltas are cut: with an
+        unchanged registry the Answer is the same with or without it.
+        """
+        if self._finished:
+            raise ValueError("flush() after finish()")
+        if not self._gathered:
+            return []
+        delta = "".join(self._gathered)
+        self._gathered = []
         return self._feed(delta)
 
     def _feed(self, delta: str) -> list[TextDelta | CitationAdded]:

@@ -17,7 +17,7 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.assistant.cache import ToolCache
 from bot.assistant.extractive import ExtractiveBackend
 from bot.assistant.tools import Toolbox
-from bot.assistant.turn import Backend, Turn
+from bot.assistant.turn import Backend, StepEnd, Turn
 from bot.config import ResolveSettings, Settings
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.index import KnowledgeIndex
@@ -130,7 +130,10 @@ class Assistant:
         # reply() and stream() give the same Answer for the same model output.
         resolver = StreamResolver(turn.registry, self.policy)
         async for text in self.backend.generate(turn):
-            for event in resolver.feed(text):
+            # at a step's end, before its tools register more sources, the gathered text is
+            # scanned: what the model wrote is resolved against the sources it had seen
+            events = resolver.flush() if isinstance(text, StepEnd) else resolver.feed(text)
+            for event in events:
                 yield event
         events, answer = resolver.finish()
         for event in events:

@@ -6,11 +6,11 @@ beside its evidence in a tool result (``[cite: N]`` headings, a ``Cite`` column,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.knowledge.records import TableSummary
-from bot.markdown import CITATION_MARK
 from bot.models import Exchange
 
 SYSTEM_PROMPT = """\
@@ -85,13 +85,30 @@ def _table_line(name: str, summary: TableSummary) -> str:
     return f"{name}{about} ({', '.join(summary.columns)})"
 
 
+# An old citation in the form a channel stored it: "[^1]" (Answer.text, Discourse, web),
+# "[1]" (Slack, the CLI), "<https://…|[1]>" (a Slack link), "\\[1\\]" (Discord escapes the
+# brackets), with the spaces before it. Code spans and fences are matched first and kept, so
+# "x[1]" in code survives.
+_OLD_CITATION = re.compile(
+    r"(?P<code>```.*?(?:```|\Z)|`[^`\n]*`)"
+    r"|[ \t]*(?:<[^<>|\s]+\|\\?\[\^?\d{1,3}\\?\]>|\\?\[\^?\d{1,3}\\?\])",
+    re.DOTALL,
+)
+
+
+def without_citations(text: str) -> str:
+    """``text`` without the citation markers an earlier answer carried, in any channel's form."""
+    return _OLD_CITATION.sub(lambda m: m.group("code") or "", text)
+
+
 def history_messages(history: Sequence[Exchange]) -> list[dict[str, Any]]:
-    """Earlier turns as chat messages, without their old ``[^n]`` markers.
+    """Earlier turns as chat messages, without their old citation markers.
 
     Old numbers belong to old turns; leaving them in would invite the model to cite them now.
+    History comes back from each channel in that channel's form (see :func:`without_citations`).
     """
     messages: list[dict[str, Any]] = []
     for exchange in list(history)[-HISTORY_TURNS:]:
         messages.append({"role": "user", "content": exchange.question})
-        messages.append({"role": "assistant", "content": CITATION_MARK.sub("", exchange.answer)})
+        messages.append({"role": "assistant", "content": without_citations(exchange.answer)})
     return messages

@@ -75,9 +75,11 @@ class Toolbox:
             self._index = KnowledgeIndex(self._index_path)
         return self._index
 
-    def tables(self) -> dict[str, TableSummary]:
-        """Record table name -> the columns the model may see and the table's description."""
-        return self.records.describe() if self.records else {}
+    def tables(self, audience: frozenset[str]) -> dict[str, TableSummary]:
+        """Record table name -> shown columns and description, for the tables the viewer in
+        ``audience`` may see (a staff-only table is never described to a public viewer's model).
+        """
+        return self.records.describe(audience) if self.records else {}
 
     # -- fetch: find sources (thread-safe, cached) ---------------------------------------------
 
@@ -112,7 +114,7 @@ class Toolbox:
             if cached is None:
                 cached = tuple(self.records.lookup(table, query, audience, self.top_k))
                 self.cache.put(key, cached)
-            summary = self.tables().get(table)
+            summary = self.tables(audience).get(table)
             return ToolResult(cached, columns=summary.columns if summary else ())
         return ToolResult(error=f"unknown tool {name!r}")
 

@@ -124,9 +124,20 @@ class RecordTables:
         """The configured table names, in config order."""
         return list(self._order)
 
-    def describe(self) -> dict[str, TableSummary]:
-        """Table name -> its shown columns and description (for the tool description)."""
-        tables = [self._tables[name] for name in self._order]
+    def visible(self, audience: frozenset[str] | set[str]) -> list[str]:
+        """The names of the tables a viewer in ``audience`` may see, in config order."""
+        audience = viewer_audience(audience)
+        return [
+            name
+            for name in self._order
+            if any(group in audience for group in self._tables[name].audience)
+        ]
+
+    def describe(self, audience: frozenset[str] | set[str]) -> dict[str, TableSummary]:
+        """Table name -> its shown columns and description (for the tool description), for the
+        tables a viewer in ``audience`` may see: a table's name and description say what it
+        holds, which a viewer outside its audience must not learn."""
+        tables = [self._tables[name] for name in self.visible(audience)]
         return {t.name: TableSummary(tuple(t.columns), t.description) for t in tables}
 
     def topic_terms(self, name: str) -> frozenset[str]:
@@ -188,7 +199,8 @@ class RecordTables:
         """
         audience = viewer_audience(audience)
         if name not in self._tables:
-            known = ", ".join(self._order) or "none configured"
+            # only the tables this viewer may see: the message reaches the model
+            known = ", ".join(self.visible(audience)) or "none"
             raise KnowledgeIndexError(f"no record table named {name!r} (tables: {known})")
         with self._lock:
             records = self._load(name)

@@ -11,6 +11,13 @@ non-empty message list with known roles, every ``tool`` message answering a ``to
 the preceding assistant message, every tool call answered before the next user/assistant turn,
 and no tool calls when the request says ``tool_choice: "none"``. It records each request body
 (``requests``) so tests can read exactly what the model was shown.
+
+It can also misbehave as real compatible servers do, when a Completion says so: call tools
+although ``tool_choice`` is "none" (``ignore_tool_choice``), stream parallel tool calls all with
+``index`` 0 (``same_index``, as Ollama and LiteLLM do), end a stream without a finish_reason or
+``[DONE]`` (``cut_off``), end with another finish_reason (``finish_reason="length"``), send raw
+SSE ``data:`` payloads after the text (``sse_data``, e.g. invalid JSON), or answer 200 with any
+body (:func:`raw`, e.g. a proxy's HTML page) whether or not the request streams.
 """
 
 from __future__ import annotations
@@ -47,6 +54,13 @@ class Completion:
     error: str = "scripted failure"
     delay: float = 0.0
     retry_after_ms: int | None = None
+    ignore_tool_choice: bool = False
+    same_index: bool = False
+    cut_off: bool = False
+    finish_reason: str | None = None
+    sse_data: tuple[str, ...] = ()
+    body: str | None = None
+    content_type: str = "text/html"
 
 
 def text(content: str, *pieces: str) -> Completion:
@@ -59,6 +73,11 @@ def text(content: str, *pieces: str) -> Completion:
 def tools(*calls: tuple[str, Json | str]) -> Completion:
     """A step in which the model asks for one or more tools."""
     return Completion(tool_calls=tuple(ToolCallSpec(name, args) for name, args in calls))
+
+
+def raw(body: str, content_type: str = "text/html") -> Completion:
+    """A 200 response with this body instead of a completion (a proxy page, a login form)."""
+    return Completion(body=body, content_type=content_type)
 
 
 def failure(
@@ -129,7 +148,9 @@ class FakeOpenAI:
         if step.status != 200:
             headers = {"retry-after-ms": str(step.retry_after_ms)} if step.retry_after_ms else None
             return _error(step.status, step.error, "server_error", headers)
-        if step.tool_calls and body.get("tool_choice") == "none":
+        if step.body is not None:
+            return web.Response(text=step.body, content_type=step.content_type)
+        if step.tool_calls and body.get("tool_choice") == "none" and not step.ignore_tool_choice:
             self.problems.append("tool calls scripted while the request forbids tools")
             return _error(500, "scripted tool calls but tool_choice is none", "server_error")
         calls = [
@@ -160,7 +181,7 @@ class FakeOpenAI:
                     {
                         "index": 0,
                         "message": message,
-                        "finish_reason": "tool_calls" if calls else "stop",
+                        "finish_reason": step.finish_reason or ("tool_calls" if calls else "stop"),
                     }
                 ],
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
@@ -189,7 +210,10 @@ class FakeOpenAI:
         pieces = step.pieces or tuple(content[i : i + 5] for i in range(0, len(content), 5))
         for piece in pieces:
             await send({"content": piece})
-        for index, call in enumerate(calls):
+        for data in step.sse_data:
+            await response.write(f"data: {data}\n\n".encode())
+        for position, call in enumerate(calls):
+            index = 0 if step.same_index else position
             arguments = call["function"]["arguments"]
             head = {"index": index, "id": call["id"], "type": "function"}
             await send(
@@ -202,8 +226,9 @@ class FakeOpenAI:
             for start in range(0, len(arguments), 7):
                 piece = arguments[start : start + 7]
                 await send({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-        await send({}, "tool_calls" if calls else "stop")
-        await response.write(b"data: [DONE]\n\n")
+        if not step.cut_off:
+            await send({}, step.finish_reason or ("tool_calls" if calls else "stop"))
+            await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
 
