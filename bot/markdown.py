@@ -89,7 +89,7 @@ def plain_text(tokens: list[Token]) -> str:
 # backtick in its info string: "```pip install``` does it" is a code span), a closing one of the
 # same character, at least as long, indented at most 3 spaces, with nothing after it.
 _FENCE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
-_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t\r]*$")
 # CommonMark's blank line holds nothing but spaces and tabs (a no-break space is text)
 _BLANK = " \t\r"
 _LABEL = r"\[(?:\\.|[^\]\\])*\]:"  # a link reference definition's "[label]:"

@@ -82,7 +82,11 @@ def no_mentions(text: str) -> str:
 
 
 # A bare URL or e-mail address in text (linkified by the platform): never altered inside.
-_URL_SPAN = re.compile(r"(?:https?://|mailto:|www\.)[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
+# (The address starts where a word does and never backtracks: a long word with an "@" in it
+# would otherwise be scanned again from each of its characters.)
+_URL_SPAN = re.compile(
+    r"(?:https?://|mailto:|www\.)[^\s<>]*|(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)+", re.I
+)
 _AT_MENTION = re.compile(r"(?<![\w@])@(?=\w)")
 
 
@@ -111,12 +115,28 @@ def outside_urls(
     out: list[str] = []
     last = 0
     for m in _URL_SPAN.finditer(text):
-        url = m.group(0).rstrip(_URL_TRAILING)
+        url = _link_part(m.group(0))
+        if url.lower() in _NOT_A_LINK:
+            continue  # "www." ending a sentence, a scheme alone: text like any other
         out.append(change(text[last : m.start()]))
         out.append(inside(url) if inside else url)
         last = m.start() + len(url)
     out.append(change(text[last:]))
     return "".join(out)
+
+
+_NOT_A_LINK = frozenset({"", "www", "http://", "https://", "mailto:"})
+
+
+def _link_part(found: str) -> str:
+    """What linkifiers link of a URL-like run: without the punctuation ending it, a ")" only
+    when it closes nothing inside ("…/Foo_(bar)" keeps its own)."""
+    while True:
+        url = found.rstrip(_URL_TRAILING.replace(")", ""))
+        if url.endswith(")") and url.count(")") > url.count("("):
+            found = url[:-1]
+            continue
+        return url
 
 
 def md_text(text: str) -> str:

@@ -162,8 +162,10 @@ class HtmlWriter:
             url = shown
         elif shown.lower().startswith("www."):
             url = "https://" + shown
-        else:
+        elif "@" in shown:
             url = "mailto:" + shown
+        else:
+            return html_text(shown)
         if safe_url(url) is None:
             return html_text(shown)
         href = f' href="{html_text(url)}"'

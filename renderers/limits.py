@@ -43,6 +43,8 @@ _PROTECTED = re.compile(
     r"|\*[^*\n]{1,1500}\*|(?<!\w)_[^_\n]{1,1500}_(?!\w)|~[^~\n]{1,1500}~"
 )
 _QUOTE_PREFIX = re.compile(r"(?: {0,3}>[ \t]?)+")
+# where a line's text starts: after its indent, and after a list marker if it has one
+_ITEM_INDENT = re.compile(r" *(?:(?:[-+*]|\d{1,9}[.)]) +)?")
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})(.*)$")
 
 
@@ -122,9 +124,15 @@ def split_long(text: str, limit: int) -> list[str]:
                 rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
             else:
                 # a quote's line cut in two: its second half is still quoted
-                quote = _QUOTE_PREFIX.match(body, body.rfind("\n", 0, cut) + 1)
+                line_start = body.rfind("\n", 0, cut) + 1
+                quote = _QUOTE_PREFIX.match(body, line_start)
                 if quote and quote.end() < cut:
                     rest = quote[0].rstrip() + " " + rest
+                else:
+                    # a list item's line cut in two: the item's next lines lose its indent too
+                    item = _ITEM_INDENT.match(body, line_start)
+                    indent = item.end() - line_start if item else 0
+                    rest = _dedent_item(rest, indent, at_line_start=False)
         pieces.append(piece.rstrip())
         if reopen and not rest.strip():
             break

@@ -12,6 +12,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.markdown import parse
 from bot.models import Answer, Citation, Source
 from renderers import render
 from renderers.base import RenderContext, capabilities_for
@@ -161,3 +162,23 @@ def test_a_citation_inside_link_text_follows_the_link_in_every_channel() -> None
     assert (
         "[the guide](https://other.example/g)[^1] now." in render("discourse", answer(text))["raw"]
     )
+
+
+def test_bare_link_ends_where_linkifiers_end_them() -> None:
+    html = render("web", answer("See https://en.wikipedia.org/wiki/Foo_(bar) now.[^1]"))["html"]
+    assert '<a href="https://en.wikipedia.org/wiki/Foo_(bar)"' in html
+    html = render("web", answer("Visit www. for more, or (see https://x.example/a).[^1]"))["html"]
+    assert "Visit www. for more" in html and "mailto:" not in html
+    assert (
+        '<a href="https://x.example/a" rel="noopener noreferrer">https://x.example/a</a>).' in html
+    )
+
+
+def test_a_list_item_cut_mid_line_keeps_its_next_paragraph_prose() -> None:
+    # the continuation paragraph kept its four-space indent and became code in the next message
+    block = "- first item\n  - nested item " + "word " * 12 + "end.\n\n    Short follow-up."
+    pieces = split_long(block, 70)
+    assert len(pieces) > 1
+    kinds = [t["type"] for piece in pieces for t in parse(piece)]
+    assert "block_code" not in kinds
+    assert "Short follow-up." in pieces[-1]

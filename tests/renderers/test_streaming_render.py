@@ -102,12 +102,13 @@ TRICKY_LINES = [
     lines=st.lists(st.sampled_from(TRICKY_LINES), max_size=24),
     channel=st.sampled_from(["web", "slack", "discord"]),
     size=st.integers(1, 9),
+    newline=st.sampled_from(["\n", "\r\n"]),
 )
 def test_any_mix_of_block_openers_streams_as_it_renders(
-    lines: list[str], channel: str, size: int
+    lines: list[str], channel: str, size: int, newline: str
 ) -> None:
     citations = ANSWERS["fifteen_citations"].citations[:2]
-    answer = Answer(text="\n".join(lines) + "\n", citations=citations)
+    answer = Answer(text=newline.join(lines) + newline, citations=citations)
     stream = StreamRenderer(channel, CONTEXT)
     for event in events_for(answer, list(range(size, len(answer.text), size))):
         stream.feed([event])
