@@ -115,8 +115,8 @@ def count_files(paths: Sequence[Path], index_path: Path) -> int:
 def base_audience(
     rule_paths: Sequence[str], settings: IndexSettings, default: Sequence[str] | None
 ) -> tuple[str, ...]:
-    """The audience before front matter: the first rule matching any of ``rule_paths`` (the
-    file's paths inside the ingested folders that hold it), else ``default``, else public."""
+    """The audience before front matter: the first rule matching any of ``rule_paths`` (see
+    :func:`rule_paths`), else ``default``, else public."""
     for rule in settings.audience_rules:
         if any(fnmatch.fnmatchcase(path, rule.glob) for path in rule_paths):
             return tuple(rule.audience)
@@ -124,9 +124,15 @@ def base_audience(
 
 
 def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tuple[str, ...]:
-    """``rule_path`` plus ``entry_path`` relative to each of ``folders`` that holds it."""
+    """The path audience rules see: the file's path inside the outermost ingested folder that
+    holds it (``rule_path``, inside this run's root, or inside a folder ingested before).
+
+    One path, whichever folder this run was given: rules written for ``kb`` would otherwise
+    match the shorter path inside ``kb/internal`` ("faq/*" matching ``internal/faq/x.md`` as
+    ``faq/x.md``) and re-ingesting a subfolder could make a private file public.
+    """
     inside = (entry_path.relative_to(f).as_posix() for f in folders if entry_path.is_relative_to(f))
-    return tuple(dict.fromkeys((rule_path, *inside)))
+    return (max((rule_path, *inside), key=len),)
 
 
 def public_url(rule_path: str, settings: IndexSettings) -> str | None:

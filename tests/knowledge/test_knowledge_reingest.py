@@ -94,3 +94,28 @@ def test_a_file_ingested_alone_that_became_unreadable_is_dropped(tmp_path: Path)
     report = ingest([solo], settings)
     assert (report.removed, [s.path for s in report.skipped]) == (1, ["solo.md"])
     assert KnowledgeIndex(settings.path).search("capybara", ["staff"]) == []
+
+
+def test_a_rule_for_the_parent_never_matches_the_shorter_path_inside_a_subfolder(
+    tmp_path: Path,
+) -> None:
+    # "faq/*" (public) written for kb used to match internal/faq/salaries.md as faq/salaries.md
+    # when kb/internal was re-ingested, and the staff file became public
+    kb = tmp_path / "kb"
+    _write(kb / "faq" / "hours.md", "# Hours\n\nThe narwhal desk opens at nine.\n")
+    _write(kb / "internal" / "faq" / "pay.md", "# Pay\n\nThe narwhal pay band is B.\n")
+    settings = IndexSettings(
+        path=str(tmp_path / "i.db"),
+        audience_rules=[
+            AudienceRule(glob="faq/*", audience=["public"]),
+            AudienceRule(glob="internal/*", audience=["staff"]),
+        ],
+    )
+    ingest([kb], settings)
+    ingest([kb / "internal"], settings)
+    found = KnowledgeIndex(settings.path).search("narwhal", ["staff"], limit=10)
+    assert {s.filename: s.audience for s in found} == {
+        "hours.md": ("public",),
+        "pay.md": ("staff",),
+    }
+    assert [s.filename for s in KnowledgeIndex(settings.path).search("narwhal")] == ["hours.md"]
