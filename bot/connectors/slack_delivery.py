@@ -124,12 +124,13 @@ class SlackPoster:
             raise as_channel_error(exc, "chat.postMessage") from None
         return str(response.get("ts") or "")
 
-    async def delivery_keys(self, thread: SlackThread) -> set[str]:
-        """The delivery keys (message metadata) of the messages in the thread.
+    async def delivery_keys(self, thread: SlackThread) -> dict[str, str]:
+        """The delivery keys (message metadata) of the messages in the thread, each with the
+        ts of its message.
 
         Raises ChannelError when the thread cannot be read.
         """
-        keys: set[str] = set()
+        keys: dict[str, str] = {}
         cursor: str | None = None
         for _ in range(MAX_REPLY_PAGES):
             try:
@@ -147,7 +148,8 @@ class SlackPoster:
             for message in response.get("messages") or []:
                 metadata = message.get("metadata") or {}
                 if metadata.get("event_type") == DELIVERY_EVENT_TYPE:
-                    keys.add(str((metadata.get("event_payload") or {}).get("key")))
+                    key = str((metadata.get("event_payload") or {}).get("key"))
+                    keys[key] = str(message.get("ts") or "")
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
             if not cursor:
                 break

@@ -39,9 +39,9 @@ from bot.connectors.slack_delivery import (
     source_blocks,
     with_feedback,
 )
-from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_outbox import SlackOutbox, delivery_key, with_delivery_keys
 from bot.connectors.slack_text import StreamMarkdown
-from bot.errors import BackendError, ChannelError
+from bot.errors import BackendError, ChannelError, DeliveryUncertainError
 from bot.models import Answer, Citation, CitationAdded, TextDelta
 from renderers.limits import SLACK_MAX_BLOCKS_TEXT
 from renderers.slack import block_text_length
@@ -137,6 +137,7 @@ class EditSink:
         self._ts: str | None = None
         self._live = True
         self._last_edit = float("-inf")
+        self._lost: str | None = None  # the delivery key of a first post whose fate is unknown
         self.edits = 0
 
     async def text(self, delta: str, partial: Answer) -> None:
@@ -148,16 +149,19 @@ class EditSink:
             return
         first = self._render(partial)["messages"][0]
         if self._ts is None:
+            (first,) = with_delivery_keys([first])
             try:
                 self._ts = await self._poster.post(self._thread, first)
             except ChannelError as exc:
-                # finish() delivers the whole answer through the outbox. No second try now: a
-                # post lost on the way may be in the thread, and another would repeat it.
+                # finish() delivers the whole answer. No second try now: a post lost on the way
+                # may be in the thread (finish() looks for its key), and another would repeat it.
                 log.warning(
                     "showing the answer in %s failed (%s); posting it at the end",
                     self._thread.channel,
                     exc,
                 )
+                if isinstance(exc, DeliveryUncertainError):
+                    self._lost = delivery_key(first)
                 self._live = False
                 return
         else:
@@ -177,6 +181,8 @@ class EditSink:
         """
         messages = with_feedback(payload["messages"], turn_id)
         files = payload.get("files") or []
+        if self._ts is None and self._lost is not None:
+            self._ts = await self._find_lost_post(self._lost)
         if self._ts is None:
             await self._outbox.deliver(self._thread, messages, files)
             return
@@ -185,6 +191,15 @@ class EditSink:
             await self._sleep(wait)
         self.edits += 1
         await self._outbox.complete(self._thread, self._ts, messages, files)
+
+    async def _find_lost_post(self, key: str) -> str | None:
+        """The ts of the first post whose answer was lost, if Slack took it after all (it is
+        then completed, not left as a stray half answer above the full one)."""
+        try:
+            return (await self._poster.delivery_keys(self._thread)).get(key)
+        except ChannelError as exc:
+            log.warning("cannot read %s to find a lost post (%s)", self._thread.channel, exc)
+            return None
 
     async def fail(self) -> None:
         """Replace the partial answer with the apology (or post it)."""

@@ -99,3 +99,18 @@ async def test_a_first_post_that_fails_leaves_the_answer_to_the_end(
         assert world.fake.calls_to("chat.update") == []
         assert len(world.fake.calls_to("chat.postMessage")) == 2
         the_whole_answer(world.fake, "1600000000.104000", world.connector.settings.apology)
+
+
+async def test_a_first_post_slack_took_but_whose_answer_was_lost_is_completed(
+    tmp_path: Path,
+) -> None:
+    # the post reached the thread; only Slack's answer was lost: the half answer is completed
+    # in place instead of staying above a second, full copy
+    answerer = CannedAnswerer(answer_citing(4), chunk=3)
+    async with slack_world(tmp_path, answerer, streaming="edit") as world:
+        world.fake.fail("chat.postMessage", drop=True, processed=True)
+        await world.post_event(mention("edit?", ts="1600000000.105000"))
+        messages = world.fake.bot_messages(PUBLIC, thread_ts="1600000000.105000")
+        assert len(messages) == 1
+        assert len(world.fake.calls_to("chat.update")) == 1
+        the_whole_answer(world.fake, "1600000000.105000", world.connector.settings.apology)
