@@ -9,6 +9,7 @@ appended to a call whose name is already complete (see :meth:`Step.add_call_delt
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,9 +57,11 @@ class Step:
             # repeats the call's id) it is complete: the same name again is a repeated header,
             # not more name; another name is another call.
             complete = bool(entry.get("arguments")) or (bool(call_id) and call_id == entry["id"])
-            if complete and name == entry["name"]:
+            if complete and name == entry["name"] and not _whole_json(entry["arguments"]):
                 name = None
             elif complete:
+                # another name, or the same one after whole arguments (parallel calls of one
+                # tool at one index, without ids): another call
                 entry = None
         if entry is None:
             entry = {"id": "", "name": "", "arguments": ""}
@@ -92,3 +95,12 @@ class Step:
                     function.arguments if function is not None else None,
                 )
         return out
+
+
+def _whole_json(text: str) -> bool:
+    """True when ``text`` is a complete JSON value (a call's arguments that are finished)."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True

@@ -15,6 +15,7 @@ import pytest
 from bot.assistant.assistant import Assistant
 from bot.assistant.base import Reply
 from bot.assistant.openai_backend import OpenAIBackend
+from bot.assistant.openai_step import Step
 from bot.assistant.prompts import history_messages
 from bot.config import RecordTable, Settings
 from bot.errors import BackendError
@@ -266,3 +267,14 @@ async def test_a_staff_only_table_is_never_described_to_a_public_viewer(
 def test_history_drops_old_citations_in_every_channel_form(stored: str, sent: str) -> None:
     [_, answer] = history_messages([Exchange("How do retries work?", stored)])
     assert answer == {"role": "assistant", "content": sent}
+
+
+def test_calls_of_one_tool_at_one_index_without_ids_stay_apart() -> None:
+    step = Step()
+    for piece in [("search", None), ("_docs", '{"query"'), (None, ': "a"}')]:
+        step.add_call_delta(0, None, *piece)
+    step.add_call_delta(0, None, "search_docs", '{"query": "b"}')  # whole arguments before
+    assert [(c.name, c.arguments) for c in step.tool_calls()] == [
+        ("search_docs", '{"query": "a"}'),
+        ("search_docs", '{"query": "b"}'),
+    ]
