@@ -6,6 +6,8 @@ import itertools
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.models import RecordAction, Source
 from tests.connectors.test_discord_harness import Harness, harness, start_harness, stop_harness
 from tests.fakes.discord_api import CONTENT_LIMIT, would_ping
@@ -117,9 +119,11 @@ async def test_a_seven_thousand_character_answer_continues_in_follow_ups(harness
     assert all(r.pings == [] for r in h.fake.created + h.fake.edits)
 
 
-async def test_a_reply_to_the_last_part_of_a_long_answer_has_the_whole_answer_as_history(
-    harness: Harness,
+@pytest.mark.parametrize("part", [-1, 0], ids=["last part", "first part"])
+async def test_a_reply_to_any_part_of_a_long_answer_has_the_whole_answer_as_history(
+    harness: Harness, part: int
 ) -> None:
+    # from the first part the walk back never meets the later ones: the stored turn has them
     h = harness
     sources = [Source(id="d1", title="Chapter 1", url="https://docs.example.com/ch1")]
     paragraphs = [
@@ -133,7 +137,7 @@ async def test_a_reply_to_the_last_part_of_a_long_answer_has_the_whole_answer_as
 
     follow_up = h.use(sources, "Yes [1].")
     reply = h.fake.user_message(
-        h.world.general, h.world.alice, "and then?", reply_to=int(messages[-1]["id"])
+        h.world.general, h.world.alice, "and then?", reply_to=int(messages[part]["id"])
     )
     await h.deliver(reply)
     (call,) = follow_up.calls
@@ -145,32 +149,6 @@ async def test_a_reply_to_the_last_part_of_a_long_answer_has_the_whole_answer_as
     # the follow-up belongs to the same conversation as the question
     turns = h.store.turns(f"discord:{h.world.general}:{question['id']}")
     assert [t.question for t in turns] == ["tell me everything", "and then?"]
-
-
-async def test_a_reply_to_the_first_part_of_a_long_answer_has_the_whole_answer_as_history(
-    harness: Harness,
-) -> None:
-    # walking back from the first part never meets the later ones: the stored turn has them
-    h = harness
-    sources = [Source(id="d1", title="Chapter 1", url="https://docs.example.com/ch1")]
-    paragraphs = [
-        f"Paragraph {i}: " + ("citecast keeps every citation right. " * 9).strip() + " [1]"
-        for i in range(20)
-    ]
-    h.use(sources, "\n\n".join(paragraphs), chunk=50)
-    await ask(h, "tell me everything")
-    messages = h.fake.messages_in(h.world.general)
-    assert len(messages) >= 4
-    follow_up = h.use(sources, "Yes [1].")
-    reply = h.fake.user_message(
-        h.world.general, h.world.alice, "and then?", reply_to=int(messages[0]["id"])
-    )
-    await h.deliver(reply)
-    (call,) = follow_up.calls
-    (exchange,) = call[2]
-    assert exchange.question == "tell me everything"
-    for i in range(20):
-        assert f"Paragraph {i}:" in exchange.answer
 
 
 async def test_hostile_titles_cannot_ping_or_break_links(harness: Harness) -> None:
