@@ -179,6 +179,8 @@ class HtmlWriter:
             children = without_citations(children)
         after = "".join(self._cite(n) for n in cited)
         text = self.inline(children, in_link=True)
+        if cited:
+            text = text.rstrip()  # "[the guide [^1]](url)": no space left inside the link
         if token["type"] == "image" and not text:
             text = "image"
         url = safe_url(str(attrs.get("url") or ""))
