@@ -102,6 +102,7 @@ class StreamResolver:
         self._held = ""
         self._adjacent: tuple[int, ...] = ()
         self._gap = False
+        self._cr_after_gap = False  # a "\r" held while a removed marker's line break is decided
         self._by_number: dict[int, Citation] = {}
         self._dropped: list[Dropped] = []
         self._new: list[Citation] = []
@@ -266,12 +267,18 @@ class StreamResolver:
         """
         last = self._held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
         if last in ("", "\n"):
+            if self._cr_after_gap:
+                text, self._cr_after_gap = "\r" + text, False
             text = text.lstrip(" \t")
+            if text == "\r":
+                # maybe the first half of a "\r\n" line break, which the next delta decides
+                self._cr_after_gap = True
+                return ""
             if not text:
                 return ""
-            if text[0] == "\n":
+            if text[0] == "\n" or text.startswith("\r\n"):
                 self._gap = False
-                return text[1:]
+                return text[1 if text[0] == "\n" else 2 :]
             if text[0] in "`~":
                 text = "\u200b" + text
         elif last in "`~$<[【\ue200\\":

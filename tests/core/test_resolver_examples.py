@@ -134,6 +134,9 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ),
     ("See [the guide 【3】](https://o.test).", "See [the guide [^1]](https://o.test).", [3], []),
     ("See [a <CIT nope />](https://o.test).", "See [a](https://o.test).", [], ["unknown"]),
+    # a line left empty by a removal goes with its line break, CRLF too (streamed "\r" alone)
+    ("a\r\n[9]\r\nb", "a\r\nb", [], ["out_of_range"]),
+    ("a\r\n[9]\r[1] x", "a\r\n\r[^1] x", [1], ["out_of_range"]),
     # a linked number whose URL has parentheses: a link elsewhere stays a link
     (
         "See [[2]](https://o.test/Foo_(bar)) now.",
