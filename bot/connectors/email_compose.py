@@ -29,10 +29,9 @@ from bot.connectors.email_parse import InboundMail
 
 log = logging.getLogger(__name__)
 
+# 78 columns for headers too: RFC 2047 encoded words (a non-ASCII subject) are sized to the line
+# and must stay within 75 characters, and folding a long References header is legal (RFC 5322)
 POLICY = SMTP.clone(cte_type="7bit", max_line_length=78)
-# Headers are written with the SMTP limit so that message ids are never folded onto a line of
-# their own (bodies are already encoded at 78 columns by POLICY).
-_HEADER_POLICY = POLICY.clone(max_line_length=998)
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp)(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.I)
 _THREAD_ID = re.compile(r"^<cc-([0-9a-f]{16,64})\.[0-9a-f]+@[^<>@\s]+>$")
 _OWN_HEADERS = frozenset(
@@ -143,7 +142,7 @@ def compose_reply(
         sender=from_address,
         recipients=(mail.sender,),
         message_id=message_id,
-        message=msg.as_string(policy=_HEADER_POLICY),
+        message=msg.as_string(policy=POLICY),
     )
 
 
@@ -186,7 +185,10 @@ def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
         maintype, _, subtype = media_type.partition("/")
         if not maintype or not subtype or maintype == "multipart" or maintype == "message":
             maintype, subtype = "application", "octet-stream"
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+        # "name" on the Content-Type too: some clients read a part's name only there
+        msg.add_attachment(
+            data, maintype=maintype, subtype=subtype, filename=filename, params={"name": filename}
+        )
 
 
 def _safe_filename(name: str) -> str:

@@ -17,6 +17,7 @@ import email
 import email.policy
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.header import decode_header
 from email.message import Message
@@ -134,6 +135,12 @@ def _header(msg: Message, name: str) -> str | None:
         return None
     if value is None:
         return None
+    if not isinstance(value, str):
+        # Raw 8-bit header bytes (SMTPUTF8 mail writes "Größe" as UTF-8, RFC 6532) reach us as
+        # surrogate escapes, which str(Header) would turn into U+FFFD; take the raw value.
+        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+        if isinstance(raw, str) and any("\udc80" <= c <= "\udcff" for c in raw):
+            return " ".join(decode_bytes(raw.encode("ascii", "surrogateescape"), "utf-8").split())
     text = str(value) if not isinstance(value, str) else value
     try:
         pieces = decode_header(text)
@@ -148,8 +155,13 @@ def _header(msg: Message, name: str) -> str | None:
     return " ".join("".join(out).split())
 
 
+_LATIN1_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "us-ascii"})
+
+
 def decode_bytes(data: bytes, charset: str | None) -> str:
     """Decode with the declared charset; unknown or wrong charsets fall back, never raise."""
+    if charset and charset.lower() in _LATIN1_LABELS:
+        charset = "cp1252"  # what "latin-1" mail really is (the WHATWG rule browsers follow)
     for candidate in (charset, "utf-8"):
         if not candidate:
             continue
@@ -157,7 +169,12 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
             return data.decode(candidate)
         except (LookupError, UnicodeDecodeError):
             continue
-    return data.decode("latin-1", errors="replace")
+    # windows-1252 before latin-1: mail labelled latin-1 (or not at all) is usually cp1252,
+    # whose quotes would otherwise come out as control characters (as browsers decode it)
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1", errors="replace")
 
 
 def _first_address(msg: Message) -> tuple[str, str | None]:
@@ -175,15 +192,27 @@ def _first_address(msg: Message) -> tuple[str, str | None]:
     return "", None
 
 
+def _leaf_parts(part: Message, top: bool = True) -> Iterator[Message]:
+    """The non-multipart parts of the mail's own body: never inside an attached message
+    (a forwarded mail's text is not the sender's question)."""
+    if not top and part.get_content_maintype() == "message":
+        return
+    if part.is_multipart():
+        for sub in part.get_payload():
+            if isinstance(sub, Message):
+                yield from _leaf_parts(sub, top=False)
+    else:
+        yield part
+
+
 def _bodies(msg: Message) -> tuple[str | None, str | None]:
-    """The first inline text/plain and text/html parts, decoded (attachments are skipped)."""
+    """The first inline text/plain and text/html parts, decoded (attachments are skipped:
+    parts marked so, parts with a file name, attached messages)."""
     text: str | None = None
     html: str | None = None
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
+    for part in _leaf_parts(msg):
         disposition = (part.get("content-disposition") or "").split(";")[0].strip().lower()
-        if disposition == "attachment":
+        if disposition == "attachment" or part.get_filename():
             continue
         ctype = part.get_content_type()
         if ctype not in ("text/plain", "text/html"):

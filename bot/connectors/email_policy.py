@@ -24,8 +24,11 @@ from bot.connectors.email_parse import InboundMail, is_valid_address
 from bot.store import Store
 
 _SYSTEM_LOCAL_PARTS = frozenset(
-    {"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply", "donotreply", "bounce"}
-)
+    {
+        "mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply", "donotreply",
+        "bounce", "bounces",
+    }
+)  # fmt: skip
 _BULK_PRECEDENCE = frozenset({"bulk", "junk", "list"})
 _WINDOW_SECONDS = 3600.0
 
@@ -74,7 +77,12 @@ class MailPolicy:
         if self._own and sender == self._own:
             return Verdict(False, "own address")
         local, _, domain = sender.partition("@")
-        if local in _SYSTEM_LOCAL_PARTS or local.endswith("-request") or local.startswith("owner-"):
+        mailbox = local.split("+", 1)[0]  # "noreply+abc@…", "bounces+123@…": the same mailbox
+        if (
+            mailbox in _SYSTEM_LOCAL_PARTS
+            or mailbox.endswith("-request")
+            or mailbox.startswith("owner-")
+        ):
             return Verdict(False, "system mailbox")
         if mail.auto_submitted is not None and mail.auto_submitted.split(";")[0].strip() != "no":
             return Verdict(False, "auto-submitted")

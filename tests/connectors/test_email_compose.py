@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from email.message import EmailMessage
 from pathlib import Path
 from random import Random
@@ -198,3 +199,26 @@ def test_every_citation_arrives_in_both_parts(titles: list[str], order: Random) 
         assert url is not None
         assert f"[{citation.n}]" in text and url in text
         assert f"[{citation.n}]" in html and f'href="{url}"' in html
+
+
+def test_a_non_ascii_subject_and_file_name_follow_the_mime_rules(tmp_path: Path) -> None:
+    # the whole message was written at 998 columns, so an encoded subject word grew to 124
+    # characters (RFC 2047 allows 75) and the file name had no Content-Type "name"
+    subject = "Re: Frage zur Installation unter Linux – Größe der Datenbank, Übersetzungen 日本語"
+    path = tmp_path / "Ünïcödé handbook.pdf"
+    path.write_bytes(b"%PDF-1.4 x")
+    attachment = {"path": str(path), "filename": path.name, "media_type": "application/pdf"}
+    payload = {"subject": subject, "text": "Text.\n", "html": "<p>Text.</p>"}
+    payload["attachments"] = [attachment]  # type: ignore[assignment]
+    out = compose_reply(
+        payload, parse_mail(inbound_mail()), from_address=BOT, from_name="citecast",
+        message_id="<cc-1.3@docs.example.org>", max_attachment_bytes=10_000,
+    )  # fmt: skip
+    words = re.findall(r"=\?[^?]+\?[bqBQ]\?[^?]*\?=", out.message)
+    assert words and all(len(word) <= 75 for word in words)
+    assert all(len(line) <= 78 for line in out.message.splitlines())
+    msg = parsed(out.message)
+    assert msg["Subject"] == subject
+    (_, sent) = parts(msg)
+    assert sent.get_filename() == path.name
+    assert sent.get_param("name") is not None

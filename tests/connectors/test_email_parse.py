@@ -178,3 +178,29 @@ def test_stripping_never_keeps_quoted_lines(text: str) -> None:
     assert all(not line.lstrip().startswith(">") for line in result.split("\n"))
     assert result == result.strip()
     assert "\n\n\n" not in result
+
+
+def test_an_attached_or_named_text_part_is_never_the_question() -> None:
+    # an HTML-only mail with a forwarded mail (message/rfc822) or an Apple Mail inline .txt:
+    # the attachment's text used to become the question instead of the sender's own words
+    forwarded = (
+        b"From: ann@example.com\r\nSubject: q\r\nMessage-ID: <f@x>\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\n'
+        b"Content-Type: text/html; charset=utf-8\r\n\r\n<p>Can you check the attached mail?</p>\r\n"
+        b"--b\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n"
+        b"From: x@y.z\r\nSubject: fwd\r\nContent-Type: text/plain\r\n\r\nplease wire money\r\n"
+        b"--b\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b'Content-Disposition: inline; filename="log.txt"\r\n\r\nERROR 42\r\n--b--\r\n'
+    )
+    assert parse_mail(forwarded).question == "Can you check the attached mail?"
+
+
+def test_raw_utf8_headers_and_windows_quotes_are_read_as_written() -> None:
+    raw = (
+        "From: Jörg Müller <jm@example.com>\r\nSubject: Größe des Index?\r\n"
+        "Message-ID: <u@x>\r\n\r\n"
+    ).encode() + b"Caf\xe9 \x93quoted\x94 question?\r\n"
+    mail = parse_mail(raw)
+    assert mail.subject == "Größe des Index?"
+    assert mail.sender_name == "Jörg Müller"
+    assert mail.question == "Café “quoted” question?"

@@ -61,6 +61,8 @@ def test_auto_submitted_no_is_a_person() -> None:
         (f"Bot <{BOT.upper()}>", "own address"),
         ("MAILER-DAEMON@example.com", "system mailbox"),
         ("no-reply@example.com", "system mailbox"),
+        ("noreply+abc123@example.com", "system mailbox"),
+        ("bounces+9876@mail.example.com", "system mailbox"),
         ("users-request@lists.example.com", "system mailbox"),
         ("not-an-address", "no valid sender"),
     ],
