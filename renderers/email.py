@@ -187,13 +187,16 @@ def subject_for(doc: Document, text: str) -> str:
 def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     """The email payload from rendered blocks."""
     listed = list(doc.listed)
+    # the HTML part lists at most MAX_REFERENCES (it has a size budget); the text part always
+    # carries every reference, so no marker in it points at nothing
     more = max(0, len(listed) - MAX_REFERENCES)
     shown = listed[:MAX_REFERENCES]
     more_url = doc.context.full_list_url()
     text_body = "\n\n".join(t for _, t in fragments if visible(t))
     quoted = [reference(f, True) for f in shown]
+    every = quoted + [reference(f, True) for f in listed[MAX_REFERENCES:]]
     text = _environment().get_template("email.txt.j2").render(
-        body=text_body, references=quoted, more=more,
+        body=text_body, references=every, more=0,
         more_url=more_url,
     )  # fmt: skip
     subject = subject_for(doc, text_body)

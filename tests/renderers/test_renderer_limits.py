@@ -406,3 +406,14 @@ def test_slack_record_action_without_buttons_is_a_link_in_the_context() -> None:
     huge = Source(id="h", title="T" * 5000, url="https://s.example/h")
     element = render("slack", Answer("x[^1]", (Citation(1, huge, 1),)))["messages"][0]["blocks"][1]
     assert element["elements"][0]["text"].endswith("\u2026>")
+
+
+def test_the_email_text_part_lists_every_reference_past_the_html_cap() -> None:
+    answer = Answer(
+        text=" ".join(f"Fact {n}.[^{n}]" for n in range(1, 251)), citations=web_sources(250)
+    )
+    payload = render("email", answer)
+    check_email(payload)
+    for n in (1, 200, 201, 250):
+        assert f"[{n}] Article {n}" in payload["text"]
+    assert "more" not in payload["text"].split("Sources", 1)[1]
