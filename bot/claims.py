@@ -18,16 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.markdown import FENCE_OPEN, closing_fence
 from bot.marker_lines import indent_width
 from bot.text_terms import content_terms
 
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
 _SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*((?:\[\^\d{1,6}\])*)(?=\s|$)")
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
-# CommonMark's fences: a backtick fence has no backtick in its info string; a closing fence
-# has nothing after it
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
-_FENCE_CLOSE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 # a code span closes only at a backtick run of exactly its opening length
 _CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 _MIN_CLAUSE_TERMS = 3
@@ -66,12 +63,11 @@ def mask_code(text: str) -> str:
         body = line.rstrip("\r\n")
         ending = line[len(body) :]
         if fence is not None:
-            closer = _FENCE_CLOSE_RE.match(body)
-            if closer and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence):
+            if closing_fence(body, fence):
                 fence = None
             out.append(" " * len(body) + ending)
             continue
-        opener = _FENCE_RE.match(body)
+        opener = FENCE_OPEN.match(body)
         if opener:
             fence = opener.group(1)
             out.append(" " * len(body) + ending)

@@ -88,8 +88,19 @@ def plain_text(tokens: list[Token]) -> str:
 # CommonMark's fences: an opening one indented at most 3 spaces (a backtick fence has no
 # backtick in its info string: "```pip install``` does it" is a code span), a closing one of the
 # same character, at least as long, indented at most 3 spaces, with nothing after it.
-_FENCE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
+FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
+"""A line opening a fenced code block (group 1: the fence)."""
 _FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t\r]*$")
+
+
+def closing_fence(line: str, fence: str) -> re.Match[str] | None:
+    """The match when ``line`` closes a code block opened by ``fence``, else None."""
+    close = _FENCE_CLOSE.match(line)
+    if close is None or close[1][0] != fence[0] or len(close[1]) < len(fence):
+        return None
+    return close
+
+
 # CommonMark's blank line holds nothing but spaces and tabs (a no-break space is text)
 _BLANK = " \t\r"
 _LABEL = r"\[(?:\\.|[^\]\\])*\]:"  # a link reference definition's "[label]:"
@@ -157,7 +168,7 @@ class BlockSplitter:
                     self._lines = []
                 if _WHOLE_DOCUMENT.search(line):
                     self._frozen = True
-                m = _FENCE.match(line)
+                m = FENCE_OPEN.match(line)
                 if m:
                     self._fence = m.group(1)
                     self._fence_indent = m.start(1)
@@ -166,16 +177,12 @@ class BlockSplitter:
                     self._tag_above or _TAG_LINE.match(line) is not None
                 )
             else:
-                close = _FENCE_CLOSE.match(line)
-                fence = self._fence
-                closes = (
-                    close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence)
-                )
+                close = closing_fence(line, self._fence)
                 if (
                     self._fence_indent
                     and stripped
                     and (
-                        (close is not None and closes and close.start(1) != self._fence_indent)
+                        (close is not None and close.start(1) != self._fence_indent)
                         or len(body) - len(body.lstrip(" ")) < self._fence_indent
                     )
                 ):
@@ -183,7 +190,7 @@ class BlockSplitter:
                     # ends, closing the fence with it; at the top level the line is code, or
                     # closes it. Which one depends on the list, so stop splitting.
                     self._frozen = True
-                if closes:
+                if close is not None:
                     self._fence = None
             self._lines.append(line)
             self._blank_before = not stripped and self._fence is None
