@@ -8,7 +8,7 @@ for the payload. :class:`Document` holds what both steps share.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.markdown import Token, plain_text
@@ -77,16 +77,19 @@ def decide_forms(
     """The form of every citation, in order of ``n`` (attachments counted as they are decided).
 
     A file counts once against ``Capabilities.max_files`` however many of its passages are
-    cited: a citation of a file already attached travels with that same file.
+    cited: a citation of a file already attached travels with that same file, under the name
+    and type it was first attached with (the file is sent once, so every reference names it so).
     """
     forms: dict[int, CitationForm] = {}
-    attached: set[str] = set()
+    attached: dict[str, CitationForm] = {}
     for citation in sorted(citations, key=lambda c: c.n):
         path = citation.source.path
-        others = len(attached - {path}) if path else len(attached)
+        others = len(attached) - (path in attached) if path else len(attached)
         form = citation_form(citation, caps, context, files_used=others)
         if form.kind == "attachment" and form.path:
-            attached.add(form.path)
+            first = attached.setdefault(form.path, form)
+            if first is not form:
+                form = replace(form, filename=first.filename, media_type=first.media_type)
         forms[citation.n] = form
     return forms
 

@@ -44,3 +44,20 @@ def test_each_channel_sends_the_file_once_and_cites_it_twice() -> None:
     discourse = payloads["discourse"]
     assert [u["n"] for u in discourse["uploads"]] == [1, 2, 3]
     assert all(u["placeholder"] in discourse["raw"] for u in discourse["uploads"])
+
+
+def test_passages_of_one_file_under_two_names_name_the_file_that_travels() -> None:
+    # the same file reached under another display name (a renamed copy in another folder's
+    # front matter, say): it is attached once, so every reference must name that one file
+    renamed = dataclasses.replace(GUIDE_PAGE_9, filename="ops-guide-v2.pdf")
+    answer = dataclasses.replace(
+        ANSWER, citations=(Citation(1, GUIDE, 1), Citation(2, renamed, 2), Citation(3, PRICES, 3))
+    )
+    payloads = render_all(answer, RenderContext())
+    assert [f["filename"] for f in payloads["email"]["attachments"]] == ["guide.pdf", "prices.csv"]
+    for part in ("text", "html"):
+        assert "ops-guide-v2.pdf" not in payloads["email"][part]
+        assert payloads["email"][part].count("attached: guide.pdf") == 2
+    slack_sources = str(payloads["slack"]["messages"][-1]["blocks"][-1])
+    assert slack_sources.count("attached: guide.pdf") == 2
+    assert "ops-guide-v2.pdf" not in str(payloads["discord"]["messages"])
