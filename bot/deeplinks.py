@@ -8,6 +8,8 @@ and last words); a fragment that would still be longer than :data:`MAX_FRAGMENT_
 out (the plain URL is better than a broken highlight). A quote from a Markdown source is
 reduced to what a reader of the rendered page sees (:func:`visible_text`) first: the browser
 searches the page's text, where ``**``, backticks and ``[text](url)`` targets no longer appear.
+A PDF link opens the source's ``page``: for a passage that spans pages, the Assistant first
+narrows the source to the page its quote is on (:mod:`bot.knowledge.page_spans`).
 
 Plain function, no I/O: the resolver, the renderers and grounding all call :func:`deep_link`.
 """

@@ -4,7 +4,10 @@
 TextDelta / CitationAdded events, then one :class:`Reply`. ``reply`` resolves the whole text at
 once; both give the same Answer. After resolving, every ``postprocess`` hook runs in order on
 the Answer — this is the single call site for grounding (``bot.grounding.verify``), which
-:meth:`Assistant.from_settings` installs according to the ``grounding`` settings.
+:meth:`Assistant.from_settings` installs according to the ``grounding`` settings. Last, a quoted
+citation of a passage that spans PDF pages is narrowed to the page its quote is on
+(:mod:`bot.knowledge.page_spans`), after grounding since grounding may choose the quote; a
+streamed citation that already has its quote is narrowed as it is emitted.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from bot.assistant.extractive import ExtractiveBackend
 from bot.assistant.tools import Toolbox
 from bot.assistant.turn import Backend, StepEnd, Turn
 from bot.config import ResolveSettings, Settings
+from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.index import KnowledgeIndex
+from bot.knowledge.page_spans import PageStarts, narrow_answer, narrow_citation
 from bot.knowledge.records import RecordTables
-from bot.models import Answer, Exchange
+from bot.models import Answer, CitationAdded, Exchange, Source
 from bot.registry import SourceRegistry
 from bot.resolver import ResolvePolicy, StreamResolver
 
@@ -105,7 +110,14 @@ class Assistant:
     def _finish(self, answer: Answer, registry: SourceRegistry) -> Answer:
         for hook in self.postprocess:
             answer = hook(answer, registry)
-        return answer
+        return narrow_answer(answer, self._page_starts)
+
+    def _page_starts(self, source: Source) -> PageStarts | None:
+        try:
+            index = self.toolbox.index
+        except KnowledgeIndexError:
+            return None  # a page map only sharpens a citation: never fail an answer for it
+        return index.page_starts(source) if index is not None else None
 
     async def reply(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
@@ -134,11 +146,17 @@ class Assistant:
             # scanned: what the model wrote is resolved against the sources it had seen
             events = resolver.flush() if isinstance(text, StepEnd) else resolver.feed(text)
             for event in events:
-                yield event
+                yield self._narrowed(event)
         events, answer = resolver.finish()
         for event in events:
-            yield event
+            yield self._narrowed(event)
         yield Reply(self._finish(answer, turn.registry), turn.registry.to_json())
+
+    def _narrowed(self, event: ReplyEvent) -> ReplyEvent:
+        if not isinstance(event, CitationAdded):
+            return event
+        citation = narrow_citation(event.citation, self._page_starts)
+        return event if citation is event.citation else CitationAdded(citation)
 
     async def answer(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()

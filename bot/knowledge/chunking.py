@@ -2,7 +2,9 @@
 
 A chunk holds whole blocks of one section up to ``chunk_chars``; a block longer than that is
 cut at sentence ends (or, failing that, at spaces). A chunk that starts on one PDF page and
-ends on another gets ``page_end``. ``overlap`` carries the tail sentences of the previous chunk
+ends on another gets ``page_end``, and ``page_starts``: where each of its pages begins in its
+text, so a citation quoting the chunk can point at the page the quote is on
+(:mod:`bot.knowledge.page_spans`). ``overlap`` carries the tail sentences of the previous chunk
 of the same section into the next one, for retrieval across a cut. A code block (``kind ==
 "code"``) is never cut and always reaches the chunk text fenced, whichever reader made it, so
 that answerers and models see it as code, never as prose to quote.
@@ -30,6 +32,9 @@ class Chunk:
     section: str | None
     page: int | None
     page_end: int | None
+    # (offset in ``text``, page) where each page begins, first at 0; empty unless the chunk
+    # crosses a page break (one page needs no map: ``page`` says it all).
+    page_starts: tuple[tuple[int, int], ...] = ()
 
 
 def fenced(code: str) -> str:
@@ -80,10 +85,24 @@ def _tail(text: str, overlap: int) -> str:
     return " ".join(kept)
 
 
+def page_starts(parts: list[str], pages: list[int | None]) -> tuple[tuple[int, int], ...]:
+    """Where each page begins in the chunk text (``parts`` joined by blank lines): ``(offset,
+    page)`` pairs, one per change of page, the first at offset 0. ``pages`` holds each part's
+    page; a part without one (not a PDF) adds nothing."""
+    starts: list[tuple[int, int]] = []
+    offset = 0
+    for part, page in zip(parts, pages, strict=True):
+        if page is not None and (not starts or starts[-1][1] != page):
+            starts.append((offset, page))
+        offset += len(part) + 2  # the blank line that joins parts
+    return tuple(starts)
+
+
 def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) -> Iterator[Chunk]:
     """Group blocks into chunks; yields them in document order, numbered from 1."""
     number = 0
     parts: list[str] = []
+    part_pages: list[int | None] = []  # the page each part is on, beside ``parts``
     size = 0
     section: str | None = None
     first_page: int | None = None
@@ -93,7 +112,8 @@ def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) ->
         nonlocal number
         number += 1
         end = last_page if last_page is not None and last_page != first_page else None
-        return Chunk(number, "\n\n".join(parts), section, first_page, end)
+        starts = page_starts(parts, part_pages) if end is not None else ()
+        return Chunk(number, "\n\n".join(parts), section, first_page, end, starts)
 
     for block in blocks:
         pieces = (
@@ -109,10 +129,14 @@ def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) ->
                     carry = ""  # the overlap must never push a chunk over the limit
                 parts, size = ([carry], len(carry)) if carry else ([], 0)
                 first_page = last_page if carry else None
+                # The carried tail counts as on the page the previous chunk ended on, as the
+                # chunk's own ``page`` does.
+                part_pages = [first_page] if carry else []
             if not parts:
                 first_page = block.page
             section = block.section
             parts.append(piece)
+            part_pages.append(block.page if block.page is not None else last_page)
             size += len(piece) + 2
             last_page = block.page if block.page is not None else last_page
     if parts:

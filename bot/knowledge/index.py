@@ -7,12 +7,16 @@ can attach it and the web server can serve it), ``filename``, ``media_type``, ``
 are stored too: :meth:`KnowledgeIndex.roots` and :meth:`KnowledgeIndex.has_file` let the web
 server refuse any file that is not part of the knowledge base.
 
+A chunk that crosses a PDF page break also has a page map (:meth:`KnowledgeIndex.page_starts`),
+which narrows a citation of it to the page its quote is on (:mod:`bot.knowledge.page_spans`).
+
 Reads use one connection per thread, so tools may search concurrently from worker threads.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -23,9 +27,12 @@ from typing import Any
 
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
+from bot.knowledge.page_spans import PageStarts, decode_page_starts
 from bot.knowledge.query_plan import plan_query
 from bot.knowledge.schema import audience_tuple, check_schema
 from bot.models import Source
+
+log = logging.getLogger(__name__)
 
 _SEARCH_FAST = (
     "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
@@ -46,6 +53,10 @@ _SEARCH_FULL = (
 _BY_ID = (
     "SELECT c.id, c.chunk, c.title, c.section, c.page, c.page_end, c.audience, c.url, c.text, "
     "f.relpath, f.path, f.media_type FROM chunks c JOIN files f ON f.id = c.file_id "
+    "WHERE f.relpath = ? AND c.chunk = ?"
+)
+_PAGE_STARTS = (
+    "SELECT c.text, c.page_starts FROM chunks c JOIN files f ON f.id = c.file_id "
     "WHERE f.relpath = ? AND c.chunk = ?"
 )
 
@@ -162,6 +173,26 @@ class KnowledgeIndex:
             return None
         row = self._conn().execute(_BY_ID, (relpath, int(chunk))).fetchone()
         return None if row is None else _source_from_row(row)
+
+    def page_starts(self, source: Source) -> PageStarts | None:
+        """Where each page begins in the text of chunk ``source``, if it crosses a page break.
+
+        None when there is no map: a chunk on one page or not from a PDF, or a ``source``
+        whose text is not the indexed chunk's any more (a re-ingest since it was found): a map
+        of other text would point at a wrong page. Never raises: the map only sharpens a
+        citation, so an index that cannot be read leaves it as it is.
+        """
+        relpath, _, chunk = source.id.rpartition("#")
+        if not relpath or not chunk.isdigit() or source.text is None:
+            return None
+        try:
+            row = self._conn().execute(_PAGE_STARTS, (relpath, int(chunk))).fetchone()
+        except (sqlite3.Error, KnowledgeIndexError) as exc:
+            log.warning("cannot read page map of %s from %s: %s", source.id, self.path, exc)
+            return None
+        if row is None or row[0] != source.text:
+            return None
+        return decode_page_starts(row[1])
 
     def roots(self) -> list[Path]:
         """The absolute folders and files that were ingested into this index."""

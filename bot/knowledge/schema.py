@@ -1,7 +1,9 @@
 """The SQLite schema of the knowledge index and its version check.
 
 ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`. An index written by an older schema is
-refused (never silently migrated) with the command that rebuilds it.
+refused (never silently migrated) with the command that rebuilds it. Schema 4 added
+``chunks.page_starts``: where each PDF page begins in a chunk's text, so a citation points at
+its quote's page.
 
 The ``meta`` table holds ``generation`` (bumped by every ingest that changed something) and
 ``index_id``, a random id drawn when the file is created. A rebuilt index counts generations
@@ -14,7 +16,7 @@ import sqlite3
 
 from bot.errors import KnowledgeIndexError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 REBUILD_HINT = "rebuild with `citecast ingest --rebuild`"
 
 SCHEMA = """
@@ -42,7 +44,8 @@ CREATE TABLE chunks (
     page_end INTEGER,
     audience TEXT NOT NULL,
     url TEXT,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    page_starts TEXT
 );
 CREATE INDEX chunks_by_file ON chunks(file_id, chunk);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(

@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.chunking import Chunk
 from bot.knowledge.document import Document
+from bot.knowledge.page_spans import encode_page_starts
 from bot.knowledge.schema import (
     add_lookup_indexes,
     audience_column,
@@ -149,7 +150,7 @@ class IndexWriter:
         for chunk in chunks:
             inserted = self.conn.execute(
                 "INSERT INTO chunks(file_id, chunk, title, section, page, page_end, audience, "
-                "url, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "url, text, page_starts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     file_id,
                     chunk.number,
@@ -160,6 +161,7 @@ class IndexWriter:
                     groups,
                     document.url,
                     chunk.text,
+                    encode_page_starts(chunk.page_starts),
                 ),
             )
             self.conn.execute(
