@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.config import SlackSettings
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
@@ -36,10 +37,31 @@ FEEDBACK_CHOICES: dict[str, str] = dict(
 SOURCE_ACTION_PREFIX = "citecast_source_"
 # Message metadata naming a message's delivery key (see slack_outbox): invisible to people.
 DELIVERY_EVENT_TYPE = "citecast_delivery"
-# How far back a thread is read for delivery keys: 10 pages of 200 replies.
+# Slack stamps a message with its own clock, not ours: a read for the posts made since a moment
+# starts this much earlier, so a clock that is off by up to ten minutes still finds them.
+CLOCK_MARGIN_SECONDS = 600.0
+# How much of a thread is read for delivery keys, from that moment on: 10 pages of 200 replies.
 MAX_REPLY_PAGES = 10
+REPLY_PAGE_SIZE = 200
 
 Message = dict[str, Any]
+
+
+def oldest_ts(since: float) -> str:
+    """The ``oldest`` (a Slack ts) of a thread read that finds every post made from ``since``
+    (Unix seconds, our clock) on."""
+    return f"{max(0.0, since - CLOCK_MARGIN_SECONDS):.6f}"
+
+
+def keys_in(messages: Sequence[Message]) -> dict[str, str]:
+    """The delivery keys in the messages' metadata, each with the ts of its message."""
+    keys: dict[str, str] = {}
+    for message in messages:
+        metadata = message.get("metadata") or {}
+        if metadata.get("event_type") == DELIVERY_EVENT_TYPE:
+            key = str((metadata.get("event_payload") or {}).get("key"))
+            keys[key] = str(message.get("ts") or "")
+    return keys
 
 
 @dataclass(frozen=True)
@@ -124,36 +146,58 @@ class SlackPoster:
             raise as_channel_error(exc, "chat.postMessage") from None
         return str(response.get("ts") or "")
 
-    async def delivery_keys(self, thread: SlackThread) -> dict[str, str]:
+    async def delivery_keys(
+        self, thread: SlackThread, since: float | None = None
+    ) -> dict[str, str]:
         """The delivery keys (message metadata) of the messages in the thread, each with the
         ts of its message.
 
-        Raises ChannelError when the thread cannot be read.
+        ``since`` (Unix seconds) is when the first of the posts looked for was attempted: the
+        read starts there (less CLOCK_MARGIN_SECONDS) rather than at the thread's first reply,
+        so its page bound is spent on the replies that can be ours however long the thread.
+        Without it the thread is read from its start. Raises ChannelError when the thread
+        cannot be read.
         """
+        oldest = None if since is None else oldest_ts(since)
         keys: dict[str, str] = {}
         cursor: str | None = None
         for _ in range(MAX_REPLY_PAGES):
-            try:
-                response = await self._client.conversations_replies(
-                    channel=thread.channel,
-                    ts=thread.thread_ts,
-                    include_all_metadata=True,
-                    limit=200,
-                    cursor=cursor,
-                )
-            except SLACK_CALL_ERRORS as exc:
-                if error_code(exc) == "thread_not_found":
-                    break  # the thread holds nothing, so nothing of ours either
-                raise as_channel_error(exc, "conversations.replies") from None
-            for message in response.get("messages") or []:
-                metadata = message.get("metadata") or {}
-                if metadata.get("event_type") == DELIVERY_EVENT_TYPE:
-                    key = str((metadata.get("event_payload") or {}).get("key"))
-                    keys[key] = str(message.get("ts") or "")
+            response = await self._replies_page(thread, oldest, cursor)
+            if response is None:
+                return keys  # the thread holds nothing, so nothing of ours either
+            keys.update(keys_in(response.get("messages") or []))
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
             if not cursor:
-                break
+                return keys
+        # What was read is all there is to go on: holding the resend back would never end (the
+        # thread only grows), and an answer posted twice beats one never posted.
+        log.warning(
+            "read only %d replies of thread %s in %s (from %s) for delivery keys",
+            MAX_REPLY_PAGES * REPLY_PAGE_SIZE,
+            thread.thread_ts,
+            thread.channel,
+            oldest or "its start",
+        )
         return keys
+
+    async def _replies_page(
+        self, thread: SlackThread, oldest: str | None, cursor: str | None
+    ) -> AsyncSlackResponse | None:
+        """One page of the thread's replies with their metadata; None when there is no thread."""
+        try:
+            response = await self._client.conversations_replies(
+                channel=thread.channel,
+                ts=thread.thread_ts,
+                include_all_metadata=True,
+                limit=REPLY_PAGE_SIZE,
+                oldest=oldest,
+                cursor=cursor,
+            )
+        except SLACK_CALL_ERRORS as exc:
+            if error_code(exc) == "thread_not_found":
+                return None
+            raise as_channel_error(exc, "conversations.replies") from None
+        return response
 
     async def post_all(self, thread: SlackThread, messages: Sequence[Message]) -> list[str]:
         """Post the messages in order; returns their ts values."""

@@ -12,6 +12,9 @@ message and only its answer was lost. So every message carries a delivery key in
 metadata (invisible in Slack), and before resending such an item the outbox reads the thread
 (``conversations.replies``) and skips the messages whose key is already there. A key, not the
 text, because the continuation messages of every long answer share their ``(continued)`` text.
+Each item records when its first message was first attempted (``since``), and the thread is
+read from then on (less a margin for clock skew), so a thread of any length is checked where
+the item's posts can be.
 
 :meth:`complete` is the one way a sink finishes a message it showed early (streamed or edited):
 replace it with the final first message, or, when Slack refuses the edit, delete it and deliver
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -66,6 +70,13 @@ def with_delivery_keys(messages: Sequence[Message]) -> list[Message]:
     return out
 
 
+def queued_since(payload: dict[str, Any]) -> float | None:
+    """When an item's first message was first tried; None for items queued before it was kept
+    (their thread is read from the start)."""
+    since = payload.get("since")
+    return float(since) if isinstance(since, int | float) else None
+
+
 class SlackOutbox:
     """Posts answers now, or later from the store."""
 
@@ -80,6 +91,7 @@ class SlackOutbox:
         messages: Sequence[Message],
         files: Sequence[dict[str, Any]],
         *,
+        since: float,
         verify: bool = False,
     ) -> str:
         payload = {
@@ -91,6 +103,8 @@ class SlackOutbox:
             "files": list(files),
             # the first message may already be in the thread: check before resending
             "verify": verify,
+            # when the first message was first tried: Slack may have taken it from then on
+            "since": since,
         }
         return self._store.enqueue(CHANNEL, payload)
 
@@ -100,12 +114,13 @@ class SlackOutbox:
         """Post ``messages`` then upload ``files``; True when all went now, False if queued."""
         messages = with_delivery_keys(messages)
         for index, message in enumerate(messages):
+            attempted_at = time.time()
             try:
                 await self._poster.post(thread, message)
             except ChannelError as exc:
                 log.warning("Slack refused an answer in %s (%s); queued", thread.channel, exc)
                 uncertain = isinstance(exc, DeliveryUncertainError)
-                self._queue(thread, messages[index:], files, verify=uncertain)
+                self._queue(thread, messages[index:], files, since=attempted_at, verify=uncertain)
                 return False
         await self._poster.upload_files(thread, files)
         return True
@@ -155,20 +170,24 @@ class SlackOutbox:
         # After a failed resend the store keeps no flag of why it failed, so check again.
         if payload.get("verify") or item.attempts:
             try:
-                posted = await self._poster.delivery_keys(thread)
+                posted = await self._poster.delivery_keys(thread, since=queued_since(payload))
             except ChannelError as exc:
                 # Unknown whether the message arrived: never post it blindly.
                 self._retry_later(item, exc)
                 return False
             messages = [m for m in messages if delivery_key(m) not in posted]
         for index, message in enumerate(messages):
+            attempted_at = time.time()
             try:
                 await self._poster.post(thread, message)
             except ChannelError as exc:
                 if index:
-                    # Part went through: keep only the rest, so nothing is posted twice.
+                    # Part went through: keep only the rest, so nothing is posted twice. The
+                    # rest was never tried before this message, so the new item starts here.
                     uncertain = isinstance(exc, DeliveryUncertainError)
-                    self._queue(thread, messages[index:], files, verify=uncertain)
+                    self._queue(
+                        thread, messages[index:], files, since=attempted_at, verify=uncertain
+                    )
                     self._store.mark_sent(item.id)
                 else:
                     self._retry_later(item, exc)

@@ -138,6 +138,7 @@ class EditSink:
         self._live = True
         self._last_edit = float("-inf")
         self._lost: str | None = None  # the delivery key of a first post whose fate is unknown
+        self._lost_since = 0.0  # when that post was tried (wall clock, as Slack's ts)
         self.edits = 0
 
     async def text(self, delta: str, partial: Answer) -> None:
@@ -150,6 +151,7 @@ class EditSink:
         first = self._render(partial)["messages"][0]
         if self._ts is None:
             (first,) = with_delivery_keys([first])
+            attempted_at = time.time()
             try:
                 self._ts = await self._poster.post(self._thread, first)
             except ChannelError as exc:
@@ -161,7 +163,7 @@ class EditSink:
                     exc,
                 )
                 if isinstance(exc, DeliveryUncertainError):
-                    self._lost = delivery_key(first)
+                    self._lost, self._lost_since = delivery_key(first), attempted_at
                 self._live = False
                 return
         else:
@@ -196,7 +198,8 @@ class EditSink:
         """The ts of the first post whose answer was lost, if Slack took it after all (it is
         then completed, not left as a stray half answer above the full one)."""
         try:
-            return (await self._poster.delivery_keys(self._thread)).get(key)
+            keys = await self._poster.delivery_keys(self._thread, since=self._lost_since)
+            return keys.get(key)
         except ChannelError as exc:
             log.warning("cannot read %s to find a lost post (%s)", self._thread.channel, exc)
             return None

@@ -149,6 +149,22 @@ def _fresh_ts() -> str:
     return f"1600000000.{next(_ts_counter):06d}"
 
 
+def long_thread(fake: FakeSlackAPI, replies: int, *, channel: str = PUBLIC) -> str:
+    """A question with ``replies`` replies from people, all written an hour ago (so before
+    anything the bot posts); returns the question's ts."""
+    hour_ago = time.time_ns() // 1000 - 3_600_000_000
+    stamps = [_slack_ts(hour_ago + step) for step in range(replies + 1)]
+    root = fake.add_message(channel, "<@U0BOT> deploy?", ASKER, ts=stamps[0])
+    for n, ts in enumerate(stamps[1:], start=1):
+        fake.add_message(channel, f"reply {n}", "U0OTHER", thread_ts=root, ts=ts)
+    return root
+
+
+def _slack_ts(micros: int) -> str:
+    """A Slack ts for a moment given in microseconds since the epoch."""
+    return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
+
+
 def standard_workspace(fake: FakeSlackAPI) -> None:
     """A public channel, a private channel, a DM and the asker with a staff email."""
     fake.add_channel(PUBLIC, "public", "general")

@@ -150,3 +150,36 @@ async def test_thread_replies_come_in_pages_oldest_first(fake: FakeSlackAPI) -> 
     with pytest.raises(SlackApiError) as bad:
         await client.conversations_replies(channel="C1", ts=root, cursor="not-a-cursor")
     assert bad.value.response["error"] == "invalid_cursor"
+
+
+async def test_thread_replies_start_after_oldest_unless_inclusive(fake: FakeSlackAPI) -> None:
+    client = client_for(fake)
+    root = fake.add_message("C1", "question", "U1")
+    stamps = [fake.add_message("C1", f"reply {i}", "U1", thread_ts=root) for i in range(5)]
+
+    async def replies(oldest: str, *, inclusive: bool | None = None) -> list[str]:
+        texts: list[str] = []
+        cursor: str | None = None
+        while True:
+            page = await client.conversations_replies(
+                channel="C1", ts=root, limit=2, cursor=cursor, oldest=oldest, inclusive=inclusive
+            )
+            texts += [m["text"] for m in page["messages"] if m["ts"] != root]
+            cursor = (page.get("response_metadata") or {}).get("next_cursor")
+            if not cursor:
+                return texts
+
+    assert await replies(stamps[2]) == ["reply 3", "reply 4"]
+    assert await replies(stamps[2], inclusive=True) == ["reply 2", "reply 3", "reply 4"]
+    assert await replies("0") == [f"reply {i}" for i in range(5)]
+    assert await replies(stamps[4]) == []
+
+
+@pytest.mark.parametrize("oldest", ["yesterday", "1.2.3", "12:00"])
+async def test_thread_replies_refuse_a_malformed_oldest(fake: FakeSlackAPI, oldest: str) -> None:
+    client = client_for(fake)
+    root = fake.add_message("C1", "question", "U1")
+    fake.add_message("C1", "reply", "U1", thread_ts=root)
+    with pytest.raises(SlackApiError) as bad:
+        await client.conversations_replies(channel="C1", ts=root, oldest=oldest)
+    assert bad.value.response["error"] == "invalid_ts_oldest"

@@ -13,6 +13,7 @@ from tests.connectors.slack_harness import (
     all_blocks,
     answer_citing,
     context_texts,
+    long_thread,
     mention,
     slack_world,
 )
@@ -106,3 +107,63 @@ async def test_a_lost_upload_does_not_lose_the_answer(tmp_path: Path) -> None:
         assert any("handbook.pdf" in s for s in context_texts([message]))
         turns = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.033000")
         assert [t.status for t in turns] == ["done"]
+
+
+# More replies than the 10 pages of 200 a thread read is allowed: the bot's post comes after
+# the 2,000th reply, where a read from the thread's start never gets.
+LONG_THREAD = 2100
+
+
+async def test_a_resend_finds_its_post_after_two_thousand_replies(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(2))
+    async with slack_world(tmp_path, answerer, request_timeout_seconds=1.0) as world:
+        fake = world.fake
+        root = long_thread(fake, LONG_THREAD)
+        fake.fail("chat.postMessage", hang=HANG, processed=True)
+        await world.post_event(mention("deploy?", ts=root))
+        assert len(fake.bot_messages(PUBLIC, thread_ts=root)) == 1
+        assert await world.connector.outbox.flush() == 1
+        [message] = fake.bot_messages(PUBLIC, thread_ts=root)
+        assert len(context_texts([message])) == 2
+        assert len(fake.calls_to("chat.postMessage")) == 1
+        assert world.store.pending("slack") == []
+
+
+async def test_a_failed_resend_is_found_again_after_two_thousand_replies(
+    tmp_path: Path,
+) -> None:
+    """The resend itself is lost after Slack took it: the next one reads from when the item
+    was first tried, not from the thread's start."""
+    answerer = CannedAnswerer(answer_citing(2))
+    async with slack_world(tmp_path, answerer, request_timeout_seconds=1.0, max_retries=0) as world:
+        fake = world.fake
+        root = long_thread(fake, LONG_THREAD)
+        fake.fail("chat.postMessage", error="fatal_error")
+        await world.post_event(mention("deploy?", ts=root))
+        assert fake.bot_messages(PUBLIC, thread_ts=root) == []
+        fake.fail("chat.postMessage", hang=HANG, processed=True)
+        assert await world.connector.outbox.flush() == 0
+        [queued] = world.store.pending("slack")
+        assert queued.attempts == 1
+        # due now rather than after the outbox's backoff
+        world.store.mark_failed_attempt(queued.id, "answer lost", retry_in=0.0)
+        assert await world.connector.outbox.flush() == 1
+        [message] = fake.bot_messages(PUBLIC, thread_ts=root)
+        assert len(context_texts([message])) == 2
+        assert world.store.pending("slack") == []
+
+
+async def test_a_long_answer_cut_in_a_long_thread_resumes_after_what_slack_took(
+    tmp_path: Path,
+) -> None:
+    answerer = CannedAnswerer(answer_citing(3, text=LONG_TEXT))
+    async with slack_world(tmp_path, answerer, request_timeout_seconds=1.0) as world:
+        fake = world.fake
+        root = long_thread(fake, LONG_THREAD)
+        fake.fail("chat.postMessage", hang=HANG, processed=True, after=1)
+        await world.post_event(mention("everything", ts=root))
+        assert len(fake.bot_messages(PUBLIC, thread_ts=root)) == 2
+        assert await world.connector.outbox.flush() == 1
+        messages = fake.bot_messages(PUBLIC, thread_ts=root)
+        assert headers(messages) == [f"Part {i}" for i in range(90)]
+        assert world.store.pending("slack") == []

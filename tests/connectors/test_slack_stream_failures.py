@@ -11,6 +11,7 @@ from tests.connectors.slack_harness import (
     CannedAnswerer,
     answer_citing,
     context_texts,
+    long_thread,
     mention,
     slack_world,
 )
@@ -114,3 +115,14 @@ async def test_a_first_post_slack_took_but_whose_answer_was_lost_is_completed(
         assert len(messages) == 1
         assert len(world.fake.calls_to("chat.update")) == 1
         the_whole_answer(world.fake, "1600000000.105000", world.connector.settings.apology)
+
+
+async def test_a_lost_first_post_is_found_after_two_thousand_replies(tmp_path: Path) -> None:
+    # more replies than a read from the thread's start covers (10 pages of 200)
+    answerer = CannedAnswerer(answer_citing(4), chunk=3)
+    async with slack_world(tmp_path, answerer, streaming="edit") as world:
+        root = long_thread(world.fake, 2100)
+        world.fake.fail("chat.postMessage", drop=True, processed=True)
+        await world.post_event(mention("edit?", ts=root))
+        assert len(world.fake.calls_to("chat.update")) == 1
+        the_whole_answer(world.fake, root, world.connector.settings.apology)

@@ -4,7 +4,8 @@
 ``AsyncWebClient(base_url=fake.base_url)`` at it. It implements the methods citecast uses
 (their handlers are in tests/fakes/slack_methods.py), records every call (``calls``), keeps the
 messages it accepted per channel and thread, answers ``conversations.replies`` in pages as Slack
-does (oldest first; ``limit``, ``cursor``, ``response_metadata.next_cursor``), and enforces
+does (oldest first; ``limit``, ``cursor``, ``response_metadata.next_cursor``, ``oldest`` and
+``inclusive``), stamps messages with the wall clock as Slack does (``ts``), and enforces
 Slack's limits with Slack's error shapes (``{"ok": false, "error": "invalid_blocks"}``,
 ``msg_blocks_too_long``, ``msg_too_long``, ``no_text``, ``message_not_in_streaming_state`` …), so a
 payload Slack would reject fails here too.
@@ -105,7 +106,7 @@ class FakeSlackAPI(SlackWebMethods):
         self.streaming_error: str | None = None
         self.close_stream_after: int | None = None
         self._failures: dict[str, list[Failure]] = {}
-        self._ts = itertools.count(1)
+        self._last_ts = 0  # microseconds of the newest ts handed out
         self._file_ids = itertools.count(1)
         self._envelope_ids = itertools.count(1)
         self._envelopes: dict[str, _Envelope] = {}
@@ -174,10 +175,20 @@ class FakeSlackAPI(SlackWebMethods):
         self.state.usergroups[group_id] = list(users)
 
     def add_message(
-        self, channel: str, text: str, user: str, thread_ts: str | None = None, **extra: Any
+        self,
+        channel: str,
+        text: str,
+        user: str,
+        thread_ts: str | None = None,
+        *,
+        ts: str | None = None,
+        **extra: Any,
     ) -> str:
-        """Put a message into a channel (as if a person had written it); returns its ts."""
-        ts = self._next_ts()
+        """Put a message into a channel (as if a person had written it); returns its ts.
+
+        ``ts`` backdates it (history written before the test); by default it is written now.
+        """
+        ts = ts or self._next_ts()
         message = {"type": "message", "ts": ts, "user": user, "text": text, **extra}
         if thread_ts:
             message["thread_ts"] = thread_ts

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import itertools
+import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +18,8 @@ from tests.fakes.slack_blocks import (
 )
 
 Json = dict[str, Any]
+# A message timestamp as Slack writes it: Unix seconds, optionally with a fraction ("1.5", "0").
+TS_PATTERN = re.compile(r"\d+(\.\d+)?")
 
 
 @dataclass
@@ -41,11 +45,15 @@ class SlackWebMethods:
     streaming_error: str | None
     close_stream_after: int | None
     port: int
-    _ts: itertools.count[int]
+    _last_ts: int
     _file_ids: itertools.count[int]
 
     def _next_ts(self) -> str:
-        return f"1700000000.{next(self._ts):06d}"
+        """Slack stamps a message with the time it took it (microseconds, unique per workspace
+        here), so a client can compare a ts with its own clock (``oldest`` reads rely on it)."""
+        micros = max(time.time_ns() // 1000, self._last_ts + 1)
+        self._last_ts = micros
+        return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
 
     def _dispatch(self, method: str, args: Json, token: str | None) -> Json:
         if method == "apps.connections.open":
@@ -246,6 +254,9 @@ class SlackWebMethods:
             limit = min(1000, max(1, int(str(args.get("limit") or 1000))))
         except ValueError:
             return {"ok": False, "error": "invalid_limit"}
+        thread, refused = _since_oldest(thread, ts, args)
+        if refused:
+            return refused
         start = 0
         if args.get("cursor"):
             after = _cursor_ts(str(args["cursor"]))
@@ -254,7 +265,7 @@ class SlackWebMethods:
             start = next((i for i, m in enumerate(thread) if float(m["ts"]) >= after), len(thread))
         page = thread[start : start + limit]
         # Slack leaves message metadata out unless it is asked for
-        if str(args.get("include_all_metadata")).lower() not in ("1", "true"):
+        if not _flag(args.get("include_all_metadata")):
             page = [{k: v for k, v in m.items() if k != "metadata"} for m in page]
         body: Json = {"ok": True, "messages": page, "has_more": start + limit < len(thread)}
         if body["has_more"]:
@@ -321,6 +332,32 @@ class SlackWebMethods:
             upload.update(channel=channel, thread_ts=args.get("thread_ts"), title=item.get("title"))
             done.append({"id": item["id"], "name": upload["filename"], "title": item.get("title")})
         return {"ok": True, "files": done}
+
+
+def _flag(value: object) -> bool:
+    """A boolean argument as Slack reads it from a form or JSON body ("true", "1", true)."""
+    return str(value).lower() in ("1", "true")
+
+
+def _since_oldest(thread: list[Json], parent_ts: str, args: Json) -> tuple[list[Json], Json | None]:
+    """The thread from ``oldest`` on: replies after it (at it too when ``inclusive``); or
+    Slack's refusal of a malformed ``oldest``.
+
+    The parent stays first, as Slack is reported to keep it (its docs are silent), so a client
+    that relies on every message being newer than ``oldest`` fails here.
+    """
+    oldest = args.get("oldest")
+    if oldest is None or oldest == "":
+        return thread, None
+    if not TS_PATTERN.fullmatch(str(oldest)):
+        return thread, {"ok": False, "error": "invalid_ts_oldest"}
+    bound, inclusive = float(str(oldest)), _flag(args.get("inclusive"))
+    kept = [
+        m
+        for m in thread
+        if m["ts"] == parent_ts or float(m["ts"]) > bound or (inclusive and float(m["ts"]) == bound)
+    ]
+    return kept, None
 
 
 def _cursor_for(ts: str) -> str:
