@@ -11,6 +11,12 @@ statement) or through ``asyncio.to_thread`` for bulk work.
   accepted it, so a crash between the two resends rather than loses.
 - ``take_rate_slot`` counts events per key in a sliding window (the email rate limit), so a
   restart does not reset a limit.
+- ``remember_messages`` records which conversation each message the bot posted belongs to, so a
+  reply to one of them continues that conversation however long it has grown
+  (``conversation_of``).
+
+Every table is created with ``CREATE TABLE IF NOT EXISTS``, so opening a database made by an
+older version adds the tables it lacks (such as ``message_conversations``) and keeps its data.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +80,13 @@ CREATE TABLE IF NOT EXISTS feedback (
     user TEXT,
     value TEXT NOT NULL,
     created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS message_conversations (
+    channel TEXT NOT NULL,
+    message_key TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (channel, message_key)
 );
 """
 
@@ -218,6 +231,33 @@ class Store:
         with self._tx() as db:
             cur = db.execute("UPDATE turns SET status = 'failed' WHERE status = 'pending'")
             return cur.rowcount
+
+    # -- the bot's own messages -------------------------------------------------------------
+
+    def remember_messages(
+        self, channel: str, message_keys: Iterable[str], conversation_id: str
+    ) -> None:
+        """Record that the bot's messages ``message_keys`` (on ``channel``) belong to
+        ``conversation_id``; recording a message again moves it to the latest conversation."""
+        now = time.time()
+        rows = [(channel, key, conversation_id, now) for key in message_keys]
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO message_conversations"
+                " (channel, message_key, conversation_id, created_at) VALUES (?, ?, ?, ?)",
+                rows,
+            )
+
+    def conversation_of(self, channel: str, message_key: str) -> str | None:
+        """The conversation a recorded bot message belongs to, or None when it has no record
+        (sent before the record was kept, or by another store)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT conversation_id FROM message_conversations"
+                " WHERE channel = ? AND message_key = ?",
+                (channel, message_key),
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     # -- idempotency -------------------------------------------------------------------------
 

@@ -9,13 +9,16 @@ answers continue in follow-up messages (see ``discord_stream``). Nothing it send
 
 Each message is claimed once in the store (``discord-message``), so a redelivered event is never
 answered twice; each answer is stored as a turn, ``failed`` with a short apology to the user if
-anything goes wrong. The bot ignores itself and every other bot.
+anything goes wrong. Every message posted for a turn (answer parts, the apology) is recorded
+with its conversation, so a follow-up to any of them stays in that conversation however long
+it grows (see ``discord_history``). The bot ignores itself and every other bot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -24,8 +27,10 @@ import discord
 
 from bot.connectors.discord_audience import channel_audience, dm_audience
 from bot.connectors.discord_history import (
+    conversation_for,
     question_text,
     referenced,
+    remember_posted,
     reply_chain,
     with_stored_answers,
 )
@@ -34,6 +39,7 @@ from bot.connectors.discord_send import DEFAULT_UPLOAD_LIMIT, NO_PINGS, with_ret
 from bot.connectors.discord_stream import StreamedReply
 from bot.connectors.render_context import context_for
 from bot.errors import CitecastError, ConfigError
+from bot.models import Exchange
 from renderers.base import RenderContext, capabilities_for
 
 if TYPE_CHECKING:
@@ -240,6 +246,16 @@ class DiscordConnector:
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
         return context_for(self.services, audience, capabilities_for("discord", overrides))
 
+    async def conversation(
+        self, message: discord.Message, bot_id: int
+    ) -> tuple[str, tuple[Exchange, ...]]:
+        """The stored conversation ``message`` continues, and its history for the model: the
+        reply chain's last ``history_limit`` exchanges, answers taken from the stored turns."""
+        chain = await reply_chain(message, bot_id, self.settings.history_limit)
+        store = self.services.store
+        conversation = conversation_for(message, chain, store)
+        return conversation, with_stored_answers(chain.history, store.turns(conversation))
+
     async def answer(self, message: discord.Message, trigger: Trigger) -> None:
         """Answer ``message`` in its channel, storing the turn; apologise briefly on failure."""
         me = self.client.user if self.client else None
@@ -248,17 +264,19 @@ class DiscordConnector:
         if not question:
             await self._notify(message, self.settings.empty_question_message)
             return
-        chain = await reply_chain(message, bot_id, self.settings.history_limit)
-        conversation = f"discord:{message.channel.id}:{chain.root_id}"
+        conversation, history = await self.conversation(message, bot_id)
         store = self.services.store
-        history = with_stored_answers(chain.history, store.turns(conversation))
+        # every message posted for this turn is recorded at once with its conversation
+        remember = functools.partial(remember_posted, store, message.channel.id, conversation)
         turn_id = store.add_turn(conversation, "discord", question, status="pending")
         await self._typing(message.channel)
         typing = asyncio.create_task(self._keep_typing(message.channel))
         try:
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
-            reply = StreamedReply(message.channel, message, self.settings, context)
+            reply = StreamedReply(
+                message.channel, message, self.settings, context, on_posted=remember
+            )
             events = self.services.assistant.stream(question, audience, history)
             result = await reply.run(events)
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
@@ -268,15 +286,20 @@ class DiscordConnector:
         except Exception as exc:  # the connector edge: whatever failed, the user hears of it
             log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
-            await self._notify(message, self.settings.failure_message)
+            notice = await self._notify(message, self.settings.failure_message)
+            if notice is not None:  # "try again" in reply to the apology continues too
+                remember(notice)
         except asyncio.CancelledError:
             store.finish_turn(turn_id, None, None, status="failed")
             raise
         finally:
             typing.cancel()
 
-    async def _notify(self, message: discord.Message, text: str) -> None:
-        """A short plain reply (a failure, an empty question); it never pings anyone."""
+    async def _notify(self, message: discord.Message, text: str) -> discord.Message | None:
+        """A short plain reply (a failure, an empty question); it never pings anyone.
+
+        Returns the message sent, or None when it could not be sent.
+        """
 
         async def send() -> discord.Message:
             return await message.channel.send(
@@ -287,9 +310,10 @@ class DiscordConnector:
             )
 
         try:
-            await with_retries(send, self.settings, "sending a notice")
+            return await with_retries(send, self.settings, "sending a notice")
         except CitecastError as exc:
             log.error("discord: could not send a notice to the user: %s", exc)
+            return None
 
     async def _typing(self, channel: discord.abc.Messageable) -> None:
         try:

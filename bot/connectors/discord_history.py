@@ -2,7 +2,14 @@
 
 A follow-up is a reply to one of the bot's answers; that answer replies to the question before,
 which may itself reply to an earlier answer, and so on. Walking the chain back gives the
-earlier exchanges (oldest first) and the root question, whose id names the conversation.
+earlier exchanges (oldest first), at most ``discord.history_limit`` of them.
+
+The stored conversation is named after the root question, ``discord:<channel>:<root id>``. The
+walk is bounded, so it cannot find the root of a conversation longer than the limit; instead
+every message the bot posts is recorded in the store with its conversation
+(``remember_posted``), and a follow-up takes the conversation of the message it replies to
+(``conversation_for``). Only a reply to a message without a record (posted before the record
+was kept, or with another store) falls back to the walk's root.
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.errors import StoreError
 from bot.models import Exchange
-from bot.store import Turn
+from bot.store import Store, Turn
 
 log = logging.getLogger(__name__)
 # where the renderer's source list starts: its heading, at the top of a message or after a
@@ -22,6 +30,8 @@ log = logging.getLogger(__name__)
 SOURCES_HEADING = re.compile(r"(?:\A|\n\n)\*\*Sources\*\*\n")
 # more messages than any answer is split into (the walk stops there; history stays bounded)
 MAX_ANSWER_PARTS = 20
+# the store's ``channel`` for the records of the bot's messages
+STORE_CHANNEL = "discord"
 
 
 def question_text(message: discord.Message, bot_id: int) -> str:
@@ -99,7 +109,9 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
     """Walk back from ``message`` through the bot's answers (at most ``limit`` exchanges).
 
     A long answer is several messages, each replying to the one before; a reply to any of them
-    gets the whole answer in its history.
+    gets the whole answer in its history. ``root_id`` is where the walk stopped: the first
+    question only when the chain is not longer than ``limit`` (``conversation_for`` prefers
+    the stored record of the replied-to message).
     """
     exchanges: list[Exchange] = []
     current = message
@@ -117,3 +129,35 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
         exchanges.append(Exchange(question=question_text(asked, bot_id), answer=_prose(parts)))
         current = asked
     return Chain(history=tuple(reversed(exchanges)), root_id=current.id)
+
+
+def message_key(channel_id: int, message_id: int) -> str:
+    """The store key of a bot message. The channel is part of it so that a reference to a
+    message elsewhere (a forward) never pulls a conversation into another channel."""
+    return f"{channel_id}:{message_id}"
+
+
+def conversation_for(message: discord.Message, chain: Chain, store: Store) -> str:
+    """The stored conversation ``message`` belongs to: the recorded one of the bot message it
+    replies to, else the one named after the root question the walk reached."""
+    channel_id = message.channel.id
+    ref = message.reference
+    if ref is not None and ref.message_id is not None:
+        recorded = store.conversation_of(STORE_CHANNEL, message_key(channel_id, ref.message_id))
+        if recorded is not None:
+            return recorded
+    return f"discord:{channel_id}:{chain.root_id}"
+
+
+def remember_posted(
+    store: Store, channel_id: int, conversation: str, sent: discord.Message
+) -> None:
+    """Record the bot's message ``sent`` (in channel ``channel_id``) as part of ``conversation``.
+
+    Best effort: the message is already on Discord, so a store failure is only logged (a reply
+    to it then finds its conversation by walking the chain).
+    """
+    try:
+        store.remember_messages(STORE_CHANNEL, [message_key(channel_id, sent.id)], conversation)
+    except StoreError as exc:
+        log.warning("discord: could not record the conversation of message %s: %s", sent.id, exc)

@@ -12,6 +12,9 @@ and keeping the source list whole is the renderer's job; this module never cuts 
 If Discord refuses the files (too large for this channel, or no Attach Files permission), the
 answer is rendered again without native files (each file becomes its signed link or its name)
 and delivered without them: the sources always arrive.
+
+``on_posted`` is told of each message as soon as it is sent (edits keep a message's id), so the
+connector can record its conversation even while the answer is still streaming or if it fails.
 """
 
 from __future__ import annotations
@@ -53,8 +56,11 @@ class StreamedReply:
         settings: DiscordSettings,
         context: RenderContext,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        on_posted: Callable[[discord.Message], None] | None = None,
     ) -> None:
         self.channel = channel
+        self.on_posted = on_posted
         self.question = question
         self.settings = settings
         self.clock = clock
@@ -103,11 +109,17 @@ class StreamedReply:
             # each part replies to the one before (the first to the question), so a reply to
             # any part leads back through the whole answer to the question (see discord_history)
             reply_to = self.question if index == 0 else self.posted[index - 1]
-            self.posted.append(
+            self._append(
                 await send_message(
                     self.channel, message, self.settings, files=files, reply_to=reply_to
                 )
             )
+
+    def _append(self, sent: discord.Message) -> None:
+        """Remember a newly sent message and tell ``on_posted``."""
+        self.posted.append(sent)
+        if self.on_posted is not None:
+            self.on_posted(sent)
 
     async def finish(self, answer: Answer) -> None:
         """Post (or edit into) the final rendered messages with every source and file."""
@@ -133,7 +145,7 @@ class StreamedReply:
         for batch in batches:
             files_only = {"content": "", "embeds": [], "flags": 0}
             after = self.posted[-1] if self.posted else self.question
-            self.posted.append(
+            self._append(
                 await send_message(
                     self.channel, files_only, self.settings, files=batch, reply_to=after
                 )

@@ -1,7 +1,9 @@
-"""The SQLite store: turns, once-only claims, the outbox and feedback survive a reopen."""
+"""The SQLite store: turns, once-only claims, the outbox, feedback and message records survive a
+reopen (and an older database opens with its data)."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -104,3 +106,40 @@ def test_feedback(tmp_path: Path) -> None:
     store.add_feedback(turn, "slack", "U1", "helpful")
     store.add_feedback(turn, "slack", "U2", "not_helpful")
     assert store.feedback(turn) == ["helpful", "not_helpful"]
+
+
+def test_message_conversations_round_trip_across_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    store.remember_messages("discord", ["1:10", "1:11"], "discord:1:9")
+    store.remember_messages("slack", ["1:10"], "slack:elsewhere")
+    store.remember_messages("discord", [], "discord:1:nothing")
+    store.close()
+
+    store = Store(path)
+    assert store.conversation_of("discord", "1:10") == "discord:1:9"
+    assert store.conversation_of("discord", "1:11") == "discord:1:9"
+    assert store.conversation_of("slack", "1:10") == "slack:elsewhere"
+    assert store.conversation_of("discord", "2:10") is None
+    # recorded again (a message reused for a later turn): the latest conversation wins
+    store.remember_messages("discord", ["1:11"], "discord:1:12")
+    assert store.conversation_of("discord", "1:11") == "discord:1:12"
+    assert store.conversation_of("discord", "1:10") == "discord:1:9"
+
+
+def test_a_database_from_before_message_records_opens_with_its_data(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    turn = store.add_turn("c", "discord", "q", {"text": "a"})
+    store.close()
+    # the database as an older citecast left it: no message_conversations table
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE message_conversations")
+    db.close()
+
+    store = Store(path)
+    (kept,) = store.turns("c")
+    assert kept.id == turn and kept.answer == {"text": "a"}
+    assert store.conversation_of("discord", "1:10") is None
+    store.remember_messages("discord", ["1:10"], "c")
+    assert store.conversation_of("discord", "1:10") == "c"
