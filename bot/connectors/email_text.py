@@ -1,10 +1,18 @@
 """The new part of a mail body: quoted history, reply headers and signatures removed.
 
 Plain text: lines quoted with ``>`` are dropped (so interleaved replies keep their own lines),
-an attribution line ("On Mon, Ann wrote:", "Le … a écrit :", "Am … schrieb …:") is dropped, and
-everything after an unquoted reply header (Outlook's "-----Original Message-----", a
-"From:" line followed by "Sent:"/"Date:", a long underscore rule) or the signature delimiter
-("-- ") is cut, as are mobile footers ("Sent from my iPhone").
+an attribution ("On Mon, 3 Jun 2024 …, Ann wrote:", "Le … a écrit :", "Am … schrieb …:", up to
+three wrapped lines carrying the quoted mail's date, or a bare "Ann wrote:" right above quoted
+lines) is dropped, and
+everything after an unquoted reply header (Outlook's "-----Original Message-----", a quoted
+header block, a long underscore rule right before one) or the signature delimiter ("-- ") is cut,
+as are mobile footers ("Sent from my iPhone").
+
+A quoted header block is what Outlook (and Gmail or Apple Mail when forwarding) writes above the
+earlier message: a "From:" line followed within a few lines by a date header ("Sent:"/"Date:",
+whose value has a digit) *and* a "To:" or "Subject:" line, in English, German, French, Spanish,
+Italian, Portuguese, Dutch or Swedish. A lone "From:" in the author's prose ("From: the docs I
+read, …") is text, not a header, and is kept.
 
 HTML: ``<blockquote>`` and the quote containers of Gmail, Apple Mail, Thunderbird, Yahoo and
 Outlook are skipped while the text is extracted; the result then goes through the plain rules.
@@ -21,6 +29,7 @@ _ATTRIBUTION = re.compile(
     r"[^\n]{0,60}:\s*$",
     re.IGNORECASE | re.DOTALL,
 )
+_SENTENCE_END = re.compile(r"[.?!]\s*$")
 _WROTE_TAIL = re.compile(r"\b(?:wrote|a écrit|schrieb|escribió|ha scritto|skrev)\s*:\s*$", re.I)
 _ORIGINAL = re.compile(
     r"^\s*-{2,}\s*(?:original message|ursprüngliche nachricht|message d'origine|"
@@ -28,10 +37,20 @@ _ORIGINAL = re.compile(
     re.IGNORECASE,
 )
 _HEADER_FROM = re.compile(r"^\s*\*?(?:from|von|de|da|van|från)\s*:\*?\s", re.IGNORECASE)
-_HEADER_NEXT = re.compile(
-    r"^\s*\*?(?:sent|date|to|subject|gesendet|datum|envoyé|enviado|inviato|an|à|para)\s*:",
+# Outlook's own names for the other headers of its block, in the languages of _HEADER_FROM
+# ("Enviado el:" is Spanish Outlook; "A:"/"À :" Italian/French "To:")
+_HEADER_DATE = re.compile(
+    r"^\s*\*?(?:sent|date|gesendet|datum|envoyé|enviado(?: el)?|inviato|verzonden|skickat)"
+    r"\s*:\*?(?P<value>.*)$",
     re.IGNORECASE,
 )
+_HEADER_TO_OR_SUBJECT = re.compile(
+    r"^\s*\*?(?:to|an|à|a|para|aan|till|subject|betreff|objet|asunto|oggetto|assunto|"
+    r"onderwerp|ämne)\s*:",
+    re.IGNORECASE,
+)
+_BLOCK_LINES = 4
+"""Non-blank lines after "From:" that hold the rest of a block (Outlook: Sent, To, Cc, Subject)."""
 _RULE = re.compile(r"^\s*_{10,}\s*$")
 _MOBILE_FOOTER = re.compile(
     r"^\s*(?:sent from my \w[\w ]{0,40}|get outlook for \w+|sent from (?:mail|yahoo mail) for \w+|"
@@ -65,23 +84,60 @@ def _cuts_here(lines: list[str], index: int) -> bool:
     line = lines[index]
     if line in ("-- ", "--") or _ORIGINAL.match(line):
         return True
-    if _RULE.match(line) and any(_HEADER_FROM.match(n) for n in lines[index + 1 : index + 3]):
-        return True
-    if _HEADER_FROM.match(line):
-        following = [n for n in lines[index + 1 : index + 5] if n.strip()]
-        return any(_HEADER_NEXT.match(n) for n in following[:3])
-    return False
+    if _RULE.match(line):
+        return any(_header_block_at(lines, after) for after in (index + 1, index + 2))
+    return _header_block_at(lines, index)
+
+
+def _header_block_at(lines: list[str], index: int) -> bool:
+    """True when a quoted header block ("From:", then a date and a "To:"/"Subject:") starts
+    at ``index``.
+
+    One header name alone is not enough: people write "From:", "To:" or "Date:" in prose too,
+    and a false cut loses the rest of their question. A real block always names the sender,
+    when the earlier mail was sent (a date, so a digit) and whom it went to or what it was about.
+    """
+    if index >= len(lines) or not _HEADER_FROM.match(lines[index]):
+        return False
+    # blank lines may sit between the headers (HTML mail turned into text)
+    following = [n for n in lines[index + 1 : index + 1 + 2 * _BLOCK_LINES] if n.strip()]
+    following = following[:_BLOCK_LINES]
+    dated = any(_is_date_header(n) for n in following)
+    return dated and any(_HEADER_TO_OR_SUBJECT.match(n) for n in following)
+
+
+def _is_date_header(line: str) -> bool:
+    found = _HEADER_DATE.match(line)
+    return found is not None and any(ch.isdigit() for ch in found.group("value"))
 
 
 def _attribution_span(lines: list[str], index: int) -> int:
-    """How many lines (1–3) an attribution starting at ``index`` spans, or 0."""
+    """How many lines (1–3) an attribution starting at ``index`` spans, or 0.
+
+    An attribution is one clause, wrapped, that carries the date of the quoted mail ("On Mon,
+    3 Jun 2024 …, Ann wrote:"), or a bare "Ann wrote:" right above quoted lines. Lines that end
+    a sentence before the last one, a chunk without a digit, or "… wrote:" followed by unquoted
+    lines are the author's own prose ("On Linux the install fails.\nThe installer wrote:\nERROR
+    …") and stay in the question.
+    """
     for span in (1, 2, 3):
         if index + span > len(lines):
             break
+        if span > 1 and _SENTENCE_END.search(lines[index + span - 2]):
+            break
         chunk = " ".join(part.strip() for part in lines[index : index + span])
-        if _ATTRIBUTION.match(chunk) or (span == 1 and _WROTE_TAIL.search(chunk)):
+        if span == 1 and _WROTE_TAIL.search(chunk) and _quote_follows(lines, index + 1):
+            return span
+        if _ATTRIBUTION.match(chunk) and any(ch.isdigit() for ch in chunk):
             return span
     return 0
+
+
+def _quote_follows(lines: list[str], index: int) -> bool:
+    """True when the first non-blank line from ``index`` is quoted, or there is none: a bare
+    "… wrote:" line introduces quoted text; before the author's own lines it is their prose."""
+    rest = next((line for line in lines[index:] if line.strip()), None)
+    return rest is None or rest.lstrip().startswith(">")
 
 
 def _tidy(text: str) -> str:

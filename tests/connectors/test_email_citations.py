@@ -234,3 +234,33 @@ async def test_a_file_over_the_budget_without_a_signer_is_named_not_promised(
     text, html = bodies(msg)
     for part in (text, html):
         assert "huge.pdf" in part and "attached" not in part and "/files/" not in part
+
+
+def attached_notes(part: str) -> list[str]:
+    """Every file name a reference says is attached ("(attached: name)"), in order."""
+    return re.findall(r"\(attached: ([^)<]+)\)", part)
+
+
+async def test_one_file_cited_under_two_names_is_named_as_attached_everywhere(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    manual = pdf(tmp_path, "manual.pdf", 700)
+    other = pdf(tmp_path, "prices.pdf", 300)
+    sources = [
+        Source(id="install", title="Install guide", path=manual, filename="install.pdf",
+               kind="file", page=2),
+        Source(id="ops", title="Ops appendix", path=manual, filename="appendix.pdf",
+               kind="file", page=9),
+        Source(id="prices", title="Prices", path=other, filename="prices.pdf", kind="file"),
+    ]  # fmt: skip
+    raw = "Install it first [1]. Operate it as the appendix says [2]. Prices vary [3]."
+    await ask(tmp_path, capture.port, ScriptedAnswerer(sources, raw))
+    msg = capture.handler.mails[0].message()
+    sent = sorted(str(a.get_filename()) for a in msg.iter_attachments())
+    # the shared file travels once, so both of its references must name that one attachment
+    assert len(sent) == 2 and "prices.pdf" in sent
+    text, html = bodies(msg)
+    for part in (text, html):
+        notes = attached_notes(part)
+        assert len(notes) == 3
+        assert set(notes) == set(sent), part

@@ -35,6 +35,66 @@ def test_outlook_reply_headers_cut_the_history() -> None:
     assert strip_quoted_text(original) == "Short question?"
 
 
+PROSE_WITH_HEADER_WORDS = (
+    "Where do I report this?\nFrom: the docs I read, the tracker is the place.\nThanks",
+    "Where do I report this?\nFrom: the docs I read, the tracker is the place.\n"
+    "To: be honest, I could not find it.\nSubject: the crash on start-up.",
+    "How do I plan the migration?\nFrom: version 1.4\nTo: version 2.0\n"
+    "Date: not fixed yet, and which steps come first?",
+    "Is the order below right?\n____________________\nFrom: the staging server\n"
+    "Sent: nothing yet\nTo: production",
+    "¿Dónde lo configuro?\nDe: la guía que leí, no queda claro.\nPara: el equipo de soporte.",
+)
+
+
+def test_header_words_in_prose_keep_the_whole_question() -> None:
+    # "From:"/"To:"/"Date:" lines that are not a quoted header block (no dated "Sent:"/"Date:"
+    # next to a "To:"/"Subject:") are the author's words and must not cut the question short
+    for body in PROSE_WITH_HEADER_WORDS:
+        assert strip_quoted_text(body) == body
+        assert parse_mail(inbound_mail(body)).question == body
+
+
+OUTLOOK_BLOCKS = (
+    "From: citecast <help@docs.example.org>\nSent: Monday, June 3, 2024 10:00 AM\n"
+    "To: Ann <ann@example.com>\nCc: ops@example.com\nSubject: RE: Installing",
+    "*From:* citecast\n*Sent:* Monday, June 3, 2024 10:00 AM\n*To:* Ann\n*Subject:* Installing",
+    "From: citecast\n\nSent: 03 June 2024 10:00\n\nTo: Ann\n\nSubject: Installing",
+    "Von: citecast\nGesendet: Montag, 3. Juni 2024 10:00\nAn: Ann\nBetreff: AW: Installation",
+    "De : citecast\nEnvoyé : lundi 3 juin 2024 10:00\nÀ : Ann\nObjet : RE: Installation",
+    "De: citecast\nEnviado el: lunes, 3 de junio de 2024 10:00\nPara: Ann\nAsunto: RE: x",
+    "De: citecast\nEnviado: segunda-feira, 3 de junho de 2024 10:00\nPara: Ann\nAssunto: RE: x",
+    "Da: citecast\nInviato: lunedì 3 giugno 2024 10:00\nA: Ann\nOggetto: R: Installazione",
+    "Van: citecast\nVerzonden: maandag 3 juni 2024 10:00\nAan: Ann\nOnderwerp: RE: x",
+    "Från: citecast\nSkickat: den 3 juni 2024 10:00\nTill: Ann\nÄmne: SV: Installation",
+    "From: citecast <help@docs.example.org>\nDate: Mon, Jun 3, 2024 at 10:00 AM\n"
+    "Subject: Installing\nTo: Ann <ann@example.com>",
+)
+
+
+def test_quoted_header_blocks_cut_the_history_in_every_supported_language() -> None:
+    for block in OUTLOOK_BLOCKS:
+        body = f"Is there a PDF version?\n\n{block}\n\nYou install it with pip.\n"
+        assert strip_quoted_text(body) == "Is there a PDF version?", block
+        ruled = f"Is there a PDF version?\n________________________________\n{block}\nold\n"
+        assert strip_quoted_text(ruled) == "Is there a PDF version?", block
+
+
+def test_outlook_html_header_block_without_a_marker_id_is_cut() -> None:
+    # Outlook desktop writes the block as bold names in one paragraph, with no id to cut at
+    html = (
+        "<p>Which regions are supported?</p>"
+        '<div style="border-top:solid #E1E1E1 1.0pt"><p class="MsoNormal"><b>From:</b> citecast'
+        "<br><b>Sent:</b> Monday, June 3, 2024 10:00 AM<br><b>To:</b> Ann<br>"
+        "<b>Subject:</b> RE: Regions</p></div><p>Earlier answer text</p>"
+    )
+    assert html_to_new_text(html) == "Which regions are supported?"
+    prose = "<p>Where do I report this?<br>From: the docs I read, it is unclear.</p>"
+    assert (
+        html_to_new_text(prose) == "Where do I report this?\nFrom: the docs I read, it is unclear."
+    )
+
+
 def test_non_english_attributions_are_removed() -> None:
     for line in (
         "Le lun. 3 juin 2024 à 10:00, citecast <help@docs.example.org> a écrit :",
@@ -44,6 +104,23 @@ def test_non_english_attributions_are_removed() -> None:
         assert strip_quoted_text(f"Nouvelle question ?\n\n{line}\n> ancien\n") == (
             "Nouvelle question ?"
         )
+
+
+def test_prose_that_reads_like_an_attribution_stays_in_the_question() -> None:
+    # An attribution carries the quoted mail's date and sits above quoted lines; a sentence
+    # starting "On …"/"Am …" followed by someone's "wrote:" is the author's own question
+    for body in (
+        "On Linux the install fails.\nThe installer wrote:\nERROR: no space left\nWhat now?",
+        "Am I right that uploads fail?\nMy colleague wrote:\nuploads over 2 GB fail",
+        "On Linux 6.2 the install fails.\nThe installer wrote:\nERROR 28\nWhat now?",
+    ):
+        assert strip_quoted_text(body) == body
+    for attribution in (
+        "On Mon, Jun 3, 2024 at 10:00 AM Ann Example\n<ann@example.com>\nwrote:",
+        "citecast <help@docs.example.org> wrote:\n",
+    ):
+        body = f"What now?\n\n{attribution}\n> You install it with pip.\n"
+        assert strip_quoted_text(body) == "What now?", attribution
 
 
 def test_html_quote_containers_are_skipped() -> None:
