@@ -210,6 +210,16 @@ def _word_run(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
+def attachment_name(name: str) -> str:
+    """``name`` as a file travels under: its last path part, without control characters or
+    surrounding spaces and dots (which mail clients and file systems drop), at most 200
+    characters; ``attachment`` when nothing is left. Renderers name attachments so and
+    connectors send them so, so a reference always names the file that arrives."""
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch >= " " and ch != "\x7f").strip().strip(".")
+    return name[:200] or "attachment"
+
+
 def _media_allowed(media_type: str | None, allowed: tuple[str, ...]) -> bool:
     if not allowed:
         return True
@@ -273,8 +283,7 @@ def citation_form(
             and _media_allowed(source.media_type, caps.media_types)
             and (size is None or size <= caps.max_file_bytes)
         ):
-            filename = source.filename or source.path.replace("\\", "/").rsplit("/", 1)[-1]
-            common["filename"] = filename
+            common["filename"] = attachment_name(source.filename or source.path)
             return CitationForm(
                 kind="attachment", path=source.path, media_type=source.media_type, **common
             )

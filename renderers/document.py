@@ -79,6 +79,7 @@ def decide_forms(
     A file counts once against ``Capabilities.max_files`` however many of its passages are
     cited: a citation of a file already attached travels with that same file, under the name
     and type it was first attached with (the file is sent once, so every reference names it so).
+    Two different files of one name travel as ``guide.pdf`` and ``guide (2).pdf``.
     """
     forms: dict[int, CitationForm] = {}
     attached: dict[str, CitationForm] = {}
@@ -87,11 +88,28 @@ def decide_forms(
         others = len(attached) - (path in attached) if path else len(attached)
         form = citation_form(citation, caps, context, files_used=others)
         if form.kind == "attachment" and form.path:
-            first = attached.setdefault(form.path, form)
-            if first is not form:
+            file = form.path
+            first = attached.get(file)
+            if first is not None:
                 form = replace(form, filename=first.filename, media_type=first.media_type)
+            else:
+                taken = {f.filename for f in attached.values()}
+                form = replace(form, filename=_unused_name(form.filename or "attachment", taken))
+                attached[file] = form
         forms[citation.n] = form
     return forms
+
+
+def _unused_name(name: str, taken: set[str | None]) -> str:
+    """``name``, or ``stem (2).ext``, ``stem (3).ext``… when another file already has it."""
+    stem, dot, extension = name.rpartition(".")
+    if not stem:
+        stem, dot, extension = name, "", ""
+    candidate, k = name, 1
+    while candidate in taken:
+        k += 1
+        candidate = f"{stem} ({k}){dot}{extension}"
+    return candidate
 
 
 def form_key(caps: Capabilities, citations: Iterable[Citation]) -> tuple[Any, ...]:

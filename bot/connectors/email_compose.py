@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.connectors.email_parse import InboundMail
+from renderers.base import attachment_name
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,7 @@ def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
             log.warning("email: cannot attach %s: %s", path.name, exc)
             continue
         used += len(data)
-        filename = _safe_filename(str(entry.get("filename") or path.name))
+        filename = attachment_name(str(entry.get("filename") or path.name))
         media_type = str(entry.get("media_type") or "") or (
             mimetypes.guess_type(filename)[0] or "application/octet-stream"
         )
@@ -189,9 +190,3 @@ def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
         msg.add_attachment(
             data, maintype=maintype, subtype=subtype, filename=filename, params={"name": filename}
         )
-
-
-def _safe_filename(name: str) -> str:
-    name = name.replace("\\", "/").rsplit("/", 1)[-1]
-    name = "".join(ch for ch in name if ch >= " " and ch != "\x7f").strip().strip(".")
-    return name[:200] or "attachment"

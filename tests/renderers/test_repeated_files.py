@@ -6,7 +6,7 @@ import dataclasses
 
 from bot.models import Answer, Citation, Source
 from renderers import render_all
-from renderers.base import Capabilities, RenderContext
+from renderers.base import Capabilities, RenderContext, capabilities_for
 from renderers.document import decide_forms
 
 GUIDE = Source(
@@ -61,3 +61,29 @@ def test_passages_of_one_file_under_two_names_name_the_file_that_travels() -> No
     slack_sources = str(payloads["slack"]["messages"][-1]["blocks"][-1])
     assert slack_sources.count("attached: guide.pdf") == 2
     assert "ops-guide-v2.pdf" not in str(payloads["discord"]["messages"])
+
+
+def test_two_files_of_one_name_travel_under_distinct_names() -> None:
+    # two different files that are both called guide.pdf: each reference must say which one
+    other = Source(id="old#1", title="Old guide", filename="guide.pdf", path="old/guide.pdf")
+    answer = dataclasses.replace(
+        ANSWER, citations=(Citation(1, GUIDE, 1), Citation(2, other, 2), Citation(3, PRICES, 3))
+    )
+    payloads = render_all(answer, RenderContext())
+    names = [f["filename"] for f in payloads["email"]["attachments"]]
+    assert names == ["guide.pdf", "guide (2).pdf", "prices.csv"]
+    assert "attached: guide (2).pdf" in payloads["email"]["text"]
+    assert [f["filename"] for f in payloads["slack"]["files"]] == names
+
+
+def test_an_attachment_is_named_as_mail_clients_will_save_it() -> None:
+    # folder parts, control characters and trailing dots never reach a file name, so the
+    # name a reference shows is the name the file arrives under
+    odd = dataclasses.replace(PRICES, filename="../notes\x07.\n")
+    nameless = dataclasses.replace(PRICES, id="x", filename="...", path="kb/...")
+    email = capabilities_for("email")
+    forms = decide_forms([Citation(1, odd, 1), Citation(2, nameless, 2)], email, RenderContext())
+    assert [(f.kind, f.filename) for f in forms.values()] == [
+        ("attachment", "notes"),
+        ("attachment", "attachment"),
+    ]
