@@ -71,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(command)
+        # also after the command (`citecast serve --config x.yaml`), as people type it;
+        # SUPPRESS keeps a --config given before the command when this one is absent
+        command.add_argument(
+            "--config",
+            default=argparse.SUPPRESS,
+            help="path to config.yaml (default: ./config.yaml)",
+        )
         command.set_defaults(run=module.run)
     return parser
 

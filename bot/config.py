@@ -11,8 +11,26 @@ Reading the file (environment references, errors, relative paths) is ``bot.confi
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a deployment's public base URL, or None when it can.
+
+    Links built on it (signed downloads, ``/turns/KEY``) must be absolute http(s) URLs:
+    renderers drop any other link, so ``ask.example.com`` would lose them without a word.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return f"not a URL ({exc})"
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return f"must be an http:// or https:// URL with a host, not {url!r}"
+    if any(ord(ch) <= 0x20 or ch == "\x7f" for ch in url):
+        return f"must not contain spaces or control characters: {url!r}"
+    return None
 
 
 class Section(BaseModel):
@@ -134,6 +152,17 @@ class WebSettings(Section):
     shutdown_grace: float = Field(default=10.0, ge=0, le=600)
     # Seconds of backend silence after which the SSE stream sends a keep-alive comment.
     sse_heartbeat: float = Field(default=15.0, gt=0, le=300)
+
+    @field_validator("public_base_url")
+    @classmethod
+    def _public_base_url(cls, value: str | None) -> str | None:
+        # blank (an unset ${PUBLIC_URL}) means none, as leaving the key out does
+        if value is None or not value.strip():
+            return None
+        problem = base_url_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
 
 class SlackSettings(Section):

@@ -1,19 +1,28 @@
 """Reading ``config.yaml`` into :class:`bot.config.Settings` (DESIGN §9).
 
 ``${NAME}`` and ``${NAME:-default}`` are replaced from the environment, so secrets never live in
-the file. A validation error becomes one ConfigError naming the file and the dotted key path;
-the ``capabilities`` section is checked here too (unknown channel, field or bad value).
-Relative file paths are taken from the config file's folder (see :func:`load_settings`).
+the file. Every problem becomes one ConfigError, one line naming the file: YAML syntax errors
+with their line and column, a key written twice (YAML would keep the last one and silently drop
+the first, a whole section with it), and validation errors with the dotted key path, an unknown
+key with the closest known one, and ``(${NAME} is not set)`` when the bad value came from an
+unset variable. The ``capabilities`` section is checked here too (unknown channel, field or
+bad value). Relative file paths are taken from the config file's folder (see
+:func:`load_settings`).
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+import sys
+import types
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Union, get_args, get_origin
 
 import yaml
+from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
@@ -35,6 +44,61 @@ def expand_env(value: Any, env: dict[str, str] | None = None) -> Any:
     return value
 
 
+def _unset_refs(
+    value: Any, environ: Any, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """``(key path, NAME)`` for every ``${NAME}`` without a default whose variable is unset."""
+    if isinstance(value, str):
+        for match in _ENV_REF.finditer(value):
+            if match.group(2) is None and match.group(1) not in environ:
+                yield path, match.group(1)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _unset_refs(item, environ, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _unset_refs(item, environ, (*path, str(key)))
+
+
+def _model_at(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
+    """The settings class that holds the last key of ``loc`` (None when it is not one)."""
+    model: type[BaseModel] = Settings
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue  # an entry of a list of sections (index.records.0)
+        field = model.model_fields.get(part)
+        found = _model_in(field.annotation) if field else None
+        if found is None:
+            return None
+        model = found
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if get_origin(annotation) in (list, Union, types.UnionType):
+        for arg in get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def _reason(error: Any) -> str:
+    """One pydantic error in the words of a config file."""
+    loc = tuple(error["loc"])
+    if error["type"] == "extra_forbidden" and loc:
+        model = _model_at(loc)
+        known = list(model.model_fields) if model else []
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+        return f"unknown key (did you mean {close[0]}?)" if close else "unknown key"
+    if error["type"] == "model_type":
+        return "must be a mapping of keys (key: value lines), not " + type(error["input"]).__name__
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
 def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
     """Validate an already-parsed mapping; errors name ``origin`` and the dotted key path."""
     if data is None:
@@ -45,8 +109,23 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         settings = Settings.model_validate(expand_env(data))
     except PydanticValidationError as exc:
         first = exc.errors()[0]
-        path = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise ConfigError(f"{origin}: {path}: {first['msg']}") from None
+        loc = tuple(first["loc"])
+        path = ".".join(str(part) for part in loc) or "(top level)"
+        reason = _reason(first)
+        unset = [
+            name for where, name in _unset_refs(data, os.environ) if where == loc[: len(where)]
+        ]
+        if unset:
+            reason += " (" + ", ".join(f"${{{name}}} is not set" for name in unset) + ")"
+        raise ConfigError(f"{origin}: {path}: {reason}") from None
+    index, store = settings.index.path, settings.store.path
+    if store != ":memory:" and os.path.normpath(index) == os.path.normpath(store):
+        # `citecast ingest --rebuild` deletes the index file: were it the store too, every
+        # turn, vote and unsent reply would go with it.
+        raise ConfigError(
+            f"{origin}: store.path: the same file as index.path ({store}); "
+            "the store and the knowledge index need a file each"
+        )
     try:
         # The renderers' own check, run now rather than at each render: a bad value must stop
         # every command at start, not fail each answer of a server that started anyway.
@@ -57,6 +136,66 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
     return settings
 
 
+class _Loader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key written twice in one mapping."""
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> Iterator[dict[Any, Any]]:
+    first_line: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+            continue  # `<<: *defaults` may be overridden key by key, as YAML means it to
+        key = loader.construct_object(key_node)
+        if key in first_line:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"key {key!r} written twice (first on line {first_line[key] + 1}); "
+                "YAML would keep only the last one",
+                key_node.start_mark,
+            )
+        first_line[key] = key_node.start_mark.line
+    yield from loader.construct_yaml_map(node)
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """A YAML error on one line: ``line 3, column 1: <problem> (<context> from line 2, ...)``."""
+    if not isinstance(exc, yaml.MarkedYAMLError) or exc.problem_mark is None:
+        return " ".join(str(exc).split())
+    mark = exc.problem_mark
+    text = f"line {mark.line + 1}, column {mark.column + 1}: {exc.problem or 'error'}"
+    if exc.context:
+        where = exc.context_mark
+        same = where is not None and (where.line, where.column) == (mark.line, mark.column)
+        text += f" ({exc.context}" + (
+            ""
+            if where is None or same
+            else f" from line {where.line + 1}, column {where.column + 1}"
+        )
+        text += ")"
+    return " ".join(text.split())
+
+
+def config_path(path: str | Path | None = None) -> tuple[Path, bool]:
+    """The config file to read and whether it was named (``--config``, ``$CITECAST_CONFIG``).
+
+    ``--config`` wins over ``$CITECAST_CONFIG``, which wins over ``./config.yaml``. An empty
+    ``$CITECAST_CONFIG`` (``export CITECAST_CONFIG=``) counts as unset; an empty ``--config``
+    is an error, since it can only be a variable that was meant to hold a path.
+    """
+    if path is not None:
+        if not str(path).strip():
+            raise ConfigError("--config: empty path; name a config file")
+        return Path(path), True
+    named = os.environ.get("CITECAST_CONFIG", "").strip()
+    if named:
+        return Path(named), True
+    return Path("config.yaml"), False
+
+
 def load_settings(path: str | Path | None = None) -> Settings:
     """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
 
@@ -65,18 +204,26 @@ def load_settings(path: str | Path | None = None) -> Settings:
     file's folder, so ``citecast --config /srv/citecast/config.yaml`` works from any directory;
     without a file they stay relative to the working directory.
     """
-    explicit = path is not None or "CITECAST_CONFIG" in os.environ
-    target = Path(path or os.environ.get("CITECAST_CONFIG", "config.yaml"))
+    target, explicit = config_path(path)
     if not target.exists():
         if explicit:
             raise ConfigError(f"{target}: no such config file")
         return Settings()
+    if target.is_dir():
+        raise ConfigError(f"{target}: is a folder, not a config file")
     try:
-        data = yaml.safe_load(target.read_text(encoding="utf-8"))
+        data = yaml.load(target.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{target}: cannot read: {exc}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{target}: not valid YAML: {exc}") from None
+        raise ConfigError(f"{target}: not valid YAML: {_yaml_problem(exc)}") from None
+    except RecursionError:
+        raise ConfigError(f"{target}: not valid YAML: nested too deeply") from None
+    except ValueError as exc:  # a date like 2026-13-45, an integer of over 4300 digits
+        reason = " ".join(str(exc).split())
+        if "integer string conversion" in reason:
+            reason = f"a number has more than {sys.get_int_max_str_digits()} digits"
+        raise ConfigError(f"{target}: not valid YAML: {reason}") from None
     return beside(parse_settings(data, str(target)), target.parent)
 
 

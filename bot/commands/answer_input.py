@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections import Counter
+from typing import Any
 
 from bot.errors import ValidationError
 from bot.markdown import Token, parse
@@ -10,19 +13,39 @@ from bot.models import Answer
 from renderers.document import cited_numbers
 
 
+def parse_json(raw: str, origin: str) -> Any:
+    """``raw`` parsed as JSON; a ValidationError naming ``origin`` for anything unreadable.
+
+    Besides syntax errors, the stdlib decoder raises RecursionError for input nested a few
+    thousand levels deep and ValueError for an integer of more than 4,300 digits: hostile or
+    broken input, never an Answer, and neither may become a traceback.
+    """
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"{origin} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ValidationError(f"{origin}: JSON nested too deeply") from None
+    except ValueError:  # sys.get_int_max_str_digits(): "Exceeds the limit (4300 digits) ..."
+        digits = sys.get_int_max_str_digits()
+        raise ValidationError(f"{origin}: a number in it has more than {digits} digits") from None
+
+
 def read_answer(raw: str, origin: str) -> tuple[Answer, list[Token]]:
     """The Answer in ``raw`` JSON and its parsed text; ValidationError naming what is wrong.
 
     A ``[^n]`` in the text that no citation carries is refused rather than silently left out
-    of every rendering: it means the JSON was edited or built by hand inconsistently.
+    of every rendering: it means the JSON was edited or built by hand inconsistently. So are
+    two citations with the same ``n``: every channel would show only one of them.
     """
     if not raw.strip():
         raise ValidationError(f"no input: {origin} is empty; give it an Answer JSON object")
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{origin} is not valid JSON: {exc}") from None
-    answer = Answer.from_json(data)
+    answer = Answer.from_json(parse_json(raw, origin))
+    twice = sorted(n for n, count in Counter(c.n for c in answer.citations).items() if count > 1)
+    if twice:
+        raise ValidationError(
+            "citations has more than one entry with n " + ", ".join(str(n) for n in twice)
+        )
     tokens = parse(answer.text)
     known = {citation.n for citation in answer.citations}
     missing = sorted(set(cited_numbers(tokens)) - known)

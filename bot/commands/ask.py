@@ -91,28 +91,38 @@ def _render(
     return json.dumps(payload, indent=2, ensure_ascii=False)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Answer and print."""
+def check_answerable(settings: Settings) -> None:
+    """Refuse, in one line, settings the assistant could not answer with: a record table that
+    cannot be read, or no knowledge index yet (every answer would be "not found").
+
+    ``citecast ask`` and ``citecast eval`` (for its question cases) check this before asking.
+    """
     from pathlib import Path
 
-    from bot.assistant import Assistant
-    from bot.commands.output import write_stdout
-    from bot.config_file import load_settings
-    from bot.errors import KnowledgeIndexError, ValidationError
-    from bot.knowledge.audience import viewer_audience
+    from bot.errors import KnowledgeIndexError
     from bot.knowledge.records import check_tables
 
-    if not args.question.strip():
-        raise ValidationError("question is empty")
-    settings = load_settings(args.config)
     check_tables(settings.index.records)
     if not Path(settings.index.path).exists():
         raise KnowledgeIndexError(
             f"no knowledge index at {settings.index.path} yet; build one with "
             "`citecast ingest PATH` (try `citecast ingest examples/`)"
         )
-    groups = [g.strip() for value in args.audience or [] for g in value.split(",") if g.strip()]
-    audience = viewer_audience(groups)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer and print."""
+    from bot.assistant import Assistant
+    from bot.commands.output import viewer_groups, write_stdout
+    from bot.config_file import load_settings
+    from bot.errors import ValidationError
+    from bot.knowledge.audience import viewer_audience
+
+    if not args.question.strip():
+        raise ValidationError("question is empty")
+    settings = load_settings(args.config)
+    check_answerable(settings)
+    audience = viewer_audience(viewer_groups(args.audience))
     assistant = Assistant.from_settings(settings)
     answer = asyncio.run(assistant.answer(args.question, audience))
     if args.json:

@@ -40,8 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the cases, run them, print the table, write the report."""
-    from rich.console import Console
+    import sys
 
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from bot.commands.ask import check_answerable
+    from bot.commands.output import write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
@@ -70,9 +75,12 @@ def run(args: argparse.Namespace) -> int:
         key_word=settings.resolve.key_word,
     )
     ask: AskFn | None = None
-    if any(case.answer is None for case in cases):
+    questions = sum(case.answer is None for case in cases)
+    if questions:
         from bot.assistant import Assistant
 
+        # as `citecast ask` refuses: without an index every question would measure "not found"
+        check_answerable(settings)
         assistant = Assistant.from_settings(settings)
 
         async def ask_assistant(
@@ -83,17 +91,38 @@ def run(args: argparse.Namespace) -> int:
 
         ask = ask_assistant
 
-    async def run_all() -> list[CaseResult]:
-        return [
-            await run_case(
-                case, runs=args.runs, threshold=threshold, scorer=scorer, policy=policy, ask=ask
-            )
-            for case in cases
-        ]
+    # Question cases ask the assistant (a model may take seconds each): show how far it got.
+    errors = Console(file=sys.stderr)
+    progress = Progress(
+        TextColumn("evaluating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}", style="dim"),
+        console=errors,
+        transient=True,
+        disable=not questions or not errors.is_terminal,  # piped, a bar leaves a stray newline
+    )
 
-    results = asyncio.run(run_all())
-    print_table(results, Console(), args.runs)
+    async def run_all() -> list[CaseResult]:
+        results: list[CaseResult] = []
+        task = progress.add_task("", total=len(cases))
+        for case in cases:
+            progress.update(task, description=case.id[-60:])
+            results.append(
+                await run_case(
+                    case, runs=args.runs, threshold=threshold, scorer=scorer, policy=policy, ask=ask
+                )
+            )
+            progress.advance(task)
+        return results
+
+    with progress:
+        results = asyncio.run(run_all())
+    console = Console()
+    with console.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
+        print_table(results, console, args.runs)
+    write_stdout(capture.get())
     if args.out:
         write_html(results, args.out, threshold)
-        Console(stderr=True).print(f"report written to {args.out}")
+        Console(stderr=True).print(f"report written to {args.out}", markup=False, highlight=False)
     return 0

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 HELP = "read Markdown, text, HTML and PDF files into the search index"
 DESCRIPTION = """\
@@ -40,14 +45,68 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _StoppedError(Exception):
+    """Ctrl-C was pressed: the run stops before its next file."""
+
+
+class _StopBetweenFiles:
+    """While active, the first SIGINT asks the run to stop before its next file.
+
+    The index commits whole files, but a file interrupted half-way through being written
+    could be committed with only some of its passages (and counted as unchanged ever after),
+    so Ctrl-C takes effect at a file boundary: :meth:`check` raises :class:`_StoppedError` there.
+    A second Ctrl-C stops at once (the usual KeyboardInterrupt).
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._installed = False
+        self._previous: Any = None
+
+    def __enter__(self) -> _StopBetweenFiles:
+        # signal handlers can only be set from the main thread (elsewhere Ctrl-C is not ours)
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous or signal.default_int_handler)
+            self._installed = False
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def check(self) -> None:
+        """Raise :class:`_StoppedError` when Ctrl-C was pressed."""
+        if self.requested:
+            raise _StoppedError
+
+
+def _remove_database(path: Path) -> None:
+    """Delete an SQLite file and its ``-wal`` / ``-shm`` companions."""
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        with contextlib.suppress(OSError):  # not there, or its folder is not: nothing to remove
+            leftover.unlink()
+
+
 def run(args: argparse.Namespace) -> int:
-    """Ingest, with a progress bar on stderr and a summary on stdout."""
+    """Ingest, with a progress bar on stderr and a summary on stdout.
+
+    A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
+    place only when the run completes: an interrupted or failed run leaves the index as it was,
+    never half-built (which ``--if-missing`` would then take for current). Ctrl-C stops before
+    the next file (see :class:`_StopBetweenFiles`), exit status 130.
+    """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from bot.commands.output import plural
+    from bot.commands.output import plural, write_stdout
     from bot.config_file import load_settings
-    from bot.errors import ValidationError
+    from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
     from bot.knowledge.ingest import count_files, resolve_roots
@@ -61,45 +120,103 @@ def run(args: argparse.Namespace) -> int:
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
     out = Console(highlight=False, soft_wrap=True)
     if args.if_missing and index_path.exists():
-        stats = KnowledgeIndex(index_path).stats()  # raises when the schema is old
-        out.print(
+        index = KnowledgeIndex(index_path)
+        try:
+            stats = index.stats()  # raises when the schema is old
+        finally:
+            index.close()
+        write_stdout(
             f"index {index_path} is current ({plural(stats.files, 'file')}, "
-            f"{plural(stats.chunks, 'chunk')}); nothing to do"
+            f"{plural(stats.chunks, 'chunk')}); nothing to do\n"
         )
         return 0
     total = count_files(roots, index_path.resolve())
+    fresh = args.rebuild or not index_path.exists()
+    # a new index is built under another name and moved into place once complete
+    target = index_path.with_name(f"{index_path.name}.new-{os.getpid()}") if fresh else index_path
+    if fresh:
+        _remove_database(target)
+    errors = Console(file=sys.stderr)
     progress = Progress(
         TextColumn("ingesting"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.description}", style="dim"),
-        console=Console(file=sys.stderr),
+        console=errors,
         transient=True,
-        disable=total < 20,
+        disable=total < 20 or not errors.is_terminal,  # piped, a bar leaves a stray newline
     )
-    with progress:
-        task = progress.add_task("", total=total)
+    stop = _StopBetweenFiles()
+    started = 0
+    try:
+        with progress, stop:
+            task = progress.add_task("", total=total)
 
-        def advance(name: str) -> None:
-            progress.update(task, advance=1, description=name[-60:])
+            def advance(name: str) -> None:
+                nonlocal started
+                stop.check()  # before the file: every file so far is complete in the index
+                started += 1
+                progress.update(task, advance=1, description=name[-60:])
 
-        report = ingest(
-            roots, settings.index, audience=audience or None, rebuild=args.rebuild, on_file=advance
+            report = ingest(
+                roots,
+                settings.index.model_copy(update={"path": str(target)}),
+                audience=audience or None,
+                on_file=advance,
+            )
+        if fresh:
+            # the old index's -wal/-shm must not meet the new file; the file itself is replaced
+            # in one step, so a running server sees the old index or the new one, never none
+            for companion in (Path(f"{index_path}-wal"), Path(f"{index_path}-shm")):
+                companion.unlink(missing_ok=True)
+            os.replace(target, index_path)
+    except _StoppedError:
+        if fresh:
+            _remove_database(target)
+            kept = (
+                f"the index at {index_path} is as it was"
+                if index_path.exists()
+                else "no index was written"
+            )
+        else:
+            kept = "the files read so far are in the index; run the command again to finish"
+        print(
+            f"citecast ingest: interrupted after {started} of {plural(total, 'file')}; {kept}",
+            file=sys.stderr,
         )
-    stats = KnowledgeIndex(index_path).stats()
-    out.print(
-        f"{plural(report.files, 'file')}: {report.indexed} indexed, {report.unchanged} unchanged, "
-        f"{len(report.skipped)} skipped, {report.removed} removed; "
-        f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
-    )
-    if report.ignored:
-        out.print(f"{plural(report.ignored, 'file')} of other types ignored")
-    for skipped in report.skipped:
-        out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
-    size_kb = stats.size_bytes / 1024
-    out.print(
-        f"index {index_path}: {plural(stats.files, 'file')}, {plural(stats.chunks, 'chunk')}, "
-        f"{size_kb:,.0f} KB",
-        markup=False,
-    )
+        return 130
+    except KnowledgeIndexError as exc:
+        if not fresh:
+            raise
+        _remove_database(target)
+        # name the index the user configured, not the file it was being built in
+        message = str(exc).replace(str(target.resolve()), str(index_path))
+        raise KnowledgeIndexError(message.replace(str(target), str(index_path))) from None
+    except BaseException:
+        if fresh:
+            _remove_database(target)
+        raise
+    index = KnowledgeIndex(index_path)
+    try:
+        stats = index.stats()
+    finally:
+        index.close()
+    with out.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
+        out.print(
+            f"{plural(report.files, 'file')}: {report.indexed} indexed, "
+            f"{report.unchanged} unchanged, {len(report.skipped)} skipped, "
+            f"{report.removed} removed; "
+            f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
+        )
+        if report.ignored:
+            out.print(f"{plural(report.ignored, 'file')} of other types ignored")
+        for skipped in report.skipped:
+            out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
+        size_kb = stats.size_bytes / 1024
+        out.print(
+            f"index {index_path}: {plural(stats.files, 'file')}, "
+            f"{plural(stats.chunks, 'chunk')}, {size_kb:,.0f} KB",
+            markup=False,
+        )
+    write_stdout(capture.get())
     return 0

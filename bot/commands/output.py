@@ -1,5 +1,5 @@
 """Commands' standard streams: reading stdin strictly, printing the result on stdout, and
-counted nouns in their summaries.
+counted nouns in their summaries; the viewer's ``--audience`` groups.
 
 Not a command itself (``bot.cli.COMMANDS`` lists those); shared by the ones that print.
 """
@@ -47,3 +47,9 @@ def write_stdout(text: str) -> None:
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``1 file``, ``0 files``, ``2 files`` (``nouns``: an irregular plural)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def viewer_groups(values: list[str] | None) -> list[str]:
+    """The groups of ``--audience`` flags: repeatable, each also a comma-separated list
+    (``--audience staff,hr``), blank names dropped; a viewer without groups is public."""
+    return [g.strip() for value in values or [] for g in value.split(",") if g.strip()]

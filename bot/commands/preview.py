@@ -29,12 +29,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the preview page; print its path."""
     from bot.commands.answer_input import read_answer
-    from bot.commands.output import read_stdin
+    from bot.commands.output import read_stdin, write_stdout
+    from bot.commands.render import check_base_url
     from bot.errors import ValidationError
     from renderers.base import RenderContext
     from renderers.preview import preview_page
     from renderers.sample import sample_answer
 
+    check_base_url(args.public_base_url)
+    if args.answer is not None and not args.answer.strip():
+        # an unset "$ANSWER": showing the sample instead would look like success
+        raise ValidationError("--answer: empty path; name an Answer JSON file, or - for stdin")
+    if not args.out.strip():
+        raise ValidationError("--out: empty path; name the HTML file to write")
     if args.answer:
         try:
             raw = read_stdin() if args.answer == "-" else Path(args.answer).read_text("utf-8")
@@ -49,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
         out.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise ValidationError(f"cannot write {out}: {exc}") from None
-    print(out)
+    write_stdout(f"{out}\n")
     return 0

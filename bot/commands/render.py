@@ -16,7 +16,7 @@ With --channel all, print one object keyed by channel. Capability overrides come
 examples:
   citecast resolve --sources s.json < raw.txt | citecast render --channel slack
   citecast render --channel all --public-base-url https://bot.example.com < answer.json
-  citecast render --channel email --public-base-url https://bot.example.com --turn-key 7-ab12 \
+  citecast render --channel email --public-base-url https://bot.example.com --turn-key 7-ab12 \\
       < long-answer.json
 """
 
@@ -41,10 +41,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--audience",
-        action="append",
+        nargs="+",
+        action="extend",
         metavar="GROUP",
-        help="viewer's groups (repeatable; default: public)",
+        help="groups the viewer belongs to (default: public)",
     )
+
+
+def check_base_url(url: str | None) -> None:
+    """Refuse a ``--public-base-url`` that links could not be built on (``bot.example.com``):
+    renderers drop every link that is not http(s), so it would lose them without a word."""
+    from bot.config import base_url_problem
+    from bot.errors import ValidationError
+
+    problem = None if url is None else base_url_problem(url)
+    if problem:
+        raise ValidationError(f"--public-base-url {problem}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,18 +64,19 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from bot.commands.answer_input import read_answer
-    from bot.commands.output import read_stdin, write_stdout
+    from bot.commands.output import read_stdin, viewer_groups, write_stdout
     from bot.config_file import load_settings
     from renderers import CHANNELS, render_tokens
     from renderers.base import RenderContext, capabilities_for
 
+    check_base_url(args.public_base_url)
     answer, tokens = read_answer(read_stdin(), "stdin")
     settings = load_settings(args.config)
     context = RenderContext(
         public_base_url=args.public_base_url,
         turn_id=args.turn_key,
         show=args.show,
-        audience=frozenset(args.audience or ["public"]),
+        audience=frozenset(viewer_groups(args.audience) or ["public"]),
     )
     channels = CHANNELS if args.channel == "all" else (args.channel,)
     out = {}

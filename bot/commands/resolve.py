@@ -65,6 +65,7 @@ MAX_SOURCES_BYTES = 50_000_000
 def load_sources(path: str) -> list[Source]:
     """The sources of ``path``; a ValidationError naming the file and the entry otherwise."""
     import json
+    import sys
 
     from bot.errors import ValidationError
     from bot.models import Source
@@ -89,6 +90,9 @@ def load_sources(path: str) -> list[Source]:
     except RecursionError:
         # the stdlib decoder recurses once per nesting level; no valid sources file nests deeply
         raise ValidationError(f"{path}: JSON nested too deeply") from None
+    except ValueError:  # an integer longer than sys.get_int_max_str_digits() (4300)
+        digits = sys.get_int_max_str_digits()
+        raise ValidationError(f"{path}: a number in it has more than {digits} digits") from None
     if not isinstance(data, list):
         raise ValidationError(f"{path}: must be a JSON list of sources")
     sources: list[Source] = []
@@ -104,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     """Resolve stdin against the sources and print the Answer JSON."""
     import json
 
-    from bot.commands.output import read_stdin, write_stdout
+    from bot.commands.output import read_stdin, viewer_groups, write_stdout
     from bot.config_file import load_settings
     from bot.registry import SourceRegistry
     from bot.resolver import ResolvePolicy, resolve
@@ -119,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         key_word=settings.key_word,
     )
     raw = read_stdin()
-    registry = SourceRegistry(args.audience or ["public"])
+    registry = SourceRegistry(viewer_groups(args.audience) or ["public"])
     registry.register_all(sources)
     answer = resolve(raw, registry, policy)
     write_stdout(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")

@@ -58,6 +58,8 @@ def run_server(app: Starlette, server: uvicorn.Server, listener: socket.socket) 
 
 def run(args: argparse.Namespace) -> int:
     """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
+    from pathlib import Path
+
     import uvicorn
 
     from bot.assistant import Assistant
@@ -107,6 +109,14 @@ def run(args: argparse.Namespace) -> int:
             log_level="info",
             timeout_graceful_shutdown=max(1, int(settings.web.shutdown_grace)),
         )
+        if not Path(settings.index.path).exists():
+            # not an error (the server may start before the first ingest and picks the index up
+            # when it appears), but every answer says "not found" until then: say why at start
+            logging.getLogger("citecast").warning(
+                "no knowledge index at %s yet: answers will find nothing until "
+                "`citecast ingest PATH` builds one",
+                settings.index.path,
+            )
         logging.getLogger("citecast").info(
             "citecast listening on %s (Ctrl-C to stop)", address(host, listener)
         )

@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,12 +72,22 @@ def _parse_lines(path: Path, lines: list[str]) -> Iterator[EvalCase]:
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("//"):
             continue
+        where = f"{path}:{number}"
         try:
-            yield parse_case(json.loads(line), default_id=f"line-{number}")
+            data = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValidationError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
+            raise ValidationError(f"{where}: not valid JSON: {exc.msg}") from None
+        except RecursionError:  # the stdlib decoder recurses once per nesting level
+            raise ValidationError(f"{where}: JSON nested too deeply") from None
+        except ValueError:  # an integer longer than sys.get_int_max_str_digits() (4300)
+            digits = sys.get_int_max_str_digits()
+            raise ValidationError(
+                f"{where}: a number in it has more than {digits} digits"
+            ) from None
+        try:
+            yield parse_case(data, default_id=f"line-{number}")
         except ValidationError as exc:
-            raise ValidationError(f"{path}:{number}: {exc}") from None
+            raise ValidationError(f"{where}: {exc}") from None
 
 
 def parse_case(data: Any, default_id: str = "case") -> EvalCase:
@@ -99,6 +110,9 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
             sources.append(Source.from_json(item))
         except ValidationError as exc:
             raise ValidationError(f"sources[{index}]: {exc}") from None
+    labels = data.get("labels") or []
+    if not isinstance(labels, list):
+        raise ValidationError("labels must be a list of {claim, source, supported} objects")
     audience = data.get("audience") or ["public"]
     gold = data.get("gold_citations")
     if not _str_list(audience) or (gold is not None and not _str_list(gold)):
@@ -110,7 +124,7 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
         sources=tuple(sources),
         audience=tuple(audience),
         gold_citations=None if gold is None else tuple(gold),
-        labels=tuple(_label(item, i) for i, item in enumerate(data.get("labels") or [])),
+        labels=tuple(_label(item, i) for i, item in enumerate(labels)),
     )
 
 

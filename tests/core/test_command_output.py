@@ -44,8 +44,11 @@ def workdir(tmp_path: Path) -> Path:
         (["report"], ""),
         (["report", "--json"], ""),
         (["render", "--channel", "all"], json.dumps(ANSWER)),  # the helper's first user
+        (["eval", str(ROOT / "examples" / "eval" / "citations.jsonl")], ""),  # rich: status 1
+        (["ingest", "docs"], ""),  # its summary went through rich too
+        (["preview", "--out", "preview.html"], ""),  # print(): a BrokenPipeError traceback
     ],
-    ids=["resolve", "ask", "report", "report-json", "render"],
+    ids=["resolve", "ask", "report", "report-json", "render", "eval", "ingest", "preview"],
 )
 def test_a_closed_output_pipe_ends_the_command_quietly(
     workdir: Path, argv: list[str], stdin: str

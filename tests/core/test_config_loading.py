@@ -142,3 +142,140 @@ def test_capabilities_are_checked_when_the_config_is_loaded(
     with pytest.raises(ConfigError) as excinfo:
         load_settings(path)
     assert str(excinfo.value).startswith(f"{path}: {expected}")
+
+
+def _error(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings(path)
+    return str(excinfo.value).removeprefix(f"{path}: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "web:\n  port: [8000\n",
+            "not valid YAML: line 3, column 1: expected ',' or ']', but got '<stream end>' "
+            "(while parsing a flow sequence from line 2, column 9)",
+        ),
+        (
+            "web:\n\tport: 8000\n",
+            "not valid YAML: line 2, column 1: found character '\\t' that cannot start any "
+            "token (while scanning for the next token)",
+        ),
+        (
+            "web:\n  title: Payroll: internal\n",
+            "not valid YAML: line 2, column 17: mapping values are not allowed here",
+        ),
+        (
+            "web:\n  port: " + "9" * 5000 + "\n",
+            "not valid YAML: a number has more than 4300 digits",
+        ),
+        ("web: " + "[" * 2000 + "]" * 2000 + "\n", "not valid YAML: nested too deeply"),
+    ],
+    ids=["unclosed", "tab", "colon", "long-number", "nested"],
+)
+def test_broken_yaml_is_one_line_with_where(tmp_path: Path, text: str, expected: str) -> None:
+    assert _error(tmp_path, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("web:\n  port: 8001\n  port: 8002\n", "line 3, column 3: key 'port' written twice"),
+        # a second section of the same name would silently replace the whole first one
+        (
+            "web:\n  title: Help desk\nstore:\n  path: s.db\nweb:\n  port: 9000\n",
+            "line 5, column 1: key 'web' written twice (first on line 1)",
+        ),
+    ],
+    ids=["key", "section"],
+)
+def test_a_key_written_twice_is_refused_not_overwritten(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    assert _error(tmp_path, text).startswith(f"not valid YAML: {expected}")
+
+
+def test_a_merge_key_may_still_be_overridden(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "slack:\n  audience_by_channel:\n    C1: &staff [staff]\n    C2: *staff\n"
+        "web: {<<: {port: 8001, host: 0.0.0.0}, port: 8002}\n",
+        encoding="utf-8",
+    )
+    settings = load_settings(path)
+    assert (settings.web.host, settings.web.port) == ("0.0.0.0", 8002)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("web:\n  prot: 80\n", "web.prot: unknown key (did you mean port?)"),
+        ("webb:\n  port: 80\n", "webb: unknown key (did you mean web?)"),
+        (
+            "index:\n  records:\n    - name: a\n      colums: [a]\n",
+            "index.records.0.colums: unknown key (did you mean columns?)",
+        ),
+        ("assistant:\n  openai:\n    zzz: 1\n", "assistant.openai.zzz: unknown key"),
+        ("web: hello\n", "web: must be a mapping of keys (key: value lines), not str"),
+        (
+            "web:\n  public_base_url: ask.example.com\n",
+            "web.public_base_url: must be an http:// or https:// URL with a host, "
+            "not 'ask.example.com'",
+        ),
+        (
+            "index:\n  path: x.db\nstore:\n  path: ./x.db\n",
+            "store.path: the same file as index.path (./x.db); the store and the knowledge "
+            "index need a file each",
+        ),
+    ],
+    ids=["typo", "section-typo", "record-typo", "unknown", "not-a-section", "url", "same-db"],
+)
+def test_validation_errors_say_what_is_wrong_in_config_words(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    assert _error(tmp_path, text) == expected
+
+
+def test_an_unset_variable_is_named_when_its_value_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CITECAST_TEST_PORT", raising=False)
+    assert _error(tmp_path, "web:\n  port: ${CITECAST_TEST_PORT}\n") == (
+        "web.port: Input should be a valid integer, unable to parse string as an integer "
+        "(${CITECAST_TEST_PORT} is not set)"
+    )
+    monkeypatch.setenv("CITECAST_TEST_PORT", "80x")  # set but wrong: no such note
+    assert _error(tmp_path, "web:\n  port: ${CITECAST_TEST_PORT}\n").endswith("an integer")
+
+
+def test_a_blank_public_base_url_means_none(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("web:\n  public_base_url: ${CITECAST_UNSET_URL:-}\n", encoding="utf-8")
+    assert load_settings(path).web.public_base_url is None
+
+
+def test_an_empty_citecast_config_variable_counts_as_unset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `export CITECAST_CONFIG=` used to read the folder "." and fail with "Is a directory"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CITECAST_CONFIG", "")
+    Path("config.yaml").write_text("web:\n  port: 8123\n", encoding="utf-8")
+    assert load_settings().web.port == 8123
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [("", "--config: empty path; name a config file"), (".", ".: is a folder")],
+)
+def test_a_config_path_that_names_no_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, expected: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings(path)
+    assert str(excinfo.value).startswith(expected)

@@ -1,0 +1,132 @@
+"""Ctrl-C during ``citecast ingest`` loses nothing and leaves no half-built index behind.
+
+A new index (the first run, ``--rebuild``) is written beside the old one and moved into place
+only when complete; Ctrl-C stops before the next file, so every file in the index is whole.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.knowledge
+from bot.cli import main
+from bot.knowledge import KnowledgeIndex
+
+FILES = 30
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for number in range(FILES):
+        (folder / f"doc{number:02d}.md").write_text(
+            f"# Heron {number}\n\nHerons of kind {number} wade in shallow water.\n",
+            encoding="utf-8",
+        )
+    return folder
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(f"index:\n  path: {tmp_path / 'kb' / 'index.db'}\n", encoding="utf-8")
+    return path
+
+
+def ctrl_c_after(monkeypatch: pytest.MonkeyPatch, files: int) -> None:
+    """Make the next ``ingest`` receive SIGINT, as from Ctrl-C, while reading file ``files``."""
+    real = bot.knowledge.ingest
+
+    def ingest(*args: Any, on_file: Callable[[str], None] | None = None, **kwargs: Any) -> Any:
+        seen = 0
+
+        def interrupting(name: str) -> None:
+            nonlocal seen
+            seen += 1
+            if on_file is not None:
+                on_file(name)
+            if seen == files:
+                os.kill(os.getpid(), signal.SIGINT)
+
+        return real(*args, on_file=interrupting, **kwargs)
+
+    monkeypatch.setattr(bot.knowledge, "ingest", ingest)
+
+
+def indexed_files(tmp_path: Path) -> int:
+    index = KnowledgeIndex(tmp_path / "kb" / "index.db")
+    try:
+        return index.stats().files
+    finally:
+        index.close()
+
+
+def test_an_interrupted_rebuild_keeps_the_old_index(
+    tmp_path: Path,
+    docs: Path,
+    config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--config", str(config), "ingest", str(docs)]) == 0
+    capsys.readouterr()
+    ctrl_c_after(monkeypatch, 5)
+    assert main(["--config", str(config), "ingest", "--rebuild", str(docs)]) == 130
+    assert indexed_files(tmp_path) == FILES  # it used to hold the 5 files of the new run
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"citecast ingest: interrupted after 5 of {FILES} files; "
+        f"the index at {tmp_path / 'kb' / 'index.db'} is as it was\n"
+    )
+    assert sorted(p.name for p in (tmp_path / "kb").iterdir() if ".new-" in p.name) == []
+
+
+def test_an_interrupted_first_ingest_writes_no_index_that_if_missing_would_trust(
+    tmp_path: Path,
+    docs: Path,
+    config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ctrl_c_after(monkeypatch, 5)
+    assert main(["--config", str(config), "ingest", str(docs), "--if-missing"]) == 130
+    assert not (tmp_path / "kb" / "index.db").exists()
+    assert capsys.readouterr().err == (
+        f"citecast ingest: interrupted after 5 of {FILES} files; no index was written\n"
+    )
+    monkeypatch.undo()
+    # so `make serve` (ingest --if-missing) builds the whole index next time
+    assert main(["--config", str(config), "ingest", str(docs), "--if-missing"]) == 0
+    assert f"{FILES} files: {FILES} indexed" in capsys.readouterr().out
+
+
+def test_an_interrupted_update_keeps_the_files_it_finished(
+    tmp_path: Path,
+    docs: Path,
+    config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--config", str(config), "ingest", str(docs)]) == 0
+    for path in docs.iterdir():
+        path.write_text(path.read_text("utf-8") + "\nThey eat fish.\n", encoding="utf-8")
+    capsys.readouterr()
+    ctrl_c_after(monkeypatch, 5)
+    assert main(["--config", str(config), "ingest", str(docs)]) == 130
+    assert capsys.readouterr().err == (
+        f"citecast ingest: interrupted after 5 of {FILES} files; the files read so far are in "
+        "the index; run the command again to finish\n"
+    )
+    monkeypatch.undo()
+    assert main(["--config", str(config), "ingest", str(docs)]) == 0
+    out = capsys.readouterr().out
+    assert f"{FILES} files: {FILES - 5} indexed, 5 unchanged" in out
+    assert indexed_files(tmp_path) == FILES
