@@ -40,7 +40,8 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
     if tables is None or not terms:
         return RecordPick()
     named: list[Source] = []
-    for table in tables.names:
+    # only the tables this viewer may see: a hidden one must change nothing, not end the walk
+    for table in tables.visible(turn.audience):
         result = await turn.toolbox.fetch_async(
             "lookup_records", {"table": table, "query": question}, turn.audience
         )

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.assistant.cache import ToolCache, cache_key
-from bot.errors import CitecastError, KnowledgeIndexError
+from bot.errors import CitecastError, ConfigError, KnowledgeIndexError
 from bot.knowledge.index import KnowledgeIndex
 from bot.knowledge.records import RecordTables, TableSummary
 from bot.models import Source
@@ -107,8 +107,11 @@ class Toolbox:
             if not isinstance(query, str):
                 return ToolResult(error=f"{name} needs a string argument 'query'")
             table = arguments.get("table")
-            if self.records is None or not isinstance(table, str):
-                return ToolResult(error="lookup_records needs a 'table' (no tables configured)")
+            if self.records is None:
+                return ToolResult(error="no record tables are configured")
+            if not isinstance(table, str):
+                known = ", ".join(self.records.visible(audience)) or "none"
+                return ToolResult(error=f"{name} needs a string argument 'table' (tables: {known})")
             key = cache_key(name, {"table": table, "query": query}, audience, 0)
             cached = self.cache.get(key)
             if cached is None:
@@ -126,6 +129,13 @@ class Toolbox:
             return await asyncio.to_thread(self.fetch, name, arguments, audience)
         except KnowledgeIndexError as exc:
             return ToolResult(error=str(exc))
+        except ConfigError as exc:
+            # a record table that stopped being readable after the start: the reason names
+            # server paths, which are for the log, not for the model (nor the viewer it answers)
+            log.warning("tool %s failed: %s", name, exc)
+            table = arguments.get("table")
+            what = f"the record table {table!r}" if isinstance(table, str) else "the table"
+            return ToolResult(error=f"{what} cannot be read right now")
         except CitecastError as exc:
             log.warning("tool %s failed: %s", name, exc)
             return ToolResult(error=str(exc))

@@ -2,33 +2,52 @@
 
 Only the configured ``columns`` (plus the label) are kept from each row, so a column that is not
 listed (an internal cost, say) can never reach the model or a citation. Each table is loaded once,
-on first use, into an in-memory FTS5 table over the label and the kept columns.
+on first use, into an in-memory FTS5 table over the label, the kept columns and the row's id
+(so a lookup by key, ``CC-TEAM``, finds its record first). Reading rows is
+:mod:`bot.knowledge.record_rows`; templates are :mod:`bot.knowledge.record_templates`.
 
 A record becomes a Source with ``kind="record"``, ``id`` ``"<table>/<row id>"`` (the
-``id_column`` value, else the 1-based row number), ``label`` (``label_column`` or
-``label_template`` such as ``{name} ({sku})``, which may use any column of the row), ``columns``
-and ``action`` (``action_url_template`` with URL-quoted row values).
+``id_column`` value, else the 1-based row number; an id an earlier row already has — a
+repeated value, or a row number that a row without an id took — gets ``#<row number>`` after
+it, with a warning, so two rows are never one citation), ``label`` (``label_column`` or
+``label_template`` such as ``{name} ({sku})``, which may use any column of the row; on one
+line; a blank one becomes the table name and row id), ``columns`` and ``action``
+(``action_url_template`` with URL-quoted row values; only http, https and mailto URLs).
+
+A row the templates cannot fill (``{name[3]}`` of a shorter name) keeps its place with the
+default label or without an action, and one warning says how many rows did; when no row can be
+filled the template is wrong, and that is a ConfigError naming it.
+
+Audience is per table: to a viewer outside a table's ``audience`` the table does not exist
+(a lookup fails as for an unknown name, before the table is read, so neither its rows, its
+file nor whether it can be read is ever told).
 """
 
 from __future__ import annotations
 
-import csv
+import logging
 import math
-import re
 import sqlite3
-import string
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import closing
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
+from bot.knowledge.record_rows import Row, one_line, table_rows
+from bot.knowledge.record_templates import render
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
-from bot.models import RecordAction, Source
+from bot.models import RecordAction, Source, is_safe_url
+
+log = logging.getLogger(__name__)
+
+_TEMPLATE_ERRORS = (KeyError, IndexError, ValueError, AttributeError, TypeError)
+_CONSEQUENCE = {
+    "label_template": " (such rows are labelled with the table name and row id)",
+    "action_url_template": " (such rows have no action)",
+}
 
 
 @dataclass(frozen=True)
@@ -40,62 +59,27 @@ class TableSummary:
     description: str = ""
 
 
-def _template_fields(template: str) -> list[str]:
-    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
-
-
-def _rows(table: RecordTable, where: str) -> Iterator[dict[str, str]]:
-    """The table's rows, after checking that its header has every column the config names."""
-    if table.csv:
-        path = Path(table.csv)
-        try:
-            with path.open(newline="", encoding="utf-8-sig") as handle:
-                reader = csv.DictReader(handle)
-                _check_columns(table, [name for name in reader.fieldnames or () if name], where)
-                for row in reader:
-                    yield {k: "" if v is None else str(v) for k, v in row.items() if k}
-        except OSError as exc:
-            raise ConfigError(f"{where}.csv: cannot read {path}: {exc.strerror or exc}") from None
-        except (UnicodeDecodeError, csv.Error) as exc:
-            raise ConfigError(f"{where}.csv: cannot read {path}: {exc}") from None
-        return
-    if table.sqlite and table.table:
-        try:
-            uri = Path(table.sqlite).resolve().as_uri() + "?mode=ro"
-            with closing(sqlite3.connect(uri, uri=True)) as conn:
-                conn.row_factory = sqlite3.Row
-                quoted = '"' + table.table.replace('"', '""') + '"'
-                cursor = conn.execute(f"SELECT * FROM {quoted}")  # noqa: S608 - quoted name
-                _check_columns(table, [d[0] for d in cursor.description], where)
-                for row in cursor:
-                    yield {k: "" if row[k] is None else str(row[k]) for k in row.keys()}  # noqa: SIM118
-        except sqlite3.Error as exc:
-            raise ConfigError(f"{where}: cannot read table {table.table!r}: {exc}") from None
-        return
-    raise ConfigError(f"{where}: set either csv, or sqlite and table")
-
-
-def _check_columns(table: RecordTable, header: Sequence[str], where: str) -> None:
-    """Every column the config names exists: checked on the header, so an empty table or one
-    whose first row happens to be fine is caught as well."""
-    present = set(header)
-    named: list[tuple[str, str | None]] = [("columns", column) for column in table.columns]
-    named += [("id_column", table.id_column), ("label_column", table.label_column)]
-    for key in ("label_template", "action_url_template"):
-        template = getattr(table, key)
-        # "{name[0]}" and "{name.attr}" use the column "name"
-        named += [
-            (key, re.split(r"[.\[]", field, maxsplit=1)[0])
-            for field in _template_fields(template or "")
-        ]
-    for key, column in named:
-        if column and column not in present:
-            raise ConfigError(f"{where}.{key}: no column {column!r} in table {table.name!r}")
-
-
 def read_records(table: RecordTable, where: str) -> list[Source]:
     """Every record of ``table`` (``where`` is its config key, ``index.records[i]``)."""
-    return [_record(table, row, n, where) for n, row in enumerate(_rows(table, where), start=1)]
+    builder = _Builder(table, where)
+    records = [builder.record(row, n) for n, row in enumerate(table_rows(table, where), start=1)]
+    builder.report(len(records))
+    return records
+
+
+def check_names(tables: Sequence[RecordTable]) -> None:
+    """Every table has a name, and no other table has it (a second ``products`` would replace
+    the first, whatever its audience)."""
+    seen: dict[str, int] = {}
+    for position, table in enumerate(tables):
+        where = f"index.records[{position}].name"
+        if not table.name.strip():
+            raise ConfigError(f"{where}: empty; name the table (the model looks it up by name)")
+        if table.name in seen:
+            raise ConfigError(
+                f"{where}: {table.name!r} is already the name of index.records[{seen[table.name]}]"
+            )
+        seen[table.name] = position
 
 
 def check_tables(tables: Sequence[RecordTable]) -> None:
@@ -105,6 +89,7 @@ def check_tables(tables: Sequence[RecordTable]) -> None:
     inside a tool call, where a missing file or column failed every question instead of
     stopping the command with the reason.
     """
+    check_names(tables)
     for position, table in enumerate(tables):
         read_records(table, f"index.records[{position}]")
 
@@ -113,11 +98,13 @@ class RecordTables:
     """The record tables of ``index.records``, searched with FTS5 BM25."""
 
     def __init__(self, tables: Sequence[RecordTable]) -> None:
+        check_names(tables)
         self._tables = {t.name: t for t in tables}
         self._order = [t.name for t in tables]
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._lock = threading.Lock()
         self._records: dict[str, list[Source]] = {}
+        self._keys: dict[str, dict[str, int]] = {}
 
     @property
     def names(self) -> list[str]:
@@ -147,22 +134,38 @@ class RecordTables:
         text = " ".join([table.name, *table.columns, table.description]).replace("_", " ")
         return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
 
+    def check(self) -> None:
+        """Read every table now (ConfigError naming the key of the first that cannot serve), so
+        the first question does not read them again: what ``check_tables`` does, keeping what
+        it read."""
+        for name in self._order:
+            with self._lock:
+                self._load(name)
+
     def _load(self, name: str) -> list[Source]:
         loaded = self._records.get(name)
         if loaded is not None:
             return loaded
         table = self._tables[name]
-        where = f"index.records[{self._order.index(name)}]"
-        records = read_records(table, where)
-        fts = f"records_{self._order.index(name)}"
-        self._db.execute(f"CREATE VIRTUAL TABLE {fts} USING fts5(label, body, tokenize='porter')")
+        position = self._order.index(name)
+        records = read_records(table, f"index.records[{position}]")
+        prefix = len(name) + 1
+        keys = [r.id[prefix:] for r in records]
+        fts = f"records_{position}"
+        self._db.execute(
+            f"CREATE VIRTUAL TABLE {fts} USING fts5(label, body, key, tokenize='porter')"
+        )
         self._db.executemany(
-            f"INSERT INTO {fts}(rowid, label, body) VALUES (?, ?, ?)",  # noqa: S608
+            f"INSERT INTO {fts}(rowid, label, body, key) VALUES (?, ?, ?, ?)",  # noqa: S608
             [
-                (i, r.label or "", " ".join((r.columns or {}).values()))
-                for i, r in enumerate(records)
+                (i, r.label or "", " ".join((r.columns or {}).values()), key)
+                for i, (r, key) in enumerate(zip(records, keys, strict=True))
             ],
         )
+        by_key: dict[str, int] = {}
+        for i, key in enumerate(keys):
+            by_key.setdefault(key.casefold(), i)
+        self._keys[name] = by_key
         self._records[name] = records
         return records
 
@@ -178,10 +181,16 @@ class RecordTables:
         """Each distinctive stem of ``terms`` (see :meth:`distinctive_terms`) and its weight.
 
         The weight is ``log(1 + records / records containing it)``: a word only one record has
-        says more about which record is meant than a word two records share.
+        says more about which record is meant than a word two records share. A table that
+        cannot be read has no distinctive words (its lookup reports why): one broken table
+        must not stop answers from the others.
         """
-        with self._lock:
-            records = self._load(name)
+        try:
+            with self._lock:
+                records = self._load(name)
+        except ConfigError as exc:
+            log.debug("record table %r cannot be read: %s", name, exc)
+            return {}
         bags = [record_terms(r) for r in records]
         counts = {t: sum(t in bag for bag in bags) for t in {stem(t) for t in terms}}
         return {
@@ -195,26 +204,36 @@ class RecordTables:
     ) -> list[Source]:
         """The best ``limit`` records of table ``name`` for ``query`` that the viewer may see.
 
-        The viewer always counts as ``public`` as well as their groups (:func:`viewer_audience`).
+        A record whose row id is the whole query comes first. The viewer always counts as
+        ``public`` as well as their groups (:func:`viewer_audience`). A table outside the
+        viewer's audience is an unknown table: the same error, and it is not even read.
         """
         audience = viewer_audience(audience)
-        if name not in self._tables:
+        visible = self.visible(audience)
+        if name not in visible:
             # only the tables this viewer may see: the message reaches the model
-            known = ", ".join(self.visible(audience)) or "none"
+            known = ", ".join(visible) or "none"
             raise KnowledgeIndexError(f"no record table named {name!r} (tables: {known})")
         with self._lock:
             records = self._load(name)
-            if not any(group in audience for group in self._tables[name].audience):
-                return []
+            key = query.strip().strip("\"'`").strip().casefold()  # "CC-TEAM", quoted or not
+            exact = self._keys[name].get(key) if key else None
             match = fts_query(query)
             if match is None:
-                return records[:limit]
-            fts = f"records_{self._order.index(name)}"
-            rows = self._db.execute(
-                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rank LIMIT ?",  # noqa: S608
-                (match, limit),
-            ).fetchall()
-        return [records[int(row[0])] for row in rows]
+                found = list(range(min(len(records), limit + 1)))
+            else:
+                fts = f"records_{self._order.index(name)}"
+                found = [
+                    int(row[0])
+                    for row in self._db.execute(
+                        f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? "  # noqa: S608
+                        "ORDER BY rank LIMIT ?",
+                        (match, limit + 1),
+                    )
+                ]
+        if exact is not None:
+            found = [exact, *(i for i in found if i != exact)]
+        return [records[i] for i in found[:limit]]
 
 
 def record_terms(record: Source) -> frozenset[str]:
@@ -223,32 +242,118 @@ def record_terms(record: Source) -> frozenset[str]:
     return frozenset(stem(w) for w in words(values))
 
 
-def _record(table: RecordTable, row: Mapping[str, str], number: int, where: str) -> Source:
-    # the columns named in the config were checked on the header (_check_columns)
-    if table.label_template:
+class _Quoted(Mapping[str, str]):
+    """A row whose values read URL-quoted (only those a template asks for are quoted)."""
+
+    def __init__(self, row: Row) -> None:
+        self._row = row
+
+    def __getitem__(self, key: str) -> str:
+        return quote(self._row[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._row)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+
+@dataclass
+class _Problem:
+    """Rows of one table a setting could not be applied to: how many, and the first."""
+
+    count: int = 0
+    row: int = 0
+    message: str = ""
+
+    def add(self, row: int, message: str) -> None:
+        self.count += 1
+        if not self.message:
+            self.row, self.message = row, message
+
+
+@dataclass
+class _Builder:
+    """Turns one table's rows into Sources, tracking ids and rows the templates cannot fill."""
+
+    table: RecordTable
+    where: str
+    used: set[str] = field(default_factory=set)
+    problems: dict[str, _Problem] = field(default_factory=dict)
+
+    def _problem(self, key: str, row: int, message: str) -> None:
+        self.problems.setdefault(key, _Problem()).add(row, message)
+
+    def report(self, total: int) -> None:
+        """A template no row could fill is wrong: ConfigError; otherwise one warning per
+        setting with the count of rows it missed and the first of them."""
+        for key, problem in self.problems.items():
+            if key != "id_column" and problem.count == total:
+                raise ConfigError(f"{self.where}.{key}: {problem.message}")
+        for key, problem in self.problems.items():
+            log.warning(
+                "%s.%s: %d of %d rows, first row %d: %s%s",
+                *(self.where, key, problem.count, total, problem.row, problem.message),
+                _CONSEQUENCE.get(key, ""),
+            )
+
+    def _row_id(self, row: Row, number: int) -> str:
+        table = self.table
+        value = row.get(table.id_column, "") if table.id_column else ""
+        row_id = value or str(number)
+        if row_id in self.used:
+            base, row_id, extra = row_id, f"{row_id}#{number}", 1
+            while row_id in self.used:
+                extra += 1
+                row_id = f"{base}#{number}.{extra}"
+            what = f"the id {value!r}" if value else f"no id, and the row number {base!r}"
+            self._problem(
+                "id_column",
+                number,
+                f"{what} is taken by an earlier row, so it is cited as {table.name}/{row_id}",
+            )
+        self.used.add(row_id)
+        return row_id
+
+    def record(self, row: Row, number: int) -> Source:
+        # the columns named in the config were checked on the header (check_header)
+        table = self.table
+        row_id = self._row_id(row, number)
+        label = ""
+        if table.label_template:
+            try:
+                label = one_line(render(table.label_template, row))
+            except _TEMPLATE_ERRORS as exc:
+                self._problem("label_template", number, str(exc))
+        elif table.label_column:
+            label = one_line(row[table.label_column])
+        if not label:
+            has_id = bool(table.id_column and row.get(table.id_column))
+            label = f"{table.name} {row_id}" if has_id else f"{table.name} #{number}"
+        columns = {c: row[c] for c in table.columns}
+        cells = ". ".join(f"{k}: {v}" for k, v in columns.items())
+        return Source(
+            id=f"{table.name}/{row_id}",
+            label=label,
+            columns=columns,
+            action=self._action(row, number),
+            text=f"{label}. {cells}" if cells else label,
+            audience=tuple(table.audience),
+            kind="record",
+        )
+
+    def _action(self, row: Row, number: int) -> RecordAction | None:
+        template = self.table.action_url_template
+        if not template:
+            return None
         try:
-            label = table.label_template.format_map(row)
-        except (KeyError, IndexError, ValueError, AttributeError) as exc:
-            raise ConfigError(f"{where}.label_template: {exc}") from None
-    elif table.label_column:
-        label = row[table.label_column]
-    else:
-        label = f"{table.name} #{number}"
-    action = None
-    if table.action_url_template:
-        try:
-            url = table.action_url_template.format_map({k: quote(v) for k, v in row.items()})
-        except (KeyError, IndexError, ValueError) as exc:
-            raise ConfigError(f"{where}.action_url_template: {exc}") from None
-        action = RecordAction(label=table.action_label, url=url)
-    row_id = row.get(table.id_column, "") if table.id_column else ""
-    columns = {c: row[c] for c in table.columns}
-    return Source(
-        id=f"{table.name}/{row_id or number}",
-        label=label,
-        columns=columns,
-        action=action,
-        text=f"{label}. " + ". ".join(f"{k}: {v}" for k, v in columns.items()),
-        audience=tuple(table.audience),
-        kind="record",
-    )
+            url = render(template, _Quoted(row))
+        except _TEMPLATE_ERRORS as exc:
+            self._problem("action_url_template", number, str(exc))
+            return None
+        if not is_safe_url(url):
+            self._problem(
+                "action_url_template", number, f"{url!r} is not an http, https or mailto URL"
+            )
+            return None
+        return RecordAction(label=self.table.action_label, url=url)

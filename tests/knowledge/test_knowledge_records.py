@@ -94,7 +94,12 @@ def test_sqlite_table(tmp_path: Path) -> None:
 
 def test_table_audience_hides_records_from_other_viewers() -> None:
     tables = RecordTables([products(audience=["staff"])])
-    assert tables.lookup("products", "team", PUBLIC) == []
+    # to a viewer outside its audience the table does not exist (not "no match": that would
+    # confirm the name)
+    with pytest.raises(
+        KnowledgeIndexError, match=r"no record table named 'products' \(tables: none\)"
+    ):
+        tables.lookup("products", "team", PUBLIC)
     assert tables.lookup("products", "team", frozenset({"staff"}))
 
 

@@ -1,0 +1,252 @@
+"""The rows of a record table: a CSV file, or a SQLite table or view.
+
+Each row is a dict of column name -> text. Values are cleaned as they are read: spaces around
+them trimmed, line breaks written ``\\n``, other control characters removed. CSV header names
+are trimmed too (``sku, name`` names ``name``), and rows whose cells are all blank (the
+``,,,`` lines spreadsheets leave) are skipped. A SQLite NULL is ``""``, a BLOB is read as UTF-8
+text, and text that is not valid UTF-8 keeps its row (U+FFFD for the bad bytes).
+
+Anything that would make a table serve wrong answers is a ConfigError naming the config key,
+raised when ``citecast serve`` or ``ask`` start: a file that cannot be read, a CSV that is not
+UTF-8 (with its first bad line) or is empty, a quoted CSV field that is never closed (it would
+swallow every later row into one cell), a missing table, and a column the config names that
+the header lacks or has twice (the message lists the header's columns).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import re
+import sqlite3
+import stat
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import closing
+from pathlib import Path
+
+from bot.config import RecordTable
+from bot.errors import ConfigError
+from bot.knowledge.record_templates import check_action_template, template_columns
+
+Row = dict[str, str]
+
+# The csv module refuses a cell over 128 KiB by default; a long description is a fine value.
+_FIELD_LIMIT = 1 << 30
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SHOWN_COLUMNS = 20
+
+
+def clean(value: str) -> str:
+    """A cell's text: trimmed, line breaks as ``\\n``, no other control characters."""
+    if value.isprintable():
+        return value.strip()
+    text = value.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROLS.sub("", text).strip()
+
+
+def one_line(value: str) -> str:
+    """``value`` with every run of whitespace (line breaks included) one space."""
+    return " ".join(value.split())
+
+
+def table_rows(table: RecordTable, where: str) -> Iterator[Row]:
+    """The rows of ``table`` (``where`` is its config key, ``index.records[i]``), after checking
+    that its header has every column the config names."""
+    if table.csv and (table.sqlite or table.table):
+        raise ConfigError(f"{where}: set either csv, or sqlite and table, not both")
+    if table.csv:
+        yield from _csv_rows(table, Path(table.csv), where)
+    elif table.sqlite:
+        if not table.table:
+            raise ConfigError(f"{where}.table: name the table or view to read from {table.sqlite}")
+        yield from _sqlite_rows(table, Path(table.sqlite), table.table, where)
+    else:
+        raise ConfigError(f"{where}: set either csv, or sqlite and table")
+
+
+def check_header(table: RecordTable, header: Sequence[str], where: str) -> None:
+    """Every column the config names is in ``header``, once; checked on the header, so an empty
+    table or one whose first row happens to be fine is caught as well."""
+    counts = Counter(header)
+    named: list[tuple[str, str | None]] = [("columns", column) for column in table.columns]
+    named += [("id_column", table.id_column), ("label_column", table.label_column)]
+    action: list[str] = []
+    for key in ("label_template", "action_url_template"):
+        template = getattr(table, key)
+        if template:
+            used = template_columns(template, counts, f"{where}.{key}")
+            named += [(key, column) for column in used]
+            action = used if key == "action_url_template" else action
+    for key, column in named:
+        if not column:
+            continue
+        if column not in counts:
+            shown = [name for name in header if name]
+            listed = ", ".join(shown[:_SHOWN_COLUMNS]) + (
+                ", …" if len(shown) > _SHOWN_COLUMNS else ""
+            )
+            hint = ""
+            if len(shown) == 1 and (separator := next((c for c in ";\t|" if c in shown[0]), "")):
+                hint = f"; the file is read as comma-separated, not {separator!r}-separated"
+            raise ConfigError(
+                f"{where}.{key}: no column {column!r} in table {table.name!r} "
+                f"(columns: {listed or 'none'}){hint}"
+            )
+        if counts[column] > 1:
+            raise ConfigError(
+                f"{where}.{key}: column {column!r} appears more than once in table {table.name!r}"
+            )
+    if table.action_url_template:
+        check_action_template(table.action_url_template, action, f"{where}.action_url_template")
+
+
+# -- CSV ----------------------------------------------------------------------------------------
+
+
+def _unclosed(lines: Sequence[str]) -> bool:
+    """True when the csv text ``lines`` ends inside a quoted field (the csv module's own rules,
+    non-strict: after a closing quote, other text joins the field)."""
+    quoted = after_quote = False
+    at_start = True  # at the start of a field
+    for line in lines:
+        for char in line:
+            if quoted:
+                if char == '"':
+                    quoted, after_quote = False, True
+                continue
+            if char == '"' and (at_start or after_quote):
+                quoted, after_quote, at_start = True, False, False
+                continue
+            at_start = char in ",\r\n"
+            after_quote = False
+    return quoted
+
+
+def _check_file(path: Path, key: str) -> None:
+    """A regular file we can stat (a FIFO would block the start, a folder cannot be read)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise ConfigError(f"{key}: cannot read {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise ConfigError(f"{key}: cannot read {path}: not a regular file")
+
+
+def _csv_rows(table: RecordTable, path: Path, where: str) -> Iterator[Row]:
+    key = f"{where}.csv"
+    _check_file(path, key)
+    if csv.field_size_limit() < _FIELD_LIMIT:
+        csv.field_size_limit(_FIELD_LIMIT)
+    reader = None
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.reader(handle)
+            header = next(reader, None)
+            if header is None:
+                raise ConfigError(f"{key}: {path} is empty (no header row)")
+            if reader.line_num > 1 and _unclosed(_lines(path, 0, reader.line_num)):
+                raise ConfigError(_unclosed_message(key, path, 1))
+            names = [clean(name) for name in header]
+            check_header(table, names, where)
+            before, end = 0, reader.line_num  # the last row read: the lines it spans
+            for cells in reader:
+                before, end = end, reader.line_num
+                values = [clean(cell) for cell in cells]
+                if not any(values):
+                    continue
+                if len(values) < len(names):  # a short row: its missing cells are blank
+                    values += [""] * (len(names) - len(values))
+                # extra cells past the header are dropped, and so is a column without a name
+                # (a configured column named twice was refused on the header)
+                row = dict(zip(names, values[: len(names)], strict=True))
+                row.pop("", None)
+                yield row
+        # Only the last row can hold an unclosed quote (it takes in the rest of the file), and
+        # it only swallowed later rows if it spans more than one line.
+        if end - before > 1 and _unclosed(_lines(path, before, end)):
+            raise ConfigError(_unclosed_message(key, path, before + 1))
+    except OSError as exc:
+        raise ConfigError(f"{key}: cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        line = _first_bad_line(path)
+        where_bad = f" (line {line})" if line else ""
+        raise ConfigError(
+            f"{key}: cannot read {path}: not UTF-8 text{where_bad}; save it as UTF-8 "
+            "(in Excel: CSV UTF-8)"
+        ) from None
+    except csv.Error as exc:
+        line_num = f"line {reader.line_num}: " if reader is not None else ""
+        raise ConfigError(f"{key}: cannot read {path}: {line_num}{exc}") from None
+
+
+def _lines(path: Path, skip: int, stop: int) -> list[str]:
+    """Lines ``skip + 1`` to ``stop`` of ``path``, split as the csv reader saw them."""
+    with path.open(newline="", encoding="utf-8-sig") as handle:
+        return list(itertools.islice(handle, skip, stop))
+
+
+def _unclosed_message(key: str, path: Path, line: int) -> str:
+    return (
+        f'{key}: {path} line {line}: a quoted field is never closed (a " without its '
+        "closing quote), so every later row would be read into it"
+    )
+
+
+def _first_bad_line(path: Path) -> int | None:
+    """The 1-based number of the first line of ``path`` that is not UTF-8."""
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    return number
+    except OSError:
+        return None
+    return None
+
+
+# -- SQLite -------------------------------------------------------------------------------------
+
+
+def _sql_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return clean(value.decode("utf-8", "replace"))
+    return clean(str(value))
+
+
+def _sqlite_rows(table: RecordTable, path: Path, name: str, where: str) -> Iterator[Row]:
+    key = f"{where}.sqlite"
+    _check_file(path, key)
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise ConfigError(f"{key}: cannot read {path}: {exc}") from None
+    with closing(conn):
+        conn.text_factory = lambda data: data.decode("utf-8", "replace")
+        try:
+            found = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') "
+                "AND name = ? COLLATE NOCASE",
+                (name,),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise ConfigError(f"{key}: cannot read {path}: {exc}") from None
+        if found is None:
+            raise ConfigError(f"{where}.table: no table or view {name!r} in {path}")
+        quoted = '"' + name.replace('"', '""') + '"'
+        try:
+            cursor = conn.execute(f"SELECT * FROM {quoted}")  # noqa: S608 - quoted name
+            header = [str(d[0]) for d in cursor.description]
+            check_header(table, header, where)
+            for values in cursor:
+                row: Row = {}
+                for column, value in zip(header, values, strict=True):
+                    if column not in row:
+                        row[column] = _sql_text(value)
+                yield row
+        except sqlite3.Error as exc:
+            raise ConfigError(f"{where}.table: cannot read {name!r} from {path}: {exc}") from None
