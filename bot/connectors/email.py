@@ -14,6 +14,11 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
    ``max_attachment_bytes`` is settled first, ``email_files``), compose the MIME reply
    (``email_compose``), enqueue it, and let the outbox worker send it (``email_outbox``).
 
+The question is at most ``web.max_question_chars`` long; when a mail's question was longer, only
+its start is asked, and the reply says so at its top (text and HTML parts), so the sender knows
+the end of the mail was not read. The renderer is given that much less HTML budget, so the
+reply stays within the email size limit.
+
 A mail whose new part is empty (only quoted text) gets no reply: answering content-free mail
 is how auto-reply loops start, and there is nothing to answer.
 """
@@ -23,14 +28,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.connectors.email_compose import (
+    Note,
     compose_reply,
+    long_message_note,
     new_message_id,
     reply_subject,
     thread_key_of,
+    with_note,
 )
 from bot.connectors.email_files import within_attachment_budget
 from bot.connectors.email_imap import ImapPoller
@@ -173,12 +181,15 @@ class EmailConnector:
         audience = self.policy.audience_for(mail.sender)
         thread = _thread_key(mail)
         conversation = _conversation_id(thread, mail.sender)
-        question = mail.question[: self.services.settings.web.max_question_chars]
+        limit = self.services.settings.web.max_question_chars
+        question = mail.question[:limit]
+        # a long mail is cut: say so, or the sender never learns its end was not read
+        note = long_message_note(limit) if len(mail.question) > limit else None
         reply = await asyncio.wait_for(
             self.services.assistant.reply(question, audience, self._history(conversation)),
             self.settings.answer_timeout_seconds,
         )
-        payload = self._render(reply.answer, audience, reply_subject(mail.subject))
+        payload = self._render(reply.answer, audience, reply_subject(mail.subject), note)
         address = self.settings.address.strip().lower()
         outbound = await asyncio.to_thread(
             compose_reply,
@@ -204,15 +215,22 @@ class EmailConnector:
             if t.status == "done" and t.answer
         )
 
-    def _render(self, answer: Answer, audience: frozenset[str], subject: str) -> dict[str, Any]:
+    def _render(
+        self, answer: Answer, audience: frozenset[str], subject: str, note: Note | None = None
+    ) -> dict[str, Any]:
         from renderers import render
         from renderers.base import capabilities_for
 
         settings = self.services.settings
         caps = capabilities_for("email", settings.capabilities.get("email"))
+        if note is not None:
+            # the note's bytes come out of the HTML budget the renderer keeps to
+            reserve = len(note.html.encode("utf-8")) + 1
+            caps = replace(caps, max_chars=max(1, caps.max_chars - reserve))
         context = context_for(self.services, audience, caps, subject=subject)
         context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
-        return render("email", answer, context)
+        payload = render("email", answer, context)
+        return payload if note is None else with_note(payload, note)
 
 
 def _outbox_id(message_id: str) -> str:

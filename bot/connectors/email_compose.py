@@ -9,10 +9,15 @@ so a reply to the reply finds the conversation, and ``Auto-Submitted: auto-repli
 
 The message is serialized 7-bit clean (CRLF line ends), so the outbox can store it as text and
 any SMTP server can take it.
+
+A note for the sender (:func:`long_message_note`, :func:`with_note`) goes above the answer in
+both parts: the connector adds one when only the start of a long mail was read, so the sender
+knows the end of it was not.
 """
 
 from __future__ import annotations
 
+import html as html_lib
 import logging
 import mimetypes
 import re
@@ -43,6 +48,26 @@ _OWN_HEADERS = frozenset(
     }
 )  # fmt: skip
 MAX_REFERENCES = 20
+_NOTE_STYLE = "margin:0 0 12px;font-size:13px;color:#9a6700;"
+# where the note goes in the renderer's HTML: first thing in the body's content column
+_HTML_START = (
+    re.compile(r"<body\b[^>]*>\s*<div\b[^>]*>", re.I),
+    re.compile(r"<body\b[^>]*>", re.I),
+)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A short note for the sender, as plain text and as an HTML paragraph."""
+
+    text: str
+    html: str
+
+
+def long_message_note(read_chars: int) -> Note:
+    """The note for a mail whose question was cut to its first ``read_chars`` characters."""
+    text = f"Your message was long: I read only its first {read_chars:,} characters."
+    return Note(text, f'<p style="{_NOTE_STYLE}">{html_lib.escape(text)}</p>')
 
 
 @dataclass(frozen=True)
@@ -106,6 +131,18 @@ def references_for(mail: InboundMail) -> tuple[str, ...]:
 def is_derived_id(message_id: str) -> bool:
     """True for the stand-in id of a message that had no Message-ID header."""
     return message_id.endswith("@citecast.invalid>")
+
+
+def with_note(payload: Mapping[str, Any], note: Note) -> dict[str, Any]:
+    """The renderer ``payload`` with ``note`` above the answer in its text and HTML parts."""
+    out = dict(payload)
+    out["text"] = f"{note.text}\n\n{payload.get('text') or ''}"
+    markup = str(payload.get("html") or "")
+    if markup:
+        found = next((m for m in (p.search(markup) for p in _HTML_START) if m), None)
+        at = found.end() if found else 0
+        out["html"] = f"{markup[:at]}\n{note.html}{markup[at:]}"
+    return out
 
 
 def compose_reply(

@@ -8,7 +8,8 @@ costs one pass of the stdlib parser and nothing more).
 The question is the *new* part of the message: quoted history, reply headers ("On … wrote:",
 Outlook's "From:/Sent:" block and "-----Original Message-----"), signatures ("-- ") and mobile
 footers are removed; for HTML mail, blockquotes and the quote containers of common clients
-(Gmail, Apple Mail, Thunderbird, Outlook, Yahoo) are dropped before the text is extracted.
+(Gmail, Apple Mail, Thunderbird, Outlook, Yahoo) are dropped before the text is extracted. A
+``format=flowed`` text part (RFC 3676, ``DelSp=yes`` too) is decoded before those rules apply.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from email.header import decode_header
 from email.message import Message
-from email.utils import getaddresses
+from email.utils import collapse_rfc2231_value, getaddresses
 
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
 
@@ -77,12 +78,14 @@ def parse_mail(raw: bytes) -> InboundMail:
     """Parse raw RFC 5322 bytes; never raises for malformed input."""
     msg = email.message_from_bytes(raw, policy=email.policy.compat32)
     sender_name, sender = _first_address(msg)
-    body_text, body_html = _bodies(msg)
+    body_text, body_html, plain_format = _bodies(msg)
     subject = _header(msg, "subject") or ""
     in_reply_to = _first_id(_header(msg, "in-reply-to"))
     references = tuple(_MSG_ID.findall(_header(msg, "references") or ""))
     if body_text is not None and body_text.strip():
-        question = strip_quoted_text(body_text)
+        question = strip_quoted_text(
+            body_text, flowed=plain_format.flowed, delsp=plain_format.delsp
+        )
     elif body_html is not None:
         # HTML-only mail, or an empty text/plain alternative next to the real HTML body.
         question = html_to_new_text(body_html)
@@ -205,11 +208,39 @@ def _leaf_parts(part: Message, top: bool = True) -> Iterator[Message]:
         yield part
 
 
-def _bodies(msg: Message) -> tuple[str | None, str | None]:
+@dataclass(frozen=True)
+class TextFormat:
+    """The ``format``/``delsp`` parameters of a text/plain part (RFC 3676)."""
+
+    flowed: bool = False
+    delsp: bool = False
+
+
+def text_format(part: Message) -> TextFormat:
+    """``format=flowed`` and ``DelSp=yes`` of ``part`` (case-insensitive; anything else, fixed)."""
+    return TextFormat(
+        flowed=_param(part, "format") == "flowed", delsp=_param(part, "delsp") == "yes"
+    )
+
+
+def _param(part: Message, name: str) -> str:
+    try:
+        value = part.get_param(name)
+    except Exception:  # a defective Content-Type header: no parameters
+        return ""
+    if value is None:
+        return ""
+    if isinstance(value, tuple):
+        value = collapse_rfc2231_value(value)
+    return str(value).strip().lower()
+
+
+def _bodies(msg: Message) -> tuple[str | None, str | None, TextFormat]:
     """The first inline text/plain and text/html parts, decoded (attachments are skipped:
-    parts marked so, parts with a file name, attached messages)."""
+    parts marked so, parts with a file name, attached messages), and the text part's format."""
     text: str | None = None
     html: str | None = None
+    plain_format = TextFormat()
     for part in _leaf_parts(msg):
         disposition = (part.get("content-disposition") or "").split(";")[0].strip().lower()
         if disposition == "attachment" or part.get_filename():
@@ -222,9 +253,10 @@ def _bodies(msg: Message) -> tuple[str | None, str | None]:
         decoded = _decode_part(part)
         if ctype == "text/plain":
             text = decoded
+            plain_format = text_format(part)
         else:
             html = decoded
-    return text, html
+    return text, html, plain_format
 
 
 def _decode_part(part: Message) -> str:

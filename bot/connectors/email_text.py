@@ -8,6 +8,12 @@ everything after an unquoted reply header (Outlook's "-----Original Message-----
 header block, a long underscore rule right before one) or the signature delimiter ("-- ") is cut,
 as are mobile footers ("Sent from my iPhone").
 
+``format=flowed`` text (RFC 3676) is decoded first: the quote depth is the run of ``>`` that
+starts a line, one space-stuffing space after it is removed, and a line ending in a space (a soft
+break) is joined with the next line of the same depth (``DelSp=yes``: without that space). So a
+stuffed " > 2 GB" line is the author's text "> 2 GB", not a quote, while ">" lines stay quotes;
+the signature separator "-- " is always a hard line.
+
 A quoted header block is what Outlook (and Gmail or Apple Mail when forwarding) writes above the
 earlier message: a "From:" line followed within a few lines by a date header ("Sent:"/"Date:",
 whose value has a digit) *and* a "To:" or "Subject:" line, in English, German, French, Spanish,
@@ -16,12 +22,18 @@ read, …") is text, not a header, and is kept.
 
 HTML: ``<blockquote>`` and the quote containers of Gmail, Apple Mail, Thunderbird, Yahoo and
 Outlook are skipped while the text is extracted; the result then goes through the plain rules.
+Whitespace is read as a browser shows it: runs of spaces collapse outside ``<pre>``, a
+non-breaking space (Gmail's indentation in its monospace style) is kept as a space, and the lines
+of a ``<pre>`` block keep their indentation and line breaks and are taken as written (never a
+quote, signature, attribution or reply header: that is pasted code, config or a log).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
+from itertools import pairwise
 
 _ATTRIBUTION = re.compile(
     r"^\s*(?:on|le|am|el|il|op|em|w dniu|den|på|dne)\b.{0,300}?"
@@ -59,37 +71,115 @@ _MOBILE_FOOTER = re.compile(
 )
 
 
-def strip_quoted_text(text: str) -> str:
-    """The author's own lines of a plain-text mail body."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept: list[str] = []
+@dataclass(frozen=True)
+class _Line:
+    """One line of a body as the stripping rules see it."""
+
+    text: str
+    quoted: bool = False
+    """A quote line (``>`` in plain text and HTML, a quote depth above 0 in flowed text)."""
+    verbatim: bool = False
+    """Preformatted (``<pre>``): kept as written, never a quote, cut, footer or attribution."""
+
+
+def strip_quoted_text(text: str, *, flowed: bool = False, delsp: bool = False) -> str:
+    """The author's own lines of a plain-text mail body.
+
+    ``flowed``/``delsp``: the part is ``format=flowed`` (with ``DelSp=yes``), RFC 3676.
+    """
+    return _strip(flowed_lines(text, delsp=delsp) if flowed else _plain_lines(text))
+
+
+def _split(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _plain_lines(text: str) -> list[_Line]:
+    return [_Line(line, quoted=_looks_quoted(line)) for line in _split(text)]
+
+
+def _looks_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+_SIGNATURE = "-- "
+
+
+def flowed_lines(text: str, *, delsp: bool = False) -> list[_Line]:
+    """Decode ``format=flowed`` text (RFC 3676 §4) into logical lines.
+
+    A line's quote depth is its leading run of ``>``; then one space-stuffing space is removed
+    (senders stuff lines starting with a space, ``>`` or "From "). A line ending in a space is
+    flowed: it joins the next line of the same depth (with ``delsp`` its trailing space goes,
+    §4.2); a flowed line followed by a line of another depth ends there (§4.5). The signature
+    separator "-- " is never flowed and is always a line of its own.
+    """
+    out: list[_Line] = []
+    pieces: list[str] = []
+    depth = 0
+
+    def add(text: str) -> None:
+        # a quote keeps its marks in the text, so the other rules see it as in fixed text
+        out.append(_Line(f"{'>' * depth} {text}" if depth else text, quoted=depth > 0))
+
+    def flush() -> None:
+        if pieces:
+            add("".join(pieces))
+            pieces.clear()
+
+    for raw in _split(text):
+        content = raw.lstrip(">")
+        line_depth = len(raw) - len(content)
+        if content.startswith(" "):
+            content = content[1:]
+        if pieces and line_depth != depth:
+            flush()
+        depth = line_depth
+        if content == _SIGNATURE:
+            flush()
+            add(content)
+            continue
+        soft = content.endswith(" ")
+        pieces.append(content[:-1] if soft and delsp else content)
+        if not soft:
+            flush()
+    flush()
+    return out
+
+
+def _strip(lines: list[_Line]) -> str:
+    kept: list[_Line] = []
     index = 0
     while index < len(lines):
         line = lines[index]
+        if line.verbatim:
+            kept.append(line)
+            index += 1
+            continue
         if _cuts_here(lines, index):
             break
         attribution = _attribution_span(lines, index)
         if attribution:
             index += attribution
             continue
-        if line.lstrip().startswith(">") or _MOBILE_FOOTER.match(line):
+        if line.quoted or _MOBILE_FOOTER.match(line.text):
             index += 1
             continue
-        kept.append(line.rstrip())
+        kept.append(line)
         index += 1
-    return _tidy("\n".join(kept))
+    return _tidy(kept)
 
 
-def _cuts_here(lines: list[str], index: int) -> bool:
-    line = lines[index]
-    if line in ("-- ", "--") or _ORIGINAL.match(line):
+def _cuts_here(lines: list[_Line], index: int) -> bool:
+    line = lines[index].text
+    if line in (_SIGNATURE, "--") or _ORIGINAL.match(line):
         return True
     if _RULE.match(line):
         return any(_header_block_at(lines, after) for after in (index + 1, index + 2))
     return _header_block_at(lines, index)
 
 
-def _header_block_at(lines: list[str], index: int) -> bool:
+def _header_block_at(lines: list[_Line], index: int) -> bool:
     """True when a quoted header block ("From:", then a date and a "To:"/"Subject:") starts
     at ``index``.
 
@@ -97,10 +187,11 @@ def _header_block_at(lines: list[str], index: int) -> bool:
     and a false cut loses the rest of their question. A real block always names the sender,
     when the earlier mail was sent (a date, so a digit) and whom it went to or what it was about.
     """
-    if index >= len(lines) or not _HEADER_FROM.match(lines[index]):
+    if index >= len(lines) or lines[index].verbatim or not _HEADER_FROM.match(lines[index].text):
         return False
     # blank lines may sit between the headers (HTML mail turned into text)
-    following = [n for n in lines[index + 1 : index + 1 + 2 * _BLOCK_LINES] if n.strip()]
+    window = lines[index + 1 : index + 1 + 2 * _BLOCK_LINES]
+    following = [n.text for n in window if n.text.strip() and not n.verbatim]
     following = following[:_BLOCK_LINES]
     dated = any(_is_date_header(n) for n in following)
     return dated and any(_HEADER_TO_OR_SUBJECT.match(n) for n in following)
@@ -111,7 +202,7 @@ def _is_date_header(line: str) -> bool:
     return found is not None and any(ch.isdigit() for ch in found.group("value"))
 
 
-def _attribution_span(lines: list[str], index: int) -> int:
+def _attribution_span(lines: list[_Line], index: int) -> int:
     """How many lines (1–3) an attribution starting at ``index`` spans, or 0.
 
     An attribution is one clause, wrapped, that carries the date of the quoted mail ("On Mon,
@@ -121,11 +212,11 @@ def _attribution_span(lines: list[str], index: int) -> int:
     …") and stay in the question.
     """
     for span in (1, 2, 3):
-        if index + span > len(lines):
+        if index + span > len(lines) or lines[index + span - 1].verbatim:
             break
-        if span > 1 and _SENTENCE_END.search(lines[index + span - 2]):
+        if span > 1 and _SENTENCE_END.search(lines[index + span - 2].text):
             break
-        chunk = " ".join(part.strip() for part in lines[index : index + span])
+        chunk = " ".join(part.text.strip() for part in lines[index : index + span])
         if span == 1 and _WROTE_TAIL.search(chunk) and _quote_follows(lines, index + 1):
             return span
         if _ATTRIBUTION.match(chunk) and any(ch.isdigit() for ch in chunk):
@@ -133,17 +224,33 @@ def _attribution_span(lines: list[str], index: int) -> int:
     return 0
 
 
-def _quote_follows(lines: list[str], index: int) -> bool:
+def _quote_follows(lines: list[_Line], index: int) -> bool:
     """True when the first non-blank line from ``index`` is quoted, or there is none: a bare
     "… wrote:" line introduces quoted text; before the author's own lines it is their prose."""
-    rest = next((line for line in lines[index:] if line.strip()), None)
-    return rest is None or rest.lstrip().startswith(">")
+    rest = next((line for line in lines[index:] if line.text.strip()), None)
+    return rest is None or rest.quoted
 
 
-def _tidy(text: str) -> str:
-    text = re.sub(r"[ \t]+\n", "\n", text)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip()
+def _tidy(lines: list[_Line]) -> str:
+    """Trailing spaces off, at most one blank line in a row, no blank lines or indentation at
+    either end; a ``<pre>`` block keeps its blank lines and its first line's indentation."""
+    texts = [line.text.rstrip() for line in lines]
+    filled = [index for index, text in enumerate(texts) if text]
+    if not filled:
+        return ""
+    following = dict(pairwise(filled))
+    out: list[str] = []
+    previous = filled[0]
+    for index in range(filled[0], filled[-1] + 1):
+        text = texts[index]
+        if text:
+            out.append(text)
+            previous = index
+        elif out[-1] or (lines[previous].verbatim and lines[following[previous]].verbatim):
+            out.append("")
+    if not lines[filled[0]].verbatim:
+        out[0] = out[0].lstrip()
+    return "\n".join(out)
 
 
 # -- HTML ---------------------------------------------------------------------------------------
@@ -171,16 +278,22 @@ _CUT_IDS = frozenset({"appendonsend", "divrplyfwdmsg", "mail-editor-reference-me
 
 
 class _NewTextExtractor(HTMLParser):
-    """Collects visible text outside quote containers; stops at Outlook's reply marker."""
+    """Collects visible text outside quote containers; stops at Outlook's reply marker.
+
+    ``parts`` holds ``(text, preformatted)`` pieces: text inside ``<pre>`` is kept as written.
+    """
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
+        self.parts: list[tuple[str, bool]] = []
         self._stack: list[tuple[str, bool]] = []
         self._skip_depth = 0
+        self._pre_depth = 0
+        self._pre_opened = False  # right after <pre>: a newline there is not content (HTML spec)
         self.cut = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._pre_opened = False
         if self.cut:
             return
         values = {name.lower(): (value or "") for name, value in attrs}
@@ -201,8 +314,12 @@ class _NewTextExtractor(HTMLParser):
             self._skip_depth += 1
         if tag in _BLOCK:
             self._text("\n")
+        if tag == "pre":
+            self._pre_depth += 1
+            self._pre_opened = True
 
     def handle_endtag(self, tag: str) -> None:
+        self._pre_opened = False
         if self.cut or tag in _VOID:
             return
         if not any(open_tag == tag for open_tag, _ in self._stack):
@@ -211,18 +328,27 @@ class _NewTextExtractor(HTMLParser):
             open_tag, skip = self._stack.pop()
             if skip:
                 self._skip_depth -= 1
+            if open_tag == "pre":
+                self._pre_depth -= 1
             if open_tag == tag:
                 break
         if tag in _BLOCK:
             self._text("\n")
 
     def handle_data(self, data: str) -> None:
+        if self._pre_opened and data.startswith(("\r\n", "\n", "\r")):
+            data = data[2:] if data.startswith("\r\n") else data[1:]
+        self._pre_opened = False
         if not self.cut:
             self._text(data)
 
     def _text(self, data: str) -> None:
-        if self._skip_depth == 0:
-            self.parts.append(data)
+        if self._skip_depth == 0 and data:
+            self.parts.append((data, self._pre_depth > 0))
+
+
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+"""What HTML collapses: ASCII whitespace only (a non-breaking space is never collapsed)."""
 
 
 def html_to_new_text(html: str) -> str:
@@ -233,5 +359,29 @@ def html_to_new_text(html: str) -> str:
         extractor.close()
     except Exception:  # html.parser is lenient; this guards against the unexpected only
         return ""
-    lines = [" ".join(line.split()) for line in "".join(extractor.parts).split("\n")]
-    return strip_quoted_text("\n".join(lines))
+    return _strip(_html_lines(extractor.parts))
+
+
+def _html_lines(parts: list[tuple[str, bool]]) -> list[_Line]:
+    """Lines of the extracted text: outside ``<pre>`` spaces collapse as a browser collapses
+    them (non-breaking spaces stay, as spaces); a line with ``<pre>`` text is kept as written."""
+    lines: list[_Line] = []
+    pieces: list[tuple[str, bool]] = []
+
+    def flush() -> None:
+        if any(pre and text for text, pre in pieces):
+            text = "".join(t if pre else _HTML_SPACE.sub(" ", t) for t, pre in pieces)
+            lines.append(_Line(text.replace("\xa0", " "), verbatim=True))
+        else:
+            text = _HTML_SPACE.sub(" ", "".join(t for t, _ in pieces)).strip(" ")
+            text = text.replace("\xa0", " ")
+            lines.append(_Line(text, quoted=_looks_quoted(text)))
+        pieces.clear()
+
+    for data, pre in parts:
+        for number, piece in enumerate(_split(data)):
+            if number:
+                flush()
+            pieces.append((piece, pre))
+    flush()
+    return lines

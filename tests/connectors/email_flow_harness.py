@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from email.message import EmailMessage
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import aiosmtplib
 import pytest
@@ -91,8 +91,22 @@ def sole_parts(msg: EmailMessage) -> list[EmailMessage]:
 
 
 async def start(
-    tmp_path: Path, answerer: StaticAnswerer, port: int, **email: object
+    tmp_path: Path,
+    answerer: StaticAnswerer,
+    port: int,
+    *,
+    web: dict[str, Any] | None = None,
+    capabilities: dict[str, Any] | None = None,
+    **email: object,
 ) -> EmailConnector:
-    connector = EmailConnector(services(tmp_path, answerer, email_settings(port, **email)))
+    """The connector on loopback; ``web`` and ``capabilities["email"]`` override those settings."""
+    settings = email_settings(port, **email)
+    update: dict[str, Any] = {}
+    if web:
+        update["web"] = settings.web.model_copy(update=web)
+    if capabilities:
+        update["capabilities"] = {**settings.capabilities, "email": capabilities}
+    settings = settings.model_copy(update=update)
+    connector = EmailConnector(services(tmp_path, answerer, settings))
     await connector.start()
     return connector
