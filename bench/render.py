@@ -7,6 +7,9 @@ with headings, lists, code, tables, quotes and 0-40 citations. Ratios (targets):
 - Slack rendering of the parsed tree vs ``markdown_to_mrkdwn``'s conversion: <= 1.0
   (install it only here: ``.venv/bin/pip install markdown-to-mrkdwn``; skipped when missing)
 - streaming render (one event per 4 characters) vs a one-shot render, web/slack/discord: <= 3
+- the worst of 16 KB hostile inputs (runs of brackets, code spans, link openers…), all five
+  channels vs ``mistune.html()`` of the same text (or of an ordinary 16 KB answer, when that
+  takes longer): <= 10, a guard against quadratic splitting and escaping
 
 Each figure is the median CPU time over repetitions, summed over the corpus.
 Run: .venv/bin/python bench/render.py [--quick]
@@ -105,6 +108,20 @@ def corpus(quick: bool) -> list[tuple[str, Answer]]:
         (f"gen-{size}-{i}", generated(size, size + i)) for size in sizes for i in range(per_size)
     ]
     return answers
+
+
+# 16 KB inputs that once made splitting or escaping quadratic (or worse): each is rendered for
+# every channel and compared with mistune.html() of the same text
+HOSTILE: dict[str, str] = {
+    "brackets": "[" * 8000 + "a" + "]" * 8000,
+    "link openers": "[a](" * 4000,
+    "escaped link openers": "\\[a\\](" * 2700,
+    "adjacent code spans": "`a a`" * 3200,
+    "angle brackets": "<" * 8000 + ">" * 8000,
+    "open parentheses": "[x](" + "(" * 16000,
+    "bold runs": "*a a a* " * 2000,
+    "one long word with @": "a@" * 8000,
+}
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> float:
@@ -254,6 +271,18 @@ def main() -> int:
     else:
         report("slack / markdown_to_mrkdwn", totals["slack"] / totals["mrkdwn"], 1.0)
     report("streaming / one-shot", totals["stream"] / totals["oneshot"], 3.0)
+    # the baseline is never below mistune.html() of an ordinary answer of the same size: a text
+    # mistune reads in no time (one long word) must not make a linear render look quadratic
+    ordinary = generated(16000, 1).text
+    floor_time = median_time(lambda: to_html(ordinary), repeat)
+    ratios: dict[str, float] = {}
+    for name, text in HOSTILE.items():
+        hostile = Answer(text=text, citations=())
+        base = max(floor_time, median_time(lambda: to_html(text), 3))  # noqa: B023
+        ratios[name] = median_time(lambda: render_all(hostile, context), 3) / base  # noqa: B023
+    worst = max(ratios, key=ratios.__getitem__)
+    report(f"worst hostile / mistune.html ({worst})", ratios[worst], 10.0)
+    print("    each: " + ", ".join(f"{name} {ratio:.1f}" for name, ratio in ratios.items()))
     return 0
 
 

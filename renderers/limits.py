@@ -7,9 +7,11 @@ protected span, closing and reopening a code fence when the cut falls inside one
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
+from bot.markdown import FENCE_OPEN, closing_fence
 from renderers.escaping import visible
 
 SLACK_MAX_BLOCKS = 50
@@ -36,16 +38,19 @@ DISCORD_MAX_BUTTON_LABEL = 80
 DISCOURSE_MAX_CHARS = 32_000
 EMAIL_MAX_HTML_BYTES = 100_000
 
-# Markdown links `[..](..)`, Slack links `<..|..>`, HTML tags, code spans, and bold, italic or
-# struck text (a cut would leave each piece with an unpaired mark): never cut inside one.
+# Markdown links `[..](..)` (one level of brackets in the text, of parentheses in the URL),
+# Slack links `<..|..>`, HTML tags, code spans, and bold, italic or struck text (a cut would
+# leave each piece with an unpaired mark): never cut inside one. A link's text or URL stops at
+# a bracket or parenthesis it does not close, so a run of "[" or "(" costs one step each (text
+# that ran on to the first "]" or ")" made splitting quadratic).
 _PROTECTED = re.compile(
-    r"\[[^\]\n]*\]\([^)\n]*\)|<[^<>\n]*>|`[^`\n]*`"
+    r"\[[^\[\]\n]*(?:\[[^\[\]\n]*\][^\[\]\n]*)*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)"
+    r"|<[^<>\n]*>|`[^`\n]*`"
     r"|\*[^*\n]{1,1500}\*|(?<!\w)_[^_\n]{1,1500}_(?!\w)|~[^~\n]{1,1500}~"
 )
 _QUOTE_PREFIX = re.compile(r"(?: {0,3}>[ \t]?)+")
 # where a line's text starts: after its indent, and after a list marker if it has one
 _ITEM_INDENT = re.compile(r" *(?:(?:[-+*]|\d{1,9}[.)]) +)?")
-_FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})(.*)$")
 
 
 def truncate(text: str, limit: int) -> str:
@@ -65,11 +70,15 @@ _CUT_PATTERNS = (re.compile(r"\n"), re.compile(r"(?<=[.!?])\s"), re.compile(r"\s
 
 
 def _protected_spans(text: str) -> list[tuple[int, int]]:
+    """The protected spans of ``text``, in order and never overlapping (one regex scan)."""
     return [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
 
 
 def _inside(pos: int, spans: Sequence[tuple[int, int]]) -> bool:
-    return any(start < pos < end for start, end in spans)
+    """True when ``pos`` falls strictly inside one of the ordered ``spans``: a binary search,
+    since a long line of code spans has thousands of spans and of candidate cut points."""
+    i = bisect.bisect_left(spans, (pos,)) - 1
+    return i >= 0 and pos < spans[i][1]
 
 
 def _cut_point(text: str, limit: int) -> int:
@@ -182,15 +191,21 @@ def _dedent_item(rest: str, indent: int, at_line_start: bool, fence: str = "") -
 
 def open_fence(text: str) -> tuple[str, str, int] | None:
     """The ``(marker, info, indent)`` of a code fence left open at the end of ``text``, if any
-    (``indent``: the spaces before the opening fence)."""
+    (``indent``: the spaces before the opening fence).
+
+    CommonMark's fence rules (``bot.markdown``), at any indent: a fence may sit in a list item.
+    So a line like "```a``b" is a code span, not a fence (a backtick fence's info string holds
+    no backtick), and is never closed and reopened around each cut.
+    """
     fence: tuple[str, str, int] | None = None
     for line in text.split("\n"):
         stripped = line.strip()
         if fence is None:
-            m = _FENCE_OPEN.match(stripped)
+            m = FENCE_OPEN.match(stripped)
             if m:
-                fence = (m.group(1), m.group(2), len(line) - len(line.lstrip(" ")))
-        elif stripped and set(stripped) == {fence[0][0]} and len(stripped) >= len(fence[0]):
+                info = stripped[m.end(1) :]
+                fence = (m.group(1), info, len(line) - len(line.lstrip(" ")))
+        elif closing_fence(stripped, fence[0]):
             fence = None
     return fence
 

@@ -327,6 +327,34 @@ def test_split_long_never_cuts_a_link_reaching_far_past_the_limit() -> None:
         assert sum(link in p for p in pieces) == 1
 
 
+@pytest.mark.parametrize(
+    "link",
+    [
+        "[the [install] guide](https://docs.example/install)",  # brackets in the link text
+        "[Foo](https://en.wikipedia.org/wiki/Foo_(bar))",  # parentheses in the URL
+    ],
+)
+def test_split_long_never_cuts_a_link_with_nested_brackets_or_parentheses(link: str) -> None:
+    text = "word " * 30 + link + " tail"
+    for limit in range(60, 200, 7):
+        pieces = split_long(text, limit)
+        assert all(len(p) <= limit for p in pieces)
+        assert sum(link in p for p in pieces) == 1
+
+
+def test_a_line_opening_with_a_code_span_is_not_a_fence_to_reopen_in_every_piece() -> None:
+    # "```a a``b b…" is one code span (a backtick fence's info string holds no backtick): taken
+    # for a fence, each cut reopened it with the whole line as its info string, so the pieces
+    # grew without end (a Discourse render of "`a a`" x 6400 made thousands of posts)
+    line = "```" + "a a``" * 2000 + "`"
+    pieces = split_long(line, 1000)
+    assert len(pieces) == 11
+    assert sum(len(piece) for piece in pieces) <= len(line)
+    payload = render("discourse", Answer(text="`a a`" * 6400, citations=()))
+    posts = [payload["raw"], *payload["continued"]]
+    assert len(posts) == 2 and sum(len(post) for post in posts) < 32_100
+
+
 @given(
     lines=st.lists(st.text("abc =()#_", min_size=1, max_size=70), min_size=1, max_size=40),
     item=st.sampled_from([("1. Do it:", 3), ("- Do it:", 2), ("1. Do it:\n\n   - Sub:", 5)]),
