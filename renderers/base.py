@@ -51,6 +51,10 @@ class Capabilities:
     streaming: Streaming = "none"
 
 
+EMPTY_ANSWER = "(The assistant gave an empty answer.)"
+"""What a message shows for an answer with no text: chat platforms refuse an empty message, and
+Discourse one shorter than its ``min_post_length`` (20 characters by default)."""
+
 DEFAULT_CAPABILITIES: dict[str, Capabilities] = {
     "web": Capabilities(markup="html", footnotes=True, buttons=True, streaming="native",
                         max_chars=1_000_000),

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.markdown import Token
-from renderers.base import CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import md_text, no_mentions
 from renderers.limits import (
@@ -221,7 +221,7 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
             contents = body[:-1] + contents
         else:
             contents = pack(blocks, limit)
-        messages = [_message(c, [], SUPPRESS_EMBEDS) for c in contents or ["(empty answer)"]]
+        messages = [_message(c, [], SUPPRESS_EMBEDS) for c in contents or [EMPTY_ANSWER]]
     components = _components(buttons)
     if components:
         messages[-1]["components"] = components

@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from bot.markdown import CITATION_MARK, Token
-from renderers.base import CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document, file_entry
 from renderers.escaping import md_text, no_forum_mentions, visible
 from renderers.limits import split_long, truncate
@@ -248,7 +248,7 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     if others:
         # in the body, not after the definitions: a line after "[^n]: …" would continue it
         blocks.append(other_sources(others, limit // 2))
-    raws = PostFitter(doc.listed, limit).posts(blocks) or ["(empty answer)"]
+    raws = PostFitter(doc.listed, limit).posts(blocks) or [EMPTY_ANSWER]
     # one upload entry per citation of a file, since each footnote has its own placeholder; the
     # connector uploads a file once however many entries name it
     uploads = [{**file_entry(f), "placeholder": placeholder(f.n)} for f in doc.attachments]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.markdown import Token
-from renderers.base import Capabilities, CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, Capabilities, CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import (
     one_line,
@@ -44,7 +44,6 @@ from renderers.mrkdwn import MrkdwnWriter
 CHANNEL = "slack"
 MAX_SOURCE_CONTEXT_BLOCKS = 20
 MAX_BUTTONS = 25
-EMPTY = "(empty answer)"
 # blocks whose inline children are their text; the fallback reads every other block through them
 _INLINE_HOLDERS = frozenset({"paragraph", "block_text", "heading", "table_cell"})
 
@@ -340,7 +339,7 @@ def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     # capabilities may only tighten the platform limits
     max_blocks = max(5, min(doc.caps.max_blocks or SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS))
     body = _body_blocks(fragments, section_limit(doc.caps)) or [
-        {"type": "section", "text": {"type": "mrkdwn", "text": EMPTY}}
+        {"type": "section", "text": {"type": "mrkdwn", "text": EMPTY_ANSWER}}
     ]
     packer = MessagePacker(max_blocks)
     for block in body:
@@ -352,6 +351,6 @@ def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     out = []
     for index, blocks in enumerate(packer.messages):
         text = fallback_text(fragments) if index == 0 else "(continued)"
-        out.append({"text": text or EMPTY, "blocks": blocks,
+        out.append({"text": text or EMPTY_ANSWER, "blocks": blocks,
                     "unfurl_links": False, "unfurl_media": False})  # fmt: skip
     return {"messages": out, "files": doc.files}

@@ -6,92 +6,50 @@ an ``@mention`` of the bot, a reply to one of its posts), the question is answer
 background task: topic history → assistant → ``renderers.render("discourse", …)`` → uploads →
 ``POST /posts.json``.
 
-Reliability decisions:
+Each post is answered at most once: ``store.claim_once("discourse-post", post_id)`` before the
+answer starts, so a redelivered webhook is acknowledged and ignored.
 
-- Each post is answered at most once: ``store.claim_once("discourse-post", post_id)`` before
-  the answer starts, so a redelivered webhook is acknowledged and ignored.
-- The reply is put in the store's outbox before it is sent and marked sent once the forum
-  accepted it. A reply that failed (after the client's own 429/5xx retries) is retried by the
-  outbox worker with the same doubling backoff, up to 12 attempts; one left by a crash is sent
-  at the next start. A 429 asking for a longer wait than the client keeps a task waiting
-  (``retry_max_seconds``) is retried no sooner than the forum asked, and a rate limit alone
-  gives up only after 48 attempts (the attempts are one count in the store, so a failure other
-  than 429 still ends the item once 12 are reached).
-- Discourse refuses a body identical to one the same user posted within 5 minutes ("Body is too
-  similar to what you recently posted"). Two cases cause it: our own earlier attempt did land
-  (the response was lost) — then the topic already has the bot's reply to that post and nothing
-  more is sent — or the bot is legitimately giving the same answer twice (e.g. the same question
-  in two topics) — then the reply is sent once more with an invisible HTML comment naming the
-  post it answers, which makes the body unique.
-- Failures are logged with the topic id and the turn is stored as ``failed``.
+The parts, each with its own reliability decisions:
+
+- ``discourse_settings``: the settings checked at start;
+- ``discourse_webhook``: the signature, the event and the trigger rules (no I/O);
+- ``discourse_answer``: answering one post (history, assistant, composing, outbox);
+- ``discourse_outbox``: questions kept until answered, and the worker retrying what is due;
+- ``discourse_delivery``: posting a reply at most once, and only to its audience;
+- ``discourse_publish``, ``discourse_topic``, ``discourse_client``: post bodies, topic
+  history, the REST API.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import re
-import time
 from collections.abc import Awaitable, Callable
-from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from bot.config import DiscourseSettings
-from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient, RetryPolicy
-from bot.connectors.discourse_publish import PostComposer
-from bot.connectors.discourse_topic import history_from_posts
+from bot.connectors.discourse_answer import PostAnswerer
+from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
+from bot.connectors.discourse_delivery import ReplyDelivery, audience_for
+from bot.connectors.discourse_outbox import DiscourseOutbox
+from bot.connectors.discourse_settings import check_settings
 from bot.connectors.discourse_webhook import (
     PostEvent,
     Trigger,
     parse_post_event,
-    strip_mention,
     trigger_for,
     verify_signature,
 )
-from bot.errors import (
-    CitecastError,
-    ConfigError,
-    RateLimitedError,
-    SignatureError,
-    StoreError,
-    ValidationError,
-)
-from bot.models import Exchange
+from bot.errors import SignatureError, StoreError, ValidationError
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "discourse"
 DEDUPE_SCOPE = "discourse-post"
 MAX_WEBHOOK_BYTES = 2_000_000
-UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
-SUFFIX_RESERVE = 64
-OUTBOX_ATTEMPTS = 12
-OUTBOX_RATE_LIMITED_ATTEMPTS = 48
-TOO_SIMILAR = "too similar to what you recently posted"
-
-
-def check_settings(settings: DiscourseSettings) -> None:
-    """Fail at start, naming every missing key, when the forum could not be answered.
-
-    Without them the server would start and then refuse every webhook (no secret to check
-    signatures with) or fail every reply (no API address or key).
-    """
-    missing = [
-        f"discourse.{key}"
-        for key in ("base_url", "api_key", "webhook_secret")
-        if not str(getattr(settings, key)).strip()
-    ]
-    if missing:
-        raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled")
-    if urlsplit(settings.base_url).scheme not in ("http", "https"):
-        raise ConfigError(
-            f"discourse.base_url: must be the forum's http(s) address: {settings.base_url!r}"
-        )
 
 
 class DiscourseConnector:
@@ -113,8 +71,14 @@ class DiscourseConnector:
         self._sleep = sleep
         self._client: DiscourseClient | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # outbox ids (questions and replies) being worked on: the outbox worker leaves them be
         self._in_flight: set[str] = set()
         self._worker: asyncio.Task[None] | None = None
+        self._delivery = ReplyDelivery(services, self._ensure_client, self._in_flight)
+        self._outbox = DiscourseOutbox(
+            services, self._ensure_client, self._delivery, self._in_flight, self._start_answer
+        )
+        self._answerer = PostAnswerer(services, self._ensure_client, self._delivery, self._outbox)
 
     # -- Connector protocol --------------------------------------------------------------------
 
@@ -123,15 +87,16 @@ class DiscourseConnector:
         return [Route("/discourse/webhook", self._webhook, methods=["POST"])]
 
     async def start(self) -> None:
-        """Open the API client and start the outbox worker (which also resends after a crash)."""
+        """Open the API client and start the outbox worker (which also resends replies, and
+        answers questions left unanswered, after a crash or a restart)."""
         self._ensure_client()
         if self._worker is None:
-            self._worker = asyncio.create_task(self._outbox_loop(), name="discourse-outbox")
+            self._worker = asyncio.create_task(self._outbox.run(), name="discourse-outbox")
 
     async def stop(self) -> None:
         """Give answers in flight ``shutdown_grace`` seconds to finish, cancel the rest (their
-        turns are recorded as failed; a reply already in the outbox is sent at the next start),
-        then close the client."""
+        turns are recorded as failed; their questions are answered again, and a reply already
+        in the outbox is sent, at the next start), then close the client."""
         if self._worker is not None:
             self._worker.cancel()
             await asyncio.gather(self._worker, return_exceptions=True)
@@ -180,167 +145,39 @@ class DiscourseConnector:
             return JSONResponse({"error": "store unavailable"}, status_code=503)
         if not first_delivery:
             return JSONResponse({"ok": True, "ignored": "duplicate delivery"})
-        task = asyncio.create_task(self._answer(event, trigger), name=f"discourse-{event.post_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        try:
+            # Discourse does not redeliver what got a 200: keep the question until it is answered.
+            question_id = self._outbox.keep_question(event, trigger)
+        except StoreError as exc:
+            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
+            with contextlib.suppress(StoreError):
+                self.services.store.release_claim(DEDUPE_SCOPE, str(event.post_id))
+            return JSONResponse({"error": "store unavailable"}, status_code=503)
+        self._start_answer(question_id, event, trigger)
         return JSONResponse({"ok": True, "accepted": trigger})
+
+    def _start_answer(self, question_id: str, event: PostEvent, trigger: Trigger) -> None:
+        self._in_flight.add(question_id)
+        task = asyncio.create_task(
+            self._answerer.answer(event, trigger, question_id), name=f"discourse-{event.post_id}"
+        )
+        self._tasks.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self._tasks.discard(finished)
+            self._in_flight.discard(question_id)
+
+        task.add_done_callback(done)
 
     # -- answering -----------------------------------------------------------------------------
 
     def audience_for(self, category_id: int | None) -> frozenset[str]:
         """The groups whose readers see ``category_id`` (public unless configured)."""
-        groups = self.settings.audience_by_category.get(str(category_id))
-        return frozenset(groups) if groups else frozenset({"public"})
+        return audience_for(self.settings, category_id)
 
     def question_for(self, event: PostEvent, trigger: Trigger) -> str:
         """The question the post asks: the topic title and body for a new topic."""
-        text = strip_mention(event.raw, self.settings.api_username)
-        if trigger == "new_topic" and event.topic_title:
-            return f"{event.topic_title}\n\n{text}".strip()
-        return text or event.topic_title
-
-    async def _answer(self, event: PostEvent, trigger: Trigger) -> None:
-        store = self.services.store
-        question = self.question_for(event, trigger)
-        conversation = f"discourse-topic-{event.topic_id}"
-        turn_id = store.add_turn(conversation, CHANNEL, question, status="pending")
-        answered = False
-        try:
-            audience = self.audience_for(event.category_id)
-            history = await self._history(event)
-            reply = await self.services.assistant.reply(question, audience, history)
-            composer = PostComposer(self._ensure_client(), self.services, audience, turn_id)
-            raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
-            items: list[tuple[str, dict[str, Any]]] = []
-            for part, raw in enumerate(raws, start=1):
-                payload = {
-                    "topic_id": event.topic_id,
-                    "raw": raw,
-                    "reply_to_post_number": event.post_number,
-                    "post_id": event.post_id,
-                    "part": part,
-                }
-                item_id = f"discourse-{event.post_id}" + (f"-{part}" if part > 1 else "")
-                items.append((store.enqueue(CHANNEL, payload, item_id=item_id), payload))
-            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
-            answered = True
-            # From here a failure leaves the reply in the outbox for the worker to resend.
-            for item_id, payload in items:
-                await self._deliver(item_id, payload)
-        except asyncio.CancelledError:
-            if not answered:
-                store.finish_turn(turn_id, None, None, status="failed")
-            raise
-        except CitecastError as exc:
-            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
-            if not answered:
-                store.finish_turn(turn_id, None, None, status="failed")
-        except Exception:
-            # A bug must not vanish inside a background task: log it with the topic.
-            log.exception(
-                "discourse topic %s post %s: unexpected error", event.topic_id, event.post_id
-            )
-            if not answered:
-                store.finish_turn(turn_id, None, None, status="failed")
-
-    async def _history(self, event: PostEvent) -> list[Exchange]:
-        if self.settings.history_posts == 0 or event.post_number <= 1:
-            return []
-        try:
-            topic, posts = await self._ensure_client().recent_posts(
-                event.topic_id, self.settings.history_posts + 1
-            )
-        except CitecastError as exc:
-            # History helps but is not essential: answer the post on its own.
-            log.warning("discourse topic %s: no history (%s)", event.topic_id, exc)
-            return []
-        title = str(topic.get("title") or event.topic_title)
-        return history_from_posts(posts, self.settings.api_username, event.post_number, title)
-
-    # -- delivery ------------------------------------------------------------------------------
-
-    async def _deliver(self, item_id: str, payload: dict[str, Any]) -> None:
-        """Send one outbox item; on failure record it for the outbox worker and re-raise."""
-        store = self.services.store
-        self._in_flight.add(item_id)
-        try:
-            await self._post(payload)
-        except CitecastError as exc:
-            item = store.outbox_item(item_id)
-            retry_in = self._ensure_client().retry.backoff((item.attempts if item else 0) + 1)
-            limit = OUTBOX_ATTEMPTS
-            if isinstance(exc, RateLimitedError):
-                # The forum is up and said when to come back: wait that long, and let a
-                # rate limit outlast the attempts that would give up on a failing forum.
-                retry_in = max(retry_in, exc.retry_after)
-                limit = OUTBOX_RATE_LIMITED_ATTEMPTS
-            store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
-            raise
-        finally:
-            self._in_flight.discard(item_id)
-        store.mark_sent(item_id)
-
-    async def _post(self, payload: dict[str, Any]) -> None:
-        client = self._ensure_client()
-        topic_id = int(payload["topic_id"])
-        reply_to = int(payload["reply_to_post_number"])
-        raw = str(payload["raw"])
-        try:
-            await client.create_post(topic_id, raw, reply_to)
-            return
-        except DiscourseAPIError as exc:
-            if exc.status != 422 or not exc.mentions(TOO_SIMILAR):
-                raise
-        part = int(payload.get("part") or 1)
-        if await self._already_posted(topic_id, reply_to, raw, part):
-            log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
-            return
-        suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
-        if part > 1:
-            suffix = suffix.replace(" -->", f", part {part} -->")
-        await client.create_post(topic_id, raw + suffix, reply_to)
-
-    async def _already_posted(self, topic_id: int, post_number: int, raw: str, part: int) -> bool:
-        """True when the topic already holds this reply (an earlier attempt whose answer got lost).
-
-        Compares bodies when the forum sends them, else counts the bot's replies to the post.
-        """
-        _, posts = await self._ensure_client().recent_posts(topic_id, 50)
-        bot = self.settings.api_username.lower()
-        ours = [
-            p
-            for p in posts
-            if str(p.get("username") or "").lower() == bot
-            and p.get("reply_to_post_number") == post_number
-        ]
-        if ours and all(isinstance(p.get("raw"), str) for p in ours):
-            wanted = _squash(raw)
-            return any(_squash(str(p["raw"])) == wanted for p in ours)
-        return len(ours) >= part
-
-    async def _outbox_loop(self) -> None:
-        while True:
-            await self._resend_due()
-            await asyncio.sleep(self.settings.outbox_poll_seconds)
-
-    async def _resend_due(self) -> None:
-        """Send pending replies whose retry time has come, keeping each answer's parts in order."""
-        now = time.time()
-        blocked: set[object] = set()
-        for item in self.services.store.pending(CHANNEL):
-            key = item.payload.get("post_id")
-            if key in blocked:
-                continue
-            if item.id in self._in_flight or item.next_attempt_at > now:
-                blocked.add(key)
-                continue
-            try:
-                await self._deliver(item.id, item.payload)
-            except CitecastError as exc:
-                blocked.add(key)
-                log.error(
-                    "discourse topic %s: resend failed: %s", item.payload.get("topic_id"), exc
-                )
+        return self._answerer.question_for(event, trigger)
 
     def _ensure_client(self) -> DiscourseClient:
         if self._client is None:
@@ -357,8 +194,3 @@ class DiscourseConnector:
                 sleep=self._sleep,
             )
         return self._client
-
-
-def _squash(text: str) -> str:
-    # Discourse compares bodies with whitespace removed.
-    return re.sub(r"\s+", "", text)

@@ -177,11 +177,23 @@ class DiscourseClient:
                 continue
             if response.status_code >= 400:
                 raise _api_error(method, path, response)
+            if response.is_redirect:
+                # Never followed: a redirected POST turns into a GET, and a login page is no
+                # answer. The usual cause is discourse.base_url (http:// for an https forum,
+                # an old host name, a missing subfolder).
+                location = response.headers.get("Location", "")
+                raise DiscourseAPIError(
+                    f"{method} {path}: the forum redirected to {location or 'another address'};"
+                    " set discourse.base_url to the forum's address",
+                    response.status_code,
+                )
             try:
                 data = response.json()
             except ValueError:
                 raise DiscourseAPIError(
-                    f"{method} {path}: the forum answered non-JSON", response.status_code
+                    f"{method} {path}: the forum answered non-JSON"
+                    f" (is discourse.base_url {str(self._http.base_url)!r} the forum's address?)",
+                    response.status_code,
                 ) from None
             if not isinstance(data, dict):
                 raise DiscourseAPIError(f"{method} {path}: unexpected answer", response.status_code)
@@ -212,6 +224,12 @@ def _api_error(method: str, path: str, response: httpx.Response) -> DiscourseAPI
     if isinstance(body, dict) and isinstance(body.get("errors"), list):
         errors = [str(e) for e in body["errors"]]
     detail = "; ".join(errors) or response.reason_phrase
+    denied = isinstance(body, dict) and body.get("error_type") == "invalid_access"
+    if response.status_code == 403 and denied:
+        detail += (
+            " (check discourse.api_key and discourse.api_username, the key's scopes, and"
+            " that the bot user may read and post in this topic)"
+        )
     return DiscourseAPIError(
         f"{method} {path} answered {response.status_code}: {detail}", response.status_code, errors
     )

@@ -3,6 +3,10 @@
 Consecutive posts by people become one question (each line prefixed with the author, so the
 assistant can tell speakers apart); the bot's next post is the answer to it. People's posts
 that the bot never answered still count as context, with an empty answer.
+
+Only what every reader of the topic sees is history: whispers (which the bot reads when its
+user is staff), moderator notes and small actions (``post_type`` other than 1), hidden
+(flagged) posts and deleted ones are left out, so an answer never repeats them in public.
 """
 
 from __future__ import annotations
@@ -22,6 +26,17 @@ def post_text(post: Mapping[str, Any]) -> str:
     return html_to_text(str(post.get("cooked") or ""))
 
 
+def visible_to_all(post: Mapping[str, Any]) -> bool:
+    """True for a regular post that is neither hidden nor deleted."""
+    post_type = post.get("post_type", 1)
+    return (
+        (post_type is None or post_type == 1)
+        and not post.get("hidden")
+        and not post.get("deleted_at")
+        and not post.get("user_deleted")
+    )
+
+
 def history_from_posts(
     posts: Iterable[Mapping[str, Any]],
     bot_username: str,
@@ -34,7 +49,7 @@ def history_from_posts(
     pending: list[str] = []
     for post in sorted(posts, key=lambda p: int(p.get("post_number") or 0)):
         number = int(post.get("post_number") or 0)
-        if number <= 0 or number >= before_post_number:
+        if number <= 0 or number >= before_post_number or not visible_to_all(post):
             continue
         text = post_text(post)
         if not text:

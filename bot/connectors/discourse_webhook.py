@@ -50,6 +50,7 @@ class PostEvent:
     reply_to_username: str | None = None
     topic_archetype: str = "regular"
     post_type: int = 1
+    user_id: int | None = None
 
 
 def parse_post_event(body: bytes) -> PostEvent:
@@ -81,6 +82,7 @@ def parse_post_event(body: bytes) -> PostEvent:
         ),
         topic_archetype=str(post.get("topic_archetype") or "regular"),
         post_type=_optional_int(post.get("post_type")) or 1,
+        user_id=_signed_int(post.get("user_id")),
     )
 
 
@@ -93,27 +95,82 @@ def mentions(text: str, username: str) -> bool:
 def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None:
     """Why the bot should answer ``event``, or None when it must stay quiet.
 
-    Never its own posts, never outside the listed categories (private messages have none),
-    never whispers or moderator actions (post_type other than 1).
+    Never its own posts, never Discourse's built-in bot users (``system``, ``discobot`` and
+    plugin bots: user ids of 0 and below), never outside the listed categories (private
+    messages have none), never whispers or moderator actions (post_type other than 1).
     """
     bot = settings.api_username.lower()
     if event.username.lower() == bot or event.post_type != 1:
+        return None
+    if event.user_id is not None and event.user_id <= 0:
+        return None
+    if event.topic_archetype == "private_message":
         return None
     if event.category_id is None or event.category_id not in settings.categories:
         return None
     if settings.answer_new_topics and event.post_number == 1:
         return "new_topic"
     # A mention inside a [quote] is someone else's earlier post (Discourse notifies nobody
-    # for it): quoting a question to the bot is not asking it again.
-    if settings.answer_mentions and mentions(strip_quotes(event.raw), settings.api_username):
-        return "mention"
-    if (
-        settings.answer_replies
-        and event.reply_to_username is not None
-        and event.reply_to_username.lower() == bot
+    # for it): quoting a question to the bot is not asking it again. Nor is one inside code.
+    if settings.answer_mentions and mentions(
+        strip_code(strip_quotes(event.raw)), settings.api_username
     ):
+        return "mention"
+    if settings.answer_replies and replies_to(event, settings.api_username):
         return "reply"
     return None
+
+
+def replies_to(event: PostEvent, username: str) -> bool:
+    """True when ``event`` is a reply to a post by ``username``.
+
+    Discourse leaves ``reply_to_user`` out of the post JSON when the reply quotes the post it
+    answers (``suppress_reply_when_quoting``, on by default): then the quote's header names
+    the author of post ``reply_to_post_number``.
+    """
+    if event.reply_to_username is not None:
+        return event.reply_to_username.lower() == username.lower()
+    if event.reply_to_post_number is None:
+        return False
+    return any(
+        quote.topic in (None, event.topic_id)
+        and quote.post_number == event.reply_to_post_number
+        and quote.username.lower() == username.lower()
+        for quote in quoted_posts(event.raw)
+    )
+
+
+@dataclass(frozen=True)
+class QuotedPost:
+    """Who and what a ``[quote="name, post:N, topic:T"]`` header quotes."""
+
+    username: str
+    post_number: int | None
+    topic: int | None
+
+
+_QUOTE_HEADER = re.compile(r'\[quote="?([^"\]]*)"?\]', re.IGNORECASE)
+
+
+def quoted_posts(text: str) -> list[QuotedPost]:
+    """The posts ``text`` quotes, from their ``[quote=…]`` headers.
+
+    The header is ``"username, post:N, topic:T"``, or ``"Full Name, post:N, topic:T,
+    username:name"`` on forums that show full names.
+    """
+    quotes: list[QuotedPost] = []
+    for match in _QUOTE_HEADER.finditer(text):
+        parts = [part.strip() for part in match.group(1).split(",")]
+        fields = dict(part.split(":", 1) for part in parts[1:] if ":" in part)
+        username = fields.get("username", parts[0]).strip()
+        quotes.append(
+            QuotedPost(
+                username,
+                _optional_int(fields.get("post", "").strip()),
+                _optional_int(fields.get("topic", "").strip()),
+            )
+        )
+    return quotes
 
 
 _QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\].*?\[/quote\]\s*", re.IGNORECASE | re.DOTALL)
@@ -122,6 +179,15 @@ _QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\].*?\[/quote\]\s*", re.IGNORECAS
 def strip_quotes(text: str) -> str:
     """``text`` without its ``[quote]…[/quote]`` blocks: what the poster wrote themselves."""
     return _QUOTE_BLOCK.sub("", text)
+
+
+_FENCED_CODE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
+_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
+
+
+def strip_code(text: str) -> str:
+    """``text`` without fenced code blocks and code spans, where Discourse makes no mentions."""
+    return _CODE_SPAN.sub(" ", _FENCED_CODE.sub("", text))
 
 
 def strip_mention(text: str, username: str) -> str:
@@ -161,6 +227,16 @@ def _int(post: dict[str, Any], key: str) -> int:
     if value is None:
         raise ValidationError(f"webhook post has no integer '{key}'")
     return value
+
+
+def _signed_int(value: Any) -> int | None:
+    # the user ids of Discourse's own bots are negative (system is -1)
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _optional_int(value: Any) -> int | None:

@@ -68,7 +68,7 @@ async def test_429_waits_as_told_and_5xx_backs_off(forum: FakeDiscourse) -> None
     forum.fail("/posts.json", status=502, times=2)
     sleep = RecordingSleep()
     client = make_client(forum, sleep)
-    await client.create_post(topic_id, "Here is the answer.", 1)
+    await client.create_post(topic_id, "Here is the whole answer.", 1)
     await client.aclose()
     assert sleep.waits == [7.0, 1.0, 2.0]  # Retry-After, then 0.5 * 2**(attempt - 1)
     assert [status for _, path, status in forum.requests if path == "/posts.json"] == [
@@ -85,11 +85,11 @@ async def test_retries_give_up_with_our_errors(forum: FakeDiscourse) -> None:
     client = make_client(forum, sleep, attempts=2)
     forum.fail("/posts.json", status=503, times=2)
     with pytest.raises(DiscourseAPIError) as caught:
-        await client.create_post(topic_id, "An answer.", 1)
+        await client.create_post(topic_id, "An answer, long enough to post.", 1)
     assert caught.value.status == 503
     forum.rate_limit("/posts.json", wait_seconds=3600)
     with pytest.raises(RateLimitedError) as limited:
-        await client.create_post(topic_id, "An answer.", 1)
+        await client.create_post(topic_id, "An answer, long enough to post.", 1)
     assert limited.value.retry_after == 3600
     await client.aclose()
     assert forum.api_posts == []
@@ -102,9 +102,12 @@ async def test_limits_and_the_duplicate_rule_surface_as_422(forum: FakeDiscourse
     with pytest.raises(DiscourseAPIError) as too_long:
         await client.create_post(topic_id, "x" * 5001, 1)
     assert too_long.value.errors == ("Body is limited to 5000 characters; you entered 5001.",)
-    await client.create_post(topic_id, "The same answer.", 1)
+    with pytest.raises(DiscourseAPIError) as too_short:
+        await client.create_post(topic_id, "  Yes. <!-- a comment does not count -->  ", 1)
+    assert too_short.value.errors == ("Body is too short (minimum is 20 characters)",)
+    await client.create_post(topic_id, "The same answer, said twice.", 1)
     with pytest.raises(DiscourseAPIError) as duplicate:
-        await client.create_post(topic_id, "The  same\nanswer.", 1)
+        await client.create_post(topic_id, "The  same\nanswer, said twice.", 1)
     await client.aclose()
     assert duplicate.value.status == 422
     assert duplicate.value.errors == (TOO_SIMILAR,)

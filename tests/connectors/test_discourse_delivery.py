@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from bot.connectors.discourse import OUTBOX_ATTEMPTS
+from bot.connectors.discourse_delivery import OUTBOX_ATTEMPTS
 from tests.connectors.discourse_harness import (
     PUBLIC,
     Harness,

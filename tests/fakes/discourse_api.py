@@ -4,14 +4,22 @@ It is a real aiohttp server bound to 127.0.0.1 on a free port, so the connector'
 client talks HTTP to it. It enforces what the real forum enforces and a test could trip over:
 
 - ``Api-Key`` + ``Api-Username`` on every request, else 403 ``invalid_access``;
-- ``max_post_length`` (422 "Body is limited to N characters; you entered M.");
+- ``max_post_length`` (422 "Body is limited to N characters; you entered M.") and
+  ``min_post_length`` (422 "Body is too short (minimum is N characters)", counted as Discourse
+  does: stripped, without HTML comments);
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
   ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted";
 - ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
   authorized ...") and a maximum attachment size;
 - rate limiting: :meth:`FakeDiscourse.rate_limit` makes the next requests to a path answer 429 with
   ``Retry-After`` and ``extras.wait_seconds``, as Discourse does;
-- :meth:`FakeDiscourse.fail` makes the next requests to a path answer any status (e.g. 502).
+- :meth:`FakeDiscourse.fail` makes the next requests to a path answer any status (e.g. 502);
+- ``redirect_to`` makes every API request answer 301 to that address (a base URL on http://
+  for an https forum);
+- post JSON as the webhook serializer writes it: ``user_id`` (Discourse's own bots, ``system``
+  and ``discobot``, have negative ids), ``post_type`` (4 = whisper), and no ``reply_to_user``
+  when the reply quotes the post it answers (``suppress_reply_when_quoting``, on by default);
+- whispers are served in topic reads only to users in ``staff``.
 
 It records every accepted post and upload, and builds signed webhook deliveries the way Discourse
 sends them (:meth:`FakeDiscourse.user_posts` then :func:`webhook_request`).
@@ -76,18 +84,26 @@ class FakeDiscourse:
         api_key: str = "test-api-key",
         users: tuple[str, ...] = ("citecast", "alice", "bob", "system"),
         max_post_length: int = 32_000,
+        min_post_length: int = 20,
         authorized_extensions: tuple[str, ...] = DEFAULT_EXTENSIONS,
         max_attachment_bytes: int = 4 * 1024 * 1024,
         unique_posts_mins: float = 5.0,
         posts_per_page: int = 20,
+        suppress_reply_when_quoting: bool = True,
+        staff: tuple[str, ...] = (),
     ) -> None:
         self.api_key = api_key
         self.users = set(users)
         self.max_post_length = max_post_length
+        self.min_post_length = min_post_length
         self.authorized_extensions = tuple(ext.lower() for ext in authorized_extensions)
         self.max_attachment_bytes = max_attachment_bytes
         self.unique_posts_mins = unique_posts_mins
         self.posts_per_page = posts_per_page
+        self.suppress_reply_when_quoting = suppress_reply_when_quoting
+        self.staff = set(staff)
+        self.redirect_to: str | None = None
+        self.user_ids = {"system": -1, "discobot": -2}
         self.topics: dict[int, FakeTopic] = {}
         self.api_posts: list[dict[str, Any]] = []
         self.uploads: list[RecordedUpload] = []
@@ -155,10 +171,21 @@ class FakeDiscourse:
         return self._add_post(topic_id, raw, username, None)
 
     def user_posts(
-        self, topic_id: int, raw: str, *, username: str = "alice", reply_to: int | None = None
+        self,
+        topic_id: int,
+        raw: str,
+        *,
+        username: str = "alice",
+        reply_to: int | None = None,
+        **overrides: Any,
     ) -> dict[str, Any]:
-        """A user replies in a topic (optionally to post number ``reply_to``); returns the post."""
-        return self._add_post(topic_id, raw, username, reply_to)
+        """A user replies in a topic (optionally to post number ``reply_to``); returns the post.
+
+        ``overrides`` set other post fields, e.g. ``post_type=4`` for a whisper, ``hidden=True``.
+        """
+        post = self._add_post(topic_id, raw, username, reply_to)
+        post.update(overrides)
+        return post
 
     def bot_posts(self, username: str = "citecast") -> list[dict[str, Any]]:
         """Posts accepted through the API from ``username``, oldest first."""
@@ -175,6 +202,7 @@ class FakeDiscourse:
             "id": self._next_post_id,
             "name": username.title(),
             "username": username,
+            "user_id": self.user_ids.setdefault(username, len(self.user_ids) + 1),
             "post_number": len(topic.posts) + 1,
             "post_type": 1,
             "raw": raw,
@@ -189,7 +217,11 @@ class FakeDiscourse:
         }
         if reply_to is not None:
             target = topic.posts[reply_to - 1]
-            post["reply_to_user"] = {"username": target["username"], "name": target["name"]}
+            quoted = re.search(
+                rf'\[quote="[^"\]]*\bpost:{reply_to}\b[^"\]]*"\]', raw, flags=re.IGNORECASE
+            )
+            if not (self.suppress_reply_when_quoting and quoted):
+                post["reply_to_user"] = {"username": target["username"], "name": target["name"]}
         topic.posts.append(post)
         return post
 
@@ -213,6 +245,8 @@ class FakeDiscourse:
             return _post_error(
                 f"Body is limited to {self.max_post_length} characters; you entered {len(raw)}."
             )
+        if len(re.sub(r"<!--.*?-->", "", raw.strip(), flags=re.S)) < self.min_post_length:
+            return _post_error(f"Body is too short (minimum is {self.min_post_length} characters)")
         digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
         now = time.monotonic()
         horizon = now - self.unique_posts_mins * 60
@@ -289,7 +323,8 @@ class FakeDiscourse:
         if topic is None:
             return _error(404, ["The requested URL or resource could not be found."], "not_found")
         include_raw = request.query.get("include_raw") == "true"
-        first_page = [_public_post(p, include_raw) for p in topic.posts[: self.posts_per_page]]
+        visible = self._visible(topic, request)
+        first_page = [_public_post(p, include_raw) for p in visible[: self.posts_per_page]]
         return web.json_response(
             {
                 "id": topic.id,
@@ -297,7 +332,7 @@ class FakeDiscourse:
                 "category_id": topic.category_id,
                 "archetype": topic.archetype,
                 "posts_count": len(topic.posts),
-                "post_stream": {"posts": first_page, "stream": [p["id"] for p in topic.posts]},
+                "post_stream": {"posts": first_page, "stream": [p["id"] for p in visible]},
             }
         )
 
@@ -310,12 +345,21 @@ class FakeDiscourse:
             return _error(404, ["The requested URL or resource could not be found."], "not_found")
         wanted = {int(value) for value in request.query.getall("post_ids[]", [])}
         include_raw = request.query.get("include_raw") == "true"
-        posts = [_public_post(p, include_raw) for p in topic.posts if p["id"] in wanted]
+        visible = self._visible(topic, request)
+        posts = [_public_post(p, include_raw) for p in visible if p["id"] in wanted]
         return web.json_response({"id": topic.id, "post_stream": {"posts": posts}})
+
+    def _visible(self, topic: FakeTopic, request: web.Request) -> list[dict[str, Any]]:
+        # whispers (post_type 4) only for staff, as on the real forum
+        staff = request.headers.get("Api-Username", "") in self.staff
+        return [p for p in topic.posts if staff or p.get("post_type") != 4]
 
     # -- shared checks -------------------------------------------------------------------------
 
     def _check(self, request: web.Request) -> web.Response | None:
+        if self.redirect_to is not None:
+            location = self.redirect_to.rstrip("/") + request.path_qs
+            return web.Response(status=301, headers={"Location": location}, text="Moved")
         injected = self._injected.get(request.path)
         if injected and not injected[0].after_accept:
             item = injected.popleft()

@@ -390,7 +390,8 @@ def test_an_empty_answer_is_still_a_valid_payload_everywhere() -> None:
         payload = render(channel, Answer(text=""))
         CHECKS[channel](payload)
     assert render("slack", Answer(text=""))["messages"][0]["blocks"][0]["type"] == "section"
-    assert render("discourse", Answer(text=""))["raw"] == "(empty answer)"
+    # Discourse refuses a post shorter than its min_post_length (20 by default)
+    assert len(render("discourse", Answer(text=""))["raw"]) >= 20
 
 
 def test_capabilities_can_tighten_slack_and_discord_limits() -> None:

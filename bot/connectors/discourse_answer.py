@@ -1,0 +1,130 @@
+"""Answering one Discourse post: topic history → assistant → post bodies → outbox → forum.
+
+The reply is composed for the audience of the post's category, its bodies are put in the
+store's outbox (one item per part) together with the turn, and then sent. From the moment the
+reply is in the outbox its question is done: a failed send is the outbox worker's to retry.
+Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
+question is left for the outbox worker to answer again when the cause may pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_delivery import CHANNEL, SUFFIX_RESERVE, ReplyDelivery, audience_for
+from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
+from bot.connectors.discourse_publish import PostComposer
+from bot.connectors.discourse_topic import history_from_posts
+from bot.connectors.discourse_webhook import PostEvent, Trigger, strip_mention
+from bot.errors import CitecastError, StoreError
+from bot.models import Exchange
+from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+
+class PostAnswerer:
+    """Answers Discourse posts with the shared assistant, one background task per post."""
+
+    def __init__(
+        self,
+        services: Services,
+        client: Callable[[], DiscourseClient],
+        delivery: ReplyDelivery,
+        outbox: DiscourseOutbox,
+    ) -> None:
+        self.services = services
+        self.settings = services.settings.discourse
+        self._client = client
+        self._delivery = delivery
+        self._outbox = outbox
+
+    def question_for(self, event: PostEvent, trigger: Trigger) -> str:
+        """The question the post asks: the topic title and body for a new topic."""
+        text = strip_mention(event.raw, self.settings.api_username)
+        if trigger == "new_topic" and event.topic_title:
+            text = f"{event.topic_title}\n\n{text}".strip()
+        # as long as a question may be on the web page; the whole post stays in the topic
+        return (text or event.topic_title)[: self.services.settings.web.max_question_chars]
+
+    async def answer(
+        self, event: PostEvent, trigger: Trigger, question_id: str | None = None
+    ) -> None:
+        """Answer ``event``; ``question_id`` is its stored question, marked done once the reply
+        is in the outbox (None: nothing stored to mark)."""
+        store = self.services.store
+        first_item = f"discourse-{event.post_id}"
+        question = self.question_for(event, trigger)
+        conversation = f"discourse-topic-{event.topic_id}"
+        try:
+            if question_id is not None and store.outbox_item(first_item) is not None:
+                # Answered before a crash cut the bookkeeping short: the reply is in the outbox.
+                store.mark_sent(question_id)
+                return
+            turn_id = store.add_turn(conversation, CHANNEL, question, status="pending")
+        except StoreError as exc:
+            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
+            self._outbox.question_failed(question_id, exc, transient=True)
+            return
+        answered = False
+        try:
+            audience = audience_for(self.settings, event.category_id)
+            history = await self._history(event)
+            reply = await self.services.assistant.reply(question, audience, history)
+            composer = PostComposer(self._client(), self.services, audience, turn_id)
+            raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
+            items: list[tuple[str, dict[str, Any]]] = []
+            for part, raw in enumerate(raws, start=1):
+                payload = {
+                    "topic_id": event.topic_id,
+                    "raw": raw,
+                    "reply_to_post_number": event.post_number,
+                    "post_id": event.post_id,
+                    "part": part,
+                    "audience": sorted(audience),
+                }
+                item_id = first_item + (f"-{part}" if part > 1 else "")
+                items.append((store.enqueue(CHANNEL, payload, item_id=item_id), payload))
+            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+            answered = True
+            if question_id is not None:
+                store.mark_sent(question_id)
+            # From here a failure leaves the reply in the outbox for the worker to resend.
+            for item_id, payload in items:
+                await self._delivery.deliver(item_id, payload, retrying=False)
+        except asyncio.CancelledError:
+            # A stop or restart: the question stays pending and is answered at the next start.
+            if not answered:
+                store.finish_turn(turn_id, None, None, status="failed")
+            raise
+        except CitecastError as exc:
+            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
+            if not answered:
+                store.finish_turn(turn_id, None, None, status="failed")
+                self._outbox.question_failed(question_id, exc, transient=is_transient(exc))
+        except Exception as exc:
+            # A bug must not vanish inside a background task: log it with the topic.
+            log.exception(
+                "discourse topic %s post %s: unexpected error", event.topic_id, event.post_id
+            )
+            if not answered:
+                store.finish_turn(turn_id, None, None, status="failed")
+                self._outbox.question_failed(question_id, exc, transient=False)
+
+    async def _history(self, event: PostEvent) -> list[Exchange]:
+        if self.settings.history_posts == 0 or event.post_number <= 1:
+            return []
+        try:
+            topic, posts = await self._client().recent_posts(
+                event.topic_id, self.settings.history_posts + 1
+            )
+        except CitecastError as exc:
+            # History helps but is not essential: answer the post on its own.
+            log.warning("discourse topic %s: no history (%s)", event.topic_id, exc)
+            return []
+        title = str(topic.get("title") or event.topic_title)
+        return history_from_posts(posts, self.settings.api_username, event.post_number, title)

@@ -1,0 +1,174 @@
+"""Posting a Discourse reply from the store's outbox: at most once, and only to its audience.
+
+- The reply is put in the store's outbox (channel ``discourse``) before it is sent and marked
+  sent once the forum accepted it. A reply that failed (after the client's own 429/5xx retries)
+  is retried by the outbox worker with the same doubling backoff, up to 12 attempts; one left by
+  a crash is sent at the next start. A 429 asking for a longer wait than the client keeps a task
+  waiting (``retry_max_seconds``) is retried no sooner than the forum asked, and a rate limit
+  alone gives up only after 48 attempts (the attempts are one count in the store, so a failure
+  other than 429 still ends the item once 12 are reached).
+- Discourse refuses a body identical to one the same user posted within 5 minutes ("Body is too
+  similar to what you recently posted"). Two cases cause it: our own earlier attempt did land
+  (the response was lost) — then the topic already has the bot's reply to that post and nothing
+  more is sent — or the bot is legitimately giving the same answer twice (e.g. the same question
+  in two topics) — then the reply is sent once more with an invisible HTML comment naming the
+  post it answers, which makes the body unique.
+- A reply composed for a private audience (a category in ``audience_by_category``) is only
+  posted while the topic still sits in a category read by that audience: the topic is read
+  just before each attempt, and a reply whose topic has moved somewhere more public (e.g. while
+  it waited out a rate limit) is dropped, never posted.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
+from bot.config import DiscourseSettings
+from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.errors import ChannelError, CitecastError, RateLimitedError
+from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "discourse"
+UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
+SUFFIX_RESERVE = 64
+OUTBOX_ATTEMPTS = 12
+OUTBOX_RATE_LIMITED_ATTEMPTS = 48
+TOO_SIMILAR = "too similar to what you recently posted"
+
+
+class AudienceChangedError(ChannelError):
+    """The topic is no longer read (only) by the audience a reply was composed for."""
+
+
+def audience_for(settings: DiscourseSettings, category_id: int | None) -> frozenset[str]:
+    """The groups whose readers see ``category_id`` (public unless configured)."""
+    groups = settings.audience_by_category.get(str(category_id))
+    return frozenset(groups) if groups else frozenset({"public"})
+
+
+class ReplyDelivery:
+    """Sends the replies kept in the outbox and records each attempt's outcome in the store.
+
+    ``client`` gives the connector's API client (opened on first use); ``in_flight`` is the
+    connector's set of outbox ids being worked on, which the outbox worker leaves alone.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        client: Callable[[], DiscourseClient],
+        in_flight: set[str],
+    ) -> None:
+        self.services = services
+        self.settings = services.settings.discourse
+        self._client = client
+        self._in_flight = in_flight
+
+    async def deliver(self, item_id: str, payload: dict[str, Any], retrying: bool) -> None:
+        """Send one outbox item; on failure record it for the outbox worker and re-raise.
+
+        ``retrying``: sent by the outbox worker, so an earlier attempt (before a failure, a
+        crash or a restart) may have landed.
+        """
+        store = self.services.store
+        self._in_flight.add(item_id)
+        try:
+            await self.post(payload, retrying=retrying)
+        except AudienceChangedError as exc:
+            log.error("discourse: %s; reply %s dropped", exc, item_id)
+            store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
+            raise
+        except CitecastError as exc:
+            item = store.outbox_item(item_id)
+            retry_in = self._client().retry.backoff((item.attempts if item else 0) + 1)
+            limit = OUTBOX_ATTEMPTS
+            if isinstance(exc, RateLimitedError):
+                # The forum is up and said when to come back: wait that long, and let a
+                # rate limit outlast the attempts that would give up on a failing forum.
+                retry_in = max(retry_in, exc.retry_after)
+                limit = OUTBOX_RATE_LIMITED_ATTEMPTS
+            store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
+            raise
+        finally:
+            self._in_flight.discard(item_id)
+        store.mark_sent(item_id)
+
+    async def post(self, payload: dict[str, Any], retrying: bool = False) -> None:
+        """Post one reply. On a retry, first look for it in the topic: an earlier attempt may
+        have landed with its response lost (or just before a crash), longer ago than the
+        forum's duplicate window (``unique_posts_mins``, 5 by default, 0 on some forums) would
+        catch."""
+        client = self._client()
+        topic_id = int(payload["topic_id"])
+        reply_to = int(payload["reply_to_post_number"])
+        raw = str(payload["raw"])
+        audience = frozenset(payload.get("audience") or ["public"])
+        if audience != {"public"}:
+            await self.check_audience(topic_id, audience)
+        part = int(payload.get("part") or 1)
+        suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
+        if part > 1:
+            suffix = suffix.replace(" -->", f", part {part} -->")
+        if retrying and await self.already_posted(topic_id, reply_to, (raw, raw + suffix), part):
+            log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
+            return
+        for body in (raw, raw + suffix):
+            try:
+                await client.create_post(topic_id, body, reply_to)
+                return
+            except DiscourseAPIError as exc:
+                if exc.status != 422 or not exc.mentions(TOO_SIMILAR):
+                    raise
+                # Either an earlier attempt landed (its response lost), or the bot posted the
+                # same body elsewhere within the forum's unique_posts_mins.
+                if await self.already_posted(topic_id, reply_to, (raw, raw + suffix), part):
+                    log.info(
+                        "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
+                    )
+                    return
+                if body != raw:
+                    raise
+
+    async def check_audience(self, topic_id: int, audience: frozenset[str]) -> None:
+        """Raise AudienceChangedError unless the topic's readers may still see ``audience``'s
+        sources (the topic may have moved since the reply was composed)."""
+        topic = await self._client().topic(topic_id)
+        category = topic.get("category_id")
+        private = str(topic.get("archetype") or "regular") == "private_message"
+        readers = audience_for(self.settings, category if isinstance(category, int) else None)
+        if private or not audience <= readers:
+            raise AudienceChangedError(
+                f"topic {topic_id} is now read by {', '.join(sorted(readers))}, not"
+                f" {', '.join(sorted(audience))}: a reply citing their sources is not posted"
+            )
+
+    async def already_posted(
+        self, topic_id: int, post_number: int, bodies: tuple[str, ...], part: int
+    ) -> bool:
+        """True when the topic already holds this reply, with or without the unique suffix (an
+        earlier attempt whose answer got lost).
+
+        Compares bodies when the forum sends them, else counts the bot's replies to the post.
+        """
+        _, posts = await self._client().recent_posts(topic_id, 50)
+        bot = self.settings.api_username.lower()
+        ours = [
+            p
+            for p in posts
+            if str(p.get("username") or "").lower() == bot
+            and p.get("reply_to_post_number") == post_number
+        ]
+        if ours and all(isinstance(p.get("raw"), str) for p in ours):
+            wanted = {_squash(body) for body in bodies}
+            return any(_squash(str(p["raw"])) in wanted for p in ours)
+        return len(ours) >= part
+
+
+def _squash(text: str) -> str:
+    # Discourse compares bodies with whitespace removed.
+    return re.sub(r"\s+", "", text)

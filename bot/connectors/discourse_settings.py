@@ -1,0 +1,72 @@
+"""The ``discourse`` settings checked at start, so a forum that could not be answered is refused.
+
+Each problem is one line naming the key (``citecast serve`` prints it and exits 2), instead of a
+server that starts and then refuses every webhook or fails every reply.
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from bot.config import DiscourseSettings
+from bot.errors import ConfigError
+
+_USERNAME = re.compile(r"[\w.\-]+")
+_HOST = re.compile(r"[A-Za-z0-9.\-]+|[0-9A-Fa-f:.]+")
+
+
+def check_settings(settings: DiscourseSettings) -> None:
+    """Fail at start, in one line naming the key, when the forum could not be answered.
+
+    Without these the server would start and then refuse every webhook (no secret to check
+    signatures with), fail every reply (no usable API address, key or user), or answer nothing
+    at all (no category listed).
+    """
+    missing = [
+        f"discourse.{key}"
+        for key in ("base_url", "api_key", "webhook_secret")
+        if not str(getattr(settings, key)).strip()
+    ]
+    if missing:
+        raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled")
+    _check_base_url(settings.base_url)
+    if not _USERNAME.fullmatch(settings.api_username):
+        raise ConfigError(
+            "discourse.api_username: the bot user's username (letters, digits, _ . -):"
+            f" {settings.api_username!r}"
+        )
+    if not settings.categories:
+        raise ConfigError(
+            "discourse.categories: list the ids of the categories to answer in"
+            " (nothing outside them is ever answered)"
+        )
+    for key, groups in settings.audience_by_category.items():
+        if not key.isdigit() or str(int(key)) != key:
+            raise ConfigError(
+                f"discourse.audience_by_category.{key}: must be a category id (a number)"
+            )
+        if not groups:
+            raise ConfigError(
+                f"discourse.audience_by_category.{key}: name the groups that read the category"
+            )
+
+
+def _check_base_url(base_url: str) -> None:
+    problem = ""
+    try:
+        url = httpx.URL(base_url.strip())
+    except (httpx.InvalidURL, ValueError) as exc:
+        problem = str(exc)
+    else:
+        if url.scheme not in ("http", "https"):
+            problem = "must be the forum's http(s) address"
+        elif not url.host:
+            problem = "has no host name"
+        elif not _HOST.fullmatch(url.raw_host.decode("ascii", "replace")):
+            problem = "the host name is not valid"
+        elif url.query or url.fragment:
+            problem = "must be the forum's address, without ?query or #fragment"
+    if problem:
+        raise ConfigError(f"discourse.base_url: {problem}: {base_url!r}")
