@@ -30,14 +30,14 @@ _PAGE = """<!doctype html>
   <link rel="stylesheet" href="/static/chat.css">
 </head>
 <body class="cc-page">
-  <main class="cc-root">
+  <main class="cc-root"><div class="cc-chat">
     <header class="cc-header"><div class="cc-brand">
       <span class="cc-logo" aria-hidden="true">❝</span>
       <div><h1 class="cc-title">{heading}</h1>
       <p class="cc-subtitle">An answer and every source it cites.</p></div>
     </div></header>
     <article class="cc-answer" aria-label="Answer"><div class="cc-body">{body}</div></article>
-  </main>
+  </div></main>
 </body>
 </html>
 """

@@ -1,30 +1,42 @@
 /* citecast answer actions: the bar under a finished answer, with "Copy answer" and the helpful /
  * not helpful vote (POST /api/feedback, once per answer). Loaded after sources.js and before
- * chat.js, which uses window.CitecastActions.
+ * chat.js, which uses window.Citecast.actions.
  */
 (function () {
   "use strict";
 
-  var sources = window.CitecastSources;
+  var citecast = window.Citecast;
+  var sources = citecast.sources;
   var el = sources.el;
   var VOTES = [["helpful", "Helpful"], ["not_helpful", "Not helpful"]];
 
-  function copyText(text) {
+  /* Copy ``text``; ``button`` is the control that asked (it keeps the focus). */
+  function copyText(text, button) {
     if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text).catch(function () { return legacyCopy(text); });
+      return navigator.clipboard.writeText(text).catch(function () {
+        return legacyCopy(text, button);
+      });
     }
-    return legacyCopy(text);
+    return legacyCopy(text, button);
   }
 
-  function legacyCopy(text) {
+  /* Without the clipboard API (plain http, or a browser that says no): select the text in a
+   * hidden box and copy that. The box goes beside ``button``, in the same document or shadow
+   * root (in the widget the host page is never touched), selecting it scrolls nothing, and the
+   * focus it took goes back to ``button`` so a keyboard user stays where they were. */
+  function legacyCopy(text, button) {
     return new Promise(function (resolve, reject) {
-      var area = el("textarea", { "aria-hidden": "true", "class": "cc-offscreen" });
+      var area = el("textarea", {
+        "aria-hidden": "true", "tabindex": "-1", "readonly": "", "class": "cc-offscreen",
+      });
       area.value = text;
-      document.body.appendChild(area);
+      button.parentNode.insertBefore(area, button.nextSibling);
+      area.focus({ preventScroll: true });
       area.select();
       var ok = false;
       try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
       area.remove();
+      button.focus({ preventScroll: true });
       if (ok) resolve(); else reject(new Error("copy failed"));
     });
   }
@@ -35,7 +47,7 @@
       var cites = (answer.citations || []).map(function (c) {
         return Object.assign({}, c, { href: (byN[c.n] || {}).href });
       });
-      copyText(sources.plainAnswer(answer.text, cites)).then(function () {
+      copyText(sources.plainAnswer(answer.text, cites), copy).then(function () {
         copy.textContent = "Copied";
         say("Answer copied to the clipboard.");
         setTimeout(function () { copy.textContent = "Copy answer"; }, 1500);
@@ -46,7 +58,9 @@
 
   /* The two vote buttons, as a labelled group; a vote disables both and presses the one chosen.
    * ``stored`` is the answer's vote already recorded (shown pressed, nothing more to choose);
-   * ``vote(value)`` resolves to ``{recorded, vote}``: a refused vote is never shown pressed. */
+   * ``vote(value)`` resolves to ``{recorded, vote}``: a refused vote is never shown pressed.
+   * Disabled with aria-disabled, not the disabled attribute: a button that loses its focus by
+   * being disabled drops keyboard focus to the page (and out of the widget's panel). */
   function voteButtons(vote, stored, say) {
     var group = el("div", { "class": "cc-votes", "role": "group", "aria-label": "Was this helpful?" });
     var buttons = VOTES.map(function (pair) {
@@ -55,15 +69,21 @@
         "data-value": pair[0],
       }, pair[1]);
     });
-    function settle(value) {
+    function disable(off) {
       buttons.forEach(function (b) {
-        b.disabled = true;
+        if (off) b.setAttribute("aria-disabled", "true"); else b.removeAttribute("aria-disabled");
+      });
+    }
+    function settle(value) {
+      disable(true);
+      buttons.forEach(function (b) {
         b.setAttribute("aria-pressed", b.getAttribute("data-value") === value ? "true" : "false");
       });
     }
     buttons.forEach(function (button) {
       button.addEventListener("click", function () {
-        buttons.forEach(function (b) { b.disabled = true; });
+        if (button.getAttribute("aria-disabled") === "true") return;
+        disable(true);
         vote(button.getAttribute("data-value")).then(function (result) {
           if (result.recorded) {
             settle(button.getAttribute("data-value"));
@@ -73,7 +93,7 @@
             say("This answer was already rated.");
           }
         }, function () {
-          buttons.forEach(function (b) { b.disabled = false; });
+          disable(false);
           say("Could not send the feedback; try again.", true);
         });
       });
@@ -108,5 +128,5 @@
     view.answer.appendChild(bar);
   }
 
-  window.CitecastActions = { addBar: addBar };
+  citecast.actions = { addBar: addBar };
 })();

@@ -9,10 +9,18 @@
 (function () {
   "use strict";
 
-  var sources = window.CitecastSources;
-  var scroll = window.CitecastScroll;
+  var citecast = window.Citecast;
+  var sources = citecast.sources;
+  var scroll = citecast.scroll;
   var el = sources.el;
   var counter = 0;
+
+  /* The question as the server takes it (web_api.clean_question): normalized (NFC), control
+   * characters but tab and newline made spaces, trimmed. Its length is the one the server
+   * checks: NFC writes some letters (Devanagari ones with a nukta, say) as two characters. */
+  function cleaned(text) {
+    return text.normalize("NFC").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, " ").trim();
+  }
 
   /* What the status line says when an answer has arrived. */
   function answeredStatus(count) {
@@ -30,7 +38,7 @@
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
     this.build(options);
     this.loadConfig();
-    window.CitecastHistory.restore(this);
+    citecast.history.restore(this);
   }
 
   Chat.prototype.build = function (options) {
@@ -42,7 +50,7 @@
     brand.appendChild(el("span", { "class": "cc-logo", "aria-hidden": "true" }, "❝"));
     var titles = el("div");
     // the page passes the deployment's names; the widget gets them from /api/config
-    this.title = el(options.compact ? "h2" : "h1", { "class": "cc-title" },
+    this.title = el(options.compact ? "h2" : "h1", { "class": "cc-title", "id": id + "-title" },
       options.title || "citecast");
     this.subtitle = el("p", { "class": "cc-subtitle" },
       options.subtitle || "Answers from the knowledge base, every claim with its source.");
@@ -172,7 +180,11 @@
     event.preventDefault();
     if (this.busy) return;
     var question = this.input.value.trim();
-    if (!question) { this.setStatus("Type a question first.", true); this.input.focus(); return; }
+    if (!cleaned(question)) {
+      this.setStatus("Type a question first.", true);
+      this.input.focus();
+      return;
+    }
     if (!this.checkLength()) { this.input.focus(); return; }
     this.input.value = "";
     this.ask(question);
@@ -180,7 +192,7 @@
 
   /* False, saying so, while the question is longer than the server takes; nothing is cut. */
   Chat.prototype.checkLength = function () {
-    var length = Array.from(this.input.value.trim()).length;  // characters, as the server counts
+    var length = Array.from(cleaned(this.input.value)).length;  // characters, as the server counts
     var over = length > this.maxChars;
     if (over) {
       this.setStatus("The question is " + length + " characters long; shorten it to " +
@@ -293,7 +305,7 @@
         if (!r.ok) throw new Error("unhealthy");
         // the stream broke, not the server: it goes on writing the answer and stores it
         if (view.turnId && self.conversationId) {
-          window.CitecastHistory.follow(self, self.conversationId, view, view.turnId);
+          citecast.history.follow(self, self.conversationId, view, view.turnId);
           return;
         }
         self.failTurn(view, "The server could not answer this question. Please try again.", true);
@@ -305,13 +317,17 @@
   };
 
   /* Show why the turn has no answer; ``live`` (it failed just now, not before a reload) puts
-   * the question back in the box to ask again. The reason is said once, by the alert. */
+   * the question back in the box to ask again. The reason is said once, by the alert. What
+   * had streamed goes: it is not the answer (the turn is stored failed and a reload shows no
+   * text), and an answer refused at its end, for a source the viewer may not see, is never
+   * shown. */
   Chat.prototype.failTurn = function (view, reason, live) {
     var follow = this.following(view);
     view.typing.remove();
     view.answer.setAttribute("aria-busy", "false");
     view.answer.classList.add("cc-failed");
-    view.pending.textContent = "";
+    view.body.textContent = "";
+    view.pending.remove();
     var msg = el("p", { "class": "cc-error", "role": "alert" }, reason);
     view.answer.appendChild(msg);
     if (live) {
@@ -341,7 +357,7 @@
     view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
     this.decorate(view, byN);
     sources.sourceList(view, answer.citations || [], byN);
-    window.CitecastActions.addBar(view, answer, byN, {
+    citecast.actions.addBar(view, answer, byN, {
       url: this.url.bind(this), conversationId: this.conversationId, turnId: payload.turn_id,
       vote: payload.vote, say: function (text, isError) { self.setStatus(text, isError); },
     });
@@ -373,14 +389,14 @@
     entry.focus({ preventScroll: true });
   };
 
-  window.CitecastChat = {
+  citecast.chat = {
     mount: function (root, options) { return new Chat(root, options || {}); },
   };
 
   var page = document.querySelector("[data-citecast-page]");
   if (page && !page.dataset.mounted) {
     page.dataset.mounted = "1";
-    window.CitecastChat.mount(page, {
+    citecast.chat.mount(page, {
       apiBase: "", title: page.dataset.title, subtitle: page.dataset.subtitle,
     });
   }

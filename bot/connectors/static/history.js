@@ -1,19 +1,28 @@
 /* citecast history: the conversation kept across a reload. Its id is in localStorage; the
  * turns come back from GET /api/conversations/{id}, and an answer the server was still
  * writing when the page went away is shown as such and polled for until it is stored. Loaded
- * after scroll.js and before chat.js, which calls window.CitecastHistory.restore(chat).
+ * after scroll.js and before chat.js, which calls window.Citecast.history.restore(chat).
  */
 (function () {
   "use strict";
 
   var POLL_MS = 1000;
 
-  /* Show the stored conversation of ``chat`` (if any) and wait for answers still written. */
+  /* Show the stored conversation of ``chat`` (if any) and wait for answers still written.
+   * Until it has arrived no question is taken: one asked meanwhile would start a conversation
+   * of its own, and the stored one, arriving after it, would take its place (the question
+   * lost on the next reload). The question waits in the box. */
   function restore(chat) {
     var stored = null;
     try { stored = window.localStorage.getItem(chat.storageKey); } catch (err) { stored = null; }
     if (!stored) return;
+    chat.setBusy(true);
+    chat.setStatus("Loading the conversation…");
+    // (fetchConversation calls neither function after a "New conversation", which has made
+    // the chat ready for a question already)
     fetchConversation(chat, stored, function (data) {
+      chat.setBusy(false);
+      chat.setStatus("");
       var writing = {};
       data.turns.forEach(function (turn) {
         var view = chat.addTurn(turn.question);
@@ -29,6 +38,9 @@
         chat.setBusy(true);
         awaitWriting(chat, data.conversation_id, writing);
       }
+    }, function (gone) {
+      chat.setBusy(false);
+      if (gone) chat.setStatus("");  // else it says the server cannot be reached
     });
   }
 
@@ -62,7 +74,8 @@
         return r.json();
       })
       .then(function (data) {
-        if (!data || !data.turns || generation !== chat.generation) return;
+        if (generation !== chat.generation) return;
+        if (!data || !Array.isArray(data.turns)) throw new Error("not a conversation");
         chat.remember(data.conversation_id);
         then(data);
       })
@@ -101,5 +114,5 @@
     }, POLL_MS);
   }
 
-  window.CitecastHistory = { restore: restore, follow: follow };
+  window.Citecast.history = { restore: restore, follow: follow };
 })();

@@ -1,6 +1,6 @@
 /* citecast sources: how the chat shows a source (title, page or section, quote), its tooltip,
  * the answer's source list and the answer's plain-text form with its sources. Loaded first;
- * answer_actions.js and chat.js use window.CitecastSources.
+ * answer_actions.js and chat.js use window.Citecast.sources.
  *
  * Safety rule (as in chat.js): every string goes in through textContent or DOM nodes, never as
  * HTML; links keep only http, https and mailto URLs.
@@ -9,6 +9,9 @@
   "use strict";
 
   var tips = 0;
+  var TIP_GAP = 10;  // px between a citation number and its tooltip; chat.css bridges it
+  var LEAVE_GRACE_MS = 300;  // a tooltip the pointer has left stays this long
+  var shown = null;  // the hide() of the one tooltip showing
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -180,17 +183,64 @@
         if (r.left < box.left + 4) shift = box.left + 4 - r.left;
         else if (r.right > box.right - 4) shift = box.right - 4 - r.right;
         tip.style.marginLeft = shift + "px";
+        // TIP_GAP below the number itself (not its <sup>, whose box depends on the font), the
+        // gap the tooltip's ::before spans (chat.css), so the pointer crosses onto it unbroken
+        var top = link.getBoundingClientRect().bottom - sup.getBoundingClientRect().top;
+        tip.style.top = Math.round(top + TIP_GAP) + "px";
       }
-      function hide() { tip.hidden = true; }
-      link.addEventListener("mouseenter", show);
-      link.addEventListener("focus", show);
-      link.addEventListener("mouseleave", hide);
-      link.addEventListener("blur", hide);
-      link.addEventListener("keydown", function (e) {
-        // the first Escape only dismisses the tooltip (not the widget panel around it)
-        if (e.key === "Escape" && !tip.hidden) { hide(); e.stopPropagation(); }
+      // Shown while the number is hovered or focused. The hover covers the tooltip itself (it
+      // sits inside the <sup>, and its ::before bridges the gap below the number), and leaving
+      // gets a moment's grace (the pointer may cut a corner of the small number on its way),
+      // so the pointer can move onto the quote without losing it (WCAG 1.4.13). One tooltip
+      // shows at a time; Escape dismisses it until the pointer or focus comes back.
+      var hovered = false;
+      var focused = false;
+      var leaving = null;
+      function update() {
+        window.clearTimeout(leaving);
+        if (!hovered && !focused) { hide(); return; }
+        if (!tip.hidden) return;
+        if (shown && shown !== hide) shown();
+        shown = hide;
+        show();
+      }
+      function hide() {
+        window.clearTimeout(leaving);
+        tip.hidden = true;
+        if (shown === hide) shown = null;
+      }
+      tip.ccActive = function () { return hovered || focused; };  // for dismissWithEscape
+      sup.addEventListener("mouseenter", function () { hovered = true; update(); });
+      sup.addEventListener("mouseleave", function () {
+        hovered = false;
+        window.clearTimeout(leaving);
+        leaving = window.setTimeout(update, LEAVE_GRACE_MS);
       });
+      link.addEventListener("focus", function () { focused = true; update(); });
+      link.addEventListener("blur", function () { focused = false; update(); });
+      dismissWithEscape(answer.getRootNode());
     });
+  }
+
+  /* Escape hides a shown tooltip, whether its number has focus or only the pointer (WCAG
+   * 1.4.13), and then does nothing else: the first Escape does not also close the widget
+   * panel. A tooltip the pointer has already left (in its moment of grace) is hidden too but
+   * does not keep the Escape from the panel. One listener per root (the page, or the widget's
+   * shadow root), in the capture phase so it comes before the panel's own. */
+  var escapable = new WeakSet();
+  function dismissWithEscape(root) {
+    if (escapable.has(root)) return;
+    escapable.add(root);
+    root.addEventListener("keydown", function (e) {
+      if (e.key !== "Escape") return;
+      var active = false;
+      Array.prototype.forEach.call(root.querySelectorAll(".cc-tooltip:not([hidden])"),
+        function (tip) {
+          if (tip.ccActive && tip.ccActive()) active = true;
+          tip.hidden = true;
+        });
+      if (active) e.stopPropagation();
+    }, true);
   }
 
   /* The tooltip of a superscript citation: title, page or section, and the quote. */
@@ -249,7 +299,8 @@
     view.answer.appendChild(wrap);
   }
 
-  window.CitecastSources = {
+  var citecast = window.Citecast = window.Citecast || {};  // the one global name (widget.js)
+  citecast.sources = {
     el: el,
     plainAnswer: plainAnswer,
     decorate: decorate,

@@ -3,6 +3,10 @@
  * Adds a floating button that opens the same chat as the citecast page, in a panel isolated
  * from the host page's styles (shadow DOM). It talks to the citecast server the script came
  * from, so that server must list this site in web.cors_origins.
+ *
+ * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
+ * answer_actions.js, scroll.js, history.js, chat.js) keep their parts on it, and
+ * ``Citecast.widget`` says a widget is set up.
  */
 (function () {
   "use strict";
@@ -14,12 +18,13 @@
     console.warn("citecast: widget.js is embedded more than once; the first " +
       "<script data-citecast> tag on the page is used and this one is ignored:", mine);
   }
-  if (window.__citecastWidget) return;
+  if (window.Citecast && window.Citecast.widget) return;
   var script = first || mine;
   if (!script || !script.src) return;
   var base = script.getAttribute("data-api") || new URL(script.src, window.location.href).origin;
   base = base.replace(/\/$/, "");
-  window.__citecastWidget = true;
+  var citecast = window.Citecast = window.Citecast || {};
+  citecast.widget = true;
 
   var host = document.createElement("div");
   host.id = "citecast-widget";
@@ -61,12 +66,15 @@
   function ensureChat(then) {
     if (chat) { then(); return; }
     function start() {
-      chat = window.CitecastChat.mount(mount, {
+      chat = citecast.chat.mount(mount, {
         apiBase: base, compact: true, storageKey: "citecast.widget.conversation:" + base,
       });
+      // the panel is named by the heading it shows (web.title, once /api/config is read)
+      panel.setAttribute("aria-labelledby", chat.title.id);
+      panel.removeAttribute("aria-label");
       then();
     }
-    if (window.CitecastChat) { start(); return; }
+    if (citecast.chat) { start(); return; }
     function failed() {
       mount.textContent = "Cannot reach the citecast server at " + base + ".";
       mount.className = "cc-root cc-error";
