@@ -214,7 +214,8 @@ def _ingest(
                 if on_file is not None:
                     on_file(entry.relpath)
                 paths = rule_paths(entry.path, entry.rule_path, folders)
-                _ingest_one(writer, entry, paths, settings, audience, options, report)
+                with writer.one_file():
+                    _ingest_one(writer, entry, paths, settings, audience, options, report)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from bot.errors import KnowledgeIndexError
@@ -59,6 +60,26 @@ class IndexWriter:
         """Commit and close."""
         self.conn.commit()
         self.conn.close()
+
+    @contextmanager
+    def one_file(self) -> Iterator[None]:
+        """Everything written for one file, or nothing of it.
+
+        An error or a second Ctrl-C half-way through a file rolls back to where the file began,
+        so its fingerprint is never saved beside only some of its passages (which every later
+        run would have taken as unchanged). Files before it stay, to be committed as usual.
+        """
+        if not self.conn.in_transaction:
+            # a savepoint outside a transaction would start one and commit on release
+            self.conn.execute("BEGIN")
+        self.conn.execute("SAVEPOINT one_file")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK TO one_file")
+            self.conn.execute("RELEASE one_file")
+            raise
+        self.conn.execute("RELEASE one_file")
 
     def add_root(self, root: Path) -> None:
         """Remember an ingested folder or file (absolute)."""
