@@ -327,6 +327,16 @@ class DiscourseSettings(Section):
     retry_max_seconds: float = Field(default=60.0, ge=0)
     outbox_poll_seconds: float = Field(default=30.0, gt=0)
 
+    @field_validator("audience_by_category", mode="before")
+    @classmethod
+    def _category_keys(cls, value: Any) -> Any:
+        # YAML reads `12: [staff]` with an integer key: a category id either way
+        if isinstance(value, dict):
+            return {
+                str(key) if isinstance(key, int) else key: groups for key, groups in value.items()
+            }
+        return value
+
 
 class Settings(Section):
     """All of ``config.yaml``."""

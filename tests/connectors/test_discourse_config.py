@@ -128,3 +128,11 @@ async def test_a_redirect_keeps_the_reply_in_the_outbox_with_the_reason(
     item = harness.store.outbox_item(f"discourse-{first['id']}")
     assert item is not None and item.status == "pending"
     assert "set discourse.base_url" in (item.last_error or "")
+
+
+def test_an_unquoted_category_id_in_yaml_is_read_as_the_id(tmp_path: Path) -> None:
+    from bot.config_file import load_settings
+
+    path = tmp_path / "config.yaml"
+    path.write_text("discourse:\n  audience_by_category:\n    12: [staff]\n")
+    assert load_settings(path).discourse.audience_by_category == {"12": ["staff"]}
