@@ -70,11 +70,12 @@ class Assistant:
         self.postprocess = list(postprocess)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Assistant:
+    def from_settings(cls, settings: Settings, records: RecordTables | None = None) -> Assistant:
         """The configured backend over the index at ``index.path``, with grounding installed.
 
         A missing index is not an error here (the server can start first); an index from an
-        older schema is (``KnowledgeIndexError`` with the rebuild hint).
+        older schema is (``KnowledgeIndexError`` with the rebuild hint). ``records``: the tables
+        of ``index.records`` when already read (``check_tables``), else read on first use.
         """
         from bot.grounding import GroundingPolicy, verify
 
@@ -93,7 +94,7 @@ class Assistant:
             return verify(answer, registry, grounding)
 
         hooks: list[Postprocess] = [] if grounding.mode == "off" else [ground]
-        return cls(settings, index, backend, postprocess=hooks)
+        return cls(settings, index, backend, records=records, postprocess=hooks)
 
     def _turn(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange], stream: bool

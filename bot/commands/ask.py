@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from bot.knowledge.records import RecordTables
     from bot.models import Answer, Citation
 
 HELP = "answer a question from the knowledge base, with a Sources: list"
@@ -91,23 +92,25 @@ def _render(
     return json.dumps(payload, indent=2, ensure_ascii=False)
 
 
-def check_answerable(settings: Settings) -> None:
+def check_answerable(settings: Settings) -> RecordTables | None:
     """Refuse, in one line, settings the assistant could not answer with: a record table that
     cannot be read, or no knowledge index yet (every answer would be "not found").
 
     ``citecast ask`` and ``citecast eval`` (for its question cases) check this before asking.
+    Returns the record tables, already read, for the assistant (None when none are configured).
     """
     from pathlib import Path
 
     from bot.errors import KnowledgeIndexError
     from bot.knowledge.records import check_tables
 
-    check_tables(settings.index.records)
+    records = check_tables(settings.index.records)
     if not Path(settings.index.path).exists():
         raise KnowledgeIndexError(
             f"no knowledge index at {settings.index.path} yet; build one with "
             "`citecast ingest PATH` (try `citecast ingest examples/`)"
         )
+    return records
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.question.strip():
         raise ValidationError("question is empty")
     settings = load_settings(args.config)
-    check_answerable(settings)
+    records = check_answerable(settings)
     audience = viewer_audience(viewer_groups(args.audience))
-    assistant = Assistant.from_settings(settings)
+    assistant = Assistant.from_settings(settings, records)
     answer = asyncio.run(assistant.answer(args.question, audience))
     if args.json:
         text = json.dumps(answer.to_json(), indent=2, ensure_ascii=False)

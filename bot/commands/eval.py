@@ -80,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
         from bot.assistant import Assistant
 
         # as `citecast ask` refuses: without an index every question would measure "not found"
-        check_answerable(settings)
-        assistant = Assistant.from_settings(settings)
+        records = check_answerable(settings)
+        assistant = Assistant.from_settings(settings, records)
 
         async def ask_assistant(
             question: str, audience: frozenset[str]

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.store_lock import StoreLock
 
     settings = load_settings(args.config)
-    check_tables(settings.index.records)
+    records = check_tables(settings.index.records)
     host = args.host or settings.web.host
     port = settings.web.port if args.port is None else args.port
     if not 0 <= port <= 65535:
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     listener: socket.socket | None = None
     try:
         listener = listen(host, port)  # before anything starts: a port in use fails at once
-        assistant = Assistant.from_settings(settings)
+        assistant = Assistant.from_settings(settings, records)
         # Other channels get signed links only when the deployment has a public address.
         signer = build_signer(settings) if settings.web.public_base_url else None
         services = Services(settings=settings, store=store, assistant=assistant, signer=signer)

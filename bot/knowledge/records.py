@@ -82,16 +82,19 @@ def check_names(tables: Sequence[RecordTable]) -> None:
         seen[table.name] = position
 
 
-def check_tables(tables: Sequence[RecordTable]) -> None:
+def check_tables(tables: Sequence[RecordTable]) -> RecordTables | None:
     """Read every configured table as its first lookup will; ConfigError names the key.
 
-    ``citecast serve`` and ``ask`` call it at start: tables are otherwise read on first use,
-    inside a tool call, where a missing file or column failed every question instead of
-    stopping the command with the reason.
+    ``citecast serve``, ``ask`` and ``eval`` call it at start: tables are otherwise read on
+    first use, inside a tool call, where a missing file or column failed every question instead
+    of stopping the command with the reason. Returns the tables already read (None when none are
+    configured), for the assistant to use, so a large table is not read twice.
     """
-    check_names(tables)
-    for position, table in enumerate(tables):
-        read_records(table, f"index.records[{position}]")
+    if not tables:
+        return None
+    loaded = RecordTables(tables)
+    loaded.check()
+    return loaded
 
 
 class RecordTables:
@@ -136,8 +139,7 @@ class RecordTables:
 
     def check(self) -> None:
         """Read every table now (ConfigError naming the key of the first that cannot serve), so
-        the first question does not read them again: what ``check_tables`` does, keeping what
-        it read."""
+        the first question does not read them again (see ``check_tables``)."""
         for name in self._order:
             with self._lock:
                 self._load(name)

@@ -196,6 +196,24 @@ def test_check_reads_every_table_once_and_keeps_it(tmp_path: Path) -> None:
         broken.check()
 
 
+async def test_the_assistant_answers_from_the_tables_the_start_up_check_read(
+    tmp_path: Path,
+) -> None:
+    # serve, ask and eval read every table at start; the assistant uses what was read rather
+    # than reading a (possibly large) table again on the first question
+    csv = tmp_path / "t.csv"
+    csv.write_text("sku,name,price\nK1,Kettle,40\n", encoding="utf-8")
+    table = RecordTable(name="t", csv=str(csv), label_column="name", columns=["price"])
+    settings = Settings.model_validate(
+        {"index": {"path": str(tmp_path / "no-index.db"), "records": [table.model_dump()]}}
+    )
+    checked = check_tables(settings.index.records)
+    csv.unlink()
+    answer = await Assistant.from_settings(settings, checked).answer("Kettle price?", PUBLIC)
+    assert [c.source.label for c in answer.citations] == ["Kettle"]
+    assert check_tables([]) is None
+
+
 # -- what the model reads -----------------------------------------------------------------------
 
 
