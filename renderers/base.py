@@ -238,7 +238,11 @@ def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
     if source.kind != "record" and not source.columns and source.action is None:
         return None
     values = source.columns or {}
-    columns = tuple((name, values[name]) for name in citation.columns if name in values)
+    # one line each: a value over several lines (an address) would end a footnote definition
+    # or break a source line's indentation
+    columns = tuple(
+        (name, " ".join(values[name].split())) for name in citation.columns if name in values
+    )
     action = source.action if source.action and is_safe_url(source.action.url) else None
     return RecordForm(
         label=source.label or source.display_title,

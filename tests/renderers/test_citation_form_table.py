@@ -164,3 +164,19 @@ def test_full_list_url() -> None:
     assert ctx.full_list_url() == "https://b.example/turns/42#sources"
     assert RenderContext(sources_url="https://x.example/s").full_list_url() == "https://x.example/s"
     assert RenderContext(sources_url="javascript:x").full_list_url() is None
+
+
+def test_a_record_value_over_several_lines_shows_on_one_line_everywhere() -> None:
+    # a table may hold an address over two lines; in a source line or a footnote definition a
+    # line break would end the entry (Discourse) or break its indentation (email text)
+    from bot.models import Answer, Citation
+    from renderers import render_all
+
+    shop = dataclasses.replace(RECORD, columns={"address": "12 Main St\nSpringfield"})
+    answer = Answer(
+        text="It ships from there.[^1]", citations=(Citation(1, shop, 1, columns=("address",)),)
+    )
+    payloads = render_all(answer, RenderContext())
+    assert "address: 12 Main St Springfield" in payloads["email"]["text"]
+    assert "12 Main St Springfield" in payloads["discourse"]["raw"]
+    assert "12 Main St\nSpringfield" not in str(payloads)
