@@ -355,7 +355,10 @@ class Exchange:
 
 
 def _list_of(data: Mapping[str, Any], key: str, build: Callable[[Any], T]) -> list[T]:
-    items = data.get(key) or []
+    items = data.get(key)
+    if items is None:
+        return []  # left out (or null): none
+    # an empty {} or "" is as wrong as a full one: say so rather than read it as "none"
     if not isinstance(items, Sequence) or isinstance(items, str):
         raise ValidationError(f"{key} must be a list")
     out: list[T] = []

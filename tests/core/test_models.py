@@ -135,6 +135,12 @@ def test_invalid_answer_json_names_the_entry() -> None:
         Answer.from_json(data)
     with pytest.raises(ValidationError, match="dropped reason"):
         Dropped.from_json({"marker": "[1]", "reason": "bad", "offset": 0})
+    # an object or a string where a list belongs is refused, even an empty one
+    wrongs: tuple[object, ...] = ({}, "", 0)
+    for wrong in wrongs:
+        with pytest.raises(ValidationError, match="citations must be a list"):
+            Answer.from_json({"text": "x", "citations": wrong})
+    assert Answer.from_json({"text": "x", "citations": None}).citations == ()
 
 
 urls = st.one_of(
