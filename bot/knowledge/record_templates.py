@@ -19,6 +19,9 @@ from bot.errors import ConfigError
 from bot.models import is_safe_url
 
 _BRACKETS = re.compile(r"\[[^\]]*\]")
+_WEB_URL = re.compile(r"https?://", re.IGNORECASE)
+# a template's text up to its first field holds the whole host when it reaches a "/", "?" or "#"
+_WHOLE_HOST = re.compile(r"https?://[^/?#]+[/?#]", re.IGNORECASE)
 
 
 class _RowFormatter(string.Formatter):
@@ -84,4 +87,12 @@ def check_action_template(template: str, columns: Sequence[str], key: str) -> No
         raise ConfigError(
             f"{key}: {template!r} is not an absolute http, https or mailto URL "
             "(e.g. https://example.com/buy/{sku})"
+        )
+    # "/" stays as it is in a value (paths), so a value written into the host could move the
+    # link to another site ("{shop}.example.com" with "evil.test/"): the host is the template's
+    literal = next(iter(string.Formatter().parse(template)), ("", None, None, None))
+    if literal[1] is not None and _WEB_URL.match(sample) and not _WHOLE_HOST.match(literal[0]):
+        raise ConfigError(
+            f"{key}: {template!r}: a column may not be part of the host name; write it after "
+            "the host (e.g. https://example.com/buy/{sku})"
         )

@@ -110,6 +110,21 @@ def test_an_action_template_that_cannot_make_a_safe_url_is_refused(
         check_tables([table])
 
 
+@pytest.mark.parametrize(
+    "template",
+    ["https://{sku}.example.com/buy", "https://shop.example.com{sku}", "http://{name}/x"],
+)
+def test_a_column_in_the_host_name_is_refused(tmp_path: Path, template: str) -> None:
+    # a "/" in a value is kept (paths), so "evil.test/" as a value would choose the site
+    csv = write(tmp_path, "sku,name\nevil.test/,Kettle\n")
+    table = RecordTable(name="t", csv=csv, label_column="name", action_url_template=template)
+    message = f"{WHERE}.action_url_template: {template!r}: a column may not be part of the host"
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        check_tables([table])
+    fine = table.model_copy(update={"action_url_template": "https://shop.example.com/{sku}"})
+    assert check_tables([fine]) is not None
+
+
 def test_action_values_are_percent_encoded(tmp_path: Path) -> None:
     csv = write(tmp_path, "sku,name,to\nA 1,Café & Co #1?,sales team\n")
     table = RecordTable(
