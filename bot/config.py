@@ -326,6 +326,9 @@ class DiscourseSettings(Section):
     retry_base_seconds: float = Field(default=1.0, ge=0)
     retry_max_seconds: float = Field(default=60.0, ge=0)
     outbox_poll_seconds: float = Field(default=30.0, gt=0)
+    # other bot users (positive ids) whose posts are never answered: two bots replying to each
+    # other's posts would otherwise go back and forth until a rate limit stopped them
+    ignore_users: list[str] = Field(default_factory=list)
 
     @field_validator("audience_by_category", mode="before")
     @classmethod

@@ -96,11 +96,12 @@ def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None
     """Why the bot should answer ``event``, or None when it must stay quiet.
 
     Never its own posts, never Discourse's built-in bot users (``system``, ``discobot`` and
-    plugin bots: user ids of 0 and below), never outside the listed categories (private
-    messages have none), never whispers or moderator actions (post_type other than 1).
+    plugin bots: user ids of 0 and below) nor the users in ``ignore_users`` (other bots), never
+    outside the listed categories (private messages have none), never whispers or moderator
+    actions (post_type other than 1).
     """
-    bot = settings.api_username.lower()
-    if event.username.lower() == bot or event.post_type != 1:
+    quiet = {settings.api_username.lower(), *(name.lower() for name in settings.ignore_users)}
+    if event.username.lower() in quiet or event.post_type != 1:
         return None
     if event.user_id is not None and event.user_id <= 0:
         return None

@@ -69,6 +69,13 @@ def test_built_in_bots_are_known_by_their_user_id_whatever_their_name() -> None:
     assert trigger_for(event(post_number=1, user_id=None), config) == "new_topic"
 
 
+def test_users_in_ignore_users_are_never_answered() -> None:
+    # another bot (a positive user id) that replies to citecast's posts would start a loop
+    config = settings(ignore_users=["Helper-Bot"])
+    assert trigger_for(event(raw="@citecast hi", username="helper-bot", user_id=7), config) is None
+    assert trigger_for(event(raw="@citecast hi", username="alice", user_id=8), config) == "mention"
+
+
 # -- replies that quote the bot ------------------------------------------------------------------
 
 
