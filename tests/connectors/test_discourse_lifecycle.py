@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import httpx
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
 from bot.errors import ConfigError
-from bot.models import Exchange
 from bot.runtime import Services
 from bot.store import Store
 from tests.connectors.discourse_harness import (
@@ -29,31 +26,10 @@ from tests.connectors.discourse_harness import (
     outbox_empty_store,
     settings_for,
 )
-from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.answerer import GatedAnswerer, ScriptedAnswerer
 from tests.fakes.discourse_api import FakeDiscourse, webhook_request
 
 __all__ = ["forum", "harness"]
-
-
-class GatedAnswerer:
-    """Answers like ScriptedAnswerer, but only once ``gate`` is opened."""
-
-    def __init__(self, inner: ScriptedAnswerer) -> None:
-        self.inner = inner
-        self.gate = asyncio.Event()
-        self.started = asyncio.Event()
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        self.started.set()
-        await self.gate.wait()
-        return await self.inner.reply(question, audience, history)
-
-    def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        return self.inner.stream(question, audience, history)
 
 
 async def test_the_webhook_is_acknowledged_before_the_answer(harness: Harness) -> None:

@@ -32,7 +32,7 @@ from tests.connectors.discourse_harness import (
     only_post,
     outbox_empty,
 )
-from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.answerer import GatedAnswerer, ScriptedAnswerer
 from tests.fakes.discourse_api import FakeDiscourse, webhook_request
 
 __all__ = ["forum", "harness"]
@@ -52,27 +52,6 @@ class FlakyAnswerer:
         self.calls += 1
         if self.errors:
             raise self.errors.pop(0)
-        return await self.inner.reply(question, audience, history)
-
-    def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        return self.inner.stream(question, audience, history)
-
-
-class GatedAnswerer:
-    """Answers like ``inner`` once ``gate`` is set; ``started`` is set when asked."""
-
-    def __init__(self, inner: ScriptedAnswerer) -> None:
-        self.inner = inner
-        self.gate = asyncio.Event()
-        self.started = asyncio.Event()
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        self.started.set()
-        await self.gate.wait()
         return await self.inner.reply(question, audience, history)
 
     def stream(

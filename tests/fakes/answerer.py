@@ -68,3 +68,25 @@ class ScriptedAnswerer:
         for event in events:
             yield event
         yield Reply(answer, registry.to_json())
+
+
+class GatedAnswerer:
+    """Answers like ``inner`` once ``gate`` is set; ``started`` is set when asked (a test holds
+    an answer in flight: a restart, a drain or a topic that moves meanwhile)."""
+
+    def __init__(self, inner: ScriptedAnswerer) -> None:
+        self.inner = inner
+        self.gate = asyncio.Event()
+        self.started = asyncio.Event()
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        self.started.set()
+        await self.gate.wait()
+        return await self.inner.reply(question, audience, history)
+
+    def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        return self.inner.stream(question, audience, history)
