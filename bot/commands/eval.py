@@ -40,13 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the cases, run them, print the table, write the report."""
-    import sys
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from bot.commands.ask import check_answerable
-    from bot.commands.output import write_stdout
+    from bot.commands.output import progress_bar, write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
@@ -92,16 +90,7 @@ def run(args: argparse.Namespace) -> int:
         ask = ask_assistant
 
     # Question cases ask the assistant (a model may take seconds each): show how far it got.
-    errors = Console(file=sys.stderr)
-    progress = Progress(
-        TextColumn("evaluating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}", style="dim"),
-        console=errors,
-        transient=True,
-        disable=not questions or not errors.is_terminal,  # piped, a bar leaves a stray newline
-    )
+    progress = progress_bar("evaluating", show=bool(questions))
 
     async def run_all() -> list[CaseResult]:
         results: list[CaseResult] = []

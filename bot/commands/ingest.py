@@ -102,9 +102,8 @@ def run(args: argparse.Namespace) -> int:
     the next file (see :class:`_StopBetweenFiles`), exit status 130.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from bot.commands.output import plural, write_stdout
+    from bot.commands.output import plural, progress_bar, write_stdout
     from bot.config_file import load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
@@ -136,16 +135,7 @@ def run(args: argparse.Namespace) -> int:
     target = index_path.with_name(f"{index_path.name}.new-{os.getpid()}") if fresh else index_path
     if fresh:
         _remove_database(target)
-    errors = Console(file=sys.stderr)
-    progress = Progress(
-        TextColumn("ingesting"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}", style="dim"),
-        console=errors,
-        transient=True,
-        disable=total < 20 or not errors.is_terminal,  # piped, a bar leaves a stray newline
-    )
+    progress = progress_bar("ingesting", show=total >= 20)
     stop = _StopBetweenFiles()
     started = 0
     try:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def read_stdin() -> str:
@@ -53,3 +57,21 @@ def viewer_groups(values: list[str] | None) -> list[str]:
     """The groups of ``--audience`` flags: repeatable, each also a comma-separated list
     (``--audience staff,hr``), blank names dropped; a viewer without groups is public."""
     return [g.strip() for value in values or [] for g in value.split(",") if g.strip()]
+
+
+def progress_bar(verb: str, show: bool) -> Progress:
+    """A rich progress bar on stderr ("ingesting ━━━ 12/40 docs/a.md"), shown only when ``show``
+    and stderr is a terminal: piped, a bar leaves a stray newline behind."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    errors = Console(file=sys.stderr)
+    return Progress(
+        TextColumn(verb),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}", style="dim"),
+        console=errors,
+        transient=True,
+        disable=not show or not errors.is_terminal,
+    )
