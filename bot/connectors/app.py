@@ -140,6 +140,8 @@ def build_app(
                 allow_origins=origins,
                 allow_methods=["GET", "POST"],
                 allow_headers=["content-type"],
+                # the widget on another site reads a 429's wait to tell the visitor how long
+                expose_headers=["retry-after"],
                 max_age=600,
             )
         )

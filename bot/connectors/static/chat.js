@@ -152,7 +152,7 @@
   };
 
   Chat.prototype.reset = function () {
-    if (this.source) { this.source.close(); this.source = null; }
+    if (this.source) { this.source.abort(); this.source = null; }
     window.clearTimeout(this.pollTimer);
     this.generation += 1;
     this.remember(null);
@@ -245,58 +245,134 @@
     this.setStatus("Answering…");
     var view = this.addTurn(question);
     if (refocus) this.input.focus({ preventScroll: true });
+    this.stream(view, question, true);
+  };
+
+  /* Stream the answer to ``question`` into ``view``. Read with fetch(), not EventSource, so
+   * a refusal's status and reason are known: a 4xx or 5xx is shown with its reason, and an
+   * unknown conversation (the server's store was reset) is forgotten and, once
+   * (``mayRetry``), the question asked again in a new conversation. */
+  Chat.prototype.stream = function (view, question, mayRetry) {
+    var self = this;
     var params = new URLSearchParams({ question: question });
-    if (this.conversationId) params.set("conversation_id", this.conversationId);
-    var source = new EventSource(this.url("/api/ask/stream?" + params.toString()));
-    this.source = source;
+    var continuing = this.conversationId;
+    if (continuing) params.set("conversation_id", continuing);
+    var controller = new AbortController();  // reset() aborts it: a late reply is dropped
+    this.source = controller;
     var settled = false;
 
-    function settle() { settled = true; source.close(); self.source = null; self.busy = false;
+    function settle() { settled = true; self.source = null; self.busy = false;
                         self.sendButton.disabled = false; }
 
-    source.addEventListener("start", function (e) {
-      var data = JSON.parse(e.data);
-      self.remember(data.conversation_id);
-      view.turnId = data.turn_id;
-    });
-    source.addEventListener("citation", function (e) {
-      var c = JSON.parse(e.data);
-      view.citations[c.n] = c;
-    });
-    source.addEventListener("delta", function (e) {
-      var d = JSON.parse(e.data);
-      var follow = self.following(view);
-      view.typing.hidden = true;
-      view.text += d.text || "";
-      // Completed blocks are appended once; the open last block is replaced as it grows.
-      // Both are HTML the server sanitized (nh3); nothing else is ever parsed as HTML.
-      if (typeof d.append === "string" && d.append) {
-        view.body.insertAdjacentHTML("beforeend", d.append);
-      }
-      if (typeof d.tail === "string") view.pending.innerHTML = d.tail;
-      self.decorate(view, view.citations);
-      if (follow) self.reveal(view.turn);
-    });
-    source.addEventListener("done", function (e) {
-      settle();
-      var payload = JSON.parse(e.data);
-      self.remember(payload.conversation_id);
-      self.finishTurn(view, payload);
-      self.setStatus(answeredStatus((payload.answer.citations || []).length));
-    });
-    source.addEventListener("error", function (e) {
-      if (settled) return;
-      if (e instanceof MessageEvent && e.data) {
+    var handlers = {
+      start: function (data) {
+        self.remember(data.conversation_id);
+        view.turnId = data.turn_id;
+      },
+      citation: function (c) { view.citations[c.n] = c; },
+      delta: function (d) {
+        var follow = self.following(view);
+        view.typing.hidden = true;
+        view.text += d.text || "";
+        // Completed blocks are appended once; the open last block is replaced as it grows.
+        // Both are HTML the server sanitized (nh3); nothing else is ever parsed as HTML.
+        if (typeof d.append === "string" && d.append) {
+          view.body.insertAdjacentHTML("beforeend", d.append);
+        }
+        if (typeof d.tail === "string") view.pending.innerHTML = d.tail;
+        self.decorate(view, view.citations);
+        if (follow) self.reveal(view.turn);
+      },
+      done: function (payload) {
         settle();
-        var reason = "The server could not answer.";
-        try { reason = JSON.parse(e.data).error || reason; } catch (err) { /* keep default */ }
-        self.failTurn(view, reason, true);
-        return;
-      }
-      settle();
-      self.explainConnectionError(view);
-    });
+        self.remember(payload.conversation_id);
+        self.finishTurn(view, payload);
+        self.setStatus(answeredStatus((payload.answer.citations || []).length));
+      },
+      error: function (data) {
+        settle();
+        self.failTurn(view, data.error || "The server could not answer.", true);
+      },
+    };
+
+    function onEvent(type, data) {
+      if (settled || controller.signal.aborted || !handlers[type]) return;
+      var parsed = {};
+      try { parsed = JSON.parse(data); } catch (err) { if (type !== "error") return; }
+      handlers[type](parsed);
+    }
+
+    fetch(this.url("/api/ask/stream?" + params.toString()), {
+      signal: controller.signal, cache: "no-store", headers: { "Accept": "text/event-stream" },
+    }).then(function (response) {
+      if (response.ok) return readEvents(response, onEvent);
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        if (controller.signal.aborted) return;
+        settle();
+        if (response.status === 404 && continuing && mayRetry) {
+          self.remember(null);
+          self.log.insertBefore(el("p", { "class": "cc-note" }, "The server no longer has " +
+            "the conversation above, so this question starts a new one."), view.turn);
+          self.setBusy(true);
+          self.stream(view, question, false);
+          return;
+        }
+        self.failTurn(view, refusal(response, body), true);
+      });
+    }).catch(function () { /* the connection failed: said below */ })
+      .then(function () {
+        if (settled || controller.signal.aborted) return;
+        // the stream ended without done or error, or never began
+        settle();
+        self.explainConnectionError(view);
+      });
   };
+
+  /* What to tell the user when the server refused to stream (an HTTP error, ``body`` its JSON). */
+  function refusal(response, body) {
+    var reason = body && typeof body.error === "string" && body.error ? body.error : "";
+    if (response.status === 429) {
+      var after = response.headers.get("Retry-After") || "";  // seconds, or an HTTP date
+      var wait = /^\d+$/.test(after) ? Number(after) :
+        Math.ceil((Date.parse(after) - Date.now()) / 1000);
+      return (reason || "Too many questions for now") + ". Please wait " +
+        (wait > 0 ? wait + (wait === 1 ? " second" : " seconds") : "a moment") +
+        " before asking again.";
+    }
+    return reason || "The server could not answer this question. Please try again.";
+  }
+
+  /* Call on(type, data) for each server-sent event in ``response``'s body; the promise settles
+   * when the body ends (an unfinished last event is dropped, as EventSource does). */
+  function readEvents(response, on) {
+    var reader = response.body.getReader();
+    var decoder = new TextDecoder();
+    var buffer = "";
+    function dispatch(block) {
+      var type = "message";
+      var data = [];
+      block.split("\n").forEach(function (line) {
+        var colon = line.indexOf(":");
+        var field = colon < 0 ? line : line.slice(0, colon);  // "" for a comment (keep-alive)
+        var value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") type = value;
+        else if (field === "data") data.push(value);
+      });
+      if (data.length) on(type, data.join("\n"));
+    }
+    return (function pump() {
+      return reader.read().then(function (chunk) {
+        buffer += decoder.decode(chunk.value, { stream: !chunk.done });
+        buffer = buffer.replace(/\r\n/g, "\n");
+        var end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          dispatch(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+        if (!chunk.done) return pump();
+      });
+    })();
+  }
 
   Chat.prototype.explainConnectionError = function (view) {
     var self = this;

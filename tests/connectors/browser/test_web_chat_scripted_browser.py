@@ -4,6 +4,7 @@ and a question over the length limit."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from playwright.async_api import Browser, Page, Route, expect
@@ -256,6 +257,94 @@ async def test_a_question_over_the_limit_is_refused_never_cut(
         await box.press("Enter")
         await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
         assert [call[0] for call in answerer.calls] == ["Why is this so long?"]
+    finally:
+        await page.close()
+        await stop(running)
+
+
+async def test_a_rate_limited_question_says_to_wait(browser: Browser, tmp_path: Path) -> None:
+    # a proxy (or the server) refuses the stream with 429 before it starts
+    running = await serve_answerer(tmp_path, CannedAnswerer(cited_answer(passage(1))))
+    page = await browser.new_page()
+
+    async def limited(route: Route) -> None:
+        await route.fulfill(
+            status=429, headers={"Retry-After": "30"}, json={"error": "too many questions"}
+        )
+
+    try:
+        await page.route("**/api/ask/stream?*", limited)
+        await page.goto(running.url + "/")
+        await ask(page, "Am I too quick?")
+        await expect(page.get_by_role("alert")).to_have_text(
+            "too many questions. Please wait 30 seconds before asking again."
+        )
+        await expect(page.get_by_label("Your question")).to_have_value("Am I too quick?")
+        await expect(page.get_by_role("button", name="Ask")).to_be_enabled()
+    finally:
+        await page.close()
+        await stop(running)
+
+
+async def test_a_question_the_server_refuses_shows_the_servers_reason(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # the page did not learn the limit (its config request failed), so the server refuses
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    running = await serve_answerer(tmp_path, answerer, max_question_chars=40)
+    page = await browser.new_page()
+    try:
+        await page.route("**/api/config", lambda route: route.abort())
+        await page.goto(running.url + "/")
+        question = "Why " + "is this so long " * 3 + "?"  # 53 characters
+        await ask(page, question)
+        await expect(page.get_by_role("alert")).to_have_text(
+            "question is longer than 40 characters"
+        )
+        await expect(page.get_by_label("Your question")).to_have_value(question)
+        assert answerer.calls == []
+    finally:
+        await page.close()
+        await stop(running)
+
+
+async def test_an_unknown_conversation_is_asked_again_in_a_new_one(
+    browser: Browser, tmp_path: Path
+) -> None:
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    running = await serve_answerer(tmp_path, answerer)
+    page = await browser.new_page()
+    try:
+        await page.goto(running.url + "/")
+        await ask(page, "First question?")
+        await expect(page.locator(ANSWERED)).to_have_count(1, timeout=20_000)
+        first = await page.evaluate("localStorage.getItem('citecast.conversation')")
+        # the store is reset while the page is open: the server forgets the conversation
+        with sqlite3.connect(running.services.settings.store.path) as db:
+            db.execute("DELETE FROM turns")
+        db.close()
+        await ask(page, "Second question?")
+        await expect(page.locator(ANSWERED)).to_have_count(2, timeout=20_000)
+        await expect(page.locator(".cc-note")).to_have_text(
+            "The server no longer has the conversation above, so this question starts a new one."
+        )
+        assert await page.locator(".cc-failed, [role=alert]").count() == 0
+        second = await page.evaluate("localStorage.getItem('citecast.conversation')")
+        assert second and second != first
+        # asked once, in the new conversation; the next question continues that one
+        await ask(page, "Third question?")
+        await expect(page.locator(ANSWERED)).to_have_count(3, timeout=20_000)
+        assert [call[0] for call in answerer.calls] == [
+            "First question?",
+            "Second question?",
+            "Third question?",
+        ]
+        await page.reload()
+        await expect(page.locator(ANSWERED)).to_have_count(2, timeout=20_000)
+        assert await page.locator(".cc-question").all_text_contents() == [
+            "You asked: Second question?",
+            "You asked: Third question?",
+        ]
     finally:
         await page.close()
         await stop(running)

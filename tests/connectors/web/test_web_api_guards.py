@@ -157,6 +157,8 @@ async def test_cors_only_for_configured_origins(tmp_path: Path) -> None:
     assert allowed.headers["access-control-allow-origin"] == "http://site.example"
     assert denied.status_code == 400
     assert simple.headers["access-control-allow-origin"] == "http://site.example"
+    # a widget on that site may read a 429's Retry-After (fetch hides other headers)
+    assert simple.headers["access-control-expose-headers"].lower() == "retry-after"
     assert "access-control-allow-origin" not in other.headers
 
 
