@@ -7,17 +7,14 @@ exchanges) only supplies the history, and the conversation of a message without 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.errors import BackendError
-from bot.models import Exchange, Source, TextDelta
+from bot.models import Exchange, Source
 from tests.connectors.test_discord_harness import Harness, harness, start_harness, stop_harness
-from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.answerer import BrokenAnswerer, ScriptedAnswerer
 
 __all__ = ["harness"]
 
@@ -144,21 +141,6 @@ async def test_a_reply_to_an_answer_without_a_record_continues_by_the_reply_chai
     assert [t.question for t in turns] == ["old question", "question 1", "question 2"]
 
 
-class BrokenAnswerer:
-    """Streams a little text, then fails like a backend that went away."""
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        raise BackendError("backend down")
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        yield TextDelta("Let me check that for you")
-        raise BackendError("backend down")
-
-
 @pytest.mark.parametrize("replied", ["apology", "unfinished answer"])
 async def test_a_reply_to_a_failed_answer_stays_in_the_conversation(
     tmp_path: Path, replied: str
@@ -166,7 +148,7 @@ async def test_a_reply_to_a_failed_answer_stays_in_the_conversation(
     h = await start_harness(tmp_path, history_limit=1)
     try:
         first, _ = await converse(h, follow_ups=1)
-        h.connector.services.assistant = BrokenAnswerer()
+        h.connector.services.assistant = BrokenAnswerer("Let me check that for you")
         failed = await ask(h, "question 2", reply_to=h.fake.messages_in(h.world.general)[-1])
         unfinished, apology = [
             m

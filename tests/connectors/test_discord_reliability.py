@@ -12,6 +12,7 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.errors import BackendError
 from bot.models import Exchange, Source, TextDelta
 from tests.connectors.test_discord_harness import Harness, harness, start_harness, stop_harness
+from tests.fakes.answerer import BrokenAnswerer
 
 __all__ = ["harness"]
 
@@ -78,21 +79,6 @@ async def test_when_sending_keeps_failing_the_user_hears_and_the_turn_fails(
         assert turn.status == "failed"
     finally:
         await stop_harness(h)
-
-
-class BrokenAnswerer:
-    """Streams a little text, then fails like a backend that went away."""
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        raise BackendError("backend down")
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        yield TextDelta("Let me check")
-        raise BackendError("backend down")
 
 
 async def test_a_failing_backend_is_reported_briefly(harness: Harness) -> None:

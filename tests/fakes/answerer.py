@@ -15,7 +15,8 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 from bot.assistant.base import Reply, ReplyEvent
-from bot.models import Exchange, Source
+from bot.errors import BackendError
+from bot.models import Exchange, Source, TextDelta
 from bot.registry import SourceRegistry
 from bot.resolver import ResolvePolicy, StreamResolver, resolve
 
@@ -90,3 +91,21 @@ class GatedAnswerer:
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
     ) -> AsyncIterator[ReplyEvent]:
         return self.inner.stream(question, audience, history)
+
+
+class BrokenAnswerer:
+    """Streams ``shown``, then fails like a backend that went away (``reply`` fails at once)."""
+
+    def __init__(self, shown: str = "Let me check") -> None:
+        self.shown = shown
+
+    async def reply(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> Reply:
+        raise BackendError("backend down")
+
+    async def stream(
+        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
+    ) -> AsyncIterator[ReplyEvent]:
+        yield TextDelta(self.shown)
+        raise BackendError("backend down")
