@@ -316,6 +316,8 @@ class DiscourseSettings(Section):
     categories: list[int] = Field(default_factory=list)
     audience_by_category: dict[str, list[str]] = Field(default_factory=dict)
     max_post_length: int = Field(default=32_000, ge=1000)
+    # the site's min_post_length: a shorter answer ("No.") gets a note rather than a refusal
+    min_post_length: int = Field(default=20, ge=0, le=1000)
     allowed_upload_extensions: list[str] = Field(default_factory=list)
     answer_new_topics: bool = True
     answer_mentions: bool = True

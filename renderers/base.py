@@ -34,6 +34,8 @@ class Capabilities:
     """What a channel can show. ``media_types`` empty means any type may be attached.
 
     ``max_chars`` is per message (Slack: per section text; email: the HTML budget in bytes).
+    ``min_chars`` is the shortest message the channel accepts (Discourse's ``min_post_length``);
+    a shorter answer gets a note saying it is short rather than being refused by the platform.
     """
 
     markup: Markup
@@ -45,6 +47,7 @@ class Capabilities:
     max_files: int = 0
     media_types: tuple[str, ...] = ()
     max_chars: int = 4000
+    min_chars: int = 0
     max_blocks: int = 0
     buttons: bool = False
     embeds: bool = False
@@ -66,7 +69,8 @@ DEFAULT_CAPABILITIES: dict[str, Capabilities] = {
     "email": Capabilities(markup="html", native_files=True, max_file_bytes=10_000_000,
                           max_files=10, max_chars=100_000, buttons=True),
     "discourse": Capabilities(markup="markdown", footnotes=True, native_files=True,
-                              max_file_bytes=4_000_000, max_files=10, max_chars=32_000),
+                              max_file_bytes=4_000_000, max_files=10, max_chars=32_000,
+                              min_chars=20),
 }  # fmt: skip
 
 

@@ -12,6 +12,9 @@ definitions still do not fit does the rest of the body move, at a block boundary
 post. A link longer than a whole post can hold shows as its title alone. Sources shown but not
 cited (``show: all``) are listed under "Other sources" after the body of the last post.
 
+A post Discourse would count as shorter than ``Capabilities.min_chars`` (its ``min_post_length``,
+20 by default: "No." is refused as "Body is too short") gets a note saying the answer is short.
+
 Upload seam: a file to attach is written ``[name|attachment](citecast-upload://n)``; the
 connector uploads ``path`` and replaces the entry's ``placeholder`` (that URL) in ``raw`` with
 the ``upload://…`` short URL Discourse returned.
@@ -19,6 +22,7 @@ the ``upload://…`` short URL Discourse returned.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Set
 from functools import cached_property, lru_cache
 from typing import Any
@@ -35,6 +39,17 @@ UPLOAD_SCHEME = "citecast-upload://"
 LINK_TOO_LONG = " (link too long to show)"
 # the smallest piece a block is cut into to make room for its definitions
 MIN_PIECE = 80
+SHORT_NOTE = "*(A short answer; it cites no sources.)*"
+SHORT_CITED_NOTE = "*(A short answer.)*"
+# what Discourse's length check does not count in full: HTML comments (nothing), an :emoji:
+# shortcode and a run of dots (one character each)
+_UNCOUNTED = re.compile(r"<!--.*?-->", re.S)
+_ONE_CHARACTER = re.compile(r":\w+(?::\w+)?:|\.{2,}")
+
+
+def forum_length(raw: str) -> int:
+    """A post's length as Discourse checks it against ``min_post_length``."""
+    return len(_ONE_CHARACTER.sub("x", _UNCOUNTED.sub("", raw)).strip())
 
 
 def placeholder(n: int) -> str:
@@ -248,7 +263,11 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     if others:
         # in the body, not after the definitions: a line after "[^n]: …" would continue it
         blocks.append(other_sources(others, limit // 2))
-    raws = PostFitter(doc.listed, limit).posts(blocks) or [EMPTY_ANSWER]
+    blocks = blocks or [EMPTY_ANSWER]
+    raws = PostFitter(doc.listed, limit).posts(blocks)
+    if len(raws) == 1 and forum_length(raws[0]) < doc.caps.min_chars:
+        blocks.append(SHORT_CITED_NOTE if doc.cited else SHORT_NOTE)
+        raws = PostFitter(doc.listed, limit).posts(blocks)
     # one upload entry per citation of a file, since each footnote has its own placeholder; the
     # connector uploads a file once however many entries name it
     uploads = [{**file_entry(f), "placeholder": placeholder(f.n)} for f in doc.attachments]
@@ -258,4 +277,4 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     return payload
 
 
-__all__ = ["assemble", "block_renderer", "escape_text", "placeholder"]
+__all__ = ["assemble", "block_renderer", "escape_text", "forum_length", "placeholder"]

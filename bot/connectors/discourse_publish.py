@@ -92,6 +92,12 @@ class PostComposer:
 
         overrides = dict(self.services.settings.capabilities.get("discourse") or {})
         overrides["max_chars"] = max(_MIN_CHARS, budget)
+        minimum = self.settings.min_post_length
+        if "min_chars" in overrides:
+            # the stricter of the forum's minimum and a configured capability wins, as for the
+            # maximum (capabilities_for checks the configured value)
+            minimum = max(minimum, capabilities_for("discourse", overrides).min_chars)
+        overrides["min_chars"] = minimum
         caps = capabilities_for("discourse", overrides)
         context = context_for(self.services, self.audience, caps, turn_id=self.turn_id)
         return render("discourse", answer, context)

@@ -169,3 +169,42 @@ async def test_a_configured_max_chars_below_the_forum_limit_is_kept(
         await http.aclose()
         await connector.stop()
         store.close()
+
+
+@pytest.mark.parametrize("min_post_length", [20, 40])
+async def test_a_short_uncited_answer_is_posted_with_a_note_not_refused(
+    forum: FakeDiscourse, tmp_path: Path, min_post_length: int
+) -> None:
+    # Discourse refuses "No." (Body is too short); the asker must still get the answer
+    forum.min_post_length = min_post_length
+    h = await make_harness(forum, tmp_path, min_post_length=min_post_length)
+    try:
+        h.script([GUIDE], "No.")
+        await h.deliver(
+            forum.new_topic("Windows?", "Does it run on Windows 98?", category_id=PUBLIC)
+        )
+        posted = only_post(forum)["raw"]
+        assert posted.startswith("No.\n\n")
+        assert "cites no sources" in posted
+        assert not footnotes(posted)[0]
+    finally:
+        await h.http.aclose()
+        await h.connector.stop()
+        h.store.close()
+
+
+async def test_a_forum_without_a_minimum_gets_the_short_answer_alone(
+    forum: FakeDiscourse, tmp_path: Path
+) -> None:
+    forum.min_post_length = 1
+    h = await make_harness(forum, tmp_path, min_post_length=1)
+    try:
+        h.script([GUIDE], "No.")
+        await h.deliver(
+            forum.new_topic("Windows?", "Does it run on Windows 98?", category_id=PUBLIC)
+        )
+        assert only_post(forum)["raw"] == "No."
+    finally:
+        await h.http.aclose()
+        await h.connector.stop()
+        h.store.close()

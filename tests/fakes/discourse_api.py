@@ -6,7 +6,7 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
 - ``Api-Key`` + ``Api-Username`` on every request, else 403 ``invalid_access``;
 - ``max_post_length`` (422 "Body is limited to N characters; you entered M.") and
   ``min_post_length`` (422 "Body is too short (minimum is N characters)", counted as Discourse
-  does: stripped, without HTML comments);
+  does: stripped, without HTML comments, an :emoji: or a run of dots counting one character);
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
   ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted";
 - ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
@@ -245,7 +245,7 @@ class FakeDiscourse:
             return _post_error(
                 f"Body is limited to {self.max_post_length} characters; you entered {len(raw)}."
             )
-        if len(re.sub(r"<!--.*?-->", "", raw.strip(), flags=re.S)) < self.min_post_length:
+        if counted_length(raw) < self.min_post_length:
             return _post_error(f"Body is too short (minimum is {self.min_post_length} characters)")
         digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
         now = time.monotonic()
@@ -429,6 +429,13 @@ def _error(status: int, errors: list[str], error_type: str | None) -> web.Respon
     if error_type is not None:
         body["error_type"] = error_type
     return web.json_response(body, status=status)
+
+
+def counted_length(raw: str) -> int:
+    """A post's length as Discourse's StrippedLengthValidator counts it for min_post_length:
+    HTML comments removed, an ":emoji:" or a run of dots one character, whitespace stripped."""
+    text = re.sub(r"<!--.*?-->", "", raw, flags=re.S)
+    return len(re.sub(r"\.{2,}", "…", re.sub(r":\w+(?::\w+)?:", "X", text)).strip())
 
 
 def _post_error(message: str) -> web.Response:

@@ -27,6 +27,7 @@ from renderers.limits import (
     SLACK_MAX_SECTION_CHARS,
     SLACK_MAX_TEXT_CHARS,
 )
+from tests.fakes.discourse_api import counted_length
 
 SAFE_HREF = re.compile(r"^(https?://|mailto:|#)", re.I)
 BAD_TAGS = {"script", "style", "iframe", "object", "embed", "img", "form", "input", "svg", "math"}
@@ -186,6 +187,8 @@ def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -
     """Post length, links (upload placeholders allowed), and footnotes: every reference in a
     post has its definition there, and no definition is cut inside a link."""
     posts = [payload["raw"], *payload.get("continued", [])]
+    # the forum's default min_post_length: a shorter post is refused ("Body is too short")
+    assert counted_length(payload["raw"]) >= 20, payload["raw"]
     for raw in posts:
         assert len(raw) <= limit
         check_markdown_links(raw, ("citecast-upload://",))

@@ -88,10 +88,10 @@ def test_a_tight_nested_list_and_code_keep_their_indentation(channel: str) -> No
 )
 def test_inline_code_keeps_its_backticks(code: str, discord: str, discourse: str) -> None:
     fence = "`" * (max(len(r) for r in re.findall("`+", code)) + 1)
-    text = f"Run {fence} {code} {fence} now."
+    text = f"Run {fence} {code} {fence} now, please."
     for channel, expected in (("discord", discord), ("discourse", discourse)):
         out = body_of(channel, render(channel, Answer(text=text)))
-        assert out == f"Run {expected} now.", channel
+        assert out == f"Run {expected} now, please.", channel
         span = parse(out)[0]["children"][1]
         assert span["type"] == "codespan"
         assert span["raw"].replace("\u200b", "") == code

@@ -84,8 +84,8 @@ def test_markdown_lines_after_an_unclosed_html_block_stay_text(channel: str) -> 
 
 @pytest.mark.parametrize("channel", ["discord", "discourse"])
 def test_an_empty_quote_in_a_bullet_keeps_the_rest_of_the_bullet_in_it(channel: str) -> None:
-    answer = Answer(text="- first\n- > \n second", citations=())
+    answer = Answer(text="- first point\n- > \n second point", citations=())
     payload = render(channel, answer)
     text = markdown_body(channel, payload)
-    assert text == "- first\n- second"
+    assert text == "- first point\n- second point"
     check_no_empty_elements(channel, payload)

@@ -446,3 +446,20 @@ def test_the_email_text_part_lists_every_reference_past_the_html_cap() -> None:
     for n in (1, 200, 201, 250):
         assert f"[{n}] Article {n}" in payload["text"]
     assert "more" not in payload["text"].split("Sources", 1)[1]
+
+
+def test_a_post_shorter_than_the_forum_minimum_gets_a_note() -> None:
+    from renderers.discourse import forum_length
+
+    uncited = render("discourse", Answer(text="No."))["raw"]
+    assert uncited == "No.\n\n*(A short answer; it cites no sources.)*"
+    # Discourse counts an :emoji: and a run of dots as one character each
+    assert forum_length("Yes :smile: ....") == 7
+    assert "short answer" in render("discourse", Answer(text="Yes :smile: ..........."))["raw"]
+    relaxed = capabilities_for("discourse", {"min_chars": 0})
+    assert (
+        render("discourse", Answer(text="No."), RenderContext(capabilities=relaxed))["raw"] == "No."
+    )
+    assert (
+        render("discourse", Answer(text="Twenty-one characters"))["raw"] == "Twenty-one characters"
+    )
