@@ -17,6 +17,8 @@ statement) or through ``asyncio.to_thread`` for bulk work.
 
 Every table is created with ``CREATE TABLE IF NOT EXISTS``, so opening a database made by an
 older version adds the tables it lacks (such as ``message_conversations``) and keeps its data.
+A database holding other tables and no ``turns`` (another program's, or the search index) is
+refused with StoreError before anything is written to it.
 """
 
 from __future__ import annotations
@@ -118,6 +120,15 @@ class OutboxItem:
     last_error: str | None
 
 
+def _foreign_tables(db: sqlite3.Connection) -> list[str]:
+    # Another program's database (or the search index) named as the store must be refused before
+    # our tables are created in it; a database with a turns table is ours, of any version.
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    if not names or "turns" in names:
+        return []
+    return sorted(n for n in names if not n.startswith("sqlite_"))
+
+
 class Store:
     """Thread-safe access to the citecast SQLite database."""
 
@@ -127,8 +138,15 @@ class Store:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=5000")
+            foreign = _foreign_tables(self._db)
+            if foreign:
+                self._db.close()
+                raise StoreError(
+                    f"{self.path}: not a citecast store (it holds other tables: "
+                    f"{', '.join(foreign[:5])}); set store.path to a file of its own"
+                )
+            self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None

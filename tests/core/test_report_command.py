@@ -158,3 +158,19 @@ def test_long_questions_take_one_line_in_text_and_stay_whole_in_json(
     report = json.loads(capsys.readouterr().out)
     assert [" ".join(pasted.split()), 1] in report["unanswered"]  # the whole question
     assert [rated, "slack", "How  do\n\tI pay?"] in report["not_helpful"]
+
+
+def test_a_store_path_naming_another_database_is_refused_and_left_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "app.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+    before = other.read_bytes()
+    path = tmp_path / "config.yaml"
+    path.write_text(f"store:\n  path: {other}\n", encoding="utf-8")
+    assert main(["--config", str(path), "report"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not a citecast store" in err and "customers" in err and "\n" not in err
+    assert other.read_bytes() == before
+    assert not Path(f"{other}-wal").exists()

@@ -7,6 +7,9 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import pytest
+
+from bot.errors import StoreError
 from bot.store import Store
 
 
@@ -143,3 +146,17 @@ def test_a_database_from_before_message_records_opens_with_its_data(tmp_path: Pa
     assert store.conversation_of("discord", "1:10") is None
     store.remember_messages("discord", ["1:10"], "c")
     assert store.conversation_of("discord", "1:10") == "c"
+
+
+def test_a_database_of_other_tables_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    other = tmp_path / "index.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE chunks (id INTEGER PRIMARY KEY, text TEXT)")
+    with pytest.raises(StoreError, match=r"not a citecast store .*chunks"):
+        Store(other)
+    with sqlite3.connect(other) as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert tables == {"chunks"}
+    empty = tmp_path / "empty.db"
+    empty.touch()  # an empty file is a new store, not someone else's database
+    Store(empty).close()
