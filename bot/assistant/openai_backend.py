@@ -12,33 +12,81 @@ passed on as it arrives (streamed when the turn streams).
 A step is complete only when the endpoint says why it ended (``finish_reason``): a stream that
 ends without one was cut off, and a step with neither text nor tool calls is not an answer;
 both are errors, never a half or empty answer. ``finish_reason: "length"`` (the token limit)
-keeps the text and logs a warning. Timeouts and retries are the ``openai`` client's
-(``timeout``, ``max_retries``); every failure, malformed responses included, surfaces as one
-:class:`bot.errors.BackendError` saying what went wrong and where.
+keeps the text, logs a warning and ends the answer with a note saying it was cut off (a cut
+answer that reads as complete would mislead); so does ``"content_filter"``. Timeouts and retries
+are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read
+``timeout`` also bounds the wait for its next chunk: a server that sends only keep-alive
+comments never trips the client's read timeout, and would hold the turn forever. Every failure,
+malformed responses included, surfaces as one :class:`bot.errors.BackendError` of one line saying
+what went wrong and where (:mod:`bot.assistant.openai_errors`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import openai
-from openai.types.chat import ChatCompletion
+from openai import AsyncStream
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from bot.assistant.openai_errors import base_url_hint, error_text, one_line, status_message
 from bot.assistant.openai_step import NORMAL_FINISH, Step
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
-from bot.errors import BackendError
+from bot.errors import BackendError, ConfigError
 
 log = logging.getLogger(__name__)
 
 # What a malformed payload raises inside the openai client or while reading its objects (an
 # HTML page, invalid JSON in an SSE line, a chunk without the fields of a chunk).
 _MALFORMED = (json.JSONDecodeError, AttributeError, TypeError, KeyError, ValueError)
+
+# The note that ends an answer the endpoint stopped early, by finish_reason: without it the reader
+# sees half an answer (half a list of steps, a command cut mid-line) that looks whole.
+CUT_NOTES = {
+    "length": "*(The answer was cut off here: the model reached its length limit.)*",
+    "content_filter": "*(The answer was cut off here by the model's content filter.)*",
+}
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def api_root(base_url: str | None) -> str | None:
+    """The API root of a configured ``base_url`` (None, as for an empty one: the ``openai``
+    client's default). A pasted endpoint URL (``…/v1/chat/completions``) would otherwise have the
+    client post to ``…/chat/completions/chat/completions``; a URL without ``http://`` (as in
+    ``localhost:11434/v1``) would fail every turn with "cannot reach", so it fails at the start."""
+    if base_url is None or not base_url.strip():
+        return None
+    root = base_url.strip().rstrip("/").removesuffix("/chat/completions")
+    parts = urlsplit(root)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"assistant.openai.base_url: {root!r} is not an http:// or https:// URL "
+            "(for example http://localhost:11434/v1)"
+        )
+    return root
+
+
+def api_key(configured: str) -> str:
+    """The configured key without the line break a CRLF ``.env`` file or ``echo key > file``
+    leaves on it: sent as it is, the HTTP client refuses the header and the failure reads as
+    "cannot reach the endpoint". A key no header can carry is a configuration error (its
+    value, a secret, is not repeated)."""
+    key = configured.strip()
+    if not (key.isascii() and key.isprintable()):
+        raise ConfigError(
+            "assistant.openai.api_key: contains characters an API key cannot have "
+            "(non-ASCII or control characters)"
+        )
+    return key
 
 
 class OpenAIBackend:
@@ -49,8 +97,8 @@ class OpenAIBackend:
     def __init__(self, settings: OpenAISettings, client: openai.AsyncOpenAI | None = None) -> None:
         self.settings = settings
         self.client = client or openai.AsyncOpenAI(
-            base_url=settings.base_url,
-            api_key=settings.api_key or "not-needed",
+            base_url=api_root(settings.base_url),
+            api_key=api_key(settings.api_key) or "not-needed",
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )
@@ -78,6 +126,9 @@ class OpenAIBackend:
             self._check(step)
             calls = step.tool_calls()
             if not calls:
+                note = CUT_NOTES.get(step.finish_reason or "")
+                if note:
+                    yield _cut_note("".join(step.text), note)
                 return
             if last:
                 # tool_choice "none" was ignored: running the calls would register sources no
@@ -153,22 +204,30 @@ class OpenAIBackend:
         not_completion = (
             f"the model endpoint at {self.where} returned a response that is not a chat completion"
         )
+        started = False  # the stream began: a failure now is a broken answer, not "unreachable"
         try:
             if stream:
                 response = await self.client.chat.completions.create(**request, stream=True)
+                started = True
                 chunks = 0
-                async for chunk in response:
+                async for chunk in self._chunks(response):
                     chunks += 1
                     for text in step.read_chunk(chunk):
                         yield text
                 if not chunks:  # an HTML page, a JSON completion, or only "[DONE]"
-                    raise BackendError(f"{not_completion} stream")
+                    raise BackendError(f"{not_completion} stream{base_url_hint(self.where)}")
             else:
                 completion = await self.client.chat.completions.create(**request)
                 if not isinstance(completion, ChatCompletion):
-                    raise BackendError(not_completion)
-                if not completion.choices:
-                    raise BackendError(f"the model endpoint at {self.where} returned no choices")
+                    raise BackendError(not_completion + base_url_hint(self.where))
+                if not getattr(completion, "choices", None):
+                    # LM Studio answers an unknown path with 200 and {"error": "…"}
+                    reason = error_text(getattr(completion, "error", None))
+                    raise BackendError(
+                        f"the model endpoint at {self.where} returned no choices"
+                        + (f": {reason}" if reason else "")
+                        + base_url_hint(self.where)
+                    )
                 choice = completion.choices[0]
                 step.finish_reason = str(choice.finish_reason or "stop")
                 message = choice.message
@@ -177,36 +236,75 @@ class OpenAIBackend:
                     if function is not None:
                         step.add_call(call.id, function.name, function.arguments)
                 if message.content:
-                    step.text.append(message.content)
-                    yield message.content
+                    visible = step.add_text(message.content)
+                    if visible:
+                        yield visible
+            rest = step.end_text()  # held back in case it opened a thinking block
+            if rest:
+                yield rest
         except openai.APITimeoutError:
-            raise BackendError(
-                f"the model endpoint at {self.where} did not answer within "
-                f"{self.settings.timeout:g} s (after {self.settings.max_retries} retries)"
-            ) from None
+            raise BackendError(self._stalled() if started else self._timed_out()) from None
         except openai.APIConnectionError as exc:
-            raise BackendError(f"cannot reach the model endpoint at {self.where}: {exc}") from None
-        except openai.APIStatusError as exc:
+            if started:
+                raise BackendError(
+                    f"the connection to the model endpoint at {self.where} broke before the "
+                    "answer was complete"
+                ) from None
             raise BackendError(
-                f"the model endpoint at {self.where} answered HTTP {exc.status_code}: "
-                f"{_message_of(exc)}"
+                f"cannot reach the model endpoint at {self.where}: {one_line(str(exc))}"
             ) from None
+        except openai.APIStatusError as exc:
+            has_key = bool(self.settings.api_key.strip())
+            raise BackendError(status_message(exc, self.where, has_key)) from None
         except openai.OpenAIError as exc:
-            raise BackendError(f"the model endpoint at {self.where} failed: {exc}") from None
+            raise BackendError(
+                f"the model endpoint at {self.where} failed: {one_line(str(exc))}"
+            ) from None
         except httpx.HTTPError as exc:
             # raised by the transport while a stream is read, outside the client's own mapping
             raise BackendError(
                 f"the connection to the model endpoint at {self.where} failed: "
-                f"{exc or type(exc).__name__}"
+                f"{one_line(str(exc)) or type(exc).__name__}"
             ) from None
         except _MALFORMED:
             raise BackendError(not_completion) from None
 
+    async def _chunks(
+        self, response: AsyncStream[ChatCompletionChunk]
+    ) -> AsyncIterator[ChatCompletionChunk]:
+        """The stream's chunks, each awaited for at most ``timeout`` seconds.
 
-def _message_of(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return str(error["message"])
-    return exc.message
+        The client's read timeout restarts with every byte, so a server (or a proxy) that sends
+        keep-alive comments while its model is stuck would hold the turn forever.
+        """
+        chunks = aiter(response)
+        while True:
+            try:
+                async with asyncio.timeout(self.settings.timeout):
+                    chunk = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                await response.close()
+                raise BackendError(self._stalled()) from None
+            yield chunk
+
+    def _timed_out(self) -> str:
+        retries = self.settings.max_retries
+        return (
+            f"the model endpoint at {self.where} did not answer within "
+            f"{self.settings.timeout:g} s (after {retries} retr{'y' if retries == 1 else 'ies'})"
+        )
+
+    def _stalled(self) -> str:
+        return (
+            f"the model endpoint at {self.where} stopped answering mid-stream (nothing for "
+            f"{self.settings.timeout:g} s)"
+        )
+
+
+def _cut_note(text: str, note: str) -> str:
+    """The note after an answer that was cut, outside a code block the cut left open."""
+    fences = _FENCE.findall(text)
+    closing = f"\n{fences[-1]}" if len(fences) % 2 else ""
+    return f"{closing}\n\n{note}"

@@ -5,6 +5,18 @@ Streamed tool calls arrive in pieces keyed by ``index``. Some servers (Ollama, L
 parallel calls all with ``index`` 0, each with its own ``id`` and whole name, so a piece that
 brings an ``id`` other than the one stored at its index starts a new call, and a name is never
 appended to a call whose name is already complete (see :meth:`Step.add_call_delta`).
+
+Arguments are JSON text in the API, but some servers send them as a JSON object; the client
+passes whatever came through unvalidated, so an object is written back as JSON text here
+(:func:`arguments_text`) rather than failing the turn.
+
+A reasoning model served without a reasoning parser (vLLM without ``--reasoning-parser``,
+llama.cpp with ``--reasoning-format none``, any server that passes the model's output through)
+writes its thinking into ``content`` as a ``<think>…</think>`` block before the answer. That is
+not the answer: shown, it would put the model's deliberation (and every number it mulled over)
+in front of the reader, so a block that opens the step's text is left out (:class:`ThinkFilter`).
+Mistral sends ``content`` as a list of parts instead, its thinking a part of its own
+(:func:`content_text`).
 """
 
 from __future__ import annotations
@@ -31,6 +43,22 @@ class Step:
     calls: list[dict[str, str]] = field(default_factory=list)
     finish_reason: str | None = None
     _at_index: dict[int, int] = field(default_factory=dict)  # stream index -> position in calls
+    _thinking: ThinkFilter = field(default_factory=lambda: ThinkFilter())
+
+    def add_text(self, content: object) -> str:
+        """Take in answer text as the model wrote it; return what of it the reader sees."""
+        visible = self._thinking.feed(content_text(content))
+        if visible:
+            self.text.append(visible)
+        return visible
+
+    def end_text(self) -> str:
+        """At the step's end: text held back in case it began a thinking block, which it did
+        not (``"<thi"`` and no more), as :meth:`add_text` would have returned it."""
+        rest = self._thinking.end()
+        if rest:
+            self.text.append(rest)
+        return rest
 
     def tool_calls(self) -> list[ToolCall]:
         """The calls in the order the model made them (ids filled in where the server sent none)."""
@@ -39,14 +67,17 @@ class Step:
             for i, c in enumerate(self.calls)
         ]
 
-    def add_call(self, call_id: str | None, name: str | None, arguments: str | None) -> None:
+    def add_call(self, call_id: str | None, name: str | None, arguments: object) -> None:
         """A whole tool call (non-streaming responses)."""
-        self.calls.append({"id": call_id or "", "name": name or "", "arguments": arguments or ""})
+        self.calls.append(
+            {"id": call_id or "", "name": name or "", "arguments": arguments_text(arguments)}
+        )
 
     def add_call_delta(
-        self, index: int | None, call_id: str | None, name: str | None, arguments: str | None
+        self, index: int | None, call_id: str | None, name: str | None, arguments: object
     ) -> None:
         """One streamed piece of a tool call."""
+        piece = arguments_text(arguments)
         index = index if isinstance(index, int) else 0
         position = self._at_index.get(index)
         entry = self.calls[position] if position is not None else None
@@ -71,8 +102,8 @@ class Step:
             entry["id"] = call_id
         if name:
             entry["name"] += name
-        if arguments:
-            entry["arguments"] += arguments
+        if piece:
+            entry["arguments"] += piece
 
     def read_chunk(self, chunk: Any) -> list[str]:
         """Take in one stream chunk; return the answer text it carries."""
@@ -83,9 +114,10 @@ class Step:
             delta = choice.delta
             if delta is None:
                 continue
-            if delta.content:
-                self.text.append(delta.content)
-                out.append(delta.content)
+            if delta.content:  # a str, or a list of parts (Mistral)
+                visible = self.add_text(delta.content)
+                if visible:
+                    out.append(visible)
             for call in delta.tool_calls or []:
                 function = call.function
                 self.add_call_delta(
@@ -95,6 +127,86 @@ class Step:
                     function.arguments if function is not None else None,
                 )
         return out
+
+
+class ThinkFilter:
+    """Leaves out a ``<think>…</think>`` block that opens a step's text, however it is chunked.
+
+    Only at the start (after whitespace): "<think>" later in an answer is something the model
+    is writing about. Text is held back only while it may still be the opening tag, and inside
+    the block; after it, whitespace before the answer is dropped too.
+    """
+
+    OPEN = "<think>"
+    CLOSE = "</think>"
+
+    def __init__(self) -> None:
+        self._state = "start"  # start -> (inside -> after ->) shown
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        """The part of ``text`` (with what was held back) that is answer."""
+        if self._state == "shown":
+            return text
+        self._held += text
+        if self._state == "start":
+            begun = self._held.lstrip()
+            if self.OPEN.startswith(begun):
+                return ""  # whitespace, or "<thi": wait for more
+            if not begun.startswith(self.OPEN):
+                return self._show(self._held)
+            self._state, self._held = "inside", begun[len(self.OPEN) :]
+        if self._state == "inside":
+            end = self._held.find(self.CLOSE)
+            if end < 0:
+                # keep only what may be the start of the closing tag
+                self._held = self._held[-(len(self.CLOSE) - 1) :]
+                return ""
+            self._state, self._held = "after", self._held[end + len(self.CLOSE) :]
+        answer = self._held.lstrip()
+        self._held = ""
+        return self._show(answer) if answer else ""
+
+    def end(self) -> str:
+        """What was held back and is answer after all (never a part of a thinking block)."""
+        rest, self._held = (self._held if self._state == "start" else ""), ""
+        return rest
+
+    def _show(self, text: str) -> str:
+        self._state, self._held = "shown", ""
+        return text
+
+
+def content_text(content: object) -> str:
+    """A message's text: the API's string, or the ``text`` parts of a list of parts.
+
+    Mistral's reasoning models send ``[{"type": "thinking", …}, {"type": "text", "text": …}]``;
+    the thinking part is not the answer, for the same reason as a ``<think>`` block.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict)
+            and part.get("type") == "text"
+            and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
+def arguments_text(arguments: object) -> str:
+    """A call's arguments as the JSON text the API specifies (an object some servers send
+    instead is serialized; nothing is ``""``)."""
+    if arguments is None:
+        return ""
+    if isinstance(arguments, str):
+        return arguments
+    try:
+        return json.dumps(arguments, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(arguments)  # not JSON at all: the tool reports invalid arguments
 
 
 def _whole_json(text: str) -> bool:

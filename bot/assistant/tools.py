@@ -124,11 +124,17 @@ class Toolbox:
     async def fetch_async(
         self, name: str, arguments: Mapping[str, Any], audience: frozenset[str]
     ) -> ToolResult:
-        """``fetch`` in a worker thread; citecast errors become a result the model can read."""
+        """``fetch`` in a worker thread; citecast errors become a result the model can read
+        (an index or table that cannot be read: a reason without server paths)."""
         try:
             return await asyncio.to_thread(self.fetch, name, arguments, audience)
         except KnowledgeIndexError as exc:
-            return ToolResult(error=str(exc))
+            if name != "search_docs":  # a record table's answer to the call ("no table named")
+                return ToolResult(error=str(exc))
+            # the index's own reason names its path and tells an operator to rebuild: for the
+            # log, not for the model (which would pass it on to whoever asked)
+            log.warning("tool %s failed: %s", name, exc)
+            return ToolResult(error="the knowledge base cannot be searched right now")
         except ConfigError as exc:
             # a record table that stopped being readable after the start: the reason names
             # server paths, which are for the log, not for the model (nor the viewer it answers)
@@ -171,7 +177,7 @@ class Toolbox:
 def _arguments(call: ToolCall) -> dict[str, Any] | str:
     try:
         value = json.loads(call.arguments or "{}")
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, TypeError):  # TypeError: not text at all
         return f"the arguments of {call.name} are not valid JSON"
     return value if isinstance(value, dict) else f"the arguments of {call.name} must be an object"
 

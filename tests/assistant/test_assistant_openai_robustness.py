@@ -14,7 +14,7 @@ import pytest
 
 from bot.assistant.assistant import Assistant
 from bot.assistant.base import Reply
-from bot.assistant.openai_backend import OpenAIBackend
+from bot.assistant.openai_backend import CUT_NOTES, OpenAIBackend
 from bot.assistant.openai_step import Step
 from bot.assistant.prompts import history_messages
 from bot.config import RecordTable, Settings
@@ -113,7 +113,7 @@ async def test_a_stream_request_answered_without_a_stream_is_an_error(
 
 
 @pytest.mark.parametrize("stream", [True, False])
-async def test_an_answer_cut_at_the_token_limit_is_kept_with_a_warning(
+async def test_an_answer_cut_at_the_token_limit_is_kept_with_a_warning_and_a_note(
     fake: FakeOpenAI,
     kb_settings: Settings,
     kb_index: KnowledgeIndex,
@@ -124,7 +124,8 @@ async def test_an_answer_cut_at_the_token_limit_is_kept_with_a_warning(
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
     with caplog.at_level(logging.WARNING, logger="bot.assistant.openai_backend"):
         reply = await run(bot, "anything", stream)
-    assert reply.answer.text == "Truncated answ"
+    # the reader is told: half an answer must not read as a whole one
+    assert reply.answer.text == f"Truncated answ\n\n{CUT_NOTES['length']}"
     assert "finish_reason 'length'" in caplog.text
 
 

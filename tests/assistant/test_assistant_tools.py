@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.assistant.cache import ToolCache
 from bot.assistant.tools import NO_PASSAGES, Toolbox, ToolCall, ToolResult
 from bot.config import Settings
-from bot.knowledge import KnowledgeIndex
+from bot.knowledge import KnowledgeIndex, ingest
 from bot.knowledge.records import RecordTables
 from bot.models import Source
 from bot.registry import SourceRegistry
@@ -190,3 +194,22 @@ def test_lru_evicts_the_least_recently_used() -> None:
     disabled = ToolCache(0)
     disabled.put(("a",), ())
     assert disabled.get(("a",)) is None
+
+
+async def test_an_unreadable_index_is_logged_and_the_model_gets_no_server_path(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# Retries\n\nThe retry policy backs off.\n", encoding="utf-8")
+    settings = Settings.model_validate({"index": {"path": str(tmp_path / "index.db")}})
+    assert ingest([kb], settings.index).indexed == 1
+    with open(settings.index.path, "r+b") as index_file:  # broken after the server started
+        index_file.write(b"not a database" * 512)
+    tools = Toolbox(settings.index.path)
+    with caplog.at_level(logging.WARNING, logger="bot.assistant.tools"):
+        [result] = await tools.run_calls(
+            [call(1, "search_docs", '{"query": "retry policy"}')], SourceRegistry(PUBLIC)
+        )
+    assert result == "error: the knowledge base cannot be searched right now"
+    assert str(tmp_path) in caplog.text and "rebuild" in caplog.text

@@ -17,7 +17,11 @@ although ``tool_choice`` is "none" (``ignore_tool_choice``), stream parallel too
 ``index`` 0 (``same_index``, as Ollama and LiteLLM do), end a stream without a finish_reason or
 ``[DONE]`` (``cut_off``), end with another finish_reason (``finish_reason="length"``), send raw
 SSE ``data:`` payloads after the text (``sse_data``, e.g. invalid JSON), or answer 200 with any
-body (:func:`raw`, e.g. a proxy's HTML page) whether or not the request streams.
+body (:func:`raw`, e.g. a proxy's HTML page) whether or not the request streams. For what no
+flag covers, :func:`events` scripts a whole stream byte for byte (chunks written as given:
+fragments without ``index``, interleaved calls, ``choices: []`` usage chunks, comments), and
+can then drop the connection (``abort``), stall (``stall``) or send keep-alive comments
+forever (``keepalive``).
 """
 
 from __future__ import annotations
@@ -61,6 +65,11 @@ class Completion:
     sse_data: tuple[str, ...] = ()
     body: str | None = None
     content_type: str = "text/html"
+    headers: tuple[tuple[str, str], ...] = ()
+    events: tuple[Json | str, ...] | None = None
+    abort: bool = False
+    stall: float = 0.0
+    keepalive: float = 0.0
 
 
 def text(content: str, *pieces: str) -> Completion:
@@ -85,6 +94,38 @@ def failure(
 ) -> Completion:
     """An HTTP error with OpenAI's error body shape (and a ``retry-after-ms`` header if given)."""
     return Completion(status=status, error=message, retry_after_ms=retry_after_ms)
+
+
+def error_body(
+    status: int, body: str, content_type: str = "text/plain", **headers: str
+) -> Completion:
+    """An HTTP error with any body (a proxy's HTML page, vLLM's or Ollama's own JSON shape)."""
+    pairs = tuple((name.replace("_", "-"), value) for name, value in headers.items())
+    return Completion(status=status, body=body, content_type=content_type, headers=pairs)
+
+
+def chunk(
+    content: str | None = None,
+    *,
+    calls: list[Json] | None = None,
+    finish: str | None = None,
+    **extra: Any,
+) -> Json:
+    """One ``chat.completion.chunk`` with a single choice (``extra`` adds top-level keys)."""
+    delta: Json = {} if content is None else {"content": content}
+    if calls is not None:
+        delta["tool_calls"] = calls
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    return {"id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 0,
+            "model": "fake", "choices": [choice], **extra}  # fmt: skip
+
+
+def events(
+    *items: Json | str, abort: bool = False, stall: float = 0.0, keepalive: float = 0.0
+) -> Completion:
+    """A scripted stream: a dict is sent as a ``data:`` event, a str is written as it is (so the
+    ``[DONE]`` event, comments and blank lines are there only when given)."""
+    return Completion(events=items, abort=abort, stall=stall, keepalive=keepalive)
 
 
 @dataclass
@@ -145,11 +186,18 @@ class FakeOpenAI:
         step = self.script.pop(0)
         if step.delay:
             await asyncio.sleep(step.delay)
+        if step.body is not None:
+            return web.Response(
+                text=step.body,
+                status=step.status,
+                content_type=step.content_type,
+                headers=dict(step.headers),
+            )
         if step.status != 200:
             headers = {"retry-after-ms": str(step.retry_after_ms)} if step.retry_after_ms else None
             return _error(step.status, step.error, "server_error", headers)
-        if step.body is not None:
-            return web.Response(text=step.body, content_type=step.content_type)
+        if step.events is not None:
+            return await self._scripted_stream(request, step)
         if step.tool_calls and body.get("tool_choice") == "none" and not step.ignore_tool_choice:
             self.problems.append("tool calls scripted while the request forbids tools")
             return _error(500, "scripted tool calls but tool_choice is none", "server_error")
@@ -229,6 +277,28 @@ class FakeOpenAI:
         if not step.cut_off:
             await send({}, step.finish_reason or ("tool_calls" if calls else "stop"))
             await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+    async def _scripted_stream(self, request: web.Request, step: Completion) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        for item in step.events or ():
+            data = item if isinstance(item, str) else f"data: {json.dumps(item)}\n\n"
+            await response.write(data.encode())
+        if step.abort:
+            # drop the connection mid-body: the client sees an incomplete chunked response
+            assert request.transport is not None
+            request.transport.abort()
+            return response
+        if step.stall:
+            await asyncio.sleep(step.stall)
+        while step.keepalive:  # until the client goes away (write raises) or the test ends
+            await asyncio.sleep(step.keepalive)
+            try:
+                await response.write(b": keep-alive\n\n")
+            except (ConnectionError, RuntimeError):
+                return response
         await response.write_eof()
         return response
 

@@ -1,0 +1,93 @@
+"""One-line, readable reasons for what an OpenAI-compatible endpoint sent instead of an answer.
+
+Compatible servers do not agree on an error body: OpenAI, llama.cpp and LiteLLM send
+``{"error": {"message": …}}``, vLLM ``{"object": "error", "message": …}``, Ollama and LM Studio
+sometimes ``{"error": "…"}``, FastAPI-based servers ``{"detail": …}``, and proxies in front of
+any of them an HTML page or a plain-text traceback. The ``openai`` client only reads the first
+shape; everything else became "Error code: 404". These helpers find the message in each shape and
+keep it to one short line, because it ends up in a chat apology and in a log line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+import openai
+
+MAX_CHARS = 200
+"""A reason longer than this is cut (an HTML page or a traceback is not a reason)."""
+
+_TITLE = re.compile(r"<(title|h1)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+_INVISIBLE = re.compile(r"<(script|style|head)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its whitespace collapsed, cut to :data:`MAX_CHARS` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_CHARS else line[: MAX_CHARS - 1].rstrip() + "…"
+
+
+def error_text(body: object) -> str:
+    """The message of an error body in any of the shapes above ("" when there is none)."""
+    if isinstance(body, Mapping):
+        for key in ("message", "detail", "error", "msg"):
+            found = error_text(body.get(key)) if key in body else ""
+            if found:
+                return found
+        return ""
+    if isinstance(body, list):  # FastAPI validation errors: [{"loc": …, "msg": …}, …]
+        return next((found for item in body if (found := error_text(item))), "")
+    if isinstance(body, str):
+        return one_line(_page_text(body))
+    return ""
+
+
+def _page_text(body: str) -> str:
+    """The reason in a text body: an HTML page's title or first heading, else its first line."""
+    if "<" in body and ">" in body:
+        titled = _TITLE.search(body)
+        if titled and _TAG.sub("", titled.group(2)).strip():
+            return _TAG.sub("", titled.group(2))
+        body = _TAG.sub("\n", _INVISIBLE.sub("", body))
+    return next((line for line in body.splitlines() if line.strip()), "")
+
+
+def base_url_hint(where: str) -> str:
+    """A hint for a response that shows the URL is wrong, unless the URL already ends in /v1."""
+    if urlsplit(where).path.rstrip("/").endswith("/v1"):
+        return ""
+    return " (most OpenAI-compatible servers need assistant.openai.base_url to end in /v1)"
+
+
+def status_message(exc: openai.APIStatusError, where: str, has_key: bool) -> str:
+    """``the model endpoint at … answered HTTP 429: … (it asked to retry after 20 s)``."""
+    reason = error_text(exc.body)
+    message = f"the model endpoint at {where} answered HTTP {exc.status_code}"
+    if reason:
+        message += f": {reason}"
+    if exc.status_code == 404:
+        message += base_url_hint(where)
+    if exc.status_code in (401, 403) and not has_key:
+        message += " (assistant.openai.api_key is not set)"
+    wait = _retry_after(exc)
+    if wait:
+        message += f" (it asked to retry after {wait})"
+    return message
+
+
+def _retry_after(exc: openai.APIStatusError) -> str:
+    """The wait a 429 or 503 asked for, as the header gave it ("" when it gave none)."""
+    headers = exc.response.headers
+    milliseconds = headers.get("retry-after-ms")
+    seconds = headers.get("retry-after")
+    try:
+        if milliseconds is not None:
+            return f"{float(milliseconds) / 1000:g} s"
+        if seconds is not None:
+            return f"{float(seconds):g} s"
+    except ValueError:
+        pass
+    return one_line(seconds) if seconds else ""  # an HTTP date
