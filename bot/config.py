@@ -93,7 +93,8 @@ class OpenAISettings(Section):
     model: str = "gpt-4o-mini"
     timeout: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0, le=10)
-    temperature: float = 0.2
+    # None leaves it out of the request: reasoning models (o1, o3, ...) refuse any temperature
+    temperature: float | None = Field(default=0.2, ge=0, le=2)
     max_tool_rounds: int = Field(default=4, ge=1, le=20)
 
 

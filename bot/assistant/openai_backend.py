@@ -197,10 +197,11 @@ class OpenAIBackend:
         request: dict[str, Any] = {
             "model": self.settings.model,
             "messages": messages,
-            "temperature": self.settings.temperature,
             "tools": tools,
             "tool_choice": "none" if last else "auto",
         }
+        if self.settings.temperature is not None:
+            request["temperature"] = self.settings.temperature
         not_completion = (
             f"the model endpoint at {self.where} returned a response that is not a chat completion"
         )

@@ -274,3 +274,26 @@ async def test_file_id_markers_name_index_sources(
     answer = await bot.answer("retry policy?", PUBLIC)
     assert [c.source.id for c in answer.citations] == [best.id]
     assert answer.text.endswith("[^1].") and not answer.dropped
+
+
+@pytest.mark.parametrize(("temperature", "sent"), [(0.7, 0.7), (None, "absent")])
+async def test_temperature_is_sent_or_left_out_for_models_that_refuse_it(
+    fake: FakeOpenAI,
+    kb_settings: Settings,
+    kb_index: KnowledgeIndex,
+    temperature: float | None,
+    sent: float | str,
+) -> None:
+    fake.add(text("Nothing to cite here."))
+    bot = assistant_for(kb_settings, kb_index, fake.base_url, temperature=temperature)
+    await bot.answer("Hello?", PUBLIC)
+    assert fake.requests[0].get("temperature", "absent") == sent
+
+
+def test_a_temperature_out_of_range_is_refused_and_null_means_none() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="temperature"):
+        Settings.model_validate({"assistant": {"openai": {"temperature": 5}}})
+    unset = Settings.model_validate({"assistant": {"openai": {"temperature": None}}})
+    assert unset.assistant.openai.temperature is None
