@@ -15,7 +15,8 @@ HELP = "read Markdown, text, HTML and PDF files into the search index"
 DESCRIPTION = """\
 Read Markdown, plain-text, HTML and PDF files (and folders of them) into the SQLite FTS5 index at
 index.path (default .citecast/index.db). Unchanged files are skipped, changed ones replaced, files
-removed from an ingested folder are dropped. Unreadable, encrypted or empty files are listed with
+removed from an ingested folder are dropped. Hidden files and folders and node_modules are not
+read. Unreadable, encrypted or empty files, and folders that cannot be read, are listed with
 the reason and never stop the run; so is a file whose front matter names an empty audience.
 A PATH that is missing or neither a file nor a folder is an error. --audience must name a group:
 an empty one (an unset "$GROUP") is refused, and --audience public makes files public on purpose.
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     the next file (see :class:`_StopBetweenFiles`), exit status 130.
     """
     from rich.console import Console
+    from rich.markup import escape
 
     from bot.commands.output import plural, progress_bar, write_stdout
     from bot.config_file import load_settings
@@ -146,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
                 nonlocal started
                 stop.check()  # before the file: every file so far is complete in the index
                 started += 1
-                progress.update(task, advance=1, description=name[-60:])
+                # a file name is not markup: "[draft]/" would vanish and "[/x]" raise
+                progress.update(task, advance=1, description=escape(name[-60:]))
 
             report = ingest(
                 roots,
@@ -202,6 +205,13 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"{plural(report.ignored, 'file')} of other types ignored")
         for skipped in report.skipped:
             out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
+        for partial in report.warnings:
+            out.print(f"  indexed {partial.path} in part: {partial.reason}", markup=False)
+        if report.folders_skipped:
+            # not among the files counted above: what they hold was never seen
+            out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")
+            for skipped in report.folders_skipped:
+                out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
         size_kb = stats.size_bytes / 1024
         out.print(
             f"index {index_path}: {plural(stats.files, 'file')}, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -28,20 +29,74 @@ class Document:
     audience: tuple[str, ...] | None = None
     url: str | None = None
     pages: int | None = None
+    # What was left out of a file that is indexed all the same ("page 5 could not be read"),
+    # for the ingest summary: the rest of a 300-page manual is worth keeping.
+    warnings: tuple[str, ...] = ()
 
 
 class Unreadable(Exception):  # noqa: N818 - a reason to skip, not a failure of citecast
     """A reader cannot use this file; the message is the reason shown in the ingest summary."""
 
 
-def clean_heading(text: str) -> str:
-    """Heading text without Markdown decoration: emphasis, code ticks, link targets, ``#``s."""
-    import re
+_CLOSING_HASHES = re.compile(r"\s+#+\s*$")
+_BACKTICKS = re.compile(r"(`+)")
+# Link text holds no brackets here, so that a line of "[" stays linear to scan.
+_LINK = re.compile(r"!?\[([^\]\[]*)\]\([^)]*\)")
+# Emphasis as a renderer reads it: a delimiter run that opens before a word and closes after
+# one. "chunk_chars", "2 * 3" and "*args and **kwargs" are text, and keep their marks. The text
+# between holds no delimiter of its kind (nesting is undone by a second pass), which keeps a
+# long run of unmatched marks linear to scan.
+_STAR_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=[^\s*])([^*]+?)(?<=[^\s*])\1(?![\w*])")
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w_])(_{1,3})(?=[^\s_])([^_]+?)(?<=[^\s_])\1(?![\w_])")
 
-    text = re.sub(r"\s+#+\s*$", "", text.strip())
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"[*_`]+", "", text)
+
+def code_spans(line: str) -> list[tuple[bool, str]]:
+    """``line`` cut into ``(is_code, text)`` pieces: a code span is a run of backticks and
+    everything up to the next run of the same length (CommonMark); its text keeps its
+    backticks. An unmatched run is text."""
+    parts = _BACKTICKS.split(line)
+    pieces: list[tuple[bool, str]] = []
+    i = 0
+    while i < len(parts):
+        if i % 2 == 1:  # a run of backticks
+            try:
+                close = parts.index(parts[i], i + 2)  # only runs can equal a run
+            except ValueError:
+                close = -1
+            if close > 0:
+                pieces.append((True, "".join(parts[i : close + 1])))
+                i = close + 1
+                continue
+        pieces.append((False, parts[i]))
+        i += 1
+    return pieces
+
+
+def clean_heading(text: str) -> str:
+    """Markdown heading text as a reader sees it: without emphasis marks, code ticks, link
+    targets or closing ``#``s. A code span's text is kept as written (`` `max_tokens` `` is
+    "max_tokens"), and so is a ``_`` or ``*`` that marks nothing."""
+    spans: list[str] = []
+    marked: list[str] = []  # the text, each code span replaced by a numbered placeholder
+    for is_code, piece in code_spans(_CLOSING_HASHES.sub("", text.strip().replace("\x00", ""))):
+        if is_code:
+            ticks = len(piece) - len(piece.lstrip("`"))
+            inner = piece[ticks:-ticks]
+            spans.append(inner.strip() or inner)
+            marked.append(f"\x00{len(spans) - 1}\x00")
+        else:
+            marked.append(piece)
+    text = _LINK.sub(r"\1", "".join(marked))
+    for emphasis in (_STAR_EMPHASIS, _UNDERSCORE_EMPHASIS, _STAR_EMPHASIS):  # "**_a_**" too
+        text = emphasis.sub(r"\2", text)
+    text = re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], text)
     return " ".join(text.split())
+
+
+def plain_heading(text: str) -> str:
+    """HTML heading text: already what the page shows, so only spaces and a closing run of
+    ``#`` (a permalink mark outside a link) are tidied; ``max_tokens`` stays as it is."""
+    return " ".join(_CLOSING_HASHES.sub("", text.strip()).split())
 
 
 class HeadingPath:

@@ -1,8 +1,9 @@
 """HTML reader: visible text in blocks under the h1–h6 heading path.
 
 Scripts, styles, other invisible elements (``hidden``, ``aria-hidden="true"``) and page
-furniture (``<nav>``, ``<footer>``) are dropped; so are the permalink marks (``¶``) that
-documentation generators append to headings. The title is the first ``<title>`` of the head.
+furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles) are dropped; so are the
+permalink marks (``¶``) that documentation generators append to headings. The title is the
+first ``<title>`` of the head. A table row is one block, its cells joined by `` | ``.
 ``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL and
 ``<meta name="citecast:audience">`` the audience, like Markdown front matter.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from bot.knowledge.document import Block, Document, HeadingPath, clean_heading
+from bot.knowledge.document import Block, Document, HeadingPath, plain_heading
 from bot.knowledge.markdown_reader import audience_from
 
 _BLOCK_TAGS = frozenset(
@@ -71,11 +72,18 @@ _TRAILING_MARK = re.compile(r"\s*[¶§🔗⚓]\ufe0e?$")
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 
 
+# The ARIA roles of <nav> and <footer>, and of a search box: Sphinx's default theme writes its
+# sidebar (every page's table of contents) as <div role="navigation">.
+_FURNITURE_ROLES = frozenset(("navigation", "contentinfo", "search"))
+
+
 def _hides(tag: str, values: dict[str, str]) -> bool:
     if tag in _HIDDEN_TAGS:
         return True
     if tag in _VOID_OR_OPTIONAL_END:
         return False
+    if values.get("role", "").strip().lower() in _FURNITURE_ROLES:
+        return True
     return "hidden" in values or values.get("aria-hidden", "").strip().lower() == "true"
 
 
@@ -97,6 +105,9 @@ class _Collector(HTMLParser):
         self._heading_level: int | None = None
         self._anchor: int | None = None  # where a link inside a heading starts in _text
         self._pre = 0
+        # Inside a table row its cells are one block, "Team | $10": a cell alone ("$10") says
+        # nothing when quoted, and a chunk boundary could fall between a row's cells.
+        self._in_row = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
@@ -121,14 +132,25 @@ class _Collector(HTMLParser):
         elif _hides(tag, values):
             self._hiding = (tag, 1)
         elif tag in _HEADINGS:
+            self._drop_open_cell()
             self._flush()
             self._heading_level = _HEADINGS[tag]
+            # a heading in a cell: a table laid out as a page, not a row of data
+            self._in_row = False
         elif tag == "a" and self._heading_level is not None:
             self._anchor = len(self._text)
+        elif self._in_row and tag not in ("tr", "table", "pre"):
+            if tag in ("td", "th") and "".join(self._text).strip():
+                self._text.append(" | ")
+            elif tag in _BLOCK_TAGS:
+                self._text.append(" ")  # a <p> or <br> inside a cell
         elif tag in _BLOCK_TAGS:
+            self._drop_open_cell()
             self._flush()
             if tag == "pre":
                 self._pre += 1
+            # a nested table ends the row around it: its own rows are blocks of their own
+            self._in_row = tag == "tr"
 
     def handle_endtag(self, tag: str) -> None:
         if self._hiding is not None:
@@ -146,16 +168,19 @@ class _Collector(HTMLParser):
                 del self._text[self._anchor :]
             self._anchor = None
         elif tag in _HEADINGS and self._heading_level is not None:
-            heading = _TRAILING_MARK.sub("", clean_heading("".join(self._text)))
+            heading = _TRAILING_MARK.sub("", plain_heading("".join(self._text)))
             self._text.clear()
             self._anchor = None
             self.headings.enter(self._heading_level, heading)
             self.first_heading = self.first_heading or heading or None
             self._heading_level = None
+        elif self._in_row and tag not in ("tr", "table", "pre"):
+            return  # the end of a cell, or of a block inside one: the row goes on
         elif tag in _BLOCK_TAGS:
             self._flush(code=tag == "pre")
             if tag == "pre":
                 self._pre = max(0, self._pre - 1)
+            self._in_row = False
 
     def handle_data(self, data: str) -> None:
         if self._in_title:
@@ -164,6 +189,11 @@ class _Collector(HTMLParser):
             if self._head and data.strip():
                 self._head = False  # text can only be in the body: the head has ended
             self._text.append(data)
+
+    def _drop_open_cell(self) -> None:
+        # a cell that holds a table, code or a heading ends the row: no empty cell after it
+        if self._text and self._text[-1] == " | ":
+            self._text.pop()
 
     def _flush(self, code: bool = False) -> None:
         if self._heading_level is not None:

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote
@@ -43,20 +42,23 @@ from bot.knowledge.chunking import chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.readers import is_supported, read_document
 from bot.knowledge.schema import SCHEMA_VERSION
+from bot.knowledge.walk import BAD_NAME as BAD_NAME
+from bot.knowledge.walk import BROKEN_LINK as BROKEN_LINK
+from bot.knowledge.walk import NOT_REGULAR as NOT_REGULAR
+from bot.knowledge.walk import OUTSIDE_ROOT as OUTSIDE_ROOT
+from bot.knowledge.walk import Entry, Visited, shown, utf8_name, walk
+from bot.knowledge.walk import Skipped as Skipped
+from bot.knowledge.walk import count_files as count_files
 from bot.knowledge.writer import IndexWriter
 
 BATCH_FILES = 200
 # Part of every fingerprint: bumping it makes the next run re-read every file. "2": front
 # matter that is not valid YAML now skips the file, where "1" indexed it as public text.
-READER_VERSION = "2"
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A file left out of the index and why."""
-
-    path: str
-    reason: str
+# "3": Markdown HTML comments and thematic breaks and HTML role="navigation" furniture are no
+# longer indexed (already indexed, they must not stay searchable until their file changes);
+# an HTML table row is one passage; section names keep the underscores of `max_tokens`; a
+# PDF titled "Microsoft Word - x.docx" takes its file name.
+READER_VERSION = "3"
 
 
 @dataclass
@@ -72,44 +74,10 @@ class IngestReport:
     bytes_read: int = 0
     ignored: int = 0
     skipped: list[Skipped] = field(default_factory=list)
-
-
-OUTSIDE_ROOT = "symlink outside the ingested folder"
-NOT_REGULAR = "not a regular file"
-
-
-@dataclass(frozen=True)
-class _Entry:
-    path: Path
-    relpath: str
-    rule_path: str
-    root: Path
-
-
-def _walk(root: Path, index_path: Path) -> Iterator[_Entry]:
-    if root.is_file():
-        yield _Entry(root, root.name, root.name, root)
-        return
-    base = root.parent
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        for name in sorted(files):
-            if name.startswith("."):
-                continue
-            path = Path(folder, name)
-            if path == index_path or path.name.startswith(index_path.name + "-"):
-                continue
-            yield _Entry(
-                path,
-                path.relative_to(base).as_posix(),
-                path.relative_to(root).as_posix(),
-                root,
-            )
-
-
-def count_files(paths: Sequence[Path], index_path: Path) -> int:
-    """How many supported files the walk will visit (for the progress bar's total)."""
-    return sum(1 for root in paths for e in _walk(root, index_path) if is_supported(e.path))
+    # folders left out (cannot be listed, a symlink leaving the root): their files are unknown
+    folders_skipped: list[Skipped] = field(default_factory=list)
+    # files indexed without some of their content (a PDF page pypdf could not read)
+    warnings: list[Skipped] = field(default_factory=list)
 
 
 def base_audience(
@@ -160,7 +128,10 @@ def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
             raise KnowledgeIndexError(f"{raw}: no such file or folder")
         if not (path.is_file() or path.is_dir()):
             raise KnowledgeIndexError(f"{raw}: not a regular file or folder")
-        roots.append(path.resolve())
+        resolved = path.resolve()
+        if not utf8_name(str(resolved)):  # SQLite cannot store it, nor a Source carry it
+            raise KnowledgeIndexError(f"{shown(str(raw))}: {BAD_NAME}")
+        roots.append(resolved)
     return roots
 
 
@@ -205,8 +176,12 @@ def _ingest(
             writer.add_root(root)
         # Every folder ever ingested here, so audience rules see a file's path inside each.
         folders = [folder for folder in writer.roots() if folder.is_dir()]
+        visited = Visited(roots)
+        folders_skipped: dict[Path, Skipped] = {}
         for root in roots:
-            for entry in _walk(root, index_path):
+            for entry in walk(root, index_path, folders_skipped):
+                if not visited.first(root, entry.path):
+                    continue
                 if not is_supported(entry.path):
                     report.ignored += 1
                     continue
@@ -222,6 +197,7 @@ def _ingest(
                     pending = 0
             # A file root too: re-ingested and now unreadable, its old chunks must go.
             report.removed += writer.remove_unseen(root)
+        report.folders_skipped = list(folders_skipped.values())
         report.removed += writer.remove_missing()
         writer.commit()
     finally:
@@ -231,22 +207,31 @@ def _ingest(
 
 def _ingest_one(
     writer: IndexWriter,
-    entry: _Entry,
+    entry: Entry,
     paths: Sequence[str],
     settings: IndexSettings,
     default_audience: Sequence[str] | None,
     options: str,
     report: IngestReport,
 ) -> None:
+    if entry.problem is not None:
+        report.skipped.append(Skipped(entry.relpath, entry.problem))
+        return
     # A symlink may point anywhere (kb/link.md -> /etc/passwd): only what resolves inside the
     # ingested root is read, and it is read through the resolved path that was checked.
     try:
         target = entry.path.resolve()
-    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python 3.11)
-        report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc}"))
+    except RuntimeError:  # Python 3.11's word for a symlink loop
+        report.skipped.append(Skipped(entry.relpath, "symlink loop"))
+        return
+    except OSError as exc:
+        report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return
     if entry.root.is_dir() and not target.is_relative_to(entry.root):
         report.skipped.append(Skipped(entry.relpath, OUTSIDE_ROOT))
+        return
+    if not target.exists():
+        report.skipped.append(Skipped(entry.relpath, BROKEN_LINK))
         return
     if not target.is_file():  # a FIFO or device named like a document: reading it would hang
         report.skipped.append(Skipped(entry.relpath, NOT_REGULAR))
@@ -287,5 +272,6 @@ def _ingest_one(
         document.audience or audience,
     )
     report.indexed += 1
+    report.warnings.extend(Skipped(entry.relpath, warning) for warning in document.warnings)
     report.chunks += count
     report.pages += document.pages or 0

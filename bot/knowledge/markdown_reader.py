@@ -1,7 +1,8 @@
 """Markdown and plain-text readers: front matter, heading paths, fenced code kept whole.
 
 Headings inside fenced code blocks are code, not headings. Setext headings (a line underlined
-with ``===`` or ``---``) count as headings too.
+with ``===`` or ``---``) count as headings too. What a rendered page does not show is not
+text: HTML comments (outside code) and thematic breaks (``---``, ``***``).
 """
 
 from __future__ import annotations
@@ -14,11 +15,42 @@ import yaml
 
 from bot.errors import ValidationError
 from bot.knowledge.audience import document_audience
-from bot.knowledge.document import Block, Document, HeadingPath, Unreadable, clean_heading
+from bot.knowledge.document import (
+    Block,
+    Document,
+    HeadingPath,
+    Unreadable,
+    clean_heading,
+    code_spans,
+)
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_COMMENT_BLOCK = re.compile(r"^ {0,3}<!--")
+
+
+def _without_comments(line: str) -> str:
+    """``line`` without the HTML comments a Markdown renderer would hide; a code span's text
+    ("write `<!-- more -->` to cut the excerpt") is kept."""
+    if "<!--" not in line:
+        return line
+    out: list[str] = []
+    for is_code, piece in code_spans(line):
+        if is_code:
+            out.append(piece)
+            continue
+        # find() rather than a regex: a line of many unclosed "<!--" stays linear to scan
+        position = 0
+        while (start := piece.find("<!--", position)) >= 0:
+            end = piece.find("-->", start + 4)
+            if end < 0:
+                break  # an unclosed comment on the line: CommonMark shows it as text
+            out.append(piece[position:start])
+            position = end + 3
+        out.append(piece[position:])
+    return "".join(out)
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
@@ -105,6 +137,7 @@ def read_markdown(text: str, filename: str) -> Document:
     paragraph: list[str] = []
     fence: str | None = None
     code: list[str] = []
+    in_comment = False
 
     def flush() -> None:
         joined = "\n".join(paragraph).strip()
@@ -112,7 +145,9 @@ def read_markdown(text: str, filename: str) -> Document:
         if joined:
             blocks.append(Block(joined, headings.path))
 
-    for line in body.split("\n"):
+    first_line = text[: len(text) - len(body)].count("\n") + 1  # the body's, in the file
+    comment_line = 0
+    for number, line in enumerate(body.split("\n"), start=first_line):
         if fence is not None:
             code.append(line)
             stripped = line.strip()
@@ -120,11 +155,27 @@ def read_markdown(text: str, filename: str) -> Document:
                 blocks.append(Block("\n".join(code), headings.path, kind="code"))
                 code, fence = [], None
             continue
+        # HTML comments are not shown on the rendered page, and they hold what was never meant
+        # for readers ("TODO: price rises in May, do not publish"): like hidden HTML, not text.
+        if in_comment or _COMMENT_BLOCK.match(line):
+            if not in_comment:
+                flush()  # a comment block interrupts a paragraph
+                line = line.split("<!--", 1)[1]
+                comment_line = number
+            end = line.find("-->")
+            in_comment = end < 0
+            if in_comment or not line[end + 3 :].strip():
+                continue
+            line = line[end + 3 :]  # text after the comment on its closing line is shown
         opened = _FENCE.match(line)
         if opened:
             flush()
             fence, code = opened.group(1), [line]
             continue
+        uncommented = _without_comments(line)
+        if line.strip() and not uncommented.strip():
+            continue  # only a comment: not a blank line, so the paragraph goes on
+        line = uncommented
         atx = _ATX.match(line)
         if atx:
             flush()
@@ -137,6 +188,11 @@ def read_markdown(text: str, filename: str) -> Document:
             heading = clean_heading(paragraph.pop())
             title = title or heading or None
             headings.enter(1 if setext.group(1)[0] == "=" else 2, heading)
+            continue
+        if (setext and paragraph) or _THEMATIC_BREAK.match(line):
+            # a rule (or an underline under more than one line) is drawn, not read: "---" in a
+            # passage or a quote is noise
+            flush()
             continue
         if not line.strip():
             flush()
@@ -154,6 +210,15 @@ def read_markdown(text: str, filename: str) -> Document:
         if "audience" in meta
         else None,
         url=url,
+        # a renderer hides the rest of the page too, but a forgotten "-->" deserves a word
+        warnings=(
+            (
+                f"the HTML comment opened on line {comment_line} is never closed (-->): "
+                "the text after it is left out, as a Markdown renderer hides it",
+            )
+            if in_comment
+            else ()
+        ),
     )
 
 
@@ -161,14 +226,3 @@ def read_text(text: str, filename: str) -> Document:
     """Plain text: paragraphs separated by blank lines; the title is the file name."""
     blocks = [Block(p.strip()) for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
     return Document(title=filename, media_type="text/plain", blocks=blocks)
-
-
-def decode(data: bytes) -> str:
-    """UTF-8 (with or without BOM) text with normalized newlines, or Unreadable."""
-    if b"\x00" in data[:8192]:
-        raise Unreadable("binary content")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise Unreadable("not UTF-8 text") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -14,8 +14,12 @@ import math
 import re
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.knowledge.document import Block, Document, Unreadable
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +37,11 @@ _DANGLING_WORDS = frozenset(
 # "7", "- 7 -", "Page 7", "7 / 12", "Page 7 of 12": a page number alone on a line.
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?[-–—]?\s*\d{1,4}\s*[-–—]?(?:\s*(?:/|of)\s*\d{1,4})?$", re.IGNORECASE
+)
+_PLACEHOLDER_TITLES = frozenset(("untitled", "untitled document", "title", "document", "none"))
+_GENERATOR_TITLE = re.compile(r"^Microsoft (?:Word|PowerPoint|Excel) - ", re.IGNORECASE)
+_FILE_NAME_TITLE = re.compile(
+    r"^[^/\\]+\.(?:docx?|pptx?|xlsx?|odt|rtf|txt|md|html?|pdf|indd|tex|dvi|ps)$", re.IGNORECASE
 )
 _EDGE_LINES = 2  # how many lines at the top and at the bottom of a page may be furniture
 _MIN_FURNITURE_PAGES = 3
@@ -168,9 +177,13 @@ def read_pdf(path: Path, data: bytes) -> Document:
     from pypdf.errors import PyPdfError
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    if b"%PDF-" not in data[:1024]:  # where readers look for it; an error page saved as .pdf
+        raise Unreadable("not a PDF (no %PDF- header; an HTML page or other file named .pdf?)")
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
+            # AES files (Word's and Acrobat's "restrict editing") open with the empty password
+            # thanks to the cryptography package (our pypdf[crypto] dependency)
             try:
                 opened = reader.decrypt("")
             except (PyPdfError, NotImplementedError) as exc:
@@ -180,17 +193,17 @@ def read_pdf(path: Path, data: bytes) -> Document:
         title = None
         try:
             meta = reader.metadata
-            title = str(meta.title).strip() if meta is not None and meta.title else None
-        except PyPdfError:
+            title = _own_title(str(meta.title)) if meta is not None and meta.title else None
+        except Exception:  # a title is a nicety: a damaged info dictionary must not cost the file
             title = None
-        pages = [
-            _lines((page.extract_text() or "").replace("\r\n", "\n").replace("\r", "\n"))
-            for page in reader.pages
-        ]
+        count = len(reader.pages)
     except Unreadable:
         raise
-    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
+    except Exception as exc:  # pypdf fails on damaged files in many ways (IndexError, …)
         raise Unreadable(f"damaged PDF ({exc.__class__.__name__}: {exc})") from None
+    pages, failed = _page_lines(reader, count)
+    if failed and len(failed) == count:
+        raise Unreadable(f"damaged PDF (no page could be read: {failed[0][1]})")
     pages = strip_furniture(pages)
     # One typical width for the whole file: a page with little text on it says little about
     # how long a full line is.
@@ -206,5 +219,52 @@ def read_pdf(path: Path, data: bytes) -> Document:
     if not blocks:
         raise Unreadable("no extractable text (a scanned PDF?)")
     return Document(
-        title=title or path.name, media_type="application/pdf", blocks=blocks, pages=len(pages)
+        title=title or path.name,
+        media_type="application/pdf",
+        blocks=blocks,
+        pages=len(pages),
+        warnings=_failed_pages(failed),
     )
+
+
+def _own_title(title: str) -> str | None:
+    """The metadata title, unless it is what a tool wrote in its place: "Microsoft Word -
+    guide.docx", "Untitled", a file name. A citation titled so helps nobody; the PDF's own
+    file name is better."""
+    title = " ".join(title.split())
+    if not title or title.lower() in _PLACEHOLDER_TITLES:
+        return None
+    if _GENERATOR_TITLE.match(title) or _FILE_NAME_TITLE.search(title):
+        return None
+    return title
+
+
+def _page_lines(reader: PdfReader, count: int) -> tuple[list[list[str]], list[tuple[int, str]]]:
+    """Each page's lines, and ``(page, reason)`` for each page pypdf could not extract.
+
+    pypdf's text extraction raises on some damaged pages (a font's broken character map, an
+    operator short of operands); such a page is left empty, so the rest of the file is kept.
+    """
+    from pypdf.errors import DependencyError
+
+    pages: list[list[str]] = []
+    failed: list[tuple[int, str]] = []
+    for number in range(1, count + 1):
+        try:
+            text = reader.pages[number - 1].extract_text() or ""
+        except DependencyError:
+            raise  # no page of the file can be read: the whole file is the matter
+        except Exception as exc:  # a damaged page must not cost the whole file
+            failed.append((number, f"{exc.__class__.__name__}: {exc}"[:120]))
+            text = ""
+        pages.append(_lines(text.replace("\r\n", "\n").replace("\r", "\n")))
+    return pages, failed
+
+
+def _failed_pages(failed: list[tuple[int, str]]) -> tuple[str, ...]:
+    if not failed:
+        return ()
+    numbers = ", ".join(str(number) for number, _ in failed[:10])
+    more = f" and {len(failed) - 10} more" if len(failed) > 10 else ""
+    label, verb = ("page", "is") if len(failed) == 1 else ("pages", "are")
+    return (f"{label} {numbers}{more} could not be read and {verb} left out ({failed[0][1]})",)

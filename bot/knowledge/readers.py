@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.knowledge.document import Document, Unreadable
+from bot.knowledge.encoding import decode, decode_html
 from bot.knowledge.html_reader import read_html
-from bot.knowledge.markdown_reader import decode, read_markdown, read_text
+from bot.knowledge.markdown_reader import read_markdown, read_text
 from bot.knowledge.pdf_reader import read_pdf
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
@@ -21,6 +23,14 @@ def is_supported(path: Path) -> bool:
     return path.suffix.lower() in SUPPORTED_SUFFIXES
 
 
+def _text(data: bytes, decoder: Callable[[bytes], str]) -> str:
+    text = decoder(data)
+    # Only now is a UTF-16 file of spaces (a BOM and NUL bytes) seen to be empty.
+    if not text.strip():
+        raise Unreadable("empty file")
+    return text
+
+
 def read_document(path: Path, data: bytes) -> Document:
     """Parse ``data`` (the bytes of ``path``); raises Unreadable with the reason to skip it."""
     if not data.strip():
@@ -29,11 +39,11 @@ def read_document(path: Path, data: bytes) -> Document:
     if suffix in PDF_SUFFIXES:
         document = read_pdf(path, data)
     elif suffix in HTML_SUFFIXES:
-        document = read_html(decode(data), path.name)
+        document = read_html(_text(data, decode_html), path.name)
     elif suffix in MARKDOWN_SUFFIXES:
-        document = read_markdown(decode(data), path.name)
+        document = read_markdown(_text(data, decode), path.name)
     elif suffix in TEXT_SUFFIXES:
-        document = read_text(decode(data), path.name)
+        document = read_text(_text(data, decode), path.name)
     else:
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
     if not document.blocks:

@@ -68,3 +68,28 @@ def test_permalink_marks_are_not_part_of_section_paths() -> None:
         "Blorp service guide > Retention",
         "Blorp service guide > Retention > Exports",
     ]
+
+
+SPHINX = """<!doctype html><html><head><title>Retention — Blorp 2.0 documentation</title></head>
+<body>
+<div class="related" role="navigation" aria-label="related navigation">
+  <h3>Navigation</h3><ul><li><a href="genindex.html">index</a></li>
+  <li><a href="export.html">next</a> |</li></ul></div>
+<div class="document"><div class="body" role="main">
+  <section id="retention"><h1>Retention</h1>
+  <p>Blorp keeps uploaded snarfs for forty-two days.</p></section>
+</div></div>
+<div class="sphinxsidebar" role="navigation" aria-label="main navigation">
+  <h3>Table of contents</h3><ul><li><a href="export.html">Blorp exports</a></li></ul>
+  <div id="searchbox" role="search"><h3>Quick search</h3><form><input name="q"></form></div>
+</div>
+<div class="footer" role="contentinfo">&copy; Blorp Inc. Powered by Sphinx.</div>
+</body></html>"""
+
+
+def test_elements_with_the_roles_of_nav_and_footer_are_not_text() -> None:
+    doc = read_html(SPHINX, "retention.html")
+    assert [(b.section, b.text) for b in doc.blocks] == [
+        ("Retention", "Blorp keeps uploaded snarfs for forty-two days."),
+    ]
+    assert doc.title == "Retention — Blorp 2.0 documentation"

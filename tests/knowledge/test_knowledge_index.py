@@ -147,7 +147,7 @@ def test_unreadable_files_are_listed_and_never_stop_the_run(tmp_path: Path) -> N
         os.chmod(docs / "locked.md", 0o644)
     reasons = {s.path: s.reason for s in report.skipped}
     assert reasons["kb/empty.md"] == "empty file"
-    assert reasons["kb/latin.txt"] == "not UTF-8 text"
+    assert reasons["kb/latin.txt"] == "not UTF-8 text (line 1); save it as UTF-8"
     if os.geteuid() != 0:  # root reads anything
         assert reasons["kb/locked.md"].startswith("cannot read")
     assert report.indexed >= 1

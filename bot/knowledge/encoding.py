@@ -1,0 +1,103 @@
+"""Bytes of a text document to ``str``: UTF-8, a byte-order mark, or an HTML page's charset.
+
+UTF-8 is the rule. A byte-order mark says otherwise for certain: Windows Notepad's "Unicode" and
+Windows PowerShell's ``>`` write UTF-16 with one, and without it those files look binary (every
+other byte is NUL). An HTML page may declare its charset (``<meta charset="windows-1252">``, as
+Word's "Save as Web Page" does); a browser reads it that way, so ingest does too — but only when
+the page is not valid UTF-8, since pages that declare ``iso-8859-1`` yet are written in UTF-8
+are common and UTF-8 is never valid by accident. Anything else is Unreadable with a reason that
+says which line to fix.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from bot.knowledge.document import Unreadable
+
+# UTF-32 first: its little-endian mark begins with UTF-16's.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8-sig", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+)
+# Where a browser looks for the declaration: <meta charset=…> or the http-equiv form, in the
+# first 1024 bytes (the HTML standard's prescan); XHTML's <?xml … encoding="…"?> too.
+_META_CHARSET = re.compile(
+    rb"<meta\b[^>]*?\bcharset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)"
+    rb"|^\s*<\?xml\b[^>]*?\bencoding\s*=\s*[\"']([A-Za-z0-9._:-]+)",
+    re.I,
+)
+_PRESCAN_BYTES = 1024
+# The WHATWG encoding standard reads these labels as windows-1252, and so do browsers: pages
+# labelled latin-1 routinely hold curly quotes and dashes from 0x80-0x9f.
+_AS_WINDOWS_1252 = frozenset(("iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii", "ascii"))
+
+
+BINARY = "binary content"
+
+
+def _newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _bad_line(data: bytes, position: int) -> int:
+    return data.count(b"\n", 0, position) + 1
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 (with or without BOM), or UTF-16/UTF-32 with a BOM, with newlines normalized.
+
+    Raises Unreadable otherwise: "binary content", or "not UTF-8 text (line N)" naming the
+    first line that is not, so the user knows where to look before saving the file as UTF-8.
+    """
+    for bom, codec, name in _BOMS:
+        if data.startswith(bom):
+            try:
+                return _newlines(data.decode(codec))
+            except UnicodeDecodeError:
+                raise Unreadable(f"not valid {name} text (it starts with a {name} mark)") from None
+    if b"\x00" in data[:8192]:
+        raise Unreadable(BINARY)
+    try:
+        return _newlines(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = _bad_line(data, exc.start)
+        raise Unreadable(f"not UTF-8 text (line {line}); save it as UTF-8") from None
+
+
+def declared_charset(data: bytes) -> str | None:
+    """The charset an HTML page declares in its first 1024 bytes (Python's codec name), if any
+    and if Python knows it."""
+    found = _META_CHARSET.search(data[:_PRESCAN_BYTES])
+    if found is None:
+        return None
+    label = (found.group(1) or found.group(2)).decode("ascii").lower()
+    if label in _AS_WINDOWS_1252:
+        return "cp1252"
+    try:
+        name = codecs.lookup(label).name
+        # "base64" and "rot13" are codecs too, but not text encodings: decoding refuses them
+        b"a".decode(name, errors="replace")
+    except LookupError:
+        return None
+    return name
+
+
+def decode_html(data: bytes) -> str:
+    """An HTML page's text: as :func:`decode`, and when that finds it is not UTF-8, in the
+    charset the page declares (a browser's reading of it)."""
+    try:
+        return decode(data)
+    except Unreadable as exc:
+        charset = declared_charset(data)
+        # A declared UTF-* is no help (browsers read a UTF-16 label as UTF-8), nor is one on a
+        # file with NUL bytes in it.
+        if charset is None or charset.startswith("utf") or str(exc) == BINARY:
+            raise
+        # A byte the charset leaves undefined (0x81 in windows-1252) becomes U+FFFD, as in a
+        # browser, instead of losing the whole page.
+        return _newlines(data.decode(charset, errors="replace"))
