@@ -172,7 +172,11 @@ class FileSigner:
     def turn_id_for(self, key: str) -> int | None:
         """The turn id of a valid ``turn_key``, else None."""
         number, _, signature = key.partition("-")
-        if not number.isdigit() or len(number) > 18:
+        # ASCII only: str.isdigit() takes "²", which int() refuses (a 500), and compare_digest
+        # raises TypeError on a non-ASCII str
+        if not (number.isascii() and number.isdigit()) or len(number) > 18:
+            return None
+        if not signature.isascii():
             return None
         expected = self._sign(f"turn:{int(number)}")
         return int(number) if hmac.compare_digest(signature, expected) else None

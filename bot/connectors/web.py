@@ -69,6 +69,7 @@ PAGE_HEADERS = {
     "Referrer-Policy": "strict-origin-when-cross-origin",
 }
 NO_STORE = {"Cache-Control": "no-store"}
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 TURN_PAGE_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none';"
@@ -175,7 +176,11 @@ class WebConnector:
         """
         origin = request.headers.get("origin")
         if origin is None:
-            return True
+            # Browsers send no Origin with a no-cors GET: an <img> or <script> pointing at
+            # /api/ask/stream on any site would make each visitor's browser ask a question.
+            # Fetch metadata still says where it came from; curl and servers send neither.
+            site = request.headers.get("sec-fetch-site", "").lower()
+            return site not in ("cross-site", "same-site")
         own = f"{request.url.scheme}://{request.headers.get('host', '')}"
         allowed = {own, *self.settings.cors_origins}
         if self.settings.public_base_url:
@@ -224,6 +229,10 @@ class WebConnector:
             self._check_conversation(ask.conversation_id)
         except ValidationError as exc:
             return error_response(str(exc), status_for(exc))
+        if request.method == "HEAD":
+            # Starlette routes HEAD to GET handlers and iterates a streaming body even then:
+            # a link checker or prefetcher would have the question answered and stored.
+            return Response(media_type="text/event-stream", headers=STREAM_HEADERS)
         stream = AnswerStream(
             self.turns, ask, request_base_url(request), heartbeat=self.settings.sse_heartbeat
         )
@@ -235,11 +244,7 @@ class WebConnector:
             finally:
                 request.state.citations = stream.citation_count
 
-        return StreamingResponse(
-            body(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        return StreamingResponse(body(), media_type="text/event-stream", headers=STREAM_HEADERS)
 
     async def conversation(self, request: Request) -> Response:
         if not self.origin_allowed(request):
@@ -273,8 +278,13 @@ class WebConnector:
 
     async def turn(self, request: Request) -> Response:
         turn_id = self.signer.turn_id_for(str(request.path_params["key"]))
-        loaded = None if turn_id is None else load_answer(self.services.store, turn_id)
-        answer = None if loaded is None else shareable_answer(loaded, self.turns.audience)
+        store = self.services.store
+        loaded = None if turn_id is None else load_answer(store, turn_id)
+        answer = None
+        if loaded is not None:
+            # the conversation's earlier answers were the model's history: what they say counts
+            earlier = store.turns(loaded.conversation_id, limit=200)
+            answer = shareable_answer(loaded, self.turns.audience, earlier)
         if answer is None:
             return error_response("not found", 404)
         rendered = self.turns.render(answer, request_base_url(request))

@@ -134,7 +134,13 @@ async def read_json_body(request: Request, max_bytes: int, *, carrying: str) -> 
     if content_type.split(";")[0].strip().lower() != "application/json":
         raise UnsupportedMediaTypeError(f"send {carrying} as JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses (that was a 500)
+    if (
+        declared is not None
+        and declared.isascii()
+        and declared.isdecimal()
+        and int(declared) > max_bytes
+    ):
         raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
     body = bytearray()
     async for chunk in request.stream():
@@ -146,6 +152,10 @@ async def read_json_body(request: Request, max_bytes: int, *, carrying: str) -> 
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         raise ValidationError("request body is not valid JSON") from None
+    except ValueError:
+        # valid JSON, but a number longer than Python's int limit (4300 digits): no field of
+        # ours takes one, and letting the ValueError through made it a 500
+        raise ValidationError("request body has a number too long to read") from None
 
 
 def parse_ask(data: Any, max_chars: int) -> AskRequest:

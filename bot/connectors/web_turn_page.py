@@ -6,18 +6,21 @@ tight limits (Slack, Discourse) compact a long source list to "and 3 more" and l
 the same link to clients as an answer's ``share_url``. A bare turn id is a 404.
 
 Turn ids are sequential, so this page must not become a way to read other people's answers: it
-shows only the answer (never the question), and only when every cited source is visible to the
-web audience (``web.audience``, public by default). Anything else is the same plain 404.
+shows only the answer (never the question), and only when every source it cites, every source
+its answerer read (the turn's registry) and the same for the earlier answers of its conversation
+(its history) is visible to the web audience (``web.audience``, public by default). Anything
+else is the same plain 404.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import ValidationError
-from bot.models import Answer
-from bot.store import Store
+from bot.models import Answer, Source
+from bot.store import Store, Turn
 
 _PAGE = """<!doctype html>
 <html lang="en">
@@ -43,23 +46,68 @@ _PAGE = """<!doctype html>
 """
 
 
-def load_answer(store: Store, turn_id: int) -> dict[str, Any] | None:
-    """The Answer JSON of a finished turn, or None."""
+def load_answer(store: Store, turn_id: int) -> Turn | None:
+    """A finished turn with its Answer JSON, or None."""
     turn = store.turn(turn_id)
     if turn is None or turn.status != "done" or not isinstance(turn.answer, dict):
         return None
-    return turn.answer
+    return turn
 
 
-def shareable_answer(data: dict[str, Any], audience: frozenset[str]) -> Answer | None:
-    """The stored Answer when every cited source is visible to ``audience``, else None."""
-    try:
-        answer = Answer.from_json(data)
-    except ValidationError:
+def shareable_answer(
+    turn: Turn, audience: frozenset[str], earlier: Sequence[Turn] = ()
+) -> Answer | None:
+    """The turn's Answer when everything it could repeat is visible to ``audience``, else None.
+
+    That is every source it cites, every source its answerer read (the turn's registry) and
+    the same of each earlier answer of its conversation (``earlier``; the model got them as
+    history). The cited sources alone are not enough: an answer written for a staff viewer (a
+    Slack DM) can repeat a staff passage it read, or said in an earlier turn, without citing
+    it, or keep a claim whose citation grounding dropped.
+    """
+    answer = _visible_answer(turn, audience)
+    if answer is None:
         return None
-    if not all(citation.source.visible_to(audience) for citation in answer.citations):
+    history = [
+        prior
+        for prior in earlier
+        if prior.id < turn.id and prior.channel == turn.channel and prior.status == "done"
+    ]
+    if any(_visible_answer(prior, audience) is None for prior in history):
         return None
     return answer
+
+
+def _visible_answer(turn: Turn, audience: frozenset[str]) -> Answer | None:
+    if turn.answer is None:
+        return None
+    try:
+        answer = Answer.from_json(turn.answer)
+    except ValidationError:
+        return None
+    read = sources_read(turn.registry)
+    if read is None:
+        return None
+    cited = [citation.source for citation in answer.citations]
+    if not all(source.visible_to(audience) for source in [*cited, *read]):
+        return None
+    return answer
+
+
+def sources_read(registry: Any) -> list[Source] | None:
+    """The sources a turn's registry JSON lists (numbered and evidence-only); None when the
+    registry is malformed (the page then fails closed). A turn stored without one read none
+    that anyone recorded, and only its citations are checked."""
+    if not isinstance(registry, Mapping):
+        return []
+    numbered, evidence = registry.get("numbered", []), registry.get("evidence", [])
+    if not isinstance(numbered, list) or not isinstance(evidence, list):
+        return None
+    entries = [item.get("source") if isinstance(item, Mapping) else None for item in numbered]
+    try:
+        return [Source.from_json(entry) for entry in [*entries, *evidence]]
+    except ValidationError:
+        return None
 
 
 def turn_page(rendered_html: str, title: str = "citecast") -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import renderers
 from bot.assistant.base import Reply
 from bot.connectors.web_client_json import client_answer_json
-from bot.errors import BackendError, KnowledgeIndexError
+from bot.errors import BackendError, KnowledgeIndexError, ValidationError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
@@ -96,9 +96,21 @@ class WebTurns:
         done: list[Exchange] = []
         for turn in self.stored_turns(conversation_id):
             text = turn.answer.get("text") if turn.answer else None
-            if turn.status == "done" and isinstance(text, str):
+            if turn.status == "done" and isinstance(text, str) and self.visible(turn):
                 done.append(Exchange(turn.question, text))
         return done[-limit:]
+
+    def visible(self, turn: Turn) -> bool:
+        """False for an answer citing a source this viewer may not see: one stored while
+        ``web.audience`` was wider. It is hidden on reload, and must not reach the model as
+        history either, or the next answer could repeat it."""
+        if turn.answer is None:
+            return True
+        try:
+            answer = Answer.from_json(turn.answer)
+        except ValidationError:
+            return False
+        return all(c.source.visible_to(self.audience) for c in answer.citations)
 
     def begin(self, question: str, conversation_id: str | None) -> TurnStart:
         """Record the question as a pending turn (starting a conversation when needed)."""
@@ -234,11 +246,13 @@ class WebTurns:
             "created_at": turn.created_at,
         }
         if turn.status == "done" and turn.answer is not None:
-            answer = Answer.from_json(turn.answer)
-            if not all(c.source.visible_to(self.audience) for c in answer.citations):
-                # Stored for a wider audience (web.audience changed since): never show it.
+            if not self.visible(turn):
+                # Stored for a wider audience (web.audience changed since), or by a version
+                # whose Answer JSON this one cannot read: never show it, and never a 500 that
+                # would lose the whole conversation on reload.
                 out["status"] = "hidden"
                 return out
+            answer = Answer.from_json(turn.answer)
             web = self.render(answer, base_url)
             out["answer"] = client_answer_json(answer)
             out["html"] = web.get("html", "")
