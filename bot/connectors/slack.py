@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from dataclasses import replace
 from typing import Any
 
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -36,22 +37,30 @@ import renderers
 from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.render_context import context_for
+from bot.connectors.slack_assistant import set_status, suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import SLACK_CALL_ERRORS, Sleep, build_web_client, error_code
+from bot.connectors.slack_client import (
+    Sleep,
+    UndeliverableError,
+    build_web_client,
+    open_socket_url,
+    verify_bot_token,
+)
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
 from bot.connectors.slack_events import SlackQuestion, question_from_event
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_presenter import AnswerPresenter
 from bot.connectors.slack_stream import (
-    AnswerPresenter,
     AnswerSink,
     EditSink,
     NativeSink,
     Payload,
     PlainSink,
 )
-from bot.errors import ConfigError, StoreError
+from bot.connectors.slack_text import mentioned_users, question_text
+from bot.errors import ChannelError, ConfigError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
 from renderers.base import Capabilities, capabilities_for
@@ -61,6 +70,11 @@ log = logging.getLogger(__name__)
 EVENT_SCOPE = "slack-event"
 MESSAGE_SCOPE = "slack-message"
 GREETING = "Hi! Ask me a question and I'll answer with sources."
+FILES_ONLY = (
+    "I can't read attached files. Please ask your question in words, and I'll answer with sources."
+)
+MAX_NAMED_MENTIONS = 20
+LONG_QUESTION = "Your question is long: I read its first {limit:,} characters."
 
 
 def check_settings(settings: SlackSettings) -> None:
@@ -134,15 +148,24 @@ class SlackConnector:
         ]
 
     async def start(self) -> None:
-        """Connect Socket Mode in the background (``mode: socket``); HTTP needs nothing.
+        """Check the tokens with Slack, then connect Socket Mode in the background.
 
-        Connecting does not block start-up: while Slack is unreachable the client keeps
+        A token Slack refuses fails start-up with one ConfigError naming the key. Otherwise
+        connecting does not block start-up: while Slack is unreachable the client keeps
         retrying and the rest of ``citecast serve`` runs.
         """
+        identity = await verify_bot_token(self.client)
+        self._bot_user_id = identity.get("user_id") or self._bot_user_id
+        self._bot_id = identity.get("bot_id") or self._bot_id
+        url = None
+        if self.settings.mode == "socket" and self._socket is None:
+            url = await open_socket_url(self.client, self.settings.app_token)
         if self._outbox_task is None:
             self._outbox_task = asyncio.create_task(self.outbox.run())
         if self.settings.mode == "socket" and self._socket is None:
             self._socket = AsyncSocketModeHandler(self.app, self.settings.app_token)
+            # the URL just opened is used, not thrown away for another
+            self._socket.client.wss_uri = url
             self._connecting = asyncio.create_task(self._connect(self._socket))
 
     async def _connect(self, socket: AsyncSocketModeHandler) -> None:
@@ -194,13 +217,23 @@ class SlackConnector:
         next_: Callable[[], Awaitable[BoltResponse]],
     ) -> BoltResponse | None:
         """Every verified request passes here; events are admitted once and acked at once."""
+        if body.get("type") == "app_rate_limited":
+            # Slack drops the workspace's events for the rest of this minute: say so (bolt
+            # would answer 404 and log it as an unhandled request).
+            log.warning(
+                "Slack is dropping events for team %s (app_rate_limited, minute %s): more than "
+                "30,000 events an hour; questions asked meanwhile are not answered",
+                body.get("team_id"),
+                body.get("minute_rate_limited"),
+            )
+            return BoltResponse(status=200, body="")
         if body.get("type") != "event_callback":
             return await next_()
         self._bot_user_id = context.bot_user_id or self._bot_user_id
         self._bot_id = context.bot_id or self._bot_id
         event = body.get("event") or {}
         if event.get("type") == "assistant_thread_started":
-            self._spawn(self._greet(event))
+            self._spawn(suggest_prompts(self.client, event, self.settings.suggested_prompts))
         else:
             question = question_from_event(body, event, self._bot_user_id)
             try:
@@ -282,19 +315,35 @@ class SlackConnector:
             limit=self.settings.history_turns,
         )
         if question.assistant_thread:
-            await self._set_status(thread, self.settings.thinking_status)
+            await set_status(self.client, thread, self.settings.thinking_status)
         conversation = f"slack:{question.team_id}:{question.channel}:{question.thread_ts}"
         store = self.services.store
         turn_id = store.add_turn(conversation, "slack", question.text, status="pending")
         return audience, history, turn_id
 
+    async def _with_names(self, question: SlackQuestion) -> SlackQuestion:
+        """The question with the people it mentions named (``@Ada``, not ``@U0ADA``)."""
+        # a pasted member list must not cost a users.info call per person
+        ids = mentioned_users(question.raw_text, self._bot_user_id)[:MAX_NAMED_MENTIONS]
+        if not ids:
+            return question
+        names = {i: name for i in ids if (name := await self.audiences.display_name(i))}
+        return replace(question, text=question_text(question.raw_text, self._bot_user_id, names))
+
     async def _answer(self, question: SlackQuestion) -> None:
         store = self.services.store
         thread = SlackThread(question.channel, question.thread_ts, question.user, question.team_id)
         if not question.text:
-            await self._post_quietly(thread, GREETING)
+            # a file with no words is not a question: say what is read, not just "Hi!"
+            await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
             return
         try:
+            question = await self._with_names(question)
+            limit = self.services.settings.web.max_question_chars
+            if len(question.text) > limit:
+                # as on every channel, the assistant reads at most web.max_question_chars
+                question = replace(question, text=question.text[:limit].rstrip())
+                await self._post_quietly(thread, LONG_QUESTION.format(limit=limit))
             audience, history, turn_id = await self._prepare(question, thread)
         except Exception as exc:
             log.error("Slack question in %s not answered: %r", question.channel, exc, exc_info=True)
@@ -309,6 +358,15 @@ class SlackConnector:
         feedback = turn_id if self.settings.feedback_buttons else None
         try:
             reply, _ = await presenter.run(self._events(question, audience, history), feedback)
+        except UndeliverableError as exc:
+            # Slack's refusal says it all (an archived channel, a revoked token): one line,
+            # and an apology only where one can still arrive.
+            log.error("Slack answer in %s not delivered: %s", question.channel, exc)
+            if not exc.conversation_closed:
+                await presenter.sink.fail()
+            with contextlib.suppress(StoreError):
+                store.finish_turn(turn_id, None, None, status="failed")
+            return
         except BaseException as exc:
             log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
             await presenter.sink.fail()
@@ -325,31 +383,8 @@ class SlackConnector:
     async def _post_quietly(self, thread: SlackThread, text: str) -> None:
         try:
             await self.poster.post(thread, {"text": text})
-        except Exception:
-            log.exception("posting to %s failed", thread.channel)
-
-    async def _set_status(self, thread: SlackThread, status: str) -> None:
-        try:
-            await self.client.assistant_threads_setStatus(
-                channel_id=thread.channel, thread_ts=thread.thread_ts, status=status
-            )
-        except SLACK_CALL_ERRORS as exc:
-            log.debug("assistant.threads.setStatus failed: %s", error_code(exc))
-
-    async def _greet(self, event: dict[str, Any]) -> None:
-        thread = event.get("assistant_thread") or {}
-        channel, thread_ts = thread.get("channel_id"), thread.get("thread_ts")
-        prompts = self.settings.suggested_prompts
-        if not channel or not thread_ts or not prompts:
-            return
-        try:
-            await self.client.assistant_threads_setSuggestedPrompts(
-                channel_id=channel,
-                thread_ts=thread_ts,
-                prompts=[{"title": _title(p), "message": p} for p in prompts[:4]],
-            )
-        except SLACK_CALL_ERRORS as exc:
-            log.warning("assistant.threads.setSuggestedPrompts failed: %s", error_code(exc))
+        except ChannelError as exc:
+            log.warning("posting to %s failed: %s", thread.channel, exc)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
@@ -357,7 +392,3 @@ def _log_failure(task: asyncio.Task[None]) -> None:
     # awaits these tasks, so it would otherwise surface only when the task is collected.
     if not task.cancelled() and task.exception() is not None:
         log.error("Slack background task failed", exc_info=task.exception())
-
-
-def _title(prompt: str, limit: int = 75) -> str:
-    return prompt if len(prompt) <= limit else prompt[: limit - 1].rstrip() + "\u2026"

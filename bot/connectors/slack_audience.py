@@ -7,18 +7,23 @@
   ``audience_by_channel`` for that DM.
 - A private channel or group DM: ``public_audience`` plus ``audience_by_channel``; the asker's own
   groups only when ``private_channels_use_user_groups`` is set, because every member reads it.
+- A channel shared with another organisation (Slack Connect, ``is_ext_shared``, or an invitation
+  pending): never the asker's own groups, whatever that setting says, since people outside the
+  workspace read the answer. Only its explicit ``audience_by_channel`` mapping widens it.
 
 Lookups that fail (Slack's refusal, a lost connection, a timeout) grant nothing, the safe
 direction: an unknown channel counts as public, an unknown user has no groups; they are logged.
 Results are cached for ``cache_seconds`` so a busy channel does not cost a ``users.info`` per
-question.
+question, except a private channel's kind: it is read for every question, so one made public or
+shared outside is treated as such from its next question on. The same ``users.info`` answers
+name the people a question mentions (:meth:`SlackAudiences.display_name`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Literal
+from typing import Any, Literal
 
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -28,12 +33,9 @@ from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 log = logging.getLogger(__name__)
 
 ChannelKind = Literal["public", "private", "im", "mpim"]
-_EVENT_CHANNEL_TYPES: dict[str, ChannelKind] = {
-    "channel": "public",
-    "group": "private",
-    "im": "im",
-    "mpim": "mpim",
-}
+# Event channel types that settle the question without conversations.info. A private channel
+# or group DM is always looked up: only its info says whether it is shared outside.
+_EVENT_CHANNEL_TYPES: dict[str, ChannelKind] = {"channel": "public", "im": "im"}
 
 
 class SlackAudiences:
@@ -45,20 +47,27 @@ class SlackAudiences:
         self._client = client
         self._settings = settings
         self._ttl = cache_seconds
-        self._kinds: dict[str, tuple[float, ChannelKind]] = {}
-        self._emails: dict[str, tuple[float, str | None]] = {}
+        self._kinds: dict[str, tuple[float, ChannelKind, bool]] = {}
+        self._users: dict[str, tuple[float, dict[str, Any]]] = {}
         self._members: dict[str, tuple[float, frozenset[str]]] = {}
 
     async def channel_kind(
         self, channel: str, event_channel_type: str | None = None
     ) -> ChannelKind:
         """``public``, ``private``, ``im`` or ``mpim`` (unknown channels count as public)."""
+        kind, _ = await self._conversation(channel, event_channel_type)
+        return kind
+
+    async def _conversation(
+        self, channel: str, event_channel_type: str | None = None
+    ) -> tuple[ChannelKind, bool]:
+        """The channel's kind, and whether people outside the workspace read it."""
         if event_channel_type in _EVENT_CHANNEL_TYPES:
-            return _EVENT_CHANNEL_TYPES[event_channel_type]
+            return _EVENT_CHANNEL_TYPES[event_channel_type], False
         now = time.monotonic()
         cached = self._kinds.get(channel)
         if cached is not None and now - cached[0] < self._ttl:
-            return cached[1]
+            return cached[1], cached[2]
         try:
             response = await self._client.conversations_info(channel=channel)
             info = response.get("channel") or {}
@@ -66,7 +75,9 @@ class SlackAudiences:
             log.warning(
                 "conversations.info %s failed (%s); treating as public", channel, error_code(exc)
             )
-            return "im" if channel.startswith("D") else "public"
+            # a D channel is the asker's DM with the bot: only they read it
+            return ("im" if channel.startswith("D") else "public"), False
+        external = bool(info.get("is_ext_shared") or info.get("is_pending_ext_shared"))
         kind: ChannelKind
         if info.get("is_im"):
             kind = "im"
@@ -76,8 +87,11 @@ class SlackAudiences:
             kind = "private"
         else:
             kind = "public"
-        self._kinds[channel] = (now, kind)
-        return kind
+        if kind in ("public", "im") and not external:
+            # Only answers that cannot widen an audience are cached: a private channel made
+            # public or shared with another organisation must count as that at once.
+            self._kinds[channel] = (now, kind, external)
+        return kind, external
 
     async def for_viewer(
         self, channel: str, user: str | None, event_channel_type: str | None = None
@@ -85,11 +99,12 @@ class SlackAudiences:
         """The groups whose sources may be cited to ``user`` in ``channel``."""
         settings = self._settings
         groups = set(settings.public_audience)
-        kind = await self.channel_kind(channel, event_channel_type)
+        kind, external = await self._conversation(channel, event_channel_type)
         if kind == "public":
             return frozenset(groups)
         groups.update(settings.audience_by_channel.get(channel, ()))
-        if user and (kind == "im" or settings.private_channels_use_user_groups):
+        own_groups = kind == "im" or settings.private_channels_use_user_groups
+        if user and own_groups and not external:
             groups.update(await self.user_groups(user))
         return frozenset(groups)
 
@@ -118,19 +133,33 @@ class SlackAudiences:
         return groups
 
     async def _email(self, user: str) -> str | None:
+        info = await self._user(user, "no email-based groups")
+        email = (info.get("profile") or {}).get("email")
+        return email if isinstance(email, str) else None
+
+    async def display_name(self, user: str) -> str | None:
+        """How Slack shows ``user`` (display name, else real name); None when unknown."""
+        info = await self._user(user, "the mention stays an id")
+        profile = info.get("profile") or {}
+        for name in (profile.get("display_name"), profile.get("real_name"), info.get("name")):
+            if isinstance(name, str) and name.strip():
+                return name.strip()
+        return None
+
+    async def _user(self, user: str, consequence: str) -> dict[str, Any]:
+        """``users.info``'s user object, cached; {} when the lookup fails (logged)."""
         now = time.monotonic()
-        cached = self._emails.get(user)
+        cached = self._users.get(user)
         if cached is not None and now - cached[0] < self._ttl:
             return cached[1]
         try:
             response = await self._client.users_info(user=user)
         except SLACK_CALL_ERRORS as exc:
-            log.warning("users.info %s failed (%s); no email-based groups", user, error_code(exc))
-            return None
-        profile = (response.get("user") or {}).get("profile") or {}
-        email = profile.get("email")
-        value = email if isinstance(email, str) else None
-        self._emails[user] = (now, value)
+            log.warning("users.info %s failed (%s); %s", user, error_code(exc), consequence)
+            return {}
+        info = response.get("user")
+        value: dict[str, Any] = info if isinstance(info, dict) else {}
+        self._users[user] = (now, value)
         return value
 
     async def _usergroup_members(self, usergroup: str) -> frozenset[str]:

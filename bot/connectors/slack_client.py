@@ -30,7 +30,7 @@ from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
-from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
+from bot.errors import ChannelError, ConfigError, DeliveryUncertainError, RateLimitedError
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,46 @@ NOT_REPEATABLE = frozenset(
         "chat.startStream",
         "chat.appendStream",
         "files.completeUploadExternal",
+    }
+)
+# Slack's refusals that no retry changes. The conversation is closed to the bot (or its token
+# to Slack): queuing the answer would repeat the refusal for hours, and an apology cannot
+# arrive either.
+CLOSED_CONVERSATION: dict[str, str] = {
+    "channel_not_found": "the channel is gone or citecast cannot see it",
+    "not_in_channel": "citecast is not a member of the channel; invite it",
+    "is_archived": "the channel is archived",
+    "restricted_action": "the workspace does not let citecast post there",
+    "restricted_action_read_only_channel": "the channel is read-only",
+    "restricted_action_thread_only_channel": "the channel is thread-only",
+    "restricted_action_non_threadable_channel": "the channel does not take thread replies",
+    "cannot_reply_to_message": "that message does not take thread replies",
+    "team_access_not_granted": "the app is not granted to that workspace",
+    "ekm_access_denied": "EKM denies access to the channel",
+    "messages_tab_disabled": "the app's Messages tab is disabled (App Home)",
+    "invalid_auth": "Slack refuses the bot token",
+    "not_authed": "Slack refuses the bot token",
+    "account_inactive": "the bot token's app was uninstalled or deactivated",
+    "token_revoked": "the bot token was revoked",
+    "token_expired": "the bot token expired",
+    "missing_scope": "the bot token lacks a scope for this call (see the README's scopes)",
+    "not_allowed_token_type": "this call needs another kind of token",
+    "access_denied": "Slack denies access",
+    "no_permission": "the bot has no permission for this",
+}
+# The message itself is refused: sending it again is refused again (an apology may still go).
+REFUSED_MESSAGE = frozenset(
+    {
+        "invalid_blocks",
+        "invalid_blocks_format",
+        "msg_too_long",
+        "msg_blocks_too_long",
+        "no_text",
+        "too_many_attachments",
+        "attachment_payload_limit_exceeded",
+        "invalid_metadata_format",
+        "invalid_metadata_schema",
+        "metadata_too_large",
     }
 )
 # What a Web API call can raise: Slack's answer (SlackApiError), a request slack_sdk refused to
@@ -143,6 +183,80 @@ class ServerErrorBackoffHandler(AsyncRetryHandler):
         state.increment_current_attempt()
 
 
+class UndeliverableError(ChannelError):
+    """Slack refused a call for a reason no retry changes (``code``: Slack's error string)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    @property
+    def conversation_closed(self) -> bool:
+        """Nothing at all can be posted there (not even an apology)."""
+        return self.code in CLOSED_CONVERSATION
+
+
+# What auth.test / apps.connections.open answer for a token that Slack will never take.
+REFUSED_TOKEN = frozenset(
+    {
+        "invalid_auth",
+        "not_authed",
+        "account_inactive",
+        "token_revoked",
+        "token_expired",
+        "not_allowed_token_type",
+    }
+)
+# How long start-up waits for Slack to judge the tokens before serving anyway.
+TOKEN_CHECK_SECONDS = 15.0
+
+
+async def verify_bot_token(client: AsyncWebClient) -> dict[str, Any]:
+    """``auth.test``'s answer for the bot token (``user_id``, ``bot_id`` …).
+
+    Raises ConfigError when Slack refuses the token: every event would otherwise be answered
+    with bolt's "please reinstall" and nothing at start would say why. When Slack cannot be
+    asked (unreachable, too slow, a 5xx) it logs one line and returns {}: start-up goes on.
+    """
+    try:
+        async with asyncio.timeout(TOKEN_CHECK_SECONDS):
+            response = await client.auth_test()
+    except SLACK_CALL_ERRORS as exc:  # TimeoutError too: Slack too slow to judge
+        code = error_code(exc)
+        if isinstance(exc, SlackApiError) and code in REFUSED_TOKEN:
+            raise ConfigError(
+                f"slack.bot_token: Slack refused the bot token ({code}); copy the Bot User "
+                "OAuth Token (xoxb-…) from OAuth & Permissions into SLACK_BOT_TOKEN"
+            ) from None
+        log.warning("could not check the Slack bot token (%s); serving anyway", code)
+        return {}
+    return dict(response.data) if isinstance(response.data, dict) else {}
+
+
+async def open_socket_url(client: AsyncWebClient, app_token: str) -> str | None:
+    """A Socket Mode WebSocket URL (``apps.connections.open``), or None when Slack could not
+    be asked (one line logged; the Socket Mode client keeps trying in the background).
+
+    Raises ConfigError when Slack refuses the app-level token: the Socket Mode client would
+    otherwise retry it forever, logging a traceback every ten seconds.
+    """
+    try:
+        async with asyncio.timeout(TOKEN_CHECK_SECONDS):
+            response = await client.apps_connections_open(app_token=app_token)
+    except SLACK_CALL_ERRORS as exc:  # TimeoutError too: Slack too slow to judge
+        code = error_code(exc)
+        if isinstance(exc, SlackApiError) and code in REFUSED_TOKEN:
+            raise ConfigError(
+                f"slack.app_token: Slack refused the app-level token ({code}); create one with "
+                "the connections:write scope (Basic Information → App-Level Tokens) and put it "
+                "in SLACK_APP_TOKEN"
+            ) from None
+        log.warning("could not open a Slack Socket Mode connection yet (%s); retrying", code)
+        return None
+    url = response.get("url")
+    return url if isinstance(url, str) and url else None
+
+
 def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> AsyncWebClient:
     """The bot-token client, pointed at ``api_base_url`` when set (tests, proxies, GovSlack)."""
     kwargs: dict[str, Any] = {}
@@ -178,12 +292,20 @@ def as_channel_error(exc: BaseException, what: str) -> ChannelError:
     RateLimitedError when Slack still said 429. DeliveryUncertainError when the request may
     have reached Slack without its answer reaching us: a timeout, or a connection lost after
     it was made. Only a connection that could not be made at all (ClientConnectorError) or an
-    answer from Slack is sure to have changed nothing.
+    answer from Slack is sure to have changed nothing. UndeliverableError when Slack's answer
+    says that trying again cannot help (:data:`CLOSED_CONVERSATION`, :data:`REFUSED_MESSAGE`).
     """
     if isinstance(exc, SlackApiError) and getattr(exc.response, "status_code", None) == 429:
         headers = getattr(exc.response, "headers", {}) or {}
         return RateLimitedError(f"Slack {what}: rate limited", retry_after_seconds(headers))
-    message = f"Slack {what} failed: {error_code(exc)}"
+    code = error_code(exc)
+    message = f"Slack {what} failed: {code}"
+    if isinstance(exc, SlackApiError) and (code in CLOSED_CONVERSATION or code in REFUSED_MESSAGE):
+        hint = CLOSED_CONVERSATION.get(code)
+        needed = exc.response.get("needed") if code == "missing_scope" else None
+        if hint and isinstance(needed, str):
+            hint = f"the bot token lacks the {needed} scope; add it and reinstall the app"
+        return UndeliverableError(f"{message} ({hint})" if hint else message, code)
     if isinstance(exc, TimeoutError | ClientError) and not isinstance(exc, ClientConnectorError):
         return DeliveryUncertainError(message)
     return ChannelError(message)

@@ -23,6 +23,7 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 from bot.config import SlackSettings
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
 from bot.connectors.slack_text import fit_text
+from bot.errors import ChannelError
 from bot.store import FEEDBACK_VALUES
 
 log = logging.getLogger(__name__)
@@ -260,8 +261,17 @@ class SlackPoster:
         message: Message = {"text": self._settings.apology}
         try:
             if replace_ts:
-                await self.update(thread, replace_ts, message)
-            else:
-                await self.post(thread, message)
+                try:
+                    await self.update(thread, replace_ts, message)
+                    return
+                except ChannelError as exc:
+                    # gone (deleted to be posted anew) or not editable: say it in a new message
+                    log.info("could not replace %s with the apology (%s)", replace_ts, exc)
+            await self.post(thread, message)
+        except ChannelError as exc:
+            # Slack's reason is the whole story (a closed channel, a revoked token): one line.
+            log.warning(
+                "could not tell the user in %s that the answer failed: %s", thread.channel, exc
+            )
         except Exception:
             log.exception("could not tell the user in %s that the answer failed", thread.channel)

@@ -29,6 +29,8 @@ class SlackQuestion:
     text: str
     channel_type: str | None
     assistant_thread: bool
+    raw_text: str = ""  # as Slack sent it, to name the people it mentions (``text`` says @U…)
+    has_files: bool = False
 
 
 def is_from_a_bot(event: dict[str, Any], bot_user_id: str | None) -> bool:
@@ -64,4 +66,6 @@ def question_from_event(
         text=question_text(str(event.get("text") or ""), bot_user_id),
         channel_type=channel_type,
         assistant_thread=channel_type == "im" and bool(event.get("thread_ts")),
+        raw_text=str(event.get("text") or ""),
+        has_files=bool(event.get("files")),
     )

@@ -20,6 +20,7 @@ from typing import Any
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
+from bot.connectors.slack_events import ANSWERED_SUBTYPES
 from bot.connectors.slack_text import question_text, unescape
 from bot.models import Exchange
 
@@ -66,7 +67,10 @@ def exchanges_from_messages(
         if is_ours:
             if question is not None and text.strip():
                 answer.append(unescape(text).strip())
-        elif message.get("bot_id") or message.get("subtype"):
+        elif message.get("bot_id") or message.get("subtype") not in ANSWERED_SUBTYPES:
+            # joins, edits' leftovers, other bots: not questions. A question sent "also to the
+            # channel" (thread_broadcast) or with a file is one, as when it was answered, or
+            # its answer would be paired with the question before it.
             continue
         else:
             close()

@@ -137,7 +137,8 @@ class SlackInteractions:
 
     async def on_command(self, ack: AsyncAck, command: dict[str, Any]) -> None:
         """``/citecast question``: answer privately in the background, ack at once."""
-        question = question_text(str(command.get("text") or ""))
+        limit = self._services.settings.web.max_question_chars
+        question = question_text(str(command.get("text") or ""))[:limit].rstrip()
         channel, user = command.get("channel_id"), command.get("user_id")
         if question and channel and user:
             self._spawn(self._answer_privately(question, str(channel), str(user), command))
@@ -166,7 +167,9 @@ class SlackInteractions:
             for message in messages:
                 await self._send_private(command, channel, user, message)
         except Exception as exc:
-            log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=True)
+            # Slack's refusal is the whole story; anything else is a bug worth its traceback
+            trace = not isinstance(exc, ChannelError)
+            log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=trace)
             if turn_id is not None:
                 with contextlib.suppress(StoreError):
                     store.finish_turn(turn_id, None, None, status="failed")
@@ -266,7 +269,10 @@ class SlackInteractions:
             return
         # The share is in the channel now: the outbox keeps the rest until Slack takes it.
         thread = SlackThread(channel, first, user)
-        await self._outbox.deliver(thread, messages[1:], payload.get("files") or [])
+        try:
+            await self._outbox.deliver(thread, messages[1:], payload.get("files") or [])
+        except ChannelError as exc:  # refused for good (UndeliverableError): nothing to queue
+            log.error("the rest of shared turn %s in %s was refused: %s", turn_id, channel, exc)
 
     async def on_share(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]) -> None:
         """The *Share in channel* button."""

@@ -19,6 +19,10 @@ the item's posts can be.
 :meth:`complete` is the one way a sink finishes a message it showed early (streamed or edited):
 replace it with the final first message, or, when Slack refuses the edit, delete it and deliver
 the whole answer anew.
+
+A refusal no retry can change (:class:`UndeliverableError`: an archived channel, a channel the
+bot left, a revoked token, a message Slack will never take) is never queued: it is raised to
+the caller, and a queued item that meets one is dropped at once.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.config import SlackSettings
+from bot.connectors.slack_client import UndeliverableError
 from bot.connectors.slack_delivery import (
     DELIVERY_EVENT_TYPE,
     Message,
@@ -111,12 +116,18 @@ class SlackOutbox:
     async def deliver(
         self, thread: SlackThread, messages: Sequence[Message], files: Sequence[dict[str, Any]]
     ) -> bool:
-        """Post ``messages`` then upload ``files``; True when all went now, False if queued."""
+        """Post ``messages`` then upload ``files``; True when all went now, False if queued.
+
+        Raises UndeliverableError, queuing nothing, when Slack refuses for good (an archived
+        channel, a message it will never take): retries would only repeat the refusal.
+        """
         messages = with_delivery_keys(messages)
         for index, message in enumerate(messages):
             attempted_at = time.time()
             try:
                 await self._poster.post(thread, message)
+            except UndeliverableError:
+                raise
             except ChannelError as exc:
                 log.warning("Slack refused an answer in %s (%s); queued", thread.channel, exc)
                 uncertain = isinstance(exc, DeliveryUncertainError)
@@ -140,6 +151,8 @@ class SlackOutbox:
         try:
             await self._poster.update(thread, ts, messages[0])
         except ChannelError as exc:
+            if isinstance(exc, UndeliverableError) and exc.conversation_closed:
+                raise  # nothing can be deleted or posted there either
             log.warning("could not complete message %s (%s); posting it anew", ts, exc)
             await self._poster.delete(thread, ts)
             return await self.deliver(thread, messages, files)
@@ -152,6 +165,12 @@ class SlackOutbox:
             if await self._resend(item):
                 done += 1
         return done
+
+    def _give_up(self, item: OutboxItem, thread: SlackThread, error: UndeliverableError) -> None:
+        """Slack refuses the queued answer for good: drop it now (kept as ``dead``) rather
+        than repeat the refusal for hours."""
+        log.error("dropped a queued Slack answer for %s: %s", thread.channel, error)
+        self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
 
     def _retry_later(self, item: OutboxItem, error: ChannelError) -> None:
         wait = min(MAX_RETRY_SECONDS, self._settings.outbox_poll_seconds * 2**item.attempts)
@@ -173,7 +192,10 @@ class SlackOutbox:
                 posted = await self._poster.delivery_keys(thread, since=queued_since(payload))
             except ChannelError as exc:
                 # Unknown whether the message arrived: never post it blindly.
-                self._retry_later(item, exc)
+                if isinstance(exc, UndeliverableError) and exc.conversation_closed:
+                    self._give_up(item, thread, exc)
+                else:
+                    self._retry_later(item, exc)
                 return False
             messages = [m for m in messages if delivery_key(m) not in posted]
         for index, message in enumerate(messages):
@@ -181,7 +203,9 @@ class SlackOutbox:
             try:
                 await self._poster.post(thread, message)
             except ChannelError as exc:
-                if index:
+                if isinstance(exc, UndeliverableError):
+                    self._give_up(item, thread, exc)
+                elif index:
                     # Part went through: keep only the rest, so nothing is posted twice. The
                     # rest was never tried before this message, so the new item starts here.
                     uncertain = isinstance(exc, DeliveryUncertainError)

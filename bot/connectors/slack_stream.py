@@ -15,22 +15,31 @@ The answer arrives as TextDelta / CitationAdded events and one final Reply. A *s
   edit that fails on the way is skipped (the final one shows everything); when the first post
   fails, nothing more is shown live and the whole answer is delivered through the outbox.
 - :class:`PlainSink` posts the final messages only.
+
+:class:`bot.connectors.slack_presenter.AnswerPresenter` feeds a sink and falls back. A
+conversation closed to the bot (an archived channel, one it left) raises UndeliverableError
+from any sink at once: no fallback or later post could arrive there.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_chat_stream import AsyncChatStream
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.assistant.base import Reply, ReplyEvent
 from bot.config import SlackSettings
-from bot.connectors.slack_client import SLACK_CALL_ERRORS, Sleep, as_channel_error, error_code
+from bot.connectors.slack_client import (
+    SLACK_CALL_ERRORS,
+    Sleep,
+    UndeliverableError,
+    as_channel_error,
+    error_code,
+)
 from bot.connectors.slack_delivery import (
     MAX_BLOCKS,
     SlackPoster,
@@ -41,8 +50,8 @@ from bot.connectors.slack_delivery import (
 )
 from bot.connectors.slack_outbox import SlackOutbox, delivery_key, with_delivery_keys
 from bot.connectors.slack_text import StreamMarkdown
-from bot.errors import BackendError, ChannelError, DeliveryUncertainError
-from bot.models import Answer, Citation, CitationAdded, TextDelta
+from bot.errors import ChannelError, DeliveryUncertainError
+from bot.models import Answer
 from renderers.limits import SLACK_MAX_BLOCKS_TEXT
 from renderers.slack import block_text_length
 
@@ -155,6 +164,8 @@ class EditSink:
             try:
                 self._ts = await self._poster.post(self._thread, first)
             except ChannelError as exc:
+                if isinstance(exc, UndeliverableError) and exc.conversation_closed:
+                    raise  # the final post would be refused the same way
                 # finish() delivers the whole answer. No second try now: a post lost on the way
                 # may be in the thread (finish() looks for its key), and another would repeat it.
                 log.warning(
@@ -253,6 +264,10 @@ class NativeSink:
     def _handle(self, exc: Exception, what: str) -> None:
         """A failed stream call (one of SLACK_CALL_ERRORS): fall back, complete, or raise."""
         code = error_code(exc)
+        error = as_channel_error(exc, what)
+        closed = isinstance(error, UndeliverableError) and error.conversation_closed
+        if self.ts is None and closed and code not in UNSUPPORTED_STREAMING:
+            raise error from None  # a plain post would be refused the same way
         if self.ts is None:
             # Nothing is visible yet, so a plain post can still show the whole answer. (A
             # chat.startStream lost on the way may have started a stream we cannot see.)
@@ -272,7 +287,7 @@ class NativeSink:
             )
             self.interrupted = True
             return
-        raise as_channel_error(exc, what) from None
+        raise error from None
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Append the new text to the stream (until Slack closes it or it gets too long)."""
@@ -341,53 +356,3 @@ class NativeSink:
             except SLACK_CALL_ERRORS as exc:
                 log.info("stopping the failed stream: %s", error_code(exc))
         await self._poster.apologize(self._thread, self.ts)
-
-
-class AnswerPresenter:
-    """Feeds an answer's events to a sink, switching to ``fallback()`` if streaming is refused.
-
-    ``sink`` is always the sink currently showing the answer, so a caller that catches a
-    failure can ``await presenter.sink.fail()``.
-    """
-
-    def __init__(self, sink: AnswerSink, fallback: Callable[[], AnswerSink], render: RenderFn):
-        self.sink = sink
-        self._fallback = fallback
-        self._render = render
-
-    def _switch(self, reason: ChannelError) -> None:
-        log.info("native streaming unavailable (%s); falling back", reason)
-        self.sink = self._fallback()
-
-    async def run(
-        self, events: AsyncIterator[ReplyEvent], turn_id: int | None
-    ) -> tuple[Reply, Payload]:
-        """Show the answer as it arrives and finish it; returns the Reply and final payload."""
-        text = ""
-        citations: list[Citation] = []
-        reply: Reply | None = None
-        async for event in events:
-            if isinstance(event, TextDelta):
-                text += event.text
-                partial = Answer(text=text, citations=tuple(citations))
-                try:
-                    await self.sink.text(event.text, partial)
-                except StreamingUnavailableError as exc:
-                    self._switch(exc)
-                    await self.sink.text(text, partial)
-            elif isinstance(event, CitationAdded):
-                citations.append(event.citation)
-            elif isinstance(event, Reply):
-                reply = event
-        if reply is None:
-            raise BackendError("the answer stream ended without a final reply")
-        payload = self._render(reply.answer)
-        # The deltas are the resolver's text; a post-processing hook (grounding's "drop")
-        # may still change the final answer's text, and only here are both known.
-        revised = text != reply.answer.text
-        try:
-            await self.sink.finish(payload, turn_id, revised=revised)
-        except StreamingUnavailableError as exc:
-            self._switch(exc)
-            await self.sink.finish(payload, turn_id, revised=revised)
-        return reply, payload

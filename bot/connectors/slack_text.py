@@ -11,6 +11,7 @@ link.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from bot.markdown import CITATION_MARK
 
@@ -19,6 +20,7 @@ _USER = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
 _CHANNEL = re.compile(r"<#([CG][A-Z0-9]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
 _LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]+)(?:\|([^>]*))?>")
+_CLOSING = frozenset(",.;:!?)")
 _TOKEN_OPENER = re.compile(r"<(?=[^\s\d=<])")
 # A tail whose meaning depends on what comes next: "[", "[^", "[^12" (a citation?) or "<"
 _PARTIAL_CITATION = re.compile(r"(?:\[(?:\^\d{0,6})?|<)$")
@@ -29,15 +31,48 @@ def unescape(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-def question_text(text: str, bot_user_id: str | None = None) -> str:
-    """The plain question in a Slack message: bot mention removed, tokens made readable."""
+def mentioned_users(text: str, bot_user_id: str | None = None) -> tuple[str, ...]:
+    """The people a message mentions without a name (``<@U123>``, as Slack sends mentions
+    now), apart from the bot, each once."""
+    ids = (m.group(1) for m in _USER.finditer(text) if not m.group(2))
+    return tuple(dict.fromkeys(i for i in ids if i != bot_user_id))
+
+
+def question_text(
+    text: str, bot_user_id: str | None = None, names: Mapping[str, str] | None = None
+) -> str:
+    """The plain question in a Slack message: bot mention removed, tokens made readable.
+
+    ``names`` maps user ids to how Slack shows them: ``<@U123>`` reads ``@Ada``, not an id
+    that means nothing to the assistant (an unknown id stays ``@U123``).
+    """
+    names = names or {}
     if bot_user_id:
-        text = re.sub(_BOT_MENTION.format(id=re.escape(bot_user_id)), " ", text)
-    text = _USER.sub(lambda m: "@" + (m.group(2) or m.group(1)), text)
+        text = _without_mention(text, _BOT_MENTION.format(id=re.escape(bot_user_id)))
+    text = _USER.sub(lambda m: "@" + (m.group(2) or names.get(m.group(1)) or m.group(1)), text)
     text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
     text = _SPECIAL.sub(lambda m: m.group(2) or "", text)
     text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
     return re.sub(r"[ \t]+", " ", unescape(text)).strip()
+
+
+def _without_mention(text: str, mention: str) -> str:
+    """``text`` without the bot's mention: "@citecast: how …" and "@citecast, how …" ask
+    "how …", and "hey @citecast, how" keeps its comma where the mention stood.
+
+    Split rather than one substitution with a ``[ \t]*`` before the mention, which the regex
+    engine retries from every blank of a long run (seconds for a 40,000-character message).
+    """
+    text = re.sub(rf"^\s*(?:{mention}\s*(?:[,:;]\s*)?)+", "", text)
+    pieces = re.split(mention, text)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        if piece[:1] in _CLOSING or not piece.strip():
+            out[-1] = out[-1].rstrip(" \t")
+            out.append(piece)
+        else:
+            out.extend((" ", piece))
+    return "".join(out)
 
 
 class StreamMarkdown:

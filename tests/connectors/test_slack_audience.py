@@ -182,3 +182,53 @@ async def test_lookups_lost_on_the_network_grant_nothing_and_still_answer(
         assert answer["text"] != world.connector.settings.apology
         assert any("Install guide" in s for s in context_texts([answer]))
         assert "Salary bands" not in world.fake.everything_sent()
+
+
+@pytest.mark.parametrize("kind", ["private", "mpim"])
+@pytest.mark.parametrize("shared", ["external", "pending"])
+async def test_a_channel_shared_outside_never_gets_the_askers_groups(
+    tmp_path: Path, kind: str, shared: str
+) -> None:
+    answerer = scripted()
+    async with slack_world(
+        tmp_path,
+        answerer,
+        audience_by_email_domain={"staff.example": ["staff"]},
+        audience_by_channel={"G0PARTNER": ["partners"]},
+        private_channels_use_user_groups=True,
+    ) as world:
+        world.fake.add_channel("G0PARTNER", kind, "with-acme", shared=shared)
+        world.fake.add_channel("G0INTERNAL", kind, "org-wide", shared="org")
+        await world.post_event(mention("pay?", channel="G0PARTNER"))
+        await world.post_event(mention("pay?", channel="G0INTERNAL"))
+        assert [call[1] for call in answerer.calls] == [
+            frozenset({"public", "partners"}),  # the explicit mapping, never the asker's staff
+            frozenset({"public", "staff"}),  # shared within the organisation only: opted in
+        ]
+        partner = world.fake.bot_messages("G0PARTNER")
+        assert partner and "Salary bands" not in str(partner)
+
+
+@pytest.mark.parametrize("change", ["made-public", "shared-outside"])
+async def test_a_private_channel_opened_up_loses_its_audience_at_once(
+    tmp_path: Path, change: str
+) -> None:
+    answerer = scripted()
+    async with slack_world(
+        tmp_path,
+        answerer,
+        audience_by_email_domain={"staff.example": ["staff"]},
+        private_channels_use_user_groups=True,
+    ) as world:
+        await world.post_event(mention("pay?", channel=PRIVATE))
+        if change == "made-public":
+            world.fake.add_channel(PRIVATE, "public", "staff-only")
+        else:
+            world.fake.add_channel(PRIVATE, "private", "staff-only", shared="external")
+        await world.post_event(mention("pay?", channel=PRIVATE))
+        assert [call[1] for call in answerer.calls] == [
+            frozenset({"public", "staff"}),
+            frozenset({"public"}),
+        ]
+        [_, second] = world.fake.bot_messages(PRIVATE)
+        assert "Salary bands" not in str(second)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -223,3 +224,90 @@ async def test_stop_cancels_a_hung_answer_after_the_grace_period(tmp_path: Path)
         ]
         turns = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.060000")
         assert [t.status for t in turns] == ["failed"]
+
+
+async def test_slacks_rate_limit_notice_is_acknowledged_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.fakes.slack_api import slack_signature_headers
+
+    notice = {
+        "token": "legacy",
+        "type": "app_rate_limited",
+        "team_id": "T0TEAM",
+        "minute_rate_limited": 1518467820,
+        "api_app_id": "A0APP",
+    }
+    async with slack_world(tmp_path, CannedAnswerer(answer_citing(1))) as world:
+        body = json.dumps(notice).encode()
+        headers = {"Content-Type": "application/json"}
+        headers.update(slack_signature_headers("8f742231b10e8888abcd99yyyzzz85a5", body))
+        with caplog.at_level(logging.WARNING):
+            response = await world.http.post("/slack/events", content=body, headers=headers)
+        assert response.status_code == 200
+        [warning] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert "app_rate_limited" in warning and "T0TEAM" in warning
+
+
+async def test_people_mentioned_in_a_question_are_named_for_the_assistant(
+    tmp_path: Path,
+) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        world.fake.add_user("U0ALICE", "alice@example.com", name="Alice Liddell")
+        event = mention(
+            "can <@U0ALICE> or <@U0GHOST> approve &lt;prod&gt; deploys? cc <@U0ALICE>",
+            ts="1600000000.070000",
+        )
+        event["text"] = "<@U0BOT>: " + event["text"].removeprefix("<@U0BOT> ")
+        await world.post_event(event)
+        expected = "can @Alice Liddell or @U0GHOST approve <prod> deploys? cc @Alice Liddell"
+        assert answerer.calls[0][0] == expected
+        [turn] = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.070000")
+        assert turn.question == expected
+        # one lookup per person, the unknown one included, however often they are mentioned
+        assert sorted(c.args["user"] for c in world.fake.calls_to("users.info")) == [
+            "U0ALICE",
+            "U0GHOST",
+        ]
+
+
+async def test_a_very_long_question_is_cut_as_on_every_channel_and_the_asker_told(
+    tmp_path: Path,
+) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        pasted = "why does this fail? " + "log line 42: timeout\n" * 2000  # ~42,000 characters
+        await world.post_event(direct_message(pasted, ts="1600000000.071000"))
+        limit = world.connector.services.settings.web.max_question_chars
+        question = answerer.calls[0][0]
+        assert len(question) <= limit and question.startswith("why does this fail?")
+        note, answer = world.fake.bot_messages(DM, thread_ts="1600000000.071000")
+        assert f"first {limit:,} characters" in note["text"]
+        assert any("Guide 1" in text for text in context_texts([answer]))
+
+
+async def test_a_file_without_words_is_told_what_is_read_not_answered(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        upload = {"id": "F0LOG", "name": "crash.log", "mimetype": "text/plain"}
+        shared = direct_message("", ts="1600000000.072000", subtype="file_share", files=[upload])
+        await world.post_event(shared)
+        await world.post_event(mention("", ts="1600000000.073000", files=[upload]))
+        assert answerer.calls == []
+        replies = [m["text"] for m in world.fake.bot_messages(DM) + world.fake.bot_messages(PUBLIC)]
+        assert len(replies) == 2
+        assert all("can't read attached files" in text for text in replies)
+
+
+async def test_a_pasted_member_list_costs_a_bounded_number_of_lookups(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        people = [f"U0P{n:03d}" for n in range(60)]
+        for person in people:
+            world.fake.add_user(person, name=f"Person {person[-3:]}")
+        await world.post_event(mention("who owns it? " + " ".join(f"<@{p}>" for p in people)))
+        assert len(world.fake.calls_to("users.info")) == 20
+        question = answerer.calls[0][0]
+        assert question.startswith("who owns it? @Person 000 @Person 001")
+        assert question.endswith("@U0P059")

@@ -72,3 +72,29 @@ async def test_a_failing_history_read_answers_without_history(
         assert answerer.calls[0][2] == ()
         answers = world.fake.bot_messages(PUBLIC, thread_ts=root)[2:]
         assert [m["text"] for m in answers] == ["Fact 1.[1]"]
+
+
+async def test_questions_sent_also_to_the_channel_or_with_a_file_keep_their_answers(
+    tmp_path: Path,
+) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer) as world:
+        fake = world.fake
+        root = fake.add_message(PUBLIC, "<@U0BOT> how do I install?", ASKER)
+        fake.add_message(PUBLIC, "Run the installer.", "U0BOT", thread_ts=root, bot_id="B0BOT")
+        fake.add_message(
+            PUBLIC, "<@U0BOT> and upgrade?", ASKER, thread_ts=root, subtype="thread_broadcast"
+        )
+        fake.add_message(PUBLIC, "Run it again.", "U0BOT", thread_ts=root, bot_id="B0BOT")
+        fake.add_message(
+            PUBLIC, "<@U0BOT> what is this error?", ASKER, thread_ts=root, subtype="file_share"
+        )
+        fake.add_message(PUBLIC, "A timeout.", "U0BOT", thread_ts=root, bot_id="B0BOT")
+        fake.add_message(PUBLIC, "", "U0OTHER", thread_ts=root, subtype="channel_join")
+        follow_up = fake.add_message(PUBLIC, "<@U0BOT> and remove?", ASKER, thread_ts=root)
+        await world.post_event(mention("and remove?", ts=follow_up, thread_ts=root))
+        assert answerer.calls[0][2] == (
+            Exchange("how do I install?", "Run the installer."),
+            Exchange("and upgrade?", "Run it again."),
+            Exchange("what is this error?", "A timeout."),
+        )

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 from pathlib import Path
+
+import pytest
 
 from bot.models import Source
 from tests.connectors.slack_harness import PUBLIC, all_blocks, slack_world, slash
@@ -156,3 +159,17 @@ async def test_an_unreachable_response_url_falls_back_to_post_ephemeral(tmp_path
         await slash(world, "how to install?", response_url=f"http://127.0.0.1:{port}/hook")
         [ephemeral] = world.fake.calls_to("chat.postEphemeral", ok_only=True)
         assert "Install guide" in json.dumps(ephemeral.args["blocks"])
+
+
+async def test_a_private_answer_slack_refuses_is_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer, **STAFF) as world:
+        dead_url = world.fake.response_url("gone").replace("/response/", "/nowhere/")
+        world.fake.fail("chat.postEphemeral", error="channel_not_found", times=None)
+        with caplog.at_level(logging.INFO, logger="bot.connectors"):
+            assert await slash(world, "how to install?", response_url=dead_url) == 200
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert [bool(r.exc_info) for r in errors] == [False]  # no traceback
+        assert "channel_not_found" in errors[0].getMessage()

@@ -73,7 +73,7 @@ async def test_socket_mode_feedback_clicks_are_recorded(tmp_path: Path) -> None:
 async def test_an_unreachable_socket_does_not_block_start_or_stop(tmp_path: Path) -> None:
     answerer = CannedAnswerer(answer_citing(1))
     async with slack_world(tmp_path, answerer, mode="socket", signing_secret="") as world:
-        world.fake.fail("apps.connections.open", error="invalid_auth", times=None)
+        world.fake.fail("apps.connections.open", status=503, times=None)
         await asyncio.wait_for(world.connector.start(), timeout=30)
         for _ in range(3000):  # waits for real I/O: at most ~30 s, usually a few ms
             if world.fake.calls_to("apps.connections.open"):

@@ -18,6 +18,28 @@ def test_question_text_removes_the_bot_mention_and_reads_tokens() -> None:
     assert question_text(raw, "U0BOT") == "how do I reset #ops & the page for @bob?"
 
 
+def test_question_text_drops_the_punctuation_after_a_leading_bot_mention() -> None:
+    assert question_text("<@U0BOT>: how do I deploy?", "U0BOT") == "how do I deploy?"
+    assert question_text("<@U0BOT|citecast>, <@U0BOT> how?", "U0BOT") == "how?"
+    assert question_text("hey <@U0BOT>, how?", "U0BOT") == "hey, how?"
+    assert question_text("ask <@U0BOT> about it", "U0BOT") == "ask about it"
+    assert question_text("list: <@U0BOT>", "U0BOT") == "list:"
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["<@U0BOT>", "<@U0BOT|citecast>", "<@U0ADA>", " ", "\t", "\n", ",", ":", "?", "how"]
+        ),
+        max_size=30,
+    )
+)
+def test_question_text_never_keeps_the_bot_mention_or_edge_blanks(pieces: list[str]) -> None:
+    out = question_text("".join(pieces), "U0BOT", {"U0ADA": "Ada"})
+    assert "U0BOT" not in out and "citecast" not in out and "U0ADA" not in out
+    assert out == out.strip()
+
+
 def test_question_text_drops_broadcast_mentions() -> None:
     assert question_text("<!here> is &lt;b&gt; bold?", "U0BOT") == "is <b> bold?"
 

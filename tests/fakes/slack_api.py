@@ -17,7 +17,8 @@ after ``hang`` seconds (past the client's timeout), both before running the meth
 with ``processed=True`` (Slack took the call, only its answer was lost). ``close_stream_after =
 n`` closes a native stream after ``n`` accepted appends. Socket Mode: ``apps.connections.open``
 returns the server's ``ws://`` URL; the server sends ``hello`` on connect, ``send_envelope()``
-pushes an ``events_api`` (or ``interactive``) envelope and ``wait_ack()`` returns the client's ack.
+pushes an ``events_api`` (or ``interactive``) envelope and ``wait_ack()`` returns the client's ack
+(tests/fakes/slack_socket.py).
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from tests.fakes.slack_blocks import validate_blocks
 from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods, invalid_blocks_error
+from tests.fakes.slack_socket import FakeSocketMode
 
 
 @dataclass(frozen=True)
@@ -62,11 +64,7 @@ class Failure:
     drop: bool = False
     hang: float | None = None
     processed: bool = False
-
-
-@dataclass
-class _Envelope:
-    ack: asyncio.Future[Json]
+    fields: Json | None = None
 
 
 def slack_signature_headers(
@@ -83,7 +81,7 @@ def slack_signature_headers(
     return headers
 
 
-class FakeSlackAPI(SlackWebMethods):
+class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
     """The fake; use as ``async with FakeSlackAPI() as fake:``."""
 
     def __init__(
@@ -108,10 +106,7 @@ class FakeSlackAPI(SlackWebMethods):
         self._failures: dict[str, list[Failure]] = {}
         self._last_ts = 0  # microseconds of the newest ts handed out
         self._file_ids = itertools.count(1)
-        self._envelope_ids = itertools.count(1)
-        self._envelopes: dict[str, _Envelope] = {}
-        self._sockets: list[web.WebSocketResponse] = []
-        self._socket_ready = asyncio.Event()
+        self._init_socket_mode()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -153,8 +148,19 @@ class FakeSlackAPI(SlackWebMethods):
 
     # -- scripting the workspace -------------------------------------------------------------
 
-    def add_channel(self, channel_id: str, kind: str = "public", name: str | None = None) -> None:
-        """Declare a channel: ``public``, ``private``, ``im`` or ``mpim``."""
+    def add_channel(
+        self,
+        channel_id: str,
+        kind: str = "public",
+        name: str | None = None,
+        *,
+        shared: str | None = None,
+    ) -> None:
+        """Declare a channel: ``public``, ``private``, ``im`` or ``mpim``.
+
+        ``shared``: ``"external"`` (Slack Connect, with another organisation), ``"pending"``
+        (invited, not yet accepted) or ``"org"`` (across this organisation's workspaces).
+        """
         self.state.channels[channel_id] = {
             "id": channel_id,
             "name": name or channel_id.lower(),
@@ -163,12 +169,30 @@ class FakeSlackAPI(SlackWebMethods):
             "is_im": kind == "im",
             "is_mpim": kind == "mpim",
             "is_private": kind != "public",
+            "is_shared": shared in ("external", "org"),
+            "is_ext_shared": shared == "external",
+            "is_org_shared": shared == "org",
+            "is_pending_ext_shared": shared == "pending",
         }
 
-    def add_user(self, user_id: str, email: str | None = None, *, is_bot: bool = False) -> None:
-        """Declare a user (``users.info``)."""
-        profile = {"email": email} if email else {}
-        self.state.users[user_id] = {"id": user_id, "is_bot": is_bot, "profile": profile}
+    def add_user(
+        self,
+        user_id: str,
+        email: str | None = None,
+        *,
+        is_bot: bool = False,
+        name: str | None = None,
+    ) -> None:
+        """Declare a user (``users.info``); ``name`` is their display and real name."""
+        profile: Json = {"email": email} if email else {}
+        if name:
+            profile.update(display_name=name, real_name=name)
+        self.state.users[user_id] = {
+            "id": user_id,
+            "name": user_id.lower(),
+            "is_bot": is_bot,
+            "profile": profile,
+        }
 
     def add_usergroup(self, group_id: str, users: list[str]) -> None:
         """Declare a user group and its members (``usergroups.users.list``)."""
@@ -207,8 +231,12 @@ class FakeSlackAPI(SlackWebMethods):
         drop: bool = False,
         hang: float | None = None,
         processed: bool = False,
+        fields: Json | None = None,
     ) -> None:
-        """Make ``times`` calls of ``method`` fail (``None``: every call), ``after`` good ones."""
+        """Make ``times`` calls of ``method`` fail (``None``: every call), ``after`` good ones.
+
+        ``fields`` go into the error answer beside ``error`` (``{"needed": "chat:write"}``).
+        """
         failure = Failure(
             status=status,
             error=error,
@@ -218,6 +246,7 @@ class FakeSlackAPI(SlackWebMethods):
             drop=drop,
             hang=hang,
             processed=processed,
+            fields=fields,
         )
         self._failures.setdefault(method, []).append(failure)
 
@@ -243,56 +272,6 @@ class FakeSlackAPI(SlackWebMethods):
     def everything_sent(self) -> str:
         """Every argument of every call, as one JSON string (for "nothing private leaked")."""
         return json.dumps([c.args for c in self.calls], ensure_ascii=False)
-
-    # -- Socket Mode -------------------------------------------------------------------------
-
-    async def wait_socket_connected(self, timeout: float = 10.0) -> None:
-        """Wait until a Socket Mode client has connected and received ``hello``."""
-        await asyncio.wait_for(self._socket_ready.wait(), timeout)
-
-    async def send_envelope(
-        self, payload: Json, envelope_type: str = "events_api", retry_attempt: int = 0
-    ) -> str:
-        """Push an envelope to the connected client; returns its envelope_id."""
-        envelope_id = f"env-{next(self._envelope_ids)}"
-        loop = asyncio.get_running_loop()
-        self._envelopes[envelope_id] = _Envelope(ack=loop.create_future())
-        message = {
-            "envelope_id": envelope_id,
-            "type": envelope_type,
-            "payload": payload,
-            "accepts_response_payload": envelope_type != "events_api",
-            "retry_attempt": retry_attempt,
-            "retry_reason": "timeout" if retry_attempt else "",
-        }
-        await self._sockets[-1].send_str(json.dumps(message))
-        return envelope_id
-
-    async def wait_ack(self, envelope_id: str, timeout: float = 10.0) -> Json:
-        """The ack the client sent for an envelope."""
-        return await asyncio.wait_for(self._envelopes[envelope_id].ack, timeout)
-
-    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        self._sockets.append(ws)
-        hello = {
-            "type": "hello",
-            "num_connections": len(self._sockets),
-            "connection_info": {"app_id": "A0APP"},
-            "debug_info": {"host": "fake-slack", "approximate_connection_time": 3600},
-        }
-        await ws.send_str(json.dumps(hello))
-        self._socket_ready.set()
-        async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
-                continue
-            data = json.loads(msg.data)
-            envelope = self._envelopes.get(str(data.get("envelope_id")))
-            if envelope is not None and not envelope.ack.done():
-                envelope.ack.set_result(data)
-        self._sockets.remove(ws)
-        return ws
 
     # -- HTTP plumbing -----------------------------------------------------------------------
 
@@ -340,7 +319,8 @@ class FakeSlackAPI(SlackWebMethods):
             if failure.retry_after is not None:
                 headers["Retry-After"] = str(failure.retry_after)
         elif failure is not None:
-            status, body = 200, {"ok": False, "error": failure.error or "fatal_error"}
+            body = {"ok": False, "error": failure.error or "fatal_error", **(failure.fields or {})}
+            status = 200
         else:
             status, body = 200, self._dispatch(method, args, token)
         self.calls.append(SlackCall(method, args, status, body, token))
