@@ -146,6 +146,8 @@ class WebSettings(Section):
     file_token_ttl: int = Field(default=3600, ge=60)
     max_question_chars: int = Field(default=4000, ge=1)
     max_body_bytes: int = Field(default=64_000, ge=1024)
+    # Questions (POST /api/ask and the stream) per client address per minute; 0 = no limit.
+    rate_limit_per_minute: int = Field(default=60, ge=0)
     # Directories whose files /files/{token} may serve, besides the roots the index ingested.
     file_roots: list[str] = Field(default_factory=list)
     history_turns: int = Field(default=6, ge=0, le=50)

@@ -49,6 +49,7 @@ from bot.connectors.web_api import (
 )
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
+from bot.connectors.web_rate_limit import QuestionRateLimit
 from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import AnswerStream
 from bot.connectors.web_turn_page import load_answer, shareable_answer, turn_page
@@ -113,6 +114,7 @@ class WebConnector:
         signer = services.signer if isinstance(services.signer, FileSigner) else None
         self.signer = signer or build_signer(services.settings)
         self.turns = WebTurns(services, self.signer)
+        self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
 
@@ -188,6 +190,16 @@ class WebConnector:
             allowed.add(f"{parts.scheme}://{parts.netloc}")
         return origin in allowed
 
+    def too_many(self, request: Request) -> Response | None:
+        """The 429 for a client over ``web.rate_limit_per_minute``, else None (counted)."""
+        client = request.client.host if request.client else "unknown"
+        wait = self.rate_limit.wait_seconds(client)
+        if not wait:
+            return None
+        response = error_response(f"too many questions; try again in {wait} s", 429)
+        response.headers["Retry-After"] = str(wait)
+        return response
+
     async def ask(self, request: Request) -> Response:
         if not self.origin_allowed(request):
             return error_response("this site may not use the citecast API", 403)
@@ -199,6 +211,9 @@ class WebConnector:
             self._check_conversation(ask.conversation_id)
         except ValidationError as exc:
             return error_response(str(exc), status_for(exc))
+        refused = self.too_many(request)
+        if refused is not None:
+            return refused
         turns = self.turns
         history = turns.history(ask.conversation_id) if ask.conversation_id else []
         start = turns.begin(ask.question, ask.conversation_id)
@@ -233,6 +248,9 @@ class WebConnector:
             # Starlette routes HEAD to GET handlers and iterates a streaming body even then:
             # a link checker or prefetcher would have the question answered and stored.
             return Response(media_type="text/event-stream", headers=STREAM_HEADERS)
+        refused = self.too_many(request)
+        if refused is not None:
+            return refused
         stream = AnswerStream(
             self.turns, ask, request_base_url(request), heartbeat=self.settings.sse_heartbeat
         )
