@@ -33,8 +33,9 @@ log = logging.getLogger("citecast.requests")
 app_log = logging.getLogger(__name__)
 
 
-# Path segments that are credentials (download tokens, conversation ids) never reach the logs.
-_SECRET_PREFIXES = ("/files/", "/api/conversations/")
+# Path segments that are credentials (download tokens, conversation ids, the signed keys of
+# shared answers) never reach the logs.
+_SECRET_PREFIXES = ("/files/", "/api/conversations/", "/turns/")
 
 
 def _loggable_path(path: str) -> str:
@@ -45,7 +46,10 @@ def _loggable_path(path: str) -> str:
 
 
 class RequestLog:
-    """ASGI middleware: one structured log line per HTTP request, when its response ends."""
+    """ASGI middleware: one structured log line per HTTP request, when its response ends.
+
+    It also marks every response ``X-Content-Type-Options: nosniff`` (it sees every one).
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -62,6 +66,11 @@ class RequestLog:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == b"x-content-type-options" for name, _ in headers):
+                    # every response, JSON and static files too: never sniffed into HTML
+                    headers.append((b"x-content-type-options", b"nosniff"))
+                    message = {**message, "headers": headers}
             await send(message)
 
         try:

@@ -52,7 +52,12 @@ from bot.connectors.web_files import file_response
 from bot.connectors.web_rate_limit import QuestionRateLimit
 from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import AnswerStream
-from bot.connectors.web_turn_page import load_answer, shareable_answer, turn_page
+from bot.connectors.web_turn_page import (
+    load_answer,
+    missing_page,
+    shareable_answer,
+    turn_page,
+)
 from bot.connectors.web_turns import WebTurns
 from bot.errors import KnowledgeIndexError, ValidationError
 from bot.filetokens import FileSigner, load_file_secret
@@ -304,6 +309,10 @@ class WebConnector:
             earlier = store.turns(loaded.conversation_id, limit=200)
             answer = shareable_answer(loaded, self.turns.audience, earlier)
         if answer is None:
+            if "text/html" in request.headers.get("accept", ""):
+                # a person who followed a stale or cut link: a page, not a JSON error
+                page = missing_page(self.settings.title)
+                return HTMLResponse(page, status_code=404, headers=TURN_PAGE_HEADERS)
             return error_response("not found", 404)
         rendered = self.turns.render(answer, request_base_url(request))
         page = turn_page(str(rendered.get("html", "")), self.settings.title)

@@ -37,7 +37,7 @@ _PAGE = """<!doctype html>
     <header class="cc-header"><div class="cc-brand">
       <span class="cc-logo" aria-hidden="true">❝</span>
       <div><h1 class="cc-title">{heading}</h1>
-      <p class="cc-subtitle">An answer and every source it cites.</p></div>
+      <p class="cc-subtitle">{subtitle}</p></div>
     </div></header>
     <article class="cc-answer" aria-label="Answer"><div class="cc-body">{body}</div></article>
   </div></main>
@@ -117,5 +117,23 @@ def turn_page(rendered_html: str, title: str = "citecast") -> str:
         '<section class="sources"', '<section id="sources" class="sources"', 1
     )
     return _PAGE.format(
-        title=html.escape(f"{title} — answer and sources"), heading=html.escape(title), body=body
+        title=html.escape(f"{title} — answer and sources"),
+        heading=html.escape(title),
+        subtitle="An answer and every source it cites.",
+        body=body,
+    )
+
+
+def missing_page(title: str = "citecast") -> str:
+    """The page a person following a shared link gets when it shows nothing (the 404): the
+    same for a mistyped link and an answer that may not be shown, so it tells no one which."""
+    body = (
+        "<p>This answer cannot be shown: the link may be incomplete, or the answer is not one "
+        "that can be shared here.</p>"
+    )
+    return _PAGE.format(
+        title=html.escape(f"{title} — answer not found"),
+        heading=html.escape(title),
+        subtitle="Answer not found",
+        body=body,
     )

@@ -173,6 +173,7 @@ async def test_request_log_line_has_latency_and_citations(web: WebHarness, caplo
         await web.stream(question="streamed and logged?")
         await web.client.get(f"/api/conversations/{cid}")
         await web.client.get("/files/some-secret-token.sig")
+        await web.client.get("/turns/12-secretsignature")
     import json
 
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "citecast.requests"]
@@ -181,8 +182,9 @@ async def test_request_log_line_has_latency_and_citations(web: WebHarness, caplo
     assert isinstance(lines[0]["ms"], float)
     assert lines[1]["path"] == "/api/ask/stream" and lines[1]["citations"] == 2
     assert all("logged" not in json.dumps(line) for line in lines), "questions stay out of logs"
-    assert [line["path"] for line in lines[2:]] == ["/api/conversations/…", "/files/…"]
+    assert [line["path"] for line in lines[2:]] == ["/api/conversations/…", "/files/…", "/turns/…"]
     assert cid not in caplog.text and "some-secret-token" not in caplog.text
+    assert "secretsignature" not in caplog.text
 
 
 async def test_foreign_origins_cannot_make_the_server_answer(tmp_path: Path) -> None:
@@ -263,3 +265,34 @@ async def test_stream_refuses_a_query_string_that_is_not_utf8(web: WebHarness) -
     events = parse_sse((await web.client.get("/api/ask/stream?question=caf%C3%A9+ok%3F")).text)
     assert events[-1][0] == "done"
     assert web.answerer.calls[0][0] == "café ok?"
+
+
+async def test_a_person_following_a_dead_share_link_gets_a_page(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    signer = FileSigner(b"k" * 32, "http://citecast.test", 3600)
+    services, client = build_harness(tmp_path, answerer, signer=signer, title="Acme help")
+    private = cited_answer(passage(3, id="hr", title="Salary bands", audience=("staff",)))
+    hidden_id = services.store.add_turn("c" * 32, "slack", "q", private.to_json())
+    browser = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    async with client:
+        hidden = await client.get(f"/turns/{signer.turn_key(hidden_id)}", headers=browser)
+        cut = await client.get(f"/turns/{hidden_id}", headers=browser)
+    for response in (hidden, cut):
+        assert response.status_code == 404
+        assert response.headers["content-type"].startswith("text/html")
+        assert "Acme help" in response.text and "cannot be shown" in response.text
+        assert "script-src" not in response.headers["content-security-policy"]
+    assert hidden.text == cut.text, "a hidden answer looks exactly like a broken link"
+    assert "Salary" not in hidden.text
+
+
+async def test_every_response_is_marked_nosniff(web: WebHarness) -> None:
+    responses = [
+        await web.ask("sniffed?"),
+        await web.client.get("/api/config"),
+        await web.client.get("/static/chat.css"),
+        await web.client.get("/no/such/page"),
+    ]
+    for response in responses:
+        assert response.headers["x-content-type-options"] == "nosniff", response.url
+        assert response.headers.get_list("x-content-type-options") == ["nosniff"]
