@@ -1,24 +1,29 @@
 """The Discord connector: a discord.py bot that answers with citations (DESIGN §7).
 
 It answers mentions in the configured channels (all channels when ``discord.channels`` is
-empty), every DM, replies to its own answers (history from the reply chain), and new posts in
-the configured forum channels (in the post's thread). While it works it shows typing; the answer
-streams into one message by edits, then the final edit carries the sources and files, and long
-answers continue in follow-up messages (see ``discord_stream``). Nothing it sends can ping:
-``allowed_mentions`` is none on the client and on every call.
+empty; a mention of a role the bot holds counts), every DM, replies to its own answers (history
+from the reply chain), and new posts in the configured forum channels (in the post's thread);
+never bots, webhooks or Discord's system messages (see ``discord_triggers``). While it works
+it shows typing; the answer streams into one message by edits, then the final edit carries the
+sources and files, and long answers continue in follow-up messages (see ``discord_stream``).
+Nothing it sends can ping: ``allowed_mentions`` is none on the client and on every call.
 
 Each message is claimed once in the store (``discord-message``), so a redelivered event is never
 answered twice; each answer is stored as a turn, ``failed`` with a short apology to the user if
 anything goes wrong. Every message posted for a turn (answer parts, the apology) is recorded
 with its conversation, so a follow-up to any of them stays in that conversation however long
 it grows (see ``discord_history``). The bot ignores itself and every other bot.
+
+Where the bot may not post (by its cached permissions) it computes nothing and logs one line;
+a channel that refuses it anyway, or is deleted meanwhile, gets no apology (it would be refused
+too), nor does an answer someone deleted while it was being written. A question deleted while
+being answered takes the bot's replies so far with it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -34,11 +39,24 @@ from bot.connectors.discord_history import (
     reply_chain,
     with_stored_answers,
 )
-from bot.connectors.discord_http import build_client, setup_problem
-from bot.connectors.discord_send import DEFAULT_UPLOAD_LIMIT, NO_PINGS, with_retries
+from bot.connectors.discord_http import build_client, log_exit, setup_problem, stop_reason
+from bot.connectors.discord_notices import keep_typing, notify, withdraw
+from bot.connectors.discord_send import (
+    DEFAULT_UPLOAD_LIMIT,
+    ChannelClosedError,
+    MessageGoneError,
+)
 from bot.connectors.discord_stream import StreamedReply
+from bot.connectors.discord_triggers import (
+    is_reply,
+    may_embed,
+    mentions_me,
+    missing_permission,
+    where,
+    written_by_a_person,
+)
 from bot.connectors.render_context import context_for
-from bot.errors import CitecastError, ConfigError
+from bot.errors import ConfigError
 from bot.models import Exchange
 from renderers.base import RenderContext, capabilities_for
 
@@ -52,6 +70,10 @@ log = logging.getLogger(__name__)
 Trigger = Literal["dm", "mention", "reply", "forum"]
 # how long start() waits for the gateway session; a slower Discord keeps connecting after it
 CONNECT_WAIT = 15.0
+# as on every channel, the assistant reads at most web.max_question_chars of a question
+LONG_QUESTION = "Your question is long: I read its first {limit:,} characters."
+# a message with only files or stickers: say what the bot reads, not "mention me"
+NO_WORDS = "I read only the words of a message, not its attachments or stickers: ask in words."
 
 
 def check_settings(settings: DiscordSettings) -> None:
@@ -74,6 +96,9 @@ class DiscordConnector:
         self.connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Task[Any]] = set()
+        # the questions being answered, by message id, and those deleted meanwhile
+        self._answering: dict[int, asyncio.Task[Any]] = {}
+        self._withdrawn: set[int] = set()
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
         self.on_handled: Callable[[int], None] | None = None
@@ -91,7 +116,9 @@ class DiscordConnector:
         to connect is logged in one line and serving goes on without Discord.
         """
         capabilities_for("discord", self.services.settings.capabilities.get("discord"))
-        client = build_client(self.settings, self._on_ready, self._on_message, self._on_connect)
+        client = build_client(
+            self.settings, self._on_ready, self._on_message, self._on_connect, self._on_delete
+        )
         self.client = client
         task = asyncio.create_task(client.start(self.settings.token), name="discord")
         self._task = task
@@ -105,14 +132,14 @@ class DiscordConnector:
         if not task.done():
             if not self.connected.is_set():
                 log.warning("discord: not connected after %gs; still trying", CONNECT_WAIT)
-            task.add_done_callback(_log_exit)
+            task.add_done_callback(log_exit)
             return
         await client.close()
         error = None if task.cancelled() else task.exception()
         problem = setup_problem(error)
         if problem is not None:
             raise problem
-        log.error("discord: could not connect, so Discord is not served: %s", _reason(error))
+        log.error("discord: could not connect, so Discord is not served: %s", stop_reason(error))
 
     async def stop(self, grace: float = 10.0) -> None:
         """Let answers in flight finish (up to ``grace`` seconds), then close the client."""
@@ -149,12 +176,16 @@ class DiscordConnector:
                 return
             if not self.services.store.claim_once("discord-message", str(message.id)):
                 return
+            if task is not None:
+                self._answering[message.id] = task
             await self.answer(message, trigger)
         except Exception:  # the gateway loop must survive any single bad event
             log.exception("discord: failed to handle message %s", message.id)
         finally:
             if task is not None:
                 self._in_flight.discard(task)
+            self._answering.pop(message.id, None)
+            self._withdrawn.discard(message.id)
             if self.on_handled is not None:
                 self.on_handled(message.id)
 
@@ -167,13 +198,13 @@ class DiscordConnector:
         channel = message.channel
         if not isinstance(channel, discord.PartialMessageable) or message.guild is None:
             return
-        if self.client is None or message.author.bot:
+        me = self.client.user if self.client is not None else None
+        if self.client is None or me is None or not written_by_a_person(message, me.id):
             return
-        me = self.client.user
         maybe_for_us = (
             message.id == channel.id  # a forum post's first message has the thread's id
-            or message.reference is not None
-            or (me is not None and any(u.id == me.id for u in message.mentions))
+            or is_reply(message)
+            or mentions_me(message, me.id)
         )
         if not maybe_for_us:
             return
@@ -195,7 +226,7 @@ class DiscordConnector:
     async def trigger(self, message: discord.Message) -> Trigger | None:
         """Why the bot should answer ``message``, or None to stay quiet."""
         me = self.client.user if self.client else None
-        if me is None or message.author.bot or message.author.id == me.id:
+        if me is None or not written_by_a_person(message, me.id):
             return None
         channel = message.channel
         if isinstance(channel, discord.DMChannel):
@@ -210,9 +241,9 @@ class DiscordConnector:
             return "forum"
         if not self._in_scope(channel):
             return None
-        if any(user.id == me.id for user in message.mentions):
+        if mentions_me(message, me.id):
             return "mention"
-        if message.reference is not None:
+        if is_reply(message):
             parent = await referenced(message)
             if parent is not None and parent.author.id == me.id:
                 return "reply"
@@ -232,7 +263,7 @@ class DiscordConnector:
         return frozenset(self.settings.public_audience)
 
     def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
-        """Rendering for this channel: embeds setting, the upload limit, signed links.
+        """Rendering for this channel: embeds (when it may embed there), upload limit, links.
 
         The upload limit is the guild's (boosts raise it); a DM has no guild and gets Discord's
         default limit, whatever ``max_file_bytes`` says.
@@ -243,6 +274,8 @@ class DiscordConnector:
         )
         limit = min(self.settings.max_file_bytes, upload_limit)
         overrides.setdefault("embeds", self.settings.embeds)
+        if not may_embed(message.channel):  # Discord would drop or refuse the Sources embed
+            overrides["embeds"] = False
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
         return context_for(self.services, audience, capabilities_for("discord", overrides))
 
@@ -260,92 +293,86 @@ class DiscordConnector:
         """Answer ``message`` in its channel, storing the turn; apologise briefly on failure."""
         me = self.client.user if self.client else None
         bot_id = me.id if me else 0
+        settings = self.settings
+        missing = missing_permission(message.channel)
+        if missing is not None:  # the answer could never arrive: neither compute nor send it
+            log.error(
+                "discord: not answering %s in %s: the bot lacks %s there",
+                message.id,
+                where(message.channel),
+                missing,
+            )
+            return
         question = question_text(message, bot_id)
         if not question:
-            await self._notify(message, self.settings.empty_question_message)
+            empty = message.attachments or message.stickers
+            hint = NO_WORDS if empty else settings.empty_question_message
+            await notify(message, hint, settings)
             return
         conversation, history = await self.conversation(message, bot_id)
         store = self.services.store
-        # every message posted for this turn is recorded at once with its conversation
-        remember = functools.partial(remember_posted, store, message.channel.id, conversation)
+        posted: list[discord.Message] = []
+
+        def remember(sent: discord.Message) -> None:
+            # every message posted for this turn is recorded at once with its conversation
+            posted.append(sent)
+            remember_posted(store, message.channel.id, conversation, sent)
+
+        limit = self.services.settings.web.max_question_chars
+        cut = len(question) > limit  # the assistant reads at most this much: say so
+        question = question[:limit].rstrip() if cut else question
         turn_id = store.add_turn(conversation, "discord", question, status="pending")
-        await self._typing(message.channel)
-        typing = asyncio.create_task(self._keep_typing(message.channel))
+        typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:
+            if cut:  # else the asker never learns that the end was not read
+                notice = await notify(message, LONG_QUESTION.format(limit=limit), settings)
+                if notice is not None:
+                    remember(notice)
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
-            reply = StreamedReply(
-                message.channel, message, self.settings, context, on_posted=remember
-            )
+            reply = StreamedReply(message.channel, message, settings, context, on_posted=remember)
             events = self.services.assistant.stream(question, audience, history)
             result = await reply.run(events)
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
             log.info(
                 "discord: answered %s (%s) in %d message(s)", message.id, trigger, len(reply.posted)
             )
+        except (ChannelClosedError, MessageGoneError) as exc:
+            # nobody could read an apology there, or a moderator deleted the answer meanwhile
+            log.error(
+                "discord: answer to %s in %s not delivered: %s",
+                message.id,
+                where(message.channel),
+                exc,
+            )
+            store.finish_turn(turn_id, None, None, status="failed")
         except Exception as exc:  # the connector edge: whatever failed, the user hears of it
             log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
-            notice = await self._notify(message, self.settings.failure_message)
+            notice = await notify(message, settings.failure_message, settings)
             if notice is not None:  # "try again" in reply to the apology continues too
                 remember(notice)
         except asyncio.CancelledError:
             store.finish_turn(turn_id, None, None, status="failed")
-            raise
+            if message.id not in self._withdrawn:
+                raise
+            # the question was deleted meanwhile: what was posted for it answers nothing
+            gone = await withdraw(posted, settings)
+            log.info(
+                "discord: %s was deleted while being answered; %d reply(ies) withdrawn",
+                message.id,
+                gone,
+            )
         finally:
             typing.cancel()
 
-    async def _notify(self, message: discord.Message, text: str) -> discord.Message | None:
-        """A short plain reply (a failure, an empty question); it never pings anyone.
-
-        Returns the message sent, or None when it could not be sent.
-        """
-
-        async def send() -> discord.Message:
-            return await message.channel.send(
-                text[:2000],
-                allowed_mentions=NO_PINGS,
-                reference=message.to_reference(fail_if_not_exists=False),
-                mention_author=False,
-            )
-
-        try:
-            return await with_retries(send, self.settings, "sending a notice")
-        except CitecastError as exc:
-            log.error("discord: could not send a notice to the user: %s", exc)
-            return None
-
-    async def _typing(self, channel: discord.abc.Messageable) -> None:
-        try:
-            await channel.typing()
-        except discord.HTTPException as exc:
-            log.debug("discord: typing indicator failed: %s", exc)
-
-    async def _keep_typing(self, channel: discord.abc.Messageable) -> None:
-        """Renew the typing indicator until cancelled (Discord shows it for ~10 seconds)."""
-        while True:
-            await asyncio.sleep(self.settings.typing_interval)
-            await self._typing(channel)
-
-
-def _reason(exc: BaseException | None) -> str:
-    return f"{type(exc).__name__}: {exc}" if exc is not None else "the client stopped"
-
-
-def _log_exit(task: asyncio.Task[None]) -> None:
-    """Log why the client stopped after start-up: one line for a setup problem or network."""
-    if task.cancelled():
-        return
-    exc = task.exception()
-    if exc is None:
-        return
-    problem = setup_problem(exc)
-    if problem is not None:
-        log.error("discord: the client stopped, so Discord is not served: %s", problem)
-    elif isinstance(exc, discord.DiscordException | OSError | TimeoutError):
-        log.error("discord: the client stopped, so Discord is not served: %s", _reason(exc))
-    else:  # not one of the ways discord.py reports a lost connection: keep the traceback
-        log.error("discord: the client stopped: %s", exc, exc_info=exc)
+    async def _on_delete(self, message_ids: set[int]) -> None:
+        """Stop answering questions that were deleted (by the asker or a moderator)."""
+        for message_id in message_ids:
+            task = self._answering.get(message_id)
+            if task is not None and not task.done():
+                self._withdrawn.add(message_id)
+                task.cancel()
 
 
 __all__ = ["DiscordConnector"]

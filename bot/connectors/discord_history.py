@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.connectors.discord_triggers import own_role_ids
 from bot.errors import StoreError
 from bot.models import Exchange
 from bot.store import Store, Turn
@@ -32,11 +33,38 @@ SOURCES_HEADING = re.compile(r"(?:\A|\n\n)\*\*Sources\*\*\n")
 MAX_ANSWER_PARTS = 20
 # the store's ``channel`` for the records of the bot's messages
 STORE_CHANNEL = "discord"
+# a user, role or channel mention, or a custom emoji, as Discord's markup writes it
+MARKUP = re.compile(r"<(@!?|@&|#)(\d{15,20})>|<a?(:\w+:)\d{15,20}>")
+
+
+def _readable(text: str, message: discord.Message) -> str:
+    """``text`` with mentions and custom emoji as Discord shows them (``@Ada``, ``#help``,
+    ``:party:``): the model, like a reader, gets names rather than bare ids."""
+    guild = message.guild
+    users = {user.id: user.display_name for user in message.mentions}
+
+    def name(match: re.Match[str]) -> str:
+        if match[3]:
+            return match[3]
+        kind, ident = match[1], int(match[2])
+        if kind == "#":
+            channel = guild.get_channel_or_thread(ident) if guild is not None else None
+            return f"#{channel.name}" if channel is not None else "#channel"
+        if kind == "@&":
+            role = guild.get_role(ident) if guild is not None else None
+            return f"@{role.name}" if role is not None else "@role"
+        return f"@{users[ident]}" if ident in users else "@user"
+
+    return MARKUP.sub(name, text)
 
 
 def question_text(message: discord.Message, bot_id: int) -> str:
-    """The message content without the bot's own mention; a forum post gets its title too."""
-    text = re.sub(rf"<@!?{bot_id}>", " ", message.content).strip()
+    """The message content without the bot's own mentions (its user, or a role it holds), other
+    mentions as names; a forum post gets its title too."""
+    text = re.sub(rf"<@!?{bot_id}>", " ", message.content)
+    for role_id in own_role_ids(message.guild):
+        text = text.replace(f"<@&{role_id}>", " ")
+    text = _readable(text, message).strip()
     channel = message.channel
     if (
         isinstance(channel, discord.Thread)
@@ -115,7 +143,7 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
     """
     exchanges: list[Exchange] = []
     current = message
-    while len(exchanges) < limit:
+    for _ in range(limit):
         answer = await referenced(current)
         if answer is None or answer.author.id != bot_id:
             break
@@ -126,7 +154,9 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
             asked = await referenced(asked)
         if asked is None or asked.author.id == bot_id:
             break
-        exchanges.append(Exchange(question=question_text(asked, bot_id), answer=_prose(parts)))
+        question = question_text(asked, bot_id)
+        if question:  # a bare mention and the bot's hint are no exchange for the model
+            exchanges.append(Exchange(question=question, answer=_prose(parts)))
         current = asked
     return Chain(history=tuple(reversed(exchanges)), root_id=current.id)
 

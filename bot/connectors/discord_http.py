@@ -11,6 +11,8 @@ multipart uploads and the gateway protocol all stay discord.py's own.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
@@ -22,6 +24,8 @@ from discord.http import HTTPClient, Route
 
 from bot.config import DiscordSettings
 from bot.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 INTENTS_USED = ("guilds", "guild_messages", "dm_messages", "message_content")
 
@@ -93,20 +97,48 @@ def setup_problem(exc: BaseException | None) -> ConfigError | None:
     return None
 
 
+def stop_reason(exc: BaseException | None) -> str:
+    """Why the client stopped, in one line."""
+    return f"{type(exc).__name__}: {exc}" if exc is not None else "the client stopped"
+
+
+def log_exit(task: asyncio.Task[None]) -> None:
+    """Log why the client stopped after start-up: one line for a setup problem or network."""
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is None:
+        return
+    problem = setup_problem(exc)
+    if problem is not None:
+        log.error("discord: the client stopped, so Discord is not served: %s", problem)
+    elif isinstance(exc, discord.DiscordException | OSError | TimeoutError):
+        log.error("discord: the client stopped, so Discord is not served: %s", stop_reason(exc))
+    else:  # not one of the ways discord.py reports a lost connection: keep the traceback
+        log.error("discord: the client stopped: %s", exc, exc_info=exc)
+
+
 def build_client(
     settings: DiscordSettings,
     on_ready: Callable[[], Coroutine[Any, Any, None]],
     on_message: Callable[[discord.Message], Coroutine[Any, Any, None]],
     on_connect: Callable[[], Coroutine[Any, Any, None]] | None = None,
+    on_delete: Callable[[set[int]], Coroutine[Any, Any, None]] | None = None,
 ) -> discord.Client:
     """A ``discord.Client`` with our intents, handlers and (when configured) redirected URLs.
 
     ``on_connect`` runs when the gateway session is established (READY: the token and the
     intents were accepted), before ``on_ready``, which waits for the guilds to arrive.
+    ``on_delete`` gets the ids of deleted messages (one, or a bulk delete's), cached or not.
 
     ``allowed_mentions`` is ``none()`` client-wide as well as on every send, so even a message
     built outside the connector's send path cannot ping anyone.
     """
+    # The bot never joins voice, so discord.py's start-up warnings that the voice libraries
+    # (PyNaCl, davey) are missing are noise an operator would take for a fault. discord.py
+    # itself clears these flags after warning once per process; we clear them first.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     client = discord.Client(
         intents=bot_intents(),
         allowed_mentions=discord.AllowedMentions.none(),
@@ -128,6 +160,17 @@ def build_client(
     client.event(_named("on_message", on_message))
     if on_connect is not None:
         client.event(_named("on_connect", on_connect))
+    if on_delete is not None:
+        deleted = on_delete
+
+        async def one(event: discord.RawMessageDeleteEvent) -> None:
+            await deleted({event.message_id})
+
+        async def bulk(event: discord.RawBulkMessageDeleteEvent) -> None:
+            await deleted(set(event.message_ids))
+
+        client.event(_named("on_raw_message_delete", one))
+        client.event(_named("on_raw_bulk_message_delete", bulk))
     return client
 
 

@@ -11,7 +11,11 @@ a 5xx that outlasts its retries, or a dropped connection is retried here up to
 ``max_retries`` times with exponential backoff from ``retry_backoff`` seconds. Other refusals
 raise :class:`bot.errors.ChannelError` at once (a 4xx will not get better by retrying); a
 message refused because of its files (413 too large, or 403 without Attach Files) raises
-:class:`FilesRefusedError`, so the caller can send the sources again without native files.
+:class:`FilesRefusedError`, so the caller can send the sources again without native files; a
+channel that takes nothing from the bot (403 Missing Access or Missing Permissions, a DM the
+user closed (50007), 404 Unknown Channel) raises :class:`ChannelClosedError`, so the caller
+does not try an apology there too; a message of the bot's deleted meanwhile (404 Unknown
+Message, e.g. by a moderator) raises :class:`MessageGoneError`.
 """
 
 from __future__ import annotations
@@ -40,10 +44,39 @@ MAX_FILES_PER_MESSAGE = 10
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 NO_PINGS = discord.AllowedMentions.none()
 MISSING_PERMISSIONS = 50013
+MISSING_ACCESS = 50001
+UNKNOWN_CHANNEL = 10003
+CANNOT_DM = 50007
+UNKNOWN_MESSAGE = 10008
 
 
 class FilesRefusedError(ChannelError):
     """Discord refused a message because of its files: too large (413) or no Attach Files."""
+
+
+class ChannelClosedError(ChannelError):
+    """The channel takes nothing from the bot: no access, a missing permission, or deleted."""
+
+
+class MessageGoneError(ChannelError):
+    """The bot's message to edit or delete is gone: someone deleted it."""
+
+
+def _channel_closed(exc: discord.HTTPException, what: str) -> ChannelError | None:
+    """The error to raise when ``exc`` says the bot cannot post in the channel at all, or its
+    message is gone."""
+    if exc.status == 404 and exc.code == UNKNOWN_MESSAGE:
+        return MessageGoneError(f"discord: {what} refused: the message was deleted")
+    if exc.status == 404 and exc.code == UNKNOWN_CHANNEL:
+        return ChannelClosedError(f"discord: {what} refused: the channel no longer exists")
+    if exc.status == 403 and exc.code == CANNOT_DM:
+        return ChannelClosedError(f"discord: {what} refused: the user takes no DMs from the bot")
+    if exc.status == 403 and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+        return ChannelClosedError(
+            f"discord: {what} refused: {exc.text} ({exc.code}); the bot needs View Channels, "
+            "Send Messages (in a thread: Send Messages in Threads) and Read Message History there"
+        )
+    return None
 
 
 def _files_refused(exc: discord.HTTPException, what: str) -> FilesRefusedError | None:
@@ -73,6 +106,9 @@ async def with_retries(
             attempt += 1
             await asyncio.sleep(delay)
         except discord.HTTPException as exc:
+            closed = _channel_closed(exc, what)
+            if closed is not None:
+                raise closed from None
             raise ChannelError(f"discord: {what} refused: {exc.status} {exc.text}") from None
 
 

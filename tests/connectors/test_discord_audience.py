@@ -189,3 +189,34 @@ async def test_the_overwrites_that_let_the_bot_in_do_not_narrow_the_audience(
         assert ["Staff runbook" in text for text in texts] == [True, True, False]
     finally:
         await stop_harness(h)
+
+
+async def test_a_thread_is_read_by_its_parents_audience(tmp_path: Path) -> None:
+    # a thread's readers are among its parent channel's: it never widens what may be cited
+    mapped: list[int] = []
+
+    def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
+        mapped.append(fake.add_channel(world.guild, "ops"))
+        return {"audience_by_channel": {str(mapped[0]): ["public", "staff"]}}
+
+    h = await start_harness(tmp_path, configure=configure)
+    try:
+        answerer = h.use([PUBLIC, PRIVATE], RAW)
+        w, alice = h.world, int(h.world.alice["id"])
+        in_staff = h.fake.thread_payload(w.guild, w.staff_channel, "restart help", alice)
+        await h.fake.dispatch("THREAD_CREATE", {**h.fake.channels[in_staff], "newly_created": True})
+        # a private thread the bot learns of only from the mention (no THREAD_CREATE)
+        private = h.fake.thread_payload(w.guild, w.general, "just us", alice)
+        h.fake.channels[private]["type"] = 12
+        in_mapped = h.fake.thread_payload(w.guild, mapped[0], "ops talk", alice)
+        texts = [
+            await ask_in(h, thread, h.world.alice) for thread in (in_staff, private, in_mapped)
+        ]
+        assert [call[1] for call in answerer.calls] == [
+            frozenset({"public", "staff"}),
+            frozenset({"public"}),  # alice is staff, but #general's readers are not
+            frozenset({"public", "staff"}),
+        ]
+        assert ["Staff runbook" in text for text in texts] == [True, False, True]
+    finally:
+        await stop_harness(h)

@@ -169,3 +169,15 @@ async def test_a_reply_to_a_failed_answer_stays_in_the_conversation(
         ]
     finally:
         await stop_harness(h)
+
+
+async def test_a_reply_to_the_hint_for_a_bare_mention_has_no_empty_exchange(
+    harness: Harness,
+) -> None:
+    h = harness
+    answerer = h.use([GUIDE], "Use pip [1].")
+    await h.deliver(h.fake.user_message(h.world.general, h.world.alice, "", mention_bot=True))
+    (hint,) = h.fake.messages_in(h.world.general)
+    assert hint["content"] == h.connector.settings.empty_question_message
+    await ask(h, "how to install?", reply_to=hint)
+    assert history_of(answerer) == ()  # not ("", "Ask me a question after mentioning me.")

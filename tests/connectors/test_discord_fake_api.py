@@ -11,7 +11,7 @@ import pytest
 from bot.connectors.discord_send import send_message
 from bot.errors import ChannelError
 from tests.connectors.test_discord_harness import Harness, harness
-from tests.fakes.discord_access import ATTACH_FILES, SEND_MESSAGES
+from tests.fakes.discord_access import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from tests.fakes.discord_api import would_ping
 
 __all__ = ["harness"]
@@ -166,3 +166,17 @@ async def test_a_reply_to_a_missing_message_is_refused_unless_told_not_to_fail(
     sent = await channel.send("plain", reference=lenient)
     assert sent.reference is None
     assert [r.content for r in harness.fake.created] == ["plain"]
+
+
+async def test_without_embed_links_embeds_are_dropped_or_refused(harness: Harness) -> None:
+    h = harness
+    fake, me = h.fake, h.fake.bot_user["id"]
+    fake.channels[h.world.general]["permission_overwrites"].append(
+        {"id": me, "type": 1, "allow": "0", "deny": str(EMBED_LINKS)}
+    )
+    channel = general(h)
+    sent = await channel.send("text", embed=discord.Embed(title="Sources"))
+    assert sent.content == "text" and sent.embeds == []  # sent, but the embed is gone
+    with pytest.raises(discord.Forbidden) as info:
+        await channel.send(embed=discord.Embed(title="Sources"))
+    assert info.value.code == 50013

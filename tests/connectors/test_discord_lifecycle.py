@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
 
 import discord
 import pytest
+import yaml
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.config import DiscordSettings, Settings
 from bot.connectors.base import enabled_connectors
-from bot.connectors.discord import DiscordConnector, _log_exit
-from bot.connectors.discord_http import bot_intents
+from bot.connectors.discord import DiscordConnector
+from bot.connectors.discord_http import bot_intents, log_exit
 from bot.errors import ConfigError
 from bot.runtime import Services
 from bot.store import Store
@@ -137,7 +139,57 @@ async def test_a_client_that_stops_later_for_a_setup_problem_logs_one_line(
     task = asyncio.create_task(lose_intent())
     await asyncio.gather(task, return_exceptions=True)
     with caplog.at_level(logging.ERROR):
-        _log_exit(task)
+        log_exit(task)
     (record,) = caplog.records
     assert record.exc_info is None
     assert "Message Content Intent" in record.getMessage()
+
+
+async def test_serve_with_a_token_discord_refuses_exits_with_one_line(tmp_path: Path) -> None:
+    # what an operator sees: a real `citecast serve` against the fake Discord, no traceback
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        build_world(fake)
+        discord_config = {
+            "enabled": True,
+            "token": "revoked-token",
+            "api_base_url": fake.base_url,
+            "gateway_url": fake.gateway_url,
+        }
+        config = {"store": {"path": str(tmp_path / "store.db")}, "discord": discord_config}
+        (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+        command = ["-m", "bot", "--config", str(tmp_path / "config.yaml"), "serve", "--port", "0"]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, *command, cwd=tmp_path, stderr=asyncio.subprocess.PIPE
+        )
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    finally:
+        await fake.close()
+    err = stderr.decode()
+    assert process.returncode == 2, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == (
+        "citecast serve: discord.token: Discord refused the bot token; copy a new one from the "
+        "Developer Portal (Bot → Reset Token) into DISCORD_BOT_TOKEN"
+    )
+
+
+async def test_start_up_logs_no_warning_about_voice_support(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as in a fresh `citecast serve` process, where discord.py has not warned yet
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    fake = FakeDiscord()
+    await fake.start()
+    connector = await connector_for(fake, tmp_path, "test-token")
+    try:
+        with caplog.at_level(logging.INFO):
+            await asyncio.wait_for(connector.start(), timeout=30)
+        warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert not [w for w in warnings if "voice" in w], warnings
+    finally:
+        await connector.stop()
+        await fake.close()
+        connector.services.store.close()

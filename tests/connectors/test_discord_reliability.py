@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.assistant.base import Reply, ReplyEvent
 from bot.errors import BackendError
 from bot.models import Exchange, Source, TextDelta
@@ -151,3 +153,39 @@ async def test_stop_cancels_an_answer_in_flight_and_records_it_failed(harness: H
     await h.connector.stop(grace=0.01)
     (turn,) = h.store.turns(f"discord:{h.world.general}:{question['id']}")
     assert turn.status == "failed"
+
+
+@pytest.mark.parametrize("scope", ["per-route", "global"])
+async def test_a_429_on_the_edit_that_uploads_a_file_is_waited_out(
+    harness: Harness, tmp_path: Path, scope: str
+) -> None:
+    h = harness
+    manual = tmp_path / "manual.pdf"
+    manual.write_bytes(b"%PDF-1.4 " + b"m" * 4096)
+    source = Source(id="m", title="Manual", path=str(manual), filename="manual.pdf", kind="file")
+    h.use([source], "See the manual [1].", chunk=100)
+    # the reply is posted first, then the final edit carries the sources and the file
+    h.fake.fail_next("PATCH", r"/messages/\d+$", 429, global_limit=scope == "global")
+    await ask(h)
+    patches = [p for m, p, _ in h.fake.requests if m == "PATCH"]
+    assert len(patches) == 2  # the refused edit and discord.py's retry after retry_after
+    (message,) = h.fake.messages_in(h.world.general)
+    assert "attached: manual.pdf" in message["content"]
+    (upload,) = [f for r in h.fake.edits for f in r.files]
+    assert upload.data == manual.read_bytes()  # the retried upload is the whole file
+    assert h.fake.refused == []
+
+
+async def test_a_rate_limited_typing_indicator_does_not_hold_the_answer_back(
+    harness: Harness,
+) -> None:
+    h = harness
+    h.use([GUIDE], "Use pip [1].", chunk=100)
+    # the typing bucket is spent for a while (many answers in one channel): the answer must
+    # not wait for it; it is sent, and the typing retry is dropped with the finished answer
+    h.fake.fail_next("POST", r"/typing$", 429, retry_after=30.0)
+    await ask(h)
+    (message,) = h.fake.messages_in(h.world.general)
+    assert "Install guide" in message["content"]
+    typing = [p for m, p, _ in h.fake.requests if m == "POST" and p.endswith("/typing")]
+    assert len(typing) == 1  # the refused one; nothing waited 30 seconds for a retry

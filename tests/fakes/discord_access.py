@@ -5,7 +5,9 @@ everything; otherwise the bot's roles' permissions, then the channel's @everyone
 its role overwrites together, then its member overwrite (threads follow their parent channel).
 Without View Channel the bot gets 403 "Missing Access" (50001) for anything in the channel; a
 send without Send Messages (Send Messages in Threads in a thread), a fetch without Read Message
-History, or files without Attach Files get 403 "Missing Permissions" (50013). Upload limits are
+History, or files without Attach Files get 403 "Missing Permissions" (50013); a DM to a user
+in ``closed_dms`` gets 403 "Cannot send messages to this user" (50007); without Embed
+Links the bot's embeds are dropped (a message of embeds alone: 50013). Upload limits are
 Discord's own: 10 MiB in DMs and unboosted guilds, more at boost tiers 2 and 3.
 """
 
@@ -41,6 +43,7 @@ UPLOAD_LIMIT_BY_TIER = {0: 10 << 20, 1: 10 << 20, 2: 50 << 20, 3: 100 << 20}
 THREAD_TYPES = (10, 11, 12)
 MISSING_ACCESS: dict[str, Any] = {"message": "Missing Access", "code": 50001}
 MISSING_PERMISSIONS: dict[str, Any] = {"message": "Missing Permissions", "code": 50013}
+CANNOT_DM: dict[str, Any] = {"message": "Cannot send messages to this user", "code": 50007}
 
 
 def bot_permissions(world: DiscordWorld, channel_id: int) -> int:
@@ -86,6 +89,8 @@ def permission_refusal(
     allowed = bot_permissions(world, cid)
     if not allowed & VIEW_CHANNEL:
         return 403, MISSING_ACCESS
+    if cid in world.closed_dms and method == "POST" and parts[2:] == ["messages"]:
+        return 403, CANNOT_DM
     in_thread = world.channels[cid].get("type") in THREAD_TYPES
     send = SEND_MESSAGES_IN_THREADS if in_thread else SEND_MESSAGES
     needed = 0
@@ -102,6 +107,18 @@ def check_attach(world: DiscordWorld, cid: int, files: list[UploadedFile]) -> No
     """Raise Discord's 403 for files in a channel where the bot lacks Attach Files."""
     if files and not bot_permissions(world, cid) & ATTACH_FILES:
         raise DiscordFormError(403, MISSING_PERMISSIONS)
+
+
+def shown_embeds(
+    world: DiscordWorld, cid: int, content: str, embeds: list[Any], has_files: bool
+) -> list[Any]:
+    """The embeds Discord keeps from the bot: none without Embed Links (then a message of
+    nothing but embeds is refused with 403 Missing Permissions)."""
+    if not embeds or bot_permissions(world, cid) & EMBED_LINKS:
+        return embeds
+    if not (content or has_files):
+        raise DiscordFormError(403, MISSING_PERMISSIONS)
+    return []
 
 
 def upload_limit(world: DiscordWorld, channel_id: int) -> int:

@@ -2,11 +2,11 @@
 
 The real ``discord.Client`` talks to this server exactly as it talks to Discord: REST requests
 go to ``base_url`` (``DiscordSettings.api_base_url``) and the gateway websocket to
-``gateway_url`` (``DiscordSettings.gateway_url``). The gateway is a tiny but real one: it sends
-HELLO, answers heartbeats, receives IDENTIFY (its intents are recorded), then dispatches READY
-and one GUILD_CREATE per guild. Tests push further events with :meth:`FakeDiscord.dispatch`
-(e.g. ``MESSAGE_CREATE`` built by :meth:`FakeDiscord.user_message`), so discord.py's own
-gateway code and parsers turn them into real ``discord.Message`` objects.
+``gateway_url`` (``DiscordSettings.gateway_url``). The gateway is a tiny but real one
+(``tests.fakes.discord_gateway``: IDENTIFY, READY, GUILD_CREATE, reconnect and RESUME). Tests
+push further events with :meth:`FakeDiscord.dispatch` (e.g. ``MESSAGE_CREATE`` built by
+:meth:`FakeDiscord.user_message`), so discord.py's own gateway code and parsers turn them into
+real ``discord.Message`` objects.
 
 The REST side records every message, edit, uploaded file, flag and typing call, and enforces
 Discord's limits with Discord's own error shapes (``tests.fakes.discord_limits``): content,
@@ -14,28 +14,31 @@ embeds, fields, files, upload size (per channel, ``tests.fakes.discord_access``)
 no empty message (50006, after an edit too), at most ten attachments after an edit, no reply
 to a missing message unless ``fail_if_not_exists`` is false (then it is sent as a plain
 message). The bot's channel permissions are enforced (``tests.fakes.discord_access``): 403s
-for a channel it cannot view, send in, or attach files in. Every 4xx is recorded in
-``refused``; a gateway IDENTIFY asking for an intent outside ``allowed_intents`` is closed with
-4014, like a Message Content intent not enabled in the Developer Portal. It works out which
-mentions a message would
-really ping, so tests can assert that nobody was pinged, and honours ``enforce_nonce`` like
-Discord (a retried create returns the first message). :meth:`FakeDiscord.fail_next` scripts
-429s (with ``retry_after`` and the headers discord.py expects) and 5xx answers, before or after
-the request took effect. Guild state is built with the :class:`DiscordWorld` builders.
+for a channel it cannot view, send in, or attach files in, and no embeds without Embed Links.
+Every 4xx is recorded in ``refused``. It works out which mentions a message would really ping,
+so tests can assert that nobody was pinged, and honours ``enforce_nonce`` like Discord (a
+retried create returns the first message). :meth:`FakeDiscord.fail_next` scripts 429s (per
+route or global, with ``retry_after`` and the headers discord.py expects) and 5xx answers,
+before or after the request took effect. Guild state is built with the :class:`DiscordWorld`
+builders.
 """
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
-from tests.fakes.discord_access import check_attach, permission_refusal, upload_limit
+from tests.fakes.discord_access import (
+    check_attach,
+    permission_refusal,
+    shown_embeds,
+    upload_limit,
+)
+from tests.fakes.discord_gateway import FakeGateway
 from tests.fakes.discord_limits import (
     CONTENT_LIMIT,
     MAX_FILES,
@@ -47,10 +50,8 @@ from tests.fakes.discord_limits import (
     too_long,
     would_ping,
 )
-from tests.fakes.discord_world import DiscordWorld, now_iso
+from tests.fakes.discord_world import now_iso
 
-ALL_INTENTS = (1 << 26) - 1
-MESSAGE_CONTENT_INTENT = 1 << 15
 EMPTY_MESSAGE = {"message": "Cannot send an empty message", "code": 50006}
 
 __all__ = ["CONTENT_LIMIT", "FakeDiscord", "Recorded", "UploadedFile", "would_ping"]
@@ -63,6 +64,20 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
         status=status,
         headers={**(headers or {}), "Content-Type": "application/json"},
     )
+
+
+def _rate_limited(retry_after: float, is_global: bool) -> web.Response:
+    """Discord's 429: per route (with the bucket's headers) or the bot's global limit."""
+    body = {"message": "You are being rate limited.", "retry_after": retry_after}
+    headers = {"Retry-After": str(max(1, round(retry_after))), "Via": "1.1 google"}
+    if is_global:
+        headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
+    else:
+        headers.update({
+            "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": str(retry_after), "X-RateLimit-Scope": "user",
+        })  # fmt: skip
+    return _json({**body, "global": is_global}, status=429, headers=headers)
 
 
 @dataclass
@@ -85,7 +100,7 @@ class Recorded:
         return int(self.payload.get("flags") or 0)
 
 
-class FakeDiscord(DiscordWorld):
+class FakeDiscord(FakeGateway):
     """The fake Discord: the world's state served over REST and the gateway, with records."""
 
     def __init__(self, *, max_file_bytes: int | None = None) -> None:
@@ -98,14 +113,8 @@ class FakeDiscord(DiscordWorld):
         self.deleted: list[int] = []
         self.requests: list[tuple[str, str, int]] = []
         self.refused: list[tuple[str, str, int]] = []  # method, path, status of each 4xx
-        self.identify: dict[str, Any] | None = None
-        # intents the application may use; clear MESSAGE_CONTENT to model the Portal switch off
-        self.allowed_intents = ALL_INTENTS
-        self._failures: list[tuple[str, re.Pattern[str], int, float, bool]] = []
+        self._failures: list[tuple[str, re.Pattern[str], int, float, bool, bool]] = []
         self._nonces: dict[tuple[int, str], int] = {}
-        self._sockets: list[web.WebSocketResponse] = []
-        self._seq = itertools.count(1)
-        self._identified = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -114,7 +123,7 @@ class FakeDiscord(DiscordWorld):
     async def start(self) -> None:
         """Listen on 127.0.0.1, on a free port."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.serve_gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -126,18 +135,13 @@ class FakeDiscord(DiscordWorld):
 
     async def close(self) -> None:
         """Close the websockets and stop listening."""
-        for ws in list(self._sockets):
-            await ws.close()
+        await self.close_sockets()
         if self._runner is not None:
             await self._runner.cleanup()
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/api/v10"
-
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway"
 
     # -- scripting and reading the records ---------------------------------------------------
 
@@ -149,61 +153,23 @@ class FakeDiscord(DiscordWorld):
         *,
         retry_after: float = 0.05,
         after_processing: bool = False,
+        global_limit: bool = False,
     ) -> None:
         """The next request matching ``method`` and ``path_regex`` answers ``status``.
 
         With ``after_processing`` the request takes effect first and only the answer is an
-        error, like a gateway timeout in front of a Discord that did the work.
+        error, like a gateway timeout in front of a Discord that did the work. A 429 with
+        ``global_limit`` is the bot's global limit (``"global": true``, ``X-RateLimit-Global``).
         """
-        failure = (method.upper(), re.compile(path_regex), status, retry_after, after_processing)
+        failure = (
+            method.upper(),
+            re.compile(path_regex),
+            status,
+            retry_after,
+            after_processing,
+            global_limit,
+        )
         self._failures.append(failure)
-
-    # -- gateway -----------------------------------------------------------------------------
-
-    async def wait_identified(self) -> None:
-        await self._identified.wait()
-
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH event to every identified client."""
-        for ws in list(self._sockets):
-            await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
-        async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
-                break
-            frame = json.loads(msg.data)
-            if frame.get("op") == 1:
-                await ws.send_str(json.dumps({"op": 11}))
-            elif frame.get("op") == 2:
-                self.identify = frame["d"]
-                if int(frame["d"].get("intents", 0)) & ~self.allowed_intents:
-                    # Discord closes the session when the app may not use a privileged intent
-                    await ws.close(code=4014, message=b"Disallowed intent(s).")
-                    break
-                self._sockets.append(ws)
-                await self._send_ready(ws)
-                self._identified.set()
-        if ws in self._sockets:
-            self._sockets.remove(ws)
-        return ws
-
-    async def _send_ready(self, ws: web.WebSocketResponse) -> None:
-        ready = {
-            "v": 10,
-            "user": self.bot_user,
-            "guilds": [{"id": str(gid), "unavailable": True} for gid in self.guilds],
-            "session_id": "fake-session",
-            "resume_gateway_url": self.gateway_url,
-            "application": {"id": self.bot_user["id"], "flags": 0},
-        }
-        await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": next(self._seq), "d": ready}))
-        for guild in self.guilds.values():
-            frame = {"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": guild}
-            await ws.send_str(json.dumps(frame))
 
     # -- REST --------------------------------------------------------------------------------
 
@@ -224,24 +190,11 @@ class FakeDiscord(DiscordWorld):
         return failure if failure is not None else response
 
     def _take_failure(self, method: str, path: str) -> tuple[web.Response | None, bool]:
-        for index, (m, pattern, status, retry_after, after) in enumerate(self._failures):
+        for index, (m, pattern, status, retry_after, after, is_global) in enumerate(self._failures):
             if m == method and pattern.search(path):
                 del self._failures[index]
                 if status == 429:
-                    body = {
-                        "message": "You are being rate limited.",
-                        "retry_after": retry_after,
-                        "global": False,
-                    }
-                    headers = {
-                        "Retry-After": str(max(1, round(retry_after))),
-                        "X-RateLimit-Limit": "5",
-                        "X-RateLimit-Remaining": "0",
-                        "X-RateLimit-Reset-After": str(retry_after),
-                        "X-RateLimit-Scope": "user",
-                        "Via": "1.1 google",
-                    }
-                    return _json(body, status=429, headers=headers), after
+                    return _rate_limited(retry_after, is_global), after
                 return _json({"message": "Server error", "code": 0}, status=status), after
         return None, False
 
@@ -347,7 +300,10 @@ class FakeDiscord(DiscordWorld):
         channel = self.channels[cid]
         if channel.get("guild_id"):
             message["guild_id"] = channel["guild_id"]
-        message["embeds"] = payload.get("embeds") or []
+        content = payload.get("content") or ""
+        message["embeds"] = shown_embeds(
+            self, cid, content, payload.get("embeds") or [], bool(files)
+        )
         message["flags"] = int(payload.get("flags") or 0)
         message["components"] = payload.get("components") or []
         message["attachments"] = self._attachments(files)
@@ -381,6 +337,9 @@ class FakeDiscord(DiscordWorld):
             attachments = attachments + self._attachments(files)
         if not (merged["content"] or merged["embeds"] or attachments):
             raise DiscordFormError(400, EMPTY_MESSAGE)
+        merged["embeds"] = shown_embeds(
+            self, int(message["channel_id"]), merged["content"], merged["embeds"], bool(attachments)
+        )
         message["attachments"] = attachments
         message.update(merged)
         if "flags" in payload and payload["flags"] is not None:

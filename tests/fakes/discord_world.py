@@ -41,6 +41,8 @@ class DiscordWorld:
         self.owner = self._user(self.snowflake(), "owner")
         self.users[int(self.owner["id"])] = self.owner
         self.bot_roles: dict[int, int] = {}
+        # DM channels whose user blocked the bot (or closed DMs): Discord refuses with 50007
+        self.closed_dms: set[int] = set()
 
     def snowflake(self) -> int:
         """A fresh snowflake id carrying the current time, as Discord's do."""
@@ -206,17 +208,26 @@ class DiscordWorld:
         content: str,
         *,
         mention_bot: bool = False,
+        mention_role: int | None = None,
         reply_to: int | None = None,
         message_id: int | None = None,
     ) -> dict[str, Any]:
-        """A MESSAGE_CREATE payload from ``author`` (stored so it can be fetched later)."""
+        """A MESSAGE_CREATE payload from ``author`` (stored so it can be fetched later).
+
+        ``mention_role`` starts the message with that role's mention (``<@&id>``), as Discord's
+        client writes it when ``@name`` autocompletes to a role.
+        """
         channel = self.channels[channel_id]
         mid = message_id or self.snowflake()
         if mention_bot:
             content = f"<@{self.bot_user['id']}> {content}"
+        if mention_role is not None:
+            content = f"<@&{mention_role}> {content}"
         data: dict[str, Any] = self._message(mid, channel_id, author, content)
         if mention_bot:
             data["mentions"] = [self.bot_user]
+        if mention_role is not None:
+            data["mention_roles"] = [str(mention_role)]
         guild_id = channel.get("guild_id")
         if guild_id is not None:
             data["guild_id"] = guild_id

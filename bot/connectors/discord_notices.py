@@ -1,0 +1,74 @@
+"""Short plain messages around an answer: notices, the typing indicator, withdrawing replies.
+
+A notice (an apology, a hint, "your question is long") replies to the question without pinging
+anyone. Typing is best effort. Withdrawing deletes what the bot posted for a question that was
+deleted while it was being answered: those messages would answer nothing anyone can see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.config import DiscordSettings
+from bot.connectors.discord_send import NO_PINGS, with_retries
+from bot.errors import CitecastError
+
+log = logging.getLogger(__name__)
+
+
+async def notify(
+    message: discord.Message, text: str, settings: DiscordSettings
+) -> discord.Message | None:
+    """A short plain reply to ``message``; it never pings anyone.
+
+    Returns the message sent, or None when it could not be sent (logged in one line).
+    """
+
+    async def send() -> discord.Message:
+        return await message.channel.send(
+            text[:2000],
+            allowed_mentions=NO_PINGS,
+            reference=message.to_reference(fail_if_not_exists=False),
+            mention_author=False,
+        )
+
+    try:
+        return await with_retries(send, settings, "sending a notice")
+    except CitecastError as exc:
+        log.error("discord: could not send a notice to the user: %s", exc)
+        return None
+
+
+async def show_typing(channel: discord.abc.Messageable) -> None:
+    """Show the typing indicator once (best effort: a refusal is only a debug line)."""
+    try:
+        await channel.typing()
+    except discord.HTTPException as exc:
+        log.debug("discord: typing indicator failed: %s", exc)
+
+
+async def keep_typing(channel: discord.abc.Messageable, interval: float) -> None:
+    """Show the typing indicator and renew it until cancelled (Discord shows it ~10 seconds).
+
+    Run beside the answer, never before it: a rate-limited typing call waits out its
+    ``retry_after`` here, not in front of the answer.
+    """
+    while True:
+        await show_typing(channel)
+        await asyncio.sleep(interval)
+
+
+async def withdraw(posted: Sequence[discord.Message], settings: DiscordSettings) -> int:
+    """Delete the bot's messages in ``posted``; returns how many are gone (best effort)."""
+    gone = 0
+    for sent in posted:
+        try:
+            await with_retries(sent.delete, settings, "deleting a withdrawn reply")
+            gone += 1
+        except CitecastError as exc:
+            log.warning("discord: could not delete message %s: %s", sent.id, exc)
+    return gone

@@ -1,0 +1,102 @@
+"""Which Discord messages are questions for the bot, and whether it may answer where they are.
+
+A question is written by a person: never by a bot, a webhook (``webhook_id``: Discord does not
+promise a webhook's author carries the bot flag), or Discord itself. System messages such as
+"Alice pinned a message" or the first message of a thread started from the bot's answer carry a
+``message_reference`` to the bot's message without being replies, and a forward of the bot's
+answer references it too; none of them asks anything, so only ordinary messages and real
+replies count.
+
+The bot is mentioned by ``<@id>``, ``<@!id>`` (both arrive in ``mentions``) or by a role it
+holds: typing ``@citecast`` in a guild often picks the bot's own managed role instead of its
+user, and Discord notifies every holder of a mentioned role.
+
+Before the assistant runs, the bot's cached permissions in the channel are checked: where it
+cannot view or post, the answer could never arrive, so it is neither computed nor attempted;
+where it may not embed links, sources are listed as text even when ``discord.embeds`` is on.
+"""
+
+from __future__ import annotations
+
+import discord
+
+# the message types a person writes a question as; everything else is made by Discord
+QUESTION_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+
+
+def written_by_a_person(message: discord.Message, me_id: int) -> bool:
+    """Whether a person (not the bot, another bot, a webhook or Discord) wrote ``message``."""
+    return (
+        message.author.id != me_id
+        and not message.author.bot
+        and message.webhook_id is None
+        and message.type in QUESTION_TYPES
+    )
+
+
+def is_reply(message: discord.Message) -> bool:
+    """Whether ``message`` is a real reply (not a forward or a system message's reference)."""
+    ref = message.reference
+    return (
+        message.type == discord.MessageType.reply
+        and ref is not None
+        and ref.type == discord.MessageReferenceType.reply
+    )
+
+
+def own_role_ids(guild: discord.Guild | None) -> set[int]:
+    """The roles the bot holds in ``guild`` (not @everyone): mentioning one mentions the bot."""
+    me = guild.me if guild is not None else None
+    if me is None:
+        return set()
+    return {role.id for role in me.roles if not role.is_default()}
+
+
+def mentions_me(message: discord.Message, me_id: int) -> bool:
+    """Whether ``message`` mentions the bot, by user (either form) or by a role it holds."""
+    if any(user.id == me_id for user in message.mentions):
+        return True
+    mine = own_role_ids(message.guild)
+    return any(role_id in mine for role_id in message.raw_role_mentions)
+
+
+def missing_permission(channel: object) -> str | None:
+    """The permission the bot lacks to answer in a guild ``channel``, from the cache, or None.
+
+    None too where it cannot be told (a DM, or a channel not in the cache): then sending is
+    simply tried, and a refusal is reported by ``discord_send``.
+    """
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return None
+    me = channel.guild.me
+    if me is None or (isinstance(channel, discord.Thread) and channel.parent is None):
+        return None  # a thread's permissions are its parent's, which is not cached
+    permissions = channel.permissions_for(me)
+    if not permissions.view_channel:
+        return "View Channels"
+    if isinstance(channel, discord.Thread):
+        return None if permissions.send_messages_in_threads else "Send Messages in Threads"
+    return None if permissions.send_messages else "Send Messages"
+
+
+def may_embed(channel: object) -> bool:
+    """Whether the bot's embeds show in ``channel`` (True where it cannot be told, and in DMs).
+
+    Without Embed Links Discord drops a bot's embeds from a message that has text and refuses
+    one that has only embeds, so a Sources embed would vanish or fail to send.
+    """
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return True
+    me = channel.guild.me
+    if me is None or (isinstance(channel, discord.Thread) and channel.parent is None):
+        return True
+    return channel.permissions_for(me).embed_links
+
+
+def where(channel: object) -> str:
+    """A channel as an operator finds it: ``#name (id) in Guild``, or its id alone."""
+    name = getattr(channel, "name", None)
+    guild = getattr(channel, "guild", None)
+    cid = getattr(channel, "id", "?")
+    shown = f"#{name} ({cid})" if name else f"channel {cid}"
+    return f"{shown} in {guild.name}" if isinstance(guild, discord.Guild) else shown
