@@ -29,8 +29,12 @@ def _escape(text: str) -> str:
 
 
 def with_marker(sentence: str, number: int) -> str:
-    """``sentence`` with `` [n]`` before its final punctuation (a period added if none)."""
+    """``sentence`` with `` [n]`` before its final punctuation (a period added if none; a
+    Chinese or Japanese full stop keeps its place, with ``[n]`` right before it)."""
     body = escape_markers(sentence.rstrip())
+    if body and body[-1] in "。！？":
+        # Chinese and Japanese put no space before a note mark: "…です[1]。"
+        return f"{body[:-1].rstrip()}[{number}]{body[-1]}"
     end = ""
     if body and body[-1] in ".!?:;":
         body, end = body[:-1].rstrip(), body[-1]

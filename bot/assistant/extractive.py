@@ -23,12 +23,16 @@ from bot.assistant.cited_lines import CODE_SPAN, with_marker
 from bot.assistant.extractive_records import RecordPick, pick_records, record_lines
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
+from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?\w)")
+# A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[\"'(\[`*]?\w)|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
+)
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 # A sentence about the document itself ("This page explains …", "Read the administration guide
@@ -77,8 +81,16 @@ def sentences_of(text: str) -> list[str]:
         items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
         pieces = _split_sentences(" ".join(items))
         whole = len(pieces) == 1 and bool(words(pieces[0]))
-        out.extend(s for s in pieces if len(s) > 12 or whole)
+        out.extend(s for s in pieces if _length(s) > 12 or whole)
     return out
+
+
+def _length(sentence: str) -> int:
+    """Characters of ``sentence``, a CJK character counting twice: "東京は大きい。" says as
+    much as a sentence of a dozen Latin letters."""
+    if not has_cjk(sentence):
+        return len(sentence)
+    return len(sentence) + sum(len(run) for run in CJK_RUN.findall(sentence))
 
 
 def _split_sentences(text: str) -> list[str]:
@@ -348,8 +360,11 @@ class ExtractiveBackend:
 
 def _joiner(previous: str, line: str) -> str:
     """What goes between two lines: items of one list break lines, a list ends with a blank
-    line, sentences share a paragraph."""
+    line, sentences share a paragraph (a CJK one after a CJK full stop with no space)."""
     items = previous.startswith("- "), line.startswith("- ")
     if all(items):
         return "\n"
-    return "\n\n" if any(items) else " "
+    if any(items):
+        return "\n\n"
+    # Chinese and Japanese run sentences on with no space after their full stop
+    return "" if previous.endswith(("。", "！", "？")) and CJK_RUN.match(line) else " "

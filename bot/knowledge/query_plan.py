@@ -16,6 +16,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from bot.knowledge.cjk import fts_phrase, is_cjk_term
 from bot.knowledge.terms import query_terms, stem
 
 NO_CAP = 2**62
@@ -41,7 +42,14 @@ class QueryPlan:
 
 
 def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
+    return fts_phrase(term)
+
+
+def _boost_pattern(term: str) -> re.Pattern[str]:
+    # A CJK term stands inside a run of word characters ("の東京"), where \b never matches.
+    if is_cjk_term(term):
+        return re.compile(re.escape(term))
+    return re.compile(r"\b" + re.escape(stem(term)), re.IGNORECASE)
 
 
 def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> QueryPlan | None:
@@ -65,7 +73,7 @@ def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> Quer
     # finds "kettles"), which is close to what the Porter tokenizer matched.
     boosts = tuple(
         (
-            re.compile(r"\b" + re.escape(stem(t)), re.IGNORECASE),
+            _boost_pattern(t),
             math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)),
         )
         for t in present

@@ -36,6 +36,7 @@ from urllib.parse import quote
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
+from bot.knowledge.cjk import fts_text
 from bot.knowledge.record_rows import Row, one_line, table_rows
 from bot.knowledge.record_templates import render
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
@@ -159,8 +160,10 @@ class RecordTables:
         )
         self._db.executemany(
             f"INSERT INTO {fts}(rowid, label, body, key) VALUES (?, ?, ?, ?)",  # noqa: S608
+            # CJK characters spaced apart, as in the knowledge index: ``fts_query`` searches a
+            # CJK word as the phrase of its characters
             [
-                (i, r.label or "", " ".join((r.columns or {}).values()), key)
+                (i, fts_text(r.label or ""), fts_text(" ".join((r.columns or {}).values())), key)
                 for i, (r, key) in enumerate(zip(records, keys, strict=True))
             ],
         )

@@ -3,7 +3,14 @@
 ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`. An index written by an older schema is
 refused (never silently migrated) with the command that rebuilds it. Schema 4 added
 ``chunks.page_starts``: where each PDF page begins in a chunk's text, so a citation points at
-its quote's page.
+its quote's page. Schema 5 indexes every Chinese, Japanese and Korean character as a token of
+its own (:func:`bot.knowledge.cjk.fts_text`), so words inside a CJK run can be found; an older
+index holds whole runs as single tokens, which the new queries would never match.
+
+``chunks_fts`` is an external-content table whose indexed values are ``fts_text`` of the
+``chunks`` columns, not the columns themselves: only the writer may insert into or delete from
+it (with those values), and FTS5's own ``rebuild``, ``highlight()`` and ``snippet()`` would read
+the unspaced text, so nothing uses them; search reads the text shown from ``chunks``.
 
 The ``meta`` table holds ``generation`` (bumped by every ingest that changed something) and
 ``index_id``, a random id drawn when the file is created. A rebuilt index counts generations
@@ -16,7 +23,7 @@ import sqlite3
 
 from bot.errors import KnowledgeIndexError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 REBUILD_HINT = "rebuild with `citecast ingest --rebuild`"
 
 SCHEMA = """

@@ -2,12 +2,25 @@
 
 The FTS5 index stems with its own Porter tokenizer; this module builds the MATCH expression
 from a free-text question and gives the extractive backend the same notion of "a term".
+Chinese, Japanese and Korean runs, which have no spaces between words, become overlapping
+bigrams (:mod:`bot.knowledge.cjk`); text without them is read exactly as before.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+
+from bot.knowledge.cjk import (
+    cjk_terms,
+    fts_phrase,
+    has_cjk,
+    has_kana,
+    is_cjk_term,
+    is_function_term,
+    normalize_cjk,
+    split_mixed,
+)
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
@@ -32,8 +45,21 @@ _SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "ies", "ied", "edly", "e
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased words of ``text`` (letters and digits; apostrophes inside words kept)."""
-    return [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(text)]
+    """Lower-cased words of ``text`` (letters and digits; apostrophes inside words kept).
+
+    A run of CJK characters gives its bigrams instead ("東京タワー": "東京", "京タ" …, see
+    :func:`bot.knowledge.cjk.cjk_terms`), also inside a word ("citecastの": "citecast", "の").
+    """
+    if not has_cjk(text):
+        return [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(text)]
+    out: list[str] = []
+    for match in _WORD.finditer(normalize_cjk(text)):
+        for piece in split_mixed(match.group(0)):
+            if is_cjk_term(piece):
+                out.extend(cjk_terms(piece))
+            else:
+                out.append(piece.lower().replace("’", "'"))
+    return out
 
 
 @functools.lru_cache(maxsize=65536)
@@ -51,8 +77,15 @@ def stem(word: str) -> str:
 def query_terms(text: str) -> list[str]:
     """The distinct significant words of a question, in order (stop words removed, the word
     after "how" in "how long", "how much", "how many" …, and the "work" that ends "how does
-    … work?")."""
+    … work?").
+
+    CJK terms are kept when one character long ("水"), unlike one-letter words; those that
+    only shape the question (particles, endings, question words: see
+    :func:`bot.knowledge.cjk.is_function_term`) only when the question has no other term.
+    """
     seen: dict[str, None] = {}
+    function_terms: dict[str, None] = {}
+    japanese = has_kana(text)
     previous = ""
     found = words(text)
     if len(found) > 2 and found[0] == "how" and found[-1] in ("work", "works"):
@@ -62,19 +95,24 @@ def query_terms(text: str) -> list[str]:
     for word in found:
         after_how = previous == "how" and word in _HOW_MODIFIERS
         previous = word
+        if is_cjk_term(word):
+            kept = function_terms if is_function_term(word, japanese) else seen
+            kept.setdefault(word, None)
+            continue
         if after_how or word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
         seen.setdefault(word, None)
-    return list(seen)
+    return list(seen or function_terms)
 
 
 def fts_query(text: str) -> str | None:
     """An FTS5 MATCH expression that ORs the question's terms (each quoted), or None if empty.
 
     Quoting every term makes any user input safe: FTS5 operators and column filters typed by a
-    user are searched as plain words, never interpreted.
+    user are searched as plain words, never interpreted. A CJK term is the phrase of its
+    characters ("東 京"), as the index holds each CJK character as a token (``fts_text``).
     """
     terms = query_terms(text)
     if not terms:
         return None
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms[:32])
+    return " OR ".join(fts_phrase(term) for term in terms[:32])

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.chunking import Chunk
+from bot.knowledge.cjk import fts_text
 from bot.knowledge.document import Document
 from bot.knowledge.page_spans import encode_page_starts
 from bot.knowledge.schema import (
@@ -44,6 +45,9 @@ class IndexWriter:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
+            # The FTS row of a chunk holds its CJK characters spaced apart (schema 5); deleting
+            # one must give FTS5 those same values, so SQL computes them with this function.
+            self.conn.create_function("fts_text", 1, fts_text, deterministic=True)
         except (OSError, sqlite3.Error) as exc:
             raise KnowledgeIndexError(f"cannot open {self.path} for writing: {exc}") from None
         if fresh:
@@ -128,9 +132,12 @@ class IndexWriter:
         self.conn.execute("UPDATE files SET run = ? WHERE path = ?", (self.run, str(path)))
 
     def _delete_file_rows(self, file_id: int) -> None:
+        # External content: FTS5 removes a row's tokens only when given the values it indexed,
+        # which :meth:`replace_file` wrote through the same ``fts_text``.
         self.conn.execute(
             "INSERT INTO chunks_fts(chunks_fts, rowid, title, section, text) "
-            "SELECT 'delete', id, title, section, text FROM chunks WHERE file_id = ?",
+            "SELECT 'delete', id, fts_text(title), fts_text(section), fts_text(text) "
+            "FROM chunks WHERE file_id = ?",
             (file_id,),
         )
         self.conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
@@ -167,6 +174,7 @@ class IndexWriter:
         )
         file_id = int(cursor.lastrowid or 0)
         groups = audience_column(audience)
+        title = fts_text(document.title)
         count = 0
         for chunk in chunks:
             inserted = self.conn.execute(
@@ -187,7 +195,7 @@ class IndexWriter:
             )
             self.conn.execute(
                 "INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?, ?, ?, ?)",
-                (inserted.lastrowid, document.title, chunk.section, chunk.text),
+                (inserted.lastrowid, title, fts_text(chunk.section), fts_text(chunk.text)),
             )
             count += 1
         self.conn.execute("UPDATE files SET chunks = ? WHERE id = ?", (count, file_id))
