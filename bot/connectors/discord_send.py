@@ -97,7 +97,10 @@ async def with_retries(
         except discord.RateLimited as exc:
             raise RateLimitedError(f"discord: {what}: rate limited", exc.retry_after) from None
         except (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError) as exc:
-            if attempt >= settings.max_retries:
+            # discord.py itself already tried a 500, 502, 504 or 524 five times: trying each of
+            # those again would multiply the requests an outage costs (only a 503 comes untried)
+            given_up = isinstance(exc, discord.DiscordServerError) and exc.status != 503
+            if given_up or attempt >= settings.max_retries:
                 raise ChannelError(
                     f"discord: {what} failed after {attempt + 1} tries: {exc}"
                 ) from None

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.assistant.base import Reply, ReplyEvent
@@ -189,3 +190,30 @@ async def test_a_rate_limited_typing_indicator_does_not_hold_the_answer_back(
     assert "Install guide" in message["content"]
     typing = [p for m, p, _ in h.fake.requests if m == "POST" and p.endswith("/typing")]
     assert len(typing) == 1  # the refused one; nothing waited 30 seconds for a retry
+
+
+class ServerReply:
+    """What discord.py's HTTPException reads from an aiohttp response: its status and reason."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Server Error"
+
+
+@pytest.mark.parametrize(("status", "calls"), [(500, 1), (502, 1), (503, 3)])
+async def test_only_a_503_is_retried_on_top_of_discord_py(status: int, calls: int) -> None:
+    from bot.config import DiscordSettings
+    from bot.connectors.discord_send import with_retries
+    from bot.errors import ChannelError
+
+    made = 0
+
+    async def operation() -> None:
+        nonlocal made
+        made += 1
+        raise discord.DiscordServerError(ServerReply(status), "down")
+
+    settings = DiscordSettings(max_retries=2, retry_backoff=0)
+    with pytest.raises(ChannelError, match=f"after {calls} tries"):
+        await with_retries(operation, settings, "sending")
+    assert made == calls
