@@ -6,8 +6,7 @@ import asyncio
 
 from bot.models import Source
 from tests.connectors.test_discord_harness import Harness, harness
-from tests.connectors.test_discord_permissions import HeldAnswerer
-from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.answerer import GatedAnswerer, ScriptedAnswerer
 
 __all__ = ["harness"]
 
@@ -18,7 +17,7 @@ async def test_an_answer_in_flight_survives_a_reconnect_and_missed_questions_arr
     harness: Harness,
 ) -> None:
     h = harness
-    held = HeldAnswerer(ScriptedAnswerer([GUIDE], "Use pip [1]."))
+    held = GatedAnswerer(ScriptedAnswerer([GUIDE], "Use pip [1]."))
     h.connector.services.assistant = held
     w = h.world
     first = h.fake.user_message(w.general, w.alice, "install?", mention_bot=True)

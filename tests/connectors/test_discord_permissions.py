@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.models import Exchange, Source
+from bot.models import Source
 from tests.connectors.test_discord_harness import (
     Harness,
     World,
@@ -20,7 +18,7 @@ from tests.connectors.test_discord_harness import (
     start_harness,
     stop_harness,
 )
-from tests.fakes.answerer import ScriptedAnswerer
+from tests.fakes.answerer import GatedAnswerer, ScriptedAnswerer
 from tests.fakes.discord_access import EMBED_LINKS, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 from tests.fakes.discord_api import FakeDiscord
 
@@ -101,33 +99,11 @@ async def test_a_refusal_the_cache_did_not_foresee_is_one_line_and_no_apology(
     assert turn.status == "failed"
 
 
-class HeldAnswerer:
-    """Streams like ``inner`` once ``gate`` is set; ``started`` is set when asked."""
-
-    def __init__(self, inner: ScriptedAnswerer) -> None:
-        self.inner = inner
-        self.gate = asyncio.Event()
-        self.started = asyncio.Event()
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        return await self.inner.reply(question, audience, history)
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        self.started.set()
-        await self.gate.wait()
-        async for event in self.inner.stream(question, audience, history):
-            yield event
-
-
 async def test_a_channel_deleted_while_answering_is_one_line_and_no_apology(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
     h = harness
-    held = HeldAnswerer(ScriptedAnswerer([GUIDE], "Use pip [1]."))
+    held = GatedAnswerer(ScriptedAnswerer([GUIDE], "Use pip [1]."))
     h.connector.services.assistant = held
     question = h.fake.user_message(h.world.general, h.world.alice, "install?", mention_bot=True)
     with caplog.at_level(logging.INFO):

@@ -72,8 +72,9 @@ class ScriptedAnswerer:
 
 
 class GatedAnswerer:
-    """Answers like ``inner`` once ``gate`` is set; ``started`` is set when asked (a test holds
-    an answer in flight: a restart, a drain or a topic that moves meanwhile)."""
+    """Answers (or streams) like ``inner`` once ``gate`` is set; ``started`` is set when asked (a
+    test holds an answer in flight: a restart, a drain, a deletion or a topic that moves
+    meanwhile)."""
 
     def __init__(self, inner: ScriptedAnswerer) -> None:
         self.inner = inner
@@ -87,10 +88,13 @@ class GatedAnswerer:
         await self.gate.wait()
         return await self.inner.reply(question, audience, history)
 
-    def stream(
+    async def stream(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
     ) -> AsyncIterator[ReplyEvent]:
-        return self.inner.stream(question, audience, history)
+        self.started.set()
+        await self.gate.wait()
+        async for event in self.inner.stream(question, audience, history):
+            yield event
 
 
 class BrokenAnswerer:
