@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.config import RecordTable, Settings
 from bot.knowledge import KnowledgeIndex, ingest
+from tests.fakes.openai_server import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -56,3 +58,10 @@ def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 @pytest.fixture(scope="session")
 def kb_index(kb_settings: Settings) -> KnowledgeIndex:
     return KnowledgeIndex(kb_settings.index.path)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeOpenAI]:
+    """The loopback fake of an OpenAI-compatible server (tests script its completions)."""
+    async with FakeOpenAI() as server:
+        yield server

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import socket
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,12 +18,6 @@ from bot.models import CitationAdded, Exchange, TextDelta
 from tests.fakes.openai_server import Completion, FakeOpenAI, ToolCallSpec, failure, text, tools
 
 PUBLIC = frozenset({"public"})
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI() as server:
-        yield server
 
 
 def model_settings(base: Settings, base_url: str, **openai: Any) -> Settings:

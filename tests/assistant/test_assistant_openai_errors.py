@@ -9,38 +9,19 @@ traceback or a hang.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.assistant.assistant import Assistant
-from bot.assistant.base import Reply
 from bot.assistant.openai_backend import OpenAIBackend
 from bot.config import Settings
 from bot.errors import BackendError, ConfigError
 from bot.knowledge import KnowledgeIndex
-from bot.models import TextDelta
+from tests.assistant.openai_turn import run
 from tests.assistant.test_assistant_openai import assistant_for, model_settings
 from tests.fakes.openai_server import Completion, FakeOpenAI, chunk, error_body, events, raw, text
 
 PUBLIC = frozenset({"public"})
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI() as server:
-        yield server
-
-
-async def run(bot: Assistant, question: str, stream: bool) -> Reply:
-    """One turn through stream() or reply(); the stream's deltas must spell its answer."""
-    if not stream:
-        return await bot.reply(question, PUBLIC)
-    events_ = [e async for e in bot.stream(question, PUBLIC)]
-    reply = events_[-1]
-    assert isinstance(reply, Reply)
-    assert "".join(e.text for e in events_ if isinstance(e, TextDelta)) == reply.answer.text
-    return reply
 
 
 async def failure_of(bot: Assistant, stream: bool, within: float = 10) -> str:

@@ -7,13 +7,11 @@ stream parallel calls at one index, cut a stream off, or answer with something e
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.assistant.assistant import Assistant
-from bot.assistant.base import Reply
 from bot.assistant.openai_backend import CUT_NOTES, OpenAIBackend
 from bot.assistant.openai_step import Step
 from bot.assistant.prompts import history_messages
@@ -21,7 +19,8 @@ from bot.config import RecordTable, Settings
 from bot.errors import BackendError
 from bot.knowledge import KnowledgeIndex
 from bot.knowledge.records import RecordTables
-from bot.models import Exchange, TextDelta
+from bot.models import Exchange
+from tests.assistant.openai_turn import run
 from tests.assistant.test_assistant_openai import assistant_for, model_settings, tool_messages
 from tests.fakes.openai_server import Completion, FakeOpenAI, ToolCallSpec, raw, text, tools
 
@@ -29,23 +28,6 @@ PUBLIC = frozenset({"public"})
 STAFF = frozenset({"staff"})
 RETRY = ToolCallSpec("search_docs", {"query": "retry policy"})
 BACKUPS = ToolCallSpec("search_docs", {"query": "backups"})
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI() as server:
-        yield server
-
-
-async def run(bot: Assistant, question: str, stream: bool) -> Reply:
-    """One turn through stream() or reply(); the stream's deltas must spell its answer."""
-    if not stream:
-        return await bot.reply(question, PUBLIC)
-    events = [e async for e in bot.stream(question, PUBLIC)]
-    reply = events[-1]
-    assert isinstance(reply, Reply)
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == reply.answer.text
-    return reply
 
 
 # -- 1. the last tool round ---------------------------------------------------------------------

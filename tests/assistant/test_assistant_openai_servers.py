@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,8 +18,8 @@ from bot.assistant.openai_backend import CUT_NOTES
 from bot.assistant.openai_step import Step
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
+from tests.assistant.openai_turn import run
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
-from tests.assistant.test_assistant_openai_errors import run
 from tests.fakes.openai_server import (
     Completion,
     FakeOpenAI,
@@ -33,12 +32,6 @@ from tests.fakes.openai_server import (
 
 PUBLIC = frozenset({"public"})
 DONE = "data: [DONE]\n\n"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI() as server:
-        yield server
 
 
 def piece(
