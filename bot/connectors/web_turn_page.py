@@ -65,7 +65,7 @@ def shareable_answer(
     Slack DM) can repeat a staff passage it read, or said in an earlier turn, without citing
     it, or keep a claim whose citation grounding dropped.
     """
-    answer = _visible_answer(turn, audience)
+    answer = visible_answer(turn, audience)
     if answer is None:
         return None
     history = [
@@ -73,12 +73,14 @@ def shareable_answer(
         for prior in earlier
         if prior.id < turn.id and prior.channel == turn.channel and prior.status == "done"
     ]
-    if any(_visible_answer(prior, audience) is None for prior in history):
+    if any(visible_answer(prior, audience) is None for prior in history):
         return None
     return answer
 
 
-def _visible_answer(turn: Turn, audience: frozenset[str]) -> Answer | None:
+def visible_answer(turn: Turn, audience: frozenset[str]) -> Answer | None:
+    """The turn's Answer when every source it cites or its answerer read is visible to
+    ``audience``; None otherwise, or when the stored answer or registry cannot be read."""
     if turn.answer is None:
         return None
     try:

@@ -17,7 +17,8 @@ from typing import Any
 import renderers
 from bot.assistant.base import Reply
 from bot.connectors.web_client_json import client_answer_json
-from bot.errors import BackendError, KnowledgeIndexError, ValidationError
+from bot.connectors.web_turn_page import visible_answer
+from bot.errors import BackendError, KnowledgeIndexError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
@@ -101,16 +102,11 @@ class WebTurns:
         return done[-limit:]
 
     def visible(self, turn: Turn) -> bool:
-        """False for an answer citing a source this viewer may not see: one stored while
-        ``web.audience`` was wider. It is hidden on reload, and must not reach the model as
-        history either, or the next answer could repeat it."""
-        if turn.answer is None:
-            return True
-        try:
-            answer = Answer.from_json(turn.answer)
-        except ValidationError:
-            return False
-        return all(c.source.visible_to(self.audience) for c in answer.citations)
+        """False for an answer citing or read from a source this viewer may not see: one stored
+        while ``web.audience`` was wider (or one this version cannot read). It is hidden on
+        reload, and must not reach the model as history either, or the next answer could
+        repeat it."""
+        return turn.answer is None or visible_answer(turn, self.audience) is not None
 
     def begin(self, question: str, conversation_id: str | None) -> TurnStart:
         """Record the question as a pending turn (starting a conversation when needed)."""

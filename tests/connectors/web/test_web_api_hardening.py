@@ -229,3 +229,29 @@ async def test_an_answer_stored_in_a_form_this_version_cannot_read_is_hidden(
     follow_up = await web.ask("third?", conversation_id=cid)
     assert follow_up.status_code == 200
     assert [exchange.question for exchange in web.answerer.calls[-1][2]] == ["first?"]
+
+
+async def test_an_answer_that_read_a_hidden_source_is_hidden_on_reload_and_from_the_model(
+    tmp_path: Path,
+) -> None:
+    # web.audience was [staff]: the answer cites only a public guide but its answerer read the
+    # salary bands; now the chat is public, and neither the reload nor the model may see it
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    services, client = build_harness(tmp_path, answerer)
+    salaries = Source(id="hr", title="Salary bands", text="L5: 90k", audience=("staff",))
+    registry = {
+        "version": 1,
+        "audience": ["public", "staff"],
+        "numbered": [{"n": 1, "source": passage(1).to_json()}],
+        "evidence": [salaries.to_json()],
+    }
+    said = cited_answer(passage(1), text="Level 5 earns 90k.[^1]").to_json()
+    async with client:
+        cid = (await client.post("/api/ask", json={"question": "first?"})).json()["conversation_id"]
+        services.store.add_turn(cid, "web", "salaries?", said, registry)
+        turns = (await client.get(f"/api/conversations/{cid}")).json()["turns"]
+        await client.post("/api/ask", json={"question": "and?", "conversation_id": cid})
+    assert [turn["status"] for turn in turns] == ["done", "hidden"]
+    assert "90k" not in str(turns)
+    assert [exchange.question for exchange in answerer.calls[-1][2]] == ["first?"]
+    services.store.close()
