@@ -1,5 +1,8 @@
 """Code regions and line-level constructs of the marker grammar (used by bot.markers).
 
+Also what the scanner and the resolver ask about text around markers: where a line ends inside a
+marker's start (:func:`ends_inside_marker`), and joining neighbouring text tokens.
+
 Patterns for fences, footnote definition lines, list items and "Sources:" headings, and the
 code-span rule: a backtick run opens a code span only if a run of the same length closes it
 within MAX_SPAN characters and before a blank line. Every pattern is applied to one line or to
@@ -11,7 +14,17 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.marker_parse import NEED, Hit, Parsed
+from bot.marker_parse import (
+    MAX_BRACKET,
+    MAX_PRIVATE,
+    MAX_RECORD,
+    MAX_TAG,
+    NEED,
+    Hit,
+    Marker,
+    Parsed,
+    could_be_bracket_body,
+)
 
 MAX_SPAN: Final = 1024
 MAX_SOURCE_LIST: Final = 8192
@@ -133,3 +146,53 @@ def math_span(
     if limit >= n and not final and BLANK_LINE.search(buf, at, n) is None:
         return NEED, clear
     return None, (base + at + 2, base + max(limit, begin))
+
+
+_CIT_OPEN = re.compile(r"<(?:(?i:cit)|(?i:ci?)?\Z)")
+
+
+def ends_inside_marker(text: str) -> bool:
+    """Whether more text after ``text`` could complete a marker that ``text`` begins.
+
+    The resolver asks this where it removes a marker: what follows the removal must not
+    complete a marker begun before it (``[^`` and ``1]`` around the ``[9]`` of ``[^[9]1]``,
+    ``<cita`` and ``tion>``). An opener counts while no closer follows it and it is within
+    its family's bound of the end; only the last opener of each family can (a closer after it
+    closes the earlier ones too, and no marker holds its own opener), so a few searches do.
+    """
+    # a marker begun on an earlier line never closes on this one (a tag that spans lines is
+    # closed in the raw text, or is not a marker)
+    text = text[text.rfind("\n") + 1 :]
+    size = len(text)
+    double = text.rfind("[[")
+    if double >= 0 and size - double < MAX_RECORD and "]]" not in text[double + 2 :]:
+        return True  # a record key or a "[[1]](url)"
+    single = text.rfind("[")
+    body = text[single + 1 :] if single >= 0 and size - single < MAX_BRACKET else "]"
+    if "]" not in body and could_be_bracket_body(body):
+        return True
+    angle = text.rfind("<")
+    if angle >= 0 and _CIT_OPEN.search(text, max(text.rfind(">"), 0, size - MAX_TAG)):
+        return True
+    for opener, closer, bound in (("【", "】", MAX_BRACKET), ("\ue200", "\ue201", MAX_PRIVATE)):
+        at = text.rfind(opener)
+        if at >= 0 and size - at < bound and closer not in text[at + 1 :]:
+            return True
+    return False
+
+
+def merge_text(tokens: list[str | Marker]) -> list[str | Marker]:
+    """Join neighbouring text tokens (fewer, longer pieces for the resolver)."""
+    merged: list[str | Marker] = []
+    texts: list[str] = []
+    for token in tokens:
+        if token.__class__ is str:
+            texts.append(token)
+        else:
+            if texts:
+                merged.append("".join(texts))
+                texts = []
+            merged.append(token)
+    if texts:
+        merged.append("".join(texts))
+    return merged

@@ -64,7 +64,8 @@ _LABEL_MARKER = re.compile("[<【\ue200]")
 _URL = re.compile(r"\(((?:[^\s()<>]++|\([^\s()<>]*+\))++)\)")
 _URL_OPEN = re.compile(r"\((?:[^\s()<>]++|\([^\s()<>]*+\))*+(?:\([^\s()<>]*+)?")
 # Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
-_CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"']|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
+# (never a zero-width space: the resolver writes one where a removal must not join text)
+_CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"'\u200b]|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
 _CIT_START = "<cit"
 _CITATION_OPEN = "<citation>"
 _CITATION_CLOSE = "</citation>"
@@ -186,10 +187,12 @@ def could_be_bracket_body(partial: str) -> bool:
     return any(known.startswith(word) or word.startswith(known) for known in _VOCABULARY)
 
 
-def _digits_ok(text: str, limit: int) -> bool:
+def _bare_numbers_ok(text: str) -> bool:
+    """Whether a bare group's numbers could be registry numbers: 1 to 3 digits, none 0 or
+    zero-padded (no source is numbered 0, so "[0, 1]", "a[0]" and "[1,000]" are the reader's)."""
     if text.isdigit():
-        return len(text) <= limit
-    return all(len(run) <= limit for run in _DIGIT_RUN.findall(text))
+        return len(text) <= 3 and int(text[0]) != 0
+    return all(len(run) <= 3 and int(run[0]) != 0 for run in _DIGIT_RUN.findall(text))
 
 
 def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
@@ -224,7 +227,7 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     m = _WORD_NUMS.fullmatch(body)
     if m is not None:
         word = m["word"]
-        if word is None and not (_digits_ok(m["nums"], 3) and grammar.bare_groups()):
+        if word is None and not (_bare_numbers_ok(m["nums"]) and grammar.bare_groups()):
             return None
         numbers = expand_numbers(m["nums"])
         if numbers is None:
@@ -271,7 +274,7 @@ def _parse_link(
 
 
 def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
-    """``[[source key="…"]]`` record keys, or ``[[1]](url)`` linked numbers."""
+    """``[[1]](url)`` linked numbers (``[[source key="…"]]`` is bot.marker_keys's)."""
     n = len(buf)
     if i + 2 < n and buf[i + 2].isdigit():
         close = buf.find("]", i + 2, i + MAX_BRACKET)
@@ -290,34 +293,8 @@ def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         linked = _parse_link(buf, i, close + 2, final, grammar, buf[i + 1 : close + 1], prev)
         # "[[2]](" that is no link destination is text: its inner "[2]" is not a bare group
         return Hit(close + 2, None) if linked is None else linked
-    pattern = _record_pattern(grammar.key_word)
-    m = pattern.match(buf, i, i + MAX_RECORD)
-    if m is not None:
-        columns = tuple(c.strip() for c in (m["cols"] or "").split(",") if c.strip())
-        return Hit(m.end(), Marker("record_key", m[0], i, key=m["key"], columns=columns))
-    tail = buf[i : i + MAX_RECORD]
-    if final or len(tail) >= MAX_RECORD or "\n" in tail or "]]" in tail:
-        return None
-    head = tail[2:].lstrip(" \t")
-    word = grammar.key_word.lower()
-    if word.startswith(head.lower()[: len(word)]) or head.lower().startswith(word):
-        return NEED
+    # "[[" and a non-digit opens a record key: bot.marker_keys reads those, never this
     return None
-
-
-_RECORD_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _record_pattern(word: str) -> re.Pattern[str]:
-    pattern = _RECORD_PATTERNS.get(word)
-    if pattern is None:
-        pattern = re.compile(
-            rf"\[\[[ \t]*{re.escape(word)}[ \t]+key[ \t]*=[ \t]*[\"'](?P<key>[^\"'\n\]]{{1,64}})"
-            r"[\"'](?:[ \t]+columns[ \t]*=[ \t]*[\"'](?P<cols>[^\"'\n\]]{0,256})[\"'])?[ \t]*\]\]",
-            re.IGNORECASE,
-        )
-        _RECORD_PATTERNS[word] = pattern
-    return pattern
 
 
 def parse_angle(buf: str, i: int, final: bool) -> Parsed:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.marker_keys import parse_double
 from bot.marker_lines import (
     FENCE_CLOSE,
     FENCE_CLOSE_PARTIAL,
@@ -44,6 +45,7 @@ from bot.marker_lines import (
     could_be_heading,
     indent_width,
     math_span,
+    merge_text,
 )
 from bot.marker_parse import (
     NEED,
@@ -104,6 +106,7 @@ class MarkerScanner:
         self._fence: str | None = None
         self._code_line = False
         self._skip_line = False
+        self._definition = False  # after a definition line: its indented lines go with it
         self._indented = False
         self._blank_before = True
         self._list_ctx = False
@@ -126,7 +129,7 @@ class MarkerScanner:
                 and not self._indented
                 and _PLAIN_LINE_START.match(text) is not None
             ):
-                self._line_start = self._list_ctx = self._blank_before = False  # as _line()
+                self._line_start = self._list_ctx = self._blank_before = self._definition = False
             if not self._line_start and not self._buf.strip(" \t"):
                 combined = self._buf + text
                 body = combined.rstrip(" \t")
@@ -201,7 +204,8 @@ class MarkerScanner:
                     and not self._indented
                     and _PLAIN_LINE_START.match(buf, pos) is not None
                 ):
-                    self._list_ctx = self._blank_before = False  # as _line() would decide
+                    # as _line() would decide
+                    self._list_ctx = self._blank_before = self._definition = False
                 else:
                     self._line_start = True
                 continue
@@ -243,11 +247,13 @@ class MarkerScanner:
             self._buf = buf[pos:]
             self._base += pos
         self._pos = 0
-        return _merge_text(out) if len(out) > 1 else out
+        return merge_text(out) if len(out) > 1 else out
 
     def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
         if char == "[":
             prev = buf[at - 1] if at > 0 else self._prev
+            if buf.startswith("[[", at):
+                return parse_double(buf, at, final, self.grammar, prev)
             return parse_bracket(buf, at, final, self.grammar, prev)
         if char == "<":
             return parse_angle(buf, at, final)
@@ -274,7 +280,7 @@ class MarkerScanner:
         """Classify the line at ``pos``; the next position to scan, or -1 to wait for more."""
         if self._fence is None and not self._indented and _PLAIN_LINE_START.match(buf, pos):
             # the common case: a paragraph line whose first character starts no construct
-            self._list_ctx = self._blank_before = self._line_start = False
+            self._list_ctx = self._blank_before = self._line_start = self._definition = False
             return pos
         n = len(buf)
         nl = buf.find("\n", pos)
@@ -290,11 +296,18 @@ class MarkerScanner:
             self._blank_before = True
             return nl + 1 if nl >= 0 else n
         if indent_width(line) >= 4:
+            if self._definition:
+                # CommonMark continues a footnote definition on indented lines (blank ones
+                # between too), and a "[1]: url" one with its title: removed with it, never
+                # left to join a code block the removed line used to end
+                self._skip_line = True
+                self._line_start = False
+                return pos
             if self._indented or (self._blank_before and not self._list_ctx):
                 self._indented = self._code_line = True
             self._blank_before = self._line_start = False
             return pos
-        self._indented = False
+        self._indented = self._definition = False
         first = stripped[0]
         if first in "`~":
             fence = FENCE_OPEN.match(stripped)
@@ -310,6 +323,7 @@ class MarkerScanner:
             if FOOTDEF.match(stripped) or (
                 FOOTDEF_BARE.match(stripped) and self.grammar.bare_groups()
             ):
+                self._definition = True
                 self._skip_line = True
                 self._line_start = False
                 return pos
@@ -387,20 +401,3 @@ class MarkerScanner:
         if not final:
             return "keep" if scan - head > MAX_SOURCE_LIST else "need"
         return "strip" if judge(list(self._src_items)) else "keep"
-
-
-def _merge_text(tokens: list[Token]) -> list[Token]:
-    """Join neighbouring text tokens (fewer, longer pieces for the resolver)."""
-    merged: list[Token] = []
-    texts: list[str] = []
-    for token in tokens:
-        if token.__class__ is str:
-            texts.append(token)
-        else:
-            if texts:
-                merged.append("".join(texts))
-                texts = []
-            merged.append(token)
-    if texts:
-        merged.append("".join(texts))
-    return merged

@@ -72,6 +72,7 @@ class SourceRegistry:
         self._uncitable_ids: set[str] = set()
         self._forbidden_ids: set[str] = set()
         self._keys: dict[int, str] = {}
+        self._key_forms: dict[int, tuple[bytes, bytes]] = {}  # number: (key, case-folded)
 
     # -- registration -------------------------------------------------------------------------
 
@@ -173,13 +174,35 @@ class SourceRegistry:
         return key
 
     def number_for_key(self, key: str) -> int | None:
-        """The number whose key equals ``key`` (constant-time comparison), or None."""
-        found: int | None = None
-        candidate = key.strip().encode("utf-8", "replace")
+        """The number whose key is ``key``, or None (constant-time comparisons).
+
+        An exact match wins. Otherwise letter case is ignored, but only when one key of this
+        turn matches that way: models upper-case keys they copy ("SKU-12" for "sku-12", hex
+        HMAC keys in capitals), while a turn whose caller issued keys differing only in case
+        ("ab" and "AB") gives such a marker no source rather than a guessed one.
+        """
+        written = key.strip()
+        exact = self._match_key(_key_bytes(written), folded=False)
+        if exact:
+            return exact[0]
+        # each distinct key that matches ignoring case, with its first number
+        folded = self._match_key(_key_bytes(written.casefold()), folded=True)
+        return folded[0] if len(folded) == 1 else None
+
+    def _match_key(self, candidate: bytes, *, folded: bool) -> list[int]:
+        """Numbers whose (case-folded) key equals ``candidate``, one per distinct key.
+
+        Every key is compared, in constant time, whatever matched before.
+        """
+        found: dict[bytes, int] = {}
         for number in sorted(self._numbered):
-            if hmac.compare_digest(self.key_for(number).encode(), candidate) and found is None:
-                found = number
-        return found
+            forms = self._key_forms.get(number)
+            if forms is None:
+                own = self.key_for(number)
+                forms = self._key_forms[number] = (_key_bytes(own), _key_bytes(own.casefold()))
+            if hmac.compare_digest(forms[folded], candidate):
+                found.setdefault(forms[0], number)
+        return list(found.values())
 
     # -- tool-result formatting ---------------------------------------------------------------
 
@@ -297,6 +320,11 @@ class SourceRegistry:
         registry._uncitable_ids = {str(i) for i in data.get("uncitable", [])}
         registry._forbidden_ids = {str(i) for i in data.get("forbidden", [])}
         return registry
+
+
+def _key_bytes(key: str) -> bytes:
+    # "replace": a caller-issued key or a model-written one may hold lone surrogates
+    return key.encode("utf-8", "replace")
 
 
 def _url_key(source: Source) -> tuple[str, int | None, int | None] | None:

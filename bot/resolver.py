@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from bot.deeplinks import deep_link
-from bot.marker_parse import Grammar, Marker
+from bot.marker_lines import ends_inside_marker
+from bot.marker_parse import MAX_TAG, Grammar, Marker
 from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
@@ -102,6 +103,7 @@ class StreamResolver:
         self._held = ""
         self._adjacent: tuple[int, ...] = ()
         self._gap = False
+        self._gap_lead = ""  # the spaces before the first removed marker of the gap
         self._cr_after_gap = False  # a "\r" held while a removed marker's line break is decided
         self._by_number: dict[int, Citation] = {}
         self._dropped: list[Dropped] = []
@@ -248,12 +250,15 @@ class StreamResolver:
                 break
         return count
 
-    def _last_line(self) -> str:
+    def _last_line(self, limit: int | None = None) -> str:
+        """The output's last line; with ``limit``, at least its last ``limit`` characters."""
         tail: list[str] = [self._held]
+        size = len(self._held)
         for piece in reversed(self._pieces):
             cut = piece.rfind("\n")
             tail.append(piece[cut + 1 :])
-            if cut >= 0:
+            size += len(piece)
+            if cut >= 0 or (limit is not None and size >= limit):
                 break
         return "".join(reversed(tail))
 
@@ -262,8 +267,10 @@ class StreamResolver:
 
         A line that held only dropped markers disappears with its line break, and at a line
         start the spaces after a dropped marker go too. Where the removal would glue text into
-        new syntax (a fence at a line start; a backtick, dollar, tilde, backslash, ``<``, ``[``
-        or ``【`` meeting what follows) a zero-width space keeps the two apart.
+        new syntax (a fence or list item at a line start; a backtick, dollar, tilde, backslash,
+        ``<``, ``[`` or ``【`` meeting what follows; the rest of a marker after its unclosed
+        start, as in ``[^[9]1]``) a zero-width space keeps the two apart. The marker grammar
+        never reads one inside a marker.
         """
         last = self._held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
         if last in ("", "\n"):
@@ -279,9 +286,15 @@ class StreamResolver:
             if text[0] == "\n" or text.startswith("\r\n"):
                 self._gap = False
                 return text[1 if text[0] == "\n" else 2 :]
-            if text[0] in "`~":
+            if text[0] in "`~-*+" or text[0].isdecimal():
+                # a fence, or a list item the scanner did not read as one (after a blank line,
+                # its indented continuation would be code in one reading and text in the other)
                 text = "\u200b" + text
-        elif last in "`~$<[【\ue200\\":
+        elif last in "`~$<[【\ue200\\" or (
+            text[0] not in "\r\n" and ends_inside_marker(self._last_line(MAX_TAG))
+        ):
+            # an opener still unclosed before the gap ("[^" then "1]", "<cita" then "tion>"):
+            # joined, the two halves would spell a marker no one resolved
             text = "\u200b" + text
         self._gap = False
         return text
@@ -290,10 +303,13 @@ class StreamResolver:
         adjacent = self._adjacent
         shown = [n for n in numbers if n not in adjacent] if adjacent else list(numbers)
         if not shown:
-            self._gap = True
+            if not self._gap:
+                self._gap, self._gap_lead = True, lead
             return
         if adjacent:
             lead = ""
+        elif not lead and self._gap:
+            lead = self._gap_lead  # "fact [9][1]": the citation keeps the space before the run
         if not lead and not self._held and self._trailing_backslashes() % 2:
             lead = "\u200b"  # an odd backslash before "[^n]" would escape the bracket
         if len(shown) == 1:

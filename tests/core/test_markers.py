@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.marker_lines import ends_inside_marker
 from bot.markers import Grammar, MarkerScanner, Token, find_markers
 from bot.models import Source, TextDelta
 from bot.registry import SourceRegistry
@@ -56,6 +57,52 @@ def test_record_key_with_columns_and_custom_word() -> None:
     assert find_markers('[[source key="ab12cd34"]]', Grammar(key_word="rec")) == []
     [custom] = find_markers("[[rec key='ab12cd34']]", Grammar(key_word="rec"))
     assert custom.key == "ab12cd34"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "columns"),
+    [
+        ('[[source key="k1", columns="a, b"]]', "k1", ("a", "b")),
+        ("[[source columns='a' key='k1']]", "k1", ("a",)),
+        ("[[source key=k1 columns=a]]", "k1", ("a",)),
+        ("[[source key=“k1”]]", "k1", ()),
+        # not well formed: a marker still, with no key to look up
+        ('[[source key="k1" columns=]]', "", ()),
+        ('[[source key="a"b"]]', "", ()),
+        # a key that held '"]]': the marker runs to its own "]]"
+        ('[[source key="k1"]]x"]]', 'k1"]]x', ()),
+    ],
+)
+def test_record_key_forms(text: str, key: str, columns: tuple[str, ...]) -> None:
+    [marker] = find_markers(f"a {text} b")
+    assert (marker.raw, marker.key, marker.columns) == (text, key, columns)
+
+
+def test_record_key_that_does_not_close_on_its_line_is_text() -> None:
+    assert find_markers('[[source key="k1" and more\ntext"]]') == []
+    assert raws('[[source key="k1 [1] more"]]') == ["[1]"]
+
+
+@pytest.mark.parametrize(
+    ("text", "inside"),
+    [
+        ("a [^", True),
+        ("a [cite", True),
+        ("a [1, ", True),
+        ("<cita", True),
+        ("x <CIT 12", True),
+        ('[[source key="a]', True),
+        ("【4:0", True),
+        ("a [the guide", False),
+        ("a [^1] b", False),
+        ("x < y", False),
+        ('[[source key="a"]] b', False),
+        ("[^\nnext", False),
+        ("[" + "1" * 70, False),
+    ],
+)
+def test_ends_inside_marker(text: str, inside: bool) -> None:
+    assert ends_inside_marker(text) is inside
 
 
 def test_linked_numbers_only_for_known_urls() -> None:

@@ -101,6 +101,23 @@ def test_caller_issued_key_is_used() -> None:
     assert registry.number_for_key("sku-42") == 1
 
 
+def test_keys_match_ignoring_case_when_unambiguous() -> None:
+    registry = SourceRegistry(secret=b"k" * 16)
+    registry.register_all([Source("a"), Source("r", kind="record", key="sku-12")])
+    assert registry.number_for_key("SKU-12") == 2
+    assert registry.number_for_key(" Sku-12 ") == 2
+    assert registry.number_for_key(registry.key_for(1).upper()) == 1
+
+
+def test_keys_differing_only_in_case_must_match_exactly() -> None:
+    registry = SourceRegistry()
+    registry.register_all(
+        [Source("x", kind="record", key="ab"), Source("y", kind="record", key="AB")]
+    )
+    assert (registry.number_for_key("ab"), registry.number_for_key("AB")) == (1, 2)
+    assert registry.number_for_key("Ab") is None  # two keys fit: no guess
+
+
 def test_key_for_unknown_number_raises() -> None:
     with pytest.raises(RegistryError):
         SourceRegistry().key_for(1)

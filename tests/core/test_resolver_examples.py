@@ -50,10 +50,23 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ("A [1-30].", "A [^1].", [1], ["out_of_range"]),
     ("A [2, 2, 1-2].", "A [^1][^2].", [2, 1], []),
     ("A [3] then [1] then [3].", "A [^1] then [^2] then [^1].", [3, 1], []),
+    # a group in doubled brackets is one marker; wiki-style links stay
+    ("A [[1]] and [[1, 3]] B.", "A [^1] and [^1][^2] B.", [1, 3], []),
+    ("A [[9]] and [[source]] B.", "A and B.", [], ["out_of_range", "placeholder"]),
+    ("A [[docs]] and [[2023]].", "A [[docs]] and [[2023]].", [], []),
     # footnotes
     ("A [^1].", "A [^1].", [1], []),
     ("A [^2^].", "A [^1].", [2], []),
     ("A [^1].\n\n[^1]: Install guide, p. 3\n[^2]: Other\n", "A [^1].", [1], []),
+    # a definition's indented continuation lines go with it (CommonMark reads them as its own)
+    (
+        "A [^1].\n[^1]: Install guide\n    https://docs.test/1\nB [2].",
+        "A [^1].\nB [^2].",
+        [1, 2],
+        [],
+    ),
+    ("    x [2]\n[^1]: a note\n\n    more [2]\nB [3].", "    x [2]\n\nB [^1].", [3], []),
+    ("    x [2]\n[1]: https://docs.test/1\n\t[1, 3]\nB [2].", "    x [2]\nB [^1].", [2], []),
     # citation tags
     ("A <citation>7</citation>.", "A [^1].", [7], []),
     ("A <citation>1 | quoted words</citation>.", "A [^1].", [1], []),
@@ -62,6 +75,22 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ("A <CIT 123/>.", "A [^1].", [2], []),
     # record keys
     (f'A [[source key="{RECORD_KEY}" columns="name, price"]].', "A [^1].", [5], []),
+    # a key in capitals still names its record; a mangled key is dropped whole
+    (f'A [[source key="{RECORD_KEY.upper()}"]].', "A [^1].", [5], []),
+    ('A [[source key="A"]]1"]] B.', "A B.", [], ["invalid_token"]),
+    (f"A [[source key='{RECORD_KEY}']]x']] B.", "A B.", [], ["invalid_token"]),
+    ('A [[source key="A]]1"]] and [[source key="x"y"]].', "A and.", [], ["invalid_token"] * 2),
+    ('A [[source key=""]] B.', "A B.", [], ["invalid_token"]),
+    # the attributes as models also write them: commas, either order, no or curly quotes
+    (f'A [[source key="{RECORD_KEY}", columns="name"]].', "A [^1].", [5], []),
+    (f"A [[Source columns='name' key='{RECORD_KEY}']].", "A [^1].", [5], []),
+    (
+        f"A [[source key={RECORD_KEY}]] and [[source key=“{RECORD_KEY}”]].",
+        "A [^1] and [^1].",
+        [5],
+        [],
+    ),
+    ('A [[source columns="name"]] B.', "A B.", [], ["invalid_token"]),
     # bracket words
     ("A [cite: 2].", "A [^1].", [2], []),
     ("A [citation:2].", "A [^1].", [2], []),
@@ -90,6 +119,8 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ("- [ ] task\n- [x] done", "- [ ] task\n- [x] done", [], []),
     ("See [the guide](https://docs.test/1).", "See [the guide](https://docs.test/1).", [], []),
     ("In [2023] the law.", "In [2023] the law.", [], []),
+    # no source is numbered 0: a bare group with 0 or a zero-padded number is the reader's
+    ("In [0, 1], a[0], [1,000] and [05] [3].", "In [0, 1], a[0], [1,000] and [05] [^1].", [3], []),
     # unknown, out of range, adjacency, space removal
     ("fact [9].", "fact.", [], ["out_of_range"]),
     ("fact [^9] and <citation>9</citation>.", "fact and.", [], ["out_of_range", "out_of_range"]),
@@ -102,6 +133,9 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ("A [1]\n[1] B.", "A [^1]\n[^1] B.", [1], []),
     ("fact [9] [1].", "fact [^1].", [1], ["out_of_range"]),
     ("fact <CIT nope />.", "fact.", [], ["unknown"]),
+    # a removed marker's space goes to the citation right after it in the run
+    ("fact [9][1].", "fact [^1].", [1], ["out_of_range"]),
+    ("fact <CIT nope /><citation>2</citation>.", "fact [^1].", [2], ["unknown"]),
     # placeholders
     ("fact [n] and [citation needed] and [Source N].", "fact and and.", [], ["placeholder"] * 3),
     ("a [source](https://x.test) link", "a [source](https://x.test) link", [], []),
@@ -134,6 +168,13 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ),
     ("See [the guide 【3】](https://o.test).", "See [the guide [^1]](https://o.test).", [3], []),
     ("See [a <CIT nope />](https://o.test).", "See [a](https://o.test).", [], ["unknown"]),
+    # a removal inside a marker's start never joins its halves into a marker no one resolved
+    ("A [^[9]1] B.", "A [^\u200b1] B.", [], ["out_of_range"]),
+    ("A <cita[9]tion>1</citation> B.", "A <cita\u200btion>1</citation> B.", [], ["out_of_range"]),
+    ('A [[source[9] key="x"]] B.', 'A [[source\u200b key="x"]] B.', [], ["out_of_range"]),
+    ("A [cite [9]: 2] (x [9]) B.", "A [cite\u200b: 2] (x) B.", [], ["out_of_range"] * 2),
+    # a removal at a line start spells no list item: its continuation stays code, as read
+    ("[9]    - item [2]\n\n\t[1]", "\u200b- item [^1]\n\n\t[1]", [2], ["out_of_range"]),
     # a line left empty by a removal goes with its line break, CRLF too (streamed "\r" alone)
     ("a\r\n[9]\r\nb", "a\r\nb", [], ["out_of_range"]),
     ("a\r\n[9]\r[1] x", "a\r\n\r[^1] x", [1], ["out_of_range"]),
@@ -213,6 +254,18 @@ def test_key_word_is_configurable() -> None:
     raw = f'A [[record key="{RECORD_KEY}"]] and [[source key="{RECORD_KEY}"]].'
     answer = resolve(raw, eight_sources(), ResolvePolicy(key_word="record"))
     assert answer.text == f'A [^1] and [[source key="{RECORD_KEY}"]].'
+
+
+def test_mangled_key_is_dropped_as_one_marker() -> None:
+    raw = f'A [[source key="{RECORD_KEY}" columns="name"]]1"]]. B [1].'
+    answer = resolve(raw, eight_sources())
+    assert answer.text == "A. B [^1]."
+    [dropped] = answer.dropped
+    assert (dropped.marker, dropped.reason, dropped.offset) == (
+        raw[2 : raw.index(". B")],
+        "invalid_token",
+        2,
+    )
 
 
 def test_pdf_citation_gets_page_link() -> None:
