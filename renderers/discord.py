@@ -30,7 +30,7 @@ from renderers.limits import (
     pack,
     truncate,
 )
-from renderers.markdown_writer import EntryLevel, MarkdownWriter, masked_link
+from renderers.markdown_writer import EntryLevel, MarkdownWriter, discord_link
 
 CHANNEL = "discord"
 SUPPRESS_EMBEDS = 1 << 2
@@ -87,10 +87,16 @@ def source_line(
     the title alone (for a URL longer than a message). A record's action is a masked link
     unless it is a button (``button``: it got one of the 25 a message can carry).
     """
-    title = _text(form.title, level.title)
     url = level.url(form.url) if form.url else None
-    if form.kind in ("link", "download") and url:
-        head = masked_link(title, url, "discord") if link else title + LINK_TOO_LONG
+    linked = form.kind in ("link", "download") and url is not None
+    # the title as text (a masked link's label is written by discord_link, without escapes)
+    title = "" if linked and link else _text(form.title, level.title)
+    if linked and url:
+        if link:
+            shown = form.title if form.title == url else truncate(form.title, level.title)
+            head = discord_link(shown, url)
+        else:
+            head = title + LINK_TOO_LONG
         if form.kind == "download" and form.filename:
             head += f" ({_text(form.filename, 120)})"
     elif form.kind == "attachment":
@@ -105,8 +111,8 @@ def source_line(
         columns = "; ".join(f"{k}: {v}" for k, v in record.columns)
         extras.append(_text(columns, level.columns))
     if record and record.action and not (record.button and button) and link:
-        label = _text(record.action.label, min(level.title, 200))
-        extras.append(masked_link(label, record.action.url, "discord"))
+        label = truncate(record.action.label, min(level.title, 200))
+        extras.append(discord_link(label, record.action.url))
     line = f"{marker(form, form.n)} {head}"
     if extras:
         line += " \u2014 " + " \u00b7 ".join(extras)

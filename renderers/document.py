@@ -47,14 +47,33 @@ def _collect_citations(tokens: Iterable[Token], seen: dict[int, None]) -> None:
                 _collect_citations(children, seen)
 
 
-def table_rows(table: Token) -> list[list[list[Token]]]:
-    """The inline tokens of every cell of ``table``, row by row, the header row first."""
+def table_rows(table: Token, markdown: bool = False) -> list[list[list[Token]]]:
+    """The inline tokens of every cell of ``table``, row by row, the header row first (as
+    :func:`cell_tokens` shows them, unless they are written back as ``markdown`` table cells)."""
     rows: list[list[list[Token]]] = []
     for part in table.get("children") or []:
         row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
         for row in row_tokens:
-            rows.append([c.get("children") or [] for c in row["children"]])
+            cells = [c.get("children") or [] for c in row["children"]]
+            rows.append(cells if markdown else [cell_tokens(cell) for cell in cells])
     return rows
+
+
+def cell_tokens(cell: list[Token]) -> list[Token]:
+    """A table cell's inline tokens with ``\\|`` in its code shown as ``|``.
+
+    A pipe in a table cell is written ``\\|``, inside code too (GFM), and the parser keeps the
+    backslash in code spans: ``ps aux \\| grep x`` is the code ``ps aux | grep x``.
+    """
+    for token in cell:  # a loop, not any(): this runs for every cell of every table
+        if token["type"] == "codespan" and "\\|" in token.get("raw", ""):
+            break
+    else:
+        return cell
+    return [
+        {**t, "raw": str(t.get("raw", "")).replace("\\|", "|")} if t["type"] == "codespan" else t
+        for t in cell
+    ]
 
 
 def list_shows_text(token: Token) -> bool:

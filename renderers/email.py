@@ -80,8 +80,9 @@ def marker(form: CitationForm, n: int) -> str:
 class EmailBlocks:
     """Block step: each block as an (html, text) pair."""
 
-    def __init__(self, forms: Mapping[int, CitationForm]):
+    def __init__(self, forms: Mapping[int, CitationForm], listed: bool = True):
         self._forms = forms
+        self._listed = listed  # False under ``show: none``: no references to point into
         self._html = HtmlWriter(self.cite_html, STYLES)
         self._text = TextWriter(self.cite_text)
         self._cited: dict[int, str] = {}  # a source cited again is written the same way
@@ -94,12 +95,14 @@ class EmailBlocks:
         if form is None:
             return ""
         href = form.url if form.url and form.kind in ("link", "download") else f"#ref-{n}"
-        title = html_text(form.title)
-        markup = (
-            f'<sup style="font-size:11px;line-height:0;"><a href="{html_text(href)}" '
-            f'title="{title}" style="color:#0b62d6;text-decoration:none;">'
-            f"{marker(form, n)}</a></sup>"
-        )
+        if href.startswith("#") and not self._listed:
+            markup = f'<sup style="font-size:11px;line-height:0;">{marker(form, n)}</sup>'
+        else:
+            markup = (
+                f'<sup style="font-size:11px;line-height:0;"><a href="{html_text(href)}" '
+                f'title="{html_text(form.title)}" style="color:#0b62d6;text-decoration:none;">'
+                f"{marker(form, n)}</a></sup>"
+            )
         self._cited[n] = markup
         return markup
 
@@ -115,7 +118,7 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> EmailBlocks:
     """The block step (``seed`` is unused)."""
-    return EmailBlocks(forms)
+    return EmailBlocks(forms, listed=context.show != "none")
 
 
 # built once: nh3.clean() converts the allow-lists on every call

@@ -74,6 +74,30 @@ def slack_url(url: str) -> str:
 _SLACK_URL = str.maketrans({"|": "%7C", "<": "%3C", ">": "%3E", " ": "%20"})
 
 
+# Discord shows a masked link's label with its backslashes (it turns escaping off there), so a
+# label is made safe without them: doubled marks (bold, underline, strike, spoiler) get a
+# zero-width space between them, and a URL in it ("https://…" makes Discord show the whole link
+# as text) one after its colon.
+_MARK = re.compile(r"[*_~|`]")
+_DOUBLED_MARK = re.compile(r"([*_~|`])(?=\1)")
+_LABEL_SCHEME = re.compile(r"(\w:)(?=//)")
+_BRACKETS = str.maketrans("[]", "()")
+
+
+def discord_label(text: str) -> str:
+    """``text`` as the label of a Discord masked link ``[label](<url>)``: on one line, with no
+    backslash (Discord would show it), brackets (which would end the label) as parentheses, no
+    bold/underline/strike/spoiler pair, no URL and no mention."""
+    text = one_line(text)
+    if "[" in text or "]" in text:
+        text = text.translate(_BRACKETS)
+    if "://" in text:
+        text = _LABEL_SCHEME.sub("\\1\u200b", text)
+    if _MARK.search(text) is not None:  # rare in a title: skip the slower substitution
+        text = _DOUBLED_MARK.sub("\\1\u200b", text)
+    return no_mentions(text)
+
+
 def no_mentions(text: str) -> str:
     """Neutralise ``@everyone``/``@here``/``@channel`` and Discord ``<@…>``-style tokens."""
     if "@" in text:
@@ -126,6 +150,24 @@ def outside_urls(
 
 
 _NOT_A_LINK = frozenset({"", "www", "http://", "https://", "mailto:"})
+_URL_START = re.compile(r"https?://|mailto:|www\.", re.I)
+
+
+def ends_in_url(text: str) -> bool:
+    """True when the last word of ``text`` holds a bare URL (``…/dl``, ``(https://x.y).``).
+
+    A citation marker written right after it would be linked with it: Discord's linkifier and
+    Discourse's (markdown-it) run a URL on through ``\\[1\\]`` or ``[^1]``, and so may a mail
+    client through ``[1]``. Only the last word is read.
+    """
+    if ":" not in text and "ww" not in text and "WW" not in text:
+        return False  # most text holds no URL: say so before looking for the last word
+    word = text[text.rfind(" ") + 1 :]  # text tokens hold spaces; other white space is rare
+    if "\n" in word or "\t" in word:
+        word = "" if word[-1].isspace() else word.split()[-1]
+    if ":" not in word and "ww" not in word and "WW" not in word:
+        return False  # the usual last word ("works.", "8443"): no scheme, no "www."
+    return _URL_START.search(word) is not None
 
 
 def _link_part(found: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 
 from bot.markdown import Token
 from renderers.document import (
+    cell_tokens,
     cited_numbers,
     list_shows_text,
     shows_text,
@@ -119,7 +120,8 @@ class HtmlWriter:
 
     def _cells(self, cells: list[Token], tag: str) -> str:
         return "".join(
-            f"{self._tags[tag]}{self.inline(c.get('children') or [])}</{tag}>" for c in cells
+            f"{self._tags[tag]}{self.inline(cell_tokens(c.get('children') or []))}</{tag}>"
+            for c in cells
         )
 
     def inline(self, tokens: list[Token], in_link: bool = False) -> str:

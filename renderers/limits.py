@@ -40,15 +40,21 @@ EMAIL_MAX_HTML_BYTES = 100_000
 
 # Markdown links `[..](..)` (one level of brackets in the text, of parentheses in the URL),
 # Slack links `<..|..>`, HTML tags, code spans, and bold, italic or struck text (a cut would
-# leave each piece with an unpaired mark): never cut inside one. A link's text or URL stops at
-# a bracket or parenthesis it does not close, so a run of "[" or "(" costs one step each (text
-# that ran on to the first "]" or ")" made splitting quadratic).
+# leave each piece with an unpaired mark): never cut inside one. A backtick shown as text
+# (escaped "\`", or Slack's joiner-wrapped one) opens no code span: taken for one, it would
+# hide the links up to the next backtick from this list, and a cut could fall inside them.
+# A link's text or URL stops at a bracket or parenthesis it does not close, so a run of "[" or
+# "(" costs one step each (text that ran on to the first "]" or ")" made splitting quadratic).
 _PROTECTED = re.compile(
     r"\[[^\[\]\n]*(?:\[[^\[\]\n]*\][^\[\]\n]*)*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)"
-    r"|<[^<>\n]*>|`[^`\n]*`"
+    r"|<[^<>\n]*>|`(?<!\\`)(?<!\u200d`)(?!\u200d)[^`\n]*(?<!\u200d)`"
     r"|\*[^*\n]{1,1500}\*|(?<!\w)_[^_\n]{1,1500}_(?!\w)|~[^~\n]{1,1500}~"
 )
 _QUOTE_PREFIX = re.compile(r"(?: {0,3}>[ \t]?)+")
+# empty quote lines where a piece ends or the next begins: they would only show as a bare ">"
+# (Discord) or an empty quoted line (a message ends its quote anyway)
+_EMPTY_QUOTE_TAIL = re.compile(r"(?:\n[ \t]*>[ \t>]*)+$")
+_EMPTY_QUOTE_HEAD = re.compile(r"^(?:[ \t]*>[ \t>]*\n)+")
 # where a line's text starts: after its indent, and after a list marker if it has one
 _ITEM_INDENT = re.compile(r" *(?:(?:[-+*]|\d{1,9}[.)]) +)?")
 
@@ -130,6 +136,7 @@ def split_long(text: str, limit: int) -> list[str]:
             reopen = ""
             rest = body[cut:].lstrip("\n")
             if body[cut - 1] == "\n" or body[cut] == "\n":
+                rest = _EMPTY_QUOTE_HEAD.sub("", rest)
                 rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
             else:
                 # a quote's line cut in two: its second half is still quoted
@@ -142,7 +149,7 @@ def split_long(text: str, limit: int) -> list[str]:
                     item = _ITEM_INDENT.match(body, line_start)
                     indent = item.end() - line_start if item else 0
                     rest = _dedent_item(rest, indent, at_line_start=False)
-        pieces.append(piece.rstrip())
+        pieces.append(_EMPTY_QUOTE_TAIL.sub("", piece.rstrip()))
         if reopen and not rest.strip():
             break
     return [p for p in pieces if visible(p)]

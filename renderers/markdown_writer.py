@@ -23,6 +23,8 @@ from renderers.document import (
     without_citations,
 )
 from renderers.escaping import (
+    discord_label,
+    ends_in_url,
     md_text,
     md_url,
     no_forum_mentions,
@@ -41,6 +43,7 @@ _TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in _SPECIAL_CHARS})
 _HAS_SPECIAL = re.compile(f"[{re.escape(_SPECIAL_CHARS)}]")
 _LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
 TABLE_MAX_WIDTH = 60
+_FOOTNOTE_DEFINITION = re.compile(r"^( {0,3}\[\^[^\]\s]+\]):", re.M)
 _BACKTICK_RUN = re.compile(r"`+")
 _BACKTICK_PAIRS = re.compile(r"`(?=`)")
 
@@ -120,12 +123,17 @@ class MarkdownWriter:
     def __init__(self, dialect: Dialect, cite: Callable[[int], str]):
         self._dialect = dialect
         self._cite = cite
+        self._in_quote = False  # Discord: inside a quote, which cannot hold another
 
     def block(self, token: Token) -> str:
         kind = token["type"]
         children = token.get("children") or []
         if kind in ("paragraph", "block_text"):
-            return _LINE_START.sub(_escape_line_start, self.inline(children))
+            text = _LINE_START.sub(_escape_line_start, self.inline(children))
+            if self._dialect == "discourse" and "]:" in text:
+                # a line opening "[^2]: …" would define footnote 2, not cite it
+                text = _FOOTNOTE_DEFINITION.sub(r"\1\\:", text)
+            return text
         if kind == "heading":
             level = int(token["attrs"]["level"])
             if self._dialect == "discord":
@@ -135,7 +143,9 @@ class MarkdownWriter:
         if kind == "list":
             return self._list(token)
         if kind == "block_quote":
-            return quoted(self.block(c) for c in children)
+            if self._dialect == "discourse":
+                return quoted(self.block(c) for c in children)
+            return self._discord_quote(children)
         if kind == "block_code":
             return self._code(str(token.get("raw", "")), (token.get("attrs") or {}).get("info"))
         if kind == "thematic_break":
@@ -150,6 +160,18 @@ class MarkdownWriter:
         if children:
             return "\n\n".join(self.block(c) for c in children)
         return escape_text(str(token.get("raw", "")), self._dialect)
+
+    def _discord_quote(self, children: list[Token]) -> str:
+        """A Discord quote: one level only, every line starting "> " (a quote inside it joins
+        it, since Discord shows a second ">" as text; and a line of a bare ">" is text too,
+        ending the quote, so an empty line inside it is "> ")."""
+        if self._in_quote:
+            return "\n\n".join(b for b in (self.block(c) for c in children) if visible(b))
+        self._in_quote = True
+        try:
+            return quoted((self.block(c) for c in children), blank="> ")
+        finally:
+            self._in_quote = False
 
     def _code(self, code: str, info: object) -> str:
         code = code.rstrip("\n")
@@ -183,10 +205,10 @@ class MarkdownWriter:
         return sep.join(items)
 
     def _table(self, token: Token) -> str:
-        rows = table_rows(token)
+        rows = table_rows(token, markdown=self._dialect == "discourse")
         if not shows_text(rows):
             return ""
-        if self._dialect == "discourse":
+        if self._dialect == "discourse":  # a GFM table again: code keeps its "\|"
             lines = [
                 "| " + " | ".join(one_line(self.inline(c)) for c in row) + " |" for row in rows
             ]
@@ -221,7 +243,10 @@ class MarkdownWriter:
                     text = "\\" + text  # "[^1](TCP)" would be a link to "TCP", not a footnote
                 out.append(text)
             elif kind == "citation":
-                out.append(self._cite(int(token["attrs"]["n"])))
+                mark = self._cite(int(token["attrs"]["n"]))
+                if mark and i and tokens[i - 1]["type"] == "text" and ends_in_url(out[-1]):
+                    mark = " " + mark  # else the platform links the marker as part of the URL
+                out.append(mark)
             elif kind == "emphasis":
                 out.append(f"*{self.inline(children)}*")
             elif kind == "strong":
@@ -261,10 +286,9 @@ class MarkdownWriter:
         url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
         if url is None:
             return escape_text(label, self._dialect) + after
-        shown = md_text(label)
-        if self._dialect == "discourse":
-            shown = no_forum_mentions(shown)  # Discord's masked_link breaks its own mentions
-        return masked_link(shown, url, self._dialect) + after
+        if self._dialect == "discord":
+            return discord_link(label, url) + after
+        return masked_link(no_forum_mentions(md_text(label)), url, self._dialect) + after
 
 
 @dataclass(frozen=True)
@@ -283,7 +307,24 @@ class EntryLevel:
 
 
 def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:
-    """``[label](<url>)`` (Discord: the angle brackets suppress the embed) or ``[label](url)``."""
+    """``[label](<url>)`` (Discord: the angle brackets suppress the embed) or ``[label](url)``.
+
+    For Discord write links with :func:`discord_link`: it shows a label's escapes as written."""
     if dialect == "discord":
         return f"[{no_mentions(escaped_label)}](<{md_url(url)}>)"
     return f"[{escaped_label}]({md_url(url)})"
+
+
+def discord_link(label: str, url: str) -> str:
+    """``label`` linking to ``url`` as Discord shows it: a masked link ``[label](<url>)`` (the
+    angle brackets suppress the embed; the label made safe by :func:`discord_label`); a URL
+    that is its own label as ``<url>`` (a URL as a label would show the whole link as text);
+    and an e-mail address as text, since Discord links only http(s) in a masked link."""
+    if url[:7].lower() == "mailto:":
+        address = escape_text(url[7:], "discord")
+        if label in (url, url[7:]):
+            return address
+        return f"{escape_text(one_line(label), 'discord')} ({address})"
+    if label == url:  # shown as written: only what would end the autolink is encoded
+        return "<" + url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E") + ">"
+    return f"[{discord_label(label)}](<{md_url(url)}>)"

@@ -69,7 +69,9 @@ def mrkdwn_to_html(text: str) -> str:
         if line.startswith("> ") or line == ">":
             lines.append(f"<blockquote>{line[2:]}</blockquote>")
         else:
-            lines.append(line + "<br>")
+            # Slack keeps a line's leading spaces (a nested bullet's indent); HTML would not
+            text = line.lstrip(" ")
+            lines.append("\u00a0" * (len(line) - len(text)) + text + "<br>")
     html = "\n".join(lines)
     # a code block is a block of its own: no blank line breaks around it
     html = re.sub(r"(?:<br>\n)*\x00(\d+)\x00(?:<br>\n?)*", lambda m: codes[int(m.group(1))], html)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from bot.markdown import Token
 from renderers.base import EMPTY_ANSWER, Capabilities, CitationForm, RenderContext
-from renderers.document import Document
+from renderers.document import Document, cell_tokens
 from renderers.escaping import (
     one_line,
     slack_link_text,
@@ -116,6 +116,8 @@ class SlackBlocks:
         kind = token["type"]
         children = token.get("children") or []
         if kind in _INLINE_HOLDERS:
+            if kind == "table_cell":
+                children = cell_tokens(children)
             return one_line(self._writer.plain(children))
         if kind in ("block_code", "block_html"):
             return one_line(str(token.get("raw", "")))

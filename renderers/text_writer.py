@@ -10,16 +10,17 @@ import html
 from collections.abc import Callable, Iterable
 
 from bot.markdown import Token, plain_text
-from renderers.document import list_shows_text
-from renderers.escaping import one_line, safe_url, visible
+from renderers.document import cell_tokens, list_shows_text
+from renderers.escaping import ends_in_url, one_line, safe_url, visible
 
 
-def quoted(blocks: Iterable[str]) -> str:
-    """The visible ``blocks`` as one ``>`` block quote (empty when nothing is visible)."""
+def quoted(blocks: Iterable[str], blank: str = ">") -> str:
+    """The visible ``blocks`` as one ``>`` block quote (empty when nothing is visible); an
+    empty line inside it is ``blank``."""
     inner = "\n\n".join(block for block in blocks if visible(block))
     if not inner:
         return ""
-    return "\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))
+    return "\n".join(f"> {line}" if line else blank for line in inner.split("\n"))
 
 
 class TextWriter:
@@ -56,7 +57,8 @@ class TextWriter:
                 row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
                 for row in row_tokens:
                     cells = [
-                        one_line(self.inline(c.get("children") or [])) for c in row["children"]
+                        one_line(self.inline(cell_tokens(c.get("children") or [])))
+                        for c in row["children"]
                     ]
                     rows.append(" | ".join(cells))
             return "\n".join(rows) if any(visible(r.replace("|", "")) for r in rows) else ""
@@ -90,13 +92,16 @@ class TextWriter:
 
     def inline(self, tokens: list[Token]) -> str:
         out: list[str] = []
-        for token in tokens:
+        for i, token in enumerate(tokens):
             kind = token["type"]
             children = token.get("children") or []
             if kind == "text":
                 out.append(html.unescape(str(token.get("raw", ""))))
             elif kind == "citation":
-                out.append(self._cite(int(token["attrs"]["n"])))
+                mark = self._cite(int(token["attrs"]["n"]))
+                if mark and i and tokens[i - 1]["type"] in ("text", "link") and _bare(out[-1]):
+                    mark = " " + mark  # a mail client would link "[1]" as part of the URL
+                out.append(mark)
             elif kind == "codespan":
                 out.append(str(token.get("raw", "")))
             elif kind in ("link", "image"):
@@ -110,3 +115,9 @@ class TextWriter:
             else:
                 out.append(str(token.get("raw", "")))
         return "".join(out)
+
+
+def _bare(text: str) -> bool:
+    """True when ``text`` ends in a URL written bare (a link is "label <url>" unless its label
+    is its URL)."""
+    return not text.endswith(">") and ends_in_url(text)

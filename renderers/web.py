@@ -36,7 +36,7 @@ ALLOWED_ATTRIBUTES = {
     "ol": {"class", "start", "id", "aria-label"},
     "li": {"id", "class", "value"},
     "span": {"class", "id", "role"},
-    "div": {"class", "id"},
+    "div": {"class", "id", "dir"},
     "section": {"class", "aria-label"},
     "h2": {"class"},
     "code": {"class"},
@@ -76,9 +76,10 @@ def hover_text(form: CitationForm) -> str:
 class WebBlocks:
     """Block-level step of the web renderer (see renderers.document)."""
 
-    def __init__(self, forms: Mapping[int, CitationForm], prefix: str):
+    def __init__(self, forms: Mapping[int, CitationForm], prefix: str, listed: bool = True):
         self._forms = forms
         self._prefix = prefix
+        self._listed = listed  # False under ``show: none``: no source list to point into
         self._writer = HtmlWriter(self.cite)
         self._cache: dict[int, tuple[CitationForm, str]] = {}
 
@@ -91,12 +92,16 @@ class WebBlocks:
             return cached[1]
         weak = " weak" if form.weak else ""
         mark = f"[{n}?]" if form.weak else f"[{n}]"
-        target = f"#cite-{self._prefix}-{n}"
+        anchor = f"cite-{self._prefix}-{n}"
         hover = html_text(hover_text(form)) if form.reachable else "restricted source"
-        markup = (
-            f'<sup class="citation{weak}"><a href="{target}" title="{hover}" data-n="{n}" '
-            f'aria-describedby="cite-{self._prefix}-{n}">{mark}</a></sup>'
-        )
+        if self._listed:
+            link = f'href="#{anchor}" title="{hover}" data-n="{n}" aria-describedby="{anchor}"'
+        elif form.url and form.kind in ("link", "download"):
+            # no list to describe it: the marker leads to the source itself
+            link = f'href="{html_text(form.url)}" title="{hover}" data-n="{n}"'
+        else:
+            link = f'title="{hover}" data-n="{n}"'
+        markup = f'<sup class="citation{weak}"><a {link}>{mark}</a></sup>'
         self._cache[n] = (form, markup)
         return markup
 
@@ -113,6 +118,9 @@ def _source_item(form: CitationForm, prefix: str) -> str:
             head += f' <span class="filename">({html_text(form.filename)})</span>'
     else:
         head = f'<span class="source-name">{title}</span>'
+        if form.filename and form.filename != form.title:
+            # the name to look the file up by, as every other channel shows it
+            head += f' <span class="filename">({html_text(form.filename)})</span>'
     parts = [head]
     if form.detail:
         parts.append(f'<span class="detail">{html_text(form.detail)}</span>')
@@ -176,7 +184,9 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
             f'<section class="sources" aria-label="Sources"><h2 class="sources-title">Sources</h2>'
             f'<ol class="sources" id="sources-{prefix}">\n{items}\n</ol></section>'
         )
-    markup = f'<div class="answer" id="answer-{prefix}">{body}\n{sources}</div>'
+    # dir="auto": an answer in Hebrew or Arabic reads right to left, its punctuation and
+    # markers at the end of its sentences, not the start
+    markup = f'<div class="answer" id="answer-{prefix}" dir="auto">{body}\n{sources}</div>'
     return {"html": sanitize(markup), "citations": [citation_json(f, doc) for f in listed]}
 
 
@@ -184,4 +194,4 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> WebBlocks:
     """The block step for an answer whose anchors derive from ``seed``."""
-    return WebBlocks(forms, anchor_prefix(seed))
+    return WebBlocks(forms, anchor_prefix(seed), listed=context.show != "none")
