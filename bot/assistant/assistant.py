@@ -13,7 +13,8 @@ streamed citation that already has its quote is narrowed as it is emitted.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from contextlib import aclosing
 from pathlib import Path
 
 from bot.assistant.base import Reply, ReplyEvent
@@ -125,9 +126,12 @@ class Assistant:
     ) -> Reply:
         """Answer in one go: the resolved Answer and the turn's registry."""
         turn = self._turn(question, audience, history, stream=False)
-        async for event in self._resolve(turn):
-            if isinstance(event, Reply):
-                return event
+        # closed here, not left to the garbage collector: an async generator abandoned at its
+        # last yield is finalized by a task of its own, which outlives a closed event loop
+        async with aclosing(self._resolve(turn)) as events:
+            async for event in events:
+                if isinstance(event, Reply):
+                    return event
         raise AssertionError("the resolver always ends with a Reply")  # pragma: no cover
 
     async def stream(
@@ -137,7 +141,7 @@ class Assistant:
         async for event in self._resolve(self._turn(question, audience, history, stream=True)):
             yield event
 
-    async def _resolve(self, turn: Turn) -> AsyncIterator[ReplyEvent]:
+    async def _resolve(self, turn: Turn) -> AsyncGenerator[ReplyEvent, None]:
         # One path for both: the resolver reads the model's text as it arrives and decides per
         # marker whether bare "[n]" is a citation (only once a tool has registered a source), so
         # reply() and stream() give the same Answer for the same model output.

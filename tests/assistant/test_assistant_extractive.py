@@ -398,3 +398,21 @@ async def test_the_suggested_prompts_of_the_shipped_config_are_answered_with_cit
     for prompt in prompts:
         answer = await assistant.answer(prompt, PUBLIC)
         assert answer.text != NOT_FOUND and answer.citations, prompt
+
+
+async def test_reply_closes_its_event_stream_instead_of_leaving_it_to_the_loop(
+    assistant: Assistant,
+) -> None:
+    # An async generator abandoned at a yield is finalized later by a task of the event loop's
+    # own; one that outlives the loop is logged as "Task was destroyed but it is pending".
+    import sys
+
+    hooks = sys.get_asyncgen_hooks()
+    abandoned: list[object] = []
+    sys.set_asyncgen_hooks(firstiter=hooks.firstiter, finalizer=abandoned.append)
+    try:
+        reply = await assistant.reply("How do I install citecast?", frozenset({"public"}))
+    finally:
+        sys.set_asyncgen_hooks(*hooks)
+    assert reply.answer.citations
+    assert abandoned == []
