@@ -6,8 +6,9 @@ a claim means the same thing when it is checked and when it is measured.
 Rules:
 - Code (fenced blocks, indented blocks, code spans) is never a claim and its ``[^n]`` text is
   not a citation; headings, table separators and blank lines are skipped.
-- Sentences end at ``.``, ``!`` or ``?`` followed by whitespace; markers written right after the
-  punctuation (``Fact.[^1]``) belong to the sentence before.
+- Sentences end at ``.``, ``!`` or ``?`` followed by whitespace, or at the CJK ``。``, ``！``,
+  ``？`` (no space follows those); markers written right after the punctuation (``Fact.[^1]``,
+  ``事実。[^1]``) belong to the sentence before.
 - Inside a sentence, a marker closes the clause since the previous marker group; when that clause
   is too short to be checked on its own (fewer than three content words) it extends back to the
   start of the sentence.
@@ -20,10 +21,15 @@ from dataclasses import dataclass
 
 from bot.markdown import FENCE_OPEN, closing_fence
 from bot.marker_lines import indent_width
-from bot.text_terms import content_terms
+from bot.text_terms import content_terms, has_cjk_sentence_end
 
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
+# Chinese, Japanese and Korean end a sentence at 。！？ (or half-width ｡) with no space after it,
+# so there the punctuation alone ends it; closing quotes and brackets stay with the sentence.
 _SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*((?:\[\^\d{1,6}\])*)(?=\s|$)")
+_CJK_SENTENCE_END_RE = re.compile(
+    _SENTENCE_END_RE.pattern + r"|[。！？｡][」』）〕】\"'”’)\]*_]*((?:\[\^\d{1,6}\])*)"
+)
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 # a code span closes only at a backtick run of exactly its opening length
 _CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
@@ -155,7 +161,9 @@ def _cells(line: str) -> list[tuple[int, str]]:
 def _split_sentences(line: str) -> list[tuple[int, str]]:
     pieces: list[tuple[int, str]] = []
     start = 0
-    for match in _SENTENCE_END_RE.finditer(line):
+    # the CJK-aware pattern only where it can matter: English splits as fast as before
+    pattern = _CJK_SENTENCE_END_RE if has_cjk_sentence_end(line) else _SENTENCE_END_RE
+    for match in pattern.finditer(line):
         end = match.end()
         if line[start:end].strip():
             pieces.append((start, line[start:end]))

@@ -4,7 +4,8 @@ A text fragment (``#:~:text=``, https://wicg.github.io/scroll-to-text-fragment/)
 scroll to and highlight the quoted words. The spec reserves ``-``, ``,`` and ``&`` inside the
 fragment, so every character outside the unreserved set is percent-encoded, those three
 included. A quote longer than :data:`MAX_DIRECT_CHARS` uses the ``start,end`` form (its first
-and last words); a fragment that would still be longer than :data:`MAX_FRAGMENT_CHARS` is left
+and last words; for CJK, which has no spaces, its first characters and its last clause); a
+fragment that would still be longer than :data:`MAX_FRAGMENT_CHARS` is left
 out (the plain URL is better than a broken highlight). A quote from a Markdown source is
 reduced to what a reader of the rendered page sees (:func:`visible_text`) first: the browser
 searches the page's text, where ``**``, backticks and ``[text](url)`` targets no longer appear.
@@ -26,6 +27,12 @@ from bot.models import Source
 MAX_DIRECT_CHARS = 80
 EDGE_WORDS = 4
 MAX_FRAGMENT_CHARS = 400
+EDGE_CJK_CHARS = 8
+# Where a CJK end term may start: after punctuation between clauses (or a space).
+_CLAUSE_BREAK = re.compile(r"[、，,;；:：\s]")
+# Kana, Han and Hangul (the core of bot.knowledge.cjk's ranges): importing that package would
+# load the index (SQLite), which the dependency rule keeps out of this module.
+_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain", "text/markdown"})
 # Inline tokens join without a space ("**forty**-two"); any other token is a block of its own.
 _INLINE = frozenset(
@@ -77,6 +84,27 @@ def text_fragment(quote: str) -> str | None:
         end = encode_fragment_text(" ".join(words[-EDGE_WORDS:]))
         value = f"{start},{end}"
     directive = f":~:text={value}"
+    if len(directive) <= MAX_FRAGMENT_CHARS:
+        return directive
+    return _cjk_fragment(whole) if _CJK_CHAR.search(whole) else None
+
+
+def _cjk_fragment(whole: str) -> str | None:
+    """The ``start,end`` form for a CJK quote, which has no spaces to take edge words from.
+
+    Each CJK character takes nine characters encoded, so a sentence of some 45 no longer fits
+    whole. The browser needs the end term to start at a word boundary, which in CJK only
+    punctuation guarantees: it is the clause after the last 、，; or space. The start term
+    starts the quote (a boundary) and may end anywhere, as the spec allows when an end follows.
+    """
+    cut = max((m.end() for m in _CLAUSE_BREAK.finditer(whole, 0, len(whole) - 1)), default=0)
+    if cut < 2:
+        return None  # no clause break: no end term the browser is sure to find
+    head = whole[: min(EDGE_CJK_CHARS, cut - 1)].strip()  # ends before the tail begins
+    tail = whole[cut:].strip()
+    if not head or not tail:
+        return None
+    directive = f":~:text={encode_fragment_text(head)},{encode_fragment_text(tail)}"
     return directive if len(directive) <= MAX_FRAGMENT_CHARS else None
 
 

@@ -41,6 +41,8 @@ from bot.text_terms import content_terms, number_values
 
 log = logging.getLogger(__name__)
 _MIN_FACT_TERMS = 4
+# A question, or a lead-in to a list, states nothing; CJK writes them with full-width marks.
+_NOT_A_STATEMENT = ("?", ":", "？", "：")
 _NOT_FOUND_RE = re.compile(r"\b(could not find|couldn't find|no relevant|nothing relevant)\b", re.I)
 
 
@@ -122,9 +124,15 @@ def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer)
             best_claim, best = claim, support
     assert best is not None
     quote = citation.quote
+    link = citation.deep_link
     if not quote or quote.lower() not in passage.lower():
+        # The resolver built the old link from the model's quote, which the passage does not
+        # hold: a browser would highlight nothing (or the wrong words). Link the new quote, or
+        # only the place (a PDF page) when there is none.
         quote = best.quote
-    link = deep_link(citation.source, quote) if quote else citation.deep_link
+        link = deep_link(citation.source, quote) or deep_link(citation.source)
+    elif quote:
+        link = deep_link(citation.source, quote) or link
     # a plug-in scorer may stray outside 0..1 (or give NaN); the stored answer must stay loadable
     score = min(1.0, max(0.0, best.score)) if best.score == best.score else 0.0
     return replace(
@@ -132,7 +140,7 @@ def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer)
         support=score,
         claim=best_claim.text,
         quote=quote,
-        deep_link=link or citation.deep_link,
+        deep_link=link,
     )
 
 
@@ -196,7 +204,7 @@ def uncited_claims(text: str) -> list[str]:
     out: list[str] = []
     for sentence in sentences(text):
         plain = sentence.text
-        if sentence.numbers or plain.endswith(("?", ":")) or _NOT_FOUND_RE.search(plain):
+        if sentence.numbers or plain.endswith(_NOT_A_STATEMENT) or _NOT_FOUND_RE.search(plain):
             continue
         if number_values(plain) or len(content_terms(plain)) >= _MIN_FACT_TERMS:
             out.append(plain)

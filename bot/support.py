@@ -26,9 +26,21 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
-from bot.text_terms import frequencies, number_values, numbers, quoted_phrases, term_set
+from bot.text_terms import (
+    frequencies,
+    has_cjk_sentence_end,
+    number_values,
+    numbers,
+    quoted_phrases,
+    term_set,
+)
 
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+# CJK sentences end at 。！？ with no space after them (a closing quote or bracket stays with
+# the sentence); without this a Chinese or Japanese passage was one "sentence", its whole quote.
+_CJK_SENTENCE_SPLIT_RE = re.compile(
+    r"(?<=[.!?])\s+|\n+|(?<=[。！？｡])(?![」』）〕】\"'”’)。！？｡])\s*"
+)
 _UNIT_ALIASES = {
     "s": "second",
     "sec": "second",
@@ -154,7 +166,8 @@ def _units_by_value(text: str) -> dict[str, set[str]]:
 @lru_cache(maxsize=4_096)
 def passage_sentences(text: str) -> tuple[str, ...]:
     """The passage split into sentences (and lines), empty ones removed."""
-    return tuple(part.strip() for part in _SENTENCE_SPLIT_RE.split(text) if part and part.strip())
+    pattern = _CJK_SENTENCE_SPLIT_RE if has_cjk_sentence_end(text) else _SENTENCE_SPLIT_RE
+    return tuple(part.strip() for part in pattern.split(text) if part and part.strip())
 
 
 def best_support(scorer: SupportScorer, passage: str, claim: str) -> Support:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import STOP_WORDS, stem, words
 
 _NUMBER_RE = re.compile(
@@ -37,6 +38,16 @@ _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]{3,200})[\"“”]")
 
 
 _cached_stem = lru_cache(maxsize=65_536)(stem)
+CJK_SENTENCE_ENDS = "。！？｡"
+
+
+def has_cjk_sentence_end(text: str) -> bool:
+    """Whether ``text`` holds a CJK full stop, ``！`` or ``？`` (which no space follows).
+
+    Sentence splitters take their slower CJK-aware pattern only then, so English is split at
+    the speed (and exactly the way) it was before.
+    """
+    return any(mark in text for mark in CJK_SENTENCE_ENDS)
 
 
 def content_terms(text: str) -> list[str]:
@@ -61,6 +72,10 @@ def term_set(text: str) -> frozenset[str]:
 def numbers(text: str) -> frozenset[str]:
     """Normalised numbers of ``text``, each with its unit when one follows it."""
     found: set[str] = set()
+    if has_cjk(text):
+        # A number written inside a CJK run ("約1400万人") has a word character right before
+        # it, which the regex takes for part of a word: set CJK runs apart so it is seen.
+        text = CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
     for match in _NUMBER_RE.finditer(text):
         whole = match.group(1).replace(",", "")
         value = whole if match.group(2) is None else f"{whole}.{match.group(2)}"

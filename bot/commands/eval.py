@@ -62,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 <= threshold <= 1.0:
         raise ValidationError("--threshold must be between 0 and 1")
     if args.out:
+        if args.out.resolve() == args.data.resolve():
+            # the report would overwrite the data set it measured
+            raise ValidationError(f"--out {args.out} is the data file itself")
         check_writable(args.out)
     cases = load_cases(args.data)
     scorer = scorer_factory(settings.grounding.backend)

@@ -6,7 +6,11 @@ markers and all) or a ``question`` to put to the configured assistant. Optional 
 - ``sources``: the turn's sources as Source JSON, registered in order (needed with ``answer``);
 - ``audience``: the viewer's groups (default ``["public"]``);
 - ``gold_citations``: the source ids a good answer cites;
-- ``labels``: hand-labelled support, ``{"claim": "...", "source": "<id>", "supported": true}``.
+- ``labels``: hand-labelled support, ``{"claim": "...", "source": "<id>", "supported": true}``
+  (with a recorded answer, ``source`` must be one of the case's ``sources``).
+
+Any other key is refused, so a misspelt one cannot silently leave its part out. The file may start
+with a UTF-8 byte order mark.
 
 Example::
 
@@ -27,6 +31,8 @@ from typing import Any
 
 from bot.errors import ValidationError
 from bot.models import Source
+
+_FIELDS = frozenset({"id", "question", "answer", "sources", "audience", "gold_citations", "labels"})
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,8 @@ class EvalCase:
 def load_cases(path: Path) -> list[EvalCase]:
     """Read and validate a JSONL file; errors name the line and the problem."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # utf-8-sig: editors on Windows start a UTF-8 file with a BOM, which is no JSON
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValidationError(f"{path}: cannot read: {exc}") from None
     cases = list(_parse_lines(path, lines))
@@ -94,6 +101,16 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
     """Validate one case object."""
     if not isinstance(data, dict):
         raise ValidationError("a case must be a JSON object")
+    # A misspelt key ("gold_citation", "label") would silently measure without it, as Source
+    # JSON and config.yaml refuse unknown keys.
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise ValidationError(
+            f"unknown field(s): {', '.join(unknown)} (known: {', '.join(sorted(_FIELDS))})"
+        )
+    case_id = data.get("id")
+    if not isinstance(case_id, str | int | None) or isinstance(case_id, bool):
+        raise ValidationError("id must be a string or a number")
     question, answer = data.get("question"), data.get("answer")
     if not isinstance(question, str | None) or not isinstance(answer, str | None):
         raise ValidationError("question and answer must be strings")
@@ -117,14 +134,24 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
     gold = data.get("gold_citations")
     if not _str_list(audience) or (gold is not None and not _str_list(gold)):
         raise ValidationError("audience and gold_citations must be lists of strings")
+    parsed = tuple(_label(item, i) for i, item in enumerate(labels))
+    if answer is not None:
+        # A recorded answer's labels can only name its own sources; any other id (a typo)
+        # would be scored 0 against no passage and count as the scorer's mistake.
+        known = {source.id for source in sources}
+        for index, label in enumerate(parsed):
+            if label.source not in known:
+                raise ValidationError(
+                    f"labels[{index}]: source {label.source!r} is not among the case's sources"
+                )
     return EvalCase(
-        id=str(data.get("id") or default_id),
+        id=str(case_id if case_id not in (None, "") else default_id),
         question=question,
         answer=answer,
         sources=tuple(sources),
         audience=tuple(audience),
         gold_citations=None if gold is None else tuple(gold),
-        labels=tuple(_label(item, i) for i, item in enumerate(labels)),
+        labels=parsed,
     )
 
 

@@ -121,3 +121,13 @@ def check_writable(path: Path) -> None:
         raise ValidationError(f"cannot write {path}: Is a directory")
     if not path.parent.is_dir():
         raise ValidationError(f"cannot write {path}: no folder {path.parent}")
+    # Try it: a read-only folder or a file system that takes no files (/proc) would otherwise
+    # fail only after every case has run. A file made for the test is removed again.
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not existed:
+        path.unlink(missing_ok=True)

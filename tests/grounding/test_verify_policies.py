@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given
@@ -230,3 +231,33 @@ def test_drop_keeps_every_remaining_number_on_its_own_source(lines: list[str]) -
     checked = verify(answer, _Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
     after = _cited_sources(checked)
     assert after == [s for s in before if s != "b"] or (after == before and not checked.dropped)
+
+
+_INVENTED_LINK = "https://docs.example.org/admin.html#:~:text=words%20the%20page%20lacks"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It does [^1].",  # no content word: no better quote either
+        # the best quote's fragment is too long to use (one 500-letter word)
+        "Backoff " + "x" * 500 + " [^1].",
+    ],
+)
+def test_a_quote_the_passage_lacks_never_keeps_its_deep_link(text: str) -> None:
+    source = replace(RETRY, text=(RETRY.text or "") + " Backoff " + "x" * 500 + ".")
+    answer = Answer(
+        text=text,
+        citations=(
+            Citation(
+                n=1,
+                source=source,
+                source_number=1,
+                quote="words the page lacks",
+                deep_link=_INVENTED_LINK,
+            ),
+        ),
+    )
+    (citation,) = verify(answer, _Evidence(source)).citations
+    assert citation.quote != "words the page lacks"
+    assert citation.deep_link is None  # the plain URL, not a highlight of words not there
