@@ -44,7 +44,9 @@ def document_audience(value: object, label: str = "audience") -> tuple[str, ...]
     else:
         names = [name.strip() for name in _names(value, label)]
     if not any(names):
-        raise ValidationError(f"{label} {value!r} names no group; {_PUBLIC_HINT}")
+        # a key left blank (YAML null) reads as "is blank", not as Python's None
+        written = "is blank and" if value is None else repr(value)
+        raise ValidationError(f"{label} {written} names no group; {_PUBLIC_HINT}")
     if not all(names):
         raise ValidationError(f"empty group name in {label} {value!r}; {_PUBLIC_HINT}")
     return tuple(dict.fromkeys(names))

@@ -24,7 +24,7 @@ import sqlite3
 from bot.errors import KnowledgeIndexError
 
 SCHEMA_VERSION = 5
-REBUILD_HINT = "rebuild with `citecast ingest --rebuild`"
+REBUILD_HINT = "rebuild it: `citecast ingest --rebuild PATH...` with the folders and files it holds"
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

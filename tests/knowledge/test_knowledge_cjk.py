@@ -141,7 +141,8 @@ def test_a_schema_4_index_is_refused_with_the_rebuild_command(
     with sqlite3.connect(settings.path) as conn:
         conn.execute("PRAGMA user_version = 4")
     hint = (
-        r"older citecast \(schema 4, this one reads 5\); rebuild with `citecast ingest --rebuild`"
+        r"older citecast \(schema 4, this one reads 5\); "
+        r"rebuild it: `citecast ingest --rebuild PATH\.\.\.`"
     )
     with pytest.raises(KnowledgeIndexError, match=hint):
         KnowledgeIndex(settings.path)

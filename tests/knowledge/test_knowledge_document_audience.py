@@ -36,7 +36,7 @@ def test_names_are_split_stripped_and_kept_once(value: object, groups: tuple[str
         ([], "audience [] names no group"),
         ([""], "audience [''] names no group"),
         ([None], "audience [None] names no group"),
-        (None, "audience None names no group"),
+        (None, "audience is blank and names no group"),
         ("staff,", "empty group name in audience 'staff,'"),
         (["staff", " "], "empty group name in audience ['staff', ' ']"),
         ([True], "audience entries must be group names, not True"),
@@ -55,7 +55,7 @@ def test_no_group_or_an_empty_name_is_refused(value: object, message: str) -> No
         ("[]", "front matter audience [] names no group"),
         ('[""]', "front matter audience [''] names no group"),
         ('""', "front matter audience '' names no group"),
-        ("", "front matter audience None names no group"),  # the key left blank
+        ("", "front matter audience is blank and names no group"),  # the key left blank
         ("staff,", "empty group name in front matter audience 'staff,'"),  # a blank template value
         ("[staff, '']", "empty group name in front matter audience ['staff', '']"),
     ],

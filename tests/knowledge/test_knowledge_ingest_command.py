@@ -57,7 +57,7 @@ def test_old_schema_is_refused_in_one_line_and_rebuild_fixes_it(
     capsys.readouterr()
     assert main(["--config", str(config), "ingest", str(EXAMPLES), "--if-missing"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "rebuild with `citecast ingest --rebuild`" in err
+    assert err.count("\n") == 1 and "rebuild it: `citecast ingest --rebuild PATH...`" in err
     assert main(["--config", str(config), "ingest", "--rebuild", str(EXAMPLES)]) == 0
     assert "6 indexed" in capsys.readouterr().out
 

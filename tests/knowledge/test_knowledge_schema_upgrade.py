@@ -35,7 +35,8 @@ def test_a_schema_3_index_is_refused_with_the_rebuild_command(
     old_index: IndexSettings, tmp_path: Path
 ) -> None:
     hint = (
-        r"older citecast \(schema 3, this one reads 5\); rebuild with `citecast ingest --rebuild`"
+        r"older citecast \(schema 3, this one reads 5\); "
+        r"rebuild it: `citecast ingest --rebuild PATH\.\.\.`"
     )
     with pytest.raises(KnowledgeIndexError, match=hint):
         KnowledgeIndex(old_index.path)
