@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     from bot.runtime import Services
 
 
+def fit_question(text: str, limit: int) -> tuple[str, bool]:
+    """The question as the assistant reads it, at most ``limit`` (``web.max_question_chars``)
+    characters on every channel, and whether it was cut (the asker should then be told)."""
+    if len(text) <= limit:
+        return text, False
+    return text[:limit].rstrip(), True
+
+
 class Connector(Protocol):
     """One channel, plugged into ``citecast serve``."""
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.connectors.base import fit_question
 from bot.connectors.discord_audience import channel_audience, dm_audience
 from bot.connectors.discord_history import (
     conversation_for,
@@ -319,8 +320,7 @@ class DiscordConnector:
             remember_posted(store, message.channel.id, conversation, sent)
 
         limit = self.services.settings.web.max_question_chars
-        cut = len(question) > limit  # the assistant reads at most this much: say so
-        question = question[:limit].rstrip() if cut else question
+        question, cut = fit_question(question, limit)  # when cut, the asker is told
         turn_id = store.add_turn(conversation, "discord", question, status="pending")
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:

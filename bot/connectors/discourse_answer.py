@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot.connectors.base import fit_question
 from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_delivery import CHANNEL, SUFFIX_RESERVE, ReplyDelivery, audience_for
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
@@ -49,7 +50,8 @@ class PostAnswerer:
         if trigger == "new_topic" and event.topic_title:
             text = f"{event.topic_title}\n\n{text}".strip()
         # as long as a question may be on the web page; the whole post stays in the topic
-        return (text or event.topic_title)[: self.services.settings.web.max_question_chars]
+        limit = self.services.settings.web.max_question_chars
+        return fit_question(text or event.topic_title, limit)[0]
 
     async def answer(
         self, event: PostEvent, trigger: Trigger, question_id: str | None = None

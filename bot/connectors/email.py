@@ -31,6 +31,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from bot.connectors.base import fit_question
 from bot.connectors.email_compose import (
     Note,
     compose_reply,
@@ -182,9 +183,9 @@ class EmailConnector:
         thread = _thread_key(mail)
         conversation = _conversation_id(thread, mail.sender)
         limit = self.services.settings.web.max_question_chars
-        question = mail.question[:limit]
+        question, cut = fit_question(mail.question, limit)
         # a long mail is cut: say so, or the sender never learns its end was not read
-        note = long_message_note(limit) if len(mail.question) > limit else None
+        note = long_message_note(limit) if cut else None
         reply = await asyncio.wait_for(
             self.services.assistant.reply(question, audience, self._history(conversation)),
             self.settings.answer_timeout_seconds,

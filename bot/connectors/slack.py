@@ -36,6 +36,7 @@ from starlette.routing import BaseRoute, Route
 import renderers
 from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
+from bot.connectors.base import fit_question
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_assistant import set_status, suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
@@ -340,9 +341,9 @@ class SlackConnector:
         try:
             question = await self._with_names(question)
             limit = self.services.settings.web.max_question_chars
-            if len(question.text) > limit:
-                # as on every channel, the assistant reads at most web.max_question_chars
-                question = replace(question, text=question.text[:limit].rstrip())
+            text, cut = fit_question(question.text, limit)
+            if cut:
+                question = replace(question, text=text)
                 await self._post_quietly(thread, LONG_QUESTION.format(limit=limit))
             audience, history, turn_id = await self._prepare(question, thread)
         except Exception as exc:
