@@ -176,7 +176,8 @@ class SlackSettings(Section):
     only the channel mapping (and the asker's groups when ``private_channels_use_user_groups``,
     since everyone in the channel reads the answer). Streaming is ``native`` (chat.*Stream, with
     automatic fallback to ``edit``), ``edit`` (post, then at most one chat.update per
-    ``edit_interval_seconds``) or ``none`` (one message). Calls answered 429 wait Retry-After;
+    ``edit_interval_seconds``) or ``none`` (one message). Calls answered 429 wait Retry-After
+    (up to ``retry_max_seconds``; a longer wait is left to the outbox);
     5xx are retried with backoff from ``retry_backoff_seconds``, up to ``max_retries`` times.
     ``slash_command`` (empty to disable) answers privately, with the asker's own groups. Answers
     Slack refuses even after retries wait in the outbox, retried every ``outbox_poll_seconds``.
@@ -204,6 +205,7 @@ class SlackSettings(Section):
     native_stream_max_chars: int = Field(default=12_000, ge=100)
     max_retries: int = Field(default=3, ge=0, le=20)
     retry_backoff_seconds: float = Field(default=0.5, ge=0)
+    retry_max_seconds: float = Field(default=60.0, ge=0)
     request_timeout_seconds: float = Field(default=30.0, gt=0)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)
     apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."

@@ -1,6 +1,7 @@
 """The slack_sdk Web API client citecast uses, with the retry policy the platform expects.
 
-- HTTP 429: wait exactly what ``Retry-After`` asks (seconds; 1 when absent), then retry.
+- HTTP 429: wait exactly what ``Retry-After`` asks (seconds; 1 when absent), then retry; a
+  longer wait than ``retry_max_seconds`` is not waited here (the answer goes to the outbox).
 - HTTP 5xx and connections that could not be made: retry with exponential backoff
   (``retry_backoff_seconds`` doubled per attempt, capped at 30 s). A connection lost mid-request
   is retried the same way, except for :data:`NOT_REPEATABLE` calls (Slack may have run them).
@@ -111,11 +112,16 @@ def retry_after_seconds(headers: dict[str, list[str]] | dict[str, Any]) -> float
 
 
 class RetryAfterHandler(AsyncRetryHandler):
-    """Retries HTTP 429 after the ``Retry-After`` delay (no jitter: Slack means what it says)."""
+    """Retries HTTP 429 after the ``Retry-After`` delay (no jitter: Slack means what it says).
 
-    def __init__(self, max_retry_count: int, sleep: Sleep) -> None:
+    A delay longer than ``max_wait`` seconds is not waited: the call fails with the 429 at once,
+    so an answer is queued in the outbox instead of holding its task (and the asker) for an hour.
+    """
+
+    def __init__(self, max_retry_count: int, sleep: Sleep, max_wait: float = 60.0) -> None:
         super().__init__(max_retry_count=max_retry_count)
         self._sleep = sleep
+        self._max_wait = max_wait
 
     async def _can_retry_async(
         self,
@@ -125,7 +131,11 @@ class RetryAfterHandler(AsyncRetryHandler):
         response: HttpResponse | None = None,
         error: Exception | None = None,
     ) -> bool:
-        return response is not None and response.status_code == 429
+        return (
+            response is not None
+            and response.status_code == 429
+            and retry_after_seconds(response.headers) <= self._max_wait
+        )
 
     async def prepare_for_next_attempt_async(
         self,
@@ -267,7 +277,7 @@ def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> A
         token=settings.bot_token,
         timeout=int(settings.request_timeout_seconds),
         retry_handlers=[
-            RetryAfterHandler(settings.max_retries, sleep),
+            RetryAfterHandler(settings.max_retries, sleep, settings.retry_max_seconds),
             ServerErrorBackoffHandler(settings.max_retries, settings.retry_backoff_seconds, sleep),
         ],
         **kwargs,

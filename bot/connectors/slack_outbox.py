@@ -42,7 +42,7 @@ from bot.connectors.slack_delivery import (
     SlackPoster,
     SlackThread,
 )
-from bot.errors import ChannelError, DeliveryUncertainError
+from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 from bot.store import OutboxItem, Store
 
 log = logging.getLogger(__name__)
@@ -174,6 +174,8 @@ class SlackOutbox:
 
     def _retry_later(self, item: OutboxItem, error: ChannelError) -> None:
         wait = min(MAX_RETRY_SECONDS, self._settings.outbox_poll_seconds * 2**item.attempts)
+        if isinstance(error, RateLimitedError):
+            wait = max(wait, error.retry_after)  # sooner is only refused again
         self._store.mark_failed_attempt(item.id, str(error), retry_in=wait)
 
     async def _resend(self, item: OutboxItem) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from bot.models import Answer, Citation, Source
@@ -70,6 +71,22 @@ async def test_a_rate_limited_post_waits_retry_after_and_posts_once(tmp_path: Pa
         assert [c.status for c in attempts] == [429, 200]
         assert world.sleeps == [7.0]
         assert len(world.fake.bot_messages(PUBLIC)) == 1
+
+
+async def test_a_rate_limit_longer_than_retry_max_is_left_to_the_outbox(tmp_path: Path) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with slack_world(tmp_path, answerer, retry_max_seconds=60) as world:
+        world.fake.fail("chat.postMessage", status=429, retry_after=3600, times=2)
+        await world.post_event(mention("busy", ts="1600000000.013500"))
+        # not an hour of waiting inside the answer's task: one try, then the outbox
+        assert [c.status for c in world.fake.calls_to("chat.postMessage")] == [429]
+        assert world.sleeps == []
+        [queued] = world.store.pending("slack")
+        assert await world.connector.outbox.flush() == 0  # Slack still says wait an hour
+        [still] = world.store.pending("slack")
+        assert still.id == queued.id and world.fake.bot_messages(PUBLIC) == []
+        # and the outbox does not ask again before the hour is up
+        assert still.next_attempt_at >= time.time() + 3500
 
 
 async def test_server_errors_are_retried_with_backoff(tmp_path: Path) -> None:
