@@ -41,6 +41,8 @@ LINK_TOO_LONG = " (link too long to show)"
 MIN_PIECE = 80
 SHORT_NOTE = "*(A short answer; it cites no sources.)*"
 SHORT_CITED_NOTE = "*(A short answer.)*"
+# opens a continued post too short for the forum's minimum (the last few words of a long answer)
+CONTINUED_NOTE = "*(Continued from the post above.)*"
 # what Discourse's length check does not count in full: HTML comments (nothing), an :emoji:
 # shortcode and a run of dots (one character each)
 _UNCOUNTED = re.compile(r"<!--.*?-->", re.S)
@@ -268,6 +270,9 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     if len(raws) == 1 and forum_length(raws[0]) < doc.caps.min_chars:
         blocks.append(SHORT_CITED_NOTE if doc.cited else SHORT_NOTE)
         raws = PostFitter(doc.listed, limit).posts(blocks)
+    # A continued post holds what did not fit the one before: it can be a last "Ok." that the
+    # forum would refuse as too short, losing the end of the answer.
+    raws[1:] = [_long_enough(raw, doc.caps.min_chars, limit) for raw in raws[1:]]
     # one upload entry per citation of a file, since each footnote has its own placeholder; the
     # connector uploads a file once however many entries name it
     uploads = [{**file_entry(f), "placeholder": placeholder(f.n)} for f in doc.attachments]
@@ -275,6 +280,13 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     if len(raws) > 1:
         payload["continued"] = raws[1:]
     return payload
+
+
+def _long_enough(raw: str, min_chars: int, limit: int) -> str:
+    noted = f"{CONTINUED_NOTE}\n\n{raw}"
+    if forum_length(raw) >= min_chars or len(noted) > limit:
+        return raw
+    return noted
 
 
 __all__ = ["assemble", "block_renderer", "escape_text", "forum_length", "placeholder"]

@@ -52,6 +52,24 @@ DEDUPE_SCOPE = "discourse-post"
 MAX_WEBHOOK_BYTES = 2_000_000
 
 
+async def read_capped(request: Request, max_bytes: int) -> bytes | None:
+    """The request body, or None as soon as it is known to be longer than ``max_bytes``.
+
+    The webhook URL is public and the signature can only be checked on the whole body, so
+    an unsigned body is read no further than the cap (neither a declared Content-Length nor a
+    chunked body of any size is taken in whole).
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdecimal() and int(declared) > max_bytes:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > max_bytes:
+            return None
+    return bytes(body)
+
+
 class DiscourseConnector:
     """Answers Discourse posts; implements :class:`bot.connectors.base.Connector`."""
 
@@ -118,8 +136,8 @@ class DiscourseConnector:
     # -- webhook -------------------------------------------------------------------------------
 
     async def _webhook(self, request: Request) -> JSONResponse:
-        body = await request.body()
-        if len(body) > MAX_WEBHOOK_BYTES:
+        body = await read_capped(request, MAX_WEBHOOK_BYTES)
+        if body is None:
             return JSONResponse({"error": "payload too large"}, status_code=413)
         signature = request.headers.get("X-Discourse-Event-Signature")
         try:

@@ -2,7 +2,8 @@
 
 Every request carries ``Api-Key`` and ``Api-Username``. A 429 is retried after the delay the
 forum asked for (``Retry-After``, else ``extras.wait_seconds`` in the body); a 5xx or a transport
-failure is retried with exponential backoff; anything else is raised at once as
+failure is retried with exponential backoff (a post only once the topic shows it did not land:
+see :meth:`DiscourseClient.create_post`); anything else is raised at once as
 :class:`DiscourseAPIError` (a :class:`bot.errors.ChannelError`) carrying the status and the
 forum's ``errors`` messages. ``sleep`` is injectable so tests can observe the waits without
 spending them.
@@ -19,11 +20,16 @@ from typing import Any
 
 import httpx
 
-from bot.errors import ChannelError, RateLimitedError
+from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 
 log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
+# Asked before a post is sent again after a failure the forum may have saved it through.
+Landed = Callable[[], Awaitable[bool]]
+
+# Failures of a connection that was never opened: the request cannot have reached the forum.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 class DiscourseAPIError(ChannelError):
@@ -93,13 +99,27 @@ class DiscourseClient:
         await self._http.aclose()
 
     async def create_post(
-        self, topic_id: int, raw: str, reply_to_post_number: int | None = None
+        self,
+        topic_id: int,
+        raw: str,
+        reply_to_post_number: int | None = None,
+        *,
+        landed: Landed | None = None,
     ) -> dict[str, Any]:
-        """Post ``raw`` in a topic (as a reply to a post number); returns the new post's JSON."""
+        """Post ``raw`` in a topic (as a reply to a post number); returns the new post's JSON,
+        or ``{}`` when ``landed`` found that an earlier attempt had posted it.
+
+        A 5xx, a timeout or a connection lost once the request was sent can come after the
+        forum saved the post (a proxy's 502, a slow forum): sending it again blindly would post
+        it twice on a forum without a duplicate window. So after such a failure the post is
+        sent again only when ``landed`` (asked after the backoff wait) says it is not in the
+        topic; without ``landed`` the failure raises DeliveryUncertainError at once. A 429 and
+        a connection that never opened are retried as for every request.
+        """
         body: dict[str, Any] = {"topic_id": topic_id, "raw": raw}
         if reply_to_post_number is not None:
             body["reply_to_post_number"] = reply_to_post_number
-        return await self._request("POST", "/posts.json", json=body)
+        return await self._request("POST", "/posts.json", json=body, once=True, landed=landed)
 
     async def upload(self, path: Path, filename: str, media_type: str | None) -> Upload:
         """Upload a file for use in a post; DiscourseAPIError(422) when the forum refuses it."""
@@ -143,20 +163,42 @@ class DiscourseClient:
                     loaded[post["id"]] = post
         return topic, [loaded[i] for i in wanted if i in loaded]
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        once: bool = False,
+        landed: Landed | None = None,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        """``once``: the request must not take effect twice (see :meth:`create_post`)."""
         attempt = 0
         while True:
             attempt += 1
             try:
                 response = await self._http.request(method, path, **kwargs)
             except httpx.TransportError as exc:
+                uncertain = once and not isinstance(exc, _NOT_SENT)
+                if uncertain and landed is None:
+                    raise DeliveryUncertainError(
+                        f"{method} {path}: {type(exc).__name__}: {exc}"
+                    ) from None
                 if attempt >= self.retry.max_attempts:
                     raise ChannelError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
                 delay = self.retry.backoff(attempt)
                 log.warning("discourse %s %s failed (%s); retry in %.1fs", method, path, exc, delay)
                 await self._sleep(delay)
+                if uncertain and landed is not None and await landed():
+                    return {}
                 continue
             if response.status_code == 429 or response.status_code >= 500:
+                uncertain = once and response.status_code >= 500
+                if uncertain and landed is None:
+                    raise DeliveryUncertainError(
+                        f"{method} {path} answered {response.status_code}; it may have been"
+                        " carried out"
+                    )
                 delay = _retry_after(response, self.retry.backoff(attempt))
                 if response.status_code == 429 and delay > self.retry.max_seconds:
                     # Waiting longer than configured would stall the answer task; the caller
@@ -174,6 +216,8 @@ class DiscourseClient:
                     delay,
                 )
                 await self._sleep(delay)
+                if uncertain and landed is not None and await landed():
+                    return {}
                 continue
             if response.status_code >= 400:
                 raise _api_error(method, path, response)

@@ -7,12 +7,15 @@
   waiting (``retry_max_seconds``) is retried no sooner than the forum asked, and a rate limit
   alone gives up only after 48 attempts (the attempts are one count in the store, so a failure
   other than 429 still ends the item once 12 are reached).
+- After a failure the forum may have saved the reply through (a 5xx, a timeout, a connection
+  dropped mid-request) the topic is read before the reply is sent again, so a reply that landed
+  with its response lost is never posted twice, also on forums without a duplicate window.
 - Discourse refuses a body identical to one the same user posted within 5 minutes ("Body is too
-  similar to what you recently posted"). Two cases cause it: our own earlier attempt did land
-  (the response was lost) — then the topic already has the bot's reply to that post and nothing
-  more is sent — or the bot is legitimately giving the same answer twice (e.g. the same question
-  in two topics) — then the reply is sent once more with an invisible HTML comment naming the
-  post it answers, which makes the body unique.
+  similar to what you recently posted", a 422 worded in the forum's language). Two cases cause
+  it: our own earlier attempt did land (the response was lost) — then the topic already has the
+  bot's reply to that post and nothing more is sent — or the bot is legitimately giving the same
+  answer twice (e.g. the same question in two topics) — then the reply is sent once more with an
+  invisible HTML comment naming the post it answers, which makes the body unique.
 - A reply composed for a private audience (a category in ``audience_by_category``) is only
   posted while the topic still sits in a category read by that audience: the topic is read
   just before each attempt, and a reply whose topic has moved somewhere more public (e.g. while
@@ -38,7 +41,6 @@ UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
 SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
 OUTBOX_RATE_LIMITED_ATTEMPTS = 48
-TOO_SIMILAR = "too similar to what you recently posted"
 
 
 class AudienceChangedError(ChannelError):
@@ -114,25 +116,37 @@ class ReplyDelivery:
         suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
         if part > 1:
             suffix = suffix.replace(" -->", f", part {part} -->")
-        if retrying and await self.already_posted(topic_id, reply_to, (raw, raw + suffix), part):
+        bodies = (raw, raw + suffix)
+
+        async def landed() -> bool:
+            return await self.already_posted(topic_id, reply_to, bodies, part)
+
+        if retrying and await landed():
             log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
             return
-        for body in (raw, raw + suffix):
+        for body in bodies:
             try:
-                await client.create_post(topic_id, body, reply_to)
+                # After a failure the forum may have saved the post through (a proxy's 502, a
+                # timeout), the client looks in the topic before sending it again.
+                if not await client.create_post(topic_id, body, reply_to, landed=landed):
+                    log.info(
+                        "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
+                    )
                 return
             except DiscourseAPIError as exc:
-                if exc.status != 422 or not exc.mentions(TOO_SIMILAR):
+                # The forum words its refusals in its own language, so a 422 is not told apart
+                # by its text: any 422 may be "too similar to what you recently posted", which
+                # the suffixed body gets past; any other (too long, a closed topic) refuses the
+                # suffixed body too, and that refusal is raised.
+                if exc.status != 422 or body != raw:
                     raise
                 # Either an earlier attempt landed (its response lost), or the bot posted the
                 # same body elsewhere within the forum's unique_posts_mins.
-                if await self.already_posted(topic_id, reply_to, (raw, raw + suffix), part):
+                if await landed():
                     log.info(
                         "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
                     )
                     return
-                if body != raw:
-                    raise
 
     async def check_audience(self, topic_id: int, audience: frozenset[str]) -> None:
         """Raise AudienceChangedError unless the topic's readers may still see ``audience``'s

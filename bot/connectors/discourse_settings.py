@@ -37,6 +37,14 @@ def check_settings(settings: DiscourseSettings) -> None:
             "discourse.api_username: the bot user's username (letters, digits, _ . -):"
             f" {settings.api_username!r}"
         )
+    for name in settings.ignore_users:
+        # compared with each post's username: "@otherbot" would never match, and two bots
+        # would answer each other until a rate limit stopped them
+        if not _USERNAME.fullmatch(name):
+            raise ConfigError(
+                "discourse.ignore_users: usernames as the forum spells them (letters, digits,"
+                f" _ . -, no '@'): {name!r}"
+            )
     if not settings.categories:
         raise ConfigError(
             "discourse.categories: list the ids of the categories to answer in"

@@ -30,8 +30,11 @@ def verify_signature(secret: str, body: bytes, header: str | None) -> None:
         raise SignatureError("missing X-Discourse-Event-Signature header")
     if not header.startswith(_SIGNATURE_PREFIX):
         raise SignatureError("X-Discourse-Event-Signature must start with 'sha256='")
-    expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, header[len(_SIGNATURE_PREFIX) :].strip().lower()):
+    expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest().encode()
+    given = header[len(_SIGNATURE_PREFIX) :].strip().lower().encode("utf-8", "replace")
+    # bytes, not str: compare_digest refuses a str with non-ASCII characters (a TypeError, so a
+    # 500 for any sender who puts one in the header)
+    if not hmac.compare_digest(expected, given):
         raise SignatureError("X-Discourse-Event-Signature does not match the body")
 
 
@@ -86,9 +89,15 @@ def parse_post_event(body: bytes) -> PostEvent:
     )
 
 
+# Where a mention of the name ends, as Discourse reads it: its pattern takes the longest run of
+# letters, digits, "_", "." and "-" that ends in a letter or digit, so "@citecast.bot" names the
+# user citecast.bot while "@citecast." (the end of a sentence) names citecast.
+_NAME_ENDS = r"(?![\w.\-]*[^\W_])"
+
+
 def mentions(text: str, username: str) -> bool:
     """True when ``text`` mentions ``@username`` (case-insensitive, whole name only)."""
-    pattern = rf"(?<![\w@])@{re.escape(username)}(?![\w-])"
+    pattern = rf"(?<![\w@])@{re.escape(username)}{_NAME_ENDS}"
     return re.search(pattern, text, flags=re.IGNORECASE) is not None
 
 
@@ -195,7 +204,7 @@ def strip_mention(text: str, username: str) -> str:
     """The post text as a question: no ``@username`` mentions, no ``[quote]`` blocks (quoted
     posts are already part of the topic history)."""
     text = strip_quotes(text)
-    pattern = rf"(?<![\w@])@{re.escape(username)}(?![\w-])[,:]?\s*"
+    pattern = rf"(?<![\w@])@{re.escape(username)}{_NAME_ENDS}[,:]?\s*"
     return re.sub(pattern, "", text, flags=re.IGNORECASE).strip()
 
 

@@ -12,6 +12,11 @@ from bot.errors import ChannelError, RateLimitedError
 from tests.fakes.discourse_api import NOT_PERMITTED, TOO_SIMILAR, FakeDiscourse
 
 
+async def not_posted() -> bool:
+    """The ``landed`` check of a post that is not in the topic yet."""
+    return False
+
+
 class RecordingSleep:
     """Records every wait the client asks for and does not spend it."""
 
@@ -68,7 +73,7 @@ async def test_429_waits_as_told_and_5xx_backs_off(forum: FakeDiscourse) -> None
     forum.fail("/posts.json", status=502, times=2)
     sleep = RecordingSleep()
     client = make_client(forum, sleep)
-    await client.create_post(topic_id, "Here is the whole answer.", 1)
+    await client.create_post(topic_id, "Here is the whole answer.", 1, landed=not_posted)
     await client.aclose()
     assert sleep.waits == [7.0, 1.0, 2.0]  # Retry-After, then 0.5 * 2**(attempt - 1)
     assert [status for _, path, status in forum.requests if path == "/posts.json"] == [
@@ -85,7 +90,7 @@ async def test_retries_give_up_with_our_errors(forum: FakeDiscourse) -> None:
     client = make_client(forum, sleep, attempts=2)
     forum.fail("/posts.json", status=503, times=2)
     with pytest.raises(DiscourseAPIError) as caught:
-        await client.create_post(topic_id, "An answer, long enough to post.", 1)
+        await client.create_post(topic_id, "An answer, long enough to post.", 1, landed=not_posted)
     assert caught.value.status == 503
     forum.rate_limit("/posts.json", wait_seconds=3600)
     with pytest.raises(RateLimitedError) as limited:

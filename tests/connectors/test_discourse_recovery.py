@@ -223,11 +223,12 @@ async def test_a_retry_finds_a_reply_that_landed_with_its_response_lost(
     harness: Harness,
 ) -> None:
     # A forum without the duplicate window (unique_posts_mins: 0), or a retry after it passed:
-    # the forum saved the reply, the proxy lost the answer, and then stayed down a while.
+    # the forum saved the reply, the proxy lost the answer, and then stayed down a while (so
+    # the topic could not be read to look for the reply either).
     harness.forum.unique_posts_mins = 0
     harness.forum.fail("/posts.json", status=502, after_accept=True)
-    harness.forum.fail("/posts.json", status=502, times=2)
     first = harness.forum.new_topic("Flaky", "Is the proxy flaky?", category_id=PUBLIC)
+    harness.forum.fail(f"/t/{first['topic_id']}.json", status=502, times=3)
     await harness.deliver(first)
     item = harness.store.outbox_item(f"discourse-{first['id']}")
     assert item is not None and item.status == "pending" and item.attempts == 1

@@ -8,7 +8,8 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
   ``min_post_length`` (422 "Body is too short (minimum is N characters)", counted as Discourse
   does: stripped, without HTML comments, an :emoji: or a run of dots counting one character);
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
-  ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted";
+  ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted"
+  (``too_similar``: the message in another language, as a forum with another locale words it);
 - ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
   authorized ...") and a maximum attachment size;
 - rate limiting: :meth:`FakeDiscourse.rate_limit` makes the next requests to a path answer 429 with
@@ -103,6 +104,8 @@ class FakeDiscourse:
         self.suppress_reply_when_quoting = suppress_reply_when_quoting
         self.staff = set(staff)
         self.redirect_to: str | None = None
+        # the duplicate rule's message, in the forum's language (the default locale's)
+        self.too_similar = TOO_SIMILAR
         self.user_ids = {"system": -1, "discobot": -2}
         self.topics: dict[int, FakeTopic] = {}
         self.api_posts: list[dict[str, Any]] = []
@@ -156,7 +159,8 @@ class FakeDiscourse:
         """The next ``times`` requests to ``path`` answer ``status`` with an error body.
 
         With ``after_accept`` the request is carried out first and only its response is lost,
-        as when a proxy times out after the forum saved the post.
+        as when a proxy times out after the forum saved the post. ``status`` 0 answers nothing
+        at all: the connection is closed (the client sees it dropped mid-request).
         """
         body = {"errors": ["Something went wrong."], "error_type": "server_error"}
         for _ in range(times):
@@ -251,15 +255,14 @@ class FakeDiscourse:
         now = time.monotonic()
         horizon = now - self.unique_posts_mins * 60
         if any(u == username and d == digest and t > horizon for u, d, t in self._recent):
-            return _post_error(TOO_SIMILAR)
+            return _post_error(self.too_similar)
         self._recent.append((username, digest, now))
         reply_to = form.get("reply_to_post_number")
         post = self._add_post(topic_id, raw, username, int(reply_to) if reply_to else None)
         self.api_posts.append(post)
         injected = self._injected.get(request.path)
         if injected and injected[0].after_accept:
-            item = injected.popleft()
-            return web.json_response(item.body, status=item.status, headers=item.headers)
+            return _answer(request, injected.popleft())
         return web.json_response(post)
 
     # -- uploads -------------------------------------------------------------------------------
@@ -362,8 +365,7 @@ class FakeDiscourse:
             return web.Response(status=301, headers={"Location": location}, text="Moved")
         injected = self._injected.get(request.path)
         if injected and not injected[0].after_accept:
-            item = injected.popleft()
-            return web.json_response(item.body, status=item.status, headers=item.headers)
+            return _answer(request, injected.popleft())
         key = request.headers.get("Api-Key", "")
         username = request.headers.get("Api-Username", "")
         if not hmac.compare_digest(key, self.api_key) or username not in self.users:
@@ -404,6 +406,12 @@ def signed_delivery(
         "X-Discourse-Event-Signature": f"sha256={signature}",
     }
     return body, headers
+
+
+def _answer(request: web.Request, item: _Injected) -> web.Response:
+    if item.status == 0 and request.transport is not None:
+        request.transport.close()  # no answer at all: the connection drops
+    return web.json_response(item.body, status=item.status or 502, headers=item.headers)
 
 
 def _public_post(post: dict[str, Any], include_raw: bool) -> dict[str, Any]:
