@@ -5,13 +5,15 @@ number ``[[1]](url)`` is read by :func:`bot.marker_parse.parse_bracket`; a marke
 wrapped in doubled brackets (``[[1]]``, ``[[^2]]``, ``[[source]]``) is one marker, brackets and
 all, rather than a citation left between two stray brackets.
 
-Once a model has written the head of one (``[[source key=`` or ``[[source columns=``), the
-text is a marker whatever follows, like a ``<citation>`` tag: the reader never wrote it. So a
-marker that closes is never shown as text. When its attributes are well formed (in either order,
-separated by spaces or commas, with straight or curly quotes or none) its key is looked up;
-otherwise it carries an empty key and is dropped as ``invalid_token``. A key that held ``"]]``
-(``[[source key="A"]]1"]]``) is one marker too: the rest of it, written up to its own ``]]``
-without a space, belongs to the marker, so no stray ``1"]]`` is left in the answer.
+Once a model has written the head of one (``[[source key=`` or ``[[source columns=``, also
+with a colon after the word, ``[[source: key=``, or ``keys=`` / ``column=``, read as ``key=``
+and ``columns=``), the text is a marker whatever follows, like a ``<citation>`` tag: the reader
+never wrote it. So a marker that closes is never shown as text. When its attributes are well
+formed (in either order, separated by spaces or commas, with straight or curly quotes or none)
+its key is looked up; otherwise it carries an empty key and is dropped as ``invalid_token``. A
+key that held ``"]]`` (``[[source key="A"]]1"]]``) is one marker too: the rest of it, written
+up to its own ``]]`` without a space, belongs to the marker, so no stray ``1"]]`` is left in
+the answer.
 
 The decision rules keep streaming and batch resolution equal: a marker is decided at its first
 ``]]``, which no well-formed key or column list contains; until then it may still close, unless
@@ -35,7 +37,10 @@ _STRICT = (
     r"[ \t]+key[ \t]*=[ \t]*[\"'](?P<key>[^\"'\n\[\]\u200b]{1,64})[\"']"
     r"(?:[ \t]+columns[ \t]*=[ \t]*[\"'](?P<cols>[^\"'\n\[\]\u200b]{0,256})[\"'])?[ \t]*\]\]"
 )
-_LOOSE_HEAD = r"[ \t]+(?=(?:key|columns)[ \t]*=)"
+# after the token word, a space or a colon ("[[source: key=…]]"); "keys" and "column" are
+# read as "key" and "columns"
+_LOOSE_HEAD = r"(?:[ \t]*:[ \t]*|[ \t]+)(?=(?:keys?|columns?)[ \t]*=)"
+_ALIASES = {"keys": "key", "column": "columns"}
 _ATTRIBUTE = re.compile(
     rf"[ \t,]*(?P<name>[A-Za-z_]+)[ \t]*=[ \t]*"
     rf"(?:[{_QUOTES}](?P<quoted>[^{_QUOTES}\n]{{0,256}})[{_QUOTES}]|(?P<bare>[^\s{_QUOTES},]{{1,256}}))"
@@ -142,7 +147,8 @@ def _attributes(body: str) -> tuple[str, tuple[str, ...]]:
         if m is None:
             break
         value = m["quoted"] if m["quoted"] is not None else m["bare"]
-        found.setdefault(m["name"].lower(), value)
+        name = m["name"].lower()
+        found.setdefault(_ALIASES.get(name, name), value)
         pos = m.end()
     if _SEPARATORS.fullmatch(body, pos) is None or len(found.get("key", "")) > MAX_KEY:
         return "", ()

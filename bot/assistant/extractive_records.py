@@ -1,9 +1,10 @@
 """The record part of an extractive answer: which records lead it, and their lines.
 
-For each record table (config order) the question either names a record (see
-:mod:`bot.assistant.record_match`), is about the table as a whole, or neither. Named records
-come first, one line each with their shown columns; a question about a whole table gets its
-first rows as a list instead.
+For each record table (config order) the question either names records (one, or several:
+"Compare Team and Business"; see :mod:`bot.assistant.record_match`), is about the table as a
+whole, or neither. Named records come first (at most the answer's limit, half its sentences),
+one line each with their shown columns; a question about a whole table gets its first rows as
+a list instead.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.assistant.cited_lines import with_marker
-from bot.assistant.record_match import about_whole_table, best_record, covered_terms
+from bot.assistant.record_match import about_whole_table, covered_terms, named_records
 from bot.assistant.turn import Turn
 from bot.models import Source
 from bot.registry import SourceRegistry
@@ -20,43 +21,67 @@ from bot.registry import SourceRegistry
 
 @dataclass(frozen=True)
 class RecordPick:
-    """Records to lead an answer with; ``listing`` when they are a table's first rows."""
+    """Records to lead an answer with; ``listing`` when they are a table's first rows.
+
+    ``joined`` holds the ids of records that the question names beside a better one of their
+    table ("Compare Team and Business"): each follows the record it joined in ``records``.
+    """
 
     records: tuple[Source, ...] = ()
     listing: bool = False
+    joined: frozenset[str] = frozenset()
 
     def keeping(self, question_terms: Sequence[str], explained: int) -> RecordPick:
         """Named records that cover at least ``explained`` of the question's words (a listing
-        is kept whole: the table's name and description already cover most of them)."""
+        is kept whole: the table's name and description already cover most of them). A record
+        that joined a better one stands or falls with it: it covers its own part of the
+        question ("Business" of "Compare Team and Business"), not as much as the whole."""
         if self.listing:
             return self
-        kept = tuple(r for r in self.records if len(covered_terms(r, question_terms)) >= explained)
-        return RecordPick(kept)
+        kept: list[Source] = []
+        lead_kept = False
+        for record in self.records:
+            if record.id not in self.joined:
+                lead_kept = len(covered_terms(record, question_terms)) >= explained
+            if lead_kept:
+                kept.append(record)
+        return RecordPick(tuple(kept), joined=self.joined)
 
 
 async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: int) -> RecordPick:
-    """The records the question names (at most ``limit``), or a whole table's first rows."""
+    """The records the question names (at most ``limit``), or a whole table's first rows.
+
+    Each table's best record comes before any record that joined one (a table does not crowd
+    out the next one's best), and a joined record follows the one it joined.
+    """
     tables = turn.toolbox.records
     if tables is None or not terms:
         return RecordPick()
-    named: list[Source] = []
+    groups: list[list[Source]] = []
     # only the tables this viewer may see: a hidden one must change nothing, not end the walk
     for table in tables.visible(turn.audience):
         result = await turn.toolbox.fetch_async(
             "lookup_records", {"table": table, "query": question}, turn.audience
         )
         weights = tables.distinctive_weights(table, terms)
-        best = best_record(result.sources, terms, weights)
-        if best is not None:
-            named.append(best)
-            if len(named) >= limit:
+        found = named_records(result.sources, terms, weights)
+        if found:
+            groups.append(found)
+            if len(groups) >= limit:
                 break
-        elif not named and about_whole_table(tables.topic_terms(table), terms):
+        elif not groups and about_whole_table(tables.topic_terms(table), terms):
             rows = await turn.toolbox.fetch_async(
                 "lookup_records", {"table": table, "query": ""}, turn.audience
             )
             return RecordPick(rows.sources, listing=True)
-    return RecordPick(tuple(named))
+    room = limit - len(groups)
+    named: list[Source] = []
+    joined: set[str] = set()
+    for best, *others in groups:
+        taken, room = others[: max(room, 0)], room - len(others)
+        named += [best, *taken]
+        joined.update(record.id for record in taken)
+    return RecordPick(tuple(named), joined=frozenset(joined))
 
 
 def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:

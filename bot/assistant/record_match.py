@@ -3,8 +3,9 @@
 One shared word is not enough ("per" in "per workspace", "1" in "within 1 hour"). A record is
 about the question when a distinctive question word names it (is in its label), or when its
 label, values and column names cover at least half of the question's words — the same coverage
-rule passages must meet. Among the records that pass, the best named wins: a distinctive word in
-the label weighs fully, one in a shown value half.
+rule passages must meet. Among the records that pass, the best named leads: a distinctive word
+in the label weighs fully, one in a shown value half. Others join it when the question names
+them too ("Compare Team and Business") or cannot tell them from it (see :func:`named_records`).
 
 A question that names no record may be about the table as a whole ("Which plans are there and
 what do they cost?"): the table's name and description must then cover more than half of the
@@ -14,6 +15,7 @@ do I contact support?" does not list a table with a ``support`` column.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from bot.knowledge.records import record_terms
@@ -66,6 +68,36 @@ def best_record(
         if score > best_score:  # strictly better: on a tie the search order decides
             best, best_score = record, score
     return best
+
+
+def named_records(
+    records: Sequence[Source], question_terms: Sequence[str], weights: Mapping[str, float]
+) -> list[Source]:
+    """The records of ``records`` (best search match first) the question names, best first.
+
+    The best record (:func:`best_record`) leads. Another one joins it when the question cannot
+    tell them apart (the same score from the same label words, or from values alone: "Which
+    plans have unlimited seats?" when two have), or when its label names a distinctive
+    question word that neither a label nor a column name of the records before it has
+    ("Compare Team and Business"). So a word a record only has in its values ("business
+    days") names nothing, and "What support does Enterprise include?" asks about Enterprise's
+    ``support`` column, not for the "Priority support add-on".
+    """
+    scored = [(record_score(r, question_terms, weights), i, r) for i, r in enumerate(records)]
+    ranked = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))
+    if not ranked:
+        return []
+    top = ranked[0][0]
+    best_words = _stems(ranked[0][2].label or "") & weights.keys()
+    named: list[Source] = []
+    claimed: set[str] = set()
+    for score, _, record in ranked:
+        own = _stems(record.label or "") & weights.keys()
+        tied = math.isclose(score, top) and own == best_words
+        if not named or tied or own - claimed:
+            named.append(record)
+            claimed |= own | _stems(" ".join(record.columns or {}))
+    return named
 
 
 # Words that ask for a listing without saying what of: "Which plans are available?" is about

@@ -1,16 +1,19 @@
-"""The rows of a record table: a CSV file, or a SQLite table or view.
+"""The rows of a record table: a CSV file, or a SQLite table or view; and the table settings
+checked before any row is read (unique names, audiences).
 
 Each row is a dict of column name -> text. Values are cleaned as they are read: spaces around
 them trimmed, line breaks written ``\\n``, other control characters removed. CSV header names
 are trimmed too (``sku, name`` names ``name``), and rows whose cells are all blank (the
-``,,,`` lines spreadsheets leave) are skipped. A SQLite NULL is ``""``, a BLOB is read as UTF-8
-text, and text that is not valid UTF-8 keeps its row (U+FFFD for the bad bytes).
+``,,,`` lines spreadsheets leave) are skipped, above the header as well as below it. A SQLite
+NULL is ``""``, a BLOB is read as UTF-8 text, and text that is not valid UTF-8 keeps its row
+(U+FFFD for the bad bytes).
 
 Anything that would make a table serve wrong answers is a ConfigError naming the config key,
 raised when ``citecast serve`` or ``ask`` start: a file that cannot be read, a CSV that is not
 UTF-8 (with its first bad line) or is empty, a quoted CSV field that is never closed (it would
 swallow every later row into one cell), a missing table, and a column the config names that
-the header lacks or has twice (the message lists the header's columns).
+the header lacks or has twice (the message lists the header's columns, and says when the file
+is not comma-separated or is JSON).
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from contextlib import closing
 from pathlib import Path
 
 from bot.config import RecordTable
-from bot.errors import ConfigError
+from bot.errors import ConfigError, ValidationError
+from bot.knowledge.audience import document_audience
 from bot.knowledge.record_templates import check_action_template, template_columns
 
 Row = dict[str, str]
@@ -65,6 +69,35 @@ def table_rows(table: RecordTable, where: str) -> Iterator[Row]:
         raise ConfigError(f"{where}: set either csv, or sqlite and table")
 
 
+def check_names(tables: Sequence[RecordTable]) -> None:
+    """Every table has a name, and no other table has it (a second ``products`` would replace
+    the first, whatever its audience)."""
+    seen: dict[str, int] = {}
+    for position, table in enumerate(tables):
+        where = f"index.records[{position}].name"
+        if not table.name.strip():
+            raise ConfigError(f"{where}: empty; name the table (the model looks it up by name)")
+        if table.name in seen:
+            raise ConfigError(
+                f"{where}: {table.name!r} is already the name of index.records[{seen[table.name]}]"
+            )
+        seen[table.name] = position
+
+
+def with_audiences(tables: Sequence[RecordTable]) -> list[RecordTable]:
+    """``tables`` with each ``audience`` read as a document's is (:func:`document_audience`):
+    ``["staff, hr"]`` is two groups, and one that names no group (``[]``, ``[""]``) is a
+    ConfigError naming the key, never a table nobody can see (nor a public one)."""
+    checked: list[RecordTable] = []
+    for position, table in enumerate(tables):
+        try:
+            groups = document_audience(table.audience, "audience")
+        except ValidationError as exc:
+            raise ConfigError(f"index.records[{position}].audience: {exc}") from None
+        checked.append(table.model_copy(update={"audience": list(groups)}))
+    return checked
+
+
 def check_header(table: RecordTable, header: Sequence[str], where: str) -> None:
     """Every column the config names is in ``header``, once; checked on the header, so an empty
     table or one whose first row happens to be fine is caught as well."""
@@ -87,7 +120,9 @@ def check_header(table: RecordTable, header: Sequence[str], where: str) -> None:
                 ", …" if len(shown) > _SHOWN_COLUMNS else ""
             )
             hint = ""
-            if len(shown) == 1 and (separator := next((c for c in ";\t|" if c in shown[0]), "")):
+            if shown and shown[0][:1] in ("[", "{"):
+                hint = "; the file is read as CSV, and JSON is not supported: save it as CSV"
+            elif len(shown) == 1 and (separator := next((c for c in ";\t|" if c in shown[0]), "")):
                 hint = f"; the file is read as comma-separated, not {separator!r}-separated"
             raise ConfigError(
                 f"{where}.{key}: no column {column!r} in table {table.name!r} "
@@ -143,6 +178,9 @@ def _csv_rows(table: RecordTable, path: Path, where: str) -> Iterator[Row]:
         with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
+            # blank lines (or ",,," ones) above the header are skipped like those below it
+            while header is not None and not any(clean(cell) for cell in header):
+                header = next(reader, None)
             if header is None:
                 raise ConfigError(f"{key}: {path} is empty (no header row)")
             if reader.line_num > 1 and _unclosed(_lines(path, 0, reader.line_num)):

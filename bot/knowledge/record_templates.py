@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from bot.errors import ConfigError
 from bot.models import is_safe_url
@@ -96,3 +97,20 @@ def check_action_template(template: str, columns: Sequence[str], key: str) -> No
             f"{key}: {template!r}: a column may not be part of the host name; write it after "
             "the host (e.g. https://example.com/buy/{sku})"
         )
+
+
+class QuotedRow(Mapping[str, str]):
+    """A row whose values read URL-quoted, for ``action_url_template`` (only the values a
+    template asks for are quoted; ``/`` is kept, see :func:`check_action_template`)."""
+
+    def __init__(self, row: Mapping[str, str]) -> None:
+        self._row = row
+
+    def __getitem__(self, key: str) -> str:
+        return quote(self._row[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._row)
+
+    def __len__(self) -> int:
+        return len(self._row)

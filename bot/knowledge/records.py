@@ -16,9 +16,13 @@ line; a blank one becomes the table name and row id), ``columns`` and ``action``
 
 A row the templates cannot fill (``{name[3]}`` of a shorter name) keeps its place with the
 default label or without an action, and one warning says how many rows did; when no row can be
-filled the template is wrong, and that is a ConfigError naming it.
+filled the template is wrong, and that is a ConfigError naming it. A row whose action URL would
+use a blank value (``https://example.com/buy/`` for a row without a ``sku``, an empty
+``mailto:``) has no action either, with the same kind of warning, but never a ConfigError: a
+blank value is the row's (a product without a page yet), not the template's.
 
-Audience is per table: to a viewer outside a table's ``audience`` the table does not exist
+Audience is per table, written as a document's is (``[staff]``, ``"staff, hr"``; one that names
+no group is refused at start): to a viewer outside a table's ``audience`` the table does not exist
 (a lookup fails as for an unknown name, before the table is read, so neither its rows, its
 file nor whether it can be read is ever told).
 """
@@ -29,16 +33,16 @@ import logging
 import math
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from urllib.parse import quote
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.cjk import fts_text
-from bot.knowledge.record_rows import Row, one_line, table_rows
-from bot.knowledge.record_templates import render
+from bot.knowledge.record_rows import Row, check_names, one_line, table_rows, with_audiences
+from bot.knowledge.record_templates import QuotedRow, render, template_columns
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
 from bot.models import RecordAction, Source, is_safe_url
 
@@ -68,21 +72,6 @@ def read_records(table: RecordTable, where: str) -> list[Source]:
     return records
 
 
-def check_names(tables: Sequence[RecordTable]) -> None:
-    """Every table has a name, and no other table has it (a second ``products`` would replace
-    the first, whatever its audience)."""
-    seen: dict[str, int] = {}
-    for position, table in enumerate(tables):
-        where = f"index.records[{position}].name"
-        if not table.name.strip():
-            raise ConfigError(f"{where}: empty; name the table (the model looks it up by name)")
-        if table.name in seen:
-            raise ConfigError(
-                f"{where}: {table.name!r} is already the name of index.records[{seen[table.name]}]"
-            )
-        seen[table.name] = position
-
-
 def check_tables(tables: Sequence[RecordTable]) -> RecordTables | None:
     """Read every configured table as its first lookup will; ConfigError names the key.
 
@@ -103,12 +92,18 @@ class RecordTables:
 
     def __init__(self, tables: Sequence[RecordTable]) -> None:
         check_names(tables)
+        tables = with_audiences(tables)
         self._tables = {t.name: t for t in tables}
         self._order = [t.name for t in tables]
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._lock = threading.Lock()
         self._records: dict[str, list[Source]] = {}
+        # table -> row id as written -> position, and case-folded row id -> positions
         self._keys: dict[str, dict[str, int]] = {}
+        self._folded_keys: dict[str, dict[str, list[int]]] = {}
+        # table -> stem -> how many records have it, counted once at load: every extractive
+        # question asks, and counting then took seconds for a table of 50,000 rows
+        self._term_counts: dict[str, Counter[str]] = {}
 
     @property
     def names(self) -> list[str]:
@@ -167,10 +162,15 @@ class RecordTables:
                 for i, (r, key) in enumerate(zip(records, keys, strict=True))
             ],
         )
-        by_key: dict[str, int] = {}
+        folded: dict[str, list[int]] = {}
         for i, key in enumerate(keys):
-            by_key.setdefault(key.casefold(), i)
-        self._keys[name] = by_key
+            folded.setdefault(key.casefold(), []).append(i)
+        self._keys[name] = {key: i for i, key in enumerate(keys)}
+        self._folded_keys[name] = folded
+        counts: Counter[str] = Counter()
+        for record in records:
+            counts.update(record_terms(record))
+        self._term_counts[name] = counts
         self._records[name] = records
         return records
 
@@ -192,16 +192,14 @@ class RecordTables:
         """
         try:
             with self._lock:
-                records = self._load(name)
+                total = len(self._load(name))
+                counts = self._term_counts[name]
         except ConfigError as exc:
             log.debug("record table %r cannot be read: %s", name, exc)
             return {}
-        bags = [record_terms(r) for r in records]
-        counts = {t: sum(t in bag for bag in bags) for t in {stem(t) for t in terms}}
+        found = {t: counts.get(t, 0) for t in {stem(t) for t in terms}}
         return {
-            t: math.log(1 + len(bags) / n)
-            for t, n in counts.items()
-            if n > 0 and n * 2 <= max(len(bags), 2)
+            t: math.log(1 + total / n) for t, n in found.items() if n > 0 and n * 2 <= max(total, 2)
         }
 
     def lookup(
@@ -209,7 +207,9 @@ class RecordTables:
     ) -> list[Source]:
         """The best ``limit`` records of table ``name`` for ``query`` that the viewer may see.
 
-        A record whose row id is the whole query comes first. The viewer always counts as
+        A record whose row id is the whole query comes first: the one written exactly so, else
+        those whose id differs only in letter case (``abc`` and ``ABC`` are two records, and
+        ``ABC`` finds its own first). The viewer always counts as
         ``public`` as well as their groups (:func:`viewer_audience`). A table outside the
         viewer's audience is an unknown table: the same error, and it is not even read.
         """
@@ -221,8 +221,7 @@ class RecordTables:
             raise KnowledgeIndexError(f"no record table named {name!r} (tables: {known})")
         with self._lock:
             records = self._load(name)
-            key = query.strip().strip("\"'`").strip().casefold()  # "CC-TEAM", quoted or not
-            exact = self._keys[name].get(key) if key else None
+            exact = self._exact(name, query)
             match = fts_query(query)
             if match is None:
                 found = list(range(min(len(records), limit + 1)))
@@ -236,31 +235,25 @@ class RecordTables:
                         (match, limit + 1),
                     )
                 ]
-        if exact is not None:
-            found = [exact, *(i for i in found if i != exact)]
+        if exact:
+            found = [*exact, *(i for i in found if i not in exact)]
         return [records[i] for i in found[:limit]]
+
+    def _exact(self, name: str, query: str) -> list[int]:
+        """Positions of the records whose row id is ``query`` ("CC-TEAM", quoted or not)."""
+        key = query.strip().strip("\"'`").strip()
+        if not key:
+            return []
+        position = self._keys[name].get(key)
+        if position is not None:
+            return [position]
+        return self._folded_keys[name].get(key.casefold(), [])
 
 
 def record_terms(record: Source) -> frozenset[str]:
     """Stems of a record's label and shown column values."""
     values = " ".join([record.label or "", *(record.columns or {}).values()])
     return frozenset(stem(w) for w in words(values))
-
-
-class _Quoted(Mapping[str, str]):
-    """A row whose values read URL-quoted (only those a template asks for are quoted)."""
-
-    def __init__(self, row: Row) -> None:
-        self._row = row
-
-    def __getitem__(self, key: str) -> str:
-        return quote(self._row[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._row)
-
-    def __len__(self) -> int:
-        return len(self._row)
 
 
 @dataclass
@@ -284,18 +277,21 @@ class _Builder:
     table: RecordTable
     where: str
     used: set[str] = field(default_factory=set)
-    problems: dict[str, _Problem] = field(default_factory=dict)
+    # (setting, whether it is the setting's fault) -> the rows it missed; a blank value a
+    # template needs is the row's (a product without a page yet), never a reason to refuse
+    problems: dict[tuple[str, bool], _Problem] = field(default_factory=dict)
+    action_columns: list[str] | None = None
 
-    def _problem(self, key: str, row: int, message: str) -> None:
-        self.problems.setdefault(key, _Problem()).add(row, message)
+    def _problem(self, key: str, row: int, message: str, *, setting: bool = True) -> None:
+        self.problems.setdefault((key, setting), _Problem()).add(row, message)
 
     def report(self, total: int) -> None:
         """A template no row could fill is wrong: ConfigError; otherwise one warning per
         setting with the count of rows it missed and the first of them."""
-        for key, problem in self.problems.items():
-            if key != "id_column" and problem.count == total:
+        for (key, setting), problem in self.problems.items():
+            if setting and key != "id_column" and problem.count == total:
                 raise ConfigError(f"{self.where}.{key}: {problem.message}")
-        for key, problem in self.problems.items():
+        for (key, _), problem in self.problems.items():
             log.warning(
                 "%s.%s: %d of %d rows, first row %d: %s%s",
                 *(self.where, key, problem.count, total, problem.row, problem.message),
@@ -351,8 +347,16 @@ class _Builder:
         template = self.table.action_url_template
         if not template:
             return None
+        # "https://example.com/buy/{sku}" without a sku is the shop's front page, and
+        # "mailto:{email}" without an address opens an empty mail: a button that lies
+        blank = [column for column in self._action_columns(template, row) if not row[column]]
+        if blank:
+            self._problem(
+                "action_url_template", number, f"column {blank[0]!r} is blank", setting=False
+            )
+            return None
         try:
-            url = render(template, _Quoted(row))
+            url = render(template, QuotedRow(row))
         except _TEMPLATE_ERRORS as exc:
             self._problem("action_url_template", number, str(exc))
             return None
@@ -362,3 +366,10 @@ class _Builder:
             )
             return None
         return RecordAction(label=self.table.action_label, url=url)
+
+    def _action_columns(self, template: str, row: Row) -> list[str]:
+        """The columns the action template uses (checked on the header: each is in ``row``)."""
+        if self.action_columns is None:
+            used = template_columns(template, row, f"{self.where}.action_url_template")
+            self.action_columns = [column for column in used if column in row]
+        return self.action_columns
