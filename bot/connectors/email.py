@@ -161,6 +161,8 @@ class EmailConnector:
             store.claim_once(DEDUPE_SCOPE, mail.message_id)
             return Outcome("duplicate", "already answered", item_id)
         if not mail.question:
+            # logged like every other mail left unanswered, so "why no reply?" has an answer
+            log.info("email: not answering %s: no question (only quoted text)", mail.message_id)
             return Outcome("ignored", "no question (only quoted text)")
         if not self.policy.take_rate_slot(mail.sender):
             log.warning("email: rate limit reached for %s", mail.sender)

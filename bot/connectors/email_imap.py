@@ -3,7 +3,9 @@
 Each round: ``UID SEARCH UNSEEN``, then for every message ``UID FETCH (RFC822.SIZE)`` (a message
 over ``email.max_message_bytes`` is marked seen and skipped), ``UID FETCH (BODY.PEEK[])`` (which
 does not set \\Seen), the shared handler, and only after the handler returned ``UID STORE
-+FLAGS (\\Seen)``. A message whose handling failed stays unseen and is tried again next round.
++FLAGS (\\Seen)``. A message whose handling failed stays unseen and is tried again: after
+``imap.poll_seconds``, the wait doubling with each failure up to an hour, so a message that
+fails every time (or an assistant that is down) costs a few attempts an hour, not one a round.
 Between rounds the poller waits in ``IDLE`` (woken by the server's ``EXISTS``) when the server
 advertises it and ``imap.idle`` is on, else it sleeps ``imap.poll_seconds``. A lost connection is
 re-established with a short backoff.
@@ -20,6 +22,7 @@ import re
 import select
 import socket
 import ssl
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,6 +31,8 @@ from bot.config import ImapSettings
 log = logging.getLogger(__name__)
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+MAX_RETRY_SECONDS = 3600.0
+"""The longest wait before a message whose handling failed is tried again."""
 
 
 class ImapMailbox:
@@ -193,6 +198,7 @@ class ImapPoller:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._stop_event = asyncio.Event()
+        self._retry: dict[bytes, tuple[float, float]] = {}  # failed uid: (due, last wait)
         self.rounds = 0
 
     def start(self) -> None:
@@ -241,9 +247,14 @@ class ImapPoller:
                 await self._stop_event.wait()
 
     async def _round(self) -> None:
-        for uid in await asyncio.to_thread(self._mailbox.unseen):
+        unseen = await asyncio.to_thread(self._mailbox.unseen)
+        # forget failures of messages that are gone or were read elsewhere
+        self._retry = {uid: entry for uid, entry in self._retry.items() if uid in unseen}
+        for uid in unseen:
             if self._stopping:
                 return
+            if uid in self._retry and time.monotonic() < self._retry[uid][0]:
+                continue
             size = await asyncio.to_thread(self._mailbox.size, uid)
             if size is not None and size > self._max_bytes:
                 log.warning("email: IMAP message %s is %d bytes; skipped", uid.decode(), size)
@@ -255,10 +266,21 @@ class ImapPoller:
             try:
                 await self._handle(raw, None)
             except Exception:
-                log.exception("email: IMAP message %s not handled; will retry", uid.decode())
+                wait = self._failed(uid)
+                log.exception(
+                    "email: IMAP message %s not handled; will retry in %.0fs", uid.decode(), wait
+                )
                 continue
+            self._retry.pop(uid, None)
             await asyncio.to_thread(self._mailbox.mark_seen, uid)
         self.rounds += 1
+
+    def _failed(self, uid: bytes) -> float:
+        """Schedule the next attempt of a message whose handling failed; returns the wait."""
+        last = self._retry.get(uid, (0.0, 0.0))[1]
+        wait = min(MAX_RETRY_SECONDS, last * 2 if last else self._settings.poll_seconds)
+        self._retry[uid] = (time.monotonic() + wait, wait)
+        return wait
 
     async def _wait(self) -> None:
         if self._mailbox.can_idle:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from email.header import decode_header
 from email.message import Message
+from email.parser import BytesParser
 from email.utils import collapse_rfc2231_value, getaddresses
 
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
@@ -52,9 +53,13 @@ class InboundMail:
     auto_submitted: str | None
     precedence: str | None
     list_id: str | None
+    """``List-Id``, else the first other RFC 2369 list header (``List-Unsubscribe``, …) named
+    as ``header: value``; None for mail that does not come through a list or a bulk sender."""
     return_path: str | None
     autoreply_headers: tuple[str, ...]
     """Names of vendor auto-reply headers present (X-Autoreply, X-Autorespond, …)."""
+    report: bool = False
+    """A delivery or read report (``multipart/report``: DSN, MDN), never a question."""
 
     @property
     def is_reply(self) -> bool:
@@ -74,11 +79,37 @@ def _autoreply_headers(msg: Message) -> tuple[str, ...]:
     return tuple(found)
 
 
+# RFC 2369: mail from a list, or a bulk sender (List-Unsubscribe is what newsletters carry)
+_LIST_HEADERS = (
+    "list-unsubscribe", "list-post", "list-help", "list-subscribe", "list-owner", "list-archive",
+)  # fmt: skip
+
+
+def _list_header(msg: Message) -> str | None:
+    found = _header(msg, "list-id")
+    if found is not None:
+        return found
+    for name in _LIST_HEADERS:
+        value = _header(msg, name)
+        if value is not None:
+            return f"{name}: {value}"
+    return None
+
+
 def parse_mail(raw: bytes) -> InboundMail:
     """Parse raw RFC 5322 bytes; never raises for malformed input."""
-    msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+    body_read = True
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        body_text, body_html, plain_format = _bodies(msg)
+    except RecursionError:
+        # MIME parts nested thousands deep exhaust the stdlib parser's recursion. Raising
+        # would have the mail retried for ever (IMAP) or for days (SMTP 451): read its headers
+        # only, and take no question from a body that cannot be read.
+        msg = BytesParser(policy=email.policy.compat32).parsebytes(raw, headersonly=True)
+        body_text, body_html, plain_format = None, None, TextFormat()
+        body_read = False
     sender_name, sender = _first_address(msg)
-    body_text, body_html, plain_format = _bodies(msg)
     subject = _header(msg, "subject") or ""
     in_reply_to = _first_id(_header(msg, "in-reply-to"))
     references = tuple(_MSG_ID.findall(_header(msg, "references") or ""))
@@ -91,7 +122,7 @@ def parse_mail(raw: bytes) -> InboundMail:
         question = html_to_new_text(body_html)
     else:
         question = ""
-    if not question and not (in_reply_to or references):
+    if not question and body_read and not (in_reply_to or references):
         # A fresh mail with an empty body asks its question in the subject line.
         question = subject.strip()
     return InboundMail(
@@ -104,9 +135,10 @@ def parse_mail(raw: bytes) -> InboundMail:
         question=question,
         auto_submitted=_lower(_header(msg, "auto-submitted")),
         precedence=_lower(_header(msg, "precedence")),
-        list_id=_header(msg, "list-id"),
+        list_id=_list_header(msg),
         return_path=_header(msg, "return-path"),
         autoreply_headers=_autoreply_headers(msg),
+        report=msg.get_content_type() == "multipart/report",
     )
 
 
@@ -132,19 +164,30 @@ def _first_id(value: str | None) -> str | None:
 
 def _header(msg: Message, name: str) -> str | None:
     """The decoded value of a header (RFC 2047 words decoded, unknown charsets tolerated)."""
+    raw = _raw_header(msg, name)
+    return None if raw is None else decode_words(raw)
+
+
+def _raw_header(msg: Message, name: str) -> str | None:
+    """The header's value as written (encoded words not decoded), or None when absent."""
     try:
         value = msg.get(name)
     except Exception:  # a defective header object; treat it as absent
         return None
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        # Raw 8-bit header bytes (SMTPUTF8 mail writes "Größe" as UTF-8, RFC 6532) reach us as
-        # surrogate escapes, which str(Header) would turn into U+FFFD; take the raw value.
-        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
-        if isinstance(raw, str) and any("\udc80" <= c <= "\udcff" for c in raw):
-            return " ".join(decode_bytes(raw.encode("ascii", "surrogateescape"), "utf-8").split())
-    text = str(value) if not isinstance(value, str) else value
+    if value is None or isinstance(value, str):
+        return value
+    # Raw 8-bit header bytes (SMTPUTF8 mail writes "Größe" as UTF-8, RFC 6532) make compat32
+    # hand out a Header, whose str() would turn them into U+FFFD; the raw item keeps them.
+    raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+    return raw if isinstance(raw, str) else str(value)
+
+
+def decode_words(text: str) -> str:
+    """``text`` with RFC 2047 encoded words and raw UTF-8 (surrogate-escaped) bytes decoded,
+    whitespace collapsed; never raises."""
+    if any("\udc80" <= c <= "\udcff" for c in text):
+        data = text.encode("utf-8", "surrogateescape")
+        return " ".join(decode_bytes(data, "utf-8").split())
     try:
         pieces = decode_header(text)
     except Exception:
@@ -161,10 +204,33 @@ def _header(msg: Message, name: str) -> str | None:
 _LATIN1_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "us-ascii"})
 
 
+# What a label really means in mail, as browsers read it (the WHATWG Encoding Standard): the
+# Windows code pages Outlook names by other labels, and the supersets that mail in the older
+# Chinese, Japanese and Korean charsets is really written in. Python knows some of these labels
+# only as the strict standard (euc_kr, shift_jis, gb2312) and others not at all (windows-874),
+# so Thai, Korean, Japanese or Chinese questions used to reach the assistant as mojibake.
+_SUPERSETS = {
+    "windows-874": "cp874", "x-windows-874": "cp874", "tis-620": "cp874", "iso-8859-11": "cp874",
+    "ks_c_5601-1987": "cp949", "ks_c_5601-1989": "cp949", "windows-949": "cp949",
+    "x-windows-949": "cp949", "euc-kr": "cp949", "csksc56011987": "cp949",
+    "shift_jis": "cp932", "shift-jis": "cp932", "sjis": "cp932", "x-sjis": "cp932",
+    "windows-31j": "cp932", "ms_kanji": "cp932", "csshiftjis": "cp932",
+    "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "gb_2312-80": "gb18030",
+    "chinese": "gb18030", "csgb2312": "gb18030", "iso-ir-58": "gb18030",
+    "big5": "big5hkscs", "x-x-big5": "big5hkscs", "cn-big5": "big5hkscs",
+    "x-euc-jp": "euc_jp", "x-mac-roman": "mac_roman", "x-mac-cyrillic": "mac_cyrillic",
+    "iso-8859-8-i": "iso8859_8", "unicode-1-1-utf-8": "utf-8", "x-cp1250": "cp1250",
+    "x-cp1251": "cp1251", "iso-8859-9": "cp1254", "latin5": "cp1254",
+}  # fmt: skip
+
+
 def decode_bytes(data: bytes, charset: str | None) -> str:
     """Decode with the declared charset; unknown or wrong charsets fall back, never raise."""
-    if charset and charset.lower() in _LATIN1_LABELS:
+    label = (charset or "").strip().lower()
+    if label in _LATIN1_LABELS:
         charset = "cp1252"  # what "latin-1" mail really is (the WHATWG rule browsers follow)
+    elif label in _SUPERSETS:
+        charset = _SUPERSETS[label]
     for candidate in (charset, "utf-8"):
         if not candidate:
             continue
@@ -181,9 +247,19 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
 
 
 def _first_address(msg: Message) -> tuple[str, str | None]:
-    value = _header(msg, "from")
+    # Addresses are parsed before encoded words are decoded (RFC 2047 §5: an encoded word is
+    # never part of an addr-spec): decoded first, a display name such as
+    # "=?utf-8?q?boss=40corp.example?=" would be read as the sender's address. Only a header
+    # with no address of its own (a broken mailer that encoded all of it) is read decoded.
+    value = _raw_header(msg, "from")
     if not value:
         return "", None
+    found = _address_in(" ".join(value.split()), decode_names=True)
+    return found if found[1] is not None else _address_in(decode_words(value))
+
+
+def _address_in(value: str, *, decode_names: bool = False) -> tuple[str, str | None]:
+    """The first valid ``(name, address)`` of an address-list header value."""
     try:
         pairs = getaddresses([value])
     except Exception:
@@ -191,7 +267,7 @@ def _first_address(msg: Message) -> tuple[str, str | None]:
     for name, address in pairs:
         address = address.strip().lower()
         if is_valid_address(address):
-            return name.strip(), address
+            return (decode_words(name) if decode_names else name).strip(), address
     return "", None
 
 

@@ -6,7 +6,9 @@ three wrapped lines carrying the quoted mail's date, or a bare "Ann wrote:" righ
 lines) is dropped, and
 everything after an unquoted reply header (Outlook's "-----Original Message-----", a quoted
 header block, a long underscore rule right before one) or the signature delimiter ("-- ") is cut,
-as are mobile footers ("Sent from my iPhone").
+as are mobile footers ("Sent from my iPhone"). Below the author's own text, an attribution that
+names an address and is followed by unquoted lines cuts the rest too: that is the earlier mail
+indented instead of quoted, as Yahoo and AOL write their text part.
 
 ``format=flowed`` text (RFC 3676) is decoded first: the quote depth is the run of ``>`` that
 starts a line, one space-stuffing space after it is removed, and a line ending in a space (a soft
@@ -32,8 +34,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from itertools import pairwise
+
+from bot.connectors.email_html import NewTextExtractor
 
 _ATTRIBUTION = re.compile(
     r"^\s*(?:on|le|am|el|il|op|em|w dniu|den|på|dne)\b.{0,300}?"
@@ -41,7 +44,9 @@ _ATTRIBUTION = re.compile(
     r"[^\n]{0,60}:\s*$",
     re.IGNORECASE | re.DOTALL,
 )
+_ADDRESS_IN_TEXT = re.compile(r"[^\s<>@]+@[^\s<>@]+\.[A-Za-z]{2,}")
 _SENTENCE_END = re.compile(r"[.?!]\s*$")
+_ANY_SENTENCE_END = re.compile(r"[.?!\u3002\uff1f\uff01]\s*$")
 _WROTE_TAIL = re.compile(r"\b(?:wrote|a écrit|schrieb|escribió|ha scritto|skrev)\s*:\s*$", re.I)
 _ORIGINAL = re.compile(
     r"^\s*-{2,}\s*(?:original message|ursprüngliche nachricht|message d'origine|"
@@ -87,7 +92,8 @@ def strip_quoted_text(text: str, *, flowed: bool = False, delsp: bool = False) -
 
     ``flowed``/``delsp``: the part is ``format=flowed`` (with ``DelSp=yes``), RFC 3676.
     """
-    return _strip(flowed_lines(text, delsp=delsp) if flowed else _plain_lines(text))
+    lines = flowed_lines(text, delsp=delsp) if flowed else _plain_lines(text)
+    return _strip(lines, indented_history=True)
 
 
 def _split(text: str) -> list[str]:
@@ -147,7 +153,11 @@ def flowed_lines(text: str, *, delsp: bool = False) -> list[_Line]:
     return out
 
 
-def _strip(lines: list[_Line]) -> str:
+def _strip(lines: list[_Line], *, indented_history: bool = False) -> str:
+    """The kept lines of a body. ``indented_history``: an attribution naming an address below
+    the author's text, followed by unquoted lines, starts the history (plain text only: in
+    HTML the blockquote after an attribution is already gone, and what follows it may be the
+    author's interleaved answer)."""
     kept: list[_Line] = []
     index = 0
     while index < len(lines):
@@ -160,6 +170,9 @@ def _strip(lines: list[_Line]) -> str:
             break
         attribution = _attribution_span(lines, index)
         if attribution:
+            own_text_above = any(k.text.strip() for k in kept)
+            if indented_history and own_text_above and _unquoted_history(lines, index, attribution):
+                break
             index += attribution
             continue
         if line.quoted or _MOBILE_FOOTER.match(line.text):
@@ -206,7 +219,9 @@ def _attribution_span(lines: list[_Line], index: int) -> int:
     """How many lines (1–3) an attribution starting at ``index`` spans, or 0.
 
     An attribution is one clause, wrapped, that carries the date of the quoted mail ("On Mon,
-    3 Jun 2024 …, Ann wrote:"), or a bare "Ann wrote:" right above quoted lines. Lines that end
+    3 Jun 2024 …, Ann wrote:"), or a bare "Ann wrote:" right above quoted lines, or, in any
+    language, a clause naming an address and ending in a colon right above quoted lines
+    (Gmail's "пн, 3 июн. 2024 г. в 10:00, Ann <ann@example.com>:"). Lines that end
     a sentence before the last one, a chunk without a digit, or "… wrote:" followed by unquoted
     lines are the author's own prose ("On Linux the install fails.\nThe installer wrote:\nERROR
     …") and stay in the question.
@@ -221,7 +236,32 @@ def _attribution_span(lines: list[_Line], index: int) -> int:
             return span
         if _ATTRIBUTION.match(chunk) and any(ch.isdigit() for ch in chunk):
             return span
+        if _addressed_colon(lines[index : index + span]) and _quote_follows(lines, index + span):
+            return span
     return 0
+
+
+def _addressed_colon(span: list[_Line]) -> bool:
+    """Unquoted, non-blank lines, one wrapped clause, that name an address and end in a colon
+    (an attribution in any language when quoted lines follow)."""
+    texts = [line.text.strip() for line in span]
+    if any(line.quoted for line in span) or not all(texts):
+        return False
+    if any(_ANY_SENTENCE_END.search(text) for text in texts[:-1]):
+        return False
+    chunk = " ".join(texts)
+    return chunk.endswith((":", "\uff1a")) and _ADDRESS_IN_TEXT.search(chunk) is not None
+
+
+def _unquoted_history(lines: list[_Line], index: int, span: int) -> bool:
+    """True when the attribution at ``index`` (``span`` lines) names the quoted mail's sender
+    by address and unquoted lines follow it: the earlier mail, indented instead of quoted with
+    ``>`` (Yahoo and AOL write their plain-text part so), is everything below it."""
+    chunk = " ".join(line.text for line in lines[index : index + span])
+    if not _ADDRESS_IN_TEXT.search(chunk):
+        return False
+    rest = next((line for line in lines[index + span :] if line.text.strip()), None)
+    return rest is not None and not rest.quoted and not rest.verbatim
 
 
 def _quote_follows(lines: list[_Line], index: int) -> bool:
@@ -255,105 +295,13 @@ def _tidy(lines: list[_Line]) -> str:
 
 # -- HTML ---------------------------------------------------------------------------------------
 
-_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
-_BLOCK = frozenset(
-    {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
-)
-_SKIP_TAGS = frozenset({"blockquote", "style", "script", "head", "title", "template"})
-_SKIP_CLASSES = frozenset(
-    {
-        "gmail_quote",
-        "gmail_signature",
-        "gmail_extra",
-        "yahoo_quoted",
-        "moz-cite-prefix",
-        "moz-signature",
-        "apple-mail-quote",
-        "protonmail_quote",
-    }
-)
-_CUT_IDS = frozenset({"appendonsend", "divrplyfwdmsg", "mail-editor-reference-message-container"})
-
-
-class _NewTextExtractor(HTMLParser):
-    """Collects visible text outside quote containers; stops at Outlook's reply marker.
-
-    ``parts`` holds ``(text, preformatted)`` pieces: text inside ``<pre>`` is kept as written.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[tuple[str, bool]] = []
-        self._stack: list[tuple[str, bool]] = []
-        self._skip_depth = 0
-        self._pre_depth = 0
-        self._pre_opened = False  # right after <pre>: a newline there is not content (HTML spec)
-        self.cut = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._pre_opened = False
-        if self.cut:
-            return
-        values = {name.lower(): (value or "") for name, value in attrs}
-        if values.get("id", "").lower() in _CUT_IDS:
-            self.cut = True
-            return
-        if tag == "br":
-            self._text("\n")
-        if tag in _VOID:
-            if tag == "hr" and self._skip_depth == 0:
-                self._text("\n")
-            return
-        classes = set(values.get("class", "").lower().split())
-        skip = tag in _SKIP_TAGS or bool(classes & _SKIP_CLASSES)
-        skip = skip or values.get("type", "").lower() == "cite"
-        self._stack.append((tag, skip))
-        if skip:
-            self._skip_depth += 1
-        if tag in _BLOCK:
-            self._text("\n")
-        if tag == "pre":
-            self._pre_depth += 1
-            self._pre_opened = True
-
-    def handle_endtag(self, tag: str) -> None:
-        self._pre_opened = False
-        if self.cut or tag in _VOID:
-            return
-        if not any(open_tag == tag for open_tag, _ in self._stack):
-            return
-        while self._stack:
-            open_tag, skip = self._stack.pop()
-            if skip:
-                self._skip_depth -= 1
-            if open_tag == "pre":
-                self._pre_depth -= 1
-            if open_tag == tag:
-                break
-        if tag in _BLOCK:
-            self._text("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self._pre_opened and data.startswith(("\r\n", "\n", "\r")):
-            data = data[2:] if data.startswith("\r\n") else data[1:]
-        self._pre_opened = False
-        if not self.cut:
-            self._text(data)
-
-    def _text(self, data: str) -> None:
-        if self._skip_depth == 0 and data:
-            self.parts.append((data, self._pre_depth > 0))
-
-
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 """What HTML collapses: ASCII whitespace only (a non-breaking space is never collapsed)."""
 
 
 def html_to_new_text(html: str) -> str:
     """The author's own text of an HTML mail body."""
-    extractor = _NewTextExtractor()
+    extractor = NewTextExtractor()
     try:
         extractor.feed(html)
         extractor.close()
