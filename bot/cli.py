@@ -30,6 +30,8 @@ examples:
   citecast report --days 7             what people asked last week, and what went unanswered
 """
 
+CONFIG_HELP = "path to config.yaml (default: $CITECAST_CONFIG, else ./config.yaml)"
+
 
 def _command_modules() -> list[tuple[str, ModuleType]]:
     found: list[tuple[str, ModuleType]] = []
@@ -60,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--config", help="path to config.yaml (default: ./config.yaml)")
+    parser.add_argument("--config", help=CONFIG_HELP)
     parser.add_argument("--version", action="version", version=f"citecast {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in _command_modules():
@@ -76,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--config",
             default=argparse.SUPPRESS,
-            help="path to config.yaml (default: ./config.yaml)",
+            help=CONFIG_HELP,
         )
         command.set_defaults(run=module.run)
     return parser

@@ -10,10 +10,10 @@ Reading the file (environment references, errors, relative paths) is ``bot.confi
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 
 def base_url_problem(url: str) -> str | None:
@@ -31,6 +31,14 @@ def base_url_problem(url: str) -> str | None:
     if any(ord(ch) <= 0x20 or ch == "\x7f" for ch in url):
         return f"must not contain spaces or control characters: {url!r}"
     return None
+
+
+def named_file(value: str) -> str:
+    """``value`` unless blank (an unset ``${INDEX_PATH}``): a blank path would name the config
+    file's folder itself, where SQLite can neither open nor build a database."""
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
 
 
 class Section(BaseModel):
@@ -78,11 +86,15 @@ class IndexSettings(Section):
     # for files published on a docs site; front-matter `url:` wins. First match wins.
     url_templates: dict[str, str] = Field(default_factory=dict)
 
+    _path = field_validator("path")(named_file)
+
 
 class StoreSettings(Section):
     """The SQLite store of turns, dedupe keys, outbox and feedback."""
 
     path: str = ".citecast/citecast.db"
+
+    _path = field_validator("path")(named_file)
 
 
 class OpenAISettings(Section):
@@ -149,7 +161,7 @@ class WebSettings(Section):
     # Questions (POST /api/ask and the stream) per client address per minute; 0 = no limit.
     rate_limit_per_minute: int = Field(default=60, ge=0)
     # Directories whose files /files/{token} may serve, besides the roots the index ingested.
-    file_roots: list[str] = Field(default_factory=list)
+    file_roots: list[Annotated[str, AfterValidator(named_file)]] = Field(default_factory=list)
     history_turns: int = Field(default=6, ge=0, le=50)
     # Seconds `citecast serve` lets in-flight answers finish on SIGINT/SIGTERM.
     shutdown_grace: float = Field(default=10.0, ge=0, le=600)

@@ -1,17 +1,20 @@
 """Reading ``config.yaml`` into :class:`bot.config.Settings` (DESIGN §9).
 
-``${NAME}`` and ``${NAME:-default}`` are replaced from the environment, so secrets never live in
-the file. Every problem becomes one ConfigError, one line naming the file: YAML syntax errors
-with their line and column, a key written twice (YAML would keep the last one and silently drop
-the first, a whole section with it), and validation errors with the dotted key path, an unknown
-key with the closest known one, and ``(${NAME} is not set)`` when the bad value came from an
-unset variable. The ``capabilities`` section is checked here too (unknown channel, field or
-bad value). Relative file paths are taken from the config file's folder (see
-:func:`load_settings`).
+``${NAME}`` and ``${NAME:-default}`` (the default also when NAME is empty, as in the shell) are
+replaced from the environment, so secrets never live in the file. A section left blank takes its
+defaults, and a mapping key YAML read as a number (an unquoted id) is text. Every problem
+becomes one ConfigError, one line naming the file: YAML syntax errors with their line and
+column, a key written twice (YAML would keep the last one and silently drop the first, a whole
+section with it), and validation errors with the dotted key path, an unknown key with the
+closest known one, and ``(${NAME} is not set)`` when the bad value came from an unset variable.
+The ``capabilities`` section is checked here too (unknown channel, field or bad value). A file
+over 1 MB is refused unread, and so is an alias inside its own anchor. Relative file paths are
+taken from the config file's folder (see :func:`load_settings`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import re
@@ -27,16 +30,24 @@ from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
 from bot.errors import ConfigError
-from renderers.base import capabilities_for
+from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
 
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
+MAX_CONFIG_BYTES = 1_000_000
+"""A config file larger than this is refused unread: it is the wrong file (``--config
+index.db``, ``/dev/zero``), which would otherwise be read whole into memory and parsed."""
+
 
 def expand_env(value: Any, env: dict[str, str] | None = None) -> Any:
-    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree."""
+    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree.
+
+    As in the shell (and docker compose), ``${NAME:-default}`` is the default when ``NAME`` is
+    unset or empty: ``export PORT=`` must not turn ``${PORT:-8000}`` into a blank port.
+    """
     environ = os.environ if env is None else env
     if isinstance(value, str):
-        return _ENV_REF.sub(lambda m: environ.get(m.group(1), m.group(2) or ""), value)
+        return _ENV_REF.sub(lambda m: environ.get(m.group(1)) or m.group(2) or "", value)
     if isinstance(value, list):
         return [expand_env(item, env) for item in value]
     if isinstance(value, dict):
@@ -58,6 +69,53 @@ def _unset_refs(
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _unset_refs(item, environ, (*path, str(key)))
+
+
+def _self_reference(
+    value: Any, path: tuple[str, ...] = (), inside: frozenset[int] = frozenset(), done: Any = None
+) -> tuple[str, ...] | None:
+    """The key path of the first list or mapping that contains itself, or None.
+
+    Only a YAML alias inside its own anchor (``a: &x [*x]``) builds one; every later step
+    (``${NAME}`` expansion, validation) would recurse into it until Python gives up.
+    """
+    if not isinstance(value, list | dict):
+        return None
+    if id(value) in inside:
+        return path
+    finished: set[int] = set() if done is None else done
+    if id(value) in finished:
+        return None  # an alias used twice is shared, not recursive: looked at once is enough
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        found = _self_reference(item, (*path, str(key)), inside | {id(value)}, finished)
+        if found is not None:
+            return found
+    finished.add(id(value))
+    return None
+
+
+def _as_written(data: dict[Any, Any], model: type[BaseModel] = Settings) -> dict[Any, Any]:
+    """``data`` with two YAML readings undone, in every section of ``model``.
+
+    A section whose keys are all commented out (``web:`` alone) is YAML null: read as empty, so
+    it takes its defaults. A key of a mapping keyed by names or ids that YAML read as a number
+    (``456789012345678901: [staff]``, an unquoted Discord id) is the same id as text.
+    """
+    out = dict(data)
+    for key, value in data.items():
+        field = model.model_fields.get(key) if isinstance(key, str) else None
+        kind = field.annotation if field else None
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            out[key] = _as_written(value, kind) if isinstance(value, dict) else value
+            if value is None:
+                out[key] = {}
+        elif get_origin(kind) is dict and get_args(kind)[0] is str and isinstance(value, dict):
+            out[key] = {
+                str(k) if isinstance(k, int) and not isinstance(k, bool) else k: v
+                for k, v in value.items()
+            }
+    return out
 
 
 def _model_at(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
@@ -93,6 +151,9 @@ def _reason(error: Any) -> str:
         known = list(model.model_fields) if model else []
         close = difflib.get_close_matches(str(loc[-1]), known, n=1)
         return f"unknown key (did you mean {close[0]}?)" if close else "unknown key"
+    if error["type"] != "missing" and error.get("input", "") is None:
+        # `port:` with nothing after it: YAML reads null, and "NoneType" helps nobody
+        return "is blank; give it a value, or leave the key out for the default"
     if error["type"] == "model_type":
         return "must be a mapping of keys (key: value lines), not " + type(error["input"]).__name__
     message = str(error["msg"])
@@ -105,10 +166,17 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError(f"{origin}: the top level must be a mapping of sections")
+    loop = _self_reference(data)
+    if loop is not None:
+        where = ".".join(loop) or "(top level)"
+        raise ConfigError(f"{origin}: {where}: a YAML alias inside its own anchor (&x ... *x)")
+    data = _as_written(data)
     try:
         settings = Settings.model_validate(expand_env(data))
     except PydanticValidationError as exc:
-        first = exc.errors()[0]
+        errors = exc.errors()
+        # a misspelt key explains the "Field required" pydantic lists before it: name it first
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = tuple(first["loc"])
         path = ".".join(str(part) for part in loc) or "(top level)"
         reason = _reason(first)
@@ -130,10 +198,25 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         # The renderers' own check, run now rather than at each render: a bad value must stop
         # every command at start, not fail each answer of a server that started anyway.
         for channel, overrides in settings.capabilities.items():
+            _check_capability_names(channel, overrides)
             capabilities_for(channel, overrides)
     except ConfigError as exc:
         raise ConfigError(f"{origin}: {exc}") from None
     return settings
+
+
+def _check_capability_names(channel: str, overrides: dict[str, Any]) -> None:
+    """An unknown capability with the closest known one, as for every other section's keys
+    (``capabilities_for`` itself only says "unknown capability")."""
+    if channel not in DEFAULT_CAPABILITIES:
+        return  # capabilities_for names the channels there are
+    known = [field.name for field in dataclasses.fields(Capabilities)]
+    for key in overrides:
+        close = [] if key in known else difflib.get_close_matches(str(key), known, n=1)
+        if close:
+            raise ConfigError(
+                f"capabilities.{channel}.{key}: unknown capability (did you mean {close[0]}?)"
+            )
 
 
 class _Loader(yaml.SafeLoader):
@@ -212,7 +295,13 @@ def load_settings(path: str | Path | None = None) -> Settings:
     if target.is_dir():
         raise ConfigError(f"{target}: is a folder, not a config file")
     try:
-        data = yaml.load(target.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506
+        with target.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"{target}: larger than {MAX_CONFIG_BYTES // 1_000_000} MB; is it the config file?"
+            )
+        data = yaml.load(raw.decode("utf-8"), Loader=_Loader)  # noqa: S506
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{target}: cannot read: {exc}") from None
     except yaml.YAMLError as exc:

@@ -123,9 +123,15 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.question.strip():
         raise ValidationError("question is empty")
+    try:
+        args.question.encode("utf-8")
+    except UnicodeEncodeError:
+        # bytes the locale cannot decode reach argv as lone surrogates ("\udcff"): refused as
+        # `read_stdin` refuses them, not a traceback when a renderer encodes the subject
+        raise ValidationError("question: not valid UTF-8") from None
+    audience = viewer_audience(viewer_groups(args.audience))
     settings = load_settings(args.config)
     records = check_answerable(settings)
-    audience = viewer_audience(viewer_groups(args.audience))
     assistant = Assistant.from_settings(settings, records)
     answer = asyncio.run(assistant.answer(args.question, audience))
     if args.json:

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from bot.commands.ask import check_answerable
-    from bot.commands.output import progress_bar, write_stdout
+    from bot.commands.output import progress_bar, stdout_console, write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
     with progress:
         results = asyncio.run(run_all())
-    console = Console()
+    console = stdout_console()
     with console.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
         print_table(results, console, args.runs)
     write_stdout(capture.get())

@@ -18,8 +18,9 @@ index.path (default .citecast/index.db). Unchanged files are skipped, changed on
 removed from an ingested folder are dropped. Hidden files and folders and node_modules are not
 read. Unreadable, encrypted or empty files, and folders that cannot be read, are listed with
 the reason and never stop the run; so is a file whose front matter names an empty audience.
-A PATH that is missing or neither a file nor a folder is an error. --audience must name a group:
-an empty one (an unset "$GROUP") is refused, and --audience public makes files public on purpose.
+A PATH that is empty (an unset "$DOCS"), missing or neither a file nor a folder is an error.
+--audience must name a group: an empty one (an unset "$GROUP") is refused, and --audience public
+makes files public on purpose.
 
 examples:
   citecast ingest examples/
@@ -102,10 +103,9 @@ def run(args: argparse.Namespace) -> int:
     never half-built (which ``--if-missing`` would then take for current). Ctrl-C stops before
     the next file (see :class:`_StopBetweenFiles`), exit status 130.
     """
-    from rich.console import Console
     from rich.markup import escape
 
-    from bot.commands.output import plural, progress_bar, write_stdout
+    from bot.commands.output import plural, progress_bar, stdout_console, write_stdout
     from bot.config_file import load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
@@ -115,11 +115,14 @@ def run(args: argparse.Namespace) -> int:
     if args.if_missing and args.rebuild:
         # one asks to keep a current index, the other to throw it away
         raise ValidationError("--if-missing and --rebuild cannot be used together")
+    if any(not path.strip() for path in args.paths):
+        # Path("") is the working directory: an unset "$DOCS" would ingest whatever is there
+        raise ValidationError("PATH: empty path; name a file or folder (. for this folder)")
     audience = [g for value in args.audience or [] for g in document_audience(value, "--audience")]
     settings = load_settings(args.config)
     index_path = Path(settings.index.path)
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
-    out = Console(highlight=False, soft_wrap=True)
+    out = stdout_console(highlight=False, soft_wrap=True)
     if args.if_missing and index_path.exists():
         index = KnowledgeIndex(index_path)
         try:

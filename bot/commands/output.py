@@ -11,22 +11,47 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress
 
 
+MAX_INPUT_BYTES = 50_000_000
+"""Input larger than this (stdin, ``preview --answer``) is refused: it is read whole into
+memory, and no answer is near it (``render < /dev/zero`` would fill the memory)."""
+
+
 def read_stdin() -> str:
-    """All of stdin as UTF-8 text; ValidationError when it is not UTF-8.
+    """All of stdin as UTF-8 text; ValidationError when it is not UTF-8 or too large.
 
     Read as bytes: under the C/POSIX locale Python decodes stdin with ``surrogateescape``, so a
     stray ``\\xff`` would pass through as a lone surrogate and reach the output unnoticed.
     """
     from bot.errors import ValidationError
 
+    if sys.stdin is None:  # started with stdin closed (`<&-`)
+        raise ValidationError("no input: stdin is closed")
     buffer = getattr(sys.stdin, "buffer", None)
+    raw = buffer.read(MAX_INPUT_BYTES + 1) if buffer is not None else sys.stdin.read()
+    if len(raw) > MAX_INPUT_BYTES:
+        raise ValidationError(f"stdin: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
     try:
-        return buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
+        return raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as exc:
         raise ValidationError(f"stdin: not valid UTF-8: {exc.reason}") from None
+
+
+def read_file(path: str) -> str:
+    """The UTF-8 text of the file at ``path``; ValidationError naming it otherwise."""
+    from bot.errors import ValidationError
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_INPUT_BYTES + 1)
+        if len(raw) > MAX_INPUT_BYTES:
+            raise ValidationError(f"{path}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
+        return raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValidationError(f"cannot read {path}: {exc}") from None
 
 
 def write_stdout(text: str) -> None:
@@ -34,18 +59,54 @@ def write_stdout(text: str) -> None:
 
     ``citecast resolve ... | head -1`` closes the pipe after one line: the rest of the output
     is unwanted, not an error, so the command still ends normally (status 0, nothing on stderr).
+    Any other failure (``> /dev/full``, a closed stdout) loses the result: a CitecastError, so
+    one line on stderr and status 2 rather than a traceback.
     """
+    from bot.errors import CitecastError
+
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        raise CitecastError("cannot write the result: stdout is closed")
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        # Point stdout at /dev/null: the interpreter flushes stdout again at exit, and that
-        # flush would fail too and print "Exception ignored ... BrokenPipeError" on stderr.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, sys.stdout.fileno())
-        finally:
-            os.close(devnull)
+        _discard_stdout()
+    except OSError as exc:
+        _discard_stdout()
+        raise CitecastError(f"cannot write the result to stdout: {exc.strerror or exc}") from None
+
+
+def _discard_stdout() -> None:
+    # Point stdout at /dev/null: the interpreter flushes stdout again at exit, and that flush
+    # would fail too and print "Exception ignored ... BrokenPipeError" on stderr.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
+def stdout_console(*, highlight: bool = True, soft_wrap: bool = False) -> Console:
+    """A rich Console as wide and as colourful as stdout, that writes into memory instead.
+
+    Commands capture what they print on it and hand the text to :func:`write_stdout`: a
+    Console on stdout itself writes (and flushes) when its capture ends, where a full disk or
+    a closed pipe would raise inside rich, a traceback rather than one line.
+    """
+    import io
+
+    from rich.console import Console
+
+    probe = Console()  # sizes and colours for stdout (a terminal, or 80 columns when piped)
+    return Console(
+        file=io.StringIO(),
+        width=probe.width,
+        force_terminal=probe.is_terminal,
+        color_system=probe.color_system,  # type: ignore[arg-type]  # one of the names it takes
+        no_color=probe.no_color,
+        highlight=highlight,
+        soft_wrap=soft_wrap,
+    )
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
@@ -55,8 +116,25 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 
 def viewer_groups(values: list[str] | None) -> list[str]:
     """The groups of ``--audience`` flags: repeatable, each also a comma-separated list
-    (``--audience staff,hr``), blank names dropped; a viewer without groups is public."""
-    return [g.strip() for value in values or [] for g in value.split(",") if g.strip()]
+    (``--audience staff,hr``); a viewer without the flag is public.
+
+    A blank value or name (``--audience ""``, ``--audience staff,``) is a ValidationError, as
+    ``citecast ingest`` refuses one: it is most often an unset ``"$GROUP"``, and answering as
+    the public instead would look like the groups' answer while leaving their sources out.
+    """
+    from bot.errors import ValidationError
+
+    groups: list[str] = []
+    for value in values or []:
+        names = [name.strip() for name in value.split(",")]
+        if not any(names):
+            raise ValidationError(
+                f"--audience {value!r} names no group; leave --audience out to answer as the public"
+            )
+        if not all(names):
+            raise ValidationError(f"empty group name in --audience {value!r}")
+        groups += names
+    return groups
 
 
 def progress_bar(verb: str, show: bool) -> Progress:

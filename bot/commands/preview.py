@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the preview page; print its path."""
     from bot.commands.answer_input import read_answer
-    from bot.commands.output import read_stdin, write_stdout
+    from bot.commands.output import read_file, read_stdin, write_stdout
     from bot.commands.render import check_base_url
     from bot.errors import ValidationError
     from renderers.base import RenderContext
@@ -42,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError("--answer: empty path; name an Answer JSON file, or - for stdin")
     if not args.out.strip():
         raise ValidationError("--out: empty path; name the HTML file to write")
+    if args.answer not in (None, "-") and Path(args.out).resolve() == Path(args.answer).resolve():
+        # the page would overwrite the answer it shows, as `citecast eval` refuses for its data
+        raise ValidationError(f"--out {args.out} is the --answer file itself")
     if args.answer:
-        try:
-            raw = read_stdin() if args.answer == "-" else Path(args.answer).read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValidationError(f"cannot read {args.answer}: {exc}") from None
+        raw = read_stdin() if args.answer == "-" else read_file(args.answer)
         answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)
     else:
         answer = sample_answer()

@@ -70,13 +70,14 @@ def run(args: argparse.Namespace) -> int:
     from renderers.base import RenderContext, capabilities_for
 
     check_base_url(args.public_base_url)
+    viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
     answer, tokens = read_answer(read_stdin(), "stdin")
     settings = load_settings(args.config)
     context = RenderContext(
         public_base_url=args.public_base_url,
         turn_id=args.turn_key,
         show=args.show,
-        audience=frozenset(viewer_groups(args.audience) or ["public"]),
+        audience=frozenset(viewer),
     )
     channels = CHANNELS if args.channel == "all" else (args.channel,)
     out = {}

@@ -96,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
 
 def format_report(report: UsageReport) -> str:
     """The report as tables and lists, sized for the terminal (80 columns when piped)."""
-    from rich.console import Console
+    from bot.commands.output import stdout_console
 
-    console = Console(highlight=False)
+    console = stdout_console(highlight=False)
     with console.capture() as capture:
         _print_report(report, console)
     return capture.get()

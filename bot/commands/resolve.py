@@ -70,6 +70,8 @@ def load_sources(path: str) -> list[Source]:
     from bot.errors import ValidationError
     from bot.models import Source
 
+    if not path.strip():  # an unset "$SOURCES"
+        raise ValidationError("--sources: empty path; name a JSON file of sources")
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SOURCES_BYTES + 1)
@@ -113,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.registry import SourceRegistry
     from bot.resolver import ResolvePolicy, resolve
 
+    viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
     sources = load_sources(args.sources)
     settings = load_settings(getattr(args, "config", None)).resolve
     policy = ResolvePolicy(
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         key_word=settings.key_word,
     )
     raw = read_stdin()
-    registry = SourceRegistry(viewer_groups(args.audience) or ["public"])
+    registry = SourceRegistry(viewer)
     registry.register_all(sources)
     answer = resolve(raw, registry, policy)
     write_stdout(json.dumps(answer.to_json(), ensure_ascii=False, indent=2) + "\n")
