@@ -57,11 +57,20 @@ class EvalCase:
     labels: tuple[SupportLabel, ...]
 
 
+MAX_DATASET_BYTES = 50_000_000
+"""An evaluation file larger than this is refused: it is read whole into memory."""
+
+
 def load_cases(path: Path) -> list[EvalCase]:
     """Read and validate a JSONL file; errors name the line and the problem."""
     try:
+        with path.open("rb") as handle:
+            # bounded: a path such as /dev/zero would otherwise fill the memory
+            raw = handle.read(MAX_DATASET_BYTES + 1)
+        if len(raw) > MAX_DATASET_BYTES:
+            raise ValidationError(f"{path}: larger than {MAX_DATASET_BYTES // 1_000_000} MB")
         # utf-8-sig: editors on Windows start a UTF-8 file with a BOM, which is no JSON
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
+        lines = raw.decode("utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValidationError(f"{path}: cannot read: {exc}") from None
     cases = list(_parse_lines(path, lines))

@@ -165,3 +165,17 @@ def test_out_naming_the_data_file_is_refused(
     assert main(["eval", "cases.jsonl", "--out", str(cases)]) == 2  # the cwd is tmp_path
     assert capsys.readouterr().err == f"citecast eval: --out {cases} is the data file itself\n"
     assert cases.read_text(encoding="utf-8") == before
+
+
+def test_a_data_file_over_the_size_limit_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `citecast eval /dev/zero` read until the memory ran out; the cap is lowered here so the
+    # test need not write 50 MB
+    from bot.evaluation import dataset
+
+    monkeypatch.setattr(dataset, "MAX_DATASET_BYTES", 100, raising=False)
+    line = '{"id": "a", "answer": "Fine [1].", "sources": [{"id": "s", "text": "Fine."}]}'
+    cases = _case_file(tmp_path, "\n".join([line.replace('"a"', f'"a{i}"') for i in range(3)]))
+    assert main(["eval", str(cases)]) == 2
+    assert capsys.readouterr().err.startswith(f"citecast eval: {cases}: larger than ")
