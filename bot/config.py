@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from bot.host_names import host_pattern_problem
+
 
 def base_url_problem(url: str) -> str | None:
     """Why ``url`` cannot be a deployment's public base URL, or None when it can.
@@ -154,6 +156,9 @@ class WebSettings(Section):
     public_base_url: str | None = None
     audience: list[str] = Field(default_factory=lambda: ["public"])
     cors_origins: list[str] = Field(default_factory=list)
+    # Host names answered besides localhost, IP addresses, the bind host and the public base
+    # URL's host (against DNS rebinding, see bot.connectors.web_hosts); ["*"] answers any.
+    allowed_hosts: list[str] = Field(default_factory=list)
     file_secret: str = ""
     file_token_ttl: int = Field(default=3600, ge=60)
     max_question_chars: int = Field(default=4000, ge=1)
@@ -177,6 +182,15 @@ class WebSettings(Section):
         problem = base_url_problem(value)
         if problem:
             raise ValueError(problem)
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _allowed_hosts(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            problem = host_pattern_problem(entry)
+            if problem:
+                raise ValueError(problem)
         return value
 
 

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     import uvicorn
     from starlette.applications import Starlette
 
+    from bot.config import Settings
+
 HELP = "serve the web chat, the API and every enabled channel"
 DESCRIPTION = """\
 Serve the chat page, the embeddable widget, the REST and streaming API, signed file downloads
@@ -56,6 +58,15 @@ def run_server(app: Starlette, server: uvicorn.Server, listener: socket.socket) 
         raise error
 
 
+def with_bind_host(settings: Settings, host: str) -> Settings:
+    """``settings`` serving on ``host`` (from ``--host``): a name given there is one the web
+    channel answers to, as ``web.host`` is (see ``web.allowed_hosts``)."""
+    if host == settings.web.host:
+        return settings
+    web = settings.web.model_copy(update={"host": host})
+    return settings.model_copy(update={"web": web})
+
+
 def run(args: argparse.Namespace) -> int:
     """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
     from pathlib import Path
@@ -75,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     records = check_tables(settings.index.records)
     host = args.host or settings.web.host
+    settings = with_bind_host(settings, host)
     port = settings.web.port if args.port is None else args.port
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port: {port} is not a TCP port")

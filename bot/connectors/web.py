@@ -16,7 +16,8 @@ Routes (all JSON errors are ``{"error": reason}``):
 - ``GET /healthz`` liveness, and ``GET /api/config`` the limits the page enforces up front.
 
 The viewer's audience is ``web.audience`` (default ``public``): the answerer is asked for that
-audience and an answer citing anything else is refused, never shown.
+audience and an answer citing anything else is refused, never shown. Every route first refuses
+a ``Host`` this deployment does not answer to (``web.allowed_hosts``, see ``web_hosts``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -49,6 +51,7 @@ from bot.connectors.web_api import (
 )
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
+from bot.connectors.web_hosts import HostCheck, host_policy
 from bot.connectors.web_rate_limit import QuestionRateLimit
 from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import AnswerStream
@@ -124,20 +127,33 @@ class WebConnector:
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
 
     def routes(self) -> list[BaseRoute]:
-        """The web routes, mounted at the root of the app."""
-        return [
-            Route("/", self.page, methods=["GET"]),
-            Route("/widget.js", self.widget, methods=["GET"]),
-            Route("/healthz", self.health, methods=["GET"]),
-            Route("/api/config", self.config, methods=["GET"]),
-            Route("/api/ask", self.ask, methods=["POST"]),
-            Route("/api/ask/stream", self.ask_stream, methods=["GET"]),
-            Route("/api/conversations/{conversation_id}", self.conversation, methods=["GET"]),
-            Route("/api/feedback", self.feedback, methods=["POST"]),
-            Route("/files/{token}", self.files, methods=["GET"]),
-            Route("/turns/{key}", self.turn, methods=["GET"]),
-            Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+        """The web routes, mounted at the root of the app.
+
+        Each refuses a ``Host`` outside ``web.allowed_hosts`` (see ``web_hosts``) first.
+        """
+        policy = host_policy(
+            self.settings.allowed_hosts, self.settings.public_base_url, self.settings.host
+        )
+        checked = [Middleware(HostCheck, policy=policy)]
+        pages = [
+            ("/", self.page, "GET"),
+            ("/widget.js", self.widget, "GET"),
+            ("/healthz", self.health, "GET"),
+            ("/api/config", self.config, "GET"),
+            ("/api/ask", self.ask, "POST"),
+            ("/api/ask/stream", self.ask_stream, "GET"),
+            ("/api/conversations/{conversation_id}", self.conversation, "GET"),
+            ("/api/feedback", self.feedback, "POST"),
+            ("/files/{token}", self.files, "GET"),
+            ("/turns/{key}", self.turn, "GET"),
         ]
+        routes: list[BaseRoute] = [
+            Route(path, endpoint, methods=[method], middleware=checked)
+            for path, endpoint, method in pages
+        ]
+        static = StaticFiles(directory=STATIC_DIR)
+        routes.append(Mount("/static", app=static, name="static", middleware=checked))
+        return routes
 
     async def start(self) -> None:
         """Nothing to start: the web channel is request-driven."""

@@ -56,6 +56,22 @@
     return copy;
   }
 
+  /* "Copy link": the address of the answer's own page (``share_url``, GET /turns/{key}), to
+   * send to someone else; the page shows the answer and its sources, never the question. */
+  function shareButton(url, say) {
+    var share = el("button", {
+      "type": "button", "class": "cc-secondary cc-share", "aria-label": "Copy link to this answer",
+    }, "Copy link");
+    share.addEventListener("click", function () {
+      copyText(url, share).then(function () {
+        share.textContent = "Link copied";
+        say("Link to this answer copied to the clipboard.");
+        setTimeout(function () { share.textContent = "Copy link"; }, 1500);
+      }, function () { say("Could not copy the link; it is " + url, true); });
+    });
+    return share;
+  }
+
   /* The two vote buttons, as a labelled group; a vote disables both and presses the one chosen.
    * ``stored`` is the answer's vote already recorded (shown pressed, nothing more to choose);
    * ``vote(value)`` resolves to ``{recorded, vote}``: a refused vote is never shown pressed.
@@ -105,10 +121,13 @@
 
   /* Add the actions under ``view.answer``. ``options``: ``url(path)`` of the API, the
    * ``conversationId`` and ``turnId`` the vote is about (no vote buttons without them), the
-   * ``vote`` it already has (after a reload), and ``say(text, isError)`` for the status line. */
+   * ``vote`` it already has (after a reload), the answer's ``shareUrl`` (no "Copy link"
+   * without one), and ``say(text, isError)`` for the status line. */
   function addBar(view, answer, byN, options) {
     var bar = el("div", { "class": "cc-actions" });
     bar.appendChild(copyButton(answer, byN, options.say));
+    var shareUrl = sources.safeHref(options.shareUrl);
+    if (shareUrl) bar.appendChild(shareButton(shareUrl, options.say));
     if (options.conversationId && options.turnId) {
       bar.appendChild(voteButtons(function (value) {
         return fetch(options.url("/api/feedback"), {

@@ -82,7 +82,7 @@
     this.input = el("textarea", {
       "id": options.compact ? id + "-question" : "cc-question",
       "class": "cc-input", "rows": "2", "name": "question",
-      "placeholder": "e.g. How do I install it?", "autocomplete": "off",
+      "placeholder": "e.g. How do I install it?", "autocomplete": "off", "dir": "auto",
       "aria-describedby": id + "-hint",
     });
     label.setAttribute("for", this.input.id);
@@ -209,7 +209,7 @@
     var turn = el("article", { "class": "cc-turn" });
     var q = el("div", { "class": "cc-question" });
     q.appendChild(el("span", { "class": "cc-sr" }, "You asked: "));
-    q.appendChild(el("span", null, question));
+    q.appendChild(el("span", { "dir": "auto" }, question));
     turn.appendChild(q);
     var answer = el("div", { "class": "cc-answer", "aria-busy": "true" });
     answer.appendChild(el("span", { "class": "cc-sr" }, "Answer: "));
@@ -433,9 +433,11 @@
     view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
     this.decorate(view, byN);
     sources.sourceList(view, answer.citations || [], byN);
+    sources.directions(view.answer);
     citecast.actions.addBar(view, answer, byN, {
       url: this.url.bind(this), conversationId: this.conversationId, turnId: payload.turn_id,
-      vote: payload.vote, say: function (text, isError) { self.setStatus(text, isError); },
+      vote: payload.vote, shareUrl: payload.share_url,
+      say: function (text, isError) { self.setStatus(text, isError); },
     });
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;

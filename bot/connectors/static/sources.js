@@ -243,17 +243,33 @@
     }, true);
   }
 
+  /* Each block of an answer reads in the direction of its own text (dir="auto"), so an
+   * English answer that opens with a Hebrew or Arabic name stays left to right, and an Arabic
+   * paragraph or source title in it still reads right to left with its full stop at its end.
+   * The server marks the whole answer dir="auto", which lets the first letter of the answer
+   * decide for every paragraph and the source list; here each block decides for itself. Run
+   * once on a finished answer (while it streams, chat.css gives each paragraph its direction:
+   * marking every block as it arrives made a long answer stream slower). */
+  var BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th, dt, dd, ol, ul, .quote";
+  function directions(container) {
+    var whole = container.querySelectorAll(".answer[dir=auto]");
+    Array.prototype.forEach.call(whole, function (node) { node.removeAttribute("dir"); });
+    Array.prototype.forEach.call(container.querySelectorAll(BLOCKS), function (node) {
+      if (!node.hasAttribute("dir")) node.setAttribute("dir", "auto");
+    });
+  }
+
   /* The tooltip of a superscript citation: title, page or section, and the quote. */
   function tooltip(c) {
     var src = c.source || {};
     var tip = el("span", { "role": "tooltip" });
-    tip.appendChild(el("strong", { "class": "cc-tip-title" }, displayTitle(src)));
+    tip.appendChild(el("strong", { "class": "cc-tip-title", "dir": "auto" }, displayTitle(src)));
     var where = locationLine(src);
-    if (where) tip.appendChild(el("span", { "class": "cc-tip-where" }, where));
+    if (where) tip.appendChild(el("span", { "class": "cc-tip-where", "dir": "auto" }, where));
     var quote = c.quote || src.text;
     if (quote) {
       if (quote.length > 320) quote = quote.slice(0, 317) + "…";
-      var said = el("span", { "class": "cc-tip-quote" }, "“");
+      var said = el("span", { "class": "cc-tip-quote", "dir": "auto" }, "“");
       appendInline(said, quote);
       said.appendChild(document.createTextNode("”"));
       tip.appendChild(said);
@@ -302,8 +318,10 @@
   var citecast = window.Citecast = window.Citecast || {};  // the one global name (widget.js)
   citecast.sources = {
     el: el,
+    safeHref: safeHref,
     plainAnswer: plainAnswer,
     decorate: decorate,
+    directions: directions,
     tooltip: tooltip,
     sourceList: sourceList,
   };
