@@ -18,7 +18,10 @@ statement) or through ``asyncio.to_thread`` for bulk work.
 Every table is created with ``CREATE TABLE IF NOT EXISTS``, so opening a database made by an
 older version adds the tables it lacks (such as ``message_conversations``) and keeps its data.
 A database holding other tables and no ``turns`` (another program's, or the search index) is
-refused with StoreError before anything is written to it.
+refused with StoreError before anything is written to it. Every failure to read or write (a
+store another process keeps locked past ``busy_timeout`` seconds, a damaged file) is a
+StoreError naming the file and SQLite's reason, which connectors catch; never a raw sqlite3
+error.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,13 +135,13 @@ def _foreign_tables(db: sqlite3.Connection) -> list[str]:
 class Store:
     """Thread-safe access to the citecast SQLite database."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             foreign = _foreign_tables(self._db)
             if foreign:
                 self._db.close()
@@ -148,7 +151,7 @@ class Store:
                 )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._lock = threading.Lock()
 
@@ -160,11 +163,26 @@ class Store:
                 yield self._db
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise StoreError(f"{self.path}: {exc}") from None
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
+
+    def _rollback(self) -> None:
+        # A BEGIN that failed (the store locked by another process) left no transaction: a
+        # ROLLBACK then would raise "no transaction is active" and hide the real reason.
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: {exc}") from None
 
     def close(self) -> None:
         """Close the database connection."""
@@ -225,8 +243,8 @@ class Store:
 
     def turns(self, conversation_id: str, limit: int = 50) -> list[Turn]:
         """The conversation's turns, oldest first (at most the last ``limit``)."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 "SELECT id, conversation_id, channel, question, answer_json, registry_json,"
                 " status, created_at FROM turns WHERE conversation_id = ?"
                 " ORDER BY id DESC LIMIT ?",
@@ -236,8 +254,8 @@ class Store:
 
     def turn(self, turn_id: int) -> Turn | None:
         """One turn by id, or None."""
-        with self._lock:
-            row = self._db.execute(
+        with self._read() as db:
+            row = db.execute(
                 "SELECT id, conversation_id, channel, question, answer_json, registry_json,"
                 " status, created_at FROM turns WHERE id = ?",
                 (turn_id,),
@@ -269,8 +287,8 @@ class Store:
     def conversation_of(self, channel: str, message_key: str) -> str | None:
         """The conversation a recorded bot message belongs to, or None when it has no record
         (sent before the record was kept, or by another store)."""
-        with self._lock:
-            row = self._db.execute(
+        with self._read() as db:
+            row = db.execute(
                 "SELECT conversation_id FROM message_conversations"
                 " WHERE channel = ? AND message_key = ?",
                 (channel, message_key),
@@ -335,8 +353,8 @@ class Store:
     def due(self, channel: str, now: float | None = None, limit: int = 20) -> list[OutboxItem]:
         """Pending replies of ``channel`` whose next attempt is due."""
         moment = time.time() if now is None else now
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
                 " FROM outbox WHERE channel = ? AND status = 'pending' AND next_attempt_at <= ?"
                 " ORDER BY created_at LIMIT ?",
@@ -350,8 +368,8 @@ class Store:
 
     def outbox_item(self, item_id: str) -> OutboxItem | None:
         """One outbox entry by id."""
-        with self._lock:
-            row = self._db.execute(
+        with self._read() as db:
+            row = db.execute(
                 "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
                 " FROM outbox WHERE id = ?",
                 (item_id,),
@@ -392,8 +410,8 @@ class Store:
 
     def feedback(self, turn_id: int) -> list[str]:
         """The votes recorded for a turn, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 "SELECT value FROM feedback WHERE turn_id = ? ORDER BY id", (turn_id,)
             ).fetchall()
         return [str(row[0]) for row in rows]
@@ -404,8 +422,8 @@ class Store:
         """``(turn id, channel, question, status, citations)`` of every turn asked at or after
         ``since`` (Unix time), oldest first; ``citations`` counts the answer's citations (None
         without an answer). The answers themselves are not loaded."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 "SELECT id, channel, question, status,"
                 " json_array_length(answer_json, '$.citations')"
                 " FROM turns WHERE created_at >= ? ORDER BY id",
@@ -415,8 +433,8 @@ class Store:
 
     def votes_since(self, since: float) -> list[tuple[int | None, str, str]]:
         """``(turn id, channel, value)`` of every vote recorded at or after ``since``."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 "SELECT turn_id, channel, value FROM feedback WHERE created_at >= ? ORDER BY id",
                 (since,),
             ).fetchall()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
+# what may close a sentence after its full stop: quotes, a parenthesis, emphasis
+_CLOSERS = "\"'”’»)*_"
 
 
 def escape_markers(text: str) -> str:
@@ -30,11 +32,19 @@ def _escape(text: str) -> str:
 
 def with_marker(sentence: str, number: int) -> str:
     """``sentence`` with `` [n]`` before its final punctuation (a period added if none; a
-    Chinese or Japanese full stop keeps its place, with ``[n]`` right before it)."""
+    Chinese or Japanese full stop keeps its place, with ``[n]`` right before it). An end that
+    is more than one mark (``...``, ``?!``) or inside closing quotes, a parenthesis or emphasis
+    (``Click "Save."``) is kept as written, with ``[n]`` right after it."""
     body = escape_markers(sentence.rstrip())
     if body and body[-1] in "。！？":
         # Chinese and Japanese put no space before a note mark: "…です[1]。"
         return f"{body[:-1].rstrip()}[{number}]{body[-1]}"
+    core = body.rstrip(_CLOSERS)
+    ends = len(core) - len(core.rstrip(".!?…"))
+    if ends and (ends > 1 or core != body):
+        # moving or adding a mark would change the quoted text ("Save.".) or repeat its end;
+        # with no space, the marker stays with this sentence (bot.claims), not the next
+        return f"{body}[{number}]"
     end = ""
     if body and body[-1] in ".!?:;":
         body, end = body[:-1].rstrip(), body[-1]

@@ -4,7 +4,8 @@ It searches the knowledge base with the question, scores every sentence of the t
 the question terms it contains (rarer terms weigh more, earlier passages get a small bonus), and
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
 reading order. When the passages do not cover at least half of the question's terms, or only
-terms most of their sentences contain, it says plainly that it found nothing and cites nothing.
+terms most of their sentences contain, or when no more than one of the question's own words is
+anywhere the viewer may read, it says plainly that it found nothing and cites nothing.
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
 table as a whole gets the table's first records as a list instead. A follow-up in a
@@ -14,6 +15,7 @@ conversation is answered by its own words, the earlier questions' words weighing
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from collections.abc import AsyncIterator, Sequence
@@ -29,9 +31,12 @@ from bot.models import Source
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
 
-# A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it.
+# A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it; closing
+# quotes, a parenthesis or emphasis after a full stop stay with its sentence (as bot.claims reads
+# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here).
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])\s+(?=[\"'(\[`*]?\w)|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
+    r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)*_])|(?<=[.!?][\"'”’)*_]{2}))\s+(?=[\"'(\[`*]?\w)"
+    r"|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
 )
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
@@ -43,6 +48,8 @@ _SIGNPOST = re.compile(
     re.I,
 )
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# words that greet or thank ("Hi! Slack?"): never what a question is about
+_COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry", "cheers"})
 
 
 @dataclass(frozen=True)
@@ -310,10 +317,12 @@ class ExtractiveBackend:
         # A record the question names only in passing ("Does citecast support email?" and the
         # "Priority support add-on") must explain as many question words as the passages do.
         candidates = sentence_candidates(passages)
-        explained = len(covered_by_passages(terms, passages, candidates))
-        lines = record_lines(found.records.keeping(terms, explained), turn.registry)
+        covered = covered_by_passages(terms, passages, candidates)
+        lines = record_lines(found.records.keeping(terms, len(covered)), turn.registry)
         limit = self.max_sentences - len(lines)
         chosen = choose_sentences(terms, candidates, limit, found.context)
+        if chosen and not lines and await _asks_what_is_missing(turn, covered):
+            chosen = []
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
             if number is not None:
@@ -354,8 +363,27 @@ class ExtractiveBackend:
 
     @staticmethod
     async def _search(turn: Turn, question: str) -> Sequence[Source]:
-        result = await turn.toolbox.fetch_async("search_docs", {"query": question}, turn.audience)
-        return result.sources
+        # not fetch_async (which tells a model): an index that cannot be searched fails the
+        # turn with its reason, where "nothing found" would blame the documents
+        query = {"query": question}
+        return (
+            await asyncio.to_thread(turn.toolbox.fetch, "search_docs", query, turn.audience)
+        ).sources
+
+
+async def _asks_what_is_missing(turn: Turn, covered: frozenset[str]) -> bool:
+    """Whether at most one of the question's own words, and not all, is anywhere the viewer
+    may read (``covered`` by the passages, or held by any passage or record table): "What is
+    the meaning of life?" is not answered by a sentence that "means" something."""
+    own = [term for term in query_terms(turn.question) if term not in _COURTESY]
+    # a CJK "word" is a cut of a run without spaces, which may span a question word ("多长")
+    unsure = [term for term in own if stem(term) not in covered and not has_cjk(term)]
+    known = len(own) - len(unsure)
+    for term in unsure:
+        if known > 1:
+            break
+        known += await turn.toolbox.holds(term, turn.audience)
+    return known <= 1 and known < len(own)
 
 
 def _joiner(previous: str, line: str) -> str:

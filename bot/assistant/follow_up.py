@@ -4,7 +4,9 @@
 words decide the topic whenever they find something; the earlier questions only add words that
 weigh less and never decide (so "And on macOS?" after the Linux question still prefers macOS
 install steps over other macOS sentences). Only a follow-up whose own words find nothing ("And
-then?", or a word the knowledge base lacks) is searched together with the earlier questions.
+then?", or a word found only in code) is searched together with the earlier questions; one
+whose word the knowledge base lacks altogether ("And SSO?") is not found (see
+:mod:`bot.assistant.extractive`), rather than answered with the earlier answer again.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from bot.assistant.cache import ToolCache, cache_key
 from bot.errors import CitecastError, ConfigError, KnowledgeIndexError
 from bot.knowledge.index import KnowledgeIndex
 from bot.knowledge.records import RecordTables, TableSummary
+from bot.knowledge.terms import stem
 from bot.models import Source
 from bot.registry import SourceRegistry
 
@@ -145,6 +146,22 @@ class Toolbox:
         except CitecastError as exc:
             log.warning("tool %s failed: %s", name, exc)
             return ToolResult(error=str(exc))
+
+    async def holds(self, word: str, audience: frozenset[str]) -> bool:
+        """Whether anything a viewer in ``audience`` may read holds ``word``: a passage that a
+        search for it finds, or a visible record table that names it (its name, shown columns
+        or description) or holds it in a record. The built-in answerer asks this of the
+        question words its passages lack, to tell a question it cannot answer."""
+        if (await self.fetch_async("search_docs", {"query": word}, audience)).sources:
+            return True
+        tables = self.records
+        for table in tables.visible(audience) if tables is not None else ():
+            if tables is not None and stem(word) in tables.topic_terms(table):
+                return True
+            query = {"table": table, "query": word}
+            if (await self.fetch_async("lookup_records", query, audience)).sources:
+                return True
+        return False
 
     # -- format: register and write the result text ---------------------------------------------
 
