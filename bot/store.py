@@ -33,103 +33,21 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.errors import StoreError
+from bot.store_rows import (
+    SCHEMA,
+    OutboxItem,
+    Turn,
+    foreign_tables,
+    outbox_item_from_row,
+    turn_from_row,
+)
 
 FEEDBACK_VALUES = ("helpful", "not_helpful")
 """The votes a person can give an answer, on every channel (``add_feedback``'s ``value``)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS turns (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    conversation_id TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    question TEXT NOT NULL,
-    answer_json TEXT,
-    registry_json TEXT,
-    status TEXT NOT NULL DEFAULT 'done',
-    created_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation_id, id);
-CREATE TABLE IF NOT EXISTS dedupe (
-    scope TEXT NOT NULL,
-    key TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (scope, key)
-);
-CREATE TABLE IF NOT EXISTS outbox (
-    id TEXT PRIMARY KEY,
-    channel TEXT NOT NULL,
-    payload_json TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'pending',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_attempt_at REAL NOT NULL,
-    last_error TEXT,
-    created_at REAL NOT NULL,
-    sent_at REAL
-);
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox (channel, status, next_attempt_at);
-CREATE TABLE IF NOT EXISTS rate_slots (
-    scope TEXT NOT NULL,
-    key TEXT NOT NULL,
-    at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS rate_slots_by_key ON rate_slots (scope, key, at);
-CREATE TABLE IF NOT EXISTS feedback (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    turn_id INTEGER,
-    channel TEXT NOT NULL,
-    user TEXT,
-    value TEXT NOT NULL,
-    created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS message_conversations (
-    channel TEXT NOT NULL,
-    message_key TEXT NOT NULL,
-    conversation_id TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (channel, message_key)
-);
-"""
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One stored question and its answer."""
-
-    id: int
-    conversation_id: str
-    channel: str
-    question: str
-    answer: dict[str, Any] | None
-    registry: dict[str, Any] | None
-    status: str
-    created_at: float
-
-
-@dataclass(frozen=True)
-class OutboxItem:
-    """A reply waiting to be sent (or already sent)."""
-
-    id: str
-    channel: str
-    payload: dict[str, Any]
-    status: str
-    attempts: int
-    next_attempt_at: float
-    last_error: str | None
-
-
-def _foreign_tables(db: sqlite3.Connection) -> list[str]:
-    # Another program's database (or the search index) named as the store must be refused before
-    # our tables are created in it; a database with a turns table is ours, of any version.
-    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    if not names or "turns" in names:
-        return []
-    return sorted(n for n in names if not n.startswith("sqlite_"))
 
 
 class Store:
@@ -142,7 +60,7 @@ class Store:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-            foreign = _foreign_tables(self._db)
+            foreign = foreign_tables(self._db)
             if foreign:
                 self._db.close()
                 raise StoreError(
@@ -150,7 +68,7 @@ class Store:
                     f"{', '.join(foreign[:5])}); set store.path to a file of its own"
                 )
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(SCHEMA)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._lock = threading.Lock()
@@ -250,7 +168,7 @@ class Store:
                 " ORDER BY id DESC LIMIT ?",
                 (conversation_id, limit),
             ).fetchall()
-        return [_turn(row) for row in reversed(rows)]
+        return [turn_from_row(row) for row in reversed(rows)]
 
     def turn(self, turn_id: int) -> Turn | None:
         """One turn by id, or None."""
@@ -260,7 +178,7 @@ class Store:
                 " status, created_at FROM turns WHERE id = ?",
                 (turn_id,),
             ).fetchone()
-        return None if row is None else _turn(row)
+        return None if row is None else turn_from_row(row)
 
     def fail_pending_turns(self) -> int:
         """Mark turns left 'pending' (by a crash or shutdown) as 'failed'; returns how many."""
@@ -360,7 +278,7 @@ class Store:
                 " ORDER BY created_at LIMIT ?",
                 (channel, moment, limit),
             ).fetchall()
-        return [_outbox_item(row) for row in rows]
+        return [outbox_item_from_row(row) for row in rows]
 
     def pending(self, channel: str) -> list[OutboxItem]:
         """Every pending reply of ``channel``, due or not."""
@@ -374,7 +292,7 @@ class Store:
                 " FROM outbox WHERE id = ?",
                 (item_id,),
             ).fetchone()
-        return None if row is None else _outbox_item(row)
+        return None if row is None else outbox_item_from_row(row)
 
     def mark_sent(self, item_id: str) -> None:
         """The platform accepted the reply: never send it again."""
@@ -441,26 +359,4 @@ class Store:
         return [(row[0], str(row[1]), str(row[2])) for row in rows]
 
 
-def _turn(row: tuple[Any, ...]) -> Turn:
-    return Turn(
-        id=row[0],
-        conversation_id=row[1],
-        channel=row[2],
-        question=row[3],
-        answer=None if row[4] is None else json.loads(row[4]),
-        registry=None if row[5] is None else json.loads(row[5]),
-        status=row[6],
-        created_at=row[7],
-    )
-
-
-def _outbox_item(row: tuple[Any, ...]) -> OutboxItem:
-    return OutboxItem(
-        id=row[0],
-        channel=row[1],
-        payload=json.loads(row[2]),
-        status=row[3],
-        attempts=row[4],
-        next_attempt_at=row[5],
-        last_error=row[6],
-    )
+__all__ = ["FEEDBACK_VALUES", "OutboxItem", "Store", "Turn"]
