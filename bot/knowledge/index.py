@@ -28,7 +28,7 @@ from typing import Any
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.page_spans import PageStarts, decode_page_starts
-from bot.knowledge.query_plan import plan_query
+from bot.knowledge.query_plan import QueryPlan, plan_query, widen
 from bot.knowledge.schema import audience_tuple, check_schema
 from bot.models import Source
 
@@ -88,6 +88,23 @@ def _source_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Source:
         audience=audience_tuple(audience),
         kind="passage",
     )
+
+
+def _ranked(
+    conn: sqlite3.Connection, plan: QueryPlan, viewer: str, limit: int
+) -> list[tuple[Any, ...]]:
+    """Rows of ``plan`` that ``viewer`` (a JSON list of groups) may see, best first."""
+    # Rank a few more than needed without the audience filter (the fast path), then filter;
+    # only when that leaves too few, rank every visible match.
+    fetch = limit * 4
+    rows: list[tuple[Any, ...]] = conn.execute(
+        _SEARCH_FAST, (plan.match, plan.max_rowid, fetch, viewer, fetch)
+    ).fetchall()
+    if len(rows) < limit:
+        rows = conn.execute(_SEARCH_FULL, (plan.match, plan.max_rowid, viewer, fetch)).fetchall()
+    if plan.boosts:
+        rows.sort(key=lambda row: plan.adjust(float(row[12]), row[8]))
+    return rows
 
 
 class KnowledgeIndex:
@@ -150,20 +167,17 @@ class KnowledgeIndex:
             plan = plan_query(conn, query, self.rank_budget)
             if plan is None:
                 return []
-            # Rank a few more than needed without the audience filter (the fast path), then
-            # filter; only when that leaves too few, rank every visible match.
-            fetch = limit * 4
-            rows = conn.execute(
-                _SEARCH_FAST, (plan.match, plan.max_rowid, fetch, viewer, fetch)
-            ).fetchall()
+            rows = _ranked(conn, plan, viewer, limit)
             if len(rows) < limit:
-                rows = conn.execute(
-                    _SEARCH_FULL, (plan.match, plan.max_rowid, viewer, fetch)
-                ).fetchall()
+                # The plan was cut to the budget counting every row, also those the viewer
+                # may not see: theirs may hold only the words it dropped, or lie beyond its cap.
+                wider = widen(conn, plan, viewer, len(rows), self.rank_budget)
+                if wider is not None:
+                    seen = {row[0] for row in rows}
+                    more = _ranked(conn, wider, viewer, limit)
+                    rows += [row for row in more if row[0] not in seen]
         except sqlite3.Error as exc:
             raise KnowledgeIndexError(f"search failed in {self.path}: {exc}") from None
-        if plan.boosts:
-            rows.sort(key=lambda row: plan.adjust(float(row[12]), row[8]))
         return [_source_from_row(row) for row in rows[:limit]]
 
     def source(self, source_id: str) -> Source | None:

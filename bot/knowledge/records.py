@@ -155,8 +155,8 @@ class RecordTables:
         )
         self._db.executemany(
             f"INSERT INTO {fts}(rowid, label, body, key) VALUES (?, ?, ?, ?)",  # noqa: S608
-            # CJK characters spaced apart, as in the knowledge index: ``fts_query`` searches a
-            # CJK word as the phrase of its characters
+            # CJK text as the knowledge index holds it (characters and bigrams, ``fts_text``):
+            # ``fts_query`` searches a CJK word as one token
             [
                 (i, fts_text(r.label or ""), fts_text(" ".join((r.columns or {}).values())), key)
                 for i, (r, key) in enumerate(zip(records, keys, strict=True))

@@ -5,7 +5,10 @@ refused (never silently migrated) with the command that rebuilds it. Schema 4 ad
 ``chunks.page_starts``: where each PDF page begins in a chunk's text, so a citation points at
 its quote's page. Schema 5 indexes every Chinese, Japanese and Korean character as a token of
 its own (:func:`bot.knowledge.cjk.fts_text`), so words inside a CJK run can be found; an older
-index holds whole runs as single tokens, which the new queries would never match.
+index holds whole runs as single tokens, which the new queries would never match. Schema 6 also
+indexes each bigram of a CJK run (two neighbouring characters of one script) as a token, so a
+two-character word is one token lookup instead of a phrase of two often very common characters;
+a schema 5 index has no such tokens.
 
 ``chunks_fts`` is an external-content table whose indexed values are ``fts_text`` of the
 ``chunks`` columns, not the columns themselves: only the writer may insert into or delete from
@@ -23,7 +26,7 @@ import sqlite3
 
 from bot.errors import KnowledgeIndexError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 REBUILD_HINT = "rebuild it: `citecast ingest --rebuild PATH...` with the folders and files it holds"
 
 SCHEMA = """

@@ -12,6 +12,7 @@ import functools
 import re
 
 from bot.knowledge.cjk import (
+    CJK_RUN,
     cjk_terms,
     fts_phrase,
     has_cjk,
@@ -23,6 +24,14 @@ from bot.knowledge.cjk import (
 )
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# Letters and digits joined by ".", "_", "-" or "/" with no space between: a version ("2.4.1"),
+# a file, key or flag name ("config.yaml", "chunk_chars"), a hyphenated term ("Retry-After"),
+# and a number with thousands separators ("1,000.5"; elsewhere a comma separates a list).
+_JOIN = r"(?:[._/-]|(?<=\d),(?=\d))"
+_COMPOUND = re.compile(rf"[^\W_]+(?:{_JOIN}[^\W_]+)+")
+_JOINERS = re.compile(_JOIN)
+_MAX_COMPOUND_WORDS = 8
+_MAX_COMPOUNDS = 32
 
 STOP_WORDS = frozenset(
     """
@@ -105,12 +114,36 @@ def query_terms(text: str) -> list[str]:
     return list(seen or function_terms)
 
 
+def compound_terms(text: str) -> list[str]:
+    """The compounds of a question, each as its words joined by one space, in order:
+    "What changed in 2.4.1?" gives ``["2 4 1"]``, "set index.chunk_chars" ``["index chunk
+    chars"]``.
+
+    The index, like :func:`words`, splits "2.4.1" into "2", "4" and "1", which "1.4.2" has too;
+    searched as a phrase, a compound finds the passage that writes it. Compounds of stop words
+    and single letters only ("e.g.", "to-do") say nothing and are left out, as are those of
+    more than eight words; CJK runs are not part of any.
+    """
+    if has_cjk(text):
+        text = CJK_RUN.sub(" ", text)
+    found: dict[str, None] = {}
+    for match in _COMPOUND.finditer(text):
+        parts = _JOINERS.split(match.group(0).lower())
+        if len(parts) > _MAX_COMPOUND_WORDS:
+            continue
+        if any(p.isdigit() or (len(p) > 1 and p not in STOP_WORDS) for p in parts):
+            found.setdefault(" ".join(parts), None)
+            if len(found) == _MAX_COMPOUNDS:  # a search reads no more terms than that
+                break
+    return list(found)
+
+
 def fts_query(text: str) -> str | None:
     """An FTS5 MATCH expression that ORs the question's terms (each quoted), or None if empty.
 
     Quoting every term makes any user input safe: FTS5 operators and column filters typed by a
-    user are searched as plain words, never interpreted. A CJK term is the phrase of its
-    characters ("東 京"), as the index holds each CJK character as a token (``fts_text``).
+    user are searched as plain words, never interpreted. A CJK term is one token ("東京"), as
+    the index holds each CJK character and bigram as a token (``fts_text``).
     """
     terms = query_terms(text)
     if not terms:

@@ -35,7 +35,7 @@ def test_a_schema_3_index_is_refused_with_the_rebuild_command(
     old_index: IndexSettings, tmp_path: Path
 ) -> None:
     hint = (
-        r"older citecast \(schema 3, this one reads 5\); "
+        r"older citecast \(schema 3, this one reads 6\); "
         r"rebuild it: `citecast ingest --rebuild PATH\.\.\.`"
     )
     with pytest.raises(KnowledgeIndexError, match=hint):
