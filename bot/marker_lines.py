@@ -196,3 +196,39 @@ def merge_text(tokens: list[str | Marker]) -> list[str | Marker]:
     if texts:
         merged.append("".join(texts))
     return merged
+
+
+# A line start that is only a block's opening syntax: a list item's marker, a heading's hashes,
+# blockquote arrows (and their combinations). Held back by the resolver until content follows,
+# so a line whose content was only removed markers can go whole ("- [9]" leaves no empty item).
+# Only forms that reach the resolver whole, or through prefixes that are forms themselves: the
+# scanner waits for an ordered item's number and its "." only in a line indented less than 4
+# columns and outside a quote, so only there is "1." one.
+_BARE_PREFIX = re.compile(
+    r"(?P<item> {0,3}\d{1,9}[.)])"
+    r"|[ \t]*(?:>[ \t]*)*(?:[-*+]|(?P<heading>#{1,6}))"
+    r"|[ \t]*>(?:[ \t]*>)*"
+)
+PREFIX_LAST: Final = frozenset(">-*+.)#")
+OPENERS: Final = {"(": ")", "（": "）"}
+
+
+def bare_prefix(text: str, start: int, end: int) -> str | None:
+    """``"heading"`` or ``"block"`` when ``text[start:end]`` is only a line's block syntax."""
+    m = _BARE_PREFIX.fullmatch(text, start, end)
+    if m is None:
+        return None
+    return "heading" if m["heading"] else "block"
+
+
+def reindent(line: str, indent: str) -> str:
+    """``line`` with ``indent`` for its indentation when it has 4 columns or more of it.
+
+    The resolver asks this for the line after one it removed: indented that far, it was a
+    paragraph continuation where it was written, and would read as indented code where it lands
+    (after a blank line, or at the start). ``indent`` is the removed line's own indentation, kept
+    only when it is short of code.
+    """
+    if indent_width(line) < 4:
+        return line
+    return (indent if indent_width(indent) < 4 else "") + line.lstrip(" \t")

@@ -38,7 +38,7 @@ _DASH = "-–—"
 _NUM_ITEM = rf"\d+(?:[ \t]*[{_DASH}][ \t]*\d+)?"
 _NUM_LIST = rf"{_NUM_ITEM}(?:[ \t]*(?:[,;&]|and)[ \t]*{_NUM_ITEM})*"
 _WORD_NUMS = re.compile(
-    rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{_NUM_LIST})[ \t]*", re.IGNORECASE
+    rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#.]?[ \t]*)?(?P<nums>{_NUM_LIST})[ \t]*", re.IGNORECASE
 )
 _FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{_NUM_LIST})[ \t]*\^?")
 # "[citation needed]", "[Source N]", "[ref #]", and the bare words a model writes where a
@@ -47,7 +47,7 @@ _FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{_NUM_LIST})[ \t]*\^?")
 _PLACEHOLDER_WORDS = re.compile(
     r"[ \t]*(?:(?:citations?|sources?|references?)[ \t]+(?:needed|required)|needs?[ \t]+"
     rf"(?:citation|source)|(?:{WORDS})"
-    r"[ \t]*[:#]?[ \t]*(?:n|N|x|X|#|\?+|\.\.\.|…|id|num|number)|citation|cite|source|ref)[ \t]*",
+    r"[ \t]*[:#.]?[ \t]*(?:n|N|x|X|#|\?+|\.\.\.|…|id|num|number)|citation|cite|source|ref)[ \t]*",
     re.IGNORECASE,
 )
 _PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
