@@ -95,7 +95,19 @@ def discord_label(text: str) -> str:
         text = _LABEL_SCHEME.sub("\\1\u200b", text)
     if _MARK.search(text) is not None:  # rare in a title: skip the slower substitution
         text = _DOUBLED_MARK.sub("\\1\u200b", text)
+        if "`" in text:
+            # "` `" would show as an empty code box, and a backslash cannot escape it here:
+            # such a pair becomes look-alike grave accents
+            text = _BLANK_CODE.sub(_grave_accents, text)
     return no_mentions(text)
+
+
+_BLANK_CODE = re.compile(r"(?<!`)(`+)(\s*)\1(?!`)")
+
+
+def _grave_accents(m: re.Match[str]) -> str:
+    ticks = "\u02cb" * len(m[1])
+    return ticks + m[2] + ticks
 
 
 def no_mentions(text: str) -> str:

@@ -186,6 +186,9 @@ def discord_source_line(source: Source) -> str:
             "**Bold** ~~old~~ ||secret||",
             "*\u200b*Bold*\u200b* ~\u200b~old~\u200b~ |\u200b|secret|\u200b|",
         ),
+        # an empty code box cannot be escaped in a label (no backslash): look-alike accents
+        ("` `.pdf", "\u02cb \u02cb.pdf"),
+        ("The `config` key", "The `config` key"),
     ],
 )
 def test_discord_source_titles_show_without_backslashes(title: str, label: str) -> None:
