@@ -6,8 +6,8 @@ within one run of adjacent groups (only spaces between them) each source appears
 marker that cannot stand is removed, with the space before it, and listed in
 ``Answer.dropped`` with its reason (DESIGN §3, §5); what it leaves empty goes with it: brackets
 that held only removed markers, one separator next to it, a line with its list item marker,
-quote arrows or heading hashes (see ``bot.resolver_text``). Nothing of a source the viewer may not see
-reaches the Answer: such a marker is dropped as ``forbidden`` and its id is redacted.
+quote arrows or heading hashes (see ``bot.resolver_text``). Nothing of a source the viewer may
+not see reaches the Answer: such a marker is dropped as ``forbidden`` and its id is redacted.
 
 ``resolve(raw)`` is exactly ``StreamResolver`` fed the whole text and finished, so the stream's
 text deltas always concatenate to ``resolve(raw).text`` whatever the split.
