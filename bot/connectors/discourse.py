@@ -4,7 +4,7 @@ Flow: Discourse POSTs ``post_created`` to ``/discourse/webhook``; the signature 
 event acknowledged at once (200), and, when a trigger applies (a new topic in a listed category,
 an ``@mention`` of the bot, a reply to one of its posts), the question is answered in a
 background task: topic history → assistant → ``renderers.render("discourse", …)`` → uploads →
-``POST /posts.json``.
+the question re-read (not answered once deleted, hidden or moved) → ``POST /posts.json``.
 
 Each post is answered at most once: ``store.claim_once("discourse-post", post_id)`` before the
 answer starts, so a redelivered webhook is acknowledged and ignored.

@@ -16,7 +16,13 @@ from typing import Any
 
 from bot.connectors.base import fit_question
 from bot.connectors.discourse_client import DiscourseClient
-from bot.connectors.discourse_delivery import CHANNEL, SUFFIX_RESERVE, ReplyDelivery, audience_for
+from bot.connectors.discourse_delivery import (
+    CHANNEL,
+    SUFFIX_RESERVE,
+    QuestionGoneError,
+    ReplyDelivery,
+    audience_for,
+)
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_topic import history_from_posts
@@ -96,8 +102,14 @@ class PostAnswerer:
             if question_id is not None:
                 store.mark_sent(question_id)
             # From here a failure leaves the reply in the outbox for the worker to resend.
-            for item_id, payload in items:
-                await self._delivery.deliver(item_id, payload, retrying=False)
+            for index, (item_id, payload) in enumerate(items):
+                try:
+                    await self._delivery.deliver(item_id, payload, retrying=False)
+                except QuestionGoneError as exc:
+                    # Logged by the delivery; the later parts go with the first, unread.
+                    for later, _ in items[index + 1 :]:
+                        store.mark_failed_attempt(later, str(exc), 0, max_attempts=1)
+                    return
         except asyncio.CancelledError:
             # A stop or restart: the question stays pending and is answered at the next start.
             if not answered:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,6 +162,53 @@ class DiscourseClient:
                 if isinstance(post, dict) and isinstance(post.get("id"), int):
                     loaded[post["id"]] = post
         return topic, [loaded[i] for i in wanted if i in loaded]
+
+    async def posts_after(
+        self, topic_id: int, post_number: int
+    ) -> AsyncGenerator[list[dict[str, Any]], None]:
+        """The topic's posts after post ``post_number``, oldest first, one page at a time.
+
+        ``/t/{id}/posts.json?post_number=N&asc=true`` answers at most one page (20 posts on
+        a default forum) of the posts that follow N; the next page starts after the last post
+        returned. The caller stops reading when it has what it needs, so a long topic is not
+        read further than that. Ends at the first empty page.
+        """
+        after = post_number
+        while True:
+            params = {"post_number": after, "asc": "true", "include_raw": "true"}
+            page = await self._request("GET", f"/t/{topic_id}/posts.json", params=params)
+            posts = [
+                post
+                for post in (page.get("post_stream") or {}).get("posts") or []
+                if isinstance(post, dict)
+                and isinstance(post.get("post_number"), int)
+                and post["post_number"] > after
+            ]
+            if not posts:
+                return
+            yield posts
+            after = max(post["post_number"] for post in posts)
+
+    async def post_in_topic(self, topic_id: int, post_id: int) -> dict[str, Any] | None:
+        """Post ``post_id`` as the bot user now sees it in the topic, or None when it is no
+        longer there (deleted for the bot's eyes, moved to another topic or a private message,
+        or the topic deleted).
+
+        Read through ``/t/{id}/posts.json?post_ids[]=ID``, which the API key's *topics: read*
+        scope allows (``/posts/{id}.json`` needs a global read key). A staff bot also sees a
+        deleted post, with its ``deleted_at``.
+        """
+        params: list[tuple[str, str | int]] = [("post_ids[]", post_id), ("include_raw", "true")]
+        try:
+            page = await self._request("GET", f"/t/{topic_id}/posts.json", params=params)
+        except DiscourseAPIError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        for post in (page.get("post_stream") or {}).get("posts") or []:
+            if isinstance(post, dict) and post.get("id") == post_id:
+                return post
+        return None
 
     async def _request(
         self,

@@ -20,6 +20,13 @@
   posted while the topic still sits in a category read by that audience: the topic is read
   just before each attempt, and a reply whose topic has moved somewhere more public (e.g. while
   it waited out a rate limit) is dropped, never posted.
+- The question is read again just before its reply is sent (one request: the first part of a
+  reply, and every resend by the outbox): a question deleted, hidden (flagged), withdrawn by its
+  author or moved to another topic or a private message since its webhook arrived is not
+  answered; the reply is dropped and logged.
+- Looking for a reply that landed reads the posts that follow the question, a page of 20 at a
+  time and at most ``MAX_RECHECK_POSTS`` of them, stopping at the reply: in a busy topic the
+  reply may be far from the topic's end.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from contextlib import aclosing
 from typing import Any
 
 from bot.config import DiscourseSettings
@@ -41,10 +49,17 @@ UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
 SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
 OUTBOX_RATE_LIMITED_ATTEMPTS = 48
+# How far past the question a landed reply is looked for: 25 pages of the topic. A reply is
+# posted at most a few retries after its question, so it sits well within this many posts.
+MAX_RECHECK_POSTS = 500
 
 
 class AudienceChangedError(ChannelError):
     """The topic is no longer read (only) by the audience a reply was composed for."""
+
+
+class QuestionGoneError(ChannelError):
+    """The question was deleted, hidden, withdrawn or moved away before its reply was sent."""
 
 
 def audience_for(settings: DiscourseSettings, category_id: int | None) -> frozenset[str]:
@@ -85,6 +100,10 @@ class ReplyDelivery:
             log.error("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
             raise
+        except QuestionGoneError as exc:
+            log.warning("discourse: %s; reply %s dropped", exc, item_id)
+            store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
+            raise
         except CitecastError as exc:
             item = store.outbox_item(item_id)
             retry_in = self._client().retry.backoff((item.attempts if item else 0) + 1)
@@ -113,6 +132,10 @@ class ReplyDelivery:
         if audience != {"public"}:
             await self.check_audience(topic_id, audience)
         part = int(payload.get("part") or 1)
+        post_id = payload.get("post_id")
+        if isinstance(post_id, int) and (part == 1 or retrying):
+            # Later parts follow the first within moments; a resend may come much later.
+            await self.check_question(topic_id, post_id)
         suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
         if part > 1:
             suffix = suffix.replace(" -->", f", part {part} -->")
@@ -161,25 +184,60 @@ class ReplyDelivery:
                 f" {', '.join(sorted(audience))}: a reply citing their sources is not posted"
             )
 
+    async def check_question(self, topic_id: int, post_id: int) -> None:
+        """Raise QuestionGoneError when the question post is no longer one to answer: deleted,
+        hidden, withdrawn by its author, or no longer in the topic (moved elsewhere, e.g. to a
+        private message)."""
+        post = await self._client().post_in_topic(topic_id, post_id)
+        if post is None:
+            state = "no longer in the topic (deleted or moved)"
+        elif post.get("deleted_at"):
+            state = "deleted"
+        elif post.get("user_deleted"):
+            state = "withdrawn by its author"
+        elif post.get("hidden"):
+            state = "hidden"
+        else:
+            return
+        raise QuestionGoneError(f"topic {topic_id}: post {post_id} is {state}: not answered")
+
     async def already_posted(
         self, topic_id: int, post_number: int, bodies: tuple[str, ...], part: int
     ) -> bool:
         """True when the topic already holds this reply, with or without the unique suffix (an
         earlier attempt whose answer got lost).
 
-        Compares bodies when the forum sends them, else counts the bot's replies to the post.
+        Reads the posts after the question (the reply cannot be before it), stopping once it is
+        found or after ``MAX_RECHECK_POSTS``. Compares bodies when the forum sends them, else
+        counts the bot's replies to the post.
         """
-        _, posts = await self._client().recent_posts(topic_id, 50)
         bot = self.settings.api_username.lower()
-        ours = [
-            p
-            for p in posts
-            if str(p.get("username") or "").lower() == bot
-            and p.get("reply_to_post_number") == post_number
-        ]
+        wanted = {_squash(body) for body in bodies}
+        ours: list[dict[str, Any]] = []
+        read = 0
+        async with aclosing(self._client().posts_after(topic_id, post_number)) as pages:
+            async for page in pages:
+                for post in page:
+                    if (
+                        str(post.get("username") or "").lower() != bot
+                        or post.get("reply_to_post_number") != post_number
+                    ):
+                        continue
+                    raw = post.get("raw")
+                    if isinstance(raw, str) and _squash(raw) in wanted:
+                        return True
+                    ours.append(post)
+                read += len(page)
+                if read >= MAX_RECHECK_POSTS:
+                    log.warning(
+                        "discourse topic %s: no reply to #%s in the %d posts after it; sending it",
+                        topic_id,
+                        post_number,
+                        read,
+                    )
+                    break
         if ours and all(isinstance(p.get("raw"), str) for p in ours):
-            wanted = {_squash(body) for body in bodies}
-            return any(_squash(str(p["raw"])) in wanted for p in ours)
+            return False
         return len(ours) >= part
 
 

@@ -20,7 +20,13 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
 - post JSON as the webhook serializer writes it: ``user_id`` (Discourse's own bots, ``system``
   and ``discobot``, have negative ids), ``post_type`` (4 = whisper), and no ``reply_to_user``
   when the reply quotes the post it answers (``suppress_reply_when_quoting``, on by default);
-- whispers are served in topic reads only to users in ``staff``.
+- whispers are served in topic reads only to users in ``staff``; deleted posts are left out of
+  every read, but ``staff`` get them by id, with ``deleted_at``;
+- ``/t/{id}/posts.json`` answers ``post_ids[]`` (those posts, if still in the topic) or
+  ``post_number=N`` (one page of ``posts_per_page`` posts after N with ``asc=true``, else before
+  it), as the real forum's TopicView does; :meth:`FakeDiscourse.delete_post`,
+  :meth:`FakeDiscourse.hide_post`, :meth:`FakeDiscourse.withdraw_post` and
+  :meth:`FakeDiscourse.move_to_message` change a post after its webhook was sent.
 
 It records every accepted post and upload, and builds signed webhook deliveries the way Discourse
 sends them (:meth:`FakeDiscourse.user_posts` then :func:`webhook_request`).
@@ -55,6 +61,8 @@ class FakeTopic:
     category_id: int | None
     archetype: str = "regular"
     posts: list[dict[str, Any]] = field(default_factory=list)
+    # post numbers are never reused, also once a post is moved away
+    highest_post_number: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,11 @@ class _Injected:
     body: dict[str, Any]
     headers: dict[str, str]
     after_accept: bool = False
+    # only requests whose query string has this parameter (None: every request to the path)
+    param: str | None = None
+
+    def applies(self, request: web.Request) -> bool:
+        return self.param is None or self.param in request.query
 
 
 class FakeDiscourse:
@@ -154,17 +167,24 @@ class FakeDiscourse:
             self._injected[path].append(_Injected(429, body, {"Retry-After": str(wait_seconds)}))
 
     def fail(
-        self, path: str, status: int = 502, times: int = 1, after_accept: bool = False
+        self,
+        path: str,
+        status: int = 502,
+        times: int = 1,
+        after_accept: bool = False,
+        param: str | None = None,
     ) -> None:
         """The next ``times`` requests to ``path`` answer ``status`` with an error body.
 
         With ``after_accept`` the request is carried out first and only its response is lost,
         as when a proxy times out after the forum saved the post. ``status`` 0 answers nothing
-        at all: the connection is closed (the client sees it dropped mid-request).
+        at all: the connection is closed (the client sees it dropped mid-request). With
+        ``param`` only requests whose query string has that parameter fail (e.g.
+        ``post_number``: the page reads of ``/t/{id}/posts.json``, not those by ``post_ids[]``).
         """
         body = {"errors": ["Something went wrong."], "error_type": "server_error"}
         for _ in range(times):
-            self._injected[path].append(_Injected(status, body, {}, after_accept))
+            self._injected[path].append(_Injected(status, body, {}, after_accept, param))
 
     def new_topic(
         self, title: str, raw: str, *, category_id: int | None, username: str = "alice"
@@ -191,6 +211,40 @@ class FakeDiscourse:
         post.update(overrides)
         return post
 
+    def delete_post(self, post: dict[str, Any]) -> None:
+        """A moderator deletes ``post``: gone from non-staff reads, ``deleted_at`` for staff."""
+        self._stored(post)["deleted_at"] = _now()
+
+    def hide_post(self, post: dict[str, Any]) -> None:
+        """Flags hide ``post``: still in the topic, with ``hidden: true``."""
+        self._stored(post)["hidden"] = True
+
+    def withdraw_post(self, post: dict[str, Any]) -> None:
+        """Its author deletes ``post``: ``user_deleted: true`` and the withdrawn notice as raw."""
+        stored = self._stored(post)
+        stored["user_deleted"] = True
+        stored["raw"] = "(post withdrawn by author, will be automatically deleted in 24 hours)"
+
+    def move_to_message(self, post: dict[str, Any]) -> int:
+        """A moderator moves ``post`` to a new private message; returns the message's id.
+
+        The post keeps its id, as Discourse's PostMover keeps a moved reply's id.
+        """
+        stored = self._stored(post)
+        self.topics[stored["topic_id"]].posts.remove(stored)
+        message_id = max(self.topics) + 1
+        message = FakeTopic(message_id, "Moved", None, "private_message", [stored], 1)
+        stored.update(topic_id=message_id, post_number=1, topic_archetype="private_message")
+        self.topics[message_id] = message
+        return message_id
+
+    def _stored(self, post: dict[str, Any]) -> dict[str, Any]:
+        for topic in self.topics.values():
+            for stored in topic.posts:
+                if stored["id"] == post["id"]:
+                    return stored
+        raise KeyError(post["id"])
+
     def bot_posts(self, username: str = "citecast") -> list[dict[str, Any]]:
         """Posts accepted through the API from ``username``, oldest first."""
         return [post for post in self.api_posts if post["username"] == username]
@@ -207,7 +261,7 @@ class FakeDiscourse:
             "name": username.title(),
             "username": username,
             "user_id": self.user_ids.setdefault(username, len(self.user_ids) + 1),
-            "post_number": len(topic.posts) + 1,
+            "post_number": topic.highest_post_number + 1,
             "post_type": 1,
             "raw": raw,
             "cooked": _cook(raw),
@@ -217,16 +271,18 @@ class FakeDiscourse:
             "topic_archetype": topic.archetype,
             "category_id": topic.category_id,
             "reply_to_post_number": reply_to,
-            "created_at": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+            "created_at": _now(),
         }
         if reply_to is not None:
-            target = topic.posts[reply_to - 1]
+            # a reply to a post moved away has no reply_to_user, as on the real forum
+            target = next((p for p in topic.posts if p["post_number"] == reply_to), None)
             quoted = re.search(
                 rf'\[quote="[^"\]]*\bpost:{reply_to}\b[^"\]]*"\]', raw, flags=re.IGNORECASE
             )
-            if not (self.suppress_reply_when_quoting and quoted):
+            if target is not None and not (self.suppress_reply_when_quoting and quoted):
                 post["reply_to_user"] = {"username": target["username"], "name": target["name"]}
         topic.posts.append(post)
+        topic.highest_post_number += 1
         return post
 
     async def _create_post(self, request: web.Request) -> web.Response:
@@ -346,16 +402,36 @@ class FakeDiscourse:
         topic = self.topics.get(int(request.match_info["topic_id"]))
         if topic is None:
             return _error(404, ["The requested URL or resource could not be found."], "not_found")
-        wanted = {int(value) for value in request.query.getall("post_ids[]", [])}
         include_raw = request.query.get("include_raw") == "true"
-        visible = self._visible(topic, request)
-        posts = [_public_post(p, include_raw) for p in visible if p["id"] in wanted]
+        number = request.query.get("post_number", "")
+        visible = self._visible(topic, request, by_id=not number)
+        if number:
+            # TopicView#filter_posts_by_post_number: one page after (asc) or before N
+            if not number.isdecimal():
+                return _error(400, ["post_number must be a number"], "invalid_parameters")
+            if request.query.get("asc") == "true":
+                chosen = [p for p in visible if p["post_number"] > int(number)]
+                chosen = chosen[: self.posts_per_page]
+            else:
+                chosen = [p for p in visible if p["post_number"] < int(number)]
+                chosen = chosen[-self.posts_per_page :]
+        else:
+            wanted = {int(value) for value in request.query.getall("post_ids[]", [])}
+            chosen = [p for p in visible if p["id"] in wanted]
+        posts = [_public_post(p, include_raw) for p in chosen]
         return web.json_response({"id": topic.id, "post_stream": {"posts": posts}})
 
-    def _visible(self, topic: FakeTopic, request: web.Request) -> list[dict[str, Any]]:
-        # whispers (post_type 4) only for staff, as on the real forum
+    def _visible(
+        self, topic: FakeTopic, request: web.Request, *, by_id: bool = False
+    ) -> list[dict[str, Any]]:
+        # Whispers (post_type 4) only for staff, as on the real forum. Deleted posts: never
+        # in the stream or a page (without show_deleted), but staff get them by id.
         staff = request.headers.get("Api-Username", "") in self.staff
-        return [p for p in topic.posts if staff or p.get("post_type") != 4]
+        return [
+            p
+            for p in topic.posts
+            if (staff or p.get("post_type") != 4) and (not p.get("deleted_at") or (staff and by_id))
+        ]
 
     # -- shared checks -------------------------------------------------------------------------
 
@@ -364,7 +440,7 @@ class FakeDiscourse:
             location = self.redirect_to.rstrip("/") + request.path_qs
             return web.Response(status=301, headers={"Location": location}, text="Moved")
         injected = self._injected.get(request.path)
-        if injected and not injected[0].after_accept:
+        if injected and not injected[0].after_accept and injected[0].applies(request):
             return _answer(request, injected.popleft())
         key = request.headers.get("Api-Key", "")
         username = request.headers.get("Api-Username", "")
@@ -412,6 +488,10 @@ def _answer(request: web.Request, item: _Injected) -> web.Response:
     if item.status == 0 and request.transport is not None:
         request.transport.close()  # no answer at all: the connection drops
     return web.json_response(item.body, status=item.status or 502, headers=item.headers)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
 
 
 def _public_post(post: dict[str, Any], include_raw: bool) -> dict[str, Any]:
