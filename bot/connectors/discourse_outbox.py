@@ -22,7 +22,12 @@ from dataclasses import asdict, fields
 from typing import Any
 
 from bot.connectors.discourse_client import DiscourseClient
-from bot.connectors.discourse_delivery import CHANNEL, ReplyDelivery
+from bot.connectors.discourse_delivery import (
+    CHANNEL,
+    AudienceChangedError,
+    QuestionGoneError,
+    ReplyDelivery,
+)
 from bot.connectors.discourse_webhook import PostEvent, Trigger
 from bot.errors import BackendError, ChannelError, CitecastError, StoreError
 from bot.runtime import Services
@@ -131,6 +136,8 @@ class DiscourseOutbox:
                 continue
             try:
                 await self._delivery.deliver(item.id, item.payload, retrying=True)
+            except (AudienceChangedError, QuestionGoneError):
+                blocked.add(key)  # dropped on purpose, and logged as such by deliver()
             except CitecastError as exc:
                 blocked.add(key)
                 log.error(
