@@ -36,57 +36,33 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 import time
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from tests.fakes.discourse_wire import (
+    NOT_PERMITTED,
+    TOO_SIMILAR,
+    FakeTopic,
+    Injected,
+    RecordedUpload,
+    answer_injected,
+    base62,
+    cook,
+    counted_length,
+    error_response,
+    now,
+    post_error,
+    public_post,
+    signed_delivery,
+    webhook_request,
+)
+
 DEFAULT_EXTENSIONS = ("jpg", "jpeg", "png", "gif", "heic", "heif", "webp", "avif")
-NOT_PERMITTED = "You are not permitted to view the requested resource."
-TOO_SIMILAR = "Body is too similar to what you recently posted"
-_BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-@dataclass
-class FakeTopic:
-    """A topic: its title, category and posts (each a dict shaped like Discourse's post JSON)."""
-
-    id: int
-    title: str
-    category_id: int | None
-    archetype: str = "regular"
-    posts: list[dict[str, Any]] = field(default_factory=list)
-    # post numbers are never reused, also once a post is moved away
-    highest_post_number: int = 0
-
-
-@dataclass(frozen=True)
-class RecordedUpload:
-    """One accepted upload."""
-
-    id: int
-    filename: str
-    data: bytes
-    short_url: str
-    username: str
-
-
-@dataclass(frozen=True)
-class _Injected:
-    status: int
-    body: dict[str, Any]
-    headers: dict[str, str]
-    after_accept: bool = False
-    # only requests whose query string has this parameter (None: every request to the path)
-    param: str | None = None
-
-    def applies(self, request: web.Request) -> bool:
-        return self.param is None or self.param in request.query
 
 
 class FakeDiscourse:
@@ -124,7 +100,7 @@ class FakeDiscourse:
         self.api_posts: list[dict[str, Any]] = []
         self.uploads: list[RecordedUpload] = []
         self.requests: list[tuple[str, str, int]] = []
-        self._injected: dict[str, deque[_Injected]] = defaultdict(deque)
+        self._injected: dict[str, deque[Injected]] = defaultdict(deque)
         self._recent: list[tuple[str, str, float]] = []
         self._next_post_id = 1000
         self._next_upload_id = 1
@@ -164,7 +140,7 @@ class FakeDiscourse:
             "extras": {"wait_seconds": wait_seconds, "time_left": f"{wait_seconds} seconds"},
         }
         for _ in range(times):
-            self._injected[path].append(_Injected(429, body, {"Retry-After": str(wait_seconds)}))
+            self._injected[path].append(Injected(429, body, {"Retry-After": str(wait_seconds)}))
 
     def fail(
         self,
@@ -184,7 +160,7 @@ class FakeDiscourse:
         """
         body = {"errors": ["Something went wrong."], "error_type": "server_error"}
         for _ in range(times):
-            self._injected[path].append(_Injected(status, body, {}, after_accept, param))
+            self._injected[path].append(Injected(status, body, {}, after_accept, param))
 
     def new_topic(
         self, title: str, raw: str, *, category_id: int | None, username: str = "alice"
@@ -213,7 +189,7 @@ class FakeDiscourse:
 
     def delete_post(self, post: dict[str, Any]) -> None:
         """A moderator deletes ``post``: gone from non-staff reads, ``deleted_at`` for staff."""
-        self._stored(post)["deleted_at"] = _now()
+        self._stored(post)["deleted_at"] = now()
 
     def hide_post(self, post: dict[str, Any]) -> None:
         """Flags hide ``post``: still in the topic, with ``hidden: true``."""
@@ -264,14 +240,14 @@ class FakeDiscourse:
             "post_number": topic.highest_post_number + 1,
             "post_type": 1,
             "raw": raw,
-            "cooked": _cook(raw),
+            "cooked": cook(raw),
             "topic_id": topic_id,
             "topic_title": topic.title,
             "topic_slug": re.sub(r"[^a-z0-9]+", "-", topic.title.lower()).strip("-"),
             "topic_archetype": topic.archetype,
             "category_id": topic.category_id,
             "reply_to_post_number": reply_to,
-            "created_at": _now(),
+            "created_at": now(),
         }
         if reply_to is not None:
             # a reply to a post moved away has no reply_to_user, as on the real forum
@@ -300,25 +276,27 @@ class FakeDiscourse:
         except ValueError:
             topic_id = 0
         if topic_id not in self.topics:
-            return _error(404, ["The requested URL or resource could not be found."], "not_found")
+            return error_response(
+                404, ["The requested URL or resource could not be found."], "not_found"
+            )
         if len(raw) > self.max_post_length:
-            return _post_error(
+            return post_error(
                 f"Body is limited to {self.max_post_length} characters; you entered {len(raw)}."
             )
         if counted_length(raw) < self.min_post_length:
-            return _post_error(f"Body is too short (minimum is {self.min_post_length} characters)")
+            return post_error(f"Body is too short (minimum is {self.min_post_length} characters)")
         digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
         now = time.monotonic()
         horizon = now - self.unique_posts_mins * 60
         if any(u == username and d == digest and t > horizon for u, d, t in self._recent):
-            return _post_error(self.too_similar)
+            return post_error(self.too_similar)
         self._recent.append((username, digest, now))
         reply_to = form.get("reply_to_post_number")
         post = self._add_post(topic_id, raw, username, int(reply_to) if reply_to else None)
         self.api_posts.append(post)
         injected = self._injected.get(request.path)
         if injected and injected[0].after_accept:
-            return _answer(request, injected.popleft())
+            return answer_injected(request, injected.popleft())
         return web.json_response(post)
 
     # -- uploads -------------------------------------------------------------------------------
@@ -330,9 +308,9 @@ class FakeDiscourse:
         form = await request.post()
         upload = form.get("file")
         if not isinstance(upload, web.FileField):
-            return _error(422, ["You must provide a file to upload."], "invalid_parameters")
+            return error_response(422, ["You must provide a file to upload."], "invalid_parameters")
         if form.get("type") != "composer":
-            return _error(422, ["Invalid upload type."], "invalid_parameters")
+            return error_response(422, ["Invalid upload type."], "invalid_parameters")
         filename = upload.filename or "file"
         extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
         if extension not in self.authorized_extensions:
@@ -341,16 +319,16 @@ class FakeDiscourse:
                 "Sorry, the file you are trying to upload is not authorized "
                 f"(authorized extensions: {allowed})."
             )
-            return _error(422, [message], None)
+            return error_response(422, [message], None)
         data = upload.file.read()
         if len(data) > self.max_attachment_bytes:
             limit_mb = self.max_attachment_bytes // (1024 * 1024)
             message = (
                 f"The file you are trying to upload is too big (maximum size is {limit_mb} MB)."
             )
-            return _error(422, [message], None)
+            return error_response(422, [message], None)
         sha1 = hashlib.sha1(data).hexdigest()
-        short_url = f"upload://{_base62(int(sha1, 16))}.{extension}"
+        short_url = f"upload://{base62(int(sha1, 16))}.{extension}"
         record = RecordedUpload(
             self._next_upload_id, filename, data, short_url, request.headers["Api-Username"]
         )
@@ -380,10 +358,12 @@ class FakeDiscourse:
             return denied
         topic = self.topics.get(int(request.match_info["topic_id"]))
         if topic is None:
-            return _error(404, ["The requested URL or resource could not be found."], "not_found")
+            return error_response(
+                404, ["The requested URL or resource could not be found."], "not_found"
+            )
         include_raw = request.query.get("include_raw") == "true"
         visible = self._visible(topic, request)
-        first_page = [_public_post(p, include_raw) for p in visible[: self.posts_per_page]]
+        first_page = [public_post(p, include_raw) for p in visible[: self.posts_per_page]]
         return web.json_response(
             {
                 "id": topic.id,
@@ -401,14 +381,16 @@ class FakeDiscourse:
             return denied
         topic = self.topics.get(int(request.match_info["topic_id"]))
         if topic is None:
-            return _error(404, ["The requested URL or resource could not be found."], "not_found")
+            return error_response(
+                404, ["The requested URL or resource could not be found."], "not_found"
+            )
         include_raw = request.query.get("include_raw") == "true"
         number = request.query.get("post_number", "")
         visible = self._visible(topic, request, by_id=not number)
         if number:
             # TopicView#filter_posts_by_post_number: one page after (asc) or before N
             if not number.isdecimal():
-                return _error(400, ["post_number must be a number"], "invalid_parameters")
+                return error_response(400, ["post_number must be a number"], "invalid_parameters")
             if request.query.get("asc") == "true":
                 chosen = [p for p in visible if p["post_number"] > int(number)]
                 chosen = chosen[: self.posts_per_page]
@@ -418,7 +400,7 @@ class FakeDiscourse:
         else:
             wanted = {int(value) for value in request.query.getall("post_ids[]", [])}
             chosen = [p for p in visible if p["id"] in wanted]
-        posts = [_public_post(p, include_raw) for p in chosen]
+        posts = [public_post(p, include_raw) for p in chosen]
         return web.json_response({"id": topic.id, "post_stream": {"posts": posts}})
 
     def _visible(
@@ -441,11 +423,11 @@ class FakeDiscourse:
             return web.Response(status=301, headers={"Location": location}, text="Moved")
         injected = self._injected.get(request.path)
         if injected and not injected[0].after_accept and injected[0].applies(request):
-            return _answer(request, injected.popleft())
+            return answer_injected(request, injected.popleft())
         key = request.headers.get("Api-Key", "")
         username = request.headers.get("Api-Username", "")
         if not hmac.compare_digest(key, self.api_key) or username not in self.users:
-            return _error(403, [NOT_PERMITTED], "invalid_access")
+            return error_response(403, [NOT_PERMITTED], "invalid_access")
         return None
 
     @web.middleware
@@ -455,76 +437,13 @@ class FakeDiscourse:
         return response
 
 
-def webhook_request(
-    post: dict[str, Any], secret: str, *, event: str = "post_created", event_id: int = 1
-) -> tuple[bytes, dict[str, str]]:
-    """The body and headers Discourse sends for a post event, signed with ``secret``."""
-    return signed_delivery({"post": post}, secret, event=event, event_id=event_id)
-
-
-def signed_delivery(
-    payload: dict[str, Any],
-    secret: str,
-    *,
-    event: str,
-    event_type: str = "post",
-    event_id: int = 1,
-) -> tuple[bytes, dict[str, str]]:
-    """Any webhook delivery (``{"ping": "OK"}`` for a ping), signed as Discourse signs it."""
-    body = json.dumps(payload, ensure_ascii=False).encode()
-    signature = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    headers = {
-        "Content-Type": "application/json",
-        "X-Discourse-Instance": "http://forum.example",
-        "X-Discourse-Event-Id": str(event_id),
-        "X-Discourse-Event-Type": event_type,
-        "X-Discourse-Event": event,
-        "X-Discourse-Event-Signature": f"sha256={signature}",
-    }
-    return body, headers
-
-
-def _answer(request: web.Request, item: _Injected) -> web.Response:
-    if item.status == 0 and request.transport is not None:
-        request.transport.close()  # no answer at all: the connection drops
-    return web.json_response(item.body, status=item.status or 502, headers=item.headers)
-
-
-def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
-
-
-def _public_post(post: dict[str, Any], include_raw: bool) -> dict[str, Any]:
-    # Topic reads serve cooked HTML; raw only when asked for, as on the real forum.
-    return {k: v for k, v in post.items() if include_raw or k != "raw"}
-
-
-def _cook(raw: str) -> str:
-    escaped = raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return "".join(f"<p>{part}</p>" for part in escaped.split("\n\n") if part.strip())
-
-
-def _base62(number: int) -> str:
-    digits = []
-    while number:
-        number, rest = divmod(number, 62)
-        digits.append(_BASE62[rest])
-    return "".join(reversed(digits)) or "0"
-
-
-def _error(status: int, errors: list[str], error_type: str | None) -> web.Response:
-    body: dict[str, Any] = {"errors": errors}
-    if error_type is not None:
-        body["error_type"] = error_type
-    return web.json_response(body, status=status)
-
-
-def counted_length(raw: str) -> int:
-    """A post's length as Discourse's StrippedLengthValidator counts it for min_post_length:
-    HTML comments removed, an ":emoji:" or a run of dots one character, whitespace stripped."""
-    text = re.sub(r"<!--.*?-->", "", raw, flags=re.S)
-    return len(re.sub(r"\.{2,}", "…", re.sub(r":\w+(?::\w+)?:", "X", text)).strip())
-
-
-def _post_error(message: str) -> web.Response:
-    return web.json_response({"action": "create_post", "errors": [message]}, status=422)
+__all__ = [
+    "NOT_PERMITTED",
+    "TOO_SIMILAR",
+    "FakeDiscourse",
+    "FakeTopic",
+    "RecordedUpload",
+    "counted_length",
+    "signed_delivery",
+    "webhook_request",
+]
