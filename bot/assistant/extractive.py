@@ -1,14 +1,17 @@
 """The extractive backend: a cited answer from the best sentences, with no model at all.
 
 It searches the knowledge base with the question, scores every sentence of the top passages by
-the question terms it contains (rarer terms weigh more, earlier passages get a small bonus), and
+the question terms it contains (rarer terms weigh more, earlier passages get a small bonus; a
+version or dotted name such as "1.4.2" is one term, which only a sentence that writes it holds:
+see :mod:`bot.assistant.extractive_compounds`), and
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
 reading order. When the passages do not cover at least half of the question's terms, or only
 terms most of their sentences contain, or when no more than one of the question's own words is
 anywhere the viewer may read, it says plainly that it found nothing and cites nothing.
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
-table as a whole gets the table's first records as a list instead. A follow-up in a
+table as a whole gets the table's first records as a list instead; sentences follow a named
+record only when they hold a question word its line lacks. A follow-up in a
 conversation is answered by its own words, the earlier questions' words weighing less (see
 :mod:`bot.assistant.follow_up`).
 """
@@ -22,7 +25,14 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from bot.assistant.cited_lines import CODE_SPAN, with_marker
-from bot.assistant.extractive_records import RecordPick, pick_records, record_lines
+from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key, written
+from bot.assistant.extractive_records import (
+    RecordPick,
+    pick_records,
+    record_lines,
+    records_cover,
+)
+from bot.assistant.extractive_sentences import sentences_of
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
 from bot.knowledge.cjk import CJK_RUN, has_cjk
@@ -31,15 +41,6 @@ from bot.models import Source
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
 
-# A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it; closing
-# quotes, a parenthesis or emphasis after a full stop stay with its sentence (as bot.claims reads
-# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here).
-_SENTENCE_END = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)*_])|(?<=[.!?][\"'”’)*_]{2}))\s+(?=[\"'(\[`*]?\w)"
-    r"|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
-)
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
-_FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 # A sentence about the document itself ("This page explains …", "Read the administration guide
 # to …") points at an answer rather than giving it: it weighs half.
 _SIGNPOST = re.compile(
@@ -47,7 +48,6 @@ _SIGNPOST = re.compile(
     r"|read the\b|see the\b",
     re.I,
 )
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # words that greet or thank ("Hi! Slack?"): never what a question is about
 _COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry", "cheers"})
 
@@ -66,61 +66,24 @@ class _Candidate:
 
 @dataclass(frozen=True)
 class _Evidence:
-    """What an answer is written from: the words that decide its topic (``terms``), words that
+    """What an answer is written from: the words that decide its topic (``terms``; ``asked``
+    has each compound as one term, see :mod:`bot.assistant.extractive_compounds`), words that
     only rank (``context``, a follow-up's earlier questions), the passages and the records."""
 
     terms: list[str]
+    asked: list[str]
     context: list[str]
     passages: Sequence[Source]
     records: RecordPick
 
 
-def sentences_of(text: str) -> list[str]:
-    """Prose sentences of a passage: code blocks dropped, list items and lines unwrapped.
-
-    A stub of 12 characters or fewer ("Yes." before the sentence that explains) is left out,
-    unless it is the whole paragraph: a short note such as "zebra text" is all its passage says.
-    """
-    text = _FENCED.sub("\n\n", text)
-    out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
-        items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
-        pieces = _split_sentences(" ".join(items))
-        whole = len(pieces) == 1 and bool(words(pieces[0]))
-        out.extend(s for s in pieces if _length(s) > 12 or whole)
-    return out
-
-
-def _length(sentence: str) -> int:
-    """Characters of ``sentence``, a CJK character counting twice: "東京は大きい。" says as
-    much as a sentence of a dozen Latin letters."""
-    if not has_cjk(sentence):
-        return len(sentence)
-    return len(sentence) + sum(len(run) for run in CJK_RUN.findall(sentence))
-
-
-def _split_sentences(text: str) -> list[str]:
-    """Split after ., ! or ? and a space, but not after an abbreviation or inside code."""
-    pieces: list[str] = []
-    start = 0
-    code_spans = [m.span() for m in CODE_SPAN.finditer(text)]
-    for match in _SENTENCE_END.finditer(text):
-        cut = match.start()
-        if any(a < cut < b for a, b in code_spans) or _ABBREVIATION.search(text[start:cut]):
-            continue
-        pieces.append(text[start:cut].strip())
-        start = match.end()
-    pieces.append(text[start:].strip())
-    return [p for p in pieces if p]
-
-
-def _sentence_terms(sentence: str) -> frozenset[str]:
-    """The sentence's terms, without the words of code that is markup or a URL: the "data" of
-    ``<script … data-citecast>`` says nothing about where data is stored."""
-    if "`" not in sentence:
-        return _terms(sentence)
-    return _terms(CODE_SPAN.sub(_code_words, sentence))
+def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
+    """The sentence's terms and the ``compounds`` it writes, without the words of code that is
+    markup or a URL: the "data" of ``<script … data-citecast>`` says nothing about where data is
+    stored."""
+    if "`" in sentence:
+        sentence = CODE_SPAN.sub(_code_words, sentence)
+    return _terms(sentence) | written(compounds, sentence)
 
 
 def _code_words(match: re.Match[str]) -> str:
@@ -132,16 +95,19 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
 
 
-def sentence_candidates(passages: Sequence[Source]) -> list[_Candidate]:
-    """Every prose sentence of ``passages`` (best passage first), with the terms it is scored by."""
+def sentence_candidates(
+    passages: Sequence[Source], compounds: Sequence[str] = ()
+) -> list[_Candidate]:
+    """Every prose sentence of ``passages`` (best passage first), with the terms it is scored by
+    (the question's ``compounds`` among them where the sentence or its heading writes one)."""
     return [
         _Candidate(
             rank,
             position,
             sentence,
-            _sentence_terms(sentence),
-            _terms(source.section or ""),
-            _terms(_own_heading(source.section)),
+            _sentence_terms(sentence, compounds),
+            _terms(source.section or "") | written(compounds, source.section or ""),
+            _terms(_own_heading(source.section)) | written(compounds, _own_heading(source.section)),
             source,
             _subject(sentence) if position == 0 and " > " not in (source.section or "") else "",
         )
@@ -158,10 +124,13 @@ def choose_sentences(
 ) -> list[_Candidate]:
     """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order.
 
+    ``question_terms`` may hold compounds (``"1 4 2"``), matched as the candidates were built
+    with them (:func:`sentence_candidates`).
+
     ``context_terms`` (a follow-up's earlier questions) only rank the sentences that the
     question's own words found, raising a sentence's score by at most half.
     """
-    wanted = frozenset(stem(t) for t in question_terms)
+    wanted = frozenset(term_key(t) for t in question_terms)
     if not wanted or not candidates:
         return []
     if not _found(wanted, candidates):
@@ -288,8 +257,9 @@ def covered_by_passages(
     """The question's (stemmed) words that a prose sentence of ``passages`` (its
     ``candidates``) or their section headings contain (a heading counts, as it does when
     sentences are scored)."""
-    wanted = frozenset(stem(t) for t in question_terms)
-    headings = _terms(" ".join(source.section or "" for source in passages))
+    wanted = frozenset(term_key(t) for t in question_terms)
+    sections = " ".join(source.section or "" for source in passages)
+    headings = _terms(sections) | written([t for t in question_terms if is_compound(t)], sections)
     return wanted & headings.union(*(c.terms for c in candidates))
 
 
@@ -316,12 +286,22 @@ class ExtractiveBackend:
         terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the
         # "Priority support add-on") must explain as many question words as the passages do.
-        candidates = sentence_candidates(passages)
+        asked = found.asked
+        candidates = sentence_candidates(passages, [t for t in asked if is_compound(t)])
         covered = covered_by_passages(terms, passages, candidates)
-        lines = record_lines(found.records.keeping(terms, len(covered)), turn.registry)
+        records = found.records.keeping(terms, len(covered))
+        lines = record_lines(records, turn.registry)
         limit = self.max_sentences - len(lines)
-        chosen = choose_sentences(terms, candidates, limit, found.context)
-        if chosen and not lines and await _asks_what_is_missing(turn, covered):
+        chosen = choose_sentences(asked, candidates, limit, found.context)
+        explained = covered_by_passages(asked, passages, candidates)
+        # After the records, a sentence must hold a question word their lines lack: one that
+        # only repeats theirs is about something else ("How much does citecast Team cost?" and
+        # "… the person who runs citecast for a team"); when they hold every word the passages
+        # hold, no sentence is added.
+        if chosen and lines and not records.listing:
+            lacking = frozenset(map(term_key, asked)) - records_cover(records, asked)
+            chosen = [c for c in chosen if lacking & (c.terms | c.topic)]
+        if chosen and not lines and await _asks_what_is_missing(turn, explained):
             chosen = []
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
@@ -344,7 +324,8 @@ class ExtractiveBackend:
         records_limit = max(1, self.max_sentences // 2)
         if not is_follow_up(terms, turn.history):
             records = await pick_records(turn, question, terms, records_limit)
-            return _Evidence(terms, [], await self._search(turn, question), records)
+            passages = await self._search(turn, question)
+            return _Evidence(terms, answer_terms(question), [], passages, records)
         earlier = earlier_questions(turn.history)
         together = f"{earlier} {question}"
         found_together = await self._search(turn, together)
@@ -356,10 +337,10 @@ class ExtractiveBackend:
             records = await pick_records(turn, question, terms, records_limit)
             if records.records or _found(own, sentence_candidates(passages)):
                 context = [t for t in query_terms(earlier) if stem(t) not in own]
-                return _Evidence(terms, context, passages, records)
+                return _Evidence(terms, answer_terms(question), context, passages, records)
         terms = query_terms(together)
         records = await pick_records(turn, together, terms, records_limit)
-        return _Evidence(terms, [], found_together, records)
+        return _Evidence(terms, answer_terms(together), [], found_together, records)
 
     @staticmethod
     async def _search(turn: Turn, question: str) -> Sequence[Source]:
@@ -374,16 +355,22 @@ class ExtractiveBackend:
 async def _asks_what_is_missing(turn: Turn, covered: frozenset[str]) -> bool:
     """Whether at most one of the question's own words, and not all, is anywhere the viewer
     may read (``covered`` by the passages, or held by any passage or record table): "What is
-    the meaning of life?" is not answered by a sentence that "means" something."""
-    own = [term for term in query_terms(turn.question) if term not in _COURTESY]
+    the meaning of life?" is not answered by a sentence that "means" something. A compound
+    counts as its words: a passage that writes "1.4.2" holds three words of "What is new in
+    1.4.2?", in their order."""
+    own = [term for term in answer_terms(turn.question) if term not in _COURTESY]
     # a CJK "word" is a cut of a run without spaces, which may span a question word ("多长")
-    unsure = [term for term in own if stem(term) not in covered and not has_cjk(term)]
-    known = len(own) - len(unsure)
+    unsure = [term for term in own if term_key(term) not in covered and not has_cjk(term)]
+    total = sum(len(term.split()) for term in own)
+    known = total - sum(len(term.split()) for term in unsure)
     for term in unsure:
         if known > 1:
             break
-        known += await turn.toolbox.holds(term, turn.audience)
-    return known <= 1 and known < len(own)
+        # a search for a compound also finds its parts ("1.4.2" finds "wait 1 second, then 2"):
+        # one that no passage the question found writes is not known
+        if not is_compound(term):
+            known += await turn.toolbox.holds(term, turn.audience)
+    return known <= 1 and known < total
 
 
 def _joiner(previous: str, line: str) -> str:

@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.assistant.cited_lines import with_marker
+from bot.assistant.extractive_compounds import term_key
 from bot.assistant.record_match import about_whole_table, covered_terms, named_records
 from bot.assistant.turn import Turn
+from bot.knowledge.terms import stem
 from bot.models import Source
 from bot.registry import SourceRegistry
 
@@ -97,3 +99,14 @@ def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:
         line = with_marker(" ".join(text.split()), number)
         lines.append("- " + line if pick.listing else line)
     return lines
+
+
+def records_cover(pick: RecordPick, asked: Sequence[str]) -> frozenset[str]:
+    """The keys of ``asked`` (question terms, compounds as one: see
+    :mod:`bot.assistant.extractive_compounds`) that the records' lines hold; a compound counts
+    when every one of its parts is in one record ("CC-TEAM" in the Team plan's label)."""
+    held: set[str] = set()
+    for record in pick.records:
+        words = covered_terms(record, [part for t in asked for part in t.split()])
+        held.update(term_key(t) for t in asked if all(stem(part) in words for part in t.split()))
+    return frozenset(held)

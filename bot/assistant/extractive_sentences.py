@@ -1,0 +1,64 @@
+"""Sentences of a passage, as the extractive answerer quotes them.
+
+Code blocks are dropped, list items and wrapped lines joined, and a paragraph is cut after each
+full stop that ends a sentence (not after an abbreviation, nor inside a code span).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.assistant.cited_lines import CODE_SPAN
+from bot.knowledge.cjk import CJK_RUN, has_cjk
+from bot.knowledge.terms import words
+
+# A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it; closing
+# quotes, a parenthesis or emphasis after a full stop stay with its sentence (as bot.claims reads
+# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here).
+_SENTENCE_END = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)*_])|(?<=[.!?][\"'”’)*_]{2}))\s+(?=[\"'(\[`*]?\w)"
+    r"|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
+)
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
+_FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def sentences_of(text: str) -> list[str]:
+    """Prose sentences of a passage: code blocks dropped, list items and lines unwrapped.
+
+    A stub of 12 characters or fewer ("Yes." before the sentence that explains) is left out,
+    unless it is the whole paragraph: a short note such as "zebra text" is all its passage says.
+    """
+    text = _FENCED.sub("\n\n", text)
+    out: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
+        items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
+        pieces = _split_sentences(" ".join(items))
+        whole = len(pieces) == 1 and bool(words(pieces[0]))
+        out.extend(s for s in pieces if _length(s) > 12 or whole)
+    return out
+
+
+def _length(sentence: str) -> int:
+    """Characters of ``sentence``, a CJK character counting twice: "東京は大きい。" says as
+    much as a sentence of a dozen Latin letters."""
+    if not has_cjk(sentence):
+        return len(sentence)
+    return len(sentence) + sum(len(run) for run in CJK_RUN.findall(sentence))
+
+
+def _split_sentences(text: str) -> list[str]:
+    """Split after ., ! or ? and a space, but not after an abbreviation or inside code."""
+    pieces: list[str] = []
+    start = 0
+    code_spans = [m.span() for m in CODE_SPAN.finditer(text)]
+    for match in _SENTENCE_END.finditer(text):
+        cut = match.start()
+        if any(a < cut < b for a, b in code_spans) or _ABBREVIATION.search(text[start:cut]):
+            continue
+        pieces.append(text[start:cut].strip())
+        start = match.end()
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
