@@ -2,7 +2,9 @@
 
 Long answers split at block boundaries (:func:`pack`); a single block longer than the limit splits
 at a line, then a sentence, then a word boundary (:func:`split_long`), never inside a link or a
-protected span, closing and reopening a code fence when the cut falls inside one.
+protected span, closing and reopening a code fence when the cut falls inside one. A citation
+marker stays in the piece of the text it follows: a sentence ends after its markers
+("done.[^1] ", "done. \\[1\\] "), and no cut falls inside a marker or just before one.
 """
 
 from __future__ import annotations
@@ -71,8 +73,27 @@ def truncate(text: str, limit: int) -> str:
     return text[:keep].rstrip() + "\u2026"
 
 
-# where to cut, best first: a line break, a sentence end, any space
-_CUT_PATTERNS = (re.compile(r"\n"), re.compile(r"(?<=[.!?])\s"), re.compile(r"\s"))
+# A citation marker as the renderers write it: Discord's (and Discourse's with sources hidden)
+# escaped "\[3\]", Discourse's footnote "[^3]", Slack's "[3]" or linked "<url|[3]>"; each may
+# be weak ("?"). A marker cites the text before it, so no cut may fall inside one or just
+# before one: the sentence would arrive uncited and the next piece open with its marker.
+_MARKER = r"(?:\\\[\d+\??\\\]|\[\^\d+\]\??|\[\d+\??\]|<[^<>|\n]*\|\[\d+\??\]>)"
+_MARKER_AT = re.compile(r"[ \t]*" + _MARKER)
+_MARKERS = re.compile(_MARKER)
+# the longest marker looked at around a cut in text with no space to cut at ("\[99999?\]")
+_MARKER_REACH = 12
+
+# where to cut, best first: a line break, a sentence end (after the markers citing it, as in
+# "done.[^1] Next" or "done. \[1\] Next"; a full-width stop needs no space after it, as
+# Chinese and Japanese put none), any space
+_CUT_PATTERNS = (
+    re.compile(r"\n"),
+    re.compile(r"[.!?。！？](?:[ \t]?" + _MARKER + r")*\s?"),
+    re.compile(r"\s"),
+)
+# A cut ends in a space, except after a full-width stop: "3.5" or "e.g" ends no sentence. (One
+# pattern, with the check made on its matches, runs as fast as the single lookbehind it replaced.)
+_FULL_WIDTH_STOPS = "。！？"
 
 
 def _protected_spans(text: str) -> list[tuple[int, int]]:
@@ -93,10 +114,14 @@ def _cut_point(text: str, limit: int) -> int:
     # wide enough to see whole any link that starts before the limit and could fit a piece
     spans = _protected_spans(text[: 2 * limit + 1])
     for pattern in _CUT_PATTERNS:
-        points = [m.end() for m in pattern.finditer(window) if 0 < m.end() <= limit]
+        points = [
+            m.end()
+            for m in pattern.finditer(window)
+            if 0 < m.end() <= limit and (m[0][-1].isspace() or m[0][0] in _FULL_WIDTH_STOPS)
+        ]
         # the last point outside every link or code span, if it keeps a useful first piece
         for point in reversed(points):
-            if not _inside(point, spans):
+            if not _inside(point, spans) and not _MARKER_AT.match(text, point):
                 if point > limit // 4:
                     return point
                 break
@@ -104,6 +129,10 @@ def _cut_point(text: str, limit: int) -> int:
     for start, end in spans:
         if start < cut < end and start > 0:
             cut = start
+    # no space to cut at: still never through a marker ("\[1" here, "2\]" in the next piece)
+    for m in _MARKERS.finditer(text, max(0, cut - _MARKER_REACH), cut + _MARKER_REACH):
+        if m.start() < cut < m.end() and m.start() > 0:
+            cut = m.start()
     return max(1, cut)
 
 
