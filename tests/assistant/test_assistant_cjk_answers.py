@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.assistant.cited_lines import with_marker
-from bot.assistant.extractive import sentences_of
+from bot.assistant.extractive_sentences import sentences_of
 from bot.cli import main
 
 TOKYO = (

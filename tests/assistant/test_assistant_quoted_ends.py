@@ -14,7 +14,7 @@ import pytest
 
 from bot.assistant.assistant import Assistant
 from bot.assistant.cited_lines import with_marker
-from bot.assistant.extractive import sentences_of
+from bot.assistant.extractive_sentences import sentences_of
 from bot.claims import claims
 from bot.config import Settings
 from bot.knowledge import ingest
