@@ -68,12 +68,16 @@ def generate(target: Path, chunks: int, seed: int = 7) -> int:
             body = rng.choices(vocab, cum_weights=cumulative, k=80)
             sentences = [" ".join(body[i : i + 10]).capitalize() + "." for i in range(0, 80, 10)]
             lines.append(" ".join(sentences) + "\n")
-        text = "\n".join(lines)
-        folder = target / f"part{f // 100:03}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"guide{f:05}.md").write_text(text, encoding="utf-8")
-        total += len(text.encode())
+        total += write_guide(target, f, "\n".join(lines))
     return total
+
+
+def write_guide(target: Path, number: int, text: str) -> int:
+    """Write guide ``number`` (a hundred per folder); returns its size in bytes."""
+    folder = target / f"part{number // 100:03}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"guide{number:05}.md").write_text(text, encoding="utf-8")
+    return len(text.encode())
 
 
 # Japanese particles and endings, and Chinese function characters, written between words.
@@ -138,11 +142,7 @@ def generate_cjk(target: Path, chunks: int, seed: int = 7) -> int:
                 "".join(cjk_sentence(body[i : i + 10], rng, japanese) for i in range(0, 80, 10))
                 + "\n"
             )
-        text = "\n".join(lines)
-        folder = target / f"part{f // 100:03}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"guide{f:05}.md").write_text(text, encoding="utf-8")
-        total += len(text.encode())
+        total += write_guide(target, f, "\n".join(lines))
     return total
 
 

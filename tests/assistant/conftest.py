@@ -9,6 +9,7 @@ import pytest
 
 from bot.config import RecordTable, Settings
 from bot.knowledge import KnowledgeIndex, ingest
+from bot.knowledge.records import RecordTables
 from tests.fakes.openai_server import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +59,19 @@ def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 @pytest.fixture(scope="session")
 def kb_index(kb_settings: Settings) -> KnowledgeIndex:
     return KnowledgeIndex(kb_settings.index.path)
+
+
+@pytest.fixture(scope="session")
+def tables() -> RecordTables:
+    """The products table as config.yaml configures it (seats shown: "per workspace")."""
+    table = RecordTable(
+        name="products",
+        csv=str(EXAMPLES / "products.csv"),
+        id_column="sku",
+        label_template="{name} ({sku})",
+        columns=["tier", "price_usd", "seats", "support"],
+    )
+    return RecordTables([table])
 
 
 @pytest.fixture

@@ -18,19 +18,6 @@ from tests.assistant.conftest import EXAMPLES
 PUBLIC = frozenset({"public"})
 
 
-@pytest.fixture(scope="module")
-def tables() -> RecordTables:
-    """The products table as config.yaml configures it (seats shown)."""
-    table = RecordTable(
-        name="products",
-        csv=str(EXAMPLES / "products.csv"),
-        id_column="sku",
-        label_template="{name} ({sku})",
-        columns=["tier", "price_usd", "seats", "support"],
-    )
-    return RecordTables([table])
-
-
 @pytest.fixture
 def assistant(kb_settings: Settings, kb_index: KnowledgeIndex, tables: RecordTables) -> Assistant:
     return Assistant(kb_settings, kb_index, records=tables)

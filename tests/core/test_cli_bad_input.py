@@ -7,14 +7,13 @@ whose values were silently ignored, and a --config given after the command.
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from tests.core.cli_runner import run_cli
 
 DEEP = '{"text": "a", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
 LONG_NUMBER = '{"text": "a", "x": ' + "1" * 5000 + "}"
@@ -25,18 +24,6 @@ FILE_SOURCE = {"id": "f", "title": "F", "path": "/srv/docs/f.pdf"}
 def _no_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no config.yaml here: the defaults
     monkeypatch.delenv("CITECAST_CONFIG", raising=False)
-
-
-def run_cli(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    argv: list[str],
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.models import Answer
+from tests.core.cli_runner import run_cli
 
 SOURCES = [
     {"id": "guide", "title": "Install guide", "url": "https://example.com/install"},
@@ -28,18 +28,6 @@ def sources_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "sources.json"
     path.write_text(json.dumps(SOURCES), encoding="utf-8")
     return path
-
-
-def run_cli(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    argv: list[str],
-    stdin: str,
-) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_resolves_stdin_against_sources(
