@@ -94,8 +94,16 @@ def check_schema(conn: sqlite3.Connection, where: str) -> None:
         raise KnowledgeIndexError(
             f"{where} is not a citecast index ({exc}); {REBUILD_HINT}"
         ) from None
-    if version == SCHEMA_VERSION and {"files", "chunks", "chunks_fts"} <= tables:
+    needed = {"files", "chunks", "chunks_fts"}
+    if version == SCHEMA_VERSION and needed <= tables:
         return
+    if version == 0:
+        # every schema citecast ever wrote set user_version: an empty file, or another program's
+        what = f"tables: {', '.join(sorted(tables))}" if tables else "an empty database"
+        raise KnowledgeIndexError(f"{where} is not a citecast index ({what}); {REBUILD_HINT}")
+    if version == SCHEMA_VERSION:
+        missing = ", ".join(sorted(needed - tables))
+        raise KnowledgeIndexError(f"{where} is damaged (no {missing} table); {REBUILD_HINT}")
     if version < SCHEMA_VERSION:
         raise KnowledgeIndexError(
             f"{where} was built by an older citecast (schema {version}, "

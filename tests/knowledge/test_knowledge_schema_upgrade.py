@@ -52,3 +52,32 @@ def test_the_rebuilt_index_points_citations_at_the_quoted_page(
     [chunk] = index.search("walruses")
     assert (chunk.page, chunk.page_end) == (1, 2)
     assert narrow_source(chunk, PAGE_TWO, index.page_starts(chunk)).page == 2
+
+
+def test_an_empty_file_is_not_taken_for_an_old_index(tmp_path: Path) -> None:
+    # it used to say "built by an older citecast (schema 0, ...)"
+    path = tmp_path / "index.db"
+    path.write_bytes(b"")
+    with pytest.raises(KnowledgeIndexError, match=r"is not a citecast index \(an empty database\)"):
+        KnowledgeIndex(str(path))
+
+
+def test_another_programs_database_names_its_tables(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER)")
+    conn.close()
+    with pytest.raises(KnowledgeIndexError, match=r"is not a citecast index \(tables: invoices\)"):
+        KnowledgeIndex(str(path))
+
+
+def test_an_index_missing_its_search_table_is_called_damaged(
+    old_index: IndexSettings, tmp_path: Path
+) -> None:
+    # it used to say "built by a newer citecast"
+    ingest([tmp_path / "pdfs"], IndexSettings(path=str(tmp_path / "new.db")))
+    with sqlite3.connect(tmp_path / "new.db") as conn:
+        conn.execute("DROP TABLE chunks_fts")
+    conn.close()
+    with pytest.raises(KnowledgeIndexError, match=r"is damaged \(no chunks_fts table\); rebuild"):
+        KnowledgeIndex(str(tmp_path / "new.db"))
