@@ -272,10 +272,11 @@ def config_path(path: str | Path | None = None) -> tuple[Path, bool]:
     if path is not None:
         if not str(path).strip():
             raise ConfigError("--config: empty path; name a config file")
-        return Path(path), True
+        return Path(path).expanduser(), True
     named = os.environ.get("CITECAST_CONFIG", "").strip()
     if named:
-        return Path(named), True
+        # a shell leaves "~" as written in a quoted value or after "--config="
+        return Path(named).expanduser(), True
     return Path("config.yaml"), False
 
 

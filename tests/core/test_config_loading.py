@@ -268,6 +268,22 @@ def test_an_empty_citecast_config_variable_counts_as_unset(
     assert load_settings().web.port == 8123
 
 
+@pytest.mark.parametrize("via", ["variable", "option"])
+def test_a_config_path_starting_with_a_tilde_is_in_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, via: str
+) -> None:
+    # CITECAST_CONFIG="~/citecast.yaml" (quoted) and --config=~/citecast.yaml reach us with "~"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "citecast.yaml").write_text("web:\n  port: 8124\n", encoding="utf-8")
+    if via == "variable":
+        monkeypatch.setenv("CITECAST_CONFIG", "~/citecast.yaml")
+        assert load_settings().web.port == 8124
+    else:
+        monkeypatch.delenv("CITECAST_CONFIG", raising=False)
+        assert load_settings("~/citecast.yaml").web.port == 8124
+
+
 @pytest.mark.parametrize(
     ("path", "expected"),
     [("", "--config: empty path; name a config file"), (".", ".: is a folder")],
