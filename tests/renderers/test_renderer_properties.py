@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.markdown import parse
@@ -242,7 +242,13 @@ def long_slack_answers(draw: st.DrawFn) -> Answer:
     return Answer(text=text, citations=tuple(citations))
 
 
-@settings(max_examples=60, deadline=None)
+# Long by design (several Slack messages' worth): hypothesis discards the draws that outgrow its
+# buffer, and with a few unlucky seeds in a row its data_too_large check failed the run.
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
 @given(answer=long_slack_answers())
 def test_slack_messages_hold_the_block_text_budget_and_lose_nothing(answer: Answer) -> None:
     payload = render("slack", answer)
