@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,13 +95,24 @@ async def make_harness(forum: FakeDiscourse, tmp_path: Path, **discourse: Any) -
     return Harness(forum, store, connector, http, sleep, answerer)
 
 
+@asynccontextmanager
+async def opened_harness(
+    forum: FakeDiscourse, tmp_path: Path, **discourse: Any
+) -> AsyncIterator[Harness]:
+    """A harness (see :func:`make_harness`), closed on the way out."""
+    h = await make_harness(forum, tmp_path, **discourse)
+    try:
+        yield h
+    finally:
+        await h.http.aclose()
+        await h.connector.stop()
+        h.store.close()
+
+
 @pytest.fixture
 async def harness(forum: FakeDiscourse, tmp_path: Path) -> AsyncIterator[Harness]:
-    h = await make_harness(forum, tmp_path)
-    yield h
-    await h.http.aclose()
-    await h.connector.stop()
-    h.store.close()
+    async with opened_harness(forum, tmp_path) as h:
+        yield h
 
 
 GUIDE = Source(

@@ -14,7 +14,13 @@ import pytest
 
 from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
 from bot.errors import DeliveryUncertainError
-from tests.connectors.discourse_harness import PUBLIC, RecordingSleep, make_harness, only_post
+from tests.connectors.discourse_harness import (
+    PUBLIC,
+    RecordingSleep,
+    make_harness,
+    only_post,
+    opened_harness,
+)
 from tests.fakes.discourse_api import FakeDiscourse
 
 
@@ -36,8 +42,7 @@ def post_statuses(forum: FakeDiscourse) -> list[int]:
 async def test_a_reply_saved_behind_a_proxy_error_is_posted_once(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
-    harness = await make_harness(forum, tmp_path)
-    try:
+    async with opened_harness(forum, tmp_path) as harness:
         forum.fail("/posts.json", status=502, after_accept=True)
         first = forum.new_topic("Flaky", "Is the proxy flaky today?", category_id=PUBLIC)
         await harness.deliver(first)
@@ -45,10 +50,6 @@ async def test_a_reply_saved_behind_a_proxy_error_is_posted_once(
         assert post_statuses(forum) == [502]
         item = harness.store.outbox_item(f"discourse-{first['id']}")
         assert item is not None and item.status == "sent"
-    finally:
-        await harness.http.aclose()
-        await harness.connector.stop()
-        harness.store.close()
 
 
 async def test_without_a_landed_check_a_post_is_not_sent_again_blindly(
@@ -98,8 +99,7 @@ async def test_the_same_answer_twice_on_a_forum_in_another_language(tmp_path: Pa
     # go out at once with the unique suffix, not wait out the forum's window in the outbox.
     async with FakeDiscourse() as forum:
         forum.too_similar = GERMAN_TOO_SIMILAR
-        harness = await make_harness(forum, tmp_path)
-        try:
+        async with opened_harness(forum, tmp_path) as harness:
             one = forum.new_topic("Installation A", "Wie installiere ich?", category_id=PUBLIC)
             two = forum.new_topic("Installation B", "Wie installiere ich?", category_id=PUBLIC)
             await harness.deliver(one)
@@ -111,10 +111,6 @@ async def test_the_same_answer_twice_on_a_forum_in_another_language(tmp_path: Pa
             )
             assert post_statuses(forum) == [200, 422, 200]
             assert harness.store.pending("discourse") == []
-        finally:
-            await harness.http.aclose()
-            await harness.connector.stop()
-            harness.store.close()
 
 
 async def test_another_refusal_is_not_taken_for_a_duplicate(tmp_path: Path) -> None:
@@ -139,32 +135,22 @@ async def test_another_refusal_is_not_taken_for_a_duplicate(tmp_path: Path) -> N
 async def test_a_reply_saved_before_the_connection_dropped_is_posted_once(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
-    harness = await make_harness(forum, tmp_path)
-    try:
+    async with opened_harness(forum, tmp_path) as harness:
         forum.fail("/posts.json", status=0, after_accept=True)
         first = forum.new_topic("Dropped", "Did the connection drop?", category_id=PUBLIC)
         await harness.deliver(first)
         only_post(forum)
         item = harness.store.outbox_item(f"discourse-{first['id']}")
         assert item is not None and item.status == "sent"
-    finally:
-        await harness.http.aclose()
-        await harness.connector.stop()
-        harness.store.close()
 
 
 async def test_a_dropped_connection_before_the_forum_saved_the_reply_is_retried(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
-    harness = await make_harness(forum, tmp_path)
-    try:
+    async with opened_harness(forum, tmp_path) as harness:
         forum.fail("/posts.json", status=0)
         first = forum.new_topic("Dropped", "Did the connection drop?", category_id=PUBLIC)
         await harness.deliver(first)
         only_post(forum)
         item = harness.store.outbox_item(f"discourse-{first['id']}")
         assert item is not None and item.status == "sent"
-    finally:
-        await harness.http.aclose()
-        await harness.connector.stop()
-        harness.store.close()

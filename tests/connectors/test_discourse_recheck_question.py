@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 
-from tests.connectors.discourse_harness import PUBLIC, Harness, forum, harness, make_harness
+from tests.connectors.discourse_harness import (
+    PUBLIC,
+    Harness,
+    forum,
+    harness,
+    make_harness,
+    opened_harness,
+)
 from tests.fakes.discourse_api import FakeDiscourse
 
 __all__ = ["forum", "harness"]
@@ -61,19 +68,16 @@ async def test_a_question_changed_after_its_webhook_is_not_answered(
 
 async def test_a_staff_bot_does_not_answer_a_deleted_question(tmp_path: Path) -> None:
     # A staff bot still reads a deleted post by id: its deleted_at is what tells.
-    async with FakeDiscourse(staff=("citecast",)) as forum:
-        harness = await make_harness(forum, tmp_path)
-        try:
-            post = ask(forum)
-            forum.delete_post(post)
-            await harness.deliver(post)
-            assert forum.api_posts == []
-            item = harness.store.outbox_item(f"discourse-{post['id']}")
-            assert item is not None and item.status == "dead"
-        finally:
-            await harness.http.aclose()
-            await harness.connector.stop()
-            harness.store.close()
+    async with (
+        FakeDiscourse(staff=("citecast",)) as forum,
+        opened_harness(forum, tmp_path) as harness,
+    ):
+        post = ask(forum)
+        forum.delete_post(post)
+        await harness.deliver(post)
+        assert forum.api_posts == []
+        item = harness.store.outbox_item(f"discourse-{post['id']}")
+        assert item is not None and item.status == "dead"
 
 
 async def test_a_question_hidden_while_its_reply_waited_in_the_outbox_is_not_answered(
