@@ -93,7 +93,8 @@ def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:
         number = registry.register(record)
         if number is None:
             continue
-        cells = "; ".join(f"{k}: {v}" for k, v in (record.columns or {}).items())
+        # a blank value says nothing: "page: " would read as if the page were the answer
+        cells = "; ".join(f"{k}: {v}" for k, v in (record.columns or {}).items() if v.strip())
         text = f"{record.label}: {cells}" if cells else f"{record.label}"
         # one line whatever the table holds: a value with a line break must not end the item
         line = with_marker(" ".join(text.split()), number)

@@ -24,7 +24,7 @@ import re
 import sqlite3
 import stat
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
@@ -34,6 +34,11 @@ from bot.knowledge.audience import document_audience
 from bot.knowledge.record_templates import check_action_template, template_columns
 
 Row = dict[str, str]
+
+# A value longer than this is cut (with a warning, see records.py): a value fits one Slack
+# context element (2,000 characters) and one Discord message, and a 5 MB cell no longer goes
+# into every answer, tool result and citation that shows its record.
+MAX_VALUE_CHARS = 2000
 
 # The csv module refuses a cell over 128 KiB by default; a long description is a fine value.
 _FIELD_LIMIT = 1 << 30
@@ -47,6 +52,32 @@ def clean(value: str) -> str:
         return value.strip()
     text = value.replace("\r\n", "\n").replace("\r", "\n")
     return _CONTROLS.sub("", text).strip()
+
+
+def shortened(row: Row, columns: Collection[str]) -> tuple[Row, list[str]]:
+    """``row`` with each value of ``columns`` cut to :data:`MAX_VALUE_CHARS` characters (the
+    last an ellipsis, after a whole word when one ends near the cut), and the columns cut."""
+    cut = [column for column in columns if len(row.get(column, "")) > MAX_VALUE_CHARS]
+    if not cut:
+        return row, cut
+    row = dict(row)
+    for column in cut:
+        text = row[column][: MAX_VALUE_CHARS - 1]
+        space = text.rfind(" ")
+        keep = text[:space] if space >= len(text) * 2 // 3 else text
+        row[column] = keep.rstrip() + "\u2026"
+    return row, cut
+
+
+def used_columns(table: RecordTable, header: Collection[str], where: str) -> list[str]:
+    """The columns of ``header`` a record of ``table`` shows or is made from (id, label,
+    templates): only their values are cut to length (:func:`shortened`)."""
+    used = [*table.columns, table.id_column or "", table.label_column or ""]
+    for key in ("label_template", "action_url_template"):
+        template = getattr(table, key)
+        if template:
+            used += template_columns(template, header, f"{where}.{key}")
+    return [column for column in dict.fromkeys(used) if column in header]
 
 
 def one_line(value: str) -> str:
@@ -70,13 +101,18 @@ def table_rows(table: RecordTable, where: str) -> Iterator[Row]:
 
 
 def check_names(tables: Sequence[RecordTable]) -> None:
-    """Every table has a name, and no other table has it (a second ``products`` would replace
-    the first, whatever its audience)."""
+    """Every table has a name without ``/``, and no other table has it (a second ``products``
+    would replace the first, whatever its audience)."""
     seen: dict[str, int] = {}
     for position, table in enumerate(tables):
         where = f"index.records[{position}].name"
         if not table.name.strip():
             raise ConfigError(f"{where}: empty; name the table (the model looks it up by name)")
+        if "/" in table.name:  # table "a/b", row "c" and table "a", row "b/c" would be one source
+            raise ConfigError(
+                f"{where}: {table.name!r} has a '/', which ends a table's name in a "
+                "citation id (products/CC-TEAM); choose a name without one"
+            )
         if table.name in seen:
             raise ConfigError(
                 f"{where}: {table.name!r} is already the name of index.records[{seen[table.name]}]"

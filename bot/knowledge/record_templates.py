@@ -3,16 +3,24 @@
 A template is Python format syntax over the row's columns: ``{name} ({sku})``. A field that is
 exactly a column's name is that column, so headers with dots or spaces work (``{unit.price}``,
 ``{Product name}``); otherwise ``{name[0]}`` indexes a value and a format spec applies
-(``{name:>10}``). Attribute access (``{name.upper}``) and positional fields (``{}``, ``{0}``) name
-no column and are refused, as is broken syntax (``{name ({sku})``): each a ConfigError naming
-the config key, raised when ``citecast serve`` or ``ask`` start.
+(``{name:>10}``). Values are text, so a number's format spec (``{price:.2f}``, ``{seats:,}``)
+applies to a value written as a plain number (``19``, ``-1.5e3``); for any other value the row
+cannot be filled, and the message names the field and the value. Attribute access
+(``{name.upper}``), positional fields (``{}``, ``{0}``) and a spec that fits neither text nor
+numbers (``{price:.2q}``) are refused, as is broken syntax (``{name ({sku})``): each a
+ConfigError naming the config key, raised when ``citecast serve`` or ``ask`` start.
+
+A label (:func:`render_label`) leaves out a blank value together with what only dresses it: a
+bracket group holding no other value (``{name} (page {page})`` is ``Beta``, not ``Beta (page
+)``) and a separator left dangling (``{name} – {city}`` is ``Beta``).
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
@@ -36,11 +44,108 @@ class _RowFormatter(string.Formatter):
 
 
 _FORMATTER = _RowFormatter()
+# a value a number's format spec applies to: what a spreadsheet writes ("1.5E+03"), never
+# "nan", "1_000" or "1e999999999" (its "{:.2f}" would be a billion digits)
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?")
+# A blank value in a label: a marker no cleaned value holds (control characters are removed),
+# and the two that fence a value, so that brackets and separators inside one are never taken
+# for the template's own.
+_BLANK, _OPEN, _CLOSE = "\x00", "\x01", "\x02"
+_MARKS = dict.fromkeys(map(ord, (_BLANK, _OPEN, _CLOSE)))
+_SEPARATORS = r"[\s.,;:|/·\-\u2013\u2014]*"
+_EMPTY_GROUPS = (
+    re.compile(rf"\s*\([^()\[\]{_OPEN}{_CLOSE}]*{_BLANK}[^()\[\]{_OPEN}{_CLOSE}]*\)"),
+    re.compile(rf"\s*\[[^()\[\]{_OPEN}{_CLOSE}]*{_BLANK}[^()\[\]{_OPEN}{_CLOSE}]*\]"),
+)
+_AT_EDGE = re.compile(
+    rf"^{_SEPARATORS}{_BLANK}{_SEPARATORS}|{_SEPARATORS}{_BLANK}{_SEPARATORS}$"
+    rf"|(?<=[(\[]){_SEPARATORS}{_BLANK}{_SEPARATORS}|{_SEPARATORS}{_BLANK}{_SEPARATORS}(?=[)\]])"
+)
+_BETWEEN = re.compile(rf"({_SEPARATORS}){_BLANK}({_SEPARATORS})")
+_RUN = re.compile(rf"{_BLANK}(?:{_SEPARATORS}{_BLANK})+")  # "{a}, {b}, {c}" with a and b blank
 
 
-def render(template: str, row: Mapping[str, str]) -> str:
-    """``template`` filled from ``row``; raises KeyError, IndexError or ValueError."""
-    return _FORMATTER.vformat(template, (), row)
+def _format_value(value: object, spec: str, field: str) -> str:
+    """``value`` formatted by ``spec``; a text value written as a number takes a number's spec.
+
+    Raises ValueError naming ``field`` and the value when it cannot be formatted so.
+    """
+    try:
+        return format(value, spec)
+    except ValueError:
+        if not isinstance(value, str):
+            raise
+    if not _NUMBER.fullmatch(value.strip()):
+        raise ValueError(f"{{{field}:{spec}}} needs a number, and {value!r} is not one") from None
+    number = Decimal(value.strip())
+    try:
+        return format(number, spec)
+    except ValueError:
+        pass
+    # integer presentations ("d", "x", "b", "c") take no Decimal
+    if number != number.to_integral_value():
+        raise ValueError(f"{{{field}:{spec}}} needs a whole number, and {value!r} is not one")
+    try:
+        return format(int(number), spec)
+    except OverflowError:  # "c" of a number past the last character
+        raise ValueError(f"{{{field}:{spec}}}: {value!r} is out of range") from None
+
+
+def _filled(field: str, spec: str, conversion: str | None, row: Mapping[str, str]) -> str:
+    value, _ = _FORMATTER.get_field(field, (), row)
+    if conversion:
+        value = _FORMATTER.convert_field(value, conversion)
+    if "{" in spec:  # "{name:{width}}"
+        spec = render(spec, row)
+    return _format_value(value, spec, field)
+
+
+def render(template: str, row: Mapping[str, str], *, url: bool = False) -> str:
+    """``template`` filled from ``row``; raises KeyError, IndexError or ValueError.
+
+    ``url``: each value is URL-quoted once formatted (``/`` kept, see
+    :func:`check_action_template`), so a format spec's padding or a ``!r`` quote is quoted too.
+    """
+    parts: list[str] = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        parts.append(literal)
+        if field is not None:
+            value = _filled(field, spec or "", conversion, row)
+            parts.append(quote(value) if url else value)
+    return "".join(parts)
+
+
+def render_label(template: str, row: Mapping[str, str]) -> str:
+    """``template`` filled from ``row`` as a label: a blank value is left out with the bracket
+    group it alone fills and the separators it would leave dangling; ``""`` when every value
+    is blank (the caller's default label then applies). Raises as :func:`render` does."""
+    parts: list[str] = []
+    filled = False
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        parts.append(literal.translate(_MARKS))
+        if field is None:
+            continue
+        column = field if field in row else re.split(r"[.\[]", field, maxsplit=1)[0]
+        value = (
+            "" if not row.get(column, "x").strip() else _filled(field, spec or "", conversion, row)
+        )
+        filled = filled or bool(value.strip())
+        parts.append(f"{_OPEN}{value}{_CLOSE}" if value.strip() else _BLANK)
+    if not filled:
+        return ""
+    text = "".join(parts)
+    if _BLANK not in text:  # nothing to leave out (most rows)
+        return text.replace(_OPEN, "").replace(_CLOSE, "")
+    previous = None
+    while previous != text:
+        previous = text
+        text = _RUN.sub(_BLANK, text)
+        for group in _EMPTY_GROUPS:  # a group left empty is blank itself: "({a} [{b}])"
+            text = group.sub(_BLANK, text)
+        text = _AT_EDGE.sub("", text, count=1)
+    # between two values, one separator stays: the first that is more than a space
+    text = _BETWEEN.sub(lambda m: m[1] if m[1].strip() or not m[2].strip() else m[2], text)
+    return text.replace(_OPEN, "").replace(_CLOSE, "").replace(_BLANK, "")
 
 
 def template_columns(template: str, header: Collection[str], key: str) -> list[str]:
@@ -53,11 +158,17 @@ def template_columns(template: str, header: Collection[str], key: str) -> list[s
     except ValueError as exc:
         raise ConfigError(f"{key}: {exc} in {template!r}") from None
     columns: list[str] = []
-    for _, field, spec, _ in parsed:
+    for _, field, spec, conversion in parsed:
         if field is None:
             continue
+        if conversion not in (None, "r", "s", "a"):
+            raise ConfigError(f"{key}: {{{field}!{conversion}}}: a conversion is !s, !r or !a")
         if spec and "{" in spec:  # "{name:{width}}": the width comes from a column as well
             columns += template_columns(spec, header, key)
+        elif spec and not _known_spec(spec):
+            raise ConfigError(
+                f"{key}: {{{field}:{spec}}}: {spec!r} formats neither text nor numbers"
+            )
         if field in header:
             columns.append(field)
             continue
@@ -71,6 +182,17 @@ def template_columns(template: str, header: Collection[str], key: str) -> list[s
             )
         columns.append(column)
     return columns
+
+
+def _known_spec(spec: str) -> bool:
+    """True when ``spec`` formats text, a decimal number or a whole one."""
+    for sample in ("x", Decimal(1), 1):
+        try:
+            format(sample, spec)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 def check_action_template(template: str, columns: Sequence[str], key: str) -> None:
@@ -97,20 +219,3 @@ def check_action_template(template: str, columns: Sequence[str], key: str) -> No
             f"{key}: {template!r}: a column may not be part of the host name; write it after "
             "the host (e.g. https://example.com/buy/{sku})"
         )
-
-
-class QuotedRow(Mapping[str, str]):
-    """A row whose values read URL-quoted, for ``action_url_template`` (only the values a
-    template asks for are quoted; ``/`` is kept, see :func:`check_action_template`)."""
-
-    def __init__(self, row: Mapping[str, str]) -> None:
-        self._row = row
-
-    def __getitem__(self, key: str) -> str:
-        return quote(self._row[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._row)
-
-    def __len__(self) -> int:
-        return len(self._row)

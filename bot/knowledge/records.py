@@ -41,8 +41,17 @@ from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.cjk import fts_text
-from bot.knowledge.record_rows import Row, check_names, one_line, table_rows, with_audiences
-from bot.knowledge.record_templates import QuotedRow, render, template_columns
+from bot.knowledge.record_rows import (
+    MAX_VALUE_CHARS,
+    Row,
+    check_names,
+    one_line,
+    shortened,
+    table_rows,
+    used_columns,
+    with_audiences,
+)
+from bot.knowledge.record_templates import render, render_label, template_columns
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
 from bot.models import RecordAction, Source, is_safe_url
 
@@ -52,6 +61,8 @@ _TEMPLATE_ERRORS = (KeyError, IndexError, ValueError, AttributeError, TypeError)
 _CONSEQUENCE = {
     "label_template": " (such rows are labelled with the table name and row id)",
     "action_url_template": " (such rows have no action)",
+    "csv": f" (such values are cut to {MAX_VALUE_CHARS:,} characters, ending in …)",
+    "sqlite": f" (such values are cut to {MAX_VALUE_CHARS:,} characters, ending in …)",
 }
 
 
@@ -281,6 +292,7 @@ class _Builder:
     # template needs is the row's (a product without a page yet), never a reason to refuse
     problems: dict[tuple[str, bool], _Problem] = field(default_factory=dict)
     action_columns: list[str] | None = None
+    used_columns: list[str] | None = None
 
     def _problem(self, key: str, row: int, message: str, *, setting: bool = True) -> None:
         self.problems.setdefault((key, setting), _Problem()).add(row, message)
@@ -319,11 +331,19 @@ class _Builder:
     def record(self, row: Row, number: int) -> Source:
         # the columns named in the config were checked on the header (check_header)
         table = self.table
+        if self.used_columns is None:
+            self.used_columns = used_columns(table, row, self.where)
+        cut_row, cut = shortened(row, self.used_columns)
+        if cut:
+            source = table.csv or f"table {table.table!r} of {table.sqlite}"
+            message = f"column {cut[0]!r} of {source} holds {len(row[cut[0]]):,} characters"
+            self._problem("csv" if table.csv else "sqlite", number, message, setting=False)
+        row = cut_row
         row_id = self._row_id(row, number)
         label = ""
         if table.label_template:
             try:
-                label = one_line(render(table.label_template, row))
+                label = one_line(render_label(table.label_template, row))
             except _TEMPLATE_ERRORS as exc:
                 self._problem("label_template", number, str(exc))
         elif table.label_column:
@@ -337,26 +357,28 @@ class _Builder:
             id=f"{table.name}/{row_id}",
             label=label,
             columns=columns,
-            action=self._action(row, number),
+            action=self._action(row, number, cut),
             text=f"{label}. {cells}" if cells else label,
             audience=tuple(table.audience),
             kind="record",
         )
 
-    def _action(self, row: Row, number: int) -> RecordAction | None:
+    def _action(self, row: Row, number: int, cut: list[str]) -> RecordAction | None:
         template = self.table.action_url_template
         if not template:
             return None
         # "https://example.com/buy/{sku}" without a sku is the shop's front page, and
-        # "mailto:{email}" without an address opens an empty mail: a button that lies
-        blank = [column for column in self._action_columns(template, row) if not row[column]]
-        if blank:
+        # "mailto:{email}" without an address opens an empty mail: a button that lies; a value
+        # cut short (see shortened) links to a page that does not exist
+        used = self._action_columns(template, row)
+        if unfit := [column for column in used if not row[column] or column in cut]:
+            why = f"is longer than {MAX_VALUE_CHARS:,} characters" if row[unfit[0]] else "is blank"
             self._problem(
-                "action_url_template", number, f"column {blank[0]!r} is blank", setting=False
+                "action_url_template", number, f"column {unfit[0]!r} {why}", setting=False
             )
             return None
         try:
-            url = render(template, QuotedRow(row))
+            url = render(template, row, url=True)
         except _TEMPLATE_ERRORS as exc:
             self._problem("action_url_template", number, str(exc))
             return None

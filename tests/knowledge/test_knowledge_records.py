@@ -158,7 +158,7 @@ def one_row_csv(folder: Path) -> dict[str, object]:
         (header_only_csv, {"label_column": "title"}, "[1].label_column: no column 'title'"),
         (header_only_csv, {"action_url_template": "/p/{slug}"}, "[1].action_url_template: no"),
         (header_only_sqlite, {"columns": ["stock"]}, "[1].columns: no column 'stock'"),
-        (one_row_csv, {"label_template": "{sku:.2f}"}, "[1].label_template: Unknown format"),
+        (one_row_csv, {"label_template": "{sku:.2f}"}, "[1].label_template: {sku:.2f} needs a"),
     ],
 )
 def test_check_tables_names_the_key_of_a_table_that_cannot_serve(
