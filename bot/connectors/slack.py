@@ -252,8 +252,12 @@ class SlackConnector:
         if not store.claim_once(EVENT_SCOPE, question.event_id):
             log.info("Slack event %s already answered (redelivery)", question.event_id)
             return False
-        # A message can arrive as two events (app_mention and message): answer it once.
-        return store.claim_once(MESSAGE_SCOPE, f"{question.channel}:{question.ts}")
+        try:  # a message can arrive as two events (app_mention and message): answer it once
+            return store.claim_once(MESSAGE_SCOPE, f"{question.channel}:{question.ts}")
+        except StoreError:  # given back, or Slack's redelivery would pass for a duplicate
+            with contextlib.suppress(StoreError):
+                store.release_claim(EVENT_SCOPE, question.event_id)
+            raise
 
     # -- answering ---------------------------------------------------------------------------
 
@@ -302,7 +306,9 @@ class SlackConnector:
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread
     ) -> tuple[frozenset[str], tuple[Exchange, ...], int]:
-        """The viewer's audience, the thread's history and a pending turn."""
+        """The audience, the thread's history, a pending turn (thinking status first, if any)."""
+        if question.assistant_thread:
+            await set_status(self.client, thread, self.settings.thinking_status)
         audience = await self.audiences.for_viewer(
             question.channel, question.user, question.channel_type
         )
@@ -315,8 +321,6 @@ class SlackConnector:
             bot_id=self._bot_id,
             limit=self.settings.history_turns,
         )
-        if question.assistant_thread:
-            await set_status(self.client, thread, self.settings.thinking_status)
         conversation = f"slack:{question.team_id}:{question.channel}:{question.thread_ts}"
         store = self.services.store
         turn_id = store.add_turn(conversation, "slack", question.text, status="pending")

@@ -87,6 +87,8 @@ REFUSED_MESSAGE = frozenset(
         "metadata_too_large",
     }
 )
+# The message to edit (or stream into) was deleted: no edit can reach it, a new message can.
+MESSAGE_GONE = "message_not_found"
 # What a Web API call can raise: Slack's answer (SlackApiError), a request slack_sdk refused to
 # build (SlackRequestError), a connection that failed or dropped (aiohttp), or the timeout.
 SLACK_CALL_ERRORS: tuple[type[Exception], ...] = (SlackClientError, ClientError, TimeoutError)
@@ -205,6 +207,11 @@ class UndeliverableError(ChannelError):
         """Nothing at all can be posted there (not even an apology)."""
         return self.code in CLOSED_CONVERSATION
 
+    @property
+    def message_gone(self) -> bool:
+        """The message to edit or stream into was deleted (a new one can still be posted)."""
+        return self.code == MESSAGE_GONE
+
 
 # What auth.test / apps.connections.open answer for a token that Slack will never take.
 REFUSED_TOKEN = frozenset(
@@ -303,14 +310,16 @@ def as_channel_error(exc: BaseException, what: str) -> ChannelError:
     have reached Slack without its answer reaching us: a timeout, or a connection lost after
     it was made. Only a connection that could not be made at all (ClientConnectorError) or an
     answer from Slack is sure to have changed nothing. UndeliverableError when Slack's answer
-    says that trying again cannot help (:data:`CLOSED_CONVERSATION`, :data:`REFUSED_MESSAGE`).
+    says that trying again cannot help (:data:`CLOSED_CONVERSATION`, :data:`REFUSED_MESSAGE`,
+    :data:`MESSAGE_GONE`).
     """
     if isinstance(exc, SlackApiError) and getattr(exc.response, "status_code", None) == 429:
         headers = getattr(exc.response, "headers", {}) or {}
         return RateLimitedError(f"Slack {what}: rate limited", retry_after_seconds(headers))
     code = error_code(exc)
     message = f"Slack {what} failed: {code}"
-    if isinstance(exc, SlackApiError) and (code in CLOSED_CONVERSATION or code in REFUSED_MESSAGE):
+    final = code in CLOSED_CONVERSATION or code in REFUSED_MESSAGE or code == MESSAGE_GONE
+    if isinstance(exc, SlackApiError) and final:
         hint = CLOSED_CONVERSATION.get(code)
         needed = exc.response.get("needed") if code == "missing_scope" else None
         if hint and isinstance(needed, str):

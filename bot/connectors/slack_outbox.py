@@ -154,7 +154,8 @@ class SlackOutbox:
             if isinstance(exc, UndeliverableError) and exc.conversation_closed:
                 raise  # nothing can be deleted or posted there either
             log.warning("could not complete message %s (%s); posting it anew", ts, exc)
-            await self._poster.delete(thread, ts)
+            if not (isinstance(exc, UndeliverableError) and exc.message_gone):
+                await self._poster.delete(thread, ts)
             return await self.deliver(thread, messages, files)
         return await self.deliver(thread, messages[1:], files)
 

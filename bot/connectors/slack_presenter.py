@@ -54,8 +54,10 @@ class AnswerPresenter:
             raise BackendError("the answer stream ended without a final reply")
         payload = self._render(reply.answer)
         # The deltas are the resolver's text; a post-processing hook (grounding's "drop")
-        # may still change the final answer's text, and only here are both known.
-        revised = text != reply.answer.text
+        # may still change the final answer's text, and only here are both known. A blank
+        # answer counts as revised too: the stream showed nothing, while the payload says
+        # that the answer was empty.
+        revised = text != reply.answer.text or not text.strip()
         try:
             await self.sink.finish(payload, turn_id, revised=revised)
         except StreamingUnavailableError as exc:

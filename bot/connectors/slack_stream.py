@@ -7,13 +7,16 @@ The answer arrives as TextDelta / CitationAdded events and one final Reply. A *s
   the workspace refuses streaming before anything is visible (``feature_not_enabled``,
   ``unknown_method`` …), or the stream cannot be started for any other reason (a refusal, a lost
   connection, a timeout), it raises :class:`StreamingUnavailableError` and the driver falls back
-  to editing. When Slack closes the stream mid-answer (``message_not_in_streaming_state``), the
-  connection fails mid-stream, or the answer outgrows one streamed message, the message is
-  completed with ``chat.update`` and any further messages are posted: never left half-written.
+  to editing. When Slack closes the stream mid-answer (``message_not_in_streaming_state``), a
+  stream call fails mid-answer (a lost connection, a 5xx or 429 that outlasted the retries), or
+  the answer outgrows one streamed message, the message is completed with ``chat.update`` and
+  any further messages are posted: never left half-written. A streamed message deleted
+  meanwhile (``message_not_found``) is not edited: the whole answer is posted anew at the end.
 - :class:`EditSink` posts the first part, then re-renders the partial answer at most once per
   ``edit_interval_seconds`` into ``chat.update`` (4,000 characters), then posts the rest. An
   edit that fails on the way is skipped (the final one shows everything); when the first post
-  fails, nothing more is shown live and the whole answer is delivered through the outbox.
+  fails, or the posted message is deleted meanwhile, nothing more is shown live and the whole
+  answer is delivered through the outbox.
 - :class:`PlainSink` posts the final messages only.
 
 :class:`bot.connectors.slack_presenter.AnswerPresenter` feeds a sink and falls back. A
@@ -28,7 +31,6 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_chat_stream import AsyncChatStream
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -181,6 +183,14 @@ class EditSink:
             try:
                 await self._poster.update(self._thread, self._ts, first)
             except ChannelError as exc:
+                if isinstance(exc, UndeliverableError) and exc.message_gone:
+                    # Deleted meanwhile: every further edit would be refused the same way.
+                    log.warning(
+                        "the answer being shown in %s was deleted; posting it anew at the end",
+                        self._thread.channel,
+                    )
+                    self._ts, self._live = None, False
+                    return
                 # Only a glimpse is lost: the final edit replaces the whole message anyway.
                 log.info("an edit of %s failed (%s); skipped", self._ts, exc)
             else:
@@ -242,8 +252,10 @@ class NativeSink:
         self._open = True
         self.truncated = False
         self.closed_by_slack = False
-        # the connection failed mid-stream: the stream may lack a piece, so it is completed
+        # a call failed mid-stream: the stream may lack a piece, so it is completed
         self.interrupted = False
+        # the streamed message was deleted meanwhile: the answer is posted anew
+        self.gone = False
 
     async def _streamer(self) -> AsyncChatStream:
         if self._stream is None:
@@ -279,15 +291,21 @@ class NativeSink:
             self.closed_by_slack = True
             self._open = False
             return
-        if not isinstance(exc, SlackApiError):
-            # Not Slack's answer but a lost connection, a timeout or the helper's own refusal:
-            # the stream may still be open (stopped before completing) and may lack a piece.
+        if isinstance(error, UndeliverableError) and error.message_gone:
             log.warning(
-                "the stream in %s broke off (%s); completing it", self._thread.channel, code
+                "the streamed message in %s was deleted; posting the answer anew",
+                self._thread.channel,
             )
-            self.interrupted = True
+            self.gone = True
+            self._open = False
             return
-        raise error from None
+        if closed:
+            raise error from None  # nothing more can be posted there, not even an apology
+        # Anything else (a lost connection, a timeout, the helper's own refusal, a 5xx or a 429
+        # that outlasted the retries, a piece Slack refused) costs only the rest of the stream,
+        # which may lack a piece: the answer is completed with a normal message at the end.
+        log.warning("the stream in %s broke off (%s); completing it", self._thread.channel, code)
+        self.interrupted = True
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Append the new text to the stream (until Slack closes it or it gets too long)."""
@@ -337,7 +355,7 @@ class NativeSink:
 
     async def _complete(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         ts = self.ts
-        if ts is None:
+        if ts is None or self.gone:
             await self._outbox.deliver(self._thread, messages, files)
             return
         if self._open and self._stream is not None:
@@ -355,4 +373,4 @@ class NativeSink:
                 await self._stream.stop()
             except SLACK_CALL_ERRORS as exc:
                 log.info("stopping the failed stream: %s", error_code(exc))
-        await self._poster.apologize(self._thread, self.ts)
+        await self._poster.apologize(self._thread, None if self.gone else self.ts)
