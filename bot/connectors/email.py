@@ -42,7 +42,7 @@ from bot.connectors.email_compose import (
     with_note,
 )
 from bot.connectors.email_files import within_attachment_budget
-from bot.connectors.email_imap import ImapPoller
+from bot.connectors.email_imap import ImapPoller, StartPoints
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
@@ -135,7 +135,12 @@ class EmailConnector:
                 raise
             self._listener = listener
         else:
-            self._poller = ImapPoller(s.imap, self.handle_message, max_bytes=s.max_message_bytes)
+            self._poller = ImapPoller(
+                s.imap,
+                self.handle_message,
+                max_bytes=s.max_message_bytes,
+                start_points=StartPoints(self.services.store),
+            )
             self._poller.start()
 
     async def stop(self) -> None:

@@ -36,8 +36,14 @@ from renderers.base import attachment_name
 log = logging.getLogger(__name__)
 
 # 78 columns for headers too: RFC 2047 encoded words (a non-ASCII subject) are sized to the line
-# and must stay within 75 characters, and folding a long References header is legal (RFC 5322)
-POLICY = SMTP.clone(cte_type="7bit", max_line_length=78)
+# and must stay within 75 characters. Headers set raw (the message ids of In-Reply-To and
+# References, folded between ids by _folded_ids) are written as they are: refolded, an id longer
+# than the line (Exchange Online's are ~80 characters) became encoded words no client threads by.
+_COLUMNS = 78
+POLICY = SMTP.clone(cte_type="7bit", max_line_length=_COLUMNS, refold_source="none")
+# an id a header can carry as written: printable ASCII without "<" or ">" inside, within the
+# 998-character line limit of RFC 5322
+_WRITABLE_ID = re.compile(r"<[!-;=?-~]{1,900}>")
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp)(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.I)
 _THREAD_ID = re.compile(r"^<cc-([0-9a-f]{16,64})\.[0-9a-f]+@[^<>@\s]+>$")
 _OWN_HEADERS = frozenset(
@@ -162,11 +168,11 @@ def compose_reply(
     msg["Subject"] = reply_subject(str(payload.get("subject") or mail.subject))
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     msg["Message-ID"] = message_id
-    if not is_derived_id(mail.message_id):
-        msg["In-Reply-To"] = mail.message_id
-    refs = references_for(mail)
+    if not is_derived_id(mail.message_id) and _WRITABLE_ID.fullmatch(mail.message_id):
+        msg.set_raw("In-Reply-To", mail.message_id)
+    refs = [ref for ref in references_for(mail) if _WRITABLE_ID.fullmatch(ref)]
     if refs:
-        msg["References"] = " ".join(refs)
+        msg.set_raw("References", _folded_ids("References", refs))
     msg["Auto-Submitted"] = "auto-replied"
     msg["X-Auto-Response-Suppress"] = "All"
     for name, value in _extra_headers(payload.get("headers")):
@@ -182,6 +188,21 @@ def compose_reply(
         message_id=message_id,
         message=msg.as_string(policy=POLICY),
     )
+
+
+def _folded_ids(name: str, ids: Sequence[str]) -> str:
+    """``ids`` as the value of header ``name``, folded between ids at 78 columns where they
+    fit; an id itself is never split or encoded (clients thread by the id as written)."""
+    lines = [ids[0]]
+    width = len(name) + 2 + len(ids[0])
+    for item in ids[1:]:
+        if width + 1 + len(item) > _COLUMNS:
+            lines.append(f" {item}")
+            width = 1 + len(item)
+        else:
+            lines[-1] += f" {item}"
+            width += 1 + len(item)
+    return "\n".join(lines)
 
 
 def _clean(value: str) -> str:

@@ -1,14 +1,23 @@
 """IMAP polling of a mailbox (stdlib imaplib in a worker thread, IDLE where offered).
 
-Each round: ``UID SEARCH UNSEEN``, then for every message ``UID FETCH (RFC822.SIZE)`` (a message
-over ``email.max_message_bytes`` is marked seen and skipped), ``UID FETCH (BODY.PEEK[])`` (which
-does not set \\Seen), the shared handler, and only after the handler returned ``UID STORE
-+FLAGS (\\Seen)``. A message whose handling failed stays unseen and is tried again: after
-``imap.poll_seconds``, the wait doubling with each failure up to an hour, so a message that
-fails every time (or an assistant that is down) costs a few attempts an hour, not one a round.
-Between rounds the poller waits in ``IDLE`` (woken by the server's ``EXISTS``) when the server
-advertises it and ``imap.idle`` is on, else it sleeps ``imap.poll_seconds``. A lost connection is
-re-established with a short backoff.
+Only mail that arrived after the bot first watched the mailbox is answered. On the first start
+against a mailbox (nothing saved for it), its ``UIDNEXT`` is saved in the store with its
+``UIDVALIDITY`` as the mailbox's start point: the unread mail already there is left alone (not
+answered, not marked read) and one line says how much that was, while everything from the start
+point on is answered, across restarts too (so mail that arrived while the bot was down is
+answered when it is back). A mailbox whose ``UIDVALIDITY`` changed (recreated, renumbered) gets a
+new start point, as on a first start.
+
+Each round: ``UID SEARCH UNSEEN UID <start>:*``, then for every message ``UID FETCH
+(RFC822.SIZE)`` (a message over ``email.max_message_bytes`` is marked seen and skipped), ``UID
+FETCH (BODY.PEEK[])`` (which does not set \\Seen), the shared handler, and only after the handler
+returned ``UID STORE +FLAGS (\\Seen)``. A message whose handling failed stays unseen and is tried
+again: after ``imap.poll_seconds``, the wait doubling with each failure up to an hour, so a
+message that fails every time (or an assistant that is down) costs a few attempts an hour, not
+one a round. Between rounds the poller waits in ``IDLE`` (woken by the server's ``EXISTS``) when
+the server advertises it and ``imap.idle`` is on, else it sleeps ``imap.poll_seconds``. A lost
+connection is re-established with a short backoff, and so is the session after any unexpected
+error (logged with its traceback): polling never ends on its own.
 """
 
 from __future__ import annotations
@@ -27,10 +36,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.config import ImapSettings
+from bot.connectors.email_imap_names import mailbox_argument, mailbox_key
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+_NUMBER = re.compile(rb"\d+")
 MAX_RETRY_SECONDS = 3600.0
 """The longest wait before a message whose handling failed is tried again."""
 
@@ -42,6 +54,10 @@ class ImapMailbox:
         self._settings = settings
         self._imap: imaplib.IMAP4 | None = None
         self._idle_tags = 0
+        self.validity = 0
+        """The selected mailbox's UIDVALIDITY (0 when the server did not say)."""
+        self.uidnext = 1
+        """The UID the next message delivered to the selected mailbox will get."""
         # A self-pipe lets another thread end an IDLE wait politely (DONE, then LOGOUT).
         self._wake_reader, self._wake_writer = socket.socketpair()
         self._wake_reader.setblocking(False)
@@ -63,16 +79,35 @@ class ImapMailbox:
             imap = imaplib.IMAP4(s.host, s.port, timeout=s.timeout)
         self._imap = imap
         imap.login(s.username, s.password)
-        typ, data = imap.select(s.mailbox)
+        typ, data = imap.select(mailbox_argument(s.mailbox))
         if typ != "OK":
             raise imaplib.IMAP4.error(f"cannot select {s.mailbox!r}: {data!r}")
+        self.validity = _response_number(imap, "UIDVALIDITY") or 0
+        # RFC 3501 makes UIDNEXT part of every SELECT answer; a server that leaves it out
+        # gets the highest UID there plus one
+        self.uidnext = _response_number(imap, "UIDNEXT") or max(self._search("ALL"), default=0) + 1
 
-    def unseen(self) -> list[bytes]:
-        """UIDs of messages without \\Seen."""
-        typ, data = self._session().uid("SEARCH", "UNSEEN")
+    def unseen(self, first_uid: int = 1) -> list[bytes]:
+        """UIDs (``first_uid`` or higher) of messages without \\Seen."""
+        # "n:*" also matches the highest UID when it is below n (RFC 3501 §6.4.8)
+        return [
+            uid for uid in self._uids("UNSEEN", "UID", f"{first_uid}:*") if int(uid) >= first_uid
+        ]
+
+    def count_unseen_below(self, uid: int) -> int:
+        """How many messages with a UID below ``uid`` are without \\Seen."""
+        return len(self._uids("UNSEEN", "UID", f"1:{uid - 1}")) if uid > 1 else 0
+
+    def _search(self, *criteria: str) -> list[int]:
+        return [int(uid) for uid in self._uids(*criteria)]
+
+    def _uids(self, *criteria: str) -> list[bytes]:
+        typ, data = self._session().uid("SEARCH", *criteria)
         if typ != "OK":
             raise imaplib.IMAP4.error(f"SEARCH failed: {data!r}")
-        return [uid for chunk in data if isinstance(chunk, bytes) for uid in chunk.split()]
+        # numbers only: a CONDSTORE server may append "(MODSEQ 917162500)"
+        words = (word for chunk in data if isinstance(chunk, bytes) for word in chunk.split())
+        return [word for word in words if word.isdigit()]
 
     def size(self, uid: bytes) -> int | None:
         """The message's RFC822.SIZE, or None when the server does not say."""
@@ -170,6 +205,16 @@ class ImapMailbox:
         return self._imap
 
 
+def _response_number(imap: imaplib.IMAP4, code: str) -> int | None:
+    """The number of a response code of the last command (``OK [UIDNEXT 42]``), or None."""
+    _, data = imap.response(code)
+    for item in data:
+        found = _NUMBER.match(item) if isinstance(item, bytes) else None
+        if found:
+            return int(found.group(0))
+    return None
+
+
 def _buffered(imap: imaplib.IMAP4) -> bool:
     """True when imaplib already holds unread bytes (a line that arrived with the ``+``)."""
     sock = imap.sock
@@ -187,13 +232,48 @@ def _buffered(imap: imaplib.IMAP4) -> bool:
 Handler = Callable[[bytes, str | None], Awaitable[Any]]
 
 
+class StartPoints:
+    """The start point of every polled mailbox (``UIDVALIDITY`` and first UID to answer), kept
+    in the store so it outlives restarts.
+
+    The store's record of ``(channel, key) -> value`` for the bot's own messages is the one
+    durable map it has; the start points live in it under a channel of their own.
+    """
+
+    CHANNEL = "email-imap-start"
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def get(self, mailbox: str) -> tuple[int, int] | None:
+        """``(uidvalidity, first_uid)`` saved for ``mailbox``, or None (never watched)."""
+        saved = self._store.conversation_of(self.CHANNEL, mailbox)
+        fields = (saved or "").split()
+        if len(fields) != 2 or not all(field.isdigit() for field in fields):
+            return None
+        return int(fields[0]), int(fields[1])
+
+    def put(self, mailbox: str, validity: int, first_uid: int) -> None:
+        """Save the start point of ``mailbox``."""
+        self._store.remember_messages(self.CHANNEL, [mailbox], f"{validity} {first_uid}")
+
+
 class ImapPoller:
     """Runs :class:`ImapMailbox` rounds in the background and feeds the shared handler."""
 
-    def __init__(self, settings: ImapSettings, handle: Handler, *, max_bytes: int) -> None:
+    def __init__(
+        self,
+        settings: ImapSettings,
+        handle: Handler,
+        *,
+        max_bytes: int,
+        start_points: StartPoints,
+    ) -> None:
         self._settings = settings
         self._handle = handle
         self._max_bytes = max_bytes
+        self._start_points = start_points
+        self._first_uid = 1
         self._mailbox = ImapMailbox(settings)
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -231,12 +311,16 @@ class ImapPoller:
         while not self._stopping:
             try:
                 await asyncio.to_thread(self._mailbox.connect)
+                await self._find_start_point()
                 delay = min(1.0, self._settings.poll_seconds)
                 while not self._stopping:
                     await self._round()
                     await self._wait()
             except (imaplib.IMAP4.error, OSError, EOFError) as exc:
                 log.warning("email: IMAP session failed (%s); reconnecting in %.1fs", exc, delay)
+            except Exception:
+                # anything else would end the task, and with it all polling, without a word
+                log.exception("email: IMAP poller error; reconnecting in %.1fs", delay)
             await asyncio.to_thread(self._mailbox.close)
             await self._pause(delay)
             delay = min(delay * 2, max(self._settings.poll_seconds, 1.0) * 4)
@@ -246,8 +330,30 @@ class ImapPoller:
             async with asyncio.timeout(seconds):
                 await self._stop_event.wait()
 
+    async def _find_start_point(self) -> None:
+        """The first UID to answer: saved for this mailbox, else from now on (logged)."""
+        mailbox = self._mailbox
+        key = mailbox_key(self._settings)
+        saved = self._start_points.get(key)
+        if saved is not None and saved[0] == mailbox.validity:
+            self._first_uid = saved[1]
+            return
+        self._first_uid = mailbox.uidnext
+        self._start_points.put(key, mailbox.validity, self._first_uid)
+        self._retry.clear()
+        waiting = await asyncio.to_thread(mailbox.count_unseen_below, self._first_uid)
+        why = "first start on" if saved is None else "UIDVALIDITY changed for"
+        log.warning(
+            "email: IMAP %s %s: answering mail that arrives from now on; %d unread messages"
+            " already there are left unanswered and unread (to have one answered, move it to"
+            " another folder and back)",
+            why,
+            self._settings.mailbox,
+            waiting,
+        )
+
     async def _round(self) -> None:
-        unseen = await asyncio.to_thread(self._mailbox.unseen)
+        unseen = await asyncio.to_thread(self._mailbox.unseen, self._first_uid)
         # forget failures of messages that are gone or were read elsewhere
         self._retry = {uid: entry for uid, entry in self._retry.items() if uid in unseen}
         for uid in unseen:

@@ -9,6 +9,8 @@ import pytest
 
 from bot.assistant.base import Reply, ReplyEvent
 from bot.connectors.email import EmailConnector
+from bot.connectors.email_imap import StartPoints
+from bot.connectors.email_imap_names import mailbox_key
 from bot.errors import BackendError
 from bot.models import Answer, Citation, Exchange, Source
 from tests.fakes.email_world import email_settings, inbound_mail, services
@@ -59,8 +61,14 @@ def imap_connector(
     *,
     idle: bool = True,
     poll_seconds: float = 0.05,
+    first_start: bool = False,
+    mailbox: str = "INBOX",
+    password: str = "secret",
     **email: object,
 ) -> EmailConnector:
+    """A connector polling ``server``. Unless ``first_start``, the store says the bot has
+    watched the mailbox since before its first message, so mail already there is answered
+    (a restart); on a first start only mail that arrives after it is."""
     settings = email_settings(
         smtp_port,
         inbound="imap",
@@ -69,14 +77,19 @@ def imap_connector(
             "port": server.port,
             "ssl": False,
             "username": "bot",
-            "password": "secret",
+            "password": password,
             "poll_seconds": poll_seconds,
             "timeout": 5,
             "idle": idle,
+            "mailbox": mailbox,
         },
         **email,
     )
-    return EmailConnector(services(tmp_path, answerer, settings))
+    connector = EmailConnector(services(tmp_path, answerer, settings))
+    if not first_start:
+        points = StartPoints(connector.services.store)
+        points.put(mailbox_key(settings.email.imap), server.uidvalidity, 1)
+    return connector
 
 
 def seen(imap: FakeImapServer, uid: int) -> bool:

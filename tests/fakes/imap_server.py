@@ -1,11 +1,13 @@
 """A small IMAP4rev1 server on loopback, for testing the email connector's IMAP poller.
 
-It keeps one mailbox (INBOX) in memory and speaks the subset the poller uses, strictly:
-CAPABILITY, LOGIN, SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN), FETCH / UID FETCH (UID,
-FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE (+FLAGS, -FLAGS, FLAGS),
-IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP and LOGOUT. Commands in the
-wrong state (before LOGIN, before SELECT, anything but DONE while idling) get ``BAD``/``NO``,
-as a real server would answer. ``deliver(raw)`` adds a message and wakes idling clients.
+It keeps one mailbox (INBOX, or the given name) in memory and speaks the subset the poller
+uses, strictly:
+CAPABILITY, LOGIN, SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN, ``UID <set>``, and-ed),
+FETCH / UID FETCH (UID, FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE
+(+FLAGS, -FLAGS, FLAGS), IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP
+and LOGOUT. Commands in the wrong state (before LOGIN, before SELECT, anything but DONE while
+idling) get ``BAD``/``NO``, as a real server would answer. ``deliver(raw)`` adds a message and
+wakes idling clients.
 """
 
 from __future__ import annotations
@@ -40,10 +42,25 @@ class _Session:
 class FakeImapServer:
     """An in-memory IMAP4rev1 mailbox served on 127.0.0.1 (port 0; read :attr:`port`)."""
 
-    def __init__(self, username: str = "bot", password: str = "secret", *, idle: bool = True):
+    def __init__(
+        self,
+        username: str = "bot",
+        password: str = "secret",
+        *,
+        idle: bool = True,
+        uidvalidity: int = 1,
+        announce_uidnext: bool = True,
+        mailbox: str = "INBOX",
+    ):
         self.username = username
         self.password = password
         self.idle_supported = idle
+        self.uidvalidity = uidvalidity
+        """Sent with SELECT; change it (and the UIDs) with :meth:`renumber`."""
+        self.announce_uidnext = announce_uidnext
+        """False: SELECT leaves out ``OK [UIDNEXT n]``, as a sloppy server might."""
+        self.mailbox = mailbox
+        """The one mailbox's name as written on the wire (modified UTF-7, RFC 3501 §5.1.3)."""
         self.messages: list[StoredMessage] = []
         self.commands: list[str] = []
         self.logins = 0
@@ -83,6 +100,13 @@ class FakeImapServer:
         for session in self._sessions:
             session.news.set()
         return message.uid
+
+    def renumber(self, uidvalidity: int) -> None:
+        """Give every message a new UID under a new UIDVALIDITY (a recreated mailbox)."""
+        self.uidvalidity = uidvalidity
+        for message in self.messages:
+            message.uid = self._next_uid
+            self._next_uid += 1
 
     def by_uid(self, uid: int) -> StoredMessage:
         """The message with ``uid``."""
@@ -185,16 +209,18 @@ class FakeImapServer:
     def _select(
         self, session: _Session, tag: bytes, args: list[bytes], writer: asyncio.StreamWriter
     ) -> None:
-        if len(args) != 1 or _unquote(args[0]).upper() != "INBOX":
+        name = _unquote(args[0]) if len(args) == 1 else ""
+        if name != self.mailbox and not (name.upper() == self.mailbox == "INBOX"):
             writer.write(tag + b" NO no such mailbox\r\n")
             return
         session.selected = True
         session.known = len(self.messages)
+        uidnext = b"* OK [UIDNEXT %d] next uid\r\n" % self._next_uid
         writer.write(
             b"* FLAGS (\\Seen \\Answered \\Flagged \\Deleted \\Draft)\r\n"
-            b"* %d EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY 1] UIDs valid\r\n"
-            b"* OK [UIDNEXT %d] next uid\r\n"
-            % (len(self.messages), self._next_uid)
+            b"* %d EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY %d] UIDs valid\r\n"
+            % (len(self.messages), self.uidvalidity)
+            + (uidnext if self.announce_uidnext else b"")
             + tag
             + b" OK [READ-WRITE] SELECT completed\r\n"
         )
@@ -202,14 +228,29 @@ class FakeImapServer:
     def _search(
         self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
     ) -> None:
+        # every criterion must hold (RFC 3501's implicit AND)
         criteria = [a.upper() for a in args]
-        if criteria not in ([b"ALL"], [b"UNSEEN"], [b"SEEN"]):
+        wanted: set[int] | None = None
+        flags: list[bytes] = []
+        understood = bool(criteria)
+        while criteria and understood:
+            key = criteria.pop(0)
+            selected = self._selected(criteria.pop(0), True) if key == b"UID" and criteria else None
+            if selected is not None:
+                wanted = {m.uid for _, m in selected}
+            elif key in (b"ALL", b"SEEN", b"UNSEEN"):
+                flags.append(key)
+            else:
+                understood = False
+        if not understood:
             writer.write(tag + b" BAD unsupported search\r\n")
             return
         found = []
         for seq, message in enumerate(self.messages, start=1):
             seen = "\\Seen" in message.flags
-            if criteria == [b"ALL"] or (criteria == [b"SEEN"]) == seen:
+            if (b"SEEN" in flags and not seen) or (b"UNSEEN" in flags and seen):
+                continue
+            if wanted is None or message.uid in wanted:
                 found.append(message.uid if uid_mode else seq)
         numbers = b"".join(b" %d" % n for n in found)
         writer.write(b"* SEARCH" + numbers + b"\r\n" + tag + b" OK SEARCH completed\r\n")

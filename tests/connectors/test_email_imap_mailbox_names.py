@@ -1,0 +1,80 @@
+"""IMAP: a folder name with spaces or accents is selected (imaplib sends names as given), and
+an unexpected error never ends polling silently."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.connectors.email_imap_names import mailbox_argument
+from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.fakes.email_world import inbound_mail
+from tests.fakes.imap_server import FakeImapServer
+from tests.fakes.smtp_capture import CaptureServer, wait_for
+
+__all__ = ["capture"]
+
+
+@pytest.mark.parametrize(
+    ("name", "argument"),
+    [
+        ("INBOX", '"INBOX"'),
+        ("Support Requests", '"Support Requests"'),
+        ("Demandes reçues", '"Demandes re&AOc-ues"'),
+        # the example of RFC 3501 §5.1.3
+        ("~peter/mail/台北/日本語", '"~peter/mail/&U,BTFw-/&ZeVnLIqe-"'),
+        ("R&D", '"R&-D"'),
+        ("R&D-Team", '"R&-D-Team"'),
+        ('Say "hi"', '"Say \\"hi\\""'),
+        # already written for the wire: kept
+        ("Demandes re&AOc-ues", '"Demandes re&AOc-ues"'),
+        ('"Support Requests"', '"Support Requests"'),
+    ],
+)
+def test_mailbox_argument_is_modified_utf7_and_quoted(name: str, argument: str) -> None:
+    assert mailbox_argument(name) == argument
+
+
+@pytest.mark.parametrize(
+    ("configured", "on_the_wire"),
+    [("Support Requests", "Support Requests"), ("Demandes reçues", "Demandes re&AOc-ues")],
+)
+async def test_a_folder_with_spaces_or_accents_is_polled(
+    tmp_path: Path, capture: CaptureServer, configured: str, on_the_wire: str
+) -> None:
+    # before, "SELECT Support Requests" was refused for ever, and "ç" could not be encoded at
+    # all, which ended the polling task without a word
+    imap = FakeImapServer(mailbox=on_the_wire)
+    await imap.start()
+    answerer = CountingAnswerer()
+    connector = imap_connector(tmp_path, answerer, imap, capture.port, mailbox=configured)
+    await connector.start()
+    try:
+        uid = imap.deliver(inbound_mail("Is there an API?", message_id="<api@example.com>"))
+        await wait_for(lambda: seen(imap, uid))
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert answerer.questions == ["Is there an API?"]
+
+
+async def test_an_unexpected_error_is_logged_and_the_poller_keeps_trying(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # imaplib cannot send a non-ASCII password (UnicodeEncodeError, not an IMAP error): the
+    # task used to end at the first attempt, and nothing was ever polled or said again
+    imap = FakeImapServer(password="pässwort")
+    await imap.start()
+    connector = imap_connector(
+        tmp_path, CountingAnswerer(), imap, capture.port, password="pässwort"
+    )
+    caplog.set_level(logging.ERROR, logger="bot.connectors.email_imap")
+    await connector.start()
+    try:
+        await wait_for(lambda: imap.commands.count("CAPABILITY") >= 2)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert any("IMAP poller error" in r.getMessage() for r in caplog.records)
