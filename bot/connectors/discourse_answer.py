@@ -1,8 +1,10 @@
 """Answering one Discourse post: topic history → assistant → post bodies → outbox → forum.
 
-The reply is composed for the audience of the post's category, its bodies are put in the
-store's outbox (one item per part) together with the turn, and then sent. From the moment the
-reply is in the outbox its question is done: a failed send is the outbox worker's to retry.
+The reply is composed for the audience of the category the topic is in when it is answered
+(read again when the webhook named a private category, or with the history), its bodies are put
+in the store's outbox (one item per part) together with the turn, and then sent. From the
+moment the reply is in the outbox its question is done: a failed send is the outbox worker's
+to retry.
 Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
 question is left for the outbox worker to answer again when the cause may pass.
 """
@@ -19,8 +21,10 @@ from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_delivery import (
     CHANNEL,
     SUFFIX_RESERVE,
+    AudienceChangedError,
     QuestionGoneError,
     ReplyDelivery,
+    ReplyRefusedError,
     audience_for,
 )
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
@@ -80,8 +84,8 @@ class PostAnswerer:
             return
         answered = False
         try:
-            audience = audience_for(self.settings, event.category_id)
-            history = await self._history(event)
+            topic, history = await self._read_topic(event)
+            audience = self._audience(event, topic)
             reply = await self.services.assistant.reply(question, audience, history)
             composer = PostComposer(self._client(), self.services, audience, turn_id)
             raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
@@ -110,6 +114,9 @@ class PostAnswerer:
                     for later, _ in items[index + 1 :]:
                         store.mark_failed_attempt(later, str(exc), 0, max_attempts=1)
                     return
+                except (ReplyRefusedError, AudienceChangedError):
+                    # Logged, and dropped with the later parts, by the delivery.
+                    return
         except asyncio.CancelledError:
             # A stop or restart: the question stays pending and is answered at the next start.
             if not answered:
@@ -129,16 +136,37 @@ class PostAnswerer:
                 store.finish_turn(turn_id, None, None, status="failed")
                 self._outbox.question_failed(question_id, exc, transient=False)
 
-    async def _history(self, event: PostEvent) -> list[Exchange]:
-        if self.settings.history_posts == 0 or event.post_number <= 1:
-            return []
+    def _audience(self, event: PostEvent, topic: dict[str, Any] | None) -> frozenset[str]:
+        """The audience of the category the topic is in now: a moderator may have moved it
+        since the webhook (or, for a question answered again by the outbox, hours ago). A
+        topic moved from a private category to a public one gets an answer with public
+        sources (the reply composed for the old audience would be dropped at delivery), and a
+        topic turned into a private message gets only public ones."""
+        if topic is None:
+            # Unread (the forum failed): the delivery re-reads the topic before posting a
+            # private reply, so the webhook's category cannot leak into a public one.
+            return audience_for(self.settings, event.category_id)
+        if str(topic.get("archetype") or "regular") == "private_message":
+            return frozenset({"public"})
+        category = topic.get("category_id")
+        return audience_for(self.settings, category if isinstance(category, int) else None)
+
+    async def _read_topic(self, event: PostEvent) -> tuple[dict[str, Any] | None, list[Exchange]]:
+        """The topic as it is now and its history; None when it was not read (or could not
+        be): a question in a public category whose history is not wanted costs no read, as
+        its answer cites public sources whatever the topic's category now."""
+        wants_history = self.settings.history_posts > 0 and event.post_number > 1
+        private = audience_for(self.settings, event.category_id) != {"public"}
         try:
+            if not wants_history:
+                return (await self._client().topic(event.topic_id) if private else None), []
             topic, posts = await self._client().recent_posts(
                 event.topic_id, self.settings.history_posts + 1
             )
         except CitecastError as exc:
-            # History helps but is not essential: answer the post on its own.
-            log.warning("discourse topic %s: no history (%s)", event.topic_id, exc)
-            return []
+            # The topic helps but is not essential: answer the post on its own.
+            log.warning("discourse topic %s: cannot read the topic (%s)", event.topic_id, exc)
+            return None, []
         title = str(topic.get("title") or event.topic_title)
-        return history_from_posts(posts, self.settings.api_username, event.post_number, title)
+        history = history_from_posts(posts, self.settings.api_username, event.post_number, title)
+        return topic, history

@@ -44,6 +44,14 @@ class DiscourseAPIError(ChannelError):
         """True when one of the forum's error messages contains ``text`` (case-insensitive)."""
         return any(text.lower() in error.lower() for error in self.errors)
 
+    @property
+    def permanent(self) -> bool:
+        """True for a refusal that sending the same request again cannot change: a 4xx other
+        than 408 (timeout) and 429 (rate limit), e.g. a topic closed, archived or deleted (422
+        "Perhaps this topic was closed or deleted"), a category the bot may not post in, a key
+        without the scope (403 ``invalid_access``), a topic gone (404, 410)."""
+        return 400 <= self.status < 500 and self.status not in (408, 429)
+
 
 @dataclass(frozen=True)
 class RetryPolicy:
@@ -139,15 +147,23 @@ class DiscourseClient:
         url = result.get("url")
         return Upload(short_url, filename, url if isinstance(url, str) else None)
 
-    async def topic(self, topic_id: int) -> dict[str, Any]:
-        """The topic JSON (``/t/{id}.json``): title, category and the first page of posts."""
-        return await self._request("GET", f"/t/{topic_id}.json", params={"include_raw": "true"})
+    async def topic(self, topic_id: int, *, username: str | None = None) -> dict[str, Any]:
+        """The topic JSON (``/t/{id}.json``): title, category and the first page of posts.
+
+        With ``username`` the post stream holds only that user's posts and the first post
+        (Discourse's ``username_filters``, the topic's "filter by user").
+        """
+        params = {"include_raw": "true"}
+        if username is not None:
+            params["username_filters"] = username
+        return await self._request("GET", f"/t/{topic_id}.json", params=params)
 
     async def recent_posts(
-        self, topic_id: int, limit: int
+        self, topic_id: int, limit: int, *, username: str | None = None
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The topic JSON and its last ``limit`` posts, oldest first (fetching past page one)."""
-        topic = await self.topic(topic_id)
+        """The topic JSON and its last ``limit`` posts, oldest first (fetching past page one);
+        with ``username``, that user's last ``limit`` posts (see :meth:`topic`)."""
+        topic = await self.topic(topic_id, username=username)
         stream = topic.get("post_stream") or {}
         loaded = {p["id"]: p for p in stream.get("posts") or [] if isinstance(p, dict)}
         ids = [i for i in stream.get("stream") or list(loaded) if isinstance(i, int)]
@@ -320,6 +336,13 @@ def _api_error(method: str, path: str, response: httpx.Response) -> DiscourseAPI
         detail += (
             " (check discourse.api_key and discourse.api_username, the key's scopes, and"
             " that the bot user may read and post in this topic)"
+        )
+    elif response.status_code in (404, 405) and not isinstance(body, dict):
+        # Discourse answers JSON even for a missing topic: this came from another server (a
+        # base URL without the forum's subfolder, or the address of another site).
+        detail += (
+            f" (no forum API at {response.request.url.copy_with(query=None)}:"
+            " set discourse.base_url to the forum's address)"
         )
     return DiscourseAPIError(
         f"{method} {path} answered {response.status_code}: {detail}", response.status_code, errors

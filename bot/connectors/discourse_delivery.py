@@ -24,9 +24,15 @@
   reply, and every resend by the outbox): a question deleted, hidden (flagged), withdrawn by its
   author or moved to another topic or a private message since its webhook arrived is not
   answered; the reply is dropped and logged.
+- A refusal that a resend cannot change (``DiscourseAPIError.permanent``: a topic closed,
+  archived or deleted, a category the bot may not post in or see, a key without the scope, a
+  body the forum will never take) drops the reply and its later parts at once, logged once
+  with the forum's reason; only 429, 5xx and lost connections are retried.
 - Looking for a reply that landed reads the posts that follow the question, a page of 20 at a
   time and at most ``MAX_RECHECK_POSTS`` of them, stopping at the reply: in a busy topic the
-  reply may be far from the topic's end.
+  reply may be far from the topic's end. When that many posts follow the question, the bot's
+  own last posts in the topic are read too (Discourse's filter by user), so a reply that
+  landed further on is found as well.
 """
 
 from __future__ import annotations
@@ -49,8 +55,9 @@ UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
 SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
 OUTBOX_RATE_LIMITED_ATTEMPTS = 48
-# How far past the question a landed reply is looked for: 25 pages of the topic. A reply is
-# posted at most a few retries after its question, so it sits well within this many posts.
+# How far past the question a landed reply is looked for page by page: 25 pages of the topic.
+# Past that (a busy topic, a resend hours later) the bot's own last posts in the topic are read
+# instead, as many again.
 MAX_RECHECK_POSTS = 500
 
 
@@ -60,6 +67,12 @@ class AudienceChangedError(ChannelError):
 
 class QuestionGoneError(ChannelError):
     """The question was deleted, hidden, withdrawn or moved away before its reply was sent."""
+
+
+class ReplyRefusedError(ChannelError):
+    """The reply failed in a way a resend cannot change: the forum refused it for good (a
+    topic closed, archived or deleted, a category the bot may not post in, a key without the
+    scope), or the outbox item itself is unusable (malformed, or a bug)."""
 
 
 def audience_for(settings: DiscourseSettings, category_id: int | None) -> frozenset[str]:
@@ -99,25 +112,68 @@ class ReplyDelivery:
         except AudienceChangedError as exc:
             log.error("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
+            self._drop_later_parts(payload, str(exc))
             raise
         except QuestionGoneError as exc:
             log.warning("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
             raise
+        except DiscourseAPIError as exc:
+            if not exc.permanent:
+                self._record_failure(item_id, exc)
+                raise
+            refused = ReplyRefusedError(
+                f"topic {payload.get('topic_id')}: the forum refused the reply to post"
+                f" #{payload.get('reply_to_post_number')} ({exc}); not retried"
+            )
+            log.error("discourse: %s; reply %s dropped", refused, item_id)
+            store.mark_failed_attempt(item_id, str(refused), 0, max_attempts=1)
+            self._drop_later_parts(payload, str(refused))
+            raise refused from exc
         except CitecastError as exc:
-            item = store.outbox_item(item_id)
-            retry_in = self._client().retry.backoff((item.attempts if item else 0) + 1)
-            limit = OUTBOX_ATTEMPTS
-            if isinstance(exc, RateLimitedError):
-                # The forum is up and said when to come back: wait that long, and let a
-                # rate limit outlast the attempts that would give up on a failing forum.
-                retry_in = max(retry_in, exc.retry_after)
-                limit = OUTBOX_RATE_LIMITED_ATTEMPTS
-            store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
+            self._record_failure(item_id, exc)
             raise
+        except Exception as exc:
+            # A malformed item or a bug fails the same way every round, and the outbox worker
+            # sends in order: retried, it would hold back every reply queued after it.
+            log.exception(
+                "discourse topic %s: reply %s failed unexpectedly; dropped",
+                payload.get("topic_id"),
+                item_id,
+            )
+            reason = f"failed unexpectedly ({type(exc).__name__}: {exc}); not retried"
+            store.mark_failed_attempt(item_id, reason, 0, max_attempts=1)
+            self._drop_later_parts(payload, reason)
+            raise ReplyRefusedError(f"reply {item_id} {reason}") from exc
         finally:
             self._in_flight.discard(item_id)
         store.mark_sent(item_id)
+
+    def _record_failure(self, item_id: str, exc: CitecastError) -> None:
+        """Record a failure that may pass, for the outbox worker to retry when due."""
+        store = self.services.store
+        item = store.outbox_item(item_id)
+        retry_in = self._client().retry.backoff((item.attempts if item else 0) + 1)
+        limit = OUTBOX_ATTEMPTS
+        if isinstance(exc, RateLimitedError):
+            # The forum is up and said when to come back: wait that long, and let a rate
+            # limit outlast the attempts that would give up on a failing forum.
+            retry_in = max(retry_in, exc.retry_after)
+            limit = OUTBOX_RATE_LIMITED_ATTEMPTS
+        store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
+
+    def _drop_later_parts(self, payload: dict[str, Any], reason: str) -> None:
+        """Drop the parts after ``payload``'s of the same reply: a continuation must not be
+        posted without the post it continues."""
+        store = self.services.store
+        part = _part(payload)
+        for item in store.pending(CHANNEL):
+            if (
+                item.payload.get("post_id") == payload.get("post_id")
+                and item.payload.get("topic_id") == payload.get("topic_id")
+                and _part(item.payload) > part
+            ):
+                store.mark_failed_attempt(item.id, reason, 0, max_attempts=1)
 
     async def post(self, payload: dict[str, Any], retrying: bool = False) -> None:
         """Post one reply. On a retry, first look for it in the topic: an earlier attempt may
@@ -208,20 +264,27 @@ class ReplyDelivery:
         earlier attempt whose answer got lost).
 
         Reads the posts after the question (the reply cannot be before it), stopping once it is
-        found or after ``MAX_RECHECK_POSTS``. Compares bodies when the forum sends them, else
-        counts the bot's replies to the post.
+        found or after ``MAX_RECHECK_POSTS``; in a topic busier than that, looks further among
+        the bot's own posts in the topic (one filtered read, whatever the topic's length).
+        Compares bodies when the forum sends them, else counts the bot's replies to the post.
         """
         bot = self.settings.api_username.lower()
         wanted = {_squash(body) for body in bodies}
         ours: list[dict[str, Any]] = []
+        seen: set[object] = set()
         read = 0
+
+        def is_ours(post: dict[str, Any]) -> bool:
+            return (
+                str(post.get("username") or "").lower() == bot
+                and post.get("reply_to_post_number") == post_number
+            )
+
         async with aclosing(self._client().posts_after(topic_id, post_number)) as pages:
             async for page in pages:
                 for post in page:
-                    if (
-                        str(post.get("username") or "").lower() != bot
-                        or post.get("reply_to_post_number") != post_number
-                    ):
+                    seen.add(post.get("id"))
+                    if not is_ours(post):
                         continue
                     raw = post.get("raw")
                     if isinstance(raw, str) and _squash(raw) in wanted:
@@ -229,16 +292,49 @@ class ReplyDelivery:
                     ours.append(post)
                 read += len(page)
                 if read >= MAX_RECHECK_POSTS:
-                    log.warning(
-                        "discourse topic %s: no reply to #%s in the %d posts after it; sending it",
-                        topic_id,
-                        post_number,
-                        read,
-                    )
                     break
+        if read >= MAX_RECHECK_POSTS:
+            # The reply may lie past the posts read: a busy topic, or a resend long after
+            # the question (a rate limit, a restart).
+            for post in await self._bot_posts_after(topic_id, post_number, seen):
+                if not is_ours(post):
+                    continue
+                raw = post.get("raw")
+                if isinstance(raw, str) and _squash(raw) in wanted:
+                    return True
+                ours.append(post)
+            log.warning(
+                "discourse topic %s: no reply to #%s in the %d posts after it nor among the"
+                " bot's posts; sending it",
+                topic_id,
+                post_number,
+                read,
+            )
         if ours and all(isinstance(p.get("raw"), str) for p in ours):
             return False
         return len(ours) >= part
+
+    async def _bot_posts_after(
+        self, topic_id: int, post_number: int, seen: set[object]
+    ) -> list[dict[str, Any]]:
+        """The bot's last ``MAX_RECHECK_POSTS`` posts in the topic after ``post_number`` that
+        are not in ``seen`` (read through Discourse's filter by user)."""
+        _, posts = await self._client().recent_posts(
+            topic_id, MAX_RECHECK_POSTS, username=self.settings.api_username
+        )
+        return [
+            post
+            for post in posts
+            if post.get("id") not in seen
+            and isinstance(post.get("post_number"), int)
+            and post["post_number"] > post_number
+        ]
+
+
+def _part(payload: dict[str, Any]) -> int:
+    """The part number of a stored reply (1 when absent or unreadable)."""
+    part = payload.get("part")
+    return part if isinstance(part, int) and not isinstance(part, bool) else 1
 
 
 def _squash(text: str) -> str:

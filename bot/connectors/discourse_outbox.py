@@ -27,6 +27,7 @@ from bot.connectors.discourse_delivery import (
     AudienceChangedError,
     QuestionGoneError,
     ReplyDelivery,
+    ReplyRefusedError,
 )
 from bot.connectors.discourse_webhook import PostEvent, Trigger
 from bot.errors import BackendError, ChannelError, CitecastError, StoreError
@@ -136,7 +137,7 @@ class DiscourseOutbox:
                 continue
             try:
                 await self._delivery.deliver(item.id, item.payload, retrying=True)
-            except (AudienceChangedError, QuestionGoneError):
+            except (AudienceChangedError, QuestionGoneError, ReplyRefusedError):
                 blocked.add(key)  # dropped on purpose, and logged as such by deliver()
             except CitecastError as exc:
                 blocked.add(key)

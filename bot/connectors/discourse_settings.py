@@ -59,6 +59,13 @@ def check_settings(settings: DiscourseSettings) -> None:
             raise ConfigError(
                 f"discourse.audience_by_category.{key}: name the groups that read the category"
             )
+        if "public" in groups and len(set(groups)) > 1:
+            # The groups are the readers' together: with "public" among them every reader
+            # would be given the other groups' sources.
+            raise ConfigError(
+                f"discourse.audience_by_category.{key}: a category everyone reads is public;"
+                " list only the groups that read it, or leave it out"
+            )
 
 
 def _check_base_url(base_url: str) -> None:

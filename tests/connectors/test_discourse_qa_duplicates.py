@@ -114,7 +114,8 @@ async def test_the_same_answer_twice_on_a_forum_in_another_language(tmp_path: Pa
 
 
 async def test_another_refusal_is_not_taken_for_a_duplicate(tmp_path: Path) -> None:
-    # A 422 the suffix cannot get past (here: too long for the forum) is recorded as the failure
+    # A 422 the suffix cannot get past (here: too long for the forum) is recorded as the failure,
+    # and the reply dropped: sending the same body again cannot succeed
     async with FakeDiscourse(max_post_length=1000) as forum:
         harness = await make_harness(forum, tmp_path, max_post_length=32_000)
         harness.script([], "A long answer. " * 100)
@@ -124,7 +125,7 @@ async def test_another_refusal_is_not_taken_for_a_duplicate(tmp_path: Path) -> N
             assert forum.api_posts == []
             assert post_statuses(forum) == [422, 422]
             item = harness.store.outbox_item(f"discourse-{first['id']}")
-            assert item is not None and item.status == "pending"
+            assert item is not None and item.status == "dead"
             assert "Body is limited to 1000 characters" in (item.last_error or "")
         finally:
             await harness.http.aclose()

@@ -22,9 +22,16 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
   when the reply quotes the post it answers (``suppress_reply_when_quoting``, on by default);
 - whispers are served in topic reads only to users in ``staff``; deleted posts are left out of
   every read, but ``staff`` get them by id, with ``deleted_at``;
+- a reply to a topic the user may not post in (missing, deleted, closed or archived for
+  non-staff, or in ``readonly_categories`` / ``hidden_categories``) gets PostCreator's 422
+  "Something went wrong. Perhaps this topic was closed or deleted ..." (``topic_not_found``);
+  reading a deleted topic answers 404 ``not_found``, one in ``hidden_categories`` 403
+  ``invalid_access`` (:meth:`FakeDiscourse.close_topic`, :meth:`FakeDiscourse.archive_topic`,
+  :meth:`FakeDiscourse.delete_topic`);
 - ``/t/{id}/posts.json`` answers ``post_ids[]`` (those posts, if still in the topic) or
   ``post_number=N`` (one page of ``posts_per_page`` posts after N with ``asc=true``, else before
-  it), as the real forum's TopicView does; :meth:`FakeDiscourse.delete_post`,
+  it), and ``/t/{id}.json`` answers ``username_filters`` (the first post and the named users'
+  posts), as the real forum's TopicView does; :meth:`FakeDiscourse.delete_post`,
   :meth:`FakeDiscourse.hide_post`, :meth:`FakeDiscourse.withdraw_post` and
   :meth:`FakeDiscourse.move_to_message` change a post after its webhook was sent.
 
@@ -45,8 +52,10 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from tests.fakes.discourse_wire import (
+    NOT_FOUND,
     NOT_PERMITTED,
     TOO_SIMILAR,
+    TOPIC_NOT_FOUND,
     FakeTopic,
     Injected,
     RecordedUpload,
@@ -81,6 +90,8 @@ class FakeDiscourse:
         posts_per_page: int = 20,
         suppress_reply_when_quoting: bool = True,
         staff: tuple[str, ...] = (),
+        readonly_categories: tuple[int, ...] = (),
+        hidden_categories: tuple[int, ...] = (),
     ) -> None:
         self.api_key = api_key
         self.users = set(users)
@@ -92,6 +103,9 @@ class FakeDiscourse:
         self.posts_per_page = posts_per_page
         self.suppress_reply_when_quoting = suppress_reply_when_quoting
         self.staff = set(staff)
+        # categories non-staff users may read but not post in, and ones they cannot see at all
+        self.readonly_categories = set(readonly_categories)
+        self.hidden_categories = set(hidden_categories)
         self.redirect_to: str | None = None
         # the duplicate rule's message, in the forum's language (the default locale's)
         self.too_similar = TOO_SIMILAR
@@ -214,6 +228,28 @@ class FakeDiscourse:
         self.topics[message_id] = message
         return message_id
 
+    def close_topic(self, topic_id: int) -> None:
+        """A moderator closes the topic: only staff may still reply."""
+        self.topics[topic_id].closed = True
+
+    def archive_topic(self, topic_id: int) -> None:
+        """A moderator archives the topic: frozen, only staff may still reply."""
+        self.topics[topic_id].archived = True
+
+    def delete_topic(self, topic_id: int) -> None:
+        """A moderator deletes the topic: gone from non-staff reads, no one may reply."""
+        self.topics[topic_id].deleted = True
+
+    def _may_post(self, topic: FakeTopic | None, username: str) -> bool:
+        # Guardian#can_create_post_on_topic?: never in a deleted topic; staff also in closed
+        # or archived ones, and in any category
+        if topic is None or topic.deleted:
+            return False
+        if username in self.staff:
+            return True
+        blocked = self.readonly_categories | self.hidden_categories
+        return not (topic.closed or topic.archived or topic.category_id in blocked)
+
     def _stored(self, post: dict[str, Any]) -> dict[str, Any]:
         for topic in self.topics.values():
             for stored in topic.posts:
@@ -275,10 +311,8 @@ class FakeDiscourse:
             topic_id = int(form.get("topic_id") or 0)
         except ValueError:
             topic_id = 0
-        if topic_id not in self.topics:
-            return error_response(
-                404, ["The requested URL or resource could not be found."], "not_found"
-            )
+        if not self._may_post(self.topics.get(topic_id), username):
+            return post_error(TOPIC_NOT_FOUND)
         if len(raw) > self.max_post_length:
             return post_error(
                 f"Body is limited to {self.max_post_length} characters; you entered {len(raw)}."
@@ -356,13 +390,17 @@ class FakeDiscourse:
         denied = self._check(request)
         if denied is not None:
             return denied
-        topic = self.topics.get(int(request.match_info["topic_id"]))
-        if topic is None:
-            return error_response(
-                404, ["The requested URL or resource could not be found."], "not_found"
-            )
+        topic, refused = self._readable(request)
+        if refused is not None:
+            return refused
         include_raw = request.query.get("include_raw") == "true"
         visible = self._visible(topic, request)
+        if "username_filters" in request.query:
+            # TopicView: the first post and those of the named users (comma-separated)
+            names = {n.lower() for n in request.query["username_filters"].split(",")}
+            visible = [
+                p for p in visible if p["post_number"] == 1 or p["username"].lower() in names
+            ]
         first_page = [public_post(p, include_raw) for p in visible[: self.posts_per_page]]
         return web.json_response(
             {
@@ -370,6 +408,8 @@ class FakeDiscourse:
                 "title": topic.title,
                 "category_id": topic.category_id,
                 "archetype": topic.archetype,
+                "closed": topic.closed,
+                "archived": topic.archived,
                 "posts_count": len(topic.posts),
                 "post_stream": {"posts": first_page, "stream": [p["id"] for p in visible]},
             }
@@ -379,11 +419,9 @@ class FakeDiscourse:
         denied = self._check(request)
         if denied is not None:
             return denied
-        topic = self.topics.get(int(request.match_info["topic_id"]))
-        if topic is None:
-            return error_response(
-                404, ["The requested URL or resource could not be found."], "not_found"
-            )
+        topic, refused = self._readable(request)
+        if refused is not None:
+            return refused
         include_raw = request.query.get("include_raw") == "true"
         number = request.query.get("post_number", "")
         visible = self._visible(topic, request, by_id=not number)
@@ -402,6 +440,16 @@ class FakeDiscourse:
             chosen = [p for p in visible if p["id"] in wanted]
         posts = [public_post(p, include_raw) for p in chosen]
         return web.json_response({"id": topic.id, "post_stream": {"posts": posts}})
+
+    def _readable(self, request: web.Request) -> tuple[FakeTopic, web.Response | None]:
+        # TopicsController: a deleted topic is not found, one the user may not see is refused
+        topic = self.topics.get(int(request.match_info["topic_id"]))
+        staff = request.headers.get("Api-Username", "") in self.staff
+        if topic is None or (topic.deleted and not staff):
+            return FakeTopic(0, "", None), error_response(404, [NOT_FOUND], "not_found")
+        if topic.category_id in self.hidden_categories and not staff:
+            return topic, error_response(403, [NOT_PERMITTED], "invalid_access")
+        return topic, None
 
     def _visible(
         self, topic: FakeTopic, request: web.Request, *, by_id: bool = False
@@ -438,8 +486,10 @@ class FakeDiscourse:
 
 
 __all__ = [
+    "NOT_FOUND",
     "NOT_PERMITTED",
     "TOO_SIMILAR",
+    "TOPIC_NOT_FOUND",
     "FakeDiscourse",
     "FakeTopic",
     "RecordedUpload",

@@ -14,6 +14,12 @@ from typing import Any
 from aiohttp import web
 
 NOT_PERMITTED = "You are not permitted to view the requested resource."
+NOT_FOUND = "The requested URL or resource could not be found."
+# PostCreator's refusal of a reply to a topic the user may not post in (closed, archived,
+# deleted, or in a category it may only read): a 422, not a 403 or 404
+TOPIC_NOT_FOUND = (
+    "Something went wrong. Perhaps this topic was closed or deleted while you were looking at it?"
+)
 TOO_SIMILAR = "Body is too similar to what you recently posted"
 BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -29,6 +35,9 @@ class FakeTopic:
     posts: list[dict[str, Any]] = field(default_factory=list)
     # post numbers are never reused, also once a post is moved away
     highest_post_number: int = 0
+    closed: bool = False
+    archived: bool = False
+    deleted: bool = False
 
 
 @dataclass(frozen=True)
