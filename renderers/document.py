@@ -14,7 +14,7 @@ from typing import Any
 from bot.markdown import Token, plain_text
 from bot.models import Answer, Citation
 from renderers.base import Capabilities, CitationForm, RenderContext, citation_form
-from renderers.escaping import visible
+from renderers.escaping import safe_url, visible
 
 
 def cited_numbers(tokens: Iterable[Token]) -> list[int]:
@@ -74,6 +74,22 @@ def cell_tokens(cell: list[Token]) -> list[Token]:
         {**t, "raw": str(t.get("raw", "")).replace("\\|", "|")} if t["type"] == "codespan" else t
         for t in cell
     ]
+
+
+def has_links(rows: list[list[list[Token]]]) -> bool:
+    """True when some cell holds a link (or image) to a URL a channel may show: a table drawn
+    as a monospace block would show only its text, and the URL would be lost."""
+    return any(_links_in(cell) for row in rows for cell in row)
+
+
+def _links_in(tokens: Iterable[Token]) -> bool:
+    for token in tokens:
+        if token["type"] in ("link", "image"):
+            if safe_url(str((token.get("attrs") or {}).get("url") or "")) is not None:
+                return True
+        elif token.get("children") and _links_in(token["children"]):
+            return True
+    return False
 
 
 def list_shows_text(token: Token) -> bool:

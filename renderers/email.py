@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from bot.markdown import Token
 from bot.models import RecordAction
-from renderers.base import CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import html_text, one_line, visible
 from renderers.html_writer import HtmlWriter
@@ -196,15 +196,19 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     shown = listed[:MAX_REFERENCES]
     more_url = doc.context.full_list_url()
     text_body = "\n\n".join(t for _, t in fragments if visible(t))
+    subject = subject_for(doc, text_body)
+    htmls = [h for h, _ in fragments if h]
+    if not text_body or not htmls:
+        # never a blank mail: an answer with nothing to show says so, as the chat channels do
+        text_body = text_body or EMPTY_ANSWER
+        htmls = htmls or [f'<p dir="auto" style="{STYLES["p"]}">{EMPTY_ANSWER}</p>']
     quoted = [reference(f, True) for f in shown]
     every = quoted + [reference(f, True) for f in listed[MAX_REFERENCES:]]
     text = _environment().get_template("email.txt.j2").render(
         body=text_body, references=every, more=0,
         more_url=more_url,
     )  # fmt: skip
-    subject = subject_for(doc, text_body)
     budget = doc.caps.max_chars
-    htmls = [h for h, _ in fragments if h]
     # the body is sanitized once; only the shortening fallback (over budget) sanitizes again
     body = _body(htmls)
     html_out = _html(subject, body, quoted, more, more_url, False)

@@ -3,6 +3,11 @@
 Raw HTML in the answer is shown as text. Links keep only http/https/mailto URLs (others show
 their text). Images become links (no remote image is ever loaded). The caller supplies how a
 citation is written (``cite``) and optional inline ``styles`` per tag (email).
+
+Each paragraph, heading, list item and table cell carries ``dir="auto"``: it reads in the
+direction of its own first letter, so an English answer that opens with an Arabic quote stays
+left to right after it. The answer as a whole carries no direction, and code keeps the page's
+direction (left to right). Mail clients honour ``dir`` but often ignore ``unicode-bidi``.
 """
 
 from __future__ import annotations
@@ -27,13 +32,20 @@ _PLAIN_TAGS = (
     "table", "thead", "tbody", "tr", "th", "td", "em", "strong", "del", "code",
 )  # fmt: skip
 
+# blocks that read in the direction of their own first letter; not pre (code stays left to
+# right), nor ul, ol, table and blockquote: dir="auto" skips children with a dir of their own,
+# so on a container of such blocks it would find no letter to decide by
+_DIRECTED_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td"})
+_AUTO_DIR = ' dir="auto"'
+
 # inline tokens written as one element around their children
 _INLINE_TAGS = {"emphasis": "em", "strong": "strong", "strikethrough": "del"}
 
 
 def _opening(tag: str, attrs: str, style: str | None) -> str:
+    direction = _AUTO_DIR if tag in _DIRECTED_TAGS else ""
     style_attr = f' style="{style}"' if style else ""
-    return f"<{tag}{attrs}{style_attr}>"
+    return f"<{tag}{direction}{attrs}{style_attr}>"
 
 
 class HtmlWriter:

@@ -39,6 +39,13 @@ DISCORD_MAX_FILES = 10
 DISCORD_MAX_BUTTON_LABEL = 80
 DISCOURSE_MAX_CHARS = 32_000
 EMAIL_MAX_HTML_BYTES = 100_000
+# A link in the answer's text longer than this shows its text alone, followed by LINK_TOO_LONG:
+# no cut falls inside a link, so a longer one could not arrive whole in any message (Discourse:
+# half a post, as for its footnotes). Source lists follow the same rule with their own budgets.
+SLACK_MAX_LINK = SLACK_MAX_SECTION_CHARS - 100
+DISCORD_MAX_LINK = DISCORD_MAX_CONTENT - 100
+DISCOURSE_MAX_LINK = DISCOURSE_MAX_CHARS // 2
+LINK_TOO_LONG = " (link too long to show)"
 
 # Markdown links `[..](..)` (one level of brackets in the text, of parentheses in the URL),
 # Slack links `<..|..>`, HTML tags, code spans, and bold, italic or struck text (a cut would

@@ -2,7 +2,8 @@
 
 Text is escaped so it shows literally (an answer can never form a masked link, a mention or raw
 HTML); links keep only http/https/mailto URLs. Discord has no tables or rules, so tables become a
-monospace block and rules a line of box characters; Discourse keeps GFM tables.
+monospace block (``**Header**: value`` lines when too wide or holding a link) and rules a line
+of box characters; Discourse keeps GFM tables.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, plain_text
 from renderers.document import (
     cited_numbers,
+    has_links,
     list_shows_text,
     shows_text,
     table_rows,
@@ -34,6 +36,7 @@ from renderers.escaping import (
     safe_url,
     visible,
 )
+from renderers.limits import DISCORD_MAX_LINK, DISCOURSE_MAX_LINK, LINK_TOO_LONG
 from renderers.text_writer import quoted
 
 Dialect = Literal["discord", "discourse"]
@@ -216,11 +219,18 @@ class MarkdownWriter:
             return "\n".join(lines)
         texts = [[one_line(plain_text(c)) for c in row] for row in rows]
         widths = [max(len(r[i]) if i < len(r) else 0 for r in texts) for i in range(len(texts[0]))]
-        if sum(widths) + 3 * len(widths) > TABLE_MAX_WIDTH:
-            head, *body = texts
+        links = has_links(rows)
+        if links or sum(widths) + 3 * len(widths) > TABLE_MAX_WIDTH:
+            # "**Header**: value" lines; a cell's link keeps its URL only written as a link
+            shown = (
+                [[one_line(self.inline(c)) for c in row] for row in rows]
+                if links
+                else [[md_text(c) for c in row] for row in texts]
+            )
+            head, *body = shown
             blocks = [
                 "\n".join(
-                    f"**{md_text(h)}**: {md_text(c)}" if visible(h) else md_text(c)
+                    f"**{h}**: {c}" if visible(h) else c
                     for h, c in zip(head, r, strict=False)
                     if visible(c)
                 )
@@ -287,8 +297,14 @@ class MarkdownWriter:
         if url is None:
             return escape_text(label, self._dialect) + after
         if self._dialect == "discord":
-            return discord_link(label, url) + after
-        return masked_link(no_forum_mentions(md_text(label)), url, self._dialect) + after
+            link, longest = discord_link(label, url), DISCORD_MAX_LINK
+        else:
+            link = masked_link(no_forum_mentions(md_text(label)), url, self._dialect)
+            longest = DISCOURSE_MAX_LINK
+        if len(link) > longest and label != url:
+            # no message could hold it whole, and a cut link shows as broken syntax
+            return escape_text(label, self._dialect) + LINK_TOO_LONG + after
+        return link + after
 
 
 @dataclass(frozen=True)

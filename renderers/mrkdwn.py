@@ -1,10 +1,10 @@
 """Tree walker from the mistune AST to Slack mrkdwn.
 
 Headings become bold lines, lists bullets or numbers indented four spaces per level, tables a
-monospace block (or ``*Header*: value`` lines when too wide), quotes ``>`` (one level: Slack
-cannot nest them), code fenced with triple backticks, links ``<url|text>``. All answer text is
-escaped (``& < >``) so it can never form a link, a mention or ``<!channel>``. ``cite(n)`` writes
-a citation marker.
+monospace block (or ``*Header*: value`` lines when too wide or holding a link), quotes ``>``
+(one level: Slack cannot nest them), code fenced with triple backticks, links ``<url|text>``.
+All answer text is escaped (``& < >``) so it can never form a link, a mention or
+``<!channel>``. ``cite(n)`` writes a citation marker.
 """
 
 from __future__ import annotations
@@ -13,7 +13,13 @@ import html
 from collections.abc import Callable
 
 from bot.markdown import Token, plain_text
-from renderers.document import cited_numbers, list_shows_text, table_rows, without_citations
+from renderers.document import (
+    cited_numbers,
+    has_links,
+    list_shows_text,
+    table_rows,
+    without_citations,
+)
 from renderers.escaping import (
     one_line,
     safe_url,
@@ -23,6 +29,7 @@ from renderers.escaping import (
     slack_url,
     visible,
 )
+from renderers.limits import LINK_TOO_LONG, SLACK_MAX_LINK
 
 TABLE_MAX_WIDTH = 72
 
@@ -121,7 +128,8 @@ class MrkdwnWriter:
         if not any(visible(cell) for row in rows for cell in row):
             return ""
         widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
-        if sum(widths) + 3 * len(widths) <= TABLE_MAX_WIDTH:
+        # a link in a cell needs the card form too: a monospace block would drop its URL
+        if sum(widths) + 3 * len(widths) <= TABLE_MAX_WIDTH and not has_links(cells):
             # a monospace block cannot hold links: its markers are plain, the sources follow
             lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
             lines.insert(1, "-+-".join("-" * w for w in widths))
@@ -184,10 +192,10 @@ class MrkdwnWriter:
                     "image" if kind == "image" else ""
                 )
                 url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
-                if url:
-                    out.append(f"<{slack_url(url)}|{slack_link_text(label or url)}>")
-                else:
-                    out.append(slack_literal(label))
+                link = f"<{slack_url(url)}|{slack_link_text(label or url)}>" if url else ""
+                if len(link) > SLACK_MAX_LINK and label and label != url:
+                    link = slack_literal(one_line(label)) + LINK_TOO_LONG  # else cut in two
+                out.append(link or slack_literal(label))
                 out += [self._cite(n) for n in cited]
             elif kind == "softbreak":
                 out.append(" ")  # Slack shows every newline; a soft break is a space

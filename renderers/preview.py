@@ -21,6 +21,12 @@ from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
 
 _SLACK_LINK = re.compile(r"<(https?://[^|>\s]+|mailto:[^|>\s]+)\|([^>]*)>")
 _SLACK_FENCE = re.compile(r"```\n?(.*?)\n?```", re.S)
+# bold, italic, strike and code as Slack pairs them: a mark with a zero-width joiner beside it
+# is the renderer's literal character (renderers.escaping.slack_literal) and formats nothing
+_SLACK_MARKS = [
+    (re.compile(rf"(?<![\w{m}\u200d]){m}(?!\u200d)([^{m}\n]+)(?<!\u200d){m}(?![\w{m}\u200d])"), tag)
+    for m, tag in ((r"\*", "b"), ("_", "i"), ("~", "s"))
+] + [(re.compile("(?<!\u200d)`(?!\u200d)([^`\n]+)(?<!\u200d)`(?!\u200d)"), "code")]
 _PREVIEW_TAGS = ALLOWED_TAGS | {"b", "i", "s", "img"}
 _PREVIEW_ATTRS = {**ALLOWED_ATTRIBUTES, "sup": {"class", "id"}, "li": {"id", "class", "value"}}
 
@@ -60,10 +66,8 @@ def mrkdwn_to_html(text: str) -> str:
 
     text = _SLACK_FENCE.sub(stash, text)
     text = _SLACK_LINK.sub(lambda m: f'<a href="{m.group(1)}">{m.group(2)}</a>', text)
-    text = re.sub(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])", r"<b>\1</b>", text)
-    text = re.sub(r"(?<![\w_])_([^_\n]+)_(?![\w_])", r"<i>\1</i>", text)
-    text = re.sub(r"(?<![\w~])~([^~\n]+)~(?![\w~])", r"<s>\1</s>", text)
-    text = re.sub(r"`([^`\n]+)`", r"<code>\1</code>", text)
+    for pattern, tag in _SLACK_MARKS:
+        text = pattern.sub(f"<{tag}>\\1</{tag}>", text)
     lines = []
     for line in text.split("\n"):
         if line.startswith("> ") or line == ">":

@@ -10,7 +10,7 @@ import html
 from collections.abc import Callable, Iterable
 
 from bot.markdown import Token, plain_text
-from renderers.document import cell_tokens, list_shows_text
+from renderers.document import cell_tokens, cited_numbers, list_shows_text, without_citations
 from renderers.escaping import ends_in_url, one_line, safe_url, visible
 
 
@@ -105,9 +105,7 @@ class TextWriter:
             elif kind == "codespan":
                 out.append(str(token.get("raw", "")))
             elif kind in ("link", "image"):
-                label = plain_text(children) or "image"
-                url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
-                out.append(f"{label} <{url}>" if url and url != label else label)
+                out.append(self._link(token, children))
             elif kind in ("softbreak", "linebreak"):
                 out.append("\n")
             elif children:
@@ -115,6 +113,20 @@ class TextWriter:
             else:
                 out.append(str(token.get("raw", "")))
         return "".join(out)
+
+    def _link(self, token: Token, children: list[Token]) -> str:
+        """``label <url>`` (or the label alone), then the citations written in its label: links
+        do not nest, so they follow the link, written as every other marker."""
+        cited = cited_numbers(children)
+        if cited:
+            children = without_citations(children)
+        label = (plain_text(children).strip() if cited else plain_text(children)) or "image"
+        url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+        shown = f"{label} <{url}>" if url and url != label else label
+        marks = "".join(self._cite(n) for n in cited)
+        if marks and _bare(shown):
+            marks = " " + marks  # a mail client would link "[1]" as part of the URL
+        return shown + marks
 
 
 def _bare(text: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 import nh3
 
 from bot.markdown import Token
-from renderers.base import CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document
 from renderers.escaping import html_text, one_line
 from renderers.html_writer import HtmlWriter
@@ -30,16 +30,18 @@ ALLOWED_TAGS = {
     "blockquote", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "a", "sup",
     "span", "div", "section",
 }  # fmt: skip
+# "dir" on every block that reads in the direction of its own text (renderers.html_writer)
 ALLOWED_ATTRIBUTES = {
     "a": {"href", "title", "id", "class", "data-n", "aria-describedby", "aria-label"},
     "sup": {"class", "id"},
     "ol": {"class", "start", "id", "aria-label"},
-    "li": {"id", "class", "value"},
-    "span": {"class", "id", "role"},
-    "div": {"class", "id", "dir"},
+    "li": {"id", "class", "value", "dir"},
+    "span": {"class", "id", "role", "dir"},
+    "div": {"class", "id"},
     "section": {"class", "aria-label"},
-    "h2": {"class"},
+    "h2": {"class", "dir"},
     "code": {"class"},
+    **{tag: {"dir"} for tag in ("p", "h1", "h3", "h4", "h5", "h6", "th", "td")},
 }
 
 
@@ -137,11 +139,12 @@ def _source_item(form: CitationForm, prefix: str) -> str:
                 f"{html_text(action.label)}</a>"
             )
     if form.quote:
-        parts.append(f'<span class="quote">\u201c{quote_html(form.quote)}\u201d</span>')
+        # the passage may be in another script than the title before it
+        parts.append(f'<span class="quote" dir="auto">\u201c{quote_html(form.quote)}\u201d</span>')
     if form.weak:
         parts.append('<span class="weak-note">(weak support?)</span>')
-    cls = ' class="weak"' if form.weak else ""
-    return f'<li id="cite-{prefix}-{form.n}" value="{form.n}"{cls}>{" ".join(parts)}</li>'
+    entry = f'id="cite-{prefix}-{form.n}" value="{form.n}"' + (' class="weak"' if form.weak else "")
+    return f'<li {entry} dir="auto">{" ".join(parts)}</li>'
 
 
 def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
@@ -176,7 +179,8 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The web payload from rendered blocks."""
     prefix = anchor_prefix(doc.seed)
     listed = doc.listed
-    body = "\n".join(f for f in fragments if f)
+    # an answer with nothing to show says so, as every chat channel does, not an empty bubble
+    body = "\n".join(f for f in fragments if f) or f'<p dir="auto">{EMPTY_ANSWER}</p>'
     sources = ""
     if listed:
         items = "\n".join(_source_item(form, prefix) for form in listed)
@@ -184,9 +188,9 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
             f'<section class="sources" aria-label="Sources"><h2 class="sources-title">Sources</h2>'
             f'<ol class="sources" id="sources-{prefix}">\n{items}\n</ol></section>'
         )
-    # dir="auto": an answer in Hebrew or Arabic reads right to left, its punctuation and
-    # markers at the end of its sentences, not the start
-    markup = f'<div class="answer" id="answer-{prefix}" dir="auto">{body}\n{sources}</div>'
+    # no dir on the whole answer: each block has its own (dir="auto"), so an English answer
+    # that opens with an Arabic quote reads left to right after it, in the chat and in email
+    markup = f'<div class="answer" id="answer-{prefix}">{body}\n{sources}</div>'
     return {"html": sanitize(markup), "citations": [citation_json(f, doc) for f in listed]}
 
 

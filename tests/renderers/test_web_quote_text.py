@@ -30,7 +30,7 @@ def test_hover_title_is_plain_text() -> None:
 
 
 def test_source_list_quote_shows_code_spans_as_code() -> None:
-    quote = re.search(r'<span class="quote">(.*?)</span>', web_html(QUOTE))
+    quote = re.search(r'<span class="quote"[^>]*>(.*?)</span>', web_html(QUOTE))
     assert quote is not None
     assert quote.group(1) == (
         "\u201cRun <code>brew install python@3.11</code> first, then restart the shell.\u201d"

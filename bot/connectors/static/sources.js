@@ -246,14 +246,12 @@
   /* Each block of an answer reads in the direction of its own text (dir="auto"), so an
    * English answer that opens with a Hebrew or Arabic name stays left to right, and an Arabic
    * paragraph or source title in it still reads right to left with its full stop at its end.
-   * The server marks the whole answer dir="auto", which lets the first letter of the answer
-   * decide for every paragraph and the source list; here each block decides for itself. Run
-   * once on a finished answer (while it streams, chat.css gives each paragraph its direction:
-   * marking every block as it arrives made a long answer stream slower). */
+   * The server marks paragraphs, headings, list items, table cells and source entries; here the
+   * blocks it leaves unmarked get theirs too. Run once on a finished answer (while it streams,
+   * chat.css gives each paragraph its direction: marking every block as it arrives made a long
+   * answer stream slower). */
   var BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th, dt, dd, ol, ul, .quote";
   function directions(container) {
-    var whole = container.querySelectorAll(".answer[dir=auto]");
-    Array.prototype.forEach.call(whole, function (node) { node.removeAttribute("dir"); });
     Array.prototype.forEach.call(container.querySelectorAll(BLOCKS), function (node) {
       if (!node.hasAttribute("dir")) node.setAttribute("dir", "auto");
     });
