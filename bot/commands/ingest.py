@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -47,17 +48,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class _StoppedError(Exception):
-    """Ctrl-C was pressed: the run stops before its next file."""
+class _StoppedError(KeyboardInterrupt):
+    """Ctrl-C was pressed: the run stops before its next file or PDF page.
+
+    A KeyboardInterrupt, so that ingestion's "a reader that fails skips its file" never takes
+    a stop inside a PDF for a damaged file.
+    """
 
 
 class _StopBetweenFiles:
-    """While active, the first SIGINT asks the run to stop before its next file.
+    """While active, the first SIGINT asks the run to stop before its next file or PDF page.
 
     The index commits whole files, but a file interrupted half-way through being written
     could be committed with only some of its passages (and counted as unchanged ever after),
-    so Ctrl-C takes effect at a file boundary: :meth:`check` raises :class:`_StoppedError` there.
-    A second Ctrl-C stops at once (the usual KeyboardInterrupt).
+    so Ctrl-C takes effect at a file boundary, or between two pages of a PDF being read (before
+    any of it is written, so it is left out whole): :meth:`check` raises :class:`_StoppedError`
+    there. A second Ctrl-C stops at once (the usual KeyboardInterrupt).
     """
 
     def __init__(self) -> None:
@@ -88,6 +94,16 @@ class _StopBetweenFiles:
             raise _StoppedError
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _one_line(name: str) -> str:
+    """A file name on one line: a name holding a line break ("a\\nb.md") would otherwise
+    split its summary line, or forge one ("x.md\\n  skipped y.md: …")."""
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m[0], f"\\x{ord(m[0]):02x}"), name)
+
+
 def _remove_database(path: Path) -> None:
     """Delete an SQLite file and its ``-wal`` / ``-shm`` companions."""
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -101,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
     place only when the run completes: an interrupted or failed run leaves the index as it was,
     never half-built (which ``--if-missing`` would then take for current). Ctrl-C stops before
-    the next file (see :class:`_StopBetweenFiles`), exit status 130.
+    the next file or PDF page (see :class:`_StopBetweenFiles`), exit status 130.
     """
     from rich.markup import escape
 
@@ -111,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
     from bot.knowledge.ingest import count_files, resolve_roots
+    from bot.knowledge.writer import refuse_foreign
 
     if args.if_missing and args.rebuild:
         # one asks to keep a current index, the other to throw it away
@@ -122,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     index_path = Path(settings.index.path)
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
+    if args.rebuild:
+        refuse_foreign(index_path)  # the store, by a slip in config.yaml: never replace it
     out = stdout_console(highlight=False, soft_wrap=True)
     if args.if_missing and index_path.exists():
         index = KnowledgeIndex(index_path)
@@ -143,22 +162,34 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_bar("ingesting", show=total >= 20)
     stop = _StopBetweenFiles()
     started = 0
+    current = ""
     try:
         with progress, stop:
             task = progress.add_task("", total=total)
 
             def advance(name: str) -> None:
-                nonlocal started
+                nonlocal started, current
                 stop.check()  # before the file: every file so far is complete in the index
                 started += 1
+                current = _one_line(name)
                 # a file name is not markup: "[draft]/" would vanish and "[/x]" raise
-                progress.update(task, advance=1, description=escape(name[-60:]))
+                progress.update(task, advance=1, description=escape(current[-60:]))
+
+            def page(number: int, pages: int) -> None:
+                nonlocal started
+                if stop.requested:
+                    started -= 1  # the PDF being read is left out whole
+                    stop.check()
+                # a thousand-page manual shows that it moves
+                shown = f"{current[-45:]} (page {number} of {pages})"
+                progress.update(task, description=escape(shown))
 
             report = ingest(
                 roots,
                 settings.index.model_copy(update={"path": str(target)}),
                 audience=audience or None,
                 on_file=advance,
+                on_page=page,
             )
         if fresh:
             # the old index's -wal/-shm must not meet the new file; the file itself is replaced
@@ -207,14 +238,18 @@ def run(args: argparse.Namespace) -> int:
         if report.ignored:
             out.print(f"{plural(report.ignored, 'file')} of other types ignored")
         for skipped in report.skipped:
-            out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
+            out.print(f"  skipped {_one_line(skipped.path)}: {skipped.reason}", markup=False)
         for partial in report.warnings:
-            out.print(f"  indexed {partial.path} in part: {partial.reason}", markup=False)
+            out.print(
+                f"  indexed {_one_line(partial.path)} in part: {partial.reason}", markup=False
+            )
+        for note in report.notes:
+            out.print(f"  note on {_one_line(note.path)}: {note.reason}", markup=False)
         if report.folders_skipped:
             # not among the files counted above: what they hold was never seen
             out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")
             for skipped in report.folders_skipped:
-                out.print(f"  skipped {skipped.path}: {skipped.reason}", markup=False)
+                out.print(f"  skipped {_one_line(skipped.path)}: {skipped.reason}", markup=False)
         size_kb = stats.size_bytes / 1024
         out.print(
             f"index {index_path}: {plural(stats.files, 'file')}, "

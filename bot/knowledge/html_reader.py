@@ -4,14 +4,17 @@ Scripts, styles, other invisible elements (``hidden``, ``aria-hidden="true"``) a
 furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles) are dropped; so are the
 permalink marks (``¶``) that documentation generators append to headings. The title is the
 first ``<title>`` of the head. A table row is one block, its cells joined by `` | ``.
-``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL and
+``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a relative
+one resolved against the page's ``<base href>`` as a browser does, and
 ``<meta name="citecast:audience">`` the audience, like Markdown front matter.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from html.parser import HTMLParser
+from urllib.parse import urljoin
 
 from bot.knowledge.document import Block, Document, HeadingPath, plain_heading
 from bot.knowledge.markdown_reader import audience_from
@@ -56,14 +59,55 @@ _HIDDEN_TAGS = frozenset(
 _HEAD_TAGS = frozenset(
     ("html", "head", "title", "meta", "link", "style", "script", "base", "noscript", "template")
 )
-# ``hidden`` / aria-hidden="true" hide an element up to its end tag, so only elements whose end
-# tag is required count: on a void element (no content) or one whose end tag may be left out
-# (<p hidden>text<p>next), waiting for the end tag could hide the rest of the page.
-_VOID_OR_OPTIONAL_END = frozenset(
+# ``hidden`` / aria-hidden="true" hide an element up to its end tag. A void element has no
+# content to hide. One whose end tag may be left out (<p hidden>text<p>next) is hidden up to
+# where a browser ends it (:data:`_IMPLIED_END`): waiting for an end tag that never comes
+# would hide the rest of the page.
+_VOID = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905
+)
+_OPTIONAL_END = frozenset(
     """
-    area base br col embed hr img input link meta source track wbr p li dt dd tr td th
-    thead tbody tfoot colgroup caption option optgroup rb rt rp
+    p li dt dd tr td th thead tbody tfoot colgroup caption option optgroup rb rt rp
     """.split()  # noqa: SIM905 - a word list reads best as words
+)
+_P_CLOSERS = frozenset(
+    """
+    address article aside blockquote details dialog div dl fieldset figcaption figure footer
+    form h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre search section table ul
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+_CELL_CLOSERS = frozenset(("td", "th", "tr", "tbody", "thead", "tfoot"))
+_TABLE_PARTS = frozenset(("table", "tbody", "thead", "tfoot"))
+_BLOCK_ENDS = frozenset(("body", "html", "td", "th", "li", "dd", "button")) | _P_CLOSERS
+# For an element whose end tag may be left out (HTML's optional-tag rules): the start tags
+# that end it, the end tags of the elements around it that end it too, and the elements that,
+# open inside it, keep the first from ending it (a nested list's <li>).
+_IMPLIED_END: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "p": (_P_CLOSERS, _BLOCK_ENDS, frozenset()),
+    "li": (
+        frozenset(("li",)),
+        frozenset(("ul", "ol", "menu")) | _BLOCK_ENDS,
+        frozenset(("ul", "ol", "menu")),
+    ),
+    "dt": (frozenset(("dt", "dd")), frozenset(("dl",)) | _BLOCK_ENDS, frozenset(("dl",))),
+    "dd": (frozenset(("dt", "dd")), frozenset(("dl",)) | _BLOCK_ENDS, frozenset(("dl",))),
+    "tr": (frozenset(("tr", "tbody", "thead", "tfoot")), _TABLE_PARTS, frozenset(("table",))),
+    "td": (_CELL_CLOSERS, _TABLE_PARTS | {"tr"}, frozenset(("table",))),
+    "th": (_CELL_CLOSERS, _TABLE_PARTS | {"tr"}, frozenset(("table",))),
+    "thead": (_TABLE_PARTS - {"table"}, _TABLE_PARTS | _BLOCK_ENDS, frozenset(("table",))),
+    "tbody": (_TABLE_PARTS - {"table"}, _TABLE_PARTS | _BLOCK_ENDS, frozenset(("table",))),
+    "tfoot": (_TABLE_PARTS - {"table"}, _TABLE_PARTS | _BLOCK_ENDS, frozenset(("table",))),
+    "option": (
+        frozenset(("option", "optgroup")),
+        frozenset(("select", "datalist", "optgroup")) | _BLOCK_ENDS,
+        frozenset(),
+    ),
+}
+_OTHER_IMPLIED_END = (
+    frozenset[str](),
+    _BLOCK_ENDS | _TABLE_PARTS | {"tr", "select", "datalist", "ruby"},
+    frozenset[str](),
 )
 # The whole text of a permalink anchor that documentation generators put in headings (Sphinx,
 # MkDocs: <a class="headerlink">¶</a>); it is not part of the heading.
@@ -80,11 +124,38 @@ _FURNITURE_ROLES = frozenset(("navigation", "contentinfo", "search"))
 def _hides(tag: str, values: dict[str, str]) -> bool:
     if tag in _HIDDEN_TAGS:
         return True
-    if tag in _VOID_OR_OPTIONAL_END:
+    if tag in _VOID:
         return False
     if values.get("role", "").strip().lower() in _FURNITURE_ROLES:
         return True
     return "hidden" in values or values.get("aria-hidden", "").strip().lower() == "true"
+
+
+class _OpenTags:
+    """The elements open inside a hidden element whose end tag may be left out: a stack, with
+    counts, so that asking whether one is open stays cheap however deep a hostile page nests."""
+
+    def __init__(self) -> None:
+        self._stack: list[str] = []
+        self._counts: Counter[str] = Counter()
+
+    def push(self, tag: str) -> None:
+        self._stack.append(tag)
+        self._counts[tag] += 1
+
+    def holds(self, tag: str) -> bool:
+        return self._counts[tag] > 0
+
+    def holds_any(self, tags: frozenset[str]) -> bool:
+        return any(self._counts[tag] for tag in tags)
+
+    def close(self, tag: str) -> None:
+        """End ``tag`` (open) and the elements opened inside it and left open."""
+        while self._stack:
+            last = self._stack.pop()
+            self._counts[last] -= 1
+            if last == tag:
+                return
 
 
 class _Collector(HTMLParser):
@@ -96,10 +167,15 @@ class _Collector(HTMLParser):
         self.first_heading: str | None = None
         self.canonical: str | None = None
         self.meta_url: str | None = None
+        self.base: str | None = None  # the first <base href>, as in a browser
         self.audience: tuple[str, ...] | None = None
         self._text: list[str] = []
+        # ``_text`` holds more than spaces: known without joining it at each of a row's cells
+        self._has_text = False
         self._head = True  # <head> is implied until the body starts
         self._hiding: tuple[str, int] | None = None  # the hidden element's tag, its nesting
+        # When the hidden element's end tag may be left out: the elements open inside it
+        self._inside_hidden: _OpenTags | None = None
         self._in_title = False
         self._title_text: list[str] = []
         self._heading_level: int | None = None
@@ -119,9 +195,14 @@ class _Collector(HTMLParser):
                 self.meta_url = values.get("content") or None
         elif tag == "link" and "canonical" in values.get("rel", "").lower().split():
             self.canonical = values.get("href") or None
-        if self._hiding is not None:
+        elif tag == "base" and self.base is None and values.get("href", "").strip():
+            self.base = values["href"].strip()
+        if self._hiding is not None and not self._ends_hiding_at_start(tag):
             hidden_tag, depth = self._hiding
-            if tag == hidden_tag:
+            if self._inside_hidden is not None:
+                if tag not in _VOID:
+                    self._inside_hidden.push(tag)
+            elif tag == hidden_tag:
                 self._hiding = (hidden_tag, depth + 1)
             return
         if tag not in _HEAD_TAGS:
@@ -131,6 +212,9 @@ class _Collector(HTMLParser):
             self._in_title = self._head and self.title is None
         elif _hides(tag, values):
             self._hiding = (tag, 1)
+            self._inside_hidden = _OpenTags() if tag in _OPTIONAL_END else None
+            if tag in _BLOCK_TAGS and not self._pre:
+                self._text.append(" ")  # "before<p hidden>…</p>after" is two words, not one
         elif tag in _HEADINGS:
             self._drop_open_cell()
             self._flush()
@@ -140,7 +224,7 @@ class _Collector(HTMLParser):
         elif tag == "a" and self._heading_level is not None:
             self._anchor = len(self._text)
         elif self._in_row and tag not in ("tr", "table", "pre"):
-            if tag in ("td", "th") and "".join(self._text).strip():
+            if tag in ("td", "th") and self._has_text:
                 self._text.append(" | ")
             elif tag in _BLOCK_TAGS:
                 self._text.append(" ")  # a <p> or <br> inside a cell
@@ -153,6 +237,18 @@ class _Collector(HTMLParser):
             self._in_row = tag == "tr"
 
     def handle_endtag(self, tag: str) -> None:
+        if self._hiding is not None and self._inside_hidden is not None:
+            hidden_tag = self._hiding[0]
+            inside = self._inside_hidden
+            if inside.holds(tag):  # an element inside the hidden one ends
+                inside.close(tag)
+                return
+            if tag != hidden_tag and tag not in _IMPLIED_END.get(hidden_tag, _OTHER_IMPLIED_END)[1]:
+                return  # a stray end tag, which a browser ignores too
+            self._hiding = self._inside_hidden = None
+            if tag == hidden_tag:
+                return
+            # the end of an element around it (</ul> after <li hidden>) ends it too
         if self._hiding is not None:
             hidden_tag, depth = self._hiding
             if tag == hidden_tag:
@@ -166,10 +262,12 @@ class _Collector(HTMLParser):
         elif tag == "a" and self._anchor is not None:
             if "".join(self._text[self._anchor :]).strip() in _PERMALINK_MARKS:
                 del self._text[self._anchor :]
+                self._has_text = bool("".join(self._text).strip())
             self._anchor = None
         elif tag in _HEADINGS and self._heading_level is not None:
             heading = _TRAILING_MARK.sub("", plain_heading("".join(self._text)))
             self._text.clear()
+            self._has_text = False
             self._anchor = None
             self.headings.enter(self._heading_level, heading)
             self.first_heading = self.first_heading or heading or None
@@ -186,9 +284,21 @@ class _Collector(HTMLParser):
         if self._in_title:
             self._title_text.append(data)
         elif self._hiding is None:
-            if self._head and data.strip():
+            if data.strip():
                 self._head = False  # text can only be in the body: the head has ended
+                self._has_text = True
             self._text.append(data)
+
+    def _ends_hiding_at_start(self, tag: str) -> bool:
+        """True when ``tag`` starting ends the hidden element (``<p hidden>a<p>b``: the second
+        paragraph is shown); hiding is then over."""
+        if self._hiding is None or self._inside_hidden is None:
+            return False
+        closers, _, shields = _IMPLIED_END.get(self._hiding[0], _OTHER_IMPLIED_END)
+        if tag not in closers or self._inside_hidden.holds_any(shields):
+            return False
+        self._hiding = self._inside_hidden = None
+        return True
 
     def _drop_open_cell(self) -> None:
         # a cell that holds a table, code or a heading ends the row: no empty cell after it
@@ -200,6 +310,7 @@ class _Collector(HTMLParser):
             return
         raw = "".join(self._text)
         self._text.clear()
+        self._has_text = False
         text = raw.strip("\n") if self._pre else re.sub(r"\s+", " ", raw).strip()
         if text.strip():
             self.blocks.append(Block(text, self.headings.path, kind="code" if code else "text"))
@@ -211,10 +322,13 @@ def read_html(text: str, filename: str) -> Document:
     collector.feed(text)
     collector.close()
     collector._flush()
+    url = collector.canonical or collector.meta_url
+    if url and collector.base:
+        url = urljoin(collector.base, url.strip())
     return Document(
         title=collector.title or collector.first_heading or filename,
         media_type="text/html",
         blocks=collector.blocks,
         audience=collector.audience,
-        url=collector.canonical or collector.meta_url,
+        url=url,
     )

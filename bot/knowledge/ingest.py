@@ -14,6 +14,9 @@ parent folders when another indexed file already has it (see ``IndexWriter.relpa
 
 A file's public URL: front-matter ``url:`` (HTML: canonical link), else the first matching
 ``index.url_templates`` glob, else none (renderers then attach the file or sign a download link).
+A relative ``url:`` (Hugo's ``url = "/docs/setup/"``, ``<link rel="canonical" href="setup.html">``)
+is resolved against the template's URL, as a browser resolves it against the page's address;
+one that still is no absolute http(s) URL is noted in the summary and the template's URL kept.
 
 Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
 first matching ``index.audience_rules`` glob, ``--audience``, else ``["public"]``. Rules are
@@ -33,13 +36,14 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
 from bot.knowledge.chunking import chunk_blocks
 from bot.knowledge.document import Unreadable
+from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported, read_document
 from bot.knowledge.schema import SCHEMA_VERSION
 from bot.knowledge.walk import BAD_NAME as BAD_NAME
@@ -50,6 +54,7 @@ from bot.knowledge.walk import Entry, Visited, shown, utf8_name, walk
 from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import count_files as count_files
 from bot.knowledge.writer import IndexWriter
+from bot.models import is_safe_url
 
 BATCH_FILES = 200
 # Part of every fingerprint: bumping it makes the next run re-read every file. "2": front
@@ -57,8 +62,11 @@ BATCH_FILES = 200
 # "3": Markdown HTML comments and thematic breaks and HTML role="navigation" furniture are no
 # longer indexed (already indexed, they must not stay searchable until their file changes);
 # an HTML table row is one passage; section names keep the underscores of `max_tokens`; a
-# PDF titled "Microsoft Word - x.docx" takes its file name.
-READER_VERSION = "3"
+# PDF titled "Microsoft Word - x.docx" takes its file name. "4": Hugo's TOML front matter
+# (``+++``) names the audience, where "3" indexed it as public text, and so does Hugo's
+# ``params.audience`` in either kind of front matter; ``<p hidden>`` (and other
+# hidden elements whose end tag may be left out) is not text; a relative page URL is resolved.
+READER_VERSION = "4"
 
 
 @dataclass
@@ -78,6 +86,8 @@ class IngestReport:
     folders_skipped: list[Skipped] = field(default_factory=list)
     # files indexed without some of their content (a PDF page pypdf could not read)
     warnings: list[Skipped] = field(default_factory=list)
+    # files indexed whole, with something the user should fix (a URL that is not one)
+    notes: list[Skipped] = field(default_factory=list)
 
 
 def base_audience(
@@ -115,6 +125,29 @@ def public_url(rule_path: str, settings: IndexSettings) -> str | None:
     return None
 
 
+def page_url(own: str | None, template_url: str | None) -> tuple[str | None, str | None]:
+    """The URL a file is cited with, and a note when its own URL cannot be used.
+
+    ``own`` (front matter or canonical link) wins when it is an absolute http(s) or mailto
+    URL. A relative one is resolved against ``template_url`` (the ``index.url_templates``
+    URL), as a browser resolves it against the page's address. Anything else would be dropped
+    by :class:`bot.models.Source` and leave the citation without a link, so the template's
+    URL (or none) is used and the note says why.
+    """
+    if not own or is_safe_url(own):
+        return own or template_url, None
+    joined = urljoin(template_url, own.strip()) if template_url else None
+    if joined and is_safe_url(joined):
+        return joined, None
+    shown_url = own if len(own) <= 80 else own[:77] + "..."
+    instead = (
+        f"cited with {template_url} from index.url_templates"
+        if template_url
+        else "cited without a link (make it absolute, or add an index.url_templates glob)"
+    )
+    return template_url, f"url {shown_url!r} is not an absolute http(s) URL; {instead}"
+
+
 def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
     """Absolute paths of the arguments; a missing one is an error before anything is written.
 
@@ -142,18 +175,22 @@ def ingest(
     audience: Sequence[str] | None = None,
     rebuild: bool = False,
     on_file: Callable[[str], None] | None = None,
+    on_page: PageCallback | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into the index at ``settings.path``; returns the run's report.
 
     ``audience`` (the ``--audience`` groups) is checked like front matter: naming no group is
-    a ValidationError, never a silent ``public``.
+    a ValidationError, never a silent ``public``. ``on_file(relpath)`` runs before each file
+    and ``on_page(page, pages)`` before each page of a PDF; a KeyboardInterrupt either raises
+    (Ctrl-C) stops the run there, the PDF being read left out whole (any other exception from
+    ``on_page`` counts as its reader's failure and skips the file).
     """
     roots = resolve_roots(paths)
     if audience is not None:
         audience = document_audience(list(audience))
     index_path = Path(settings.path).resolve()
     try:
-        return _ingest(roots, index_path, settings, audience, rebuild, on_file)
+        return _ingest(roots, index_path, settings, audience, rebuild, on_file, on_page)
     except sqlite3.Error as exc:
         hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
         raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
@@ -166,6 +203,7 @@ def _ingest(
     audience: Sequence[str] | None,
     rebuild: bool,
     on_file: Callable[[str], None] | None,
+    on_page: PageCallback | None,
 ) -> IngestReport:
     writer = IndexWriter(index_path, rebuild=rebuild)
     report = IngestReport()
@@ -190,7 +228,7 @@ def _ingest(
                     on_file(entry.relpath)
                 paths = rule_paths(entry.path, entry.rule_path, folders)
                 with writer.one_file():
-                    _ingest_one(writer, entry, paths, settings, audience, options, report)
+                    _ingest_one(writer, entry, paths, settings, audience, options, report, on_page)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
@@ -213,6 +251,7 @@ def _ingest_one(
     default_audience: Sequence[str] | None,
     options: str,
     report: IngestReport,
+    on_page: PageCallback | None = None,
 ) -> None:
     if entry.problem is not None:
         report.skipped.append(Skipped(entry.relpath, entry.problem))
@@ -252,15 +291,20 @@ def _ingest_one(
         report.unchanged += 1
         return
     try:
-        document = read_document(entry.path, data)
+        # only when asked for: a reader stand-in need not take the callback
+        progress = {} if on_page is None else {"on_page": on_page}
+        document = read_document(entry.path, data, **progress)
     except Unreadable as exc:
         report.skipped.append(Skipped(entry.relpath, str(exc)))
         return
     except Exception as exc:  # a hostile or odd file must never stop the run
         report.skipped.append(Skipped(entry.relpath, f"reader failed: {exc!r}"[:200]))
         return
-    if url and not document.url:
+    url, note = page_url(document.url, url)
+    if url != document.url:
         document = replace(document, url=url)
+    if note:
+        report.notes.append(Skipped(entry.relpath, note))
     chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
     count = writer.replace_file(
         entry.path,

@@ -8,6 +8,7 @@ text: HTML comments (outside code) and thematic breaks (``---``, ``***``).
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Hashable
 from typing import Any
 
@@ -29,6 +30,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _COMMENT_BLOCK = re.compile(r"^ {0,3}<!--")
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _without_comments(line: str) -> str:
@@ -77,22 +79,33 @@ class _FrontMatterLoader(yaml.SafeLoader):
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """Split a leading ``---`` YAML block (closed by ``---`` or ``...``) from the body.
+    """Split a leading front-matter block from the body: YAML between ``---`` lines (closed
+    by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo's default).
 
-    A file without a closed block is all body. A closed block that is not valid YAML, not a
-    mapping, or repeats a key makes the file Unreadable: the block may hold ``audience:``, so
-    guessing (indexing it as body text, and the file as public) could publish a private file.
-    An empty block is no front matter.
+    A file without a closed block is all body. A closed block that is not valid YAML or TOML,
+    not a mapping, or repeats a key makes the file Unreadable: the block may hold
+    ``audience:``, so guessing (indexing it as body text, and the file as public) could
+    publish a private file. An empty block is no front matter.
     """
-    if not text.startswith("---"):
-        return {}, text
     lines = text.split("\n")
-    if lines[0].strip() != "---":
+    opener = lines[0].strip() if text.startswith(("---", "+++")) else ""
+    if opener not in ("---", "+++"):
         return {}, text
+    closers = ("---", "...") if opener == "---" else ("+++",)
+    parse = _front_matter if opener == "---" else _toml_front_matter
     for end in range(1, len(lines)):
-        if lines[end].strip() in ("---", "..."):
-            return _front_matter(lines[1:end]), "\n".join(lines[end + 1 :])
+        if lines[end].strip() in closers:
+            return parse(lines[1:end]), "\n".join(lines[end + 1 :])
     return {}, text
+
+
+def _toml_front_matter(lines: list[str]) -> dict[str, Any]:
+    try:
+        return tomllib.loads("\n".join(lines))  # TOML itself refuses a key written twice
+    except tomllib.TOMLDecodeError as exc:
+        # The block starts on the file's second line; tomllib counts lines from 1 within it.
+        reason = _TOML_AT.sub(lambda m: f"(line {int(m[1]) + 1}, column {m[2]})", str(exc))
+        raise Unreadable(f"front matter is not valid TOML: {reason}") from None
 
 
 def _front_matter(lines: list[str]) -> dict[str, Any]:
@@ -126,6 +139,17 @@ def audience_from(value: object, label: str = "audience") -> tuple[str, ...]:
         return document_audience(value, label)
     except ValidationError as exc:
         raise Unreadable(str(exc)) from None
+
+
+def _front_matter_audience(meta: dict[str, Any]) -> tuple[str, ...] | None:
+    """``audience:``, or Hugo's ``params.audience`` (where Hugo asks custom keys to go): a
+    private page written either way must not be read as public."""
+    params = meta.get("params")
+    if "audience" not in meta and isinstance(params, dict) and "audience" in params:
+        return audience_from(params["audience"], "front matter params.audience")
+    if "audience" in meta:
+        return audience_from(meta["audience"], "front matter audience")
+    return None
 
 
 def read_markdown(text: str, filename: str) -> Document:
@@ -206,9 +230,7 @@ def read_markdown(text: str, filename: str) -> Document:
         title=title or filename,
         media_type="text/markdown",
         blocks=blocks,
-        audience=audience_from(meta["audience"], "front matter audience")
-        if "audience" in meta
-        else None,
+        audience=_front_matter_audience(meta),
         url=url,
         # a renderer hides the rest of the page too, but a forgotten "-->" deserves a word
         warnings=(

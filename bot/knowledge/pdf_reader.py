@@ -1,9 +1,10 @@
 """PDF reader (pypdf): one or more blocks per page, pages numbered from 1.
 
 An encrypted PDF that does not open with an empty password, a damaged file, or one with no
-extractable text (a scan) is Unreadable with the reason. Paragraphs and headings are rebuilt
-from the extracted lines by :func:`paragraphs`; page furniture (running headers and footers,
-bare page numbers) is removed first by :func:`strip_furniture`.
+extractable text (a scan) is Unreadable with the reason; one where most pages have no text (a
+scan with a typed cover page) is indexed with a warning naming those pages. Paragraphs and
+headings are rebuilt from the extracted lines by :func:`paragraphs`; page furniture (running
+headers and footers, bare page numbers) is removed first by :func:`strip_furniture`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -171,8 +173,16 @@ def _short_run(lines: list[str], start: int, limit: float) -> tuple[list[list[st
     return [group for group in groups if group], i
 
 
-def read_pdf(path: Path, data: bytes) -> Document:
-    """Extract each page's text as paragraph blocks tagged with the page number."""
+PageCallback = Callable[[int, int], None]
+"""Called with ``(page, pages)`` before each page is read: progress, and a place to stop."""
+
+
+def read_pdf(path: Path, data: bytes, on_page: PageCallback | None = None) -> Document:
+    """Extract each page's text as paragraph blocks tagged with the page number.
+
+    ``on_page`` runs before each page; what it raises (Ctrl-C) ends the read at once, so a
+    thousand-page manual does not hold up a stop.
+    """
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
@@ -201,7 +211,7 @@ def read_pdf(path: Path, data: bytes) -> Document:
         raise
     except Exception as exc:  # pypdf fails on damaged files in many ways (IndexError, …)
         raise Unreadable(f"damaged PDF ({exc.__class__.__name__}: {exc})") from None
-    pages, failed = _page_lines(reader, count)
+    pages, failed = _page_lines(reader, count, on_page)
     if failed and len(failed) == count:
         raise Unreadable(f"damaged PDF (no page could be read: {failed[0][1]})")
     pages = strip_furniture(pages)
@@ -223,7 +233,7 @@ def read_pdf(path: Path, data: bytes) -> Document:
         media_type="application/pdf",
         blocks=blocks,
         pages=len(pages),
-        warnings=_failed_pages(failed),
+        warnings=_failed_pages(failed) + _pages_without_text(pages, failed),
     )
 
 
@@ -239,7 +249,9 @@ def _own_title(title: str) -> str | None:
     return title
 
 
-def _page_lines(reader: PdfReader, count: int) -> tuple[list[list[str]], list[tuple[int, str]]]:
+def _page_lines(
+    reader: PdfReader, count: int, on_page: PageCallback | None = None
+) -> tuple[list[list[str]], list[tuple[int, str]]]:
     """Each page's lines, and ``(page, reason)`` for each page pypdf could not extract.
 
     pypdf's text extraction raises on some damaged pages (a font's broken character map, an
@@ -250,6 +262,8 @@ def _page_lines(reader: PdfReader, count: int) -> tuple[list[list[str]], list[tu
     pages: list[list[str]] = []
     failed: list[tuple[int, str]] = []
     for number in range(1, count + 1):
+        if on_page is not None:
+            on_page(number, count)
         try:
             text = reader.pages[number - 1].extract_text() or ""
         except DependencyError:
@@ -259,6 +273,31 @@ def _page_lines(reader: PdfReader, count: int) -> tuple[list[list[str]], list[tu
             text = ""
         pages.append(_lines(text.replace("\r\n", "\n").replace("\r", "\n")))
     return pages, failed
+
+
+def _page_ranges(numbers: list[int]) -> str:
+    """``[2, 3, 4, 7]`` as "2-4, 7"."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _pages_without_text(pages: list[list[str]], failed: list[tuple[int, str]]) -> tuple[str, ...]:
+    """A warning when at least half of the pages (two or more) have no text: images of pages,
+    as a scanner makes them, which search cannot find. A blank page or a full-page figure
+    here and there is normal and says nothing."""
+    unread = {number for number, _ in failed}
+    empty = [n for n, lines in enumerate(pages, start=1) if n not in unread and not any(lines)]
+    if len(empty) < 2 or 2 * len(empty) < len(pages):
+        return ()
+    return (
+        f"{len(empty)} of {len(pages)} pages have no text (scanned images?) and cannot be "
+        f"found by search: pages {_page_ranges(empty)}",
+    )
 
 
 def _failed_pages(failed: list[tuple[int, str]]) -> tuple[str, ...]:

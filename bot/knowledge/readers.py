@@ -9,7 +9,7 @@ from bot.knowledge.document import Document, Unreadable
 from bot.knowledge.encoding import decode, decode_html
 from bot.knowledge.html_reader import read_html
 from bot.knowledge.markdown_reader import read_markdown, read_text
-from bot.knowledge.pdf_reader import read_pdf
+from bot.knowledge.pdf_reader import PageCallback, read_pdf
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst"})
@@ -31,13 +31,16 @@ def _text(data: bytes, decoder: Callable[[bytes], str]) -> str:
     return text
 
 
-def read_document(path: Path, data: bytes) -> Document:
-    """Parse ``data`` (the bytes of ``path``); raises Unreadable with the reason to skip it."""
+def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) -> Document:
+    """Parse ``data`` (the bytes of ``path``); raises Unreadable with the reason to skip it.
+
+    ``on_page(page, pages)`` runs before each page of a PDF (see :func:`read_pdf`).
+    """
     if not data.strip():
         raise Unreadable("empty file")
     suffix = path.suffix.lower()
     if suffix in PDF_SUFFIXES:
-        document = read_pdf(path, data)
+        document = read_pdf(path, data, on_page)
     elif suffix in HTML_SUFFIXES:
         document = read_html(_text(data, decode_html), path.name)
     elif suffix in MARKDOWN_SUFFIXES:

@@ -28,6 +28,8 @@ from bot.errors import KnowledgeIndexError
 
 SCHEMA_VERSION = 6
 REBUILD_HINT = "rebuild it: `citecast ingest --rebuild PATH...` with the folders and files it holds"
+# another program's database: a rebuild refuses to replace it (bot.knowledge.writer.foreign_file)
+FOREIGN_HINT = "set index.path to a new file, or remove this one if nothing needs it"
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -99,8 +101,12 @@ def check_schema(conn: sqlite3.Connection, where: str) -> None:
         return
     if version == 0:
         # every schema citecast ever wrote set user_version: an empty file, or another program's
-        what = f"tables: {', '.join(sorted(tables))}" if tables else "an empty database"
-        raise KnowledgeIndexError(f"{where} is not a citecast index ({what}); {REBUILD_HINT}")
+        if not tables:
+            raise KnowledgeIndexError(
+                f"{where} is not a citecast index (an empty database); {REBUILD_HINT}"
+            )
+        what = f"tables: {', '.join(sorted(tables))}"
+        raise KnowledgeIndexError(f"{where} is not a citecast index ({what}); {FOREIGN_HINT}")
     if version == SCHEMA_VERSION:
         missing = ", ".join(sorted(needed - tables))
         raise KnowledgeIndexError(f"{where} is damaged (no {missing} table); {REBUILD_HINT}")

@@ -7,6 +7,9 @@ caches of search results know to forget.
 
 A file's ``relpath`` is the first half of its source ids (``relpath#chunk``), so it is unique
 in the index and kept while the file stays indexed: see :meth:`IndexWriter.relpath_for`.
+
+A rebuild never deletes what is plainly another program's file (:func:`foreign_file`): an
+``index.path`` pointed at the store by mistake must not cost its conversations and outbox.
 """
 
 from __future__ import annotations
@@ -29,6 +32,52 @@ from bot.knowledge.schema import (
     create_schema,
 )
 
+# The tables of a citecast index; a database with none of them is some other program's.
+_INDEX_TABLES = frozenset(("meta", "roots", "files", "chunks", "chunks_fts"))
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def foreign_file(path: Path) -> str | None:
+    """What ``path`` holds when it is plainly not a citecast index, so a rebuild must not
+    delete it: "a folder", "not an SQLite database" or "tables: …" of a database that has
+    none of an index's tables. None when there is nothing to lose: no file, an empty one, or
+    an index (old, damaged or unreadable: a rebuild is its cure)."""
+    if path.is_dir():
+        return "a folder"
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(_SQLITE_HEADER))
+    except OSError:
+        return None  # missing, or unreadable: opening it for the rebuild says why
+    if not head:
+        return None
+    if head != _SQLITE_HEADER:
+        return "not an SQLite database"
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    tables = sorted(str(name) for (name,) in rows if not str(name).startswith("sqlite_"))
+    if tables and not _INDEX_TABLES.intersection(tables):
+        return f"tables: {', '.join(tables)}"
+    return None
+
+
+def refuse_foreign(path: Path) -> None:
+    """Raise KnowledgeIndexError when a rebuild would replace another program's file."""
+    found = foreign_file(path)
+    if found is not None:
+        raise KnowledgeIndexError(
+            f"{path} is not a citecast index ({found}); --rebuild does not replace it: "
+            "set index.path to a new file, or remove this one yourself"
+        )
+
 
 class IndexWriter:
     """Creates (or opens and checks) the index file and applies one ingest run to it."""
@@ -36,6 +85,7 @@ class IndexWriter:
     def __init__(self, path: str | Path, *, rebuild: bool = False) -> None:
         self.path = Path(path)
         if rebuild:
+            refuse_foreign(self.path)
             for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
                 leftover.unlink(missing_ok=True)
         fresh = not self.path.exists()
