@@ -17,7 +17,8 @@ it grows (see ``discord_history``). The bot ignores itself and every other bot.
 Where the bot may not post (by its cached permissions) it computes nothing and logs one line;
 a channel that refuses it anyway, or is deleted meanwhile, gets no apology (it would be refused
 too), nor does an answer someone deleted while it was being written. A question deleted while
-being answered takes the bot's replies so far with it.
+being answered takes the bot's replies so far with it. An edited question is answered again
+in the bot's own messages (see ``discord_edits``).
 """
 
 from __future__ import annotations
@@ -25,22 +26,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.connectors.base import fit_question
-from bot.connectors.discord_audience import channel_audience, dm_audience
-from bot.connectors.discord_history import (
-    conversation_for,
-    question_text,
-    referenced,
-    remember_posted,
-    reply_chain,
-    with_stored_answers,
+from bot.connectors.discord_audience import answer_audience
+from bot.connectors.discord_edits import Asked, AskedQuestions, QuestionEditedError, until_edited
+from bot.connectors.discord_history import conversation_of, question_text, remember_posted
+from bot.connectors.discord_http import (
+    build_client,
+    keep_trying,
+    log_exit,
+    setup_problem,
+    stop_reason,
+    unreachable,
+    wait_started,
 )
-from bot.connectors.discord_http import build_client, log_exit, setup_problem, stop_reason
 from bot.connectors.discord_notices import keep_typing, notify, withdraw
 from bot.connectors.discord_send import (
     DEFAULT_UPLOAD_LIMIT,
@@ -49,16 +52,16 @@ from bot.connectors.discord_send import (
 )
 from bot.connectors.discord_stream import StreamedReply
 from bot.connectors.discord_triggers import (
-    is_reply,
+    Trigger,
     may_embed,
-    mentions_me,
     missing_permission,
+    resolve_channel,
+    trigger_of,
     where,
     written_by_a_person,
 )
 from bot.connectors.render_context import context_for
 from bot.errors import ConfigError
-from bot.models import Exchange
 from renderers.base import RenderContext, capabilities_for
 
 if TYPE_CHECKING:
@@ -68,7 +71,6 @@ if TYPE_CHECKING:
     from bot.runtime import Services
 
 log = logging.getLogger(__name__)
-Trigger = Literal["dm", "mention", "reply", "forum"]
 # how long start() waits for the gateway session; a slower Discord keeps connecting after it
 CONNECT_WAIT = 15.0
 # as on every channel, the assistant reads at most web.max_question_chars of a question
@@ -96,10 +98,12 @@ class DiscordConnector:
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._retrying: asyncio.Task[None] | None = None  # while Discord cannot be reached
         self._in_flight: set[asyncio.Task[Any]] = set()
         # the questions being answered, by message id, and those deleted meanwhile
         self._answering: dict[int, asyncio.Task[Any]] = {}
         self._withdrawn: set[int] = set()
+        self._asked = AskedQuestions()  # the questions taken up, followed through their edits
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
         self.on_handled: Callable[[int], None] | None = None
@@ -113,23 +117,13 @@ class DiscordConnector:
 
         Waits until the gateway session is up (or ``CONNECT_WAIT`` seconds, then keeps
         connecting in the background), so that a refused token or a privileged intent the bot
-        may not use fails start-up with one ConfigError saying what to fix. Any other failure
-        to connect is logged in one line and serving goes on without Discord.
+        may not use fails start-up with one ConfigError saying what to fix. If Discord cannot
+        be reached (network, DNS, an outage), serving goes on and a fresh client tries again in
+        the background (``keep_trying``); any other failure is logged in one line.
         """
         capabilities_for("discord", self.services.settings.capabilities.get("discord"))
-        client = build_client(
-            self.settings, self._on_ready, self._on_message, self._on_connect, self._on_delete
-        )
-        self.client = client
-        task = asyncio.create_task(client.start(self.settings.token), name="discord")
-        self._task = task
-        connected = asyncio.create_task(self.connected.wait())
-        try:
-            await asyncio.wait(
-                {task, connected}, timeout=CONNECT_WAIT, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            connected.cancel()
+        client, task = self._launch()
+        await wait_started(task, self.connected, CONNECT_WAIT)
         if not task.done():
             if not self.connected.is_set():
                 log.warning("discord: not connected after %gs; still trying", CONNECT_WAIT)
@@ -140,10 +134,27 @@ class DiscordConnector:
         problem = setup_problem(error)
         if problem is not None:
             raise problem
-        log.error("discord: could not connect, so Discord is not served: %s", stop_reason(error))
+        if not unreachable(error):
+            log.error(
+                "discord: could not connect, so Discord is not served: %s", stop_reason(error)
+            )
+            return
+        log.warning("discord: cannot reach Discord (%s); still trying", stop_reason(error))
+        retry = keep_trying(self._launch, self.connected, self.settings.retry_backoff)
+        self._retrying = asyncio.create_task(retry, name="discord-retry")
+
+    def _launch(self) -> tuple[discord.Client, asyncio.Task[None]]:
+        """A new client, logging in and connecting in the background."""
+        handlers = (self._on_ready, self._on_message, self._on_connect, self._on_delete)
+        client = build_client(self.settings, *handlers, self._on_edit)
+        self.client = client
+        self._task = asyncio.create_task(client.start(self.settings.token), name="discord")
+        return client, self._task
 
     async def stop(self, grace: float = 10.0) -> None:
         """Let answers in flight finish (up to ``grace`` seconds), then close the client."""
+        if self._retrying is not None:
+            self._retrying.cancel()
         if self._in_flight:
             _, pending = await asyncio.wait(set(self._in_flight), timeout=grace)
             for task in pending:
@@ -167,101 +178,93 @@ class DiscordConnector:
         self.ready.set()
 
     async def _on_message(self, message: discord.Message) -> None:
+        await self._handle(message.id, self._take_up(message))
+
+    async def _on_edit(self, message: discord.Message) -> None:
+        await self._handle(message.id, self._follow_edit(message))
+
+    async def _handle(self, message_id: int, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.current_task()
         if task is not None:
             self._in_flight.add(task)
         try:
-            await self._resolve_channel(message)
-            trigger = await self.trigger(message)
-            if trigger is None:
-                return
-            if not self.services.store.claim_once("discord-message", str(message.id)):
-                return
-            if task is not None:
-                self._answering[message.id] = task
-            await self.answer(message, trigger)
+            await work
         except Exception:  # the gateway loop must survive any single bad event
-            log.exception("discord: failed to handle message %s", message.id)
+            log.exception("discord: failed to handle message %s", message_id)
         finally:
             if task is not None:
                 self._in_flight.discard(task)
+            if self.on_handled is not None:
+                self.on_handled(message_id)
+
+    async def _take_up(self, message: discord.Message) -> None:
+        """Answer ``message`` if it is a question for the bot that nobody answered yet."""
+        await resolve_channel(self.client, message)
+        trigger = await self.trigger(message)
+        if trigger is None:
+            return
+        if not self.services.store.claim_once("discord-message", str(message.id)):
+            return
+        await self._answer_latest(message, trigger, self._asked.add(message.id))
+
+    async def _follow_edit(self, message: discord.Message) -> None:
+        """Answer an edited question again (in place), or one the edit made a question."""
+        me = self.client.user if self.client else None
+        if me is None or not written_by_a_person(message, me.id):
+            return  # the bot's own edits (every streamed answer) come back as updates too
+        asked = self._asked.get(message.id)
+        if asked is None and message.edited_at is None:
+            return  # Discord added link previews: the text is as it was
+        await resolve_channel(self.client, message)
+        trigger = await self.trigger(message)
+        if trigger is None:
+            return  # no question for the bot (any more): an earlier answer stays as it is
+        if asked is None:
+            if self.services.store.claim_once("discord-message", str(message.id)):
+                await self._answer_latest(message, trigger, self._asked.add(message.id))
+            else:  # answered before the bot started: by messages it does not know of
+                log.info("discord: %s was edited; it was answered before, so left", message.id)
+            return
+        text = question_text(message, me.id)
+        if not text or text == asked.text:
+            return  # the same question, or nothing left to answer: the answer stands
+        asked.text, asked.pending = text, (message, trigger)
+        if asked.busy:
+            return  # the answer being written stops at its next step and takes this edit up
+        await self._answer_latest(message, trigger, asked)
+
+    async def _answer_latest(
+        self, message: discord.Message, trigger: Trigger, asked: Asked
+    ) -> None:
+        """Answer ``message``, then each edit of it that arrived meanwhile, in the same replies."""
+        task = asyncio.current_task()
+        asked.busy = True
+        if task is not None:
+            self._answering[message.id] = task
+        try:
+            while True:
+                asked.pending = None
+                me = self.client.user if self.client else None
+                asked.text = question_text(message, me.id if me else 0)
+                await self.answer(message, trigger, asked)
+                if asked.pending is None:
+                    return
+                message, trigger = asked.pending
+        finally:
+            asked.busy = False
             self._answering.pop(message.id, None)
             self._withdrawn.discard(message.id)
-            if self.on_handled is not None:
-                self.on_handled(message.id)
-
-    async def _resolve_channel(self, message: discord.Message) -> None:
-        """Fetch a guild channel missing from the cache (e.g. a thread seen before its create).
-
-        Without it a forum post whose THREAD_CREATE has not arrived yet would look like a
-        message in an unknown channel and its forum could not be recognised.
-        """
-        channel = message.channel
-        if not isinstance(channel, discord.PartialMessageable) or message.guild is None:
-            return
-        me = self.client.user if self.client is not None else None
-        if self.client is None or me is None or not written_by_a_person(message, me.id):
-            return
-        maybe_for_us = (
-            message.id == channel.id  # a forum post's first message has the thread's id
-            or is_reply(message)
-            or mentions_me(message, me.id)
-        )
-        if not maybe_for_us:
-            return
-        try:
-            fetched = await self.client.fetch_channel(channel.id)
-        except discord.HTTPException as exc:
-            log.info("discord: cannot fetch channel %s: %s", channel.id, exc)
-            return
-        if isinstance(fetched, discord.Thread | discord.TextChannel | discord.VoiceChannel):
-            message.channel = fetched
-
-    def _in_scope(self, channel: Any) -> bool:
-        configured = set(self.settings.channels) | set(self.settings.forum_channels)
-        if not self.settings.channels:
-            return True
-        parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
-        return channel.id in configured or parent_id in configured
 
     async def trigger(self, message: discord.Message) -> Trigger | None:
         """Why the bot should answer ``message``, or None to stay quiet."""
         me = self.client.user if self.client else None
-        if me is None or not written_by_a_person(message, me.id):
-            return None
-        channel = message.channel
-        if isinstance(channel, discord.DMChannel):
-            return "dm"
-        if message.guild is None:
-            return None
-        if (
-            isinstance(channel, discord.Thread)
-            and channel.parent_id in self.settings.forum_channels
-            and message.id == channel.id
-        ):
-            return "forum"
-        if not self._in_scope(channel):
-            return None
-        if mentions_me(message, me.id):
-            return "mention"
-        if is_reply(message):
-            parent = await referenced(message)
-            if parent is not None and parent.author.id == me.id:
-                return "reply"
-        return None
+        return None if me is None else await trigger_of(message, me.id, self.settings)
 
     # -- answering ---------------------------------------------------------------------------
 
     async def audience_for(self, message: discord.Message) -> frozenset[str]:
         """The audience groups of whoever can read the answer to ``message``."""
-        channel = message.channel
-        if isinstance(channel, discord.DMChannel) or message.guild is None:
-            guilds = self.client.guilds if self.client else []
-            return await dm_audience(message.author, guilds, self.settings)
-        if isinstance(channel, discord.Thread | discord.abc.GuildChannel):
-            me = self.client.user if self.client else None
-            return channel_audience(channel, self.settings, me.id if me else 0)
-        return frozenset(self.settings.public_audience)
+        return await answer_audience(message, self.client, self.settings)
 
     def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
         """Rendering for this channel: embeds (when it may embed there), upload limit, links.
@@ -280,18 +283,14 @@ class DiscordConnector:
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
         return context_for(self.services, audience, capabilities_for("discord", overrides))
 
-    async def conversation(
-        self, message: discord.Message, bot_id: int
-    ) -> tuple[str, tuple[Exchange, ...]]:
-        """The stored conversation ``message`` continues, and its history for the model: the
-        reply chain's last ``history_limit`` exchanges, answers taken from the stored turns."""
-        chain = await reply_chain(message, bot_id, self.settings.history_limit)
-        store = self.services.store
-        conversation = conversation_for(message, chain, store)
-        return conversation, with_stored_answers(chain.history, store.turns(conversation))
+    async def answer(
+        self, message: discord.Message, trigger: Trigger, asked: Asked | None = None
+    ) -> None:
+        """Answer ``message`` in its channel, storing the turn; apologise briefly on failure.
 
-    async def answer(self, message: discord.Message, trigger: Trigger) -> None:
-        """Answer ``message`` in its channel, storing the turn; apologise briefly on failure."""
+        With ``asked`` (the question as followed through its edits) the answer is written into
+        the messages already posted for it, and stops when the question is edited meanwhile.
+        """
         me = self.client.user if self.client else None
         bot_id = me.id if me else 0
         settings = self.settings
@@ -308,11 +307,15 @@ class DiscordConnector:
         if not question:
             empty = message.attachments or message.stickers
             hint = NO_WORDS if empty else settings.empty_question_message
-            await notify(message, hint, settings)
+            notice = await notify(message, hint, settings)
+            if notice is not None and asked is not None:  # an edit that asks is answered here
+                asked.replies = [notice]
             return
-        conversation, history = await self.conversation(message, bot_id)
         store = self.services.store
-        posted: list[discord.Message] = []
+        conversation, history = await conversation_of(message, bot_id, settings, store)
+        earlier = list(asked.replies) if asked is not None else []
+        posted: list[discord.Message] = list(earlier)
+        reply: StreamedReply | None = None
 
         def remember(sent: discord.Message) -> None:
             # every message posted for this turn is recorded at once with its conversation
@@ -330,13 +333,21 @@ class DiscordConnector:
                     remember(notice)
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
-            reply = StreamedReply(message.channel, message, settings, context, on_posted=remember)
+            reply = StreamedReply(
+                message.channel, message, settings, context, on_posted=remember, reuse=earlier
+            )
             events = self.services.assistant.stream(question, audience, history)
+            if asked is not None:
+                events = until_edited(events, asked)
             result = await reply.run(events)
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
             log.info(
                 "discord: answered %s (%s) in %d message(s)", message.id, trigger, len(reply.posted)
             )
+        except QuestionEditedError:
+            # the edited text is answered next, in what was posted so far
+            log.info("discord: %s was edited while being answered; answering it again", message.id)
+            store.finish_turn(turn_id, None, None, status="failed")
         except (ChannelClosedError, MessageGoneError) as exc:
             # nobody could read an apology there, or a moderator deleted the answer meanwhile
             log.error(
@@ -365,6 +376,8 @@ class DiscordConnector:
             )
         finally:
             typing.cancel()
+            if asked is not None and reply is not None:
+                asked.replies = list(reply.posted)
 
     async def _on_delete(self, message_ids: set[int]) -> None:
         """Stop answering questions that were deleted (by the asker or a moderator)."""

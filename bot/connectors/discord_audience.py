@@ -113,3 +113,17 @@ async def dm_audience(
         for role in member.roles:
             groups |= _groups(settings.audience_by_role, role.id)
     return frozenset(groups)
+
+
+async def answer_audience(
+    message: discord.Message, client: discord.Client | None, settings: DiscordSettings
+) -> frozenset[str]:
+    """The audience groups of whoever can read the answer to ``message``."""
+    channel = message.channel
+    if isinstance(channel, discord.DMChannel) or message.guild is None:
+        guilds = client.guilds if client else []
+        return await dm_audience(message.author, guilds, settings)
+    if isinstance(channel, discord.Thread | discord.abc.GuildChannel):
+        me = client.user if client else None
+        return channel_audience(channel, settings, me.id if me else 0)
+    return frozenset(settings.public_audience)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.connectors.discord_triggers import own_role_ids
+from bot.config import DiscordSettings
+from bot.connectors.discord_triggers import own_role_ids, referenced
 from bot.errors import StoreError
 from bot.models import Exchange
 from bot.store import Store, Turn
@@ -95,22 +96,6 @@ def _prose(parts: list[discord.Message]) -> str:
     return "\n\n".join(prose)
 
 
-async def referenced(message: discord.Message) -> discord.Message | None:
-    """The message ``message`` replies to (from the event when included, else fetched)."""
-    ref = message.reference
-    if ref is None or ref.message_id is None:
-        return None
-    if isinstance(ref.resolved, discord.Message):
-        return ref.resolved
-    if isinstance(ref.resolved, discord.DeletedReferencedMessage):
-        return None
-    try:
-        return await message.channel.fetch_message(ref.message_id)
-    except discord.HTTPException as exc:
-        log.info("discord: cannot fetch replied-to message %s: %s", ref.message_id, exc)
-        return None
-
-
 def with_stored_answers(history: tuple[Exchange, ...], turns: list[Turn]) -> tuple[Exchange, ...]:
     """``history`` with each answer taken from the conversation's stored turn for its question
     when there is one: the whole answer, whichever of its messages was replied to (a walk back
@@ -177,6 +162,16 @@ def conversation_for(message: discord.Message, chain: Chain, store: Store) -> st
         if recorded is not None:
             return recorded
     return f"discord:{channel_id}:{chain.root_id}"
+
+
+async def conversation_of(
+    message: discord.Message, bot_id: int, settings: DiscordSettings, store: Store
+) -> tuple[str, tuple[Exchange, ...]]:
+    """The stored conversation ``message`` continues, and its history for the model: the
+    reply chain's last ``history_limit`` exchanges, answers taken from the stored turns."""
+    chain = await reply_chain(message, bot_id, settings.history_limit)
+    conversation = conversation_for(message, chain, store)
+    return conversation, with_stored_answers(chain.history, store.turns(conversation))
 
 
 def remember_posted(

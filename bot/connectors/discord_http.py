@@ -118,18 +118,79 @@ def log_exit(task: asyncio.Task[None]) -> None:
         log.error("discord: the client stopped: %s", exc, exc_info=exc)
 
 
+# the shortest and longest waits between two attempts to reach Discord when it could not be
+# reached at start (``retry_backoff`` may be 0, which must not become a busy loop)
+MIN_START_RETRY_DELAY = 0.1
+MAX_START_RETRY_DELAY = 300.0
+
+
+def unreachable(exc: BaseException | None) -> bool:
+    """Whether ``exc`` says only that Discord could not be reached (network, DNS, a 5xx at
+    login): something that may pass, unlike a refused token."""
+    network = OSError | aiohttp.ClientError | TimeoutError
+    return isinstance(exc, network | discord.DiscordServerError | discord.GatewayNotFound)
+
+
+async def wait_started(
+    task: asyncio.Task[None], connected: asyncio.Event, timeout: float | None
+) -> None:
+    """Until the gateway session is up (``connected``), the client's ``task`` ends, or
+    ``timeout`` seconds pass."""
+    waiter = asyncio.create_task(connected.wait())
+    try:
+        await asyncio.wait({task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+
+
+async def keep_trying(
+    launch: Callable[[], tuple[discord.Client, asyncio.Task[None]]],
+    connected: asyncio.Event,
+    delay: float,
+) -> None:
+    """Start a fresh client (``launch``) after ``delay`` seconds, the wait doubling up to
+    ``MAX_START_RETRY_DELAY``, until one connects or stops for a reason that trying again
+    cannot fix (logged in one line, as :func:`log_exit` does).
+
+    A fresh client each time: each failed one is closed (so no HTTP session leaks), and a
+    closed discord.py client keeps its closed connection pool.
+    """
+    delay = max(delay, MIN_START_RETRY_DELAY)
+    while True:
+        await asyncio.sleep(delay)
+        client, task = launch()
+        await wait_started(task, connected, None)
+        if not task.done():
+            task.add_done_callback(log_exit)
+            return
+        await client.close()
+        error = None if task.cancelled() else task.exception()
+        if not unreachable(error):
+            log_exit(task)
+            return
+        delay = min(delay * 2, MAX_START_RETRY_DELAY)
+        log.warning(
+            "discord: still cannot reach Discord (%s); trying again in %gs",
+            stop_reason(error),
+            delay,
+        )
+
+
 def build_client(
     settings: DiscordSettings,
     on_ready: Callable[[], Coroutine[Any, Any, None]],
     on_message: Callable[[discord.Message], Coroutine[Any, Any, None]],
     on_connect: Callable[[], Coroutine[Any, Any, None]] | None = None,
     on_delete: Callable[[set[int]], Coroutine[Any, Any, None]] | None = None,
+    on_edit: Callable[[discord.Message], Coroutine[Any, Any, None]] | None = None,
 ) -> discord.Client:
     """A ``discord.Client`` with our intents, handlers and (when configured) redirected URLs.
 
     ``on_connect`` runs when the gateway session is established (READY: the token and the
     intents were accepted), before ``on_ready``, which waits for the guilds to arrive.
     ``on_delete`` gets the ids of deleted messages (one, or a bulk delete's), cached or not.
+    ``on_edit`` gets every edited message as it is now, cached or not (the client keeps no
+    message cache, so ``on_message_edit`` would never fire); see :func:`tolerate_partial_updates`.
 
     ``allowed_mentions`` is ``none()`` client-wide as well as on every send, so even a message
     built outside the connector's send path cannot ping anyone.
@@ -171,7 +232,45 @@ def build_client(
 
         client.event(_named("on_raw_message_delete", one))
         client.event(_named("on_raw_bulk_message_delete", bulk))
+    if on_edit is not None:
+        edited = on_edit
+
+        async def edit(event: discord.RawMessageUpdateEvent) -> None:
+            await edited(event.message)
+
+        client.event(_named("on_raw_message_edit", edit))
+    tolerate_partial_updates(client)
     return client
+
+
+# the fields discord.py's Message needs; Discord may leave them out of a MESSAGE_UPDATE that
+# only adds link previews ({id, channel_id, guild_id, embeds})
+MESSAGE_FIELDS = ("type", "content", "author", "timestamp")
+
+
+def tolerate_partial_updates(client: discord.Client) -> None:
+    """Skip MESSAGE_UPDATE payloads that are not whole messages, instead of crashing.
+
+    discord.py (2.5 and later) builds a full ``Message`` from every MESSAGE_UPDATE, and a
+    partial one (Discord documents that an update may carry only some fields, e.g. an embed
+    unfurl) raises KeyError inside the gateway's read loop, which ends ``Client.start``: one link
+    preview would stop the bot for good. Such an update changes no question text, so it is
+    dropped here, before the parser; every whole update still reaches discord.py unchanged.
+    """
+    parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
+    parse = parsers.get("MESSAGE_UPDATE")
+    if parse is None:
+        return
+    whole = parse
+
+    def guarded(data: Any) -> None:
+        if not isinstance(data, dict) or any(key not in data for key in MESSAGE_FIELDS):
+            found = data.get("id") if isinstance(data, dict) else None
+            log.debug("discord: skipping a partial update of message %s", found)
+            return
+        whole(data)
+
+    parsers["MESSAGE_UPDATE"] = guarded
 
 
 def _named(

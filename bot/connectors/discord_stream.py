@@ -15,14 +15,20 @@ and delivered without them: the sources always arrive.
 
 ``on_posted`` is told of each message as soon as it is sent (edits keep a message's id), so the
 connector can record its conversation even while the answer is still streaming or if it fails.
+
+``reuse`` are messages the bot already posted for the same question (an earlier answer, or a
+hint, before the question was edited): the new answer is written into them in order, as if this
+reply had posted them, and the files they carried are removed with their first edit; one that
+was deleted since is replaced by a new message.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -32,6 +38,7 @@ from bot.config import DiscordSettings
 from bot.connectors.discord_send import (
     SUPPRESS_EMBEDS,
     FilesRefusedError,
+    MessageGoneError,
     edit_message,
     file_batches,
     send_message,
@@ -58,6 +65,7 @@ class StreamedReply:
         clock: Callable[[], float] = time.monotonic,
         *,
         on_posted: Callable[[discord.Message], None] | None = None,
+        reuse: Sequence[discord.Message] = (),
     ) -> None:
         self.channel = channel
         self.on_posted = on_posted
@@ -66,8 +74,10 @@ class StreamedReply:
         self.clock = clock
         self.context = context
         self.renderer = StreamRenderer("discord", context)
-        self.posted: list[discord.Message] = []
-        self._shown: list[str] = []
+        self.posted: list[discord.Message] = list(reuse)
+        self._shown: list[str] = [sent.content for sent in reuse]
+        # reused messages whose files belong to the earlier answer (dropped at their next edit)
+        self._stale_files = set(range(len(self.posted)))
         self._last_update = float("-inf")
 
     async def run(self, events: AsyncIterator[ReplyEvent]) -> Reply:
@@ -102,22 +112,41 @@ class StreamedReply:
         drop_files: bool = False,
     ) -> None:
         if index < len(self.posted):
-            self.posted[index] = await edit_message(
-                self.posted[index], message, self.settings, files=files, drop_files=drop_files
-            )
-        else:
-            # each part replies to the one before (the first to the question), so a reply to
-            # any part leads back through the whole answer to the question (see discord_history)
-            reply_to = self.question if index == 0 else self.posted[index - 1]
-            self._append(
-                await send_message(
-                    self.channel, message, self.settings, files=files, reply_to=reply_to
+            stale = index in self._stale_files
+            try:
+                self.posted[index] = await edit_message(
+                    self.posted[index],
+                    message,
+                    self.settings,
+                    files=files,
+                    drop_files=drop_files or stale,
                 )
-            )
+            except MessageGoneError:
+                if not stale:  # deleted while this answer was being written: it stops
+                    raise
+                # the earlier answer's message was deleted since: this answer sends its own
+                self.posted[index] = await self._send(index, message, files)
+                self._tell(self.posted[index])
+            self._stale_files.discard(index)
+        else:
+            self._append(await self._send(index, message, files))
+
+    async def _send(
+        self, index: int, message: Mapping[str, Any], files: list[Mapping[str, Any]] | tuple[()]
+    ) -> discord.Message:
+        # each part replies to the one before (the first to the question), so a reply to any
+        # part leads back through the whole answer to the question (see discord_history)
+        reply_to = self.question if index == 0 else self.posted[index - 1]
+        return await send_message(
+            self.channel, message, self.settings, files=files, reply_to=reply_to
+        )
 
     def _append(self, sent: discord.Message) -> None:
         """Remember a newly sent message and tell ``on_posted``."""
         self.posted.append(sent)
+        self._tell(sent)
+
+    def _tell(self, sent: discord.Message) -> None:
         if self.on_posted is not None:
             self.on_posted(sent)
 
@@ -140,7 +169,9 @@ class StreamedReply:
             await self._put(index, message, files, drop_files=drop_files)
         if messages:
             for extra in self.posted[len(messages) :]:
-                await with_retries(extra.delete, self.settings, "deleting a surplus message")
+                # one someone deleted already is as good as deleted: the answer stands
+                with contextlib.suppress(MessageGoneError):
+                    await with_retries(extra.delete, self.settings, "deleting a surplus message")
             del self.posted[len(messages) :]
         for batch in batches:
             files_only = {"content": "", "embeds": [], "flags": 0}

@@ -9,7 +9,9 @@ replies count.
 
 The bot is mentioned by ``<@id>``, ``<@!id>`` (both arrive in ``mentions``) or by a role it
 holds: typing ``@citecast`` in a guild often picks the bot's own managed role instead of its
-user, and Discord notifies every holder of a mentioned role.
+user, and Discord notifies every holder of a mentioned role. :func:`trigger_of` says why a
+message is a question (a DM, a mention in scope, a reply to the bot, a new forum post), for a
+new message and for an edited one alike.
 
 Before the assistant runs, the bot's cached permissions in the channel are checked: where it
 cannot view or post, the answer could never arrive, so it is neither computed nor attempted;
@@ -18,8 +20,16 @@ where it may not embed links, sources are listed as text even when ``discord.emb
 
 from __future__ import annotations
 
+import logging
+from typing import Literal
+
 import discord
 
+from bot.config import DiscordSettings
+
+log = logging.getLogger(__name__)
+# why the bot answers a message
+Trigger = Literal["dm", "mention", "reply", "forum"]
 # the message types a person writes a question as; everything else is made by Discord
 QUESTION_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 
@@ -100,3 +110,84 @@ def where(channel: object) -> str:
     cid = getattr(channel, "id", "?")
     shown = f"#{name} ({cid})" if name else f"channel {cid}"
     return f"{shown} in {guild.name}" if isinstance(guild, discord.Guild) else shown
+
+
+async def referenced(message: discord.Message) -> discord.Message | None:
+    """The message ``message`` replies to (from the event when included, else fetched)."""
+    ref = message.reference
+    if ref is None or ref.message_id is None:
+        return None
+    if isinstance(ref.resolved, discord.Message):
+        return ref.resolved
+    if isinstance(ref.resolved, discord.DeletedReferencedMessage):
+        return None
+    try:
+        return await message.channel.fetch_message(ref.message_id)
+    except discord.HTTPException as exc:
+        log.info("discord: cannot fetch replied-to message %s: %s", ref.message_id, exc)
+        return None
+
+
+async def resolve_channel(client: discord.Client | None, message: discord.Message) -> None:
+    """Fetch a guild channel missing from the cache (e.g. a thread seen before its create).
+
+    Without it a forum post whose THREAD_CREATE has not arrived yet would look like a
+    message in an unknown channel and its forum could not be recognised.
+    """
+    channel = message.channel
+    if not isinstance(channel, discord.PartialMessageable) or message.guild is None:
+        return
+    me = client.user if client is not None else None
+    if client is None or me is None or not written_by_a_person(message, me.id):
+        return
+    maybe_for_us = (
+        message.id == channel.id  # a forum post's first message has the thread's id
+        or is_reply(message)
+        or mentions_me(message, me.id)
+    )
+    if not maybe_for_us:
+        return
+    try:
+        fetched = await client.fetch_channel(channel.id)
+    except discord.HTTPException as exc:
+        log.info("discord: cannot fetch channel %s: %s", channel.id, exc)
+        return
+    if isinstance(fetched, discord.Thread | discord.TextChannel | discord.VoiceChannel):
+        message.channel = fetched
+
+
+def in_scope(channel: object, settings: DiscordSettings) -> bool:
+    """Whether mentions in ``channel`` are answered (``discord.channels``, or a thread of one)."""
+    configured = set(settings.channels) | set(settings.forum_channels)
+    if not settings.channels:
+        return True
+    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+    return getattr(channel, "id", None) in configured or parent_id in configured
+
+
+async def trigger_of(
+    message: discord.Message, me_id: int, settings: DiscordSettings
+) -> Trigger | None:
+    """Why the bot (user ``me_id``) should answer ``message``, or None to stay quiet."""
+    if not written_by_a_person(message, me_id):
+        return None
+    channel = message.channel
+    if isinstance(channel, discord.DMChannel):
+        return "dm"
+    if message.guild is None:
+        return None
+    if (
+        isinstance(channel, discord.Thread)
+        and channel.parent_id in settings.forum_channels
+        and message.id == channel.id
+    ):
+        return "forum"
+    if not in_scope(channel, settings):
+        return None
+    if mentions_me(message, me_id):
+        return "mention"
+    if is_reply(message):
+        parent = await referenced(message)
+        if parent is not None and parent.author.id == me_id:
+            return "reply"
+    return None

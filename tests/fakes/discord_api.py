@@ -5,7 +5,8 @@ go to ``base_url`` (``DiscordSettings.api_base_url``) and the gateway websocket 
 ``gateway_url`` (``DiscordSettings.gateway_url``). The gateway is a tiny but real one
 (``tests.fakes.discord_gateway``: IDENTIFY, READY, GUILD_CREATE, reconnect and RESUME). Tests
 push further events with :meth:`FakeDiscord.dispatch` (e.g. ``MESSAGE_CREATE`` built by
-:meth:`FakeDiscord.user_message`), so discord.py's own gateway code and parsers turn them into
+:meth:`FakeDiscord.user_message`, ``MESSAGE_UPDATE`` by :meth:`FakeDiscord.edited_message` or
+:meth:`FakeDiscord.link_previews`), so discord.py's own gateway code and parsers turn them into
 real ``discord.Message`` objects.
 
 The REST side records every message, edit, uploaded file, flag and typing call, and enforces
@@ -120,14 +121,14 @@ class FakeDiscord(FakeGateway):
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Listen on 127.0.0.1, on a free port."""
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1, on ``port`` (0: a free one)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.serve_gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None

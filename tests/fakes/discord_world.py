@@ -1,7 +1,8 @@
 """The state of the fake Discord: users, guilds, roles, channels, threads and messages.
 
 Builders return Discord's own JSON shapes (ids as strings, snowflakes carrying the time), the
-same payloads the gateway sends (GUILD_CREATE, MESSAGE_CREATE) and the REST API returns.
+same payloads the gateway sends (GUILD_CREATE, MESSAGE_CREATE, MESSAGE_UPDATE: an edit, or
+link previews, whole or partial) and the REST API returns.
 
 Permissions are Discord's: a guild is owned by someone other than the bot, @everyone holds the
 default text permissions, and the bot holds its own managed integration role (``tags.bot_id``,
@@ -13,6 +14,7 @@ from @everyone is hidden from the bot too unless an overwrite lets it in.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -245,6 +247,37 @@ class DiscordWorld:
                 data["referenced_message"] = self.messages[reply_to]
         self.messages[mid] = data
         return data
+
+    def edited_message(self, message_id: int, content: str) -> dict[str, Any]:
+        """The MESSAGE_UPDATE of a person editing ``message_id`` to ``content`` (stored).
+
+        As on Discord: the whole message as edited, ``edited_timestamp`` set, and its mentions
+        worked out again from the new text (an edit can add or remove the bot's mention).
+        """
+        data = dict(self.messages[message_id])
+        data["content"] = content
+        data["edited_timestamp"] = now_iso()
+        users = {int(uid) for uid in re.findall(r"<@!?(\d+)>", content)}
+        data["mentions"] = [self.users[uid] for uid in sorted(users) if uid in self.users]
+        data["mention_roles"] = re.findall(r"<@&(\d+)>", content)
+        self.messages[message_id] = data
+        return data
+
+    def link_previews(self, message_id: int, *, partial: bool = True) -> dict[str, Any]:
+        """The MESSAGE_UPDATE Discord sends when it adds link previews to ``message_id``.
+
+        ``partial``: only ``id``, ``channel_id``, ``guild_id`` and ``embeds``, as Discord
+        documents an update may be; else the whole message with ``edited_timestamp`` untouched
+        (a preview is no edit by the author).
+        """
+        data = dict(self.messages[message_id])
+        found = re.findall(r"https?://\S+", data["content"])
+        data["embeds"] = [{"type": "link", "url": url} for url in found[:1]]
+        self.messages[message_id] = data
+        if not partial:
+            return data
+        keys = ("id", "channel_id", "guild_id", "embeds")
+        return {key: data[key] for key in keys if key in data}
 
     def _message(
         self, mid: int, channel_id: int, author: dict[str, Any], content: str
