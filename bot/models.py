@@ -12,12 +12,13 @@ logged warning), so no renderer can ever emit a ``javascript:`` or ``data:`` lin
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeVar, cast
 from urllib.parse import urlsplit
 
 from bot.errors import ValidationError
+from bot.json_fields import list_of, optional_str, positive_int
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -240,8 +241,8 @@ class Citation:
         if not isinstance(data, Mapping):
             raise ValidationError("a citation must be a JSON object")
         try:
-            n = _positive_int(data["n"], "n")
-            source_number = _positive_int(data.get("source_number", n), "source_number")
+            n = positive_int(data["n"], "n")
+            source_number = positive_int(data.get("source_number", n), "source_number")
             source = Source.from_json(data["source"])
         except KeyError as exc:
             raise ValidationError(f"citation is missing field: {exc.args[0]}") from None
@@ -259,10 +260,10 @@ class Citation:
             n=n,
             source=source,
             source_number=source_number,
-            quote=_optional_str(data, "quote"),
-            deep_link=_optional_str(data, "deep_link"),
+            quote=optional_str(data, "quote"),
+            deep_link=optional_str(data, "deep_link"),
             columns=tuple(columns),
-            claim=_optional_str(data, "claim"),
+            claim=optional_str(data, "claim"),
             support=None if support is None else float(support),
         )
 
@@ -333,8 +334,8 @@ class Answer:
         text = data.get("text")
         if not isinstance(text, str):
             raise ValidationError("answer text must be a string")
-        citations = _list_of(data, "citations", Citation.from_json)
-        dropped = _list_of(data, "dropped", Dropped.from_json)
+        citations = list_of(data, "citations", Citation.from_json)
+        dropped = list_of(data, "dropped", Dropped.from_json)
         claims = data.get("uncited_claims") or []
         if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
             raise ValidationError("uncited_claims must be a list of strings")
@@ -352,37 +353,6 @@ class Exchange:
 
     question: str
     answer: str
-
-
-def _list_of(data: Mapping[str, Any], key: str, build: Callable[[Any], T]) -> list[T]:
-    items = data.get(key)
-    if items is None:
-        return []  # left out (or null): none
-    # an empty {} or "" is as wrong as a full one: say so rather than read it as "none"
-    if not isinstance(items, Sequence) or isinstance(items, str):
-        raise ValidationError(f"{key} must be a list")
-    out: list[T] = []
-    for index, item in enumerate(items):
-        try:
-            out.append(build(item))
-        except ValidationError as exc:
-            raise ValidationError(f"{key}[{index}]: {exc}") from None
-    return out
-
-
-def _positive_int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValidationError(f"{name} must be a positive integer")
-    return value
-
-
-def _optional_str(data: Mapping[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValidationError(f"{key} must be a string")
-    return value
 
 
 @dataclass(frozen=True)
