@@ -307,3 +307,13 @@ CHECKS = {
     "discord": check_discord,
     "discourse": check_discourse,
 }
+
+
+def code_blocks(tokens: list[dict[str, Any]]) -> list[str]:
+    """The raw text of every code block in a parsed markdown tree, nested ones included."""
+    found: list[str] = []
+    for token in tokens:
+        if token["type"] == "block_code":
+            found.append(token["raw"])
+        found += code_blocks(token.get("children") or [])
+    return found
