@@ -14,9 +14,12 @@ statement) or through ``asyncio.to_thread`` for bulk work.
 - ``remember_messages`` records which conversation each message the bot posted belongs to, so a
   reply to one of them continues that conversation however long it has grown
   (``conversation_of``).
+- ``set_state``/``state`` keep small values a connector needs across restarts, per scope (an
+  IMAP mailbox's start point; the replies to a Discord question, the latest thousands only).
 
 Every table is created with ``CREATE TABLE IF NOT EXISTS``, so opening a database made by an
-older version adds the tables it lacks (such as ``message_conversations``) and keeps its data.
+older version adds the tables it lacks (such as ``message_conversations`` or ``state``) and
+keeps its data.
 A database holding other tables and no ``turns`` (another program's, or the search index) is
 refused with StoreError before anything is written to it. Every failure to read or write (a
 store another process keeps locked past ``busy_timeout`` seconds, a damaged file) is a
@@ -210,6 +213,40 @@ class Store:
                 "SELECT conversation_id FROM message_conversations"
                 " WHERE channel = ? AND message_key = ?",
                 (channel, message_key),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def forget_messages(self, channel: str, message_keys: Iterable[str]) -> None:
+        """Drop the records of ``message_keys`` (on ``channel``); unknown keys are ignored."""
+        rows = [(channel, key) for key in message_keys]
+        with self._tx() as db:
+            db.executemany(
+                "DELETE FROM message_conversations WHERE channel = ? AND message_key = ?", rows
+            )
+
+    # -- connector state ---------------------------------------------------------------------
+
+    def set_state(self, scope: str, key: str, value: str, *, keep: int | None = None) -> None:
+        """Save ``value`` as the state ``(scope, key)``, replacing an earlier one; with ``keep``,
+        only the ``keep`` latest saved keys of ``scope`` stay (older ones are deleted)."""
+        with self._tx() as db:
+            # REPLACE gives the row a new rowid above every other: rowid order is save order
+            db.execute(
+                "INSERT OR REPLACE INTO state (scope, key, value, updated_at) VALUES (?, ?, ?, ?)",
+                (scope, key, value, time.time()),
+            )
+            if keep is not None:
+                db.execute(
+                    "DELETE FROM state WHERE rowid IN (SELECT rowid FROM state WHERE scope = ?"
+                    " ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+                    (scope, max(keep, 1)),
+                )
+
+    def state(self, scope: str, key: str) -> str | None:
+        """The state saved as ``(scope, key)``, or None (never saved, or pruned)."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT value FROM state WHERE scope = ? AND key = ?", (scope, key)
             ).fetchone()
         return None if row is None else str(row[0])
 

@@ -58,6 +58,15 @@ CREATE TABLE IF NOT EXISTS message_conversations (
     created_at REAL NOT NULL,
     PRIMARY KEY (channel, message_key)
 );
+CREATE TABLE IF NOT EXISTS state (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+-- a scope's rows in rowid (save) order, so pruning all but the latest few needs no sort
+CREATE INDEX IF NOT EXISTS state_by_scope ON state (scope);
 """
 
 

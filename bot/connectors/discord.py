@@ -18,7 +18,7 @@ Where the bot may not post (by its cached permissions) it computes nothing and l
 a channel that refuses it anyway, or is deleted meanwhile, gets no apology (it would be refused
 too), nor does an answer someone deleted while it was being written. A question deleted while
 being answered takes the bot's replies so far with it. An edited question is answered again
-in the bot's own messages (see ``discord_edits``).
+in the bot's own messages, also after a restart (see ``discord_edits``).
 """
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ class DiscordConnector:
         # the questions being answered, by message id, and those deleted meanwhile
         self._answering: dict[int, asyncio.Task[Any]] = {}
         self._withdrawn: set[int] = set()
-        self._asked = AskedQuestions()  # the questions taken up, followed through their edits
+        # the questions taken up, followed through their edits (saved: also after a restart)
+        self._asked = AskedQuestions(store=services.store)
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
         self.on_handled: Callable[[int], None] | None = None
@@ -222,9 +223,11 @@ class DiscordConnector:
         if asked is None:
             if self.services.store.claim_once("discord-message", str(message.id)):
                 await self._answer_latest(message, trigger, self._asked.add(message.id))
-            else:  # answered before the bot started: by messages it does not know of
+                return
+            asked = await self._asked.recall(message, self.settings)  # answered before a restart
+            if asked is None:  # by messages the bot does not know of
                 log.info("discord: %s was edited; it was answered before, so left", message.id)
-            return
+                return
         text = question_text(message, me.id)
         if not text or text == asked.text:
             return  # the same question, or nothing left to answer: the answer stands
@@ -252,6 +255,8 @@ class DiscordConnector:
                 message, trigger = asked.pending
         finally:
             asked.busy = False
+            if message.id not in self._withdrawn:  # a deleted question has no edits to follow
+                self._asked.save(message.id, asked)
             self._answering.pop(message.id, None)
             self._withdrawn.discard(message.id)
 

@@ -15,24 +15,39 @@ taken up since it started (the latest ``REMEMBERED`` of them) the connector keep
 - an edit that leaves the question text as it was (link previews, the mention written another
   way), takes the mention out, or leaves nothing but the mention changes nothing.
 
-A question answered before the bot last started is not in memory: its claim in the store says
-that it was answered, but not by which messages, so its edits are left alone (one log line)
-rather than answered a second time.
+Each question's answered text and reply message ids are also saved in the store
+(:class:`SavedQuestions`, the latest ``SAVED`` questions), so an edit to a question answered
+before the bot last started (or forgotten from memory since) is followed the same way: its
+replies are fetched from Discord by id and rewritten in place; one deleted since is left out
+(all deleted: a new reply is posted). When nothing was saved for it (answered by a release that
+did not save it, or pruned) or its replies cannot be read, its claim in the store says that it
+was answered, but not by which messages, so the edit is left alone (one log line) rather than
+answered a second time.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 
 import discord
 
 from bot.assistant.base import ReplyEvent
+from bot.config import DiscordSettings
+from bot.connectors.discord_send import MessageGoneError, with_retries
 from bot.connectors.discord_triggers import Trigger
-from bot.errors import CitecastError
+from bot.errors import ChannelError, CitecastError, StoreError
+from bot.store import Store
 
-# questions whose edits are followed; older ones are forgotten (their answers stay as they are)
+log = logging.getLogger(__name__)
+
+# questions followed in memory; older ones are read back from the store when edited
 REMEMBERED = 1000
+# questions whose text and replies the store keeps (the latest; older ones are left as they are)
+SAVED = 10_000
 
 
 class QuestionEditedError(CitecastError):
@@ -54,11 +69,14 @@ class Asked:
 
 
 class AskedQuestions:
-    """The questions taken up since the bot started, at most ``limit`` (the oldest go first)."""
+    """The questions taken up since the bot started, at most ``limit`` (the oldest go first),
+    and with ``store``, every question's answered text and replies saved there too
+    (:class:`SavedQuestions`), so that :meth:`recall` brings back one answered before."""
 
-    def __init__(self, limit: int = REMEMBERED) -> None:
+    def __init__(self, limit: int = REMEMBERED, *, store: Store | None = None) -> None:
         self.limit = limit
         self._asked: OrderedDict[int, Asked] = OrderedDict()
+        self.saved = None if store is None else SavedQuestions(store)
 
     def get(self, message_id: int) -> Asked | None:
         """The question with this message id, if it was taken up since the bot started."""
@@ -72,6 +90,26 @@ class AskedQuestions:
                 break
             if not self._asked[old].busy:  # one still being answered stays until it is done
                 del self._asked[old]
+        return asked
+
+    def save(self, message_id: int, asked: Asked) -> None:
+        """Save what question ``message_id`` was answered with (its text, its replies)."""
+        if self.saved is not None:
+            self.saved.save(message_id, asked)
+
+    async def recall(self, message: discord.Message, settings: DiscordSettings) -> Asked | None:
+        """The question ``message`` as saved when it was last answered, followed from now on
+        with its replies fetched from Discord; None when nothing (readable) was saved."""
+        saved = None if self.saved is None else self.saved.load(message.id)
+        if saved is None:
+            return None
+        replies = await fetch_replies(message.channel, saved.replies, settings)
+        if replies is None:
+            return None
+        asked = self.get(message.id)  # another edit may have recalled it meanwhile
+        if asked is None:
+            asked = self.add(message.id)
+            asked.text, asked.replies = saved.text, replies
         return asked
 
 
@@ -92,3 +130,69 @@ async def until_edited(
         close = getattr(events, "aclose", None)
         if close is not None:  # stop the model's stream too, not only our reading of it
             await close()
+
+
+@dataclass(frozen=True)
+class SavedQuestion:
+    """What the store says of a question: the text last answered and the replies' message ids."""
+
+    text: str
+    replies: tuple[int, ...]
+
+
+class SavedQuestions:
+    """Each question's answered text and replies, in the store's state (scope ``SCOPE``, key
+    the question's message id), the latest ``keep`` of them."""
+
+    SCOPE = "discord-asked"
+
+    def __init__(self, store: Store, keep: int = SAVED) -> None:
+        self._store = store
+        self.keep = keep
+
+    def save(self, message_id: int, asked: Asked) -> None:
+        """Save ``asked`` as the state of question ``message_id``; best effort (the answer is
+        on Discord already, so a store failure only costs following a later edit)."""
+        value = {"text": asked.text or "", "replies": [sent.id for sent in asked.replies]}
+        try:
+            self._store.set_state(self.SCOPE, str(message_id), json.dumps(value), keep=self.keep)
+        except StoreError as exc:
+            log.warning("discord: could not save the replies to %s: %s", message_id, exc)
+
+    def load(self, message_id: int) -> SavedQuestion | None:
+        """What was saved for question ``message_id``, or None (nothing, or unreadable)."""
+        try:
+            saved = self._store.state(self.SCOPE, str(message_id))
+        except StoreError as exc:
+            log.warning("discord: could not read the replies to %s: %s", message_id, exc)
+            return None
+        try:
+            value = json.loads(saved) if saved is not None else None
+        except ValueError:
+            return None
+        text = value.get("text") if isinstance(value, dict) else None
+        replies = value.get("replies") if isinstance(value, dict) else None
+        if not isinstance(text, str) or not isinstance(replies, list):
+            return None
+        return SavedQuestion(text, tuple(r for r in replies if isinstance(r, int)))
+
+
+async def fetch_replies(
+    channel: discord.abc.Messageable, reply_ids: Sequence[int], settings: DiscordSettings
+) -> list[discord.Message] | None:
+    """The bot's saved replies as messages, in order, leaving out those deleted since; None
+    when Discord would not give one (rewriting the others would leave it stale)."""
+    replies: list[discord.Message] = []
+    for reply_id in reply_ids:
+
+        async def fetch(reply_id: int = reply_id) -> discord.Message:
+            return await channel.fetch_message(reply_id)
+
+        try:
+            replies.append(await with_retries(fetch, settings, "fetching an earlier reply"))
+        except MessageGoneError:
+            continue
+        except ChannelError as exc:
+            log.warning("discord: cannot read the earlier reply %s: %s", reply_id, exc)
+            return None
+    return replies

@@ -37,7 +37,7 @@ from typing import Any
 
 from bot.config import ImapSettings
 from bot.connectors.email_imap_names import mailbox_argument, mailbox_key
-from bot.store import Store
+from bot.connectors.email_imap_start import StartPoints as StartPoints
 
 log = logging.getLogger(__name__)
 
@@ -230,32 +230,6 @@ def _buffered(imap: imaplib.IMAP4) -> bool:
 
 
 Handler = Callable[[bytes, str | None], Awaitable[Any]]
-
-
-class StartPoints:
-    """The start point of every polled mailbox (``UIDVALIDITY`` and first UID to answer), kept
-    in the store so it outlives restarts.
-
-    The store's record of ``(channel, key) -> value`` for the bot's own messages is the one
-    durable map it has; the start points live in it under a channel of their own.
-    """
-
-    CHANNEL = "email-imap-start"
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def get(self, mailbox: str) -> tuple[int, int] | None:
-        """``(uidvalidity, first_uid)`` saved for ``mailbox``, or None (never watched)."""
-        saved = self._store.conversation_of(self.CHANNEL, mailbox)
-        fields = (saved or "").split()
-        if len(fields) != 2 or not all(field.isdigit() for field in fields):
-            return None
-        return int(fields[0]), int(fields[1])
-
-    def put(self, mailbox: str, validity: int, first_uid: int) -> None:
-        """Save the start point of ``mailbox``."""
-        self._store.remember_messages(self.CHANNEL, [mailbox], f"{validity} {first_uid}")
 
 
 class ImapPoller:

@@ -314,7 +314,7 @@ async def test_an_edit_of_a_question_answered_before_a_restart_is_left_alone(
     h.connector.services.assistant = answerer
     w = h.world
     question = h.fake.user_message(w.general, w.alice, "install?", mention_bot=True)
-    # answered by an earlier run of the bot: claimed in the store, unknown to this one
+    # answered by an earlier run that saved no replies for it (older release, or pruned since)
     assert h.store.claim_once("discord-message", question["id"])
     await edit(h, h.fake.edited_message(int(question["id"]), f"{mention(h)} install on mac?"))
     assert h.fake.created == []

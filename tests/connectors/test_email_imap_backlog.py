@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.connectors.email_imap_names import mailbox_key
 from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.core.test_store_state import previous_release_store
 from tests.fakes.email_world import inbound_mail
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import CaptureServer, wait_for
@@ -123,3 +125,33 @@ async def test_a_server_that_does_not_announce_uidnext_still_gets_a_start_point(
         await imap.stop()
     assert answerer.questions == ["Where are backups?"]
     assert not any(seen(imap, uid) for uid in backlog)
+
+
+async def test_a_start_point_saved_by_the_previous_release_is_moved_and_no_first_start(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    imap = FakeImapServer(idle=False)
+    await imap.start()
+    backlog = imap.deliver(old_mail(1))
+    # the previous release started watching here, then stopped for the upgrade; meanwhile:
+    waiting = imap.deliver(inbound_mail("Why is the disk full?", message_id="<w@example.com>"))
+    key = f"127.0.0.1:{imap.port}/bot/INBOX"
+    saved = f"{imap.uidvalidity} {waiting}"
+    # where the previous release kept it: a record of a bot message on a channel of its own
+    previous_release_store(tmp_path / "store.db", {("email-imap-start", key): saved})
+    answerer = CountingAnswerer()
+    connector = imap_connector(tmp_path, answerer, imap, capture.port, idle=False, first_start=True)
+    assert mailbox_key(connector.services.settings.email.imap) == key
+    caplog.set_level(logging.WARNING, logger="bot.connectors.email_imap")
+    await connector.start()
+    try:
+        await wait_for(lambda: seen(imap, waiting))
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert answerer.questions == ["Why is the disk full?"]
+    assert not seen(imap, backlog)
+    assert not [r for r in caplog.records if "first start" in r.getMessage()]
+    store = connector.services.store
+    assert store.state("email-imap-start", key) == saved  # moved: read from the state from now on
+    assert store.conversation_of("email-imap-start", key) is None
