@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.marker_paren import could_be_paren_body
 from bot.marker_parse import (
     MAX_BRACKET,
     MAX_PRIVATE,
@@ -174,6 +175,11 @@ def ends_inside_marker(text: str) -> bool:
     angle = text.rfind("<")
     if angle >= 0 and _CIT_OPEN.search(text, max(text.rfind(">"), 0, size - MAX_TAG)):
         return True
+    paren = text.rfind("(")
+    if paren >= 0 and size - paren < MAX_BRACKET and ")" not in text[paren + 1 :]:
+        words = text[paren + 1 :]
+        if words.strip(" \t") and could_be_paren_body(words):
+            return True  # "(Sourc" then "e 3)"
     for opener, closer, bound in (("【", "】", MAX_BRACKET), ("\ue200", "\ue201", MAX_PRIVATE)):
         at = text.rfind(opener)
         if at >= 0 and size - at < bound and closer not in text[at + 1 :]:
@@ -203,22 +209,83 @@ def merge_text(tokens: list[str | Marker]) -> list[str | Marker]:
 # so a line whose content was only removed markers can go whole ("- [9]" leaves no empty item).
 # Only forms that reach the resolver whole, or through prefixes that are forms themselves: the
 # scanner waits for an ordered item's number and its "." only in a line indented less than 4
-# columns and outside a quote, so only there is "1." one.
+# columns and outside a quote; elsewhere (a nested "    1.", a quoted "> 1.") the resolver
+# holds the bare number itself (_BARE_NUMBER) until the next character decides.
 _BARE_PREFIX = re.compile(
-    r"(?P<item> {0,3}\d{1,9}[.)])"
-    r"|[ \t]*(?:>[ \t]*)*(?:[-*+]|(?P<heading>#{1,6}))"
+    r"[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)]|(?P<heading>#{1,6}))"
     r"|[ \t]*>(?:[ \t]*>)*"
 )
+_BARE_NUMBER = re.compile(r"[ \t]*(?:>[ \t]*)*\d{1,9}")
 PREFIX_LAST: Final = frozenset(">-*+.)#")
 OPENERS: Final = {"(": ")", "（": "）"}
 
+# Words that introduce the citations of a parenthesised group: "(see [9])" is a group of
+# citations like "([9])", and goes whole when its markers are removed ("Fact (see [9])." ->
+# "Fact."). Lower case, one space between words; a ":" or "," may follow ("(source: [9])").
+LEAD_INS: Final = frozenset(
+    (
+        "see", "see also", "see e.g.", "e.g.", "cf", "cf.", "compare", "via", "per",
+        "source", "sources", "src", "ref", "ref.", "refs", "refs.", "reference", "references",
+        "citation", "citations",
+        "siehe", "siehe auch", "vgl", "vgl.", "voir", "voir aussi", "véase", "vedi", "zie",
+    )
+)  # fmt: skip
+MAX_LEAD_IN: Final = 24
+"""How far back from a text's end an opener is looked for (its lead-in words are shorter)."""
+_LEAD_CHARS = "".join(LEAD_INS)
+LEAD_LAST: Final = frozenset(_LEAD_CHARS + _LEAD_CHARS.upper() + ":,") - {" "}
+"""What text ending in (a beginning of) lead-in words can end with."""
+
+
+def lead_opener(text: str) -> int:
+    """Where an opener begins that only (a beginning of) lead-in words follow, else -1."""
+    tail = text[-MAX_LEAD_IN:]  # asked for most text before a marker: one slice, two scans
+    if "(" not in tail and "（" not in tail:
+        return -1
+    at = max(tail.rfind("("), tail.rfind("（"))
+    if at == len(tail) - 1:
+        return -1
+    words = " ".join(tail[at + 1 :].lower().split())
+    if not words:
+        return -1
+    if is_lead_in(words) or any(lead.startswith(words) for lead in LEAD_INS):
+        return len(text) - len(tail) + at
+    return -1
+
+
+def ends_in_lead_in(text: str) -> bool:
+    """Whether ``text`` ends with an opener and (a beginning of) lead-in words."""
+    # a cheap test first: most text before a marker has no opener near its end
+    if text.rfind("(", -MAX_LEAD_IN) < 0 and text.rfind("（", -MAX_LEAD_IN) < 0:
+        return False
+    return lead_opener(text) >= 0
+
+
+def is_lead_in(words: str) -> bool:
+    """Whether ``words`` (after an opener) are whole lead-in words, not just their beginning."""
+    core = " ".join(words.lower().split())
+    return core in LEAD_INS or (core[-1:] in (":", ",") and core[:-1].rstrip() in LEAD_INS)
+
 
 def bare_prefix(text: str, start: int, end: int) -> str | None:
-    """``"heading"`` or ``"block"`` when ``text[start:end]`` is only a line's block syntax."""
+    """``"heading"`` or ``"block"`` when ``text[start:end]`` is only a line's block syntax;
+    ``"number"`` when it is only the number that may begin an ordered list item."""
     m = _BARE_PREFIX.fullmatch(text, start, end)
     if m is None:
-        return None
+        return "number" if _BARE_NUMBER.fullmatch(text, start, end) else None
     return "heading" if m["heading"] else "block"
+
+
+_LIST_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def last_line_nests(text: str) -> bool:
+    """Whether the last non-blank complete line of ``text`` is a list item's or is indented:
+    then an indented line after it is nested in the list, never code."""
+    for line in reversed(text.split("\n")[:-1]):
+        if line.strip():
+            return line[0] in " \t" or _LIST_LINE.match(line) is not None
+    return False
 
 
 def reindent(line: str, indent: str) -> str:
@@ -232,3 +299,60 @@ def reindent(line: str, indent: str) -> str:
     if indent_width(line) < 4:
         return line
     return (indent if indent_width(indent) < 4 else "") + line.lstrip(" \t")
+
+
+# separators between markers: "," ";" "&" and the word "and" ("[1] and [9]." -> "[^1].")
+SEPARATORS = re.compile(r"[ \t,;&]*")
+SEPARATED = re.compile(r"[ \t]*(?:[,;&]|and)(?:[ \t]*(?:[,;&]|and\b))*[ \t]*")
+# separators, or separators and an "and" not yet whole (" a", ", an"): one pattern, for speed
+_SEPARATING = re.compile(r"[ \t]*(?:(?:[,;&]|and)[ \t]*)+|[ \t]*(?:(?:[,;&]|and)[ \t]*)*an?")
+SEPARATOR_CHARS: Final = frozenset(" \t,;&and")
+SEPARATOR_RUN = re.compile(r"(?:[ \t,;&]|and(?![A-Za-z]))*")  # the separators a text begins with
+"""Last characters of text that may be (the beginning of) separators between markers."""
+
+
+def separating(text: str) -> bool:
+    """Whether ``text`` is separators between markers, or their beginning (``" an"``)."""
+    return _SEPARATING.fullmatch(text) is not None
+
+
+def still_separating(held: str, text: str) -> bool:
+    """Whether separators held so far and ``text`` after them are still only separators."""
+    if SEPARATORS.fullmatch(text) and SEPARATORS.fullmatch(held):
+        return True  # the usual case, spaces and commas: decided without the word
+    return separating(held + text)
+
+
+def space_start(text: str, end: int) -> int:
+    """Where the run of spaces and line breaks that ends at ``end`` begins."""
+    while end > 0 and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
+def read_source_items(
+    buf: str, scan: int, head: int, final: bool, items: list[str]
+) -> tuple[str | None, int]:
+    """Read the items of a possible trailing source list in ``buf`` from ``scan`` on (its
+    heading line at ``head``), appending them to ``items`` (a wrapped item's continuation joins
+    it). ``("keep", scan)`` when a line is no item or the list outgrows ``MAX_SOURCE_LIST``,
+    else ``(None, scan)`` with ``scan`` where reading stopped (the end of ``buf``, or the start
+    of an unfinished last line when more text may come)."""
+    n = len(buf)
+    while scan < n:
+        nl = buf.find("\n", scan)
+        if nl < 0 and not final:
+            break
+        line = buf[scan : nl if nl >= 0 else n]
+        if line.strip(" \t\r"):
+            item = SOURCE_ITEM.match(line.lstrip(" \t"))
+            if item is not None:
+                items.append(line.strip())
+            elif line[:2] in ("  ", "\t") and items:
+                items[-1] += " " + line.strip()
+            else:
+                return "keep", scan
+        scan = nl + 1 if nl >= 0 else n
+        if scan - head > MAX_SOURCE_LIST:
+            return "keep", scan
+    return None, scan

@@ -37,6 +37,7 @@ WORDS: Final = (
 _DASH = "-–—"
 _NUM_ITEM = rf"\d+(?:[ \t]*[{_DASH}][ \t]*\d+)?"
 _NUM_LIST = rf"{_NUM_ITEM}(?:[ \t]*(?:[,;&]|and)[ \t]*{_NUM_ITEM})*"
+NUM_LIST: Final = _NUM_LIST  # a list of numbers and ranges, as the families write them
 _WORD_NUMS = re.compile(
     rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#.]?[ \t]*)?(?P<nums>{_NUM_LIST})[ \t]*", re.IGNORECASE
 )
@@ -128,6 +129,8 @@ class Grammar:
     callable is asked each time a bare group (or a ``[1]: …`` line) is decided, so a registry
     that fills up during the turn counts from the moment it is not empty.
     ``is_known_url``: a linked number ``[1](url)`` is a marker only for a registry URL.
+    ``is_known_number``: a parenthesised ``(Source 3)`` is a marker only when every number it
+    names is a registry number (bot.marker_paren).
     ``key_word``: the token word of record keys (``[[source key="…"]]``).
     ``is_source_list``: decides whether a trailing model-written source list (its item lines)
     only repeats registry sources; None disables stripping.
@@ -135,6 +138,7 @@ class Grammar:
 
     bare_numbers: bool | Callable[[], bool] = True
     is_known_url: Callable[[str], bool] = lambda url: False
+    is_known_number: Callable[[int], bool] = lambda number: False
     key_word: str = "source"
     is_source_list: Callable[[list[str]], bool] | None = None
 

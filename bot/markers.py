@@ -12,7 +12,8 @@ lines (``[^1]: …``, and ``[1]: …`` where bare numbers are markers) and, when
 
 Streaming: a decision is taken only when the text seen so far settles it, so the tokens of any
 split concatenate to the tokens of the whole text. Undecided tails are bounded: a bracket group
-64 characters, a ``<citation>`` tag or a code span 1,024, a trailing source list 8,192.
+or a parenthesised ``(Source 3)`` 64 characters, a ``<citation>`` tag or a code span 1,024, a
+trailing source list 8,192.
 
 Documented simplifications of CommonMark: a backtick fence opens on three or more backticks
 whatever its info string; code spans and inline math longer than 1,024 characters are not
@@ -40,13 +41,14 @@ from bot.marker_lines import (
     MAX_HEADING,
     MAX_SOURCE_LIST,
     OPEN_BRACKETS,
-    SOURCE_ITEM,
     code_span,
     could_be_heading,
     indent_width,
     math_span,
     merge_text,
+    read_source_items,
 )
+from bot.marker_paren import parse_paren
 from bot.marker_parse import (
     NEED,
     Grammar,
@@ -71,7 +73,7 @@ class Verbatim(str):
 
 Token = str | Marker
 
-_SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202]")
+_SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(]")
 # A line start that begins no construct: most characters, and a word with a heading initial
 # that is complete (followed by a non-letter) and is not the first word of a heading word.
 _HEADING_FIRST_WORDS = "|".join(sorted({word.split()[0] for word in HEADING_WORDS}))
@@ -267,6 +269,8 @@ class MarkerScanner:
             return Hit(at + 2, None) if buf[at + 1] in _ASCII_PUNCT else None
         if char == "【":
             return parse_cjk(buf, at, final)
+        if char == "(":
+            return parse_paren(buf, at, final, self.grammar)
         return parse_private(buf, at, final)
 
     def _math(self, buf: str, at: int, final: bool) -> Parsed:
@@ -379,24 +383,11 @@ class MarkerScanner:
             self._src_head = self._base + head
             self._src_scan = self._base + (head_nl + 1 if head_nl >= 0 else len(buf))
             self._src_items = []
-        scan = self._src_scan - self._base
-        n = len(buf)
-        while scan < n:
-            nl = buf.find("\n", scan)
-            if nl < 0 and not final:
-                break
-            line = buf[scan : nl if nl >= 0 else n]
-            if line.strip(" \t\r"):
-                item = SOURCE_ITEM.match(line.lstrip(" \t"))
-                if item is not None:
-                    self._src_items.append(line.strip())
-                elif line[:2] in ("  ", "\t") and self._src_items:
-                    self._src_items[-1] += " " + line.strip()
-                else:
-                    return "keep"
-            scan = nl + 1 if nl >= 0 else n
-            if scan - head > MAX_SOURCE_LIST:
-                return "keep"
+        verdict, scan = read_source_items(
+            buf, self._src_scan - self._base, head, final, self._src_items
+        )
+        if verdict is not None:
+            return verdict
         self._src_scan = self._base + scan
         if not final:
             return "keep" if scan - head > MAX_SOURCE_LIST else "need"

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from bot.deeplinks import deep_link
+from bot.marker_lines import ends_in_lead_in
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Verbatim
@@ -94,6 +95,7 @@ class StreamResolver(ResolvedText):
             # decided per group when it is read: tools may register the first source mid-turn
             bare_numbers=lambda: len(registry) > 0,
             is_known_url=lambda url: bool(registry.numbers_for_url(url)),
+            is_known_number=lambda number: registry.get(number) is not None,
             key_word=self.policy.key_word,
             is_source_list=self._is_source_list if self.policy.strip_model_source_lists else None,
         )
@@ -158,6 +160,9 @@ class StreamResolver(ResolvedText):
                 and text[-1] not in SLOW_LAST
                 and text[0] != ":"
                 and self._open_at < 0
+                and self._renumber is None
+                and not self._adjacent
+                and not ends_in_lead_in(text)
                 and self._prefix_at < 0
                 and self._sep_at < 0
             ):

@@ -4,11 +4,13 @@
 markers and decides citations; this writes the text pieces and the ``[^n]`` footnotes, and makes
 sure a removed marker leaves nothing behind that it alone held up. What may still depend on
 what follows is *held* (``_held``) rather than written: trailing spaces (a marker may follow
-and take them), an opener ``(`` (its group may hold only removed markers: ``Fact ([9]).``
-becomes ``Fact.``), a bare line prefix (``- [9]`` leaves no empty list item), and separators
+and take them), an opener ``(`` with any lead-in words after it (its group may hold only
+removed markers: ``Fact ([9]).`` and ``Fact (see [9]).`` become ``Fact.``), a bare line prefix
+(``- [9]`` leaves no empty list item; a line's number waits for its ``.``), and separators
 next to a citation (``[1], [9].`` becomes ``[^1].``). After a removed marker (the *gap*),
 :meth:`ResolvedText._unglue` decides what the following text keeps, so the removal can neither
-leave an empty construct nor glue characters into new markdown syntax.
+leave an empty construct nor glue characters into new markdown syntax; an ordered list that lost
+an item has its later items numbered down (``_renumber``).
 
 A base class rather than a collaborator on purpose: these methods run once per scanned token on
 the resolver's hot path (``bench/resolve.py``), where another attribute hop costs measurably.
@@ -21,16 +23,32 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from bot.marker_lines import OPENERS, PREFIX_LAST, bare_prefix, ends_inside_marker, reindent
+from bot.list_numbers import Renumbering, follows_list_item, removed_item, renumber
+from bot.marker_lines import (
+    LEAD_LAST,
+    OPENERS,
+    PREFIX_LAST,
+    SEPARATED,
+    SEPARATOR_CHARS,
+    SEPARATOR_RUN,
+    SEPARATORS,
+    bare_prefix,
+    ends_in_lead_in,
+    ends_inside_marker,
+    is_lead_in,
+    lead_opener,
+    reindent,
+    separating,
+    space_start,
+    still_separating,
+)
 from bot.marker_parse import MAX_TAG
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
-_SEPARATORS = re.compile(r"[ \t,;]*")
-_SEPARATED = re.compile(r"[ \t]*[,;][ \t,;]*")
-_SEPARATOR_CHARS: Final = frozenset(" \t,;")
 _MAX_GROUP = 64  # what an opener holds back after removed markers: separators and spaces
 # a token ending in one of these may open a group or a line prefix the resolver holds back
-_HOLD_LAST: Final = frozenset(" \t\r\n") | frozenset(OPENERS) | PREFIX_LAST
+# (a digit: a nested item's number, "    1", before its ".")
+_HOLD_LAST: Final = frozenset(" \t\r\n0123456789") | frozenset(OPENERS) | PREFIX_LAST
 SLOW_LAST: Final = _HOLD_LAST | frozenset(",;")
 """Last characters of a text piece that must go through :meth:`ResolvedText._text` (they may
 be held): a piece ending otherwise can take the resolver's fast path."""
@@ -51,6 +69,7 @@ class ResolvedText:
         # what of _held is not only spaces: an opener "(" (at that index of _held) that may
         # hold only removed markers, and a bare line prefix ("- ", "## ") that may stay empty
         self._open_at = -1
+        self._open_words = 0  # the length of lead-in words after that opener: "(see [9])"
         self._prefix_at = -1
         self._heading = False
         # separators held at that index of _held: a removed marker next to them takes them
@@ -59,6 +78,7 @@ class ResolvedText:
         self._sep_before = False
         self._sep_spare = ""  # separators after the gap while those before it are held
         self._indent: str | None = None  # the indentation for the line after a removed line
+        self._renumber: Renumbering | None = None  # an ordered list that lost an item
 
     def _text(self, text: str) -> None:
         if self._indent is not None and text:
@@ -70,11 +90,11 @@ class ResolvedText:
         if text[0] == ":" and self._adjacent and _ONLY_CITATIONS.fullmatch(self._last_line()):
             text = "\\" + text  # "[^1]: …" at a line start would read as a definition
         if self._sep_at >= 0:
-            if _SEPARATORS.fullmatch(text):
+            if still_separating(self._held[self._sep_at :], text):
                 self._held += text
                 return
             self._sep_at = -1  # text follows: the separators are written with it
-        elif self._adjacent and text[-1] in _SEPARATOR_CHARS and _SEPARATED.fullmatch(text):
+        elif self._adjacent and text[-1] in SEPARATOR_CHARS and separating(text):
             # "[1], " may be followed by a marker that is removed: the comma waits for it
             self._adjacent = ()
             self._sep_at, self._sep_before = len(self._held), True
@@ -89,40 +109,55 @@ class ResolvedText:
             self._held += text
             return
         combined = self._held + body if self._held else body
+        last = body[-1]
         if (
-            body[-1] in _HOLD_LAST
+            (last in _HOLD_LAST or (last in LEAD_LAST and ends_in_lead_in(combined)))
             and "\n" not in text[len(body) :]
             and "\r" not in text[len(body) :]
         ):
             cut = self._hold(combined)
             if cut:
-                self._pieces.append(combined[:cut])
+                done = combined[:cut]
+                self._pieces.append(self._renumbered(done) if self._renumber else done)
             self._held = combined[cut:] + text[len(body) :]
             return
         self._open_at = self._prefix_at = self._sep_at = -1
-        self._pieces.append(combined)
+        self._pieces.append(self._renumbered(combined) if self._renumber else combined)
         self._held = text[len(body) :]
 
     def _hold(self, text: str) -> int:
         """Where the tail of ``text`` that must wait for what follows begins.
 
-        An opener "(" waits, with the spaces before it, until it is known whether the group
-        holds only removed markers (``Fact ([9]).`` becomes ``Fact.``); a line that is only a
-        list item's marker, a heading's hashes or blockquote arrows waits until it is known
-        whether content follows (``- [9]`` leaves no empty item).
+        An opener "(" waits, with the spaces before it and lead-in words after it ("see",
+        "cf.", "source:"; ``lead_opener``), until it is known whether the group holds only
+        removed markers (``Fact ([9]).`` and ``Fact (see [9]).`` become ``Fact.``); a line
+        that is only a list item's marker, a heading's hashes or blockquote arrows (or a number
+        a "." may make an item's) waits until content follows (``- [9]`` leaves no empty item).
         """
         self._open_at = self._prefix_at = self._sep_at = -1
         cut = len(text)
-        opener = -1
-        if text[-1] in OPENERS:
+        last = text[-1]
+        if last in OPENERS:
             opener = len(text) - 1
-            cut = _space_start(text, opener)
+        else:
+            opener = lead_opener(text) if last in LEAD_LAST and ends_in_lead_in(text) else -1
+        if opener >= 0:
+            self._open_words = len(text) - 1 - opener
+            cut = space_start(text, opener)
         line = text.rfind("\n", 0, cut) + 1
-        if 0 < cut - line <= 32 and (line or not self._pieces) and text[cut - 1] in PREFIX_LAST:
+        if (
+            0 < cut - line <= 32
+            and (line or not self._pieces)
+            and (text[cut - 1] in PREFIX_LAST or text[cut - 1].isdecimal())
+        ):
             kind = bare_prefix(text, line, cut)
-            if kind is not None:
+            if kind == "number":
+                if opener < 0:
+                    # not yet a prefix: held, as a "." may follow; a marker after it is content
+                    cut = space_start(text, line)
+            elif kind is not None:
                 self._heading = kind == "heading"
-                cut = _space_start(text, line)
+                cut = space_start(text, line)
                 self._prefix_at = line - cut
         if opener >= 0:
             self._open_at = opener - cut
@@ -181,7 +216,8 @@ class ResolvedText:
         if sep_at >= 0:
             # what follows decides; whatever the split, the text after the gap is then read
             # as one piece, as a whole-text resolve() reads it
-            if _SEPARATORS.fullmatch(text):
+            pending = self._sep_spare if self._sep_before else self._held[sep_at:]
+            if still_separating(pending, text):
                 if self._sep_before:
                     self._sep_spare += text
                 else:
@@ -198,7 +234,7 @@ class ResolvedText:
         last = held[-1:] or (self._pieces[-1][-1:] if self._pieces else "")
         prefix = self._prefix_at >= 0 and self._open_at < 0
         line_start = last in ("", "\n") or prefix
-        if sep_at < 0 and not line_start and _SEPARATED.fullmatch(text):
+        if sep_at < 0 and not line_start and separating(text):
             # "[9], " may be followed by a citation, which then comes without the comma
             self._sep_at, self._sep_before = len(held), False
             self._held += text
@@ -219,9 +255,12 @@ class ResolvedText:
                     indent = line[: len(line) - len(line.lstrip(" \t"))]
                     self._held = held[: self._prefix_at]
                     self._prefix_at = -1
+                    self._renumber = removed_item(line, self._renumber)
                     if self._heading and self._pieces and self._held.count("\n") < 2:
                         self._held += rest[:size]  # the heading ended the paragraph before it
                 after = rest[size:]
+                if follows_list_item(self._pieces, self._held):
+                    return after  # a nested item or an item's continuation: indented, not code
                 if not after:
                     self._indent = indent
                 return reindent(after, indent) if after else ""
@@ -243,16 +282,39 @@ class ResolvedText:
         self._gap = False
         return text
 
+    def _end_separators(self) -> None:
+        """At a marker: separators held but only begun (``[1] an [9]``) are the writer's text."""
+        at = self._sep_at
+        spare = self._sep_before and self._gap
+        pending = self._sep_spare if spare else self._held[at:]
+        if SEPARATORS.fullmatch(pending) or SEPARATED.fullmatch(pending):
+            return
+        if spare:  # as if no separator were held: the gap took those before it
+            self._held, self._sep_spare = self._held[:at] + pending, ""
+        self._sep_at = -1
+        self._gap = False
+
+    def _renumbered(self, text: str) -> str:
+        """``text`` with the later items of a list that lost one numbered down (``renumber``)."""
+        state = self._renumber
+        assert state is not None
+        at_line_start = not self._pieces or self._pieces[-1][-1:] == "\n"
+        text, self._renumber = renumber(text, at_line_start, state)
+        return text
+
     def _close_group(self, text: str) -> str:
         """After removed markers in a held group: what of ``text`` is left to write.
 
         Separators and spaces wait with the opener; its closer removes the group; other text
         keeps the opener but not the removed markers' separators (``([9], p. 3)`` → ``(p. 3)``).
         """
-        seps = _SEPARATORS.match(text).end()  # type: ignore[union-attr]
         at = self._open_at
-        if seps == len(text):
-            if len(self._held) - at + seps <= _MAX_GROUP:
+        words = self._open_words
+        # the separators held since the markers ("and" too), read with the text as one piece
+        full = self._held[at + 1 + words :] + text
+        seps = SEPARATOR_RUN.match(full).end()  # type: ignore[union-attr]
+        if seps == len(full) or separating(full):
+            if len(self._held) - at + len(text) <= _MAX_GROUP:
                 self._held += text
                 return ""
             # too long for a group of markers: written as it came (an opener and separators
@@ -261,12 +323,13 @@ class ResolvedText:
             self._gap = False
             return text
         self._open_at = -1
-        if text[seps] == OPENERS[self._held[at]]:
+        if full[seps] == OPENERS[self._held[at]]:
             self._held = self._held[:at].rstrip(" \t")
-            return text[seps + 1 :]
-        self._held = self._held[: at + 1]
+            return full[seps + 1 :]
+        # "(see [9] for details)" -> "(see for details)": the lead-in words stay, as written
+        self._held = self._held[: at + 1 + words] + (self._gap_lead if words else "")
         self._prefix_at = -1  # the line has content: the opener
-        return text[seps:]
+        return full[seps:]
 
     def _release_held(self) -> None:
         """At the end: what is held and not only spaces is written (an empty line goes)."""
@@ -277,11 +340,18 @@ class ResolvedText:
             held = held[: self._sep_at]
         body = held.rstrip(" \t\r\n")
         if body:
-            self._pieces.append(body)
+            self._pieces.append(self._renumbered(body) if self._renumber else body)
         self._held = self._sep_spare = ""
         self._open_at = self._prefix_at = self._sep_at = -1
 
     def _write_citations(self, lead: str, numbers: Iterable[int]) -> None:
+        if self._sep_at >= 0:
+            self._end_separators()
+        if self._open_words and self._open_at >= 0 and not self._gap:
+            at = self._open_at + 1
+            if not is_lead_in(self._held[at : at + self._open_words]):
+                # "(se [9])": only the beginning of lead-in words: text, and the line's content
+                self._open_at = self._prefix_at = -1
         adjacent = self._adjacent
         shown = [n for n in numbers if n not in adjacent] if adjacent else list(numbers)
         if not shown:
@@ -300,10 +370,11 @@ class ResolvedText:
             self._sep_spare = ""
         opened = self._gap and self._open_at >= 0
         if opened:
-            # "([9], [1])": the citation follows the opener, without the removed separators
-            self._held = self._held[: self._open_at + 1]
+            # "([9], [1])": the citation follows the opener (and its lead-in words), without
+            # the removed separators: "(see [9], [1])" -> "(see [^1])"
+            self._held = self._held[: self._open_at + 1 + self._open_words]
         if adjacent or opened:
-            lead = ""
+            lead = self._gap_lead if opened and self._open_words else ""
         elif not lead and self._gap:
             lead = self._gap_lead  # "fact [9][1]": the citation keeps the space before the run
         if (
@@ -321,13 +392,6 @@ class ResolvedText:
             self._text(lead + "".join(_footnote(n) for n in shown))
         # the run goes on until text other than spaces: each source appears once in it
         self._adjacent = adjacent + tuple(shown)
-
-
-def _space_start(text: str, end: int) -> int:
-    """Where the run of spaces and line breaks that ends at ``end`` begins."""
-    while end > 0 and text[end - 1] in " \t\r\n":
-        end -= 1
-    return end
 
 
 @functools.lru_cache(maxsize=512)

@@ -122,7 +122,7 @@ async def test_hallucinated_and_hidden_sources_are_never_cited(
     fake.add(
         tools(("search_docs", {"query": "walrus salary band"})),
         text(
-            "The band is secret <CIT private/salaries.md#1 /> and [cite: 7] says so "
+            "The band is secret <CIT private/salaries.md#1 /> and [cite: 7]. It says so "
             "<citation>2</citation>."
         ),
     )
@@ -132,7 +132,8 @@ async def test_hallucinated_and_hidden_sources_are_never_cited(
     assert "confidential" not in result  # the public viewer's search never returns it
     assert answer.citations == ()
     assert "CIT" not in answer.text and "cite" not in answer.text and "citation" not in answer.text
-    assert answer.text == "The band is secret and says so."
+    # the "and" joined two markers, so it goes with them
+    assert answer.text == "The band is secret. It says so."
     assert {d.reason for d in answer.dropped} <= {"forbidden", "unknown", "out_of_range"}
     assert len(answer.dropped) == 3
 

@@ -31,10 +31,11 @@ CASES = [
         [3, 2, 1],
         [],
     ),
-    # the reader's own labels stay text: figures, tables, pages, "cf.", parenthesised words
+    # the reader's own labels stay text: figures, tables, pages, "cf." (parenthesised words:
+    # test_resolver_paren_words.py)
     (
-        "See [Figure 3], [Fig. 3], [Table 2], [p. 3], [cf. 2] and (ref. 3).",
-        "See [Figure 3], [Fig. 3], [Table 2], [p. 3], [cf. 2] and (ref. 3).",
+        "See [Figure 3], [Fig. 3], [Table 2], [p. 3] and [cf. 2].",
+        "See [Figure 3], [Fig. 3], [Table 2], [p. 3] and [cf. 2].",
         [],
         [],
     ),
