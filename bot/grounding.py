@@ -171,16 +171,22 @@ def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
         if n not in weak and n not in keep_order:
             keep_order.append(n)
     renumber = {old: new for new, old in enumerate(keep_order, start=1)}
+    # Whether a kept marker follows in the same group ("[^3][^1]"): then the space before the
+    # group stays for it ("fact [^3][^1]." -> "fact [^1].", not "fact[^1].").
+    kept_next = [False] * len(marks)
+    for i in range(len(marks) - 2, -1, -1):
+        if marks[i + 1].start() == marks[i].end():
+            kept_next[i] = int(marks[i + 1].group(1)) not in weak or kept_next[i + 1]
     pieces: list[str] = []
     dropped: list[Dropped] = []
     cursor = 0
-    for match in marks:
+    for i, match in enumerate(marks):
         n = int(match.group(1))
         start = match.start()
         if n in weak:
             # Removing a marker also removes the space before it ("fact [^3]." -> "fact.").
             trimmed = start
-            while trimmed > cursor and answer.text[trimmed - 1] in " \t":
+            while not kept_next[i] and trimmed > cursor and answer.text[trimmed - 1] in " \t":
                 trimmed -= 1
             pieces.append(answer.text[cursor:trimmed])
             dropped.append(Dropped(marker=match.group(0), reason="unsupported", offset=start))

@@ -3,9 +3,11 @@
 The default :class:`LexicalScorer` needs no model download. It weighs the claim's content words
 by their rarity in the turn's evidence (BM25-style inverse document frequency), measures how much
 of that weight the best window of one or two passage sentences covers, and applies hard checks:
-every number in the claim must appear in the passage (with a matching unit where both give one),
-a stated frequency ("every minute", "nightly") must not contradict the passage's, and every
-quoted phrase must appear verbatim.
+every number in the claim must appear in the passage (with a matching unit where both give one:
+time, percent, bytes), a stated frequency ("every minute", "nightly") must not contradict the
+passage's, and every quoted phrase must appear verbatim. A window that states plainly what the
+claim negates ("supports SAML" for "does not support SAML") counts for no more than a failed
+hard check.
 
 A team can plug in an NLI or embedding model instead: anything with
 ``entails(premise, hypothesis) -> float`` in 0..1 is a :class:`SupportScorer`, and
@@ -29,6 +31,8 @@ from bot.errors import ConfigError
 from bot.text_terms import (
     frequencies,
     has_cjk_sentence_end,
+    negated,
+    negation_scope,
     number_values,
     numbers,
     quoted_phrases,
@@ -41,6 +45,8 @@ _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CJK_SENTENCE_SPLIT_RE = re.compile(
     r"(?<=[.!?])\s+|\n+|(?<=[。！？｡])(?![」』）〕】\"'”’)。！？｡])\s*"
 )
+# Keys are stemmed units as ``text_terms.numbers`` gives them ("bytes" -> "byt", "weeks" ->
+# "week"): a unit missing here is not compared at all, so "30 weeks" passed for "30 days".
 _UNIT_ALIASES = {
     "s": "second",
     "sec": "second",
@@ -53,9 +59,39 @@ _UNIT_ALIASES = {
     "h": "hour",
     "hr": "hour",
     "hour": "hour",
+    "hrs": "hour",
     "day": "day",
+    "d": "day",
+    "week": "week",
+    "wk": "week",
+    "wks": "week",
+    "month": "month",
+    "year": "year",
+    "yr": "year",
+    "yrs": "year",
     "%": "percent",
     "percent": "percent",
+    # Sizes: "10 GB" cited to "10 MB" is a different limit. MiB and MB are the same claim here
+    # (answers round one to the other); lowercase, since "Mb" is written for "MB" far more often
+    # than it means megabits.
+    "byte": "byte",
+    "byt": "byte",
+    "kb": "kilobyte",
+    "kib": "kilobyte",
+    "kilobyte": "kilobyte",
+    "kilobyt": "kilobyte",
+    "mb": "megabyte",
+    "mib": "megabyte",
+    "megabyte": "megabyte",
+    "megabyt": "megabyte",
+    "gb": "gigabyte",
+    "gib": "gigabyte",
+    "gigabyte": "gigabyte",
+    "gigabyt": "gigabyte",
+    "tb": "terabyte",
+    "tib": "terabyte",
+    "terabyte": "terabyte",
+    "terabyt": "terabyte",
 }
 # A claim that names a number or quote the passage lacks can score at most this much.
 HARD_CHECK_CAP = 0.15
@@ -110,7 +146,7 @@ class LexicalScorer:
         total = sum(self.weight(t) for t in claim_terms)
         covered = sum(self.weight(t) for t in claim_terms & premise_terms)
         score = covered / total
-        if not hard_checks_pass(premise, hypothesis):
+        if not hard_checks_pass(premise, hypothesis) or not _same_polarity(premise, hypothesis):
             score = min(score, HARD_CHECK_CAP)
         return round(score, 4)
 
@@ -127,9 +163,14 @@ class LexicalScorer:
         weights = {term: self.weight(term) for term in claim_terms}
         total = sum(weights.values())
 
+        claim_negated = bool(negation_scope(claim))
+
         def coverage(window: str) -> float:
             present = term_set(window)
-            return sum(w for term, w in weights.items() if term in present) / total
+            value = sum(w for term, w in weights.items() if term in present) / total
+            if claim_negated and not _same_polarity(window, claim):
+                return min(value, HARD_CHECK_CAP)
+            return value
 
         best = best_window(parts, coverage)
         if not hard_checks_pass(passage, claim):
@@ -151,6 +192,23 @@ def hard_checks_pass(premise: str, hypothesis: str) -> bool:
         return False
     lowered = premise.lower()
     return all(phrase in lowered for phrase in quoted_phrases(hypothesis))
+
+
+def _same_polarity(premise: str, hypothesis: str) -> bool:
+    """False when the claim negates something the premise states without a negation.
+
+    "citecast does not support SAML" shares every content word with "citecast supports SAML".
+    The premise's sentences that hold a word the claim's negation bears on
+    (:func:`negation_scope`) must include one with a negation; a "no" elsewhere ("setup takes
+    no time") does not count, and a premise silent on those words is left to coverage. Only
+    this direction is checked: a passage that negates a side detail ("supports SAML, not
+    SCIM") still backs the plain claim "supports SAML".
+    """
+    scope = negation_scope(hypothesis)
+    if not scope:
+        return True
+    about = [s for s in passage_sentences(premise) if not scope.isdisjoint(term_set(s))]
+    return not about or any(negated(sentence) for sentence in about)
 
 
 def _units_by_value(text: str) -> dict[str, set[str]]:

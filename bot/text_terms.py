@@ -35,6 +35,14 @@ _FREQUENCY_WORDS = {
     "annually": "year",
 }
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]{3,200})[\"“”]")
+# Words that turn a statement into its opposite ("does not support", "never", "cannot"):
+# content-word coverage alone cannot tell "X supports Y" from "X does not support Y".
+# Not negations: "No, ..." answering a question, "not only ... but also", "no matter how".
+_NEGATION_RE = re.compile(
+    r"\b(?:no(?!\s*[,.!;:]|\s+(?:matter|doubt)\b)|not(?!\s+(?:only|just)\b)"
+    r"|never|none|nothing|nobody|neither|nor|cannot|without)\b|\wn['’]t\b",
+    re.IGNORECASE,
+)
 
 
 _cached_stem = lru_cache(maxsize=65_536)(stem)
@@ -97,6 +105,23 @@ def quoted_phrases(text: str) -> list[str]:
     return [match.group(1).strip().lower() for match in _QUOTED_RE.finditer(text)]
 
 
+def negated(text: str) -> bool:
+    """Whether ``text`` holds a negation ("not", "never", "cannot", "doesn't", "without", ...)."""
+    return _NEGATION_RE.search(text) is not None
+
+
+@lru_cache(maxsize=8_192)
+def negation_scope(text: str) -> frozenset[str]:
+    """The content terms each negation of ``text`` bears on: the two after it ("does not
+    **support SAML**"), or the two before one that ends the clause ("pings nobody")."""
+    found: set[str] = set()
+    for match in _NEGATION_RE.finditer(text):
+        after = [t for t in _content_terms(text[match.end() :]) if not negated(t)][:2]
+        before = [t for t in _content_terms(text[: match.start()]) if not negated(t)][-2:]
+        found.update(after or before)
+    return frozenset(found)
+
+
 @lru_cache(maxsize=8_192)
 def frequencies(text: str) -> frozenset[str]:
     """How often the text says something happens: "every night" and "daily" both give "day"."""
@@ -109,5 +134,5 @@ def frequencies(text: str) -> frozenset[str]:
 
 def clear_caches() -> None:
     """Forget cached terms (benchmarks use it to measure a cold answer honestly)."""
-    for cached in (_cached_stem, _content_terms, term_set, numbers, frequencies):
+    for cached in (_cached_stem, _content_terms, term_set, numbers, frequencies, negation_scope):
         cached.cache_clear()

@@ -48,7 +48,8 @@ class UsageReport:
     days: float
     channels: tuple[ChannelUsage, ...]  # most asked first
     unanswered: tuple[tuple[str, int], ...]  # (question, times asked without sources)
-    not_helpful: tuple[tuple[int, str, str], ...]  # (turn id, channel, question), latest first
+    # (turn id, channel, question), latest first; a turn rated down by several people once
+    not_helpful: tuple[tuple[int, str, str], ...]
 
     @property
     def total(self) -> ChannelUsage:
@@ -80,14 +81,17 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
             key = spaced.casefold()
             unanswered[key] += 1
             wording[key] = spaced  # the latest wording is shown
-    rated_down: list[tuple[int, str, str]] = []
+    # turn id -> entry, in the order of each turn's latest "not helpful": several Slack users
+    # may each rate one answer down, and it is still one answer to look at
+    rated_down: dict[int, tuple[int, str, str]] = {}
     for rated, channel, value in store.votes_since(since):
         counts.setdefault(channel, Counter())[value] += 1
         if value == "not_helpful" and rated is not None:
             if rated not in asked:  # asked before the period, rated in it
                 turn = store.turn(rated)
                 asked[rated] = (channel, turn.question if turn else "(deleted)")
-            rated_down.append((rated, *asked[rated]))
+            rated_down.pop(rated, None)
+            rated_down[rated] = (rated, *asked[rated])
     channels = sorted(
         (ChannelUsage(name, **{c: row[c] for c in COLUMNS}) for name, row in counts.items()),
         key=lambda usage: (-usage.asked, usage.channel),
@@ -97,5 +101,5 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
         days=days,
         channels=tuple(channels),
         unanswered=tuple((wording[key], n) for key, n in unanswered.most_common(limit)),
-        not_helpful=tuple(reversed(rated_down))[:limit],
+        not_helpful=tuple(reversed(rated_down.values()))[:limit],
     )

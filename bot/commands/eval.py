@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 HELP = "measure citation quality (ALCE-style recall and precision) on a JSONL data set"
@@ -28,6 +29,10 @@ examples:
 """
 
 
+_QUIET_CASES = 200
+"""Up to this many recorded answers (about a second) are measured without a progress bar."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``citecast eval``."""
     parser.add_argument("data", type=Path, help="JSONL file of cases")
@@ -42,15 +47,16 @@ def run(args: argparse.Namespace) -> int:
     """Load the cases, run them, print the table, write the report."""
 
     from rich.console import Console
+    from rich.markup import escape
 
     from bot.commands.ask import check_answerable
     from bot.commands.output import progress_bar, stdout_console, write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
-    from bot.evaluation.dataset import load_cases
+    from bot.evaluation.dataset import check_known_sources, load_cases
     from bot.evaluation.report import check_writable, print_table, write_html
     from bot.evaluation.runner import AskFn, CaseResult, run_case
-    from bot.models import Answer
+    from bot.models import Answer, Source
     from bot.registry import SourceRegistry
     from bot.resolver import ResolvePolicy
     from bot.support import scorer_factory
@@ -76,12 +82,23 @@ def run(args: argparse.Namespace) -> int:
         key_word=settings.resolve.key_word,
     )
     ask: AskFn | None = None
+    lookup: Callable[[str], Source | None] | None = None
     questions = sum(case.answer is None for case in cases)
     if questions:
         from bot.assistant import Assistant
+        from bot.knowledge import KnowledgeIndex
 
         # as `citecast ask` refuses: without an index every question would measure "not found"
         records = check_answerable(settings)
+        index = KnowledgeIndex(settings.index.path)
+        tables = set(records.names) if records else set()
+        lookup = index.source
+
+        def known(source_id: str) -> bool:
+            # a record ("products/P-100") is not in the index; its table is checked, not its row
+            return source_id.partition("/")[0] in tables or index.source(source_id) is not None
+
+        check_known_sources(args.data, cases, known)
         assistant = Assistant.from_settings(settings, records)
 
         async def ask_assistant(
@@ -92,17 +109,25 @@ def run(args: argparse.Namespace) -> int:
 
         ask = ask_assistant
 
-    # Question cases ask the assistant (a model may take seconds each): show how far it got.
-    progress = progress_bar("evaluating", show=bool(questions))
+    # Question cases ask the assistant (a model may take seconds each), and a large file of
+    # recorded answers takes minutes (about 5 ms a case): show how far it got.
+    progress = progress_bar("evaluating", show=bool(questions) or len(cases) > _QUIET_CASES)
 
     async def run_all() -> list[CaseResult]:
         results: list[CaseResult] = []
         task = progress.add_task("", total=len(cases))
         for case in cases:
-            progress.update(task, description=case.id[-60:])
+            # the bar reads its description as markup: an id is shown, never interpreted
+            progress.update(task, description=escape(case.id[-60:]))
             results.append(
                 await run_case(
-                    case, runs=args.runs, threshold=threshold, scorer=scorer, policy=policy, ask=ask
+                    case,
+                    runs=args.runs,
+                    threshold=threshold,
+                    scorer=scorer,
+                    policy=policy,
+                    ask=ask,
+                    lookup=lookup,
                 )
             )
             progress.advance(task)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,8 @@ class EvalCase:
     audience: tuple[str, ...]
     gold_citations: tuple[str, ...] | None
     labels: tuple[SupportLabel, ...]
+    line: int = 0
+    """The case's line in the data file (0 when it came from elsewhere)."""
 
 
 MAX_DATASET_BYTES = 50_000_000
@@ -76,11 +78,13 @@ def load_cases(path: Path) -> list[EvalCase]:
     cases = list(_parse_lines(path, lines))
     if not cases:
         raise ValidationError(f"{path}: no cases (expected one JSON object per line)")
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for case in cases:
         if case.id in seen:
-            raise ValidationError(f"{path}: duplicate case id {case.id!r}")
-        seen.add(case.id)
+            raise ValidationError(
+                f"{path}:{case.line}: duplicate case id {case.id!r} (first on line {seen[case.id]})"
+            )
+        seen[case.id] = case.line
     return cases
 
 
@@ -101,7 +105,7 @@ def _parse_lines(path: Path, lines: list[str]) -> Iterator[EvalCase]:
                 f"{where}: a number in it has more than {digits} digits"
             ) from None
         try:
-            yield parse_case(data, default_id=f"line-{number}")
+            yield replace(parse_case(data, default_id=f"line-{number}"), line=number)
         except ValidationError as exc:
             raise ValidationError(f"{where}: {exc}") from None
 
@@ -162,6 +166,30 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
         gold_citations=None if gold is None else tuple(gold),
         labels=parsed,
     )
+
+
+def check_known_sources(
+    path: Path, cases: Sequence[EvalCase], known: Callable[[str], bool]
+) -> None:
+    """Refuse a question case whose gold citation or label names a source ``known`` denies.
+
+    A question is answered from the knowledge index, so such an id is one the index no longer
+    holds (the document was removed, or a re-ingest renumbered its chunks): it would count as
+    a citation every answer missed, or a claim the scorer got wrong. Ids among the case's own
+    ``sources`` are accepted as they are.
+    """
+    for case in cases:
+        if case.answer is not None:
+            continue
+        own = {source.id for source in case.sources}
+        named = [(f"gold_citations[{i}]", s) for i, s in enumerate(case.gold_citations or ())]
+        named += [(f"labels[{i}]: source", label.source) for i, label in enumerate(case.labels)]
+        for where, source_id in named:
+            if source_id not in own and not known(source_id):
+                raise ValidationError(
+                    f"{path}:{case.line}: {where} {source_id!r} is not in the knowledge index"
+                    " (removed, or renumbered by a re-ingest?)"
+                )
 
 
 def _label(item: Any, index: int) -> SupportLabel:

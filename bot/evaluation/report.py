@@ -10,6 +10,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bot.errors import ValidationError
 from bot.evaluation.runner import METRIC_NAMES, CaseResult, total_agreement
@@ -40,6 +41,26 @@ def summary(results: Sequence[CaseResult]) -> dict[str, float | None]:
     return out
 
 
+def spreads(results: Sequence[CaseResult]) -> dict[str, float | None]:
+    """Each metric's largest spread between runs of one question (None without repeated runs)."""
+    out: dict[str, float | None] = {}
+    for metric in METRIC_NAMES:
+        values = [
+            v for r in results if len(r.runs) > 1 for v in [r.spread(metric)] if v is not None
+        ]
+        out[metric] = max(values) if values else None
+    return out
+
+
+def spread_line(results: Sequence[CaseResult]) -> str | None:
+    """ "largest spread between runs: recall 20.0%, ..." (None when no case ran twice)."""
+    found = spreads(results)
+    if all(value is None for value in found.values()):
+        return None
+    parts = ", ".join(f"{_HEADERS[m]} {percent(v)}" for m, v in found.items())
+    return f"largest spread between runs of a question: {parts}"
+
+
 def dropped_totals(results: Sequence[CaseResult]) -> dict[str, int]:
     """Dropped-marker counts by reason over every run of every case."""
     totals: Counter[str] = Counter()
@@ -62,7 +83,12 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
     if runs > 1:
         table.add_column("recall spread", justify="right")
     for result in results:
-        row = [result.case.id, *(percent(result.mean(m)) for m in METRIC_NAMES)]
+        # Text, not a str: rich reads "[...]" in a str as markup, so an id such as "[/b]" ended
+        # the run with a traceback and "[red]q" showed as "q".
+        row: list[Text | str] = [
+            Text(result.case.id),
+            *(percent(result.mean(m)) for m in METRIC_NAMES),
+        ]
         if runs > 1:
             row.append(percent(result.spread("recall")))
         table.add_row(*row)
@@ -72,6 +98,9 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
         total_row.append(percent(overall["recall_spread"]))
     table.add_row(*total_row, end_section=True)
     console.print(table)
+    spread = spread_line(results) if runs > 1 else None
+    if spread:
+        console.print(spread, markup=False)
     dropped = dropped_totals(results)
     if dropped:
         console.print("dropped markers: " + ", ".join(f"{k} {v}" for k, v in dropped.items()))
@@ -99,6 +128,7 @@ def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> N
         results=results,
         summary=summary(results),
         dropped=dropped_totals(results),
+        spread=spread_line(results),
         agreement=total_agreement(results),
         metrics=METRIC_NAMES,
         headers=_HEADERS,

@@ -70,8 +70,14 @@ async def run_case(
     scorer: ScorerFactory,
     policy: ResolvePolicy,
     ask: AskFn | None,
+    lookup: Callable[[str], Source | None] | None = None,
 ) -> CaseResult:
-    """Produce and measure the case's answer(s)."""
+    """Produce and measure the case's answer(s).
+
+    ``lookup`` finds a label's source by id when neither the case nor the first run's evidence
+    holds it (a question case whose answer did not retrieve it): a hand label judges a claim
+    against its source, so it is scored on that source's text, not counted as a miss.
+    """
     produced: list[tuple[Answer, SourceRegistry]] = []
     if case.answer is not None:
         produced.append(resolve_recorded(case, policy, scorer))
@@ -91,6 +97,11 @@ async def run_case(
     by_id: dict[str, Source] = {s.id: s for s in case.sources}
     for _, registry in produced[:1]:
         by_id.update({s.id: s for s in registry.evidence()})
+    for label in case.labels:
+        if label.source not in by_id and lookup is not None:
+            found = lookup(label.source)
+            if found is not None:
+                by_id[label.source] = found
     labels = [(label.claim, by_id.get(label.source), label.supported) for label in case.labels]
     evidence_texts = [passage_of(s) for s in by_id.values()]
     agreement, scores = label_agreement(labels, scorer([e for e in evidence_texts if e]), threshold)
