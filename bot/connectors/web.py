@@ -57,6 +57,7 @@ from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import AnswerStream
 from bot.connectors.web_turn_page import (
     load_answer,
+    missing_file_page,
     missing_page,
     shareable_answer,
     turn_page,
@@ -125,6 +126,7 @@ class WebConnector:
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
+        self._refused_origins: set[str] = set()
 
     def routes(self) -> list[BaseRoute]:
         """The web routes, mounted at the root of the app.
@@ -209,7 +211,31 @@ class WebConnector:
         if self.settings.public_base_url:
             parts = urlsplit(self.settings.public_base_url)
             allowed.add(f"{parts.scheme}://{parts.netloc}")
-        return origin in allowed
+        if origin in allowed:
+            return True
+        self._log_refused_origin(origin)
+        return False
+
+    def _log_refused_origin(self, origin: str) -> None:
+        """Log a refused site once (at most 100 of them): the visitor's browser only says the
+        server cannot be reached, so this line is how a site owner learns what to add."""
+        shown = origin[:100]
+        if shown in self._refused_origins or len(self._refused_origins) >= 100:
+            return
+        self._refused_origins.add(shown)
+        # CORS compares origins exactly: a listed URL with a path or a different case never matches
+        near = [
+            listed
+            for listed in self.settings.cors_origins
+            if listed.rstrip("/").lower() == shown.lower()
+        ]
+        hint = f" (it lists {near[0]!r}: write exactly {shown!r})" if near else ""
+        log.warning(
+            "refused a request from the site %r: if it embeds the widget, add it to "
+            "web.cors_origins%s",
+            shown,
+            hint,
+        )
 
     def too_many(self, request: Request) -> Response | None:
         """The 429 for a client over ``web.rate_limit_per_minute``, else None (counted)."""
@@ -335,7 +361,13 @@ class WebConnector:
         return HTMLResponse(page, headers=TURN_PAGE_HEADERS)
 
     async def files(self, request: Request) -> Response:
-        return file_response(self.signer, str(request.path_params.get("token", "")))
+        response = file_response(self.signer, str(request.path_params.get("token", "")))
+        if response.status_code == 404 and "text/html" in request.headers.get("accept", ""):
+            # a person who clicked a source long after the answer (the link expired): a page
+            # saying how to get a fresh link, not a JSON error; the same for every refusal
+            page = missing_file_page(self.settings.title)
+            return HTMLResponse(page, status_code=404, headers=TURN_PAGE_HEADERS)
+        return response
 
     def _check_conversation(self, conversation_id: str | None) -> None:
         if conversation_id is not None and not self.turns.stored_turns(conversation_id):

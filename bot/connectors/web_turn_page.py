@@ -9,7 +9,8 @@ Turn ids are sequential, so this page must not become a way to read other people
 shows only the answer (never the question), and only when every source it cites, every source
 its answerer read (the turn's registry) and the same for the earlier answers of its conversation
 (its history) is visible to the web audience (``web.audience``, public by default). Anything
-else is the same plain 404.
+else is the same plain 404. ``missing_file_page`` is the like page for a ``/files/`` link that
+does not work.
 """
 
 from __future__ import annotations
@@ -122,6 +123,22 @@ def turn_page(rendered_html: str, title: str = "citecast") -> str:
         title=html.escape(f"{title} — answer and sources"),
         heading=html.escape(title),
         subtitle="An answer and every source it cites.",
+        body=body,
+    )
+
+
+def missing_file_page(title: str = "citecast") -> str:
+    """The page a person following a ``/files/`` link that does not work gets (the 404): the
+    same for an expired, cut or forged link, so it tells no one which. Links in an answer are
+    signed for ``web.file_token_ttl`` seconds; the chat signs them afresh on a reload."""
+    body = (
+        "<p>This file link has expired or is incomplete. Links to files work for a limited "
+        "time: reload the chat, or ask the question again, to get a fresh one.</p>"
+    )
+    return _PAGE.format(
+        title=html.escape(f"{title} — file not found"),
+        heading=html.escape(title),
+        subtitle="File not found",
         body=body,
     )
 

@@ -148,7 +148,12 @@
   Chat.prototype.showStored = function (view, turn) {
     if (turn.status === "done" && turn.answer) this.finishTurn(view, turn);
     else if (turn.status === "hidden") this.failTurn(view, "This answer is not available to you.");
-    else this.failTurn(view, "This question was not answered (the server stopped or failed).");
+    else {
+      // ``view.live``: asked on this page, its stream cut (history.follow): the question goes
+      // back in the box to ask again, as for any answer that fails while the page is open
+      this.failTurn(view, "This question was not answered (the server stopped or failed).",
+        !!view.live);
+    }
   };
 
   Chat.prototype.reset = function () {
@@ -178,7 +183,14 @@
 
   Chat.prototype.onSubmit = function (event) {
     event.preventDefault();
-    if (this.busy) return;
+    if (this.busy) {
+      // Enter still comes here while the Ask button is disabled: say why nothing was sent
+      if (cleaned(this.input.value)) {
+        this.setStatus("Not sent yet: wait until the chat is ready, then ask again. " +
+          "Your question stays in the box.");
+      }
+      return;
+    }
     var question = this.input.value.trim();
     if (!cleaned(question)) {
       this.setStatus("Type a question first.", true);
@@ -335,7 +347,9 @@
       var after = response.headers.get("Retry-After") || "";  // seconds, or an HTTP date
       var wait = /^\d+$/.test(after) ? Number(after) :
         Math.ceil((Date.parse(after) - Date.now()) / 1000);
-      return (reason || "Too many questions for now") + ". Please wait " +
+      // Said in our words, not the reason: citecast's own already names the wait ("try
+      // again in 30 s"), which read twice beside this sentence.
+      return "Too many questions for now. Please wait " +
         (wait > 0 ? wait + (wait === 1 ? " second" : " seconds") : "a moment") +
         " before asking again.";
     }
@@ -399,6 +413,7 @@
    * shown. */
   Chat.prototype.failTurn = function (view, reason, live) {
     var follow = this.following(view);
+    var refocus = scroll.holdFocus(this.root, view.answer);  // its text goes: to the box
     view.typing.remove();
     view.answer.setAttribute("aria-busy", "false");
     view.answer.classList.add("cc-failed");
@@ -412,11 +427,13 @@
     }
     this.log.setAttribute("aria-busy", this.busy ? "true" : "false");
     if (follow) this.reveal(view.turn);
+    refocus(this.input);
   };
 
   Chat.prototype.finishTurn = function (view, payload) {
     var self = this;
     var follow = this.following(view);
+    var refocus = scroll.holdFocus(this.root, view.answer);  // a citation read as it streamed
     var answer = payload.answer || { text: "", citations: [] };
     var byN = {};
     (answer.citations || []).forEach(function (c) { byN[c.n] = c; });
@@ -443,6 +460,7 @@
     view.answer.dataset.turnId = payload.turn_id;
     this.log.setAttribute("aria-busy", this.busy ? "true" : "false");
     if (follow) this.reveal(view.turn);
+    refocus(this.input);
   };
 
   /* Give each superscript citation its link target and tooltip; a source without a link

@@ -49,6 +49,7 @@
   function follow(chat, conversationId, view, turnId) {
     var writing = {};
     writing[turnId] = view;
+    view.live = true;
     stillWriting(view);
     chat.setBusy(true);
     awaitWriting(chat, conversationId, writing);
@@ -99,7 +100,9 @@
           delete writing[turn.turn_id];
           if (!Object.keys(writing).length) chat.setBusy(false);
           chat.showStored(view, turn);
-          chat.setStatus(turn.status === "done" ? "The answer is ready." : "");
+          // a live answer that failed has said what to do (its question is back in the box)
+          if (turn.status === "done") chat.setStatus("The answer is ready.");
+          else if (!view.live) chat.setStatus("");
         });
         if (Object.keys(writing).length) awaitWriting(chat, conversationId, writing);
       }, function (gone) {

@@ -68,10 +68,27 @@
     });
   }
 
+  /* Call before ``container`` (a streamed answer) gets its final content: the focused link in
+   * it, if any, is removed with the old content and focus would fall to the page (out of the
+   * widget's panel). The function returned focuses the link at the same position in the new
+   * content, else ``fallback``; it does nothing when focus was not in ``container``. */
+  function holdFocus(root, container) {
+    var active = root.getRootNode().activeElement;
+    if (!active || !container.contains(active)) return function () {};
+    var at = Array.prototype.indexOf.call(container.querySelectorAll("a[href]"), active);
+    return function (fallback) {
+      var links = container.querySelectorAll("a[href]");
+      var target = at >= 0 && links.length ? links[Math.min(at, links.length - 1)] : fallback;
+      // scrolled into view (keepFocusClear keeps it off the question box)
+      if (target && root.getRootNode().activeElement !== target) target.focus();
+    };
+  }
+
   window.Citecast.scroll = {
     scrollerOf: scrollerOf,
     reveal: reveal,
     following: following,
     keepFocusClear: keepFocusClear,
+    holdFocus: holdFocus,
   };
 })();

@@ -63,22 +63,35 @@
   shadow.appendChild(launcher);
 
   var chat = null;
+  // What to do once the modules have loaded: a second click on the button while they load
+  // (a slow network, an impatient user) waits for the same load, never starts a second one
+  // that would put a second chat in the panel.
+  var waiting = null;
   function ensureChat(then) {
     if (chat) { then(); return; }
+    if (waiting) { waiting.push(then); return; }
+    waiting = [then];
+    function ready() {
+      var calls = waiting;
+      waiting = null;
+      calls.forEach(function (call) { call(); });
+    }
     function start() {
+      mount.textContent = "";  // an earlier attempt's "Cannot reach" goes
+      mount.className = "cc-root";
       chat = citecast.chat.mount(mount, {
         apiBase: base, compact: true, storageKey: "citecast.widget.conversation:" + base,
       });
       // the panel is named by the heading it shows (web.title, once /api/config is read)
       panel.setAttribute("aria-labelledby", chat.title.id);
       panel.removeAttribute("aria-label");
-      then();
+      ready();
     }
     if (citecast.chat) { start(); return; }
     function failed() {
       mount.textContent = "Cannot reach the citecast server at " + base + ".";
       mount.className = "cc-root cc-error";
-      then();
+      ready();
     }
     // chat.js needs the modules before it, each the ones before it: load them in this order
     var modules = ["sources", "answer_actions", "scroll", "history", "chat"];
@@ -112,7 +125,10 @@
   }
   launcher.addEventListener("click", function () { if (panel.hidden) open(); else hide(); });
   close.addEventListener("click", hide);
-  panel.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+  // not while an input method composes: there Escape cancels the word being typed
+  panel.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && !e.isComposing) hide();
+  });
 
   function attach() { document.body.appendChild(host); }
   if (document.body) attach(); else document.addEventListener("DOMContentLoaded", attach);

@@ -277,7 +277,7 @@ async def test_a_rate_limited_question_says_to_wait(browser: Browser, tmp_path: 
         await page.goto(running.url + "/")
         await ask(page, "Am I too quick?")
         await expect(page.get_by_role("alert")).to_have_text(
-            "too many questions. Please wait 30 seconds before asking again."
+            "Too many questions for now. Please wait 30 seconds before asking again."
         )
         await expect(page.get_by_label("Your question")).to_have_value("Am I too quick?")
         await expect(page.get_by_role("button", name="Ask")).to_be_enabled()
