@@ -13,7 +13,9 @@ A step is complete only when the endpoint says why it ended (``finish_reason``):
 ends without one was cut off, and a step with neither text nor tool calls is not an answer;
 both are errors, never a half or empty answer. ``finish_reason: "length"`` (the token limit)
 keeps the text, logs a warning and ends the answer with a note saying it was cut off (a cut
-answer that reads as complete would mislead); so does ``"content_filter"``. Timeouts and retries
+answer that reads as complete would mislead); so does ``"content_filter"``. A step the server
+gave up on (``"error"``, as OpenRouter sends with the reason beside it, or vLLM's ``"abort"``)
+is an error with that reason: its text is a fragment. Timeouts and retries
 are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read
 ``timeout`` also bounds the wait for its next chunk: a server that sends only keep-alive
 comments never trips the client's read timeout, and would hold the turn forever. Every failure,
@@ -36,8 +38,15 @@ import openai
 from openai import AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
-from bot.assistant.openai_errors import base_url_hint, error_text, one_line, status_message
-from bot.assistant.openai_step import NORMAL_FINISH, Step
+from bot.assistant.openai_errors import (
+    base_url_hint,
+    connection_reason,
+    error_text,
+    one_line,
+    shown_url,
+    status_message,
+)
+from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
@@ -105,8 +114,8 @@ class OpenAIBackend:
 
     @property
     def where(self) -> str:
-        """The endpoint, for error messages."""
-        return str(self.client.base_url).rstrip("/")
+        """The endpoint, for error messages (without a password or query it may carry)."""
+        return shown_url(str(self.client.base_url))
 
     async def generate(self, turn: Turn) -> AsyncIterator[str | StepEnd]:
         """Run the tool loop and yield the model's answer text (:data:`STEP_END` before tools)."""
@@ -173,6 +182,11 @@ class OpenAIBackend:
                 f"the model endpoint at {self.where} ended the stream before the answer was "
                 "complete (no finish_reason)"
             )
+        if step.finish_reason in FAILED_FINISH:
+            raise BackendError(
+                f"the model endpoint at {self.where} stopped the answer with an error"
+                + (f": {step.error}" if step.error else f" (finish_reason {step.finish_reason!r})")
+            )
         if not step.calls and not "".join(step.text).strip():
             raise BackendError(
                 f"the model endpoint at {self.where} returned an empty answer "
@@ -231,6 +245,7 @@ class OpenAIBackend:
                     )
                 choice = completion.choices[0]
                 step.finish_reason = str(choice.finish_reason or "stop")
+                step.error = error_text(getattr(choice, "error", None))
                 message = choice.message
                 for call in message.tool_calls or []:
                     function = getattr(call, "function", None)
@@ -252,15 +267,17 @@ class OpenAIBackend:
                     "answer was complete"
                 ) from None
             raise BackendError(
-                f"cannot reach the model endpoint at {self.where}: {one_line(str(exc))}"
+                f"cannot reach the model endpoint at {self.where}: {connection_reason(exc)}"
             ) from None
         except openai.APIStatusError as exc:
             has_key = bool(self.settings.api_key.strip())
-            raise BackendError(status_message(exc, self.where, has_key)) from None
-        except openai.OpenAIError as exc:
             raise BackendError(
-                f"the model endpoint at {self.where} failed: {one_line(str(exc))}"
+                status_message(exc, self.where, has_key, self.settings.model)
             ) from None
+        except openai.OpenAIError as exc:
+            # an error event mid-stream: its body may be a bare string the client does not read
+            reason = error_text(getattr(exc, "body", None)) or one_line(str(exc))
+            raise BackendError(f"the model endpoint at {self.where} failed: {reason}") from None
         except httpx.HTTPError as exc:
             # raised by the transport while a stream is read, outside the client's own mapping
             raise BackendError(

@@ -11,8 +11,10 @@ keep it to one short line, because it ends up in a chat apology and in a log lin
 from __future__ import annotations
 
 import re
+import socket
+import ssl
 from collections.abc import Mapping
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
@@ -22,6 +24,9 @@ MAX_CHARS = 200
 _TITLE = re.compile(r"<(title|h1)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
 _INVISIBLE = re.compile(r"<(script|style|head)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
+_ERRNO = re.compile(r"^\[Errno -?\d+\]\s*|\s*\(_ssl\.c:\d+\)$")
+# what the client and httpx wrap every connection failure in: no reason at all
+_WRAPPERS = frozenset({"Connection error.", "All connection attempts failed"})
 
 
 def one_line(text: str) -> str:
@@ -55,6 +60,20 @@ def _page_text(body: str) -> str:
     return next((line for line in body.splitlines() if line.strip()), "")
 
 
+def shown_url(url: str) -> str:
+    """``url`` as error messages show it: without the credentials or the query it may carry.
+
+    A proxy in front of a local server is often reached as ``https://user:password@host/v1``
+    (or with a key in the query), and every error names the endpoint: in logs, in the store's
+    record of a failed delivery, in what an operator pastes into an issue.
+    """
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:  # a user name alone may be the token (https://TOKEN@host)
+        netloc = "***@" + netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
 def base_url_hint(where: str) -> str:
     """A hint for a response that shows the URL is wrong, unless the URL already ends in /v1."""
     if urlsplit(where).path.rstrip("/").endswith("/v1"):
@@ -62,20 +81,58 @@ def base_url_hint(where: str) -> str:
     return " (most OpenAI-compatible servers need assistant.openai.base_url to end in /v1)"
 
 
-def status_message(exc: openai.APIStatusError, where: str, has_key: bool) -> str:
-    """``the model endpoint at … answered HTTP 429: … (it asked to retry after 20 s)``."""
+def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model: str = "") -> str:
+    """``the model endpoint at … answered HTTP 429: … (it asked to retry after 20 s)``.
+
+    A refusal of the key or of the model names the setting to fix: the server's own reason
+    ("Incorrect API key provided", "model not found") does not say where citecast reads it.
+    """
     reason = error_text(exc.body)
     message = f"the model endpoint at {where} answered HTTP {exc.status_code}"
     if reason:
         message += f": {reason}"
     if exc.status_code == 404:
-        message += base_url_hint(where)
-    if exc.status_code in (401, 403) and not has_key:
-        message += " (assistant.openai.api_key is not set)"
+        hint = base_url_hint(where)
+        if not hint and model and "model" in reason.lower():
+            hint = f" (assistant.openai.model is {model!r})"
+        message += hint
+    if exc.status_code in (401, 403):
+        message += (
+            " (check assistant.openai.api_key)"
+            if has_key
+            else " (assistant.openai.api_key is not set)"
+        )
     wait = _retry_after(exc)
     if wait:
         message += f" (it asked to retry after {wait})"
     return message
+
+
+def connection_reason(exc: BaseException) -> str:
+    """Why a connection failed, from the innermost cause the ``openai`` client wraps.
+
+    Its own message is "Connection error." whatever happened, which leaves an operator
+    guessing between a server that is down, a host name that does not resolve and a
+    certificate that is not trusted (a self-signed one in front of vLLM or Ollama).
+    """
+    reason = ""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused (is the server running and listening there?)"
+        if isinstance(cause, ssl.SSLCertVerificationError) and cause.verify_message:
+            return f"TLS certificate verify failed: {cause.verify_message}"
+        if isinstance(cause, ssl.SSLError) and cause.reason == "WRONG_VERSION_NUMBER":
+            return "TLS handshake failed (is it an http:// server behind an https:// URL?)"
+        text = _ERRNO.sub("", str(cause)).strip()
+        if isinstance(cause, socket.gaierror):
+            return f"cannot resolve its host name ({text or 'no address'})"
+        if text and text not in _WRAPPERS:
+            reason = text  # the innermost reason wins: outer ones only repeat or wrap it
+        cause = cause.__cause__ or cause.__context__
+    return one_line(reason) or "connection error"
 
 
 def _retry_after(exc: openai.APIStatusError) -> str:

@@ -4,7 +4,8 @@ from the chunks of a stream.
 Streamed tool calls arrive in pieces keyed by ``index``. Some servers (Ollama, LiteLLM) send
 parallel calls all with ``index`` 0, each with its own ``id`` and whole name, so a piece that
 brings an ``id`` other than the one stored at its index starts a new call, and a name is never
-appended to a call whose name is already complete (see :meth:`Step.add_call_delta`).
+appended to a call whose name is already complete, nor to itself when a server repeats it in
+every piece (see :meth:`Step.add_call_delta`).
 
 Arguments are JSON text in the API, but some servers send them as a JSON object; the client
 passes whatever came through unvalidated, so an object is written back as JSON text here
@@ -25,10 +26,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.assistant.openai_errors import error_text
 from bot.assistant.tools import ToolCall
 
 NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 """finish_reason values of a step that ended as the model meant it to."""
+
+FAILED_FINISH = frozenset({"error", "abort"})
+"""finish_reason values of a step the server gave up on (OpenRouter's "error", vLLM's
+"abort"): what was written is a fragment, and shown it would read as the whole answer."""
 
 
 @dataclass
@@ -36,12 +42,14 @@ class Step:
     """One model step: its text, the tool calls it asked for, and why it ended.
 
     ``finish_reason`` stays None until the endpoint says why the step ended; a stream that ends
-    without saying so was cut off.
+    without saying so was cut off. ``error`` is the reason a server gave on the choice itself
+    (OpenRouter sends ``finish_reason: "error"`` with an ``error`` object beside it).
     """
 
     text: list[str] = field(default_factory=list)
     calls: list[dict[str, str]] = field(default_factory=list)
     finish_reason: str | None = None
+    error: str = ""
     _at_index: dict[int, int] = field(default_factory=dict)  # stream index -> position in calls
     _thinking: ThinkFilter = field(default_factory=lambda: ThinkFilter())
 
@@ -61,11 +69,22 @@ class Step:
         return rest
 
     def tool_calls(self) -> list[ToolCall]:
-        """The calls in the order the model made them (ids filled in where the server sent none)."""
-        return [
-            ToolCall(c.get("id") or f"call_{i}", c.get("name", ""), c.get("arguments", ""))
-            for i, c in enumerate(self.calls)
-        ]
+        """The calls in the order the model made them (ids filled in where the server sent none).
+
+        Arguments that are several JSON objects one after the other are several calls of that
+        tool: a server that streams parallel calls at one index without ids or names (LiteLLM,
+        some vLLM tool parsers) or sends them in one string (Gemini) glues them together, and
+        read as one call they are not JSON at all. Each later one gets the id ``<id>_<n>``.
+        """
+        calls: list[ToolCall] = []
+        for i, c in enumerate(self.calls):
+            call_id, name = c.get("id") or f"call_{i}", c.get("name", "")
+            parts = _objects(c.get("arguments", "")) or [c.get("arguments", "")]
+            calls.extend(
+                ToolCall(call_id if n == 1 else f"{call_id}_{n}", name, part)
+                for n, part in enumerate(parts, start=1)
+            )
+        return calls
 
     def add_call(self, call_id: str | None, name: str | None, arguments: object) -> None:
         """A whole tool call (non-streaming responses)."""
@@ -84,11 +103,13 @@ class Step:
         if entry is not None and call_id and entry["id"] and call_id != entry["id"]:
             entry = None  # a new id at a used index: the next parallel call (Ollama, LiteLLM)
         if entry is not None and name and entry.get("name"):
-            # A name may come in pieces, but once the call's arguments began (or the piece
-            # repeats the call's id) it is complete: the same name again is a repeated header,
-            # not more name; another name is another call.
+            # A name may come in pieces, but the same name again is a repeated header, not more
+            # name (MiniMax on NVIDIA NIM repeats it in every piece, before the arguments too:
+            # appended, "search_docssearch_docs" named no tool). Once the call's arguments
+            # began (or the piece repeats the call's id) the name is complete: another name is
+            # another call.
             complete = bool(entry.get("arguments")) or (bool(call_id) and call_id == entry["id"])
-            if complete and name == entry["name"] and not _whole_json(entry["arguments"]):
+            if name == entry["name"] and not _whole_json(entry["arguments"]):
                 name = None
             elif complete:
                 # another name, or the same one after whole arguments (parallel calls of one
@@ -111,6 +132,7 @@ class Step:
         for choice in getattr(chunk, "choices", None) or []:
             if choice.finish_reason:
                 self.finish_reason = str(choice.finish_reason)
+            self.error = error_text(getattr(choice, "error", None)) or self.error
             delta = choice.delta
             if delta is None:
                 continue
@@ -207,6 +229,27 @@ def arguments_text(arguments: object) -> str:
         return json.dumps(arguments, ensure_ascii=False)
     except (TypeError, ValueError):
         return str(arguments)  # not JSON at all: the tool reports invalid arguments
+
+
+def _objects(text: str) -> list[str] | None:
+    """The JSON objects ``text`` holds one after the other, when it is two or more of them and
+    nothing else (else None: one value, or anything that is not such a run, stays as it is)."""
+    decoder = json.JSONDecoder()
+    found: list[str] = []
+    position = 0
+    while True:
+        while position < len(text) and text[position].isspace():
+            position += 1
+        if position == len(text):
+            return found if len(found) > 1 else None
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except ValueError:
+            return None
+        if not isinstance(value, dict):
+            return None
+        found.append(text[position:end])
+        position = end
 
 
 def _whole_json(text: str) -> bool:

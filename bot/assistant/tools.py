@@ -3,8 +3,9 @@
 A tool call has two halves. ``fetch`` finds Sources (I/O, runs in a worker thread, cached by
 tool and arguments); ``format`` registers them in the turn's :class:`SourceRegistry` and writes
 the result text with each number beside its evidence. When the model asks for several tools in
-one step, every fetch runs concurrently and the results are then registered in the order the
-model asked for them, so numbering is stable whatever finishes first.
+one step, every fetch runs concurrently (up to :data:`MAX_CALLS_PER_STEP` of them) and the
+results are then registered in the order the model asked for them, so numbering is stable
+whatever finishes first.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ log = logging.getLogger(__name__)
 
 NO_PASSAGES = "No passages in the knowledge base match this search."
 NO_RECORDS = "No records match this search."
+
+MAX_CALLS_PER_STEP = 10
+"""Calls run from one model step. A model that asks for more (a small local model repeating
+one search dozens of times) has the rest answered with an error: one step must not run
+unbounded searches, nor flood the next request with their results until the endpoint
+refuses it as too long for the model's context."""
 
 
 @dataclass(frozen=True)
@@ -177,15 +184,24 @@ class Toolbox:
         return text or NO_PASSAGES
 
     async def run_calls(self, calls: Sequence[ToolCall], registry: SourceRegistry) -> list[str]:
-        """Fetch every call concurrently, then register and format them in the calls' order."""
+        """Fetch every call concurrently, then register and format them in the calls' order.
+
+        Only the first :data:`MAX_CALLS_PER_STEP` calls run; each later one is answered with
+        an error saying so (every call must be answered for the conversation to go on).
+        """
         audience = frozenset(registry.audience)
         parsed = [_arguments(call) for call in calls]
+        over = (
+            f"too many tool calls in one step (at most {MAX_CALLS_PER_STEP}); this one was not run"
+        )
         results = await asyncio.gather(
             *(
-                self.fetch_async(call.name, args, audience)
+                _failed(over)
+                if position >= MAX_CALLS_PER_STEP
+                else self.fetch_async(call.name, args, audience)
                 if isinstance(args, dict)
                 else _failed(args)
-                for call, args in zip(calls, parsed, strict=True)
+                for position, (call, args) in enumerate(zip(calls, parsed, strict=True))
             )
         )
         return [self.format(c.name, r, registry) for c, r in zip(calls, results, strict=True)]

@@ -90,7 +90,9 @@ TRACEBACK = 'Internal Server Error\n\nTraceback (most recent call last):\n  File
                 '{"error": "model \\"llama9\\" not found, try pulling it first"}',
                 "application/json",
             ),
-            'HTTP 404: model "llama9" not found, try pulling it first',
+            # the server's reason names a model: the hint names the setting that chose it
+            'HTTP 404: model "llama9" not found, try pulling it first '
+            "(assistant.openai.model is 'gpt-4o-mini')",
         ),
         (
             error_body(

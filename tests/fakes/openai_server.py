@@ -66,7 +66,7 @@ class Completion:
     body: str | None = None
     content_type: str = "text/html"
     headers: tuple[tuple[str, str], ...] = ()
-    events: tuple[Json | str, ...] | None = None
+    events: tuple[Json | str | bytes, ...] | None = None
     abort: bool = False
     stall: float = 0.0
     keepalive: float = 0.0
@@ -121,10 +121,11 @@ def chunk(
 
 
 def events(
-    *items: Json | str, abort: bool = False, stall: float = 0.0, keepalive: float = 0.0
+    *items: Json | str | bytes, abort: bool = False, stall: float = 0.0, keepalive: float = 0.0
 ) -> Completion:
     """A scripted stream: a dict is sent as a ``data:`` event, a str is written as it is (so the
-    ``[DONE]`` event, comments and blank lines are there only when given)."""
+    ``[DONE]`` event, comments and blank lines are there only when given), bytes too (to split
+    a UTF-8 sequence or a line across writes)."""
     return Completion(events=items, abort=abort, stall=stall, keepalive=keepalive)
 
 
@@ -284,6 +285,9 @@ class FakeOpenAI:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
         for item in step.events or ():
+            if isinstance(item, bytes):  # raw bytes, e.g. half of a UTF-8 sequence
+                await response.write(item)
+                continue
             data = item if isinstance(item, str) else f"data: {json.dumps(item)}\n\n"
             await response.write(data.encode())
         if step.abort:
