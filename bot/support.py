@@ -280,4 +280,18 @@ def scorer_factory(backend: str) -> ScorerFactory:
         raise ConfigError(f"grounding.backend: cannot load {backend!r}: {exc}") from None
     if not callable(factory):
         raise ConfigError(f"grounding.backend: {backend!r} is not callable")
+    # Tried once at load, so a factory with the wrong signature, or one that returns no
+    # scorer, stops the start in one line instead of failing every answer with a traceback.
+    try:
+        scorer = factory([])
+    except Exception as exc:
+        raise ConfigError(
+            f"grounding.backend: {backend!r} failed when called with a list of evidence texts: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
+    if not callable(getattr(scorer, "entails", None)):
+        raise ConfigError(
+            f"grounding.backend: {backend!r} returned a {type(scorer).__name__}, which has no "
+            "entails(premise, hypothesis) method"
+        )
     return factory  # type: ignore[no-any-return]

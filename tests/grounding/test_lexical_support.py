@@ -87,6 +87,20 @@ def test_factory_loads_lexical_and_rejects_bad_names() -> None:
         scorer_factory("citecast_missing_module:factory")
 
 
+@pytest.mark.parametrize(
+    ("backend", "says"),
+    [
+        # a callable that takes no evidence list
+        ("os:getcwd", r"failed when called with a list of evidence texts: TypeError"),
+        # a callable whose result has no entails()
+        ("builtins:list", r"returned a list, which has no entails\(premise, hypothesis\)"),
+    ],
+)
+def test_a_factory_that_cannot_score_is_refused_at_load(backend: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=rf"^grounding\.backend: '{backend}' {says}"):
+        scorer_factory(backend)
+
+
 def test_plugged_in_factory_is_used() -> None:
     factory = scorer_factory("tests.grounding.plugin_scorer:make_scorer")
     scorer = factory(["anything"])
