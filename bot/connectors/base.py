@@ -25,6 +25,11 @@ def fit_question(text: str, limit: int) -> tuple[str, bool]:
     return text[:limit].rstrip(), True
 
 
+def long_question_note(limit: int) -> str:
+    """What a chat channel tells the asker whose question :func:`fit_question` cut."""
+    return f"Your question is long: I read its first {limit:,} characters."
+
+
 class Connector(Protocol):
     """One channel, plugged into ``citecast serve``."""
 

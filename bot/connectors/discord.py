@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.connectors.base import fit_question
+from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.discord_audience import answer_audience
 from bot.connectors.discord_edits import Asked, AskedQuestions, QuestionEditedError, until_edited
 from bot.connectors.discord_history import conversation_of, question_text, remember_posted
@@ -74,7 +74,6 @@ log = logging.getLogger(__name__)
 # how long start() waits for the gateway session; a slower Discord keeps connecting after it
 CONNECT_WAIT = 15.0
 # as on every channel, the assistant reads at most web.max_question_chars of a question
-LONG_QUESTION = "Your question is long: I read its first {limit:,} characters."
 # a message with only files or stickers: say what the bot reads, not "mention me"
 NO_WORDS = "I read only the words of a message, not its attachments or stickers: ask in words."
 
@@ -333,7 +332,7 @@ class DiscordConnector:
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:
             if cut:  # else the asker never learns that the end was not read
-                notice = await notify(message, LONG_QUESTION.format(limit=limit), settings)
+                notice = await notify(message, long_question_note(limit), settings)
                 if notice is not None:
                     remember(notice)
             audience = await self.audience_for(message)

@@ -36,7 +36,7 @@ from starlette.routing import BaseRoute, Route
 import renderers
 from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
-from bot.connectors.base import fit_question
+from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_assistant import set_status, suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
@@ -75,7 +75,6 @@ FILES_ONLY = (
     "I can't read attached files. Please ask your question in words, and I'll answer with sources."
 )
 MAX_NAMED_MENTIONS = 20
-LONG_QUESTION = "Your question is long: I read its first {limit:,} characters."
 
 
 def check_settings(settings: SlackSettings) -> None:
@@ -348,7 +347,7 @@ class SlackConnector:
             text, cut = fit_question(question.text, limit)
             if cut:
                 question = replace(question, text=text)
-                await self._post_quietly(thread, LONG_QUESTION.format(limit=limit))
+                await self._post_quietly(thread, long_question_note(limit))
             audience, history, turn_id = await self._prepare(question, thread)
         except Exception as exc:
             log.error("Slack question in %s not answered: %r", question.channel, exc, exc_info=True)

@@ -29,7 +29,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.config import SlackSettings
-from bot.connectors.base import fit_question
+from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
 from bot.connectors.slack_delivery import (
@@ -139,11 +139,12 @@ class SlackInteractions:
     async def on_command(self, ack: AsyncAck, command: dict[str, Any]) -> None:
         """``/citecast question``: answer privately in the background, ack at once."""
         limit = self._services.settings.web.max_question_chars
-        question, _ = fit_question(question_text(str(command.get("text") or "")), limit)
+        question, cut = fit_question(question_text(str(command.get("text") or "")), limit)
         channel, user = command.get("channel_id"), command.get("user_id")
         if question and channel and user:
             self._spawn(self._answer_privately(question, str(channel), str(user), command))
-            await ack()
+            # the acknowledgement is shown to the asker alone, as the answer will be
+            await ack(text=long_question_note(limit)) if cut else await ack()
         else:
             await ack(text=f"Ask a question: `{self._settings.slash_command} how do I …?`")
 

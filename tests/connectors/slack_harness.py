@@ -316,6 +316,21 @@ async def slash(
     response_url: str | None = None,
 ) -> int:
     """Run ``/citecast text`` (a signed slash-command request); returns the HTTP status."""
+    response = await slash_response(
+        world, text, channel=channel, user=user, response_url=response_url
+    )
+    return response.status_code
+
+
+async def slash_response(
+    world: SlackWorld,
+    text: str,
+    *,
+    channel: str = PUBLIC,
+    user: str = ASKER,
+    response_url: str | None = None,
+) -> httpx.Response:
+    """Run ``/citecast text``; returns Slack's view of the acknowledgement (the HTTP response)."""
     form = {
         "command": "/citecast",
         "text": text,
@@ -330,4 +345,4 @@ async def slash(
     headers.update(slack_signature_headers(SECRET, body))
     response = await world.http.post("/slack/events", content=body, headers=headers)
     await settle(world.connector)
-    return response.status_code
+    return response

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.models import Source
-from tests.connectors.slack_harness import PUBLIC, all_blocks, slack_world, slash
+from tests.connectors.slack_harness import PUBLIC, all_blocks, slack_world, slash, slash_response
 from tests.fakes.answerer import ScriptedAnswerer
 
 GUIDE = Source(id="guide", title="Install guide", url="https://docs.example.com/install")
@@ -94,6 +94,21 @@ async def test_an_empty_command_explains_itself(tmp_path: Path) -> None:
         assert answerer.calls == []
         assert world.fake.calls_to("chat.postEphemeral") == []
         assert world.fake.responses == []
+
+
+async def test_a_long_command_question_is_cut_and_the_asker_told_privately(tmp_path: Path) -> None:
+    answerer = ScriptedAnswerer([GUIDE], "Install it [1].")
+    async with slack_world(tmp_path, answerer) as world:
+        limit = world.connector.services.settings.web.max_question_chars
+        pasted = "how to install? " + "log line 42: timeout " * 2000  # ~42,000 characters
+        response = await slash_response(world, pasted)
+        assert response.status_code == 200
+        # the acknowledgement is Slack's ephemeral reply to the command: only the asker sees it
+        assert response.text == (f"Your question is long: I read its first {limit:,} characters.")
+        [question] = [call[0] for call in answerer.calls]
+        assert len(question) <= limit and question.startswith("how to install?")
+        [ephemeral] = world.fake.responses
+        assert "Install guide" in json.dumps(ephemeral["blocks"])
 
 
 async def test_when_the_response_url_fails_the_bot_posts_ephemerally(tmp_path: Path) -> None:
