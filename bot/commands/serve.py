@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
 import logging
+import os
+import re
+import signal
 import socket
+import sys
+import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from bot.listening import listen as listen  # the web port's socket; re-exported
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     import uvicorn
     from starlette.applications import Starlette
 
@@ -20,8 +30,11 @@ DESCRIPTION = """\
 Serve the chat page, the embeddable widget, the REST and streaming API, signed file downloads
 and every channel config.yaml enables, in one process (uvicorn).
 
-Ctrl-C (SIGINT) or SIGTERM stop it gracefully: answers being written get web.shutdown_grace
-seconds to finish; any that do not are recorded as failed, never lost silently.
+Ctrl-C (SIGINT) or SIGTERM stop it gracefully: the port closes and every channel begins
+stopping at the same time; answers being written get web.shutdown_grace seconds to finish (any
+that do not are recorded as failed, never lost silently), then it exits with status 0. A second
+Ctrl-C or SIGTERM stops it at once (status 130 or 143); answers it cut off are recorded as
+failed at the next start.
 One server per store: a second one on the same store.path refuses to start.
 
 examples:
@@ -42,6 +55,86 @@ def address(host: str, listener: socket.socket) -> str:
     """The URL the server answers on (the real port when 0 picked one)."""
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{listener.getsockname()[1]}"
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+# user:password@ in a URL, and the values of query parameters that carry credentials
+_URL_SECRETS = re.compile(
+    r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^\s/@]+@"
+    r"|(?P<param>[?&](?:[a-z_-]*(?:key|token|secret|password|signature|sig)))=[^&\s\"']+",
+    re.IGNORECASE,
+)
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with the credentials a URL can carry masked (``https://…@host``, ``?key=…``)."""
+    return _URL_SECRETS.sub(
+        lambda m: f"{m['scheme']}…@" if m["scheme"] else f"{m['param']}=…", text
+    )
+
+
+class RedactingFormatter(logging.Formatter):
+    """Log lines without URL credentials: libraries log each request's full URL (httpx at
+    INFO), and a model endpoint written ``https://user:password@llm.internal/v1`` would put
+    its password in every line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact_urls(super().format(record))
+
+
+STOPPED_AT_ONCE = (
+    "citecast serve: stopped at once (second signal); answers still being written are "
+    "recorded as failed at the next start\n"
+)
+
+
+def _exit_at_once(sig: int) -> None:
+    # os._exit: no cleanup that could wait again (the store's writes are already durable, the
+    # kernel releases the store lock, and the next start fails the turns left pending). The
+    # line goes straight to the fd: the signal may have interrupted a write to sys.stderr,
+    # whose buffer then refuses a reentrant one.
+    with contextlib.suppress(OSError):
+        os.write(sys.stderr.fileno(), STOPPED_AT_ONCE.encode())
+    os._exit(128 + sig)
+
+
+def build_server(app: Starlette, config: uvicorn.Config) -> uvicorn.Server:
+    """A uvicorn server that stops as ``citecast serve`` promises.
+
+    Unlike plain uvicorn: a first SIGINT/SIGTERM begins stopping every connector at once (the
+    app's ``begin_shutdown``) while open HTTP responses finish, and is not raised again once
+    stopped, so a graceful stop exits with status 0 after the store is closed; a second
+    signal of either kind exits at once.
+    """
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield  # signals can only be handled in the main thread
+                return
+            handled = (signal.SIGINT, signal.SIGTERM)
+            previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit:
+                _exit_at_once(sig)
+            self.should_exit = True
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            begin = getattr(app.state, "begin_shutdown", None)
+            if begin is not None:
+                begin()
+            await super().shutdown(sockets=sockets)
+
+    return Server(config)
 
 
 def run_server(app: Starlette, server: uvicorn.Server, listener: socket.socket) -> None:
@@ -67,6 +160,49 @@ def with_bind_host(settings: Settings, host: str) -> Settings:
     return settings.model_copy(update={"web": web})
 
 
+def _is_loopback(host: str) -> bool:
+    name = host.strip("[]").lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def exposure_warnings(settings: Settings, host: str) -> list[str]:
+    """What an operator should hear before the web channel listens beyond this machine.
+
+    Nothing on a loopback address. Otherwise: every visitor gets ``web.audience`` (no login),
+    so groups other than ``public`` there are readable by anyone who reaches the port; and
+    bound to an IP address with neither ``web.allowed_hosts`` nor ``web.public_base_url``,
+    every request naming the server by a host name (through a proxy, a container name) is
+    refused with 400, which otherwise only shows once the first such request arrives.
+    """
+    if _is_loopback(host):
+        return []
+    web = settings.web
+    warnings: list[str] = []
+    private = [group for group in web.audience if group != "public"]
+    if private:
+        warnings.append(
+            f"web.audience gives every web visitor the groups {', '.join(private)} and "
+            f"{host} is not a loopback address: anyone who reaches this port reads sources "
+            "meant for them; put an authenticating proxy in front or serve on 127.0.0.1"
+        )
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return warnings  # a host name: requests naming it are answered
+    if not web.allowed_hosts and not web.public_base_url:
+        warnings.append(
+            f"listening on {host}: requests that name this server by a host name rather than "
+            "an IP address are refused until web.allowed_hosts (or web.public_base_url) "
+            "names it"
+        )
+    return warnings
+
+
 def run(args: argparse.Namespace) -> int:
     """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
     from pathlib import Path
@@ -90,9 +226,9 @@ def run(args: argparse.Namespace) -> int:
     port = settings.web.port if args.port is None else args.port
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port: {port} is not a TCP port")
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(RedactingFormatter(LOG_FORMAT))
     lock = StoreLock(settings.store.path)
     lock.acquire()
     store = Store(settings.store.path)
@@ -129,10 +265,12 @@ def run(args: argparse.Namespace) -> int:
                 "`citecast ingest PATH` builds one",
                 settings.index.path,
             )
+        for warning in exposure_warnings(settings, host):
+            logging.getLogger("citecast").warning("%s", warning)
         logging.getLogger("citecast").info(
             "citecast listening on %s (Ctrl-C to stop)", address(host, listener)
         )
-        run_server(app, uvicorn.Server(config), listener)
+        run_server(app, build_server(app, config), listener)
     finally:
         if listener is not None:
             listener.close()

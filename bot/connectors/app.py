@@ -2,12 +2,14 @@
 
 ``build_app(services)`` mounts the web routes and the ``routes()`` of every connector from
 ``enabled_connectors``; its lifespan starts them, and on shutdown stops them (in-flight answers
-get a grace period) and marks any turn still ``pending`` as ``failed`` so nothing is lost
-silently. Every request is logged as one JSON line with its latency and citation count.
+get a grace period, all channels at once) and marks any turn still ``pending`` as ``failed`` so
+nothing is lost silently. Every request is logged as one JSON line with its latency and citation
+count.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -94,6 +96,41 @@ async def _json_http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
 
 
+class _Stopping:
+    """Stops the started connectors once, all at the same time.
+
+    At the same time: each one's grace period for answers in flight then runs alongside the
+    others', so stopping takes the longest grace, not their sum, and no channel keeps taking
+    new questions while another one drains. ``citecast serve`` begins it as soon as a signal
+    asks the server to stop, while uvicorn still waits for open HTTP responses; the lifespan
+    awaits the same stop after that.
+    """
+
+    def __init__(self) -> None:
+        self.started: list[Connector] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def reset(self) -> None:
+        """Forget an earlier run of the lifespan (tests run one app more than once)."""
+        self.started = []
+        self._task = None
+
+    def begin(self) -> asyncio.Task[None]:
+        """The stop of every connector started so far, begun on the first call."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._stop(self.started))
+        return self._task
+
+    async def _stop(self, started: list[Connector]) -> None:
+        async def stop(connector: Connector) -> None:
+            try:
+                await connector.stop()
+            except Exception:
+                app_log.exception("stopping the %s connector failed", connector.name)
+
+        await asyncio.gather(*(stop(connector) for connector in reversed(started)))
+
+
 def build_app(
     services: Services, *, connectors: list[Connector] | None = None, shutdown_grace: float = 10.0
 ) -> Starlette:
@@ -111,9 +148,11 @@ def build_app(
     for connector in everyone:
         routes.extend(connector.routes())
 
+    stopping = _Stopping()
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        started: list[Connector] = []
+        stopping.reset()
         try:
             for connector in everyone:
                 try:
@@ -127,15 +166,12 @@ def build_app(
                     app.state.startup_error = exc
                     stop_server()
                     break
-                started.append(connector)
+                stopping.started.append(connector)
                 app_log.info("started the %s connector", connector.name)
             yield
         finally:
-            for connector in reversed(started):
-                try:
-                    await connector.stop()
-                except Exception:
-                    app_log.exception("stopping the %s connector failed", connector.name)
+            # the same stop when the server already began it (``begin_shutdown``)
+            await stopping.begin()
             failed = services.store.fail_pending_turns()
             if failed:
                 app_log.warning("marked %d unfinished turn(s) as failed", failed)
@@ -162,4 +198,5 @@ def build_app(
     )
     app.state.services = services
     app.state.web = web
+    app.state.begin_shutdown = stopping.begin
     return app
