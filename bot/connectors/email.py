@@ -80,8 +80,24 @@ def check_settings(settings: EmailSettings) -> None:
     """
     if not is_valid_address(settings.address.strip().lower()):
         raise ConfigError(f"email.address: not a valid address: {settings.address!r}")
-    if settings.inbound == "imap" and not settings.imap.host:
-        raise ConfigError("email.imap.host: required when email.inbound is imap")
+    if settings.inbound == "imap":
+        imap = settings.imap
+        # every IMAP session logs in: a blank value (an unset ${IMAP_PASSWORD}) would fail
+        # each login and be retried forever, so it stops the start instead
+        for key, value in (("host", imap.host), ("username", imap.username)):
+            if not value.strip():
+                raise ConfigError(f"email.imap.{key}: required when email.inbound is imap")
+        if not imap.password:
+            raise ConfigError(
+                "email.imap.password: empty (an unset environment variable?); the mailbox "
+                "cannot be logged in to"
+            )
+    outbound = settings.outbound
+    if outbound.username.strip() and not outbound.password:
+        raise ConfigError(
+            "email.outbound.password: empty while email.outbound.username is set (an unset "
+            "environment variable?); every reply would be refused"
+        )
     if settings.inbound == "smtp" and settings.listen_port:
         bind_listener(settings.listen_host, settings.listen_port).close()
 

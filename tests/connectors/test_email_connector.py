@@ -39,6 +39,18 @@ def test_disabled_means_absent(tmp_path: Path) -> None:
         ({"address": "not an address"}, "email.address: not a valid address"),
         ({"address": ""}, "email.address: not a valid address"),
         ({"inbound": "imap"}, "email.imap.host: required when email.inbound is imap"),
+        (
+            {"inbound": "imap", "imap": {"host": "imap.example.com", "password": "pw"}},
+            "email.imap.username: required when email.inbound is imap",
+        ),
+        (
+            {"inbound": "imap", "imap": {"host": "imap.example.com", "username": "bot"}},
+            r"email.imap.password: empty \(an unset environment variable\?\)",
+        ),
+        (
+            {"outbound": {"username": "bot@example.com", "password": ""}},
+            "email.outbound.password: empty while email.outbound.username is set",
+        ),
     ],
 )
 def test_bad_config_fails_when_serve_builds_the_connector_with_the_key(
