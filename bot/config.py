@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from bot.host_names import host_pattern_problem
+from bot.host_names import host_pattern_problem, origin_problem
 
 
 def base_url_problem(url: str) -> str | None:
@@ -182,6 +182,15 @@ class WebSettings(Section):
         problem = base_url_problem(value)
         if problem:
             raise ValueError(problem)
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _cors_origins(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            problem = origin_problem(entry)
+            if problem:
+                raise ValueError(problem)
         return value
 
     @field_validator("allowed_hosts")

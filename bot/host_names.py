@@ -94,3 +94,31 @@ def host_pattern_problem(entry: str) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def origin_problem(entry: str) -> str | None:
+    """Why ``entry`` cannot be a ``web.cors_origins`` entry, or None when it is an origin.
+
+    Browsers send ``Origin`` as ``scheme://host[:port]`` in lower case, and it is compared
+    exactly, so an entry with a path, a trailing slash or capitals would never match: it is
+    refused with the form to write instead.
+    """
+    text = entry.strip()
+    try:
+        parts = urlsplit(text)
+        split = split_host(parts.netloc) if parts.netloc and "@" not in parts.netloc else None
+    except ValueError:
+        split = None
+    if parts.scheme.lower() not in ("http", "https") or split is None:
+        return (
+            f"{entry!r} is not an origin; write the site's scheme and host, like "
+            "'https://www.example.com' (or 'http://localhost:3000')"
+        )
+    scheme = parts.scheme.lower()
+    host = parts.netloc.lower().rsplit(":", 1)[0] if split[1] is not None else parts.netloc.lower()
+    default = {"http": 80, "https": 443}[scheme]
+    port = "" if split[1] in (None, default) else f":{split[1]}"  # browsers omit the default
+    written = f"{scheme}://{host.rstrip('.')}{port}"
+    if text != written:
+        return f"{entry!r} is not an origin as browsers send it: write {written!r}"
+    return None

@@ -223,18 +223,10 @@ class WebConnector:
         if shown in self._refused_origins or len(self._refused_origins) >= 100:
             return
         self._refused_origins.add(shown)
-        # CORS compares origins exactly: a listed URL with a path or a different case never matches
-        near = [
-            listed
-            for listed in self.settings.cors_origins
-            if listed.rstrip("/").lower() == shown.lower()
-        ]
-        hint = f" (it lists {near[0]!r}: write exactly {shown!r})" if near else ""
         log.warning(
             "refused a request from the site %r: if it embeds the widget, add it to "
-            "web.cors_origins%s",
+            "web.cors_origins",
             shown,
-            hint,
         )
 
     def too_many(self, request: Request) -> Response | None:

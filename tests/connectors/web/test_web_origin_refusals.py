@@ -1,5 +1,5 @@
-"""A site refused by web.cors_origins is named once in the log, with what to write: the
-visitor's browser only says the server cannot be reached."""
+"""A site refused by web.cors_origins is named once in the log (the visitor's browser only says
+the server cannot be reached), and an entry no browser would send is refused at start."""
 
 from __future__ import annotations
 
@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.connectors.web.conftest import CannedAnswerer, build_harness, cited_answer, passage
+from bot.errors import ConfigError
+from bot.host_names import origin_problem
+from tests.connectors.web.conftest import (
+    CannedAnswerer,
+    build_harness,
+    cited_answer,
+    make_settings,
+    passage,
+)
 
 LOGGER = "bot.connectors.web"
 
@@ -47,26 +55,29 @@ async def test_a_refused_site_is_logged_once_with_the_key_to_set(
     assert answerer.calls == []
 
 
-async def test_a_listed_url_that_is_not_quite_the_origin_is_pointed_out(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        # copied from the address bar: a trailing slash, a capital letter; CORS compares exactly
+        ("https://Shop.example/", "write 'https://shop.example'"),
+        ("https://shop.example/widget", "write 'https://shop.example'"),
+        ("https://shop.example:443", "write 'https://shop.example'"),  # browsers omit it
+        ("shop.example", "is not an origin; write the site's scheme and host"),
+        ("*", "is not an origin"),
+    ],
+)
+def test_an_entry_no_browser_sends_fails_at_start_with_what_to_write(
+    tmp_path: Path, entry: str, reason: str
 ) -> None:
-    # copied from the address bar: a trailing slash, a capital letter; CORS compares exactly
-    answerer = CannedAnswerer(cited_answer(passage(1)))
-    services, client = build_harness(tmp_path, answerer, cors_origins=["https://Shop.example/"])
-    caplog.set_level(logging.WARNING, logger=LOGGER)
-    async with client:
-        refused = await client.post(
-            "/api/feedback",
-            json={"conversation_id": "0" * 32, "turn_id": 1, "value": "helpful"},
-            headers={"origin": "https://shop.example"},
-        )
-        assert refused.status_code == 403
-    services.store.close()
-    assert refusals(caplog) == [
-        "refused a request from the site 'https://shop.example': if it embeds the widget, add "
-        "it to web.cors_origins (it lists 'https://Shop.example/': write exactly "
-        "'https://shop.example')"
-    ]
+    with pytest.raises(ConfigError) as caught:
+        make_settings(tmp_path, cors_origins=[entry])
+    assert "web.cors_origins" in str(caught.value)
+    assert reason in str(caught.value)
+
+
+def test_origins_as_browsers_send_them_are_accepted() -> None:
+    for entry in ("https://www.example.com", "http://localhost:3000", "https://[::1]:8443"):
+        assert origin_problem(entry) is None, entry
 
 
 async def test_requests_without_an_origin_are_not_logged(
