@@ -9,98 +9,27 @@ everything else pass without a word (and without crashing the gateway).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.models import Exchange, Source, TextDelta
+from bot.models import Source
+from tests.connectors.discord_edit_helpers import (
+    GUIDE,
+    STAFF,
+    EchoAnswerer,
+    answered,
+    edit,
+    mention,
+)
 from tests.connectors.test_discord_harness import Harness, harness
-from tests.fakes.answerer import ScriptedAnswerer
 from tests.fakes.discord_api import CONTENT_LIMIT
 
 __all__ = ["harness"]
 
-GUIDE = Source(id="guide", title="Install guide", url="https://docs.example.com/install")
-STAFF = Source(
-    id="salaries",
-    title="Salary bands",
-    url="https://intra.example.com/salaries",
-    audience=("staff",),
-)
-
-
-class EchoAnswerer:
-    """Answers "About: <question> [1]." over ``sources`` with the real registry and resolver.
-
-    With ``hold`` (a call number, from 1) that answer streams "Looking. " and then waits for
-    ``gate`` (``midway`` is set once that text is on Discord), so a test can act meanwhile.
-    """
-
-    def __init__(
-        self, sources: Sequence[Source], *, hold: int = 0, template: str = "About: {q} [1]."
-    ) -> None:
-        self.sources = tuple(sources)
-        self.hold = hold
-        self.template = template
-        self.gate = asyncio.Event()
-        self.midway = asyncio.Event()
-        self.calls: list[tuple[str, frozenset[str]]] = []
-
-    def _inner(self, question: str) -> ScriptedAnswerer:
-        return ScriptedAnswerer(self.sources, self.template.format(q=question))
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        self.calls.append((question, audience))
-        return await self._inner(question).reply(question, audience, history)
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        self.calls.append((question, audience))
-        if len(self.calls) == self.hold:
-            yield TextDelta("Looking. ")
-            self.midway.set()  # the consumer came back for more: "Looking." is on Discord
-            await self.gate.wait()
-        async for event in self._inner(question).stream(question, audience, history):
-            yield event
-
-
-async def edit(h: Harness, data: dict[str, Any]) -> None:
-    """Dispatch a MESSAGE_UPDATE and wait until the connector has handled it, leaving the wait
-    of an answer still in flight for the same message to its own ``deliver``."""
-    mid = int(data["id"])
-    done = asyncio.Event()
-    previous = h.connector.on_handled
-
-    def handled(message_id: int) -> None:
-        if message_id == mid and not done.is_set():
-            done.set()  # this edit's handling: not the end of an answer someone awaits
-        elif previous is not None:
-            previous(message_id)
-
-    h.connector.on_handled = handled
-    try:
-        await h.fake.dispatch("MESSAGE_UPDATE", data)
-        await asyncio.wait_for(done.wait(), timeout=30)
-    finally:
-        h.connector.on_handled = previous
-
-
-def mention(h: Harness) -> str:
-    return f"<@{h.fake.bot_user['id']}>"
-
 
 async def test_an_edit_after_the_answer_rewrites_the_same_reply(harness: Harness) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    answerer, question, first = await answered(h, "how to instal?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "how to instal?", mention_bot=True)
-    await h.deliver(question)
-    (first,) = h.fake.messages_in(w.general)
     assert "About: how to instal?" in first["content"]
 
     await edit(h, h.fake.edited_message(int(question["id"]), f"{mention(h)} how to install?"))
@@ -199,12 +128,8 @@ async def test_an_edit_that_keeps_the_question_or_drops_the_mention_changes_noth
     harness: Harness,
 ) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    answerer, question, answer = await answered(h, "install?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "install?", mention_bot=True)
-    await h.deliver(question)
-    (answer,) = h.fake.messages_in(w.general)
     mid = int(question["id"])
     bot_id = h.fake.bot_user["id"]
 
@@ -217,12 +142,7 @@ async def test_an_edit_that_keeps_the_question_or_drops_the_mention_changes_noth
 
 async def test_the_bots_own_edits_are_not_questions(harness: Harness) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
-    w = h.world
-    question = h.fake.user_message(w.general, w.alice, "install?", mention_bot=True)
-    await h.deliver(question)
-    (answer,) = h.fake.messages_in(w.general)
+    answerer, question, answer = await answered(h, "install?")
     # as if the bot's answer quoted its own mention: it is still no question
     own = dict(answer, content=f"{mention(h)} {answer['content']}", mentions=[h.fake.bot_user])
     own["edited_timestamp"] = question["timestamp"]
@@ -278,12 +198,8 @@ async def test_an_edited_answer_drops_the_earlier_answers_files(
 
 async def test_a_hint_for_a_bare_mention_becomes_the_answer_once_edited(harness: Harness) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    _answerer, question, hint = await answered(h, "")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "", mention_bot=True)
-    await h.deliver(question)
-    (hint,) = h.fake.messages_in(w.general)
 
     await edit(h, h.fake.edited_message(int(question["id"]), f"{mention(h)} how to install?"))
     (answer,) = h.fake.messages_in(w.general)
@@ -323,12 +239,8 @@ async def test_an_edit_of_a_question_answered_before_a_restart_is_left_alone(
 
 async def test_an_edit_after_the_answer_was_deleted_gets_a_new_reply(harness: Harness) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    _answerer, question, first = await answered(h, "how to instal?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "how to instal?", mention_bot=True)
-    await h.deliver(question)
-    (first,) = h.fake.messages_in(w.general)
     del h.fake.messages[int(first["id"])]  # the asker's moderator friend removes the answer
     await h.fake.dispatch("MESSAGE_DELETE", {"id": first["id"], "channel_id": str(w.general)})
 

@@ -18,7 +18,7 @@ from bot.connectors.discord import DiscordConnector
 from bot.connectors.discord_edits import SavedQuestions
 from bot.runtime import Services
 from bot.store import Store
-from tests.connectors.test_discord_edits import GUIDE, EchoAnswerer, edit, mention
+from tests.connectors.discord_edit_helpers import GUIDE, EchoAnswerer, answered, edit, mention
 from tests.connectors.test_discord_harness import Harness, harness
 
 __all__ = ["harness"]
@@ -43,12 +43,8 @@ async def restart(h: Harness) -> None:
 
 async def test_an_edit_after_a_restart_rewrites_the_same_reply(harness: Harness) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    answerer, question, first = await answered(h, "how to instal?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "how to instal?", mention_bot=True)
-    await h.deliver(question)
-    (first,) = h.fake.messages_in(w.general)
 
     await restart(h)
     await edit(h, h.fake.edited_message(int(question["id"]), f"{mention(h)} how to install?"))
@@ -130,12 +126,8 @@ async def test_an_edit_after_a_restart_that_keeps_the_question_changes_nothing(
     harness: Harness,
 ) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    answerer, question, answer = await answered(h, "install?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "install?", mention_bot=True)
-    await h.deliver(question)
-    (answer,) = h.fake.messages_in(w.general)
     edits = len(h.fake.edits)
 
     await restart(h)
@@ -150,12 +142,8 @@ async def test_an_edit_after_a_restart_whose_reply_was_deleted_gets_a_new_reply(
     harness: Harness,
 ) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    _answerer, question, first = await answered(h, "how to instal?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "how to instal?", mention_bot=True)
-    await h.deliver(question)
-    (first,) = h.fake.messages_in(w.general)
     await restart(h)
     del h.fake.messages[int(first["id"])]  # a moderator removed the answer while the bot was down
 
@@ -170,12 +158,8 @@ async def test_a_reply_discord_will_not_show_after_a_restart_leaves_the_edit_alo
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE])
-    h.connector.services.assistant = answerer
+    answerer, question, first = await answered(h, "how to instal?")
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "how to instal?", mention_bot=True)
-    await h.deliver(question)
-    (first,) = h.fake.messages_in(w.general)
     await restart(h)
 
     # answering anew would leave the earlier reply standing beside the new one
