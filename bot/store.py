@@ -16,6 +16,9 @@ statement) or through ``asyncio.to_thread`` for bulk work.
   (``conversation_of``).
 - ``set_state``/``state`` keep small values a connector needs across restarts, per scope (an
   IMAP mailbox's start point; the replies to a Discord question, the latest thousands only).
+- What only serves to deliver once (claims of delivered events, sent outbox replies, the
+  records of the bot's messages) is pruned once no platform can deliver it again
+  (``bot.store_retention``): a few hundred rows at a time, at most hourly, after a write.
 
 Every table is created with ``CREATE TABLE IF NOT EXISTS``, so opening a database made by an
 older version adds the tables it lacks (such as ``message_conversations`` or ``state``) and
@@ -30,85 +33,27 @@ error.
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
-import time
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
-from pathlib import Path
 from typing import Any
 
-from bot.errors import StoreError
+from bot.store_base import StoreBase
 from bot.store_rows import (
-    SCHEMA,
     OutboxItem,
     Turn,
-    foreign_tables,
     outbox_item_from_row,
     turn_from_row,
 )
+
+Outcome = tuple[int, str, str, str, int | None]
+"""A turn as ``citecast report`` counts it: id, channel, question, status, citations."""
 
 FEEDBACK_VALUES = ("helpful", "not_helpful")
 """The votes a person can give an answer, on every channel (``add_feedback``'s ``value``)."""
 
 
-class Store:
-    """Thread-safe access to the citecast SQLite database."""
-
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
-        self.path = str(path)
-        try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-            foreign = foreign_tables(self._db)
-            if foreign:
-                self._db.close()
-                raise StoreError(
-                    f"{self.path}: not a citecast store (it holds other tables: "
-                    f"{', '.join(foreign[:5])}); set store.path to a file of its own"
-                )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(SCHEMA)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
-        self._lock = threading.Lock()
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                yield self._db
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise StoreError(f"{self.path}: {exc}") from None
-            except BaseException:
-                self._rollback()
-                raise
-
-    def _rollback(self) -> None:
-        # A BEGIN that failed (the store locked by another process) left no transaction: a
-        # ROLLBACK then would raise "no transaction is active" and hide the real reason.
-        if self._db.in_transaction:
-            with suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
-
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                yield self._db
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: {exc}") from None
-
-    def close(self) -> None:
-        """Close the database connection."""
-        with self._lock:
-            self._db.close()
+class Store(StoreBase):
+    """Thread-safe access to the citecast SQLite database (``bot.store_base`` opens it)."""
 
     # -- conversations and turns -------------------------------------------------------------
 
@@ -138,10 +83,11 @@ class Store:
                     None if answer is None else json.dumps(answer),
                     None if registry is None else json.dumps(registry),
                     status,
-                    time.time(),
+                    self._clock(),
                 ),
             )
-            return int(cur.lastrowid or 0)
+        self._maybe_prune()
+        return int(cur.lastrowid or 0)
 
     def finish_turn(
         self,
@@ -196,7 +142,7 @@ class Store:
     ) -> None:
         """Record that the bot's messages ``message_keys`` (on ``channel``) belong to
         ``conversation_id``; recording a message again moves it to the latest conversation."""
-        now = time.time()
+        now = self._clock()
         rows = [(channel, key, conversation_id, now) for key in message_keys]
         with self._tx() as db:
             db.executemany(
@@ -204,6 +150,7 @@ class Store:
                 " (channel, message_key, conversation_id, created_at) VALUES (?, ?, ?, ?)",
                 rows,
             )
+        self._maybe_prune()
 
     def conversation_of(self, channel: str, message_key: str) -> str | None:
         """The conversation a recorded bot message belongs to, or None when it has no record
@@ -233,7 +180,7 @@ class Store:
             # REPLACE gives the row a new rowid above every other: rowid order is save order
             db.execute(
                 "INSERT OR REPLACE INTO state (scope, key, value, updated_at) VALUES (?, ?, ?, ?)",
-                (scope, key, value, time.time()),
+                (scope, key, value, self._clock()),
             )
             if keep is not None:
                 db.execute(
@@ -281,9 +228,10 @@ class Store:
         with self._tx() as db:
             cur = db.execute(
                 "INSERT OR IGNORE INTO dedupe (scope, key, created_at) VALUES (?, ?, ?)",
-                (scope, key, time.time()),
+                (scope, key, self._clock()),
             )
-            return cur.rowcount == 1
+        self._maybe_prune()
+        return cur.rowcount == 1
 
     def release_claim(self, scope: str, key: str) -> None:
         """Give back a claim (what it claimed did not happen after all): the next
@@ -296,18 +244,19 @@ class Store:
     def enqueue(self, channel: str, payload: dict[str, Any], item_id: str | None = None) -> str:
         """Persist a reply before sending it; returns its id (idempotent on ``item_id``)."""
         item_id = item_id or uuid.uuid4().hex
-        now = time.time()
+        now = self._clock()
         with self._tx() as db:
             db.execute(
                 "INSERT OR IGNORE INTO outbox (id, channel, payload_json, next_attempt_at,"
                 " created_at) VALUES (?, ?, ?, ?, ?)",
                 (item_id, channel, json.dumps(payload), now, now),
             )
+        self._maybe_prune()
         return item_id
 
     def due(self, channel: str, now: float | None = None, limit: int = 20) -> list[OutboxItem]:
         """Pending replies of ``channel`` whose next attempt is due."""
-        moment = time.time() if now is None else now
+        moment = self._clock() if now is None else now
         with self._read() as db:
             rows = db.execute(
                 "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
@@ -336,7 +285,7 @@ class Store:
         with self._tx() as db:
             db.execute(
                 "UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?",
-                (time.time(), item_id),
+                (self._clock(), item_id),
             )
 
     def mark_failed_attempt(
@@ -349,7 +298,7 @@ class Store:
                 " next_attempt_at = ?,"
                 " status = CASE WHEN attempts + 1 >= ? THEN 'dead' ELSE status END"
                 " WHERE id = ?",
-                (error[:500], time.time() + retry_in, max_attempts, item_id),
+                (error[:500], self._clock() + retry_in, max_attempts, item_id),
             )
 
     # -- feedback ----------------------------------------------------------------------------
@@ -360,7 +309,7 @@ class Store:
             db.execute(
                 "INSERT INTO feedback (turn_id, channel, user, value, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (turn_id, channel, user, value, time.time()),
+                (turn_id, channel, user, value, self._clock()),
             )
 
     def feedback(self, turn_id: int) -> list[str]:
@@ -373,18 +322,31 @@ class Store:
 
     # -- usage (citecast report) -------------------------------------------------------------
 
-    def outcomes_since(self, since: float) -> list[tuple[int, str, str, str, int | None]]:
+    def outcomes_since(self, since: float) -> list[Outcome]:
         """``(turn id, channel, question, status, citations)`` of every turn asked at or after
         ``since`` (Unix time), oldest first; ``citations`` counts the answer's citations (None
         without an answer). The answers themselves are not loaded."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT id, channel, question, status,"
-                " json_array_length(answer_json, '$.citations')"
-                " FROM turns WHERE created_at >= ? ORDER BY id",
-                (since,),
-            ).fetchall()
-        return [(int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4]) for r in rows]
+        return list(self.iter_outcomes_since(since))
+
+    def iter_outcomes_since(self, since: float, page: int = 10_000) -> Iterator[Outcome]:
+        """:meth:`outcomes_since` one page of ``page`` turns at a time, for a caller that sums
+        them as they come: the store is locked while a page is read, never while the caller
+        works, and a year of turns is never in memory at once."""
+        after, names = 0, dict[str, str]()
+        while True:
+            with self._read() as db:
+                rows = db.execute(
+                    "SELECT id, channel, question, status,"
+                    " json_array_length(answer_json, '$.citations')"
+                    " FROM turns WHERE id > ? AND created_at >= ? ORDER BY id LIMIT ?",
+                    (after, since, page),
+                ).fetchall()
+            # a channel and a status repeat on every turn: one string each, not one per turn
+            for r in rows:
+                yield (r[0], names.setdefault(r[1], r[1]), r[2], names.setdefault(r[3], r[3]), r[4])
+            if len(rows) < page:
+                return
+            after = rows[-1][0]
 
     def votes_since(self, since: float) -> list[tuple[int | None, str, str]]:
         """``(turn id, channel, value)`` of every vote recorded at or after ``since``."""

@@ -38,14 +38,25 @@ class StoreLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            holder = _holder(fd)
             os.close(fd)
             raise StoreError(
                 f"another citecast serve (pid {holder}) is using the store {self.store_path}; "
                 "stop it or give this one its own store.path"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode("ascii"))
+        except OSError as exc:
+            # e.g. ENOLCK: a network file system without locks. Refuse rather than run unlocked.
+            os.close(fd)
+            raise StoreError(
+                f"{self.path}: cannot lock the store's lock file ({exc.strerror or exc}); "
+                "put store.path on a local disk"
+            ) from None
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode("ascii"))
+        except OSError as exc:
+            os.close(fd)  # closing it also gives the lock back
+            raise StoreError(f"{self.path}: cannot write the store's lock file: {exc}") from None
         self._fd = fd
 
     def release(self) -> None:
@@ -65,3 +76,11 @@ class StoreLock:
         trace: TracebackType | None,
     ) -> None:
         self.release()
+
+
+def _holder(fd: int) -> str:
+    """The pid the lock's holder wrote into the lock file, or "unknown"."""
+    try:
+        return os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+    except OSError:
+        return "unknown"

@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS dedupe (
     created_at REAL NOT NULL,
     PRIMARY KEY (scope, key)
 );
+-- pruning (store_retention) finds the oldest rows by these three indexes
+CREATE INDEX IF NOT EXISTS dedupe_by_age ON dedupe (scope, created_at);
 CREATE TABLE IF NOT EXISTS outbox (
     id TEXT PRIMARY KEY,
     channel TEXT NOT NULL,
@@ -37,6 +39,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at REAL
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (channel, status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS outbox_done ON outbox (status, sent_at);
 CREATE TABLE IF NOT EXISTS rate_slots (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -58,6 +61,7 @@ CREATE TABLE IF NOT EXISTS message_conversations (
     created_at REAL NOT NULL,
     PRIMARY KEY (channel, message_key)
 );
+CREATE INDEX IF NOT EXISTS message_conversations_by_age ON message_conversations (created_at);
 CREATE TABLE IF NOT EXISTS state (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
