@@ -62,13 +62,12 @@ class UsageReport:
 def build_report(store: Store, since: float, days: float, limit: int = 10) -> UsageReport:
     """The usage since ``since``; at most ``limit`` unanswered questions and rated-down turns."""
     counts: dict[str, Counter[str]] = {}
-    asked: dict[int, tuple[str, str]] = {}
     unanswered: Counter[str] = Counter()
     wording: dict[str, str] = {}
-    for turn_id, channel, question, status, citations in store.outcomes_since(since):
+    # summed page by page as the turns come: a year of them is never in memory at once
+    for _, channel, question, status, citations in store.iter_outcomes_since(since):
         row = counts.setdefault(channel, Counter())
         row["asked"] += 1
-        asked[turn_id] = (channel, question)
         if status == "failed":
             row["failed"] += 1
         elif status != "done":
@@ -87,11 +86,13 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
     for rated, channel, value in store.votes_since(since):
         counts.setdefault(channel, Counter())[value] += 1
         if value == "not_helpful" and rated is not None:
-            if rated not in asked:  # asked before the period, rated in it
+            # votes are few: each rated-down turn is read once (it may predate the period)
+            entry = rated_down.pop(rated, None)
+            if entry is None:
                 turn = store.turn(rated)
-                asked[rated] = (channel, turn.question if turn else "(deleted)")
-            rated_down.pop(rated, None)
-            rated_down[rated] = (rated, *asked[rated])
+                question = turn.question if turn else "(deleted)"
+                entry = (rated, turn.channel if turn else channel, question)
+            rated_down[rated] = entry
     channels = sorted(
         (ChannelUsage(name, **{c: row[c] for c in COLUMNS}) for name, row in counts.items()),
         key=lambda usage: (-usage.asked, usage.channel),
