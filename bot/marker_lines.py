@@ -245,7 +245,10 @@ def lead_opener(text: str) -> int:
     at = max(tail.rfind("("), tail.rfind("（"))
     if at == len(tail) - 1:
         return -1
-    words = " ".join(tail[at + 1 :].lower().split())
+    after = tail[at + 1 :]
+    if "\n" in after or "\r" in after:
+        return -1  # a line break after an opener makes it the writer's text (as in the stream)
+    words = " ".join(after.lower().split())
     if not words:
         return -1
     if is_lead_in(words) or any(lead.startswith(words) for lead in LEAD_INS):
@@ -321,6 +324,17 @@ def still_separating(held: str, text: str) -> bool:
     if SEPARATORS.fullmatch(text) and SEPARATORS.fullmatch(held):
         return True  # the usual case, spaces and commas: decided without the word
     return separating(held + text)
+
+
+def trailing_backslashes(pieces: list[str]) -> int:
+    """How many backslashes the text written as ``pieces`` ends with."""
+    count = 0
+    for piece in reversed(pieces):
+        kept = piece.rstrip("\\")
+        count += len(piece) - len(kept)
+        if kept:
+            break
+    return count
 
 
 def space_start(text: str, end: int) -> int:

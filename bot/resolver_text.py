@@ -41,6 +41,7 @@ from bot.marker_lines import (
     separating,
     space_start,
     still_separating,
+    trailing_backslashes,
 )
 from bot.marker_parse import MAX_TAG
 
@@ -78,10 +79,15 @@ class ResolvedText:
         self._sep_before = False
         self._sep_spare = ""  # separators after the gap while those before it are held
         self._indent: str | None = None  # the indentation for the line after a removed line
+        self._indent_spaces = ""  # that line's own indentation so far, while only spaces came
         self._renumber: Renumbering | None = None  # an ordered list that lost an item
 
     def _text(self, text: str) -> None:
         if self._indent is not None and text:
+            text, self._indent_spaces = self._indent_spaces + text, ""
+            if not text.strip(" \t"):
+                self._indent_spaces = text  # the indentation may come in pieces: judged whole
+                return
             text, self._indent = reindent(text, self._indent), None
         if self._gap and text:
             text = self._unglue(text)
@@ -149,6 +155,7 @@ class ResolvedText:
             0 < cut - line <= 32
             and (line or not self._pieces)
             and (text[cut - 1] in PREFIX_LAST or text[cut - 1].isdecimal())
+            and not text[cut:opener].strip(" \t")  # an opener after a line break starts its line
         ):
             kind = bare_prefix(text, line, cut)
             if kind == "number":
@@ -162,15 +169,6 @@ class ResolvedText:
         if opener >= 0:
             self._open_at = opener - cut
         return cut
-
-    def _trailing_backslashes(self) -> int:
-        count = 0
-        for piece in reversed(self._pieces):
-            kept = piece.rstrip("\\")
-            count += len(piece) - len(kept)
-            if kept:
-                break
-        return count
 
     def _last_line(self, limit: int | None = None) -> str:
         """The output's last line; with ``limit``, at least its last ``limit`` characters."""
@@ -261,9 +259,10 @@ class ResolvedText:
                 after = rest[size:]
                 if follows_list_item(self._pieces, self._held):
                     return after  # a nested item or an item's continuation: indented, not code
-                if not after:
-                    self._indent = indent
-                return reindent(after, indent) if after else ""
+                if not after.strip(" \t"):  # the next line's indentation: judged whole
+                    self._indent, self._indent_spaces = indent, after
+                    return ""
+                return reindent(after, indent)
             if rest[0] in "`~-*+|#>" or rest[0].isdecimal():
                 # a fence, a table row that lost its first cell, a heading, a quote, or a list
                 # item the scanner did not read as one (after a blank line, its indented
@@ -326,8 +325,9 @@ class ResolvedText:
         if full[seps] == OPENERS[self._held[at]]:
             self._held = self._held[:at].rstrip(" \t")
             return full[seps + 1 :]
-        # "(see [9] for details)" -> "(see for details)": the lead-in words stay, as written
-        self._held = self._held[: at + 1 + words] + (self._gap_lead if words else "")
+        # the lead-in words stay, as written: "(see [9] d)" and "(see<CIT 9 /> d)" -> "(see d)"
+        lead = self._gap_lead or (" " if any(c in " \t" for c in full[:seps]) else "")
+        self._held = self._held[: at + 1 + words] + (lead if words else "")
         self._prefix_at = -1  # the line has content: the opener
         return full[seps:]
 
@@ -381,7 +381,7 @@ class ResolvedText:
             not lead
             and not self._held
             and self._pieces
-            and (self._pieces[-1][-1] == "[" or self._trailing_backslashes() % 2)
+            and (self._pieces[-1][-1] == "[" or trailing_backslashes(self._pieces) % 2)
         ):
             # "[" before "[^n]" would double its bracket ("[[[1]]]" must not become the one
             # marker "[[^1]]"), and an odd backslash would escape it
