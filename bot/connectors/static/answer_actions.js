@@ -1,6 +1,6 @@
 /* citecast answer actions: the bar under a finished answer, with "Copy answer" and the helpful /
  * not helpful vote (POST /api/feedback, once per answer). Loaded after sources.js and before
- * chat.js, which uses window.Citecast.actions.
+ * turns.js, which uses window.Citecast.actions.
  */
 (function () {
   "use strict";

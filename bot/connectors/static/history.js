@@ -1,7 +1,8 @@
 /* citecast history: the conversation kept across a reload. Its id is in localStorage; the
  * turns come back from GET /api/conversations/{id}, and an answer the server was still
  * writing when the page went away is shown as such and polled for until it is stored. Loaded
- * after scroll.js and before chat.js, which calls window.Citecast.history.restore(chat).
+ * after scroll.js and before chat.js, which calls window.Citecast.history.restore(chat) (and
+ * stream.js, which calls follow() when a stream breaks off).
  */
 (function () {
   "use strict";
@@ -11,7 +12,11 @@
   /* Show the stored conversation of ``chat`` (if any) and wait for answers still written.
    * Until it has arrived no question is taken: one asked meanwhile would start a conversation
    * of its own, and the stored one, arriving after it, would take its place (the question
-   * lost on the next reload). The question waits in the box. */
+   * lost on the next reload). The question waits in the box.
+   *
+   * Answered turns go before the live log, so a screen reader does not read the conversation
+   * out again; from the first answer still being written on, turns go in the log, busy until
+   * they arrive, so that answer is read once it is there. */
   function restore(chat) {
     var stored = null;
     try { stored = window.localStorage.getItem(chat.storageKey); } catch (err) { stored = null; }
@@ -21,11 +26,12 @@
     // (fetchConversation calls neither function after a "New conversation", which has made
     // the chat ready for a question already)
     fetchConversation(chat, stored, function (data) {
-      chat.setBusy(false);
       chat.setStatus("");
       var writing = {};
+      var live = false;
       data.turns.forEach(function (turn) {
-        var view = chat.addTurn(turn.question);
+        live = live || turn.status === "pending";
+        var view = chat.addTurn(turn.question, !live);
         if (turn.status === "pending") {
           // asked before a reload: the server goes on writing it and stores it when done
           stillWriting(view);
@@ -34,10 +40,8 @@
           chat.showStored(view, turn);
         }
       });
-      if (Object.keys(writing).length) {
-        chat.setBusy(true);
-        awaitWriting(chat, data.conversation_id, writing);
-      }
+      if (Object.keys(writing).length) awaitWriting(chat, data.conversation_id, writing);
+      else chat.setBusy(false);
     }, function (gone) {
       chat.setBusy(false);
       if (gone) chat.setStatus("");  // else it says the server cannot be reached

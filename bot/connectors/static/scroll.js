@@ -1,6 +1,6 @@
 /* citecast scrolling: what scrolls the chat (the widget panel, or the page itself) and how a
  * node is brought into the part of it that the sticky question box does not cover. Loaded
- * after answer_actions.js and before chat.js, which uses window.Citecast.scroll.
+ * after answer_actions.js and before turns.js and chat.js, which use window.Citecast.scroll.
  */
 (function () {
   "use strict";

@@ -1,6 +1,6 @@
 /* citecast sources: how the chat shows a source (title, page or section, quote), its tooltip,
  * the answer's source list and the answer's plain-text form with its sources. Loaded first;
- * answer_actions.js and chat.js use window.Citecast.sources.
+ * the other modules use window.Citecast.sources.
  *
  * Safety rule (as in chat.js): every string goes in through textContent or DOM nodes, never as
  * HTML; links keep only http, https and mailto URLs.

@@ -5,8 +5,8 @@
  * from, so that server must list this site in web.cors_origins.
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
- * answer_actions.js, scroll.js, history.js, chat.js) keep their parts on it, and
- * ``Citecast.widget`` says a widget is set up.
+ * answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep their parts on
+ * it, and ``Citecast.widget`` says a widget is set up.
  */
 (function () {
   "use strict";
@@ -79,6 +79,7 @@
     function start() {
       mount.textContent = "";  // an earlier attempt's "Cannot reach" goes
       mount.className = "cc-root";
+      mount.removeAttribute("role");
       chat = citecast.chat.mount(mount, {
         apiBase: base, compact: true, storageKey: "citecast.widget.conversation:" + base,
       });
@@ -91,10 +92,13 @@
     function failed() {
       mount.textContent = "Cannot reach the citecast server at " + base + ".";
       mount.className = "cc-root cc-error";
+      // an alert: focus stays on the button, so nothing else tells a screen reader the panel
+      // opened with this message instead of the chat
+      mount.setAttribute("role", "alert");
       ready();
     }
     // chat.js needs the modules before it, each the ones before it: load them in this order
-    var modules = ["sources", "answer_actions", "scroll", "history", "chat"];
+    var modules = ["sources", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
     (function next(i) {
       if (i === modules.length) start();
       else load("/static/" + modules[i] + ".js", function () { next(i + 1); }, failed);

@@ -149,8 +149,8 @@ async def test_empty_question_and_unreachable_server_are_explained(
     await running.live.stop()
     running.services.store.close()
     await ask(page, QUESTION)
-    alert = page.get_by_role("alert")
-    await expect(alert).to_contain_text("Cannot reach the citecast server", timeout=15_000)
+    reason = page.locator(".cc-failed .cc-error")
+    await expect(reason).to_contain_text("Cannot reach the citecast server", timeout=15_000)
     await page.screenshot(path=str(artifact("chat-unreachable.png")))
     await page.close()
 

@@ -213,10 +213,10 @@ async def test_a_failed_answer_gives_the_question_back(browser: Browser, tmp_pat
     try:
         await page.goto(running.url + "/")
         await ask(page, "Will this work?")
-        alert = page.get_by_role("alert")
-        await expect(alert).to_have_text("the assistant failed to answer; try again")
+        reason = page.locator(".cc-failed .cc-error")
+        await expect(reason).to_have_text("the assistant failed to answer; try again")
         await expect(page.get_by_label("Your question")).to_have_value("Will this work?")
-        # the reason is said once (the alert); the status line says what to do
+        # the reason is said once (by the log); the status line says what to do
         status = page.get_by_role("status")
         await expect(status).to_have_text(
             "Not answered; your question is back in the box to ask again."
@@ -276,7 +276,7 @@ async def test_a_rate_limited_question_says_to_wait(browser: Browser, tmp_path: 
         await page.route("**/api/ask/stream?*", limited)
         await page.goto(running.url + "/")
         await ask(page, "Am I too quick?")
-        await expect(page.get_by_role("alert")).to_have_text(
+        await expect(page.locator(".cc-failed .cc-error")).to_have_text(
             "Too many questions for now. Please wait 30 seconds before asking again."
         )
         await expect(page.get_by_label("Your question")).to_have_value("Am I too quick?")
@@ -298,7 +298,7 @@ async def test_a_question_the_server_refuses_shows_the_servers_reason(
         await page.goto(running.url + "/")
         question = "Why " + "is this so long " * 3 + "?"  # 53 characters
         await ask(page, question)
-        await expect(page.get_by_role("alert")).to_have_text(
+        await expect(page.locator(".cc-failed .cc-error")).to_have_text(
             "question is longer than 40 characters"
         )
         await expect(page.get_by_label("Your question")).to_have_value(question)

@@ -92,7 +92,7 @@ async def test_an_answer_failing_while_a_citation_has_focus_moves_it_to_the_box(
     page = await browser.new_page()
     try:
         await focus_a_citation_while_streaming(page, running, answerer)
-        await expect(page.get_by_role("alert")).to_have_text(
+        await expect(page.locator(".cc-failed .cc-error")).to_have_text(
             "the assistant failed to answer; try again", timeout=20_000
         )
         box = page.get_by_label("Your question")

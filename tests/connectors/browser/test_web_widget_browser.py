@@ -178,7 +178,7 @@ async def test_widget_on_another_origin(browser: Browser, tmp_path: Path) -> Non
         blocked = await context.new_page()
         await open_widget(blocked, other, running.url)
         await ask_in_widget(blocked, "How do I install citecast?")
-        await expect(blocked.locator("#citecast-panel [role=alert]")).to_contain_text(
+        await expect(blocked.locator("#citecast-panel .cc-failed .cc-error")).to_contain_text(
             "Cannot reach the citecast server", timeout=15_000
         )
         await context.close()

@@ -1,0 +1,138 @@
+/* citecast turns: one question and its answer in the conversation, shown as a card that ends
+ * with the answer (its citations, source list and actions) or with why there is none. Loaded
+ * after history.js and before stream.js and chat.js, which call window.Citecast.turns with
+ * the chat the turn belongs to.
+ *
+ * Safety rule (as in chat.js): the only HTML inserted is the server's nh3-sanitized answer.
+ */
+(function () {
+  "use strict";
+
+  var citecast = window.Citecast;
+  var sources = citecast.sources;
+  var scroll = citecast.scroll;
+  var el = sources.el;
+
+  /* Add the card of ``question`` to ``chat``'s conversation, waiting for its answer; the view
+   * returned is what the other functions here fill in. ``earlier``: a turn answered before the
+   * page loaded, put before the live log so that a screen reader does not read it out. */
+  function add(chat, question, earlier) {
+    if (chat.empty.parentNode) chat.empty.remove();
+    var turn = el("article", { "class": "cc-turn" });
+    var q = el("div", { "class": "cc-question" });
+    q.appendChild(el("span", { "class": "cc-sr" }, "You asked: "));
+    q.appendChild(el("span", { "dir": "auto" }, question));
+    turn.appendChild(q);
+    var answer = el("div", { "class": "cc-answer", "aria-busy": "true" });
+    answer.appendChild(el("span", { "class": "cc-sr" }, "Answer: "));
+    var body = el("div", { "class": "cc-body" });
+    var pending = el("div", { "class": "cc-pending" });
+    var typing = el("span", { "class": "cc-typing" }, "Searching the knowledge base…");
+    answer.appendChild(body);
+    answer.appendChild(pending);
+    answer.appendChild(typing);
+    turn.appendChild(answer);
+    if (earlier) chat.earlier.hidden = false;
+    (earlier ? chat.earlier : chat.log).appendChild(turn);
+    var view = { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
+                 question: question, text: "", tail: "", citations: {} };
+    chat.reveal(turn);
+    return view;
+  }
+
+  /* Show in ``view`` a stored turn as the conversation endpoint returns it. */
+  function showStored(chat, view, turn) {
+    if (turn.status === "done" && turn.answer) finish(chat, view, turn);
+    else if (turn.status === "hidden") fail(chat, view, "This answer is not available to you.");
+    else {
+      // ``view.live``: asked on this page, its stream cut (history.follow): the question goes
+      // back in the box to ask again, as for any answer that fails while the page is open
+      fail(chat, view, "This question was not answered (the server stopped or failed).",
+        !!view.live);
+    }
+  }
+
+  /* Show why the turn has no answer; ``live`` (it failed just now, not before a reload) puts
+   * the question back in the box to ask again. The reason is said once, by the live log it is
+   * added to (not busy by then); an alert of its own inside the log would be read twice. What
+   * had streamed goes: it is not the answer (the turn is stored failed and a reload shows no
+   * text), and an answer refused at its end, for a source the viewer may not see, is never
+   * shown. */
+  function fail(chat, view, reason, live) {
+    var follow = chat.following(view);
+    var refocus = scroll.holdFocus(chat.root, view.answer);  // its text goes: to the box
+    view.typing.remove();
+    view.answer.setAttribute("aria-busy", "false");
+    view.answer.classList.add("cc-failed");
+    view.body.textContent = "";
+    view.pending.remove();
+    chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
+    view.answer.appendChild(el("p", { "class": "cc-error" }, reason));
+    if (live) {
+      if (!chat.input.value.trim()) chat.input.value = view.question;
+      chat.setStatus("Not answered; your question is back in the box to ask again.", true);
+    }
+    if (follow) chat.reveal(view.turn);
+    refocus(chat.input);
+  }
+
+  /* Show the finished answer ``payload`` (the done event, or a stored turn) in ``view``. */
+  function finish(chat, view, payload) {
+    var follow = chat.following(view);
+    var refocus = scroll.holdFocus(chat.root, view.answer);  // a citation read as it streamed
+    var answer = payload.answer || { text: "", citations: [] };
+    var byN = {};
+    (answer.citations || []).forEach(function (c) { byN[c.n] = c; });
+    (payload.citations || []).forEach(function (rc) {
+      var target = rc && (rc.href || rc.url);
+      if (rc && byN[rc.n] && target && !byN[rc.n].href) byN[rc.n].href = target;
+    });
+    Object.keys(view.citations).forEach(function (n) {
+      if (byN[n] && !byN[n].href && view.citations[n].href) byN[n].href = view.citations[n].href;
+    });
+    view.typing.remove();
+    view.pending.textContent = "";
+    view.pending.remove();
+    view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
+    decorate(chat, view, byN);
+    sources.sourceList(view, answer.citations || [], byN);
+    sources.directions(view.answer);
+    citecast.actions.addBar(view, answer, byN, {
+      url: chat.url.bind(chat), conversationId: chat.conversationId, turnId: payload.turn_id,
+      vote: payload.vote, shareUrl: payload.share_url,
+      say: function (text, isError) { chat.setStatus(text, isError); },
+    });
+    view.answer.setAttribute("aria-busy", "false");
+    view.answer.dataset.turnId = payload.turn_id;
+    chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
+    if (follow) chat.reveal(view.turn);
+    refocus(chat.input);
+  }
+
+  /* Give each superscript citation its link target and tooltip; a source without a link
+   * (a record) jumps to its entry in the source list. */
+  function decorate(chat, view, byN) {
+    sources.decorate(view.answer, byN, chat.id, function (id, n) {
+      showSource(chat, view, id, n);
+    });
+  }
+
+  /* Scroll to and focus the answer's source list entry ``id`` (or number ``n``). */
+  function showSource(chat, view, id, n) {
+    var entry = null;
+    var items = view.answer.querySelectorAll("ol.sources > li, .cc-sources li");
+    Array.prototype.forEach.call(items, function (li) {
+      if (!entry && ((id && li.id === id) || li.getAttribute("data-n") === String(n))) entry = li;
+      li.classList.remove("cc-target");
+    });
+    if (!entry) return;  // still streaming: the list comes with the finished answer
+    entry.classList.add("cc-target");
+    if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");
+    chat.reveal(entry);
+    entry.focus({ preventScroll: true });
+  }
+
+  citecast.turns = {
+    add: add, showStored: showStored, fail: fail, finish: finish, decorate: decorate,
+  };
+})();
