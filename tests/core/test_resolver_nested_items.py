@@ -10,34 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import Answer, Source, TextDelta
-from bot.registry import SourceRegistry
-from bot.resolver import StreamResolver, resolve
-
-
-def two_sources() -> SourceRegistry:
-    registry = SourceRegistry(["public"], secret=b"nested-secret!!!")
-    registry.register_all([Source("a", title="Install guide"), Source("b", title="Manual")])
-    return registry
-
-
-def streamed(raw: str, size: int, coalesce: int) -> Answer:
-    resolver = StreamResolver(two_sources(), coalesce=coalesce)
-    shown: list[str] = []
-    for at in range(0, len(raw), size):
-        shown += [e.text for e in resolver.feed(raw[at : at + size]) if isinstance(e, TextDelta)]
-    events, answer = resolver.finish()
-    shown += [e.text for e in events if isinstance(e, TextDelta)]
-    assert "".join(shown) == answer.text
-    return answer
-
-
-def resolved_everywhere(raw: str) -> str:
-    answer = resolve(raw, two_sources())
-    for size, coalesce in ((1, 0), (2, 0), (3, 0), (5, 0), (1, 128)):
-        assert streamed(raw, size, coalesce) == answer, (size, coalesce)
-    return answer.text
-
+from tests.core.resolver_splits import resolved_everywhere
 
 CASES = [
     ("- Parent\n    1. [9]\n    2. Child\n", "- Parent\n    1. Child"),

@@ -1,0 +1,39 @@
+"""One check for resolver tests: ``resolve()`` of a text, and the same text streamed in many
+splits (one character at a time, small pieces, gathered deltas), must give one Answer."""
+
+from __future__ import annotations
+
+from bot.models import Answer, Source, TextDelta
+from bot.registry import SourceRegistry
+from bot.resolver import StreamResolver, resolve
+
+# (piece size, StreamResolver coalesce): one character at a time scanned at once and gathered,
+# small odd pieces, and the whole text as one delta
+SPLITS = ((1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (7, 0), (1, 128), (4, 16))
+
+
+def two_sources() -> SourceRegistry:
+    """A registry with [1] "Install guide" and [2] "Manual"; any other number is out of range."""
+    registry = SourceRegistry(["public"], secret=b"resolver-splits!")
+    registry.register_all([Source("a", title="Install guide"), Source("b", title="Manual")])
+    return registry
+
+
+def streamed(raw: str, size: int, coalesce: int) -> Answer:
+    """``raw`` fed to a StreamResolver in pieces of ``size``; its deltas must add up to the text."""
+    resolver = StreamResolver(two_sources(), coalesce=coalesce)
+    shown: list[str] = []
+    for at in range(0, len(raw), size):
+        shown += [e.text for e in resolver.feed(raw[at : at + size]) if isinstance(e, TextDelta)]
+    events, answer = resolver.finish()
+    shown += [e.text for e in events if isinstance(e, TextDelta)]
+    assert "".join(shown) == answer.text
+    return answer
+
+
+def resolved_everywhere(raw: str) -> str:
+    """The resolved text of ``raw``, checked to be the same however the text was streamed."""
+    answer = resolve(raw, two_sources())
+    for size, coalesce in (*SPLITS, (max(len(raw), 1), 0)):
+        assert streamed(raw, size, coalesce) == answer, (size, coalesce)
+    return answer.text
