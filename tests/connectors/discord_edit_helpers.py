@@ -97,3 +97,22 @@ async def answered(
     await h.deliver(question)
     (reply,) = h.fake.messages_in(w.general)
     return answerer, question, reply
+
+
+def assert_fixed_in_place(
+    h: Harness,
+    answerer: EchoAnswerer,
+    question: dict[str, Any],
+    first: dict[str, Any],
+    now: dict[str, Any],
+) -> None:
+    """The typo'd "how to instal?" edited to "how to install?" was answered again in the bot's
+    first reply (``now`` is ``first`` rewritten), pinging nobody, and stored as done."""
+    assert now["id"] == first["id"]
+    assert "About: how to install?" in now["content"]
+    assert "[Install guide](<https://docs.example.com/install>)" in now["content"]
+    assert len(h.fake.created) == 1
+    assert [q for q, _ in answerer.calls] == ["how to instal?", "how to install?"]
+    assert all(r.pings == [] for r in h.fake.created + h.fake.edits)
+    turns = h.store.turns(f"discord:{h.world.general}:{question['id']}")
+    assert [(t.question, t.status) for t in turns][-1] == ("how to install?", "done")
