@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from bot.host_names import host_pattern_problem, origin_problem
+from bot.host_names import entries_without_problem, host_pattern_problem, origin_problem
 
 
 def base_url_problem(url: str) -> str | None:
@@ -187,20 +187,12 @@ class WebSettings(Section):
     @field_validator("cors_origins")
     @classmethod
     def _cors_origins(cls, value: list[str]) -> list[str]:
-        for entry in value:
-            problem = origin_problem(entry)
-            if problem:
-                raise ValueError(problem)
-        return value
+        return entries_without_problem(value, origin_problem)
 
     @field_validator("allowed_hosts")
     @classmethod
     def _allowed_hosts(cls, value: list[str]) -> list[str]:
-        for entry in value:
-            problem = host_pattern_problem(entry)
-            if problem:
-                raise ValueError(problem)
-        return value
+        return entries_without_problem(value, host_pattern_problem)
 
 
 class SlackSettings(Section):

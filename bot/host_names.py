@@ -1,6 +1,7 @@
 """Host names as ``web.allowed_hosts`` writes them: ``name``, ``name:port``, ``*.name`` or ``*``.
 
-Parsing only (stdlib): ``bot.config`` validates entries with :func:`host_pattern_problem`, and
+Parsing only (stdlib): ``bot.config`` validates entries with :func:`host_pattern_problem` (and
+``web.cors_origins`` with :func:`origin_problem`), and
 ``bot.connectors.web_hosts`` builds the policy that checks each request's ``Host`` header.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -122,3 +124,14 @@ def origin_problem(entry: str) -> str | None:
     if text != written:
         return f"{entry!r} is not an origin as browsers send it: write {written!r}"
     return None
+
+
+def entries_without_problem(
+    entries: list[str], problem_of: Callable[[str], str | None]
+) -> list[str]:
+    """``entries`` unchanged, or ValueError with the first entry's problem (``problem_of``)."""
+    for entry in entries:
+        problem = problem_of(entry)
+        if problem:
+            raise ValueError(problem)
+    return entries

@@ -116,3 +116,21 @@ def assert_fixed_in_place(
     assert all(r.pings == [] for r in h.fake.created + h.fake.edits)
     turns = h.store.turns(f"discord:{h.world.general}:{question['id']}")
     assert [(t.question, t.status) for t in turns][-1] == ("how to install?", "done")
+
+
+# an answer too long for one Discord message: it arrives in three or more parts
+LONG = "\n\n".join(
+    f"Paragraph {i}: " + "citecast keeps every citation right. " * 9 + "[1]" for i in range(12)
+)
+
+
+async def answered_at_length(
+    h: Harness, text: str = "tell me all"
+) -> tuple[EchoAnswerer, dict[str, Any], list[dict[str, Any]]]:
+    """As :func:`answered`, with an answer of several messages; returns them all, in order."""
+    answerer = EchoAnswerer((GUIDE,), template="{q} " + LONG)
+    h.connector.services.assistant = answerer
+    w = h.world
+    question = h.fake.user_message(w.general, w.alice, text, mention_bot=True)
+    await h.deliver(question)
+    return answerer, question, h.fake.messages_in(w.general)

@@ -17,6 +17,7 @@ from tests.connectors.discord_edit_helpers import (
     STAFF,
     EchoAnswerer,
     answered,
+    answered_at_length,
     assert_fixed_in_place,
     edit,
     mention,
@@ -147,15 +148,8 @@ async def test_the_bots_own_edits_are_not_questions(harness: Harness) -> None:
 
 async def test_a_long_answer_edited_to_a_short_one_leaves_one_message(harness: Harness) -> None:
     h = harness
-    long_text = "\n\n".join(
-        f"Paragraph {i}: " + "citecast keeps every citation right. " * 9 + "[1]" for i in range(12)
-    )
-    answerer = EchoAnswerer([GUIDE], template="{q} " + long_text)
-    h.connector.services.assistant = answerer
+    answerer, question, parts = await answered_at_length(h)
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "tell me all", mention_bot=True)
-    await h.deliver(question)
-    parts = h.fake.messages_in(w.general)
     assert len(parts) >= 3
 
     answerer.template = "Short: {q} [1]."
@@ -283,15 +277,8 @@ async def test_a_part_deleted_by_a_moderator_does_not_fail_the_edited_answer(
     harness: Harness,
 ) -> None:
     h = harness
-    long_text = "\n\n".join(
-        f"Paragraph {i}: " + "citecast keeps every citation right. " * 9 + "[1]" for i in range(12)
-    )
-    answerer = EchoAnswerer([GUIDE], template="{q} " + long_text)
-    h.connector.services.assistant = answerer
+    answerer, question, parts = await answered_at_length(h)
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "tell me all", mention_bot=True)
-    await h.deliver(question)
-    parts = h.fake.messages_in(w.general)
     del h.fake.messages[int(parts[-1]["id"])]  # a moderator removes the last part
 
     answerer.template = "Short: {q} [1]."

@@ -22,6 +22,7 @@ from tests.connectors.discord_edit_helpers import (
     GUIDE,
     EchoAnswerer,
     answered,
+    answered_at_length,
     assert_fixed_in_place,
     edit,
     mention,
@@ -29,10 +30,6 @@ from tests.connectors.discord_edit_helpers import (
 from tests.connectors.test_discord_harness import Harness, harness
 
 __all__ = ["harness"]
-
-LONG = "\n\n".join(
-    f"Paragraph {i}: " + "citecast keeps every citation right. " * 9 + "[1]" for i in range(12)
-)
 
 
 async def restart(h: Harness) -> None:
@@ -104,12 +101,8 @@ async def test_an_edited_forum_post_after_a_restart_is_answered_in_place(
 
 async def test_a_long_answer_edited_after_a_restart_leaves_one_message(harness: Harness) -> None:
     h = harness
-    answerer = EchoAnswerer([GUIDE], template="{q} " + LONG)
-    h.connector.services.assistant = answerer
+    answerer, question, parts = await answered_at_length(h)
     w = h.world
-    question = h.fake.user_message(w.general, w.alice, "tell me all", mention_bot=True)
-    await h.deliver(question)
-    parts = h.fake.messages_in(w.general)
     assert len(parts) >= 3
 
     await restart(h)
