@@ -127,6 +127,16 @@ def turn_page(rendered_html: str, title: str = "citecast") -> str:
     )
 
 
+def _not_found_page(title: str, what: str, body: str) -> str:
+    # "File not found" -> "citecast — file not found" in the tab, as the heading's subtitle
+    return _PAGE.format(
+        title=html.escape(f"{title} — {what[0].lower()}{what[1:]}"),
+        heading=html.escape(title),
+        subtitle=what,
+        body=body,
+    )
+
+
 def missing_file_page(title: str = "citecast") -> str:
     """The page a person following a ``/files/`` link that does not work gets (the 404): the
     same for an expired, cut or forged link, so it tells no one which. Links in an answer are
@@ -135,12 +145,7 @@ def missing_file_page(title: str = "citecast") -> str:
         "<p>This file link has expired or is incomplete. Links to files work for a limited "
         "time: reload the chat, or ask the question again, to get a fresh one.</p>"
     )
-    return _PAGE.format(
-        title=html.escape(f"{title} — file not found"),
-        heading=html.escape(title),
-        subtitle="File not found",
-        body=body,
-    )
+    return _not_found_page(title, "File not found", body)
 
 
 def missing_page(title: str = "citecast") -> str:
@@ -150,9 +155,4 @@ def missing_page(title: str = "citecast") -> str:
         "<p>This answer cannot be shown: the link may be incomplete, or the answer is not one "
         "that can be shared here.</p>"
     )
-    return _PAGE.format(
-        title=html.escape(f"{title} — answer not found"),
-        heading=html.escape(title),
-        subtitle="Answer not found",
-        body=body,
-    )
+    return _not_found_page(title, "Answer not found", body)
