@@ -10,10 +10,11 @@ Reading the file (environment references, errors, relative paths) is ``bot.confi
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from bot.host_names import entries_without_problem, host_pattern_problem, origin_problem
 
@@ -91,10 +92,51 @@ class IndexSettings(Section):
     _path = field_validator("path")(named_file)
 
 
+def retention_days(value: Any) -> Any:
+    """``value`` as a number of days to keep rows, 0 meaning forever (``store.retention``).
+
+    A number written as text (``${CLAIM_DAYS}``) counts; a flag, a word, a negative number or
+    nan does not: each would otherwise delete rows too early or never, without a word. Blank
+    (null) is left to the type check, which refuses it as blank like every other key.
+    """
+    if value is None:
+        return value
+    number: float | None = None
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value)
+        elif isinstance(value, str):
+            number = float(value.strip())
+    except (ValueError, OverflowError):  # OverflowError: an integer of hundreds of digits
+        number = None
+    if number is None or not math.isfinite(number):
+        # as the file has it: `true`, not Python's `True`
+        shown = str(value).lower() if isinstance(value, bool) else repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise ValueError(f"must be a number of days (0 keeps these rows forever), not {shown}")
+    if number < 0:
+        raise ValueError(f"must be 0 or more days (0 keeps these rows forever), not {value!r}")
+    return number
+
+
+RetentionDays = Annotated[float, BeforeValidator(retention_days)]
+
+
+class RetentionSettings(Section):
+    """How many days the store keeps what only serves to deliver once (``bot.store_retention``);
+    0 keeps that class of rows forever. Turns, votes and connector state are always kept."""
+
+    claim_days: RetentionDays = 60.0
+    sent_days: RetentionDays = 7.0
+    dead_days: RetentionDays = 30.0
+    message_days: RetentionDays = 90.0
+
+
 class StoreSettings(Section):
     """The SQLite store of turns, dedupe keys, outbox and feedback."""
 
     path: str = ".citecast/citecast.db"
+    retention: RetentionSettings = Field(default_factory=RetentionSettings)
 
     _path = field_validator("path")(named_file)
 

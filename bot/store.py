@@ -17,8 +17,9 @@ statement) or through ``asyncio.to_thread`` for bulk work.
 - ``set_state``/``state`` keep small values a connector needs across restarts, per scope (an
   IMAP mailbox's start point; the replies to a Discord question, the latest thousands only).
 - What only serves to deliver once (claims of delivered events, sent outbox replies, the
-  records of the bot's messages) is pruned once no platform can deliver it again
-  (``bot.store_retention``): a few hundred rows at a time, at most hourly, after a write.
+  records of the bot's messages) is pruned after the periods of ``store.retention`` (by
+  default once no platform can deliver it again; ``bot.store_retention``): a few hundred rows
+  at a time, at most hourly, after a write.
 
 Every table is created with ``CREATE TABLE IF NOT EXISTS``, so opening a database made by an
 older version adds the tables it lacks (such as ``message_conversations`` or ``state``) and
@@ -33,11 +34,14 @@ error.
 from __future__ import annotations
 
 import json
+import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from bot.config import StoreSettings
 from bot.store_base import StoreBase
+from bot.store_retention import Retention
 from bot.store_rows import (
     OutboxItem,
     Turn,
@@ -54,6 +58,21 @@ FEEDBACK_VALUES = ("helpful", "not_helpful")
 
 class Store(StoreBase):
     """Thread-safe access to the citecast SQLite database (``bot.store_base`` opens it)."""
+
+    @classmethod
+    def from_settings(
+        cls, settings: StoreSettings, *, clock: Callable[[], float] = time.time
+    ) -> Store:
+        """The store at ``store.path``, pruning with the periods of ``store.retention``: what
+        every command that writes to the store opens (one that only reads never prunes)."""
+        days = settings.retention
+        retention = Retention(
+            claim_days=days.claim_days,
+            sent_days=days.sent_days,
+            dead_days=days.dead_days,
+            message_days=days.message_days,
+        )
+        return cls(settings.path, retention=retention, clock=clock)
 
     # -- conversations and turns -------------------------------------------------------------
 

@@ -18,7 +18,9 @@ platform can deliver it again:
   since the message was recorded: a reply to an older one finds its conversation by walking
   the reply chain, as for a message recorded before the record existed.
 
-Rate slots need nothing here: ``take_rate_slot`` deletes its scope's expired ones each time.
+The four periods are ``store.retention`` in config.yaml (``Store.from_settings``); a period
+of 0 keeps that class of rows forever. Rate slots need nothing here:
+``take_rate_slot`` deletes its scope's expired ones each time.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ mailbox's start point there (``email_imap_start`` moves it to the state when it 
 
 @dataclass(frozen=True)
 class Retention:
-    """The store's retention policy (days), and how pruning paces itself."""
+    """The store's retention policy (days; 0 keeps that class of rows forever), and how
+    pruning paces itself."""
 
     claim_days: float = 60.0
     sent_days: float = 7.0
@@ -58,23 +61,37 @@ def prune_batch(db: sqlite3.Connection, now: float, keep: Retention) -> tuple[in
     transaction); returns how many went, and whether a table may hold more."""
     claims = ", ".join("?" * len(EXPIRING_CLAIMS))
     kept = ", ".join("?" * len(KEPT_MESSAGE_CHANNELS))
-    # (table, condition, parameters); each has an index that finds its oldest rows first
-    deletes: list[tuple[str, str, tuple[object, ...]]] = [
+    # (days, table, condition, parameters); each has an index that finds its oldest rows first
+    deletes: list[tuple[float, str, str, tuple[object, ...]]] = [
         (
+            keep.claim_days,
             "dedupe",
             f"scope IN ({claims}) AND created_at < ?",
             (*EXPIRING_CLAIMS, now - keep.claim_days * DAY),
         ),
-        ("outbox", "status = 'sent' AND sent_at < ?", (now - keep.sent_days * DAY,)),
-        ("outbox", "status = 'dead' AND next_attempt_at < ?", (now - keep.dead_days * DAY,)),
         (
+            keep.sent_days,
+            "outbox",
+            "status = 'sent' AND sent_at < ?",
+            (now - keep.sent_days * DAY,),
+        ),
+        (
+            keep.dead_days,
+            "outbox",
+            "status = 'dead' AND next_attempt_at < ?",
+            (now - keep.dead_days * DAY,),
+        ),
+        (
+            keep.message_days,
             "message_conversations",
             f"created_at < ? AND channel NOT IN ({kept})",
             (now - keep.message_days * DAY, *KEPT_MESSAGE_CHANNELS),
         ),
     ]
     deleted, more = 0, False
-    for table, condition, params in deletes:
+    for days, table, condition, params in deletes:
+        if days <= 0:
+            continue  # kept forever
         cur = db.execute(
             f"DELETE FROM {table} WHERE rowid IN"  # noqa: S608 - names and conditions above
             f" (SELECT rowid FROM {table} WHERE {condition} LIMIT ?)",

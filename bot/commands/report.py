@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     path = load_settings(args.config).store.path
     if path != ":memory:" and not Path(path).exists():
         raise ConfigError(f"no store at {path} yet: citecast serve creates it")
-    store = Store(path)
+    store = Store(path, retention=None)  # read-only: never prunes
     try:
         report = build_report(store, time.time() - args.days * 86400, args.days, args.limit)
     finally:

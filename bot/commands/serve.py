@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
         handler.setFormatter(RedactingFormatter(LOG_FORMAT))
     lock = StoreLock(settings.store.path)
     lock.acquire()
-    store = Store(settings.store.path)
+    store = Store.from_settings(settings.store)
     listener: socket.socket | None = None
     try:
         listener = listen(host, port)  # before anything starts: a port in use fails at once
