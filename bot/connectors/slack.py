@@ -38,7 +38,7 @@ from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
-from bot.connectors.slack_assistant import set_status, suggest_prompts
+from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import (
     Sleep,
@@ -305,9 +305,7 @@ class SlackConnector:
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread
     ) -> tuple[frozenset[str], tuple[Exchange, ...], int]:
-        """The audience, the thread's history, a pending turn (thinking status first, if any)."""
-        if question.assistant_thread:
-            await set_status(self.client, thread, self.settings.thinking_status)
+        """The audience, the thread's history and a pending turn."""
         audience = await self.audiences.for_viewer(
             question.channel, question.user, question.channel_type
         )
@@ -336,18 +334,22 @@ class SlackConnector:
 
     async def _answer(self, question: SlackQuestion) -> None:
         store = self.services.store
-        thread = SlackThread(question.channel, question.thread_ts, question.user, question.team_id)
+        thread = question.thread()
         if not question.text:
             # a file with no words is not a question: say what is read, not just "Hi!"
             await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
             return
         try:
+            # first, so the asker sees at once that the question arrived (assistant threads)
+            await self.poster.set_status(thread, self.settings.thinking_status)
             question = await self._with_names(question)
             limit = self.services.settings.web.max_question_chars
             text, cut = fit_question(question.text, limit)
             if cut:
                 question = replace(question, text=text)
                 await self._post_quietly(thread, long_question_note(limit))
+                # the note's post removed the status
+                await self.poster.set_status(thread, self.settings.thinking_status)
             audience, history, turn_id = await self._prepare(question, thread)
         except Exception as exc:
             log.error("Slack question in %s not answered: %r", question.channel, exc, exc_info=True)

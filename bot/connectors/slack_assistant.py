@@ -1,6 +1,6 @@
-"""Slack's assistant threads (the *Agents & AI Apps* side panel): the thinking status while an
-answer is written and the suggested prompts offered when a thread starts. Both are side calls:
-a failure is logged and costs nothing else."""
+"""Slack's assistant threads (the *Agents & AI Apps* side panel): the suggested prompts offered
+when a thread starts. A side call: a failure is logged and costs nothing else. (The thread's
+status, ``thinking…`` while an answer is written, is set by ``SlackPoster.set_status``.)"""
 
 from __future__ import annotations
 
@@ -11,22 +11,11 @@ from typing import Any
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
-from bot.connectors.slack_delivery import SlackThread
 
 log = logging.getLogger(__name__)
 
 MAX_PROMPTS = 4  # assistant.threads.setSuggestedPrompts takes at most four
 MAX_TITLE = 75
-
-
-async def set_status(client: AsyncWebClient, thread: SlackThread, status: str) -> None:
-    """Show ``status`` (``thinking…``) under the assistant thread until the answer is posted."""
-    try:
-        await client.assistant_threads_setStatus(
-            channel_id=thread.channel, thread_ts=thread.thread_ts, status=status
-        )
-    except SLACK_CALL_ERRORS as exc:
-        log.debug("assistant.threads.setStatus failed: %s", error_code(exc))
 
 
 async def suggest_prompts(

@@ -7,6 +7,10 @@ fallback text of an edited message is cut (the blocks carry the answer). Files a
 with ``files_upload_v2`` into the same thread when they exist and fit ``max_file_bytes``; a file
 that cannot be sent is logged and skipped, the citation still names it. A timeout or a
 connection lost mid-request surfaces as DeliveryUncertainError: the message may be posted.
+
+In an assistant thread the asker sees a status (``thinking…``) until the bot replies there (Slack
+then removes it, or after two minutes). Where no reply can arrive now, the status is replaced
+with a short note (:data:`DELAYED_STATUS`, :data:`FAILED_STATUS`), never left saying thinking.
 """
 
 from __future__ import annotations
@@ -21,7 +25,12 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.config import SlackSettings
-from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
+from bot.connectors.slack_client import (
+    SLACK_CALL_ERRORS,
+    UndeliverableError,
+    as_channel_error,
+    error_code,
+)
 from bot.connectors.slack_text import fit_text
 from bot.errors import ChannelError
 from bot.store import FEEDBACK_VALUES
@@ -44,6 +53,12 @@ CLOCK_MARGIN_SECONDS = 600.0
 # How much of a thread is read for delivery keys, from that moment on: 10 pages of 200 replies.
 MAX_REPLY_PAGES = 10
 REPLY_PAGE_SIZE = 200
+
+# Assistant-thread statuses that replace "thinking…" when no reply can be posted now: the
+# answer waits in the outbox, or the apology itself could not be posted.
+DELAYED_STATUS = "couldn't post the answer yet; it will appear here shortly"
+FAILED_STATUS = "couldn't answer this time; please ask again"
+NO_STATUS = ""
 
 Message = dict[str, Any]
 
@@ -73,6 +88,8 @@ class SlackThread:
     thread_ts: str
     user: str | None = None
     team_id: str | None = None
+    # an assistant thread (Agents & AI Apps), which shows the asker a status while we work
+    assistant: bool = False
 
 
 def feedback_block(turn_id: int) -> dict[str, Any]:
@@ -256,22 +273,44 @@ class SlackPoster:
             uploaded.append(str(file_info.get("id") or ""))
         return uploaded
 
-    async def apologize(self, thread: SlackThread, replace_ts: str | None = None) -> None:
-        """Tell the asker briefly that the answer failed (replacing a half-written message)."""
+    async def set_status(self, thread: SlackThread, status: str) -> bool:
+        """Show ``status`` under an assistant thread ("" removes it); False (logged) when
+        Slack does not take it. Does nothing outside assistant threads."""
+        if not thread.assistant:
+            return False
+        try:
+            await self._client.assistant_threads_setStatus(
+                channel_id=thread.channel, thread_ts=thread.thread_ts, status=status
+            )
+        except SLACK_CALL_ERRORS as exc:
+            # debug: DM threads of apps without the assistant panel refuse every status
+            log.debug("setting the status in %s failed: %s", thread.channel, error_code(exc))
+            return False
+        return True
+
+    async def apologize(self, thread: SlackThread, replace_ts: str | None = None) -> bool:
+        """Tell the asker briefly that the answer failed (replacing a half-written message);
+        False when Slack took no message. In an assistant thread the status then says so
+        instead of "thinking…" (unless the conversation is closed to the bot)."""
         message: Message = {"text": self._settings.apology}
         try:
             if replace_ts:
                 try:
                     await self.update(thread, replace_ts, message)
-                    return
+                    return True
                 except ChannelError as exc:
                     # gone (deleted to be posted anew) or not editable: say it in a new message
                     log.info("could not replace %s with the apology (%s)", replace_ts, exc)
             await self.post(thread, message)
+            return True
         except ChannelError as exc:
             # Slack's reason is the whole story (a closed channel, a revoked token): one line.
             log.warning(
                 "could not tell the user in %s that the answer failed: %s", thread.channel, exc
             )
+            if isinstance(exc, UndeliverableError) and exc.conversation_closed:
+                return False  # no status can be set there either
         except Exception:
             log.exception("could not tell the user in %s that the answer failed", thread.channel)
+        await self.set_status(thread, FAILED_STATUS)
+        return False

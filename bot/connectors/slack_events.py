@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.connectors.slack_delivery import SlackThread
 from bot.connectors.slack_text import question_text
 
 ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
@@ -31,6 +32,12 @@ class SlackQuestion:
     assistant_thread: bool
     raw_text: str = ""  # as Slack sent it, to name the people it mentions (``text`` says @U…)
     has_files: bool = False
+
+    def thread(self) -> SlackThread:
+        """Where its answer goes: the question's thread (an assistant thread or not)."""
+        return SlackThread(
+            self.channel, self.thread_ts, self.user, self.team_id, self.assistant_thread
+        )
 
 
 def is_from_a_bot(event: dict[str, Any], bot_user_id: str | None) -> bool:

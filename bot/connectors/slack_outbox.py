@@ -23,6 +23,12 @@ the whole answer anew.
 A refusal no retry can change (:class:`UndeliverableError`: an archived channel, a channel the
 bot left, a revoked token, a message Slack will never take) is never queued: it is raised to
 the caller, and a queued item that meets one is dropped at once.
+
+The asker is never left with a stale "thinking…" in an assistant thread: when the answer is
+queued the thread's status says it will follow (:data:`DELAYED_STATUS`); when the outbox
+delivers it (or finds that Slack had taken it) the status is removed; when the outbox drops it
+for good (a refusal, or ``MAX_ATTEMPTS`` failed tries) the asker gets the apology, or, if even
+that cannot be posted, a status saying the answer failed.
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ from typing import Any
 from bot.config import SlackSettings
 from bot.connectors.slack_client import UndeliverableError
 from bot.connectors.slack_delivery import (
+    DELAYED_STATUS,
     DELIVERY_EVENT_TYPE,
+    NO_STATUS,
     Message,
     SlackPoster,
     SlackThread,
@@ -49,6 +57,9 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "slack"
 MAX_RETRY_SECONDS = 3600.0
+# Failed tries after which a queued answer is dropped (with the apology): some 14 hours of tries
+# at the default outbox_poll_seconds (30 s, doubling up to an hour between tries).
+MAX_ATTEMPTS = 20
 
 
 def delivery_key(message: Message) -> str | None:
@@ -98,12 +109,16 @@ class SlackOutbox:
         *,
         since: float,
         verify: bool = False,
+        error: ChannelError | None = None,
     ) -> str:
+        """Persist the messages still to post; ``error`` is why they could not be posted now
+        (a 429's wait is honoured by the first resend too, not only by later ones)."""
         payload = {
             "channel": thread.channel,
             "thread_ts": thread.thread_ts,
             "user": thread.user,
             "team_id": thread.team_id,
+            "assistant": thread.assistant,
             "messages": list(messages),
             "files": list(files),
             # the first message may already be in the thread: check before resending
@@ -111,7 +126,12 @@ class SlackOutbox:
             # when the first message was first tried: Slack may have taken it from then on
             "since": since,
         }
-        return self._store.enqueue(CHANNEL, payload)
+        item_id = self._store.enqueue(CHANNEL, payload)
+        if isinstance(error, RateLimitedError):
+            self._store.mark_failed_attempt(
+                item_id, str(error), retry_in=error.retry_after, max_attempts=MAX_ATTEMPTS
+            )
+        return item_id
 
     async def deliver(
         self, thread: SlackThread, messages: Sequence[Message], files: Sequence[dict[str, Any]]
@@ -131,7 +151,11 @@ class SlackOutbox:
             except ChannelError as exc:
                 log.warning("Slack refused an answer in %s (%s); queued", thread.channel, exc)
                 uncertain = isinstance(exc, DeliveryUncertainError)
-                self._queue(thread, messages[index:], files, since=attempted_at, verify=uncertain)
+                # before queuing, so that a flush delivering it at once comes after the note
+                await self._poster.set_status(thread, DELAYED_STATUS)
+                self._queue(
+                    thread, messages[index:], files, since=attempted_at, verify=uncertain, error=exc
+                )
                 return False
         await self._poster.upload_files(thread, files)
         return True
@@ -167,17 +191,39 @@ class SlackOutbox:
                 done += 1
         return done
 
-    def _give_up(self, item: OutboxItem, thread: SlackThread, error: UndeliverableError) -> None:
+    async def _give_up(
+        self, item: OutboxItem, thread: SlackThread, error: UndeliverableError
+    ) -> None:
         """Slack refuses the queued answer for good: drop it now (kept as ``dead``) rather
-        than repeat the refusal for hours."""
+        than repeat the refusal for hours, and tell the asker where a message can arrive."""
         log.error("dropped a queued Slack answer for %s: %s", thread.channel, error)
         self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
+        if not error.conversation_closed:
+            await self._poster.apologize(thread)
 
-    def _retry_later(self, item: OutboxItem, error: ChannelError) -> None:
+    async def _retry_later(
+        self, item: OutboxItem, thread: SlackThread, error: ChannelError
+    ) -> None:
         wait = min(MAX_RETRY_SECONDS, self._settings.outbox_poll_seconds * 2**item.attempts)
         if isinstance(error, RateLimitedError):
             wait = max(wait, error.retry_after)  # sooner is only refused again
-        self._store.mark_failed_attempt(item.id, str(error), retry_in=wait)
+        self._store.mark_failed_attempt(
+            item.id, str(error), retry_in=wait, max_attempts=MAX_ATTEMPTS
+        )
+        if item.attempts + 1 >= MAX_ATTEMPTS:
+            log.error(
+                "dropped a queued Slack answer for %s after %d tries: %s",
+                thread.channel,
+                MAX_ATTEMPTS,
+                error,
+            )
+            await self._poster.apologize(thread)
+
+    async def _sent(self, item: OutboxItem, thread: SlackThread) -> None:
+        self._store.mark_sent(item.id)
+        # Slack removes the status when a reply is posted, but a reply Slack took before the
+        # "will appear" note was set (a lost answer) leaves that note up: remove it.
+        await self._poster.set_status(thread, NO_STATUS)
 
     async def _resend(self, item: OutboxItem) -> bool:
         payload = item.payload
@@ -186,6 +232,7 @@ class SlackOutbox:
             str(payload["thread_ts"]),
             payload.get("user"),
             payload.get("team_id"),
+            assistant=bool(payload.get("assistant")),
         )
         messages: list[Message] = list(payload.get("messages") or [])
         files = list(payload.get("files") or [])
@@ -196,9 +243,9 @@ class SlackOutbox:
             except ChannelError as exc:
                 # Unknown whether the message arrived: never post it blindly.
                 if isinstance(exc, UndeliverableError) and exc.conversation_closed:
-                    self._give_up(item, thread, exc)
+                    await self._give_up(item, thread, exc)
                 else:
-                    self._retry_later(item, exc)
+                    await self._retry_later(item, thread, exc)
                 return False
             messages = [m for m in messages if delivery_key(m) not in posted]
         for index, message in enumerate(messages):
@@ -207,20 +254,26 @@ class SlackOutbox:
                 await self._poster.post(thread, message)
             except ChannelError as exc:
                 if isinstance(exc, UndeliverableError):
-                    self._give_up(item, thread, exc)
+                    await self._give_up(item, thread, exc)
                 elif index:
                     # Part went through: keep only the rest, so nothing is posted twice. The
                     # rest was never tried before this message, so the new item starts here.
                     uncertain = isinstance(exc, DeliveryUncertainError)
+                    await self._poster.set_status(thread, DELAYED_STATUS)
                     self._queue(
-                        thread, messages[index:], files, since=attempted_at, verify=uncertain
+                        thread,
+                        messages[index:],
+                        files,
+                        since=attempted_at,
+                        verify=uncertain,
+                        error=exc,
                     )
                     self._store.mark_sent(item.id)
                 else:
-                    self._retry_later(item, exc)
+                    await self._retry_later(item, thread, exc)
                 return False
         await self._poster.upload_files(thread, files)
-        self._store.mark_sent(item.id)
+        await self._sent(item, thread)
         return True
 
     async def run(self) -> None:

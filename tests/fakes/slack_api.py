@@ -15,10 +15,11 @@ Scriptable failures: ``fail(method, status=429, retry_after=2)``, ``fail(method,
 drop=True)`` closes the connection without a response and ``fail(method, hang=3.0)`` answers only
 after ``hang`` seconds (past the client's timeout), both before running the method, or after it
 with ``processed=True`` (Slack took the call, only its answer was lost). ``close_stream_after =
-n`` closes a native stream after ``n`` accepted appends. Socket Mode: ``apps.connections.open``
-returns the server's ``ws://`` URL; the server sends ``hello`` on connect, ``send_envelope()``
-pushes an ``events_api`` (or ``interactive``) envelope and ``wait_ack()`` returns the client's ack
-(tests/fakes/slack_socket.py).
+n`` closes a native stream after ``n`` accepted appends. The assistant status of each thread is
+kept (``status()``) and, as in Slack, removed when the bot posts or starts a stream there.
+Socket Mode: ``apps.connections.open`` returns the server's ``ws://`` URL; the server sends
+``hello`` on connect, ``send_envelope()`` pushes an ``events_api`` (or ``interactive``) envelope
+and ``wait_ack()`` returns the client's ack (tests/fakes/slack_socket.py).
 """
 
 from __future__ import annotations
@@ -268,6 +269,11 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
             if m.get("bot_id") == self.bot_id
             and (thread_ts is None or m.get("thread_ts") == thread_ts)
         ]
+
+    def status(self, channel: str, thread_ts: str) -> str:
+        """The assistant status shown under a thread now ("" when none): what
+        ``assistant.threads.setStatus`` last set, removed when the bot replies there."""
+        return self.state.statuses.get((channel, thread_ts), "")
 
     def everything_sent(self) -> str:
         """Every argument of every call, as one JSON string (for "nothing private leaked")."""

@@ -31,6 +31,8 @@ class FakeSlackState:
     usergroups: dict[str, list[str]] = field(default_factory=dict)
     messages: dict[str, list[Json]] = field(default_factory=dict)
     uploads: dict[str, Json] = field(default_factory=dict)
+    # The assistant status shown under each thread, keyed (channel, thread_ts); "" is none.
+    statuses: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 class SlackWebMethods:
@@ -108,6 +110,7 @@ class SlackWebMethods:
         }
         if args.get("thread_ts"):
             message["thread_ts"] = args["thread_ts"]
+            self._clear_status(str(args["channel"]), str(args["thread_ts"]))
         metadata = args.get("metadata")
         if metadata is not None:
             if not isinstance(metadata, dict) or not metadata.get("event_type"):
@@ -195,6 +198,7 @@ class SlackWebMethods:
             "appends": 0,
         }
         self.state.messages.setdefault(str(channel), []).append(message)
+        self._clear_status(str(channel), str(args["thread_ts"]))
         return {"ok": True, "channel": channel, "ts": message["ts"]}
 
     def _streaming_message(self, args: Json) -> tuple[Json | None, Json | None]:
@@ -294,7 +298,15 @@ class SlackWebMethods:
     def _m_assistant_threads_setStatus(self, args: Json) -> Json:
         if not args.get("channel_id") or not args.get("thread_ts") or "status" not in args:
             return {"ok": False, "error": "invalid_arguments"}
+        if str(args["channel_id"]) not in self.state.channels:
+            return {"ok": False, "error": "channel_not_found"}
+        self.state.statuses[(str(args["channel_id"]), str(args["thread_ts"]))] = str(args["status"])
         return {"ok": True}
+
+    def _clear_status(self, channel: str, thread_ts: str) -> None:
+        """Slack removes a thread's assistant status once the app replies in the thread."""
+        if self.state.statuses.get((channel, thread_ts)):
+            self.state.statuses[(channel, thread_ts)] = ""
 
     def _m_assistant_threads_setSuggestedPrompts(self, args: Json) -> Json:
         prompts = args.get("prompts")
