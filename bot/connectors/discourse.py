@@ -16,6 +16,8 @@ The parts, each with its own reliability decisions:
 - ``discourse_answer``: answering one post (history, assistant, composing, outbox);
 - ``discourse_outbox``: questions kept until answered, and the worker retrying what is due;
 - ``discourse_delivery``: posting a reply at most once, and only to its audience;
+- ``discourse_audience``: which groups read a category (a subcategory without a mapping of
+  its own inherits its nearest mapped parent's);
 - ``discourse_publish``, ``discourse_topic``, ``discourse_client``: post bodies, topic
   history, the REST API.
 """
@@ -190,7 +192,8 @@ class DiscourseConnector:
     # -- answering -----------------------------------------------------------------------------
 
     def audience_for(self, category_id: int | None) -> frozenset[str]:
-        """The groups whose readers see ``category_id`` (public unless configured)."""
+        """The groups ``audience_by_category`` maps ``category_id`` itself to (public unless
+        configured); answers also give an unmapped subcategory its parent's audience."""
         return audience_for(self.settings, category_id)
 
     def question_for(self, event: PostEvent, trigger: Trigger) -> str:

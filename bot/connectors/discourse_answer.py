@@ -4,7 +4,7 @@ The reply is composed for the audience of the category the topic is in when it i
 (read again when the webhook named a private category, or with the history), its bodies are put
 in the store's outbox (one item per part) together with the turn, and then sent. From the
 moment the reply is in the outbox its question is done: a failed send is the outbox worker's
-to retry.
+to retry, and a reply dropped for good (refused, moved, given up) makes its turn ``failed``.
 Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
 question is left for the outbox worker to answer again when the cause may pass.
 """
@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.connectors.base import fit_question
+from bot.connectors.discourse_audience import PUBLIC, CategoryReaders
 from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_delivery import (
     CHANNEL,
@@ -25,7 +26,6 @@ from bot.connectors.discourse_delivery import (
     QuestionGoneError,
     ReplyDelivery,
     ReplyRefusedError,
-    audience_for,
 )
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
@@ -53,6 +53,8 @@ class PostAnswerer:
         self._client = client
         self._delivery = delivery
         self._outbox = outbox
+        # categories whose parent the key could not read, logged once each
+        self._unreadable_categories: set[int] = set()
 
     def question_for(self, event: PostEvent, trigger: Trigger) -> str:
         """The question the post asks: the topic title and body for a new topic."""
@@ -84,8 +86,9 @@ class PostAnswerer:
             return
         answered = False
         try:
-            topic, history = await self._read_topic(event)
-            audience = self._audience(event, topic)
+            readers = CategoryReaders(self.settings, self._client, self._unreadable_categories)
+            topic, history = await self._read_topic(event, readers)
+            audience = await self._audience(event, topic, readers)
             reply = await self.services.assistant.reply(question, audience, history)
             composer = PostComposer(self._client(), self.services, audience, turn_id)
             raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
@@ -98,6 +101,8 @@ class PostAnswerer:
                     "post_id": event.post_id,
                     "part": part,
                     "audience": sorted(audience),
+                    # recorded as failed if the reply is dropped (refused, moved, given up)
+                    "turn_id": turn_id,
                 }
                 item_id = first_item + (f"-{part}" if part > 1 else "")
                 items.append((store.enqueue(CHANNEL, payload, item_id=item_id), payload))
@@ -136,30 +141,36 @@ class PostAnswerer:
                 store.finish_turn(turn_id, None, None, status="failed")
                 self._outbox.question_failed(question_id, exc, transient=False)
 
-    def _audience(self, event: PostEvent, topic: dict[str, Any] | None) -> frozenset[str]:
+    async def _audience(
+        self, event: PostEvent, topic: dict[str, Any] | None, readers: CategoryReaders
+    ) -> frozenset[str]:
         """The audience of the category the topic is in now: a moderator may have moved it
         since the webhook (or, for a question answered again by the outbox, hours ago). A
         topic moved from a private category to a public one gets an answer with public
         sources (the reply composed for the old audience would be dropped at delivery), and a
-        topic turned into a private message gets only public ones."""
+        topic turned into a private message gets only public ones. A subcategory without a
+        mapping of its own has its nearest mapped parent's audience."""
         if topic is None:
             # Unread (the forum failed): the delivery re-reads the topic before posting a
             # private reply, so the webhook's category cannot leak into a public one.
-            return audience_for(self.settings, event.category_id)
+            return await readers.audience(event.category_id)
         if str(topic.get("archetype") or "regular") == "private_message":
-            return frozenset({"public"})
+            return PUBLIC
         category = topic.get("category_id")
-        return audience_for(self.settings, category if isinstance(category, int) else None)
+        return await readers.audience(category if isinstance(category, int) else None)
 
-    async def _read_topic(self, event: PostEvent) -> tuple[dict[str, Any] | None, list[Exchange]]:
+    async def _read_topic(
+        self, event: PostEvent, readers: CategoryReaders
+    ) -> tuple[dict[str, Any] | None, list[Exchange]]:
         """The topic as it is now and its history; None when it was not read (or could not
         be): a question in a public category whose history is not wanted costs no read, as
         its answer cites public sources whatever the topic's category now."""
         wants_history = self.settings.history_posts > 0 and event.post_number > 1
-        private = audience_for(self.settings, event.category_id) != {"public"}
         try:
             if not wants_history:
-                return (await self._client().topic(event.topic_id) if private else None), []
+                if await readers.audience(event.category_id) == PUBLIC:
+                    return None, []
+                return await self._client().topic(event.topic_id), []
             topic, posts = await self._client().recent_posts(
                 event.topic_id, self.settings.history_posts + 1
             )

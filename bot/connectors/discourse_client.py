@@ -158,6 +158,14 @@ class DiscourseClient:
             params["username_filters"] = username
         return await self._request("GET", f"/t/{topic_id}.json", params=params)
 
+    async def parent_category(self, category_id: int) -> int | None:
+        """The id of the category ``category_id`` is a subcategory of, or None for a top-level
+        one (``/c/{id}/show.json``'s ``category.parent_category_id``)."""
+        data = await self._request("GET", f"/c/{category_id}/show.json")
+        category = data.get("category")
+        parent = category.get("parent_category_id") if isinstance(category, dict) else None
+        return parent if isinstance(parent, int) and not isinstance(parent, bool) else None
+
     async def recent_posts(
         self, topic_id: int, limit: int, *, username: str | None = None
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

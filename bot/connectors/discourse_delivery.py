@@ -28,6 +28,9 @@
   archived or deleted, a category the bot may not post in or see, a key without the scope, a
   body the forum will never take) drops the reply and its later parts at once, logged once
   with the forum's reason; only 429, 5xx and lost connections are retried.
+- A reply dropped (refused, its topic moved, its question gone, or given up after its
+  attempts, which drops its later parts too) records its turn as ``failed``: ``citecast
+  report`` must not count a question whose answer never reached the topic as answered.
 - Looking for a reply that landed reads the posts that follow the question, a page of 20 at a
   time and at most ``MAX_RECHECK_POSTS`` of them, stopping at the reply: in a busy topic the
   reply may be far from the topic's end. When that many posts follow the question, the bot's
@@ -44,8 +47,9 @@ from contextlib import aclosing
 from typing import Any
 
 from bot.config import DiscourseSettings
+from bot.connectors.discourse_audience import PUBLIC, CategoryReaders, mapped_audience
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
-from bot.errors import ChannelError, CitecastError, RateLimitedError
+from bot.errors import ChannelError, CitecastError, RateLimitedError, StoreError
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
@@ -76,9 +80,10 @@ class ReplyRefusedError(ChannelError):
 
 
 def audience_for(settings: DiscourseSettings, category_id: int | None) -> frozenset[str]:
-    """The groups whose readers see ``category_id`` (public unless configured)."""
-    groups = settings.audience_by_category.get(str(category_id))
-    return frozenset(groups) if groups else frozenset({"public"})
+    """The groups ``audience_by_category`` maps ``category_id`` itself to (public unless
+    configured); a subcategory's inherited audience needs the forum: see
+    :class:`bot.connectors.discourse_audience.CategoryReaders`."""
+    return mapped_audience(settings, category_id) or PUBLIC
 
 
 class ReplyDelivery:
@@ -113,14 +118,16 @@ class ReplyDelivery:
             log.error("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
             self._drop_later_parts(payload, str(exc))
+            self._turn_failed(payload)
             raise
         except QuestionGoneError as exc:
             log.warning("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
+            self._turn_failed(payload)
             raise
         except DiscourseAPIError as exc:
             if not exc.permanent:
-                self._record_failure(item_id, exc)
+                self._record_failure(item_id, payload, exc)
                 raise
             refused = ReplyRefusedError(
                 f"topic {payload.get('topic_id')}: the forum refused the reply to post"
@@ -129,9 +136,10 @@ class ReplyDelivery:
             log.error("discourse: %s; reply %s dropped", refused, item_id)
             store.mark_failed_attempt(item_id, str(refused), 0, max_attempts=1)
             self._drop_later_parts(payload, str(refused))
+            self._turn_failed(payload)
             raise refused from exc
         except CitecastError as exc:
-            self._record_failure(item_id, exc)
+            self._record_failure(item_id, payload, exc)
             raise
         except Exception as exc:
             # A malformed item or a bug fails the same way every round, and the outbox worker
@@ -144,16 +152,19 @@ class ReplyDelivery:
             reason = f"failed unexpectedly ({type(exc).__name__}: {exc}); not retried"
             store.mark_failed_attempt(item_id, reason, 0, max_attempts=1)
             self._drop_later_parts(payload, reason)
+            self._turn_failed(payload)
             raise ReplyRefusedError(f"reply {item_id} {reason}") from exc
         finally:
             self._in_flight.discard(item_id)
         store.mark_sent(item_id)
 
-    def _record_failure(self, item_id: str, exc: CitecastError) -> None:
-        """Record a failure that may pass, for the outbox worker to retry when due."""
+    def _record_failure(self, item_id: str, payload: dict[str, Any], exc: CitecastError) -> None:
+        """Record a failure that may pass, for the outbox worker to retry when due (and the
+        turn as failed once the reply is given up)."""
         store = self.services.store
         item = store.outbox_item(item_id)
-        retry_in = self._client().retry.backoff((item.attempts if item else 0) + 1)
+        attempts = (item.attempts if item else 0) + 1
+        retry_in = self._client().retry.backoff(attempts)
         limit = OUTBOX_ATTEMPTS
         if isinstance(exc, RateLimitedError):
             # The forum is up and said when to come back: wait that long, and let a rate
@@ -161,6 +172,24 @@ class ReplyDelivery:
             retry_in = max(retry_in, exc.retry_after)
             limit = OUTBOX_RATE_LIMITED_ATTEMPTS
         store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
+        if attempts >= limit:
+            log.error("discourse: reply %s given up after %d attempts: %s", item_id, attempts, exc)
+            self._drop_later_parts(payload, str(exc))
+            self._turn_failed(payload)
+
+    def _turn_failed(self, payload: dict[str, Any]) -> None:
+        """Record the reply's turn as failed: it never reached the topic (whole), so ``citecast
+        report`` must not count it as answered. The answer stays stored with the turn."""
+        turn_id = payload.get("turn_id")
+        if not isinstance(turn_id, int) or isinstance(turn_id, bool):
+            return  # a reply queued by an older version: its turn is not known
+        store = self.services.store
+        try:
+            turn = store.turn(turn_id)
+            if turn is not None and turn.status != "failed":
+                store.finish_turn(turn_id, turn.answer, turn.registry, status="failed")
+        except StoreError as exc:
+            log.error("discourse: cannot record turn %s as failed: %s", turn_id, exc)
 
     def _drop_later_parts(self, payload: dict[str, Any], reason: str) -> None:
         """Drop the parts after ``payload``'s of the same reply: a continuation must not be
@@ -233,7 +262,10 @@ class ReplyDelivery:
         topic = await self._client().topic(topic_id)
         category = topic.get("category_id")
         private = str(topic.get("archetype") or "regular") == "private_message"
-        readers = audience_for(self.settings, category if isinstance(category, int) else None)
+        # strict: a parent category that cannot be read now is retried, not taken as public
+        readers = await CategoryReaders(self.settings, self._client).audience(
+            category if isinstance(category, int) and not private else None, strict=True
+        )
         if private or not audience <= readers:
             raise AudienceChangedError(
                 f"topic {topic_id} is now read by {', '.join(sorted(readers))}, not"

@@ -28,6 +28,8 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
   reading a deleted topic answers 404 ``not_found``, one in ``hidden_categories`` 403
   ``invalid_access`` (:meth:`FakeDiscourse.close_topic`, :meth:`FakeDiscourse.archive_topic`,
   :meth:`FakeDiscourse.delete_topic`);
+- ``/c/{id}/show.json`` answers the category with its ``parent_category_id`` (from
+  ``parent_categories``, subcategory id -> parent id; null for a top-level category);
 - ``/t/{id}/posts.json`` answers ``post_ids[]`` (those posts, if still in the topic) or
   ``post_number=N`` (one page of ``posts_per_page`` posts after N with ``asc=true``, else before
   it), and ``/t/{id}.json`` answers ``username_filters`` (the first post and the named users'
@@ -91,6 +93,7 @@ class FakeDiscourse(ForumScripting):
         staff: tuple[str, ...] = (),
         readonly_categories: tuple[int, ...] = (),
         hidden_categories: tuple[int, ...] = (),
+        parent_categories: dict[int, int] | None = None,
     ) -> None:
         self.api_key = api_key
         self.users = set(users)
@@ -105,6 +108,8 @@ class FakeDiscourse(ForumScripting):
         # categories non-staff users may read but not post in, and ones they cannot see at all
         self.readonly_categories = set(readonly_categories)
         self.hidden_categories = set(hidden_categories)
+        # subcategory id -> its parent's id; every other category is a top-level one
+        self.parent_categories = dict(parent_categories or {})
         self.redirect_to: str | None = None
         # the duplicate rule's message, in the forum's language (the default locale's)
         self.too_similar = TOO_SIMILAR
@@ -128,6 +133,7 @@ class FakeDiscourse(ForumScripting):
         app.router.add_post("/uploads.json", self._upload)
         app.router.add_get("/t/{topic_id:\\d+}.json", self._topic)
         app.router.add_get("/t/{topic_id:\\d+}/posts.json", self._topic_posts)
+        app.router.add_get("/c/{category_id:\\d+}/show.json", self._category)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -321,6 +327,33 @@ class FakeDiscourse(ForumScripting):
             for p in topic.posts
             if (staff or p.get("post_type") != 4) and (not p.get("deleted_at") or (staff and by_id))
         ]
+
+    # -- categories ----------------------------------------------------------------------------
+
+    async def _category(self, request: web.Request) -> web.Response:
+        # CategoriesController#show: {"category": {...}} as CategorySerializer writes it, with
+        # parent_category_id null for a top-level category; one the user may not see is refused
+        denied = self._check(request)
+        if denied is not None:
+            return denied
+        category_id = int(request.match_info["category_id"])
+        staff = request.headers.get("Api-Username", "") in self.staff
+        if category_id in self.hidden_categories and not staff:
+            return error_response(403, [NOT_PERMITTED], "invalid_access")
+        return web.json_response(
+            {
+                "category": {
+                    "id": category_id,
+                    "name": f"Category {category_id}",
+                    "slug": f"category-{category_id}",
+                    "parent_category_id": self.parent_categories.get(category_id),
+                    "read_restricted": category_id in self.hidden_categories,
+                    "topic_count": sum(
+                        1 for t in self.topics.values() if t.category_id == category_id
+                    ),
+                }
+            }
+        )
 
     # -- shared checks -------------------------------------------------------------------------
 
