@@ -20,7 +20,11 @@ are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream i
 ``timeout`` also bounds the wait for its next chunk: a server that sends only keep-alive
 comments never trips the client's read timeout, and would hold the turn forever. Every failure,
 malformed responses included, surfaces as one :class:`bot.errors.BackendError` of one line saying
-what went wrong and where (:mod:`bot.assistant.openai_errors`).
+what went wrong and where (:mod:`bot.assistant.openai_errors`); a prompt longer than the
+model's context also names the settings that decide how much goes into it.
+
+A ``base_url`` may carry a query (Azure OpenAI's ``?api-version=…``): it goes with every request,
+and an Azure deployment URL gets the SDK's Azure client (:mod:`bot.assistant.openai_client`).
 """
 
 from __future__ import annotations
@@ -31,26 +35,28 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 import openai
 from openai import AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from bot.assistant.openai_client import make_client
 from bot.assistant.openai_errors import (
     base_url_hint,
     connection_reason,
+    context_overflow,
     error_text,
     one_line,
+    overflow_hint,
     shown_url,
     status_message,
 )
-from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
+from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step, echoed_arguments
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
-from bot.errors import BackendError, ConfigError
+from bot.errors import BackendError
 
 log = logging.getLogger(__name__)
 
@@ -67,37 +73,6 @@ CUT_NOTES = {
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
-def api_root(base_url: str | None) -> str | None:
-    """The API root of a configured ``base_url`` (None, as for an empty one: the ``openai``
-    client's default). A pasted endpoint URL (``…/v1/chat/completions``) would otherwise have the
-    client post to ``…/chat/completions/chat/completions``; a URL without ``http://`` (as in
-    ``localhost:11434/v1``) would fail every turn with "cannot reach", so it fails at the start."""
-    if base_url is None or not base_url.strip():
-        return None
-    root = base_url.strip().rstrip("/").removesuffix("/chat/completions")
-    parts = urlsplit(root)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(
-            f"assistant.openai.base_url: {root!r} is not an http:// or https:// URL "
-            "(for example http://localhost:11434/v1)"
-        )
-    return root
-
-
-def api_key(configured: str) -> str:
-    """The configured key without the line break a CRLF ``.env`` file or ``echo key > file``
-    leaves on it: sent as it is, the HTTP client refuses the header and the failure reads as
-    "cannot reach the endpoint". A key no header can carry is a configuration error (its
-    value, a secret, is not repeated)."""
-    key = configured.strip()
-    if not (key.isascii() and key.isprintable()):
-        raise ConfigError(
-            "assistant.openai.api_key: contains characters an API key cannot have "
-            "(non-ASCII or control characters)"
-        )
-    return key
-
-
 class OpenAIBackend:
     """Answers with a model behind an OpenAI-compatible ``/chat/completions`` endpoint."""
 
@@ -105,12 +80,7 @@ class OpenAIBackend:
 
     def __init__(self, settings: OpenAISettings, client: openai.AsyncOpenAI | None = None) -> None:
         self.settings = settings
-        self.client = client or openai.AsyncOpenAI(
-            base_url=api_root(settings.base_url),
-            api_key=api_key(settings.api_key) or "not-needed",
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-        )
+        self.client = client or make_client(settings)
 
     @property
     def where(self) -> str:
@@ -130,7 +100,10 @@ class OpenAIBackend:
         for round_number in range(rounds + 1):
             step = Step()
             last = round_number == rounds
-            async for text in self._step(messages, tools, step, turn.stream, last):
+            overflow = overflow_hint(
+                turn.toolbox.top_k, rounds if round_number else 0, bool(turn.history)
+            )
+            async for text in self._step(messages, tools, step, turn.stream, last, overflow):
                 yield text
             self._check(step)
             calls = step.tool_calls()
@@ -165,7 +138,10 @@ class OpenAIBackend:
                         {
                             "id": call.id,
                             "type": "function",
-                            "function": {"name": call.name, "arguments": call.arguments},
+                            "function": {
+                                "name": call.name,
+                                "arguments": echoed_arguments(call.arguments),
+                            },
                         }
                         for call in calls
                     ],
@@ -207,7 +183,9 @@ class OpenAIBackend:
         step: Step,
         stream: bool,
         last: bool,
+        overflow: str,
     ) -> AsyncIterator[str]:
+        """One request; ``overflow`` is said when the prompt does not fit the model's context."""
         request: dict[str, Any] = {
             "model": self.settings.model,
             "messages": messages,
@@ -271,12 +249,13 @@ class OpenAIBackend:
             ) from None
         except openai.APIStatusError as exc:
             has_key = bool(self.settings.api_key.strip())
-            raise BackendError(
-                status_message(exc, self.where, has_key, self.settings.model)
-            ) from None
+            refused = status_message(exc, self.where, has_key, self.settings.model)
+            raise BackendError(refused + (overflow if context_overflow(exc) else "")) from None
         except openai.OpenAIError as exc:
             # an error event mid-stream: its body may be a bare string the client does not read
             reason = error_text(getattr(exc, "body", None)) or one_line(str(exc))
+            if isinstance(exc, openai.APIError) and context_overflow(exc):
+                reason += overflow
             raise BackendError(f"the model endpoint at {self.where} failed: {reason}") from None
         except httpx.HTTPError as exc:
             # raised by the transport while a stream is read, outside the client's own mapping

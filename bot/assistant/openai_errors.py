@@ -75,8 +75,10 @@ def shown_url(url: str) -> str:
 
 
 def base_url_hint(where: str) -> str:
-    """A hint for a response that shows the URL is wrong, unless the URL already ends in /v1."""
-    if urlsplit(where).path.rstrip("/").endswith("/v1"):
+    """A hint for a response that shows the URL is wrong, unless the URL already ends in /v1
+    (or is an Azure OpenAI URL, whose API root never does)."""
+    path = urlsplit(where).path.rstrip("/")
+    if path.endswith(("/v1", "/openai")) or "/openai/deployments/" in path:
         return ""
     return " (most OpenAI-compatible servers need assistant.openai.base_url to end in /v1)"
 
@@ -96,6 +98,12 @@ def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model:
         if not hint and model and "model" in reason.lower():
             hint = f" (assistant.openai.model is {model!r})"
         message += hint
+    if exc.status_code in (400, 404, 422) and _NO_TOOLS.search(reason):
+        message += (
+            " (citecast needs a model that can call tools"
+            + (f"; assistant.openai.model is {model!r}" if model else "")
+            + "; some servers must also be started with tool calling enabled)"
+        )
     if exc.status_code in (401, 403):
         message += (
             " (check assistant.openai.api_key)"
@@ -106,6 +114,59 @@ def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model:
     if wait:
         message += f" (it asked to retry after {wait})"
     return message
+
+
+# How servers refuse the tools of a request: Ollama ("… does not support tools"), OpenAI
+# ("tools is not supported with this model"), vLLM ('"auto" tool choice requires
+# --enable-auto-tool-choice …'), llama.cpp ("tools param requires --jinja flag"), and others
+# ("does not support function calling").
+_NO_TOOLS = re.compile(
+    r"(not|n't) support\w*\s+(tools?|tool calls|tool calling|function calling)\b"
+    r"|\btools?\b[^.]*\bnot supported|\btool[ _]choice\b[^.]*\brequires|\btools param requires",
+    re.IGNORECASE,
+)
+
+# Codes and words a server uses when the prompt does not fit the model's context: OpenAI's
+# code, llama.cpp's error type, and the messages of OpenAI, vLLM, llama.cpp, Mistral, LM
+# Studio, TGI and the proxies that pass them on.
+_CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error"})
+_CONTEXT_WORDS = re.compile(
+    r"context[ _-]?(length|window|size)|maximum context|prompt is too long|too many tokens"
+    r"|(input|prompt) tokens? exceeds?|tokens? exceeds? the",
+    re.IGNORECASE,
+)
+
+
+def context_overflow(exc: openai.APIError) -> bool:
+    """True when the endpoint refused the request because the prompt is longer than its model's
+    context (the retrieved passages and the history it carried): as an HTTP error, or as an
+    error event in a stream that had begun."""
+    if isinstance(exc, openai.APIStatusError) and exc.status_code not in (400, 413, 422):
+        return False
+    codes = {str(getattr(exc, "code", "") or ""), str(getattr(exc, "type", "") or "")}
+    return bool(codes & _CONTEXT_CODES) or bool(_CONTEXT_WORDS.search(error_text(exc.body)))
+
+
+def overflow_hint(top_k: int, rounds: int, history: bool) -> str:
+    """What to change when the prompt is longer than the model's context, naming the settings.
+
+    ``rounds`` is ``max_tool_rounds`` once tool results are in the prompt, else 0: before any
+    tool ran, only the history (or the question) can have filled it, and retrieving less
+    would not help.
+    """
+    fixes: list[str] = []
+    if rounds:
+        fixes.append(
+            f"retrieve less (assistant.top_k, now {top_k}; assistant.openai.max_tool_rounds, "
+            f"now {rounds}; or a smaller index.chunk_chars, then ingest again)"
+        )
+    if history:
+        fixes.append(
+            "keep fewer earlier exchanges (web.history_turns, slack.history_turns, "
+            "discord.history_limit, discourse.history_posts)"
+        )
+    fixes.append("use a model with a longer context")
+    return f" (the prompt is longer than the model's context: {', or '.join(fixes)})"
 
 
 def connection_reason(exc: BaseException) -> str:

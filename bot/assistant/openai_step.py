@@ -231,6 +231,22 @@ def arguments_text(arguments: object) -> str:
         return str(arguments)  # not JSON at all: the tool reports invalid arguments
 
 
+def echoed_arguments(arguments: str) -> str:
+    """A call's arguments as they go back to the endpoint in the conversation: as the model
+    wrote them when they are a JSON object, else ``"{}"``.
+
+    vLLM parses every earlier call's arguments into an object before the next step (chat
+    templates iterate over them): older releases refused the whole request over one malformed
+    call, with a JSON parser's message, where the model should read the tool's error and try
+    again. Newer releases turn it into ``{}`` themselves, as this does.
+    """
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return "{}"
+    return arguments if isinstance(value, dict) else "{}"
+
+
 def _objects(text: str) -> list[str] | None:
     """The JSON objects ``text`` holds one after the other, when it is two or more of them and
     nothing else (else None: one value, or anything that is not such a run, stays as it is)."""

@@ -22,6 +22,16 @@ flag covers, :func:`events` scripts a whole stream byte for byte (chunks written
 fragments without ``index``, interleaved calls, ``choices: []`` usage chunks, comments), and
 can then drop the connection (``abort``), stall (``stall``) or send keep-alive comments
 forever (``keepalive``).
+
+It can also stand in for an Azure OpenAI deployment: ``prefix`` moves the route (e.g.
+``/openai/deployments/d``), ``required_query`` is a query every request must carry (Azure's
+``api-version``; a request without it is refused as Azure refuses it), and ``key_header="api-key"``
+reads the key from the header Azure reads it from instead of ``Authorization: Bearer``. The query
+of each request is recorded in ``queries``.
+
+With ``object_arguments``, it parses the arguments of every tool call in the history into an
+object, as vLLM does before applying a chat template: a call echoed back with arguments that are
+not a JSON object is refused with 400 and the JSON error, as older vLLM releases refuse it.
 """
 
 from __future__ import annotations
@@ -56,6 +66,7 @@ class Completion:
     tool_calls: tuple[ToolCallSpec, ...] = ()
     status: int = 200
     error: str = "scripted failure"
+    error_code: str = "server_error"
     delay: float = 0.0
     retry_after_ms: int | None = None
     ignore_tool_choice: bool = False
@@ -90,10 +101,13 @@ def raw(body: str, content_type: str = "text/html") -> Completion:
 
 
 def failure(
-    status: int, message: str = "scripted failure", retry_after_ms: int | None = None
+    status: int,
+    message: str = "scripted failure",
+    retry_after_ms: int | None = None,
+    code: str = "server_error",
 ) -> Completion:
     """An HTTP error with OpenAI's error body shape (and a ``retry-after-ms`` header if given)."""
-    return Completion(status=status, error=message, retry_after_ms=retry_after_ms)
+    return Completion(status=status, error=message, retry_after_ms=retry_after_ms, error_code=code)
 
 
 def error_body(
@@ -137,6 +151,11 @@ class FakeOpenAI:
     script: list[Completion] = field(default_factory=list)
     requests: list[Json] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    prefix: str = "/v1"
+    required_query: tuple[tuple[str, str], ...] = ()
+    key_header: str = "Authorization"
+    queries: list[dict[str, str]] = field(default_factory=list)
+    object_arguments: bool = False
     _runner: web.AppRunner | None = None
     _port: int = 0
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -144,7 +163,7 @@ class FakeOpenAI:
     @property
     def base_url(self) -> str:
         """The ``base_url`` to give the openai client."""
-        return f"http://127.0.0.1:{self._port}/v1"
+        return f"http://127.0.0.1:{self._port}{self.prefix}"
 
     def add(self, *completions: Completion) -> None:
         """Append scripted responses, consumed one per request."""
@@ -152,7 +171,7 @@ class FakeOpenAI:
 
     async def __aenter__(self) -> FakeOpenAI:
         app = web.Application()
-        app.router.add_post("/v1/chat/completions", self._completions)
+        app.router.add_post(f"{self.prefix}/chat/completions", self._completions)
         self._runner = web.AppRunner(app, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -170,14 +189,25 @@ class FakeOpenAI:
     # -- request handling -----------------------------------------------------------------
 
     async def _completions(self, request: web.Request) -> web.StreamResponse:
-        if request.headers.get("Authorization") != f"Bearer {self.api_key}":
-            return _error(401, "Incorrect API key provided.", "invalid_api_key")
+        self.queries.append(dict(request.query))
+        for name, value in self.required_query:
+            if request.query.get(name) != value:
+                wrong = f"query {name}={request.query.get(name)!r}, expected {value!r}"
+                self.problems.append(wrong)
+                return _error(404, f"Resource not found ({wrong})", "404")
+        if self.key_header == "Authorization":
+            if request.headers.get("Authorization") != f"Bearer {self.api_key}":
+                return _error(401, "Incorrect API key provided.", "invalid_api_key")
+        elif request.headers.get(self.key_header) != self.api_key:
+            return _error(401, "Access denied due to invalid subscription key.", "401")
         try:
             body = await request.json()
         except json.JSONDecodeError:
             return _error(400, "We could not parse the JSON body of your request.")
         self.requests.append(body)
-        problem = _check_messages(body)
+        problem = _check_messages(body) or (
+            _check_arguments(body) if self.object_arguments else None
+        )
         if problem:
             self.problems.append(problem)
             return _error(400, problem)
@@ -196,7 +226,7 @@ class FakeOpenAI:
             )
         if step.status != 200:
             headers = {"retry-after-ms": str(step.retry_after_ms)} if step.retry_after_ms else None
-            return _error(step.status, step.error, "server_error", headers)
+            return _error(step.status, step.error, step.error_code, headers)
         if step.events is not None:
             return await self._scripted_stream(request, step)
         if step.tool_calls and body.get("tool_choice") == "none" and not step.ignore_tool_choice:
@@ -335,6 +365,18 @@ def _check_messages(body: Json) -> str | None:
             open_calls = {c["id"] for c in message.get("tool_calls") or []}
     if open_calls:
         return f"tool calls {sorted(open_calls)} were never answered"
+    return None
+
+
+def _check_arguments(body: Json) -> str | None:
+    for message in body.get("messages") or []:
+        for call in message.get("tool_calls") or [] if isinstance(message, dict) else []:
+            try:
+                value = json.loads(call["function"]["arguments"])
+            except json.JSONDecodeError as exc:
+                return str(exc)
+            if not isinstance(value, dict):
+                return f"tool call arguments must be an object, not {type(value).__name__}"
     return None
 
 

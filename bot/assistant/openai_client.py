@@ -1,0 +1,104 @@
+"""The ``openai`` SDK client for ``assistant.openai`` settings: API root, query and key.
+
+What a user pastes as ``base_url`` varies (a full endpoint URL, a URL without ``http://``, an
+Azure deployment URL with ``?api-version=``), and keys come with stray line breaks from ``.env``
+files; these functions turn the settings into a client that sends every request where the
+user meant, or stop the start with one line naming the setting.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+import httpx
+import openai
+
+from bot.assistant.openai_errors import one_line
+from bot.config import OpenAISettings
+from bot.errors import ConfigError
+
+
+def api_root(base_url: str | None) -> str | None:
+    """The API root of a configured ``base_url`` (None, as for an empty one: the ``openai``
+    client's default), without its query (:func:`api_query`). A pasted endpoint URL
+    (``…/v1/chat/completions``) would otherwise have the client post to
+    ``…/chat/completions/chat/completions``; a URL without ``http://`` (as in
+    ``localhost:11434/v1``) would fail every turn with "cannot reach", so it fails at the start,
+    as does one the HTTP client cannot parse (a port that is not a number, a broken IPv6
+    address), which would otherwise stop the start with a traceback."""
+    if base_url is None or not base_url.strip():
+        return None
+    shown = base_url.strip().rstrip("/")
+    try:
+        parts = urlsplit(base_url.strip())
+        httpx.URL(shown)
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise ConfigError(
+            f"assistant.openai.base_url: {shown!r} is not a valid URL ({one_line(str(exc))})"
+        ) from None
+    path = parts.path.rstrip("/").removesuffix("/chat/completions").rstrip("/")
+    root = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"assistant.openai.base_url: {shown!r} is not an http:// or "
+            "https:// URL (for example http://localhost:11434/v1)"
+        )
+    return root
+
+
+def api_query(base_url: str | None) -> dict[str, str]:
+    """The query a ``base_url`` carries, sent with every request.
+
+    Azure OpenAI's deployment URLs carry one (``…/openai/deployments/NAME?api-version=…``).
+    Left in the URL, the client appends ``chat/completions`` after it, so every request went to
+    the deployment's root with an ``api-version`` of ``2024-06-01chat/completions``.
+    """
+    if base_url is None or not base_url.strip():
+        return {}
+    return dict(parse_qsl(urlsplit(base_url.strip()).query, keep_blank_values=True))
+
+
+def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
+    """The ``openai`` client for ``settings``; for an Azure deployment URL, the SDK's Azure client.
+
+    Azure's deployment API (a ``base_url`` with an ``api-version`` query whose path does not end
+    in ``/v1``) reads an API key from the ``api-key`` header, not ``Authorization: Bearer``.
+    The SDK's Azure client sends it there, the ``api-version`` with every request, and (for a
+    ``base_url`` that names no deployment, ``https://NAME.openai.azure.com/openai``) the
+    deployment named by ``assistant.openai.model`` in the path. Azure's ``/openai/v1`` API is
+    OpenAI's own shape: the plain client, with any query kept.
+    """
+    root = api_root(settings.base_url)
+    query = api_query(settings.base_url)
+    key = api_key(settings.api_key) or "not-needed"
+    if root is not None and "api-version" in query and not root.endswith("/v1"):
+        version = query.pop("api-version")
+        return openai.AsyncAzureOpenAI(
+            base_url=root,
+            api_version=version,
+            api_key=key,
+            default_query=query or None,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+        )
+    return openai.AsyncOpenAI(
+        base_url=root,
+        api_key=key,
+        default_query=query or None,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+    )
+
+
+def api_key(configured: str) -> str:
+    """The configured key without the line break a CRLF ``.env`` file or ``echo key > file``
+    leaves on it: sent as it is, the HTTP client refuses the header and the failure reads as
+    "cannot reach the endpoint". A key no header can carry is a configuration error (its
+    value, a secret, is not repeated)."""
+    key = configured.strip()
+    if not (key.isascii() and key.isprintable()):
+        raise ConfigError(
+            "assistant.openai.api_key: contains characters an API key cannot have "
+            "(non-ASCII or control characters)"
+        )
+    return key
