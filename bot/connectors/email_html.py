@@ -16,8 +16,15 @@ _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
 _BLOCK = frozenset(
-    {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
-)
+    {
+        "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol",
+        "dl", "dt", "dd", "section", "article", "header", "footer", "address", "center",
+        "figure", "figcaption", "caption", "main", "aside", "nav", "details", "summary",
+    }
+)  # fmt: skip
+# cells of a row stand apart, as a browser shows them: "<td>version</td><td>3.2</td>" is
+# "version 3.2", never "version3.2"
+_CELLS = frozenset({"td", "th"})
 _SKIP_TAGS = frozenset({"blockquote", "style", "script", "head", "title", "template"})
 _SKIP_CLASSES = frozenset(
     {
@@ -79,6 +86,8 @@ class NewTextExtractor(HTMLParser):
             self._skip_depth += 1
         if tag in _BLOCK:
             self._text("\n")
+        elif tag in _CELLS:
+            self._text(" ")
         if tag == "pre":
             self._pre_depth += 1
             self._pre_opened = True
@@ -101,6 +110,8 @@ class NewTextExtractor(HTMLParser):
                 break
         if tag in _BLOCK:
             self._text("\n")
+        elif tag in _CELLS:
+            self._text(" ")
 
     def _link_target(self, href: str, start: int) -> None:
         """After a link's text, its URL as ``text <url>`` (as mail clients write the text part),

@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.config import ImapSettings
+from bot.connectors.email_imap_auth import log_in
 from bot.connectors.email_imap_names import mailbox_argument, mailbox_key
 from bot.connectors.email_imap_start import StartPoints as StartPoints
 
@@ -78,7 +79,7 @@ class ImapMailbox:
         else:
             imap = imaplib.IMAP4(s.host, s.port, timeout=s.timeout)
         self._imap = imap
-        imap.login(s.username, s.password)
+        log_in(imap, s.username, s.password)
         typ, data = imap.select(mailbox_argument(s.mailbox))
         if typ != "OK":
             raise imaplib.IMAP4.error(f"cannot select {s.mailbox!r}: {data!r}")

@@ -118,12 +118,16 @@ class OutboxWorker:
         # races with a completing wait.
         while not self._stopping:
             self._wake.clear()
+            wait = self._settings.outbox_poll_seconds
             try:
                 await self.flush()
+                # inside the guard too: a store error here ended the worker without a word,
+                # and no reply was sent again until a restart
+                wait = self._next_wait()
             except Exception:  # keep the worker alive; the item stays pending
                 log.exception("email outbox: unexpected error")
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self._next_wait()):
+                async with asyncio.timeout(wait):
                     await self._wake.wait()
 
     def _next_wait(self) -> float:

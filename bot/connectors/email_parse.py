@@ -137,7 +137,8 @@ def parse_mail(raw: bytes) -> InboundMail:
         references=references,
         question=question,
         auto_submitted=_lower(_header(msg, "auto-submitted")),
-        precedence=_lower(_header(msg, "precedence")),
+        # X-Precedence: what some autoresponders (cPanel's) write next to or instead of it
+        precedence=_lower(_header(msg, "precedence") or _header(msg, "x-precedence")),
         list_id=_list_header(msg),
         return_path=_header(msg, "return-path"),
         autoreply_headers=_autoreply_headers(msg),

@@ -2,7 +2,8 @@
 
 It keeps one mailbox (INBOX, or the given name) in memory and speaks the subset the poller
 uses, strictly:
-CAPABILITY, LOGIN, SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN, ``UID <set>``, and-ed),
+CAPABILITY (with ``AUTH=PLAIN`` unless ``auth_plain=False``), LOGIN, AUTHENTICATE PLAIN
+(``tests.fakes.imap_auth``), SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN, ``UID <set>``, and-ed),
 FETCH / UID FETCH (UID, FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE
 (+FLAGS, -FLAGS, FLAGS), IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP
 and LOGOUT. Commands in the wrong state (before LOGIN, before SELECT, anything but DONE while
@@ -16,6 +17,8 @@ import asyncio
 import contextlib
 import re
 from dataclasses import dataclass, field
+
+from tests.fakes.imap_auth import read_plain
 
 _TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\([^)]*\)|\S+')
 MAX_LINE = 8192
@@ -51,6 +54,7 @@ class FakeImapServer:
         uidvalidity: int = 1,
         announce_uidnext: bool = True,
         mailbox: str = "INBOX",
+        auth_plain: bool = True,
     ):
         self.username = username
         self.password = password
@@ -61,9 +65,12 @@ class FakeImapServer:
         """False: SELECT leaves out ``OK [UIDNEXT n]``, as a sloppy server might."""
         self.mailbox = mailbox
         """The one mailbox's name as written on the wire (modified UTF-7, RFC 3501 §5.1.3)."""
+        self.auth_plain = auth_plain
+        """False: no ``AUTH=PLAIN`` in CAPABILITY and ``AUTHENTICATE`` is refused."""
         self.messages: list[StoredMessage] = []
         self.commands: list[str] = []
         self.logins = 0
+        self.plain_logins = 0
         self._next_uid = 1
         self._sessions: set[_Session] = set()
         self._server: asyncio.Server | None = None
@@ -114,11 +121,15 @@ class FakeImapServer:
 
     # -- protocol --------------------------------------------------------------------------
 
+    def _capabilities(self) -> bytes:
+        caps = b"IMAP4rev1 IDLE" if self.idle_supported else b"IMAP4rev1"
+        return caps + b" AUTH=PLAIN" if self.auth_plain else caps
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         session = _Session()
         self._sessions.add(session)
         self._writers.add(writer)
-        caps = b"IMAP4rev1 IDLE" if self.idle_supported else b"IMAP4rev1"
+        caps = self._capabilities()
         try:
             writer.write(b"* OK [CAPABILITY " + caps + b"] fake IMAP ready\r\n")
             await writer.drain()
@@ -161,7 +172,7 @@ class FakeImapServer:
         self.commands.append(("UID " if uid_mode else "") + name)
         keep = True
         if name == "CAPABILITY":
-            caps = b"IMAP4rev1 IDLE" if self.idle_supported else b"IMAP4rev1"
+            caps = self._capabilities()
             writer.write(b"* CAPABILITY " + caps + b"\r\n" + tag + b" OK CAPABILITY done\r\n")
         elif name == "NOOP":
             if session.selected:
@@ -173,6 +184,11 @@ class FakeImapServer:
             keep = False
         elif name == "LOGIN":
             self._login(session, tag, args, writer)
+        elif name == "AUTHENTICATE" and self.auth_plain and not session.authenticated:
+            credentials = await read_plain(tag, args, reader, writer)
+            if credentials is not None:
+                self._accept(session, tag, credentials, writer)
+                self.plain_logins += session.authenticated
         elif not session.authenticated:
             writer.write(tag + b" NO not authenticated\r\n")
         elif name == "SELECT":
@@ -199,10 +215,19 @@ class FakeImapServer:
             writer.write(tag + b" BAD LOGIN needs user and password\r\n")
             return
         user, password = (_unquote(a) for a in args)
-        if user == self.username and password == self.password:
+        self._accept(session, tag, (user, password), writer)
+
+    def _accept(
+        self,
+        session: _Session,
+        tag: bytes,
+        user_password: tuple[str, str | None],
+        writer: asyncio.StreamWriter,
+    ) -> None:
+        if user_password == (self.username, self.password):
             session.authenticated = True
             self.logins += 1
-            writer.write(tag + b" OK LOGIN completed\r\n")
+            writer.write(tag + b" OK logged in\r\n")
         else:
             writer.write(tag + b" NO [AUTHENTICATIONFAILED] invalid credentials\r\n")
 
