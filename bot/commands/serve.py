@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import ipaddress
 import logging
+import math
 import os
 import re
 import signal
@@ -203,6 +204,13 @@ def exposure_warnings(settings: Settings, host: str) -> list[str]:
     return warnings
 
 
+def uvicorn_grace(shutdown_grace: float) -> int:
+    """uvicorn's ``timeout_graceful_shutdown`` for ``web.shutdown_grace``: whole seconds, and
+    longer than the answers' grace, so the web channel's drain (which gives each cut stream its
+    last ``error`` event) ends before uvicorn cancels the responses still open."""
+    return math.ceil(shutdown_grace) + 1
+
+
 def run(args: argparse.Namespace) -> int:
     """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
     from pathlib import Path
@@ -255,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
             port=port,
             access_log=False,
             log_level="info",
-            timeout_graceful_shutdown=max(1, int(settings.web.shutdown_grace)),
+            timeout_graceful_shutdown=uvicorn_grace(settings.web.shutdown_grace),
         )
         if not Path(settings.index.path).exists():
             # not an error (the server may start before the first ingest and picks the index up

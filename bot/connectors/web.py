@@ -22,6 +22,7 @@ a ``Host`` this deployment does not answer to (``web.allowed_hosts``, see ``web_
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -54,7 +55,7 @@ from bot.connectors.web_files import file_response
 from bot.connectors.web_hosts import HostCheck, host_policy
 from bot.connectors.web_rate_limit import QuestionRateLimit
 from bot.connectors.web_roots import LiveRootsSigner
-from bot.connectors.web_sse import AnswerStream
+from bot.connectors.web_sse import RESTARTING, AnswerStream
 from bot.connectors.web_turn_page import (
     load_answer,
     missing_file_page,
@@ -257,7 +258,10 @@ class WebConnector:
         history = turns.history(ask.conversation_id) if ask.conversation_id else []
         start = turns.begin(ask.question, ask.conversation_id)
         try:
-            reply = await self.services.assistant.reply(ask.question, turns.audience, history)
+            # a task of its own, as a streamed answer is: a shutdown outlasting the grace period
+            # cancels it (WebTurns.drain), and this request can still answer with the reason
+            asking = self.services.assistant.reply(ask.question, turns.audience, history)
+            reply = await turns.spawn(asking)
             turns.check_audience(reply.answer)
             base = request_base_url(request)
             payload = turns.payload(reply, start, base)
@@ -269,6 +273,12 @@ class WebConnector:
             # Any failure, expected or a bug, is a JSON 502 and a failed turn, never a bare 500.
             turns.fail(start.turn_id, exc)
             return error_response("the assistant failed to answer; try again", 502)
+        except asyncio.CancelledError:
+            turns.fail(start.turn_id)
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # this request itself was cancelled: nothing can be sent
+            return error_response(RESTARTING, 503)
         except BaseException:
             turns.fail(start.turn_id)
             raise

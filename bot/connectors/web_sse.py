@@ -9,7 +9,9 @@ Events, each ``data`` one line of JSON:
   ``[^n]``); ``append`` is sanitized HTML of blocks that just completed (add it at the end);
   ``tail`` is sanitized HTML of the still-open last block (replace the previous tail);
 - ``done``: the final payload, the same as ``POST /api/ask`` returns;
-- ``error``: ``{error}``, a reason to show; the stream ends after it.
+- ``error``: ``{error}``, a reason to show; the stream ends after it. A stream cut by a server
+  shutdown (its answer not finished within ``web.shutdown_grace``) ends with one too, saying
+  the server is restarting (``RESTARTING``), so a page need not probe to learn what happened.
 
 A comment line (``: keep-alive``) is sent whenever the answerer is silent for ``heartbeat``
 seconds, so proxies do not close a stream that is waiting on a slow backend.
@@ -23,9 +25,10 @@ Each completed block is rendered once (``renderers.streaming``), never once per 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any
 
 from bot.assistant.base import Reply
@@ -45,6 +48,9 @@ def sse_event(event: str, data: Any) -> str:
 
 
 HEARTBEAT = ": keep-alive\n\n"
+# What a viewer is told when a shutdown cut the answer short; the turn is stored failed.
+RESTARTING = "the server is restarting, so this answer was not finished; ask again in a moment"
+_FINAL_EVENTS = ("event: done\n", "event: error\n")
 
 
 def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
@@ -58,7 +64,8 @@ class AnswerStream:
     The answer is written by a task of its own (``WebTurns.spawn``), which feeds the events
     to the response through a queue: a viewer who reloads or closes the page mid-answer only
     stops reading, and the answer is still stored (the reloaded page shows it). Only a server
-    shutdown cuts the task short, and its turn is then stored failed.
+    shutdown cuts the task short: its turn is then stored failed and the stream ends with an
+    ``error`` event saying the server is restarting.
     """
 
     def __init__(
@@ -90,16 +97,27 @@ class AnswerStream:
     async def write(self, queue: asyncio.Queue[str | None]) -> None:
         """Answer the question into ``queue`` (SSE text, then None); the turn, once recorded,
         ends ``done`` or ``failed`` whatever happens, and nothing escapes."""
+        ended = False
         try:
-            async for chunk in self._answer():
-                queue.put_nowait(chunk)
-                # let the response send it now: an answerer that never waits (the built-in
-                # one) would otherwise deliver every event at once, at the end
-                await asyncio.sleep(0)
+            # aclosing: a cancellation between two events still closes the answer, whose
+            # ``finally`` stores the turn failed now rather than when it is garbage collected
+            async with contextlib.aclosing(self._answer()) as answer:
+                async for chunk in answer:
+                    queue.put_nowait(chunk)
+                    ended = chunk.startswith(_FINAL_EVENTS)
+                    # let the response send it now: an answerer that never waits (the built-in
+                    # one) would otherwise deliver every event at once, at the end
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            # Only a server shutdown cancels the writer (WebTurns.drain): say so while the
+            # response can still send it, or the viewer sees a stream that just stops.
+            if not ended:
+                queue.put_nowait(sse_event("error", {"error": RESTARTING}))
+            raise
         finally:
             queue.put_nowait(None)
 
-    async def _answer(self) -> AsyncIterator[str]:
+    async def _answer(self) -> AsyncGenerator[str, None]:
         turns = self.turns
         start: TurnStart | None = None
         settled = False

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import renderers
 from bot.assistant.base import Reply
@@ -26,6 +26,8 @@ from bot.store import Turn
 from renderers.base import RenderContext, capabilities_for
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 CHANNEL = "web"
 FEEDBACK_SCOPE = "web-feedback"  # claim_once scope: one vote per answer
@@ -60,7 +62,7 @@ class WebTurns:
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
         self._idle.set()
-        self._writers: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.Task[Any]] = set()
 
     # -- conversation state ------------------------------------------------------------------
 
@@ -146,12 +148,15 @@ class WebTurns:
         """How many answers are being produced right now."""
         return len(self._in_flight)
 
-    def spawn(self, writer: Coroutine[Any, Any, None]) -> None:
-        """Run ``writer`` (one answer being written) as a task of its own, so it outlives the
-        request that started it: a viewer who reloads finds the answer stored."""
+    def spawn(self, writer: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run ``writer`` (one answer being written) as a task of its own: a streamed answer
+        outlives the request that started it (a viewer who reloads finds it stored), and a
+        shutdown that outlasts the grace period cancels it (``drain``) while the request can
+        still tell its viewer why."""
         task = asyncio.get_running_loop().create_task(writer)
         self._writers.add(task)
         task.add_done_callback(self._writers.discard)
+        return task
 
     async def drain(self, timeout: float) -> int:
         """Wait up to ``timeout`` seconds for in-flight answers; returns how many were still
