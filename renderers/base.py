@@ -237,9 +237,14 @@ def _media_allowed(media_type: str | None, allowed: tuple[str, ...]) -> bool:
     return media_type in allowed or f"{major}/*" in allowed
 
 
+def is_record(source: Source) -> bool:
+    """True when ``source`` shows as a record (label, columns, action), not as a document."""
+    return source.kind == "record" or bool(source.columns) or source.action is not None
+
+
 def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
     source = citation.source
-    if source.kind != "record" and not source.columns and source.action is None:
+    if not is_record(source):
         return None
     values = source.columns or {}
     # one line each: a value over several lines (an address) would end a footnote definition

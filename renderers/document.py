@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
-from bot.markdown import Token, plain_text
+from bot.markdown import Token
 from bot.models import Answer, Citation
-from renderers.base import Capabilities, CitationForm, RenderContext, citation_form
+from renderers.base import Capabilities, CitationForm, RenderContext, citation_form, is_record
 from renderers.escaping import safe_url, visible
 
 
@@ -98,12 +99,28 @@ def list_shows_text(token: Token) -> bool:
     A list of empty items is left out on every channel: empty bullets show nothing, and numbers
     with nothing after them ("8443.") say nothing either.
     """
-    return any(visible(plain_text(item.get("children") or [])) for item in token["children"])
+    return any(_shows_text(item.get("children") or []) for item in token["children"])
 
 
 def shows_text(rows: list[list[list[Token]]]) -> bool:
     """True when some cell shows text (cell by cell: usually the first header cell decides)."""
-    return any(visible(plain_text(cell)) for row in rows for cell in row)
+    return any(_shows_text(cell) for row in rows for cell in row)
+
+
+def _shows_text(tokens: list[Token]) -> bool:
+    """``visible(plain_text(tokens))``, stopping at the first token that shows something: every
+    channel asks this of every list and table, whose first words usually answer it."""
+    for token in tokens:
+        if token["type"] == "citation":
+            return True  # written "[n]"
+        if token["type"] in ("softbreak", "linebreak"):
+            continue
+        if "children" in token:
+            if _shows_text(token["children"]):
+                return True
+        elif visible(str(token.get("raw", ""))):
+            return True
+    return False
 
 
 def decide_forms(
@@ -150,13 +167,17 @@ def _unused_name(name: str, taken: set[str | None]) -> str:
 def form_key(caps: Capabilities, citations: Iterable[Citation]) -> tuple[Any, ...]:
     """The capability fields the forms of ``citations`` depend on (equal keys, equal forms).
 
-    The file limits matter only when a source has a file that could be attached; without one,
-    channels that agree on buttons share one decision (render_all decides forms once per key).
+    The file limits matter only when a source has a file that could be attached, and buttons
+    only when a source is a record (its action may show as one); without either, every channel
+    shares one decision (render_all decides forms once per key).
     """
+    citations = tuple(citations)
     if any(citation.source.path for citation in citations):
         return (caps.native_files, caps.max_files, caps.max_file_bytes, caps.media_types,
                 caps.buttons)  # fmt: skip
-    return (caps.buttons,)
+    if any(is_record(citation.source) for citation in citations):
+        return (caps.buttons,)
+    return ()
 
 
 @dataclass(frozen=True)
@@ -170,7 +191,7 @@ class Document:
     cited: tuple[int, ...]
     seed: str = ""
 
-    @property
+    @cached_property  # every channel reads it several times while assembling its payload
     def listed(self) -> tuple[CitationForm, ...]:
         """Forms shown in the source list (``show``: cited, all or none), in order of ``n``."""
         if self.context.show == "none":
