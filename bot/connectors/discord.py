@@ -53,6 +53,7 @@ from bot.connectors.discord_send import (
 from bot.connectors.discord_stream import StreamedReply
 from bot.connectors.discord_triggers import (
     Trigger,
+    may_attach,
     may_embed,
     missing_permission,
     resolve_channel,
@@ -271,7 +272,7 @@ class DiscordConnector:
         return await answer_audience(message, self.client, self.settings)
 
     def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
-        """Rendering for this channel: embeds (when it may embed there), upload limit, links.
+        """Rendering for this channel: embeds and files (where allowed there), upload limit, links.
 
         The upload limit is the guild's (boosts raise it); a DM has no guild and gets Discord's
         default limit, whatever ``max_file_bytes`` says.
@@ -285,7 +286,8 @@ class DiscordConnector:
         if not may_embed(message.channel):  # Discord would drop or refuse the Sources embed
             overrides["embeds"] = False
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
-        return context_for(self.services, audience, capabilities_for("discord", overrides))
+        caps = capabilities_for("discord", overrides)
+        return context_for(self.services, audience, caps, attach_files=may_attach(message.channel))
 
     async def answer(
         self, message: discord.Message, trigger: Trigger, asked: Asked | None = None

@@ -3,7 +3,8 @@
 An answer posted in a channel is read by everyone who can view that channel, not only by the
 asker, so a guild answer's audience is the channel's, never the asker's own groups:
 
-1. ``audience_by_channel`` for the thread, else for its parent channel: taken as configured.
+1. ``audience_by_channel`` for the thread, else for its parent channel, else for that channel's
+   category: taken as configured.
 2. Otherwise ``public_audience`` + ``audience_by_guild`` for the guild, plus the groups that
    every role able to view a restricted channel shares (a channel that denies VIEW_CHANNEL to
    @everyone and allows it to roles mapped in ``audience_by_role``). A channel that also lets
@@ -26,6 +27,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.config import DiscordSettings
+from bot.connectors.discord_triggers import category_of
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +73,19 @@ def restricted_role_groups(
 def channel_audience(
     channel: discord.abc.GuildChannel | discord.Thread, settings: DiscordSettings, bot_id: int
 ) -> frozenset[str]:
-    """The audience of an answer posted in a guild channel or thread (``bot_id``: our user)."""
+    """The audience of an answer posted in a guild channel or thread (``bot_id``: our user).
+
+    ``audience_by_channel`` is looked up for the thread, its parent channel, then that
+    channel's category: a category mapped once covers every channel in it, as its
+    permissions do, new channels included.
+    """
     parent = channel.parent if isinstance(channel, discord.Thread) else None
-    for candidate in (channel, parent):
-        if candidate is not None and str(candidate.id) in settings.audience_by_channel:
-            return frozenset(settings.audience_by_channel[str(candidate.id)])
-    groups = set(settings.public_audience) | _groups(settings.audience_by_guild, channel.guild.id)
     governing = parent if parent is not None else channel
+    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+    for candidate in (channel.id, parent_id, category_of(channel)):
+        if candidate is not None and str(candidate) in settings.audience_by_channel:
+            return frozenset(settings.audience_by_channel[str(candidate)])
+    groups = set(settings.public_audience) | _groups(settings.audience_by_guild, channel.guild.id)
     if isinstance(governing, discord.abc.GuildChannel):
         groups |= restricted_role_groups(governing, settings, bot_id)
     return frozenset(groups)

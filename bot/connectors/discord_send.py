@@ -12,10 +12,11 @@ a 5xx that outlasts its retries, or a dropped connection is retried here up to
 raise :class:`bot.errors.ChannelError` at once (a 4xx will not get better by retrying); a
 message refused because of its files (413 too large, or 403 without Attach Files) raises
 :class:`FilesRefusedError`, so the caller can send the sources again without native files; a
-channel that takes nothing from the bot (403 Missing Access or Missing Permissions, a DM the
-user closed (50007), 404 Unknown Channel) raises :class:`ChannelClosedError`, so the caller
-does not try an apology there too; a message of the bot's deleted meanwhile (404 Unknown
-Message, e.g. by a moderator) raises :class:`MessageGoneError`.
+channel that takes nothing from the bot (403 Missing Access or Missing Permissions, a reply
+refused without Read Message History (160002), a DM the user closed (50007), 404 Unknown
+Channel) raises :class:`ChannelClosedError`, so the caller does not try an apology there too;
+a message of the bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator) raises
+:class:`MessageGoneError`.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ MISSING_ACCESS = 50001
 UNKNOWN_CHANNEL = 10003
 CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
+CANNOT_REPLY = 160002  # a reply without Read Message History
 
 
 class FilesRefusedError(ChannelError):
@@ -71,6 +73,11 @@ def _channel_closed(exc: discord.HTTPException, what: str) -> ChannelError | Non
         return ChannelClosedError(f"discord: {what} refused: the channel no longer exists")
     if exc.status == 403 and exc.code == CANNOT_DM:
         return ChannelClosedError(f"discord: {what} refused: the user takes no DMs from the bot")
+    if exc.status == 403 and exc.code == CANNOT_REPLY:
+        return ChannelClosedError(
+            f"discord: {what} refused: {exc.text} ({exc.code}); the bot replies to every "
+            "question, so it needs Read Message History there"
+        )
     if exc.status == 403 and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
         return ChannelClosedError(
             f"discord: {what} refused: {exc.text} ({exc.code}); the bot needs View Channels, "

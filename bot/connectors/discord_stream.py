@@ -14,7 +14,9 @@ answer is rendered again without native files (each file becomes its signed link
 and delivered without them: the sources always arrive.
 
 ``on_posted`` is told of each message as soon as it is sent (edits keep a message's id), so the
-connector can record its conversation even while the answer is still streaming or if it fails.
+connector can record its conversation even while the answer is still streaming or if it fails,
+and withdraw it if the question is deleted: a send in flight when the answer is cancelled is
+finished first, since Discord may have created the message already.
 
 ``reuse`` are messages the bot already posted for the same question (an earlier answer, or a
 hint, before the question was edited): the new answer is written into them in order, as if this
@@ -24,11 +26,12 @@ was deleted since is replaced by a new message.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -137,9 +140,24 @@ class StreamedReply:
         # each part replies to the one before (the first to the question), so a reply to any
         # part leads back through the whole answer to the question (see discord_history)
         reply_to = self.question if index == 0 else self.posted[index - 1]
-        return await send_message(
-            self.channel, message, self.settings, files=files, reply_to=reply_to
+        return await self._created(
+            send_message(self.channel, message, self.settings, files=files, reply_to=reply_to)
         )
+
+    async def _created(self, sending: Awaitable[discord.Message]) -> discord.Message:
+        """The message ``sending`` creates, also when this answer is cancelled meanwhile.
+
+        A cancel (the question was deleted) can come while the request is in flight, after
+        Discord created the message: the request is finished anyway and ``on_posted`` told of
+        the message, so that it is withdrawn with the rest instead of answering nothing.
+        """
+        request = asyncio.ensure_future(sending)
+        try:
+            return await asyncio.shield(request)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):  # a failed send posted nothing to withdraw
+                self._tell(await request)
+            raise
 
     def _append(self, sent: discord.Message) -> None:
         """Remember a newly sent message and tell ``on_posted``."""
@@ -177,7 +195,9 @@ class StreamedReply:
             files_only = {"content": "", "embeds": [], "flags": 0}
             after = self.posted[-1] if self.posted else self.question
             self._append(
-                await send_message(
-                    self.channel, files_only, self.settings, files=batch, reply_to=after
+                await self._created(
+                    send_message(
+                        self.channel, files_only, self.settings, files=batch, reply_to=after
+                    )
                 )
             )

@@ -14,8 +14,11 @@ message is a question (a DM, a mention in scope, a reply to the bot, a new forum
 new message and for an edited one alike.
 
 Before the assistant runs, the bot's cached permissions in the channel are checked: where it
-cannot view or post, the answer could never arrive, so it is neither computed nor attempted;
-where it may not embed links, sources are listed as text even when ``discord.embeds`` is on.
+cannot view or post, or may not read the history (Discord refuses a reply without Read Message
+History, and everything the bot sends is a reply), the answer could never arrive, so it is
+neither computed nor attempted; where it may not embed links, sources are listed as text even
+when ``discord.embeds`` is on, and where it may not attach files, cited files are shown by
+their signed link or name instead of being refused.
 """
 
 from __future__ import annotations
@@ -85,8 +88,12 @@ def missing_permission(channel: object) -> str | None:
     if not permissions.view_channel:
         return "View Channels"
     if isinstance(channel, discord.Thread):
-        return None if permissions.send_messages_in_threads else "Send Messages in Threads"
-    return None if permissions.send_messages else "Send Messages"
+        if not permissions.send_messages_in_threads:
+            return "Send Messages in Threads"
+    elif not permissions.send_messages:
+        return "Send Messages"
+    # every answer, part and notice replies to a message: Discord refuses a reply without it
+    return None if permissions.read_message_history else "Read Message History"
 
 
 def may_embed(channel: object) -> bool:
@@ -101,6 +108,17 @@ def may_embed(channel: object) -> bool:
     if me is None or (isinstance(channel, discord.Thread) and channel.parent is None):
         return True
     return channel.permissions_for(me).embed_links
+
+
+def may_attach(channel: object) -> bool:
+    """Whether the bot may attach files in ``channel`` (True where it cannot be told, and in
+    DMs): without Attach Files Discord refuses a message with files (403)."""
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return True
+    me = channel.guild.me
+    if me is None or (isinstance(channel, discord.Thread) and channel.parent is None):
+        return True
+    return channel.permissions_for(me).attach_files
 
 
 def where(channel: object) -> str:
@@ -157,12 +175,24 @@ async def resolve_channel(client: discord.Client | None, message: discord.Messag
 
 
 def in_scope(channel: object, settings: DiscordSettings) -> bool:
-    """Whether mentions in ``channel`` are answered (``discord.channels``, or a thread of one)."""
+    """Whether mentions in ``channel`` are answered: it is in ``discord.channels``, or a thread
+    of one, or in a category listed there (a thread's category is its parent's)."""
     configured = set(settings.channels) | set(settings.forum_channels)
     if not settings.channels:
         return True
     parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
-    return getattr(channel, "id", None) in configured or parent_id in configured
+    return any(
+        found is not None and found in configured
+        for found in (getattr(channel, "id", None), parent_id, category_of(channel))
+    )
+
+
+def category_of(channel: object) -> int | None:
+    """The id of the category ``channel`` (a thread: its parent channel) is in, if known."""
+    if isinstance(channel, discord.Thread):
+        channel = channel.parent  # not Thread.category_id: it raises when this is not cached
+    category_id = getattr(channel, "category_id", None)
+    return category_id if isinstance(category_id, int) else None
 
 
 async def trigger_of(

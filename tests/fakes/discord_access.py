@@ -5,7 +5,9 @@ everything; otherwise the bot's roles' permissions, then the channel's @everyone
 its role overwrites together, then its member overwrite (threads follow their parent channel).
 Without View Channel the bot gets 403 "Missing Access" (50001) for anything in the channel; a
 send without Send Messages (Send Messages in Threads in a thread), a fetch without Read Message
-History, or files without Attach Files get 403 "Missing Permissions" (50013); a DM to a user
+History, or files without Attach Files get 403 "Missing Permissions" (50013); a reply without
+Read Message History gets 403 "Cannot reply without permission to read message history"
+(160002), as Discord answers it; a DM to a user
 in ``closed_dms`` gets 403 "Cannot send messages to this user" (50007); without Embed
 Links the bot's embeds are dropped (a message of embeds alone: 50013). Upload limits are
 Discord's own: 10 MiB in DMs and unboosted guilds, more at boost tiers 2 and 3.
@@ -44,6 +46,10 @@ THREAD_TYPES = (10, 11, 12)
 MISSING_ACCESS: dict[str, Any] = {"message": "Missing Access", "code": 50001}
 MISSING_PERMISSIONS: dict[str, Any] = {"message": "Missing Permissions", "code": 50013}
 CANNOT_DM: dict[str, Any] = {"message": "Cannot send messages to this user", "code": 50007}
+CANNOT_REPLY: dict[str, Any] = {
+    "message": "Cannot reply without permission to read message history",
+    "code": 160002,
+}
 
 
 def bot_permissions(world: DiscordWorld, channel_id: int) -> int:
@@ -107,6 +113,12 @@ def check_attach(world: DiscordWorld, cid: int, files: list[UploadedFile]) -> No
     """Raise Discord's 403 for files in a channel where the bot lacks Attach Files."""
     if files and not bot_permissions(world, cid) & ATTACH_FILES:
         raise DiscordFormError(403, MISSING_PERMISSIONS)
+
+
+def check_reply(world: DiscordWorld, cid: int, reference: object) -> None:
+    """Raise Discord's 403 for a reply where the bot lacks Read Message History."""
+    if reference and not bot_permissions(world, cid) & READ_MESSAGE_HISTORY:
+        raise DiscordFormError(403, CANNOT_REPLY)
 
 
 def shown_embeds(

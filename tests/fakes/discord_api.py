@@ -15,17 +15,20 @@ embeds, fields, files, upload size (per channel, ``tests.fakes.discord_access``)
 no empty message (50006, after an edit too), at most ten attachments after an edit, no reply
 to a missing message unless ``fail_if_not_exists`` is false (then it is sent as a plain
 message). The bot's channel permissions are enforced (``tests.fakes.discord_access``): 403s
-for a channel it cannot view, send in, or attach files in, and no embeds without Embed Links.
+for a channel it cannot view, send in, or attach files in, or reply in without Read Message
+History (160002), and no embeds without Embed Links.
 Every 4xx is recorded in ``refused``. It works out which mentions a message would really ping,
 so tests can assert that nobody was pinged, and honours ``enforce_nonce`` like Discord (a
 retried create returns the first message). :meth:`FakeDiscord.fail_next` scripts 429s (per
 route or global, with ``retry_after`` and the headers discord.py expects) and 5xx answers,
-before or after the request took effect. Guild state is built with the :class:`DiscordWorld`
+before or after the request took effect, and :meth:`FakeDiscord.hold_next` holds a request's
+answer after it took effect. Guild state is built with the :class:`DiscordWorld`
 builders.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass, field
@@ -35,6 +38,7 @@ from aiohttp import web
 
 from tests.fakes.discord_access import (
     check_attach,
+    check_reply,
     permission_refusal,
     shown_embeds,
     upload_limit,
@@ -55,7 +59,7 @@ from tests.fakes.discord_world import now_iso
 
 EMPTY_MESSAGE = {"message": "Cannot send an empty message", "code": 50006}
 
-__all__ = ["CONTENT_LIMIT", "FakeDiscord", "Recorded", "UploadedFile", "would_ping"]
+__all__ = ["CONTENT_LIMIT", "FakeDiscord", "Hold", "Recorded", "UploadedFile", "would_ping"]
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -79,6 +83,14 @@ def _rate_limited(retry_after: float, is_global: bool) -> web.Response:
             "X-RateLimit-Reset-After": str(retry_after), "X-RateLimit-Scope": "user",
         })  # fmt: skip
     return _json({**body, "global": is_global}, status=429, headers=headers)
+
+
+@dataclass
+class Hold:
+    """A request held after it took effect: ``arrived`` once it did, answered after ``release``."""
+
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -116,6 +128,7 @@ class FakeDiscord(FakeGateway):
         self.refused: list[tuple[str, str, int]] = []  # method, path, status of each 4xx
         self._failures: list[tuple[str, re.Pattern[str], int, float, bool, bool]] = []
         self._nonces: dict[tuple[int, str], int] = {}
+        self._holds: list[tuple[str, re.Pattern[str], Hold]] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -172,6 +185,14 @@ class FakeDiscord(FakeGateway):
         )
         self._failures.append(failure)
 
+    def hold_next(self, method: str, path_regex: str) -> Hold:
+        """The next request matching ``method`` and ``path_regex`` takes effect, then its answer
+        waits until the hold's ``release`` is set (a request still in flight when the test acts,
+        e.g. a message Discord created before the bot heard back)."""
+        hold = Hold()
+        self._holds.append((method.upper(), re.compile(path_regex), hold))
+        return hold
+
     # -- REST --------------------------------------------------------------------------------
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
@@ -188,6 +209,12 @@ class FakeDiscord(FakeGateway):
             response = _json(exc.body, status=exc.status)
         if failure is None and 400 <= response.status < 500:
             self.refused.append((request.method, path, response.status))
+        for index, (m, pattern, hold) in enumerate(self._holds):
+            if m == request.method and pattern.search(path):
+                del self._holds[index]
+                hold.arrived.set()
+                await hold.release.wait()
+                break
         return failure if failure is not None else response
 
     def _take_failure(self, method: str, path: str) -> tuple[web.Response | None, bool]:
@@ -284,6 +311,7 @@ class FakeDiscord(FakeGateway):
         if not (payload.get("content") or payload.get("embeds") or files):
             return _json(EMPTY_MESSAGE, status=400)
         reference = payload.get("message_reference")
+        check_reply(self, cid, reference)
         if reference and int(reference["message_id"]) not in self.messages:
             # Discord's default is to refuse a reply to a message that is gone; with
             # fail_if_not_exists false it sends the message as a plain one instead
