@@ -31,6 +31,7 @@ from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_topic import history_from_posts
 from bot.connectors.discourse_webhook import PostEvent, Trigger, strip_mention
+from bot.connectors.outbox_turns import TURN_KEY
 from bot.errors import CitecastError, StoreError
 from bot.models import Exchange
 from bot.runtime import Services
@@ -102,7 +103,7 @@ class PostAnswerer:
                     "part": part,
                     "audience": sorted(audience),
                     # recorded as failed if the reply is dropped (refused, moved, given up)
-                    "turn_id": turn_id,
+                    TURN_KEY: turn_id,
                 }
                 item_id = first_item + (f"-{part}" if part > 1 else "")
                 items.append((store.enqueue(CHANNEL, payload, item_id=item_id), payload))

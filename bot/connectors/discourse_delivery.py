@@ -49,7 +49,8 @@ from typing import Any
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders, mapped_audience
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
-from bot.errors import ChannelError, CitecastError, RateLimitedError, StoreError
+from bot.connectors.outbox_turns import fail_queued_turn
+from bot.errors import ChannelError, CitecastError, RateLimitedError
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
@@ -118,12 +119,12 @@ class ReplyDelivery:
             log.error("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
             self._drop_later_parts(payload, str(exc))
-            self._turn_failed(payload)
+            fail_queued_turn(self.services.store, payload, CHANNEL)
             raise
         except QuestionGoneError as exc:
             log.warning("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
-            self._turn_failed(payload)
+            fail_queued_turn(self.services.store, payload, CHANNEL)
             raise
         except DiscourseAPIError as exc:
             if not exc.permanent:
@@ -136,7 +137,7 @@ class ReplyDelivery:
             log.error("discourse: %s; reply %s dropped", refused, item_id)
             store.mark_failed_attempt(item_id, str(refused), 0, max_attempts=1)
             self._drop_later_parts(payload, str(refused))
-            self._turn_failed(payload)
+            fail_queued_turn(self.services.store, payload, CHANNEL)
             raise refused from exc
         except CitecastError as exc:
             self._record_failure(item_id, payload, exc)
@@ -152,7 +153,7 @@ class ReplyDelivery:
             reason = f"failed unexpectedly ({type(exc).__name__}: {exc}); not retried"
             store.mark_failed_attempt(item_id, reason, 0, max_attempts=1)
             self._drop_later_parts(payload, reason)
-            self._turn_failed(payload)
+            fail_queued_turn(self.services.store, payload, CHANNEL)
             raise ReplyRefusedError(f"reply {item_id} {reason}") from exc
         finally:
             self._in_flight.discard(item_id)
@@ -175,21 +176,7 @@ class ReplyDelivery:
         if attempts >= limit:
             log.error("discourse: reply %s given up after %d attempts: %s", item_id, attempts, exc)
             self._drop_later_parts(payload, str(exc))
-            self._turn_failed(payload)
-
-    def _turn_failed(self, payload: dict[str, Any]) -> None:
-        """Record the reply's turn as failed: it never reached the topic (whole), so ``citecast
-        report`` must not count it as answered. The answer stays stored with the turn."""
-        turn_id = payload.get("turn_id")
-        if not isinstance(turn_id, int) or isinstance(turn_id, bool):
-            return  # a reply queued by an older version: its turn is not known
-        store = self.services.store
-        try:
-            turn = store.turn(turn_id)
-            if turn is not None and turn.status != "failed":
-                store.finish_turn(turn_id, turn.answer, turn.registry, status="failed")
-        except StoreError as exc:
-            log.error("discourse: cannot record turn %s as failed: %s", turn_id, exc)
+            fail_queued_turn(self.services.store, payload, CHANNEL)
 
     def _drop_later_parts(self, payload: dict[str, Any], reason: str) -> None:
         """Drop the parts after ``payload``'s of the same reply: a continuation must not be

@@ -274,20 +274,20 @@ class SlackConnector:
         return renderers.render("slack", answer, context)
 
     def _sinks(
-        self, thread: SlackThread, render: Callable[[Answer], Payload]
+        self, thread: SlackThread, render: Callable[[Answer], Payload], turn: int
     ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
-        poster, outbox = self.poster, self.outbox
+        client, poster, outbox = self.client, self.poster, self.outbox
 
         def edit() -> AnswerSink:
             interval = self.settings.edit_interval_seconds
-            return EditSink(poster, outbox, thread, render, interval, self._sleep)
+            return EditSink(poster, outbox, thread, render, interval, self._sleep, turn_id=turn)
 
         def plain() -> AnswerSink:
-            return PlainSink(poster, outbox, thread)
+            return PlainSink(poster, outbox, thread, turn_id=turn)
 
         mode = self.settings.streaming
         if mode == "native":
-            return NativeSink(self.client, poster, outbox, thread, self.settings), edit
+            return NativeSink(client, poster, outbox, thread, self.settings, turn_id=turn), edit
         if mode == "edit":
             return edit(), edit
         return plain(), plain
@@ -359,7 +359,7 @@ class SlackConnector:
         def render(answer: Answer) -> Payload:
             return self.render(answer, audience, turn_id)
 
-        sink, fallback = self._sinks(thread, render)
+        sink, fallback = self._sinks(thread, render, turn_id)
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None
         try:

@@ -28,7 +28,14 @@ The asker is never left with a stale "thinking…" in an assistant thread: when 
 queued the thread's status says it will follow (:data:`DELAYED_STATUS`); when the outbox
 delivers it (or finds that Slack had taken it) the status is removed; when the outbox drops it
 for good (a refusal, or ``MAX_ATTEMPTS`` failed tries) the asker gets the apology, or, if even
-that cannot be posted, a status saying the answer failed.
+that cannot be posted, a status saying the answer failed. An item that fails in a way no
+resend can change (malformed, or a bug) is dropped at once, so that it does not hold back the
+answers queued after it.
+
+A queued item carries the id of its answer's turn: when the outbox drops it (a refusal, or
+``MAX_ATTEMPTS`` failed tries, also of the rest of an answer Slack took in part) the turn is
+recorded as ``failed``, so ``citecast report`` does not count the question as answered. Items
+queued before the id was kept have none, and their turn is left as it is.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.config import SlackSettings
+from bot.connectors.outbox_turns import TURN_KEY, fail_queued_turn, queued_turn
 from bot.connectors.slack_client import UndeliverableError
 from bot.connectors.slack_delivery import (
     DELAYED_STATUS,
@@ -50,7 +58,7 @@ from bot.connectors.slack_delivery import (
     SlackPoster,
     SlackThread,
 )
-from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
+from bot.errors import ChannelError, CitecastError, DeliveryUncertainError, RateLimitedError
 from bot.store import OutboxItem, Store
 
 log = logging.getLogger(__name__)
@@ -110,10 +118,11 @@ class SlackOutbox:
         since: float,
         verify: bool = False,
         error: ChannelError | None = None,
+        turn_id: int | None = None,
     ) -> str:
         """Persist the messages still to post; ``error`` is why they could not be posted now
         (a 429's wait is honoured by the first resend too, not only by later ones)."""
-        payload = {
+        payload: dict[str, Any] = {
             "channel": thread.channel,
             "thread_ts": thread.thread_ts,
             "user": thread.user,
@@ -126,6 +135,9 @@ class SlackOutbox:
             # when the first message was first tried: Slack may have taken it from then on
             "since": since,
         }
+        if turn_id is not None:
+            # marked failed if the item is dropped (see fail_queued_turn)
+            payload[TURN_KEY] = turn_id
         item_id = self._store.enqueue(CHANNEL, payload)
         if isinstance(error, RateLimitedError):
             self._store.mark_failed_attempt(
@@ -134,12 +146,18 @@ class SlackOutbox:
         return item_id
 
     async def deliver(
-        self, thread: SlackThread, messages: Sequence[Message], files: Sequence[dict[str, Any]]
+        self,
+        thread: SlackThread,
+        messages: Sequence[Message],
+        files: Sequence[dict[str, Any]],
+        *,
+        turn_id: int | None = None,
     ) -> bool:
         """Post ``messages`` then upload ``files``; True when all went now, False if queued.
 
         Raises UndeliverableError, queuing nothing, when Slack refuses for good (an archived
         channel, a message it will never take): retries would only repeat the refusal.
+        ``turn_id``: the answer's turn, recorded as failed if the outbox drops what it queued.
         """
         messages = with_delivery_keys(messages)
         for index, message in enumerate(messages):
@@ -154,7 +172,13 @@ class SlackOutbox:
                 # before queuing, so that a flush delivering it at once comes after the note
                 await self._poster.set_status(thread, DELAYED_STATUS)
                 self._queue(
-                    thread, messages[index:], files, since=attempted_at, verify=uncertain, error=exc
+                    thread,
+                    messages[index:],
+                    files,
+                    since=attempted_at,
+                    verify=uncertain,
+                    error=exc,
+                    turn_id=turn_id,
                 )
                 return False
         await self._poster.upload_files(thread, files)
@@ -166,11 +190,14 @@ class SlackOutbox:
         ts: str,
         messages: Sequence[Message],
         files: Sequence[dict[str, Any]],
+        *,
+        turn_id: int | None = None,
     ) -> bool:
         """Make the message ``ts`` the answer's first message, then deliver the rest.
 
         When Slack refuses the edit, the half-shown message is deleted (rather than left above
         the full answer) and the whole answer is delivered anew, queued if need be.
+        ``turn_id`` as for :meth:`deliver`.
         """
         try:
             await self._poster.update(thread, ts, messages[0])
@@ -180,15 +207,29 @@ class SlackOutbox:
             log.warning("could not complete message %s (%s); posting it anew", ts, exc)
             if not (isinstance(exc, UndeliverableError) and exc.message_gone):
                 await self._poster.delete(thread, ts)
-            return await self.deliver(thread, messages, files)
-        return await self.deliver(thread, messages[1:], files)
+            return await self.deliver(thread, messages, files, turn_id=turn_id)
+        return await self.deliver(thread, messages[1:], files, turn_id=turn_id)
 
     async def flush(self) -> int:
-        """One pass over the queued answers that are due; returns how many were completed."""
+        """One pass over the queued answers that are due; returns how many were completed.
+
+        An item that fails unexpectedly (malformed, or a bug) is dropped, not retried.
+        """
         done = 0
         for item in self._store.due(CHANNEL):
-            if await self._resend(item):
-                done += 1
+            try:
+                if await self._resend(item):
+                    done += 1
+            except CitecastError:
+                raise  # the store failing: the next pass tries again
+            except Exception:
+                # It would fail the same way every pass, and the items are sent oldest first:
+                # retried, it would hold back every answer queued after it, for good.
+                log.exception("a queued Slack answer (%s) failed unexpectedly; dropped", item.id)
+                self._store.mark_failed_attempt(
+                    item.id, "failed unexpectedly; not retried", retry_in=0.0, max_attempts=1
+                )
+                fail_queued_turn(self._store, item.payload, CHANNEL)
         return done
 
     async def _give_up(
@@ -198,6 +239,7 @@ class SlackOutbox:
         than repeat the refusal for hours, and tell the asker where a message can arrive."""
         log.error("dropped a queued Slack answer for %s: %s", thread.channel, error)
         self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
+        fail_queued_turn(self._store, item.payload, CHANNEL)
         if not error.conversation_closed:
             await self._poster.apologize(thread)
 
@@ -217,6 +259,7 @@ class SlackOutbox:
                 MAX_ATTEMPTS,
                 error,
             )
+            fail_queued_turn(self._store, item.payload, CHANNEL)
             await self._poster.apologize(thread)
 
     async def _sent(self, item: OutboxItem, thread: SlackThread) -> None:
@@ -267,6 +310,7 @@ class SlackOutbox:
                         since=attempted_at,
                         verify=uncertain,
                         error=exc,
+                        turn_id=queued_turn(payload),
                     )
                     self._store.mark_sent(item.id)
                 else:

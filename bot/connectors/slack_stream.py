@@ -19,7 +19,9 @@ The answer arrives as TextDelta / CitationAdded events and one final Reply. A *s
   answer is delivered through the outbox.
 - :class:`PlainSink` posts the final messages only.
 
-:class:`bot.connectors.slack_presenter.AnswerPresenter` feeds a sink and falls back. A
+:class:`bot.connectors.slack_presenter.AnswerPresenter` feeds a sink and falls back. A sink is
+given its answer's turn (``turn_id``) for the outbox: an answer queued and then dropped is a
+failed turn (the ``turn_id`` of :meth:`AnswerSink.finish` is only there for feedback buttons). A
 conversation closed to the bot (an archived channel, one it left) raises UndeliverableError
 from any sink at once: no fallback or later post could arrive there.
 """
@@ -107,10 +109,18 @@ class AnswerSink(Protocol):
 class PlainSink:
     """No streaming: one go at the end."""
 
-    def __init__(self, poster: SlackPoster, outbox: SlackOutbox, thread: SlackThread) -> None:
+    def __init__(
+        self,
+        poster: SlackPoster,
+        outbox: SlackOutbox,
+        thread: SlackThread,
+        *,
+        turn_id: int | None = None,
+    ) -> None:
         self._poster = poster
         self._outbox = outbox
         self._thread = thread
+        self._turn = turn_id
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Nothing is shown until the answer is complete."""
@@ -118,7 +128,8 @@ class PlainSink:
     async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
         """Post every message of the payload in order (queued if Slack refuses), then files."""
         messages = with_feedback(payload["messages"], turn_id)
-        await self._outbox.deliver(self._thread, messages, payload.get("files") or [])
+        files = payload.get("files") or []
+        await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
 
     async def fail(self) -> None:
         """Post the apology."""
@@ -137,6 +148,8 @@ class EditSink:
         interval: float,
         sleep: Sleep,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        turn_id: int | None = None,
     ) -> None:
         self._poster = poster
         self._outbox = outbox
@@ -145,6 +158,7 @@ class EditSink:
         self._interval = interval
         self._sleep = sleep
         self._clock = clock
+        self._turn = turn_id
         self._ts: str | None = None
         self._live = True
         self._last_edit = float("-inf")
@@ -207,13 +221,13 @@ class EditSink:
         if self._ts is None and self._lost is not None:
             self._ts = await self._find_lost_post(self._lost)
         if self._ts is None:
-            await self._outbox.deliver(self._thread, messages, files)
+            await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
             return
         wait = self._interval - (self._clock() - self._last_edit)
         if wait > 0:
             await self._sleep(wait)
         self.edits += 1
-        await self._outbox.complete(self._thread, self._ts, messages, files)
+        await self._outbox.complete(self._thread, self._ts, messages, files, turn_id=self._turn)
 
     async def _find_lost_post(self, key: str) -> str | None:
         """The ts of the first post whose answer was lost, if Slack took it after all (it is
@@ -240,12 +254,15 @@ class NativeSink:
         outbox: SlackOutbox,
         thread: SlackThread,
         settings: SlackSettings,
+        *,
+        turn_id: int | None = None,
     ) -> None:
         self._client = client
         self._poster = poster
         self._outbox = outbox
         self._thread = thread
         self._settings = settings
+        self._turn = turn_id
         self._markdown = StreamMarkdown()
         self._stream: AsyncChatStream | None = None
         self._shown = 0
@@ -349,14 +366,14 @@ class NativeSink:
             except SLACK_CALL_ERRORS as exc:
                 self._handle(exc, "chat.stopStream")
             else:
-                await self._outbox.deliver(self._thread, [], files)
+                await self._outbox.deliver(self._thread, [], files, turn_id=self._turn)
                 return
         await self._complete(with_feedback(messages, turn_id), files)
 
     async def _complete(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         ts = self.ts
         if ts is None or self.gone:
-            await self._outbox.deliver(self._thread, messages, files)
+            await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
             return
         if self._open and self._stream is not None:
             try:
@@ -364,7 +381,7 @@ class NativeSink:
             except SLACK_CALL_ERRORS as exc:
                 log.info("stopping the stream before completing it: %s", error_code(exc))
             self._open = False
-        await self._outbox.complete(self._thread, ts, messages, files)
+        await self._outbox.complete(self._thread, ts, messages, files, turn_id=self._turn)
 
     async def fail(self) -> None:
         """End the stream if open and replace it with the apology (or post it)."""

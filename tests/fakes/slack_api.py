@@ -251,6 +251,10 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
         )
         self._failures.setdefault(method, []).append(failure)
 
+    def recover(self, method: str) -> None:
+        """Forget the failures still scripted for ``method`` (e.g. ``times=None`` ones)."""
+        self._failures.pop(method, None)
+
     # -- inspecting what happened ------------------------------------------------------------
 
     def calls_to(self, method: str, *, ok_only: bool = False) -> list[SlackCall]:
