@@ -94,6 +94,8 @@ class _StopBetweenFiles:
             raise _StoppedError
 
 
+# files in a run, or pages in one PDF, from which the progress bar is shown
+LONG_RUN = 20
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -159,13 +161,15 @@ def run(args: argparse.Namespace) -> int:
     target = index_path.with_name(f"{index_path.name}.new-{os.getpid()}") if fresh else index_path
     if fresh:
         _remove_database(target)
-    progress = progress_bar("ingesting", show=total >= 20)
+    # A few files are read before a bar would be seen, but one long PDF takes minutes: the bar
+    # is hidden until there are many files, or a PDF of many pages is being read.
+    progress = progress_bar("ingesting", show=True)
     stop = _StopBetweenFiles()
     started = 0
     current = ""
     try:
         with progress, stop:
-            task = progress.add_task("", total=total)
+            task = progress.add_task("", total=total, visible=total >= LONG_RUN)
 
             def advance(name: str) -> None:
                 nonlocal started, current
@@ -182,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
                     stop.check()
                 # a thousand-page manual shows that it moves
                 shown = f"{current[-45:]} (page {number} of {pages})"
-                progress.update(task, description=escape(shown))
+                long_pdf = pages >= LONG_RUN
+                progress.update(task, description=escape(shown), visible=long_pdf or None)
 
             report = ingest(
                 roots,

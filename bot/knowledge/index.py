@@ -61,6 +61,20 @@ _PAGE_STARTS = (
 )
 
 
+def _read_only_folder(path: Path) -> str:
+    """Why a read-only connection fails: an index written in WAL mode is read through its
+    ``-wal`` and ``-shm`` files, which SQLite must create beside it when they are missing (an
+    index copied alone into a read-only folder or image). "" when that is not the cause."""
+    companions = (Path(f"{path}-wal"), Path(f"{path}-shm"))
+    if all(p.exists() for p in companions) or os.access(path.parent, os.W_OK | os.X_OK):
+        return ""
+    return (
+        f"; the folder {path.parent} is not writable for this user, and SQLite must create "
+        f"{companions[0].name} and {companions[1].name} there to read the index: make the "
+        "folder writable for this user"
+    )
+
+
 @dataclass(frozen=True)
 class IndexStats:
     """Counts and size of an index, for summaries and benchmarks."""
@@ -139,6 +153,16 @@ class KnowledgeIndex:
                 conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
             except sqlite3.Error as exc:
                 raise KnowledgeIndexError(f"cannot open {self.path}: {exc}") from None
+            try:
+                # the first read is where a read-only folder fails: not a damaged index
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                raise KnowledgeIndexError(
+                    f"cannot read {self.path}: {exc}{_read_only_folder(self.path)}"
+                ) from None
+            except sqlite3.DatabaseError:
+                pass  # damaged, or no index: check_schema says which, with the rebuild hint
             if getattr(self._local, "inode", inode) != inode:
                 check_schema(conn, str(self.path))
             self._local.conn, self._local.inode = conn, inode

@@ -53,7 +53,7 @@ from bot.knowledge.walk import OUTSIDE_ROOT as OUTSIDE_ROOT
 from bot.knowledge.walk import Entry, Visited, shown, utf8_name, walk
 from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import count_files as count_files
-from bot.knowledge.writer import IndexWriter
+from bot.knowledge.writer import IndexWriter, unwritable
 from bot.models import is_safe_url
 
 BATCH_FILES = 200
@@ -66,7 +66,9 @@ BATCH_FILES = 200
 # (``+++``) names the audience, where "3" indexed it as public text, and so does Hugo's
 # ``params.audience`` in either kind of front matter; ``<p hidden>`` (and other
 # hidden elements whose end tag may be left out) is not text; a relative page URL is resolved.
-READER_VERSION = "4"
+# "5": HTML and plain-text files read front matter too (a Jekyll page's ``audience: [hr]``
+# was indexed as public text).
+READER_VERSION = "5"
 
 
 @dataclass
@@ -99,6 +101,17 @@ def base_audience(
         if any(fnmatch.fnmatchcase(path, rule.glob) for path in rule_paths):
             return tuple(rule.audience)
     return tuple(default) if default else ("public",)
+
+
+def narrower(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
+    """The audience of what both ``first`` and ``second`` allow (a symlink's rules and its
+    target's): ``public`` allows everyone, so the other one decides; otherwise the groups both
+    name (empty: no one both allow)."""
+    if "public" in first:
+        return tuple(second)
+    if "public" in second:
+        return tuple(first)
+    return tuple(group for group in first if group in second)
 
 
 def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tuple[str, ...]:
@@ -193,6 +206,7 @@ def ingest(
         return _ingest(roots, index_path, settings, audience, rebuild, on_file, on_page)
     except sqlite3.Error as exc:
         hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
+        hint = hint or unwritable(index_path)
         raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
 
 
@@ -226,9 +240,10 @@ def _ingest(
                 report.files += 1
                 if on_file is not None:
                     on_file(entry.relpath)
-                paths = rule_paths(entry.path, entry.rule_path, folders)
                 with writer.one_file():
-                    _ingest_one(writer, entry, paths, settings, audience, options, report, on_page)
+                    _ingest_one(
+                        writer, entry, folders, settings, audience, options, report, on_page
+                    )
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
@@ -246,7 +261,7 @@ def _ingest(
 def _ingest_one(
     writer: IndexWriter,
     entry: Entry,
-    paths: Sequence[str],
+    folders: Sequence[Path],
     settings: IndexSettings,
     default_audience: Sequence[str] | None,
     options: str,
@@ -281,7 +296,23 @@ def _ingest_one(
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return
     report.bytes_read += len(data)
+    paths = rule_paths(entry.path, entry.rule_path, folders)
     audience = base_audience(paths, settings, default_audience)
+    if target != entry.path and entry.root.is_dir():
+        # A symlink is read by whom both its own path's rules and its target's allow:
+        # ``faq/pay.md -> ../internal/pay.md`` must not publish what ``internal/*`` keeps for
+        # staff, nor may a link in ``internal/`` show its name to everyone (the target is
+        # inside the root: checked).
+        target_paths = rule_paths(target, target.relative_to(entry.root).as_posix(), folders)
+        targets = base_audience(target_paths, settings, default_audience)
+        if not narrower(audience, targets):
+            reason = (
+                f"a link for {', '.join(audience)} to a file for {', '.join(targets)}: "
+                "no group may see both"
+            )
+            report.skipped.append(Skipped(entry.relpath, reason))
+            return
+        audience = narrower(audience, targets)
     digest = hashlib.sha256(data)
     url = public_url(entry.rule_path, settings)
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())

@@ -78,14 +78,16 @@ class _FrontMatterLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
+def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict[str, Any], str]:
     """Split a leading front-matter block from the body: YAML between ``---`` lines (closed
     by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo's default).
 
     A file without a closed block is all body. A closed block that is not valid YAML or TOML,
     not a mapping, or repeats a key makes the file Unreadable: the block may hold
     ``audience:``, so guessing (indexing it as body text, and the file as public) could
-    publish a private file. An empty block is no front matter.
+    publish a private file. An empty block is no front matter. With ``scalar_is_body`` (plain
+    text, where ``---`` / ``FAQ`` / ``---`` is a reStructuredText title), a YAML block that is
+    a plain string is body text: it cannot name an audience.
     """
     lines = text.split("\n")
     opener = lines[0].strip() if text.startswith(("---", "+++")) else ""
@@ -95,8 +97,19 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
     parse = _front_matter if opener == "---" else _toml_front_matter
     for end in range(1, len(lines)):
         if lines[end].strip() in closers:
-            return parse(lines[1:end]), "\n".join(lines[end + 1 :])
+            block = lines[1:end]
+            if scalar_is_body and opener == "---" and _plain_string(block):
+                return {}, text
+            return parse(block), "\n".join(lines[end + 1 :])
     return {}, text
+
+
+def _plain_string(lines: list[str]) -> bool:
+    try:
+        data = yaml.load("\n".join(lines), Loader=_FrontMatterLoader)  # noqa: S506 - safe loader
+    except (yaml.YAMLError, ValueError):
+        return False  # an invalid block may have meant to name an audience
+    return isinstance(data, str)
 
 
 def _toml_front_matter(lines: list[str]) -> dict[str, Any]:
@@ -141,7 +154,7 @@ def audience_from(value: object, label: str = "audience") -> tuple[str, ...]:
         raise Unreadable(str(exc)) from None
 
 
-def _front_matter_audience(meta: dict[str, Any]) -> tuple[str, ...] | None:
+def front_matter_audience(meta: dict[str, Any]) -> tuple[str, ...] | None:
     """``audience:``, or Hugo's ``params.audience`` (where Hugo asks custom keys to go): a
     private page written either way must not be read as public."""
     params = meta.get("params")
@@ -230,7 +243,7 @@ def read_markdown(text: str, filename: str) -> Document:
         title=title or filename,
         media_type="text/markdown",
         blocks=blocks,
-        audience=_front_matter_audience(meta),
+        audience=front_matter_audience(meta),
         url=url,
         # a renderer hides the rest of the page too, but a forgotten "-->" deserves a word
         warnings=(

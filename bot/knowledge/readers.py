@@ -1,14 +1,25 @@
-"""Pick a reader by file extension and turn one file into a :class:`Document`."""
+"""Pick a reader by file extension and turn one file into a :class:`Document`.
+
+Front matter is read from HTML and plain-text files too, not only Markdown: Jekyll and Hugo
+pages written in HTML (or reStructuredText) carry the same ``---`` block, and one naming
+``audience: [hr]`` must never be indexed as public text.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from bot.knowledge.document import Document, Unreadable
 from bot.knowledge.encoding import decode, decode_html
 from bot.knowledge.html_reader import read_html
-from bot.knowledge.markdown_reader import read_markdown, read_text
+from bot.knowledge.markdown_reader import (
+    front_matter_audience,
+    read_markdown,
+    read_text,
+    split_front_matter,
+)
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
@@ -31,6 +42,24 @@ def _text(data: bytes, decoder: Callable[[bytes], str]) -> str:
     return text
 
 
+def _with_front_matter(text: str, read: Callable[[str], Document]) -> Document:
+    """``read`` the body after a leading front-matter block; the block's ``title``, ``url`` and
+    ``audience`` win over what the body says (a page's ``<title>``, canonical link, meta tag)."""
+    meta, body = split_front_matter(text, scalar_is_body=True)
+    document = read(body)
+    if not meta:
+        return document
+    title = meta.get("title")
+    named = str(title).strip() if isinstance(title, str | int) else ""
+    url = meta.get("url")
+    return replace(
+        document,
+        title=named or document.title,
+        url=url if isinstance(url, str) else document.url,
+        audience=front_matter_audience(meta) or document.audience,
+    )
+
+
 def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) -> Document:
     """Parse ``data`` (the bytes of ``path``); raises Unreadable with the reason to skip it.
 
@@ -42,11 +71,13 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
     if suffix in PDF_SUFFIXES:
         document = read_pdf(path, data, on_page)
     elif suffix in HTML_SUFFIXES:
-        document = read_html(_text(data, decode_html), path.name)
+        document = _with_front_matter(
+            _text(data, decode_html), lambda body: read_html(body, path.name)
+        )
     elif suffix in MARKDOWN_SUFFIXES:
         document = read_markdown(_text(data, decode), path.name)
     elif suffix in TEXT_SUFFIXES:
-        document = read_text(_text(data, decode), path.name)
+        document = _with_front_matter(_text(data, decode), lambda body: read_text(body, path.name))
     else:
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
     if not document.blocks:

@@ -79,6 +79,29 @@ def refuse_foreign(path: Path) -> None:
         )
 
 
+def unwritable(path: Path) -> str:
+    """Why this user cannot write the index at ``path``, as a clause to add to SQLite's
+    words ("attempt to write a readonly database" names neither the file nor the fix), or
+    "" when the file and its folder look writable."""
+    if path.is_dir():
+        return f"; {path} is a folder: set index.path to a file name"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the folder that would have to hold the new ones
+    if not folder.is_dir():
+        return f"; {folder} is a file, not a folder: set index.path to a file in a folder"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"; {path} is read-only for this user: make it writable or set index.path"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        # a writable index in a read-only folder fails too: SQLite writes -wal and -shm there
+        beside = " (the index writes its -wal and -shm files there)" if path.exists() else ""
+        return (
+            f"; the folder {folder} is not writable for this user{beside}: "
+            "make it writable or set index.path"
+        )
+    return ""
+
+
 class IndexWriter:
     """Creates (or opens and checks) the index file and applies one ingest run to it."""
 
@@ -99,7 +122,9 @@ class IndexWriter:
             # one must give FTS5 those same values, so SQL computes them with this function.
             self.conn.create_function("fts_text", 1, fts_text, deterministic=True)
         except (OSError, sqlite3.Error) as exc:
-            raise KnowledgeIndexError(f"cannot open {self.path} for writing: {exc}") from None
+            raise KnowledgeIndexError(
+                f"cannot open {self.path} for writing: {exc}{unwritable(self.path)}"
+            ) from None
         if fresh:
             create_schema(self.conn)
         else:
