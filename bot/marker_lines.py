@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.marker_paren import could_be_paren_body
 from bot.marker_parse import (
     MAX_BRACKET,
     MAX_PRIVATE,
@@ -175,11 +174,9 @@ def ends_inside_marker(text: str) -> bool:
     angle = text.rfind("<")
     if angle >= 0 and _CIT_OPEN.search(text, max(text.rfind(">"), 0, size - MAX_TAG)):
         return True
-    paren = text.rfind("(")
-    if paren >= 0 and size - paren < MAX_BRACKET and ")" not in text[paren + 1 :]:
-        words = text[paren + 1 :]
-        if words.strip(" \t") and could_be_paren_body(words):
-            return True  # "(Sourc" then "e 3)"
+    # no parenthesised words ("(Sourc" then "e 3)"): joined, they are text the reader reads the
+    # same either way (such a group is only ever resolved from the model's raw text), so
+    # nothing, visible or not, is put between them
     for opener, closer, bound in (("【", "】", MAX_BRACKET), ("\ue200", "\ue201", MAX_PRIVATE)):
         at = text.rfind(opener)
         if at >= 0 and size - at < bound and closer not in text[at + 1 :]:

@@ -64,6 +64,13 @@ _LABEL_MARKER = re.compile("[<【\ue200]")
 # (possessive: a destination that does not close fails at once, never backtracking)
 _URL = re.compile(r"\(((?:[^\s()<>]++|\([^\s()<>]*+\))++)\)")
 _URL_OPEN = re.compile(r"\((?:[^\s()<>]++|\([^\s()<>]*+\))*+(?:\([^\s()<>]*+)?")
+# Words in parentheses after "]" that CommonMark cannot read as a link's destination and title
+# ("[2](source 1)": no title starts with "1"): the brackets before them are no link's text
+# (no brackets, tags or quotes in the words: a marker inside them, read raw or as the "[^n]" it
+# became, keeps the group text in both readings, so the answer's text never reads as a marker)
+_PLAIN = "[^\\s()<>\"'\\[\\]【】\ue200-\ue202]"
+_NOT_A_LINK = re.compile(rf"\([ \t]*+{_PLAIN}++(?:[ \t]++{_PLAIN}++)++[ \t]*+\)")
+_NOT_A_LINK_OPEN = re.compile(rf"\([ \t]*+(?:{_PLAIN}++[ \t]*+)*+")
 # Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
 # (never a zero-width space: the resolver writes one where a removal must not join text)
 _CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"'\u200b]|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
@@ -227,7 +234,16 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     if end >= n and not final:
         return NEED  # a "(" may follow and make this a link
     if end < n and buf[end] == "(":
-        return _parse_link(buf, i, end, final, grammar, body, prev)
+        linked = _parse_link(buf, i, end, final, grammar, body, prev)
+        if linked is not None or not _WORD_NUMS.fullmatch(body):
+            return linked
+        # no link: "[2](source 1)" is the group "[2]" and then the reader's parentheses
+        tail = buf[end : end + MAX_BRACKET]
+        if _NOT_A_LINK.match(tail) is None:
+            opening = _NOT_A_LINK_OPEN.match(tail)
+            if final or len(tail) >= MAX_BRACKET or opening is None or opening.end() < len(tail):
+                return None  # not closed: text, as the answer's "[2](" would read
+            return NEED
     m = _WORD_NUMS.fullmatch(body)
     if m is not None:
         word = m["word"]

@@ -11,6 +11,7 @@ next to a citation (``[1], [9].`` becomes ``[^1].``). After a removed marker (th
 :meth:`ResolvedText._unglue` decides what the following text keeps, so the removal can neither
 leave an empty construct nor glue characters into new markdown syntax; an ordered list that lost
 an item has its later items numbered down (``_renumber``).
+Parenthesised groups are decided by its base, :class:`bot.marker_groups.GroupedText`.
 
 A base class rather than a collaborator on purpose: these methods run once per scanned token on
 the resolver's hot path (``bench/resolve.py``), where another attribute hop costs measurably.
@@ -24,13 +25,13 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.list_numbers import Renumbering, follows_list_item, removed_item, renumber
+from bot.marker_groups import SOFT_BREAK, GroupedText, only_separators
 from bot.marker_lines import (
     LEAD_LAST,
     OPENERS,
     PREFIX_LAST,
     SEPARATED,
     SEPARATOR_CHARS,
-    SEPARATOR_RUN,
     SEPARATORS,
     bare_prefix,
     ends_in_lead_in,
@@ -46,7 +47,6 @@ from bot.marker_lines import (
 from bot.marker_parse import MAX_TAG
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
-_MAX_GROUP = 64  # what an opener holds back after removed markers: separators and spaces
 # a token ending in one of these may open a group or a line prefix the resolver holds back
 # (a digit: a nested item's number, "    1", before its ".")
 _HOLD_LAST: Final = frozenset(" \t\r\n0123456789") | frozenset(OPENERS) | PREFIX_LAST
@@ -55,7 +55,7 @@ SLOW_LAST: Final = _HOLD_LAST | frozenset(",;")
 be held): a piece ending otherwise can take the resolver's fast path."""
 
 
-class ResolvedText:
+class ResolvedText(GroupedText):
     """The answer text as it is written: ``_pieces`` (final) and ``_held`` (still undecided)."""
 
     def __init__(self) -> None:
@@ -109,19 +109,25 @@ class ResolvedText:
         self._adjacent = ()
         body = text.rstrip(" \t\r\n")
         if not body:
-            if (self._open_at >= 0 or self._prefix_at >= 0) and ("\n" in text or "\r" in text):
+            if (
+                (self._open_at >= 0 or self._prefix_at >= 0)
+                and ("\n" in text or "\r" in text)
+                and not self._group_goes_on(text)
+            ):
                 # the line ended: an opener or line prefix before it was the writer's own
                 self._open_at = self._prefix_at = -1
             self._held += text
             return
         combined = self._held + body if self._held else body
         last = body[-1]
-        if (
-            (last in _HOLD_LAST or (last in LEAD_LAST and ends_in_lead_in(combined)))
-            and "\n" not in text[len(body) :]
-            and "\r" not in text[len(body) :]
+        if (last in _HOLD_LAST or (last in LEAD_LAST and ends_in_lead_in(combined))) and (
+            len(text) == len(body)
+            or ("\n" not in (trail := text[len(body) :]) and "\r" not in trail)
+            or SOFT_BREAK.fullmatch(trail)
         ):
             cut = self._hold(combined)
+            if len(text) != len(body) and ("\n" in trail or "\r" in trail):
+                cut = self._hold_across(combined, cut)
             if cut:
                 done = combined[:cut]
                 self._pieces.append(self._renumbered(done) if self._renumber else done)
@@ -130,6 +136,16 @@ class ResolvedText:
         self._open_at = self._prefix_at = self._sep_at = -1
         self._pieces.append(self._renumbered(combined) if self._renumber else combined)
         self._held = text[len(body) :]
+
+    def _hold_across(self, combined: str, cut: int) -> int:
+        """``_hold`` when a line break follows: only an opener's group goes on after it."""
+        held, self._held = self._held, combined
+        code = self._open_at >= 0 and self._code_line(cut + self._open_at)
+        self._held = held
+        if self._open_at < 0 or self._prefix_at >= 0 or code:
+            self._open_at = self._prefix_at = -1  # the line ended: "(" was the writer's own
+            return len(combined)
+        return cut
 
     def _hold(self, text: str) -> int:
         """Where the tail of ``text`` that must wait for what follows begins.
@@ -263,10 +279,17 @@ class ResolvedText:
                     self._indent, self._indent_spaces = indent, after
                     return ""
                 return reindent(after, indent)
-            if rest[0] in "`~-*+|#>" or rest[0].isdecimal():
-                # a fence, a table row that lost its first cell, a heading, a quote, or a list
-                # item the scanner did not read as one (after a blank line, its indented
-                # continuation would be code in one reading and text in the other)
+            if rest[0] in "-+#>":
+                # a heading, a quote, or a list item the scanner did not read as one (after a
+                # blank line, its indented continuation would be code in one reading and text in
+                # the other): escaped, as these characters mean nothing inside a line, so the
+                # text reads as written and nothing invisible is added
+                text = text[: len(text) - len(rest)] + "\\" + rest
+                rest = "\\" + rest
+            elif rest[0] in "`~*|" or rest[0].isdecimal():
+                # a fence, a table row that lost its first cell, a "*" or a number: escaped they
+                # would lose their meaning inside the line (code span, strikethrough, emphasis,
+                # the row's cells), so a zero-width space keeps the two sides apart
                 rest, text = "\u200b" + rest, "\u200b" + text
             if prefix:
                 self._gap = False
@@ -300,36 +323,6 @@ class ResolvedText:
         at_line_start = not self._pieces or self._pieces[-1][-1:] == "\n"
         text, self._renumber = renumber(text, at_line_start, state)
         return text
-
-    def _close_group(self, text: str) -> str:
-        """After removed markers in a held group: what of ``text`` is left to write.
-
-        Separators and spaces wait with the opener; its closer removes the group; other text
-        keeps the opener but not the removed markers' separators (``([9], p. 3)`` → ``(p. 3)``).
-        """
-        at = self._open_at
-        words = self._open_words
-        # the separators held since the markers ("and" too), read with the text as one piece
-        full = self._held[at + 1 + words :] + text
-        seps = SEPARATOR_RUN.match(full).end()  # type: ignore[union-attr]
-        if seps == len(full) or separating(full):
-            if len(self._held) - at + len(text) <= _MAX_GROUP:
-                self._held += text
-                return ""
-            # too long for a group of markers: written as it came (an opener and separators
-            # between the gap's two sides: nothing there can join into a marker)
-            self._open_at = self._prefix_at = -1
-            self._gap = False
-            return text
-        self._open_at = -1
-        if full[seps] == OPENERS[self._held[at]]:
-            self._held = self._held[:at].rstrip(" \t")
-            return full[seps + 1 :]
-        # the lead-in words stay, as written: "(see [9] d)" and "(see<CIT 9 /> d)" -> "(see d)"
-        lead = self._gap_lead or (" " if any(c in " \t" for c in full[:seps]) else "")
-        self._held = self._held[: at + 1 + words] + (lead if words else "")
-        self._prefix_at = -1  # the line has content: the opener
-        return full[seps:]
 
     def _release_held(self) -> None:
         """At the end: what is held and not only spaces is written (an empty line goes)."""
@@ -370,22 +363,29 @@ class ResolvedText:
             self._sep_spare = ""
         opened = self._gap and self._open_at >= 0
         if opened:
-            # "([9], [1])": the citation follows the opener (and its lead-in words), without
-            # the removed separators: "(see [9], [1])" -> "(see [^1])"
-            self._held = self._held[: self._open_at + 1 + self._open_words]
+            kept = self._open_at + 1 + self._open_words
+            if only_separators(self._held[kept:]):
+                # "([9], [1])": the citation follows the opener (and its lead-in words),
+                # without the removed separators: "(see [9], [1])" -> "(see [^1])"
+                broke = "\n" in self._held[kept:] or "\r" in self._held[kept:]
+                self._held = self._held[:kept]
+            else:
+                opened = False  # "(see [9] an [1])": the writer's "an" stays, as in "[9] an [1]"
         if adjacent or opened:
             lead = self._gap_lead if opened and self._open_words else ""
+            if opened and not lead and self._open_words and broke:
+                lead = " "  # "(see" / "[9], [1])": the line break was a space between words
         elif not lead and self._gap:
             lead = self._gap_lead  # "fact [9][1]": the citation keeps the space before the run
-        if (
-            not lead
-            and not self._held
-            and self._pieces
-            and (self._pieces[-1][-1] == "[" or trailing_backslashes(self._pieces) % 2)
-        ):
-            # "[" before "[^n]" would double its bracket ("[[[1]]]" must not become the one
-            # marker "[[^1]]"), and an odd backslash would escape it
-            lead = "\u200b"
+        if not lead and not self._held and self._pieces:
+            if self._pieces[-1][-1] == "[":
+                # "[" before "[^n]" would double its bracket ("[[[1]]]" must not become the one
+                # marker "[[^1]]")
+                lead = "\u200b"
+            elif trailing_backslashes(self._pieces) % 2:
+                # an odd backslash would escape the "[": one more escapes the backslash, which
+                # reads as written ("a\\【2】" -> "a\\\\[^1]"); after a gap, _unglue separates
+                lead = "\u200b" if self._gap else "\\"
         if len(shown) == 1:
             self._text(lead + _footnote(shown[0]))
         else:

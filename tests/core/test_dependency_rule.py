@@ -14,6 +14,7 @@ CORE = [
     "bot.markers",
     "bot.marker_parse",
     "bot.marker_lines",
+    "bot.marker_groups",
     "bot.marker_keys",
     "bot.source_mentions",
     "bot.resolver",

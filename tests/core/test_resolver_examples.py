@@ -174,7 +174,7 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     ('A [[source[9] key="x"]] B.', 'A [[source\u200b key="x"]] B.', [], ["out_of_range"]),
     ("A [cite [9]: 2] (x [9]) B.", "A [cite\u200b: 2] (x) B.", [], ["out_of_range"] * 2),
     # a removal at a line start spells no list item: its continuation stays code, as read
-    ("[9]    - item [2]\n\n\t[1]", "\u200b- item [^1]\n\n\t[1]", [2], ["out_of_range"]),
+    ("[9]    - item [2]\n\n\t[1]", "\\- item [^1]\n\n\t[1]", [2], ["out_of_range"]),
     # a line left empty by a removal goes with its line break, CRLF too (streamed "\r" alone)
     ("a\r\n[9]\r\nb", "a\r\nb", [], ["out_of_range"]),
     ("a\r\n[9]\r[1] x", "a\r\n\r[^1] x", [1], ["out_of_range"]),
