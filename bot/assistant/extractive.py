@@ -13,7 +13,8 @@ The record each table's search finds the question is most about (see
 table as a whole gets the table's first records as a list instead; sentences follow a named
 record only when they hold a question word its line lacks. A follow-up in a
 conversation is answered by its own words, the earlier questions' words weighing less (see
-:mod:`bot.assistant.follow_up`).
+:mod:`bot.assistant.follow_up`). Marker-like text the question carries ("[1]", ``<source id="2">``)
+is no question word (see :mod:`bot.assistant.extractive_question`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 
 from bot.assistant.cited_lines import CODE_SPAN, with_marker
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key, written
+from bot.assistant.extractive_missing import asks_what_is_missing
+from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
     RecordPick,
     pick_records,
@@ -35,7 +38,7 @@ from bot.assistant.extractive_records import (
 from bot.assistant.extractive_sentences import sentences_of
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
-from bot.knowledge.cjk import CJK_RUN, has_cjk
+from bot.knowledge.cjk import CJK_RUN
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
 
@@ -48,8 +51,9 @@ _SIGNPOST = re.compile(
     r"|read the\b|see the\b",
     re.I,
 )
-# words that greet or thank ("Hi! Slack?"): never what a question is about
-_COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry", "cheers"})
+
+# a code span that is one "name:name" (letters first on both sides, so not "localhost:8000")
+_SCOPE_NAME = re.compile(r"(`+)\s*[A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*\s*\1")
 
 
 @dataclass(frozen=True)
@@ -80,10 +84,14 @@ class _Evidence:
 def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
     """The sentence's terms and the ``compounds`` it writes, without the words of code that is
     markup or a URL: the "data" of ``<script … data-citecast>`` says nothing about where data is
-    stored."""
+    stored. A permission or scope name (`app_mentions:read`) is a name, not prose: its words
+    count only as a compound the question writes, so "Can citecast read PDF files?" is not
+    answered by the Slack scopes sentence."""
+    prose = sentence
     if "`" in sentence:
         sentence = CODE_SPAN.sub(_code_words, sentence)
-    return _terms(sentence) | written(compounds, sentence)
+        prose = _SCOPE_NAME.sub(" ", sentence)
+    return _terms(prose) | written(compounds, sentence)
 
 
 def _code_words(match: re.Match[str]) -> str:
@@ -282,6 +290,7 @@ class ExtractiveBackend:
 
     async def generate(self, turn: Turn) -> AsyncIterator[str]:
         """Yield the answer sentence by sentence, each carrying its marker."""
+        turn = plain_turn(turn)
         found = await self._evidence(turn)
         terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the
@@ -301,7 +310,7 @@ class ExtractiveBackend:
         if chosen and lines and not records.listing:
             lacking = frozenset(map(term_key, asked)) - records_cover(records, asked)
             chosen = [c for c in chosen if lacking & (c.terms | c.topic)]
-        if chosen and not lines and await _asks_what_is_missing(turn, explained):
+        if chosen and not lines and await asks_what_is_missing(turn, explained):
             chosen = []
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
@@ -350,27 +359,6 @@ class ExtractiveBackend:
         return (
             await asyncio.to_thread(turn.toolbox.fetch, "search_docs", query, turn.audience)
         ).sources
-
-
-async def _asks_what_is_missing(turn: Turn, covered: frozenset[str]) -> bool:
-    """Whether at most one of the question's own words, and not all, is anywhere the viewer
-    may read (``covered`` by the passages, or held by any passage or record table): "What is
-    the meaning of life?" is not answered by a sentence that "means" something. A compound
-    counts as its words: a passage that writes "1.4.2" holds three words of "What is new in
-    1.4.2?", in their order."""
-    own = [term for term in answer_terms(turn.question) if term not in _COURTESY]
-    # a CJK "word" is a cut of a run without spaces, which may span a question word ("多长")
-    unsure = [term for term in own if term_key(term) not in covered and not has_cjk(term)]
-    total = sum(len(term.split()) for term in own)
-    known = total - sum(len(term.split()) for term in unsure)
-    for term in unsure:
-        if known > 1:
-            break
-        # a search for a compound also finds its parts ("1.4.2" finds "wait 1 second, then 2"):
-        # one that no passage the question found writes is not known
-        if not is_compound(term):
-            known += await turn.toolbox.holds(term, turn.audience)
-    return known <= 1 and known < total
 
 
 def _joiner(previous: str, line: str) -> str:

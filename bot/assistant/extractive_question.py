@@ -1,0 +1,37 @@
+"""The question as the built-in answerer reads it: without marker-like text a user pasted.
+
+A question that carries "[1][2][3]" or ``<source id="2">`` (copied from an answer, or trying
+the answerer out) asks the same as without them; read as question words, their numbers would
+find the sentences that merely hold a 1, a 2 or a 3 ("it waits 1 second, then 2, then 4").
+Only what looks like a citation goes: a bracketed number of one or two digits (a list or range
+of them, after an optional caret or word: "[^1]", "[1, 2]", "[source 2]"), its full-width form
+"【1】", and citation tags (``<cite>``, ``<citation>``, ``<source>``, ``<ref>``, ``<sup>``) with
+a number inside; "error 429", "[429]" and "<script>" stay.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from bot.assistant.turn import Turn
+
+_NUMBERS = r"\d{1,2}(?:\s*[,;\-–]\s*\d{1,2})*"
+_MARKER = re.compile(
+    rf"\[\^?\s*(?:[A-Za-z]+\s*:?\s*)?{_NUMBERS}\s*\]"
+    rf"|【\s*{_NUMBERS}\s*】"
+    rf"|<(cite|citation|source|ref|sup)\b[^<>]*>\s*(?:{_NUMBERS})?\s*</\1\s*>"
+    r"|</?(?:cite|citation|source|ref|sup)\b[^<>]*>",
+    re.I,
+)
+
+
+def plain_question(text: str) -> str:
+    """``text`` with each marker-like part replaced by a space."""
+    return _MARKER.sub(" ", text)
+
+
+def plain_turn(turn: Turn) -> Turn:
+    """``turn`` with its question and the earlier questions of its history made plain."""
+    history = [replace(e, question=plain_question(e.question)) for e in turn.history]
+    return replace(turn, question=plain_question(turn.question), history=history)
