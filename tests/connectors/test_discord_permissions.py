@@ -19,7 +19,12 @@ from tests.connectors.test_discord_harness import (
     stop_harness,
 )
 from tests.fakes.answerer import GatedAnswerer, ScriptedAnswerer
-from tests.fakes.discord_access import EMBED_LINKS, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
+from tests.fakes.discord_access import (
+    EMBED_LINKS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+)
 from tests.fakes.discord_api import FakeDiscord
 
 __all__ = ["harness"]
@@ -79,13 +84,21 @@ async def test_where_the_bot_may_not_post_nothing_is_computed_or_tried(
         await stop_harness(h)
 
 
+@pytest.mark.parametrize(
+    ("permission", "said"),
+    [
+        (SEND_MESSAGES, ["Missing Permissions (50013)", "Send Messages"]),
+        # every answer is a reply, which Discord refuses without it (160002)
+        (READ_MESSAGE_HISTORY, ["Read Message History"]),
+    ],
+)
 async def test_a_refusal_the_cache_did_not_foresee_is_one_line_and_no_apology(
-    harness: Harness, caplog: pytest.LogCaptureFixture
+    harness: Harness, caplog: pytest.LogCaptureFixture, permission: int, said: list[str]
 ) -> None:
     # the overwrite changed on Discord and the bot has not heard yet: it tries, once
     h = harness
     h.use([GUIDE], "Use pip [1].")
-    deny(h.fake, h.world.general, SEND_MESSAGES)
+    deny(h.fake, h.world.general, permission)
     question = h.fake.user_message(h.world.general, h.world.alice, "install?", mention_bot=True)
     with caplog.at_level(logging.INFO):
         await h.deliver(question)
@@ -93,8 +106,7 @@ async def test_a_refusal_the_cache_did_not_foresee_is_one_line_and_no_apology(
     assert len(messages) == 1  # the answer; no apology into the same refusal
     (record,) = [r for r in our_records(caplog) if r.levelno >= logging.WARNING]
     assert record.exc_info is None
-    assert "Missing Permissions (50013)" in record.getMessage()
-    assert "Send Messages" in record.getMessage()
+    assert all(words in record.getMessage() for words in said), record.getMessage()
     (turn,) = h.store.turns(f"discord:{h.world.general}:{question['id']}")
     assert turn.status == "failed"
 

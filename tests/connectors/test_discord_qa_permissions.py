@@ -1,7 +1,8 @@
 """Read Message History: Discord refuses a bot's reply without it (403, code 160002), and every
 answer, part and notice the bot sends is a reply. Where the bot lacks it (as its cache knows),
 nothing is computed or tried, and one log line names the channel and the permission; where
-Discord refuses anyway, that is one line too, without a traceback or an apology.
+Discord refuses anyway, that is one line too, without a traceback or an apology (tested with
+the other refusals in test_discord_permissions.py).
 
 Attach Files: where the bot's cache says it may not attach, cited files are named (or linked)
 at once rather than sent for Discord to refuse with a 403 each time."""
@@ -17,14 +18,12 @@ import pytest
 from bot.models import Source
 from tests.connectors.test_discord_files import manual
 from tests.connectors.test_discord_harness import (
-    Harness,
     World,
     harness,
     start_harness,
     stop_harness,
 )
 from tests.connectors.test_discord_permissions import deny, our_records, posts_to
-from tests.fakes.answerer import ScriptedAnswerer
 from tests.fakes.discord_access import ATTACH_FILES, READ_MESSAGE_HISTORY
 from tests.fakes.discord_api import FakeDiscord
 
@@ -60,25 +59,6 @@ async def test_without_read_message_history_nothing_is_computed_and_one_line_say
         assert record.getMessage().endswith("the bot lacks Read Message History there")
     finally:
         await stop_harness(h)
-
-
-async def test_a_reply_refused_for_read_message_history_is_one_line_and_no_apology(
-    harness: Harness, caplog: pytest.LogCaptureFixture
-) -> None:
-    # the overwrite changed on Discord and the bot has not heard yet: it tries, once
-    h = harness
-    h.connector.services.assistant = ScriptedAnswerer([GUIDE], "Use pip [1].")
-    deny(h.fake, h.world.general, READ_MESSAGE_HISTORY)
-    question = h.fake.user_message(h.world.general, h.world.alice, "install?", mention_bot=True)
-    with caplog.at_level(logging.INFO):
-        await h.deliver(question)
-    messages = [p for p in posts_to(h, h.world.general) if p[1].endswith("/messages")]
-    assert len(messages) == 1  # the answer; no apology into the same refusal
-    (record,) = [r for r in our_records(caplog) if r.levelno >= logging.WARNING]
-    assert record.exc_info is None
-    assert "Read Message History" in record.getMessage()
-    (turn,) = h.store.turns(f"discord:{h.world.general}:{question['id']}")
-    assert turn.status == "failed"
 
 
 async def test_without_attach_files_known_the_files_are_named_without_a_refusal(
