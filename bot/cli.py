@@ -84,17 +84,68 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+STRAY_VALUE_HINTS = {
+    "ask": 'put the whole question in quotes: citecast ask "How do I install it?"',
+    "render": "the Answer JSON goes on stdin: citecast render < A.json",
+    "resolve": "the raw answer goes on stdin: citecast resolve --sources S.json < raw.txt",
+    "preview": "name the Answer file with --answer: citecast preview --answer A.json",
+}
+"""What a command says about a value it has no place for: people type a file name after
+``render``, or a question without its quotes."""
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            command: argparse.ArgumentParser = action.choices[name]
+            return command
+    return parser
+
+
+def unrecognized_message(command: argparse.ArgumentParser, name: str, extras: list[str]) -> str:
+    """``unrecognized arguments: --chanel slack (did you mean --channel?)`` for ``extras``.
+
+    Each misspelt option is named with the command's closest option, as a misspelt config key
+    is; a stray value (``citecast render A.json``) says where that command's input goes.
+    """
+    import difflib
+
+    known = [option for option in command._option_string_actions if option.startswith("--")]
+    hints: list[str] = []
+    after_option = False
+    for extra in extras:
+        hint = None
+        if extra.startswith("-") and len(extra) > 1:
+            guess = difflib.get_close_matches(extra.partition("=")[0], known, n=1, cutoff=0.6)
+            hint = f"did you mean {guess[0]}?" if guess else None
+        elif not after_option:  # not the value of a misspelt option (`--chanel slack`)
+            hint = STRAY_VALUE_HINTS.get(name)
+        after_option = extra.startswith("-") and "=" not in extra
+        if hint and hint not in hints:
+            hints.append(hint)
+    message = "unrecognized arguments: " + " ".join(extras)
+    return message + (f" ({'; '.join(hints)})" if hints else "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecast`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return 2
+    name: str | None = None
     try:
+        # Ctrl-C while the command modules are still importing is an interrupt like any other
+        # (status 130, nothing on stderr), not a traceback through importlib.
+        parser = build_parser()
+        args, extras = parser.parse_known_args(argv)
+        name = getattr(args, "command", None)
+        if extras:
+            # argparse would name the top-level parser and its usage, not the command's
+            command = _command_parser(parser, name) if name else parser
+            command.error(unrecognized_message(command, name or "", extras))
+        if not name:
+            parser.print_help()
+            return 2
         return int(args.run(args))
     except CitecastError as exc:
-        print(f"citecast {args.command}: {exc}", file=sys.stderr)
+        print(f"citecast {name}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -35,9 +35,10 @@ _QUIET_CASES = 200
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``citecast eval``."""
-    parser.add_argument("data", type=Path, help="JSONL file of cases")
+    # paths stay text until checked: Path("") is ".", and "" must be refused, not read as a folder
+    parser.add_argument("data", help="JSONL file of cases")
     parser.add_argument("--runs", type=int, default=1, help="answers per question case (default 1)")
-    parser.add_argument("--out", type=Path, help="also write an HTML report here")
+    parser.add_argument("--out", help="also write an HTML report here")
     parser.add_argument(
         "--threshold", type=float, help="support threshold (default: grounding.threshold)"
     )
@@ -61,18 +62,24 @@ def run(args: argparse.Namespace) -> int:
     from bot.resolver import ResolvePolicy
     from bot.support import scorer_factory
 
+    if not args.data.strip():  # an unset "$DATA"
+        raise ValidationError("empty data path; name a JSONL file of cases")
+    if args.out is not None and not args.out.strip():
+        raise ValidationError("--out: empty path; name the HTML file to write")
+    data = Path(args.data)
+    out = None if args.out is None else Path(args.out)
     if args.runs < 1:
         raise ValidationError("--runs must be at least 1")
     settings = load_settings(args.config)
     threshold = settings.grounding.threshold if args.threshold is None else args.threshold
     if not 0.0 <= threshold <= 1.0:
         raise ValidationError("--threshold must be between 0 and 1")
-    if args.out:
-        if args.out.resolve() == args.data.resolve():
+    if out is not None:
+        if out.resolve() == data.resolve():
             # the report would overwrite the data set it measured
-            raise ValidationError(f"--out {args.out} is the data file itself")
-        check_writable(args.out)
-    cases = load_cases(args.data)
+            raise ValidationError(f"--out {out} is the data file itself")
+        check_writable(out)
+    cases = load_cases(data)
     scorer = scorer_factory(settings.grounding.backend)
     policy = ResolvePolicy(
         numbering=settings.resolve.numbering,
@@ -98,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             # a record ("products/P-100") is not in the index; its table is checked, not its row
             return source_id.partition("/")[0] in tables or index.source(source_id) is not None
 
-        check_known_sources(args.data, cases, known)
+        check_known_sources(data, cases, known)
         assistant = Assistant.from_settings(settings, records)
 
         async def ask_assistant(
@@ -139,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     with console.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
         print_table(results, console, args.runs)
     write_stdout(capture.get())
-    if args.out:
-        write_html(results, args.out, threshold)
-        Console(stderr=True).print(f"report written to {args.out}", markup=False, highlight=False)
+    if out is not None:
+        write_html(results, out, threshold)
+        Console(stderr=True).print(f"report written to {out}", markup=False, highlight=False)
     return 0

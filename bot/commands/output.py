@@ -19,9 +19,14 @@ MAX_INPUT_BYTES = 50_000_000
 """Input larger than this (stdin, ``preview --answer``) is refused: it is read whole into
 memory, and no answer is near it (``render < /dev/zero`` would fill the memory)."""
 
+BOM = "\ufeff"
+"""A UTF-8 byte order mark, as Notepad and Windows PowerShell write it at the start of a file or
+a pipe: never part of an answer, and JSON with it in front would not parse."""
+
 
 def read_stdin() -> str:
-    """All of stdin as UTF-8 text; ValidationError when it is not UTF-8 or too large.
+    """All of stdin as UTF-8 text, without a leading byte order mark; ValidationError when it is
+    not UTF-8 or too large.
 
     Read as bytes: under the C/POSIX locale Python decodes stdin with ``surrogateescape``, so a
     stray ``\\xff`` would pass through as a lone surrogate and reach the output unnoticed.
@@ -30,18 +35,27 @@ def read_stdin() -> str:
 
     if sys.stdin is None:  # started with stdin closed (`<&-`)
         raise ValidationError("no input: stdin is closed")
+    if sys.stdin.isatty():
+        # run bare at a prompt (`citecast render`), the command would seem to hang
+        print(
+            "citecast: reading the input from the terminal; paste it, then press Ctrl-D "
+            "(or give a file: < FILE)",
+            file=sys.stderr,
+        )
     buffer = getattr(sys.stdin, "buffer", None)
     raw = buffer.read(MAX_INPUT_BYTES + 1) if buffer is not None else sys.stdin.read()
     if len(raw) > MAX_INPUT_BYTES:
         raise ValidationError(f"stdin: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
     try:
-        return raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as exc:
         raise ValidationError(f"stdin: not valid UTF-8: {exc.reason}") from None
+    return text.removeprefix(BOM)
 
 
 def read_file(path: str) -> str:
-    """The UTF-8 text of the file at ``path``; ValidationError naming it otherwise."""
+    """The UTF-8 text of the file at ``path`` (a leading byte order mark dropped); ValidationError
+    naming it otherwise."""
     from bot.errors import ValidationError
 
     try:
@@ -49,7 +63,7 @@ def read_file(path: str) -> str:
             raw = handle.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
             raise ValidationError(f"{path}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix(BOM)
     except (OSError, UnicodeDecodeError) as exc:
         raise ValidationError(f"cannot read {path}: {exc}") from None
 

@@ -16,13 +16,16 @@ examples:
   citecast preview                              write preview.html from the sample answer
   citecast resolve --sources s.json < raw.txt > answer.json
   citecast preview --answer answer.json --out answer.html
+  citecast resolve --sources s.json < raw.txt | citecast preview --answer - --out - > page.html
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the command's options."""
     parser.add_argument("--answer", metavar="A.json", help="Answer JSON file ('-' for stdin)")
-    parser.add_argument("--out", default="preview.html", help="output file (default: preview.html)")
+    parser.add_argument(
+        "--out", default="preview.html", help="output file ('-' for stdout; default: preview.html)"
+    )
     parser.add_argument("--public-base-url", help="base URL of this deployment")
 
 
@@ -42,7 +45,12 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError("--answer: empty path; name an Answer JSON file, or - for stdin")
     if not args.out.strip():
         raise ValidationError("--out: empty path; name the HTML file to write")
-    if args.answer not in (None, "-") and Path(args.out).resolve() == Path(args.answer).resolve():
+    to_stdout = args.out == "-"  # as --answer - reads stdin; not a file named "-"
+    if (
+        args.answer not in (None, "-")
+        and not to_stdout
+        and Path(args.out).resolve() == Path(args.answer).resolve()
+    ):
         # the page would overwrite the answer it shows, as `citecast eval` refuses for its data
         raise ValidationError(f"--out {args.out} is the --answer file itself")
     if args.answer:
@@ -51,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         answer = sample_answer()
     page = preview_page(answer, RenderContext(public_base_url=args.public_base_url))
+    if to_stdout:
+        write_stdout(page)
+        return 0
     out = Path(args.out)
     try:
         out.write_text(page, encoding="utf-8")

@@ -59,6 +59,28 @@ def check_base_url(url: str | None) -> None:
         raise ValidationError(f"--public-base-url {problem}")
 
 
+def check_turn_key(key: str | None, base_url: str | None) -> None:
+    """Refuse a ``--turn-key`` no link could be built with: without ``--public-base-url`` it
+    would do nothing, and a whole share_url or a mistyped key would give a link to no page."""
+    import re
+
+    from bot.errors import ValidationError
+
+    if key is None:
+        return
+    if base_url is None:
+        raise ValidationError("--turn-key needs --public-base-url: the link is built on it")
+    if "/turns/" in key:
+        raise ValidationError(
+            f"--turn-key takes the end of the share_url (the part after /turns/), not {key!r}"
+        )
+    # FileSigner.turn_key: the turn id, a dash and its URL-safe base64 signature
+    if not re.fullmatch(r"[0-9]+-[A-Za-z0-9_-]+", key):
+        raise ValidationError(
+            f"--turn-key must look like 7-AbC123 (turn id, dash, key), not {key!r}"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     """Render stdin's Answer; print the payload JSON."""
     import dataclasses
@@ -70,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from renderers.base import RenderContext, capabilities_for
 
     check_base_url(args.public_base_url)
+    check_turn_key(args.turn_key, args.public_base_url)
     viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
     answer, tokens = read_answer(read_stdin(), "stdin")
     settings = load_settings(args.config)

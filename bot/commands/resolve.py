@@ -82,7 +82,7 @@ def load_sources(path: str) -> list[Source]:
     if len(raw) > MAX_SOURCES_BYTES:
         raise ValidationError(f"{path}: larger than {MAX_SOURCES_BYTES // 1_000_000} MB")
     try:
-        data: Any = json.loads(raw.decode("utf-8"))
+        data: Any = json.loads(raw.decode("utf-8-sig"))  # as Notepad saves it, BOM first
     except UnicodeDecodeError as exc:
         raise ValidationError(f"{path}: cannot read: {exc}") from None
     except json.JSONDecodeError as exc:

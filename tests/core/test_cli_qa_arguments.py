@@ -1,0 +1,79 @@
+"""Mistyped command lines: the command's own usage, its closest option, where input goes."""
+
+from __future__ import annotations
+
+import pytest
+
+import bot.cli
+from bot.cli import main
+
+
+def _error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """The stderr of ``citecast ARGV``, which must stop with argparse's status 2."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    return err
+
+
+def test_misspelt_option_is_named_with_the_commands_usage_and_closest_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    err = _error(capsys, ["render", "--chanel", "slack"])
+    assert err.startswith("usage: citecast render ")
+    assert err.splitlines()[-1] == (
+        "citecast render: error: unrecognized arguments: --chanel slack (did you mean --channel?)"
+    )
+
+
+def test_misspelt_flag_and_option_with_equals_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _error(capsys, ["report", "--jsn"])
+    assert err.splitlines()[-1].endswith("unrecognized arguments: --jsn (did you mean --json?)")
+    err = _error(capsys, ["preview", "--anwser=A.json"])
+    assert err.splitlines()[-1] == (
+        "citecast preview: error: unrecognized arguments: --anwser=A.json (did you mean --answer?)"
+    )
+
+
+def test_file_name_after_render_says_the_answer_goes_on_stdin(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    err = _error(capsys, ["render", "--channel", "slack", "answer.json"])
+    assert err.splitlines()[-1] == (
+        "citecast render: error: unrecognized arguments: answer.json "
+        "(the Answer JSON goes on stdin: citecast render < A.json)"
+    )
+
+
+def test_question_without_quotes_says_to_quote_it(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _error(capsys, ["ask", "How", "do", "I", "install", "it?"])
+    assert err.splitlines()[-1] == (
+        "citecast ask: error: unrecognized arguments: do I install it? "
+        '(put the whole question in quotes: citecast ask "How do I install it?")'
+    )
+
+
+def test_unknown_option_without_a_command_is_an_error_not_the_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    err = _error(capsys, ["--bogus"])
+    assert err.splitlines()[-1] == "citecast: error: unrecognized arguments: --bogus"
+
+
+def test_ctrl_c_while_the_commands_load_is_status_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted() -> list[tuple[str, object]]:
+        # Ctrl-C arrives while the command modules are imported (the first few tenths of a
+        # second of every command)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bot.cli, "_command_modules", interrupted)
+    try:
+        code = main(["report"])
+    except KeyboardInterrupt:  # escaping, it would stop the whole test run
+        pytest.fail("KeyboardInterrupt escaped citecast's main()")
+    assert code == 130
+    assert capsys.readouterr() == ("", "")
