@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bot.listening import listen as listen  # the web port's socket; re-exported
@@ -100,13 +100,17 @@ def _exit_at_once(sig: int) -> None:
     os._exit(128 + sig)
 
 
-def build_server(app: Starlette, config: uvicorn.Config) -> uvicorn.Server:
+def build_server(
+    app: Starlette, config: uvicorn.Config, on_started: Callable[[], None] | None = None
+) -> uvicorn.Server:
     """A uvicorn server that stops as ``citecast serve`` promises.
 
     Unlike plain uvicorn: a first SIGINT/SIGTERM begins stopping every connector at once (the
     app's ``begin_shutdown``) while open HTTP responses finish, and is not raised again once
     stopped, so a graceful stop exits with status 0 after the store is closed; a second
-    signal of either kind exits at once.
+    signal of either kind exits at once. ``on_started`` runs once the server listens with
+    these handlers in place: a Ctrl-C sent when it says so (the "listening on" line) is
+    always a graceful stop, never one that lands while the server is still starting.
     """
     import uvicorn
 
@@ -123,6 +127,11 @@ def build_server(app: Starlette, config: uvicorn.Config) -> uvicorn.Server:
             finally:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if on_started is not None and self.started:
+                on_started()
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             if self.should_exit:
@@ -275,10 +284,15 @@ def run(args: argparse.Namespace) -> int:
             )
         for warning in exposure_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)
-        logging.getLogger("citecast").info(
-            "citecast listening on %s (Ctrl-C to stop)", address(host, listener)
+        where = address(host, listener)
+        server = build_server(
+            app,
+            config,
+            on_started=lambda: logging.getLogger("citecast").info(
+                "citecast listening on %s (Ctrl-C to stop)", where
+            ),
         )
-        run_server(app, build_server(app, config), listener)
+        run_server(app, server, listener)
     finally:
         if listener is not None:
             listener.close()
