@@ -6,7 +6,10 @@ resulting tree (a list of mistune AST tokens, plain dicts). The ``citation`` inl
 definition line is never produced by the resolver, so there is no footnote plugin.
 
 Raw HTML the answer contains stays in the tree as ``inline_html``/``block_html`` tokens; every
-renderer shows those as literal text (escaped for its target), never as markup.
+renderer shows those as literal text (escaped for its target), never as markup. A ``[^n]`` inside
+an HTML block is still a citation: such a ``block_html`` token keeps its ``raw`` and gets
+``children``, its raw text cut into ``inline_html`` pieces around ``citation`` tokens (see
+:func:`html_block_pieces`).
 
 :func:`split_blocks` cuts markdown text into top-level chunks that parse the same way alone as
 they do together; the streaming renderer uses it to render each completed block only once.
@@ -55,7 +58,55 @@ def parse(text: str) -> list[Token]:
     """Parse CommonMark ``text`` into top-level block tokens (``blank_line`` tokens removed)."""
     tokens = _PARSER(text)
     assert isinstance(tokens, list)
+    if "<" in text and "[^" in text:
+        _cite_in_html_blocks(tokens)
     return [t for t in tokens if t.get("type") != "blank_line"]
+
+
+# the citation rule's number, without the "!" (an HTML block has no images to tell apart)
+_HTML_CITATION = re.compile(r"\[\^([1-9][0-9]{0,4})\]")
+
+
+def _cite_in_html_blocks(tokens: list[Token]) -> None:
+    """Give each ``block_html`` token holding ``[^n]`` its pieces as ``children``.
+
+    The parser reads an HTML block as one raw string ("<pre>" unclosed runs to the end of the
+    answer), so its citations would show as raw markers and their sources go missing; as
+    children, every walker that looks for citations finds them.
+    """
+    for token in tokens:
+        if token["type"] == "block_html":
+            raw = str(token.get("raw", ""))
+            if _HTML_CITATION.search(raw):
+                token["children"] = _html_pieces(raw)
+        elif token.get("children"):
+            _cite_in_html_blocks(token["children"])
+
+
+def _html_pieces(raw: str) -> list[Token]:
+    pieces: list[Token] = []
+    start = 0
+    for m in _HTML_CITATION.finditer(raw):
+        if m.start() > start:
+            pieces.append({"type": "inline_html", "raw": raw[start : m.start()]})
+        pieces.append({"type": "citation", "attrs": {"n": int(m.group(1))}})
+        start = m.end()
+    if start < len(raw):
+        pieces.append({"type": "inline_html", "raw": raw[start:]})
+    return pieces
+
+
+def html_block_pieces(token: Token) -> list[Token]:
+    """What the ``block_html`` ``token`` shows, surrounding whitespace dropped: ``inline_html``
+    pieces of its raw text (each writer shows them literally, as any raw HTML) and a
+    ``citation`` token for each ``[^n]`` in it."""
+    raw = str(token.get("raw", ""))
+    pieces = list(token.get("children") or [{"type": "inline_html", "raw": raw}])
+    if pieces[0]["type"] == "inline_html":
+        pieces[0] = {**pieces[0], "raw": str(pieces[0]["raw"]).lstrip()}
+    if pieces[-1]["type"] == "inline_html":
+        pieces[-1] = {**pieces[-1], "raw": str(pieces[-1]["raw"]).rstrip()}
+    return [p for p in pieces if p["type"] != "inline_html" or p["raw"]]
 
 
 def citations_in(tokens: list[Token]) -> list[int]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 
-from bot.markdown import Token
+from bot.markdown import Token, html_block_pieces
 from renderers.document import (
     cell_tokens,
     cited_numbers,
@@ -93,7 +93,7 @@ class HtmlWriter:
         if kind == "table":
             return self._table(token)
         if kind == "block_html":
-            return f"{self._tags['p']}{html_text(str(token.get('raw', '')).strip())}</p>"
+            return f"{self._tags['p']}{self.inline(html_block_pieces(token))}</p>"
         if "children" in token:
             return "".join(self.block(c) for c in children)
         return html_text(str(token.get("raw", "")))

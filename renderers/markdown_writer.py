@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.deeplinks import without_text_fragment
-from bot.markdown import Token, plain_text
+from bot.markdown import Token, html_block_pieces, plain_text
 from renderers.document import (
     cited_numbers,
     has_links,
@@ -132,11 +132,7 @@ class MarkdownWriter:
         kind = token["type"]
         children = token.get("children") or []
         if kind in ("paragraph", "block_text"):
-            text = _LINE_START.sub(_escape_line_start, self.inline(children))
-            if self._dialect == "discourse" and "]:" in text:
-                # a line opening "[^2]: …" would define footnote 2, not cite it
-                text = _FOOTNOTE_DEFINITION.sub(r"\1\\:", text)
-            return text
+            return self._lines(self.inline(children))
         if kind == "heading":
             level = int(token["attrs"]["level"])
             if self._dialect == "discord":
@@ -158,11 +154,18 @@ class MarkdownWriter:
         if kind == "block_html":
             # shown as text, like a paragraph: an unclosed "<pre>" makes the rest of the answer
             # one HTML block, whose "# " or "- " lines must not become headings or bullets
-            text = escape_text(str(token.get("raw", "")).strip(), self._dialect)
-            return _LINE_START.sub(_escape_line_start, text)
+            return self._lines(self.inline(html_block_pieces(token)))
         if children:
             return "\n\n".join(self.block(c) for c in children)
         return escape_text(str(token.get("raw", "")), self._dialect)
+
+    def _lines(self, text: str) -> str:
+        """Rendered inline ``text`` whose lines cannot start a block (heading, list, quote)."""
+        text = _LINE_START.sub(_escape_line_start, text)
+        if self._dialect == "discourse" and "]:" in text:
+            # a line opening "[^2]: …" would define footnote 2, not cite it
+            text = _FOOTNOTE_DEFINITION.sub(r"\1\\:", text)
+        return text
 
     def _discord_quote(self, children: list[Token]) -> str:
         """A Discord quote: one level only, every line starting "> " (a quote inside it joins
@@ -247,14 +250,17 @@ class MarkdownWriter:
         for i, token in enumerate(tokens):
             kind = token["type"]
             children = token.get("children") or []
-            if kind == "text":
-                text = escape_text(html.unescape(str(token.get("raw", ""))), self._dialect)
+            if kind in ("text", "inline_html"):
+                raw = str(token.get("raw", ""))
+                # raw HTML is shown as written: its entities stay as they are
+                text = escape_text(html.unescape(raw) if kind == "text" else raw, self._dialect)
                 if text[:1] == "(" and i and tokens[i - 1]["type"] == "citation":
                     text = "\\" + text  # "[^1](TCP)" would be a link to "TCP", not a footnote
                 out.append(text)
             elif kind == "citation":
                 mark = self._cite(int(token["attrs"]["n"]))
-                if mark and i and tokens[i - 1]["type"] == "text" and ends_in_url(out[-1]):
+                after_text = i and tokens[i - 1]["type"] in ("text", "inline_html")
+                if mark and after_text and ends_in_url(out[-1]):
                     mark = " " + mark  # else the platform links the marker as part of the URL
                 out.append(mark)
             elif kind == "emphasis":
@@ -276,8 +282,6 @@ class MarkdownWriter:
                 out.append(" " if self._dialect == "discord" else "\n")
             elif kind == "linebreak":
                 out.append("\\\n" if self._dialect == "discourse" else "\n")
-            elif kind == "inline_html":
-                out.append(escape_text(str(token.get("raw", "")), self._dialect))
             elif children:
                 out.append(self.inline(children))
             else:

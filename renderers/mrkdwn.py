@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from bot.markdown import Token, plain_text
+from bot.markdown import Token, html_block_pieces, plain_text
 from renderers.document import (
     cited_numbers,
     has_links,
@@ -82,7 +82,7 @@ class MrkdwnWriter:
         if kind == "table":
             return self._table(token)
         if kind == "block_html":
-            return slack_literal(str(token.get("raw", "")).strip())
+            return self.inline(html_block_pieces(token))
         if children:
             return "\n".join(self.block(c, depth) for c in children)
         return slack_literal(str(token.get("raw", "")))

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.markdown import Token
+from bot.markdown import Token, html_block_pieces
 from renderers.base import EMPTY_ANSWER, Capabilities, CitationForm, RenderContext
 from renderers.document import Document, cell_tokens
 from renderers.escaping import (
@@ -119,7 +119,9 @@ class SlackBlocks:
             if kind == "table_cell":
                 children = cell_tokens(children)
             return one_line(self._writer.plain(children))
-        if kind in ("block_code", "block_html"):
+        if kind == "block_html":
+            return one_line(self._writer.plain(html_block_pieces(token)))
+        if kind == "block_code":
             return one_line(str(token.get("raw", "")))
         return " ".join(filter(None, (self.plain(c) for c in children)))
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable
 
-from bot.markdown import Token, plain_text
+from bot.markdown import Token, html_block_pieces, plain_text
 from renderers.document import cell_tokens, cited_numbers, list_shows_text, without_citations
 from renderers.escaping import ends_in_url, one_line, safe_url, visible
+
+# tokens that may end in a bare URL (an HTML block's raw pieces too: "<div>https://x[^1]")
+_TEXT_LIKE = ("text", "link", "inline_html")
 
 
 def quoted(blocks: Iterable[str], blank: str = ">") -> str:
@@ -63,7 +66,7 @@ class TextWriter:
                     rows.append(" | ".join(cells))
             return "\n".join(rows) if any(visible(r.replace("|", "")) for r in rows) else ""
         if kind == "block_html":
-            return str(token.get("raw", "")).strip()
+            return self.inline(html_block_pieces(token))
         if children:
             return "\n\n".join(self.block(c) for c in children)
         return str(token.get("raw", ""))
@@ -99,7 +102,7 @@ class TextWriter:
                 out.append(html.unescape(str(token.get("raw", ""))))
             elif kind == "citation":
                 mark = self._cite(int(token["attrs"]["n"]))
-                if mark and i and tokens[i - 1]["type"] in ("text", "link") and _bare(out[-1]):
+                if mark and i and tokens[i - 1]["type"] in _TEXT_LIKE and _bare(out[-1]):
                     mark = " " + mark  # a mail client would link "[1]" as part of the URL
                 out.append(mark)
             elif kind == "codespan":
