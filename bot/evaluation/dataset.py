@@ -6,8 +6,10 @@ markers and all) or a ``question`` to put to the configured assistant. Optional 
 - ``sources``: the turn's sources as Source JSON, registered in order (needed with ``answer``);
 - ``audience``: the viewer's groups (default ``["public"]``);
 - ``gold_citations``: the source ids a good answer cites;
-- ``labels``: hand-labelled support, ``{"claim": "...", "source": "<id>", "supported": true}``
-  (with a recorded answer, ``source`` must be one of the case's ``sources``).
+- ``labels``: hand-labelled support, ``{"claim": "...", "source": "<id>", "supported": true}``.
+
+With a recorded answer, gold ids and label sources must be among the case's ``sources``, and two
+sources may share an id only when they are the same source.
 
 Any other key is refused, so a misspelt one cannot silently leave its part out. The file may start
 with a UTF-8 byte order mark.
@@ -135,11 +137,21 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
     if not isinstance(raw_sources, list):
         raise ValidationError("sources must be a list")
     sources: list[Source] = []
+    first: dict[str, int] = {}
     for index, item in enumerate(raw_sources):
         try:
-            sources.append(Source.from_json(item))
+            source = Source.from_json(item)
         except ValidationError as exc:
             raise ValidationError(f"sources[{index}]: {exc}") from None
+        earlier = first.setdefault(source.id, index)
+        if earlier != index and sources[earlier] != source:
+            # The registry keeps the first source of an id, as it does in a turn: the second
+            # one's text would silently never be cited or scored.
+            raise ValidationError(
+                f"sources[{index}]: id {source.id!r} is also sources[{earlier}]'s, with other"
+                " content; give each source its own id"
+            )
+        sources.append(source)
     labels = data.get("labels") or []
     if not isinstance(labels, list):
         raise ValidationError("labels must be a list of {claim, source, supported} objects")
@@ -151,11 +163,14 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
     if answer is not None:
         # A recorded answer's labels can only name its own sources; any other id (a typo)
         # would be scored 0 against no passage and count as the scorer's mistake.
+        # Gold ids likewise: a typo could never be cited and would silently lower gold recall.
         known = {source.id for source in sources}
-        for index, label in enumerate(parsed):
-            if label.source not in known:
+        named = [(f"gold_citations[{i}]", s) for i, s in enumerate(gold or ())]
+        named += [(f"labels[{i}]", label.source) for i, label in enumerate(parsed)]
+        for where, source_id in named:
+            if source_id not in known:
                 raise ValidationError(
-                    f"labels[{index}]: source {label.source!r} is not among the case's sources"
+                    f"{where}: source {source_id!r} is not among the case's sources"
                 )
     return EvalCase(
         id=str(case_id if case_id not in (None, "") else default_id),

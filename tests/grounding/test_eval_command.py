@@ -179,3 +179,13 @@ def test_a_data_file_over_the_size_limit_is_refused_unread(
     cases = _case_file(tmp_path, "\n".join([line.replace('"a"', f'"a{i}"') for i in range(3)]))
     assert main(["eval", str(cases)]) == 2
     assert capsys.readouterr().err.startswith(f"citecast eval: {cases}: larger than ")
+
+
+def test_the_html_report_shows_the_gold_line_the_terminal_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.html"
+    assert main(["eval", str(SAMPLE), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "gold citations: precision 75.0%, recall 100.0%" in " ".join(printed.split())
+    assert "<p>Gold citations: precision 75.0%, recall 100.0%.</p>" in out.read_text()
