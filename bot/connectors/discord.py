@@ -14,11 +14,11 @@ anything goes wrong. Every message posted for a turn (answer parts, the apology)
 with its conversation, so a follow-up to any of them stays in that conversation however long
 it grows (see ``discord_history``). The bot ignores itself and every other bot.
 
-Where the bot may not post (by its cached permissions) it computes nothing and logs one line;
-a channel that refuses it anyway, or is deleted meanwhile, gets no apology (it would be refused
-too), nor does an answer someone deleted while it was being written. A question deleted while
-being answered takes the bot's replies so far with it. An edited question is answered again
-in the bot's own messages, also after a restart (see ``discord_edits``).
+Where the bot may not post (by its cached permissions, or a locked thread) it computes nothing
+and logs one line; a channel that refuses it anyway, or is deleted meanwhile, gets no apology,
+nor does an answer someone deleted while it was being written. A question deleted while being
+answered takes the bot's replies and notices with it, even one being sent. An edited question
+is answered again in the bot's own messages, also after a restart (see ``discord_edits``).
 """
 
 from __future__ import annotations
@@ -313,9 +313,16 @@ class DiscordConnector:
         if not question:
             empty = message.attachments or message.stickers
             hint = NO_WORDS if empty else settings.empty_question_message
-            notice = await notify(message, hint, settings)
-            if notice is not None and asked is not None:  # an edit that asks is answered here
-                asked.replies = [notice]
+            hinted: list[discord.Message] = []
+            try:
+                await notify(message, hint, settings, on_sent=hinted.append)
+            except asyncio.CancelledError:
+                if message.id not in self._withdrawn:
+                    raise
+                await withdraw(message.id, hinted, settings)  # the question went meanwhile
+            else:
+                if hinted and asked is not None:  # an edit that asks is answered here
+                    asked.replies = hinted
             return
         store = self.services.store
         conversation, history = await conversation_of(message, bot_id, settings, store)
@@ -334,9 +341,7 @@ class DiscordConnector:
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:
             if cut:  # else the asker never learns that the end was not read
-                notice = await notify(message, long_question_note(limit), settings)
-                if notice is not None:
-                    remember(notice)
+                await notify(message, long_question_note(limit), settings, on_sent=remember)
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
             reply = StreamedReply(
@@ -366,20 +371,17 @@ class DiscordConnector:
         except Exception as exc:  # the connector edge: whatever failed, the user hears of it
             log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
-            notice = await notify(message, settings.failure_message, settings)
-            if notice is not None:  # "try again" in reply to the apology continues too
-                remember(notice)
+            try:  # "try again" in reply to the apology continues too
+                await notify(message, settings.failure_message, settings, on_sent=remember)
+            except asyncio.CancelledError:  # not caught by the handler below
+                if message.id not in self._withdrawn:
+                    raise
+                await withdraw(message.id, posted, settings)
         except asyncio.CancelledError:
             store.finish_turn(turn_id, None, None, status="failed")
             if message.id not in self._withdrawn:
                 raise
-            # the question was deleted meanwhile: what was posted for it answers nothing
-            gone = await withdraw(posted, settings)
-            log.info(
-                "discord: %s was deleted while being answered; %d reply(ies) withdrawn",
-                message.id,
-                gone,
-            )
+            await withdraw(message.id, posted, settings)  # they answer nothing now
         finally:
             typing.cancel()
             if asked is not None and reply is not None:

@@ -9,23 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.discord_send import NO_PINGS, with_retries
+from bot.connectors.discord_send import NO_PINGS, created, with_retries
 from bot.errors import CitecastError
 
 log = logging.getLogger(__name__)
 
 
 async def notify(
-    message: discord.Message, text: str, settings: DiscordSettings
+    message: discord.Message,
+    text: str,
+    settings: DiscordSettings,
+    on_sent: Callable[[discord.Message], None] | None = None,
 ) -> discord.Message | None:
     """A short plain reply to ``message``; it never pings anyone.
 
     Returns the message sent, or None when it could not be sent (logged in one line).
+    ``on_sent`` is told of the message once it exists, also when the caller is cancelled while
+    it is being sent (the question was deleted), so that it is withdrawn like an answer.
     """
 
     async def send() -> discord.Message:
@@ -36,11 +41,18 @@ async def notify(
             mention_author=False,
         )
 
+    told = on_sent if on_sent is not None else _ignore
     try:
-        return await with_retries(send, settings, "sending a notice")
+        sent = await created(with_retries(send, settings, "sending a notice"), told)
     except CitecastError as exc:
         log.error("discord: could not send a notice to the user: %s", exc)
         return None
+    told(sent)
+    return sent
+
+
+def _ignore(sent: discord.Message) -> None:
+    """No one to tell of a notice."""
 
 
 async def show_typing(channel: discord.abc.Messageable) -> None:
@@ -62,8 +74,11 @@ async def keep_typing(channel: discord.abc.Messageable, interval: float) -> None
         await asyncio.sleep(interval)
 
 
-async def withdraw(posted: Sequence[discord.Message], settings: DiscordSettings) -> int:
-    """Delete the bot's messages in ``posted``; returns how many are gone (best effort)."""
+async def withdraw(
+    question_id: int, posted: Sequence[discord.Message], settings: DiscordSettings
+) -> int:
+    """Delete the bot's messages in ``posted`` for the deleted question ``question_id`` and log
+    one line; returns how many are gone (best effort)."""
     gone = 0
     for sent in posted:
         try:
@@ -71,4 +86,7 @@ async def withdraw(posted: Sequence[discord.Message], settings: DiscordSettings)
             gone += 1
         except CitecastError as exc:
             log.warning("discord: could not delete message %s: %s", sent.id, exc)
+    log.info(
+        "discord: %s was deleted while being answered; %d reply(ies) withdrawn", question_id, gone
+    )
     return gone

@@ -13,15 +13,18 @@ raise :class:`bot.errors.ChannelError` at once (a 4xx will not get better by ret
 message refused because of its files (413 too large, or 403 without Attach Files) raises
 :class:`FilesRefusedError`, so the caller can send the sources again without native files; a
 channel that takes nothing from the bot (403 Missing Access or Missing Permissions, a reply
-refused without Read Message History (160002), a DM the user closed (50007), 404 Unknown
-Channel) raises :class:`ChannelClosedError`, so the caller does not try an apology there too;
-a message of the bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator) raises
-:class:`MessageGoneError`.
+refused without Read Message History (160002), a DM the user closed (50007), a locked thread
+(160005, or 50083 when it is archived too), 404 Unknown Channel) raises
+:class:`ChannelClosedError`, so the caller does not try an apology there too; a message of the
+bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator) raises
+:class:`MessageGoneError`. :func:`created` finishes a send whose caller was cancelled, so that
+the message is not forgotten.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -50,6 +53,8 @@ UNKNOWN_CHANNEL = 10003
 CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
 CANNOT_REPLY = 160002  # a reply without Read Message History
+THREAD_ARCHIVED = 50083  # a locked thread that is archived too, without Manage Threads
+THREAD_LOCKED = 160005  # a locked thread, without Manage Threads
 
 
 class FilesRefusedError(ChannelError):
@@ -77,6 +82,11 @@ def _channel_closed(exc: discord.HTTPException, what: str) -> ChannelError | Non
         return ChannelClosedError(
             f"discord: {what} refused: {exc.text} ({exc.code}); the bot replies to every "
             "question, so it needs Read Message History there"
+        )
+    if exc.code in (THREAD_ARCHIVED, THREAD_LOCKED):
+        return ChannelClosedError(
+            f"discord: {what} refused: {exc.text} ({exc.code}); only members with Manage "
+            "Threads may post in a locked thread"
         )
     if exc.status == 403 and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
         return ChannelClosedError(
@@ -168,6 +178,25 @@ def message_kwargs(message: Mapping[str, Any]) -> dict[str, Any]:
 
 def suppresses_embeds(message: Mapping[str, Any]) -> bool:
     return bool(int(message.get("flags") or 0) & SUPPRESS_EMBEDS)
+
+
+async def created(
+    sending: Awaitable[discord.Message], on_late: Callable[[discord.Message], None]
+) -> discord.Message:
+    """The message ``sending`` creates, also when the caller is cancelled meanwhile.
+
+    A cancel (the question was deleted) can come while the request is in flight, after Discord
+    created the message: the request is finished anyway and ``on_late`` told of the message, so
+    that it is withdrawn with the rest instead of answering nothing (a failed send posted
+    nothing to withdraw). Without a cancel the message is returned as usual.
+    """
+    request = asyncio.ensure_future(sending)
+    try:
+        return await asyncio.shield(request)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            on_late(await request)
+        raise
 
 
 async def send_message(

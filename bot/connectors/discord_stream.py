@@ -26,7 +26,6 @@ was deleted since is replaced by a new message.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -42,6 +41,7 @@ from bot.connectors.discord_send import (
     SUPPRESS_EMBEDS,
     FilesRefusedError,
     MessageGoneError,
+    created,
     edit_message,
     file_batches,
     send_message,
@@ -145,19 +145,9 @@ class StreamedReply:
         )
 
     async def _created(self, sending: Awaitable[discord.Message]) -> discord.Message:
-        """The message ``sending`` creates, also when this answer is cancelled meanwhile.
-
-        A cancel (the question was deleted) can come while the request is in flight, after
-        Discord created the message: the request is finished anyway and ``on_posted`` told of
-        the message, so that it is withdrawn with the rest instead of answering nothing.
-        """
-        request = asyncio.ensure_future(sending)
-        try:
-            return await asyncio.shield(request)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):  # a failed send posted nothing to withdraw
-                self._tell(await request)
-            raise
+        """The message ``sending`` creates; one created after this answer was cancelled is
+        told to ``on_posted`` all the same (see :func:`discord_send.created`)."""
+        return await created(sending, self._tell)
 
     def _append(self, sent: discord.Message) -> None:
         """Remember a newly sent message and tell ``on_posted``."""

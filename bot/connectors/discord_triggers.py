@@ -16,9 +16,11 @@ new message and for an edited one alike.
 Before the assistant runs, the bot's cached permissions in the channel are checked: where it
 cannot view or post, or may not read the history (Discord refuses a reply without Read Message
 History, and everything the bot sends is a reply), the answer could never arrive, so it is
-neither computed nor attempted; where it may not embed links, sources are listed as text even
-when ``discord.embeds`` is on, and where it may not attach files, cited files are shown by
-their signed link or name instead of being refused.
+neither computed nor attempted. A locked thread (archived or not) takes messages only from
+members with Manage Threads, so without it the bot does not answer there either; an archived
+thread that is not locked is unarchived by the answer. Where it may not embed links, sources
+are listed as text even when ``discord.embeds`` is on, and where it may not attach files,
+cited files are shown by their signed link or name instead of being refused.
 """
 
 from __future__ import annotations
@@ -90,6 +92,10 @@ def missing_permission(channel: object) -> str | None:
     if isinstance(channel, discord.Thread):
         if not permissions.send_messages_in_threads:
             return "Send Messages in Threads"
+        if channel.locked and not permissions.manage_threads:
+            # archived or not, Discord lets only Manage Threads write in a locked thread (an
+            # archived one that is not locked is unarchived by the answer)
+            return "Manage Threads (the thread is locked)"
     elif not permissions.send_messages:
         return "Send Messages"
     # every answer, part and notice replies to a message: Discord refuses a reply without it

@@ -7,7 +7,10 @@ Without View Channel the bot gets 403 "Missing Access" (50001) for anything in t
 send without Send Messages (Send Messages in Threads in a thread), a fetch without Read Message
 History, or files without Attach Files get 403 "Missing Permissions" (50013); a reply without
 Read Message History gets 403 "Cannot reply without permission to read message history"
-(160002), as Discord answers it; a DM to a user
+(160002), as Discord answers it. In a locked thread only Manage Threads may write: without it
+a write there gets 400 "Thread is archived" (50083) when the thread is archived too, else 403
+"Thread is locked" (160005); a write in an archived thread that is not locked unarchives it,
+as a message from whoever may send there does on Discord. A DM to a user
 in ``closed_dms`` gets 403 "Cannot send messages to this user" (50007); without Embed
 Links the bot's embeds are dropped (a message of embeds alone: 50013). Upload limits are
 Discord's own: 10 MiB in DMs and unboosted guilds, more at boost tiers 2 and 3.
@@ -28,6 +31,7 @@ SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
+MANAGE_THREADS = 1 << 34
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 53) - 1
 # what @everyone holds in a new guild, as far as a text bot is concerned
@@ -50,6 +54,8 @@ CANNOT_REPLY: dict[str, Any] = {
     "message": "Cannot reply without permission to read message history",
     "code": 160002,
 }
+THREAD_ARCHIVED: dict[str, Any] = {"message": "Thread is archived", "code": 50083}
+THREAD_LOCKED: dict[str, Any] = {"message": "Thread is locked", "code": 160005}
 
 
 def bot_permissions(world: DiscordWorld, channel_id: int) -> int:
@@ -106,6 +112,18 @@ def permission_refusal(
         needed = READ_MESSAGE_HISTORY
     if allowed & needed != needed:
         return 403, MISSING_PERMISSIONS
+    if in_thread and method in ("POST", "PATCH", "DELETE"):
+        return thread_refusal(world.channels[cid], allowed)
+    return None
+
+
+def thread_refusal(thread: dict[str, Any], allowed: int) -> tuple[int, dict[str, Any]] | None:
+    """Discord's refusal of a write in a locked ``thread`` without Manage Threads, else None;
+    a write to an archived thread that may be unarchived unarchives it."""
+    metadata = thread.get("thread_metadata") or {}
+    if metadata.get("locked") and not allowed & MANAGE_THREADS:
+        return (400, THREAD_ARCHIVED) if metadata.get("archived") else (403, THREAD_LOCKED)
+    metadata["archived"] = False
     return None
 
 

@@ -16,7 +16,8 @@ no empty message (50006, after an edit too), at most ten attachments after an ed
 to a missing message unless ``fail_if_not_exists`` is false (then it is sent as a plain
 message). The bot's channel permissions are enforced (``tests.fakes.discord_access``): 403s
 for a channel it cannot view, send in, or attach files in, or reply in without Read Message
-History (160002), and no embeds without Embed Links.
+History (160002), refusals of any write in a locked thread without Manage Threads (160005;
+50083 when archived too), and no embeds without Embed Links.
 Every 4xx is recorded in ``refused``. It works out which mentions a message would really ping,
 so tests can assert that nobody was pinged, and honours ``enforce_nonce`` like Discord (a
 retried create returns the first message). :meth:`FakeDiscord.fail_next` scripts 429s (per
