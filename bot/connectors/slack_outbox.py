@@ -109,19 +109,22 @@ class SlackOutbox:
         self._poster = poster
         self._settings = settings
 
-    def _queue(
+    async def _queue(
         self,
         thread: SlackThread,
         messages: Sequence[Message],
         files: Sequence[dict[str, Any]],
         *,
         since: float,
-        verify: bool = False,
-        error: ChannelError | None = None,
-        turn_id: int | None = None,
+        error: ChannelError,
+        turn_id: int | None,
     ) -> str:
         """Persist the messages still to post; ``error`` is why they could not be posted now
-        (a 429's wait is honoured by the first resend too, not only by later ones)."""
+        (a 429's wait is honoured by the first resend too, not only by later ones; after a lost
+        response the first message may already be in the thread). The asker's status says the
+        answer will follow, set first so that a flush delivering it at once comes after it."""
+        await self._poster.set_status(thread, DELAYED_STATUS)
+        verify = isinstance(error, DeliveryUncertainError)
         payload: dict[str, Any] = {
             "channel": thread.channel,
             "thread_ts": thread.thread_ts,
@@ -168,17 +171,8 @@ class SlackOutbox:
                 raise
             except ChannelError as exc:
                 log.warning("Slack refused an answer in %s (%s); queued", thread.channel, exc)
-                uncertain = isinstance(exc, DeliveryUncertainError)
-                # before queuing, so that a flush delivering it at once comes after the note
-                await self._poster.set_status(thread, DELAYED_STATUS)
-                self._queue(
-                    thread,
-                    messages[index:],
-                    files,
-                    since=attempted_at,
-                    verify=uncertain,
-                    error=exc,
-                    turn_id=turn_id,
+                await self._queue(
+                    thread, messages[index:], files, since=attempted_at, error=exc, turn_id=turn_id
                 )
                 return False
         await self._poster.upload_files(thread, files)
@@ -301,14 +295,11 @@ class SlackOutbox:
                 elif index:
                     # Part went through: keep only the rest, so nothing is posted twice. The
                     # rest was never tried before this message, so the new item starts here.
-                    uncertain = isinstance(exc, DeliveryUncertainError)
-                    await self._poster.set_status(thread, DELAYED_STATUS)
-                    self._queue(
+                    await self._queue(
                         thread,
                         messages[index:],
                         files,
                         since=attempted_at,
-                        verify=uncertain,
                         error=exc,
                         turn_id=queued_turn(payload),
                     )
