@@ -11,6 +11,10 @@ its answerer read (the turn's registry) and the same for the earlier answers of 
 (its history) is visible to the web audience (``web.audience``, public by default). Anything
 else is the same plain 404. ``missing_file_page`` is the like page for a ``/files/`` link that
 does not work.
+
+Both routes are one level deep (``/turns/KEY``, ``/files/TOKEN``), so the page names its
+stylesheet ``../static/chat.css``: relative, it works at ``/`` and behind a reverse proxy that
+serves citecast under a sub-path (``https://example.com/help/``), where ``/static/`` would not.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ _PAGE = """<!doctype html>
   <meta name="robots" content="noindex">
   <title>{title}</title>
   <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/static/chat.css">
+  <link rel="stylesheet" href="../static/chat.css">
 </head>
 <body class="cc-page">
   <main class="cc-root"><div class="cc-chat">

@@ -258,8 +258,10 @@
   var page = document.querySelector("[data-citecast-page]");
   if (page && !page.dataset.mounted) {
     page.dataset.mounted = "1";
+    // "." (relative to the page, not "/"): the API is beside the page also when a reverse
+    // proxy serves citecast under a sub-path (https://example.com/help/)
     citecast.chat.mount(page, {
-      apiBase: "", title: page.dataset.title, subtitle: page.dataset.subtitle,
+      apiBase: ".", title: page.dataset.title, subtitle: page.dataset.subtitle,
     });
   }
 })();

@@ -21,7 +21,10 @@
   if (window.Citecast && window.Citecast.widget) return;
   var script = first || mine;
   if (!script || !script.src) return;
-  var base = script.getAttribute("data-api") || new URL(script.src, window.location.href).origin;
+  // the folder widget.js was served from (not its origin): citecast may be behind a reverse
+  // proxy under a sub-path, https://example.com/help/widget.js, with its API at /help/api/…
+  var base = script.getAttribute("data-api") ||
+    new URL(".", new URL(script.src, window.location.href)).href;
   base = base.replace(/\/$/, "");
   var citecast = window.Citecast = window.Citecast || {};
   citecast.widget = true;
