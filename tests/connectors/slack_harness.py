@@ -217,30 +217,6 @@ async def slack_world(
                 store.close()
 
 
-class FailingAnswerer:
-    """An answerer whose backend is down (raises after ``after`` text pieces when streaming)."""
-
-    def __init__(self, pieces: Sequence[str] = ()) -> None:
-        self.pieces = list(pieces)
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        from bot.errors import BackendError
-
-        raise BackendError("the model endpoint is down")
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        from bot.errors import BackendError
-        from bot.models import TextDelta
-
-        for piece in self.pieces:
-            yield TextDelta(piece)
-        raise BackendError("the model endpoint is down")
-
-
 def all_blocks(messages: Sequence[Json]) -> list[Json]:
     """Every block of the given messages."""
     return [block for message in messages for block in message.get("blocks") or []]

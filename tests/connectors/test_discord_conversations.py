@@ -148,7 +148,7 @@ async def test_a_reply_to_a_failed_answer_stays_in_the_conversation(
     h = await start_harness(tmp_path, history_limit=1)
     try:
         first, _ = await converse(h, follow_ups=1)
-        h.connector.services.assistant = BrokenAnswerer("Let me check that for you")
+        h.connector.services.assistant = BrokenAnswerer(["Let me check that for you"])
         failed = await ask(h, "question 2", reply_to=h.fake.messages_in(h.world.general)[-1])
         unfinished, apology = [
             m

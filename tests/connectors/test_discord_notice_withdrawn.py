@@ -6,37 +6,19 @@ reply to a question nobody can see any more."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
 from bot.config import Settings, WebSettings
-from bot.errors import BackendError
-from bot.models import Exchange, Source
+from bot.models import Source
 from tests.connectors.test_discord_harness import Harness, harness
 from tests.connectors.test_discord_qa_deletions import settled
+from tests.fakes.answerer import BrokenAnswerer
 
 __all__ = ["harness"]
 
 GUIDE = Source(id="guide", title="Install guide", url="https://docs.example.com/install")
-
-
-class FailingAnswerer:
-    """Fails before saying anything, like a backend that is down: the only message is the
-    apology."""
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        raise BackendError("backend down")
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        raise BackendError("backend down")
-        yield  # an async generator, as the Answerer protocol has it
 
 
 async def delete_while_in_flight(h: Harness, question: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +58,9 @@ async def test_a_notice_in_flight_when_its_question_is_deleted_is_withdrawn(
         text = "why " * 200
     h.use([GUIDE], "Use pip [1].")
     if notice == "apology":
-        h.connector.services.assistant = FailingAnswerer()
+        h.connector.services.assistant = BrokenAnswerer(
+            ()
+        )  # fails before saying anything: the apology is all
     question = h.fake.user_message(w.general, w.alice, text, mention_bot=True)
 
     in_flight = await delete_while_in_flight(h, question)

@@ -23,13 +23,13 @@ from tests.connectors.slack_harness import (
     DM,
     PUBLIC,
     CannedAnswerer,
-    FailingAnswerer,
     answer_citing,
     context_texts,
     direct_message,
     mention,
     slack_world,
 )
+from tests.fakes.answerer import BrokenAnswerer
 
 
 async def test_a_mention_is_answered_in_its_thread_and_stored(tmp_path: Path) -> None:
@@ -144,7 +144,7 @@ async def test_thread_history_reaches_the_assistant(tmp_path: Path) -> None:
 
 
 async def test_a_failed_answer_apologises_once_and_marks_the_turn(tmp_path: Path) -> None:
-    async with slack_world(tmp_path, FailingAnswerer()) as world:
+    async with slack_world(tmp_path, BrokenAnswerer(())) as world:
         await world.post_event(mention("will fail", ts="1600000000.000300"))
         posted = world.fake.bot_messages(PUBLIC)
         assert [m["text"] for m in posted] == [world.connector.settings.apology]

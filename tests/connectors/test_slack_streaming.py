@@ -10,7 +10,6 @@ from tests.connectors.slack_harness import (
     DM,
     PUBLIC,
     CannedAnswerer,
-    FailingAnswerer,
     all_blocks,
     answer_citing,
     context_texts,
@@ -18,6 +17,7 @@ from tests.connectors.slack_harness import (
     mention,
     slack_world,
 )
+from tests.fakes.answerer import BrokenAnswerer
 
 LONG_TEXT = "\n\n".join(f"Paragraph {i} says something useful.[^{i % 3 + 1}]" for i in range(60))
 
@@ -161,7 +161,7 @@ async def test_edit_mode_with_no_interval_edits_as_text_arrives(tmp_path: Path) 
 
 
 async def test_a_failure_mid_stream_replaces_the_partial_answer(tmp_path: Path) -> None:
-    answerer = FailingAnswerer(pieces=["Half of an ", "answer that ", "never ends"])
+    answerer = BrokenAnswerer(["Half of an ", "answer that ", "never ends"])
     async with slack_world(tmp_path, answerer, streaming="native", stream_buffer_chars=4) as world:
         await world.post_event(direct_message("doomed", ts="1600000000.008000"))
         [message] = world.fake.bot_messages(DM)

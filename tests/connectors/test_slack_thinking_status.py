@@ -14,12 +14,12 @@ from bot.connectors.slack_outbox import MAX_ATTEMPTS
 from tests.connectors.slack_harness import (
     DM,
     CannedAnswerer,
-    FailingAnswerer,
     SlackWorld,
     answer_citing,
     direct_message,
     slack_world,
 )
+from tests.fakes.answerer import BrokenAnswerer
 
 THINKING = "thinking\u2026"
 # a post that fails with the first try and every retry (max_retries: 3) goes to the outbox
@@ -116,7 +116,7 @@ async def test_a_queued_answer_dropped_after_the_last_try_ends_in_the_apology(
 async def test_when_not_even_the_apology_can_be_posted_the_status_says_so(
     tmp_path: Path,
 ) -> None:
-    async with slack_world(tmp_path, FailingAnswerer()) as world:
+    async with slack_world(tmp_path, BrokenAnswerer(())) as world:
         world.fake.fail("chat.postMessage", status=500, times=None)
         thread = await ask_in_assistant_thread(world)
         assert texts(world, thread) == []
@@ -124,7 +124,7 @@ async def test_when_not_even_the_apology_can_be_posted_the_status_says_so(
 
 
 async def test_a_failed_answer_replaces_the_status_with_the_apology(tmp_path: Path) -> None:
-    async with slack_world(tmp_path, FailingAnswerer(["Partly "]), streaming="edit") as world:
+    async with slack_world(tmp_path, BrokenAnswerer(["Partly "]), streaming="edit") as world:
         thread = await ask_in_assistant_thread(world)
         assert texts(world, thread) == [APOLOGY]
         assert world.fake.status(DM, thread) == ""

@@ -98,10 +98,11 @@ class GatedAnswerer:
 
 
 class BrokenAnswerer:
-    """Streams ``shown``, then fails like a backend that went away (``reply`` fails at once)."""
+    """Streams ``pieces`` of text, then fails like a backend that went away (none: it fails
+    before saying anything, like a backend that is down); ``reply`` fails at once."""
 
-    def __init__(self, shown: str = "Let me check") -> None:
-        self.shown = shown
+    def __init__(self, pieces: Sequence[str] = ("Let me check",)) -> None:
+        self.pieces = list(pieces)
 
     async def reply(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
@@ -111,5 +112,6 @@ class BrokenAnswerer:
     async def stream(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
     ) -> AsyncIterator[ReplyEvent]:
-        yield TextDelta(self.shown)
+        for piece in self.pieces:
+            yield TextDelta(piece)
         raise BackendError("backend down")
