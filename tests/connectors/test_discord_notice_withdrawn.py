@@ -58,9 +58,8 @@ async def test_a_notice_in_flight_when_its_question_is_deleted_is_withdrawn(
         text = "why " * 200
     h.use([GUIDE], "Use pip [1].")
     if notice == "apology":
-        h.connector.services.assistant = BrokenAnswerer(
-            ()
-        )  # fails before saying anything: the apology is all
+        # fails before saying anything: the apology is the only message
+        h.connector.services.assistant = BrokenAnswerer(())
     question = h.fake.user_message(w.general, w.alice, text, mention_bot=True)
 
     in_flight = await delete_while_in_flight(h, question)
