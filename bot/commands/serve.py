@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from bot.listening import listen as listen  # the web port's socket; re-exported
@@ -100,8 +100,40 @@ def _exit_at_once(sig: int) -> None:
     os._exit(128 + sig)
 
 
+@contextlib.contextmanager
+def signals_while_starting() -> Iterator[list[int]]:
+    """Record SIGINT/SIGTERM that arrive while ``citecast serve`` starts, before the server's
+    own handlers are in place; yields the list of them (see :func:`build_server`'s ``early``).
+
+    Python's default handler would raise KeyboardInterrupt wherever the main thread is, and
+    inside a finalizer that exception is dropped: the server then started and ran on, deaf to
+    the Ctrl-C. Recorded, a signal stops the server as soon as it has started (a graceful
+    stop); a second one exits at once, as during any stop.
+    """
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received  # signals can only be handled in the main thread
+        return
+
+    def record(sig: int, frame: FrameType | None) -> None:
+        if received:
+            _exit_at_once(sig)
+        received.append(sig)
+
+    handled = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, record) for sig in handled}
+    try:
+        yield received
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def build_server(
-    app: Starlette, config: uvicorn.Config, on_started: Callable[[], None] | None = None
+    app: Starlette,
+    config: uvicorn.Config,
+    on_started: Callable[[], None] | None = None,
+    early: Sequence[int] = (),
 ) -> uvicorn.Server:
     """A uvicorn server that stops as ``citecast serve`` promises.
 
@@ -110,7 +142,8 @@ def build_server(
     stopped, so a graceful stop exits with status 0 after the store is closed; a second
     signal of either kind exits at once. ``on_started`` runs once the server listens with
     these handlers in place: a Ctrl-C sent when it says so (the "listening on" line) is
-    always a graceful stop, never one that lands while the server is still starting.
+    always a graceful stop. ``early`` holds the signals received before that
+    (:func:`signals_while_starting`): with any, the server stops as soon as it has started.
     """
     import uvicorn
 
@@ -122,6 +155,8 @@ def build_server(
                 return
             handled = (signal.SIGINT, signal.SIGTERM)
             previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            if early:
+                self.should_exit = True  # stopped while starting: stop once started
             try:
                 yield
             finally:
@@ -130,7 +165,7 @@ def build_server(
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
-            if on_started is not None and self.started:
+            if on_started is not None and self.started and not self.should_exit:
                 on_started()
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -222,6 +257,11 @@ def uvicorn_grace(shutdown_grace: float) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
+    with signals_while_starting() as received:
+        return _run(args, received)
+
+
+def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from pathlib import Path
 
     import uvicorn
@@ -291,6 +331,7 @@ def run(args: argparse.Namespace) -> int:
             on_started=lambda: logging.getLogger("citecast").info(
                 "citecast listening on %s (Ctrl-C to stop)", where
             ),
+            early=received,
         )
         run_server(app, server, listener)
     finally:
