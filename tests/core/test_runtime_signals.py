@@ -131,7 +131,12 @@ class Serve:
         self._seen = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self.wait_for("listening on http://")  # said once it listens with its handlers
+        try:
+            self.wait_for("listening on http://")  # said once it listens with its handlers
+        except BaseException:
+            self.process.kill()  # a server that never said it listens must not outlive the test
+            self.process.wait()
+            raise
         address = next(line for line in self.lines if "listening on http://" in line)
         self.url = address.split("listening on ")[1].split()[0]
 
