@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,18 +108,25 @@ async def test_a_parent_that_cannot_be_read_counts_as_public(
     assert any(f"cannot read category {STAFF_SUB}" in r.getMessage() for r in caplog.records)
 
 
-async def test_a_staff_reply_is_posted_in_a_topic_moved_to_a_staff_subcategory(
-    nested: Harness,
-) -> None:
+async def answer_while_moving(nested: Harness, asked_in: int, moved_to: int) -> dict[str, Any]:
+    """Ask in category ``asked_in`` for a staff answer, move the topic to ``moved_to`` while
+    it is being written, and let it go out (or not); returns the question's post."""
     gated = GatedAnswerer(ScriptedAnswerer([GUIDE, SECRET_PLAN], ANSWER))
     nested.connector.services.assistant = gated
-    question = nested.forum.new_topic("Roadmap", "When do we launch?", category_id=STAFF)
+    question = nested.forum.new_topic("Roadmap", "When do we launch?", category_id=asked_in)
     body, headers = webhook_request(question, SECRET)
     await nested.http.post("/discourse/webhook", content=body, headers=headers)
     await gated.started.wait()
-    nested.forum.topics[question["topic_id"]].category_id = STAFF_SUB
+    nested.forum.topics[question["topic_id"]].category_id = moved_to
     gated.gate.set()
     await nested.connector.drain()
+    return question
+
+
+async def test_a_staff_reply_is_posted_in_a_topic_moved_to_a_staff_subcategory(
+    nested: Harness,
+) -> None:
+    await answer_while_moving(nested, STAFF, STAFF_SUB)
     raw = only_post(nested.forum)["raw"]
     assert SECRET_PLAN.url is not None and SECRET_PLAN.url in raw
 
@@ -127,15 +135,7 @@ async def test_a_staff_reply_is_posted_in_a_topic_moved_to_a_staff_subcategory(
 async def test_a_staff_reply_is_dropped_when_its_topic_moves_to_a_subcategory_not_read_by_staff(
     nested: Harness, moved_to: int
 ) -> None:
-    gated = GatedAnswerer(ScriptedAnswerer([GUIDE, SECRET_PLAN], ANSWER))
-    nested.connector.services.assistant = gated
-    question = nested.forum.new_topic("Roadmap", "When do we launch?", category_id=STAFF_SUB)
-    body, headers = webhook_request(question, SECRET)
-    await nested.http.post("/discourse/webhook", content=body, headers=headers)
-    await gated.started.wait()
-    nested.forum.topics[question["topic_id"]].category_id = moved_to
-    gated.gate.set()
-    await nested.connector.drain()
+    question = await answer_while_moving(nested, STAFF_SUB, moved_to)
     assert nested.forum.api_posts == []
     item = nested.store.outbox_item(f"discourse-{question['id']}")
     assert item is not None and item.status == "dead"

@@ -25,7 +25,7 @@ class Clock:
         self.now += days * DAY
 
 
-def rows(path: Path, table: str) -> int:
+def rows(path: str | Path, table: str) -> int:
     with sqlite3.connect(path) as db:
         (count,) = db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
     return int(count)

@@ -17,34 +17,16 @@ from bot.config import StoreSettings
 from bot.config_file import load_settings
 from bot.errors import ConfigError
 from bot.store import Store
-from bot.store_retention import DAY, DEFAULT_RETENTION
+from bot.store_retention import DEFAULT_RETENTION
+from tests.core.test_store_retention import Clock, rows
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Clock:
-    """The time the store sees, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def days_later(self, days: float) -> None:
-        self.now += days * DAY
 
 
 def settings_of(tmp_path: Path, retention: str) -> StoreSettings:
     config = tmp_path / "config.yaml"
     config.write_text(f"store:\n  path: store.db\n  retention:\n{retention}", encoding="utf-8")
     return load_settings(config).store
-
-
-def rows(path: str, table: str) -> int:
-    with sqlite3.connect(path) as db:
-        (count,) = db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
-    return int(count)
 
 
 # -- parsing ---------------------------------------------------------------------------------
