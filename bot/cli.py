@@ -127,6 +127,26 @@ def unrecognized_message(command: argparse.ArgumentParser, name: str, extras: li
     return message + (f" ({'; '.join(hints)})" if hints else "")
 
 
+def _choose_a_command(parser: argparse.ArgumentParser) -> None:
+    """Say on stderr, as argparse says any other usage error, that a command is missing.
+
+    Nothing was done, so the status is 2 and stdout stays empty: ``citecast $CMD`` with an
+    unset variable fails in a script rather than passing, and piped on (``| citecast render``)
+    it hands the next command nothing instead of the help text. ``--help`` prints the help.
+    """
+    names = ", ".join(
+        name
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    )
+    parser.print_usage(sys.stderr)
+    print(
+        f"{parser.prog}: error: choose a command: {names} (citecast --help explains each)",
+        file=sys.stderr,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``citecast`` console script."""
     name: str | None = None
@@ -141,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = _command_parser(parser, name) if name else parser
             command.error(unrecognized_message(command, name or "", extras))
         if not name:
-            parser.print_help()
+            _choose_a_command(parser)
             return 2
         return int(args.run(args))
     except CitecastError as exc:

@@ -83,6 +83,10 @@ class IndexSettings(Section):
     path: str = ".citecast/index.db"
     chunk_chars: int = Field(default=1200, ge=200, le=20000)
     chunk_overlap: int = Field(default=0, ge=0, le=2000)
+    # A file larger than this (its size on disk, a PDF's too, not its text) is skipped unread
+    # with the reason: each file is read whole, and a 20 MB log took 13 s and ~140 MB.
+    # 0 = no limit (as web.rate_limit_per_minute: a limit of nothing would index nothing).
+    max_file_bytes: int = Field(default=50_000_000, ge=0)
     audience_rules: list[AudienceRule] = Field(default_factory=list)
     records: list[RecordTable] = Field(default_factory=list)
     # glob (relative to the ingested folder) -> public URL template with {path} and {stem},

@@ -18,7 +18,8 @@ Read Markdown, plain-text, HTML and PDF files (and folders of them) into the SQL
 index.path (default .citecast/index.db). Unchanged files are skipped, changed ones replaced, files
 removed from an ingested folder are dropped. Hidden files and folders and node_modules are not
 read. Unreadable, encrypted or empty files, and folders that cannot be read, are listed with
-the reason and never stop the run; so is a file whose front matter names an empty audience.
+the reason and never stop the run; so is a file whose front matter names an empty audience, and
+one larger than index.max_file_bytes (default 50 MB; 0 = no limit), which is never read.
 A PATH that is empty (an unset "$DOCS"), missing or neither a file nor a folder is an error.
 --audience must name a group: an empty one (an unset "$GROUP") is refused, and --audience public
 makes files public on purpose.

@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.commands.answer_input import read_answer
     from bot.commands.output import read_file, read_stdin, write_stdout
     from bot.commands.render import check_base_url
+    from bot.commands.whole_file import write_whole
     from bot.errors import ValidationError
     from renderers.base import RenderContext
     from renderers.preview import preview_page
@@ -64,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     out = Path(args.out)
     try:
-        out.write_text(page, encoding="utf-8")
+        write_whole(out, page)  # a write that fails part-way leaves the old page, not half
     except OSError as exc:
-        raise ValidationError(f"cannot write {out}: {exc}") from None
+        raise ValidationError(f"cannot write {out}: {exc.strerror or exc}") from None
     write_stdout(f"{out}\n")
     return 0

@@ -33,8 +33,8 @@ example:
       | citecast resolve --sources sources.json
   {"text": "Run the installer [^1]. It needs Python 3.11 [^2].", "citations": [...], ...}
 
-A malformed file or entry (also one nested too deeply or larger than 50 MB) exits with status 2
-and one line naming it, e.g.
+A malformed file or entry (also one nested too deeply or larger than 50 MB), or empty stdin,
+exits with status 2 and one line naming it, e.g.
   citecast resolve: sources.json: entry 3: page must be an integer
 """
 
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.commands.output import read_stdin, viewer_groups, write_stdout
     from bot.config_file import load_settings
+    from bot.errors import ValidationError
     from bot.registry import SourceRegistry
     from bot.resolver import ResolvePolicy, resolve
 
@@ -126,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
         key_word=settings.key_word,
     )
     raw = read_stdin()
+    if not raw.strip():
+        # as `render` refuses one: an empty answer is a pipe whose first command failed, and
+        # an Answer of no text would pass it on as if the model had said nothing
+        raise ValidationError("no input: stdin is empty; give it the model's raw answer")
     registry = SourceRegistry(viewer)
     registry.register_all(sources)
     answer = resolve(raw, registry, policy)

@@ -5,9 +5,9 @@ progress bar, once to ingest), one file is in memory at a time, and rows are com
 ``BATCH_FILES`` files. A file whose content and settings are unchanged (same fingerprint) is
 skipped; a changed one has its chunks replaced; files that vanished from an ingested folder, or
 that this run could not read, are removed, and so is every indexed file, ingested alone or in a
-folder, whose path no longer exists. Unreadable, encrypted or empty files are listed with the
-reason and never stop a run; so is a symlink whose target lies outside the ingested folder, which
-is never read.
+folder, whose path no longer exists. Unreadable, encrypted or empty files, and files larger
+than ``index.max_file_bytes`` (never read), are listed with the reason and never stop a run; so
+is a symlink whose target lies outside the ingested folder, which is never read.
 
 Source ids are ``relpath#chunk``: the file's path from the ingested root's parent, with more
 parent folders when another indexed file already has it (see ``IndexWriter.relpath_for``).
@@ -43,6 +43,7 @@ from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
 from bot.knowledge.chunking import chunk_blocks
 from bot.knowledge.document import Unreadable
+from bot.knowledge.file_bytes import read_within
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported, read_document
 from bot.knowledge.schema import SCHEMA_VERSION
@@ -291,7 +292,10 @@ def _ingest_one(
         report.skipped.append(Skipped(entry.relpath, NOT_REGULAR))
         return
     try:
-        data = target.read_bytes()
+        data = read_within(target, settings.max_file_bytes)
+    except Unreadable as exc:  # over index.max_file_bytes: never read whole
+        report.skipped.append(Skipped(entry.relpath, str(exc)))
+        return
     except OSError as exc:
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return
