@@ -15,8 +15,10 @@ both are errors, never a half or empty answer. ``finish_reason: "length"`` (the 
 keeps the text, logs a warning and ends the answer with a note saying it was cut off (a cut
 answer that reads as complete would mislead); so does ``"content_filter"``. A step the server
 gave up on (``"error"``, as OpenRouter sends with the reason beside it, or vLLM's ``"abort"``)
-is an error with that reason: its text is a fragment. Timeouts and retries
-are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read
+is an error with that reason: its text is a fragment. A model whose server does not parse its
+tool calls writes them as ``<tool_call>`` text: blocks that end a step's text are run as its
+calls would be (:mod:`bot.assistant.openai_text_calls`), and no block is ever shown. Timeouts
+and retries are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read
 ``timeout`` also bounds the wait for its next chunk: a server that sends only keep-alive
 comments never trips the client's read timeout, and would hold the turn forever. Every failure,
 malformed responses included, surfaces as one :class:`bot.errors.BackendError` of one line saying
@@ -98,7 +100,7 @@ class OpenAIBackend:
         tools = tool_specs(turn.toolbox.tables(turn.audience))
         rounds = self.settings.max_tool_rounds
         for round_number in range(rounds + 1):
-            step = Step()
+            step = Step(number=round_number)
             last = round_number == rounds
             overflow = overflow_hint(
                 turn.toolbox.top_k, rounds if round_number else 0, bool(turn.history)
@@ -106,6 +108,7 @@ class OpenAIBackend:
             async for text in self._step(messages, tools, step, turn.stream, last, overflow):
                 yield text
             self._check(step)
+            self._log_text_calls(step)
             calls = step.tool_calls()
             if not calls:
                 note = CUT_NOTES.get(step.finish_reason or "")
@@ -163,7 +166,7 @@ class OpenAIBackend:
                 f"the model endpoint at {self.where} stopped the answer with an error"
                 + (f": {step.error}" if step.error else f" (finish_reason {step.finish_reason!r})")
             )
-        if not step.calls and not "".join(step.text).strip():
+        if not step.asked_for_tools and not "".join(step.text).strip():
             raise BackendError(
                 f"the model endpoint at {self.where} returned an empty answer "
                 f"(finish_reason {step.finish_reason!r})"
@@ -174,6 +177,24 @@ class OpenAIBackend:
                 "the model at %s stopped with finish_reason %r; the answer may be incomplete",
                 self.where,
                 step.finish_reason,
+            )
+
+    def _log_text_calls(self, step: Step) -> None:
+        """Say when calls came as text: the server is not parsing the model's tool calls."""
+        if step.text_calls:
+            log.info(
+                "the model at %s wrote %d tool call(s) as <tool_call> text instead of tool_calls "
+                "(the server does not parse its tool calls); they are run as if it had",
+                self.where,
+                len(step.text_calls),
+            )
+        if step.blocks_left_out:
+            log.warning(
+                "the model at %s wrote %d <tool_call> block(s) into its answer that were not "
+                "run (in mid-text, or beside structured tool calls); they are left out of the "
+                "answer",
+                self.where,
+                step.blocks_left_out,
             )
 
     async def _step(

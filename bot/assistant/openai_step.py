@@ -18,6 +18,11 @@ not the answer: shown, it would put the model's deliberation (and every number i
 in front of the reader, so a block that opens the step's text is left out (:class:`ThinkFilter`).
 Mistral sends ``content`` as a list of parts instead, its thinking a part of its own
 (:func:`content_text`).
+
+A model whose server does not parse its tool calls writes them into ``content`` as
+``<tool_call>`` blocks; when the step's text ends with them and the step has no structured
+calls, they are the step's calls (:mod:`bot.assistant.openai_text_calls`), and in any case they
+are never part of the text the reader sees.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.assistant.openai_errors import error_text
+from bot.assistant.openai_text_calls import CallHold, text_calls, without_blocks
 from bot.assistant.tools import ToolCall
 
 NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call"})
@@ -44,38 +50,66 @@ class Step:
     ``finish_reason`` stays None until the endpoint says why the step ended; a stream that ends
     without saying so was cut off. ``error`` is the reason a server gave on the choice itself
     (OpenRouter sends ``finish_reason: "error"`` with an ``error`` object beside it).
+    ``text_calls`` are the calls the model wrote as text (known at :meth:`end_text`), numbered
+    ``text_call_<number>_<n>`` so that every call of a turn has an id of its own;
+    ``blocks_left_out`` counts the ``<tool_call>`` blocks taken out of the text instead.
     """
 
     text: list[str] = field(default_factory=list)
     calls: list[dict[str, str]] = field(default_factory=list)
     finish_reason: str | None = None
     error: str = ""
+    number: int = 0
+    text_calls: list[ToolCall] = field(default_factory=list)
+    blocks_left_out: int = 0
     _at_index: dict[int, int] = field(default_factory=dict)  # stream index -> position in calls
     _thinking: ThinkFilter = field(default_factory=lambda: ThinkFilter())
+    _calls_hold: CallHold = field(default_factory=lambda: CallHold())
+
+    @property
+    def asked_for_tools(self) -> bool:
+        """Whether the step asked for tools (in ``tool_calls`` or as text)."""
+        return bool(self.calls or self.text_calls)
 
     def add_text(self, content: object) -> str:
         """Take in answer text as the model wrote it; return what of it the reader sees."""
         visible = self._thinking.feed(content_text(content))
+        visible = self._calls_hold.feed(visible) if visible else ""
         if visible:
             self.text.append(visible)
         return visible
 
     def end_text(self) -> str:
-        """At the step's end: text held back in case it began a thinking block, which it did
-        not (``"<thi"`` and no more), as :meth:`add_text` would have returned it."""
+        """At the step's end (its structured calls all read): the text held back, as
+        :meth:`add_text` would have returned it: what may have begun a thinking block and did
+        not (``"<thi"`` and no more), and what followed a ``<tool_call>`` line, less its blocks.
+        When that text ends with blocks and the step has no structured calls, they become
+        :attr:`text_calls` and the text before them is all that is shown."""
         rest = self._thinking.end()
+        rest = self._calls_hold.feed(rest) if rest else ""
+        held = self._calls_hold.end()
+        found = None if self.calls or not held else text_calls(held, f"text_call_{self.number}_")
+        if found is not None:
+            preamble, self.text_calls = found
+            rest += preamble if preamble.strip() else ""
+        elif held:
+            kept, self.blocks_left_out = without_blocks(held)
+            rest += kept
         if rest:
             self.text.append(rest)
         return rest
 
     def tool_calls(self) -> list[ToolCall]:
-        """The calls in the order the model made them (ids filled in where the server sent none).
+        """The calls in the order the model made them (ids filled in where the server sent none),
+        or when it made none in ``tool_calls``, the ones it wrote as text.
 
         Arguments that are several JSON objects one after the other are several calls of that
         tool: a server that streams parallel calls at one index without ids or names (LiteLLM,
         some vLLM tool parsers) or sends them in one string (Gemini) glues them together, and
         read as one call they are not JSON at all. Each later one gets the id ``<id>_<n>``.
         """
+        if not self.calls:
+            return list(self.text_calls)
         calls: list[ToolCall] = []
         for i, c in enumerate(self.calls):
             call_id, name = c.get("id") or f"call_{i}", c.get("name", "")
