@@ -14,7 +14,15 @@ import math
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from bot.host_names import entries_without_problem, host_pattern_problem, origin_problem
 
@@ -313,17 +321,46 @@ class DiscordSettings(Section):
 
 
 class ImapSettings(Section):
-    """A mailbox polled over IMAP (``email.inbound: imap``); IDLE is used when offered."""
+    """A mailbox polled over IMAP (``email.inbound: imap``); IDLE is used when offered.
+
+    ``ssl`` is implicit TLS (port 993 by default); ``starttls`` upgrades a plain connection
+    before logging in, and then ``ssl`` defaults to false and ``port`` to 143 (``ssl: true``
+    written beside it is an error). For either, ``ca_file`` trusts a private CA and
+    ``validate_certs: false`` skips the certificate checks (tests only).
+    """
 
     host: str = ""
     port: int = Field(default=993, ge=1, le=65535)
     ssl: bool = True
+    starttls: bool = False
     username: str = ""
     password: str = ""
     mailbox: str = "INBOX"
     poll_seconds: float = Field(default=30.0, gt=0)
     idle: bool = True
     timeout: float = Field(default=30.0, gt=0)
+    validate_certs: bool = True
+    ca_file: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _starttls_defaults(cls, data: Any) -> Any:
+        # `starttls: true` alone means a plain connection to port 143, upgraded: the defaults
+        # of ssl and port are for implicit TLS, and would make it an error or a wrong port
+        if isinstance(data, dict) and data.get("starttls") in (True, "true", "True", "yes"):
+            data = {"ssl": False, "port": 143, **data}
+        return data
+
+    @field_validator("starttls")
+    @classmethod
+    def _one_kind_of_tls(cls, starttls: bool, info: Any) -> bool:
+        # ssl is declared first, so info.data holds it (unless it was invalid itself)
+        if starttls and info.data.get("ssl"):
+            raise ValueError(
+                "cannot be combined with ssl: true (implicit TLS); leave ssl out or set it "
+                "to false to upgrade a plain connection (usually port 143) with STARTTLS"
+            )
+        return starttls
 
 
 class SmtpOutSettings(Section):

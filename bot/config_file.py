@@ -284,9 +284,9 @@ def load_settings(path: str | Path | None = None) -> Settings:
     """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
 
     Relative file paths (``index.path``, ``store.path``, record tables' ``csv``/``sqlite``,
-    ``web.file_roots``, ``email.outbound.ca_file``, defaults included) are taken from the config
-    file's folder, so ``citecast --config /srv/citecast/config.yaml`` works from any directory;
-    without a file they stay relative to the working directory.
+    ``web.file_roots``, ``email.outbound.ca_file``, ``email.imap.ca_file``, defaults included)
+    are taken from the config file's folder, so ``citecast --config /srv/citecast/config.yaml``
+    works from any directory; without a file they stay relative to the working directory.
     """
     target, explicit = config_path(path)
     if not target.exists():
@@ -333,8 +333,9 @@ def beside(settings: Settings, folder: Path) -> Settings:
         )
         for table in settings.index.records
     ]
-    outbound = settings.email.outbound
+    outbound, imap = settings.email.outbound, settings.email.imap
     ca_file = place(outbound.ca_file) if outbound.ca_file else None
+    imap_ca_file = place(imap.ca_file) if imap.ca_file else None
     return settings.model_copy(
         update={
             "index": settings.index.model_copy(
@@ -345,7 +346,10 @@ def beside(settings: Settings, folder: Path) -> Settings:
                 update={"file_roots": [place(root) for root in settings.web.file_roots]}
             ),
             "email": settings.email.model_copy(
-                update={"outbound": outbound.model_copy(update={"ca_file": ca_file})}
+                update={
+                    "outbound": outbound.model_copy(update={"ca_file": ca_file}),
+                    "imap": imap.model_copy(update={"ca_file": imap_ca_file}),
+                }
             ),
         }
     )

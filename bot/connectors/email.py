@@ -43,6 +43,7 @@ from bot.connectors.email_compose import (
 )
 from bot.connectors.email_files import within_attachment_budget
 from bot.connectors.email_imap import ImapPoller, StartPoints
+from bot.connectors.email_imap_tls import tls_context
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
@@ -92,6 +93,7 @@ def check_settings(settings: EmailSettings) -> None:
                 "email.imap.password: empty (an unset environment variable?); the mailbox "
                 "cannot be logged in to"
             )
+        tls_context(imap)  # a ca_file that cannot be loaded stops the start, naming the key
     outbound = settings.outbound
     if outbound.username.strip() and not outbound.password:
         raise ConfigError(

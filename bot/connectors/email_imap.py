@@ -39,6 +39,7 @@ from bot.config import ImapSettings
 from bot.connectors.email_imap_auth import log_in
 from bot.connectors.email_imap_names import mailbox_argument, mailbox_key
 from bot.connectors.email_imap_start import StartPoints as StartPoints
+from bot.connectors.email_imap_tls import open_session, secure, tls_context, warn_plain
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,8 @@ class ImapMailbox:
 
     def __init__(self, settings: ImapSettings) -> None:
         self._settings = settings
+        self._tls = tls_context(settings)
+        self._warned_plain = False
         self._imap: imaplib.IMAP4 | None = None
         self._idle_tags = 0
         self.validity = 0
@@ -70,15 +73,15 @@ class ImapMailbox:
         return bool(imap and self._settings.idle and "IDLE" in imap.capabilities)
 
     def connect(self) -> None:
-        """Connect, log in and select the mailbox."""
+        """Connect (TLS as configured, see ``email_imap_tls``), log in, select the mailbox."""
         s = self._settings
-        if s.ssl:
-            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
-                s.host, s.port, ssl_context=ssl.create_default_context(), timeout=s.timeout
-            )
-        else:
-            imap = imaplib.IMAP4(s.host, s.port, timeout=s.timeout)
+        imap = open_session(s, self._tls)
         self._imap = imap
+        # imaplib swaps in the TLS socket and its reader: everything below (IDLE's pending
+        # and buffered checks included) reads imap.sock/imap.file afresh
+        if secure(imap, s, self._tls) and not self._warned_plain:
+            self._warned_plain = True
+            warn_plain(imap, s)
         log_in(imap, s.username, s.password)
         typ, data = imap.select(mailbox_argument(s.mailbox))
         if typ != "OK":

@@ -96,7 +96,8 @@ def test_relative_paths_are_taken_from_the_config_files_folder(
         "web:\n"
         "  file_roots: [docs, /srv/shared]\n"
         "email:\n"
-        "  outbound: {ca_file: certs/ca.pem}\n",
+        "  outbound: {ca_file: certs/ca.pem}\n"
+        "  imap: {ca_file: certs/imap-ca.pem}\n",
         encoding="utf-8",
     )
     settings = load_settings(deploy / "config.yaml")
@@ -106,12 +107,14 @@ def test_relative_paths_are_taken_from_the_config_files_folder(
     assert shop.sqlite == "/var/lib/shop.db"  # absolute: as written
     assert settings.store.path == str(tmp_path / "user" / "citecast.db")
     assert settings.email.outbound.ca_file == str(deploy / "certs/ca.pem")
+    assert settings.email.imap.ca_file == str(deploy / "certs/imap-ca.pem")
     assert settings.web.file_roots == [str(deploy / "docs"), "/srv/shared"]
     # a default the file does not set lives beside the file too
     (deploy / "config.yaml").write_text("web:\n  port: 8001\n", encoding="utf-8")
     defaults = load_settings(deploy / "config.yaml")
     assert defaults.index.path == str(deploy / ".citecast/index.db")
     assert defaults.email.outbound.ca_file is None
+    assert defaults.email.imap.ca_file is None
 
 
 def test_a_config_in_the_working_directory_keeps_paths_as_written(

@@ -6,9 +6,10 @@ CAPABILITY (with ``AUTH=PLAIN`` unless ``auth_plain=False``), LOGIN, AUTHENTICAT
 (``tests.fakes.imap_auth``), SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN, ``UID <set>``, and-ed),
 FETCH / UID FETCH (UID, FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE
 (+FLAGS, -FLAGS, FLAGS), IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP
-and LOGOUT. Commands in the wrong state (before LOGIN, before SELECT, anything but DONE while
-idling) get ``BAD``/``NO``, as a real server would answer. ``deliver(raw)`` adds a message and
-wakes idling clients.
+and LOGOUT; with a server TLS context, implicit TLS or STARTTLS (RFC 3501 §6.2.1), optionally
+refusing LOGIN/AUTHENTICATE until the upgrade (``LOGINDISABLED``). Commands in the wrong
+state (before LOGIN, before SELECT, anything but DONE while idling) get ``BAD``/``NO``, as a
+real server would answer. ``deliver(raw)`` adds a message and wakes idling clients.
 """
 
 from __future__ import annotations
@@ -16,21 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import ssl
 from dataclasses import dataclass, field
 
 from tests.fakes.imap_auth import read_plain
+from tests.fakes.imap_sets import StoredMessage, message_set, search
 
 _TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\([^)]*\)|\S+')
 MAX_LINE = 8192
-
-
-@dataclass
-class StoredMessage:
-    """One message in the fake mailbox."""
-
-    uid: int
-    raw: bytes
-    flags: set[str] = field(default_factory=set)
 
 
 @dataclass(eq=False)
@@ -38,6 +32,7 @@ class _Session:
     news: asyncio.Event = field(default_factory=asyncio.Event)
     authenticated: bool = False
     selected: bool = False
+    tls: bool = False
     known: int = 0
     """How many messages this client has been told exist (EXISTS)."""
 
@@ -55,6 +50,9 @@ class FakeImapServer:
         announce_uidnext: bool = True,
         mailbox: str = "INBOX",
         auth_plain: bool = True,
+        starttls: ssl.SSLContext | None = None,
+        login_disabled: bool = False,
+        implicit_tls: ssl.SSLContext | None = None,
     ):
         self.username = username
         self.password = password
@@ -67,8 +65,16 @@ class FakeImapServer:
         """The one mailbox's name as written on the wire (modified UTF-7, RFC 3501 §5.1.3)."""
         self.auth_plain = auth_plain
         """False: no ``AUTH=PLAIN`` in CAPABILITY and ``AUTHENTICATE`` is refused."""
+        self.starttls = starttls
+        """Offer STARTTLS (before the upgrade) with this server context."""
+        self.login_disabled = login_disabled
+        """With ``starttls``: refuse LOGIN and AUTHENTICATE until the upgrade."""
+        self.implicit_tls = implicit_tls
+        """Speak TLS from the first byte with this server context."""
         self.messages: list[StoredMessage] = []
         self.commands: list[str] = []
+        self.tls_commands: list[str] = []
+        """The commands that arrived over TLS."""
         self.logins = 0
         self.plain_logins = 0
         self._next_uid = 1
@@ -84,7 +90,9 @@ class FakeImapServer:
 
     async def start(self) -> None:
         """Listen on loopback."""
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(
+            self._serve, "127.0.0.1", 0, ssl=self.implicit_tls
+        )
 
     async def stop(self) -> None:
         """Close the listener and every client connection."""
@@ -121,15 +129,23 @@ class FakeImapServer:
 
     # -- protocol --------------------------------------------------------------------------
 
-    def _capabilities(self) -> bytes:
+    def _capabilities(self, session: _Session) -> bytes:
         caps = b"IMAP4rev1 IDLE" if self.idle_supported else b"IMAP4rev1"
-        return caps + b" AUTH=PLAIN" if self.auth_plain else caps
+        if self._before_starttls(session):
+            caps += b" STARTTLS LOGINDISABLED" if self.login_disabled else b" STARTTLS"
+        return caps + b" AUTH=PLAIN" if self.auth_plain and self._may_log_in(session) else caps
+
+    def _before_starttls(self, session: _Session) -> bool:
+        return self.starttls is not None and not session.tls
+
+    def _may_log_in(self, session: _Session) -> bool:
+        return not (self.login_disabled and self._before_starttls(session))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        session = _Session()
+        session = _Session(tls=self.implicit_tls is not None)
         self._sessions.add(session)
         self._writers.add(writer)
-        caps = self._capabilities()
+        caps = self._capabilities(session)
         try:
             writer.write(b"* OK [CAPABILITY " + caps + b"] fake IMAP ready\r\n")
             await writer.drain()
@@ -170,10 +186,22 @@ class FakeImapServer:
                 return True
             name, args = args[0].upper().decode("ascii", "replace"), args[1:]
         self.commands.append(("UID " if uid_mode else "") + name)
+        if session.tls:
+            self.tls_commands.append(self.commands[-1])
         keep = True
         if name == "CAPABILITY":
-            caps = self._capabilities()
+            caps = self._capabilities(session)
             writer.write(b"* CAPABILITY " + caps + b"\r\n" + tag + b" OK CAPABILITY done\r\n")
+        elif name == "STARTTLS" and self._before_starttls(session) and self.starttls:
+            writer.write(tag + b" OK begin TLS negotiation now\r\n")
+            await writer.drain()
+            try:
+                await writer.start_tls(self.starttls)
+            except (OSError, TimeoutError):  # the client gave up on the handshake
+                return False
+            session.tls = True
+        elif name in ("LOGIN", "AUTHENTICATE") and not self._may_log_in(session):
+            writer.write(tag + b" NO [PRIVACYREQUIRED] LOGINDISABLED: use STARTTLS first\r\n")
         elif name == "NOOP":
             if session.selected:
                 session.known = len(self.messages)
@@ -253,57 +281,17 @@ class FakeImapServer:
     def _search(
         self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
     ) -> None:
-        # every criterion must hold (RFC 3501's implicit AND)
-        criteria = [a.upper() for a in args]
-        wanted: set[int] | None = None
-        flags: list[bytes] = []
-        understood = bool(criteria)
-        while criteria and understood:
-            key = criteria.pop(0)
-            selected = self._selected(criteria.pop(0), True) if key == b"UID" and criteria else None
-            if selected is not None:
-                wanted = {m.uid for _, m in selected}
-            elif key in (b"ALL", b"SEEN", b"UNSEEN"):
-                flags.append(key)
-            else:
-                understood = False
-        if not understood:
+        found = search(self.messages, args, uid_mode)
+        if found is None:
             writer.write(tag + b" BAD unsupported search\r\n")
             return
-        found = []
-        for seq, message in enumerate(self.messages, start=1):
-            seen = "\\Seen" in message.flags
-            if (b"SEEN" in flags and not seen) or (b"UNSEEN" in flags and seen):
-                continue
-            if wanted is None or message.uid in wanted:
-                found.append(message.uid if uid_mode else seq)
         numbers = b"".join(b" %d" % n for n in found)
         writer.write(b"* SEARCH" + numbers + b"\r\n" + tag + b" OK SEARCH completed\r\n")
-
-    def _selected(self, spec: bytes, uid_mode: bool) -> list[tuple[int, StoredMessage]] | None:
-        numbered = list(enumerate(self.messages, start=1))
-        keys = [(m.uid if uid_mode else seq) for seq, m in numbered]
-        top = max(keys, default=0)
-        wanted: set[int] = set()
-        for piece in spec.split(b","):
-            bounds = piece.split(b":")
-            try:
-                values = [top if b == b"*" else int(b) for b in bounds]
-            except ValueError:
-                return None
-            if len(values) == 1:
-                wanted.add(values[0])
-            elif len(values) == 2:
-                low, high = sorted(values)
-                wanted.update(range(low, high + 1))
-            else:
-                return None
-        return [(seq, m) for (seq, m), key in zip(numbered, keys, strict=True) if key in wanted]
 
     def _fetch(
         self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
     ) -> None:
-        selected = self._selected(args[0], uid_mode) if len(args) == 2 else None
+        selected = message_set(self.messages, args[0], uid_mode) if len(args) == 2 else None
         if selected is None:
             writer.write(tag + b" BAD FETCH needs a sequence set and items\r\n")
             return
@@ -337,7 +325,7 @@ class FakeImapServer:
     def _store(
         self, tag: bytes, args: list[bytes], uid_mode: bool, writer: asyncio.StreamWriter
     ) -> None:
-        selected = self._selected(args[0], uid_mode) if len(args) == 3 else None
+        selected = message_set(self.messages, args[0], uid_mode) if len(args) == 3 else None
         mode = args[1].upper() if len(args) == 3 else b""
         if selected is None or mode not in (b"+FLAGS", b"-FLAGS", b"FLAGS"):
             writer.write(tag + b" BAD STORE needs a set, a mode and flags\r\n")

@@ -1,0 +1,224 @@
+"""IMAP over TLS: STARTTLS before login, implicit TLS, private CAs, and refusing the clear.
+
+The fake IMAP server speaks real TLS (the test certificate for 127.0.0.1) and, like a server
+with ``LOGINDISABLED``, refuses LOGIN and AUTHENTICATE before STARTTLS; ``tls_commands`` records
+what arrived encrypted.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.config_file import parse_settings
+from bot.connectors.email import EmailConnector
+from bot.connectors.email_imap import StartPoints
+from bot.connectors.email_imap_names import mailbox_key
+from bot.errors import ConfigError
+from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.fakes.email_world import BOT, email_settings, inbound_mail, services
+from tests.fakes.imap_server import FakeImapServer
+from tests.fakes.smtp_capture import TLS_PEM, CaptureServer, server_tls_context, wait_for
+
+__all__ = ["capture"]
+
+FAILED = "IMAP session failed"
+
+
+def tls_connector(
+    tmp_path: Path, imap: FakeImapServer, smtp_port: int, poll_seconds: float = 0.05, **tls: object
+) -> EmailConnector:
+    """A connector polling ``imap`` with the TLS keys ``tls`` (mail already there is answered)."""
+    section = {"host": "127.0.0.1", "port": imap.port, "username": "bot", "password": "secret"}
+    section |= {"poll_seconds": poll_seconds, "timeout": 5, **tls}
+    settings = email_settings(smtp_port, inbound="imap", imap=section)
+    connector = EmailConnector(services(tmp_path, CountingAnswerer(), settings))
+    StartPoints(connector.services.store).put(mailbox_key(settings.email.imap), 1, 1)
+    return connector
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if FAILED in r.getMessage()]
+
+
+async def test_starttls_upgrades_before_login_and_serves_fetch_store_and_idle(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    imap = FakeImapServer(starttls=server_tls_context(), login_disabled=True)
+    await imap.start()
+    waiting = imap.deliver(inbound_mail("Why is the disk full?", message_id="<w@example.com>"))
+    # a long poll interval: only the server's EXISTS during IDLE brings the new mail in time
+    connector = tls_connector(
+        tmp_path, imap, capture.port, 600, ssl=False, starttls=True, ca_file=str(TLS_PEM)
+    )
+    caplog.set_level(logging.INFO)
+    await connector.start()
+    try:
+        await wait_for(lambda: seen(imap, waiting) and "IDLE" in imap.tls_commands)
+        fresh = imap.deliver(inbound_mail("How do I rotate logs?", message_id="<n@example.com>"))
+        await wait_for(lambda: seen(imap, fresh))
+        await wait_for(lambda: len(capture.handler.mails) == 2)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    answerer = connector.services.assistant
+    assert isinstance(answerer, CountingAnswerer)
+    assert answerer.questions == ["Why is the disk full?", "How do I rotate logs?"]
+    # nothing but CAPABILITY went out before the upgrade; everything after it was encrypted
+    upgrade = imap.commands.index("STARTTLS")
+    assert imap.commands[:upgrade] == ["CAPABILITY"]
+    assert imap.tls_commands == imap.commands[upgrade + 1 :]
+    for command in ("LOGIN", "SELECT", "UID SEARCH", "UID FETCH", "UID STORE", "IDLE"):
+        assert command in imap.tls_commands
+    assert imap.logins == 1
+    assert not failures(caplog)
+    assert not any("in the clear" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_untrusted_certificate_fails_with_one_line_and_no_login(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    imap = FakeImapServer(starttls=server_tls_context(), login_disabled=True)
+    await imap.start()
+    connector = tls_connector(tmp_path, imap, capture.port, ssl=False, starttls=True)
+    caplog.set_level(logging.DEBUG, logger="bot.connectors")
+    await connector.start()
+    try:
+        # it keeps trying (with backoff), one warning line per attempt
+        await wait_for(lambda: imap.commands.count("STARTTLS") >= 2)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert imap.tls_commands == [] and "LOGIN" not in imap.commands
+    lines = failures(caplog)
+    assert lines and all("\n" not in line for line in lines)
+    assert "certificate is not trusted" in lines[0] and "email.imap.ca_file" in lines[0]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+async def test_validate_certs_false_accepts_the_certificate(
+    tmp_path: Path, capture: CaptureServer
+) -> None:
+    imap = FakeImapServer(starttls=server_tls_context(), login_disabled=True)
+    await imap.start()
+    uid = imap.deliver(inbound_mail("Is there an API?", message_id="<api@example.com>"))
+    connector = tls_connector(
+        tmp_path, imap, capture.port, ssl=False, starttls=True, validate_certs=False
+    )
+    await connector.start()
+    try:
+        await wait_for(lambda: seen(imap, uid))
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert "LOGIN" in imap.tls_commands
+
+
+async def test_a_server_without_starttls_gets_no_login_and_one_line(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    imap = FakeImapServer()
+    await imap.start()
+    connector = tls_connector(
+        tmp_path, imap, capture.port, ssl=False, starttls=True, ca_file=str(TLS_PEM)
+    )
+    caplog.set_level(logging.DEBUG, logger="bot.connectors")
+    await connector.start()
+    try:
+        await wait_for(lambda: imap.commands.count("CAPABILITY") >= 2)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    # the password never left: no LOGIN, no AUTHENTICATE, not even a STARTTLS attempt
+    assert set(imap.commands) <= {"CAPABILITY", "LOGOUT"}
+    lines = failures(caplog)
+    assert lines and all("\n" not in line for line in lines)
+    assert "email.imap.starttls" in lines[0] and "does not offer STARTTLS" in lines[0]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+async def test_implicit_tls_trusts_a_private_ca(tmp_path: Path, capture: CaptureServer) -> None:
+    imap = FakeImapServer(implicit_tls=server_tls_context())
+    await imap.start()
+    uid = imap.deliver(inbound_mail("Where are backups?", message_id="<b@example.com>"))
+    connector = tls_connector(tmp_path, imap, capture.port, ssl=True, ca_file=str(TLS_PEM))
+    await connector.start()
+    try:
+        await wait_for(lambda: seen(imap, uid))
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert "LOGIN" in imap.tls_commands and imap.tls_commands == imap.commands
+
+
+async def test_implicit_tls_with_an_untrusted_certificate_says_which_key_helps(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    imap = FakeImapServer(implicit_tls=server_tls_context())
+    await imap.start()
+    connector = tls_connector(tmp_path, imap, capture.port, ssl=True)
+    caplog.set_level(logging.DEBUG, logger="bot.connectors")
+    await connector.start()
+    try:
+        await wait_for(lambda: len(failures(caplog)) >= 2)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert imap.commands == []
+    assert all("certificate is not trusted" in line for line in failures(caplog))
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+async def test_a_plain_login_warns_once_that_the_password_travels_in_the_clear(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    imap = FakeImapServer(starttls=server_tls_context())
+    await imap.start()
+    connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port)
+    caplog.set_level(logging.INFO)
+    await connector.start()
+    try:
+        await wait_for(lambda: imap.logins == 1)
+        imap.disconnect_clients()
+        await wait_for(lambda: imap.logins == 2)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    warnings = [r.getMessage() for r in caplog.records if "in the clear" in r.getMessage()]
+    assert len(warnings) == 1
+    assert "without TLS" in warnings[0] and "email.imap.starttls: true" in warnings[0]
+    assert imap.tls_commands == []
+
+
+def test_ssl_and_starttls_together_are_a_one_line_config_error() -> None:
+    imap = {"host": "mail.example.org", "starttls": True, "ssl": True}
+    with pytest.raises(ConfigError) as caught:
+        parse_settings({"email": {"address": BOT, "inbound": "imap", "imap": imap}})
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "email.imap.starttls: cannot be combined with ssl: true" in message
+    assert "set it to false" in message
+
+
+@pytest.mark.parametrize(
+    ("written", "ssl", "port"),
+    [({}, False, 143), ({"port": 1143}, False, 1143), ({"ssl": False, "port": 993}, False, 993)],
+)
+def test_starttls_alone_means_a_plain_connection_to_port_143(
+    written: dict[str, object], ssl: bool, port: int
+) -> None:
+    imap = {"host": "mail.example.org", "starttls": True, **written}
+    settings = parse_settings({"email": {"address": BOT, "inbound": "imap", "imap": imap}})
+    assert (settings.email.imap.ssl, settings.email.imap.port) == (ssl, port)
+    plain = parse_settings({"email": {"address": BOT, "inbound": "imap"}}).email.imap
+    assert (plain.ssl, plain.port, plain.starttls) == (True, 993, False)
+
+
+def test_a_ca_file_that_cannot_be_loaded_stops_the_start(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-ca.pem"
+    section = {"host": "127.0.0.1", "username": "bot", "password": "secret"}
+    settings = email_settings(25, inbound="imap", imap={**section, "ca_file": str(missing)})
+    with pytest.raises(ConfigError, match=r"^email\.imap\.ca_file: cannot load .*no-such-ca"):
+        EmailConnector(services(tmp_path, CountingAnswerer(), settings))
