@@ -261,7 +261,8 @@ class SlackSettings(Section):
     (up to ``retry_max_seconds``; a longer wait is left to the outbox);
     5xx are retried with backoff from ``retry_backoff_seconds``, up to ``max_retries`` times.
     ``slash_command`` (empty to disable) answers privately, with the asker's own groups. Answers
-    Slack refuses even after retries wait in the outbox, retried every ``outbox_poll_seconds``.
+    Slack refuses even after retries wait in the outbox, retried every ``outbox_poll_seconds``
+    (see ``bot.connectors.slack_outbox_tries`` for when one is given up).
     """
 
     enabled: bool = False
@@ -278,7 +279,14 @@ class SlackSettings(Section):
     audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
     private_channels_use_user_groups: bool = False
     max_file_bytes: int = Field(default=50_000_000, ge=0)
-    thinking_status: str = "thinking\u2026"
+    # Assistant-thread statuses (assistant.threads.setStatus; Slack shows "<app name> <status>"
+    # in one line, and "" removes the status): while answering, when the answer waits in the
+    # outbox, and when it was dropped and not even the apology could be posted. Slack's docs
+    # give no length limit, but the API is reported to refuse more than 50 characters
+    # (getsentry/junior#56), and a refused status is only a debug line: keep within 50.
+    thinking_status: str = Field(default="thinking\u2026", max_length=50)
+    queued_status: str = Field(default="will post the answer here shortly", max_length=50)
+    failed_status: str = Field(default="couldn't answer this time; please ask again", max_length=50)
     feedback_buttons: bool = True
     history_turns: int = Field(default=10, ge=0, le=100)
     edit_interval_seconds: float = Field(default=1.0, ge=0)
@@ -292,6 +300,15 @@ class SlackSettings(Section):
     apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
     slash_command: str = Field(default="/citecast", pattern=r"^(/[a-z0-9_-]{1,31})?$")
     outbox_poll_seconds: float = Field(default=30.0, gt=0)
+
+    @field_validator("thinking_status", "queued_status", "failed_status")
+    @classmethod
+    def _one_line_status(cls, value: str) -> str:
+        # a status is one line after the app's name: a line break or control character
+        # would garble it (or have Slack refuse it, which costs the status silently)
+        if any(ord(ch) < 0x20 or ch == "\x7f" for ch in value):
+            raise ValueError("must be one line of text without control characters")
+        return value
 
 
 class DiscordSettings(Section):

@@ -320,6 +320,15 @@ class Store(StoreBase):
                 (error[:500], self._clock() + retry_in, max_attempts, item_id),
             )
 
+    def postpone(self, item_id: str, error: str, retry_in: float) -> None:
+        """Try an item again after ``retry_in`` seconds without counting a failed attempt (the
+        platform only asked to wait: a rate limit says nothing about the reply)."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?",
+                (error[:500], self._clock() + retry_in, item_id),
+            )
+
     # -- feedback ----------------------------------------------------------------------------
 
     def add_feedback(self, turn_id: int | None, channel: str, user: str | None, value: str) -> None:

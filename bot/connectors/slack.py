@@ -3,7 +3,7 @@
 What it answers: ``app_mention`` in channels, direct messages, and messages in assistant threads
 (where it first sets the status, ``slack.thinking_status``, and offers ``suggested_prompts``
 when a thread starts). It always replies in the question's thread, passes the thread's earlier
-exchanges to the assistant, streams the answer (see ``slack_stream``), uploads cited files that
+exchanges to the assistant, streams the answer (see ``slack_sinks``), uploads cited files that
 have no public link, stores the turn and puts helpful / not-helpful buttons under the answer.
 
 Events are acknowledged at once (HTTP 200 / the Socket Mode ack) and answered in a background
@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
 from typing import Any
 
@@ -34,7 +34,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 import renderers
-from bot.assistant.base import ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
@@ -52,14 +51,8 @@ from bot.connectors.slack_events import SlackQuestion, question_from_event
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
-from bot.connectors.slack_presenter import AnswerPresenter
-from bot.connectors.slack_stream import (
-    AnswerSink,
-    EditSink,
-    NativeSink,
-    Payload,
-    PlainSink,
-)
+from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
+from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_text import mentioned_users, question_text
 from bot.errors import ChannelError, ConfigError, StoreError
 from bot.models import Answer, Exchange
@@ -273,35 +266,6 @@ class SlackConnector:
         )
         return renderers.render("slack", answer, context)
 
-    def _sinks(
-        self, thread: SlackThread, render: Callable[[Answer], Payload], turn: int
-    ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
-        client, poster, outbox = self.client, self.poster, self.outbox
-
-        def edit() -> AnswerSink:
-            interval = self.settings.edit_interval_seconds
-            return EditSink(poster, outbox, thread, render, interval, self._sleep, turn_id=turn)
-
-        def plain() -> AnswerSink:
-            return PlainSink(poster, outbox, thread, turn_id=turn)
-
-        mode = self.settings.streaming
-        if mode == "native":
-            return NativeSink(client, poster, outbox, thread, self.settings, turn_id=turn), edit
-        if mode == "edit":
-            return edit(), edit
-        return plain(), plain
-
-    async def _events(
-        self, question: SlackQuestion, audience: frozenset[str], history: tuple[Exchange, ...]
-    ) -> AsyncIterator[ReplyEvent]:
-        assistant = self.services.assistant
-        if self.settings.streaming == "none":
-            yield await assistant.reply(question.text, audience, history)
-            return
-        async for event in assistant.stream(question.text, audience, history):
-            yield event
-
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread
     ) -> tuple[frozenset[str], tuple[Exchange, ...], int]:
@@ -359,11 +323,23 @@ class SlackConnector:
         def render(answer: Answer) -> Payload:
             return self.render(answer, audience, turn_id)
 
-        sink, fallback = self._sinks(thread, render, turn_id)
+        sink, fallback = choose_sinks(
+            self.settings,
+            self.client,
+            self.poster,
+            self.outbox,
+            thread,
+            render,
+            self._sleep,
+            turn_id,
+        )
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None
         try:
-            reply, _ = await presenter.run(self._events(question, audience, history), feedback)
+            events = answer_events(
+                self.services.assistant, self.settings, question.text, audience, history
+            )
+            reply, _ = await presenter.run(events, feedback)
         except UndeliverableError as exc:
             # Slack's refusal says it all (an archived channel, a revoked token): one line,
             # and an apology only where one can still arrive.

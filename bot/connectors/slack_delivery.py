@@ -8,9 +8,10 @@ with ``files_upload_v2`` into the same thread when they exist and fit ``max_file
 that cannot be sent is logged and skipped, the citation still names it. A timeout or a
 connection lost mid-request surfaces as DeliveryUncertainError: the message may be posted.
 
-In an assistant thread the asker sees a status (``thinking…``) until the bot replies there (Slack
-then removes it, or after two minutes). Where no reply can arrive now, the status is replaced
-with a short note (:data:`DELAYED_STATUS`, :data:`FAILED_STATUS`), never left saying thinking.
+In an assistant thread the asker sees a status (``slack.thinking_status``) until the bot replies
+there (Slack then removes it, or after two minutes). Where no reply can arrive now, the status is
+replaced with a short note (``slack.queued_status`` while the answer waits in the outbox,
+``slack.failed_status`` when not even the apology could be posted), never left saying thinking.
 """
 
 from __future__ import annotations
@@ -54,10 +55,10 @@ CLOCK_MARGIN_SECONDS = 600.0
 MAX_REPLY_PAGES = 10
 REPLY_PAGE_SIZE = 200
 
-# Assistant-thread statuses that replace "thinking…" when no reply can be posted now: the
-# answer waits in the outbox, or the apology itself could not be posted.
-DELAYED_STATUS = "couldn't post the answer yet; it will appear here shortly"
-FAILED_STATUS = "couldn't answer this time; please ask again"
+# The default assistant-thread statuses that replace "thinking…" when no reply can be posted
+# now (the settings slack.queued_status and slack.failed_status are what is shown).
+DELAYED_STATUS: str = SlackSettings.model_fields["queued_status"].default
+FAILED_STATUS: str = SlackSettings.model_fields["failed_status"].default
 NO_STATUS = ""
 
 Message = dict[str, Any]
@@ -312,5 +313,5 @@ class SlackPoster:
                 return False  # no status can be set there either
         except Exception:
             log.exception("could not tell the user in %s that the answer failed", thread.channel)
-        await self.set_status(thread, FAILED_STATUS)
+        await self.set_status(thread, self._settings.failed_status)
         return False

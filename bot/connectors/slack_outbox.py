@@ -25,15 +25,19 @@ bot left, a revoked token, a message Slack will never take) is never queued: it 
 the caller, and a queued item that meets one is dropped at once.
 
 The asker is never left with a stale "thinking…" in an assistant thread: when the answer is
-queued the thread's status says it will follow (:data:`DELAYED_STATUS`); when the outbox
+queued the thread's status says it will follow (``slack.queued_status``); when the outbox
 delivers it (or finds that Slack had taken it) the status is removed; when the outbox drops it
-for good (a refusal, or ``MAX_ATTEMPTS`` failed tries) the asker gets the apology, or, if even
+for good (a refusal, or out of tries) the asker gets the apology, or, if even
 that cannot be posted, a status saying the answer failed. An item that fails in a way no
 resend can change (malformed, or a bug) is dropped at once, so that it does not hold back the
 answers queued after it.
 
+How long a queued answer is tried is :mod:`bot.connectors.slack_outbox_tries`: ``MAX_ATTEMPTS``
+failed tries, while tries Slack only rate-limited (429) do not count toward them; they wait as
+long as Slack asked, for up to ``MAX_RATE_LIMITED_SECONDS`` from the answer's first try.
+
 A queued item carries the id of its answer's turn: when the outbox drops it (a refusal, or
-``MAX_ATTEMPTS`` failed tries, also of the rest of an answer Slack took in part) the turn is
+running out of tries, also of the rest of an answer Slack took in part) the turn is
 recorded as ``failed``, so ``citecast report`` does not count the question as answered. Items
 queued before the id was kept have none, and their turn is left as it is.
 """
@@ -44,30 +48,29 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.config import SlackSettings
 from bot.connectors.outbox_turns import TURN_KEY, fail_queued_turn, queued_turn
 from bot.connectors.slack_client import UndeliverableError
 from bot.connectors.slack_delivery import (
-    DELAYED_STATUS,
     DELIVERY_EVENT_TYPE,
     NO_STATUS,
     Message,
     SlackPoster,
     SlackThread,
 )
+
+# MAX_ATTEMPTS is re-exported: callers have always found it here
+from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS as MAX_ATTEMPTS
+from bot.connectors.slack_outbox_tries import judge, report
 from bot.errors import ChannelError, CitecastError, DeliveryUncertainError, RateLimitedError
 from bot.store import OutboxItem, Store
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "slack"
-MAX_RETRY_SECONDS = 3600.0
-# Failed tries after which a queued answer is dropped (with the apology): some 14 hours of tries
-# at the default outbox_poll_seconds (30 s, doubling up to an hour between tries).
-MAX_ATTEMPTS = 20
 
 
 def delivery_key(message: Message) -> str | None:
@@ -104,10 +107,19 @@ def queued_since(payload: dict[str, Any]) -> float | None:
 class SlackOutbox:
     """Posts answers now, or later from the store."""
 
-    def __init__(self, store: Store, poster: SlackPoster, settings: SlackSettings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        poster: SlackPoster,
+        settings: SlackSettings,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._store = store
         self._poster = poster
         self._settings = settings
+        # how long an answer has waited is measured with it (a test moves it on)
+        self._clock = clock
 
     async def _queue(
         self,
@@ -123,7 +135,7 @@ class SlackOutbox:
         (a 429's wait is honoured by the first resend too, not only by later ones; after a lost
         response the first message may already be in the thread). The asker's status says the
         answer will follow, set first so that a flush delivering it at once comes after it."""
-        await self._poster.set_status(thread, DELAYED_STATUS)
+        await self._poster.set_status(thread, self._settings.queued_status)
         verify = isinstance(error, DeliveryUncertainError)
         payload: dict[str, Any] = {
             "channel": thread.channel,
@@ -142,10 +154,8 @@ class SlackOutbox:
             # marked failed if the item is dropped (see fail_queued_turn)
             payload[TURN_KEY] = turn_id
         item_id = self._store.enqueue(CHANNEL, payload)
-        if isinstance(error, RateLimitedError):
-            self._store.mark_failed_attempt(
-                item_id, str(error), retry_in=error.retry_after, max_attempts=MAX_ATTEMPTS
-            )
+        if isinstance(error, RateLimitedError):  # not a failed try: only a wait
+            self._store.postpone(item_id, str(error), retry_in=error.retry_after)
         return item_id
 
     async def deliver(
@@ -240,21 +250,26 @@ class SlackOutbox:
     async def _retry_later(
         self, item: OutboxItem, thread: SlackThread, error: ChannelError
     ) -> None:
-        wait = min(MAX_RETRY_SECONDS, self._settings.outbox_poll_seconds * 2**item.attempts)
-        if isinstance(error, RateLimitedError):
-            wait = max(wait, error.retry_after)  # sooner is only refused again
-        self._store.mark_failed_attempt(
-            item.id, str(error), retry_in=wait, max_attempts=MAX_ATTEMPTS
+        verdict = judge(
+            item,
+            error,
+            since=queued_since(item.payload),
+            now=self._clock(),
+            poll_seconds=self._settings.outbox_poll_seconds,
         )
-        if item.attempts + 1 >= MAX_ATTEMPTS:
-            log.error(
-                "dropped a queued Slack answer for %s after %d tries: %s",
-                thread.channel,
-                MAX_ATTEMPTS,
-                error,
+        report(thread.channel, error, verdict)
+        if verdict.give_up:
+            self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
+        elif verdict.counted:
+            self._store.mark_failed_attempt(
+                item.id, str(error), retry_in=verdict.wait, max_attempts=MAX_ATTEMPTS
             )
-            fail_queued_turn(self._store, item.payload, CHANNEL)
-            await self._poster.apologize(thread)
+        else:
+            self._store.postpone(item.id, str(error), retry_in=verdict.wait)
+        if not verdict.give_up:
+            return
+        fail_queued_turn(self._store, item.payload, CHANNEL)
+        await self._poster.apologize(thread)
 
     async def _sent(self, item: OutboxItem, thread: SlackThread) -> None:
         self._store.mark_sent(item.id)

@@ -1,17 +1,75 @@
-"""Feeding one answer's events to a Slack sink (see ``slack_stream``), falling back when the
-workspace cannot stream natively."""
+"""Feeding one answer's events to a Slack sink (see ``slack_sinks``), falling back when the
+workspace cannot stream natively; :func:`choose_sinks` picks the sinks from ``slack.streaming``."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.connectors.slack_stream import AnswerSink, Payload, RenderFn, StreamingUnavailableError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.assistant.base import Answerer, Reply, ReplyEvent
+from bot.config import SlackSettings
+from bot.connectors.slack_client import Sleep
+from bot.connectors.slack_delivery import SlackPoster, SlackThread
+from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_sinks import (
+    AnswerSink,
+    EditSink,
+    Payload,
+    PlainSink,
+    RenderFn,
+    StreamingUnavailableError,
+)
+from bot.connectors.slack_stream import NativeSink
 from bot.errors import BackendError, ChannelError
-from bot.models import Answer, Citation, CitationAdded, TextDelta
+from bot.models import Answer, Citation, CitationAdded, Exchange, TextDelta
 
 log = logging.getLogger(__name__)
+
+
+def choose_sinks(
+    settings: SlackSettings,
+    client: AsyncWebClient,
+    poster: SlackPoster,
+    outbox: SlackOutbox,
+    thread: SlackThread,
+    render: RenderFn,
+    sleep: Sleep,
+    turn_id: int,
+) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
+    """The sink that shows an answer in ``thread`` for ``slack.streaming``, and the one to fall
+    back to when native streaming is unavailable (made only if needed)."""
+
+    def edit() -> AnswerSink:
+        interval = settings.edit_interval_seconds
+        return EditSink(poster, outbox, thread, render, interval, sleep, turn_id=turn_id)
+
+    def plain() -> AnswerSink:
+        return PlainSink(poster, outbox, thread, turn_id=turn_id)
+
+    mode = settings.streaming
+    if mode == "native":
+        return NativeSink(client, poster, outbox, thread, settings, turn_id=turn_id), edit
+    if mode == "edit":
+        return edit(), edit
+    return plain(), plain
+
+
+async def answer_events(
+    answerer: Answerer,
+    settings: SlackSettings,
+    question: str,
+    audience: frozenset[str],
+    history: tuple[Exchange, ...],
+) -> AsyncIterator[ReplyEvent]:
+    """The answer's events for a presenter: streamed, or (``streaming: none``) the whole reply
+    at once, since nothing is shown before it is complete."""
+    if settings.streaming == "none":
+        yield await answerer.reply(question, audience, history)
+        return
+    async for event in answerer.stream(question, audience, history):
+        yield event
 
 
 class AnswerPresenter:

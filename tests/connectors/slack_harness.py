@@ -5,16 +5,18 @@
 :class:`SlackConnector` pointed at the fake and mounts its routes in a Starlette app reached
 through ``httpx.ASGITransport``. Events go in as signed HTTP requests (``post_event``), button
 clicks as signed interactivity payloads (``click``). ``sleeps`` records every retry/edit wait
-the connector asked for (the waits themselves are skipped).
+the connector asked for (the waits themselves are skipped). ``slack_world_at(clock, …)`` is the
+same world with ``clock`` as the store's clock (what is due in the outbox, and when).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,11 +175,18 @@ def standard_workspace(fake: FakeSlackAPI) -> None:
     fake.add_user(ASKER, "ada@staff.example")
 
 
-@asynccontextmanager
-async def slack_world(
+def slack_world(
     tmp_path: Path, answerer: Answerer, **slack: Any
-) -> AsyncIterator[SlackWorld]:
+) -> contextlib.AbstractAsyncContextManager[SlackWorld]:
     """The fake Slack, the real connector and a real store, wired together."""
+    return slack_world_at(time.time, tmp_path, answerer, **slack)
+
+
+@asynccontextmanager
+async def slack_world_at(
+    clock: Callable[[], float], tmp_path: Path, answerer: Answerer, **slack: Any
+) -> AsyncIterator[SlackWorld]:
+    """:func:`slack_world` with ``clock`` as the store's clock."""
     async with FakeSlackAPI() as fake:
         standard_workspace(fake)
         options: dict[str, Any] = {
@@ -195,7 +204,7 @@ async def slack_world(
         }
         options.update(slack)
         settings = Settings(slack=SlackSettings(**options))
-        store = Store(tmp_path / "citecast.db")
+        store = Store(tmp_path / "citecast.db", clock=clock)
         services = Services(settings=settings, store=store, assistant=answerer)
         sleeps: list[float] = []
 
