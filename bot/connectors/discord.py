@@ -10,9 +10,10 @@ Nothing it sends can ping: ``allowed_mentions`` is none on the client and on eve
 
 Each message is claimed once in the store (``discord-message``), so a redelivered event is never
 answered twice; each answer is stored as a turn, ``failed`` with a short apology to the user if
-anything goes wrong. Every message posted for a turn (answer parts, the apology) is recorded
-with its conversation, so a follow-up to any of them stays in that conversation however long
-it grows (see ``discord_history``). The bot ignores itself and every other bot.
+anything goes wrong (see ``discord_answer``). Every message posted for a turn (answer parts,
+the apology) is recorded with its conversation, so a follow-up to any of them stays in that
+conversation however long it grows (see ``discord_history``). The bot ignores itself and every
+other bot.
 
 Where the bot may not post (by its cached permissions, or a locked thread) it computes nothing
 and logs one line; a channel that refuses it anyway, or is deleted meanwhile, gets no apology,
@@ -31,10 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.connectors.base import fit_question, long_question_note
-from bot.connectors.discord_audience import answer_audience
-from bot.connectors.discord_edits import Asked, AskedQuestions, QuestionEditedError, until_edited
-from bot.connectors.discord_history import conversation_of, question_text, remember_posted
+from bot.connectors.discord_answer import QuestionAnswerer
+from bot.connectors.discord_edits import Asked, AskedQuestions
+from bot.connectors.discord_history import question_text
 from bot.connectors.discord_http import (
     build_client,
     keep_trying,
@@ -44,26 +44,14 @@ from bot.connectors.discord_http import (
     unreachable,
     wait_started,
 )
-from bot.connectors.discord_notices import keep_typing, notify, withdraw
-from bot.connectors.discord_send import (
-    DEFAULT_UPLOAD_LIMIT,
-    ChannelClosedError,
-    MessageGoneError,
-)
-from bot.connectors.discord_stream import StreamedReply
 from bot.connectors.discord_triggers import (
     Trigger,
-    may_attach,
-    may_embed,
-    missing_permission,
     resolve_channel,
     trigger_of,
-    where,
     written_by_a_person,
 )
-from bot.connectors.render_context import context_for
 from bot.errors import ConfigError
-from renderers.base import RenderContext, capabilities_for
+from renderers.base import capabilities_for
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -74,9 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 # how long start() waits for the gateway session; a slower Discord keeps connecting after it
 CONNECT_WAIT = 15.0
-# as on every channel, the assistant reads at most web.max_question_chars of a question
-# a message with only files or stickers: say what the bot reads, not "mention me"
-NO_WORDS = "I read only the words of a message, not its attachments or stickers: ask in words."
 
 
 def check_settings(settings: DiscordSettings) -> None:
@@ -105,6 +90,7 @@ class DiscordConnector:
         self._withdrawn: set[int] = set()
         # the questions taken up, followed through their edits (saved: also after a restart)
         self._asked = AskedQuestions(store=services.store)
+        self._answerer = QuestionAnswerer(services, lambda: self.client, self._withdrawn)
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
         self.on_handled: Callable[[int], None] | None = None
@@ -249,7 +235,7 @@ class DiscordConnector:
                 asked.pending = None
                 me = self.client.user if self.client else None
                 asked.text = question_text(message, me.id if me else 0)
-                await self.answer(message, trigger, asked)
+                await self._answerer.answer(message, trigger, asked)
                 if asked.pending is None:
                     return
                 message, trigger = asked.pending
@@ -264,128 +250,6 @@ class DiscordConnector:
         """Why the bot should answer ``message``, or None to stay quiet."""
         me = self.client.user if self.client else None
         return None if me is None else await trigger_of(message, me.id, self.settings)
-
-    # -- answering ---------------------------------------------------------------------------
-
-    async def audience_for(self, message: discord.Message) -> frozenset[str]:
-        """The audience groups of whoever can read the answer to ``message``."""
-        return await answer_audience(message, self.client, self.settings)
-
-    def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
-        """Rendering for this channel: embeds and files (where allowed there), upload limit, links.
-
-        The upload limit is the guild's (boosts raise it); a DM has no guild and gets Discord's
-        default limit, whatever ``max_file_bytes`` says.
-        """
-        overrides: dict[str, Any] = dict(self.services.settings.capabilities.get("discord", {}))
-        upload_limit = (
-            message.guild.filesize_limit if message.guild is not None else DEFAULT_UPLOAD_LIMIT
-        )
-        limit = min(self.settings.max_file_bytes, upload_limit)
-        overrides.setdefault("embeds", self.settings.embeds)
-        if not may_embed(message.channel):  # Discord would drop or refuse the Sources embed
-            overrides["embeds"] = False
-        overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
-        caps = capabilities_for("discord", overrides)
-        return context_for(self.services, audience, caps, attach_files=may_attach(message.channel))
-
-    async def answer(
-        self, message: discord.Message, trigger: Trigger, asked: Asked | None = None
-    ) -> None:
-        """Answer ``message`` in its channel, storing the turn; apologise briefly on failure.
-
-        With ``asked`` (the question as followed through its edits) the answer is written into
-        the messages already posted for it, and stops when the question is edited meanwhile.
-        """
-        me = self.client.user if self.client else None
-        bot_id = me.id if me else 0
-        settings = self.settings
-        missing = missing_permission(message.channel)
-        if missing is not None:  # the answer could never arrive: neither compute nor send it
-            log.error(
-                "discord: not answering %s in %s: the bot lacks %s there",
-                message.id,
-                where(message.channel),
-                missing,
-            )
-            return
-        question = question_text(message, bot_id)
-        if not question:
-            empty = message.attachments or message.stickers
-            hint = NO_WORDS if empty else settings.empty_question_message
-            hinted: list[discord.Message] = []
-            try:
-                await notify(message, hint, settings, on_sent=hinted.append)
-            except asyncio.CancelledError:
-                if message.id not in self._withdrawn:
-                    raise
-                await withdraw(message.id, hinted, settings)  # the question went meanwhile
-            else:
-                if hinted and asked is not None:  # an edit that asks is answered here
-                    asked.replies = hinted
-            return
-        store = self.services.store
-        conversation, history = await conversation_of(message, bot_id, settings, store)
-        earlier = list(asked.replies) if asked is not None else []
-        posted: list[discord.Message] = list(earlier)
-        reply: StreamedReply | None = None
-
-        def remember(sent: discord.Message) -> None:
-            # every message posted for this turn is recorded at once with its conversation
-            posted.append(sent)
-            remember_posted(store, message.channel.id, conversation, sent)
-
-        limit = self.services.settings.web.max_question_chars
-        question, cut = fit_question(question, limit)  # when cut, the asker is told
-        turn_id = store.add_turn(conversation, "discord", question, status="pending")
-        typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
-        try:
-            if cut:  # else the asker never learns that the end was not read
-                await notify(message, long_question_note(limit), settings, on_sent=remember)
-            audience = await self.audience_for(message)
-            context = self.render_context(message, audience)
-            reply = StreamedReply(
-                message.channel, message, settings, context, on_posted=remember, reuse=earlier
-            )
-            events = self.services.assistant.stream(question, audience, history)
-            if asked is not None:
-                events = until_edited(events, asked)
-            result = await reply.run(events)
-            store.finish_turn(turn_id, result.answer.to_json(), result.registry)
-            log.info(
-                "discord: answered %s (%s) in %d message(s)", message.id, trigger, len(reply.posted)
-            )
-        except QuestionEditedError:
-            # the edited text is answered next, in what was posted so far
-            log.info("discord: %s was edited while being answered; answering it again", message.id)
-            store.finish_turn(turn_id, None, None, status="failed")
-        except (ChannelClosedError, MessageGoneError) as exc:
-            # nobody could read an apology there, or a moderator deleted the answer meanwhile
-            log.error(
-                "discord: answer to %s in %s not delivered: %s",
-                message.id,
-                where(message.channel),
-                exc,
-            )
-            store.finish_turn(turn_id, None, None, status="failed")
-        except Exception as exc:  # the connector edge: whatever failed, the user hears of it
-            log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
-            store.finish_turn(turn_id, None, None, status="failed")
-            try:  # "try again" in reply to the apology continues too
-                await notify(message, settings.failure_message, settings, on_sent=remember)
-            except asyncio.CancelledError:  # not caught by the handler below
-                if message.id not in self._withdrawn:
-                    raise
-                await withdraw(message.id, posted, settings)
-        except asyncio.CancelledError:
-            store.finish_turn(turn_id, None, None, status="failed")
-            if message.id not in self._withdrawn:
-                raise
-            await withdraw(message.id, posted, settings)  # they answer nothing now
-        finally:
-            typing.cancel()
-            if asked is not None and reply is not None:
-                asked.replies = list(reply.posted)
 
     async def _on_delete(self, message_ids: set[int]) -> None:
         """Stop answering questions that were deleted (by the asker or a moderator)."""

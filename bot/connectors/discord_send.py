@@ -18,7 +18,8 @@ refused without Read Message History (160002), a DM the user closed (50007), a l
 :class:`ChannelClosedError`, so the caller does not try an apology there too; a message of the
 bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator) raises
 :class:`MessageGoneError`. :func:`created` finishes a send whose caller was cancelled, so that
-the message is not forgotten.
+the message is not forgotten. :func:`file_batches` groups a message's files into as many
+messages as Discord's limits take: ten files, and ``MAX_REQUEST_BYTES`` per request.
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ MAX_FILES_PER_MESSAGE = 10
 # Discord's upload limit where no guild boost raises it: DMs and unboosted guilds (10 MiB,
 # discord.py's ``Guild._PREMIUM_GUILD_LIMITS[0].filesize``; a constant, not a private name)
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+# Discord's limit on one whole request, all of a message's files together ("The maximum request
+# size when sending a message is 25 MiB", Create Message); over it Discord answers 413 (40005)
+MAX_REQUEST_BYTES = 25 * 1024 * 1024
+# what a request carries besides file bytes: the payload JSON (2,000 content characters, 6,000
+# of embeds, buttons) and the multipart headers of up to ten files, with room to spare
+REQUEST_OVERHEAD = 64 * 1024
 NO_PINGS = discord.AllowedMentions.none()
 MISSING_PERMISSIONS = 50013
 MISSING_ACCESS = 50001
@@ -270,9 +277,39 @@ async def edit_message(
     return await with_retries(attempt, settings, "editing a message")
 
 
-def file_batches(entries: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
-    """File entries in groups of at most ten (Discord's per-message limit)."""
-    return [
-        list(entries[i : i + MAX_FILES_PER_MESSAGE])
-        for i in range(0, len(entries), MAX_FILES_PER_MESSAGE)
-    ]
+def message_file_budget(upload_limit: int) -> int:
+    """How many bytes of files one message may carry where one file may have ``upload_limit``.
+
+    Discord takes at most ``MAX_REQUEST_BYTES`` per request, files and JSON together; a boosted
+    guild takes one file of its larger limit, so its requests may be that large.
+    """
+    return max(MAX_REQUEST_BYTES, upload_limit) - REQUEST_OVERHEAD
+
+
+def _size(entry: Mapping[str, Any]) -> int:
+    """The bytes a file entry adds to a request (0 for one that is gone: it is not sent)."""
+    try:
+        return os.path.getsize(str(entry.get("path") or ""))
+    except OSError:
+        return 0
+
+
+def file_batches(
+    entries: Sequence[Mapping[str, Any]], max_bytes: int
+) -> list[list[Mapping[str, Any]]]:
+    """File entries, in order, in groups one message can carry: at most ten files (Discord's
+    per-message limit) of at most ``max_bytes`` together (see :func:`message_file_budget`).
+
+    A file larger than ``max_bytes`` on its own (the renderer attaches none, but one may have
+    grown since) goes alone; if Discord refuses it, the sources are sent without files.
+    """
+    batches: list[list[Mapping[str, Any]]] = []
+    total = 0
+    for entry in entries:
+        size = _size(entry)
+        if not batches or len(batches[-1]) >= MAX_FILES_PER_MESSAGE or total + size > max_bytes:
+            batches.append([])
+            total = 0
+        batches[-1].append(entry)
+        total += size
+    return batches

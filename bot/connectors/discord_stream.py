@@ -6,8 +6,10 @@ messages of at most 2,000 characters, is shown: the first message is sent as a r
 question, later ones follow, and only messages whose text changed are edited. When the answer is
 complete the final payload (``== renderers.render("discord", answer, context)``) replaces them:
 each posted message is edited into its final form, further messages are sent, surplus ones are
-deleted, and the files travel with the last message (ten per message). Splitting long answers
-and keeping the source list whole is the renderer's job; this module never cuts text itself.
+deleted, and the files travel with the last message and, where they do not all fit in one,
+in file-only messages after it: ten files per message, and no more bytes than one request may
+carry (``file_budget``, see ``discord_send.message_file_budget``). Splitting long answers and
+keeping the source list whole is the renderer's job; this module never cuts text itself.
 
 If Discord refuses the files (too large for this channel, or no Attach Files permission), the
 answer is rendered again without native files (each file becomes its signed link or its name)
@@ -38,12 +40,14 @@ import discord
 from bot.assistant.base import Reply, ReplyEvent
 from bot.config import DiscordSettings
 from bot.connectors.discord_send import (
+    DEFAULT_UPLOAD_LIMIT,
     SUPPRESS_EMBEDS,
     FilesRefusedError,
     MessageGoneError,
     created,
     edit_message,
     file_batches,
+    message_file_budget,
     send_message,
     with_retries,
 )
@@ -57,7 +61,10 @@ log = logging.getLogger(__name__)
 
 
 class StreamedReply:
-    """Delivers one answer to one question message; remembers what it posted."""
+    """Delivers one answer to one question message; remembers what it posted.
+
+    ``file_budget`` is how many bytes of files one message may carry in this channel.
+    """
 
     def __init__(
         self,
@@ -69,8 +76,10 @@ class StreamedReply:
         *,
         on_posted: Callable[[discord.Message], None] | None = None,
         reuse: Sequence[discord.Message] = (),
+        file_budget: int = message_file_budget(DEFAULT_UPLOAD_LIMIT),
     ) -> None:
         self.channel = channel
+        self.file_budget = file_budget
         self.on_posted = on_posted
         self.question = question
         self.settings = settings
@@ -170,7 +179,7 @@ class StreamedReply:
     async def _deliver(self, payload: Mapping[str, Any], *, drop_files: bool = False) -> None:
         """Make the posted messages ``payload``'s messages; files go with the last one."""
         messages: list[Mapping[str, Any]] = list(payload.get("messages") or [])
-        batches = file_batches(list(payload.get("files") or []))
+        batches = file_batches(list(payload.get("files") or []), self.file_budget)
         last = len(messages) - 1
         for index, message in enumerate(messages):
             files = batches.pop(0) if index == last and batches else []

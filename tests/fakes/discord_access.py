@@ -13,14 +13,15 @@ a write there gets 400 "Thread is archived" (50083) when the thread is archived 
 as a message from whoever may send there does on Discord. A DM to a user
 in ``closed_dms`` gets 403 "Cannot send messages to this user" (50007); without Embed
 Links the bot's embeds are dropped (a message of embeds alone: 50013). Upload limits are
-Discord's own: 10 MiB in DMs and unboosted guilds, more at boost tiers 2 and 3.
+Discord's own: 10 MiB per file in DMs and unboosted guilds, more at boost tiers 2 and 3, and
+25 MiB per request (all of a message's files together), or a boosted file's limit if larger.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tests.fakes.discord_limits import DiscordFormError, UploadedFile
+from tests.fakes.discord_limits import MAX_REQUEST_BYTES, DiscordFormError, UploadedFile
 
 if TYPE_CHECKING:
     from tests.fakes.discord_world import DiscordWorld
@@ -156,3 +157,10 @@ def upload_limit(world: DiscordWorld, channel_id: int) -> int:
     guild_id = world.channels[channel_id].get("guild_id")
     tier = 0 if guild_id is None else int(world.guilds[int(guild_id)]["premium_tier"])
     return UPLOAD_LIMIT_BY_TIER[tier]
+
+
+def request_limit(world: DiscordWorld, channel_id: int) -> int:
+    """The most one create or edit request may carry in this channel, files and JSON together:
+    Discord's documented 25 MiB, or, in a guild whose boost lets one file be larger, that
+    file's limit (Discord takes such a file, so it takes a request that large)."""
+    return max(MAX_REQUEST_BYTES, upload_limit(world, channel_id))

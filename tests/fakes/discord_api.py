@@ -11,7 +11,8 @@ real ``discord.Message`` objects.
 
 The REST side records every message, edit, uploaded file, flag and typing call, and enforces
 Discord's limits with Discord's own error shapes (``tests.fakes.discord_limits``): content,
-embeds, fields, files, upload size (per channel, ``tests.fakes.discord_access``), components,
+embeds, fields, files, upload size (per channel, ``tests.fakes.discord_access``), the size of
+a whole request (``request_limit``: all of a message's files together), components,
 no empty message (50006, after an edit too), at most ten attachments after an edit, no reply
 to a missing message unless ``fail_if_not_exists`` is false (then it is sent as a plain
 message). The bot's channel permissions are enforced (``tests.fakes.discord_access``): 403s
@@ -41,6 +42,7 @@ from tests.fakes.discord_access import (
     check_attach,
     check_reply,
     permission_refusal,
+    request_limit,
     shown_embeds,
     upload_limit,
 )
@@ -51,6 +53,7 @@ from tests.fakes.discord_limits import (
     DiscordFormError,
     UploadedFile,
     check_message_limits,
+    check_request_size,
     form_error,
     read_body,
     too_long,
@@ -119,8 +122,10 @@ class FakeDiscord(FakeGateway):
 
     def __init__(self, *, max_file_bytes: int | None = None) -> None:
         super().__init__()
-        # None: Discord's own limit per channel (10 MiB in DMs, the boost tier's in guilds)
+        # None: Discord's own limits per channel (10 MiB files in DMs, the boost tier's in
+        # guilds; see upload_limit and request_limit)
         self.max_file_bytes = max_file_bytes
+        self.max_request_bytes: int | None = None
         self.created: list[Recorded] = []
         self.edits: list[Recorded] = []
         self.typing: list[int] = []
@@ -289,6 +294,13 @@ class FakeDiscord(FakeGateway):
             return self.max_file_bytes
         return upload_limit(self, channel_id)
 
+    def request_limit(self, channel_id: int) -> int:
+        """The most one request may carry here, files and JSON together (``max_request_bytes``
+        overrides it; see ``discord_access.request_limit``)."""
+        if self.max_request_bytes is not None:
+            return self.max_request_bytes
+        return request_limit(self, channel_id)
+
     def _attachments(self, files: list[UploadedFile]) -> list[dict[str, Any]]:
         out = []
         for upload in files:
@@ -309,6 +321,7 @@ class FakeDiscord(FakeGateway):
         payload, files = await read_body(request)
         check_attach(self, cid, files)
         check_message_limits(payload, files, self.upload_limit(cid))
+        check_request_size(payload, files, self.request_limit(cid))
         if not (payload.get("content") or payload.get("embeds") or files):
             return _json(EMPTY_MESSAGE, status=400)
         reference = payload.get("message_reference")
@@ -357,6 +370,7 @@ class FakeDiscord(FakeGateway):
             "components": payload.get("components", message["components"]),
         }
         check_message_limits(merged, files, self.upload_limit(int(message["channel_id"])))
+        check_request_size(payload, files, self.request_limit(int(message["channel_id"])))
         attachments = message["attachments"]
         if "attachments" in payload:
             kept = {str(a.get("id")) for a in payload["attachments"]}

@@ -2,7 +2,8 @@
 
 Limits (with Discord's error shapes): content ≤ 2,000 characters, ≤ 10 embeds, title ≤ 256,
 description ≤ 4,096, ≤ 25 fields (name ≤ 256, value ≤ 1,024), footer ≤ 2,048, author name ≤
-256, all embed text ≤ 6,000, ≤ 10 files, each file within the upload limit (HTTP 413, code
+256, all embed text ≤ 6,000, ≤ 10 files, each file within the upload limit and the whole
+request (its JSON and all its files together) within the request limit (both HTTP 413, code
 40005), ≤ 5 component rows of ≤ 5 buttons with labels ≤ 80; any other breach is HTTP 400
 ``{"code": 50035, "message": "Invalid Form Body", "errors": {…}}``. :func:`would_ping` works
 out who a message would really notify (content + ``allowed_mentions`` + reply);
@@ -24,6 +25,9 @@ EMBED_TOTAL_LIMIT = 6000
 MAX_EMBEDS = 10
 MAX_FIELDS = 25
 MAX_FILES = 10
+# "The maximum request size when sending a message is 25 MiB" (Discord's Create Message docs)
+MAX_REQUEST_BYTES = 25 * 1024 * 1024
+TOO_LARGE = {"code": 40005, "message": "Request entity too large"}
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>")
@@ -112,8 +116,18 @@ def check_message_limits(
         raise too_long("files", MAX_FILES)
     for upload in files:
         if len(upload.data) > max_file_bytes:
-            raise DiscordFormError(413, {"code": 40005, "message": "Request entity too large"})
+            raise DiscordFormError(413, TOO_LARGE)
     _check_components(payload.get("components") or [])
+
+
+def check_request_size(
+    payload: dict[str, Any], files: list[UploadedFile], max_request_bytes: int
+) -> None:
+    """Raise 413 (40005) when a request carries more than ``max_request_bytes`` in all: its
+    JSON payload and every file together, however small each file is."""
+    size = len(json.dumps(payload).encode()) + sum(len(upload.data) for upload in files)
+    if size > max_request_bytes:
+        raise DiscordFormError(413, TOO_LARGE)
 
 
 def _check_embed(i: int, embed: dict[str, Any]) -> int:

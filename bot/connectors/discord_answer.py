@@ -1,0 +1,205 @@
+"""Answering one Discord question: permissions → history → assistant → streamed reply → turn.
+
+:class:`QuestionAnswerer` answers one message in its channel and stores the turn (``failed``,
+with a short apology to the asker, if anything goes wrong). Every message posted for the turn
+is recorded with its conversation at once (see ``discord_history``). Where the bot may not
+post it computes nothing and logs one line; a channel that refuses it anyway, or an answer a
+moderator deleted meanwhile, gets no apology. A question deleted while being answered (its id
+in ``withdrawn``, filled by the connector) takes the bot's replies and notices with it. With
+an ``Asked`` (the question followed through its edits, see ``discord_edits``) the answer is
+written into the messages already posted for it and stops when the question is edited again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Container
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.connectors.base import fit_question, long_question_note
+from bot.connectors.discord_audience import answer_audience
+from bot.connectors.discord_edits import Asked, QuestionEditedError, until_edited
+from bot.connectors.discord_history import conversation_of, question_text, remember_posted
+from bot.connectors.discord_notices import keep_typing, notify, withdraw
+from bot.connectors.discord_send import (
+    DEFAULT_UPLOAD_LIMIT,
+    ChannelClosedError,
+    MessageGoneError,
+    message_file_budget,
+)
+from bot.connectors.discord_stream import StreamedReply
+from bot.connectors.discord_triggers import (
+    Trigger,
+    may_attach,
+    may_embed,
+    missing_permission,
+    where,
+)
+from bot.connectors.render_context import context_for
+from renderers.base import RenderContext, capabilities_for
+
+if TYPE_CHECKING:
+    from bot.runtime import Services
+
+log = logging.getLogger(__name__)
+# a message with only files or stickers: say what the bot reads, not "mention me"
+NO_WORDS = "I read only the words of a message, not its attachments or stickers: ask in words."
+
+
+def upload_limit(message: discord.Message) -> int:
+    """The largest file Discord takes where ``message`` is: the guild's (boosts raise it), or
+    Discord's default in a DM, which has no guild."""
+    return message.guild.filesize_limit if message.guild is not None else DEFAULT_UPLOAD_LIMIT
+
+
+class QuestionAnswerer:
+    """Answers Discord messages with the shared assistant, for the connector.
+
+    ``client`` returns the connector's current discord.py client (a new one after a
+    reconnect from scratch); ``withdrawn`` holds the ids of questions deleted while being
+    answered (the connector adds them and cancels the answering task).
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        client: Callable[[], discord.Client | None],
+        withdrawn: Container[int],
+    ) -> None:
+        self.services = services
+        self.settings = services.settings.discord
+        self._client = client
+        self._withdrawn = withdrawn
+
+    async def audience_for(self, message: discord.Message) -> frozenset[str]:
+        """The audience groups of whoever can read the answer to ``message``."""
+        return await answer_audience(message, self._client(), self.settings)
+
+    def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
+        """Rendering for this channel: embeds and files (where allowed there), upload limit, links.
+
+        The upload limit is the guild's (boosts raise it); a DM has no guild and gets Discord's
+        default limit, whatever ``max_file_bytes`` says. A file must also fit in one message
+        (:func:`message_file_budget`); one that does not is linked or named instead.
+        """
+        overrides: dict[str, Any] = dict(self.services.settings.capabilities.get("discord", {}))
+        largest = upload_limit(message)
+        limit = min(self.settings.max_file_bytes, largest, message_file_budget(largest))
+        overrides.setdefault("embeds", self.settings.embeds)
+        if not may_embed(message.channel):  # Discord would drop or refuse the Sources embed
+            overrides["embeds"] = False
+        overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
+        caps = capabilities_for("discord", overrides)
+        return context_for(self.services, audience, caps, attach_files=may_attach(message.channel))
+
+    async def answer(
+        self, message: discord.Message, trigger: Trigger, asked: Asked | None = None
+    ) -> None:
+        """Answer ``message`` in its channel, storing the turn; apologise briefly on failure.
+
+        With ``asked`` (the question as followed through its edits) the answer is written into
+        the messages already posted for it, and stops when the question is edited meanwhile.
+        """
+        client = self._client()
+        me = client.user if client else None
+        bot_id = me.id if me else 0
+        settings = self.settings
+        missing = missing_permission(message.channel)
+        if missing is not None:  # the answer could never arrive: neither compute nor send it
+            log.error(
+                "discord: not answering %s in %s: the bot lacks %s there",
+                message.id,
+                where(message.channel),
+                missing,
+            )
+            return
+        question = question_text(message, bot_id)
+        if not question:
+            empty = message.attachments or message.stickers
+            hint = NO_WORDS if empty else settings.empty_question_message
+            hinted: list[discord.Message] = []
+            try:
+                await notify(message, hint, settings, on_sent=hinted.append)
+            except asyncio.CancelledError:
+                if message.id not in self._withdrawn:
+                    raise
+                await withdraw(message.id, hinted, settings)  # the question went meanwhile
+            else:
+                if hinted and asked is not None:  # an edit that asks is answered here
+                    asked.replies = hinted
+            return
+        store = self.services.store
+        conversation, history = await conversation_of(message, bot_id, settings, store)
+        earlier = list(asked.replies) if asked is not None else []
+        posted: list[discord.Message] = list(earlier)
+        reply: StreamedReply | None = None
+
+        def remember(sent: discord.Message) -> None:
+            # every message posted for this turn is recorded at once with its conversation
+            posted.append(sent)
+            remember_posted(store, message.channel.id, conversation, sent)
+
+        # as on every channel, the assistant reads at most web.max_question_chars of a question
+        limit = self.services.settings.web.max_question_chars
+        question, cut = fit_question(question, limit)  # when cut, the asker is told
+        turn_id = store.add_turn(conversation, "discord", question, status="pending")
+        typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
+        try:
+            if cut:  # else the asker never learns that the end was not read
+                await notify(message, long_question_note(limit), settings, on_sent=remember)
+            audience = await self.audience_for(message)
+            context = self.render_context(message, audience)
+            reply = StreamedReply(
+                message.channel,
+                message,
+                settings,
+                context,
+                on_posted=remember,
+                reuse=earlier,
+                file_budget=message_file_budget(upload_limit(message)),
+            )
+            events = self.services.assistant.stream(question, audience, history)
+            if asked is not None:
+                events = until_edited(events, asked)
+            result = await reply.run(events)
+            store.finish_turn(turn_id, result.answer.to_json(), result.registry)
+            log.info(
+                "discord: answered %s (%s) in %d message(s)", message.id, trigger, len(reply.posted)
+            )
+        except QuestionEditedError:
+            # the edited text is answered next, in what was posted so far
+            log.info("discord: %s was edited while being answered; answering it again", message.id)
+            store.finish_turn(turn_id, None, None, status="failed")
+        except (ChannelClosedError, MessageGoneError) as exc:
+            # nobody could read an apology there, or a moderator deleted the answer meanwhile
+            log.error(
+                "discord: answer to %s in %s not delivered: %s",
+                message.id,
+                where(message.channel),
+                exc,
+            )
+            store.finish_turn(turn_id, None, None, status="failed")
+        except Exception as exc:  # the connector edge: whatever failed, the user hears of it
+            log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
+            store.finish_turn(turn_id, None, None, status="failed")
+            try:  # "try again" in reply to the apology continues too
+                await notify(message, settings.failure_message, settings, on_sent=remember)
+            except asyncio.CancelledError:  # not caught by the handler below
+                if message.id not in self._withdrawn:
+                    raise
+                await withdraw(message.id, posted, settings)
+        except asyncio.CancelledError:
+            store.finish_turn(turn_id, None, None, status="failed")
+            if message.id not in self._withdrawn:
+                raise
+            await withdraw(message.id, posted, settings)  # they answer nothing now
+        finally:
+            typing.cancel()
+            if asked is not None and reply is not None:
+                asked.replies = list(reply.posted)
+
+
+__all__ = ["NO_WORDS", "QuestionAnswerer"]
