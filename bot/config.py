@@ -319,6 +319,9 @@ class DiscordSettings(Section):
     api_base_url: str | None = None
     channels: list[int] = Field(default_factory=list)
     forum_channels: list[int] = Field(default_factory=list)
+    # shared roles (ids) whose mention also asks the bot, where it holds them; its own managed
+    # role always does, so that pinging @Moderators does not summon it unless listed here
+    summon_roles: list[int] = Field(default_factory=list)
     embeds: bool = False
     audience_by_guild: dict[str, list[str]] = Field(default_factory=dict)
     audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)

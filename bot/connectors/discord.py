@@ -48,6 +48,7 @@ from bot.connectors.discord_triggers import (
     Trigger,
     resolve_channel,
     trigger_of,
+    unheld_summon_roles,
     written_by_a_person,
 )
 from bot.errors import ConfigError
@@ -162,6 +163,14 @@ class DiscordConnector:
     async def _on_ready(self) -> None:
         user = self.client.user if self.client else None
         log.info("discord: connected as %s", user)
+        guilds = self.client.guilds if self.client else []
+        unheld = unheld_summon_roles(guilds, self.settings.summon_roles)
+        if unheld:
+            log.warning(
+                "discord: discord.summon_roles %s: the bot holds no such role in its servers, "
+                "so mentions of it are not answered",
+                ", ".join(str(role_id) for role_id in unheld),
+            )
         self.ready.set()
 
     async def _on_message(self, message: discord.Message) -> None:
@@ -186,7 +195,7 @@ class DiscordConnector:
 
     async def _take_up(self, message: discord.Message) -> None:
         """Answer ``message`` if it is a question for the bot that nobody answered yet."""
-        await resolve_channel(self.client, message)
+        await resolve_channel(self.client, message, self.settings)
         trigger = await self.trigger(message)
         if trigger is None:
             return
@@ -202,7 +211,7 @@ class DiscordConnector:
         asked = self._asked.get(message.id)
         if asked is None and message.edited_at is None:
             return  # Discord added link previews: the text is as it was
-        await resolve_channel(self.client, message)
+        await resolve_channel(self.client, message, self.settings)
         trigger = await self.trigger(message)
         if trigger is None:
             return  # no question for the bot (any more): an earlier answer stays as it is
@@ -214,7 +223,7 @@ class DiscordConnector:
             if asked is None:  # by messages the bot does not know of
                 log.info("discord: %s was edited; it was answered before, so left", message.id)
                 return
-        text = question_text(message, me.id)
+        text = question_text(message, me.id, self.settings)
         if not text or text == asked.text:
             return  # the same question, or nothing left to answer: the answer stands
         asked.text, asked.pending = text, (message, trigger)
@@ -234,7 +243,7 @@ class DiscordConnector:
             while True:
                 asked.pending = None
                 me = self.client.user if self.client else None
-                asked.text = question_text(message, me.id if me else 0)
+                asked.text = question_text(message, me.id if me else 0, self.settings)
                 await self._answerer.answer(message, trigger, asked)
                 if asked.pending is None:
                     return

@@ -116,7 +116,7 @@ class QuestionAnswerer:
                 missing,
             )
             return
-        question = question_text(message, bot_id)
+        question = question_text(message, bot_id, settings)
         if not question:
             empty = message.attachments or message.stickers
             hint = NO_WORDS if empty else settings.empty_question_message

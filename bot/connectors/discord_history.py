@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.discord_triggers import own_role_ids, referenced
+from bot.connectors.discord_triggers import referenced, summoning_role_ids
 from bot.errors import StoreError
 from bot.models import Exchange
 from bot.store import Store, Turn
@@ -59,11 +59,12 @@ def _readable(text: str, message: discord.Message) -> str:
     return MARKUP.sub(name, text)
 
 
-def question_text(message: discord.Message, bot_id: int) -> str:
-    """The message content without the bot's own mentions (its user, or a role it holds), other
-    mentions as names; a forum post gets its title too."""
+def question_text(message: discord.Message, bot_id: int, settings: DiscordSettings) -> str:
+    """The message content without the mentions that summon the bot (its user, its managed role,
+    a held role of ``discord.summon_roles``), other mentions as names (a shared role pinged
+    beside the bot is part of the question); a forum post gets its title too."""
     text = re.sub(rf"<@!?{bot_id}>", " ", message.content)
-    for role_id in own_role_ids(message.guild):
+    for role_id in summoning_role_ids(message.guild, settings.summon_roles):
         text = text.replace(f"<@&{role_id}>", " ")
     text = _readable(text, message).strip()
     channel = message.channel
@@ -118,8 +119,9 @@ class Chain:
     root_id: int
 
 
-async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chain:
-    """Walk back from ``message`` through the bot's answers (at most ``limit`` exchanges).
+async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSettings) -> Chain:
+    """Walk back from ``message`` through the bot's answers (at most ``history_limit``
+    exchanges).
 
     A long answer is several messages, each replying to the one before; a reply to any of them
     gets the whole answer in its history. ``root_id`` is where the walk stopped: the first
@@ -128,7 +130,7 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
     """
     exchanges: list[Exchange] = []
     current = message
-    for _ in range(limit):
+    for _ in range(settings.history_limit):
         answer = await referenced(current)
         if answer is None or answer.author.id != bot_id:
             break
@@ -139,7 +141,7 @@ async def reply_chain(message: discord.Message, bot_id: int, limit: int) -> Chai
             asked = await referenced(asked)
         if asked is None or asked.author.id == bot_id:
             break
-        question = question_text(asked, bot_id)
+        question = question_text(asked, bot_id, settings)
         if question:  # a bare mention and the bot's hint are no exchange for the model
             exchanges.append(Exchange(question=question, answer=_prose(parts)))
         current = asked
@@ -169,7 +171,7 @@ async def conversation_of(
 ) -> tuple[str, tuple[Exchange, ...]]:
     """The stored conversation ``message`` continues, and its history for the model: the
     reply chain's last ``history_limit`` exchanges, answers taken from the stored turns."""
-    chain = await reply_chain(message, bot_id, settings.history_limit)
+    chain = await reply_chain(message, bot_id, settings)
     conversation = conversation_for(message, chain, store)
     return conversation, with_stored_answers(chain.history, store.turns(conversation))
 

@@ -7,11 +7,13 @@ promise a webhook's author carries the bot flag), or Discord itself. System mess
 answer references it too; none of them asks anything, so only ordinary messages and real
 replies count.
 
-The bot is mentioned by ``<@id>``, ``<@!id>`` (both arrive in ``mentions``) or by a role it
-holds: typing ``@citecast`` in a guild often picks the bot's own managed role instead of its
-user, and Discord notifies every holder of a mentioned role. :func:`trigger_of` says why a
-message is a question (a DM, a mention in scope, a reply to the bot, a new forum post), for a
-new message and for an edited one alike.
+The bot is mentioned by ``<@id>``, ``<@!id>`` (both arrive in ``mentions``) or by its own
+managed role: typing ``@citecast`` in a guild often picks that role (the one Discord made for
+the bot, ``tags.bot_id`` its id) instead of its user. Any other role it holds, such as a shared
+@Moderators, is pinged for its people, not for the bot: it summons the bot only when listed in
+``discord.summon_roles``, and a role the bot does not hold never does. :func:`trigger_of` says
+why a message is a question (a DM, a mention in scope, a reply to the bot, a new forum post),
+for a new message and for an edited one alike.
 
 Before the assistant runs, the bot's cached permissions in the channel are checked: where it
 cannot view or post, or may not read the history (Discord refuses a reply without Read Message
@@ -26,6 +28,7 @@ cited files are shown by their signed link or name instead of being refused.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection, Iterable
 from typing import Literal
 
 import discord
@@ -59,20 +62,38 @@ def is_reply(message: discord.Message) -> bool:
     )
 
 
-def own_role_ids(guild: discord.Guild | None) -> set[int]:
-    """The roles the bot holds in ``guild`` (not @everyone): mentioning one mentions the bot."""
-    me = guild.me if guild is not None else None
-    if me is None:
+def summoning_role_ids(guild: discord.Guild | None, summon_roles: Collection[int]) -> set[int]:
+    """The roles whose mention in ``guild`` mentions the bot: its own managed role, and the
+    roles of ``summon_roles`` (``discord.summon_roles``) that it holds there."""
+    if guild is None:
         return set()
-    return {role.id for role in me.roles if not role.is_default()}
+    # found by its tags (bot_id), as discord.py does: the role Discord made for this bot alone
+    own = guild.self_role
+    found = {own.id} if own is not None else set()
+    me = guild.me
+    if me is not None and summon_roles:
+        wanted = set(summon_roles)
+        found |= {role.id for role in me.roles if role.id in wanted and not role.is_default()}
+    return found
 
 
-def mentions_me(message: discord.Message, me_id: int) -> bool:
-    """Whether ``message`` mentions the bot, by user (either form) or by a role it holds."""
+def unheld_summon_roles(
+    guilds: Iterable[discord.Guild], summon_roles: Collection[int]
+) -> list[int]:
+    """The ids of ``summon_roles`` the bot holds in none of ``guilds``: their mentions are not
+    answered (a wrong id, or a role not given to the bot), which an operator should hear of."""
+    held = {role.id for guild in guilds if guild.me is not None for role in guild.me.roles}
+    return [role_id for role_id in summon_roles if role_id not in held]
+
+
+def mentions_me(message: discord.Message, me_id: int, settings: DiscordSettings) -> bool:
+    """Whether ``message`` mentions the bot, by user (either form) or by a summoning role."""
     if any(user.id == me_id for user in message.mentions):
         return True
-    mine = own_role_ids(message.guild)
-    return any(role_id in mine for role_id in message.raw_role_mentions)
+    if not message.raw_role_mentions:
+        return False
+    summoning = summoning_role_ids(message.guild, settings.summon_roles)
+    return any(role_id in summoning for role_id in message.raw_role_mentions)
 
 
 def missing_permission(channel: object) -> str | None:
@@ -152,7 +173,9 @@ async def referenced(message: discord.Message) -> discord.Message | None:
         return None
 
 
-async def resolve_channel(client: discord.Client | None, message: discord.Message) -> None:
+async def resolve_channel(
+    client: discord.Client | None, message: discord.Message, settings: DiscordSettings
+) -> None:
     """Fetch a guild channel missing from the cache (e.g. a thread seen before its create).
 
     Without it a forum post whose THREAD_CREATE has not arrived yet would look like a
@@ -167,7 +190,7 @@ async def resolve_channel(client: discord.Client | None, message: discord.Messag
     maybe_for_us = (
         message.id == channel.id  # a forum post's first message has the thread's id
         or is_reply(message)
-        or mentions_me(message, me.id)
+        or mentions_me(message, me.id, settings)
     )
     if not maybe_for_us:
         return
@@ -220,7 +243,7 @@ async def trigger_of(
         return "forum"
     if not in_scope(channel, settings):
         return None
-    if mentions_me(message, me_id):
+    if mentions_me(message, me_id, settings):
         return "mention"
     if is_reply(message):
         parent = await referenced(message)

@@ -87,10 +87,7 @@ class DiscordWorld:
             "large": False,
             "joined_at": now_iso(),
         }
-        bot_role = self.add_role(gid, "citecast", permissions=BOT_INVITE_PERMISSIONS)
-        role = self.guilds[gid]["roles"][-1]
-        role["managed"] = True
-        role["tags"] = {"bot_id": self.bot_user["id"]}
+        bot_role = self.add_bot_role(gid, self.bot_user, permissions=BOT_INVITE_PERMISSIONS)
         self.bot_roles[gid] = bot_role
         self.add_member(gid, self.bot_user, roles=[bot_role])
         return gid
@@ -112,10 +109,31 @@ class DiscordWorld:
             "flags": 0,
         }
 
-    def add_role(self, guild_id: int, name: str, *, permissions: int = 0) -> int:
+    def add_role(
+        self,
+        guild_id: int,
+        name: str,
+        *,
+        permissions: int = 0,
+        tags: dict[str, str | None] | None = None,
+    ) -> int:
+        """A role; ``tags`` as Discord sends them make it managed (``bot_id``: a bot's own
+        role, ``integration_id``: an integration's, ``premium_subscriber: None``: the booster
+        role, whose flag is the key's presence with a null value)."""
         rid = self.snowflake()
-        self.guilds[guild_id]["roles"].append(self._role(rid, name, permissions))
+        role = self._role(rid, name, permissions)
+        if tags is not None:
+            role["managed"] = True
+            role["tags"] = dict(tags)
+        self.guilds[guild_id]["roles"].append(role)
         return rid
+
+    def add_bot_role(self, guild_id: int, bot: dict[str, Any], *, permissions: int = 0) -> int:
+        """The managed role Discord creates for ``bot`` when it joins a guild (``tags.bot_id``);
+        nobody can give it to anyone else."""
+        return self.add_role(
+            guild_id, bot["username"], permissions=permissions, tags={"bot_id": bot["id"]}
+        )
 
     def add_member(self, guild_id: int, user: dict[str, Any], roles: Sequence[int] = ()) -> None:
         member = {
