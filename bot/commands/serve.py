@@ -270,6 +270,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.config_file import load_settings
     from bot.connectors.app import build_app
     from bot.connectors.web import build_signer
+    from bot.connectors.web_proxy import behind_proxies
     from bot.errors import ConfigError
     from bot.knowledge.records import check_tables
     from bot.runtime import Services
@@ -307,7 +308,11 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
                 "marked %d turn(s) left unfinished by an earlier run as failed", left
             )
         config = uvicorn.Config(
-            app,
+            # uvicorn's X-Forwarded-Proto/-For handling plus X-Forwarded-Prefix, believed from
+            # the same proxies ($FORWARDED_ALLOW_IPS); it applies uvicorn's middleware itself,
+            # inside, so that the prefix is judged on the connection's own peer
+            behind_proxies(app),
+            proxy_headers=False,
             host=host,
             port=port,
             access_log=False,

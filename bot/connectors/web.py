@@ -18,6 +18,8 @@ Routes (all JSON errors are ``{"error": reason}``):
 The viewer's audience is ``web.audience`` (default ``public``): the answerer is asked for that
 audience and an answer citing anything else is refused, never shown. Every route first refuses
 a ``Host`` this deployment does not answer to (``web.allowed_hosts``, see ``web_hosts``).
+The links a response carries start with ``web.public_base_url``, else with the address the
+request came to plus the path prefix a trusted reverse proxy forwarded (see ``web_proxy``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from bot.connectors.web_api import (
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
 from bot.connectors.web_hosts import HostCheck, host_policy
+from bot.connectors.web_proxy import prefix_of
 from bot.connectors.web_rate_limit import QuestionRateLimit
 from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import RESTARTING, AnswerStream
@@ -109,8 +112,13 @@ def build_signer(settings: Settings, base_url: str = "") -> FileSigner:
 
 
 def request_base_url(request: Request) -> str:
-    """The origin a browser reached us on (links in answers point back here)."""
-    return str(request.base_url).rstrip("/")
+    """The address a browser reached us on (links in answers point back here): the request's
+    origin, plus the path prefix a trusted reverse proxy forwarded (see ``web_proxy``).
+
+    Only for the response to this request: ``web.public_base_url``, when set, wins wherever
+    this is used, and nothing built from it is stored or given to another viewer.
+    """
+    return str(request.base_url).rstrip("/") + prefix_of(request.scope)
 
 
 class WebConnector:

@@ -5,7 +5,8 @@ would cost money and crowd out everyone else. Each client address gets a sliding
 window; a question over the limit is refused with 429 and ``Retry-After`` (the seconds until its
 oldest counted question leaves the window) before any work is done. The count lives in memory:
 a restart forgets it, which is harmless for a per-minute limit. Behind a reverse proxy on the same
-host, uvicorn reads the client's address from ``X-Forwarded-For`` (``--forwarded-allow-ips``).
+host, uvicorn reads the client's address from ``X-Forwarded-For`` (from the proxies in
+``$FORWARDED_ALLOW_IPS``, loopback by default; see ``web_proxy``).
 """
 
 from __future__ import annotations

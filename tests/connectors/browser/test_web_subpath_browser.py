@@ -1,6 +1,7 @@
 """citecast behind a reverse proxy that serves it under a sub-path, in headless Chromium: the
 chat page at ``/help/`` is styled and answers, the shared answer page and the not-found pages
-are styled, and the widget embedded from ``/help/widget.js`` talks to ``/help/api/…``."""
+are styled, and the widget embedded from ``/help/widget.js`` talks to ``/help/api/…``. The
+proxy says its prefix (``X-Forwarded-Prefix``), so an answer's "Copy link" is under ``/help/``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from bot.connectors.app import build_app
-from bot.filetokens import FileSigner
+from bot.connectors.web_proxy import behind_proxies
 from bot.runtime import Services
 from bot.store import Store
 from tests.connectors.browser.conftest import browser_settings
@@ -24,7 +25,8 @@ from tests.connectors.web.conftest import (
     passage,
     start_live_server,
 )
-from tests.connectors.web.test_web_subpath_assets import PREFIX, StripPrefix
+from tests.connectors.web.test_web_forwarded_prefix import ForwardingProxy
+from tests.connectors.web.test_web_subpath_assets import PREFIX
 
 ANSWERED = ".cc-answer[aria-busy=false]"
 SHADOW = "document.querySelector('#citecast-widget').shadowRoot"
@@ -59,12 +61,12 @@ async def test_every_page_works_under_a_sub_path(browser: Browser, tmp_path: Pat
     text = "Claim one is true.[^1]\n\nClaim two is true.[^2]\n"
     answerer = CannedAnswerer(cited_answer(passage(1), passage(2), text=text))
     services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
-    proxy: LiveServer = await start_live_server(
-        StripPrefix(build_app(services, connectors=[], shutdown_grace=1))
-    )
+    # the proxy connects from 127.0.0.1, which citecast trusts by default (FORWARDED_ALLOW_IPS)
+    app = behind_proxies(build_app(services, connectors=[], shutdown_grace=1))
+    proxy: LiveServer = await start_live_server(ForwardingProxy(app))
     where.append(proxy.url)
     base = proxy.url + PREFIX
-    context = await browser.new_context()
+    context = await browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     try:
         page = await context.new_page()
         await page.goto(base + "/")
@@ -77,9 +79,14 @@ async def test_every_page_works_under_a_sub_path(browser: Browser, tmp_path: Pat
 
         turn = services.store.turn(1)
         assert turn is not None and turn.status == "done"
-        key = FileSigner(settings.web.file_secret.encode("utf-8"), "", 3600).turn_key(1)
+        await page.get_by_role("button", name="Copy link to this answer").click()
+        await expect(page.locator(".cc-status")).to_have_text(
+            "Link to this answer copied to the clipboard."
+        )
+        copied = await page.evaluate("navigator.clipboard.readText()")
+        assert copied.startswith(f"{base}/turns/"), copied
         shared = await context.new_page()
-        await shared.goto(f"{base}/turns/{key}")
+        await shared.goto(copied)
         await expect(shared.locator(".cc-body p").first).to_contain_text("Claim one is true.")
         assert await styled(shared) == ["0px", "800px"]
         for missing in ("/turns/1-forged", "/files/forged.token"):
