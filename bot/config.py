@@ -344,9 +344,10 @@ class ImapSettings(Section):
     """A mailbox polled over IMAP (``email.inbound: imap``); IDLE is used when offered.
 
     ``ssl`` is implicit TLS (port 993 by default); ``starttls`` upgrades a plain connection
-    before logging in, and then ``ssl`` defaults to false and ``port`` to 143 (``ssl: true``
-    written beside it is an error). For either, ``ca_file`` trusts a private CA and
-    ``validate_certs: false`` skips the certificate checks (tests only).
+    before logging in, and then ``ssl`` defaults to false (``ssl: true`` written beside it is an
+    error). A plain connection (``ssl: false``, upgraded or not) defaults to port 143. For
+    either, ``ca_file`` trusts a private CA and ``validate_certs: false`` skips the certificate
+    checks (tests only).
     """
 
     host: str = ""
@@ -364,11 +365,16 @@ class ImapSettings(Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _starttls_defaults(cls, data: Any) -> Any:
-        # `starttls: true` alone means a plain connection to port 143, upgraded: the defaults
-        # of ssl and port are for implicit TLS, and would make it an error or a wrong port
-        if isinstance(data, dict) and data.get("starttls") in (True, "true", "True", "yes"):
-            data = {"ssl": False, "port": 143, **data}
+    def _plain_defaults(cls, data: Any) -> Any:
+        # `starttls: true` alone means a plain connection, upgraded; and a plain connection goes
+        # to IMAP's plain port: the defaults (ssl, 993) are for implicit TLS, and would make it
+        # an error, or a plain session with a TLS port that never answers
+        if not isinstance(data, dict):
+            return data
+        if data.get("starttls") in (True, "true", "True", "yes"):
+            data = {"ssl": False, **data}
+        if data.get("ssl") in (False, "false", "False", "no"):
+            data = {"port": 143, **data}
         return data
 
     @field_validator("starttls")

@@ -204,12 +204,18 @@ def test_ssl_and_starttls_together_are_a_one_line_config_error() -> None:
 
 @pytest.mark.parametrize(
     ("written", "ssl", "port"),
-    [({}, False, 143), ({"port": 1143}, False, 1143), ({"ssl": False, "port": 993}, False, 993)],
+    [
+        ({"starttls": True}, False, 143),
+        ({"starttls": True, "port": 1143}, False, 1143),
+        ({"starttls": True, "ssl": False, "port": 993}, False, 993),
+        ({"ssl": False}, False, 143),
+        ({"ssl": True}, True, 993),
+    ],
 )
-def test_starttls_alone_means_a_plain_connection_to_port_143(
+def test_a_plain_connection_defaults_to_port_143(
     written: dict[str, object], ssl: bool, port: int
 ) -> None:
-    imap = {"host": "mail.example.org", "starttls": True, **written}
+    imap = {"host": "mail.example.org", **written}
     settings = parse_settings({"email": {"address": BOT, "inbound": "imap", "imap": imap}})
     assert (settings.email.imap.ssl, settings.email.imap.port) == (ssl, port)
     plain = parse_settings({"email": {"address": BOT, "inbound": "imap"}}).email.imap
