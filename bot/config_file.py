@@ -259,6 +259,19 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
             else f" from line {where.line + 1}, column {where.column + 1}"
         )
         text += ")"
+        if (
+            where is not None
+            and not same
+            and exc.context == "while parsing a block mapping"
+            and (exc.problem or "").startswith("expected <block end>")
+            and mark.column != where.column
+        ):
+            # PyYAML's words for a key that does not line up with the keys of its section, as
+            # when a commented-out key ("#   port: 8000") loses only its "#"
+            text += (
+                f"; line {mark.line + 1} is indented to column {mark.column + 1}, where no key "
+                "above it starts: indent it as the other keys of its section"
+            )
     return " ".join(text.split())
 
 
@@ -278,6 +291,23 @@ def config_path(path: str | Path | None = None) -> tuple[Path, bool]:
         # a shell leaves "~" as written in a quoted value or after "--config="
         return Path(named).expanduser(), True
     return Path("config.yaml"), False
+
+
+def without_config_note(path: str | Path | None = None) -> str:
+    """``""`` when a config file is read; else why a default path is in use, for the message of
+    a command that finds nothing there (no index, no store).
+
+    ``citecast ask`` run from another folder than the one holding ``config.yaml`` reads the
+    defaults: its "no knowledge index at .citecast/index.db" is true of the wrong folder, and
+    following its advice would build a second index there.
+    """
+    target, explicit = config_path(path)
+    if explicit or target.exists():
+        return ""
+    return (
+        "no config.yaml in this folder, so that is the default path; "
+        "run citecast where its config.yaml is, or name it with --config"
+    )
 
 
 def load_settings(path: str | Path | None = None) -> Settings:

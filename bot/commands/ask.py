@@ -60,6 +60,10 @@ def source_line(citation: Citation) -> str:
     if source.columns and citation.columns:
         parts.append(", ".join(f"{c}: {source.columns[c]}" for c in citation.columns))
     where = source.url or (source.action.url if source.action else None) or source.path
+    if not where and source.kind == "record":
+        # a row without a link would be named by its label alone ("[1] Berlin"): its id names
+        # the table and the row it came from ("offices/BER"), as a file's path does for a passage
+        where = source.id
     if where:
         parts.append(where)
     return f"[{citation.n}] " + " — ".join(parts)
@@ -92,23 +96,28 @@ def _render(
     return json.dumps(payload, indent=2, ensure_ascii=False)
 
 
-def check_answerable(settings: Settings) -> RecordTables | None:
+def check_answerable(settings: Settings, config: str | None) -> RecordTables | None:
     """Refuse, in one line, settings the assistant could not answer with: a record table that
     cannot be read, or no knowledge index yet (every answer would be "not found").
 
-    ``citecast ask`` and ``citecast eval`` (for its question cases) check this before asking.
+    ``citecast ask`` and ``citecast eval`` (for its question cases) check this before asking;
+    ``config`` is their ``--config``, so the message can say when no config file was found.
     Returns the record tables, already read, for the assistant (None when none are configured).
     """
     from pathlib import Path
 
+    from bot.config_file import without_config_note
     from bot.errors import KnowledgeIndexError
     from bot.knowledge.records import check_tables
 
     records = check_tables(settings.index.records)
     if not Path(settings.index.path).exists():
+        # the sample is only worth naming where it is (a checkout of citecast)
+        hints = ["try `citecast ingest examples/`"] if Path("examples").is_dir() else []
+        note = without_config_note(config)
         raise KnowledgeIndexError(
             f"no knowledge index at {settings.index.path} yet; build one with "
-            "`citecast ingest PATH` (try `citecast ingest examples/`)"
+            "`citecast ingest PATH`" + "".join(f" ({hint})" for hint in [*hints, note] if hint)
         )
     return records
 
@@ -131,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError("question: not valid UTF-8") from None
     audience = viewer_audience(viewer_groups(args.audience))
     settings = load_settings(args.config)
-    records = check_answerable(settings)
+    records = check_answerable(settings, args.config)
     assistant = Assistant.from_settings(settings, records)
     answer = asyncio.run(assistant.answer(args.question, audience))
     if args.json:

@@ -68,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError("--out: empty path; name the HTML file to write")
     data = Path(args.data)
     out = None if args.out is None else Path(args.out)
+    # named here, once; the data set's reader would quote Python's "[Errno 2] ...: 'path'"
+    if not data.exists():
+        raise ValidationError(f"{data}: no such file")
+    if data.is_dir():
+        raise ValidationError(f"{data}: is a folder, not a JSONL file of cases")
     if args.runs < 1:
         raise ValidationError("--runs must be at least 1")
     settings = load_settings(args.config)
@@ -96,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         from bot.knowledge import KnowledgeIndex
 
         # as `citecast ask` refuses: without an index every question would measure "not found"
-        records = check_answerable(settings)
+        records = check_answerable(settings, args.config)
         index = KnowledgeIndex(settings.index.path)
         tables = set(records.names) if records else set()
         lookup = index.source

@@ -107,6 +107,27 @@ def _one_line(name: str) -> str:
     return _CONTROL.sub(lambda m: _ESCAPES.get(m[0], f"\\x{ord(m[0]):02x}"), name)
 
 
+RECORD_SUFFIXES = frozenset({".csv", ".db", ".sqlite", ".sqlite3"})
+"""Files people name to ``ingest`` that citecast reads as record tables, from config.yaml."""
+
+
+def _named_but_ignored(paths: list[str]) -> list[str]:
+    """The files named on the command line that no reader takes: asked for by name, they are
+    worth a line each (a folder's other files are only counted)."""
+    from bot.knowledge.readers import is_supported
+
+    named = dict.fromkeys(paths)  # a file given twice is read once, and named once
+    return [path for path in named if Path(path).is_file() and not is_supported(Path(path))]
+
+
+def _why_ignored(name: str) -> str:
+    reason = "not a type citecast reads (Markdown, text, HTML or PDF)"
+    if Path(name).suffix.lower() in RECORD_SUFFIXES:
+        # a table of rows is not a document: it is answered from index.records
+        reason += "; list a CSV or SQLite table under index.records in config.yaml instead"
+    return reason
+
+
 def _remove_database(path: Path) -> None:
     """Delete an SQLite file and its ``-wal`` / ``-shm`` companions."""
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -243,6 +264,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if report.ignored:
             out.print(f"{plural(report.ignored, 'file')} of other types ignored")
+            for name in _named_but_ignored(args.paths):
+                out.print(f"  ignored {_one_line(name)}: {_why_ignored(name)}", markup=False)
         for skipped in report.skipped:
             out.print(f"  skipped {_one_line(skipped.path)}: {skipped.reason}", markup=False)
         for partial in report.warnings:

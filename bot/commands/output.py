@@ -61,11 +61,27 @@ def read_file(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_INPUT_BYTES + 1)
-        if len(raw) > MAX_INPUT_BYTES:
-            raise ValidationError(f"{path}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
+    except OSError as exc:
+        raise ValidationError(file_problem(path, exc)) from None
+    if len(raw) > MAX_INPUT_BYTES:
+        raise ValidationError(f"{path}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
+    try:
         return raw.decode("utf-8").removeprefix(BOM)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValidationError(f"cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"{path}: not valid UTF-8: {exc.reason}") from None
+
+
+def file_problem(path: str, exc: OSError) -> str:
+    """Why the file at ``path`` cannot be read, in one line that names it once:
+    ``a.json: no such file``, ``docs: is a folder, not a file``, ``a.json: cannot read:
+    permission denied`` (Python's own text, ``[Errno 2] No such file or directory: 'a.json'``,
+    names the path twice and the errno that helps nobody)."""
+    if isinstance(exc, FileNotFoundError):
+        return f"{path}: no such file"
+    if isinstance(exc, IsADirectoryError):
+        return f"{path}: is a folder, not a file"
+    reason = exc.strerror or str(exc)
+    return f"{path}: cannot read: {reason[:1].lower()}{reason[1:]}"
 
 
 def write_stdout(text: str) -> None:

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.commands.output import write_stdout
-    from bot.config_file import load_settings
+    from bot.config_file import load_settings, without_config_note
     from bot.errors import ConfigError
     from bot.store import Store
     from bot.usage_report import build_report
@@ -79,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--limit must be 0 or more, not {args.limit}")
     path = load_settings(args.config).store.path
     if path != ":memory:" and not Path(path).exists():
-        raise ConfigError(f"no store at {path} yet: citecast serve creates it")
+        note = without_config_note(args.config)
+        raise ConfigError(
+            f"no store at {path} yet: citecast serve creates it" + (f" ({note})" if note else "")
+        )
     store = Store(path, retention=None)  # read-only: never prunes
     try:
         report = build_report(store, time.time() - args.days * 86400, args.days, args.limit)

@@ -67,6 +67,7 @@ def load_sources(path: str) -> list[Source]:
     import json
     import sys
 
+    from bot.commands.output import file_problem
     from bot.errors import ValidationError
     from bot.models import Source
 
@@ -75,16 +76,14 @@ def load_sources(path: str) -> list[Source]:
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SOURCES_BYTES + 1)
-    except FileNotFoundError:
-        raise ValidationError(f"{path}: no such file") from None
     except OSError as exc:
-        raise ValidationError(f"{path}: cannot read: {exc}") from None
+        raise ValidationError(file_problem(path, exc)) from None
     if len(raw) > MAX_SOURCES_BYTES:
         raise ValidationError(f"{path}: larger than {MAX_SOURCES_BYTES // 1_000_000} MB")
     try:
         data: Any = json.loads(raw.decode("utf-8-sig"))  # as Notepad saves it, BOM first
     except UnicodeDecodeError as exc:
-        raise ValidationError(f"{path}: cannot read: {exc}") from None
+        raise ValidationError(f"{path}: not valid UTF-8: {exc.reason}") from None
     except json.JSONDecodeError as exc:
         raise ValidationError(
             f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"

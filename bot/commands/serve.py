@@ -267,7 +267,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     import uvicorn
 
     from bot.assistant import Assistant
-    from bot.config_file import load_settings
+    from bot.config_file import load_settings, without_config_note
     from bot.connectors.app import build_app
     from bot.connectors.web import build_signer
     from bot.connectors.web_proxy import behind_proxies
@@ -321,11 +321,14 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
         )
         if not Path(settings.index.path).exists():
             # not an error (the server may start before the first ingest and picks the index up
-            # when it appears), but every answer says "not found" until then: say why at start
+            # when it appears), but every answer says "not found" until then: say why at start,
+            # and when no config file was read (started from another folder), that this is why
+            note = without_config_note(args.config)
             logging.getLogger("citecast").warning(
                 "no knowledge index at %s yet: answers will find nothing until "
-                "`citecast ingest PATH` builds one",
+                "`citecast ingest PATH` builds one%s",
                 settings.index.path,
+                f" ({note})" if note else "",
             )
         for warning in exposure_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)

@@ -112,7 +112,8 @@ def test_eval_of_questions_without_an_index_is_refused_like_ask(
     assert out == ""
     assert err == (
         "citecast eval: no knowledge index at .citecast/index.db yet; build one with "
-        "`citecast ingest PATH` (try `citecast ingest examples/`)\n"
+        "`citecast ingest PATH` (no config.yaml in this folder, so that is the default path; "
+        "run citecast where its config.yaml is, or name it with --config)\n"
     )
 
 

@@ -22,3 +22,21 @@ def test_serve_without_an_index_warns_at_start(tmp_path: Path) -> None:
             "nothing until `citecast ingest PATH` builds one"
         )
     )
+
+
+def test_serve_started_away_from_its_config_says_no_config_was_read(tmp_path: Path) -> None:
+    # `citecast serve` run in another folder reads the defaults: the warning says why there is
+    # no index there, rather than inviting an ingest that builds a second one
+    with serving(None, tmp_path) as lines:
+        pass
+    warning = [line for line in lines if "WARNING" in line and "knowledge index" in line]
+    assert warning, "".join(lines)
+    assert (
+        warning[0]
+        .rstrip()
+        .endswith(
+            "no knowledge index at .citecast/index.db yet: answers will find nothing until "
+            "`citecast ingest PATH` builds one (no config.yaml in this folder, so that is the "
+            "default path; run citecast where its config.yaml is, or name it with --config)"
+        )
+    )
