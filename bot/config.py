@@ -20,6 +20,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     field_validator,
     model_validator,
 )
@@ -53,9 +54,14 @@ def named_file(value: str) -> str:
 
 
 class Section(BaseModel):
-    """Base of every settings section: immutable, unknown keys are errors."""
+    """Base of every settings section: immutable, unknown keys are errors.
+
+    ``_blank_because`` says, for a key that a ``${NAME}`` left blank when the file was read,
+    which variable it was (``bot.config_env``): not part of the settings, and copied with them.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    _blank_because: dict[str, str] = PrivateAttr(default_factory=dict)
 
 
 class RecordTable(Section):

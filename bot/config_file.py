@@ -7,6 +7,9 @@ becomes one ConfigError, one line naming the file: YAML syntax errors with their
 column, a key written twice (YAML would keep the last one and silently drop the first, a whole
 section with it), and validation errors with the dotted key path, an unknown key with the
 closest known one, and ``(${NAME} is not set)`` when the bad value came from an unset variable.
+A key that such a variable left blank but valid is noted for the connectors' start-up checks
+(``slack.bot_token: empty: ${SLACK_BOT_TOKEN} is not set in the environment``; see
+:mod:`bot.config_env`).
 The ``capabilities`` section is checked here too (unknown channel, field or bad value). A file
 over 1 MB is refused unread, and so is an alias inside its own anchor. Relative file paths are
 taken from the config file's folder (see :func:`load_settings`).
@@ -17,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-import re
 import sys
 import types
 from collections.abc import Iterator
@@ -29,46 +31,13 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
+from bot.config_env import expand_env, remember_blanks, unset_refs
 from bot.errors import ConfigError
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
-
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 MAX_CONFIG_BYTES = 1_000_000
 """A config file larger than this is refused unread: it is the wrong file (``--config
 index.db``, ``/dev/zero``), which would otherwise be read whole into memory and parsed."""
-
-
-def expand_env(value: Any, env: dict[str, str] | None = None) -> Any:
-    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree.
-
-    As in the shell (and docker compose), ``${NAME:-default}`` is the default when ``NAME`` is
-    unset or empty: ``export PORT=`` must not turn ``${PORT:-8000}`` into a blank port.
-    """
-    environ = os.environ if env is None else env
-    if isinstance(value, str):
-        return _ENV_REF.sub(lambda m: environ.get(m.group(1)) or m.group(2) or "", value)
-    if isinstance(value, list):
-        return [expand_env(item, env) for item in value]
-    if isinstance(value, dict):
-        return {key: expand_env(item, env) for key, item in value.items()}
-    return value
-
-
-def _unset_refs(
-    value: Any, environ: Any, path: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    """``(key path, NAME)`` for every ``${NAME}`` without a default whose variable is unset."""
-    if isinstance(value, str):
-        for match in _ENV_REF.finditer(value):
-            if match.group(2) is None and match.group(1) not in environ:
-                yield path, match.group(1)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _unset_refs(item, environ, (*path, index))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _unset_refs(item, environ, (*path, str(key)))
 
 
 def _self_reference(
@@ -180,9 +149,7 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         loc = tuple(first["loc"])
         path = ".".join(str(part) for part in loc) or "(top level)"
         reason = _reason(first)
-        unset = [
-            name for where, name in _unset_refs(data, os.environ) if where == loc[: len(where)]
-        ]
+        unset = [name for where, name in unset_refs(data, os.environ) if where == loc[: len(where)]]
         if unset:
             reason += " (" + ", ".join(f"${{{name}}} is not set" for name in unset) + ")"
         raise ConfigError(f"{origin}: {path}: {reason}") from None
@@ -202,6 +169,8 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
             capabilities_for(channel, overrides)
     except ConfigError as exc:
         raise ConfigError(f"{origin}: {exc}") from None
+    # for a connector's start-up check: "slack.bot_token: empty: ${SLACK_BOT_TOKEN} is not set"
+    remember_blanks(settings, data, os.environ)
     return settings
 
 

@@ -120,6 +120,26 @@ def _named_but_ignored(paths: list[str]) -> list[str]:
     return [path for path in named if Path(path).is_file() and not is_supported(Path(path))]
 
 
+IGNORED_SUFFIXES_SHOWN = 5
+"""How many suffixes the "of other types ignored" line names; the rest are counted."""
+
+
+def ignored_types(counts: dict[str, int], shown: int = IGNORED_SUFFIXES_SHOWN) -> str:
+    """``.csv 2, .py 1, (no suffix) 1``: the suffixes of ignored files, most frequent first
+    (then by name, files without one last), the first ``shown`` of them and ``N more`` for the
+    files of the rest.
+
+    A folder of unknown files says which kinds they are, so the user can tell a stray
+    ``.docx`` (that citecast cannot read) from the build output it rightly passed over.
+    """
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], not item[0], item[0]))
+    parts = [f"{_one_line(suffix) or '(no suffix)'} {count}" for suffix, count in ranked[:shown]]
+    rest = sum(count for _, count in ranked[shown:])
+    if rest:
+        parts.append(f"{rest} more")
+    return ", ".join(parts)
+
+
 def _why_ignored(name: str) -> str:
     reason = "not a type citecast reads (Markdown, text, HTML or PDF)"
     if Path(name).suffix.lower() in RECORD_SUFFIXES:
@@ -263,7 +283,11 @@ def run(args: argparse.Namespace) -> int:
             f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
         )
         if report.ignored:
-            out.print(f"{plural(report.ignored, 'file')} of other types ignored")
+            out.print(
+                f"{plural(report.ignored, 'file')} of other types ignored"
+                f" ({ignored_types(report.ignored_suffixes)})",
+                markup=False,  # a suffix is not markup: ".[x]" would vanish
+            )
             for name in _named_but_ignored(args.paths):
                 out.print(f"  ignored {_one_line(name)}: {_why_ignored(name)}", markup=False)
         for skipped in report.skipped:

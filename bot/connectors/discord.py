@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.config_env import empty_setting
 from bot.connectors.discord_answer import QuestionAnswerer
 from bot.connectors.discord_edits import Asked, AskedQuestions
 from bot.connectors.discord_history import question_text
@@ -51,7 +52,6 @@ from bot.connectors.discord_triggers import (
     unheld_summon_roles,
     written_by_a_person,
 )
-from bot.errors import ConfigError
 from renderers.base import capabilities_for
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ CONNECT_WAIT = 15.0
 def check_settings(settings: DiscordSettings) -> None:
     """Fail at start, naming the key, when the bot cannot log in."""
     if not settings.token.strip():
-        raise ConfigError("discord.token: empty; set it to ${DISCORD_BOT_TOKEN}")
+        raise empty_setting("discord.token", settings, "; set it to ${DISCORD_BOT_TOKEN}")
 
 
 class DiscordConnector:

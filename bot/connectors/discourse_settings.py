@@ -11,6 +11,7 @@ import re
 import httpx
 
 from bot.config import DiscourseSettings
+from bot.config_env import blank_because
 from bot.errors import ConfigError
 
 _USERNAME = re.compile(r"[\w.\-]+")
@@ -30,7 +31,10 @@ def check_settings(settings: DiscourseSettings) -> None:
         if not str(getattr(settings, key)).strip()
     ]
     if missing:
-        raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled")
+        # an unset ${DISCOURSE_API_KEY} is the usual cause: say so rather than leave a guess
+        why = [note for key in missing if (note := blank_because(settings, key.split(".")[1]))]
+        because = f" ({'; '.join(why)})" if why else ""
+        raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled{because}")
     _check_base_url(settings.base_url)
     if not _USERNAME.fullmatch(settings.api_username):
         raise ConfigError(

@@ -31,6 +31,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from bot.config_env import empty_setting
 from bot.connectors.base import fit_question
 from bot.connectors.email_compose import (
     Note,
@@ -89,16 +90,21 @@ def check_settings(settings: EmailSettings) -> None:
             if not value.strip():
                 raise ConfigError(f"email.imap.{key}: required when email.inbound is imap")
         if not imap.password:
-            raise ConfigError(
-                "email.imap.password: empty (an unset environment variable?); the mailbox "
-                "cannot be logged in to"
+            raise empty_setting(
+                "email.imap.password",
+                imap,
+                " (an unset environment variable?)",
+                then="; the mailbox cannot be logged in to",
             )
         tls_context(imap)  # a ca_file that cannot be loaded stops the start, naming the key
     outbound = settings.outbound
     if outbound.username.strip() and not outbound.password:
-        raise ConfigError(
-            "email.outbound.password: empty while email.outbound.username is set (an unset "
-            "environment variable?); every reply would be refused"
+        raise empty_setting(
+            "email.outbound.password",
+            outbound,
+            " (an unset environment variable?)",
+            problem="empty while email.outbound.username is set",
+            then="; every reply would be refused",
         )
     if settings.inbound == "smtp" and settings.listen_port:
         bind_listener(settings.listen_host, settings.listen_port).close()

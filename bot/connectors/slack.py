@@ -35,6 +35,7 @@ from starlette.routing import BaseRoute, Route
 
 import renderers
 from bot.config import SlackSettings
+from bot.config_env import empty_setting
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_assistant import suggest_prompts
@@ -54,7 +55,7 @@ from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_text import mentioned_users, question_text
-from bot.errors import ChannelError, ConfigError, StoreError
+from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
 from renderers.base import Capabilities, capabilities_for
@@ -73,11 +74,18 @@ MAX_NAMED_MENTIONS = 20
 def check_settings(settings: SlackSettings) -> None:
     """Fail at start, naming the key, when the chosen mode lacks a credential."""
     if not settings.bot_token:
-        raise ConfigError("slack.bot_token: empty (set it to ${SLACK_BOT_TOKEN})")
+        raise empty_setting("slack.bot_token", settings, " (set it to ${SLACK_BOT_TOKEN})")
     if settings.mode == "http" and not settings.signing_secret:
-        raise ConfigError("slack.signing_secret: required in HTTP mode (${SLACK_SIGNING_SECRET})")
+        raise empty_setting(
+            "slack.signing_secret",
+            settings,
+            " (${SLACK_SIGNING_SECRET})",
+            problem="required in HTTP mode",
+        )
     if settings.mode == "socket" and not settings.app_token.startswith("xapp-"):
-        raise ConfigError("slack.app_token: Socket Mode needs an app-level token (xapp-…)")
+        raise empty_setting(
+            "slack.app_token", settings, "", problem="Socket Mode needs an app-level token (xapp-…)"
+        )
 
 
 class SlackConnector:

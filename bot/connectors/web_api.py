@@ -25,6 +25,9 @@ _CONVERSATION_ID = re.compile(r"[0-9a-f]{32}")
 # C0/C1 controls except tab and newline; they have no business in a question and can hide text.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ASK_FIELDS = frozenset({"question", "conversation_id"})
+# after "unknown field(s): q": what a client guessing at the API ("q", "query", "message")
+# should send instead
+_ASK_FIELDS_HINT = '(send "question", and "conversation_id" to continue a conversation)'
 _FEEDBACK_FIELDS = frozenset({"conversation_id", "turn_id", "value"})
 
 
@@ -164,7 +167,7 @@ def parse_ask(data: Any, max_chars: int) -> AskRequest:
         raise ValidationError('send a JSON object like {"question": "..."}')
     unknown = sorted(str(key) for key in data if key not in _ASK_FIELDS)
     if unknown:
-        raise ValidationError(f"unknown field(s): {', '.join(unknown)}")
+        raise ValidationError(f"unknown field(s): {', '.join(unknown)} {_ASK_FIELDS_HINT}")
     if "question" not in data:
         raise ValidationError("question is required")
     return AskRequest(

@@ -84,6 +84,8 @@ class IngestReport:
     pages: int = 0
     bytes_read: int = 0
     ignored: int = 0
+    # the ignored files by suffix, lower-cased ("" for none), so the summary can say which
+    ignored_suffixes: dict[str, int] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
     # folders left out (cannot be listed, a symlink leaving the root): their files are unknown
     folders_skipped: list[Skipped] = field(default_factory=list)
@@ -237,6 +239,8 @@ def _ingest(
                     continue
                 if not is_supported(entry.path):
                     report.ignored += 1
+                    suffix = entry.path.suffix.lower()
+                    report.ignored_suffixes[suffix] = report.ignored_suffixes.get(suffix, 0) + 1
                     continue
                 report.files += 1
                 if on_file is not None:

@@ -36,7 +36,7 @@ def test_a_named_file_of_another_type_is_named_with_the_reason(
     assert err == ""
     lines = out.splitlines()
     assert lines[1:4] == [
-        "3 files of other types ignored",
+        "3 files of other types ignored (.csv 1, .docx 1, .png 1)",
         f"  ignored offices.csv: {WHY}{RECORDS}",
         f"  ignored notes.docx: {WHY}",
     ]
@@ -46,5 +46,5 @@ def test_a_named_file_of_another_type_is_named_with_the_reason(
 def test_a_folder_s_other_files_are_only_counted(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ingest", "docs"]) == 0
     out, _ = capsys.readouterr()
-    assert "1 file of other types ignored\n" in out
+    assert "1 file of other types ignored (.png 1)\n" in out
     assert "  ignored" not in out

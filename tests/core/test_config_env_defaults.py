@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config_file import expand_env, load_settings
+from bot.config_env import expand_env
+from bot.config_file import load_settings
 
 
 def test_an_empty_variable_takes_the_default() -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.config_file import expand_env, load_settings, parse_settings
+from bot.config_env import expand_env
+from bot.config_file import load_settings, parse_settings
 from bot.errors import ConfigError
 
 
