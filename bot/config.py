@@ -82,6 +82,12 @@ class RecordTable(Section):
     # model reads it in the tool description, and the built-in answerer lists the table's
     # records when a question is about the table as a whole rather than one record.
     description: str = Field(default="", max_length=500)
+    # A table is held in memory whole: a 55 MB CSV took 22 s to start and ~780 MB, and 500,000
+    # rows of a few bytes each 23 s and ~540 MB. A CSV file larger than max_bytes, a SQLite
+    # table whose text is, or a table of more rows than max_rows is refused at start (as
+    # index.max_file_bytes does for documents); 0 = no limit.
+    max_bytes: int = Field(default=50_000_000, ge=0)
+    max_rows: int = Field(default=200_000, ge=0)
 
 
 class AudienceRule(Section):

@@ -13,24 +13,28 @@ raised when ``citecast serve`` or ``ask`` start: a file that cannot be read, a C
 UTF-8 (with its first bad line) or is empty, a quoted CSV field that is never closed (it would
 swallow every later row into one cell), a missing table, and a column the config names that
 the header lacks or has twice (the message lists the header's columns, and says when the file
-is not comma-separated or is JSON).
+is not comma-separated or is JSON). So is a table over its ``max_bytes`` or ``max_rows``
+(:mod:`bot.knowledge.record_size`).
 """
 
 from __future__ import annotations
 
 import csv
 import itertools
+import os
 import re
 import sqlite3
 import stat
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 
 from bot.config import RecordTable
 from bot.errors import ConfigError, ValidationError
 from bot.knowledge.audience import document_audience
+from bot.knowledge.record_size import check_size, within
 from bot.knowledge.record_templates import check_action_template, template_columns
 
 Row = dict[str, str]
@@ -42,12 +46,17 @@ MAX_VALUE_CHARS = 2000
 
 # The csv module refuses a cell over 128 KiB by default; a long description is a fine value.
 _FIELD_LIMIT = 1 << 30
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Besides C0/C1 controls, the bidi embeddings, overrides and isolates (U+202A-U+202E,
+# U+2066-U+2069): one left open in a value ("\u202e91$" shows as "$19") turns around the rest
+# of the answer line it is written into, wherever it is shown. Marks (U+200E, U+200F) and joiners
+# stay: they only shape the text they are in.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _SHOWN_COLUMNS = 20
 
 
 def clean(value: str) -> str:
-    """A cell's text: trimmed, line breaks as ``\\n``, no other control characters."""
+    """A cell's text: trimmed, line breaks as ``\\n``, no other control characters (nor bidi
+    overrides)."""
     if value.isprintable():
         return value.strip()
     text = value.replace("\r\n", "\n").replace("\r", "\n")
@@ -91,11 +100,17 @@ def table_rows(table: RecordTable, where: str) -> Iterator[Row]:
     if table.csv and (table.sqlite or table.table):
         raise ConfigError(f"{where}: set either csv, or sqlite and table, not both")
     if table.csv:
-        yield from _csv_rows(table, Path(table.csv), where)
+        what = f"{where}.csv: cannot serve {table.csv}"
+        rows = _csv_rows(table, Path(table.csv), where)
+        yield from within(rows, (table.max_bytes, table.max_rows), what, where)
     elif table.sqlite:
         if not table.table:
             raise ConfigError(f"{where}.table: name the table or view to read from {table.sqlite}")
-        yield from _sqlite_rows(table, Path(table.sqlite), table.table, where)
+        rows = _sqlite_rows(table, Path(table.sqlite), table.table, where)
+        what = f"{where}.table: cannot serve {table.table!r} from {table.sqlite}"
+        # only the columns records keep count: an unshown column of images costs no memory
+        kept = partial(used_columns, table, where=where)
+        yield from within(rows, (table.max_bytes, table.max_rows), what, where, kept)
     else:
         raise ConfigError(f"{where}: set either csv, or sqlite and table")
 
@@ -212,6 +227,9 @@ def _csv_rows(table: RecordTable, path: Path, where: str) -> Iterator[Row]:
     reader = None
     try:
         with path.open(newline="", encoding="utf-8-sig") as handle:
+            # by its size, before a byte is read (see bot.knowledge.record_size)
+            size = os.fstat(handle.fileno()).st_size
+            check_size(size, table.max_bytes, f"{key}: cannot serve {path}", where)
             reader = csv.reader(handle)
             header = next(reader, None)
             # blank lines (or ",,," ones) above the header are skipped like those below it

@@ -22,7 +22,7 @@ import string
 from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from bot.errors import ConfigError
 from bot.models import is_safe_url
@@ -63,6 +63,15 @@ _AT_EDGE = re.compile(
 )
 _BETWEEN = re.compile(rf"({_SEPARATORS}){_BLANK}({_SEPARATORS})")
 _RUN = re.compile(rf"{_BLANK}(?:{_SEPARATORS}{_BLANK})+")  # "{a}, {b}, {c}" with a and b blank
+# The widest width or precision a spec may ask for: a value is cut to 2,000 characters anyway,
+# and "{name:{width}}" takes the width from a cell, where 300000000 cost 1.4 GB for one row.
+MAX_SPEC_WIDTH = 2000
+_DIGITS = re.compile(r"\d+")
+
+
+def too_wide(spec: str) -> bool:
+    """True when ``spec`` asks for a width or precision over :data:`MAX_SPEC_WIDTH`."""
+    return any(len(run) > 4 or int(run) > MAX_SPEC_WIDTH for run in _DIGITS.findall(spec))
 
 
 def _format_value(value: object, spec: str, field: str) -> str:
@@ -70,6 +79,10 @@ def _format_value(value: object, spec: str, field: str) -> str:
 
     Raises ValueError naming ``field`` and the value when it cannot be formatted so.
     """
+    if too_wide(spec):  # before formatting: the string it asks for is the harm
+        raise ValueError(
+            f"{{{field}:{spec}}}: a width or precision over {MAX_SPEC_WIDTH:,} is refused"
+        )
     try:
         return format(value, spec)
     except ValueError:
@@ -165,6 +178,11 @@ def template_columns(template: str, header: Collection[str], key: str) -> list[s
             raise ConfigError(f"{key}: {{{field}!{conversion}}}: a conversion is !s, !r or !a")
         if spec and "{" in spec:  # "{name:{width}}": the width comes from a column as well
             columns += template_columns(spec, header, key)
+        elif spec and too_wide(spec):
+            raise ConfigError(
+                f"{key}: {{{field}:{spec}}}: a width or precision over {MAX_SPEC_WIDTH:,} "
+                "is refused (a value is cut to that anyway)"
+            )
         elif spec and not _known_spec(spec):
             raise ConfigError(
                 f"{key}: {{{field}:{spec}}}: {spec!r} formats neither text nor numbers"
@@ -219,3 +237,16 @@ def check_action_template(template: str, columns: Sequence[str], key: str) -> No
             f"{key}: {template!r}: a column may not be part of the host name; write it after "
             "the host (e.g. https://example.com/buy/{sku})"
         )
+
+
+def dot_segment(url: str) -> bool:
+    """True when the path of the http(s) ``url`` has a ``.`` or ``..`` segment.
+
+    A value keeps its ``/`` (paths), so ``../admin`` for ``https://example.com/buy/{sku}``
+    would link to ``https://example.com/admin``: a browser resolves those segments, encoded
+    (``%2E%2E``) as well, so quoting them would not help. Such a row gets no action.
+    """
+    if not _WEB_URL.match(url):
+        return False  # mailto: has no path to walk up
+    segments = urlsplit(url).path.split("/")
+    return any(unquote(segment) in (".", "..") for segment in segments)

@@ -15,7 +15,8 @@ import pytest
 
 from bot.config import RecordTable
 from bot.errors import ConfigError
-from bot.knowledge.records import RecordTables, check_tables, read_records
+from bot.knowledge.record_sources import read_records
+from bot.knowledge.records import RecordTables, check_tables
 from bot.registry import SourceRegistry
 
 PUBLIC = frozenset({"public"})

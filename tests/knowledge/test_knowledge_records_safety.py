@@ -15,7 +15,8 @@ from bot.assistant import Assistant
 from bot.assistant.tools import Toolbox, ToolCall
 from bot.config import RecordTable, Settings
 from bot.errors import ConfigError, KnowledgeIndexError
-from bot.knowledge.records import RecordTables, check_tables, read_records
+from bot.knowledge.record_sources import read_records
+from bot.knowledge.records import RecordTables, check_tables
 from bot.registry import SourceRegistry
 from tests.knowledge.conftest import EXAMPLES
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import RecordTable
-from bot.knowledge.records import check_tables, read_records
+from bot.knowledge.record_sources import read_records
+from bot.knowledge.records import check_tables
 
 WHERE = "index.records[0]"
 

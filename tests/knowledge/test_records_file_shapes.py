@@ -9,7 +9,8 @@ import pytest
 
 from bot.config import RecordTable
 from bot.errors import ConfigError
-from bot.knowledge.records import check_tables, read_records
+from bot.knowledge.record_sources import read_records
+from bot.knowledge.records import check_tables
 
 WHERE = "index.records[0]"
 

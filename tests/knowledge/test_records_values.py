@@ -13,8 +13,9 @@ import pytest
 from bot.config import RecordTable
 from bot.errors import ConfigError
 from bot.knowledge.record_rows import MAX_VALUE_CHARS
+from bot.knowledge.record_sources import read_records
 from bot.knowledge.record_templates import render, render_label
-from bot.knowledge.records import check_tables, read_records
+from bot.knowledge.records import check_tables
 
 WHERE = "index.records[0]"
 LONG = "word " * 2_000  # 9,999 characters once trimmed
