@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from bot.knowledge.cjk import CJK_RUN
+
 CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
 # what may close a sentence after its full stop: quotes, a parenthesis, emphasis
 _CLOSERS = "\"'”’»)*_"
@@ -51,3 +53,15 @@ def with_marker(sentence: str, number: int) -> str:
     if end in ":;" or not end:
         end = "."
     return f"{body} [{number}]{end}"
+
+
+def joiner(previous: str, line: str) -> str:
+    """What goes between two lines: items of one list break lines, a list ends with a blank
+    line, sentences share a paragraph (a CJK one after a CJK full stop with no space)."""
+    items = previous.startswith("- "), line.startswith("- ")
+    if all(items):
+        return "\n"
+    if any(items):
+        return "\n\n"
+    # Chinese and Japanese run sentences on with no space after their full stop
+    return "" if previous.endswith(("。", "！", "？")) and CJK_RUN.match(line) else " "

@@ -7,7 +7,10 @@ see :mod:`bot.assistant.extractive_compounds`), and
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
 reading order. When the passages do not cover at least half of the question's terms, or only
 terms most of their sentences contain, or when no more than one of the question's own words is
-anywhere the viewer may read, it says plainly that it found nothing and cites nothing.
+anywhere the viewer may read, it says plainly that it found nothing and cites nothing. A sentence
+must hold half of the question's words (with its headings), and one that opens by pointing back
+("It holds …") is quoted with the sentences before it (see
+:mod:`bot.assistant.extractive_precision`).
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
 table as a whole gets the table's first records as a list instead; sentences follow a named
@@ -25,9 +28,10 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from bot.assistant.cited_lines import CODE_SPAN, with_marker
+from bot.assistant.cited_lines import CODE_SPAN, joiner, with_marker
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key, written
 from bot.assistant.extractive_missing import asks_what_is_missing
+from bot.assistant.extractive_precision import counted_words, covers_enough, places, read_with
 from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
     RecordPick,
@@ -35,10 +39,10 @@ from bot.assistant.extractive_records import (
     record_lines,
     records_cover,
 )
+from bot.assistant.extractive_sections import encloses, own_heading, siblings
 from bot.assistant.extractive_sentences import sentences_of
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
-from bot.knowledge.cjk import CJK_RUN
 from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
 from bot.models import Source
 
@@ -115,7 +119,7 @@ def sentence_candidates(
             sentence,
             _sentence_terms(sentence, compounds),
             _terms(source.section or "") | written(compounds, source.section or ""),
-            _terms(_own_heading(source.section)) | written(compounds, _own_heading(source.section)),
+            _terms(own_heading(source.section)) | written(compounds, own_heading(source.section)),
             source,
             _subject(sentence) if position == 0 and " > " not in (source.section or "") else "",
         )
@@ -129,6 +133,7 @@ def choose_sentences(
     candidates: Sequence[_Candidate],
     limit: int,
     context_terms: Sequence[str] = (),
+    given: frozenset[str] = frozenset(),
 ) -> list[_Candidate]:
     """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order.
 
@@ -137,6 +142,10 @@ def choose_sentences(
 
     ``context_terms`` (a follow-up's earlier questions) only rank the sentences that the
     question's own words found, raising a sentence's score by at most half.
+
+    ``given`` holds the question words the record lines before the sentences hold: a sentence
+    covers enough of the question when it does together with them ("compare" after the Team
+    and Business plans for "Compare Team and Business").
     """
     wanted = frozenset(term_key(t) for t in question_terms)
     if not wanted or not candidates:
@@ -184,7 +193,25 @@ def choose_sentences(
             own *= 0.5
         return own / (1 + 0.2 * c.rank)
 
-    first = [score(c) for c in candidates]
+    # A sentence that holds less than half the question's words the passages hold (with its
+    # headings) is about something else, however well it scores ("update the environment" for
+    # "How do I update the index when a document changes?"); a word no passage holds ("returns"
+    # where they say "answers") does not count against it: see
+    # bot.assistant.extractive_precision. One that points back is read
+    # with the sentences it points back to (read_with), so it holds their words too; one that
+    # opens a passage pointing back (to another passage) is never quoted.
+    counted = counted_words(wanted, frozenset().union(*(_held(c) for c in candidates)))
+    place = places(candidates)
+    groups = [read_with(i, candidates, _text, place) for i in range(total)]
+
+    def enough(i: int, borrowed: frozenset[str] = frozenset()) -> bool:
+        group = groups[i]
+        if group is None:
+            return False
+        held = frozenset().union(*(_held(candidates[j]) for j in group))
+        return covers_enough(held | borrowed | given, counted)
+
+    first = [score(c) if enough(i) else 0.0 for i, c in enumerate(candidates)]
     if max(first) <= 0:
         return []
     lead = candidates[first.index(max(first))]
@@ -192,7 +219,9 @@ def choose_sentences(
     # "Install" gives the steps that "Install > Linux" only adds to, so its sentences count the
     # words of the headings below them ("linux") as inherited.
     scores = [
-        score(c, lead.context) if _encloses(c.source, lead.source) else first[i]
+        (score(c, lead.context) if enough(i, lead.context) else 0.0)
+        if encloses(c.source, lead.source)
+        else first[i]
         for i, c in enumerate(candidates)
     ]
     order = sorted((i for i in range(total) if scores[i] > 0), key=lambda i: -scores[i])
@@ -209,12 +238,16 @@ def choose_sentences(
         if len(chosen) >= limit or scores[i] < floor:
             break
         named = wanted & candidate.topic
-        held = named or _siblings(candidate.source, lead.source)
-        if held and not headline <= named and not _encloses(candidate.source, lead.source):
+        held = named or siblings(candidate.source, lead.source)
+        if held and not headline <= named and not encloses(candidate.source, lead.source):
             continue
-        if any(_similar(candidate.terms, candidates[j].terms) for j in chosen):
+        if i in chosen or any(_similar(candidate.terms, candidates[j].terms) for j in chosen):
             continue
-        chosen.append(i)
+        # A sentence that opens by pointing back ("Clicking it opens …") comes with the
+        # sentences it points back to, or not at all.
+        new = [j for j in groups[i] or () if j not in chosen]
+        if len(chosen) + len(new) <= limit:
+            chosen.extend(new)
     # Lead with the passage of the best sentence; keep reading order inside each passage.
     best: dict[int, float] = {}
     for i in chosen:
@@ -224,20 +257,13 @@ def choose_sentences(
     return [candidates[i] for i in picked]
 
 
-def _parent(section: str) -> str:
-    return section.rsplit(" > ", 1)[0] if " > " in section else ""
+def _text(candidate: _Candidate) -> str:
+    return candidate.text
 
 
-def _encloses(outer: Source, inner: Source) -> bool:
-    """Whether ``outer`` is a passage of a section that ``inner``'s section lies under."""
-    a, b = outer.section or "", inner.section or ""
-    return bool(a) and outer.path == inner.path and b.startswith(a + " > ")
-
-
-def _siblings(a: Source, b: Source) -> bool:
-    """Whether two passages of one file are in different sections of one parent section."""
-    x, y = a.section or "", b.section or ""
-    return a.path == b.path and x != y and bool(_parent(x)) and _parent(x) == _parent(y)
+def _held(candidate: _Candidate) -> frozenset[str]:
+    """The words a sentence holds, itself or in its section headings."""
+    return candidate.terms | candidate.topic | candidate.context
 
 
 def _found(wanted: frozenset[str], candidates: Sequence[_Candidate]) -> bool:
@@ -271,11 +297,6 @@ def covered_by_passages(
     return wanted & headings.union(*(c.terms for c in candidates))
 
 
-def _own_heading(section: str | None) -> str:
-    """The innermost heading of a ``"Guide > Install > Linux"`` section path (``"Linux"``)."""
-    return (section or "").rsplit(" > ", 1)[-1]
-
-
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a | b) and len(a & b) / len(a | b) > 0.7
 
@@ -299,19 +320,31 @@ class ExtractiveBackend:
         candidates = sentence_candidates(passages, [t for t in asked if is_compound(t)])
         covered = covered_by_passages(terms, passages, candidates)
         records = found.records.keeping(terms, len(covered))
+        explained = covered_by_passages(asked, passages, candidates)
+        # Records that only share a value word with the question ("days" in "How many
+        # vacation days do I get?" and "2 business days") answer it only when more than that
+        # word is anywhere the viewer may read, as sentences must.
+        missing: bool | None = None
+        if records.by_values_alone:
+            missing = await asks_what_is_missing(turn, explained)
+            if missing:
+                records = RecordPick()
         lines = record_lines(records, turn.registry)
         limit = self.max_sentences - len(lines)
-        chosen = choose_sentences(asked, candidates, limit, found.context)
-        explained = covered_by_passages(asked, passages, candidates)
+        given = records_cover(records, asked) if lines and not records.listing else frozenset()
+        chosen = choose_sentences(asked, candidates, limit, found.context, given)
         # After the records, a sentence must hold a question word their lines lack: one that
         # only repeats theirs is about something else ("How much does citecast Team cost?" and
         # "… the person who runs citecast for a team"); when they hold every word the passages
         # hold, no sentence is added.
         if chosen and lines and not records.listing:
-            lacking = frozenset(map(term_key, asked)) - records_cover(records, asked)
+            lacking = frozenset(map(term_key, asked)) - given
             chosen = [c for c in chosen if lacking & (c.terms | c.topic)]
-        if chosen and not lines and await asks_what_is_missing(turn, explained):
-            chosen = []
+        if chosen and not lines:
+            if missing is None:
+                missing = await asks_what_is_missing(turn, explained)
+            if missing:
+                chosen = []
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
             if number is not None:
@@ -320,7 +353,7 @@ class ExtractiveBackend:
             yield NOT_FOUND
             return
         for i, line in enumerate(lines):
-            yield line if i == 0 else _joiner(lines[i - 1], line) + line
+            yield line if i == 0 else joiner(lines[i - 1], line) + line
 
     async def _evidence(self, turn: Turn) -> _Evidence:
         """The words that decide the topic, the earlier questions' words, passages, records.
@@ -359,15 +392,3 @@ class ExtractiveBackend:
         return (
             await asyncio.to_thread(turn.toolbox.fetch, "search_docs", query, turn.audience)
         ).sources
-
-
-def _joiner(previous: str, line: str) -> str:
-    """What goes between two lines: items of one list break lines, a list ends with a blank
-    line, sentences share a paragraph (a CJK one after a CJK full stop with no space)."""
-    items = previous.startswith("- "), line.startswith("- ")
-    if all(items):
-        return "\n"
-    if any(items):
-        return "\n\n"
-    # Chinese and Japanese run sentences on with no space after their full stop
-    return "" if previous.endswith(("。", "！", "？")) and CJK_RUN.match(line) else " "

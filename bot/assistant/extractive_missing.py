@@ -9,11 +9,11 @@ from bot.assistant.turn import Turn
 from bot.knowledge.cjk import has_cjk
 
 # words that greet or thank ("Hi! Slack?"): never what a question is about
-_COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry", "cheers"})
+COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry", "cheers"})
 # Verbs that only carry a question ("How are backups made?", "When are backups taken?"): a
 # document says "Back up the store every night", never that backups are "made", so a verb
 # missing from every document must not make a covered topic look unanswerable.
-_LIGHT_VERBS = frozenset(
+LIGHT_VERBS = frozenset(
     """
     make makes made making done take takes took taken taking got gets getting gotten
     happen happens happened happening
@@ -30,7 +30,7 @@ async def asks_what_is_missing(turn: Turn, covered: frozenset[str]) -> bool:
     own = [
         term
         for term in answer_terms(turn.question)
-        if term not in _COURTESY and term not in _LIGHT_VERBS
+        if term not in COURTESY and term not in LIGHT_VERBS
     ]
     # a CJK "word" is a cut of a run without spaces, which may span a question word ("多长")
     unsure = [term for term in own if term_key(term) not in covered and not has_cjk(term)]

@@ -6,7 +6,8 @@ find the sentences that merely hold a 1, a 2 or a 3 ("it waits 1 second, then 2,
 Only what looks like a citation goes: a bracketed number of one or two digits (a list or range
 of them, after an optional caret or word: "[^1]", "[1, 2]", "[source 2]"), its full-width form
 "【1】", and citation tags (``<cite>``, ``<citation>``, ``<source>``, ``<ref>``, ``<sup>``) with
-a number inside; "error 429", "[429]" and "<script>" stay.
+a number inside; "error 429", "[429]" and "<script>" stay. "What time" before the question's
+verb asks when: it is read as "when", so "time" is no question word.
 """
 
 from __future__ import annotations
@@ -26,9 +27,19 @@ _MARKER = re.compile(
 )
 
 
+# "What time does … open?" asks when, as "how long" asks for a duration (whose "long"
+# bot.knowledge.terms.query_terms does not search): "time" would find "the time to first
+# token". Only before the verb of a question, so "What time zone …" keeps its "time".
+_WHAT_TIME = re.compile(
+    r"\b(?:at\s+)?what\s+time(?=\s+(?:do|does|did|is|are|was|were|will|would|should|can|could)\b)",
+    re.I,
+)
+
+
 def plain_question(text: str) -> str:
-    """``text`` with each marker-like part replaced by a space."""
-    return _MARKER.sub(" ", text)
+    """``text`` with each marker-like part replaced by a space, and "what time" (before the
+    question's verb) read as "when"."""
+    return _WHAT_TIME.sub("when", _MARKER.sub(" ", text))
 
 
 def plain_turn(turn: Turn) -> Turn:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.assistant.cited_lines import with_marker
 from bot.assistant.extractive_compounds import term_key
-from bot.assistant.record_match import about_whole_table, covered_terms, named_records
+from bot.assistant.record_match import about_whole_table, covered_terms, named_records, names
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import stem
 from bot.models import Source
@@ -27,11 +27,20 @@ class RecordPick:
 
     ``joined`` holds the ids of records that the question names beside a better one of their
     table ("Compare Team and Business"): each follows the record it joined in ``records``.
+    ``labelled`` holds the ids of records a distinctive question word names in their label
+    ("Team"); the others matched by their values alone ("2 business days").
     """
 
     records: tuple[Source, ...] = ()
     listing: bool = False
     joined: frozenset[str] = frozenset()
+    labelled: frozenset[str] = frozenset()
+
+    @property
+    def by_values_alone(self) -> bool:
+        """Whether there are named records and the question names none of them by label."""
+        labelled = any(record.id in self.labelled for record in self.records)
+        return bool(self.records) and not self.listing and not labelled
 
     def keeping(self, question_terms: Sequence[str], explained: int) -> RecordPick:
         """Named records that cover at least ``explained`` of the question's words (a listing
@@ -47,7 +56,7 @@ class RecordPick:
                 lead_kept = len(covered_terms(record, question_terms)) >= explained
             if lead_kept:
                 kept.append(record)
-        return RecordPick(tuple(kept), joined=self.joined)
+        return RecordPick(tuple(kept), joined=self.joined, labelled=self.labelled)
 
 
 async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: int) -> RecordPick:
@@ -60,6 +69,7 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
     if tables is None or not terms:
         return RecordPick()
     groups: list[list[Source]] = []
+    labelled: set[str] = set()
     # only the tables this viewer may see: a hidden one must change nothing, not end the walk
     for table in tables.visible(turn.audience):
         result = await turn.toolbox.fetch_async(
@@ -67,6 +77,7 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         )
         weights = tables.distinctive_weights(table, terms)
         found = named_records(result.sources, terms, weights)
+        labelled.update(record.id for record in found if names(record, weights))
         if found:
             groups.append(found)
             if len(groups) >= limit:
@@ -83,7 +94,7 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         taken, room = others[: max(room, 0)], room - len(others)
         named += [best, *taken]
         joined.update(record.id for record in taken)
-    return RecordPick(tuple(named), joined=frozenset(joined))
+    return RecordPick(tuple(named), joined=frozenset(joined), labelled=frozenset(labelled))
 
 
 def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:

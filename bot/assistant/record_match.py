@@ -50,6 +50,11 @@ def record_score(
     return sum(weights[t] for t in named) + 0.5 * sum(weights[t] for t in mentioned)
 
 
+def names(record: Source, weights: Mapping[str, float]) -> bool:
+    """Whether a distinctive question word (a key of ``weights``) is in ``record``'s label."""
+    return bool(_stems(record.label or "") & weights.keys())
+
+
 def covered_terms(record: Source, question_terms: Sequence[str]) -> frozenset[str]:
     """The question's (stemmed) words in the record's label, shown values or column names."""
     wanted = frozenset(stem(t) for t in question_terms)
