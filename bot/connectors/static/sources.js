@@ -94,7 +94,10 @@
     return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []).join(" ");
   }
 
-  function locationLine(source) {
+  function locationLine(source) { return locationParts(source).join(" · "); }
+
+  /* The page (or pages) and the section of ``source``, each a string, as far as known. */
+  function locationParts(source) {
     var parts = [];
     if (source.page) {
       parts.push(source.page_end && source.page_end !== source.page
@@ -102,7 +105,14 @@
     }
     var section = sectionBelowTitle(source);
     if (section) parts.push(section);
-    return parts.join(" · ");
+    return parts;
+  }
+
+  /* A citation's accessible name: its number, title, and page or section, so that citations of
+   * two pages of one document differ in a screen reader's list of links (the tooltip, its
+   * description, adds the quote). */
+  function citationLabel(n, source) {
+    return ["Source " + n + ": " + displayTitle(source)].concat(locationParts(source)).join(", ");
   }
 
   function plainAnswer(text, citations) {
@@ -130,7 +140,7 @@
   }
 
   /* Give each superscript citation in ``answer`` its link target and an accessible tooltip
-   * (ids start with ``idPrefix``); ``onLocal(id, n)`` runs when a citation without a link of
+   * (ids start with ``idPrefix``); ``onLocal(id, n, link)`` runs when a citation without a link of
    * its own is clicked. Already decorated citations are left alone (streaming calls it often). */
   function decorate(answer, byN, idPrefix, onLocal) {
     var sups = answer.querySelectorAll(".cc-body sup, .cc-pending sup");
@@ -154,7 +164,7 @@
         link.removeAttribute("target");
         link.addEventListener("click", function (event) {
           event.preventDefault();
-          onLocal(own.charAt(0) === "#" ? own.slice(1) : "", n);
+          onLocal(own.charAt(0) === "#" ? own.slice(1) : "", n, link);
         });
       }
       var tip = sup.querySelector("[role=tooltip]");
@@ -167,8 +177,7 @@
       tip.classList.add("cc-tooltip");
       tip.hidden = true;
       link.setAttribute("aria-describedby", tip.id);
-      var src = c.source || {};
-      link.setAttribute("aria-label", "Source " + n + ": " + displayTitle(src));
+      link.setAttribute("aria-label", citationLabel(n, c.source || {}));
       function show() {
         tip.hidden = false;
         // Keep the tooltip inside the answer card (the widget panel clips what overflows):

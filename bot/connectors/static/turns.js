@@ -112,13 +112,15 @@
   /* Give each superscript citation its link target and tooltip; a source without a link
    * (a record) jumps to its entry in the source list. */
   function decorate(chat, view, byN) {
-    sources.decorate(view.answer, byN, chat.id, function (id, n) {
-      showSource(chat, view, id, n);
+    sources.decorate(view.answer, byN, chat.id, function (id, n, link) {
+      showSource(chat, view, id, n, link);
     });
   }
 
-  /* Scroll to and focus the answer's source list entry ``id`` (or number ``n``). */
-  function showSource(chat, view, id, n) {
+  /* Scroll to and focus the answer's source list entry ``id`` (or number ``n``), shown from
+   * the citation ``from``: the entry gets a "Back" button to it, so a keyboard user returns to
+   * where they were reading rather than tabbing back through every citation after it. */
+  function showSource(chat, view, id, n, from) {
     var entry = null;
     var items = view.answer.querySelectorAll("ol.sources > li, .cc-sources li");
     Array.prototype.forEach.call(items, function (li) {
@@ -126,6 +128,17 @@
       li.classList.remove("cc-target");
     });
     if (!entry) return;  // still streaming: the list comes with the finished answer
+    var back = view.answer.querySelector(".cc-back");
+    if (back) back.remove();  // one at a time: the way back to the citation used last
+    if (from) {
+      // dir: its English word does not turn an Arabic entry (dir="auto") left to right
+      back = el("button", {
+        "type": "button", "class": "cc-back", "dir": "auto",
+        "aria-label": "Back to citation " + n + " in the answer",
+      }, "↩ Back");
+      back.addEventListener("click", function () { from.focus(); });
+      entry.insertBefore(back, entry.firstChild);
+    }
     entry.classList.add("cc-target");
     if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");
     chat.reveal(entry);

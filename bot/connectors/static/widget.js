@@ -46,12 +46,17 @@
   var label = script.getAttribute("data-label");
   launcher.setAttribute("aria-label", label || "Ask citecast");
   launcher.textContent = label || "❝ Ask";
+  // the widget's own words are English whatever the host page's language (WCAG 3.1.2), so a
+  // screen reader does not read them in a French voice on a French page; a site's own label
+  // keeps the page's language
+  if (!label) launcher.setAttribute("lang", "en");
 
   var panel = document.createElement("div");
   panel.id = "citecast-panel";
   panel.className = "cc-panel";
   panel.setAttribute("role", "dialog");
   panel.setAttribute("aria-label", "citecast chat");
+  panel.setAttribute("lang", "en");  // as the chat page's <html lang="en">
   panel.hidden = true;
   var close = document.createElement("button");
   close.type = "button";
@@ -132,10 +137,13 @@
   }
   launcher.addEventListener("click", function () { if (panel.hidden) open(); else hide(); });
   close.addEventListener("click", hide);
-  // not while an input method composes: there Escape cancels the word being typed
-  panel.addEventListener("keydown", function (e) {
-    if (e.key === "Escape" && !e.isComposing) hide();
-  });
+  // not while an input method composes: there Escape cancels the word being typed. On the
+  // button too: Tab from the panel's last control lands there with the panel still open.
+  function escape(e) {
+    if (e.key === "Escape" && !e.isComposing && !panel.hidden) hide();
+  }
+  panel.addEventListener("keydown", escape);
+  launcher.addEventListener("keydown", escape);
 
   function attach() { document.body.appendChild(host); }
   if (document.body) attach(); else document.addEventListener("DOMContentLoaded", attach);
