@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,17 @@ def capture() -> Iterator[CaptureServer]:
     server.start()
     yield server
     server.stop()
+
+
+@asynccontextmanager
+async def polling(imap: FakeImapServer, connector: EmailConnector) -> AsyncIterator[None]:
+    """Run ``connector`` against the started ``imap`` server; stop both on the way out."""
+    await connector.start()
+    try:
+        yield
+    finally:
+        await connector.stop()
+        await imap.stop()
 
 
 def imap_connector(
@@ -108,15 +120,11 @@ async def test_idle_poller_answers_waiting_and_new_mail(
     # A long poll interval: only the server's EXISTS during IDLE can bring the new mail in
     # time, and stop() must still end the IDLE at once.
     connector = imap_connector(tmp_path, answerer, imap, capture.port, poll_seconds=600)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, waiting) and "IDLE" in imap.commands)
         fresh = imap.deliver(inbound_mail("How do I rotate logs?", message_id="<n@example.com>"))
         await wait_for(lambda: seen(imap, fresh))
         await wait_for(lambda: len(capture.handler.mails) == 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == ["Why is the disk full?", "How do I rotate logs?"]
     replies = [m.message() for m in capture.handler.mails]
     assert {r["In-Reply-To"] for r in replies} == {"<w@example.com>", "<n@example.com>"}
@@ -129,14 +137,10 @@ async def test_polling_without_idle(tmp_path: Path, capture: CaptureServer) -> N
     await imap.start()
     answerer = CountingAnswerer()
     connector = imap_connector(tmp_path, answerer, imap, capture.port)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: "NOOP" in imap.commands)
         uid = imap.deliver(inbound_mail("Is there an API?", message_id="<api@example.com>"))
         await wait_for(lambda: seen(imap, uid))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == ["Is there an API?"]
     assert "IDLE" not in imap.commands
 
@@ -149,14 +153,10 @@ async def test_failed_handling_leaves_the_mail_unseen_and_retries(
     uid = imap.deliver(inbound_mail("Where are backups?", message_id="<b@example.com>"))
     answerer = CountingAnswerer(fail_first=1)
     connector = imap_connector(tmp_path, answerer, imap, capture.port, idle=False)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: len(answerer.questions) >= 1)
         await wait_for(lambda: seen(imap, uid))
         await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == ["Where are backups?", "Where are backups?"]
 
 
@@ -169,12 +169,8 @@ async def test_robot_mail_is_marked_seen_without_answer(
     too_big = imap.deliver(inbound_mail("big", message_id="<big@x>", attachment=bytes(50_000)))
     answerer = CountingAnswerer()
     connector = imap_connector(tmp_path, answerer, imap, capture.port, max_message_bytes=20_000)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, robot) and seen(imap, too_big))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == []
 
 
@@ -184,12 +180,8 @@ async def test_wrong_password_keeps_retrying_and_stops_cleanly(
     imap = FakeImapServer(password="other")
     await imap.start()
     connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: imap.commands.count("LOGIN") >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert imap.logins == 0
 
 
@@ -200,14 +192,10 @@ async def test_reconnects_after_the_server_drops_the_connection(
     await imap.start()
     answerer = CountingAnswerer()
     connector = imap_connector(tmp_path, answerer, imap, capture.port, poll_seconds=600)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: "IDLE" in imap.commands)
         imap.disconnect_clients()
         uid = imap.deliver(inbound_mail("Still there?", message_id="<s@example.com>"))
         await wait_for(lambda: seen(imap, uid))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert imap.logins >= 2
     assert answerer.questions == ["Still there?"]

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from bot.connectors.email_imap_names import mailbox_key
-from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.connectors.test_email_imap import (
+    CountingAnswerer,
+    capture,
+    imap_connector,
+    polling,
+    seen,
+)
 from tests.core.test_store_state import previous_release_store
 from tests.fakes.email_world import inbound_mail
 from tests.fakes.imap_server import FakeImapServer
@@ -31,8 +37,7 @@ async def test_first_start_answers_only_mail_that_arrives_after_it(
     answerer = CountingAnswerer()
     connector = imap_connector(tmp_path, answerer, imap, capture.port, first_start=True)
     caplog.set_level(logging.WARNING, logger="bot.connectors.email_imap")
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: "IDLE" in imap.commands)
         fresh = imap.deliver(inbound_mail("How do I rotate logs?", message_id="<n@example.com>"))
         await wait_for(lambda: seen(imap, fresh))
@@ -40,9 +45,6 @@ async def test_first_start_answers_only_mail_that_arrives_after_it(
         again = imap.deliver(old_mail(0))
         await wait_for(lambda: seen(imap, again))
         await wait_for(lambda: len(capture.handler.mails) == 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     # before, all three old unread mails were answered (and marked read) at once
     assert answerer.questions == ["How do I rotate logs?", "Old question 0?"]
     assert not any(seen(imap, uid) for uid in backlog)
@@ -115,14 +117,10 @@ async def test_a_server_that_does_not_announce_uidnext_still_gets_a_start_point(
     backlog = [imap.deliver(old_mail(n)) for n in range(2)]
     answerer = CountingAnswerer()
     connector = imap_connector(tmp_path, answerer, imap, capture.port, first_start=True)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: "IDLE" in imap.commands)
         fresh = imap.deliver(inbound_mail("Where are backups?", message_id="<b@example.com>"))
         await wait_for(lambda: seen(imap, fresh))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == ["Where are backups?"]
     assert not any(seen(imap, uid) for uid in backlog)
 
@@ -143,12 +141,8 @@ async def test_a_start_point_saved_by_the_previous_release_is_moved_and_no_first
     connector = imap_connector(tmp_path, answerer, imap, capture.port, idle=False, first_start=True)
     assert mailbox_key(connector.services.settings.email.imap) == key
     caplog.set_level(logging.WARNING, logger="bot.connectors.email_imap")
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, waiting))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == ["Why is the disk full?"]
     assert not seen(imap, backlog)
     assert not [r for r in caplog.records if "first start" in r.getMessage()]

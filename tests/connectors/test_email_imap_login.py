@@ -15,7 +15,13 @@ import pytest
 from bot.connectors.email import EmailConnector
 from bot.connectors.email_imap import StartPoints
 from bot.connectors.email_imap_names import mailbox_key
-from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.connectors.test_email_imap import (
+    CountingAnswerer,
+    capture,
+    imap_connector,
+    polling,
+    seen,
+)
 from tests.fakes.email_world import email_settings, inbound_mail, services
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import CaptureServer, wait_for
@@ -44,12 +50,8 @@ async def poll_once(
     await imap.start()
     uid = imap.deliver(inbound_mail("Where are the logs?", message_id="<l@example.com>"))
     connector = connector_for(tmp_path, imap, capture.port, user, password)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, uid))
-    finally:
-        await connector.stop()
-        await imap.stop()
     answerer = connector.services.assistant
     assert isinstance(answerer, CountingAnswerer)
     return answerer.questions
@@ -85,12 +87,8 @@ async def test_a_wrong_non_ascii_password_is_refused_and_never_logged(
     await imap.start()
     connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port, password="fälsch")
     caplog.set_level(logging.DEBUG, logger=LOGGER)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: imap.commands.count("AUTHENTICATE") >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert imap.logins == 0
     failures = [r for r in caplog.records if "IMAP session failed" in r.getMessage()]
     assert failures and all(r.exc_info is None for r in caplog.records)
@@ -106,12 +104,8 @@ async def test_a_server_without_auth_plain_gets_one_clear_line_and_no_attempt(
         tmp_path, CountingAnswerer(), imap, capture.port, password="pässwort"
     )
     caplog.set_level(logging.DEBUG, logger=LOGGER)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: imap.commands.count("CAPABILITY") >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     # nothing was sent that could carry (part of) the password
     assert "LOGIN" not in imap.commands and "AUTHENTICATE" not in imap.commands
     messages = [r.getMessage() for r in caplog.records]
@@ -133,11 +127,7 @@ async def test_an_unexpected_error_is_logged_and_the_poller_keeps_trying(
     connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port)
     connector.services.store.close()
     caplog.set_level(logging.ERROR, logger=LOGGER)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: imap.logins >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     errors = [r for r in caplog.records if "IMAP poller error" in r.getMessage()]
     assert errors and errors[0].exc_info is not None

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from bot.connectors.email_imap_names import mailbox_argument
-from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.connectors.test_email_imap import (
+    CountingAnswerer,
+    capture,
+    imap_connector,
+    polling,
+    seen,
+)
 from tests.fakes.email_world import inbound_mail
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import CaptureServer, wait_for
@@ -50,11 +56,7 @@ async def test_a_folder_with_spaces_or_accents_is_polled(
     await imap.start()
     answerer = CountingAnswerer()
     connector = imap_connector(tmp_path, answerer, imap, capture.port, mailbox=configured)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         uid = imap.deliver(inbound_mail("Is there an API?", message_id="<api@example.com>"))
         await wait_for(lambda: seen(imap, uid))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert answerer.questions == ["Is there an API?"]

@@ -17,7 +17,13 @@ from bot.connectors.email import EmailConnector
 from bot.connectors.email_imap import StartPoints
 from bot.connectors.email_imap_names import mailbox_key
 from bot.errors import ConfigError
-from tests.connectors.test_email_imap import CountingAnswerer, capture, imap_connector, seen
+from tests.connectors.test_email_imap import (
+    CountingAnswerer,
+    capture,
+    imap_connector,
+    polling,
+    seen,
+)
 from tests.fakes.email_world import BOT, email_settings, inbound_mail, services
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import TLS_PEM, CaptureServer, server_tls_context, wait_for
@@ -54,15 +60,11 @@ async def test_starttls_upgrades_before_login_and_serves_fetch_store_and_idle(
         tmp_path, imap, capture.port, 600, ssl=False, starttls=True, ca_file=str(TLS_PEM)
     )
     caplog.set_level(logging.INFO)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, waiting) and "IDLE" in imap.tls_commands)
         fresh = imap.deliver(inbound_mail("How do I rotate logs?", message_id="<n@example.com>"))
         await wait_for(lambda: seen(imap, fresh))
         await wait_for(lambda: len(capture.handler.mails) == 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     answerer = connector.services.assistant
     assert isinstance(answerer, CountingAnswerer)
     assert answerer.questions == ["Why is the disk full?", "How do I rotate logs?"]
@@ -84,13 +86,9 @@ async def test_an_untrusted_certificate_fails_with_one_line_and_no_login(
     await imap.start()
     connector = tls_connector(tmp_path, imap, capture.port, ssl=False, starttls=True)
     caplog.set_level(logging.DEBUG, logger="bot.connectors")
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         # it keeps trying (with backoff), one warning line per attempt
         await wait_for(lambda: imap.commands.count("STARTTLS") >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert imap.tls_commands == [] and "LOGIN" not in imap.commands
     lines = failures(caplog)
     assert lines and all("\n" not in line for line in lines)
@@ -107,12 +105,8 @@ async def test_validate_certs_false_accepts_the_certificate(
     connector = tls_connector(
         tmp_path, imap, capture.port, ssl=False, starttls=True, validate_certs=False
     )
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, uid))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert "LOGIN" in imap.tls_commands
 
 
@@ -125,12 +119,8 @@ async def test_a_server_without_starttls_gets_no_login_and_one_line(
         tmp_path, imap, capture.port, ssl=False, starttls=True, ca_file=str(TLS_PEM)
     )
     caplog.set_level(logging.DEBUG, logger="bot.connectors")
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: imap.commands.count("CAPABILITY") >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     # the password never left: no LOGIN, no AUTHENTICATE, not even a STARTTLS attempt
     assert set(imap.commands) <= {"CAPABILITY", "LOGOUT"}
     lines = failures(caplog)
@@ -144,12 +134,8 @@ async def test_implicit_tls_trusts_a_private_ca(tmp_path: Path, capture: Capture
     await imap.start()
     uid = imap.deliver(inbound_mail("Where are backups?", message_id="<b@example.com>"))
     connector = tls_connector(tmp_path, imap, capture.port, ssl=True, ca_file=str(TLS_PEM))
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: seen(imap, uid))
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert "LOGIN" in imap.tls_commands and imap.tls_commands == imap.commands
 
 
@@ -160,12 +146,8 @@ async def test_implicit_tls_with_an_untrusted_certificate_says_which_key_helps(
     await imap.start()
     connector = tls_connector(tmp_path, imap, capture.port, ssl=True)
     caplog.set_level(logging.DEBUG, logger="bot.connectors")
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: len(failures(caplog)) >= 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     assert imap.commands == []
     assert all("certificate is not trusted" in line for line in failures(caplog))
     assert all(r.exc_info is None for r in caplog.records)
@@ -178,14 +160,10 @@ async def test_a_plain_login_warns_once_that_the_password_travels_in_the_clear(
     await imap.start()
     connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port)
     caplog.set_level(logging.INFO)
-    await connector.start()
-    try:
+    async with polling(imap, connector):
         await wait_for(lambda: imap.logins == 1)
         imap.disconnect_clients()
         await wait_for(lambda: imap.logins == 2)
-    finally:
-        await connector.stop()
-        await imap.stop()
     warnings = [r.getMessage() for r in caplog.records if "in the clear" in r.getMessage()]
     assert len(warnings) == 1
     assert "without TLS" in warnings[0] and "email.imap.starttls: true" in warnings[0]

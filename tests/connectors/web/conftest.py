@@ -176,8 +176,9 @@ class LiveServer:
         await self.task
 
 
-async def start_live_server(app: Any, graceful: float = 2.0) -> LiveServer:
-    """Serve ``app`` under uvicorn on a free loopback port and wait until it listens."""
+async def start_live_server(app: Any, graceful: float = 2.0, **options: Any) -> LiveServer:
+    """Serve ``app`` under uvicorn on a free loopback port and wait until it listens
+    (``options``: more ``uvicorn.Config`` settings, such as ``proxy_headers=False``)."""
     import uvicorn
 
     config = uvicorn.Config(
@@ -188,6 +189,7 @@ async def start_live_server(app: Any, graceful: float = 2.0) -> LiveServer:
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=max(1, int(graceful)),
+        **options,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

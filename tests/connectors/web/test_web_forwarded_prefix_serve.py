@@ -5,7 +5,6 @@ untrusted peer's none of them."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,40 +16,27 @@ from bot.connectors.app import build_app
 from bot.connectors.web_proxy import behind_proxies
 from bot.runtime import Services
 from bot.store import Store
-from tests.connectors.web.conftest import CannedAnswerer, cited_answer, make_settings, passage
+from tests.connectors.web.conftest import (
+    CannedAnswerer,
+    cited_answer,
+    make_settings,
+    passage,
+    start_live_server,
+)
 
 
 @asynccontextmanager
 async def serving(tmp_path: Path, trusted: str, **web: Any) -> AsyncIterator[str]:
     """citecast under uvicorn on a free loopback port, wrapped as ``citecast serve`` wraps it."""
-    import uvicorn
-
     answerer = CannedAnswerer(cited_answer(passage(1), text="Claim one is true.[^1]\n"))
     settings = make_settings(tmp_path, **web)
     services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
     app = behind_proxies(build_app(services, connectors=[], shutdown_grace=0.1), trusted)
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=0,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        proxy_headers=False,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
+    live = await start_live_server(app, proxy_headers=False)
     try:
-        while not server.started:
-            if task.done():
-                task.result()
-                raise RuntimeError("uvicorn stopped before it started")
-            await asyncio.sleep(0.01)
-        host, port = server.servers[0].sockets[0].getsockname()[:2]
-        yield f"{host}:{port}"
+        yield live.url.removeprefix("http://")
     finally:
-        server.should_exit = True
-        await task
+        await live.stop()
         services.store.close()
 
 
