@@ -13,6 +13,10 @@ an HTML block is still a citation: such a ``block_html`` token keeps its ``raw``
 
 :func:`split_blocks` cuts markdown text into top-level chunks that parse the same way alone as
 they do together; the streaming renderer uses it to render each completed block only once.
+
+The bidi embedding, override and isolate controls (:mod:`bot.bidi_controls`) are removed before
+parsing, so no renderer, code blocks included, ever shows one from the answer, and the grounding
+check reads the same citations the renderers show; the splitter reads lines without them too.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from typing import Any
 
 import mistune
 from mistune.core import InlineState
+
+from bot.bidi_controls import without_bidi_controls
 
 Token = dict[str, Any]
 
@@ -55,7 +61,12 @@ _PARSER = mistune.create_markdown(
 
 
 def parse(text: str) -> list[Token]:
-    """Parse CommonMark ``text`` into top-level block tokens (``blank_line`` tokens removed)."""
+    """Parse CommonMark ``text`` into top-level block tokens (``blank_line`` tokens removed).
+
+    Bidi embedding, override and isolate controls are dropped first (one C pass, none for ASCII
+    text): a Trojan-Source override in the answer reorders nothing on any channel.
+    """
+    text = without_bidi_controls(text)
     tokens = _PARSER(text)
     assert isinstance(tokens, list)
     if "<" in text and "[^" in text:
@@ -204,7 +215,9 @@ class BlockSplitter:
         data = self._partial + text
         *complete, self._partial = data.split("\n")
         chunks: list[str] = []
-        for body in complete:
+        for original in complete:
+            # read as parse() reads it: a line of bidi controls alone is blank there
+            body = without_bidi_controls(original)
             line = body + "\n"
             stripped = body.strip(_BLANK)
             if self._fence is None:
@@ -243,14 +256,14 @@ class BlockSplitter:
                     self._frozen = True
                 if close is not None:
                     self._fence = None
-            self._lines.append(line)
+            self._lines.append(original + "\n")
             self._blank_before = not stripped and self._fence is None
         return chunks
 
 
 def has_reference_definitions(text: str) -> bool:
     """True when ``text`` defines link references (they apply to the whole document)."""
-    return _REFERENCE.search(text) is not None
+    return _REFERENCE.search(without_bidi_controls(text)) is not None
 
 
 def split_blocks(text: str) -> tuple[list[str], str]:

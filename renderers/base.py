@@ -16,12 +16,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.bidi_controls import url_without_bidi_controls, without_bidi_controls
 from bot.errors import ConfigError
 from bot.models import Citation, RecordAction, Source
 from bot.models import is_safe_url as _is_safe_url
 
 # every form decision checks the same few URLs once per channel: remember the verdicts
 is_safe_url = functools.lru_cache(maxsize=4096)(_is_safe_url)
+
+
+def shown(text: str) -> str:
+    """``text`` as a renderer may show it: without bidi embedding, override and isolate
+    controls (see :mod:`bot.bidi_controls`); every text a form carries passes through here."""
+    return without_bidi_controls(text)
+
 
 Markup = Literal["html", "mrkdwn", "markdown", "plain"]
 Streaming = Literal["native", "edit", "none"]
@@ -208,9 +216,10 @@ def section_below_title(source: Source) -> str | None:
     """
     if not source.section:
         return None
-    head, _, below = source.section.partition(" > ")
-    if f" {_word_run(head)} " not in f" {_word_run(source.display_title)} ":
-        return source.section
+    section = shown(source.section)  # compared as shown: "Fe\u202ees" is the word "Fees"
+    head, _, below = section.partition(" > ")
+    if f" {_word_run(head)} " not in f" {_word_run(shown(source.display_title))} ":
+        return section
     return below or None
 
 
@@ -224,6 +233,7 @@ def attachment_name(name: str) -> str:
     characters; ``attachment`` when nothing is left. Renderers name attachments so and
     connectors send them so, so a reference always names the file that arrives."""
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = without_bidi_controls(name)  # "invoice\u202egpj.exe" shows as "invoiceexe.jpg"
     name = "".join(ch for ch in name if ch >= " " and ch != "\x7f").strip().strip(".")
     return name[:200] or "attachment"
 
@@ -250,11 +260,15 @@ def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
     # one line each: a value over several lines (an address) would end a footnote definition
     # or break a source line's indentation
     columns = tuple(
-        (name, " ".join(values[name].split())) for name in citation.columns if name in values
+        (shown(name), " ".join(shown(values[name]).split()))
+        for name in citation.columns
+        if name in values
     )
     action = source.action if source.action and is_safe_url(source.action.url) else None
+    if action is not None:
+        action = RecordAction(shown(action.label), url_without_bidi_controls(action.url))
     return RecordForm(
-        label=source.label or source.display_title,
+        label=shown(source.label or source.display_title),
         columns=columns,
         action=action,
         button=caps.buttons and action is not None,
@@ -274,23 +288,27 @@ def citation_form(
     channel sends files, attachments are wanted, and type/size/count (``files_used``: other
     files already attached) allow; else a signed download link when the signer gives one; else
     its name.
+
+    Every text of the form (title, detail, quote, file name, record label, columns and action)
+    is without bidi controls (:func:`shown`), and each URL has them percent-encoded: whatever a
+    document holds, no channel shows text reordered by one.
     """
     source = citation.source
     weak = citation.support is not None and citation.support < context.weak_below
     common: dict[str, Any] = {
         "n": citation.n,
-        "title": source.display_title,
+        "title": shown(source.display_title),
         "detail": source_detail(source),
-        "quote": citation.quote,
+        "quote": None if citation.quote is None else shown(citation.quote),
         "weak": weak,
         "record": _record_form(citation, caps),
-        "filename": source.filename,
+        "filename": None if source.filename is None else shown(source.filename),
     }
     if not source.visible_to(context.audience):
         return CitationForm(n=citation.n, kind="hidden", title="restricted source", weak=weak)
     for url in (citation.deep_link, source.url):
         if url and is_safe_url(url):
-            return CitationForm(kind="link", url=url, **common)
+            return CitationForm(kind="link", url=url_without_bidi_controls(url), **common)
     if source.path:
         size = context.file_size(source) if context.file_size else None
         if (
@@ -306,5 +324,5 @@ def citation_form(
             )
     signed = context.signer(source) if context.signer else None
     if signed and is_safe_url(signed):
-        return CitationForm(kind="download", url=signed, **common)
+        return CitationForm(kind="download", url=url_without_bidi_controls(signed), **common)
     return CitationForm(kind="name", **common)

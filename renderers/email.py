@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from bot.markdown import Token
 from bot.models import RecordAction
-from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
 from renderers.document import Document
 from renderers.escaping import html_text, one_line, visible
 from renderers.html_writer import HtmlWriter
@@ -180,7 +180,8 @@ _MARKER = re.compile(r" ?\[(\d+)\??\]")
 def subject_for(doc: Document, text: str) -> str:
     """The context's subject, or the first line of the answer without its citation markers."""
     if doc.context.subject:
-        return truncate(one_line(doc.context.subject), 200)
+        # the incoming mail's subject: a bidi override in it would reorder the reply's
+        return truncate(one_line(shown(doc.context.subject)), 200)
     first = one_line(text.strip().split("\n", 1)[0]) if text.strip() else ""
     # "[1]" in a subject line points at nothing: the references are in the body
     first = _MARKER.sub(lambda m: "" if int(m.group(1)) in doc.forms else m.group(0), first)

@@ -17,7 +17,7 @@ from typing import Any
 import nh3
 
 from bot.markdown import Token
-from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
 from renderers.document import Document
 from renderers.escaping import html_text, one_line
 from renderers.html_writer import HtmlWriter
@@ -156,7 +156,8 @@ def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
     if citation is not None and form.reachable:
         source = citation.source
         for key, value in (("page", source.page), ("page_end", source.page_end),
-                           ("section", source.section), ("filename", form.filename)):  # fmt: skip
+                           ("section", source.section and shown(source.section)),
+                           ("filename", form.filename)):  # fmt: skip
             if value is not None:
                 out[key] = value
         if form.quote:

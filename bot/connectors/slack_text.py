@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bot.bidi_controls import without_bidi_controls
 from bot.markdown import CITATION_MARK
 
 _BOT_MENTION = r"<@{id}(?:\|[^>]*)?>"
@@ -83,7 +84,9 @@ class StreamMarkdown:
 
     def feed(self, delta: str) -> str:
         """The markdown that is safe to show now; a possible partial ``[^n`` is held back."""
-        text = self._held + delta
+        # bidi controls go first, as the renderers' parse drops them: "[^\u202e1]" is then a
+        # citation to hold back whole, not a stray "[^" shown raw
+        text = self._held + without_bidi_controls(delta)
         partial = _PARTIAL_CITATION.search(text)
         cut = partial.start() if partial else len(text)
         if cut > 0 and text[cut - 1] == "<":
@@ -102,9 +105,11 @@ def to_stream_markdown(text: str) -> str:
 
     Streaming takes standard markdown, where ``&lt;`` would show literally inside code, so
     instead of escaping every ``<`` only the ones that could open a Slack token (``<!here>``,
-    ``<@U1>``, ``<#C1>``, ``<https://…|disguised>``) get an invisible joiner after them.
+    ``<@U1>``, ``<#C1>``, ``<https://…|disguised>``) get an invisible joiner after them; bidi
+    controls are dropped, as from every rendered payload (``bot.bidi_controls``).
     """
-    return CITATION_MARK.sub(lambda m: f"[{m.group(1)}]", _TOKEN_OPENER.sub("<\u200d", text))
+    text = _TOKEN_OPENER.sub("<\u200d", without_bidi_controls(text))
+    return CITATION_MARK.sub(lambda m: f"[{m.group(1)}]", text)
 
 
 def fit_text(text: str, limit: int) -> str:

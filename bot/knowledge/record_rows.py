@@ -31,6 +31,7 @@ from contextlib import closing
 from functools import partial
 from pathlib import Path
 
+from bot.bidi_controls import BIDI_CONTROLS
 from bot.config import RecordTable
 from bot.errors import ConfigError, ValidationError
 from bot.knowledge.audience import document_audience
@@ -50,7 +51,7 @@ _FIELD_LIMIT = 1 << 30
 # U+2066-U+2069): one left open in a value ("\u202e91$" shows as "$19") turns around the rest
 # of the answer line it is written into, wherever it is shown. Marks (U+200E, U+200F) and joiners
 # stay: they only shape the text they are in.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
 _SHOWN_COLUMNS = 20
 
 

@@ -114,3 +114,13 @@ def test_thread_history_pairs_questions_with_the_bots_answers() -> None:
         messages, current_ts="6.0", bot_user_id="U0BOT", bot_id="B0BOT", limit=1
     )
     assert last == (Exchange("and Y & Z?", "Y too."),)
+
+
+def test_streamed_markdown_never_carries_a_bidi_override() -> None:
+    # "\u202e91$" would show as "$19": the stream drops the controls as the renderers do, and a
+    # citation split by one is still held back and shown as one
+    stream = StreamMarkdown()
+    out = stream.feed("The fee is \u202e91$ [^") + stream.feed("\u202e1] now\u2066.")
+    out += stream.flush()
+    assert out == "The fee is 91$ [1] now."
+    assert to_stream_markdown("\u202bשלום\u200f [^2]") == "שלום\u200f [2]"

@@ -9,6 +9,7 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
+from bot.bidi_controls import BIDI_CONTROLS
 from bot.markdown import parse
 from renderers.limits import (
     DISCORD_MAX_CONTENT,
@@ -317,3 +318,22 @@ def code_blocks(tokens: list[dict[str, Any]]) -> list[str]:
             found.append(token["raw"])
         found += code_blocks(token.get("children") or [])
     return found
+
+
+def shown_strings(data: Any, key: str = "") -> list[tuple[str, str]]:
+    """Every string of a payload with the key it is under, except file ``path`` values (where
+    the connector reads a file, never shown)."""
+    if isinstance(data, dict):
+        return [pair for k, v in data.items() for pair in shown_strings(v, str(k))]
+    if isinstance(data, list | tuple):
+        return [pair for item in data for pair in shown_strings(item, key)]
+    if isinstance(data, str) and key != "path":
+        return [(key, data)]
+    return []
+
+
+def check_no_bidi_controls(payload: dict[str, Any]) -> None:
+    """No bidi embedding, override or isolate control anywhere a payload shows text."""
+    for key, text in shown_strings(payload):
+        found = sorted({f"U+{ord(ch):04X}" for ch in text if ch in BIDI_CONTROLS})
+        assert not found, f"bidi control {found} under {key!r}: {text[:120]!r}"

@@ -26,6 +26,7 @@ from tests.renderers.payload_checks import (
     CHECKS,
     check_discord,
     check_discourse,
+    check_no_bidi_controls,
     check_no_empty_elements,
 )
 
@@ -36,6 +37,10 @@ HOSTILE = [
     "- ", "1. ", "<a href='javascript:x'>a</a>", "\u200b", "é", "日本", "<style>p{}</style>",
     "<!-- c -->", "[^2]: def", "<pre>", "@@", "@user", "!", "works!", ")", "]", "*x*", "`c`",
     "https://h.example/@team/docs", "support@h.example",
+    # Trojan-Source bidi controls (never shown) and right-to-left text with its marks (kept)
+    "\u202e91$", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067",
+    "\u2068", "\u2069", "[^\u202e1]", "`\u202e`", "שלום\u200e", "مرحبا\u200f",
+    "می\u200cخواهم\u061c",
 ]  # fmt: skip
 # blocks with nothing visible: no renderer may turn them into an empty element
 EMPTY_BLOCKS = [
@@ -47,6 +52,7 @@ URLS = [
     "https://docs.example/a", "http://x.example/p?a=1&b=2", "https://e.example/(paren)",
     "mailto:help@example.com", "https://e.example/<t>",
     "https://e.example/a|b", "https://e.example/@team/docs", "mailto:support@example.com", None,
+    "https://e.example/\u202eevil",
 ]  # fmt: skip
 
 fragment = st.one_of(st.sampled_from(HOSTILE), st.sampled_from(WORDS), st.text(max_size=8))
@@ -168,6 +174,7 @@ def test_every_renderer_holds_limits_and_safety(answer: Answer, context: RenderC
         blob = json.dumps(payload, ensure_ascii=False)
         CHECKS[channel](payload)
         check_no_empty_elements(channel, payload)
+        check_no_bidi_controls(payload)
         if context.show == "none":
             continue
         forms = decide_forms(answer.citations, capabilities_for(channel), context)
