@@ -17,7 +17,9 @@ answer that reads as complete would mislead); so does ``"content_filter"``. A st
 gave up on (``"error"``, as OpenRouter sends with the reason beside it, or vLLM's ``"abort"``)
 is an error with that reason: its text is a fragment. A model whose server does not parse its
 tool calls writes them as ``<tool_call>`` text: blocks that end a step's text are run as its
-calls would be (:mod:`bot.assistant.openai_text_calls`), and no block is ever shown. Timeouts
+calls would be (:mod:`bot.assistant.openai_text_calls`), and no block is ever shown; nor is a
+``<tool_response>`` the model wrote itself, nor anything after one that follows its calls (a
+warning says so, once a turn: the model is inventing tool results). Timeouts
 and retries are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read
 ``timeout`` also bounds the wait for its next chunk: a server that sends only keep-alive
 comments never trips the client's read timeout, and would hold the turn forever. Every failure,
@@ -99,6 +101,7 @@ class OpenAIBackend:
         # per turn: a table the viewer may not see is never named to the model
         tools = tool_specs(turn.toolbox.tables(turn.audience))
         rounds = self.settings.max_tool_rounds
+        warned_invented = False
         for round_number in range(rounds + 1):
             step = Step(number=round_number)
             last = round_number == rounds
@@ -109,6 +112,14 @@ class OpenAIBackend:
                 yield text
             self._check(step)
             self._log_text_calls(step)
+            if not warned_invented and (step.invented_response or step.responses_left_out):
+                warned_invented = True  # once a turn: the same model does it at every step
+                log.warning(
+                    "the model at %s wrote <tool_response> text itself (tool results it made "
+                    "up, not evidence); it is left out of the answer, and after tool calls so "
+                    "is everything that follows it",
+                    self.where,
+                )
             calls = step.tool_calls()
             if not calls:
                 note = CUT_NOTES.get(step.finish_reason or "")

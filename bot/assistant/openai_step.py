@@ -22,7 +22,9 @@ Mistral sends ``content`` as a list of parts instead, its thinking a part of its
 A model whose server does not parse its tool calls writes them into ``content`` as
 ``<tool_call>`` blocks; when the step's text ends with them and the step has no structured
 calls, they are the step's calls (:mod:`bot.assistant.openai_text_calls`), and in any case they
-are never part of the text the reader sees.
+are never part of the text the reader sees. Such a model may go on to write the tools' answer
+itself, as a ``<tool_response>`` block, and an answer drawn from it: made up, so the step's text
+ends before it, and a ``<tool_response>`` block is never shown either.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.assistant.openai_errors import error_text
-from bot.assistant.openai_text_calls import CallHold, text_calls, without_blocks
+from bot.assistant.openai_text_calls import (
+    CallHold,
+    before_invented_response,
+    text_calls,
+    without_blocks,
+    without_responses,
+)
 from bot.assistant.tools import ToolCall
 
 NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call"})
@@ -52,7 +60,9 @@ class Step:
     (OpenRouter sends ``finish_reason: "error"`` with an ``error`` object beside it).
     ``text_calls`` are the calls the model wrote as text (known at :meth:`end_text`), numbered
     ``text_call_<number>_<n>`` so that every call of a turn has an id of its own;
-    ``blocks_left_out`` counts the ``<tool_call>`` blocks taken out of the text instead.
+    ``blocks_left_out`` counts the ``<tool_call>`` blocks taken out of the text instead;
+    ``invented_response`` says the text was cut before a ``<tool_response>`` the model wrote
+    after its calls, and ``responses_left_out`` counts the ones taken out elsewhere.
     """
 
     text: list[str] = field(default_factory=list)
@@ -62,6 +72,8 @@ class Step:
     number: int = 0
     text_calls: list[ToolCall] = field(default_factory=list)
     blocks_left_out: int = 0
+    invented_response: bool = False
+    responses_left_out: int = 0
     _at_index: dict[int, int] = field(default_factory=dict)  # stream index -> position in calls
     _thinking: ThinkFilter = field(default_factory=lambda: ThinkFilter())
     _calls_hold: CallHold = field(default_factory=lambda: CallHold())
@@ -82,18 +94,24 @@ class Step:
     def end_text(self) -> str:
         """At the step's end (its structured calls all read): the text held back, as
         :meth:`add_text` would have returned it: what may have begun a thinking block and did
-        not (``"<thi"`` and no more), and what followed a ``<tool_call>`` line, less its blocks.
+        not (``"<thi"`` and no more), and what followed a ``<tool_call>`` or
+        ``<tool_response>`` line, less its blocks, and less a response the model made up after
+        its calls and everything after that.
         When that text ends with blocks and the step has no structured calls, they become
         :attr:`text_calls` and the text before them is all that is shown."""
         rest = self._thinking.end()
         rest = self._calls_hold.feed(rest) if rest else ""
         held = self._calls_hold.end()
+        cut = before_invented_response(held) if held else None
+        if cut is not None:
+            held, self.invented_response = cut, True
         found = None if self.calls or not held else text_calls(held, f"text_call_{self.number}_")
         if found is not None:
             preamble, self.text_calls = found
             rest += preamble if preamble.strip() else ""
         elif held:
             kept, self.blocks_left_out = without_blocks(held)
+            kept, self.responses_left_out = without_responses(kept)
             rest += kept
         if rest:
             self.text.append(rest)

@@ -20,15 +20,26 @@ looser, so an answer that talks *about* the tag is never run:
 
 Everywhere else (a block in mid-answer, blocks beside structured calls, calls in the last
 round), blocks are taken out of the text the reader sees (:func:`without_blocks`); ``<tool_call>``
-inside a sentence is prose and stays. While a step streams, text from a line that opens with
-``<tool_call>`` is held back until the step ends (:class:`CallHold`), since only then is it
-known whether the blocks end the text.
+inside a sentence is prose and stays.
+
+The same models often go on after their calls as their template goes on: with a
+``<tool_response>`` block holding the tool's answer, which they make up, and then an answer
+drawn from it. None of that is evidence. A *response block* opens with ``<tool_response>`` at
+the start of a line, its body starts with ``{`` or ``[`` or a new line, or is empty (as
+templates write it; ``<tool_response> tags …`` is prose), and its ``</tool_response>`` ends a
+line (or it runs to the end). When one follows a call block with only whitespace between, the
+text is cut before it (:func:`before_invented_response`): the calls are read from what is
+left, as vLLM's Hermes parser takes the calls and drops what follows. A response block
+anywhere else is taken out (:func:`without_responses`). While a step streams, text from a line
+that opens with either tag is held back until the step ends (:class:`CallHold`), since only
+then is it known whether the blocks end the text.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -36,6 +47,9 @@ from bot.assistant.tools import ToolCall
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
+RESPONSE_OPEN = "<tool_response>"
+RESPONSE_CLOSE = "</tool_response>"
+_HELD_TAGS = (OPEN, RESPONSE_OPEN)
 
 # A name to put on a call whose body is not JSON, so its error says which tool it was for.
 _NAME = re.compile(r'"name"\s*:\s*"([A-Za-z0-9_.-]{1,64})"')
@@ -52,19 +66,48 @@ class Block:
 
 def blocks(text: str) -> list[Block]:
     """The blocks of ``text`` in order (a ``<tool_call>`` that does not open one is prose)."""
+    return _tagged(text, OPEN, CLOSE, lambda body: body.lstrip().startswith("{"))
+
+
+def response_blocks(text: str) -> list[Block]:
+    """The ``<tool_response>`` blocks of ``text`` in order (a tag that does not open one is
+    prose)."""
+    return _tagged(text, RESPONSE_OPEN, RESPONSE_CLOSE, _response_body)
+
+
+def _response_body(body: str) -> bool:
+    """Whether ``body`` begins as a template writes a tool's result: JSON, or on the next line
+    (Qwen's template puts the result, often plain text, there); or is nothing at all."""
+    return body.lstrip(" \t")[:1] in ("", "{", "[", "\n", "\r")
+
+
+def before_invented_response(text: str) -> str | None:
+    """When a response block follows a call block (only whitespace between): ``text`` up to
+    that response block, which the model made up, as it did whatever follows it; else None."""
+    responses = response_blocks(text)
+    for call in blocks(text):
+        for response in responses:
+            if response.start >= call.end and not text[call.end : response.start].strip():
+                return text[: response.start]
+    return None
+
+
+def _tagged(text: str, opening: str, closing: str, body_ok: Callable[[str], bool]) -> list[Block]:
+    """The blocks of ``text`` that open with ``opening`` at a line's start, have a body
+    ``body_ok`` accepts, and end a line with ``closing`` (the last one may be unclosed)."""
     found: list[Block] = []
     position = 0
-    while (start := text.find(OPEN, position)) >= 0:
-        position = start + len(OPEN)
+    while (start := text.find(opening, position)) >= 0:
+        position = start + len(opening)
         line_start = text.rfind("\n", 0, start) + 1
-        close = text.find(CLOSE, position)
+        close = text.find(closing, position)
         body = text[position : close if close >= 0 else len(text)]
-        if text[line_start:start].strip() or not body.lstrip().startswith("{"):
+        if text[line_start:start].strip() or not body_ok(body):
             continue
         if close < 0:
             found.append(Block(start, len(text), body))
             break
-        end = close + len(CLOSE)
+        end = close + len(closing)
         line_end = text.find("\n", end)
         if not text[end : len(text) if line_end < 0 else line_end].strip():
             found.append(Block(start, end, body))
@@ -88,7 +131,15 @@ def text_calls(text: str, id_prefix: str) -> tuple[str, list[ToolCall]] | None:
 def without_blocks(text: str) -> tuple[str, int]:
     """``text`` with its blocks taken out (the text around them a paragraph apart), and how
     many there were."""
-    found = blocks(text)
+    return _without(text, blocks(text))
+
+
+def without_responses(text: str) -> tuple[str, int]:
+    """``text`` with its response blocks taken out, as :func:`without_blocks` takes out calls."""
+    return _without(text, response_blocks(text))
+
+
+def _without(text: str, found: list[Block]) -> tuple[str, int]:
     if not found:
         return text, 0
     edges = [0, *(edge for block in found for edge in (block.start, block.end)), len(text)]
@@ -121,11 +172,12 @@ def _call(call_id: str, body: str) -> ToolCall:
 
 
 class CallHold:
-    """Holds back a step's text from the first line that opens with ``<tool_call>`` to the
-    step's end, however the text is chunked; text before it passes at once.
+    """Holds back a step's text from the first line that opens with ``<tool_call>`` or
+    ``<tool_response>`` to the step's end, however the text is chunked; text before it passes
+    at once.
 
     Only a line's start can open a block, so a line is held only while it is spaces and a
-    prefix of the tag; a mention of the tag inside a sentence never holds anything.
+    prefix of a tag; a mention of a tag inside a sentence never holds anything.
     """
 
     def __init__(self) -> None:
@@ -142,10 +194,10 @@ class CallHold:
         start: int | None = 0 if self._line_start else _next_line(text, 0)
         while start is not None:
             rest = text[start:].lstrip(" \t")
-            if rest.startswith(OPEN):
+            if rest.startswith(_HELD_TAGS):
                 self._holding, self._held = True, text[start:]
                 return self._passed(text[:start])
-            if "\n" not in rest and OPEN.startswith(rest):
+            if "\n" not in rest and any(tag.startswith(rest) for tag in _HELD_TAGS):
                 self._held = text[start:]  # "  <tool_c": wait for more
                 return self._passed(text[:start])
             start = _next_line(text, start)

@@ -210,6 +210,11 @@ SAMPLES = [
     f"Example:\n{RETRY}\nDone [1].",
     '<tool_call>\n{"name": "search_docs", "arguments": {"query": "x"}',
     "<tool_call> is a tag\n<tool_c",
+    # a response the model made up after its call, and an answer drawn from it
+    f'Let me look.\n{RETRY}\n<tool_response>\n{{"x": 1}}\n</tool_response>\nMade up [1].',
+    f"{RETRY}\n<tool_response>\n[cite: 1] made up",
+    'Fine [1].\n  <tool_response>\n{"x": 1}\n</tool_response>\nDone.',
+    "<tool_response> is a tag\n<tool_resp",
 ]
 
 
@@ -227,4 +232,5 @@ def test_what_a_step_shows_and_calls_does_not_depend_on_chunking(
     pieces = [sample[a:b] for a, b in zip([0, *cuts], [*cuts, len(sample)], strict=True)]
     shown, calls = read(pieces)
     assert (shown, calls) == read([sample])
-    assert "<tool_call>\n{" not in shown
+    assert "<tool_call>\n{" not in shown and "<tool_response>\n" not in shown
+    assert "made up" not in shown.lower()
