@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
+from bot.knowledge.terms import stem
 from bot.text_terms import (
     frequencies,
     has_cjk_sentence_end,
@@ -218,7 +219,18 @@ def _units_by_value(text: str) -> dict[str, set[str]]:
         known = _UNIT_ALIASES.get(unit)
         if known:
             out.setdefault(value, set()).add(known)
+    # "one week" against "one hour": a spelled-out count is compared by its unit as a figure is
+    # ("a"/"an" are left out: "a second attempt" is no time)
+    for match in _SPELLED_COUNT.finditer(text):
+        known = _UNIT_ALIASES.get(stem(match.group(2).lower()))
+        if known:
+            out.setdefault(_SPELLED_VALUES[match.group(1).lower()], set()).add(known)
     return {value: units for value, units in out.items() if units}
+
+
+_SPELLED = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_SPELLED_VALUES = {word: str(n) for n, word in enumerate((*_SPELLED, "eleven", "twelve"), 1)}
+_SPELLED_COUNT = re.compile(rf"\b({'|'.join(_SPELLED_VALUES)})\s+([A-Za-z]{{1,12}})\b", re.I)
 
 
 @lru_cache(maxsize=4_096)

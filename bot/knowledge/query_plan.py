@@ -79,7 +79,10 @@ def _boost_pattern(term: str) -> re.Pattern[str]:
     if " " in term:  # a compound: its words with any separator ("2.4.1", "2-4-1")
         parts = (re.escape(part) for part in term.split())
         return re.compile(r"\b" + r"[\W_]+".join(parts) + r"\b", re.IGNORECASE)
-    return re.compile(r"\b" + re.escape(stem(term)), re.IGNORECASE)
+    prefix = stem(term)
+    if len(prefix) > 3 and prefix.endswith("e"):
+        prefix = prefix[:-1]  # "store" also finds "storing", "hope" "hoping"
+    return re.compile(r"\b" + re.escape(prefix), re.IGNORECASE)
 
 
 def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> QueryPlan | None:

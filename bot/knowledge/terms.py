@@ -1,14 +1,14 @@
-"""Words of a question or a passage: tokens, stop words and a light stemmer.
+"""Words of a question or a passage: tokens, stop words and their stems.
 
 The FTS5 index stems with its own Porter tokenizer; this module builds the MATCH expression
 from a free-text question and gives the extractive backend the same notion of "a term".
 Chinese, Japanese and Korean runs, which have no spaces between words, become overlapping
-bigrams (:mod:`bot.knowledge.cjk`); text without them is read exactly as before.
+bigrams (:mod:`bot.knowledge.cjk`); text without them is read exactly as before. The stemmer
+the answerer compares words by is :func:`bot.knowledge.stemmer.stem`.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 
 from bot.knowledge.cjk import (
@@ -22,6 +22,8 @@ from bot.knowledge.cjk import (
     normalize_cjk,
     split_mixed,
 )
+from bot.knowledge.stemmer import stem as stem
+from bot.knowledge.stemmer import strip_possessive
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Letters and digits joined by ".", "_", "-" or "/" with no space between: a version ("2.4.1"),
@@ -53,8 +55,6 @@ STOP_WORDS = frozenset(
 # only shape the question.
 _HOW_MODIFIERS = frozenset({"long", "many", "much", "often", "far", "soon"})
 
-_SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "ies", "ied", "edly", "ed", "es", "s")
-
 
 def words(text: str) -> list[str]:
     """Lower-cased words of ``text`` (letters and digits; apostrophes inside words kept).
@@ -72,18 +72,6 @@ def words(text: str) -> list[str]:
             else:
                 out.append(piece.lower().replace("’", "'"))
     return out
-
-
-@functools.lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A crude suffix stripper: "installing", "installed", "installs" all become "install"."""
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            base = word[: -len(suffix)]
-            if suffix in ("ies", "ied"):
-                return base + "y"
-            return base
-    return word
 
 
 def query_terms(text: str) -> list[str]:
@@ -111,6 +99,9 @@ def query_terms(text: str) -> list[str]:
             kept = function_terms if is_function_term(word, japanese) else seen
             kept.setdefault(word, None)
             continue
+        # The index reads "document's" as "document" and "s": searched as it is, the phrase
+        # would miss every passage that writes only "document". "it's", "what's" are stop words.
+        word = strip_possessive(word)
         if after_how or word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
         seen.setdefault(word, None)

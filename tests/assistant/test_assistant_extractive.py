@@ -203,7 +203,11 @@ async def test_how_does_it_work_is_about_its_subject_not_anything_that_works(
 ) -> None:
     # "work" used to lead with the Linux note that `python3 -m venv` "works"
     answer = await assistant.answer("How do audiences work?", PUBLIC)
-    assert answer.text.startswith("Every source carries an audience")
+    # either guide's own account of audiences leads (the security model's, or the
+    # administration guide's "Audience rules", which "audiences" also finds)
+    assert answer.text.startswith(
+        ("Every source carries an audience", "Each document has an audience")
+    )
     assert "python3-venv" not in answer.text
 
 

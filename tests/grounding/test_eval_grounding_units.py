@@ -18,6 +18,8 @@ from bot.support import HARD_CHECK_CAP, LexicalScorer, best_support, hard_checks
         ("Attachments over 512 KB are linked.", "Attachments over 512 MB are linked."),
         ("A message holds at most 4000 bytes.", "A message holds at most 4000 KB."),
         ("The job runs for 6 hours.", "The job runs for 6 days."),
+        ("A link expires after one hour.", "Signed links expire after one week."),
+        ("Keep Two Days of logs.", "Keep two months of logs."),
     ],
 )
 def test_a_claim_with_another_unit_is_capped(passage: str, claim: str) -> None:
@@ -36,6 +38,8 @@ def test_a_claim_with_another_unit_is_capped(passage: str, claim: str) -> None:
         ("Uploads of up to 10 MiB are accepted.", "Uploads of up to 10 MB are accepted."),
         ("Uploads of up to 10MB are accepted.", "Uploads of up to 10 megabytes are accepted."),
         ("Backups are kept for 3 weeks.", "Backups are kept for 3 weeks."),
+        ("A link expires after one hour.", "Links expire after one hour."),
+        ("Retry after a second attempt failed.", "A second attempt follows an hour later."),
     ],
 )
 def test_the_same_unit_written_another_way_still_passes(passage: str, claim: str) -> None:

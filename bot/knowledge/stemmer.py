@@ -1,0 +1,91 @@
+"""A light English stemmer: the forms of a word that a question and a passage should share.
+
+The FTS5 index stems with its own Porter tokenizer; this stemmer is what the extractive answerer,
+the grounding checks and the search's re-ranking boosts compare words by. It follows the first
+step of Porter's algorithm (plurals, "-ed" and "-ing") with its two repairs, so every form of a
+verb or noun ends on one stem:
+
+- a final "e" is dropped unless the word is short, one vowel then one consonant before the
+  "e" ("approve", "approves", "approved", "approving": "approv"; "use", "hope", "store" keep
+  it, so "use" stays apart from "us", "hope" from "hop", "note" from "not"), or has no vowel
+  followed by a consonant before it ("blue", "see");
+- "-ed" and "-ing" undo the doubled consonant ("running": "run", "planned": "plan") or, after a
+  short stem, put the "e" back ("using": "use", "hoping": "hope", "stored": "store").
+
+A possessive ("document's", "document’s", "users'") is its word. Words that are not English
+(numbers, CJK terms) have no such ending and come back as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+# A trailing "'s", "’s" or bare apostrophe after a letter or digit: "document's", "users'".
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s?\Z")
+# Nouns of verbs, cut before the inflections below ("configuration": "configur").
+_NOUN_ENDINGS = ("ations", "ation")
+_INFLECTIONS = ("ingly", "ing", "edly", "ed")
+_VOWEL = re.compile(r"[aeiouy]")
+# A syllable: a vowel then a consonant. A word without one before its final "e" keeps the "e"
+# ("blue", "true", "see", "free"): dropped, it would leave a stem of no syllable at all.
+_SYLLABLE = re.compile(r"[aeiouy][^aeiouy]")
+# A short stem: one vowel then one consonant other than w, x and y ("us", "hop", "stor",
+# "typ"), which keeps its final "e"; after the vowel, a longer stem ("chang", "approv") drops it.
+_SHORT = re.compile(r"[^aeiouy]*[aeiouy][^aeiouwxy]")
+# Consonants doubled before "-ed"/"-ing" ("stopped"); not "ll", "ss", "zz" or "ff", which the
+# word itself ends in ("installed", "passed", "staffed").
+_DOUBLED = ("bb", "dd", "gg", "mm", "nn", "pp", "rr", "tt")
+# Ends like a plural, but is not one (Porter2 keeps it too).
+_INVARIANT = frozenset({"news"})
+
+
+def strip_possessive(word: str) -> str:
+    """``word`` without a possessive ending: "document's" and "users'" give "document" and
+    "users"; contractions with another ending ("don't") are left as they are."""
+    return _POSSESSIVE.sub("", word)
+
+
+def _is_short(base: str) -> bool:
+    return _SHORT.fullmatch(base) is not None
+
+
+def _unsuffixed(word: str) -> str:
+    """``word`` without "-ed"/"-ing" (and their "-ly"), repaired as Porter does, or as it is."""
+    for suffix in _INFLECTIONS:
+        if not word.endswith(suffix):
+            continue
+        base = word[: -len(suffix)]
+        if suffix.startswith("e") and base.endswith("e"):
+            # "speed", "need", "proceed" are words, not "spe" + "ed"
+            return word
+        if len(base) > 3 and base.endswith(_DOUBLED):
+            return base[:-1]
+        if (len(base) > 2 and _VOWEL.search(base)) or (len(base) == 2 and _is_short(base)):
+            return base + "e" if _is_short(base) else base
+        return word
+    return word
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The stem of a lower-cased word (:func:`bot.knowledge.terms.words`): "installing",
+    "installed", "installs" give "install"; "approve", "approves", "approved", "approving"
+    give "approv"; "use", "uses", "used", "using" give "use"; "document's" gives "document".
+    """
+    word = strip_possessive(word)
+    if word in _INVARIANT:
+        return word
+    for ending in _NOUN_ENDINGS:
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            return word[: -len(ending)]
+    if len(word) > 5 and word.endswith(("ies", "ied")):
+        return word[:-3] + "y"  # "applies", "applied": "apply"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]  # "boxes" is "boxe" here, and "box" below
+    word = _unsuffixed(word)
+    if len(word) > 2 and word.endswith("e"):
+        base = word[:-1]
+        if _SYLLABLE.search(base) and not _is_short(base):
+            return base
+    return word
