@@ -197,6 +197,8 @@ class WebConnector:
                 "title": self.settings.title,
                 "subtitle": self.settings.subtitle,
                 "suggested_prompts": self.settings.suggested_prompts,
+                # the page gives up on a stream silent for three heartbeats
+                "sse_heartbeat": self.settings.sse_heartbeat,
             }
         )
 

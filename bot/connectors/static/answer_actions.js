@@ -130,17 +130,23 @@
     if (shareUrl) bar.appendChild(shareButton(shareUrl, options.say));
     if (options.conversationId && options.turnId) {
       bar.appendChild(voteButtons(function (value) {
-        return fetch(options.url("/api/feedback"), {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            conversation_id: options.conversationId, turn_id: options.turnId, value: value,
-          }),
-        }).then(function (r) {
-          if (!r.ok) throw new Error("feedback refused: " + r.status);
-          return r.json();
+        var url = options.url("/api/feedback");
+        // bounded (Citecast.timeouts, stream.js): a vote the server never answers is said to have failed
+        return citecast.timeouts.within(options.requestTimeout, function (signal) {
+          return fetch(url, {
+            signal: signal,
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({
+              conversation_id: options.conversationId, turn_id: options.turnId, value: value,
+            }),
+          }).then(function (r) {
+            if (!r.ok) throw new Error("feedback refused: " + r.status);
+            return r.json();
+          });
         }).then(function (body) {
-          return { recorded: !!body.recorded, vote: typeof body.vote === "string" ? body.vote : null };
+          var vote = typeof body.vote === "string" ? body.vote : null;
+          return { recorded: !!body.recorded, vote: vote };
         });
       }, options.vote, options.say));
     }

@@ -2,7 +2,8 @@
  * it in this order, sources.js for how sources are shown, answer_actions.js for the bar under
  * an answer, scroll.js for scrolling, history.js for the conversation kept across a reload,
  * turns.js for a question's card and how it ends, and stream.js for asking and reading the
- * answer as it is written). This file builds the chat and takes the questions. No build step.
+ * answer as it is written, and how long to wait on the server). This file builds the chat
+ * and takes the questions. No build step.
  *
  * Safety rule: the only HTML ever inserted is the server's nh3-sanitized answer HTML; every
  * other string (questions, titles, quotes, errors) goes in through textContent.
@@ -31,6 +32,7 @@
     this.conversationId = null;
     this.busy = false;
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
+    this.timeouts = citecast.timeouts.bounds(options);
     this.build(options);
     this.loadConfig();
     citecast.history.restore(this);
@@ -122,15 +124,26 @@
 
   Chat.prototype.loadConfig = function () {
     var self = this;
-    fetch(this.url("/api/config")).then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (cfg) {
+    var url = this.url("/api/config");
+    citecast.timeouts.within(this.timeouts.request, function (signal) {
+      return fetch(url, { signal: signal }).then(function (r) { return r.ok ? r.json() : null; });
+    }).then(function (cfg) {
         if (!cfg) return;
+        citecast.timeouts.heartbeat(self.timeouts, cfg.sse_heartbeat);
         // no maxlength: it would cut a pasted question silently; checkLength() says so instead
         if (cfg.max_question_chars) self.maxChars = cfg.max_question_chars;
         if (typeof cfg.title === "string" && cfg.title) self.title.textContent = cfg.title;
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
         if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
-      }).catch(function () { /* reported when the user asks */ });
+      }).catch(function (err) {
+        // else reported when the user asks; a server that takes requests and never answers
+        // them is said now (unless the status line already says something, such as
+        // "Loading the conversation…", which gives up by itself)
+        if (citecast.timeouts.isTimeout(err) && !self.status.textContent) {
+          self.setStatus("The citecast server did not answer within " +
+            citecast.timeouts.describe(err.ms) + "; it may not answer questions either.", true);
+        }
+      });
   };
 
   /* Buttons in the empty conversation that ask the deployment's suggested questions. */
@@ -262,6 +275,7 @@
     // proxy serves citecast under a sub-path (https://example.com/help/)
     citecast.chat.mount(page, {
       apiBase: ".", title: page.dataset.title, subtitle: page.dataset.subtitle,
+      requestTimeout: page.dataset.requestTimeout, silenceTimeout: page.dataset.silenceTimeout,
     });
   }
 })();

@@ -7,6 +7,7 @@
 (function () {
   "use strict";
 
+  var citecast = window.Citecast;
   var POLL_MS = 1000;
 
   /* Show the stored conversation of ``chat`` (if any) and wait for answers still written.
@@ -71,22 +72,30 @@
   function fetchConversation(chat, id, then, failed) {
     var generation = chat.generation;
     var gone = false;
-    fetch(chat.url("/api/conversations/" + encodeURIComponent(id)), { cache: "no-store" })
-      .then(function (r) {
+    var url = chat.url("/api/conversations/" + encodeURIComponent(id));
+    // bounded (Citecast.timeouts, stream.js): a server that never answers does not keep
+    // "Loading the conversation…" up, nor the question box waiting, for good
+    citecast.timeouts.within(chat.timeouts.request, function (signal) {
+      return fetch(url, { cache: "no-store", signal: signal }).then(function (r) {
         if (generation !== chat.generation) return null;
         if (r.status === 404 || r.status === 400) { chat.remember(null); gone = true; }
         if (!r.ok) throw new Error("HTTP " + r.status);
         return r.json();
-      })
+      });
+    })
       .then(function (data) {
         if (generation !== chat.generation) return;
         if (!data || !Array.isArray(data.turns)) throw new Error("not a conversation");
         chat.remember(data.conversation_id);
         then(data);
       })
-      .catch(function () {
+      .catch(function (err) {
         if (generation !== chat.generation) return;
-        if (!gone) chat.setStatus("Cannot reach the citecast server.", true);
+        if (citecast.timeouts.isTimeout(err)) {
+          chat.setStatus("The citecast server did not answer within " +
+            citecast.timeouts.describe(err.ms) + ", so the conversation could not be loaded.",
+            true);
+        } else if (!gone) chat.setStatus("Cannot reach the citecast server.", true);
         if (failed) failed(gone);
       });
   }

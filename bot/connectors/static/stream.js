@@ -1,7 +1,8 @@
 /* citecast stream: asking a question and reading its answer as it is written (GET
- * /api/ask/stream, server-sent events read with fetch()), saying why the server refused it, and
- * what became of it when the connection dropped. Loaded after turns.js and before chat.js,
- * which calls window.Citecast.stream.ask(chat, view, question).
+ * /api/ask/stream, server-sent events read with fetch()), saying why the server refused it or
+ * what became of it when the connection dropped or fell silent; and how long to wait on the
+ * server (window.Citecast.timeouts). Loaded after turns.js and before chat.js, which calls
+ * window.Citecast.stream.ask(chat, view, question).
  *
  * Safety rule (as in chat.js): the only HTML inserted is the server's nh3-sanitized answer.
  */
@@ -10,6 +11,89 @@
 
   var citecast = window.Citecast;
   var el = citecast.sources.el;
+
+  /* -- timeouts: how long the chat waits on the server before it gives up and says so. A
+   * server that takes a request and never answers would otherwise leave "Loading the
+   * conversation…" or "Searching the knowledge base…" up for good.
+   *
+   * Two bounds, in milliseconds: ``request``, for a request that is not a stream (the
+   * conversation, /api/config, a vote, the health check), and ``silence``, for an answer's
+   * stream that sends nothing, not even its keep-alive comment (sent every web.sse_heartbeat
+   * seconds). The page (data-request-timeout, data-silence-timeout on its root) and the
+   * widget (the same on its <script> tag) may set them; the tests keep them short that way.
+   * history.js, answer_actions.js and chat.js use them as window.Citecast.timeouts. */
+  var REQUEST_MS = 30000;
+  // 3 × web.sse_heartbeat once /api/config says it; until then above 3 × its default 15 s
+  var SILENCE_MS = 60000;
+  var HEARTBEATS = 3;
+
+  function positive(value) {
+    var number = Number(value);
+    return isFinite(number) && number > 0 ? number : 0;
+  }
+
+  /* The bounds of a chat from its options (``requestTimeout``, ``silenceTimeout``, in ms). */
+  function bounds(options) {
+    var silence = positive(options.silenceTimeout);
+    return {
+      request: positive(options.requestTimeout) || REQUEST_MS,
+      silence: silence || SILENCE_MS,
+      silenceSet: !!silence,  // set by the page: /api/config's heartbeat does not change it
+    };
+  }
+
+  /* Take the stream's heartbeat (seconds) from /api/config into ``timeouts``. */
+  function heartbeat(limits, seconds) {
+    if (!limits.silenceSet && positive(seconds)) limits.silence = HEARTBEATS * seconds * 1000;
+  }
+
+  function TimeoutError(ms) {
+    this.name = "TimeoutError";
+    this.ms = ms;
+    this.message = "no answer within " + ms + " ms";
+  }
+  TimeoutError.prototype = Object.create(Error.prototype);
+
+  function isTimeout(err) { return err instanceof TimeoutError; }
+
+  /* Run ``work(signal)`` (a fetch and the reading of its body); the promise it returns rejects
+   * with a TimeoutError once ``ms`` pass before it settles, and ``signal`` aborts the request
+   * then, so the connection is not kept open either. */
+  function within(ms, work) {
+    var controller = new AbortController();
+    var timer = null;
+    var late = new Promise(function (resolve, reject) {
+      timer = window.setTimeout(function () {
+        reject(new TimeoutError(ms));
+        controller.abort();
+      }, ms);
+    });
+    var done = Promise.resolve().then(function () { return work(controller.signal); });
+    return Promise.race([done, late]).finally(function () { window.clearTimeout(timer); });
+  }
+
+  /* Call ``onSilent()`` once ``ms`` pass without a poke(); stop() ends the wait. */
+  function watchdog(ms, onSilent) {
+    var timer = null;
+    function stop() { window.clearTimeout(timer); }
+    function poke() { stop(); timer = window.setTimeout(onSilent, ms); }
+    poke();
+    return { poke: poke, stop: stop };
+  }
+
+  /* ``ms`` as people read it: "30 seconds", "1 second", "0.3 seconds". */
+  function describe(ms) {
+    var s = ms / 1000;
+    s = s >= 10 ? Math.round(s) : Math.round(s * 10) / 10;
+    return s + (s === 1 ? " second" : " seconds");
+  }
+
+  var timeouts = citecast.timeouts = {
+    bounds: bounds, heartbeat: heartbeat, within: within, watchdog: watchdog,
+    isTimeout: isTimeout, describe: describe,
+  };
+
+  /* -- asking */
 
   /* What the status line says when an answer has arrived. */
   function answeredStatus(count) {
@@ -20,7 +104,10 @@
   /* Stream the answer to ``question`` into ``view``. Read with fetch(), not EventSource, so
    * a refusal's status and reason are known: a 4xx or 5xx is shown with its reason, and an
    * unknown conversation (the server's store was reset) is forgotten and, once
-   * (``mayRetry``), the question asked again in a new conversation. */
+   * (``mayRetry``), the question asked again in a new conversation. A server that sends
+   * nothing, not even the keep-alive comment it sends every web.sse_heartbeat seconds, for
+   * ``chat.timeouts.silence`` ms (before it answers, or midway) is given up on, the question
+   * back in the box. */
   function ask(chat, view, question, mayRetry) {
     var params = new URLSearchParams({ question: question });
     var continuing = chat.conversationId;
@@ -28,8 +115,20 @@
     var controller = new AbortController();  // reset() aborts it: a late reply is dropped
     chat.source = controller;
     var settled = false;
+    var answering = false;  // the server has answered the request (its headers are here)
+    var silence = timeouts.watchdog(chat.timeouts.silence, function () {
+      if (settled || controller.signal.aborted) return;
+      settle();
+      controller.abort();  // the connection goes too: the server may yet wake and write on
+      var waited = timeouts.describe(chat.timeouts.silence);
+      chat.failTurn(view, answering ?
+        "The server stopped sending the answer (nothing for " + waited + "). Please try again." :
+        "The server did not answer within " + waited + ". Please try again.", true);
+    });
 
-    function settle() { settled = true; chat.source = null; chat.busy = false;
+    controller.signal.addEventListener("abort", silence.stop);  // "New conversation"
+
+    function settle() { settled = true; silence.stop(); chat.source = null; chat.busy = false;
                         chat.sendButton.disabled = false; }
 
     var handlers = {
@@ -73,7 +172,9 @@
     fetch(chat.url("/api/ask/stream?" + params.toString()), {
       signal: controller.signal, cache: "no-store", headers: { "Accept": "text/event-stream" },
     }).then(function (response) {
-      if (response.ok) return readEvents(response, onEvent);
+      answering = true;
+      silence.poke();
+      if (response.ok) return readEvents(response, onEvent, silence.poke);
       return response.json().catch(function () { return {}; }).then(function (body) {
         if (controller.signal.aborted) return;
         settle();
@@ -112,9 +213,10 @@
     return reason || "The server could not answer this question. Please try again.";
   }
 
-  /* Call on(type, data) for each server-sent event in ``response``'s body; the promise settles
-   * when the body ends (an unfinished last event is dropped, as EventSource does). */
-  function readEvents(response, on) {
+  /* Call on(type, data) for each server-sent event in ``response``'s body, and heard() for
+   * each piece of it that arrives (a keep-alive comment too); the promise settles when the body
+   * ends (an unfinished last event is dropped, as EventSource does). */
+  function readEvents(response, on, heard) {
     var reader = response.body.getReader();
     var decoder = new TextDecoder();
     var buffer = "";
@@ -132,6 +234,7 @@
     }
     return (function pump() {
       return reader.read().then(function (chunk) {
+        heard();
         buffer += decoder.decode(chunk.value, { stream: !chunk.done });
         buffer = buffer.replace(/\r\n/g, "\n");
         var end;
@@ -147,7 +250,10 @@
   /* The stream of ``view`` broke off: wait for the answer if the server is up and goes on
    * writing it, else say why there is none. */
   function explainConnectionError(chat, view) {
-    fetch(chat.url("/healthz"), { cache: "no-store" })
+    var url = chat.url("/healthz");
+    timeouts.within(chat.timeouts.request, function (signal) {
+      return fetch(url, { cache: "no-store", signal: signal });
+    })
       .then(function (r) {
         if (!r.ok) throw new Error("unhealthy");
         // the stream broke, not the server: it goes on writing the answer and stores it

@@ -99,6 +99,7 @@
     sources.directions(view.answer);
     citecast.actions.addBar(view, answer, byN, {
       url: chat.url.bind(chat), conversationId: chat.conversationId, turnId: payload.turn_id,
+      requestTimeout: chat.timeouts.request,
       vote: payload.vote, shareUrl: payload.share_url,
       say: function (text, isError) { chat.setStatus(text, isError); },
     });

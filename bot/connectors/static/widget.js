@@ -2,7 +2,13 @@
  *
  * Adds a floating button that opens the same chat as the citecast page, in a panel isolated
  * from the host page's styles (shadow DOM). It talks to the citecast server the script came
- * from, so that server must list this site in web.cors_origins.
+ * from, so that server must list this site in web.cors_origins. Its colours follow the
+ * visitor's light or dark preference (chat.css), never the host page's.
+ *
+ * Optional attributes on the tag: data-api (the citecast URL, when not where the script is
+ * from), data-label (the button's text), data-request-timeout and data-silence-timeout (how
+ * many ms to wait on a request, and on an answer's stream that sends nothing, before giving
+ * up; by default 30 s, and 3 × web.sse_heartbeat or 60 s).
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
  * answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep their parts on
@@ -90,6 +96,9 @@
       mount.removeAttribute("role");
       chat = citecast.chat.mount(mount, {
         apiBase: base, compact: true, storageKey: "citecast.widget.conversation:" + base,
+        // how long to wait on the server (Citecast.timeouts); the defaults unless the tag says
+        requestTimeout: script.getAttribute("data-request-timeout"),
+        silenceTimeout: script.getAttribute("data-silence-timeout"),
       });
       // the panel is named by the heading it shows (web.title, once /api/config is read)
       panel.setAttribute("aria-labelledby", chat.title.id);

@@ -183,6 +183,7 @@ async def test_health_and_config(web: WebHarness) -> None:
         "title": "citecast",
         "subtitle": "Answers from the knowledge base, every claim with its source.",
         "suggested_prompts": [],
+        "sse_heartbeat": 15.0,
     }
 
 
