@@ -62,6 +62,7 @@ _PROTECTED = re.compile(
     r"|<[^<>\n]*>|`(?<!\\`)(?<!\u200d`)(?!\u200d)[^`\n]*(?<!\u200d)`"
     r"|\*[^*\n]{1,1500}\*|_(?<!\w_)[^_\n]{1,1500}_(?!\w)|~[^~\n]{1,1500}~"
 )
+_ANGLE_CLOSE = re.compile(r"[<>\n]")
 _QUOTE_PREFIX = re.compile(r"(?: {0,3}>[ \t]?)+")
 # empty quote lines where a piece ends or the next begins: they would only show as a bare ">"
 # (Discord) or an empty quoted line (a message ends its quote anyway)
@@ -139,6 +140,13 @@ def _cut_point(text: str, limit: int) -> int:
     for start, end in spans:
         if start < cut < end and start > 0:
             cut = start
+    # a span that opens the text cannot be kept whole ("[text <url|x> … ](url)", which is no
+    # link, shown as text): still never cut through a link or tag inside it
+    opener = text.rfind("<", 0, cut)
+    if opener > 0 and "\n" not in text[opener:cut]:
+        closer = _ANGLE_CLOSE.search(text, opener + 1)
+        if closer is not None and closer.group() == ">" and closer.start() >= cut:
+            cut = opener
     # no space to cut at: still never through a marker ("\[1" here, "2\]" in the next piece)
     for m in _MARKERS.finditer(text, max(0, cut - _MARKER_REACH), cut + _MARKER_REACH):
         if m.start() < cut < m.end() and m.start() > 0:

@@ -53,6 +53,17 @@ def test_split_long_never_cuts_a_link_with_nested_brackets_or_parentheses(link: 
         assert sum(link in p for p in pieces) == 1
 
 
+def test_a_bracketed_run_too_long_to_keep_whole_is_still_not_cut_through_a_link() -> None:
+    # "[… <url|[1]> … ](url)" that is no link (it holds one) shows as text: kept whole it does
+    # not fit, and the cut used to fall inside the Slack link in it (found by hypothesis)
+    first = "<https://kb.example/1?q=" + "u" * 1900 + "|[1]>"
+    second = "<https://kb.example/2?q=" + "v" * 1900 + "|[2]>"
+    text = "[Intro <http://a.example|x> " + "word " * 40 + first + " and " + second + " end](x)"
+    pieces = split_long(text, 3000)
+    assert all(len(p) <= 3000 for p in pieces)
+    assert sum(first in p for p in pieces) == 1 and sum(second in p for p in pieces) == 1
+
+
 def test_a_line_opening_with_a_code_span_is_not_a_fence_to_reopen_in_every_piece() -> None:
     # "```a a``b b…" is one code span (a backtick fence's info string holds no backtick): taken
     # for a fence, each cut reopened it with the whole line as its info string, so the pieces
