@@ -1,12 +1,14 @@
 """Tree walker from the mistune AST to plain text (the email text part, previews).
 
 Headings are underlined, lists keep bullets and numbers with indentation, quotes get ``>``,
-code is indented four spaces, tables become ``a | b`` rows, links ``text <url>``.
+code is indented four spaces and code spans keep their backticks, tables become ``a | b``
+rows, links ``text <url>``.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Iterable
 
 from bot.markdown import Token, html_block_pieces, plain_text
@@ -15,6 +17,7 @@ from renderers.escaping import ends_in_url, one_line, safe_url, visible
 
 # tokens that may end in a bare URL (an HTML block's raw pieces too: "<div>https://x[^1]")
 _TEXT_LIKE = ("text", "link", "inline_html")
+_BACKTICKS = re.compile(r"`+")
 
 
 def quoted(blocks: Iterable[str], blank: str = ">") -> str:
@@ -24,6 +27,18 @@ def quoted(blocks: Iterable[str], blank: str = ">") -> str:
     if not inner:
         return ""
     return "\n".join(f"> {line}" if line else blank for line in inner.split("\n"))
+
+
+def code_span(code: str) -> str:
+    """``code`` between backticks, as the reader would type it (``citecast serve``): without
+    them a command reads as part of the sentence. A backtick inside takes a longer fence."""
+    fence = "`" * (_longest_backtick_run(code) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{fence}{pad}{code}{pad}{fence}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
 
 
 class TextWriter:
@@ -106,7 +121,7 @@ class TextWriter:
                     mark = " " + mark  # a mail client would link "[1]" as part of the URL
                 out.append(mark)
             elif kind == "codespan":
-                out.append(str(token.get("raw", "")))
+                out.append(code_span(str(token.get("raw", ""))))
             elif kind in ("link", "image"):
                 out.append(self._link(token, children))
             elif kind in ("softbreak", "linebreak"):

@@ -51,7 +51,7 @@ async def test_a_long_mail_gets_a_reply_that_says_only_its_start_was_read(
     text, html = bodies(capture.handler.mails[0].message())
     # first thing in both parts, then the whole answer as usual
     assert text.startswith(NOTE + "\n\n")
-    assert "Install it with pip install citecast[1]" in text and "\nSources\n" in text
+    assert "Install it with `pip install citecast`[1]" in text and "\nSources\n" in text
     assert NOTE in html
     content = html.index("max-width:640px")  # the template's content column
     assert content < html.index(NOTE) < html.index("Install it with")

@@ -250,7 +250,7 @@ def test_code_with_a_pipe_in_a_table_cell_shows_the_pipe(channel: str, shown: st
         text = payload["html"]
     assert shown in text and "\\|" not in text
     if channel == "email":
-        assert "ps aux | grep x[1] | finds x" in payload["text"]
+        assert "`ps aux | grep x`[1] | finds x" in payload["text"]
 
 
 def test_discourse_table_keeps_the_escaped_pipe_in_code() -> None:
