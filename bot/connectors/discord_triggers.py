@@ -129,23 +129,24 @@ def may_embed(channel: object) -> bool:
     Without Embed Links Discord drops a bot's embeds from a message that has text and refuses
     one that has only embeds, so a Sources embed would vanish or fail to send.
     """
-    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-        return True
-    me = channel.guild.me
-    if me is None or (isinstance(channel, discord.Thread) and channel.parent is None):
-        return True
-    return channel.permissions_for(me).embed_links
+    return _granted(channel, "embed_links")
 
 
 def may_attach(channel: object) -> bool:
     """Whether the bot may attach files in ``channel`` (True where it cannot be told, and in
     DMs): without Attach Files Discord refuses a message with files (403)."""
+    return _granted(channel, "attach_files")
+
+
+def _granted(channel: object, permission: str) -> bool:
+    """Whether the bot holds ``permission`` in ``channel``; True in DMs and where the cache
+    cannot tell (no member of the bot yet, a thread whose parent is not cached)."""
     if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
         return True
     me = channel.guild.me
     if me is None or (isinstance(channel, discord.Thread) and channel.parent is None):
         return True
-    return channel.permissions_for(me).attach_files
+    return bool(getattr(channel.permissions_for(me), permission))
 
 
 def where(channel: object) -> str:

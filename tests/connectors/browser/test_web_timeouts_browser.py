@@ -28,6 +28,14 @@ async def silent() -> AsyncIterator[tuple[Silent, LiveServer]]:
     await live.stop()
 
 
+@pytest.fixture
+async def page(browser: Browser) -> AsyncIterator[Page]:
+    """A new page in its own context, closed after the test."""
+    fresh = await browser.new_page()
+    yield fresh
+    await fresh.context.close()
+
+
 async def ask(page: Page) -> None:
     await page.get_by_label("Your question").fill(QUESTION)
     await page.get_by_label("Your question").press("Enter")
@@ -45,122 +53,90 @@ async def assert_given_back(page: Page, reason: str) -> None:
 
 
 async def test_a_stream_that_never_starts_is_given_up_on(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     _, live = silent
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/?silence=600")
-        await ask(page)
-        await assert_given_back(
-            page, "The server did not answer within 0.6 seconds. Please try again."
-        )
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/?silence=600")
+    await ask(page)
+    await assert_given_back(page, "The server did not answer within 0.6 seconds. Please try again.")
 
 
 async def test_a_stream_that_stops_midway_is_given_up_on(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     behaviour, live = silent
     behaviour.stream = "midway"
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/?silence=600")
-        await ask(page)
-        await assert_given_back(
-            page,
-            "The server stopped sending the answer (nothing for 0.6 seconds). Please try again.",
-        )
-        # what had streamed is not the answer
-        await expect(page.locator(".cc-answer")).not_to_contain_text("Install it")
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/?silence=600")
+    await ask(page)
+    await assert_given_back(
+        page,
+        "The server stopped sending the answer (nothing for 0.6 seconds). Please try again.",
+    )
+    # what had streamed is not the answer
+    await expect(page.locator(".cc-answer")).not_to_contain_text("Install it")
 
 
 async def test_keep_alive_comments_keep_a_slow_stream_open(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     """Keep-alives every 0.1 s for 1.5 s: longer than the 0.8 s bound, never silent for it."""
     behaviour, live = silent
     behaviour.stream = "keep-alive"
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/?silence=800")
-        await ask(page)
-        await assert_given_back(page, "The scripted answer ends here.")
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/?silence=800")
+    await ask(page)
+    await assert_given_back(page, "The scripted answer ends here.")
 
 
 async def test_the_bound_follows_the_heartbeat_api_config_gives(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     """No bound set on the page: 3 × the sse_heartbeat of /api/config (0.2 s here)."""
     behaviour, live = silent
     behaviour.config_body = {"sse_heartbeat": 0.2, "title": "Docs from the config"}
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/")
-        await expect(page.locator(".cc-title")).to_have_text("Docs from the config")
-        await ask(page)
-        await assert_given_back(
-            page, "The server did not answer within 0.6 seconds. Please try again."
-        )
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/")
+    await expect(page.locator(".cc-title")).to_have_text("Docs from the config")
+    await ask(page)
+    await assert_given_back(page, "The server did not answer within 0.6 seconds. Please try again.")
 
 
 async def test_a_conversation_that_never_loads_is_given_up_on(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     _, live = silent
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/?request=500")
-        await page.evaluate("localStorage.setItem('citecast.conversation', 'c-1')")
-        await page.reload()
-        await expect(page.locator(".cc-status")).to_have_text(
-            "The citecast server did not answer within 0.5 seconds, so the conversation could"
-            " not be loaded.",
-            timeout=WAIT,
-        )
-        await expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/?request=500")
+    await page.evaluate("localStorage.setItem('citecast.conversation', 'c-1')")
+    await page.reload()
+    await expect(page.locator(".cc-status")).to_have_text(
+        "The citecast server did not answer within 0.5 seconds, so the conversation could"
+        " not be loaded.",
+        timeout=WAIT,
+    )
+    await expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
 
 
 async def test_settings_that_never_come_are_said(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     behaviour, live = silent
     behaviour.config = False
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/?request=500")
-        await expect(page.locator(".cc-status")).to_have_text(
-            "The citecast server did not answer within 0.5 seconds; it may not answer"
-            " questions either.",
-            timeout=WAIT,
-        )
-        await expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/?request=500")
+    await expect(page.locator(".cc-status")).to_have_text(
+        "The citecast server did not answer within 0.5 seconds; it may not answer"
+        " questions either.",
+        timeout=WAIT,
+    )
+    await expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
 
 
 async def test_the_widget_gives_up_with_the_bound_its_tag_sets(
-    browser: Browser, silent: tuple[Silent, LiveServer]
+    page: Page, silent: tuple[Silent, LiveServer]
 ) -> None:
     behaviour, live = silent
     behaviour.stream = "midway"
-    page = await browser.new_page()
-    try:
-        await page.goto(live.url + "/host?silence=700")
-        await page.get_by_role("button", name="Ask citecast").click()
-        await ask(page)
-        await assert_given_back(
-            page,
-            "The server stopped sending the answer (nothing for 0.7 seconds). Please try again.",
-        )
-    finally:
-        await page.context.close()
+    await page.goto(live.url + "/host?silence=700")
+    await page.get_by_role("button", name="Ask citecast").click()
+    await ask(page)
+    await assert_given_back(
+        page,
+        "The server stopped sending the answer (nothing for 0.7 seconds). Please try again.",
+    )

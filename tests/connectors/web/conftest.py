@@ -80,6 +80,19 @@ def passage(n: int, **kwargs: Any) -> Source:
     return Source(**defaults)
 
 
+def manual_pdf(kb: Path) -> Source:
+    """A cited PDF in ``kb`` without a public URL: it is served by a signed ``/files/`` link."""
+    return Source(
+        id="manual",
+        title="Operations manual",
+        path=str(kb / "manual.pdf"),
+        filename="manual.pdf",
+        media_type="application/pdf",
+        page=3,
+        text="Restart the service.",
+    )
+
+
 def cited_answer(*sources: Source, text: str | None = None) -> Answer:
     """An answer citing each source once, in order."""
     citations = tuple(

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bot.errors import ConfigError
 from bot.filetokens import FileSigner, FileTokenError, load_file_secret
 from bot.models import Source
-from tests.connectors.web.conftest import CannedAnswerer, build_harness, cited_answer
+from tests.connectors.web.conftest import CannedAnswerer, build_harness, cited_answer, manual_pdf
 
 SECRET = b"0123456789abcdef0123456789abcdef"
 PUBLIC = frozenset({"public"})
@@ -219,15 +219,7 @@ async def test_files_route_serves_and_refuses_uniformly(kb: Path, tmp_path: Path
 async def test_signed_links_appear_in_answers_for_files_without_url(
     kb: Path, tmp_path: Path
 ) -> None:
-    source = Source(
-        id="manual",
-        title="Operations manual",
-        path=str(kb / "manual.pdf"),
-        filename="manual.pdf",
-        media_type="application/pdf",
-        page=3,
-        text="Restart the service.",
-    )
+    source = manual_pdf(kb)
     answerer = CannedAnswerer(cited_answer(source))
     _, client = build_harness(tmp_path, answerer, file_roots=[str(kb)])
     async with client:

@@ -20,13 +20,13 @@ from bot.connectors.web_proxy import (
     parse_prefix,
     trusted_proxies_setting,
 )
-from bot.models import Source
 from bot.runtime import Services
 from bot.store import Store
 from tests.connectors.web.conftest import (
     CannedAnswerer,
     cited_answer,
     make_settings,
+    manual_pdf,
     parse_sse,
     passage,
 )
@@ -69,18 +69,6 @@ def kb(tmp_path: Path) -> Path:
     return root
 
 
-def manual(kb: Path) -> Source:
-    return Source(
-        id="manual",
-        title="Operations manual",
-        path=str(kb / "manual.pdf"),
-        filename="manual.pdf",
-        media_type="application/pdf",
-        page=3,
-        text="Restart the service.",
-    )
-
-
 def served(
     tmp_path: Path,
     kb: Path,
@@ -93,7 +81,7 @@ def served(
     """The app as ``citecast serve`` wraps it (``behind_proxies``), reached from ``client``
     (through ``ForwardingProxy`` when ``proxy``)."""
     text = "Restart it.[^1]\n\nAsk again.[^2]\n"
-    answerer = CannedAnswerer(cited_answer(manual(kb), passage(2), text=text))
+    answerer = CannedAnswerer(cited_answer(manual_pdf(kb), passage(2), text=text))
     settings = make_settings(tmp_path, file_roots=[str(kb)], **web)
     services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
     app: Any = behind_proxies(build_app(services, connectors=[], shutdown_grace=0.1), trusted)
