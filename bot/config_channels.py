@@ -1,0 +1,302 @@
+"""The settings sections of the channels: web, Slack, Discord, email and Discourse (``bot.config``).
+
+Each connector documents what its keys mean; ``bot.config.Settings`` gathers the sections.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, field_validator, model_validator
+
+from bot.config_section import Section, base_url_problem, named_file
+from bot.host_names import entries_without_problem, host_pattern_problem, origin_problem
+
+
+class WebSettings(Section):
+    """The web server: chat page, widget, REST and SSE API, signed file downloads."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    # What the chat page, the widget and the shared answer pages call the assistant.
+    title: str = Field(default="citecast", min_length=1, max_length=80)
+    subtitle: str = Field(
+        default="Answers from the knowledge base, every claim with its source.", max_length=200
+    )
+    # Offered as buttons while a conversation is empty (as Slack's suggested_prompts).
+    suggested_prompts: list[str] = Field(default_factory=list, max_length=4)
+    public_base_url: str | None = None
+    audience: list[str] = Field(default_factory=lambda: ["public"])
+    cors_origins: list[str] = Field(default_factory=list)
+    # Host names answered besides localhost, IP addresses, the bind host and the public base
+    # URL's host (against DNS rebinding, see bot.connectors.web_hosts); ["*"] answers any.
+    allowed_hosts: list[str] = Field(default_factory=list)
+    file_secret: str = ""
+    file_token_ttl: int = Field(default=3600, ge=60)
+    max_question_chars: int = Field(default=4000, ge=1)
+    max_body_bytes: int = Field(default=64_000, ge=1024)
+    # Questions (POST /api/ask and the stream) per client address per minute; 0 = no limit.
+    rate_limit_per_minute: int = Field(default=60, ge=0)
+    # Directories whose files /files/{token} may serve, besides the roots the index ingested.
+    file_roots: list[Annotated[str, AfterValidator(named_file)]] = Field(default_factory=list)
+    history_turns: int = Field(default=6, ge=0, le=50)
+    # Seconds `citecast serve` lets in-flight answers finish on SIGINT/SIGTERM.
+    shutdown_grace: float = Field(default=10.0, ge=0, le=600)
+    # Seconds of backend silence after which the SSE stream sends a keep-alive comment.
+    sse_heartbeat: float = Field(default=15.0, gt=0, le=300)
+
+    @field_validator("public_base_url")
+    @classmethod
+    def _public_base_url(cls, value: str | None) -> str | None:
+        # blank (an unset ${PUBLIC_URL}) means none, as leaving the key out does
+        if value is None or not value.strip():
+            return None
+        problem = base_url_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _cors_origins(cls, value: list[str]) -> list[str]:
+        return entries_without_problem(value, origin_problem)
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _allowed_hosts(cls, value: list[str]) -> list[str]:
+        return entries_without_problem(value, host_pattern_problem)
+
+
+class SlackSettings(Section):
+    """The Slack app (slack-bolt): HTTP events or Socket Mode (see ``bot.connectors.slack``).
+
+    Public channels always get ``public_audience``. DMs add the groups mapped from the user's
+    email domain, user groups and ``audience_by_channel``; private channels and group DMs add
+    only the channel mapping (and the asker's groups when ``private_channels_use_user_groups``,
+    since everyone in the channel reads the answer). Streaming is ``native`` (chat.*Stream, with
+    automatic fallback to ``edit``), ``edit`` (post, then at most one chat.update per
+    ``edit_interval_seconds``) or ``none`` (one message). Calls answered 429 wait Retry-After
+    (up to ``retry_max_seconds``; a longer wait is left to the outbox);
+    5xx are retried with backoff from ``retry_backoff_seconds``, up to ``max_retries`` times.
+    ``slash_command`` (empty to disable) answers privately, with the asker's own groups. Answers
+    Slack refuses even after retries wait in the outbox, retried every ``outbox_poll_seconds``
+    (see ``bot.connectors.slack_outbox_tries`` for when one is given up).
+    """
+
+    enabled: bool = False
+    mode: Literal["http", "socket"] = "http"
+    bot_token: str = ""
+    app_token: str = ""
+    signing_secret: str = ""
+    api_base_url: str | None = None
+    streaming: Literal["native", "edit", "none"] = "native"
+    suggested_prompts: list[str] = Field(default_factory=list, max_length=4)
+    public_audience: list[str] = Field(default_factory=lambda: ["public"])
+    audience_by_email_domain: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_usergroup: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
+    private_channels_use_user_groups: bool = False
+    max_file_bytes: int = Field(default=50_000_000, ge=0)
+    # Assistant-thread statuses (assistant.threads.setStatus; Slack shows "<app name> <status>"
+    # in one line, and "" removes the status): while answering, when the answer waits in the
+    # outbox, and when it was dropped and not even the apology could be posted. Slack's docs
+    # give no length limit, but the API is reported to refuse more than 50 characters
+    # (getsentry/junior#56), and a refused status is only a debug line: keep within 50.
+    thinking_status: str = Field(default="thinking\u2026", max_length=50)
+    queued_status: str = Field(default="will post the answer here shortly", max_length=50)
+    failed_status: str = Field(default="couldn't answer this time; please ask again", max_length=50)
+    feedback_buttons: bool = True
+    history_turns: int = Field(default=10, ge=0, le=100)
+    edit_interval_seconds: float = Field(default=1.0, ge=0)
+    stream_buffer_chars: int = Field(default=256, ge=1, le=12_000)
+    native_stream_max_chars: int = Field(default=12_000, ge=100)
+    max_retries: int = Field(default=3, ge=0, le=20)
+    retry_backoff_seconds: float = Field(default=0.5, ge=0)
+    retry_max_seconds: float = Field(default=60.0, ge=0)
+    request_timeout_seconds: float = Field(default=30.0, gt=0)
+    shutdown_grace_seconds: float = Field(default=10.0, ge=0)
+    apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
+    slash_command: str = Field(default="/citecast", pattern=r"^(/[a-z0-9_-]{1,31})?$")
+    outbox_poll_seconds: float = Field(default=30.0, gt=0)
+
+    @field_validator("thinking_status", "queued_status", "failed_status")
+    @classmethod
+    def _one_line_status(cls, value: str) -> str:
+        # a status is one line after the app's name: a line break or control character
+        # would garble it (or have Slack refuse it, which costs the status silently)
+        if any(ord(ch) < 0x20 or ch == "\x7f" for ch in value):
+            raise ValueError("must be one line of text without control characters")
+        return value
+
+
+class DiscordSettings(Section):
+    """The Discord bot (discord.py)."""
+
+    enabled: bool = False
+    token: str = ""
+    api_base_url: str | None = None
+    channels: list[int] = Field(default_factory=list)
+    forum_channels: list[int] = Field(default_factory=list)
+    # shared roles (ids) whose mention also asks the bot, where it holds them; its own managed
+    # role always does, so that pinging @Moderators does not summon it unless listed here
+    summon_roles: list[int] = Field(default_factory=list)
+    embeds: bool = False
+    audience_by_guild: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_role: dict[str, list[str]] = Field(default_factory=dict)
+    dm_audience_by_user: dict[str, list[str]] = Field(default_factory=dict)
+    max_file_bytes: int = Field(default=10_000_000, ge=0)
+    gateway_url: str | None = None
+    public_audience: list[str] = Field(default_factory=lambda: ["public"])
+    stream_interval: float = Field(default=1.0, ge=0.0, le=60.0)
+    max_retries: int = Field(default=3, ge=0, le=10)
+    retry_backoff: float = Field(default=1.0, ge=0.0, le=60.0)
+    history_limit: int = Field(default=10, ge=0, le=50)
+    guild_ready_timeout: float = Field(default=2.0, ge=0.0, le=60.0)
+    typing_interval: float = Field(default=8.0, gt=0.0, le=60.0)
+    failure_message: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
+    empty_question_message: str = "Ask me a question after mentioning me."
+
+
+class ImapSettings(Section):
+    """A mailbox polled over IMAP (``email.inbound: imap``); IDLE is used when offered.
+
+    ``ssl`` is implicit TLS (port 993 by default); ``starttls`` upgrades a plain connection
+    before logging in, and then ``ssl`` defaults to false (``ssl: true`` written beside it is an
+    error). A plain connection (``ssl: false``, upgraded or not) defaults to port 143. For
+    either, ``ca_file`` trusts a private CA and ``validate_certs: false`` skips the certificate
+    checks (tests only).
+    """
+
+    host: str = ""
+    port: int = Field(default=993, ge=1, le=65535)
+    ssl: bool = True
+    starttls: bool = False
+    username: str = ""
+    password: str = ""
+    mailbox: str = "INBOX"
+    poll_seconds: float = Field(default=30.0, gt=0)
+    idle: bool = True
+    timeout: float = Field(default=30.0, gt=0)
+    validate_certs: bool = True
+    ca_file: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_defaults(cls, data: Any) -> Any:
+        # `starttls: true` alone means a plain connection, upgraded; and a plain connection goes
+        # to IMAP's plain port: the defaults (ssl, 993) are for implicit TLS, and would make it
+        # an error, or a plain session with a TLS port that never answers
+        if not isinstance(data, dict):
+            return data
+        if data.get("starttls") in (True, "true", "True", "yes"):
+            data = {"ssl": False, **data}
+        if data.get("ssl") in (False, "false", "False", "no"):
+            data = {"port": 143, **data}
+        return data
+
+    @field_validator("starttls")
+    @classmethod
+    def _one_kind_of_tls(cls, starttls: bool, info: Any) -> bool:
+        # ssl is declared first, so info.data holds it (unless it was invalid itself)
+        if starttls and info.data.get("ssl"):
+            raise ValueError(
+                "cannot be combined with ssl: true (implicit TLS); leave ssl out or set it "
+                "to false to upgrade a plain connection (usually port 143) with STARTTLS"
+            )
+        return starttls
+
+
+class SmtpOutSettings(Section):
+    """The SMTP server replies are sent through (aiosmtplib).
+
+    ``tls`` is implicit TLS (usually port 465); ``starttls`` upgrades a plain connection
+    (usually port 587). ``ca_file`` trusts a private CA; ``validate_certs: false`` is for tests.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=25, ge=1, le=65535)
+    starttls: bool = False
+    tls: bool = False
+    username: str = ""
+    password: str = ""
+    timeout: float = Field(default=30.0, gt=0)
+    validate_certs: bool = True
+    ca_file: str | None = None
+
+
+class EmailSettings(Section):
+    """Inbound mail (SMTP listener or IMAP) to threaded, cited replies.
+
+    ``address`` is the bot's own address (From of replies; mail from it is never answered).
+    Audience: ``audience_by_address`` wins over ``audience_by_domain``, else
+    ``default_audience``. The outbox retries a refused reply after ``retry_initial_seconds``,
+    doubling up to ``retry_max_seconds``, and gives up after ``max_attempts``.
+    """
+
+    enabled: bool = False
+    address: str = ""
+    display_name: str = "citecast"
+    inbound: Literal["smtp", "imap"] = "smtp"
+    listen_host: str = "127.0.0.1"
+    listen_port: int = Field(default=8025, ge=0, le=65535)
+    accept_any_recipient: bool = False
+    imap: ImapSettings = Field(default_factory=ImapSettings)
+    outbound: SmtpOutSettings = Field(default_factory=SmtpOutSettings)
+    allowed_domains: list[str] = Field(default_factory=list)
+    rate_limit_per_hour: int = Field(default=20, ge=1)
+    default_audience: list[str] = Field(default_factory=lambda: ["public"])
+    audience_by_domain: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_address: dict[str, list[str]] = Field(default_factory=dict)
+    max_attachment_bytes: int = Field(default=10_000_000, ge=0)
+    max_message_bytes: int = Field(default=30_000_000, ge=1024)
+    answer_timeout_seconds: float = Field(default=300.0, gt=0)
+    retry_initial_seconds: float = Field(default=30.0, gt=0)
+    retry_max_seconds: float = Field(default=3600.0, gt=0)
+    max_attempts: int = Field(default=20, ge=1)
+    outbox_poll_seconds: float = Field(default=5.0, gt=0)
+
+
+class DiscourseSettings(Section):
+    """A Discourse forum: webhook in, REST API out (see ``bot.connectors.discourse``).
+
+    The bot answers new topics, ``@api_username`` mentions and replies to its posts, only in
+    ``categories`` (ids). ``audience_by_category`` maps a category id to the groups its readers
+    belong to (unmapped listed categories are public). Requests that get 429 or 5xx are retried
+    up to ``max_attempts`` times, waiting Retry-After or ``retry_base_seconds`` doubling up to
+    ``retry_max_seconds``. An empty ``allowed_upload_extensions`` lets the forum decide.
+    """
+
+    enabled: bool = False
+    base_url: str = ""
+    api_key: str = ""
+    api_username: str = "citecast"
+    webhook_secret: str = ""
+    categories: list[int] = Field(default_factory=list)
+    audience_by_category: dict[str, list[str]] = Field(default_factory=dict)
+    max_post_length: int = Field(default=32_000, ge=1000)
+    # the site's min_post_length: a shorter answer ("No.") gets a note rather than a refusal
+    min_post_length: int = Field(default=20, ge=0, le=1000)
+    allowed_upload_extensions: list[str] = Field(default_factory=list)
+    answer_new_topics: bool = True
+    answer_mentions: bool = True
+    answer_replies: bool = True
+    history_posts: int = Field(default=20, ge=0, le=200)
+    request_timeout: float = Field(default=30.0, gt=0)
+    max_attempts: int = Field(default=5, ge=1, le=20)
+    retry_base_seconds: float = Field(default=1.0, ge=0)
+    retry_max_seconds: float = Field(default=60.0, ge=0)
+    outbox_poll_seconds: float = Field(default=30.0, gt=0)
+    # other bot users (positive ids) whose posts are never answered: two bots replying to each
+    # other's posts would otherwise go back and forth until a rate limit stopped them
+    ignore_users: list[str] = Field(default_factory=list)
+
+    @field_validator("audience_by_category", mode="before")
+    @classmethod
+    def _category_keys(cls, value: Any) -> Any:
+        # YAML reads `12: [staff]` with an integer key: a category id either way
+        if isinstance(value, dict):
+            return {
+                str(key) if isinstance(key, int) else key: groups for key, groups in value.items()
+            }
+        return value
