@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from bot.deeplinks import deep_link
 from bot.marker_lines import ends_in_lead_in
@@ -39,6 +39,9 @@ from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, Tex
 from bot.registry import SourceRegistry
 from bot.resolver_text import SLOW_LAST, ResolvedText
 from bot.source_mentions import MentionMatcher, is_model_source_list
+
+if TYPE_CHECKING:
+    from bot.config import ResolveSettings
 
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
@@ -69,6 +72,17 @@ class ResolvePolicy:
     infer_from_mentions: bool = False
     strip_model_source_lists: bool = True
     key_word: str = "source"
+
+    @classmethod
+    def from_settings(cls, settings: ResolveSettings) -> ResolvePolicy:
+        """The policy configured in ``config.yaml``'s ``resolve`` section."""
+        return cls(
+            numbering=settings.numbering,
+            max_citations=settings.max_citations,
+            infer_from_mentions=settings.infer_from_mentions,
+            strip_model_source_lists=settings.strip_model_source_lists,
+            key_word=settings.key_word,
+        )
 
 
 def resolve(raw: str, registry: SourceRegistry, policy: ResolvePolicy | None = None) -> Answer:

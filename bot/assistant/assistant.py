@@ -22,7 +22,7 @@ from bot.assistant.cache import ToolCache
 from bot.assistant.extractive import ExtractiveBackend
 from bot.assistant.tools import Toolbox
 from bot.assistant.turn import Backend, StepEnd, Turn
-from bot.config import ResolveSettings, Settings
+from bot.config import Settings
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.index import KnowledgeIndex
@@ -35,17 +35,6 @@ from bot.resolver import ResolvePolicy, StreamResolver
 log = logging.getLogger(__name__)
 
 Postprocess = Callable[[Answer, SourceRegistry], Answer]
-
-
-def policy_from(settings: ResolveSettings) -> ResolvePolicy:
-    """The resolver policy configured in the ``resolve`` section."""
-    return ResolvePolicy(
-        numbering=settings.numbering,
-        max_citations=settings.max_citations,
-        infer_from_mentions=settings.infer_from_mentions,
-        strip_model_source_lists=settings.strip_model_source_lists,
-        key_word=settings.key_word,
-    )
 
 
 class Assistant:
@@ -67,7 +56,7 @@ class Assistant:
         if records is None and settings.index.records:
             records = RecordTables(settings.index.records)
         self.toolbox = Toolbox(index, records, self.cache, settings.assistant.top_k)
-        self.policy = policy_from(settings.resolve)
+        self.policy = ResolvePolicy.from_settings(settings.resolve)
         self.postprocess = list(postprocess)
 
     @classmethod

@@ -15,8 +15,10 @@ assistant, and optionally gold citations and hand-labelled support.
 
 Metrics: citation recall (statements whose cited passages jointly support them), citation
 precision (citations that are not irrelevant), claims found in the cited source, answers with a
-citation, dropped markers by reason, the support scorer's agreement with the labels, and with
---runs N the spread between runs of the same question.
+citation, dropped markers by reason, gold citation precision and recall, for questions whose
+gold citations are empty (the knowledge base cannot answer them) the share that cite nothing,
+the support scorer's agreement with the labels, and with --runs N the spread between runs of
+the same question.
 
 example line:
   {"id": "retries", "answer": "Failed sends are retried 5 times [1].",
@@ -25,6 +27,7 @@ example line:
 
 examples:
   citecast eval examples/eval/citations.jsonl
+  citecast eval examples/eval/questions.jsonl   (after `citecast ingest examples/`)
   citecast eval cases.jsonl --runs 3 --out report.html
 """
 
@@ -54,11 +57,10 @@ def run(args: argparse.Namespace) -> int:
     from bot.commands.output import progress_bar, stdout_console, write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
-    from bot.evaluation.dataset import check_known_sources, load_cases
+    from bot.evaluation.dataset import load_cases
     from bot.evaluation.report import check_writable, print_table, write_html
     from bot.evaluation.runner import AskFn, CaseResult, run_case
-    from bot.models import Answer, Source
-    from bot.registry import SourceRegistry
+    from bot.models import Source
     from bot.resolver import ResolvePolicy
     from bot.support import scorer_factory
 
@@ -86,40 +88,17 @@ def run(args: argparse.Namespace) -> int:
         check_writable(out)
     cases = load_cases(data)
     scorer = scorer_factory(settings.grounding.backend)
-    policy = ResolvePolicy(
-        numbering=settings.resolve.numbering,
-        max_citations=settings.resolve.max_citations,
-        infer_from_mentions=settings.resolve.infer_from_mentions,
-        strip_model_source_lists=settings.resolve.strip_model_source_lists,
-        key_word=settings.resolve.key_word,
-    )
+    policy = ResolvePolicy.from_settings(settings.resolve)
     ask: AskFn | None = None
     lookup: Callable[[str], Source | None] | None = None
     questions = sum(case.answer is None for case in cases)
     if questions:
-        from bot.assistant import Assistant
-        from bot.knowledge import KnowledgeIndex
+        from bot.evaluation.live import live_assistant
 
         # as `citecast ask` refuses: without an index every question would measure "not found"
         records = check_answerable(settings, args.config)
-        index = KnowledgeIndex(settings.index.path)
-        tables = set(records.names) if records else set()
-        lookup = index.source
-
-        def known(source_id: str) -> bool:
-            # a record ("products/P-100") is not in the index; its table is checked, not its row
-            return source_id.partition("/")[0] in tables or index.source(source_id) is not None
-
-        check_known_sources(data, cases, known)
-        assistant = Assistant.from_settings(settings, records)
-
-        async def ask_assistant(
-            question: str, audience: frozenset[str]
-        ) -> tuple[Answer, SourceRegistry]:
-            reply = await assistant.reply(question, audience)
-            return reply.answer, SourceRegistry.from_json(reply.registry)
-
-        ask = ask_assistant
+        live = live_assistant(settings, records, data, cases)
+        ask, lookup = live.ask, live.lookup
 
     # Question cases ask the assistant (a model may take seconds each), and a large file of
     # recorded answers takes minutes (about 5 ms a case): show how far it got.

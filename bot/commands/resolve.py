@@ -107,6 +107,7 @@ def load_sources(path: str) -> list[Source]:
 
 def run(args: argparse.Namespace) -> int:
     """Resolve stdin against the sources and print the Answer JSON."""
+    import dataclasses
     import json
 
     from bot.commands.output import read_stdin, viewer_groups, write_stdout
@@ -118,13 +119,9 @@ def run(args: argparse.Namespace) -> int:
     viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
     sources = load_sources(args.sources)
     settings = load_settings(getattr(args, "config", None)).resolve
-    policy = ResolvePolicy(
-        numbering=args.numbering or settings.numbering,
-        max_citations=settings.max_citations,
-        infer_from_mentions=settings.infer_from_mentions,
-        strip_model_source_lists=settings.strip_model_source_lists,
-        key_word=settings.key_word,
-    )
+    policy = ResolvePolicy.from_settings(settings)
+    if args.numbering:
+        policy = dataclasses.replace(policy, numbering=args.numbering)
     raw = read_stdin()
     if not raw.strip():
         # as `render` refuses one: an empty answer is a pipe whose first command failed, and

@@ -5,7 +5,8 @@ markers and all) or a ``question`` to put to the configured assistant. Optional 
 
 - ``sources``: the turn's sources as Source JSON, registered in order (needed with ``answer``);
 - ``audience``: the viewer's groups (default ``["public"]``);
-- ``gold_citations``: the source ids a good answer cites;
+- ``gold_citations``: the source ids a good answer cites; an empty list says the knowledge
+  base cannot answer the question, so a good answer cites nothing (measured as "abstained");
 - ``labels``: hand-labelled support, ``{"claim": "...", "source": "<id>", "supported": true}``.
 
 With a recorded answer, gold ids and label sources must be among the case's ``sources``, and two

@@ -9,6 +9,8 @@
   the claim (the per-citation score ``verify`` reports).
 - **cited**: whether the answer has at least one citation.
 - **dropped**: markers the resolver removed, by reason.
+- **abstained**: for a case whose gold citations are empty (the knowledge base cannot answer
+  it), whether the answer cites nothing; undefined for every other case.
 
 "Supports" means a support score at or above the grounding threshold, from the same scorer the
 answer path uses, so these numbers describe what the product does.
@@ -51,6 +53,7 @@ class AnswerMetrics:
     statements: tuple[StatementCheck, ...]
     gold_precision: float | None = None
     gold_recall: float | None = None
+    abstained: bool | None = None
 
 
 def answer_metrics(
@@ -83,6 +86,7 @@ def answer_metrics(
                 relevant.append(n)
         checks.append(StatementCheck(sentence.text, cited, supported, tuple(relevant), singles))
     pairs = [s for check in checks for s in check.scores.values()]
+    gold_precision, gold_recall, abstained = _gold(answer, gold_citations)
     total_citations = sum(len(check.cited) for check in checks)
     return AnswerMetrics(
         recall=_share(sum(c.supported for c in checks), len(checks)),
@@ -91,17 +95,25 @@ def answer_metrics(
         cited=bool(answer.citations),
         dropped=dict(Counter(d.reason for d in answer.dropped)),
         statements=tuple(checks),
-        **_gold(answer, gold_citations),
+        gold_precision=gold_precision,
+        gold_recall=gold_recall,
+        abstained=abstained,
     )
 
 
-def _gold(answer: Answer, gold: Sequence[str] | None) -> dict[str, float | None]:
+def _gold(
+    answer: Answer, gold: Sequence[str] | None
+) -> tuple[float | None, float | None, bool | None]:
+    """Gold precision, gold recall and abstained (all ``None`` without gold citations)."""
     if gold is None:
-        return {}
+        return None, None, None
     cited = {c.source.id for c in answer.citations}
     wanted = set(gold)
     hits = len(cited & wanted)
-    return {"gold_precision": _share(hits, len(cited)), "gold_recall": _share(hits, len(wanted))}
+    # Empty gold says no source answers the question: without ``abstained`` a correct "not
+    # found" defined no metric at all, and one answered anyway only lowered gold precision.
+    abstained = not cited if not wanted else None
+    return _share(hits, len(cited)), _share(hits, len(wanted)), abstained
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ def percent(value: float | None) -> str:
 def summary(results: Sequence[CaseResult]) -> dict[str, float | None]:
     """Each metric's mean over cases (cases where it is undefined are left out)."""
     out: dict[str, float | None] = {}
-    for metric in (*METRIC_NAMES, "gold_precision", "gold_recall"):
+    for metric in (*METRIC_NAMES, "gold_precision", "gold_recall", "abstained"):
         values = [v for v in (r.mean(metric) for r in results) if v is not None]
         out[metric] = statistics.fmean(values) if values else None
     spreads = [
@@ -68,6 +68,22 @@ def dropped_totals(results: Sequence[CaseResult]) -> dict[str, int]:
         for run in result.runs:
             totals.update(run.dropped)
     return dict(sorted(totals.items()))
+
+
+def not_found_line(results: Sequence[CaseResult]) -> str | None:
+    """ "questions the knowledge base cannot answer: 2 of 3 cite nothing (66.7%)".
+
+    Counts the cases with empty gold citations; with ``--runs`` a case counts as the mean of
+    its runs. None when the data set has no such case.
+    """
+    values = [v for v in (r.mean("abstained") for r in results) if v is not None]
+    if not values:
+        return None
+    share = statistics.fmean(values)
+    return (
+        f"questions the knowledge base cannot answer: {sum(values):g} of {len(values)}"
+        f" cite nothing ({percent(share)})"
+    )
 
 
 def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> None:
@@ -109,6 +125,9 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
             f"gold citations: precision {percent(overall['gold_precision'])}, "
             f"recall {percent(overall['gold_recall'])}"
         )
+    not_found = not_found_line(results)
+    if not_found:
+        console.print(not_found, markup=False)
     agreement = total_agreement(results)
     if agreement.accuracy is not None:
         console.print(
@@ -129,6 +148,7 @@ def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> N
         summary=summary(results),
         dropped=dropped_totals(results),
         spread=spread_line(results),
+        not_found=not_found_line(results),
         agreement=total_agreement(results),
         metrics=METRIC_NAMES,
         headers=_HEADERS,
