@@ -17,12 +17,14 @@ answer that reads as complete would mislead); so does ``"content_filter"``. A st
 gave up on (``"error"``, as OpenRouter sends with the reason beside it, or vLLM's ``"abort"``)
 is an error with that reason: its text is a fragment. A model whose server does not parse its
 tool calls writes them as ``<tool_call>`` text: blocks that end a step's text are run as its
-calls would be (:mod:`bot.assistant.openai_text_calls`), and no block is ever shown; nor is a
-``<tool_response>`` the model wrote itself, nor anything after one that follows its calls (a
-warning says so, once a turn: the model is inventing tool results). Timeouts
-and retries are the ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read
-``timeout`` also bounds the wait for its next chunk: a server that sends only keep-alive
-comments never trips the client's read timeout, and would hold the turn forever. Every failure,
+calls would be (:mod:`bot.assistant.openai_text_calls`; logged once, not at every step), and
+no block is ever shown; nor is a ``<tool_response>`` the model wrote itself, nor anything after
+one that follows its calls (a warning says so, once a turn: the model is inventing tool
+results). A step that ends with nothing to show says why when its finish_reason can tell
+(:data:`EMPTY_REASONS`). Timeouts and retries are the ``openai`` client's (``timeout``,
+``max_retries``), and while a stream is read ``timeout`` also bounds the wait for its next
+chunk: a server that sends only keep-alive comments never trips the client's read timeout, and
+would hold the turn forever. Every failure,
 malformed responses included, surfaces as one :class:`bot.errors.BackendError` of one line saying
 what went wrong and where (:mod:`bot.assistant.openai_errors`); a prompt longer than the
 model's context also names the settings that decide how much goes into it.
@@ -45,6 +47,7 @@ import openai
 from openai import AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from bot.assistant.openai_arguments import echoed_arguments
 from bot.assistant.openai_client import make_client
 from bot.assistant.openai_errors import (
     base_url_hint,
@@ -56,7 +59,7 @@ from bot.assistant.openai_errors import (
     shown_url,
     status_message,
 )
-from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step, echoed_arguments
+from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
@@ -74,6 +77,14 @@ CUT_NOTES = {
     "length": "*(The answer was cut off here: the model reached its length limit.)*",
     "content_filter": "*(The answer was cut off here by the model's content filter.)*",
 }
+# Why a step can end with nothing to show, said after its finish_reason: a reasoning model whose
+# server keeps its thinking apart (vLLM's reasoning parser, Ollama, LM Studio) can spend the
+# whole token limit thinking, and "an empty answer" alone reads as a broken server.
+EMPTY_REASONS = {
+    "length": ": the model reached its length limit before it wrote any answer "
+    "(a reasoning model's thinking counts toward it)",
+    "content_filter": ": the model's content filter stopped it before it wrote any answer",
+}
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -85,6 +96,7 @@ class OpenAIBackend:
     def __init__(self, settings: OpenAISettings, client: openai.AsyncOpenAI | None = None) -> None:
         self.settings = settings
         self.client = client or make_client(settings)
+        self._said_text_calls = False  # see _log_text_calls
 
     @property
     def where(self) -> str:
@@ -180,7 +192,9 @@ class OpenAIBackend:
         if not step.asked_for_tools and not "".join(step.text).strip():
             raise BackendError(
                 f"the model endpoint at {self.where} returned an empty answer "
-                f"(finish_reason {step.finish_reason!r})"
+                f"(finish_reason {step.finish_reason!r}"
+                + EMPTY_REASONS.get(step.finish_reason, "")
+                + ")"
             )
         if step.finish_reason not in NORMAL_FINISH:
             # "length": the token limit cut the answer; what was written is still worth showing
@@ -191,13 +205,24 @@ class OpenAIBackend:
             )
 
     def _log_text_calls(self, step: Step) -> None:
-        """Say when calls came as text: the server is not parsing the model's tool calls."""
+        """Say when calls came as text: the server is not parsing the model's tool calls.
+
+        Said once (at INFO) for the backend, that is once a process for its endpoint and model:
+        a server set up that way stays so, and the same line at every step of every turn
+        would fill the log. Later steps say it at DEBUG.
+        """
         if step.text_calls:
-            log.info(
-                "the model at %s wrote %d tool call(s) as <tool_call> text instead of tool_calls "
-                "(the server does not parse its tool calls); they are run as if it had",
+            first = not self._said_text_calls
+            self._said_text_calls = True
+            log.log(
+                logging.INFO if first else logging.DEBUG,
+                "the model %r at %s wrote %d tool call(s) as <tool_call> text instead of "
+                "tool_calls (the server does not parse its tool calls); they are run as if it "
+                "had%s",
+                self.settings.model,
                 self.where,
                 len(step.text_calls),
+                " (said once; later ones are logged at DEBUG)" if first else "",
             )
         if step.blocks_left_out:
             log.warning(

@@ -7,9 +7,9 @@ brings an ``id`` other than the one stored at its index starts a new call, and a
 appended to a call whose name is already complete, nor to itself when a server repeats it in
 every piece (see :meth:`Step.add_call_delta`).
 
-Arguments are JSON text in the API, but some servers send them as a JSON object; the client
-passes whatever came through unvalidated, so an object is written back as JSON text here
-(:func:`arguments_text`) rather than failing the turn.
+What servers do to a call's arguments and ids (objects instead of JSON text, JSON encoded
+twice, several calls glued into one, one id for several calls) is undone in
+:mod:`bot.assistant.openai_arguments`.
 
 A reasoning model served without a reasoning parser (vLLM without ``--reasoning-parser``,
 llama.cpp with ``--reasoning-format none``, any server that passes the model's output through)
@@ -29,10 +29,16 @@ ends before it, and a ``<tool_response>`` block is never shown either.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.assistant.openai_arguments import (
+    arguments_text,
+    objects,
+    unique_ids,
+    unwrapped,
+    whole_json,
+)
 from bot.assistant.openai_errors import error_text
 from bot.assistant.openai_text_calls import (
     CallHold,
@@ -43,8 +49,9 @@ from bot.assistant.openai_text_calls import (
 )
 from bot.assistant.tools import ToolCall
 
-NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call"})
-"""finish_reason values of a step that ended as the model meant it to."""
+NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call", "eos_token", "stop_sequence"})
+"""finish_reason values of a step that ended as the model meant it to (older releases of
+Hugging Face TGI say "eos_token" or "stop_sequence" where OpenAI says "stop")."""
 
 FAILED_FINISH = frozenset({"error", "abort"})
 """finish_reason values of a step the server gave up on (OpenRouter's "error", vLLM's
@@ -108,6 +115,8 @@ class Step:
         found = None if self.calls or not held else text_calls(held, f"text_call_{self.number}_")
         if found is not None:
             preamble, self.text_calls = found
+            # a response the model made up before its calls is no more evidence than one after
+            preamble, self.responses_left_out = without_responses(preamble)
             rest += preamble if preamble.strip() else ""
         elif held:
             kept, self.blocks_left_out = without_blocks(held)
@@ -125,18 +134,20 @@ class Step:
         tool: a server that streams parallel calls at one index without ids or names (LiteLLM,
         some vLLM tool parsers) or sends them in one string (Gemini) glues them together, and
         read as one call they are not JSON at all. Each later one gets the id ``<id>_<n>``.
+        Arguments encoded twice are read once, and an id the server gave two calls is made
+        unique (:mod:`bot.assistant.openai_arguments`).
         """
         if not self.calls:
             return list(self.text_calls)
         calls: list[ToolCall] = []
         for i, c in enumerate(self.calls):
             call_id, name = c.get("id") or f"call_{i}", c.get("name", "")
-            parts = _objects(c.get("arguments", "")) or [c.get("arguments", "")]
+            parts = objects(c.get("arguments", "")) or [c.get("arguments", "")]
             calls.extend(
-                ToolCall(call_id if n == 1 else f"{call_id}_{n}", name, part)
+                ToolCall(call_id if n == 1 else f"{call_id}_{n}", name, unwrapped(part))
                 for n, part in enumerate(parts, start=1)
             )
-        return calls
+        return unique_ids(calls)
 
     def add_call(self, call_id: str | None, name: str | None, arguments: object) -> None:
         """A whole tool call (non-streaming responses)."""
@@ -161,7 +172,7 @@ class Step:
             # began (or the piece repeats the call's id) the name is complete: another name is
             # another call.
             complete = bool(entry.get("arguments")) or (bool(call_id) and call_id == entry["id"])
-            if name == entry["name"] and not _whole_json(entry["arguments"]):
+            if name == entry["name"] and not whole_json(entry["arguments"]):
                 name = None
             elif complete:
                 # another name, or the same one after whole arguments (parallel calls of one
@@ -268,62 +279,3 @@ def content_text(content: object) -> str:
             and isinstance(part.get("text"), str)
         )
     return ""
-
-
-def arguments_text(arguments: object) -> str:
-    """A call's arguments as the JSON text the API specifies (an object some servers send
-    instead is serialized; nothing is ``""``)."""
-    if arguments is None:
-        return ""
-    if isinstance(arguments, str):
-        return arguments
-    try:
-        return json.dumps(arguments, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(arguments)  # not JSON at all: the tool reports invalid arguments
-
-
-def echoed_arguments(arguments: str) -> str:
-    """A call's arguments as they go back to the endpoint in the conversation: as the model
-    wrote them when they are a JSON object, else ``"{}"``.
-
-    vLLM parses every earlier call's arguments into an object before the next step (chat
-    templates iterate over them): older releases refused the whole request over one malformed
-    call, with a JSON parser's message, where the model should read the tool's error and try
-    again. Newer releases turn it into ``{}`` themselves, as this does.
-    """
-    try:
-        value = json.loads(arguments)
-    except ValueError:
-        return "{}"
-    return arguments if isinstance(value, dict) else "{}"
-
-
-def _objects(text: str) -> list[str] | None:
-    """The JSON objects ``text`` holds one after the other, when it is two or more of them and
-    nothing else (else None: one value, or anything that is not such a run, stays as it is)."""
-    decoder = json.JSONDecoder()
-    found: list[str] = []
-    position = 0
-    while True:
-        while position < len(text) and text[position].isspace():
-            position += 1
-        if position == len(text):
-            return found if len(found) > 1 else None
-        try:
-            value, end = decoder.raw_decode(text, position)
-        except ValueError:
-            return None
-        if not isinstance(value, dict):
-            return None
-        found.append(text[position:end])
-        position = end
-
-
-def _whole_json(text: str) -> bool:
-    """True when ``text`` is a complete JSON value (a call's arguments that are finished)."""
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True

@@ -10,8 +10,11 @@ What counts as a call is what those chat templates produce (text, then the calls
 looser, so an answer that talks *about* the tag is never run:
 
 - a *block* opens with ``<tool_call>`` at the start of a line (after spaces at most), its body
-  starts with ``{``, and its ``</tool_call>`` ends a line; the last block may be unclosed
-  (a model that stops at its end-of-turn token before writing the closing tag);
+  starts with ``{`` (or with ``<function=``, as Qwen3-Coder and Qwen 3.5 write calls), and
+  its ``</tool_call>`` ends a line; a block may be left unclosed (a model that stops at its
+  end-of-turn token before writing the closing tag, or goes straight on to its next call or
+  to a made-up response), and then ends where the next line that opens with either tag
+  begins, or at the text's end;
 - a step's text holds calls only when it *ends* with one or more blocks, with nothing but
   whitespace between and after them; the text before them is the step's preamble, as text
   before structured calls is (:func:`text_calls`);
@@ -27,12 +30,12 @@ The same models often go on after their calls as their template goes on: with a
 drawn from it. None of that is evidence. A *response block* opens with ``<tool_response>`` at
 the start of a line, its body starts with ``{`` or ``[`` or a new line, or is empty (as
 templates write it; ``<tool_response> tags …`` is prose), and its ``</tool_response>`` ends a
-line (or it runs to the end). When one follows a call block with only whitespace between, the
-text is cut before it (:func:`before_invented_response`): the calls are read from what is
-left, as vLLM's Hermes parser takes the calls and drops what follows. A response block
-anywhere else is taken out (:func:`without_responses`). While a step streams, text from a line
-that opens with either tag is held back until the step ends (:class:`CallHold`), since only
-then is it known whether the blocks end the text.
+line (or it is left unclosed, as a call block may be). When one follows a call block with only
+whitespace between, the text is cut before it (:func:`before_invented_response`): the calls
+are read from what is left, as vLLM's Hermes parser takes the calls and drops what follows. A
+response block anywhere else (before the calls too) is taken out (:func:`without_responses`).
+While a step streams, text from a line that opens with either tag is held back until the step
+ends (:class:`CallHold`), since only then is it known whether the blocks end the text.
 """
 
 from __future__ import annotations
@@ -50,9 +53,17 @@ CLOSE = "</tool_call>"
 RESPONSE_OPEN = "<tool_response>"
 RESPONSE_CLOSE = "</tool_response>"
 _HELD_TAGS = (OPEN, RESPONSE_OPEN)
+_TAG_LINE = re.compile(r"^[ \t]*<tool_(?:call|response)>", re.MULTILINE)
 
+FUNCTION = "<function="
 # A name to put on a call whose body is not JSON, so its error says which tool it was for.
 _NAME = re.compile(r'"name"\s*:\s*"([A-Za-z0-9_.-]{1,64})"')
+# Qwen3-Coder's and Qwen 3.5's form: <function=NAME>, then <parameter=KEY>VALUE</parameter>
+# for each argument, the value as written (the template puts it on lines of its own).
+_FUNCTION = re.compile(r"\s*<function=([^>\s]{1,64})>(.*?)(?:</function>|\Z)", re.DOTALL)
+_PARAMETER = re.compile(
+    r"<parameter=([^>\s]{1,64})>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
+)
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,7 @@ class Block:
 
 def blocks(text: str) -> list[Block]:
     """The blocks of ``text`` in order (a ``<tool_call>`` that does not open one is prose)."""
-    return _tagged(text, OPEN, CLOSE, lambda body: body.lstrip().startswith("{"))
+    return _tagged(text, OPEN, CLOSE, lambda body: body.lstrip().startswith(("{", FUNCTION)))
 
 
 def response_blocks(text: str) -> list[Block]:
@@ -94,25 +105,43 @@ def before_invented_response(text: str) -> str | None:
 
 def _tagged(text: str, opening: str, closing: str, body_ok: Callable[[str], bool]) -> list[Block]:
     """The blocks of ``text`` that open with ``opening`` at a line's start, have a body
-    ``body_ok`` accepts, and end a line with ``closing`` (the last one may be unclosed)."""
+    ``body_ok`` accepts, and end a line with ``closing``; or are left unclosed, and end where
+    the next line that opens with either tag begins (or at the text's end).
+
+    An unclosed call followed by a ``<tool_response>`` the model went on to write would
+    otherwise take the made-up response (and all after it) as its body; no JSON body can hold
+    a line that opens with a tag, since a JSON string cannot span lines.
+    """
     found: list[Block] = []
     position = 0
     while (start := text.find(opening, position)) >= 0:
         position = start + len(opening)
-        line_start = text.rfind("\n", 0, start) + 1
-        close = text.find(closing, position)
-        body = text[position : close if close >= 0 else len(text)]
-        if text[line_start:start].strip() or not body_ok(body):
+        if text[text.rfind("\n", 0, start) + 1 : start].strip():
             continue
-        if close < 0:
-            found.append(Block(start, len(text), body))
-            break
+        close = text.find(closing, position)
+        stop = _next_tag_line(text, position)
+        if close < 0 or (stop is not None and stop < close):
+            end = len(text) if stop is None else stop
+            if body_ok(body := text[position:end]):
+                found.append(Block(start, end, body))
+                position = end
+            continue
         end = close + len(closing)
         line_end = text.find("\n", end)
-        if not text[end : len(text) if line_end < 0 else line_end].strip():
-            found.append(Block(start, end, body))
+        if (
+            body_ok(text[position:close])
+            and not text[end : len(text) if line_end < 0 else line_end].strip()
+        ):
+            found.append(Block(start, end, text[position:close]))
             position = end
     return found
+
+
+def _next_tag_line(text: str, position: int) -> int | None:
+    """Where the first line after ``position`` that opens with either tag begins."""
+    line = _next_line(text, position)
+    found = None if line is None else _TAG_LINE.search(text, line)
+    return None if found is None else found.start()
 
 
 def text_calls(text: str, id_prefix: str) -> tuple[str, list[ToolCall]] | None:
@@ -154,8 +183,12 @@ def _without(text: str, found: list[Block]) -> tuple[str, int]:
 
 def _call(call_id: str, body: str) -> ToolCall:
     """A block's call: ``{"name": …, "arguments": …}``, the arguments an object (or the JSON
-    text of one, as some models double-encode them). Anything else is kept as the call's
-    arguments, which the tool then refuses as it refuses a structured call's invalid ones."""
+    text of one, as some models double-encode them), or ``<function=NAME>`` with its
+    parameters (:func:`_function_call`). Anything else is kept as the call's arguments, which
+    the tool then refuses as it refuses a structured call's invalid ones."""
+    function = _FUNCTION.match(body)
+    if function is not None:
+        return _function_call(call_id, function.group(1), function.group(2))
     try:
         value = json.loads(body)
     except ValueError:
@@ -169,6 +202,16 @@ def _call(call_id: str, body: str) -> ToolCall:
         return ToolCall(call_id, value["name"], json.dumps(arguments, ensure_ascii=False))
     guess = _NAME.search(body)
     return ToolCall(call_id, guess.group(1) if guess else "", body.strip())
+
+
+def _function_call(call_id: str, name: str, body: str) -> ToolCall:
+    """A call in Qwen3-Coder's form (Qwen 3.5 and 3.6 write it too): each
+    ``<parameter=KEY>`` holds its value as text, between the line breaks the template puts
+    around it. Values stay text: every parameter of citecast's tools is a string."""
+    arguments = {
+        key: value.removeprefix("\n").removesuffix("\n") for key, value in _PARAMETER.findall(body)
+    }
+    return ToolCall(call_id, name, json.dumps(arguments, ensure_ascii=False))
 
 
 class CallHold:

@@ -9,6 +9,7 @@ Driven by the real ``openai`` client against the loopback fake.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -200,6 +201,27 @@ async def test_a_block_beside_structured_calls_is_neither_run_nor_shown(
     assert sent_assistant(fake.requests[1])["content"] is None
     assert reply.answer.text == "It backs off [^1]."
     assert fake.problems == []
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_calls_as_text_are_said_once_not_at_every_step(
+    fake: FakeOpenAI,
+    kb_settings: Settings,
+    kb_index: KnowledgeIndex,
+    caplog: pytest.LogCaptureFixture,
+    stream: bool,
+) -> None:
+    bot = assistant_for(kb_settings, kb_index, fake.base_url)
+    for _ in range(2):  # two turns of two steps with calls as text each
+        fake.add(text(RETRY), text(BACKUPS), text("Retries back off [1]."))
+    with caplog.at_level(logging.DEBUG, logger="bot.assistant.openai_backend"):
+        for _ in range(2):
+            reply = await run(bot, "What is the retry policy?", stream)
+            assert reply.answer.text == "Retries back off [^1]."
+    said = [r for r in caplog.records if "does not parse its tool calls" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.INFO] + [logging.DEBUG] * 3
+    assert "'gpt-4o-mini'" in said[0].getMessage() and fake.base_url in said[0].getMessage()
+    assert len(fake.requests) == 6 and fake.problems == []
 
 
 SAMPLES = [
