@@ -20,7 +20,9 @@ as in the whole document); a completed chunk is parsed and rendered once and cac
 tail is rendered on demand by ``preview()``/``text()`` (call it when you edit a message), or in
 every update once it has grown by ``tail_growth`` (e.g. 2.0) when that option is set.
 ``finish`` parses only the last chunk and assembles the payload from the cached fragments,
-falling back to a full ``render`` if the streamed text or citations differ from the final Answer.
+falling back to a full ``render`` if the streamed text or citations differ from the final Answer,
+or a cached block showed a citation in another form than the final one (its citation arrived
+after the block was rendered, as the resolver never sends it, but any order must come out right).
 """
 
 from __future__ import annotations
@@ -81,6 +83,11 @@ class StreamRenderer:
         self._fragments: list[Any] = []
         self._texts: list[str] = []
         self._cited: dict[int, None] = {}
+        # each cited number's form when a completed block first showed it (None: no citation
+        # had arrived for it yet); ``_forms`` is updated in place, so this is what the cached
+        # fragments were really rendered with
+        self._shown_forms: dict[int, CitationForm | None] = {}
+        self._forms_changed = False
         self._tail_shown = 0
         self._step: Any = None
         self._seed: str | None = None
@@ -135,6 +142,9 @@ class StreamRenderer:
             appended.append(text)
         for n in cited_numbers(tokens):
             self._cited.setdefault(n, None)
+            form = self._forms.get(n)
+            if self._shown_forms.setdefault(n, form) != form:
+                self._forms_changed = True
 
     def _render_tail(self) -> str:
         self._tail_shown = len(self._tail)
@@ -164,6 +174,8 @@ class StreamRenderer:
         if (
             streamed != answer.text
             or (self._fragments and final_forms != self._forms)
+            or self._forms_changed
+            or any(final_forms.get(n) != form for n, form in self._shown_forms.items())
             or (len(self._done_text) > 0 and has_reference_definitions(streamed))
         ):
             return render(self.channel, answer, self.context)

@@ -46,6 +46,42 @@ def test_final_payload_equals_one_shot_render(name: str, channel: str, cuts: lis
     assert stream.finish(answer) == render(channel, answer, CONTEXT)
 
 
+@settings(max_examples=60)
+@given(
+    name=st.sampled_from(sorted(ANSWERS)),
+    channel=st.sampled_from(CHANNELS),
+    cuts=st.lists(st.integers(0, 20_000), max_size=40),
+    places=st.lists(st.integers(0, 60), max_size=60),
+)
+def test_citations_arriving_after_their_text_still_render_as_one_shot(
+    name: str, channel: str, cuts: list[int], places: list[int]
+) -> None:
+    """The resolver sends each citation before the text that uses it; a caller that does not
+    must still get the one-shot payload (a block rendered before its citation arrived had
+    lost its marker, and finish reused it)."""
+    answer = ANSWERS[name]
+    events: list[TextDelta | CitationAdded] = [
+        e for e in events_for(answer, cuts) if isinstance(e, TextDelta)
+    ]
+    for citation, place in zip(answer.citations, places + [len(events)] * 60, strict=False):
+        events.insert(min(place, len(events)), CitationAdded(citation))
+    stream = StreamRenderer(channel, CONTEXT)
+    for event in events:
+        stream.feed([event])
+    assert stream.finish(answer) == render(channel, answer, CONTEXT)
+
+
+@pytest.mark.parametrize("channel", CHANNELS)
+def test_a_citation_after_its_closed_paragraph_is_not_lost(channel: str) -> None:
+    one = ANSWERS["single_citation"]
+    answer = Answer(one.text + "\n\nThat is all.\n\nThank you.", one.citations)
+    stream = StreamRenderer(channel, CONTEXT)
+    # the first paragraph completes (and is rendered) before its source arrives
+    assert stream.feed([TextDelta(answer.text)]).appended
+    stream.feed([CitationAdded(c) for c in answer.citations])
+    assert stream.finish(answer) == render(channel, answer, CONTEXT)
+
+
 # Fence-like lines that are not fences (or not closing ones), and lines that only look blank:
 # the splitter used to disagree with the parser about them, and the stream then showed prose
 # as code, with a raw [^2] and source 2 missing from its list.
