@@ -42,7 +42,9 @@
     var id = "cc" + (++counter);
     this.id = id;
     var shell = el("div", { "class": "cc-chat" + (options.compact ? " cc-compact" : "") });
-    var header = el("header", { "class": "cc-header" });
+    // a div, not a <header>: in the widget a <header> would be a second banner landmark of the
+    // host page, listed among its own in a screen reader's landmarks
+    var header = el("div", { "class": "cc-header" });
     var brand = el("div", { "class": "cc-brand" });
     brand.appendChild(el("span", { "class": "cc-logo", "aria-hidden": "true" }, "❝"));
     var titles = el("div");
@@ -90,8 +92,10 @@
       "aria-describedby": id + "-hint",
     });
     label.setAttribute("for", this.input.id);
+    // the widget's panel says how to leave it: Tab goes round it while it is open (widget.js)
     var hint = el("p", { "id": id + "-hint", "class": "cc-hint" },
-      "Enter to ask, Shift+Enter for a new line.");
+      "Enter to ask, Shift+Enter for a new line" +
+      (options.compact ? ", Escape to close the chat." : "."));
     this.sendButton = el("button", { "type": "submit", "class": "cc-primary" }, "Ask");
     var row = el("div", { "class": "cc-row" });
     row.appendChild(this.input);

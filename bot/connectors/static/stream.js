@@ -136,7 +136,14 @@
         chat.remember(data.conversation_id);
         view.turnId = data.turn_id;
       },
-      citation: function (c) { view.citations[c.n] = c; },
+      citation: function (c) {
+        if (!c || typeof c.n !== "number") return;
+        view.citations[c.n] = c;
+        // citecast sends a citation before the text citing it, but a number already shown
+        // (a client need not rely on that order) gets its link and tooltip now, not only
+        // with the next piece of text or the finished answer
+        chat.decorate(view, view.citations);
+      },
       delta: function (d) {
         var follow = chat.following(view);
         view.typing.hidden = true;

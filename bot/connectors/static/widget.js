@@ -153,6 +153,16 @@
   }
   panel.addEventListener("keydown", escape);
   launcher.addEventListener("keydown", escape);
+  // While the panel is open, Tab goes round it and its button (the last stop, which closes
+  // it), never on to the page behind: a link there may be under the panel, focused out of
+  // sight (WCAG 2.4.11). Escape, the close button or the button give the page its Tab order
+  // back, focus on the button. Not aria-modal: a screen reader may still read the page.
+  launcher.addEventListener("keydown", function (e) {
+    if (e.key === "Tab" && !e.shiftKey && !panel.hidden) { e.preventDefault(); close.focus(); }
+  });
+  close.addEventListener("keydown", function (e) {
+    if (e.key === "Tab" && e.shiftKey && !panel.hidden) { e.preventDefault(); launcher.focus(); }
+  });
 
   function attach() { document.body.appendChild(host); }
   if (document.body) attach(); else document.addEventListener("DOMContentLoaded", attach);

@@ -161,6 +161,15 @@ def test_every_outline_is_a_checked_colour(palette: str) -> None:
             "Ask, the widget button, a hovered button's border",
             id="accent",
         ),
+        pytest.param(
+            lambda p: [
+                colour
+                for part in (".cc-secondary", ".cc-back", ".cc-vote", ".cc-panel")
+                for colour in declared_colours(part, "border", p)
+            ],
+            "the borders of buttons and of the widget's panel (--cc-line)",
+            id="line",
+        ),
     ],
 )
 def test_focus_outlines_and_controls_have_3_to_1_contrast(
