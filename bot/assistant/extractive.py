@@ -8,9 +8,10 @@ writes the best few, each ending with its passage's marker (``… [2].``), group
 reading order. When the passages do not cover at least half of the question's terms, or only
 terms most of their sentences contain, or when no more than one of the question's own words is
 anywhere the viewer may read, it says plainly that it found nothing and cites nothing. A sentence
-must hold half of the question's words (with its headings), and one that opens by pointing back
-("It holds …") is quoted with the sentences before it (see
-:mod:`bot.assistant.extractive_precision`).
+must hold half of the question's words (with its headings), the best one more than half unless
+its heading names one; one that opens by pointing back ("It holds …") is quoted with the
+sentences before it, and one after a quoted sentence that points back to it and holds a question
+word continues it (see :mod:`bot.assistant.extractive_precision`).
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
 table as a whole gets the table's first records as a list instead; sentences follow a named
@@ -28,10 +29,10 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
+from bot.assistant import extractive_precision as precision
 from bot.assistant.cited_lines import CODE_SPAN, joiner, with_marker
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key, written
 from bot.assistant.extractive_missing import asks_what_is_missing
-from bot.assistant.extractive_precision import counted_words, covers_enough, places, read_with
 from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
     RecordPick,
@@ -150,7 +151,7 @@ def choose_sentences(
     wanted = frozenset(term_key(t) for t in question_terms)
     if not wanted or not candidates:
         return []
-    if not _found(wanted, candidates):
+    if not precision.found(wanted, candidates):
         return []
     extra = frozenset(stem(t) for t in context_terms) - wanted
     total = len(candidates)
@@ -197,24 +198,33 @@ def choose_sentences(
     # headings) is about something else, however well it scores ("update the environment" for
     # "How do I update the index when a document changes?"); a word no passage holds ("returns"
     # where they say "answers") does not count against it: see
-    # bot.assistant.extractive_precision. One that points back is read
+    # bot.assistant.extractive_precision (nor words its passage holds elsewhere, unless its
+    # headings frame it: precision.leaves_out). One that points back is read
     # with the sentences it points back to (read_with), so it holds their words too; one that
     # opens a passage pointing back (to another passage) is never quoted.
-    counted = counted_words(wanted, frozenset().union(*(_held(c) for c in candidates)))
-    place = places(candidates)
-    groups = [read_with(i, candidates, _text, place) for i in range(total)]
+    counted = precision.counted_words(wanted, frozenset().union(*(_held(c) for c in candidates)))
+    place = precision.places(candidates)
+    groups = [precision.read_with(i, candidates, _text, place) for i in range(total)]
+    passage_words = precision.passage_words(candidates)
 
-    def enough(i: int, borrowed: frozenset[str] = frozenset()) -> bool:
+    def enough(i: int, borrowed: frozenset[str] = frozenset(), leading: bool = False) -> bool:
         group = groups[i]
         if group is None:
             return False
-        held = frozenset().union(*(_held(candidates[j]) for j in group))
-        return covers_enough(held | borrowed | given, counted)
+        c, held = candidates[i], frozenset().union(*(_held(candidates[j]) for j in group))
+        framing = c.context | borrowed | given  # its headings, and what comes before it
+        if leading:
+            return precision.can_lead(held | framing, counted, framing, weight)
+        return precision.covers_enough(held | framing, counted, passage_words[c.rank], framing)
 
     first = [score(c) if enough(i) else 0.0 for i, c in enumerate(candidates)]
-    if max(first) <= 0:
+    # The best sentence must hold most of the question's words, or be under a heading that
+    # names one: precision.can_lead.
+    leads = [i for i in range(total) if first[i] > 0 and enough(i, leading=True)]
+    if not leads:
         return []
-    lead = candidates[first.index(max(first))]
+    top = max(leads, key=first.__getitem__)
+    lead = candidates[top]
     # The section that encloses the best sentence's section says what applies to it too:
     # "Install" gives the steps that "Install > Linux" only adds to, so its sentences count the
     # words of the headings below them ("linux") as inherited.
@@ -224,8 +234,8 @@ def choose_sentences(
         else first[i]
         for i, c in enumerate(candidates)
     ]
-    order = sorted((i for i in range(total) if scores[i] > 0), key=lambda i: -scores[i])
-    floor = 0.5 * scores[order[0]]
+    order = sorted((i for i in range(total) if scores[i] > 0), key=lambda i: (i != top, -scores[i]))
+    floor = 0.5 * scores[top]
     # A sentence under a heading that names question words must be under one that names every
     # question word the best sentence's heading names: "connect citecast to Discord?" must not
     # borrow the section "connect citecast to Slack?", however many words the two share. A
@@ -248,6 +258,9 @@ def choose_sentences(
         new = [j for j in groups[i] or () if j not in chosen]
         if len(chosen) + len(new) <= limit:
             chosen.extend(new)
+    # A sentence that points back to a quoted one and holds a question word continues it.
+    more = precision.continuations(chosen, candidates, groups, place, lambda c: counted & c.terms)
+    chosen.extend(more[: max(0, limit - len(chosen))])
     # Lead with the passage of the best sentence; keep reading order inside each passage.
     best: dict[int, float] = {}
     for i in chosen:
@@ -264,19 +277,6 @@ def _text(candidate: _Candidate) -> str:
 def _held(candidate: _Candidate) -> frozenset[str]:
     """The words a sentence holds, itself or in its section headings."""
     return candidate.terms | candidate.topic | candidate.context
-
-
-def _found(wanted: frozenset[str], candidates: Sequence[_Candidate]) -> bool:
-    """Whether the sentences (or their headings) contain at least half the question's words,
-    one of them specific: a word most of the sentences contain ("citecast" in "What does
-    citecast cost?") says nothing about what else the question asks, unless it is all it asks."""
-    headings = frozenset().union(*(c.context for c in candidates))
-    covered = [t for t in wanted if t in headings or any(t in c.terms for c in candidates)]
-    if len(covered) * 2 < len(wanted):
-        return False
-    if len(covered) == len(wanted):
-        return True
-    return any(2 * sum(t in c.terms for c in candidates) <= len(candidates) for t in covered)
 
 
 def _subject(sentence: str) -> str:
@@ -377,7 +377,7 @@ class ExtractiveBackend:
             top_k = turn.toolbox.top_k
             passages = merge_passages(own, found_together, alone, top_k)
             records = await pick_records(turn, question, terms, records_limit)
-            if records.records or _found(own, sentence_candidates(passages)):
+            if records.records or precision.found(own, sentence_candidates(passages)):
                 context = [t for t in query_terms(earlier) if stem(t) not in own]
                 return _Evidence(terms, answer_terms(question), context, passages, records)
         terms = query_terms(together)

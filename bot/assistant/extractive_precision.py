@@ -1,6 +1,6 @@
 """Which scored sentences the built-in answerer may quote: enough of the question, whole sense.
 
-Two rules keep an answer from stitching unrelated sentences together:
+Three rules keep an answer from stitching unrelated sentences together:
 
 - A sentence, with its section headings, must hold at least half of the question's words that
   the passages hold (the rule the passages as a whole and a record's values already meet, of
@@ -9,16 +9,25 @@ Two rules keep an answer from stitching unrelated sentences together:
   Greetings, the verbs that only carry a question (see
   :mod:`bot.assistant.extractive_missing`), the cuts of a Chinese or Japanese run (which are no
   words) and words no passage holds ("returns" where the documents say "answers") are not
-  counted.
+  counted. A sentence that holds only half of them, while its own passage holds the others in
+  other sentences, is about another thing of that passage (:func:`leaves_out`): "When does
+  the office open?" is not answered by "The parking garage opens at 6" beside "The office is
+  at 12 Harbour Street", nor by that address.
+- The best sentence, the one an answer is built around, must hold more than half of them,
+  each weighed by how rare it is, unless a heading over it names one (:func:`can_lead`):
+  half is enough for the sentences that follow it, not for the answer itself.
 - A sentence that opens by pointing back ("It …", "This …", "They …", "Clicking it …", "Your
   manager approves it …") is read with the sentences before it in its passage, or not at all:
   "Your manager approves it within three working days" says nothing without the request that
-  "it" is.
+  "it" is. A sentence that points back to a quoted one and holds a question word itself
+  continues it (:func:`continuations`): "A document without any of these is public" after
+  the ways to give a document an audience.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
@@ -34,6 +43,9 @@ _NOT_COUNTED = frozenset(stem(w) for w in COURTESY | LIGHT_VERBS)
 _POINTERS = frozenset(["it", "its", "they", "them", "their", "this", "these", "those"])
 _FIRST_POINTERS = frozenset({"that", "such"})
 _OPENING = 4
+# "any of these", "none of them", "each of those": wherever in a sentence, a pronoun after "of"
+# counts what an earlier sentence listed ("A document without any of these is public.").
+_OF_POINTER = re.compile(r"\bof (?:these|those|them)\b", re.IGNORECASE)
 # "This page explains …" points at the document itself, not back
 _DOCUMENT = frozenset(
     ["page", "guide", "handbook", "manual", "document", "section", "chapter", "faq"]
@@ -47,6 +59,13 @@ class _Sentence(Protocol):
     def position(self) -> int: ...
 
 
+class _Worded(_Sentence, Protocol):
+    @property
+    def terms(self) -> frozenset[str]: ...
+    @property
+    def context(self) -> frozenset[str]: ...
+
+
 def counted_words(wanted: frozenset[str], found: frozenset[str]) -> frozenset[str]:
     """The question's words (stemmed keys) that a sentence's coverage is measured against:
     those of ``wanted`` that the passages hold (``found``), but for greetings, verbs that only
@@ -54,14 +73,91 @@ def counted_words(wanted: frozenset[str], found: frozenset[str]) -> frozenset[st
     return frozenset(t for t in wanted & found if t not in _NOT_COUNTED and not has_cjk(t))
 
 
-def covers_enough(held: frozenset[str], counted: frozenset[str]) -> bool:
+def covers_enough(
+    held: frozenset[str],
+    counted: frozenset[str],
+    passage: frozenset[str] = frozenset(),
+    framing: frozenset[str] = frozenset(),
+) -> bool:
     """Whether a sentence that holds ``held`` (itself or in its headings) holds at least half
-    of the ``counted`` question words (:func:`counted_words`); with none counted, it does."""
-    return 2 * len(held & counted) >= len(counted)
+    of the ``counted`` question words (:func:`counted_words`); with none counted, it does. With
+    the words of its passage's sentences (``passage``) and of what frames it (``framing``: its
+    headings, the record lines before it), one that holds only half must not leave out words
+    the passage holds in other sentences (:func:`leaves_out`)."""
+    enough = 2 * len(held & counted) >= len(counted)
+    return enough and not leaves_out(held, counted, passage, framing)
+
+
+def can_lead(
+    held: frozenset[str],
+    counted: frozenset[str],
+    framing: frozenset[str],
+    weight: Mapping[str, float],
+) -> bool:
+    """Whether a sentence that holds ``held`` (with its headings and what it is read with) may
+    be the one an answer is built around: it holds more than half of the ``counted`` question
+    words, each weighed by how rare it is (``weight``), or is framed by one (its heading or a
+    record line before it holds one: ``framing``). Half is enough for the sentences that follow
+    it, not for the answer itself: "When does the office open?" is not answered by "The parking
+    garage opens at 6", while "Where is the walrus documented?" is by the one sentence naming
+    the walrus, and "What time do backups run?" by "Back up the store every night" under
+    "Backups"."""
+    if not counted or framing & counted:
+        return True
+    return 2 * sum(weight.get(t, 0.0) for t in held & counted) > sum(
+        weight.get(t, 0.0) for t in counted
+    )
+
+
+def found(wanted: frozenset[str], candidates: Sequence[_Worded]) -> bool:
+    """Whether the sentences (or their headings) contain at least half the question's words,
+    one of them specific: a word most of the sentences contain ("citecast" in "What does
+    citecast cost?") says nothing about what else the question asks, unless it is all it asks."""
+    headings = frozenset().union(*(c.context for c in candidates))
+    covered = [t for t in wanted if t in headings or any(t in c.terms for c in candidates)]
+    if len(covered) * 2 < len(wanted):
+        return False
+    if len(covered) == len(wanted):
+        return True
+    return any(2 * sum(t in c.terms for c in candidates) <= len(candidates) for t in covered)
+
+
+def leaves_out(
+    held: frozenset[str],
+    counted: frozenset[str],
+    passage: frozenset[str],
+    framing: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether a sentence that holds ``held`` (itself, its headings and what it is read with)
+    holds only half of the ``counted`` question words while the other sentences of its passage
+    (their words: ``passage``) hold every word it lacks. A two-word question ("office",
+    "open") matches one word of such a sentence in another sense: the passage names the
+    office in one sentence and says that a garage "opens" in the next.
+
+    A sentence framed by a question word (its heading, or a record line before it, holds one:
+    ``framing``) is about that word, as every sentence under the heading is: "Back up the store
+    every night" under "Backups" answers "What time do backups run?" though "while citecast
+    runs" is in the next sentence."""
+    kept = held & counted
+    lacking = counted - kept
+    if framing & counted or 2 * len(kept) != len(counted):
+        return False
+    return bool(lacking) and lacking <= passage
+
+
+def passage_words(candidates: Iterable[_Worded]) -> dict[int, frozenset[str]]:
+    """The words of each passage's sentences, by passage rank."""
+    by_rank: dict[int, frozenset[str]] = {}
+    for c in candidates:
+        by_rank[c.rank] = by_rank.get(c.rank, frozenset()) | c.terms
+    return by_rank
 
 
 def points_back(sentence: str) -> bool:
-    """Whether ``sentence`` opens with a word that refers to an earlier sentence."""
+    """Whether ``sentence`` opens with a word that refers to an earlier sentence, or counts
+    what one listed ("any of these")."""
+    if _OF_POINTER.search(sentence):
+        return True
     opening = [w.lower() for w in words(sentence)[: _OPENING + 1]]
     for i, word in enumerate(opening[:_OPENING]):
         pointer = word in _POINTERS or (i == 0 and word in _FIRST_POINTERS)
@@ -95,3 +191,31 @@ def read_with(
             return None
         group.insert(0, before)
     return group
+
+
+def continuations(
+    chosen: Iterable[int],
+    candidates: Sequence[_C],
+    groups: Sequence[list[int] | None],
+    place: dict[tuple[int, int], int],
+    question_words: Callable[[_C], frozenset[str]],
+) -> list[int]:
+    """The sentences after the ``chosen`` ones that continue them, each in its passage's
+    reading order: a sentence points back to the one before it (its ``groups`` entry, see
+    :func:`read_with`, holds it) and holds a question word itself ("A document without any of
+    these is public." after the ways to give a document an audience, asked how to restrict
+    one). A chain continues ("It …", then "They …") while each holds a question word."""
+    taken = set(chosen)
+    following: list[int] = []
+    for start in sorted(taken, key=lambda i: (candidates[i].rank, candidates[i].position)):
+        last = start
+        after = place.get((candidates[last].rank, candidates[last].position + 1))
+        while after is not None and after not in taken:
+            group = groups[after]
+            if group is None or last not in group or not question_words(candidates[after]):
+                break
+            taken.add(after)
+            following.append(after)
+            last = after
+            after = place.get((candidates[last].rank, candidates[last].position + 1))
+    return following

@@ -10,7 +10,16 @@ verb or noun ends on one stem:
   it, so "use" stays apart from "us", "hope" from "hop", "note" from "not"), or has no vowel
   followed by a consonant before it ("blue", "see");
 - "-ed" and "-ing" undo the doubled consonant ("running": "run", "planned": "plan") or, after a
-  short stem, put the "e" back ("using": "use", "hoping": "hope", "stored": "store").
+  short stem, put the "e" back ("using": "use", "hoping": "hope", "stored": "store"), as they
+  do after a stem of no syllable that ends in "u" ("queued", "queuing": "queue"; "glued": "glue");
+- "-eed" is "-ee" + "d" after a syllable ("agreed": "agree"), a word of its own after none
+  ("need", "speed", "feed"), as in Porter's algorithm.
+
+Latin singulars in "-us" keep their "s" ("status", "focus", "bonus" meet "statuses",
+"focuses", "bonuses"); the plural of an acronym ("CPUs", "SKUs") and a few "-u" nouns ("menus")
+lose it. Singulars that end like a plural ("news", "alias", "lens", "bus"), the plurals of short
+ones ("buses", "gases"), "goes" and "embed" (which "embedded" shows is no "-ed" form) are listed:
+no rule of this size tells "buses" (bus + es) from "fuses" (fuse + s).
 
 A possessive ("document's", "document’s", "users'") is its word. Words that are not English
 (numbers, CJK terms) have no such ending and come back as they are.
@@ -36,8 +45,28 @@ _SHORT = re.compile(r"[^aeiouy]*[aeiouy][^aeiouwxy]")
 # Consonants doubled before "-ed"/"-ing" ("stopped"); not "ll", "ss", "zz" or "ff", which the
 # word itself ends in ("installed", "passed", "staffed").
 _DOUBLED = ("bb", "dd", "gg", "mm", "nn", "pp", "rr", "tt")
-# Ends like a plural, but is not one (Porter2 keeps it too).
-_INVARIANT = frozenset({"news"})
+# Ends like a plural or an "-ed" form, but is not one: "news" (Porter2 keeps it too), singulars
+# in "-s" whose plural drops the "e" of "-es" ("aliases": "alias", like "boxes": "box"), and
+# verbs in "-ed" ("embedded": "embed").
+_INVARIANT = frozenset(
+    {"news", "alias", "bias", "atlas", "canvas", "gas", "lens", "bus", "plus", "yes", "chaos"}
+    | {"embed", "imbed"}
+)
+# The "-es" plurals of a short word, which read as a short word's "-e" plural ("fuses": "fuse"),
+# and "goes" ("toes" is "toe").
+_IRREGULAR = {
+    "buses": "bus",
+    "busses": "bus",
+    "gases": "gas",
+    "pluses": "plus",
+    "goes": "go",
+    "does": "do",
+}
+# A Latin singular in "-us" after a syllable keeps its "s" ("status", "focus", "campus"); these
+# are plurals of "-u" nouns. An acronym's plural has no vowel before its "us" ("cpus", "skus").
+_U_PLURALS = frozenset({"menus", "gurus", "emus", "haikus", "tutus", "tofus", "sudokus"})
+# "-eed" after a syllable is "-ee" + "d" ("agreed"), except in these words (Porter2's list).
+_EED_WORDS = frozenset({"proceed", "exceed", "succeed"})
 
 
 def strip_possessive(word: str) -> str:
@@ -50,6 +79,11 @@ def _is_short(base: str) -> bool:
     return _SHORT.fullmatch(base) is not None
 
 
+def _latin_us(word: str) -> bool:
+    """Whether ``word`` is a singular in "-us" after a syllable ("status", "focus", "various")."""
+    return word.endswith("us") and _VOWEL.search(word[:-2]) is not None and word not in _U_PLURALS
+
+
 def _unsuffixed(word: str) -> str:
     """``word`` without "-ed"/"-ing" (and their "-ly"), repaired as Porter does, or as it is."""
     for suffix in _INFLECTIONS:
@@ -57,10 +91,14 @@ def _unsuffixed(word: str) -> str:
             continue
         base = word[: -len(suffix)]
         if suffix.startswith("e") and base.endswith("e"):
-            # "speed", "need", "proceed" are words, not "spe" + "ed"
-            return word
+            # "agreed" is "agree" + "d"; "speed", "need", "proceed" are words, not "spe" + "ed"
+            if word in _EED_WORDS or not _SYLLABLE.search(base[:-1]):
+                return word
+            return base + "e"
         if len(base) > 3 and base.endswith(_DOUBLED):
             return base[:-1]
+        if base.endswith("u") and len(base) > 1 and not _SYLLABLE.search(base):
+            return base + "e"  # "queued", "glued", "sued": the "e" of "queue", "glue", "sue"
         if (len(base) > 2 and _VOWEL.search(base)) or (len(base) == 2 and _is_short(base)):
             return base + "e" if _is_short(base) else base
         return word
@@ -76,13 +114,17 @@ def stem(word: str) -> str:
     word = strip_possessive(word)
     if word in _INVARIANT:
         return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     for ending in _NOUN_ENDINGS:
         if len(word) > len(ending) + 2 and word.endswith(ending):
             return word[: -len(ending)]
     if len(word) > 5 and word.endswith(("ies", "ied")):
         return word[:-3] + "y"  # "applies", "applied": "apply"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not _latin_us(word):
         word = word[:-1]  # "boxes" is "boxe" here, and "box" below
+        if word in _INVARIANT:
+            return word  # "embeds"
     word = _unsuffixed(word)
     if len(word) > 2 and word.endswith("e"):
         base = word[:-1]

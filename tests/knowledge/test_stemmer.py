@@ -43,6 +43,26 @@ from bot.knowledge.terms import query_terms, stem
         ("see", "sees", "seeing"),
         ("blue", "blues"),
         ("value", "values", "valued"),
+        # "-eed" after a syllable is "-ee" + "d"; a stem of no syllable keeps its "ue"
+        ("agree", "agrees", "agreed", "agreeing"),
+        ("guarantee", "guarantees", "guaranteed"),
+        ("proceed", "proceeds", "proceeding"),
+        ("queue", "queues", "queued", "queuing", "queueing"),
+        ("glue", "glues", "glued"),
+        # Latin singulars in "-us" keep their "s"; an acronym's or a "-u" noun's plural does not
+        ("status", "statuses", "status'"),
+        ("focus", "focuses", "focused"),
+        ("bonus", "bonuses"),
+        ("cpu", "cpus"),
+        ("sku", "skus"),
+        ("menu", "menus"),
+        # listed: singulars that end like a plural, short "-es" plurals, "goes", "embed"
+        ("bus", "buses", "busses", "bus's"),
+        ("gas", "gases"),
+        ("alias", "aliases"),
+        ("lens", "lenses"),
+        ("go", "goes"),
+        ("embed", "embeds", "embedded", "embedding"),
     ],
 )
 def test_the_forms_of_a_word_share_one_stem(forms: tuple[str, ...]) -> None:
@@ -64,6 +84,14 @@ def test_the_forms_of_a_word_share_one_stem(forms: tuple[str, ...]) -> None:
         ("care", "car"),
         ("stare", "starred"),
         ("plan", "plane"),
+        ("bus", "bu"),
+        ("buses", "fuses"),
+        ("is", "i"),
+        ("status", "statue"),
+        ("need", "ne"),
+        ("speed", "sped"),
+        ("feed", "fee"),
+        ("goes", "toes"),
     ],
 )
 def test_different_words_keep_different_stems(one: str, other: str) -> None:
