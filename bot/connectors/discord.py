@@ -9,7 +9,9 @@ sources and files, and long answers continue in follow-up messages (see ``discor
 Nothing it sends can ping: ``allowed_mentions`` is none on the client and on every call.
 
 Each message is claimed once in the store (``discord-message``), so a redelivered event is never
-answered twice; each answer is stored as a turn, ``failed`` with a short apology to the user if
+answered twice, and kept there from its claim until its handling is over: one a crash or a
+shutdown cut short is answered when the bot next connects (see ``discord_unanswered``); each
+answer is stored as a turn, ``failed`` with a short apology to the user if
 anything goes wrong (see ``discord_answer``). Every message posted for a turn (answer parts,
 the apology) is recorded with its conversation, so a follow-up to any of them stays in that
 conversation however long it grows (see ``discord_history``). The bot ignores itself and every
@@ -20,6 +22,8 @@ and logs one line; a channel that refuses it anyway, or is deleted meanwhile, ge
 nor does an answer someone deleted while it was being written. A question deleted while being
 answered takes the bot's replies and notices with it, even one being sent. An edited question
 is answered again in the bot's own messages, also after a restart (see ``discord_edits``).
+Which ``discord.summon_roles`` count is read from the live guild cache for each message, and the
+operator is told when one starts or stops counting (see ``discord_summon``).
 """
 
 from __future__ import annotations
@@ -45,13 +49,14 @@ from bot.connectors.discord_http import (
     unreachable,
     wait_started,
 )
+from bot.connectors.discord_summon import SummonRoleWatch
 from bot.connectors.discord_triggers import (
     Trigger,
     resolve_channel,
     trigger_of,
-    unheld_summon_roles,
     written_by_a_person,
 )
+from bot.connectors.discord_unanswered import LeftOver, UnansweredQuestions, fetch_question
 from renderers.base import capabilities_for
 
 if TYPE_CHECKING:
@@ -91,7 +96,14 @@ class DiscordConnector:
         self._withdrawn: set[int] = set()
         # the questions taken up, followed through their edits (saved: also after a restart)
         self._asked = AskedQuestions(store=services.store)
-        self._answerer = QuestionAnswerer(services, lambda: self.client, self._withdrawn)
+        self._answerer = QuestionAnswerer(
+            services, lambda: self.client, self._withdrawn, on_progress=self._asked.save
+        )
+        # the questions claimed and not yet handled, kept in the store: a crash or a restart
+        # mid-answer leaves them there, and the next start answers them
+        self._unanswered = UnansweredQuestions(services.store)
+        self._recovering: asyncio.Task[None] | None = None
+        self._summon_roles = SummonRoleWatch(self.settings.summon_roles)
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
         self.on_handled: Callable[[int], None] | None = None
@@ -134,7 +146,7 @@ class DiscordConnector:
     def _launch(self) -> tuple[discord.Client, asyncio.Task[None]]:
         """A new client, logging in and connecting in the background."""
         handlers = (self._on_ready, self._on_message, self._on_connect, self._on_delete)
-        client = build_client(self.settings, *handlers, self._on_edit)
+        client = build_client(self.settings, *handlers, self._on_edit, self._on_roles)
         self.client = client
         self._task = asyncio.create_task(client.start(self.settings.token), name="discord")
         return client, self._task
@@ -143,10 +155,16 @@ class DiscordConnector:
         """Let answers in flight finish (up to ``grace`` seconds), then close the client."""
         if self._retrying is not None:
             self._retrying.cancel()
-        if self._in_flight:
-            _, pending = await asyncio.wait(set(self._in_flight), timeout=grace)
+        running = set(self._in_flight)
+        if self._recovering is not None and not self._recovering.done():
+            running.add(self._recovering)
+        if running:
+            _, pending = await asyncio.wait(running, timeout=grace)
             for task in pending:
                 task.cancel()
+            # their clean-up (the turn marked failed, the replies so far saved) is over
+            # before the client closes, so the next start finds the question as it was left
+            await asyncio.gather(*pending, return_exceptions=True)
         if self.client is not None:
             await self.client.close()
         if self._task is not None:
@@ -163,15 +181,16 @@ class DiscordConnector:
     async def _on_ready(self) -> None:
         user = self.client.user if self.client else None
         log.info("discord: connected as %s", user)
-        guilds = self.client.guilds if self.client else []
-        unheld = unheld_summon_roles(guilds, self.settings.summon_roles)
-        if unheld:
-            log.warning(
-                "discord: discord.summon_roles %s: the bot holds no such role in its servers, "
-                "so mentions of it are not answered",
-                ", ".join(str(role_id) for role_id in unheld),
+        await self._on_roles()
+        if self._recovering is None:  # once per start: on_ready comes again after a reconnect
+            self._recovering = asyncio.create_task(
+                self._answer_left_over(), name="discord-left-over"
             )
         self.ready.set()
+
+    async def _on_roles(self) -> None:
+        """Tell the operator when a listed summon role starts or stops counting."""
+        self._summon_roles.check(self.client.guilds if self.client else [])
 
     async def _on_message(self, message: discord.Message) -> None:
         await self._handle(message.id, self._take_up(message))
@@ -201,7 +220,7 @@ class DiscordConnector:
             return
         if not self.services.store.claim_once("discord-message", str(message.id)):
             return
-        await self._answer_latest(message, trigger, self._asked.add(message.id))
+        await self._answer_new(message, trigger, self._asked.add(message.id))
 
     async def _follow_edit(self, message: discord.Message) -> None:
         """Answer an edited question again (in place), or one the edit made a question."""
@@ -217,7 +236,7 @@ class DiscordConnector:
             return  # no question for the bot (any more): an earlier answer stays as it is
         if asked is None:
             if self.services.store.claim_once("discord-message", str(message.id)):
-                await self._answer_latest(message, trigger, self._asked.add(message.id))
+                await self._answer_new(message, trigger, self._asked.add(message.id))
                 return
             asked = await self._asked.recall(message, self.settings)  # answered before a restart
             if asked is None:  # by messages the bot does not know of
@@ -230,6 +249,37 @@ class DiscordConnector:
         if asked.busy:
             return  # the answer being written stops at its next step and takes this edit up
         await self._answer_latest(message, trigger, asked)
+
+    async def _answer_new(self, message: discord.Message, trigger: Trigger, asked: Asked) -> None:
+        """Answer a question just claimed, keeping it in the store until that is over: a crash
+        or a shutdown that cuts the answer short leaves it for the next start."""
+        self._unanswered.keep(message)
+        try:
+            await self._answer_latest(message, trigger, asked)
+        except Exception:
+            self._unanswered.done(message.id)  # a failure that would only repeat
+            raise
+        self._unanswered.done(message.id)
+
+    async def _answer_left_over(self) -> None:
+        """Answer the questions an earlier run claimed and never finished, one at a time."""
+        for left in self._unanswered.left_over():
+            await self._handle(left.message_id, self._answer_again(left))
+
+    async def _answer_again(self, left: LeftOver) -> None:
+        client = self.client
+        message = None if client is None else await fetch_question(client, left)
+        if message is None:
+            self._unanswered.done(left.message_id)
+            return
+        trigger = await self.trigger(message)  # as it reads now: it may have been edited
+        if trigger is None:
+            self._unanswered.done(left.message_id)
+            return
+        log.info("discord: answering %s, left unanswered by a restart", message.id)
+        # what a shutdown cut short was saved with its replies: the answer goes into them
+        asked = await self._asked.recall(message, self.settings) or self._asked.add(message.id)
+        await self._answer_new(message, trigger, asked)
 
     async def _answer_latest(
         self, message: discord.Message, trigger: Trigger, asked: Asked

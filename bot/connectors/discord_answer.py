@@ -60,7 +60,10 @@ class QuestionAnswerer:
 
     ``client`` returns the connector's current discord.py client (a new one after a
     reconnect from scratch); ``withdrawn`` holds the ids of questions deleted while being
-    answered (the connector adds them and cancels the answering task).
+    answered (the connector adds them and cancels the answering task). ``on_progress`` is
+    called with a followed question (``Asked``) each time its answer posts a new message, so
+    that what was posted is known (saved) before the answer is over: a crash then leaves the
+    next start the replies to finish instead of a stray half answer.
     """
 
     def __init__(
@@ -68,11 +71,13 @@ class QuestionAnswerer:
         services: Services,
         client: Callable[[], discord.Client | None],
         withdrawn: Container[int],
+        on_progress: Callable[[int, Asked], None] | None = None,
     ) -> None:
         self.services = services
         self.settings = services.settings.discord
         self._client = client
         self._withdrawn = withdrawn
+        self._on_progress = on_progress
 
     async def audience_for(self, message: discord.Message) -> frozenset[str]:
         """The audience groups of whoever can read the answer to ``message``."""
@@ -142,6 +147,12 @@ class QuestionAnswerer:
             posted.append(sent)
             remember_posted(store, message.channel.id, conversation, sent)
 
+        def part_posted(sent: discord.Message) -> None:
+            remember(sent)
+            if asked is not None and reply is not None and self._on_progress is not None:
+                asked.replies = list(reply.posted)
+                self._on_progress(message.id, asked)
+
         # as on every channel, the assistant reads at most web.max_question_chars of a question
         limit = self.services.settings.web.max_question_chars
         question, cut = fit_question(question, limit)  # when cut, the asker is told
@@ -157,7 +168,7 @@ class QuestionAnswerer:
                 message,
                 settings,
                 context,
-                on_posted=remember,
+                on_posted=part_posted,
                 reuse=earlier,
                 file_budget=message_file_budget(upload_limit(message)),
             )

@@ -183,6 +183,7 @@ def build_client(
     on_connect: Callable[[], Coroutine[Any, Any, None]] | None = None,
     on_delete: Callable[[set[int]], Coroutine[Any, Any, None]] | None = None,
     on_edit: Callable[[discord.Message], Coroutine[Any, Any, None]] | None = None,
+    on_roles: Callable[[], Coroutine[Any, Any, None]] | None = None,
 ) -> discord.Client:
     """A ``discord.Client`` with our intents, handlers and (when configured) redirected URLs.
 
@@ -191,6 +192,8 @@ def build_client(
     ``on_delete`` gets the ids of deleted messages (one, or a bulk delete's), cached or not.
     ``on_edit`` gets every edited message as it is now, cached or not (the client keeps no
     message cache, so ``on_message_edit`` would never fire); see :func:`tolerate_partial_updates`.
+    ``on_roles`` runs after a role is created, updated or deleted, after the bot's own member
+    changes (a role given or taken) and after it joins or leaves a server.
 
     ``allowed_mentions`` is ``none()`` client-wide as well as on every send, so even a message
     built outside the connector's send path cannot ping anyone.
@@ -239,9 +242,28 @@ def build_client(
             await edited(event.message)
 
         client.event(_named("on_raw_message_edit", edit))
+    if on_roles is not None:
+        changed = on_roles
+
+        async def roles(*_: object) -> None:
+            await changed()
+
+        for name in ROLE_EVENTS:
+            client.event(_named(name, roles))
     tolerate_partial_updates(client)
     return client
 
+
+# the events after which the roles the bot holds may have changed (the Guilds intent has them;
+# the bot's own member update comes without the privileged Members intent)
+ROLE_EVENTS = (
+    "on_guild_role_create",
+    "on_guild_role_update",
+    "on_guild_role_delete",
+    "on_member_update",
+    "on_guild_join",
+    "on_guild_remove",
+)
 
 # the fields discord.py's Message needs; Discord may leave them out of a MESSAGE_UPDATE that
 # only adds link previews ({id, channel_id, guild_id, embeds})

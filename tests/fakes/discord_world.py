@@ -116,11 +116,13 @@ class DiscordWorld:
         *,
         permissions: int = 0,
         tags: dict[str, str | None] | None = None,
+        role_id: int | None = None,
     ) -> int:
         """A role; ``tags`` as Discord sends them make it managed (``bot_id``: a bot's own
         role, ``integration_id``: an integration's, ``premium_subscriber: None``: the booster
-        role, whose flag is the key's presence with a null value)."""
-        rid = self.snowflake()
+        role, whose flag is the key's presence with a null value). ``role_id``: an id taken
+        earlier with :meth:`snowflake` (a role created after the bot connected)."""
+        rid = role_id or self.snowflake()
         role = self._role(rid, name, permissions)
         if tags is not None:
             role["managed"] = True
