@@ -25,7 +25,6 @@ from dataclasses import replace
 from typing import Any
 
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.response import BoltResponse
@@ -41,6 +40,7 @@ from bot.connectors.render_context import context_for
 from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import (
+    QUESTION_GONE,
     Sleep,
     UndeliverableError,
     build_web_client,
@@ -50,6 +50,7 @@ from bot.connectors.slack_client import (
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
 from bot.connectors.slack_events import SlackQuestion, question_from_event
 from bot.connectors.slack_history import thread_history
+from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
@@ -112,7 +113,7 @@ class SlackConnector:
         self.outbox = SlackOutbox(services.store, self.poster, settings)
         self._outbox_task: asyncio.Task[None] | None = None
         self.audiences = SlackAudiences(self.client, settings)
-        self._http = AsyncSlackRequestHandler(self.app)
+        self._http = SlackHttpDoor(self.app)
         self._socket: AsyncSocketModeHandler | None = None
         self._connecting: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -289,6 +290,7 @@ class SlackConnector:
             bot_user_id=self._bot_user_id,
             bot_id=self._bot_id,
             limit=self.settings.history_turns,
+            question_chars=self.services.settings.web.max_question_chars,
         )
         conversation = f"slack:{question.team_id}:{question.channel}:{question.thread_ts}"
         store = self.services.store
@@ -350,8 +352,10 @@ class SlackConnector:
             reply, _ = await presenter.run(events, feedback)
         except UndeliverableError as exc:
             # Slack's refusal says it all (an archived channel, a revoked token): one line,
-            # and an apology only where one can still arrive.
-            log.error("Slack answer in %s not delivered: %s", question.channel, exc)
+            # and an apology only where one can still arrive. A question its asker deleted
+            # needs nothing from the admin.
+            level = logging.WARNING if exc.code == QUESTION_GONE else logging.ERROR
+            log.log(level, "Slack answer in %s not delivered: %s", question.channel, exc)
             if not exc.conversation_closed:
                 await presenter.sink.fail()
             with contextlib.suppress(StoreError):

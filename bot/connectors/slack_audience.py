@@ -50,6 +50,7 @@ class SlackAudiences:
         self._kinds: dict[str, tuple[float, ChannelKind, bool]] = {}
         self._users: dict[str, tuple[float, dict[str, Any]]] = {}
         self._members: dict[str, tuple[float, frozenset[str]]] = {}
+        self._said_emailless = False
 
     async def channel_kind(
         self, channel: str, event_channel_type: str | None = None
@@ -73,7 +74,10 @@ class SlackAudiences:
             info = response.get("channel") or {}
         except SLACK_CALL_ERRORS as exc:
             log.warning(
-                "conversations.info %s failed (%s); treating as public", channel, error_code(exc)
+                "conversations.info %s failed (%s); treating it as a public channel: answers "
+                "there cite only public_audience sources",
+                channel,
+                _why(exc),
             )
             # a D channel is the asker's DM with the bot: only they read it
             return ("im" if channel.startswith("D") else "public"), False
@@ -155,10 +159,24 @@ class SlackAudiences:
         try:
             response = await self._client.users_info(user=user)
         except SLACK_CALL_ERRORS as exc:
-            log.warning("users.info %s failed (%s); %s", user, error_code(exc), consequence)
+            log.warning("users.info %s failed (%s); %s", user, _why(exc), consequence)
             return {}
         info = response.get("user")
         value: dict[str, Any] = info if isinstance(info, dict) else {}
+        emailless = value and not (value.get("profile") or {}).get("email")
+        if emailless and self._settings.audience_by_email_domain and not value.get("is_bot"):
+            # Slack leaves the email out, with ok, when the token lacks users:read.email:
+            # email-domain audiences would grant nothing without a word. Said once: people
+            # of another organisation (Slack Connect) may show none either.
+            level = logging.DEBUG if self._said_emailless else logging.WARNING
+            self._said_emailless = True
+            log.log(
+                level,
+                "users.info %s shows no email address (does the bot token have the "
+                "users:read.email scope? add it and reinstall the app); no email-based "
+                "groups for them",
+                user,
+            )
         self._users[user] = (now, value)
         return value
 
@@ -170,8 +188,23 @@ class SlackAudiences:
         try:
             response = await self._client.usergroups_users_list(usergroup=usergroup)
         except SLACK_CALL_ERRORS as exc:
-            log.warning("usergroups.users.list %s failed (%s)", usergroup, error_code(exc))
+            log.warning(
+                "usergroups.users.list %s failed (%s); its audience_by_usergroup groups are "
+                "not granted",
+                usergroup,
+                _why(exc),
+            )
             return frozenset()
         members = frozenset(str(u) for u in response.get("users") or [])
         self._members[usergroup] = (now, members)
         return members
+
+
+def _why(exc: BaseException) -> str:
+    """Slack's error code, with the scope to add when the token lacks one (``needed``)."""
+    code = error_code(exc)
+    response = getattr(exc, "response", None)
+    needed = response.get("needed") if code == "missing_scope" and response is not None else None
+    if isinstance(needed, str) and needed:
+        return f"{code}: the bot token lacks the {needed} scope; add it and reinstall the app"
+    return code

@@ -71,7 +71,12 @@ CLOSED_CONVERSATION: dict[str, str] = {
     "not_allowed_token_type": "this call needs another kind of token",
     "access_denied": "Slack denies access",
     "no_permission": "the bot has no permission for this",
+    "invalid_thread_ts": "the question was deleted before its answer was posted",
 }
+# The question was deleted (without replies) before its answer was posted. Slack refuses to
+# stream into its thread with this code and posts a plain reply outside any thread, into the
+# channel itself; SlackPoster withdraws such a reply and raises this code too.
+QUESTION_GONE = "invalid_thread_ts"
 # The message itself is refused: sending it again is refused again (an apology may still go).
 REFUSED_MESSAGE = frozenset(
     {

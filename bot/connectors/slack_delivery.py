@@ -6,7 +6,9 @@ question's thread in order. ``chat.update`` is limited to 4,000 characters of ``
 fallback text of an edited message is cut (the blocks carry the answer). Files are uploaded
 with ``files_upload_v2`` into the same thread when they exist and fit ``max_file_bytes``; a file
 that cannot be sent is logged and skipped, the citation still names it. A timeout or a
-connection lost mid-request surfaces as DeliveryUncertainError: the message may be posted.
+connection lost mid-request surfaces as DeliveryUncertainError: the message may be posted. A
+reply Slack posts outside its thread, because the question was deleted meanwhile, is deleted at
+once and surfaces as UndeliverableError (``invalid_thread_ts``): nothing more is posted there.
 
 In an assistant thread the asker sees a status (``slack.thinking_status``) until the bot replies
 there (Slack then removes it, or after two minutes). Where no reply can arrive now, the status is
@@ -27,6 +29,7 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.config import SlackSettings
 from bot.connectors.slack_client import (
+    QUESTION_GONE,
     SLACK_CALL_ERRORS,
     UndeliverableError,
     as_channel_error,
@@ -91,6 +94,12 @@ class SlackThread:
     team_id: str | None = None
     # an assistant thread (Agents & AI Apps), which shows the asker a status while we work
     assistant: bool = False
+
+
+def _unthreaded(response: AsyncSlackResponse) -> bool:
+    """True when Slack took a reply but not into a thread (its ``message`` has no thread_ts)."""
+    message = response.get("message")
+    return isinstance(message, dict) and not message.get("thread_ts")
 
 
 def feedback_block(turn_id: int) -> dict[str, Any]:
@@ -163,7 +172,53 @@ class SlackPoster:
             )
         except SLACK_CALL_ERRORS as exc:
             raise as_channel_error(exc, "chat.postMessage") from None
-        return str(response.get("ts") or "")
+        ts = str(response.get("ts") or "")
+        if thread_ts and _unthreaded(response) and await self._question_gone(channel, thread_ts):
+            await self._withdraw(channel, ts, thread_ts)
+        return ts
+
+    async def _question_gone(self, channel: str, thread_ts: str) -> bool:
+        """Whether the thread's first message is deleted (asked only when Slack's answer to
+        a reply names no thread, so an answer of another shape never costs a reply). When the
+        thread cannot be read, Slack's answer decides: the reply is withdrawn."""
+        try:
+            response = await self._client.conversations_replies(
+                channel=channel, ts=thread_ts, limit=1
+            )
+        except SLACK_CALL_ERRORS as exc:
+            log.info("conversations.replies %s/%s: %s", channel, thread_ts, error_code(exc))
+            return True
+        first = next(iter(response.get("messages") or []), None)
+        if not isinstance(first, dict):
+            return True
+        if first.get("ts") == thread_ts and first.get("subtype") != "tombstone":
+            log.warning(
+                "Slack's answer to a reply in %s/%s named no thread, but the question is "
+                "there; the reply is kept",
+                channel,
+                thread_ts,
+            )
+            return False
+        return True
+
+    async def _withdraw(self, channel: str, ts: str, thread_ts: str) -> None:
+        """Delete a reply Slack posted outside its thread, then raise UndeliverableError.
+
+        Slack does that with a reply to a message deleted (without replies) meanwhile: the
+        answer would stand in the channel itself, out of context, for everyone to read.
+        """
+        if not await self.delete(SlackThread(channel, thread_ts), ts):
+            log.error(
+                "an answer to a deleted question stands in %s outside any thread (ts %s); "
+                "delete it by hand",
+                channel,
+                ts,
+            )
+        raise UndeliverableError(
+            f"Slack chat.postMessage: the question {thread_ts} was deleted before its answer "
+            "was posted; the reply Slack put into the channel itself was withdrawn",
+            QUESTION_GONE,
+        )
 
     async def delivery_keys(
         self, thread: SlackThread, since: float | None = None

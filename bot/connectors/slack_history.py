@@ -19,6 +19,7 @@ from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.connectors.base import fit_question
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 from bot.connectors.slack_events import ANSWERED_SUBTYPES
 from bot.connectors.slack_text import question_text, unescape
@@ -44,8 +45,13 @@ def exchanges_from_messages(
     bot_user_id: str | None,
     bot_id: str | None,
     limit: int,
+    question_chars: int | None = None,
 ) -> tuple[Exchange, ...]:
-    """Pair the thread's questions with the bot's answers, oldest first."""
+    """Pair the thread's questions with the bot's answers, oldest first.
+
+    ``question_chars`` (``web.max_question_chars``) cuts each earlier question as it was cut
+    when it was answered: Slack takes 40,000 characters, the assistant read only that many.
+    """
     if limit <= 0:
         return ()
     before = float(current_ts)
@@ -75,6 +81,8 @@ def exchanges_from_messages(
         else:
             close()
             question, answer = question_text(text, bot_user_id), []
+            if question_chars is not None:
+                question = fit_question(question, question_chars)[0]
     close()
     return tuple(pairs[-limit:])
 
@@ -88,8 +96,10 @@ async def thread_history(
     bot_user_id: str | None,
     bot_id: str | None,
     limit: int,
+    question_chars: int | None = None,
 ) -> tuple[Exchange, ...]:
-    """The earlier exchanges of the thread ``thread_ts`` (empty for a new thread)."""
+    """The earlier exchanges of the thread ``thread_ts`` (empty for a new thread); each
+    question at most ``question_chars`` long, as when it was answered."""
     if limit <= 0 or thread_ts == current_ts:
         return ()
     try:
@@ -112,7 +122,12 @@ async def thread_history(
         )
         return ()
     return exchanges_from_messages(
-        messages, current_ts=current_ts, bot_user_id=bot_user_id, bot_id=bot_id, limit=limit
+        messages,
+        current_ts=current_ts,
+        bot_user_id=bot_user_id,
+        bot_id=bot_id,
+        limit=limit,
+        question_chars=question_chars,
     )
 
 

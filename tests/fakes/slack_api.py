@@ -17,6 +17,8 @@ after ``hang`` seconds (past the client's timeout), both before running the meth
 with ``processed=True`` (Slack took the call, only its answer was lost). ``close_stream_after =
 n`` closes a native stream after ``n`` accepted appends. The assistant status of each thread is
 kept (``status()``) and, as in Slack, removed when the bot posts or starts a stream there.
+``delete_message()`` deletes a person's message as Slack does (a reply to a question deleted
+without replies lands outside any thread).
 Socket Mode: ``apps.connections.open`` returns the server's ``ws://`` URL; the server sends
 ``hello`` on connect, ``send_envelope()`` pushes an ``events_api`` (or ``interactive``) envelope
 and ``wait_ack()`` returns the client's ack (tests/fakes/slack_socket.py).
@@ -104,6 +106,8 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
         self.responses: list[Json] = []
         self.streaming_error: str | None = None
         self.close_stream_after: int | None = None
+        # False: chat.postMessage's answer leaves thread_ts out of the message it echoes
+        self.echo_thread_ts = True
         self._failures: dict[str, list[Failure]] = {}
         self._last_ts = 0  # microseconds of the newest ts handed out
         self._file_ids = itertools.count(1)
@@ -219,6 +223,19 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
             message["thread_ts"] = thread_ts
         self.state.messages.setdefault(channel, []).append(message)
         return ts
+
+    def delete_message(self, channel: str, ts: str) -> None:
+        """A person deletes a message: with replies it stays as Slack's tombstone; without
+        them it is gone, and a reply to it no longer lands in a thread (see slack_threads)."""
+        messages = self.state.messages.setdefault(channel, [])
+        self.state.deleted.add((channel, ts))
+        for message in [m for m in messages if m["ts"] == ts]:
+            if any(m.get("thread_ts") == ts and m["ts"] != ts for m in messages):
+                message.update(
+                    subtype="tombstone", text="This message was deleted.", user="USLACKBOT"
+                )
+            else:
+                messages.remove(message)
 
     def fail(
         self,

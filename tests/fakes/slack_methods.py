@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import base64
 import itertools
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,10 +14,9 @@ from tests.fakes.slack_blocks import (
     TOO_MUCH_TEXT,
     validate_blocks,
 )
+from tests.fakes.slack_threads import cursor_for, cursor_ts, flag, parent_gone, since_oldest
 
 Json = dict[str, Any]
-# A message timestamp as Slack writes it: Unix seconds, optionally with a fraction ("1.5", "0").
-TS_PATTERN = re.compile(r"\d+(\.\d+)?")
 
 
 @dataclass
@@ -33,6 +30,8 @@ class FakeSlackState:
     uploads: dict[str, Json] = field(default_factory=dict)
     # The assistant status shown under each thread, keyed (channel, thread_ts); "" is none.
     statuses: dict[tuple[str, str], str] = field(default_factory=dict)
+    # Messages people deleted, (channel, ts): a reply to one left without replies has no thread.
+    deleted: set[tuple[str, str]] = field(default_factory=set)
 
 
 class SlackWebMethods:
@@ -46,6 +45,7 @@ class SlackWebMethods:
     bot_id: str
     streaming_error: str | None
     close_stream_after: int | None
+    echo_thread_ts: bool
     port: int
     _last_ts: int
     _file_ids: itertools.count[int]
@@ -108,16 +108,22 @@ class SlackWebMethods:
             "text": args.get("text") or "",
             "blocks": args.get("blocks") or [],
         }
-        if args.get("thread_ts"):
-            message["thread_ts"] = args["thread_ts"]
-            self._clear_status(str(args["channel"]), str(args["thread_ts"]))
+        thread_ts = str(args.get("thread_ts") or "")
+        if thread_ts and not self._parent_gone(str(args["channel"]), thread_ts):
+            message["thread_ts"] = thread_ts
+            self._clear_status(str(args["channel"]), thread_ts)
         metadata = args.get("metadata")
         if metadata is not None:
             if not isinstance(metadata, dict) or not metadata.get("event_type"):
                 return {"ok": False, "error": "invalid_metadata_format"}
             message["metadata"] = metadata
         self.state.messages.setdefault(args["channel"], []).append(message)
-        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
+        echoed = (
+            message
+            if self.echo_thread_ts
+            else {k: v for k, v in message.items() if k != "thread_ts"}
+        )
+        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": echoed}
 
     def _m_chat_postEphemeral(self, args: Json) -> Json:
         refused = self._check_message(args, MAX_MESSAGE_TEXT)
@@ -126,6 +132,10 @@ class SlackWebMethods:
         if not args.get("user"):
             return {"ok": False, "error": "user_not_in_channel"}
         return {"ok": True, "message_ts": self._next_ts()}
+
+    def _parent_gone(self, channel: str, thread_ts: str) -> bool:
+        messages = self.state.messages.get(channel, [])
+        return parent_gone(messages, self.state.deleted, channel, thread_ts)
 
     def _find(self, channel: str, ts: str) -> Json | None:
         for message in self.state.messages.get(channel, []):
@@ -179,6 +189,8 @@ class SlackWebMethods:
             return {"ok": False, "error": "channel_not_found"}
         if not args.get("thread_ts"):
             return {"ok": False, "error": "invalid_arguments"}
+        if self._parent_gone(str(channel), str(args["thread_ts"])):
+            return {"ok": False, "error": "invalid_thread_ts"}
         if not info["is_im"] and not (
             args.get("recipient_user_id") and args.get("recipient_team_id")
         ):
@@ -258,23 +270,23 @@ class SlackWebMethods:
             limit = min(1000, max(1, int(str(args.get("limit") or 1000))))
         except ValueError:
             return {"ok": False, "error": "invalid_limit"}
-        thread, refused = _since_oldest(thread, ts, args)
+        thread, refused = since_oldest(thread, ts, args)
         if refused:
             return refused
         start = 0
         if args.get("cursor"):
-            after = _cursor_ts(str(args["cursor"]))
+            after = cursor_ts(str(args["cursor"]))
             if after is None:
                 return {"ok": False, "error": "invalid_cursor"}
             start = next((i for i, m in enumerate(thread) if float(m["ts"]) >= after), len(thread))
         page = thread[start : start + limit]
         # Slack leaves message metadata out unless it is asked for
-        if not _flag(args.get("include_all_metadata")):
+        if not flag(args.get("include_all_metadata")):
             page = [{k: v for k, v in m.items() if k != "metadata"} for m in page]
         body: Json = {"ok": True, "messages": page, "has_more": start + limit < len(thread)}
         if body["has_more"]:
             next_ts = thread[start + limit]["ts"]
-            body["response_metadata"] = {"next_cursor": _cursor_for(next_ts)}
+            body["response_metadata"] = {"next_cursor": cursor_for(next_ts)}
         return body
 
     def _m_conversations_info(self, args: Json) -> Json:
@@ -344,45 +356,6 @@ class SlackWebMethods:
             upload.update(channel=channel, thread_ts=args.get("thread_ts"), title=item.get("title"))
             done.append({"id": item["id"], "name": upload["filename"], "title": item.get("title")})
         return {"ok": True, "files": done}
-
-
-def _flag(value: object) -> bool:
-    """A boolean argument as Slack reads it from a form or JSON body ("true", "1", true)."""
-    return str(value).lower() in ("1", "true")
-
-
-def _since_oldest(thread: list[Json], parent_ts: str, args: Json) -> tuple[list[Json], Json | None]:
-    """The thread from ``oldest`` on: replies after it (at it too when ``inclusive``); or
-    Slack's refusal of a malformed ``oldest``.
-
-    The parent stays first, as Slack is reported to keep it (its docs are silent), so a client
-    that relies on every message being newer than ``oldest`` fails here.
-    """
-    oldest = args.get("oldest")
-    if oldest is None or oldest == "":
-        return thread, None
-    if not TS_PATTERN.fullmatch(str(oldest)):
-        return thread, {"ok": False, "error": "invalid_ts_oldest"}
-    bound, inclusive = float(str(oldest)), _flag(args.get("inclusive"))
-    kept = [
-        m
-        for m in thread
-        if m["ts"] == parent_ts or float(m["ts"]) > bound or (inclusive and float(m["ts"]) == bound)
-    ]
-    return kept, None
-
-
-def _cursor_for(ts: str) -> str:
-    """An opaque cursor in Slack's form (base64 of ``next_ts:…``)."""
-    return base64.b64encode(f"next_ts:{ts}".encode()).decode()
-
-
-def _cursor_ts(cursor: str) -> float | None:
-    try:
-        decoded = base64.b64decode(cursor.encode(), validate=True).decode()
-        return float(decoded.removeprefix("next_ts:")) if decoded.startswith("next_ts:") else None
-    except ValueError:
-        return None
 
 
 def invalid_blocks_error(problems: list[str]) -> Json:

@@ -1,0 +1,106 @@
+"""The Slack connector's HTTP door: ``POST /slack/events`` and ``/slack/interactions``.
+
+Both URLs are public, and a request's v0 signature can only be checked on its whole body, so:
+
+- a body is read no further than :data:`MAX_REQUEST_BYTES` (413), whatever its declared
+  length, and one that is not UTF-8 is refused (400) before slack-bolt sees it (bolt would
+  fail on it with a 500 and a traceback);
+- slack-bolt checks the signature and the timestamp (401). Its own log line of a refusal
+  carries the whole body, so the text of every question Slack sends while the signing secret
+  is wrong would land in the log; it is dropped, and replaced by one line that says what to
+  check (the signing secret, or the server's clock), logged for the 1st, 2nd, 4th, 8th …
+  refusal so that a flood of forged requests cannot flood the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from slack_bolt.adapter.starlette.async_handler import to_async_bolt_request, to_starlette_response
+from slack_bolt.app.async_app import AsyncApp
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+log = logging.getLogger(__name__)
+
+# Slack's largest payloads (an interaction carrying a 50-block message, a 40,000-character
+# message with its rich-text blocks) stay far below this.
+MAX_REQUEST_BYTES = 10_000_000
+# Slack's (and slack-bolt's) bound on a request's age, in seconds.
+MAX_REQUEST_AGE = 300
+_BOLT_REFUSAL_LOGGER = "slack_bolt.RequestVerification"
+
+
+class _WithoutBodies(logging.Filter):
+    """Drops slack-bolt's refusal line, which logs the request body (see the module doc)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Invalid request signature detected")
+
+
+_WITHOUT_BODIES = _WithoutBodies()
+
+
+async def read_capped(request: Request, max_bytes: int) -> bytes | None:
+    """The request body, or None as soon as it is known to be longer than ``max_bytes``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdecimal() and int(declared) > max_bytes:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > max_bytes:
+            return None
+    return bytes(body)
+
+
+class SlackHttpDoor:
+    """Hands Slack's HTTP requests to the bolt app, within the limits above."""
+
+    def __init__(self, app: AsyncApp) -> None:
+        self._app = app
+        self.refused = 0  # requests bolt refused as unsigned or stale (401)
+        logging.getLogger(_BOLT_REFUSAL_LOGGER).addFilter(_WITHOUT_BODIES)  # once: same filter
+
+    async def handle(self, request: Request) -> Response:
+        """Answer one request as Slack expects (bolt's response), or refuse it."""
+        body = await read_capped(request, MAX_REQUEST_BYTES)
+        if body is None:
+            return PlainTextResponse("request body too large", status_code=413)
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return PlainTextResponse("request body is not UTF-8", status_code=400)
+        response = await self._app.async_dispatch(to_async_bolt_request(request, body))
+        if response.status == 401:
+            self._refusal(request)
+        return to_starlette_response(response)
+
+    def _refusal(self, request: Request) -> None:
+        self.refused += 1
+        if self.refused & (self.refused - 1):
+            return  # logged at 1, 2, 4, 8 …
+        stamp = request.headers.get("x-slack-request-timestamp", "")
+        try:
+            skew = time.time() - int(stamp)
+        except ValueError:
+            skew = None
+        if skew is not None and abs(skew) > MAX_REQUEST_AGE:
+            why = (
+                f"its timestamp is {abs(skew):.0f} s off this server's clock (Slack's requests "
+                f"are refused after {MAX_REQUEST_AGE} s): a replayed request, or this server's "
+                "clock is wrong"
+            )
+        else:
+            why = (
+                "its signature does not match slack.signing_secret: if Slack's own requests "
+                "get this, copy the Signing Secret (the app's Basic Information page) into "
+                "SLACK_SIGNING_SECRET"
+            )
+        log.warning(
+            "refused a request to %s (HTTP 401, %d so far): %s",
+            request.url.path,
+            self.refused,
+            why,
+        )
