@@ -11,7 +11,8 @@ next to a citation (``[1], [9].`` becomes ``[^1].``). After a removed marker (th
 :meth:`ResolvedText._unglue` decides what the following text keeps, so the removal can neither
 leave an empty construct nor glue characters into new markdown syntax; an ordered list that lost
 an item has its later items numbered down (``_renumber``).
-Parenthesised groups are decided by its base, :class:`bot.marker_groups.GroupedText`.
+Parenthesised groups are decided by :class:`bot.marker_groups.GroupedText`, separators by
+:class:`bot.marker_separators.SeparatedText` (its bases).
 
 A base class rather than a collaborator on purpose: these methods run once per scanned token on
 the resolver's hot path (``bench/resolve.py``), where another attribute hop costs measurably.
@@ -25,14 +26,12 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.list_numbers import Renumbering, follows_list_item, removed_item, renumber
-from bot.marker_groups import SOFT_BREAK, GroupedText, only_separators
+from bot.marker_groups import SOFT_BREAK, only_separators
 from bot.marker_lines import (
     LEAD_LAST,
     OPENERS,
     PREFIX_LAST,
-    SEPARATED,
     SEPARATOR_CHARS,
-    SEPARATORS,
     bare_prefix,
     ends_in_lead_in,
     ends_inside_marker,
@@ -45,6 +44,7 @@ from bot.marker_lines import (
     trailing_backslashes,
 )
 from bot.marker_parse import MAX_TAG
+from bot.marker_separators import SeparatedText, line_start_after_gap
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
 # a token ending in one of these may open a group or a line prefix the resolver holds back
@@ -55,7 +55,7 @@ SLOW_LAST: Final = _HOLD_LAST | frozenset(",;")
 be held): a piece ending otherwise can take the resolver's fast path."""
 
 
-class ResolvedText(GroupedText):
+class ResolvedText(SeparatedText):
     """The answer text as it is written: ``_pieces`` (final) and ``_held`` (still undecided)."""
 
     def __init__(self) -> None:
@@ -255,6 +255,13 @@ class ResolvedText(GroupedText):
             return ""
         if line_start:
             text, self._after_gap = self._after_gap + text, ""
+            if sep_at < 0 and separating(text):
+                # "[9] and [1]" at a line start: as within a line, the separators wait for
+                # what follows, and go with the removed marker if a marker follows them
+                self._sep_at, self._sep_before = len(held), False
+                self._held += text
+                return ""
+            text = line_start_after_gap(text, prefix)
             rest = text.lstrip(" \t")
             if not rest or rest == "\r":
                 # the line's end decides (a "\r" may be the first half of a "\r\n")
@@ -289,8 +296,10 @@ class ResolvedText(GroupedText):
             elif rest[0] in "`~*|" or rest[0].isdecimal():
                 # a fence, a table row that lost its first cell, a "*" or a number: escaped they
                 # would lose their meaning inside the line (code span, strikethrough, emphasis,
-                # the row's cells), so a zero-width space keeps the two sides apart
-                rest, text = "\u200b" + rest, "\u200b" + text
+                # the row's cells), so a zero-width space keeps the two sides apart; after the
+                # spaces, which a list item's marker or quote arrows need ("- [9] `x`")
+                text = text[: len(text) - len(rest)] + "\u200b" + rest
+                rest = "\u200b" + rest
             if prefix:
                 self._gap = False
                 return text  # content follows: the item stays as written
@@ -304,18 +313,6 @@ class ResolvedText(GroupedText):
         self._gap = False
         return text
 
-    def _end_separators(self) -> None:
-        """At a marker: separators held but only begun (``[1] an [9]``) are the writer's text."""
-        at = self._sep_at
-        spare = self._sep_before and self._gap
-        pending = self._sep_spare if spare else self._held[at:]
-        if SEPARATORS.fullmatch(pending) or SEPARATED.fullmatch(pending):
-            return
-        if spare:  # as if no separator were held: the gap took those before it
-            self._held, self._sep_spare = self._held[:at] + pending, ""
-        self._sep_at = -1
-        self._gap = False
-
     def _renumbered(self, text: str) -> str:
         """``text`` with the later items of a list that lost one numbered down (``renumber``)."""
         state = self._renumber
@@ -327,7 +324,9 @@ class ResolvedText(GroupedText):
     def _release_held(self) -> None:
         """At the end: what is held and not only spaces is written (an empty line goes)."""
         held = self._held
-        if self._gap and self._prefix_at >= 0 and self._open_at < 0:
+        if self._gap and self._sep_at >= 0 and not self._sep_before:
+            held = self._separators_at_end()  # "[9] and" reads "and"
+        elif self._gap and self._prefix_at >= 0 and self._open_at < 0:
             held = held[: self._prefix_at]
         elif self._gap and self._sep_at >= 0 and self._sep_before:
             held = held[: self._sep_at]
