@@ -7,11 +7,16 @@ see :mod:`bot.assistant.extractive_compounds`), and
 writes the best few, each ending with its passage's marker (``… [2].``), grouped by passage in
 reading order. When the passages do not cover at least half of the question's terms, or only
 terms most of their sentences contain, or when no more than one of the question's own words is
-anywhere the viewer may read, it says plainly that it found nothing and cites nothing. A sentence
+anywhere the viewer may read, it says plainly that it found nothing and cites nothing; so it does
+for a yes/no question about a name nothing readable holds, and when its sentences are quoted for
+one heading word alone (see :mod:`bot.assistant.extractive_unconfirmed`). A sentence
 must hold half of the question's words (with its headings), the best one more than half unless
 its heading names one; one that opens by pointing back ("It holds …") is quoted with the
 sentences before it, and one after a quoted sentence that points back to it and holds a question
-word continues it (see :mod:`bot.assistant.extractive_precision`).
+word continues it (see :mod:`bot.assistant.extractive_precision`). A sentence of another passage
+must answer a part of the question the quoted ones leave open, or answer it again in its own
+words; each part of a two-part question ("… to Slack and Discord?") gets its sentences (see
+:mod:`bot.assistant.extractive_parts`).
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
 table as a whole gets the table's first records as a list instead; sentences follow a named
@@ -29,9 +34,16 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
+from bot.assistant import extractive_parts as parts
 from bot.assistant import extractive_precision as precision
-from bot.assistant.cited_lines import CODE_SPAN, joiner, with_marker
-from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key, written
+from bot.assistant.cited_lines import joiner, with_marker
+from bot.assistant.extractive_candidates import (
+    Candidate,
+    covered_by_passages,
+    held_words,
+    sentence_candidates,
+)
+from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key
 from bot.assistant.extractive_missing import asks_what_is_missing
 from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
@@ -40,12 +52,14 @@ from bot.assistant.extractive_records import (
     record_lines,
     records_cover,
 )
-from bot.assistant.extractive_sections import encloses, own_heading, siblings
-from bot.assistant.extractive_sentences import sentences_of
+from bot.assistant.extractive_sections import encloses, siblings
+from bot.assistant.extractive_unconfirmed import names_the_unknown, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
-from bot.knowledge.terms import STOP_WORDS, query_terms, stem, words
+from bot.knowledge.terms import query_terms, stem
 from bot.models import Source
+
+__all__ = ["NOT_FOUND", "ExtractiveBackend", "choose_sentences", "sentence_candidates"]
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
 
@@ -56,21 +70,6 @@ _SIGNPOST = re.compile(
     r"|read the\b|see the\b",
     re.I,
 )
-
-# a code span that is one "name:name" (letters first on both sides, so not "localhost:8000")
-_SCOPE_NAME = re.compile(r"(`+)\s*[A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*\s*\1")
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    rank: int
-    position: int
-    text: str
-    terms: frozenset[str]
-    context: frozenset[str]
-    topic: frozenset[str]
-    source: Source
-    defines: str  # the stemmed subject of a document's opening sentence, else ""
 
 
 @dataclass(frozen=True)
@@ -86,56 +85,14 @@ class _Evidence:
     records: RecordPick
 
 
-def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
-    """The sentence's terms and the ``compounds`` it writes, without the words of code that is
-    markup or a URL: the "data" of ``<script … data-citecast>`` says nothing about where data is
-    stored. A permission or scope name (`app_mentions:read`) is a name, not prose: its words
-    count only as a compound the question writes, so "Can citecast read PDF files?" is not
-    answered by the Slack scopes sentence."""
-    prose = sentence
-    if "`" in sentence:
-        sentence = CODE_SPAN.sub(_code_words, sentence)
-        prose = _SCOPE_NAME.sub(" ", sentence)
-    return _terms(prose) | written(compounds, sentence)
-
-
-def _code_words(match: re.Match[str]) -> str:
-    code = match.group(0)
-    return " " if "<" in code or "://" in code else code
-
-
-def _terms(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
-
-
-def sentence_candidates(
-    passages: Sequence[Source], compounds: Sequence[str] = ()
-) -> list[_Candidate]:
-    """Every prose sentence of ``passages`` (best passage first), with the terms it is scored by
-    (the question's ``compounds`` among them where the sentence or its heading writes one)."""
-    return [
-        _Candidate(
-            rank,
-            position,
-            sentence,
-            _sentence_terms(sentence, compounds),
-            _terms(source.section or "") | written(compounds, source.section or ""),
-            _terms(own_heading(source.section)) | written(compounds, own_heading(source.section)),
-            source,
-            _subject(sentence) if position == 0 and " > " not in (source.section or "") else "",
-        )
-        for rank, source in enumerate(passages)
-        for position, sentence in enumerate(sentences_of(source.text or ""))
-    ]
-
-
 def choose_sentences(
     question_terms: Sequence[str],
-    candidates: Sequence[_Candidate],
+    candidates: Sequence[Candidate],
     limit: int,
     context_terms: Sequence[str] = (),
     given: frozenset[str] = frozenset(),
-) -> list[_Candidate]:
+    question_parts: Sequence[frozenset[str]] = (),
+) -> list[Candidate]:
     """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order.
 
     ``question_terms`` may hold compounds (``"1 4 2"``), matched as the candidates were built
@@ -147,6 +104,9 @@ def choose_sentences(
     ``given`` holds the question words the record lines before the sentences hold: a sentence
     covers enough of the question when it does together with them ("compare" after the Team
     and Business plans for "Compare Team and Business").
+
+    ``question_parts`` holds the words of each part of a question that asks two things
+    (:func:`bot.assistant.extractive_parts.question_parts`): each part gets its sentences.
     """
     wanted = frozenset(term_key(t) for t in question_terms)
     if not wanted or not candidates:
@@ -160,7 +120,7 @@ def choose_sentences(
         for term in wanted | extra
     }
 
-    def points(c: _Candidate, terms: frozenset[str], borrowed: frozenset[str]) -> float:
+    def points(c: Candidate, terms: frozenset[str], borrowed: frozenset[str]) -> float:
         # A sentence inherits half the weight of question words its section headings name:
         # under "Retry policy", "it waits 1 second, then 2" is about the retry policy. A word
         # its own (innermost) heading names counts fully and then half again, so "How do I
@@ -177,7 +137,7 @@ def choose_sentences(
 
     context_total = sum(weight[t] for t in extra)
 
-    def score(c: _Candidate, borrowed: frozenset[str] = frozenset()) -> float:
+    def score(c: Candidate, borrowed: frozenset[str] = frozenset()) -> float:
         own = points(c, wanted, borrowed)
         if not own:
             return 0.0
@@ -202,7 +162,9 @@ def choose_sentences(
     # headings frame it: precision.leaves_out). One that points back is read
     # with the sentences it points back to (read_with), so it holds their words too; one that
     # opens a passage pointing back (to another passage) is never quoted.
-    counted = precision.counted_words(wanted, frozenset().union(*(_held(c) for c in candidates)))
+    counted = precision.counted_words(
+        wanted, frozenset().union(*(held_words(c) for c in candidates))
+    )
     place = precision.places(candidates)
     groups = [precision.read_with(i, candidates, _text, place) for i in range(total)]
     passage_words = precision.passage_words(candidates)
@@ -211,7 +173,7 @@ def choose_sentences(
         group = groups[i]
         if group is None:
             return False
-        c, held = candidates[i], frozenset().union(*(_held(candidates[j]) for j in group))
+        c, held = candidates[i], frozenset().union(*(held_words(candidates[j]) for j in group))
         framing = c.context | borrowed | given  # its headings, and what comes before it
         if leading:
             return precision.can_lead(held | framing, counted, framing, weight)
@@ -241,7 +203,10 @@ def choose_sentences(
     # borrow the section "connect citecast to Slack?", however many words the two share. A
     # sibling section of the best one ("macOS" beside "Linux") is held to that even when its
     # heading names none of them; an enclosing section never is.
+    # A sentence answering another part of the question than the best one is not held to its
+    # heading, and one of another passage must answer a part still open: extractive_parts.
     headline = wanted & lead.topic
+    lead_words = parts.said(groups[top] or (top,), candidates, counted)
     chosen: list[int] = []
     for i in order:
         candidate = candidates[i]
@@ -249,9 +214,19 @@ def choose_sentences(
             break
         named = wanted & candidate.topic
         held = named or siblings(candidate.source, lead.source)
-        if held and not headline <= named and not encloses(candidate.source, lead.source):
+        group = groups[i] or [i]
+        own = parts.said(group, candidates, counted)
+        other = parts.answers_another_part(own, lead_words, question_parts)
+        if (
+            held
+            and not other
+            and not headline <= named
+            and not encloses(candidate.source, lead.source)
+        ):
             continue
         if i in chosen or any(_similar(candidate.terms, candidates[j].terms) for j in chosen):
+            continue
+        if not parts.adds_a_part(group, chosen, candidates, counted, weight):
             continue
         # A sentence that opens by pointing back ("Clicking it opens …") comes with the
         # sentences it points back to, or not at all.
@@ -270,31 +245,8 @@ def choose_sentences(
     return [candidates[i] for i in picked]
 
 
-def _text(candidate: _Candidate) -> str:
+def _text(candidate: Candidate) -> str:
     return candidate.text
-
-
-def _held(candidate: _Candidate) -> frozenset[str]:
-    """The words a sentence holds, itself or in its section headings."""
-    return candidate.terms | candidate.topic | candidate.context
-
-
-def _subject(sentence: str) -> str:
-    """The stemmed first word of ``sentence`` (its subject, in a plain declarative one)."""
-    first = words(sentence[:80])
-    return stem(first[0]) if first else ""
-
-
-def covered_by_passages(
-    question_terms: Sequence[str], passages: Sequence[Source], candidates: Sequence[_Candidate]
-) -> frozenset[str]:
-    """The question's (stemmed) words that a prose sentence of ``passages`` (its
-    ``candidates``) or their section headings contain (a heading counts, as it does when
-    sentences are scored)."""
-    wanted = frozenset(term_key(t) for t in question_terms)
-    sections = " ".join(source.section or "" for source in passages)
-    headings = _terms(sections) | written([t for t in question_terms if is_compound(t)], sections)
-    return wanted & headings.union(*(c.terms for c in candidates))
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -321,6 +273,10 @@ class ExtractiveBackend:
         covered = covered_by_passages(terms, passages, candidates)
         records = found.records.keeping(terms, len(covered))
         explained = covered_by_passages(asked, passages, candidates)
+        # A yes/no question about a name nothing readable holds cannot be confirmed.
+        if await names_the_unknown(turn):
+            yield NOT_FOUND
+            return
         # Records that only share a value word with the question ("days" in "How many
         # vacation days do I get?" and "2 business days") answer it only when more than that
         # word is anywhere the viewer may read, as sentences must.
@@ -332,18 +288,20 @@ class ExtractiveBackend:
         lines = record_lines(records, turn.registry)
         limit = self.max_sentences - len(lines)
         given = records_cover(records, asked) if lines and not records.listing else frozenset()
-        chosen = choose_sentences(asked, candidates, limit, found.context, given)
-        # After the records, a sentence must hold a question word their lines lack: one that
+        two = parts.question_parts(turn.question)
+        chosen = choose_sentences(asked, candidates, limit, found.context, given, two)
+        # After the records, a sentence must hold a question word their lines lack (not a verb
+        # that only carries the question, as "comes" in "What support comes with …?"): one that
         # only repeats theirs is about something else ("How much does citecast Team cost?" and
         # "… the person who runs citecast for a team"); when they hold every word the passages
         # hold, no sentence is added.
         if chosen and lines and not records.listing:
-            lacking = frozenset(map(term_key, asked)) - given
+            lacking = frozenset(map(term_key, asked)) - given - precision.NOT_COUNTED
             chosen = [c for c in chosen if lacking & (c.terms | c.topic)]
         if chosen and not lines:
             if missing is None:
                 missing = await asks_what_is_missing(turn, explained)
-            if missing:
+            if missing or rests_on_one_word(asked, chosen, candidates, explained):
                 chosen = []
         for candidate in chosen:
             number = turn.registry.register(candidate.source)

@@ -10,13 +10,15 @@ from bot.knowledge.cjk import has_cjk
 
 # words that greet or thank ("Hi! Slack?"): never what a question is about
 COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry", "cheers"})
-# Verbs that only carry a question ("How are backups made?", "When are backups taken?"): a
-# document says "Back up the store every night", never that backups are "made", so a verb
-# missing from every document must not make a covered topic look unanswerable.
+# Verbs that only carry a question ("How are backups made?", "When are backups taken?", "What
+# support comes with the Enterprise plan?"): a document says "Back up the store every night",
+# never that backups are "made", so a verb missing from every document must not make a covered
+# topic look unanswerable, nor may a heading that writes it ("… where a cited sentence comes
+# from?") make a sentence look like an answer.
 LIGHT_VERBS = frozenset(
     """
     make makes made making done take takes took taken taking got gets getting gotten
-    happen happens happened happening
+    happen happens happened happening come comes came coming
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 

@@ -34,7 +34,7 @@ from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
 from bot.knowledge.cjk import has_cjk
 from bot.knowledge.terms import stem, words
 
-_NOT_COUNTED = frozenset(stem(w) for w in COURTESY | LIGHT_VERBS)
+NOT_COUNTED = frozenset(stem(w) for w in COURTESY | LIGHT_VERBS)
 
 # Words that point back at something an earlier sentence named, when among a sentence's first
 # few words: "It holds …", "Clicking it opens …", "Your manager approves it within …". Further on,
@@ -70,7 +70,7 @@ def counted_words(wanted: frozenset[str], found: frozenset[str]) -> frozenset[st
     """The question's words (stemmed keys) that a sentence's coverage is measured against:
     those of ``wanted`` that the passages hold (``found``), but for greetings, verbs that only
     carry a question and CJK cuts."""
-    return frozenset(t for t in wanted & found if t not in _NOT_COUNTED and not has_cjk(t))
+    return frozenset(t for t in wanted & found if t not in NOT_COUNTED and not has_cjk(t))
 
 
 def covers_enough(

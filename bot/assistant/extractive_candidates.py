@@ -1,0 +1,103 @@
+"""The sentences the extractive answerer chooses from, each with the words it is scored by.
+
+A candidate is one prose sentence of a passage (best passage first) with its own words, the
+words of its section headings (``context``) and of its innermost heading (``topic``); a
+question's compounds ("1.4.2") are among them where the sentence or heading writes one (see
+:mod:`bot.assistant.extractive_compounds`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.assistant.cited_lines import CODE_SPAN
+from bot.assistant.extractive_compounds import is_compound, term_key, written
+from bot.assistant.extractive_sections import own_heading
+from bot.assistant.extractive_sentences import sentences_of
+from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.models import Source
+
+# a code span that is one "name:name" (letters first on both sides, so not "localhost:8000")
+_SCOPE_NAME = re.compile(r"(`+)\s*[A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*\s*\1")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sentence of passage ``rank`` (its ``position`` there) and the words it is scored by."""
+
+    rank: int
+    position: int
+    text: str
+    terms: frozenset[str]
+    context: frozenset[str]
+    topic: frozenset[str]
+    source: Source
+    defines: str  # the stemmed subject of a document's opening sentence, else ""
+
+
+def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
+    """The sentence's terms and the ``compounds`` it writes, without the words of code that is
+    markup or a URL: the "data" of ``<script … data-citecast>`` says nothing about where data is
+    stored. A permission or scope name (`app_mentions:read`) is a name, not prose: its words
+    count only as a compound the question writes, so "Can citecast read PDF files?" is not
+    answered by the Slack scopes sentence."""
+    prose = sentence
+    if "`" in sentence:
+        sentence = CODE_SPAN.sub(_code_words, sentence)
+        prose = _SCOPE_NAME.sub(" ", sentence)
+    return _terms(prose) | written(compounds, sentence)
+
+
+def _code_words(match: re.Match[str]) -> str:
+    code = match.group(0)
+    return " " if "<" in code or "://" in code else code
+
+
+def _terms(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
+
+
+def sentence_candidates(
+    passages: Sequence[Source], compounds: Sequence[str] = ()
+) -> list[Candidate]:
+    """Every prose sentence of ``passages`` (best passage first), with the terms it is scored by
+    (the question's ``compounds`` among them where the sentence or its heading writes one)."""
+    return [
+        Candidate(
+            rank,
+            position,
+            sentence,
+            _sentence_terms(sentence, compounds),
+            _terms(source.section or "") | written(compounds, source.section or ""),
+            _terms(own_heading(source.section)) | written(compounds, own_heading(source.section)),
+            source,
+            _subject(sentence) if position == 0 and " > " not in (source.section or "") else "",
+        )
+        for rank, source in enumerate(passages)
+        for position, sentence in enumerate(sentences_of(source.text or ""))
+    ]
+
+
+def held_words(candidate: Candidate) -> frozenset[str]:
+    """The words a sentence holds, itself or in its section headings."""
+    return candidate.terms | candidate.topic | candidate.context
+
+
+def _subject(sentence: str) -> str:
+    """The stemmed first word of ``sentence`` (its subject, in a plain declarative one)."""
+    first = words(sentence[:80])
+    return stem(first[0]) if first else ""
+
+
+def covered_by_passages(
+    question_terms: Sequence[str], passages: Sequence[Source], candidates: Sequence[Candidate]
+) -> frozenset[str]:
+    """The question's (stemmed) words that a prose sentence of ``passages`` (its
+    ``candidates``) or their section headings contain (a heading counts, as it does when
+    sentences are scored)."""
+    wanted = frozenset(term_key(t) for t in question_terms)
+    sections = " ".join(source.section or "" for source in passages)
+    headings = _terms(sections) | written([t for t in question_terms if is_compound(t)], sections)
+    return wanted & headings.union(*(c.terms for c in candidates))

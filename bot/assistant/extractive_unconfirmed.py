@@ -1,0 +1,101 @@
+"""Questions the built-in answerer's sentences would seem to answer, but do not.
+
+Two rules, beside :mod:`bot.assistant.extractive_missing` (a question of which at most one word
+is anywhere the viewer may read is not answered):
+
+- A yes/no question about a thing it names ("Does citecast run on Windows?", "Is there a
+  Docker image?") cannot be confirmed or denied by documents that never name it: "citecast
+  runs as one process" says nothing about Windows (:func:`names_the_unknown`). A name is a word
+  written with a capital letter after the first word of its sentence, or in capitals ("SAML").
+  A how-to question is held to the next rule only: "How do I install citecast on a Raspberry
+  Pi?" is answered with the install steps, which are the same there.
+- An answer whose sentences write no word of the question themselves, quoted for a heading
+  that names one, to a question that names what no passage holds, must rest on more than that
+  word (:func:`rests_on_one_word`): their passages, with their headings, must hold two of the
+  question's words (or its only one). "How do I configure SAML single sign-on?" is not
+  answered by the sentences of a "Configuration" section that say nothing else of it, though
+  another page says "a single SQLite file"; "How do I configure citecast?" is (every word of
+  it is in a passage), and so is "What time do backups run?" by "Back up the store every
+  night" under "Backups", whose passage says "while citecast runs".
+
+Greetings and the verbs that only carry a question ("made", "comes") are no words of the
+question here; a compound ("1.4.2") counts as its words, as in
+:func:`bot.assistant.extractive_missing.asks_what_is_missing`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.assistant.extractive_candidates import Candidate, held_words
+from bot.assistant.extractive_compounds import term_key
+from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
+from bot.assistant.turn import Turn
+from bot.knowledge.terms import STOP_WORDS, words
+
+# the words a yes/no question opens with ("Does …?", "Can I …?", "Is there …?")
+_YES_NO = frozenset(
+    """
+    do does did is are was were can could will would should shall has have had may might must
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# one sentence of the question, with the mark that ends it
+_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
+_WORD = re.compile(r"[\w][\w'’-]*")
+# capitalised words that name nothing ("Is it OK to …?")
+_NO_NAMES = frozenset({"ok", "okay"})
+
+
+def _asked_names(question: str) -> list[str]:
+    """The names written in the yes/no questions among the sentences of ``question``."""
+    names: list[str] = []
+    for match in _SENTENCE.finditer(question):
+        sentence = match.group(0).strip()
+        tokens = _WORD.findall(sentence)
+        # a greeting before the question ("Hi, does …?") does not make it a statement
+        while tokens and tokens[0].lower() in COURTESY:
+            tokens = tokens[1:]
+        if not sentence.endswith("?") or not tokens or tokens[0].lower() not in _YES_NO:
+            continue
+        names += [t for t in tokens[1:] if _is_name(t)]
+    return names
+
+
+def _is_name(token: str) -> bool:
+    plain = token.lower()
+    if len(token) < 2 or plain in STOP_WORDS | COURTESY | _NO_NAMES or token.isdigit():
+        return False
+    return token[0].isupper() or token.isupper()
+
+
+async def names_the_unknown(turn: Turn) -> bool:
+    """Whether ``turn``'s question asks yes or no about a name that nothing the viewer may read
+    holds (no passage a search for it finds, no visible record table names or holds it)."""
+    for name in _asked_names(turn.question):
+        if not any([await turn.toolbox.holds(w, turn.audience) for w in words(name)]):
+            return True
+    return False
+
+
+def rests_on_one_word(
+    asked: Sequence[str],
+    chosen: Sequence[Candidate],
+    candidates: Sequence[Candidate],
+    explained: frozenset[str],
+) -> bool:
+    """Whether the ``chosen`` sentences are quoted for one word of their headings alone, for a
+    question that names what the passages lack: none of them writes a word of the question
+    (``asked``: its terms, compounds as one) itself, their passages (their sentences among
+    ``candidates``, with their headings) hold only one of its two or more words, and a word of
+    it is in no passage at all (not in ``explained``: "saml" of "How do I configure SAML?",
+    not "citecast" of "How do I configure citecast?", which the other passages hold)."""
+    own = [t for t in asked if t not in COURTESY and t not in LIGHT_VERBS]
+    keys = frozenset(term_key(t) for t in own)
+    if any(keys & c.terms for c in chosen) or keys <= explained:
+        return False
+    total = sum(len(t.split()) for t in own)
+    ranks = {c.rank for c in chosen}
+    held = frozenset().union(*(held_words(c) for c in candidates if c.rank in ranks))
+    known = sum(len(t.split()) for t in own if term_key(t) in held)
+    return total >= 2 and known <= 1
