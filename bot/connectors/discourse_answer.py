@@ -54,8 +54,6 @@ class PostAnswerer:
         self._client = client
         self._delivery = delivery
         self._outbox = outbox
-        # categories whose parent the key could not read, logged once each
-        self._unreadable_categories: set[int] = set()
 
     def question_for(self, event: PostEvent, trigger: Trigger) -> str:
         """The question the post asks: the topic title and body for a new topic."""
@@ -87,7 +85,7 @@ class PostAnswerer:
             return
         answered = False
         try:
-            readers = CategoryReaders(self.settings, self._client, self._unreadable_categories)
+            readers = CategoryReaders(self.settings, self._client, self._delivery.logged_categories)
             topic, history = await self._read_topic(event, readers)
             audience = await self._audience(event, topic, readers)
             reply = await self.services.assistant.reply(question, audience, history)

@@ -10,15 +10,23 @@ time a reply is composed or checked, never remembered across answers, so a categ
 another parent counts from the next answer on. A parent that cannot be read makes the category
 public while composing (fewer sources, never more); before posting a private reply the failure
 is raised instead, so the reply is retried rather than posted on a guess or dropped.
+
+The mapping is the admin's word, and the forum's security can change after it was written: a
+category mapped to ``staff`` whose security now lets *everyone* see it (``read_restricted``
+false) is answered with public sources only, logged once, unless the site requires a login
+(``login_required``: an internal forum, whose "everyone" is its members). The check reads the
+same ``/c/{id}/show.json`` as the parent; when it cannot be read (a key without the
+*categories: show* scope) the mapping stands, logged once.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from bot.config import DiscourseSettings
-from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_client import DiscourseClient, category_parent
 from bot.errors import CitecastError
 
 log = logging.getLogger(__name__)
@@ -37,30 +45,40 @@ def mapped_audience(settings: DiscourseSettings, category_id: int | None) -> fro
 
 
 class CategoryReaders:
-    """Resolves categories' audiences for one answer or one delivery (parents read once each)."""
+    """Resolves categories' audiences for one answer or one delivery (categories read once
+    each)."""
 
     def __init__(
         self,
         settings: DiscourseSettings,
         client: Callable[[], DiscourseClient],
-        warned: set[int] | None = None,
+        warned: set[tuple[str, int]] | None = None,
     ) -> None:
-        """``warned``: the categories whose unreadable parent was already logged (kept by the
-        connector, so a key without the scope is reported once per category, not per answer)."""
+        """``warned``: what was already logged, as (kind, category id) (kept by the connector,
+        so a key without the scope is reported once per category, not per answer)."""
         self.settings = settings
         self._client = client
-        self._parents: dict[int, int | None] = {}
+        self._categories: dict[int, dict[str, Any]] = {}
+        self._login_required: bool | None = None
         self._warned = warned if warned is not None else set()
 
     async def audience(self, category_id: int | None, *, strict: bool = False) -> frozenset[str]:
         """The groups whose readers see ``category_id``: its own mapping, else the nearest
-        mapped parent's, else public.
+        mapped parent's, else public; public too when the forum lets everyone see it.
 
-        ``strict``: a parent that cannot be read raises (the forum's error) instead of
-        counting the category as public.
+        ``strict``: a category or site that cannot be read raises (the forum's error) instead
+        of counting the category as public.
         """
         if category_id is None:
             return PUBLIC
+        mapped = await self._mapped(category_id, strict)
+        if mapped == PUBLIC:
+            return mapped
+        return await self._unless_open(category_id, mapped, strict)
+
+    async def _mapped(self, category_id: int, strict: bool) -> frozenset[str]:
+        """The audience ``audience_by_category`` gives ``category_id``, itself or through its
+        parents."""
         own = mapped_audience(self.settings, category_id)
         if own is not None:
             return own
@@ -70,21 +88,19 @@ class CategoryReaders:
         current = category_id
         for _ in range(MAX_NESTING):
             try:
-                parent = await self._parent(current)
+                parent = category_parent(await self._category(current))
             except CitecastError as exc:
                 if strict:
                     raise
-                if current in self._warned:
-                    return PUBLIC
-                self._warned.add(current)
-                log.warning(
-                    "discourse: cannot read category %s to find its parent (%s); answering"
-                    " there with public sources only (give the API key the categories: show"
-                    " scope, or map the category in discourse.audience_by_category; logged"
-                    " once per category)",
-                    current,
-                    exc,
-                )
+                if self._first_time("parent", current):
+                    log.warning(
+                        "discourse: cannot read category %s to find its parent (%s); answering"
+                        " there with public sources only (give the API key the categories: show"
+                        " scope, or map the category in discourse.audience_by_category; logged"
+                        " once per category)",
+                        current,
+                        exc,
+                    )
                 return PUBLIC
             if parent is None or parent in seen:
                 return PUBLIC
@@ -95,7 +111,61 @@ class CategoryReaders:
             current = parent
         return PUBLIC
 
-    async def _parent(self, category_id: int) -> int | None:
-        if category_id not in self._parents:
-            self._parents[category_id] = await self._client().parent_category(category_id)
-        return self._parents[category_id]
+    async def _unless_open(
+        self, category_id: int, mapped: frozenset[str], strict: bool
+    ) -> frozenset[str]:
+        """``mapped``, or PUBLIC when the forum lets everyone see the category (its security
+        was opened after the mapping was written, or the mapping names the wrong category)."""
+        try:
+            category = await self._category(category_id)
+        except CitecastError as exc:
+            # Without the categories: show scope nothing can be checked: the mapping stands,
+            # as it did before the check existed.
+            if self._first_time("unchecked", category_id):
+                log.warning(
+                    "discourse: cannot read category %s to check that it is not open to"
+                    " everyone (%s); trusting discourse.audience_by_category (give the API key"
+                    " the categories: show scope; logged once per category)",
+                    category_id,
+                    exc,
+                )
+            return mapped
+        if category.get("read_restricted") is not False:
+            return mapped
+        try:
+            if self._login_required is None:
+                self._login_required = await self._client().login_required()
+        except CitecastError as exc:
+            if strict:
+                raise
+            log.warning(
+                "discourse: category %s is open to everyone and the site's login_required"
+                " cannot be read (%s); answering there with public sources only",
+                category_id,
+                exc,
+            )
+            return PUBLIC
+        if self._login_required:
+            return mapped  # "everyone" is the forum's members
+        if self._first_time("open", category_id):
+            log.error(
+                "discourse: category %s is mapped to %s in discourse.audience_by_category, but"
+                " the forum lets everyone see it: answering there with public sources only"
+                " (restrict the category's security, or remove the mapping; logged once per"
+                " category)",
+                category_id,
+                ", ".join(sorted(mapped)),
+            )
+        return PUBLIC
+
+    def _first_time(self, kind: str, category_id: int) -> bool:
+        key = (kind, category_id)
+        if key in self._warned:
+            return False
+        self._warned.add(key)
+        return True
+
+    async def _category(self, category_id: int) -> dict[str, Any]:
+        if category_id not in self._categories:
+            self._categories[category_id] = await self._client().category(category_id)
+        return self._categories[category_id]

@@ -158,13 +158,30 @@ class DiscourseClient:
             params["username_filters"] = username
         return await self._request("GET", f"/t/{topic_id}.json", params=params)
 
+    async def category(self, category_id: int) -> dict[str, Any]:
+        """The category JSON (``/c/{id}/show.json``'s ``category``): among others its
+        ``parent_category_id`` and ``read_restricted`` (false when its security lets everyone
+        see it)."""
+        data = await self._request("GET", f"/c/{category_id}/show.json")
+        category = data.get("category")
+        return category if isinstance(category, dict) else {}
+
     async def parent_category(self, category_id: int) -> int | None:
         """The id of the category ``category_id`` is a subcategory of, or None for a top-level
         one (``/c/{id}/show.json``'s ``category.parent_category_id``)."""
-        data = await self._request("GET", f"/c/{category_id}/show.json")
-        category = data.get("category")
-        parent = category.get("parent_category_id") if isinstance(category, dict) else None
-        return parent if isinstance(parent, int) and not isinstance(parent, bool) else None
+        return category_parent(await self.category(category_id))
+
+    async def login_required(self) -> bool:
+        """The site's ``login_required`` (``/site/basic-info.json``).
+
+        Asked without the API key: Discourse answers basic-info to anyone, also on a site that
+        requires a login, while a key with granular scopes is refused every route outside them.
+        """
+        request = self._http.build_request("GET", "/site/basic-info.json")
+        for header in ("Api-Key", "Api-Username"):
+            del request.headers[header]
+        data = await self._request("GET", "/site/basic-info.json", prepared=request)
+        return data.get("login_required") is True
 
     async def recent_posts(
         self, topic_id: int, limit: int, *, username: str | None = None
@@ -241,14 +258,19 @@ class DiscourseClient:
         *,
         once: bool = False,
         landed: Landed | None = None,
+        prepared: httpx.Request | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        """``once``: the request must not take effect twice (see :meth:`create_post`)."""
+        """``once``: the request must not take effect twice (see :meth:`create_post`);
+        ``prepared``: the request to send as built (e.g. without the API key)."""
         attempt = 0
         while True:
             attempt += 1
             try:
-                response = await self._http.request(method, path, **kwargs)
+                if prepared is not None:
+                    response = await self._http.send(prepared)
+                else:
+                    response = await self._http.request(method, path, **kwargs)
             except httpx.TransportError as exc:
                 uncertain = once and not isinstance(exc, _NOT_SENT)
                 if uncertain and landed is None:
@@ -313,6 +335,12 @@ class DiscourseClient:
             if not isinstance(data, dict):
                 raise DiscourseAPIError(f"{method} {path}: unexpected answer", response.status_code)
             return data
+
+
+def category_parent(category: dict[str, Any]) -> int | None:
+    """A category JSON's ``parent_category_id`` (None for a top-level category)."""
+    parent = category.get("parent_category_id")
+    return parent if isinstance(parent, int) and not isinstance(parent, bool) else None
 
 
 def _retry_after(response: httpx.Response, fallback: float) -> float:

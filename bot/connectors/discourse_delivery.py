@@ -23,7 +23,9 @@
 - The question is read again just before its reply is sent (one request: the first part of a
   reply, and every resend by the outbox): a question deleted, hidden (flagged), withdrawn by its
   author or moved to another topic or a private message since its webhook arrived is not
-  answered; the reply is dropped and logged.
+  answered; the reply is dropped and logged. So is the topic: one closed, archived or deleted
+  meanwhile takes no reply, also when the bot user is staff and the forum would let it post
+  (``discourse_topic_state``).
 - A refusal that a resend cannot change (``DiscourseAPIError.permanent``: a topic closed,
   archived or deleted, a category the bot may not post in or see, a key without the scope, a
   body the forum will never take) drops the reply and its later parts at once, logged once
@@ -49,6 +51,7 @@ from typing import Any
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders, mapped_audience
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_topic_state import check_open
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
 from bot.runtime import Services
@@ -104,6 +107,9 @@ class ReplyDelivery:
         self.settings = services.settings.discourse
         self._client = client
         self._in_flight = in_flight
+        # what was logged about categories, once each for composing and posting (see
+        # CategoryReaders)
+        self.logged_categories: set[tuple[str, int]] = set()
 
     async def deliver(self, item_id: str, payload: dict[str, Any], retrying: bool) -> None:
         """Send one outbox item; on failure record it for the outbox worker and re-raise.
@@ -201,12 +207,15 @@ class ReplyDelivery:
         reply_to = int(payload["reply_to_post_number"])
         raw = str(payload["raw"])
         audience = frozenset(payload.get("audience") or ["public"])
+        topic: dict[str, Any] | None = None
         if audience != {"public"}:
-            await self.check_audience(topic_id, audience)
+            topic = await self.check_audience(topic_id, audience)
         part = int(payload.get("part") or 1)
         post_id = payload.get("post_id")
         if isinstance(post_id, int) and (part == 1 or retrying):
             # Later parts follow the first within moments; a resend may come much later.
+            # A staff bot may reply in a closed topic: see discourse_topic_state.
+            check_open(topic_id, topic or await client.topic(topic_id))
             await self.check_question(topic_id, post_id)
         suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
         if part > 1:
@@ -243,21 +252,22 @@ class ReplyDelivery:
                     )
                     return
 
-    async def check_audience(self, topic_id: int, audience: frozenset[str]) -> None:
-        """Raise AudienceChangedError unless the topic's readers may still see ``audience``'s
-        sources (the topic may have moved since the reply was composed)."""
+    async def check_audience(self, topic_id: int, audience: frozenset[str]) -> dict[str, Any]:
+        """The topic, as read now; raise AudienceChangedError unless its readers may still see
+        ``audience``'s sources (the topic may have moved since the reply was composed)."""
         topic = await self._client().topic(topic_id)
         category = topic.get("category_id")
         private = str(topic.get("archetype") or "regular") == "private_message"
         # strict: a parent category that cannot be read now is retried, not taken as public
-        readers = await CategoryReaders(self.settings, self._client).audience(
-            category if isinstance(category, int) and not private else None, strict=True
-        )
+        readers = await CategoryReaders(
+            self.settings, self._client, self.logged_categories
+        ).audience(category if isinstance(category, int) and not private else None, strict=True)
         if private or not audience <= readers:
             raise AudienceChangedError(
                 f"topic {topic_id} is now read by {', '.join(sorted(readers))}, not"
                 f" {', '.join(sorted(audience))}: a reply citing their sources is not posted"
             )
+        return topic
 
     async def check_question(self, topic_id: int, post_id: int) -> None:
         """Raise QuestionGoneError when the question post is no longer one to answer: deleted,

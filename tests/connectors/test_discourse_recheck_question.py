@@ -129,6 +129,8 @@ async def test_a_question_still_there_is_answered_after_one_read(harness: Harnes
     assert [(m, p) for m, p, _ in harness.forum.requests] == [
         # an unmapped category may inherit a mapped parent's audience: its parent is read
         ("GET", f"/c/{PUBLIC}/show.json"),
+        # the topic (closed meanwhile?), then the question (deleted meanwhile?)
+        ("GET", f"/t/{topic_id}.json"),
         ("GET", f"/t/{topic_id}/posts.json"),
         ("POST", "/posts.json"),
     ]

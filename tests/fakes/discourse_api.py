@@ -11,7 +11,7 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
   ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted"
   (``too_similar``: the message in another language, as a forum with another locale words it);
 - ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
-  authorized ...") and a maximum attachment size;
+  authorized ...") and a maximum attachment size (``tests.fakes.discourse_uploads``);
 - rate limiting: :meth:`FakeDiscourse.rate_limit` makes the next requests to a path answer 429 with
   ``Retry-After`` and ``extras.wait_seconds``, as Discourse does;
 - :meth:`FakeDiscourse.fail` makes the next requests to a path answer any status (e.g. 502);
@@ -29,7 +29,9 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
   ``invalid_access`` (:meth:`FakeDiscourse.close_topic`, :meth:`FakeDiscourse.archive_topic`,
   :meth:`FakeDiscourse.delete_topic`);
 - ``/c/{id}/show.json`` answers the category with its ``parent_category_id`` (from
-  ``parent_categories``, subcategory id -> parent id; null for a top-level category);
+  ``parent_categories``, subcategory id -> parent id; null for a top-level category) and its
+  ``read_restricted`` (false only for ``open_categories``), and ``/site/basic-info.json`` the
+  site's ``login_required`` to anyone (``tests.fakes.discourse_categories``);
 - ``/t/{id}/posts.json`` answers ``post_ids[]`` (those posts, if still in the topic) or
   ``post_number=N`` (one page of ``posts_per_page`` posts after N with ``asc=true``, else before
   it), and ``/t/{id}.json`` answers ``username_filters`` (the first post and the named users'
@@ -53,7 +55,9 @@ from typing import Any
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from tests.fakes.discourse_categories import ForumCategories
 from tests.fakes.discourse_scripting import ForumScripting
+from tests.fakes.discourse_uploads import ForumUploads
 from tests.fakes.discourse_wire import (
     NOT_FOUND,
     NOT_PERMITTED,
@@ -63,9 +67,9 @@ from tests.fakes.discourse_wire import (
     Injected,
     RecordedUpload,
     answer_injected,
-    base62,
     counted_length,
     error_response,
+    now,
     post_error,
     public_post,
     signed_delivery,
@@ -75,7 +79,7 @@ from tests.fakes.discourse_wire import (
 DEFAULT_EXTENSIONS = ("jpg", "jpeg", "png", "gif", "heic", "heif", "webp", "avif")
 
 
-class FakeDiscourse(ForumScripting):
+class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
     """The fake forum; ``async with FakeDiscourse(...) as forum:`` serves it on ``forum.url``."""
 
     def __init__(
@@ -94,6 +98,8 @@ class FakeDiscourse(ForumScripting):
         readonly_categories: tuple[int, ...] = (),
         hidden_categories: tuple[int, ...] = (),
         parent_categories: dict[int, int] | None = None,
+        open_categories: tuple[int, ...] = (),
+        login_required: bool = False,
     ) -> None:
         self.api_key = api_key
         self.users = set(users)
@@ -110,6 +116,10 @@ class FakeDiscourse(ForumScripting):
         self.hidden_categories = set(hidden_categories)
         # subcategory id -> its parent's id; every other category is a top-level one
         self.parent_categories = dict(parent_categories or {})
+        # categories everyone may read (read_restricted false); every other one is restricted
+        self.open_categories = set(open_categories)
+        self.login_required = login_required
+        self.basic_info_reads: list[dict[str, str]] = []
         self.redirect_to: str | None = None
         # the duplicate rule's message, in the forum's language (the default locale's)
         self.too_similar = TOO_SIMILAR
@@ -134,6 +144,7 @@ class FakeDiscourse(ForumScripting):
         app.router.add_get("/t/{topic_id:\\d+}.json", self._topic)
         app.router.add_get("/t/{topic_id:\\d+}/posts.json", self._topic_posts)
         app.router.add_get("/c/{category_id:\\d+}/show.json", self._category)
+        app.router.add_get("/site/basic-info.json", self._basic_info)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -198,57 +209,6 @@ class FakeDiscourse(ForumScripting):
             return answer_injected(request, injected.popleft())
         return web.json_response(post)
 
-    # -- uploads -------------------------------------------------------------------------------
-
-    async def _upload(self, request: web.Request) -> web.Response:
-        denied = self._check(request)
-        if denied is not None:
-            return denied
-        form = await request.post()
-        upload = form.get("file")
-        if not isinstance(upload, web.FileField):
-            return error_response(422, ["You must provide a file to upload."], "invalid_parameters")
-        if form.get("type") != "composer":
-            return error_response(422, ["Invalid upload type."], "invalid_parameters")
-        filename = upload.filename or "file"
-        extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
-        if extension not in self.authorized_extensions:
-            allowed = ", ".join(self.authorized_extensions)
-            message = (
-                "Sorry, the file you are trying to upload is not authorized "
-                f"(authorized extensions: {allowed})."
-            )
-            return error_response(422, [message], None)
-        data = upload.file.read()
-        if len(data) > self.max_attachment_bytes:
-            limit_mb = self.max_attachment_bytes // (1024 * 1024)
-            message = (
-                f"The file you are trying to upload is too big (maximum size is {limit_mb} MB)."
-            )
-            return error_response(422, [message], None)
-        sha1 = hashlib.sha1(data).hexdigest()
-        short_url = f"upload://{base62(int(sha1, 16))}.{extension}"
-        record = RecordedUpload(
-            self._next_upload_id, filename, data, short_url, request.headers["Api-Username"]
-        )
-        self._next_upload_id += 1
-        self.uploads.append(record)
-        return web.json_response(
-            {
-                "id": record.id,
-                "url": f"/uploads/default/original/1X/{sha1}.{extension}",
-                "original_filename": filename,
-                "filesize": len(data),
-                "width": None,
-                "height": None,
-                "extension": extension,
-                "short_url": short_url,
-                "short_path": f"/uploads/short-url/{short_url[len('upload://') :]}",
-                "retain_hours": None,
-                "human_filesize": f"{len(data)} Bytes",
-            }
-        )
-
     # -- topics --------------------------------------------------------------------------------
 
     async def _topic(self, request: web.Request) -> web.Response:
@@ -275,6 +235,7 @@ class FakeDiscourse(ForumScripting):
                 "archetype": topic.archetype,
                 "closed": topic.closed,
                 "archived": topic.archived,
+                "deleted_at": now() if topic.deleted else None,
                 "posts_count": len(topic.posts),
                 "post_stream": {"posts": first_page, "stream": [p["id"] for p in visible]},
             }
@@ -328,42 +289,21 @@ class FakeDiscourse(ForumScripting):
             if (staff or p.get("post_type") != 4) and (not p.get("deleted_at") or (staff and by_id))
         ]
 
-    # -- categories ----------------------------------------------------------------------------
-
-    async def _category(self, request: web.Request) -> web.Response:
-        # CategoriesController#show: {"category": {...}} as CategorySerializer writes it, with
-        # parent_category_id null for a top-level category; one the user may not see is refused
-        denied = self._check(request)
-        if denied is not None:
-            return denied
-        category_id = int(request.match_info["category_id"])
-        staff = request.headers.get("Api-Username", "") in self.staff
-        if category_id in self.hidden_categories and not staff:
-            return error_response(403, [NOT_PERMITTED], "invalid_access")
-        return web.json_response(
-            {
-                "category": {
-                    "id": category_id,
-                    "name": f"Category {category_id}",
-                    "slug": f"category-{category_id}",
-                    "parent_category_id": self.parent_categories.get(category_id),
-                    "read_restricted": category_id in self.hidden_categories,
-                    "topic_count": sum(
-                        1 for t in self.topics.values() if t.category_id == category_id
-                    ),
-                }
-            }
-        )
-
     # -- shared checks -------------------------------------------------------------------------
 
-    def _check(self, request: web.Request) -> web.Response | None:
+    def _injected_answer(self, request: web.Request) -> web.Response | None:
         if self.redirect_to is not None:
             location = self.redirect_to.rstrip("/") + request.path_qs
             return web.Response(status=301, headers={"Location": location}, text="Moved")
         injected = self._injected.get(request.path)
         if injected and not injected[0].after_accept and injected[0].applies(request):
             return answer_injected(request, injected.popleft())
+        return None
+
+    def _check(self, request: web.Request) -> web.Response | None:
+        answer = self._injected_answer(request)
+        if answer is not None:
+            return answer
         key = request.headers.get("Api-Key", "")
         username = request.headers.get("Api-Username", "")
         if not hmac.compare_digest(key, self.api_key) or username not in self.users:
