@@ -24,9 +24,9 @@ from bot.assistant.extractive_precision import (
     points_back,
     read_with,
 )
-from bot.cli import main
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
+from tests.assistant.handbook_index import ask, ingested
 
 PUBLIC = frozenset({"public"})
 
@@ -48,19 +48,7 @@ closes at midnight. Bike racks are by the north entrance.
 @pytest.fixture
 def handbook(tmp_path: Path) -> Path:
     """A config whose index holds a handbook that names the office beside the garage."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
-    path = tmp_path / "config.yaml"
-    path.write_text(f"index:\n  path: {tmp_path / 'index.db'}\n", encoding="utf-8")
-    assert main(["--config", str(path), "ingest", str(docs)]) == 0
-    return path
-
-
-def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
-    assert main(["--config", str(config), "ask", question]) == 0
-    return capsys.readouterr().out.partition("\n\nSources:\n")[0].strip()
+    return ingested(tmp_path, {"handbook.md": HANDBOOK})
 
 
 @pytest.mark.parametrize(
@@ -70,7 +58,7 @@ def test_one_word_of_two_in_another_sense_does_not_answer(
     handbook: Path, question: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the garage "opens", the office "is at 12 Harbour Street": neither says when it opens
-    assert _ask(handbook, question, capsys) == NOT_FOUND
+    assert ask(handbook, question, capsys)[0] == NOT_FOUND
 
 
 @pytest.mark.parametrize(
@@ -86,7 +74,7 @@ def test_one_word_of_two_in_another_sense_does_not_answer(
 def test_each_sentence_still_answers_its_own_question(
     handbook: Path, question: str, answer: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _ask(handbook, question, capsys) == answer
+    assert ask(handbook, question, capsys)[0] == answer
 
 
 def test_beside_the_answer_a_sentence_with_one_word_in_another_sense_is_left_out(
@@ -94,18 +82,13 @@ def test_beside_the_answer_a_sentence_with_one_word_in_another_sense_is_left_out
 ) -> None:
     # "the office reception" and the garage that "opens" each hold one word of two; the
     # passage holds the other one in the sentence that answers
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "handbook.md").write_text(
+    text = (
         "# Employee handbook\n\n## Getting here\n\nThe office opens at 8 and closes at 18."
         " Visitors sign in at the office reception. The parking garage opens at 6 and closes at"
-        " midnight. Bike racks are by the north entrance.\n",
-        encoding="utf-8",
+        " midnight. Bike racks are by the north entrance.\n"
     )
-    config = tmp_path / "config.yaml"
-    config.write_text(f"index:\n  path: {tmp_path / 'index.db'}\n", encoding="utf-8")
-    assert main(["--config", str(config), "ingest", str(docs)]) == 0
-    answer = _ask(config, "When does the office open?", capsys)
+    config = ingested(tmp_path, {"handbook.md": text})
+    answer = ask(config, "When does the office open?", capsys)[0]
     assert answer == "The office opens at 8 and closes at 18 [1]."
 
 

@@ -17,9 +17,9 @@ from bot.assistant.assistant import Assistant
 from bot.assistant.extractive import NOT_FOUND
 from bot.assistant.extractive_precision import covers_enough, places, points_back, read_with
 from bot.assistant.extractive_question import plain_question
-from bot.cli import main
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
+from tests.assistant.handbook_index import ask, ingested
 
 PUBLIC = frozenset({"public"})
 
@@ -57,20 +57,7 @@ def assistant(kb_settings: Settings, kb_index: KnowledgeIndex) -> Assistant:
 @pytest.fixture
 def handbook(tmp_path: Path) -> Path:
     """A config whose index holds an employee handbook and an operations page."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
-    (docs / "operations.md").write_text(OPERATIONS, encoding="utf-8")
-    path = tmp_path / "config.yaml"
-    path.write_text(f"index:\n  path: {tmp_path / 'index.db'}\n", encoding="utf-8")
-    assert main(["--config", str(path), "ingest", str(docs)]) == 0
-    return path
-
-
-def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
-    assert main(["--config", str(config), "ask", question]) == 0
-    return capsys.readouterr().out.partition("\n\nSources:\n")[0].strip()
+    return ingested(tmp_path, {"handbook.md": HANDBOOK, "operations.md": OPERATIONS})
 
 
 async def test_office_hours_the_sample_does_not_have_are_not_found(assistant: Assistant) -> None:
@@ -121,8 +108,8 @@ def test_ask_office_hours_of_a_handbook_without_them(
     handbook: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the new-user walkthrough: the garage "opens at 6", "Time off", the WebSocket "opens"
-    assert _ask(handbook, "What time does the office open?", capsys) == NOT_FOUND
-    assert _ask(handbook, "When does the parking garage open?", capsys) == (
+    assert ask(handbook, "What time does the office open?", capsys)[0] == NOT_FOUND
+    assert ask(handbook, "When does the parking garage open?", capsys)[0] == (
         "The parking garage opens at 6 and closes at midnight [1]."
     )
 
@@ -132,7 +119,7 @@ def test_ask_quotes_it_with_the_sentence_it_refers_to(
 ) -> None:
     # "Your manager approves it" was quoted right after "25 vacation days a year", as if
     # "it" were those days; "it" is the request the sentence before it books
-    assert _ask(handbook, "Who approves vacation days?", capsys) == (
+    assert ask(handbook, "Who approves vacation days?", capsys)[0] == (
         "Every employee gets 25 vacation days a year [1]. Book time off in the HR portal at"
         " least two weeks ahead [1]. Your manager approves it within three working days [1]."
     )

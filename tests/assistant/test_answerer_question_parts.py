@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.assistant.extractive_parts import answers_another_part, question_parts
-from bot.cli import main
+from tests.assistant.handbook_index import ask, ingested
 
 GUIDE = """\
 # Getting started with Beacon
@@ -75,22 +75,7 @@ Poll the web server every minute. Alert when it stops answering.
 @pytest.fixture
 def guide(tmp_path: Path) -> Path:
     """A config whose index holds a getting-started guide and a channels FAQ."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "guide.md").write_text(GUIDE, encoding="utf-8")
-    (docs / "channels.md").write_text(CHANNELS, encoding="utf-8")
-    path = tmp_path / "config.yaml"
-    path.write_text(f"index:\n  path: {tmp_path / 'index.db'}\n", encoding="utf-8")
-    assert main(["--config", str(path), "ingest", str(docs)]) == 0
-    return path
-
-
-def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    """The answer's text and its Sources list."""
-    capsys.readouterr()
-    assert main(["--config", str(config), "ask", question]) == 0
-    text, _, sources = capsys.readouterr().out.partition("\n\nSources:\n")
-    return text.strip(), sources.strip()
+    return ingested(tmp_path, {"guide.md": GUIDE, "channels.md": CHANNELS})
 
 
 def test_a_sentence_repeating_the_best_ones_words_in_another_sense_is_left_out(
@@ -98,7 +83,7 @@ def test_a_sentence_repeating_the_best_ones_words_in_another_sense_is_left_out(
 ) -> None:
     # "version" is in the heading "… an older version", "Python" in the macOS line: neither
     # holds a word the answer lacks
-    text, sources = _ask(guide, "Which Python version does Beacon need?", capsys)
+    text, sources = ask(guide, "Which Python version does Beacon need?", capsys)
     assert text == "Beacon needs Python version 3.12 or newer [1]."
     assert "Troubleshooting" not in sources and "macOS" not in sources
 
@@ -107,7 +92,7 @@ def test_a_documents_introduction_does_not_follow_the_answer_of_one_of_its_secti
     guide: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the introduction names the web chat too, and encloses "Start the server"
-    text, _ = _ask(guide, "Which address does the web chat start on after make serve?", capsys)
+    text, _ = ask(guide, "Which address does the web chat start on after make serve?", capsys)
     assert text == "Run `make serve` to start the web chat on http://127.0.0.1:8000 [1]."
 
 
@@ -124,14 +109,14 @@ def test_a_documents_introduction_does_not_follow_the_answer_of_one_of_its_secti
 def test_each_part_of_a_two_part_question_gets_its_sentences(
     guide: Path, capsys: pytest.CaptureFixture[str], question: str, wanted: list[str]
 ) -> None:
-    text, _ = _ask(guide, question, capsys)
+    text, _ = ask(guide, question, capsys)
     assert all(part in text for part in wanted), text
 
 
 def test_a_one_part_question_still_keeps_to_its_sections_heading(
     guide: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text, _ = _ask(guide, "How do I connect Beacon to Discord?", capsys)
+    text, _ = ask(guide, "How do I connect Beacon to Discord?", capsys)
     assert "Discord developer portal" in text and "Slack app" not in text
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.assistant.extractive import NOT_FOUND
-from bot.cli import main
+from tests.assistant.handbook_index import ask, ingested
 
 OPERATIONS = """\
 # Operations handbook
@@ -60,30 +60,17 @@ BC-ENT,Beacon Enterprise,24/7 with a named engineer
 @pytest.fixture
 def handbook(tmp_path: Path) -> Path:
     """A config whose index holds an operations handbook, with a table of plans."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "operations.md").write_text(OPERATIONS, encoding="utf-8")
     (tmp_path / "plans.csv").write_text(PLANS, encoding="utf-8")
-    path = tmp_path / "config.yaml"
-    path.write_text(
-        f"index:\n  path: {tmp_path / 'index.db'}\n"
+    records = (
         "  records:\n"
         "    - name: plans\n"
         f"      csv: {tmp_path / 'plans.csv'}\n"
         "      id_column: sku\n"
         '      label_template: "{name} ({sku})"\n'
         "      columns: [support]\n"
-        "      description: Plans (what support each plan includes)\n",
-        encoding="utf-8",
+        "      description: Plans (what support each plan includes)\n"
     )
-    assert main(["--config", str(path), "ingest", str(docs)]) == 0
-    return path
-
-
-def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> str:
-    capsys.readouterr()
-    assert main(["--config", str(config), "ask", question]) == 0
-    return capsys.readouterr().out.partition("\n\nSources:\n")[0].strip()
+    return ingested(tmp_path, {"operations.md": OPERATIONS}, records=records)
 
 
 @pytest.mark.parametrize(
@@ -98,7 +85,7 @@ def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> str
 def test_a_question_its_sentences_only_seem_to_answer_is_not_found(
     handbook: Path, capsys: pytest.CaptureFixture[str], question: str
 ) -> None:
-    assert _ask(handbook, question, capsys) == NOT_FOUND
+    assert ask(handbook, question, capsys)[0] == NOT_FOUND
 
 
 @pytest.mark.parametrize(
@@ -114,11 +101,11 @@ def test_a_question_its_sentences_only_seem_to_answer_is_not_found(
 def test_questions_the_handbook_answers_are_still_answered(
     handbook: Path, capsys: pytest.CaptureFixture[str], question: str, start: str
 ) -> None:
-    assert start in _ask(handbook, question, capsys)
+    assert start in ask(handbook, question, capsys)[0]
 
 
 def test_a_heading_sharing_only_the_questions_verb_does_not_follow_a_record(
     handbook: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    answer = _ask(handbook, "What support comes with the Enterprise plan?", capsys)
+    answer = ask(handbook, "What support comes with the Enterprise plan?", capsys)[0]
     assert answer == ("Beacon Enterprise (BC-ENT): support: 24/7 with a named engineer [1].")

@@ -8,7 +8,7 @@ import pytest
 
 from bot.assistant.cited_lines import with_marker
 from bot.assistant.extractive_sentences import sentences_of
-from bot.cli import main
+from tests.assistant.handbook_index import ask, ingested
 
 TOKYO = (
     "# 東京ガイド\n\n日本語のテキスト文書です。東京タワーの高さは333メートルです。"
@@ -21,21 +21,7 @@ BEIJING = "# 北京指南\n\n北京是中国的首都。故宫位于北京市中
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in {"tokyo.md": TOKYO, "osaka.md": OSAKA, "beijing.md": BEIJING}.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    path = tmp_path / "config.yaml"
-    path.write_text(f"index:\n  path: {tmp_path / 'index.db'}\n")
-    assert main(["--config", str(path), "ingest", str(docs)]) == 0
-    return path
-
-
-def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    capsys.readouterr()
-    assert main(["--config", str(config), "ask", question]) == 0
-    answer, _, sources = capsys.readouterr().out.partition("\n\nSources:\n")
-    return answer.strip(), sources.strip()
+    return ingested(tmp_path, {"tokyo.md": TOKYO, "osaka.md": OSAKA, "beijing.md": BEIJING})
 
 
 @pytest.mark.parametrize(
@@ -59,7 +45,7 @@ def _ask(config: Path, question: str, capsys: pytest.CaptureFixture[str]) -> tup
 def test_ask_answers_with_the_cited_sentence(
     config: Path, capsys: pytest.CaptureFixture[str], question: str, sentence: str, source: str
 ) -> None:
-    answer, sources = _ask(config, question, capsys)
+    answer, sources = ask(config, question, capsys)
     assert answer == sentence
     assert sources.startswith("[1] ") and sources.endswith(f"/docs/{source}")
 
@@ -67,7 +53,7 @@ def test_ask_answers_with_the_cited_sentence(
 def test_sentences_of_one_answer_run_on_with_no_space(
     config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    answer, _ = _ask(config, "東京タワー", capsys)
+    answer, _ = ask(config, "東京タワー", capsys)
     assert answer == "東京タワーの高さは333メートルです[1]。東京タワーは1958年に完成しました[1]。"
 
 
