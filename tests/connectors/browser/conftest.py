@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
 from bot.assistant.base import Answerer, ReplyEvent
 from bot.config import Settings
@@ -22,6 +22,7 @@ from bot.models import Exchange
 from bot.runtime import Services
 from bot.store import Store
 from tests.chromium import launch_chromium
+from tests.connectors.browser.scripted_stream import Script, scripted_app
 from tests.connectors.web.conftest import CannedAnswerer, LiveServer, start_live_server
 
 REPO = Path(__file__).resolve().parents[3]
@@ -113,6 +114,24 @@ async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
 async def browser() -> AsyncIterator[Browser]:
     async with launch_chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+async def page(browser: Browser) -> AsyncIterator[Page]:
+    """A new page in its own context, closed after the test."""
+    fresh = await browser.new_page()
+    yield fresh
+    await fresh.context.close()
+
+
+@pytest.fixture
+async def scripted() -> AsyncIterator[tuple[Script, LiveServer]]:
+    """A loopback chat whose answer stream the test writes event by event (``Script``)."""
+    script = Script()
+    live = await start_live_server(scripted_app(script))
+    yield script, live
+    script.end()
+    await live.stop()
 
 
 def publish_screenshot(source: Path) -> None:

@@ -1,7 +1,7 @@
 """A loopback citecast whose answer stream the test writes event by event, for the order of
 events the real answerer never sends (a citation after the text that cites it).
 
-It serves the real chat page and static files, a page embedding the widget, and an API whose
+It serves what ``chat_server`` serves, and an API whose
 ``/api/ask/stream`` sends what the test puts in ``Script.events`` (``None`` ends the stream),
 so a test can look at the page between two events. The events are built from the real web
 renderer (``answer_events``), so the markup is the markup citecast sends.
@@ -18,16 +18,13 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from bot.connectors.web import STATIC_DIR
-from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_client_json import client_answer_json, client_citation_json
 from bot.models import Answer
 from renderers import render
 from renderers.base import RenderContext
+from tests.connectors.browser.chat_server import chat_app
 
 CONVERSATION = "c-scripted"
 TURN = 1
@@ -84,29 +81,11 @@ def answer_events(answer: Answer) -> AnswerEvents:
 def scripted_app(script: Script) -> Starlette:
     """The app serving the chat, its stream written by ``script``."""
 
-    async def page(request: Request) -> Response:
-        return HTMLResponse(chat_page("citecast", "Answers from the knowledge base."))
-
-    async def host(request: Request) -> Response:
-        base = str(request.base_url).rstrip("/")
-        return HTMLResponse(
-            "<!doctype html><html lang='en'><head><title>Acme</title></head><body>"
-            "<header><a href='#top'>Acme home</a></header><main><h1>Acme</h1></main>"
-            f'<script src="{base}/widget.js" data-citecast async></script>'
-            "<footer><a href='#contact'>Contact Acme</a></footer></body></html>"
-        )
-
-    async def widget(request: Request) -> Response:
-        return Response((STATIC_DIR / "widget.js").read_bytes(), media_type="text/javascript")
-
     async def config(request: Request) -> Response:
         return JSONResponse({"max_question_chars": 4000, "title": "citecast"})
 
     async def conversation(request: Request) -> Response:
         return JSONResponse({"error": "No such conversation."}, status_code=404)
-
-    async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
 
     async def stream(request: Request) -> Response:
         async def body() -> AsyncIterator[bytes]:
@@ -115,15 +94,4 @@ def scripted_app(script: Script) -> Starlette:
 
         return StreamingResponse(body(), media_type="text/event-stream")
 
-    return Starlette(
-        routes=[
-            Route("/", page),
-            Route("/host", host),
-            Route("/widget.js", widget),
-            Route("/healthz", health),
-            Route("/api/config", config),
-            Route("/api/ask/stream", stream),
-            Route("/api/conversations/{conversation_id}", conversation),
-            Mount("/static", app=StaticFiles(directory=STATIC_DIR)),
-        ]
-    )
+    return chat_app(config=config, conversation=conversation, stream=stream)

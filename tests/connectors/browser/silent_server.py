@@ -1,8 +1,7 @@
 """A loopback citecast that takes requests and does not answer them, for the chat's timeouts.
 
-It serves the real chat page (its root given ``data-request-timeout`` and
-``data-silence-timeout`` from the query, so a test waits a fraction of a second, not a minute),
-the real static files, a page embedding the widget, and an API that answers as ``Silent`` says:
+It serves what ``chat_server`` serves (timeouts from the query, so a test waits a fraction of a
+second, not a minute), and an API that answers as ``Silent`` says:
 never, or a stream that stops midway, or one that only sends keep-alive comments for a while.
 """
 
@@ -16,12 +15,9 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from bot.connectors.web import STATIC_DIR
-from bot.connectors.web_chat_page import chat_page
+from tests.connectors.browser.chat_server import chat_app
 
 
 @dataclass
@@ -51,32 +47,6 @@ def event(name: str, data: dict[str, Any]) -> bytes:
 def silent_app(silent: Silent) -> Starlette:
     """The app serving the chat as ``silent`` says."""
 
-    async def page(request: Request) -> Response:
-        html = chat_page("citecast", "Answers from the knowledge base.")
-        limits = "".join(
-            f' data-{name}-timeout="{int(request.query_params[name])}"'
-            for name in ("request", "silence")
-            if name in request.query_params
-        )
-        return HTMLResponse(html.replace("data-citecast-page", "data-citecast-page" + limits))
-
-    async def host(request: Request) -> Response:
-        base = str(request.base_url).rstrip("/")
-        limits = "".join(
-            f' data-{name}-timeout="{int(request.query_params[name])}"'
-            for name in ("request", "silence")
-            if name in request.query_params
-        )
-        return HTMLResponse(
-            "<!doctype html><html lang='en'><head><title>Acme</title></head><body>"
-            "<h1>Acme</h1>"
-            f'<script src="{base}/widget.js" data-citecast{limits} async></script>'
-            "</body></html>"
-        )
-
-    async def widget(request: Request) -> Response:
-        return Response((STATIC_DIR / "widget.js").read_bytes(), media_type="text/javascript")
-
     async def config(request: Request) -> Response:
         if not silent.config:
             await silent.hang()
@@ -86,9 +56,6 @@ def silent_app(silent: Silent) -> Starlette:
         if not silent.conversation:
             await silent.hang()
         return JSONResponse({"error": "No such conversation."}, status_code=404)
-
-    async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
 
     async def stream(request: Request) -> Response:
         if silent.stream == "never":
@@ -108,15 +75,4 @@ def silent_app(silent: Silent) -> Starlette:
 
         return StreamingResponse(body(), media_type="text/event-stream")
 
-    return Starlette(
-        routes=[
-            Route("/", page),
-            Route("/host", host),
-            Route("/widget.js", widget),
-            Route("/healthz", health),
-            Route("/api/config", config),
-            Route("/api/ask/stream", stream),
-            Route("/api/conversations/{conversation_id}", conversation),
-            Mount("/static", app=StaticFiles(directory=STATIC_DIR)),
-        ]
-    )
+    return chat_app(config=config, conversation=conversation, stream=stream)

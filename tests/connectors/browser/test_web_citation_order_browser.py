@@ -5,32 +5,13 @@ answer streams, and the finished answer is the server's."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from playwright.async_api import Page, expect
 
-import pytest
-from playwright.async_api import Browser, Page, expect
-
-from tests.connectors.browser.scripted_stream import Script, answer_events, scripted_app
-from tests.connectors.web.conftest import LiveServer, cited_answer, passage, start_live_server
+from tests.connectors.browser.scripted_stream import Script, answer_events
+from tests.connectors.web.conftest import LiveServer, cited_answer, passage
 
 ANSWER = cited_answer(passage(1), passage(2))
 WAIT = 10_000  # ms
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[tuple[Script, LiveServer]]:
-    script = Script()
-    live = await start_live_server(scripted_app(script))
-    yield script, live
-    script.end()
-    await live.stop()
-
-
-@pytest.fixture
-async def page(browser: Browser) -> AsyncIterator[Page]:
-    fresh = await browser.new_page()
-    yield fresh
-    await fresh.context.close()
 
 
 async def test_a_citation_after_the_text_citing_it_links_the_number_already_shown(

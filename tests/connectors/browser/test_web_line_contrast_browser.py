@@ -5,14 +5,13 @@ chat page and in the widget."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.connectors.browser.scripted_stream import Script, answer_events, scripted_app
-from tests.connectors.web.conftest import LiveServer, cited_answer, passage, start_live_server
+from tests.connectors.browser.scripted_stream import Script, answer_events
+from tests.connectors.web.conftest import LiveServer, cited_answer, passage
 
 WAIT = 10_000  # ms
 CONTROLS = [".cc-secondary", ".cc-vote", ".cc-input", ".cc-panel"]
@@ -54,15 +53,6 @@ BORDERS = """([root, selectors]) => {
                ratio: Math.min(...against.map(c => ratio(line.slice(0, 3), c))) };
     }).filter(Boolean));
 }"""
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[tuple[Script, LiveServer]]:
-    script = Script()
-    live = await start_live_server(scripted_app(script))
-    yield script, live
-    script.end()
-    await live.stop()
 
 
 async def answered(page: Page, script: Script, scope: str) -> None:

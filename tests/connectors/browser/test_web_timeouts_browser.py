@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Page, expect
 
 from tests.connectors.browser.silent_server import Silent, silent_app
 from tests.connectors.web.conftest import LiveServer, start_live_server
@@ -26,14 +26,6 @@ async def silent() -> AsyncIterator[tuple[Silent, LiveServer]]:
     yield behaviour, live
     behaviour.release.set()
     await live.stop()
-
-
-@pytest.fixture
-async def page(browser: Browser) -> AsyncIterator[Page]:
-    """A new page in its own context, closed after the test."""
-    fresh = await browser.new_page()
-    yield fresh
-    await fresh.context.close()
 
 
 async def ask(page: Page) -> None:

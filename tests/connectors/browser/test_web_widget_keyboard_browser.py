@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.connectors.browser.scripted_stream import Script, answer_events, scripted_app
-from tests.connectors.web.conftest import LiveServer, cited_answer, passage, start_live_server
+from tests.connectors.browser.scripted_stream import Script, answer_events
+from tests.connectors.web.conftest import LiveServer, cited_answer, passage
 
 WAIT = 10_000  # ms
 # The focused element, looked for inside the widget's shadow root too.
@@ -24,15 +24,6 @@ FOCUSED = """() => {
   }
   return node ? (node.getAttribute('aria-label') || node.textContent || '').trim() : '';
 }"""
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[tuple[Script, LiveServer]]:
-    script = Script()
-    live = await start_live_server(scripted_app(script))
-    yield script, live
-    script.end()
-    await live.stop()
 
 
 @pytest.fixture
