@@ -17,6 +17,10 @@ see: what the plan would have been had the hidden rows not been counted, near en
 A compound of the question ("2.4.1", "config.yaml", :func:`bot.knowledge.terms.compound_terms`)
 is ranked as a phrase beside its words, so the passage that writes it comes before one that
 only holds its parts ("1.4.2").
+
+A word whose forms FTS5's Porter tokenizer reads as two tokens ("status" and "statuses",
+:func:`bot.knowledge.word_forms.search_forms`) is one term of the plan: its forms that the
+index holds are ORed in brackets, so it is chosen, dropped to a boost or intersected whole.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from bot.knowledge.cjk import fts_phrase, is_cjk_term
 from bot.knowledge.terms import compound_terms, query_terms, stem
+from bot.knowledge.word_forms import query_forms
 
 NO_CAP = 2**62
 _COUNT = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
@@ -85,13 +90,33 @@ def _boost_pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"\b" + re.escape(prefix), re.IGNORECASE)
 
 
+def _probe(conn: sqlite3.Connection, forms: tuple[str, ...], budget: int) -> tuple[int, str]:
+    """How many rows hold one of a term's ``forms`` (each counted up to ``budget + 1``) and
+    the expression that matches them.
+
+    A word searched in several forms (:func:`bot.knowledge.word_forms.search_forms`) counts
+    the sum of its forms' rows, an overestimate only where a row holds two; forms no row
+    holds are left out of its expression, so a word is one phrase unless the index really
+    has it in two forms Porter reads apart.
+    """
+    counts = [int(conn.execute(_COUNT, (_quote(f), budget + 1)).fetchone()[0]) for f in forms]
+    found = [_quote(f) for f, n in zip(forms, counts, strict=True) if n] or [_quote(forms[0])]
+    if len(found) == 1:
+        return sum(counts), found[0]
+    return sum(counts), "(" + " OR ".join(found) + ")"
+
+
 def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> QueryPlan | None:
     """The plan for ``query``, or None when it has no searchable word or none matches."""
     words = query_terms(query)
     if not words:
         return None
-    terms = [*compound_terms(query), *words][:32]
-    df = {t: int(conn.execute(_COUNT, (_quote(t), budget + 1)).fetchone()[0]) for t in terms}
+    units = [*((c, (c,)) for c in compound_terms(query)), *query_forms(words)][:32]
+    terms = [term for term, _ in units]
+    df: dict[str, int] = {}
+    quoted: dict[str, str] = {}
+    for term, forms in units:
+        df[term], quoted[term] = _probe(conn, forms, budget)
     present = sorted((t for t in terms if df[t]), key=lambda t: df[t])
     if not present:
         return None
@@ -113,13 +138,13 @@ def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> Quer
         for t in present
         if t not in chosen
     )
-    match = " OR ".join(_quote(t) for t in chosen)
-    every = None if chosen == present else QueryPlan(" OR ".join(_quote(t) for t in present))
+    match = " OR ".join(quoted[t] for t in chosen)
+    every = None if chosen == present else QueryPlan(" OR ".join(quoted[t] for t in present))
     if rows <= budget:
         return QueryPlan(match, NO_CAP, boosts, wider=every)
     every = every or QueryPlan(match)
     if len(present) > 1:  # every word is common: try their intersection
-        both = " AND ".join(_quote(t) for t in present)
+        both = " AND ".join(quoted[t] for t in present)
         if 0 < int(conn.execute(_COUNT, (both, budget + 1)).fetchone()[0]) <= budget:
             return QueryPlan(both, wider=every)
     cap = conn.execute(_NTH_ROWID, (match, budget)).fetchone()[0]

@@ -1,7 +1,9 @@
 """Words of a question or a passage: tokens, stop words and their stems.
 
 The FTS5 index stems with its own Porter tokenizer; this module builds the MATCH expression
-from a free-text question and gives the extractive backend the same notion of "a term".
+from a free-text question (each word also in the forms Porter reads apart but our stemmer does
+not, :mod:`bot.knowledge.word_forms`) and gives the extractive backend the same notion of "a
+term".
 Chinese, Japanese and Korean runs, which have no spaces between words, become overlapping
 bigrams (:mod:`bot.knowledge.cjk`); text without them is read exactly as before. The stemmer
 the answerer compares words by is :func:`bot.knowledge.stemmer.stem`.
@@ -24,6 +26,7 @@ from bot.knowledge.cjk import (
 )
 from bot.knowledge.stemmer import stem as stem
 from bot.knowledge.stemmer import strip_possessive
+from bot.knowledge.word_forms import query_forms
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Letters and digits joined by ".", "_", "-" or "/" with no space between: a version ("2.4.1"),
@@ -137,9 +140,12 @@ def fts_query(text: str) -> str | None:
 
     Quoting every term makes any user input safe: FTS5 operators and column filters typed by a
     user are searched as plain words, never interpreted. A CJK term is one token ("東京"), as
-    the index holds each CJK character and bigram as a token (``fts_text``).
+    the index holds each CJK character and bigram as a token (``fts_text``). A word is also
+    searched in the forms that FTS5's Porter tokenizer reads as other words, but our stemmer
+    as the same (``statuses`` also as ``status``: :func:`bot.knowledge.word_forms.search_forms`).
     """
     terms = query_terms(text)
     if not terms:
         return None
-    return " OR ".join(fts_phrase(term) for term in terms[:32])
+    forms = query_forms(terms[:32])
+    return " OR ".join(fts_phrase(form) for _, found in forms for form in found)
