@@ -9,7 +9,9 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
    delivery (or a crash after the enqueue) can never produce a second reply; the id is claimed
    (``store.claim_once("email-message", …)``) only after the reply is safely enqueued;
 4. ask the assistant with the audience of the sender and the history of the thread (turns are
-   stored under a conversation id derived from the thread root and the sender's address);
+   stored under a conversation id derived from the thread root and the sender's address; an
+   earlier answer cited or read from a source the sender may no longer see, after the audience
+   settings narrowed, is left out of it);
 5. render with ``renderers.render("email", …)`` (which files travel within
    ``max_attachment_bytes`` is settled first, ``email_files``), compose the MIME reply
    (``email_compose``), enqueue it, and let the outbox worker send it (``email_outbox``).
@@ -50,6 +52,7 @@ from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener, bind_listener
 from bot.connectors.render_context import context_for
+from bot.connectors.web_turn_page import visible_answer
 from bot.errors import ConfigError
 from bot.models import Answer, Exchange
 
@@ -218,7 +221,9 @@ class EmailConnector:
         # a long mail is cut: say so, or the sender never learns its end was not read
         note = long_message_note(limit) if cut else None
         reply = await asyncio.wait_for(
-            self.services.assistant.reply(question, audience, self._history(conversation)),
+            self.services.assistant.reply(
+                question, audience, self._history(conversation, audience)
+            ),
             self.settings.answer_timeout_seconds,
         )
         payload = self._render(reply.answer, audience, reply_subject(mail.subject), note)
@@ -239,12 +244,14 @@ class EmailConnector:
         log.info("email: answered %s from %s", mail.message_id, mail.sender)
         return Outcome("answered", "", item_id)
 
-    def _history(self, conversation: str) -> tuple[Exchange, ...]:
+    def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:
+        # An answer written for a wider audience (the sender's mapping narrowed since) stays
+        # out: the model would repeat or build on it for a sender who may no longer read it.
         turns = self.services.store.turns(conversation, limit=HISTORY_TURNS)
         return tuple(
             Exchange(question=t.question, answer=str(t.answer.get("text", "")))
             for t in turns
-            if t.status == "done" and t.answer
+            if t.status == "done" and t.answer and visible_answer(t, audience) is not None
         )
 
     def _render(

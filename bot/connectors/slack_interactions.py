@@ -6,9 +6,11 @@
   the asker sees, so it may cite what *they* may read (their email-domain and user-group
   groups), with files shown as names or signed links (ephemeral messages cannot carry uploads).
   Whatever fails on the way, from the audience lookup on, ends in a private apology.
-- *Share in channel* re-posts a private answer publicly only when every source it cites is
-  visible to the channel's audience; otherwise it refuses (ephemerally) and posts nothing. The
-  rule is checked again when the button is pressed, from the stored turn, never from the button.
+- *Share in channel* re-posts a private answer publicly only when every source it cites, and
+  every source its answerer read (the turn's registry: the text can repeat a passage it read
+  without citing it), is visible to the channel's audience; otherwise it refuses (ephemerally)
+  and posts nothing. The rule is checked again when the button is pressed, from the stored
+  turn, never from the button.
   A turn is shared once: the share is claimed before posting, so a double click posts once, and
   given back when Slack does not take the post, so the button works again (the user is told).
   Once the first message is in the channel, the rest goes through the outbox (never lost).
@@ -42,6 +44,7 @@ from bot.connectors.slack_delivery import (
 )
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_text import fit_text, question_text
+from bot.connectors.web_turn_page import sources_read, visible_answer
 from bot.errors import ChannelError, DeliveryUncertainError, StoreError, ValidationError
 from bot.models import Answer, is_safe_url
 from bot.runtime import Services
@@ -82,9 +85,14 @@ def share_block(turn_id: int, conversation: str) -> dict[str, Any]:
     }
 
 
-def visible_to_all(answer: Answer, audience: frozenset[str]) -> bool:
-    """True when every cited source may be shown to ``audience``."""
-    return all(citation.source.visible_to(audience) for citation in answer.citations)
+def visible_to_all(answer: Answer, registry: Any, audience: frozenset[str]) -> bool:
+    """True when every source ``answer`` cites or its answerer read (``registry``, the turn's
+    registry JSON) may be shown to ``audience``; false when the registry cannot be read."""
+    read = sources_read(registry)
+    if read is None:
+        return False
+    cited = [citation.source for citation in answer.citations]
+    return all(source.visible_to(audience) for source in [*cited, *read])
 
 
 class SlackInteractions:
@@ -161,7 +169,7 @@ class SlackInteractions:
             payload = self._render(reply.answer, audience, turn_id, False)
             messages = with_feedback(payload["messages"], turn_id)
             channel_audience = await self._audiences.for_viewer(channel, None)
-            if visible_to_all(reply.answer, channel_audience):
+            if visible_to_all(reply.answer, reply.registry, channel_audience):
                 last = messages[-1]
                 last["blocks"] = [*last.get("blocks", []), share_block(turn_id, conversation)]
                 if len(last["blocks"]) > 50:
@@ -232,11 +240,13 @@ class SlackInteractions:
         if not turns or turns[0].answer is None:
             return
         try:
-            answer = Answer.from_json(turns[0].answer)
+            Answer.from_json(turns[0].answer)
         except ValidationError:
             return
         audience = await self._audiences.for_viewer(channel, None)
-        if not visible_to_all(answer, audience):
+        # what it read counts as much as what it cites (a private answer has no history)
+        answer = visible_answer(turns[0], audience)
+        if answer is None:
             await self._say_privately(body, channel, user, NOT_SHAREABLE)
             return
         payload = self._render(answer, audience, turn_id, True)
