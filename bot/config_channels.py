@@ -274,7 +274,9 @@ class DiscourseSettings(Section):
     webhook_secret: str = ""
     categories: list[int] = Field(default_factory=list)
     audience_by_category: dict[str, list[str]] = Field(default_factory=dict)
-    max_post_length: int = Field(default=32_000, ge=1000)
+    # the site's "max post length" when lower than Discourse's default (it cannot be read with a
+    # granular key); a lower one is also learned from the first refusal (discourse_limits)
+    max_post_length: int = Field(default=32_000, ge=300)
     # the site's min_post_length: a shorter answer ("No.") gets a note rather than a refusal
     min_post_length: int = Field(default=20, ge=0, le=1000)
     allowed_upload_extensions: list[str] = Field(default_factory=list)

@@ -89,7 +89,14 @@ class PostAnswerer:
             topic, history = await self._read_topic(event, readers)
             audience = await self._audience(event, topic, readers)
             reply = await self.services.assistant.reply(question, audience, history)
-            composer = PostComposer(self._client(), self.services, audience, turn_id)
+            composer = PostComposer(
+                self._client(),
+                self.services,
+                audience,
+                turn_id,
+                # lower than configured when the forum refused a longer post before
+                max_length=self._delivery.limit.value,
+            )
             raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
             items: list[tuple[str, dict[str, Any]]] = []
             for part, raw in enumerate(raws, start=1):

@@ -30,27 +30,33 @@
   archived or deleted, a category the bot may not post in or see, a key without the scope, a
   body the forum will never take) drops the reply and its later parts at once, logged once
   with the forum's reason; only 429, 5xx and lost connections are retried.
+- A reply the forum refuses as too long (its ``max_post_length`` lowered below
+  ``discourse.max_post_length``) is split again to the limit the refusal names, or to half its
+  length when it names none, and the limit is kept for later replies: ``discourse_limits``,
+  ``discourse_refit``.
 - A reply dropped (refused, its topic moved, its question gone, or given up after its
   attempts, which drops its later parts too) records its turn as ``failed``: ``citecast
   report`` must not count a question whose answer never reached the topic as answered.
-- Looking for a reply that landed reads the posts that follow the question, a page of 20 at a
-  time and at most ``MAX_RECHECK_POSTS`` of them, stopping at the reply: in a busy topic the
-  reply may be far from the topic's end. When that many posts follow the question, the bot's
-  own last posts in the topic are read too (Discourse's filter by user), so a reply that
-  landed further on is found as well.
+- Looking for a reply that landed is ``discourse_landed``.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
-from contextlib import aclosing
 from typing import Any
 
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders, mapped_audience
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_landed import already_posted
+from bot.connectors.discourse_limits import (
+    MAX_REFITS,
+    LearnedLimit,
+    PostTooLongError,
+    halved,
+    limit_named,
+)
 from bot.connectors.discourse_topic_state import check_open
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
@@ -63,10 +69,6 @@ UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
 SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
 OUTBOX_RATE_LIMITED_ATTEMPTS = 48
-# How far past the question a landed reply is looked for page by page: 25 pages of the topic.
-# Past that (a busy topic, a resend hours later) the bot's own last posts in the topic are read
-# instead, as many again.
-MAX_RECHECK_POSTS = 500
 
 
 class AudienceChangedError(ChannelError):
@@ -106,7 +108,9 @@ class ReplyDelivery:
         self.services = services
         self.settings = services.settings.discourse
         self._client = client
-        self._in_flight = in_flight
+        self.in_flight = in_flight
+        # the forum's post limit when its refusals showed it lower than configured
+        self.limit = LearnedLimit()
         # what was logged about categories, once each for composing and posting (see
         # CategoryReaders)
         self.logged_categories: set[tuple[str, int]] = set()
@@ -115,16 +119,31 @@ class ReplyDelivery:
         """Send one outbox item; on failure record it for the outbox worker and re-raise.
 
         ``retrying``: sent by the outbox worker, so an earlier attempt (before a failure, a
-        crash or a restart) may have landed.
+        crash or a restart) may have landed. An item no longer pending (split again after a
+        refusal, or dropped, since the caller listed it) is not sent.
         """
+        item = self.services.store.outbox_item(item_id)
+        if item is not None and item.status != "pending":
+            return
+        too_long = await self._deliver(item_id, payload, retrying)
+        if too_long is not None:
+            from bot.connectors.discourse_refit import refit
+
+            await refit(self, item_id, payload, too_long)
+
+    async def _deliver(
+        self, item_id: str, payload: dict[str, Any], retrying: bool
+    ) -> PostTooLongError | None:
+        """Send one outbox item (see :meth:`deliver`); returns the refusal when the reply is
+        to be split again."""
         store = self.services.store
-        self._in_flight.add(item_id)
+        self.in_flight.add(item_id)
         try:
             await self.post(payload, retrying=retrying)
         except AudienceChangedError as exc:
             log.error("discourse: %s; reply %s dropped", exc, item_id)
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
-            self._drop_later_parts(payload, str(exc))
+            self.drop_later_parts(payload, str(exc))
             fail_queued_turn(self.services.store, payload, CHANNEL)
             raise
         except QuestionGoneError as exc:
@@ -133,20 +152,14 @@ class ReplyDelivery:
             fail_queued_turn(self.services.store, payload, CHANNEL)
             raise
         except DiscourseAPIError as exc:
+            if isinstance(exc, PostTooLongError) and refits(payload) < MAX_REFITS:
+                return exc
             if not exc.permanent:
-                self._record_failure(item_id, payload, exc)
+                self.record_failure(item_id, payload, exc)
                 raise
-            refused = ReplyRefusedError(
-                f"topic {payload.get('topic_id')}: the forum refused the reply to post"
-                f" #{payload.get('reply_to_post_number')} ({exc}); not retried"
-            )
-            log.error("discourse: %s; reply %s dropped", refused, item_id)
-            store.mark_failed_attempt(item_id, str(refused), 0, max_attempts=1)
-            self._drop_later_parts(payload, str(refused))
-            fail_queued_turn(self.services.store, payload, CHANNEL)
-            raise refused from exc
+            raise self.refuse(item_id, payload, str(exc)) from exc
         except CitecastError as exc:
-            self._record_failure(item_id, payload, exc)
+            self.record_failure(item_id, payload, exc)
             raise
         except Exception as exc:
             # A malformed item or a bug fails the same way every round, and the outbox worker
@@ -158,14 +171,32 @@ class ReplyDelivery:
             )
             reason = f"failed unexpectedly ({type(exc).__name__}: {exc}); not retried"
             store.mark_failed_attempt(item_id, reason, 0, max_attempts=1)
-            self._drop_later_parts(payload, reason)
+            self.drop_later_parts(payload, reason)
             fail_queued_turn(self.services.store, payload, CHANNEL)
             raise ReplyRefusedError(f"reply {item_id} {reason}") from exc
         finally:
-            self._in_flight.discard(item_id)
+            self.in_flight.discard(item_id)
         store.mark_sent(item_id)
+        return None
 
-    def _record_failure(self, item_id: str, payload: dict[str, Any], exc: CitecastError) -> None:
+    def refuse(self, item_id: str, payload: dict[str, Any], reason: str) -> ReplyRefusedError:
+        """Drop a reply the forum refused for good, with its later parts, and fail its turn;
+        returns the error to raise."""
+        refused = ReplyRefusedError(
+            f"topic {payload.get('topic_id')}: the forum refused the reply to post"
+            f" #{payload.get('reply_to_post_number')} ({reason}); not retried"
+        )
+        log.error("discourse: %s; reply %s dropped", refused, item_id)
+        self.services.store.mark_failed_attempt(item_id, str(refused), 0, max_attempts=1)
+        self.drop_later_parts(payload, str(refused))
+        fail_queued_turn(self.services.store, payload, CHANNEL)
+        return refused
+
+    def client(self) -> DiscourseClient:
+        """The connector's API client (opened on first use)."""
+        return self._client()
+
+    def record_failure(self, item_id: str, payload: dict[str, Any], exc: CitecastError) -> None:
         """Record a failure that may pass, for the outbox worker to retry when due (and the
         turn as failed once the reply is given up)."""
         store = self.services.store
@@ -181,19 +212,19 @@ class ReplyDelivery:
         store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
         if attempts >= limit:
             log.error("discourse: reply %s given up after %d attempts: %s", item_id, attempts, exc)
-            self._drop_later_parts(payload, str(exc))
+            self.drop_later_parts(payload, str(exc))
             fail_queued_turn(self.services.store, payload, CHANNEL)
 
-    def _drop_later_parts(self, payload: dict[str, Any], reason: str) -> None:
+    def drop_later_parts(self, payload: dict[str, Any], reason: str) -> None:
         """Drop the parts after ``payload``'s of the same reply: a continuation must not be
         posted without the post it continues."""
         store = self.services.store
-        part = _part(payload)
+        part = part_of(payload)
         for item in store.pending(CHANNEL):
             if (
                 item.payload.get("post_id") == payload.get("post_id")
                 and item.payload.get("topic_id") == payload.get("topic_id")
-                and _part(item.payload) > part
+                and part_of(item.payload) > part
             ):
                 store.mark_failed_attempt(item.id, reason, 0, max_attempts=1)
 
@@ -223,7 +254,9 @@ class ReplyDelivery:
         bodies = (raw, raw + suffix)
 
         async def landed() -> bool:
-            return await self.already_posted(topic_id, reply_to, bodies, part)
+            return await already_posted(
+                self._client(), self.settings.api_username, topic_id, reply_to, bodies, part
+            )
 
         if retrying and await landed():
             log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
@@ -239,9 +272,15 @@ class ReplyDelivery:
                 return
             except DiscourseAPIError as exc:
                 # The forum words its refusals in its own language, so a 422 is not told apart
-                # by its text: any 422 may be "too similar to what you recently posted", which
-                # the suffixed body gets past; any other (too long, a closed topic) refuses the
-                # suffixed body too, and that refusal is raised.
+                # by its text: one naming a limit below the body's length is "too long" (the
+                # digits survive translation); any other may be "too similar to what you
+                # recently posted", which the suffixed body gets past; one refusing the
+                # suffixed body too may be "too long" without a number (then the reply is
+                # split to half the body's length, see discourse_limits), else it is raised.
+                if exc.status == 422 and (limit := limit_named(exc.errors, len(body))):
+                    raise PostTooLongError(exc, limit, named=True) from exc
+                if exc.status == 422 and body != raw and (half := halved(len(raw))):
+                    raise PostTooLongError(exc, half, named=False) from exc
                 if exc.status != 422 or body != raw:
                     raise
                 # Either an earlier attempt landed (its response lost), or the bot posted the
@@ -286,86 +325,14 @@ class ReplyDelivery:
             return
         raise QuestionGoneError(f"topic {topic_id}: post {post_id} is {state}: not answered")
 
-    async def already_posted(
-        self, topic_id: int, post_number: int, bodies: tuple[str, ...], part: int
-    ) -> bool:
-        """True when the topic already holds this reply, with or without the unique suffix (an
-        earlier attempt whose answer got lost).
 
-        Reads the posts after the question (the reply cannot be before it), stopping once it is
-        found or after ``MAX_RECHECK_POSTS``; in a topic busier than that, looks further among
-        the bot's own posts in the topic (one filtered read, whatever the topic's length).
-        Compares bodies when the forum sends them, else counts the bot's replies to the post.
-        """
-        bot = self.settings.api_username.lower()
-        wanted = {_squash(body) for body in bodies}
-        ours: list[dict[str, Any]] = []
-        seen: set[object] = set()
-        read = 0
-
-        def is_ours(post: dict[str, Any]) -> bool:
-            return (
-                str(post.get("username") or "").lower() == bot
-                and post.get("reply_to_post_number") == post_number
-            )
-
-        async with aclosing(self._client().posts_after(topic_id, post_number)) as pages:
-            async for page in pages:
-                for post in page:
-                    seen.add(post.get("id"))
-                    if not is_ours(post):
-                        continue
-                    raw = post.get("raw")
-                    if isinstance(raw, str) and _squash(raw) in wanted:
-                        return True
-                    ours.append(post)
-                read += len(page)
-                if read >= MAX_RECHECK_POSTS:
-                    break
-        if read >= MAX_RECHECK_POSTS:
-            # The reply may lie past the posts read: a busy topic, or a resend long after
-            # the question (a rate limit, a restart).
-            for post in await self._bot_posts_after(topic_id, post_number, seen):
-                if not is_ours(post):
-                    continue
-                raw = post.get("raw")
-                if isinstance(raw, str) and _squash(raw) in wanted:
-                    return True
-                ours.append(post)
-            log.warning(
-                "discourse topic %s: no reply to #%s in the %d posts after it nor among the"
-                " bot's posts; sending it",
-                topic_id,
-                post_number,
-                read,
-            )
-        if ours and all(isinstance(p.get("raw"), str) for p in ours):
-            return False
-        return len(ours) >= part
-
-    async def _bot_posts_after(
-        self, topic_id: int, post_number: int, seen: set[object]
-    ) -> list[dict[str, Any]]:
-        """The bot's last ``MAX_RECHECK_POSTS`` posts in the topic after ``post_number`` that
-        are not in ``seen`` (read through Discourse's filter by user)."""
-        _, posts = await self._client().recent_posts(
-            topic_id, MAX_RECHECK_POSTS, username=self.settings.api_username
-        )
-        return [
-            post
-            for post in posts
-            if post.get("id") not in seen
-            and isinstance(post.get("post_number"), int)
-            and post["post_number"] > post_number
-        ]
+def refits(payload: dict[str, Any]) -> int:
+    """How often the reply of a stored part was split again after a refusal."""
+    count = payload.get("refits")
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 
-def _part(payload: dict[str, Any]) -> int:
+def part_of(payload: dict[str, Any]) -> int:
     """The part number of a stored reply (1 when absent or unreadable)."""
     part = payload.get("part")
     return part if isinstance(part, int) and not isinstance(part, bool) else 1
-
-
-def _squash(text: str) -> str:
-    # Discourse compares bodies with whitespace removed.
-    return re.sub(r"\s+", "", text)

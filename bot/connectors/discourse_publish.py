@@ -44,12 +44,16 @@ class PostComposer:
         services: Services,
         audience: frozenset[str],
         turn_id: int | None = None,
+        max_length: int | None = None,
     ):
+        """``max_length``: the forum's post limit when it is known to be lower than
+        ``discourse.max_post_length`` (learned from a refusal, see ``discourse_limits``)."""
         self.client = client
         self.services = services
         self.settings = services.settings.discourse
         self.audience = audience
         self.turn_id = turn_id
+        self.max_length = max_length
         self._uploaded: dict[str, str] = {}
         self._refused: set[str] = set()
 
@@ -74,11 +78,15 @@ class PostComposer:
 
     def post_limit(self, reserve: int = 0) -> int:
         """The longest body to send, leaving ``reserve`` characters free: the forum's
-        ``max_post_length``, or ``capabilities.discourse.max_chars`` when that is configured
-        smaller (never below the renderer's floor)."""
+        ``max_post_length`` (or the lower limit it was found to have: ``max_length``), or
+        ``capabilities.discourse.max_chars`` when that is configured smaller (never below the
+        renderer's floor)."""
         from renderers.base import capabilities_for
 
-        limit = self.settings.max_post_length - reserve
+        limit = self.settings.max_post_length
+        if self.max_length is not None:
+            limit = min(limit, self.max_length)
+        limit -= reserve
         overrides = self.services.settings.capabilities.get("discourse") or {}
         if "max_chars" in overrides:
             # capabilities_for checks the value the way every other override is checked.

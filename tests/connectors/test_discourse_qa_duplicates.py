@@ -114,19 +114,21 @@ async def test_the_same_answer_twice_on_a_forum_in_another_language(tmp_path: Pa
 
 
 async def test_another_refusal_is_not_taken_for_a_duplicate(tmp_path: Path) -> None:
-    # A 422 the suffix cannot get past (here: too long for the forum) is recorded as the failure,
-    # and the reply dropped: sending the same body again cannot succeed
-    async with FakeDiscourse(max_post_length=1000) as forum:
-        harness = await make_harness(forum, tmp_path, max_post_length=32_000)
-        harness.script([], "A long answer. " * 100)
+    # A 422 the suffix cannot get past (here: one naming no limit, refusing a reply too short
+    # to be split) is recorded as the failure, and the reply dropped: sending the same body
+    # again cannot succeed. (A reply refused as too long is split: test_discourse_lowered_limit.)
+    async with FakeDiscourse() as forum:
+        harness = await make_harness(forum, tmp_path)
+        harness.script([], "A short answer, refused. " * 4)
         try:
+            forum.fail("/posts.json", status=422, times=2)
             first = forum.new_topic("Long", "Tell me everything.", category_id=PUBLIC)
             await harness.deliver(first)
             assert forum.api_posts == []
             assert post_statuses(forum) == [422, 422]
             item = harness.store.outbox_item(f"discourse-{first['id']}")
             assert item is not None and item.status == "dead"
-            assert "Body is limited to 1000 characters" in (item.last_error or "")
+            assert "Something went wrong" in (item.last_error or "")
         finally:
             await harness.http.aclose()
             await harness.connector.stop()

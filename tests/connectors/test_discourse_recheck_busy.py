@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.connectors import discourse_delivery
+from bot.connectors import discourse_landed
 from tests.connectors.discourse_harness import PUBLIC, Harness, forum, harness, outbox_empty
 from tests.fakes.discourse_api import FakeDiscourse
 
@@ -69,7 +69,7 @@ async def test_the_search_for_a_landed_reply_is_bounded(
 ) -> None:
     # The reply did not land; 100 posts follow the question. With a bound of 40 posts only two
     # pages are read before the reply is sent.
-    monkeypatch.setattr(discourse_delivery, "MAX_RECHECK_POSTS", 40)
+    monkeypatch.setattr(discourse_landed, "MAX_RECHECK_POSTS", 40)
     harness.forum.unique_posts_mins = 0
     forum = harness.forum
     question = forum.new_topic("Busy", "Where is the install guide?", category_id=PUBLIC)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.connectors.discourse_delivery import MAX_RECHECK_POSTS
+from bot.connectors.discourse_landed import MAX_RECHECK_POSTS
 from tests.connectors.discourse_harness import PUBLIC, Harness, forum, harness, outbox_empty
 from tests.fakes.discourse_api import FakeDiscourse
 

@@ -4,7 +4,8 @@ It is a real aiohttp server bound to 127.0.0.1 on a free port, so the connector'
 client talks HTTP to it. It enforces what the real forum enforces and a test could trip over:
 
 - ``Api-Key`` + ``Api-Username`` on every request, else 403 ``invalid_access``;
-- ``max_post_length`` (422 "Body is limited to N characters; you entered M.") and
+- ``max_post_length`` (422 "Body is limited to N characters; you entered M.", Discourse's
+  ``too_long_validation`` with M the raw body's length; ``too_long`` words it otherwise) and
   ``min_post_length`` (422 "Body is too short (minimum is N characters)", counted as Discourse
   does: stripped, without HTML comments, an :emoji: or a run of dots counting one character);
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
@@ -61,6 +62,7 @@ from tests.fakes.discourse_uploads import ForumUploads
 from tests.fakes.discourse_wire import (
     NOT_FOUND,
     NOT_PERMITTED,
+    TOO_LONG,
     TOO_SIMILAR,
     TOPIC_NOT_FOUND,
     FakeTopic,
@@ -123,6 +125,8 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         self.redirect_to: str | None = None
         # the duplicate rule's message, in the forum's language (the default locale's)
         self.too_similar = TOO_SIMILAR
+        # the max_post_length message, formatted with ``count`` (the limit) and ``length``
+        self.too_long = TOO_LONG
         self.user_ids = {"system": -1, "discobot": -2}
         self.topics: dict[int, FakeTopic] = {}
         self.api_posts: list[dict[str, Any]] = []
@@ -190,9 +194,8 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         if not self._may_post(self.topics.get(topic_id), username):
             return post_error(TOPIC_NOT_FOUND)
         if len(raw) > self.max_post_length:
-            return post_error(
-                f"Body is limited to {self.max_post_length} characters; you entered {len(raw)}."
-            )
+            # StrippedLengthValidator compares the raw body's length, before any stripping
+            return post_error(self.too_long.format(count=self.max_post_length, length=len(raw)))
         if counted_length(raw) < self.min_post_length:
             return post_error(f"Body is too short (minimum is {self.min_post_length} characters)")
         digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
@@ -320,6 +323,7 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
 __all__ = [
     "NOT_FOUND",
     "NOT_PERMITTED",
+    "TOO_LONG",
     "TOO_SIMILAR",
     "TOPIC_NOT_FOUND",
     "FakeDiscourse",

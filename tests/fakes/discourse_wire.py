@@ -21,6 +21,8 @@ TOPIC_NOT_FOUND = (
     "Something went wrong. Perhaps this topic was closed or deleted while you were looking at it?"
 )
 TOO_SIMILAR = "Body is too similar to what you recently posted"
+# "Body" + server.en.yml's errors.messages.too_long_validation, as Discourse words max_post_length
+TOO_LONG = "Body is limited to {count} characters; you entered {length}."
 BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
