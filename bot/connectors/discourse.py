@@ -45,6 +45,7 @@ from bot.connectors.discourse_webhook import (
     trigger_for,
     verify_signature,
 )
+from bot.connectors.request_body import read_capped
 from bot.errors import SignatureError, StoreError, ValidationError
 from bot.runtime import Services
 
@@ -52,24 +53,6 @@ log = logging.getLogger(__name__)
 
 DEDUPE_SCOPE = "discourse-post"
 MAX_WEBHOOK_BYTES = 2_000_000
-
-
-async def read_capped(request: Request, max_bytes: int) -> bytes | None:
-    """The request body, or None as soon as it is known to be longer than ``max_bytes``.
-
-    The webhook URL is public and the signature can only be checked on the whole body, so
-    an unsigned body is read no further than the cap (neither a declared Content-Length nor a
-    chunked body of any size is taken in whole).
-    """
-    declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdecimal() and int(declared) > max_bytes:
-        return None
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > max_bytes:
-            return None
-    return bytes(body)
 
 
 class DiscourseConnector:

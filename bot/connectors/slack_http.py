@@ -22,6 +22,8 @@ from slack_bolt.app.async_app import AsyncApp
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from bot.connectors.request_body import read_capped
+
 log = logging.getLogger(__name__)
 
 # Slack's largest payloads (an interaction carrying a 50-block message, a 40,000-character
@@ -40,19 +42,6 @@ class _WithoutBodies(logging.Filter):
 
 
 _WITHOUT_BODIES = _WithoutBodies()
-
-
-async def read_capped(request: Request, max_bytes: int) -> bytes | None:
-    """The request body, or None as soon as it is known to be longer than ``max_bytes``."""
-    declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdecimal() and int(declared) > max_bytes:
-        return None
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > max_bytes:
-            return None
-    return bytes(body)
 
 
 class SlackHttpDoor:
