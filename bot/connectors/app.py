@@ -96,6 +96,12 @@ async def _json_http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
 
 
+async def _json_server_error(request: Request, exc: Exception) -> Response:
+    """An unexpected failure answers in the API's one error shape too, naming nothing of it
+    (Starlette still raises it afterwards, so the traceback is logged)."""
+    return JSONResponse({"error": "internal error"}, status_code=500)
+
+
 class _Stopping:
     """Stops the started connectors once, all at the same time.
 
@@ -194,7 +200,7 @@ def build_app(
         routes=routes,
         middleware=middleware,
         lifespan=lifespan,
-        exception_handlers={HTTPException: _json_http_error},
+        exception_handlers={HTTPException: _json_http_error, Exception: _json_server_error},
     )
     app.state.services = services
     app.state.web = web

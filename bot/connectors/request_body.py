@@ -13,7 +13,8 @@ from starlette.requests import Request
 async def read_capped(request: Request, max_bytes: int) -> bytes | None:
     """The request body, or None as soon as it is known to be longer than ``max_bytes``."""
     declared = request.headers.get("content-length", "")
-    # ASCII digits only: str.isdecimal() alone also takes other scripts' digits
+    # ASCII digits only: isdecimal() alone also takes other scripts' digits ("٣"), and
+    # isdigit() takes "²", which int() refuses (that was a 500)
     if declared.isascii() and declared.isdecimal() and int(declared) > max_bytes:
         return None
     body = bytearray()

@@ -33,14 +33,12 @@ from urllib.parse import urlsplit
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
-    FileResponse,
     HTMLResponse,
     JSONResponse,
     Response,
     StreamingResponse,
 )
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from bot.config import Settings
 from bot.connectors.web_api import (
@@ -52,11 +50,12 @@ from bot.connectors.web_api import (
     read_json_body,
     status_for,
 )
+from bot.connectors.web_assets import WIDGET_CACHE_CONTROL, RevalidatedStaticFiles, asset_response
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
 from bot.connectors.web_hosts import HostCheck, host_policy
 from bot.connectors.web_proxy import prefix_of
-from bot.connectors.web_rate_limit import QuestionRateLimit
+from bot.connectors.web_rate_limit import QuestionRateLimit, client_key
 from bot.connectors.web_roots import LiveRootsSigner
 from bot.connectors.web_sse import RESTARTING, AnswerStream
 from bot.connectors.web_turn_page import (
@@ -162,7 +161,7 @@ class WebConnector:
             Route(path, endpoint, methods=[method], middleware=checked)
             for path, endpoint, method in pages
         ]
-        static = StaticFiles(directory=STATIC_DIR)
+        static = RevalidatedStaticFiles(directory=STATIC_DIR)
         routes.append(Mount("/static", app=static, name="static", middleware=checked))
         return routes
 
@@ -181,10 +180,12 @@ class WebConnector:
         return HTMLResponse(self._page_html, headers=PAGE_HEADERS)
 
     async def widget(self, request: Request) -> Response:
-        return FileResponse(
+        # conditional: every page view on every embedding site asks for it (see web_assets)
+        return asset_response(
             STATIC_DIR / "widget.js",
+            request.headers,
             media_type="text/javascript; charset=utf-8",
-            headers={"Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff"},
+            cache_control=WIDGET_CACHE_CONTROL,
         )
 
     async def health(self, request: Request) -> Response:
@@ -242,7 +243,7 @@ class WebConnector:
 
     def too_many(self, request: Request) -> Response | None:
         """The 429 for a client over ``web.rate_limit_per_minute``, else None (counted)."""
-        client = request.client.host if request.client else "unknown"
+        client = client_key(request.client.host) if request.client else "unknown"
         wait = self.rate_limit.wait_seconds(client)
         if not wait:
             return None

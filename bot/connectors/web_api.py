@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from bot.connectors.request_body import read_capped
 from bot.errors import ValidationError
 from bot.store import FEEDBACK_VALUES
 
@@ -136,29 +137,38 @@ async def read_json_body(request: Request, max_bytes: int, *, carrying: str) -> 
     content_type = request.headers.get("content-type", "")
     if content_type.split(";")[0].strip().lower() != "application/json":
         raise UnsupportedMediaTypeError(f"send {carrying} as JSON (Content-Type: application/json)")
-    declared = request.headers.get("content-length")
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses (that was a 500)
-    if (
-        declared is not None
-        and declared.isascii()
-        and declared.isdecimal()
-        and int(declared) > max_bytes
-    ):
+    body = await read_capped(request, max_bytes)
+    if body is None:
         raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > max_bytes:
-            raise RequestTooLargeError(f"request body is larger than {max_bytes} bytes")
-    text = decode_utf8(bytes(body), "request body")
+    text = decode_utf8(body, "request body")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_refuse_repeated_fields)
+    except RepeatedFieldError as exc:
+        raise ValidationError(str(exc)) from None
     except (json.JSONDecodeError, RecursionError):
         raise ValidationError("request body is not valid JSON") from None
     except ValueError:
         # valid JSON, but a number longer than Python's int limit (4300 digits): no field of
         # ours takes one, and letting the ValueError through made it a 500
         raise ValidationError("request body has a number too long to read") from None
+
+
+class RepeatedFieldError(ValueError):
+    """A JSON object names a field twice (raised inside ``json.loads``, so a ValueError)."""
+
+
+def _refuse_repeated_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two same-named fields, while a proxy or WAF in front may
+    # judge the first: what is checked must be what is answered (the stream's query string
+    # refuses a second question the same way)
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    for key, _ in pairs:
+        (repeated if key in seen else seen).add(key)
+    if repeated:
+        shown = ", ".join(name[:40] for name in sorted(repeated)[:5])
+        raise RepeatedFieldError(f"request body repeats the field(s): {shown}; send each once")
+    return dict(pairs)
 
 
 def parse_ask(data: Any, max_chars: int) -> AskRequest:
@@ -200,6 +210,9 @@ def parse_feedback(data: Any) -> FeedbackRequest:
 def parse_ask_query(request: Request, max_chars: int) -> AskRequest:
     """Validate the stream's ``?question=…&conversation_id=…`` like a POSTed question."""
     pairs = read_query(request)
-    if [name for name, _ in pairs].count("question") > 1:
-        raise ValidationError("give one question")
+    names = [name for name, _ in pairs]
+    # dict() would keep the last of two, while whatever checked the URL may have read the first
+    for name in ("question", "conversation_id"):
+        if names.count(name) > 1:
+            raise ValidationError(f"give one {name}")
     return parse_ask(dict(pairs), max_chars)

@@ -7,10 +7,15 @@ oldest counted question leaves the window) before any work is done. The count li
 a restart forgets it, which is harmless for a per-minute limit. Behind a reverse proxy on the same
 host, uvicorn reads the client's address from ``X-Forwarded-For`` (from the proxies in
 ``$FORWARDED_ALLOW_IPS``, loopback by default; see ``web_proxy``).
+
+An IPv6 client is counted by its /64 network (``client_key``): one host is routinely given a
+whole /64 and may pick a fresh address from it for every request, so counting single addresses
+would not limit it at all.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict, deque
@@ -19,6 +24,25 @@ from collections.abc import Callable
 WINDOW_SECONDS = 60.0
 MAX_CLIENTS = 10_000
 """Clients remembered at once; the least recently seen are forgotten first (bounded memory)."""
+
+
+IPV6_CLIENT_PREFIX = 64
+"""The IPv6 network counted as one client: the usual size of one subscriber's or host's share."""
+
+
+def client_key(host: str) -> str:
+    """The address a client's questions are counted under: an IPv4 address as it is (also when
+    written IPv4-mapped, ``::ffff:192.0.2.1``), an IPv6 address as its /64 network, and
+    anything else (a unix socket, "unknown") as given."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_CLIENT_PREFIX), strict=False))
+    return str(address)
 
 
 class QuestionRateLimit:
