@@ -16,18 +16,19 @@ keeps the text, logs a warning and ends the answer with a note saying it was cut
 answer that reads as complete would mislead); so does ``"content_filter"``. A step the server
 gave up on (``"error"``, as OpenRouter sends with the reason beside it, or vLLM's ``"abort"``)
 is an error with that reason: its text is a fragment. A model whose server does not parse its
-tool calls writes them as ``<tool_call>`` text: blocks that end a step's text are run as its
-calls would be (:mod:`bot.assistant.openai_text_calls`; logged once, not at every step), and
-no block is ever shown; nor is a ``<tool_response>`` the model wrote itself, nor anything after
-one that follows its calls (a warning says so, once a turn: the model is inventing tool
-results). A step that ends with nothing to show says why when its finish_reason can tell
-(:data:`EMPTY_REASONS`). Timeouts and retries are the ``openai`` client's (``timeout``,
-``max_retries``), and while a stream is read ``timeout`` also bounds the wait for its next
-chunk: a server that sends only keep-alive comments never trips the client's read timeout, and
-would hold the turn forever. Every failure,
-malformed responses included, surfaces as one :class:`bot.errors.BackendError` of one line saying
-what went wrong and where (:mod:`bot.assistant.openai_errors`); a prompt longer than the
-model's context also names the settings that decide how much goes into it.
+tool calls writes them as text (``<tool_call>`` blocks, or Mistral's, Llama's or Qwen3-Coder's
+bare forms): calls that end a step's text are run as its calls would be
+(:mod:`bot.assistant.openai_text_calls`, :mod:`bot.assistant.openai_written_calls`; logged
+once, not at every step), and no block is ever shown; nor is a ``<tool_response>`` the model
+wrote itself, nor anything after one that follows its calls (a warning says so, once a turn:
+the model is inventing tool results). A step that ends with nothing to show says why when its
+finish_reason can tell (:data:`EMPTY_REASONS`). Timeouts and retries are the ``openai``
+client's (``timeout``, ``max_retries``), and while a stream is read ``timeout`` also bounds the
+wait for its next chunk: a server that sends only keep-alive comments never trips the client's
+read timeout, and would hold the turn forever. Every failure, malformed responses included,
+surfaces as one :class:`bot.errors.BackendError` of one line saying what went wrong and where
+(:mod:`bot.assistant.openai_errors`); a prompt longer than the model's context also names the
+settings that decide how much goes into it.
 
 A ``base_url`` may carry a query (Azure OpenAI's ``?api-version=…``): it goes with every request,
 and an Azure deployment URL gets the SDK's Azure client (:mod:`bot.assistant.openai_client`).
@@ -127,9 +128,9 @@ class OpenAIBackend:
             if not warned_invented and (step.invented_response or step.responses_left_out):
                 warned_invented = True  # once a turn: the same model does it at every step
                 log.warning(
-                    "the model at %s wrote <tool_response> text itself (tool results it made "
-                    "up, not evidence); it is left out of the answer, and after tool calls so "
-                    "is everything that follows it",
+                    "the model at %s wrote tool results itself (<tool_response> or "
+                    "[TOOL_RESULTS] text, made up, not evidence); it is left out of the "
+                    "answer, and after tool calls so is everything that follows it",
                     self.where,
                 )
             calls = step.tool_calls()
@@ -216,7 +217,7 @@ class OpenAIBackend:
             self._said_text_calls = True
             log.log(
                 logging.INFO if first else logging.DEBUG,
-                "the model %r at %s wrote %d tool call(s) as <tool_call> text instead of "
+                "the model %r at %s wrote %d tool call(s) as text instead of "
                 "tool_calls (the server does not parse its tool calls); they are run as if it "
                 "had%s",
                 self.settings.model,

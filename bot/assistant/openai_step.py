@@ -20,11 +20,13 @@ Mistral sends ``content`` as a list of parts instead, its thinking a part of its
 (:func:`content_text`).
 
 A model whose server does not parse its tool calls writes them into ``content`` as
-``<tool_call>`` blocks; when the step's text ends with them and the step has no structured
-calls, they are the step's calls (:mod:`bot.assistant.openai_text_calls`), and in any case they
-are never part of the text the reader sees. Such a model may go on to write the tools' answer
-itself, as a ``<tool_response>`` block, and an answer drawn from it: made up, so the step's text
-ends before it, and a ``<tool_response>`` block is never shown either.
+``<tool_call>`` blocks (or in Mistral's, Llama's or Qwen3-Coder's bare form); when the step's
+text ends with them and the step has no structured calls, they are the step's calls
+(:mod:`bot.assistant.openai_text_calls`, :mod:`bot.assistant.openai_written_calls`), and in any
+case they are never part of the text the reader sees. Such a model may go on to write the
+tools' answer itself, as a ``<tool_response>`` block (or ``[TOOL_RESULTS]``), and an answer
+drawn from it: made up, so the step's text ends before it, and a ``<tool_response>`` block is
+never shown either.
 """
 
 from __future__ import annotations
@@ -39,14 +41,15 @@ from bot.assistant.openai_arguments import (
     unwrapped,
     whole_json,
 )
+from bot.assistant.openai_call_hold import CallHold
 from bot.assistant.openai_errors import error_text
 from bot.assistant.openai_text_calls import (
-    CallHold,
     before_invented_response,
     text_calls,
     without_blocks,
     without_responses,
 )
+from bot.assistant.openai_written_calls import numbered, written_calls
 from bot.assistant.tools import ToolCall
 
 NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call", "eos_token", "stop_sequence"})
@@ -112,19 +115,33 @@ class Step:
         cut = before_invented_response(held) if held else None
         if cut is not None:
             held, self.invented_response = cut, True
-        found = None if self.calls or not held else text_calls(held, f"text_call_{self.number}_")
+        prefix = f"text_call_{self.number}_"
+        found = None if self.calls or not held else text_calls(held, prefix)
+        written = None if found is not None or not held else written_calls(held, self._whole)
+        if written is not None:
+            # Mistral's, Llama's or a bare <function=> form: read as blocks are (beside
+            # structured calls, left out as blocks are)
+            held = held[: written.start]
+            self.invented_response = self.invented_response or written.invented
+            if self.calls:
+                self.blocks_left_out += len(written.calls)
+            else:
+                found = (held, numbered(written, prefix))
         if found is not None:
-            preamble, self.text_calls = found
-            # a response the model made up before its calls is no more evidence than one after
-            preamble, self.responses_left_out = without_responses(preamble)
-            rest += preamble if preamble.strip() else ""
-        elif held:
-            kept, self.blocks_left_out = without_blocks(held)
-            kept, self.responses_left_out = without_responses(kept)
-            rest += kept
+            held, self.text_calls = found
+        kept, left_out = without_blocks(held)
+        self.blocks_left_out += left_out
+        # a response the model made up before its calls is no more evidence than one after
+        kept, self.responses_left_out = without_responses(kept)
+        rest += kept if found is None or kept.strip() else ""
         if rest:
             self.text.append(rest)
         return rest
+
+    @property
+    def _whole(self) -> bool:
+        """Whether what is held back is the whole of the step's text (nothing shown yet)."""
+        return not "".join(self.text).strip()
 
     def tool_calls(self) -> list[ToolCall]:
         """The calls in the order the model made them (ids filled in where the server sent none),

@@ -35,7 +35,9 @@ whitespace between, the text is cut before it (:func:`before_invented_response`)
 are read from what is left, as vLLM's Hermes parser takes the calls and drops what follows. A
 response block anywhere else (before the calls too) is taken out (:func:`without_responses`).
 While a step streams, text from a line that opens with either tag is held back until the step
-ends (:class:`CallHold`), since only then is it known whether the blocks end the text.
+ends (:class:`bot.assistant.openai_call_hold.CallHold`), since only then is it known whether
+the blocks end the text. Calls written in other forms (Mistral's, Llama's, ``<function=``
+without ``<tool_call>``) are read in :mod:`bot.assistant.openai_written_calls`.
 """
 
 from __future__ import annotations
@@ -52,7 +54,6 @@ OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 RESPONSE_OPEN = "<tool_response>"
 RESPONSE_CLOSE = "</tool_response>"
-_HELD_TAGS = (OPEN, RESPONSE_OPEN)
 _TAG_LINE = re.compile(r"^[ \t]*<tool_(?:call|response)>", re.MULTILINE)
 
 FUNCTION = "<function="
@@ -60,7 +61,7 @@ FUNCTION = "<function="
 _NAME = re.compile(r'"name"\s*:\s*"([A-Za-z0-9_.-]{1,64})"')
 # Qwen3-Coder's and Qwen 3.5's form: <function=NAME>, then <parameter=KEY>VALUE</parameter>
 # for each argument, the value as written (the template puts it on lines of its own).
-_FUNCTION = re.compile(r"\s*<function=([^>\s]{1,64})>(.*?)(?:</function>|\Z)", re.DOTALL)
+FUNCTION_BLOCK = re.compile(r"\s*<function=([^>\s]{1,64})>(.*?)(?:</function>|\Z)", re.DOTALL)
 _PARAMETER = re.compile(
     r"<parameter=([^>\s]{1,64})>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
 )
@@ -184,11 +185,11 @@ def _without(text: str, found: list[Block]) -> tuple[str, int]:
 def _call(call_id: str, body: str) -> ToolCall:
     """A block's call: ``{"name": …, "arguments": …}``, the arguments an object (or the JSON
     text of one, as some models double-encode them), or ``<function=NAME>`` with its
-    parameters (:func:`_function_call`). Anything else is kept as the call's arguments, which
+    parameters (:func:`function_call`). Anything else is kept as the call's arguments, which
     the tool then refuses as it refuses a structured call's invalid ones."""
-    function = _FUNCTION.match(body)
+    function = FUNCTION_BLOCK.match(body)
     if function is not None:
-        return _function_call(call_id, function.group(1), function.group(2))
+        return function_call(call_id, function.group(1), function.group(2))
     try:
         value = json.loads(body)
     except ValueError:
@@ -204,7 +205,7 @@ def _call(call_id: str, body: str) -> ToolCall:
     return ToolCall(call_id, guess.group(1) if guess else "", body.strip())
 
 
-def _function_call(call_id: str, name: str, body: str) -> ToolCall:
+def function_call(call_id: str, name: str, body: str) -> ToolCall:
     """A call in Qwen3-Coder's form (Qwen 3.5 and 3.6 write it too): each
     ``<parameter=KEY>`` holds its value as text, between the line breaks the template puts
     around it. Values stay text: every parameter of citecast's tools is a string."""
@@ -212,49 +213,6 @@ def _function_call(call_id: str, name: str, body: str) -> ToolCall:
         key: value.removeprefix("\n").removesuffix("\n") for key, value in _PARAMETER.findall(body)
     }
     return ToolCall(call_id, name, json.dumps(arguments, ensure_ascii=False))
-
-
-class CallHold:
-    """Holds back a step's text from the first line that opens with ``<tool_call>`` or
-    ``<tool_response>`` to the step's end, however the text is chunked; text before it passes
-    at once.
-
-    Only a line's start can open a block, so a line is held only while it is spaces and a
-    prefix of a tag; a mention of a tag inside a sentence never holds anything.
-    """
-
-    def __init__(self) -> None:
-        self._held = ""  # a line that may still open a block, or everything after one did
-        self._holding = False
-        self._line_start = True  # what was passed on ends at a line's start
-
-    def feed(self, text: str) -> str:
-        """The part of ``text`` (with what was held back) that is passed on now."""
-        if self._holding:
-            self._held += text
-            return ""
-        text, self._held = self._held + text, ""
-        start: int | None = 0 if self._line_start else _next_line(text, 0)
-        while start is not None:
-            rest = text[start:].lstrip(" \t")
-            if rest.startswith(_HELD_TAGS):
-                self._holding, self._held = True, text[start:]
-                return self._passed(text[:start])
-            if "\n" not in rest and any(tag.startswith(rest) for tag in _HELD_TAGS):
-                self._held = text[start:]  # "  <tool_c": wait for more
-                return self._passed(text[:start])
-            start = _next_line(text, start)
-        return self._passed(text)
-
-    def end(self) -> str:
-        """At the step's end: everything held back."""
-        rest, self._held, self._holding = self._held, "", False
-        return rest
-
-    def _passed(self, text: str) -> str:
-        if text:
-            self._line_start = text.endswith("\n")
-        return text
 
 
 def _next_line(text: str, position: int) -> int | None:

@@ -1,0 +1,138 @@
+"""Properties of reading calls written in Mistral's, Llama's and the bare ``<function=`` form:
+no text crashes the reader, how the text is chunked changes nothing, and a call that is read
+is never shown, whatever its arguments hold and whatever prose comes before it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.assistant.openai_step import Step
+from bot.assistant.openai_written_calls import written_calls
+
+
+def read(pieces: list[str]) -> tuple[str, list[tuple[str, str, str]]]:
+    step = Step()
+    shown = "".join(step.add_text(piece) for piece in pieces) + step.end_text()
+    assert shown == "".join(step.text)
+    return shown, [(c.id, c.name, c.arguments) for c in step.tool_calls()]
+
+
+def chunked(sample: str, data: st.DataObject) -> list[str]:
+    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(sample) - 1)), max_size=8)))
+    return [sample[a:b] for a, b in zip([0, *cuts], [*cuts, len(sample)], strict=True)]
+
+
+FRAGMENTS = [
+    "[TOOL_CALLS]",
+    "[TOOL_",
+    "[ARGS]",
+    "[CALL_ID]abc123def",
+    "[TOOL_RESULTS]",
+    "<|python_tag|>",
+    "<|python",
+    "<|eom_id|>",
+    "<|start_header_id|>ipython<|end_header_id|>",
+    "</s>",
+    "<function=search_docs>",
+    "<parameter=query>",
+    "</parameter>",
+    "</function>",
+    "<function=",
+    "<tool_call>",
+    "<tool_response>",
+    "search_docs",
+    '{"query": "retry"}',
+    '{"name": "search_docs", "parameters": {"query": "x"}}',
+    '[{"name": "search_docs", "arguments": {"query": "x"}}]',
+    '{"name": "search_docs", "arguments": {"query": "[TOOL_CALLS]"}}',
+    '{"query": "re',
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    "```json",
+    "```",
+    "Answer [1].",
+    "made up",
+    "\n",
+    "\n\n",
+    " ",
+]
+
+
+@given(parts=st.lists(st.sampled_from(FRAGMENTS), max_size=20), data=st.data())
+def test_no_text_crashes_the_reader_or_depends_on_chunking(
+    parts: list[str], data: st.DataObject
+) -> None:
+    sample = "".join(parts)
+    shown, calls = read(chunked(sample, data))
+    assert (shown, calls) == read([sample])
+    assert [i for i, _, _ in calls] == [f"text_call_0_{n}" for n in range(1, len(calls) + 1)]
+    # nothing shown still ends with a call in these forms: it was read, or left out
+    assert written_calls(shown, whole=False) is None
+
+
+PROSE = st.lists(
+    st.sampled_from(
+        [
+            "Let me check.",
+            "Mistral writes [TOOL_CALLS] first.",
+            'It looks like {"name": 1}.',
+            "See <function= in a sentence.",
+            "[1] says so",
+            "\n",
+            " ",
+        ]
+    ),
+    min_size=1,
+    max_size=6,
+).map("".join)
+
+
+def mistral_list(query: str) -> str:
+    return "[TOOL_CALLS]" + json.dumps([{"name": "search_docs", "arguments": {"query": query}}])
+
+
+def mistral_args(query: str) -> str:
+    return "[TOOL_CALLS]search_docs[ARGS]" + json.dumps({"query": query})
+
+
+def python_tag(query: str) -> str:
+    return "\n<|python_tag|>" + json.dumps({"name": "search_docs", "parameters": {"query": query}})
+
+
+def bare_function(query: str) -> str:
+    # the template puts a value on lines of its own; a tag inside one would be markup
+    return f"\n<function=search_docs>\n<parameter=query>\n{plain(query)}\n</parameter>\n</function>"
+
+
+def plain(query: str) -> str:
+    return query.replace("<", "")
+
+
+@given(
+    prose=PROSE,
+    form=st.sampled_from([mistral_list, mistral_args, python_tag, bare_function]),
+    query=st.text(max_size=30),
+    after=st.sampled_from(
+        ["", "\n", "</s>", "[TOOL_RESULTS]made up [1]", "\n<tool_response>\nmade up"]
+    ),
+    data=st.data(),
+)
+def test_a_call_after_any_prose_is_read_and_not_shown(
+    prose: str, form: Callable[[str], str], query: str, after: str, data: st.DataObject
+) -> None:
+    sample = f"{prose}{form(query)}{after}"
+    shown, calls = read(chunked(sample, data))
+    assert (shown, calls) == read([sample])
+    [(call_id, name, arguments)] = calls
+    assert (call_id, name) == ("text_call_0_1", "search_docs")
+    value = plain(query) if form is bare_function else query
+    assert json.loads(arguments) == {"query": value}
+    assert shown.strip() == prose.strip()
+    assert "made up" not in shown
