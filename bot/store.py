@@ -252,6 +252,14 @@ class Store(StoreBase):
         self._maybe_prune()
         return cur.rowcount == 1
 
+    def is_claimed(self, scope: str, key: str) -> bool:
+        """Whether ``(scope, key)`` has been claimed (and the claim not released or pruned)."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT 1 FROM dedupe WHERE scope = ? AND key = ?", (scope, key)
+            ).fetchone()
+        return row is not None
+
     def release_claim(self, scope: str, key: str) -> None:
         """Give back a claim (what it claimed did not happen after all): the next
         :meth:`claim_once` of ``(scope, key)`` succeeds again."""

@@ -7,7 +7,9 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
    address, invalid senders, domains outside the allow-list, or a sender over the rate limit;
 3. answer once per Message-ID: the outbox id is derived from the Message-ID, so a duplicate
    delivery (or a crash after the enqueue) can never produce a second reply; the id is claimed
-   (``store.claim_once("email-message", …)``) only after the reply is safely enqueued;
+   (``store.claim_once("email-message", …)``) only after the reply is safely enqueued, and
+   that claim, kept longer than a sent reply's outbox row, turns the mail away when it is
+   seen again after the row was pruned;
 4. ask the assistant with the audience of the sender and the history of the thread (turns are
    stored under a conversation id derived from the thread root and the sender's address; an
    earlier answer cited or read from a source the sender may no longer see, after the audience
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
 
     from bot.config import EmailSettings
     from bot.runtime import Services
+    from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +192,11 @@ class EmailConnector:
             return Outcome("ignored", verdict.reason)
         store = self.services.store
         item_id = _outbox_id(mail.message_id)
-        if mail.message_id in self._inflight or store.outbox_item(item_id) is not None:
+        if (
+            mail.message_id in self._inflight
+            or store.outbox_item(item_id) is not None
+            or _claimed_before(store, mail.message_id)
+        ):
             store.claim_once(DEDUPE_SCOPE, mail.message_id)
             return Outcome("duplicate", "already answered", item_id)
         if not mail.question:
@@ -270,6 +277,16 @@ class EmailConnector:
         context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
         payload = render("email", answer, context)
         return payload if note is None else with_note(payload, note)
+
+
+def _claimed_before(store: Store, message_id: str) -> bool:
+    """True when ``message_id`` was answered before, though its outbox row may be gone.
+
+    A sent reply's outbox row is pruned after ``store.retention.sent_days`` (7), its claim
+    after ``claim_days`` (60): a mail marked unread again in the IMAP mailbox, or delivered
+    again, in between must not be answered a second time.
+    """
+    return store.is_claimed(DEDUPE_SCOPE, message_id)
 
 
 def _outbox_id(message_id: str) -> str:

@@ -30,6 +30,7 @@ from email.utils import formataddr, formatdate
 from pathlib import Path
 from typing import Any
 
+from bot.connectors.email_files import wire_size
 from bot.connectors.email_parse import InboundMail
 from renderers.base import attachment_name
 
@@ -229,14 +230,14 @@ def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
         path = Path(str(entry["path"]))
         try:
             size = path.stat().st_size
-            if used + size > budget:
+            if used + wire_size(size) > budget:
                 log.warning("email: skipping attachment %s (over the size budget)", path.name)
                 continue
             data = path.read_bytes()
         except OSError as exc:
             log.warning("email: cannot attach %s: %s", path.name, exc)
             continue
-        used += len(data)
+        used += wire_size(len(data))
         filename = attachment_name(str(entry.get("filename") or path.name))
         media_type = str(entry.get("media_type") or "") or (
             mimetypes.guess_type(filename)[0] or "application/octet-stream"

@@ -1,6 +1,9 @@
 """Which cited files an email reply attaches, settled before rendering (``max_attachment_bytes``).
 
-``email.max_attachment_bytes`` caps the attachments of one reply *in total*. The renderer decides
+``email.max_attachment_bytes`` caps the attachments of one reply *in total*, counted as they
+travel (base64 in 76-character lines: a file grows by about 37%), since that is what the
+outbound server's message size limit sees: Postfix's default ``message_size_limit`` is
+10,240,000 bytes, which 10 MB of files counted by their own size overran. The renderer decides
 each citation on its own (``renderers.base.citation_form``: type, count and per-file size), so it
 cannot keep a running total. The connector settles the total first: the files the renderer would
 attach are taken in citation order, each file once, while the sum of their sizes fits; the files
@@ -14,6 +17,13 @@ import dataclasses
 
 from bot.models import Answer, Source
 from renderers.base import RenderContext
+
+
+def wire_size(size: int) -> int:
+    """The bytes a file of ``size`` bytes adds to the message: base64, 76 characters a line
+    and a CRLF after each (RFC 2045), part headers not counted."""
+    chars = -(-size // 3) * 4
+    return chars + 2 * -(-chars // 76)
 
 
 def within_attachment_budget(answer: Answer, context: RenderContext, budget: int) -> RenderContext:
@@ -37,9 +47,9 @@ def within_attachment_budget(answer: Answer, context: RenderContext, budget: int
             continue
         seen.add(path)
         size = sizes(citation.source)
-        if size is not None and used + size <= budget:
+        if size is not None and used + wire_size(size) <= budget:
             fitting.add(path)
-            used += size
+            used += wire_size(size)
     if fitting == seen:
         return context
     too_big = caps.max_file_bytes + 1

@@ -10,6 +10,7 @@ Outlook's "From:/Sent:" block and "-----Original Message-----"), signatures ("--
 footers are removed; for HTML mail, blockquotes and the quote containers of common clients
 (Gmail, Apple Mail, Thunderbird, Outlook, Yahoo) are dropped before the text is extracted. A
 ``format=flowed`` text part (RFC 3676, ``DelSp=yes`` too) is decoded before those rules apply.
+A mail forwarded inline asks about the forwarded mail's text too (``email_forward``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from email.message import Message
 from email.parser import BytesParser
 from email.utils import collapse_rfc2231_value, getaddresses
 
+from bot.connectors.email_forward import forwarded_question
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
 
 MAX_TEXT_BYTES = 1_000_000
@@ -117,9 +119,11 @@ def parse_mail(raw: bytes) -> InboundMail:
     in_reply_to = _first_id(_header(msg, "in-reply-to"))
     references = tuple(_MSG_ID.findall(_header(msg, "references") or ""))
     if body_text is not None and body_text.strip():
-        question = strip_quoted_text(
-            body_text, flowed=plain_format.flowed, delsp=plain_format.delsp
-        )
+        flowed, delsp = plain_format.flowed, plain_format.delsp
+        # a mail forwarded inline asks about the forwarded text, which the quote rules cut
+        question = forwarded_question(
+            body_text, subject, flowed=flowed, delsp=delsp
+        ) or strip_quoted_text(body_text, flowed=flowed, delsp=delsp)
     elif body_html is not None:
         # HTML-only mail, or an empty text/plain alternative next to the real HTML body.
         question = html_to_new_text(body_html)

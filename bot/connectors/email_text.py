@@ -333,3 +333,16 @@ def _html_lines(parts: list[tuple[str, bool]]) -> list[_Line]:
             pieces.append((piece, pre))
     flush()
     return lines
+
+
+def history_start(text: str) -> int | None:
+    """The index (in ``text``'s lines) of the first unquoted reply header: Outlook's
+    "-----Original Message-----", a quoted header block or the rule above one; None when there
+    is none. A signature delimiter is not one (what follows it is the author's signature)."""
+    lines = _plain_lines(text)
+    for index, line in enumerate(lines):
+        if line.quoted or line.text in (_SIGNATURE, "--"):
+            continue
+        if _cuts_here(lines, index):
+            return index
+    return None
