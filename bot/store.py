@@ -373,7 +373,9 @@ class Store(StoreBase):
             with self._read() as db:
                 rows = db.execute(
                     "SELECT id, channel, question, status,"
-                    " json_array_length(answer_json, '$.citations')"
+                    # a damaged answer counts as one without sources, not as the report's end
+                    " CASE WHEN json_valid(answer_json)"
+                    " THEN json_array_length(answer_json, '$.citations') END"
                     " FROM turns WHERE id > ? AND created_at >= ? ORDER BY id LIMIT ?",
                     (after, since, page),
                 ).fetchall()

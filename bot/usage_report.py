@@ -8,6 +8,7 @@ missing, so they are listed, most asked first (grouped regardless of case and sp
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -62,10 +63,13 @@ class UsageReport:
 def build_report(store: Store, since: float, days: float, limit: int = 10) -> UsageReport:
     """The usage since ``since``; at most ``limit`` unanswered questions and rated-down turns."""
     counts: dict[str, Counter[str]] = {}
-    unanswered: Counter[str] = Counter()
-    wording: dict[str, str] = {}
+    # A question is kept as a digest of its tidied wording and the id of its latest turn, not
+    # as text: a busy store may hold many thousands of different pasted-log questions, and
+    # only the few listed are read back (their latest wording) at the end.
+    unanswered: Counter[bytes] = Counter()
+    latest: dict[bytes, int] = {}
     # summed page by page as the turns come: a year of them is never in memory at once
-    for _, channel, question, status, citations in store.iter_outcomes_since(since):
+    for turn_id, channel, question, status, citations in store.iter_outcomes_since(since):
         row = counts.setdefault(channel, Counter())
         row["asked"] += 1
         if status == "failed":
@@ -76,10 +80,9 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
             row["cited"] += 1
         else:
             row["without_sources"] += 1
-            spaced = one_line(question)
-            key = spaced.casefold()
+            key = _grouping_key(question)
             unanswered[key] += 1
-            wording[key] = spaced  # the latest wording is shown
+            latest[key] = turn_id  # the latest wording is shown
     # turn id -> entry, in the order of each turn's latest "not helpful": several Slack users
     # may each rate one answer down, and it is still one answer to look at
     rated_down: dict[int, tuple[int, str, str]] = {}
@@ -101,6 +104,20 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
         since=since,
         days=days,
         channels=tuple(channels),
-        unanswered=tuple((wording[key], n) for key, n in unanswered.most_common(limit)),
+        unanswered=tuple(
+            (_wording(store, latest[key]), n) for key, n in unanswered.most_common(limit)
+        ),
         not_helpful=tuple(reversed(rated_down.values()))[:limit],
     )
+
+
+def _grouping_key(question: str) -> bytes:
+    """Equal for questions that differ only in case and spacing; 16 bytes, however long."""
+    folded = one_line(question).casefold().encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(folded, digest_size=16).digest()
+
+
+def _wording(store: Store, turn_id: int) -> str:
+    """The question of ``turn_id``, its whitespace tidied, read back for the list."""
+    turn = store.turn(turn_id)
+    return one_line(turn.question) if turn else "(deleted)"

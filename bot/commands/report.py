@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 import math
+import re
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -35,6 +36,20 @@ HEADERS = {"without_sources": "no sources", "unfinished": "pending", "not_helpfu
 
 MAX_DAYS = 36500
 """The longest period (a century): the store holds nothing older, and dates stay printable."""
+
+# Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts colour, title
+# and screen-clearing sequences; 0x9b is a one-byte CSI on some terminals) and the bidi
+# overrides and isolates that reorder the rest of a line. Whitespace is gone already (one_line).
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(text: str) -> str:
+    """``text`` with every character a terminal would act on written as a visible escape
+    (``\\x1b``, ``\\u202e``): a question is anyone's text, and must not recolour, retitle or
+    clear the operator's terminal, or reverse the line it is on."""
+    return _UNSHOWN.sub(
+        lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"no store at {path} yet: citecast serve creates it" + (f" ({note})" if note else "")
         )
+    if path != ":memory:" and Path(path).is_dir():
+        raise ConfigError(f"store.path {path} is a folder, not a store file")
     store = Store(path, retention=None)  # read-only: never prunes
     try:
         report = build_report(store, time.time() - args.days * 86400, args.days, args.limit)
@@ -110,6 +127,7 @@ def format_report(report: UsageReport) -> str:
 def _print_report(report: UsageReport, console: Console) -> None:
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     from bot.usage_report import COLUMNS, one_line
 
@@ -126,7 +144,8 @@ def _print_report(report: UsageReport, console: Console) -> None:
             HEADERS.get(column, column.replace("_", " ")), justify="right", no_wrap=True
         )
     for usage in (*report.channels, report.total):
-        table.add_row(usage.channel, *(str(getattr(usage, c)) for c in COLUMNS))
+        # Text, not a str: a cell string would be read as rich markup ("[bold]…")
+        table.add_row(Text(shown(usage.channel)), *(str(getattr(usage, c)) for c in COLUMNS))
     console.print(table)
     # One line per question, cut with an ellipsis at the terminal's edge: a question pasted
     # with a whole log in it must not push the rest of the report off the screen.
@@ -134,7 +153,7 @@ def _print_report(report: UsageReport, console: Console) -> None:
         console.print("Asked most often without sources (the documents to write next):")
         for question, times in report.unanswered:
             console.print(
-                f"  {times:>3}×  {one_line(question)}",
+                f"  {times:>3}×  {shown(one_line(question))}",
                 markup=False,
                 no_wrap=True,
                 overflow="ellipsis",
@@ -143,7 +162,7 @@ def _print_report(report: UsageReport, console: Console) -> None:
         console.print("Latest answers rated not helpful:")
         for turn_id, channel, question in report.not_helpful:
             console.print(
-                f"  turn {turn_id} ({channel}): {one_line(question)}",
+                f"  turn {turn_id} ({shown(channel)}): {shown(one_line(question))}",
                 markup=False,
                 no_wrap=True,
                 overflow="ellipsis",
