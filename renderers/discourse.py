@@ -9,8 +9,10 @@ Fitting a post (``Capabilities.max_chars``; Discourse's default ``max_post_lengt
 the definitions are compacted first (:data:`LEVELS`: the quote highlight leaves the link, titles
 shorten, page/section and record columns go), never cut inside; only when the shortest
 definitions still do not fit does the rest of the body move, at a block boundary, to the next
-post. A link longer than a whole post can hold shows as its title alone. Sources shown but not
-cited (``show: all``) are listed under "Other sources" after the body of the last post.
+post. A block longer than a post is cut anyway: its first piece fills the room left in the post
+before (with the definitions it needs), so posts are full rather than alternately full and
+nearly empty. A link longer than a whole post can hold shows as its title alone. Sources shown
+but not cited (``show: all``) are listed under "Other sources" after the body of the last post.
 
 A post Discourse would count as shorter than ``Capabilities.min_chars`` (its ``min_post_length``,
 20 by default: "No." is refused as "Body is too short") gets a note saying the answer is short.
@@ -31,7 +33,7 @@ from bot.markdown import CITATION_MARK, Token
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document, file_entry
 from renderers.escaping import md_text, no_forum_mentions, visible
-from renderers.limits import split_long, truncate
+from renderers.limits import first_piece, split_first, truncate
 from renderers.markdown_writer import EntryLevel, MarkdownWriter, escape_text, masked_link
 
 CHANNEL = "discourse"
@@ -157,14 +159,37 @@ class PostFitter:
         groups: list[list[str]] = []
         length, numbers = 0, set[int]()
         for block in blocks:
-            for piece in self._pieces(block):
-                refs = self._referenced(piece)
-                if groups and self._size(length + 2 + len(piece), numbers | refs) <= self._limit:
+            rest, cut = block, False
+            while visible(rest):
+                # a rest longer than a post is not searched for its references (that would
+                # search a long block's text again for each of its pieces)
+                refs = self._referenced(rest) if len(rest) <= self._limit else set()
+                size = self._size(length + 2 + len(rest), numbers | refs)
+                if groups and not cut and size <= self._limit:
+                    groups[-1].append(rest)
+                    length, numbers = length + 2 + len(rest), numbers | refs
+                    break
+                if len(rest) <= self._limit and self._size(len(rest), refs) <= self._limit:
+                    groups.append([rest])  # greedy by block: a block a post holds moves whole
+                    length, numbers = len(rest), refs
+                    break
+                # A block no post holds is cut anyway: its first piece fills the room left in
+                # this post (with its definitions) rather than the post ending short and the
+                # block's last piece standing alone in the next one. Two pieces of one block
+                # never share a post (they would read as two paragraphs).
+                piece = ""
+                if groups and not cut:
+                    piece, rest = self._cut(rest, length, numbers, clean=True)
+                if piece:
                     groups[-1].append(piece)
-                    length, numbers = length + 2 + len(piece), numbers | refs
                 else:
+                    piece, rest = self._cut(rest, -2, set(), clean=False)
+                    if not visible(piece):  # only spaces or quote marks: nothing to post
+                        continue
                     groups.append([piece])
-                    length, numbers = len(piece), refs
+                    length, numbers = -2, set()
+                length, numbers = length + 2 + len(piece), numbers | self._referenced(piece)
+                cut = True
         return [self._post("\n\n".join(pieces)) for pieces in groups]
 
     @cached_property
@@ -193,24 +218,36 @@ class PostFitter:
             return body_length
         return body_length + 1 + sum(self._shortest[n] + 1 for n in numbers)
 
-    def _fits(self, piece: str) -> bool:
-        return self._size(len(piece), self._referenced(piece)) <= self._limit
+    def _cut(self, text: str, length: int, numbers: set[int], clean: bool) -> tuple[str, str]:
+        """The largest first piece of ``text`` that fits, with its definitions, in a post whose
+        body is ``length`` characters (-2 for a new post) and cites ``numbers``, and the rest:
+        cut at the whole room when that fits, else at the size found by bisection.
 
-    def _pieces(self, block: str) -> list[str]:
-        """``block`` whole when it fits a post with its definitions, else cut at lines or
-        sentences into pieces as large as fit (:func:`split_long`, the size found by bisection)."""
-        if self._fits(block):
-            return [block]
-        best = split_long(block, MIN_PIECE)
-        low, high = MIN_PIECE + 1, len(block) - 1
+        ``clean`` (filling a post): ``("", text)`` when no piece of :data:`MIN_PIECE` or more
+        fits at a line, sentence or space. A new post always gets a piece, however small.
+        """
+        room = self._limit - length - 2 - self._size(0, numbers)
+        if room >= MIN_PIECE and self._piece_fits(text, room, length, numbers, clean):
+            return split_first(text, room, clean)
+        best = 0
+        low, high = MIN_PIECE, room - 1
         while low <= high:
-            size = (low + high) // 2
-            parts = split_long(block, size)
-            if all(self._fits(part) for part in parts):
-                best, low = parts, size + 1
+            mid = (low + high) // 2
+            if self._piece_fits(text, mid, length, numbers, clean):
+                best, low = mid, mid + 1
             else:
-                high = size - 1
-        return best
+                high = mid - 1
+        if best:
+            return split_first(text, best, clean)
+        return ("", text) if clean else split_first(text, MIN_PIECE, clean=False)
+
+    def _piece_fits(
+        self, text: str, size: int, length: int, numbers: set[int], clean: bool
+    ) -> bool:
+        """Whether the piece cut at ``size`` fits with its definitions (and there is one)."""
+        piece = first_piece(text, size, clean)
+        total = self._size(length + 2 + len(piece), numbers | self._referenced(piece))
+        return bool(piece) and total <= self._limit
 
     def _post(self, body: str) -> str:
         """``body`` and the richest definitions that fit.

@@ -2,7 +2,9 @@
 
 Long answers split at block boundaries (:func:`pack`); a single block longer than the limit splits
 at a line, then a sentence, then a word boundary (:func:`split_long`), never inside a link or a
-protected span, closing and reopening a code fence when the cut falls inside one. A citation
+protected span, closing and reopening a code fence when the cut falls inside one. Such a block
+is cut anyway, so its first piece fills the room the message before it has left
+(:func:`split_first`, which never cuts through a word or link to do so). A citation
 marker stays in the piece of the text it follows: a sentence ends after its markers
 ("done.[^1] ", "done. \\[1\\] "), and no cut falls inside a marker or just before one.
 """
@@ -46,6 +48,9 @@ SLACK_MAX_LINK = SLACK_MAX_SECTION_CHARS - 100
 DISCORD_MAX_LINK = DISCORD_MAX_CONTENT - 100
 DISCOURSE_MAX_LINK = DISCOURSE_MAX_CHARS // 2
 LINK_TOO_LONG = " (link too long to show)"
+# the least room left in a message worth filling with the start of a block that must be cut
+# anyway (split_long's smallest limit); less stays empty and the block starts the next one
+MIN_FILL = 40
 
 # Markdown links `[..](..)` (one level of brackets in the text, of parentheses in the URL),
 # Slack links `<..|..>`, HTML tags, code spans, and bold, italic or struck text (a cut would
@@ -119,11 +124,24 @@ def _inside(pos: int, spans: Sequence[tuple[int, int]]) -> bool:
     return i >= 0 and pos < spans[i][1]
 
 
-def _cut_point(text: str, limit: int) -> int:
-    """The best position <= limit to cut ``text`` at (line, sentence, space, any)."""
+def _cut_point(text: str, limit: int, clean: bool = False) -> int:
+    """The best position <= limit to cut ``text`` at (line, sentence, space, any).
+
+    ``clean`` (filling the room left in a message): 0 rather than a cut through a word, link
+    or marker, which only a piece that must start a message takes.
+    """
     window = text[: limit + 1]
-    # wide enough to see whole any link that starts before the limit and could fit a piece
-    spans = _protected_spans(text[: 2 * limit + 1])
+    if clean:
+        # every span that starts before the limit, however far it reaches: when filling, a
+        # link cut off could have gone whole into the next message (the scan stops there)
+        spans = []
+        for m in _PROTECTED.finditer(text):
+            if m.start() > limit:
+                break
+            spans.append((m.start(), m.end()))
+    else:
+        # wide enough to see whole any link that starts before the limit and could fit a piece
+        spans = _protected_spans(text[: 2 * limit + 1])
     for pattern in _CUT_PATTERNS:
         points = [
             m.end()
@@ -136,6 +154,8 @@ def _cut_point(text: str, limit: int) -> int:
                 if point > limit // 4:
                     return point
                 break
+    if clean:
+        return 0
     cut = limit
     for start, end in spans:
         if start < cut < end and start > 0:
@@ -171,47 +191,98 @@ def split_long(text: str, limit: int) -> list[str]:
         if len(body) <= limit:
             pieces.append(body)
             break
-        cut, fence = _cut_with_room(body, limit, len(reopen))
-        piece = body[:cut]
-        if fence:
-            marker, info, indent = fence
-            piece = piece.rstrip("\n") + _closing(fence)
-            reopen = marker + info + "\n"
-            at_line_start = body[cut - 1] == "\n"
-            rest = _dedent_item(body[cut:], indent, at_line_start, marker)
-        else:
-            reopen = ""
-            rest = body[cut:].lstrip("\n")
-            if body[cut - 1] == "\n" or body[cut] == "\n":
-                rest = _EMPTY_QUOTE_HEAD.sub("", rest)
-                rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
-            else:
-                # a quote's line cut in two: its second half is still quoted
-                line_start = body.rfind("\n", 0, cut) + 1
-                quote = _QUOTE_PREFIX.match(body, line_start)
-                if quote and quote.end() < cut:
-                    rest = quote[0].rstrip() + " " + rest
-                else:
-                    # a list item's line cut in two: the item's next lines lose its indent too
-                    item = _ITEM_INDENT.match(body, line_start)
-                    indent = item.end() - line_start if item else 0
-                    rest = _dedent_item(rest, indent, at_line_start=False)
-        pieces.append(_EMPTY_QUOTE_TAIL.sub("", piece.rstrip()))
+        piece, rest, reopen = _cut_once(body, limit, len(reopen))
+        pieces.append(piece)
         if reopen and not rest.strip():
             break
     return [p for p in pieces if visible(p)]
+
+
+def split_first(text: str, limit: int, clean: bool = True) -> tuple[str, str]:
+    """The first piece :func:`split_long` would cut from ``text`` at ``limit``, and the rest as
+    text that stands alone (a code fence cut open is reopened at its start; "" when nothing
+    is left). For filling the room left in a message with the start of a long block.
+
+    ``clean``: only at a line, a sentence end or a space, outside links and after markers,
+    else ``("", text)``: a cut through a word or a link is for a piece that must start a
+    message, never for filling one (the block can start the next message instead).
+    """
+    if len(text) <= limit:
+        return text, ""
+    cut, fence = _cut_with_room(text, limit, 0, clean)
+    if not cut:  # only a cut through a word or link was left
+        return "", text
+    piece, rest, reopen = _cut_once(text, limit, 0, (cut, fence))
+    return piece, reopen + rest if rest.strip() else ""
+
+
+def first_piece(text: str, limit: int, clean: bool = True) -> str:
+    """The piece of :func:`split_first`, without building the rest (a copy of the whole text):
+    for measuring pieces of one long text at many sizes."""
+    if len(text) <= limit:
+        return text
+    cut, fence = _cut_with_room(text, limit, 0, clean)
+    return _piece_at(text, cut, fence) if cut else ""
+
+
+def _piece_at(body: str, cut: int, fence: tuple[str, str, int] | None) -> str:
+    """The piece ``body[:cut]`` as sent: the fence it leaves open closed, no trailing space or
+    empty quote lines."""
+    piece = body[:cut]
+    if fence:
+        piece = piece.rstrip("\n") + _closing(fence)
+    return _EMPTY_QUOTE_TAIL.sub("", piece.rstrip())
+
+
+def _cut_once(
+    body: str, limit: int, keep: int, at: tuple[int, tuple[str, str, int] | None] | None = None
+) -> tuple[str, str, str]:
+    """One cut of ``body`` (longer than ``limit``; at ``at`` when that was found already):
+    the piece, the rest, and the fence line that reopens the code block the cut fell in (""
+    when none). The first ``keep`` characters (a reopened fence) stay in the piece."""
+    cut, fence = at or _cut_with_room(body, limit, keep)
+    if fence:
+        marker, info, indent = fence
+        reopen = marker + info + "\n"
+        at_line_start = body[cut - 1] == "\n"
+        rest = _dedent_item(body[cut:], indent, at_line_start, marker)
+    else:
+        reopen = ""
+        rest = body[cut:].lstrip("\n")
+        if body[cut - 1] == "\n" or body[cut] == "\n":
+            rest = _EMPTY_QUOTE_HEAD.sub("", rest)
+            rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
+        else:
+            # a quote's line cut in two: its second half is still quoted
+            line_start = body.rfind("\n", 0, cut) + 1
+            quote = _QUOTE_PREFIX.match(body, line_start)
+            if quote and quote.end() < cut:
+                rest = quote[0].rstrip() + " " + rest
+            else:
+                # a list item's line cut in two: the item's next lines lose its indent too
+                item = _ITEM_INDENT.match(body, line_start)
+                indent = item.end() - line_start if item else 0
+                rest = _dedent_item(rest, indent, at_line_start=False)
+    return _piece_at(body, cut, fence), rest, reopen
 
 
 def _closing(fence: tuple[str, str, int]) -> str:
     return "\n" + " " * fence[2] + fence[0]
 
 
-def _cut_with_room(body: str, limit: int, keep: int) -> tuple[int, tuple[str, str, int] | None]:
+def _cut_with_room(
+    body: str, limit: int, keep: int, clean: bool = False
+) -> tuple[int, tuple[str, str, int] | None]:
     """Where to cut ``body`` so that the piece, with the closing fence it may need, fits in
-    ``limit``; and that open fence. The first ``keep`` characters (a reopened fence) stay."""
-    budget = limit - 4  # room for the usual closing fence
+    ``limit``; and that open fence. The first ``keep`` characters (a reopened fence) stay.
+    With ``clean``, ``(0, None)`` when no line, sentence or space is left to cut at."""
+    # the whole limit first: a piece outside code needs no room for a closing fence (4 kept
+    # for it made every piece end up to 4 characters short, a sentence missing its last word)
+    budget = limit
     while True:
-        cut = _cut_point(body, budget)
+        cut = _cut_point(body, budget, clean)
+        if clean and cut <= keep:
+            return 0, None
         if cut <= keep:
             cut = min(len(body), keep + max(1, budget - keep))
         fence = open_fence(body[:cut])
@@ -267,15 +338,29 @@ def open_fence(text: str) -> tuple[str, str, int] | None:
 def pack(blocks: Sequence[str], limit: int, sep: str = "\n\n") -> list[str]:
     """Join ``blocks`` into as few messages of at most ``limit`` characters as possible.
 
-    Blocks are never cut unless one alone is longer than the limit.
+    Greedy by block: a block goes whole into the current message when it fits, else whole into
+    the next. A block longer than the limit must be cut anyway: its first piece fills the room
+    left in the current message (:func:`split_first`), so a long answer's messages are full
+    rather than alternately full and nearly empty (the tail of one long block, alone, before
+    the next). Two pieces of one block never share a message (they would read as two
+    paragraphs).
     """
     messages: list[str] = []
     current = ""
     for block in blocks:
         if not visible(block):
             continue
+        if current and len(block) > limit:
+            room = limit - len(current) - len(sep)
+            if room >= MIN_FILL:
+                piece, rest = split_first(block, room)
+                if visible(piece) and len(piece) <= room:
+                    messages.append(f"{current}{sep}{piece}")
+                    current, block = "", rest
         pieces = [block] if len(block) <= limit else split_long(block, limit)
         for piece in pieces:
+            if not visible(piece):
+                continue
             joined = f"{current}{sep}{piece}" if current else piece
             if len(joined) <= limit:
                 current = joined

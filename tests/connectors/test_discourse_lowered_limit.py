@@ -150,7 +150,7 @@ async def test_a_refusal_without_a_number_splits_the_reply_in_halves(
 async def test_a_forum_that_refuses_every_size_ends_the_reply(
     forum: FakeDiscourse, tmp_path: Path, message: str
 ) -> None:
-    forum.max_post_length = 250
+    forum.max_post_length = 1  # every size is refused, however the reply is split
     forum.too_long = message
     async with opened_harness(forum, tmp_path) as h:
         topic = await answer_one(h, "Operations")
