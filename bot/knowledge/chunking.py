@@ -1,9 +1,10 @@
 """Blocks to chunks: paragraph-aligned, never across a heading, pages carried along.
 
 A chunk holds whole blocks of one section up to ``chunk_chars``; a block longer than that is
-cut at sentence ends (or, failing that, at spaces). A chunk that starts on one PDF page and
-ends on another gets ``page_end``, and ``page_starts``: where each of its pages begins in its
-text, so a citation quoting the chunk can point at the page the quote is on
+cut at sentence ends (or, failing that, at line breaks, so that a table row stays whole, then
+at spaces). A chunk that starts on one PDF page and ends on another gets ``page_end``, and
+``page_starts``: where each of its pages begins in its text, so a citation quoting the chunk
+can point at the page the quote is on
 (:mod:`bot.knowledge.page_spans`). ``overlap`` carries the tail sentences of the previous chunk
 of the same section into the next one, for retrieval across a cut. A code block (``kind ==
 "code"``) is never cut and always reaches the chunk text fenced, whichever reader made it, so
@@ -47,14 +48,17 @@ def fenced(code: str) -> str:
 
 
 def split_long(text: str, limit: int) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` characters at sentence ends or spaces."""
+    """Cut ``text`` into pieces of at most ``limit`` characters at sentence ends, line breaks
+    or spaces."""
     if len(text) <= limit:
         return [text]
     pieces: list[str] = []
     current = ""
     for sentence in _SENTENCE_END.split(text):
         while len(sentence) > limit:
-            cut = sentence.rfind(" ", 0, limit)
+            # a line break first: a table's or a list's rows stay whole
+            cut = sentence.rfind("\n", 0, limit)
+            cut = cut if cut > limit // 2 else sentence.rfind(" ", 0, limit)
             cut = cut if cut > limit // 2 else limit
             head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
             if current:

@@ -109,6 +109,9 @@ _OTHER_IMPLIED_END = (
     _BLOCK_ENDS | _TABLE_PARTS | {"tr", "select", "datalist", "ruby"},
     frozenset[str](),
 )
+# The text of an in-page link that is a footnote mark or a footnote's way back (Google Docs
+# writes <sup><a href="#ftnt1">[1]</a></sup>, Pandoc and Sphinx "1", "[1]" and "↩").
+_FOOTNOTE_MARK = re.compile(r"^(?:\[(?:\d{1,3}|[a-z]{1,2})\]|\d{1,3}|[*†‡]|↩\ufe0e?)$")
 # The whole text of a permalink anchor that documentation generators put in headings (Sphinx,
 # MkDocs: <a class="headerlink">¶</a>); it is not part of the heading.
 _PERMALINK_MARKS = frozenset(("", "¶", "§", "#", "🔗", "⚓", "⚓︎"))
@@ -180,6 +183,7 @@ class _Collector(HTMLParser):
         self._title_text: list[str] = []
         self._heading_level: int | None = None
         self._anchor: int | None = None  # where a link inside a heading starts in _text
+        self._local_link: int | None = None  # where a link to "#…" in the page starts in _text
         self._pre = 0
         # Inside a table row its cells are one block, "Team | $10": a cell alone ("$10") says
         # nothing when quoted, and a chunk boundary could fall between a row's cells.
@@ -223,6 +227,8 @@ class _Collector(HTMLParser):
             self._in_row = False
         elif tag == "a" and self._heading_level is not None:
             self._anchor = len(self._text)
+        elif tag == "a" and values.get("href", "").startswith("#") and not self._pre:
+            self._local_link = len(self._text)  # maybe a footnote mark: see handle_endtag
         elif self._in_row and tag not in ("tr", "table", "pre"):
             if tag in ("td", "th") and self._has_text:
                 self._text.append(" | ")
@@ -264,6 +270,12 @@ class _Collector(HTMLParser):
                 del self._text[self._anchor :]
                 self._has_text = bool("".join(self._text).strip())
             self._anchor = None
+        elif tag == "a" and self._local_link is not None:
+            # "approvals[1]." and "↩": a footnote mark next to a citation marker reads as one
+            if _FOOTNOTE_MARK.match("".join(self._text[self._local_link :]).strip()):
+                del self._text[self._local_link :]
+                self._has_text = bool("".join(self._text).strip())
+            self._local_link = None
         elif tag in _HEADINGS and self._heading_level is not None:
             heading = _TRAILING_MARK.sub("", plain_heading("".join(self._text)))
             self._text.clear()

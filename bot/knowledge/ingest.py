@@ -68,8 +68,12 @@ BATCH_FILES = 200
 # ``params.audience`` in either kind of front matter; ``<p hidden>`` (and other
 # hidden elements whose end tag may be left out) is not text; a relative page URL is resolved.
 # "5": HTML and plain-text files read front matter too (a Jekyll page's ``audience: [hr]``
-# was indexed as public text).
-READER_VERSION = "5"
+# was indexed as public text). "6": Markdown raw HTML and JSX tags, footnote marks, link
+# targets and reference definitions and admonition markers (``!!! note``, ``:::tip``) are not
+# text (a link is its text), and a long table is cut between rows; a PDF word hyphenated at a
+# line break is one word and its ligatures (ﬁ) are letters, so that "configuration" finds it;
+# a form feed in a text file ends a paragraph; an HTML footnote mark ("[1]") is not text.
+READER_VERSION = "6"
 
 
 @dataclass

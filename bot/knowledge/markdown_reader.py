@@ -24,6 +24,13 @@ from bot.knowledge.document import (
     clean_heading,
     code_spans,
 )
+from bot.knowledge.markdown_markup import (
+    admonition_title,
+    container_title,
+    is_link_definition,
+    link_labels,
+    shown_text,
+)
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -175,10 +182,15 @@ def read_markdown(text: str, filename: str) -> Document:
     fence: str | None = None
     code: list[str] = []
     in_comment = False
+    labels = link_labels(body)  # a definition may come after the links that use it
+    in_admonition = False  # inside the indented body of a ``!!! note``
+    indented_code = False  # the paragraph is an indented code block: its text as written
 
     def flush() -> None:
+        nonlocal indented_code
         joined = "\n".join(paragraph).strip()
         paragraph.clear()
+        indented_code = False
         if joined:
             blocks.append(Block(joined, headings.path))
 
@@ -212,7 +224,22 @@ def read_markdown(text: str, filename: str) -> Document:
         uncommented = _without_comments(line)
         if line.strip() and not uncommented.strip():
             continue  # only a comment: not a blank line, so the paragraph goes on
-        line = uncommented
+        indented = uncommented.startswith(("    ", "\t"))
+        if uncommented.strip() and not indented:
+            in_admonition = False
+        if not paragraph and indented and not in_admonition:
+            indented_code = True  # `<div>` in an indented example is code, not a tag
+        marker = admonition_title(uncommented)
+        in_admonition = in_admonition or marker is not None
+        marker = container_title(uncommented) if marker is None else marker
+        if marker is not None or (not paragraph and is_link_definition(uncommented)):
+            flush()  # an admonition's marker is drawn as a box, not read
+            if marker:
+                blocks.append(Block(marker, headings.path))  # its title is shown
+            continue
+        line = uncommented if indented_code else shown_text(uncommented, labels)
+        if uncommented.strip() and not line.strip():
+            continue  # only tags (`<div class="note">`): not a blank line either
         atx = _ATX.match(line)
         if atx:
             flush()
@@ -258,6 +285,7 @@ def read_markdown(text: str, filename: str) -> Document:
 
 
 def read_text(text: str, filename: str) -> Document:
-    """Plain text: paragraphs separated by blank lines; the title is the file name."""
-    blocks = [Block(p.strip()) for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
+    """Plain text: paragraphs separated by blank lines or form feeds (a page break, as ``man``
+    pages and printed reports write it); the title is the file name."""
+    blocks = [Block(p.strip()) for p in re.split(r"\n[ \t]*\n|\f", text) if p.strip()]
     return Document(title=filename, media_type="text/plain", blocks=blocks)

@@ -49,8 +49,49 @@ _EDGE_LINES = 2  # how many lines at the top and at the bottom of a page may be 
 _MIN_FURNITURE_PAGES = 3
 
 
+# Typographic ligatures (TeX and InDesign set "fi" as one glyph) are letters to a reader and
+# must be to search: "conﬁguration" has to be found by "configuration".
+_LIGATURES = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+    | {"\ufb05": "st", "\ufb06": "st"}
+)
+_SOFT_HYPHEN = "\u00ad"
+_LAST_WORD = re.compile(r"(\w+)-$")
+_FIRST_WORD = re.compile(r"^\w+")
+_BROKEN_WORD = re.compile(r"\w+-\n\w+")
+
+
 def _lines(text: str) -> list[str]:
-    return [" ".join(line.split()) for line in text.split("\n")]
+    return [" ".join(line.translate(_LIGATURES).split()) for line in text.split("\n")]
+
+
+def vocabulary(text: str) -> frozenset[str]:
+    """The words ``text`` writes (lower case), leaving out the two halves of each word broken
+    at a line-end hyphen: what :func:`join_lines` checks a broken word against."""
+    whole = _BROKEN_WORD.sub(" ", "\n".join(_lines(text)))
+    return frozenset(word.lower() for word in re.findall(r"\w+", whole))
+
+
+def join_lines(lines: list[str], words: frozenset[str] = frozenset()) -> str:
+    """A paragraph's lines as one line of text, with words hyphenated across a line break
+    joined: "configu-" / "ration" is "configuration", as a reader reads it. A compound broken
+    at its own hyphen ("on-" / "failure") keeps it when the document (``words``, its
+    :func:`vocabulary`) writes both halves as words but not the two run together. A soft
+    hyphen (U+00AD) always goes."""
+    text = ""
+    for line in lines:
+        if text.endswith(_SOFT_HYPHEN) and line[:1].isalpha():
+            text = text[:-1] + line
+            continue
+        prefix = _LAST_WORD.search(text[-200:]) if text.endswith("-") else None
+        suffix = _FIRST_WORD.match(line)
+        if prefix and suffix and prefix[1][-1:].islower() and suffix[0][:1].islower():
+            head, tail = prefix[1].lower(), suffix[0].lower()
+            compound = head + tail not in words and head in words and tail in words
+            text = text + line if compound else text[:-1] + line
+            continue
+        text = f"{text} {line}" if text else line
+    return text.replace(_SOFT_HYPHEN, "")
 
 
 def typical_width(lengths: list[int]) -> float:
@@ -100,7 +141,9 @@ def _heading_like(line: str, limit: float) -> bool:
     return line.rsplit(" ", 1)[-1].lower() not in _DANGLING_WORDS
 
 
-def paragraphs(text: str, typical: float | None = None) -> list[tuple[str, bool]]:
+def paragraphs(
+    text: str, typical: float | None = None, words: frozenset[str] | None = None
+) -> list[tuple[str, bool]]:
     """Rebuild paragraphs from a page's extracted lines; ``(text, is_heading)`` pairs.
 
     PDF text has no paragraph marks, so: a blank line ends a paragraph; so does a line that ends
@@ -111,8 +154,12 @@ def paragraphs(text: str, typical: float | None = None) -> list[tuple[str, bool]
     to a false heading: a short line followed by one that starts in lower case continues its
     sentence ("… twelve volt" / "supply with …"), and of a run of short lines only the last of
     at most two is a heading, the others staying text, since a longer run is a list or a table.
+    ``words``, the document's :func:`vocabulary` (this page's when not given), tells a word
+    hyphenated at a line break from a compound (:func:`join_lines`).
     """
     lines = _lines(text)
+    if words is None:
+        words = vocabulary(text)
     width = max((len(line) for line in lines), default=0)
     if typical is None:
         typical = typical_width([len(line) for line in lines])
@@ -122,7 +169,7 @@ def paragraphs(text: str, typical: float | None = None) -> list[tuple[str, bool]
 
     def flush() -> None:
         if current:
-            out.append((" ".join(current), False))
+            out.append((join_lines(current, words), False))
             current.clear()
 
     i = 0
@@ -145,7 +192,7 @@ def paragraphs(text: str, typical: float | None = None) -> list[tuple[str, bool]
                 out.extend((line, False) for line in flat[:-1])
                 out.append((flat[-1], True))
             else:
-                out.extend((" ".join(group), False) for group in run)
+                out.extend((join_lines(group, words), False) for group in run)
             continue
         current.append(line)
         if line.endswith((".", "!", "?", ":")) and len(line) < 0.8 * width:
@@ -218,10 +265,12 @@ def read_pdf(path: Path, data: bytes, on_page: PageCallback | None = None) -> Do
     # One typical width for the whole file: a page with little text on it says little about
     # how long a full line is.
     typical = typical_width([len(line) for lines in pages for line in lines])
+    # and one vocabulary: whether "on-" / "failure" is a compound may be told on another page
+    words = vocabulary("\n\n".join("\n".join(lines) for lines in pages))
     blocks: list[Block] = []
     section: str | None = None
     for number, lines in enumerate(pages, start=1):
-        for paragraph, is_heading in paragraphs("\n".join(lines), typical):
+        for paragraph, is_heading in paragraphs("\n".join(lines), typical, words):
             if is_heading:
                 section = paragraph
             else:
