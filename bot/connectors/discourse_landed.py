@@ -46,35 +46,33 @@ async def already_posted(
     seen: set[object] = set()
     read = 0
 
-    def is_ours(post: dict[str, Any]) -> bool:
-        return (
-            str(post.get("username") or "").lower() == bot
-            and post.get("reply_to_post_number") == post_number
-        )
+    def found_in(posts: list[dict[str, Any]]) -> bool:
+        """Whether ``posts`` hold the reply; the bot's other replies to the post go to ``ours``."""
+        for post in posts:
+            seen.add(post.get("id"))
+            if (
+                str(post.get("username") or "").lower() != bot
+                or post.get("reply_to_post_number") != post_number
+            ):
+                continue
+            raw = post.get("raw")
+            if isinstance(raw, str) and _squash(raw) in wanted:
+                return True
+            ours.append(post)
+        return False
 
     async with aclosing(client.posts_after(topic_id, post_number)) as pages:
         async for page in pages:
-            for post in page:
-                seen.add(post.get("id"))
-                if not is_ours(post):
-                    continue
-                raw = post.get("raw")
-                if isinstance(raw, str) and _squash(raw) in wanted:
-                    return True
-                ours.append(post)
+            if found_in(page):
+                return True
             read += len(page)
             if read >= MAX_RECHECK_POSTS:
                 break
     if read >= MAX_RECHECK_POSTS:
         # The reply may lie past the posts read: a busy topic, or a resend long after
         # the question (a rate limit, a restart).
-        for post in await _bot_posts_after(client, bot_username, topic_id, post_number, seen):
-            if not is_ours(post):
-                continue
-            raw = post.get("raw")
-            if isinstance(raw, str) and _squash(raw) in wanted:
-                return True
-            ours.append(post)
+        if found_in(await _bot_posts_after(client, bot_username, topic_id, post_number, seen)):
+            return True
         log.warning(
             "discourse topic %s: no reply to #%s in the %d posts after it nor among the"
             " bot's posts; sending it",
