@@ -21,7 +21,6 @@ from bot.assistant.extractive_precision import (
     covers_enough,
     leaves_out,
     places,
-    points_back,
     read_with,
 )
 from bot.config import Settings
@@ -144,21 +143,6 @@ def test_the_lead_holds_most_of_the_question_by_weight_or_is_framed() -> None:
     assert not can_lead(frozenset({"document"}), frozenset(rare), frozenset(), rare)
     assert can_lead(frozenset(), frozenset(even), frozenset({"offic"}), even)
     assert can_lead(frozenset(), frozenset(), frozenset(), {})
-
-
-@pytest.mark.parametrize(
-    ("sentence", "back"),
-    [
-        ("A document without any of these is public.", True),
-        ("Each of them retries five times.", True),
-        ("Most of those are optional.", True),
-        ("Neither of these settings is required.", True),
-        ("A document without an audience is public.", False),
-        ("The list of themes is in the theme folder.", False),
-    ],
-)
-def test_a_pronoun_after_of_points_back(sentence: str, back: bool) -> None:
-    assert points_back(sentence) is back
 
 
 @dataclass(frozen=True)

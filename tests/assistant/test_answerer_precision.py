@@ -138,6 +138,13 @@ def test_ask_quotes_it_with_the_sentence_it_refers_to(
         ("Check that the documents are ingested.", False),
         ("Create a Slack app, add the scopes, and install it in your workspace.", False),
         ("Back up the store at .citecast/citecast.db every night.", False),
+        # a pronoun after "of", anywhere in the sentence
+        ("A document without any of these is public.", True),
+        ("Each of them retries five times.", True),
+        ("Most of those are optional.", True),
+        ("Neither of these settings is required.", True),
+        ("A document without an audience is public.", False),
+        ("The list of themes is in the theme folder.", False),
     ],
 )
 def test_points_back(sentence: str, back: bool) -> None:
