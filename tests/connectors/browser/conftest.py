@@ -9,7 +9,7 @@ import shutil
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.async_api import Browser, Page
@@ -24,6 +24,9 @@ from bot.store import Store
 from tests.chromium import launch_chromium
 from tests.connectors.browser.scripted_stream import Script, scripted_app
 from tests.connectors.web.conftest import CannedAnswerer, LiveServer, start_live_server
+
+if TYPE_CHECKING:
+    from tests.connectors.browser.widget_host import Embedded
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
@@ -132,6 +135,19 @@ async def scripted() -> AsyncIterator[tuple[Script, LiveServer]]:
     yield script, live
     script.end()
     await live.stop()
+
+
+@pytest.fixture
+async def embedded(tmp_path: Path) -> AsyncIterator[Embedded]:
+    """citecast, and another site that embeds its widget (``widget_host``)."""
+    from tests.connectors.browser.widget_host import Embedded, host_site  # it imports this file
+
+    host = await start_live_server(host_site())
+    running = await start_citecast(tmp_path, cors_origins=[host.url])
+    yield Embedded(host, running)
+    await running.live.stop()
+    running.services.store.close()
+    await host.stop()
 
 
 def publish_screenshot(source: Path) -> None:

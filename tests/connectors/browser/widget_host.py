@@ -1,0 +1,127 @@
+"""A host site embedding the widget from another origin, and how the widget tests open it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, Page, expect
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from tests.connectors.browser.conftest import RunningCitecast
+from tests.connectors.web.conftest import LiveServer
+
+ANSWERED = ".cc-answer[aria-busy=false]"
+
+
+WIDGET_JS = Path(__file__).resolve().parents[3] / "bot/connectors/static/widget.js"
+
+
+HOSTILE_STYLE = (
+    # a page whose styles would reach the widget if it were not isolated
+    "* {font-size:30px !important; line-height:3 !important; color:#c00 !important;"
+    " font-family:serif !important; letter-spacing:3px !important}"
+    " div {border:2px dashed green; padding:20px}"
+    " :root {--cc-accent:#00ff00; --cc-bg:#000000}"
+)
+STYLES = {
+    "/": "",
+    "/rem": "html{font-size:62.5%} body{font-size:1.6rem; line-height:1.2}",
+    "/hostile": HOSTILE_STYLE,
+}
+
+
+def host_site() -> Starlette:
+    """Someone else's site that embeds the widget (its citecast URL comes in the query).
+
+    ``/``, ``/rem`` and ``/hostile`` differ only in their own styles (``STYLES``); ``/tall`` is a
+    long page. ``/cdn`` embeds the site's own copy of widget.js, pointed at citecast by
+    ``data-api`` and with its own ``data-label``; ``/twice`` embeds that copy twice, the first
+    tag's copy arriving late (``?delay=``).
+    """
+
+    def embedding(tag: str, style: str = "", body: str = "") -> Response:
+        return HTMLResponse(
+            "<!doctype html><html lang='en'><head><title>Acme support</title>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<style>body{{font-family:serif;background:#fafafa}} p{{color:#d00}} {style}</style>"
+            f"</head><body><h1>Acme support</h1><p>Our own page, our own styles.</p>{body}"
+            f"{tag}</body></html>"
+        )
+
+    def script(request: Request) -> str:
+        citecast = request.query_params["citecast"]
+        return f'<script src="{citecast}/widget.js" data-citecast async></script>'
+
+    async def page(request: Request) -> Response:
+        return embedding(script(request), STYLES[request.url.path])
+
+    async def tall_page(request: Request) -> Response:
+        return embedding(script(request), body="<p style='height:3000px'>Tall text.</p>")
+
+    async def cdn_page(request: Request) -> Response:
+        citecast = request.query_params["citecast"]
+        return embedding(
+            f'<script src="/static/widget.js" data-citecast data-api="{citecast}" '
+            'data-label="Ask Acme" async></script>'
+        )
+
+    async def twice_page(request: Request) -> Response:
+        citecast = request.query_params["citecast"]
+        return embedding(
+            f'<script src="/static/widget.js?delay=0.8" data-citecast data-api="{citecast}" '
+            'data-label="Help A" async></script>'
+            f'<script src="/static/widget.js" data-citecast data-api="{citecast}" '
+            'data-label="Help B" async></script>'
+        )
+
+    async def widget(request: Request) -> Response:
+        await asyncio.sleep(float(request.query_params.get("delay", "0")))
+        return Response(WIDGET_JS.read_text("utf-8"), media_type="text/javascript")
+
+    return Starlette(
+        routes=[
+            *(Route(path, page) for path in STYLES),
+            Route("/tall", tall_page),
+            Route("/cdn", cdn_page),
+            Route("/twice", twice_page),
+            Route("/static/widget.js", widget),
+        ]
+    )
+
+
+async def open_widget(page: Page, host: LiveServer, citecast_url: str, path: str = "/") -> None:
+    await page.goto(f"{host.url}{path}?citecast={citecast_url}")
+    launcher = page.get_by_role("button", name="Ask citecast")
+    await expect(launcher).to_be_visible()
+    await launcher.click()
+    await expect(page.locator("#citecast-panel")).to_be_visible()
+
+
+async def ask_in_widget(page: Page, question: str) -> None:
+    box = page.locator("#citecast-panel .cc-input")
+    await expect(box).to_be_focused()
+    await box.fill(question)
+    await box.press("Enter")
+
+
+@dataclass
+class Embedded:
+    """citecast, and a host site it lets embed the widget."""
+
+    host: LiveServer
+    citecast: RunningCitecast
+
+
+async def widget_page(
+    browser: Browser, embedded: Embedded, path: str = "/", width: int = 1000, height: int = 760
+) -> Page:
+    """A new page of the host site at ``path`` with the widget open."""
+    context = await browser.new_context(viewport={"width": width, "height": height})
+    page = await context.new_page()
+    await open_widget(page, embedded.host, embedded.citecast.url, path)
+    return page
