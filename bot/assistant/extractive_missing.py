@@ -1,6 +1,7 @@
 """Whether the built-in answerer should say it found nothing: a question of which at most one
 word is anywhere the viewer may read (and not every word) is not answered with a loosely related
-source. Greetings and the verbs that only carry a question ("made", "taken") are no topic."""
+source. Greetings and the verbs that only carry a question ("made", "taken", "exist") are no
+topic."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ COURTESY = frozenset({"hi", "hello", "hey", "thanks", "thank", "please", "sorry"
 # support comes with the Enterprise plan?"): a document says "Back up the store every night",
 # never that backups are "made", so a verb missing from every document must not make a covered
 # topic look unanswerable, nor may a heading that writes it ("… where a cited sentence comes
-# from?") make a sentence look like an answer.
+# from?") make a sentence look like an answer. So it is with the words that only ask whether
+# something is there ("Which statuses exist?", "Which statuses are available?"): a document lists
+# the statuses, it does not say that they "exist" ("there" is a stop word already).
 LIGHT_VERBS = frozenset(
     """
     make makes made making done take takes took taken taking got gets getting gotten
     happen happens happened happening come comes came coming
+    exist exists existed existing available
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 

@@ -112,7 +112,11 @@ def can_lead(
 def found(wanted: frozenset[str], candidates: Sequence[_Worded]) -> bool:
     """Whether the sentences (or their headings) contain at least half the question's words,
     one of them specific: a word most of the sentences contain ("citecast" in "What does
-    citecast cost?") says nothing about what else the question asks, unless it is all it asks."""
+    citecast cost?") says nothing about what else the question asks, unless it is all it asks.
+    Greetings and the verbs that only carry a question are not among the words (unless they
+    are all it asks): "Which statuses exist?" asks about statuses, so the one sentence that
+    lists them is all it needs, though every sentence found holds "status"."""
+    wanted = wanted - NOT_COUNTED or wanted
     headings = frozenset().union(*(c.context for c in candidates))
     covered = [t for t in wanted if t in headings or any(t in c.terms for c in candidates)]
     if len(covered) * 2 < len(wanted):

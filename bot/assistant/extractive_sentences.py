@@ -1,7 +1,8 @@
 """Sentences of a passage, as the extractive answerer quotes them.
 
 Code blocks are dropped, list items and wrapped lines joined, and a paragraph is cut after each
-full stop that ends a sentence (not after an abbreviation, nor inside a code span).
+full stop that ends a sentence (not after an abbreviation, nor inside a code span). Each row of a
+pipe table is one sentence that names its columns (see :mod:`bot.assistant.extractive_tables`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.assistant.cited_lines import CODE_SPAN
+from bot.assistant.extractive_tables import is_table_line, row_sentences
 from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import words
 
@@ -29,6 +31,7 @@ def sentences_of(text: str) -> list[str]:
 
     A stub of 12 characters or fewer ("Yes." before the sentence that explains) is left out,
     unless it is the whole paragraph: a short note such as "zebra text" is all its passage says.
+    A table's rows follow the paragraph's prose, one sentence each, with their column names.
     """
     text = _FENCED.sub("\n\n", text)
     out: list[str] = []
@@ -38,6 +41,8 @@ def sentences_of(text: str) -> list[str]:
         pieces = _split_sentences(" ".join(items))
         whole = len(pieces) == 1 and bool(words(pieces[0]))
         out.extend(s for s in pieces if _length(s) > 12 or whole)
+        # a row is not cut at its full stops, nor left out when short: its cells belong together
+        out.extend(row_sentences([line for line in lines if is_table_line(line)]))
     return out
 
 
