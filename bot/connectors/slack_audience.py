@@ -4,7 +4,13 @@
   nothing about the asker widens it.
 - A DM with the bot: ``public_audience`` plus the groups mapped from the user's email domain
   (``users.info``), from the user groups they belong to (``usergroups.users.list``) and from
-  ``audience_by_channel`` for that DM.
+  ``audience_by_channel`` for that DM. The user's own groups only when the DM is known to be
+  theirs: the event is ``message.im`` (sent to the bot) or ``conversations.info`` names them as
+  its ``user``. A ``D…`` channel whose lookup failed gets none.
+- A person of another organisation (Slack Connect: ``is_stranger``, or a ``team_id`` other than
+  this workspace's, outside its Enterprise Grid) never gets own groups, anywhere: an email
+  domain or user group that maps them is the workspace's word about its own people. Only an
+  ``audience_by_channel`` entry widens what they read.
 - A private channel or group DM: ``public_audience`` plus ``audience_by_channel``; the asker's own
   groups only when ``private_channels_use_user_groups`` is set, because every member reads it.
 - A channel shared with another organisation (Slack Connect, ``is_ext_shared``, or an invitation
@@ -51,6 +57,10 @@ class SlackAudiences:
         self._users: dict[str, tuple[float, dict[str, Any]]] = {}
         self._members: dict[str, tuple[float, frozenset[str]]] = {}
         self._said_emailless = False
+        self._said_external: set[str] = set()
+        self._home: tuple[str, str | None] | None = None  # (team_id, enterprise_id)
+        # The person each 1:1 DM is with (conversations.info's ``user``), cached with its kind.
+        self._im_users: dict[str, str] = {}
 
     async def channel_kind(
         self, channel: str, event_channel_type: str | None = None
@@ -79,7 +89,8 @@ class SlackAudiences:
                 channel,
                 _why(exc),
             )
-            # a D channel is the asker's DM with the bot: only they read it
+            # A D channel is a DM with the bot, but whose is unknown: no own groups there
+            # (``for_viewer`` grants them only in a DM known to be the asker's).
             return ("im" if channel.startswith("D") else "public"), False
         external = bool(info.get("is_ext_shared") or info.get("is_pending_ext_shared"))
         kind: ChannelKind
@@ -91,6 +102,9 @@ class SlackAudiences:
             kind = "private"
         else:
             kind = "public"
+        im_user = info.get("user")
+        if kind == "im" and isinstance(im_user, str):
+            self._im_users[channel] = im_user
         if kind in ("public", "im") and not external:
             # Only answers that cannot widen an audience are cached: a private channel made
             # public or shared with another organisation must count as that at once.
@@ -107,7 +121,15 @@ class SlackAudiences:
         if kind == "public":
             return frozenset(groups)
         groups.update(settings.audience_by_channel.get(channel, ()))
-        own_groups = kind == "im" or settings.private_channels_use_user_groups
+        if kind == "im":
+            # An app is never a member of a 1:1 DM between two other people, yet only a DM
+            # known to be the asker's own (the message.im event, or conversations.info's
+            # ``user``) is read by the asker alone.
+            own_groups = event_channel_type == "im" or (
+                user is not None and self._im_users.get(channel) == user
+            )
+        else:
+            own_groups = settings.private_channels_use_user_groups
         if user and own_groups and not external:
             groups.update(await self.user_groups(user))
         return frozenset(groups)
@@ -121,7 +143,14 @@ class SlackAudiences:
         return frozenset(groups)
 
     async def user_groups(self, user: str) -> set[str]:
-        """Groups mapped from the user's email domain and user-group memberships."""
+        """Groups mapped from the user's email domain and user-group memberships; none for a
+        person of another organisation (:meth:`_is_external`)."""
+        groups = await self._mapped_groups(user)
+        if groups and await self._is_external(user):
+            return set()
+        return groups
+
+    async def _mapped_groups(self, user: str) -> set[str]:
         settings = self._settings
         groups: set[str] = set()
         if settings.audience_by_email_domain:
@@ -135,6 +164,49 @@ class SlackAudiences:
             if user in await self._usergroup_members(usergroup):
                 groups.update(mapped)
         return groups
+
+    async def _is_external(self, user: str) -> bool:
+        """True for a person of another organisation (Slack Connect), or when that cannot be
+        told (this workspace's identity unknown): own groups are the workspace's own."""
+        info = await self._user(user, "no email-based groups")
+        home = await self._home_team()
+        team = info.get("team_id")
+        enterprise = (info.get("enterprise_user") or {}).get("enterprise_id")
+        if info.get("is_stranger"):
+            why = "Slack marks them as a stranger (is_stranger)"
+        elif home is None:
+            why = "this workspace's identity is unknown (auth.test failed)"
+        elif home[1] is not None and enterprise == home[1]:
+            return False  # another workspace of the same Enterprise Grid organisation
+        elif isinstance(team, str) and team and team != home[0]:
+            why = f"their workspace {team} is not this one ({home[0]})"
+        else:
+            return False
+        if user not in self._said_external:
+            self._said_external.add(user)
+            log.info(
+                "Slack user %s is from another organisation: %s; their email domain and user "
+                "groups grant nothing, only public_audience and audience_by_channel apply",
+                user,
+                why,
+            )
+        return True
+
+    async def _home_team(self) -> tuple[str, str | None] | None:
+        """This workspace's ``team_id`` and Enterprise Grid ``enterprise_id`` (auth.test, kept
+        once known); None when the lookup fails (logged, tried again next time)."""
+        if self._home is None:
+            try:
+                response = await self._client.auth_test()
+            except SLACK_CALL_ERRORS as exc:
+                log.warning("auth.test failed (%s); askers' own groups are not granted", _why(exc))
+                return None
+            team = response.get("team_id")
+            if not isinstance(team, str) or not team:
+                return None
+            enterprise = response.get("enterprise_id")
+            self._home = (team, enterprise if isinstance(enterprise, str) and enterprise else None)
+        return self._home
 
     async def _email(self, user: str) -> str | None:
         info = await self._user(user, "no email-based groups")

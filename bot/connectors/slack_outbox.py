@@ -53,7 +53,7 @@ from typing import Any
 
 from bot.config import SlackSettings
 from bot.connectors.outbox_turns import TURN_KEY, fail_queued_turn, queued_turn
-from bot.connectors.slack_client import UndeliverableError
+from bot.connectors.slack_client import QUESTION_GONE, UndeliverableError
 from bot.connectors.slack_delivery import (
     DELIVERY_EVENT_TYPE,
     NO_STATUS,
@@ -241,7 +241,10 @@ class SlackOutbox:
     ) -> None:
         """Slack refuses the queued answer for good: drop it now (kept as ``dead``) rather
         than repeat the refusal for hours, and tell the asker where a message can arrive."""
-        log.error("dropped a queued Slack answer for %s: %s", thread.channel, error)
+        # A deleted question is the asker's doing, not a fault: logged as the connector
+        # logs it when the answer was not queued.
+        level = logging.WARNING if error.code == QUESTION_GONE else logging.ERROR
+        log.log(level, "dropped a queued Slack answer for %s: %s", thread.channel, error)
         self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
         fail_queued_turn(self._store, item.payload, CHANNEL)
         if not error.conversation_closed:

@@ -160,13 +160,18 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
         name: str | None = None,
         *,
         shared: str | None = None,
+        im_user: str | None = None,
     ) -> None:
         """Declare a channel: ``public``, ``private``, ``im`` or ``mpim``.
 
         ``shared``: ``"external"`` (Slack Connect, with another organisation), ``"pending"``
         (invited, not yet accepted) or ``"org"`` (across this organisation's workspaces).
+        ``im_user``: for an ``im``, the person the bot's DM is with (conversations.info's
+        ``user``; Slack always names them, an app is never in a DM between two others).
         """
+        extra: Json = {"user": im_user} if kind == "im" and im_user else {}
         self.state.channels[channel_id] = {
+            **extra,
             "id": channel_id,
             "name": name or channel_id.lower(),
             "is_channel": kind == "public",
@@ -187,17 +192,28 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
         *,
         is_bot: bool = False,
         name: str | None = None,
+        team_id: str | None = None,
+        is_stranger: bool = False,
     ) -> None:
-        """Declare a user (``users.info``); ``name`` is their display and real name."""
+        """Declare a user (``users.info``); ``name`` is their display and real name.
+
+        ``team_id``: their home workspace, this one by default; another one makes them a
+        Slack Connect user of another organisation. ``is_stranger``: Slack's flag for an
+        external person who shares no channel with this workspace.
+        """
         profile: Json = {"email": email} if email else {}
         if name:
             profile.update(display_name=name, real_name=name)
-        self.state.users[user_id] = {
+        user: Json = {
             "id": user_id,
+            "team_id": team_id or self.team_id,
             "name": user_id.lower(),
             "is_bot": is_bot,
             "profile": profile,
         }
+        if is_stranger:
+            user["is_stranger"] = True
+        self.state.users[user_id] = user
 
     def add_usergroup(self, group_id: str, users: list[str]) -> None:
         """Declare a user group and its members (``usergroups.users.list``)."""
