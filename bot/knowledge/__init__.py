@@ -1,4 +1,4 @@
-"""The knowledge base: readers (Markdown, text, HTML, PDF), chunking, the SQLite FTS5 index,
+"""The knowledge base: readers (Markdown and MDX, text, HTML, PDF), chunking, the SQLite FTS5 index,
 streaming ingestion and record tables."""
 
 from bot.knowledge.index import IndexStats, KnowledgeIndex

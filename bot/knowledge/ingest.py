@@ -73,7 +73,9 @@ BATCH_FILES = 200
 # text (a link is its text), and a long table is cut between rows; a PDF word hyphenated at a
 # line break is one word and its ligatures (ﬁ) are letters, so that "configuration" finds it;
 # a form feed in a text file ends a paragraph; an HTML footnote mark ("[1]") is not text.
-READER_VERSION = "6"
+# "7": a Markdown tag written over several lines (``<img`` / ``  src="a.png">``) and a JSX
+# attribute in braces (``values={[…]}``) are not text either (".md" chunks held them).
+READER_VERSION = "7"
 
 
 @dataclass

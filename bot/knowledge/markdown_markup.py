@@ -5,21 +5,38 @@ Raw HTML and JSX tags (``<div class="x">``, ``<Callout type="warning">``), footn
 admonitions (MkDocs ``!!! note "Title"``, Docusaurus ``:::tip`` … ``:::``) are drawn or
 hidden by a renderer, never read. Left in a chunk they reach quotes as noise (``\\<p>Restart
 the \\<b>service\\</b>``, ``note "Heads up" The daemon…``). Code spans keep their text.
+A tag may span several lines (``<Tabs`` / ``  groupId="os">``). For MDX pages, ``import`` /
+``export`` statements and ``{expressions}`` are not text either.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from bot.knowledge.document import code_spans
 
-# An open or closing tag as CommonMark defines raw HTML: a name, attributes, an optional "/".
-# An autolink (<https://x>, <a@b.c>) is no tag: a name is followed by space, "/" or ">".
+# A JSX attribute value or spread (``values={[{label: 'A'}]}``, ``{...props}``): braces nested
+# one level deep at most.
+_BRACED = r"\{(?:[^{}]|\{[^{}]*\})*\}"
+# An open or closing tag as CommonMark defines raw HTML (a name, attributes, an optional "/"),
+# with JSX's braced values. An autolink (<https://x>, <a@b.c>) is no tag: a name is followed
+# by space, "/" or ">". Whitespace includes line breaks, so a tag joined from several lines
+# (see :func:`tag_lines`) matches too.
+# Linear: each piece stops at a character it cannot hold (a name at space, "=" or ">"; a
+# quoted or braced value at its closing quote or brace; an unquoted value cannot start with
+# "{"), so every character is read by one piece only and a failed attempt gives back nothing
+# it must read again; a line of ``<a b b b …`` without ">" is one pass from each "<".
 _TAG = re.compile(
     r"</?[A-Za-z][A-Za-z0-9.:-]*"
-    r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*"""
+    r"(?:\s+(?:" + _BRACED + r"""|[A-Za-z_:][\w.:-]*"""
+    r"""(?:\s*=\s*(?:"[^"]*"|'[^']*'|""" + _BRACED + r"""|[^\s"'=<>`{][^\s"'=<>`]*))?))*"""
     r"\s*/?>"
 )
+# A line that begins with a tag's name and does not close it: ``<Tabs`` / ``  groupId="os">``.
+_TAG_HEAD = re.compile(r"[ \t]*</?[A-Za-z][A-Za-z0-9.:-]*(?:\s|$)")
+# How many lines one tag may span: a longer run is text that happens to start with "<a ".
+MAX_TAG_LINES = 12
 _BREAK_TAG = re.compile(r"^<br\b", re.IGNORECASE)
 # A link or image as its text: ``[notes](https://…)``, ``![diagram](a.png)``. Left as written, a
 # quote shows "\\[notes\\](https://…)": quotes escape brackets so a document cannot make links.
@@ -89,4 +106,71 @@ def shown_text(line: str, labels: frozenset[str] = frozenset()) -> str:
             piece = _FOOTNOTE_REF.sub("", piece)
             piece = _REFERENCE_LINK.sub(reference, _INLINE_LINK.sub(r"\1", piece))
         out.append(piece)
+    return "".join(out)
+
+
+def tag_lines(first: str, following: Sequence[str]) -> int:
+    """How many of ``following`` lines finish a tag that ``first`` begins at its start and
+    leaves open (``<Tabs`` / ``  groupId="os">``); 0 when ``first`` opens no such tag, or it is
+    not closed with ">" within :data:`MAX_TAG_LINES` lines and before a blank line.
+
+    Only a "<" that begins the line and is followed by a letter starts one, so ``a < b`` and an
+    autolink never do. Each try is one anchored match over at most ``MAX_TAG_LINES`` lines, so
+    a file is read in time linear in its size (times that bound).
+    """
+    if not _TAG_HEAD.match(first) or _TAG.match(first.lstrip()):
+        return 0
+    joined = first.lstrip()
+    for count, line in enumerate(following[: MAX_TAG_LINES - 1], start=1):
+        if not line.strip():
+            return 0
+        joined = f"{joined}\n{line}"
+        if ">" in line and _TAG.match(joined):
+            return count
+    return 0
+
+
+# MDX: an ``import`` / ``export`` statement at the top level (ESM) runs to a blank line.
+_ESM = re.compile(r"(?:import|export)(?=[\s{*])")
+
+
+def is_esm_start(line: str) -> bool:
+    """MDX: ``line`` begins an ``import`` / ``export`` statement (at column 0, as MDX has it)."""
+    return _ESM.match(line) is not None
+
+
+def expression_lines(lines: Sequence[str], start: int) -> int:
+    """MDX: how many lines from ``lines[start]`` (which begins with "{") a block-level
+    expression or ``{/* comment */}`` spans: up to where its braces balance, or up to a blank
+    line, after which text is read as text again (leaving a page's text out would be worse than
+    reading a stray brace). One count per line: linear."""
+    depth = 0
+    for index in range(start, len(lines)):  # indices, not a slice: no copy of the rest per call
+        line = lines[index]
+        if index > start and not line.strip():
+            return index - start
+        depth += line.count("{") - line.count("}")
+        if depth <= 0:
+            return index - start + 1
+    return len(lines) - start
+
+
+def without_jsx_comments(line: str) -> str:
+    """MDX: ``line`` without ``{/* comments */}``; a code span's text is kept."""
+    if "{/*" not in line:
+        return line
+    out: list[str] = []
+    for is_code, piece in code_spans(line):
+        if is_code:
+            out.append(piece)
+            continue
+        # find() rather than a regex: a line of many unclosed "{/*" stays linear to scan
+        position = 0
+        while (begin := piece.find("{/*", position)) >= 0:
+            end = piece.find("*/}", begin + 3)
+            if end < 0:
+                break
+            out.append(piece[position:begin])
+            position = end + 3
+        out.append(piece[position:])
     return "".join(out)

@@ -25,11 +25,16 @@ from bot.knowledge.document import (
     code_spans,
 )
 from bot.knowledge.markdown_markup import (
+    MAX_TAG_LINES,
     admonition_title,
     container_title,
+    expression_lines,
+    is_esm_start,
     is_link_definition,
     link_labels,
     shown_text,
+    tag_lines,
+    without_jsx_comments,
 )
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
@@ -172,8 +177,14 @@ def front_matter_audience(meta: dict[str, Any]) -> tuple[str, ...] | None:
     return None
 
 
-def read_markdown(text: str, filename: str) -> Document:
-    """Parse Markdown into blocks under their heading paths."""
+def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
+    """Parse Markdown into blocks under their heading paths.
+
+    With ``mdx`` (``.mdx`` pages of Docusaurus, Nextra, Astro), as MDX reads it: top-level
+    ``import`` / ``export`` statements and block-level ``{expressions}`` and ``{/* comments */}``
+    are not text, indentation (a component's children) makes no code block, and JSX tags are
+    left out like HTML tags, the text inside a component kept.
+    """
     meta, body = split_front_matter(text)
     headings = HeadingPath()
     blocks: list[Block] = []
@@ -196,7 +207,12 @@ def read_markdown(text: str, filename: str) -> Document:
 
     first_line = text[: len(text) - len(body)].count("\n") + 1  # the body's, in the file
     comment_line = 0
-    for number, line in enumerate(body.split("\n"), start=first_line):
+    lines = body.split("\n")
+    skip_to = 0  # lines before it were read with an earlier one (a tag, a statement)
+    for index, line in enumerate(lines):
+        number = first_line + index
+        if index < skip_to:
+            continue
         if fence is not None:
             code.append(line)
             stripped = line.strip()
@@ -216,19 +232,39 @@ def read_markdown(text: str, filename: str) -> Document:
             if in_comment or not line[end + 3 :].strip():
                 continue
             line = line[end + 3 :]  # text after the comment on its closing line is shown
-        opened = _FENCE.match(line)
+        opened = _FENCE.match(line.lstrip() if mdx else line)
         if opened:
             flush()
             fence, code = opened.group(1), [line]
             continue
-        uncommented = _without_comments(line)
+        if mdx and not paragraph and is_esm_start(line):
+            flush()  # `import Tabs from '@theme/Tabs';` is code for the build, not text
+            skip_to = index + 1
+            while skip_to < len(lines) and lines[skip_to].strip():
+                skip_to += 1
+            continue
+        if mdx and line.lstrip().startswith("{"):
+            flush()  # `{/* a note for writers */}`, `{props.version}`: not read as text
+            skip_to = index + expression_lines(lines, index)
+            continue
+        uncommented = _without_comments(without_jsx_comments(line) if mdx else line)
         if line.strip() and not uncommented.strip():
             continue  # only a comment: not a blank line, so the paragraph goes on
         indented = uncommented.startswith(("    ", "\t"))
         if uncommented.strip() and not indented:
             in_admonition = False
-        if not paragraph and indented and not in_admonition:
+        if not paragraph and indented and not in_admonition and not mdx:
             indented_code = True  # `<div>` in an indented example is code, not a tag
+        # a tag written over several lines (`<Tabs` / `  groupId="os">`) is read as one line
+        spanned = (
+            0 if indented_code else tag_lines(uncommented, lines[index + 1 : index + MAX_TAG_LINES])
+        )
+        if spanned:
+            following = lines[index + 1 : index + 1 + spanned]
+            uncommented = " ".join([uncommented.rstrip(), *(part.strip() for part in following)])
+            skip_to = index + 1 + spanned
+        if mdx:
+            uncommented = uncommented.lstrip(" \t")  # a component's children are indented
         marker = admonition_title(uncommented)
         in_admonition = in_admonition or marker is not None
         marker = container_title(uncommented) if marker is None else marker

@@ -23,10 +23,12 @@ from bot.knowledge.markdown_reader import (
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
+# Markdown with JSX (Docusaurus, Nextra, Astro docs): read by the Markdown reader in MDX mode
+MDX_SUFFIXES = frozenset({".mdx"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 PDF_SUFFIXES = frozenset({".pdf"})
-SUPPORTED_SUFFIXES = MARKDOWN_SUFFIXES | TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
+SUPPORTED_SUFFIXES = MARKDOWN_SUFFIXES | MDX_SUFFIXES | TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
 
 
 def is_supported(path: Path) -> bool:
@@ -76,6 +78,8 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
         )
     elif suffix in MARKDOWN_SUFFIXES:
         document = read_markdown(_text(data, decode), path.name)
+    elif suffix in MDX_SUFFIXES:
+        document = read_markdown(_text(data, decode), path.name, mdx=True)
     elif suffix in TEXT_SUFFIXES:
         document = _with_front_matter(_text(data, decode), lambda body: read_text(body, path.name))
     else:
