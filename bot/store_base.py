@@ -6,13 +6,18 @@ import logging
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.errors import StoreError
 from bot.store_retention import DEFAULT_RETENTION, Retention, prune_batch
 from bot.store_rows import SCHEMA, foreign_tables
+
+if TYPE_CHECKING:
+    from typing import Self
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +58,26 @@ class StoreBase:
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._lock = threading.Lock()
+
+    @classmethod
+    def open_read_only(cls, path: str | Path, *, busy_timeout: float = 5.0) -> Self:
+        """The store at ``path`` opened only to read (``citecast report``): SQLite's
+        ``mode=ro``, so nothing is written to the file: no schema script, no WAL switch, no
+        pruning. A file of any version reads; a table it lacks (an older store's) reads as
+        empty. Works for a user who may only read the file and its folder, except when the
+        folder is read-only and a write-ahead log is waiting there with no server running:
+        that is one StoreError saying so. Any write through it is a StoreError."""
+        store = cls.__new__(cls)
+        store.path = str(path)
+        store._retention = None
+        store._clock = time.time
+        store._next_prune = 0.0
+        try:
+            store._db = _connect_read_only(store.path, busy_timeout)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{store.path}: cannot read the store: {exc}") from None
+        store._lock = threading.Lock()
+        return store
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -121,3 +146,67 @@ class StoreBase:
             return
         if more:
             self._next_prune = now
+
+
+def _connect_read_only(path: str, busy_timeout: float) -> sqlite3.Connection:
+    """A ``mode=ro`` connection to ``path`` with the tables it lacks as empty TEMP tables."""
+    # quote: a space, "?", "#" or "%" in the path would otherwise end or garble the URI
+    if path == ":memory:":
+        uri = "file::memory:"  # a fresh, empty database: every table reads as empty
+    else:
+        uri = "file:" + urllib.parse.quote(str(Path(path).absolute()), safe="/")
+    db = _connect(uri + "?mode=ro", busy_timeout)
+    try:
+        names = _table_names(db)
+    except sqlite3.OperationalError as exc:
+        db.close()
+        # A WAL store needs its -shm file; with the server stopped that file is gone, and
+        # SQLite cannot create it in a folder this user may not write. With no -wal file
+        # either, the database file holds everything: read it as immutable (no shm at all).
+        if getattr(exc, "sqlite_errorname", "") not in _NO_SHM:
+            raise
+        if Path(path + "-wal").exists():
+            raise StoreError(
+                f"{path}: cannot read the store: its folder is read-only to this user and "
+                f"{Path(path).name}-wal holds writes not yet in the file; run citecast report "
+                "as the user citecast serve runs as, or while it runs"
+            ) from None
+        db = _connect(uri + "?mode=ro&immutable=1", busy_timeout)
+        names = _table_names(db)
+    foreign = foreign_tables(db)
+    if foreign:
+        db.close()
+        raise StoreError(
+            f"{path}: not a citecast store (it holds other tables: {', '.join(foreign[:5])})"
+        )
+    # An older store lacks the newer tables: the same tables as empty TEMP ones (kept in
+    # memory, never in the file) answer every read as "nothing there".
+    db.execute("PRAGMA temp_store=MEMORY")
+    for name, sql in _schema_tables():
+        if name not in names:
+            db.execute(sql.replace("CREATE TABLE", "CREATE TEMP TABLE", 1))
+    return db
+
+
+_NO_SHM = ("SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN")
+
+
+def _connect(uri: str, busy_timeout: float) -> sqlite3.Connection:
+    db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+    db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+    return db
+
+
+def _table_names(db: sqlite3.Connection) -> set[str]:
+    rows = db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'").fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def _schema_tables() -> list[tuple[str, str]]:
+    """``(name, CREATE TABLE statement)`` of every table of the current schema."""
+    with closing(sqlite3.connect(":memory:")) as scratch:
+        scratch.executescript(SCHEMA)
+        rows = scratch.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+    return [(str(name), str(sql)) for name, sql in rows]

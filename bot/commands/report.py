@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if path != ":memory:" and Path(path).is_dir():
         raise ConfigError(f"store.path {path} is a folder, not a store file")
-    store = Store(path, retention=None)  # read-only: never prunes
+    # read-only (SQLite mode=ro): never creates tables, switches the journal or prunes, and
+    # works for a user who may only read the store file
+    store = Store.open_read_only(path)
     try:
         report = build_report(store, time.time() - args.days * 86400, args.days, args.limit)
     finally:
