@@ -61,7 +61,9 @@ FUNCTION = "<function="
 _NAME = re.compile(r'"name"\s*:\s*"([A-Za-z0-9_.-]{1,64})"')
 # Qwen3-Coder's and Qwen 3.5's form: <function=NAME>, then <parameter=KEY>VALUE</parameter>
 # for each argument, the value as written (the template puts it on lines of its own).
-FUNCTION_BLOCK = re.compile(r"\s*<function=([^>\s]{1,64})>(.*?)(?:</function>|\Z)", re.DOTALL)
+# A function's name is a tool name (OpenAI's rule: letters, digits, "_" and "-", dots and
+# colons as some servers add them), never markup: "<function=<|python_tag|>" is no call.
+FUNCTION_BLOCK = re.compile(r"\s*<function=([\w.:-]{1,64})>(.*?)(?:</function>|\Z)", re.DOTALL)
 _PARAMETER = re.compile(
     r"<parameter=([^>\s]{1,64})>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
 )

@@ -61,10 +61,11 @@ class WrittenCalls:
 def written_calls(text: str, whole: bool) -> WrittenCalls | None:
     """The calls that end ``text`` in one of the forms above; ``whole`` says ``text`` is the
     whole of the step's text (so a bare JSON call may be read). None when there are none."""
-    for read in (_mistral, _python_tag, _functions):
-        found = read(text)
-        if found is not None:
-            return found
+    # The earliest form that opens calls ending the text wins: what comes before the calls
+    # is shown, so it must not itself end in calls of another form.
+    found = [f for f in (_mistral(text), _python_tag(text), _functions(text)) if f is not None]
+    if found:
+        return min(found, key=lambda f: f.start)
     return _bare_json(text) if whole else None
 
 
@@ -155,6 +156,8 @@ def _python_tag_at(text: str, start: int) -> WrittenCalls | None:
     # not JSON (Llama's built-in tools are written as Python): a call the tools refuse
     end = _next_of(text, body_start, (*MADE_UP, *_END_TOKENS))
     body = text[body_start:end].strip()
+    if not body:
+        return None  # the token alone calls nothing: left as written
     name = re.match(r"[A-Za-z0-9_]{1,64}", body)
     # the token is never prose: whatever follows the call is dropped as made up
     return WrittenCalls(

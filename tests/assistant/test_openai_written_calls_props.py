@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -136,3 +137,18 @@ def test_a_call_after_any_prose_is_read_and_not_shown(
     assert json.loads(arguments) == {"query": value}
     assert shown.strip() == prose.strip()
     assert "made up" not in shown
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        # found by the property above: markup is no function name, and a call of one form
+        # after the opening of another must not leave the shown text ending in a call
+        "<function=<|python_tag|>\n<|python_tag|>",
+        '<|python_tag|>[TOOL_CALLS][{"name": "search_docs", "arguments": {"query": "x"}}]',
+        "<|python_tag|>[TOOL_CALLS]",
+    ],
+)
+def test_what_is_shown_never_ends_in_a_call(sample: str) -> None:
+    shown, _ = read([sample])
+    assert written_calls(shown, whole=False) is None
