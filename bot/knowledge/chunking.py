@@ -2,13 +2,15 @@
 
 A chunk holds whole blocks of one section up to ``chunk_chars``; a block longer than that is
 cut at sentence ends (or, failing that, at line breaks, so that a table row stays whole, then
-at spaces). A chunk that starts on one PDF page and ends on another gets ``page_end``, and
-``page_starts``: where each of its pages begins in its text, so a citation quoting the chunk
-can point at the page the quote is on
-(:mod:`bot.knowledge.page_spans`). ``overlap`` carries the tail sentences of the previous chunk
-of the same section into the next one, for retrieval across a cut. A code block (``kind ==
-"code"``) is never cut and always reaches the chunk text fenced, whichever reader made it, so
-that answerers and models see it as code, never as prose to quote.
+at spaces); a pipe table is cut between rows, and each of its later chunks opens with the
+table's header and delimiter lines again, so that a row keeps its column names. A chunk
+that starts on one PDF page and ends on another gets ``page_end``, and ``page_starts``: where
+each of its pages begins in its text, so a citation quoting the chunk can point at the page
+the quote is on (:mod:`bot.knowledge.page_spans`). ``overlap`` carries the tail sentences of
+the previous chunk of the same section into the next one, for retrieval across a cut (not into
+a table's later chunk, which opens with the header). A code block (``kind == "code"``) is never
+cut and always reaches the chunk text fenced, whichever reader made it, so that answerers and
+models see it as code, never as prose to quote.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from bot.knowledge.document import Block
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9`*])")
 _OPENING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BACKTICKS = re.compile(r"`{3,}")
+_DELIMITER_CELL = re.compile(r":?-+:?")
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,12 @@ def fenced(code: str) -> str:
 
 def split_long(text: str, limit: int) -> list[str]:
     """Cut ``text`` into pieces of at most ``limit`` characters at sentence ends, line breaks
-    or spaces."""
+    or spaces; a pipe table between rows, each piece after its first opening with the table's
+    header and delimiter lines again."""
+    return [piece for piece, _ in _pieces(text, limit)]
+
+
+def _split_prose(text: str, limit: int) -> list[str]:
     if len(text) <= limit:
         return [text]
     pieces: list[str] = []
@@ -72,6 +80,97 @@ def split_long(text: str, limit: int) -> list[str]:
             current = f"{current} {sentence}" if current else sentence
     if current:
         pieces.append(current)
+    return pieces
+
+
+def _pieces(text: str, limit: int) -> list[tuple[str, bool]]:
+    """``split_long``'s pieces, each with whether it opens with a repeated table header (such a
+    piece starts a chunk of its own, with no overlap before the header)."""
+    if len(text) <= limit:
+        return [(text, False)]
+    pieces: list[tuple[str, bool]] = []
+    for header, lines in _segments(text):
+        if header and len(header) <= limit // 2:
+            # the text before a table stays with its header and first row when they fit
+            first_row = len(lines[2]) + 1 if len(lines) > 2 else 0
+            fits = pieces and len(pieces[-1][0]) + 1 + len(header) + first_row <= limit
+            lead, repeated = pieces.pop() if fits else ("", False)
+            new = _table_pieces(header, lines, limit, lead)
+            new[0] = (new[0][0], repeated)
+        else:  # prose, or a header too long to repeat: cut as any text
+            new = [(piece, False) for piece in _split_prose("\n".join(lines), limit)]
+            # what fits after the previous segment's last piece joins it, as in one text
+            if pieces and len(pieces[-1][0]) + 1 + len(new[0][0]) <= limit:
+                pieces[-1] = (f"{pieces[-1][0]}\n{new.pop(0)[0]}", pieces[-1][1])
+        pieces.extend(new)
+    return pieces
+
+
+def _segments(text: str) -> list[tuple[str, list[str]]]:
+    """``text``'s lines as runs: a pipe table is ``(header and delimiter lines, its lines from
+    the header on)``, other lines ``("", lines)``. A table ends at a line without ``|``; fenced
+    code holds no table."""
+    lines = text.split("\n")
+    segments: list[tuple[str, list[str]]] = []
+    plain: list[str] = []
+    fence = ""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opening = _OPENING_FENCE.match(line)
+        if fence:
+            if opening and opening.group(1).startswith(fence) and line.strip() == opening.group(1):
+                fence = ""
+        elif opening:
+            fence = opening.group(1)
+        elif "|" in line and index + 1 < len(lines) and _is_delimiter(lines[index + 1]):
+            end = index + 2
+            while end < len(lines) and "|" in lines[end] and lines[end].strip():
+                end += 1
+            if plain:
+                segments.append(("", plain))
+                plain = []
+            segments.append(("\n".join(lines[index : index + 2]), lines[index:end]))
+            index = end
+            continue
+        plain.append(line)
+        index += 1
+    if plain:
+        segments.append(("", plain))
+    return segments
+
+
+def _is_delimiter(line: str) -> bool:
+    """A pipe table's delimiter line (``|---|:--:|``): cells of dashes, colons at their ends."""
+    inner = line.strip()
+    if "|" not in inner:
+        return False  # "---" is a thematic break or a heading's underline
+    inner = inner.removeprefix("|").removesuffix("|")
+    return all(_DELIMITER_CELL.fullmatch(cell.strip()) for cell in inner.split("|"))
+
+
+def _table_pieces(
+    header: str, lines: list[str], limit: int, lead: str = ""
+) -> list[tuple[str, bool]]:
+    """A table cut between rows, the first piece opening with ``lead`` (the text before it)
+    when there is one; every piece after the first opens with ``header`` again, so that a row
+    far down still has its column names. A row too long for a piece with the header is cut as
+    prose, without it."""
+    pieces: list[tuple[str, bool]] = []
+    current, repeated, rows = (f"{lead}\n{header}" if lead else header), False, 0
+    for row in lines[2:]:
+        if len(current) + 1 + len(row) <= limit:
+            current, rows = f"{current}\n{row}", rows + 1
+            continue
+        if rows or not repeated:
+            pieces.append((current, repeated))
+        if len(header) + 1 + len(row) <= limit:
+            current, repeated, rows = f"{header}\n{row}", True, 1
+        else:
+            pieces.extend((piece, False) for piece in _split_prose(row, limit))
+            current, repeated, rows = header, True, 0
+    if rows or not repeated:
+        pieces.append((current, repeated))
     return pieces
 
 
@@ -121,14 +220,17 @@ def chunk_blocks(blocks: Iterable[Block], chunk_chars: int, overlap: int = 0) ->
 
     for block in blocks:
         pieces = (
-            [fenced(block.text)] if block.kind == "code" else split_long(block.text, chunk_chars)
+            [(fenced(block.text), False)]
+            if block.kind == "code"
+            else _pieces(block.text, chunk_chars)
         )
-        for piece in pieces:
+        for piece, repeats_header in pieces:
             new_section = block.section != section
-            if parts and (new_section or size + len(piece) + 2 > chunk_chars):
+            if parts and (new_section or repeats_header or size + len(piece) + 2 > chunk_chars):
                 done = emit()
                 yield done
-                carry = "" if new_section else _tail(done.text, overlap)
+                # A table's later passage opens with its header, not with the rows before it.
+                carry = "" if new_section or repeats_header else _tail(done.text, overlap)
                 if carry and len(carry) + len(piece) + 2 > chunk_chars:
                     carry = ""  # the overlap must never push a chunk over the limit
                 parts, size = ([carry], len(carry)) if carry else ([], 0)

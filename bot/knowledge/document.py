@@ -38,10 +38,15 @@ class Unreadable(Exception):  # noqa: N818 - a reason to skip, not a failure of 
     """A reader cannot use this file; the message is the reason shown in the ingest summary."""
 
 
-_CLOSING_HASHES = re.compile(r"\s+#+\s*$")
+# Tried only where a run of spaces starts: tried at each of its spaces, the run was scanned
+# again from each one, and a heading with 40,000 spaces in a row took seconds (quadratic).
+_CLOSING_HASHES = re.compile(r"(?<!\s)\s+#+\s*$")
 _BACKTICKS = re.compile(r"(`+)")
-# Link text holds no brackets here, so that a line of "[" stays linear to scan.
-_LINK = re.compile(r"!?\[([^\]\[]*)\]\([^)]*\)")
+# Neither the link text nor its target holds a "[", so a match tried at one "[" reads no
+# further than the next "[", where the next try starts: the whole line is read about once, and
+# a line of "[" or of "[a](" repeated stays linear to scan. (A target read up to any ")" read
+# to the end of the line from every "[a](", quadratic in its length.)
+_LINK = re.compile(r"!?\[([^\]\[]*)\]\([^)\[]*\)")
 # Emphasis as a renderer reads it: a delimiter run that opens before a word and closes after
 # one. "chunk_chars", "2 * 3" and "*args and **kwargs" are text, and keep their marks. The text
 # between holds no delimiter of its kind (nesting is undone by a second pass), which keeps a

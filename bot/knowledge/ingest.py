@@ -75,7 +75,10 @@ BATCH_FILES = 200
 # a form feed in a text file ends a paragraph; an HTML footnote mark ("[1]") is not text.
 # "7": a Markdown tag written over several lines (``<img`` / ``  src="a.png">``) and a JSX
 # attribute in braces (``values={[…]}``) are not text either (".md" chunks held them).
-READER_VERSION = "7"
+# "8": each later chunk of a long pipe table opens with the table's header and delimiter lines
+# again (a row cut off from them was quoted as bare cells, "retries; 5; …", without its column
+# names).
+READER_VERSION = "8"
 
 
 @dataclass
