@@ -155,22 +155,28 @@ def expression_lines(lines: Sequence[str], start: int) -> int:
     return len(lines) - start
 
 
-def without_jsx_comments(line: str) -> str:
-    """MDX: ``line`` without ``{/* comments */}``; a code span's text is kept."""
-    if "{/*" not in line:
+def without_delimited(line: str, opening: str, closing: str) -> str:
+    """``line`` without each ``opening`` … ``closing`` run outside code spans (a code span's
+    text is kept; an unclosed one stays, as CommonMark shows it)."""
+    if opening not in line:
         return line
     out: list[str] = []
     for is_code, piece in code_spans(line):
         if is_code:
             out.append(piece)
             continue
-        # find() rather than a regex: a line of many unclosed "{/*" stays linear to scan
+        # find() rather than a regex: a line of many unclosed openings stays linear to scan
         position = 0
-        while (begin := piece.find("{/*", position)) >= 0:
-            end = piece.find("*/}", begin + 3)
+        while (begin := piece.find(opening, position)) >= 0:
+            end = piece.find(closing, begin + len(opening))
             if end < 0:
                 break
             out.append(piece[position:begin])
-            position = end + 3
+            position = end + len(closing)
         out.append(piece[position:])
     return "".join(out)
+
+
+def without_jsx_comments(line: str) -> str:
+    """MDX: ``line`` without ``{/* comments */}``; a code span's text is kept."""
+    return without_delimited(line, "{/*", "*/}")

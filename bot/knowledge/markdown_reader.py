@@ -22,7 +22,6 @@ from bot.knowledge.document import (
     HeadingPath,
     Unreadable,
     clean_heading,
-    code_spans,
 )
 from bot.knowledge.markdown_markup import (
     MAX_TAG_LINES,
@@ -34,6 +33,7 @@ from bot.knowledge.markdown_markup import (
     link_labels,
     shown_text,
     tag_lines,
+    without_delimited,
     without_jsx_comments,
 )
 
@@ -48,23 +48,7 @@ _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 def _without_comments(line: str) -> str:
     """``line`` without the HTML comments a Markdown renderer would hide; a code span's text
     ("write `<!-- more -->` to cut the excerpt") is kept."""
-    if "<!--" not in line:
-        return line
-    out: list[str] = []
-    for is_code, piece in code_spans(line):
-        if is_code:
-            out.append(piece)
-            continue
-        # find() rather than a regex: a line of many unclosed "<!--" stays linear to scan
-        position = 0
-        while (start := piece.find("<!--", position)) >= 0:
-            end = piece.find("-->", start + 4)
-            if end < 0:
-                break  # an unclosed comment on the line: CommonMark shows it as text
-            out.append(piece[position:start])
-            position = end + 3
-        out.append(piece[position:])
-    return "".join(out)
+    return without_delimited(line, "<!--", "-->")
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
