@@ -18,9 +18,8 @@ from bot.assistant.openai_arguments import unwrapped
 from bot.assistant.openai_step import Step
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, searched_twice, sent_calls
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
-from tests.assistant.test_openai_text_calls import first_cites, sent_calls
 from tests.fakes.openai_server import Completion, FakeOpenAI, chunk, events, raw, text, tools
 
 RETRY = {"query": "retry policy"}
@@ -56,9 +55,8 @@ def two_calls_with_one_id(stream: bool) -> Completion:
 async def test_parallel_calls_that_share_an_id_are_each_answered_under_their_own(
     fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex, stream: bool
 ) -> None:
-    fake.add(two_calls_with_one_id(stream), text("Retries back off [1]. Back up nightly [3]."))
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
-    reply = await run(bot, "retries and backups?", stream)
+    reply = await searched_twice(fake, bot, two_calls_with_one_id(stream), stream)
     # the fake refuses a second answer to one id, as strict servers do
     assert fake.problems == []
     assert [(i, json.loads(a)) for i, _, a in sent_calls(fake.requests[1])] == [

@@ -15,9 +15,8 @@ import pytest
 from bot.assistant.openai_step import Step
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, searched_twice, sent_assistant, sent_calls
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
-from tests.assistant.test_openai_text_calls import first_cites, sent_assistant, sent_calls
 from tests.fakes.openai_server import FakeOpenAI, text
 
 
@@ -51,9 +50,8 @@ async def test_calls_in_function_form_keep_each_parameter_and_their_order(
     first = function_block("search_docs", query="retry policy")
     # the second one unclosed: the model stopped at its end-of-turn token
     second = "<tool_call>\n<function=search_docs>\n<parameter=query>\nbackups"
-    fake.add(text(f"{first}\n{second}"), text("Retries back off [1]. Back up nightly [3]."))
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
-    reply = await run(bot, "retries and backups?", stream)
+    reply = await searched_twice(fake, bot, text(f"{first}\n{second}"), stream)
     assert [(i, json.loads(a)) for i, _, a in sent_calls(fake.requests[1])] == [
         ("text_call_0_1", {"query": "retry policy"}),
         ("text_call_0_2", {"query": "backups"}),

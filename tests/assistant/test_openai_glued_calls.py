@@ -9,34 +9,19 @@ Driven by the real ``openai`` client against the loopback fake.
 from __future__ import annotations
 
 import json
-import re
-from typing import Any
 
 import pytest
 
 from bot.assistant.openai_step import Step
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, sent_calls
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
 from tests.fakes.openai_server import FakeOpenAI, chunk, events, raw, text, tools
 
 DONE = "data: [DONE]\n\n"
 RETRY = '{"query": "retry policy"}'
 BACKUPS = '{"query": "backups"}'
-
-
-def sent_calls(request: dict[str, Any]) -> list[tuple[str, str, str]]:
-    [assistant] = [m for m in request["messages"] if m["role"] == "assistant"]
-    return [
-        (c["id"], c["function"]["name"], c["function"]["arguments"])
-        for c in assistant["tool_calls"]
-    ]
-
-
-def first_cites(results: list[str]) -> list[int]:
-    """The number of each result's first passage."""
-    return [int(re.findall(r"^\[cite: (\d+)\]", r, re.MULTILINE)[0]) for r in results]
 
 
 async def test_calls_streamed_at_one_index_without_ids_are_split(

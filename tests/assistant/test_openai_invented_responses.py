@@ -15,15 +15,9 @@ import pytest
 
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, sent_assistant, sent_calls
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
-from tests.assistant.test_openai_text_calls import (
-    BACKUPS,
-    RETRY,
-    first_cites,
-    sent_assistant,
-    sent_calls,
-)
+from tests.assistant.test_openai_text_calls import BACKUPS, RETRY
 from tests.fakes.openai_server import FakeOpenAI, text, tools
 
 LOGGER = "bot.assistant.openai_backend"

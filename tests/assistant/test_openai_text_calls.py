@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.assistant.openai_step import Step
 from bot.config import Settings
 from bot.errors import BackendError
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, searched_twice, sent_assistant, sent_calls
+from tests.assistant.step_reading import chunked, read
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
 from tests.fakes.openai_server import Completion, FakeOpenAI, ToolCallSpec, text, tools
 
@@ -33,24 +32,6 @@ def block(name: str, arguments: dict[str, Any]) -> str:
 
 RETRY = block("search_docs", {"query": "retry policy"})
 BACKUPS = block("search_docs", {"query": "backups"})
-
-
-def sent_assistant(request: dict[str, Any]) -> dict[str, Any]:
-    """The one assistant message of a request (the step that asked for tools)."""
-    [assistant] = [m for m in request["messages"] if m["role"] == "assistant"]
-    assert isinstance(assistant, dict)
-    return assistant
-
-
-def sent_calls(request: dict[str, Any]) -> list[tuple[str, str, str]]:
-    return [
-        (c["id"], c["function"]["name"], c["function"]["arguments"])
-        for c in sent_assistant(request)["tool_calls"]
-    ]
-
-
-def first_cites(results: list[str]) -> list[int]:
-    return [int(re.findall(r"^\[cite: (\d+)\]", r, re.MULTILINE)[0]) for r in results]
 
 
 @pytest.mark.parametrize("stream", [True, False])
@@ -80,9 +61,8 @@ async def test_two_calls_in_one_message_are_numbered_in_order(
     # a reasoning model's thinking, a preamble, then two blocks (as Qwen's template lays out
     # an assistant message with two calls)
     content = f"<think>Two searches.</think>\n\nLet me check both.\n{RETRY}\n{BACKUPS}\n"
-    fake.add(text(content), text("Retries back off [1]. Back up nightly [3]."))
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
-    reply = await run(bot, "retries and backups?", stream)
+    reply = await searched_twice(fake, bot, text(content), stream)
     assert [(name, json.loads(args)) for _, name, args in sent_calls(fake.requests[1])] == [
         ("search_docs", {"query": "retry policy"}),
         ("search_docs", {"query": "backups"}),
@@ -244,15 +224,7 @@ SAMPLES = [
 def test_what_a_step_shows_and_calls_does_not_depend_on_chunking(
     sample: str, data: st.DataObject
 ) -> None:
-    def read(pieces: list[str]) -> tuple[str, list[tuple[str, str, str]]]:
-        step = Step()
-        shown = "".join(step.add_text(piece) for piece in pieces) + step.end_text()
-        assert shown == "".join(step.text)
-        return shown, [(c.id, c.name, c.arguments) for c in step.tool_calls()]
-
-    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(sample) - 1)), max_size=8)))
-    pieces = [sample[a:b] for a, b in zip([0, *cuts], [*cuts, len(sample)], strict=True)]
-    shown, calls = read(pieces)
+    shown, calls = read(chunked(sample, data))
     assert (shown, calls) == read([sample])
     assert "<tool_call>\n{" not in shown and "<tool_response>\n" not in shown
     assert "made up" not in shown.lower()

@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.assistant.openai_step import Step
 from bot.assistant.openai_text_calls import blocks, response_blocks
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, searched_twice, sent_assistant, sent_calls
+from tests.assistant.step_reading import read
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
-from tests.assistant.test_openai_text_calls import BACKUPS, first_cites, sent_assistant, sent_calls
+from tests.assistant.test_openai_text_calls import BACKUPS
 from tests.fakes.openai_server import FakeOpenAI, text
 
 UNCLOSED = '<tool_call>\n{"name": "search_docs", "arguments": {"query": "retry policy"}}\n'
@@ -55,23 +55,14 @@ async def test_an_unclosed_call_ends_where_the_made_up_response_begins(
 async def test_an_unclosed_call_followed_by_another_call_makes_two_calls(
     fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex, stream: bool
 ) -> None:
-    fake.add(text(f"{UNCLOSED}{BACKUPS}\n"), text("Retries back off [1]. Back up nightly [3]."))
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
-    reply = await run(bot, "retries and backups?", stream)
+    reply = await searched_twice(fake, bot, text(f"{UNCLOSED}{BACKUPS}\n"), stream)
     assert [(i, json.loads(a)) for i, _, a in sent_calls(fake.requests[1])] == [
         ("text_call_0_1", {"query": "retry policy"}),
         ("text_call_0_2", {"query": "backups"}),
     ]
     assert [c.source_number for c in reply.answer.citations] == [1, 3]
     assert fake.problems == []
-
-
-def read(pieces: list[str]) -> tuple[str, list[tuple[str, str, str]]]:
-    """What a step shows and calls, given its text in these pieces."""
-    step = Step()
-    shown = "".join(step.add_text(piece) for piece in pieces) + step.end_text()
-    assert shown == "".join(step.text)
-    return shown, [(c.id, c.name, c.arguments) for c in step.tool_calls()]
 
 
 def opens_a_tag(text: str) -> bool:

@@ -19,9 +19,8 @@ import pytest
 from bot.config import Settings
 from bot.errors import BackendError
 from bot.knowledge import KnowledgeIndex
-from tests.assistant.openai_turn import run
+from tests.assistant.openai_turn import first_cites, run, searched_twice, sent_assistant, sent_calls
 from tests.assistant.test_assistant_openai import assistant_for, tool_messages
-from tests.assistant.test_openai_text_calls import first_cites, sent_assistant, sent_calls
 from tests.fakes.openai_server import Completion, FakeOpenAI, ToolCallSpec, text, tools
 
 
@@ -76,9 +75,8 @@ TWO_CALLS = {
 async def test_calls_in_each_form_are_run_in_order_and_never_shown(
     fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex, form: str, stream: bool
 ) -> None:
-    fake.add(text(TWO_CALLS[form]), text("Retries back off [1]. Back up nightly [3]."))
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
-    reply = await run(bot, "retries and backups?", stream)
+    reply = await searched_twice(fake, bot, text(TWO_CALLS[form]), stream)
     assert [(i, n, json.loads(a)) for i, n, a in sent_calls(fake.requests[1])] == [
         ("text_call_0_1", "search_docs", {"query": "retry policy"}),
         ("text_call_0_2", "search_docs", {"query": "backups"}),

@@ -11,21 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.assistant.openai_step import Step
 from bot.assistant.openai_written_calls import written_calls
-
-
-def read(pieces: list[str]) -> tuple[str, list[tuple[str, str, str]]]:
-    step = Step()
-    shown = "".join(step.add_text(piece) for piece in pieces) + step.end_text()
-    assert shown == "".join(step.text)
-    return shown, [(c.id, c.name, c.arguments) for c in step.tool_calls()]
-
-
-def chunked(sample: str, data: st.DataObject) -> list[str]:
-    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(sample) - 1)), max_size=8)))
-    return [sample[a:b] for a, b in zip([0, *cuts], [*cuts, len(sample)], strict=True)]
-
+from tests.assistant.step_reading import chunked, read
 
 FRAGMENTS = [
     "[TOOL_CALLS]",
