@@ -292,9 +292,8 @@ class SlackConnector:
             limit=self.settings.history_turns,
             question_chars=self.services.settings.web.max_question_chars,
         )
-        conversation = f"slack:{question.team_id}:{question.channel}:{question.thread_ts}"
         store = self.services.store
-        turn_id = store.add_turn(conversation, "slack", question.text, status="pending")
+        turn_id = store.add_turn(question.conversation(), "slack", question.text, status="pending")
         return audience, history, turn_id
 
     async def _with_names(self, question: SlackQuestion) -> SlackQuestion:

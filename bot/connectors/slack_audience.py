@@ -10,7 +10,12 @@
 - A person of another organisation (Slack Connect: ``is_stranger``, or a ``team_id`` other than
   this workspace's, outside its Enterprise Grid) never gets own groups, anywhere: an email
   domain or user group that maps them is the workspace's word about its own people. Only an
-  ``audience_by_channel`` entry widens what they read.
+  ``audience_by_channel`` entry widens what they read. On Enterprise Grid the organisation's
+  own people are those whose ``users.info`` ``enterprise_user.enterprise_id`` is the one
+  ``auth.test`` names, whichever of its workspaces they belong to; an app installed on the
+  whole organisation has no workspace of its own (``auth.test``: ``is_enterprise_install``, no
+  ``team_id``), so there the organisation alone decides, and user groups are looked up in the
+  asker's workspaces (an org-wide token must name one).
 - A private channel or group DM: ``public_audience`` plus ``audience_by_channel``; the asker's own
   groups only when ``private_channels_use_user_groups`` is set, because every member reads it.
 - A channel shared with another organisation (Slack Connect, ``is_ext_shared``, or an invitation
@@ -58,7 +63,8 @@ class SlackAudiences:
         self._members: dict[str, tuple[float, frozenset[str]]] = {}
         self._said_emailless = False
         self._said_external: set[str] = set()
-        self._home: tuple[str, str | None] | None = None  # (team_id, enterprise_id)
+        # (team_id, enterprise_id); team_id None for an org-wide install
+        self._home: tuple[str | None, str | None] | None = None
         # The person each 1:1 DM is with (conversations.info's ``user``), cached with its kind.
         self._im_users: dict[str, str] = {}
 
@@ -160,10 +166,23 @@ class SlackAudiences:
                 for key, mapped in settings.audience_by_email_domain.items():
                     if key.lower().lstrip("@") == domain:
                         groups.update(mapped)
+        teams = await self._group_teams(user) if settings.audience_by_usergroup else ()
         for usergroup, mapped in settings.audience_by_usergroup.items():
-            if user in await self._usergroup_members(usergroup):
+            if user in await self._usergroup_members(usergroup, teams):
                 groups.update(mapped)
         return groups
+
+    async def _group_teams(self, user: str) -> tuple[str | None, ...]:
+        """Where to look user groups up: (None,) for a workspace's token; for an org-wide one,
+        which must name a workspace (``team_id``), the asker's workspaces (a group's members
+        belong to its workspace, so a group the asker is in is in one of theirs)."""
+        home = await self._home_team()
+        if home is None or home[0] is not None:
+            return (None,)
+        info = await self._user(user, "no user-group groups")
+        grid = info.get("enterprise_user") or {}
+        found = [t for t in grid.get("teams") or [info.get("team_id")] if _text(t)]
+        return tuple(found) or (None,)
 
     async def _is_external(self, user: str) -> bool:
         """True for a person of another organisation (Slack Connect), or when that cannot be
@@ -177,7 +196,10 @@ class SlackAudiences:
         elif home is None:
             why = "this workspace's identity is unknown (auth.test failed)"
         elif home[1] is not None and enterprise == home[1]:
-            return False  # another workspace of the same Enterprise Grid organisation
+            return False  # a workspace of this Enterprise Grid organisation, maybe another
+        elif home[0] is None:
+            # an org-wide install: only the organisation tells its people from others
+            why = f"they are not in this Enterprise Grid organisation ({home[1]})"
         elif isinstance(team, str) and team and team != home[0]:
             why = f"their workspace {team} is not this one ({home[0]})"
         else:
@@ -192,20 +214,24 @@ class SlackAudiences:
             )
         return True
 
-    async def _home_team(self) -> tuple[str, str | None] | None:
+    async def _home_team(self) -> tuple[str | None, str | None] | None:
         """This workspace's ``team_id`` and Enterprise Grid ``enterprise_id`` (auth.test, kept
-        once known); None when the lookup fails (logged, tried again next time)."""
+        once known); None when the lookup fails (logged, tried again next time) or names
+        neither. An org-wide install has the organisation and no workspace: (None, "E…")."""
         if self._home is None:
             try:
                 response = await self._client.auth_test()
             except SLACK_CALL_ERRORS as exc:
                 log.warning("auth.test failed (%s); askers' own groups are not granted", _why(exc))
                 return None
-            team = response.get("team_id")
-            if not isinstance(team, str) or not team:
+            enterprise = _text(response.get("enterprise_id"))
+            team = _text(response.get("team_id"))
+            if response.get("is_enterprise_install") is True or team == enterprise:
+                # installed on the whole organisation: any team_id is no workspace of ours
+                team = None
+            if team is None and enterprise is None:
                 return None
-            enterprise = response.get("enterprise_id")
-            self._home = (team, enterprise if isinstance(enterprise, str) and enterprise else None)
+            self._home = (team, enterprise)
         return self._home
 
     async def _email(self, user: str) -> str | None:
@@ -252,24 +278,42 @@ class SlackAudiences:
         self._users[user] = (now, value)
         return value
 
-    async def _usergroup_members(self, usergroup: str) -> frozenset[str]:
+    async def _usergroup_members(
+        self, usergroup: str, teams: tuple[str | None, ...] = (None,)
+    ) -> frozenset[str]:
         now = time.monotonic()
         cached = self._members.get(usergroup)
         if cached is not None and now - cached[0] < self._ttl:
             return cached[1]
-        try:
-            response = await self._client.usergroups_users_list(usergroup=usergroup)
-        except SLACK_CALL_ERRORS as exc:
-            log.warning(
-                "usergroups.users.list %s failed (%s); its audience_by_usergroup groups are "
-                "not granted",
-                usergroup,
-                _why(exc),
-            )
-            return frozenset()
-        members = frozenset(str(u) for u in response.get("users") or [])
-        self._members[usergroup] = (now, members)
-        return members
+        for team in teams:
+            try:
+                if team is None:
+                    response = await self._client.usergroups_users_list(usergroup=usergroup)
+                else:
+                    response = await self._client.usergroups_users_list(
+                        usergroup=usergroup, team_id=team
+                    )
+            except SLACK_CALL_ERRORS as exc:
+                if team is not None and error_code(exc) == "no_such_subteam":
+                    continue  # not in this workspace of the asker's: try their next one
+                log.warning(
+                    "usergroups.users.list %s failed (%s); its audience_by_usergroup groups "
+                    "are not granted",
+                    usergroup,
+                    _why(exc),
+                )
+                return frozenset()
+            members = frozenset(str(u) for u in response.get("users") or [])
+            self._members[usergroup] = (now, members)
+            return members
+        # In none of the asker's workspaces (org-wide install): they are not its members.
+        log.debug("user group %s is in none of the workspaces %s", usergroup, teams)
+        return frozenset()
+
+
+def _text(value: object) -> str | None:
+    """A non-empty string from Slack's answer, else None (Slack sends null for "none")."""
+    return value if isinstance(value, str) and value else None
 
 
 def _why(exc: BaseException) -> str:

@@ -4,6 +4,14 @@ Answered: ``app_mention`` anywhere, and ``message`` events in a DM with the bot 
 assistant threads). Not answered: anything a bot wrote (``bot_id``, ``bot_profile``, subtype
 ``bot_message``, or the bot's own user), edits and deletions and other subtypes, and plain
 channel messages (a mention there arrives as its own ``app_mention`` event).
+
+A question's turns are stored under ``slack:INSTALLATION:CHANNEL:THREAD_TS``
+(:meth:`SlackQuestion.conversation`): the workspace the app is installed in, or for an app
+installed on a whole Enterprise Grid organisation the organisation (``authorizations[0]``).
+Never the asker's own team (the event's ``team``): in a channel shared with another
+organisation (Slack Connect) or across an organisation's workspaces, people of several teams
+ask in one thread, and its turns must stay one conversation (the model read them all as its
+history, and a shared turn page checks them all).
 """
 
 from __future__ import annotations
@@ -32,6 +40,12 @@ class SlackQuestion:
     assistant_thread: bool
     raw_text: str = ""  # as Slack sent it, to name the people it mentions (``text`` says @U…)
     has_files: bool = False
+    # the installation the event was delivered to (see the module docstring), not the asker's
+    installation: str | None = None
+
+    def conversation(self) -> str:
+        """The store's conversation of the question's thread, whoever of which team asks."""
+        return f"slack:{self.installation or self.team_id}:{self.channel}:{self.thread_ts}"
 
     def thread(self) -> SlackThread:
         """Where its answer goes: the question's thread (an assistant thread or not)."""
@@ -75,4 +89,25 @@ def question_from_event(
         assistant_thread=channel_type == "im" and bool(event.get("thread_ts")),
         raw_text=str(event.get("text") or ""),
         has_files=bool(event.get("files")),
+        installation=installation_of(body),
     )
+
+
+def installation_of(body: dict[str, Any]) -> str | None:
+    """The workspace (or, installed org-wide, the organisation) an Events API callback was
+    delivered to: ``authorizations[0]``, else the envelope's ``team_id``.
+
+    The envelope's ``team_id`` alone can name the team where the event happened rather than
+    the installation (an event from the other side of a shared channel); ``authorizations``
+    names the installation, with ``team_id`` null for an org-wide one.
+    """
+    authorizations = body.get("authorizations")
+    if isinstance(authorizations, list) and authorizations:
+        first = authorizations[0]
+        if isinstance(first, dict):
+            for key in ("team_id", "enterprise_id"):
+                value = first.get(key)
+                if isinstance(value, str) and value:
+                    return value
+    team = body.get("team_id")
+    return team if isinstance(team, str) and team else None

@@ -19,6 +19,8 @@ n`` closes a native stream after ``n`` accepted appends. The assistant status of
 kept (``status()``) and, as in Slack, removed when the bot posts or starts a stream there.
 ``delete_message()`` deletes a person's message as Slack does (a reply to a question deleted
 without replies lands outside any thread).
+The workspace (``auth.test``, channels, people, messages; Enterprise Grid and org-wide installs)
+is declared through tests/fakes/slack_workspace.py.
 Socket Mode: ``apps.connections.open`` returns the server's ``ws://`` URL; the server sends
 ``hello`` on connect, ``send_envelope()`` pushes an ``events_api`` (or ``interactive``) envelope
 and ``wait_ack()`` returns the client's ack (tests/fakes/slack_socket.py).
@@ -35,13 +37,13 @@ import json
 import socket
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 
 from tests.fakes.slack_blocks import validate_blocks
 from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods, invalid_blocks_error
 from tests.fakes.slack_socket import FakeSocketMode
+from tests.fakes.slack_workspace import SlackWorkspaceScript
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def slack_signature_headers(
     return headers
 
 
-class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
+class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
     """The fake; use as ``async with FakeSlackAPI() as fake:``."""
 
     def __init__(
@@ -95,10 +97,16 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
         team_id: str = "T0TEAM",
         bot_user_id: str = "U0BOT",
         bot_id: str = "B0BOT",
+        enterprise_id: str | None = None,
+        org_install: bool = False,
     ) -> None:
         self.bot_token = bot_token
         self.app_token = app_token
         self.team_id = team_id
+        # Enterprise Grid: the organisation, and whether the app is installed on all of it
+        # (tests/fakes/slack_workspace.py)
+        self.enterprise_id = enterprise_id
+        self.org_install = org_install
         self.bot_user_id = bot_user_id
         self.bot_id = bot_id
         self.state = FakeSlackState()
@@ -151,107 +159,7 @@ class FakeSlackAPI(SlackWebMethods, FakeSocketMode):
         """What to pass as ``AsyncWebClient(base_url=…)``."""
         return f"http://127.0.0.1:{self.port}/api/"
 
-    # -- scripting the workspace -------------------------------------------------------------
-
-    def add_channel(
-        self,
-        channel_id: str,
-        kind: str = "public",
-        name: str | None = None,
-        *,
-        shared: str | None = None,
-        im_user: str | None = None,
-    ) -> None:
-        """Declare a channel: ``public``, ``private``, ``im`` or ``mpim``.
-
-        ``shared``: ``"external"`` (Slack Connect, with another organisation), ``"pending"``
-        (invited, not yet accepted) or ``"org"`` (across this organisation's workspaces).
-        ``im_user``: for an ``im``, the person the bot's DM is with (conversations.info's
-        ``user``; Slack always names them, an app is never in a DM between two others).
-        """
-        extra: Json = {"user": im_user} if kind == "im" and im_user else {}
-        self.state.channels[channel_id] = {
-            **extra,
-            "id": channel_id,
-            "name": name or channel_id.lower(),
-            "is_channel": kind == "public",
-            "is_group": kind == "private",
-            "is_im": kind == "im",
-            "is_mpim": kind == "mpim",
-            "is_private": kind != "public",
-            "is_shared": shared in ("external", "org"),
-            "is_ext_shared": shared == "external",
-            "is_org_shared": shared == "org",
-            "is_pending_ext_shared": shared == "pending",
-        }
-
-    def add_user(
-        self,
-        user_id: str,
-        email: str | None = None,
-        *,
-        is_bot: bool = False,
-        name: str | None = None,
-        team_id: str | None = None,
-        is_stranger: bool = False,
-    ) -> None:
-        """Declare a user (``users.info``); ``name`` is their display and real name.
-
-        ``team_id``: their home workspace, this one by default; another one makes them a
-        Slack Connect user of another organisation. ``is_stranger``: Slack's flag for an
-        external person who shares no channel with this workspace.
-        """
-        profile: Json = {"email": email} if email else {}
-        if name:
-            profile.update(display_name=name, real_name=name)
-        user: Json = {
-            "id": user_id,
-            "team_id": team_id or self.team_id,
-            "name": user_id.lower(),
-            "is_bot": is_bot,
-            "profile": profile,
-        }
-        if is_stranger:
-            user["is_stranger"] = True
-        self.state.users[user_id] = user
-
-    def add_usergroup(self, group_id: str, users: list[str]) -> None:
-        """Declare a user group and its members (``usergroups.users.list``)."""
-        self.state.usergroups[group_id] = list(users)
-
-    def add_message(
-        self,
-        channel: str,
-        text: str,
-        user: str,
-        thread_ts: str | None = None,
-        *,
-        ts: str | None = None,
-        **extra: Any,
-    ) -> str:
-        """Put a message into a channel (as if a person had written it); returns its ts.
-
-        ``ts`` backdates it (history written before the test); by default it is written now.
-        """
-        ts = ts or self._next_ts()
-        message = {"type": "message", "ts": ts, "user": user, "text": text, **extra}
-        if thread_ts:
-            message["thread_ts"] = thread_ts
-        self.state.messages.setdefault(channel, []).append(message)
-        return ts
-
-    def delete_message(self, channel: str, ts: str) -> None:
-        """A person deletes a message: with replies it stays as Slack's tombstone; without
-        them it is gone, and a reply to it no longer lands in a thread (see slack_threads)."""
-        messages = self.state.messages.setdefault(channel, [])
-        self.state.deleted.add((channel, ts))
-        for message in [m for m in messages if m["ts"] == ts]:
-            if any(m.get("thread_ts") == ts and m["ts"] != ts for m in messages):
-                message.update(
-                    subtype="tombstone", text="This message was deleted.", user="USLACKBOT"
-                )
-            else:
-                messages.remove(message)
+    # -- scripting failures ----------------------------------------------------------------
 
     def fail(
         self,

@@ -26,6 +26,7 @@ class FakeSlackState:
     channels: dict[str, Json] = field(default_factory=dict)
     users: dict[str, Json] = field(default_factory=dict)
     usergroups: dict[str, list[str]] = field(default_factory=dict)
+    usergroup_teams: dict[str, str] = field(default_factory=dict)  # the workspace of each
     messages: dict[str, list[Json]] = field(default_factory=dict)
     uploads: dict[str, Json] = field(default_factory=dict)
     # The assistant status shown under each thread, keyed (channel, thread_ts); "" is none.
@@ -41,6 +42,7 @@ class SlackWebMethods:
     bot_token: str
     app_token: str
     team_id: str
+    org_install: bool
     bot_user_id: str
     bot_id: str
     streaming_error: str | None
@@ -69,17 +71,6 @@ class SlackWebMethods:
             return {"ok": False, "error": "unknown_method"}
         result: Json = handler(args)
         return result
-
-    def _m_auth_test(self, args: Json) -> Json:
-        return {
-            "ok": True,
-            "url": "https://fake.slack.test/",
-            "team": "Fake Team",
-            "user": "citecast",
-            "team_id": self.team_id,
-            "user_id": self.bot_user_id,
-            "bot_id": self.bot_id,
-        }
 
     def _check_message(self, args: Json, text_limit: int) -> Json | None:
         channel = args.get("channel")
@@ -302,7 +293,14 @@ class SlackWebMethods:
         return {"ok": True, "user": user}
 
     def _m_usergroups_users_list(self, args: Json) -> Json:
-        users = self.state.usergroups.get(str(args.get("usergroup")))
+        group = str(args.get("usergroup"))
+        users = self.state.usergroups.get(group)
+        if self.org_install:
+            # an org-wide token must say which workspace the group is in
+            if not args.get("team_id"):
+                return {"ok": False, "error": "missing_argument", "arg": "team_id"}
+            if args["team_id"] != self.state.usergroup_teams.get(group, self.team_id):
+                users = None
         if users is None:
             return {"ok": False, "error": "no_such_subteam"}
         return {"ok": True, "users": users}
