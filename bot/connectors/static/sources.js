@@ -290,6 +290,8 @@
     if (!citations.length) return;
     var rendered = view.body.querySelector("section.sources, ol.sources");
     if (rendered) {
+      nameList(view, rendered, rendered.querySelector(".sources-title"),
+        rendered.matches("ol") ? rendered : rendered.querySelector("ol"));
       // Quotes are source text: no Markdown syntax, code spans as code.
       Array.prototype.forEach.call(rendered.querySelectorAll(".quote"), plainInPlace);
       // The server rendered the numbered list; open its links beside the chat.
@@ -301,9 +303,11 @@
       });
       return;
     }
-    var wrap = el("nav", { "class": "cc-sources", "aria-label": "Sources" });
-    wrap.appendChild(el("h3", { "class": "cc-sources-title" }, "Sources"));
+    var wrap = el("div", { "class": "cc-sources" });
+    var heading = el("h3", { "class": "cc-sources-title" }, "Sources");
+    wrap.appendChild(heading);
     var list = el("ol");
+    nameList(view, wrap, heading, list);
     citations.forEach(function (c) {
       var src = c.source || {};
       var item = el("li", { "value": String(c.n), "data-n": String(c.n) });
@@ -321,6 +325,53 @@
     wrap.appendChild(list);
     view.answer.appendChild(wrap);
   }
+
+  /* Every answer has a source list, so a name that says only "Sources" is the same for each
+   * of them in a long conversation. The list is not a landmark: a landmark per answer would
+   * fill a screen reader's list of landmarks, which is for the page's few main parts (the
+   * renderer's <section aria-label="Sources"> is one, the fallback list was a <nav>). It is
+   * found by its heading instead, which says which answer it belongs to, "Sources for answer
+   * 2: How do I upgrade?" (the words after "Sources" for screen readers only), and the list
+   * itself is named by that heading. ``view.number`` is the turn's place in the conversation
+   * (turns.js); without one (a single answer) the list keeps its own name. */
+  var QUESTION_IN_NAME = 60;  // characters of the question the name repeats
+  function nameList(view, container, heading, list) {
+    if (!view.number || !heading) return;
+    heading = levelBelowTitle(view, heading);
+    var question = Array.from(String(view.question || "").replace(/\s+/g, " ").trim());
+    var said = question.slice(0, QUESTION_IN_NAME).join("") +
+      (question.length > QUESTION_IN_NAME ? "…" : "");
+    if (!heading.querySelector(".cc-sr")) {
+      heading.appendChild(el("span", { "class": "cc-sr", "dir": "auto" },
+        " for answer " + view.number + (said ? ": " + said : "")));
+    }
+    if (container.tagName === "SECTION" || container.tagName === "NAV") {
+      container.removeAttribute("aria-label");
+      container.setAttribute("role", "none");  // a section or nav named would be a landmark
+    }
+    if (!heading.id) heading.id = "cc-sources-" + (++lists);
+    if (list) list.setAttribute("aria-labelledby", heading.id);
+  }
+
+  /* The source list's heading is one level below the chat's title, which is an <h1> on the
+   * page and an <h2> in the widget (the host page has its own <h1>): the server's <h2> would
+   * be the title's equal in the widget, the list built here (<h3>) skip a level on the page.
+   * A heading of the wrong level is replaced, not given aria-level: not every screen reader or
+   * tool takes aria-level over the element's own. Returns the heading in place. */
+  function levelBelowTitle(view, heading) {
+    var chat = view.answer.closest(".cc-chat");
+    var title = chat && chat.querySelector(".cc-title");
+    var level = title ? parseInt(title.tagName.slice(1), 10) + 1 : 0;
+    if (!level || String(level) === heading.tagName.slice(1)) return heading;
+    var moved = document.createElement("h" + level);
+    Array.prototype.forEach.call(heading.attributes, function (attr) {
+      moved.setAttribute(attr.name, attr.value);
+    });
+    while (heading.firstChild) moved.appendChild(heading.firstChild);
+    heading.replaceWith(moved);
+    return moved;
+  }
+  var lists = 0;
 
   var citecast = window.Citecast = window.Citecast || {};  // the one global name (widget.js)
   citecast.sources = {

@@ -34,8 +34,10 @@
     turn.appendChild(answer);
     if (earlier) chat.earlier.hidden = false;
     (earlier ? chat.earlier : chat.log).appendChild(turn);
+    // its place in the conversation (1, 2, …), which names its source list (sources.js)
+    var number = chat.root.querySelectorAll(".cc-turn").length;
     var view = { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
-                 question: question, text: "", tail: "", citations: {} };
+                 question: question, number: number, text: "", tail: "", citations: {} };
     chat.reveal(turn);
     return view;
   }
