@@ -20,8 +20,10 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
 
 The question is at most ``web.max_question_chars`` long; when a mail's question was longer, only
 its start is asked, and the reply says so at its top (text and HTML parts), so the sender knows
-the end of the mail was not read. The renderer is given that much less HTML budget, so the
-reply stays within the email size limit.
+the end of the mail was not read. A mail whose question is its subject (its body was empty, or
+only a greeting and a sign-off) and that carries files gets a note too: attachments are never
+read, and the sender should not take the answer for one about their file. The renderer is
+given that much less HTML budget, so the reply stays within the email size limit.
 
 A mail whose new part is empty (only quoted text) gets no reply: answering content-free mail
 is how auto-reply loops start, and there is nothing to answer.
@@ -44,6 +46,7 @@ from bot.connectors.email_compose import (
     new_message_id,
     reply_subject,
     thread_key_of,
+    unread_files_note,
     with_note,
 )
 from bot.connectors.email_files import within_attachment_budget
@@ -226,14 +229,17 @@ class EmailConnector:
         limit = self.services.settings.web.max_question_chars
         question, cut = fit_question(mail.question, limit)
         # a long mail is cut: say so, or the sender never learns its end was not read
-        note = long_message_note(limit) if cut else None
+        notes: tuple[Note, ...] = (long_message_note(limit),) if cut else ()
+        if mail.subject_asked and mail.files:
+            # else the sender takes the answer for one about the file they sent
+            notes += (unread_files_note(),)
         reply = await asyncio.wait_for(
             self.services.assistant.reply(
                 question, audience, self._history(conversation, audience)
             ),
             self.settings.answer_timeout_seconds,
         )
-        payload = self._render(reply.answer, audience, reply_subject(mail.subject), note)
+        payload = self._render(reply.answer, audience, reply_subject(mail.subject), notes)
         address = self.settings.address.strip().lower()
         outbound = await asyncio.to_thread(
             compose_reply,
@@ -262,21 +268,23 @@ class EmailConnector:
         )
 
     def _render(
-        self, answer: Answer, audience: frozenset[str], subject: str, note: Note | None = None
+        self, answer: Answer, audience: frozenset[str], subject: str, notes: tuple[Note, ...] = ()
     ) -> dict[str, Any]:
         from renderers import render
         from renderers.base import capabilities_for
 
         settings = self.services.settings
         caps = capabilities_for("email", settings.capabilities.get("email"))
-        if note is not None:
-            # the note's bytes come out of the HTML budget the renderer keeps to
-            reserve = len(note.html.encode("utf-8")) + 1
+        if notes:
+            # the notes' bytes come out of the HTML budget the renderer keeps to
+            reserve = sum(len(note.html.encode("utf-8")) + 1 for note in notes)
             caps = replace(caps, max_chars=max(1, caps.max_chars - reserve))
         context = context_for(self.services, audience, caps, subject=subject)
         context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
         payload = render("email", answer, context)
-        return payload if note is None else with_note(payload, note)
+        for note in reversed(notes):  # each goes on top: the first ends up first
+            payload = with_note(payload, note)
+        return payload
 
 
 def _claimed_before(store: Store, message_id: str) -> bool:

@@ -77,6 +77,12 @@ def long_message_note(read_chars: int) -> Note:
     return Note(text, f'<p style="{_NOTE_STYLE}">{html_lib.escape(text)}</p>')
 
 
+def unread_files_note() -> Note:
+    """The note for a mail whose only text was its subject and which carried files."""
+    text = "I cannot read attachments, and your message had no other text: I answered its subject."
+    return Note(text, f'<p style="{_NOTE_STYLE}">{html_lib.escape(text)}</p>')
+
+
 @dataclass(frozen=True)
 class OutboundMail:
     """A composed reply: envelope and the serialized message (stored as-is in the outbox)."""

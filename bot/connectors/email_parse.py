@@ -10,7 +10,8 @@ Outlook's "From:/Sent:" block and "-----Original Message-----"), signatures ("--
 footers are removed; for HTML mail, blockquotes and the quote containers of common clients
 (Gmail, Apple Mail, Thunderbird, Outlook, Yahoo) are dropped before the text is extracted. A
 ``format=flowed`` text part (RFC 3676, ``DelSp=yes`` too) is decoded before those rules apply.
-A mail forwarded inline asks about the forwarded mail's text too (``email_forward``).
+A mail forwarded inline asks about the forwarded mail's text too (``email_forward``). A fresh
+mail whose body is empty, or only a greeting and a sign-off, asks its subject (``email_subject``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from email.parser import BytesParser
 from email.utils import collapse_rfc2231_value, getaddresses
 
 from bot.connectors.email_forward import forwarded_question
+from bot.connectors.email_parts import carries_files, is_scheduling
+from bot.connectors.email_subject import asks_subject, subject_question
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
 
 MAX_TEXT_BYTES = 1_000_000
@@ -62,6 +65,12 @@ class InboundMail:
     """Names of vendor auto-reply headers present (X-Autoreply, X-Autorespond, …)."""
     report: bool = False
     """A delivery or read report (``multipart/report``: DSN, MDN), never a question."""
+    calendar: bool = False
+    """A calendar invitation or an answer to one (iMIP, ``email_parts``), never a question."""
+    files: bool = False
+    """Carries an attached file or mail (never read)."""
+    subject_asked: bool = False
+    """The question is the subject: the body was empty or only a greeting and a sign-off."""
 
     @property
     def is_reply(self) -> bool:
@@ -107,17 +116,19 @@ def parse_mail(raw: bytes) -> InboundMail:
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.compat32)
         body_text, body_html, plain_format = _bodies(msg)
+        calendar, files = is_scheduling(_leaf_parts(msg)), carries_files(msg)
     except RecursionError:
         # MIME parts nested thousands deep exhaust the stdlib parser's recursion. Raising
         # would have the mail retried for ever (IMAP) or for days (SMTP 451): read its headers
         # only, and take no question from a body that cannot be read.
         msg = BytesParser(policy=email.policy.compat32).parsebytes(raw, headersonly=True)
         body_text, body_html, plain_format = None, None, TextFormat()
-        body_read = False
+        body_read = calendar = files = False
     sender_name, sender = _first_address(msg)
     subject = _header(msg, "subject") or ""
     in_reply_to = _first_id(_header(msg, "in-reply-to"))
     references = tuple(_MSG_ID.findall(_header(msg, "references") or ""))
+    subject_asked = False
     if body_text is not None and body_text.strip():
         flowed, delsp = plain_format.flowed, plain_format.delsp
         # a mail forwarded inline asks about the forwarded text, which the quote rules cut
@@ -129,9 +140,13 @@ def parse_mail(raw: bytes) -> InboundMail:
         question = html_to_new_text(body_html)
     else:
         question = ""
-    if not question and body_read and not (in_reply_to or references):
-        # A fresh mail with an empty body asks its question in the subject line.
-        question = subject.strip()
+    if (
+        body_read
+        and not (in_reply_to or references)
+        and asks_subject(question, sender_name, body_text, body_html)
+        and subject_question(subject)
+    ):
+        question, subject_asked = subject_question(subject), True
     return InboundMail(
         message_id=_first_id(_header(msg, "message-id")) or _derived_id(raw),
         sender=sender,
@@ -147,6 +162,9 @@ def parse_mail(raw: bytes) -> InboundMail:
         return_path=_header(msg, "return-path"),
         autoreply_headers=_autoreply_headers(msg),
         report=msg.get_content_type() == "multipart/report",
+        calendar=calendar,
+        files=files,
+        subject_asked=subject_asked,
     )
 
 
