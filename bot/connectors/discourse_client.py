@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bot.connectors.discourse_errors import DiscourseAPIError, api_error, retry_after
 from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 
 log = logging.getLogger(__name__)
@@ -30,27 +31,6 @@ Landed = Callable[[], Awaitable[bool]]
 
 # Failures of a connection that was never opened: the request cannot have reached the forum.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
-
-
-class DiscourseAPIError(ChannelError):
-    """The forum refused a request: ``status`` and its ``errors`` messages (may be empty)."""
-
-    def __init__(self, message: str, status: int, errors: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.status = status
-        self.errors = tuple(errors)
-
-    def mentions(self, text: str) -> bool:
-        """True when one of the forum's error messages contains ``text`` (case-insensitive)."""
-        return any(text.lower() in error.lower() for error in self.errors)
-
-    @property
-    def permanent(self) -> bool:
-        """True for a refusal that sending the same request again cannot change: a 4xx other
-        than 408 (timeout) and 429 (rate limit), e.g. a topic closed, archived or deleted (422
-        "Perhaps this topic was closed or deleted"), a category the bot may not post in, a key
-        without the scope (403 ``invalid_access``), a topic gone (404, 410)."""
-        return 400 <= self.status < 500 and self.status not in (408, 429)
 
 
 @dataclass(frozen=True)
@@ -292,7 +272,7 @@ class DiscourseClient:
                         f"{method} {path} answered {response.status_code}; it may have been"
                         " carried out"
                     )
-                delay = _retry_after(response, self.retry.backoff(attempt))
+                delay = retry_after(response, self.retry.backoff(attempt))
                 if response.status_code == 429 and delay > self.retry.max_seconds:
                     # Waiting longer than configured would stall the answer task; the caller
                     # records the failure instead.
@@ -300,7 +280,7 @@ class DiscourseClient:
                 if attempt >= self.retry.max_attempts:
                     if response.status_code == 429:
                         raise RateLimitedError(f"{method} {path}: rate limited", delay)
-                    raise _api_error(method, path, response)
+                    raise api_error(method, path, response)
                 log.warning(
                     "discourse %s %s answered %d; retry in %.1fs",
                     method,
@@ -313,7 +293,7 @@ class DiscourseClient:
                     return {}
                 continue
             if response.status_code >= 400:
-                raise _api_error(method, path, response)
+                raise api_error(method, path, response)
             if response.is_redirect:
                 # Never followed: a redirected POST turns into a GET, and a login page is no
                 # answer. The usual cause is discourse.base_url (http:// for an https forum,
@@ -343,43 +323,12 @@ def category_parent(category: dict[str, Any]) -> int | None:
     return parent if isinstance(parent, int) and not isinstance(parent, bool) else None
 
 
-def _retry_after(response: httpx.Response, fallback: float) -> float:
-    if response.status_code != 429:
-        return fallback
-    header = response.headers.get("Retry-After", "")
-    try:
-        return max(0.0, float(header))
-    except ValueError:
-        pass
-    try:
-        extras = response.json().get("extras") or {}
-        return max(0.0, float(extras["wait_seconds"]))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return fallback
-
-
-def _api_error(method: str, path: str, response: httpx.Response) -> DiscourseAPIError:
-    errors: list[str] = []
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if isinstance(body, dict) and isinstance(body.get("errors"), list):
-        errors = [str(e) for e in body["errors"]]
-    detail = "; ".join(errors) or response.reason_phrase
-    denied = isinstance(body, dict) and body.get("error_type") == "invalid_access"
-    if response.status_code == 403 and denied:
-        detail += (
-            " (check discourse.api_key and discourse.api_username, the key's scopes, and"
-            " that the bot user may read and post in this topic)"
-        )
-    elif response.status_code in (404, 405) and not isinstance(body, dict):
-        # Discourse answers JSON even for a missing topic: this came from another server (a
-        # base URL without the forum's subfolder, or the address of another site).
-        detail += (
-            f" (no forum API at {response.request.url.copy_with(query=None)}:"
-            " set discourse.base_url to the forum's address)"
-        )
-    return DiscourseAPIError(
-        f"{method} {path} answered {response.status_code}: {detail}", response.status_code, errors
-    )
+__all__ = [
+    "DiscourseAPIError",
+    "DiscourseClient",
+    "Landed",
+    "RetryPolicy",
+    "Sleep",
+    "Upload",
+    "category_parent",
+]

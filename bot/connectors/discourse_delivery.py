@@ -34,6 +34,9 @@
   ``discourse.max_post_length``) is split again to the limit the refusal names, or to half its
   length when it names none, and the limit is kept for later replies: ``discourse_limits``,
   ``discourse_refit``.
+- A reply shorter than the forum's minimum (``discourse.min_post_length``, or the larger one
+  a "Body is too short" refusal names, which is then kept) is lengthened with a note, and its
+  question quoted when a note is not enough: ``discourse_short``.
 - A reply dropped (refused, its topic moved, its question gone, or given up after its
   attempts, which drops its later parts too) records its turn as ``failed``: ``citecast
   report`` must not count a question whose answer never reached the topic as answered.
@@ -56,11 +59,15 @@ from bot.connectors.discourse_limits import (
     PostTooLongError,
     halved,
     limit_named,
+    may_be_too_long,
+    minimum_named,
 )
+from bot.connectors.discourse_short import LearnedMinimum, reply_lengthened
 from bot.connectors.discourse_topic_state import check_open
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
 from bot.runtime import Services
+from renderers.discourse import forum_length
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +118,8 @@ class ReplyDelivery:
         self.in_flight = in_flight
         # the forum's post limit when its refusals showed it lower than configured
         self.limit = LearnedLimit()
+        # the forum's shortest post when its refusals showed it above the setting
+        self.minimum = LearnedMinimum()
         # what was logged about categories, once each for composing and posting (see
         # CategoryReaders)
         self.logged_categories: set[tuple[str, int]] = set()
@@ -209,6 +218,10 @@ class ReplyDelivery:
             # limit outlast the attempts that would give up on a failing forum.
             retry_in = max(retry_in, exc.retry_after)
             limit = OUTBOX_RATE_LIMITED_ATTEMPTS
+        elif isinstance(exc, DiscourseAPIError) and exc.rate_limited:
+            # a rate limit the forum (or a plugin) answered with another status than 429
+            retry_in = max(retry_in, exc.wait_seconds or 0.0)
+            limit = OUTBOX_RATE_LIMITED_ATTEMPTS
         store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
         if attempts >= limit:
             log.error("discourse: reply %s given up after %d attempts: %s", item_id, attempts, exc)
@@ -236,7 +249,10 @@ class ReplyDelivery:
         client = self._client()
         topic_id = int(payload["topic_id"])
         reply_to = int(payload["reply_to_post_number"])
-        raw = str(payload["raw"])
+        written = str(payload["raw"])
+        # lengthened to the forum's minimum (see discourse_short); again if a refusal names more
+        minimum = self.minimum.effective(self.settings.min_post_length)
+        raw = reply_lengthened(self.services.store, payload, written, minimum)
         audience = frozenset(payload.get("audience") or ["public"])
         topic: dict[str, Any] | None = None
         if audience != {"public"}:
@@ -254,14 +270,20 @@ class ReplyDelivery:
         bodies = (raw, raw + suffix)
 
         async def landed() -> bool:
+            # an earlier attempt may have sent the reply before it was lengthened
+            sent = (*bodies, written, written + suffix)
             return await already_posted(
-                self._client(), self.settings.api_username, topic_id, reply_to, bodies, part
+                self._client(), self.settings.api_username, topic_id, reply_to, sent, part
             )
 
         if retrying and await landed():
             log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
             return
-        for body in bodies:
+        lengthened_once = False
+        index = 0
+        while index < len(bodies):
+            body = bodies[index]
+            index += 1
             try:
                 # After a failure the forum may have saved the post through (a proxy's 502, a
                 # timeout), the client looks in the topic before sending it again.
@@ -271,18 +293,46 @@ class ReplyDelivery:
                     )
                 return
             except DiscourseAPIError as exc:
-                # The forum words its refusals in its own language, so a 422 is not told apart
-                # by its text: one naming a limit below the body's length is "too long" (the
-                # digits survive translation); any other may be "too similar to what you
-                # recently posted", which the suffixed body gets past; one refusing the
-                # suffixed body too may be "too long" without a number (then the reply is
-                # split to half the body's length, see discourse_limits), else it is raised.
-                if exc.status == 422 and (limit := limit_named(exc.errors, len(body))):
+                # The forum words its refusals in its own language: one naming a limit below
+                # the body's length in Discourse's wording of it (or, in another language, by
+                # its digits, unless it is a rate limit) is "too long"; any other may be "too
+                # similar to what you recently posted", which the suffixed body gets past; one
+                # refusing the suffixed body too may be "too long" without a number (then the
+                # reply is split to half the body's length, see discourse_limits), unless it
+                # plainly says something else, else it is raised.
+                limited = exc.rate_limited
+                if (
+                    exc.status == 422
+                    and not lengthened_once
+                    and (
+                        needed := minimum_named(
+                            exc.errors, forum_length(body), rate_limited=limited
+                        )
+                    )
+                ):
+                    # "Body is too short (minimum is 60 characters)": lengthened once, and sent
+                    self.minimum.learn(needed, self.settings.min_post_length)
+                    lengthened_once = True
+                    longer = reply_lengthened(self.services.store, payload, written, needed)
+                    if longer != raw:
+                        raw = longer
+                        bodies = (raw, raw + suffix)
+                        index = 0
+                        continue
+                    raise  # too short for anything honest to lengthen; a suffix cannot help
+                if exc.status == 422 and (
+                    limit := limit_named(exc.errors, len(body), rate_limited=limited)
+                ):
                     raise PostTooLongError(exc, limit, named=True) from exc
-                if exc.status == 422 and body != raw and (half := halved(len(raw))):
+                if (
+                    exc.status == 422
+                    and body != raw
+                    and may_be_too_long(exc.errors, rate_limited=limited)
+                    and (half := halved(len(raw)))
+                ):
                     raise PostTooLongError(exc, half, named=False) from exc
-                if exc.status != 422 or body != raw:
-                    raise
+                if exc.status != 422 or body != raw or limited:
+                    raise  # a rate limit passes with time, not with another body
                 # Either an earlier attempt landed (its response lost), or the bot posted the
                 # same body elsewhere within the forum's unique_posts_mins.
                 if await landed():

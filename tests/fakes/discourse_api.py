@@ -6,8 +6,9 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
 - ``Api-Key`` + ``Api-Username`` on every request, else 403 ``invalid_access``;
 - ``max_post_length`` (422 "Body is limited to N characters; you entered M.", Discourse's
   ``too_long_validation`` with M the raw body's length; ``too_long`` words it otherwise) and
-  ``min_post_length`` (422 "Body is too short (minimum is N characters)", counted as Discourse
-  does: stripped, without HTML comments, an :emoji: or a run of dots counting one character);
+  ``min_post_length`` (422 "Body is too short (minimum is N characters)", ``too_short`` words
+  it otherwise; counted as Discourse does: stripped, without HTML comments, an :emoji: or a
+  run of dots counting one character);
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
   ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted"
   (``too_similar``: the message in another language, as a forum with another locale words it);
@@ -63,6 +64,7 @@ from tests.fakes.discourse_wire import (
     NOT_FOUND,
     NOT_PERMITTED,
     TOO_LONG,
+    TOO_SHORT,
     TOO_SIMILAR,
     TOPIC_NOT_FOUND,
     FakeTopic,
@@ -127,6 +129,8 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         self.too_similar = TOO_SIMILAR
         # the max_post_length message, formatted with ``count`` (the limit) and ``length``
         self.too_long = TOO_LONG
+        # the min_post_length message, formatted with ``count`` (the minimum)
+        self.too_short = TOO_SHORT
         self.user_ids = {"system": -1, "discobot": -2}
         self.topics: dict[int, FakeTopic] = {}
         self.api_posts: list[dict[str, Any]] = []
@@ -197,7 +201,7 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
             # StrippedLengthValidator compares the raw body's length, before any stripping
             return post_error(self.too_long.format(count=self.max_post_length, length=len(raw)))
         if counted_length(raw) < self.min_post_length:
-            return post_error(f"Body is too short (minimum is {self.min_post_length} characters)")
+            return post_error(self.too_short.format(count=self.min_post_length))
         digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
         now = time.monotonic()
         horizon = now - self.unique_posts_mins * 60
@@ -324,6 +328,7 @@ __all__ = [
     "NOT_FOUND",
     "NOT_PERMITTED",
     "TOO_LONG",
+    "TOO_SHORT",
     "TOO_SIMILAR",
     "TOPIC_NOT_FOUND",
     "FakeDiscourse",

@@ -46,8 +46,10 @@ class ForumScripting:
         times: int = 1,
         after_accept: bool = False,
         param: str | None = None,
+        body: dict[str, Any] | None = None,
     ) -> None:
-        """The next ``times`` requests to ``path`` answer ``status`` with an error body.
+        """The next ``times`` requests to ``path`` answer ``status`` with an error body
+        (``body``, else a generic server error's).
 
         With ``after_accept`` the request is carried out first and only its response is lost,
         as when a proxy times out after the forum saved the post. ``status`` 0 answers nothing
@@ -55,7 +57,7 @@ class ForumScripting:
         ``param`` only requests whose query string has that parameter fail (e.g.
         ``post_number``: the page reads of ``/t/{id}/posts.json``, not those by ``post_ids[]``).
         """
-        body = {"errors": ["Something went wrong."], "error_type": "server_error"}
+        body = body or {"errors": ["Something went wrong."], "error_type": "server_error"}
         for _ in range(times):
             self._injected[path].append(Injected(status, body, {}, after_accept, param))
 

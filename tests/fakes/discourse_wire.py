@@ -23,6 +23,8 @@ TOPIC_NOT_FOUND = (
 TOO_SIMILAR = "Body is too similar to what you recently posted"
 # "Body" + server.en.yml's errors.messages.too_long_validation, as Discourse words max_post_length
 TOO_LONG = "Body is limited to {count} characters; you entered {length}."
+# "Body" + server.en.yml's errors.messages.too_short, as Discourse words min_post_length
+TOO_SHORT = "Body is too short (minimum is {count} characters)"
 BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
