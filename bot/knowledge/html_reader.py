@@ -1,22 +1,31 @@
 """HTML reader: visible text in blocks under the h1–h6 heading path.
 
 Scripts, styles, other invisible elements (``hidden``, ``aria-hidden="true"``) and page
-furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles) are dropped; so are the
-permalink marks (``¶``) that documentation generators append to headings. The title is the
-first ``<title>`` of the head. A table row is one block, its cells joined by `` | ``.
-``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a relative
-one resolved against the page's ``<base href>`` as a browser does, and
-``<meta name="citecast:audience">`` the audience, like Markdown front matter.
+furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles; a site's banner and
+sidebars, and a Confluence export's chrome: see :mod:`bot.knowledge.html_chrome`) are
+dropped; so are the permalink marks (``¶``) that documentation generators append to
+headings. The title is the first ``<title>`` of the head. A table row is one block, its
+cells joined by `` | ``. ``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives
+the public URL, a relative one resolved against the page's ``<base href>`` as a browser does
+(a malformed one is ignored), and ``<meta name="citecast:audience">`` the audience, like
+Markdown front matter.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
 from bot.knowledge.document import Block, Document, HeadingPath, plain_heading
+from bot.knowledge.html_chrome import (
+    EXPORT_FOOTER_LINE,
+    Landmarks,
+    confluence_chrome,
+    is_confluence_export,
+)
 from bot.knowledge.markdown_reader import audience_from
 
 _BLOCK_TAGS = frozenset(
@@ -162,8 +171,13 @@ class _OpenTags:
 
 
 class _Collector(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, page: str = "") -> None:
         super().__init__(convert_charrefs=True)
+        self._confluence = is_confluence_export(page)  # then its chrome goes too
+        self._landmarks = Landmarks(page)
+        # A site's banner (see :mod:`bot.knowledge.html_chrome`): its tag and nesting. Only
+        # its headings are read.
+        self._muting: tuple[str, int] | None = None
         self.blocks: list[Block] = []
         self.headings = HeadingPath()
         self.title: str | None = None
@@ -211,10 +225,12 @@ class _Collector(HTMLParser):
             return
         if tag not in _HEAD_TAGS:
             self._head = False
+        if self._confluence and tag == "td" and "pagebody" in values.get("class", "").split():
+            self._in_row = False  # the old export template lays the page out in one cell
         if tag == "title":
             # Only the page's own title: an inline SVG's <title> names an icon.
             self._in_title = self._head and self.title is None
-        elif _hides(tag, values):
+        elif self._hidden_here(tag, values):
             self._hiding = (tag, 1)
             self._inside_hidden = _OpenTags() if tag in _OPTIONAL_END else None
             if tag in _BLOCK_TAGS and not self._pre:
@@ -242,6 +258,27 @@ class _Collector(HTMLParser):
             # a nested table ends the row around it: its own rows are blocks of their own
             self._in_row = tag == "tr"
 
+    def _hidden_here(self, tag: str, values: dict[str, str]) -> bool:
+        """Whether ``tag`` starts an element that is not text: invisible, furniture, a
+        sidebar, or a Confluence export's chrome. A visible element is recorded as open
+        (see :class:`Landmarks`), and a banner mutes the text up to its end."""
+        if _hides(tag, values):
+            return True
+        if tag in _VOID or tag in _OPTIONAL_END:
+            return False
+        chrome = self._landmarks.chrome(tag, values)
+        if chrome == "hide" or (self._confluence and confluence_chrome(tag, values)):
+            return True
+        if self._muting is not None:
+            if tag == "main" or values.get("role", "").strip().lower() == "main":
+                self._muting = None  # a banner left open never holds the page's content
+            elif tag == self._muting[0]:
+                self._muting = (tag, self._muting[1] + 1)
+        elif chrome == "mute":
+            self._muting = (tag, 1)
+        self._landmarks.start(tag, values)
+        return False
+
     def handle_endtag(self, tag: str) -> None:
         if self._hiding is not None and self._inside_hidden is not None:
             hidden_tag = self._hiding[0]
@@ -260,6 +297,10 @@ class _Collector(HTMLParser):
             if tag == hidden_tag:
                 self._hiding = (hidden_tag, depth - 1) if depth > 1 else None
             return
+        self._landmarks.end(tag)
+        if self._muting is not None and tag == self._muting[0]:
+            depth = self._muting[1] - 1
+            self._muting = (tag, depth) if depth else None
         if tag == "head":
             self._head = False
         elif tag == "title" and self._in_title:
@@ -295,7 +336,7 @@ class _Collector(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._in_title:
             self._title_text.append(data)
-        elif self._hiding is None:
+        elif self._hiding is None and (self._muting is None or self._heading_level is not None):
             if data.strip():
                 self._head = False  # text can only be in the body: the head has ended
                 self._has_text = True
@@ -324,19 +365,23 @@ class _Collector(HTMLParser):
         self._text.clear()
         self._has_text = False
         text = raw.strip("\n") if self._pre else re.sub(r"\s+", " ", raw).strip()
+        if self._confluence and EXPORT_FOOTER_LINE.match(text):
+            return  # the old export template's footer, a bare table cell
         if text.strip():
             self.blocks.append(Block(text, self.headings.path, kind="code" if code else "text"))
 
 
 def read_html(text: str, filename: str) -> Document:
     """Parse an HTML page into blocks under their heading paths."""
-    collector = _Collector()
+    collector = _Collector(text)
     collector.feed(text)
     collector.close()
     collector._flush()
     url = collector.canonical or collector.meta_url
     if url and collector.base:
-        url = urljoin(collector.base, url.strip())
+        # a malformed <base href> ("http://[::1") is ignored, as a browser ignores it
+        with contextlib.suppress(ValueError):
+            url = urljoin(collector.base, url.strip())
     return Document(
         title=collector.title or collector.first_heading or filename,
         media_type="text/html",

@@ -77,8 +77,11 @@ BATCH_FILES = 200
 # attribute in braces (``values={[…]}``) are not text either (".md" chunks held them).
 # "8": each later chunk of a long pipe table opens with the table's header and delimiter lines
 # again (a row cut off from them was quoted as bare cells, "retries; 5; …", without its column
-# names).
-READER_VERSION = "8"
+# names). "9": a Confluence HTML export's breadcrumbs, page metadata and footer, a site's
+# banner (a <header> outside the content) and sidebars (an <aside> outside it) are not text;
+# a PDF word hyphenated across a page break is one word, on the page it starts on; inline MDX
+# ``{expressions}`` are not text, and an MDX line that opens with one keeps the text after it.
+READER_VERSION = "9"
 
 
 @dataclass

@@ -143,7 +143,11 @@ def expression_lines(lines: Sequence[str], start: int) -> int:
     """MDX: how many lines from ``lines[start]`` (which begins with "{") a block-level
     expression or ``{/* comment */}`` spans: up to where its braces balance, or up to a blank
     line, after which text is read as text again (leaving a page's text out would be worse than
-    reading a stray brace). One count per line: linear."""
+    reading a stray brace). 0 when the expression ends on its own line and text follows it
+    (``{props.name} ships today.``): it is inline, in a paragraph (see
+    :func:`without_expressions`). One count per line: linear."""
+    if _ends_inline(lines[start]):
+        return 0
     depth = 0
     for index in range(start, len(lines)):  # indices, not a slice: no copy of the rest per call
         line = lines[index]
@@ -153,6 +157,78 @@ def expression_lines(lines: Sequence[str], start: int) -> int:
         if depth <= 0:
             return index - start + 1
     return len(lines) - start
+
+
+def _ends_inline(line: str) -> bool:
+    """``line`` (beginning with "{") closes its first expression before text on the line."""
+    depth = 0
+    for position, char in enumerate(line):
+        depth += (char == "{") - (char == "}")
+        if depth <= 0:
+            return bool(line[position + 1 :].strip())
+    return False
+
+
+# MDX: a string literal expression (``{' '}``, ``{"Note"}``) renders as its text.
+_STRING_LITERAL = re.compile(r"""\s*(["'`])([^"'`]*)\1\s*""")
+
+
+def without_expressions(line: str) -> str:
+    """MDX: ``line`` without its simple inline ``{expressions}`` outside code spans, as a
+    rendered page does not show their source ("Version {props.version} is out" reads
+    "Version is out"); a string literal is its text (``{' '}`` is a space). An expression
+    holding braces is left as written: reading its source beats guessing where it ends."""
+    if "{" not in line:
+        return line
+    out: list[str] = []
+    for is_code, piece in code_spans(line):
+        out.append(piece if is_code else _drop_expressions(piece))
+    return "".join(out)
+
+
+def _expressions(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each top-level ``{…}`` in ``text`` (a brace escaped with "\\" is
+    text); one left open is not one."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    start = 0
+    escaped = False
+    for position, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "{":
+            start = position if depth == 0 else start
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, position + 1))
+    return spans
+
+
+def _drop_expressions(text: str) -> str:
+    out: list[str] = []
+    position = 0
+    for start, end in _expressions(text):
+        inner = text[start + 1 : end - 1]
+        if "{" in inner:
+            continue  # not a simple one: left as written
+        literal = _STRING_LITERAL.fullmatch(inner)
+        if literal:
+            out.append(text[position:start] + literal[2])
+            position = end
+            continue
+        after = text[end : end + 1]
+        if start > position and text[start - 1] == " " and after in ("", " ", *".,;:!?)"):
+            start -= 1  # "Version {v} is out", "is {v}.": the space before it goes too
+        elif start == 0 and after == " ":
+            end += 1  # "{v} is out" at the start: and the space after it
+        out.append(text[position:start])
+        position = end
+    out.append(text[position:])
+    return "".join(out)
 
 
 def without_delimited(line: str, opening: str, closing: str) -> str:

@@ -34,6 +34,7 @@ from bot.knowledge.markdown_markup import (
     shown_text,
     tag_lines,
     without_delimited,
+    without_expressions,
     without_jsx_comments,
 )
 
@@ -165,9 +166,10 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
     """Parse Markdown into blocks under their heading paths.
 
     With ``mdx`` (``.mdx`` pages of Docusaurus, Nextra, Astro), as MDX reads it: top-level
-    ``import`` / ``export`` statements and block-level ``{expressions}`` and ``{/* comments */}``
-    are not text, indentation (a component's children) makes no code block, and JSX tags are
-    left out like HTML tags, the text inside a component kept.
+    ``import`` / ``export`` statements, ``{expressions}`` (block-level, and simple inline ones
+    outside code) and ``{/* comments */}`` are not text, indentation (a component's children)
+    makes no code block, and JSX tags are left out like HTML tags, the text inside a component
+    kept.
     """
     meta, body = split_front_matter(text)
     headings = HeadingPath()
@@ -227,9 +229,10 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
             while skip_to < len(lines) and lines[skip_to].strip():
                 skip_to += 1
             continue
-        if mdx and line.lstrip().startswith("{"):
+        expression = expression_lines(lines, index) if mdx and line.lstrip()[:1] == "{" else 0
+        if expression:
             flush()  # `{/* a note for writers */}`, `{props.version}`: not read as text
-            skip_to = index + expression_lines(lines, index)
+            skip_to = index + expression
             continue
         uncommented = _without_comments(without_jsx_comments(line) if mdx else line)
         if line.strip() and not uncommented.strip():
@@ -258,6 +261,8 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
                 blocks.append(Block(marker, headings.path))  # its title is shown
             continue
         line = uncommented if indented_code else shown_text(uncommented, labels)
+        if mdx:
+            line = without_expressions(line)  # "Version {props.version} is out"
         if uncommented.strip() and not line.strip():
             continue  # only tags (`<div class="note">`): not a blank line either
         atx = _ATX.match(line)

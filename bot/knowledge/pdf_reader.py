@@ -4,12 +4,14 @@ An encrypted PDF that does not open with an empty password, a damaged file, or o
 extractable text (a scan) is Unreadable with the reason; one where most pages have no text (a
 scan with a typed cover page) is indexed with a warning naming those pages. Paragraphs and
 headings are rebuilt from the extracted lines by :func:`paragraphs`; page furniture (running
-headers and footers, bare page numbers) is removed first by :func:`strip_furniture`.
+headers and footers, bare page numbers) is removed first by :func:`strip_furniture`, and a
+word hyphenated across a page break is joined after (:func:`join_page_breaks`).
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import math
 import re
@@ -202,6 +204,33 @@ def paragraphs(
     return out
 
 
+def join_page_breaks(
+    pages: list[list[tuple[str, bool]]], words: frozenset[str] = frozenset()
+) -> list[list[tuple[str, bool]]]:
+    """Each page's :func:`paragraphs`, with a word hyphenated across a page break joined by
+    the rule of a line break (:func:`join_lines`): "configu-" ending page 3 and "ration of"
+    opening page 4 are "configuration" on page 3, "of" on page 4. The word belongs to the page
+    it starts on, so a citation's page stays right. Only a paragraph (never a heading) ending
+    one page and one opening the next are joined."""
+    out = [list(page) for page in pages]
+    for before, after in itertools.pairwise(out):
+        if not before or not after or before[-1][1] or after[0][1]:
+            continue
+        last, first = before[-1][0], after[0][0]
+        if not last.endswith("-"):
+            continue
+        word, _, rest = first.partition(" ")
+        joined = join_lines([last, word], words)
+        if joined == f"{last} {word}":
+            continue  # not a word broken in two: "2023-" / "2024", "Co-" / "Operation"
+        before[-1] = (joined, False)
+        if rest.strip():
+            after[0] = (rest.strip(), False)
+        else:
+            del after[0]
+    return out
+
+
 def _short_run(lines: list[str], start: int, limit: float) -> tuple[list[list[str]], int]:
     """The heading-like lines from ``start`` on, grouped where blank lines part them, and the
     index after the run."""
@@ -265,12 +294,15 @@ def read_pdf(path: Path, data: bytes, on_page: PageCallback | None = None) -> Do
     # One typical width for the whole file: a page with little text on it says little about
     # how long a full line is.
     typical = typical_width([len(line) for lines in pages for line in lines])
-    # and one vocabulary: whether "on-" / "failure" is a compound may be told on another page
-    words = vocabulary("\n\n".join("\n".join(lines) for lines in pages))
+    # and one vocabulary: whether "on-" / "failure" is a compound may be told on another page.
+    # Each page's last line is next to the next page's first, so that a word broken across
+    # the break ("configu-" / "ration") is not taken for two words the document writes.
+    words = vocabulary("\n".join("\n".join(lines).strip("\n") for lines in pages))
     blocks: list[Block] = []
     section: str | None = None
-    for number, lines in enumerate(pages, start=1):
-        for paragraph, is_heading in paragraphs("\n".join(lines), typical, words):
+    texts = [paragraphs("\n".join(lines), typical, words) for lines in pages]
+    for number, page in enumerate(join_page_breaks(texts, words), start=1):
+        for paragraph, is_heading in page:
             if is_heading:
                 section = paragraph
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.knowledge.document import Document, Unreadable
 from bot.knowledge.encoding import decode, decode_html
@@ -70,20 +71,44 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
     if not data.strip():
         raise Unreadable("empty file")
     suffix = path.suffix.lower()
+    text = ""  # the decoded text of a text file
     if suffix in PDF_SUFFIXES:
         document = read_pdf(path, data, on_page)
     elif suffix in HTML_SUFFIXES:
-        document = _with_front_matter(
-            _text(data, decode_html), lambda body: read_html(body, path.name)
-        )
-    elif suffix in MARKDOWN_SUFFIXES:
-        document = read_markdown(_text(data, decode), path.name)
-    elif suffix in MDX_SUFFIXES:
-        document = read_markdown(_text(data, decode), path.name, mdx=True)
+        text = _text(data, decode_html)
+        document = _with_front_matter(text, lambda body: read_html(body, path.name))
+    elif suffix in MARKDOWN_SUFFIXES | MDX_SUFFIXES:
+        text = _text(data, decode)
+        document = read_markdown(text, path.name, mdx=suffix in MDX_SUFFIXES)
     elif suffix in TEXT_SUFFIXES:
-        document = _with_front_matter(_text(data, decode), lambda body: read_text(body, path.name))
+        text = _text(data, decode)
+        document = _with_front_matter(text, lambda body: read_text(body, path.name))
     else:
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
     if not document.blocks:
-        raise Unreadable("no text")
+        raise Unreadable(_no_text(text))
+    return _parseable_url(document)
+
+
+def _no_text(text: str) -> str:
+    """Why a file gave no blocks: a page stub of front matter alone says so."""
+    try:
+        meta, body = split_front_matter(text, scalar_is_body=True)
+    except Unreadable:
+        return "no text"
+    return "no text (only front matter)" if meta and not body.strip() else "no text"
+
+
+def _parseable_url(document: Document) -> Document:
+    """``document`` without a URL that cannot be parsed ("http://[::1" from a canonical link
+    or front matter), with a warning: such a URL costs the citation its link, never the file
+    its place in the index."""
+    if document.url is None:
+        return document
+    try:
+        urlsplit(document.url)
+    except ValueError:
+        shown = document.url if len(document.url) <= 80 else document.url[:77] + "..."
+        warning = f"its URL {shown!r} is not a valid URL and is left out"
+        return replace(document, url=None, warnings=(*document.warnings, warning))
     return document
