@@ -13,6 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from bot.errors import CitecastError
 
@@ -55,9 +56,42 @@ def _version() -> str:
         return "(not installed)"
 
 
+def choice_hint(message: str) -> str:
+    """argparse's ``invalid choice`` error with the closest choice, as a misspelt option gets:
+    ``argument COMMAND: invalid choice: 'injest', did you mean ingest? (choose from ...)``.
+
+    Any other message is returned as it is.
+    """
+    import ast
+    import difflib
+    import re
+
+    found = re.fullmatch(r"(.*invalid choice: )(.+?)( \(choose from (.*)\))", message, re.S)
+    if found is None:
+        return message
+    try:  # argparse writes the value and each choice as Python literals (repr)
+        value = ast.literal_eval(found[2])
+        choices = ast.literal_eval(f"({found[4]},)")
+    except (ValueError, SyntaxError):
+        return message
+    names = [str(choice) for choice in choices]
+    close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
+    if not close:
+        return message
+    return f"{found[1]}{found[2]}, did you mean {close[0]}?{found[3]}"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose ``invalid choice`` errors name the closest choice; the commands'
+    parsers are of this class too (``add_subparsers`` makes them of the parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(choice_hint(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the tests)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="citecast",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

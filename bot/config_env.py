@@ -59,11 +59,30 @@ def blank_refs(
             yield from blank_refs(item, environ, (*path, str(key)))
 
 
-def unset_refs(value: Any, environ: Mapping[str, str]) -> Iterator[tuple[KeyPath, str]]:
-    """``(key path, NAME)`` for every ``${NAME}`` without a default whose variable is unset."""
-    for path, name, is_set in blank_refs(value, environ):
-        if not is_set:
-            yield path, name
+def env_notes(
+    value: Any, environ: Mapping[str, str], path: KeyPath = ()
+) -> Iterator[tuple[KeyPath, str]]:
+    """``(key path, note)`` for every ``${NAME}`` whose variable made the value there.
+
+    For a refused value, it says where the value came from, since the file does not show it:
+    ``from ${PORT}`` when the variable is set, ``${PORT} is empty`` or ``${PORT} is not set``
+    when it blanked the value. A ``${NAME:-default}`` whose default stood in gets no note: the
+    default is in the file, as written. The variable's value itself is never quoted (it may be
+    a secret).
+    """
+    if isinstance(value, str):
+        for match in ENV_REF.finditer(value):
+            name, default = match.group(1), match.group(2)
+            if environ.get(name):
+                yield path, f"from ${{{name}}}"
+            elif default is None:
+                yield path, f"${{{name}}} is {'empty' if name in environ else 'not set'}"
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from env_notes(item, environ, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from env_notes(item, environ, (*path, str(key)))
 
 
 def remember_blanks(settings: BaseModel, data: Any, environ: Mapping[str, str]) -> None:

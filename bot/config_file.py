@@ -6,7 +6,8 @@ defaults, and a mapping key YAML read as a number (an unquoted id) is text. Ever
 becomes one ConfigError, one line naming the file: YAML syntax errors with their line and
 column, a key written twice (YAML would keep the last one and silently drop the first, a whole
 section with it), and validation errors with the dotted key path, an unknown key with the
-closest known one, and ``(${NAME} is not set)`` when the bad value came from an unset variable.
+closest known one, and where a refused value came from when the file does not show it:
+``(from ${PORT})``, ``(${PORT} is empty)`` or ``(${PORT} is not set)``.
 A key that such a variable left blank but valid is noted for the connectors' start-up checks
 (``slack.bot_token: empty: ${SLACK_BOT_TOKEN} is not set in the environment``; see
 :mod:`bot.config_env`).
@@ -31,7 +32,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
-from bot.config_env import expand_env, remember_blanks, unset_refs
+from bot.config_env import env_notes, expand_env, remember_blanks
 from bot.errors import ConfigError
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
 
@@ -149,9 +150,10 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         loc = tuple(first["loc"])
         path = ".".join(str(part) for part in loc) or "(top level)"
         reason = _reason(first)
-        unset = [name for where, name in unset_refs(data, os.environ) if where == loc[: len(where)]]
-        if unset:
-            reason += " (" + ", ".join(f"${{{name}}} is not set" for name in unset) + ")"
+        # the file shows ${PORT}, not the value that was refused: say where it came from
+        notes = [note for where, note in env_notes(data, os.environ) if where == loc[: len(where)]]
+        if notes:
+            reason += " (" + ", ".join(dict.fromkeys(notes)) + ")"
         raise ConfigError(f"{origin}: {path}: {reason}") from None
     index, store = settings.index.path, settings.store.path
     if store != ":memory:" and os.path.normpath(index) == os.path.normpath(store):
@@ -241,6 +243,9 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
                 f"; line {mark.line + 1} is indented to column {mark.column + 1}, where no key "
                 "above it starts: indent it as the other keys of its section"
             )
+    if "'\\t'" in (exc.problem or ""):
+        # PyYAML's "found character '\t' that cannot start any token": an editor's Tab key
+        text += "; use spaces there, not a tab (YAML indents with spaces only)"
     return " ".join(text.split())
 
 
@@ -302,8 +307,12 @@ def load_settings(path: str | Path | None = None) -> Settings:
                 f"{target}: larger than {MAX_CONFIG_BYTES // 1_000_000} MB; is it the config file?"
             )
         data = yaml.load(raw.decode("utf-8"), Loader=_Loader)  # noqa: S506
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{target}: cannot read: {exc}") from None
+    except OSError as exc:
+        # Python's own text ("[Errno 13] Permission denied: 'config.yaml'") names the file twice
+        reason = exc.strerror or str(exc)
+        raise ConfigError(f"{target}: cannot read: {reason[:1].lower()}{reason[1:]}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{target}: {_not_utf8(raw, exc)}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{target}: not valid YAML: {_yaml_problem(exc)}") from None
     except RecursionError:
@@ -314,6 +323,18 @@ def load_settings(path: str | Path | None = None) -> Settings:
             reason = f"a number has more than {sys.get_int_max_str_digits()} digits"
         raise ConfigError(f"{target}: not valid YAML: {reason}") from None
     return beside(parse_settings(data, str(target)), target.parent)
+
+
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError) -> str:
+    """Why ``raw`` is no UTF-8 text, with the line to look at (YAML errors name theirs too).
+
+    A file saved as UTF-16 (Windows PowerShell's ``>`` and ``Out-File`` write it) is named as
+    such: at its very first byte, "invalid start byte" would tell its author nothing.
+    """
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "saved as UTF-16; save it as UTF-8"
+    line = raw[: exc.start].count(b"\n") + 1
+    return f"not valid UTF-8 (line {line}): {exc.reason}"
 
 
 def beside(settings: Settings, folder: Path) -> Settings:

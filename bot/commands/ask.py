@@ -124,22 +124,29 @@ def check_answerable(settings: Settings, config: str | None) -> RecordTables | N
 
 def run(args: argparse.Namespace) -> int:
     """Answer and print."""
+    import unicodedata
+
     from bot.assistant import Assistant
-    from bot.commands.output import viewer_groups, write_stdout
+    from bot.commands.output import check_utf8, terminal_text, viewer_groups, write_stdout
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.knowledge.audience import viewer_audience
 
     if not args.question.strip():
         raise ValidationError("question is empty")
-    try:
-        args.question.encode("utf-8")
-    except UnicodeEncodeError:
-        # bytes the locale cannot decode reach argv as lone surrogates ("\udcff"): refused as
-        # `read_stdin` refuses them, not a traceback when a renderer encodes the subject
-        raise ValidationError("question: not valid UTF-8") from None
+    # refused as `read_stdin` refuses such bytes, not a traceback when a renderer encodes them
+    check_utf8(args.question, "question")
     audience = viewer_audience(viewer_groups(args.audience))
     settings = load_settings(args.config)
+    limit = settings.web.max_question_chars
+    # counted as the web chat and POST /api/ask count it, which refuse it too: a question
+    # pasted from a whole file would otherwise go to the model (and its bill) in full
+    length = len(unicodedata.normalize("NFC", args.question).strip())
+    if length > limit:
+        raise ValidationError(
+            f"question is {length:,} characters long; at most {limit:,} are taken "
+            "(web.max_question_chars)"
+        )
     records = check_answerable(settings, args.config)
     assistant = Assistant.from_settings(settings, records)
     answer = asyncio.run(assistant.answer(args.question, audience))
@@ -148,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.channel:
         text = _render(args.channel, args.question, answer, settings, audience)
     else:
-        text = plain_text(answer)
+        # the documents' text and titles, read in a terminal: shown, never acted on
+        text = terminal_text(plain_text(answer))
     write_stdout(text + "\n")
     return 0

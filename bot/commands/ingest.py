@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
-import signal
 import sys
-import threading
 from pathlib import Path
-from typing import Any
 
 HELP = "read Markdown, text, HTML and PDF files into the search index"
 DESCRIPTION = """\
@@ -47,52 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do nothing when the index already exists and is current (not with --rebuild)",
     )
-
-
-class _StoppedError(KeyboardInterrupt):
-    """Ctrl-C was pressed: the run stops before its next file or PDF page.
-
-    A KeyboardInterrupt, so that ingestion's "a reader that fails skips its file" never takes
-    a stop inside a PDF for a damaged file.
-    """
-
-
-class _StopBetweenFiles:
-    """While active, the first SIGINT asks the run to stop before its next file or PDF page.
-
-    The index commits whole files, but a file interrupted half-way through being written
-    could be committed with only some of its passages (and counted as unchanged ever after),
-    so Ctrl-C takes effect at a file boundary, or between two pages of a PDF being read (before
-    any of it is written, so it is left out whole): :meth:`check` raises :class:`_StoppedError`
-    there. A second Ctrl-C stops at once (the usual KeyboardInterrupt).
-    """
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._installed = False
-        self._previous: Any = None
-
-    def __enter__(self) -> _StopBetweenFiles:
-        # signal handlers can only be set from the main thread (elsewhere Ctrl-C is not ours)
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-            self._installed = True
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous or signal.default_int_handler)
-            self._installed = False
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.requested:
-            raise KeyboardInterrupt
-        self.requested = True
-
-    def check(self) -> None:
-        """Raise :class:`_StoppedError` when Ctrl-C was pressed."""
-        if self.requested:
-            raise _StoppedError
 
 
 # files in a run, or pages in one PDF, from which the progress bar is shown
@@ -148,24 +98,30 @@ def _why_ignored(name: str) -> str:
     return reason
 
 
-def _remove_database(path: Path) -> None:
-    """Delete an SQLite file and its ``-wal`` / ``-shm`` companions."""
-    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        with contextlib.suppress(OSError):  # not there, or its folder is not: nothing to remove
-            leftover.unlink()
-
-
 def run(args: argparse.Namespace) -> int:
     """Ingest, with a progress bar on stderr and a summary on stdout.
 
     A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
     place only when the run completes: an interrupted or failed run leaves the index as it was,
     never half-built (which ``--if-missing`` would then take for current). Ctrl-C stops before
-    the next file or PDF page (see :class:`_StopBetweenFiles`), exit status 130.
+    the next file or PDF page (see :class:`StopBetweenFiles`), exit status 130; SIGTERM too,
+    status 143.
     """
     from rich.markup import escape
 
-    from bot.commands.output import plural, progress_bar, stdout_console, write_stdout
+    from bot.commands.ingest_stop import (
+        StopBetweenFiles,
+        StoppedError,
+        remove_database,
+        remove_stale_builds,
+    )
+    from bot.commands.output import (
+        check_utf8,
+        plural,
+        progress_bar,
+        stdout_console,
+        write_stdout,
+    )
     from bot.config_file import load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
@@ -179,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     if any(not path.strip() for path in args.paths):
         # Path("") is the working directory: an unset "$DOCS" would ingest whatever is there
         raise ValidationError("PATH: empty path; name a file or folder (. for this folder)")
+    for value in args.audience or []:
+        check_utf8(value, "--audience")  # else a traceback once the first file is fingerprinted
     audience = [g for value in args.audience or [] for g in document_audience(value, "--audience")]
     settings = load_settings(args.config)
     index_path = Path(settings.index.path)
@@ -197,16 +155,17 @@ def run(args: argparse.Namespace) -> int:
             f"{plural(stats.chunks, 'chunk')}); nothing to do\n"
         )
         return 0
+    remove_stale_builds(index_path)
     total = count_files(roots, index_path.resolve())
     fresh = args.rebuild or not index_path.exists()
     # a new index is built under another name and moved into place once complete
     target = index_path.with_name(f"{index_path.name}.new-{os.getpid()}") if fresh else index_path
     if fresh:
-        _remove_database(target)
+        remove_database(target)
     # A few files are read before a bar would be seen, but one long PDF takes minutes: the bar
     # is hidden until there are many files, or a PDF of many pages is being read.
     progress = progress_bar("ingesting", show=True)
-    stop = _StopBetweenFiles()
+    stop = StopBetweenFiles()
     started = 0
     current = ""
     try:
@@ -244,9 +203,9 @@ def run(args: argparse.Namespace) -> int:
             for companion in (Path(f"{index_path}-wal"), Path(f"{index_path}-shm")):
                 companion.unlink(missing_ok=True)
             os.replace(target, index_path)
-    except _StoppedError:
+    except StoppedError:
         if fresh:
-            _remove_database(target)
+            remove_database(target)
             kept = (
                 f"the index at {index_path} is as it was"
                 if index_path.exists()
@@ -258,17 +217,17 @@ def run(args: argparse.Namespace) -> int:
             f"citecast ingest: interrupted after {started} of {plural(total, 'file')}; {kept}",
             file=sys.stderr,
         )
-        return 130
+        return 128 + stop.signum  # 130 for Ctrl-C, 143 for SIGTERM, as the shell reports them
     except KnowledgeIndexError as exc:
         if not fresh:
             raise
-        _remove_database(target)
+        remove_database(target)
         # name the index the user configured, not the file it was being built in
         message = str(exc).replace(str(target.resolve()), str(index_path))
         raise KnowledgeIndexError(message.replace(str(target), str(index_path))) from None
     except BaseException:
         if fresh:
-            _remove_database(target)
+            remove_database(target)
         raise
     index = KnowledgeIndex(index_path)
     try:

@@ -7,6 +7,7 @@ Not a command itself (``bot.cli.COMMANDS`` lists those); shared by the ones that
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -139,9 +140,49 @@ def stdout_console(*, highlight: bool = True, soft_wrap: bool = False) -> Consol
     )
 
 
+# What a terminal acts on rather than shows, in text printed as lines: C0 controls but the line
+# break and tab (ESC starts colour, title and screen-clearing sequences; a carriage return lets
+# a line overwrite itself), DEL, C1 controls (0x9b is a one-byte CSI on some terminals), and the
+# bidi overrides and isolates that reorder the rest of a line.
+_TERMINAL_ACTS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+_ACTED_ON = re.compile(f"[{_TERMINAL_ACTS}]")
+# The left-to-right, right-to-left and Arabic letter marks only turn the neutral characters
+# next to them: Arabic and Hebrew text uses them, so a document's text keeps them.
+_ACTED_ON_OR_MARKS = re.compile(f"[{_TERMINAL_ACTS}\u061c\u200e\u200f]")
+
+
+def terminal_text(text: str, *, marks: bool = False) -> str:
+    """``text`` with each character a terminal would act on written as a visible escape
+    (``\\x1b``, ``\\u202e``), line breaks and tabs kept; with ``marks``, the bidi marks too.
+
+    An answer quotes documents, and a source's title is the document's: neither may recolour,
+    retitle or clear the terminal it is printed in (``citecast ask``). A question in ``citecast
+    report`` is anyone's text on one line, shown with ``marks``, as nothing of it needs them.
+    """
+    pattern = _ACTED_ON_OR_MARKS if marks else _ACTED_ON
+    return pattern.sub(
+        lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text
+    )
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``1 file``, ``0 files``, ``2 files`` (``nouns``: an irregular plural)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def check_utf8(value: str, what: str) -> None:
+    """Refuse an argument the shell passed as bytes that are not UTF-8 (``$'staff\\xff'``).
+
+    Python hands them on as lone surrogates (``\\udcff``), which pass every check until
+    something encodes them: a traceback when an ingested file's fingerprint or a stored turn is
+    written, or a group nobody is in, matched silently. ``what`` names the argument.
+    """
+    from bot.errors import ValidationError
+
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError(f"{what}: not valid UTF-8") from None
 
 
 def viewer_groups(values: list[str] | None) -> list[str]:
@@ -156,6 +197,7 @@ def viewer_groups(values: list[str] | None) -> list[str]:
 
     groups: list[str] = []
     for value in values or []:
+        check_utf8(value, "--audience")
         names = [name.strip() for name in value.split(",")]
         if not any(names):
             raise ValidationError(

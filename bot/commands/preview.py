@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         write_whole(out, page)  # a write that fails part-way leaves the old page, not half
     except OSError as exc:
-        raise ValidationError(f"cannot write {out}: {exc.strerror or exc}") from None
+        # "No such file or directory" for a file about to be created: the folder is missing
+        reason = f"no folder {out.parent}" if not out.parent.is_dir() else exc.strerror or exc
+        raise ValidationError(f"cannot write {out}: {reason}") from None
     write_stdout(f"{out}\n")
     return 0

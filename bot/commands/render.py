@@ -51,9 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def check_base_url(url: str | None) -> None:
     """Refuse a ``--public-base-url`` that links could not be built on (``bot.example.com``):
     renderers drop every link that is not http(s), so it would lose them without a word."""
+    from bot.commands.output import check_utf8
     from bot.config import base_url_problem
     from bot.errors import ValidationError
 
+    if url is not None:
+        check_utf8(url, "--public-base-url")  # else a host no link is built on, silently
     problem = None if url is None else base_url_problem(url)
     if problem:
         raise ValidationError(f"--public-base-url {problem}")

@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import json
 import math
-import re
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -37,19 +36,15 @@ HEADERS = {"without_sources": "no sources", "unfinished": "pending", "not_helpfu
 MAX_DAYS = 36500
 """The longest period (a century): the store holds nothing older, and dates stay printable."""
 
-# Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts colour, title
-# and screen-clearing sequences; 0x9b is a one-byte CSI on some terminals) and the bidi
-# overrides and isolates that reorder the rest of a line. Whitespace is gone already (one_line).
-_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
 
 def shown(text: str) -> str:
     """``text`` with every character a terminal would act on written as a visible escape
     (``\\x1b``, ``\\u202e``): a question is anyone's text, and must not recolour, retitle or
-    clear the operator's terminal, or reverse the line it is on."""
-    return _UNSHOWN.sub(
-        lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text
-    )
+    clear the operator's terminal, or reverse the line it is on (whitespace is gone already:
+    ``one_line``)."""
+    from bot.commands.output import terminal_text
+
+    return terminal_text(text, marks=True)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

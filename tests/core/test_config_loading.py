@@ -167,7 +167,8 @@ def _error(tmp_path: Path, text: str) -> str:
         (
             "web:\n\tport: 8000\n",
             "not valid YAML: line 2, column 1: found character '\\t' that cannot start any "
-            "token (while scanning for the next token)",
+            "token (while scanning for the next token); use spaces there, not a tab (YAML "
+            "indents with spaces only)",
         ),
         (
             "web:\n  title: Payroll: internal\n",
@@ -252,8 +253,10 @@ def test_an_unset_variable_is_named_when_its_value_is_refused(
         "web.port: Input should be a valid integer, unable to parse string as an integer "
         "(${CITECAST_TEST_PORT} is not set)"
     )
-    monkeypatch.setenv("CITECAST_TEST_PORT", "80x")  # set but wrong: no such note
-    assert _error(tmp_path, "web:\n  port: ${CITECAST_TEST_PORT}\n").endswith("an integer")
+    monkeypatch.setenv("CITECAST_TEST_PORT", "80x")  # set but wrong: named as where it came from
+    assert _error(tmp_path, "web:\n  port: ${CITECAST_TEST_PORT}\n").endswith(
+        "an integer (from ${CITECAST_TEST_PORT})"
+    )
 
 
 def test_a_blank_public_base_url_means_none(tmp_path: Path) -> None:
