@@ -156,6 +156,12 @@ class DiscordSettings(Section):
     typing_interval: float = Field(default=8.0, gt=0.0, le=60.0)
     failure_message: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
     empty_question_message: str = "Ask me a question after mentioning me."
+    # told to the asker of a question a crash or restart left unanswered for over a day ("":
+    # nothing, only the warning in the log)
+    missed_message: str = (
+        "Sorry, I missed this question while I was offline. Please ask again if you still "
+        "need an answer."
+    )
 
 
 class ImapSettings(Section):

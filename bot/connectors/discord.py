@@ -38,7 +38,7 @@ import discord
 
 from bot.config_env import empty_setting
 from bot.connectors.discord_answer import QuestionAnswerer
-from bot.connectors.discord_edits import Asked, AskedQuestions
+from bot.connectors.discord_edits import Asked, AskedQuestions, fetch_replies
 from bot.connectors.discord_history import question_text
 from bot.connectors.discord_http import (
     build_client,
@@ -49,6 +49,7 @@ from bot.connectors.discord_http import (
     unreachable,
     wait_started,
 )
+from bot.connectors.discord_notices import withdraw
 from bot.connectors.discord_summon import SummonRoleWatch
 from bot.connectors.discord_triggers import (
     Trigger,
@@ -56,7 +57,13 @@ from bot.connectors.discord_triggers import (
     trigger_of,
     written_by_a_person,
 )
-from bot.connectors.discord_unanswered import LeftOver, UnansweredQuestions, fetch_question
+from bot.connectors.discord_unanswered import (
+    TOO_OLD,
+    LeftOver,
+    UnansweredQuestions,
+    fetch_question,
+    tell_given_up,
+)
 from renderers.base import capabilities_for
 
 if TYPE_CHECKING:
@@ -103,6 +110,9 @@ class DiscordConnector:
         # mid-answer leaves them there, and the next start answers them
         self._unanswered = UnansweredQuestions(services.store)
         self._recovering: asyncio.Task[None] | None = None
+        # those, read at start, each followed as being answered (``Asked.busy``) until its turn
+        # comes: an edit that arrives first is taken up by that turn, not answered beside it
+        self._left_over: list[tuple[LeftOver, Asked]] = []
         self._summon_roles = SummonRoleWatch(self.settings.summon_roles)
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
@@ -122,6 +132,9 @@ class DiscordConnector:
         the background (``keep_trying``); any other failure is logged in one line.
         """
         capabilities_for("discord", self.services.settings.capabilities.get("discord"))
+        if self._recovering is None and not self._left_over:  # read before any event arrives
+            left = self._unanswered.left_over()
+            self._left_over = [(item, self._asked.reserve(item.message_id)) for item in left]
         client, task = self._launch()
         await wait_started(task, self.connected, CONNECT_WAIT)
         if not task.done():
@@ -262,24 +275,58 @@ class DiscordConnector:
         self._unanswered.done(message.id)
 
     async def _answer_left_over(self) -> None:
-        """Answer the questions an earlier run claimed and never finished, one at a time."""
-        for left in self._unanswered.left_over():
-            await self._handle(left.message_id, self._answer_again(left))
+        """Answer the questions an earlier run claimed and never finished, one at a time (or
+        tell their askers that they were given up)."""
+        left_over, self._left_over = self._left_over, []
+        for left, asked in left_over:
+            await self._handle(left.message_id, self._answer_again(left, asked))
 
-    async def _answer_again(self, left: LeftOver) -> None:
+    async def _answer_again(self, left: LeftOver, asked: Asked) -> None:
+        """Answer ``left`` as it reads now (``asked`` reserved for it at start), in the replies
+        a shutdown cut short; an edit that arrives meanwhile is answered instead, in turn."""
+        try:
+            client = self.client
+            message = None if client is None else await fetch_question(client, left)
+            trigger = None if message is None else await self.trigger(message)
+            if message is not None and asked.pending is not None:
+                message, trigger = asked.pending  # edited since it was fetched: the latest
+            if message is None or trigger is None:  # deleted, or no question for the bot now
+                self._unanswered.done(left.message_id)
+                await self._withdraw_half_answer(left, message)
+                return
+            # what a shutdown cut short was saved with its replies: the answer goes into them
+            await self._asked.restore(asked, message, self.settings)
+            if left.given_up is not None:
+                await self._tell_given_up(left, message, asked)
+                return
+            log.info("discord: answering %s, left unanswered by a restart", message.id)
+            await self._answer_new(message, trigger, asked)
+        finally:
+            asked.busy = False
+
+    async def _withdraw_half_answer(self, left: LeftOver, message: discord.Message | None) -> None:
+        """Delete the replies a crash left half-written to ``left``, a question not answered
+        now (deleted, or no longer for the bot): as for one deleted while being answered."""
+        saved = None if self._asked.saved is None else self._asked.saved.load(left.message_id)
         client = self.client
-        message = None if client is None else await fetch_question(client, left)
-        if message is None:
-            self._unanswered.done(left.message_id)
+        channel: object = message.channel if message is not None else None
+        if channel is None and client is not None:
+            channel = client.get_channel(left.channel_id)
+        if saved is None or not saved.replies or not isinstance(channel, discord.abc.Messageable):
             return
-        trigger = await self.trigger(message)  # as it reads now: it may have been edited
-        if trigger is None:
-            self._unanswered.done(left.message_id)
-            return
-        log.info("discord: answering %s, left unanswered by a restart", message.id)
-        # what a shutdown cut short was saved with its replies: the answer goes into them
-        asked = await self._asked.recall(message, self.settings) or self._asked.add(message.id)
-        await self._answer_new(message, trigger, asked)
+        replies = await fetch_replies(channel, saved.replies, self.settings)
+        if replies:
+            await withdraw(left.message_id, replies, self.settings)
+
+    async def _tell_given_up(self, left: LeftOver, message: discord.Message, asked: Asked) -> None:
+        """Tell the asker of a question given up (too old, or failing at every start) so; an
+        edit that arrived meanwhile is a fresh question, answered in that note's reply."""
+        missed = self.settings.missed_message
+        text = missed if left.given_up == TOO_OLD else self.settings.failure_message
+        note = await tell_given_up(message, text, asked.replies, self.settings)
+        asked.replies = [] if note is None else [note]  # an edit's answer goes there
+        if asked.pending is not None:
+            await self._answer_latest(*asked.pending, asked)
 
     async def _answer_latest(
         self, message: discord.Message, trigger: Trigger, asked: Asked
@@ -291,6 +338,8 @@ class DiscordConnector:
             self._answering[message.id] = task
         try:
             while True:
+                if asked.pending is not None:  # an edit that arrived before this task began
+                    message, trigger = asked.pending
                 asked.pending = None
                 me = self.client.user if self.client else None
                 asked.text = question_text(message, me.id if me else 0, self.settings)

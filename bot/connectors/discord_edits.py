@@ -92,6 +92,26 @@ class AskedQuestions:
                 del self._asked[old]
         return asked
 
+    def reserve(self, message_id: int) -> Asked:
+        """Follow question ``message_id`` as being answered from now on (``busy``), before the
+        task that answers it has fetched it: an edit meanwhile becomes its ``pending`` edit,
+        taken up by that task, instead of being answered beside it."""
+        asked = self.add(message_id)
+        asked.busy = True
+        return asked
+
+    async def restore(
+        self, asked: Asked, message: discord.Message, settings: DiscordSettings
+    ) -> None:
+        """Give ``asked`` the replies saved for ``message`` (those still on Discord), so that
+        its answer is written into them; nothing when none were saved or they are unreadable."""
+        saved = None if self.saved is None else self.saved.load(message.id)
+        if saved is None:
+            return
+        replies = await fetch_replies(message.channel, saved.replies, settings)
+        if replies is not None and not asked.replies:
+            asked.replies = replies
+
     def save(self, message_id: int, asked: Asked) -> None:
         """Save what question ``message_id`` was answered with (its text, its replies)."""
         if self.saved is not None:

@@ -87,13 +87,18 @@ def unheld_summon_roles(
 
 
 def mentions_me(message: discord.Message, me_id: int, settings: DiscordSettings) -> bool:
-    """Whether ``message`` mentions the bot, by user (either form) or by a summoning role."""
+    """Whether ``message`` mentions the bot, by user (either form) or by a summoning role.
+
+    Both are read from the mentions Discord found (``mentions``, ``mention_roles``), never from
+    the text: Discord leaves out ``<@id>`` and ``<@&id>`` written in a code span or block (a
+    pasted config, a log line), which pings nobody, and so summons nobody either.
+    """
     if any(user.id == me_id for user in message.mentions):
         return True
-    if not message.raw_role_mentions:
+    if not message.role_mentions:
         return False
     summoning = summoning_role_ids(message.guild, settings.summon_roles)
-    return any(role_id in summoning for role_id in message.raw_role_mentions)
+    return any(role.id in summoning for role in message.role_mentions)
 
 
 def missing_permission(channel: object) -> str | None:

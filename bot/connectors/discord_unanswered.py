@@ -14,19 +14,24 @@ goes into the replies it had posted (saved by ``discord_edits``). Each start cou
 interrupted attempt: a question still unanswered after ``ATTEMPTS`` answers (one that takes the
 process down with it, say) is given up with one error line. A question asked more than
 ``ANSWER_WITHIN`` seconds ago is not answered that late: it is given up with one warning naming
-it, so the operator can follow it up by hand.
+it, so the operator can follow it up by hand. Either way the asker is not left waiting in
+silence: such a question comes back marked ``given_up`` and the connector tells its asker in one
+short reply (``discord.missed_message`` / ``discord.failure_message``).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
 
-from bot.errors import StoreError
+from bot.config import DiscordSettings
+from bot.connectors.discord_notices import notify
+from bot.connectors.discord_send import NO_PINGS, MessageGoneError, with_retries
+from bot.errors import CitecastError, StoreError
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -37,14 +42,19 @@ QUESTIONS = "discord-question"
 ATTEMPTS = 3
 # a question older than this (by its snowflake) is not answered after a restart: one day
 ANSWER_WITHIN = 24 * 3600.0
+# why a left-over question was given up: the asker is told so instead of answered
+TOO_OLD = "too old"
+FAILED = "failed"
 
 
 @dataclass(frozen=True)
 class LeftOver:
-    """A question left unanswered by an earlier run, to be answered again."""
+    """A question left unanswered by an earlier run, to be answered again, or (``given_up``:
+    ``TOO_OLD`` or ``FAILED``) given up, its asker to be told so."""
 
     message_id: int
     channel_id: int
+    given_up: str | None = None
 
 
 class UnansweredQuestions:
@@ -74,7 +84,8 @@ class UnansweredQuestions:
         """The questions an earlier run left unanswered that are still worth answering.
 
         Each counts one interrupted attempt; those over ``ATTEMPTS`` or asked too long ago are
-        given up here (logged), and an unreadable one is dropped.
+        given up here (logged) and come back with ``given_up`` set (their askers are told once,
+        never answered); an unreadable one is dropped.
         """
         try:
             items = self._store.pending(QUESTIONS)
@@ -97,9 +108,11 @@ class UnansweredQuestions:
                     channel_id,
                     discord.utils.snowflake_time(message_id).isoformat(timespec="seconds"),
                 )
-                self._give_up(item.id, "too old to answer after a restart", 1)
+                if self._give_up(item.id, "too old to answer after a restart", 1):
+                    found.append(LeftOver(message_id, channel_id, TOO_OLD))
                 continue
-            if item.attempts + 1 >= ATTEMPTS:
+            last = item.attempts + 1 >= ATTEMPTS
+            if last:
                 log.error(
                     "discord: giving up question %s in channel %s: left unanswered by %d runs",
                     message_id,
@@ -107,6 +120,8 @@ class UnansweredQuestions:
                     item.attempts + 1,
                 )
             if self._give_up(item.id, "left unanswered by a restart", ATTEMPTS):
+                if last:
+                    found.append(LeftOver(message_id, channel_id, FAILED))
                 continue
             found.append(LeftOver(message_id, channel_id))
         return found
@@ -143,11 +158,54 @@ async def fetch_question(client: discord.Client, left: LeftOver) -> discord.Mess
         return None
 
 
+async def tell_given_up(
+    message: discord.Message,
+    text: str,
+    replies: Sequence[discord.Message],
+    settings: DiscordSettings,
+) -> discord.Message | None:
+    """Tell the asker of ``message``, a question given up, so in one short reply (``text``;
+    empty: nothing) and return it. A reply that a crash left half-written becomes that note,
+    its other parts deleted, so no half answer stays behind; with none, the note is a new
+    reply. A failure is one log line (None)."""
+    if not text.strip():
+        return None
+    first = replies[0] if replies else None
+    if replies:
+        half = replies[0]
+
+        async def rewrite() -> discord.Message:
+            return await half.edit(
+                content=text[:2000], embeds=[], attachments=[], allowed_mentions=NO_PINGS
+            )
+
+        try:
+            first = await with_retries(rewrite, settings, "rewriting a half answer as a note")
+        except MessageGoneError:
+            first = None  # deleted meanwhile: the note is a new reply
+        except CitecastError as exc:
+            log.error("discord: could not tell the asker of %s: %s", message.id, exc)
+            return None
+        for extra in replies[1:]:
+            try:
+                await with_retries(extra.delete, settings, "deleting a half answer")
+            except CitecastError as exc:
+                log.warning("discord: could not delete message %s: %s", extra.id, exc)
+    if first is None:
+        first = await notify(message, text, settings)
+    if first is not None:
+        log.info("discord: told the asker of %s that it was not answered", message.id)
+    return first
+
+
 __all__ = [
     "ANSWER_WITHIN",
     "ATTEMPTS",
+    "FAILED",
     "QUESTIONS",
+    "TOO_OLD",
     "LeftOver",
     "UnansweredQuestions",
     "fetch_question",
+    "tell_given_up",
 ]

@@ -253,6 +253,9 @@ async def test_a_question_left_too_long_is_named_in_a_warning_not_answered(
             await asyncio.wait_for(handled, timeout=30)  # after the stale one was looked at
 
         assert [q for q, _ in answerer.calls] == ["today's question?"]
+        replies = {m["message_reference"]["message_id"]: m for m in h.fake.messages_in(w.general)}
+        assert replies[stale["id"]]["content"] == h.connector.settings.missed_message
+        assert "About: today's question?" in replies[recent["id"]]["content"]
         (warning,) = [r for r in caplog.records if "too old to answer" in r.getMessage()]
         assert stale["id"] in warning.getMessage() and str(w.general) in warning.getMessage()
         assert h.store.pending(QUESTIONS) == []
@@ -284,7 +287,10 @@ async def test_a_question_that_never_gets_answered_is_given_up_after_a_few_start
             assert recovering is not None
             await asyncio.wait_for(recovering, timeout=30)
         assert echo.calls == []
-        assert h.fake.messages_in(w.general) == []
+        # not answered, but not left in silence either: one apology, as for any failure
+        (apology,) = h.fake.messages_in(w.general)
+        assert apology["content"] == h.connector.settings.failure_message
+        assert apology["message_reference"]["message_id"] == question["id"]
         (error,) = [r for r in caplog.records if "giving up question" in r.getMessage()]
         assert question["id"] in error.getMessage()
         assert h.store.pending(QUESTIONS) == []

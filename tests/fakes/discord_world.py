@@ -277,9 +277,11 @@ class DiscordWorld:
         data = dict(self.messages[message_id])
         data["content"] = content
         data["edited_timestamp"] = now_iso()
-        users = {int(uid) for uid in re.findall(r"<@!?(\d+)>", content)}
+        # as Discord: a mention written in a code block or span is text, not a mention
+        pinging = re.sub(r"```.*?```|`[^`]*`", "", content, flags=re.DOTALL)
+        users = {int(uid) for uid in re.findall(r"<@!?(\d+)>", pinging)}
         data["mentions"] = [self.users[uid] for uid in sorted(users) if uid in self.users]
-        data["mention_roles"] = re.findall(r"<@&(\d+)>", content)
+        data["mention_roles"] = re.findall(r"<@&(\d+)>", pinging)
         self.messages[message_id] = data
         return data
 
