@@ -2,20 +2,25 @@
 
 One small file database (path from ``store.path``) shared by every connector. Calls are short
 and synchronous behind one lock; async code may call them directly (each is a single indexed
-statement) or through ``asyncio.to_thread`` for bulk work.
+statement) or through ``asyncio.to_thread`` for bulk work. ``Store`` is made of parts, one
+module each; everyone imports it (and its rows) from here.
 
 - Turns keep the question, the Answer JSON and the registry JSON, so a conversation reloads
-  with the same numbers and a turn can be replayed.
-- ``claim_once(scope, key)`` is the idempotency primitive: true the first time a key is seen.
-- The outbox holds a reply before it is sent and marks it sent only after the platform
-  accepted it, so a crash between the two resends rather than loses.
-- ``take_rate_slot`` counts events per key in a sliding window (the email rate limit), so a
-  restart does not reset a limit.
+  with the same numbers and a turn can be replayed (this module).
 - ``remember_messages`` records which conversation each message the bot posted belongs to, so a
   reply to one of them continues that conversation however long it has grown
-  (``conversation_of``).
+  (``conversation_of``; this module).
 - ``set_state``/``state`` keep small values a connector needs across restarts, per scope (an
-  IMAP mailbox's start point; the replies to a Discord question, the latest thousands only).
+  IMAP mailbox's start point; the replies to a Discord question, the latest thousands only;
+  this module).
+- ``claim_once(scope, key)`` is the idempotency primitive: true the first time a key is seen;
+  ``take_rate_slot`` counts events per key in a sliding window (the email rate limit), so a
+  restart does not reset a limit; the outbox holds a reply before it is sent and marks it sent
+  only after the platform accepted it, so a crash between the two resends rather than loses
+  (``bot.store_delivery``).
+- Votes, and the turns and votes ``citecast report`` counts (``bot.store_usage``).
+- Opening, transactions and errors (``bot.store_base``); the tables and the rows handed back
+  (``bot.store_rows``).
 - What only serves to deliver once (claims of delivered events, sent outbox replies, the
   records of the bot's messages) is pruned after the periods of ``store.retention`` (by
   default once no platform can deliver it again; ``bot.store_retention``): a few hundred rows
@@ -36,28 +41,20 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.config import StoreSettings
-from bot.store_base import StoreBase
+from bot.store_delivery import DeliveryStore
 from bot.store_retention import Retention
-from bot.store_rows import (
-    OutboxItem,
-    Turn,
-    outbox_item_from_row,
-    turn_from_row,
-)
-
-Outcome = tuple[int, str, str, str, int | None]
-"""A turn as ``citecast report`` counts it: id, channel, question, status, citations."""
-
-FEEDBACK_VALUES = ("helpful", "not_helpful")
-"""The votes a person can give an answer, on every channel (``add_feedback``'s ``value``)."""
+from bot.store_rows import OutboxItem, Turn, turn_from_row
+from bot.store_usage import FEEDBACK_VALUES, Outcome, UsageStore
 
 
-class Store(StoreBase):
-    """Thread-safe access to the citecast SQLite database (``bot.store_base`` opens it)."""
+class Store(DeliveryStore, UsageStore):
+    """Thread-safe access to the citecast SQLite database (``bot.store_base`` opens it): its
+    conversations and connector state here, claims and the outbox from ``DeliveryStore``, votes
+    and usage from ``UsageStore``."""
 
     @classmethod
     def from_settings(
@@ -216,184 +213,5 @@ class Store(StoreBase):
             ).fetchone()
         return None if row is None else str(row[0])
 
-    # -- idempotency -------------------------------------------------------------------------
 
-    def take_rate_slot(self, scope: str, key: str, limit: int, window: float, now: float) -> bool:
-        """Count one event for ``(scope, key)``; false when ``limit`` already happened in the
-        last ``window`` seconds. Kept in the store, so a restart does not reset the count."""
-        with self._tx() as db:
-            db.execute("DELETE FROM rate_slots WHERE scope = ? AND at <= ?", (scope, now - window))
-            (count,) = db.execute(
-                "SELECT COUNT(*) FROM rate_slots WHERE scope = ? AND key = ?", (scope, key)
-            ).fetchone()
-            if count >= limit:
-                return False
-            db.execute(
-                "INSERT INTO rate_slots (scope, key, at) VALUES (?, ?, ?)", (scope, key, now)
-            )
-            return True
-
-    def release_rate_slot(self, scope: str, key: str) -> None:
-        """Give back the newest slot of ``(scope, key)`` (the event did not happen after all)."""
-        with self._tx() as db:
-            db.execute(
-                "DELETE FROM rate_slots WHERE rowid = (SELECT rowid FROM rate_slots"
-                " WHERE scope = ? AND key = ? ORDER BY at DESC LIMIT 1)",
-                (scope, key),
-            )
-
-    def claim_once(self, scope: str, key: str) -> bool:
-        """True the first time ``(scope, key)`` is claimed, false on every later call."""
-        with self._tx() as db:
-            cur = db.execute(
-                "INSERT OR IGNORE INTO dedupe (scope, key, created_at) VALUES (?, ?, ?)",
-                (scope, key, self._clock()),
-            )
-        self._maybe_prune()
-        return cur.rowcount == 1
-
-    def is_claimed(self, scope: str, key: str) -> bool:
-        """Whether ``(scope, key)`` has been claimed (and the claim not released or pruned)."""
-        with self._read() as db:
-            row = db.execute(
-                "SELECT 1 FROM dedupe WHERE scope = ? AND key = ?", (scope, key)
-            ).fetchone()
-        return row is not None
-
-    def release_claim(self, scope: str, key: str) -> None:
-        """Give back a claim (what it claimed did not happen after all): the next
-        :meth:`claim_once` of ``(scope, key)`` succeeds again."""
-        with self._tx() as db:
-            db.execute("DELETE FROM dedupe WHERE scope = ? AND key = ?", (scope, key))
-
-    # -- outbox ------------------------------------------------------------------------------
-
-    def enqueue(self, channel: str, payload: dict[str, Any], item_id: str | None = None) -> str:
-        """Persist a reply before sending it; returns its id (idempotent on ``item_id``)."""
-        item_id = item_id or uuid.uuid4().hex
-        now = self._clock()
-        with self._tx() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO outbox (id, channel, payload_json, next_attempt_at,"
-                " created_at) VALUES (?, ?, ?, ?, ?)",
-                (item_id, channel, json.dumps(payload), now, now),
-            )
-        self._maybe_prune()
-        return item_id
-
-    def due(self, channel: str, now: float | None = None, limit: int = 20) -> list[OutboxItem]:
-        """Pending replies of ``channel`` whose next attempt is due."""
-        moment = self._clock() if now is None else now
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
-                " FROM outbox WHERE channel = ? AND status = 'pending' AND next_attempt_at <= ?"
-                " ORDER BY created_at LIMIT ?",
-                (channel, moment, limit),
-            ).fetchall()
-        return [outbox_item_from_row(row) for row in rows]
-
-    def pending(self, channel: str) -> list[OutboxItem]:
-        """Every pending reply of ``channel``, due or not."""
-        return self.due(channel, now=float("inf"), limit=1_000_000)
-
-    def outbox_item(self, item_id: str) -> OutboxItem | None:
-        """One outbox entry by id."""
-        with self._read() as db:
-            row = db.execute(
-                "SELECT id, channel, payload_json, status, attempts, next_attempt_at, last_error"
-                " FROM outbox WHERE id = ?",
-                (item_id,),
-            ).fetchone()
-        return None if row is None else outbox_item_from_row(row)
-
-    def mark_sent(self, item_id: str) -> None:
-        """The platform accepted the reply: never send it again."""
-        with self._tx() as db:
-            db.execute(
-                "UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?",
-                (self._clock(), item_id),
-            )
-
-    def mark_failed_attempt(
-        self, item_id: str, error: str, retry_in: float, max_attempts: int = 20
-    ) -> None:
-        """Record a failed send; retry after ``retry_in`` seconds, give up after max_attempts."""
-        with self._tx() as db:
-            db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ?,"
-                " next_attempt_at = ?,"
-                " status = CASE WHEN attempts + 1 >= ? THEN 'dead' ELSE status END"
-                " WHERE id = ?",
-                (error[:500], self._clock() + retry_in, max_attempts, item_id),
-            )
-
-    def postpone(self, item_id: str, error: str, retry_in: float) -> None:
-        """Try an item again after ``retry_in`` seconds without counting a failed attempt (the
-        platform only asked to wait: a rate limit says nothing about the reply)."""
-        with self._tx() as db:
-            db.execute(
-                "UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?",
-                (error[:500], self._clock() + retry_in, item_id),
-            )
-
-    # -- feedback ----------------------------------------------------------------------------
-
-    def add_feedback(self, turn_id: int | None, channel: str, user: str | None, value: str) -> None:
-        """Record a helpful / not helpful vote on a turn."""
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO feedback (turn_id, channel, user, value, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (turn_id, channel, user, value, self._clock()),
-            )
-
-    def feedback(self, turn_id: int) -> list[str]:
-        """The votes recorded for a turn, oldest first."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT value FROM feedback WHERE turn_id = ? ORDER BY id", (turn_id,)
-            ).fetchall()
-        return [str(row[0]) for row in rows]
-
-    # -- usage (citecast report) -------------------------------------------------------------
-
-    def outcomes_since(self, since: float) -> list[Outcome]:
-        """``(turn id, channel, question, status, citations)`` of every turn asked at or after
-        ``since`` (Unix time), oldest first; ``citations`` counts the answer's citations (None
-        without an answer). The answers themselves are not loaded."""
-        return list(self.iter_outcomes_since(since))
-
-    def iter_outcomes_since(self, since: float, page: int = 10_000) -> Iterator[Outcome]:
-        """:meth:`outcomes_since` one page of ``page`` turns at a time, for a caller that sums
-        them as they come: the store is locked while a page is read, never while the caller
-        works, and a year of turns is never in memory at once."""
-        after, names = 0, dict[str, str]()
-        while True:
-            with self._read() as db:
-                rows = db.execute(
-                    "SELECT id, channel, question, status,"
-                    # a damaged answer counts as one without sources, not as the report's end
-                    " CASE WHEN json_valid(answer_json)"
-                    " THEN json_array_length(answer_json, '$.citations') END"
-                    " FROM turns WHERE id > ? AND created_at >= ? ORDER BY id LIMIT ?",
-                    (after, since, page),
-                ).fetchall()
-            # a channel and a status repeat on every turn: one string each, not one per turn
-            for r in rows:
-                yield (r[0], names.setdefault(r[1], r[1]), r[2], names.setdefault(r[3], r[3]), r[4])
-            if len(rows) < page:
-                return
-            after = rows[-1][0]
-
-    def votes_since(self, since: float) -> list[tuple[int | None, str, str]]:
-        """``(turn id, channel, value)`` of every vote recorded at or after ``since``."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT turn_id, channel, value FROM feedback WHERE created_at >= ? ORDER BY id",
-                (since,),
-            ).fetchall()
-        return [(row[0], str(row[1]), str(row[2])) for row in rows]
-
-
-__all__ = ["FEEDBACK_VALUES", "OutboxItem", "Store", "Turn"]
+__all__ = ["FEEDBACK_VALUES", "OutboxItem", "Outcome", "Store", "Turn"]
