@@ -23,7 +23,9 @@ table as a whole gets the table's first records as a list instead; sentences fol
 record only when they hold a question word its line lacks. A follow-up in a
 conversation is answered by its own words, the earlier questions' words weighing less (see
 :mod:`bot.assistant.follow_up`). Marker-like text the question carries ("[1]", ``<source id="2">``)
-is no question word (see :mod:`bot.assistant.extractive_question`).
+is no question word (see :mod:`bot.assistant.extractive_question`). Small talk ("hello",
+"thanks!") is greeted or thanked back without a search (see
+:mod:`bot.assistant.extractive_small_talk`).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from bot.assistant.extractive_records import (
     records_cover,
 )
 from bot.assistant.extractive_sections import encloses, siblings
+from bot.assistant.extractive_small_talk import small_talk_reply
 from bot.assistant.extractive_unconfirmed import names_the_unknown, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
@@ -264,6 +267,11 @@ class ExtractiveBackend:
     async def generate(self, turn: Turn) -> AsyncIterator[str]:
         """Yield the answer sentence by sentence, each carrying its marker."""
         turn = plain_turn(turn)
+        # "thanks!", "hello": greeted or thanked back, nothing searched and nothing cited
+        reply = small_talk_reply(turn.question)
+        if reply is not None:
+            yield reply
+            return
         found = await self._evidence(turn)
         terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the

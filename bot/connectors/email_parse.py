@@ -11,7 +11,8 @@ footers are removed; for HTML mail, blockquotes and the quote containers of comm
 (Gmail, Apple Mail, Thunderbird, Outlook, Yahoo) are dropped before the text is extracted. A
 ``format=flowed`` text part (RFC 3676, ``DelSp=yes`` too) is decoded before those rules apply.
 A mail forwarded inline asks about the forwarded mail's text too (``email_forward``). A fresh
-mail whose body is empty, or only a greeting and a sign-off, asks its subject (``email_subject``).
+mail whose body is empty, or only a greeting and a sign-off, asks its subject (``email_subject``);
+a reply that only thanks is marked ``only_thanks`` (never answered: ``email_policy``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from email.utils import collapse_rfc2231_value, getaddresses
 
 from bot.connectors.email_forward import forwarded_question
 from bot.connectors.email_parts import carries_files, is_scheduling
-from bot.connectors.email_subject import asks_subject, subject_question
+from bot.connectors.email_subject import asks_subject, only_thanks, quotes_history, subject_question
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
 
 MAX_TEXT_BYTES = 1_000_000
@@ -71,6 +72,9 @@ class InboundMail:
     """Carries an attached file or mail (never read)."""
     subject_asked: bool = False
     """The question is the subject: the body was empty or only a greeting and a sign-off."""
+    only_thanks: bool = False
+    """A reply (reply headers, or a body quoting an earlier mail) whose new text only thanks,
+    acknowledges or signs off ("Thanks, Anna", "Got it"): nothing to answer (``email_policy``)."""
 
     @property
     def is_reply(self) -> bool:
@@ -147,6 +151,12 @@ def parse_mail(raw: bytes) -> InboundMail:
         and subject_question(subject)
     ):
         question, subject_asked = subject_question(subject), True
+    # the cheap test first: only a short body of pleasantries is worth a look for a quote
+    only_thanks_ = (
+        body_read
+        and only_thanks(question, sender_name)
+        and bool(in_reply_to or references or quotes_history(body_text, body_html))
+    )
     return InboundMail(
         message_id=_first_id(_header(msg, "message-id")) or _derived_id(raw),
         sender=sender,
@@ -165,6 +175,7 @@ def parse_mail(raw: bytes) -> InboundMail:
         calendar=calendar,
         files=files,
         subject_asked=subject_asked,
+        only_thanks=only_thanks_,
     )
 
 

@@ -12,6 +12,10 @@ Mail is never answered when it (RFC 3834 and common practice):
   out-of-office notice or other automatic reply ("Automatic reply: …", "Out of Office: …",
   "Abwesenheitsnotiz: …", "Réponse automatique : …", …; as a prefix, never anywhere);
 - is a calendar invitation or an answer to one (``email_parts``);
+- is a reply (``In-Reply-To`` or ``References``, or a body quoting an earlier mail) whose new
+  text only thanks, acknowledges or signs off ("Thanks, Anna", "Great, thank you!", "Got it":
+  ``InboundMail.only_thanks``): answering it would invite another "Thanks", and a loop with an
+  auto-thanking system;
 - comes from a domain outside ``email.allowed_domains`` (when the list is set; subdomains of a
   listed domain are allowed);
 - exceeds the per-sender ``email.rate_limit_per_hour`` (a sliding hour, kept in the store so a
@@ -127,6 +131,8 @@ class MailPolicy:
             return Verdict(False, "auto-reply subject")
         if self._allowed and not _in_domains(domain, self._allowed):
             return Verdict(False, "sender domain not allowed")
+        if mail.only_thanks:
+            return Verdict(False, "only thanks")
         return ANSWER
 
     def take_rate_slot(self, sender: str) -> bool:

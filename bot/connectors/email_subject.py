@@ -4,8 +4,12 @@ People often write the question as the subject and only "Hi,\\n\\nThanks,\\nAnna
 team", or "see subject") in the body. That body has nothing to answer; the subject has. A body
 counts as empty of content when every line left after the quote rules (``email_text``) is a
 greeting, a closing ("Thanks", "Best regards", "Mit freundlichen Grüßen", …, also "Thanks, Anna"),
-a pointer at the subject ("see subject", "siehe Betreff"), the sender's own name, or a short line
-of capitalised words (a name, a title, a company), an address or a number below a closing.
+small talk ("Great, thank you!", "Got it": :mod:`bot.pleasantries`), a pointer at the subject
+("see subject", "siehe Betreff"), the sender's own name, or a short line of capitalised words
+(a name, a title, a company), an address or a number below a closing.
+
+A reply whose new part only thanks, acknowledges or signs off is not answered at all
+(:func:`only_thanks`, used by ``email_policy``).
 
 The rules are deliberately narrow: a body line that fits none of them, or any line with a
 question mark, keeps the body as the question, as before.
@@ -16,45 +20,15 @@ from __future__ import annotations
 import re
 
 from bot.connectors.email_text import history_start
+from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, small_talk
 
 _PREFIX = re.compile(
     r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp|fwd?|wg|tr|rv|enc|doorst|vb)"
     r"(?:\[\d+\]|\(\d+\))?\s*:\s*)+",
     re.IGNORECASE,
 )
-_GREETING = re.compile(
-    r"^(?:hi|hello|hey|hiya|dear|greetings|good (?:morning|afternoon|evening|day)|hallo|moin|"
-    r"servus|guten (?:morgen|tag|abend)|liebe[rs]?|sehr geehrte[rs]?|bonjour|bonsoir|salut|hola|"
-    r"buenos días|buenas(?: tardes| noches)?|estimad[oa]s?|ciao|buongiorno|salve|gentile|hej|"
-    r"hoi|goedemorgen|goedemiddag|beste|olá|bom dia|boa tarde|witam|dzień dobry)\b(?P<rest>.*)$",
-    re.IGNORECASE,
-)
 _ADDRESSEE_WORDS = 4
 """Words after a greeting word that name who is greeted ("Dear support team", "Hello all")."""
-# words that start a question, not an addressee: "Hi, how do I …" is content
-_QUESTION_WORDS = frozenset(
-    {
-        "how", "what", "why", "where", "when", "which", "who", "can", "could", "is", "are",
-        "does", "do", "should", "would", "will", "i", "we", "my", "our", "please", "quick",
-        "wie", "was", "warum", "wo", "wann", "ich", "comment", "pourquoi", "je", "cómo", "qué",
-        "come", "perché", "hoe", "wat",
-    }
-)  # fmt: skip
-_CLOSING = re.compile(
-    r"^(?:(?:many |kind |best |warm |warmest |big )?(?:thanks|thank you|thx|ty|regards|wishes)|"
-    r"best|cheers|sincerely|yours(?: sincerely| truly| faithfully)?|br|kr|rgds|brgds|"
-    r"(?:mit )?(?:freundlichen|freundliche|viele|beste|liebe|herzliche) grüßen?|grüße|gruß|vg|lg|"
-    r"mfg|danke(?: schön| sehr)?|vielen dank|(?:bien )?cordialement|merci(?: beaucoup)?|"
-    r"bien à vous|salutations|bonne journée|(?:un )?saludos?(?: cordiales)?|(?:muchas )?gracias|"
-    r"atentamente|grazie(?: mille)?|(?:cordiali |distinti )?saluti|"
-    r"(?:met )?(?:vriendelijke |beste |hartelijke )?groet(?:en|jes)?|"
-    r"bedankt|alvast bedankt|dank je(?: wel)?|med vänlig hälsning|hälsningar|"
-    r"mvh|vh|tack|obrigad[oa]|atenciosamente|abraços|cumprimentos|pozdrawiam|dziękuję|dzięki)"
-    r"(?:\s+(?:a lot|so much|very much|in advance|again|for your time|"
-    r"for (?:your|the|any) help|and (?:best |kind )?regards|im voraus|d'avance|de antemano))*"
-    r"[\s,.!]*(?:,\s*(?P<name>.+))?$",
-    re.IGNORECASE,
-)
 _SEE_SUBJECT = re.compile(
     r"^(?:please |pls )?(?:see|as per|as in|question in|refer to|siehe|s\.|voir|ver|vedi|zie|se)"
     r" (?:the |l'|el |l')?(?:subject(?: line)?|betreff|objet|sujet|asunto|oggetto|onderwerp|ämne)"
@@ -90,7 +64,22 @@ def asks_subject(question: str, name: str, text: str | None, html: str | None) -
 
 def only_pleasantries(text: str, sender_name: str = "") -> bool:
     """True when ``text`` (a body's new part) holds nothing to answer: only greetings,
-    closings, pointers at the subject and signature lines (see the module docstring)."""
+    closings, thanks and acknowledgements, pointers at the subject and signature lines (see the
+    module docstring)."""
+    return _pleasantry_lines(text, sender_name, see_subject=True) is not None
+
+
+def only_thanks(text: str, sender_name: str = "") -> bool:
+    """True when ``text`` (a reply's new part) only thanks, acknowledges or signs off
+    ("Thanks, Anna", "Great, thank you!", "Got it"), with greetings and signature lines around
+    it: nothing to answer, and an answer would only invite another "Thanks". A pointer at the
+    subject, a question mark or any other line is content; so is a greeting alone."""
+    return _pleasantry_lines(text, sender_name, see_subject=False) is True
+
+
+def _pleasantry_lines(text: str, sender_name: str, *, see_subject: bool) -> bool | None:
+    """None when a line of ``text`` holds content, else whether a line thanked, acknowledged
+    or signed off (``see_subject``: a pointer at the subject is a pleasantry too)."""
     name = " ".join(sender_name.split()).lower()
     signed = False
     for raw in text.splitlines():
@@ -98,22 +87,24 @@ def only_pleasantries(text: str, sender_name: str = "") -> bool:
         if not line:
             continue
         if len(line) > _PLEASANTRY_CHARS or "?" in line or "\uff1f" in line:
-            return False
-        if _is_name(line, name) or _SEE_SUBJECT.match(line):
+            return None
+        if _is_name(line, name) or (see_subject and _SEE_SUBJECT.match(line)):
             continue
         # a closing first: "Liebe Grüße" and "Beste groeten" sign off, "Liebe Anna" greets
-        closing = _CLOSING.match(line)
-        if closing:
-            if closing.group("name") and not _is_signature_line(closing.group("name")):
-                return False
+        closing = CLOSING.match(line)
+        if closing and (not closing.group("name") or _is_signature_line(closing.group("name"))):
             signed = True
             continue
         if not signed and _is_greeting(line):
             continue
         if signed and _is_signature_line(line):
             continue
-        return False
-    return True
+        # "Great, thank you!", "Got it", "Hi there, thanks": small talk said in a line
+        kind = small_talk(line)
+        if kind is None:
+            return None
+        signed = signed or kind != "greeting"
+    return signed
 
 
 def quotes_history(text: str | None, html: str | None) -> bool:
@@ -129,13 +120,13 @@ def quotes_history(text: str | None, html: str | None) -> bool:
 
 
 def _is_greeting(line: str) -> bool:
-    found = _GREETING.match(line)
+    found = GREETING.match(line)
     if found is None:
         return False
     words = re.sub(r"[,.!:;]", " ", found.group("rest")).split()
     if len(words) > _ADDRESSEE_WORDS:
         return False
-    return not any(word.lower() in _QUESTION_WORDS for word in words)
+    return not any(word.lower() in QUESTION_WORDS for word in words)
 
 
 def _is_name(line: str, name: str) -> bool:

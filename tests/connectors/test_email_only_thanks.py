@@ -1,0 +1,129 @@
+"""A reply whose new text only thanks, acknowledges or signs off ("Thanks, Anna", "Got it") is
+never answered: a policy verdict "only thanks", logged like other mail left unanswered. A reply
+with anything to answer, and a fresh mail whose body only greets (it asks its subject), are
+answered as before."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.config import EmailSettings
+from bot.connectors.email_parse import parse_mail
+from bot.connectors.email_policy import MailPolicy
+from bot.connectors.email_subject import only_pleasantries, only_thanks
+from bot.store import Store
+from tests.connectors.email_flow_harness import (
+    StaticAnswerer,
+    capture,
+    cited_answer,
+    manual,
+    send,
+    start,
+)
+from tests.fakes.email_world import BOT, inbound_mail
+from tests.fakes.smtp_capture import CaptureServer, wait_for
+
+__all__ = ["capture", "manual"]
+
+REPLY_HEADERS = {"In-Reply-To": "<cc-1.2@docs.example.org>"}
+QUOTE = "\n\nOn Mon, 3 Jun 2024, citecast <help@docs.example.org> wrote:\n> Install it with pip.\n"
+
+ONLY_THANKS = [
+    "Thanks, Anna",
+    "Great, thank you!",
+    "Got it",
+    "Thanks!",
+    "Thank you, that helped.",
+    "Hi,\n\nperfect, that works. Thanks a lot for your help!\n\nBest regards,\nAnna Example\n"
+    "Acme Corp",
+    "Ok thanks\nAnn",
+    "Vielen Dank!\n\nViele Grüße\nAnna",
+    "Merci beaucoup, c'est parfait",
+    "Cheers",
+]
+STILL_ASKS = [
+    "Thanks! One more thing: does it run on Windows",
+    "Thanks, but the install fails with error 42.",
+    "Thanks. How do I upgrade?",
+    "Hi Anna,\n\nsee subject",
+    "Hello",
+    "Got it. And the proxy settings",
+]
+
+
+def policy() -> MailPolicy:
+    return MailPolicy(EmailSettings.model_validate({"address": BOT}), Store(":memory:"))
+
+
+@pytest.mark.parametrize("body", ONLY_THANKS)
+def test_a_reply_that_only_thanks_is_not_answered(body: str) -> None:
+    for headers in (REPLY_HEADERS, {"References": "<a@x> <cc-1.2@docs.example.org>"}):
+        mail = parse_mail(inbound_mail(body + QUOTE, subject="Re: Installing", headers=headers))
+        verdict = policy().screen(mail)
+        assert (verdict.answer, verdict.reason) == (False, "only thanks")
+
+
+def test_thanks_above_a_quote_without_reply_headers_is_a_reply_too() -> None:
+    # some clients drop In-Reply-To: the quoted mail below says it is a reply all the same
+    mail = parse_mail(inbound_mail("Got it, thanks!" + QUOTE, subject="Re: Installing"))
+    assert mail.only_thanks and not mail.is_reply
+    assert policy().screen(mail).reason == "only thanks"
+
+
+def test_a_fresh_mail_of_thanks_without_a_subject_is_not_marked() -> None:
+    mail = parse_mail(inbound_mail("Thanks!", subject=""))
+    assert mail.question == "Thanks!" and not mail.only_thanks
+
+
+@pytest.mark.parametrize("body", STILL_ASKS)
+def test_a_reply_with_anything_else_is_answered(body: str) -> None:
+    mail = parse_mail(inbound_mail(body + QUOTE, subject="Re: Installing", headers=REPLY_HEADERS))
+    assert mail.question
+    assert policy().screen(mail).answer
+
+
+@pytest.mark.parametrize("body", ["Thanks, Anna", "Got it"])
+def test_a_fresh_mail_that_only_thanks_asks_its_subject(body: str) -> None:
+    mail = parse_mail(inbound_mail(body, subject="How do I rotate the API key?"))
+    assert policy().screen(mail).answer
+    assert mail.subject_asked and mail.question == "How do I rotate the API key?"
+
+
+def test_small_talk_lines_are_pleasantries_and_a_greeting_alone_is_no_thanks() -> None:
+    assert only_pleasantries("Hi,\n\nGreat, thank you!\nAnna", "Anna Example")
+    assert only_thanks("Great, thank you!\n\nAnna Example\nAcme Corp", "Anna Example")
+    assert not only_thanks("Hello team", "Anna Example")
+    assert not only_thanks("see subject", "Anna Example")
+    assert not only_thanks("", "Anna Example")
+
+
+async def test_a_thanks_reply_gets_no_mail_and_is_logged(
+    tmp_path: Path, capture: CaptureServer, manual: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    answerer = StaticAnswerer(cited_answer(manual))
+    connector = await start(tmp_path, answerer, capture.port)
+    thanks = inbound_mail(
+        "Great, thank you!\n\nAnna" + QUOTE,
+        subject="Re: Installing on Linux",
+        message_id="<thanks@example.com>",
+        headers=REPLY_HEADERS,
+    )
+    asks = inbound_mail(
+        "Thanks! And how do I upgrade?" + QUOTE,
+        subject="Re: Installing on Linux",
+        message_id="<asks@example.com>",
+        headers=REPLY_HEADERS,
+    )
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.connectors.email"):
+            outcome = await connector.handle_message(thanks)
+        await send(connector, asks)
+        await wait_for(lambda: len(capture.handler.mails) == 1)
+    finally:
+        await connector.stop()
+    assert (outcome.status, outcome.reason) == ("ignored", "only thanks")
+    assert "not answering <thanks@example.com>: only thanks" in caplog.text
+    assert [call[0] for call in answerer.calls] == ["Thanks! And how do I upgrade?"]
