@@ -284,6 +284,13 @@ def without_config_note(path: str | Path | None = None) -> str:
     )
 
 
+def config_origin(path: str | Path | None = None) -> str:
+    """The config file that was read, as its errors name it first (``config.yaml: …``), or ""
+    when there is none (defaults): for errors found after loading, such as a record table's."""
+    target, _ = config_path(path)
+    return str(target) if target.is_file() else ""
+
+
 def load_settings(path: str | Path | None = None) -> Settings:
     """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
 

@@ -106,11 +106,11 @@ def check_answerable(settings: Settings, config: str | None) -> RecordTables | N
     """
     from pathlib import Path
 
-    from bot.config_file import without_config_note
+    from bot.config_file import config_origin, without_config_note
     from bot.errors import KnowledgeIndexError
     from bot.knowledge.records import check_tables
 
-    records = check_tables(settings.index.records)
+    records = check_tables(settings.index.records, config_origin(config))
     if not Path(settings.index.path).exists():
         # the sample is only worth naming where it is (a checkout of citecast)
         hints = ["try `citecast ingest examples/`"] if Path("examples").is_dir() else []

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
-    from bot.evaluation.report import check_writable, print_table, write_html
+    from bot.evaluation.report import check_writable, print_table, shown_id, write_html
     from bot.evaluation.runner import AskFn, CaseResult, run_case
     from bot.models import Source
     from bot.resolver import ResolvePolicy
@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
         results: list[CaseResult] = []
         task = progress.add_task("", total=len(cases))
         for case in cases:
-            # the bar reads its description as markup: an id is shown, never interpreted
-            progress.update(task, description=escape(case.id[-60:]))
+            # the bar reads its description as markup: an id is shown, never interpreted,
+            # and what a terminal would act on in it is shown as an escape
+            progress.update(task, description=escape(shown_id(case.id)[-60:]))
             results.append(
                 await run_case(
                     case,

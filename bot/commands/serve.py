@@ -267,7 +267,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     import uvicorn
 
     from bot.assistant import Assistant
-    from bot.config_file import load_settings, without_config_note
+    from bot.config_file import config_origin, load_settings, without_config_note
     from bot.connectors.app import build_app
     from bot.connectors.web import build_signer
     from bot.connectors.web_proxy import behind_proxies
@@ -278,7 +278,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.store_lock import StoreLock
 
     settings = load_settings(args.config)
-    records = check_tables(settings.index.records)
+    records = check_tables(settings.index.records, config_origin(args.config))
     host = args.host or settings.web.host
     settings = with_bind_host(settings, host)
     port = settings.web.port if args.port is None else args.port

@@ -74,10 +74,17 @@ def load_cases(path: Path) -> list[EvalCase]:
             raw = handle.read(MAX_DATASET_BYTES + 1)
         if len(raw) > MAX_DATASET_BYTES:
             raise ValidationError(f"{path}: larger than {MAX_DATASET_BYTES // 1_000_000} MB")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ValidationError(f"{path}: cannot read: {reason[:1].lower()}{reason[1:]}") from None
+    try:
         # utf-8-sig: editors on Windows start a UTF-8 file with a BOM, which is no JSON
-        lines = raw.decode("utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValidationError(f"{path}: cannot read: {exc}") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(_not_utf8(path, raw, exc)) from None
+    # Lines end at "\n" only (JSON Lines): str.splitlines() also splits at U+2028, U+0085 and
+    # form feeds, which a JSON string may hold as they are, and cut that case in two.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     cases = list(_parse_lines(path, lines))
     if not cases:
         raise ValidationError(f"{path}: no cases (expected one JSON object per line)")
@@ -89,6 +96,18 @@ def load_cases(path: Path) -> list[EvalCase]:
             )
         seen[case.id] = case.line
     return cases
+
+
+def _not_utf8(path: Path, raw: bytes, exc: UnicodeDecodeError) -> str:
+    """``cases.jsonl:3: not valid UTF-8 (byte 0xe9 at column 22); save it as UTF-8``."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # at its very first byte, "invalid start byte" would tell the file's author nothing
+        return f"{path}: saved as UTF-16; save it as UTF-8"
+    line_start = raw.rfind(b"\n", 0, exc.start) + 1
+    line = raw.count(b"\n", 0, exc.start) + 1
+    column = len(raw[line_start : exc.start].decode("utf-8", "replace")) + 1
+    found = f"byte 0x{raw[exc.start]:02x} at column {column}"
+    return f"{path}:{line}: not valid UTF-8 ({found}); save it as UTF-8"
 
 
 def _parse_lines(path: Path, lines: list[str]) -> Iterator[EvalCase]:

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bot.commands.output import terminal_text
 from bot.errors import ValidationError
 from bot.evaluation.runner import METRIC_NAMES, CaseResult, total_agreement
 
@@ -26,6 +27,20 @@ _HEADERS = {
 def percent(value: float | None) -> str:
     """``0.8125`` -> ``81.2%``; ``None`` -> ``–``."""
     return "–" if value is None else f"{value * 100:.1f}%"
+
+
+def shown_id(case_id: str) -> str:
+    """A case id as the terminal shows it: every character a terminal would act on (an escape
+    sequence that recolours, retitles or clears it; a bidi override) and every line break or
+    tab written as a visible escape, so a data set from anywhere cannot act on the terminal or
+    break a row of the table. The HTML report shows the id as written (escaped as HTML)."""
+    return terminal_text(case_id, marks=True).replace("\n", "\\n").replace("\t", "\\t")
+
+
+def _write_problem(path: Path, exc: OSError) -> str:
+    if isinstance(exc, IsADirectoryError):
+        return f"cannot write {path}: is a folder, not a file"
+    return f"cannot write {path}: {exc.strerror or exc}"
 
 
 def summary(results: Sequence[CaseResult]) -> dict[str, float | None]:
@@ -102,7 +117,7 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
         # Text, not a str: rich reads "[...]" in a str as markup, so an id such as "[/b]" ended
         # the run with a traceback and "[red]q" showed as "q".
         row: list[Text | str] = [
-            Text(result.case.id),
+            Text(shown_id(result.case.id)),
             *(percent(result.mean(m)) for m in METRIC_NAMES),
         ]
         if runs > 1:
@@ -158,7 +173,7 @@ def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> N
     try:
         path.write_text(html, encoding="utf-8")
     except OSError as exc:
-        raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise ValidationError(_write_problem(path, exc)) from None
 
 
 def check_writable(path: Path) -> None:
@@ -168,7 +183,7 @@ def check_writable(path: Path) -> None:
     as a read-only disk, still fails in :func:`write_html` with the same kind of message.
     """
     if path.is_dir():
-        raise ValidationError(f"cannot write {path}: Is a directory")
+        raise ValidationError(f"cannot write {path}: is a folder, not a file")
     if not path.parent.is_dir():
         raise ValidationError(f"cannot write {path}: no folder {path.parent}")
     # Try it: a read-only folder or a file system that takes no files (/proc) would otherwise
@@ -178,6 +193,6 @@ def check_writable(path: Path) -> None:
         with path.open("a", encoding="utf-8"):
             pass
     except OSError as exc:
-        raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise ValidationError(_write_problem(path, exc)) from None
     if not existed:
         path.unlink(missing_ok=True)

@@ -39,6 +39,17 @@ _AS_WINDOWS_1252 = frozenset(("iso-8859-1", "iso8859-1", "latin1", "latin-1", "u
 
 BINARY = "binary content"
 
+# Bytes no text file holds, whatever its encoding: C0 controls other than the tab, line feed,
+# form feed and carriage return, and DEL. Legacy encodings (Windows-1252, Latin-1, Shift JIS,
+# GBK, KOI8-R) put their letters in the bytes above 0x7f, never here; random or compressed data
+# has about one in nine of its bytes here. A NUL byte is the certain sign; without one, a
+# sample with a share of these well above any text's is binary too, and a text file with a
+# stray control byte or two still gets the "save it as UTF-8" advice.
+_CONTROL_BYTES = frozenset((*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F))
+_SAMPLE_BYTES = 8192
+_BINARY_SHARE = 0.05
+_BINARY_LEAST = 4
+
 
 def _newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -46,6 +57,16 @@ def _newlines(text: str) -> str:
 
 def _bad_line(data: bytes, position: int) -> int:
     return data.count(b"\n", 0, position) + 1
+
+
+def looks_binary(data: bytes) -> bool:
+    """True when the start of ``data`` is plainly not text in any encoding: a NUL byte, or
+    control bytes making up at least 5% of the first 8 KB (at least 4 of them)."""
+    sample = data[:_SAMPLE_BYTES]
+    if b"\x00" in sample:
+        return True
+    controls = sum(1 for byte in sample if byte in _CONTROL_BYTES)
+    return controls >= _BINARY_LEAST and controls >= _BINARY_SHARE * len(sample)
 
 
 def decode(data: bytes) -> str:
@@ -60,11 +81,14 @@ def decode(data: bytes) -> str:
                 return _newlines(data.decode(codec))
             except UnicodeDecodeError:
                 raise Unreadable(f"not valid {name} text (it starts with a {name} mark)") from None
-    if b"\x00" in data[:8192]:
+    if b"\x00" in data[:_SAMPLE_BYTES]:
         raise Unreadable(BINARY)
     try:
         return _newlines(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
+        # valid UTF-8 stays text whatever controls it holds; only what is not is judged here
+        if looks_binary(data):
+            raise Unreadable(BINARY) from None
         line = _bad_line(data, exc.start)
         raise Unreadable(f"not UTF-8 text (line {line}); save it as UTF-8") from None
 

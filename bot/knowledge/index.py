@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -138,11 +139,19 @@ class KnowledgeIndex:
         # One connection per thread. A `citecast ingest --rebuild` replaces the file while a
         # server runs: a changed inode means a new index, so reopen (and re-check the schema).
         try:
-            inode = os.stat(self.path).st_ino
+            found = os.stat(self.path)
         except OSError:
             raise KnowledgeIndexError(
                 f"the knowledge index at {self.path} is gone; build one with `citecast ingest`"
             ) from None
+        if stat.S_ISDIR(found.st_mode):
+            # SQLite's own words for a folder are "disk I/O error", which sends one looking
+            # for a failing disk
+            raise KnowledgeIndexError(
+                f"index.path {self.path} is a folder, not an index file; "
+                "set index.path to a file name"
+            )
+        inode = found.st_ino
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None and getattr(self._local, "inode", None) != inode:
             conn.close()

@@ -95,8 +95,14 @@ def one_line(value: str) -> str:
     return " ".join(value.split())
 
 
+def table_key(position: int) -> str:
+    """The config key of the table at ``position`` in ``index.records``: ``index.records.0``,
+    dotted as config.yaml's other errors name keys (``index.records.0.bogus: unknown key``)."""
+    return f"index.records.{position}"
+
+
 def table_rows(table: RecordTable, where: str) -> Iterator[Row]:
-    """The rows of ``table`` (``where`` is its config key, ``index.records[i]``), after checking
+    """The rows of ``table`` (``where`` is its config key, ``index.records.0``), after checking
     that its header has every column the config names."""
     if table.csv and (table.sqlite or table.table):
         raise ConfigError(f"{where}: set either csv, or sqlite and table, not both")
@@ -121,7 +127,7 @@ def check_names(tables: Sequence[RecordTable]) -> None:
     would replace the first, whatever its audience)."""
     seen: dict[str, int] = {}
     for position, table in enumerate(tables):
-        where = f"index.records[{position}].name"
+        where = f"{table_key(position)}.name"
         if not table.name.strip():
             raise ConfigError(f"{where}: empty; name the table (the model looks it up by name)")
         if "/" in table.name:  # table "a/b", row "c" and table "a", row "b/c" would be one source
@@ -131,7 +137,7 @@ def check_names(tables: Sequence[RecordTable]) -> None:
             )
         if table.name in seen:
             raise ConfigError(
-                f"{where}: {table.name!r} is already the name of index.records[{seen[table.name]}]"
+                f"{where}: {table.name!r} is already the name of {table_key(seen[table.name])}"
             )
         seen[table.name] = position
 
@@ -145,7 +151,7 @@ def with_audiences(tables: Sequence[RecordTable]) -> list[RecordTable]:
         try:
             groups = document_audience(table.audience, "audience")
         except ValidationError as exc:
-            raise ConfigError(f"index.records[{position}].audience: {exc}") from None
+            raise ConfigError(f"{table_key(position)}.audience: {exc}") from None
         checked.append(table.model_copy(update={"audience": list(groups)}))
     return checked
 
@@ -210,12 +216,19 @@ def _unclosed(lines: Sequence[str]) -> bool:
     return quoted
 
 
+def _reason(exc: OSError) -> str:
+    """The system's reason in words, as the CLI's other messages give it ("no such file or
+    directory"), not Python's "[Errno 2] No such file or directory: '…'"."""
+    reason = exc.strerror or str(exc)
+    return reason[:1].lower() + reason[1:]
+
+
 def _check_file(path: Path, key: str) -> None:
     """A regular file we can stat (a FIFO would block the start, a folder cannot be read)."""
     try:
         mode = path.stat().st_mode
     except OSError as exc:
-        raise ConfigError(f"{key}: cannot read {path}: {exc.strerror or exc}") from None
+        raise ConfigError(f"{key}: cannot read {path}: {_reason(exc)}") from None
     if not stat.S_ISREG(mode):
         raise ConfigError(f"{key}: cannot read {path}: not a regular file")
 
@@ -260,7 +273,7 @@ def _csv_rows(table: RecordTable, path: Path, where: str) -> Iterator[Row]:
         if end - before > 1 and _unclosed(_lines(path, before, end)):
             raise ConfigError(_unclosed_message(key, path, before + 1))
     except OSError as exc:
-        raise ConfigError(f"{key}: cannot read {path}: {exc.strerror or exc}") from None
+        raise ConfigError(f"{key}: cannot read {path}: {_reason(exc)}") from None
     except UnicodeDecodeError:
         line = _first_bad_line(path)
         where_bad = f" (line {line})" if line else ""

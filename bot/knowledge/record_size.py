@@ -1,4 +1,4 @@
-"""The size caps of a record table: ``index.records[i].max_bytes`` and ``max_rows`` (0 = no
+"""The size caps of a record table: ``index.records.N.max_bytes`` and ``max_rows`` (0 = no
 limit).
 
 Every row of a table is held in memory with its search index (a 55 MB CSV took 22 s to start

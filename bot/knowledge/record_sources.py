@@ -37,7 +37,7 @@ _CONSEQUENCE = {
 
 
 def read_records(table: RecordTable, where: str) -> list[Source]:
-    """Every record of ``table`` (``where`` is its config key, ``index.records[i]``)."""
+    """Every record of ``table`` (``where`` is its config key, ``index.records.0``)."""
     builder = _Builder(table, where)
     records = [builder.record(row, n) for n, row in enumerate(table_rows(table, where), start=1)]
     builder.report(len(records))

@@ -164,7 +164,7 @@ def render_label(template: str, row: Mapping[str, str]) -> str:
 def template_columns(template: str, header: Collection[str], key: str) -> list[str]:
     """The columns ``template`` uses (each may be missing from ``header``: the caller says so).
 
-    ``key`` names the template in messages (``index.records[0].label_template``).
+    ``key`` names the template in messages (``index.records.0.label_template``).
     """
     try:
         parsed = list(string.Formatter().parse(template))

@@ -42,7 +42,7 @@ from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.cjk import fts_text
-from bot.knowledge.record_rows import check_names, with_audiences
+from bot.knowledge.record_rows import check_names, table_key, with_audiences
 from bot.knowledge.record_sources import read_records
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
 from bot.models import Source
@@ -59,8 +59,11 @@ class TableSummary:
     description: str = ""
 
 
-def check_tables(tables: Sequence[RecordTable]) -> RecordTables | None:
-    """Read every configured table as its first lookup will; ConfigError names the key.
+def check_tables(tables: Sequence[RecordTable], origin: str = "") -> RecordTables | None:
+    """Read every configured table as its first lookup will; ConfigError names the key, and
+    first ``origin`` when given: the config file the tables come from, which a relative
+    ``csv`` or ``sqlite`` path is taken from (``config.yaml: index.records.0.csv: …``), as
+    config.yaml's other errors name it.
 
     ``citecast serve``, ``ask`` and ``eval`` call it at start: tables are otherwise read on
     first use, inside a tool call, where a missing file or column failed every question instead
@@ -69,8 +72,13 @@ def check_tables(tables: Sequence[RecordTable]) -> RecordTables | None:
     """
     if not tables:
         return None
-    loaded = RecordTables(tables)
-    loaded.check()
+    try:
+        loaded = RecordTables(tables)
+        loaded.check()
+    except ConfigError as exc:
+        if origin:
+            raise ConfigError(f"{origin}: {exc}") from None
+        raise
     return loaded
 
 
@@ -133,7 +141,7 @@ class RecordTables:
             return loaded
         table = self._tables[name]
         position = self._order.index(name)
-        records = read_records(table, f"index.records[{position}]")
+        records = read_records(table, table_key(position))
         prefix = len(name) + 1
         keys = [r.id[prefix:] for r in records]
         fts = f"records_{position}"

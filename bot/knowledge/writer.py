@@ -102,6 +102,17 @@ def unwritable(path: Path) -> str:
     return ""
 
 
+def _folder_problem(path: Path, exc: OSError) -> str:
+    """Why the folder of the index at ``path`` cannot be made, in words: the reason
+    :func:`unwritable` finds (with its fix), else the system's, naming the folder once."""
+    why = unwritable(path)
+    if why:
+        return why.removeprefix("; ")
+    reason = exc.strerror or str(exc)
+    folder = exc.filename or path.parent
+    return f"cannot create the folder {folder}: {reason[:1].lower()}{reason[1:]}"
+
+
 class IndexWriter:
     """Creates (or opens and checks) the index file and applies one ingest run to it."""
 
@@ -121,7 +132,13 @@ class IndexWriter:
             # The FTS row of a chunk holds its CJK characters spaced apart (schema 5); deleting
             # one must give FTS5 those same values, so SQL computes them with this function.
             self.conn.create_function("fts_text", 1, fts_text, deterministic=True)
-        except (OSError, sqlite3.Error) as exc:
+        except OSError as exc:
+            # only making the folder raises OSError: its "[Errno 17] File exists: '…'" is
+            # Python's, and names the folder in quotes
+            raise KnowledgeIndexError(
+                f"cannot open {self.path} for writing: {_folder_problem(self.path, exc)}"
+            ) from None
+        except sqlite3.Error as exc:
             raise KnowledgeIndexError(
                 f"cannot open {self.path} for writing: {exc}{unwritable(self.path)}"
             ) from None

@@ -46,7 +46,7 @@ def assert_refused(done: subprocess.CompletedProcess[str], message: str) -> None
         ),
         (
             {"index": {"records": [{"name": "plans", "csv": "missing.csv"}]}},
-            "index.records[0].csv: cannot read",
+            "index.records.0.csv: cannot read",
         ),
     ],
     ids=["capabilities", "discord", "email", "discourse", "records"],
@@ -59,7 +59,7 @@ def test_serve_refuses_a_record_table_without_a_configured_column(tmp_path: Path
     (tmp_path / "plans.csv").write_text("sku,name\nP1,Team\n")
     table = {"name": "plans", "csv": str(tmp_path / "plans.csv"), "columns": ["price"]}
     done = serve(tmp_path, {"index": {"records": [table]}})
-    assert_refused(done, "index.records[0].columns: no column 'price' in table 'plans'")
+    assert_refused(done, "index.records.0.columns: no column 'price' in table 'plans'")
 
 
 def test_serve_refuses_an_email_listen_port_in_use(tmp_path: Path) -> None:

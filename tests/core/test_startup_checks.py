@@ -49,6 +49,6 @@ def test_ask_refuses_a_record_table_it_cannot_read_before_answering(
     path = write_config(tmp_path, {"index": {"records": tables}})
     assert main(["--config", str(path), "ask", "What does Team cost?"]) == 2
     assert capsys.readouterr().err == (
-        "citecast ask: index.records[0].columns: no column 'price' in table 'plans' "
+        f"citecast ask: {path}: index.records.0.columns: no column 'price' in table 'plans' "
         "(columns: sku, name)\n"
     )

@@ -24,7 +24,7 @@ def test_out_naming_a_folder_is_refused_before_any_case_runs(
 ) -> None:
     assert main(["eval", str(SAMPLE), "--out", str(tmp_path)]) == 2
     out, err = capsys.readouterr()
-    assert err == f"citecast eval: cannot write {tmp_path}: Is a directory\n"
+    assert err == f"citecast eval: cannot write {tmp_path}: is a folder, not a file\n"
     assert out == ""  # refused up front, not after printing the whole table
 
 
@@ -38,7 +38,7 @@ def test_out_in_a_missing_folder_is_refused(
 
 
 def test_write_html_turns_an_os_error_into_one_line(tmp_path: Path) -> None:
-    with pytest.raises(ValidationError, match=r"^cannot write .*: Is a directory$"):
+    with pytest.raises(ValidationError, match=r"^cannot write .*: is a folder, not a file$"):
         write_html([], tmp_path, 0.5)
 
 

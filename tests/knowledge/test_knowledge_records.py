@@ -106,10 +106,10 @@ def test_table_audience_hides_records_from_other_viewers() -> None:
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"columns": ["price", "tier"]}, "index.records[0].columns: no column 'price'"),
-        ({"label_template": "{title}"}, "index.records[0].label_template: no column 'title'"),
-        ({"csv": "/nonexistent/x.csv"}, "index.records[0].csv: cannot read"),
-        ({"csv": None}, "index.records[0]: set either csv, or sqlite and table"),
+        ({"columns": ["price", "tier"]}, "index.records.0.columns: no column 'price'"),
+        ({"label_template": "{title}"}, "index.records.0.label_template: no column 'title'"),
+        ({"csv": "/nonexistent/x.csv"}, "index.records.0.csv: cannot read"),
+        ({"csv": None}, "index.records.0: set either csv, or sqlite and table"),
     ],
 )
 def test_bad_table_config_names_the_key(overrides: dict[str, object], message: str) -> None:
@@ -152,13 +152,13 @@ def one_row_csv(folder: Path) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("source", "table", "message"),
     [
-        (header_only_csv, {"csv": "/nonexistent/x.csv"}, "[1].csv: cannot read /nonexistent/x.csv"),
-        (header_only_csv, {"columns": ["price"]}, "[1].columns: no column 'price' in table 't'"),
-        (header_only_csv, {"id_column": "code"}, "[1].id_column: no column 'code'"),
-        (header_only_csv, {"label_column": "title"}, "[1].label_column: no column 'title'"),
-        (header_only_csv, {"action_url_template": "/p/{slug}"}, "[1].action_url_template: no"),
-        (header_only_sqlite, {"columns": ["stock"]}, "[1].columns: no column 'stock'"),
-        (one_row_csv, {"label_template": "{sku:.2f}"}, "[1].label_template: {sku:.2f} needs a"),
+        (header_only_csv, {"csv": "/nonexistent/x.csv"}, ".1.csv: cannot read /nonexistent/x.csv"),
+        (header_only_csv, {"columns": ["price"]}, ".1.columns: no column 'price' in table 't'"),
+        (header_only_csv, {"id_column": "code"}, ".1.id_column: no column 'code'"),
+        (header_only_csv, {"label_column": "title"}, ".1.label_column: no column 'title'"),
+        (header_only_csv, {"action_url_template": "/p/{slug}"}, ".1.action_url_template: no"),
+        (header_only_sqlite, {"columns": ["stock"]}, ".1.columns: no column 'stock'"),
+        (one_row_csv, {"label_template": "{sku:.2f}"}, ".1.label_template: {sku:.2f} needs a"),
     ],
 )
 def test_check_tables_names_the_key_of_a_table_that_cannot_serve(

@@ -20,7 +20,7 @@ from bot.knowledge.records import RecordTables, check_tables
 from bot.registry import SourceRegistry
 
 PUBLIC = frozenset({"public"})
-WHERE = "index.records[0]"
+WHERE = "index.records.0"
 
 
 def table(**fields: object) -> RecordTable:

@@ -22,7 +22,7 @@ from tests.knowledge.conftest import EXAMPLES
 
 PUBLIC = frozenset({"public"})
 STAFF = frozenset({"public", "staff"})
-WHERE = "index.records[0]"
+WHERE = "index.records.0"
 
 
 def products(**fields: object) -> RecordTable:
@@ -182,9 +182,9 @@ async def test_an_unreadable_staff_table_does_not_stop_public_answers(tmp_path: 
     ],
 )
 def test_table_names_must_be_set_and_unique(tables: list[RecordTable]) -> None:
-    with pytest.raises(ConfigError, match=r"index\.records\[\d\]\.name: "):
+    with pytest.raises(ConfigError, match=r"index\.records\.\d\.name: "):
         check_tables(tables)
-    with pytest.raises(ConfigError, match=r"index\.records\[\d\]\.name: "):
+    with pytest.raises(ConfigError, match=r"index\.records\.\d\.name: "):
         RecordTables(tables)
 
 

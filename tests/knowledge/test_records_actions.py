@@ -11,7 +11,7 @@ from bot.config import RecordTable
 from bot.knowledge.record_sources import read_records
 from bot.knowledge.records import check_tables
 
-WHERE = "index.records[0]"
+WHERE = "index.records.0"
 
 
 def _csv(tmp_path: Path, text: str) -> str:

@@ -29,7 +29,7 @@ def test_an_audience_naming_no_group_is_refused_at_start(
     tmp_path: Path, audience: list[str]
 ) -> None:
     fine = _table(tmp_path, ["public"])
-    with pytest.raises(ConfigError, match=re.escape("index.records[1].audience: ")) as caught:
+    with pytest.raises(ConfigError, match=re.escape("index.records.1.audience: ")) as caught:
         check_tables([fine, _table(tmp_path, audience).model_copy(update={"name": "u"})])
     assert "write public if everyone may read it" in str(caught.value)
 

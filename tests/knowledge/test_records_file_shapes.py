@@ -12,7 +12,7 @@ from bot.errors import ConfigError
 from bot.knowledge.record_sources import read_records
 from bot.knowledge.records import check_tables
 
-WHERE = "index.records[0]"
+WHERE = "index.records.0"
 
 
 def _table(tmp_path: Path, text: str, name: str = "t.csv") -> RecordTable:

@@ -16,7 +16,7 @@ from bot.knowledge.record_sources import read_records
 from bot.knowledge.record_templates import dot_segment
 from bot.knowledge.records import check_tables
 
-WHERE = "index.records[0]"
+WHERE = "index.records.0"
 ROWS = "sku,name\n" + "".join(f"S{i},Product {i}\n" for i in range(50))
 
 

@@ -22,7 +22,7 @@ def test_a_name_with_a_slash_is_refused_at_start(tmp_path: Path) -> None:
         RecordTable(name="a/b", csv=str(tmp_path / "ab.csv"), id_column="sku", label_column="name"),
     ]
     message = (
-        "index.records[1].name: 'a/b' has a '/', which ends a table's name in a citation id "
+        "index.records.1.name: 'a/b' has a '/', which ends a table's name in a citation id "
         "(products/CC-TEAM); choose a name without one"
     )
     with pytest.raises(ConfigError, match=f"^{re.escape(message)}$"):

@@ -17,7 +17,7 @@ from bot.knowledge.record_sources import read_records
 from bot.knowledge.record_templates import render, render_label
 from bot.knowledge.records import check_tables
 
-WHERE = "index.records[0]"
+WHERE = "index.records.0"
 LONG = "word " * 2_000  # 9,999 characters once trimmed
 
 
