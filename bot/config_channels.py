@@ -285,6 +285,9 @@ class DiscourseSettings(Section):
     max_post_length: int = Field(default=32_000, ge=300)
     # the site's min_post_length: a shorter answer ("No.") gets a note rather than a refusal
     min_post_length: int = Field(default=20, ge=0, le=1000)
+    # the site's max_consecutive_replies (3 by default; 0 when the forum has none or the bot
+    # user is exempt: staff or a category group moderator): answers are packed to fit
+    max_consecutive_replies: int = Field(default=3, ge=0)
     allowed_upload_extensions: list[str] = Field(default_factory=list)
     answer_new_topics: bool = True
     answer_mentions: bool = True

@@ -45,15 +45,18 @@ SHORT_NOTE = "*(A short answer; it cites no sources.)*"
 SHORT_CITED_NOTE = "*(A short answer.)*"
 # opens a continued post too short for the forum's minimum (the last few words of a long answer)
 CONTINUED_NOTE = "*(Continued from the post above.)*"
-# what Discourse's length check does not count in full: HTML comments (nothing), an :emoji:
-# shortcode and a run of dots (one character each)
-_UNCOUNTED = re.compile(r"<!--.*?-->", re.S)
-_ONE_CHARACTER = re.compile(r":\w+(?::\w+)?:|\.{2,}")
+# What Discourse's StrippedLengthValidator does not count in full: HTML comments (nothing), an
+# :emoji: shortcode, a run of dots and a run of commas (one character each). Its patterns are
+# Ruby's: "." stops at a line break (a comment over several lines counts) and \w is ASCII.
+_UNCOUNTED = re.compile(r"<!--.*?-->")
+_ONE_CHARACTER = re.compile(r":\w+(?::\w+)?:|\.{2,}|,{2,}", re.ASCII)
+# what Ruby's String#strip removes (Python's str.strip also removes Unicode spaces)
+_RUBY_WHITESPACE = " \t\n\v\f\r\0"
 
 
 def forum_length(raw: str) -> int:
     """A post's length as Discourse checks it against ``min_post_length``."""
-    return len(_ONE_CHARACTER.sub("x", _UNCOUNTED.sub("", raw)).strip())
+    return len(_ONE_CHARACTER.sub("x", _UNCOUNTED.sub("", raw)).strip(_RUBY_WHITESPACE))
 
 
 def placeholder(n: int) -> str:

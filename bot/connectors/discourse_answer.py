@@ -97,7 +97,11 @@ class PostAnswerer:
                 # lower than configured when the forum refused a longer post before
                 max_length=self._delivery.limit.value,
             )
-            raws = await composer.compose(reply.answer, reserve=SUFFIX_RESERVE)
+            raws = await composer.compose(
+                reply.answer,
+                reserve=SUFFIX_RESERVE,
+                max_posts=self.settings.max_consecutive_replies,
+            )
             items: list[tuple[str, dict[str, Any]]] = []
             for part, raw in enumerate(raws, start=1):
                 payload = {

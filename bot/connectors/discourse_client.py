@@ -109,6 +109,16 @@ class DiscourseClient:
             body["reply_to_post_number"] = reply_to_post_number
         return await self._request("POST", "/posts.json", json=body, once=True, landed=landed)
 
+    async def edit_post(
+        self, post_id: int, raw: str, *, edit_reason: str | None = None
+    ) -> dict[str, Any]:
+        """Replace the ``raw`` of post ``post_id`` (``PUT /posts/{id}.json``; the API key needs
+        the *posts: edit* scope). Sending the same full body twice has the effect of once."""
+        post: dict[str, Any] = {"raw": raw}
+        if edit_reason:
+            post["edit_reason"] = edit_reason
+        return await self._request("PUT", f"/posts/{post_id}.json", json={"post": post})
+
     async def upload(self, path: Path, filename: str, media_type: str | None) -> Upload:
         """Upload a file for use in a post; DiscourseAPIError(422) when the forum refuses it."""
         try:

@@ -40,7 +40,11 @@
 - A reply dropped (refused, its topic moved, its question gone, or given up after its
   attempts, which drops its later parts too) records its turn as ``failed``: ``citecast
   report`` must not count a question whose answer never reached the topic as answered.
-- Looking for a reply that landed is ``discourse_landed``.
+- A part refused under the forum's ``max_consecutive_replies`` is added to the previous part
+  by an edit when both fit one post, else kept and sent once the rule may have lifted:
+  ``discourse_consecutive``.
+- Looking for a reply that landed is ``discourse_landed``; the checks of the topic and the
+  question are ``discourse_prechecks``.
 """
 
 from __future__ import annotations
@@ -49,9 +53,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.config import DiscourseSettings
-from bot.connectors.discourse_audience import PUBLIC, CategoryReaders, mapped_audience
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_consecutive import (
+    ConsecutiveRepliesError,
+    append_to_last_post,
+    consecutive_refusal,
+    log_waiting,
+)
 from bot.connectors.discourse_landed import already_posted
 from bot.connectors.discourse_limits import (
     MAX_REFITS,
@@ -61,6 +69,13 @@ from bot.connectors.discourse_limits import (
     limit_named,
     may_be_too_long,
     minimum_named,
+)
+from bot.connectors.discourse_prechecks import (
+    AudienceChangedError,
+    QuestionGoneError,
+    audience_for,
+    check_audience,
+    check_question,
 )
 from bot.connectors.discourse_short import LearnedMinimum, reply_lengthened
 from bot.connectors.discourse_topic_state import check_open
@@ -77,26 +92,20 @@ SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
 OUTBOX_RATE_LIMITED_ATTEMPTS = 48
 
-
-class AudienceChangedError(ChannelError):
-    """The topic is no longer read (only) by the audience a reply was composed for."""
-
-
-class QuestionGoneError(ChannelError):
-    """The question was deleted, hidden, withdrawn or moved away before its reply was sent."""
+__all__ = [
+    "CHANNEL",
+    "AudienceChangedError",
+    "QuestionGoneError",
+    "ReplyDelivery",
+    "ReplyRefusedError",
+    "audience_for",
+]
 
 
 class ReplyRefusedError(ChannelError):
     """The reply failed in a way a resend cannot change: the forum refused it for good (a
     topic closed, archived or deleted, a category the bot may not post in, a key without the
     scope), or the outbox item itself is unusable (malformed, or a bug)."""
-
-
-def audience_for(settings: DiscourseSettings, category_id: int | None) -> frozenset[str]:
-    """The groups ``audience_by_category`` maps ``category_id`` itself to (public unless
-    configured); a subcategory's inherited audience needs the forum: see
-    :class:`bot.connectors.discourse_audience.CategoryReaders`."""
-    return mapped_audience(settings, category_id) or PUBLIC
 
 
 class ReplyDelivery:
@@ -256,14 +265,16 @@ class ReplyDelivery:
         audience = frozenset(payload.get("audience") or ["public"])
         topic: dict[str, Any] | None = None
         if audience != {"public"}:
-            topic = await self.check_audience(topic_id, audience)
+            topic = await check_audience(
+                self.settings, self._client, self.logged_categories, topic_id, audience
+            )
         part = int(payload.get("part") or 1)
         post_id = payload.get("post_id")
         if isinstance(post_id, int) and (part == 1 or retrying):
             # Later parts follow the first within moments; a resend may come much later.
             # A staff bot may reply in a closed topic: see discourse_topic_state.
             check_open(topic_id, topic or await client.topic(topic_id))
-            await self.check_question(topic_id, post_id)
+            await check_question(client, topic_id, post_id)
         suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
         if part > 1:
             suffix = suffix.replace(" -->", f", part {part} -->")
@@ -293,6 +304,14 @@ class ReplyDelivery:
                     )
                 return
             except DiscourseAPIError as exc:
+                if exc.status == 422 and consecutive_refusal(
+                    exc.errors, part, self.settings.max_consecutive_replies
+                ):
+                    # see discourse_consecutive: added to the previous part, or kept for later
+                    if part > 1 and await append_to_last_post(self, payload):
+                        return
+                    log_waiting(payload, self.settings.max_consecutive_replies)
+                    raise ConsecutiveRepliesError(exc) from exc
                 # The forum words its refusals in its own language: one naming a limit below
                 # the body's length in Discourse's wording of it (or, in another language, by
                 # its digits, unless it is a rate limit) is "too long"; any other may be "too
@@ -340,40 +359,6 @@ class ReplyDelivery:
                         "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
                     )
                     return
-
-    async def check_audience(self, topic_id: int, audience: frozenset[str]) -> dict[str, Any]:
-        """The topic, as read now; raise AudienceChangedError unless its readers may still see
-        ``audience``'s sources (the topic may have moved since the reply was composed)."""
-        topic = await self._client().topic(topic_id)
-        category = topic.get("category_id")
-        private = str(topic.get("archetype") or "regular") == "private_message"
-        # strict: a parent category that cannot be read now is retried, not taken as public
-        readers = await CategoryReaders(
-            self.settings, self._client, self.logged_categories
-        ).audience(category if isinstance(category, int) and not private else None, strict=True)
-        if private or not audience <= readers:
-            raise AudienceChangedError(
-                f"topic {topic_id} is now read by {', '.join(sorted(readers))}, not"
-                f" {', '.join(sorted(audience))}: a reply citing their sources is not posted"
-            )
-        return topic
-
-    async def check_question(self, topic_id: int, post_id: int) -> None:
-        """Raise QuestionGoneError when the question post is no longer one to answer: deleted,
-        hidden, withdrawn by its author, or no longer in the topic (moved elsewhere, e.g. to a
-        private message)."""
-        post = await self._client().post_in_topic(topic_id, post_id)
-        if post is None:
-            state = "no longer in the topic (deleted or moved)"
-        elif post.get("deleted_at"):
-            state = "deleted"
-        elif post.get("user_deleted"):
-            state = "withdrawn by its author"
-        elif post.get("hidden"):
-            state = "hidden"
-        else:
-            return
-        raise QuestionGoneError(f"topic {topic_id}: post {post_id} is {state}: not answered")
 
 
 def refits(payload: dict[str, Any]) -> int:

@@ -5,9 +5,10 @@ and ``min_post_length`` (20; ``StrippedLengthValidator``): a longer body is refu
 and ``errors: ["Body is limited to 1000 characters; you entered 3102."]`` (locale key
 ``errors.messages.too_long_validation``: ``count`` is the limit, ``length`` the body's length,
 unstripped), a shorter one with ``["Body is too short (minimum is 60 characters)"]``
-(``errors.messages.too_short``, counted without HTML comments, an ``:emoji:`` or a run of dots
-as one character). The site settings cannot be read with a granular API key
-(``/site/settings.json`` needs an admin key), so the limits are read from the refusals.
+(``errors.messages.too_short``, counted without HTML comments, an ``:emoji:``, a run of dots or
+of commas as one character: ``renderers.discourse.forum_length``). The site settings cannot be
+read with a granular API key (``/site/settings.json`` needs an admin key), so the limits are read
+from the refusals.
 
 A 422 names other numbers too ("Sorry, new users can only put 2 links in a post.", "Sorry, you
 can only mention 10 users in a post.", a plugin's "You can only post 500 times per day"), and

@@ -10,9 +10,10 @@ retries) falls back to a signed download link when the deployment has one, else 
 name: one file never costs the whole answer.
 
 The post must stay under ``max_post_length``, or under ``capabilities.discourse.max_chars`` when
-that is configured smaller: the renderer gets that budget (minus ``reserve``) as ``max_chars`` and
-compacts the answer and source list itself; if the substituted URLs still push the body over, it
-renders again with a smaller budget.
+that is configured smaller (unless that makes more posts than the forum's
+``max_consecutive_replies`` allows): the renderer gets that budget (minus ``reserve``) as
+``max_chars`` and compacts the answer and source list itself; if the substituted URLs still push
+the body over, it renders again with a smaller budget.
 """
 
 from __future__ import annotations
@@ -57,13 +58,38 @@ class PostComposer:
         self._uploaded: dict[str, str] = {}
         self._refused: set[str] = set()
 
-    async def compose(self, answer: Answer, reserve: int = 0) -> list[str]:
-        """The posts' ``raw`` bodies (usually one), each at most ``post_limit(reserve)`` long.
+    async def compose(self, answer: Answer, reserve: int = 0, max_posts: int = 0) -> list[str]:
+        """The posts' ``raw`` bodies (usually one), each at most ``post_limit(reserve)`` long
+        (or the forum's own limit, when packed as below).
 
         The renderer splits an answer too long for one post into several (``continued``), each
-        with the footnote definitions it uses, so no source is lost.
+        with the footnote definitions it uses, so no source is lost. When that makes more than
+        ``max_posts`` posts (the forum's ``max_consecutive_replies``; 0: no such limit) and
+        ``capabilities.discourse.max_chars`` kept them below the forum's post limit, the posts
+        are made larger (doubling, up to that limit) until the answer fits ``max_posts``: the
+        forum would refuse the posts past that number (see ``discourse_consecutive``).
         """
         limit = self.post_limit(reserve)
+        raws = await self._fit(answer, limit)
+        forum_limit = self.post_limit(reserve, capped=False)
+        tried = limit
+        while 0 < max_posts < len(raws) and tried < forum_limit:
+            tried = min(forum_limit, tried * 2)
+            larger = await self._fit(answer, tried)
+            if len(larger) < len(raws):
+                raws, limit = larger, tried
+        if limit > self.post_limit(reserve):
+            log.info(
+                "discourse: posts of up to %d characters (above capabilities.discourse.max_chars)"
+                " so the answer takes %d posts: the forum allows %d replies in a row",
+                limit,
+                len(raws),
+                max_posts,
+            )
+        return raws
+
+    async def _fit(self, answer: Answer, limit: int) -> list[str]:
+        """The posts' bodies, each at most ``limit`` long after the uploads' URLs are in."""
         budget = limit
         for _ in range(_MAX_RENDER_TRIES):
             payload = self._render(answer, budget)
@@ -76,11 +102,11 @@ class PostComposer:
             budget -= overflow + 64
         raise RenderError(f"cannot fit the answer into {limit} characters")
 
-    def post_limit(self, reserve: int = 0) -> int:
+    def post_limit(self, reserve: int = 0, *, capped: bool = True) -> int:
         """The longest body to send, leaving ``reserve`` characters free: the forum's
         ``max_post_length`` (or the lower limit it was found to have: ``max_length``), or
-        ``capabilities.discourse.max_chars`` when that is configured smaller (never below the
-        renderer's floor)."""
+        (``capped``) ``capabilities.discourse.max_chars`` when that is configured smaller
+        (never below the renderer's floor)."""
         from renderers.base import capabilities_for
 
         limit = self.settings.max_post_length
@@ -88,7 +114,7 @@ class PostComposer:
             limit = min(limit, self.max_length)
         limit -= reserve
         overrides = self.services.settings.capabilities.get("discourse") or {}
-        if "max_chars" in overrides:
+        if capped and "max_chars" in overrides:
             # capabilities_for checks the value the way every other override is checked.
             configured = capabilities_for("discourse", overrides).max_chars
             limit = min(limit, max(_MIN_CHARS, configured - reserve))

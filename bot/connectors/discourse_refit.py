@@ -112,7 +112,9 @@ async def _bodies(delivery: ReplyDelivery, payload: dict[str, Any], limit: int) 
     composer = PostComposer(
         delivery.client(), delivery.services, audience, turn_id, max_length=limit
     )
-    return await composer.compose(answer, reserve=SUFFIX_RESERVE)
+    return await composer.compose(
+        answer, reserve=SUFFIX_RESERVE, max_posts=delivery.settings.max_consecutive_replies
+    )
 
 
 def _same_reply(one: dict[str, Any], other: dict[str, Any]) -> bool:

@@ -2,7 +2,7 @@
 
 Discourse refuses a reply shorter than its site setting ``min_post_length`` (20 by default; an
 admin may set 50 or more) with 422 "Body is too short (minimum is 60 characters)", counting
-the raw body without HTML comments, with an ``:emoji:`` or a run of dots as one character
+the raw body without HTML comments, an ``:emoji:``, a run of dots or of commas as one character
 (``StrippedLengthValidator``): footnote definitions count, the invisible unique suffix does
 not. The renderer adds a short note to an answer below ``discourse.min_post_length``, but "No."
 and its note are still too short for a forum that asks for more.

@@ -35,6 +35,13 @@ SOURCES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def bot_moderates_the_category(forum: FakeDiscourse) -> None:
+    # These replies take four or five posts: the bot moderates the category (category group
+    # moderation), which exempts it from max_consecutive_replies (test_discourse_consecutive).
+    forum.category_moderators = {PUBLIC: {"citecast"}}
+
+
 def long_answer(tag: str = "a", words_per_paragraph: int = 95) -> tuple[str, list[str]]:
     """About 3,000 characters in five cited paragraphs, and the unique words that must arrive
     (``tag`` makes two answers differ: the forum refuses a body it was just sent)."""
@@ -208,7 +215,7 @@ async def test_a_later_part_refused_as_too_long_is_not_lost(tmp_path: Path) -> N
     # limit (part 1's text twice rather than part 2's never).
     _, words = long_answer()
     async with (
-        LoweredMeanwhile() as forum,
+        LoweredMeanwhile(category_moderators={PUBLIC: ("citecast",)}) as forum,
         opened_harness(forum, tmp_path, max_post_length=2000) as h,
     ):
         topic = await answer_one(h, "Operations")

@@ -7,8 +7,11 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
 - ``max_post_length`` (422 "Body is limited to N characters; you entered M.", Discourse's
   ``too_long_validation`` with M the raw body's length; ``too_long`` words it otherwise) and
   ``min_post_length`` (422 "Body is too short (minimum is N characters)", ``too_short`` words
-  it otherwise; counted as Discourse does: stripped, without HTML comments, an :emoji: or a
-  run of dots counting one character);
+  it otherwise; counted as Discourse does: stripped, without HTML comments, an :emoji:, a run
+  of dots or a run of commas counting one character: ``counted_length``);
+- ``max_consecutive_replies`` (3 by default; 0 turns it off) with its exemptions and English
+  wording, and post edits (``PUT /posts/{id}.json``, recorded in ``edits``):
+  ``tests.fakes.discourse_consecutive``;
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
   ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted"
   (``too_similar``: the message in another language, as a forum with another locale words it);
@@ -58,6 +61,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from tests.fakes.discourse_categories import ForumCategories
+from tests.fakes.discourse_consecutive import consecutive_refusal, edit_post
 from tests.fakes.discourse_scripting import ForumScripting
 from tests.fakes.discourse_uploads import ForumUploads
 from tests.fakes.discourse_wire import (
@@ -104,6 +108,8 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         parent_categories: dict[int, int] | None = None,
         open_categories: tuple[int, ...] = (),
         login_required: bool = False,
+        max_consecutive_replies: int = 3,
+        category_moderators: dict[int, tuple[str, ...]] | None = None,
     ) -> None:
         self.api_key = api_key
         self.users = set(users)
@@ -123,6 +129,12 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         # categories everyone may read (read_restricted false); every other one is restricted
         self.open_categories = set(open_categories)
         self.login_required = login_required
+        self.max_consecutive_replies = max_consecutive_replies
+        # category id -> users of its moderating group (category group moderation)
+        self.category_moderators = {
+            category: set(names) for category, names in (category_moderators or {}).items()
+        }
+        self.edits: list[dict[str, Any]] = []
         self.basic_info_reads: list[dict[str, str]] = []
         self.redirect_to: str | None = None
         # the duplicate rule's message, in the forum's language (the default locale's)
@@ -148,6 +160,7 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
     async def __aenter__(self) -> FakeDiscourse:
         app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._record])
         app.router.add_post("/posts.json", self._create_post)
+        app.router.add_put("/posts/{post_id:\\d+}.json", self._edit_post)
         app.router.add_post("/uploads.json", self._upload)
         app.router.add_get("/t/{topic_id:\\d+}.json", self._topic)
         app.router.add_get("/t/{topic_id:\\d+}/posts.json", self._topic_posts)
@@ -205,8 +218,19 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         digest = hashlib.sha1(re.sub(r"\s+", "", raw).encode()).hexdigest()
         now = time.monotonic()
         horizon = now - self.unique_posts_mins * 60
-        if any(u == username and d == digest and t > horizon for u, d, t in self._recent):
-            return post_error(self.too_similar)
+        # PostValidator adds every failing rule's error: the duplicate rule's, then this one's
+        errors = [
+            message
+            for message in (
+                self.too_similar
+                if any(u == username and d == digest and t > horizon for u, d, t in self._recent)
+                else None,
+                consecutive_refusal(self, self.topics[topic_id], username),
+            )
+            if message is not None
+        ]
+        if errors:
+            return web.json_response({"action": "create_post", "errors": errors}, status=422)
         self._recent.append((username, digest, now))
         reply_to = form.get("reply_to_post_number")
         post = self._add_post(topic_id, raw, username, int(reply_to) if reply_to else None)
@@ -215,6 +239,10 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         if injected and injected[0].after_accept:
             return answer_injected(request, injected.popleft())
         return web.json_response(post)
+
+    async def _edit_post(self, request: web.Request) -> web.Response:
+        denied = self._check(request)
+        return denied if denied is not None else await edit_post(self, request)
 
     # -- topics --------------------------------------------------------------------------------
 

@@ -142,9 +142,13 @@ def error_response(status: int, errors: list[str], error_type: str | None) -> we
 
 def counted_length(raw: str) -> int:
     """A post's length as Discourse's StrippedLengthValidator counts it for min_post_length:
-    HTML comments removed, an ":emoji:" or a run of dots one character, whitespace stripped."""
-    text = re.sub(r"<!--.*?-->", "", raw, flags=re.S)
-    return len(re.sub(r"\.{2,}", "…", re.sub(r":\w+(?::\w+)?:", "X", text)).strip())
+    HTML comments removed, an ":emoji:", a run of dots or a run of commas one character,
+    whitespace stripped; with Ruby's regexps ("." stops at a line break, \\w is ASCII) and
+    String#strip (ASCII whitespace and NUL)."""
+    text = re.sub(r"<!--(.*?)-->", "", raw)
+    text = re.sub(r":\w+(:\w+)?:", "X", text, flags=re.ASCII)
+    text = re.sub(r"\,{2,}", ",", re.sub(r"\.{2,}", "…", text))
+    return len(text.strip(" \t\n\v\f\r\0"))
 
 
 def post_error(message: str) -> web.Response:

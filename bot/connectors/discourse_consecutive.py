@@ -1,0 +1,141 @@
+"""Discourse's ``max_consecutive_replies``: a long answer's later parts still reach the topic.
+
+Discourse refuses a new post when the topic's last ``max_consecutive_replies`` posts (a site
+setting, 3 by default) are all the poster's and the poster may edit the last one
+(``PostValidator#force_edit_last_validator``): 422 "No more than 3 consecutive replies are
+allowed. Please edit your previous reply, or wait for someone to reply to you." The rule does
+not apply to staff (admins, moderators), in private messages, to the user who opened the
+topic, or to a moderator of the topic's category (category group moderation). So a bot that is
+none of these gets the 4th part of a long answer refused, a refusal a resend of the same post
+cannot change: taken as permanent, that part and every source it defines would be dropped.
+
+Three layers keep the answer whole:
+
+- composing (``discourse_publish``): an answer that would take more posts than
+  ``discourse.max_consecutive_replies`` is rendered into larger posts, up to the forum's post
+  limit, when ``capabilities.discourse.max_chars`` kept them smaller than the forum allows;
+- a refused part that fits, with the forum's length limit, after the bot's last post in the
+  topic (the previous part of the same answer) is appended to it by editing that post, as the
+  refusal suggests; footnote definitions that post already has are not repeated;
+- a refused part that does not fit stays in the outbox and is sent again later (every
+  :data:`WAIT_SECONDS` at least, with the attempts a rate limit gets): once someone else
+  replies in the topic the rule no longer holds. It is logged with the remedy: make the bot
+  user a moderator or a category group moderator, or turn the site setting off.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from bot.connectors.discourse_client import DiscourseAPIError
+from bot.connectors.discourse_limits import english, numbers_in
+
+if TYPE_CHECKING:
+    from bot.connectors.discourse_delivery import ReplyDelivery
+
+log = logging.getLogger(__name__)
+
+# The least wait before a part refused by the rule is sent again: the rule lifts only when
+# someone else posts in the topic, which takes minutes or hours, not seconds.
+WAIT_SECONDS = 600.0
+_CONSECUTIVE = re.compile(r"\bconsecutive\b", re.IGNORECASE)
+_DEFINITION = re.compile(r"^\[\^[^\]\n]+\]:[^\n]*$", re.MULTILINE)
+
+
+class ConsecutiveRepliesError(DiscourseAPIError):
+    """The forum refused a part under ``max_consecutive_replies`` and it could not be added to
+    the bot's last post: sent again once the rule may have lifted (not a permanent refusal;
+    ``wait_seconds`` makes the outbox wait and allows a rate limit's attempts)."""
+
+    def __init__(self, refusal: DiscourseAPIError) -> None:
+        super().__init__(
+            f"{refusal}; kept to post once someone else replies in the topic",
+            refusal.status,
+            refusal.errors,
+            error_type=refusal.error_type,
+            wait_seconds=WAIT_SECONDS,
+        )
+
+
+def consecutive_refusal(errors: Iterable[str], part: int, allowed: int) -> bool:
+    """Whether a 422 refusal of part ``part`` is the ``max_consecutive_replies`` rule.
+
+    In English, Discourse's wording says "consecutive replies". In another language (the
+    forum's locale) the words cannot be read: a refusal of a part past the configured
+    ``discourse.max_consecutive_replies`` (``allowed``, 0 = no rule) naming that number is
+    taken for it.
+    """
+    for message in errors:
+        if english(message):
+            if _CONSECUTIVE.search(message):
+                return True
+        elif allowed > 1 and part > allowed and allowed in numbers_in([message]):
+            return True
+    return False
+
+
+async def append_to_last_post(delivery: ReplyDelivery, payload: dict[str, Any]) -> bool:
+    """Add the part in ``payload`` to the end of the bot's last post in the topic when that
+    post is the previous part of the same answer and both fit the forum's post limit; returns
+    whether the part is now in the topic (added now, or by an earlier attempt)."""
+    client = delivery.client()
+    settings = delivery.settings
+    topic_id = int(payload["topic_id"])
+    bot = settings.api_username.lower()
+    _, posts = await client.recent_posts(topic_id, 1, username=settings.api_username)
+    last = posts[-1] if posts else None
+    if (
+        last is None
+        or str(last.get("username") or "").lower() != bot
+        or last.get("reply_to_post_number") != payload.get("reply_to_post_number")
+        or not isinstance(last.get("raw"), str)
+        or not isinstance(last.get("id"), int)
+    ):
+        return False
+    previous: str = last["raw"]
+    addition = _without_repeated_definitions(str(payload["raw"]), previous)
+    if addition in previous:
+        return True  # an earlier attempt added it (its response lost, or a crash after)
+    combined = f"{previous.rstrip()}\n\n{addition}"
+    if len(combined) > delivery.limit.effective(settings.max_post_length):
+        return False
+    reason = "the rest of the answer: the forum allows only a few consecutive replies"
+    try:
+        await client.edit_post(last["id"], combined, edit_reason=reason)
+    except DiscourseAPIError as exc:
+        # e.g. a key without the "posts: edit" scope, or a lower limit for edits
+        log.warning("discourse topic %s: cannot add to post %s: %s", topic_id, last["id"], exc)
+        return False
+    log.info(
+        "discourse topic %s: part %s of the reply to #%s added to post %s (max consecutive"
+        " replies reached)",
+        topic_id,
+        payload.get("part"),
+        payload.get("reply_to_post_number"),
+        last["id"],
+    )
+    return True
+
+
+def log_waiting(payload: dict[str, Any], allowed: int) -> None:
+    """Log a part kept until the rule lifts, with the settings that avoid it."""
+    log.warning(
+        "discourse topic %s: part %s of the reply to #%s is refused by the forum's max"
+        " consecutive replies (discourse.max_consecutive_replies: %d) and does not fit in the"
+        " previous post; it is posted once someone else replies. Make the bot user a"
+        " moderator (or a category group moderator), or set the site setting to 0.",
+        payload.get("topic_id"),
+        payload.get("part"),
+        payload.get("reply_to_post_number"),
+        allowed,
+    )
+
+
+def _without_repeated_definitions(raw: str, previous: str) -> str:
+    """``raw`` without the footnote definitions ``previous`` already has (the same line)."""
+    have = set(_DEFINITION.findall(previous))
+    kept = _DEFINITION.sub(lambda m: "" if m.group() in have else m.group(), raw)
+    return re.sub(r"\n{3,}", "\n\n", kept).strip()
