@@ -4,6 +4,8 @@
 *without sources* cites nothing: the built-in answerer's "not found", or a model's answer none
 of whose citations survived resolving. The questions behind those show which documents are
 missing, so they are listed, most asked first (grouped regardless of case and spacing).
+*Small talk* ("hello", "thanks!", see :mod:`bot.pleasantries`) is answered without sources by
+design: it is counted apart, never as a question the knowledge base could not answer.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass
 
+from bot.pleasantries import small_talk
 from bot.store import Store
 
 
@@ -20,21 +23,32 @@ def one_line(question: str) -> str:
     return " ".join(question.split())
 
 
-COLUMNS = ("asked", "cited", "without_sources", "failed", "unfinished", "helpful", "not_helpful")
+COLUMNS = (
+    "asked",
+    "cited",
+    "without_sources",
+    "small_talk",
+    "failed",
+    "unfinished",
+    "helpful",
+    "not_helpful",
+)
 
 
 @dataclass(frozen=True)
 class ChannelUsage:
     """One channel's questions and votes in the period.
 
-    ``asked`` = ``cited`` + ``without_sources`` + ``failed`` (not answered: a backend or
-    delivery failure, a crash) + ``unfinished`` (still being answered).
+    ``asked`` = ``cited`` + ``without_sources`` + ``small_talk`` (a greeting or thanks, answered
+    without sources by design) + ``failed`` (not answered: a backend or delivery failure, a
+    crash) + ``unfinished`` (still being answered).
     """
 
     channel: str
     asked: int = 0
     cited: int = 0
     without_sources: int = 0
+    small_talk: int = 0
     failed: int = 0
     unfinished: int = 0
     helpful: int = 0
@@ -78,6 +92,8 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
             row["unfinished"] += 1
         elif citations:
             row["cited"] += 1
+        elif small_talk(question) is not None:
+            row["small_talk"] += 1  # "thanks!" wants no document written for it
         else:
             row["without_sources"] += 1
             key = _grouping_key(question)

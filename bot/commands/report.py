@@ -136,14 +136,22 @@ def _print_report(report: UsageReport, console: Console) -> None:
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("channel", no_wrap=True)
-    for column in COLUMNS:
+    # small talk is a line under the table: a ninth column would not fit 80 characters
+    columns = [column for column in COLUMNS if column != "small_talk"]
+    for column in columns:
         table.add_column(
             HEADERS.get(column, column.replace("_", " ")), justify="right", no_wrap=True
         )
     for usage in (*report.channels, report.total):
         # Text, not a str: a cell string would be read as rich markup ("[bold]…")
-        table.add_row(Text(shown(usage.channel)), *(str(getattr(usage, c)) for c in COLUMNS))
+        table.add_row(Text(shown(usage.channel)), *(str(getattr(usage, c)) for c in columns))
     console.print(table)
+    if report.total.small_talk:
+        console.print(
+            "Small talk (greetings, thanks), answered without sources by design: "
+            f"{report.total.small_talk} of the questions asked.",
+            markup=False,
+        )
     # One line per question, cut with an ellipsis at the terminal's edge: a question pasted
     # with a whole log in it must not push the rest of the report off the screen.
     if report.unanswered:

@@ -14,6 +14,7 @@ from bot.store import Store
 
 CITED = {"text": "Install it.[^1]", "citations": [{"n": 1}]}
 NOTHING = {"text": "I could not find anything about that in the knowledge base.", "citations": []}
+WELCOME = {"text": "You're welcome!", "citations": []}
 
 
 @pytest.fixture
@@ -27,6 +28,7 @@ def config(tmp_path: Path) -> Path:
     store.add_turn("c3", "web", "  how do I RESET my   password? ", NOTHING)
     store.add_turn("c4", "slack", "Is it down?", status="failed")
     store.add_turn("c5", "slack", "Still thinking?", status="pending")
+    store.add_turn("c2", "web", "Thanks!", WELCOME)  # small talk: no document to write for it
     store.add_feedback(first, "web", None, "helpful")
     store.add_feedback(second, "web", None, "not_helpful")
     store.add_feedback(old, "slack", "U1", "not_helpful")  # asked long ago, rated now
@@ -45,13 +47,13 @@ def test_report_json_counts_each_channel_and_lists_what_to_fix(
     report = json.loads(capsys.readouterr().out)
     web, slack = report["channels"]
     assert web == {
-        "channel": "web", "asked": 4, "cited": 2, "without_sources": 2, "failed": 0,
-        "unfinished": 0, "helpful": 1, "not_helpful": 1,
+        "channel": "web", "asked": 5, "cited": 2, "without_sources": 2, "small_talk": 1,
+        "failed": 0, "unfinished": 0, "helpful": 1, "not_helpful": 1,
     }  # fmt: skip
     assert (slack["asked"], slack["failed"], slack["unfinished"], slack["not_helpful"]) == (
         2, 1, 1, 1,
     )  # fmt: skip
-    assert report["total"]["asked"] == 6  # the 40-day-old question is outside the period
+    assert report["total"]["asked"] == 7  # the 40-day-old question is outside the period
     # asked twice, however it was typed; shown in the latest wording, spaces tidied
     assert report["unanswered"] == [["how do I RESET my password?", 2]]
     assert report["not_helpful"] == [
@@ -71,6 +73,8 @@ def test_report_prints_a_table_and_the_lists(
         "channel", "asked", "cited", "no", "sources", "failed", "pending", "helpful", "unhelpful",
     ]  # fmt: skip
     assert "2×  how do I RESET my password?" in out
+    assert "Thanks" not in out  # small talk is no question to write a document for
+    assert "Small talk (greetings, thanks), answered without sources by design: 1 of" in out
     assert "turn 3 (web): What does it cost?" in out
 
 
@@ -124,7 +128,7 @@ def test_days_up_to_a_century_are_reported_and_beyond_refused(
 ) -> None:
     assert main(["--config", str(config), "report", "--days", "36500", "--json"]) == 0
     report = json.loads(capsys.readouterr().out, parse_constant=pytest.fail)  # no -Infinity
-    assert report["total"]["asked"] == 7  # the 40-day-old question is inside a century
+    assert report["total"]["asked"] == 8  # the 40-day-old question is inside a century
     assert main(["--config", str(config), "report", "--days", "36500.5"]) == 2
     assert "at most 36500" in capsys.readouterr().err
 
