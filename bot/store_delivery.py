@@ -141,3 +141,13 @@ class DeliveryStore(StoreBase):
                 "UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?",
                 (error[:500], self._clock() + retry_in, item_id),
             )
+
+    def make_due(self, item_id: str) -> bool:
+        """Make a pending item due now, keeping its attempts and last error (what it waited
+        for has happened); returns whether a pending item was changed."""
+        with self._tx() as db:
+            cur = db.execute(
+                "UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'",
+                (self._clock(), item_id),
+            )
+        return cur.rowcount == 1

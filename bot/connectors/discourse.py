@@ -137,6 +137,8 @@ class DiscourseConnector:
             event = parse_post_event(body)
         except ValidationError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        if event.username.lower() != self.settings.api_username.lower():
+            self._someone_posted(event)
         trigger = trigger_for(event, self.settings)
         if trigger is None:
             return JSONResponse({"ok": True, "ignored": "no trigger"})
@@ -158,6 +160,15 @@ class DiscourseConnector:
             return JSONResponse({"error": "store unavailable"}, status_code=503)
         self._start_answer(question_id, event, trigger)
         return JSONResponse({"ok": True, "accepted": trigger})
+
+    def _someone_posted(self, event: PostEvent) -> None:
+        """Another user's post (any post, answered or not) lifts the forum's max consecutive
+        replies in its topic: parts of an answer waiting for it are sent now."""
+        try:
+            self._outbox.someone_posted(event.topic_id)
+        except StoreError as exc:
+            # they are still sent on their schedule
+            log.warning("discourse topic %s: %s", event.topic_id, exc)
 
     def _start_answer(self, question_id: str, event: PostEvent, trigger: Trigger) -> None:
         self._in_flight.add(question_id)

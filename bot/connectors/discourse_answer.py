@@ -19,6 +19,7 @@ from typing import Any
 from bot.connectors.base import fit_question
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders
 from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_consecutive import ConsecutiveRepliesError
 from bot.connectors.discourse_delivery import (
     CHANNEL,
     SUFFIX_RESERVE,
@@ -131,6 +132,9 @@ class PostAnswerer:
                     return
                 except (ReplyRefusedError, AudienceChangedError):
                     # Logged, and dropped with the later parts, by the delivery.
+                    return
+                except ConsecutiveRepliesError:
+                    # Logged by the delivery: the rest waits in the outbox for another reply.
                     return
         except asyncio.CancelledError:
             # A stop or restart: the question stays pending and is answered at the next start.

@@ -19,8 +19,15 @@ Three layers keep the answer whole:
   refusal suggests; footnote definitions that post already has are not repeated;
 - a refused part that does not fit stays in the outbox and is sent again later (every
   :data:`WAIT_SECONDS` at least, with the attempts a rate limit gets): once someone else
-  replies in the topic the rule no longer holds. It is logged with the remedy: make the bot
-  user a moderator or a category group moderator, or turn the site setting off.
+  replies in the topic the rule no longer holds, so the webhook of another user's post in the
+  topic makes the part due at once (``DiscourseOutbox.someone_posted``). It is logged once,
+  as a warning with the remedy (make the bot user a moderator or a category group moderator,
+  or turn the site setting off); a later attempt still refused is logged at INFO.
+
+A part added by an edit whose attempt was not marked sent (a crash, or a lost response, just
+after the edit) is found in the bot's earlier post before it is sent again
+(:func:`appended_before`): once someone else has replied the forum would take it as a new
+post, and the topic would hold it twice.
 """
 
 from __future__ import annotations
@@ -35,12 +42,17 @@ from bot.connectors.discourse_limits import english, numbers_in
 
 if TYPE_CHECKING:
     from bot.connectors.discourse_delivery import ReplyDelivery
+    from bot.store_rows import OutboxItem
 
 log = logging.getLogger(__name__)
 
 # The least wait before a part refused by the rule is sent again: the rule lifts only when
 # someone else posts in the topic, which takes minutes or hours, not seconds.
 WAIT_SECONDS = 600.0
+# How a part waiting under the rule is told in the outbox (the start of its last error).
+WAITING = "kept until someone else replies in the topic (max consecutive replies)"
+# The bot's posts in the topic looked through for a part already added to one (one page).
+APPENDED_LOOKBACK = 20
 _CONSECUTIVE = re.compile(r"\bconsecutive\b", re.IGNORECASE)
 _DEFINITION = re.compile(r"^\[\^[^\]\n]+\]:[^\n]*$", re.MULTILINE)
 
@@ -52,7 +64,7 @@ class ConsecutiveRepliesError(DiscourseAPIError):
 
     def __init__(self, refusal: DiscourseAPIError) -> None:
         super().__init__(
-            f"{refusal}; kept to post once someone else replies in the topic",
+            f"{WAITING}: {refusal}",
             refusal.status,
             refusal.errors,
             error_type=refusal.error_type,
@@ -120,8 +132,43 @@ async def append_to_last_post(delivery: ReplyDelivery, payload: dict[str, Any]) 
     return True
 
 
-def log_waiting(payload: dict[str, Any], allowed: int) -> None:
-    """Log a part kept until the rule lifts, with the settings that avoid it."""
+async def appended_before(delivery: ReplyDelivery, payload: dict[str, Any]) -> bool:
+    """Whether the part in ``payload`` is already in one of the bot's replies to the same post
+    in the topic (among its last :data:`APPENDED_LOOKBACK` there): added to the previous part
+    by an edit that was not marked sent. Read before a later part is sent again."""
+    settings = delivery.settings
+    bot = settings.api_username.lower()
+    _, posts = await delivery.client().recent_posts(
+        int(payload["topic_id"]), APPENDED_LOOKBACK, username=settings.api_username
+    )
+    return any(
+        str(post.get("username") or "").lower() == bot
+        and post.get("reply_to_post_number") == payload.get("reply_to_post_number")
+        and isinstance(post.get("raw"), str)
+        and _holds(post["raw"], str(payload["raw"]))
+        for post in posts
+    )
+
+
+def waiting(item: OutboxItem | None) -> bool:
+    """Whether an outbox item's last attempt was refused under the rule (it waits for
+    someone else to reply in its topic)."""
+    return item is not None and (item.last_error or "").startswith(WAITING)
+
+
+def log_waiting(payload: dict[str, Any], allowed: int, previous: OutboxItem | None) -> None:
+    """Log a part kept until the rule lifts: a warning with the settings that avoid it when it
+    starts waiting (``previous``: its outbox item before this attempt), INFO when it was
+    waiting already (each later attempt still refused)."""
+    if waiting(previous):
+        log.info(
+            "discourse topic %s: part %s of the reply to #%s still waits for someone else to"
+            " reply (max consecutive replies)",
+            payload.get("topic_id"),
+            payload.get("part"),
+            payload.get("reply_to_post_number"),
+        )
+        return
     log.warning(
         "discourse topic %s: part %s of the reply to #%s is refused by the forum's max"
         " consecutive replies (discourse.max_consecutive_replies: %d) and does not fit in the"
@@ -132,6 +179,13 @@ def log_waiting(payload: dict[str, Any], allowed: int) -> None:
         payload.get("reply_to_post_number"),
         allowed,
     )
+
+
+def _holds(post: str, raw: str) -> bool:
+    """Whether ``post`` already holds the part ``raw`` (less the footnote definitions the post
+    has anyway); never for a part that would be empty without them."""
+    addition = _without_repeated_definitions(raw, post)
+    return bool(addition) and addition in post
 
 
 def _without_repeated_definitions(raw: str, previous: str) -> str:

@@ -57,6 +57,7 @@ from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
 from bot.connectors.discourse_consecutive import (
     ConsecutiveRepliesError,
     append_to_last_post,
+    appended_before,
     consecutive_refusal,
     log_waiting,
 )
@@ -173,6 +174,10 @@ class ReplyDelivery:
             if isinstance(exc, PostTooLongError) and refits(payload) < MAX_REFITS:
                 return exc
             if not exc.permanent:
+                if isinstance(exc, ConsecutiveRepliesError):
+                    # a warning when it starts waiting, INFO for each attempt after
+                    allowed = self.settings.max_consecutive_replies
+                    log_waiting(payload, allowed, store.outbox_item(item_id))
                 self.record_failure(item_id, payload, exc)
                 raise
             raise self.refuse(item_id, payload, str(exc)) from exc
@@ -287,7 +292,8 @@ class ReplyDelivery:
                 self._client(), self.settings.api_username, topic_id, reply_to, sent, part
             )
 
-        if retrying and await landed():
+        # a later part may have been added to the previous one by an edit (discourse_consecutive)
+        if retrying and (await landed() or (part > 1 and await appended_before(self, payload))):
             log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
             return
         lengthened_once = False
@@ -310,7 +316,6 @@ class ReplyDelivery:
                     # see discourse_consecutive: added to the previous part, or kept for later
                     if part > 1 and await append_to_last_post(self, payload):
                         return
-                    log_waiting(payload, self.settings.max_consecutive_replies)
                     raise ConsecutiveRepliesError(exc) from exc
                 # The forum words its refusals in its own language: one naming a limit below
                 # the body's length in Discourse's wording of it (or, in another language, by

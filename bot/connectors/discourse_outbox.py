@@ -10,11 +10,15 @@ the worker checks that the reply is not already in the outbox.
 
 The same worker resends the replies waiting in the outbox (channel ``discourse``, see
 ``discourse_delivery``) when their retry time has come, keeping each answer's parts in order.
+A part waiting for someone else to reply in its topic (the forum's max consecutive replies,
+``discourse_consecutive``) is due as soon as the webhook reports another user's post there,
+and the worker is woken for it rather than left to its next poll.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -22,6 +26,7 @@ from dataclasses import asdict, fields
 from typing import Any
 
 from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_consecutive import ConsecutiveRepliesError, waiting
 from bot.connectors.discourse_delivery import (
     CHANNEL,
     AudienceChangedError,
@@ -65,6 +70,9 @@ class DiscourseOutbox:
         self._delivery = delivery
         self._in_flight = in_flight
         self._start_answer = start_answer
+        # set to run the next round now (a waiting reply became due), not after the poll;
+        # made by the worker, in its own event loop
+        self._wake: asyncio.Event | None = None
 
     def keep_question(self, event: PostEvent, trigger: Trigger) -> str:
         """Store the question until it is answered; returns its outbox id."""
@@ -95,14 +103,38 @@ class DiscourseOutbox:
 
     async def run(self) -> None:
         """The outbox worker: every ``outbox_poll_seconds``, answer and resend what is due."""
+        self._wake = wake = asyncio.Event()
         while True:
+            wake.clear()
             try:
                 await self.answer_due()
                 await self.resend_due()
             except Exception:
                 # One bad round (the store busy, a malformed item) must not end the worker.
                 log.exception("discourse outbox round failed")
-            await asyncio.sleep(self.settings.outbox_poll_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), self.settings.outbox_poll_seconds)
+
+    def someone_posted(self, topic_id: int) -> int:
+        """Another user posted in topic ``topic_id``: the reply parts there waiting for it (the
+        forum's max consecutive replies) are due now, and the worker is woken to send them;
+        returns how many were waiting."""
+        store = self.services.store
+        made = 0
+        for item in store.pending(CHANNEL):
+            if (
+                item.payload.get("topic_id") == topic_id
+                and waiting(item)
+                and store.make_due(item.id)
+            ):
+                made += 1
+        if made:
+            log.info(
+                "discourse topic %s: someone replied; sending the rest of the answer", topic_id
+            )
+            if self._wake is not None:
+                self._wake.set()
+        return made
 
     async def answer_due(self) -> None:
         """Answer again the questions whose answer was interrupted or failed, when due."""
@@ -139,6 +171,8 @@ class DiscourseOutbox:
                 await self._delivery.deliver(item.id, item.payload, retrying=True)
             except (AudienceChangedError, QuestionGoneError, ReplyRefusedError):
                 blocked.add(key)  # dropped on purpose, and logged as such by deliver()
+            except ConsecutiveRepliesError:
+                blocked.add(key)  # waits for someone else to reply; logged by deliver()
             except CitecastError as exc:
                 blocked.add(key)
                 log.error(
