@@ -6,58 +6,16 @@ only when complete; Ctrl-C stops before the next file, so every file in the inde
 
 from __future__ import annotations
 
-import os
 import signal
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import bot.knowledge
 from bot.cli import main
 from bot.knowledge import KnowledgeIndex
+from tests.core.ingest_signals import FILES, config, docs, leftovers, signal_after
 
-FILES = 30
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for number in range(FILES):
-        (folder / f"doc{number:02d}.md").write_text(
-            f"# Heron {number}\n\nHerons of kind {number} wade in shallow water.\n",
-            encoding="utf-8",
-        )
-    return folder
-
-
-@pytest.fixture
-def config(tmp_path: Path) -> Path:
-    path = tmp_path / "config.yaml"
-    path.write_text(f"index:\n  path: {tmp_path / 'kb' / 'index.db'}\n", encoding="utf-8")
-    return path
-
-
-def ctrl_c_after(monkeypatch: pytest.MonkeyPatch, files: int) -> None:
-    """Make the next ``ingest`` receive SIGINT, as from Ctrl-C, while reading file ``files``."""
-    real = bot.knowledge.ingest
-
-    def ingest(*args: Any, on_file: Callable[[str], None] | None = None, **kwargs: Any) -> Any:
-        seen = 0
-
-        def interrupting(name: str) -> None:
-            nonlocal seen
-            seen += 1
-            if on_file is not None:
-                on_file(name)
-            if seen == files:
-                os.kill(os.getpid(), signal.SIGINT)
-
-        return real(*args, on_file=interrupting, **kwargs)
-
-    monkeypatch.setattr(bot.knowledge, "ingest", ingest)
+__all__ = ["config", "docs"]  # fixtures
 
 
 def indexed_files(tmp_path: Path) -> int:
@@ -77,7 +35,7 @@ def test_an_interrupted_rebuild_keeps_the_old_index(
 ) -> None:
     assert main(["--config", str(config), "ingest", str(docs)]) == 0
     capsys.readouterr()
-    ctrl_c_after(monkeypatch, 5)
+    signal_after(monkeypatch, 5, [signal.SIGINT])
     assert main(["--config", str(config), "ingest", "--rebuild", str(docs)]) == 130
     assert indexed_files(tmp_path) == FILES  # it used to hold the 5 files of the new run
     out, err = capsys.readouterr()
@@ -86,7 +44,7 @@ def test_an_interrupted_rebuild_keeps_the_old_index(
         f"citecast ingest: interrupted after 5 of {FILES} files; "
         f"the index at {tmp_path / 'kb' / 'index.db'} is as it was\n"
     )
-    assert sorted(p.name for p in (tmp_path / "kb").iterdir() if ".new-" in p.name) == []
+    assert leftovers(tmp_path) == []
 
 
 def test_an_interrupted_first_ingest_writes_no_index_that_if_missing_would_trust(
@@ -96,7 +54,7 @@ def test_an_interrupted_first_ingest_writes_no_index_that_if_missing_would_trust
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    ctrl_c_after(monkeypatch, 5)
+    signal_after(monkeypatch, 5, [signal.SIGINT])
     assert main(["--config", str(config), "ingest", str(docs), "--if-missing"]) == 130
     assert not (tmp_path / "kb" / "index.db").exists()
     assert capsys.readouterr().err == (
@@ -119,7 +77,7 @@ def test_an_interrupted_update_keeps_the_files_it_finished(
     for path in docs.iterdir():
         path.write_text(path.read_text("utf-8") + "\nThey eat fish.\n", encoding="utf-8")
     capsys.readouterr()
-    ctrl_c_after(monkeypatch, 5)
+    signal_after(monkeypatch, 5, [signal.SIGINT])
     assert main(["--config", str(config), "ingest", str(docs)]) == 130
     assert capsys.readouterr().err == (
         f"citecast ingest: interrupted after 5 of {FILES} files; the files read so far are in "

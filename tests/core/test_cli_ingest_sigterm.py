@@ -15,16 +15,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import bot.knowledge
 from bot.cli import main
+from tests.core.ingest_signals import FILES, config, docs, leftovers, signal_after
 
-FILES = 12
+__all__ = ["config", "docs"]  # fixtures
 
 
 class UnhandledSigtermError(Exception):
@@ -43,50 +42,6 @@ def sigterm_guard() -> Iterator[None]:
         assert signal.getsignal(signal.SIGTERM) is unhandled  # ingest put it back
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for number in range(FILES):
-        (folder / f"doc{number:02d}.md").write_text(
-            f"# Heron {number}\n\nHerons of kind {number} wade in shallow water.\n",
-            encoding="utf-8",
-        )
-    return folder
-
-
-@pytest.fixture
-def config(tmp_path: Path) -> Path:
-    path = tmp_path / "config.yaml"
-    path.write_text(f"index:\n  path: {tmp_path / 'kb' / 'index.db'}\n", encoding="utf-8")
-    return path
-
-
-def signal_after(monkeypatch: pytest.MonkeyPatch, files: int, signums: list[int]) -> None:
-    """Make the next ``ingest`` receive ``signums`` while reading file ``files``."""
-    real = bot.knowledge.ingest
-
-    def ingest(*args: Any, on_file: Callable[[str], None] | None = None, **kwargs: Any) -> Any:
-        seen = 0
-
-        def signalling(name: str) -> None:
-            nonlocal seen
-            seen += 1
-            if on_file is not None:
-                on_file(name)
-            if seen == files:
-                for signum in signums:
-                    os.kill(os.getpid(), signum)
-
-        return real(*args, on_file=signalling, **kwargs)
-
-    monkeypatch.setattr(bot.knowledge, "ingest", ingest)
-
-
-def leftovers(tmp_path: Path) -> list[str]:
-    return sorted(p.name for p in (tmp_path / "kb").iterdir() if ".new-" in p.name)
 
 
 def test_sigterm_stops_a_first_run_between_files_and_leaves_nothing(
