@@ -61,6 +61,11 @@ class RunningCitecast:
     def url(self) -> str:
         return self.live.url
 
+    async def stop(self) -> None:
+        """Stop serving and close the store."""
+        await self.live.stop()
+        self.services.store.close()
+
 
 async def start_citecast(tmp_path: Path, **web: Any) -> RunningCitecast:
     """Ingest examples/ into tmp_path and serve the real app with the real Assistant."""
@@ -89,6 +94,12 @@ async def serve_answerer(tmp_path: Path, answerer: Answerer, **web: Any) -> Runn
     services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
     live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
     return RunningCitecast(services, live)
+
+
+async def ask(page: Page, question: str) -> None:
+    """Type ``question`` into the chat's question box and press Enter."""
+    await page.get_by_label("Your question").fill(question)
+    await page.get_by_label("Your question").press("Enter")
 
 
 @dataclass

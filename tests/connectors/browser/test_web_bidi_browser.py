@@ -50,11 +50,6 @@ async def side(block: Locator) -> str:
     return str(await block.evaluate(SIDE))
 
 
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
 async def answered_page(browser: Browser, running: RunningCitecast, question: str) -> Page:
     page = await (await browser.new_context(viewport={"width": 700, "height": 800})).new_page()
     await page.goto(running.url + "/")
@@ -87,7 +82,7 @@ async def test_an_english_answer_opening_with_arabic_keeps_its_english_left_to_r
         assert await source.evaluate("li => getComputedStyle(li).direction") == "ltr"
     finally:
         await page.context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_an_arabic_answer_shows_its_english_sources_and_quotes_left_to_right(
@@ -121,7 +116,7 @@ async def test_an_arabic_answer_shows_its_english_sources_and_quotes_left_to_rig
         assert await page.get_by_label("Your question").get_attribute("dir") == "auto"
     finally:
         await page.context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_the_shared_page_of_a_mixed_answer_keeps_each_paragraph_in_its_direction(
@@ -145,7 +140,7 @@ async def test_the_shared_page_of_a_mixed_answer_keeps_each_paragraph_in_its_dir
         assert await side(page.locator(".cc-body p", has_text="قم بتثبيت")) == "right"
     finally:
         await page.context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_paragraphs_read_in_their_own_direction_while_the_answer_streams(
@@ -171,4 +166,4 @@ async def test_paragraphs_read_in_their_own_direction_while_the_answer_streams(
     finally:
         answerer.release.set()
         await page.context.close()
-        await stop(running)
+        await running.stop()

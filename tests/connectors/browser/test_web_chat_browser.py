@@ -12,15 +12,15 @@ from pathlib import Path
 from playwright.async_api import Browser, Page, expect
 
 from tests.chromium import artifact
-from tests.connectors.browser.conftest import RunningCitecast, publish_screenshot, start_citecast
+from tests.connectors.browser.conftest import (
+    RunningCitecast,
+    ask,
+    publish_screenshot,
+    start_citecast,
+)
 
 QUESTION = "How do I install citecast on Linux?"
 ANSWERED = ".cc-answer[aria-busy=false]"
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def answered_page(browser: Browser, citecast: RunningCitecast, question: str) -> Page:

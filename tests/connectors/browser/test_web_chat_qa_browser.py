@@ -16,20 +16,10 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.errors import BackendError
 from bot.models import Exchange
 from tests.chromium import artifact
-from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
+from tests.connectors.browser.conftest import RunningCitecast, ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 ANSWERED = ".cc-answer[aria-busy=false]"
-
-
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def answered(
@@ -74,7 +64,7 @@ async def test_a_tooltip_stays_open_while_the_pointer_moves_onto_it(
         await expect(tip).to_be_hidden()
     finally:
         await page.context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_voting_keeps_keyboard_focus_on_the_vote(browser: Browser, tmp_path: Path) -> None:
@@ -104,7 +94,7 @@ async def test_voting_keeps_keyboard_focus_on_the_vote(browser: Browser, tmp_pat
         assert running.services.store.feedback(turn_id) == ["helpful"]
     finally:
         await page.context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_vote_that_could_not_be_sent_keeps_focus_and_can_be_retried(
@@ -132,7 +122,7 @@ async def test_a_vote_that_could_not_be_sent_keeps_focus_and_can_be_retried(
         await expect(helpful).to_have_attribute("aria-pressed", "true")
     finally:
         await page.context.close()
-        await stop(running)
+        await running.stop()
 
 
 NO_CLIPBOARD_API = """
@@ -163,7 +153,7 @@ async def test_copying_without_the_clipboard_api_keeps_focus_on_the_button(
         assert await page.locator("textarea").count() == 1  # the helper box is gone again
     finally:
         await context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_question_asked_while_the_conversation_loads_joins_it(
@@ -200,7 +190,7 @@ async def test_a_question_asked_while_the_conversation_loads_joins_it(
         assert questions == ["First question", "Second question"]
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 @dataclass
@@ -250,7 +240,7 @@ async def test_an_answer_that_fails_halfway_shows_none_of_its_text(
         await expect(page.locator(".cc-answer .cc-body")).to_have_text("")
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_the_shared_page_keeps_its_heading_apart_from_the_answer(
@@ -270,7 +260,7 @@ async def test_the_shared_page_keeps_its_heading_apart_from_the_answer(
         await page.screenshot(path=str(artifact("turn-page-phone.png")))
     finally:
         await context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_the_page_counts_a_question_as_the_server_does(
@@ -302,4 +292,4 @@ async def test_the_page_counts_a_question_as_the_server_does(
         assert [len(call[0]) for call in answerer.calls] == [40]
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()

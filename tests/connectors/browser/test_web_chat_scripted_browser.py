@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.async_api import Browser, Page, Route, expect
 
 from tests.chromium import artifact
-from tests.connectors.browser.conftest import RunningCitecast, SlowAnswerer, serve_answerer
+from tests.connectors.browser.conftest import SlowAnswerer, ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -27,16 +27,6 @@ TABLE = (
     + "\nPrices are monthly.[^2]\n"
 )
 SLOW_TEXT = " ".join(f"Sentence {i} of a slow answer.[^{i % 2 + 1}]" for i in range(1, 13))
-
-
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def broken_one_word_cells(page: Page) -> list[str]:
@@ -86,7 +76,7 @@ async def test_a_wide_table_keeps_its_words_and_scrolls_sideways(
             await page.screenshot(path=str(artifact(f"chat-wide-table-{where[:4]}.png")))
     finally:
         await context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_reload_mid_answer_shows_the_answer_once_written(
@@ -116,7 +106,7 @@ async def test_a_reload_mid_answer_shows_the_answer_once_written(
         await expect(page.locator(f"{ANSWERED} .cc-body")).to_contain_text("Sentence 12")
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_waiting_for_an_answer_outlasts_a_server_that_drops_out(
@@ -151,7 +141,7 @@ async def test_waiting_for_an_answer_outlasts_a_server_that_drops_out(
         assert len(polls) >= 4
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_broken_stream_shows_the_answer_the_server_went_on_writing(
@@ -177,7 +167,7 @@ async def test_a_broken_stream_shows_the_answer_the_server_went_on_writing(
         assert await page.locator(".cc-failed, [role=alert]").count() == 0
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_the_log_is_busy_while_an_answer_streams(browser: Browser, tmp_path: Path) -> None:
@@ -204,7 +194,7 @@ async def test_the_log_is_busy_while_an_answer_streams(browser: Browser, tmp_pat
         assert len(seen) > 10 and set(seen[:-1]) == {"true"}, seen
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_failed_answer_gives_the_question_back(browser: Browser, tmp_path: Path) -> None:
@@ -224,7 +214,7 @@ async def test_a_failed_answer_gives_the_question_back(browser: Browser, tmp_pat
         assert await page.get_by_text("the assistant failed to answer; try again").count() == 1
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_question_over_the_limit_is_refused_never_cut(
@@ -259,7 +249,7 @@ async def test_a_question_over_the_limit_is_refused_never_cut(
         assert [call[0] for call in answerer.calls] == ["Why is this so long?"]
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_rate_limited_question_says_to_wait(browser: Browser, tmp_path: Path) -> None:
@@ -283,7 +273,7 @@ async def test_a_rate_limited_question_says_to_wait(browser: Browser, tmp_path: 
         await expect(page.get_by_role("button", name="Ask")).to_be_enabled()
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_question_the_server_refuses_shows_the_servers_reason(
@@ -305,7 +295,7 @@ async def test_a_question_the_server_refuses_shows_the_servers_reason(
         assert answerer.calls == []
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_an_unknown_conversation_is_asked_again_in_a_new_one(
@@ -347,4 +337,4 @@ async def test_an_unknown_conversation_is_asked_again_in_a_new_one(
         ]
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()

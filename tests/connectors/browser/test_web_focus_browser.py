@@ -43,11 +43,6 @@ class HeldAtTheEnd(CannedAnswerer):
             yield event
 
 
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
 async def focus_a_citation_while_streaming(
     page: Page, running: RunningCitecast, answerer: HeldAtTheEnd
 ) -> None:
@@ -79,7 +74,7 @@ async def test_a_citation_focused_while_streaming_keeps_the_focus(
         assert await page.evaluate(FOCUSED) == ["A", "", "2", True]
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_an_answer_failing_while_a_citation_has_focus_moves_it_to_the_box(
@@ -100,4 +95,4 @@ async def test_an_answer_failing_while_a_citation_has_focus_moves_it_to_the_box(
         await expect(box).to_have_value("Tell me slowly")
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, ViewportSize, expect
+from playwright.async_api import Browser, ViewportSize, expect
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from tests.chromium import artifact
-from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
+from tests.connectors.browser.conftest import RunningCitecast, ask, serve_answerer
 from tests.connectors.web.conftest import (
     CannedAnswerer,
     LiveServer,
@@ -68,8 +68,7 @@ def french_site() -> Starlette:
 
 
 async def stop(running: RunningCitecast, host: LiveServer | None = None) -> None:
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
     if host is not None:
         await host.stop()
 
@@ -121,11 +120,6 @@ async def test_a_phone_with_a_long_title_and_the_widget_on_a_french_page(
     finally:
         await context.close()
         await stop(running, host)
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def test_citations_of_two_pages_of_one_guide_have_different_names(

@@ -9,9 +9,9 @@ import asyncio
 from pathlib import Path
 from typing import Literal
 
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
-from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
+from tests.connectors.browser.conftest import RunningCitecast, ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -38,16 +38,6 @@ def long_words_answer() -> CannedAnswerer:
         text="Quote" + "q" * 200,
     )
     return CannedAnswerer(cited_answer(source, text=f"See {WORD} for it.[^1]"))
-
-
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def test_long_words_scroll_nothing_sideways_at_320_px(
@@ -81,7 +71,7 @@ async def test_long_words_scroll_nothing_sideways_at_320_px(
         assert await chat.evaluate("c => c.scrollWidth <= c.clientWidth")
     finally:
         await context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def running_animations(
@@ -111,4 +101,4 @@ async def test_reduced_motion_stops_the_searching_indicator(
         assert await running_animations(browser, running, "reduce") == 0
     finally:
         gate.set()
-        await stop(running)
+        await running.stop()

@@ -7,22 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, Route, expect
+from playwright.async_api import Browser, Route, expect
 
-from tests.connectors.browser.conftest import RunningCitecast, SlowAnswerer, serve_answerer
+from tests.connectors.browser.conftest import SlowAnswerer, ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 RETRY_STATUS = "Not answered; your question is back in the box to ask again."
-
-
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def test_the_servers_own_rate_limit_names_the_wait_once(
@@ -50,7 +40,7 @@ async def test_the_servers_own_rate_limit_names_the_wait_once(
         assert len(answerer.calls) == 1
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_cut_stream_whose_answer_then_failed_gives_the_question_back(
@@ -81,7 +71,7 @@ async def test_a_cut_stream_whose_answer_then_failed_gives_the_question_back(
         await expect(page.get_by_role("button", name="Ask")).to_be_enabled()
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_enter_while_an_answer_streams_says_why_nothing_was_sent(
@@ -108,4 +98,4 @@ async def test_enter_while_an_answer_streams_says_why_nothing_was_sent(
         assert [call[0] for call in answerer.calls] == ["Tell me slowly"]
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()

@@ -13,7 +13,7 @@ from typing import Literal
 
 from playwright.async_api import Browser, Page, expect
 
-from tests.connectors.browser.conftest import serve_answerer
+from tests.connectors.browser.conftest import ask, serve_answerer
 from tests.connectors.browser.scripted_stream import Script, answer_events
 from tests.connectors.web.conftest import CannedAnswerer, LiveServer, cited_answer, passage
 
@@ -22,11 +22,6 @@ CONTROLS: tuple[Literal["button", "link", "textbox"], ...] = ("button", "link", 
 WAIT = 20_000
 QUESTIONS = ("How do I install it?", "And how do I upgrade it?")
 LONG_QUESTION = "Where " + "exactly " * 12 + "is it?"  # longer than the name repeats
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def landmarks(page: Page) -> list[str]:

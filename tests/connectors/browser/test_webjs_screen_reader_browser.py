@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.async_api import Browser, Locator, Page, expect
+from playwright.async_api import Browser, Locator, expect
 
-from tests.connectors.browser.conftest import RunningCitecast, SlowAnswerer, serve_answerer
+from tests.connectors.browser.conftest import SlowAnswerer, ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -36,16 +36,6 @@ new MutationObserver((records) => {
   }
 }).observe(document, {childList: true, subtree: true});
 """.replace("__LIVE__", LIVE)
-
-
-async def stop(running: RunningCitecast) -> None:
-    await running.live.stop()
-    running.services.store.close()
-
-
-async def ask(page: Page, question: str) -> None:
-    await page.get_by_label("Your question").fill(question)
-    await page.get_by_label("Your question").press("Enter")
 
 
 async def live_regions_around(node: Locator) -> list[str]:
@@ -113,7 +103,7 @@ async def test_a_reload_shows_the_stored_turns_outside_the_live_log(
         await expect(earlier).to_be_hidden()
     finally:
         await context.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_a_failed_answers_reason_is_in_one_live_region(
@@ -137,7 +127,7 @@ async def test_a_failed_answers_reason_is_in_one_live_region(
         )
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
 
 
 async def test_an_answer_still_written_at_a_reload_waits_in_the_busy_log(
@@ -170,4 +160,4 @@ async def test_an_answer_still_written_at_a_reload_waits_in_the_busy_log(
         await expect(page.locator(".cc-status")).to_have_text("The answer is ready.")
     finally:
         await page.close()
-        await stop(running)
+        await running.stop()
