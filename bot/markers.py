@@ -8,7 +8,9 @@ backtick runs, and ``$…$`` / ``$$…$$`` math, and skips them.
 
 At each line start it also removes what the model should not have written: footnote definition
 lines (``[^1]: …``, and ``[1]: …`` where bare numbers are markers) and, when the grammar has an
-``is_source_list`` judge, a trailing "Sources:" / "References:" list the judge accepts.
+``is_source_list`` judge, a trailing "Sources:" / "References:" list the judge accepts. Those
+line-level decisions are its base's, :class:`bot.marker_line_starts.LineStarts`; this module
+reads the text within lines.
 
 Streaming: a decision is taken only when the text seen so far settles it, so the tokens of any
 split concatenate to the tokens of the whole text. Undecided tails are bounded: a bracket group
@@ -26,28 +28,8 @@ import re
 from typing import Final
 
 from bot.marker_keys import parse_double
-from bot.marker_lines import (
-    FENCE_CLOSE,
-    FENCE_CLOSE_PARTIAL,
-    FENCE_OPEN,
-    FOOTDEF,
-    FOOTDEF_BARE,
-    FOOTDEF_PREFIX,
-    HEADING,
-    HEADING_INITIALS,
-    HEADING_WORDS,
-    LIST_ITEM,
-    LIST_PREFIX,
-    MAX_HEADING,
-    MAX_SOURCE_LIST,
-    OPEN_BRACKETS,
-    code_span,
-    could_be_heading,
-    indent_width,
-    math_span,
-    merge_text,
-    read_source_items,
-)
+from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Verbatim
+from bot.marker_lines import OPEN_BRACKETS, code_span, math_span, merge_text
 from bot.marker_paren import parse_paren
 from bot.marker_parse import (
     NEED,
@@ -63,24 +45,8 @@ from bot.marker_parse import (
 
 __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Verbatim", "find_markers"]
 
-
-class Verbatim(str):
-    """Text the scanner passes on as written and no one may write into: code and math. (A
-    ``str``, so it reads as text; the resolver cites no record label inside it.)"""
-
-    __slots__ = ()
-
-
-Token = str | Marker
-
 _SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(]")
-# A line start that begins no construct: most characters, and a word with a heading initial
-# that is complete (followed by a non-letter) and is not the first word of a heading word.
-_HEADING_FIRST_WORDS = "|".join(sorted({word.split()[0] for word in HEADING_WORDS}))
-_PLAIN_LINE_START = re.compile(
-    r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]"
-    rf"|(?!(?i:{_HEADING_FIRST_WORDS})[^a-zA-Z])[sSrRcCbBwW][a-zA-Z]{{0,15}}[^a-zA-Z]"
-)
+_NEWLINES = re.compile("\n+")
 _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -91,31 +57,15 @@ def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
     return [token for token in tokens if isinstance(token, Marker) and token.family != "stray"]
 
 
-class MarkerScanner:
+class MarkerScanner(LineStarts):
     """Incremental, markdown-aware marker scanner with a bounded hold-back."""
 
     def __init__(self, grammar: Grammar, mark_verbatim: bool = False) -> None:
-        self.grammar = grammar
-        # code and math as Verbatim tokens, for a reader that writes into text (mentions);
-        # otherwise plain text, merged with its neighbours into fewer pieces
-        self._mark_verbatim = mark_verbatim
+        super().__init__(grammar, mark_verbatim)
         self._buf = ""
         self._pos = 0
-        self._base = 0
         self._final = False
         self._prev = ""
-        self._line_start = True
-        self._fence: str | None = None
-        self._code_line = False
-        self._skip_line = False
-        self._definition = False  # after a definition line: its indented lines go with it
-        self._indented = False
-        self._blank_before = True
-        self._list_ctx = False
-        self._src_head = -1
-        self._src_scan = 0
-        self._src_items: list[str] = []
-        self._src_rejected = -1
         self._math_clear = (0, 0)
 
     def feed(self, text: str) -> list[Token]:
@@ -129,7 +79,7 @@ class MarkerScanner:
                 and not self._buf
                 and self._fence is None
                 and not self._indented
-                and _PLAIN_LINE_START.match(text) is not None
+                and PLAIN_LINE_START.match(text) is not None
             ):
                 self._line_start = self._list_ctx = self._blank_before = self._definition = False
             if not self._line_start and not self._buf.strip(" \t"):
@@ -199,12 +149,17 @@ class MarkerScanner:
             at = match.start()
             char = buf[at]
             if char == "\n":
-                out.append(buf[pos : at + 1])
-                pos = at + 1
+                # blank lines right after it are taken with it, as _line() would take them
+                # (one between two paragraphs is the commonest line start of all)
+                end = _NEWLINES.match(buf, at).end()  # type: ignore[union-attr]
+                if end > at + 1:
+                    self._blank_before = True
+                out.append(buf[pos:end])
+                pos = end
                 if (
                     self._fence is None
                     and not self._indented
-                    and _PLAIN_LINE_START.match(buf, pos) is not None
+                    and PLAIN_LINE_START.match(buf, pos) is not None
                 ):
                     # as _line() would decide
                     self._list_ctx = self._blank_before = self._definition = False
@@ -277,118 +232,3 @@ class MarkerScanner:
         found, clear = math_span(buf, at, final, self._base, self._math_clear)
         self._math_clear = clear
         return found
-
-    # -- line starts --------------------------------------------------------------------------
-
-    def _line(self, buf: str, pos: int, final: bool, out: list[Token]) -> int:
-        """Classify the line at ``pos``; the next position to scan, or -1 to wait for more."""
-        if self._fence is None and not self._indented and _PLAIN_LINE_START.match(buf, pos):
-            # the common case: a paragraph line whose first character starts no construct
-            self._list_ctx = self._blank_before = self._line_start = self._definition = False
-            return pos
-        n = len(buf)
-        nl = buf.find("\n", pos)
-        complete = nl >= 0 or final
-        line = buf[pos : nl if nl >= 0 else n]
-        if self._fence is not None:
-            return self._fenced_line(line, pos, nl, complete, out)
-        stripped = line.lstrip(" \t")
-        if not complete and not stripped.strip("\r"):
-            return -1
-        if complete and not stripped.strip("\r"):
-            out.append(buf[pos : nl + 1 if nl >= 0 else n])
-            self._blank_before = True
-            return nl + 1 if nl >= 0 else n
-        if indent_width(line) >= 4:
-            if self._definition:
-                # CommonMark continues a footnote definition on indented lines (blank ones
-                # between too), and a "[1]: url" one with its title: removed with it, never
-                # left to join a code block the removed line used to end
-                self._skip_line = True
-                self._line_start = False
-                return pos
-            if self._indented or (self._blank_before and not self._list_ctx):
-                self._indented = self._code_line = True
-            self._blank_before = self._line_start = False
-            return pos
-        self._indented = self._definition = False
-        first = stripped[0]
-        if first in "`~":
-            fence = FENCE_OPEN.match(stripped)
-            run_open = fence is not None and fence.end() == len(stripped)
-            if not complete and (run_open or (fence is None and len(set(stripped)) == 1)):
-                return -1
-            if fence is not None:
-                self._fence = fence[0]
-                self._code_line = True
-                self._blank_before = self._line_start = self._list_ctx = False
-                return pos
-        elif first == "[":
-            if FOOTDEF.match(stripped) or (
-                FOOTDEF_BARE.match(stripped) and self.grammar.bare_groups()
-            ):
-                self._definition = True
-                self._skip_line = True
-                self._line_start = False
-                return pos
-            if not complete and FOOTDEF_PREFIX.fullmatch(stripped):
-                return -1
-        if (
-            self.grammar.is_source_list is not None
-            and self._src_rejected != self._base + pos
-            and len(line) <= MAX_HEADING
-            and first in HEADING_INITIALS
-            and could_be_heading(stripped)
-        ):
-            if not complete:
-                return -1
-            if HEADING.fullmatch(line):
-                verdict = self._source_list(buf, pos, nl, final)
-                if verdict == "need":
-                    return -1
-                if verdict == "strip":
-                    self._line_start = False
-                    return n
-                self._src_rejected = self._base + pos
-        if not complete and LIST_PREFIX.fullmatch(stripped):
-            return -1
-        if LIST_ITEM.match(stripped):
-            self._list_ctx = True
-        else:
-            self._list_ctx = self._list_ctx and line[:1] in " \t"
-        self._blank_before = self._line_start = False
-        return pos
-
-    def _fenced_line(self, line: str, pos: int, nl: int, complete: bool, out: list[Token]) -> int:
-        fence = self._fence
-        assert fence is not None
-        if not complete and FENCE_CLOSE_PARTIAL.fullmatch(line):
-            return -1
-        close = FENCE_CLOSE.fullmatch(line) if complete else None
-        if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
-            closing = line + ("\n" if nl >= 0 else "")
-            out.append(Verbatim(closing) if self._mark_verbatim else closing)
-            self._fence = None
-            self._blank_before = False
-            return nl + 1 if nl >= 0 else pos + len(line)
-        self._code_line = True
-        self._line_start = False
-        return pos
-
-    def _source_list(self, buf: str, head: int, head_nl: int, final: bool) -> str:
-        """ "strip", "keep" or "need" for the heading line at ``head`` and what follows it."""
-        judge = self.grammar.is_source_list
-        assert judge is not None
-        if self._src_head != self._base + head:
-            self._src_head = self._base + head
-            self._src_scan = self._base + (head_nl + 1 if head_nl >= 0 else len(buf))
-            self._src_items = []
-        verdict, scan = read_source_items(
-            buf, self._src_scan - self._base, head, final, self._src_items
-        )
-        if verdict is not None:
-            return verdict
-        self._src_scan = self._base + scan
-        if not final:
-            return "keep" if scan - head > MAX_SOURCE_LIST else "need"
-        return "strip" if judge(list(self._src_items)) else "keep"

@@ -73,6 +73,7 @@ class SourceRegistry:
         self._forbidden_ids: set[str] = set()
         self._keys: dict[int, str] = {}
         self._key_forms: dict[int, tuple[bytes, bytes]] = {}  # number: (key, case-folded)
+        self._key_order: list[tuple[int, tuple[bytes, bytes]]] = []  # _key_forms, sorted
 
     # -- registration -------------------------------------------------------------------------
 
@@ -195,14 +196,23 @@ class SourceRegistry:
         Every key is compared, in constant time, whatever matched before.
         """
         found: dict[bytes, int] = {}
-        for number in sorted(self._numbered):
-            forms = self._key_forms.get(number)
-            if forms is None:
-                own = self.key_for(number)
-                forms = self._key_forms[number] = (_key_bytes(own), _key_bytes(own.casefold()))
+        for number, forms in self._all_key_forms():
             if hmac.compare_digest(forms[folded], candidate):
                 found.setdefault(forms[0], number)
         return list(found.values())
+
+    def _all_key_forms(self) -> list[tuple[int, tuple[bytes, bytes]]]:
+        """Every number with its key's (key, case-folded) bytes, in number order.
+
+        Built once per size of the registry: a number's source, and so its key, never change,
+        and a resolver asks for every marker with a key.
+        """
+        if len(self._key_forms) != len(self._numbered):
+            for number in self._numbered.keys() - self._key_forms.keys():
+                own = self.key_for(number)
+                self._key_forms[number] = (_key_bytes(own), _key_bytes(own.casefold()))
+            self._key_order = sorted(self._key_forms.items())
+        return self._key_order
 
     # -- tool-result formatting ---------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
 from bot.deeplinks import deep_link
-from bot.marker_lines import ends_in_lead_in
+from bot.marker_lines import LEAD_LAST, ends_in_lead_in
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Verbatim
@@ -176,7 +176,7 @@ class StreamResolver(ResolvedText):
                 and self._open_at < 0
                 and self._renumber is None
                 and not self._adjacent
-                and not ends_in_lead_in(text)
+                and (text[-1] not in LEAD_LAST or not ends_in_lead_in(text))  # as _text() asks
                 and self._prefix_at < 0
                 and self._sep_at < 0
             ):

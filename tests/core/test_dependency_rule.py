@@ -12,6 +12,7 @@ CORE = [
     "bot.models",
     "bot.registry",
     "bot.markers",
+    "bot.marker_line_starts",
     "bot.marker_parse",
     "bot.marker_lines",
     "bot.marker_groups",
