@@ -2,8 +2,9 @@
 
 Parsing never raises on hostile or broken input: headers are decoded leniently (an unknown
 charset falls back to UTF-8, then Latin-1, with replacement characters), a message without a
-usable body yields an empty question, and attachments are never decoded (a 10 MB attachment
-costs one pass of the stdlib parser and nothing more).
+usable body yields an empty question, and attachments are never decoded nor held: long runs of
+body lines are set aside before the stdlib parser sees them (``email_skim``), so parsing a 25 MB
+mail allocates less than its own size again (it was eight times it).
 
 The question is the *new* part of the message: quoted history, reply headers ("On … wrote:",
 Outlook's "From:/Sent:" block and "-----Original Message-----"), signatures ("-- ") and mobile
@@ -17,24 +18,26 @@ a reply that only thanks is marked ``only_thanks`` (never answered: ``email_poli
 
 from __future__ import annotations
 
-import email
 import email.policy
 import hashlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from email.header import decode_header
 from email.message import Message
 from email.parser import BytesParser
-from email.utils import collapse_rfc2231_value, getaddresses
+from email.utils import getaddresses
 
+from bot.connectors.email_bodies import MAX_TEXT_BYTES, TextFormat, bodies, leaf_parts
+from bot.connectors.email_charsets import decode_bytes, decode_words
 from bot.connectors.email_forward import forwarded_question
 from bot.connectors.email_parts import carries_files, is_scheduling
+from bot.connectors.email_skim import parse_skimmed, skim, skimmed
 from bot.connectors.email_subject import asks_subject, only_thanks, quotes_history, subject_question
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
 
-MAX_TEXT_BYTES = 1_000_000
-"""A text part larger than this is cut before it is decoded (questions are short)."""
+__all__ = [
+    "MAX_TEXT_BYTES", "InboundMail", "decode_bytes", "decode_words", "is_valid_address",
+    "parse_mail",
+]  # fmt: skip
 
 _ADDRESS = re.compile(
     r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@"
@@ -117,15 +120,19 @@ def _list_header(msg: Message) -> str | None:
 def parse_mail(raw: bytes) -> InboundMail:
     """Parse raw RFC 5322 bytes; never raises for malformed input."""
     body_read = True
+    # long runs of body lines (attachments, text past what is read) are set aside before the
+    # stdlib parser sees them: it held a 25 MB mail about eight times over (email_skim)
+    runs = skim(raw)
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-        body_text, body_html, plain_format = _bodies(msg)
-        calendar, files = is_scheduling(_leaf_parts(msg)), carries_files(msg)
+        msg = parse_skimmed(runs, keep_bytes=2 * MAX_TEXT_BYTES + 1)
+        body_text, body_html, plain_format = bodies(msg)
+        calendar, files = is_scheduling(leaf_parts(msg)), carries_files(msg)
     except RecursionError:
         # MIME parts nested thousands deep exhaust the stdlib parser's recursion. Raising
         # would have the mail retried for ever (IMAP) or for days (SMTP 451): read its headers
         # only, and take no question from a body that cannot be read.
-        msg = BytesParser(policy=email.policy.compat32).parsebytes(raw, headersonly=True)
+        parser = BytesParser(policy=email.policy.compat32)
+        msg = parser.parsebytes(skimmed(runs), headersonly=True)
         body_text, body_html, plain_format = None, None, TextFormat()
         body_read = calendar = files = False
     sender_name, sender = _first_address(msg)
@@ -219,70 +226,6 @@ def _raw_header(msg: Message, name: str) -> str | None:
     return raw if isinstance(raw, str) else str(value)
 
 
-def decode_words(text: str) -> str:
-    """``text`` with RFC 2047 encoded words and raw UTF-8 (surrogate-escaped) bytes decoded,
-    whitespace collapsed; never raises."""
-    if any("\udc80" <= c <= "\udcff" for c in text):
-        data = text.encode("utf-8", "surrogateescape")
-        return " ".join(decode_bytes(data, "utf-8").split())
-    try:
-        pieces = decode_header(text)
-    except Exception:
-        return " ".join(text.split())
-    out: list[str] = []
-    for piece, charset in pieces:
-        if isinstance(piece, bytes):
-            out.append(decode_bytes(piece, charset))
-        else:
-            out.append(piece)
-    return " ".join("".join(out).split())
-
-
-_LATIN1_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "us-ascii"})
-
-
-# What a label really means in mail, as browsers read it (the WHATWG Encoding Standard): the
-# Windows code pages Outlook names by other labels, and the supersets that mail in the older
-# Chinese, Japanese and Korean charsets is really written in. Python knows some of these labels
-# only as the strict standard (euc_kr, shift_jis, gb2312) and others not at all (windows-874),
-# so Thai, Korean, Japanese or Chinese questions used to reach the assistant as mojibake.
-_SUPERSETS = {
-    "windows-874": "cp874", "x-windows-874": "cp874", "tis-620": "cp874", "iso-8859-11": "cp874",
-    "ks_c_5601-1987": "cp949", "ks_c_5601-1989": "cp949", "windows-949": "cp949",
-    "x-windows-949": "cp949", "euc-kr": "cp949", "csksc56011987": "cp949",
-    "shift_jis": "cp932", "shift-jis": "cp932", "sjis": "cp932", "x-sjis": "cp932",
-    "windows-31j": "cp932", "ms_kanji": "cp932", "csshiftjis": "cp932",
-    "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "gb_2312-80": "gb18030",
-    "chinese": "gb18030", "csgb2312": "gb18030", "iso-ir-58": "gb18030",
-    "big5": "big5hkscs", "x-x-big5": "big5hkscs", "cn-big5": "big5hkscs",
-    "x-euc-jp": "euc_jp", "x-mac-roman": "mac_roman", "x-mac-cyrillic": "mac_cyrillic",
-    "iso-8859-8-i": "iso8859_8", "unicode-1-1-utf-8": "utf-8", "x-cp1250": "cp1250",
-    "x-cp1251": "cp1251", "iso-8859-9": "cp1254", "latin5": "cp1254",
-}  # fmt: skip
-
-
-def decode_bytes(data: bytes, charset: str | None) -> str:
-    """Decode with the declared charset; unknown or wrong charsets fall back, never raise."""
-    label = (charset or "").strip().lower()
-    if label in _LATIN1_LABELS:
-        charset = "cp1252"  # what "latin-1" mail really is (the WHATWG rule browsers follow)
-    elif label in _SUPERSETS:
-        charset = _SUPERSETS[label]
-    for candidate in (charset, "utf-8"):
-        if not candidate:
-            continue
-        try:
-            return data.decode(candidate)
-        except (LookupError, UnicodeDecodeError):
-            continue
-    # windows-1252 before latin-1: mail labelled latin-1 (or not at all) is usually cp1252,
-    # whose quotes would otherwise come out as control characters (as browsers decode it)
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return data.decode("latin-1", errors="replace")
-
-
 def _first_address(msg: Message) -> tuple[str, str | None]:
     # Addresses are parsed before encoded words are decoded (RFC 2047 §5: an encoded word is
     # never part of an addr-spec): decoded first, a display name such as
@@ -306,93 +249,3 @@ def _address_in(value: str, *, decode_names: bool = False) -> tuple[str, str | N
         if is_valid_address(address):
             return (decode_words(name) if decode_names else name).strip(), address
     return "", None
-
-
-def _leaf_parts(part: Message, top: bool = True) -> Iterator[Message]:
-    """The non-multipart parts of the mail's own body: never inside an attached message
-    (a forwarded mail's text is not the sender's question)."""
-    if not top and part.get_content_maintype() == "message":
-        return
-    if part.is_multipart():
-        for sub in part.get_payload():
-            if isinstance(sub, Message):
-                yield from _leaf_parts(sub, top=False)
-    else:
-        yield part
-
-
-@dataclass(frozen=True)
-class TextFormat:
-    """The ``format``/``delsp`` parameters of a text/plain part (RFC 3676)."""
-
-    flowed: bool = False
-    delsp: bool = False
-
-
-def text_format(part: Message) -> TextFormat:
-    """``format=flowed`` and ``DelSp=yes`` of ``part`` (case-insensitive; anything else, fixed)."""
-    return TextFormat(
-        flowed=_param(part, "format") == "flowed", delsp=_param(part, "delsp") == "yes"
-    )
-
-
-def _param(part: Message, name: str) -> str:
-    try:
-        value = part.get_param(name)
-    except Exception:  # a defective Content-Type header: no parameters
-        return ""
-    if value is None:
-        return ""
-    if isinstance(value, tuple):
-        value = collapse_rfc2231_value(value)
-    return str(value).strip().lower()
-
-
-def _bodies(msg: Message) -> tuple[str | None, str | None, TextFormat]:
-    """The first inline text/plain and text/html parts, decoded (attachments are skipped:
-    parts marked so, parts with a file name, attached messages), and the text part's format."""
-    text: str | None = None
-    html: str | None = None
-    plain_format = TextFormat()
-    for part in _leaf_parts(msg):
-        disposition = (part.get("content-disposition") or "").split(";")[0].strip().lower()
-        if disposition == "attachment" or part.get_filename():
-            continue
-        ctype = part.get_content_type()
-        if ctype not in ("text/plain", "text/html"):
-            continue
-        if (ctype == "text/plain" and text is not None) or (ctype == "text/html" and html):
-            continue
-        decoded = _decode_part(part)
-        if ctype == "text/plain":
-            text = decoded
-            plain_format = text_format(part)
-        else:
-            html = decoded
-    return text, html, plain_format
-
-
-def _decode_part(part: Message) -> str:
-    payload = part.get_payload()
-    if isinstance(payload, str) and len(payload) > MAX_TEXT_BYTES * 2:
-        part = _truncated(part, payload)
-    try:
-        data = part.get_payload(decode=True)
-    except Exception:
-        data = None
-    if not isinstance(data, bytes):
-        raw = part.get_payload()
-        return raw if isinstance(raw, str) else ""
-    try:
-        charset = part.get_content_charset()
-    except Exception:
-        charset = None
-    return decode_bytes(data[:MAX_TEXT_BYTES], charset)
-
-
-def _truncated(part: Message, payload: str) -> Message:
-    copy = Message()
-    for key, value in part.items():
-        copy[key] = value
-    copy.set_payload(payload[: MAX_TEXT_BYTES * 2])
-    return copy
