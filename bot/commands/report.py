@@ -118,7 +118,8 @@ def format_report(report: UsageReport) -> str:
     console = stdout_console(highlight=False)
     with console.capture() as capture:
         _print_report(report, console)
-    return capture.get()
+    # rich pads the table's blank lines to the full width: nothing to copy or diff
+    return "".join(line.rstrip() + "\n" for line in capture.get().splitlines())
 
 
 def _print_report(report: UsageReport, console: Console) -> None:
@@ -148,8 +149,8 @@ def _print_report(report: UsageReport, console: Console) -> None:
     console.print(table)
     if report.total.small_talk:
         console.print(
-            "Small talk (greetings, thanks), answered without sources by design: "
-            f"{report.total.small_talk} of the questions asked.",
+            f"Small talk (greetings, thanks): {report.total.small_talk}, answered without "
+            "sources by design.",
             markup=False,
         )
     # One line per question, cut with an ellipsis at the terminal's edge: a question pasted

@@ -74,7 +74,8 @@ def test_report_prints_a_table_and_the_lists(
     ]  # fmt: skip
     assert "2×  how do I RESET my password?" in out
     assert "Thanks" not in out  # small talk is no question to write a document for
-    assert "Small talk (greetings, thanks), answered without sources by design: 1 of" in out
+    assert "Small talk (greetings, thanks): 1, answered without sources by design.\n" in out
+    assert all(line == line.rstrip() for line in out.splitlines())  # no padded blank lines
     assert "turn 3 (web): What does it cost?" in out
 
 
