@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -56,29 +57,39 @@ def _version() -> str:
         return "(not installed)"
 
 
+# argparse writes an invalid choice's value and each choice as repr() of a str: one quoted
+# literal, its quote escaped inside. Quantifiers that cannot overlap: linear on any message.
+_QUOTED = r"""'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*\""""
+_INVALID_CHOICE = "invalid choice: "
+_CHOICE_TAIL = re.compile(
+    rf"({_QUOTED})( \(choose from ((?:{_QUOTED})(?:, (?:{_QUOTED}))*)\))", re.DOTALL
+)
+
+
 def choice_hint(message: str) -> str:
     """argparse's ``invalid choice`` error with the closest choice, as a misspelt option gets:
     ``argument COMMAND: invalid choice: 'injest', did you mean ingest? (choose from ...)``.
 
-    Any other message is returned as it is.
+    Any other message is returned as it is. The message is read, never evaluated: an
+    "unrecognized arguments" error repeats the user's own words, which may look like one
+    (``invalid choice: {[]: 1} (choose from 1)``), and only argparse's first "invalid choice"
+    is its own (a value may repeat the words). Choices are compared as written inside their
+    quotes, which for the commands' plain names is the name.
     """
-    import ast
     import difflib
-    import re
 
-    found = re.fullmatch(r"(.*invalid choice: )(.+?)( \(choose from (.*)\))", message, re.S)
+    at = message.find(_INVALID_CHOICE)
+    if at < 0:
+        return message
+    head = at + len(_INVALID_CHOICE)
+    found = _CHOICE_TAIL.fullmatch(message, head)
     if found is None:
         return message
-    try:  # argparse writes the value and each choice as Python literals (repr)
-        value = ast.literal_eval(found[2])
-        choices = ast.literal_eval(f"({found[4]},)")
-    except (ValueError, SyntaxError):
-        return message
-    names = [str(choice) for choice in choices]
-    close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
+    names = [choice[1:-1] for choice in re.findall(_QUOTED, found[3])]
+    close = difflib.get_close_matches(found[1][1:-1], names, n=1, cutoff=0.6)
     if not close:
         return message
-    return f"{found[1]}{found[2]}, did you mean {close[0]}?{found[3]}"
+    return f"{message[:head]}{found[1]}, did you mean {close[0]}?{found[2]}"
 
 
 class _Parser(argparse.ArgumentParser):

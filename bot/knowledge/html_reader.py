@@ -280,6 +280,11 @@ class _Collector(HTMLParser):
         return False
 
     def handle_endtag(self, tag: str) -> None:
+        # "<h1>Title<aside>…</h1>": the heading open around a hidden element ends it, as in a
+        # browser; else the heading would take in the rest of the page and lose it
+        hiding = self._hiding[0] if self._hiding is not None else None
+        if hiding not in (None, tag) and tag in _HEADINGS and self._heading_level is not None:
+            self._hiding = self._inside_hidden = None
         if self._hiding is not None and self._inside_hidden is not None:
             hidden_tag = self._hiding[0]
             inside = self._inside_hidden

@@ -221,7 +221,9 @@ def join_page_breaks(
             continue
         word, _, rest = first.partition(" ")
         joined = join_lines([last, word], words)
-        if joined == f"{last} {word}":
+        # join_lines drops soft hyphens wherever it joins or not: compared without them, so a
+        # word that stays apart ("a\u00adb 2023-" / "2024") stays on its page too
+        if joined == f"{last} {word}".replace(_SOFT_HYPHEN, ""):
             continue  # not a word broken in two: "2023-" / "2024", "Co-" / "Operation"
         before[-1] = (joined, False)
         if rest.strip():
