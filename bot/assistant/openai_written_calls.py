@@ -159,10 +159,12 @@ def _python_tag_at(text: str, start: int) -> WrittenCalls | None:
     if not body:
         return None  # the token alone calls nothing: left as written
     name = re.match(r"[A-Za-z0-9_]{1,64}", body)
+    if name is None:
+        # not a call Llama writes (``brave_search.call(…)``): maybe another form's tag, which
+        # must not turn the calls before it into shown text; left as written
+        return None
     # the token is never prose: whatever follows the call is dropped as made up
-    return WrittenCalls(
-        start, ((name.group() if name else "", body),), _tail(text, end) is not False
-    )
+    return WrittenCalls(start, ((name.group(), body),), _tail(text, end) is not False)
 
 
 def _bare_json(text: str) -> WrittenCalls | None:

@@ -139,3 +139,12 @@ def test_a_call_after_any_prose_is_read_and_not_shown(
 def test_what_is_shown_never_ends_in_a_call(sample: str) -> None:
     shown, _ = read([sample])
     assert written_calls(shown, whole=False) is None
+
+
+def test_a_python_tag_before_another_forms_tag_is_no_call() -> None:
+    # found by the property above: "<|python_tag|>[TOOL_CALLS]" was read as a call named ""
+    # after a Mistral call, which was then shown as text, raw markup and all
+    sample = mistral_list("x") + "\n<|python_tag|>[TOOL_CALLS]"
+    shown, calls = read([sample])
+    assert calls == []
+    assert written_calls(shown, whole=False) is None
