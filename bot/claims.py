@@ -34,6 +34,11 @@ _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 # a code span closes only at a backtick run of exactly its opening length
 _CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 _MIN_CLAUSE_TERMS = 3
+# Emphasis markers, not the text they mark: a ``*`` run anywhere (CommonMark lets it emphasise
+# inside a word), an ``_`` run only where a word does not go on at both ends of it, since
+# CommonMark reads ``price_usd`` and ``snake__case`` as literal text. Stripping those made
+# "priceusd", a word no passage holds, and cost the claim its support.
+_EMPHASIS_RE = re.compile(r"\*+|(?<!\w)_++|_++(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -176,7 +181,7 @@ def _split_sentences(line: str) -> list[tuple[int, str]]:
 def _plain(chunk: str) -> str:
     text = CITATION_RE.sub("", chunk)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
-    text = re.sub(r"[*_]{1,3}", "", text)
+    text = _EMPHASIS_RE.sub("", text)
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r" ([.,;:!?])", r"\1", text)
     return text.strip().lstrip(",;: ").strip()

@@ -37,7 +37,7 @@ from bot.support import (
     best_support,
     scorer_factory,
 )
-from bot.text_terms import content_terms, number_values
+from bot.text_terms import content_terms, number_values, term_set
 
 log = logging.getLogger(__name__)
 _MIN_FACT_TERMS = 4
@@ -87,6 +87,33 @@ def passage_of(source: Source) -> str:
     return ""
 
 
+def record_quote(source: Source, claim: str) -> str | None:
+    """The lines of a record (``column: value``) that hold what ``claim`` states, or None.
+
+    A record's text is its label and one short line per column, so the best one- or two-line
+    window of a document passage quoted the wrong lines: a sentence giving a plan's tier,
+    price, seats and support was quoted "seats: … support: …", and a cost answer never showed
+    the price. The quote runs from the first to the last column line sharing a word or number
+    with the claim (a span of the record's own text); the label's words do not count, since the
+    claim names the record with them ("the Team plan costs 19" is quoted "price_usd: 19", not
+    "tier: team"). None when no column line qualifies or the text is not laid out that way.
+    """
+    if source.kind != "record" or not source.columns or not source.text:
+        return None
+    # every column's line, blank ones too, so that the span is the record's text as written
+    lines = [f"{key}: {value}" for key, value in source.columns.items()]
+    stated = term_set(claim) - term_set(source.label or "")
+    held = [
+        i
+        for i, (line, value) in enumerate(zip(lines, source.columns.values(), strict=True))
+        if value.strip() and not stated.isdisjoint(term_set(line))
+    ]
+    if not held:
+        return None
+    quote = ". ".join(lines[held[0] : held[-1] + 1])
+    return quote if quote.lower() in source.text.lower() else None
+
+
 def verify(
     answer: Answer,
     registry: EvidenceSource | None = None,
@@ -129,7 +156,7 @@ def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer)
         # The resolver built the old link from the model's quote, which the passage does not
         # hold: a browser would highlight nothing (or the wrong words). Link the new quote, or
         # only the place (a PDF page) when there is none.
-        quote = best.quote
+        quote = record_quote(citation.source, best_claim.text) or best.quote
         link = deep_link(citation.source, quote) or deep_link(citation.source)
     elif quote:
         link = deep_link(citation.source, quote) or link
@@ -221,6 +248,7 @@ __all__ = [
     "EvidenceSource",
     "GroundingPolicy",
     "passage_of",
+    "record_quote",
     "scorer_factory",
     "uncited_claims",
     "verify",
