@@ -12,12 +12,17 @@ searches the page's text, where ``**``, backticks and ``[text](url)`` targets no
 A PDF link opens the source's ``page``: for a passage that spans pages, the Assistant first
 narrows the source to the page its quote is on (:mod:`bot.knowledge.page_spans`).
 
+A cited file without a public URL is linked through a signed ``/files/`` URL, which shows a
+Markdown, text or HTML file on a reading page (:mod:`bot.connectors.web_file_viewer`);
+:func:`file_link` gives that URL the same ``#page=N`` or text fragment.
+
 Plain function, no I/O: the resolver, the renderers and grounding all call :func:`deep_link`.
 """
 
 from __future__ import annotations
 
 import html
+import mimetypes
 import re
 from urllib.parse import quote as percent_encode
 
@@ -165,3 +170,29 @@ def deep_link(source: Source, quote: str | None = None) -> str | None:
         quote = visible_text(quote)
     directive = text_fragment(quote)
     return f"{base}#{directive}" if directive else None
+
+
+def _file_media(source: Source) -> str:
+    if source.media_type:
+        return source.media_type.split(";")[0].strip().lower()
+    for name in (source.filename, source.path):
+        guessed = mimetypes.guess_type(_path_of(name))[0] if name else None
+        if guessed:
+            return guessed
+    return ""
+
+
+def file_link(url: str, source: Source, quote: str | None = None) -> str:
+    """The signed ``/files/`` ``url`` of ``source``'s file, opening at the cited place.
+
+    ``#page=N`` for a PDF with a page; for a Markdown, text or HTML file (shown on the viewer
+    page) with a quote, the text fragment of the words a reader sees; else ``url`` unchanged.
+    """
+    base = url.split("#", 1)[0]
+    if is_pdf(source):
+        return f"{base}#page={source.page}" if source.page is not None else url
+    media = _file_media(source)
+    if not quote or media not in _TEXT_TYPES:
+        return url
+    directive = text_fragment(visible_text(quote) if media == "text/markdown" else quote)
+    return f"{base}#{directive}" if directive else url

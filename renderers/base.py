@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.bidi_controls import url_without_bidi_controls, without_bidi_controls
+from bot.deeplinks import file_link
 from bot.errors import ConfigError
 from bot.models import Citation, RecordAction, Source
 from bot.models import is_safe_url as _is_safe_url
@@ -324,5 +325,7 @@ def citation_form(
             )
     signed = context.signer(source) if context.signer else None
     if signed and is_safe_url(signed):
+        # at the cited place: a PDF's page, a text file's quoted words (a text fragment)
+        signed = file_link(signed, source, citation.quote)
         return CitationForm(kind="download", url=url_without_bidi_controls(signed), **common)
     return CitationForm(kind="name", **common)

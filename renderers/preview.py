@@ -1,8 +1,9 @@
 """One self-contained HTML page showing an answer as every channel would display it.
 
 The payloads come from the real renderers; this module only draws them: Slack mrkdwn and its
-context blocks, Discord markdown, the email HTML part (in a sandboxed iframe), the Discourse post
-with its footnotes, and the web answer. Everything drawn is sanitized with nh3.
+context blocks, Discord markdown, the email HTML part (in a shadow root of its own, so it is as
+tall as the email and the page's styles do not reach it), the Discourse post with its footnotes,
+and the web answer. Everything drawn is sanitized with nh3, and the page has no scripts.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ _SLACK_MARKS = [
 ] + [(re.compile("(?<!\u200d)`(?!\u200d)([^`\n]+)(?<!\u200d)`(?!\u200d)"), "code")]
 _PREVIEW_TAGS = ALLOWED_TAGS | {"b", "i", "s", "img"}
 _PREVIEW_ATTRS = {**ALLOWED_ATTRIBUTES, "sup": {"class", "id"}, "li": {"id", "class", "value"}}
+
+# the email's own inline styles (renderers.email), kept; nothing that could load a resource
+_EMAIL_STYLE_PROPERTIES = {
+    "background", "border", "border-collapse", "border-left", "border-radius", "border-top",
+    "color", "display", "font-family", "font-size", "font-style", "font-weight", "line-height",
+    "margin", "margin-left", "max-width", "overflow-wrap", "padding", "padding-left",
+    "padding-top", "text-align", "text-decoration", "word-break",
+}  # fmt: skip
+_EMAIL_BODY = re.compile(r"<body\b([^>]*)>(.*)</body>", re.S | re.I)
+_STYLE_ATTR = re.compile(r'\bstyle="([^"]*)"')
 
 _DISCOURSE_MD = mistune.create_markdown(
     escape=True, plugins=["table", "strikethrough", "footnotes"]
@@ -80,6 +91,42 @@ def mrkdwn_to_html(text: str) -> str:
     # a code block is a block of its own: no blank line breaks around it
     html = re.sub(r"(?:<br>\n)*\x00(\d+)\x00(?:<br>\n?)*", lambda m: codes[int(m.group(1))], html)
     return _clean(html)
+
+
+def email_view(html: str) -> dict[str, str]:
+    """The email HTML part as the page draws it: ``{style, html}``, its body's style and content.
+
+    Drawn inline (in a declarative shadow root, no script needed) rather than in an iframe,
+    whose height cannot follow its content without a script; so it is sanitized like the rest.
+    """
+    found = _EMAIL_BODY.search(html)
+    body_attrs, inner = (found.group(1), found.group(2)) if found else ("", html)
+    style = _STYLE_ATTR.search(body_attrs)
+    cleaned_style = _clean_email(f'<div style="{style.group(1)}"></div>') if style else ""
+    kept = _STYLE_ATTR.search(cleaned_style)
+    return {"style": kept.group(1) if kept else "", "html": _clean_email(inner)}
+
+
+def _clean_email(markup: str) -> str:
+    return str(
+        nh3.clean(
+            markup,
+            tags=ALLOWED_TAGS | {"b", "i", "s"},
+            attributes={**_PREVIEW_ATTRS, "*": {"style", "dir", "id", "class", "title"}},
+            url_schemes={"http", "https", "mailto"},
+            filter_style_properties=_EMAIL_STYLE_PROPERTIES,
+            attribute_filter=_inert_style,
+        )
+    )
+
+
+def _inert_style(tag: str, attribute: str, value: str) -> str:
+    # a declaration with "(" (url(), image-set()) or "\" (a CSS escape spelling one) could
+    # load something: the renderer's own styles have neither (``value`` is entity-decoded)
+    if attribute != "style":
+        return value
+    kept = [part for part in value.split(";") if "(" not in part and "\\" not in part]
+    return ";".join(kept)
 
 
 def slack_view(payload: dict[str, Any]) -> list[dict[str, Any]]:
@@ -138,6 +185,7 @@ def preview_page(answer: Answer, context: RenderContext | None = None) -> str:
             discord=discord_view(payloads["discord"]),
             discord_files=payloads["discord"]["files"],
             email=email,
+            email_body=email_view(email["html"]),
             discourse=[
                 _clean(str(_DISCOURSE_MD(raw.replace("|attachment]", "]"))))
                 for raw in discourse_posts

@@ -13,7 +13,8 @@ Routes (all JSON errors are ``{"error": reason}``):
 - ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
 - ``GET /turns/{key}`` the full answer and source list of a turn; ``key`` is the turn id plus its
   HMAC, as in the ``share_url`` of an answer (see ``web_turn_page``).
-- ``GET /healthz`` liveness, and ``GET /api/config`` the limits the page enforces up front.
+- ``GET /healthz`` liveness, and ``GET /api/config`` the limits the page enforces up front
+  (refused, as the API is, to a site not in ``web.cors_origins``).
 
 The viewer's audience is ``web.audience`` (default ``public``): the answerer is asked for that
 audience and an answer citing anything else is refused, never shown. Every route first refuses
@@ -192,6 +193,10 @@ class WebConnector:
         return JSONResponse({"status": "ok", "in_flight": self.turns.in_flight}, headers=NO_STORE)
 
     async def config(self, request: Request) -> Response:
+        # refused like the rest of the API: the widget on a site missing from cors_origins
+        # then says so when it opens, not only once a question fails (and the site is logged)
+        if not self.origin_allowed(request):
+            return error_response("this site may not use the citecast API", 403)
         return JSONResponse(
             {
                 "max_question_chars": self.settings.max_question_chars,
@@ -374,7 +379,11 @@ class WebConnector:
         return HTMLResponse(page, headers=TURN_PAGE_HEADERS)
 
     async def files(self, request: Request) -> Response:
-        response = file_response(self.signer, str(request.path_params.get("token", "")))
+        # ``?download=1``: the file's own bytes, always as an attachment (the viewer page's link)
+        download = request.query_params.get("download") == "1"
+        response = file_response(
+            self.signer, str(request.path_params.get("token", "")), download=download
+        )
         if response.status_code == 404 and "text/html" in request.headers.get("accept", ""):
             # a person who clicked a source long after the answer (the link expired): a page
             # saying how to get a fresh link, not a JSON error; the same for every refusal

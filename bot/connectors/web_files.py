@@ -9,15 +9,21 @@ document ("This page has been blocked by Chrome", Chromium issue 413851) and Saf
 empty page, so a cited PDF would never open at its page. It is shown inline without one:
 ``nosniff`` keeps it a PDF, and the browsers' PDF viewers run its scripts, if any, apart from
 this origin.
+
+A Markdown, plain-text or HTML file is shown through a reading page instead
+(:mod:`bot.connectors.web_file_viewer`: rendered, sanitized, under a strict CSP), so its citation
+opens readable and a text fragment in the link lands on the quoted passage; its own bytes are
+one click away, ``?download=1``, always as an attachment.
 """
 
 from __future__ import annotations
 
 import logging
 
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from bot.filetokens import FileSigner, FileTokenError
+from bot.connectors.web_file_viewer import VIEWER_CSP, read_for_view, viewer_kind, viewer_page
+from bot.filetokens import FileGrant, FileSigner, FileTokenError
 
 log = logging.getLogger(__name__)
 
@@ -41,24 +47,31 @@ def not_found() -> Response:
     return JSONResponse(NOT_FOUND_BODY, status_code=404, headers={"Cache-Control": "no-store"})
 
 
-def file_response(signer: FileSigner | None, token: str) -> Response:
-    """The file a token grants, or the uniform 404."""
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private, no-store",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def file_response(signer: FileSigner | None, token: str, *, download: bool = False) -> Response:
+    """What a token grants: the reading page of a Markdown, text or HTML file, else the file
+    itself (``download``: always the file, as an attachment); or the uniform 404."""
     if signer is None:
         return not_found()
     try:
         grant = signer.verify(token)
     except FileTokenError:
         return not_found()
+    log.info("serving %s to audience %s", grant.filename, ",".join(sorted(grant.audience)))
+    kind = viewer_kind(grant.media_type)
+    if kind is not None and not download:
+        return _viewer_response(grant, kind)
     media_type = grant.media_type
-    inline = media_type in _INLINE_TYPES
+    inline = media_type in _INLINE_TYPES and not download
     if media_type.startswith("text/"):
         media_type += "; charset=utf-8"
-    log.info("serving %s to audience %s", grant.filename, ",".join(sorted(grant.audience)))
-    headers = {
-        "X-Content-Type-Options": "nosniff",
-        "Cache-Control": "private, no-store",
-        "Referrer-Policy": "no-referrer",
-    }
+    headers = dict(_HEADERS)
     if grant.media_type != "application/pdf":
         headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
     return FileResponse(
@@ -68,3 +81,12 @@ def file_response(signer: FileSigner | None, token: str) -> Response:
         content_disposition_type="inline" if inline else "attachment",
         headers=headers,
     )
+
+
+def _viewer_response(grant: FileGrant, kind: str) -> Response:
+    try:
+        viewed = read_for_view(grant.path, grant.filename, kind)
+    except OSError:
+        return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
+    headers = {**_HEADERS, "Content-Security-Policy": VIEWER_CSP}
+    return HTMLResponse(viewer_page(viewed), headers=headers)

@@ -35,6 +35,7 @@ from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
 from bot.connectors.web_client_json import client_citation_json
 from bot.connectors.web_turns import TurnStart, WebTurns
+from bot.deeplinks import file_link
 from bot.errors import BackendError, KnowledgeIndexError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
@@ -54,8 +55,12 @@ _FINAL_EVENTS = ("event: done\n", "event: error\n")
 
 
 def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
-    """Where clicking the citation goes: deep link, public URL, or a signed download."""
-    return citation.deep_link or citation.source.url or link(citation.source)
+    """Where clicking the citation goes: deep link, public URL, or a signed download (at the
+    cited page or quoted words, :func:`bot.deeplinks.file_link`)."""
+    if citation.deep_link or citation.source.url:
+        return citation.deep_link or citation.source.url
+    signed = link(citation.source)
+    return file_link(signed, citation.source, citation.quote) if signed else None
 
 
 class AnswerStream:

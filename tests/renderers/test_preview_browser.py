@@ -15,7 +15,7 @@ async def test_preview_shows_five_channels_side_by_side(tmp_path: Path) -> None:
     page_file.write_text(preview_page(sample_answer()), encoding="utf-8")
     shot = artifact("preview.png")
     async with launch_chromium() as browser:
-        # Tall enough that the email iframe is painted before the full-page capture.
+        # Tall enough that the whole page is painted before the full-page capture.
         page = await browser.new_page(viewport={"width": 1400, "height": 2200})
         # the page is self-contained: refuse any request that is not the file itself
         await page.route(
@@ -37,7 +37,8 @@ async def test_preview_shows_five_channels_side_by_side(tmp_path: Path) -> None:
         assert "Admin Guide" in (await web.get_attribute("title") or "")
         slack_context = page.locator('[data-channel="slack"] .context a')
         assert await slack_context.count() >= 3
-        email = page.frame_locator('[data-channel="email"] iframe')
+        # drawn in a shadow root of its own (locators reach into it)
+        email = page.locator('[data-channel="email"] [aria-label="Email HTML part"]')
         await email.locator("text=Sources").wait_for()
         assert await email.locator("a", has_text="Acme Gateway Admin Guide").count() >= 1
         await page.screenshot(path=str(shot), full_page=True)

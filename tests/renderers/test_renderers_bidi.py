@@ -144,7 +144,7 @@ async def test_preview_keeps_each_web_and_email_blocks_direction(tmp_path: Path)
             ".getBoundingClientRect(); return [t.left - b.left, b.right - t.right]; }"
         )
         assert gaps[0] > gaps[1]  # nearer the right edge
-        email = page.frame_locator('[data-channel="email"] iframe')
+        email = page.locator('[data-channel="email"] [aria-label="Email HTML part"]')
         english = email.locator("p", has_text="Then start")
         await english.wait_for()
         assert await english.evaluate("n => getComputedStyle(n).direction") == "ltr"

@@ -30,6 +30,7 @@
     this.storageKey = options.storageKey || "citecast.conversation";
     this.maxChars = 4000;
     this.conversationId = null;
+    this.compact = !!options.compact;  // in the widget, on someone else's site
     this.busy = false;
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
     this.timeouts = citecast.timeouts.bounds(options);
@@ -75,7 +76,12 @@
       "aria-busy": "false",
     });
     this.empty = el("p", { "class": "cc-empty" },
-      "Ask a question; the answer cites its sources. Hover or focus a number to see the passage.");
+      "Ask a question; the answer cites its sources. ");
+    // how to see a source depends on the screen: chat.css shows the one that fits (hover: none)
+    this.empty.appendChild(el("span", { "class": "cc-by-pointer" },
+      "Hover or focus a number to see the passage."));
+    this.empty.appendChild(el("span", { "class": "cc-by-touch" },
+      "Tap a number to open its source."));
     this.log.appendChild(this.empty);
     shell.appendChild(this.log);
 
@@ -130,7 +136,11 @@
     var self = this;
     var url = this.url("/api/config");
     citecast.timeouts.within(this.timeouts.request, function (signal) {
-      return fetch(url, { signal: signal }).then(function (r) { return r.ok ? r.json() : null; });
+      return fetch(url, { signal: signal }).then(function (r) {
+        // refused (same origin, where the 403 can be read): as another site's browser sees it
+        if (r.status === 403) throw new TypeError("refused");
+        return r.ok ? r.json() : null;
+      });
     }).then(function (cfg) {
         if (!cfg) return;
         citecast.timeouts.heartbeat(self.timeouts, cfg.sse_heartbeat);
@@ -140,14 +150,27 @@
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
         if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
       }).catch(function (err) {
-        // else reported when the user asks; a server that takes requests and never answers
-        // them is said now (unless the status line already says something, such as
-        // "Loading the conversation…", which gives up by itself)
-        if (citecast.timeouts.isTimeout(err) && !self.status.textContent) {
+        // said now, not only when the user asks (unless the status line already says
+        // something, such as "Loading the conversation…", which gives up by itself): a server
+        // that takes requests and never answers them, or one that cannot be reached
+        if (self.status.textContent) return;
+        if (citecast.timeouts.isTimeout(err)) {
           self.setStatus("The citecast server did not answer within " +
             citecast.timeouts.describe(err.ms) + "; it may not answer questions either.", true);
+        } else if (err instanceof TypeError) {
+          // refused, or not there: a site missing from web.cors_origins gets a 403 its browser
+          // does not let it read. Said when the widget opens, not after a question fails.
+          self.setStatus(self.unreachable(), true);
         }
       });
+  };
+
+  /* Why the chat cannot work, for the visitor and for whoever runs the site it is on. */
+  Chat.prototype.unreachable = function () {
+    if (!this.compact) return "Cannot reach the citecast server; questions may fail.";
+    return "Cannot reach the citecast server at " + (this.api || window.location.origin) +
+      ": it may be down, or it does not allow this site (its web.cors_origins must list " +
+      window.location.origin + ").";
   };
 
   /* Buttons in the empty conversation that ask the deployment's suggested questions. */

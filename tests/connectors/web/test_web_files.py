@@ -200,10 +200,12 @@ async def test_files_route_serves_and_refuses_uniformly(kb: Path, tmp_path: Path
         assert ok.headers["x-content-type-options"] == "nosniff"
         # Chrome will not start its PDF viewer in a sandboxed document: no CSP for a PDF
         assert "content-security-policy" not in ok.headers
+        # HTML is shown on the sanitized reading page, never as itself
         risky = await client.get(f"/files/{html}")
-        assert risky.headers["content-disposition"].startswith("attachment")
+        assert "content-disposition" not in risky.headers
         assert "sandbox" in risky.headers["content-security-policy"]
         assert risky.headers["x-content-type-options"] == "nosniff"
+        assert "<script" not in risky.text and "alert(1)" not in risky.text
         refusals: list[httpx.Response] = []
         tampered = pdf[:-2] + ("xx" if pdf[-2:] != "xx" else "yy")
         for token in (tampered, "..%2F..%2Fsecret.txt", "%2e%2e", "x" * 3000):

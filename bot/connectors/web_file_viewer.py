@@ -1,0 +1,173 @@
+"""The reading page ``/files/{token}`` shows for a cited Markdown, plain-text or HTML file.
+
+Sent as it is, such a file is no use to the person who clicked its citation: HTML is never
+served inline (it would run on this origin), so it downloads, and Markdown shows as raw text.
+The viewer shows it readable instead, so a text fragment in the link (``#:~:text=``, see
+:func:`bot.deeplinks.file_link`) scrolls the browser to the cited passage and highlights it:
+
+- Markdown is rendered from the tree of :func:`bot.markdown.parse` (the project's one mistune
+  setup) by mistune's HTML renderer, then sanitized like HTML;
+- HTML is sanitized with nh3: only ammonia's inert tags and attributes remain (no script, style,
+  iframe, form, meta, base, event handler or ``style`` attribute), links keep only http, https
+  and mailto targets, and images only same-origin or relative sources;
+- plain text goes in a ``<pre>``, escaped.
+
+The page's CSP is the second wall: no script at all, no connections, the one stylesheet allowed
+by its hash, images from this origin only, and ``sandbox`` (an opaque origin, no scripts, no
+forms, no popups; downloads allowed for the page's own "Download the file" link, which fetches
+the file's bytes with ``?download=1``). Only the first :data:`MAX_VIEW_BYTES` of a file are
+shown, with a note saying so.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import mistune
+import nh3
+from mistune.core import BlockState
+
+from bot.markdown import parse
+
+MAX_VIEW_BYTES = 2 * 1024 * 1024
+_KINDS = {
+    "text/markdown": "markdown",
+    "text/x-markdown": "markdown",
+    "text/plain": "text",
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+}
+# Elements dropped with everything inside them (the rest of a disallowed element is unwrapped:
+# its text stays). A <title> would otherwise print the document's title into its body.
+_DROPPED_WITH_CONTENT = {"script", "style", "title", "noscript", "template", "textarea", "select"}
+_TAGS = set(nh3.ALLOWED_TAGS) - {"area", "map"}
+_URL_SCHEMES = {"http", "https", "mailto"}
+# YAML front matter is metadata, not text (ingest reads it the same way): not shown.
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n.*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
+
+_CSS = """\
+:root { color-scheme: light dark; }
+body { margin: 0; font: 16px/1.55 system-ui, sans-serif; }
+.cc-bar { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: baseline;
+  padding: .6rem 1rem; border-bottom: 1px solid #8886; }
+.cc-name { font-weight: 600; overflow-wrap: anywhere; }
+.cc-note { margin: 1rem; padding: .5rem 1rem; border: 1px solid #b80; }
+.cc-doc { max-width: 48rem; margin: 0 auto; padding: 1rem; overflow-wrap: break-word; }
+.cc-doc pre { white-space: pre-wrap; }
+.cc-doc img { max-width: 100%; height: auto; }
+.cc-doc table { border-collapse: collapse; }
+.cc-doc th, .cc-doc td { border: 1px solid #8886; padding: .2rem .5rem; }
+"""
+_CSS_HASH = base64.b64encode(hashlib.sha256(_CSS.encode("utf-8")).digest()).decode("ascii")
+
+VIEWER_CSP = (
+    "default-src 'none'; "
+    f"style-src 'sha256-{_CSS_HASH}'; "
+    "img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; "
+    "sandbox allow-downloads"
+)
+"""The viewer page's Content-Security-Policy (its stylesheet is allowed by hash, nothing else)."""
+
+_HTML_RENDERER = mistune.HTMLRenderer(escape=False)
+# Built only so the plugins register their renderers (tables, strikethrough) on _HTML_RENDERER;
+# parsing is bot.markdown's, so a document reads exactly as every other Markdown in citecast.
+mistune.create_markdown(renderer=_HTML_RENDERER, plugins=["table", "strikethrough"])
+
+
+def _render_citation(renderer: object, n: int) -> str:
+    # A "[^n]" in a document is its own text: shown as written, not as a citation.
+    return f"[^{n}]"
+
+
+_HTML_RENDERER.register("citation", _render_citation)
+
+
+@dataclass(frozen=True)
+class ViewedFile:
+    """What the viewer shows of one file: its text (decoded, possibly cut) and how to read it."""
+
+    filename: str
+    kind: str
+    text: str
+    truncated: bool
+
+
+def viewer_kind(media_type: str) -> str | None:
+    """``"markdown"``, ``"text"`` or ``"html"`` when the viewer shows ``media_type``, else None."""
+    return _KINDS.get(media_type.split(";", 1)[0].strip().lower())
+
+
+def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BYTES) -> ViewedFile:
+    """The first ``limit`` bytes of the file at ``path``, decoded as UTF-8 (bad bytes replaced).
+
+    A cut file ends at its last complete line, so no half character or half tag is shown.
+    """
+    with path.open("rb") as handle:
+        data = handle.read(limit + 1)
+    truncated = len(data) > limit
+    if truncated:
+        data = data[:limit]
+        cut = data.rfind(b"\n")
+        data = data[: cut + 1] if cut > 0 else data
+    return ViewedFile(filename, kind, data.decode("utf-8-sig", errors="replace"), truncated)
+
+
+def _keep_attribute(element: str, attribute: str, value: str) -> str | None:
+    # Remote images would tell a third party who reads what (and the CSP blocks them anyway).
+    if element == "img" and attribute == "src":
+        plain = value.strip().lower()
+        if plain.startswith("//") or ":" in plain.split("/", 1)[0]:
+            return None
+    return value
+
+
+def sanitize(markup: str) -> str:
+    """``markup`` with everything that could run, load from elsewhere or navigate by itself
+    removed (scripts, handlers, frames, forms, meta, base, styles, ``javascript:`` links)."""
+    return nh3.clean(
+        markup,
+        tags=_TAGS,
+        clean_content_tags=_DROPPED_WITH_CONTENT,
+        url_schemes=_URL_SCHEMES,
+        attribute_filter=_keep_attribute,
+        link_rel="noopener noreferrer nofollow",
+        strip_comments=True,
+    )
+
+
+def render_document(viewed: ViewedFile) -> str:
+    """The document's body as safe HTML."""
+    if viewed.kind == "markdown":
+        text = _FRONT_MATTER.sub("", viewed.text, count=1)
+        rendered = _HTML_RENDERER(parse(text), BlockState())
+        return sanitize(str(rendered))
+    if viewed.kind == "html":
+        return sanitize(viewed.text)
+    return f"<pre>{html.escape(viewed.text)}</pre>"
+
+
+def viewer_page(viewed: ViewedFile, limit: int = MAX_VIEW_BYTES) -> str:
+    """The whole reading page for ``viewed``, with a link to download the file itself."""
+    name = html.escape(viewed.filename)
+    note = ""
+    if viewed.truncated:
+        note = (
+            f'<p class="cc-note" role="note">This file is larger than {limit // (1024 * 1024)} MB:'
+            " only its beginning is shown here. Download the file to read all of it.</p>"
+        )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{name}</title><style>{_CSS}</style></head>\n"
+        f'<body><header class="cc-bar"><span class="cc-name">{name}</span>'
+        '<a href="?download=1">Download the file</a></header>\n'
+        f'{note}<main class="cc-doc">\n{render_document(viewed)}\n</main></body></html>\n'
+    )

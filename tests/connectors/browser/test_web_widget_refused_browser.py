@@ -1,0 +1,48 @@
+"""The widget on a site missing from web.cors_origins, in headless Chromium: it says so as soon
+as it opens (its /api/config is refused), not only after a question fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.async_api import Browser, expect
+
+from tests.chromium import artifact
+from tests.connectors.browser.conftest import serve_answerer
+from tests.connectors.browser.widget_host import host_site, open_widget
+from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage, start_live_server
+
+
+async def test_the_widget_on_a_site_not_allowed_says_so_when_it_opens(
+    browser: Browser, tmp_path: Path
+) -> None:
+    listed = await start_live_server(host_site())
+    unlisted = await start_live_server(host_site())
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    running = await serve_answerer(
+        tmp_path, answerer, cors_origins=[listed.url], suggested_prompts=["How do I install it?"]
+    )
+    context = await browser.new_context(viewport={"width": 1000, "height": 760})
+    try:
+        page = await context.new_page()
+        await open_widget(page, unlisted, running.url)
+        status = page.locator("#citecast-panel .cc-status")
+        await expect(status).to_have_text(
+            f"Cannot reach the citecast server at {running.url}: it may be down, or it does not "
+            f"allow this site (its web.cors_origins must list {unlisted.url}).",
+            timeout=15_000,
+        )
+        await expect(status).to_have_class("cc-status cc-error")
+        await page.screenshot(path=str(artifact("widget-site-not-allowed.png")))
+        # the site its owner did list opens as before: no message, its suggested questions
+        allowed = await context.new_page()
+        await open_widget(allowed, listed, running.url)
+        prompts = allowed.locator("#citecast-panel .cc-prompts button")
+        await expect(prompts).to_have_text(["How do I install it?"])
+        await expect(allowed.locator("#citecast-panel .cc-status")).to_have_text("")
+        assert answerer.calls == []
+    finally:
+        await context.close()
+        await running.stop()
+        await unlisted.stop()
+        await listed.stop()
