@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -41,7 +42,9 @@ class Unreadable(Exception):  # noqa: N818 - a reason to skip, not a failure of 
 # Tried only where a run of spaces starts: tried at each of its spaces, the run was scanned
 # again from each one, and a heading with 40,000 spaces in a row took seconds (quadratic).
 _CLOSING_HASHES = re.compile(r"(?<!\s)\s+#+\s*$")
-_BACKTICKS = re.compile(r"(`+)")
+_BACKTICKS = re.compile(r"`+")
+# A backslash and what it escapes (any ASCII punctuation, CommonMark), or a run of backticks
+_ESCAPE_OR_TICK = re.compile(r"\\[!-/:-@\[-`{-~]?|`+")
 # Neither the link text nor its target holds a "[", so a match tried at one "[" reads no
 # further than the next "[", where the next try starts: the whole line is read about once, and
 # a line of "[" or of "[a](" repeated stays linear to scan. (A target read up to any ")" read
@@ -56,24 +59,37 @@ _UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w_])(_{1,3})(?=[^\s_])([^_]+?)(?<=[^\s
 
 
 def code_spans(line: str) -> list[tuple[bool, str]]:
-    """``line`` cut into ``(is_code, text)`` pieces: a code span is a run of backticks and
-    everything up to the next run of the same length (CommonMark); its text keeps its
-    backticks. An unmatched run is text."""
-    parts = _BACKTICKS.split(line)
+    """``line`` cut into ``(is_code, text)`` pieces, as CommonMark reads code spans: a run of
+    backticks and everything up to the next run of the same length; its text keeps its
+    backticks. An unmatched run is text, and so is a backtick escaped with a backslash outside
+    a code span (``\\` {a} `{b}` `` has one code span, `` `{b}` ``). Inside a code span a
+    backslash is literal: `` `a\\` `` is a code span."""
+    # Where each run of backticks that could close a span starts, by its length: inside a
+    # span backslashes are literal, so every maximal run counts. One lookup per opening run
+    # (rather than a scan to the end of the line) keeps a line of unmatched runs linear.
+    closers: dict[int, list[int]] = {}
+    for run in _BACKTICKS.finditer(line):
+        closers.setdefault(len(run[0]), []).append(run.start())
     pieces: list[tuple[bool, str]] = []
-    i = 0
-    while i < len(parts):
-        if i % 2 == 1:  # a run of backticks
-            try:
-                close = parts.index(parts[i], i + 2)  # only runs can equal a run
-            except ValueError:
-                close = -1
-            if close > 0:
-                pieces.append((True, "".join(parts[i : close + 1])))
-                i = close + 1
-                continue
-        pieces.append((False, parts[i]))
-        i += 1
+    text_start = 0  # where the text piece being read began
+    position = 0
+    while (found := _ESCAPE_OR_TICK.search(line, position)) is not None:
+        position = found.start()
+        if found[0].startswith("\\"):
+            position = found.end()  # an escape ("\\`", "\\\\"), or a lone backslash
+            continue
+        opening = found.end() - position
+        starts = closers.get(opening, [])
+        close = bisect_left(starts, found.end())
+        if close == len(starts):
+            position = found.end()  # no run closes it: text
+            continue
+        if text_start < position:
+            pieces.append((False, line[text_start:position]))
+        text_start = position = starts[close] + opening
+        pieces.append((True, line[found.start() : position]))
+    if text_start < len(line):
+        pieces.append((False, line[text_start:]))
     return pieces
 
 

@@ -1,13 +1,14 @@
 """HTML reader: visible text in blocks under the h1–h6 heading path.
 
 Scripts, styles, other invisible elements (``hidden``, ``aria-hidden="true"``) and page
-furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles; a site's banner and
-sidebars, and a Confluence export's chrome: see :mod:`bot.knowledge.html_chrome`) are
-dropped; so are the permalink marks (``¶``) that documentation generators append to
-headings. The title is the first ``<title>`` of the head. A table row is one block, its
-cells joined by `` | ``. ``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives
-the public URL, a relative one resolved against the page's ``<base href>`` as a browser does
-(a malformed one is ignored), and ``<meta name="citecast:audience">`` the audience, like
+furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles, up to where a browser
+ends them: see :mod:`bot.knowledge.html_hidden`; a site's banner and sidebars, and a
+Confluence export's chrome: see :mod:`bot.knowledge.html_chrome`) are dropped; so are the
+permalink marks (``¶``) that documentation generators append to headings. The title is the
+first ``<title>`` of the head. A table row is one block, its cells joined by `` | ``.
+``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a
+relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
+is ignored), and ``<meta name="citecast:audience">`` the audience, like
 Markdown front matter.
 """
 
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections import Counter
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
@@ -26,6 +26,7 @@ from bot.knowledge.html_chrome import (
     confluence_chrome,
     is_confluence_export,
 )
+from bot.knowledge.html_hidden import Hidden, OpenElements, has_optional_end, hides, is_void
 from bot.knowledge.markdown_reader import audience_from
 
 _BLOCK_TAGS = frozenset(
@@ -58,65 +59,10 @@ _BLOCK_TAGS = frozenset(
         "summary",
     )
 )
-# Page furniture and invisible content: never indexed. ``nav`` and ``footer`` repeat on every
-# page of a site ("Home Pricing …"), so indexing them makes them answers to every question.
-_HIDDEN_TAGS = frozenset(
-    ("script", "style", "template", "noscript", "svg", "iframe", "object", "nav", "footer")
-)
 # What may stand in <head>; any other tag (or text) starts the body, as in a browser, so a page
 # that leaves out the optional </head> (or <head> and <body> altogether) still has a body.
 _HEAD_TAGS = frozenset(
     ("html", "head", "title", "meta", "link", "style", "script", "base", "noscript", "template")
-)
-# ``hidden`` / aria-hidden="true" hide an element up to its end tag. A void element has no
-# content to hide. One whose end tag may be left out (<p hidden>text<p>next) is hidden up to
-# where a browser ends it (:data:`_IMPLIED_END`): waiting for an end tag that never comes
-# would hide the rest of the page.
-_VOID = frozenset(
-    "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905
-)
-_OPTIONAL_END = frozenset(
-    """
-    p li dt dd tr td th thead tbody tfoot colgroup caption option optgroup rb rt rp
-    """.split()  # noqa: SIM905 - a word list reads best as words
-)
-_P_CLOSERS = frozenset(
-    """
-    address article aside blockquote details dialog div dl fieldset figcaption figure footer
-    form h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre search section table ul
-    """.split()  # noqa: SIM905 - a word list reads best as words
-)
-_CELL_CLOSERS = frozenset(("td", "th", "tr", "tbody", "thead", "tfoot"))
-_TABLE_PARTS = frozenset(("table", "tbody", "thead", "tfoot"))
-_BLOCK_ENDS = frozenset(("body", "html", "td", "th", "li", "dd", "button")) | _P_CLOSERS
-# For an element whose end tag may be left out (HTML's optional-tag rules): the start tags
-# that end it, the end tags of the elements around it that end it too, and the elements that,
-# open inside it, keep the first from ending it (a nested list's <li>).
-_IMPLIED_END: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
-    "p": (_P_CLOSERS, _BLOCK_ENDS, frozenset()),
-    "li": (
-        frozenset(("li",)),
-        frozenset(("ul", "ol", "menu")) | _BLOCK_ENDS,
-        frozenset(("ul", "ol", "menu")),
-    ),
-    "dt": (frozenset(("dt", "dd")), frozenset(("dl",)) | _BLOCK_ENDS, frozenset(("dl",))),
-    "dd": (frozenset(("dt", "dd")), frozenset(("dl",)) | _BLOCK_ENDS, frozenset(("dl",))),
-    "tr": (frozenset(("tr", "tbody", "thead", "tfoot")), _TABLE_PARTS, frozenset(("table",))),
-    "td": (_CELL_CLOSERS, _TABLE_PARTS | {"tr"}, frozenset(("table",))),
-    "th": (_CELL_CLOSERS, _TABLE_PARTS | {"tr"}, frozenset(("table",))),
-    "thead": (_TABLE_PARTS - {"table"}, _TABLE_PARTS | _BLOCK_ENDS, frozenset(("table",))),
-    "tbody": (_TABLE_PARTS - {"table"}, _TABLE_PARTS | _BLOCK_ENDS, frozenset(("table",))),
-    "tfoot": (_TABLE_PARTS - {"table"}, _TABLE_PARTS | _BLOCK_ENDS, frozenset(("table",))),
-    "option": (
-        frozenset(("option", "optgroup")),
-        frozenset(("select", "datalist", "optgroup")) | _BLOCK_ENDS,
-        frozenset(),
-    ),
-}
-_OTHER_IMPLIED_END = (
-    frozenset[str](),
-    _BLOCK_ENDS | _TABLE_PARTS | {"tr", "select", "datalist", "ruby"},
-    frozenset[str](),
 )
 # The text of an in-page link that is a footnote mark or a footnote's way back (Google Docs
 # writes <sup><a href="#ftnt1">[1]</a></sup>, Pandoc and Sphinx "1", "[1]" and "↩").
@@ -126,48 +72,6 @@ _FOOTNOTE_MARK = re.compile(r"^(?:\[(?:\d{1,3}|[a-z]{1,2})\]|\d{1,3}|[*†‡]|�
 _PERMALINK_MARKS = frozenset(("", "¶", "§", "#", "🔗", "⚓", "⚓︎"))
 _TRAILING_MARK = re.compile(r"\s*[¶§🔗⚓]\ufe0e?$")
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
-
-
-# The ARIA roles of <nav> and <footer>, and of a search box: Sphinx's default theme writes its
-# sidebar (every page's table of contents) as <div role="navigation">.
-_FURNITURE_ROLES = frozenset(("navigation", "contentinfo", "search"))
-
-
-def _hides(tag: str, values: dict[str, str]) -> bool:
-    if tag in _HIDDEN_TAGS:
-        return True
-    if tag in _VOID:
-        return False
-    if values.get("role", "").strip().lower() in _FURNITURE_ROLES:
-        return True
-    return "hidden" in values or values.get("aria-hidden", "").strip().lower() == "true"
-
-
-class _OpenTags:
-    """The elements open inside a hidden element whose end tag may be left out: a stack, with
-    counts, so that asking whether one is open stays cheap however deep a hostile page nests."""
-
-    def __init__(self) -> None:
-        self._stack: list[str] = []
-        self._counts: Counter[str] = Counter()
-
-    def push(self, tag: str) -> None:
-        self._stack.append(tag)
-        self._counts[tag] += 1
-
-    def holds(self, tag: str) -> bool:
-        return self._counts[tag] > 0
-
-    def holds_any(self, tags: frozenset[str]) -> bool:
-        return any(self._counts[tag] for tag in tags)
-
-    def close(self, tag: str) -> None:
-        """End ``tag`` (open) and the elements opened inside it and left open."""
-        while self._stack:
-            last = self._stack.pop()
-            self._counts[last] -= 1
-            if last == tag:
-                return
 
 
 class _Collector(HTMLParser):
@@ -190,9 +94,8 @@ class _Collector(HTMLParser):
         # ``_text`` holds more than spaces: known without joining it at each of a row's cells
         self._has_text = False
         self._head = True  # <head> is implied until the body starts
-        self._hiding: tuple[str, int] | None = None  # the hidden element's tag, its nesting
-        # When the hidden element's end tag may be left out: the elements open inside it
-        self._inside_hidden: _OpenTags | None = None
+        self._hiding: Hidden | None = None  # the hidden element being skipped
+        self._open = OpenElements()  # the visible elements open: where a hidden one ends
         self._in_title = False
         self._title_text: list[str] = []
         self._heading_level: int | None = None
@@ -215,14 +118,10 @@ class _Collector(HTMLParser):
             self.canonical = values.get("href") or None
         elif tag == "base" and self.base is None and values.get("href", "").strip():
             self.base = values["href"].strip()
-        if self._hiding is not None and not self._ends_hiding_at_start(tag):
-            hidden_tag, depth = self._hiding
-            if self._inside_hidden is not None:
-                if tag not in _VOID:
-                    self._inside_hidden.push(tag)
-            elif tag == hidden_tag:
-                self._hiding = (hidden_tag, depth + 1)
-            return
+        if self._hiding is not None:
+            if not self._hiding.ends_at_start(tag):
+                return
+            self._hiding = None
         if tag not in _HEAD_TAGS:
             self._head = False
         if self._confluence and tag == "td" and "pagebody" in values.get("class", "").split():
@@ -231,8 +130,7 @@ class _Collector(HTMLParser):
             # Only the page's own title: an inline SVG's <title> names an icon.
             self._in_title = self._head and self.title is None
         elif self._hidden_here(tag, values):
-            self._hiding = (tag, 1)
-            self._inside_hidden = _OpenTags() if tag in _OPTIONAL_END else None
+            self._hiding = Hidden(tag)
             if tag in _BLOCK_TAGS and not self._pre:
                 self._text.append(" ")  # "before<p hidden>…</p>after" is two words, not one
         elif tag in _HEADINGS:
@@ -261,14 +159,19 @@ class _Collector(HTMLParser):
     def _hidden_here(self, tag: str, values: dict[str, str]) -> bool:
         """Whether ``tag`` starts an element that is not text: invisible, furniture, a
         sidebar, or a Confluence export's chrome. A visible element is recorded as open
-        (see :class:`Landmarks`), and a banner mutes the text up to its end."""
-        if _hides(tag, values):
+        (see :class:`OpenElements` and :class:`Landmarks`), and a banner mutes the text up
+        to its end."""
+        if hides(tag, values):
             return True
-        if tag in _VOID or tag in _OPTIONAL_END:
+        if is_void(tag):
+            return False
+        if has_optional_end(tag):
+            self._open.push(tag)
             return False
         chrome = self._landmarks.chrome(tag, values)
         if chrome == "hide" or (self._confluence and confluence_chrome(tag, values)):
             return True
+        self._open.push(tag)
         if self._muting is not None:
             if tag == "main" or values.get("role", "").strip().lower() == "main":
                 self._muting = None  # a banner left open never holds the page's content
@@ -280,28 +183,17 @@ class _Collector(HTMLParser):
         return False
 
     def handle_endtag(self, tag: str) -> None:
-        # "<h1>Title<aside>…</h1>": the heading open around a hidden element ends it, as in a
-        # browser; else the heading would take in the rest of the page and lose it
-        hiding = self._hiding[0] if self._hiding is not None else None
-        if hiding not in (None, tag) and tag in _HEADINGS and self._heading_level is not None:
-            self._hiding = self._inside_hidden = None
-        if self._hiding is not None and self._inside_hidden is not None:
-            hidden_tag = self._hiding[0]
-            inside = self._inside_hidden
-            if inside.holds(tag):  # an element inside the hidden one ends
-                inside.close(tag)
-                return
-            if tag != hidden_tag and tag not in _IMPLIED_END.get(hidden_tag, _OTHER_IMPLIED_END)[1]:
-                return  # a stray end tag, which a browser ignores too
-            self._hiding = self._inside_hidden = None
-            if tag == hidden_tag:
-                return
-            # the end of an element around it (</ul> after <li hidden>) ends it too
         if self._hiding is not None:
-            hidden_tag, depth = self._hiding
-            if tag == hidden_tag:
-                self._hiding = (hidden_tag, depth - 1) if depth > 1 else None
-            return
+            # "<h1>Title<aside>…</h1>": the heading open around a hidden element ends it, as in
+            # a browser; else the heading would take in the rest of the page and lose it
+            in_heading = tag in _HEADINGS and self._heading_level is not None
+            ends = "around" if in_heading and tag != self._hiding.tag else None
+            ends = ends or self._hiding.end(tag, self._open)
+            if ends != "around":
+                self._hiding = None if ends == "ended" else self._hiding
+                return
+            self._hiding = None  # and the end tag ends the visible element around it
+        self._open.close(tag)
         self._landmarks.end(tag)
         if self._muting is not None and tag == self._muting[0]:
             depth = self._muting[1] - 1
@@ -346,17 +238,6 @@ class _Collector(HTMLParser):
                 self._head = False  # text can only be in the body: the head has ended
                 self._has_text = True
             self._text.append(data)
-
-    def _ends_hiding_at_start(self, tag: str) -> bool:
-        """True when ``tag`` starting ends the hidden element (``<p hidden>a<p>b``: the second
-        paragraph is shown); hiding is then over."""
-        if self._hiding is None or self._inside_hidden is None:
-            return False
-        closers, _, shields = _IMPLIED_END.get(self._hiding[0], _OTHER_IMPLIED_END)
-        if tag not in closers or self._inside_hidden.holds_any(shields):
-            return False
-        self._hiding = self._inside_hidden = None
-        return True
 
     def _drop_open_cell(self) -> None:
         # a cell that holds a table, code or a heading ends the row: no empty cell after it

@@ -81,7 +81,10 @@ BATCH_FILES = 200
 # banner (a <header> outside the content) and sidebars (an <aside> outside it) are not text;
 # a PDF word hyphenated across a page break is one word, on the page it starts on; inline MDX
 # ``{expressions}`` are not text, and an MDX line that opens with one keeps the text after it.
-READER_VERSION = "9"
+# "10": a backslash-escaped backtick opens no Markdown code span (``\` {a} `{b}` `` lost the
+# code span's text and kept the expression); an HTML hidden element left unclosed ends with
+# the element around it (``<div><nav>…</div><p>Body``: "Body" was lost with the rest of the page).
+READER_VERSION = "10"
 
 
 @dataclass
