@@ -147,25 +147,44 @@ def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.Argu
     return parser
 
 
-def unrecognized_message(command: argparse.ArgumentParser, name: str, extras: list[str]) -> str:
+def _stray_values(extras: list[str]) -> list[int]:
+    """The positions of ``extras`` that are values: not an option, and not the value of a
+    misspelt option (``--chanel slack``)."""
+    positions: list[int] = []
+    after_option = False
+    for position, extra in enumerate(extras):
+        if not (extra.startswith("-") and len(extra) > 1) and not after_option:
+            positions.append(position)
+        after_option = extra.startswith("-") and "=" not in extra
+    return positions
+
+
+def unrecognized_message(
+    command: argparse.ArgumentParser, name: str, extras: list[str], question: str | None = None
+) -> str:
     """``unrecognized arguments: --chanel slack (did you mean --channel?)`` for ``extras``.
 
     Each misspelt option is named with the command's closest option, as a misspelt config key
-    is; a stray value (``citecast render A.json``) says where that command's input goes.
+    is; a stray value (``citecast render A.json``) says where that command's input goes. The
+    words of an unquoted question (``question``, ``ask``'s first word) are quoted back whole.
     """
     import difflib
 
+    from bot.commands.ask import unquoted_question_hint
+
     known = [option for option in command._option_string_actions if option.startswith("--")]
+    stray = _stray_values(extras)
+    stray_hint = STRAY_VALUE_HINTS.get(name)
+    if name == "ask" and question and stray:
+        stray_hint = unquoted_question_hint([question, *(extras[at] for at in stray)])
     hints: list[str] = []
-    after_option = False
-    for extra in extras:
+    for position, extra in enumerate(extras):
         hint = None
         if extra.startswith("-") and len(extra) > 1:
             guess = difflib.get_close_matches(extra.partition("=")[0], known, n=1, cutoff=0.6)
             hint = f"did you mean {guess[0]}?" if guess else None
-        elif not after_option:  # not the value of a misspelt option (`--chanel slack`)
-            hint = STRAY_VALUE_HINTS.get(name)
-        after_option = extra.startswith("-") and "=" not in extra
+        elif position in stray:
+            hint = stray_hint
         if hint and hint not in hints:
             hints.append(hint)
     message = "unrecognized arguments: " + " ".join(extras)
@@ -204,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extras:
             # argparse would name the top-level parser and its usage, not the command's
             command = _command_parser(parser, name) if name else parser
-            command.error(unrecognized_message(command, name or "", extras))
+            question = getattr(args, "question", None) if name == "ask" else None
+            command.error(unrecognized_message(command, name or "", extras, question))
         if not name:
             _choose_a_command(parser)
             return 2

@@ -8,8 +8,9 @@ says "You're welcome." to a chat message that is only small talk, without search
 
 English, plus the languages the greetings and closings of mail are recognised in: German,
 French, Spanish, Italian, Dutch, Swedish, Portuguese and Polish. Recognition is deliberately
-conservative (:func:`small_talk`): a question mark, a long message or any phrase outside these
-lists ("hi, how do I install it", "thanks, and Windows") makes a message a question.
+conservative (:func:`small_talk`): a question mark (of any script, :data:`QUESTION_MARKS`), a
+long message or any phrase outside these lists ("hi, how do I install it", "thanks, and
+Windows") makes a message a question.
 """
 
 from __future__ import annotations
@@ -17,7 +18,22 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["CLOSING", "GREETING", "QUESTION_WORDS", "SmallTalk", "small_talk"]
+__all__ = [
+    "CLOSING",
+    "GREETING",
+    "QUESTION_MARKS",
+    "QUESTION_WORDS",
+    "SmallTalk",
+    "has_question_mark",
+    "small_talk",
+]
+
+QUESTION_MARKS = frozenset(
+    "?\u00bf\u037e\u055e\u061f\u1367\u1945\u203d\u2047\u2048\u2049\u2753\u2754\u2cfa"
+    "\u2cfb\u2e18\u2e2e\u2e54\ua60f\ua6f7\ufe16\ufe56\uff1f\U00011143\U0001e95f"
+)
+"""Every question mark of Unicode (its punctuation named QUESTION MARK, the interrobangs ‽ ⸘,
+the marks ❓ ❔): "ok‽", "thanks⁈", "ok؟" (Arabic), "¿ok" and "好？" ask as "ok?" does."""
 
 GREETING = re.compile(
     r"^(?:hi|hello|hey|hiya|dear|greetings|good (?:morning|afternoon|evening|day)|hallo|moin|"
@@ -129,7 +145,7 @@ def small_talk(text: str) -> SmallTalk | None:
     "ok", "bye"), else None: a question mark, more than 120 characters or any clause that is no
     greeting, thanks, acknowledgement, goodbye or closing makes it a question. A short name
     of capitalised words after a thanks or a closing is a signature ("Thanks, Anna")."""
-    if len(text) > _MAX_CHARS or "?" in text or "\uff1f" in text:
+    if len(text) > _MAX_CHARS or has_question_mark(text):
         return None
     found: set[SmallTalk] = set()
     for raw in _CLAUSES.split(text):
@@ -143,6 +159,11 @@ def small_talk(text: str) -> SmallTalk | None:
             return None
         found.add(kind)
     return next((kind for kind in _PRIORITY if kind in found), None)
+
+
+def has_question_mark(text: str) -> bool:
+    """Whether ``text`` holds any of :data:`QUESTION_MARKS`."""
+    return not QUESTION_MARKS.isdisjoint(text)
 
 
 def _clause_kind(clause: str) -> SmallTalk | None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shlex
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from bot.config import Settings
     from bot.knowledge.records import RecordTables
     from bot.models import Answer, Citation
@@ -42,6 +45,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="GROUP",
         help="answer as a viewer in GROUP as well as public (repeatable)",
     )
+
+
+def unquoted_question_hint(words: Sequence[str]) -> str:
+    """What ``citecast ask How do I install`` is told: its own words as one quoted question
+    (``citecast ask "How do I install"``), safe to paste back into a shell."""
+    question = " ".join(words)
+    # double quotes, as the examples write a question, unless the shell would still read
+    # something inside them ($, `, \, ", and ! in an interactive bash): then shlex's quotes
+    quoted = shlex.quote(question) if set('"$`\\!') & set(question) else f'"{question}"'
+    return f"put the whole question in quotes: citecast ask {quoted}"
 
 
 def source_line(citation: Citation) -> str:

@@ -6,13 +6,15 @@ counts as empty of content when every line left after the quote rules (``email_t
 greeting, a closing ("Thanks", "Best regards", "Mit freundlichen Grüßen", …, also "Thanks, Anna"),
 small talk ("Great, thank you!", "Got it": :mod:`bot.pleasantries`), a pointer at the subject
 ("see subject", "siehe Betreff"), the sender's own name, or a short line of capitalised words
-(a name, a title, a company), an address or a number below a closing.
+(a name, a title, a company; with a title's small lower-case words: "Head of Sales", "Jefa de
+Ventas y Marketing"), an address or a number below a closing. A body that only quotes an
+earlier mail asks nothing, not even its subject: it is only quoted text, and gets no reply.
 
 A reply whose new part only thanks, acknowledges or signs off is not answered at all
 (:func:`only_thanks`, used by ``email_policy``).
 
 The rules are deliberately narrow: a body line that fits none of them, or any line with a
-question mark, keeps the body as the question, as before.
+question mark (of any script: "¿", "؟", "‽", …), keeps the body as the question, as before.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 
 from bot.connectors.email_text import history_start
-from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, small_talk
+from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, has_question_mark, small_talk
 
 _PREFIX = re.compile(
     r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp|fwd?|wg|tr|rv|enc|doorst|vb)"
@@ -45,6 +47,23 @@ _SIGNATURE_WORDS = 8
 _PLEASANTRY_CHARS = 120
 """Longer lines are content (and a hostile megabyte line costs no regex time)."""
 _SIGNATURE_CHARS = 80
+# the lower-case words of titles, departments, companies and names
+_TITLE_JOINERS = frozenset(
+    {
+        "of", "and", "for", "the", "at", "&", "der", "die", "das", "des", "für", "und", "bei",
+        "vom", "von", "zu", "de", "du", "la", "le", "et", "chez", "y", "del", "e", "di",
+        "della", "van", "voor", "en", "och", "för", "da", "do", "dos", "i", "ten", "ter",
+    }
+)  # fmt: skip
+# a line of capitalised words after them asks for something ("Send the Guide for Windows")
+_REQUESTS = frozenset(
+    {
+        "send", "install", "help", "need", "want", "get", "find", "show", "tell", "explain",
+        "add", "remove", "delete", "update", "reset", "change", "fix", "enable", "disable",
+        "configure", "set", "connect", "export", "import", "use", "make", "create", "give",
+        "let", "check", "bitte", "merci", "por", "per", "svp", "pls",
+    }
+)  # fmt: skip
 
 
 def subject_question(subject: str) -> str:
@@ -54,12 +73,13 @@ def subject_question(subject: str) -> str:
 
 def asks_subject(question: str, name: str, text: str | None, html: str | None) -> bool:
     """Whether a fresh mail (no reply headers) asks its subject: its new part ``question`` is
-    empty, or holds only pleasantries (:func:`only_pleasantries`, ``name`` the sender's) and the
+    empty, or holds only pleasantries (:func:`only_pleasantries`, ``name`` the sender's), and the
     body (``text``, else ``html``) quotes no earlier mail: a "Thanks!" above a quote thanks for
-    an answer, and the subject is the thread's, asked already."""
-    if not question:
-        return True
-    return only_pleasantries(question, name) and not quotes_history(text, html)
+    an answer, the subject is the thread's, asked already, and a quote with nothing added is
+    only quoted text (no reply, as with reply headers)."""
+    if question and not only_pleasantries(question, name):
+        return False
+    return not quotes_history(text, html)
 
 
 def only_pleasantries(text: str, sender_name: str = "") -> bool:
@@ -86,7 +106,7 @@ def _pleasantry_lines(text: str, sender_name: str, *, see_subject: bool) -> bool
         line = " ".join(raw.split())
         if not line:
             continue
-        if len(line) > _PLEASANTRY_CHARS or "?" in line or "\uff1f" in line:
+        if len(line) > _PLEASANTRY_CHARS or has_question_mark(line):
             return None
         if _is_name(line, name) or (see_subject and _SEE_SUBJECT.match(line)):
             continue
@@ -137,11 +157,24 @@ def _is_name(line: str, name: str) -> bool:
 
 def _is_signature_line(line: str) -> bool:
     """A short line of capitalised words, an address, a link or a number: a name, a title,
-    a company or contact details below a closing (never a sentence in lower case)."""
+    a company or contact details below a closing (never a sentence in lower case).
+
+    A title's small connecting words may be in lower case between capitalised ones ("Head of
+    Sales", "Leiter der Entwicklung", "Jefe de Ventas y Marketing", "Anna van Dijk"), unless
+    the line starts with a question word or a request ("Send the Guide for Windows")."""
     words = line.split()
     if not words or len(words) > _SIGNATURE_WORDS or len(line) > _SIGNATURE_CHARS:
         return False
-    return all(_signature_word(word) for word in words)
+    # as written: "The" and "Von" are capitalised words already
+    joiners = [word for word in words if word in _TITLE_JOINERS]
+    if not joiners:
+        return all(_signature_word(word) for word in words)
+    first = words[0].strip(",.:;").lower()
+    if words[0] in _TITLE_JOINERS or first in QUESTION_WORDS or first in _REQUESTS:
+        return False
+    if words[-1].rstrip(",.") in _TITLE_JOINERS or 2 * len(joiners) >= len(words):
+        return False  # "Anna of", "Head of the": cut off, or more glue than title
+    return all(_signature_word(word) for word in words if word not in _TITLE_JOINERS)
 
 
 def _signature_word(word: str) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
 import bot.cli
@@ -53,6 +55,45 @@ def test_question_without_quotes_says_to_quote_it(capsys: pytest.CaptureFixture[
         "citecast ask: error: unrecognized arguments: do I install it? "
         '(put the whole question in quotes: citecast ask "How do I install it?")'
     )
+
+
+def test_the_quote_hint_quotes_the_users_own_words(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _error(capsys, ["ask", "How", "do", "I", "install"])
+    assert err.splitlines()[-1] == (
+        "citecast ask: error: unrecognized arguments: do I install "
+        '(put the whole question in quotes: citecast ask "How do I install")'
+    )
+    # the value of a misspelt option is no word of the question
+    err = _error(capsys, ["ask", "Where", "--chanel", "slack", "are", "logs"])
+    assert err.splitlines()[-1].endswith(
+        '(did you mean --channel?; put the whole question in quotes: citecast ask "Where are logs")'
+    )
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["Does", "it", "cost", "$5"],
+        ["Why", "does", "`ls`", "fail"],
+        ["What", "is", '"strict"', "mode"],
+        ["Why", "is", "it", "slow!"],
+        ["Is", "C:\\Temp", "ok"],
+        ["Why", "doesn't", "it", "start"],
+    ],
+)
+def test_the_quoted_question_pastes_back_into_a_shell_unchanged(
+    capsys: pytest.CaptureFixture[str], words: list[str]
+) -> None:
+    err = _error(capsys, ["ask", *words])
+    hint = err.splitlines()[-1].partition("put the whole question in quotes: ")[2]
+    assert hint.endswith(")")
+    # what a POSIX shell makes of the suggested command line: the question as one argument
+    assert shlex.split(hint[:-1]) == ["citecast", "ask", " ".join(words)]
+    if set('$`!\\"') & set(" ".join(words)):
+        # inside double quotes a shell would still expand these: single quotes instead
+        assert hint.startswith("citecast ask '")
+    else:
+        assert hint.startswith('citecast ask "')
 
 
 def test_unknown_option_without_a_command_is_an_error_not_the_help(
