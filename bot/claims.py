@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.knowledge.document import code_spans
 from bot.markdown import FENCE_OPEN, closing_fence
 from bot.marker_lines import indent_width
 from bot.text_terms import content_terms, has_cjk_sentence_end
@@ -32,7 +33,6 @@ _CJK_SENTENCE_END_RE = re.compile(
 )
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 # a code span closes only at a backtick run of exactly its opening length
-_CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 _MIN_CLAUSE_TERMS = 3
 # Emphasis markers, not the text they mark: a ``*`` run anywhere (CommonMark lets it emphasise
 # inside a word), an ``_`` run only where a word does not go on at both ends of it, since
@@ -92,7 +92,8 @@ def mask_code(text: str) -> str:
         else:
             indented = False
             in_list = bool(_LIST_PREFIX_RE.match(body)) or (in_list and body[:1] in " \t")
-            out.append(_CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), body) + ending)
+            blanked = (" " * len(piece) if code else piece for code, piece in code_spans(body))
+            out.append("".join(blanked) + ending)
         blank_before = False
     return "".join(out)
 

@@ -1,35 +1,44 @@
 """Lines of an extractive answer: document text that can never become a marker, plus its own.
 
 Document text is quoted into the answer, which the resolver then reads for markers; so every
-``[``, ``]`` and ``<`` outside code spans is escaped, and the one marker a line carries is the
-``[n]`` written here.
+``[``, ``]``, ``<`` and backtick outside code spans is escaped, and the one marker a line carries
+is the ``[n]`` written here. Code spans are the ones CommonMark reads (``code_spans``): a
+backtick escaped with a backslash opens none.
 """
 
 from __future__ import annotations
 
-import re
-
 from bot.knowledge.cjk import CJK_RUN
+from bot.knowledge.document import code_spans
 
-CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?\1")
 # what may close a sentence after its full stop: quotes, a parenthesis, emphasis
 _CLOSERS = "\"'”’»)*_"
 
 
+def code_span_bounds(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each code span of ``text``, as ``code_spans`` reads them."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for is_code, piece in code_spans(text):
+        if is_code:
+            bounds.append((start, start + len(piece)))
+        start += len(piece)
+    return bounds
+
+
 def escape_markers(text: str) -> str:
-    """Escape ``[``, ``]`` and ``<`` outside code spans so document text is never a marker."""
-    out: list[str] = []
-    last = 0
-    for match in CODE_SPAN.finditer(text):
-        out.append(_escape(text[last : match.start()]))
-        out.append(match.group(0))
-        last = match.end()
-    out.append(_escape(text[last:]))
-    return "".join(out)
+    """Escape ``[``, ``]``, ``<`` and backticks outside code spans so document text is never a
+    marker, and the code spans of the result are the document's own."""
+    return "".join(piece if is_code else _escape(piece) for is_code, piece in code_spans(text))
 
 
 def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("<", "\\<")
+    # Backslashes are doubled, so an escaped backtick of the document ("\\`") would come out
+    # live ("\\\\`") and pair with a backtick further on, hiding an "[n]" or turning quoted
+    # text into code: a backtick outside code spans is escaped like a bracket.
+    for char in "\\[]<`":
+        text = text.replace(char, "\\" + char)
+    return text
 
 
 def with_marker(sentence: str, number: int) -> str:

@@ -12,10 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.assistant.cited_lines import CODE_SPAN
 from bot.assistant.extractive_compounds import is_compound, term_key, written
 from bot.assistant.extractive_sections import own_heading
 from bot.assistant.extractive_sentences import sentences_of
+from bot.knowledge.document import code_spans
 from bot.knowledge.terms import STOP_WORDS, stem, words
 from bot.models import Source
 
@@ -45,13 +45,14 @@ def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
     answered by the Slack scopes sentence."""
     prose = sentence
     if "`" in sentence:
-        sentence = CODE_SPAN.sub(_code_words, sentence)
+        sentence = "".join(
+            _code_words(piece) if is_code else piece for is_code, piece in code_spans(sentence)
+        )
         prose = _SCOPE_NAME.sub(" ", sentence)
     return _terms(prose) | written(compounds, sentence)
 
 
-def _code_words(match: re.Match[str]) -> str:
-    code = match.group(0)
+def _code_words(code: str) -> str:
     return " " if "<" in code or "://" in code else code
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.assistant.cited_lines import CODE_SPAN
+from bot.assistant.cited_lines import code_span_bounds
 from bot.assistant.extractive_tables import is_table_line, row_sentences
 from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import words
@@ -58,7 +58,7 @@ def _split_sentences(text: str) -> list[str]:
     """Split after ., ! or ? and a space, but not after an abbreviation or inside code."""
     pieces: list[str] = []
     start = 0
-    code_spans = [m.span() for m in CODE_SPAN.finditer(text)]
+    code_spans = code_span_bounds(text)
     for match in _SENTENCE_END.finditer(text):
         cut = match.start()
         if any(a < cut < b for a, b in code_spans) or _ABBREVIATION.search(text[start:cut]):

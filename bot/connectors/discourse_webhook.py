@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from bot.config import DiscourseSettings
 from bot.errors import SignatureError, ValidationError
+from bot.knowledge.document import code_spans
 
 Trigger = Literal["new_topic", "mention", "reply"]
 
@@ -192,12 +193,14 @@ def strip_quotes(text: str) -> str:
 
 
 _FENCED_CODE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 
 
 def strip_code(text: str) -> str:
-    """``text`` without fenced code blocks and code spans, where Discourse makes no mentions."""
-    return _CODE_SPAN.sub(" ", _FENCED_CODE.sub("", text))
+    """``text`` without fenced code blocks and code spans, where Discourse makes no mentions.
+    Code spans are CommonMark's, as Discourse reads them: a backtick escaped with a backslash
+    opens none."""
+    pieces = code_spans(_FENCED_CODE.sub("", text))
+    return "".join(" " if is_code else piece for is_code, piece in pieces)
 
 
 def strip_mention(text: str, username: str) -> str:
