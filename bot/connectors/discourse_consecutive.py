@@ -24,6 +24,16 @@ Three layers keep the answer whole:
   as a warning with the remedy (make the bot user a moderator or a category group moderator,
   or turn the site setting off); a later attempt still refused is logged at INFO.
 
+The refusal is told from others by its wording, in the forum's locale: English
+("consecutive"), or the stable words of Discourse's own translations of
+``max_consecutive_replies`` (:data:`_TRANSLATED`, from config/locales/server.*.yml), whatever
+``discourse.max_consecutive_replies`` says (the setting may be 0 or wrong, and the "one" forms
+name no number). Words, not numbers: a refusal taken for this rule waits hours instead of
+failing fast, and small numbers fill other refusals (links, mentions, a new user's replies per
+topic). Only in a language not listed there is a refusal of a part past the configured number,
+naming it, taken for the rule. A refusal showing the setting wrong (0, or another number than
+the forum names) is logged once, as a warning.
+
 A part added by an edit whose attempt was not marked sent (a crash, or a lost response, just
 after the edit) is found in the bot's earlier post before it is sent again
 (:func:`appended_before`): once someone else has replied the forum would take it as a new
@@ -54,6 +64,24 @@ WAITING = "kept until someone else replies in the topic (max consecutive replies
 # The bot's posts in the topic looked through for a part already added to one (one page).
 APPENDED_LOOKBACK = 20
 _CONSECUTIVE = re.compile(r"\bconsecutive\b", re.IGNORECASE)
+# The words of Discourse's translations of max_consecutive_replies (server.<locale>.yml, both
+# plural forms) that no other refusal of a post uses:
+#   de "Es sind keine aufeinanderfolgenden Antworten erlaubt." / "Es sind nicht mehr als
+#      %{count} aufeinanderfolgende Antworten erlaubt. Bitte bearbeite stattdessen ..."
+#   fr "Aucune réponse consécutive n'est autorisée." / "Seules %{count} réponses consécutives
+#      sont autorisées. Veuillez modifier votre réponse précédente ..."
+#   es "No se permiten respuestas consecutivas." / "No se permiten más de %{count} respuestas
+#      consecutivas. Edita tu respuesta anterior ..."
+#   pt_BR "Nenhuma resposta consecutiva é permitida." / "Não são permitidas mais de %{count}
+#      respostas consecutivas. Edite sua resposta anterior ..."
+#   ru "Допускается не более %{count} последовательного ответа / последовательных ответов."
+#   ja "%{count} 回を超える連続の返信は禁止されています。前の返信を編集するか、..."
+#   zh_CN "不得连续回复超过 %{count} 次。请编辑您之前的回复，..."
+_TRANSLATED = re.compile(
+    r"aufeinanderfolgende\w*\s+Antwort|réponses?\s+consécutives?|respuestas?\s+consecutivas?"
+    r"|respostas?\s+consecutivas?|последовательн\w*\s+ответ|連続の返信|连续回复",
+    re.IGNORECASE,
+)
 _DEFINITION = re.compile(r"^\[\^[^\]\n]+\]:[^\n]*$", re.MULTILINE)
 
 
@@ -75,18 +103,51 @@ class ConsecutiveRepliesError(DiscourseAPIError):
 def consecutive_refusal(errors: Iterable[str], part: int, allowed: int) -> bool:
     """Whether a 422 refusal of part ``part`` is the ``max_consecutive_replies`` rule.
 
-    In English, Discourse's wording says "consecutive replies". In another language (the
-    forum's locale) the words cannot be read: a refusal of a part past the configured
-    ``discourse.max_consecutive_replies`` (``allowed``, 0 = no rule) naming that number is
-    taken for it.
+    Told by Discourse's wording: in English "consecutive replies", in a locale Discourse
+    translates it to, the stable words of that translation (:data:`_TRANSLATED`), whatever
+    ``allowed`` (the configured ``discourse.max_consecutive_replies``, 0 = no rule) says. In
+    another language, whose words cannot be read, a refusal of a part past ``allowed`` naming
+    that number is taken for it. A refusal showing ``allowed`` to be wrong is logged once.
     """
-    for message in errors:
-        if english(message):
-            if _CONSECUTIVE.search(message):
-                return True
-        elif allowed > 1 and part > allowed and allowed in numbers_in([message]):
+    messages = list(errors)
+    for message in messages:
+        if (english(message) and _CONSECUTIVE.search(message)) or _TRANSLATED.search(message):
+            _check_setting(message, allowed)
             return True
-    return False
+    return any(
+        not english(message) and allowed > 1 and part > allowed and allowed in numbers_in([message])
+        for message in messages
+    )
+
+
+class _Once:
+    """Whether the warning about the setting was logged in this process."""
+
+    def __init__(self) -> None:
+        self.logged = False
+
+
+_SETTING_WARNING = _Once()
+
+
+def _check_setting(message: str, allowed: int) -> None:
+    """Warn once when a refusal under the rule shows ``discourse.max_consecutive_replies`` is
+    wrong: 0 (the forum applies the rule to the bot), or another number than the one the
+    forum names (the "one" forms name none: the forum's setting is then 1)."""
+    named = numbers_in([message])
+    forum = named[0] if len(named) == 1 else (1 if not named else None)
+    if _SETTING_WARNING.logged or (allowed > 0 and forum in (None, allowed)):
+        return
+    _SETTING_WARNING.logged = True
+    told = f" (the forum allows {forum} in a row)" if forum is not None else ""
+    log.warning(
+        "discourse: the forum refused a reply under its max consecutive replies%s, but"
+        " discourse.max_consecutive_replies is %d: set it to the forum's site setting so long"
+        " answers are packed into fewer posts, or exempt the bot user (a moderator, or a"
+        " category group moderator).",
+        told,
+        allowed,
+    )
 
 
 async def append_to_last_post(delivery: ReplyDelivery, payload: dict[str, Any]) -> bool:

@@ -42,6 +42,17 @@ CONSECUTIVE_OTHER = (
     " wait for someone to reply to you."
 )
 
+# config/locales/server.de.yml, max_consecutive_replies (one / other): a German forum's wording,
+# for a test to put in place of the English one
+GERMAN_ONE = (
+    "Es sind keine aufeinanderfolgenden Antworten erlaubt. Bitte bearbeite stattdessen deine"
+    " letzte Antwort oder warte, bis dir jemand antwortet."
+)
+GERMAN_OTHER = (
+    "Es sind nicht mehr als {count} aufeinanderfolgende Antworten erlaubt. Bitte bearbeite"
+    " stattdessen deine letzte Antwort oder warte, bis dir jemand antwortet."
+)
+
 
 def consecutive_refusal(forum: FakeDiscourse, topic: FakeTopic, username: str) -> str | None:
     """The message refusing a new post by ``username`` in ``topic``, or None when allowed."""
