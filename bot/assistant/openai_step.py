@@ -31,7 +31,7 @@ never shown either.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.assistant.openai_arguments import (
@@ -117,6 +117,17 @@ class Step:
             held, self.invented_response = cut, True
         prefix = f"text_call_{self.number}_"
         found = None if self.calls or not held else text_calls(held, prefix)
+        earlier = None if found is None else written_calls(found[0], whole=False)
+        if found is not None and earlier is not None:
+            # calls of another form before the blocks: read too (and first), as what is shown
+            # must not end in calls; those after a result the model made up are dropped
+            later = [] if earlier.invented else found[1]
+            self.invented_response = self.invented_response or earlier.invented
+            calls = [*numbered(earlier, prefix), *later]
+            found = (
+                found[0][: earlier.start],
+                [replace(c, id=f"{prefix}{n}") for n, c in enumerate(calls, start=1)],
+            )
         written = None if found is not None or not held else written_calls(held, self._whole)
         if written is not None:
             # Mistral's, Llama's or a bare <function=> form: read as blocks are (beside

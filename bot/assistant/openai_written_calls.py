@@ -13,7 +13,7 @@ does not recognize) passes them on in ``content``. Besides the Hermes and Qwen b
   those objects alone (or a JSON list of them, as Mistral's calls read when the server drops
   ``[TOOL_CALLS]`` with the other special tokens);
 - Qwen3-Coder's ``<function=NAME>`` blocks at a line's start without ``<tool_call>`` around
-  them.
+  them (one left unclosed calls something only when it holds a ``<parameter=``).
 
 As with ``<tool_call>`` blocks, they are calls only when they end the step's text (a whole
 message, for bare JSON), with nothing after them but whitespace and end-of-turn tokens, or
@@ -64,9 +64,17 @@ def written_calls(text: str, whole: bool) -> WrittenCalls | None:
     # The earliest form that opens calls ending the text wins: what comes before the calls
     # is shown, so it must not itself end in calls of another form.
     found = [f for f in (_mistral(text), _python_tag(text), _functions(text)) if f is not None]
-    if found:
-        return min(found, key=lambda f: f.start)
-    return _bare_json(text) if whole else None
+    if not found:
+        return _bare_json(text) if whole else None
+    last = min(found, key=lambda f: f.start)
+    # calls of another form may end the text before these (a model that changed forms between
+    # calls): they are read too, or what is shown would end in them
+    before = written_calls(text[: last.start], whole=False)
+    if before is None:
+        return last
+    if before.invented:
+        return before  # the later calls follow a result the model made up: dropped with it
+    return WrittenCalls(before.start, before.calls + last.calls, last.invented)
 
 
 def numbered(found: WrittenCalls, id_prefix: str) -> list[ToolCall]:
@@ -224,12 +232,17 @@ def _functions_at(text: str, start: int) -> WrittenCalls | None:
     position = start
     while (block := FUNCTION_BLOCK.match(text, position)) is not None:
         body_end = _next_of(text, block.start(2), MADE_UP)
+        unclosed = block.end() > body_end or not block.group(0).endswith("</function>")
         if block.end() > body_end:  # unclosed: it ends where a made-up result begins
             body = text[block.start(2) : body_end]
             position = body_end
         else:
             body, position = block.group(2), block.end()
         call = function_call("", block.group(1), body)
+        if unclosed and call.arguments == "{}":
+            # the opening tag alone calls nothing (as ``<|python_tag|>`` alone does): left as
+            # written, so a <tool_call> block after it does not leave it shown as a call
+            return None
         calls.append((call.name, call.arguments))
         if not text[position:].lstrip().startswith("<function="):
             break

@@ -134,6 +134,14 @@ def test_a_call_after_any_prose_is_read_and_not_shown(
         "<function=<|python_tag|>\n<|python_tag|>",
         '<|python_tag|>[TOOL_CALLS][{"name": "search_docs", "arguments": {"query": "x"}}]',
         "<|python_tag|>[TOOL_CALLS]",
+        # an unclosed <function=> with no parameter before a <tool_call> block was shown, and
+        # read alone it was a call
+        '<function=search_docs>\n<tool_call>{"query": "retry"}',
+        # calls of another form before a <tool_call> block are read with it, first
+        '<function=search_docs>\n<parameter=query>\n<tool_call>{"query": "retry"}',
+        '<function=search_docs>\n</function>\n<tool_call>{"query": "retry"}',
+        '<|python_tag|>search_docs\n<tool_call>{"query": "retry"}',
+        '[TOOL_CALLS]search_docs{}\n<tool_call>{"query": "retry"}',
     ],
 )
 def test_what_is_shown_never_ends_in_a_call(sample: str) -> None:
@@ -148,3 +156,31 @@ def test_a_python_tag_before_another_forms_tag_is_no_call() -> None:
     shown, calls = read([sample])
     assert calls == []
     assert written_calls(shown, whole=False) is None
+
+
+def test_an_unclosed_function_tag_with_no_parameter_is_no_call() -> None:
+    # found by the property above: the <tool_call> block after it was read, and what was
+    # shown before it, "<function=search_docs>", was itself a call
+    assert written_calls("<function=search_docs>\n", whole=False) is None
+    shown, calls = read(['<function=search_docs>\n<tool_call>{"query": "retry"}'])
+    assert (shown, calls) == (
+        "<function=search_docs>\n",
+        [("text_call_0_1", "", '{"query": "retry"}')],
+    )
+
+
+def test_calls_of_two_forms_that_end_the_text_are_both_read() -> None:
+    # a Mistral call before a Llama one was shown as text, and read alone it was a call
+    sample = '[TOOL_CALLS]search_docs{}\n<|python_tag|>{"name": "search_docs", "parameters": {}}'
+    shown, calls = read([sample])
+    assert shown == ""
+    assert calls == [("text_call_0_1", "search_docs", "{}"), ("text_call_0_2", "search_docs", "{}")]
+
+
+def test_calls_after_a_made_up_result_are_dropped_with_it() -> None:
+    sample = (
+        "[TOOL_CALLS]search_docs{}[TOOL_RESULTS]made up\n"
+        '<|python_tag|>{"name": "search_docs", "parameters": {}}'
+    )
+    shown, calls = read([sample])
+    assert (shown, calls) == ("", [("text_call_0_1", "search_docs", "{}")])
