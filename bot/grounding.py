@@ -177,9 +177,28 @@ def _citation_marks(text: str) -> list[re.Match[str]] | None:
     expected = citations_in(parse(text))
     for candidate in (mask_code(text), text):
         marks = list(CITATION_RE.finditer(candidate))
-        if [int(m.group(1)) for m in marks] == expected:
+        if [int(m.group(1)) for m in marks] == expected and _same_places(text, marks):
             return marks
     return None
+
+
+# Numbers no answer uses (the parser reads at most five digits), one per mark of a probe.
+_PROBE = 90_000
+
+
+def _same_places(text: str, marks: list[re.Match[str]]) -> bool:
+    """Whether the parser reads exactly ``marks`` as the citations of ``text``, not only the
+    same numbers: a reading may see the same sequence in other places (a marker inside a code
+    span the parser joins across lines, and another the reading took for code), and
+    renumbering by it would change code and leave a citation pointing at a number gone."""
+    if len(marks) >= 100_000 - _PROBE:
+        return True  # too many to label; the numbers matched
+    pieces, cursor = [], 0
+    for i, mark in enumerate(marks):
+        pieces += [text[cursor : mark.start()], f"[^{_PROBE + i}]"]
+        cursor = mark.end()
+    probe = "".join(pieces) + text[cursor:]
+    return citations_in(parse(probe)) == [_PROBE + i for i in range(len(marks))]
 
 
 def _drop_unsupported(answer: Answer, threshold: float) -> Answer:

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from bot.claims import mask_code
@@ -217,6 +217,16 @@ LINES = [
 
 
 @given(st.lists(st.sampled_from(LINES), min_size=1, max_size=14))
+@example(  # the parser joins the lone backticks of two lines into one code span
+    [
+        "The moon is made of green cheese and rocks [^2].",
+        "- item",
+        "A lone ` tick: Python 3.11 or newer is required to run it [^1], as in ``x``.",
+        "A lone ` tick: Python 3.11 or newer is required to run it [^1], as in ``x``.",
+        "",
+        "    - Python 3.11 or newer is required to run it [^1].",
+    ]
+)
 def test_drop_keeps_every_remaining_number_on_its_own_source(lines: list[str]) -> None:
     text = "\n".join(lines)
     sources = {1: PYTHON, 2: MOON, 3: PORTS}
