@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from bot.knowledge.document import code_spans
 from bot.markdown import FENCE_OPEN, closing_fence
+from bot.marker_line_starts import continues_list
 from bot.marker_lines import indent_width
 from bot.text_terms import content_terms, has_cjk_sentence_end
 
@@ -32,6 +33,7 @@ _CJK_SENTENCE_END_RE = re.compile(
     _SENTENCE_END_RE.pattern + r"|[。！？｡][」』）〕】\"'”’)\]*_]*((?:\[\^\d{1,6}\])*)"
 )
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
+_EMPTY_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])$")
 # a code span closes only at a backtick run of exactly its opening length
 _MIN_CLAUSE_TERMS = 3
 # Emphasis markers, not the text they mark: a ``*`` run anywhere (CommonMark lets it emphasise
@@ -81,6 +83,7 @@ def mask_code(text: str) -> str:
         opener = FENCE_OPEN.match(body)
         if opener:
             fence = opener.group(1)
+            in_list = False  # as the resolver's scanner: a fence ends the list context
             out.append(" " * len(body) + ending)
         elif not body.strip():
             blank_before = True
@@ -91,7 +94,11 @@ def mask_code(text: str) -> str:
             out.append(" " * len(body) + ending)
         else:
             indented = False
-            in_list = bool(_LIST_PREFIX_RE.match(body)) or (in_list and body[:1] in " \t")
+            # the list context as the resolver's scanner keeps it (one shared rule), lazy
+            # continuation lines included; "-" alone opens an (empty) item there too
+            in_list = bool(
+                _LIST_PREFIX_RE.match(body) or _EMPTY_ITEM_RE.match(body)
+            ) or continues_list(in_list, blank_before, body)
             blanked = (" " * len(piece) if code else piece for code, piece in code_spans(body))
             out.append("".join(blanked) + ending)
         blank_before = False

@@ -37,7 +37,33 @@ from bot.marker_lines import (
 )
 from bot.marker_parse import Grammar, Marker
 
-__all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Verbatim"]
+__all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Verbatim", "continues_list"]
+
+# What ends a list at an unindented line that follows a non-blank one, as mistune (the
+# renderers' parser) reads it: a thematic break, a code fence, an ATX heading, a block quote or
+# an HTML comment, processing instruction, declaration or CDATA section. Any other such line
+# (one that is no new list item) is a lazy continuation line and stays in the list item.
+_ENDS_LIST = re.compile(
+    r"(?:\*[ \t]*){3,}\r?$|(?:-[ \t]*){3,}\r?$|(?:_[ \t]*){3,}\r?$"
+    r"|`{3,}|~{3,}|#{1,6}(?:[ \t\r]|$)|>|<[!?]"
+)
+# the start of a line still arriving that may yet turn out to end the list or not
+_UNDECIDED = re.compile(r"#{1,6}|`{1,2}|~{1,2}|[*_-][ \t*_-]*|<")
+
+
+def continues_list(in_list: bool, blank_before: bool, line: str) -> bool:
+    """Whether the non-blank ``line``, no new list item, stays in the list context.
+
+    ``in_list`` is the context before it, ``blank_before`` whether a blank line precedes it. An
+    indented line stays (a list item indents its own paragraphs); an unindented one only as a
+    lazy continuation line, right after a non-blank line (CommonMark, as mistune reads it), so
+    an indented line after a later blank line still belongs to the item (no indented code).
+    """
+    if not in_list:
+        return False
+    if line[:1] in " \t":
+        return True
+    return not blank_before and _ENDS_LIST.match(line) is None
 
 
 class Verbatim(str):
@@ -82,9 +108,17 @@ class LineStarts:
 
     def _line(self, buf: str, pos: int, final: bool, out: list[Token]) -> int:
         """Classify the line at ``pos``; the next position to scan, or -1 to wait for more."""
-        if self._fence is None and not self._indented and PLAIN_LINE_START.match(buf, pos):
+        if (
+            self._fence is None
+            and not self._indented
+            and PLAIN_LINE_START.match(buf, pos) is not None
+            # in a list, an HTML comment ends it: a "<" line waits for what follows (below)
+            and (not self._list_ctx or buf[pos] != "<")
+        ):
             # the common case: a paragraph line whose first character starts no construct
-            self._list_ctx = self._blank_before = self._line_start = self._definition = False
+            # (right after a non-blank line in a list: a lazy continuation of the item)
+            self._list_ctx = self._list_ctx and not self._blank_before
+            self._blank_before = self._line_start = self._definition = False
             return pos
         n = len(buf)
         nl = buf.find("\n", pos)
@@ -155,7 +189,14 @@ class LineStarts:
         if LIST_ITEM.match(stripped):
             self._list_ctx = True
         else:
-            self._list_ctx = self._list_ctx and line[:1] in " \t"
+            if (
+                not complete
+                and self._list_ctx
+                and not self._blank_before
+                and _UNDECIDED.fullmatch(line) is not None
+            ):
+                return -1  # "#" may be a heading (ends the list) or "#tag" (does not)
+            self._list_ctx = continues_list(self._list_ctx, self._blank_before, line)
         self._blank_before = self._line_start = False
         return pos
 

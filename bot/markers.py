@@ -80,8 +80,10 @@ class MarkerScanner(LineStarts):
                 and self._fence is None
                 and not self._indented
                 and PLAIN_LINE_START.match(text) is not None
+                and (not self._list_ctx or text[0] != "<")  # as _line() decides
             ):
-                self._line_start = self._list_ctx = self._blank_before = self._definition = False
+                self._list_ctx = self._list_ctx and not self._blank_before
+                self._line_start = self._blank_before = self._definition = False
             if not self._line_start and not self._buf.strip(" \t"):
                 combined = self._buf + text
                 body = combined.rstrip(" \t")
@@ -160,9 +162,11 @@ class MarkerScanner(LineStarts):
                     self._fence is None
                     and not self._indented
                     and PLAIN_LINE_START.match(buf, pos) is not None
+                    and (not self._list_ctx or buf[pos] != "<")
                 ):
                     # as _line() would decide
-                    self._list_ctx = self._blank_before = self._definition = False
+                    self._list_ctx = self._list_ctx and not self._blank_before
+                    self._blank_before = self._definition = False
                 else:
                     self._line_start = True
                 continue
