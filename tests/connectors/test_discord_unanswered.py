@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from tests.connectors.test_discord_harness import Harness, harness
 from tests.fakes.answerer import GatedAnswerer, ScriptedAnswerer
 from tests.fakes.discord_world import DISCORD_EPOCH_MS
 
-__all__ = ["harness"]
+__all__ = ["dead", "harness"]
 
 
 def gated() -> GatedAnswerer:
@@ -74,6 +75,14 @@ async def bury(dead: list[DiscordConnector]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+@pytest.fixture
+async def dead() -> AsyncIterator[list[DiscordConnector]]:
+    """The connectors of the runs a test crashes; their waiting answers end with the test."""
+    crashed: list[DiscordConnector] = []
+    yield crashed
+    await bury(crashed)
+
+
 def old_id(h: Harness, seconds_ago: float) -> int:
     """A message id (snowflake) for a message sent ``seconds_ago``."""
     ms = int((time.time() - seconds_ago) * 1000) - DISCORD_EPOCH_MS
@@ -82,57 +91,53 @@ def old_id(h: Harness, seconds_ago: float) -> int:
 
 async def test_a_question_cut_short_by_a_crash_is_answered_at_the_next_start(
     harness: Harness,
+    dead: list[DiscordConnector],
 ) -> None:
-    h, dead = harness, list[DiscordConnector]()
+    h = harness
     w = h.world
     question = h.fake.user_message(w.general, w.alice, "how to install?", mention_bot=True)
-    try:
-        await ask_unfinished(h, question, gated())
-        await crash(h, dead)
-        assert h.fake.messages_in(w.general) == []
+    await ask_unfinished(h, question, gated())
+    await crash(h, dead)
+    assert h.fake.messages_in(w.general) == []
 
-        answerer = EchoAnswerer([GUIDE])
-        handled = expect_handled(h, int(question["id"]))
-        await start_again(h, answerer)
-        await asyncio.wait_for(handled, timeout=30)
+    answerer = EchoAnswerer([GUIDE])
+    handled = expect_handled(h, int(question["id"]))
+    await start_again(h, answerer)
+    await asyncio.wait_for(handled, timeout=30)
 
-        (reply,) = h.fake.messages_in(w.general)
-        assert reply["message_reference"]["message_id"] == question["id"]
-        assert "About: how to install?" in reply["content"]
-        assert [q for q, _ in answerer.calls] == ["how to install?"]
-        assert h.store.pending(QUESTIONS) == []
-        assert all(r.pings == [] for r in h.fake.created + h.fake.edits)
-    finally:
-        await bury(dead)
+    (reply,) = h.fake.messages_in(w.general)
+    assert reply["message_reference"]["message_id"] == question["id"]
+    assert "About: how to install?" in reply["content"]
+    assert [q for q, _ in answerer.calls] == ["how to install?"]
+    assert h.store.pending(QUESTIONS) == []
+    assert all(r.pings == [] for r in h.fake.created + h.fake.edits)
 
 
 async def test_a_dm_and_a_forum_post_cut_short_are_answered_in_their_channels(
     harness: Harness,
+    dead: list[DiscordConnector],
 ) -> None:
     # neither channel is in the new run's cache: both are fetched from Discord
-    h, dead = harness, list[DiscordConnector]()
+    h = harness
     w = h.world
     dm = h.fake.open_dm(w.bob)
     in_dm = h.fake.user_message(dm, w.bob, "install?")
     thread = h.fake.thread_payload(w.guild, w.forum, "Installing", int(w.bob["id"]))
     await h.fake.dispatch("THREAD_CREATE", {**h.fake.channels[thread], "newly_created": True})
     post = h.fake.user_message(thread, w.bob, "pip fails", message_id=thread)
-    try:
-        await ask_unfinished(h, in_dm, gated())
-        await ask_unfinished(h, post, gated())
-        await crash(h, dead)
+    await ask_unfinished(h, in_dm, gated())
+    await ask_unfinished(h, post, gated())
+    await crash(h, dead)
 
-        answerer = EchoAnswerer([GUIDE])
-        handled = [expect_handled(h, int(m["id"])) for m in (in_dm, post)]
-        await start_again(h, answerer)
-        await asyncio.wait_for(asyncio.gather(*handled), timeout=30)
-        assert sorted(q for q, _ in answerer.calls) == ["Installing\n\npip fails", "install?"]
-        (dm_reply,) = h.fake.messages_in(dm)
-        (forum_reply,) = h.fake.messages_in(thread)
-        assert dm_reply["message_reference"]["message_id"] == in_dm["id"]
-        assert forum_reply["message_reference"]["message_id"] == post["id"]
-    finally:
-        await bury(dead)
+    answerer = EchoAnswerer([GUIDE])
+    handled = [expect_handled(h, int(m["id"])) for m in (in_dm, post)]
+    await start_again(h, answerer)
+    await asyncio.wait_for(asyncio.gather(*handled), timeout=30)
+    assert sorted(q for q, _ in answerer.calls) == ["Installing\n\npip fails", "install?"]
+    (dm_reply,) = h.fake.messages_in(dm)
+    (forum_reply,) = h.fake.messages_in(thread)
+    assert dm_reply["message_reference"]["message_id"] == in_dm["id"]
+    assert forum_reply["message_reference"]["message_id"] == post["id"]
 
 
 async def test_a_question_answered_is_not_answered_again_at_the_next_start(
@@ -175,63 +180,61 @@ async def test_an_answer_a_shutdown_cut_short_is_finished_in_the_same_reply(
     assert h.store.pending(QUESTIONS) == []
 
 
-async def test_a_half_answer_left_by_a_crash_becomes_the_answer(harness: Harness) -> None:
+async def test_a_half_answer_left_by_a_crash_becomes_the_answer(
+    harness: Harness, dead: list[DiscordConnector]
+) -> None:
     # each message is saved as it is posted: the next start finishes it, no stray half answer
-    h, dead = harness, list[DiscordConnector]()
+    h = harness
     w = h.world
     answerer = EchoAnswerer([GUIDE], hold=1)
     h.connector.services.assistant = answerer
     question = h.fake.user_message(w.general, w.alice, "how to install?", mention_bot=True)
-    try:
-        await h.fake.dispatch("MESSAGE_CREATE", question)
-        await asyncio.wait_for(answerer.midway.wait(), timeout=30)
-        (partial,) = h.fake.messages_in(w.general)
-        await crash(h, dead)
+    await h.fake.dispatch("MESSAGE_CREATE", question)
+    await asyncio.wait_for(answerer.midway.wait(), timeout=30)
+    (partial,) = h.fake.messages_in(w.general)
+    await crash(h, dead)
 
-        handled = expect_handled(h, int(question["id"]))
-        await start_again(h, EchoAnswerer([GUIDE]))
-        await asyncio.wait_for(handled, timeout=30)
-        (reply,) = h.fake.messages_in(w.general)
-        assert reply["id"] == partial["id"]
-        assert "About: how to install?" in reply["content"] and "Looking" not in reply["content"]
-        assert len(h.fake.created) == 1
-    finally:
-        await bury(dead)
+    handled = expect_handled(h, int(question["id"]))
+    await start_again(h, EchoAnswerer([GUIDE]))
+    await asyncio.wait_for(handled, timeout=30)
+    (reply,) = h.fake.messages_in(w.general)
+    assert reply["id"] == partial["id"]
+    assert "About: how to install?" in reply["content"] and "Looking" not in reply["content"]
+    assert len(h.fake.created) == 1
 
 
-async def test_a_question_deleted_or_edited_while_the_bot_was_down(harness: Harness) -> None:
-    h, dead = harness, list[DiscordConnector]()
+async def test_a_question_deleted_or_edited_while_the_bot_was_down(
+    harness: Harness, dead: list[DiscordConnector]
+) -> None:
+    h = harness
     w = h.world
     deleted = h.fake.user_message(w.general, w.alice, "first?", mention_bot=True)
     edited = h.fake.user_message(w.general, w.bob, "second?", mention_bot=True)
     unmentioned = h.fake.user_message(w.general, w.bob, "third?", mention_bot=True)
-    try:
-        await ask_unfinished(h, deleted, gated())
-        await ask_unfinished(h, edited, gated())
-        await ask_unfinished(h, unmentioned, gated())
-        await crash(h, dead)
-        del h.fake.messages[int(deleted["id"])]
-        h.fake.edited_message(int(edited["id"]), f"<@{h.fake.bot_user['id']}> second, better?")
-        h.fake.edited_message(int(unmentioned["id"]), "never mind")
+    await ask_unfinished(h, deleted, gated())
+    await ask_unfinished(h, edited, gated())
+    await ask_unfinished(h, unmentioned, gated())
+    await crash(h, dead)
+    del h.fake.messages[int(deleted["id"])]
+    h.fake.edited_message(int(edited["id"]), f"<@{h.fake.bot_user['id']}> second, better?")
+    h.fake.edited_message(int(unmentioned["id"]), "never mind")
 
-        answerer = EchoAnswerer([GUIDE])
-        handled = [expect_handled(h, int(m["id"])) for m in (deleted, edited, unmentioned)]
-        await start_again(h, answerer)
-        await asyncio.wait_for(asyncio.gather(*handled), timeout=30)
+    answerer = EchoAnswerer([GUIDE])
+    handled = [expect_handled(h, int(m["id"])) for m in (deleted, edited, unmentioned)]
+    await start_again(h, answerer)
+    await asyncio.wait_for(asyncio.gather(*handled), timeout=30)
 
-        # the edited one is answered as it reads now; the others are left alone
-        assert [q for q, _ in answerer.calls] == ["second, better?"]
-        (reply,) = h.fake.messages_in(w.general)
-        assert reply["message_reference"]["message_id"] == edited["id"]
-        assert h.store.pending(QUESTIONS) == []
-    finally:
-        await bury(dead)
+    # the edited one is answered as it reads now; the others are left alone
+    assert [q for q, _ in answerer.calls] == ["second, better?"]
+    (reply,) = h.fake.messages_in(w.general)
+    assert reply["message_reference"]["message_id"] == edited["id"]
+    assert h.store.pending(QUESTIONS) == []
 
 
 async def test_a_question_left_too_long_is_named_in_a_warning_not_answered(
-    harness: Harness, caplog: pytest.LogCaptureFixture
+    harness: Harness, dead: list[DiscordConnector], caplog: pytest.LogCaptureFixture
 ) -> None:
-    h, dead = harness, list[DiscordConnector]()
+    h = harness
     w = h.world
     stale = h.fake.user_message(
         w.general,
@@ -241,58 +244,52 @@ async def test_a_question_left_too_long_is_named_in_a_warning_not_answered(
         message_id=old_id(h, ANSWER_WITHIN + 3600),
     )
     recent = h.fake.user_message(w.general, w.bob, "today's question?", mention_bot=True)
-    try:
-        await ask_unfinished(h, stale, gated())
-        await ask_unfinished(h, recent, gated())
-        await crash(h, dead)
+    await ask_unfinished(h, stale, gated())
+    await ask_unfinished(h, recent, gated())
+    await crash(h, dead)
 
-        answerer = EchoAnswerer([GUIDE])
-        handled = expect_handled(h, int(recent["id"]))
-        with caplog.at_level(logging.WARNING, logger="bot.connectors"):
-            await start_again(h, answerer)
-            await asyncio.wait_for(handled, timeout=30)  # after the stale one was looked at
+    answerer = EchoAnswerer([GUIDE])
+    handled = expect_handled(h, int(recent["id"]))
+    with caplog.at_level(logging.WARNING, logger="bot.connectors"):
+        await start_again(h, answerer)
+        await asyncio.wait_for(handled, timeout=30)  # after the stale one was looked at
 
-        assert [q for q, _ in answerer.calls] == ["today's question?"]
-        replies = {m["message_reference"]["message_id"]: m for m in h.fake.messages_in(w.general)}
-        assert replies[stale["id"]]["content"] == h.connector.settings.missed_message
-        assert "About: today's question?" in replies[recent["id"]]["content"]
-        (warning,) = [r for r in caplog.records if "too old to answer" in r.getMessage()]
-        assert stale["id"] in warning.getMessage() and str(w.general) in warning.getMessage()
-        assert h.store.pending(QUESTIONS) == []
-    finally:
-        await bury(dead)
+    assert [q for q, _ in answerer.calls] == ["today's question?"]
+    replies = {m["message_reference"]["message_id"]: m for m in h.fake.messages_in(w.general)}
+    assert replies[stale["id"]]["content"] == h.connector.settings.missed_message
+    assert "About: today's question?" in replies[recent["id"]]["content"]
+    (warning,) = [r for r in caplog.records if "too old to answer" in r.getMessage()]
+    assert stale["id"] in warning.getMessage() and str(w.general) in warning.getMessage()
+    assert h.store.pending(QUESTIONS) == []
 
 
 async def test_a_question_that_never_gets_answered_is_given_up_after_a_few_starts(
-    harness: Harness, caplog: pytest.LogCaptureFixture
+    harness: Harness, dead: list[DiscordConnector], caplog: pytest.LogCaptureFixture
 ) -> None:
     # one that takes the process down with it must not do so at every start for ever
-    h, dead = harness, list[DiscordConnector]()
+    h = harness
     w = h.world
     question = h.fake.user_message(w.general, w.alice, "the fatal question?", mention_bot=True)
-    try:
-        answerer = gated()
-        await ask_unfinished(h, question, answerer)
-        for _ in range(ATTEMPTS - 1):  # each start takes it up again, and dies on it again
-            await crash(h, dead)
-            answerer.started.clear()
-            await start_again(h, answerer)
-            await asyncio.wait_for(answerer.started.wait(), timeout=30)
+    answerer = gated()
+    await ask_unfinished(h, question, answerer)
+    for _ in range(ATTEMPTS - 1):  # each start takes it up again, and dies on it again
         await crash(h, dead)
+        answerer.started.clear()
+        await start_again(h, answerer)
+        await asyncio.wait_for(answerer.started.wait(), timeout=30)
+    await crash(h, dead)
 
-        echo = EchoAnswerer([GUIDE])
-        with caplog.at_level(logging.ERROR, logger="bot.connectors"):
-            await start_again(h, echo)
-            recovering = h.connector._recovering
-            assert recovering is not None
-            await asyncio.wait_for(recovering, timeout=30)
-        assert echo.calls == []
-        # not answered, but not left in silence either: one apology, as for any failure
-        (apology,) = h.fake.messages_in(w.general)
-        assert apology["content"] == h.connector.settings.failure_message
-        assert apology["message_reference"]["message_id"] == question["id"]
-        (error,) = [r for r in caplog.records if "giving up question" in r.getMessage()]
-        assert question["id"] in error.getMessage()
-        assert h.store.pending(QUESTIONS) == []
-    finally:
-        await bury(dead)
+    echo = EchoAnswerer([GUIDE])
+    with caplog.at_level(logging.ERROR, logger="bot.connectors"):
+        await start_again(h, echo)
+        recovering = h.connector._recovering
+        assert recovering is not None
+        await asyncio.wait_for(recovering, timeout=30)
+    assert echo.calls == []
+    # not answered, but not left in silence either: one apology, as for any failure
+    (apology,) = h.fake.messages_in(w.general)
+    assert apology["content"] == h.connector.settings.failure_message
+    assert apology["message_reference"]["message_id"] == question["id"]
+    (error,) = [r for r in caplog.records if "giving up question" in r.getMessage()]
+    assert question["id"] in error.getMessage()
+    assert h.store.pending(QUESTIONS) == []
