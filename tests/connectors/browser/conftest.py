@@ -120,8 +120,7 @@ class SlowAnswerer(CannedAnswerer):
 async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
     running = await start_citecast(tmp_path)
     yield running
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
 
 
 @pytest.fixture
@@ -156,8 +155,7 @@ async def embedded(tmp_path: Path) -> AsyncIterator[Embedded]:
     host = await start_live_server(host_site())
     running = await start_citecast(tmp_path, cors_origins=[host.url])
     yield Embedded(host, running)
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
     await host.stop()
 
 

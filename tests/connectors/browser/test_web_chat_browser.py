@@ -146,8 +146,7 @@ async def test_empty_question_and_unreachable_server_are_explained(
     await page.goto(running.url + "/")
     await page.get_by_role("button", name="Ask").click()
     await expect(page.locator(".cc-status")).to_have_text("Type a question first.")
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
     await ask(page, QUESTION)
     reason = page.locator(".cc-failed .cc-error")
     await expect(reason).to_contain_text("Cannot reach the citecast server", timeout=15_000)
@@ -216,8 +215,7 @@ async def test_the_page_shows_the_deployment_name_and_suggestions(
     assert await page.locator(".cc-question span").nth(1).inner_text() == QUESTION
     await expect(page.get_by_role("group", name="Try asking")).to_have_count(0)
     await page.close()
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
 
 
 async def test_an_answer_can_be_rated_once(browser: Browser, citecast: RunningCitecast) -> None:
@@ -307,5 +305,4 @@ async def test_asking_with_a_button_leaves_focus_in_the_question_box(
     await expect(page.locator(ANSWERED)).to_have_count(2, timeout=20_000)
     await expect(box).to_be_focused()
     await page.close()
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()

@@ -152,6 +152,5 @@ async def test_the_page_the_shared_answer_and_the_widget_are_dark_when_the_visit
         assert plain["scheme"] == "normal", plain
     finally:
         await context.close()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
         await host.stop()

@@ -12,6 +12,7 @@ from typing import Literal
 from playwright.async_api import Browser, expect
 
 from tests.connectors.browser.conftest import RunningCitecast, ask, serve_answerer
+from tests.connectors.browser.widget_host import own_host_page
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -53,16 +54,8 @@ async def test_long_words_scroll_nothing_sideways_at_320_px(
         assert await page.evaluate(SIDEWAYS) == {"scrolls": False, "outside": []}
 
         # the widget, served by citecast on a page of its own origin
-        await page.route(
-            running.url + "/host",
-            lambda route: route.fulfill(
-                content_type="text/html",
-                body="<!doctype html><html lang='en'><title>Host</title>"
-                "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-                f"<h1>Host</h1><script src='{running.url}/widget.js' data-citecast async></script>",
-            ),
-        )
-        await page.goto(running.url + "/host")
+        host = await own_host_page(page, running.url)
+        await page.goto(host)
         await page.get_by_role("button", name="Ask citecast").click()
         await ask(page, QUESTION)
         await expect(page.locator(ANSWERED)).to_have_count(1, timeout=WAIT)

@@ -55,5 +55,4 @@ async def test_copy_link_gives_the_answers_own_page_also_after_a_reload(
         await other.context.close()
     finally:
         await context.close()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()

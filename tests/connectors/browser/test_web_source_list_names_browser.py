@@ -15,6 +15,7 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.connectors.browser.conftest import ask, serve_answerer
 from tests.connectors.browser.scripted_stream import Script, answer_events
+from tests.connectors.browser.widget_host import own_host_page
 from tests.connectors.web.conftest import CannedAnswerer, LiveServer, cited_answer, passage
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -66,8 +67,7 @@ async def test_two_answers_source_lists_have_names_of_their_own(
         assert await landmarks(page) == []
     finally:
         await page.close()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
 
 
 async def test_the_widgets_source_lists_have_names_of_their_own(
@@ -78,15 +78,8 @@ async def test_the_widgets_source_lists_have_names_of_their_own(
     page = await browser.new_page()
     try:
         # the widget served from citecast's own origin, on a page of its own
-        await page.route(
-            running.url + "/host",
-            lambda route: route.fulfill(
-                content_type="text/html",
-                body="<!doctype html><html lang='en'><title>Host</title><h1>Host</h1>"
-                f"<script src='{running.url}/widget.js' data-citecast async></script>",
-            ),
-        )
-        await page.goto(running.url + "/host")
+        host = await own_host_page(page, running.url)
+        await page.goto(host)
         await page.get_by_role("button", name="Ask citecast").click()
         for n, question in enumerate(QUESTIONS, 1):
             await ask(page, question)
@@ -102,8 +95,7 @@ async def test_the_widgets_source_lists_have_names_of_their_own(
         assert await landmarks(page) == []
     finally:
         await page.close()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
 
 
 async def test_a_source_list_the_page_builds_is_named_after_its_answer(
@@ -137,15 +129,8 @@ async def test_every_control_around_an_answer_has_a_name(browser: Browser, tmp_p
     running = await serve_answerer(tmp_path, CannedAnswerer(cited_answer(passage(1), passage(2))))
     page = await browser.new_page()
     try:
-        await page.route(
-            running.url + "/host",
-            lambda route: route.fulfill(
-                content_type="text/html",
-                body="<!doctype html><html lang='en'><title>Host</title><h1>Host</h1>"
-                f"<script src='{running.url}/widget.js' data-citecast async></script>",
-            ),
-        )
-        for url, opener in ((running.url + "/", None), (running.url + "/host", "Ask citecast")):
+        host = await own_host_page(page, running.url)
+        for url, opener in ((running.url + "/", None), (host, "Ask citecast")):
             await page.goto(url)
             if opener:
                 await page.get_by_role("button", name=opener).click()
@@ -163,5 +148,4 @@ async def test_every_control_around_an_answer_has_a_name(browser: Browser, tmp_p
             )
     finally:
         await page.close()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()

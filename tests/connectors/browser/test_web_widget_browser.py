@@ -92,8 +92,7 @@ async def test_widget_on_another_origin(browser: Browser, tmp_path: Path) -> Non
         await context.close()
     finally:
         await other.stop()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
         await host.stop()
 
 
@@ -113,8 +112,7 @@ async def test_widget_served_from_the_site_itself_with_its_own_label(
         await expect(answered.first).to_have_text("[1]", timeout=20_000)
         await page.close()
     finally:
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
         await host.stop()
 
 

@@ -57,6 +57,5 @@ async def test_the_widget_on_a_phone_fits_and_its_question_box_does_not_zoom(
         assert measured["fits"] and not measured["sideways"], measured
     finally:
         await context.close()
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
         await host.stop()

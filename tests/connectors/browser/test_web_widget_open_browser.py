@@ -53,8 +53,7 @@ async def embedded(tmp_path: Path) -> AsyncIterator[Embedded]:
     answerer = CannedAnswerer(cited_answer(passage(1)))
     running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
     yield Embedded(host, running)
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
     await host.stop()
 
 

@@ -158,6 +158,5 @@ async def test_the_panel_is_named_after_the_deployment(browser: Browser, tmp_pat
         await expect(page.get_by_role("dialog", name="Acme docs")).to_be_visible()
         await page.close()
     finally:
-        await running.live.stop()
-        running.services.store.close()
+        await running.stop()
         await host.stop()

@@ -29,8 +29,7 @@ async def sites(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, RunningCiteca
     answerer = CannedAnswerer(cited_answer(passage(1)))
     running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
     yield host, running
-    await running.live.stop()
-    running.services.store.close()
+    await running.stop()
     await host.stop()
 
 

@@ -102,6 +102,22 @@ async def open_widget(page: Page, host: LiveServer, citecast_url: str, path: str
     await expect(page.locator("#citecast-panel")).to_be_visible()
 
 
+async def own_host_page(page: Page, citecast_url: str) -> str:
+    """Route a host page embedding the widget at ``citecast_url + "/host"`` (so on citecast's
+    own origin, which needs no ``web.cors_origins`` entry); its URL."""
+    url = citecast_url + "/host"
+    await page.route(
+        url,
+        lambda route: route.fulfill(
+            content_type="text/html",
+            body="<!doctype html><html lang='en'><title>Host</title>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<h1>Host</h1><script src='{citecast_url}/widget.js' data-citecast async></script>",
+        ),
+    )
+    return url
+
+
 async def ask_in_widget(page: Page, question: str) -> None:
     box = page.locator("#citecast-panel .cc-input")
     await expect(box).to_be_focused()
