@@ -65,6 +65,9 @@ class RecordTable(Section):
     label_column: str | None = None
     label_template: str | None = None
     columns: list[str] = Field(default_factory=list)
+    # column -> the name people see it under ("Price (USD)" for price_usd); checked at start
+    # with the table (bot.knowledge.record_labels), as a column named in `columns` is
+    column_labels: dict[str, str] = Field(default_factory=dict)
     action_url_template: str | None = None
     action_label: str = "Open"
     audience: list[str] = Field(default_factory=lambda: ["public"])

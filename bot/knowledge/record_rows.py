@@ -14,7 +14,8 @@ UTF-8 (with its first bad line) or is empty, a quoted CSV field that is never cl
 swallow every later row into one cell), a missing table, and a column the config names that
 the header lacks or has twice (the message lists the header's columns, and says when the file
 is not comma-separated or is JSON). So is a table over its ``max_bytes`` or ``max_rows``
-(:mod:`bot.knowledge.record_size`).
+(:mod:`bot.knowledge.record_size`), and a ``column_labels`` label that cannot serve
+(:mod:`bot.knowledge.record_labels`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.bidi_controls import BIDI_CONTROLS
 from bot.config import RecordTable
 from bot.errors import ConfigError, ValidationError
 from bot.knowledge.audience import document_audience
+from bot.knowledge.record_labels import check_labels
 from bot.knowledge.record_size import check_size, within
 from bot.knowledge.record_templates import check_action_template, template_columns
 
@@ -162,6 +164,7 @@ def check_header(table: RecordTable, header: Sequence[str], where: str) -> None:
     counts = Counter(header)
     named: list[tuple[str, str | None]] = [("columns", column) for column in table.columns]
     named += [("id_column", table.id_column), ("label_column", table.label_column)]
+    named += [("column_labels", column) for column in table.column_labels]
     action: list[str] = []
     for key in ("label_template", "action_url_template"):
         template = getattr(table, key)
@@ -192,6 +195,7 @@ def check_header(table: RecordTable, header: Sequence[str], where: str) -> None:
             )
     if table.action_url_template:
         check_action_template(table.action_url_template, action, f"{where}.action_url_template")
+    check_labels(table, where)
 
 
 # -- CSV ----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Turning one record table's rows into Sources (see :mod:`bot.knowledge.records`).
 
-Each row keeps only the configured columns (and its label); its id is the ``id_column`` value or
+Each row keeps only the configured columns (and its label), under the names people see them
+under (``column_labels``, :mod:`bot.knowledge.record_labels`); its id is the ``id_column`` value or
 its row number, made unique with ``#<row number>``; its label and action come from the table's
 templates. A row a template cannot fill keeps its place with the default label or without an
 action, and one warning per setting counts such rows; a template no row can fill is wrong, and
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.config import RecordTable
 from bot.errors import ConfigError
+from bot.knowledge.record_labels import shown_names
 from bot.knowledge.record_rows import (
     MAX_VALUE_CHARS,
     Row,
@@ -70,6 +72,10 @@ class _Builder:
     problems: dict[tuple[str, bool], _Problem] = field(default_factory=dict)
     action_columns: list[str] | None = None
     used_columns: list[str] | None = None
+    shown: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.shown = shown_names(self.table)
 
     def _problem(self, key: str, row: int, message: str, *, setting: bool = True) -> None:
         self.problems.setdefault((key, setting), _Problem()).add(row, message)
@@ -131,7 +137,9 @@ class _Builder:
         if not label:
             has_id = bool(table.id_column and row.get(table.id_column))
             label = f"{table.name} {row_id}" if has_id else f"{table.name} #{number}"
-        columns = {c: row[c] for c in table.columns}
+        # under the names people see (column_labels): the citation, the quote, the answer line
+        # and the model's tool result all read them from here
+        columns = {name: row[column] for column, name in self.shown.items()}
         cells = ". ".join(f"{k}: {v}" for k, v in columns.items())
         return Source(
             id=f"{table.name}/{row_id}",

@@ -12,7 +12,8 @@ A record becomes a Source with ``kind="record"``, ``id`` ``"<table>/<row id>"`` 
 repeated value, or a row number that a row without an id took — gets ``#<row number>`` after
 it, with a warning, so two rows are never one citation), ``label`` (``label_column`` or
 ``label_template`` such as ``{name} ({sku})``, which may use any column of the row; on one
-line; a blank one becomes the table name and row id), ``columns`` and ``action``
+line; a blank one becomes the table name and row id), ``columns`` (each under its label from
+``column_labels`` when it has one) and ``action``
 (``action_url_template`` with URL-quoted row values; only http, https and mailto URLs).
 
 A row the templates cannot fill (``{name[3]}`` of a shorter name) keeps its place with the
@@ -42,6 +43,7 @@ from bot.config import RecordTable
 from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.cjk import fts_text
+from bot.knowledge.record_labels import shown_names
 from bot.knowledge.record_rows import check_names, table_key, with_audiences
 from bot.knowledge.record_sources import read_records
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
@@ -52,8 +54,9 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class TableSummary:
-    """What the assistant is told about one record table: the columns it may show and why
-    anyone would ask about it (the configured ``description``, possibly empty)."""
+    """What the assistant is told about one record table: the columns it may show (under
+    the names its records carry them, ``column_labels``) and why anyone would ask about it
+    (the configured ``description``, possibly empty)."""
 
     columns: tuple[str, ...]
     description: str = ""
@@ -119,13 +122,15 @@ class RecordTables:
         tables a viewer in ``audience`` may see: a table's name and description say what it
         holds, which a viewer outside its audience must not learn."""
         tables = [self._tables[name] for name in self.visible(audience)]
-        return {t.name: TableSummary(tuple(t.columns), t.description) for t in tables}
+        return {t.name: TableSummary(tuple(shown_names(t).values()), t.description) for t in tables}
 
     def topic_terms(self, name: str) -> frozenset[str]:
-        """Stems of the table's name, shown column names and description: what a question
-        about the whole table ("Which plans are there?") says, unlike one record's words."""
+        """Stems of the table's name, shown columns (their names and labels) and description:
+        what a question about the whole table ("Which plans are there?") says, unlike one
+        record's words."""
         table = self._tables[name]
-        text = " ".join([table.name, *table.columns, table.description]).replace("_", " ")
+        labels = shown_names(table).values()
+        text = " ".join([table.name, *table.columns, *labels, table.description]).replace("_", " ")
         return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
 
     def check(self) -> None:
