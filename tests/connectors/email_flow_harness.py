@@ -1,8 +1,15 @@
-"""Email flow test harness: a fixed answerer, SMTP capture fixtures, the connector on loopback."""
+"""Email flow test harness: a fixed answerer, SMTP capture fixtures, the connector on loopback.
+
+A flow test takes the ``flow`` fixture (capture server, the cited answerer, its manual) and runs
+the connector for as long as an ``async with flow.running(...)`` block; it asserts after the block,
+on a stopped connector, as it did with ``try: ... finally: await connector.stop()``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, cast
@@ -15,7 +22,7 @@ from bot.connectors.email import EmailConnector
 from bot.errors import BackendError
 from bot.models import Answer, Citation, Exchange, Source
 from tests.fakes.email_world import BOT, USER, email_settings, services
-from tests.fakes.smtp_capture import CaptureHandler, CaptureServer
+from tests.fakes.smtp_capture import CapturedMail, CaptureHandler, CaptureServer
 
 
 class StaticAnswerer:
@@ -44,9 +51,9 @@ class StaticAnswerer:
 FILE_BYTES = bytes(range(256)) * 64
 
 
-@pytest.fixture
-def manual(tmp_path: Path) -> Path:
-    path = tmp_path / "admin manual.pdf"
+def write_manual(directory: Path) -> Path:
+    """The cited PDF file, ``FILE_BYTES``, as "admin manual.pdf" in ``directory``."""
+    path = directory / "admin manual.pdf"
     path.write_bytes(FILE_BYTES)
     return path
 
@@ -71,13 +78,22 @@ def cited_answer(manual: Path) -> Answer:
     )
 
 
-@pytest.fixture
-def capture() -> object:
-    handler = CaptureHandler()
-    server = CaptureServer(handler)
+@contextmanager
+def capturing() -> Iterator[CaptureServer]:
+    """A capture server on loopback for the connector's outbound replies, stopped on exit."""
+    server = CaptureServer(CaptureHandler())
     server.start()
-    yield server
-    server.stop()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def capture() -> Iterator[CaptureServer]:
+    """The capture server alone, for tests that start their connector their own way."""
+    with capturing() as server:
+        yield server
 
 
 async def send(connector: EmailConnector, raw: bytes, sender: str = USER) -> None:
@@ -110,3 +126,52 @@ async def start(
     connector = EmailConnector(services(tmp_path, answerer, settings))
     await connector.start()
     return connector
+
+
+@dataclass(frozen=True)
+class EmailFlow:
+    """One flow test's world: where its stores go, the capture server, the cited answerer."""
+
+    tmp_path: Path
+    capture: CaptureServer
+    manual: Path
+    answerer: StaticAnswerer
+
+    @property
+    def mails(self) -> list[CapturedMail]:
+        """The replies the capture server has accepted so far."""
+        handler: CaptureHandler = self.capture.handler
+        return handler.mails
+
+    @asynccontextmanager
+    async def running(
+        self,
+        answerer: StaticAnswerer | None = None,
+        *,
+        under: str = "",
+        web: dict[str, Any] | None = None,
+        capabilities: dict[str, Any] | None = None,
+        **email: object,
+    ) -> AsyncIterator[EmailConnector]:
+        """The connector (see ``start``) from entering the block until leaving it, however left.
+
+        ``answerer`` replaces the flow's own; ``under`` names a folder of ``tmp_path`` for the
+        store, so that two runs in one test do not share one.
+        """
+        answerer = self.answerer if answerer is None else answerer
+        connector = await start(
+            self.tmp_path / under, answerer, self.capture.port,
+            web=web, capabilities=capabilities, **email,
+        )  # fmt: skip
+        try:
+            yield connector
+        finally:
+            await connector.stop()
+
+
+@pytest.fixture
+def flow(tmp_path: Path) -> Iterator[EmailFlow]:
+    """A capture server and ``StaticAnswerer(cited_answer(manual))``, the manual in tmp_path."""
+    manual = write_manual(tmp_path)
+    with capturing() as capture:
+        yield EmailFlow(tmp_path, capture, manual, StaticAnswerer(cited_answer(manual)))

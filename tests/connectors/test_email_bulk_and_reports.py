@@ -4,7 +4,6 @@ mail without a question, which is logged like the rest."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import pytest
 
@@ -12,11 +11,10 @@ from bot.config import EmailSettings
 from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.store import Store
-from tests.connectors.email_flow_harness import StaticAnswerer, capture, cited_answer, manual, start
+from tests.connectors.email_flow_harness import EmailFlow, flow
 from tests.fakes.email_world import BOT, inbound_mail
-from tests.fakes.smtp_capture import CaptureServer
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 # A read receipt (MDN) as Outlook or Thunderbird sends it from the person's own address, with a
 # normal envelope sender: only its type says that no one asked anything
@@ -63,36 +61,26 @@ def test_ordinary_mail_is_still_answered() -> None:
     assert policy().screen(mail).answer
 
 
-async def test_the_connector_answers_neither(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
+async def test_the_connector_answers_neither(flow: EmailFlow) -> None:
     newsletter = inbound_mail(message_id="<news@example.com>", headers=NEWSLETTER_HEADERS[0])
-    try:
+    async with flow.running() as connector:
         outcomes = [await connector.handle_message(raw) for raw in (newsletter, READ_RECEIPT)]
         pending = connector.services.store.pending("email")
-    finally:
-        await connector.stop()
     assert [o.status for o in outcomes] == ["ignored", "ignored"]
-    assert answerer.calls == [] and pending == []
+    assert flow.answerer.calls == [] and pending == []
 
 
 async def test_a_mail_without_a_question_is_logged_like_other_unanswered_mail(
-    tmp_path: Path, capture: CaptureServer, manual: Path, caplog: pytest.LogCaptureFixture
+    flow: EmailFlow, caplog: pytest.LogCaptureFixture
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
     quoted = inbound_mail(
         "On Mon, 3 Jun 2024, citecast <help@docs.example.org> wrote:\n> Install it.\n",
         message_id="<only-quote@example.com>",
         headers={"In-Reply-To": "<cc-1.2@docs.example.org>"},
     )
-    caplog.set_level(logging.INFO, logger="bot.connectors.email")
-    try:
+    async with flow.running() as connector:
+        caplog.set_level(logging.INFO, logger="bot.connectors.email")
         outcome = await connector.handle_message(quoted)
-    finally:
-        await connector.stop()
     assert outcome.status == "ignored"
     assert any(
         "not answering <only-quote@example.com>" in record.getMessage() for record in caplog.records

@@ -2,39 +2,30 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import aiosmtplib
 import pytest
 
 from tests.connectors.email_flow_harness import (
     FILE_BYTES,
+    EmailFlow,
     StaticAnswerer,
-    capture,
     cited_answer,
-    manual,
+    flow,
     send,
     sole_parts,
-    start,
 )
 from tests.connectors.html_nesting import nested
 from tests.fakes.email_world import BOT, USER, inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 
-async def test_question_gets_a_threaded_cited_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
+async def test_question_gets_a_threaded_cited_reply(flow: EmailFlow) -> None:
+    async with flow.running() as connector:
         await send(connector, inbound_mail(message_id="<q1@example.com>"))
-        handler = capture.handler
+        handler = flow.capture.handler
         await wait_for(lambda: not connector.services.store.pending("email"))
-    finally:
-        await connector.stop()
     mail = handler.mails[0]
     assert mail.mail_from == BOT and mail.rcpt_tos == (USER,)
     msg = mail.message()
@@ -55,22 +46,20 @@ async def test_question_gets_a_threaded_cited_reply(
         assert url in text and f'href="{url}"' in html
     assert len(html.encode()) < 100_000
     nested(html)
-    assert answerer.calls == [("How do I install citecast on Linux?", frozenset({"public"}), ())]
+    assert flow.answerer.calls == [
+        ("How do I install citecast on Linux?", frozenset({"public"}), ())
+    ]
     store = connector.services.store
     assert len(handler.mails) == 1
     assert not store.claim_once("email-message", "<q1@example.com>")
 
 
-async def test_follow_up_in_the_thread_gets_the_history(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    store = connector.services.store
-    try:
+async def test_follow_up_in_the_thread_gets_the_history(flow: EmailFlow) -> None:
+    async with flow.running() as connector:
+        store = connector.services.store
         await send(connector, inbound_mail(message_id="<q1@example.com>"))
         await wait_for(lambda: not store.pending("email"))
-        first = capture.handler.mails[0].message()
+        first = flow.mails[0].message()
         bot_id = str(first["Message-ID"]).strip()
         follow_up = inbound_mail(
             "And on ARM?\n\nOn Mon, citecast wrote:\n> Install it with pip [1].\n",
@@ -87,36 +76,30 @@ async def test_follow_up_in_the_thread_gets_the_history(
             headers={"In-Reply-To": bot_id},
         )
         await send(connector, third)
-        await wait_for(lambda: not store.pending("email") and len(capture.handler.mails) == 3)
-    finally:
-        await connector.stop()
-    questions = [call[0] for call in answerer.calls]
+        await wait_for(lambda: not store.pending("email") and len(flow.mails) == 3)
+    questions = [call[0] for call in flow.answerer.calls]
     assert questions == [
         "How do I install citecast on Linux?",
         "And on ARM?",
         "What about Windows?",
     ]
-    histories = [call[2] for call in answerer.calls]
+    histories = [call[2] for call in flow.answerer.calls]
     assert [e.question for e in histories[1]] == ["How do I install citecast on Linux?"]
-    assert histories[1][0].answer == cited_answer(manual).text
+    assert histories[1][0].answer == cited_answer(flow.manual).text
     assert [e.question for e in histories[2]] == [
         "How do I install citecast on Linux?",
         "And on ARM?",
     ]
-    second = capture.handler.mails[1].message()
+    second = flow.mails[1].message()
     assert second["Subject"] == "Re: Installing on Linux"
     assert second["In-Reply-To"] == "<q2@example.com>"
     assert str(second["References"]).split() == ["<q1@example.com>", bot_id, "<q2@example.com>"]
-    third_reply = capture.handler.mails[2].message()
+    third_reply = flow.mails[2].message()
     assert third_reply["Subject"] == "Re: Installing on Linux"
 
 
-async def test_another_sender_in_the_thread_does_not_get_the_history(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
+async def test_another_sender_in_the_thread_does_not_get_the_history(flow: EmailFlow) -> None:
+    async with flow.running() as connector:
         await send(connector, inbound_mail(message_id="<q1@example.com>"))
         other = inbound_mail(
             "Me too: ARM?",
@@ -125,36 +108,26 @@ async def test_another_sender_in_the_thread_does_not_get_the_history(
             headers={"References": "<q1@example.com>"},
         )
         await send(connector, other, sender="bob@example.net")
-        await wait_for(lambda: len(answerer.calls) == 2)
-    finally:
-        await connector.stop()
-    assert answerer.calls[1][2] == ()
+        await wait_for(lambda: len(flow.answerer.calls) == 2)
+    assert flow.answerer.calls[1][2] == ()
 
 
-async def test_duplicate_message_id_is_answered_once(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    store = connector.services.store
+async def test_duplicate_message_id_is_answered_once(flow: EmailFlow) -> None:
     raw = inbound_mail(message_id="<dup@example.com>")
-    try:
+    async with flow.running() as connector:
+        store = connector.services.store
         await send(connector, raw)
         await send(connector, raw)
         outcome = await connector.handle_message(raw)
         await wait_for(lambda: not store.pending("email"))
-    finally:
-        await connector.stop()
     assert outcome.status == "duplicate"
-    assert len(answerer.calls) == 1
-    assert len(capture.handler.mails) == 1
+    assert len(flow.answerer.calls) == 1
+    assert len(flow.mails) == 1
 
 
 async def test_malformed_headers_and_unknown_charset_get_a_sensible_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path
+    flow: EmailFlow,
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
     raw = (
         b"From: =?x-unknown?Q?Ann?= <ann@example.com>\r\n"
         b"To: help@docs.example.org\r\n"
@@ -166,53 +139,39 @@ async def test_malformed_headers_and_unknown_charset_get_a_sensible_reply(
         b"Content-Transfer-Encoding: 8bit\r\n\r\n"
         b"O\xf9 est le fichier ?\r\n"
     )
-    try:
+    async with flow.running() as connector:
         await send(connector, raw)
         await wait_for(lambda: not connector.services.store.pending("email"))
-    finally:
-        await connector.stop()
-    assert [c[0] for c in answerer.calls] == ["Où est le fichier ?"]
-    reply = capture.handler.mails[0].message()
+    assert [c[0] for c in flow.answerer.calls] == ["Où est le fichier ?"]
+    reply = flow.mails[0].message()
     assert str(reply["Subject"]).startswith("Re: été")
     assert reply["In-Reply-To"] is None
     assert reply["Auto-Submitted"] == "auto-replied"
 
 
 async def test_backend_failure_asks_the_sender_to_retry_and_loses_nothing(
-    tmp_path: Path, capture: CaptureServer, manual: Path
+    flow: EmailFlow,
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual), fail_first=1)
-    # A limit of one: the failed attempt must not use up the sender's slot.
-    connector = await start(tmp_path, answerer, capture.port, rate_limit_per_hour=1)
+    answerer = StaticAnswerer(cited_answer(flow.manual), fail_first=1)
     raw = inbound_mail(message_id="<retry@example.com>")
-    try:
+    # A limit of one: the failed attempt must not use up the sender's slot.
+    async with flow.running(answerer, rate_limit_per_hour=1) as connector:
         with pytest.raises(aiosmtplib.SMTPResponseException) as temporary:
             await send(connector, raw)
         assert temporary.value.code == 451
         await send(connector, raw)  # the sending server's retry
         await wait_for(lambda: not connector.services.store.pending("email"))
-    finally:
-        await connector.stop()
     assert len(answerer.calls) == 2
-    assert len(capture.handler.mails) == 1
+    assert len(flow.mails) == 1
 
 
-async def test_audience_comes_from_the_sender_domain(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(
-        tmp_path, answerer, capture.port,
-        audience_by_domain={"example.com": ["public", "staff"]},
-    )  # fmt: skip
-    try:
+async def test_audience_comes_from_the_sender_domain(flow: EmailFlow) -> None:
+    async with flow.running(audience_by_domain={"example.com": ["public", "staff"]}) as connector:
         await connector.handle_message(inbound_mail())
         await connector.handle_message(
             inbound_mail(sender="x@outside.org", message_id="<o@outside.org>")
         )
-    finally:
-        await connector.stop()
-    assert [call[1] for call in answerer.calls] == [
+    assert [call[1] for call in flow.answerer.calls] == [
         frozenset({"public", "staff"}),
         frozenset({"public"}),
     ]

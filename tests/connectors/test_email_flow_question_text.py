@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 from email.message import EmailMessage
-from pathlib import Path
 from typing import cast
 
 from bot.models import Answer, Citation, Source
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, StaticAnswerer, flow, send
 from tests.connectors.html_nesting import nested
 from tests.fakes.email_world import inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 NOTE = "Your message was long: I read only its first 200 characters."
 
@@ -35,20 +27,16 @@ def bodies(msg: EmailMessage) -> tuple[str, str]:
 
 
 async def test_a_long_mail_gets_a_reply_that_says_only_its_start_was_read(
-    tmp_path: Path, capture: CaptureServer, manual: Path
+    flow: EmailFlow,
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port, web={"max_question_chars": 200})
     long_body = "Why does the upload fail? " + "Here is the log: upload failed. " * 20 + "END?"
-    try:
+    async with flow.running(web={"max_question_chars": 200}) as connector:
         await send(connector, inbound_mail(long_body, message_id="<long@example.com>"))
-        await wait_for(lambda: len(capture.handler.mails) == 1)
+        await wait_for(lambda: len(flow.mails) == 1)
         await send(connector, inbound_mail("Short question?", message_id="<short@example.com>"))
-        await wait_for(lambda: len(capture.handler.mails) == 2)
-    finally:
-        await connector.stop()
-    assert [call[0] for call in answerer.calls] == [long_body[:200], "Short question?"]
-    text, html = bodies(capture.handler.mails[0].message())
+        await wait_for(lambda: len(flow.mails) == 2)
+    assert [call[0] for call in flow.answerer.calls] == [long_body[:200], "Short question?"]
+    text, html = bodies(flow.mails[0].message())
     # first thing in both parts, then the whole answer as usual
     assert text.startswith(NOTE + "\n\n")
     assert "Install it with `pip install citecast`[1]" in text and "\nSources\n" in text
@@ -56,7 +44,7 @@ async def test_a_long_mail_gets_a_reply_that_says_only_its_start_was_read(
     content = html.index("max-width:640px")  # the template's content column
     assert content < html.index(NOTE) < html.index("Install it with")
     nested(html)
-    short_text, short_html = bodies(capture.handler.mails[1].message())
+    short_text, short_html = bodies(flow.mails[1].message())
     assert "Your message was long" not in short_text + short_html
 
 
@@ -67,40 +55,27 @@ def long_answer() -> Answer:
     return Answer(text=text, citations=(Citation(1, guide, 1),))
 
 
-async def test_the_note_about_a_long_mail_fits_in_the_html_budget(
-    tmp_path: Path, capture: CaptureServer
-) -> None:
+async def test_the_note_about_a_long_mail_fits_in_the_html_budget(flow: EmailFlow) -> None:
     # an answer whose HTML just fits the budget: the note must not push the reply over it
     answerer = StaticAnswerer(long_answer())
-    first = await start(tmp_path / "a", answerer, capture.port)
-    try:
+    async with flow.running(answerer, under="a") as first:
         await send(first, inbound_mail("Short?", message_id="<s@example.com>"))
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await first.stop()
-    _, full_html = bodies(capture.handler.mails[0].message())
+        await wait_for(lambda: len(flow.mails) == 1)
+    _, full_html = bodies(flow.mails[0].message())
     budget = len(full_html.encode()) + 40
-    second = await start(
-        tmp_path / "b", answerer, capture.port,
-        web={"max_question_chars": 200}, capabilities={"max_chars": budget},
-    )  # fmt: skip
-    try:
+    async with flow.running(
+        answerer, under="b", web={"max_question_chars": 200}, capabilities={"max_chars": budget}
+    ) as second:
         await send(second, inbound_mail("Why? " * 100, message_id="<l@example.com>"))
-        await wait_for(lambda: len(capture.handler.mails) == 2)
-    finally:
-        await second.stop()
-    text, html = bodies(capture.handler.mails[1].message())
+        await wait_for(lambda: len(flow.mails) == 2)
+    text, html = bodies(flow.mails[1].message())
     assert text.startswith(NOTE) and NOTE in html
     assert len(html.encode()) < budget
     assert "This answer was shortened to fit in an email" in html
     nested(html)
 
 
-async def test_flowed_mail_over_smtp_asks_the_decoded_question(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
+async def test_flowed_mail_over_smtp_asks_the_decoded_question(flow: EmailFlow) -> None:
     raw = (
         b"From: Ann Example <ann@example.com>\r\nTo: help@docs.example.org\r\n"
         b"Subject: Uploads\r\nMessage-ID: <flow@example.com>\r\nMIME-Version: 1.0\r\n"
@@ -109,12 +84,10 @@ async def test_flowed_mail_over_smtp_asks_the_decoded_question(
         b"Uploads larger than 2 GB fail with:\r\n > 2 GB not allowed\r\n"
         b"What is the li \r\nmit?\r\n\r\nSent from my iPhone\r\n"
     )
-    try:
+    async with flow.running() as connector:
         await send(connector, raw)
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
+        await wait_for(lambda: len(flow.mails) == 1)
     # soft breaks joined (DelSp: inside a word), the stuffed "> 2 GB" kept, the footer gone
-    assert answerer.calls[0][0] == (
+    assert flow.answerer.calls[0][0] == (
         "Uploads larger than 2 GB fail with:\n> 2 GB not allowed\nWhat is the limit?"
     )

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.connectors.email_parse import parse_mail
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, flow, send
 from tests.fakes.email_world import inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 CUSTOMER = "The VPN client fails with error 809 after upgrading to 3.2."
 GMAIL = (
@@ -115,16 +106,10 @@ def test_a_reply_is_not_a_forward() -> None:
     assert question(below, "RE: VPN broken") == "Please see below"
 
 
-async def test_a_forwarded_mail_is_answered_about_what_it_forwards(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
+async def test_a_forwarded_mail_is_answered_about_what_it_forwards(flow: EmailFlow) -> None:
+    async with flow.running() as connector:
         await send(connector, inbound_mail(GMAIL, subject="Fwd: VPN broken"))
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
-    assert [call[0] for call in answerer.calls] == [
+        await wait_for(lambda: len(flow.mails) == 1)
+    assert [call[0] for call in flow.answerer.calls] == [
         f"Can you help with this?\n\nForwarded message:\n{CUSTOMER}"
     ]

@@ -11,13 +11,13 @@ import pytest
 
 from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_text import html_to_new_text, strip_quoted_text
-from tests.connectors.email_flow_harness import StaticAnswerer, capture, cited_answer, manual, start
+from tests.connectors.email_flow_harness import EmailFlow, capture, flow
 from tests.connectors.test_email_imap import CountingAnswerer, imap_connector, seen
 from tests.fakes.email_world import inbound_mail
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import CaptureServer, wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["capture", "flow"]
 
 # Display names whose encoded words decode to an address ("boss@corp.example", with a comma,
 # in angle brackets), in front of the real addr-spec of the outside sender
@@ -56,22 +56,13 @@ def test_encoded_display_names_still_read_as_names() -> None:
 
 
 async def test_a_forged_name_gets_neither_the_private_audience_nor_the_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path
+    flow: EmailFlow,
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(
-        tmp_path,
-        answerer,
-        capture.port,
-        audience_by_domain={"corp.example": ["public", "staff"]},
-    )
-    try:
+    async with flow.running(audience_by_domain={"corp.example": ["public", "staff"]}) as connector:
         outcome = await connector.handle_message(raw_from(FORGED_NAMES[1]))
         pending = connector.services.store.pending("email")
-    finally:
-        await connector.stop()
     assert outcome.status == "answered"
-    assert [audience for _, audience, _ in answerer.calls] == [frozenset({"public"})]
+    assert [audience for _, audience, _ in flow.answerer.calls] == [frozenset({"public"})]
     assert [item.payload["recipients"] for item in pending] == [["eve@outside.example"]]
 
 

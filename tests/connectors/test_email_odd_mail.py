@@ -6,25 +6,17 @@ body."""
 from __future__ import annotations
 
 from email.message import EmailMessage
-from pathlib import Path
 from typing import cast
 
 import aiosmtplib
 import pytest
 
 from bot.connectors.email_parse import parse_mail
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, flow, send
 from tests.fakes.email_world import BOT
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 HEAD = b"From: Ann Example <ann@example.com>\r\nTo: help@docs.example.org\r\nMIME-Version: 1.0\r\n"
 
@@ -128,14 +120,12 @@ def test_an_ics_file_attached_to_a_question_is_a_file() -> None:
 
 
 async def test_odd_mail_is_accepted_and_answered_only_when_it_asks_something(
-    tmp_path: Path, capture: CaptureServer, manual: Path
+    flow: EmailFlow,
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
     unanswered = [INVITE_ONLY_CALENDAR, INVITE_GOOGLE, ACCEPTED, FILE_ONLY_NO_SUBJECT]
     unanswered.append(EMPTY_BODY_NO_SUBJECT)
     answered = [ICS_FILE_QUESTION, HTML_ONLY, FILE_ONLY, UNKNOWN_CHARSET, EMPTY_BODY]
-    try:
+    async with flow.running() as connector:
         client = aiosmtplib.SMTP(hostname="127.0.0.1", port=connector.listen_port)
         async with client:
             await client.mail("")  # MAIL FROM:<>, as a bounce comes
@@ -143,12 +133,10 @@ async def test_odd_mail_is_accepted_and_answered_only_when_it_asks_something(
             response = await client.data(BOUNCE)
         for raw in unanswered + answered:
             await send(connector, raw)
-        await wait_for(lambda: len(capture.handler.mails) == len(answered))
+        await wait_for(lambda: len(flow.mails) == len(answered))
         outcomes = [await connector.handle_message(raw) for raw in (BOUNCE, *unanswered)]
-    finally:
-        await connector.stop()
     assert response.code == 250  # accepted, not left to be retried
-    assert [call[0] for call in answerer.calls] == [
+    assert [call[0] for call in flow.answerer.calls] == [
         "Why does this file not import?",
         "Where are the upload logs?",
         "Why does the upload fail with this error?",
@@ -160,12 +148,10 @@ async def test_odd_mail_is_accepted_and_answered_only_when_it_asks_something(
         *[("ignored", "calendar invitation or response")] * 3,
         *[("ignored", "no question (only quoted text)")] * 2,
     ]
-    replies = {m.message()["In-Reply-To"]: text_of(m.message()) for m in capture.handler.mails}
+    replies = {m.message()["In-Reply-To"]: text_of(m.message()) for m in flow.mails}
     # the sender of a file is told it was not read; a question with a file attached is not
     assert replies["<file-only@example.com>"].startswith(NOTE + "\n\n")
-    file_reply = next(
-        m.message() for m in capture.handler.mails if "file-only" in m.message()["In-Reply-To"]
-    )
+    file_reply = next(m.message() for m in flow.mails if "file-only" in m.message()["In-Reply-To"])
     html = file_reply.get_body(("html",))
     assert html is not None and NOTE in str(cast(EmailMessage, html).get_content())
     assert NOTE not in replies["<ics-file@example.com>"] + replies["<empty@example.com>"]

@@ -6,7 +6,6 @@ answered as before."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import pytest
 
@@ -15,18 +14,11 @@ from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_subject import only_pleasantries, only_thanks
 from bot.store import Store
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, flow, send
 from tests.fakes.email_world import BOT, inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 REPLY_HEADERS = {"In-Reply-To": "<cc-1.2@docs.example.org>"}
 QUOTE = "\n\nOn Mon, 3 Jun 2024, citecast <help@docs.example.org> wrote:\n> Install it with pip.\n"
@@ -101,10 +93,8 @@ def test_small_talk_lines_are_pleasantries_and_a_greeting_alone_is_no_thanks() -
 
 
 async def test_a_thanks_reply_gets_no_mail_and_is_logged(
-    tmp_path: Path, capture: CaptureServer, manual: Path, caplog: pytest.LogCaptureFixture
+    flow: EmailFlow, caplog: pytest.LogCaptureFixture
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
     thanks = inbound_mail(
         "Great, thank you!\n\nAnna" + QUOTE,
         subject="Re: Installing on Linux",
@@ -117,13 +107,11 @@ async def test_a_thanks_reply_gets_no_mail_and_is_logged(
         message_id="<asks@example.com>",
         headers=REPLY_HEADERS,
     )
-    try:
+    async with flow.running() as connector:
         with caplog.at_level(logging.INFO, logger="bot.connectors.email"):
             outcome = await connector.handle_message(thanks)
         await send(connector, asks)
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
+        await wait_for(lambda: len(flow.mails) == 1)
     assert (outcome.status, outcome.reason) == ("ignored", "only thanks")
     assert "not answering <thanks@example.com>: only thanks" in caplog.text
-    assert [call[0] for call in answerer.calls] == ["Thanks! And how do I upgrade?"]
+    assert [call[0] for call in flow.answerer.calls] == ["Thanks! And how do I upgrade?"]

@@ -3,33 +3,23 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from bot.connectors.email import _outbox_id
 from bot.store import Store
 from bot.store_retention import DAY
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, flow, send
 from tests.fakes.email_world import inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 
 async def test_a_mail_delivered_again_after_its_reply_was_pruned_gets_no_second_reply(
-    tmp_path: Path, capture: CaptureServer, manual: Path
+    flow: EmailFlow,
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    store = connector.services.store
     item_id = _outbox_id("<q1@example.com>")
-    try:
+    async with flow.running() as connector:
+        store = connector.services.store
         await send(connector, inbound_mail())
         await wait_for(lambda: getattr(store.outbox_item(item_id), "status", "") == "sent")
         # eight days on: the sent reply's outbox row goes (7 days), its claim stays (60 days)
@@ -41,11 +31,9 @@ async def test_a_mail_delivered_again_after_its_reply_was_pruned_gets_no_second_
         await send(connector, inbound_mail())
         assert store.outbox_item(item_id) is None
         await send(connector, inbound_mail(message_id="<q2@example.com>"))
-        await wait_for(lambda: len(capture.handler.mails) == 2)
-    finally:
-        await connector.stop()
-    assert len(answerer.calls) == 2
-    assert [m.message()["In-Reply-To"] for m in capture.handler.mails] == [
+        await wait_for(lambda: len(flow.mails) == 2)
+    assert len(flow.answerer.calls) == 2
+    assert [m.message()["In-Reply-To"] for m in flow.mails] == [
         "<q1@example.com>",
         "<q2@example.com>",
     ]

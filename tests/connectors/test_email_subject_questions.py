@@ -5,25 +5,17 @@ something is still the question."""
 from __future__ import annotations
 
 from email.message import EmailMessage
-from pathlib import Path
 from typing import cast
 
 import pytest
 
 from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_subject import only_pleasantries, subject_question
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, flow, send
 from tests.fakes.email_world import inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 SUBJECT_ONLY = [
     ("Hi,\n\nThanks,\nAnna", "How do I rotate the API key?", "How do I rotate the API key?"),
@@ -40,26 +32,20 @@ SUBJECT_ONLY = [
 
 @pytest.mark.parametrize(("body", "subject", "asked"), SUBJECT_ONLY)
 async def test_a_greeting_only_body_asks_the_subject_over_smtp(
-    tmp_path: Path, capture: CaptureServer, manual: Path, body: str, subject: str, asked: str
+    flow: EmailFlow, body: str, subject: str, asked: str
 ) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
+    async with flow.running() as connector:
         await send(connector, inbound_mail(body, subject=subject))
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
-    assert [call[0] for call in answerer.calls] == [asked]
-    reply = capture.handler.mails[0].message()
+        await wait_for(lambda: len(flow.mails) == 1)
+    assert [call[0] for call in flow.answerer.calls] == [asked]
+    reply = flow.mails[0].message()
     assert reply["Subject"].startswith("Re: ") and reply["Subject"].endswith(asked)
     text = reply.get_body(("plain",))
     assert text is not None
     assert "pip install citecast" in str(cast(EmailMessage, text).get_content())
 
 
-async def test_an_html_only_mail_with_a_greeting_asks_the_subject(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
+async def test_an_html_only_mail_with_a_greeting_asks_the_subject(flow: EmailFlow) -> None:
     raw = (
         b"From: Ann Example <ann@example.com>\r\nTo: help@docs.example.org\r\n"
         b"Subject: Re: Does the API support pagination?\r\nMessage-ID: <html-hi@example.com>\r\n"
@@ -67,28 +53,18 @@ async def test_an_html_only_mail_with_a_greeting_asks_the_subject(
         b"<div>Hi,</div><div><br></div><div>Thanks,<br>Anna</div>"
         b'<div class="gmail_signature">Anna Example | Acme</div>\r\n'
     )
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
+    async with flow.running() as connector:
         await send(connector, raw)
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
-    assert [call[0] for call in answerer.calls] == ["Does the API support pagination?"]
+        await wait_for(lambda: len(flow.mails) == 1)
+    assert [call[0] for call in flow.answerer.calls] == ["Does the API support pagination?"]
 
 
-async def test_a_body_that_asks_something_is_still_the_question(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
+async def test_a_body_that_asks_something_is_still_the_question(flow: EmailFlow) -> None:
     body = "Hi,\n\nthe installer stops at 80% on ARM.\n\nThanks,\nAnna"
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
-    try:
+    async with flow.running() as connector:
         await send(connector, inbound_mail(body, subject="Installer"))
-        await wait_for(lambda: len(capture.handler.mails) == 1)
-    finally:
-        await connector.stop()
-    assert [call[0] for call in answerer.calls] == [body]
+        await wait_for(lambda: len(flow.mails) == 1)
+    assert [call[0] for call in flow.answerer.calls] == [body]
 
 
 def test_a_thank_you_in_a_thread_is_not_taken_for_the_subject() -> None:

@@ -6,24 +6,15 @@ the question."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_subject import only_pleasantries
-from tests.connectors.email_flow_harness import (
-    StaticAnswerer,
-    capture,
-    cited_answer,
-    manual,
-    send,
-    start,
-)
+from tests.connectors.email_flow_harness import EmailFlow, flow, send
 from tests.fakes.email_world import inbound_mail
-from tests.fakes.smtp_capture import CaptureServer, wait_for
+from tests.fakes.smtp_capture import wait_for
 
-__all__ = ["capture", "manual"]
+__all__ = ["flow"]
 
 SUBJECT = "How do I rotate the API key?"
 
@@ -63,23 +54,17 @@ def test_an_empty_or_greeting_only_fresh_mail_still_asks_its_subject(body: str) 
     assert (mail.question, mail.subject_asked) == (SUBJECT, True)
 
 
-async def test_a_fresh_mail_of_only_quoted_text_gets_no_reply_over_smtp(
-    tmp_path: Path, capture: CaptureServer, manual: Path
-) -> None:
-    answerer = StaticAnswerer(cited_answer(manual))
-    connector = await start(tmp_path, answerer, capture.port)
+async def test_a_fresh_mail_of_only_quoted_text_gets_no_reply_over_smtp(flow: EmailFlow) -> None:
     quoted = inbound_mail(ONLY_QUOTED[1], subject=SUBJECT, message_id="<quoted@example.com>")
     asked = inbound_mail("Where are the upload logs?", message_id="<asked@example.com>")
-    try:
+    async with flow.running() as connector:
         await send(connector, quoted)
         await send(connector, asked)  # answered after the quoted one was read
-        await wait_for(lambda: len(capture.handler.mails) == 1)
+        await wait_for(lambda: len(flow.mails) == 1)
         outcome = await connector.handle_message(quoted)
-    finally:
-        await connector.stop()
     assert (outcome.status, outcome.reason) == ("ignored", "no question (only quoted text)")
-    assert [call[0] for call in answerer.calls] == ["Where are the upload logs?"]
-    assert capture.handler.mails[0].message()["In-Reply-To"] == "<asked@example.com>"
+    assert [call[0] for call in flow.answerer.calls] == ["Where are the upload logs?"]
+    assert flow.mails[0].message()["In-Reply-To"] == "<asked@example.com>"
 
 
 SIGNED_WITH_A_TITLE = [
