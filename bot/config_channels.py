@@ -292,6 +292,9 @@ class DiscourseSettings(Section):
     answer_new_topics: bool = True
     answer_mentions: bool = True
     answer_replies: bool = True
+    # like a post that only thanks, agrees or says goodbye instead of replying to it
+    # (bot.connectors.discourse_thanks); false replies with a post, as to any question
+    like_small_talk: bool = True
     history_posts: int = Field(default=20, ge=0, le=200)
     request_timeout: float = Field(default=30.0, gt=0)
     max_attempts: int = Field(default=5, ge=1, le=20)

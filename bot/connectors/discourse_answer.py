@@ -7,6 +7,9 @@ moment the reply is in the outbox its question is done: a failed send is the out
 to retry, and a reply dropped for good (refused, moved, given up) makes its turn ``failed``.
 Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
 question is left for the outbox worker to answer again when the cause may pass.
+
+A post that only thanks, agrees or says goodbye is liked instead of answered, and no turn is
+stored for it (``discourse_thanks``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from bot.connectors.discourse_delivery import (
 )
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
+from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
 from bot.connectors.discourse_webhook import PostEvent, Trigger, strip_mention
 from bot.connectors.outbox_turns import TURN_KEY
@@ -74,6 +78,9 @@ class PostAnswerer:
         first_item = f"discourse-{event.post_id}"
         question = self.question_for(event, trigger)
         conversation = f"discourse-topic-{event.topic_id}"
+        if self.settings.like_small_talk and liked_instead(question):
+            await self._like(event, question_id)
+            return
         try:
             if question_id is not None and store.outbox_item(first_item) is not None:
                 # Answered before a crash cut the bookkeeping short: the reply is in the outbox.
@@ -154,6 +161,17 @@ class PostAnswerer:
             if not answered:
                 store.finish_turn(turn_id, None, None, status="failed")
                 self._outbox.question_failed(question_id, exc, transient=False)
+
+    async def _like(self, event: PostEvent, question_id: str | None) -> None:
+        """Like the post instead of answering it; done once liked or refused for good, else
+        left to the outbox worker to try again."""
+        try:
+            await like_post(self._client(), event)
+            if question_id is not None:
+                self.services.store.mark_sent(question_id)
+        except CitecastError as exc:
+            log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
+            self._outbox.question_failed(question_id, exc, transient=is_transient(exc))
 
     async def _audience(
         self, event: PostEvent, topic: dict[str, Any] | None, readers: CategoryReaders

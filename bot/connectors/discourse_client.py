@@ -29,6 +29,8 @@ Sleep = Callable[[float], Awaitable[None]]
 # Asked before a post is sent again after a failure the forum may have saved it through.
 Landed = Callable[[], Awaitable[bool]]
 
+# Discourse's PostActionType for a like
+LIKE = 2
 # Failures of a connection that was never opened: the request cannot have reached the forum.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -118,6 +120,14 @@ class DiscourseClient:
         if edit_reason:
             post["edit_reason"] = edit_reason
         return await self._request("PUT", f"/posts/{post_id}.json", json={"post": post})
+
+    async def like(self, post_id: int) -> dict[str, Any]:
+        """Like post ``post_id`` as the bot user (``POST /post_actions.json``, action type 2);
+        returns the post's JSON. The forum refuses a second like of the same post, and a like
+        of the bot's own post, with 403; a post gone with 404. A like cannot take effect twice,
+        so it is retried after 5xx like any request."""
+        body = {"id": post_id, "post_action_type_id": LIKE, "flag_topic": False}
+        return await self._request("POST", "/post_actions.json", json=body)
 
     async def upload(self, path: Path, filename: str, media_type: str | None) -> Upload:
         """Upload a file for use in a post; DiscourseAPIError(422) when the forum refuses it."""
@@ -334,6 +344,7 @@ def category_parent(category: dict[str, Any]) -> int | None:
 
 
 __all__ = [
+    "LIKE",
     "DiscourseAPIError",
     "DiscourseClient",
     "Landed",

@@ -348,7 +348,7 @@ class SlackConnector:
             events = answer_events(
                 self.services.assistant, self.settings, question.text, audience, history
             )
-            reply, _ = await presenter.run(events, feedback)
+            reply, _ = await presenter.run(events, feedback, question.text)
         except UndeliverableError as exc:
             # Slack's refusal says it all (an archived channel, a revoked token): one line,
             # and an apology only where one can still arrive. A question its asker deleted

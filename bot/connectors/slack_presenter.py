@@ -22,6 +22,7 @@ from bot.connectors.slack_sinks import (
     StreamingUnavailableError,
 )
 from bot.connectors.slack_stream import NativeSink
+from bot.connectors.small_talk import is_small_talk_reply
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, Exchange, TextDelta
 
@@ -89,9 +90,13 @@ class AnswerPresenter:
         self.sink = self._fallback()
 
     async def run(
-        self, events: AsyncIterator[ReplyEvent], turn_id: int | None
+        self, events: AsyncIterator[ReplyEvent], turn_id: int | None, question: str = ""
     ) -> tuple[Reply, Payload]:
-        """Show the answer as it arrives and finish it; returns the Reply and final payload."""
+        """Show the answer as it arrives and finish it; returns the Reply and final payload.
+
+        ``turn_id`` puts the feedback buttons under the answer, except under the reply to
+        small talk (``question`` "thanks!", "hello": ``is_small_talk_reply``): there is
+        nothing to rate under "You're welcome!"."""
         text = ""
         citations: list[Citation] = []
         reply: Reply | None = None
@@ -111,6 +116,8 @@ class AnswerPresenter:
         if reply is None:
             raise BackendError("the answer stream ended without a final reply")
         payload = self._render(reply.answer)
+        if is_small_talk_reply(question, reply.answer):
+            turn_id = None
         # The deltas are the resolver's text; a post-processing hook (grounding's "drop")
         # may still change the final answer's text, and only here are both known. A blank
         # answer counts as revised too: the stream showed nothing, while the payload says

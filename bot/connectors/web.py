@@ -4,7 +4,8 @@ Routes (all JSON errors are ``{"error": reason}``):
 
 - ``GET /`` the chat page; ``GET /widget.js`` the embeddable widget; ``/static/*`` its assets.
 - ``POST /api/ask`` ``{question, conversation_id?}`` -> ``{answer, html, citations,
-  conversation_id, turn_id, share_url}``.
+  conversation_id, turn_id, share_url, small_talk}`` (``small_talk``: the reply to a greeting,
+  thanks or goodbye, which cites nothing and is not there to be rated; see ``small_talk``).
 - ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
 - ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered, each
   answer with its vote (an answer still being written is ``pending``).

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import renderers
 from bot.assistant.base import Reply
+from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json
 from bot.connectors.web_turn_page import visible_answer
 from bot.errors import BackendError, KnowledgeIndexError
@@ -45,10 +46,11 @@ def log_failure(turn_id: int, error: Exception) -> None:
 
 @dataclass(frozen=True)
 class TurnStart:
-    """A pending turn: the conversation it belongs to and its store id."""
+    """A pending turn: the conversation it belongs to, its store id and its question."""
 
     conversation_id: str
     turn_id: int
+    question: str
 
 
 class WebTurns:
@@ -116,7 +118,7 @@ class WebTurns:
         turn_id = self.services.store.add_turn(conversation, CHANNEL, question, status="pending")
         self._in_flight.add(turn_id)
         self._idle.clear()
-        return TurnStart(conversation, turn_id)
+        return TurnStart(conversation, turn_id, question)
 
     def finish(self, turn_id: int, reply: Reply) -> None:
         """Store the answer of a pending turn."""
@@ -223,9 +225,12 @@ class WebTurns:
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The API's answer payload: ``{answer, html, citations, conversation_id, turn_id,
-        share_url}``.
+        share_url, small_talk}``.
 
         ``answer`` is the client form (no server paths); the store keeps the full JSON.
+        ``small_talk`` is true for the reply to a greeting, thanks or goodbye
+        (:func:`bot.connectors.small_talk.is_small_talk_reply`): the chat shows it without
+        "Answered without sources." and without the vote.
         """
         web = rendered if rendered is not None else self.render(reply.answer, base_url)
         return {
@@ -235,11 +240,13 @@ class WebTurns:
             "conversation_id": start.conversation_id,
             "turn_id": start.turn_id,
             "share_url": self.share_url(start.turn_id, base_url),
+            "small_talk": is_small_talk_reply(start.question, reply.answer),
         }
 
     def stored_payload(self, turn: Turn, base_url: str) -> dict[str, Any]:
         """One stored turn as the conversation endpoint returns it (links signed afresh); an
-        answer carries its ``vote`` (``helpful``, ``not_helpful`` or None)."""
+        answer carries its ``vote`` (``helpful``, ``not_helpful`` or None) and ``small_talk``
+        (see :meth:`payload`)."""
         out: dict[str, Any] = {
             "turn_id": turn.id,
             "question": turn.question,
@@ -260,6 +267,7 @@ class WebTurns:
             out["citations"] = web.get("citations", [])
             out["share_url"] = self.share_url(turn.id, base_url)
             out["vote"] = self.stored_vote(turn.id)
+            out["small_talk"] = is_small_talk_reply(turn.question, answer)
         return out
 
 

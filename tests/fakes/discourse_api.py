@@ -15,6 +15,8 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
 - the duplicate-post rule: the same user posting the same body (whitespace ignored) within
   ``unique_posts_mins`` minutes gets 422 "Body is too similar to what you recently posted"
   (``too_similar``: the message in another language, as a forum with another locale words it);
+- likes (``POST /post_actions.json``: not one's own post, not twice, not a post one may not
+  see, recorded in ``likes``): ``tests.fakes.discourse_likes``;
 - ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
   authorized ...") and a maximum attachment size (``tests.fakes.discourse_uploads``);
 - rate limiting: :meth:`FakeDiscourse.rate_limit` makes the next requests to a path answer 429 with
@@ -62,6 +64,7 @@ from aiohttp.typedefs import Handler
 
 from tests.fakes.discourse_categories import ForumCategories
 from tests.fakes.discourse_consecutive import consecutive_refusal, edit_post
+from tests.fakes.discourse_likes import ForumLikes
 from tests.fakes.discourse_scripting import ForumScripting
 from tests.fakes.discourse_uploads import ForumUploads
 from tests.fakes.discourse_wire import (
@@ -87,7 +90,7 @@ from tests.fakes.discourse_wire import (
 DEFAULT_EXTENSIONS = ("jpg", "jpeg", "png", "gif", "heic", "heif", "webp", "avif")
 
 
-class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
+class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories, ForumLikes):
     """The fake forum; ``async with FakeDiscourse(...) as forum:`` serves it on ``forum.url``."""
 
     def __init__(
@@ -135,6 +138,8 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
             category: set(names) for category, names in (category_moderators or {}).items()
         }
         self.edits: list[dict[str, Any]] = []
+        # post id -> the users who liked it
+        self.likes: dict[int, set[str]] = {}
         self.basic_info_reads: list[dict[str, str]] = []
         self.redirect_to: str | None = None
         # the duplicate rule's message, in the forum's language (the default locale's)
@@ -162,6 +167,7 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories):
         app.router.add_post("/posts.json", self._create_post)
         app.router.add_put("/posts/{post_id:\\d+}.json", self._edit_post)
         app.router.add_post("/uploads.json", self._upload)
+        app.router.add_post("/post_actions.json", self._post_action)
         app.router.add_get("/t/{topic_id:\\d+}.json", self._topic)
         app.router.add_get("/t/{topic_id:\\d+}/posts.json", self._topic_posts)
         app.router.add_get("/c/{category_id:\\d+}/show.json", self._category)

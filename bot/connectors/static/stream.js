@@ -95,8 +95,11 @@
 
   /* -- asking */
 
-  /* What the status line says when an answer has arrived. */
-  function answeredStatus(count) {
+  /* What the status line says when an answer has arrived: nothing for the reply to a
+   * greeting or a thank-you (the server's ``small_talk``), which looks for no sources, so
+   * "without sources" would read as a failure. */
+  function answeredStatus(count, smallTalk) {
+    if (smallTalk) return "";
     if (count === 0) return "Answered without sources.";
     return "Answered with " + count + (count === 1 ? " source." : " sources.");
   }
@@ -161,7 +164,8 @@
         settle();
         chat.remember(payload.conversation_id);
         chat.finishTurn(view, payload);
-        chat.setStatus(answeredStatus((payload.answer.citations || []).length));
+        chat.setStatus(answeredStatus((payload.answer.citations || []).length,
+          payload.small_talk === true));
       },
       error: function (data) {
         settle();

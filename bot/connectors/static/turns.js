@@ -99,12 +99,17 @@
     decorate(chat, view, byN);
     sources.sourceList(view, answer.citations || [], byN);
     sources.directions(view.answer);
-    citecast.actions.addBar(view, answer, byN, {
-      url: chat.url.bind(chat), conversationId: chat.conversationId, turnId: payload.turn_id,
-      requestTimeout: chat.timeouts.request,
-      vote: payload.vote, shareUrl: payload.share_url,
-      say: function (text, isError) { chat.setStatus(text, isError); },
-    });
+    // The reply to a greeting or a thank-you (``small_talk``, decided by the server) is no
+    // answer to rate, copy or share: no actions under it, only the reply.
+    if (payload.small_talk === true) view.answer.classList.add("cc-small-talk");
+    else {
+      citecast.actions.addBar(view, answer, byN, {
+        url: chat.url.bind(chat), conversationId: chat.conversationId, turnId: payload.turn_id,
+        requestTimeout: chat.timeouts.request,
+        vote: payload.vote, shareUrl: payload.share_url,
+        say: function (text, isError) { chat.setStatus(text, isError); },
+      });
+    }
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;
     chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
