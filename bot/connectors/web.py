@@ -68,6 +68,7 @@ from bot.connectors.web_turn_page import (
     turn_page,
 )
 from bot.connectors.web_turns import WebTurns
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import KnowledgeIndexError, ValidationError
 from bot.filetokens import FileSigner, load_file_secret
 from bot.runtime import Services
@@ -133,6 +134,8 @@ class WebConnector:
         signer = services.signer if isinstance(services.signer, FileSigner) else None
         self.signer = signer or build_signer(services.settings)
         self.turns = WebTurns(services, self.signer)
+        # the viewer page links the indexed files its document links (web_viewer_links)
+        self.indexed_files = IndexedFiles(services.settings.index.path)
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
@@ -382,9 +385,8 @@ class WebConnector:
     async def files(self, request: Request) -> Response:
         # ``?download=1``: the file's own bytes, always as an attachment (the viewer page's link)
         download = request.query_params.get("download") == "1"
-        response = file_response(
-            self.signer, str(request.path_params.get("token", "")), download=download
-        )
+        token = str(request.path_params.get("token", ""))
+        response = file_response(self.signer, token, download=download, files=self.indexed_files)
         if response.status_code == 404 and "text/html" in request.headers.get("accept", ""):
             # a person who clicked a source long after the answer (the link expired): a page
             # saying how to get a fresh link, not a JSON error; the same for every refusal

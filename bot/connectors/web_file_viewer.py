@@ -6,11 +6,19 @@ The viewer shows it readable instead, so a text fragment in the link (``#:~:text
 :func:`bot.deeplinks.file_link`) scrolls the browser to the cited passage and highlights it:
 
 - Markdown is rendered from the tree of :func:`bot.markdown.parse` (the project's one mistune
-  setup) by mistune's HTML renderer, then sanitized like HTML;
+  setup) by mistune's HTML renderer, its headings given GitHub's ids
+  (:mod:`bot.connectors.web_viewer_headings`), then sanitized like HTML;
 - HTML is sanitized with nh3: only ammonia's inert tags and attributes remain (no script, style,
-  iframe, form, meta, base, event handler or ``style`` attribute), links keep only http, https
-  and mailto targets, and images only same-origin or relative sources;
+  iframe, form, meta, base, event handler or ``style`` attribute; ``id`` stays, for fragments),
+  links keep only http, https and mailto targets, and images no source at all (alt text stays);
 - plain text goes in a ``<pre>``, escaped.
+
+A relative link in the document (``[see setup](setup.md)``) would resolve against ``/files/``
+and 404: it is given to a :data:`LinkTarget` (:class:`bot.connectors.web_viewer_links.ViewerLinks`),
+which names the ``/files/`` link of the file it points at, or none, and then the link is text.
+An image is never served from the knowledge base (ingest indexes no image), and a remote one
+would tell a third party who reads what, so an ``<img>`` keeps only its alt text. The page says
+its language (:mod:`bot.connectors.web_viewer_lang`) for screen readers.
 
 The page's CSP is the second wall: no script at all, no connections, the one stylesheet allowed
 by its hash, images from this origin only, and ``sandbox`` (an opaque origin, no scripts, no
@@ -25,14 +33,21 @@ import base64
 import hashlib
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import mistune
 import nh3
 from mistune.core import BlockState
 
+from bot.connectors.web_viewer_headings import with_heading_ids
+from bot.connectors.web_viewer_lang import VIEWER_LANG, document_language
 from bot.markdown import parse
+
+LinkTarget = Callable[[str], str | None]
+"""Maps a relative ``href`` of the viewed document to its new target, or None (no link)."""
 
 MAX_VIEW_BYTES = 2 * 1024 * 1024
 _KINDS = {
@@ -47,6 +62,9 @@ _KINDS = {
 _DROPPED_WITH_CONTENT = {"script", "style", "title", "noscript", "template", "textarea", "select"}
 _TAGS = set(nh3.ALLOWED_TAGS) - {"area", "map"}
 _URL_SCHEMES = {"http", "https", "mailto"}
+# ``id`` too, so a link's #fragment (on this page, or from another viewed file) finds its place:
+# ammonia drops it against DOM clobbering, which takes a script, and this page runs none.
+_ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "*": {"id", "lang", "title"}}
 # YAML front matter is metadata, not text (ingest reads it the same way): not shown.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n.*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 
@@ -74,7 +92,9 @@ VIEWER_CSP = (
 )
 """The viewer page's Content-Security-Policy (its stylesheet is allowed by hash, nothing else)."""
 
-_HTML_RENDERER = mistune.HTMLRenderer(escape=False)
+# nh3 is the one judge of a link: mistune would turn a file: or javascript: link into a link to
+# "#harmful-link" on this page, where nh3 removes the href and leaves the text, as for HTML.
+_HTML_RENDERER = mistune.HTMLRenderer(escape=False, allow_harmful_protocols=True)
 # Built only so the plugins register their renderers (tables, strikethrough) on _HTML_RENDERER;
 # parsing is bot.markdown's, so a document reads exactly as every other Markdown in citecast.
 mistune.create_markdown(renderer=_HTML_RENDERER, plugins=["table", "strikethrough"])
@@ -118,43 +138,70 @@ def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BY
     return ViewedFile(filename, kind, data.decode("utf-8-sig", errors="replace"), truncated)
 
 
-def _keep_attribute(element: str, attribute: str, value: str) -> str | None:
-    # Remote images would tell a third party who reads what (and the CSP blocks them anyway).
-    if element == "img" and attribute == "src":
-        plain = value.strip().lower()
-        if plain.startswith("//") or ":" in plain.split("/", 1)[0]:
-            return None
-    return value
+def _no_link(href: str) -> str | None:
+    return None
 
 
-def sanitize(markup: str) -> str:
+def _is_relative(href: str) -> bool:
+    """True for an ``href`` the browser would resolve against the page's own path (also ``""``,
+    ``?query`` and ``/absolute``), not for ``#fragment``, ``scheme:`` or ``//host``."""
+    if href.startswith("#"):
+        return False  # a place on this page
+    try:
+        parts = urlsplit(href)
+    except ValueError:
+        return True  # unparsable: not kept as it is
+    return not parts.scheme and not parts.netloc
+
+
+def _attribute_filter(links: LinkTarget) -> Callable[[str, str, str], str | None]:
+    def keep(element: str, attribute: str, value: str) -> str | None:
+        # Runs after nh3's own URL check: what it passes through has an allowed scheme.
+        if element == "img" and attribute == "src":
+            return None  # nothing to load: see the module's docstring
+        if element == "a" and attribute == "href" and _is_relative(value):
+            return links(value)
+        return value
+
+    return keep
+
+
+def sanitize(markup: str, links: LinkTarget = _no_link) -> str:
     """``markup`` with everything that could run, load from elsewhere or navigate by itself
-    removed (scripts, handlers, frames, forms, meta, base, styles, ``javascript:`` links)."""
+    removed (scripts, handlers, frames, forms, meta, base, styles, ``javascript:`` links);
+    relative links go where ``links`` says, or nowhere."""
     return nh3.clean(
         markup,
         tags=_TAGS,
+        attributes=_ATTRIBUTES,
         clean_content_tags=_DROPPED_WITH_CONTENT,
         url_schemes=_URL_SCHEMES,
-        attribute_filter=_keep_attribute,
+        attribute_filter=_attribute_filter(links),
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
     )
 
 
-def render_document(viewed: ViewedFile) -> str:
-    """The document's body as safe HTML."""
+def render_document(viewed: ViewedFile, links: LinkTarget = _no_link) -> str:
+    """The document's body as safe HTML (relative links as ``links`` says)."""
     if viewed.kind == "markdown":
         text = _FRONT_MATTER.sub("", viewed.text, count=1)
         rendered = _HTML_RENDERER(parse(text), BlockState())
-        return sanitize(str(rendered))
+        return sanitize(with_heading_ids(str(rendered)), links)
     if viewed.kind == "html":
-        return sanitize(viewed.text)
+        return sanitize(viewed.text, links)
     return f"<pre>{html.escape(viewed.text)}</pre>"
 
 
-def viewer_page(viewed: ViewedFile, limit: int = MAX_VIEW_BYTES) -> str:
-    """The whole reading page for ``viewed``, with a link to download the file itself."""
+def viewer_page(
+    viewed: ViewedFile, limit: int = MAX_VIEW_BYTES, *, links: LinkTarget = _no_link
+) -> str:
+    """The whole reading page for ``viewed``, with a link to download the file itself.
+
+    ``links`` gives the document's relative links their targets; by default they have none."""
     name = html.escape(viewed.filename)
+    lang = document_language(viewed.kind, viewed.text)
+    doc_lang = f' lang="{html.escape(lang)}"' if lang and lang != VIEWER_LANG else ""
     note = ""
     if viewed.truncated:
         note = (
@@ -163,11 +210,12 @@ def viewer_page(viewed: ViewedFile, limit: int = MAX_VIEW_BYTES) -> str:
         )
     return (
         "<!DOCTYPE html>\n"
-        '<html><head><meta charset="utf-8">'
+        f'<html lang="{VIEWER_LANG}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         f"<title>{name}</title><style>{_CSS}</style></head>\n"
         f'<body><header class="cc-bar"><span class="cc-name">{name}</span>'
         '<a href="?download=1">Download the file</a></header>\n'
-        f'{note}<main class="cc-doc">\n{render_document(viewed)}\n</main></body></html>\n'
+        f'{note}<main class="cc-doc"{doc_lang}>\n{render_document(viewed, links)}\n</main>'
+        "</body></html>\n"
     )

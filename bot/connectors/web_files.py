@@ -13,7 +13,9 @@ this origin.
 A Markdown, plain-text or HTML file is shown through a reading page instead
 (:mod:`bot.connectors.web_file_viewer`: rendered, sanitized, under a strict CSP), so its citation
 opens readable and a text fragment in the link lands on the quoted passage; its own bytes are
-one click away, ``?download=1``, always as an attachment.
+one click away, ``?download=1``, always as an attachment. Its relative links lead to the other
+files it names only when ``files`` (the knowledge index) is given and the linked file passes the
+rules of a citation link (:mod:`bot.connectors.web_viewer_links`); otherwise they are text.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ import logging
 
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from bot.connectors.web_file_viewer import VIEWER_CSP, read_for_view, viewer_kind, viewer_page
+from bot.connectors.web_file_viewer import (
+    VIEWER_CSP,
+    LinkTarget,
+    read_for_view,
+    viewer_kind,
+    viewer_page,
+)
+from bot.connectors.web_viewer_links import FileIndex, ViewerLinks
 from bot.filetokens import FileGrant, FileSigner, FileTokenError
 
 log = logging.getLogger(__name__)
@@ -54,9 +63,18 @@ _HEADERS = {
 }
 
 
-def file_response(signer: FileSigner | None, token: str, *, download: bool = False) -> Response:
+def file_response(
+    signer: FileSigner | None,
+    token: str,
+    *,
+    download: bool = False,
+    files: FileIndex | None = None,
+) -> Response:
     """What a token grants: the reading page of a Markdown, text or HTML file, else the file
-    itself (``download``: always the file, as an attachment); or the uniform 404."""
+    itself (``download``: always the file, as an attachment); or the uniform 404.
+
+    ``files`` (the indexed files) lets the reading page link the files its document links;
+    without it those links are text."""
     if signer is None:
         return not_found()
     try:
@@ -66,7 +84,8 @@ def file_response(signer: FileSigner | None, token: str, *, download: bool = Fal
     log.info("serving %s to audience %s", grant.filename, ",".join(sorted(grant.audience)))
     kind = viewer_kind(grant.media_type)
     if kind is not None and not download:
-        return _viewer_response(grant, kind)
+        links = None if files is None else ViewerLinks(grant, signer, files)
+        return _viewer_response(grant, kind, links)
     media_type = grant.media_type
     inline = media_type in _INLINE_TYPES and not download
     if media_type.startswith("text/"):
@@ -83,10 +102,11 @@ def file_response(signer: FileSigner | None, token: str, *, download: bool = Fal
     )
 
 
-def _viewer_response(grant: FileGrant, kind: str) -> Response:
+def _viewer_response(grant: FileGrant, kind: str, links: LinkTarget | None) -> Response:
     try:
         viewed = read_for_view(grant.path, grant.filename, kind)
     except OSError:
         return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
     headers = {**_HEADERS, "Content-Security-Policy": VIEWER_CSP}
-    return HTMLResponse(viewer_page(viewed), headers=headers)
+    page = viewer_page(viewed) if links is None else viewer_page(viewed, links=links)
+    return HTMLResponse(page, headers=headers)

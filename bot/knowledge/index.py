@@ -56,6 +56,10 @@ _BY_ID = (
     "f.relpath, f.path, f.media_type FROM chunks c JOIN files f ON f.id = c.file_id "
     "WHERE f.relpath = ? AND c.chunk = ?"
 )
+_FILE_AUDIENCES = (
+    "SELECT DISTINCT f.media_type, c.audience FROM files f JOIN chunks c ON c.file_id = f.id "
+    "WHERE f.path = ?"
+)
 _PAGE_STARTS = (
     "SELECT c.text, c.page_starts FROM chunks c JOIN files f ON f.id = c.file_id "
     "WHERE f.relpath = ? AND c.chunk = ?"
@@ -254,6 +258,25 @@ class KnowledgeIndex:
             return False
         row = self._conn().execute("SELECT 1 FROM files WHERE path = ?", (resolved,)).fetchone()
         return row is not None
+
+    def file_source(self, path: str | Path) -> Source | None:
+        """The indexed file at ``path`` (absolute, resolved) as a ``kind="file"`` Source with
+        its audience and media type, or None when it is not indexed. Ingest gives every chunk
+        of a file the file's audience; chunks that disagree (never written by ingest) count as
+        not indexed, so a file is never shown on the laxer of two audiences."""
+        rows = self._conn().execute(_FILE_AUDIENCES, (str(path),)).fetchall()
+        audiences = {str(row[1]) for row in rows}
+        if len(audiences) != 1:
+            return None
+        found = Path(path)
+        return Source(
+            id=str(found),
+            path=str(found),
+            filename=found.name,
+            media_type=str(rows[0][0]) or None,
+            audience=audience_tuple(audiences.pop()),
+            kind="file",
+        )
 
     def generation(self) -> int:
         """A counter bumped by every ingest that changed something (cache invalidation)."""

@@ -124,7 +124,7 @@ async def test_markdown_is_rendered_and_text_is_shown_escaped(tmp_path: Path) ->
     async with client:
         guide = await client.get(f"/files/{token(signer, kb / 'guide.md')}")
         notes = await client.get(f"/files/{token(signer, kb / 'notes.txt')}")
-    assert "<h1>Install</h1>" in guide.text
+    assert '<h1 id="install">Install</h1>' in guide.text
     assert "<strong>make serve</strong> <b>now</b>." in guide.text
     assert "<td>8080</td>" in guide.text
     assert "title: Guide" not in guide.text  # front matter is metadata

@@ -1,0 +1,113 @@
+"""Where a relative link inside a file shown on the viewer page may lead.
+
+A cited HTML or Markdown file links its neighbours relatively (``[see setup](setup.md)``,
+``<a href="../guide/install.html#linux">``). On the viewer page, at ``/files/{token}``, a
+browser resolves them against ``/files/`` and gets a 404. :class:`ViewerLinks` resolves each
+against the cited file's own folder instead, and turns it into the signed ``/files/`` link of the
+file it names, ``#fragment`` kept, only when that file is one a citation could link for this
+viewer: indexed, visible to the audience the page's token was issued for, inside the served
+roots (:meth:`bot.filetokens.FileSigner.token_for`, the rule every citation link follows).
+
+Anything else loses its link (its text stays): a missing file, a private one, one outside the
+roots (``../../etc/passwd``, ``%2e%2e/``), a folder, an absolute path, a query. Every refusal
+looks the same, so a page cannot be used to learn which private files exist.
+
+The new link is relative to the page (``TOKEN#fragment``): the page is ``…/files/{token}``, so
+it resolves to the sibling ``…/files/TOKEN`` under any path prefix a reverse proxy adds.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+from bot.errors import KnowledgeIndexError
+from bot.filetokens import FileGrant, FileSigner
+from bot.knowledge.index import KnowledgeIndex
+from bot.models import Source
+
+log = logging.getLogger(__name__)
+
+
+class FileIndex(Protocol):
+    """Looks up an indexed file by its absolute, resolved path."""
+
+    def source_for(self, path: Path) -> Source | None:
+        """The file as a ``Source`` (its audience and media type), or None when not indexed."""
+        ...
+
+
+class IndexedFiles:
+    """The files of the knowledge index at ``index_path``
+    (:meth:`bot.knowledge.index.KnowledgeIndex.file_source`), opened on first use, since the
+    server may start before the first ``citecast ingest``; an index that is missing or cannot
+    be read knows no file, so its links stay text."""
+
+    def __init__(self, index_path: str | Path) -> None:
+        self.index_path = Path(index_path)
+        self._index: KnowledgeIndex | None = None
+
+    def source_for(self, path: Path) -> Source | None:
+        """The indexed file at ``path`` as a ``kind="file"`` Source, else None."""
+        try:
+            if self._index is None:
+                self._index = KnowledgeIndex(self.index_path)
+            return self._index.file_source(path)
+        except (KnowledgeIndexError, sqlite3.Error) as exc:
+            log.warning("cannot look up %s in the index %s: %s", path.name, self.index_path, exc)
+            return None
+
+
+def relative_target(href: str, folder: Path) -> tuple[Path, str] | None:
+    """The file a relative link names (resolved against ``folder``) and its fragment, or None
+    when ``href`` is not a plain relative path: empty, absolute, with a scheme, a host or a
+    query, or holding a backslash or control character (which browsers read differently)."""
+    if not href or "\\" in href or any(ord(c) < 0x20 or ord(c) == 0x7F for c in href):
+        return None
+    try:
+        parts = urlsplit(href)
+    except ValueError:
+        return None
+    if parts.scheme or parts.netloc or parts.query or not parts.path:
+        return None
+    # Decoded once, as a browser and a file server would: "%2e%2e/" is "../" and is caught by
+    # the roots check like any other way out.
+    name = unquote(parts.path)
+    if name.startswith("/") or "\x00" in name:
+        return None
+    try:
+        return (folder / name).resolve(), parts.fragment
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+class ViewerLinks:
+    """Rewrites the relative links of one viewed file (the file of ``grant``)."""
+
+    def __init__(self, grant: FileGrant, signer: FileSigner, files: FileIndex) -> None:
+        self.grant = grant
+        self.signer = signer
+        self.files = files
+        self._seen: dict[str, str | None] = {}
+
+    def __call__(self, href: str) -> str | None:
+        """``href``'s new target (``TOKEN`` or ``TOKEN#fragment``), or None: no link."""
+        if href not in self._seen:
+            self._seen[href] = self._target(href)
+        return self._seen[href]
+
+    def _target(self, href: str) -> str | None:
+        found = relative_target(href, self.grant.path.parent)
+        if found is None:
+            return None
+        path, fragment = found
+        source = self.files.source_for(path)
+        if source is None:
+            return None
+        token = self.signer.token_for(source, self.grant.audience)
+        if token is None:
+            return None
+        return f"{token}#{fragment}" if fragment else token
