@@ -8,6 +8,10 @@ short fingerprint of the root), so it never reveals where the knowledge base liv
 was tampered with, expired, points outside the roots or names a file that no longer exists, so a
 caller cannot probe the file system through ``/files/{token}``.
 
+The same signer makes the keys of share links (``/turns/{key}``, ``turn_key``): a turn id signed
+for one store (``bind_store``, ``bot.store_identity``), so a link opens only the answer of the
+store it came from, never the same turn id of another store or of a store that replaced it.
+
 The secret comes from ``web.file_secret`` (usually ``${CITECAST_FILE_SECRET}``), else the
 ``CITECAST_FILE_SECRET`` environment variable, else it is generated on first run and kept beside
 the store in a file only the owner can read (mode 0600).
@@ -30,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.errors import CitecastError, ConfigError
+from bot.errors import CitecastError, ConfigError, StoreError
 from bot.models import Source
+from bot.store_identity import StoreIdentity
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +98,7 @@ class FileSigner:
         self.base_url = base_url.rstrip("/")
         self.ttl = ttl
         self._clock = clock
+        self._store: StoreIdentity | None = None
         self._roots: dict[str, Path] = {}
         self.set_roots(roots)
 
@@ -161,25 +167,53 @@ class FileSigner:
         digest = hmac.new(self._secret, body.encode("ascii"), hashlib.sha256).digest()
         return _b64(digest[:24])
 
-    def turn_key(self, turn_id: int) -> str:
-        """An unguessable key for ``/turns/{key}``, the full-source-list page of one turn.
+    def bind_store(self, identity: StoreIdentity) -> None:
+        """Sign and accept share keys (``turn_key``) for the store ``identity`` names, from now
+        on. One signer serves one store: binding it to another is a StoreError, since the
+        links it gave out would then open the other store's answers."""
+        bound = self._store
+        if bound is not None and bound.store_id != identity.store_id:
+            raise StoreError("this file-link signer already signs share links of another store")
+        self._store = identity
+
+    def turn_key(self, turn_id: int) -> str | None:
+        """An unguessable key for ``/turns/{key}``, the full-source-list page of one turn of
+        the bound store (``bind_store``); None while no store is bound (no link at all rather
+        than one that could open another store's answer).
 
         Turn ids are sequential; signing them keeps other people's answers from being read by
-        counting (the page also shows only answers whose every source is public).
+        counting (the page also shows only answers whose every source is public). The store's
+        id is signed too: turn 2 of another store, or of the store a reset replaced, has
+        another key, so a link never opens an answer it was not made for.
         """
-        return f"{turn_id}-{self._sign(f'turn:{turn_id}')}"
+        store = self._store
+        if store is None:
+            return None
+        return f"{turn_id}-{self._sign(f'turn:{store.store_id}:{turn_id}')}"
 
     def turn_id_for(self, key: str) -> int | None:
-        """The turn id of a valid ``turn_key``, else None."""
+        """The turn id of a valid ``turn_key`` of the bound store, else None.
+
+        A key of the older form, signed for no store, is valid only for a turn the store had
+        when it got its id (``StoreIdentity.legacy_share_upto``): links shared before an
+        upgrade keep working, and none can open a turn made after it.
+        """
+        store = self._store
         number, _, signature = key.partition("-")
         # ASCII only: str.isdigit() takes "²", which int() refuses (a 500), and compare_digest
         # raises TypeError on a non-ASCII str
-        if not (number.isascii() and number.isdigit()) or len(number) > 18:
+        if store is None or not (number.isascii() and number.isdigit()) or len(number) > 18:
             return None
         if not signature.isascii():
             return None
-        expected = self._sign(f"turn:{int(number)}")
-        return int(number) if hmac.compare_digest(signature, expected) else None
+        turn_id = int(number)
+        if hmac.compare_digest(signature, self._sign(f"turn:{store.store_id}:{turn_id}")):
+            return turn_id
+        if turn_id <= store.legacy_share_upto and hmac.compare_digest(
+            signature, self._sign(f"turn:{turn_id}")
+        ):
+            return turn_id
+        return None
 
     def verify(self, token: str) -> FileGrant:
         """The grant of a valid token; :class:`FileTokenError` for anything else."""

@@ -20,7 +20,8 @@ module each; everyone imports it (and its rows) from here.
   (``bot.store_delivery``).
 - Votes, and the turns and votes ``citecast report`` counts (``bot.store_usage``).
 - Opening, transactions and errors (``bot.store_base``); the tables and the rows handed back
-  (``bot.store_rows``).
+  (``bot.store_rows``); the store's own random id, which share links are signed for, made when
+  the store is (or when an older store is first opened) and kept in it (``bot.store_identity``).
 - What only serves to deliver once (claims of delivered events, sent outbox replies, the
   records of the bot's messages) is pruned after the periods of ``store.retention`` (by
   default once no platform can deliver it again; ``bot.store_retention``): a few hundred rows

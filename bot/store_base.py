@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import StoreError
+from bot.store_identity import StoreIdentity, ensure_identity, read_identity
 from bot.store_retention import DEFAULT_RETENTION, Retention, prune_batch
 from bot.store_rows import SCHEMA, foreign_tables
 
@@ -58,6 +59,13 @@ class StoreBase:
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._lock = threading.Lock()
+        self._read_only = False
+        self._identity: StoreIdentity | None = None
+        # Made now, before this version adds a turn to an older store (which then counts as
+        # one of its old turns); a store damaged or locked past busy_timeout still opens as
+        # before, and identity() says why when it is asked for.
+        with suppress(StoreError):
+            self.identity()
 
     @classmethod
     def open_read_only(cls, path: str | Path, *, busy_timeout: float = 5.0) -> Self:
@@ -72,6 +80,8 @@ class StoreBase:
         store._retention = None
         store._clock = time.time
         store._next_prune = 0.0
+        store._read_only = True
+        store._identity = None
         try:
             store._db = _connect_read_only(store.path, busy_timeout)
         except (sqlite3.Error, OSError) as exc:
@@ -107,6 +117,24 @@ class StoreBase:
                 yield self._db
             except sqlite3.Error as exc:
                 raise StoreError(f"{self.path}: {exc}") from None
+
+    def identity(self) -> StoreIdentity:
+        """The store's identity (``bot.store_identity``): what share links are signed for,
+        made in the store the first time it is asked for (when the store is opened). A store
+        opened read-only that has none yet (never opened by this version to write) is a
+        StoreError."""
+        if self._identity is not None:
+            return self._identity
+        with self._read() as db:
+            found = read_identity(db)
+        if found is None and self._read_only:
+            raise StoreError(f"{self.path}: the store has no id yet; open it to write once")
+        if found is None:
+            # one short write transaction, once: an older store's upgrade (or a new store)
+            with self._tx() as db:
+                found = ensure_identity(db, self._clock())
+        self._identity = found
+        return found
 
     def close(self) -> None:
         """Close the database connection."""

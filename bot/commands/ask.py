@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shlex
 from typing import TYPE_CHECKING
 
@@ -83,10 +84,25 @@ def source_line(citation: Citation) -> str:
 
 
 def plain_text(answer: Answer) -> str:
-    """The answer with ``[^n]`` written ``[n]``, then the Sources: list."""
-    from bot.markdown import CITATION_MARK
+    """The answer with ``[^n]`` written ``[n]``, then the Sources: list.
 
-    lines = [CITATION_MARK.sub(r"[\1]", answer.text).strip()]
+    A citation its source only weakly supports is ``[n?]``, as every channel shows it (support
+    below ``RenderContext.weak_below``): the terminal must not look surer than Slack or the web.
+    """
+    from bot.markdown import CITATION_MARK
+    from renderers.base import RenderContext
+
+    weak = {
+        citation.n
+        for citation in answer.citations
+        if citation.support is not None and citation.support < RenderContext.weak_below
+    }
+
+    def marker(match: re.Match[str]) -> str:
+        n = match.group(1)
+        return f"[{n}?]" if int(n) in weak else f"[{n}]"
+
+    lines = [CITATION_MARK.sub(marker, answer.text).strip()]
     if answer.citations:
         lines += ["", "Sources:"]
         lines += [source_line(citation) for citation in answer.citations]

@@ -60,6 +60,9 @@ class WebTurns:
         self.services = services
         self.settings = services.settings.web
         self.audience = frozenset(self.settings.audience)
+        if signer is not None:
+            # share links are signed for this store (the same signer serves the other channels)
+            signer.bind_store(services.store.identity())
         self.signer = signer
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
@@ -216,10 +219,11 @@ class WebTurns:
         """The answer's shareable page, ``/turns/{key}``: the key is the turn id plus its HMAC
         (``FileSigner.turn_key``), because a bare sequential id would let anyone read answers
         by counting. None without a signer."""
-        if self.signer is None:
+        key = None if self.signer is None else self.signer.turn_key(turn_id)
+        if key is None:
             return None
         public = (self.settings.public_base_url or base_url).rstrip("/")
-        return f"{public}/turns/{self.signer.turn_key(turn_id)}"
+        return f"{public}/turns/{key}"
 
     def payload(
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None

@@ -41,13 +41,17 @@
     });
   }
 
-  function copyButton(answer, byN, say) {
+  /* "Copy answer": the answer as plain text (sources.plainAnswer), its citations marked as
+   * ``view`` shows them ([2?] for a weak one) and its sources with links that keep working
+   * (``shareUrl``, the answer's own page, stands in for file links that expire). */
+  function copyButton(view, answer, byN, shareUrl, say) {
     var copy = el("button", { "type": "button", "class": "cc-secondary cc-copy" }, "Copy answer");
     copy.addEventListener("click", function () {
+      var weak = sources.weakNumbers(view.answer);
       var cites = (answer.citations || []).map(function (c) {
-        return Object.assign({}, c, { href: (byN[c.n] || {}).href });
+        return Object.assign({}, c, { href: (byN[c.n] || {}).href, weak: !!weak[c.n] });
       });
-      copyText(sources.plainAnswer(answer.text, cites), copy).then(function () {
+      copyText(sources.plainAnswer(answer.text, cites, shareUrl), copy).then(function () {
         copy.textContent = "Copied";
         say("Answer copied to the clipboard.");
         setTimeout(function () { copy.textContent = "Copy answer"; }, 1500);
@@ -125,8 +129,8 @@
    * without one), and ``say(text, isError)`` for the status line. */
   function addBar(view, answer, byN, options) {
     var bar = el("div", { "class": "cc-actions" });
-    bar.appendChild(copyButton(answer, byN, options.say));
     var shareUrl = sources.safeHref(options.shareUrl);
+    bar.appendChild(copyButton(view, answer, byN, shareUrl, options.say));
     if (shareUrl) bar.appendChild(shareButton(shareUrl, options.say));
     if (options.conversationId && options.turnId) {
       bar.appendChild(voteButtons(function (value) {

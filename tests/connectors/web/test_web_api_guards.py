@@ -219,7 +219,8 @@ async def test_turn_page_shows_full_sources_of_public_answers_only(tmp_path: Pat
         # Turn ids are sequential: an unsigned id, or another turn's signature, finds nothing.
         unsigned = await client.get(f"/turns/{body['turn_id']}")
         forged = await client.get(
-            f"/turns/{body['turn_id']}-" + signer.turn_key(body["turn_id"] + 1).split("-")[1]
+            f"/turns/{body['turn_id']}-"
+            + str(signer.turn_key(body["turn_id"] + 1)).partition("-")[2]
         )
         hidden_id = services.store.add_turn("c" * 32, "slack", "q", private.to_json())
         hidden = await client.get(f"/turns/{signer.turn_key(hidden_id)}")

@@ -94,7 +94,7 @@ async def test_turn_keys_in_other_digits_or_with_non_ascii_signatures_are_404(
     _, client = build_harness(tmp_path, answerer, signer=signer)
     async with client:
         turn_id = (await client.post("/api/ask", json={"question": "q?"})).json()["turn_id"]
-        signature = signer.turn_key(turn_id).split("-")[1]
+        signature = str(signer.turn_key(turn_id)).partition("-")[2]  # it may hold a "-" too
         keys = [
             "²-abc",  # isdigit() but not int()
             "1-é",  # compare_digest raises TypeError on non-ASCII text
