@@ -32,6 +32,7 @@
     this.conversationId = null;
     this.compact = !!options.compact;  // in the widget, on someone else's site
     this.busy = false;
+    this.refused = false;  // /api/config could not be read: see cannotReach()
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
     this.timeouts = citecast.timeouts.bounds(options);
     this.build(options);
@@ -159,7 +160,9 @@
             citecast.timeouts.describe(err.ms) + "; it may not answer questions either.", true);
         } else if (err instanceof TypeError) {
           // refused, or not there: a site missing from web.cors_origins gets a 403 its browser
-          // does not let it read. Said when the widget opens, not after a question fails.
+          // does not let it read. Said when the widget opens, not after a question fails;
+          // kept, so that a question that fails for it says the same (cannotReach)
+          self.refused = true;
           self.setStatus(self.unreachable(), true);
         }
       });
@@ -171,6 +174,15 @@
     return "Cannot reach the citecast server at " + (this.api || window.location.origin) +
       ": it may be down, or it does not allow this site (its web.cors_origins must list " +
       window.location.origin + ").";
+  };
+
+  /* Why a question got no answer from a server that cannot be reached: in the widget whose
+   * config check was refused, the reason it gave (the server, and the site its
+   * web.cors_origins must list), rather than a vaguer one. */
+  Chat.prototype.cannotReach = function () {
+    if (this.compact && this.refused) return this.unreachable();
+    return "Cannot reach the citecast server. Check that it is running and that this site " +
+      "may use it, then try again.";
   };
 
   /* Buttons in the empty conversation that ask the deployment's suggested questions. */

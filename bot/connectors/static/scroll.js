@@ -1,6 +1,7 @@
 /* citecast scrolling: what scrolls the chat (the widget panel, or the page itself) and how a
- * node is brought into the part of it that the sticky question box does not cover. Loaded
- * after answer_actions.js and before turns.js and chat.js, which use window.Citecast.scroll.
+ * node is brought into the part of it that the sticky question box (and, in the widget's
+ * panel, the sticky header) does not cover. Loaded after answer_actions.js and before
+ * turns.js and chat.js, which use window.Citecast.scroll.
  */
 (function () {
   "use strict";
@@ -17,8 +18,8 @@
     return document.scrollingElement || document.documentElement;
   }
 
-  /* The part of ``root``'s scroller that ``form`` (the sticky question box) does not cover,
-   * in viewport pixels; null when nothing may be scrolled. */
+  /* The part of ``root``'s scroller that ``form`` (the sticky question box) and a sticky
+   * header do not cover, in viewport pixels; null when nothing may be scrolled. */
   function visibleBand(root, form) {
     var scroller = scrollerOf(root);
     if (!scroller) return null;
@@ -26,9 +27,14 @@
     var top = page ? 0 : scroller.getBoundingClientRect().top;
     var bottom = page ? window.innerHeight : scroller.getBoundingClientRect().bottom;
     var formTop = form.getBoundingClientRect().top;
-    // what the scroller keeps clear at its top (the widget's close button), as CSS says
-    var clear = parseFloat(window.getComputedStyle(scroller).scrollPaddingTop) || 0;
-    return { scroller: scroller, top: top + clear + 8, bottom: Math.min(bottom, formTop) - 8 };
+    // what the scroller keeps clear at its top (the widget's close button), as CSS says, and
+    // the header held there (the widget's panel): what scrolls under it is out of sight
+    var clear = top + (parseFloat(window.getComputedStyle(scroller).scrollPaddingTop) || 0);
+    var header = root.querySelector(".cc-header");
+    if (header && window.getComputedStyle(header).position === "sticky") {
+      clear = Math.max(clear, header.getBoundingClientRect().bottom);
+    }
+    return { scroller: scroller, top: clear + 8, bottom: Math.min(bottom, formTop) - 8 };
   }
 
   /* Scroll the least needed so that ``node`` sits between the top and the question box; a

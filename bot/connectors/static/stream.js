@@ -184,6 +184,7 @@
       signal: controller.signal, cache: "no-store", headers: { "Accept": "text/event-stream" },
     }).then(function (response) {
       answering = true;
+      chat.refused = false;  // the server answered this site: whatever fails next, not that
       silence.poke();
       if (response.ok) return readEvents(response, onEvent, silence.poke);
       return response.json().catch(function () { return {}; }).then(function (body) {
@@ -275,8 +276,7 @@
         chat.failTurn(view, "The server could not answer this question. Please try again.", true);
       })
       .catch(function () {
-        chat.failTurn(view, "Cannot reach the citecast server. Check that it is running and " +
-          "that this site may use it, then try again.", true);
+        chat.failTurn(view, chat.cannotReach(), true);
       });
   }
 

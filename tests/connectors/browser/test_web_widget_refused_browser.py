@@ -9,7 +9,7 @@ from playwright.async_api import Browser, expect
 
 from tests.chromium import artifact
 from tests.connectors.browser.conftest import serve_answerer
-from tests.connectors.browser.widget_host import host_site, open_widget
+from tests.connectors.browser.widget_host import ask_in_widget, host_site, open_widget
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage, start_live_server
 
 
@@ -46,3 +46,35 @@ async def test_the_widget_on_a_site_not_allowed_says_so_when_it_opens(
         await running.stop()
         await unlisted.stop()
         await listed.stop()
+
+
+async def test_a_question_on_a_site_not_allowed_keeps_the_precise_reason(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # the config check has said which server and which site: a failed question repeats that,
+    # not the vaguer "Check that it is running and that this site may use it"
+    unlisted = await start_live_server(host_site())
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    running = await serve_answerer(tmp_path, answerer, cors_origins=["https://other.example"])
+    context = await browser.new_context(viewport={"width": 1000, "height": 760})
+    try:
+        page = await context.new_page()
+        await open_widget(page, unlisted, running.url)
+        precise = (
+            f"Cannot reach the citecast server at {running.url}: it may be down, or it does not "
+            f"allow this site (its web.cors_origins must list {unlisted.url})."
+        )
+        panel = page.locator("#citecast-panel")
+        await expect(panel.locator(".cc-status")).to_have_text(precise, timeout=15_000)
+        await ask_in_widget(page, "How do I install it?")
+        await expect(panel.locator(".cc-failed .cc-error")).to_have_text(precise, timeout=15_000)
+        await expect(panel.locator(".cc-status")).to_have_text(
+            "Not answered; your question is back in the box to ask again."
+        )
+        await expect(panel).not_to_contain_text("Check that it is running")
+        await expect(panel.locator(".cc-input")).to_have_value("How do I install it?")
+        assert answerer.calls == []
+    finally:
+        await context.close()
+        await running.stop()
+        await unlisted.stop()
