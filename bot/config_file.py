@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
+from bot.config_choices import close_choice, literal_choices
 from bot.config_env import env_notes, expand_env, remember_blanks
 from bot.errors import ConfigError
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
@@ -126,8 +127,20 @@ def _reason(error: Any) -> str:
         return "is blank; give it a value, or leave the key out for the default"
     if error["type"] == "model_type":
         return "must be a mapping of keys (key: value lines), not " + type(error["input"]).__name__
-    message = str(error["msg"])
-    return message.removeprefix("Value error, ")
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if error["type"] == "literal_error" and isinstance(error.get("input"), str):
+        choice = close_choice(error["input"], _choices_at(loc))
+        if choice:
+            # "openia" for openai: the same hint as a misspelt key gets
+            return f"{message} (did you mean {choice}?)"
+    return message
+
+
+def _choices_at(loc: tuple[str | int, ...]) -> list[str]:
+    """The text values the setting at ``loc`` may take (``Literal[...]``), [] when not known."""
+    model = _model_at(loc)
+    field = model.model_fields.get(str(loc[-1])) if model and loc else None
+    return literal_choices(field.annotation) if field else []
 
 
 def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:

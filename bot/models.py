@@ -332,6 +332,8 @@ class Answer:
         if not isinstance(data, Mapping):
             raise ValidationError("an answer must be a JSON object")
         text = data.get("text")
+        if text is None:  # absent, or null (which the JSON form never writes)
+            raise ValidationError("answer is missing field: text")
         if not isinstance(text, str):
             raise ValidationError("answer text must be a string")
         citations = list_of(data, "citations", Citation.from_json)

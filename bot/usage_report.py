@@ -3,7 +3,9 @@
 ``citecast report`` sums the store's turns and votes since a time, per channel. An answer
 *without sources* cites nothing: the built-in answerer's "not found", or a model's answer none
 of whose citations survived resolving. The questions behind those show which documents are
-missing, so they are listed, most asked first (grouped regardless of case and spacing).
+missing, so they are listed, most asked first: grouped regardless of letter case, spacing and
+the punctuation around a question ("What is X?" and "what is x"), and shown as most often asked
+(:func:`grouping_form`).
 *Small talk* ("hello", "thanks!", see :mod:`bot.pleasantries`) is answered without sources by
 design: it is counted apart, never as a question the knowledge base could not answer.
 """
@@ -11,6 +13,7 @@ design: it is counted apart, never as a question the knowledge base could not an
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -77,11 +80,12 @@ class UsageReport:
 def build_report(store: Store, since: float, days: float, limit: int = 10) -> UsageReport:
     """The usage since ``since``; at most ``limit`` unanswered questions and rated-down turns."""
     counts: dict[str, Counter[str]] = {}
-    # A question is kept as a digest of its tidied wording and the id of its latest turn, not
-    # as text: a busy store may hold many thousands of different pasted-log questions, and
-    # only the few listed are read back (their latest wording) at the end.
+    # A question is kept as digests (of its group and of its spelling) and the id of the first
+    # turn that spelt it so, not as text: a busy store may hold many thousands of different
+    # pasted-log questions, and only the few listed are read back (their most asked spelling)
+    # at the end.
     unanswered: Counter[bytes] = Counter()
-    latest: dict[bytes, int] = {}
+    spellings: dict[bytes, list[int]] = {}  # group + spelling digest -> [times, first turn id]
     # summed page by page as the turns come: a year of them is never in memory at once
     for turn_id, channel, question, status, citations in store.iter_outcomes_since(since):
         row = counts.setdefault(channel, Counter())
@@ -96,9 +100,10 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
             row["small_talk"] += 1  # "thanks!" wants no document written for it
         else:
             row["without_sources"] += 1
-            key = _grouping_key(question)
+            key = _digest(grouping_form(question))
             unanswered[key] += 1
-            latest[key] = turn_id  # the latest wording is shown
+            spelling = spellings.setdefault(key + _digest(one_line(question)), [0, turn_id])
+            spelling[0] += 1
     # turn id -> entry, in the order of each turn's latest "not helpful": several Slack users
     # may each rate one answer down, and it is still one answer to look at
     rated_down: dict[int, tuple[int, str, str]] = {}
@@ -112,6 +117,9 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
                 question = turn.question if turn else "(deleted)"
                 entry = (rated, turn.channel if turn else channel, question)
             rated_down[rated] = entry
+    # ties keep the order first asked (Counter.most_common is stable)
+    listed = unanswered.most_common(limit)
+    shown = _most_asked(spellings, {key for key, _ in listed})
     channels = sorted(
         (ChannelUsage(name, **{c: row[c] for c in COLUMNS}) for name, row in counts.items()),
         key=lambda usage: (-usage.asked, usage.channel),
@@ -120,17 +128,46 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
         since=since,
         days=days,
         channels=tuple(channels),
-        unanswered=tuple(
-            (_wording(store, latest[key]), n) for key, n in unanswered.most_common(limit)
-        ),
+        unanswered=tuple((_wording(store, shown[key]), n) for key, n in listed),
         not_helpful=tuple(reversed(rated_down.values()))[:limit],
     )
 
 
-def _grouping_key(question: str) -> bytes:
-    """Equal for questions that differ only in case and spacing; 16 bytes, however long."""
-    folded = one_line(question).casefold().encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(folded, digest_size=16).digest()
+# Punctuation that frames a question without changing what it asks: quotes and the Spanish
+# opening marks before it, sentence ends and quotes after it, with their full-width forms. Not
+# "#", "+", "/" or brackets, nor a leading "." (".NET"), nor anything inside the question:
+# "What is C#?" and "What is C?" ask different things.
+_QUOTES = "\"'“”‘’«»„‚‹›「」『』"
+_OPENING = _QUOTES + "¿¡ "
+_CLOSING = _QUOTES + "?!.,;:…？！。，；：､、 "
+
+
+def grouping_form(question: str) -> str:
+    """The form unanswered questions are grouped by: letter case, runs of whitespace and the
+    punctuation around the question set aside (a question that is nothing but punctuation
+    keeps it).
+
+    "What is the capital of France?" and "  what is the capital  of france" are one question;
+    "What is C#?" and "What is C?" are two.
+    """
+    text = unicodedata.normalize("NFC", one_line(question)).casefold()
+    return text.lstrip(_OPENING).rstrip(_CLOSING) or text
+
+
+def _digest(text: str) -> bytes:
+    """16 bytes for ``text``, however long it is."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _most_asked(spellings: dict[bytes, list[int]], groups: set[bytes]) -> dict[bytes, int]:
+    """For each of ``groups``, the first turn of its most asked spelling (ties: the one asked
+    first)."""
+    best: dict[bytes, tuple[int, int]] = {}  # group -> (times, -first turn id)
+    for key, (times, first) in spellings.items():
+        group = key[:16]
+        if group in groups and (times, -first) > best.get(group, (0, 0)):
+            best[group] = (times, -first)
+    return {group: -negated for group, (_, negated) in best.items()}
 
 
 def _wording(store: Store, turn_id: int) -> str:

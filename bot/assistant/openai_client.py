@@ -15,6 +15,7 @@ import openai
 
 from bot.assistant.openai_errors import one_line
 from bot.config import OpenAISettings
+from bot.config_env import empty_setting
 from bot.errors import ConfigError
 
 
@@ -81,12 +82,39 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )
-    return openai.AsyncOpenAI(
+    client = openai.AsyncOpenAI(
         base_url=root,
         api_key=key,
         default_query=query or None,
         timeout=settings.timeout,
         max_retries=settings.max_retries,
+    )
+    check_key(client, settings)
+    return client
+
+
+OPENAI_HOST = "api.openai.com"
+
+
+def check_key(client: openai.AsyncOpenAI, settings: OpenAISettings) -> None:
+    """Refuse to start without a key for OpenAI's own endpoint (``base_url`` unset, or
+    OpenAI's; ``$OPENAI_BASE_URL`` is read by the client when it is unset).
+
+    Every request would be refused (and, where OpenAI cannot be reached, every turn would say
+    "cannot reach the model endpoint", which names no setting at all). A local
+    OpenAI-compatible server (Ollama, llama.cpp, LM Studio) may need no key: any other
+    ``base_url`` goes without one.
+    """
+    if client.base_url.host != OPENAI_HOST or api_key(settings.api_key):
+        return
+    raise empty_setting(
+        "assistant.openai.api_key",
+        settings,
+        " (set it to ${OPENAI_API_KEY})",
+        problem="not set",
+        then=f"; OpenAI's endpoint (https://{OPENAI_HOST}/v1) refuses every request without "
+        "one (for a local OpenAI-compatible server that needs none, set "
+        "assistant.openai.base_url)",
     )
 
 

@@ -105,15 +105,24 @@ def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model:
             + "; some servers must also be started with tool calling enabled)"
         )
     if exc.status_code in (401, 403):
-        message += (
-            " (check assistant.openai.api_key)"
-            if has_key
-            else " (assistant.openai.api_key is not set)"
-        )
+        message += _key_refused(exc.status_code, has_key)
     wait = _retry_after(exc)
     if wait:
         message += f" (it asked to retry after {wait})"
     return message
+
+
+def _key_refused(status: int, has_key: bool) -> str:
+    """What a 401 or 403 means for the operator: retrying (the viewer's "try again", the
+    client's own retries) cannot help until the key, or what it may use, is fixed."""
+    if not has_key:
+        return " (no key was sent: assistant.openai.api_key is not set; retrying will not help)"
+    if status == 401:
+        return " (the key in assistant.openai.api_key was refused; retrying will not help)"
+    return (
+        " (the key in assistant.openai.api_key was refused for this request, such as for a "
+        "model it has no access to; retrying will not help)"
+    )
 
 
 # How servers refuse the tools of a request: Ollama ("… does not support tools"), OpenAI

@@ -16,9 +16,9 @@ assistant, and optionally gold citations and hand-labelled support.
 Metrics: citation recall (statements whose cited passages jointly support them), citation
 precision (citations that are not irrelevant), claims found in the cited source, answers with a
 citation, dropped markers by reason, gold citation precision and recall, for questions whose
-gold citations are empty (the knowledge base cannot answer them) the share that cite nothing,
-the support scorer's agreement with the labels, and with --runs N the spread between runs of
-the same question.
+gold citations are empty (the knowledge base cannot answer them) how many rightly cite nothing
+(shown as "none (correct)" and left out of the all row's "cited"), the support scorer's
+agreement with the labels, and with --runs N the spread between runs of the same question.
 
 example line:
   {"id": "retries", "answer": "Failed sends are retried 5 times [1].",

@@ -24,7 +24,7 @@ examples:
   citecast ingest examples/
   citecast ingest docs/ handbook.pdf --audience staff
   citecast ingest --rebuild docs/        start from an empty index (needed after a schema change)
-  citecast ingest examples/ --if-missing do nothing when a current index already exists
+  citecast ingest examples/ --if-missing build the index only when there is none yet
 """
 
 
@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--if-missing",
         action="store_true",
-        help="do nothing when the index already exists and is current (not with --rebuild)",
+        help="build the index only when there is none; an existing one is left as it is, "
+        "not updated (not with --rebuild)",
     )
 
 
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
     A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
     place only when the run completes: an interrupted or failed run leaves the index as it was,
-    never half-built (which ``--if-missing`` would then take for current). Ctrl-C stops before
+    never half-built (which ``--if-missing`` would then leave as it is). Ctrl-C stops before
     the next file or PDF page (see :class:`StopBetweenFiles`), exit status 130; SIGTERM too,
     status 143.
     """
@@ -150,9 +151,12 @@ def run(args: argparse.Namespace) -> int:
             stats = index.stats()  # raises when the schema is old
         finally:
             index.close()
+        # Whether its files changed since is not checked (that is a whole ingest run): the
+        # index exists, and that is all --if-missing asks, so it is not called "current".
         write_stdout(
-            f"index {index_path} is current ({plural(stats.files, 'file')}, "
-            f"{plural(stats.chunks, 'chunk')}); nothing to do\n"
+            f"index {index_path} exists ({plural(stats.files, 'file')}, "
+            f"{plural(stats.chunks, 'chunk')}); --if-missing builds only a missing index; "
+            "run `citecast ingest PATH` to update it\n"
         )
         return 0
     remove_stale_builds(index_path)

@@ -43,11 +43,22 @@ def _write_problem(path: Path, exc: OSError) -> str:
     return f"cannot write {path}: {exc.strerror or exc}"
 
 
+def unanswerable(result: CaseResult) -> bool:
+    """Whether the case's gold citations are empty: no source answers it, and its answer
+    should cite nothing (its "cited" is then a failure, not a score to raise)."""
+    return result.case.gold_citations == ()
+
+
 def summary(results: Sequence[CaseResult]) -> dict[str, float | None]:
-    """Each metric's mean over cases (cases where it is undefined are left out)."""
+    """Each metric's mean over cases (cases where it is undefined are left out).
+
+    "cited" is over the cases that can be answered: an unanswerable one that cites nothing is
+    right, and counted apart (:func:`not_found_line`) rather than as an answer without sources.
+    """
     out: dict[str, float | None] = {}
     for metric in (*METRIC_NAMES, "gold_precision", "gold_recall", "abstained"):
-        values = [v for v in (r.mean(metric) for r in results) if v is not None]
+        counted = [r for r in results if not unanswerable(r)] if metric == "cited" else results
+        values = [v for v in (r.mean(metric) for r in counted) if v is not None]
         out[metric] = statistics.fmean(values) if values else None
     spreads = [
         v for r in results for v in [r.spread("recall")] if v is not None and len(r.runs) > 1
@@ -85,20 +96,35 @@ def dropped_totals(results: Sequence[CaseResult]) -> dict[str, int]:
     return dict(sorted(totals.items()))
 
 
-def not_found_line(results: Sequence[CaseResult]) -> str | None:
-    """ "questions the knowledge base cannot answer: 2 of 3 cite nothing (66.7%)".
+def cell(result: CaseResult, metric: str) -> str:
+    """A case's value in the table: a percentage, but for an unanswerable case's "cited",
+    whether it rightly cites nothing (``none (correct)``) or cites anyway (``100.0% (should
+    be none)``), so that 0% does not read as the failure it would be elsewhere."""
+    value = result.mean(metric)
+    if metric != "cited" or not unanswerable(result) or value is None:
+        return percent(value)
+    return "none (correct)" if value == 0 else f"{percent(value)} (should be none)"
 
-    Counts the cases with empty gold citations; with ``--runs`` a case counts as the mean of
-    its runs. None when the data set has no such case.
+
+def not_found_line(results: Sequence[CaseResult]) -> str | None:
+    """ "questions the knowledge base cannot answer: 3 of 3 cite nothing (correct)".
+
+    Counts the cases with empty gold citations, for which citing nothing is the right outcome;
+    those that cite anyway are counted after it ("; 1 cites a source (wrong)"). With ``--runs``
+    a case counts as the mean of its runs. None when the data set has no such case.
     """
     values = [v for v in (r.mean("abstained") for r in results) if v is not None]
     if not values:
         return None
-    share = statistics.fmean(values)
-    return (
-        f"questions the knowledge base cannot answer: {sum(values):g} of {len(values)}"
-        f" cite nothing ({percent(share)})"
+    right = sum(values)
+    wrong = len(values) - right
+    line = (
+        f"questions the knowledge base cannot answer: {right:g} of {len(values)}"
+        " cite nothing (correct)"
     )
+    if wrong:
+        line += f"; {wrong:g} {'cites' if wrong == 1 else 'cite'} a source (wrong)"
+    return line
 
 
 def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> None:
@@ -106,7 +132,8 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
     table = Table(
         title="citecast eval",
         caption="recall/precision: ALCE citation recall and precision; in source: claims their"
-        " cited passage supports; cited: answers with a citation",
+        " cited passage supports; cited: answers with a citation (all: of the questions"
+        " that have an answer)",
     )
     table.add_column("case")
     for metric in METRIC_NAMES:
@@ -118,7 +145,7 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
         # the run with a traceback and "[red]q" showed as "q".
         row: list[Text | str] = [
             Text(shown_id(result.case.id)),
-            *(percent(result.mean(m)) for m in METRIC_NAMES),
+            *(cell(result, m) for m in METRIC_NAMES),
         ]
         if runs > 1:
             row.append(percent(result.spread("recall")))
@@ -142,7 +169,7 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
         )
     not_found = not_found_line(results)
     if not_found:
-        console.print(not_found, markup=False)
+        console.print(not_found, markup=False, soft_wrap=True)  # one line, to grep for
     agreement = total_agreement(results)
     if agreement.accuracy is not None:
         console.print(
@@ -168,6 +195,7 @@ def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> N
         metrics=METRIC_NAMES,
         headers=_HEADERS,
         percent=percent,
+        cell=cell,
         threshold=threshold,
     )
     try:

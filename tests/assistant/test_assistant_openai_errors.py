@@ -156,7 +156,8 @@ async def test_a_refused_request_without_an_api_key_says_none_is_set(
 ) -> None:
     bot = assistant_for(kb_settings, kb_index, fake.base_url, api_key="")
     assert (await failure_of(bot, stream=False)).endswith(
-        "answered HTTP 401: Incorrect API key provided. (assistant.openai.api_key is not set)"
+        "answered HTTP 401: Incorrect API key provided. (no key was sent: "
+        "assistant.openai.api_key is not set; retrying will not help)"
     )
 
 

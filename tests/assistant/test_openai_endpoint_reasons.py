@@ -97,14 +97,15 @@ async def test_a_refused_key_names_the_setting(
     bot = assistant_for(kb_settings, kb_index, fake.base_url, api_key="sk-wrong")
     assert await failure_of(bot, stream) == (
         f"the model endpoint at {fake.base_url} answered HTTP 401: Incorrect API key provided. "
-        "(check assistant.openai.api_key)"
+        "(the key in assistant.openai.api_key was refused; retrying will not help)"
     )
     body = '{"error": {"message": "Project does not have access to model gpt-4o"}}'
     fake.add(error_body(403, body, "application/json"))
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
     assert (await failure_of(bot, stream)).endswith(
-        "answered HTTP 403: Project does not have access to model gpt-4o "
-        "(check assistant.openai.api_key)"
+        "answered HTTP 403: Project does not have access to model gpt-4o (the key in "
+        "assistant.openai.api_key was refused for this request, such as for a model it has no "
+        "access to; retrying will not help)"
     )
 
 

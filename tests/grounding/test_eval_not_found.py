@@ -53,7 +53,10 @@ def cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-LINE = "questions the knowledge base cannot answer: 1 of 2 cite nothing (50.0%)"
+LINE = (
+    "questions the knowledge base cannot answer: 1 of 2 cite nothing (correct); "
+    "1 cites a source (wrong)"
+)
 
 
 def test_the_table_and_the_report_count_the_questions_that_cite_nothing(
@@ -75,3 +78,23 @@ def test_no_line_without_an_unanswerable_question(
     cases.write_text(lines[2] + "\n", encoding="utf-8")
     assert main(["eval", str(cases)]) == 0
     assert "cannot answer" not in capsys.readouterr().out
+
+
+def test_citing_nothing_shows_as_correct_and_the_all_row_counts_only_answerable_cases(
+    cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "cited 0.0%" read as a failure where citing nothing is the right outcome, and the all
+    # row's "cited" was lowered by every unanswerable question answered correctly
+    report = tmp_path / "report.html"
+    assert main(["eval", str(cases), "--out", str(report)]) == 0
+    rows = {
+        cells[0]: cells[1:]
+        for line in capsys.readouterr().out.splitlines()
+        if len(cells := [c.strip() for c in line.strip("│ ").split("│")]) == 5
+    }
+    assert rows["refunds"][-1] == "none (correct)"
+    assert rows["sso"][-1] == "100.0% (should be none)"
+    assert rows["retries"][-1] == rows["all"][-1] == "100.0%"
+    html = report.read_text(encoding="utf-8")
+    assert "<td>none (correct)</td>" in html and "<td>100.0% (should be none)</td>" in html
+    assert html.count("<th>100.0%</th>") == 4  # the all row: recall, precision, in source, cited

@@ -39,13 +39,43 @@ def test_ingest_prints_a_summary_with_skipped_files(
     assert "6 files: 0 indexed, 6 unchanged" in capsys.readouterr().out
 
 
-def test_if_missing_does_nothing_when_the_index_is_current(
+def test_if_missing_builds_a_missing_index_and_leaves_an_existing_one(
     config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["--config", str(config), "ingest", str(EXAMPLES), "--if-missing"]) == 0
     assert "6 indexed" in capsys.readouterr().out
     assert main(["--config", str(config), "ingest", str(EXAMPLES), "--if-missing"]) == 0
-    assert "is current" in capsys.readouterr().out
+    assert capsys.readouterr().out == (
+        f"index {tmp_path / 'kb' / 'index.db'} exists (6 files, 42 chunks); --if-missing "
+        "builds only a missing index; run `citecast ingest PATH` to update it\n"
+    )
+
+
+@pytest.mark.parametrize("change", ["edited", "new"])
+def test_if_missing_never_calls_an_index_current_that_it_did_not_check(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], change: str
+) -> None:
+    # a file edited since the index was built, or one that was never ingested: --if-missing
+    # leaves the index as it is, and used to say "is current; nothing to do" all the same
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("# Guide\n\nHeron facts.\n")
+    assert main(["--config", str(config), "ingest", str(docs)]) == 0
+    capsys.readouterr()
+    if change == "edited":
+        (docs / "guide.md").write_text("# Guide\n\nHeron facts, revised.\n")
+        paths = [str(docs)]
+    else:
+        (tmp_path / "other.md").write_text("# Other\n\nEgret facts.\n")
+        paths = [str(docs), str(tmp_path / "other.md")]
+    assert main(["--config", str(config), "ingest", *paths, "--if-missing"]) == 0
+    out = capsys.readouterr().out
+    assert "current" not in out and "nothing to do" not in out
+    tail = "(1 file, 1 chunk); --if-missing builds only a missing index; run `citecast ingest"
+    assert out.endswith(f"{tail} PATH` to update it\n")
+    assert main(["--config", str(config), "ingest", *paths]) == 0  # what the message says
+    indexed = "1 indexed, 0 unchanged" if change == "edited" else "1 indexed, 1 unchanged"
+    assert indexed in capsys.readouterr().out
 
 
 def test_old_schema_is_refused_in_one_line_and_rebuild_fixes_it(
@@ -131,7 +161,7 @@ def test_counts_of_one_are_singular(
     assert "1 file of other types ignored" in out
     assert ": 1 file, 1 chunk, " in out
     assert main(["--config", str(config), "ingest", str(docs), "--if-missing"]) == 0
-    assert "is current (1 file, 1 chunk); nothing to do" in capsys.readouterr().out
+    assert "exists (1 file, 1 chunk); --if-missing builds only" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
