@@ -151,7 +151,7 @@ def source_lines(
     (shorter titles, no quote highlight) so it takes fewer messages. ``buttons``: the records
     whose action is a button (by default :func:`button_forms`).
     """
-    listed = doc.listed
+    listed = doc.entries
     buttoned = {form.n for form in (button_forms(listed) if buttons is None else buttons)}
     lines = [_entry(form, FULL, budget, form.n in buttoned) for form in listed]
     if sum(len(line) + 1 for line in lines) > COMPACT_PAST:

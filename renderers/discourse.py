@@ -301,15 +301,15 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The Discourse payload from rendered blocks."""
     limit = doc.caps.max_chars
     blocks = [fragment for fragment in fragments if visible(fragment)]
-    others = [form for form in doc.listed if form.n not in doc.cited]
+    others = [form for form in doc.entries if form.n not in doc.cited]
     if others:
         # in the body, not after the definitions: a line after "[^n]: …" would continue it
         blocks.append(other_sources(others, limit // 2))
     blocks = blocks or [EMPTY_ANSWER]
-    raws = PostFitter(doc.listed, limit).posts(blocks)
+    raws = PostFitter(doc.entries, limit).posts(blocks)
     if len(raws) == 1 and forum_length(raws[0]) < doc.caps.min_chars:
         blocks.append(SHORT_CITED_NOTE if doc.cited else SHORT_NOTE)
-        raws = PostFitter(doc.listed, limit).posts(blocks)
+        raws = PostFitter(doc.entries, limit).posts(blocks)
     # A continued post holds what did not fit the one before: it can be a last "Ok." that the
     # forum would refuse as too short, losing the end of the answer.
     raws[1:] = [_long_enough(raw, doc.caps.min_chars, limit) for raw in raws[1:]]

@@ -15,6 +15,7 @@ from typing import Any
 from bot.markdown import Token
 from bot.models import Answer, Citation
 from renderers.base import Capabilities, CitationForm, RenderContext, citation_form, is_record
+from renderers.distinct import told_apart
 from renderers.escaping import safe_url, visible
 
 
@@ -199,6 +200,22 @@ class Document:
         if self.context.show == "all":
             return tuple(self.forms[n] for n in sorted(self.forms))
         return tuple(self.forms[n] for n in sorted(set(self.cited)) if n in self.forms)
+
+    @cached_property
+    def entries(self) -> tuple[CitationForm, ...]:
+        """``listed`` as a source list without quotes shows them: two entries that would read
+        the same carry the start of their quotes in ``detail`` (:mod:`renderers.distinct`)."""
+        return told_apart(self.listed, self._passage)
+
+    @cached_property
+    def quoted_entries(self) -> tuple[CitationForm, ...]:
+        """``listed`` as a source list that shows every quote does (web, email HTML): only
+        entries of the same quote are told apart, by their passages."""
+        return told_apart(self.listed, self._passage, quotes_shown=True)
+
+    def _passage(self, n: int) -> str | None:
+        citation = self.answer.citation(n)
+        return None if citation is None else citation.source.text
 
     @property
     def attachments(self) -> tuple[CitationForm, ...]:

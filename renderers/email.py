@@ -27,6 +27,7 @@ from bot.models import RecordAction
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
 from renderers.document import Document
 from renderers.escaping import html_text, one_line, visible
+from renderers.glue import WORD_JOINER
 from renderers.html_writer import HtmlWriter
 from renderers.limits import truncate
 from renderers.quote_text import quote_plain
@@ -73,6 +74,9 @@ def _environment() -> jinja2.Environment:
     )
 
 
+_SUP = "font-size:11px;line-height:0;"
+
+
 def marker(form: CitationForm, n: int) -> str:
     return f"[{n}?]" if form.weak else f"[{n}]"
 
@@ -96,10 +100,11 @@ class EmailBlocks:
             return ""
         href = form.url if form.url and form.kind in ("link", "download") else f"#ref-{n}"
         if href.startswith("#") and not self._listed:
-            markup = f'<sup style="font-size:11px;line-height:0;">{marker(form, n)}</sup>'
+            markup = f'<sup style="{_SUP}">{WORD_JOINER}{marker(form, n)}</sup>'
         else:
             markup = (
-                f'<sup style="font-size:11px;line-height:0;"><a href="{html_text(href)}" '
+                # the joiner holds the number to the word before it (renderers.glue)
+                f'<sup style="{_SUP}">{WORD_JOINER}<a href="{html_text(href)}" '
                 f'title="{html_text(form.title)}" style="color:#0b62d6;text-decoration:none;">'
                 f"{marker(form, n)}</a></sup>"
             )
@@ -190,11 +195,10 @@ def subject_for(doc: Document, text: str) -> str:
 
 def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     """The email payload from rendered blocks."""
-    listed = list(doc.listed)
+    listed = doc.listed
     # the HTML part lists at most MAX_REFERENCES (it has a size budget); the text part always
     # carries every reference, so no marker in it points at nothing
     more = max(0, len(listed) - MAX_REFERENCES)
-    shown = listed[:MAX_REFERENCES]
     more_url = doc.context.full_list_url()
     text_body = "\n\n".join(t for _, t in fragments if visible(t))
     subject = subject_for(doc, text_body)
@@ -203,8 +207,15 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
         # never a blank mail: an answer with nothing to show says so, as the chat channels do
         text_body = text_body or EMPTY_ANSWER
         htmls = htmls or [f'<p dir="auto" style="{STYLES["p"]}">{EMPTY_ANSWER}</p>']
-    quoted = [reference(f, True) for f in shown]
-    every = quoted + [reference(f, True) for f in listed[MAX_REFERENCES:]]
+    # entries that would read the same are told apart: in the HTML part by its quotes (or
+    # their passages), in the text part and a list without quotes by the quotes' first words
+    entries, quoted_entries = doc.entries, doc.quoted_entries
+    quoted = [reference(f, True) for f in quoted_entries[:MAX_REFERENCES]]
+    if entries is quoted_entries:
+        # the usual answer, nothing told apart: the same references (the text shows no quote)
+        every = quoted + [reference(f, True) for f in entries[MAX_REFERENCES:]]
+    else:
+        every = [reference(f, False) for f in entries]
     text = _environment().get_template("email.txt.j2").render(
         body=text_body, references=every, more=0,
         more_url=more_url,
@@ -215,6 +226,7 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     html_out = _html(subject, body, quoted, more, more_url, False)
     if len(html_out.encode("utf-8")) >= budget:
         # over budget (rare): the quotes go first, then the body is shortened
+        shown = entries[:MAX_REFERENCES]
         plain = [reference(f, False) for f in shown] if any(f.quote for f in shown) else quoted
         html_out = _html(subject, body, plain, more, more_url, False)
         keep = len(htmls)

@@ -25,6 +25,7 @@ from renderers.document import (
     without_citations,
 )
 from renderers.escaping import html_text, outside_urls, safe_url, visible
+from renderers.glue import glued, spaced_mark
 
 # every element the writer opens without attributes of its own
 _PLAIN_TAGS = (
@@ -140,7 +141,7 @@ class HtmlWriter:
         """Inline tokens as HTML; bare URLs and e-mail addresses in text become links, as every
         chat platform makes them (not inside a link: links do not nest)."""
         out: list[str] = []
-        for token in tokens:
+        for i, token in enumerate(tokens):
             kind = token["type"]
             if kind == "text":
                 text = html.unescape(str(token.get("raw", "")))
@@ -149,7 +150,10 @@ class HtmlWriter:
                 else:
                     out.append(html_text(text))
             elif kind == "citation":
-                out.append(self._cite(int(token["attrs"]["n"])))
+                mark = self._cite(int(token["attrs"]["n"]))
+                if mark and spaced_mark(tokens, i):
+                    out[-1] = glued(out[-1], "")  # the superscript sits right after the word
+                out.append(mark)
             elif kind in _INLINE_TAGS:
                 tag = _INLINE_TAGS[kind]
                 out.append(f"{self._tags[tag]}{self.inline(token['children'], in_link)}</{tag}>")

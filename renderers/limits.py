@@ -94,7 +94,8 @@ def truncate(text: str, limit: int) -> str:
 # be weak ("?"). A marker cites the text before it, so no cut may fall inside one or just
 # before one: the sentence would arrive uncited and the next piece open with its marker.
 _MARKER = r"(?:\\\[\d+\??\\\]|\[\^\d+\]\??|\[\d+\??\]|<[^<>|\n]*\|\[\d+\??\]>)"
-_MARKER_AT = re.compile(r"[ \t]*" + _MARKER)
+# (the space before a marker may be a no-break one: renderers.glue)
+_MARKER_AT = re.compile(r"[ \t\u00a0]*" + _MARKER)
 _MARKERS = re.compile(_MARKER)
 # the longest marker looked at around a cut in text with no space to cut at ("\[99999?\]")
 _MARKER_REACH = 12
@@ -104,7 +105,7 @@ _MARKER_REACH = 12
 # Chinese and Japanese put none), any space
 _CUT_PATTERNS = (
     re.compile(r"\n"),
-    re.compile(r"[.!?。！？](?:[ \t]?" + _MARKER + r")*\s?"),
+    re.compile(r"[.!?。！？](?:[ \t\u00a0]?" + _MARKER + r")*\s?"),
     re.compile(r"\s"),
 )
 # A cut ends in a space, except after a full-width stop: "3.5" or "e.g" ends no sentence. (One

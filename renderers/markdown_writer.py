@@ -36,6 +36,7 @@ from renderers.escaping import (
     safe_url,
     visible,
 )
+from renderers.glue import NO_BREAK_SPACE, glued, spaced_mark
 from renderers.limits import DISCORD_MAX_LINK, DISCOURSE_MAX_LINK, LINK_TOO_LONG
 from renderers.text_writer import quoted
 
@@ -262,6 +263,8 @@ class MarkdownWriter:
                 after_text = i and tokens[i - 1]["type"] in ("text", "inline_html")
                 if mark and after_text and ends_in_url(out[-1]):
                     mark = " " + mark  # else the platform links the marker as part of the URL
+                elif mark and spaced_mark(tokens, i) and out[-1].endswith(" "):
+                    out[-1] = glued(out[-1], NO_BREAK_SPACE)
                 out.append(mark)
             elif kind == "emphasis":
                 out.append(f"*{self.inline(children)}*")

@@ -29,6 +29,7 @@ from renderers.escaping import (
     slack_url,
     visible,
 )
+from renderers.glue import NO_BREAK_SPACE, glued, spaced_mark
 from renderers.limits import LINK_TOO_LONG, SLACK_MAX_LINK
 
 TABLE_MAX_WIDTH = 72
@@ -176,7 +177,10 @@ class MrkdwnWriter:
             if kind == "text":
                 out.append(slack_literal(html.unescape(str(token.get("raw", "")))))
             elif kind == "citation":
-                out.append(self._cite(int(token["attrs"]["n"])))
+                mark = self._cite(int(token["attrs"]["n"]))
+                if mark and spaced_mark(tokens, i) and out[-1].endswith(" "):
+                    out[-1] = glued(out[-1], NO_BREAK_SPACE)
+                out.append(mark)
             elif kind in ("emphasis", "strong", "strikethrough"):
                 inner = self.inline(children, bold or kind == "strong")
                 if (kind == "strong" and bold) or _inside_word(tokens, i, out):

@@ -222,7 +222,7 @@ def _source_entry(form: CitationForm, title_link: bool, action_link: bool) -> st
 def source_elements(doc: Document) -> list[str]:
     """The context elements listing the sources, compacted to "and N more" past the budget of
     context blocks."""
-    listed = list(doc.listed)
+    listed = list(doc.entries)
     limit = MAX_SOURCE_CONTEXT_BLOCKS * SLACK_MAX_CONTEXT_ELEMENTS
     elements = [
         source_element(form) for form in listed[: limit - 1 if len(listed) > limit else limit]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from bot.markdown import Token, html_block_pieces, plain_text
 from renderers.document import cell_tokens, cited_numbers, list_shows_text, without_citations
 from renderers.escaping import ends_in_url, one_line, safe_url, visible
+from renderers.glue import NO_BREAK_SPACE, glued, spaced_mark
 
 # tokens that may end in a bare URL (an HTML block's raw pieces too: "<div>https://x[^1]")
 _TEXT_LIKE = ("text", "link", "inline_html")
@@ -119,6 +120,8 @@ class TextWriter:
                 mark = self._cite(int(token["attrs"]["n"]))
                 if mark and i and tokens[i - 1]["type"] in _TEXT_LIKE and _bare(out[-1]):
                     mark = " " + mark  # a mail client would link "[1]" as part of the URL
+                elif mark and spaced_mark(tokens, i) and out[-1].endswith(" "):
+                    out[-1] = glued(out[-1], NO_BREAK_SPACE)
                 out.append(mark)
             elif kind == "codespan":
                 out.append(code_span(str(token.get("raw", ""))))

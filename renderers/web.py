@@ -20,6 +20,7 @@ from bot.markdown import Token
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
 from renderers.document import Document
 from renderers.escaping import html_text, one_line
+from renderers.glue import WORD_JOINER
 from renderers.html_writer import HtmlWriter
 from renderers.quote_text import quote_html, quote_plain
 
@@ -103,7 +104,8 @@ class WebBlocks:
             link = f'href="{html_text(form.url)}" title="{hover}" data-n="{n}"'
         else:
             link = f'title="{hover}" data-n="{n}"'
-        markup = f'<sup class="citation{weak}"><a {link}>{mark}</a></sup>'
+        # the joiner holds the number to the word before it (renderers.glue)
+        markup = f'<sup class="citation{weak}">{WORD_JOINER}<a {link}>{mark}</a></sup>'
         self._cache[n] = (form, markup)
         return markup
 
@@ -184,7 +186,7 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     body = "\n".join(f for f in fragments if f) or f'<p dir="auto">{EMPTY_ANSWER}</p>'
     sources = ""
     if listed:
-        items = "\n".join(_source_item(form, prefix) for form in listed)
+        items = "\n".join(_source_item(form, prefix) for form in doc.quoted_entries)
         sources = (
             f'<section class="sources" aria-label="Sources"><h2 class="sources-title">Sources</h2>'
             f'<ol class="sources" id="sources-{prefix}">\n{items}\n</ol></section>'

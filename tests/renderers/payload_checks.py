@@ -293,7 +293,10 @@ def check_no_empty_elements(channel: str, payload: dict[str, Any]) -> None:
         )
         for post in posts:
             assert _visible(post) or channel == "discord", "empty post"
-            unfenced = re.sub(r"```.*?```", "code", post, flags=re.S)
+            # a fence closes with as many backticks as opened it: "````" holds a "```" line
+            unfenced = re.sub(
+                r"^[ \t]*(`{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", "code", post, flags=re.S | re.M
+            )
             assert not _EMPTY_MD_LINE.search(unfenced), f"empty element in {post!r}"
             assert not empty_code_spans(unfenced), f"empty code span in {post!r}"
         if channel == "discord":

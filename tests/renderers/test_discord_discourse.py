@@ -254,7 +254,7 @@ def test_discourse_keeps_a_long_link_whole_or_shows_the_title_alone() -> None:
     check_discourse(small, limit=2000)
     assert "continued" not in small
     assert small["raw"] == (
-        "Long [^1] and normal [^2].\n\n"
+        "Long\u00a0[^1] and normal\u00a0[^2].\n\n"
         "[^1]: Long URL source (link too long to show), Search\n"
         "[^2]: [Install guide](https://docs.example/install)"
     )
@@ -264,7 +264,7 @@ def test_discourse_other_sources_do_not_continue_a_footnote() -> None:
     context = RenderContext(show="all")
     raw = render("discourse", answer("Only the first [^1].", GUIDE, SERVER), context)["raw"]
     assert raw == (
-        "Only the first [^1].\n\n"
+        "Only the first\u00a0[^1].\n\n"
         "**Other sources**\n"
         "- \\[2\\] [Server guide](https://docs.example/serve)\n\n"
         "[^1]: [Install guide](https://docs.example/install)"

@@ -155,7 +155,7 @@ def test_a_citation_inside_link_text_follows_the_link_in_every_channel() -> None
     html = render("web", answer(text))["html"]
     link, rest = html.split('<a href="https://other.example/g"', 1)[1].split("</a>", 1)
     assert "<sup" not in link and link.endswith(">the guide")
-    assert rest.startswith('<sup class="citation"><a href="')
+    assert rest.startswith('<sup class="citation">\u2060<a href="')
     assert "[1]</a></sup> now." in rest
     assert "<https://other.example/g|the guide><https://docs.example.com/c|[1]> now." in (
         slack_text(text)

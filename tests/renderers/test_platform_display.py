@@ -154,7 +154,7 @@ def test_email_markers_without_references_point_at_nothing_missing() -> None:
     html = render("email", answer("A.[^1] B.[^2]", GUIDE, FILE), RenderContext(show="none"))["html"]
     assert "#ref-" not in html and "Sources" not in html
     assert 'href="https://docs.example/install"' in html
-    assert '<sup style="font-size:11px;line-height:0;">[2]</sup>' in html
+    assert '<sup style="font-size:11px;line-height:0;">\u2060[2]</sup>' in html
 
 
 def test_listed_markers_still_point_into_the_list() -> None:
@@ -220,7 +220,7 @@ def test_discourse_line_opening_with_a_citation_and_colon_cites_it() -> None:
     text = "[^1]: the short version.\n\nIn short [^1]: yes,\n[^2]: on a line of its own."
     raw = render("discourse", answer(text, GUIDE, NOTES))["raw"]
     assert raw.startswith(
-        "[^1]\\: the short version.\n\nIn short [^1]: yes,\n[^2]\\: on a line of its own.\n\n"
+        "[^1]\\: the short version.\n\nIn short\u00a0[^1]: yes,\n[^2]\\: on a line of its own.\n\n"
         "[^1]: [Install guide]"
     )
 

@@ -179,8 +179,8 @@ def test_a_wide_table_links_its_citations_and_keeps_formatting() -> None:
     check_slack(payload)
     [text] = sections(payload)
     notes = "*Notes*: up to 50 seats, email support within two business days"
-    assert f"{notes} <https://docs.example/1|[1]>" in text
-    assert "*Notes*: _chat_ support <https://docs.example/2|[2]>" in text
+    assert f"{notes}\u00a0<https://docs.example/1|[1]>" in text
+    assert "*Notes*: _chat_ support\u00a0<https://docs.example/2|[2]>" in text
     assert "*Notes*: `24/7`" in text
 
 
@@ -189,8 +189,8 @@ def test_a_nested_quote_is_quoted_once_without_bare_markers() -> None:
     payload = render("slack", Answer(text, cite(web_source(1), web_source(2))))
     check_slack(payload)
     assert sections(payload) == [
-        "> Quote para one <https://docs.example/1|[1]>\n"
-        "> Nested quote <https://docs.example/2|[2]>\n"
+        "> Quote para one\u00a0<https://docs.example/1|[1]>\n"
+        "> Nested quote\u00a0<https://docs.example/2|[2]>\n"
         "> \u2022 list in quote"
     ]
 

@@ -67,7 +67,8 @@ def assert_each_sentence_whole_with_its_marker(
     channel: str, texts: list[str], sentences: int
 ) -> None:
     for i in range(sentences):
-        cited = re.compile(rf"\bstart{i} .*\bend{i}\.? ?{RENDERED[channel](number(i))}")
+        # the space before a marker is a no-break one (renderers.glue)
+        cited = re.compile(rf"\bstart{i} .*\bend{i}\.?\u00a0?{RENDERED[channel](number(i))}")
         holding = [t for t in texts if re.search(rf"\bend{i}\b", t)]
         assert len(holding) == 1, f"sentence {i} is in {len(holding)} pieces"
         assert cited.search(holding[0]), f"sentence {i} arrives without its marker"

@@ -22,7 +22,7 @@ def web_html(quote: str) -> str:
 
 
 def test_hover_title_is_plain_text() -> None:
-    title = re.search(r'<sup class="citation"><a [^>]*title="([^"]*)"', web_html(QUOTE))
+    title = re.search(r'<sup class="citation">\u2060<a [^>]*title="([^"]*)"', web_html(QUOTE))
     assert title is not None
     assert unescape(title.group(1)) == (
         "Setup guide: \u201cRun brew install python@3.11 first, then restart the shell.\u201d"

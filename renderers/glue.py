@@ -1,0 +1,52 @@
+"""A citation marker kept on the line of the word it cites.
+
+Answers write a marker after a space ("works [^1]."), and a space is where a line may wrap:
+the marker then opens the next line alone. Every channel keeps it with the word instead:
+
+- HTML (web, email): no space before the superscript, and a word joiner (U+2060) at the start
+  of the ``<sup>``, so no line can end between the word and its number ("works[1].", and
+  "systemd.[1]", where a break after the full stop is allowed). A page that draws the number
+  as an inline block (the web chat's badge) lets a browser wrap around the block whatever the
+  text says: its style must also keep the ``<sup>`` whole (``white-space: nowrap``), and the
+  joiner inside then holds it to the word.
+- Text channels (Slack, Discord, Discourse, the email's text part): the space becomes a
+  no-break space (U+00A0), which shows as a space and never wraps.
+
+A space after a URL stays: a no-break space could be read as part of the address by the
+platform's link detection. A space after a code span or formatted text stays too (the space
+is its own text there): Slack ends bold or italic text only before an ordinary space.
+"""
+
+from __future__ import annotations
+
+import html
+
+from bot.markdown import Token
+from renderers.escaping import ends_in_url
+
+NO_BREAK_SPACE = "\u00a0"
+WORD_JOINER = "\u2060"
+
+
+def spaced_mark(tokens: list[Token], i: int) -> bool:
+    """True when the citation ``tokens[i]`` follows a word and spaces in the same text token
+    (``works [^1]``): the spaces are to glue the marker to the word.
+
+    Not after another marker (``[^1] [^2]``): a run of a dozen glued markers would be one
+    unbreakable stretch, wider than a phone's line; the first one stays with the word."""
+    if i == 0:
+        return False
+    before = tokens[i - 1]
+    if before["type"] != "text":
+        return False
+    raw = str(before.get("raw", ""))
+    if not raw.endswith(" "):
+        return False
+    word = html.unescape(raw).rstrip(" ")
+    return bool(word) and not word[-1].isspace() and not ends_in_url(word)
+
+
+def glued(written: str, joiner: str) -> str:
+    """``written`` (a text token as a channel wrote it, ending in spaces) with its trailing
+    spaces replaced by ``joiner``: "" for HTML, :data:`NO_BREAK_SPACE` for text channels."""
+    return written.rstrip(" ") + joiner
