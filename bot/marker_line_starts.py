@@ -2,12 +2,15 @@
 
 :class:`LineStarts` is the base of :class:`bot.markers.MarkerScanner`: the scanner reads the
 text within a line; this classifies each line where it starts. A line may open or close a
-fenced code block, be indented code (only after a blank line and outside a list), be a
-footnote definition to remove (``[^1]: …``, and ``[1]: …`` where bare numbers are markers, with
+fenced code block (also one in a list item, which ends with its item), be indented code
+(outside a list, after a blank line or a block that ends on its line: an ATX heading, a closed
+fence, a thematic break, a setext underline, a closed comment), be a footnote definition to
+remove (``[^1]: …``, and ``[1]: …`` where bare numbers are markers, with
 the indented lines that continue it), begin a trailing "Sources:" list that the grammar's
 ``is_source_list`` judge accepts (removed with its items), or be an ordinary line whose text the
-scanner reads on. Blank lines and the list context (an indented line in a list is no code) are
-tracked here too.
+scanner reads on. Blank lines, HTML blocks (up to a blank line) and the list context (an
+indented line in a list is no code; a top-level item's content column decides what stays in
+it; an item that begins empty ends at a blank line) are tracked here too, as mistune reads them.
 
 A base class rather than a collaborator, like :class:`bot.resolver_text.ResolvedText`: these
 run once per line on the scanner's hot path (``bench/resolve.py``).
@@ -17,6 +20,20 @@ from __future__ import annotations
 
 import re
 
+from bot.marker_blocks import (
+    ATX,
+    EMPTY_ITEM,
+    ENDS_LIST,
+    HTML_BLOCK,
+    HTML_PREFIX,
+    HTML_TAG_LINE,
+    SETEXT,
+    THEMATIC,
+    UNDECIDED,
+    UNTIL_END,
+    cannot_interrupt,
+    continues_list,
+)
 from bot.marker_lines import (
     FENCE_CLOSE,
     FENCE_CLOSE_PARTIAL,
@@ -39,32 +56,6 @@ from bot.marker_parse import Grammar, Marker
 
 __all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Verbatim", "continues_list"]
 
-# What ends a list at an unindented line that follows a non-blank one, as mistune (the
-# renderers' parser) reads it: a thematic break, a code fence, an ATX heading, a block quote or
-# an HTML comment, processing instruction, declaration or CDATA section. Any other such line
-# (one that is no new list item) is a lazy continuation line and stays in the list item.
-_ENDS_LIST = re.compile(
-    r"(?:\*[ \t]*){3,}\r?$|(?:-[ \t]*){3,}\r?$|(?:_[ \t]*){3,}\r?$"
-    r"|`{3,}|~{3,}|#{1,6}(?:[ \t\r]|$)|>|<[!?]"
-)
-# the start of a line still arriving that may yet turn out to end the list or not
-_UNDECIDED = re.compile(r"#{1,6}|`{1,2}|~{1,2}|[*_-][ \t*_-]*|<")
-
-
-def continues_list(in_list: bool, blank_before: bool, line: str) -> bool:
-    """Whether the non-blank ``line``, no new list item, stays in the list context.
-
-    ``in_list`` is the context before it, ``blank_before`` whether a blank line precedes it. An
-    indented line stays (a list item indents its own paragraphs); an unindented one only as a
-    lazy continuation line, right after a non-blank line (CommonMark, as mistune reads it), so
-    an indented line after a later blank line still belongs to the item (no indented code).
-    """
-    if not in_list:
-        return False
-    if line[:1] in " \t":
-        return True
-    return not blank_before and _ENDS_LIST.match(line) is None
-
 
 class Verbatim(str):
     """Text the scanner passes on as written and no one may write into: code and math. (A
@@ -79,7 +70,7 @@ Token = str | Marker
 # that is complete (followed by a non-letter) and is not the first word of a heading word.
 _HEADING_FIRST_WORDS = "|".join(sorted({word.split()[0] for word in HEADING_WORDS}))
 PLAIN_LINE_START = re.compile(
-    r"[^ \t\r\n`~\[#*_+>\-\d\ue200-\ue202sSrRcCbBwW]"
+    r"[^ \t\r\n`~\[#*_+<>=\-\d\ue200-\ue202sSrRcCbBwW]"
     rf"|(?!(?i:{_HEADING_FIRST_WORDS})[^a-zA-Z])[sSrRcCbBwW][a-zA-Z]{{0,15}}[^a-zA-Z]"
 )
 
@@ -95,12 +86,19 @@ class LineStarts:
         self._base = 0  # the absolute offset of the scanner's buffer (the scanner moves it)
         self._line_start = True
         self._fence: str | None = None
+        self._fence_col = -1  # for a fence in a list item: the column of the item's content
         self._code_line = False
         self._skip_line = False
         self._definition = False  # after a definition line: its indented lines go with it
         self._indented = False
         self._blank_before = True
         self._list_ctx = False
+        self._html = False  # in an HTML block: its lines are its text, up to a blank line
+        self._list_cont = 0  # the content column of the item that began the list context
+        # where the line after an empty item that begins a list item at its top level starts:
+        # a blank line there ends the item and the list
+        self._empty_next = -1
+        self._code_next = -1  # where the line after the last line of code starts
         self._src_head = -1
         self._src_scan = 0
         self._src_items: list[str] = []
@@ -112,8 +110,6 @@ class LineStarts:
             self._fence is None
             and not self._indented
             and PLAIN_LINE_START.match(buf, pos) is not None
-            # in a list, an HTML comment ends it: a "<" line waits for what follows (below)
-            and (not self._list_ctx or buf[pos] != "<")
         ):
             # the common case: a paragraph line whose first character starts no construct
             # (right after a non-blank line in a list: a lazy continuation of the item)
@@ -125,15 +121,28 @@ class LineStarts:
         complete = nl >= 0 or final
         line = buf[pos : nl if nl >= 0 else n]
         if self._fence is not None:
-            return self._fenced_line(line, pos, nl, complete, out)
+            if self._fence_col < 0 or not self._outdented(line):
+                return self._fenced_line(line, pos, nl, complete, out)
+            if not complete:
+                return -1  # what the line is decides whether the fence's item ends
+            if not self._leaves_item(line):
+                return self._fenced_line(line, pos, nl, complete, out)
+            self._fence, self._fence_col = None, -1  # the item ends, and its fence with it
         stripped = line.lstrip(" \t")
         if not complete and not stripped.strip("\r"):
             return -1
         if complete and not stripped.strip("\r"):
             out.append(buf[pos : nl + 1 if nl >= 0 else n])
             self._blank_before = True
+            self._html = False
+            if self._base + pos == self._empty_next:
+                self._list_ctx = False
             return nl + 1 if nl >= 0 else n
-        if line[0] in " \t" and indent_width(line) >= 4:  # most lines start unindented
+        if (
+            line[0] in " \t"  # most lines start unindented
+            and indent_width(line) >= 4
+            and not (self._list_ctx and stripped[0] in "`~")  # a fence in a nested item
+        ):
             if self._definition:
                 # CommonMark continues a footnote definition on indented lines (blank ones
                 # between too), and a "[1]: url" one with its title: removed with it, never
@@ -146,6 +155,21 @@ class LineStarts:
             self._blank_before = self._line_start = False
             return pos
         self._indented = self._definition = False
+        if self._html:
+            if (
+                not complete
+                and self._list_ctx
+                and (UNDECIDED.fullmatch(stripped) or LIST_PREFIX.fullmatch(stripped))
+            ):
+                return -1  # "~" may yet be a fence that ends the list item
+            if not self._list_ctx or (
+                self._in_item(line)
+                or (LIST_ITEM.match(stripped) is None and ENDS_LIST.match(stripped) is None)
+            ):
+                # no fence, heading, rule or list item inside an HTML block: text to a blank line
+                self._line_start = False
+                return pos
+            self._html = False  # a list item ends (a new one, or a block breaks it): its HTML too
         first = stripped[0]
         if first in "`~":
             fence = FENCE_OPEN.match(stripped)
@@ -153,9 +177,9 @@ class LineStarts:
             if not complete and (run_open or (fence is None and len(set(stripped)) == 1)):
                 return -1
             if fence is not None:
-                self._fence = fence[0]
-                self._code_line = True
-                self._blank_before = self._line_start = self._list_ctx = False
+                # a fence indented in a list item is the item's: the list goes on after it
+                self._list_ctx = self._list_ctx and self._in_item(line)
+                self._open_fence(fence[0], len(line) - len(stripped) if self._list_ctx else -1)
                 return pos
         elif first == "[":
             if FOOTDEF.match(stripped) or (
@@ -184,34 +208,123 @@ class LineStarts:
                     self._line_start = False
                     return n
                 self._src_rejected = self._base + pos
-        if not complete and LIST_PREFIX.fullmatch(stripped):
+        if not complete and (LIST_PREFIX.fullmatch(stripped) or UNTIL_END.fullmatch(stripped)):
             return -1
-        if LIST_ITEM.match(stripped):
+        in_list = self._list_ctx
+        # right after a paragraph line: "-" underlines it, an empty item cannot interrupt it
+        # (the line before was no code: _code_next holds across a wait, unlike _indented)
+        para = not (in_list or self._blank_before) and self._code_next != self._base + pos
+        ends = False  # the line is a block that ends on it: indented code may follow directly
+        if (
+            first in "*-_"
+            # a rule's third character is its own or a space (most list items' is not)
+            and ((third := stripped[2:3]) == first or third == " " or third == "\t")
+            and THEMATIC.fullmatch(stripped)
+        ):
+            # "- - -" and "***" are rules, not list items; one indented in a list stays in it
+            self._list_ctx = in_list and self._in_item(line)
+            ends = True
+        elif para and first in "=-" and SETEXT.fullmatch(stripped):
+            ends = True  # "Text" then "-": a heading, not an empty list item
+        elif (item := LIST_ITEM.match(stripped)) is not None and not (
+            para and cannot_interrupt(stripped)
+        ):
+            end = item.end()
+            fence = None
+            if (after := stripped[end : end + 1]) in ("`", "~", " "):  # (most begin with a word)
+                content = stripped[end:].lstrip(" ")
+                fence = FENCE_OPEN.match(content) if content[:1] in "`~" else None
+                if (
+                    not complete
+                    and content[:1] in "`~"
+                    and (fence is None or fence.end() == len(content))
+                ):
+                    return -1  # "- ``" may open a fence ("- ```") or a code span
             self._list_ctx = True
+            indent = len(line) - len(stripped)
+            if not in_list or indent < self._list_cont:  # the list's first item, or a sibling
+                if after and after not in " \t\r`~":
+                    self._list_cont = indent + end  # "- word": one space after the marker
+                else:
+                    self._begin_item(stripped, indent, end, nl)
+            if fence is not None:  # "- ```": the item's content is fenced code
+                self._open_fence(fence[0], len(line) - len(content))
+                return pos
         else:
-            if (
-                not complete
-                and self._list_ctx
-                and not self._blank_before
-                and _UNDECIDED.fullmatch(line) is not None
-            ):
+            if not complete and in_list and not self._blank_before and UNDECIDED.fullmatch(line):
                 return -1  # "#" may be a heading (ends the list) or "#tag" (does not)
-            self._list_ctx = continues_list(self._list_ctx, self._blank_before, line)
-        self._blank_before = self._line_start = False
+            if first == "<":
+                if not complete and (HTML_PREFIX.fullmatch(stripped) or stripped[1:2] == "!"):
+                    return -1  # "<di" may be "<div>", "<span>" a line of its own or not
+                # a comment closed on its line ends there, as a heading does
+                ends = stripped.startswith("<!--") and "-->" in stripped[4:]
+                self._html = HTML_BLOCK.match(stripped) is not None or (
+                    (self._blank_before or self._code_next == self._base + pos)
+                    and HTML_TAG_LINE.fullmatch(stripped) is not None
+                )
+            self._list_ctx = continues_list(in_list, self._blank_before, line, self._list_cont)
+            ends = ends or (first == "#" and ATX.match(stripped) is not None)
+        self._blank_before = ends and not self._list_ctx
+        self._line_start = False
         return pos
+
+    def _open_fence(self, fence: str, column: int) -> None:
+        """A fence opens on this line (``column``: its list item's content column, or -1)."""
+        self._fence, self._fence_col = fence, column
+        self._code_line = True
+        self._blank_before = self._line_start = False
+
+    def _outdented(self, line: str) -> bool:
+        """Whether ``line`` is not blank and indented less than the content of the list item
+        that a fence is in (it may end the item: ``_leaves_item``)."""
+        return line.strip(" \t\r") != "" and indent_width(line, self._fence_col) < self._fence_col
+
+    def _leaves_item(self, line: str) -> bool:
+        """Whether the outdented ``line`` ends the list item that a fence is in, and the fence
+        with it: after a blank line, or when it begins a list item or a block that interrupts
+        the item (else it is a lazy line of the code)."""
+        body = line.lstrip(" \t")
+        return (
+            self._blank_before
+            or LIST_ITEM.match(body) is not None
+            or ENDS_LIST.match(body) is not None
+        )
+
+    def _in_item(self, line: str) -> bool:
+        """Whether ``line`` is indented as the content of the list's top-level item."""
+        return line[0] in " \t" and indent_width(line, self._list_cont) >= self._list_cont
+
+    def _begin_item(self, stripped: str, indent: int, marker_end: int, nl: int) -> None:
+        """Note where the content of a list's top-level item starts (``stripped`` is its line
+        from its marker on), and where the line after it starts when it is empty: a blank line
+        there ends the item and the list (``-`` / blank / indented code)."""
+        marker = marker_end - (stripped[marker_end - 1] in " \t\r")
+        after = stripped[marker_end : marker_end + 1]
+        if after == " ":  # (most items have one space after the marker: no slice then)
+            spaces = len(stripped) - marker - len(stripped[marker:].lstrip(" "))
+            self._list_cont = indent + marker + (spaces if spaces <= 4 else 1)
+        else:
+            self._list_cont = indent + marker + 1
+        if nl >= 0 and after in ("", " ", "\t", "\r") and EMPTY_ITEM.fullmatch(stripped):
+            self._empty_next = self._base + nl + 1
 
     def _fenced_line(self, line: str, pos: int, nl: int, complete: bool, out: list[Token]) -> int:
         fence = self._fence
         assert fence is not None
-        if not complete and FENCE_CLOSE_PARTIAL.fullmatch(line):
+        col = self._fence_col
+        # in a list item, the closing fence is indented as the item's content
+        own = line[col:] if col > 0 and line.startswith(" " * col) else line
+        if not complete and FENCE_CLOSE_PARTIAL.fullmatch(own):
             return -1
-        close = FENCE_CLOSE.fullmatch(line) if complete else None
+        close = FENCE_CLOSE.fullmatch(own) if complete else None
         if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
             closing = line + ("\n" if nl >= 0 else "")
             out.append(Verbatim(closing) if self._mark_verbatim else closing)
-            self._fence = None
-            self._blank_before = False
+            self._fence, self._fence_col = None, -1
+            self._blank_before = not self._list_ctx  # indented code may follow directly
             return nl + 1 if nl >= 0 else pos + len(line)
+        if col > 0:
+            self._blank_before = not line.strip(" \t\r")  # an item's line after it may end it
         self._code_line = True
         self._line_start = False
         return pos

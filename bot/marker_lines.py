@@ -61,10 +61,11 @@ HEADING = re.compile(
 SOURCE_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)]|\[\^?\d{1,3}\^?\][:.]?)[ \t]+\S")
 
 
-def indent_width(line: str) -> int:
-    """Columns of leading indentation (a tab advances to the next multiple of 4), up to 4."""
+def indent_width(line: str, limit: int = 4) -> int:
+    """Columns of leading indentation (a tab advances to the next multiple of 4), up to
+    ``limit`` characters of it."""
     width = 0
-    for char in line[:4]:
+    for char in line[:limit]:
         if char == " ":
             width += 1
         elif char == "\t":

@@ -17,9 +17,12 @@ split concatenate to the tokens of the whole text. Undecided tails are bounded: 
 or a parenthesised ``(Source 3)`` 64 characters, a ``<citation>`` tag or a code span 1,024, a
 trailing source list 8,192.
 
-Documented simplifications of CommonMark: a backtick fence opens on three or more backticks
-whatever its info string; code spans and inline math longer than 1,024 characters are not
-recognized; a 4-space indented line is code only after a blank line and outside a list.
+Documented simplifications of CommonMark (mistune, which renders the answer, is the reference):
+a backtick fence opens on three or more backticks whatever its info string; code spans and
+inline math longer than 1,024 characters are not recognized; a 4-space indented line is code
+only outside a list (a list item's own indented code is not recognized), after a blank line or
+a block that ends on its line; an HTML block (block-level tag, or one simple tag alone on its
+line) runs to a blank line, ``<pre>`` too, and code spans are still read inside it.
 """
 
 from __future__ import annotations
@@ -80,7 +83,6 @@ class MarkerScanner(LineStarts):
                 and self._fence is None
                 and not self._indented
                 and PLAIN_LINE_START.match(text) is not None
-                and (not self._list_ctx or text[0] != "<")  # as _line() decides
             ):
                 self._list_ctx = self._list_ctx and not self._blank_before
                 self._line_start = self._blank_before = self._definition = False
@@ -130,6 +132,7 @@ class MarkerScanner(LineStarts):
                 if self._code_line:
                     code = buf[pos:end]
                     out.append(Verbatim(code) if self._mark_verbatim else code)
+                    self._code_next = self._base + end  # no paragraph goes on after code
                 pos = end
                 if nl >= 0:
                     self._skip_line = self._code_line = False
@@ -156,13 +159,15 @@ class MarkerScanner(LineStarts):
                 end = _NEWLINES.match(buf, at).end()  # type: ignore[union-attr]
                 if end > at + 1:
                     self._blank_before = True
+                    self._html = False
+                    if self._base + at + 1 == self._empty_next:
+                        self._list_ctx = False  # an empty item's top level ends at a blank
                 out.append(buf[pos:end])
                 pos = end
                 if (
                     self._fence is None
                     and not self._indented
                     and PLAIN_LINE_START.match(buf, pos) is not None
-                    and (not self._list_ctx or buf[pos] != "<")
                 ):
                     # as _line() would decide
                     self._list_ctx = self._list_ctx and not self._blank_before

@@ -280,8 +280,8 @@ class ResolvedText(SeparatedText):
                     if self._heading and self._pieces and self._held.count("\n") < 2:
                         self._held += rest[:size]  # the heading ended the paragraph before it
                 after = rest[size:]
-                if follows_list_item(self._pieces, self._held):
-                    return after  # a nested item or an item's continuation: indented, not code
+                if self._heading or follows_list_item(self._pieces, self._held):
+                    return after  # nested in an item, or code after a heading: as it was read
                 if not after.strip(" \t"):  # the next line's indentation: judged whole
                     self._indent, self._indent_spaces = indent, after
                     return ""

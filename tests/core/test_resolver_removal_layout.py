@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.markdown import citations_in, parse
 from bot.markers import Grammar, find_markers
 from bot.models import Answer, Source, TextDelta
 from bot.registry import SourceRegistry
@@ -169,7 +170,7 @@ def test_a_line_of_only_removed_markers_leaves_no_empty_item(raw: str, text: str
 OUTPUT_GRAMMAR = Grammar(bare_numbers=True)
 
 HEADS = ["", "Intro.\n\n", "Intro.\n", "# Title\n", "- item\n\n"]
-REMOVED_LINES = ["[9]", "  [9]", "[9] [10]", "- [9]", "1. [9]", "## [9]", "> [9]", "([9])"]
+REMOVED_LINES = ["[9]", "  [9]", "[9] [10]", "- [9]", "1. [9]", "> [9]", "([9])"]
 INDENTS = ["    ", "\t", "      ", "  \t"]
 
 
@@ -186,6 +187,18 @@ def test_the_line_after_a_removed_line_does_not_become_code(
     assert "more [^1] here." in text
     found = [m.raw for m in find_markers(text, OUTPUT_GRAMMAR)]
     assert found == ["[^1]"], text
+
+
+@pytest.mark.parametrize(("head", "indent"), list(itertools.product(HEADS[:4], INDENTS)))
+def test_the_code_after_a_removed_heading_stays_code(head: str, indent: str) -> None:
+    # an ATX heading ends on its line: the indented line after it is code (mistune starts it
+    # there, no blank line needed), its [1] as written; the heading's removal keeps it code
+    raw = f"{head}## [9]\n{indent}more [1] here.\nEnd."
+    assert citations_in(parse(raw.replace("[1]", "[^1]"))) == []
+    text = resolved_everywhere(raw)
+    assert f"{indent}more [1] here." in text
+    assert "block_code" in [t["type"] for t in parse(text)]
+    assert find_markers(text, OUTPUT_GRAMMAR) == []
 
 
 EMPTY_BLOCK = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)]|#{1,6})[ \t]*$", re.MULTILINE)
