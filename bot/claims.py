@@ -5,7 +5,9 @@ a claim means the same thing when it is checked and when it is measured.
 
 Rules:
 - Code (fenced blocks, indented blocks, code spans) is never a claim and its ``[^n]`` text is
-  not a citation; headings, table separators and blank lines are skipped.
+  not a citation; headings, table separators and blank lines are skipped. A code span inside a
+  prose sentence is part of its claim, kept verbatim with its backticks (a command is often
+  the whole claim); ``sentences`` leaves it out.
 - Sentences end at ``.``, ``!`` or ``?`` followed by whitespace, or at the CJK ``。``, ``！``,
   ``？`` (no space follows those); markers written right after the punctuation (``Fact.[^1]``,
   ``事実。[^1]``) belong to the sentence before.
@@ -51,6 +53,8 @@ class Claim:
     sentence: str
     numbers: tuple[int, ...]
     offset: int
+    # where each of ``numbers``' markers starts in the answer text, in the same order
+    marks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -133,20 +137,50 @@ def sentences(text: str) -> list[Sentence]:
 
 
 def claims(text: str) -> list[Claim]:
-    """Each marker group with the clause it closes (see the module rules)."""
+    """Each marker group with the clause it closes (see the module rules).
+
+    A code span inside the clause stays in its text, backticks and all: "Run `sudo rm -rf /`"
+    claims the command, and a check that saw only "Run" found it in any passage.
+    """
     out: list[Claim] = []
     for sentence in _raw_sentences(text):
         offset, raw = sentence
-        whole = _plain(raw)
+        # the same characters with the code spans the masked reading blanked
+        spans = text[offset : offset + len(raw)]
+        whole = _plain_with_code(raw, spans)
         previous_end = 0
         for group in re.finditer(r"(?:\[\^\d{1,6}\])+", raw):
-            clause = _plain(raw[previous_end : group.start()])
+            start = group.start()
+            clause = _plain_with_code(raw[previous_end:start], spans[previous_end:start])
             if len(content_terms(clause)) < _MIN_CLAUSE_TERMS:
-                clause = _plain(raw[: group.start()]) or whole
-            numbers = tuple(int(n) for n in CITATION_RE.findall(group.group(0)))
-            out.append(Claim(clause, whole, numbers, offset + group.start()))
+                clause = _plain_with_code(raw[:start], spans[:start]) or whole
+            found = list(CITATION_RE.finditer(group.group(0)))
+            numbers = tuple(int(m.group(1)) for m in found)
+            marks = tuple(offset + start + m.start() for m in found)
+            out.append(Claim(clause, whole, numbers, offset + start, marks))
             previous_end = group.end()
     return out
+
+
+def _plain_with_code(masked: str, original: str) -> str:
+    """``_plain`` of a chunk, its code spans (blanked in ``masked``) put back verbatim."""
+    if masked == original:
+        return _plain(masked)
+    spans: list[str] = []
+    pieces: list[str] = []
+    for match in re.finditer(r"\s+|\S+", masked):
+        piece = original[match.start() : match.end()]
+        core = piece.strip()
+        # only code is blanked in a prose line (a list marker is too, but is no code span)
+        if match.group(0) == piece or not core.startswith("`"):
+            pieces.append(match.group(0))
+            continue
+        spans.append(" ".join(core.split()))
+        lead = piece[: len(piece) - len(piece.lstrip())]
+        trail = piece[len(piece.rstrip()) :]
+        pieces.append(f"{lead}\x00{len(spans) - 1}\x00{trail}")
+    plain = _plain("".join(pieces))
+    return re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], plain)
 
 
 def _raw_sentences(text: str) -> list[tuple[int, str]]:

@@ -1,15 +1,19 @@
 """Claim-level support checks for every citation (DESIGN §1, ``verify``).
 
 A citation number that names a real source does not yet prove the source says what the sentence
-claims. ``verify(answer, registry, policy)`` scores each citation against the clause its marker
-closes (``bot.claims``) with a :class:`bot.support.SupportScorer` (lexical and offline by
-default), and then, by policy:
+claims. ``verify(answer, registry, policy)`` scores each occurrence of a citation's marker
+against the clause that marker closes (``bot.claims``) with a
+:class:`bot.support.SupportScorer` (lexical and offline by default), and then, by policy:
 
-- ``annotate`` (default): every checked citation carries ``support`` (0..1), ``claim`` and the
-  best-supporting passage sentence as ``quote`` (and so its deep link); renderers mark weak ones.
-- ``drop``: citations below ``threshold`` are removed from the text and listed in ``dropped``
-  with reason ``unsupported``; the remaining ones are renumbered 1..k by first appearance, the
-  only renumbering after the resolver, so the no-gaps contract of ``Answer`` still holds.
+- ``annotate`` (default): every checked citation carries the ``support`` (0..1) and ``claim`` of
+  its weakest occurrence, and as ``quote`` (and so its deep link) the passage sentence backing
+  its best-supported one; renderers mark weak ones. A backed sentence no longer lends its score
+  to an invented one citing the same source.
+- ``drop``: each marker whose own claim scores below ``threshold`` is removed from the text and
+  listed in ``dropped`` with reason ``unsupported`` (other markers of the same citation stay);
+  a citation left with no marker goes, and the remaining ones are renumbered 1..k by first
+  appearance, the only renumbering after the resolver, so the no-gaps contract of ``Answer``
+  still holds.
 - ``off``: the answer is returned unchanged.
 
 With ``flag_uncited_claims`` the sentences that state a fact but cite nothing are listed in
@@ -33,6 +37,7 @@ from bot.models import Answer, Citation, Dropped, Source
 from bot.support import (
     LexicalScorer,
     ScorerFactory,
+    Support,
     SupportScorer,
     best_support,
     scorer_factory,
@@ -127,45 +132,81 @@ def verify(
     evidence = [passage_of(s) for s in (registry.evidence() if registry else [])]
     evidence += [passage_of(c.source) for c in answer.citations]
     score = (scorer or policy.scorer or LexicalScorer)([text for text in evidence if text])
-    by_number: dict[int, list[Claim]] = {}
+    occurrences: dict[int, list[tuple[int, Claim]]] = {}
     for claim in claims(answer.text):
-        for n in claim.numbers:
-            by_number.setdefault(n, []).append(claim)
-    checked = tuple(_check(c, by_number.get(c.n, []), score) for c in answer.citations)
-    result = replace(answer, citations=checked)
+        for n, mark in zip(claim.numbers, claim.marks, strict=True):
+            occurrences.setdefault(n, []).append((mark, claim))
+    scored = {c.n: _score(c, occurrences.get(c.n, []), score) for c in answer.citations}
     if policy.mode == "drop":
-        result = _drop_unsupported(result, policy.threshold)
+        result = _drop_unsupported(answer, scored, policy.threshold)
+    else:
+        checked = tuple(_checked(c, scored[c.n]) for c in answer.citations)
+        result = replace(answer, citations=checked)
     if policy.flag_uncited_claims:
         result = replace(result, uncited_claims=tuple(uncited_claims(result.text)))
     return result
 
 
-def _check(citation: Citation, cited_by: Sequence[Claim], scorer: SupportScorer) -> Citation:
+@dataclass(frozen=True)
+class _Occurrence:
+    """One ``[^n]`` marker of a citation: where it is, the claim it closes, how it is backed."""
+
+    mark: int
+    claim: Claim
+    support: Support
+    score: float  # the support score clamped to 0..1
+
+
+def _score(
+    citation: Citation, cited_by: Sequence[tuple[int, Claim]], scorer: SupportScorer
+) -> list[_Occurrence]:
+    """Every occurrence of ``citation``'s marker scored against its own claim (none when the
+    source has no text to check)."""
     passage = passage_of(citation.source)
-    if not passage or not cited_by:
+    if not passage:
+        return []
+    by_claim: dict[str, Support] = {}
+    out: list[_Occurrence] = []
+    for mark, claim in cited_by:
+        support = by_claim.get(claim.text)
+        if support is None:
+            support = by_claim[claim.text] = best_support(scorer, passage, claim.text)
+        # a plug-in scorer may stray outside 0..1 (or give NaN); the stored answer must stay
+        # loadable
+        value = support.score
+        out.append(
+            _Occurrence(mark, claim, support, min(1.0, max(0.0, value)) if value == value else 0.0)
+        )
+    return out
+
+
+def _checked(citation: Citation, scored: Sequence[_Occurrence]) -> Citation:
+    """``citation`` with its support, claim, quote and link from its scored occurrences.
+
+    A source is cited by each of its markers separately, so the weakest occurrence decides:
+    a sentence the source backs gave the invented one beside it its score. ``support`` and
+    ``claim`` are the weakest occurrence's; the quote (one per source) is the best-backed
+    occurrence's sentence, the evidence a reader should see.
+    """
+    if not scored:
         return citation
-    best_claim, best = cited_by[0], None
-    for claim in cited_by:
-        support = best_support(scorer, passage, claim.text)
-        if best is None or support.score > best.score:
-            best_claim, best = claim, support
-    assert best is not None
+    weakest = min(scored, key=lambda o: o.score)
+    best = max(scored, key=lambda o: o.score)
+    passage = passage_of(citation.source)
     quote = citation.quote
     link = citation.deep_link
     if not quote or quote.lower() not in passage.lower():
         # The resolver built the old link from the model's quote, which the passage does not
         # hold: a browser would highlight nothing (or the wrong words). Link the new quote, or
         # only the place (a PDF page) when there is none.
-        quote = record_quote(citation.source, best_claim.text) or best.quote
+        quote = record_quote(citation.source, best.claim.text) or best.support.quote
         link = deep_link(citation.source, quote) or deep_link(citation.source)
     elif quote:
         link = deep_link(citation.source, quote) or link
-    # a plug-in scorer may stray outside 0..1 (or give NaN); the stored answer must stay loadable
-    score = min(1.0, max(0.0, best.score)) if best.score == best.score else 0.0
     return replace(
         citation,
-        support=score,
-        claim=best_claim.text,
+        support=weakest.score,
+        claim=weakest.claim.text,
         quote=quote,
         deep_link=link,
     )
@@ -201,20 +242,38 @@ def _same_places(text: str, marks: list[re.Match[str]]) -> bool:
     return citations_in(parse(probe)) == [_PROBE + i for i in range(len(marks))]
 
 
-def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
-    weak = {c.n for c in answer.citations if c.support is not None and c.support < threshold}
-    if not weak:
-        return answer
-    marks = _citation_marks(answer.text)
+def _drop_unsupported(
+    answer: Answer, scored: dict[int, list[_Occurrence]], threshold: float
+) -> Answer:
+    """Remove each marker whose own claim its source does not back (and a citation none of
+    whose markers is backed); the rest are renumbered 1..k by first appearance."""
+    weak_marks = {o.mark for group in scored.values() for o in group if o.score < threshold}
+    # a citation none of whose checked markers is backed goes whole, unchecked markers too
+    weak = {n for n, group in scored.items() if group and all(o.score < threshold for o in group)}
+    marks = _citation_marks(answer.text) if weak_marks else []
     if marks is None:
         # Renumbering by offsets that are not the citations would move a number onto another
         # source: keep the answer whole (its weak citations stay marked weak).
         log.warning("grounding: cannot place the citations of an answer; nothing dropped")
-        return answer
+        checked = tuple(_checked(c, scored[c.n]) for c in answer.citations)
+        return replace(answer, citations=checked)
+    placed = {match.start() for match in marks}
+    # an occurrence no mark is at cannot be removed: its citation keeps it and its score
+    kept_scores = {
+        n: [o for o in group if o.mark not in weak_marks or o.mark not in placed or n in weak]
+        for n, group in scored.items()
+    }
+
+    def dropping(match: re.Match[str]) -> bool:
+        return int(match.group(1)) in weak or match.start() in weak_marks
+
+    if not any(dropping(match) for match in marks):
+        checked = tuple(_checked(c, kept_scores[c.n]) for c in answer.citations)
+        return replace(answer, citations=checked)
     keep_order: list[int] = []
     for match in marks:
         n = int(match.group(1))
-        if n not in weak and n not in keep_order:
+        if not dropping(match) and n not in keep_order:
             keep_order.append(n)
     renumber = {old: new for new, old in enumerate(keep_order, start=1)}
     # Whether a kept marker follows in the same group ("[^3][^1]"): then the space before the
@@ -222,14 +281,14 @@ def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
     kept_next = [False] * len(marks)
     for i in range(len(marks) - 2, -1, -1):
         if marks[i + 1].start() == marks[i].end():
-            kept_next[i] = int(marks[i + 1].group(1)) not in weak or kept_next[i + 1]
+            kept_next[i] = not dropping(marks[i + 1]) or kept_next[i + 1]
     pieces: list[str] = []
     dropped: list[Dropped] = []
     cursor = 0
     for i, match in enumerate(marks):
         n = int(match.group(1))
         start = match.start()
-        if n in weak:
+        if dropping(match):
             # Removing a marker also removes the space before it ("fact [^3]." -> "fact.").
             trimmed = start
             while not kept_next[i] and trimmed > cursor and answer.text[trimmed - 1] in " \t":
@@ -242,7 +301,7 @@ def _drop_unsupported(answer: Answer, threshold: float) -> Answer:
         cursor = match.end()
     pieces.append(answer.text[cursor:])
     kept = tuple(
-        replace(c, n=renumber[c.n])
+        replace(_checked(c, kept_scores[c.n]), n=renumber[c.n])
         for c in sorted(answer.citations, key=lambda c: renumber.get(c.n, 0))
         if c.n in renumber
     )

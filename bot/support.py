@@ -5,9 +5,9 @@ by their rarity in the turn's evidence (BM25-style inverse document frequency), 
 of that weight the best window of one or two passage sentences covers, and applies hard checks:
 every number in the claim must appear in the passage (with a matching unit where both give one:
 time, percent, bytes), a stated frequency ("every minute", "nightly") must not contradict the
-passage's, and every quoted phrase must appear verbatim. A window that states plainly what the
-claim negates ("supports SAML" for "does not support SAML") counts for no more than a failed
-hard check.
+passage's, and every quoted phrase and code span must appear verbatim. A window that states
+plainly what the claim negates ("supports SAML" for "does not support SAML") counts for no
+more than a failed hard check.
 
 A team can plug in an NLI or embedding model instead: anything with
 ``entails(premise, hypothesis) -> float`` in 0..1 is a :class:`SupportScorer`, and
@@ -28,11 +28,11 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
-from bot.knowledge.terms import stem
 from bot.text_terms import (
+    code_phrases,
     frequencies,
     has_cjk_sentence_end,
-    negated,
+    negated_terms,
     negation_scope,
     number_values,
     numbers,
@@ -40,12 +40,17 @@ from bot.text_terms import (
     term_set,
 )
 
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+")
 # CJK sentences end at 。！？ with no space after them (a closing quote or bracket stays with
 # the sentence); without this a Chinese or Japanese passage was one "sentence", its whole quote.
-_CJK_SENTENCE_SPLIT_RE = re.compile(
-    r"(?<=[.!?])\s+|\n+|(?<=[。！？｡])(?![」』）〕】\"'”’)。！？｡])\s*"
+_CJK_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？｡])(?![」』）〕】\"'”’)。！？｡])\s*")
+# A line that starts a block of its own (list item, heading, table row, quote, fence): a
+# passage's sentences end before it. Any other line continues its paragraph (a soft wrap).
+_BLOCK_START_RE = re.compile(
+    r"^\s{0,3}(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|#{1,6}(?:\s|$)|>|\||```|~~~)"
 )
+# After a heading or table row the next line starts a new block too.
+_BLOCK_LINE_RE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|\|)")
 # Keys are stemmed units as ``text_terms.numbers`` gives them ("bytes" -> "byt", "weeks" ->
 # "week"): a unit missing here is not compared at all, so "30 weeks" passed for "30 days".
 _UNIT_ALIASES = {
@@ -192,7 +197,11 @@ def hard_checks_pass(premise: str, hypothesis: str) -> bool:
     if claimed_frequency and stated_frequency and claimed_frequency.isdisjoint(stated_frequency):
         return False
     lowered = premise.lower()
-    return all(phrase in lowered for phrase in quoted_phrases(hypothesis))
+    if not all(phrase in lowered for phrase in quoted_phrases(hypothesis)):
+        return False
+    # a code span must appear as written (a passage wraps its lines, so whitespace is loose)
+    spaced = " ".join(lowered.split())
+    return all(code in spaced for code in code_phrases(hypothesis))
 
 
 def _same_polarity(premise: str, hypothesis: str) -> bool:
@@ -200,16 +209,19 @@ def _same_polarity(premise: str, hypothesis: str) -> bool:
 
     "citecast does not support SAML" shares every content word with "citecast supports SAML".
     The premise's sentences that hold a word the claim's negation bears on
-    (:func:`negation_scope`) must include one with a negation; a "no" elsewhere ("setup takes
-    no time") does not count, and a premise silent on those words is left to coverage. Only
-    this direction is checked: a passage that negates a side detail ("supports SAML, not
-    SCIM") still backs the plain claim "supports SAML".
+    (:func:`negation_scope`) must include one that negates one of those words
+    (:func:`bot.text_terms.negated_terms`); a "no" or "without" elsewhere ("setup takes no
+    time", "works without signing in") does not count, and a premise silent on those words
+    is left to coverage. Only this direction is checked: a passage that negates a side detail
+    ("supports SAML, not SCIM") still backs the plain claim "supports SAML".
     """
     scope = negation_scope(hypothesis)
     if not scope:
         return True
     about = [s for s in passage_sentences(premise) if not scope.isdisjoint(term_set(s))]
-    return not about or any(negated(sentence) for sentence in about)
+    # the sentence must negate the same statement: "work without signing in" beside "links
+    # expire after one hour" does not back "links do not expire after one hour"
+    return not about or any(not scope.isdisjoint(negated_terms(s)) for s in about)
 
 
 def _units_by_value(text: str) -> dict[str, set[str]]:
@@ -219,25 +231,51 @@ def _units_by_value(text: str) -> dict[str, set[str]]:
         known = _UNIT_ALIASES.get(unit)
         if known:
             out.setdefault(value, set()).add(known)
-    # "one week" against "one hour": a spelled-out count is compared by its unit as a figure is
-    # ("a"/"an" are left out: "a second attempt" is no time)
-    for match in _SPELLED_COUNT.finditer(text):
-        known = _UNIT_ALIASES.get(stem(match.group(2).lower()))
-        if known:
-            out.setdefault(_SPELLED_VALUES[match.group(1).lower()], set()).add(known)
     return {value: units for value, units in out.items() if units}
-
-
-_SPELLED = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_SPELLED_VALUES = {word: str(n) for n, word in enumerate((*_SPELLED, "eleven", "twelve"), 1)}
-_SPELLED_COUNT = re.compile(rf"\b({'|'.join(_SPELLED_VALUES)})\s+([A-Za-z]{{1,12}})\b", re.I)
 
 
 @lru_cache(maxsize=4_096)
 def passage_sentences(text: str) -> tuple[str, ...]:
-    """The passage split into sentences (and lines), empty ones removed."""
+    """The passage split into sentences, empty ones removed.
+
+    Sentences end at ``.``, ``!`` or ``?`` before whitespace (or CJK ``。！？``), at a blank
+    line and where a line starts a block (list item, heading, table row, block quote, fence),
+    but not at a soft wrap inside a paragraph: Markdown wraps its lines, and a quote cut there
+    ("smaller passages give more precise citations, larger ones") was a fragment. The lines of
+    a paragraph join with one space, as a browser shows them, so a quote's text fragment
+    (``#:~:text=``) still matches the page.
+    """
     pattern = _CJK_SENTENCE_SPLIT_RE if has_cjk_sentence_end(text) else _SENTENCE_SPLIT_RE
-    return tuple(part.strip() for part in pattern.split(text) if part and part.strip())
+    out: list[str] = []
+    for block in _paragraphs(text):
+        out.extend(part.strip() for part in pattern.split(block) if part and part.strip())
+    return tuple(out)
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The blocks of ``text``, each one line: soft-wrapped lines joined with one space."""
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    in_fence = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        fence = stripped.startswith(("```", "~~~"))
+        if not stripped or fence or in_fence or _BLOCK_START_RE.match(line):
+            if current:
+                blocks.append(current)
+            current = [stripped] if stripped else []
+            if fence:
+                in_fence = not in_fence
+            if in_fence or fence or _BLOCK_LINE_RE.match(line):
+                # a code line, a heading or a table row is a block of its own
+                if current:
+                    blocks.append(current)
+                current = []
+            continue
+        current.append(stripped)
+    if current:
+        blocks.append(current)
+    return [" ".join(lines) for lines in blocks]
 
 
 def best_support(scorer: SupportScorer, passage: str, claim: str) -> Support:

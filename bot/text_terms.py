@@ -17,6 +17,78 @@ from bot.knowledge.terms import STOP_WORDS, stem, words
 _NUMBER_RE = re.compile(
     r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(%|[a-zA-Z]{1,12}\b))?"
 )
+_ONES = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_WORD_VALUES = {word: n for n, word in enumerate(_ONES)} | {
+    word: 10 * n for n, word in enumerate(_TENS, 2)
+}
+_SCALES = {"hundred": 100, "thousand": 1000}
+# A count written as a word ("two hours", "twenty-five seats", "one hundred files") and the
+# word after it. "a"/"an" are never read as one ("a second attempt" is no time), and neither
+# is a number word without a counted word after it ("one of", "the other one").
+_WORD_FIGURE = (
+    rf"\b(?:({'|'.join(_TENS)})(?:[-\s]({'|'.join(_ONES[1:10])}))?|({'|'.join(_ONES)}))"
+    rf"(?:\s+({'|'.join(_SCALES)}))?\b"
+)
+_WORD_NUMBER_RE = re.compile(rf"{_WORD_FIGURE}\s+([a-zA-Z]{{1,12}})\b", re.IGNORECASE)
+# "one" is far more often a pronoun or an article ("one of the files", "in one place") than a
+# count, and "zero" an adjective ("zero downtime"): they are read as numbers only before a unit
+# of time, size or share.
+_ONE_UNITS = frozenset(
+    stem(word)
+    for word in [
+        "second",
+        "seconds",
+        "minute",
+        "minutes",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "byte",
+        "bytes",
+        "kilobyte",
+        "kilobytes",
+        "megabyte",
+        "megabytes",
+        "gigabyte",
+        "gigabytes",
+        "terabyte",
+        "terabytes",
+        "kb",
+        "mb",
+        "gb",
+        "tb",
+        "percent",
+    ]
+)
 _FREQUENCY_RE = re.compile(
     r"\b(?:every|each|per|once an?|once per)\s+"
     r"(second|minute|hour|night|day|week|month|quarter|year)"
@@ -34,6 +106,7 @@ _FREQUENCY_WORDS = {
     "yearly": "year",
     "annually": "year",
 }
+_CODE_SPAN_RE = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]{3,200})[\"“”]")
 # Words that turn a statement into its opposite ("does not support", "never", "cannot"):
 # content-word coverage alone cannot tell "X supports Y" from "X does not support Y".
@@ -45,6 +118,7 @@ _NEGATION_RE = re.compile(
 )
 
 
+_CLAUSE_END_RE = re.compile(r"[,;:.!?()\u2013\u2014]")
 _cached_stem = lru_cache(maxsize=65_536)(stem)
 CJK_SENTENCE_ENDS = "。！？｡"
 
@@ -65,9 +139,34 @@ def content_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=8_192)
 def _content_terms(text: str) -> tuple[str, ...]:
+    tokens = words(text)
+    if not _WORD_VALUES.keys().isdisjoint(tokens):
+        tokens = _figures(tokens)
     return tuple(
-        _cached_stem(t) for t in words(text) if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
+        _cached_stem(t) for t in tokens if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
     )
+
+
+def _figures(tokens: list[str]) -> list[str]:
+    """``tokens`` with each number in words as its figure, so that "twenty-five seats" covers
+    "25 seats" (tens and a unit, then "hundred" or "thousand", make one number)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        value = _WORD_VALUES.get(tokens[i])
+        if value is None:
+            out.append(tokens[i])
+            i += 1
+            continue
+        i += 1
+        if value >= 20 and i < len(tokens) and 0 < _WORD_VALUES.get(tokens[i], 10) < 10:
+            value += _WORD_VALUES[tokens[i]]
+            i += 1
+        if i < len(tokens) and tokens[i] in _SCALES:
+            value *= _SCALES[tokens[i]]
+            i += 1
+        out.append(str(value))
+    return out
 
 
 @lru_cache(maxsize=8_192)
@@ -92,7 +191,29 @@ def numbers(text: str) -> frozenset[str]:
             found.add(f"{value} {stem(unit)}".strip())
         else:
             found.add(value)
+    found.update(_word_numbers(text))
     return frozenset(found)
+
+
+def _word_value(tens: str | None, ones: str | None, single: str | None, scale: str | None) -> int:
+    """The value of a number in words, from the groups of ``_WORD_FIGURE``."""
+    value = _WORD_VALUES[(tens or single or "").lower()]
+    value += _WORD_VALUES[ones.lower()] if ones else 0
+    return value * _SCALES[scale.lower()] if scale else value
+
+
+def _word_numbers(text: str) -> set[str]:
+    """Counts written as English words, as ``numbers`` writes figures ("two hours" ->
+    "2 hour"), so "two hours" meets "2 hours" and differs from "five hours"."""
+    found: set[str] = set()
+    for match in _WORD_NUMBER_RE.finditer(text):
+        tens, ones, single, scale, unit = match.groups()
+        value = _word_value(tens, ones, single, scale)
+        unit = unit.lower()
+        if unit in STOP_WORDS or (value < 2 and not scale and stem(unit) not in _ONE_UNITS):
+            continue
+        found.add(f"{value} {stem(unit)}")
+    return found
 
 
 def number_values(text: str) -> set[str]:
@@ -103,6 +224,17 @@ def number_values(text: str) -> set[str]:
 def quoted_phrases(text: str) -> list[str]:
     """Phrases the text puts in double quotes (which a supporting passage must contain)."""
     return [match.group(1).strip().lower() for match in _QUOTED_RE.finditer(text)]
+
+
+def code_phrases(text: str) -> list[str]:
+    """The text of the code spans of ``text`` (`` `citecast ingest docs/` ``), lowercased and
+    with runs of whitespace as one space: a command or setting in backticks is often the whole
+    claim, so a supporting passage must contain it."""
+    return [
+        " ".join(match.group(2).split()).lower()
+        for match in _CODE_SPAN_RE.finditer(text)
+        if match.group(2).strip()
+    ]
 
 
 def negated(text: str) -> bool:
@@ -116,9 +248,29 @@ def negation_scope(text: str) -> frozenset[str]:
     **support SAML**"), or the two before one that ends the clause ("pings nobody")."""
     found: set[str] = set()
     for match in _NEGATION_RE.finditer(text):
-        after = [t for t in _content_terms(text[match.end() :]) if not negated(t)][:2]
-        before = [t for t in _content_terms(text[: match.start()]) if not negated(t)][-2:]
+        # within the clause: "answers that cite nothing, and time to first token" negates
+        # citing, not the time to first token
+        after_text = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
+        before_text = _CLAUSE_END_RE.split(text[: match.start()])[-1]
+        after = [t for t in _content_terms(after_text) if not negated(t)][:2]
+        before = [t for t in _content_terms(before_text) if not negated(t)][-2:]
         found.update(after or before)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8_192)
+def negated_terms(text: str) -> frozenset[str]:
+    """The content terms a negation of ``text`` bears on, within its clause: up to three after
+    it and two before it ("links **expire** after one hour and **work** without **signing**
+    in" gives work and sign, not expire). A passage sentence must negate a claim's
+    :func:`negation_scope` here to back the negated claim; a "without" elsewhere in the
+    sentence does not."""
+    found: set[str] = set()
+    for match in _NEGATION_RE.finditer(text):
+        after = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
+        before = _CLAUSE_END_RE.split(text[: match.start()])[-1]
+        found.update([t for t in _content_terms(after) if not negated(t)][:3])
+        found.update([t for t in _content_terms(before) if not negated(t)][-2:])
     return frozenset(found)
 
 
@@ -134,5 +286,13 @@ def frequencies(text: str) -> frozenset[str]:
 
 def clear_caches() -> None:
     """Forget cached terms (benchmarks use it to measure a cold answer honestly)."""
-    for cached in (_cached_stem, _content_terms, term_set, numbers, frequencies, negation_scope):
+    for cached in (
+        _cached_stem,
+        _content_terms,
+        term_set,
+        numbers,
+        frequencies,
+        negation_scope,
+        negated_terms,
+    ):
         cached.cache_clear()

@@ -8,6 +8,7 @@ marker, never a passage. A forbidden source is not even evidence: the registry k
 from __future__ import annotations
 
 import json
+import re
 from typing import Literal
 
 import pytest
@@ -54,7 +55,12 @@ def test_nothing_of_an_uncitable_or_forbidden_source_reaches_the_answer_json(
     assert reasons["<CIT notes />"] == "uncitable"
     # a forbidden id is redacted: its name says what exists that the viewer may not see
     assert reasons["<CIT … />"] == "forbidden"
-    shown = json.dumps({"citations": [c.to_json() for c in answer.citations], "dropped": reasons})
+    # A claim is the answer's own sentence, which the viewer reads anyway (annotate names the
+    # weakest one: here the sentence that cited the forbidden source); it carries no passage.
+    prose = " ".join(re.sub(r" ?\[\^\d+\]", "", answer.text).split())
+    assert all(c.claim is None or c.claim in prose for c in answer.citations)
+    cited = [{k: v for k, v in c.to_json().items() if k != "claim"} for c in answer.citations]
+    shown = json.dumps({"citations": cited, "dropped": reasons})
     # the private passages' own words: neither quoted, linked nor named
     for secret in ("walrus budget for installs", "Band C pays", "Salary bands", "Internal notes"):
         assert secret not in shown
