@@ -152,8 +152,9 @@ class DiscordConnector:
                 "discord: could not connect, so Discord is not served: %s", stop_reason(error)
             )
             return
-        log.warning("discord: cannot reach Discord (%s); still trying", stop_reason(error))
-        retry = keep_trying(self._launch, self.connected, self.settings.retry_backoff)
+        reason = stop_reason(error)
+        log.warning("discord: cannot reach Discord (%s); still trying", reason)
+        retry = keep_trying(self._launch, self.connected, self.settings.retry_backoff, reason)
         self._retrying = asyncio.create_task(retry, name="discord-retry")
 
     def _launch(self) -> tuple[discord.Client, asyncio.Task[None]]:

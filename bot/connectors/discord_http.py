@@ -147,10 +147,15 @@ async def keep_trying(
     launch: Callable[[], tuple[discord.Client, asyncio.Task[None]]],
     connected: asyncio.Event,
     delay: float,
+    warned: str = "",
 ) -> None:
     """Start a fresh client (``launch``) after ``delay`` seconds, the wait doubling up to
     ``MAX_START_RETRY_DELAY``, until one connects or stops for a reason that trying again
     cannot fix (logged in one line, as :func:`log_exit` does).
+
+    ``warned`` is the reason the caller already logged a warning for: each attempt that fails
+    for that same reason is an INFO line, and only a new reason is a warning again, so an
+    offline start is one warning, not one every few minutes for as long as it lasts.
 
     A fresh client each time: each failed one is closed (so no HTTP session leaks), and a
     closed discord.py client keeps its closed connection pool.
@@ -169,11 +174,14 @@ async def keep_trying(
             log_exit(task)
             return
         delay = min(delay * 2, MAX_START_RETRY_DELAY)
-        log.warning(
+        reason = stop_reason(error)
+        log.log(
+            logging.INFO if reason == warned else logging.WARNING,
             "discord: still cannot reach Discord (%s); trying again in %gs",
-            stop_reason(error),
+            reason,
             delay,
         )
+        warned = reason
 
 
 def build_client(

@@ -12,6 +12,7 @@ answer starts, so a redelivered webhook is acknowledged and ignored.
 The parts, each with its own reliability decisions:
 
 - ``discourse_settings``: the settings checked at start;
+- ``discourse_start``: the forum address and the API key checked with the forum at start;
 - ``discourse_webhook``: the signature, the event and the trigger rules (no I/O);
 - ``discourse_answer``: answering one post (history, assistant, composing, outbox);
 - ``discourse_outbox``: questions kept until answered, and the worker retrying what is due;
@@ -38,6 +39,7 @@ from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
 from bot.connectors.discourse_delivery import ReplyDelivery, audience_for
 from bot.connectors.discourse_outbox import DiscourseOutbox
 from bot.connectors.discourse_settings import check_settings
+from bot.connectors.discourse_start import check_forum
 from bot.connectors.discourse_webhook import (
     PostEvent,
     Trigger,
@@ -90,8 +92,11 @@ class DiscourseConnector:
         return [Route("/discourse/webhook", self._webhook, methods=["POST"])]
 
     async def start(self) -> None:
-        """Open the API client and start the outbox worker (which also resends replies, and
-        answers questions left unanswered, after a crash or a restart)."""
+        """Check the forum address and the API key (``discourse_start``: a refusal stops the
+        start with one ConfigError, a forum out of reach is one warning), then start the outbox
+        worker (which also resends replies, and answers questions left unanswered, after a
+        crash or a restart)."""
+        await check_forum(self.settings)
         self._ensure_client()
         if self._worker is None:
             self._worker = asyncio.create_task(self._outbox.run(), name="discourse-outbox")

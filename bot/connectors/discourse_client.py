@@ -183,6 +183,16 @@ class DiscourseClient:
         data = await self._request("GET", "/site/basic-info.json", prepared=request)
         return data.get("login_required") is True
 
+    async def current_user(self) -> dict[str, Any]:
+        """The user the API key acts as (``/session/current.json``'s ``current_user``).
+
+        Outside every granular scope: a granular key that works elsewhere is refused here with
+        the same 403 as a wrong key (see ``discourse_start``).
+        """
+        data = await self._request("GET", "/session/current.json")
+        user = data.get("current_user")
+        return user if isinstance(user, dict) else {}
+
     async def recent_posts(
         self, topic_id: int, limit: int, *, username: str | None = None
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -89,6 +89,14 @@ def check_settings(settings: EmailSettings) -> None:
     The SMTP listener's port is tried too (bound, then released at once), so a port in use
     stops ``citecast serve`` before it starts rather than inside the app's start-up.
     """
+    if not settings.address.strip():
+        # as the other channels word a required key (an unset ${VAR} is named as such)
+        raise empty_setting(
+            "email.address",
+            settings,
+            " (the bot's own address, such as help@docs.example.com)",
+            problem="required when email is enabled",
+        )
     if not is_valid_address(settings.address.strip().lower()):
         raise ConfigError(f"email.address: not a valid address: {settings.address!r}")
     if settings.inbound == "imap":
@@ -254,7 +262,8 @@ class EmailConnector:
         store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
         store.claim_once(DEDUPE_SCOPE, mail.message_id)
         self.outbox.wake()
-        log.info("email: answered %s from %s", mail.message_id, mail.sender)
+        # "answered" is logged by the outbox once the reply is handed to the SMTP server
+        log.info("email: reply to %s from %s queued for sending", mail.message_id, mail.sender)
         return Outcome("answered", "", item_id)
 
     def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:

@@ -91,6 +91,8 @@ class OutboundMail:
     recipients: tuple[str, ...]
     message_id: str
     message: str
+    # the Message-ID of the mail this answers: the log says which question got its answer
+    in_reply_to: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The outbox payload form."""
@@ -99,6 +101,7 @@ class OutboundMail:
             "recipients": list(self.recipients),
             "message_id": self.message_id,
             "message": self.message,
+            "in_reply_to": self.in_reply_to,
         }
 
     @classmethod
@@ -109,6 +112,8 @@ class OutboundMail:
             recipients=tuple(str(r) for r in data["recipients"]),
             message_id=str(data["message_id"]),
             message=str(data["message"]),
+            # absent from replies queued by an earlier version
+            in_reply_to=str(data.get("in_reply_to") or ""),
         )
 
 
@@ -194,6 +199,7 @@ def compose_reply(
         recipients=(mail.sender,),
         message_id=message_id,
         message=msg.as_string(policy=POLICY),
+        in_reply_to=mail.message_id,
     )
 
 

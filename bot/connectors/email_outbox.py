@@ -146,9 +146,18 @@ class OutboxWorker:
             log.error("email outbox: item %s has a bad payload and was dropped", item.id)
             return False
         result = await self._sender.send(mail)
+        to = ", ".join(mail.recipients)
         if result.ok:
             self._store.mark_sent(item.id)
-            log.info("email outbox: sent %s to %s", mail.message_id, ", ".join(mail.recipients))
+            if mail.in_reply_to:
+                log.info(
+                    "email: answered %s (reply %s sent to %s)",
+                    mail.in_reply_to,
+                    mail.message_id,
+                    to,
+                )
+            else:
+                log.info("email outbox: sent %s to %s", mail.message_id, to)
             return True
         limit = 0 if result.permanent else self._settings.max_attempts
         delay = min(
@@ -156,10 +165,13 @@ class OutboxWorker:
             self._settings.retry_initial_seconds * (2**item.attempts),
         )
         self._store.mark_failed_attempt(item.id, result.error, delay, max_attempts=limit)
+        what = f"reply to {mail.in_reply_to}" if mail.in_reply_to else mail.message_id
+        dead = result.permanent or item.attempts + 1 >= limit
         log.warning(
-            "email outbox: %s not sent (%s)%s",
-            mail.message_id,
+            "email: %s not sent to %s (%s)%s",
+            what,
+            to,
             result.error,
-            " permanently" if result.permanent else f", retrying in {delay:.1f}s",
+            "; given up" if dead else f"; queued, trying again in {delay:.1f}s",
         )
         return False

@@ -20,6 +20,19 @@ from bot.listening import listen
 
 log = logging.getLogger(__name__)
 
+# aiosmtpd's logger: every SMTP command and reply at INFO, and "Connection lost during
+# _handle_client()" for a sender that simply says QUIT
+SESSION_LOG = "mail.log"
+
+
+def quiet_session_log() -> None:
+    """Log only aiosmtpd's warnings and errors, unless the log level is DEBUG (a level set on
+    ``mail.log`` itself is left as it is): its INFO lines are a transcript of each session,
+    which buries citecast's own lines and reads as trouble where there is none."""
+    session = logging.getLogger(SESSION_LOG)
+    if session.level == logging.NOTSET and session.getEffectiveLevel() > logging.DEBUG:
+        session.setLevel(logging.WARNING)
+
 
 def bind_listener(host: str, port: int) -> socket.socket:
     """The SMTP listener's socket, bound and listening; a port in use is a ConfigError naming
@@ -85,6 +98,7 @@ class SmtpListener:
 
     async def start(self) -> None:
         """Bind (see :func:`bind_listener`) and start accepting connections."""
+        quiet_session_log()
         sock = bind_listener(self._host, self._port)
         loop = asyncio.get_running_loop()
         try:

@@ -27,14 +27,13 @@ from typing import Any
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.response import BoltResponse
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 import renderers
-from bot.config import SlackSettings
-from bot.config_env import empty_setting
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_assistant import suggest_prompts
@@ -54,6 +53,7 @@ from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
+from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_text import mentioned_users, question_text
 from bot.errors import ChannelError, StoreError
@@ -72,21 +72,9 @@ FILES_ONLY = (
 MAX_NAMED_MENTIONS = 20
 
 
-def check_settings(settings: SlackSettings) -> None:
-    """Fail at start, naming the key, when the chosen mode lacks a credential."""
-    if not settings.bot_token:
-        raise empty_setting("slack.bot_token", settings, " (set it to ${SLACK_BOT_TOKEN})")
-    if settings.mode == "http" and not settings.signing_secret:
-        raise empty_setting(
-            "slack.signing_secret",
-            settings,
-            " (${SLACK_SIGNING_SECRET})",
-            problem="required in HTTP mode",
-        )
-    if settings.mode == "socket" and not settings.app_token.startswith("xapp-"):
-        raise empty_setting(
-            "slack.app_token", settings, "", problem="Socket Mode needs an app-level token (xapp-…)"
-        )
+def _token_skipped(record: logging.LogRecord) -> bool:
+    """False for bolt's "`token` will be unused" warning (see ``SlackConnector.__init__``)."""
+    return record.getMessage() != warning_client_prioritized_and_token_skipped()
 
 
 class SlackConnector:
@@ -101,14 +89,21 @@ class SlackConnector:
         self.settings = settings
         self._sleep = sleep
         self.client = build_web_client(settings, sleep)
-        self.app = AsyncApp(
-            client=self.client,
-            signing_secret=settings.signing_secret,
-            process_before_response=False,
-            request_verification_enabled=settings.mode == "http",
-            logger=logging.getLogger("bot.connectors.slack.bolt"),
-            name="citecast",
-        )
+        bolt_log = logging.getLogger("bot.connectors.slack.bolt")
+        # bolt reads ${SLACK_BOT_TOKEN} itself even when given a client, then warns on every
+        # start that the variable goes unused; the client carries slack.bot_token already
+        bolt_log.addFilter(_token_skipped)
+        try:
+            self.app = AsyncApp(
+                client=self.client,
+                signing_secret=settings.signing_secret,
+                process_before_response=False,
+                request_verification_enabled=settings.mode == "http",
+                logger=bolt_log,
+                name="citecast",
+            )
+        finally:
+            bolt_log.removeFilter(_token_skipped)
         self.poster = SlackPoster(self.client, settings)
         self.outbox = SlackOutbox(services.store, self.poster, settings)
         self._outbox_task: asyncio.Task[None] | None = None

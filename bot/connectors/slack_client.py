@@ -194,10 +194,20 @@ class ServerErrorBackoffHandler(AsyncRetryHandler):
     ) -> None:
         state.next_attempt_requested = True
         delay = min(MAX_BACKOFF_SECONDS, self._base * (2**state.current_attempt))
-        status = response.status_code if response is not None else type(error).__name__
-        log.info("Slack answered %s for %s; retrying in %.2f s", status, request.url, delay)
+        log.info("%s for %s; retrying in %.2f s", _what_failed(response, error), request.url, delay)
         await self._sleep(delay)
         state.increment_current_attempt()
+
+
+def _what_failed(response: HttpResponse | None, error: Exception | None) -> str:
+    """What went wrong, as it happened: Slack's answer, or why it could not be reached."""
+    if response is not None:
+        return f"Slack answered {response.status_code}"
+    # no answer came: the lookup, the connection or the TLS handshake failed
+    reason = f"{type(error).__name__}: {error}" if error is not None else "no answer"
+    if isinstance(error, ClientConnectorError):
+        return f"cannot reach Slack ({reason})"
+    return f"lost the connection to Slack ({reason})"
 
 
 class UndeliverableError(ChannelError):

@@ -37,7 +37,8 @@ def test_disabled_means_absent(tmp_path: Path) -> None:
     ("overrides", "message"),
     [
         ({"address": "not an address"}, "email.address: not a valid address"),
-        ({"address": ""}, "email.address: not a valid address"),
+        ({"address": ""}, "email.address: required when email is enabled"),
+        ({"address": "  "}, "email.address: required when email is enabled"),
         ({"inbound": "imap"}, "email.imap.host: required when email.inbound is imap"),
         (
             {"inbound": "imap", "imap": {"host": "imap.example.com", "password": "pw"}},

@@ -39,7 +39,11 @@ def assert_refused(done: subprocess.CompletedProcess[str], message: str) -> None
             "capabilities.web.max_files: must be a non-negative integer",
         ),
         ({"discord": {"enabled": True}}, "discord.token: empty"),
-        ({"email": {"enabled": True}}, "email.address: not a valid address: ''"),
+        (
+            {"email": {"enabled": True}},
+            "email.address: required when email is enabled (the bot's own address, such as "
+            "help@docs.example.com)",
+        ),
         (
             {"discourse": {"enabled": True, "api_key": "k"}},
             "discourse.base_url, discourse.webhook_secret: required when discourse is enabled",

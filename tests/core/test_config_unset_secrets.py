@@ -38,7 +38,9 @@ def test_an_unset_slack_token_is_named_as_unset(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(VAR, raising=False)
-    settings = _loaded(tmp_path, f"slack:\n  enabled: true\n  bot_token: ${{{VAR}}}\n")
+    settings = _loaded(
+        tmp_path, f"slack:\n  enabled: true\n  bot_token: ${{{VAR}}}\n  signing_secret: s\n"
+    )
     assert _message(lambda: slack.check_settings(settings.slack)) == (
         f"slack.bot_token: empty: ${{{VAR}}} is not set in the environment"
     )
@@ -46,7 +48,8 @@ def test_an_unset_slack_token_is_named_as_unset(
 
 def test_serve_says_the_variable_is_unset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(VAR, raising=False)  # the server process inherits this environment
-    done = serve(tmp_path, {"slack": {"enabled": True, "bot_token": f"${{{VAR}}}"}})
+    section = {"enabled": True, "bot_token": f"${{{VAR}}}", "signing_secret": "s"}
+    done = serve(tmp_path, {"slack": section})
     assert_refused(done, f"slack.bot_token: empty: ${{{VAR}}} is not set in the environment\n")
 
 
@@ -120,8 +123,10 @@ def test_a_key_left_out_keeps_the_advice_on_what_to_set(
 ) -> None:
     monkeypatch.delenv(VAR, raising=False)
     settings = _loaded(tmp_path, "slack:\n  enabled: true\n")
+    # every missing key at once, each with its advice (not one per run)
     assert _message(lambda: slack.check_settings(settings.slack)) == (
-        "slack.bot_token: empty (set it to ${SLACK_BOT_TOKEN})"
+        "slack.bot_token: empty (set it to ${SLACK_BOT_TOKEN}); "
+        "slack.signing_secret: required in HTTP mode (${SLACK_SIGNING_SECRET})"
     )
 
 

@@ -19,6 +19,9 @@ client talks HTTP to it. It enforces what the real forum enforces and a test cou
   see, recorded in ``likes``): ``tests.fakes.discourse_likes``;
 - ``authorized_extensions`` for uploads (422 "Sorry, the file you are trying to upload is not
   authorized ...") and a maximum attachment size (``tests.fakes.discourse_uploads``);
+- ``/session/current.json`` answers the key's user; with ``granular_key`` it is refused 403,
+  as the real forum refuses a granular key every route outside its scopes (none covers it),
+  the same answer as for a wrong key;
 - rate limiting: :meth:`FakeDiscourse.rate_limit` makes the next requests to a path answer 429 with
   ``Retry-After`` and ``extras.wait_seconds``, as Discourse does;
 - :meth:`FakeDiscourse.fail` makes the next requests to a path answer any status (e.g. 502);
@@ -113,8 +116,10 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories, ForumLikes):
         login_required: bool = False,
         max_consecutive_replies: int = 3,
         category_moderators: dict[int, tuple[str, ...]] | None = None,
+        granular_key: bool = False,
     ) -> None:
         self.api_key = api_key
+        self.granular_key = granular_key
         self.users = set(users)
         self.max_post_length = max_post_length
         self.min_post_length = min_post_length
@@ -172,6 +177,7 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories, ForumLikes):
         app.router.add_get("/t/{topic_id:\\d+}/posts.json", self._topic_posts)
         app.router.add_get("/c/{category_id:\\d+}/show.json", self._category)
         app.router.add_get("/site/basic-info.json", self._basic_info)
+        app.router.add_get("/session/current.json", self._current_session)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -197,6 +203,16 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories, ForumLikes):
     def bot_posts(self, username: str = "citecast") -> list[dict[str, Any]]:
         """Posts accepted through the API from ``username``, oldest first."""
         return [post for post in self.api_posts if post["username"] == username]
+
+    async def _current_session(self, request: web.Request) -> web.Response:
+        # SessionController#current; DefaultCurrentUserProvider refuses a granular key outside
+        # its scopes exactly as it refuses a wrong key
+        denied = self._check(request)
+        if denied is not None:
+            return denied
+        if self.granular_key:
+            return error_response(403, [NOT_PERMITTED], "invalid_access")
+        return web.json_response({"current_user": {"username": request.headers["Api-Username"]}})
 
     # -- posts ---------------------------------------------------------------------------------
 
