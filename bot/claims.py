@@ -22,9 +22,7 @@ import re
 from dataclasses import dataclass
 
 from bot.knowledge.document import code_spans
-from bot.markdown import FENCE_OPEN, closing_fence
-from bot.marker_line_starts import continues_list
-from bot.marker_lines import indent_width
+from bot.marker_code_lines import code_lines
 from bot.text_terms import content_terms, has_cjk_sentence_end
 
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
@@ -35,7 +33,6 @@ _CJK_SENTENCE_END_RE = re.compile(
     _SENTENCE_END_RE.pattern + r"|[。！？｡][」』）〕】\"'”’)\]*_]*((?:\[\^\d{1,6}\])*)"
 )
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
-_EMPTY_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])$")
 # a code span closes only at a backtick run of exactly its opening length
 _MIN_CLAUSE_TERMS = 3
 # Emphasis markers, not the text they mark: a ``*`` run anywhere (CommonMark lets it emphasise
@@ -70,43 +67,25 @@ def mask_code(text: str) -> str:
     """``text`` with every code region (fences, indented blocks, spans) blanked to spaces.
 
     Offsets stay the same, so a ``[^n]`` found in the result is a real citation at that offset
-    of the original text. Indented code follows the resolver's scanner: only after a blank line
-    (or more indented code) and outside a list, whose items indent their own paragraphs.
+    of the original text. Which lines are code is the resolver's scanner's decision
+    (:func:`bot.marker_code_lines.code_lines`), so grounding reads code where the scanner did;
+    code spans are read within each other line.
     """
     out: list[str] = []
-    fence: str | None = None
-    blank_before, indented, in_list = True, False, False
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
+    lines = text.split("\n")
+    for is_code, line in zip(code_lines(text), lines, strict=False):
+        body = line.rstrip("\r")
         ending = line[len(body) :]
-        if fence is not None:
-            if closing_fence(body, fence):
-                fence = None
+        if is_code:
             out.append(" " * len(body) + ending)
-            continue
-        opener = FENCE_OPEN.match(body)
-        if opener:
-            fence = opener.group(1)
-            in_list = False  # as the resolver's scanner: a fence ends the list context
-            out.append(" " * len(body) + ending)
-        elif not body.strip():
-            blank_before = True
+        elif "`" not in body:  # (most lines: no code span to look for)
             out.append(line)
-            continue
-        elif indent_width(body) >= 4 and (indented or (blank_before and not in_list)):
-            indented = True
-            out.append(" " * len(body) + ending)
         else:
-            indented = False
-            # the list context as the resolver's scanner keeps it (one shared rule), lazy
-            # continuation lines included; "-" alone opens an (empty) item there too
-            in_list = bool(
-                _LIST_PREFIX_RE.match(body) or _EMPTY_ITEM_RE.match(body)
-            ) or continues_list(in_list, blank_before, body)
-            blanked = (" " * len(piece) if code else piece for code, piece in code_spans(body))
+            blanked = (" " * len(piece) if span else piece for span, piece in code_spans(body))
             out.append("".join(blanked) + ending)
-        blank_before = False
-    return "".join(out)
+    # (a text ending in "\n" has an empty last piece and no line of it)
+    out += lines[len(out) :]
+    return "\n".join(out)
 
 
 def prose_lines(text: str) -> list[tuple[int, str]]:

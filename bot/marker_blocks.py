@@ -2,8 +2,9 @@
 them: what ends or continues a list, which lines end a block on their own (so indented code may
 follow directly), which items cannot interrupt a paragraph, and which lines begin an HTML block.
 
-Used by :class:`bot.marker_line_starts.LineStarts` at each line start, and by the claims' code
-masking (:func:`continues_list`). Every pattern is applied to one line.
+Used by :class:`bot.marker_line_starts.LineStarts` at each line start; the claims' code masking
+reads lines through it too (:mod:`bot.marker_code_lines`), so the rules live here once. Every
+pattern is applied to one line.
 """
 
 from __future__ import annotations
