@@ -8,7 +8,8 @@ and last words; for CJK, which has no spaces, its first characters and its last 
 fragment that would still be longer than :data:`MAX_FRAGMENT_CHARS` is left
 out (the plain URL is better than a broken highlight). A quote from a Markdown source is
 reduced to what a reader of the rendered page sees (:func:`visible_text`) first: the browser
-searches the page's text, where ``**``, backticks and ``[text](url)`` targets no longer appear.
+searches the page's text, where ``**``, backticks and ``[text](url)`` targets no longer appear,
+a wrapped line reads as a space and a hard line break (a ``<br>``) only as a line break.
 A PDF link opens the source's ``page``: for a passage that spans pages, the Assistant first
 narrows the source to the page its quote is on (:mod:`bot.knowledge.page_spans`).
 
@@ -55,6 +56,8 @@ _INLINE = frozenset(
 )
 _TAG = re.compile(r"<[^>]*>")
 _BREAK = re.compile(r"<br\b", re.IGNORECASE)
+# Where _visible found a hard line break (whitespace around it is not the reader's to see).
+_HARD_BREAK = "\x00"
 
 
 def is_pdf(source: Source) -> bool:
@@ -78,7 +81,17 @@ def encode_fragment_text(text: str) -> str:
 
 def text_fragment(quote: str) -> str | None:
     """The ``:~:text=`` directive for ``quote`` (without ``#``), or None when unusable."""
-    words = quote.split()
+    return _fragment(quote.split())
+
+
+def _markdown_fragment(quote: str) -> str | None:
+    """:func:`text_fragment` of the words a reader sees of a Markdown ``quote``, where a hard
+    line break stays one (Chromium matches a ``<br>`` only as a line break, not as a space)."""
+    return _fragment([word for word in visible_text(quote).split(" ") if word])
+
+
+def _fragment(words: list[str]) -> str | None:
+    """The directive for ``words`` (a word may hold a line break: ``"this\\nline"``)."""
     if not words:
         return None
     whole = " ".join(words)
@@ -127,8 +140,11 @@ def without_text_fragment(url: str) -> str:
 
 def visible_text(markdown: str) -> str:
     """The words a reader sees of ``markdown`` once it is rendered: emphasis marks, backticks,
-    link targets, images, list markers, HTML tags and footnote references gone."""
-    return " ".join(_visible(parse(markdown)).split())
+    link targets, images, list markers, HTML tags and footnote references gone, one space
+    between words, a soft line break a space too, and a hard one (two spaces or a backslash
+    before the newline, or ``<br>``) a ``"\\n"``, as the browser reads the ``<br>`` it becomes."""
+    lines = (" ".join(line.split()) for line in _visible(parse(markdown)).split(_HARD_BREAK))
+    return "\n".join(line for line in lines if line)
 
 
 def _visible(tokens: list[Token]) -> str:
@@ -137,9 +153,13 @@ def _visible(tokens: list[Token]) -> str:
         kind = token["type"]
         if kind in ("image", "citation"):
             continue  # alt text and footnote numbers are not searchable page text
-        if kind == "inline_html":
-            # A tag shows nothing ("<b>card</b>." reads "card."), a line break a space.
-            text = " " if _BREAK.match(str(token.get("raw", ""))) else ""
+        if kind == "softbreak":
+            text = " "  # a line wrapped inside a paragraph reads as a space
+        elif kind == "linebreak":
+            text = _HARD_BREAK
+        elif kind == "inline_html":
+            # A tag shows nothing ("<b>card</b>." reads "card."), a <br> a line break.
+            text = _HARD_BREAK if _BREAK.match(str(token.get("raw", ""))) else ""
         elif kind == "block_html":
             text = _TAG.sub(" ", str(token.get("raw", "")))
         elif "children" in token:
@@ -166,9 +186,7 @@ def deep_link(source: Source, quote: str | None = None) -> str | None:
     media = (source.media_type or "text/html").split(";")[0].strip().lower()
     if media not in _TEXT_TYPES or not quote:
         return None
-    if media == "text/markdown":
-        quote = visible_text(quote)
-    directive = text_fragment(quote)
+    directive = _markdown_fragment(quote) if media == "text/markdown" else text_fragment(quote)
     return f"{base}#{directive}" if directive else None
 
 
@@ -194,5 +212,5 @@ def file_link(url: str, source: Source, quote: str | None = None) -> str:
     media = _file_media(source)
     if not quote or media not in _TEXT_TYPES:
         return url
-    directive = text_fragment(visible_text(quote) if media == "text/markdown" else quote)
+    directive = _markdown_fragment(quote) if media == "text/markdown" else text_fragment(quote)
     return f"{base}#{directive}" if directive else url

@@ -32,6 +32,14 @@ class BackendError(CitecastError):
     """The answering backend (for example an OpenAI-compatible endpoint) failed."""
 
 
+class BackendConfigError(BackendError):
+    """The backend refused citecast itself: its key was refused (HTTP 401 or 403) or none is set.
+
+    Unlike an outage, asking again cannot help until whoever runs citecast fixes the setting
+    the message names, so a viewer is told that, not "try again".
+    """
+
+
 class RenderError(CitecastError):
     """A renderer was given something it cannot render (never raised for hostile text)."""
 
@@ -65,6 +73,7 @@ class SignatureError(ChannelError):
 
 
 __all__ = [
+    "BackendConfigError",
     "BackendError",
     "ChannelError",
     "CitecastError",

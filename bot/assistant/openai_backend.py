@@ -28,7 +28,8 @@ wait for its next chunk: a server that sends only keep-alive comments never trip
 read timeout, and would hold the turn forever. Every failure, malformed responses included,
 surfaces as one :class:`bot.errors.BackendError` of one line saying what went wrong and where
 (:mod:`bot.assistant.openai_errors`); a prompt longer than the model's context also names the
-settings that decide how much goes into it.
+settings that decide how much goes into it. A refused key (HTTP 401 or 403, with or without one
+set) is its subclass :class:`bot.errors.BackendConfigError`: asking again cannot help.
 
 A ``base_url`` may carry a query (Azure OpenAI's ``?api-version=…``): it goes with every request,
 and an Azure deployment URL gets the SDK's Azure client (:mod:`bot.assistant.openai_client`).
@@ -64,7 +65,7 @@ from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
-from bot.errors import BackendError
+from bot.errors import BackendConfigError, BackendError
 
 log = logging.getLogger(__name__)
 
@@ -308,6 +309,8 @@ class OpenAIBackend:
         except openai.APIStatusError as exc:
             has_key = bool(self.settings.api_key.strip())
             refused = status_message(exc, self.where, has_key, self.settings.model)
+            if exc.status_code in (401, 403):  # the key: asking again cannot help
+                raise BackendConfigError(refused) from None
             raise BackendError(refused + (overflow if context_overflow(exc) else "")) from None
         except openai.OpenAIError as exc:
             # an error event mid-stream: its body may be a bare string the client does not read

@@ -59,7 +59,7 @@ from bot.connectors.web_hosts import HostCheck, host_policy
 from bot.connectors.web_proxy import prefix_of
 from bot.connectors.web_rate_limit import QuestionRateLimit, client_key
 from bot.connectors.web_roots import LiveRootsSigner
-from bot.connectors.web_sse import RESTARTING, AnswerStream
+from bot.connectors.web_sse import RESTARTING, AnswerStream, public_reason, public_status
 from bot.connectors.web_turn_page import (
     load_answer,
     missing_file_page,
@@ -69,7 +69,7 @@ from bot.connectors.web_turn_page import (
 )
 from bot.connectors.web_turns import WebTurns
 from bot.connectors.web_viewer_links import IndexedFiles
-from bot.errors import KnowledgeIndexError, ValidationError
+from bot.errors import ValidationError
 from bot.filetokens import FileSigner, load_file_secret
 from bot.runtime import Services
 
@@ -286,13 +286,11 @@ class WebConnector:
             base = request_base_url(request)
             payload = turns.payload(reply, start, base)
             turns.finish(start.turn_id, reply)
-        except KnowledgeIndexError as exc:
-            turns.fail(start.turn_id, exc)
-            return error_response("the knowledge base is not available", 503)
         except Exception as exc:
-            # Any failure, expected or a bug, is a JSON 502 and a failed turn, never a bare 500.
+            # Any failure, expected or a bug, is a JSON 502 or 503 and a failed turn, never a
+            # bare 500; the log has the full reason.
             turns.fail(start.turn_id, exc)
-            return error_response("the assistant failed to answer; try again", 502)
+            return error_response(public_reason(exc), public_status(exc))
         except asyncio.CancelledError:
             turns.fail(start.turn_id)
             current = asyncio.current_task()

@@ -21,10 +21,10 @@ would tell a third party who reads what, so an ``<img>`` keeps only its alt text
 its language (:mod:`bot.connectors.web_viewer_lang`) for screen readers.
 
 The page's CSP is the second wall: no script at all, no connections, the one stylesheet allowed
-by its hash, images from this origin only, and ``sandbox`` (an opaque origin, no scripts, no
-forms, no popups; downloads allowed for the page's own "Download the file" link, which fetches
-the file's bytes with ``?download=1``). Only the first :data:`MAX_VIEW_BYTES` of a file are
-shown, with a note saying so.
+by its hash, no images (the page shows none, and has no icon), and ``sandbox`` (an opaque
+origin, no scripts, no forms, no popups; downloads allowed for the page's own "Download the
+file" link, which fetches the file's bytes with ``?download=1``). Only the first
+:data:`MAX_VIEW_BYTES` of a file are shown, with a note saying so.
 """
 
 from __future__ import annotations
@@ -65,8 +65,15 @@ _URL_SCHEMES = {"http", "https", "mailto"}
 # ``id`` too, so a link's #fragment (on this page, or from another viewed file) finds its place:
 # ammonia drops it against DOM clobbering, which takes a script, and this page runs none.
 _ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "*": {"id", "lang", "title"}}
-# YAML front matter is metadata, not text (ingest reads it the same way): not shown.
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n.*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
+# Front matter is metadata, not text: not shown. As ingest reads it
+# (bot.knowledge.markdown_reader.split_front_matter): YAML between "---" lines (closed by "---"
+# or "..."), TOML between "+++" lines (Hugo's), the closing line maybe indented, the block
+# maybe empty.
+_FRONT_MATTER = re.compile(
+    r"\A(?:---[ \t]*\r?\n(?:.*?\r?\n)??[ \t]*(?:---|\.\.\.)"
+    r"|\+\+\+[ \t]*\r?\n(?:.*?\r?\n)??[ \t]*\+\+\+)[ \t]*(?:\r?\n|\Z)",
+    re.S,
+)
 
 _CSS = """\
 :root { color-scheme: light dark; }
@@ -86,7 +93,7 @@ _CSS_HASH = base64.b64encode(hashlib.sha256(_CSS.encode("utf-8")).digest()).deco
 VIEWER_CSP = (
     "default-src 'none'; "
     f"style-src 'sha256-{_CSS_HASH}'; "
-    "img-src 'self' data:; "
+    "img-src 'none'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; "
     "sandbox allow-downloads"
 )

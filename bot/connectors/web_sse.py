@@ -36,7 +36,7 @@ from bot.connectors.web_api import AskRequest
 from bot.connectors.web_client_json import client_citation_json
 from bot.connectors.web_turns import TurnStart, WebTurns
 from bot.deeplinks import file_link
-from bot.errors import BackendError, KnowledgeIndexError
+from bot.errors import BackendConfigError, BackendError, KnowledgeIndexError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
@@ -181,8 +181,22 @@ class AnswerStream:
                 turns.fail(start.turn_id)
 
 
+# What a viewer is told when the backend refused citecast's own key: asking again cannot help,
+# and which key or setting is wrong is the operator's to read in the log, not the public's.
+NOT_SET_UP = "the assistant is not set up correctly; tell whoever runs this site"
+
+
 def public_reason(exc: Exception) -> str:
     """What a viewer is told when answering failed (never internals)."""
     if isinstance(exc, KnowledgeIndexError):
         return "the knowledge base is not available; ask the operator to run citecast ingest"
+    if isinstance(exc, BackendConfigError):
+        return NOT_SET_UP
     return "the assistant failed to answer; try again"
+
+
+def public_status(exc: Exception) -> int:
+    """The HTTP status ``POST /api/ask`` fails with: 503 for what only the operator can fix
+    (no usable index, a refused key), 502 for the rest (an outage or a bug: asking again may
+    help)."""
+    return 503 if isinstance(exc, KnowledgeIndexError | BackendConfigError) else 502

@@ -107,7 +107,8 @@ async def test_a_hostile_html_file_comes_out_inert(tmp_path: Path) -> None:
     directives = {d.split()[0]: d.split()[1:] for d in csp.split("; ")}
     assert directives["default-src"] == ["'none'"]
     assert directives["style-src"] == [f"'sha256-{digest}'"]
-    assert directives["img-src"] == ["'self'", "data:"]
+    assert directives["img-src"] == ["'none'"]  # the page shows no image (nor an icon)
+    assert "<link" not in page.text and 'src="' not in page.text
     assert directives["base-uri"] == ["'none'"]
     assert "sandbox" in directives and "allow-scripts" not in csp
     assert "script-src" not in directives and "unsafe" not in csp
@@ -134,6 +135,21 @@ async def test_markdown_is_rendered_and_text_is_shown_escaped(tmp_path: Path) ->
         assert page.headers["content-type"] == "text/html; charset=utf-8"
         assert "sandbox" in page.headers["content-security-policy"]
         assert '<a href="?download=1">Download the file</a>' in page.text
+
+
+async def test_toml_front_matter_is_hidden_as_yaml_is(tmp_path: Path) -> None:
+    # ingest reads both (bot.knowledge.markdown_reader.split_front_matter): neither is text
+    kb = kb_dir(tmp_path)
+    (kb / "hugo.md").write_text('+++\ntitle = "Guide"\naudience = ["public"]\n+++\n# Install\n')
+    (kb / "empty.md").write_text("---\n---\n# Setup\n")
+    signer, client = harness(tmp_path, kb)
+    async with client:
+        hugo = await client.get(f"/files/{token(signer, kb / 'hugo.md')}")
+        empty = await client.get(f"/files/{token(signer, kb / 'empty.md')}")
+    assert '<h1 id="install">Install</h1>' in hugo.text
+    assert "+++" not in hugo.text and "title =" not in hugo.text and "audience" not in hugo.text
+    assert '<main class="cc-doc">\n<h1 id="setup">Setup</h1>' in empty.text
+    assert "<hr" not in empty.text
 
 
 async def test_a_token_shows_its_own_file_only_and_still_expires(tmp_path: Path) -> None:
