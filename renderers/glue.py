@@ -37,9 +37,14 @@ def spaced_mark(tokens: list[Token], i: int) -> bool:
     if i == 0:
         return False
     before = tokens[i - 1]
-    if before["type"] != "text":
-        return False
-    raw = str(before.get("raw", ""))
+    return before["type"] == "text" and glues_after(str(before.get("raw", "")))
+
+
+def glues_after(raw: str) -> bool:
+    """True when a citation written right after ``raw`` (the text since the last inline token,
+    as the answer wrote it) is to be glued: ``raw`` ends in spaces after a word that is not a
+    URL. Whether ``raw`` follows formatting, code or a link is the caller's to know (a parse
+    has tokens for those, the streamed text only its characters)."""
     if not raw.endswith(" "):
         return False
     word = html.unescape(raw).rstrip(" ")

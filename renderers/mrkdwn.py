@@ -156,9 +156,12 @@ class MrkdwnWriter:
     def plain(self, tokens: list[Token]) -> str:
         """Visible text of inline tokens (citations as plain markers), unescaped."""
         out: list[str] = []
-        for token in tokens:
+        for i, token in enumerate(tokens):
             if token["type"] == "citation":
-                out.append(self._cite_plain(int(token["attrs"]["n"])))
+                mark = self._cite_plain(int(token["attrs"]["n"]))
+                if mark and spaced_mark(tokens, i) and out and out[-1].endswith(" "):
+                    out[-1] = glued(out[-1], NO_BREAK_SPACE)  # as in the blocks (inline)
+                out.append(mark)
             elif token["type"] == "text":
                 out.append(html.unescape(str(token.get("raw", ""))))
             elif token["type"] in ("softbreak", "linebreak"):

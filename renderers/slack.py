@@ -26,6 +26,7 @@ from renderers.escaping import (
     slack_url,
     visible,
 )
+from renderers.glue import NO_BREAK_SPACE
 from renderers.limits import (
     SLACK_FALLBACK_CHARS,
     SLACK_MAX_BLOCKS,
@@ -118,9 +119,9 @@ class SlackBlocks:
         if kind in _INLINE_HOLDERS:
             if kind == "table_cell":
                 children = cell_tokens(children)
-            return one_line(self._writer.plain(children))
+            return kept_line(self._writer.plain(children))
         if kind == "block_html":
-            return one_line(self._writer.plain(html_block_pieces(token)))
+            return kept_line(self._writer.plain(html_block_pieces(token)))
         if kind == "block_code":
             return one_line(str(token.get("raw", "")))
         return " ".join(filter(None, (self.plain(c) for c in children)))
@@ -154,13 +155,19 @@ def block_renderer(
     return SlackBlocks(forms, section_limit(context.caps(CHANNEL)))
 
 
+def kept_line(text: str) -> str:
+    """``text`` on one line (``one_line``) that keeps the no-break space holding a citation to
+    its word (renderers.glue): the fallback text wraps as the blocks do."""
+    return NO_BREAK_SPACE.join(one_line(part) for part in text.split(NO_BREAK_SPACE))
+
+
 def fit(text: str, limit: int, escape: Callable[[str], str] = slack_literal) -> str:
     """``escape(text)`` on one line within ``limit`` characters.
 
     The text is shortened before it is escaped, so the cut never falls inside an entity
     (``&amp;``) or between a formatting character and its joiners.
     """
-    text = one_line(text)
+    text = kept_line(text)
     keep = limit
     while True:
         shown = escape(truncate(text, keep))

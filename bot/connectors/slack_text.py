@@ -3,7 +3,8 @@
 Incoming message text is Slack mrkdwn with escaped ``& < >`` and ``<…>`` tokens for mentions,
 links and channels; :func:`question_text` turns it into the plain question the assistant sees.
 :class:`StreamMarkdown` turns the canonical answer text (CommonMark with ``[^n]`` citations,
-arriving in pieces) into the markdown ``chat.appendStream`` shows: citations as ``[n]`` and
+arriving in pieces) into the markdown ``chat.appendStream`` shows: citations as ``[n]`` held
+to the word they cite by a no-break space as the renderers hold them (``renderers.glue``), and
 Slack tokens defused, so neither the model nor a source can produce ``<!here>`` or a disguised
 link.
 """
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 
 from bot.bidi_controls import without_bidi_controls
 from bot.markdown import CITATION_MARK
+from renderers.glue import NO_BREAK_SPACE, glues_after
 
 _BOT_MENTION = r"<@{id}(?:\|[^>]*)?>"
 _USER = re.compile(r"<@([UW][A-Z0-9]+)(?:\|([^>]*))?>")
@@ -25,6 +27,12 @@ _CLOSING = frozenset(",.;:!?)")
 _TOKEN_OPENER = re.compile(r"<(?=[^\s\d=<])")
 # A tail whose meaning depends on what comes next: "[", "[^", "[^12" (a citation?) or "<"
 _PARTIAL_CITATION = re.compile(r"(?:\[(?:\^\d{0,6})?|<)$")
+# The end of a word that closes an inline token rather than a text: bold, italic, strike or
+# code ("**works** [^1]"), or a link ("[the guide](/setup) [^1]"). The renderers keep the
+# ordinary space after those (Slack ends bold or italic only before one). An underscore closes
+# emphasis only when its opener is not inside a word: "works_it_" is plain text, as CommonMark
+# (and so the renderer) reads it.
+_AFTER_TOKEN = re.compile(r"(?:[*~`]|(?<![^\W_])_\S*_|\]\([^()\s]*\))$")
 
 
 def unescape(text: str) -> str:
@@ -81,9 +89,11 @@ class StreamMarkdown:
 
     def __init__(self) -> None:
         self._held = ""
+        self._before = ""  # the last word shown, for the glue of a citation after it
 
     def feed(self, delta: str) -> str:
-        """The markdown that is safe to show now; a possible partial ``[^n`` is held back."""
+        """The markdown that is safe to show now; a possible partial ``[^n`` is held back,
+        and so are the spaces before it (they become a no-break space before a citation)."""
         # bidi controls go first, as the renderers' parse drops them: "[^\u202e1]" is then a
         # citation to hold back whole, not a stray "[^" shown raw
         text = self._held + without_bidi_controls(delta)
@@ -91,25 +101,57 @@ class StreamMarkdown:
         cut = partial.start() if partial else len(text)
         if cut > 0 and text[cut - 1] == "<":
             cut -= 1  # whether "<" opens a token depends on the character after it
+        cut = len(text[:cut].rstrip(" "))
         self._held = text[cut:]
-        return to_stream_markdown(text[:cut])
+        return self._show(text[:cut])
 
     def flush(self) -> str:
         """Whatever was held back (the answer has ended)."""
         held, self._held = self._held, ""
-        return to_stream_markdown(held)
+        return self._show(held)
+
+    def _show(self, text: str) -> str:
+        shown = to_stream_markdown(text, self._before)
+        self._before = _last_word(self._before + text)
+        return shown
 
 
-def to_stream_markdown(text: str) -> str:
-    """One whole piece of answer text as streaming markdown.
+def _last_word(text: str) -> str:
+    """What a citation's glue reads of ``text`` before it: its last word, or nothing after a
+    citation (only the first of several markers is glued)."""
+    after = CITATION_MARK.split(text)[-1]
+    return after[max(after.rfind(" "), after.rfind("\n")) + 1 :]
+
+
+def to_stream_markdown(text: str, before: str = "") -> str:
+    """One whole piece of answer text as streaming markdown (``before``: the text shown before
+    it, whose last word decides whether a citation at its start is glued).
 
     Streaming takes standard markdown, where ``&lt;`` would show literally inside code, so
     instead of escaping every ``<`` only the ones that could open a Slack token (``<!here>``,
     ``<@U1>``, ``<#C1>``, ``<https://…|disguised>``) get an invisible joiner after them; bidi
-    controls are dropped, as from every rendered payload (``bot.bidi_controls``).
+    controls are dropped, as from every rendered payload (``bot.bidi_controls``). The spaces
+    between a word and its citation become a no-break space, as in the rendered message.
     """
-    text = _TOKEN_OPENER.sub("<\u200d", without_bidi_controls(text))
+    text = _TOKEN_OPENER.sub("<\u200d", _glued(without_bidi_controls(text), before))
     return CITATION_MARK.sub(lambda m: f"[{m.group(1)}]", text)
+
+
+def _glued(text: str, before: str) -> str:
+    """``text`` with a no-break space for the spaces before each citation the renderers glue:
+    after a word, not after a URL, formatting, code, a link or another citation."""
+    out: list[str] = []
+    last = 0
+    for mark in CITATION_MARK.finditer(text):
+        piece = text[last : mark.start()]
+        raw = (before if last == 0 else "") + piece
+        word = raw.rstrip(" ")
+        if piece.endswith(" ") and glues_after(raw) and not _AFTER_TOKEN.search(word):
+            piece = piece.rstrip(" ") + NO_BREAK_SPACE
+        out += (piece, mark.group(0))
+        last = mark.end()
+    out.append(text[last:])
+    return "".join(out)
 
 
 def fit_text(text: str, limit: int) -> str:

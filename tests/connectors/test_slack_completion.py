@@ -90,7 +90,7 @@ async def test_a_grounded_stream_shows_the_numbers_of_its_source_list(tmp_path: 
         assert "|[1] Install guide>" in entry
         # the fallback text and the section: the claim grounding dropped cites nothing now
         assert message["text"].startswith("The server needs 64 GB of RAM. Install")
-        assert message["text"].endswith("or newer [1].")
+        assert message["text"].endswith("or newer\xa0[1].")  # held to its word, as below
         [section] = [b["text"]["text"] for b in message["blocks"] if b["type"] == "section"]
         assert section.startswith("The server needs 64 GB of RAM. Install")
         # a no-break space keeps the number with its word (renderers.glue)

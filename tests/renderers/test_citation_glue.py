@@ -97,3 +97,12 @@ def test_streamed_render_glues_as_the_one_shot_render(channel: str) -> None:
     for start in range(0, len(done.text), 3):
         stream.feed([TextDelta(done.text[start : start + 3])])
     assert stream.finish(done) == render(channel, done, context)
+
+
+def test_the_slack_fallback_text_holds_the_marker_as_the_blocks_do() -> None:
+    # the notification text too: "works [1]" was written with an ordinary space
+    payload = render(
+        "slack", answer("It works [^1]. See https://get.example/dl [^2], **it** [^1].")
+    )
+    fallback = payload["messages"][0]["text"]
+    assert fallback == f"It works{NBSP}[1]. See https://get.example/dl [2], it [1]."

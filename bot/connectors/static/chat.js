@@ -32,7 +32,7 @@
     this.conversationId = null;
     this.compact = !!options.compact;  // in the widget, on someone else's site
     this.busy = false;
-    this.refused = false;  // /api/config could not be read: see cannotReach()
+    this.refused = false;  // /api/config or the stored conversation unreadable: cannotReach()
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
     this.timeouts = citecast.timeouts.bounds(options);
     this.build(options);
@@ -151,9 +151,12 @@
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
         if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
       }).catch(function (err) {
+        // kept even when the status line is taken, so a question that fails says the reason
+        if (err instanceof TypeError) self.refused = true;
         // said now, not only when the user asks (unless the status line already says
-        // something, such as "Loading the conversation…", which gives up by itself): a server
-        // that takes requests and never answers them, or one that cannot be reached
+        // something, such as "Loading the conversation…", which gives up by itself with the
+        // same reason, history.js): a server that takes requests and never answers them, or
+        // one that cannot be reached
         if (self.status.textContent) return;
         if (citecast.timeouts.isTimeout(err)) {
           self.setStatus("The citecast server did not answer within " +
@@ -161,8 +164,7 @@
         } else if (err instanceof TypeError) {
           // refused, or not there: a site missing from web.cors_origins gets a 403 its browser
           // does not let it read. Said when the widget opens, not after a question fails;
-          // kept, so that a question that fails for it says the same (cannotReach)
-          self.refused = true;
+          // kept (above), so that a question that fails for it says the same (cannotReach)
           self.setStatus(self.unreachable(), true);
         }
       });

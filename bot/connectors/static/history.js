@@ -43,10 +43,23 @@
       });
       if (Object.keys(writing).length) awaitWriting(chat, data.conversation_id, writing);
       else chat.setBusy(false);
-    }, function (gone) {
+    }, function (gone, err) {
       chat.setBusy(false);
-      if (gone) chat.setStatus("");  // else it says the server cannot be reached
+      if (gone) chat.setStatus("");
+      else if (!citecast.timeouts.isTimeout(err)) chat.setStatus(notLoaded(chat, err), true);
     });
+  }
+
+  /* Why the stored conversation could not be loaded (not a timeout, which fetchConversation
+   * has explained). A fetch that fails outright (a TypeError) is what the config check meets
+   * on a site missing from web.cors_origins (a 403 its browser does not let it read) or when
+   * the server is down: the same reason as that check gives (chat.unreachable), kept for a
+   * question that fails later (cannotReach). Whichever of the two requests fails first says
+   * it: the other finds the status line taken. */
+  function notLoaded(chat, err) {
+    if (!(err instanceof TypeError)) return "Cannot reach the citecast server.";
+    chat.refused = true;
+    return chat.unreachable();
   }
 
   /* Show the answer being written in ``view`` (turn ``turnId``) once it is stored: its stream
@@ -68,7 +81,7 @@
   /* GET the conversation ``id`` and pass it to ``then``, unless the viewer has started a new
    * conversation meanwhile; an unknown conversation is forgotten. ``failed(gone)``, if given,
    * hears of a failure: ``gone`` when the conversation is unknown, else the server is
-   * unreachable or failing for now. */
+   * unreachable or failing for now (``err`` says how; a timeout is explained here). */
   function fetchConversation(chat, id, then, failed) {
     var generation = chat.generation;
     var gone = false;
@@ -95,8 +108,8 @@
           chat.setStatus("The citecast server did not answer within " +
             citecast.timeouts.describe(err.ms) + ", so the conversation could not be loaded.",
             true);
-        } else if (!gone) chat.setStatus("Cannot reach the citecast server.", true);
-        if (failed) failed(gone);
+        }
+        if (failed) failed(gone, err);
       });
   }
 
