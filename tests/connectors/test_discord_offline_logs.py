@@ -11,20 +11,11 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.config import Settings
-from bot.connectors.discord import DiscordConnector
 from bot.connectors.discord_http import keep_trying
-from bot.runtime import Services
-from bot.store import Store
 from tests.connectors.test_discord_harness import (
-    Harness,
-    build_world,
-    discord_settings,
     stop_harness,
 )
-from tests.connectors.test_discord_unreachable import GUIDE, free_port
-from tests.fakes.answerer import ScriptedAnswerer
-from tests.fakes.discord_api import FakeDiscord
+from tests.connectors.test_discord_unreachable import offline_harness
 
 LOGGER = "bot.connectors"
 
@@ -45,15 +36,8 @@ async def test_an_offline_start_is_one_warning_then_info_until_it_connects(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger=LOGGER)
-    fake = FakeDiscord()
-    fake.port = free_port()  # nothing listens there yet
-    world = build_world(fake)
-    settings = Settings(discord=discord_settings(fake, world))
-    store = Store(tmp_path / "citecast.db")
-    answerer = ScriptedAnswerer([GUIDE], "Use pip [1].")
-    connector = DiscordConnector(Services(settings=settings, store=store, assistant=answerer))
-    h = Harness(fake, connector, store, world)
-    connector.on_handled = h._on_handled
+    h = offline_harness(tmp_path)
+    fake, connector = h.fake, h.connector
     try:
         await connector.start()
         await until(lambda: len(unreachable_lines(caplog)) >= 4)  # three retries failed

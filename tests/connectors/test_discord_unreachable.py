@@ -33,9 +33,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def test_a_discord_out_of_reach_at_start_is_tried_again_until_it_answers(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def offline_harness(tmp_path: Path) -> Harness:
+    """A Discord connector (not started) whose Discord is not listening yet: ``h.fake.start()``
+    brings it up on the port the connector keeps trying."""
     fake = FakeDiscord()
     fake.port = free_port()  # nothing listens there yet
     world = build_world(fake)
@@ -45,6 +45,14 @@ async def test_a_discord_out_of_reach_at_start_is_tried_again_until_it_answers(
     connector = DiscordConnector(Services(settings=settings, store=store, assistant=answerer))
     h = Harness(fake, connector, store, world)
     connector.on_handled = h._on_handled
+    return h
+
+
+async def test_a_discord_out_of_reach_at_start_is_tried_again_until_it_answers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = offline_harness(tmp_path)
+    fake, connector, world = h.fake, h.connector, h.world
     try:
         with caplog.at_level(logging.WARNING):
             await connector.start()  # returns: the web app is served meanwhile

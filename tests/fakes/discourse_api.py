@@ -86,6 +86,7 @@ from tests.fakes.discourse_wire import (
     now,
     post_error,
     public_post,
+    request_form,
     signed_delivery,
     webhook_request,
 )
@@ -221,10 +222,7 @@ class FakeDiscourse(ForumScripting, ForumUploads, ForumCategories, ForumLikes):
         if denied is not None:
             return denied
         username = request.headers["Api-Username"]
-        if request.content_type == "application/json":
-            form: dict[str, Any] = await request.json()
-        else:
-            form = dict(await request.post())
+        form = await request_form(request)
         raw = str(form.get("raw") or "")
         try:
             topic_id = int(form.get("topic_id") or 0)

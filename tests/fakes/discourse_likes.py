@@ -29,6 +29,7 @@ from tests.fakes.discourse_wire import (
     Injected,
     answer_injected,
     error_response,
+    request_form,
 )
 
 LIKE = 2
@@ -51,10 +52,7 @@ class ForumLikes:
         if denied is not None:
             return denied
         username = request.headers["Api-Username"]
-        if request.content_type == "application/json":
-            form: dict[str, Any] = await request.json()
-        else:
-            form = dict(await request.post())
+        form = await request_form(request)
         for name in ("id", "post_action_type_id"):
             if form.get(name) in (None, ""):
                 message = f"param is missing or the value is empty: {name}"

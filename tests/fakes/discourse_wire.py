@@ -132,6 +132,14 @@ def base62(number: int) -> str:
     return "".join(reversed(digits)) or "0"
 
 
+async def request_form(request: web.Request) -> dict[str, Any]:
+    """The fields of a POST or PUT, sent as JSON or as a form (Discourse takes both)."""
+    if request.content_type == "application/json":
+        form: dict[str, Any] = await request.json()
+        return form
+    return dict(await request.post())
+
+
 def error_response(status: int, errors: list[str], error_type: str | None) -> web.Response:
     """An API error as Discourse answers one."""
     body: dict[str, Any] = {"errors": errors}
