@@ -3,7 +3,8 @@
 A citation number that names a real source does not yet prove the source says what the sentence
 claims. ``verify(answer, registry, policy)`` scores each occurrence of a citation's marker
 against the clause that marker closes (``bot.claims``) with a
-:class:`bot.support.SupportScorer` (lexical and offline by default), and then, by policy:
+:class:`bot.support.SupportScorer` (lexical and offline by default; a claim cited to a record is
+matched to the record's column values, ``bot.record_support``), and then, by policy:
 
 - ``annotate`` (default): every checked citation carries the ``support`` (0..1) and ``claim`` of
   its weakest occurrence, and as ``quote`` (and so its deep link) the passage sentence backing
@@ -34,7 +35,9 @@ from bot.config import GroundingSettings
 from bot.deeplinks import deep_link
 from bot.markdown import citations_in, parse
 from bot.models import Answer, Citation, Dropped, Source
+from bot.record_support import record_match
 from bot.support import (
+    HARD_CHECK_CAP,
     LexicalScorer,
     ScorerFactory,
     Support,
@@ -119,6 +122,23 @@ def record_quote(source: Source, claim: str) -> str | None:
     return quote if quote.lower() in source.text.lower() else None
 
 
+def source_support(scorer: SupportScorer, source: Source, claim: str) -> Support:
+    """How well ``source`` backs ``claim``: its passage's best window, and for a record cited
+    by the lexical scorer, the match of the values the claim states (``bot.record_support``).
+    Live grounding and ``citecast eval`` both score a citation with this."""
+    passage = passage_of(source)
+    if not passage:
+        return Support(0.0, None)
+    support = best_support(scorer, passage, claim)
+    if isinstance(scorer, LexicalScorer):
+        verdict = record_match(source, claim, scorer.in_every_text)
+        if verdict == "match":
+            return Support(1.0, record_quote(source, claim) or support.quote)
+        if verdict == "conflict":
+            return Support(min(support.score, HARD_CHECK_CAP), support.quote)
+    return support
+
+
 def verify(
     answer: Answer,
     registry: EvidenceSource | None = None,
@@ -170,7 +190,7 @@ def _score(
     for mark, claim in cited_by:
         support = by_claim.get(claim.text)
         if support is None:
-            support = by_claim[claim.text] = best_support(scorer, passage, claim.text)
+            support = by_claim[claim.text] = source_support(scorer, citation.source, claim.text)
         # a plug-in scorer may stray outside 0..1 (or give NaN); the stored answer must stay
         # loadable
         value = support.score
@@ -328,6 +348,7 @@ __all__ = [
     "passage_of",
     "record_quote",
     "scorer_factory",
+    "source_support",
     "uncited_claims",
     "verify",
 ]

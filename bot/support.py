@@ -5,9 +5,12 @@ by their rarity in the turn's evidence (BM25-style inverse document frequency), 
 of that weight the best window of one or two passage sentences covers, and applies hard checks:
 every number in the claim must appear in the passage (with a matching unit where both give one:
 time, percent, bytes), a stated frequency ("every minute", "nightly") must not contradict the
-passage's, and every quoted phrase and code span must appear verbatim. A window that states
-plainly what the claim negates ("supports SAML" for "does not support SAML") counts for no
-more than a failed hard check.
+passage's, and every quoted phrase and code span must appear verbatim. Polarity is checked both
+ways (:mod:`bot.support_polarity`) and counts for no more than a failed hard check when it
+fails: a negated claim needs a sentence negating the same statement, and is capped where the
+passage states it plainly ("It supports OIDC login" for "does not support OIDC login"); a
+positive claim is capped where the sentence it is about negates it ("Links are not stored on
+disk"). A capped claim is still quoted with the sentence it is about.
 
 A team can plug in an NLI or embedding model instead: anything with
 ``entails(premise, hypothesis) -> float`` in 0..1 is a :class:`SupportScorer`, and
@@ -28,12 +31,17 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
+from bot.support_polarity import (
+    Statement,
+    negated_window_value,
+    negating_sentence,
+    opposite_statement,
+    polarity_conflict,
+)
 from bot.text_terms import (
     code_phrases,
     frequencies,
     has_cjk_sentence_end,
-    negated_terms,
-    negation_scope,
     number_values,
     numbers,
     quoted_phrases,
@@ -143,6 +151,11 @@ class LexicalScorer:
             self._weights[term] = cached
         return cached
 
+    def in_every_text(self, term: str) -> bool:
+        """Whether ``term`` is in every evidence text of the turn (and there are two or more):
+        a word that tells none of them apart, such as the product's name."""
+        return self._count > 1 and self._df.get(term, 0) >= self._count
+
     def entails(self, premise: str, hypothesis: str) -> float:
         """Coverage of the hypothesis' weighted content words by the premise, hard-checked."""
         claim_terms = term_set(hypothesis)
@@ -152,7 +165,10 @@ class LexicalScorer:
         total = sum(self.weight(t) for t in claim_terms)
         covered = sum(self.weight(t) for t in claim_terms & premise_terms)
         score = covered / total
-        if not hard_checks_pass(premise, hypothesis) or not _same_polarity(premise, hypothesis):
+        statement = Statement.of(hypothesis, self.weight)
+        if not hard_checks_pass(premise, hypothesis) or polarity_conflict(
+            statement, passage_sentences(premise)
+        ):
             score = min(score, HARD_CHECK_CAP)
         return round(score, 4)
 
@@ -162,26 +178,62 @@ class LexicalScorer:
         The hard checks look at the whole passage (a number stated in the next sentence still
         counts), so they run once instead of once per window.
         """
-        claim_terms = term_set(claim)
         parts = passage_sentences(passage)
-        if not claim_terms or not parts:
+        statement = Statement.of(claim, self.weight)
+        if not statement.weights or not parts:
             return Support(0.0, None)
-        weights = {term: self.weight(term) for term in claim_terms}
-        total = sum(weights.values())
-
-        claim_negated = bool(negation_scope(claim))
 
         def coverage(window: str) -> float:
-            present = term_set(window)
-            value = sum(w for term, w in weights.items() if term in present) / total
-            if claim_negated and not _same_polarity(window, claim):
-                return min(value, HARD_CHECK_CAP)
-            return value
+            return statement.coverage(term_set(window))
 
         best = best_window(parts, coverage)
+        if statement.scope:
+            # each window's sentences, so that polarity is judged sentence by sentence
+            windows: dict[str, tuple[str, ...]] = {s: (s,) for s in parts}
+            windows.update({f"{a} {b}": (a, b) for a, b in itertools.pairwise(parts)})
+            windows[" ".join(parts)] = parts
+            best = _negated_best(statement, parts, windows, best, coverage)
+        elif best.quote and negating_sentence(statement, _window_sentences(parts, best.quote)):
+            # the window the claim is about says the opposite ("Links are not stored on disk")
+            best = Support(min(best.score, HARD_CHECK_CAP), best.quote)
         if not hard_checks_pass(passage, claim):
             return Support(min(best.score, HARD_CHECK_CAP), best.quote)
         return best
+
+
+def _window_sentences(parts: Sequence[str], quote: str) -> tuple[str, ...]:
+    """The passage sentences of a window's quote (one sentence, or two joined by a space)."""
+    if quote in parts:
+        return (quote,)
+    for first, second in itertools.pairwise(parts):
+        if quote == f"{first} {second}":
+            return (first, second)
+    return (quote,)
+
+
+def _negated_best(
+    statement: Statement,
+    parts: Sequence[str],
+    windows: dict[str, tuple[str, ...]],
+    by_content: Support,
+    coverage: Callable[[str], float],
+) -> Support:
+    """A negated claim's best window (``by_content`` is its best by coverage alone).
+
+    Capped, and quoted where the passage says otherwise, when a passage sentence states the
+    claim positively, or when the window the claim is about mentions its negated words without
+    negating them; otherwise the best window counting only words from sentences that agree.
+    """
+    opposite = opposite_statement(statement, parts)
+    if opposite is not None:
+        return Support(min(by_content.score, coverage(opposite), HARD_CHECK_CAP), opposite)
+    about = windows.get(by_content.quote or "", ())
+    if any(statement.mentions(s) for s in about) and not any(statement.negates(s) for s in about):
+        # the sentence the claim is about is its quote, even though it does not back it
+        return Support(min(by_content.score, HARD_CHECK_CAP), by_content.quote)
+    return best_window(
+        parts, lambda window: negated_window_value(statement, windows[window], HARD_CHECK_CAP)
+    )
 
 
 def hard_checks_pass(premise: str, hypothesis: str) -> bool:
@@ -202,26 +254,6 @@ def hard_checks_pass(premise: str, hypothesis: str) -> bool:
     # a code span must appear as written (a passage wraps its lines, so whitespace is loose)
     spaced = " ".join(lowered.split())
     return all(code in spaced for code in code_phrases(hypothesis))
-
-
-def _same_polarity(premise: str, hypothesis: str) -> bool:
-    """False when the claim negates something the premise states without a negation.
-
-    "citecast does not support SAML" shares every content word with "citecast supports SAML".
-    The premise's sentences that hold a word the claim's negation bears on
-    (:func:`negation_scope`) must include one that negates one of those words
-    (:func:`bot.text_terms.negated_terms`); a "no" or "without" elsewhere ("setup takes no
-    time", "works without signing in") does not count, and a premise silent on those words
-    is left to coverage. Only this direction is checked: a passage that negates a side detail
-    ("supports SAML, not SCIM") still backs the plain claim "supports SAML".
-    """
-    scope = negation_scope(hypothesis)
-    if not scope:
-        return True
-    about = [s for s in passage_sentences(premise) if not scope.isdisjoint(term_set(s))]
-    # the sentence must negate the same statement: "work without signing in" beside "links
-    # expire after one hour" does not back "links do not expire after one hour"
-    return not about or any(not scope.isdisjoint(negated_terms(s)) for s in about)
 
 
 def _units_by_value(text: str) -> dict[str, set[str]]:

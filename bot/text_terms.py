@@ -119,6 +119,7 @@ _NEGATION_RE = re.compile(
 
 
 _CLAUSE_END_RE = re.compile(r"[,;:.!?()\u2013\u2014]")
+_BUT_RE = re.compile(r"\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
 _cached_stem = lru_cache(maxsize=65_536)(stem)
 CJK_SENTENCE_ENDS = "。！？｡"
 
@@ -275,6 +276,19 @@ def negated_terms(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8_192)
+def negated_clauses(text: str) -> tuple[str, ...]:
+    """The clause around each negation of ``text`` (between clause ends, and after a "but"):
+    "Restart after a change, but do **not restart during an ingest**" negates only its last
+    clause."""
+    found: list[str] = []
+    for match in _NEGATION_RE.finditer(text):
+        after = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
+        before = _BUT_RE.split(_CLAUSE_END_RE.split(text[: match.start()])[-1])[-1]
+        found.append(f"{before}{match.group(0)}{after}".strip())
+    return tuple(found)
+
+
+@lru_cache(maxsize=8_192)
 def frequencies(text: str) -> frozenset[str]:
     """How often the text says something happens: "every night" and "daily" both give "day"."""
     found: set[str] = set()
@@ -294,5 +308,6 @@ def clear_caches() -> None:
         frequencies,
         negation_scope,
         negated_terms,
+        negated_clauses,
     ):
         cached.cache_clear()

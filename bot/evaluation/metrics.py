@@ -18,12 +18,13 @@ answer path uses, so these numbers describe what the product does.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bot.claims import sentences
-from bot.grounding import passage_of, uncited_claims
+from bot.claims import claims, sentences
+from bot.grounding import passage_of, source_support, uncited_claims
 from bot.models import Answer, Source
 from bot.support import SupportScorer, best_support
 
@@ -63,28 +64,36 @@ def answer_metrics(
     gold_citations: Sequence[str] | None = None,
 ) -> AnswerMetrics:
     """Measure one answer; ``scorer`` should be built over the turn's evidence."""
-    passages = {c.n: passage_of(c.source) for c in answer.citations}
+    sources = {c.n: c.source for c in answer.citations}
 
-    def score(passage_texts: Sequence[str], claim: str) -> float:
-        joined = "\n".join(text for text in passage_texts if text)
-        return best_support(scorer, joined, claim).score if joined else 0.0
+    def score(cited: Sequence[Source], claim: str) -> float:
+        # one source as live grounding scores it; several together as one passage, or as the
+        # best of them alone (a record's values are matched per record)
+        if len(cited) == 1:
+            return source_support(scorer, cited[0], claim).score
+        joined = "\n".join(text for text in map(passage_of, cited) if text)
+        together = best_support(scorer, joined, claim).score if joined else 0.0
+        return max([together, *(source_support(scorer, s, claim).score for s in cited)])
 
     factual = set(uncited_claims(answer.text))
+    answer_sentences = sentences(answer.text)
+    checked_text = _as_grounding_reads(answer.text, [s.offset for s in answer_sentences])
     checks: list[StatementCheck] = []
-    for sentence in sentences(answer.text):
-        cited = tuple(dict.fromkeys(n for n in sentence.numbers if n in passages))
+    for sentence in answer_sentences:
+        cited = tuple(dict.fromkeys(n for n in sentence.numbers if n in sources))
         if not cited and sentence.text not in factual:
             continue
-        singles = {n: score([passages[n]], sentence.text) for n in cited}
-        supported = bool(cited) and score([passages[n] for n in cited], sentence.text) >= threshold
+        text = checked_text.get(sentence.offset, sentence.text)
+        singles = {n: score([sources[n]], text) for n in cited}
+        supported = bool(cited) and score([sources[n] for n in cited], text) >= threshold
         relevant: list[int] = []
         for n in cited:
-            rest = [passages[m] for m in cited if m != n]
+            rest = [sources[m] for m in cited if m != n]
             alone = singles[n] >= threshold
-            needed = not rest or score(rest, sentence.text) < threshold
+            needed = not rest or score(rest, text) < threshold
             if supported and (alone or needed):
                 relevant.append(n)
-        checks.append(StatementCheck(sentence.text, cited, supported, tuple(relevant), singles))
+        checks.append(StatementCheck(text, cited, supported, tuple(relevant), singles))
     pairs = [s for check in checks for s in check.scores.values()]
     gold_precision, gold_recall, abstained = _gold(answer, gold_citations)
     total_citations = sum(len(check.cited) for check in checks)
@@ -99,6 +108,22 @@ def answer_metrics(
         gold_recall=gold_recall,
         abstained=abstained,
     )
+
+
+def _as_grounding_reads(text: str, starts: Sequence[int]) -> dict[int, str]:
+    """Each cited sentence's text as live grounding checks it, by the sentence's offset.
+
+    ``sentences`` leaves code spans out, while ``verify`` keeps them in the claim
+    (``bot.claims.claims``): measured without them, "Install with `pip install citecast-pro`"
+    counted as in source against a passage giving `pip install citecast`, which live grounding
+    caps. A sentence's claims (found by where their markers are) carry its text with code.
+    """
+    out: dict[int, str] = {}
+    for claim in claims(text):
+        index = bisect_right(starts, claim.offset) - 1
+        if index >= 0 and claim.sentence:
+            out.setdefault(starts[index], claim.sentence)
+    return out
 
 
 def _gold(
@@ -160,8 +185,7 @@ def label_agreement(
     agreement = LabelAgreement()
     scores: list[float] = []
     for claim, source, actual in labels:
-        passage = passage_of(source) if source else ""
-        value = best_support(scorer, passage, claim).score if passage else 0.0
+        value = source_support(scorer, source, claim).score if source else 0.0
         scores.append(value)
         agreement = agreement.add(value >= threshold, actual)
     return agreement, scores
