@@ -131,6 +131,10 @@ _ADDRESSEES = frozenset(
 _MAX_CHARS = 120
 """A longer message is never small talk (and a pasted megabyte costs no regex time)."""
 _CLAUSES = re.compile(r"[,.;!\n]+|\s+[-–—]+\s+")
+# An emoji as Slack and Discourse deliver it, ":+1:", ":pray:", ":+1::skin-tone-2:": a run of
+# shortcodes standing alone counts as the emoji it names, which the clause edges drop anyway
+# ("thanks 👍"). Only whole words: "note:a:b" and ":)" are no shortcodes.
+_SHORTCODES = re.compile(r"(?<![\w:])(?::[a-z0-9_+\-]+:)+(?![\w:])")
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 _NAME_WORDS = 3
 
@@ -142,13 +146,14 @@ _PRIORITY: tuple[SmallTalk, ...] = ("thanks", "goodbye", "acknowledgement", "gre
 
 def small_talk(text: str) -> SmallTalk | None:
     """What ``text`` does when it is only small talk ("hello", "thanks!", "Great, thank you!",
-    "ok", "bye"), else None: a question mark, more than 120 characters or any clause that is no
-    greeting, thanks, acknowledgement, goodbye or closing makes it a question. A short name
-    of capitalised words after a thanks or a closing is a signature ("Thanks, Anna")."""
+    "ok", "bye", "thanks :pray:"), else None: a question mark, more than 120 characters or any
+    clause that is no greeting, thanks, acknowledgement, goodbye or closing makes it a question.
+    A short name of capitalised words after a thanks or a closing is a signature
+    ("Thanks, Anna")."""
     if len(text) > _MAX_CHARS or has_question_mark(text):
         return None
     found: set[SmallTalk] = set()
-    for raw in _CLAUSES.split(text):
+    for raw in _CLAUSES.split(_SHORTCODES.sub(" ", text)):
         clause = _EDGES.sub("", " ".join(raw.replace("\u2019", "'").split()))
         if not clause:
             continue

@@ -13,8 +13,10 @@ the marker then opens the next line alone. Every channel keeps it with the word 
   no-break space (U+00A0), which shows as a space and never wraps.
 
 A space after a URL stays: a no-break space could be read as part of the address by the
-platform's link detection. A space after a code span or formatted text stays too (the space
-is its own text there): Slack ends bold or italic text only before an ordinary space.
+platform's link detection. In the text channels a space after a code span, formatted text or
+a link stays too (the space is its own text there): Slack ends bold or italic text only before
+an ordinary space. HTML has no such reading, and ``<code>x</code> <sup>`` would wrap there, so
+the HTML writer glues after those as well (``markup=True``).
 """
 
 from __future__ import annotations
@@ -22,22 +24,45 @@ from __future__ import annotations
 import html
 
 from bot.markdown import Token
+from renderers.document import cited_numbers
 from renderers.escaping import ends_in_url
 
 NO_BREAK_SPACE = "\u00a0"
 WORD_JOINER = "\u2060"
 
 
-def spaced_mark(tokens: list[Token], i: int) -> bool:
+# What a citation may be glued to in HTML besides a word: code, formatting and links, whose
+# end tag is no place for a line to break before the number.
+_MARKUP = frozenset({"codespan", "emphasis", "strong", "strikethrough", "link", "image"})
+
+
+def spaced_mark(tokens: list[Token], i: int, *, markup: bool = False) -> bool:
     """True when the citation ``tokens[i]`` follows a word and spaces in the same text token
-    (``works [^1]``): the spaces are to glue the marker to the word.
+    (``works [^1]``): the spaces are to glue the marker to the word. With ``markup`` (HTML),
+    also when only spaces separate it from a code span, formatted text or a link before it
+    (```systemctl` [^1]``, ``**bold** [^1]``, ``[the guide](url) [^1]``).
 
     Not after another marker (``[^1] [^2]``): a run of a dozen glued markers would be one
-    unbreakable stretch, wider than a phone's line; the first one stays with the word."""
+    unbreakable stretch, wider than a phone's line; the first one stays with the word. Nor
+    after markup that holds markers of its own (``*works [^1]* [^2]``), for the same reason."""
     if i == 0:
         return False
     before = tokens[i - 1]
-    return before["type"] == "text" and glues_after(str(before.get("raw", "")))
+    if before["type"] != "text":
+        return False
+    raw = str(before.get("raw", ""))
+    if glues_after(raw):
+        return True
+    return markup and _spaces_after_markup(tokens, i - 1, raw)
+
+
+def _spaces_after_markup(tokens: list[Token], i: int, raw: str) -> bool:
+    if i == 0 or not raw or raw.strip(" "):
+        return False
+    before = tokens[i - 1]
+    if before["type"] not in _MARKUP:
+        return False
+    return not cited_numbers(before.get("children") or [])
 
 
 def glues_after(raw: str) -> bool:

@@ -151,7 +151,7 @@ class HtmlWriter:
                     out.append(html_text(text))
             elif kind == "citation":
                 mark = self._cite(int(token["attrs"]["n"]))
-                if mark and spaced_mark(tokens, i):
+                if mark and spaced_mark(tokens, i, markup=True):
                     out[-1] = glued(out[-1], "")  # the superscript sits right after the word
                 out.append(mark)
             elif kind in _INLINE_TAGS:

@@ -43,6 +43,7 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 
 from bot.config import Settings
+from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_api import (
     UnknownConversationError,
     error_response,
@@ -377,7 +378,8 @@ class WebConnector:
                 return HTMLResponse(page, status_code=404, headers=TURN_PAGE_HEADERS)
             return error_response("not found", 404)
         rendered = self.turns.render(answer, request_base_url(request))
-        page = turn_page(str(rendered.get("html", "")), self.settings.title)
+        small = loaded is not None and is_small_talk_reply(loaded.question, answer)
+        page = turn_page(str(rendered.get("html", "")), self.settings.title, small_talk=small)
         return HTMLResponse(page, headers=TURN_PAGE_HEADERS)
 
     async def files(self, request: Request) -> Response:

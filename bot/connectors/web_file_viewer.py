@@ -10,14 +10,19 @@ The viewer shows it readable instead, so a text fragment in the link (``#:~:text
   (:mod:`bot.connectors.web_viewer_headings`), then sanitized like HTML;
 - HTML is sanitized with nh3: only ammonia's inert tags and attributes remain (no script, style,
   iframe, form, meta, base, event handler or ``style`` attribute; ``id`` stays, for fragments),
-  links keep only http, https and mailto targets, and images no source at all (alt text stays);
+  links keep only http, https and mailto targets, and an image becomes its alt text (an image
+  without alt text is dropped);
 - plain text goes in a ``<pre>``, escaped.
 
 A relative link in the document (``[see setup](setup.md)``) would resolve against ``/files/``
 and 404: it is given to a :data:`LinkTarget` (:class:`bot.connectors.web_viewer_links.ViewerLinks`),
 which names the ``/files/`` link of the file it points at, or none, and then the link is text.
 An image is never served from the knowledge base (ingest indexes no image), and a remote one
-would tell a third party who reads what, so an ``<img>`` keeps only its alt text. The page says
+would tell a third party who reads what, so an ``<img>`` is replaced by its alt text in a
+``<span class="cc-img-alt">`` (the browser's broken-image icon would stand for an image that is
+never coming). The "[image: …]" around it is the stylesheet's generated content, which a text
+fragment does not match: ingest indexes ``![a diagram](a.png)`` as "a diagram", and a quote that
+runs across it still finds its place. The page says
 its language (:mod:`bot.connectors.web_viewer_lang`) for screen readers.
 
 The page's CSP is the second wall: no script at all, no connections, the one stylesheet allowed
@@ -84,7 +89,9 @@ body { margin: 0; font: 16px/1.55 system-ui, sans-serif; }
 .cc-note { margin: 1rem; padding: .5rem 1rem; border: 1px solid #b80; }
 .cc-doc { max-width: 48rem; margin: 0 auto; padding: 1rem; overflow-wrap: break-word; }
 .cc-doc pre { white-space: pre-wrap; }
-.cc-doc img { max-width: 100%; height: auto; }
+.cc-img-alt { font-style: italic; }
+.cc-img-alt::before { content: "[image: "; }
+.cc-img-alt::after { content: "]"; }
 .cc-doc table { border-collapse: collapse; }
 .cc-doc th, .cc-doc td { border: 1px solid #8886; padding: .2rem .5rem; }
 """
@@ -173,11 +180,22 @@ def _attribute_filter(links: LinkTarget) -> Callable[[str, str, str], str | None
     return keep
 
 
+# An <img> as nh3 writes it: every attribute value double-quoted, with '"', "<" and ">" escaped.
+_IMG = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"<>]*")?)*)\s*/?>')
+_ALT = re.compile(r'\salt="([^"]*)"')
+
+
+def _image_as_alt_text(image: re.Match[str]) -> str:
+    alt = _ALT.search(image.group(1))
+    text = html.unescape(alt.group(1)).strip() if alt else ""
+    return f'<span class="cc-img-alt">{html.escape(text)}</span>' if text else ""
+
+
 def sanitize(markup: str, links: LinkTarget = _no_link) -> str:
     """``markup`` with everything that could run, load from elsewhere or navigate by itself
     removed (scripts, handlers, frames, forms, meta, base, styles, ``javascript:`` links);
-    relative links go where ``links`` says, or nowhere."""
-    return nh3.clean(
+    relative links go where ``links`` says, or nowhere; an image is its alt text, or nothing."""
+    cleaned = nh3.clean(
         markup,
         tags=_TAGS,
         attributes=_ATTRIBUTES,
@@ -187,6 +205,8 @@ def sanitize(markup: str, links: LinkTarget = _no_link) -> str:
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
     )
+    # nh3 can only drop an element or keep it: the image becomes its alt text on its output
+    return _IMG.sub(_image_as_alt_text, cleaned)
 
 
 def render_document(viewed: ViewedFile, links: LinkTarget = _no_link) -> str:

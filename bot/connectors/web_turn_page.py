@@ -119,16 +119,26 @@ def sources_read(registry: Any) -> list[Source] | None:
         return None
 
 
-def turn_page(rendered_html: str, title: str = "citecast") -> str:
+_SOURCES = '<section class="sources"'
+# What the page holds, under its heading and in its tab: "An answer and every source it cites."
+# would stand above a "You're welcome!" or an answer that found nothing to cite.
+_CITED = ("answer and sources", "An answer and every source it cites.")
+_UNCITED = ("answer", "An answer that cites no sources.")
+_SMALL_TALK = ("reply", "A reply to a greeting or a thank-you: there was nothing to look up.")
+
+
+def turn_page(rendered_html: str, title: str = "citecast", *, small_talk: bool = False) -> str:
     """The standalone page around the web renderer's sanitized HTML (the list gets #sources),
-    headed with the deployment's ``title`` (``web.title``)."""
-    body = rendered_html.replace(
-        '<section class="sources"', '<section id="sources" class="sources"', 1
-    )
+    headed with the deployment's ``title`` (``web.title``) and a line saying what it shows: an
+    answer and its sources, an answer that cites none, or, with ``small_talk``
+    (:func:`bot.connectors.small_talk.is_small_talk_reply`), a reply to small talk."""
+    cites = _SOURCES in rendered_html
+    body = rendered_html.replace(_SOURCES, '<section id="sources" class="sources"', 1)
+    what, subtitle = _CITED if cites else _SMALL_TALK if small_talk else _UNCITED
     return _PAGE.format(
-        title=html.escape(f"{title} — answer and sources"),
+        title=html.escape(f"{title} — {what}"),
         heading=html.escape(title),
-        subtitle="An answer and every source it cites.",
+        subtitle=subtitle,
         body=body,
     )
 

@@ -90,7 +90,10 @@ def test_markers_after_a_marker_may_still_wrap() -> None:
 
 @pytest.mark.parametrize("channel", ["web", "slack", "email", "discord", "discourse"])
 def test_streamed_render_glues_as_the_one_shot_render(channel: str) -> None:
-    done = answer("It works [^1].\n\nSee https://get.example/dl [^2] and notes [^2].")
+    done = answer(
+        "It works [^1].\n\nSee https://get.example/dl [^2] and notes [^2]. "
+        "Run `make serve` [^1] as **the guide** [^2] says."
+    )
     context = RenderContext(public_base_url="https://bot.example", turn_id="t1")
     stream = StreamRenderer(channel, context)
     stream.feed([CitationAdded(c) for c in done.citations])
@@ -106,3 +109,33 @@ def test_the_slack_fallback_text_holds_the_marker_as_the_blocks_do() -> None:
     )
     fallback = payload["messages"][0]["text"]
     assert fallback == f"It works{NBSP}[1]. See https://get.example/dl [2], it [1]."
+
+
+def test_html_glues_after_code_formatting_and_links_too() -> None:
+    # "<code>x</code> <sup>" could wrap there; Slack's reason for the space has no HTML analogue
+    text = (
+        "Run `make serve` [^1], **then** [^2] *wait* [^1] ~~or not~~ [^2] "
+        "per [the guide](https://docs.example/g) [^1]."
+    )
+    web = body("web", text)
+    for before in ("</code>", "</strong>", "</em>", "</del>", "</a>"):
+        assert f'{before}<sup class="citation">{WJ}<a ' in web, before
+    assert " <sup" not in web
+    email = body("email", text).split("</html>", 1)[0]
+    for before in ("</code>", "</strong>", "</em>", "</del>", "</a>"):
+        assert f'{before}<sup style="font-size:11px;line-height:0;">{WJ}' in email, before
+    assert " <sup" not in email
+
+
+def test_html_does_not_glue_after_markup_that_ends_in_its_own_marker() -> None:
+    # "*works [^1]* [^2]": a marker after a marker may wrap, as in "[^1] [^2]"
+    web = body("web", "It *works [^1]* [^2] and [the guide [^1]](https://docs.example/g) [^2].")
+    assert web.count('</em> <sup class="citation">') == 1
+    assert web.count('</a></sup> <sup class="citation">') == 1
+
+
+@pytest.mark.parametrize("channel", ["slack", "discord", "discourse"])
+def test_text_channels_keep_the_ordinary_space_after_code(channel: str) -> None:
+    text = body(channel, "Run `make serve` [^1] now.")
+    assert f"`{NBSP}" not in text
+    assert "` " in text

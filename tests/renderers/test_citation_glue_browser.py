@@ -2,7 +2,7 @@
 inline styles), the web HTML without a style, and the web HTML in the chat's own stylesheet
 (which draws each number as an inline-block badge, where Chromium may wrap whatever the text
 says: ``.cc-body sup`` does not wrap), laid out at every width from a phone's to a desktop mail
-reader's."""
+reader's, after words, full stops, code spans, bold text and links."""
 
 from __future__ import annotations
 
@@ -16,13 +16,16 @@ from tests.chromium import launch_chromium
 
 GUIDE = Citation(1, Source(id="g", title="Setup guide", url="https://docs.example/setup"), 1)
 NOTES = Citation(2, Source(id="n", title="Notes", url="https://docs.example/notes"), 2)
-# a marker after a space (the built-in answerer's "works [1].") and after a full stop
+# a marker after a space (the built-in answerer's "works [1]."), after a full stop, and after
+# a code span, bold text and a link (where the space is its own text token)
 TEXT = (
     "On Debian and Ubuntu, install the python3-venv package first so that the venv module "
     "works [^1]. No system database or search server is needed: the knowledge index is a "
     "single SQLite file [^2]. Python 3.11 or newer is required, on Linux with systemd.[^1] "
     "Install citecast with pip, or clone the repository and run make serve [^2], which "
-    "starts the web chat on port 8080.[^2]"
+    "starts the web chat on port 8080.[^2] Restart it with `systemctl restart citecast` [^1] "
+    "after changing the configuration, and keep the index on a **local disk** [^2] as the "
+    "[setup guide](https://docs.example/setup) [^1] says; logs go to `journalctl` [^2]."
 )
 
 # For each width, the citations whose number is laid out below the last letter before it.
@@ -35,6 +38,15 @@ ALONE = """async (widths) => {
       let node = sup.previousSibling;
       while (node && node.nodeType === Node.TEXT_NODE && !node.textContent.trim()) {
         node = node.previousSibling;
+      }
+      if (node && node.nodeType === Node.ELEMENT_NODE) {
+        // after <code>, <strong> or <a>: their last letter
+        const texts = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+        let last = null;
+        while (texts.nextNode()) {
+          if (texts.currentNode.textContent.trim()) last = texts.currentNode;
+        }
+        node = last;
       }
       if (!node || node.nodeType !== Node.TEXT_NODE) continue;
       const end = node.textContent.trimEnd().length;

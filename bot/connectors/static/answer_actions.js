@@ -41,7 +41,52 @@
     });
   }
 
-  /* "Copy answer": the answer as plain text (sources.plainAnswer), its citations marked as
+  /* The answer as plain text to paste anywhere: ``[n]`` markers (``[n?]`` for a citation with
+   * ``weak`` set, as the page shows it), then a Sources: list with a link that lasts for each
+   * source: its public address (deep link, URL, or a record's action), else, for a file this
+   * server links (``href``, a signed /files/ link that expires after web.file_token_ttl), the
+   * source list of the answer's own page, ``shareUrl`` + "#sources", which links the file
+   * afresh whenever it is opened; without a share link, no link rather than one that dies.
+   * A line reads as ``citecast ask`` writes it (bot/commands/ask.py ``source_line``):
+   * "[1] Title — Section — p. 3 — column: value — link". */
+  function plainAnswer(text, citations, shareUrl) {
+    var weak = {};
+    (citations || []).forEach(function (c) { if (c.weak) weak[c.n] = true; });
+    var out = (text || "").replace(/\[\^(\d+)\]/g, function (mark, n) {
+      return "[" + n + (weak[n] ? "?" : "") + "]";
+    });
+    if (citations && citations.length) {
+      out += "\n\nSources:\n";
+      citations.forEach(function (c) {
+        var src = c.source || {};
+        var link = c.deep_link || src.url || (src.action && src.action.url) ||
+          (c.href && shareUrl ? shareUrl.split("#")[0] + "#sources" : "");
+        out += "[" + c.n + "] " + sourceLineParts(c, src).concat(link ? [link] : [])
+          .join(" — ") + "\n";
+      });
+    }
+    return out;
+  }
+
+  /* A copied source line's title, section, page and attributed columns, in the order and
+   * form of ``citecast ask`` (pages "pp. 3-5", as it writes them). */
+  function sourceLineParts(citation, source) {
+    var parts = [sources.displayTitle(source)];
+    var section = sources.sectionBelowTitle(source);
+    if (section) parts.push(section);
+    if (source.page) {
+      parts.push(source.page_end && source.page_end !== source.page
+        ? "pp. " + source.page + "-" + source.page_end : "p. " + source.page);
+    }
+    var columns = source.columns || {};
+    var named = (citation.columns || []).filter(function (k) { return k in columns; });
+    if (named.length) {
+      parts.push(named.map(function (k) { return k + ": " + columns[k]; }).join(", "));
+    }
+    return parts;
+  }
+
+  /* "Copy answer": the answer as plain text (plainAnswer), its citations marked as
    * ``view`` shows them ([2?] for a weak one) and its sources with links that keep working
    * (``shareUrl``, the answer's own page, stands in for file links that expire). */
   function copyButton(view, answer, byN, shareUrl, say) {
@@ -51,7 +96,7 @@
       var cites = (answer.citations || []).map(function (c) {
         return Object.assign({}, c, { href: (byN[c.n] || {}).href, weak: !!weak[c.n] });
       });
-      copyText(sources.plainAnswer(answer.text, cites, shareUrl), copy).then(function () {
+      copyText(plainAnswer(answer.text, cites, shareUrl), copy).then(function () {
         copy.textContent = "Copied";
         say("Answer copied to the clipboard.");
         setTimeout(function () { copy.textContent = "Copy answer"; }, 1500);
@@ -157,5 +202,5 @@
     view.answer.appendChild(bar);
   }
 
-  citecast.actions = { addBar: addBar };
+  citecast.actions = { addBar: addBar, plainAnswer: plainAnswer };
 })();

@@ -115,32 +115,6 @@
     return ["Source " + n + ": " + displayTitle(source)].concat(locationParts(source)).join(", ");
   }
 
-  /* The answer as plain text to paste anywhere: ``[n]`` markers (``[n?]`` for a citation with
-   * ``weak`` set, as the page shows it), then a Sources: list with a link that lasts for each
-   * source: its public address (deep link, URL, or a record's action), else, for a file this
-   * server links (``href``, a signed /files/ link that expires after web.file_token_ttl), the
-   * source list of the answer's own page, ``shareUrl`` + "#sources", which links the file
-   * afresh whenever it is opened; without a share link, no link rather than one that dies. */
-  function plainAnswer(text, citations, shareUrl) {
-    var weak = {};
-    (citations || []).forEach(function (c) { if (c.weak) weak[c.n] = true; });
-    var out = (text || "").replace(/\[\^(\d+)\]/g, function (mark, n) {
-      return "[" + n + (weak[n] ? "?" : "") + "]";
-    });
-    if (citations && citations.length) {
-      out += "\n\nSources:\n";
-      citations.forEach(function (c) {
-        var src = c.source || {};
-        var where = locationLine(src);
-        var link = c.deep_link || src.url || (src.action && src.action.url) ||
-          (c.href && shareUrl ? shareUrl.split("#")[0] + "#sources" : "");
-        out += "[" + c.n + "] " + displayTitle(src) +
-          (where ? ", " + where : "") + (link ? " — " + link : "") + "\n";
-      });
-    }
-    return out;
-  }
-
   /* The numbers of the citations shown as weakly supported (``[n?]``, class ``weak`` from the
    * server's renderer) in the answer element ``root``. */
   function weakNumbers(root) {
@@ -399,7 +373,8 @@
   citecast.sources = {
     el: el,
     safeHref: safeHref,
-    plainAnswer: plainAnswer,
+    displayTitle: displayTitle,
+    sectionBelowTitle: sectionBelowTitle,
     weakNumbers: weakNumbers,
     decorate: decorate,
     directions: directions,

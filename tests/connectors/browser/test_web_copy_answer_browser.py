@@ -13,6 +13,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, expect
 
+from bot.commands.ask import source_line
 from bot.models import Answer, Citation, Source
 from tests.connectors.browser.conftest import ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, passage
@@ -33,11 +34,20 @@ async def test_copied_answer_keeps_weak_marks_and_has_links_that_last(
         filename="notes.md",
         text="Restart the service.",
     )
+    # a guide whose top heading repeats its title, cited across pages
+    started = passage(
+        3,
+        title="Getting started with citecast",
+        section="Getting started with citecast > Install > Linux",
+        page=3,
+        page_end=5,
+    )
     answer = Answer(
-        text="Restart it.[^1] It is back within a minute.[^2]",
+        text="Restart it.[^1] It is back within a minute.[^2] Install it first.[^3]",
         citations=(
             Citation(n=1, source=passage(1), source_number=1, support=0.9),
             Citation(n=2, source=notes, source_number=2, support=0.1),
+            Citation(n=3, source=started, source_number=3, support=0.9),
         ),
     )
     running = await serve_answerer(tmp_path, CannedAnswerer(answer), file_roots=[str(kb)])
@@ -62,13 +72,38 @@ async def test_copied_answer_keeps_weak_marks_and_has_links_that_last(
         copied = await page.evaluate("navigator.clipboard.readText()")
 
         text, _, listed = copied.partition("\n\nSources:\n")
-        assert text == "Restart it.[1] It is back within a minute.[2?]", copied
-        first, second = listed.splitlines()
-        assert first.startswith("[1] Guide 1, ") and first.endswith(
-            " — https://docs.example.com/guide-1"
-        ), copied
+        assert text == ("Restart it.[1] It is back within a minute.[2?] Install it first.[3]"), (
+            copied
+        )
+        first, second, third = listed.splitlines()
+        # a source with a public address reads exactly as `citecast ask` writes it
+        assert first == "[1] Guide 1 — Setup > Linux — p. 1 — https://docs.example.com/guide-1"
+        assert first == source_line(answer.citations[0])
+        assert third == (
+            "[3] Getting started with citecast — Install > Linux — pp. 3-5"
+            " — https://docs.example.com/guide-3"
+        )
+        assert third == source_line(answer.citations[2])
         assert second == f"[2] Team notes — {share}#sources", copied
         assert "/files/" not in copied
+
+        # a record's attributed columns, as `citecast ask` lists them
+        berlin = Source(
+            id="offices/BER",
+            title="Berlin office",
+            kind="record",
+            url="https://example.com/offices/ber",
+            columns={"city": "Berlin", "phone": "+49 30 1234"},
+        )
+        record = Citation(n=1, source=berlin, source_number=1, columns=("phone",))
+        pasted = await page.evaluate(
+            "(a) => Citecast.actions.plainAnswer(a.text, a.citations, '')",
+            Answer(text="Call them.[^1]", citations=(record,)).to_json(),
+        )
+        assert pasted == f"Call them.[1]\n\nSources:\n{source_line(record)}\n"
+        assert source_line(record) == (
+            "[1] Berlin office — phone: +49 30 1234 — https://example.com/offices/ber"
+        )
 
         # whoever follows the pasted link gets the file by a link signed as they open it
         other = await (await browser.new_context()).new_page()

@@ -42,8 +42,15 @@ async def test_a_reader_follows_a_relative_link_and_meets_no_dead_end(
         guide_url = f"{live.url}/files/{linked.token('docs/guide.md')}"
         await page.goto(guide_url)
         assert await page.evaluate("document.documentElement.lang") == "en"
-        # the image shows as its words and loads nothing
-        assert await page.locator("img").evaluate_all("els => els.map(e => e.src)") == ["", ""]
+        # the image shows as its words, marked as an image, and no broken-image icon
+        assert await page.locator("img").count() == 0
+        alts = page.locator(".cc-img-alt")
+        assert await alts.all_inner_texts() == ["the diagram", "far away"]
+        marks = await alts.evaluate_all(
+            "els => els.map(e => getComputedStyle(e, '::before').content"
+            " + getComputedStyle(e, '::after').content)"
+        )
+        assert marks == ['"[image: ""]"', '"[image: ""]"']
         # a private, a missing and an escaping link are text: clicking them goes nowhere
         for words in ("the private notes", "the gone page", "up and out", "encoded"):
             link = page.get_by_text(words, exact=True)

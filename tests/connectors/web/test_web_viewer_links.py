@@ -3,7 +3,7 @@
 Over HTTP (httpx against the ``/files/{token}`` handler given the knowledge index): a relative
 link to a file the viewer may open becomes that file's signed link, its fragment kept, and
 leads there; every other relative link, hostile or private or missing, is text alike; images
-keep only their alt text; the page says its language and the document's.
+are their alt text; the page says its language and the document's.
 """
 
 from __future__ import annotations
@@ -107,10 +107,29 @@ async def test_a_private_file_is_linked_for_the_audience_that_may_read_it(tmp_pa
     assert href(anchors(guide.text)["up and out"]) is None
 
 
-async def test_images_keep_their_alt_text_and_load_nothing(tmp_path: Path) -> None:
+async def test_images_are_their_alt_text_and_load_nothing(tmp_path: Path) -> None:
     [guide] = await fetch(tmp_path, "docs/guide.md")
-    images = re.findall(r"<img\b[^>]*>", guide.text)
-    assert images == ['<img alt="the diagram">', '<img alt="far away">']
+    # no <img> at all: one without a source would show the browser's broken-image icon
+    assert "<img" not in guide.text
+    assert re.findall(r'<span class="cc-img-alt">[^<]*</span>', guide.text) == [
+        '<span class="cc-img-alt">the diagram</span>',
+        '<span class="cc-img-alt">far away</span>',
+    ]
+
+
+def test_an_image_without_alt_text_is_dropped_and_alt_text_stays_text() -> None:
+    markup = (
+        '<p>A<img src="a.png">B<img alt="" src="b.png">C<img alt="  ">'
+        'D<img alt=\'x "<b>y</b>" &amp; z\' title="t" width="3"/>E</p>'
+    )
+    rendered = render_document(ViewedFile("page.html", "html", markup, truncated=False))
+    assert rendered == (
+        '<p>ABCD<span class="cc-img-alt">x &quot;&lt;b&gt;y&lt;/b&gt;&quot; &amp; z</span>E</p>'
+    )
+    markdown = ViewedFile("a.md", "markdown", "See ![a diagram](a.png) and ![](b.png).\n", False)
+    assert (
+        render_document(markdown) == '<p>See <span class="cc-img-alt">a diagram</span> and .</p>\n'
+    )
 
 
 async def test_the_page_says_its_language_and_the_documents(tmp_path: Path) -> None:
