@@ -109,6 +109,17 @@ def check_slack(payload: dict[str, Any]) -> None:
                 raise AssertionError(f"unexpected block type {block['type']}")
 
 
+def slack_context_texts(payload: dict[str, Any]) -> list[str]:
+    """The text of every context element (the source list) in a Slack payload's messages."""
+    return [
+        e["text"]
+        for m in payload["messages"]
+        for b in m["blocks"]
+        if b["type"] == "context"
+        for e in b["elements"]
+    ]
+
+
 def slack_block_text(blocks: list[dict[str, Any]]) -> int:
     """Characters of text in Slack ``blocks``: sections, headers, context elements, buttons."""
     total = 0

@@ -18,6 +18,7 @@ from tests.renderers.payload_checks import (
     check_email,
     check_slack,
     code_blocks,
+    slack_context_texts,
 )
 
 SENTENCE = "The gateway caches every policy it has seen so a restart keeps its state. "
@@ -129,13 +130,7 @@ def test_slack_compacts_only_past_its_context_budget_and_links_the_full_list() -
     ctx = RenderContext(public_base_url="https://bot.example", turn_id="t9")
     payload = render("slack", answer, ctx)
     check_slack(payload)
-    elements = [
-        e["text"]
-        for m in payload["messages"]
-        for b in m["blocks"]
-        if b["type"] == "context"
-        for e in b["elements"]
-    ]
+    elements = slack_context_texts(payload)
     assert elements[-1] == "<https://bot.example/turns/t9#sources|and 31 more>"
     assert len(elements) == 200
 

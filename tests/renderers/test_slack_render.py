@@ -14,7 +14,7 @@ from renderers.base import RenderContext, capabilities_for
 from renderers.limits import SLACK_MAX_BLOCKS_TEXT, SLACK_MAX_CONTEXT_TEXT
 from renderers.slack import header_text
 from tests.fakes.slack_blocks import validate_blocks
-from tests.renderers.payload_checks import check_slack, slack_block_text
+from tests.renderers.payload_checks import check_slack, slack_block_text, slack_context_texts
 
 ZWJ = "\u200d"
 SENTENCE = "Sentence {i} states a fact about the system and explains it at length."
@@ -35,16 +35,6 @@ def sections(payload: dict[str, Any]) -> list[str]:
         for m in payload["messages"]
         for b in m["blocks"]
         if b["type"] == "section"
-    ]
-
-
-def elements(payload: dict[str, Any]) -> list[str]:
-    return [
-        e["text"]
-        for m in payload["messages"]
-        for b in m["blocks"]
-        if b["type"] == "context"
-        for e in b["elements"]
     ]
 
 
@@ -79,7 +69,7 @@ def test_a_long_answer_is_split_by_the_block_text_budget() -> None:
     assert [m["text"] for m in messages[1:]] == ["(continued)"] * (len(messages) - 1)
     body = "\n\n".join(sections(payload))
     assert all(f"*Section {p}*" in body for p in range(40))
-    listed = elements(payload)
+    listed = slack_context_texts(payload)
     for n in range(1, 61):
         assert sum(f"|[{n}] Source document {n} " in e for e in listed) == 1, n
 
@@ -92,7 +82,7 @@ def test_context_blocks_of_long_entries_are_split_between_messages() -> None:
     payload = render("slack", answer)
     check_slack(payload)
     assert len(payload["messages"]) >= 2
-    listed = elements(payload)
+    listed = slack_context_texts(payload)
     assert len(listed) == 10 and all(len(e) > 1850 for e in listed)
 
 
@@ -111,7 +101,7 @@ def test_a_source_whose_link_cannot_fit_shows_its_title_whole() -> None:
     answer = Answer("Fact.[^1]", cite(web_source(1, "Long URL source", long_url)))
     payload = render("slack", answer)
     check_slack(payload)
-    [entry] = elements(payload)
+    [entry] = slack_context_texts(payload)
     assert entry == "[1] Long URL source"
     # the inline citation still links: the link fits in a section
     assert sections(payload) == [f"Fact.<{long_url}|[1]>"]
@@ -123,7 +113,7 @@ def test_a_link_too_long_for_a_section_is_a_plain_marker() -> None:
     payload = render("slack", answer)
     check_slack(payload)
     assert sections(payload) == ["Fact.[1]"]
-    assert elements(payload) == ["[1] Huge"]
+    assert slack_context_texts(payload) == ["[1] Huge"]
 
 
 def test_a_record_action_too_long_for_a_button_or_a_link_shows_its_label() -> None:
@@ -140,7 +130,7 @@ def test_a_record_action_too_long_for_a_button_or_a_link_shows_its_label() -> No
     payload = render("slack", Answer("Shipped.[^1]", (citation,)))
     check_slack(payload)
     assert all(b["type"] != "actions" for m in payload["messages"] for b in m["blocks"])
-    [entry] = elements(payload)
+    [entry] = slack_context_texts(payload)
     assert entry.startswith("<https://shop.example/7|[1] Order 7>")
     assert entry.endswith(f" \u00b7 status: shipped \u00b7 Open {ZWJ}*{ZWJ}order{ZWJ}*{ZWJ}")
     assert len(entry) <= SLACK_MAX_CONTEXT_TEXT
@@ -158,7 +148,7 @@ def test_every_part_of_an_entry_is_bounded_before_escaping(char: str) -> None:
     )
     payload = render("slack", Answer("x[^1]", (Citation(1, source, 1),)))
     check_slack(payload)
-    [entry] = elements(payload)
+    [entry] = slack_context_texts(payload)
     assert entry.startswith("<https://e.example/") and "\u2026>" in entry
     assert not re.search(r"&[a-z]*\u2026", entry), "cut inside an entity"
 
@@ -268,7 +258,7 @@ def test_formatting_characters_in_a_title_are_shown_literally() -> None:
     title = "*bold* _it_ ~strike~ `code`"
     payload = render("slack", Answer("x[^1]", cite(web_source(1, title))))
     check_slack(payload)
-    [entry] = elements(payload)
+    [entry] = slack_context_texts(payload)
     label = entry.removeprefix("<https://docs.example/1|").removesuffix(">")
     assert unjoined(label) == f"[1] {title}"
     assert formatting_is_neutral(label)
@@ -278,7 +268,7 @@ def test_formatting_characters_in_record_labels_and_values_are_literal() -> None
     values = {"Price _x_": "~19~", "Docs": "https://d.example/a_b_c"}
     record = Source(id="r", kind="record", label="Plan *Pro*", columns=values)
     answer = Answer("x[^1]", (Citation(1, record, 1, columns=("Price _x_", "Docs")),))
-    [entry] = elements(render("slack", answer))
+    [entry] = slack_context_texts(render("slack", answer))
     assert unjoined(entry) == "[1] Plan *Pro* \u00b7 Price _x_: ~19~; Docs: https://d.example/a_b_c"
     label, columns = entry.split(" \u00b7 ")
     assert formatting_is_neutral(label)

@@ -18,7 +18,7 @@ from bot.models import Answer, Citation, Source
 from renderers import CHANNELS, render
 from renderers.base import RenderContext
 from renderers.distinct import snippet
-from tests.renderers.payload_checks import CHECKS
+from tests.renderers.payload_checks import CHECKS, slack_context_texts
 
 README = {"title": "citecast", "filename": "README.md", "path": "docs/README.md"}
 TOKEN = "Set the bot token in `SLACK_BOT_TOKEN` before you start the connector, or it refuses."
@@ -65,13 +65,7 @@ def source_entries(channel: str, payload: dict[str, Any]) -> list[dict[int, str]
         in_text = re.split(r"\n(?=\[\d+\??\] )", text)
         return [in_html, _numbered(in_text, r"\[(\d+)\??\] ")]
     if channel == "slack":
-        elements = [
-            e["text"]
-            for m in payload["messages"]
-            for b in m["blocks"]
-            if b["type"] == "context"
-            for e in b["elements"]
-        ]
+        elements = slack_context_texts(payload)
         return [_numbered([_labels(e) for e in elements], r"\[(\d+)\??\] ")]
     if channel == "discord":
         lines = [line for m in payload["messages"] for line in m["content"].split("\n")]

@@ -12,15 +12,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.chromium import artifact
-from tests.connectors.browser.conftest import serve_answerer
-from tests.connectors.browser.widget_host import ANSWERED, ask_in_widget, host_site, open_widget
-from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage, start_live_server
-
-LONG_TEXT = "\n\n".join(
-    f"Step {i}: the installer checks the settings file, the index and the store before it goes "
-    f"on, and says which one is missing.[^1]"
-    for i in range(1, 16)
-)
+from tests.connectors.browser.widget_host import ANSWERED, ask_in_widget, long_answers_widget
 
 # At each scroll position of the conversation: whether the header is gone, whether the × is
 # what shows at its centre, and whether a line of the conversation's text lies under it; and
@@ -79,13 +71,7 @@ def opaque(colour: str) -> bool:
 async def test_the_close_button_never_lies_on_the_text_of_a_short_window(
     browser: Browser, tmp_path: Path, width: int, height: int
 ) -> None:
-    host = await start_live_server(host_site())
-    answerer = CannedAnswerer(cited_answer(passage(1), text=LONG_TEXT), chunk=400)
-    running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
-    context = await browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = await context.new_page()
-        await open_widget(page, host, running.url)
+    async with long_answers_widget(browser, tmp_path, width, height, steps=15) as page:
         panel = page.locator("#citecast-panel")
         await ask_in_widget(page, "How do I install it?")
         await expect(panel.locator(ANSWERED)).to_have_count(1, timeout=20_000)
@@ -103,7 +89,3 @@ async def test_the_close_button_never_lies_on_the_text_of_a_short_window(
         # and it still closes the chat
         await panel.get_by_role("button", name="Close the chat").click()
         await expect(panel).to_be_hidden()
-    finally:
-        await context.close()
-        await running.stop()
-        await host.stop()

@@ -11,15 +11,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.chromium import artifact
-from tests.connectors.browser.conftest import serve_answerer
-from tests.connectors.browser.widget_host import ANSWERED, ask_in_widget, host_site, open_widget
-from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage, start_live_server
-
-LONG_TEXT = "\n\n".join(
-    f"Step {i}: the installer checks the settings file, the index and the store before it goes "
-    f"on, and says which one is missing.[^1]"
-    for i in range(1, 31)
-)
+from tests.connectors.browser.widget_host import ANSWERED, ask_in_widget, long_answers_widget
 
 # Where the header and its controls are, and whether each is what the panel shows at its
 # centre (not covered by the conversation scrolled under it, nor clipped away).
@@ -68,13 +60,7 @@ async def header_in_view(page: Page) -> dict[str, Any]:
 async def test_the_header_stays_in_view_when_a_long_answer_scrolls_the_panel(
     browser: Browser, tmp_path: Path, width: int, height: int
 ) -> None:
-    host = await start_live_server(host_site())
-    answerer = CannedAnswerer(cited_answer(passage(1), text=LONG_TEXT), chunk=400)
-    running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
-    context = await browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = await context.new_page()
-        await open_widget(page, host, running.url)
+    async with long_answers_widget(browser, tmp_path, width, height, steps=30) as page:
         panel = page.locator("#citecast-panel")
         for asked in (1, 2):
             await ask_in_widget(page, f"How do I install it? ({asked})")
@@ -90,7 +76,3 @@ async def test_the_header_stays_in_view_when_a_long_answer_scrolls_the_panel(
         await panel.get_by_role("button", name="New conversation").click()
         await expect(panel.locator(".cc-status")).to_have_text("Started a new conversation.")
         await expect(panel.locator(".cc-turn")).to_have_count(0)
-    finally:
-        await context.close()
-        await running.stop()
-        await host.stop()

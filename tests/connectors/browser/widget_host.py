@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,8 +14,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from tests.connectors.browser.conftest import RunningCitecast
-from tests.connectors.web.conftest import LiveServer
+from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
+from tests.connectors.web.conftest import (
+    CannedAnswerer,
+    LiveServer,
+    cited_answer,
+    passage,
+    start_live_server,
+)
 
 ANSWERED = ".cc-answer[aria-busy=false]"
 
@@ -141,3 +149,32 @@ async def widget_page(
     page = await context.new_page()
     await open_widget(page, embedded.host, embedded.citecast.url, path)
     return page
+
+
+def long_text(steps: int) -> str:
+    """An answer of ``steps`` cited paragraphs, long enough to make the widget's panel scroll."""
+    return "\n\n".join(
+        f"Step {i}: the installer checks the settings file, the index and the store before it "
+        f"goes on, and says which one is missing.[^1]"
+        for i in range(1, steps + 1)
+    )
+
+
+@asynccontextmanager
+async def long_answers_widget(
+    browser: Browser, tmp_path: Path, width: int, height: int, steps: int
+) -> AsyncIterator[Page]:
+    """A host site's page, ``width`` x ``height``, with the widget open on a citecast whose
+    every answer is ``long_text(steps)``; everything stops when the block ends."""
+    host = await start_live_server(host_site())
+    answerer = CannedAnswerer(cited_answer(passage(1), text=long_text(steps)), chunk=400)
+    running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
+    context = await browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = await context.new_page()
+        await open_widget(page, host, running.url)
+        yield page
+    finally:
+        await context.close()
+        await running.stop()
+        await host.stop()
