@@ -38,20 +38,25 @@ def lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name.startswith("bot.connectors.email")]
 
 
-async def test_a_reply_that_could_not_be_sent_is_logged_as_queued_with_the_reason(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.INFO, logger="bot.connectors")
-    connector = connector_for(tmp_path, closed_port())
+async def one_failed_send(tmp_path: Path, message_id: str, **email: object) -> None:
+    """Answer one mail with nothing listening for the reply, until its send was tried once."""
+    connector = connector_for(tmp_path, closed_port(), **email)
     await connector.start()
     try:
-        item_id = await answer_one(connector, "<q1@example.org>")
+        item_id = await answer_one(connector, message_id)
         store = connector.services.store
         await wait_for(
             lambda: (item := store.outbox_item(item_id)) is not None and item.attempts > 0
         )
     finally:
         await connector.stop()
+
+
+async def test_a_reply_that_could_not_be_sent_is_logged_as_queued_with_the_reason(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.connectors")
+    await one_failed_send(tmp_path, "<q1@example.org>")
     logged = lines(caplog)
     assert not any("answered" in line for line in logged), logged
     assert "email: reply to <q1@example.org> from ann@example.com queued for sending" in logged
@@ -84,16 +89,7 @@ async def test_a_reply_given_up_is_logged_as_given_up(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.connectors")
-    connector = connector_for(tmp_path, closed_port(), max_attempts=1)
-    await connector.start()
-    try:
-        item_id = await answer_one(connector, "<q3@example.org>")
-        store = connector.services.store
-        await wait_for(
-            lambda: (item := store.outbox_item(item_id)) is not None and item.attempts > 0
-        )
-    finally:
-        await connector.stop()
+    await one_failed_send(tmp_path, "<q3@example.org>", max_attempts=1)
     [failure] = [line for line in lines(caplog) if "not sent" in line]
     assert failure.endswith("; given up")
 

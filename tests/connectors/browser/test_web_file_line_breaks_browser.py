@@ -13,15 +13,9 @@ from pathlib import Path
 
 from playwright.async_api import Browser
 
-from bot.connectors.app import build_app
 from bot.deeplinks import file_link
-from bot.filetokens import FileSigner
 from bot.models import Source
-from bot.runtime import Services
-from bot.store import Store
-from tests.connectors.browser.conftest import browser_settings
-from tests.connectors.browser.test_web_file_passage_browser import IN_VIEW, SECRET
-from tests.connectors.web.conftest import CannedAnswerer, cited_answer, start_live_server
+from tests.connectors.browser.test_web_file_passage_browser import IN_VIEW, serve_examples
 
 FILLER = "".join(f"Filler paragraph {n} says nothing in particular.\n\n" for n in range(40))
 DOCUMENT = (
@@ -47,15 +41,7 @@ async def test_a_quote_across_a_line_break_opens_the_file_at_it(
     kb = tmp_path / "kb"
     kb.mkdir()
     (kb / "chunking.md").write_text(DOCUMENT, encoding="utf-8")
-    settings = browser_settings(tmp_path)
-    services = Services(
-        settings=settings,
-        store=Store(settings.store.path),
-        assistant=CannedAnswerer(cited_answer()),
-    )
-    signer = FileSigner(SECRET, "", 600, roots=[kb])
-    services.signer = signer
-    live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
+    signer, live, services = await serve_examples(tmp_path, root=kb)
     context = await browser.new_context(viewport={"width": 360, "height": 320})
     try:
         page = await context.new_page()

@@ -57,14 +57,18 @@ CITED = [
 ]
 
 
-async def serve_examples(tmp_path: Path) -> tuple[FileSigner, LiveServer, Services]:
+async def serve_examples(
+    tmp_path: Path, root: Path = EXAMPLES
+) -> tuple[FileSigner, LiveServer, Services]:
+    """The chat app serving the files under ``root`` (the sample knowledge base by default)
+    through signed links."""
     settings = browser_settings(tmp_path)
     services = Services(
         settings=settings,
         store=Store(settings.store.path),
         assistant=CannedAnswerer(cited_answer()),
     )
-    signer = FileSigner(SECRET, "", 600, roots=[EXAMPLES])
+    signer = FileSigner(SECRET, "", 600, roots=[root])
     services.signer = signer
     live = await start_live_server(build_app(services, connectors=[], shutdown_grace=1))
     return signer, live, services
