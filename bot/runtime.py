@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.assistant.base import Answerer
 from bot.config import Settings
+from bot.connectors.setup_errors import SetupAlarm
 from bot.store import Store
 
 
@@ -15,7 +16,9 @@ class Services:
     """Settings, the store, the answerer and the file-link signer, shared by every connector.
 
     ``signer`` is ``bot.filetokens.FileSigner`` when the deployment can serve signed file
-    downloads (typed loosely here so this module stays import-light).
+    downloads (typed loosely here so this module stays import-light). ``setup_alarm`` logs
+    each reason citecast is not set up (a refused key, no index) once, whichever channel
+    meets it first.
     """
 
     settings: Settings
@@ -23,3 +26,4 @@ class Services:
     assistant: Answerer
     signer: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
+    setup_alarm: SetupAlarm = field(default_factory=SetupAlarm)

@@ -25,7 +25,9 @@ conversation is answered by its own words, the earlier questions' words weighing
 :mod:`bot.assistant.follow_up`). Marker-like text the question carries ("[1]", ``<source id="2">``)
 is no question word (see :mod:`bot.assistant.extractive_question`). Small talk ("hello",
 "thanks!") is greeted or thanked back without a search (see
-:mod:`bot.assistant.extractive_small_talk`).
+:mod:`bot.assistant.extractive_small_talk`). With nothing at all to answer from (no index was
+ever built, no record table configured) a question fails with KnowledgeIndexError rather than
+"not found", which would blame the documents.
 """
 
 from __future__ import annotations
@@ -59,12 +61,24 @@ from bot.assistant.extractive_small_talk import small_talk_reply
 from bot.assistant.extractive_unconfirmed import names_the_unknown, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
+from bot.errors import KnowledgeIndexError
 from bot.knowledge.terms import query_terms, stem
 from bot.models import Source
 
-__all__ = ["NOT_FOUND", "ExtractiveBackend", "choose_sentences", "sentence_candidates"]
+__all__ = [
+    "MISSING_INDEX",
+    "NOT_FOUND",
+    "ExtractiveBackend",
+    "choose_sentences",
+    "sentence_candidates",
+]
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
+
+MISSING_INDEX = (
+    "no knowledge index has been built yet: run `citecast ingest PATH` with the documents to "
+    "answer from"
+)
 
 # A sentence about the document itself ("This page explains …", "Read the administration guide
 # to …") points at an answer rather than giving it: it weighs half.
@@ -256,6 +270,18 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a | b) and len(a & b) / len(a | b) > 0.7
 
 
+async def _require_knowledge(turn: Turn) -> None:
+    """Raise KnowledgeIndexError when there is nothing at all to answer from: no index has
+    been built (and no record table is configured). Every answer would be "not found", which
+    blames the documents; the channels say instead that citecast is not set up (the web chat
+    answers 503), and the operator reads why in the log. An index that exists but cannot be
+    opened raises its own reason here too (the rebuild hint)."""
+    # opened in a worker thread, as searches are: the first open reads the file
+    index = await asyncio.to_thread(lambda: turn.toolbox.index)
+    if index is None and turn.toolbox.records is None:
+        raise KnowledgeIndexError(MISSING_INDEX)
+
+
 class ExtractiveBackend:
     """Answers from the knowledge base without a language model (the default backend)."""
 
@@ -272,6 +298,7 @@ class ExtractiveBackend:
         if reply is not None:
             yield reply
             return
+        await _require_knowledge(turn)
         found = await self._evidence(turn)
         terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the

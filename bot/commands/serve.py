@@ -321,11 +321,12 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
         )
         if not Path(settings.index.path).exists():
             # not an error (the server may start before the first ingest and picks the index up
-            # when it appears), but every answer says "not found" until then: say why at start,
-            # and when no config file was read (started from another folder), that this is why
+            # when it appears), but until then questions are answered "not set up": say why at
+            # start, and when no config file was read (started from another folder), that this
+            # is why
             note = without_config_note(args.config)
             logging.getLogger("citecast").warning(
-                "no knowledge index at %s yet: answers will find nothing until "
+                'no knowledge index at %s yet: questions are answered "not set up" until '
                 "`citecast ingest PATH` builds one%s",
                 settings.index.path,
                 f" ({note})" if note else "",

@@ -39,6 +39,7 @@ from bot.connectors.discord_triggers import (
     where,
 )
 from bot.connectors.render_context import context_for
+from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from renderers.base import RenderContext, capabilities_for
 
 if TYPE_CHECKING:
@@ -194,10 +195,15 @@ class QuestionAnswerer:
             )
             store.finish_turn(turn_id, None, None, status="failed")
         except Exception as exc:  # the connector edge: whatever failed, the user hears of it
-            log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
+            notice = settings.failure_message
+            if is_setup_error(exc):  # a refused key, no index: asking again cannot help
+                report_setup_error(self.services, "discord", exc)
+                notice = NOT_SET_UP_REPLY
+            else:
+                log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
             try:  # "try again" in reply to the apology continues too
-                await notify(message, settings.failure_message, settings, on_sent=remember)
+                await notify(message, notice, settings, on_sent=remember)
             except asyncio.CancelledError:  # not caught by the handler below
                 if message.id not in self._withdrawn:
                     raise

@@ -6,7 +6,10 @@ in the store's outbox (one item per part) together with the turn, and then sent.
 moment the reply is in the outbox its question is done: a failed send is the outbox worker's
 to retry, and a reply dropped for good (refused, moved, given up) makes its turn ``failed``.
 Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
-question is left for the outbox worker to answer again when the cause may pass.
+question is left for the outbox worker to answer again when the cause may pass. When citecast
+is not set up (the model endpoint refused its key, no knowledge index) the cause will not pass:
+the topic gets the short "not set up" reply instead (``setup_errors``), and the turn is
+``failed``.
 
 A post that only thanks, agrees or says goodbye is liked instead of answered, and no turn is
 stored for it (``discourse_thanks``).
@@ -37,6 +40,7 @@ from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
 from bot.connectors.discourse_webhook import PostEvent, Trigger, strip_mention
 from bot.connectors.outbox_turns import TURN_KEY
+from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.errors import CitecastError, StoreError
 from bot.models import Exchange
 from bot.runtime import Services
@@ -96,7 +100,14 @@ class PostAnswerer:
             readers = CategoryReaders(self.settings, self._client, self._delivery.logged_categories)
             topic, history = await self._read_topic(event, readers)
             audience = await self._audience(event, topic, readers)
-            reply = await self.services.assistant.reply(question, audience, history)
+            set_up = True
+            try:
+                reply = await self.services.assistant.reply(question, audience, history)
+            except SETUP_ERRORS as exc:
+                # a refused key, no index: answered again by the outbox it fails the same way
+                # (12 times, then silence), so the topic is told now, once
+                report_setup_error(self.services, CHANNEL, exc)
+                reply, set_up = not_set_up_reply(audience), False
             composer = PostComposer(
                 self._client(),
                 self.services,
@@ -124,7 +135,10 @@ class PostAnswerer:
                 }
                 item_id = first_item + (f"-{part}" if part > 1 else "")
                 items.append((store.enqueue(CHANNEL, payload, item_id=item_id), payload))
-            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+            if set_up:
+                store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+            else:  # told, but not answered (as `citecast report` counts it)
+                store.finish_turn(turn_id, None, None, status="failed")
             answered = True
             if question_id is not None:
                 store.mark_sent(question_id)

@@ -13,7 +13,9 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
 4. ask the assistant with the audience of the sender and the history of the thread (turns are
    stored under a conversation id derived from the thread root and the sender's address; an
    earlier answer cited or read from a source the sender may no longer see, after the audience
-   settings narrowed, is left out of it);
+   settings narrowed, is left out of it); when citecast is not set up (the model endpoint
+   refused its key, no knowledge index) the reply says so instead of being retried
+   (``setup_errors``);
 5. render with ``renderers.render("email", …)`` (which files travel within
    ``max_attachment_bytes`` is settled first, ``email_files``), compose the MIME reply
    (``email_compose``), enqueue it, and let the outbox worker send it (``email_outbox``).
@@ -57,6 +59,7 @@ from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener, bind_listener
 from bot.connectors.render_context import context_for
+from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.connectors.web_turn_page import visible_answer
 from bot.errors import ConfigError
 from bot.models import Answer, Exchange
@@ -241,12 +244,19 @@ class EmailConnector:
         if mail.subject_asked and mail.files:
             # else the sender takes the answer for one about the file they sent
             notes += (unread_files_note(),)
-        reply = await asyncio.wait_for(
-            self.services.assistant.reply(
-                question, audience, self._history(conversation, audience)
-            ),
-            self.settings.answer_timeout_seconds,
-        )
+        set_up = True
+        try:
+            reply = await asyncio.wait_for(
+                self.services.assistant.reply(
+                    question, audience, self._history(conversation, audience)
+                ),
+                self.settings.answer_timeout_seconds,
+            )
+        except SETUP_ERRORS as exc:
+            # a refused key, no index: mail it again (SMTP 451, the next IMAP round) and it
+            # fails the same way, so the sender is told now instead
+            report_setup_error(self.services, CHANNEL, exc)
+            reply, set_up = not_set_up_reply(audience), False
         payload = self._render(reply.answer, audience, reply_subject(mail.subject), notes)
         address = self.settings.address.strip().lower()
         outbound = await asyncio.to_thread(
@@ -259,7 +269,10 @@ class EmailConnector:
             max_attachment_bytes=self.settings.max_attachment_bytes,
         )
         store.enqueue(CHANNEL, outbound.to_json(), item_id)
-        store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
+        if set_up:
+            store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
+        else:  # told, but not answered (as `citecast report` counts it)
+            store.add_turn(conversation, CHANNEL, question, status="failed")
         store.claim_once(DEDUPE_SCOPE, mail.message_id)
         self.outbox.wake()
         # "answered" is logged by the outbox once the reply is handed to the SMTP server

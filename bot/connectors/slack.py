@@ -36,6 +36,7 @@ from starlette.routing import BaseRoute, Route
 import renderers
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
+from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import (
@@ -356,8 +357,12 @@ class SlackConnector:
                 store.finish_turn(turn_id, None, None, status="failed")
             return
         except BaseException as exc:
-            log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
-            await presenter.sink.fail()
+            if is_setup_error(exc):  # a refused key, no index: asking again cannot help
+                report_setup_error(self.services, "slack", exc)
+                await presenter.sink.fail(NOT_SET_UP_REPLY)
+            else:
+                log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
+                await presenter.sink.fail()
             with contextlib.suppress(StoreError):
                 store.finish_turn(turn_id, None, None, status="failed")
             if not isinstance(exc, Exception):

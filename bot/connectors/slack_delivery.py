@@ -62,6 +62,9 @@ REPLY_PAGE_SIZE = 200
 # now (the settings slack.queued_status and slack.failed_status are what is shown).
 DELAYED_STATUS: str = SlackSettings.model_fields["queued_status"].default
 FAILED_STATUS: str = SlackSettings.model_fields["failed_status"].default
+# the status when not even the "not set up" reply could be posted (Slack shows the app's name
+# first: "citecast isn't set up correctly yet"); kept within the 50 characters of a status
+NOT_SET_UP_STATUS = "isn't set up correctly yet"
 NO_STATUS = ""
 
 Message = dict[str, Any]
@@ -344,11 +347,16 @@ class SlackPoster:
             return False
         return True
 
-    async def apologize(self, thread: SlackThread, replace_ts: str | None = None) -> bool:
+    async def apologize(
+        self, thread: SlackThread, replace_ts: str | None = None, text: str | None = None
+    ) -> bool:
         """Tell the asker briefly that the answer failed (replacing a half-written message);
         False when Slack took no message. In an assistant thread the status then says so
-        instead of "thinking…" (unless the conversation is closed to the bot)."""
-        message: Message = {"text": self._settings.apology}
+        instead of "thinking…" (unless the conversation is closed to the bot).
+
+        ``text`` replaces ``slack.apology`` for a failure asking again cannot fix (citecast is
+        not set up: see ``bot.connectors.setup_errors``); its status then says that too."""
+        message: Message = {"text": text or self._settings.apology}
         try:
             if replace_ts:
                 try:
@@ -368,5 +376,6 @@ class SlackPoster:
                 return False  # no status can be set there either
         except Exception:
             log.exception("could not tell the user in %s that the answer failed", thread.channel)
-        await self.set_status(thread, self._settings.failed_status)
+        # not "please ask again" when asking again cannot help
+        await self.set_status(thread, NOT_SET_UP_STATUS if text else self._settings.failed_status)
         return False

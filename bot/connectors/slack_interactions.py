@@ -32,6 +32,7 @@ from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.config import SlackSettings
 from bot.connectors.base import fit_question, long_question_note
+from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
 from bot.connectors.slack_delivery import (
@@ -177,13 +178,18 @@ class SlackInteractions:
             for message in messages:
                 await self._send_private(command, channel, user, message)
         except Exception as exc:
-            # Slack's refusal is the whole story; anything else is a bug worth its traceback
-            trace = not isinstance(exc, ChannelError)
-            log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=trace)
+            setup = is_setup_error(exc)  # a refused key, no index: asking again cannot help
+            if setup:
+                report_setup_error(self._services, "slack", exc)
+            else:
+                # Slack's refusal is the whole story; anything else is a bug worth its traceback
+                trace = not isinstance(exc, ChannelError)
+                log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=trace)
             if turn_id is not None:
                 with contextlib.suppress(StoreError):
                     store.finish_turn(turn_id, None, None, status="failed")
-            await self._say_privately(command, channel, user, self._settings.apology)
+            text = NOT_SET_UP_REPLY if setup else self._settings.apology
+            await self._say_privately(command, channel, user, text)
             return
         try:
             store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)

@@ -59,8 +59,9 @@ class AnswerSink(Protocol):
         """
         ...
 
-    async def fail(self) -> None:
-        """The answer failed: tell the user, completing anything half-written."""
+    async def fail(self, text: str | None = None) -> None:
+        """The answer failed: tell the user, completing anything half-written (``text``: what
+        to say instead of ``slack.apology``)."""
         ...
 
 
@@ -89,9 +90,9 @@ class PlainSink:
         files = payload.get("files") or []
         await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
 
-    async def fail(self) -> None:
-        """Post the apology."""
-        await self._poster.apologize(self._thread)
+    async def fail(self, text: str | None = None) -> None:
+        """Post the apology (or ``text``)."""
+        await self._poster.apologize(self._thread, text=text)
 
 
 class EditSink:
@@ -197,6 +198,6 @@ class EditSink:
             log.warning("cannot read %s to find a lost post (%s)", self._thread.channel, exc)
             return None
 
-    async def fail(self) -> None:
-        """Replace the partial answer with the apology (or post it)."""
-        await self._poster.apologize(self._thread, self._ts)
+    async def fail(self, text: str | None = None) -> None:
+        """Replace the partial answer with the apology or ``text`` (or post it)."""
+        await self._poster.apologize(self._thread, self._ts, text)

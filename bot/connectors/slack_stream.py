@@ -204,11 +204,11 @@ class NativeSink:
             self._open = False
         await self._outbox.complete(self._thread, ts, messages, files, turn_id=self._turn)
 
-    async def fail(self) -> None:
-        """End the stream if open and replace it with the apology (or post it)."""
+    async def fail(self, text: str | None = None) -> None:
+        """End the stream if open and replace it with the apology or ``text`` (or post it)."""
         if self._open and self._stream is not None and self.ts is not None:
             try:
                 await self._stream.stop()
             except SLACK_CALL_ERRORS as exc:
                 log.info("stopping the failed stream: %s", error_code(exc))
-        await self._poster.apologize(self._thread, None if self.gone else self.ts)
+        await self._poster.apologize(self._thread, None if self.gone else self.ts, text)

@@ -1,8 +1,10 @@
-"""An index that exists but cannot be searched fails the built-in answerer's turn with the
-reason, instead of answering "I could not find anything" as if the documents lacked it."""
+"""An index that exists but cannot be searched, or none at all, fails the built-in answerer's
+turn with the reason, instead of answering "I could not find anything" as if the documents
+lacked it."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -71,7 +73,13 @@ async def test_a_stream_fails_the_same_way(settings: Settings) -> None:
             pass
 
 
-async def test_a_missing_index_still_answers_not_found(tmp_path: Path) -> None:
+async def test_a_missing_index_fails_the_turn_with_the_ingest_hint(tmp_path: Path) -> None:
+    # "not found" would blame the documents; the channels say citecast is not set up instead
     settings = Settings.model_validate({"index": {"path": str(tmp_path / "none.db")}})
-    answer = await Assistant(settings, settings.index.path).answer(QUESTION, PUBLIC)
-    assert answer.text == NOT_FOUND
+    assistant = Assistant(settings, settings.index.path)
+    with pytest.raises(KnowledgeIndexError, match=re.escape("run `citecast ingest PATH`")):
+        await assistant.answer(QUESTION, PUBLIC)
+    with pytest.raises(KnowledgeIndexError):
+        async for _ in assistant.stream(QUESTION, PUBLIC):
+            pass
+    assert (await assistant.answer("thanks!", PUBLIC)).text != NOT_FOUND  # small talk: no search

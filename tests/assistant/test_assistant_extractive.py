@@ -15,6 +15,7 @@ from bot.assistant.extractive import NOT_FOUND
 from bot.assistant.extractive_sentences import sentences_of
 from bot.config import Settings
 from bot.config_file import load_settings
+from bot.errors import KnowledgeIndexError
 from bot.knowledge import KnowledgeIndex
 from bot.models import Answer, CitationAdded, Exchange, TextDelta
 from tests.assistant.conftest import ROOT
@@ -307,10 +308,15 @@ def test_sentences_skip_code_and_unwrap_lists() -> None:
     ]
 
 
-async def test_missing_index_answers_not_found(
+async def test_missing_index_is_not_set_up_rather_than_not_found(
     kb_settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    # nothing at all to answer from: "not found" would blame the documents
     absent = tmp_path_factory.mktemp("none") / "index.db"
+    settings = Settings.model_validate({"index": {"path": str(absent)}})
+    with pytest.raises(KnowledgeIndexError, match="no knowledge index has been built"):
+        await Assistant(settings, absent).answer("How do I install citecast?", PUBLIC)
+    # with record tables configured there is something to answer from: not found stands
     answer = await Assistant(kb_settings, absent).answer("How do I install citecast?", PUBLIC)
     assert answer.text == NOT_FOUND and not answer.citations
 

@@ -1,4 +1,4 @@
-"""``citecast serve`` before any ``citecast ingest`` says why every answer will be "not found"."""
+"""``citecast serve`` before any ``citecast ingest`` says why every answer will be "not set up"."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from tests.core.serve_process import serving
 
-NOT_FOUND = "yet: answers will find nothing until `citecast ingest PATH` builds one"
+NOT_SET_UP = 'yet: questions are answered "not set up" until `citecast ingest PATH` builds one'
 NO_CONFIG = (
     " (no config.yaml in this folder, so that is the default path; run citecast where its "
     "config.yaml is, or name it with --config)"
@@ -27,5 +27,5 @@ def test_serve_without_an_index_warns_at_start(tmp_path: Path, with_config: bool
     warning = [line for line in lines if "WARNING" in line and "knowledge index" in line]
     assert warning, "".join(lines)
     index = tmp_path / ".citecast" / "index.db" if with_config else ".citecast/index.db"
-    ending = f"no knowledge index at {index} {NOT_FOUND}" + ("" if with_config else NO_CONFIG)
+    ending = f"no knowledge index at {index} {NOT_SET_UP}" + ("" if with_config else NO_CONFIG)
     assert warning[0].rstrip().endswith(ending)
