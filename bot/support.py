@@ -4,13 +4,16 @@ The default :class:`LexicalScorer` needs no model download. It weighs the claim'
 by their rarity in the turn's evidence (BM25-style inverse document frequency), measures how much
 of that weight the best window of one or two passage sentences covers, and applies hard checks:
 every number in the claim must appear in the passage (with a matching unit where both give one:
-time, percent, bytes), a stated frequency ("every minute", "nightly") must not contradict the
-passage's, and every quoted phrase and code span must appear verbatim. Polarity is checked both
-ways (:mod:`bot.support_polarity`) and counts for no more than a failed hard check when it
-fails: a negated claim needs a sentence negating the same statement, and is capped where the
-passage states it plainly ("It supports OIDC login" for "does not support OIDC login"); a
-positive claim is capped where the sentence it is about negates it ("Links are not stored on
-disk"). A capped claim is still quoted with the sentence it is about.
+time, percent, bytes), a repetition count ("answered twice") must not contradict the passage's
+count of the same word ("answered once", :mod:`bot.text_counts`), a stated frequency ("every
+minute", "nightly") must not contradict the passage's, and every quoted phrase and code span
+must appear verbatim. Polarity is checked both ways (:mod:`bot.support_polarity`) and counts
+for no more than a failed hard check when it fails: a negated claim needs a sentence negating
+the same statement, and is capped where the passage states it plainly ("It supports OIDC login"
+for "does not support OIDC login"); a positive claim is capped where the sentence it is about
+negates it ("Links are not stored on disk"), and the words a passage only negates ("No system
+database ... is needed") do not back it (:func:`bot.text_terms.affirmed_terms`). A capped claim
+is still quoted with the sentence it is about.
 
 A team can plug in an NLI or embedding model instead: anything with
 ``entails(premise, hypothesis) -> float`` in 0..1 is a :class:`SupportScorer`, and
@@ -38,8 +41,11 @@ from bot.support_polarity import (
     opposite_statement,
     polarity_conflict,
 )
+from bot.text_counts import counts_agree
 from bot.text_terms import (
+    affirmed_terms,
     code_phrases,
+    denied_terms,
     frequencies,
     has_cjk_sentence_end,
     number_values,
@@ -161,11 +167,12 @@ class LexicalScorer:
         claim_terms = term_set(hypothesis)
         if not claim_terms:
             return 0.0
-        premise_terms = term_set(premise)
+        statement = Statement.of(hypothesis, self.weight)
+        # a positive claim is not backed by words the premise only negates
+        premise_terms = term_set(premise) if statement.scope else affirmed_terms(premise)
         total = sum(self.weight(t) for t in claim_terms)
         covered = sum(self.weight(t) for t in claim_terms & premise_terms)
         score = covered / total
-        statement = Statement.of(hypothesis, self.weight)
         if not hard_checks_pass(premise, hypothesis) or polarity_conflict(
             statement, passage_sentences(premise)
         ):
@@ -183,8 +190,13 @@ class LexicalScorer:
         if not statement.weights or not parts:
             return Support(0.0, None)
 
+        # a positive claim is not backed by words the window only negates ("No system
+        # database ... is needed" for "needs a database server")
+        negating = not statement.scope and any(denied_terms(s) for s in parts)
+        window_terms = affirmed_terms if negating else term_set
+
         def coverage(window: str) -> float:
-            return statement.coverage(term_set(window))
+            return statement.coverage(window_terms(window))
 
         best = best_window(parts, coverage)
         if statement.scope:
@@ -237,13 +249,16 @@ def _negated_best(
 
 
 def hard_checks_pass(premise: str, hypothesis: str) -> bool:
-    """Numbers (with units), frequencies and quoted phrases of the claim agree with the passage."""
+    """Numbers (with units), repetition counts, frequencies and quoted phrases of the claim
+    agree with the passage."""
     if not number_values(hypothesis) <= number_values(premise):
         return False
     premise_units = _units_by_value(premise)
     for value, units in _units_by_value(hypothesis).items():
         if premise_units.get(value) and units.isdisjoint(premise_units[value]):
             return False
+    if not counts_agree(premise, hypothesis):
+        return False  # "answered twice" against "answered once"
     claimed_frequency = frequencies(hypothesis)
     stated_frequency = frequencies(premise)
     if claimed_frequency and stated_frequency and claimed_frequency.isdisjoint(stated_frequency):

@@ -9,6 +9,7 @@ number are kept with it ("30 seconds" -> "30 second") so a claim's unit must mat
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from bot.knowledge.cjk import CJK_RUN, has_cjk
@@ -119,6 +120,8 @@ _NEGATION_RE = re.compile(
 
 
 _CLAUSE_END_RE = re.compile(r"[,;:.!?()\u2013\u2014]")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_OR_RE = re.compile(r"\b(?:or|nor)\b", re.IGNORECASE)
 _BUT_RE = re.compile(r"\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
 _cached_stem = lru_cache(maxsize=65_536)(stem)
 CJK_SENTENCE_ENDS = "。！？｡"
@@ -276,16 +279,76 @@ def negated_terms(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8_192)
+def affirmed_terms(text: str) -> frozenset[str]:
+    """The content terms ``text`` states rather than only negates, for a positive claim.
+
+    A term a sentence holds only right after a negation, within its clause (its two words,
+    and the two after an "or" or "nor" that follows them: "No **system database** or **search
+    server** is needed"), is left out: a sentence saying there is none backs no claim that
+    there is one ("citecast needs a PostgreSQL database server"). It stays out of the whole
+    text, so the next sentence's "answers an hour" does not put back the "answer" of "mailing
+    lists are never answered". A term the same sentence also states stays ("Restart after a
+    change, but do not restart during an ingest" states "restart"). Only the words after a
+    negation count, as in :func:`negation_scope`; the words before one ("allowed mentions that
+    ping nobody") are often its subject, which the sentence does state.
+    """
+    terms = term_set(text)
+    # sentence by sentence, each cached: a passage's windows (one sentence, two, all of them)
+    # share their sentences
+    denied = [denied_terms(sentence) for sentence in _SENTENCE_END_RE.split(text)]
+    return terms.difference(*denied) if any(denied) else terms
+
+
+@lru_cache(maxsize=8_192)
+def denied_terms(sentence: str) -> frozenset[str]:
+    """The terms ``sentence`` holds only right after a negation (see :func:`affirmed_terms`);
+    empty for most sentences, which lets a scorer skip the check for a passage."""
+    negated_here: Counter[str] = Counter()
+    for match in _NEGATION_RE.finditer(sentence):
+        after = _CLAUSE_END_RE.split(sentence[match.end() :], maxsplit=1)[0]
+        negated_here.update(_negated_words(after))
+    if not negated_here:
+        return frozenset()
+    held = Counter(_content_terms(sentence))
+    return frozenset(t for t, n in negated_here.items() if held[t] <= n)
+
+
+def _negated_words(after: str) -> list[str]:
+    """The two content words after a negation (``after`` is the rest of its clause), and the
+    two after each "or" right behind them: "no system database or search server"."""
+    out: list[str] = []
+    for piece in _OR_RE.split(after):
+        found = [t for t in _content_terms(piece) if not negated(t)]
+        out += found[:2]
+        if len(found) > 2:
+            break  # the "or" is not right behind the negated words
+    return out
+
+
+@lru_cache(maxsize=8_192)
 def negated_clauses(text: str) -> tuple[str, ...]:
     """The clause around each negation of ``text`` (between clause ends, and after a "but"):
     "Restart after a change, but do **not restart during an ingest**" negates only its last
-    clause."""
+    clause. The commas of a list before it do not end it: "**Auto-replies, bounces, bulk mail
+    and mailing lists are never answered**" is one clause, or "Auto-replies and bounces are
+    answered" looked like a claim the sentence does not negate."""
     found: list[str] = []
     for match in _NEGATION_RE.finditer(text):
         after = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
-        before = _BUT_RE.split(_CLAUSE_END_RE.split(text[: match.start()])[-1])[-1]
+        start = _clause_start(text, match.start())
+        before = _BUT_RE.split(text[start : match.start()])[-1]
         found.append(f"{before}{match.group(0)}{after}".strip())
     return tuple(found)
+
+
+def _clause_start(text: str, end: int) -> int:
+    """Where the clause holding ``text[end]`` starts: after the last clause end before it,
+    moved back over each comma whose list item before it is short (up to three words)."""
+    ends = [0] + [m.end() for m in _CLAUSE_END_RE.finditer(text, 0, end)]
+    start = ends.pop()
+    while ends and text[start - 1] == "," and len(text[ends[-1] : start - 1].split()) <= 3:
+        start = ends.pop()
+    return start
 
 
 @lru_cache(maxsize=8_192)
@@ -309,5 +372,7 @@ def clear_caches() -> None:
         negation_scope,
         negated_terms,
         negated_clauses,
+        affirmed_terms,
+        denied_terms,
     ):
         cached.cache_clear()

@@ -6,7 +6,9 @@
   when its statement is supported jointly and either it supports the statement alone or the
   statement is no longer supported without it.
 - **claims in source**: the share of (claim, citation) pairs whose cited passage alone supports
-  the claim (the per-citation score ``verify`` reports).
+  the claim, a claim being the clause each marker closes (``bot.claims.claims``), as ``verify``
+  scores it: a sentence citing one source per clause is judged clause by clause, not as a whole
+  sentence that neither source holds.
 - **cited**: whether the answer has at least one citation.
 - **dropped**: markers the resolver removed, by reason.
 - **abstained**: for a case whose gold citations are empty (the knowledge base cannot answer
@@ -94,7 +96,7 @@ def answer_metrics(
             if supported and (alone or needed):
                 relevant.append(n)
         checks.append(StatementCheck(text, cited, supported, tuple(relevant), singles))
-    pairs = [s for check in checks for s in check.scores.values()]
+    pairs = _claim_scores(answer.text, sources, scorer)
     gold_precision, gold_recall, abstained = _gold(answer, gold_citations)
     total_citations = sum(len(check.cited) for check in checks)
     return AnswerMetrics(
@@ -108,6 +110,22 @@ def answer_metrics(
         gold_recall=gold_recall,
         abstained=abstained,
     )
+
+
+def _claim_scores(text: str, sources: dict[int, Source], scorer: SupportScorer) -> list[float]:
+    """The score of every (claim, citation) pair as ``verify`` gives it: each marker's own
+    clause against its cited source alone.
+
+    Scoring the whole sentence instead measured "Socket Mode needs no public URL [^2], and the
+    outbox lives in SQLite [^1]" against the outbox passage as one claim it does not hold,
+    while live grounding checks "the outbox lives in SQLite" there and finds it.
+    """
+    out: list[float] = []
+    for claim in claims(text):
+        for n in dict.fromkeys(claim.numbers):
+            if n in sources:
+                out.append(source_support(scorer, sources[n], claim.text).score)
+    return out
 
 
 def _as_grounding_reads(text: str, starts: Sequence[int]) -> dict[int, str]:

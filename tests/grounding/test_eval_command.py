@@ -187,5 +187,5 @@ def test_the_html_report_shows_the_gold_line_the_terminal_prints(
     out = tmp_path / "report.html"
     assert main(["eval", str(SAMPLE), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "gold citations: precision 75.0%, recall 100.0%" in " ".join(printed.split())
-    assert "<p>Gold citations: precision 75.0%, recall 100.0%.</p>" in out.read_text()
+    assert "gold citations: precision 85.7%, recall 100.0%" in " ".join(printed.split())
+    assert "<p>Gold citations: precision 85.7%, recall 100.0%.</p>" in out.read_text()
