@@ -27,6 +27,7 @@ from bot.config_channels import (
     WebSettings,
 )
 from bot.config_section import Section, base_url_problem, named_file
+from bot.config_url_templates import checked_url_templates
 
 __all__ = [
     "AssistantSettings",
@@ -107,6 +108,8 @@ class IndexSettings(Section):
     url_templates: dict[str, str] = Field(default_factory=dict)
 
     _path = field_validator("path")(named_file)
+    # checked at start: a template giving no http(s) URL would cost every citation its link
+    _url_templates = field_validator("url_templates")(checked_url_templates)
 
 
 def retention_days(value: Any) -> Any:

@@ -7,6 +7,10 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.config import RecordTable
 
 HELP = "read Markdown, text, HTML and PDF files into the search index"
 DESCRIPTION = """\
@@ -76,7 +80,7 @@ IGNORED_SUFFIXES_SHOWN = 5
 
 
 def ignored_types(counts: dict[str, int], shown: int = IGNORED_SUFFIXES_SHOWN) -> str:
-    """``.csv 2, .py 1, (no suffix) 1``: the suffixes of ignored files, most frequent first
+    """``.csv 2, .py 1, no extension 1``: the suffixes of ignored files, most frequent first
     (then by name, files without one last), the first ``shown`` of them and ``N more`` for the
     files of the rest.
 
@@ -84,14 +88,38 @@ def ignored_types(counts: dict[str, int], shown: int = IGNORED_SUFFIXES_SHOWN) -
     ``.docx`` (that citecast cannot read) from the build output it rightly passed over.
     """
     ranked = sorted(counts.items(), key=lambda item: (-item[1], not item[0], item[0]))
-    parts = [f"{_one_line(suffix) or '(no suffix)'} {count}" for suffix, count in ranked[:shown]]
+    # "no extension", unbracketed: the list is printed in brackets ("((no suffix) 1)")
+    parts = [f"{_one_line(suffix) or 'no extension'} {count}" for suffix, count in ranked[:shown]]
     rest = sum(count for _, count in ranked[shown:])
     if rest:
         parts.append(f"{rest} more")
     return ", ".join(parts)
 
 
-def _why_ignored(name: str) -> str:
+def listed_table(name: str, tables: list[RecordTable]) -> str | None:
+    """The name of the ``index.records`` table read from the file ``name``, or None.
+
+    Table paths are as loaded (relative ones taken from the config file's folder), ``name``
+    as given on the command line (from the working directory): both are resolved."""
+    try:
+        target = Path(name).resolve()
+        for table in tables:
+            for file in (table.csv, table.sqlite):
+                if file and Path(file).resolve() == target:
+                    return table.name
+    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's word for a symlink loop
+        return None
+    return None
+
+
+def _why_ignored(name: str, tables: list[RecordTable]) -> str:
+    listed = listed_table(name, tables)
+    if listed is not None:
+        # telling the user to list it where it is listed sent them looking for a mistake
+        return (
+            f"a record table already listed under index.records ({listed}); citecast reads "
+            "it from there at start, so it needs no ingest"
+        )
     reason = "not a type citecast reads (Markdown, text, HTML or PDF)"
     if Path(name).suffix.lower() in RECORD_SUFFIXES:
         # a table of rows is not a document: it is answered from index.records
@@ -128,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
     from bot.knowledge.ingest import count_files, resolve_roots
-    from bot.knowledge.writer import refuse_foreign
+    from bot.knowledge.writer import indexed_paths, refuse_foreign
 
     if args.if_missing and args.rebuild:
         # one asks to keep a current index, the other to throw it away
@@ -142,8 +170,11 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     index_path = Path(settings.index.path)
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
+    before: frozenset[str] | None = None
     if args.rebuild:
         refuse_foreign(index_path)  # the store, by a slip in config.yaml: never replace it
+        # what the new index leaves out of the old one is removed, and counted so
+        before = indexed_paths(index_path)
     out = stdout_console(highlight=False, soft_wrap=True)
     if args.if_missing and index_path.exists():
         index = KnowledgeIndex(index_path)
@@ -201,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
                 on_file=advance,
                 on_page=page,
             )
+        if before:
+            report.removed += len(before - (indexed_paths(target) or frozenset()))
         if fresh:
             # the old index's -wal/-shm must not meet the new file; the file itself is replaced
             # in one step, so a running server sees the old index or the new one, never none
@@ -252,7 +285,8 @@ def run(args: argparse.Namespace) -> int:
                 markup=False,  # a suffix is not markup: ".[x]" would vanish
             )
             for name in _named_but_ignored(args.paths):
-                out.print(f"  ignored {_one_line(name)}: {_why_ignored(name)}", markup=False)
+                why = _why_ignored(name, settings.index.records)
+                out.print(f"  ignored {_one_line(name)}: {why}", markup=False)
         for skipped in report.skipped:
             out.print(f"  skipped {_one_line(skipped.path)}: {skipped.reason}", markup=False)
         for partial in report.warnings:

@@ -54,7 +54,7 @@ from bot.knowledge.walk import OUTSIDE_ROOT as OUTSIDE_ROOT
 from bot.knowledge.walk import Entry, Visited, shown, utf8_name, walk
 from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import count_files as count_files
-from bot.knowledge.writer import IndexWriter, unwritable
+from bot.knowledge.writer import IndexWriter, indexed_paths, unwritable
 from bot.models import is_safe_url
 
 BATCH_FILES = 200
@@ -84,7 +84,9 @@ BATCH_FILES = 200
 # "10": a backslash-escaped backtick opens no Markdown code span (``\` {a} `{b}` `` lost the
 # code span's text and kept the expression); an HTML hidden element left unclosed ends with
 # the element around it (``<div><nav>…</div><p>Body``: "Body" was lost with the rest of the page).
-READER_VERSION = "10"
+# "11": a reStructuredText section title is a heading (and the first one the file's title), its
+# adornment lines are not text ("Forklift licences -----------------" was quoted as a sentence).
+READER_VERSION = "11"
 
 
 @dataclass
@@ -237,6 +239,8 @@ def _ingest(
     on_file: Callable[[str], None] | None,
     on_page: PageCallback | None,
 ) -> IngestReport:
+    # a rebuild removes what the old index held and this run does not index again
+    before = indexed_paths(index_path) if rebuild else None
     writer = IndexWriter(index_path, rebuild=rebuild)
     report = IngestReport()
     options = f"{SCHEMA_VERSION}|{READER_VERSION}|{settings.chunk_chars}|{settings.chunk_overlap}"
@@ -275,6 +279,8 @@ def _ingest(
         writer.commit()
     finally:
         writer.close()
+    if before:
+        report.removed += len(before - (indexed_paths(index_path) or frozenset()))
     return report
 
 

@@ -22,14 +22,19 @@ from bot.knowledge.markdown_reader import (
     split_front_matter,
 )
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
+from bot.knowledge.rst_reader import read_rst
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 # Markdown with JSX (Docusaurus, Nextra, Astro docs): read by the Markdown reader in MDX mode
 MDX_SUFFIXES = frozenset({".mdx"})
-TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst"})
+TEXT_SUFFIXES = frozenset({".txt", ".text"})
+# reStructuredText: plain text whose section titles are headings (bot.knowledge.rst_reader)
+RST_SUFFIXES = frozenset({".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 PDF_SUFFIXES = frozenset({".pdf"})
-SUPPORTED_SUFFIXES = MARKDOWN_SUFFIXES | MDX_SUFFIXES | TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
+SUPPORTED_SUFFIXES = (
+    MARKDOWN_SUFFIXES | MDX_SUFFIXES | TEXT_SUFFIXES | RST_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
+)
 
 
 def is_supported(path: Path) -> bool:
@@ -83,6 +88,9 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
     elif suffix in TEXT_SUFFIXES:
         text = _text(data, decode)
         document = _with_front_matter(text, lambda body: read_text(body, path.name))
+    elif suffix in RST_SUFFIXES:
+        text = _text(data, decode)
+        document = _with_front_matter(text, lambda body: read_rst(body, path.name))
     else:
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
     if not document.blocks:

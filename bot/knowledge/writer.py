@@ -35,6 +35,8 @@ from bot.knowledge.schema import (
 # The tables of a citecast index; a database with none of them is some other program's.
 _INDEX_TABLES = frozenset(("meta", "roots", "files", "chunks", "chunks_fts"))
 _SQLITE_HEADER = b"SQLite format 3\x00"
+# how long the checkpoint after a run waits for a reader (a search) to let go of the -wal
+_CHECKPOINT_WAIT_MS = 2000
 
 
 def foreign_file(path: Path) -> str | None:
@@ -67,6 +69,27 @@ def foreign_file(path: Path) -> str | None:
     if tables and not _INDEX_TABLES.intersection(tables):
         return f"tables: {', '.join(tables)}"
     return None
+
+
+def indexed_paths(path: Path) -> frozenset[str] | None:
+    """The paths of the files indexed in the index at ``path``, read-only; None when there is
+    none or it cannot be read (another program's file, a damaged one).
+
+    A rebuild starts from an empty index: what it dropped is what the old one held and the
+    new one does not, which only the old one's list can tell.
+    """
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        return frozenset(str(row[0]) for row in conn.execute("SELECT path FROM files"))
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
 
 
 def refuse_foreign(path: Path) -> None:
@@ -150,12 +173,32 @@ class IndexWriter:
         self.run = int(
             self.conn.execute("SELECT coalesce(max(run), 0) + 1 FROM files").fetchone()[0]
         )
+        # The unchanged files this run saw, in a table of this connection's own (held in a
+        # temporary file, never in the index): stamping each one's row with the run, as files
+        # written this run are, rewrote the whole ``files`` table on a run that changed
+        # nothing, and with a server reading the index its -wal grew by that much every run.
+        self.conn.execute("CREATE TEMP TABLE seen (id INTEGER PRIMARY KEY)")
         self.changed = False
+        self.wrote = False  # anything committed by this writer: see close()
 
     def close(self) -> None:
-        """Commit and close."""
+        """Commit and close; after a run that wrote, move the -wal into the index file.
+
+        Closing the last connection does that by itself, but a server reading the index holds
+        one open: its -wal then kept every page each run wrote, and never shrank. A reader in
+        the middle of a search is waited for briefly, then the log is left for SQLite's own
+        checkpoints (a busy checkpoint is no error).
+        """
+        wrote = self.wrote or self.changed
         self.conn.commit()
-        self.conn.close()
+        try:
+            if wrote:
+                self.conn.execute(f"PRAGMA busy_timeout = {_CHECKPOINT_WAIT_MS}")
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            pass  # what the run wrote is committed: the -wal is SQLite's to checkpoint later
+        finally:
+            self.conn.close()
 
     @contextmanager
     def one_file(self) -> Iterator[None]:
@@ -220,8 +263,12 @@ class IndexWriter:
         return None if found is None else str(found[0])
 
     def mark_seen(self, path: Path) -> None:
-        """Keep an unchanged file through this run's removal of vanished files."""
-        self.conn.execute("UPDATE files SET run = ? WHERE path = ?", (self.run, str(path)))
+        """Keep an unchanged file through this run's removal of vanished files (writing
+        nothing to the index: see ``seen``)."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO temp.seen(id) SELECT id FROM files WHERE path = ?",
+            (str(path),),
+        )
 
     def _delete_file_rows(self, file_id: int) -> None:
         # External content: FTS5 removes a row's tokens only when given the values it indexed,
@@ -298,7 +345,9 @@ class IndexWriter:
         """Drop indexed files under ``root`` that this run did not see; returns how many."""
         prefix = str(root).rstrip(os.sep) + os.sep
         rows = self.conn.execute(
-            "SELECT id FROM files WHERE run != ? AND (path = ? OR substr(path, 1, ?) = ?)",
+            # the files this run neither wrote (``run``) nor found unchanged (``temp.seen``)
+            "SELECT id FROM files WHERE run != ? AND id NOT IN (SELECT id FROM temp.seen) "
+            "AND (path = ? OR substr(path, 1, ?) = ?)",
             (self.run, str(root), len(prefix), prefix),
         ).fetchall()
         for (file_id,) in rows:
@@ -316,7 +365,10 @@ class IndexWriter:
         stay searchable for ever. Roots that no longer exist are forgotten too, so the web
         server stops serving under them. Returns how many files were dropped.
         """
-        rows = self.conn.execute("SELECT id, path FROM files WHERE run != ?", (self.run,))
+        rows = self.conn.execute(
+            "SELECT id, path FROM files WHERE run != ? AND id NOT IN (SELECT id FROM temp.seen)",
+            (self.run,),
+        )
         gone = [int(file_id) for file_id, path in rows.fetchall() if not os.path.isfile(path)]
         for file_id in gone:
             self._delete_file_rows(file_id)
@@ -335,4 +387,5 @@ class IndexWriter:
                 "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
             )
             self.changed = False
+            self.wrote = True
         self.conn.commit()

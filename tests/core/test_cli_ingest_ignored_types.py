@@ -38,7 +38,7 @@ def test_the_ignored_files_are_counted_by_suffix(
     assert main(["ingest", "docs"]) == 0
     out = capsys.readouterr().out
     assert _summary_line(out) == (
-        "5 files of other types ignored (.py 2, .csv 1, .jsonl 1, (no suffix) 1)"
+        "5 files of other types ignored (.py 2, .csv 1, .jsonl 1, no extension 1)"
     )
 
 
@@ -56,3 +56,17 @@ def test_a_suffix_that_looks_like_markup_is_printed_as_written(
 def test_the_list_names_a_handful_of_suffixes_and_counts_the_rest() -> None:
     counts = {".a": 1, ".b": 2, ".c": 3, ".d": 4, ".e": 5, ".f": 6, ".g": 1, "": 1}
     assert ignored_types(counts) == ".f 6, .e 5, .d 4, .c 3, .b 2, 3 more"
+
+
+def test_files_without_an_extension_are_named_without_doubled_brackets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QA: "1 file of other types ignored ((no suffix) 1)"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nAlpha.\n", encoding="utf-8")
+    (docs / "LICENSE").write_text("MIT\n", encoding="utf-8")
+    assert main(["ingest", "docs"]) == 0
+    line = _summary_line(capsys.readouterr().out)
+    assert line == "1 file of other types ignored (no extension 1)"
+    assert "((" not in line

@@ -48,3 +48,23 @@ def test_a_folder_s_other_files_are_only_counted(capsys: pytest.CaptureFixture[s
     out, _ = capsys.readouterr()
     assert "1 file of other types ignored (.png 1)\n" in out
     assert "  ignored" not in out
+
+
+def test_a_table_already_listed_under_index_records_is_not_sent_there_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QA: `citecast ingest kb/data/warehouses.csv` said to list it under index.records,
+    # where config.yaml already listed it
+    (tmp_path / "kb" / "data").mkdir(parents=True)
+    (tmp_path / "kb" / "data" / "warehouses.csv").write_text("code\nN1\n", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text(
+        "index:\n  records:\n    - name: warehouses\n      csv: kb/data/warehouses.csv\n",
+        encoding="utf-8",
+    )
+    assert main(["ingest", "kb/data/warehouses.csv", "offices.csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2:4] == [
+        "  ignored kb/data/warehouses.csv: a record table already listed under index.records "
+        "(warehouses); citecast reads it from there at start, so it needs no ingest",
+        f"  ignored offices.csv: {WHY}{RECORDS}",
+    ]
