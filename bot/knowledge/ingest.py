@@ -86,7 +86,9 @@ BATCH_FILES = 200
 # the element around it (``<div><nav>…</div><p>Body``: "Body" was lost with the rest of the page).
 # "11": a reStructuredText section title is a heading (and the first one the file's title), its
 # adornment lines are not text ("Forklift licences -----------------" was quoted as a sentence).
-READER_VERSION = "11"
+# "12": a PDF sentence that runs on to the next page is one sentence (it was cut at the page
+# break, and its end lost), and a running header repeated only on some pages is dropped.
+READER_VERSION = "12"
 
 
 @dataclass

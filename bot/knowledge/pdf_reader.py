@@ -4,8 +4,9 @@ An encrypted PDF that does not open with an empty password, a damaged file, or o
 extractable text (a scan) is Unreadable with the reason; one where most pages have no text (a
 scan with a typed cover page) is indexed with a warning naming those pages. Paragraphs and
 headings are rebuilt from the extracted lines by :func:`paragraphs`; page furniture (running
-headers and footers, bare page numbers) is removed first by :func:`strip_furniture`, and a
-word hyphenated across a page break is joined after (:func:`join_page_breaks`).
+headers and footers, bare page numbers) is removed first (:mod:`bot.knowledge.pdf_page_edges`),
+and a word hyphenated across a page break is joined after (:func:`join_page_breaks`), then the
+sentence a page ends in the middle of (:func:`bot.knowledge.pdf_page_edges.join_sentences`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import itertools
 import logging
 import math
 import re
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.knowledge.document import Block, Document, Unreadable
+from bot.knowledge.pdf_page_edges import DANGLING_WORDS, join_sentences, strip_furniture
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -31,24 +32,11 @@ HEADING_RATIO = 0.6
 """A heading is shorter than this share of the document's typical full line."""
 HEADING_MAX_CHARS = 60
 _FINAL_PUNCTUATION = (".", ",", ";", ":", "!", "?")
-# A line ending in one of these words is the first part of a wrapped sentence, never a heading.
-_DANGLING_WORDS = frozenset(
-    """
-    a an the and or nor but of to in on at by for from with as is are was were be that
-    which its their your our this these
-    """.split()  # noqa: SIM905 - a word list reads best as words
-)
-# "7", "- 7 -", "Page 7", "7 / 12", "Page 7 of 12": a page number alone on a line.
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?[-–—]?\s*\d{1,4}\s*[-–—]?(?:\s*(?:/|of)\s*\d{1,4})?$", re.IGNORECASE
-)
 _PLACEHOLDER_TITLES = frozenset(("untitled", "untitled document", "title", "document", "none"))
 _GENERATOR_TITLE = re.compile(r"^Microsoft (?:Word|PowerPoint|Excel) - ", re.IGNORECASE)
 _FILE_NAME_TITLE = re.compile(
     r"^[^/\\]+\.(?:docx?|pptx?|xlsx?|odt|rtf|txt|md|html?|pdf|indd|tex|dvi|ps)$", re.IGNORECASE
 )
-_EDGE_LINES = 2  # how many lines at the top and at the bottom of a page may be furniture
-_MIN_FURNITURE_PAGES = 3
 
 
 # Typographic ligatures (TeX and InDesign set "fi" as one glyph) are letters to a reader and
@@ -108,39 +96,13 @@ def typical_width(lengths: list[int]) -> float:
     return float(ordered[math.ceil(0.75 * (len(ordered) - 1))])
 
 
-def strip_furniture(pages: list[list[str]]) -> list[list[str]]:
-    """The pages' lines without running headers, footers and bare page numbers.
-
-    Only the first and last :data:`_EDGE_LINES` non-empty lines of a page are candidates. A
-    page number ("7", "Page 7 of 12") there always goes. A line goes when the same line sits at
-    an edge of most pages that have text, and of at least :data:`_MIN_FURNITURE_PAGES` of them:
-    below that, a repeated edge line is as likely a heading that continues onto the next page.
-    """
-
-    def edges(lines: list[str]) -> set[int]:
-        filled = [i for i, line in enumerate(lines) if line]
-        return set(filled[:_EDGE_LINES] + filled[-_EDGE_LINES:])
-
-    with_text = [lines for lines in pages if any(lines)]
-    seen: Counter[str] = Counter()
-    for lines in with_text:
-        seen.update({lines[i] for i in edges(lines)})
-    least = max(_MIN_FURNITURE_PAGES, len(with_text) // 2 + 1)
-    repeated = {line for line, count in seen.items() if count >= least}
-    out: list[list[str]] = []
-    for lines in pages:
-        drop = {i for i in edges(lines) if lines[i] in repeated or _PAGE_NUMBER.match(lines[i])}
-        out.append([line for i, line in enumerate(lines) if i not in drop])
-    return out
-
-
 def _heading_like(line: str, limit: float) -> bool:
     """Short, without final punctuation, with a letter, not cut off after "the" or "of"."""
     if len(line) >= limit or line.endswith(_FINAL_PUNCTUATION):
         return False
     if not any(ch.isalpha() for ch in line):
         return False  # a number or a symbol alone is a table cell or furniture
-    return line.rsplit(" ", 1)[-1].lower() not in _DANGLING_WORDS
+    return line.rsplit(" ", 1)[-1].lower() not in DANGLING_WORDS
 
 
 def paragraphs(
@@ -303,7 +265,8 @@ def read_pdf(path: Path, data: bytes, on_page: PageCallback | None = None) -> Do
     blocks: list[Block] = []
     section: str | None = None
     texts = [paragraphs("\n".join(lines), typical, words) for lines in pages]
-    for number, page in enumerate(join_page_breaks(texts, words), start=1):
+    joined = join_sentences(join_page_breaks(texts, words))
+    for number, page in enumerate(joined, start=1):
         for paragraph, is_heading in page:
             if is_heading:
                 section = paragraph

@@ -1,5 +1,6 @@
 """A PDF word hyphenated across a page break is one word, on the page it starts on: search
-finds "configuration", and a citation of either half of the sentence names the right page."""
+finds "configuration"; the rest of its sentence joins it there (see
+test_ingest_pdf_page_break_sentences.py), and a citation of either page's text names its page."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from tests.knowledge.conftest import PdfBuilder
 
 # Page 3 ends in the middle of a word; page 4 (no heading of its own) goes on with it.
 PAGE_3_END = "Every option that the operator writes into the main worker configu-"
-PAGE_4_START = "ration file applies to each queue it serves, and a reload reads it again."
+PAGE_4_START = "ration file applies to each queue it serves. A reload reads it again."
 FILLERS = [
     f"This page says a little about {topic}, enough to fill a full line of text on it."
     for topic in ("workers", "queues", "options")
@@ -41,9 +42,10 @@ def test_a_word_broken_across_a_page_break_is_joined_on_its_first_page(
     *_, page_3 = [block.text for block in doc.blocks if block.page == 3]
     page_4 = [block.text for block in doc.blocks if block.page == 4]
     assert page_3.endswith(
-        "text on it. Every option that the operator writes into the main worker configuration"
+        "text on it. Every option that the operator writes into the main worker configuration "
+        "file applies to each queue it serves."
     )
-    assert page_4 == ["file applies to each queue it serves, and a reload reads it again."]
+    assert page_4 == ["A reload reads it again."]
 
 
 LONG = "The list printed in this edition of the handbook, as the operators asked, covers "
@@ -55,8 +57,14 @@ LONG = "The list printed in this edition of the handbook, as the operators asked
         # not a word broken in two: left as on the page
         ("the years 2023-", "2024 and is final.", "the years 2023-", "2024"),
         ("the Co-", "Operation group.", "the Co-", "Operation"),
-        # a compound the document writes as two words keeps its hyphen, whole on page 3
-        ("the policy on-", "failure so that a failure restarts it.", "the policy on-failure", "so"),
+        # a compound the document writes as two words keeps its hyphen, whole on page 3, and
+        # the rest of its sentence joins it there
+        (
+            "the policy on-",
+            "failure so that a failure restarts it. It runs again.",
+            "the policy on-failure so that a failure restarts it.",
+            "It",
+        ),
     ],
 )
 def test_only_a_broken_lower_case_word_is_joined(
@@ -99,9 +107,11 @@ def test_search_finds_the_word_and_quotes_keep_their_pages(
         starts = index.page_starts(source)
     finally:
         index.close()
-    assert source.text is not None and "worker configuration\n\nfile applies" in source.text
+    assert source.text is not None
+    assert "worker configuration file applies to each queue it serves.\n\nA reload" in source.text
     assert (source.page, source.page_end) == (3, 4)
     assert starts is not None
     assert quote_pages(source.text, starts, "the main worker configuration") == (3, None)
-    assert quote_pages(source.text, starts, "file applies to each queue") == (4, None)
-    assert quote_pages(source.text, starts, "worker configuration file applies") == (3, 4)
+    assert quote_pages(source.text, starts, "file applies to each queue") == (3, None)
+    assert quote_pages(source.text, starts, "A reload reads it again") == (4, None)
+    assert quote_pages(source.text, starts, "queue it serves. A reload") == (3, 4)
