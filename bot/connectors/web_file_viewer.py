@@ -47,6 +47,7 @@ import mistune
 import nh3
 from mistune.core import BlockState
 
+from bot.bidi_controls import without_bidi_controls
 from bot.connectors.web_viewer_headings import with_heading_ids
 from bot.connectors.web_viewer_lang import VIEWER_LANG, document_language
 from bot.markdown import parse
@@ -209,6 +210,11 @@ def sanitize(markup: str, links: LinkTarget = _no_link) -> str:
     return _IMG.sub(_image_as_alt_text, cleaned)
 
 
+def _one_line(text: str | None) -> str:
+    """``text`` as a tab shows it: one line, no bidi controls (a tab is no place for them)."""
+    return " ".join(without_bidi_controls(text or "").split())
+
+
 def render_document(viewed: ViewedFile, links: LinkTarget = _no_link) -> str:
     """The document's body as safe HTML (relative links as ``links`` says)."""
     if viewed.kind == "markdown":
@@ -221,12 +227,19 @@ def render_document(viewed: ViewedFile, links: LinkTarget = _no_link) -> str:
 
 
 def viewer_page(
-    viewed: ViewedFile, limit: int = MAX_VIEW_BYTES, *, links: LinkTarget = _no_link
+    viewed: ViewedFile,
+    limit: int = MAX_VIEW_BYTES,
+    *,
+    links: LinkTarget = _no_link,
+    title: str | None = None,
 ) -> str:
     """The whole reading page for ``viewed``, with a link to download the file itself.
 
-    ``links`` gives the document's relative links their targets; by default they have none."""
+    ``links`` gives the document's relative links their targets; by default they have none.
+    ``title`` (the document's title, as the index has it) names the browser tab; without one,
+    the file name does. The bar above the document always names the file the link downloads."""
     name = html.escape(viewed.filename)
+    tab = html.escape(_one_line(title) or viewed.filename)
     lang = document_language(viewed.kind, viewed.text)
     doc_lang = f' lang="{html.escape(lang)}"' if lang and lang != VIEWER_LANG else ""
     note = ""
@@ -240,7 +253,7 @@ def viewer_page(
         f'<html lang="{VIEWER_LANG}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
-        f"<title>{name}</title><style>{_CSS}</style></head>\n"
+        f"<title>{tab}</title><style>{_CSS}</style></head>\n"
         f'<body><header class="cc-bar"><span class="cc-name">{name}</span>'
         '<a href="?download=1">Download the file</a></header>\n'
         f'{note}<main class="cc-doc"{doc_lang}>\n{render_document(viewed, links)}\n</main>'

@@ -1,8 +1,10 @@
 """``GET /files/{token}``: signed downloads of cited files that have no public URL.
 
 Every refusal is the same 404 with the same body, whether the token was tampered with, expired,
-points outside the knowledge base or names a file that is gone, so the endpoint cannot be used
-to learn what exists on the server. Files are served with ``nosniff`` and a sandboxing CSP, and
+points outside the knowledge base, names a file that is gone, or names one its audience may no
+longer read (made private, or dropped from the index, since the link was signed: see
+:mod:`bot.connectors.web_file_access`), so the endpoint cannot be used to learn what exists on
+the server. Files are served with ``nosniff`` and a sandboxing CSP, and
 anything a browser could execute (HTML, SVG, scripts) is sent as an attachment, never inline.
 A PDF is the exception to the CSP: Chrome refuses to start its PDF viewer in a sandboxed
 document ("This page has been blocked by Chrome", Chromium issue 413851) and Safari shows an
@@ -14,8 +16,8 @@ A Markdown, plain-text or HTML file is shown through a reading page instead
 (:mod:`bot.connectors.web_file_viewer`: rendered, sanitized, under a strict CSP), so its citation
 opens readable and a text fragment in the link lands on the quoted passage; its own bytes are
 one click away, ``?download=1``, always as an attachment. Its relative links lead to the other
-files it names only when ``files`` (the knowledge index) is given and the linked file passes the
-rules of a citation link (:mod:`bot.connectors.web_viewer_links`); otherwise they are text.
+files it names only when the linked file passes the rules of a citation link
+(:mod:`bot.connectors.web_viewer_links`); otherwise they are text.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import logging
 
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
+from bot.connectors.web_file_access import readable
 from bot.connectors.web_file_viewer import (
     VIEWER_CSP,
     LinkTarget,
@@ -67,25 +70,33 @@ def file_response(
     signer: FileSigner | None,
     token: str,
     *,
+    files: FileIndex,
     download: bool = False,
-    files: FileIndex | None = None,
 ) -> Response:
     """What a token grants: the reading page of a Markdown, text or HTML file, else the file
     itself (``download``: always the file, as an attachment); or the uniform 404.
 
-    ``files`` (the indexed files) lets the reading page link the files its document links;
-    without it those links are text."""
+    ``files`` (the indexed files) says who may read the file now: a valid token is served only
+    while its audience may (:func:`bot.connectors.web_file_access.readable`: not after the file
+    was made private or dropped from the index). It also lets the reading page link the files
+    its document links."""
     if signer is None:
         return not_found()
     try:
         grant = signer.verify(token)
     except FileTokenError:
         return not_found()
-    log.info("serving %s to audience %s", grant.filename, ",".join(sorted(grant.audience)))
+    now = readable(files, grant.path, grant.audience)
+    if now is None:
+        # made private, or dropped from the index, since the link was signed: the same answer
+        # as a file that never existed
+        log.info("refused %s: audience %s may no longer read it", grant.filename, _shown(grant))
+        return not_found()
+    log.info("serving %s to audience %s", grant.filename, _shown(grant))
     kind = viewer_kind(grant.media_type)
     if kind is not None and not download:
-        links = None if files is None else ViewerLinks(grant, signer, files)
-        return _viewer_response(grant, kind, links)
+        title = None if now.source is None else now.source.title
+        return _viewer_response(grant, kind, ViewerLinks(grant, signer, files), title)
     media_type = grant.media_type
     inline = media_type in _INLINE_TYPES and not download
     if media_type.startswith("text/"):
@@ -102,11 +113,14 @@ def file_response(
     )
 
 
-def _viewer_response(grant: FileGrant, kind: str, links: LinkTarget | None) -> Response:
+def _shown(grant: FileGrant) -> str:
+    return ",".join(sorted(grant.audience))
+
+
+def _viewer_response(grant: FileGrant, kind: str, links: LinkTarget, title: str | None) -> Response:
     try:
         viewed = read_for_view(grant.path, grant.filename, kind)
     except OSError:
         return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
     headers = {**_HEADERS, "Content-Security-Policy": VIEWER_CSP}
-    page = viewer_page(viewed) if links is None else viewer_page(viewed, links=links)
-    return HTMLResponse(page, headers=headers)
+    return HTMLResponse(viewer_page(viewed, links=links, title=title), headers=headers)

@@ -155,11 +155,14 @@ def _not_found_page(title: str, what: str, body: str) -> str:
 
 def missing_file_page(title: str = "citecast") -> str:
     """The page a person following a ``/files/`` link that does not work gets (the 404): the
-    same for an expired, cut or forged link, so it tells no one which. Links in an answer are
-    signed for ``web.file_token_ttl`` seconds; the chat signs them afresh on a reload."""
+    same for an expired, cut or forged link and for a file the viewer may no longer read (made
+    private, or removed from the knowledge base), so it tells no one which. Links in an answer
+    are signed for ``web.file_token_ttl`` seconds; the chat signs them afresh on a reload, and
+    shows a file that is no longer available by its name, without a link."""
     body = (
-        "<p>This file link has expired or is incomplete. Links to files work for a limited "
-        "time: reload the chat, or ask the question again, to get a fresh one.</p>"
+        "<p>This file link has expired or is incomplete, or the file is no longer available. "
+        "Links to files work for a limited time: reload the chat, or ask the question again, "
+        "to get a fresh one.</p>"
     )
     return _not_found_page(title, "File not found", body)
 

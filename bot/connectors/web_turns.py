@@ -18,7 +18,9 @@ import renderers
 from bot.assistant.base import Reply
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json
+from bot.connectors.web_file_access import as_now
 from bot.connectors.web_turn_page import visible_answer
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import BackendError, KnowledgeIndexError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
@@ -64,6 +66,8 @@ class WebTurns:
             # share links are signed for this store (the same signer serves the other channels)
             signer.bind_store(services.store.identity())
         self.signer = signer
+        # who may read a cited file now (a stored answer re-rendered later: web_file_access)
+        self.files = IndexedFiles(services.settings.index.path)
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -211,8 +215,19 @@ class WebTurns:
             capabilities=capabilities_for("web", settings.capabilities.get("web")),
         )
 
+    def as_now(self, answer: Answer) -> Answer:
+        """``answer`` as this viewer may see it now: a cited file made private or dropped from
+        the index since is shown as no longer available, with no link
+        (:func:`bot.connectors.web_file_access.as_now`)."""
+        return as_now(answer, self.files, self.signer, self.audience)
+
     def render(self, answer: Answer, base_url: str) -> dict[str, Any]:
-        """The web renderer's payload (``{html, citations}``) for this viewer."""
+        """The web renderer's payload (``{html, citations}``) for this viewer, of the answer as
+        it may be seen now (:meth:`as_now`): a stored answer is re-rendered here on a reload
+        and on its share page, and its links are signed afresh only for files still readable."""
+        return self._render(self.as_now(answer), base_url)
+
+    def _render(self, answer: Answer, base_url: str) -> dict[str, Any]:
         return dict(renderers.render(CHANNEL, answer, self.render_context(base_url)))
 
     def share_url(self, turn_id: int, base_url: str) -> str | None:
@@ -248,9 +263,9 @@ class WebTurns:
         }
 
     def stored_payload(self, turn: Turn, base_url: str) -> dict[str, Any]:
-        """One stored turn as the conversation endpoint returns it (links signed afresh); an
-        answer carries its ``vote`` (``helpful``, ``not_helpful`` or None) and ``small_talk``
-        (see :meth:`payload`)."""
+        """One stored turn as the conversation endpoint returns it (links signed afresh, a file
+        no longer readable shown as such: :meth:`as_now`); an answer carries its ``vote``
+        (``helpful``, ``not_helpful`` or None) and ``small_talk`` (see :meth:`payload`)."""
         out: dict[str, Any] = {
             "turn_id": turn.id,
             "question": turn.question,
@@ -264,8 +279,8 @@ class WebTurns:
                 # would lose the whole conversation on reload.
                 out["status"] = "hidden"
                 return out
-            answer = Answer.from_json(turn.answer)
-            web = self.render(answer, base_url)
+            answer = self.as_now(Answer.from_json(turn.answer))
+            web = self._render(answer, base_url)
             out["answer"] = client_answer_json(answer)
             out["html"] = web.get("html", "")
             out["citations"] = web.get("citations", [])

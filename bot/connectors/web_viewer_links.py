@@ -39,26 +39,50 @@ class FileIndex(Protocol):
         """The file as a ``Source`` (its audience and media type), or None when not indexed."""
         ...
 
+    def governs(self, path: Path) -> bool:
+        """True when the index decides who may read ``path``: it lies in a folder (or is a
+        file) ingested into the index, or the index exists but cannot be read (so nothing is
+        served on a guess). False when no index speaks for it (see ``web_file_access``)."""
+        ...
+
 
 class IndexedFiles:
     """The files of the knowledge index at ``index_path``
     (:meth:`bot.knowledge.index.KnowledgeIndex.file_source`), opened on first use, since the
     server may start before the first ``citecast ingest``; an index that is missing or cannot
-    be read knows no file, so its links stay text."""
+    be read knows no file, so its links stay text. A missing index governs no file; one that
+    cannot be read governs every file (``governs``)."""
 
     def __init__(self, index_path: str | Path) -> None:
         self.index_path = Path(index_path)
         self._index: KnowledgeIndex | None = None
 
+    def _opened(self) -> KnowledgeIndex:
+        if self._index is None:
+            self._index = KnowledgeIndex(self.index_path)
+        return self._index
+
     def source_for(self, path: Path) -> Source | None:
         """The indexed file at ``path`` as a ``kind="file"`` Source, else None."""
+        if self._index is None and not self.index_path.exists():
+            return None  # nothing ingested yet: no file to find, and nothing worth a warning
         try:
-            if self._index is None:
-                self._index = KnowledgeIndex(self.index_path)
-            return self._index.file_source(path)
+            return self._opened().file_source(path)
         except (KnowledgeIndexError, sqlite3.Error) as exc:
             log.warning("cannot look up %s in the index %s: %s", path.name, self.index_path, exc)
             return None
+
+    def governs(self, path: Path) -> bool:
+        """True when ``path`` is inside a root ingested into the index, or the index exists
+        but cannot be read; False while there is no index (nothing was ingested)."""
+        if not self.index_path.exists():
+            return False
+        try:
+            roots = self._opened().roots()
+        except (KnowledgeIndexError, sqlite3.Error) as exc:
+            log.warning("cannot read the ingested folders of %s: %s", self.index_path, exc)
+            return True
+        return any(path.is_relative_to(root) for root in roots)
 
 
 def relative_target(href: str, folder: Path) -> tuple[Path, str] | None:

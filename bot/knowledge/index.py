@@ -57,8 +57,8 @@ _BY_ID = (
     "WHERE f.relpath = ? AND c.chunk = ?"
 )
 _FILE_AUDIENCES = (
-    "SELECT DISTINCT f.media_type, c.audience FROM files f JOIN chunks c ON c.file_id = f.id "
-    "WHERE f.path = ?"
+    "SELECT DISTINCT f.media_type, c.audience, f.title FROM files f "
+    "JOIN chunks c ON c.file_id = f.id WHERE f.path = ?"
 )
 _PAGE_STARTS = (
     "SELECT c.text, c.page_starts FROM chunks c JOIN files f ON f.id = c.file_id "
@@ -261,7 +261,7 @@ class KnowledgeIndex:
 
     def file_source(self, path: str | Path) -> Source | None:
         """The indexed file at ``path`` (absolute, resolved) as a ``kind="file"`` Source with
-        its audience and media type, or None when it is not indexed. Ingest gives every chunk
+        its audience, media type and title, or None when it is not indexed. Ingest gives every chunk
         of a file the file's audience; chunks that disagree (never written by ingest) count as
         not indexed, so a file is never shown on the laxer of two audiences."""
         rows = self._conn().execute(_FILE_AUDIENCES, (str(path),)).fetchall()
@@ -274,6 +274,7 @@ class KnowledgeIndex:
             path=str(found),
             filename=found.name,
             media_type=str(rows[0][0]) or None,
+            title=rows[0][2] or None,
             audience=audience_tuple(audiences.pop()),
             kind="file",
         )

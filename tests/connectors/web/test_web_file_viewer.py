@@ -17,6 +17,7 @@ from starlette.responses import FileResponse
 
 from bot.connectors.web_file_viewer import MAX_VIEW_BYTES
 from bot.connectors.web_files import file_response
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.filetokens import FileSigner
 from bot.models import Source
 from tests.connectors.web.conftest import CannedAnswerer, build_harness, cited_answer
@@ -190,7 +191,9 @@ def test_the_download_is_the_files_own_bytes_as_an_attachment(tmp_path: Path) ->
     kb = kb_dir(tmp_path)
     (kb / "hostile.html").write_text(HOSTILE)
     signer = FileSigner(SECRET, "http://citecast.test", 600, roots=[kb])
-    response = file_response(signer, token(signer, kb / "hostile.html"), download=True)
+    # no index: a file of web.file_roots alone, served on its token
+    files = IndexedFiles(tmp_path / "no-index.db")
+    response = file_response(signer, token(signer, kb / "hostile.html"), download=True, files=files)
     assert response.status_code == 200
     assert response.headers["content-disposition"].startswith("attachment")
     assert response.headers["content-security-policy"] == "default-src 'none'; sandbox"

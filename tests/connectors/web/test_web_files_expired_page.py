@@ -11,7 +11,7 @@ from tests.connectors.web.conftest import CannedAnswerer, build_harness, cited_a
 
 SECRET = b"0123456789abcdef0123456789abcdef"
 BROWSER = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
-SAYS = "This file link has expired or is incomplete."
+SAYS = "This file link has expired or is incomplete, or the file is no longer available."
 
 
 async def test_a_browser_following_an_expired_file_link_gets_a_page(tmp_path: Path) -> None:

@@ -1,0 +1,101 @@
+"""Who may read a knowledge-base file *now*: the rule ``/files/`` serves by, and re-renders keep.
+
+A ``/files/`` token names a file and the audience it was issued for, signed when an answer cited
+the file. The file's audience is the index's, and it changes: ``audience: [board]`` added to its
+front matter, an ``index.audience_rules`` glob over its folder, or the file dropped from the
+index (deleted, or no longer readable: front matter that cannot be read may have named an
+audience). The signature only says the link was ours, so the file is served only when
+:func:`readable` says the token's audience may read it as the index stands now:
+
+- a file the index holds is readable by the audiences its current entry allows
+  (``Source.visible_to``, the rule every citation and every link on the viewer page follows);
+- a file that lies inside a folder (or is a file) ingested into the index but is not in it now
+  is readable by no one: the index dropped it, whatever is still on disk;
+- a file outside everything ingested is served from ``web.file_roots`` alone, as configured:
+  no index speaks for it, and its token's audience is all there is;
+- an index that exists but cannot be read serves nothing of what it may hold (fail closed).
+
+A stored answer re-rendered later (a conversation reload, the share page) keeps its citations,
+but one whose file the viewer may no longer read gets no fresh link: :func:`as_now` shows it as
+its title and "(no longer available)", without its quote or passage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.connectors.web_viewer_links import FileIndex
+from bot.filetokens import FileSigner
+from bot.models import Answer, Citation, Source
+
+REMOVED_NOTE = "(no longer available)"
+
+
+@dataclass(frozen=True)
+class Readable:
+    """A file a viewer may read now: ``source`` is its index entry (its current audience and
+    title), None for a file served from ``web.file_roots`` alone."""
+
+    path: Path
+    source: Source | None
+
+
+def readable(files: FileIndex, path: Path, audience: frozenset[str]) -> Readable | None:
+    """The file at ``path`` (absolute, resolved) when ``audience`` may read it now, else None:
+    it is not a file on disk, the index holds it for others only, or the index dropped it."""
+    if not path.is_file():
+        return None
+    source = files.source_for(path)
+    if source is not None:
+        return Readable(path, source) if source.visible_to(audience) else None
+    return None if files.governs(path) else Readable(path, None)
+
+
+def as_now(
+    answer: Answer, files: FileIndex, signer: FileSigner | None, audience: frozenset[str]
+) -> Answer:
+    """``answer`` with each citation of a served file that ``audience`` may no longer read
+    (made private, dropped from the index, deleted) shown as removed (:func:`removed`).
+
+    Only files the signer would link are looked at: a citation that never had a ``/files/``
+    link (no path, outside the served folders, no signer) is left as it was."""
+    if signer is None:
+        return answer
+    verdicts: dict[str, bool] = {}
+    citations: list[Citation] = []
+    for citation in answer.citations:
+        source = citation.source
+        if source.path and signer.token_for(source, audience) is not None:
+            if source.path not in verdicts:
+                verdicts[source.path] = _still_readable(files, source.path, audience)
+            if not verdicts[source.path]:
+                citation = removed(citation)
+        citations.append(citation)
+    if all(new is old for new, old in zip(citations, answer.citations, strict=True)):
+        return answer
+    return dataclasses.replace(answer, citations=tuple(citations))
+
+
+def removed(citation: Citation) -> Citation:
+    """``citation`` of a file that can no longer be read: its title marked "(no longer
+    available)", without a link (public, deep or signed), its quote or its passage, so every
+    renderer shows it by name only."""
+    source = citation.source
+    gone = dataclasses.replace(
+        source,
+        title=f"{source.display_title} {REMOVED_NOTE}",
+        url=None,
+        path=None,
+        text=None,
+    )
+    return dataclasses.replace(citation, source=gone, quote=None, deep_link=None)
+
+
+def _still_readable(files: FileIndex, path: str, audience: frozenset[str]) -> bool:
+    try:
+        real = Path(path).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return readable(files, real, audience) is not None
