@@ -21,6 +21,7 @@ from bot.deeplinks import file_link
 from bot.errors import ConfigError
 from bot.models import Citation, RecordAction, Source
 from bot.models import is_safe_url as _is_safe_url
+from renderers.spaces import one_line
 
 # every form decision checks the same few URLs once per channel: remember the verdicts
 is_safe_url = functools.lru_cache(maxsize=4096)(_is_safe_url)
@@ -261,9 +262,7 @@ def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
     # one line each: a value over several lines (an address) would end a footnote definition
     # or break a source line's indentation
     columns = tuple(
-        (shown(name), " ".join(shown(values[name]).split()))
-        for name in citation.columns
-        if name in values
+        (shown(name), one_line(shown(values[name]))) for name in citation.columns if name in values
     )
     action = source.action if source.action and is_safe_url(source.action.url) else None
     if action is not None:

@@ -97,10 +97,12 @@ def source_line(
             head = discord_link(shown, url)
         else:
             head = title + LINK_TOO_LONG
-        if form.kind == "download" and form.filename:
+        if form.kind == "download" and form.filename and form.filename != form.title:
             head += f" ({_text(form.filename, 120)})"
     elif form.kind == "attachment":
-        head = f"{title} (attached: {_text(form.filename or '', 120)})"
+        # a file without a title is called by its name: "notes.md (attached)", said once
+        named = "" if form.filename == form.title else f": {_text(form.filename or '', 120)}"
+        head = f"{title} (attached{named})"
     elif form.kind == "name" and form.filename and form.filename != form.title:
         head = f"{title} ({_text(form.filename, 120)})"
     else:

@@ -94,6 +94,12 @@ def _links_in(tokens: Iterable[Token]) -> bool:
     return False
 
 
+def empty_label(token: Token, url: str | None) -> str:
+    """What a link or image with no text to show is labelled: an image "image", a link its
+    address (a label of citations alone, "[[^1]](url)", loses them to the text after it)."""
+    return "image" if token["type"] == "image" else url or ""
+
+
 def list_shows_text(token: Token) -> bool:
     """True when some item of the list ``token`` shows text.
 

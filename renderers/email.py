@@ -26,7 +26,7 @@ from bot.markdown import Token
 from bot.models import RecordAction
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
 from renderers.document import Document
-from renderers.escaping import html_text, one_line, visible
+from renderers.escaping import html_text, one_line, text_url, visible
 from renderers.glue import WORD_JOINER
 from renderers.html_writer import HtmlWriter
 from renderers.limits import truncate
@@ -64,7 +64,7 @@ _EMAIL_ATTRIBUTES = {tag: {"style"} for tag in ALLOWED_TAGS} | {
 @cache
 def _environment() -> jinja2.Environment:
     """Templates from the package; ``*.html.j2`` autoescaped, ``*.txt.j2`` plain."""
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.PackageLoader("renderers", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",)),
         auto_reload=False,  # packaged templates never change at run time: no stat per render
@@ -72,6 +72,8 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.filters["text_url"] = text_url
+    return environment
 
 
 _SUP = "font-size:11px;line-height:0;"
@@ -158,10 +160,12 @@ class Reference:
 def reference(form: CitationForm, quotes: bool) -> Reference:
     """Template data of one reference."""
     note = ""
+    # a file without a title is called by its name: "notes.md (attached)", said once
+    named = form.filename if form.filename and form.filename != form.title else ""
     if form.kind == "attachment":
-        note = f"attached: {form.filename}"
+        note = f"attached: {named}" if named else "attached"
     elif form.kind == "download":
-        note = f"download: {form.filename}" if form.filename else "download"
+        note = f"download: {named}" if named else "download"
     elif form.kind == "name" and form.filename and form.filename != form.title:
         note = form.filename
     record = form.record
@@ -179,18 +183,29 @@ def reference(form: CitationForm, quotes: bool) -> Reference:
 
 
 # a citation marker as the text part writes it ("[3]", "[3?]"), with the space before it
-_MARKER = re.compile(r" ?\[(\d+)\??\]")
+# (a no-break space when it holds the marker to its word: renderers.glue)
+_MARKER = re.compile(r"[ \u00a0]?\[(\d+)\??\]")
+# the address the text part writes after a link's label ("the guide <https://…>"): a subject
+# shows the words, and a mail client shows no link there
+_LINK_TARGET = re.compile(r" <(?:https?://|mailto:)[^<>\s]*>")
+_QUOTE_MARKS = re.compile(r"^(?:> ?)+")
 
 
 def subject_for(doc: Document, text: str) -> str:
-    """The context's subject, or the first line of the answer without its citation markers."""
+    """The context's subject, or the first line of the answer's text part that has words,
+    without its quote marks, citation markers and link addresses."""
     if doc.context.subject:
         # the incoming mail's subject: a bidi override in it would reorder the reply's
         return truncate(one_line(shown(doc.context.subject)), 200)
-    first = one_line(text.strip().split("\n", 1)[0]) if text.strip() else ""
-    # "[1]" in a subject line points at nothing: the references are in the body
-    first = _MARKER.sub(lambda m: "" if int(m.group(1)) in doc.forms else m.group(0), first)
-    return truncate(first.strip("=-#* "), 78) or "Your answer"
+    for line in text.split("\n"):
+        # an answer may open with a quote ("> …"), a rule or a heading of markers alone
+        first = _LINK_TARGET.sub("", one_line(_QUOTE_MARKS.sub("", line)))
+        # "[1]" in a subject line points at nothing: the references are in the body
+        first = _MARKER.sub(lambda m: "" if int(m.group(1)) in doc.forms else m.group(0), first)
+        first = first.strip("=-#* ")
+        if visible(first):
+            return truncate(first, 78)
+    return "Your answer"
 
 
 def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:

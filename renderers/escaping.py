@@ -11,6 +11,7 @@ from collections.abc import Callable
 from urllib.parse import quote
 
 from renderers.base import is_safe_url
+from renderers.spaces import one_line as one_line  # re-exported: the writers import it here
 
 ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
@@ -28,11 +29,6 @@ def visible(text: str) -> bool:
     a block whose text is not visible is left out instead.
     """
     return _VISIBLE.search(text) is not None
-
-
-def one_line(text: str) -> str:
-    """Collapse every run of whitespace (incl. newlines) into one space."""
-    return " ".join(text.split())
 
 
 def slack_text(text: str) -> str:
@@ -101,6 +97,10 @@ def discord_label(text: str) -> str:
             # "` `" would show as an empty code box, and a backslash cannot escape it here:
             # such a pair becomes look-alike grave accents
             text = _BLANK_CODE.sub(_grave_accents, text)
+    if text.endswith("\\"):
+        # "\]" would not end the label where a backslash escapes (CommonMark): the link would
+        # show as text; a zero-width space after it ends the label either way
+        text += "\u200b"
     return no_mentions(text)
 
 
@@ -218,6 +218,18 @@ def safe_url(url: str | None) -> str | None:
 def html_text(text: str) -> str:
     """HTML-escape text for element content and attribute values."""
     return html.escape(text, quote=True)
+
+
+_URL_BREAKS = re.compile(r"[\s<>]")
+
+
+def text_url(url: str) -> str:
+    """``url`` as plain text (the e-mail's text part) writes it, to be linked whole: white space
+    would end the link a mail client makes of it, and ``<`` or ``>`` the ``<url>`` around it,
+    so they are percent-encoded."""
+    if _URL_BREAKS.search(url) is None:
+        return url
+    return _URL_BREAKS.sub(lambda m: quote(m.group(0), safe=""), url)
 
 
 def url_path_part(text: str) -> str:

@@ -10,7 +10,8 @@ the marker then opens the next line alone. Every channel keeps it with the word 
   text says: its style must also keep the ``<sup>`` whole (``white-space: nowrap``), and the
   joiner inside then holds it to the word.
 - Text channels (Slack, Discord, Discourse, the email's text part): the space becomes a
-  no-break space (U+00A0), which shows as a space and never wraps.
+  no-break space (U+00A0), which shows as a space and never wraps. Headings, table cells and
+  source entries are put on one line by ``one_line`` (renderers.spaces), which keeps it.
 
 A space after a URL stays: a no-break space could be read as part of the address by the
 platform's link detection. In the text channels a space after a code span, formatted text or
@@ -80,3 +81,26 @@ def glued(written: str, joiner: str) -> str:
     """``written`` (a text token as a channel wrote it, ending in spaces) with its trailing
     spaces replaced by ``joiner``: "" for HTML, :data:`NO_BREAK_SPACE` for text channels."""
     return written.rstrip(" ") + joiner
+
+
+def glued_plain(tokens: list[Token]) -> str:
+    """The visible text of inline ``tokens`` as ``bot.markdown.plain_text`` writes it
+    (citations ``[n]``), its entities decoded ("&amp;" is "&"), a spaced citation held to its
+    word by a no-break space: the cells of a monospace table, which a phone wraps like any
+    other text, and a link's label in a text channel ("Q&amp;A" showed as written)."""
+    out: list[str] = []
+    for i, token in enumerate(tokens):
+        kind = token["type"]
+        if kind == "citation":
+            if spaced_mark(tokens, i) and out and out[-1].endswith(" "):
+                out[-1] = glued(out[-1], NO_BREAK_SPACE)
+            out.append(f"[{token['attrs']['n']}]")
+        elif kind == "text":
+            out.append(html.unescape(str(token.get("raw", ""))))
+        elif kind in ("softbreak", "linebreak"):
+            out.append(" ")
+        elif "children" in token:
+            out.append(glued_plain(token["children"]))
+        else:
+            out.append(str(token.get("raw", "")))
+    return "".join(out)

@@ -199,9 +199,11 @@ class HtmlWriter:
         text = self.inline(children, in_link=True)
         if cited:
             text = text.rstrip()  # "[the guide [^1]](url)": no space left inside the link
-        if token["type"] == "image" and not text:
-            text = "image"
         url = safe_url(str(attrs.get("url") or ""))
+        if not text.strip():
+            # nothing would show (a label that was only citations: "[[^1]](url)"), and an empty
+            # link can be neither seen nor named by a screen reader: its address shows instead
+            text = "image" if token["type"] == "image" else html_text(url or "")
         if url is None:
             return text + after
         title = attrs.get("title")

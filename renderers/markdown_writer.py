@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.deeplinks import without_text_fragment
-from bot.markdown import Token, html_block_pieces, plain_text
+from bot.markdown import Token, html_block_pieces
 from renderers.document import (
     cited_numbers,
+    empty_label,
     has_links,
     list_shows_text,
     shows_text,
@@ -36,7 +37,7 @@ from renderers.escaping import (
     safe_url,
     visible,
 )
-from renderers.glue import NO_BREAK_SPACE, glued, spaced_mark
+from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import DISCORD_MAX_LINK, DISCOURSE_MAX_LINK, LINK_TOO_LONG
 from renderers.text_writer import quoted
 
@@ -221,7 +222,7 @@ class MarkdownWriter:
             ]
             lines.insert(1, "|" + "---|" * len(rows[0]))
             return "\n".join(lines)
-        texts = [[one_line(plain_text(c)) for c in row] for row in rows]
+        texts = [[one_line(glued_plain(c)) for c in row] for row in rows]
         widths = [max(len(r[i]) if i < len(r) else 0 for r in texts) for i in range(len(texts[0]))]
         links = has_links(rows)
         if links or sum(widths) + 3 * len(widths) > TABLE_MAX_WIDTH:
@@ -299,8 +300,9 @@ class MarkdownWriter:
         if cited:
             children = without_citations(children)
         after = "".join(self._cite(n) for n in cited)
-        label = one_line(plain_text(children)) or "image"
         url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+        # a link whose label was only citations ("[[^1]](url)") shows its address, not "image"
+        label = one_line(glued_plain(children)) or empty_label(token, url)
         if url is None:
             return escape_text(label, self._dialect) + after
         if self._dialect == "discord":

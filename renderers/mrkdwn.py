@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from bot.markdown import Token, html_block_pieces, plain_text
+from bot.markdown import Token, html_block_pieces
 from renderers.document import (
     cited_numbers,
     has_links,
@@ -29,7 +29,7 @@ from renderers.escaping import (
     slack_url,
     visible,
 )
-from renderers.glue import NO_BREAK_SPACE, glued, spaced_mark
+from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import LINK_TOO_LONG, SLACK_MAX_LINK
 
 TABLE_MAX_WIDTH = 72
@@ -195,7 +195,7 @@ class MrkdwnWriter:
                 out.append(code_span(str(token.get("raw", ""))))
             elif kind in ("link", "image"):
                 cited = cited_numbers(children)  # a citation follows the link it was inside
-                label = plain_text(without_citations(children)) or (
+                label = glued_plain(without_citations(children)) or (
                     "image" if kind == "image" else ""
                 )
                 url = safe_url(str((token.get("attrs") or {}).get("url") or ""))

@@ -75,14 +75,15 @@ def section_limit(caps: Capabilities) -> int:
 def header_text(title: str, markers: Iterable[str], limit: int = SLACK_MAX_HEADER_CHARS) -> str:
     """``title`` within ``limit`` characters, its citation ``markers`` kept.
 
-    The words are shortened, never a marker: markers the cut would drop follow the ellipsis
-    ("A very long heading… [1]"). Only markers longer than the limit together are cut.
+    The words are shortened, never a marker: markers the cut would drop follow the ellipsis,
+    the first held to it as to the word it followed ("A very long heading…\u00a0[1]"). Only
+    markers longer than the limit together are cut.
     """
     if len(title) <= limit:
         return title
     lost: list[str] = []
     while True:
-        tail = "".join(f" {m}" for m in lost)
+        tail = NO_BREAK_SPACE + " ".join(lost) if lost else ""
         shown = truncate(title, max(1, limit - len(tail)))
         missing = [m for m in dict.fromkeys(markers) if m not in shown]
         if missing == lost:  # the cut only moves left as markers are added: this settles
@@ -119,9 +120,9 @@ class SlackBlocks:
         if kind in _INLINE_HOLDERS:
             if kind == "table_cell":
                 children = cell_tokens(children)
-            return kept_line(self._writer.plain(children))
+            return one_line(self._writer.plain(children))
         if kind == "block_html":
-            return kept_line(self._writer.plain(html_block_pieces(token)))
+            return one_line(self._writer.plain(html_block_pieces(token)))
         if kind == "block_code":
             return one_line(str(token.get("raw", "")))
         return " ".join(filter(None, (self.plain(c) for c in children)))
@@ -155,19 +156,13 @@ def block_renderer(
     return SlackBlocks(forms, section_limit(context.caps(CHANNEL)))
 
 
-def kept_line(text: str) -> str:
-    """``text`` on one line (``one_line``) that keeps the no-break space holding a citation to
-    its word (renderers.glue): the fallback text wraps as the blocks do."""
-    return NO_BREAK_SPACE.join(one_line(part) for part in text.split(NO_BREAK_SPACE))
-
-
 def fit(text: str, limit: int, escape: Callable[[str], str] = slack_literal) -> str:
     """``escape(text)`` on one line within ``limit`` characters.
 
     The text is shortened before it is escaped, so the cut never falls inside an entity
     (``&amp;``) or between a formatting character and its joiners.
     """
-    text = kept_line(text)
+    text = one_line(text)
     keep = limit
     while True:
         shown = escape(truncate(text, keep))
@@ -204,10 +199,12 @@ def _source_entry(form: CitationForm, title_link: bool, action_link: bool) -> st
     filename = fit(form.filename or "", 120)
     if form.kind in ("link", "download") and form.url and title_link:
         text = f"<{slack_url(form.url)}|{fit(label, 210, slack_link_text)}>"
-        if form.kind == "download" and filename:
+        if form.kind == "download" and filename and form.filename != form.title:
             text += f" ({filename})"
     elif form.kind == "attachment":
-        text = f"{fit(label, 210)} (attached: {filename})"
+        # a file without a title is called by its name: "notes.md (attached)", said once
+        named = "" if form.filename == form.title else f": {filename}"
+        text = f"{fit(label, 210)} (attached{named})"
     elif form.kind in ("name", "download") and form.filename and form.filename != form.title:
         text = f"{fit(label, 210)} ({filename})"
     else:

@@ -11,10 +11,16 @@ import html
 import re
 from collections.abc import Callable, Iterable
 
-from bot.markdown import Token, html_block_pieces, plain_text
-from renderers.document import cell_tokens, cited_numbers, list_shows_text, without_citations
-from renderers.escaping import ends_in_url, one_line, safe_url, visible
-from renderers.glue import NO_BREAK_SPACE, glued, spaced_mark
+from bot.markdown import Token, html_block_pieces
+from renderers.document import (
+    cell_tokens,
+    cited_numbers,
+    empty_label,
+    list_shows_text,
+    without_citations,
+)
+from renderers.escaping import ends_in_url, one_line, safe_url, text_url, visible
+from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 
 # tokens that may end in a bare URL (an HTML block's raw pieces too: "<div>https://x[^1]")
 _TEXT_LIKE = ("text", "link", "inline_html")
@@ -141,9 +147,12 @@ class TextWriter:
         cited = cited_numbers(children)
         if cited:
             children = without_citations(children)
-        label = (plain_text(children).strip() if cited else plain_text(children)) or "image"
         url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
-        shown = f"{label} <{url}>" if url and url != label else label
+        label = glued_plain(children).strip() if cited else glued_plain(children)
+        label = label or empty_label(token, url)
+        shown = label
+        if url:
+            shown = text_url(url) if url == label else f"{label} <{text_url(url)}>"
         marks = "".join(self._cite(n) for n in cited)
         if marks and _bare(shown):
             marks = " " + marks  # a mail client would link "[1]" as part of the URL

@@ -118,7 +118,7 @@ def _source_item(form: CitationForm, prefix: str) -> str:
     if form.kind in ("link", "download") and form.url:
         cls = "source-link" if form.kind == "link" else "download"
         head = f'<a class="{cls}" href="{html_text(form.url)}">{title}</a>'
-        if form.kind == "download" and form.filename:
+        if form.kind == "download" and form.filename and form.filename != form.title:
             head += f' <span class="filename">({html_text(form.filename)})</span>'
     else:
         head = f'<span class="source-name">{title}</span>'
