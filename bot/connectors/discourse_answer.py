@@ -115,6 +115,7 @@ class PostAnswerer:
                 turn_id,
                 # lower than configured when the forum refused a longer post before
                 max_length=self._delivery.limit.value,
+                refused_types=self._delivery.refused_types,
             )
             raws = await composer.compose(
                 reply.answer,

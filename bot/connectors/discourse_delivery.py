@@ -80,6 +80,7 @@ from bot.connectors.discourse_prechecks import (
 )
 from bot.connectors.discourse_short import LearnedMinimum, reply_lengthened
 from bot.connectors.discourse_topic_state import check_open
+from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
 from bot.runtime import Services
@@ -128,6 +129,8 @@ class ReplyDelivery:
         self.in_flight = in_flight
         # the forum's post limit when its refusals showed it lower than configured
         self.limit = LearnedLimit()
+        # the file types the forum refused to take: not sent again while the connector runs
+        self.refused_types = RefusedTypes()
         # the forum's shortest post when its refusals showed it above the setting
         self.minimum = LearnedMinimum()
         # what was logged about categories, once each for composing and posting (see

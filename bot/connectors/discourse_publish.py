@@ -7,7 +7,9 @@ allows (``allowed_upload_extensions``; empty = let the forum decide) is uploaded
 turns into a download link. A file that cannot be uploaded (the forum refuses it with 422 "not
 authorized" or "too big", its proxy with 413 or 403, or the upload still fails after the client's
 retries) falls back to a signed download link when the deployment has one, else to its file
-name: one file never costs the whole answer.
+name: one file never costs the whole answer. A file type the forum refused is not sent again
+while the connector runs (``discourse_upload_types``). Each footnote has its own placeholder,
+replaced exactly (``discourse_placeholders``: ``…://1`` is not ``…://10``).
 
 The post must stay under ``max_post_length``, or under ``capabilities.discourse.max_chars`` when
 that is configured smaller (unless that makes more posts than the forum's
@@ -19,11 +21,12 @@ the body over, it renders again with a smaller budget.
 from __future__ import annotations
 
 import logging
-import re
 from pathlib import Path
 from typing import Any
 
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_placeholders import occurs, substitute
+from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.render_context import context_for, signed_link
 from bot.errors import ChannelError, RenderError
 from bot.models import Answer
@@ -46,9 +49,12 @@ class PostComposer:
         audience: frozenset[str],
         turn_id: int | None = None,
         max_length: int | None = None,
+        refused_types: RefusedTypes | None = None,
     ):
         """``max_length``: the forum's post limit when it is known to be lower than
-        ``discourse.max_post_length`` (learned from a refusal, see ``discourse_limits``)."""
+        ``discourse.max_post_length`` (learned from a refusal, see ``discourse_limits``);
+        ``refused_types``: the file types the forum refused, kept by the running connector
+        (see ``discourse_upload_types``)."""
         self.client = client
         self.services = services
         self.settings = services.settings.discourse
@@ -56,7 +62,9 @@ class PostComposer:
         self.turn_id = turn_id
         self.max_length = max_length
         self._uploaded: dict[str, str] = {}
+        # files this answer could not upload (any failure), and types the forum refuses
         self._refused: set[str] = set()
+        self.refused_types = refused_types if refused_types is not None else RefusedTypes()
 
     async def compose(self, answer: Answer, reserve: int = 0, max_posts: int = 0) -> list[str]:
         """The posts' ``raw`` bodies (usually one), each at most ``post_limit(reserve)`` long
@@ -141,7 +149,8 @@ class PostComposer:
     ) -> str:
         for entry in uploads:
             placeholder = str(entry.get("placeholder") or "")
-            if not placeholder or placeholder not in raw:
+            # exactly: citecast-upload://1 also begins citecast-upload://10
+            if not placeholder or not occurs(raw, placeholder):
                 continue
             filename = str(entry.get("filename") or Path(str(entry["path"])).name)
             url = await self._upload(entry, filename)
@@ -152,7 +161,7 @@ class PostComposer:
                     if citation is not None
                     else None
                 )
-            raw = _substitute(raw, placeholder, filename, url)
+            raw = substitute(raw, placeholder, filename, url)
         return raw
 
     async def _upload(self, entry: dict[str, Any], filename: str) -> str | None:
@@ -161,52 +170,34 @@ class PostComposer:
             return self._uploaded[path]
         if path in self._refused or not self._extension_allowed(filename):
             return None
+        if self.refused_types.refused(filename):
+            return None  # refused as a type before: warned once, see discourse_upload_types
         try:
             upload = await self.client.upload(Path(path), filename, entry.get("media_type"))
         except ChannelError as exc:
             # One file must not cost the whole answer: whether the forum judged the file (422,
             # type or size), its proxy refused the body (413, 403), the file was unreadable or
             # the forum stayed down through the retries, the file is linked or named instead.
-            if isinstance(exc, DiscourseAPIError) and exc.status == 422:
-                log.info("discourse refused upload of %s: %s", filename, "; ".join(exc.errors))
-            else:
-                log.warning("discourse upload of %s failed: %s", filename, exc)
+            self._failed(filename, exc)
             self._refused.add(path)
             return None
         self._uploaded[path] = upload.short_url
         return upload.short_url
+
+    def _failed(self, filename: str, exc: ChannelError) -> None:
+        """Log a failed upload: a type the forum refuses once (``refused_types`` keeps it and
+        warns), a refusal of this one file (too big) as info, any other failure as a warning."""
+        if isinstance(exc, DiscourseAPIError):
+            linked = self.services.signer is not None
+            if self.refused_types.learn(filename, exc, linked=linked):
+                return
+            if exc.status == 422:
+                log.info("discourse refused upload of %s: %s", filename, "; ".join(exc.errors))
+                return
+        log.warning("discourse upload of %s failed: %s", filename, exc)
 
     def _extension_allowed(self, filename: str) -> bool:
         allowed = {e.lower().lstrip(".") for e in self.settings.allowed_upload_extensions}
         if not allowed or "*" in allowed:
             return True
         return "." in filename and filename.rsplit(".", 1)[1].lower() in allowed
-
-
-def _substitute(raw: str, placeholder: str, filename: str, url: str | None) -> str:
-    """Put ``url`` where ``placeholder`` stands; without a URL, leave the file's name only.
-
-    The renderer writes ``[name|attachment](placeholder)``: Discourse's attachment syntax, kept
-    for an ``upload://`` URL; any other link loses the ``|attachment`` marker.
-    """
-    link = re.compile(r"\[([^\]\n]*)\]\(\s*<?" + re.escape(placeholder) + r">?\s*\)")
-
-    def replace(match: re.Match[str]) -> str:
-        text = match.group(1)
-        if url is not None and url.startswith("upload://"):
-            return f"[{text}]({url})"
-        text = text.removesuffix("|attachment") or _label(filename)
-        return f"[{text}]({url})" if url is not None else text
-
-    raw = link.sub(replace, raw)
-    if placeholder not in raw:
-        return raw
-    if url is None:
-        return raw.replace(placeholder, _label(filename))
-    marker = "|attachment" if url.startswith("upload://") else ""
-    return raw.replace(placeholder, f"[{_label(filename)}{marker}]({url})")
-
-
-def _label(filename: str) -> str:
-    # Brackets, pipes and backslashes in a name would break Discourse's link syntax.
-    return re.sub(r"[\[\]|\\]", "_", filename)

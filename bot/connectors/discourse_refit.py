@@ -110,7 +110,12 @@ async def _bodies(delivery: ReplyDelivery, payload: dict[str, Any], limit: int) 
     answer = Answer.from_json(turn.answer)
     audience = frozenset(str(group) for group in payload.get("audience") or ["public"])
     composer = PostComposer(
-        delivery.client(), delivery.services, audience, turn_id, max_length=limit
+        delivery.client(),
+        delivery.services,
+        audience,
+        turn_id,
+        max_length=limit,
+        refused_types=delivery.refused_types,
     )
     return await composer.compose(
         answer, reserve=SUFFIX_RESERVE, max_posts=delivery.settings.max_consecutive_replies

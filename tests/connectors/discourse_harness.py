@@ -58,7 +58,15 @@ class Harness:
         self.connector.services.assistant = self.answerer
 
 
-def settings_for(forum: FakeDiscourse, tmp_path: Path, **discourse: Any) -> Settings:
+def settings_for(
+    forum: FakeDiscourse,
+    tmp_path: Path,
+    *,
+    capabilities: dict[str, Any] | None = None,
+    **discourse: Any,
+) -> Settings:
+    """The harness's settings: the ``discourse`` section updated with ``discourse``, and
+    ``capabilities.discourse`` (renderer overrides, e.g. ``max_files``) when given."""
     section: dict[str, Any] = {
         "enabled": True,
         "base_url": forum.url,
@@ -73,9 +81,10 @@ def settings_for(forum: FakeDiscourse, tmp_path: Path, **discourse: Any) -> Sett
         "outbox_poll_seconds": 0.01,
     }
     section.update(discourse)
-    return Settings.model_validate(
-        {"store": {"path": str(tmp_path / "citecast.db")}, "discourse": section}
-    )
+    data: dict[str, Any] = {"store": {"path": str(tmp_path / "citecast.db")}, "discourse": section}
+    if capabilities is not None:
+        data["capabilities"] = {"discourse": capabilities}
+    return Settings.model_validate(data)
 
 
 @pytest.fixture
@@ -84,8 +93,14 @@ async def forum() -> AsyncIterator[FakeDiscourse]:
         yield fake
 
 
-async def make_harness(forum: FakeDiscourse, tmp_path: Path, **discourse: Any) -> Harness:
-    settings = settings_for(forum, tmp_path, **discourse)
+async def make_harness(
+    forum: FakeDiscourse,
+    tmp_path: Path,
+    *,
+    capabilities: dict[str, Any] | None = None,
+    **discourse: Any,
+) -> Harness:
+    settings = settings_for(forum, tmp_path, capabilities=capabilities, **discourse)
     store = Store(settings.store.path)
     answerer = ScriptedAnswerer([GUIDE], "Install with pip [1].")
     sleep = RecordingSleep()
@@ -97,10 +112,14 @@ async def make_harness(forum: FakeDiscourse, tmp_path: Path, **discourse: Any) -
 
 @asynccontextmanager
 async def opened_harness(
-    forum: FakeDiscourse, tmp_path: Path, **discourse: Any
+    forum: FakeDiscourse,
+    tmp_path: Path,
+    *,
+    capabilities: dict[str, Any] | None = None,
+    **discourse: Any,
 ) -> AsyncIterator[Harness]:
     """A harness (see :func:`make_harness`), closed on the way out."""
-    h = await make_harness(forum, tmp_path, **discourse)
+    h = await make_harness(forum, tmp_path, capabilities=capabilities, **discourse)
     try:
         yield h
     finally:

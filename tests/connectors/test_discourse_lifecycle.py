@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -150,7 +151,7 @@ async def test_the_served_app_answers_a_webhook_over_http(
     ],
 )
 async def test_building_the_connector_names_unusable_settings(
-    forum: FakeDiscourse, tmp_path: Path, section: dict[str, str], message: str
+    forum: FakeDiscourse, tmp_path: Path, section: dict[str, Any], message: str
 ) -> None:
     from bot.connectors.base import enabled_connectors
 
