@@ -39,16 +39,10 @@ from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import (
-    QUESTION_GONE,
-    Sleep,
-    UndeliverableError,
-    build_web_client,
-    open_socket_url,
-    verify_bot_token,
-)
+from bot.connectors.slack_client import QUESTION_GONE, Sleep, UndeliverableError, build_web_client
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
 from bot.connectors.slack_events import SlackQuestion, question_from_event
+from bot.connectors.slack_files import numbered_files
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
@@ -57,6 +51,7 @@ from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choos
 from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_text import mentioned_users, question_text
+from bot.connectors.slack_token import open_socket_url, recheck_bot_token, verify_bot_token
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
@@ -112,6 +107,7 @@ class SlackConnector:
         self._http = SlackHttpDoor(self.app)
         self._socket: AsyncSocketModeHandler | None = None
         self._connecting: asyncio.Task[None] | None = None
+        self._token_check: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._bot_user_id: str | None = None
         self._bot_id: str | None = None
@@ -150,14 +146,19 @@ class SlackConnector:
 
         A token Slack refuses fails start-up with one ConfigError naming the key. Otherwise
         connecting does not block start-up: while Slack is unreachable the client keeps
-        retrying and the rest of ``citecast serve`` runs.
+        retrying and the rest of ``citecast serve`` runs, and the bot token is checked again
+        in the background (:meth:`token_checked` waits for that check).
         """
         identity = await verify_bot_token(self.client)
-        self._bot_user_id = identity.get("user_id") or self._bot_user_id
-        self._bot_id = identity.get("bot_id") or self._bot_id
+        if identity is not None:
+            self._identified(identity)
+        elif self._token_check is None:
+            check = recheck_bot_token(self.client, self._sleep, self._identified)
+            self._token_check = asyncio.create_task(check)
         url = None
         if self.settings.mode == "socket" and self._socket is None:
-            url = await open_socket_url(self.client, self.settings.app_token)
+            warned = identity is None  # one warning that Slack cannot be reached is enough
+            url = await open_socket_url(self.client, self.settings.app_token, warned=warned)
         if self._outbox_task is None:
             self._outbox_task = asyncio.create_task(self.outbox.run())
         if self.settings.mode == "socket" and self._socket is None:
@@ -165,6 +166,16 @@ class SlackConnector:
             # the URL just opened is used, not thrown away for another
             self._socket.client.wss_uri = url
             self._connecting = asyncio.create_task(self._connect(self._socket))
+
+    def _identified(self, identity: dict[str, Any]) -> None:
+        self._bot_user_id = identity.get("user_id") or self._bot_user_id
+        self._bot_id = identity.get("bot_id") or self._bot_id
+
+    async def token_checked(self) -> None:
+        """Wait until the background check of the bot token (after a start that could not
+        check it) has ended; returns at once when there is none."""
+        if self._token_check is not None:
+            await asyncio.shield(self._token_check)
 
     async def _connect(self, socket: AsyncSocketModeHandler) -> None:
         try:
@@ -176,14 +187,11 @@ class SlackConnector:
 
     async def stop(self) -> None:
         """Disconnect; in-flight answers get ``shutdown_grace_seconds`` to finish."""
-        if self._outbox_task is not None:
-            self._outbox_task.cancel()
-            await asyncio.gather(self._outbox_task, return_exceptions=True)
-            self._outbox_task = None
-        if self._connecting is not None:
-            self._connecting.cancel()
-            await asyncio.gather(self._connecting, return_exceptions=True)
-            self._connecting = None
+        for task in (self._outbox_task, self._token_check, self._connecting):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self._outbox_task = self._token_check = self._connecting = None
         if self._socket is not None:
             await self._socket.close_async()  # type: ignore[no-untyped-call]
             self._socket = None
@@ -265,11 +273,13 @@ class SlackConnector:
         turn_id: int | None,
         attach_files: bool = True,
     ) -> Payload:
-        """The Slack payload of ``answer`` for a viewer in ``audience``."""
+        """The Slack payload of ``answer`` for a viewer in ``audience`` (files numbered)."""
         context = context_for(
             self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
         )
-        return renderers.render("slack", answer, context)
+        payload = renderers.render("slack", answer, context)
+        numbered_files(payload, answer, audience)
+        return payload
 
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread

@@ -9,8 +9,10 @@
   the aiohttp / timeout error) and the connector turns it into :class:`bot.errors.ChannelError`
   at its edge (:func:`as_channel_error`, for everything in :data:`SLACK_CALL_ERRORS`).
 
-A 429 or 5xx is answered by Slack before the method runs, so a retried ``chat.postMessage`` is
-still posted exactly once. ``sleep`` is injectable so tests can check the waits without waiting.
+Each retry is one INFO line saying why and how long it waits (slack_sdk's own "A retry handler
+found" line for it is filtered out). A 429 or 5xx is answered by Slack before the method runs,
+so a retried ``chat.postMessage`` is still posted exactly once. ``sleep`` is injectable so tests
+can check the waits without waiting.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
-from bot.errors import ChannelError, ConfigError, DeliveryUncertainError, RateLimitedError
+from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 
 log = logging.getLogger(__name__)
+# The logger slack_sdk's AsyncWebClient uses by default, named here so its filter applies.
+SDK_LOG = logging.getLogger("slack_sdk.web.async_base_client")
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_BACKOFF_SECONDS = 30.0
@@ -228,69 +232,16 @@ class UndeliverableError(ChannelError):
         return self.code == MESSAGE_GONE
 
 
-# What auth.test / apps.connections.open answer for a token that Slack will never take.
-REFUSED_TOKEN = frozenset(
-    {
-        "invalid_auth",
-        "not_authed",
-        "account_inactive",
-        "token_revoked",
-        "token_expired",
-        "not_allowed_token_type",
-    }
-)
-# How long start-up waits for Slack to judge the tokens before serving anyway.
-TOKEN_CHECK_SECONDS = 15.0
-
-
-async def verify_bot_token(client: AsyncWebClient) -> dict[str, Any]:
-    """``auth.test``'s answer for the bot token (``user_id``, ``bot_id`` …).
-
-    Raises ConfigError when Slack refuses the token: every event would otherwise be answered
-    with bolt's "please reinstall" and nothing at start would say why. When Slack cannot be
-    asked (unreachable, too slow, a 5xx) it logs one line and returns {}: start-up goes on.
-    """
-    try:
-        async with asyncio.timeout(TOKEN_CHECK_SECONDS):
-            response = await client.auth_test()
-    except SLACK_CALL_ERRORS as exc:  # TimeoutError too: Slack too slow to judge
-        code = error_code(exc)
-        if isinstance(exc, SlackApiError) and code in REFUSED_TOKEN:
-            raise ConfigError(
-                f"slack.bot_token: Slack refused the bot token ({code}); copy the Bot User "
-                "OAuth Token (xoxb-…) from OAuth & Permissions into SLACK_BOT_TOKEN"
-            ) from None
-        log.warning("could not check the Slack bot token (%s); serving anyway", code)
-        return {}
-    return dict(response.data) if isinstance(response.data, dict) else {}
-
-
-async def open_socket_url(client: AsyncWebClient, app_token: str) -> str | None:
-    """A Socket Mode WebSocket URL (``apps.connections.open``), or None when Slack could not
-    be asked (one line logged; the Socket Mode client keeps trying in the background).
-
-    Raises ConfigError when Slack refuses the app-level token: the Socket Mode client would
-    otherwise retry it forever, logging a traceback every ten seconds.
-    """
-    try:
-        async with asyncio.timeout(TOKEN_CHECK_SECONDS):
-            response = await client.apps_connections_open(app_token=app_token)
-    except SLACK_CALL_ERRORS as exc:  # TimeoutError too: Slack too slow to judge
-        code = error_code(exc)
-        if isinstance(exc, SlackApiError) and code in REFUSED_TOKEN:
-            raise ConfigError(
-                f"slack.app_token: Slack refused the app-level token ({code}); create one with "
-                "the connections:write scope (Basic Information → App-Level Tokens) and put it "
-                "in SLACK_APP_TOKEN"
-            ) from None
-        log.warning("could not open a Slack Socket Mode connection yet (%s); retrying", code)
-        return None
-    url = response.get("url")
-    return url if isinstance(url, str) and url else None
+def _not_a_retry_notice(record: logging.LogRecord) -> bool:
+    """False for slack_sdk's "A retry handler found: …" line: it logs that at INFO before
+    every retry (unless its logger's own level is above DEBUG), beside the line our handler
+    logs saying why and how long it waits, so every retry would read twice."""
+    return not record.getMessage().startswith("A retry handler found: ")
 
 
 def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> AsyncWebClient:
     """The bot-token client, pointed at ``api_base_url`` when set (tests, proxies, GovSlack)."""
+    SDK_LOG.addFilter(_not_a_retry_notice)  # once: a logger keeps one of each filter
     kwargs: dict[str, Any] = {}
     if settings.api_base_url:
         base = settings.api_base_url
@@ -302,6 +253,7 @@ def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> A
             RetryAfterHandler(settings.max_retries, sleep, settings.retry_max_seconds),
             ServerErrorBackoffHandler(settings.max_retries, settings.retry_backoff_seconds, sleep),
         ],
+        logger=SDK_LOG,
         **kwargs,
     )
 

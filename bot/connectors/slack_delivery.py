@@ -35,6 +35,7 @@ from bot.connectors.slack_client import (
     as_channel_error,
     error_code,
 )
+from bot.connectors.slack_files import upload_title
 from bot.connectors.slack_text import fit_text
 from bot.errors import ChannelError
 from bot.store import FEEDBACK_VALUES
@@ -323,7 +324,7 @@ class SlackPoster:
                     thread_ts=thread.thread_ts,
                     file=path,
                     filename=name,
-                    title=f"[{entry.get('n')}] {name}",
+                    title=upload_title(entry, name),
                 )
             except SLACK_CALL_ERRORS as exc:
                 log.warning("uploading %s failed: %s", name, error_code(exc))

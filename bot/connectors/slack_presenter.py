@@ -25,6 +25,7 @@ from bot.connectors.slack_stream import NativeSink
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, Exchange, TextDelta
+from renderers.base import RenderContext
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,15 @@ async def answer_events(
         return
     async for event in answerer.stream(question, audience, history):
         yield event
+
+
+def marks_weak(answer: Answer) -> bool:
+    """True when the rendered answer marks a citation ``[n?]`` (its support is below
+    ``RenderContext.weak_below``, the threshold every connector renders with)."""
+    return any(
+        citation.support is not None and citation.support < RenderContext.weak_below
+        for citation in answer.citations
+    )
 
 
 class AnswerPresenter:
@@ -121,8 +131,9 @@ class AnswerPresenter:
         # The deltas are the resolver's text; a post-processing hook (grounding's "drop")
         # may still change the final answer's text, and only here are both known. A blank
         # answer counts as revised too: the stream showed nothing, while the payload says
-        # that the answer was empty.
-        revised = text != reply.answer.text or not text.strip()
+        # that the answer was empty. So does one that marks a citation weak ([n?]): grounding
+        # judges only the whole answer, so the text streamed before its verdict reads [n].
+        revised = text != reply.answer.text or not text.strip() or marks_weak(reply.answer)
         try:
             await self.sink.finish(payload, turn_id, revised=revised)
         except StreamingUnavailableError as exc:

@@ -54,8 +54,9 @@ class AnswerSink(Protocol):
         """The final rendered payload.
 
         ``revised``: the final answer's text is not the text fed to :meth:`text` (a
-        post-processing hook such as grounding changed or renumbered it), so nothing shown
-        so far may be kept as it is.
+        post-processing hook such as grounding changed or renumbered it, or marked a citation
+        weak, ``[n?]``, which only the final render shows), so nothing shown so far may be
+        kept as it is.
         """
         ...
 

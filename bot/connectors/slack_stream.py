@@ -164,8 +164,10 @@ class NativeSink:
     async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
         """Stop with the sources and feedback, or complete the message normally.
 
-        A ``revised`` answer is always completed: the streamed text cannot be taken back, and
-        its citation numbers would not match the final source list.
+        A ``revised`` answer is always completed (``chat.update`` after the stream stops):
+        ``chat.stopStream`` only appends (its ``markdown_text`` and ``blocks`` go after the
+        streamed text), so the streamed text, whose citation numbers or weak marks (``[n?]``)
+        would not match the final source list, can only be replaced.
         """
         messages: list[dict[str, Any]] = payload["messages"]
         tail = source_blocks(messages)

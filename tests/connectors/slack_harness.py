@@ -6,7 +6,9 @@
 through ``httpx.ASGITransport``. Events go in as signed HTTP requests (``post_event``), button
 clicks as signed interactivity payloads (``click``). ``sleeps`` records every retry/edit wait
 the connector asked for (the waits themselves are skipped). ``slack_world_at(clock, …)`` is the
-same world with ``clock`` as the store's clock (what is due in the outbox, and when).
+same world with ``clock`` as the store's clock (what is due in the outbox, and when), and
+``unreachable_slack_world(…)`` one whose Slack refuses every connection until
+``world.fake.come_up()``.
 """
 
 from __future__ import annotations
@@ -182,12 +184,31 @@ def slack_world(
     return slack_world_at(time.time, tmp_path, answerer, **slack)
 
 
-@asynccontextmanager
-async def slack_world_at(
+def unreachable_slack_world(
+    tmp_path: Path, answerer: Answerer, **slack: Any
+) -> contextlib.AbstractAsyncContextManager[SlackWorld]:
+    """:func:`slack_world` with a Slack that refuses every connection until
+    ``world.fake.come_up()``."""
+    return _world(time.time, tmp_path, answerer, slack, reachable=False)
+
+
+def slack_world_at(
     clock: Callable[[], float], tmp_path: Path, answerer: Answerer, **slack: Any
-) -> AsyncIterator[SlackWorld]:
+) -> contextlib.AbstractAsyncContextManager[SlackWorld]:
     """:func:`slack_world` with ``clock`` as the store's clock."""
-    async with FakeSlackAPI() as fake:
+    return _world(clock, tmp_path, answerer, slack)
+
+
+@asynccontextmanager
+async def _world(
+    clock: Callable[[], float],
+    tmp_path: Path,
+    answerer: Answerer,
+    slack: dict[str, Any],
+    *,
+    reachable: bool = True,
+) -> AsyncIterator[SlackWorld]:
+    async with FakeSlackAPI(reachable=reachable) as fake:
         standard_workspace(fake)
         options: dict[str, Any] = {
             "enabled": True,

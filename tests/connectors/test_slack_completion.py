@@ -57,8 +57,8 @@ class CitingModel:
             await asyncio.sleep(0)
 
 
-def grounded_assistant() -> Assistant:
-    settings = Settings.model_validate({"grounding": {"policy": "drop"}})
+def grounded_assistant(mode: str = "drop") -> Assistant:
+    settings = Settings.model_validate({"grounding": {"policy": mode}})
     policy = GroundingPolicy.from_settings(settings.grounding)
 
     def ground(answer: Answer, registry: SourceRegistry) -> Answer:
@@ -97,6 +97,26 @@ async def test_a_grounded_stream_shows_the_numbers_of_its_source_list(tmp_path: 
         assert f"or newer\xa0<{INSTALL.url}#" in section
         assert section.endswith("|[1]>.")
         assert "[2]" not in shown_text(message)
+
+
+@pytest.mark.parametrize("streaming", ["native", "edit"])
+async def test_a_streamed_answer_ends_with_the_weak_marks_of_its_source_list(
+    tmp_path: Path, streaming: str
+) -> None:
+    """Grounding marks [1] weak only once the whole answer is in: the text streamed before
+    reads [1], so the final message must carry [1?] as its source list does (the README)."""
+    async with slack_world(
+        tmp_path, grounded_assistant("annotate"), streaming=streaming, stream_buffer_chars=8
+    ) as world:
+        await world.post_event(mention("how do I install?", ts="1600000000.022000"))
+        [message] = world.fake.bot_messages(PUBLIC, thread_ts="1600000000.022000")
+        assert not message.get("streaming")
+        assert "RAM\xa0[1?]." in message["text"] and message["text"].endswith("newer\xa0[2].")
+        first, second = context_texts([message])
+        assert "[1?] Fruit guide" in first and "[2] Install guide" in second
+        [section] = [b["text"]["text"] for b in message["blocks"] if b["type"] == "section"]
+        assert section.startswith("The server needs 64 GB of RAM\xa0<")
+        assert "|[1?]>" in section and section.endswith("|[2]>.")
 
 
 @pytest.mark.parametrize("streaming", ["edit", "native"])

@@ -6,6 +6,7 @@ import re
 import time
 from pathlib import Path
 
+from bot.connectors.slack_files import upload_title
 from bot.models import Answer, Citation, Source
 from tests.connectors.slack_harness import (
     PUBLIC,
@@ -157,6 +158,47 @@ async def test_a_cited_file_without_a_url_is_uploaded_into_the_thread(tmp_path: 
         assert upload["filename"] == "handbook.pdf"
         sources = context_texts(fake.bot_messages(PUBLIC))
         assert any("handbook.pdf" in s for s in sources)
+
+
+def chunks_of(path: Path, count: int) -> Answer:
+    """An answer citing ``count`` passages of one file, then a web page."""
+    chunks = [
+        Source(
+            id=f"docs/getting-started.md#{i}",
+            title="Getting started",
+            path=str(path),
+            filename="getting-started.md",
+            media_type="text/markdown",
+            section=f"Step {i}",
+        )
+        for i in range(1, count + 1)
+    ]
+    web = Source(id="web", title="Web guide", url="https://docs.example.com/web")
+    citations = [Citation(n=n, source=s, source_number=n) for n, s in enumerate(chunks, 1)]
+    citations.append(Citation(n=count + 1, source=web, source_number=count + 1))
+    text = " ".join(f"Step {n}.[^{n}]" for n in range(1, count + 2))
+    return Answer(text=text, citations=tuple(citations))
+
+
+async def test_a_file_cited_several_times_is_uploaded_once_titled_with_every_number(
+    tmp_path: Path,
+) -> None:
+    guide = tmp_path / "getting-started.md"
+    guide.write_text("# Getting started\n\nStep one.\n")
+    async with slack_world(tmp_path, CannedAnswerer(chunks_of(guide, 4))) as world:
+        await world.post_event(mention("how do I start?", ts="1600000000.018000"))
+        [upload] = world.fake.state.uploads.values()
+        assert upload["title"] == "[1][2][3][4] getting-started.md"
+        sources = context_texts(world.fake.bot_messages(PUBLIC))
+        assert sum("(attached: getting-started.md)" in s for s in sources) == 4
+
+
+def test_an_upload_title_names_many_numbers_within_bounds() -> None:
+    entry = {"n": 1, "numbers": list(range(1, 31))}
+    title = upload_title(entry, "getting-started.md")
+    assert title.startswith("[1][2][3][4][5][6][7][8][9][10][11]")
+    assert title.endswith("… getting-started.md") and len(title) < 70
+    assert upload_title({"n": 2}, "notes.md") == "[2] notes.md"
 
 
 async def test_a_file_over_the_size_limit_is_named_not_uploaded(tmp_path: Path) -> None:

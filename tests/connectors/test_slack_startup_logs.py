@@ -4,6 +4,7 @@ misplaced credential named in one message."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 from pathlib import Path
@@ -13,7 +14,13 @@ import pytest
 from bot.config import SlackSettings
 from bot.connectors import slack
 from bot.errors import ConfigError
-from tests.connectors.slack_harness import CannedAnswerer, answer_citing, slack_world
+from tests.connectors.slack_harness import (
+    CannedAnswerer,
+    answer_citing,
+    mention,
+    slack_world,
+    unreachable_slack_world,
+)
 
 
 def closed_port() -> int:
@@ -100,3 +107,63 @@ def test_a_bot_token_left_in_the_unused_app_token_key_of_http_mode_is_harmless()
         enabled=True, bot_token="xoxb-1", app_token="xoxb-1", signing_secret="s"
     )
     slack.check_settings(settings)
+
+
+async def test_a_slack_down_at_start_warns_once_then_checks_the_token_when_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The README: one warning, each retry an INFO line (not also slack_sdk's own line for
+    it), and the bot token checked once Slack can be reached."""
+    answerer = CannedAnswerer(answer_citing(1))
+    async with unreachable_slack_world(tmp_path, answerer, max_retries=2) as world:
+        with caplog.at_level(logging.INFO):
+            await world.connector.start()
+            at_start = [r.getMessage() for r in caplog.records]
+            assert not any("A retry handler found" in m for m in at_start)
+            assert len([m for m in at_start if m.startswith("cannot reach Slack")]) == 2
+            await world.fake.come_up()
+            await asyncio.wait_for(world.connector.token_checked(), timeout=60)
+        assert len(world.fake.calls_to("auth.test", ok_only=True)) == 1
+        await world.post_event(mention("answered once Slack is up"))
+        assert len(world.fake.bot_messages("C0PUBLIC")) == 1
+    [warning] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warning.getMessage().startswith(
+        "could not check the Slack bot token (ClientConnectorError); serving anyway"
+    )
+    retries = [r for r in caplog.records if "cannot reach Slack" in r.getMessage()]
+    assert {r.levelno for r in retries} == {logging.INFO}
+    assert not any("A retry handler found" in r.getMessage() for r in caplog.records)
+    assert any("accepts the bot token" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_token_refused_once_slack_is_up_is_an_error_naming_the_key(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    answerer = CannedAnswerer(answer_citing(1))
+    async with unreachable_slack_world(
+        tmp_path, answerer, max_retries=1, bot_token="xoxb-old"
+    ) as world:
+        with caplog.at_level(logging.INFO):
+            await world.connector.start()
+            await world.fake.come_up()
+            await asyncio.wait_for(world.connector.token_checked(), timeout=60)
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.getMessage().startswith(
+        "slack.bot_token: Slack refused the bot token (invalid_auth); copy the Bot User OAuth"
+    )
+    assert "SLACK_BOT_TOKEN" in error.getMessage() and error.exc_info is None
+
+
+async def test_socket_mode_with_slack_down_at_start_warns_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Neither the bot token nor the app-level token can be checked: one warning says so."""
+    answerer = CannedAnswerer(answer_citing(1))
+    async with unreachable_slack_world(
+        tmp_path, answerer, mode="socket", signing_secret="", max_retries=1
+    ) as world:
+        with caplog.at_level(logging.INFO, logger="bot.connectors"):
+            await world.connector.start()
+        [warning] = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert "could not check the Slack bot token" in warning.getMessage()
+        assert any("Socket Mode connection yet" in r.getMessage() for r in caplog.records)

@@ -17,8 +17,9 @@ after ``hang`` seconds (past the client's timeout), both before running the meth
 with ``processed=True`` (Slack took the call, only its answer was lost). ``close_stream_after =
 n`` closes a native stream after ``n`` accepted appends. The assistant status of each thread is
 kept (``status()``) and, as in Slack, removed when the bot posts or starts a stream there.
-``delete_message()`` deletes a person's message as Slack does (a reply to a question deleted
-without replies lands outside any thread).
+``FakeSlackAPI(reachable=False)`` refuses every connection (its port is held, not listened on)
+until ``come_up()``. ``delete_message()`` deletes a person's message as Slack does (a reply to
+a question deleted without replies lands outside any thread).
 The workspace (``auth.test``, channels, people, messages; Enterprise Grid and org-wide installs)
 is declared through tests/fakes/slack_workspace.py.
 Socket Mode: ``apps.connections.open`` returns the server's ``ws://`` URL; the server sends
@@ -99,6 +100,7 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         bot_id: str = "B0BOT",
         enterprise_id: str | None = None,
         org_install: bool = False,
+        reachable: bool = True,
     ) -> None:
         self.bot_token = bot_token
         self.app_token = app_token
@@ -121,6 +123,8 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         self._file_ids = itertools.count(1)
         self._init_socket_mode()
         self._runner: web.AppRunner | None = None
+        self._sock: socket.socket | None = None
+        self._reachable = reachable
         self.port = 0
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -133,7 +137,9 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         await self.stop()
 
     async def start(self) -> None:
-        """Bind to 127.0.0.1 on an ephemeral port and serve."""
+        """Bind to 127.0.0.1 on an ephemeral port and serve (unless made ``reachable=False``:
+        then the port is held without listening, so every connection is refused, as by a
+        Slack that cannot be reached, until :meth:`come_up`)."""
         app = web.Application(client_max_size=200_000_000)
         app.router.add_post("/api/{method}", self._api)
         app.router.add_get("/api/{method}", self._api)
@@ -142,10 +148,17 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         app.router.add_post("/response/{key}", self._response)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind(("127.0.0.1", 0))
+        self.port = self._sock.getsockname()[1]
+        if self._reachable:
+            await self.come_up()
+
+    async def come_up(self) -> None:
+        """Start serving on the port held since :meth:`start` (Slack is reachable again)."""
+        assert self._runner is not None and self._sock is not None
+        self._reachable = True
+        await web.SockSite(self._runner, self._sock).start()
 
     async def stop(self) -> None:
         """Close every WebSocket and the server."""
@@ -153,6 +166,8 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
             await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._sock is not None and not self._reachable:
+            self._sock.close()  # held, never served: the runner does not own it
 
     @property
     def base_url(self) -> str:
