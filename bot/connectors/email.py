@@ -157,7 +157,12 @@ class EmailConnector:
         return None if self._listener is None else self._listener.port
 
     async def start(self) -> None:
-        """Start the outbox worker (it sends what an earlier run left) and the inbound side."""
+        """Start the outbox worker (it sends what an earlier run left) and the inbound side.
+
+        With IMAP, the mailbox is logged in to first (``ImapPoller.start``): a login the
+        server refuses raises ConfigError naming ``email.imap.password``, and nothing is left
+        running.
+        """
         s = self.settings
         self.outbox.start()
         if s.inbound == "smtp":
@@ -179,13 +184,20 @@ class EmailConnector:
                 raise
             self._listener = listener
         else:
-            self._poller = ImapPoller(
+            poller = ImapPoller(
                 s.imap,
                 self.handle_message,
                 max_bytes=s.max_message_bytes,
                 start_points=StartPoints(self.services.store),
             )
-            self._poller.start()
+            try:
+                # logs in once: a refused password stops the start (ConfigError), in one line
+                await poller.start()
+            except BaseException:
+                await self.outbox.stop()
+                poller.dispose()
+                raise
+            self._poller = poller
 
     async def stop(self) -> None:
         """Stop receiving, then stop the outbox (unsent replies stay pending in the store)."""

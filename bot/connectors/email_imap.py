@@ -18,6 +18,12 @@ one a round. Between rounds the poller waits in ``IDLE`` (woken by the server's 
 the server advertises it and ``imap.idle`` is on, else it sleeps ``imap.poll_seconds``. A lost
 connection is re-established with a short backoff, and so is the session after any unexpected
 error (logged with its traceback): polling never ends on its own.
+
+The first session is opened at start (:meth:`ImapPoller.start`): a login the server refuses
+stops the start with one ``ConfigError`` naming the setting, as a refused Slack or Discord token
+does, while a server that cannot be reached now is one warning and polling keeps trying. What
+later sessions log is ``email_imap_trouble``'s: a password refused while running is one ERROR,
+an outage one WARNING, and each retry of either one INFO line.
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import imaplib
-import io
 import logging
 import re
 import select
@@ -39,12 +44,15 @@ from bot.config import ImapSettings
 from bot.connectors.email_imap_auth import log_in
 from bot.connectors.email_imap_names import mailbox_argument, mailbox_key
 from bot.connectors.email_imap_start import StartPoints as StartPoints
+from bot.connectors.email_imap_text import server_text
 from bot.connectors.email_imap_tls import open_session, secure, tls_context, warn_plain
+from bot.connectors.email_imap_trouble import SessionTrouble
+from bot.connectors.email_imap_wire import buffered, response_number
+from bot.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
-_NUMBER = re.compile(rb"\d+")
 MAX_RETRY_SECONDS = 3600.0
 """The longest wait before a message whose handling failed is tried again."""
 
@@ -85,11 +93,11 @@ class ImapMailbox:
         log_in(imap, s.username, s.password)
         typ, data = imap.select(mailbox_argument(s.mailbox))
         if typ != "OK":
-            raise imaplib.IMAP4.error(f"cannot select {s.mailbox!r}: {data!r}")
-        self.validity = _response_number(imap, "UIDVALIDITY") or 0
+            raise imaplib.IMAP4.error(f"cannot select {s.mailbox!r}: {server_text(data)}")
+        self.validity = response_number(imap, "UIDVALIDITY") or 0
         # RFC 3501 makes UIDNEXT part of every SELECT answer; a server that leaves it out
         # gets the highest UID there plus one
-        self.uidnext = _response_number(imap, "UIDNEXT") or max(self._search("ALL"), default=0) + 1
+        self.uidnext = response_number(imap, "UIDNEXT") or max(self._search("ALL"), default=0) + 1
 
     def unseen(self, first_uid: int = 1) -> list[bytes]:
         """UIDs (``first_uid`` or higher) of messages without \\Seen."""
@@ -108,7 +116,7 @@ class ImapMailbox:
     def _uids(self, *criteria: str) -> list[bytes]:
         typ, data = self._session().uid("SEARCH", *criteria)
         if typ != "OK":
-            raise imaplib.IMAP4.error(f"SEARCH failed: {data!r}")
+            raise imaplib.IMAP4.error(f"SEARCH failed: {server_text(data)}")
         # numbers only: a CONDSTORE server may append "(MODSEQ 917162500)"
         words = (word for chunk in data if isinstance(chunk, bytes) for word in chunk.split())
         return [word for word in words if word.isdigit()]
@@ -126,7 +134,7 @@ class ImapMailbox:
         """The raw message, read without setting \\Seen; None when it vanished."""
         typ, data = self._session().uid("FETCH", uid.decode(), "(BODY.PEEK[])")
         if typ != "OK":
-            raise imaplib.IMAP4.error(f"FETCH failed: {data!r}")
+            raise imaplib.IMAP4.error(f"FETCH failed: {server_text(data)}")
         for item in data:
             if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
                 return item[1]
@@ -136,7 +144,7 @@ class ImapMailbox:
         """Set \\Seen on the message."""
         typ, data = self._session().uid("STORE", uid.decode(), "+FLAGS", "(\\Seen)")
         if typ != "OK":
-            raise imaplib.IMAP4.error(f"STORE failed: {data!r}")
+            raise imaplib.IMAP4.error(f"STORE failed: {server_text(data)}")
 
     def noop(self) -> None:
         """Keep the session alive (and let the server report news)."""
@@ -155,7 +163,7 @@ class ImapMailbox:
             if line.startswith(b"+"):
                 break
             if line.startswith(tag + b" "):
-                raise imaplib.IMAP4.error(f"IDLE refused: {line!r}")
+                raise imaplib.IMAP4.error(f"IDLE refused: {server_text(line)}")
         news = self._wait_readable(imap, timeout)
         if news and not imap.readline():
             raise imaplib.IMAP4.abort("connection closed during IDLE")
@@ -169,7 +177,7 @@ class ImapMailbox:
 
     def _wait_readable(self, imap: imaplib.IMAP4, timeout: float) -> bool:
         sock = imap.sock
-        if _buffered(imap) or (isinstance(sock, ssl.SSLSocket) and sock.pending()):
+        if buffered(imap) or (isinstance(sock, ssl.SSLSocket) and sock.pending()):
             return True
         readable, _, _ = select.select([sock, self._wake_reader], [], [], timeout)
         if self._wake_reader in readable:
@@ -209,30 +217,6 @@ class ImapMailbox:
         return self._imap
 
 
-def _response_number(imap: imaplib.IMAP4, code: str) -> int | None:
-    """The number of a response code of the last command (``OK [UIDNEXT 42]``), or None."""
-    _, data = imap.response(code)
-    for item in data:
-        found = _NUMBER.match(item) if isinstance(item, bytes) else None
-        if found:
-            return int(found.group(0))
-    return None
-
-
-def _buffered(imap: imaplib.IMAP4) -> bool:
-    """True when imaplib already holds unread bytes (a line that arrived with the ``+``)."""
-    sock = imap.sock
-    timeout = sock.gettimeout()
-    try:
-        sock.settimeout(0.0)  # non-blocking: peek returns what is buffered, never waits
-        reader = imap.file
-        return isinstance(reader, io.BufferedReader) and bool(reader.peek(1))
-    except OSError:
-        return False
-    finally:
-        sock.settimeout(timeout)
-
-
 Handler = Callable[[bytes, str | None], Awaitable[Any]]
 
 
@@ -257,14 +241,35 @@ class ImapPoller:
         self._stopping = False
         self._stop_event = asyncio.Event()
         self._retry: dict[bytes, tuple[float, float]] = {}  # failed uid: (due, last wait)
+        self._trouble = SessionTrouble()
         self.rounds = 0
 
-    def start(self) -> None:
-        """Start polling in the running event loop."""
+    async def start(self) -> None:
+        """Open the first session (connect, log in, select), then poll in the running loop.
+
+        Raises ConfigError, leaving nothing running, when the server refuses the login (or the
+        credentials cannot be sent to it): retrying could not help. A session that fails
+        otherwise (the server unreachable, too slow) is one warning, and polling keeps trying
+        in the background. Waits at most about ``imap.timeout`` per step of the session.
+        """
+        if self._task is not None:
+            return
+        self._stopping = False
+        self._stop_event.clear()
+        first: Exception | None = None
+        try:
+            await asyncio.to_thread(self._mailbox.connect)
+        except ConfigError:
+            await asyncio.to_thread(self._mailbox.close)
+            raise
+        except Exception as exc:  # logged by _run, which retries it
+            first = exc
+        self._task = asyncio.create_task(self._run(first), name="email-imap")
+
+    def dispose(self) -> None:
+        """Release what a poller whose :meth:`start` failed holds (:meth:`stop` does it else)."""
         if self._task is None:
-            self._stopping = False
-            self._stop_event.clear()
-            self._task = asyncio.create_task(self._run(), name="email-imap")
+            self._mailbox.dispose()
 
     async def stop(self) -> None:
         """Finish the current step, leave IDLE, log out; force it after ``imap.timeout``."""
@@ -284,21 +289,27 @@ class ImapPoller:
         await asyncio.to_thread(self._mailbox.close)
         self._mailbox.dispose()
 
-    async def _run(self) -> None:
+    async def _run(self, failure: Exception | None) -> None:
+        """Poll until stopped; ``failure``: how the session opened at start failed, if it did
+        (else that session is used)."""
         delay = min(1.0, self._settings.poll_seconds)
+        connected = failure is None
         while not self._stopping:
-            try:
-                await asyncio.to_thread(self._mailbox.connect)
-                await self._find_start_point()
-                delay = min(1.0, self._settings.poll_seconds)
-                while not self._stopping:
-                    await self._round()
-                    await self._wait()
-            except (imaplib.IMAP4.error, OSError, EOFError) as exc:
-                log.warning("email: IMAP session failed (%s); reconnecting in %.1fs", exc, delay)
-            except Exception:
-                # anything else would end the task, and with it all polling, without a word
-                log.exception("email: IMAP poller error; reconnecting in %.1fs", delay)
+            if failure is None:
+                try:
+                    if not connected:
+                        await asyncio.to_thread(self._mailbox.connect)
+                    await self._find_start_point()
+                    delay = min(1.0, self._settings.poll_seconds)
+                    while not self._stopping:
+                        await self._round()
+                        self._trouble.polled()
+                        await self._wait()
+                except Exception as exc:  # any: a task that ended would end all polling
+                    failure = exc
+            if failure is not None and not self._stopping:
+                self._trouble.failed(failure, delay)
+            failure, connected = None, False
             await asyncio.to_thread(self._mailbox.close)
             await self._pause(delay)
             delay = min(delay * 2, max(self._settings.poll_seconds, 1.0) * 4)

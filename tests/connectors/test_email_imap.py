@@ -12,7 +12,7 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.connectors.email import EmailConnector
 from bot.connectors.email_imap import StartPoints
 from bot.connectors.email_imap_names import mailbox_key
-from bot.errors import BackendError
+from bot.errors import BackendError, ConfigError
 from bot.models import Answer, Citation, Exchange, Source
 from tests.fakes.email_world import email_settings, inbound_mail, services
 from tests.fakes.imap_server import FakeImapServer
@@ -174,15 +174,18 @@ async def test_robot_mail_is_marked_seen_without_answer(
     assert answerer.questions == []
 
 
-async def test_wrong_password_keeps_retrying_and_stops_cleanly(
+async def test_a_wrong_password_stops_the_start_instead_of_retrying(
     tmp_path: Path, capture: CaptureServer
 ) -> None:
+    # it used to start and retry the login for ever (see test_email_imap_refused)
     imap = FakeImapServer(password="other")
     await imap.start()
     connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port)
-    async with polling(imap, connector):
-        await wait_for(lambda: imap.commands.count("LOGIN") >= 2)
-    assert imap.logins == 0
+    with pytest.raises(ConfigError, match=r"^email\.imap\.password: the IMAP server refused"):
+        await connector.start()
+    await connector.stop()
+    await imap.stop()
+    assert imap.logins == 0 and imap.commands.count("LOGIN") == 1
 
 
 async def test_reconnects_after_the_server_drops_the_connection(

@@ -15,6 +15,7 @@ import pytest
 from bot.connectors.email import EmailConnector
 from bot.connectors.email_imap import StartPoints
 from bot.connectors.email_imap_names import mailbox_key
+from bot.errors import ConfigError
 from tests.connectors.test_email_imap import (
     CountingAnswerer,
     capture,
@@ -87,11 +88,14 @@ async def test_a_wrong_non_ascii_password_is_refused_and_never_logged(
     await imap.start()
     connector = imap_connector(tmp_path, CountingAnswerer(), imap, capture.port, password="fälsch")
     caplog.set_level(logging.DEBUG, logger=LOGGER)
-    async with polling(imap, connector):
-        await wait_for(lambda: imap.commands.count("AUTHENTICATE") >= 2)
-    assert imap.logins == 0
-    failures = [r for r in caplog.records if "IMAP session failed" in r.getMessage()]
-    assert failures and all(r.exc_info is None for r in caplog.records)
+    with pytest.raises(ConfigError) as refused:
+        await connector.start()
+    await connector.stop()
+    await imap.stop()
+    assert imap.logins == 0 and imap.commands.count("AUTHENTICATE") == 1
+    message = str(refused.value)
+    assert message.startswith("email.imap.password: the IMAP server refused the login for 'bot'")
+    assert "fälsch" not in message
     assert not any("fälsch" in r.getMessage() for r in caplog.records)
 
 
@@ -104,15 +108,19 @@ async def test_a_server_without_auth_plain_gets_one_clear_line_and_no_attempt(
         tmp_path, CountingAnswerer(), imap, capture.port, password="pässwort"
     )
     caplog.set_level(logging.DEBUG, logger=LOGGER)
-    async with polling(imap, connector):
-        await wait_for(lambda: imap.commands.count("CAPABILITY") >= 2)
+    # it cannot log in however often it tries: the start stops, naming the key
+    with pytest.raises(ConfigError) as refused:
+        await connector.start()
+    await connector.stop()
+    await imap.stop()
     # nothing was sent that could carry (part of) the password
     assert "LOGIN" not in imap.commands and "AUTHENTICATE" not in imap.commands
+    message = str(refused.value)
+    assert message.startswith("email.imap.password: the password is not ASCII") and "\n" not in (
+        message
+    )
+    assert "AUTH=PLAIN" in message and "ä" not in message
     messages = [r.getMessage() for r in caplog.records]
-    failures = [m for m in messages if "IMAP session failed" in m]
-    assert failures and all("\n" not in m for m in failures)
-    assert "password is not ASCII" in failures[0] and "AUTH=PLAIN" in failures[0]
-    assert all(r.exc_info is None for r in caplog.records)
     assert not any("pässwort" in m or "ä" in m for m in messages)
 
 

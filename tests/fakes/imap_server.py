@@ -7,9 +7,11 @@ CAPABILITY (with ``AUTH=PLAIN`` unless ``auth_plain=False``), LOGIN, AUTHENTICAT
 FETCH / UID FETCH (UID, FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE
 (+FLAGS, -FLAGS, FLAGS), IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP
 and LOGOUT; with a server TLS context, implicit TLS or STARTTLS (RFC 3501 §6.2.1), optionally
-refusing LOGIN/AUTHENTICATE until the upgrade (``LOGINDISABLED``). Commands in the wrong
-state (before LOGIN, before SELECT, anything but DONE while idling) get ``BAD``/``NO``, as a
-real server would answer. ``deliver(raw)`` adds a message and wakes idling clients.
+refusing LOGIN/AUTHENTICATE until the upgrade (``LOGINDISABLED``). Wrong credentials get
+``NO [AUTHENTICATIONFAILED]``; ``login_answer`` answers every login instead (``NO [UNAVAILABLE]
+…``), and ``start(port)`` brings the server up where one was down. Commands in the wrong state
+(before LOGIN, before SELECT, anything but DONE while idling) get ``BAD``/``NO``, as a real
+server would answer. ``deliver(raw)`` adds a message and wakes idling clients.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class FakeImapServer:
         starttls: ssl.SSLContext | None = None,
         login_disabled: bool = False,
         implicit_tls: ssl.SSLContext | None = None,
+        login_answer: bytes | None = None,
     ):
         self.username = username
         self.password = password
@@ -71,6 +74,9 @@ class FakeImapServer:
         """With ``starttls``: refuse LOGIN and AUTHENTICATE until the upgrade."""
         self.implicit_tls = implicit_tls
         """Speak TLS from the first byte with this server context."""
+        self.login_answer = login_answer
+        """When set, the tagged answer (``NO [UNAVAILABLE] …``) to every LOGIN and
+        AUTHENTICATE, whatever the credentials: a server that cannot judge them now."""
         self.messages: list[StoredMessage] = []
         self.commands: list[str] = []
         self.tls_commands: list[str] = []
@@ -88,10 +94,10 @@ class FakeImapServer:
         assert self._server is not None and self._server.sockets
         return int(self._server.sockets[0].getsockname()[1])
 
-    async def start(self) -> None:
-        """Listen on loopback."""
+    async def start(self, port: int = 0) -> None:
+        """Listen on loopback (on ``port``: a server that comes up where one was expected)."""
         self._server = await asyncio.start_server(
-            self._serve, "127.0.0.1", 0, ssl=self.implicit_tls
+            self._serve, "127.0.0.1", port, ssl=self.implicit_tls
         )
 
     async def stop(self) -> None:
@@ -252,7 +258,9 @@ class FakeImapServer:
         user_password: tuple[str, str | None],
         writer: asyncio.StreamWriter,
     ) -> None:
-        if user_password == (self.username, self.password):
+        if self.login_answer is not None:
+            writer.write(tag + b" " + self.login_answer + b"\r\n")
+        elif user_password == (self.username, self.password):
             session.authenticated = True
             self.logins += 1
             writer.write(tag + b" OK logged in\r\n")

@@ -1,0 +1,61 @@
+"""What the IMAP poller logs when its session fails: each trouble once at its level, then INFO.
+
+A login the server refuses (``ConfigError`` from ``email_imap_auth``, such as a password
+changed while citecast runs) is one ERROR naming the setting to fix; a session that fails
+otherwise (the server unreachable, the connection lost, a certificate that does not verify) one
+WARNING; an unexpected error one ERROR with its traceback. While the same trouble goes on, each
+retry is one INFO line, so a long outage or a wrong password does not fill the log with a
+warning per backoff step. Once a session has polled again, one INFO line says so, and the next
+trouble is reported at its level again.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import logging
+
+from bot.connectors.email_imap_text import describe
+from bot.errors import ConfigError
+
+# the poller's own logger: operators' filters (and the tests') know its lines by that name
+log = logging.getLogger("bot.connectors.email_imap")
+
+SESSION_ERRORS = (imaplib.IMAP4.error, OSError, EOFError)
+"""What a session that failed raises (anything else is unexpected: logged with its traceback)."""
+
+
+class SessionTrouble:
+    """The poller's failure log: remembers the kind of trouble going on, if any."""
+
+    def __init__(self) -> None:
+        self._going_on: str | None = None
+
+    def failed(self, exc: BaseException, delay: float) -> None:
+        """Log the failure of a session (or of a login); the next attempt is in ``delay`` s."""
+        if isinstance(exc, ConfigError):
+            kind, level = "refused", logging.ERROR
+            first = f"email: {exc}; trying again in {delay:.1f}s"
+            # the retries say what was refused, without the advice the first line gave
+            head, cut, _ = str(exc).partition("); ")
+            said = head + ")" if cut else str(exc)
+            again = f"email: {said}; trying again in {delay:.1f}s"
+        elif isinstance(exc, SESSION_ERRORS):
+            kind, level = "failed", logging.WARNING
+            first = again = (
+                f"email: IMAP session failed ({describe(exc)}); reconnecting in {delay:.1f}s"
+            )
+        else:  # a bug, or a store that cannot be read: where it happened is worth a traceback
+            kind, level = "error", logging.ERROR
+            first = f"email: IMAP poller error; reconnecting in {delay:.1f}s"
+            again = f"email: IMAP poller error ({describe(exc)}); reconnecting in {delay:.1f}s"
+        if kind == self._going_on:
+            log.info("%s", again)
+            return
+        self._going_on = kind
+        log.log(level, "%s", first, exc_info=exc if kind == "error" else None)
+
+    def polled(self) -> None:
+        """A session did its work: the trouble, if any, is over (said once, at INFO)."""
+        if self._going_on is not None:
+            self._going_on = None
+            log.info("email: IMAP polling works again")
