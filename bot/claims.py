@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from bot.knowledge.document import code_spans
-from bot.marker_code_lines import code_lines
+from bot.marker_code_lines import CODE, GOES_ON, RAW, line_kinds
 from bot.text_terms import content_terms, has_cjk_sentence_end
 
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
@@ -67,25 +67,45 @@ def mask_code(text: str) -> str:
     """``text`` with every code region (fences, indented blocks, spans) blanked to spaces.
 
     Offsets stay the same, so a ``[^n]`` found in the result is a real citation at that offset
-    of the original text. Which lines are code is the resolver's scanner's decision
-    (:func:`bot.marker_code_lines.code_lines`), so grounding reads code where the scanner did;
-    code spans are read within each other line.
+    of the original text. Which lines are code, and which lines go on one paragraph, is the
+    resolver's scanner's decision (:func:`bot.marker_code_lines.line_kinds`), so grounding
+    reads code where the scanner did; code spans are read within a paragraph, across its line
+    ends as mistune reads them (none in an HTML block, which mistune reads raw).
     """
-    out: list[str] = []
     lines = text.split("\n")
-    for is_code, line in zip(code_lines(text), lines, strict=False):
-        body = line.rstrip("\r")
-        ending = line[len(body) :]
-        if is_code:
-            out.append(" " * len(body) + ending)
-        elif "`" not in body:  # (most lines: no code span to look for)
+    kinds = line_kinds(text)
+    count = len(kinds)
+    out: list[str] = []
+    at = 0
+    while at < count:
+        kind = kinds[at]
+        line = lines[at]
+        at += 1
+        if kind == CODE:
+            body = line.rstrip("\r")
+            out.append(" " * len(body) + line[len(body) :])
+            continue
+        if kind != RAW and at < count and kinds[at] == GOES_ON:
+            start = at - 1
+            while at < count and kinds[at] == GOES_ON:
+                at += 1
+            line = "\n".join(lines[start:at])  # a paragraph's lines: a span may cross them
+        if kind == RAW or "`" not in line:  # (most lines: no code span to look for)
             out.append(line)
         else:
-            blanked = (" " * len(piece) if span else piece for span, piece in code_spans(body))
-            out.append("".join(blanked) + ending)
+            out.append(
+                "".join(_blank(piece) if span else piece for span, piece in code_spans(line))
+            )
     # (a text ending in "\n" has an empty last piece and no line of it)
-    out += lines[len(out) :]
+    out += lines[len(kinds) :]
     return "\n".join(out)
+
+
+def _blank(code: str) -> str:
+    """A code span's text as spaces, its line ends kept (so the lines keep their offsets)."""
+    if "\n" not in code:  # (most spans: one line)
+        return " " * len(code)
+    return re.sub(r"[^\r\n]", " ", code)
 
 
 def prose_lines(text: str) -> list[tuple[int, str]]:

@@ -10,8 +10,9 @@ pattern is applied to one line.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from bot.marker_lines import indent_width
+from bot.marker_lines import FENCE_OPEN, LIST_ITEM, indent_width
 
 # What ends a list at an unindented line that follows a non-blank one, as mistune (the
 # renderers' parser) reads it: a thematic break, a code fence, an ATX heading, a block quote or
@@ -50,6 +51,18 @@ _BLOCK_TAGS = (
 HTML_BLOCK = re.compile(rf"</?(?i:{_BLOCK_TAGS})(?:[ \t\r]|/?>|$)")
 HTML_TAG_LINE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*[ \t]*/?>[ \t\r]*")
 HTML_PREFIX = re.compile(r"</?[A-Za-z0-9-]*[ \t]*/?>?[ \t]*")
+# "</pre>" begins no HTML block (only "<pre" does, and runs to it): it is a simple tag
+RAW_CLOSE = re.compile(r"</(?i:pre|script|style|textarea)(?:[ \t\r]|/?>|$)")
+# a "<pre>"-like block (type 1) runs across blank lines to a line holding its closing tag,
+# written in lower case as mistune reads it ("</PRE>" closes nothing there)
+RAW_OPEN = re.compile(r"<(?i:pre|script|style|textarea)(?:[ \t\r>]|$)")
+RAW_CLOSE_TAG = re.compile(r"</(?:pre|script|style|textarea)>")
+
+
+def html_block_starts(stripped: str) -> bool:
+    """Whether the line ``stripped`` (no indentation) begins an HTML block that may interrupt a
+    paragraph: a block-level tag, or an opening ``<pre>``-like one ("</pre>" is a simple tag)."""
+    return HTML_BLOCK.match(stripped) is not None and RAW_CLOSE.match(stripped) is None
 
 
 def continues_list(in_list: bool, blank_before: bool, line: str, content: int = 1) -> bool:
@@ -75,3 +88,74 @@ def cannot_interrupt(stripped: str) -> bool:
         return True
     number = _NUMBER.match(stripped)
     return number is not None and int(number[0]) != 1
+
+
+# Lines that start a block which interrupts a paragraph, by their first characters: an ATX
+# heading, a fence (a backtick one has no backtick after its run), a block quote, an HTML comment,
+# processing instruction, declaration or CDATA section. (Rules, setext underlines, list items
+# and block-level tags are tested apart.)
+_INTERRUPTS = re.compile(rf"#{{1,6}}(?:[ \t\r]|$)|{FENCE_OPEN.pattern}|>|<[!?]")
+_QUOTE_MARK = re.compile(r"[ \t]{0,3}>[ \t]?")
+
+
+class Paragraph(NamedTuple):
+    """What a code span crossing a line end needs to know of the paragraph it opened in."""
+
+    ends_on_line: bool  # the opener's line is a block of its own (an ATX heading)
+    in_list: bool  # the paragraph is in a list item
+    content: int  # the column of the list's top-level item's content
+    quoted: bool  # the opener's line is in a block quote
+
+
+def breaks_paragraph(line: str, paragraph: Paragraph) -> bool:
+    """Whether ``line``, right after a line of ``paragraph``, ends it (so no code span runs on
+    into it), as mistune reads CommonMark: a blank line, a heading, a fence, a rule or setext
+    underline, a block quote (unless the paragraph is quoted: then the quote's own lines go on,
+    and an unquoted line only if it begins no list item either), an HTML block that may
+    interrupt a paragraph (types 1 to 6), or a list item that may (a sibling in the list always
+    does). A line indented 4 or more past the paragraph's column is its text."""
+    lazy = False
+    if paragraph.quoted:
+        mark = _QUOTE_MARK.match(line)
+        if mark is not None:
+            line = line[mark.end() :]
+        else:
+            lazy = True  # continues the quote's paragraph only if it begins no block at all
+    stripped = line.lstrip(" \t")
+    if not stripped.strip("\r"):
+        return True
+    width = indent_width(line, len(line) - len(stripped))
+    nested = True
+    if paragraph.in_list:
+        if width >= paragraph.content:
+            width -= paragraph.content
+        else:
+            nested = False  # at a sibling item's level (or a lazy line)
+    if width >= 4:
+        return False
+    if _INTERRUPTS.match(stripped) or html_block_starts(stripped):
+        return True
+    if THEMATIC.fullmatch(stripped) or SETEXT.fullmatch(stripped):
+        return True
+    if LIST_ITEM.match(stripped) is None:
+        return False
+    return lazy or not nested or not cannot_interrupt(stripped)
+
+
+def content_column(stripped: str, indent: int, marker_end: int) -> int:
+    """The column where the content of the list item that ``stripped`` begins (its line from
+    its marker on, ``indent`` columns in; the marker and a space end at ``marker_end``) starts:
+    after the spaces that follow the marker, or one space when there are more than 4 or none."""
+    marker = marker_end - (stripped[marker_end - 1] in " \t\r")
+    if stripped[marker_end : marker_end + 1] == " ":  # (mostly one space: no slice then)
+        spaces = len(stripped) - marker - len(stripped[marker:].lstrip(" "))
+        return indent + marker + (spaces if spaces <= 4 else 1)
+    return indent + marker + 1
+
+
+def leaves_item(line: str) -> bool:
+    """Whether the outdented ``line`` (no blank line before it) ends the list item that a fence
+    is in, and the fence with it: when it begins a list item or a block that interrupts the item
+    (else it is a lazy line of the code)."""
+    body = line.lstrip(" \t")
+    return LIST_ITEM.match(body) is not None or ENDS_LIST.match(body) is not None

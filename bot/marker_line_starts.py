@@ -8,9 +8,10 @@ fence, a thematic break, a setext underline, a closed comment), be a footnote de
 remove (``[^1]: …``, and ``[1]: …`` where bare numbers are markers, with
 the indented lines that continue it), begin a trailing "Sources:" list that the grammar's
 ``is_source_list`` judge accepts (removed with its items), or be an ordinary line whose text the
-scanner reads on. Blank lines, HTML blocks (up to a blank line) and the list context (an
-indented line in a list is no code; a top-level item's content column decides what stays in
-it; an item that begins empty ends at a blank line) are tracked here too, as mistune reads them.
+scanner reads on. Blank lines, HTML blocks (up to a blank line; a ``<pre>``-like one up to the
+first after its closing tag) and the list context (an item's indented code is 4 columns past its
+content; a top-level item's content column decides what stays in it; an item that begins empty
+ends at a blank line) are tracked here too, as mistune reads them.
 
 A base class rather than a collaborator, like :class:`bot.resolver_text.ResolvedText`: these
 run once per line on the scanner's hot path (``bench/resolve.py``).
@@ -24,15 +25,19 @@ from bot.marker_blocks import (
     ATX,
     EMPTY_ITEM,
     ENDS_LIST,
-    HTML_BLOCK,
     HTML_PREFIX,
     HTML_TAG_LINE,
+    RAW_CLOSE_TAG,
+    RAW_OPEN,
     SETEXT,
     THEMATIC,
     UNDECIDED,
     UNTIL_END,
     cannot_interrupt,
+    content_column,
     continues_list,
+    html_block_starts,
+    leaves_item,
 )
 from bot.marker_lines import (
     FENCE_CLOSE,
@@ -47,6 +52,7 @@ from bot.marker_lines import (
     LIST_ITEM,
     LIST_PREFIX,
     MAX_HEADING,
+    MAX_INFO,
     MAX_SOURCE_LIST,
     could_be_heading,
     indent_width,
@@ -94,11 +100,18 @@ class LineStarts:
         self._blank_before = True
         self._list_ctx = False
         self._html = False  # in an HTML block: its lines are its text, up to a blank line
+        # for a "<pre>"-like block, which runs across blank lines to its closing tag: where its
+        # text not yet searched for that tag starts (-1: none open), and the last characters
+        # searched (a tag may be cut where the scanner's buffer is)
+        self._raw_from = -1
+        self._raw_carry = ""
         self._list_cont = 0  # the content column of the item that began the list context
+        self._item_cont = 0  # the content column of the last item (a nested one's too)
         # where the line after an empty item that begins a list item at its top level starts:
         # a blank line there ends the item and the list
         self._empty_next = -1
         self._code_next = -1  # where the line after the last line of code starts
+        self._quote_at = -1  # where the last line that begins a block quote starts
         self._src_head = -1
         self._src_scan = 0
         self._src_items: list[str] = []
@@ -125,7 +138,7 @@ class LineStarts:
                 return self._fenced_line(line, pos, nl, complete, out)
             if not complete:
                 return -1  # what the line is decides whether the fence's item ends
-            if not self._leaves_item(line):
+            if not (self._blank_before or leaves_item(line)):
                 return self._fenced_line(line, pos, nl, complete, out)
             self._fence, self._fence_col = None, -1  # the item ends, and its fence with it
         stripped = line.lstrip(" \t")
@@ -134,7 +147,7 @@ class LineStarts:
         if complete and not stripped.strip("\r"):
             out.append(buf[pos : nl + 1 if nl >= 0 else n])
             self._blank_before = True
-            self._html = False
+            self._html = self._raw_from >= 0 and not self._raw_closed(buf, pos)
             if self._base + pos == self._empty_next:
                 self._list_ctx = False
             return nl + 1 if nl >= 0 else n
@@ -142,6 +155,7 @@ class LineStarts:
             line[0] in " \t"  # most lines start unindented
             and indent_width(line) >= 4
             and not (self._list_ctx and stripped[0] in "`~")  # a fence in a nested item
+            and not self._html  # (a "<pre>" block's, after a blank line)
         ):
             if self._definition:
                 # CommonMark continues a footnote definition on indented lines (blank ones
@@ -150,7 +164,22 @@ class LineStarts:
                 self._skip_line = True
                 self._line_start = False
                 return pos
-            if self._indented or (self._blank_before and not self._list_ctx):
+            if self._list_ctx:
+                # an item's own indented code: 4 columns past its content, where no paragraph
+                # goes on (after a blank line, or right after an item that began empty or with
+                # a closed comment)
+                code_col = self._item_cont + 4
+                width = indent_width(line, code_col)
+                if width < self._item_cont:
+                    self._item_cont = self._list_cont  # (the nested item ended)
+                    code_col = self._item_cont + 4
+                self._indented = width >= code_col and (
+                    self._indented
+                    or self._blank_before
+                    or self._base + pos in (self._empty_next, self._code_next)
+                )
+                self._code_line = self._indented
+            elif self._indented or self._blank_before:
                 self._indented = self._code_line = True
             self._blank_before = self._line_start = False
             return pos
@@ -170,12 +199,17 @@ class LineStarts:
                 self._line_start = False
                 return pos
             self._html = False  # a list item ends (a new one, or a block breaks it): its HTML too
+            self._raw_from = -1
         first = stripped[0]
         if first in "`~":
             fence = FENCE_OPEN.match(stripped)
             run_open = fence is not None and fence.end() == len(stripped)
-            if not complete and (run_open or (fence is None and len(set(stripped)) == 1)):
-                return -1
+            if not complete and (
+                run_open
+                or (fence is None and len(set(stripped)) == 1)
+                or (first == "`" and fence is not None and len(stripped) - fence.end() <= MAX_INFO)
+            ):
+                return -1  # (a backtick later on the line would make it no fence)
             if fence is not None:
                 # a fence indented in a list item is the item's: the list goes on after it
                 self._list_ctx = self._list_ctx and self._in_item(line)
@@ -237,9 +271,22 @@ class LineStarts:
                 if (
                     not complete
                     and content[:1] in "`~"
-                    and (fence is None or fence.end() == len(content))
+                    and (
+                        fence is None
+                        or fence.end() == len(content)
+                        or (content[0] == "`" and len(content) - fence.end() <= MAX_INFO)
+                    )
                 ):
                     return -1  # "- ``" may open a fence ("- ```") or a code span
+            html = False
+            if after == "<":  # "- <div>": an HTML block begins the item's content
+                content = stripped[end:]
+                if not complete and (HTML_PREFIX.fullmatch(content) or content[1:2] == "!"):
+                    return -1
+                html = html_block_starts(content) or HTML_TAG_LINE.fullmatch(content) is not None
+                self._raw_from = self._base + pos if RAW_OPEN.match(content) else -1
+                if nl >= 0 and content.startswith("<!--") and "-->" in content[4:]:
+                    self._code_next = self._base + nl + 1  # a closed comment ends on its line
             self._list_ctx = True
             indent = len(line) - len(stripped)
             if not in_list or indent < self._list_cont:  # the list's first item, or a sibling
@@ -247,18 +294,27 @@ class LineStarts:
                     self._list_cont = indent + end  # "- word": one space after the marker
                 else:
                     self._begin_item(stripped, indent, end, nl)
+                self._item_cont = self._list_cont
+            elif after and after not in " \t\r`~":
+                self._item_cont = indent + end
+            else:
+                self._item_cont = content_column(stripped, indent, end)
             if fence is not None:  # "- ```": the item's content is fenced code
                 self._open_fence(fence[0], len(line) - len(content))
                 return pos
+            self._html = html
         else:
             if not complete and in_list and not self._blank_before and UNDECIDED.fullmatch(line):
                 return -1  # "#" may be a heading (ends the list) or "#tag" (does not)
-            if first == "<":
+            if first == ">":
+                self._quote_at = self._base + pos  # (a code span in it may go on in the quote)
+            elif first == "<":
                 if not complete and (HTML_PREFIX.fullmatch(stripped) or stripped[1:2] == "!"):
                     return -1  # "<di" may be "<div>", "<span>" a line of its own or not
                 # a comment closed on its line ends there, as a heading does
                 ends = stripped.startswith("<!--") and "-->" in stripped[4:]
-                self._html = HTML_BLOCK.match(stripped) is not None or (
+                self._raw_from = self._base + pos if RAW_OPEN.match(stripped) else -1
+                self._html = html_block_starts(stripped) or (
                     (self._blank_before or self._code_next == self._base + pos)
                     and HTML_TAG_LINE.fullmatch(stripped) is not None
                 )
@@ -268,6 +324,14 @@ class LineStarts:
         self._line_start = False
         return pos
 
+    def _raw_closed(self, buf: str, end: int) -> bool:
+        """Whether the open ``<pre>``-like block's closing tag is in the text up to ``end``
+        (then the block ends at a blank line, as others do); searches each character once."""
+        text = self._raw_carry + buf[max(self._raw_from - self._base, 0) : end]
+        closed = RAW_CLOSE_TAG.search(text) is not None
+        self._raw_from, self._raw_carry = (-1, "") if closed else (self._base + end, text[-12:])
+        return closed
+
     def _open_fence(self, fence: str, column: int) -> None:
         """A fence opens on this line (``column``: its list item's content column, or -1)."""
         self._fence, self._fence_col = fence, column
@@ -276,19 +340,8 @@ class LineStarts:
 
     def _outdented(self, line: str) -> bool:
         """Whether ``line`` is not blank and indented less than the content of the list item
-        that a fence is in (it may end the item: ``_leaves_item``)."""
+        that a fence is in (it may end the item: ``leaves_item``)."""
         return line.strip(" \t\r") != "" and indent_width(line, self._fence_col) < self._fence_col
-
-    def _leaves_item(self, line: str) -> bool:
-        """Whether the outdented ``line`` ends the list item that a fence is in, and the fence
-        with it: after a blank line, or when it begins a list item or a block that interrupts
-        the item (else it is a lazy line of the code)."""
-        body = line.lstrip(" \t")
-        return (
-            self._blank_before
-            or LIST_ITEM.match(body) is not None
-            or ENDS_LIST.match(body) is not None
-        )
 
     def _in_item(self, line: str) -> bool:
         """Whether ``line`` is indented as the content of the list's top-level item."""
@@ -298,13 +351,8 @@ class LineStarts:
         """Note where the content of a list's top-level item starts (``stripped`` is its line
         from its marker on), and where the line after it starts when it is empty: a blank line
         there ends the item and the list (``-`` / blank / indented code)."""
-        marker = marker_end - (stripped[marker_end - 1] in " \t\r")
+        self._list_cont = content_column(stripped, indent, marker_end)
         after = stripped[marker_end : marker_end + 1]
-        if after == " ":  # (most items have one space after the marker: no slice then)
-            spaces = len(stripped) - marker - len(stripped[marker:].lstrip(" "))
-            self._list_cont = indent + marker + (spaces if spaces <= 4 else 1)
-        else:
-            self._list_cont = indent + marker + 1
         if nl >= 0 and after in ("", " ", "\t", "\r") and EMPTY_ITEM.fullmatch(stripped):
             self._empty_next = self._base + nl + 1
 

@@ -4,9 +4,8 @@ Also what the scanner and the resolver ask about text around markers: where a li
 marker's start (:func:`ends_inside_marker`), and joining neighbouring text tokens.
 
 Patterns for fences, footnote definition lines, list items and "Sources:" headings, and the
-code-span rule: a backtick run opens a code span only if a run of the same length closes it
-within MAX_SPAN characters and before a blank line. Every pattern is applied to one line or to
-a bounded slice, so no input makes them backtrack for long.
+bound on code spans (:mod:`bot.marker_spans`) and math: MAX_SPAN characters. Every pattern is
+applied to one line or to a bounded slice, so no input makes them backtrack for long.
 """
 
 from __future__ import annotations
@@ -35,7 +34,10 @@ BACKTICKS = re.compile(r"`+")
 OPEN_BRACKETS = re.compile(r"\[+")
 BLANK_LINE = re.compile(r"\n[ \t\r]*\n")  # "\r\n\r\n" too
 MATH_CLOSE = re.compile(r"(?<=[^\s\\])\$")
-FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
+# a backtick fence has no backtick after its run ("```x``` y" is a code span): the rest of
+# its line, up to MAX_INFO characters, must be read before it opens
+MAX_INFO: Final = 1024
+FENCE_OPEN = re.compile(rf"`{{3,}}+(?![^\n`]{{0,{MAX_INFO}}}+`)|~{{3,}}")
 FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t\r]*")
 FENCE_CLOSE_PARTIAL = re.compile(r" {0,3}(?:`+|~+)?[ \t\r]*")
 FOOTDEF = re.compile(r"\[\^[^\]\s]{1,64}\]:")
@@ -79,32 +81,6 @@ def could_be_heading(stripped: str) -> bool:
     """Whether a (possibly partial) line could still be a "Sources:"-style heading."""
     core = stripped.lstrip("#").lstrip(" \t").lstrip("*_").lower()
     return any(word.startswith(core) or core.startswith(word) for word in HEADING_WORDS)
-
-
-def code_span(buf: str, at: int, final: bool) -> Parsed:
-    """A backtick run opens a code span only if a run of the same length closes it in time.
-
-    "In time" means within MAX_SPAN characters and before a blank line ends the paragraph.
-    """
-    n = len(buf)
-    opener = BACKTICKS.match(buf, at)
-    assert opener is not None
-    end = opener.end()
-    if end >= n and not final:
-        return NEED
-    size = end - at
-    limit = min(n, at + MAX_SPAN)
-    for run in BACKTICKS.finditer(buf, end, limit):
-        if run.end() - run.start() == size:
-            closer = run.start()
-            if buf.find("\n", end, closer) >= 0 and BLANK_LINE.search(buf, end, closer):
-                return Hit(end, None)
-            if run.end() >= n and not final:
-                return NEED
-            return Hit(run.end(), None)
-    if limit >= n and not final and BLANK_LINE.search(buf, end, n) is None:
-        return NEED
-    return Hit(end, None)
 
 
 def math_span(
@@ -281,12 +257,13 @@ _LIST_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
 def last_line_nests(text: str) -> bool:
-    """Whether the last non-blank complete line of ``text`` is a list item's or is indented:
-    then an indented line after it is nested in the list, never code."""
-    for line in reversed(text.split("\n")[:-1]):
-        if line.strip():
-            return line[0] in " \t" or _LIST_LINE.match(line) is not None
-    return False
+    """Whether the last complete line of ``text`` is a list item's or is indented: then an
+    indented line after it is nested in the list, never code. (After a blank line in a list,
+    a line indented 4 columns past its item's content is the item's code, as mistune reads it:
+    such a line is reindented as after any other removed line.)"""
+    lines = text.split("\n")
+    line = lines[-2] if len(lines) > 1 else ""
+    return line.strip() != "" and (line[0] in " \t" or _LIST_LINE.match(line) is not None)
 
 
 def reindent(line: str, indent: str) -> str:
@@ -295,10 +272,15 @@ def reindent(line: str, indent: str) -> str:
     The resolver asks this for the line after one it removed: indented that far, it was a
     paragraph continuation where it was written, and would read as indented code where it lands
     (after a blank line, or at the start). ``indent`` is the removed line's own indentation, kept
-    only when it is short of code.
+    only when it is short of code. After a removed empty heading, ``indent`` is that heading's
+    line (its hashes and line break): such a line was code, and stays code under the hashes,
+    which alone end a list before it, where a blank line would make the code the item's text
+    and show its raw ``[1]`` (an empty heading shows nothing in any channel).
     """
     if indent_width(line) < 4:
         return line
+    if indent[-1:] == "\n":
+        return indent + line
     return (indent if indent_width(indent) < 4 else "") + line.lstrip(" \t")
 
 

@@ -18,11 +18,14 @@ or a parenthesised ``(Source 3)`` 64 characters, a ``<citation>`` tag or a code 
 trailing source list 8,192.
 
 Documented simplifications of CommonMark (mistune, which renders the answer, is the reference):
-a backtick fence opens on three or more backticks whatever its info string; code spans and
-inline math longer than 1,024 characters are not recognized; a 4-space indented line is code
-only outside a list (a list item's own indented code is not recognized), after a blank line or
-a block that ends on its line; an HTML block (block-level tag, or one simple tag alone on its
-line) runs to a blank line, ``<pre>`` too, and code spans are still read inside it.
+code spans and inline math longer than 1,024 characters are not recognized (a code span runs
+across the line ends of its paragraph: :mod:`bot.marker_spans`); a 4-space indented line is code
+after a blank line or a block that ends on its line (in a list: indented 4 columns past the last
+item's content, the nested item's too, or right after an item that began empty); an HTML block
+(block-level tag, or one simple tag alone on its line) runs to a blank line (``<pre>``,
+``<script>``, ``<style>`` and ``<textarea>`` to the first blank line after their closing tag,
+where mistune ends them on the tag's line), and no code span is read inside it (mistune keeps
+it raw, and its citations count).
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.marker_blocks import Paragraph
 from bot.marker_keys import parse_double
 from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Verbatim
-from bot.marker_lines import OPEN_BRACKETS, code_span, math_span, merge_text
+from bot.marker_lines import OPEN_BRACKETS, math_span, merge_text
 from bot.marker_paren import parse_paren
 from bot.marker_parse import (
     NEED,
@@ -45,6 +49,7 @@ from bot.marker_parse import (
     parse_cjk,
     parse_private,
 )
+from bot.marker_spans import code_span
 
 __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Verbatim", "find_markers"]
 
@@ -75,7 +80,12 @@ class MarkerScanner(LineStarts):
         """Tokens that ``text`` (appended to what came before) makes certain."""
         if self._final:
             raise ValueError("feed() after finish()")
-        if text and _SPECIAL.search(text) is None and not (self._skip_line or self._code_line):
+        if (
+            text
+            and _SPECIAL.search(text) is None
+            and not (self._skip_line or self._code_line)
+            and self._raw_from < 0  # (a "<pre>" block's text is searched for its closing tag)
+        ):
             # fast path for streams: plain text, at most spaces pending, no decision to take
             if (
                 self._line_start
@@ -159,7 +169,7 @@ class MarkerScanner(LineStarts):
                 end = _NEWLINES.match(buf, at).end()  # type: ignore[union-attr]
                 if end > at + 1:
                     self._blank_before = True
-                    self._html = False
+                    self._html = self._raw_from >= 0 and not self._raw_closed(buf, at)
                     if self._base + at + 1 == self._empty_next:
                         self._list_ctx = False  # an empty item's top level ends at a blank
                 out.append(buf[pos:end])
@@ -209,6 +219,13 @@ class MarkerScanner(LineStarts):
                     out.append(Marker(marker[0], marker[1], self._base + at, *marker[3:10], lead))
                 pos = result.end
         if pos > 0:
+            if self._raw_from >= 0:
+                self._raw_closed(buf, pos)  # (before the text is cut from the buffer)
+            if (
+                self._quote_at >= 0
+                and buf.find("\n", max(self._quote_at - self._base, 0), pos) >= 0
+            ):
+                self._quote_at = -1  # (the quoted line it noted is cut from the buffer)
             self._prev = buf[pos - 1]
             self._buf = buf[pos:]
             self._base += pos
@@ -224,7 +241,12 @@ class MarkerScanner(LineStarts):
         if char == "<":
             return parse_angle(buf, at, final)
         if char == "`":
-            return code_span(buf, at, final)
+            if self._html:
+                return None  # an HTML block is raw text to mistune: its citations count
+            quote = self._quote_at - self._base
+            quoted = self._quote_at >= 0 and buf.find("\n", max(quote, 0), at) < 0
+            paragraph = Paragraph(self._blank_before, self._list_ctx, self._list_cont, quoted)
+            return code_span(buf, at, final, paragraph)
         if char == "$":
             return self._math(buf, at, final)
         if char == "\\":

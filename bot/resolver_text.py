@@ -280,7 +280,9 @@ class ResolvedText(SeparatedText):
                     if self._heading and self._pieces and self._held.count("\n") < 2:
                         self._held += rest[:size]  # the heading ended the paragraph before it
                 after = rest[size:]
-                if self._heading or follows_list_item(self._pieces, self._held):
+                if prefix and self._heading:  # its line, kept if code follows: see reindent
+                    indent = line.rstrip(" \t") + rest[:size]
+                elif self._heading or follows_list_item(self._pieces, self._held):
                     return after  # nested in an item, or code after a heading: as it was read
                 if not after.strip(" \t"):  # the next line's indentation: judged whole
                     self._indent, self._indent_spaces = indent, after
@@ -378,9 +380,7 @@ class ResolvedText(SeparatedText):
             lead = self._gap_lead  # "fact [9][1]": the citation keeps the space before the run
         if not lead and not self._held and self._pieces:
             if self._pieces[-1][-1] == "[":
-                # "[" before "[^n]" would double its bracket ("[[[1]]]" must not become the one
-                # marker "[[^1]]")
-                lead = "\u200b"
+                lead = "\u200b"  # "[" then "[^n]": "[[[1]]]" must not read as "[[^1]]"
             elif trailing_backslashes(self._pieces) % 2:
                 # an odd backslash would escape the "[": one more escapes the backslash, which
                 # reads as written ("a\\【2】" -> "a\\\\[^1]"); after a gap, _unglue separates

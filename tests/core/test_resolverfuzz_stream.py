@@ -95,8 +95,12 @@ CASES = [
     pytest.param(
         "`x\nSources:\n- [1] A\n``", DEFAULT, "`x\nSources:\n- [^1] A\n``", id="span-open"
     ),
+    # (a list item ends the paragraph, so no span runs from "a `b" to "c`", as mistune reads it)
     pytest.param(
-        "a `b\nSources:\n- [1] A\nc` d", DEFAULT, "a `b\nSources:\n- [1] A\nc` d", id="span-closed"
+        "a `b\nSources:\n- [1] A\nc` d", DEFAULT, "a `b\nSources:\n- [^1] A\nc` d", id="span-closed"
+    ),
+    pytest.param(
+        "a `b\nSources:\n[1] A\nc` d", DEFAULT, "a `b\nSources:\n[1] A\nc` d", id="span-closes"
     ),
     pytest.param("`x\nSources:\n- [1] A\n", DEFAULT, "`x", id="span-unclosed-list-stripped"),
 ]
