@@ -1,4 +1,5 @@
-"""The one mistune setup of citecast: CommonMark + tables + strikethrough + ``[^n]`` citations.
+"""The one mistune setup of citecast: CommonMark + tables (in lists and quotes too) +
+strikethrough + ``[^n]`` citations.
 
 Every renderer parses an answer's text once with :func:`parse` and renders its channel from the
 resulting tree (a list of mistune AST tokens, plain dicts). The ``citation`` inline token is
@@ -26,6 +27,7 @@ from typing import Any
 
 import mistune
 from mistune.core import InlineState
+from mistune.plugins.table import table_in_list, table_in_quote
 
 from bot.bidi_controls import without_bidi_controls
 
@@ -55,8 +57,19 @@ def _citation_plugin(md: mistune.Markdown) -> None:
     )
 
 
+# table_in_list / table_in_quote: a table inside a list item or a block quote is a table too
+# (as on GitHub and Discourse), not one line of pipes; a table holds no code block, so the
+# resolver's line scanner (bot.marker_lines) still agrees with the parser about what is code.
 _PARSER = mistune.create_markdown(
-    renderer=None, plugins=["table", "strikethrough", "speedup", _citation_plugin]
+    renderer=None,
+    plugins=[
+        "table",
+        table_in_list,
+        table_in_quote,
+        "strikethrough",
+        "speedup",
+        _citation_plugin,
+    ],
 )
 
 

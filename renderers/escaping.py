@@ -59,6 +59,20 @@ def _joined(m: re.Match[str]) -> str:
     return ZWJ + m.group(0) + ZWJ
 
 
+TableBars = tuple[str, str, str]
+_BARS: TableBars = (" | ", "-+-", "-")
+_BOX_BARS: TableBars = (" \u2502 ", "\u2500\u253c\u2500", "\u2500")
+
+
+def table_bars(rows: list[list[str]]) -> TableBars:
+    """How a table drawn as text separates its columns: ``(between cells, where the header rule
+    crosses them, the rule itself)``. ``" | "`` unless a cell holds a ``|``, which would read as
+    one more column: then box-drawing lines, and the cell (a command, say) stays as written."""
+    if any("|" in cell for row in rows for cell in row):
+        return _BOX_BARS
+    return _BARS
+
+
 def slack_link_text(text: str) -> str:
     """Text shown inside ``<url|text>``: escaped, one line, no ``|``, no formatting."""
     return slack_literal(one_line(text)).replace("|", "\u2223")
@@ -80,18 +94,24 @@ _MARK = re.compile(r"[*_~|`]")
 _DOUBLED_MARK = re.compile(r"([*_~|`])(?=\1)")
 _LABEL_SCHEME = re.compile(r"(\w:)(?=//)")
 _BRACKETS = str.maketrans("[]", "()")
+# A single "*" or "_" opening a pair that would show in italics ("*new*", "_fast_"; not "a*b"
+# or snake_case): no backslash or invisible character stops that in a label, so the opening mark
+# becomes a look-alike, the asterisk operator or a modifier low macron.
+_SINGLE_STAR = re.compile(r"(?<!\*)\*(?=[^\s*])(?=[^*]*?[^\s*]\*(?!\*))")
+_SINGLE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9_])_(?=[^\s_])(?=[^_]*?[^\s_]_(?![A-Za-z0-9_]))")
 
 
 def discord_label(text: str) -> str:
     """``text`` as the label of a Discord masked link ``[label](<url>)``: on one line, with no
     backslash (Discord would show it), brackets (which would end the label) as parentheses, no
-    bold/underline/strike/spoiler pair, no URL and no mention."""
+    bold/italics/underline/strike/spoiler pair, no URL and no mention."""
     text = one_line(text)
     if "[" in text or "]" in text:
         text = text.translate(_BRACKETS)
     if "://" in text:
         text = _LABEL_SCHEME.sub("\\1\u200b", text)
     if _MARK.search(text) is not None:  # rare in a title: skip the slower substitution
+        text = _SINGLE_STAR.sub("\u2217", _SINGLE_UNDERSCORE.sub("\u02cd", text))
         text = _DOUBLED_MARK.sub("\\1\u200b", text)
         if "`" in text:
             # "` `" would show as an empty code box, and a backslash cannot escape it here:

@@ -35,6 +35,7 @@ from renderers.escaping import (
     one_line,
     outside_urls,
     safe_url,
+    table_bars,
     visible,
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
@@ -122,6 +123,20 @@ def indent_under(text: str, width: int) -> str:
     )
 
 
+# the closing sequence of an ATX heading: "#"s at its end after a space (group 1: the first)
+_CLOSING_HASHES = re.compile(r"(?:(?<=[ \t])|^)(#)(?=#*$)")
+
+
+def _heading_end(title: str, dialect: Dialect) -> str:
+    """A heading's ``title`` ending in ``#`` kept whole. Discourse (CommonMark) drops a closing
+    sequence ("Setup #"), its first ``#`` escaped keeps it. Discord's heading parser is not
+    CommonMark's (how it treats trailing ``#``s and a backslash before one is undocumented), so
+    there a zero-width space after them ends the title instead, whatever the parser does."""
+    if dialect == "discord":
+        return title + "\u200b"
+    return _CLOSING_HASHES.sub(r"\\\1", title)
+
+
 class MarkdownWriter:
     """Render block tokens to Discord or Discourse markdown."""
 
@@ -140,6 +155,8 @@ class MarkdownWriter:
             if self._dialect == "discord":
                 level = 2 if level <= 2 else 3
             title = one_line(self.inline(children))
+            if title.endswith("#"):
+                title = _heading_end(title, self._dialect)
             return "#" * level + " " + title if visible(title) else ""
         if kind == "list":
             return self._list(token)
@@ -242,8 +259,9 @@ class MarkdownWriter:
                 for r in body
             ]
             return no_mentions("\n\n".join(b for b in blocks if b))
-        lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in texts]
-        lines.insert(1, "-+-".join("-" * w for w in widths))
+        bar, cross, rule = table_bars(texts)
+        lines = [bar.join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in texts]
+        lines.insert(1, cross.join(rule * w for w in widths))
         body_text = "\n".join(line.rstrip() for line in lines).replace("```", "`\u200b``")
         return f"```\n{no_mentions(body_text)}\n```"
 

@@ -27,6 +27,7 @@ from renderers.escaping import (
     slack_literal,
     slack_text,
     slack_url,
+    table_bars,
     visible,
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
@@ -117,7 +118,9 @@ class MrkdwnWriter:
             first, *rest = parts or [""]
             lines.append(f"{indent}{marker} {first}")
             for part in rest:
-                if part.startswith(indent + "    ") or not part:
+                # a code block (or monospace table) stays unindented: Slack would show the
+                # indent as spaces inside the block, and its fence needs no indent to nest
+                if part.startswith((indent + "    ", "```\n")) or not part:
                     lines.append(part)
                 else:
                     lines.extend(f"{indent}    {line}" for line in part.split("\n"))
@@ -132,8 +135,9 @@ class MrkdwnWriter:
         # a link in a cell needs the card form too: a monospace block would drop its URL
         if sum(widths) + 3 * len(widths) <= TABLE_MAX_WIDTH and not has_links(cells):
             # a monospace block cannot hold links: its markers are plain, the sources follow
-            lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
-            lines.insert(1, "-+-".join("-" * w for w in widths))
+            bar, cross, rule = table_bars(rows)
+            lines = [bar.join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
+            lines.insert(1, cross.join(rule * w for w in widths))
             body = "\n".join(line.rstrip() for line in lines)
             return f"```\n{code_text(body)}\n```"
         return self._cards(cells)

@@ -18,6 +18,7 @@ from bot.models import Answer
 from renderers import render_all
 from renderers.base import RenderContext
 from renderers.email import _environment
+from renderers.preview_discourse import discourse_posts
 from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
 
 _SLACK_LINK = re.compile(r"<(https?://[^|>\s]+|mailto:[^|>\s]+)\|([^>]*)>")
@@ -41,18 +42,6 @@ _EMAIL_STYLE_PROPERTIES = {
 _EMAIL_BODY = re.compile(r"<body\b([^>]*)>(.*)</body>", re.S | re.I)
 _STYLE_ATTR = re.compile(r'\bstyle="([^"]*)"')
 
-_DISCOURSE_MD = mistune.create_markdown(
-    escape=True, plugins=["table", "strikethrough", "footnotes"]
-)
-
-
-def _discourse_footnote_ref(renderer: Any, key: str, index: int) -> str:
-    # as Discourse draws a reference: "[1]", so adjacent ones read "[1][2]", not "12"
-    return f'<sup class="footnote-ref" id="fnref-{index}"><a href="#fn-{index}">[{index}]</a></sup>'
-
-
-assert _DISCOURSE_MD.renderer is not None  # create_markdown(escape=True) makes an HTML renderer
-_DISCOURSE_MD.renderer.register("footnote_ref", _discourse_footnote_ref)
 _DISCORD_MD = mistune.create_markdown(escape=True, hard_wrap=True, plugins=["strikethrough"])
 
 
@@ -174,7 +163,6 @@ def preview_page(answer: Answer, context: RenderContext | None = None) -> str:
     """The preview page (HTML) for ``answer``."""
     payloads = render_all(answer, context)
     email = payloads["email"]
-    discourse_posts = [payloads["discourse"]["raw"], *payloads["discourse"].get("continued", [])]
     return (
         _environment()
         .get_template("preview.html.j2")
@@ -187,8 +175,7 @@ def preview_page(answer: Answer, context: RenderContext | None = None) -> str:
             email=email,
             email_body=email_view(email["html"]),
             discourse=[
-                _clean(str(_DISCOURSE_MD(raw.replace("|attachment]", "]"))))
-                for raw in discourse_posts
+                _clean(post) for post in discourse_posts(payloads["discourse"], answer, context)
             ],
             discourse_uploads=payloads["discourse"]["uploads"],
             citations=len(answer.citations),

@@ -19,7 +19,7 @@ from renderers.document import (
     list_shows_text,
     without_citations,
 )
-from renderers.escaping import ends_in_url, one_line, safe_url, text_url, visible
+from renderers.escaping import ends_in_url, one_line, safe_url, table_bars, text_url, visible
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 
 # tokens that may end in a bare URL (an HTML block's raw pieces too: "<div>https://x[^1]")
@@ -77,16 +77,20 @@ class TextWriter:
         if kind == "thematic_break":
             return "-" * 24
         if kind == "table":
-            rows: list[str] = []
+            cells: list[list[str]] = []
             for part in children:
                 row_tokens = [part] if part["type"] == "table_head" else part.get("children") or []
-                for row in row_tokens:
-                    cells = [
+                cells += [
+                    [
                         one_line(self.inline(cell_tokens(c.get("children") or [])))
                         for c in row["children"]
                     ]
-                    rows.append(" | ".join(cells))
-            return "\n".join(rows) if any(visible(r.replace("|", "")) for r in rows) else ""
+                    for row in row_tokens
+                ]
+            if not any(visible(cell) for row in cells for cell in row):
+                return ""
+            bar = table_bars(cells)[0]
+            return "\n".join(bar.join(row) for row in cells)
         if kind == "block_html":
             return self.inline(html_block_pieces(token))
         if children:
@@ -107,6 +111,9 @@ class TextWriter:
             for child in item.get("children") or []:
                 if child["type"] == "list":
                     lines.append(self._list(child, inner))
+                    continue
+                if child["type"] == "blank_line":
+                    lines.append("")  # not a line of the indent's spaces alone
                     continue
                 text = self.block(child).replace("\n", "\n" + inner)
                 lines.append((indent + marker if first else inner) + text)
