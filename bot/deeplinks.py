@@ -10,6 +10,9 @@ out (the plain URL is better than a broken highlight). A quote from a Markdown s
 reduced to what a reader of the rendered page sees (:func:`visible_text`) first: the browser
 searches the page's text, where ``**``, backticks and ``[text](url)`` targets no longer appear,
 a wrapped line reads as a space and a hard line break (a ``<br>``) only as a line break.
+A quoted row of a pipe table (a Markdown table, or an HTML one as the reader holds it) links
+its first cell instead: the page shows a ``<table>``, whose cells a text fragment cannot reach
+across (:mod:`bot.table_rows`).
 A PDF link opens the source's ``page``: for a passage that spans pages, the Assistant first
 narrows the source to the page its quote is on (:mod:`bot.knowledge.page_spans`).
 
@@ -29,6 +32,7 @@ from urllib.parse import quote as percent_encode
 
 from bot.markdown import Token, parse
 from bot.models import Source
+from bot.table_rows import row_target
 
 MAX_DIRECT_CHARS = 80
 EDGE_WORDS = 4
@@ -186,7 +190,7 @@ def deep_link(source: Source, quote: str | None = None) -> str | None:
     media = (source.media_type or "text/html").split(";")[0].strip().lower()
     if media not in _TEXT_TYPES or not quote:
         return None
-    directive = _markdown_fragment(quote) if media == "text/markdown" else text_fragment(quote)
+    directive = _directive(quote, media)
     return f"{base}#{directive}" if directive else None
 
 
@@ -212,5 +216,14 @@ def file_link(url: str, source: Source, quote: str | None = None) -> str:
     media = _file_media(source)
     if not quote or media not in _TEXT_TYPES:
         return url
-    directive = _markdown_fragment(quote) if media == "text/markdown" else text_fragment(quote)
+    directive = _directive(quote, media)
     return f"{base}#{directive}" if directive else url
+
+
+def _directive(quote: str, media: str) -> str | None:
+    """The text directive for ``quote`` on a page of type ``media``: a quoted table row's first
+    cell (:func:`bot.table_rows.row_target`), else the quote's words as the page shows them."""
+    target = row_target(quote)
+    if target is not None:
+        quote = target
+    return _markdown_fragment(quote) if media == "text/markdown" else text_fragment(quote)

@@ -45,6 +45,7 @@ from bot.support import (
     best_support,
     scorer_factory,
 )
+from bot.table_quotes import row_quote
 from bot.text_terms import content_terms, number_values, term_set
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,8 @@ def source_support(scorer: SupportScorer, source: Source, claim: str) -> Support
     if not passage:
         return Support(0.0, None)
     support = best_support(scorer, passage, claim)
+    # a table's header (or two rows side by side) holds more of a row's claim than the row
+    support = Support(support.score, row_quote(passage, claim, support.quote))
     if isinstance(scorer, LexicalScorer):
         verdict = record_match(source, claim, scorer.in_every_text)
         if verdict == "match":

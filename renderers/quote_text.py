@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from bot.markdown import Token, parse
+from bot.table_rows import row_display
 from renderers.escaping import html_text
 
 _SPACES = re.compile(r"\s+")
@@ -42,7 +43,8 @@ def _segments(tokens: list[Token]) -> Iterator[tuple[bool, str]]:
 @lru_cache(maxsize=2048)
 def _parsed(quote: str) -> tuple[tuple[bool, str], ...]:
     merged: list[tuple[bool, str]] = []
-    for is_code, text in _segments(parse(quote)):
+    # a quoted table row shows its cells, not the pipes of its Markdown form
+    for is_code, text in _segments(parse(row_display(quote))):
         text = _SPACES.sub(" ", text)
         if not text:
             continue

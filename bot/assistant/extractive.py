@@ -58,6 +58,7 @@ from bot.assistant.extractive_records import (
 )
 from bot.assistant.extractive_sections import encloses, siblings
 from bot.assistant.extractive_small_talk import small_talk_reply
+from bot.assistant.extractive_tables import matching_rows
 from bot.assistant.extractive_unconfirmed import names_the_unknown, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
@@ -259,7 +260,7 @@ def choose_sentences(
         rank = candidates[i].rank
         best[rank] = max(best.get(rank, 0.0), scores[i])
     picked = sorted(chosen, key=lambda i: (-best[candidates[i].rank], candidates[i].rank, i))
-    return [candidates[i] for i in picked]
+    return matching_rows([candidates[i] for i in picked], wanted)
 
 
 def _text(candidate: Candidate) -> str:

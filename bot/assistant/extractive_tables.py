@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
-# the line under a header: cells of dashes, each with an optional colon at either end
-_DELIMITER = re.compile(r"^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
-# a cell ends at a pipe that is not escaped ("a \| b" is one cell)
-_CELL_END = re.compile(r"(?<!\\)\|")
+from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.models import Source
+from bot.table_rows import DELIMITER as _DELIMITER
+from bot.table_rows import cells as _cells
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
 
 
 def is_table_line(line: str) -> bool:
@@ -50,9 +54,79 @@ def row_sentences(lines: Sequence[str]) -> list[str]:
     return out
 
 
-def _cells(line: str) -> list[str]:
-    inner = line.strip()
-    inner = inner.removeprefix("|")
-    if inner.endswith("|") and not inner.endswith("\\|"):
-        inner = inner[:-1]
-    return [" ".join(cell.replace("\\|", "|").split()) for cell in _CELL_END.split(inner)]
+class _Sentence(Protocol):
+    """What :func:`matching_rows` reads of a chosen sentence (an extractive candidate)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def terms(self) -> frozenset[str]: ...
+
+    @property
+    def source(self) -> Source: ...
+
+
+_Chosen = TypeVar("_Chosen", bound=_Sentence)
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A body row of a passage's table: which table (its place in the passage), its words."""
+
+    table: int
+    terms: frozenset[str]
+
+
+def matching_rows(chosen: Sequence[_Chosen], wanted: frozenset[str]) -> list[_Chosen]:
+    """``chosen`` without the rows of a table that the question does not name, when it names
+    some: of a table's rows, only those whose own cells hold the most question words stay.
+
+    A row's sentence holds its header's words too ("Expense: Meals; Limit per day: 45 EUR"),
+    so every row of a table covers "How much can I spend on meals per day?" as well as the
+    others, and all of them were answered, the first row first. The cells tell them apart: the
+    Meals row's own words hold "meals", the Hotel and Taxi rows' none. When no row's cells hold
+    a question word (the header's words are the question's) the question is about the table as
+    a whole, and its rows all stay. Beside a row the question names, a sentence of the same
+    passage that holds no question word itself goes too: it was chosen for its heading's words
+    ("See also the shipping page." under "Return fees"), which the row answers. ``wanted``
+    holds the question's stemmed words.
+    """
+    found: dict[int, tuple[tuple[str, int], int]] = {}
+    for i, sentence in enumerate(chosen):
+        row = _rows_of(sentence.source.text or "").get(sentence.text)
+        if row is not None:
+            found[i] = ((sentence.source.id, row.table), len(row.terms & wanted))
+    most: dict[tuple[str, int], int] = {}
+    for table, hits in found.values():
+        most[table] = max(most.get(table, 0), hits)
+    named = {source for (source, _), hits in most.items() if hits}
+
+    def stays(i: int, sentence: _Chosen) -> bool:
+        if i in found:
+            return found[i][1] == most[found[i][0]]
+        return sentence.source.id not in named or bool(sentence.terms & wanted)
+
+    return [sentence for i, sentence in enumerate(chosen) if stays(i, sentence)]
+
+
+def _rows_of(passage: str) -> dict[str, _Row]:
+    """The body rows of ``passage``'s tables by their sentence (as :func:`row_sentences` writes
+    it, which is how the answerer quotes them)."""
+    out: dict[str, _Row] = {}
+    table = 0
+    # paragraphs as bot.assistant.extractive_sentences cuts them: a table is one paragraph
+    for paragraph in _PARAGRAPH.split(passage):
+        rows = [line.strip() for line in paragraph.split("\n") if is_table_line(line.strip())]
+        if not rows:
+            continue
+        table += 1
+        header = rows[:2] if len(rows) >= 2 and _DELIMITER.match(rows[1]) else []
+        for line in rows[len(header) :]:
+            sentence = row_sentences([*header, line])
+            if sentence and not _DELIMITER.match(line):
+                terms = frozenset(
+                    stem(w) for cell in _cells(line) for w in words(cell) if w not in STOP_WORDS
+                )
+                out.setdefault(sentence[0], _Row(table, terms))
+    return out

@@ -5,7 +5,10 @@ furniture (``<nav>``, ``<footer>`` and elements with their ARIA roles, up to whe
 ends them: see :mod:`bot.knowledge.html_hidden`; a site's banner and sidebars, and a
 Confluence export's chrome: see :mod:`bot.knowledge.html_chrome`) are dropped; so are the
 permalink marks (``¶``) that documentation generators append to headings. The title is the
-first ``<title>`` of the head. A table row is one block, its cells joined by `` | ``.
+first ``<title>`` of the head. A table is read as a Markdown pipe table (one block, a row a
+line: ``| Pallet | 95 EUR |``), a first row of ``<th>`` cells its header, so that the answerer
+reads each row with its column names as it reads a Markdown file's (``Shipment type: Pallet;
+Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a page).
 ``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a
 relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
 is ignored), and ``<meta name="citecast:audience">`` the audience, like
@@ -72,6 +75,8 @@ _FOOTNOTE_MARK = re.compile(r"^(?:\[(?:\d{1,3}|[a-z]{1,2})\]|\d{1,3}|[*†‡]|�
 _PERMALINK_MARKS = frozenset(("", "¶", "§", "#", "🔗", "⚓", "⚓︎"))
 _TRAILING_MARK = re.compile(r"\s*[¶§🔗⚓]\ufe0e?$")
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+# Between the cells of a row in ``_text`` (text holds no such character): split at the row's end.
+_CELL = "\x1f"
 
 
 class _Collector(HTMLParser):
@@ -102,9 +107,14 @@ class _Collector(HTMLParser):
         self._anchor: int | None = None  # where a link inside a heading starts in _text
         self._local_link: int | None = None  # where a link to "#…" in the page starts in _text
         self._pre = 0
-        # Inside a table row its cells are one block, "Team | $10": a cell alone ("$10") says
-        # nothing when quoted, and a chunk boundary could fall between a row's cells.
+        # Inside a table row its cells are one line, "| Team | $10 |": a cell alone ("$10")
+        # says nothing when quoted, and a chunk boundary could fall between a row's cells.
         self._in_row = False
+        self._row_cells = 0  # cells of the row so far
+        self._row_header = True  # whether they are all <th>
+        # the rows of the table being read (line, whether a header, cells), and their section
+        self._table: list[tuple[str, bool, int]] = []
+        self._table_section: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
@@ -144,8 +154,11 @@ class _Collector(HTMLParser):
         elif tag == "a" and values.get("href", "").startswith("#") and not self._pre:
             self._local_link = len(self._text)  # maybe a footnote mark: see handle_endtag
         elif self._in_row and tag not in ("tr", "table", "pre"):
-            if tag in ("td", "th") and self._has_text:
-                self._text.append(" | ")
+            if tag in ("td", "th"):
+                if self._row_cells:
+                    self._text.append(_CELL)
+                self._row_cells += 1
+                self._row_header = self._row_header and tag == "th"
             elif tag in _BLOCK_TAGS:
                 self._text.append(" ")  # a <p> or <br> inside a cell
         elif tag in _BLOCK_TAGS:
@@ -153,8 +166,11 @@ class _Collector(HTMLParser):
             self._flush()
             if tag == "pre":
                 self._pre += 1
+            if tag == "table":
+                self._end_table()  # a nested table is a table of its own
             # a nested table ends the row around it: its own rows are blocks of their own
             self._in_row = tag == "tr"
+            self._row_cells, self._row_header = 0, True
 
     def _hidden_here(self, tag: str, values: dict[str, str]) -> bool:
         """Whether ``tag`` starts an element that is not text: invisible, furniture, a
@@ -228,6 +244,8 @@ class _Collector(HTMLParser):
             self._flush(code=tag == "pre")
             if tag == "pre":
                 self._pre = max(0, self._pre - 1)
+            if tag == "table":
+                self._end_table()
             self._in_row = False
 
     def handle_data(self, data: str) -> None:
@@ -241,7 +259,7 @@ class _Collector(HTMLParser):
 
     def _drop_open_cell(self) -> None:
         # a cell that holds a table, code or a heading ends the row: no empty cell after it
-        if self._text and self._text[-1] == " | ":
+        if self._text and self._text[-1] == _CELL:
             self._text.pop()
 
     def _flush(self, code: bool = False) -> None:
@@ -250,11 +268,45 @@ class _Collector(HTMLParser):
         raw = "".join(self._text)
         self._text.clear()
         self._has_text = False
+        if self._in_row and not code and not self._pre:
+            self._add_row(raw)
+            return
+        if not raw.strip() and not self._pre:
+            return  # the spaces between two rows do not end their table
+        self._end_table()
         text = raw.strip("\n") if self._pre else re.sub(r"\s+", " ", raw).strip()
         if self._confluence and EXPORT_FOOTER_LINE.match(text):
             return  # the old export template's footer, a bare table cell
         if text.strip():
             self.blocks.append(Block(text, self.headings.path, kind="code" if code else "text"))
+
+    def _add_row(self, raw: str) -> None:
+        """A row of the table being read, as a pipe-table line (a pipe in a cell escaped);
+        a row of one cell is a paragraph (a table that lays out a page), ending the table."""
+        cells = [re.sub(r"\s+", " ", cell).strip() for cell in raw.split(_CELL)]
+        if not any(cells):
+            return
+        if len(cells) == 1:
+            self._end_table()
+            if not (self._confluence and EXPORT_FOOTER_LINE.match(cells[0])):
+                self.blocks.append(Block(cells[0], self.headings.path))
+            return
+        if not self._table:
+            self._table_section = self.headings.path
+        line = "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+        self._table.append((line, self._row_header, len(cells)))
+
+    def _end_table(self) -> None:
+        """The rows read so far as one block: a Markdown pipe table, with a delimiter line
+        under a first row of ``<th>`` cells (its header) when rows follow it."""
+        if not self._table:
+            return
+        lines = [line for line, _, _ in self._table]
+        _, header, width = self._table[0]
+        if header and len(lines) > 1:
+            lines.insert(1, "|" + " --- |" * width)
+        self.blocks.append(Block("\n".join(lines), self._table_section))
+        self._table = []
 
 
 def read_html(text: str, filename: str) -> Document:
@@ -263,6 +315,7 @@ def read_html(text: str, filename: str) -> Document:
     collector.feed(text)
     collector.close()
     collector._flush()
+    collector._end_table()
     url = collector.canonical or collector.meta_url
     if url and collector.base:
         # a malformed <base href> ("http://[::1") is ignored, as a browser ignores it

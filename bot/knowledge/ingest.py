@@ -88,7 +88,9 @@ BATCH_FILES = 200
 # adornment lines are not text ("Forklift licences -----------------" was quoted as a sentence).
 # "12": a PDF sentence that runs on to the next page is one sentence (it was cut at the page
 # break, and its end lost), and a running header repeated only on some pages is dropped.
-READER_VERSION = "12"
+# "13": an HTML table is one pipe table with its <th> header, so its rows are read with their
+# column names ("Shipment type | Return fee" was a passage of its own, the rows without it).
+READER_VERSION = "13"
 
 
 @dataclass

@@ -28,7 +28,7 @@ def _texts(page: str) -> list[str]:
         ("<div><div><nav>SECRET</div>Shown</div><p>Body", ["Shown", "Body"]),
         ("<div><nav><div>SECRET</div></div><p>Body</p>", ["Body"]),
         ("<ul><li>Shown<nav>SECRET</li><li>Item</li></ul>", ["Shown", "Item"]),
-        ("<table><tr><td>Team<nav>SECRET</td><td>$10</td></tr></table>", ["Team | $10"]),
+        ("<table><tr><td>Team<nav>SECRET</td><td>$10</td></tr></table>", ["| Team | $10 |"]),
         ("<div><svg><g>SECRET</div><p>Body</p>", ["Body"]),
         # a sidebar (an <aside> outside <main>) left open in its column
         ("<body><div><aside>Related</div><main><p>Body</p></main>", ["Body"]),

@@ -32,7 +32,7 @@ from bot.knowledge.html_reader import read_html
         (
             "<table><tr><td>Team<td hidden>SECRET<td>$10<tr hidden><td>SECRET<td>SECRET too"
             "<tr><td>Business<td>$20</table>",
-            ["Team | $10", "Business | $20"],
+            ["| Team | $10 |\n| Business | $20 |"],
         ),
         ("<table><thead hidden><tr><th>SECRET<tbody><tr><td>Shown row</table>", ["Shown row"]),
         (
