@@ -8,8 +8,13 @@ writes the best few, each ending with its passage's marker (``… [2].``), group
 reading order. When the passages do not cover at least half of the question's terms, or only
 terms most of their sentences contain, or when no more than one of the question's own words is
 anywhere the viewer may read, it says plainly that it found nothing and cites nothing; so it does
-for a yes/no question about a name nothing readable holds, and when its sentences are quoted for
-one heading word alone (see :mod:`bot.assistant.extractive_unconfirmed`). A sentence
+for a yes/no question (or one asking what, who, when, where, how much …) about a name nothing
+readable holds, and when its sentences are quoted for one heading word alone (see
+:mod:`bot.assistant.extractive_unconfirmed`), and for "how much" or "how many" of a word nothing
+readable holds, answered by sentences that state no amount (see
+:mod:`bot.assistant.extractive_amounts`). A question line of a FAQ ("Can I bring my dog to
+work?" above its answer) is never quoted: its answer holds its words as a heading's (see
+:mod:`bot.assistant.extractive_faq`). A sentence
 must hold half of the question's words (with its headings), the best one more than half unless
 its heading names one; one that opens by pointing back ("It holds …") is quoted with the
 sentences before it, and one after a quoted sentence that points back to it and holds a question
@@ -27,7 +32,7 @@ is no question word (see :mod:`bot.assistant.extractive_question`). Small talk (
 "thanks!") is greeted or thanked back without a search (see
 :mod:`bot.assistant.extractive_small_talk`). With nothing at all to answer from (no index was
 ever built, no record table configured) a question fails with KnowledgeIndexError rather than
-"not found", which would blame the documents.
+"not found", which would blame the documents (see :mod:`bot.assistant.extractive_knowledge`).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from dataclasses import dataclass
 from bot.assistant import extractive_parts as parts
 from bot.assistant import extractive_precision as precision
 from bot.assistant.cited_lines import joiner, with_marker
+from bot.assistant.extractive_amounts import lacks_the_amount
 from bot.assistant.extractive_candidates import (
     Candidate,
     covered_by_passages,
@@ -48,6 +54,8 @@ from bot.assistant.extractive_candidates import (
     sentence_candidates,
 )
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key
+from bot.assistant.extractive_faq import unasked
+from bot.assistant.extractive_knowledge import MISSING_INDEX, require_knowledge
 from bot.assistant.extractive_missing import asks_what_is_missing
 from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
@@ -62,7 +70,6 @@ from bot.assistant.extractive_tables import matching_rows
 from bot.assistant.extractive_unconfirmed import names_the_unknown, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
-from bot.errors import KnowledgeIndexError
 from bot.knowledge.terms import query_terms, stem
 from bot.models import Source
 
@@ -75,11 +82,6 @@ __all__ = [
 ]
 
 NOT_FOUND = "I could not find anything about that in the knowledge base."
-
-MISSING_INDEX = (
-    "no knowledge index has been built yet: run `citecast ingest PATH` with the documents to "
-    "answer from"
-)
 
 # A sentence about the document itself ("This page explains …", "Read the administration guide
 # to …") points at an answer rather than giving it: it weighs half.
@@ -184,7 +186,10 @@ def choose_sentences(
         wanted, frozenset().union(*(held_words(c) for c in candidates))
     )
     place = precision.places(candidates)
-    groups = [precision.read_with(i, candidates, _text, place) for i in range(total)]
+    # a question the document asks (a FAQ's question line) is never quoted: extractive_faq
+    groups = [
+        unasked(precision.read_with(i, candidates, _text, place), candidates) for i in range(total)
+    ]
     passage_words = precision.passage_words(candidates)
 
     def enough(i: int, borrowed: frozenset[str] = frozenset(), leading: bool = False) -> bool:
@@ -195,7 +200,11 @@ def choose_sentences(
         framing = c.context | borrowed | given  # its headings, and what comes before it
         if leading:
             return precision.can_lead(held | framing, counted, framing, weight)
-        return precision.covers_enough(held | framing, counted, passage_words[c.rank], framing)
+        # or, in a question of two parts, most of one part ("the hotel limit" of "What is the
+        # hotel limit and when does the car park open?"): extractive_parts.covers_a_part
+        return precision.covers_enough(
+            held | framing, counted, passage_words[c.rank], framing
+        ) or parts.covers_a_part(held | framing, counted, question_parts)
 
     first = [score(c) if enough(i) else 0.0 for i, c in enumerate(candidates)]
     # The best sentence must hold most of the question's words, or be under a heading that
@@ -228,8 +237,13 @@ def choose_sentences(
     chosen: list[int] = []
     for i in order:
         candidate = candidates[i]
-        if len(chosen) >= limit or scores[i] < floor:
+        if len(chosen) >= limit:
             break
+        # a part of the question no quoted sentence answers is answered however it scores
+        if scores[i] < floor and not parts.opens_a_part(
+            groups[i] or [i], chosen, candidates, counted, question_parts
+        ):
+            continue
         named = wanted & candidate.topic
         held = named or siblings(candidate.source, lead.source)
         group = groups[i] or [i]
@@ -271,18 +285,6 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a | b) and len(a & b) / len(a | b) > 0.7
 
 
-async def _require_knowledge(turn: Turn) -> None:
-    """Raise KnowledgeIndexError when there is nothing at all to answer from: no index has
-    been built (and no record table is configured). Every answer would be "not found", which
-    blames the documents; the channels say instead that citecast is not set up (the web chat
-    answers 503), and the operator reads why in the log. An index that exists but cannot be
-    opened raises its own reason here too (the rebuild hint)."""
-    # opened in a worker thread, as searches are: the first open reads the file
-    index = await asyncio.to_thread(lambda: turn.toolbox.index)
-    if index is None and turn.toolbox.records is None:
-        raise KnowledgeIndexError(MISSING_INDEX)
-
-
 class ExtractiveBackend:
     """Answers from the knowledge base without a language model (the default backend)."""
 
@@ -299,7 +301,7 @@ class ExtractiveBackend:
         if reply is not None:
             yield reply
             return
-        await _require_knowledge(turn)
+        await require_knowledge(turn)
         found = await self._evidence(turn)
         terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the
@@ -337,7 +339,13 @@ class ExtractiveBackend:
         if chosen and not lines:
             if missing is None:
                 missing = await asks_what_is_missing(turn, explained)
-            if missing or rests_on_one_word(asked, chosen, candidates, explained):
+            # "How much do … earn?" is not answered by sentences that state no amount, when
+            # nothing the viewer may read holds "earn": extractive_amounts
+            if (
+                missing
+                or rests_on_one_word(asked, chosen, candidates, explained)
+                or await lacks_the_amount(turn, asked, chosen, explained)
+            ):
                 chosen = []
         for candidate in chosen:
             number = turn.registry.register(candidate.source)

@@ -3,7 +3,9 @@
 A candidate is one prose sentence of a passage (best passage first) with its own words, the
 words of its section headings (``context``) and of its innermost heading (``topic``); a
 question's compounds ("1.4.2") are among them where the sentence or heading writes one (see
-:mod:`bot.assistant.extractive_compounds`).
+:mod:`bot.assistant.extractive_compounds`). A question the document asks itself (a FAQ's
+question line) is a candidate that is never quoted (``asks``); the sentences that answer it hold
+its words as their innermost heading's (see :mod:`bot.assistant.extractive_faq`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.assistant.extractive_compounds import is_compound, term_key, written
+from bot.assistant.extractive_faq import read_sentences
 from bot.assistant.extractive_sections import own_heading
-from bot.assistant.extractive_sentences import sentences_of
 from bot.knowledge.document import code_spans
 from bot.knowledge.terms import STOP_WORDS, stem, words
 from bot.models import Source
@@ -35,6 +37,7 @@ class Candidate:
     topic: frozenset[str]
     source: Source
     defines: str  # the stemmed subject of a document's opening sentence, else ""
+    asks: bool = False  # a question the document asks itself: its answer follows it
 
 
 def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
@@ -69,16 +72,28 @@ def sentence_candidates(
         Candidate(
             rank,
             position,
-            sentence,
-            _sentence_terms(sentence, compounds),
-            _terms(source.section or "") | written(compounds, source.section or ""),
-            _terms(own_heading(source.section)) | written(compounds, own_heading(source.section)),
+            read.text,
+            _sentence_terms(read.text, compounds),
+            _heading_terms(source.section or "", read.question, compounds),
+            _heading_terms(own_heading(source.section), read.question, compounds),
             source,
-            _subject(sentence) if position == 0 and " > " not in (source.section or "") else "",
+            _subject(read.text) if position == 0 and " > " not in (source.section or "") else "",
+            read.asks,
         )
         for rank, source in enumerate(passages)
-        for position, sentence in enumerate(sentences_of(source.text or ""))
+        for position, read in enumerate(read_sentences(source.text or ""))
     ]
+
+
+def _heading_terms(heading: str, question: str, compounds: Sequence[str]) -> frozenset[str]:
+    """The words of a heading and of the document's question line a sentence answers (which
+    frames it as a question heading would), with the ``compounds`` they write."""
+    return (
+        _terms(heading)
+        | _terms(question)
+        | written(compounds, heading)
+        | written(compounds, question)
+    )
 
 
 def held_words(candidate: Candidate) -> frozenset[str]:

@@ -101,3 +101,40 @@ def adds_a_part(
         return " > " in (c.source.section or "")
     words = frozenset().union(*(candidates[j].terms for j in group))
     return quoted <= words or can_lead(words, counted, frozenset(), weight)
+
+
+def covers_a_part(
+    held: frozenset[str], counted: frozenset[str], parts: Sequence[frozenset[str]]
+) -> bool:
+    """Whether a sentence that holds ``held`` (with its headings and what it is read with)
+    holds more than half of the ``counted`` words of one of the question's ``parts``
+    (:func:`question_parts`) that has two or more: "Expense: Hotel; Limit per day: 140 EUR"
+    answers "the hotel limit" of "What is the hotel limit and when does the car park open?",
+    though it holds two of the question's five words. A part of one word ("… and Discord?")
+    is no more than a word of the question."""
+    for part in parts:
+        words = part & counted
+        if len(words) >= 2 and 2 * len(held & words) > len(words):
+            return True
+    return False
+
+
+def opens_a_part(
+    group: Sequence[int],
+    chosen: Sequence[int],
+    candidates: Sequence[Candidate],
+    counted: frozenset[str],
+    parts: Sequence[frozenset[str]],
+) -> bool:
+    """Whether the sentences of ``group`` answer a part of the question (:func:`covers_a_part`,
+    in their own words or their own heading) that the ``chosen`` sentences hold no word of
+    besides the words it shares with another part: the sentences of each part of a two-part
+    question score by their part's words alone, so a part's best one may score well below the
+    other part's."""
+    own = said(group, candidates, counted)
+    quoted = said(chosen, candidates, counted)
+    for n, part in enumerate(parts):
+        shared = frozenset().union(*(p for m, p in enumerate(parts) if m != n))
+        if covers_a_part(own, counted, [part]) and not (part - shared) & quoted:
+            return True
+    return False

@@ -33,16 +33,22 @@ def sentences_of(text: str) -> list[str]:
     unless it is the whole paragraph: a short note such as "zebra text" is all its passage says.
     A table's rows follow the paragraph's prose, one sentence each, with their column names.
     """
+    return [sentence for paragraph in paragraph_sentences(text) for sentence in paragraph]
+
+
+def paragraph_sentences(text: str) -> list[list[str]]:
+    """The sentences of :func:`sentences_of`, paragraph by paragraph (a paragraph with none,
+    such as one that was a code block, is an empty list)."""
     text = _FENCED.sub("\n\n", text)
-    out: list[str] = []
+    out: list[list[str]] = []
     for paragraph in re.split(r"\n\s*\n", text):
         lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
         items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
         pieces = _split_sentences(" ".join(items))
         whole = len(pieces) == 1 and bool(words(pieces[0]))
-        out.extend(s for s in pieces if _length(s) > 12 or whole)
+        kept = [s for s in pieces if _length(s) > 12 or whole]
         # a row is not cut at its full stops, nor left out when short: its cells belong together
-        out.extend(row_sentences([line for line in lines if is_table_line(line)]))
+        out.append(kept + row_sentences([line for line in lines if is_table_line(line)]))
     return out
 
 

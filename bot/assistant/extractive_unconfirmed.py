@@ -5,10 +5,14 @@ is anywhere the viewer may read is not answered):
 
 - A yes/no question about a thing it names ("Does citecast run on Windows?", "Is there a
   Docker image?") cannot be confirmed or denied by documents that never name it: "citecast
-  runs as one process" says nothing about Windows (:func:`names_the_unknown`). A name is a word
-  written with a capital letter after the first word of its sentence, or in capitals ("SAML").
-  A how-to question is held to the next rule only: "How do I install citecast on a Raspberry
-  Pi?" is answered with the install steps, which are the same there.
+  runs as one process" says nothing about Windows (:func:`names_the_unknown`). So it is with
+  a question asking what, which, who, when, where, why, whose or how much (many, long, often
+  …) about a name: "When does the Frankfurt office open?" is not answered by when the car park
+  opens, nor "Who manages the Berlin warehouse?" by the list of other warehouses, where nothing
+  names Frankfurt or Berlin. A name is a word written with a capital letter after the first
+  word of its sentence, or in capitals ("SAML"). A how-to question is held to the next rule
+  only: "How do I install citecast on a Raspberry Pi?" is answered with the install steps,
+  which are the same there.
 - An answer whose sentences write no word of the question themselves, quoted for a heading
   that names one, to a question that names what no passage holds, must rest on more than that
   word (:func:`rests_on_one_word`): their passages, with their headings, must hold two of the
@@ -40,6 +44,10 @@ _YES_NO = frozenset(
     do does did is are was were can could will would should shall has have had may might must
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+# the words a question about a fact opens with ("When does …?", "Who manages …?")
+_WH = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why"])
+# "how" with these asks for a fact ("How much …?"); "How do I …?" asks for steps
+_HOW_FACT = frozenset(["much", "many", "long", "often", "far", "old", "big", "large", "soon"])
 # one sentence of the question, with the mark that ends it
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 _WORD = re.compile(r"[\w][\w'’-]*")
@@ -48,7 +56,8 @@ _NO_NAMES = frozenset({"ok", "okay"})
 
 
 def _asked_names(question: str) -> list[str]:
-    """The names written in the yes/no questions among the sentences of ``question``."""
+    """The names written in the questions among the sentences of ``question`` that ask yes or
+    no, or for a fact (:func:`_asks_a_fact`); not in a how-to ("How do I …?")."""
     names: list[str] = []
     for match in _SENTENCE.finditer(question):
         sentence = match.group(0).strip()
@@ -56,10 +65,18 @@ def _asked_names(question: str) -> list[str]:
         # a greeting before the question ("Hi, does …?") does not make it a statement
         while tokens and tokens[0].lower() in COURTESY:
             tokens = tokens[1:]
-        if not sentence.endswith("?") or not tokens or tokens[0].lower() not in _YES_NO:
+        if not sentence.endswith("?") or not tokens:
             continue
-        names += [t for t in tokens[1:] if _is_name(t)]
+        if tokens[0].lower() in _YES_NO or _asks_a_fact(tokens):
+            names += [t for t in tokens[1:] if _is_name(t)]
     return names
+
+
+def _asks_a_fact(tokens: Sequence[str]) -> bool:
+    """Whether a question (its words ``tokens``) asks what, which, who, when, where, why or
+    how much (many, long, …): the fact it asks about a name nothing holds is not there."""
+    first = tokens[0].lower()
+    return first in _WH or (first == "how" and len(tokens) > 1 and tokens[1].lower() in _HOW_FACT)
 
 
 def _is_name(token: str) -> bool:
@@ -70,8 +87,9 @@ def _is_name(token: str) -> bool:
 
 
 async def names_the_unknown(turn: Turn) -> bool:
-    """Whether ``turn``'s question asks yes or no about a name that nothing the viewer may read
-    holds (no passage a search for it finds, no visible record table names or holds it)."""
+    """Whether ``turn``'s question asks yes or no, or for a fact (what, who, when, …), about a
+    name that nothing the viewer may read holds (no passage a search for it finds, no visible
+    record table names or holds it)."""
     for name in _asked_names(turn.question):
         if not any([await turn.toolbox.holds(w, turn.audience) for w in words(name)]):
             return True
