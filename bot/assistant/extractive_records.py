@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from bot.assistant.cited_lines import with_marker
 from bot.assistant.extractive_compounds import term_key
-from bot.assistant.record_match import about_whole_table, covered_terms, named_records, names
+from bot.assistant.record_match import (
+    about_whole_table,
+    answered_terms,
+    covered_terms,
+    named_records,
+    names,
+)
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import stem
 from bot.models import Source
@@ -42,8 +48,17 @@ class RecordPick:
         labelled = any(record.id in self.labelled for record in self.records)
         return bool(self.records) and not self.listing and not labelled
 
+    def answered(self, record: Source, question_terms: Sequence[str]) -> frozenset[str]:
+        """The question's words ``record`` answers: a record the question names by its label
+        answers its table's name and its column names too ("warehouse" and "manages" in "Who
+        manages the Hamburg warehouse?"; :func:`answered_terms`), any other one the words its
+        line holds (:func:`covered_terms`)."""
+        if record.id in self.labelled:
+            return answered_terms(record, question_terms)
+        return covered_terms(record, question_terms)
+
     def keeping(self, question_terms: Sequence[str], explained: int) -> RecordPick:
-        """Named records that cover at least ``explained`` of the question's words (a listing
+        """Named records that answer at least ``explained`` of the question's words (a listing
         is kept whole: the table's name and description already cover most of them). A record
         that joined a better one stands or falls with it: it covers its own part of the
         question ("Business" of "Compare Team and Business"), not as much as the whole."""
@@ -53,7 +68,7 @@ class RecordPick:
         lead_kept = False
         for record in self.records:
             if record.id not in self.joined:
-                lead_kept = len(covered_terms(record, question_terms)) >= explained
+                lead_kept = len(self.answered(record, question_terms)) >= explained
             if lead_kept:
                 kept.append(record)
         return RecordPick(tuple(kept), joined=self.joined, labelled=self.labelled)
@@ -115,10 +130,12 @@ def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:
 
 def records_cover(pick: RecordPick, asked: Sequence[str]) -> frozenset[str]:
     """The keys of ``asked`` (question terms, compounds as one: see
-    :mod:`bot.assistant.extractive_compounds`) that the records' lines hold; a compound counts
-    when every one of its parts is in one record ("CC-TEAM" in the Team plan's label)."""
+    :mod:`bot.assistant.extractive_compounds`) that the records answer (:meth:`RecordPick.answered`:
+    their lines, and for a record named by its label its table's name and column names); a
+    compound counts when every one of its parts is in one record ("CC-TEAM" in the Team plan's
+    label)."""
     held: set[str] = set()
     for record in pick.records:
-        words = covered_terms(record, [part for t in asked for part in t.split()])
+        words = pick.answered(record, [part for t in asked for part in t.split()])
         held.update(term_key(t) for t in asked if all(stem(part) in words for part in t.split()))
     return frozenset(held)

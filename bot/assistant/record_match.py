@@ -6,6 +6,10 @@ label, values and column names cover at least half of the question's words — t
 rule passages must meet. Among the records that pass, the best named leads: a distinctive word
 in the label weighs fully, one in a shown value half. Others join it when the question names
 them too ("Compare Team and Business") or cannot tell them from it (see :func:`named_records`).
+Whether a named record then leads the answer over the passages is weighed by the question words
+it answers (:func:`answered_terms`): one named by its label answers its table's name and its
+column names too, "warehouse" and "manages" for the Hamburg record's ``manager`` of a
+``warehouses`` table.
 
 A question that names no record may be about the table as a whole ("Which plans are there and
 what do they cost?"): the table's name and description must then cover more than half of the
@@ -60,6 +64,34 @@ def covered_terms(record: Source, question_terms: Sequence[str]) -> frozenset[st
     wanted = frozenset(stem(t) for t in question_terms)
     columns = _stems(" ".join(record.columns or {}))
     return wanted & (record_terms(record) | columns)
+
+
+def answered_terms(record: Source, question_terms: Sequence[str]) -> frozenset[str]:
+    """:func:`covered_terms` of a record the question names by its label, with the words its
+    table's name and its column names answer: "Who manages the Hamburg warehouse?" asks the
+    ``warehouses`` table's Hamburg record for its ``manager``, so "warehouse" and "manages" are
+    answered by that record as much as "Hamburg" is, though its line holds neither word.
+
+    Only for a named record: that a table is about warehouses, or has a manager column, says
+    nothing about which of its records a question means."""
+    wanted = frozenset(stem(t) for t in question_terms)
+    # a record's id is "<table>/<row id>", and a table's name has no "/" (check_names)
+    table = _stems(record.id.partition("/")[0].replace("_", " "))
+    return covered_terms(record, question_terms) | (wanted & (table | _doer_stems(record)))
+
+
+def _doer_stems(record: Source) -> frozenset[str]:
+    """The stems of the verbs the record's column names are doers of: "manages" for a
+    ``manager`` column, "owns" for ``owner``, "edits" for ``editor``. The doer's "-er" or "-or"
+    read as the "-ed" of its verb ("managed", "owned", "edited") gives the stemmer's repairs
+    ("shipper" is "ship", "driver" "drive"); a column name that only looks like a doer
+    ("order", "number") gives a stem a question hardly ever holds ("ord", "numb"). A name of
+    four letters is too short to tell: a ``user`` column does not answer "use"."""
+    return frozenset(
+        stem(word[:-2] + "ed")
+        for word in words(" ".join(record.columns or {}))
+        if len(word) > 4 and word.endswith(("er", "or"))
+    )
 
 
 def best_record(
