@@ -370,7 +370,8 @@ class WebConnector:
         if loaded is not None:
             # the conversation's earlier answers were the model's history: what they say counts
             earlier = store.turns(loaded.conversation_id, limit=200)
-            answer = shareable_answer(loaded, self.turns.audience, earlier)
+            # a cited knowledge-base file counts as the index has it now (made private since)
+            answer = shareable_answer(loaded, self.turns.audience, earlier, self.turns.files)
         if answer is None:
             if "text/html" in request.headers.get("accept", ""):
                 # a person who followed a stale or cut link: a page, not a JSON error

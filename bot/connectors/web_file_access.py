@@ -18,11 +18,16 @@ audience). The signature only says the link was ours, so the file is served only
 A stored answer re-rendered later (a conversation reload, the share page) keeps its citations,
 but one whose file the viewer may no longer read gets no fresh link: :func:`as_now` shows it as
 its title and "(no longer available)", without its quote or passage.
+
+What a stored answer may still be used for follows the same rule (:func:`visible_now`): the
+share page (``/turns/{key}``) shows no answer that cites or read a file made private or dropped
+since, and such an answer is not given to the model as history again.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,9 +98,46 @@ def removed(citation: Citation) -> Citation:
     return dataclasses.replace(citation, source=gone, quote=None, deep_link=None)
 
 
-def _still_readable(files: FileIndex, path: str, audience: frozenset[str]) -> bool:
-    try:
-        real = Path(path).expanduser().resolve()
-    except (OSError, RuntimeError, ValueError):
+def visible_now(files: FileIndex, audience: frozenset[str]) -> Callable[[Source], bool]:
+    """The rule a stored answer's sources are checked by before it is shared or given to the
+    model again: a source is visible to ``audience`` when it was when stored
+    (``Source.visible_to``) and, for a knowledge-base file, is :func:`readable` by it now.
+
+    A knowledge-base file is one with a ``path`` that the index governs (inside a folder
+    ingested into it): made private since, dropped from the index or deleted, it is no longer
+    visible. A file outside everything ingested (``web.file_roots`` alone) and a source without
+    a path (a record, a web page) keep their stored audience: no index speaks for them.
+    Each file is looked up once per returned rule.
+    """
+    verdicts: dict[str, bool] = {}
+
+    def visible(source: Source) -> bool:
+        if not source.visible_to(audience):
+            return False
+        if not source.path:
+            return True
+        if source.path not in verdicts:
+            verdicts[source.path] = _visible_file(files, source.path, audience)
+        return verdicts[source.path]
+
+    return visible
+
+
+def _visible_file(files: FileIndex, path: str, audience: frozenset[str]) -> bool:
+    real = _resolved(path)
+    if real is None:
         return False
-    return readable(files, real, audience) is not None
+    # outside every ingested folder: the stored audience is all there is (already checked)
+    return not files.governs(real) or readable(files, real, audience) is not None
+
+
+def _still_readable(files: FileIndex, path: str, audience: frozenset[str]) -> bool:
+    real = _resolved(path)
+    return real is not None and readable(files, real, audience) is not None
+
+
+def _resolved(path: str) -> Path | None:
+    try:
+        return Path(path).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None

@@ -10,9 +10,11 @@ the same link to clients as an answer's ``share_url``. A bare turn id is a 404.
 Turn ids are sequential, so this page must not become a way to read other people's answers: it
 shows only the answer (never the question), and only when every source it cites, every source
 its answerer read (the turn's registry) and the same for the earlier answers of its conversation
-(its history) is visible to the web audience (``web.audience``, public by default). Anything
-else is the same plain 404. ``missing_file_page`` is the like page for a ``/files/`` link that
-does not work.
+(its history) is visible to the web audience (``web.audience``, public by default), as stored
+with the turn and, for a knowledge-base file, as the index has it now
+(:func:`bot.connectors.web_file_access.visible_now`: a file made private or dropped from the
+index since the answer is no longer visible). Anything else is the same plain 404.
+``missing_file_page`` is the like page for a ``/files/`` link that does not work.
 
 Both routes are one level deep (``/turns/KEY``, ``/files/TOKEN``), so the page names its
 stylesheet ``../static/chat.css``: relative, it works at ``/`` and behind a reverse proxy that
@@ -22,9 +24,11 @@ serves citecast under a sub-path (``https://example.com/help/``), where ``/stati
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.connectors.web_file_access import visible_now
+from bot.connectors.web_viewer_links import FileIndex
 from bot.errors import ValidationError
 from bot.models import Answer, Source
 from bot.store import Store, Turn
@@ -62,7 +66,10 @@ def load_answer(store: Store, turn_id: int) -> Turn | None:
 
 
 def shareable_answer(
-    turn: Turn, audience: frozenset[str], earlier: Sequence[Turn] = ()
+    turn: Turn,
+    audience: frozenset[str],
+    earlier: Sequence[Turn] = (),
+    files: FileIndex | None = None,
 ) -> Answer | None:
     """The turn's Answer when everything it could repeat is visible to ``audience``, else None.
 
@@ -70,9 +77,11 @@ def shareable_answer(
     the same of each earlier answer of its conversation (``earlier``; the model got them as
     history). The cited sources alone are not enough: an answer written for a staff viewer (a
     Slack DM) can repeat a staff passage it read, or said in an earlier turn, without citing
-    it, or keep a claim whose citation grounding dropped.
+    it, or keep a claim whose citation grounding dropped. With ``files`` (the knowledge
+    index), a knowledge-base file counts as the index has it now (:func:`visible_answer`).
     """
-    answer = visible_answer(turn, audience)
+    visible = _rule(audience, files)
+    answer = _answer_if(turn, visible)
     if answer is None:
         return None
     history = [
@@ -80,14 +89,31 @@ def shareable_answer(
         for prior in earlier
         if prior.id < turn.id and prior.channel == turn.channel and prior.status == "done"
     ]
-    if any(visible_answer(prior, audience) is None for prior in history):
+    if any(_answer_if(prior, visible) is None for prior in history):
         return None
     return answer
 
 
-def visible_answer(turn: Turn, audience: frozenset[str]) -> Answer | None:
+def visible_answer(
+    turn: Turn, audience: frozenset[str], files: FileIndex | None = None
+) -> Answer | None:
     """The turn's Answer when every source it cites or its answerer read is visible to
-    ``audience``; None otherwise, or when the stored answer or registry cannot be read."""
+    ``audience``; None otherwise, or when the stored answer or registry cannot be read.
+
+    Without ``files`` each source counts with the audience stored with the turn. With it (the
+    knowledge index), a knowledge-base file must also be readable by ``audience`` now
+    (:func:`bot.connectors.web_file_access.visible_now`): one made private or dropped from the
+    index since the answer hides it."""
+    return _answer_if(turn, _rule(audience, files))
+
+
+def _rule(audience: frozenset[str], files: FileIndex | None) -> Callable[[Source], bool]:
+    if files is None:
+        return lambda source: source.visible_to(audience)
+    return visible_now(files, audience)
+
+
+def _answer_if(turn: Turn, visible: Callable[[Source], bool]) -> Answer | None:
     if turn.answer is None:
         return None
     try:
@@ -98,7 +124,7 @@ def visible_answer(turn: Turn, audience: frozenset[str]) -> Answer | None:
     if read is None:
         return None
     cited = [citation.source for citation in answer.citations]
-    if not all(source.visible_to(audience) for source in [*cited, *read]):
+    if not all(visible(source) for source in [*cited, *read]):
         return None
     return answer
 

@@ -101,14 +101,15 @@ class WebTurns:
         return votes[0] if votes else None
 
     def history(self, conversation_id: str) -> list[Exchange]:
-        """The last answered turns, as the assistant's history."""
+        """The last answered turns, as the assistant's history: only those the model may
+        build on now (:meth:`usable`)."""
         limit = self.settings.history_turns
         if limit == 0:
             return []
         done: list[Exchange] = []
         for turn in self.stored_turns(conversation_id):
             text = turn.answer.get("text") if turn.answer else None
-            if turn.status == "done" and isinstance(text, str) and self.visible(turn):
+            if turn.status == "done" and isinstance(text, str) and self.usable(turn):
                 done.append(Exchange(turn.question, text))
         return done[-limit:]
 
@@ -118,6 +119,15 @@ class WebTurns:
         reload, and must not reach the model as history either, or the next answer could
         repeat it."""
         return turn.answer is None or visible_answer(turn, self.audience) is not None
+
+    def usable(self, turn: Turn) -> bool:
+        """:meth:`visible`, and every knowledge-base file the answer cites or read is still
+        readable by this viewer as the index has it now
+        (:func:`bot.connectors.web_file_access.visible_now`). An answer citing a file made
+        private or dropped since still shows on reload (the asker has read it; the file shows
+        as no longer available), but is not given to the model again: the next answer could
+        repeat what the file said."""
+        return turn.answer is None or visible_answer(turn, self.audience, self.files) is not None
 
     def begin(self, question: str, conversation_id: str | None) -> TurnStart:
         """Record the question as a pending turn (starting a conversation when needed)."""

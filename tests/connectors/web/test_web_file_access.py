@@ -5,6 +5,9 @@ A token names the audience it was issued for; the file's audience is the index's
 request: a file its audience may not read now, or one the index dropped although it is still in
 an ingested folder, is the uniform 404. A file served from ``web.file_roots`` alone (no index
 speaks for it) is served on its token, unless the index exists and cannot be read.
+
+The same rule decides whether a stored answer may still be shared or given to the model as
+history (``visible_now``, through ``web_turn_page.visible_answer``).
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from bot.connectors.web_file_access import as_now
+from bot.connectors.web_file_access import as_now, visible_now
 from bot.connectors.web_files import file_response
+from bot.connectors.web_turn_page import shareable_answer, visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.filetokens import FileSigner
 from bot.models import Answer, Citation, Source
+from bot.store import Turn
 from tests.connectors.web.viewer_kb import PUBLIC, SECRET, STAFF, build_linked_kb, viewer_app
 
 
@@ -127,3 +132,49 @@ def test_a_stored_citation_of_a_file_no_longer_readable_is_shown_as_removed(
     staff = as_now(answer, linked.files, linked.signer, STAFF)
     assert staff is answer
     assert as_now(answer, linked.files, None, PUBLIC) is answer  # no signer: no links at all
+
+
+def test_a_stored_source_is_visible_now_only_while_the_index_still_allows_it(
+    tmp_path: Path,
+) -> None:
+    linked = build_linked_kb(tmp_path)
+    elsewhere = tmp_path / "elsewhere.md"  # outside every ingested folder: no index speaks
+    elsewhere.write_text("# Elsewhere\n", encoding="utf-8")
+
+    def stored(path: Path, audience: tuple[str, ...] = ("public",)) -> Source:
+        return Source(id=path.name, path=str(path), audience=audience)
+
+    public, staff = visible_now(linked.files, PUBLIC), visible_now(linked.files, STAFF)
+    # stored as public, private (staff) in the index now
+    assert not public(stored(linked.kb / "docs/private.md")) and staff(
+        stored(linked.kb / "docs/private.md")
+    )
+    assert public(stored(linked.kb / "docs/setup.md"))
+    # in an ingested folder but not in the index (dropped, or never ingested): no one
+    assert not staff(stored(linked.kb / "docs/diagram.png"))
+    assert not staff(stored(linked.kb / "docs/gone.md"))
+    # outside everything ingested, and sources without a file: the stored audience decides
+    assert public(stored(elsewhere)) and not public(stored(elsewhere, ("staff",)))
+    assert public(Source(id="web", url="https://docs.example/x"))
+    assert not public(Source(id="record", kind="record", audience=("staff",)))
+    # stored for staff, public in the index now: still not for the public
+    assert not public(stored(linked.kb / "docs/setup.md", ("staff",)))
+
+
+def test_an_answer_that_read_a_file_made_private_is_neither_visible_nor_shareable(
+    tmp_path: Path,
+) -> None:
+    linked = build_linked_kb(tmp_path)
+    setup = Source(id="setup", path=str(linked.kb / "docs/setup.md"))
+    private = Source(id="private", path=str(linked.kb / "docs/private.md"))  # stored as public
+    answer = Answer("Claim.[^1]", (Citation(n=1, source=setup, source_number=1),))
+    # it cites only the public page, but its answerer read the one made private since
+    registry = {"numbered": [], "evidence": [private.to_json()]}
+    read = Turn(2, "c", "web", "Q?", answer.to_json(), registry, "done", 0.0)
+    assert visible_answer(read, PUBLIC) is not None  # the stored audience alone: visible
+    assert visible_answer(read, PUBLIC, linked.files) is None
+    assert visible_answer(read, STAFF, linked.files) is not None
+    # a later answer citing only the public page: its history read the private file
+    later = Turn(3, "c", "web", "And?", answer.to_json(), None, "done", 0.0)
+    assert shareable_answer(later, PUBLIC, [read, later]) is not None
+    assert shareable_answer(later, PUBLIC, [read, later], linked.files) is None

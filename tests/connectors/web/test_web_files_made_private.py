@@ -1,7 +1,8 @@
 """A cited file made private (or dropped from the index) after the answer: the QA steps over the
 real app with the built-in answerer. Its old ``/files/`` link stops working, a reload of the
-conversation or the share page mints no fresh link to it and shows it as no longer available,
-and a viewer of its new audience still reads it."""
+conversation mints no fresh link to it and shows it as no longer available, the share page
+shows the answer no more (test_web_share_made_private.py), and a viewer of its new audience
+still reads it."""
 
 from __future__ import annotations
 
@@ -75,28 +76,32 @@ def assert_refused(responses: list[httpx.Response]) -> None:
     assert responses[1].json() == {"error": "not found"}
 
 
-async def reloaded(client: httpx.AsyncClient, asked: Asked) -> tuple[dict[str, Any], str]:
+async def reloaded(
+    client: httpx.AsyncClient, asked: Asked
+) -> tuple[dict[str, Any], httpx.Response]:
     """The conversation's stored answer as a reload gets it, and the share page."""
     conversation = await client.get(f"/api/conversations/{asked.conversation_id}")
     assert conversation.status_code == 200, conversation.text
     [turn] = conversation.json()["turns"]
     share = await client.get(asked.share_path, headers={"accept": "text/html"})
-    assert share.status_code == 200, share.text
-    return turn, share.text
+    return turn, share
 
 
 async def assert_shown_as_removed(client: httpx.AsyncClient, asked: Asked) -> None:
-    turn, share_page = await reloaded(client, asked)
+    turn, share = await reloaded(client, asked)
     assert turn["status"] == "done"
     [citation] = turn["citations"]
     assert citation["form"] == "name" and "url" not in citation, citation
     assert citation["title"] == f"Roadmap {REMOVED}"
-    for markup in (turn["html"], share_page):
-        assert f"Roadmap {REMOVED}" in markup
-        # no fresh link to the file: had one been minted, it must not open either
-        for link in FILES_LINK.findall(markup):
-            assert_refused(await fetch_all(client, link))
-        assert "/files/" not in markup
+    markup = turn["html"]
+    assert f"Roadmap {REMOVED}" in markup
+    # no fresh link to the file: had one been minted, it must not open either
+    for link in FILES_LINK.findall(markup):
+        assert_refused(await fetch_all(client, link))
+    assert "/files/" not in markup
+    # the share page shows the answer no more, as for any answer that may not be shared
+    assert share.status_code == 404 and "Leipzig" not in share.text
+    assert "/files/" not in share.text
     # the client form of the stored answer carries neither the passage nor a link
     [stored] = turn["answer"]["citations"]
     assert "text" not in stored["source"] and "url" not in stored["source"]
@@ -148,9 +153,10 @@ async def test_a_file_made_private_after_it_was_cited_is_not_served_to_the_publi
         opened = await fetch_all(client, mine.file_path)
         assert [r.status_code for r in opened] == [200, 200, 200]
         assert SECRET in opened[0].text and SECRET in opened[2].text
-        turn, _ = await reloaded(client, mine)
+        turn, share = await reloaded(client, mine)
         [citation] = turn["citations"]
         assert citation["form"] == "download" and REMOVED not in turn["html"]
+        assert share.status_code == 200 and SECRET not in share.text
     board.store.close()
 
 
