@@ -160,8 +160,8 @@ class EmailConnector:
         """Start the outbox worker (it sends what an earlier run left) and the inbound side.
 
         With IMAP, the mailbox is logged in to first (``ImapPoller.start``): a login the
-        server refuses raises ConfigError naming ``email.imap.password``, and nothing is left
-        running.
+        server refuses, a mailbox it does not have, STARTTLS it does not offer or a certificate
+        that does not verify raises ConfigError naming the key, and nothing is left running.
         """
         s = self.settings
         self.outbox.start()

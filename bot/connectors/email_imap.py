@@ -19,11 +19,13 @@ the server advertises it and ``imap.idle`` is on, else it sleeps ``imap.poll_sec
 connection is re-established with a short backoff, and so is the session after any unexpected
 error (logged with its traceback): polling never ends on its own.
 
-The first session is opened at start (:meth:`ImapPoller.start`): a login the server refuses
-stops the start with one ``ConfigError`` naming the setting, as a refused Slack or Discord token
-does, while a server that cannot be reached now is one warning and polling keeps trying. What
-later sessions log is ``email_imap_trouble``'s: a password refused while running is one ERROR,
-an outage one WARNING, and each retry of either one INFO line.
+The first session is opened at start (:meth:`ImapPoller.start`): a setting that can never work
+(a login the server refuses, a mailbox it does not have, ``starttls`` on a server without
+STARTTLS, a certificate that does not verify) stops the start with one ``ConfigError`` naming
+the setting, as a refused Slack or Discord token does, while a server that cannot be reached now
+is one warning and polling keeps trying. What later sessions log is ``email_imap_trouble``'s: a
+setting refused while running is one ERROR (an untrusted certificate, one WARNING), an outage
+one WARNING, and each retry of either one INFO line.
 """
 
 from __future__ import annotations
@@ -42,10 +44,17 @@ from typing import Any
 
 from bot.config import ImapSettings
 from bot.connectors.email_imap_auth import log_in
-from bot.connectors.email_imap_names import mailbox_argument, mailbox_key
+from bot.connectors.email_imap_names import mailbox_key
+from bot.connectors.email_imap_select import select_mailbox
 from bot.connectors.email_imap_start import StartPoints as StartPoints
 from bot.connectors.email_imap_text import server_text
-from bot.connectors.email_imap_tls import open_session, secure, tls_context, warn_plain
+from bot.connectors.email_imap_tls import (
+    UntrustedCertificate,
+    open_session,
+    secure,
+    tls_context,
+    warn_plain,
+)
 from bot.connectors.email_imap_trouble import SessionTrouble
 from bot.connectors.email_imap_wire import buffered, response_number
 from bot.errors import ConfigError
@@ -91,9 +100,7 @@ class ImapMailbox:
             self._warned_plain = True
             warn_plain(imap, s)
         log_in(imap, s.username, s.password)
-        typ, data = imap.select(mailbox_argument(s.mailbox))
-        if typ != "OK":
-            raise imaplib.IMAP4.error(f"cannot select {s.mailbox!r}: {server_text(data)}")
+        select_mailbox(imap, s.mailbox)
         self.validity = response_number(imap, "UIDVALIDITY") or 0
         # RFC 3501 makes UIDNEXT part of every SELECT answer; a server that leaves it out
         # gets the highest UID there plus one
@@ -247,10 +254,12 @@ class ImapPoller:
     async def start(self) -> None:
         """Open the first session (connect, log in, select), then poll in the running loop.
 
-        Raises ConfigError, leaving nothing running, when the server refuses the login (or the
-        credentials cannot be sent to it): retrying could not help. A session that fails
-        otherwise (the server unreachable, too slow) is one warning, and polling keeps trying
-        in the background. Waits at most about ``imap.timeout`` per step of the session.
+        Raises ConfigError, leaving nothing running, when a setting can never work: the
+        server refuses the login (or the credentials cannot be sent to it), has no such
+        mailbox, does not offer STARTTLS, or presents a certificate that does not verify
+        (``email.imap.ca_file``). A session that fails otherwise (the server unreachable, too
+        slow) is one warning, and polling keeps trying in the background. Waits at most about
+        ``imap.timeout`` per step of the session.
         """
         if self._task is not None:
             return
@@ -262,6 +271,9 @@ class ImapPoller:
         except ConfigError:
             await asyncio.to_thread(self._mailbox.close)
             raise
+        except UntrustedCertificate as exc:  # at start, a setting to fix; later, retried
+            await asyncio.to_thread(self._mailbox.close)
+            raise exc.setting_error() from None
         except Exception as exc:  # logged by _run, which retries it
             first = exc
         self._task = asyncio.create_task(self._run(first), name="email-imap")

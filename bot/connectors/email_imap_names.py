@@ -3,6 +3,7 @@
 imaplib sends a mailbox argument exactly as given, so ``SELECT Support Requests`` is a syntax
 error and a name with an accent cannot even be encoded (the poller stopped on it).
 :func:`mailbox_argument` writes the name as RFC 3501 wants it: modified UTF-7 (§5.1.3), quoted.
+:func:`shown_name` turns a name the server lists back into the one a mail client shows.
 :func:`mailbox_key` names the mailbox (server, account, folder) among the saved start points.
 """
 
@@ -63,6 +64,22 @@ def _is_modified_utf7(text: str) -> bool:
         except (binascii.Error, UnicodeDecodeError):
             return False
     return True
+
+
+def shown_name(wire: str) -> str:
+    """A mailbox name as the server wrote it (modified UTF-7, ``Re&AOc-us``) as a mail client
+    shows it (``Reçus``); a name that is not well-formed modified UTF-7 is kept as written."""
+    if "&" not in wire or not _is_modified_utf7(wire):
+        return wire
+
+    def decoded(run: re.Match[str]) -> str:
+        data = run.group(1)
+        if not data:
+            return "&"
+        raw = base64.b64decode(data.replace(",", "/") + "=" * (-len(data) % 4))
+        return raw.decode("utf-16-be")
+
+    return _ENCODED_RUN.sub(decoded, wire)
 
 
 def mailbox_key(settings: ImapSettings) -> str:

@@ -3,9 +3,14 @@
 Both verify the server's certificate against the system's CAs, or ``imap.ca_file`` when set;
 ``imap.validate_certs: false`` skips the checks (tests only). With ``starttls`` the plain
 connection is upgraded before any credentials are sent, and a server that does not offer
-``STARTTLS`` gets no login at all: the session fails with one line naming the setting, since
+``STARTTLS`` gets no login at all: a ``ConfigError`` naming ``email.imap.starttls``, since
 logging in anyway would send the password in the clear. A session with neither logs one
 warning (once per poller) that the password travels unencrypted.
+
+A certificate that does not verify is an :class:`UntrustedCertificate`: an ordinary session
+failure, retried, while the poller runs (a renewed certificate, an interception proxy on the
+way), but at start :meth:`UntrustedCertificate.setting_error` makes it one line naming
+``email.imap.ca_file`` that stops the start, as a refused password does.
 """
 
 from __future__ import annotations
@@ -55,18 +60,19 @@ def secure(imap: imaplib.IMAP4, settings: ImapSettings, context: ssl.SSLContext)
     """Upgrade a plain session with STARTTLS when ``starttls`` is set; call before logging in.
 
     Returns true when the session still runs in the clear (neither ``ssl`` nor ``starttls``).
-    Raises ``imaplib.IMAP4.error`` with one line when the server does not offer STARTTLS, does
-    not accept it, or presents a certificate that does not verify.
+    Raises ``ConfigError`` naming ``email.imap.starttls`` when the server does not offer
+    STARTTLS, :class:`UntrustedCertificate` when its certificate does not verify, and
+    ``imaplib.IMAP4.error`` when it does not accept STARTTLS now; each in one line.
     """
     if settings.ssl:
         return False
     if not settings.starttls:
         return True
     if "STARTTLS" not in imap.capabilities:
-        raise imaplib.IMAP4.error(
-            "email.imap.starttls is on but the server does not offer STARTTLS (not in its "
-            "CAPABILITY); not logging in, which would send the password in the clear (use "
-            "ssl: true if it offers implicit TLS, usually on port 993)"
+        raise ConfigError(
+            "email.imap.starttls: the IMAP server does not offer STARTTLS (not in its"
+            " CAPABILITY); not logging in, which would send the password in the clear; use"
+            " ssl: true if it offers implicit TLS (usually on port 993)"
         )
     try:
         imap.starttls(context)
@@ -79,10 +85,18 @@ def secure(imap: imaplib.IMAP4, settings: ImapSettings, context: ssl.SSLContext)
     return False
 
 
-def untrusted(settings: ImapSettings, exc: ssl.SSLCertVerificationError) -> imaplib.IMAP4.error:
+class UntrustedCertificate(imaplib.IMAP4.error):
+    """The server's certificate did not verify (one line saying which settings help)."""
+
+    def setting_error(self) -> ConfigError:
+        """The same line as a ``ConfigError`` naming ``email.imap.ca_file`` (for the start)."""
+        return ConfigError(f"email.imap.ca_file: {self}")
+
+
+def untrusted(settings: ImapSettings, exc: ssl.SSLCertVerificationError) -> UntrustedCertificate:
     """One line for a certificate that did not verify, saying which settings help."""
     reason = exc.verify_message or exc.reason or str(exc)
-    return imaplib.IMAP4.error(
+    return UntrustedCertificate(
         f"the IMAP server's certificate is not trusted ({reason}); set email.imap.ca_file to "
         "the CA that signed it (validate_certs: false skips the check, for tests only)"
     )

@@ -1,12 +1,13 @@
 """What the IMAP poller logs when its session fails: each trouble once at its level, then INFO.
 
-A login the server refuses (``ConfigError`` from ``email_imap_auth``, such as a password
-changed while citecast runs) is one ERROR naming the setting to fix; a session that fails
-otherwise (the server unreachable, the connection lost, a certificate that does not verify) one
-WARNING; an unexpected error one ERROR with its traceback. While the same trouble goes on, each
-retry is one INFO line, so a long outage or a wrong password does not fill the log with a
-warning per backoff step. Once a session has polled again, one INFO line says so, and the next
-trouble is reported at its level again.
+A setting the server refuses (``ConfigError`` from ``email_imap_auth``, ``email_imap_select``
+or ``email_imap_tls``, such as a password changed or a mailbox deleted while citecast runs) is
+one ERROR naming the setting to fix; a session that fails otherwise (the server unreachable,
+the connection lost) one WARNING, and a certificate that does not verify a WARNING of its own
+(not hidden by an outage going on); an unexpected error one ERROR with its traceback. While the
+same trouble goes on, each retry is one INFO line, so a long outage or a wrong password does
+not fill the log with a warning per backoff step. Once a session has polled again, one INFO
+line says so, and the next trouble is reported at its level again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import imaplib
 import logging
 
 from bot.connectors.email_imap_text import describe
+from bot.connectors.email_imap_tls import UntrustedCertificate
 from bot.errors import ConfigError
 
 # the poller's own logger: operators' filters (and the tests') know its lines by that name
@@ -40,7 +42,9 @@ class SessionTrouble:
             said = head + ")" if cut else str(exc)
             again = f"email: {said}; trying again in {delay:.1f}s"
         elif isinstance(exc, SESSION_ERRORS):
-            kind, level = "failed", logging.WARNING
+            # a certificate that stopped verifying is news even during an outage: its own kind
+            kind = "untrusted" if isinstance(exc, UntrustedCertificate) else "failed"
+            level = logging.WARNING
             first = again = (
                 f"email: IMAP session failed ({describe(exc)}); reconnecting in {delay:.1f}s"
             )

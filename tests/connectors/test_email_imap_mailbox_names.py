@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.connectors.email_imap_names import mailbox_argument
+from bot.connectors.email_imap_names import mailbox_argument, shown_name
 from tests.connectors.test_email_imap import (
     CountingAnswerer,
     capture,
@@ -41,6 +41,21 @@ __all__ = ["capture"]
 )
 def test_mailbox_argument_is_modified_utf7_and_quoted(name: str, argument: str) -> None:
     assert mailbox_argument(name) == argument
+
+
+@pytest.mark.parametrize(
+    ("listed", "shown"),
+    [
+        ("INBOX", "INBOX"),
+        ("Demandes re&AOc-ues", "Demandes reçues"),
+        ("~peter/mail/&U,BTFw-/&ZeVnLIqe-", "~peter/mail/台北/日本語"),
+        ("R&-D", "R&D"),
+        ("R&D", "R&D"),  # not modified UTF-7 (a sloppy server): shown as written
+    ],
+)
+def test_a_listed_name_is_shown_as_a_mail_client_shows_it(listed: str, shown: str) -> None:
+    # the names a missing email.imap.mailbox line lists (test_email_imap_mailbox_missing)
+    assert shown_name(listed) == shown
 
 
 @pytest.mark.parametrize(

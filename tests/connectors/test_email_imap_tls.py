@@ -24,6 +24,7 @@ from tests.connectors.test_email_imap import (
     polling,
     seen,
 )
+from tests.connectors.test_email_imap_refused import free_port
 from tests.fakes.email_world import BOT, email_settings, inbound_mail, services
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import TLS_PEM, CaptureServer, server_tls_context, wait_for
@@ -31,6 +32,9 @@ from tests.fakes.smtp_capture import TLS_PEM, CaptureServer, server_tls_context,
 __all__ = ["capture"]
 
 FAILED = "IMAP session failed"
+UNTRUSTED = (
+    "email.imap.ca_file: the IMAP server's certificate is not trusted (self-signed certificate); "
+)
 
 
 def tls_connector(
@@ -79,21 +83,27 @@ async def test_starttls_upgrades_before_login_and_serves_fetch_store_and_idle(
     assert not any("in the clear" in r.getMessage() for r in caplog.records)
 
 
-async def test_an_untrusted_certificate_fails_with_one_line_and_no_login(
+async def test_an_untrusted_certificate_at_start_stops_it_naming_ca_file(
     tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
 ) -> None:
+    # it used to start and retry the handshake for ever, one warning per attempt
     imap = FakeImapServer(starttls=server_tls_context(), login_disabled=True)
     await imap.start()
     connector = tls_connector(tmp_path, imap, capture.port, ssl=False, starttls=True)
     caplog.set_level(logging.DEBUG, logger="bot.connectors")
-    async with polling(imap, connector):
-        # it keeps trying (with backoff), one warning line per attempt
-        await wait_for(lambda: imap.commands.count("STARTTLS") >= 2)
+    try:
+        with pytest.raises(ConfigError) as stopped:
+            await connector.start()
+        assert connector._poller is None and connector.outbox._task is None
+    finally:
+        await connector.stop()
+        await imap.stop()
     assert imap.tls_commands == [] and "LOGIN" not in imap.commands
-    lines = failures(caplog)
-    assert lines and all("\n" not in line for line in lines)
-    assert "certificate is not trusted" in lines[0] and "email.imap.ca_file" in lines[0]
-    assert all(r.exc_info is None for r in caplog.records)
+    assert imap.commands.count("STARTTLS") == 1
+    message = str(stopped.value)
+    assert message.startswith(UNTRUSTED), message
+    assert "\n" not in message and "set email.imap.ca_file to the CA that signed it" in message
+    assert not failures(caplog) and all(r.exc_info is None for r in caplog.records)
 
 
 async def test_validate_certs_false_accepts_the_certificate(
@@ -110,23 +120,32 @@ async def test_validate_certs_false_accepts_the_certificate(
     assert "LOGIN" in imap.tls_commands
 
 
-async def test_a_server_without_starttls_gets_no_login_and_one_line(
+async def test_a_server_without_starttls_gets_no_login_and_stops_the_start(
     tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
 ) -> None:
+    # it used to start and retry for ever: no retry can make the server offer STARTTLS
     imap = FakeImapServer()
     await imap.start()
     connector = tls_connector(
         tmp_path, imap, capture.port, ssl=False, starttls=True, ca_file=str(TLS_PEM)
     )
     caplog.set_level(logging.DEBUG, logger="bot.connectors")
-    async with polling(imap, connector):
-        await wait_for(lambda: imap.commands.count("CAPABILITY") >= 2)
+    try:
+        with pytest.raises(ConfigError) as stopped:
+            await connector.start()
+        assert connector._poller is None
+    finally:
+        await connector.stop()
+        await imap.stop()
     # the password never left: no LOGIN, no AUTHENTICATE, not even a STARTTLS attempt
     assert set(imap.commands) <= {"CAPABILITY", "LOGOUT"}
-    lines = failures(caplog)
-    assert lines and all("\n" not in line for line in lines)
-    assert "email.imap.starttls" in lines[0] and "does not offer STARTTLS" in lines[0]
-    assert all(r.exc_info is None for r in caplog.records)
+    message = str(stopped.value)
+    assert message.startswith(
+        "email.imap.starttls: the IMAP server does not offer STARTTLS (not in its CAPABILITY);"
+        " not logging in"
+    ), message
+    assert "\n" not in message and "ssl: true" in message
+    assert not failures(caplog) and all(r.exc_info is None for r in caplog.records)
 
 
 async def test_implicit_tls_trusts_a_private_ca(tmp_path: Path, capture: CaptureServer) -> None:
@@ -139,18 +158,47 @@ async def test_implicit_tls_trusts_a_private_ca(tmp_path: Path, capture: Capture
     assert "LOGIN" in imap.tls_commands and imap.tls_commands == imap.commands
 
 
-async def test_implicit_tls_with_an_untrusted_certificate_says_which_key_helps(
-    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+async def test_implicit_tls_with_an_untrusted_certificate_at_start_stops_it(
+    tmp_path: Path, capture: CaptureServer
 ) -> None:
     imap = FakeImapServer(implicit_tls=server_tls_context())
     await imap.start()
     connector = tls_connector(tmp_path, imap, capture.port, ssl=True)
-    caplog.set_level(logging.DEBUG, logger="bot.connectors")
-    async with polling(imap, connector):
-        await wait_for(lambda: len(failures(caplog)) >= 2)
+    try:
+        with pytest.raises(ConfigError) as stopped:
+            await connector.start()
+    finally:
+        await connector.stop()
+        await imap.stop()
     assert imap.commands == []
-    assert all("certificate is not trusted" in line for line in failures(caplog))
-    assert all(r.exc_info is None for r in caplog.records)
+    assert str(stopped.value).startswith(UNTRUSTED), str(stopped.value)
+
+
+async def test_an_untrusted_certificate_while_running_is_retried_naming_ca_file(
+    tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # down at start, so serving begins; the server then comes up with a certificate this
+    # client does not trust (renewed by another CA, say): one warning, then INFO retries
+    port = free_port()
+    section = {"host": "127.0.0.1", "port": port, "ssl": True, "timeout": 5}
+    section |= {"username": "bot", "password": "secret", "poll_seconds": 0.05}
+    settings = email_settings(capture.port, inbound="imap", imap=section)
+    connector = EmailConnector(services(tmp_path, CountingAnswerer(), settings))
+    imap = FakeImapServer(implicit_tls=server_tls_context())
+    caplog.set_level(logging.INFO, logger="bot.connectors")
+    await connector.start()  # an outage at start is no setting to fix
+    try:
+        await imap.start(port)
+        await wait_for(lambda: sum("not trusted" in m for m in failures(caplog)) >= 3)
+    finally:
+        await connector.stop()
+        await imap.stop()
+    assert imap.commands == []
+    untrusted = [r for r in caplog.records if "not trusted" in r.getMessage()]
+    assert untrusted[0].levelno == logging.WARNING
+    assert all(r.levelno == logging.INFO for r in untrusted[1:])
+    assert "set email.imap.ca_file to the CA that signed it" in untrusted[0].getMessage()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_plain_login_warns_once_that_the_password_travels_in_the_clear(

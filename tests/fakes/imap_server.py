@@ -1,17 +1,20 @@
 """A small IMAP4rev1 server on loopback, for testing the email connector's IMAP poller.
 
 It keeps one mailbox (INBOX, or the given name) in memory and speaks the subset the poller
-uses, strictly:
-CAPABILITY (with ``AUTH=PLAIN`` unless ``auth_plain=False``), LOGIN, AUTHENTICATE PLAIN
-(``tests.fakes.imap_auth``), SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN, ``UID <set>``, and-ed),
-FETCH / UID FETCH (UID, FLAGS, RFC822.SIZE, RFC822, BODY[], BODY.PEEK[]), STORE / UID STORE
-(+FLAGS, -FLAGS, FLAGS), IDLE (``+`` continuation, ``* N EXISTS`` on delivery, ``DONE``), NOOP
-and LOGOUT; with a server TLS context, implicit TLS or STARTTLS (RFC 3501 §6.2.1), optionally
-refusing LOGIN/AUTHENTICATE until the upgrade (``LOGINDISABLED``). Wrong credentials get
-``NO [AUTHENTICATIONFAILED]``; ``login_answer`` answers every login instead (``NO [UNAVAILABLE]
-…``), and ``start(port)`` brings the server up where one was down. Commands in the wrong state
-(before LOGIN, before SELECT, anything but DONE while idling) get ``BAD``/``NO``, as a real
-server would answer. ``deliver(raw)`` adds a message and wakes idling clients.
+uses, strictly: CAPABILITY (with ``AUTH=PLAIN`` unless ``auth_plain=False``), LOGIN,
+AUTHENTICATE PLAIN (``tests.fakes.imap_auth``), SELECT, SEARCH / UID SEARCH (ALL, SEEN, UNSEEN,
+``UID <set>``, and-ed), FETCH / UID FETCH (UID, FLAGS, RFC822.SIZE, RFC822, BODY[],
+BODY.PEEK[]), STORE / UID STORE (+FLAGS, -FLAGS, FLAGS), IDLE (``+`` continuation, ``* N
+EXISTS`` on delivery, ``DONE``), LIST (``LIST "" *``: the mailbox, ``folders`` and the
+``\\Noselect`` ``parents``; names as literals with ``literal_names``), NOOP and LOGOUT; with
+a server TLS context, implicit TLS or STARTTLS (RFC 3501 §6.2.1), optionally refusing
+LOGIN/AUTHENTICATE until the upgrade (``LOGINDISABLED``). Wrong credentials get ``NO
+[AUTHENTICATIONFAILED]``; ``login_answer`` answers every login instead (``NO [UNAVAILABLE]
+…``), and ``select_answer`` every SELECT of the mailbox (``NO [INUSE] …``); a SELECT of any
+other name gets ``NO`` (``NO [NONEXISTENT] …`` with ``nonexistent_code``). ``start(port)``
+brings the server up where one was down. Commands in the wrong state (before LOGIN, before
+SELECT, anything but DONE while idling) get ``BAD``/``NO``, as a real server would answer.
+``deliver(raw)`` adds a message and wakes idling clients.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import ssl
 from dataclasses import dataclass, field
 
 from tests.fakes.imap_auth import read_plain
+from tests.fakes.imap_list import list_answer
 from tests.fakes.imap_sets import StoredMessage, message_set, search
 
 _TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\([^)]*\)|\S+')
@@ -56,6 +60,11 @@ class FakeImapServer:
         login_disabled: bool = False,
         implicit_tls: ssl.SSLContext | None = None,
         login_answer: bytes | None = None,
+        folders: tuple[str, ...] = (),
+        select_answer: bytes | None = None,
+        nonexistent_code: bool = False,
+        parents: tuple[str, ...] = (),
+        literal_names: bool = False,
     ):
         self.username = username
         self.password = password
@@ -77,6 +86,17 @@ class FakeImapServer:
         self.login_answer = login_answer
         """When set, the tagged answer (``NO [UNAVAILABLE] …``) to every LOGIN and
         AUTHENTICATE, whatever the credentials: a server that cannot judge them now."""
+        self.folders = folders
+        """Other mailboxes' names (as on the wire) that LIST shows; selecting one gets ``NO``."""
+        self.select_answer = select_answer
+        """When set, the tagged answer (``NO [INUSE] …``) to every SELECT of the mailbox."""
+        self.nonexistent_code = nonexistent_code
+        """True: a SELECT of a name there is not says ``NO [NONEXISTENT]`` (RFC 5530), as
+        Dovecot does; false: a bare ``NO``, as some servers do."""
+        self.parents = parents
+        """Names LIST shows as ``\\Noselect`` (Gmail's ``[Gmail]``): folders of folders."""
+        self.literal_names = literal_names
+        """True: LIST sends every name as a literal (``{5}``), as it may (RFC 3501 §4.3)."""
         self.messages: list[StoredMessage] = []
         self.commands: list[str] = []
         self.tls_commands: list[str] = []
@@ -227,6 +247,8 @@ class FakeImapServer:
             writer.write(tag + b" NO not authenticated\r\n")
         elif name == "SELECT":
             self._select(session, tag, args, writer)
+        elif name == "LIST" and not uid_mode:
+            self._list(tag, args, writer)
         elif not session.selected:
             writer.write(tag + b" BAD no mailbox selected\r\n")
         elif name == "SEARCH":
@@ -272,7 +294,11 @@ class FakeImapServer:
     ) -> None:
         name = _unquote(args[0]) if len(args) == 1 else ""
         if name != self.mailbox and not (name.upper() == self.mailbox == "INBOX"):
-            writer.write(tag + b" NO no such mailbox\r\n")
+            code = b"[NONEXISTENT] " if self.nonexistent_code else b""
+            writer.write(tag + b" NO " + code + b"no such mailbox\r\n")
+            return
+        if self.select_answer is not None:
+            writer.write(tag + b" " + self.select_answer + b"\r\n")
             return
         session.selected = True
         session.known = len(self.messages)
@@ -284,6 +310,16 @@ class FakeImapServer:
             + (uidnext if self.announce_uidnext else b"")
             + tag
             + b" OK [READ-WRITE] SELECT completed\r\n"
+        )
+
+    def _list(self, tag: bytes, args: list[bytes], writer: asyncio.StreamWriter) -> None:
+        if [_unquote(a) for a in args] != ["", "*"]:
+            writer.write(tag + b' BAD only LIST "" * is supported\r\n')
+            return
+        writer.write(
+            list_answer(
+                tag, (self.mailbox, *self.folders), self.parents, literal=self.literal_names
+            )
         )
 
     def _search(
