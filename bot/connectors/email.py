@@ -13,7 +13,8 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
 4. ask the assistant with the audience of the sender and the history of the thread (turns are
    stored under a conversation id derived from the thread root and the sender's address; an
    earlier answer cited or read from a source the sender may no longer see, after the audience
-   settings narrowed, is left out of it); when citecast is not set up (the model endpoint
+   settings narrowed or a knowledge-base file was made private or dropped from the index since,
+   is left out of it); when citecast is not set up (the model endpoint
    refused its key, no knowledge index) the reply says so instead of being retried
    (``setup_errors``);
 5. render with ``renderers.render("email", …)`` (which files travel within
@@ -61,6 +62,7 @@ from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener, bind_
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.connectors.web_turn_page import visible_answer
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import ConfigError
 from bot.models import Answer, Exchange
 
@@ -146,6 +148,9 @@ class EmailConnector:
         self._listener: SmtpListener | None = None
         self._poller: ImapPoller | None = None
         self._inflight: set[str] = set()
+        # the index as it is now decides whether an earlier answer's knowledge-base file is
+        # still readable by the sender (made private or dropped since: left out of history)
+        self.files = IndexedFiles(services.settings.index.path)
 
     def routes(self) -> list[BaseRoute]:
         """Email has no HTTP endpoints."""
@@ -292,13 +297,16 @@ class EmailConnector:
         return Outcome("answered", "", item_id)
 
     def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:
-        # An answer written for a wider audience (the sender's mapping narrowed since) stays
-        # out: the model would repeat or build on it for a sender who may no longer read it.
+        # An answer written for a wider audience (the sender's mapping narrowed since, or a
+        # knowledge-base file it cites or read made private or dropped from the index since)
+        # stays out: the model would repeat or build on it for a sender who may no longer read it.
         turns = self.services.store.turns(conversation, limit=HISTORY_TURNS)
         return tuple(
             Exchange(question=t.question, answer=str(t.answer.get("text", "")))
             for t in turns
-            if t.status == "done" and t.answer and visible_answer(t, audience) is not None
+            if t.status == "done"
+            and t.answer
+            and visible_answer(t, audience, self.files) is not None
         )
 
     def _render(

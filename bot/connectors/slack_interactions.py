@@ -10,7 +10,8 @@
   every source its answerer read (the turn's registry: the text can repeat a passage it read
   without citing it), is visible to the channel's audience; otherwise it refuses (ephemerally)
   and posts nothing. The rule is checked again when the button is pressed, from the stored
-  turn, never from the button.
+  turn, never from the button, and a knowledge-base file counts as the index has it then: one
+  made private or dropped from the index since the answer keeps it private.
   A turn is shared once: the share is claimed before posting, so a double click posts once, and
   given back when Slack does not take the post, so the button works again (the user is told).
   Once the first message is in the channel, the rest goes through the outbox (never lost).
@@ -46,6 +47,7 @@ from bot.connectors.slack_delivery import (
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_text import fit_text, question_text
 from bot.connectors.web_turn_page import sources_read, visible_answer
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import ChannelError, DeliveryUncertainError, StoreError, ValidationError
 from bot.models import Answer, is_safe_url
 from bot.runtime import Services
@@ -117,6 +119,8 @@ class SlackInteractions:
         self._audiences = audiences
         self._render = render
         self._spawn = spawn
+        # a shared answer's knowledge-base files count as the index has them when it is shared
+        self._files = IndexedFiles(services.settings.index.path)
 
     def register(self, app: AsyncApp) -> None:
         """Attach the listeners to ``app``."""
@@ -250,8 +254,9 @@ class SlackInteractions:
         except ValidationError:
             return
         audience = await self._audiences.for_viewer(channel, None)
-        # what it read counts as much as what it cites (a private answer has no history)
-        answer = visible_answer(turns[0], audience)
+        # what it read counts as much as what it cites (a private answer has no history); a
+        # file made private or dropped from the index since the answer counts as not visible
+        answer = visible_answer(turns[0], audience, self._files)
         if answer is None:
             await self._say_privately(body, channel, user, NOT_SHAREABLE)
             return
