@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.evaluation.dataset import EvalCase
+    from bot.knowledge.records import RecordTables
 
 HELP = "measure citation quality (ALCE-style recall and precision) on a JSONL data set"
 DESCRIPTION = """\
@@ -45,6 +50,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threshold", type=float, help="support threshold (default: grounding.threshold)"
     )
+
+
+def check_gold_folders(
+    index_path: str, data: Path, cases: Sequence[EvalCase], records: RecordTables | None
+) -> None:
+    """Refuse gold ids that start with another folder than the index's files (see
+    :mod:`bot.commands.eval_gold`) before the per-id check blames a re-ingest."""
+    from bot.commands.eval_gold import gold_folder_problem, indexed_folders
+    from bot.errors import ValidationError
+    from bot.knowledge import KnowledgeIndex
+
+    index = KnowledgeIndex(index_path)
+    try:
+        problem = gold_folder_problem(
+            data,
+            cases,
+            lambda source_id: index.source(source_id) is not None,
+            indexed_folders(Path(index_path)),
+            set(records.names) if records else set(),
+        )
+    finally:
+        index.close()
+    if problem is not None:
+        raise ValidationError(problem)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
 
         # as `citecast ask` refuses: without an index every question would measure "not found"
         records = check_answerable(settings, args.config)
+        check_gold_folders(settings.index.path, data, cases, records)
         live = live_assistant(settings, records, data, cases)
         ask, lookup = live.ask, live.lookup
 

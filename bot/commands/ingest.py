@@ -28,7 +28,8 @@ examples:
   citecast ingest examples/
   citecast ingest docs/ handbook.pdf --audience staff
   citecast ingest --rebuild docs/        start from an empty index (needed after a schema change)
-  citecast ingest examples/ --if-missing build the index only when there is none yet
+  citecast ingest examples/ --if-missing build the index only when there is none yet, or
+                                         re-read the files an older citecast read
 """
 
 
@@ -45,10 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--if-missing",
         action="store_true",
-        help="build the index only when there is none; an existing one is left as it is, "
-        "not updated (not with --rebuild)",
+        help="build the index only when there is none, or re-read the files an older "
+        "citecast read; an index this citecast read is left as it is, not updated "
+        "(not with --rebuild)",
     )
 
+
+REREAD = "this citecast reads some files differently"
+"""Why the summary's re-read files were read again though unchanged (after an upgrade)."""
 
 # files in a run, or pages in one PDF, from which the progress bar is shown
 LONG_RUN = 20
@@ -156,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
     from bot.knowledge.ingest import count_files, resolve_roots
+    from bot.knowledge.reader_age import older_reader_files
     from bot.knowledge.writer import indexed_paths, refuse_foreign
 
     if args.if_missing and args.rebuild:
@@ -182,14 +188,18 @@ def run(args: argparse.Namespace) -> int:
             stats = index.stats()  # raises when the schema is old
         finally:
             index.close()
-        # Whether its files changed since is not checked (that is a whole ingest run): the
-        # index exists, and that is all --if-missing asks, so it is not called "current".
-        write_stdout(
-            f"index {index_path} exists ({plural(stats.files, 'file')}, "
-            f"{plural(stats.chunks, 'chunk')}); --if-missing builds only a missing index; "
-            "run `citecast ingest PATH` to update it\n"
-        )
-        return 0
+        older, _ = older_reader_files(index_path)
+        if not older:
+            # Whether its files changed since is not checked (that is a whole ingest run):
+            # the index exists, and that is all --if-missing asks, so it is not "current".
+            write_stdout(
+                f"index {index_path} exists ({plural(stats.files, 'file')}, "
+                f"{plural(stats.chunks, 'chunk')}); --if-missing builds a missing index or "
+                "re-reads what an older citecast read; run `citecast ingest PATH` to update it\n"
+            )
+            return 0
+        # After an upgrade (`make serve` runs this): an ordinary run, which re-reads the files
+        # an older reader read and skips the rest, as their fingerprints are unchanged.
     remove_stale_builds(index_path)
     total = count_files(roots, index_path.resolve())
     fresh = args.rebuild or not index_path.exists()
@@ -272,8 +282,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         index.close()
     with out.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
+        # on upgrade every file is re-read: say so, or it reads as if each had been edited
+        why = f" ({report.reread} re-read: {REREAD})" if report.reread else ""
         out.print(
-            f"{plural(report.files, 'file')}: {report.indexed} indexed, "
+            f"{plural(report.files, 'file')}: {report.indexed} indexed{why}, "
             f"{report.unchanged} unchanged, {len(report.skipped)} skipped, "
             f"{report.removed} removed; "
             f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"

@@ -272,6 +272,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.connectors.web import build_signer
     from bot.connectors.web_proxy import behind_proxies
     from bot.errors import ConfigError
+    from bot.knowledge.reader_age import older_reader_warning
     from bot.knowledge.records import check_tables
     from bot.runtime import Services
     from bot.store import Store
@@ -331,6 +332,9 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
                 settings.index.path,
                 f" ({note})" if note else "",
             )
+        elif older := older_reader_warning(Path(settings.index.path)):
+            # answers quote what the old reader made of the files until they are re-read
+            logging.getLogger("citecast").warning("%s", older)
         for warning in exposure_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)
         where = address(host, listener)

@@ -36,7 +36,6 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import quote, urljoin
 
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
@@ -44,6 +43,7 @@ from bot.knowledge.audience import document_audience
 from bot.knowledge.chunking import chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
+from bot.knowledge.file_urls import page_url, public_url
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported, read_document
 from bot.knowledge.schema import SCHEMA_VERSION
@@ -55,7 +55,6 @@ from bot.knowledge.walk import Entry, Visited, shown, utf8_name, walk
 from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import count_files as count_files
 from bot.knowledge.writer import IndexWriter, indexed_paths, unwritable
-from bot.models import is_safe_url
 
 BATCH_FILES = 200
 # Part of every fingerprint: bumping it makes the next run re-read every file. "2": front
@@ -93,6 +92,17 @@ BATCH_FILES = 200
 READER_VERSION = "13"
 
 
+def reader_mark() -> str:
+    """How every fingerprint this citecast writes starts (``r13:``), naming its reader.
+
+    The reader version was only hashed into the fingerprint, so nothing but a whole ingest
+    run could tell that an index was read by an older citecast (whose ``serve`` then kept
+    quoting HTML tables without their header row until someone ran ``citecast ingest``).
+    A fingerprint without this mark was written before it existed, by an older reader.
+    """
+    return f"r{READER_VERSION}:"
+
+
 @dataclass
 class IngestReport:
     """What one ingest run did (the summary the command prints)."""
@@ -100,6 +110,8 @@ class IngestReport:
     files: int = 0
     indexed: int = 0
     unchanged: int = 0
+    # of ``indexed``: files unchanged or not, last read by another citecast's reader
+    reread: int = 0
     removed: int = 0
     chunks: int = 0
     pages: int = 0
@@ -148,41 +160,6 @@ def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tup
     """
     inside = (entry_path.relative_to(f).as_posix() for f in folders if entry_path.is_relative_to(f))
     return (max((rule_path, *inside), key=len),)
-
-
-def public_url(rule_path: str, settings: IndexSettings) -> str | None:
-    """The URL of a published file from the first matching ``index.url_templates`` glob.
-
-    ``{path}`` is the path inside the ingested folder, ``{stem}`` the same without extension.
-    """
-    for glob, template in settings.url_templates.items():
-        if fnmatch.fnmatchcase(rule_path, glob):
-            stem = rule_path.rsplit(".", 1)[0] if "." in rule_path.rsplit("/", 1)[-1] else rule_path
-            return template.replace("{path}", quote(rule_path)).replace("{stem}", quote(stem))
-    return None
-
-
-def page_url(own: str | None, template_url: str | None) -> tuple[str | None, str | None]:
-    """The URL a file is cited with, and a note when its own URL cannot be used.
-
-    ``own`` (front matter or canonical link) wins when it is an absolute http(s) or mailto
-    URL. A relative one is resolved against ``template_url`` (the ``index.url_templates``
-    URL), as a browser resolves it against the page's address. Anything else would be dropped
-    by :class:`bot.models.Source` and leave the citation without a link, so the template's
-    URL (or none) is used and the note says why.
-    """
-    if not own or is_safe_url(own):
-        return own or template_url, None
-    joined = urljoin(template_url, own.strip()) if template_url else None
-    if joined and is_safe_url(joined):
-        return joined, None
-    shown_url = own if len(own) <= 80 else own[:77] + "..."
-    instead = (
-        f"cited with {template_url} from index.url_templates"
-        if template_url
-        else "cited without a link (make it absolute, or add an index.url_templates glob)"
-    )
-    return template_url, f"url {shown_url!r} is not an absolute http(s) URL; {instead}"
 
 
 def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
@@ -349,8 +326,9 @@ def _ingest_one(
     digest = hashlib.sha256(data)
     url = public_url(entry.rule_path, settings)
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
-    fingerprint = digest.hexdigest()
-    if writer.fingerprint(entry.path) == fingerprint:
+    fingerprint = reader_mark() + digest.hexdigest()
+    stored = writer.fingerprint(entry.path)
+    if stored == fingerprint:
         writer.mark_seen(entry.path)
         report.unchanged += 1
         return
@@ -380,6 +358,8 @@ def _ingest_one(
         document.audience or audience,
     )
     report.indexed += 1
+    if stored is not None and not stored.startswith(reader_mark()):
+        report.reread += 1
     report.warnings.extend(Skipped(entry.relpath, warning) for warning in document.warnings)
     report.chunks += count
     report.pages += document.pages or 0

@@ -33,7 +33,9 @@ def _config(tmp_path: Path, template: str, glob: str = "docs/*.md") -> Path:
         ("mailto:docs@example.com", "must be an absolute http:// or https:// URL"),
         ("https://docs.example/{name}.html", "unknown placeholder {name}"),
         ("https://docs.example/{stem", "a lone '{'"),
-        ("https://{stem}.example.com/", "the host must be written out"),
+        ("https://{path}.example.com/", "{path} cannot be in the host (a path holds /)"),
+        ("https://{stem}@docs.example/{path}", "only in the host, not the user or port"),
+        ("https://docs.example:{stem}/", "only in the host, not the user or port"),
         ("https://docs.example/my docs/{stem}", "must not contain spaces"),
     ],
 )
@@ -55,6 +57,9 @@ def test_a_template_that_gives_no_web_address_stops_loading(
         "http://intranet.example:8080/kb/{path}",
         "https://docs.example.com/static/handbook.pdf",
         "HTTPS://docs.example.com/{path}#top",
+        # yesterday's release made working links from it: one site per file
+        "https://{stem}.docs.example.com/",
+        "https://docs-{stem}.Example.com/{path}",
     ],
 )
 def test_a_web_address_template_loads(tmp_path: Path, template: str) -> None:

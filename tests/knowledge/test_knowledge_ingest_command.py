@@ -47,7 +47,8 @@ def test_if_missing_builds_a_missing_index_and_leaves_an_existing_one(
     assert main(["--config", str(config), "ingest", str(EXAMPLES), "--if-missing"]) == 0
     assert capsys.readouterr().out == (
         f"index {tmp_path / 'kb' / 'index.db'} exists (6 files, 42 chunks); --if-missing "
-        "builds only a missing index; run `citecast ingest PATH` to update it\n"
+        "builds a missing index or re-reads what an older citecast read; run `citecast ingest "
+        "PATH` to update it\n"
     )
 
 
@@ -71,7 +72,8 @@ def test_if_missing_never_calls_an_index_current_that_it_did_not_check(
     assert main(["--config", str(config), "ingest", *paths, "--if-missing"]) == 0
     out = capsys.readouterr().out
     assert "current" not in out and "nothing to do" not in out
-    tail = "(1 file, 1 chunk); --if-missing builds only a missing index; run `citecast ingest"
+    tail = "(1 file, 1 chunk); --if-missing builds a missing index or re-reads what an older "
+    tail += "citecast read; run `citecast ingest"
     assert out.endswith(f"{tail} PATH` to update it\n")
     assert main(["--config", str(config), "ingest", *paths]) == 0  # what the message says
     indexed = "1 indexed, 0 unchanged" if change == "edited" else "1 indexed, 1 unchanged"
@@ -161,7 +163,7 @@ def test_counts_of_one_are_singular(
     assert "1 file of other types ignored" in out
     assert ": 1 file, 1 chunk, " in out
     assert main(["--config", str(config), "ingest", str(docs), "--if-missing"]) == 0
-    assert "exists (1 file, 1 chunk); --if-missing builds only" in capsys.readouterr().out
+    assert "exists (1 file, 1 chunk); --if-missing builds a missing" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
