@@ -50,8 +50,11 @@ from bot.assistant.extractive_amounts import lacks_the_amount
 from bot.assistant.extractive_candidates import (
     Candidate,
     covered_by_passages,
+    covered_where,
     held_words,
     sentence_candidates,
+    sentence_text,
+    similar,
 )
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key
 from bot.assistant.extractive_faq import unasked
@@ -188,7 +191,8 @@ def choose_sentences(
     place = precision.places(candidates)
     # a question the document asks (a FAQ's question line) is never quoted: extractive_faq
     groups = [
-        unasked(precision.read_with(i, candidates, _text, place), candidates) for i in range(total)
+        unasked(precision.read_with(i, candidates, sentence_text, place), candidates)
+        for i in range(total)
     ]
     passage_words = precision.passage_words(candidates)
 
@@ -225,6 +229,10 @@ def choose_sentences(
     ]
     order = sorted((i for i in range(total) if scores[i] > 0), key=lambda i: (i != top, -scores[i]))
     floor = 0.5 * scores[top]
+    # each part of a two-part question gets the sentence it would be answered with if asked
+    # alone, right after the best one, whatever it scores: extractive_parts.part_leads
+    answering = parts.part_leads(order, top, candidates, counted, question_parts, weight)
+    order = [top, *answering, *(i for i in order if i != top and i not in answering)]
     # A sentence under a heading that names question words must be under one that names every
     # question word the best sentence's heading names: "connect citecast to Discord?" must not
     # borrow the section "connect citecast to Slack?", however many words the two share. A
@@ -240,15 +248,14 @@ def choose_sentences(
         if len(chosen) >= limit:
             break
         # a part of the question no quoted sentence answers is answered however it scores
-        if scores[i] < floor and not parts.opens_a_part(
-            groups[i] or [i], chosen, candidates, counted, question_parts
-        ):
+        group = groups[i] or [i]
+        low = i not in answering and scores[i] < floor
+        if low and not parts.opens_a_part(group, chosen, candidates, counted, question_parts):
             continue
         named = wanted & candidate.topic
         held = named or siblings(candidate.source, lead.source)
-        group = groups[i] or [i]
         own = parts.said(group, candidates, counted)
-        other = parts.answers_another_part(own, lead_words, question_parts)
+        other = i in answering or parts.answers_another_part(own, lead_words, question_parts)
         if (
             held
             and not other
@@ -256,9 +263,9 @@ def choose_sentences(
             and not encloses(candidate.source, lead.source)
         ):
             continue
-        if i in chosen or any(_similar(candidate.terms, candidates[j].terms) for j in chosen):
+        if i in chosen or any(similar(candidate.terms, candidates[j].terms) for j in chosen):
             continue
-        if not parts.adds_a_part(group, chosen, candidates, counted, weight):
+        if i not in answering and not parts.adds_a_part(group, chosen, candidates, counted, weight):
             continue
         # A sentence that opens by pointing back ("Clicking it opens …") comes with the
         # sentences it points back to, or not at all.
@@ -274,15 +281,7 @@ def choose_sentences(
         rank = candidates[i].rank
         best[rank] = max(best.get(rank, 0.0), scores[i])
     picked = sorted(chosen, key=lambda i: (-best[candidates[i].rank], candidates[i].rank, i))
-    return matching_rows([candidates[i] for i in picked], wanted)
-
-
-def _text(candidate: Candidate) -> str:
-    return candidate.text
-
-
-def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
-    return bool(a | b) and len(a & b) / len(a | b) > 0.7
+    return matching_rows([candidates[i] for i in picked], wanted, given)
 
 
 class ExtractiveBackend:
@@ -309,7 +308,9 @@ class ExtractiveBackend:
         asked = found.asked
         candidates = sentence_candidates(passages, [t for t in asked if is_compound(t)])
         covered = covered_by_passages(terms, passages, candidates)
-        records = found.records.keeping(terms, len(covered))
+        records = found.records.keeping(
+            terms, len(covered), lambda w: len(covered_where(terms, passages, candidates, w))
+        )
         explained = covered_by_passages(asked, passages, candidates)
         # A yes/no question about a name nothing readable holds cannot be confirmed.
         if await names_the_unknown(turn):

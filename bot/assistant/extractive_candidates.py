@@ -96,6 +96,16 @@ def _heading_terms(heading: str, question: str, compounds: Sequence[str]) -> fro
     )
 
 
+def sentence_text(candidate: Candidate) -> str:
+    """The sentence's text, as written."""
+    return candidate.text
+
+
+def similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two sentences' words ``a`` and ``b`` are nearly the same: one repeats the other."""
+    return bool(a | b) and len(a & b) / len(a | b) > 0.7
+
+
 def held_words(candidate: Candidate) -> frozenset[str]:
     """The words a sentence holds, itself or in its section headings."""
     return candidate.terms | candidate.topic | candidate.context
@@ -117,3 +127,18 @@ def covered_by_passages(
     sections = " ".join(source.section or "" for source in passages)
     headings = _terms(sections) | written([t for t in question_terms if is_compound(t)], sections)
     return wanted & headings.union(*(c.terms for c in candidates))
+
+
+def covered_where(
+    question_terms: Sequence[str],
+    passages: Sequence[Source],
+    candidates: Sequence[Candidate],
+    naming: frozenset[str],
+) -> frozenset[str]:
+    """:func:`covered_by_passages` of the passages that hold one of the ``naming`` stems (in a
+    sentence or a section heading): what the passages say about the thing a record's label
+    names ("team"), not what the rest of them say about other things ("per month" in a table
+    of Bronze, Silver and Gold plans)."""
+    held = {c.rank for c in candidates if naming & (c.terms | c.context)}
+    kept = [p for rank, p in enumerate(passages) if rank in held]
+    return covered_by_passages(question_terms, kept, [c for c in candidates if c.rank in held])

@@ -10,7 +10,9 @@ another sense. One that answers the question again in its own words (not its hea
 follow too: "Secrets never belong in the file: write `${SLACK_BOT_TOKEN}` …" after the Slack
 setup's "Put the bot token … in the environment", for "How do I keep the Slack bot token out
 of config.yaml?". A two-part question ("How do I connect citecast to Slack and Discord?") gets
-each part: the Slack steps hold "slack", which the Discord steps do not.
+each part: the Slack steps hold "slack", which the Discord steps do not. Each part of two or
+more words gets the sentence it would be answered with if asked alone (:func:`part_leads`),
+even when a sentence that leads the whole question holds that part's words in passing.
 
 Sentences of a passage already quoted follow the usual rules (they continue what it says), and
 so do those of a section that encloses the best sentence's one ("Install" around "Install >
@@ -138,3 +140,59 @@ def opens_a_part(
         if covers_a_part(own, counted, [part]) and not (part - shared) & quoted:
             return True
     return False
+
+
+def part_leads(
+    order: Sequence[int],
+    top: int,
+    candidates: Sequence[Candidate],
+    counted: frozenset[str],
+    parts: Sequence[frozenset[str]],
+    weight: Mapping[str, float],
+) -> list[int]:
+    """The sentence that answers each part of a question (:func:`question_parts`) best, by the
+    part's own words alone (``part_score``), where that is not the best sentence ``top``: the
+    one each part would be answered with if it were asked alone: a part's word counts by its
+    rarity (``weight``) where the sentence holds it and half again where its own heading names
+    it, as when sentences are scored; the headings above it, which a whole page shares, count
+    for nothing here.
+
+    ``order`` holds the sentences that may be quoted. A tie goes to the best sentence (which
+    then answers the part itself), else to the first in reading order, which opens what its
+    section says. Only a part of two or more counted
+    words has one, and only a sentence that holds most of them (:func:`covers_a_part`) in its
+    own words or its own heading answers it. So for "How do I connect citecast to Slack and
+    how long can a Discord answer be?" the Discord steps, which hold "answer" ("List the
+    channel ids citecast should answer in") and lead by the whole question's words, do not
+    answer the second part: "Discord limits a message to 2,000 characters" under "How long can
+    a Discord answer be?" does.
+    """
+    leads: list[int] = []
+    for part in parts:
+        words = part & counted
+        if len(words) < 2:
+            continue
+        able = [
+            i
+            for i in dict.fromkeys([top, *order])
+            if covers_a_part(said([i], candidates, counted), counted, [words])
+        ]
+        if not able:
+            continue
+        best = max(
+            able,
+            key=lambda i: (
+                _part_score(candidates[i], words, weight),
+                i == top,
+                -candidates[i].rank,
+                -candidates[i].position,
+            ),
+        )
+        if best != top and best not in leads:
+            leads.append(best)
+    return leads
+
+
+def _part_score(c: Candidate, words: frozenset[str], weight: Mapping[str, float]) -> float:
+    own, topical = words & (c.terms | c.topic), words & c.topic
+    return sum(weight[t] for t in own) + 0.5 * sum(weight[t] for t in topical)

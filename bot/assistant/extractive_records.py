@@ -9,8 +9,8 @@ a list instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from bot.assistant.cited_lines import with_marker
 from bot.assistant.extractive_compounds import term_key
@@ -20,6 +20,7 @@ from bot.assistant.record_match import (
     covered_terms,
     named_records,
     names,
+    naming_words,
 )
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import stem
@@ -34,13 +35,18 @@ class RecordPick:
     ``joined`` holds the ids of records that the question names beside a better one of their
     table ("Compare Team and Business"): each follows the record it joined in ``records``.
     ``labelled`` holds the ids of records a distinctive question word names in their label
-    ("Team"); the others matched by their values alone ("2 business days").
+    ("Team"); the others matched by their values alone ("2 business days"). ``described``
+    holds the words of each of their tables' name, columns and description (table name ->
+    stems; :meth:`bot.knowledge.records.RecordTables.topic_terms`), ``naming`` the distinctive
+    question words in each labelled record's label (record id -> stems).
     """
 
     records: tuple[Source, ...] = ()
     listing: bool = False
     joined: frozenset[str] = frozenset()
     labelled: frozenset[str] = frozenset()
+    described: tuple[tuple[str, frozenset[str]], ...] = ()
+    naming: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def by_values_alone(self) -> bool:
@@ -51,27 +57,45 @@ class RecordPick:
     def answered(self, record: Source, question_terms: Sequence[str]) -> frozenset[str]:
         """The question's words ``record`` answers: a record the question names by its label
         answers its table's name and its column names too ("warehouse" and "manages" in "Who
-        manages the Hamburg warehouse?"; :func:`answered_terms`), any other one the words its
+        manages the Hamburg warehouse?"; :func:`answered_terms`) and the words of its table's
+        description ("plan" and "cost" in "How much does the Team plan cost?" of a table
+        described "Plans and pricing (what each plan costs …)"), any other one the words its
         line holds (:func:`covered_terms`)."""
         if record.id in self.labelled:
-            return answered_terms(record, question_terms)
+            table = dict(self.described).get(record.id.partition("/")[0], frozenset())
+            wanted = frozenset(stem(t) for t in question_terms)
+            return answered_terms(record, question_terms) | (wanted & table)
         return covered_terms(record, question_terms)
 
-    def keeping(self, question_terms: Sequence[str], explained: int) -> RecordPick:
+    def keeping(
+        self,
+        question_terms: Sequence[str],
+        explained: int,
+        explained_where: Callable[[frozenset[str]], int] | None = None,
+    ) -> RecordPick:
         """Named records that answer at least ``explained`` of the question's words (a listing
         is kept whole: the table's name and description already cover most of them). A record
         that joined a better one stands or falls with it: it covers its own part of the
-        question ("Business" of "Compare Team and Business"), not as much as the whole."""
+        question ("Business" of "Compare Team and Business"), not as much as the whole.
+
+        A record the question names by its label is held only to what the passages that hold
+        those label words explain (``explained_where``, given them): "How much is the Team plan
+        per month?" is about Team, which a table of Bronze, Silver and Gold plans priced "per
+        month" does not name."""
         if self.listing:
             return self
+        naming = dict(self.naming)
         kept: list[Source] = []
         lead_kept = False
         for record in self.records:
             if record.id not in self.joined:
-                lead_kept = len(self.answered(record, question_terms)) >= explained
+                bar = explained
+                if explained_where is not None and naming.get(record.id):
+                    bar = explained_where(naming[record.id])
+                lead_kept = len(self.answered(record, question_terms)) >= bar
             if lead_kept:
                 kept.append(record)
-        return RecordPick(tuple(kept), joined=self.joined, labelled=self.labelled)
+        return replace(self, records=tuple(kept))
 
 
 async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: int) -> RecordPick:
@@ -85,6 +109,8 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         return RecordPick()
     groups: list[list[Source]] = []
     labelled: set[str] = set()
+    described: list[tuple[str, frozenset[str]]] = []
+    naming: list[tuple[str, frozenset[str]]] = []
     # only the tables this viewer may see: a hidden one must change nothing, not end the walk
     for table in tables.visible(turn.audience):
         result = await turn.toolbox.fetch_async(
@@ -93,8 +119,10 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         weights = tables.distinctive_weights(table, terms)
         found = named_records(result.sources, terms, weights)
         labelled.update(record.id for record in found if names(record, weights))
+        naming += [(r.id, naming_words(r, weights)) for r in found if names(r, weights)]
         if found:
             groups.append(found)
+            described.append((table, tables.topic_terms(table)))
             if len(groups) >= limit:
                 break
         elif not groups and about_whole_table(tables.topic_terms(table), terms):
@@ -109,7 +137,14 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         taken, room = others[: max(room, 0)], room - len(others)
         named += [best, *taken]
         joined.update(record.id for record in taken)
-    return RecordPick(tuple(named), joined=frozenset(joined), labelled=frozenset(labelled))
+    return RecordPick(
+        tuple(named),
+        False,
+        frozenset(joined),
+        frozenset(labelled),
+        tuple(described),
+        tuple(naming),
+    )
 
 
 def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:

@@ -78,7 +78,9 @@ class _Row:
     terms: frozenset[str]
 
 
-def matching_rows(chosen: Sequence[_Chosen], wanted: frozenset[str]) -> list[_Chosen]:
+def matching_rows(
+    chosen: Sequence[_Chosen], wanted: frozenset[str], given: frozenset[str] = frozenset()
+) -> list[_Chosen]:
     """``chosen`` without the rows of a table that the question does not name, when it names
     some: of a table's rows, only those whose own cells hold the most question words stay.
 
@@ -91,6 +93,12 @@ def matching_rows(chosen: Sequence[_Chosen], wanted: frozenset[str]) -> list[_Ch
     passage that holds no question word itself goes too: it was chosen for its heading's words
     ("See also the shipping page." under "Return fees"), which the row answers. ``wanted``
     holds the question's stemmed words.
+
+    ``given`` holds the question words the record lines before the sentences answer. A table
+    whose rows hold none of them and whose cells name no question word is about other things
+    than the record the question names: after "citecast Team (CC-TEAM): …", "How much is the
+    Team plan per month?" is not answered by the Bronze, Silver and Gold rows of a support
+    plans table, which hold "plan" and "month" in their header but never "Team".
     """
     found: dict[int, tuple[tuple[str, int], int]] = {}
     for i, sentence in enumerate(chosen):
@@ -101,10 +109,14 @@ def matching_rows(chosen: Sequence[_Chosen], wanted: frozenset[str]) -> list[_Ch
     for table, hits in found.values():
         most[table] = max(most.get(table, 0), hits)
     named = {source for (source, _), hits in most.items() if hits}
+    held: dict[tuple[str, int], frozenset[str]] = {}
+    for i, (table, _) in found.items():
+        held[table] = held.get(table, frozenset()) | chosen[i].terms
+    aside = {table for table, hits in most.items() if not hits and given - held[table]}
 
     def stays(i: int, sentence: _Chosen) -> bool:
         if i in found:
-            return found[i][1] == most[found[i][0]]
+            return found[i][0] not in aside and found[i][1] == most[found[i][0]]
         return sentence.source.id not in named or bool(sentence.terms & wanted)
 
     return [sentence for i, sentence in enumerate(chosen) if stays(i, sentence)]

@@ -56,7 +56,12 @@ def record_score(
 
 def names(record: Source, weights: Mapping[str, float]) -> bool:
     """Whether a distinctive question word (a key of ``weights``) is in ``record``'s label."""
-    return bool(_stems(record.label or "") & weights.keys())
+    return bool(naming_words(record, weights))
+
+
+def naming_words(record: Source, weights: Mapping[str, float]) -> frozenset[str]:
+    """The distinctive question words (keys of ``weights``) in ``record``'s label."""
+    return _stems(record.label or "") & weights.keys()
 
 
 def covered_terms(record: Source, question_terms: Sequence[str]) -> frozenset[str]:
