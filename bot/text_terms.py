@@ -187,16 +187,29 @@ def numbers(text: str) -> frozenset[str]:
         # A number written inside a CJK run ("約1400万人") has a word character right before
         # it, which the regex takes for part of a word: set CJK runs apart so it is seen.
         text = CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
-    for match in _NUMBER_RE.finditer(text):
-        whole = match.group(1).replace(",", "")
-        value = whole if match.group(2) is None else f"{whole}.{match.group(2)}"
-        unit = (match.group(3) or "").lower()
-        if unit and (unit == "%" or unit not in STOP_WORDS):
-            found.add(f"{value} {stem(unit)}".strip())
-        else:
-            found.add(value)
+    found.update(_figure(match) for match in _NUMBER_RE.finditer(text))
     found.update(_word_numbers(text))
     return frozenset(found)
+
+
+def number_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where the numbers of ``text`` are, in order: (start, end, the number as ``numbers``
+    gives it), the end past its unit. A figure written inside a CJK run is not located."""
+    spans = [(m.start(), m.end(), _figure(m)) for m in _NUMBER_RE.finditer(text)]
+    for match in _WORD_NUMBER_RE.finditer(text):
+        if number := _word_figure(match):
+            spans.append((match.start(), match.end(), number))
+    return sorted(spans)
+
+
+def _figure(match: re.Match[str]) -> str:
+    """A match of ``_NUMBER_RE`` normalised ("1,000 Files" -> "1000 file")."""
+    whole = match.group(1).replace(",", "")
+    value = whole if match.group(2) is None else f"{whole}.{match.group(2)}"
+    unit = (match.group(3) or "").lower()
+    if unit and (unit == "%" or unit not in STOP_WORDS):
+        return f"{value} {stem(unit)}".strip()
+    return value
 
 
 def _word_value(tens: str | None, ones: str | None, single: str | None, scale: str | None) -> int:
@@ -209,15 +222,18 @@ def _word_value(tens: str | None, ones: str | None, single: str | None, scale: s
 def _word_numbers(text: str) -> set[str]:
     """Counts written as English words, as ``numbers`` writes figures ("two hours" ->
     "2 hour"), so "two hours" meets "2 hours" and differs from "five hours"."""
-    found: set[str] = set()
-    for match in _WORD_NUMBER_RE.finditer(text):
-        tens, ones, single, scale, unit = match.groups()
-        value = _word_value(tens, ones, single, scale)
-        unit = unit.lower()
-        if unit in STOP_WORDS or (value < 2 and not scale and stem(unit) not in _ONE_UNITS):
-            continue
-        found.add(f"{value} {stem(unit)}")
-    return found
+    return {number for m in _WORD_NUMBER_RE.finditer(text) if (number := _word_figure(m))}
+
+
+def _word_figure(match: re.Match[str]) -> str | None:
+    """A match of ``_WORD_NUMBER_RE`` as a figure and its unit, or None when it counts
+    nothing (a stop word after it, or "one"/"zero" before no unit of time, size or share)."""
+    tens, ones, single, scale, unit = match.groups()
+    value = _word_value(tens, ones, single, scale)
+    unit = unit.lower()
+    if unit in STOP_WORDS or (value < 2 and not scale and stem(unit) not in _ONE_UNITS):
+        return None
+    return f"{value} {stem(unit)}"
 
 
 def number_values(text: str) -> set[str]:
