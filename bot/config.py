@@ -172,6 +172,8 @@ class OpenAISettings(Section):
     # None leaves it out of the request: reasoning models (o1, o3, ...) refuse any temperature
     temperature: float | None = Field(default=0.2, ge=0, le=2)
     max_tool_rounds: int = Field(default=4, ge=1, le=20)
+    # None leaves it out: the server's own limit (some deployments require one)
+    max_tokens: int | None = Field(default=None, ge=1)
 
 
 class AssistantSettings(Section):

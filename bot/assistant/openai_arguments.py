@@ -110,3 +110,16 @@ def whole_json(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def unreadable(calls: list[ToolCall]) -> list[ToolCall]:
+    """The calls whose arguments are not JSON at all (the tool answers each with an error the
+    model reads; the operator is told too: a model that keeps doing it needs a better template
+    or another model)."""
+    found: list[ToolCall] = []
+    for call in calls:
+        try:
+            json.loads(call.arguments or "{}")
+        except (json.JSONDecodeError, TypeError):
+            found.append(call)
+    return found

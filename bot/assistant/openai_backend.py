@@ -28,8 +28,10 @@ wait for its next chunk: a server that sends only keep-alive comments never trip
 read timeout, and would hold the turn forever. Every failure, malformed responses included,
 surfaces as one :class:`bot.errors.BackendError` of one line saying what went wrong and where
 (:mod:`bot.assistant.openai_errors`); a prompt longer than the model's context also names the
-settings that decide how much goes into it. A refused key (HTTP 401 or 403, with or without one
-set) is its subclass :class:`bot.errors.BackendConfigError`: asking again cannot help.
+settings that decide how much goes into it. A refusal only the operator can fix (a refused key,
+an unknown model, a server without tool calling, a request field it requires or refuses:
+:mod:`bot.assistant.openai_setup`) is its subclass :class:`bot.errors.BackendConfigError`:
+asking again cannot help. A ``Retry-After`` longer than ``timeout`` is not waited for.
 
 A ``base_url`` may carry a query (Azure OpenAI's ``?api-version=…``): it goes with every request,
 and an Azure deployment URL gets the SDK's Azure client (:mod:`bot.assistant.openai_client`).
@@ -49,7 +51,7 @@ import openai
 from openai import AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
-from bot.assistant.openai_arguments import echoed_arguments
+from bot.assistant.openai_arguments import echoed_arguments, unreadable
 from bot.assistant.openai_client import make_client
 from bot.assistant.openai_errors import (
     base_url_hint,
@@ -59,13 +61,13 @@ from bot.assistant.openai_errors import (
     one_line,
     overflow_hint,
     shown_url,
-    status_message,
 )
+from bot.assistant.openai_setup import length_hint, refusal
 from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
-from bot.errors import BackendConfigError, BackendError
+from bot.errors import BackendError
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +177,15 @@ class OpenAIBackend:
                     ],
                 }
             )
+            for call in unreadable(calls):  # the model is told; the operator should be too
+                log.info(
+                    "the model %r at %s called %s with arguments that are not valid JSON; "
+                    "it was told so (%r)",
+                    self.settings.model,
+                    self.where,
+                    call.name,
+                    one_line(call.arguments),
+                )
             results = await turn.toolbox.run_calls(calls, turn.registry)
             for call, result in zip(calls, results, strict=True):
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
@@ -191,15 +202,25 @@ class OpenAIBackend:
                 f"the model endpoint at {self.where} stopped the answer with an error"
                 + (f": {step.error}" if step.error else f" (finish_reason {step.finish_reason!r})")
             )
+        cut = step.finish_reason == "length"
         if not step.asked_for_tools and not "".join(step.text).strip():
             raise BackendError(
                 f"the model endpoint at {self.where} returned an empty answer "
                 f"(finish_reason {step.finish_reason!r}"
                 + EMPTY_REASONS.get(step.finish_reason, "")
+                + (f"; {length_hint(self.settings.max_tokens)}" if cut else "")
                 + ")"
             )
-        if step.finish_reason not in NORMAL_FINISH:
-            # "length": the token limit cut the answer; what was written is still worth showing
+        if cut:
+            log.warning(
+                "the model at %s reached its length limit (finish_reason 'length'); the answer "
+                "was cut off (%s)",
+                self.where,
+                length_hint(self.settings.max_tokens),
+            )
+        elif step.finish_reason not in NORMAL_FINISH:
+            # a content filter, or a reason citecast does not know: what was written is still
+            # worth showing
             log.warning(
                 "the model at %s stopped with finish_reason %r; the answer may be incomplete",
                 self.where,
@@ -253,6 +274,8 @@ class OpenAIBackend:
         }
         if self.settings.temperature is not None:
             request["temperature"] = self.settings.temperature
+        if self.settings.max_tokens is not None:
+            request["max_tokens"] = self.settings.max_tokens
         not_completion = (
             f"the model endpoint at {self.where} returned a response that is not a chat completion"
         )
@@ -307,11 +330,9 @@ class OpenAIBackend:
                 f"cannot reach the model endpoint at {self.where}: {connection_reason(exc)}"
             ) from None
         except openai.APIStatusError as exc:
-            has_key = bool(self.settings.api_key.strip())
-            refused = status_message(exc, self.where, has_key, self.settings.model)
-            if exc.status_code in (401, 403):  # the key: asking again cannot help
-                raise BackendConfigError(refused) from None
-            raise BackendError(refused + (overflow if context_overflow(exc) else "")) from None
+            # a refused key, an unknown model, no tools: BackendConfigError (asking again
+            # cannot help)
+            raise refusal(exc, self.where, self.settings, overflow) from None
         except openai.OpenAIError as exc:
             # an error event mid-stream: its body may be a bare string the client does not read
             reason = error_text(getattr(exc, "body", None)) or one_line(str(exc))
@@ -351,13 +372,14 @@ class OpenAIBackend:
         retries = self.settings.max_retries
         return (
             f"the model endpoint at {self.where} did not answer within "
-            f"{self.settings.timeout:g} s (after {retries} retr{'y' if retries == 1 else 'ies'})"
+            f"{self.settings.timeout:g} s (after {retries} retr{'y' if retries == 1 else 'ies'}; "
+            "raise assistant.openai.timeout for a slower model)"
         )
 
     def _stalled(self) -> str:
         return (
             f"the model endpoint at {self.where} stopped answering mid-stream (nothing for "
-            f"{self.settings.timeout:g} s)"
+            f"{self.settings.timeout:g} s; assistant.openai.timeout sets how long it may pause)"
         )
 
 

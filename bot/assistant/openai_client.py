@@ -14,6 +14,7 @@ import httpx
 import openai
 
 from bot.assistant.openai_errors import one_line
+from bot.assistant.openai_setup import http_client
 from bot.config import OpenAISettings
 from bot.config_env import empty_setting
 from bot.errors import ConfigError
@@ -81,6 +82,7 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
             default_query=query or None,
             timeout=settings.timeout,
             max_retries=settings.max_retries,
+            http_client=http_client(settings.timeout),
         )
     client = openai.AsyncOpenAI(
         base_url=root,
@@ -88,6 +90,7 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
         default_query=query or None,
         timeout=settings.timeout,
         max_retries=settings.max_retries,
+        http_client=http_client(settings.timeout),
     )
     check_key(client, settings)
     return client

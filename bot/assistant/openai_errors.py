@@ -10,9 +10,12 @@ keep it to one short line, because it ends up in a chat apology and in a log lin
 
 from __future__ import annotations
 
+import email.utils
+import math
 import re
 import socket
 import ssl
+import time
 from collections.abc import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
@@ -83,13 +86,21 @@ def base_url_hint(where: str) -> str:
     return " (most OpenAI-compatible servers need assistant.openai.base_url to end in /v1)"
 
 
-def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model: str = "") -> str:
-    """``the model endpoint at … answered HTTP 429: … (it asked to retry after 20 s)``.
+def status_message(
+    exc: openai.APIStatusError,
+    where: str,
+    has_key: bool,
+    model: str = "",
+    timeout: float | None = None,
+) -> str:
+    """``the model endpoint at … answered HTTP 429: … (it asked to retry after 20 s)``; with
+    ``timeout``, a wait longer than it says it was not retried (``openai_setup.http_client``).
 
     A refusal of the key or of the model names the setting to fix: the server's own reason
     ("Incorrect API key provided", "model not found") does not say where citecast reads it.
     """
-    reason = error_text(exc.body)
+    # "404: Not Found", "404 page not found": the status is said once already
+    reason = re.sub(rf"^{exc.status_code}\b[\s:.-]*", "", error_text(exc.body))
     message = f"the model endpoint at {where} answered HTTP {exc.status_code}"
     if reason:
         message += f": {reason}"
@@ -98,7 +109,7 @@ def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model:
         if not hint and model and "model" in reason.lower():
             hint = f" (assistant.openai.model is {model!r})"
         message += hint
-    if exc.status_code in (400, 404, 422) and _NO_TOOLS.search(reason):
+    if exc.status_code in (400, 404, 422) and NO_TOOLS.search(reason):
         message += (
             " (citecast needs a model that can call tools"
             + (f"; assistant.openai.model is {model!r}" if model else "")
@@ -107,7 +118,12 @@ def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model:
     if exc.status_code in (401, 403):
         message += _key_refused(exc.status_code, has_key)
     wait = _retry_after(exc)
-    if wait:
+    if wait and timeout is not None and too_long_to_wait(exc.response.headers, timeout):
+        message += (
+            f" (it asked to retry after {wait}, longer than assistant.openai.timeout "
+            f"({timeout:g} s), so it was not retried)"
+        )
+    elif wait:
         message += f" (it asked to retry after {wait})"
     return message
 
@@ -115,8 +131,11 @@ def status_message(exc: openai.APIStatusError, where: str, has_key: bool, model:
 def _key_refused(status: int, has_key: bool) -> str:
     """What a 401 or 403 means for the operator: retrying (the viewer's "try again", the
     client's own retries) cannot help until the key, or what it may use, is fixed."""
-    if not has_key:
-        return " (no key was sent: assistant.openai.api_key is not set; retrying will not help)"
+    if not has_key:  # the client cannot send none: it sends a placeholder ("not-needed")
+        return (
+            " (assistant.openai.api_key is not set, so a placeholder key was sent; "
+            "retrying will not help)"
+        )
     if status == 401:
         return " (the key in assistant.openai.api_key was refused; retrying will not help)"
     return (
@@ -129,7 +148,7 @@ def _key_refused(status: int, has_key: bool) -> str:
 # ("tools is not supported with this model"), vLLM ('"auto" tool choice requires
 # --enable-auto-tool-choice …'), llama.cpp ("tools param requires --jinja flag"), and others
 # ("does not support function calling").
-_NO_TOOLS = re.compile(
+NO_TOOLS = re.compile(
     r"(not|n't) support\w*\s+(tools?|tool calls|tool calling|function calling)\b"
     r"|\btools?\b[^.]*\bnot supported|\btool[ _]choice\b[^.]*\brequires|\btools param requires",
     re.IGNORECASE,
@@ -218,3 +237,27 @@ def _retry_after(exc: openai.APIStatusError) -> str:
     except ValueError:
         pass
     return one_line(seconds) if seconds else ""  # an HTTP date
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """The seconds a response asked to wait (``retry-after-ms`` or ``Retry-After``, in seconds
+    or as an HTTP date), None when it asked for nothing readable."""
+    try:
+        if "retry-after-ms" in headers:
+            return float(headers["retry-after-ms"]) / 1000
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        try:
+            return float(value)
+        except ValueError:
+            when = email.utils.parsedate_to_datetime(value)
+            return when.timestamp() - time.time()
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def too_long_to_wait(headers: Mapping[str, str], timeout: float) -> bool:
+    """Whether a response asked to wait longer than ``assistant.openai.timeout``."""
+    wait = retry_after(headers)
+    return wait is not None and math.isfinite(wait) and wait > timeout

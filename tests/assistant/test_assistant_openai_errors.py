@@ -51,7 +51,8 @@ async def test_a_stream_that_stops_sending_answer_fails_after_the_timeout(
     bot = assistant_for(kb_settings, kb_index, fake.base_url, timeout=0.5)
     message = await failure_of(bot, stream=True)
     assert message == (
-        f"the model endpoint at {fake.base_url} stopped answering mid-stream (nothing for 0.5 s)"
+        f"the model endpoint at {fake.base_url} stopped answering mid-stream (nothing for 0.5 s; "
+        "assistant.openai.timeout sets how long it may pause)"
     )
 
 
@@ -78,7 +79,7 @@ TRACEBACK = 'Internal Server Error\n\nTraceback (most recent call last):\n  File
 @pytest.mark.parametrize(
     ("response", "reason"),
     [
-        (error_body(502, NGINX_502, "text/html"), "HTTP 502: 502 Bad Gateway"),
+        (error_body(502, NGINX_502, "text/html"), "HTTP 502: Bad Gateway"),
         (error_body(500, TRACEBACK), "HTTP 500: Internal Server Error"),
         (
             error_body(503, "<h1>Service\n  Unavailable</h1><p>later</p>", "text/html"),
@@ -133,7 +134,14 @@ async def test_an_http_error_of_any_shape_reads_as_one_line(
 
 
 @pytest.mark.parametrize(
-    ("header", "wait"), [({"retry_after": "300"}, "300 s"), ({"retry_after_ms": "1500"}, "1.5 s")]
+    ("header", "wait"),
+    [
+        (
+            {"retry_after": "300"},
+            "300 s, longer than assistant.openai.timeout (60 s), so it was not retried",
+        ),
+        ({"retry_after_ms": "1500"}, "1.5 s"),
+    ],
 )
 async def test_a_rate_limit_says_how_long_the_endpoint_asked_to_wait(
     fake: FakeOpenAI,
@@ -156,8 +164,8 @@ async def test_a_refused_request_without_an_api_key_says_none_is_set(
 ) -> None:
     bot = assistant_for(kb_settings, kb_index, fake.base_url, api_key="")
     assert (await failure_of(bot, stream=False)).endswith(
-        "answered HTTP 401: Incorrect API key provided. (no key was sent: "
-        "assistant.openai.api_key is not set; retrying will not help)"
+        "answered HTTP 401: Incorrect API key provided. (assistant.openai.api_key is not set, "
+        "so a placeholder key was sent; retrying will not help)"
     )
 
 
@@ -191,7 +199,7 @@ async def test_a_base_url_without_v1_gets_a_hint(
     root = fake.base_url.removesuffix("/v1")
     bot = assistant_for(kb_settings, kb_index, root + "/")
     assert await failure_of(bot, stream) == (
-        f"the model endpoint at {root} answered HTTP 404: 404: Not Found "
+        f"the model endpoint at {root} answered HTTP 404: Not Found "
         "(most OpenAI-compatible servers need assistant.openai.base_url to end in /v1)"
     )
 

@@ -45,7 +45,8 @@ def nothing_but_thinking(stream: bool, finish: str) -> Completion:
         (
             "length",
             "the model reached its length limit before it wrote any answer "
-            "(a reasoning model's thinking counts toward it)",
+            "(a reasoning model's thinking counts toward it); assistant.openai.max_tokens is "
+            "not set, so the server's own limit applied; set it higher",
         ),
         ("content_filter", "the model's content filter stopped it before it wrote any answer"),
     ],

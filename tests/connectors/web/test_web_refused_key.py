@@ -95,7 +95,7 @@ async def test_the_backend_raises_its_config_error_for_a_refused_key(tmp_path: P
     async with FakeOpenAI() as fake:
         fake.add(text("never reached"))
         bot = assistant(tmp_path, fake.base_url, "")
-        with pytest.raises(BackendConfigError, match="no key was sent"):
+        with pytest.raises(BackendConfigError, match="placeholder key was sent"):
             await bot.reply("How do I install it?", frozenset({"public"}))
 
 
