@@ -109,10 +109,11 @@ async def answer(h: Harness, tmp_path: Path) -> tuple[list[Source], list[str]]:
     return sources, [str(post["raw"]) for post in h.forum.bot_posts()]
 
 
-async def test_each_footnote_links_its_own_uploaded_file(
-    forum: FakeDiscourse, tmp_path: Path
-) -> None:
-    forum.authorized_extensions = (*forum.authorized_extensions, "md")
+async def split_answer(
+    forum: FakeDiscourse, tmp_path: Path, *, signed: bool = False
+) -> tuple[list[Source], list[str]]:
+    """The answer's posts, split at ``SPLIT_LIMIT`` with room for all 13 files (``signed``:
+    with a file signer, as when ``web.public_base_url`` is set)."""
     async with opened_harness(
         forum,
         tmp_path,
@@ -120,7 +121,16 @@ async def test_each_footnote_links_its_own_uploaded_file(
         max_post_length=SPLIT_LIMIT,
         max_consecutive_replies=0,
     ) as h:
-        sources, raws = await answer(h, tmp_path)
+        if signed:
+            h.connector.services.signer = StaticSigner()
+        return await answer(h, tmp_path)
+
+
+async def test_each_footnote_links_its_own_uploaded_file(
+    forum: FakeDiscourse, tmp_path: Path
+) -> None:
+    forum.authorized_extensions = (*forum.authorized_extensions, "md")
+    sources, raws = await split_answer(forum, tmp_path)
     assert len(raws) > 1  # split over several posts
     uploads = {u.filename: u.short_url for u in forum.uploads}
     assert Counter(u.filename for u in forum.uploads) == {f"doc{k:02d}.md": 1 for k in range(1, 14)}
@@ -133,14 +143,7 @@ async def test_each_footnote_names_its_own_refused_file(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
     # the forum's default authorized extensions are images only: every .md file is refused
-    async with opened_harness(
-        forum,
-        tmp_path,
-        capabilities={"max_files": 20},
-        max_post_length=SPLIT_LIMIT,
-        max_consecutive_replies=0,
-    ) as h:
-        sources, raws = await answer(h, tmp_path)
+    sources, raws = await split_answer(forum, tmp_path)
     assert len(raws) > 1
     assert forum.uploads == []
     check_posts(raws, sources, {s.id: None for s in sources})
@@ -150,15 +153,7 @@ async def test_each_footnote_links_its_own_signed_file(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
     # web.public_base_url set: a refused file gets a signed download link instead of its name
-    async with opened_harness(
-        forum,
-        tmp_path,
-        capabilities={"max_files": 20},
-        max_post_length=SPLIT_LIMIT,
-        max_consecutive_replies=0,
-    ) as h:
-        h.connector.services.signer = StaticSigner()
-        sources, raws = await answer(h, tmp_path)
+    sources, raws = await split_answer(forum, tmp_path, signed=True)
     assert len(raws) > 1
     assert forum.uploads == []
     check_posts(raws, sources, {s.id: (str(s.filename), f"{SIGNED}{s.id}") for s in sources})
