@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from bot.marker_lines import FENCE_OPEN, LIST_ITEM, indent_width
+from bot.marker_lines import FENCE_CLOSE, FENCE_OPEN, LIST_ITEM, indent_width
 
 # What ends a list at an unindented line that follows a non-blank one, as mistune (the
 # renderers' parser) reads it: a thematic break, a code fence, an ATX heading, a block quote or
@@ -25,8 +25,9 @@ ENDS_LIST = re.compile(
 # the start of a line still arriving that may yet turn out to end the list or not
 UNDECIDED = re.compile(r"#{1,6}|`{1,2}|~{1,2}|[*_-][ \t*_-]*|<")
 # a line that may yet be a thematic break, a setext underline, an empty list item or an empty
-# heading ("#" then "tag" is none): what it is needs more of it
-UNTIL_END = re.compile(r"[*_-][ \t*_-]*|=+[ \t]*|(?:[+]|\d{1,9}[.)])[ \t]*|#{1,6}")
+# heading ("#" then "tag" is none): what it is needs more of it (a "\r" too: "-\r" may be the
+# whole line, or go on)
+UNTIL_END = re.compile(r"(?:[*_-][ \t*_-]*|=+[ \t]*|(?:[+]|\d{1,9}[.)])[ \t]*|#{1,6})\r?")
 # Blocks that end on their own line (no paragraph stays open after them, so indented code may
 # start on the next line, as mistune reads it): a thematic break, a setext heading's underline
 # (only right after a paragraph line) and an ATX heading.
@@ -159,3 +160,72 @@ def leaves_item(line: str) -> bool:
     (else it is a lazy line of the code)."""
     body = line.lstrip(" \t")
     return LIST_ITEM.match(body) is not None or ENDS_LIST.match(body) is not None
+
+
+def ends_on_its_line(line: str) -> bool:
+    """Whether ``line`` (without its line break) leaves no paragraph open after it, so a
+    paragraph line after it begins a paragraph: a blank line, an ATX heading, a rule or setext
+    underline, a closing fence, a closed comment, or a line indented 4 columns (code, as the
+    scanner reads it outside a list).
+
+    The resolver asks it of the line before a setext underline whose heading it removed whole
+    (``[9]`` / ``===``): there the underline would be left under nothing. (A paragraph line that
+    only looks like one of these, indented 4 columns or a ``===`` after a heading, is taken for
+    it: the heading above then loses its underline, and shows as a paragraph.)
+    """
+    stripped = line.lstrip(" \t")
+    if not stripped.strip("\r") or indent_width(line) >= 4:
+        return True
+    return (
+        ATX.match(stripped) is not None
+        or THEMATIC.fullmatch(stripped) is not None
+        or SETEXT.fullmatch(stripped) is not None
+        or FENCE_CLOSE.fullmatch(stripped) is not None
+        or (stripped.startswith("<!--") and "-->" in stripped[4:])
+    )
+
+
+_LOOK_BACK = 4096  # how far back the line before a removed heading is looked for
+
+
+def underlines_nothing(pieces: list[str], held: str, quoted: bool) -> bool:
+    """Whether a setext underline written at the end of ``pieces`` + ``held`` (the resolver's
+    output, ending where it removed the line or lines above the underline) would underline no
+    paragraph line: the removed lines were a whole paragraph, at the start, after a blank line
+    or after a line that ``ends_on_its_line``, rather than the last lines of one (``Text`` /
+    ``[9]`` / ``===`` keeps its heading). A line longer than 4,096 characters is a paragraph's.
+    ``quoted``: the removed lines began a block quote, whose paragraph goes on only from a quoted
+    line (``- item`` / ``> [9]`` / ``===``).
+    """
+    chunks: list[str] = []
+    size = 0
+    body = False  # a character other than whitespace came (reading from the end)
+    chunk, left = held, len(pieces)
+    while True:
+        chunk = chunk[-_LOOK_BACK:]
+        chunks.append(chunk)
+        size += len(chunk)
+        if not body:
+            stripped = chunk.rstrip(" \t\r\n")
+            body = stripped != ""
+            if "\n" in stripped:
+                break
+        elif "\n" in chunk:
+            break
+        if size >= _LOOK_BACK:
+            break
+        if not left:
+            chunks.append("\n")  # the output's start: as after a line break
+            break
+        left -= 1
+        chunk = pieces[left]
+    text = "".join(reversed(chunks))
+    end = text.rstrip(" \t\r\n")
+    breaks = text.count("\n", len(end))
+    if breaks != 1:
+        return breaks > 1  # a blank line before the removed lines (none: not at a line start)
+    start = end.rfind("\n") + 1
+    if not start and end:
+        return False  # the line goes on further back: a long one, a paragraph's
+    line = end[start:]
+    return ends_on_its_line(line) or (quoted and line.lstrip(" \t")[:1] != ">")

@@ -58,19 +58,11 @@ from bot.marker_lines import (
     indent_width,
     read_source_items,
 )
-from bot.marker_parse import Grammar, Marker
+from bot.marker_parse import Grammar
+from bot.marker_tokens import Token, Underline, Verbatim
 
-__all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Verbatim", "continues_list"]
+__all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Underline", "Verbatim", "continues_list"]
 
-
-class Verbatim(str):
-    """Text the scanner passes on as written and no one may write into: code and math. (A
-    ``str``, so it reads as text; the resolver cites no record label inside it.)"""
-
-    __slots__ = ()
-
-
-Token = str | Marker
 
 # A line start that begins no construct: most characters, and a word with a heading initial
 # that is complete (followed by a non-letter) and is not the first word of a heading word.
@@ -249,6 +241,15 @@ class LineStarts:
         # (the line before was no code: _code_next holds across a wait, unlike _indented)
         para = not (in_list or self._blank_before) and self._code_next != self._base + pos
         ends = False  # the line is a block that ends on it: indented code may follow directly
+        if para and first in "=-" and SETEXT.fullmatch(stripped):
+            # "Text" then "-" or "---": a heading, not an empty list item or a rule; written as
+            # one token, with its line break ("===\r" waits for its "\n")
+            if not complete:
+                return -1
+            end = nl + 1 if nl >= 0 else n
+            out.append(Underline(buf[pos:end]))
+            self._blank_before = True  # (not in a list: indented code may follow directly)
+            return end
         if (
             first in "*-_"
             # a rule's third character is its own or a space (most list items' is not)
@@ -258,8 +259,6 @@ class LineStarts:
             # "- - -" and "***" are rules, not list items; one indented in a list stays in it
             self._list_ctx = in_list and self._in_item(line)
             ends = True
-        elif para and first in "=-" and SETEXT.fullmatch(stripped):
-            ends = True  # "Text" then "-": a heading, not an empty list item
         elif (item := LIST_ITEM.match(stripped)) is not None and not (
             para and cannot_interrupt(stripped)
         ):

@@ -266,7 +266,21 @@ def last_line_nests(text: str) -> bool:
     return line.strip() != "" and (line[0] in " \t" or _LIST_LINE.match(line) is not None)
 
 
-def reindent(line: str, indent: str) -> str:
+MAX_HELD_BLANK = 1024
+"""How many characters of blank lines after a removed empty heading wait for the line after
+them (see :func:`reindent`); after more, the heading goes."""
+
+
+def reindent_waits(text: str, indent: str) -> bool:
+    """Whether ``reindent`` of ``text`` and what follows it is not yet decided: ``text`` is only
+    the next line's indentation so far, or, after a removed empty heading (``indent`` ends in a
+    line break), only blank lines (up to ``MAX_HELD_BLANK`` characters of them) and that."""
+    if not text.strip(" \t"):
+        return True
+    return indent[-1:] == "\n" and not text.strip(" \t\r\n") and text.rfind("\n") < MAX_HELD_BLANK
+
+
+def reindent(line: str, indent: str, blank_lines: bool = True) -> str:
     """``line`` with ``indent`` for its indentation when it has 4 columns or more of it.
 
     The resolver asks this for the line after one it removed: indented that far, it was a
@@ -275,8 +289,17 @@ def reindent(line: str, indent: str) -> str:
     only when it is short of code. After a removed empty heading, ``indent`` is that heading's
     line (its hashes and line break): such a line was code, and stays code under the hashes,
     which alone end a list before it, where a blank line would make the code the item's text
-    and show its raw ``[1]`` (an empty heading shows nothing in any channel).
+    and show its raw ``[1]`` (an empty heading shows nothing in any channel). Blank lines may
+    come between the two, as they may after any heading (not with ``blank_lines=False``: the
+    line break in ``line`` then ends a removed line, whose own start decided).
     """
+    if indent[-1:] == "\n" and blank_lines:
+        # blank lines may come first (the resolver holds them, up to MAX_HELD_BLANK characters):
+        # the first line after them decides
+        start = line.rfind("\n", 0, len(line) - len(line.lstrip(" \t\r\n"))) + 1
+        if start > MAX_HELD_BLANK or indent_width(line[start:]) < 4:
+            return line
+        return indent + line
     if indent_width(line) < 4:
         return line
     if indent[-1:] == "\n":

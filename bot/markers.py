@@ -35,7 +35,7 @@ from typing import Final
 
 from bot.marker_blocks import Paragraph
 from bot.marker_keys import parse_double
-from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Verbatim
+from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Underline, Verbatim
 from bot.marker_lines import OPEN_BRACKETS, math_span, merge_text
 from bot.marker_paren import parse_paren
 from bot.marker_parse import (
@@ -51,7 +51,7 @@ from bot.marker_parse import (
 )
 from bot.marker_spans import code_span
 
-__all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Verbatim", "find_markers"]
+__all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Underline", "Verbatim", "find_markers"]
 
 _SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(]")
 _NEWLINES = re.compile("\n+")

@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
 from bot.deeplinks import deep_link
+from bot.list_numbers import follows_list_item
+from bot.marker_blocks import underlines_nothing
 from bot.marker_lines import LEAD_LAST, ends_in_lead_in
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
-from bot.markers import MarkerScanner, Token, Verbatim
+from bot.markers import MarkerScanner, Token, Underline, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry
 from bot.resolver_text import SLOW_LAST, ResolvedText
@@ -223,7 +225,9 @@ class StreamResolver(ResolvedText):
         start = len(self._pieces)
         for token in tokens:
             if isinstance(token, str):
-                if self._mentions is None:
+                if token.__class__ is Underline:
+                    self._underline(token)
+                elif self._mentions is None:
                     self._text(token)
                 elif isinstance(token, Verbatim):
                     # code, math or a link: write what came before, then this as it is
@@ -246,6 +250,34 @@ class StreamResolver(ResolvedText):
         if text:
             out.append(TextDelta(text))
         return out
+
+    def _underline(self, line: str) -> None:
+        """A setext underline, written as is unless every line it underlined was removed
+        (``[9]`` / ``===``): then ``===`` would show as text and ``---`` as a rule, and the code
+        that the heading ended would join that text, its raw ``[1]`` shown. It becomes an empty
+        heading (``#``; ``##`` for ``---``), kept as a removed ATX heading's hashes are: only
+        when code follows, blank lines between or not (``reindent``), or when a list came
+        right before (the heading ended it)."""
+        if self._mentions is not None:
+            self._mentions.flush(())  # (as before code: no label runs across a line break)
+        pieces, held, quoted = self._removed_at
+        self._removed_at = (-1, 0, False)
+        if (
+            pieces != len(self._pieces)
+            or self._held[held:].strip()
+            or not underlines_nothing(self._pieces, self._held, quoted)
+        ):
+            self._text(line)
+            return
+        body = line.rstrip("\r\n")
+        heading = ("#" if body.lstrip(" \t")[0] == "=" else "##") + (line[len(body) :] or "\n")
+        if follows_list_item(self._pieces, self._held):
+            # the removed lines ended a list (a quote's, "- a" / "> [9]" / "==="): the heading
+            # ends it still, whatever follows
+            self._indent, self._indent_spaces = None, ""
+            self._text(heading)
+        else:
+            self._indent, self._indent_spaces = heading, ""
 
     def _marker(self, marker: Marker) -> None:
         targets = marker_targets(marker, self.registry, self._drop)

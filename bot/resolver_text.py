@@ -12,7 +12,8 @@ next to a citation (``[1], [9].`` becomes ``[^1].``). After a removed marker (th
 leave an empty construct nor glue characters into new markdown syntax; an ordered list that lost
 an item has its later items numbered down (``_renumber``).
 Parenthesised groups are decided by :class:`bot.marker_groups.GroupedText`, separators by
-:class:`bot.marker_separators.SeparatedText` (its bases).
+:class:`bot.marker_separators.SeparatedText`, and what a removal leaves at a line start by
+:class:`bot.resolver_gaps.GapLines` (its bases).
 
 A base class rather than a collaborator on purpose: these methods run once per scanned token on
 the resolver's hot path (``bench/resolve.py``), where another attribute hop costs measurably.
@@ -25,7 +26,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from bot.list_numbers import Renumbering, follows_list_item, removed_item, renumber
+from bot.list_numbers import Renumbering, renumber
 from bot.marker_groups import SOFT_BREAK, only_separators
 from bot.marker_lines import (
     LEAD_LAST,
@@ -38,13 +39,14 @@ from bot.marker_lines import (
     is_lead_in,
     lead_opener,
     reindent,
+    reindent_waits,
     separating,
     space_start,
     still_separating,
     trailing_backslashes,
 )
 from bot.marker_parse import MAX_TAG
-from bot.marker_separators import SeparatedText, line_start_after_gap
+from bot.resolver_gaps import GapLines
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
 # a token ending in one of these may open a group or a line prefix the resolver holds back
@@ -55,13 +57,15 @@ SLOW_LAST: Final = _HOLD_LAST | frozenset(",;")
 be held): a piece ending otherwise can take the resolver's fast path."""
 
 
-class ResolvedText(SeparatedText):
+class ResolvedText(GapLines):
     """The answer text as it is written: ``_pieces`` (final) and ``_held`` (still undecided)."""
 
     def __init__(self) -> None:
         self._pieces: list[str] = []
-        self._tail = ""  # the end of the last line of _pieces[: _tail_n] (see _last_line)
-        self._tail_n = 0
+        # the end of the last line of _pieces[:n], and n (see _last_line); one attribute: a
+        # StreamResolver has 29, and a 30th cost the 1-char stream ~10% in bench/resolve.py
+        # (CPython 3.11's shared-key instance dicts)
+        self._tail: tuple[str, int] = ("", 0)
         self._held = ""
         self._adjacent: tuple[int, ...] = ()
         self._gap = False
@@ -81,14 +85,17 @@ class ResolvedText(SeparatedText):
         self._indent: str | None = None  # the indentation for the line after a removed line
         self._indent_spaces = ""  # that line's own indentation so far, while only spaces came
         self._renumber: Renumbering | None = None  # an ordered list that lost an item
+        # len(_pieces), len(_held) after the last removed line, and whether it (or one removed
+        # right before it) began a block quote: a setext underline may follow (resolver.py)
+        self._removed_at: tuple[int, int, bool] = (-1, 0, False)
 
     def _text(self, text: str) -> None:
         if self._indent is not None and text:
             text, self._indent_spaces = self._indent_spaces + text, ""
-            if not text.strip(" \t"):
+            if not text.strip(" \t") or (not self._gap and reindent_waits(text, self._indent)):
                 self._indent_spaces = text  # the indentation may come in pieces: judged whole
                 return
-            text, self._indent = reindent(text, self._indent), None
+            text, self._indent = reindent(text, self._indent, not self._gap), None
         if self._gap and text:
             text = self._unglue(text)
         if not text:
@@ -191,14 +198,15 @@ class ResolvedText(SeparatedText):
         if limit is not None:
             # asked at each removed marker: the pieces written since the last time are folded
             # into a bounded tail, so many short pieces are not walked again each time
-            new = self._pieces[self._tail_n :]
+            end, done = self._tail
+            new = self._pieces[done:]
             if new:
-                self._tail_n = len(self._pieces)
                 joined = "".join(new)
                 cut = joined.rfind("\n")
-                line = joined[cut + 1 :] if cut >= 0 else self._tail + joined
-                self._tail = line[-limit:] if len(line) > 2 * limit else line
-            return self._tail + self._held
+                line = joined[cut + 1 :] if cut >= 0 else end + joined
+                end = line[-limit:] if len(line) > 2 * limit else line
+                self._tail = (end, len(self._pieces))
+            return end + self._held
         tail: list[str] = [self._held]
         size = len(self._held)
         for piece in reversed(self._pieces):
@@ -254,58 +262,7 @@ class ResolvedText(SeparatedText):
             self._held += text
             return ""
         if line_start:
-            text, self._after_gap = self._after_gap + text, ""
-            if sep_at < 0 and separating(text):
-                # "[9] and [1]" at a line start: as within a line, the separators wait for
-                # what follows, and go with the removed marker if a marker follows them
-                self._sep_at, self._sep_before = len(held), False
-                self._held += text
-                return ""
-            text = line_start_after_gap(text, prefix)
-            rest = text.lstrip(" \t")
-            if not rest or rest == "\r":
-                # the line's end decides (a "\r" may be the first half of a "\r\n")
-                self._after_gap = text if prefix else rest
-                return ""
-            if rest[0] == "\n" or rest.startswith("\r\n"):
-                self._gap = False
-                size = 1 if rest[0] == "\n" else 2
-                indent = self._gap_lead
-                if prefix:
-                    line = held[self._prefix_at :]
-                    indent = line[: len(line) - len(line.lstrip(" \t"))]
-                    self._held = held[: self._prefix_at]
-                    self._prefix_at = -1
-                    self._renumber = removed_item(line, self._renumber)
-                    if self._heading and self._pieces and self._held.count("\n") < 2:
-                        self._held += rest[:size]  # the heading ended the paragraph before it
-                after = rest[size:]
-                if prefix and self._heading:  # its line, kept if code follows: see reindent
-                    indent = line.rstrip(" \t") + rest[:size]
-                elif self._heading or follows_list_item(self._pieces, self._held):
-                    return after  # nested in an item, or code after a heading: as it was read
-                if not after.strip(" \t"):  # the next line's indentation: judged whole
-                    self._indent, self._indent_spaces = indent, after
-                    return ""
-                return reindent(after, indent)
-            if rest[0] in "-+#>":
-                # a heading, a quote, or a list item the scanner did not read as one (after a
-                # blank line, its indented continuation would be code in one reading and text in
-                # the other): escaped, as these characters mean nothing inside a line, so the
-                # text reads as written and nothing invisible is added
-                text = text[: len(text) - len(rest)] + "\\" + rest
-                rest = "\\" + rest
-            elif rest[0] in "`~*|" or rest[0].isdecimal():
-                # a fence, a table row that lost its first cell, a "*" or a number: escaped they
-                # would lose their meaning inside the line (code span, strikethrough, emphasis,
-                # the row's cells), so a zero-width space keeps the two sides apart; after the
-                # spaces, which a list item's marker or quote arrows need ("- [9] `x`")
-                text = text[: len(text) - len(rest)] + "\u200b" + rest
-                rest = "\u200b" + rest
-            if prefix:
-                self._gap = False
-                return text  # content follows: the item stays as written
-            text = rest
+            return self._line_after_gap(text, held, prefix, sep_at)
         elif last in "`~$<[【\ue200\\" or (
             text[0] not in "\r\n" and ends_inside_marker(self._last_line(MAX_TAG))
         ):

@@ -66,11 +66,11 @@ def test_code_after_a_removed_heading_stays_code(raw: str, expected: str) -> Non
 
 
 # Lines that a removal empties (headings, items, quotes of dropped markers), lines around them,
-# and indented lines holding a marker that code keeps as written. (A setext underline after a
-# removed line is left out: "[9]" then "===" still leaves "===" as text; see the report.)
+# and indented lines holding a marker that code keeps as written. (Setext underlines after a
+# removed line: test_resolver_removed_setext.)
 FRAGMENTS = [
     "# [9]", "## [9] [9]", "[9]", "- [9]", "> [9]", "1. [9]", "  - [9]", "    code [1]",
-    "      code [1]", "- item", "Text", "---", "", "  text", "# H", "```", "Text [9]",
+    "      code [1]", "- item", "Text", "---", "===", "", "  text", "# H", "```", "Text [9]",
     "    - [9]",
 ]  # fmt: skip
 
