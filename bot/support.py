@@ -41,6 +41,7 @@ from bot.support_polarity import (
     opposite_statement,
     polarity_conflict,
 )
+from bot.support_windows import window_terms
 from bot.text_counts import counts_agree
 from bot.text_terms import (
     affirmed_terms,
@@ -193,10 +194,13 @@ class LexicalScorer:
         # a positive claim is not backed by words the window only negates ("No system
         # database ... is needed" for "needs a database server")
         negating = not statement.scope and any(denied_terms(s) for s in parts)
-        window_terms = affirmed_terms if negating else term_set
+        # a window's terms are its sentences' (no term spans the space that joins them)
+        known: dict[str, frozenset[str]] = {} if negating else window_terms(parts)
+        read = affirmed_terms if negating else term_set
 
         def coverage(window: str) -> float:
-            return statement.coverage(window_terms(window))
+            terms = known.get(window)
+            return statement.coverage(read(window) if terms is None else terms)
 
         best = best_window(parts, coverage)
         if statement.scope:
