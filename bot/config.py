@@ -26,7 +26,7 @@ from bot.config_channels import (
     SmtpOutSettings,
     WebSettings,
 )
-from bot.config_section import Section, base_url_problem, named_file
+from bot.config_section import Groups, Section, base_url_problem, named_file
 from bot.config_url_templates import checked_url_templates
 
 __all__ = [
@@ -71,7 +71,7 @@ class RecordTable(Section):
     column_labels: dict[str, str] = Field(default_factory=dict)
     action_url_template: str | None = None
     action_label: str = "Open"
-    audience: list[str] = Field(default_factory=lambda: ["public"])
+    audience: Groups = Field(default_factory=lambda: ["public"])
     # What the table holds, in the words people ask with ("Plans and what they cost"): the
     # model reads it in the tool description, and the built-in answerer lists the table's
     # records when a question is about the table as a whole rather than one record.
@@ -88,7 +88,7 @@ class AudienceRule(Section):
     """Files whose path matches ``glob`` (relative to the ingested root) get ``audience``."""
 
     glob: str
-    audience: list[str]
+    audience: Groups
 
 
 class IndexSettings(Section):

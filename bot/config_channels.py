@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from bot.config_section import Section, base_url_problem, named_file
+from bot.config_section import Groups, Section, base_url_problem, named_file
 from bot.host_names import entries_without_problem, host_pattern_problem, origin_problem
 
 
@@ -26,7 +26,7 @@ class WebSettings(Section):
     # Offered as buttons while a conversation is empty (as Slack's suggested_prompts).
     suggested_prompts: list[str] = Field(default_factory=list, max_length=4)
     public_base_url: str | None = None
-    audience: list[str] = Field(default_factory=lambda: ["public"])
+    audience: Groups = Field(default_factory=lambda: ["public"])
     cors_origins: list[str] = Field(default_factory=list)
     # Host names answered besides localhost, IP addresses, the bind host and the public base
     # URL's host (against DNS rebinding, see bot.connectors.web_hosts); ["*"] answers any.
@@ -91,10 +91,10 @@ class SlackSettings(Section):
     api_base_url: str | None = None
     streaming: Literal["native", "edit", "none"] = "native"
     suggested_prompts: list[str] = Field(default_factory=list, max_length=4)
-    public_audience: list[str] = Field(default_factory=lambda: ["public"])
-    audience_by_email_domain: dict[str, list[str]] = Field(default_factory=dict)
-    audience_by_usergroup: dict[str, list[str]] = Field(default_factory=dict)
-    audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
+    public_audience: Groups = Field(default_factory=lambda: ["public"])
+    audience_by_email_domain: dict[str, Groups] = Field(default_factory=dict)
+    audience_by_usergroup: dict[str, Groups] = Field(default_factory=dict)
+    audience_by_channel: dict[str, Groups] = Field(default_factory=dict)
     private_channels_use_user_groups: bool = False
     max_file_bytes: int = Field(default=50_000_000, ge=0)
     # Assistant-thread statuses (assistant.threads.setStatus; Slack shows "<app name> <status>"
@@ -141,13 +141,13 @@ class DiscordSettings(Section):
     # role always does, so that pinging @Moderators does not summon it unless listed here
     summon_roles: list[int] = Field(default_factory=list)
     embeds: bool = False
-    audience_by_guild: dict[str, list[str]] = Field(default_factory=dict)
-    audience_by_channel: dict[str, list[str]] = Field(default_factory=dict)
-    audience_by_role: dict[str, list[str]] = Field(default_factory=dict)
-    dm_audience_by_user: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_guild: dict[str, Groups] = Field(default_factory=dict)
+    audience_by_channel: dict[str, Groups] = Field(default_factory=dict)
+    audience_by_role: dict[str, Groups] = Field(default_factory=dict)
+    dm_audience_by_user: dict[str, Groups] = Field(default_factory=dict)
     max_file_bytes: int = Field(default=10_000_000, ge=0)
     gateway_url: str | None = None
-    public_audience: list[str] = Field(default_factory=lambda: ["public"])
+    public_audience: Groups = Field(default_factory=lambda: ["public"])
     stream_interval: float = Field(default=1.0, ge=0.0, le=60.0)
     max_retries: int = Field(default=3, ge=0, le=10)
     retry_backoff: float = Field(default=1.0, ge=0.0, le=60.0)
@@ -251,9 +251,9 @@ class EmailSettings(Section):
     outbound: SmtpOutSettings = Field(default_factory=SmtpOutSettings)
     allowed_domains: list[str] = Field(default_factory=list)
     rate_limit_per_hour: int = Field(default=20, ge=1)
-    default_audience: list[str] = Field(default_factory=lambda: ["public"])
-    audience_by_domain: dict[str, list[str]] = Field(default_factory=dict)
-    audience_by_address: dict[str, list[str]] = Field(default_factory=dict)
+    default_audience: Groups = Field(default_factory=lambda: ["public"])
+    audience_by_domain: dict[str, Groups] = Field(default_factory=dict)
+    audience_by_address: dict[str, Groups] = Field(default_factory=dict)
     max_attachment_bytes: int = Field(default=10_000_000, ge=0)
     max_message_bytes: int = Field(default=30_000_000, ge=1024)
     answer_timeout_seconds: float = Field(default=300.0, gt=0)
@@ -279,7 +279,7 @@ class DiscourseSettings(Section):
     api_username: str = "citecast"
     webhook_secret: str = ""
     categories: list[int] = Field(default_factory=list)
-    audience_by_category: dict[str, list[str]] = Field(default_factory=dict)
+    audience_by_category: dict[str, Groups] = Field(default_factory=dict)
     # the site's "max post length" when lower than Discourse's default (it cannot be read with a
     # granular key); a lower one is also learned from the first refusal (discourse_limits)
     max_post_length: int = Field(default=32_000, ge=300)

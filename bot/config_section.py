@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr
+
+
+def one_or_many(value: Any) -> Any:
+    """A group written alone (``audience: staff``) as the list of that one group, as front
+    matter reads it; anything else is left to the field's own check."""
+    return [value] if isinstance(value, str) else value
+
+
+Groups = Annotated[list[str], BeforeValidator(one_or_many)]
+"""An audience setting: a list of groups, or one group written alone."""
 
 
 def base_url_problem(url: str) -> str | None:
