@@ -8,6 +8,20 @@ import pytest
 
 from bot.cli import main
 
+TRAVEL = """# Travel and expenses
+
+## Limits
+
+| Expense | Limit per day | Receipt needed |
+|---|---|---|
+| Hotel | 140 EUR | yes |
+| Meals | 45 EUR | over 10 EUR |
+| Taxi | 60 EUR | yes |
+
+Expenses are reimbursed with the next monthly salary payment.
+"""
+"""A travel policy whose limits are a Markdown table (its header row names every column)."""
+
 
 def ingested(tmp_path: Path, documents: dict[str, str], *, records: str = "") -> Path:
     """A config file whose index holds ``documents`` (file name -> text), ingested by

@@ -12,21 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.assistant.extractive_parts import covers_a_part
-from tests.assistant.handbook_index import ask, ingested
-
-TRAVEL = """\
-# Travel and expenses
-
-## Limits
-
-| Expense | Limit per day | Receipt needed |
-|---|---|---|
-| Hotel | 140 EUR | yes |
-| Meals | 45 EUR | over 10 EUR |
-| Taxi | 60 EUR | yes |
-
-Expenses are reimbursed with the next monthly salary payment.
-"""
+from tests.assistant.handbook_index import TRAVEL, ask, ingested
 
 TRAINING = """\
 # Training

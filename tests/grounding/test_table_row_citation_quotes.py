@@ -15,20 +15,8 @@ import pytest
 from bot.cli import main
 from bot.grounding import verify
 from bot.models import Answer, Citation, Source
-from tests.assistant.handbook_index import ingested
+from tests.assistant.handbook_index import TRAVEL, ingested
 
-TRAVEL = """# Travel and expenses
-
-## Limits
-
-| Expense | Limit per day | Receipt needed |
-|---|---|---|
-| Hotel | 140 EUR | yes |
-| Meals | 45 EUR | over 10 EUR |
-| Taxi | 60 EUR | yes |
-
-Expenses are reimbursed with the next monthly salary payment.
-"""
 RETURNS = (
     "<html><head><title>Returns</title></head><body><h2>Return fees</h2><table>"
     "<tr><th>Shipment type</th><th>Return fee</th></tr>"
