@@ -15,7 +15,7 @@ from playwright.async_api import Browser
 
 from bot.deeplinks import file_link
 from bot.models import Source
-from tests.connectors.browser.test_web_file_passage_browser import IN_VIEW, serve_examples
+from tests.connectors.browser.test_web_file_passage_browser import opens_scrolled_to, serve_examples
 
 FILLER = "".join(f"Filler paragraph {n} says nothing in particular.\n\n" for n in range(40))
 DOCUMENT = (
@@ -49,11 +49,7 @@ async def test_a_quote_across_a_line_break_opens_the_file_at_it(
         plain = signer.url_for(source, frozenset({"public"}), live.url)
         assert plain is not None
         for quote, shown in QUOTES:
-            await page.goto(plain)
-            assert await page.evaluate(IN_VIEW, shown) is False, f"{shown!r}: already on screen"
-            await page.goto("about:blank")  # a fresh load, as from the chat, not a scroll
-            await page.goto(file_link(plain, source, quote))
-            await page.wait_for_function(IN_VIEW, arg=shown, timeout=10_000)
+            await opens_scrolled_to(page, plain, file_link(plain, source, quote), shown)
     finally:
         await context.close()
         await live.stop()

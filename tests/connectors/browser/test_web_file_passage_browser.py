@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
 from bot.connectors.app import build_app
 from bot.deeplinks import file_link
@@ -39,6 +39,18 @@ IN_VIEW = """(words) => {
   const box = best.getBoundingClientRect();
   return box.top >= 0 && box.bottom <= window.innerHeight;
 }"""
+
+
+async def opens_scrolled_to(page: Page, plain: str, link: str, shown: str) -> None:
+    """Opened at ``plain`` (no fragment), ``shown`` is off screen; opened at ``link`` afresh (a
+    load, as from the chat, not a scroll), the browser scrolls it into view."""
+    await page.goto(plain)
+    assert await page.evaluate(IN_VIEW, shown) is False, f"{shown!r}: already on screen"
+    await page.goto("about:blank")
+    await page.goto(link)
+    await page.wait_for_function(IN_VIEW, arg=shown, timeout=10_000)
+
+
 CITED = [
     # the quotes the extractive Assistant gives for "How do I start the server?" and "How long
     # do signed file downloads last?"; the Markdown one with its backticks, which the page hides
@@ -86,13 +98,9 @@ async def test_a_cited_sample_file_opens_readable_at_the_passage(
             source = Source(id=name, path=str(EXAMPLES / name), filename=name, kind="file")
             plain = signer.url_for(source, frozenset({"public"}), live.url)
             assert plain is not None
-            await page.goto(plain)
-            assert await page.evaluate(IN_VIEW, shown) is False, f"{name}: already on screen"
             link = file_link(plain, source, quote)
             assert "#:~:text=" in link
-            await page.goto("about:blank")  # a fresh load, as from the chat, not a scroll
-            await page.goto(link)
-            await page.wait_for_function(IN_VIEW, arg=shown, timeout=10_000)
+            await opens_scrolled_to(page, plain, link, shown)
             # readable, not the source text: no markup characters around the words
             assert "`make serve`" not in await page.inner_text("body")
             assert "<code>" not in await page.inner_text("body")

@@ -14,7 +14,7 @@ from playwright.async_api import Browser
 
 from bot.deeplinks import file_link
 from bot.models import Source
-from tests.connectors.browser.test_web_file_passage_browser import IN_VIEW, serve_examples
+from tests.connectors.browser.test_web_file_passage_browser import opens_scrolled_to, serve_examples
 
 FILLER = "".join(f"Filler paragraph {n} says nothing in particular.\n\n" for n in range(40))
 MARKDOWN = (
@@ -52,12 +52,8 @@ async def test_a_quoted_row_opens_the_file_at_the_row(browser: Browser, tmp_path
             source = Source(id=name, path=str(kb / name), filename=name)
             plain = signer.url_for(source, frozenset({"public"}), live.url)
             assert plain is not None
-            await page.goto(plain)
-            assert await page.evaluate(IN_VIEW, shown) is False, f"{name}: already on screen"
-            await page.goto("about:blank")  # a fresh load, as from the chat, not a scroll
-            await page.goto(file_link(plain, source, quote))
-            # the row's other cell is on screen: the browser scrolled to the row
-            await page.wait_for_function(IN_VIEW, arg=shown, timeout=10_000)
+            # the row's other cell comes on screen: the browser scrolled to the row
+            await opens_scrolled_to(page, plain, file_link(plain, source, quote), shown)
     finally:
         await context.close()
         await live.stop()
