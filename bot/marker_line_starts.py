@@ -59,6 +59,7 @@ from bot.marker_lines import (
     read_source_items,
 )
 from bot.marker_parse import Grammar
+from bot.marker_source_line import one_line_source_items
 from bot.marker_tokens import Token, Underline, Verbatim
 
 __all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Underline", "Verbatim", "continues_list"]
@@ -226,8 +227,9 @@ class LineStarts:
         ):
             if not complete:
                 return -1
-            if HEADING.fullmatch(line):
-                verdict = self._source_list(buf, pos, nl, final)
+            inline = one_line_source_items(line)
+            if inline is not None or HEADING.fullmatch(line):
+                verdict = self._source_list(buf, pos, nl, final, inline or [])
                 if verdict == "need":
                     return -1
                 if verdict == "strip":
@@ -376,14 +378,17 @@ class LineStarts:
         self._line_start = False
         return pos
 
-    def _source_list(self, buf: str, head: int, head_nl: int, final: bool) -> str:
-        """ "strip", "keep" or "need" for the heading line at ``head`` and what follows it."""
+    def _source_list(
+        self, buf: str, head: int, head_nl: int, final: bool, inline: list[str]
+    ) -> str:
+        """ "strip", "keep" or "need" for the heading line at ``head`` and what follows it
+        (``inline``: the items a one-line list wrote on the heading's line)."""
         judge = self.grammar.is_source_list
         assert judge is not None
         if self._src_head != self._base + head:
             self._src_head = self._base + head
             self._src_scan = self._base + (head_nl + 1 if head_nl >= 0 else len(buf))
-            self._src_items = []
+            self._src_items = list(inline)
         verdict, scan = read_source_items(
             buf, self._src_scan - self._base, head, final, self._src_items
         )

@@ -17,6 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
+from bot.marker_numbers import MAX_DIGITS as MAX_DIGITS
+from bot.marker_numbers import MAX_RANGE as MAX_RANGE
+from bot.marker_numbers import NUM_LIST as NUM_LIST
+from bot.marker_numbers import WORDS as WORDS
+from bot.marker_numbers import bare_numbers_ok as bare_numbers_ok
+from bot.marker_numbers import expand_numbers as expand_numbers
+
 Family = Literal[
     "bracket", "footnote", "tag", "file_id", "record_key", "word", "linked", "private", "stray"
 ]
@@ -27,21 +34,11 @@ MAX_TAG = 1024
 MAX_CIT = 160
 MAX_RECORD = 400
 MAX_PRIVATE = 256
-MAX_RANGE = 20
-MAX_DIGITS = 9
 
-WORDS: Final = (
-    "citations|citation|cite|sources|source|src|references|reference|refs|ref|"
-    "documents|document|docs|doc|passages|passage|results|result"
-)
-_DASH = "-–—"
-_NUM_ITEM = rf"\d+(?:[ \t]*[{_DASH}][ \t]*\d+)?"
-_NUM_LIST = rf"{_NUM_ITEM}(?:[ \t]*(?:[,;&]|and)[ \t]*{_NUM_ITEM})*"
-NUM_LIST: Final = _NUM_LIST  # a list of numbers and ranges, as the families write them
 _WORD_NUMS = re.compile(
-    rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#.]?[ \t]*)?(?P<nums>{_NUM_LIST})[ \t]*", re.IGNORECASE
+    rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#.]?[ \t]*)?(?P<nums>{NUM_LIST})[ \t]*", re.IGNORECASE
 )
-_FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{_NUM_LIST})[ \t]*\^?")
+_FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{NUM_LIST})[ \t]*\^?")
 # "[citation needed]", "[Source N]", "[ref #]", and the bare words a model writes where a
 # number belongs ("[citation]", "[source]"); not "[docs]" or "[references]", which are as likely
 # the reader's text or a shortcut reference link
@@ -53,9 +50,16 @@ _PLACEHOLDER_WORDS = re.compile(
 )
 _PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
 _CJK_BODY = re.compile(
-    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{_NUM_LIST})(?::\d+)*(?:†[^】\n]*)?[ \t]*",
+    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*(?:†[^】\n]*)?[ \t]*",
     re.IGNORECASE,
 )
+# "[2†source]": the ChatGPT dagger style of "【2†source】" written in square brackets
+_DAGGER_BODY = re.compile(
+    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*†[^\]\n]*",
+    re.IGNORECASE,
+)
+# the label of a link to a fragment of the answer's own page ("[2](#install)"): bare numbers
+_FRAGMENT_LABEL = re.compile(rf"[ \t]*(?P<nums>{NUM_LIST})[ \t]*")
 _CIT_STOP = re.compile(r"[\n<>]")
 # what starts a marker family other than brackets: tags, CJK brackets, private-use markers
 _LABEL_MARKER = re.compile("[<【\ue200]")
@@ -78,7 +82,7 @@ _CIT_START = "<cit"
 _CITATION_OPEN = "<citation>"
 _CITATION_CLOSE = "</citation>"
 _CITATION_CLOSE_ANY_CASE = re.compile(re.escape(_CITATION_CLOSE), re.IGNORECASE)
-_TAG_BODY = re.compile(rf"\s*(?P<nums>{_NUM_LIST})\s*(?:[|:](?P<quote>.*))?", re.DOTALL)
+_TAG_BODY = re.compile(rf"\s*(?P<nums>{NUM_LIST})\s*(?:[|:](?P<quote>.*))?", re.DOTALL)
 _ID_BODY = re.compile(r"\s*(?P<id>[^\s|<>]{1,128})\s*")
 _PRIVATE = re.compile(
     "\ue200(?P<kind>[a-z_]{0,16})(?P<ids>(?:\ue202[^\ue200-\ue202\n]{1,64})*)\ue201"
@@ -155,34 +159,8 @@ class Grammar:
         return bare() if callable(bare) else bare
 
 
-_LIST_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|and)[ \t]*")
-_RANGE_SEPARATOR = re.compile(rf"[{_DASH}]")
-_DIGIT_RUN = re.compile(r"\d+")
-
-
-def expand_numbers(text: str) -> tuple[int, ...] | None:
-    """Numbers of a list like ``1, 3-5``; None when a number has more than MAX_DIGITS digits.
-
-    A range expands only when ascending and at most MAX_RANGE long; otherwise both ends count.
-    """
-    if text.isdigit():
-        return (int(text),) if len(text) <= MAX_DIGITS else None
-    out: list[int] = []
-    for item in _LIST_SEPARATOR.split(text.strip()):
-        ends = [part.strip() for part in _RANGE_SEPARATOR.split(item)]
-        if any(len(end) > MAX_DIGITS for end in ends):
-            return None
-        values = [int(end) for end in ends]
-        if len(values) == 2 and values[0] < values[1] and values[1] - values[0] < MAX_RANGE:
-            values = list(range(values[0], values[1] + 1))
-        for value in values:
-            if value not in out:
-                out.append(value)
-    return tuple(out)
-
-
 _VOCABULARY: Final = frozenset(WORDS.split("|")) | {"needed", "required", "needs", "n"}
-_NUMERIC_PARTIAL = re.compile(r"[\d \t,;&\-–—?#.…^andAND]*")
+_NUMERIC_PARTIAL = re.compile(r"[\d \t,;&\-–—?#.:…^andAND]*")
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
@@ -191,19 +169,14 @@ def could_be_bracket_body(partial: str) -> bool:
     body = partial.lstrip(" \t")
     if body.startswith("^"):
         body = body[1:]
+    if "†" in body:  # "[2†source]": what comes before the dagger decides
+        head = body.partition("†")[0]
+        return bool(head.strip(" \t")) and could_be_bracket_body(head)
     letters = _LETTERS.match(body)
     if letters is None:
         return _NUMERIC_PARTIAL.fullmatch(body) is not None
     word = letters[0].lower()
     return any(known.startswith(word) or word.startswith(known) for known in _VOCABULARY)
-
-
-def _bare_numbers_ok(text: str) -> bool:
-    """Whether a bare group's numbers could be registry numbers: 1 to 3 digits, none 0 or
-    zero-padded (no source is numbered 0, so "[0, 1]", "a[0]" and "[1,000]" are the reader's)."""
-    if text.isdigit():
-        return len(text) <= 3 and int(text[0]) != 0
-    return all(len(run) <= 3 and int(run[0]) != 0 for run in _DIGIT_RUN.findall(text))
 
 
 def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
@@ -230,6 +203,13 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
             return None
         # numbers too long or a range too wide still name no source: dropped, never shown raw
         numbers = expand_numbers(m["nums"])
+        if not body.endswith("^"):
+            # "[^2]^": the caret closes a "^[2]^"-style superscript, not the reader's text
+            if end >= n and not final:
+                return NEED
+            if end < n and buf[end] == "^":
+                end += 1
+                raw = buf[i:end]
         return Hit(end, Marker("footnote", raw, i, numbers or ()))
     if end >= n and not final:
         return NEED  # a "(" may follow and make this a link
@@ -247,13 +227,16 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     m = _WORD_NUMS.fullmatch(body)
     if m is not None:
         word = m["word"]
-        if word is None and not (_bare_numbers_ok(m["nums"]) and grammar.bare_groups()):
+        if word is None and not (bare_numbers_ok(m["nums"]) and grammar.bare_groups()):
             return None
         numbers = expand_numbers(m["nums"])
         if numbers is None:
             # "[cite: 1234567890]" names no source: dropped; a bare "[2024-2099]" is text
             return Hit(end, Marker("word", raw, i)) if word else None
         return Hit(end, Marker("word" if word else "bracket", raw, i, numbers))
+    dagger = _DAGGER_BODY.fullmatch(body)
+    if dagger is not None:
+        return Hit(end, Marker("word", raw, i, expand_numbers(dagger["nums"]) or ()))
     if _PLACEHOLDER_WORDS.fullmatch(body) and not buf.startswith(":", end):
         # "[source]: url" defines a reference link: the reader's text, not a placeholder
         return Hit(end, Marker("word", raw, i, placeholder=True))
@@ -279,6 +262,10 @@ def _parse_link(
     end = m.end()
     url = m[1]
     raw = buf[i:end]
+    if url.startswith("#") and prev != "!":
+        fragment = _fragment_link(raw, i, body, grammar)
+        if fragment is not None:
+            return Hit(end, fragment)
     if prev == "!" or not grammar.is_known_url(url):
         if _LABEL_MARKER.search(body) and not _LABEL_MARKER.search(url):
             # a tag marker in the link's text ("[the guide <citation>1</citation>](url)") is read
@@ -291,6 +278,17 @@ def _parse_link(
     if numbers is None:
         return Hit(end, None)  # a real link such as [the guide](url) stays as written
     return Hit(end, Marker("linked", raw, i, numbers, url=url))
+
+
+def _fragment_link(raw: str, i: int, body: str, grammar: Grammar) -> Marker | None:
+    """``[2](#install)``: a same-page fragment cannot be a source, so a label of bare numbers
+    is the registry number the model saw, read as the bracket group ``[2]`` would be."""
+    inner = body[1:-1] if body.startswith("[") and body.endswith("]") else body
+    label = _FRAGMENT_LABEL.fullmatch(inner)
+    if label is None or not bare_numbers_ok(label["nums"]) or not grammar.bare_groups():
+        return None
+    numbers = expand_numbers(label["nums"])
+    return Marker("bracket", raw, i, numbers) if numbers else None
 
 
 def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:

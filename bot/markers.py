@@ -50,10 +50,11 @@ from bot.marker_parse import (
     parse_private,
 )
 from bot.marker_spans import code_span
+from bot.marker_styles import parse_caret, parse_sup
 
 __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Underline", "Verbatim", "find_markers"]
 
-_SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(]")
+_SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(^]")
 _NEWLINES = re.compile("\n+")
 _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
@@ -239,7 +240,13 @@ class MarkerScanner(LineStarts):
                 return parse_double(buf, at, final, self.grammar, prev)
             return parse_bracket(buf, at, final, self.grammar, prev)
         if char == "<":
-            return parse_angle(buf, at, final)
+            found = parse_angle(buf, at, final)
+            if found is not None or buf[at + 1 : at + 2] not in ("s", "S"):
+                return found
+            prev = buf[at - 1] if at > 0 else self._prev
+            return parse_sup(buf, at, final, self.grammar, prev)
+        if char == "^":
+            return parse_caret(buf, at, final, self.grammar, buf[at - 1] if at > 0 else self._prev)
         if char == "`":
             if self._html:
                 return None  # an HTML block is raw text to mistune: its citations count

@@ -1,0 +1,83 @@
+"""Superscript marker styles: ``<sup>2</sup>`` and ``^[2]^`` (DESIGN §5).
+
+Small local models write the registry number they saw as a superscript. Left as text, the number
+points at a different source of the renumbered list, so these are read like ``[2]``:
+
+- ``<sup>N</sup>`` (any letter case, numbers as a bracket group writes them) only when every
+  number names a source of this turn and the character before the tag is no letter or digit
+  (a space, punctuation but a closing bracket, the start of a line): ``m<sup>2</sup>``,
+  ``x<sup>2</sup>``, ``10<sup>3</sup>`` and ``(x+1)<sup>2</sup>`` are units and powers, and a
+  word right before the tag cannot be told from them with the one character the scanner keeps,
+  so ``fact<sup>2</sup>`` stays text too.
+  Anything else stays as written, never dropped.
+- ``^[2]^`` and ``^[2]``: a caret right before a bracket marker belongs to it, and so does one
+  right after it (``[^2]^`` is :func:`bot.marker_parse.parse_bracket`'s).
+
+Both decide on a bounded prefix (NEED until then), so streaming and batch resolution agree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from bot.marker_numbers import NUM_LIST, bare_numbers_ok, expand_numbers
+from bot.marker_parse import NEED, Grammar, Hit, Marker, Parsed, parse_bracket
+
+MAX_SUP: Final = 64
+
+_CARETS = re.compile(r"\^+")
+# what may end an operand of a power ("(x+1)<sup>2</sup>"), like a letter or digit
+_OPERAND_ENDS: Final = frozenset(")]}")
+
+_SUP = re.compile(rf"<sup>[ \t]*(?P<nums>{NUM_LIST})[ \t]*</sup>", re.IGNORECASE)
+# what may still grow into one: numbers and ranges partly written, the closing tag partly
+_SUP_OPEN = re.compile(
+    r"<(?:s(?:u(?:p(?:>[\d \t,;&\-–—andAND]*(?:<(?:/(?:s(?:u(?:p)?)?)?)?)?)?)?)?)?",
+    re.IGNORECASE,
+)
+
+
+def parse_sup(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
+    """``<sup>2</sup>`` at ``buf[i]`` (a ``<``): a marker, text (None) or NEED."""
+    if prev.isalnum() or prev in _OPERAND_ENDS:
+        return None
+    m = _SUP.match(buf, i, i + MAX_SUP)
+    if m is None:
+        tail = buf[i : i + MAX_SUP]
+        if not final and len(tail) < MAX_SUP and _SUP_OPEN.fullmatch(tail) is not None:
+            return NEED
+        return None
+    nums = m["nums"]
+    numbers = expand_numbers(nums) if bare_numbers_ok(nums) else None
+    if not numbers or not all(grammar.is_known_number(number) for number in numbers):
+        return None
+    return Hit(m.end(), Marker("word", m[0], i, numbers))
+
+
+def parse_caret(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
+    """``^[2]^`` or ``^[2]`` at ``buf[i]`` (a ``^``): the bracket marker with its carets.
+
+    Not after a ``[``: ``[^[9]1]`` is a footnote's opening around a marker.
+    """
+    if prev == "[":
+        return None
+    n = len(buf)
+    if i + 1 >= n:
+        return None if final else NEED
+    if buf[i + 1] == "^":
+        # only the last caret of a run can open a marker: the rest is text at once
+        run = _CARETS.match(buf, i).end()  # type: ignore[union-attr]
+        return Hit(run - 1, None)
+    if buf[i + 1] != "[" or buf.startswith("[[", i + 1):
+        return None
+    inner = parse_bracket(buf, i + 1, final, grammar, "^")
+    if not isinstance(inner, Hit) or inner.marker is None:
+        return NEED if inner is NEED else None
+    end = inner.end
+    if not inner.marker.raw.endswith("^"):
+        if end >= n and not final:
+            return NEED
+        if end < n and buf[end] == "^":
+            end += 1
+    return Hit(end, inner.marker._replace(raw=buf[i:end], offset=i))
