@@ -3,6 +3,7 @@ splits (one character at a time, small pieces, gathered deltas), must give one A
 
 from __future__ import annotations
 
+from bot.markdown import citations_in, parse
 from bot.models import Answer, Source, TextDelta
 from bot.registry import SourceRegistry
 from bot.resolver import StreamResolver, resolve
@@ -36,4 +37,18 @@ def resolved_everywhere(raw: str) -> str:
     answer = resolve(raw, two_sources())
     for size, coalesce in (*SPLITS, (max(len(raw), 1), 0)):
         assert streamed(raw, size, coalesce) == answer, (size, coalesce)
+    return answer.text
+
+
+def reads_as_mistune(raw: str, cited: bool) -> str:
+    """Resolve ``raw`` with its ``[^1]`` written ``[1]``, as a model writes it, and check that
+    mistune (reading ``raw``), the resolver, mistune reading the resolved text and every stream
+    agree on whether that marker is a citation (``cited``) or code; the resolved text."""
+    expected = [1] if cited else []
+    assert citations_in(parse(raw)) == expected
+    written = raw.replace("[^1]", "[1]")
+    answer = resolve(written, two_sources())
+    assert [c.n for c in answer.citations] == expected
+    assert citations_in(parse(answer.text)) == expected
+    assert resolved_everywhere(written) == answer.text
     return answer.text

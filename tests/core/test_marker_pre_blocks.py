@@ -15,9 +15,7 @@ from __future__ import annotations
 import pytest
 
 from bot.claims import CITATION_RE, mask_code
-from bot.markdown import citations_in, parse
-from bot.resolver import resolve
-from tests.core.resolver_splits import resolved_everywhere, two_sources
+from tests.core.resolver_splits import reads_as_mistune
 
 # (raw answer, whether its "[^1]" is a citation in mistune's reading)
 CASES = [
@@ -36,10 +34,5 @@ CASES = [
 
 @pytest.mark.parametrize(("raw", "cited"), CASES)
 def test_a_pre_block_runs_to_its_closing_tag(raw: str, cited: bool) -> None:
-    assert citations_in(parse(raw)) == ([1] if cited else [])
-    written = raw.replace("[^1]", "[1]")
-    answer = resolve(written, two_sources())
-    assert [c.n for c in answer.citations] == ([1] if cited else [])
-    assert citations_in(parse(answer.text)) == ([1] if cited else [])
-    assert resolved_everywhere(written) == answer.text
+    reads_as_mistune(raw, cited)
     assert [int(m.group(1)) for m in CITATION_RE.finditer(mask_code(raw))] == ([1] if cited else [])
