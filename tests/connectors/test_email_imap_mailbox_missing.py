@@ -9,14 +9,11 @@ while running is.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from bot.connectors.email import EmailConnector
 from bot.connectors.email_imap import StartPoints
@@ -29,7 +26,7 @@ from tests.connectors.test_email_imap import (
     polling,
     seen,
 )
-from tests.connectors.test_email_imap_refused import free_port, records, texts
+from tests.connectors.test_email_imap_refused import free_port, records, serve_with_imap, texts
 from tests.fakes.email_world import email_settings, inbound_mail, services
 from tests.fakes.imap_server import FakeImapServer
 from tests.fakes.smtp_capture import CaptureServer, wait_for
@@ -149,29 +146,8 @@ async def test_citecast_serve_stops_on_a_mailbox_the_server_does_not_have(
     await imap.start()
     section = {"host": "127.0.0.1", "port": imap.port, "ssl": False, "username": "bot"}
     section |= {"password": "secret", "mailbox": "Support"}
-    email = {"enabled": True, "address": "help@example.org", "inbound": "imap", "imap": section}
-    config = tmp_path / "config.yaml"
-    config.write_text(yaml.safe_dump({"store": {"path": str(tmp_path / "s.db")}, "email": email}))
-    command = ["-m", "bot", "--config", str(config), "serve", "--port", "0"]
-    serve = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *command,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=dict(os.environ),
-        cwd=tmp_path,
-    )
-    try:
-        # the fake runs in this loop: wait without blocking it; a server that serves anyway
-        # never exits and is stopped below
-        _, err = await asyncio.wait_for(serve.communicate(), 30)
-    except TimeoutError:
-        serve.terminate()
-        _, err = await serve.communicate()
-    finally:
-        await imap.stop()
-    stderr = err.decode()
-    assert serve.returncode == 2, stderr
+    returncode, stderr = await serve_with_imap(tmp_path, imap, section, dict(os.environ))
+    assert returncode == 2, stderr
     last = stderr.rstrip("\n").rsplit("\n", 1)[-1]
     assert last == (
         "citecast serve: email.imap.mailbox: the IMAP server has no mailbox 'Support' (no such"

@@ -15,6 +15,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -58,6 +59,35 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+async def serve_with_imap(
+    tmp_path: Path, imap: FakeImapServer, section: dict[str, Any], env: dict[str, str]
+) -> tuple[int | None, str]:
+    """``citecast serve`` run as a process with ``email.imap`` set to ``section`` (inbound
+    IMAP from the running fake ``imap``, stopped afterwards): its exit status and stderr."""
+    email = {"enabled": True, "address": "help@example.org", "inbound": "imap", "imap": section}
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"store": {"path": str(tmp_path / "s.db")}, "email": email}))
+    command = ["-m", "bot", "--config", str(config), "serve", "--port", "0"]
+    serve = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *command,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        # the fake runs in this loop: wait without blocking it; a server that serves anyway
+        # never exits and is stopped below
+        _, err = await asyncio.wait_for(serve.communicate(), 30)
+    except TimeoutError:
+        serve.terminate()
+        _, err = await serve.communicate()
+    finally:
+        await imap.stop()
+    return serve.returncode, err.decode()
+
+
 async def test_a_refused_password_stops_the_start_in_one_line(
     tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -90,29 +120,10 @@ async def test_citecast_serve_stops_on_a_refused_password_from_the_environment(
     await imap.start()
     section = {"host": "127.0.0.1", "port": imap.port, "username": "bot"}
     section |= {"password": "${IMAP_PASSWORD}", "ca_file": str(TLS_PEM)}
-    email = {"enabled": True, "address": "help@example.org", "inbound": "imap", "imap": section}
-    config = tmp_path / "config.yaml"
-    config.write_text(yaml.safe_dump({"store": {"path": str(tmp_path / "s.db")}, "email": email}))
-    command = ["-m", "bot", "--config", str(config), "serve", "--port", "0"]
-    serve = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *command,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "IMAP_PASSWORD": "wrong"},
-        cwd=tmp_path,
+    returncode, stderr = await serve_with_imap(
+        tmp_path, imap, section, {**os.environ, "IMAP_PASSWORD": "wrong"}
     )
-    try:
-        # the fake runs in this loop: wait without blocking it; a server that serves anyway
-        # never exits and is stopped below
-        _, err = await asyncio.wait_for(serve.communicate(), 30)
-    except TimeoutError:
-        serve.terminate()
-        _, err = await serve.communicate()
-    finally:
-        await imap.stop()
-    stderr = err.decode()
-    assert serve.returncode == 2, stderr
+    assert returncode == 2, stderr
     last = stderr.rstrip("\n").rsplit("\n", 1)[-1]
     assert last.startswith("citecast serve: " + REFUSED), stderr
     assert stderr.count("email.imap.password") == 2  # the key and its advice: in one line
