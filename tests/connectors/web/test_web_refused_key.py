@@ -31,18 +31,31 @@ NOT_SET_UP = {"error": "the assistant is not set up correctly; tell whoever runs
 FAILED = {"error": "the assistant failed to answer; try again"}
 
 
-def assistant(tmp_path: Path, base_url: str, api_key: str) -> Assistant:
+def assistant(tmp_path: Path, base_url: str, api_key: str, model: str = "") -> Assistant:
     """The configured assistant with the openai backend at ``base_url`` (no retries)."""
+    openai = {"base_url": base_url, "api_key": api_key, "max_retries": 0}
     settings = parse_settings(
         {
             "index": {"path": str(tmp_path / "index.db")},
             "assistant": {
                 "backend": "openai",
-                "openai": {"base_url": base_url, "api_key": api_key, "max_retries": 0},
+                "openai": openai | ({"model": model} if model else {}),
             },
         }
     )
     return Assistant.from_settings(settings)
+
+
+async def assert_not_set_up(tmp_path: Path, answerer: Assistant) -> None:
+    """Both web endpoints answer ``answerer``'s failure as "not set up": a 503, and the
+    stream's last event an error saying the same."""
+    services, client = build_harness(tmp_path, answerer)
+    async with client:
+        posted = await client.post("/api/ask", json={"question": "How do I install it?"})
+        streamed = await client.get("/api/ask/stream", params={"question": "And on Linux?"})
+    services.store.close()
+    assert (posted.status_code, posted.json()) == (503, NOT_SET_UP)
+    assert parse_sse(streamed.text)[-1] == ("error", NOT_SET_UP)
 
 
 async def test_a_refused_key_is_a_503_saying_the_assistant_is_not_set_up(
@@ -71,13 +84,7 @@ async def test_a_key_refused_for_a_model_is_a_503_too(tmp_path: Path) -> None:
     async with FakeOpenAI() as fake:
         fake.add(error_body(403, body, "application/json"))
         fake.add(error_body(403, body, "application/json"))
-        services, client = build_harness(tmp_path, assistant(tmp_path, fake.base_url, "test-key"))
-        async with client:
-            posted = await client.post("/api/ask", json={"question": "How do I install it?"})
-            streamed = await client.get("/api/ask/stream", params={"question": "And on Linux?"})
-    services.store.close()
-    assert (posted.status_code, posted.json()) == (503, NOT_SET_UP)
-    assert parse_sse(streamed.text)[-1] == ("error", NOT_SET_UP)
+        await assert_not_set_up(tmp_path, assistant(tmp_path, fake.base_url, "test-key"))
 
 
 async def test_an_outage_still_says_try_again(tmp_path: Path) -> None:

@@ -11,31 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.assistant.assistant import Assistant
-from bot.config_file import parse_settings
-from tests.connectors.web.conftest import build_harness, parse_sse
+from tests.connectors.web.test_web_refused_key import assert_not_set_up, assistant
 from tests.fakes.openai_server import Completion, FakeOpenAI, error_body, failure
-
-NOT_SET_UP = {"error": "the assistant is not set up correctly; tell whoever runs this site"}
-
-
-def assistant(tmp_path: Path, base_url: str) -> Assistant:
-    """The configured assistant with the openai backend at ``base_url`` (no retries)."""
-    settings = parse_settings(
-        {
-            "index": {"path": str(tmp_path / "index.db")},
-            "assistant": {
-                "backend": "openai",
-                "openai": {
-                    "base_url": base_url,
-                    "api_key": "test-key",
-                    "model": "llama9",
-                    "max_retries": 0,
-                },
-            },
-        }
-    )
-    return Assistant.from_settings(settings)
 
 
 @pytest.mark.parametrize(
@@ -57,10 +34,4 @@ async def test_a_setup_refusal_is_a_503_saying_the_assistant_is_not_set_up(
 ) -> None:
     async with FakeOpenAI() as fake:
         fake.add(refusal, refusal)
-        services, client = build_harness(tmp_path, assistant(tmp_path, fake.base_url))
-        async with client:
-            posted = await client.post("/api/ask", json={"question": "How do I install it?"})
-            streamed = await client.get("/api/ask/stream", params={"question": "And on Linux?"})
-    services.store.close()
-    assert (posted.status_code, posted.json()) == (503, NOT_SET_UP)
-    assert parse_sse(streamed.text)[-1] == ("error", NOT_SET_UP)
+        await assert_not_set_up(tmp_path, assistant(tmp_path, fake.base_url, "test-key", "llama9"))
