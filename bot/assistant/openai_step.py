@@ -50,6 +50,7 @@ from bot.assistant.openai_text_calls import (
     without_responses,
 )
 from bot.assistant.openai_written_calls import numbered, written_calls
+from bot.assistant.surrogate_halves import SurrogateJoin
 from bot.assistant.tools import ToolCall
 
 NORMAL_FINISH = frozenset({"stop", "tool_calls", "function_call", "eos_token", "stop_sequence"})
@@ -85,6 +86,7 @@ class Step:
     invented_response: bool = False
     responses_left_out: int = 0
     _at_index: dict[int, int] = field(default_factory=dict)  # stream index -> position in calls
+    _halves: SurrogateJoin = field(default_factory=SurrogateJoin)
     _thinking: ThinkFilter = field(default_factory=lambda: ThinkFilter())
     _calls_hold: CallHold = field(default_factory=lambda: CallHold())
 
@@ -95,7 +97,7 @@ class Step:
 
     def add_text(self, content: object) -> str:
         """Take in answer text as the model wrote it; return what of it the reader sees."""
-        visible = self._thinking.feed(content_text(content))
+        visible = self._thinking.feed(self._halves.feed(content_text(content)))
         visible = self._calls_hold.feed(visible) if visible else ""
         if visible:
             self.text.append(visible)
@@ -109,7 +111,7 @@ class Step:
         its calls and everything after that.
         When that text ends with blocks and the step has no structured calls, they become
         :attr:`text_calls` and the text before them is all that is shown."""
-        rest = self._thinking.end()
+        rest = self._thinking.feed(self._halves.end()) + self._thinking.end()
         rest = self._calls_hold.feed(rest) if rest else ""
         held = self._calls_hold.end()
         cut = before_invented_response(held) if held else None

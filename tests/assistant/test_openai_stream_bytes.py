@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.knowledge import KnowledgeIndex
 from tests.assistant.openai_turn import run
 from tests.assistant.test_assistant_openai import assistant_for
-from tests.fakes.openai_server import FakeOpenAI, chunk, events
+from tests.fakes.openai_server import FakeOpenAI, chunk, events, text
 
 
 async def test_a_utf8_sequence_split_across_writes_arrives_whole(
@@ -44,3 +44,17 @@ async def test_crlf_line_ends_and_ping_comments_are_read_as_sse(
     )
     bot = assistant_for(kb_settings, kb_index, fake.base_url)
     assert (await run(bot, "hi", stream=True)).answer.text == "Hello there."
+
+
+async def test_an_emoji_sent_as_two_surrogate_halves_in_two_chunks_arrives_whole(
+    fake: FakeOpenAI, kb_settings: Settings, kb_index: KnowledgeIndex
+) -> None:
+    # a proxy slicing the stream as UTF-16 sends 😀 as "\ud83d" then "\ude00"; a half that
+    # never finds its partner reads as U+FFFD, never as a string UTF-8 cannot encode
+    content = "Smile \ud83d\ude00 and \ude00 at last \ud83d"
+    fake.add(text(content, "Smile \ud83d", "\ude00 and \ude00", " at last \ud83d"))
+    bot = assistant_for(kb_settings, kb_index, fake.base_url)
+    answer = (await run(bot, "hi", stream=True)).answer.text
+    assert answer == "Smile \U0001f600 and \ufffd at last \ufffd"
+    fake.add(text(content))
+    assert (await run(bot, "hi", stream=False)).answer.text == answer
