@@ -40,6 +40,10 @@ _MIN_CLAUSE_TERMS = 3
 # CommonMark reads ``price_usd`` and ``snake__case`` as literal text. Stripping those made
 # "priceusd", a word no passage holds, and cost the claim its support.
 _EMPHASIS_RE = re.compile(r"\*+|(?<!\w)_++|_++(?!\w)")
+_MARKER_GROUP_RE = re.compile(r"(?:\[\^\d{1,6}\])+")
+_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_SPACES_RE = re.compile(r"\s+")
+_SPACE_PUNCT_RE = re.compile(r" ([.,;:!?])")
 
 
 @dataclass(frozen=True)
@@ -126,13 +130,7 @@ def prose_lines(text: str) -> list[tuple[int, str]]:
 
 def sentences(text: str) -> list[Sentence]:
     """Every prose sentence of the answer, with the citation numbers it contains."""
-    out: list[Sentence] = []
-    for offset, raw in _raw_sentences(text):
-        plain = _plain(raw)
-        if plain:
-            numbers = tuple(int(n) for n in CITATION_RE.findall(raw))
-            out.append(Sentence(plain, numbers, offset))
-    return out
+    return read_answer(text)[1]
 
 
 def claims(text: str) -> list[Claim]:
@@ -141,23 +139,43 @@ def claims(text: str) -> list[Claim]:
     A code span inside the clause stays in its text, backticks and all: "Run `sudo rm -rf /`"
     claims the command, and a check that saw only "Run" found it in any passage.
     """
-    out: list[Claim] = []
-    for sentence in _raw_sentences(text):
-        offset, raw = sentence
+    return read_answer(text)[0]
+
+
+def read_answer(text: str) -> tuple[list[Claim], list[Sentence]]:
+    """``(claims(text), sentences(text))`` from one reading of the answer: ``verify`` needs
+    both, and read apart the answer was split into sentences, and each cleaned, twice."""
+    found: list[Claim] = []
+    read: list[Sentence] = []
+    for offset, raw in _raw_sentences(text):
         # the same characters with the code spans the masked reading blanked
         spans = text[offset : offset + len(raw)]
         whole = _plain_with_code(raw, spans)
-        previous_end = 0
-        for group in re.finditer(r"(?:\[\^\d{1,6}\])+", raw):
-            start = group.start()
-            clause = _plain_with_code(raw[previous_end:start], spans[previous_end:start])
-            if len(content_terms(clause)) < _MIN_CLAUSE_TERMS:
-                clause = _plain_with_code(raw[:start], spans[:start]) or whole
-            found = list(CITATION_RE.finditer(group.group(0)))
-            numbers = tuple(int(m.group(1)) for m in found)
-            marks = tuple(offset + start + m.start() for m in found)
-            out.append(Claim(clause, whole, numbers, offset + start, marks))
-            previous_end = group.end()
+        # (without a code span the sentence's plain text is the claim's whole sentence)
+        plain = whole if raw == spans else _plain(raw)
+        if plain:
+            numbers = tuple(int(n) for n in CITATION_RE.findall(raw))
+            read.append(Sentence(plain, numbers, offset))
+        found.extend(_sentence_claims(raw, spans, whole, offset))
+    return found, read
+
+
+def _sentence_claims(raw: str, spans: str, whole: str, offset: int) -> list[Claim]:
+    """The claims of one sentence (``raw`` masked, ``spans`` as written, at ``offset``)."""
+    out: list[Claim] = []
+    previous_end = 0
+    if "[^" not in raw:  # (no marker group to find)
+        return out
+    for group in _MARKER_GROUP_RE.finditer(raw):
+        start = group.start()
+        clause = _plain_with_code(raw[previous_end:start], spans[previous_end:start])
+        if len(content_terms(clause)) < _MIN_CLAUSE_TERMS:
+            clause = _plain_with_code(raw[:start], spans[:start]) or whole
+        found = list(CITATION_RE.finditer(group.group(0)))
+        numbers = tuple(int(m.group(1)) for m in found)
+        marks = tuple(offset + start + m.start() for m in found)
+        out.append(Claim(clause, whole, numbers, offset + start, marks))
+        previous_end = group.end()
     return out
 
 
@@ -220,9 +238,12 @@ def _split_sentences(line: str) -> list[tuple[int, str]]:
 
 
 def _plain(chunk: str) -> str:
-    text = CITATION_RE.sub("", chunk)
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
-    text = _EMPHASIS_RE.sub("", text)
-    text = re.sub(r"\s+", " ", text)
-    text = re.sub(r" ([.,;:!?])", r"\1", text)
+    # (each pattern only where it can match: this runs for every clause of every answer)
+    text = CITATION_RE.sub("", chunk) if "[^" in chunk else chunk
+    if "](" in text:
+        text = _LINK_RE.sub(r"\1", text)  # [label](url) -> label
+    if "*" in text or "_" in text:
+        text = _EMPHASIS_RE.sub("", text)
+    text = _SPACES_RE.sub(" ", text)
+    text = _SPACE_PUNCT_RE.sub(r"\1", text)
     return text.strip().lstrip(",;: ").strip()

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
-from bot.claims import CITATION_RE, Claim, claims, mask_code, sentences
+from bot.claims import CITATION_RE, Claim, Sentence, mask_code, read_answer, sentences
 from bot.config import GroundingSettings
 from bot.deeplinks import deep_link
 from bot.markdown import citations_in, parse
@@ -156,7 +156,8 @@ def verify(
     evidence += [passage_of(c.source) for c in answer.citations]
     score = (scorer or policy.scorer or LexicalScorer)([text for text in evidence if text])
     occurrences: dict[int, list[tuple[int, Claim]]] = {}
-    for claim in claims(answer.text):
+    found, read = read_answer(answer.text)
+    for claim in found:
         for n, mark in zip(claim.numbers, claim.marks, strict=True):
             occurrences.setdefault(n, []).append((mark, claim))
     scored = {c.n: _score(c, occurrences.get(c.n, []), score) for c in answer.citations}
@@ -166,7 +167,9 @@ def verify(
         checked = tuple(_checked(c, scored[c.n]) for c in answer.citations)
         result = replace(answer, citations=checked)
     if policy.flag_uncited_claims:
-        result = replace(result, uncited_claims=tuple(uncited_claims(result.text)))
+        # the answer's sentences were read with its claims, unless markers were dropped since
+        same = read if result.text == answer.text else None
+        result = replace(result, uncited_claims=tuple(uncited_claims(result.text, same)))
     return result
 
 
@@ -333,10 +336,11 @@ def _drop_unsupported(
     )
 
 
-def uncited_claims(text: str) -> list[str]:
-    """Sentences that state a fact (a number, or enough content words) and cite nothing."""
+def uncited_claims(text: str, read: Sequence[Sentence] | None = None) -> list[str]:
+    """Sentences that state a fact (a number, or enough content words) and cite nothing
+    (``read``: ``sentences(text)`` when the caller has them already)."""
     out: list[str] = []
-    for sentence in sentences(text):
+    for sentence in sentences(text) if read is None else read:
         plain = sentence.text
         if sentence.numbers or plain.endswith(_NOT_A_STATEMENT) or _NOT_FOUND_RE.search(plain):
             continue

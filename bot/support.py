@@ -34,6 +34,8 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
+from bot.support_checks import ClaimFacts, PremiseFacts, facts_agree
+from bot.support_checks import hard_checks_pass as hard_checks_pass
 from bot.support_polarity import (
     Statement,
     negated_window_value,
@@ -42,16 +44,10 @@ from bot.support_polarity import (
     polarity_conflict,
 )
 from bot.support_windows import window_terms
-from bot.text_counts import counts_agree
 from bot.text_terms import (
     affirmed_terms,
-    code_phrases,
     denied_terms,
-    frequencies,
     has_cjk_sentence_end,
-    number_values,
-    numbers,
-    quoted_phrases,
     term_set,
 )
 
@@ -66,54 +62,6 @@ _BLOCK_START_RE = re.compile(
 )
 # After a heading or table row the next line starts a new block too.
 _BLOCK_LINE_RE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|\|)")
-# Keys are stemmed units as ``text_terms.numbers`` gives them ("bytes" -> "byt", "weeks" ->
-# "week"): a unit missing here is not compared at all, so "30 weeks" passed for "30 days".
-_UNIT_ALIASES = {
-    "s": "second",
-    "sec": "second",
-    "secs": "second",
-    "second": "second",
-    "ms": "millisecond",
-    "millisecond": "millisecond",
-    "min": "minute",
-    "minut": "minute",
-    "h": "hour",
-    "hr": "hour",
-    "hour": "hour",
-    "hrs": "hour",
-    "day": "day",
-    "d": "day",
-    "week": "week",
-    "wk": "week",
-    "wks": "week",
-    "month": "month",
-    "year": "year",
-    "yr": "year",
-    "yrs": "year",
-    "%": "percent",
-    "percent": "percent",
-    # Sizes: "10 GB" cited to "10 MB" is a different limit. MiB and MB are the same claim here
-    # (answers round one to the other); lowercase, since "Mb" is written for "MB" far more often
-    # than it means megabits.
-    "byte": "byte",
-    "byt": "byte",
-    "kb": "kilobyte",
-    "kib": "kilobyte",
-    "kilobyte": "kilobyte",
-    "kilobyt": "kilobyte",
-    "mb": "megabyte",
-    "mib": "megabyte",
-    "megabyte": "megabyte",
-    "megabyt": "megabyte",
-    "gb": "gigabyte",
-    "gib": "gigabyte",
-    "gigabyte": "gigabyte",
-    "gigabyt": "gigabyte",
-    "tb": "terabyte",
-    "tib": "terabyte",
-    "terabyte": "terabyte",
-    "terabyt": "terabyte",
-}
 # A claim that names a number or quote the passage lacks can score at most this much.
 HARD_CHECK_CAP = 0.15
 _LONGER_QUOTE_MARGIN = 0.05
@@ -138,6 +86,23 @@ class Support:
     quote: str | None
 
 
+@dataclass(frozen=True)
+class _Passage:
+    """What the lexical scorer reads from a passage, once per turn: a passage is cited by many
+    claims, and its sentences, windows' terms and hard-check facts do not depend on the claim."""
+
+    parts: tuple[str, ...]
+    denies: bool  # whether a sentence only negates some of its words
+    windows: dict[str, frozenset[str]]
+    facts: PremiseFacts
+
+    @classmethod
+    def of(cls, passage: str) -> _Passage:
+        parts = passage_sentences(passage)
+        denies = any(denied_terms(s) for s in parts)
+        return cls(parts, denies, window_terms(parts), PremiseFacts.of(passage))
+
+
 class LexicalScorer:
     """Rarity-weighted content-word coverage plus hard number and quote checks."""
 
@@ -148,6 +113,7 @@ class LexicalScorer:
         for terms in documents:
             self._df.update(terms)
         self._weights: dict[str, float] = {}
+        self._passages: dict[str, _Passage] = {}
 
     def weight(self, term: str) -> float:
         """BM25's inverse document frequency of ``term`` over the turn's evidence (>= 0.2)."""
@@ -186,23 +152,27 @@ class LexicalScorer:
         The hard checks look at the whole passage (a number stated in the next sentence still
         counts), so they run once instead of once per window.
         """
-        parts = passage_sentences(passage)
+        read = self._passages.get(passage)
+        if read is None:
+            read = self._passages[passage] = _Passage.of(passage)
+        parts = read.parts
         statement = Statement.of(claim, self.weight)
         if not statement.weights or not parts:
             return Support(0.0, None)
 
         # a positive claim is not backed by words the window only negates ("No system
         # database ... is needed" for "needs a database server")
-        negating = not statement.scope and any(denied_terms(s) for s in parts)
+        negating = not statement.scope and read.denies
         # a window's terms are its sentences' (no term spans the space that joins them)
-        known: dict[str, frozenset[str]] = {} if negating else window_terms(parts)
-        read = affirmed_terms if negating else term_set
+        known: dict[str, frozenset[str]] = {} if negating else read.windows
+        read_terms = affirmed_terms if negating else term_set
 
         def coverage(window: str) -> float:
             terms = known.get(window)
-            return statement.coverage(read(window) if terms is None else terms)
+            return statement.coverage(read_terms(window) if terms is None else terms)
 
-        best = best_window(parts, coverage)
+        # a coverage is at most 1: a sentence holding every word of the claim ends the search
+        best = best_window(parts, coverage, ceiling=1.0)
         if statement.scope:
             # each window's sentences, so that polarity is judged sentence by sentence
             windows: dict[str, tuple[str, ...]] = {s: (s,) for s in parts}
@@ -212,7 +182,7 @@ class LexicalScorer:
         elif best.quote and negating_sentence(statement, _window_sentences(parts, best.quote)):
             # the window the claim is about says the opposite ("Links are not stored on disk")
             best = Support(min(best.score, HARD_CHECK_CAP), best.quote)
-        if not hard_checks_pass(passage, claim):
+        if not facts_agree(read.facts, ClaimFacts.of(claim)):
             return Support(min(best.score, HARD_CHECK_CAP), best.quote)
         return best
 
@@ -248,41 +218,10 @@ def _negated_best(
         # the sentence the claim is about is its quote, even though it does not back it
         return Support(min(by_content.score, HARD_CHECK_CAP), by_content.quote)
     return best_window(
-        parts, lambda window: negated_window_value(statement, windows[window], HARD_CHECK_CAP)
+        parts,
+        lambda window: negated_window_value(statement, windows[window], HARD_CHECK_CAP),
+        ceiling=1.0,
     )
-
-
-def hard_checks_pass(premise: str, hypothesis: str) -> bool:
-    """Numbers (with units), repetition counts, frequencies and quoted phrases of the claim
-    agree with the passage."""
-    if not number_values(hypothesis) <= number_values(premise):
-        return False
-    premise_units = _units_by_value(premise)
-    for value, units in _units_by_value(hypothesis).items():
-        if premise_units.get(value) and units.isdisjoint(premise_units[value]):
-            return False
-    if not counts_agree(premise, hypothesis):
-        return False  # "answered twice" against "answered once"
-    claimed_frequency = frequencies(hypothesis)
-    stated_frequency = frequencies(premise)
-    if claimed_frequency and stated_frequency and claimed_frequency.isdisjoint(stated_frequency):
-        return False
-    lowered = premise.lower()
-    if not all(phrase in lowered for phrase in quoted_phrases(hypothesis)):
-        return False
-    # a code span must appear as written (a passage wraps its lines, so whitespace is loose)
-    spaced = " ".join(lowered.split())
-    return all(code in spaced for code in code_phrases(hypothesis))
-
-
-def _units_by_value(text: str) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for item in numbers(text):
-        value, _, unit = item.partition(" ")
-        known = _UNIT_ALIASES.get(unit)
-        if known:
-            out.setdefault(value, set()).add(known)
-    return {value: units for value, units in out.items() if units}
 
 
 @lru_cache(maxsize=4_096)
@@ -344,16 +283,22 @@ def best_support(scorer: SupportScorer, passage: str, claim: str) -> Support:
     return best_window(parts, lambda window: scorer.entails(window, claim))
 
 
-def best_window(parts: Sequence[str], score: Callable[[str], float]) -> Support:
+def best_window(
+    parts: Sequence[str], score: Callable[[str], float], ceiling: float | None = None
+) -> Support:
     """Pick the best single sentence; a pair or the whole passage must do clearly better.
 
     A pair's quote joins its two sentences with one space, whatever whitespace separated them.
+    ``ceiling``, when given, is the most ``score`` can give: once a sentence is within the
+    margin of it, no pair or whole passage can do clearly better, and they are not scored.
     """
     best = Support(0.0, None)
     for sentence in parts:
         value = score(sentence)
         if value > best.score + 1e-9:
             best = Support(value, sentence)
+    if ceiling is not None and best.score + _LONGER_QUOTE_MARGIN >= ceiling:
+        return Support(round(best.score, 4), best.quote)
     # A shorter quote points more precisely at the evidence, so longer ones need a margin.
     for first, second in itertools.pairwise(parts):
         window = f"{first} {second}"

@@ -47,7 +47,8 @@ class Statement:
         if not self.total:
             return 0.0
         held = present if isinstance(present, frozenset | set) else set(present)
-        return sum(w for term, w in self.weights.items() if term in held) / self.total
+        # (a list, not a generator: this is the scorer's inner loop; the sum's order is the same)
+        return sum([w for term, w in self.weights.items() if term in held]) / self.total
 
     def mentions(self, sentence: str) -> bool:
         """Whether ``sentence`` holds a word the claim's negation bears on."""

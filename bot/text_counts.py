@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from bot.knowledge.terms import stem
+from bot.text_shortcuts import may_hold
 from bot.text_terms import content_terms, negated
 
 _SMALL = {
@@ -38,6 +39,8 @@ _SMALL = {
 _COUNT_RE = re.compile(
     rf"\b(?:(once)|(twice)|(thrice)|(\d{{1,6}}|{'|'.join(_SMALL)})\s+times)\b", re.IGNORECASE
 )
+# every match of _COUNT_RE holds one of these
+_COUNT_HINTS = ("once", "twice", "thrice", "times")
 # "once" before one of these counts ("once a quarter", "once or twice"); before anything else
 # ("once the platform confirms") it is the conjunction.
 _ONCE_BEFORE_RE = re.compile(r"\s*(?:$|[,;:.!?)\u2013\u2014]|(?:a|an|per|every|each|or)\b)", re.I)
@@ -51,7 +54,7 @@ _MODIFIERS = frozenset(stem(word) for word in ("least", "most", "exactly", "only
 
 def counts(text: str) -> frozenset[tuple[str, int]]:
     """Each repetition count of ``text`` with the stemmed word it counts (see the module)."""
-    if not _COUNT_RE.search(text):
+    if not may_hold(text, _COUNT_HINTS) or not _COUNT_RE.search(text):
         return frozenset()
     found: set[tuple[str, int]] = set()
     for match in _COUNT_RE.finditer(text):
@@ -69,8 +72,12 @@ def counts(text: str) -> frozenset[tuple[str, int]]:
             continue
         if once or twice or thrice:
             value = 1 if once else 2 if twice else 3
+        elif figure.isdigit():
+            value = int(figure)
+        elif figure.lower() in _SMALL:
+            value = _SMALL[figure.lower()]
         else:
-            value = int(figure) if figure.isdigit() else _SMALL[figure.lower()]
+            continue  # "ſix times": a letter that only folds to "s" (reading it raised KeyError)
         found.add((counted[-1], value))
     return frozenset(found)
 
@@ -82,7 +89,12 @@ def counts_agree(premise: str, claim: str) -> bool:
     claimed = counts(claim)
     if not claimed:
         return True
-    stated = counts(premise)
+    return counts_match(counts(premise), claimed)
+
+
+def counts_match(stated: frozenset[tuple[str, int]], claimed: frozenset[tuple[str, int]]) -> bool:
+    """:func:`counts_agree` on counts read before: ``stated`` the premise's, ``claimed`` the
+    claim's."""
     for word, value in claimed:
         values = {v for w, v in stated if w == word}
         if values and value not in values:
@@ -90,4 +102,4 @@ def counts_agree(premise: str, claim: str) -> bool:
     return True
 
 
-__all__ = ["counts", "counts_agree"]
+__all__ = ["counts", "counts_agree", "counts_match"]

@@ -2,8 +2,8 @@
 
 Words, stop words and the light stemmer are the search index's own (``bot.knowledge.terms``),
 so "installs", "installed" and "installing" meet "install" here exactly as they do in search.
-Numbers keep their decimal point and are normalised ("1,000" == "1000"); units written after a
-number are kept with it ("30 seconds" -> "30 second") so a claim's unit must match the passage's.
+Numbers are read by :mod:`bot.text_numbers` (re-exported here); a number in words counts
+among a text's terms as its figure ("twenty-five seats" covers "25 seats").
 """
 
 from __future__ import annotations
@@ -12,89 +12,23 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from bot.knowledge.cjk import CJK_RUN, has_cjk
-from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.knowledge.terms import STOP_WORDS, stem
+from bot.text_numbers import SCALES, WORD_VALUES
+from bot.text_numbers import number_spans as number_spans
+from bot.text_numbers import number_values as number_values
+from bot.text_numbers import numbers as numbers
+from bot.text_shortcuts import fast_words, may_hold
 
-_NUMBER_RE = re.compile(
-    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(%|[a-zA-Z]{1,12}\b))?"
-)
-_ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_WORD_VALUES = {word: n for n, word in enumerate(_ONES)} | {
-    word: 10 * n for n, word in enumerate(_TENS, 2)
-}
-_SCALES = {"hundred": 100, "thousand": 1000}
-# A count written as a word ("two hours", "twenty-five seats", "one hundred files") and the
-# word after it. "a"/"an" are never read as one ("a second attempt" is no time), and neither
-# is a number word without a counted word after it ("one of", "the other one").
-_WORD_FIGURE = (
-    rf"\b(?:({'|'.join(_TENS)})(?:[-\s]({'|'.join(_ONES[1:10])}))?|({'|'.join(_ONES)}))"
-    rf"(?:\s+({'|'.join(_SCALES)}))?\b"
-)
-_WORD_NUMBER_RE = re.compile(rf"{_WORD_FIGURE}\s+([a-zA-Z]{{1,12}})\b", re.IGNORECASE)
-# "one" is far more often a pronoun or an article ("one of the files", "in one place") than a
-# count, and "zero" an adjective ("zero downtime"): they are read as numbers only before a unit
-# of time, size or share.
-_ONE_UNITS = frozenset(
-    stem(word)
-    for word in [
-        "second",
-        "seconds",
-        "minute",
-        "minutes",
-        "hour",
-        "hours",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "byte",
-        "bytes",
-        "kilobyte",
-        "kilobytes",
-        "megabyte",
-        "megabytes",
-        "gigabyte",
-        "gigabytes",
-        "terabyte",
-        "terabytes",
-        "kb",
-        "mb",
-        "gb",
-        "tb",
-        "percent",
-    ]
-)
 _FREQUENCY_RE = re.compile(
     r"\b(?:every|each|per|once an?|once per)\s+"
     r"(second|minute|hour|night|day|week|month|quarter|year)"
     r"|\b(hourly|nightly|daily|weekly|monthly|quarterly|yearly|annually)\b",
     re.IGNORECASE,
+)
+# every match of _FREQUENCY_RE holds one of these
+_FREQUENCY_HINTS = (
+    *("every", "each", "per", "once", "hourly", "nightly", "daily", "weekly"),
+    *("monthly", "quarterly", "yearly", "annually"),
 )
 _FREQUENCY_WORDS = {
     "hourly": "hour",
@@ -143,11 +77,12 @@ def content_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=8_192)
 def _content_terms(text: str) -> tuple[str, ...]:
-    tokens = words(text)
-    if not _WORD_VALUES.keys().isdisjoint(tokens):
+    tokens = fast_words(text)
+    if not WORD_VALUES.keys().isdisjoint(tokens):
         tokens = _figures(tokens)
+    # (a list, not a generator: every token of every text read passes here)
     return tuple(
-        _cached_stem(t) for t in tokens if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())
+        [_cached_stem(t) for t in tokens if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())]
     )
 
 
@@ -157,17 +92,17 @@ def _figures(tokens: list[str]) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        value = _WORD_VALUES.get(tokens[i])
+        value = WORD_VALUES.get(tokens[i])
         if value is None:
             out.append(tokens[i])
             i += 1
             continue
         i += 1
-        if value >= 20 and i < len(tokens) and 0 < _WORD_VALUES.get(tokens[i], 10) < 10:
-            value += _WORD_VALUES[tokens[i]]
+        if value >= 20 and i < len(tokens) and 0 < WORD_VALUES.get(tokens[i], 10) < 10:
+            value += WORD_VALUES[tokens[i]]
             i += 1
-        if i < len(tokens) and tokens[i] in _SCALES:
-            value *= _SCALES[tokens[i]]
+        if i < len(tokens) and tokens[i] in SCALES:
+            value *= SCALES[tokens[i]]
             i += 1
         out.append(str(value))
     return out
@@ -177,68 +112,6 @@ def _figures(tokens: list[str]) -> list[str]:
 def term_set(text: str) -> frozenset[str]:
     """The distinct content terms of ``text`` (cached: passages are scored against many claims)."""
     return frozenset(_content_terms(text))
-
-
-@lru_cache(maxsize=8_192)
-def numbers(text: str) -> frozenset[str]:
-    """Normalised numbers of ``text``, each with its unit when one follows it."""
-    found: set[str] = set()
-    if has_cjk(text):
-        # A number written inside a CJK run ("約1400万人") has a word character right before
-        # it, which the regex takes for part of a word: set CJK runs apart so it is seen.
-        text = CJK_RUN.sub(lambda m: f" {m.group(0)} ", text)
-    found.update(_figure(match) for match in _NUMBER_RE.finditer(text))
-    found.update(_word_numbers(text))
-    return frozenset(found)
-
-
-def number_spans(text: str) -> list[tuple[int, int, str]]:
-    """Where the numbers of ``text`` are, in order: (start, end, the number as ``numbers``
-    gives it), the end past its unit. A figure written inside a CJK run is not located."""
-    spans = [(m.start(), m.end(), _figure(m)) for m in _NUMBER_RE.finditer(text)]
-    for match in _WORD_NUMBER_RE.finditer(text):
-        if number := _word_figure(match):
-            spans.append((match.start(), match.end(), number))
-    return sorted(spans)
-
-
-def _figure(match: re.Match[str]) -> str:
-    """A match of ``_NUMBER_RE`` normalised ("1,000 Files" -> "1000 file")."""
-    whole = match.group(1).replace(",", "")
-    value = whole if match.group(2) is None else f"{whole}.{match.group(2)}"
-    unit = (match.group(3) or "").lower()
-    if unit and (unit == "%" or unit not in STOP_WORDS):
-        return f"{value} {stem(unit)}".strip()
-    return value
-
-
-def _word_value(tens: str | None, ones: str | None, single: str | None, scale: str | None) -> int:
-    """The value of a number in words, from the groups of ``_WORD_FIGURE``."""
-    value = _WORD_VALUES[(tens or single or "").lower()]
-    value += _WORD_VALUES[ones.lower()] if ones else 0
-    return value * _SCALES[scale.lower()] if scale else value
-
-
-def _word_numbers(text: str) -> set[str]:
-    """Counts written as English words, as ``numbers`` writes figures ("two hours" ->
-    "2 hour"), so "two hours" meets "2 hours" and differs from "five hours"."""
-    return {number for m in _WORD_NUMBER_RE.finditer(text) if (number := _word_figure(m))}
-
-
-def _word_figure(match: re.Match[str]) -> str | None:
-    """A match of ``_WORD_NUMBER_RE`` as a figure and its unit, or None when it counts
-    nothing (a stop word after it, or "one"/"zero" before no unit of time, size or share)."""
-    tens, ones, single, scale, unit = match.groups()
-    value = _word_value(tens, ones, single, scale)
-    unit = unit.lower()
-    if unit in STOP_WORDS or (value < 2 and not scale and stem(unit) not in _ONE_UNITS):
-        return None
-    return f"{value} {stem(unit)}"
-
-
-def number_values(text: str) -> set[str]:
-    """Normalised numbers of ``text`` without their units."""
-    return {item.split(" ", 1)[0] for item in numbers(text)}
 
 
 def quoted_phrases(text: str) -> list[str]:
@@ -371,6 +244,8 @@ def _clause_start(text: str, end: int) -> int:
 def frequencies(text: str) -> frozenset[str]:
     """How often the text says something happens: "every night" and "daily" both give "day"."""
     found: set[str] = set()
+    if not may_hold(text, _FREQUENCY_HINTS):
+        return frozenset()
     for match in _FREQUENCY_RE.finditer(text):
         word = (match.group(1) or match.group(2)).lower()
         found.add(_FREQUENCY_WORDS.get(word, word))
