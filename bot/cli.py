@@ -14,9 +14,12 @@ import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from bot.errors import CitecastError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 COMMANDS = ("serve", "ask", "ingest", "resolve", "render", "preview", "eval", "report")
 
@@ -93,11 +96,30 @@ def choice_hint(message: str) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose ``invalid choice`` errors name the closest choice; the commands'
-    parsers are of this class too (``add_subparsers`` makes them of the parent's class)."""
+    """An ArgumentParser whose usage errors are one line, as every other error of a command
+    is, and whose ``invalid choice`` errors name the closest choice; the commands' parsers are
+    of this class too (``add_subparsers`` makes them of the parent's class)."""
 
     def error(self, message: str) -> NoReturn:
-        super().error(choice_hint(message))
+        """``citecast eval: --runs: invalid int value: 'abc' (see citecast eval --help)`` on
+        stderr, status 2: argparse's usage lines before it buried the reason, and the
+        ``--help`` it points to says more than the usage did."""
+        reason = choice_hint(message).removeprefix("argument ")
+        self.exit(2, f"{self.prog}: {reason} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """Write ``--help`` and ``--version`` as the commands write their results: argparse
+        drops an OSError, so ``citecast --help > /dev/full`` said nothing and exited 0."""
+        if not message or file is None or file is not sys.stdout:
+            super()._print_message(message, file)
+            return
+        from bot.commands.output import write_stdout
+
+        try:
+            write_stdout(message)  # a reader gone away (`| head -1`) ends quietly, status 0
+        except CitecastError as exc:
+            print(f"{self.prog}: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -204,6 +204,21 @@ class GroundingSettings(Section):
     flag_uncited_claims: bool = True
     backend: str = "lexical"
 
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, value: str) -> str:
+        """``lexical`` or ``module:factory``, checked when the file is read: ``lexica`` was
+        refused only when a command first scored, and with no hint of the name meant, where a
+        mistyped choice of any other setting gets one."""
+        from bot.config_choices import close_choice
+
+        module, _, factory = value.partition(":")
+        if value == "lexical" or (module.strip() and factory.strip()):
+            return value  # whether the factory loads is checked by bot.support at start
+        close = close_choice(value, ["lexical"])
+        hint = f" (did you mean {close}?)" if close else ""
+        raise ValueError(f"expected 'lexical' or 'module:factory', got {value!r}{hint}")
+
 
 class Settings(Section):
     """All of ``config.yaml``."""

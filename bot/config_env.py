@@ -1,4 +1,6 @@
-"""``${NAME}`` references in ``config.yaml``: expanding them, and saying which left a key blank.
+"""``${NAME}`` references in ``config.yaml``: expanding them, refusing the shell's other forms
+(``$NAME``, ``${NAME-default}``, ``${ NAME }``: kept as text, they were a guessable secret), and
+saying which left a key blank. ``$$`` is a ``$`` of the value itself.
 
 A secret comes from the environment (``bot_token: ${SLACK_BOT_TOKEN}``). When the variable is
 not set, the key is read as empty, and a connector that needs it stops the start: its message
@@ -20,20 +22,80 @@ from pydantic import BaseModel
 from bot.config import Section
 from bot.errors import ConfigError
 
-ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+# What a ``$`` starts, left to right: ``$$`` (a literal ``$``), a reference citecast reads, or
+# one of the shell's other forms it does not (``$NAME``, ``${NAME-x}``, ``${ NAME }``, an
+# unclosed ``${NAME``). A ``$`` before anything else (``$5``, ``$``) is text.
+_DOLLAR = re.compile(
+    r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*"
+)
+
+_VARIABLE_LIKE = re.compile(r"\$[A-Z_][A-Z0-9_]*|\$\{[^}]{0,60}\}?")
 
 KeyPath = tuple[str | int, ...]
 
 
+def _refs(text: str) -> Iterator[re.Match[str]]:
+    """The ``${NAME}`` and ``${NAME:-default}`` references of ``text`` (group 1 the name,
+    group 2 the default), not counting an escaped ``$${NAME}``."""
+    return (match for match in _DOLLAR.finditer(text) if match.group(1) is not None)
+
+
+def _expanded(match: re.Match[str], environ: Mapping[str, str]) -> str:
+    if match.group(1) is None:
+        # ``$$`` is one ``$``; an unsupported form (refused first by unsupported_ref) stays
+        return "$" if match.group(0) == "$$" else match.group(0)
+    return environ.get(match.group(1)) or match.group(2) or ""
+
+
+def unsupported_ref(value: Any, path: KeyPath = ()) -> tuple[KeyPath, str] | None:
+    """``(key path, text)`` of the first ``$NAME``, ``${NAME-default}``, ``${ NAME }`` or other
+    shell form citecast does not expand, or None.
+
+    Kept as literal text they read like references and were not: ``file_secret: $SECRET``
+    signed every link with the word ``$SECRET``, which anyone can guess.
+    """
+    if isinstance(value, str):
+        for match in _DOLLAR.finditer(value):
+            if match.group(1) is None and match.group(0) != "$$":
+                return path, match.group(0)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = unsupported_ref(item, (*path, index))
+            if found:
+                return found
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found = unsupported_ref(item, (*path, str(key)))
+            if found:
+                return found
+    return None
+
+
+def refuse_unsupported_refs(data: Any, origin: str) -> None:
+    """A ConfigError naming the key and the form when :func:`unsupported_ref` finds one."""
+    found = unsupported_ref(data)
+    if found is not None:
+        keys, text = found
+        # quoted when it reads like a variable: ``$Tr0ub4dor`` may be part of a password
+        # written into the file, which an error line must not show
+        shown = text if _VARIABLE_LIKE.fullmatch(text) else "a $ before a name"
+        raise ConfigError(
+            f"{origin}: {'.'.join(str(part) for part in keys)}: {shown} is not read from the "
+            "environment; write ${NAME} or ${NAME:-default} (or $$ for a $ of its own)"
+        )
+
+
 def expand_env(value: Any, env: Mapping[str, str] | None = None) -> Any:
-    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree.
+    """Replace ``${NAME}`` and ``${NAME:-default}`` in every string of a parsed YAML tree, and
+    ``$$`` with ``$``.
 
     As in the shell (and docker compose), ``${NAME:-default}`` is the default when ``NAME`` is
-    unset or empty: ``export PORT=`` must not turn ``${PORT:-8000}`` into a blank port.
+    unset or empty: ``export PORT=`` must not turn ``${PORT:-8000}`` into a blank port. As in
+    docker compose, ``$$`` is a ``$`` of the value itself (``pa$$word``, ``$${NAME}``).
     """
     environ = os.environ if env is None else env
     if isinstance(value, str):
-        return ENV_REF.sub(lambda m: environ.get(m.group(1)) or m.group(2) or "", value)
+        return _DOLLAR.sub(lambda m: _expanded(m, environ), value)
     if isinstance(value, list):
         return [expand_env(item, env) for item in value]
     if isinstance(value, dict):
@@ -47,7 +109,7 @@ def blank_refs(
     """``(key path, NAME, is set)`` for every ``${NAME}`` without a default that expands to
     nothing: unset (``is set`` False) or set to an empty string."""
     if isinstance(value, str):
-        for match in ENV_REF.finditer(value):
+        for match in _refs(value):
             name = match.group(1)
             if match.group(2) is None and not environ.get(name):
                 yield path, name, name in environ
@@ -71,7 +133,7 @@ def env_notes(
     a secret).
     """
     if isinstance(value, str):
-        for match in ENV_REF.finditer(value):
+        for match in _refs(value):
             name, default = match.group(1), match.group(2)
             if environ.get(name):
                 yield path, f"from ${{{name}}}"

@@ -33,7 +33,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
 from bot.config_choices import close_choice, literal_choices
-from bot.config_env import env_notes, expand_env, remember_blanks
+from bot.config_env import env_notes, expand_env, refuse_unsupported_refs, remember_blanks
 from bot.errors import ConfigError
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
 
@@ -154,6 +154,7 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         where = ".".join(loop) or "(top level)"
         raise ConfigError(f"{origin}: {where}: a YAML alias inside its own anchor (&x ... *x)")
     data = _as_written(data)
+    refuse_unsupported_refs(data, origin)  # `$SECRET` kept as text would be a guessable secret
     try:
         settings = Settings.model_validate(expand_env(data))
     except PydanticValidationError as exc:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import types
+from typing import Annotated, Any, Union, get_args, get_origin
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+)
 
 
 def one_or_many(value: Any) -> Any:
@@ -43,8 +51,30 @@ def named_file(value: str) -> str:
     return value
 
 
+def _number_kinds(annotation: Any) -> tuple[str, bool] | None:
+    """``("integer" | "number", in a list)`` for a setting of numbers (``int``, ``float | None``,
+    ``list[int]``), None for any other type."""
+    if annotation in (int, float):
+        return ("integer" if annotation is int else "number"), False
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        kinds = [found for arg in get_args(annotation) if (found := _number_kinds(arg))]
+        # a setting that also takes a flag (``bool | int``) keeps it
+        return kinds[0] if kinds and bool not in get_args(annotation) else None
+    if origin is list:
+        args = get_args(annotation)
+        found = _number_kinds(args[0]) if args else None
+        return (found[0], True) if found and not found[1] else None
+    return None
+
+
+def _as_written(flag: bool) -> str:
+    return "true" if flag else "false"
+
+
 class Section(BaseModel):
-    """Base of every settings section: immutable, unknown keys are errors.
+    """Base of every settings section: immutable, unknown keys are errors, and a flag is no
+    number.
 
     ``_blank_because`` says, for a key that a ``${NAME}`` left blank when the file was read,
     which variable it was (``bot.config_env``): not part of the settings, and copied with them.
@@ -52,3 +82,25 @@ class Section(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     _blank_because: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_flag_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """Refuse ``true``/``yes``/``on`` (and their opposites) for a number: pydantic reads
+        them as 1 and 0, so ``port: yes`` listened on port 1 and ``max_question_chars: yes``
+        refused every question longer than one character, without a word."""
+        field = cls.model_fields.get(info.field_name or "")
+        if field is None or any(isinstance(m, BeforeValidator) for m in field.metadata):
+            return value  # a field with a check of its own says it in its own words
+        kinds = _number_kinds(field.annotation)
+        if kinds is None:
+            return value
+        kind, in_list = kinds
+        items = value if in_list and isinstance(value, list) else [value]
+        flag = next((item for item in items if isinstance(item, bool)), None)
+        if flag is not None:
+            raise ValueError(
+                f"Input should be a valid {kind}, not {_as_written(flag)} "
+                "(YAML reads yes, on, no and off as true or false)"
+            )
+        return value

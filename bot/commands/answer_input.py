@@ -31,6 +31,38 @@ def parse_json(raw: str, origin: str) -> Any:
         raise ValidationError(f"{origin}: a number in it has more than {digits} digits") from None
 
 
+ANSWER_FIELDS = frozenset(("text", "citations", "dropped", "uncited_claims"))
+CITATION_FIELDS = frozenset(
+    ("n", "source", "source_number", "quote", "deep_link", "columns", "claim", "support")
+)
+DROPPED_FIELDS = frozenset(("marker", "reason", "offset"))
+
+
+def _unknown(data: Any, known: frozenset[str], where: str) -> None:
+    if isinstance(data, dict):
+        unknown = sorted(str(key) for key in data if key not in known)
+        if unknown:
+            raise ValidationError(f"{where}unknown field(s): {', '.join(unknown)}")
+
+
+def check_fields(data: Any) -> None:
+    """Refuse a key the Answer JSON does not have (``"citatons"``, a citation's ``"qoute"``),
+    naming it: read leniently, a misspelt key was dropped without a word and the answer
+    rendered without what it held. (Sources are checked by ``Source.from_json`` itself.)
+
+    Only here, for Answer JSON a person gives a command: ``Answer.from_json`` stays lenient,
+    as it also loads the answers the store kept, which an older or newer release wrote.
+    """
+    if not isinstance(data, dict):
+        return  # Answer.from_json says what it must be
+    _unknown(data, ANSWER_FIELDS, "")
+    for key, known in (("citations", CITATION_FIELDS), ("dropped", DROPPED_FIELDS)):
+        items = data.get(key)
+        if isinstance(items, list):
+            for index, item in enumerate(items):
+                _unknown(item, known, f"{key}[{index}]: ")
+
+
 def read_answer(raw: str, origin: str) -> tuple[Answer, list[Token]]:
     """The Answer in ``raw`` JSON and its parsed text; ValidationError naming what is wrong.
 
@@ -40,7 +72,9 @@ def read_answer(raw: str, origin: str) -> tuple[Answer, list[Token]]:
     """
     if not raw.strip():
         raise ValidationError(f"no input: {origin} is empty; give it an Answer JSON object")
-    answer = Answer.from_json(parse_json(raw, origin))
+    data = parse_json(raw, origin)
+    check_fields(data)
+    answer = Answer.from_json(data)
     twice = sorted(n for n, count in Counter(c.n for c in answer.citations).items() if count > 1)
     if twice:
         raise ValidationError(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from bot.commands.ingest_stale import OlderFiles
     from bot.config import RecordTable
 
 HELP = "read Markdown, text, HTML and PDF files into the search index"
@@ -28,8 +29,9 @@ examples:
   citecast ingest examples/
   citecast ingest docs/ handbook.pdf --audience staff
   citecast ingest --rebuild docs/        start from an empty index (needed after a schema change)
-  citecast ingest examples/ --if-missing build the index only when there is none yet, or
-                                         re-read the files an older citecast read
+  citecast ingest examples/ --if-missing build the index only when there is none yet; on one
+                                         an older citecast read, re-read its own files
+                                         (nothing is added from examples/ then)
 """
 
 
@@ -46,9 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--if-missing",
         action="store_true",
-        help="build the index only when there is none, or re-read the files an older "
-        "citecast read; an index this citecast read is left as it is, not updated "
-        "(not with --rebuild)",
+        help="build the index only when there is none; an index that exists gets nothing "
+        "from PATH: the files of it an older citecast read are read again, and one this "
+        "citecast read is left as it is, not updated (not with --rebuild)",
     )
 
 
@@ -132,6 +134,23 @@ def _why_ignored(name: str, tables: list[RecordTable]) -> str:
     return reason
 
 
+def reread_notes(files: OlderFiles, paths: list[str]) -> list[str]:
+    """The summary's lines on what ``--if-missing`` did with an index an older citecast read:
+    that the PATHs were not ingested (so ``make serve`` never adds the samples to a user's
+    index, nor seems to), and the symlinks it left for a run of their folder."""
+    named = " ".join(dict.fromkeys(_one_line(path) for path in paths))
+    lines = [
+        "--if-missing: the index exists; read again only its files an older citecast read, "
+        f"nothing added from {named} (`citecast ingest PATH` adds files)"
+    ]
+    for link in files.links:
+        lines.append(
+            f"  not re-read {_one_line(link.relpath)}: a symlink; run `citecast ingest PATH` "
+            "with the folder it was ingested from"
+        )
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     """Ingest, with a progress bar on stderr and a summary on stdout.
 
@@ -143,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from rich.markup import escape
 
+    from bot.commands.ingest_stale import older_files, reread_older
     from bot.commands.ingest_stop import (
         StopBetweenFiles,
         StoppedError,
@@ -161,7 +181,6 @@ def run(args: argparse.Namespace) -> int:
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
     from bot.knowledge.ingest import count_files, resolve_roots
-    from bot.knowledge.reader_age import older_reader_files
     from bot.knowledge.writer import indexed_paths, refuse_foreign
 
     if args.if_missing and args.rebuild:
@@ -182,14 +201,15 @@ def run(args: argparse.Namespace) -> int:
         # what the new index leaves out of the old one is removed, and counted so
         before = indexed_paths(index_path)
     out = stdout_console(highlight=False, soft_wrap=True)
+    older: OlderFiles | None = None
     if args.if_missing and index_path.exists():
         index = KnowledgeIndex(index_path)
         try:
             stats = index.stats()  # raises when the schema is old
         finally:
             index.close()
-        older, _ = older_reader_files(index_path)
-        if not older:
+        older = older_files(index_path, settings.index)
+        if not older.count:
             # Whether its files changed since is not checked (that is a whole ingest run):
             # the index exists, and that is all --if-missing asks, so it is not "current".
             write_stdout(
@@ -198,10 +218,10 @@ def run(args: argparse.Namespace) -> int:
                 "re-reads what an older citecast read; run `citecast ingest PATH` to update it\n"
             )
             return 0
-        # After an upgrade (`make serve` runs this): an ordinary run, which re-reads the files
-        # an older reader read and skips the rest, as their fingerprints are unchanged.
+        # After an upgrade (`make serve` runs this): the index's own files an older reader
+        # read are read again, and nothing is added from the PATHs (see ingest_stale).
     remove_stale_builds(index_path)
-    total = count_files(roots, index_path.resolve())
+    total = len(older.readable) if older is not None else count_files(roots, index_path.resolve())
     fresh = args.rebuild or not index_path.exists()
     # a new index is built under another name and moved into place once complete
     target = index_path.with_name(f"{index_path.name}.new-{os.getpid()}") if fresh else index_path
@@ -235,13 +255,16 @@ def run(args: argparse.Namespace) -> int:
                 long_pdf = pages >= LONG_RUN
                 progress.update(task, description=escape(shown), visible=long_pdf or None)
 
-            report = ingest(
-                roots,
-                settings.index.model_copy(update={"path": str(target)}),
-                audience=audience or None,
-                on_file=advance,
-                on_page=page,
-            )
+            if older is not None:
+                report = reread_older(older, settings.index, on_file=advance, on_page=page)
+            else:
+                report = ingest(
+                    roots,
+                    settings.index.model_copy(update={"path": str(target)}),
+                    audience=audience or None,
+                    on_file=advance,
+                    on_page=page,
+                )
         if before:
             report.removed += len(before - (indexed_paths(target) or frozenset()))
         if fresh:
@@ -290,6 +313,9 @@ def run(args: argparse.Namespace) -> int:
             f"{report.removed} removed; "
             f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
         )
+        if older is not None:
+            for line in reread_notes(older, args.paths):
+                out.print(line, markup=False)
         if report.ignored:
             out.print(
                 f"{plural(report.ignored, 'file')} of other types ignored"

@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.commands.output import read_file, read_stdin, write_stdout
     from bot.commands.render import check_base_url
     from bot.commands.whole_file import write_whole
+    from bot.config_file import load_settings
     from bot.errors import ValidationError
     from renderers.base import RenderContext
     from renderers.preview import preview_page
@@ -46,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError("--answer: empty path; name an Answer JSON file, or - for stdin")
     if not args.out.strip():
         raise ValidationError("--out: empty path; name the HTML file to write")
+    # a broken config.yaml stops every command at start, before stdin is read (as `resolve`)
+    load_settings(args.config)
     to_stdout = args.out == "-"  # as --answer - reads stdin; not a file named "-"
     if (
         args.answer not in (None, "-")

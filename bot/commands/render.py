@@ -97,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
     check_base_url(args.public_base_url)
     check_turn_key(args.turn_key, args.public_base_url)
     viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
-    answer, tokens = read_answer(read_stdin(), "stdin")
+    # a config error before reading stdin too: typed at a prompt, the answer would be lost
     settings = load_settings(args.config)
+    answer, tokens = read_answer(read_stdin(), "stdin")
     context = RenderContext(
         public_base_url=args.public_base_url,
         turn_id=args.turn_key,

@@ -88,14 +88,16 @@ def test_if_missing_re_reads_an_index_an_older_citecast_read(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _ingest_with_older_reader(kb, tmp_path / "index.db", monkeypatch)
+    # --if-missing adds nothing to an index that exists: it reads again the index's own files
+    # (tests/core/test_cli_ingest_if_missing_upgrade.py: `make serve` and a user's index)
     (kb / "new.md").write_text("# New\n\nIbis news.\n", "utf-8")
     assert main(["--config", str(config), "ingest", str(kb), "--if-missing"]) == 0
     out = capsys.readouterr().out
-    assert f"3 files: 3 indexed {REREAD}, 0 unchanged, 0 skipped, 0 removed" in out
-    assert older_reader_files(tmp_path / "index.db") == (0, 3)
+    assert f"2 files: 2 indexed {REREAD}, 0 unchanged, 0 skipped, 0 removed" in out
+    assert older_reader_files(tmp_path / "index.db") == (0, 2)
     # current now: the fast path `make serve` takes on every start
     assert main(["--config", str(config), "ingest", str(kb), "--if-missing"]) == 0
-    assert capsys.readouterr().out.startswith(f"index {tmp_path / 'index.db'} exists (3 files")
+    assert capsys.readouterr().out.startswith(f"index {tmp_path / 'index.db'} exists (2 files")
 
 
 def test_serve_warning_counts_the_files_an_older_citecast_read(
