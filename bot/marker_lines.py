@@ -193,56 +193,6 @@ _BARE_NUMBER = re.compile(r"[ \t]*(?:>[ \t]*)*\d{1,9}")
 PREFIX_LAST: Final = frozenset(">-*+.)#")
 OPENERS: Final = {"(": ")", "（": "）"}
 
-# Words that introduce the citations of a parenthesised group: "(see [9])" is a group of
-# citations like "([9])", and goes whole when its markers are removed ("Fact (see [9])." ->
-# "Fact."). Lower case, one space between words; a ":" or "," may follow ("(source: [9])").
-LEAD_INS: Final = frozenset(
-    (
-        "see", "see also", "see e.g.", "e.g.", "cf", "cf.", "compare", "via", "per",
-        "source", "sources", "src", "ref", "ref.", "refs", "refs.", "reference", "references",
-        "citation", "citations",
-        "siehe", "siehe auch", "vgl", "vgl.", "voir", "voir aussi", "véase", "vedi", "zie",
-    )
-)  # fmt: skip
-MAX_LEAD_IN: Final = 24
-"""How far back from a text's end an opener is looked for (its lead-in words are shorter)."""
-_LEAD_CHARS = "".join(LEAD_INS)
-LEAD_LAST: Final = frozenset(_LEAD_CHARS + _LEAD_CHARS.upper() + ":,") - {" "}
-"""What text ending in (a beginning of) lead-in words can end with."""
-
-
-def lead_opener(text: str) -> int:
-    """Where an opener begins that only (a beginning of) lead-in words follow, else -1."""
-    tail = text[-MAX_LEAD_IN:]  # asked for most text before a marker: one slice, two scans
-    if "(" not in tail and "（" not in tail:
-        return -1
-    at = max(tail.rfind("("), tail.rfind("（"))
-    if at == len(tail) - 1:
-        return -1
-    after = tail[at + 1 :]
-    if "\n" in after or "\r" in after:
-        return -1  # a line break after an opener makes it the writer's text (as in the stream)
-    words = " ".join(after.lower().split())
-    if not words:
-        return -1
-    if is_lead_in(words) or any(lead.startswith(words) for lead in LEAD_INS):
-        return len(text) - len(tail) + at
-    return -1
-
-
-def ends_in_lead_in(text: str) -> bool:
-    """Whether ``text`` ends with an opener and (a beginning of) lead-in words."""
-    # a cheap test first: most text before a marker has no opener near its end
-    if text.rfind("(", -MAX_LEAD_IN) < 0 and text.rfind("（", -MAX_LEAD_IN) < 0:
-        return False
-    return lead_opener(text) >= 0
-
-
-def is_lead_in(words: str) -> bool:
-    """Whether ``words`` (after an opener) are whole lead-in words, not just their beginning."""
-    core = " ".join(words.lower().split())
-    return core in LEAD_INS or (core[-1:] in (":", ",") and core[:-1].rstrip() in LEAD_INS)
-
 
 def bare_prefix(text: str, start: int, end: int) -> str | None:
     """``"heading"`` or ``"block"`` when ``text[start:end]`` is only a line's block syntax;
@@ -307,14 +257,17 @@ def reindent(line: str, indent: str, blank_lines: bool = True) -> str:
     return (indent if indent_width(indent) < 4 else "") + line.lstrip(" \t")
 
 
-# separators between markers: "," ";" "&" and the word "and" ("[1] and [9]." -> "[^1].")
+# separators between markers: "," ";" "&" and the words "and" and "or" ("[1] and [9]." ->
+# "[^1].", "[1] or [9]." -> "[^1].")
 SEPARATORS = re.compile(r"[ \t,;&]*")
-SEPARATED = re.compile(r"[ \t]*(?:[,;&]|and)(?:[ \t]*(?:[,;&]|and\b))*[ \t]*")
-# separators, or separators and an "and" not yet whole (" a", ", an"): one pattern, for speed
-_SEPARATING = re.compile(r"[ \t]*(?:(?:[,;&]|and)[ \t]*)+|[ \t]*(?:(?:[,;&]|and)[ \t]*)*an?")
-SEPARATOR_CHARS: Final = frozenset(" \t,;&and")
-SEPARATOR_RUN = re.compile(r"(?:[ \t,;&]|and(?![A-Za-z]))*")  # the separators a text begins with
+SEPARATED = re.compile(r"[ \t]*(?:[,;&]|and|or)(?:[ \t]*(?:[,;&]|(?:and|or)\b))*[ \t]*")
+# separators, or separators and a word not yet whole (" a", ", an", " o"): one pattern, for speed
+_SEPARATING = re.compile(
+    r"[ \t]*(?:(?:[,;&]|and|or)[ \t]*)+|[ \t]*(?:(?:[,;&]|and|or)[ \t]*)*(?:an?|o)"
+)
+SEPARATOR_CHARS: Final = frozenset(" \t,;&andor")
 """Last characters of text that may be (the beginning of) separators between markers."""
+SEPARATOR_RUN = re.compile(r"(?:[ \t,;&]|(?:and|or)(?![A-Za-z]))*")  # what a text begins with
 
 
 def separating(text: str) -> bool:

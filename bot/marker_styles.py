@@ -10,6 +10,10 @@ points at a different source of the renumbered list, so these are read like ``[2
   word right before the tag cannot be told from them with the one character the scanner keeps,
   so ``fact<sup>2</sup>`` stays text too.
   Anything else stays as written, never dropped.
+- ``<sup>[2]</sup>``: bracket markers wrapped in a superscript (``<sup>[1][2]</sup>``,
+  ``<sup>[1], [2]</sup>``) are one marker with the tags, after any character: the brackets say
+  it is a citation, and a ``<sup>`` left around ``[^1]`` (or around nothing, when the marker is
+  removed) would show a raised footnote or an empty tag.
 - ``^[2]^`` and ``^[2]``: a caret right before a bracket marker belongs to it, and so does one
   right after it (``[^2]^`` is :func:`bot.marker_parse.parse_bracket`'s).
 
@@ -25,8 +29,16 @@ from bot.marker_numbers import NUM_LIST, bare_numbers_ok, expand_numbers
 from bot.marker_parse import NEED, Grammar, Hit, Marker, Parsed, parse_bracket
 
 MAX_SUP: Final = 64
+MAX_SUP_BRACKETS: Final = 256
+"""How long ``<sup>[1], [2]…</sup>`` may grow before its closing tag (then it is text)."""
 
 _CARETS = re.compile(r"\^+")
+# "<sup>" and the spaces after it, whole or partly written; bracket markers may follow
+_SUP_HEAD = re.compile(r"<sup>[ \t]*", re.IGNORECASE)
+_SUP_HEAD_OPEN = re.compile(r"<(?:s(?:u(?:p(?:>[ \t]*)?)?)?)?", re.IGNORECASE)
+_SUP_CLOSE = "</sup>"
+# between two bracket markers in one superscript ("<sup>[1], [2]</sup>")
+_SUP_BETWEEN = re.compile(r"[ \t]*(?:[,;][ \t]*)?")
 # what may end an operand of a power ("(x+1)<sup>2</sup>"), like a letter or digit
 _OPERAND_ENDS: Final = frozenset(")]}")
 
@@ -40,6 +52,12 @@ _SUP_OPEN = re.compile(
 
 def parse_sup(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:
     """``<sup>2</sup>`` at ``buf[i]`` (a ``<``): a marker, text (None) or NEED."""
+    head = _SUP_HEAD.match(buf, i, i + MAX_SUP)
+    if head is None or head.end() >= len(buf):
+        if not final and _SUP_HEAD_OPEN.fullmatch(buf, i, i + MAX_SUP) is not None:
+            return NEED  # "<su", "<sup> ": bracket markers may still follow, after any character
+    elif buf[head.end()] == "[":
+        return _sup_brackets(buf, i, head.end(), final, grammar)
     if prev.isalnum() or prev in _OPERAND_ENDS:
         return None
     m = _SUP.match(buf, i, i + MAX_SUP)
@@ -53,6 +71,46 @@ def parse_sup(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Par
     if not numbers or not all(grammar.is_known_number(number) for number in numbers):
         return None
     return Hit(m.end(), Marker("word", m[0], i, numbers))
+
+
+def _sup_brackets(buf: str, i: int, at: int, final: bool, grammar: Grammar) -> Parsed:
+    """``<sup>[2]</sup>`` at ``buf[i]``, its first ``[`` at ``at``: one marker with the tags.
+
+    Bracket markers separated by spaces, commas or semicolons may stand in the tag, several
+    only when each names numbers (a linked number only alone); anything else leaves the tag
+    text (its bracket markers are then read on their own, as before).
+    """
+    found: list[Marker] = []
+    n = len(buf)
+    while True:
+        inner = parse_bracket(buf, at, final, grammar, ">")
+        if not isinstance(inner, Hit):
+            return inner  # NEED, or text
+        marker = inner.marker
+        if marker is None or marker.ids or marker.key is not None:
+            return None
+        found.append(marker)
+        at = _SUP_BETWEEN.match(buf, inner.end).end()  # type: ignore[union-attr]
+        if at - i > MAX_SUP_BRACKETS:
+            return None
+        if at >= n:
+            return None if final else NEED
+        if buf[at] != "[":
+            break
+    tail = buf[at : at + len(_SUP_CLOSE)].lower()
+    if tail != _SUP_CLOSE:
+        if not final and len(tail) < len(_SUP_CLOSE) and _SUP_CLOSE.startswith(tail):
+            return NEED
+        return None
+    end = at + len(_SUP_CLOSE)
+    if len(found) == 1:
+        return Hit(end, found[0]._replace(raw=buf[i:end], offset=i))
+    if any(marker.placeholder or marker.url is not None or not marker.numbers for marker in found):
+        return None  # (a link names its source by its URL: only alone in the tag)
+    numbers = tuple(dict.fromkeys(number for marker in found for number in marker.numbers))
+    # footnotes stay footnotes: "<sup>[^1][^2]</sup>" in an answer is one of its own
+    footnotes = all(marker.family == "footnote" for marker in found)
+    return Hit(end, Marker("footnote" if footnotes else "word", buf[i:end], i, numbers))
 
 
 def parse_caret(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Parsed:

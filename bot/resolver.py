@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Final, Literal
 from bot.deeplinks import deep_link
 from bot.list_numbers import follows_list_item
 from bot.marker_blocks import underlines_nothing
-from bot.marker_lines import LEAD_LAST, ends_in_lead_in
+from bot.marker_lead_ins import LEAD_LAST, ends_in_lead_in
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Underline, Verbatim

@@ -5,7 +5,9 @@ markers and decides citations; this writes the text pieces and the ``[^n]`` foot
 sure a removed marker leaves nothing behind that it alone held up. What may still depend on
 what follows is *held* (``_held``) rather than written: trailing spaces (a marker may follow
 and take them), an opener ``(`` with any lead-in words after it (its group may hold only
-removed markers: ``Fact ([9]).`` and ``Fact (see [9]).`` become ``Fact.``), a bare line prefix
+removed markers: ``Fact ([9]).`` and ``Fact (see [9]).`` become ``Fact.``), lead-in words that
+open a sentence (``Fact. See also [9].`` becomes ``Fact.``: the first word stands for the
+opener, the sentence's end for the closer), a bare line prefix
 (``- [9]`` leaves no empty list item; a line's number waits for its ``.``), and separators
 next to a citation (``[1], [9].`` becomes ``[^1].``). After a removed marker (the *gap*),
 :meth:`ResolvedText._unglue` decides what the following text keeps, so the removal can neither
@@ -28,16 +30,19 @@ from typing import Final
 
 from bot.list_numbers import Renumbering, renumber
 from bot.marker_groups import SOFT_BREAK, only_separators
-from bot.marker_lines import (
+from bot.marker_lead_ins import (
     LEAD_LAST,
+    ends_in_lead_in,
+    is_lead_in,
+    lead_opener,
+    sentence_lead,
+)
+from bot.marker_lines import (
     OPENERS,
     PREFIX_LAST,
     SEPARATOR_CHARS,
     bare_prefix,
-    ends_in_lead_in,
     ends_inside_marker,
-    is_lead_in,
-    lead_opener,
     reindent,
     reindent_waits,
     separating,
@@ -52,6 +57,7 @@ _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
 # a token ending in one of these may open a group or a line prefix the resolver holds back
 # (a digit: a nested item's number, "    1", before its ".")
 _HOLD_LAST: Final = frozenset(" \t\r\n0123456789") | frozenset(OPENERS) | PREFIX_LAST
+_WRITTEN_END: Final = 64  # more than a line prefix takes (see _hold)
 SLOW_LAST: Final = _HOLD_LAST | frozenset(",;")
 """Last characters of a text piece that must go through :meth:`ResolvedText._text` (they may
 be held): a piece ending otherwise can take the resolver's fast path."""
@@ -159,7 +165,8 @@ class ResolvedText(GapLines):
 
         An opener "(" waits, with the spaces before it and lead-in words after it ("see",
         "cf.", "source:"; ``lead_opener``), until it is known whether the group holds only
-        removed markers (``Fact ([9]).`` and ``Fact (see [9]).`` become ``Fact.``); a line
+        removed markers (``Fact ([9]).`` and ``Fact (see [9]).`` become ``Fact.``), as do
+        lead-in words that open a sentence (``sentence_lead``; ``Fact. See [9].``); a line
         that is only a list item's marker, a heading's hashes or blockquote arrows (or a number
         a "." may make an item's) waits until content follows (``- [9]`` leaves no empty item).
         """
@@ -168,8 +175,15 @@ class ResolvedText(GapLines):
         last = text[-1]
         if last in OPENERS:
             opener = len(text) - 1
+        elif last in LEAD_LAST:
+            opener = lead_opener(text)
+            if opener < 0 and sentence_lead(text, None) >= 0:
+                # "Fact. See also [9]." -> "Fact.": the sentence's first word stands for the
+                # opener (at _open_at), and its end for the closer (see _close_group); what
+                # was written before tells whether the words open a sentence (seldom asked)
+                opener = sentence_lead(text, self._written_end())
         else:
-            opener = lead_opener(text) if last in LEAD_LAST and ends_in_lead_in(text) else -1
+            opener = -1
         if opener >= 0:
             self._open_words = len(text) - 1 - opener
             cut = space_start(text, opener)
@@ -192,6 +206,20 @@ class ResolvedText(GapLines):
         if opener >= 0:
             self._open_at = opener - cut
         return cut
+
+    def _sentence_opened(self) -> bool:
+        """Whether lead-in words that open a sentence are held (not an opener's group)."""
+        return self._open_at >= 0 and self._held[self._open_at] not in OPENERS
+
+    def _written_end(self) -> str:
+        """The end of the text written so far, led by a line break when it is all of it: what
+        tells whether words written next open a sentence (``sentence_lead``)."""
+        end = ""
+        for piece in reversed(self._pieces):
+            end = piece + end
+            if len(end) >= _WRITTEN_END:
+                return end[-_WRITTEN_END:]
+        return "\n" + end
 
     def _last_line(self, limit: int | None = None) -> str:
         """The output's last line; with ``limit``, at least its last ``limit`` characters."""
@@ -283,7 +311,15 @@ class ResolvedText(GapLines):
     def _release_held(self) -> None:
         """At the end: what is held and not only spaces is written (an empty line goes)."""
         held = self._held
-        if self._gap and self._sep_at >= 0 and not self._sep_before:
+        if (
+            self._gap
+            and self._sentence_opened()
+            and only_separators(held[self._open_at + 1 + self._open_words :])
+        ):
+            held = held[: self._open_at]  # "Fact. See also [9]" at the end reads "Fact."
+            if self._prefix_at >= 0:
+                held = held[: self._prefix_at]  # "- See [9]": no empty item is left
+        elif self._gap and self._sep_at >= 0 and not self._sep_before:
             held = self._separators_at_end()  # "[9] and" reads "and"
         elif self._gap and self._prefix_at >= 0 and self._open_at < 0:
             held = held[: self._prefix_at]
@@ -298,9 +334,10 @@ class ResolvedText(GapLines):
     def _write_citations(self, lead: str, numbers: Iterable[int]) -> None:
         if self._sep_at >= 0:
             self._end_separators()
-        if self._open_words and self._open_at >= 0 and not self._gap:
-            at = self._open_at + 1
-            if not is_lead_in(self._held[at : at + self._open_words]):
+        if self._open_at >= 0 and not self._gap and (self._open_words or self._sentence_opened()):
+            at = self._open_at
+            words = self._held[at + (self._held[at] in OPENERS) : at + 1 + self._open_words]
+            if not is_lead_in(words):
                 # "(se [9])": only the beginning of lead-in words: text, and the line's content
                 self._open_at = self._prefix_at = -1
         adjacent = self._adjacent
@@ -313,6 +350,11 @@ class ResolvedText(GapLines):
             self._sep_spare = ""
             if not self._gap:
                 self._gap, self._gap_lead = True, lead
+            if self._sentence_opened():
+                # what follows the removed markers ends the sentence or not: a line break
+                # before them ("See" / "[9].") is none of it, and the separators between two
+                # of them go, as without the words ("Via [7] and [9], you" -> "Via, you")
+                self._held = self._held[: self._open_at + 1 + self._open_words]
             return
         if self._sep_at >= 0:
             if not self._sep_before:

@@ -119,6 +119,19 @@ FRAGMENTS = [
     "\ue201",
     "\ue202",
     ":",
+    # lead-in words that may open a sentence, "or" between markers, superscript tags
+    "See also ",
+    "See",
+    " see ",
+    "Sources: ",
+    "For more, see ",
+    ". ",
+    "? ",
+    " or ",
+    " and ",
+    "<sup>",
+    "</sup>",
+    "<sup>[2]</sup>",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
