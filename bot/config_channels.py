@@ -154,6 +154,9 @@ class DiscordSettings(Section):
     history_limit: int = Field(default=10, ge=0, le=50)
     guild_ready_timeout: float = Field(default=2.0, ge=0.0, le=60.0)
     typing_interval: float = Field(default=8.0, gt=0.0, le=60.0)
+    # on connecting, questions asked this many minutes back that nobody answered (the bot
+    # was stopped, or its session was lost) are answered; 0: none
+    catch_up_minutes: int = Field(default=30, ge=0, le=1440)
     failure_message: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
     empty_question_message: str = "Ask me a question after mentioning me."
     # told to the asker of a question a crash or restart left unanswered for over a day ("":
@@ -162,6 +165,26 @@ class DiscordSettings(Section):
         "Sorry, I missed this question while I was offline. Please ask again if you still "
         "need an answer."
     )
+
+    @field_validator(
+        "audience_by_guild", "audience_by_channel", "audience_by_role", "dm_audience_by_user"
+    )
+    @classmethod
+    def _keys_are_ids(cls, value: dict[str, Groups], info: Any) -> dict[str, Groups]:
+        # the connector looks these up by id: a name (`Staff`, `staff-only`) would match nothing
+        what = {
+            "audience_by_guild": "the server icon → Copy Server ID",
+            "audience_by_channel": "the channel → Copy Channel ID",
+            "audience_by_role": "the role → Copy Role ID",
+            "dm_audience_by_user": "the user → Copy User ID",
+        }[info.field_name]
+        for key in value:
+            if not key.strip().isdigit():
+                raise ValueError(
+                    f"{key!r} is not an id: the keys are Discord ids (numbers); turn on "
+                    f"Developer Mode (User Settings → Advanced) and right-click {what}"
+                )
+        return {key.strip(): groups for key, groups in value.items()}
 
 
 class ImapSettings(Section):

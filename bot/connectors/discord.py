@@ -10,12 +10,12 @@ Nothing it sends can ping: ``allowed_mentions`` is none on the client and on eve
 
 Each message is claimed once in the store (``discord-message``), so a redelivered event is never
 answered twice, and kept there from its claim until its handling is over: one a crash or a
-shutdown cut short is answered when the bot next connects (see ``discord_unanswered``); each
-answer is stored as a turn, ``failed`` with a short apology to the user if
-anything goes wrong (see ``discord_answer``). Every message posted for a turn (answer parts,
-the apology) is recorded with its conversation, so a follow-up to any of them stays in that
-conversation however long it grows (see ``discord_history``). The bot ignores itself and every
-other bot.
+shutdown cut short is answered when the bot next connects (see ``discord_unanswered``), as
+is one no session received (see ``discord_catch_up``); each answer is stored as a turn,
+``failed`` with a short apology to the user if anything goes wrong (see ``discord_answer``).
+Every message posted for a turn (answer parts, the apology) is recorded with its conversation,
+so a follow-up to any of them stays in that conversation however long it grows (see
+``discord_history``). The bot ignores itself and every other bot.
 
 Where the bot may not post (by its cached permissions, or a locked thread) it computes nothing
 and logs one line; a channel that refuses it anyway, or is deleted meanwhile, gets no apology,
@@ -32,13 +32,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.config_env import empty_setting
 from bot.connectors.discord_answer import QuestionAnswerer
-from bot.connectors.discord_edits import Asked, AskedQuestions, fetch_replies
+from bot.connectors.discord_catch_up import ActiveChannels, catch_up
+from bot.connectors.discord_edits import Asked, AskedQuestions
 from bot.connectors.discord_history import question_text
 from bot.connectors.discord_http import (
     build_client,
@@ -49,7 +51,7 @@ from bot.connectors.discord_http import (
     unreachable,
     wait_started,
 )
-from bot.connectors.discord_notices import withdraw
+from bot.connectors.discord_id_check import warn_unknown_ids
 from bot.connectors.discord_summon import SummonRoleWatch
 from bot.connectors.discord_triggers import (
     Trigger,
@@ -63,6 +65,7 @@ from bot.connectors.discord_unanswered import (
     UnansweredQuestions,
     fetch_question,
     tell_given_up,
+    withdraw_half_answer,
 )
 from renderers.base import capabilities_for
 
@@ -114,6 +117,10 @@ class DiscordConnector:
         # comes: an edit that arrives first is taken up by that turn, not answered beside it
         self._left_over: list[tuple[LeftOver, Asked]] = []
         self._summon_roles = SummonRoleWatch(self.settings.summon_roles)
+        # where questions were taken up last: where a new session's catch-up starts reading
+        self._active = ActiveChannels(services.store)
+        self._catch_up_marks: dict[int, int] = {}
+        self._catching_up: asyncio.Task[int] | None = None
         # Called with each message id once its handling is over (answered or ignored), so
         # tests and operators can follow progress without polling.
         self.on_handled: Callable[[int], None] | None = None
@@ -170,8 +177,9 @@ class DiscordConnector:
         if self._retrying is not None:
             self._retrying.cancel()
         running = set(self._in_flight)
-        if self._recovering is not None and not self._recovering.done():
-            running.add(self._recovering)
+        for task in (self._recovering, self._catching_up):
+            if task is not None and not task.done():
+                running.add(task)
         if running:
             _, pending = await asyncio.wait(running, timeout=grace)
             for task in pending:
@@ -190,6 +198,9 @@ class DiscordConnector:
     # -- events ------------------------------------------------------------------------------
 
     async def _on_connect(self) -> None:
+        # a new session (discord.py dispatches this at READY, before any of its messages):
+        # what was taken up so far is where its catch-up starts reading
+        self._catch_up_marks = self._active.marks()
         self.connected.set()
 
     async def _on_ready(self) -> None:
@@ -197,9 +208,18 @@ class DiscordConnector:
         log.info("discord: connected as %s", user)
         await self._on_roles()
         if self._recovering is None:  # once per start: on_ready comes again after a reconnect
+            if self.client is not None:
+                await warn_unknown_ids(self.client, self.settings)
             self._recovering = asyncio.create_task(
                 self._answer_left_over(), name="discord-left-over"
             )
+        if self.settings.catch_up_minutes > 0 and self.client is not None:
+            # at every new session: Discord replays nothing that a lost or stopped one missed
+            claimed = partial(self.services.store.is_claimed, "discord-message")
+            missed = catch_up(
+                self.client, self.settings, self._catch_up_marks, claimed, self._take_up_missed
+            )
+            self._catching_up = asyncio.create_task(missed, name="discord-catch-up")
         self.ready.set()
 
     async def _on_roles(self) -> None:
@@ -230,11 +250,25 @@ class DiscordConnector:
         """Answer ``message`` if it is a question for the bot that nobody answered yet."""
         await resolve_channel(self.client, message, self.settings)
         trigger = await self.trigger(message)
-        if trigger is None:
-            return
-        if not self.services.store.claim_once("discord-message", str(message.id)):
+        if trigger is None or not self._claim(message):
             return
         await self._answer_new(message, trigger, self._asked.add(message.id))
+
+    def _claim(self, message: discord.Message) -> bool:
+        """Claim ``message`` to answer (false: it was claimed before) and note its channel."""
+        if not self.services.store.claim_once("discord-message", str(message.id)):
+            return False
+        self._active.note(message.channel.id, message.id)
+        return True
+
+    async def _take_up_missed(self, message: discord.Message) -> bool:
+        """Answer ``message`` (from the history) if it is a question nobody took up yet."""
+        trigger = await self.trigger(message)
+        if trigger is None or not self._claim(message):
+            return False
+        work = self._answer_new(message, trigger, self._asked.add(message.id))
+        await self._handle(message.id, work)
+        return True
 
     async def _follow_edit(self, message: discord.Message) -> None:
         """Answer an edited question again (in place), or one the edit made a question."""
@@ -249,7 +283,7 @@ class DiscordConnector:
         if trigger is None:
             return  # no question for the bot (any more): an earlier answer stays as it is
         if asked is None:
-            if self.services.store.claim_once("discord-message", str(message.id)):
+            if self._claim(message):
                 await self._answer_new(message, trigger, self._asked.add(message.id))
                 return
             asked = await self._asked.recall(message, self.settings)  # answered before a restart
@@ -293,7 +327,10 @@ class DiscordConnector:
                 message, trigger = asked.pending  # edited since it was fetched: the latest
             if message is None or trigger is None:  # deleted, or no question for the bot now
                 self._unanswered.done(left.message_id)
-                await self._withdraw_half_answer(left, message)
+                saved = (
+                    None if self._asked.saved is None else self._asked.saved.load(left.message_id)
+                )
+                await withdraw_half_answer(self.client, left, message, saved, self.settings)
                 return
             # what a shutdown cut short was saved with its replies: the answer goes into them
             await self._asked.restore(asked, message, self.settings)
@@ -304,20 +341,6 @@ class DiscordConnector:
             await self._answer_new(message, trigger, asked)
         finally:
             asked.busy = False
-
-    async def _withdraw_half_answer(self, left: LeftOver, message: discord.Message | None) -> None:
-        """Delete the replies a crash left half-written to ``left``, a question not answered
-        now (deleted, or no longer for the bot): as for one deleted while being answered."""
-        saved = None if self._asked.saved is None else self._asked.saved.load(left.message_id)
-        client = self.client
-        channel: object = message.channel if message is not None else None
-        if channel is None and client is not None:
-            channel = client.get_channel(left.channel_id)
-        if saved is None or not saved.replies or not isinstance(channel, discord.abc.Messageable):
-            return
-        replies = await fetch_replies(channel, saved.replies, self.settings)
-        if replies:
-            await withdraw(left.message_id, replies, self.settings)
 
     async def _tell_given_up(self, left: LeftOver, message: discord.Message, asked: Asked) -> None:
         """Tell the asker of a question given up (too old, or failing at every start) so; an

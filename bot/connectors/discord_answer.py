@@ -29,6 +29,7 @@ from bot.connectors.discord_send import (
     ChannelClosedError,
     MessageGoneError,
     message_file_budget,
+    reason,
 )
 from bot.connectors.discord_stream import StreamedReply
 from bot.connectors.discord_triggers import (
@@ -40,6 +41,7 @@ from bot.connectors.discord_triggers import (
 )
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
+from bot.errors import CitecastError
 from renderers.base import RenderContext, capabilities_for
 
 if TYPE_CHECKING:
@@ -101,6 +103,22 @@ class QuestionAnswerer:
         caps = capabilities_for("discord", overrides)
         return context_for(self.services, audience, caps, attach_files=may_attach(message.channel))
 
+    def _turn(self, conversation: str, question: str, asked: Asked | None) -> int:
+        """The stored turn for this answer: a new one, or the one a run that stopped before
+        it was finished left (its answer may be on Discord already), so that one question
+        cut short by a restart counts once in ``citecast report``, not failed and then done."""
+        store = self.services.store
+        left = asked.unfinished_turn if asked is not None else None
+        turn = store.turn(left) if left is not None else None
+        if turn is not None and turn.status != "done" and turn.conversation_id == conversation:
+            turn_id = turn.id
+        else:
+            turn_id = store.add_turn(conversation, "discord", question, status="pending")
+        if asked is not None:
+            asked.unfinished_turn = None  # an edit answered next is a turn of its own
+            asked.turn_id = turn_id
+        return turn_id
+
     async def answer(
         self, message: discord.Message, trigger: Trigger, asked: Asked | None = None
     ) -> None:
@@ -157,7 +175,7 @@ class QuestionAnswerer:
         # as on every channel, the assistant reads at most web.max_question_chars of a question
         limit = self.services.settings.web.max_question_chars
         question, cut = fit_question(question, limit)  # when cut, the asker is told
-        turn_id = store.add_turn(conversation, "discord", question, status="pending")
+        turn_id = self._turn(conversation, question, asked)
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:
             if cut:  # else the asker never learns that the end was not read
@@ -191,7 +209,7 @@ class QuestionAnswerer:
                 "discord: answer to %s in %s not delivered: %s",
                 message.id,
                 where(message.channel),
-                exc,
+                reason(exc),
             )
             store.finish_turn(turn_id, None, None, status="failed")
         except Exception as exc:  # the connector edge: whatever failed, the user hears of it
@@ -199,7 +217,9 @@ class QuestionAnswerer:
             if is_setup_error(exc):  # a refused key, no index: asking again cannot help
                 report_setup_error(self.services, "discord", exc)
                 notice = NOT_SET_UP_REPLY
-            else:
+            elif isinstance(exc, CitecastError):  # expected: the model backend, a send given up
+                log.error("discord: answering %s failed: %s", message.id, reason(exc))
+            else:  # a bug: the traceback is what finds it
                 log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
             try:  # "try again" in reply to the apology continues too

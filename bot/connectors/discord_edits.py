@@ -66,6 +66,10 @@ class Asked:
         self.pending: tuple[discord.Message, Trigger] | None = None
         # whether a task is answering it now (that task takes up ``pending`` when it is done)
         self.busy = False
+        # the stored turn of the answer being written (saved with the replies), and the one
+        # a run that stopped mid-answer left, which the answer after a restart finishes
+        self.turn_id: int | None = None
+        self.unfinished_turn: int | None = None
 
 
 class AskedQuestions:
@@ -108,6 +112,7 @@ class AskedQuestions:
         saved = None if self.saved is None else self.saved.load(message.id)
         if saved is None:
             return
+        asked.unfinished_turn = saved.turn
         replies = await fetch_replies(message.channel, saved.replies, settings)
         if replies is not None and not asked.replies:
             asked.replies = replies
@@ -154,10 +159,12 @@ async def until_edited(
 
 @dataclass(frozen=True)
 class SavedQuestion:
-    """What the store says of a question: the text last answered and the replies' message ids."""
+    """What the store says of a question: the text last answered, the replies' message ids,
+    and the stored turn of that answer (None when saved by a release that did not keep it)."""
 
     text: str
     replies: tuple[int, ...]
+    turn: int | None = None
 
 
 class SavedQuestions:
@@ -173,7 +180,11 @@ class SavedQuestions:
     def save(self, message_id: int, asked: Asked) -> None:
         """Save ``asked`` as the state of question ``message_id``; best effort (the answer is
         on Discord already, so a store failure only costs following a later edit)."""
-        value = {"text": asked.text or "", "replies": [sent.id for sent in asked.replies]}
+        value = {
+            "text": asked.text or "",
+            "replies": [sent.id for sent in asked.replies],
+            "turn": asked.turn_id,
+        }
         try:
             self._store.set_state(self.SCOPE, str(message_id), json.dumps(value), keep=self.keep)
         except StoreError as exc:
@@ -194,7 +205,9 @@ class SavedQuestions:
         replies = value.get("replies") if isinstance(value, dict) else None
         if not isinstance(text, str) or not isinstance(replies, list):
             return None
-        return SavedQuestion(text, tuple(r for r in replies if isinstance(r, int)))
+        turn = value.get("turn") if isinstance(value, dict) else None
+        kept = tuple(r for r in replies if isinstance(r, int))
+        return SavedQuestion(text, kept, turn if isinstance(turn, int) else None)
 
 
 async def fetch_replies(

@@ -15,10 +15,11 @@ message refused because of its files (413 too large, or 403 without Attach Files
 channel that takes nothing from the bot (403 Missing Access or Missing Permissions, a reply
 refused without Read Message History (160002), a DM the user closed (50007), a locked thread
 (160005, or 50083 when it is archived too), 404 Unknown Channel) raises
-:class:`ChannelClosedError`, so the caller does not try an apology there too; a message of the
-bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator) raises
-:class:`MessageGoneError`. :func:`created` finishes a send whose caller was cancelled, so that
-the message is not forgotten. :func:`file_batches` groups a message's files into as many
+:class:`ChannelClosedError` (:class:`MissingPermissionsError` for 50013, which is also what a
+message of embeds alone gets without Embed Links), so the caller does not try an apology there
+too; a message of the bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator)
+raises :class:`MessageGoneError`. :func:`created` finishes a send whose caller was cancelled,
+so that the message is not forgotten. :func:`file_batches` groups a message's files into as many
 messages as Discord's limits take: ten files, and ``MAX_REQUEST_BYTES`` per request.
 """
 
@@ -72,8 +73,19 @@ class ChannelClosedError(ChannelError):
     """The channel takes nothing from the bot: no access, a missing permission, or deleted."""
 
 
+class MissingPermissionsError(ChannelClosedError):
+    """403 Missing Permissions (50013): also what a message of embeds alone gets where the bot
+    may not embed links."""
+
+
 class MessageGoneError(ChannelError):
     """The bot's message to edit or delete is gone: someone deleted it."""
+
+
+def reason(exc: BaseException) -> str:
+    """``exc``'s message for a log line that already starts with ``discord:`` (ours carry the
+    prefix too, for the places that show them alone)."""
+    return str(exc).removeprefix("discord: ")
 
 
 def _channel_closed(exc: discord.HTTPException, what: str) -> ChannelError | None:
@@ -96,7 +108,8 @@ def _channel_closed(exc: discord.HTTPException, what: str) -> ChannelError | Non
             "Threads may post in a locked thread"
         )
     if exc.status == 403 and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
-        return ChannelClosedError(
+        kind = MissingPermissionsError if exc.code == MISSING_PERMISSIONS else ChannelClosedError
+        return kind(
             f"discord: {what} refused: {exc.text} ({exc.code}); the bot needs View Channels, "
             "Send Messages (in a thread: Send Messages in Threads) and Read Message History there"
         )

@@ -13,7 +13,10 @@ keeping the source list whole is the renderer's job; this module never cuts text
 
 If Discord refuses the files (too large for this channel, or no Attach Files permission), the
 answer is rendered again without native files (each file becomes its signed link or its name)
-and delivered without them: the sources always arrive.
+and delivered without them: the sources always arrive. So with the Sources embed: where
+Embed Links was taken away without the bot hearing of it, Discord keeps a message's text and
+drops its embeds (and refuses a message of embeds alone, 403 Missing Permissions); Discord's
+answer shows it, and the answer is delivered again with the sources as text (one warning).
 
 ``on_posted`` is told of each message as soon as it is sent (edits keep a message's id), so the
 connector can record its conversation even while the answer is still streaming or if it fails,
@@ -44,13 +47,16 @@ from bot.connectors.discord_send import (
     SUPPRESS_EMBEDS,
     FilesRefusedError,
     MessageGoneError,
+    MissingPermissionsError,
     created,
     edit_message,
     file_batches,
     message_file_budget,
+    reason,
     send_message,
     with_retries,
 )
+from bot.connectors.discord_triggers import where
 from bot.errors import BackendError
 from bot.models import Answer
 from renderers import render
@@ -169,12 +175,43 @@ class StreamedReply:
 
     async def finish(self, answer: Answer) -> None:
         """Post (or edit into) the final rendered messages with every source and file."""
+        context = self.context
+        payload = self.renderer.finish(answer)
         try:
-            await self._deliver(self.renderer.finish(answer))
-        except FilesRefusedError as exc:
-            log.warning("discord: %s; sending the sources without attached files", exc)
-            without = dataclasses.replace(self.context, attach_files=False)
-            await self._deliver(render("discord", answer, without), drop_files=True)
+            try:
+                await self._deliver(payload)
+            except FilesRefusedError as exc:
+                log.warning("discord: %s; sending the sources without attached files", reason(exc))
+                context = dataclasses.replace(context, attach_files=False)
+                payload = render("discord", answer, context)
+                await self._deliver(payload, drop_files=True)
+        except MissingPermissionsError:
+            if not any(m.get("embeds") for m in payload.get("messages") or []):
+                raise
+            # a message of embeds alone is refused (403) where they may not show; if the
+            # channel takes nothing at all, the sources as text are refused too and raise
+            dropped = True
+        else:
+            dropped = self._embeds_dropped(payload)
+        if dropped:
+            # Embed Links taken away without the bot hearing of it: Discord kept the text and
+            # dropped the Sources embed, so the markers would point at nothing
+            log.warning(
+                "discord: Discord dropped the Sources embed in %s (no Embed Links there?); "
+                "listing the sources as text",
+                where(self.channel),
+            )
+            caps = dataclasses.replace(context.caps("discord"), embeds=False)
+            as_text = dataclasses.replace(context, capabilities=caps)
+            await self._deliver(render("discord", answer, as_text), drop_files=True)
+
+    def _embeds_dropped(self, payload: Mapping[str, Any]) -> bool:
+        """Whether Discord's answer to a message of ``payload`` has fewer embeds than sent."""
+        messages: list[Mapping[str, Any]] = list(payload.get("messages") or [])
+        return any(
+            len(sent.embeds) < len(message.get("embeds") or [])
+            for sent, message in zip(self.posted, messages, strict=False)
+        )
 
     async def _deliver(self, payload: Mapping[str, Any], *, drop_files: bool = False) -> None:
         """Make the posted messages ``payload``'s messages; files go with the last one."""

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.discord_notices import notify
+from bot.connectors.discord_edits import SavedQuestion, fetch_replies
+from bot.connectors.discord_notices import notify, withdraw
 from bot.connectors.discord_send import NO_PINGS, MessageGoneError, with_retries
 from bot.errors import CitecastError, StoreError
 from bot.store import Store
@@ -137,6 +138,25 @@ class UnansweredQuestions:
         return item is None or item.status != "pending"
 
 
+async def withdraw_half_answer(
+    client: discord.Client | None,
+    left: LeftOver,
+    message: discord.Message | None,
+    saved: SavedQuestion | None,
+    settings: DiscordSettings,
+) -> None:
+    """Delete the replies (``saved``) a crash left half-written to ``left``, a question not
+    answered now (deleted, or no longer for the bot): as for one deleted while being answered."""
+    channel: object = message.channel if message is not None else None
+    if channel is None and client is not None:
+        channel = client.get_channel(left.channel_id)
+    if saved is None or not saved.replies or not isinstance(channel, discord.abc.Messageable):
+        return
+    replies = await fetch_replies(channel, saved.replies, settings)
+    if replies:
+        await withdraw(left.message_id, replies, settings)
+
+
 def _item_id(message_id: int) -> str:
     return f"{QUESTIONS}-{message_id}"
 
@@ -208,4 +228,5 @@ __all__ = [
     "UnansweredQuestions",
     "fetch_question",
     "tell_given_up",
+    "withdraw_half_answer",
 ]

@@ -11,7 +11,12 @@ import pytest
 from bot.connectors.discord_send import send_message
 from bot.errors import ChannelError
 from tests.connectors.test_discord_harness import Harness, harness
-from tests.fakes.discord_access import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
+from tests.fakes.discord_access import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+)
 from tests.fakes.discord_api import would_ping
 
 __all__ = ["harness"]
@@ -180,3 +185,29 @@ async def test_without_embed_links_embeds_are_dropped_or_refused(harness: Harnes
     with pytest.raises(discord.Forbidden) as info:
         await channel.send(embed=discord.Embed(title="Sources"))
     assert info.value.code == 50013
+
+
+async def test_history_is_read_as_discord_pages_it(harness: Harness) -> None:
+    h = harness
+    ids = [
+        int(h.fake.user_message(h.world.general, h.world.alice, f"m{n}")["id"]) for n in range(5)
+    ]
+    after = [m.id async for m in general(h).history(limit=2, after=discord.Object(id=ids[1]))]
+    assert after == [ids[2], ids[3]]  # those right after, oldest first (discord.py reverses)
+    latest = [m.id async for m in general(h).history(limit=2)]
+    assert latest == [ids[4], ids[3]]
+    url = f"{h.fake.base_url}/channels/{h.world.general}/messages?limit=101"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(url, headers={"Authorization": "Bot test-token"}) as response,
+    ):
+        assert response.status == 400  # at most 100 a page
+
+
+async def test_history_needs_read_message_history(harness: Harness) -> None:
+    h = harness
+    h.fake.channels[h.world.general]["permission_overwrites"].append(
+        {"id": h.fake.bot_user["id"], "type": 1, "allow": "0", "deny": str(READ_MESSAGE_HISTORY)}
+    )
+    with pytest.raises(discord.Forbidden):
+        [m async for m in general(h).history(limit=10)]

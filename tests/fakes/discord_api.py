@@ -9,8 +9,8 @@ push further events with :meth:`FakeDiscord.dispatch` (e.g. ``MESSAGE_CREATE`` b
 :meth:`FakeDiscord.link_previews`), so discord.py's own gateway code and parsers turn them into
 real ``discord.Message`` objects.
 
-This module routes the REST requests (the bot's identity, the gateway URL, channels, messages,
-members, typing, deletes); ``tests.fakes.discord_messages`` creates and edits messages,
+This module routes the REST requests (the bot's identity, the gateway URL, channels, messages and
+history, members, typing, deletes); ``tests.fakes.discord_messages`` creates and edits messages,
 recording each with its files and who it would ping, and enforcing Discord's limits with
 Discord's own error shapes (``tests.fakes.discord_limits``). The bot's channel permissions are
 enforced (``tests.fakes.discord_access``): 403s for a channel it cannot view, send in, or
@@ -206,6 +206,8 @@ class FakeDiscord(FakeMessages):
                 return web.Response(status=204)
             if method == "POST" and parts[2:] == ["messages"]:
                 return await self._create(request, cid)
+            if method == "GET" and parts[2:] == ["messages"]:
+                return self.history(request, cid)
             if len(parts) == 4 and parts[2] == "messages":
                 mid = int(parts[3])
                 message = self.messages.get(mid)

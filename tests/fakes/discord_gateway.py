@@ -6,7 +6,9 @@ Message Content intent not enabled in the Developer Portal), then dispatches REA
 GUILD_CREATE per guild. :meth:`FakeGateway.reconnect` asks the clients to reconnect (op 7, as
 Discord does when it moves a session); a client that then RESUMEs (op 6) gets every event
 dispatched after the sequence number it sends, the ones dispatched while it was away included,
-then RESUMED, as on Discord.
+then RESUMED, as on Discord; with ``refuse_resumes`` set it answers a RESUME with op 9 Invalid
+Session (``d: false``), as Discord does when the session cannot be resumed: the client
+IDENTIFYs again and gets a new session (READY), and what was dispatched meanwhile is lost.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tests.fakes.discord_world import DiscordWorld
 ALL_INTENTS = (1 << 26) - 1
 MESSAGE_CONTENT_INTENT = 1 << 15
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME, OP_RECONNECT = 0, 1, 2, 6, 7
+OP_INVALID_SESSION = 9
 OP_HELLO, OP_HEARTBEAT_ACK = 10, 11
 
 
@@ -37,6 +40,7 @@ class FakeGateway(DiscordWorld):
         # intents the application may use; clear MESSAGE_CONTENT to model the Portal switch off
         self.allowed_intents = ALL_INTENTS
         self.resumes = 0
+        self.refuse_resumes = False
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self._dispatched: list[tuple[int, str]] = []  # (seq, frame): what a RESUME replays
@@ -94,6 +98,9 @@ class FakeGateway(DiscordWorld):
                 self._sockets.append(ws)
                 await self._send_ready(ws)
                 self._identified.set()
+            elif op == OP_RESUME and self.refuse_resumes:
+                self._dispatched.clear()  # the session is gone, and its events with it
+                await ws.send_str(json.dumps({"op": OP_INVALID_SESSION, "d": False}))
             elif op == OP_RESUME:
                 await self._resume(ws, int(frame["d"].get("seq") or 0))
         if ws in self._sockets:

@@ -8,7 +8,10 @@ message's files together), components, no empty message (50006, after an edit to
 ten attachments after an edit, no reply to a missing message unless ``fail_if_not_exists`` is
 false (then it is sent as a plain message). The bot's permissions to attach files, reply and
 embed are applied here too; ``enforce_nonce`` is honoured like Discord (a retried create
-returns the first message). ``tests.fakes.discord_api`` routes the requests here.
+returns the first message). A channel's history is read as on Discord
+(``GET /channels/{id}/messages`` with ``after``/``before`` and ``limit`` 1-100, default 50,
+newest first; Read Message History is checked by ``discord_access``).
+``tests.fakes.discord_api`` routes the requests here.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ from tests.fakes.discord_limits import (
 from tests.fakes.discord_world import now_iso
 
 EMPTY_MESSAGE = {"message": "Cannot send an empty message", "code": 50006}
+# the most messages one history request returns (Get Channel Messages' ``limit``)
+HISTORY_PAGE = 100
 
-__all__ = ["EMPTY_MESSAGE", "FakeMessages", "Recorded", "json_response"]
+__all__ = ["EMPTY_MESSAGE", "HISTORY_PAGE", "FakeMessages", "Recorded", "json_response"]
 
 
 def json_response(
@@ -119,6 +124,28 @@ class FakeMessages(FakeGateway):
             )
         return out
 
+    def history(self, request: web.Request, cid: int) -> web.Response:
+        """Get Channel Messages: at most ``limit`` (1-100, default 50) of the channel's messages,
+        newest first; with ``after`` those right after that id, with ``before`` those right
+        before it, else the latest (as Discord answers it)."""
+        try:
+            limit = int(request.query.get("limit", "50"))
+        except ValueError:
+            limit = 0
+        if not 1 <= limit <= HISTORY_PAGE:
+            raise form_error("limit", "NUMBER_TYPE_MAX", "int value should be <= 100 and >= 1.")
+        found = sorted(
+            (m for m in self.messages.values() if int(m["channel_id"]) == cid),
+            key=lambda m: int(m["id"]),
+        )
+        if "after" in request.query:
+            after = int(request.query["after"])
+            found = [m for m in found if int(m["id"]) > after][:limit]
+        else:
+            before = int(request.query.get("before", str(1 << 63)))
+            found = [m for m in found if int(m["id"]) < before][-limit:]
+        return json_response(list(reversed(found)))
+
     async def _create(self, request: web.Request, cid: int) -> web.Response:
         payload, files = await read_body(request)
         check_attach(self, cid, files)
@@ -158,6 +185,7 @@ class FakeMessages(FakeGateway):
             message["type"] = 19
             message["message_reference"] = {"message_id": str(replied_to), "channel_id": str(cid)}
         self.messages[mid] = message
+        channel["last_message_id"] = str(mid)
         self.created.append(
             Recorded("POST", cid, mid, payload, files, would_ping(payload, replied_to))
         )

@@ -266,6 +266,8 @@ class DiscordWorld:
             if reply_to in self.messages:
                 data["referenced_message"] = self.messages[reply_to]
         self.messages[mid] = data
+        # as Discord's channel objects (GUILD_CREATE, GET /channels/{id}) say
+        channel["last_message_id"] = str(mid)
         return data
 
     def edited_message(self, message_id: int, content: str) -> dict[str, Any]:
