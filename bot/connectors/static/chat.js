@@ -31,6 +31,9 @@
     this.maxChars = 4000;
     this.conversationId = null;
     this.compact = !!options.compact;  // in the widget, on someone else's site
+    // the language of questions and answers, when it is not the chat's own English (the
+    // widget's host page's, turns.js); undefined on the page, where it is not known
+    this.contentLang = options.contentLang;
     this.busy = false;
     this.refused = false;  // /api/config or the stored conversation unreadable: cannotReach()
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
@@ -172,7 +175,16 @@
 
   /* Why the chat cannot work, for the visitor and for whoever runs the site it is on. */
   Chat.prototype.unreachable = function () {
+    // the host page's Content-Security-Policy blocked the request (widget.js says so)
+    if (citecast.blocked && citecast.blocked["connect-src"]) return citecast.blockedByPage();
     if (!this.compact) return "Cannot reach the citecast server; questions may fail.";
+    // a page opened from a file has no origin to list (its requests say "null"): it must be
+    // served, even by `python -m http.server`
+    if (!/^https?:$/.test(window.location.protocol)) {
+      return "Cannot reach the citecast server at " + (this.api || window.location.origin) +
+        " from a page opened as " + window.location.protocol + "//…: the widget works only on " +
+        "a page served over http or https, whose address web.cors_origins lists.";
+    }
     return "Cannot reach the citecast server at " + (this.api || window.location.origin) +
       ": it may be down, or it does not allow this site (its web.cors_origins must list " +
       window.location.origin + ").";
@@ -183,8 +195,13 @@
    * web.cors_origins must list), rather than a vaguer one. */
   Chat.prototype.cannotReach = function () {
     if (this.compact && this.refused) return this.unreachable();
-    return "Cannot reach the citecast server. Check that it is running and that this site " +
-      "may use it, then try again.";
+    // what to check is for whoever runs the site, not for its visitors: in the console
+    var where = new URL((this.api || ".") + "/", window.location.href).href.replace(/\/$/, "");
+    console.warn("citecast: cannot reach the citecast server at " + where +
+      ": check that it is running" +
+      (this.compact ? " and that its web.cors_origins lists " + window.location.origin : "") +
+      ".");
+    return "Cannot reach the citecast server right now. Please try again in a moment.";
   };
 
   /* Buttons in the empty conversation that ask the deployment's suggested questions. */

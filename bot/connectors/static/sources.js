@@ -302,7 +302,7 @@
     var wrap = el("div", { "class": "cc-sources" });
     var heading = el("h3", { "class": "cc-sources-title" }, "Sources");
     wrap.appendChild(heading);
-    var list = el("ol");
+    var list = el("ol", { "lang": view.lang });  // titles in the answer's language
     nameList(view, wrap, heading, list);
     citations.forEach(function (c) {
       var src = c.source || {};
@@ -338,8 +338,21 @@
     var said = question.slice(0, QUESTION_IN_NAME).join("") +
       (question.length > QUESTION_IN_NAME ? "…" : "");
     if (!heading.querySelector(".cc-sr")) {
-      heading.appendChild(el("span", { "class": "cc-sr", "dir": "auto" },
-        " for answer " + view.number + (said ? ": " + said : "")));
+      var lang = typeof view.lang === "string" ? view.lang : null;
+      if (lang === null) {
+        heading.appendChild(el("span", { "class": "cc-sr", "dir": "auto" },
+          " for answer " + view.number + (said ? ": " + said : "")));
+      } else {
+        // the widget: the heading's words in its English, also inside an answer in another
+        // language; the question in its own (the host page's, turns.js)
+        heading.setAttribute("lang", "en");
+        heading.appendChild(el("span", { "class": "cc-sr" },
+          " for answer " + view.number + (said ? ": " : "")));
+        if (said) {
+          heading.appendChild(el("span", { "class": "cc-sr", "dir": "auto", "lang": lang },
+            said));
+        }
+      }
     }
     if (container.tagName === "SECTION" || container.tagName === "NAV") {
       container.removeAttribute("aria-label");

@@ -32,11 +32,28 @@
     return isFinite(number) && number > 0 ? number : 0;
   }
 
+  /* A bound set in milliseconds; one under SECONDS_BELOW was meant in seconds
+   * (data-request-timeout="30"): read so, with one console warning, rather than giving up
+   * after 30 ms and saying "within 0 seconds". */
+  var SECONDS_BELOW = 100;
+  var warned = {};
+  function milliseconds(value, name) {
+    var number = positive(value);
+    if (!number || number >= SECONDS_BELOW) return number;
+    if (!warned[name]) {
+      warned[name] = true;
+      console.warn("citecast: data-" + name + "-timeout=\"" + value + "\" is in " +
+        "milliseconds; so short a wait must mean seconds, so it is read as " + number * 1000 +
+        " ms. Write data-" + name + "-timeout=\"" + number * 1000 + "\".");
+    }
+    return number * 1000;
+  }
+
   /* The bounds of a chat from its options (``requestTimeout``, ``silenceTimeout``, in ms). */
   function bounds(options) {
-    var silence = positive(options.silenceTimeout);
+    var silence = milliseconds(options.silenceTimeout, "silence");
     return {
-      request: positive(options.requestTimeout) || REQUEST_MS,
+      request: milliseconds(options.requestTimeout, "request") || REQUEST_MS,
       silence: silence || SILENCE_MS,
       silenceSet: !!silence,  // set by the page: /api/config's heartbeat does not change it
     };
@@ -84,6 +101,7 @@
   /* ``ms`` as people read it: "30 seconds", "1 second", "0.3 seconds". */
   function describe(ms) {
     var s = ms / 1000;
+    if (s < 0.1) return "under 0.1 seconds";  // never "0 seconds"
     s = s >= 10 ? Math.round(s) : Math.round(s * 10) / 10;
     return s + (s === 1 ? " second" : " seconds");
   }
@@ -259,25 +277,51 @@
     })();
   }
 
+  /* How long a stream cut midway waits for the server to be reachable again (a dropped
+   * Wi-Fi, a restarting proxy) before saying it cannot be reached: the server goes on writing
+   * the answer meanwhile, and asking again would ask the question twice. */
+  var RECOVER_MS = 30000;
+  var FIRST_RETRY_MS = 500;  // doubled after each failed check, up to MAX_RETRY_MS
+  var MAX_RETRY_MS = 8000;
+
   /* The stream of ``view`` broke off: wait for the answer if the server is up and goes on
-   * writing it, else say why there is none. */
+   * writing it, else say why there is none. Once the server has begun the answer (its
+   * ``start`` event came), a server out of reach is asked again, less and less often, for
+   * RECOVER_MS; no new question is taken meanwhile, and "New conversation" ends the wait. */
   function explainConnectionError(chat, view) {
     var url = chat.url("/healthz");
-    timeouts.within(chat.timeouts.request, function (signal) {
-      return fetch(url, { cache: "no-store", signal: signal });
-    })
-      .then(function (r) {
-        if (!r.ok) throw new Error("unhealthy");
-        // the stream broke, not the server: it goes on writing the answer and stores it
-        if (view.turnId && chat.conversationId) {
-          citecast.history.follow(chat, chat.conversationId, view, view.turnId);
-          return;
-        }
-        chat.failTurn(view, "The server could not answer this question. Please try again.", true);
+    var started = !!(view.turnId && chat.conversationId);
+    var generation = chat.generation;
+    var deadline = Date.now() + RECOVER_MS;
+    var delay = FIRST_RETRY_MS;
+    if (started) chat.setBusy(true);
+    (function check() {
+      timeouts.within(chat.timeouts.request, function (signal) {
+        return fetch(url, { cache: "no-store", signal: signal });
       })
-      .catch(function () {
-        chat.failTurn(view, chat.cannotReach(), true);
-      });
+        .then(function (r) {
+          if (!r.ok) throw new Error("unhealthy");
+          if (generation !== chat.generation) return;
+          // the stream broke, not the server: it goes on writing the answer and stores it
+          if (started) {
+            citecast.history.follow(chat, chat.conversationId, view, view.turnId);
+            return;
+          }
+          chat.failTurn(view, "The server could not answer this question. Please try again.",
+            true);
+        })
+        .catch(function () {
+          if (generation !== chat.generation) return;
+          if (started && Date.now() + delay <= deadline) {
+            chat.setStatus("The connection was lost; waiting for the server to answer…", true);
+            chat.pollTimer = window.setTimeout(check, delay);
+            delay = Math.min(2 * delay, MAX_RETRY_MS);
+            return;
+          }
+          chat.setBusy(false);
+          chat.failTurn(view, chat.cannotReach(), true);
+        });
+    })();
   }
 
   citecast.stream = { ask: ask };

@@ -21,12 +21,19 @@
     var turn = el("article", { "class": "cc-turn" });
     var q = el("div", { "class": "cc-question" });
     q.appendChild(el("span", { "class": "cc-sr" }, "You asked: "));
-    q.appendChild(el("span", { "dir": "auto" }, question));
+    var asked = el("span", { "dir": "auto" }, question);
+    q.appendChild(asked);
     turn.appendChild(q);
     var answer = el("div", { "class": "cc-answer", "aria-busy": "true" });
     answer.appendChild(el("span", { "class": "cc-sr" }, "Answer: "));
     var body = el("div", { "class": "cc-body" });
     var pending = el("div", { "class": "cc-pending" });
+    // in the widget, the question and the answer are in the host page's language (a screen
+    // reader reads them in its voice), the chat's own words around them in English
+    var lang = chat.contentLang;
+    if (typeof lang === "string") {
+      [asked, body, pending].forEach(function (node) { node.setAttribute("lang", lang); });
+    }
     var typing = el("span", { "class": "cc-typing" }, "Searching the knowledge base…");
     answer.appendChild(body);
     answer.appendChild(pending);
@@ -37,7 +44,8 @@
     // its place in the conversation (1, 2, …), which names its source list (sources.js)
     var number = chat.root.querySelectorAll(".cc-turn").length;
     var view = { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
-                 question: question, number: number, text: "", tail: "", citations: {} };
+                 question: question, number: number, text: "", tail: "", citations: {},
+                 lang: lang };
     chat.reveal(turn);
     return view;
   }

@@ -8,7 +8,12 @@
  * Optional attributes on the tag: data-api (the citecast URL, when not where the script is
  * from), data-label (the button's text), data-request-timeout and data-silence-timeout (how
  * many ms to wait on a request, and on an answer's stream that sends nothing, before giving
- * up; by default 30 s, and 3 × web.sse_heartbeat or 60 s).
+ * up; by default 30 s, and 3 × web.sse_heartbeat or 60 s; a value under 100 is taken as
+ * seconds, with a console warning).
+ *
+ * A host page with a Content-Security-Policy must allow the citecast server's origin in
+ * script-src, style-src and connect-src; what it blocks is named in the console, and the
+ * widget is not drawn without its stylesheet.
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
  * answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep their parts on
@@ -35,7 +40,12 @@
   var citecast = window.Citecast = window.Citecast || {};
   citecast.widget = true;
 
-  var host = document.createElement("div");
+  var origin = new URL(base, window.location.href).origin;
+  var blocked = citecast.blocked = {};  // CSP directives of the page that block citecast
+
+  // A custom element, not a <div>: page rules for every div (div:empty {display: none}, a
+  // transform) do not reach it. Its id stays the documented #citecast-widget.
+  var host = document.createElement("citecast-widget");
   host.id = "citecast-widget";
   var shadow = host.attachShadow({ mode: "open" });
   var style = document.createElement("link");
@@ -56,6 +66,18 @@
   // screen reader does not read them in a French voice on a French page; a site's own label
   // keeps the page's language
   if (!label) launcher.setAttribute("lang", "en");
+  // shown once its stylesheet is there: unstyled, it would be drawn in the page's flow, at the
+  // foot of the page (a CSP without citecast in style-src blocks it for good: see csp())
+  launcher.hidden = true;
+  style.addEventListener("load", function () { launcher.hidden = false; });
+  style.addEventListener("error", function () {
+    // a CSP says why itself (csp(), its event may come just after this one)
+    window.setTimeout(function () {
+      if (!blocked["style-src"]) {
+        console.error("citecast: could not load " + style.href + "; the widget stays hidden.");
+      }
+    }, 0);
+  });
 
   var panel = document.createElement("div");
   panel.id = "citecast-panel";
@@ -99,6 +121,9 @@
         // how long to wait on the server (Citecast.timeouts); the defaults unless the tag says
         requestTimeout: script.getAttribute("data-request-timeout"),
         silenceTimeout: script.getAttribute("data-silence-timeout"),
+        // what visitors ask and the answers are in the host page's language, not the
+        // widget's English (lang="": unknown, when the page says none)
+        contentLang: document.documentElement.lang || "",
       });
       // the panel is named by the heading it shows (web.title, once /api/config is read)
       panel.setAttribute("aria-labelledby", chat.title.id);
@@ -107,7 +132,8 @@
     }
     if (citecast.chat) { start(); return; }
     function failed() {
-      mount.textContent = "Cannot reach the citecast server at " + base + ".";
+      mount.textContent = blocked["script-src"] ? citecast.blockedByPage() :
+        "Cannot reach the citecast server at " + base + ".";
       mount.className = "cc-root cc-error";
       // an alert: focus stays on the button, so nothing else tells a screen reader the panel
       // opened with this message instead of the chat
@@ -164,6 +190,37 @@
     if (e.key === "Tab" && e.shiftKey && !panel.hidden) { e.preventDefault(); launcher.focus(); }
   });
 
-  function attach() { document.body.appendChild(host); }
+  /* The page's Content-Security-Policy blocks citecast: say once in the console what it must
+   * allow, and tell the visitor, in words that do not ask them to fix the site, that the chat
+   * cannot work here. ``directive``: the one that blocked a request to citecast. */
+  function csp(directive) {
+    directive = directive.replace(/-(elem|attr)$/, "");  // script-src-elem: script-src
+    if (!/^(script|style|connect)-src$/.test(directive) || blocked[directive]) return;
+    blocked[directive] = true;
+    console.error("citecast: this page's Content-Security-Policy blocks the widget (" +
+      directive + "). It must allow " + origin + " in script-src, style-src and connect-src.");
+    if (directive === "style-src") {
+      launcher.hidden = true;  // drawn without its styles it would be broken
+      panel.hidden = true;
+    } else if (chat) {
+      chat.refused = true;
+      chat.setStatus(citecast.blockedByPage(), true);
+    } else if (mount.classList.contains("cc-error")) {
+      mount.textContent = citecast.blockedByPage();
+    }
+  }
+  citecast.blockedByPage = function () {
+    return "The chat cannot be used on this page: the site's security settings block it.";
+  };
+  document.addEventListener("securitypolicyviolation", function (e) {
+    var url;
+    try { url = new URL(e.blockedURI, window.location.href); } catch (err) { return; }
+    if (url.origin === origin) csp(e.effectiveDirective || e.violatedDirective || "");
+  });
+
+  // Appended to <html>, after <body>, not inside it: a transform, filter, perspective or
+  // will-change on <body> would make body the box its fixed button is placed in, at the foot
+  // of a long page instead of the window's corner.
+  function attach() { document.documentElement.appendChild(host); }
   if (document.body) attach(); else document.addEventListener("DOMContentLoaded", attach);
 })();
