@@ -9,7 +9,10 @@ matched to the record's column values, ``bot.record_support``), and then, by pol
 - ``annotate`` (default): every checked citation carries the ``support`` (0..1) and ``claim`` of
   its weakest occurrence, and as ``quote`` (and so its deep link) the passage sentence backing
   its best-supported one; renderers mark weak ones. A backed sentence no longer lends its score
-  to an invented one citing the same source.
+  to an invented one citing the same source. When its markers differ (another sentence of the
+  passage backs another marker's claim, or only some markers are weak), the citation also
+  carries one ``Occurrence`` per marker (``bot.grounding_occurrences``): the web shows each
+  marker its own quote and link, and marks weak only the weak ones.
 - ``drop``: each marker whose own claim scores below ``threshold`` is removed from the text and
   listed in ``dropped`` with reason ``unsupported`` (other markers of the same citation stay);
   a citation left with no marker goes, and the remaining ones are renumbered 1..k by first
@@ -33,6 +36,7 @@ from typing import Literal, Protocol
 from bot.claims import CITATION_RE, Claim, Sentence, mask_code, read_answer, sentences
 from bot.config import GroundingSettings
 from bot.deeplinks import deep_link
+from bot.grounding_occurrences import ScoredMark, best_of, positions, with_occurrences
 from bot.markdown import citations_in, parse
 from bot.models import Answer, Citation, Dropped, Source
 from bot.record_support import record_match
@@ -164,7 +168,12 @@ def verify(
     if policy.mode == "drop":
         result = _drop_unsupported(answer, scored, policy.threshold)
     else:
-        checked = tuple(_checked(c, scored[c.n]) for c in answer.citations)
+        checked = with_occurrences(
+            (_checked(c, scored[c.n]) for c in answer.citations),
+            scored,
+            policy.threshold,
+            lambda: _placed(answer.text),
+        )
         result = replace(answer, citations=checked)
     if policy.flag_uncited_claims:
         # the answer's sentences were read with its claims, unless markers were dropped since
@@ -173,40 +182,32 @@ def verify(
     return result
 
 
-@dataclass(frozen=True)
-class _Occurrence:
-    """One ``[^n]`` marker of a citation: where it is, the claim it closes, how it is backed."""
-
-    mark: int
-    claim: Claim
-    support: Support
-    score: float  # the support score clamped to 0..1
-
-
 def _score(
     citation: Citation, cited_by: Sequence[tuple[int, Claim]], scorer: SupportScorer
-) -> list[_Occurrence]:
+) -> list[ScoredMark]:
     """Every occurrence of ``citation``'s marker scored against its own claim (none when the
     source has no text to check)."""
     passage = passage_of(citation.source)
     if not passage:
         return []
-    by_claim: dict[str, Support] = {}
-    out: list[_Occurrence] = []
+    by_claim: dict[str, tuple[Support, str | None]] = {}
+    out: list[ScoredMark] = []
     for mark, claim in cited_by:
-        support = by_claim.get(claim.text)
-        if support is None:
-            support = by_claim[claim.text] = source_support(scorer, citation.source, claim.text)
+        known = by_claim.get(claim.text)
+        if known is None:
+            support = source_support(scorer, citation.source, claim.text)
+            quote = record_quote(citation.source, claim.text) or support.quote
+            known = by_claim[claim.text] = (support, quote)
+        support, quote = known
         # a plug-in scorer may stray outside 0..1 (or give NaN); the stored answer must stay
         # loadable
         value = support.score
-        out.append(
-            _Occurrence(mark, claim, support, min(1.0, max(0.0, value)) if value == value else 0.0)
-        )
+        score = min(1.0, max(0.0, value)) if value == value else 0.0
+        out.append(ScoredMark(mark, claim, support, score, quote))
     return out
 
 
-def _checked(citation: Citation, scored: Sequence[_Occurrence]) -> Citation:
+def _checked(citation: Citation, scored: Sequence[ScoredMark]) -> Citation:
     """``citation`` with its support, claim, quote and link from its scored occurrences.
 
     A source is cited by each of its markers separately, so the weakest occurrence decides:
@@ -217,7 +218,7 @@ def _checked(citation: Citation, scored: Sequence[_Occurrence]) -> Citation:
     if not scored:
         return citation
     weakest = min(scored, key=lambda o: o.score)
-    best = max(scored, key=lambda o: o.score)
+    best = best_of(scored)
     passage = passage_of(citation.source)
     quote = citation.quote
     link = citation.deep_link
@@ -225,7 +226,7 @@ def _checked(citation: Citation, scored: Sequence[_Occurrence]) -> Citation:
         # The resolver built the old link from the model's quote, which the passage does not
         # hold: a browser would highlight nothing (or the wrong words). Link the new quote, or
         # only the place (a PDF page) when there is none.
-        quote = record_quote(citation.source, best.claim.text) or best.support.quote
+        quote = best.quote
         link = deep_link(citation.source, quote) or deep_link(citation.source)
     elif quote:
         link = deep_link(citation.source, quote) or link
@@ -249,6 +250,12 @@ def _citation_marks(text: str) -> list[re.Match[str]] | None:
     return None
 
 
+def _placed(text: str) -> dict[int, list[int]] | None:
+    """Each citation number's marker offsets in ``text`` as the renderers read them."""
+    marks = _citation_marks(text)
+    return None if marks is None else positions(marks)
+
+
 # Numbers no answer uses (the parser reads at most five digits), one per mark of a probe.
 _PROBE = 90_000
 
@@ -269,7 +276,7 @@ def _same_places(text: str, marks: list[re.Match[str]]) -> bool:
 
 
 def _drop_unsupported(
-    answer: Answer, scored: dict[int, list[_Occurrence]], threshold: float
+    answer: Answer, scored: dict[int, list[ScoredMark]], threshold: float
 ) -> Answer:
     """Remove each marker whose own claim its source does not back (and a citation none of
     whose markers is backed); the rest are renumbered 1..k by first appearance."""
@@ -282,7 +289,7 @@ def _drop_unsupported(
         # source: keep the answer whole (its weak citations stay marked weak).
         log.warning("grounding: cannot place the citations of an answer; nothing dropped")
         checked = tuple(_checked(c, scored[c.n]) for c in answer.citations)
-        return replace(answer, citations=checked)
+        return replace(answer, citations=checked)  # (nor placed: one quote per citation)
     placed = {match.start() for match in marks}
     # an occurrence no mark is at cannot be removed: its citation keeps it and its score
     kept_scores = {
@@ -294,7 +301,12 @@ def _drop_unsupported(
         return int(match.group(1)) in weak or match.start() in weak_marks
 
     if not any(dropping(match) for match in marks):
-        checked = tuple(_checked(c, kept_scores[c.n]) for c in answer.citations)
+        checked = with_occurrences(
+            (_checked(c, kept_scores[c.n]) for c in answer.citations),
+            kept_scores,
+            threshold,
+            lambda: positions(marks) if weak_marks else _placed(answer.text),
+        )
         return replace(answer, citations=checked)
     keep_order: list[int] = []
     for match in marks:
@@ -326,11 +338,14 @@ def _drop_unsupported(
             pieces.append(f"[^{renumber[n]}]")
         cursor = match.end()
     pieces.append(answer.text[cursor:])
-    kept = tuple(
-        replace(_checked(c, kept_scores[c.n]), n=renumber[c.n])
-        for c in sorted(answer.citations, key=lambda c: renumber.get(c.n, 0))
-        if c.n in renumber
+    # occurrences by the old numbers: the k-th kept marker of a number is its k-th one now
+    checked = with_occurrences(
+        (_checked(c, kept_scores[c.n]) for c in answer.citations if c.n in renumber),
+        kept_scores,
+        threshold,
+        lambda: positions(marks, lambda match: not dropping(match)),
     )
+    kept = tuple(replace(c, n=renumber[c.n]) for c in sorted(checked, key=lambda c: renumber[c.n]))
     return replace(
         answer, text="".join(pieces), citations=kept, dropped=answer.dropped + tuple(dropped)
     )

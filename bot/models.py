@@ -201,6 +201,56 @@ def _coerce_source_field(key: str, value: Any) -> Any:
     return value
 
 
+def _support_value(data: Mapping[str, Any], what: str) -> float | None:
+    """``data["support"]``: a number from 0 to 1, or None when left out or null."""
+    support = data.get("support")
+    if support is None:
+        return None
+    if (
+        isinstance(support, bool)
+        or not isinstance(support, int | float)
+        or not 0 <= support <= 1  # also false for NaN, which JSON parsers let through
+    ):
+        raise ValidationError(f"{what} support must be a number from 0 to 1")
+    return float(support)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One ``[^n]`` marker of a citation, as a reader checking that marker's own claim needs it.
+
+    ``quote`` is the sentence of the passage that best supports the claim this marker closes,
+    ``deep_link`` the link to it (a text fragment or a PDF page), ``support`` that claim's score
+    in 0..1 (None when the marker's claim was not checked).
+    """
+
+    quote: str | None = None
+    deep_link: str | None = None
+    support: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form; ``None`` fields omitted."""
+        return {
+            name: value
+            for name in ("quote", "deep_link", "support")
+            if (value := getattr(self, name)) is not None
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Occurrence:
+        """Build an Occurrence from its JSON form; raises ValidationError with the reason.
+
+        Other keys are ignored, as a citation's are: stored answers a newer release wrote load.
+        """
+        if not isinstance(data, Mapping):
+            raise ValidationError("an occurrence must be a JSON object")
+        return cls(
+            quote=optional_str(data, "quote"),
+            deep_link=optional_str(data, "deep_link"),
+            support=_support_value(data, "occurrence"),
+        )
+
+
 @dataclass(frozen=True)
 class Citation:
     """One citation in an answer: display number ``n`` and the source it points at.
@@ -209,6 +259,14 @@ class Citation:
     ``n`` is the display number (1..k by first appearance, unless the policy keeps registry
     numbers). ``columns`` are the record columns the model attributed, only ones present in the
     source. ``support`` is the grounding score in 0..1, or None when not checked.
+
+    ``occurrences`` has one entry per ``[^n]`` of the answer text, in text order, when the
+    markers need more than the citation's own ``quote``/``deep_link``/``support`` (which are the
+    source list's): grounding sets it only when some marker's claim is backed by another
+    sentence of the passage than the citation's quote, or only some of the markers are weak.
+    Empty (and absent from the JSON form) otherwise: every marker shows the citation's quote.
+    A citation without a quote has none: a marker's quote refines the citation's, and a
+    citation whose quote was withdrawn (a file no longer readable) withdraws its markers' too.
     """
 
     n: int
@@ -219,6 +277,13 @@ class Citation:
     columns: tuple[str, ...] = ()
     claim: str | None = None
     support: float | None = None
+    occurrences: tuple[Occurrence, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.occurrences and self.quote is None:
+            object.__setattr__(self, "occurrences", ())
+        elif not isinstance(self.occurrences, tuple):
+            object.__setattr__(self, "occurrences", tuple(self.occurrences))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form; the source is nested in full."""
@@ -233,6 +298,8 @@ class Citation:
                 out[name] = value
         if self.columns:
             out["columns"] = list(self.columns)
+        if self.occurrences:
+            out["occurrences"] = [o.to_json() for o in self.occurrences]
         return out
 
     @classmethod
@@ -249,13 +316,8 @@ class Citation:
         columns = data.get("columns") or []
         if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
             raise ValidationError("citation columns must be a list of strings")
-        support = data.get("support")
-        if support is not None and (
-            isinstance(support, bool)
-            or not isinstance(support, int | float)
-            or not 0 <= support <= 1  # also false for NaN, which JSON parsers let through
-        ):
-            raise ValidationError("citation support must be a number from 0 to 1")
+        support = _support_value(data, "citation")
+        occurrences = list_of(data, "occurrences", Occurrence.from_json)
         return cls(
             n=n,
             source=source,
@@ -264,7 +326,8 @@ class Citation:
             deep_link=optional_str(data, "deep_link"),
             columns=tuple(columns),
             claim=optional_str(data, "claim"),
-            support=None if support is None else float(support),
+            support=support,
+            occurrences=tuple(occurrences),
         )
 
 

@@ -168,12 +168,26 @@ class RecordForm:
 
 
 @dataclass(frozen=True)
+class OccurrenceForm:
+    """How one ``[^n]`` marker of a citation shows (``Citation.occurrences``): the quote its own
+    claim is backed by, where it leads (the deep link to that quote, or the signed download
+    opening at it; None where the form has no URL) and whether that claim is weak."""
+
+    quote: str | None
+    url: str | None
+    weak: bool
+
+
+@dataclass(frozen=True)
 class CitationForm:
     """The decided form of one citation.
 
     ``kind``: ``link`` (``url`` is the public or deep link), ``attachment`` (the file at
     ``path`` travels with the message as ``filename``), ``download`` (``url`` is a signed link),
     ``name`` (only the title/file name can be shown), ``hidden`` (the viewer may not see it).
+    ``occurrences``: one per marker in text order when the citation's markers differ (see
+    ``Citation.occurrences``), else empty; the fields above stay the citation's own, for the
+    source list.
     """
 
     n: int
@@ -187,6 +201,7 @@ class CitationForm:
     quote: str | None = None
     weak: bool = False
     record: RecordForm | None = None
+    occurrences: tuple[OccurrenceForm, ...] = ()
 
     @property
     def reachable(self) -> bool:
@@ -308,6 +323,7 @@ def citation_form(
         return CitationForm(n=citation.n, kind="hidden", title="restricted source", weak=weak)
     for url in (citation.deep_link, source.url):
         if url and is_safe_url(url):
+            common["occurrences"] = _occurrence_forms(citation, context, weak, link=True)
             return CitationForm(kind="link", url=url_without_bidi_controls(url), **common)
     if source.path:
         size = context.file_size(source) if context.file_size else None
@@ -325,6 +341,40 @@ def citation_form(
     signed = context.signer(source) if context.signer else None
     if signed and is_safe_url(signed):
         # at the cited place: a PDF's page, a text file's quoted words (a text fragment)
+        common["occurrences"] = _occurrence_forms(citation, context, weak, signed=signed)
         signed = file_link(signed, source, citation.quote)
         return CitationForm(kind="download", url=url_without_bidi_controls(signed), **common)
+    common["occurrences"] = _occurrence_forms(citation, context, weak)
     return CitationForm(kind="name", **common)
+
+
+def _occurrence_forms(
+    citation: Citation,
+    context: RenderContext,
+    weak: bool,
+    *,
+    link: bool = False,
+    signed: str | None = None,
+) -> tuple[OccurrenceForm, ...]:
+    """Each marker's form: its own quote, its own link (a ``link`` form's deep link to that
+    quote, else the source's URL; a download opening at that quote) and its own weakness (a
+    marker whose claim was not checked is as weak as the citation)."""
+    out: list[OccurrenceForm] = []
+    for occurrence in citation.occurrences:
+        url: str | None = None
+        if link:
+            for candidate in (occurrence.deep_link, citation.source.url, citation.deep_link):
+                if candidate and is_safe_url(candidate):
+                    url = url_without_bidi_controls(candidate)
+                    break
+        elif signed is not None:
+            url = url_without_bidi_controls(file_link(signed, citation.source, occurrence.quote))
+        support = occurrence.support
+        out.append(
+            OccurrenceForm(
+                quote=None if occurrence.quote is None else shown(occurrence.quote),
+                url=url,
+                weak=weak if support is None else support < context.weak_below,
+            )
+        )
+    return tuple(out)

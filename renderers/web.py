@@ -6,18 +6,27 @@ whose title (hover) and ``aria-describedby`` (focus, screen readers) give the ti
 section and the quote; ``P`` is a short hash of the answer so several answers on one page keep
 distinct anchors. Weak citations (support below ``RenderContext.weak_below``) get class ``weak``
 and a ``?``. The whole HTML passes nh3 with exactly the tags and attributes below allowed.
+
+A citation whose markers differ (``Citation.occurrences``: another sentence of the passage backs
+another marker's claim, or only some are weak) shows the k-th marker in the text with its own
+quote in the title, its own link where the marker is a link, its own weakness, and
+``data-occurrence="k"`` (1-based, on every marker of such a citation: one past its occurrences
+shows the citation) so the page's tooltip can show the k-th quote; the payload's
+citation then lists ``occurrences`` (``quote``, ``url``, ``weak``) in the same order. The source
+list keeps one entry per source, with the citation's own quote.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import nh3
 
-from bot.markdown import Token
-from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
+from bot.markdown import Token, parse
+from renderers.base import EMPTY_ANSWER, CitationForm, OccurrenceForm, RenderContext, shown
 from renderers.document import Document
 from renderers.escaping import html_text, one_line
 from renderers.glue import WORD_JOINER
@@ -33,7 +42,16 @@ ALLOWED_TAGS = {
 }  # fmt: skip
 # "dir" on every block that reads in the direction of its own text (renderers.html_writer)
 ALLOWED_ATTRIBUTES = {
-    "a": {"href", "title", "id", "class", "data-n", "aria-describedby", "aria-label"},
+    "a": {
+        "href",
+        "title",
+        "id",
+        "class",
+        "data-n",
+        "data-occurrence",
+        "aria-describedby",
+        "aria-label",
+    },
     "sup": {"class", "id"},
     "ol": {"class", "start", "id", "aria-label"},
     "li": {"id", "class", "value", "dir"},
@@ -65,14 +83,16 @@ def sanitize(markup: str) -> str:
     return str(_CLEANER.clean(markup))
 
 
-def hover_text(form: CitationForm) -> str:
-    """What hovering or focusing a marker shows: title, page/section, quote (plain text)."""
+def hover_text(form: CitationForm, occurrence: OccurrenceForm | None = None) -> str:
+    """What hovering or focusing a marker shows: title, page/section, quote (plain text); the
+    quote is ``occurrence``'s when the marker is one of a citation's differing markers."""
     parts = [form.title]
     if form.detail:
         parts.append(form.detail)
     text = " \u2014 ".join(parts)
-    if form.quote:
-        text += f": \u201c{quote_plain(form.quote)[:300]}\u201d"
+    quote = form.quote if occurrence is None else occurrence.quote
+    if quote:
+        text += f": \u201c{quote_plain(quote)[:300]}\u201d"
     return one_line(text)
 
 
@@ -84,29 +104,43 @@ class WebBlocks:
         self._prefix = prefix
         self._listed = listed  # False under ``show: none``: no source list to point into
         self._writer = HtmlWriter(self.cite)
-        self._cache: dict[int, tuple[CitationForm, str]] = {}
+        self._cache: dict[tuple[int, int], tuple[CitationForm, str]] = {}
+        # how many markers of each number were written: the next one is occurrence count + 1
+        # (blocks are written once each, in text order, by render and by a final re-render)
+        self._written: dict[int, int] = {}
 
     def cite(self, n: int) -> str:
         form = self._forms.get(n)
         if form is None:
             return ""
-        cached = self._cache.get(n)
+        k = 0
+        if form.occurrences:
+            # every marker of such a citation says which it is (``assemble`` checks the order)
+            k = self._written[n] = self._written.get(n, 0) + 1
+        cached = self._cache.get((n, k))
         if cached is not None and cached[0] is form:
             return cached[1]
-        weak = " weak" if form.weak else ""
-        mark = f"[{n}?]" if form.weak else f"[{n}]"
+        occurrence = form.occurrences[k - 1] if 0 < k <= len(form.occurrences) else None
+        weak_mark = form.weak if occurrence is None else occurrence.weak
+        url = form.url if occurrence is None else occurrence.url
+        weak = " weak" if weak_mark else ""
+        mark = f"[{n}?]" if weak_mark else f"[{n}]"
         anchor = f"cite-{self._prefix}-{n}"
-        hover = html_text(hover_text(form)) if form.reachable else "restricted source"
+        hover = html_text(hover_text(form, occurrence)) if form.reachable else "restricted source"
+        # the k-th marker of a citation whose markers differ, for the page's tooltip
+        which = f' data-occurrence="{k}"' if k else ""
         if self._listed:
-            link = f'href="#{anchor}" title="{hover}" data-n="{n}" aria-describedby="{anchor}"'
-        elif form.url and form.kind in ("link", "download"):
+            link = (
+                f'href="#{anchor}" title="{hover}" data-n="{n}"{which} aria-describedby="{anchor}"'
+            )
+        elif url and form.kind in ("link", "download"):
             # no list to describe it: the marker leads to the source itself
-            link = f'href="{html_text(form.url)}" title="{hover}" data-n="{n}"'
+            link = f'href="{html_text(url)}" title="{hover}" data-n="{n}"{which}'
         else:
-            link = f'title="{hover}" data-n="{n}"'
+            link = f'title="{hover}" data-n="{n}"{which}'
         # the joiner holds the number to the word before it (renderers.glue)
         markup = f'<sup class="citation{weak}">{WORD_JOINER}<a {link}>{mark}</a></sup>'
-        self._cache[n] = (form, markup)
+        self._cache[(n, k)] = (form, markup)
         return markup
 
     def __call__(self, token: Token) -> str:
@@ -166,6 +200,8 @@ def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
             out["quote"] = form.quote
         if citation.support is not None:
             out["support"] = citation.support
+        if form.occurrences:
+            out["occurrences"] = [_occurrence_json(o) for o in form.occurrences]
     if form.weak:
         out["weak"] = True
     if form.record:
@@ -178,10 +214,40 @@ def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
     return out
 
 
+def _occurrence_json(occurrence: OccurrenceForm) -> dict[str, Any]:
+    """One marker's entry in a citation's ``occurrences`` (``data-occurrence`` k is entry k)."""
+    out: dict[str, Any] = {}
+    if occurrence.quote:
+        out["quote"] = occurrence.quote
+    if occurrence.url:
+        out["url"] = occurrence.url
+    if occurrence.weak:
+        out["weak"] = True
+    return out
+
+
+_OCCURRENCE_RE = re.compile(r'data-n="(\d+)" data-occurrence="(\d+)"')
+
+
+def _markers_in_order(fragments: list[str]) -> bool:
+    """Whether each citation's markers are numbered 1, 2, 3… in the order they show."""
+    written: dict[str, int] = {}
+    for n, k in _OCCURRENCE_RE.findall("".join(fragments)):
+        written[n] = written.get(n, 0) + 1
+        if int(k) != written[n]:
+            return False
+    return True
+
+
 def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The web payload from rendered blocks."""
     prefix = anchor_prefix(doc.seed)
     listed = doc.listed
+    if any(form.occurrences for form in doc.forms.values()) and not _markers_in_order(fragments):
+        # A streamed answer's open paragraph was drawn again at every edit, each time counting
+        # its markers on: draw the answer once more, in order, for each its own quote.
+        step = WebBlocks(doc.forms, prefix, listed=doc.context.show != "none")
+        fragments = [step(token) for token in parse(doc.answer.text)]
     # an answer with nothing to show says so, as every chat channel does, not an empty bubble
     body = "\n".join(f for f in fragments if f) or f'<p dir="auto">{EMPTY_ANSWER}</p>'
     sources = ""

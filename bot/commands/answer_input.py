@@ -33,8 +33,19 @@ def parse_json(raw: str, origin: str) -> Any:
 
 ANSWER_FIELDS = frozenset(("text", "citations", "dropped", "uncited_claims"))
 CITATION_FIELDS = frozenset(
-    ("n", "source", "source_number", "quote", "deep_link", "columns", "claim", "support")
+    [
+        "n",
+        "source",
+        "source_number",
+        "quote",
+        "deep_link",
+        "columns",
+        "claim",
+        "support",
+        "occurrences",
+    ]
 )
+OCCURRENCE_FIELDS = frozenset(("quote", "deep_link", "support"))
 DROPPED_FIELDS = frozenset(("marker", "reason", "offset"))
 
 
@@ -61,6 +72,9 @@ def check_fields(data: Any) -> None:
         if isinstance(items, list):
             for index, item in enumerate(items):
                 _unknown(item, known, f"{key}[{index}]: ")
+                marks = item.get("occurrences") if isinstance(item, dict) else None
+                for k, mark in enumerate(marks if isinstance(marks, list) else []):
+                    _unknown(mark, OCCURRENCE_FIELDS, f"{key}[{index}]: occurrences[{k}]: ")
 
 
 def read_answer(raw: str, origin: str) -> tuple[Answer, list[Token]]:

@@ -146,12 +146,17 @@
       var n = citationNumber(link);
       var c = n !== null ? byN[n] : null;
       if (!c) return;
+      // The k-th marker of a citation whose markers differ (data-occurrence="k", from the
+      // server's renderer): its own quote and link, from the payload's ``occurrences``.
+      var k = parseInt(link.getAttribute("data-occurrence") || "0", 10);
+      var mark = k > 0 && c.marks ? c.marks[k - 1] || null : null;
       sup.dataset.ccDone = "1";
       sup.classList.add("cc-cite");
       // A cited URL or file opens beside the chat; a source with neither (a record) has an
       // in-page anchor to its source list entry, which must stay in this page.
       var own = link.getAttribute("href") || "";
-      var href = safeHref(c.href) || (own.charAt(0) === "#" ? null : safeHref(own));
+      var href = safeHref(mark && mark.url) || safeHref(c.href) ||
+        (own.charAt(0) === "#" ? null : safeHref(own));
       if (href) {
         link.setAttribute("href", href);
         link.setAttribute("target", "_blank");
@@ -165,7 +170,7 @@
       }
       var tip = sup.querySelector("[role=tooltip]");
       if (!tip) {
-        tip = tooltip(c);
+        tip = tooltip(c, mark);
         sup.appendChild(tip);
       }
       if (!tip.id) tip.id = idPrefix + "-tip-" + (++tips);
@@ -262,14 +267,15 @@
     });
   }
 
-  /* The tooltip of a superscript citation: title, page or section, and the quote. */
-  function tooltip(c) {
+  /* The tooltip of a superscript citation: title, page or section, and the quote (``mark``'s,
+   * the marker's own, when the citation's markers quote different sentences). */
+  function tooltip(c, mark) {
     var src = c.source || {};
     var tip = el("span", { "role": "tooltip" });
     tip.appendChild(el("strong", { "class": "cc-tip-title", "dir": "auto" }, displayTitle(src)));
     var where = locationLine(src);
     if (where) tip.appendChild(el("span", { "class": "cc-tip-where", "dir": "auto" }, where));
-    var quote = c.quote || src.text;
+    var quote = (mark && mark.quote) || c.quote || src.text;
     if (quote) {
       if (quote.length > 320) quote = quote.slice(0, 317) + "…";
       var said = el("span", { "class": "cc-tip-quote", "dir": "auto" }, "“");

@@ -96,6 +96,8 @@
     (payload.citations || []).forEach(function (rc) {
       var target = rc && (rc.href || rc.url);
       if (rc && byN[rc.n] && target && !byN[rc.n].href) byN[rc.n].href = target;
+      // each marker's own quote, link and weakness, in text order (renderers.web)
+      if (rc && byN[rc.n] && Array.isArray(rc.occurrences)) byN[rc.n].marks = rc.occurrences;
     });
     Object.keys(view.citations).forEach(function (n) {
       if (byN[n] && !byN[n].href && view.citations[n].href) byN[n].href = view.citations[n].href;
