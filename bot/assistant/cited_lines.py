@@ -8,11 +8,13 @@ backtick escaped with a backslash opens none.
 
 from __future__ import annotations
 
-from bot.knowledge.cjk import CJK_RUN
+import re
+
 from bot.knowledge.document import code_spans
 
 # what may close a sentence after its full stop: quotes, a parenthesis, emphasis
 _CLOSERS = "\"'”’»)*_"
+_GREEK_END = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]$")
 
 
 def code_span_bounds(text: str) -> list[tuple[int, int]]:
@@ -44,22 +46,28 @@ def _escape(text: str) -> str:
 def with_marker(sentence: str, number: int) -> str:
     """``sentence`` with `` [n]`` before its final punctuation (a period added if none; a
     Chinese or Japanese full stop keeps its place, with ``[n]`` right before it). An end that
-    is more than one mark (``...``, ``?!``) or inside closing quotes, a parenthesis or emphasis
-    (``Click "Save."``) is kept as written, with ``[n]`` right after it."""
+    is more than one mark (``...``, ``?!``), inside closing quotes, a parenthesis or emphasis
+    (``Click "Save."``) or closes a Spanish ``¡…!`` / ``¿…?`` is kept as written, with ``[n]``
+    right after it."""
     body = escape_markers(sentence.rstrip())
     if body and body[-1] in "。！？":
         # Chinese and Japanese put no space before a note mark: "…です[1]。"
         return f"{body[:-1].rstrip()}[{number}]{body[-1]}"
     core = body.rstrip(_CLOSERS)
     ends = len(core) - len(core.rstrip(".!?…"))
-    if ends and (ends > 1 or core != body):
+    # Spanish encloses a question or an exclamation in a pair ("¡Gracias por su paciencia!"):
+    # the marker goes after the pair, never inside it
+    paired = core[-1:] in ("!", "?") and {"!": "¡", "?": "¿"}[core[-1]] in core
+    if ends and (ends > 1 or core != body or paired):
         # moving or adding a mark would change the quoted text ("Save.".) or repeat its end;
         # with no space, the marker stays with this sentence (bot.claims), not the next
         return f"{body}[{number}]"
     end = ""
-    if body and body[-1] in ".!?:;":
+    if body and body[-1] in ".!?:;\u0964\u061f":
         body, end = body[:-1].rstrip(), body[-1]
-    if end in ":;" or not end:
+    # the Hindi danda and the Arabic question mark stay as written, and so does a Greek
+    # question mark (";" after a Greek word)
+    if (end == ";" and not _GREEK_END.search(body)) or end == ":" or not end:
         end = "."
     return f"{body} [{number}]{end}"
 
@@ -72,5 +80,6 @@ def joiner(previous: str, line: str) -> str:
         return "\n"
     if any(items):
         return "\n\n"
-    # Chinese and Japanese run sentences on with no space after their full stop
-    return "" if previous.endswith(("。", "！", "？")) and CJK_RUN.match(line) else " "
+    # Chinese and Japanese run sentences on with no space after their full stop, also before
+    # one that opens with a number or a Latin word ("…です[1]。5000円…")
+    return "" if previous.endswith(("。", "！", "？")) else " "

@@ -22,7 +22,8 @@ from bot.assistant.extractive_sentences import paragraph_sentences
 
 # a question mark at the end, perhaps before closing emphasis or a bracket ("**… token?**");
 # not before a closing quote: 'Try asking "What is citecast?"' quotes a question, asks none
-_ASKS = re.compile(r"[?？][\s*_)\]]*$")
+# the Arabic "؟" too, and the Greek question mark (";" once normalised) after a Greek word
+_ASKS = re.compile(r"(?:[?？\u061f]|(?<=[\u0370-\u03ff\u1f00-\u1fff]);)[\s*_)\]]*$")
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,15 @@ from bot.knowledge.terms import words
 
 # A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it; closing
 # quotes, a parenthesis or emphasis after a full stop stay with its sentence (as bot.claims reads
-# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here).
+# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here). The Hindi
+# danda (।) and the Arabic question mark (؟) end one as a full stop does, and so does the Greek
+# question mark, ";" once normalised, between Greek words; a Spanish sentence may open with
+# "¿" or "¡" ("… la compra. ¿Necesita una factura?" is two sentences).
+_GREEK = "\u0370-\u03ff\u1f00-\u1fff"
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)*_])|(?<=[.!?][\"'”’)*_]{2}))\s+(?=[\"'(\[`*]?\w)"
+    r"(?:(?<=[.!?\u0964\u061f])|(?<=[.!?\u0964\u061f][\"'”’»)*_])"
+    r"|(?<=[.!?\u0964\u061f][\"'”’»)*_]{2}))\s+(?=[\"'“«(\[`*¿¡]?\w)"
+    rf"|(?<=[{_GREEK}];)\s+(?=[\"'“«(]?[\u0386-\u03ab\u1f08-\u1f0f\u1f18-\u1f1d])"
     r"|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
 )
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)

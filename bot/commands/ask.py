@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from bot.knowledge.records import RecordTables
     from bot.models import Answer, Citation
 
+_LINE_ESCAPES = str.maketrans({"\n": "\\n", "\t": "\\t", "\r": "\\r"})
+
 HELP = "answer a question from the knowledge base, with a Sources: list"
 DESCRIPTION = """\
 Answer one question from the knowledge base (built by `citecast ingest`) with the configured
@@ -80,7 +82,10 @@ def source_line(citation: Citation) -> str:
         where = source.id
     if where:
         parts.append(where)
-    return f"[{citation.n}] " + " — ".join(parts)
+    # One source, one line: a file name holding a line break or a tab ("a\nb.md") is shown
+    # escaped, as in the ingest summary, never split over two lines (terminal_text keeps both).
+    line = " — ".join(parts).translate(_LINE_ESCAPES)
+    return f"[{citation.n}] {line}"
 
 
 def plain_text(answer: Answer) -> str:

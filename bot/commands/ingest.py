@@ -255,8 +255,16 @@ def run(args: argparse.Namespace) -> int:
                 long_pdf = pages >= LONG_RUN
                 progress.update(task, description=escape(shown), visible=long_pdf or None)
 
+            def between_chunks() -> None:
+                nonlocal started
+                if stop.requested:
+                    started -= 1  # the file being read is left out whole
+                    stop.check()
+
             if older is not None:
-                report = reread_older(older, settings.index, on_file=advance, on_page=page)
+                report = reread_older(
+                    older, settings.index, on_file=advance, on_page=page, on_chunk=between_chunks
+                )
             else:
                 report = ingest(
                     roots,
@@ -264,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
                     audience=audience or None,
                     on_file=advance,
                     on_page=page,
+                    on_chunk=between_chunks,
                 )
         if before:
             report.removed += len(before - (indexed_paths(target) or frozenset()))

@@ -107,6 +107,7 @@ def reread_older(
     *,
     on_file: Callable[[str], None] | None = None,
     on_page: PageCallback | None = None,
+    on_chunk: Callable[[], None] | None = None,
 ) -> IngestReport:
     """Read ``files.readable`` again into the index at ``settings.path``; returns the run's
     report (with the files no longer there removed)."""
@@ -125,6 +126,7 @@ def reread_older(
             audience=list(audience) or None,
             on_file=on_file,
             on_page=on_page,
+            on_chunk=on_chunk,
         )
         _add(report, part)
     return report

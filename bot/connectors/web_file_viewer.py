@@ -35,6 +35,7 @@ file" link, which fetches the file's bytes with ``?download=1``). Only the first
 from __future__ import annotations
 
 import base64
+import codecs
 import hashlib
 import html
 import re
@@ -50,6 +51,7 @@ from mistune.core import BlockState
 from bot.bidi_controls import without_bidi_controls
 from bot.connectors.web_viewer_headings import with_heading_ids
 from bot.connectors.web_viewer_lang import VIEWER_LANG, document_language
+from bot.knowledge.encoding import text_codec
 from bot.markdown import parse
 
 LinkTarget = Callable[[str], str | None]
@@ -139,18 +141,23 @@ def viewer_kind(media_type: str) -> str | None:
 
 
 def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BYTES) -> ViewedFile:
-    """The first ``limit`` bytes of the file at ``path``, decoded as UTF-8 (bad bytes replaced).
+    """The first ``limit`` bytes of the file at ``path``, decoded as the index reads them (a
+    byte-order mark's UTF-16 or UTF-32, a page's declared charset, else UTF-8; bad bytes
+    replaced), so the page shows the text a citation quotes.
 
     A cut file ends at its last complete line, so no half character or half tag is shown.
     """
     with path.open("rb") as handle:
         data = handle.read(limit + 1)
     truncated = len(data) > limit
+    data = data[:limit]
+    codec = text_codec(data, html=kind == "html")
+    # incremental: a character the limit cut in two is left out, not replaced
+    text = codecs.getincrementaldecoder(codec)(errors="replace").decode(data, final=not truncated)
     if truncated:
-        data = data[:limit]
-        cut = data.rfind(b"\n")
-        data = data[: cut + 1] if cut > 0 else data
-    return ViewedFile(filename, kind, data.decode("utf-8-sig", errors="replace"), truncated)
+        cut = text.rfind("\n")
+        text = text[: cut + 1] if cut > 0 else text
+    return ViewedFile(filename, kind, text.removeprefix("\ufeff"), truncated)
 
 
 def _no_link(href: str) -> str | None:

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bot.knowledge.document import Block
+from bot.knowledge.sentence_ends import sentence_spans, weak_end_before
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9`*])")
 _OPENING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BACKTICKS = re.compile(r"`{3,}")
 _DELIMITER_CELL = re.compile(r":?-+:?")
@@ -58,26 +58,43 @@ def split_long(text: str, limit: int) -> list[str]:
 
 
 def _split_prose(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, whole sentences where they fit.
+
+    A sentence longer than ``limit`` is cut at a line break (a table's or a list's rows stay
+    whole), else after a full stop before a lower-case word (a sentence end all the same), else
+    at a space. Positions, never copies of the rest: a text of many megabytes without a
+    sentence end is cut in linear time.
+    """
     if len(text) <= limit:
         return [text]
     pieces: list[str] = []
     current = ""
-    for sentence in _SENTENCE_END.split(text):
-        while len(sentence) > limit:
-            # a line break first: a table's or a list's rows stay whole
-            cut = sentence.rfind("\n", 0, limit)
-            cut = cut if cut > limit // 2 else sentence.rfind(" ", 0, limit)
-            cut = cut if cut > limit // 2 else limit
-            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+    previous_end = 0
+    for pos, end in sentence_spans(text):
+        # sentences of one piece are joined by a space, as cut, unless none stood between
+        # them (Chinese and Japanese)
+        gap = " " if pos > previous_end else ""
+        previous_end = end
+        while end - pos > limit:
+            half, stop = pos + limit // 2, pos + limit
+            cut = text.rfind("\n", pos, stop)
+            cut = cut if cut > half else weak_end_before(text, pos, stop + 1)
+            cut = cut if cut > half else text.rfind(" ", pos, stop)
+            cut = cut if cut > half else stop
+            head = text[pos:cut].rstrip()
+            pos = cut
+            while pos < end and text[pos].isspace():
+                pos += 1
             if current:
                 pieces.append(current)
                 current = ""
             pieces.append(head)
-        if current and len(current) + 1 + len(sentence) > limit:
+        sentence = text[pos:end]
+        if current and len(current) + len(gap) + len(sentence) > limit:
             pieces.append(current)
             current = sentence
         else:
-            current = f"{current} {sentence}" if current else sentence
+            current = f"{current}{gap}{sentence}" if current else sentence
     if current:
         pieces.append(current)
     return pieces
@@ -177,15 +194,14 @@ def _table_pieces(
 def _tail(text: str, overlap: int) -> str:
     if overlap <= 0:
         return ""
-    sentences = _SENTENCE_END.split(text)
-    kept: list[str] = []
-    size = 0
-    for sentence in reversed(sentences):
-        if size + len(sentence) > overlap:
+    kept = ""
+    following = len(text)  # where the sentence after the kept ones starts
+    for start, end in reversed(sentence_spans(text)):
+        gap = " " if end < following and kept else ""
+        if len(kept) + len(gap) + (end - start) > overlap:
             break
-        kept.insert(0, sentence)
-        size += len(sentence) + 1
-    return " ".join(kept)
+        kept, following = f"{text[start:end]}{gap}{kept}", start
+    return kept
 
 
 def page_starts(parts: list[str], pages: list[int | None]) -> tuple[tuple[int, int], ...]:

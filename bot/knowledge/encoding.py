@@ -38,6 +38,10 @@ _AS_WINDOWS_1252 = frozenset(("iso-8859-1", "iso8859-1", "latin1", "latin-1", "u
 
 
 BINARY = "binary content"
+# said after BINARY when the file is UTF-16 that lost (or never had) its byte-order mark
+UTF16_HINT = (
+    " (it looks like UTF-16 without a byte-order mark: save it as UTF-8, or as UTF-16 with a BOM)"
+)
 
 # Bytes no text file holds, whatever its encoding: C0 controls other than the tab, line feed,
 # form feed and carriage return, and DEL. Legacy encodings (Windows-1252, Latin-1, Shift JIS,
@@ -57,6 +61,22 @@ def _newlines(text: str) -> str:
 
 def _bad_line(data: bytes, position: int) -> int:
     return data.count(b"\n", 0, position) + 1
+
+
+def _utf16_without_bom(data: bytes) -> bool:
+    """Whether ``data`` reads as UTF-16 text though it has no byte-order mark: the NUL bytes of
+    its Latin letters all on one side of each pair, and the start decoding to printable text."""
+    sample = data[: _SAMPLE_BYTES & ~1]
+    for codec, nuls, letters in (
+        ("utf-16-le", sample[1::2], sample[::2]),
+        ("utf-16-be", sample[::2], sample[1::2]),
+    ):
+        if nuls.count(0) < 0.4 * len(nuls) or letters.count(0) > 0.05 * len(letters):
+            continue
+        text = sample.decode(codec, errors="replace")
+        if sum(1 for char in text if char.isprintable() or char in "\t\n\r\f") >= 0.95 * len(text):
+            return True
+    return False
 
 
 def looks_binary(data: bytes) -> bool:
@@ -82,7 +102,7 @@ def decode(data: bytes) -> str:
             except UnicodeDecodeError:
                 raise Unreadable(f"not valid {name} text (it starts with a {name} mark)") from None
     if b"\x00" in data[:_SAMPLE_BYTES]:
-        raise Unreadable(BINARY)
+        raise Unreadable(BINARY + (UTF16_HINT if _utf16_without_bom(data) else ""))
     try:
         return _newlines(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -91,6 +111,24 @@ def decode(data: bytes) -> str:
             raise Unreadable(BINARY) from None
         line = _bad_line(data, exc.start)
         raise Unreadable(f"not UTF-8 text (line {line}); save it as UTF-8") from None
+
+
+def text_codec(data: bytes, *, html: bool = False) -> str:
+    """The codec the index reads ``data`` with (:func:`decode`, :func:`decode_html` for a page):
+    a byte-order mark's, else UTF-8, else, for a page that is not UTF-8, the charset it declares.
+    ``data`` may be the start of a file cut anywhere (a character cut in two still counts as
+    UTF-8). The file viewer decodes with it, so that it shows what the index quotes."""
+    for bom, codec, _ in _BOMS:
+        if data.startswith(bom):
+            return codec
+    if html:
+        try:
+            codecs.getincrementaldecoder("utf-8")().decode(data, final=False)
+        except UnicodeDecodeError:
+            charset = declared_charset(data)
+            if charset is not None and not charset.startswith("utf"):
+                return charset
+    return "utf-8"
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -120,7 +158,7 @@ def decode_html(data: bytes) -> str:
         charset = declared_charset(data)
         # A declared UTF-* is no help (browsers read a UTF-16 label as UTF-8), nor is one on a
         # file with NUL bytes in it.
-        if charset is None or charset.startswith("utf") or str(exc) == BINARY:
+        if charset is None or charset.startswith("utf") or str(exc).startswith(BINARY):
             raise
         # A byte the charset leaves undefined (0x81 in windows-1252) becomes U+FFFD, as in a
         # browser, instead of losing the whole page.

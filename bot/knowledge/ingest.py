@@ -33,14 +33,14 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
-from bot.knowledge.chunking import chunk_blocks
+from bot.knowledge.chunking import Chunk, chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
 from bot.knowledge.file_urls import page_url, public_url
@@ -89,7 +89,12 @@ BATCH_FILES = 200
 # break, and its end lost), and a running header repeated only on some pages is dropped.
 # "13": an HTML table is one pipe table with its <th> header, so its rows are read with their
 # column names ("Shipment type | Return fee" was a passage of its own, the rows without it).
-READER_VERSION = "13"
+# "14": a paragraph longer than ``index.chunk_chars`` is cut at sentence ends of every script
+# (a Russian, Greek or Hindi sentence, one opening in lower case or with "¿", a Japanese "。"):
+# it was cut at a space in mid-sentence, and the answer quoted half a sentence; a Markdown
+# link whose URL holds parentheses (``Python_(programming_language)``) reads as its text (a
+# heading's title was "Using Python) with citecast").
+READER_VERSION = "14"
 
 
 def reader_mark() -> str:
@@ -190,6 +195,7 @@ def ingest(
     rebuild: bool = False,
     on_file: Callable[[str], None] | None = None,
     on_page: PageCallback | None = None,
+    on_chunk: Callable[[], None] | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into the index at ``settings.path``; returns the run's report.
 
@@ -197,14 +203,16 @@ def ingest(
     a ValidationError, never a silent ``public``. ``on_file(relpath)`` runs before each file
     and ``on_page(page, pages)`` before each page of a PDF; a KeyboardInterrupt either raises
     (Ctrl-C) stops the run there, the PDF being read left out whole (any other exception from
-    ``on_page`` counts as its reader's failure and skips the file).
+    ``on_page`` counts as its reader's failure and skips the file). ``on_chunk()`` runs before
+    each passage of a file is made: a KeyboardInterrupt from it stops the run inside one huge
+    file (a 45 MB log takes minutes), that file left out whole, as a PDF is.
     """
     roots = resolve_roots(paths)
     if audience is not None:
         audience = document_audience(list(audience))
     index_path = Path(settings.path).resolve()
     try:
-        return _ingest(roots, index_path, settings, audience, rebuild, on_file, on_page)
+        return _ingest(roots, index_path, settings, audience, rebuild, on_file, (on_page, on_chunk))
     except sqlite3.Error as exc:
         hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
         hint = hint or unwritable(index_path)
@@ -218,7 +226,7 @@ def _ingest(
     audience: Sequence[str] | None,
     rebuild: bool,
     on_file: Callable[[str], None] | None,
-    on_page: PageCallback | None,
+    hooks: tuple[PageCallback | None, Callable[[], None] | None],
 ) -> IngestReport:
     # a rebuild removes what the old index held and this run does not index again
     before = indexed_paths(index_path) if rebuild else None
@@ -246,9 +254,7 @@ def _ingest(
                 if on_file is not None:
                     on_file(entry.relpath)
                 with writer.one_file():
-                    _ingest_one(
-                        writer, entry, folders, settings, audience, options, report, on_page
-                    )
+                    _ingest_one(writer, entry, folders, settings, audience, options, report, hooks)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
@@ -265,6 +271,18 @@ def _ingest(
     return report
 
 
+def _checked(chunks: Iterator[Chunk], check: Callable[[], None]) -> Iterator[Chunk]:
+    """``chunks``, with ``check()`` run between each two of them (chunking is lazy: a stop
+    comes between two passages of a large file, not after the file; a file of one passage is
+    never stopped inside)."""
+    following = next(chunks, None)
+    while following is not None:
+        chunk, following = following, next(chunks, None)
+        yield chunk
+        if following is not None:
+            check()
+
+
 def _ingest_one(
     writer: IndexWriter,
     entry: Entry,
@@ -273,8 +291,9 @@ def _ingest_one(
     default_audience: Sequence[str] | None,
     options: str,
     report: IngestReport,
-    on_page: PageCallback | None = None,
+    hooks: tuple[PageCallback | None, Callable[[], None] | None] = (None, None),
 ) -> None:
+    on_page, on_chunk = hooks
     if entry.problem is not None:
         report.skipped.append(Skipped(entry.relpath, entry.problem))
         return
@@ -348,6 +367,8 @@ def _ingest_one(
     if note:
         report.notes.append(Skipped(entry.relpath, note))
     chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
+    if on_chunk is not None:
+        chunks = _checked(chunks, on_chunk)
     count = writer.replace_file(
         entry.path,
         writer.relpath_for(entry.path, entry.relpath),

@@ -40,8 +40,13 @@ MAX_TAG_LINES = 12
 _BREAK_TAG = re.compile(r"^<br\b", re.IGNORECASE)
 # A link or image as its text: ``[notes](https://…)``, ``![diagram](a.png)``. Left as written, a
 # quote shows "\\[notes\\](https://…)": quotes escape brackets so a document cannot make links.
-# The target stops at a bracket or parenthesis, so that a line of "[a](" is read in linear time.
-_INLINE_LINK = re.compile(r"!?\[([^\]\[]*)\]\([^()\[\]\s]*(?:\s+(?:\"[^\"]*\"|'[^']*'))?\)")
+# The target may hold balanced parentheses, as CommonMark reads it
+# (``[Python](https://en.wikipedia.org/wiki/Python_(programming_language))``), one level deep;
+# it stops at a bracket, an unbalanced parenthesis or a space, so that a line of "[a](" is
+# read in linear time.
+_INLINE_LINK = re.compile(
+    r"!?\[([^\]\[]*)\]\((?:[^()\[\]\s]|\([^()\[\]\s]*\))*(?:\s+(?:\"[^\"]*\"|'[^']*'))?\)"
+)
 # ``[notes][ref]`` and ``[notes][]``: a link only when ``ref`` is defined in the file
 _REFERENCE_LINK = re.compile(r"!?\[([^\]\[]+)\]\[([^\]\[]*)\]")
 _LABEL_DEF = re.compile(r"^ {0,3}\[(?!\^)([^\]]+)\]:", re.MULTILINE)

@@ -1,9 +1,10 @@
 """Which files an ingest run visits: the walk of each PATH, and what it leaves out and why.
 
 Hidden files and folders, ``node_modules`` and ``__pycache__`` are not walked. A folder that
-cannot be listed, or a symlinked folder that leaves the ingested folder, is reported rather
-than passed over in silence; a file whose name is not UTF-8 is reported too (SQLite, a Source
-and a terminal cannot carry it). Overlapping arguments visit each file once (:class:`Visited`).
+cannot be listed, or a symlinked folder (which leaves the ingested folder, links to a folder
+holding it, or names one walked where it lies), is reported rather than passed over in
+silence; a file whose name is not UTF-8 is reported too (SQLite, a Source and a terminal
+cannot carry it). Overlapping arguments visit each file once (:class:`Visited`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ OUTSIDE_ROOT = "symlink outside the ingested folder"
 NOT_REGULAR = "not a regular file"
 BROKEN_LINK = "broken symlink (its target does not exist)"
 BAD_NAME = "name is not valid UTF-8 (rename it)"
+FOLDER_LOOP = "symlink loop (it links to a folder that holds it)"
 # Installed packages and caches, never documentation: a docs site's node_modules holds
 # thousands of package READMEs and licences, which would then answer every question.
 SKIPPED_FOLDERS = frozenset(("node_modules", "__pycache__"))
@@ -83,10 +85,12 @@ def walk(
             if not utf8_name(name):
                 skip_folder(path, BAD_NAME)
             elif path.is_symlink():
-                # os.walk never follows it: one inside the root is walked where it lies, but
-                # one that leaves the root would otherwise be dropped without a word
-                if not _resolves_inside(path, root):
-                    skip_folder(path, OUTSIDE_ROOT)
+                # os.walk never follows it: the folder it names is walked where it lies when
+                # inside the root (nothing to say); one that leaves the root, or a loop, would
+                # otherwise be dropped without a word
+                reason = _linked_folder(path, root)
+                if reason is not None:
+                    skip_folder(path, reason)
             else:
                 kept.append(name)
         dirs[:] = kept
@@ -106,11 +110,17 @@ def walk(
             )
 
 
-def _resolves_inside(path: Path, root: Path) -> bool:
+def _linked_folder(path: Path, root: Path) -> str | None:
+    """Why the symlinked folder ``path`` is not walked, when the summary must say it: it leaves
+    the root, or it links to a folder holding it (a loop: ``a/up -> ..``). None for one that
+    names another folder of the root, walked where it lies (an alias: its files are read)."""
     try:
-        return path.resolve().is_relative_to(root)
+        target = path.resolve()
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
-        return False
+        return OUTSIDE_ROOT
+    if not target.is_relative_to(root):
+        return OUTSIDE_ROOT
+    return FOLDER_LOOP if path.parent.resolve().is_relative_to(target) else None
 
 
 class Visited:
