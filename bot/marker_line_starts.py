@@ -7,7 +7,8 @@ fenced code block (also one in a list item, which ends with its item), be indent
 fence, a thematic break, a setext underline, a closed comment), be a footnote definition to
 remove (``[^1]: …``, and ``[1]: …`` where bare numbers are markers, with
 the indented lines that continue it), begin a trailing "Sources:" list that the grammar's
-``is_source_list`` judge accepts (removed with its items), or be an ordinary line whose text the
+``is_source_list`` judge accepts (removed with its items, and a rule right above it:
+:class:`bot.marker_source_lists.SourceLists`, its base), or be an ordinary line whose text the
 scanner reads on. Blank lines, HTML blocks (up to a blank line; a ``<pre>``-like one up to the
 first after its closing tag) and the list context (an item's indented code is 4 columns past its
 content; a top-level item's content column decides what stays in it; an item that begins empty
@@ -53,13 +54,12 @@ from bot.marker_lines import (
     LIST_PREFIX,
     MAX_HEADING,
     MAX_INFO,
-    MAX_SOURCE_LIST,
     could_be_heading,
     indent_width,
-    read_source_items,
 )
-from bot.marker_parse import Grammar
+from bot.marker_parse import Grammar, Marker
 from bot.marker_source_line import one_line_source_items
+from bot.marker_source_lists import SourceLists
 from bot.marker_tokens import Token, Underline, Verbatim
 
 __all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Underline", "Verbatim", "continues_list"]
@@ -69,12 +69,12 @@ __all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Underline", "Verbatim", "
 # that is complete (followed by a non-letter) and is not the first word of a heading word.
 _HEADING_FIRST_WORDS = "|".join(sorted({word.split()[0] for word in HEADING_WORDS}))
 PLAIN_LINE_START = re.compile(
-    r"[^ \t\r\n`~\[#*_+<>=\-\d\ue200-\ue202sSrRcCbBwW]"
-    rf"|(?!(?i:{_HEADING_FIRST_WORDS})[^a-zA-Z])[sSrRcCbBwW][a-zA-Z]{{0,15}}[^a-zA-Z]"
+    r"[^ \t\r\n`~\[#*_+<>=\-\d\ue200-\ue202sSrRcCbBwWqQfFźŹиИ参出来]"
+    rf"|(?!(?i:{_HEADING_FIRST_WORDS})[^a-zA-Z])[sSrRcCbBwWqQfF][a-zA-Z]{{0,15}}[^a-zA-Z]"
 )
 
 
-class LineStarts:
+class LineStarts(SourceLists):
     """The line-level state of a scan, and the decision taken at each line start."""
 
     def __init__(self, grammar: Grammar, mark_verbatim: bool) -> None:
@@ -109,6 +109,7 @@ class LineStarts:
         self._src_scan = 0
         self._src_items: list[str] = []
         self._src_rejected = -1
+        self._src_stop = -1  # where a stripped list ends before a closing line, else -1
 
     def _line(self, buf: str, pos: int, final: bool, out: list[Token]) -> int:
         """Classify the line at ``pos``; the next position to scan, or -1 to wait for more."""
@@ -209,9 +210,12 @@ class LineStarts:
                 self._open_fence(fence[0], len(line) - len(stripped) if self._list_ctx else -1)
                 return pos
         elif first == "[":
-            if FOOTDEF.match(stripped) or (
-                FOOTDEF_BARE.match(stripped) and self.grammar.bare_groups()
-            ):
+            label = FOOTDEF.match(stripped) or (
+                FOOTDEF_BARE.match(stripped) if self.grammar.bare_groups() else None
+            )
+            if label is not None:
+                # the source a definition names is cited where nothing else did (resolver)
+                out.append(Marker("listed", "", self._base + pos, ids=(label[0],)))
                 self._definition = True
                 self._skip_line = True
                 self._line_start = False
@@ -233,8 +237,7 @@ class LineStarts:
                 if verdict == "need":
                     return -1
                 if verdict == "strip":
-                    self._line_start = False
-                    return n
+                    return self._strip_list(buf, pos, out)
                 self._src_rejected = self._base + pos
         if not complete and (LIST_PREFIX.fullmatch(stripped) or UNTIL_END.fullmatch(stripped)):
             return -1
@@ -258,6 +261,11 @@ class LineStarts:
             and ((third := stripped[2:3]) == first or third == " " or third == "\t")
             and THEMATIC.fullmatch(stripped)
         ):
+            if self.grammar.is_source_list is not None and self._src_rejected != self._base + pos:
+                # a rule right above a stripped source list goes with it
+                listed = self._rule_list(buf, pos, nl, final, out)
+                if listed is not None:
+                    return listed
             # "- - -" and "***" are rules, not list items; one indented in a list stays in it
             self._list_ctx = in_list and self._in_item(line)
             ends = True
@@ -377,24 +385,3 @@ class LineStarts:
         self._code_line = True
         self._line_start = False
         return pos
-
-    def _source_list(
-        self, buf: str, head: int, head_nl: int, final: bool, inline: list[str]
-    ) -> str:
-        """ "strip", "keep" or "need" for the heading line at ``head`` and what follows it
-        (``inline``: the items a one-line list wrote on the heading's line)."""
-        judge = self.grammar.is_source_list
-        assert judge is not None
-        if self._src_head != self._base + head:
-            self._src_head = self._base + head
-            self._src_scan = self._base + (head_nl + 1 if head_nl >= 0 else len(buf))
-            self._src_items = list(inline)
-        verdict, scan = read_source_items(
-            buf, self._src_scan - self._base, head, final, self._src_items
-        )
-        if verdict is not None:
-            return verdict
-        self._src_scan = self._base + scan
-        if not final:
-            return "keep" if scan - head > MAX_SOURCE_LIST else "need"
-        return "strip" if judge(list(self._src_items)) else "keep"

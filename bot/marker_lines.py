@@ -24,6 +24,7 @@ from bot.marker_parse import (
     Parsed,
     could_be_bracket_body,
 )
+from bot.marker_sign_offs import could_be_sign_off
 
 MAX_SPAN: Final = 1024
 MAX_SOURCE_LIST: Final = 8192
@@ -46,6 +47,7 @@ FOOTDEF_PREFIX = re.compile(r"\[(?:\^[^\]\s]{0,64}|\d{0,3})(?:\])?")
 LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t\r]|$)")
 LIST_PREFIX = re.compile(r"[-*+]|\d{1,9}[.)]?")
 HEADING_WORDS: Final = (
+    "sources used",
     "sources",
     "source",
     "references",
@@ -53,13 +55,26 @@ HEADING_WORDS: Final = (
     "citations",
     "bibliography",
     "works cited",
+    # the headings models write in the answer's language: German, Spanish, Italian, Dutch,
+    # Polish, Russian, Chinese and Japanese (French "Sources :" is the English word)
+    "quellen",
+    "fuentes",
+    "fonti",
+    "bronnen",
+    "źródła",
+    "источники",
+    "参考文献",
+    "出典",
+    "来源",
 )
-HEADING_INITIALS: Final = frozenset("#*_sSrRcCbBwW")
+HEADING_INITIALS: Final = frozenset("#*_sSrRcCbBwWqQfFźŹиИ参出来")
+COLON: Final = "[:：]"  # (a full-width colon after a CJK heading)
 HEADING = re.compile(
     r" {0,3}(?:#{1,6}[ \t]+)?(?:\*\*|__|\*|_)?(?:" + "|".join(HEADING_WORDS) + r")"
-    r"[ \t]*:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t\r]*",
+    rf"[ \t]*{COLON}?[ \t]*(?:\*\*|__|\*|_)?[ \t]*{COLON}?[ \t\r]*",
     re.IGNORECASE,
 )
+_AFTER_BLANK = re.compile(r"\n[ \t\r]*\n\Z")  # (searched in a slice ending at a line start)
 SOURCE_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)]|\[\^?\d{1,3}\^?\][:.]?)[ \t]+\S")
 
 
@@ -306,7 +321,9 @@ def read_source_items(
     """Read the items of a possible trailing source list in ``buf`` from ``scan`` on (its
     heading line at ``head``), appending them to ``items`` (a wrapped item's continuation joins
     it). ``("keep", scan)`` when a line is no item or the list outgrows ``MAX_SOURCE_LIST``,
-    else ``(None, scan)`` with ``scan`` where reading stopped (the end of ``buf``, or the start
+    ``("sign_off", scan)`` when the answer ends in a model's closing line after a blank line
+    (at ``scan``: the list ends there, the line stays; :mod:`bot.marker_sign_offs`), else
+    ``(None, scan)`` with ``scan`` where reading stopped (the end of ``buf``, or the start
     of an unfinished last line when more text may come)."""
     n = len(buf)
     while scan < n:
@@ -320,6 +337,12 @@ def read_source_items(
                 items.append(line.strip())
             elif line[:2] in ("  ", "\t") and items:
                 items[-1] += " " + line.strip()
+            elif items and _AFTER_BLANK.search(buf, max(scan - 64, 0), scan) is not None:
+                # after a blank line, a model's closing line ends the list: it stays
+                closing = could_be_sign_off(buf[scan:], final)
+                if closing is None:
+                    return None, scan
+                return ("sign_off" if closing else "keep"), scan
             else:
                 return "keep", scan
         scan = nl + 1 if nl >= 0 else n

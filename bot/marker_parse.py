@@ -23,9 +23,20 @@ from bot.marker_numbers import NUM_LIST as NUM_LIST
 from bot.marker_numbers import WORDS as WORDS
 from bot.marker_numbers import bare_numbers_ok as bare_numbers_ok
 from bot.marker_numbers import expand_numbers as expand_numbers
+from bot.marker_word_lists import bracket_style
 
 Family = Literal[
-    "bracket", "footnote", "tag", "file_id", "record_key", "word", "linked", "private", "stray"
+    "bracket",
+    "footnote",
+    "tag",
+    "file_id",
+    "record_key",
+    "word",
+    "linked",
+    "private",
+    "stray",
+    "listed",
+    "opener",
 ]
 
 MAX_BRACKET = 64
@@ -60,6 +71,10 @@ _DAGGER_BODY = re.compile(
 )
 # the label of a link to a fragment of the answer's own page ("[2](#install)"): bare numbers
 _FRAGMENT_LABEL = re.compile(rf"[ \t]*(?P<nums>{NUM_LIST})[ \t]*")
+# "[REF]3[/REF]": the numbers and the closing bracket of a paired word, or a start of them
+_PAIR_WORDS = re.compile(r"[ \t]*(?:ref|cite|citation|source)[ \t]*", re.IGNORECASE)
+_PAIRED = re.compile(rf"[ \t]*(?P<nums>{NUM_LIST})[ \t]*\[/(?P<word>[A-Za-z]{{1,16}})\]")
+_PAIRED_OPEN = re.compile(r"[ \t]*[\d \t,;&\-–—andAND]*(?:\[(?:/[A-Za-z]{0,16})?)?")
 _CIT_STOP = re.compile(r"[\n<>]")
 # what starts a marker family other than brackets: tags, CJK brackets, private-use markers
 _LABEL_MARKER = re.compile("[<【\ue200]")
@@ -97,6 +112,10 @@ class Marker(NamedTuple):
     ``numbers`` are registry numbers as written (ranges expanded, duplicates collapsed), ``ids``
     are source ids (``<CIT id />``, private-use markers, id-valued tags), ``key`` a record key.
     ``offset`` is where the marker starts in the raw text; ``lead`` the spaces before it.
+    A ``"listed"`` marker is a removed model-written source list or footnote definition line:
+    ``raw`` is the list's text (empty for a definition), ``ids`` its items as the
+    ``is_source_list`` judge read them; the resolver cites what they name that nothing else did.
+    An ``"opener"`` (``[cite_start]``, ``<co: 3>``) names nothing: it goes, ``lead`` kept.
     (A NamedTuple rather than a dataclass: the scanner builds one per marker on a hot path.)
     """
 
@@ -237,6 +256,13 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
     dagger = _DAGGER_BODY.fullmatch(body)
     if dagger is not None:
         return Hit(end, Marker("word", raw, i, expand_numbers(dagger["nums"]) or ()))
+    style = bracket_style(body, grammar.is_known_number)
+    if style is not None:
+        return Hit(end, Marker(style[0], raw, i, style[1]))
+    if _PAIR_WORDS.fullmatch(body):
+        paired = _parse_paired(buf, i, end, final, body)
+        if paired is not None:
+            return paired
     if _PLACEHOLDER_WORDS.fullmatch(body) and not buf.startswith(":", end):
         # "[source]: url" defines a reference link: the reader's text, not a placeholder
         return Hit(end, Marker("word", raw, i, placeholder=True))
@@ -246,6 +272,20 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         and grammar.bare_groups()
     ):
         return Hit(end, Marker("bracket", raw, i, placeholder=True))
+    return None
+
+
+def _parse_paired(buf: str, i: int, end: int, final: bool, word: str) -> Parsed:
+    """Mistral's ``[REF]3[/REF]`` (``[REF]1,3[/REF]``): the numbers between a word's opening
+    and closing brackets, one marker; without its closing bracket the opening one is no
+    pair (None: a placeholder, as before), decided within MAX_BRACKET characters."""
+    n = len(buf)
+    limit = min(n, end + MAX_BRACKET)
+    m = _PAIRED.match(buf, end, limit)
+    if m is not None and m["word"].lower() == word.strip(" \t").lower():
+        return Hit(m.end(), Marker("word", buf[i : m.end()], i, expand_numbers(m["nums"]) or ()))
+    if not final and n < end + MAX_BRACKET and _PAIRED_OPEN.fullmatch(buf, end, n):
+        return NEED
     return None
 
 

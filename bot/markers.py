@@ -37,6 +37,7 @@ from bot.marker_blocks import Paragraph
 from bot.marker_keys import parse_double
 from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Underline, Verbatim
 from bot.marker_lines import OPEN_BRACKETS, math_span, merge_text
+from bot.marker_model_tags import parse_model_tag
 from bot.marker_paren import parse_paren
 from bot.marker_parse import (
     NEED,
@@ -56,14 +57,46 @@ __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Underline", "Verbatim
 
 _SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(^]")
 _NEWLINES = re.compile("\n+")
+_MODEL_TAG_START = re.compile(r"<(?:cite[ \t]|/?co:|/cite)", re.IGNORECASE)  # (marker_model_tags)
+_NOT_IN_TEXT: Final = frozenset({"stray", "listed", "opener"})
 _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+# what the end of a text waits with: spaces (a marker may take them) and an emphasis run (it
+# may open "_[9]_", which goes with the marker)
+_HELD_END: Final = " \t*_"
+
+
+def _emphasis_opener(text: str, before: str) -> str:
+    """The emphasis run (``*``, ``**``, ``_``…, at most 3) that ends ``text`` right before a
+    bracket and may open emphasis around it alone: not after a letter or digit (``snake_[1]``
+    is a word); ``before`` is the character before ``text``. Empty when there is none."""
+    char = text[-1]
+    run = len(text) - len(text.rstrip(char))
+    if run > 3:
+        return ""
+    prior = text[-run - 1] if len(text) > run else before
+    return "" if prior.isalnum() else char * run
+
+
+def _emphasis_closed(buf: str, end: int, emph: str, final: bool) -> bool | None:
+    """Whether the same run closes the emphasis right after a marker ending at ``end``, and
+    nothing of it goes on (``_[9]__`` or ``_[9]_x`` is other markup); None to wait."""
+    tail = buf[end : end + len(emph) + 1]
+    if not final and len(tail) <= len(emph) and emph.startswith(tail):
+        return None
+    return tail.startswith(emph) and (
+        len(tail) == len(emph) or (tail[-1] != emph[0] and not tail[-1].isalnum())
+    )
 
 
 def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
     """Every marker in ``text`` (outside code and math), in order of appearance."""
     scanner = MarkerScanner(grammar or Grammar())
     tokens = scanner.scan_all(text)
-    return [token for token in tokens if isinstance(token, Marker) and token.family != "stray"]
+    return [
+        token for token in tokens if isinstance(token, Marker) and token.family not in _NOT_IN_TEXT
+    ]
 
 
 class MarkerScanner(LineStarts):
@@ -76,6 +109,7 @@ class MarkerScanner(LineStarts):
         self._final = False
         self._prev = ""
         self._math_clear = (0, 0)
+        self._cite_open: tuple[int, ...] = ()  # the sources of an open <cite index="…">
 
     def feed(self, text: str) -> list[Token]:
         """Tokens that ``text`` (appended to what came before) makes certain."""
@@ -99,7 +133,7 @@ class MarkerScanner(LineStarts):
                 self._line_start = self._blank_before = self._definition = False
             if not self._line_start and not self._buf.strip(" \t"):
                 combined = self._buf + text
-                body = combined.rstrip(" \t")
+                body = combined.rstrip(_HELD_END)
                 self._buf = combined[len(body) :]
                 if not body:
                     return []
@@ -157,7 +191,7 @@ class MarkerScanner(LineStarts):
                 continue
             match = _SPECIAL.search(buf, pos)
             if match is None:
-                end = n if final else len(buf.rstrip(" \t"))
+                end = n if final else len(buf.rstrip(_HELD_END))
                 if end > pos:
                     out.append(buf[pos:end])
                     pos = end
@@ -186,10 +220,15 @@ class MarkerScanner(LineStarts):
                 else:
                     self._line_start = True
                 continue
-            lead = ""
+            lead = emph = ""
             if at > pos:
                 text = buf[pos:at]
                 body = text.rstrip(" \t")
+                if char == "[" and text[-1] in "*_":
+                    # "_[9]_", "**[1]**": the emphasis goes with the marker it alone wraps
+                    emph = _emphasis_opener(text, self._prev if pos == 0 else buf[pos - 1])
+                    if emph:
+                        body = text[: -len(emph)].rstrip(" \t")
                 if body:
                     out.append(body)
                 lead = text[len(body) :]
@@ -215,6 +254,19 @@ class MarkerScanner(LineStarts):
                     # bracketed text until it closes, and both must read the same)
                     text = lead + buf[at : result.end]
                     out.append(Verbatim(text) if self._mark_verbatim and char in "`$" else text)
+                elif emph:
+                    closed = _emphasis_closed(buf, result.end, emph, final)
+                    if closed is None:
+                        pos = start  # the closing run may still come: decided with more text
+                        break
+                    k = len(emph) if closed else 0
+                    raw = emph + marker[1] + emph if closed else marker[1]
+                    if not closed:
+                        out.append(lead)  # the writer's own emphasis: text
+                    lead = lead[: len(lead) - len(emph)] if closed else ""
+                    out.append(Marker(marker[0], raw, self._base + at - k, *marker[3:10], lead))
+                    pos = result.end + k
+                    continue
                 else:
                     # rebuilt positionally: much cheaper than NamedTuple._replace on this path
                     out.append(Marker(marker[0], marker[1], self._base + at, *marker[3:10], lead))
@@ -240,6 +292,15 @@ class MarkerScanner(LineStarts):
                 return parse_double(buf, at, final, self.grammar, prev)
             return parse_bracket(buf, at, final, self.grammar, prev)
         if char == "<":
+            if _MODEL_TAG_START.match(buf, at) is not None or len(buf) - at < 6:
+                tag = parse_model_tag(buf, at, final, self._cite_open)
+                if tag is not None:
+                    if isinstance(tag, Hit) and tag.marker is not None:
+                        # "<cite index=…>" opens what its "</cite>" cites; "</cite>" closes it
+                        family = tag.marker.family
+                        if family == "opener" or tag.marker.raw[:2] == "</":
+                            self._cite_open = tag.marker.numbers if family == "opener" else ()
+                    return tag
             found = parse_angle(buf, at, final)
             if found is not None or buf[at + 1 : at + 2] not in ("s", "S"):
                 return found

@@ -39,8 +39,9 @@ from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Underline, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry
+from bot.resolver_listed import ends_in_prose
 from bot.resolver_text import SLOW_LAST, ResolvedText
-from bot.source_mentions import MentionMatcher, is_model_source_list
+from bot.source_mentions import MentionMatcher, is_model_source_list, named_sources
 
 if TYPE_CHECKING:
     from bot.config import ResolveSettings
@@ -223,20 +224,7 @@ class StreamResolver(ResolvedText):
         self, tokens: list[Token], final: bool, events: bool = True
     ) -> list[TextDelta | CitationAdded]:
         start = len(self._pieces)
-        for token in tokens:
-            if isinstance(token, str):
-                if token.__class__ is Underline:
-                    self._underline(token)
-                elif self._mentions is None:
-                    self._text(token)
-                elif isinstance(token, Verbatim):
-                    # code, math or a link: write what came before, then this as it is
-                    self._mentions.flush(())
-                    self._text(token)
-                else:
-                    self._mentions.push(token)
-            else:
-                self._marker(token)
+        self._tokens(tokens)
         if final and self._mentions is not None:
             self._mentions.flush(())
         if final:
@@ -250,6 +238,30 @@ class StreamResolver(ResolvedText):
         if text:
             out.append(TextDelta(text))
         return out
+
+    def _tokens(self, tokens: list[Token]) -> None:
+        for token in tokens:
+            if isinstance(token, str):
+                if token.__class__ is Underline:
+                    self._underline(token)
+                elif self._mentions is None:
+                    self._text(token)
+                elif isinstance(token, Verbatim):
+                    # code, math or a link: write what came before, then this as it is
+                    self._mentions.flush(())
+                    self._text(token)
+                else:
+                    self._mentions.push(token)
+            elif token.family == "listed":
+                self._listed(token)
+            elif token.family == "opener":
+                # "[cite_start]", "<co: 3>": removed as a marker naming nothing is, but not
+                # dropped (the words after it keep the space before it: ResolvedText._unglue),
+                # and separators held before it are the writer's ("[1] and <co: 2>b")
+                self._sep_at = -1
+                self._write_citations(token.lead, ())
+            else:
+                self._marker(token)
 
     def _underline(self, line: str) -> None:
         """A setext underline, written as is unless every line it underlined was removed
@@ -345,6 +357,51 @@ class StreamResolver(ResolvedText):
 
     def _is_source_list(self, items: list[str]) -> bool:
         return is_model_source_list(self.registry, items)
+
+    def _listed(self, listed: Marker) -> None:
+        """A removed source list or footnote definition: the sources it names that no marker
+        cited so far are cited after the text before it (``resolver_listed``); a list with
+        no text before it is the answer's only content and stays, its markers read as usual."""
+        named = named_sources(self.registry, listed.ids)
+        missing = [number for number in named if number not in self._by_number]
+        if not missing:
+            return
+        if self._mentions is not None:
+            self._mentions.flush(())
+        if listed.raw and not "".join(self._pieces).strip():
+            grammar = dataclasses.replace(self._scanner.grammar, is_source_list=None)
+            scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
+            self._tokens(
+                [
+                    t._replace(offset=t.offset + listed.offset) if isinstance(t, Marker) else t
+                    for t in scanner.scan_all(listed.raw)
+                ]
+            )
+            return
+        shown: list[int] = []
+        for number in missing:
+            n = self._cite(number, Marker("bracket", f"[{number}]", listed.offset, (number,)))
+            if n is not None and n not in shown:
+                shown.append(n)
+        held = self._held
+        if (
+            shown
+            and "\n" in held
+            and not held.strip(" \t\r\n")
+            and self._open_at < 0
+            and self._prefix_at < 0
+            and self._sep_at < 0
+            and not self._gap
+            and self._indent is None
+            and ends_in_prose(self._last_line()[: -len(held)])
+        ):
+            # after the last sentence, before the line break that ended it
+            self._pieces.append("".join(f"[^{n}]" for n in shown))
+            self._adjacent = ()
+        elif shown:
+            self._write_citations("", shown)
+            if not listed.raw:
+                self._text("\n")  # (a definition's line break went with it)
 
     # -- the MentionSink side (infer_from_mentions) -------------------------------------------
 

@@ -297,6 +297,11 @@ class ResolvedText(GapLines):
             # an opener still unclosed before the gap ("[^" then "1]", "<cita" then "tion>"):
             # joined, the two halves would spell a marker no one resolved
             text = "\u200b" + text
+        elif text[0].isalnum() and (
+            (self._gap_lead and last not in " \t") or (last.isalnum() and text[0].isdecimal())
+        ):
+            # "a [9]b" and "pip[REF]3": the words on either side of the removal stay apart
+            text = " " + text
         self._gap = False
         return text
 

@@ -3,6 +3,8 @@
 - :func:`is_model_source_list` judges a trailing "Sources:" list the model wrote: it may be
   removed only when every item names a registry source (by number, URL or title) and links
   nowhere else.
+- :func:`named_sources` reads which sources such a list (or a footnote definition) names: the
+  resolver cites those no marker of the answer cited.
 - :class:`MentionMatcher` implements ``infer_from_mentions``: a record label named in the
   answer text without a marker becomes a citation right after the label.
 """
@@ -35,6 +37,26 @@ def is_model_source_list(registry: SourceRegistry, items: list[str]) -> bool:
         if not any(_names(source, lowered) for source in numbered.values()):
             return False
     return True
+
+
+def named_sources(registry: SourceRegistry, items: tuple[str, ...]) -> list[int]:
+    """The registry numbers the items of a model source list name (by URL, by number, else by
+    title, filename or label, as :func:`is_model_source_list` reads them), first named first."""
+    numbered = registry.numbered()
+    out: list[int] = []
+    for item in items:
+        urls = _URL_IN_TEXT.findall(item)
+        found: list[int] = []
+        for url in urls:
+            found += registry.numbers_for_url(url.rstrip(".,;"))[:1]
+        ref = _NUMBER_REF.match(item) if not urls else None
+        if ref is not None and int(ref[1] or ref[2]) in numbered:
+            found.append(int(ref[1] or ref[2]))
+        elif not urls:
+            lowered = item.lower()
+            found += [n for n, source in numbered.items() if _names(source, lowered)][:1]
+        out += [n for n in found if n not in out]
+    return out
 
 
 def _names(source: Source, lowered_item: str) -> bool:

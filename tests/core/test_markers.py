@@ -164,14 +164,19 @@ def collect(tokens: list[Token]) -> str:
 def test_footnote_definition_lines_are_removed() -> None:
     scanner = MarkerScanner(Grammar())
     out = scanner.feed("A [^1].\n[^1]: Guide\n[1]: Other\nB.") + scanner.finish()
-    assert collect(out) == "A <[^1]>.\nB."
+    assert collect(out) == "A <[^1]>.\n<><>B."
+    # each removed line is a "listed" marker carrying its label, for the resolver to cite
+    listed = [t for t in out if not isinstance(t, str) and t.family == "listed"]
+    assert [t.ids for t in listed] == [("[^1]:",), ("[1]:",)]
 
 
 def test_source_list_is_removed_only_when_trailing_and_accepted() -> None:
     grammar = Grammar(is_source_list=lambda items: all("Guide" in item for item in items))
     text = "A [1].\n\nSources:\n- [1] Guide\n"
     scanner = MarkerScanner(grammar)
-    assert collect(scanner.feed(text) + scanner.finish()) == "A <[1]>.\n\n"
+    out = scanner.feed(text) + scanner.finish()
+    assert collect(out) == "A <[1]>.\n\n<Sources:\n- [1] Guide\n>"
+    assert out[-1].ids == ("- [1] Guide",)  # type: ignore[union-attr]
     rejected = MarkerScanner(grammar)
     out = rejected.feed("A.\n\nSources:\n- Other\n") + rejected.finish()
     assert collect(out) == "A.\n\nSources:\n- Other\n"

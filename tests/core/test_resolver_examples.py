@@ -30,7 +30,8 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     # footnotes
     ("A [^1].", "A [^1].", [1], []),
     ("A [^2^].", "A [^1].", [2], []),
-    ("A [^1].\n\n[^1]: Install guide, p. 3\n[^2]: Other\n", "A [^1].", [1], []),
+    # a source only a definition names is cited after the text before it (resolver_listed)
+    ("A [^1].\n\n[^1]: Install guide, p. 3\n[^2]: Other\n", "A [^1].[^2]", [1, 2], []),
     # a definition's indented continuation lines go with it (CommonMark reads them as its own)
     (
         "A [^1].\n[^1]: Install guide\n    https://docs.test/1\nB [2].",
@@ -38,8 +39,8 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
         [1, 2],
         [],
     ),
-    ("    x [2]\n[^1]: a note\n\n    more [2]\nB [3].", "    x [2]\n\nB [^1].", [3], []),
-    ("    x [2]\n[1]: https://docs.test/1\n\t[1, 3]\nB [2].", "    x [2]\nB [^1].", [2], []),
+    ("    x [2]\n[^9]: a note\n\n    more [2]\nB [3].", "    x [2]\n\nB [^1].", [3], []),
+    ("    x [2]\n[9]: https://docs.test/1\n\t[1, 3]\nB [2].", "    x [2]\nB [^1].", [2], []),
     # citation tags
     ("A <citation>7</citation>.", "A [^1].", [7], []),
     ("A <citation>1 | quoted words</citation>.", "A [^1].", [1], []),
@@ -162,8 +163,8 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
     # model-written source lists
     (
         "Answer [1].\n\nSources:\n- [1] Install guide\n- [3] Manual, p. 12\n",
-        "Answer [^1].",
-        [1],
+        "Answer [^1].[^2]",
+        [1, 3],
         [],
     ),
     (

@@ -76,8 +76,8 @@ def test_source_list_kept_when_policy_says_so() -> None:
 
 
 def test_source_list_naming_titles_and_urls_is_stripped() -> None:
-    raw = "Answer [2].\n\n## References\n\n* Beta\n* https://a.test/\n\n"
-    assert resolve(raw, registry()).text == "Answer [^1]."
+    raw = "Answer [2] [1].\n\n## References\n\n* Beta\n* https://a.test/\n\n"
+    assert resolve(raw, registry()).text == "Answer [^1][^2]."
 
 
 def test_later_tag_fills_in_the_quote() -> None:
@@ -91,7 +91,8 @@ def test_removed_line_of_markers_does_not_leave_a_blank_line() -> None:
 
 
 def test_citation_at_line_start_before_colon_is_not_a_definition() -> None:
-    assert resolve("[1]: is cited\n", registry()).text == ""
+    # a definition line goes; the source it alone names is still cited
+    assert resolve("[1]: is cited\n", registry()).text == "[^1]"
     assert resolve("<CIT a />: is cited", registry()).text == "[^1]\\: is cited"
 
 
