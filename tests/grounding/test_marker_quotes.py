@@ -8,26 +8,14 @@ from __future__ import annotations
 
 from bot.grounding import GroundingPolicy, verify
 from bot.models import Answer, Citation, Occurrence, Source
+from tests.grounding.two_claims import GUIDE, INVENTED, PIP, SQLITE, TWO_CLAIMS
 
-GUIDE = Source(
-    id="install#1",
-    title="Install guide",
-    url="https://docs.example.org/install.html",
-    text=(
-        "Install citecast with pip install citecast. The index is a single SQLite file that "
-        "lives next to the config. Chunks are about 800 characters long."
-    ),
-)
 FAQ = Source(
     id="faq#1",
     title="Integration FAQ",
     url="https://docs.example.org/faq.html",
     text="Socket Mode opens an outgoing WebSocket to Slack, so no public URL is needed.",
 )
-PIP = "Install citecast with pip install citecast."
-SQLITE = "The index is a single SQLite file that lives next to the config."
-TWO_CLAIMS = "Install with pip install citecast [^1]. The index is a single SQLite file [^1]."
-INVENTED = "Every employee can read every file in the company drive without signing in"
 
 
 def _answer(text: str, *sources: Source, quote: str | None = None) -> Answer:

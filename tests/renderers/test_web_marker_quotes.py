@@ -16,21 +16,11 @@ from bot.models import Answer, Citation, CitationAdded, Occurrence, Source, Text
 from renderers import render
 from renderers.base import RenderContext
 from renderers.streaming import StreamRenderer
+from tests.grounding.two_claims import GUIDE, PIP, SQLITE, TWO_CLAIMS
 
-GUIDE = Source(
-    id="install#1",
-    title="Install guide",
-    url="https://docs.example.org/install.html",
-    text=(
-        "Install citecast with pip install citecast. The index is a single SQLite file that "
-        "lives next to the config. Chunks are about 800 characters long."
-    ),
-)
-PIP = "Install citecast with pip install citecast."
-SQLITE = "The index is a single SQLite file that lives next to the config."
 PIP_LINK = "https://docs.example.org/install.html#:~:text=pip"
 SQLITE_LINK = "https://docs.example.org/install.html#:~:text=SQLite"
-TEXT = "Install with pip install citecast [^1]. The index is a single SQLite file [^1]."
+TEXT = TWO_CLAIMS
 SUP_RE = re.compile(r'<sup class="(citation[^"]*)">\u2060<a ([^>]*)>([^<]*)</a></sup>')
 
 

@@ -3,9 +3,7 @@
 An answer citing one passage for two sentences, each backed by another sentence of it
 (``Citation.occurrences``): hovering the second ``[1]`` quotes the second sentence, not the
 first, and following it highlights that sentence; a reload (the stored turn, rendered again)
-shows the same. Needs the sources.js/turns.js change that reads ``data-occurrence``.
-
-(Ready to add as tests/connectors/browser/test_web_marker_quotes_browser.py.)
+shows the same (the page reads ``data-occurrence`` and the payload's ``occurrences``).
 """
 
 from __future__ import annotations
@@ -15,22 +13,11 @@ from pathlib import Path
 from playwright.async_api import Browser, Page, expect
 
 from bot.grounding import verify
-from bot.models import Answer, Citation, Source
+from bot.models import Answer, Citation
 from tests.connectors.browser.conftest import ask, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer
+from tests.grounding.two_claims import GUIDE, INVENTED, PIP, SQLITE
 
-GUIDE = Source(
-    id="install#1",
-    title="Install guide",
-    url="https://docs.example.org/install.html",
-    text=(
-        "Install citecast with pip install citecast. The index is a single SQLite file that "
-        "lives next to the config. Chunks are about 800 characters long."
-    ),
-)
-PIP = "Install citecast with pip install citecast."
-SQLITE = "The index is a single SQLite file that lives next to the config."
-INVENTED = "Every employee can read every file in the company drive without signing in"
 ANSWERED = ".cc-answer[aria-busy=false]"
 WAIT = 20_000  # ms
 
