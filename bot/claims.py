@@ -9,8 +9,10 @@ Rules:
   prose sentence is part of its claim, kept verbatim with its backticks (a command is often
   the whole claim); ``sentences`` leaves it out.
 - Sentences end at ``.``, ``!`` or ``?`` followed by whitespace, or at the CJK ``。``, ``！``,
-  ``？`` (no space follows those); markers written right after the punctuation (``Fact.[^1]``,
-  ``事実。[^1]``) belong to the sentence before.
+  ``？`` (no space follows those), and where the knowledge reader ends them in other scripts
+  (:mod:`bot.text_sentences`: the Hindi ``।``, the Arabic ``؟``, a Greek ``;``, a full stop
+  before ``”’»``); markers written right after the punctuation (``Fact.[^1]``, ``事実。[^1]``,
+  ``है।[^1]``) belong to the sentence before.
 - Inside a sentence, a marker closes the clause since the previous marker group; when that clause
   is too short to be checked on its own (fewer than three content words) it extends back to the
   start of the sentence.
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from bot.knowledge.document import code_spans
 from bot.marker_code_lines import CODE, GOES_ON, RAW, line_kinds
+from bot.text_sentences import script_cuts
 from bot.text_terms import content_terms, has_cjk_sentence_end
 
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
@@ -32,6 +35,7 @@ _SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*((?:\[\^\d{1,6}\])*)(?=\s|$)")
 _CJK_SENTENCE_END_RE = re.compile(
     _SENTENCE_END_RE.pattern + r"|[。！？｡][」』）〕】\"'”’)\]*_]*((?:\[\^\d{1,6}\])*)"
 )
+_MARKERS_AT_RE = re.compile(r"(?:\[\^\d{1,6}\])*")
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 # a code span closes only at a backtick run of exactly its opening length
 _MIN_CLAUSE_TERMS = 3
@@ -43,7 +47,8 @@ _EMPHASIS_RE = re.compile(r"\*+|(?<!\w)_++|_++(?!\w)")
 _MARKER_GROUP_RE = re.compile(r"(?:\[\^\d{1,6}\])+")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _SPACES_RE = re.compile(r"\s+")
-_SPACE_PUNCT_RE = re.compile(r" ([.,;:!?])")
+# (and before the Hindi danda and the Arabic question mark: "है [^1]।" reads "है।")
+_SPACE_PUNCT_RE = re.compile(r" ([.,;:!?\u0964\u061f])")
 
 
 @dataclass(frozen=True)
@@ -227,14 +232,28 @@ def _split_sentences(line: str) -> list[tuple[int, str]]:
     start = 0
     # the CJK-aware pattern only where it can matter: English splits as fast as before
     pattern = _CJK_SENTENCE_END_RE if has_cjk_sentence_end(line) else _SENTENCE_END_RE
-    for match in pattern.finditer(line):
-        end = match.end()
+    ends = [match.end() for match in pattern.finditer(line)]
+    if not line.isascii():
+        ends = sorted(set(ends).union(_script_ends(line)))
+    for end in ends:
         if line[start:end].strip():
             pieces.append((start, line[start:end]))
         start = end
     if line[start:].strip():
         pieces.append((start, line[start:]))
     return pieces
+
+
+def _script_ends(line: str) -> list[int]:
+    """Where the sentences of ``line`` end at a danda, ``؟``, a Greek ``;`` or a closing
+    ``”’»`` (:func:`bot.text_sentences.script_cuts`), past the markers written after the mark
+    ("है।[^1] अगला" ends after the marker, which belongs to the sentence before)."""
+    masked = CITATION_RE.sub(lambda m: " " * len(m.group(0)), line) if "[^" in line else line
+    ends: list[int] = []
+    for end, _ in script_cuts(masked):
+        markers = _MARKERS_AT_RE.match(line, end)
+        ends.append(markers.end() if markers else end)
+    return ends
 
 
 def _plain(chunk: str) -> str:

@@ -44,6 +44,7 @@ from bot.support_polarity import (
     polarity_conflict,
 )
 from bot.support_windows import window_terms
+from bot.text_sentences import script_cuts
 from bot.text_terms import (
     affirmed_terms,
     denied_terms,
@@ -228,7 +229,9 @@ def _negated_best(
 def passage_sentences(text: str) -> tuple[str, ...]:
     """The passage split into sentences, empty ones removed.
 
-    Sentences end at ``.``, ``!`` or ``?`` before whitespace (or CJK ``。！？``), at a blank
+    Sentences end at ``.``, ``!`` or ``?`` before whitespace (or CJK ``。！？``), where the
+    knowledge reader ends them in other scripts (the Hindi ``।``, the Arabic ``؟``, a Greek
+    ``;`` between Greek words, a full stop before ``”’»``), at a blank
     line and where a line starts a block (list item, heading, table row, block quote, fence),
     but not at a soft wrap inside a paragraph: Markdown wraps its lines, and a quote cut there
     ("smaller passages give more precise citations, larger ones") was a fragment. The lines of
@@ -238,8 +241,25 @@ def passage_sentences(text: str) -> tuple[str, ...]:
     pattern = _CJK_SENTENCE_SPLIT_RE if has_cjk_sentence_end(text) else _SENTENCE_SPLIT_RE
     out: list[str] = []
     for block in _paragraphs(text):
-        out.extend(part.strip() for part in pattern.split(block) if part and part.strip())
+        pieces = pattern.split(block) if block.isascii() else _split_block(block, pattern)
+        out.extend(part.strip() for part in pieces if part and part.strip())
     return tuple(out)
+
+
+def _split_block(block: str, pattern: re.Pattern[str]) -> list[str]:
+    """``pattern.split(block)``, also cut where the knowledge reader ends a sentence in other
+    scripts (:func:`bot.text_sentences.script_cuts`: ``।``, ``؟``, a Greek ``;``, a full stop
+    before ``”’»``)."""
+    cuts = {(match.start(), match.end()) for match in pattern.finditer(block)}
+    cuts.update(script_cuts(block))
+    pieces: list[str] = []
+    start = 0
+    for end, next_start in sorted(cuts):
+        if end >= start:
+            pieces.append(block[start:end])
+            start = next_start
+    pieces.append(block[start:])
+    return pieces
 
 
 def _paragraphs(text: str) -> list[str]:

@@ -53,8 +53,9 @@ _NEGATION_RE = re.compile(
 )
 
 
-_CLAUSE_END_RE = re.compile(r"[,;:.!?()\u2013\u2014]")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+# (the Hindi danda and the Arabic question mark end a clause and a sentence as "." and "?" do)
+_CLAUSE_END_RE = re.compile(r"[,;:.!?()\u2013\u2014\u0964\u061f]")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?\u0964\u061f])\s+")
 _OR_RE = re.compile(r"\b(?:or|nor)\b", re.IGNORECASE)
 _BUT_RE = re.compile(r"\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
 _cached_stem = lru_cache(maxsize=65_536)(stem)
