@@ -8,6 +8,7 @@ back more than a bounded tail, and a decision taken on a prefix is the decision 
 whole text: that is what makes streaming and batch resolution agree for every split.
 
 Every pattern here is applied to a bounded slice, so no input can make them backtrack for long.
+The types they answer with are in ``bot.marker_types`` (re-exported here).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Literal, NamedTuple
+from typing import Final
 
 from bot.marker_numbers import MAX_DIGITS as MAX_DIGITS
 from bot.marker_numbers import MAX_RANGE as MAX_RANGE
@@ -23,21 +24,13 @@ from bot.marker_numbers import NUM_LIST as NUM_LIST
 from bot.marker_numbers import WORDS as WORDS
 from bot.marker_numbers import bare_numbers_ok as bare_numbers_ok
 from bot.marker_numbers import expand_numbers as expand_numbers
+from bot.marker_types import NEED as NEED
+from bot.marker_types import STRAY as STRAY
+from bot.marker_types import Family as Family
+from bot.marker_types import Hit as Hit
+from bot.marker_types import Marker as Marker
+from bot.marker_types import Parsed as Parsed
 from bot.marker_word_lists import bracket_style
-
-Family = Literal[
-    "bracket",
-    "footnote",
-    "tag",
-    "file_id",
-    "record_key",
-    "word",
-    "linked",
-    "private",
-    "stray",
-    "listed",
-    "opener",
-]
 
 MAX_BRACKET = 64
 MAX_URL = 2048
@@ -104,51 +97,6 @@ _PRIVATE = re.compile(
 )
 
 _WORD_CHAR = re.compile(r"\w")
-
-
-class Marker(NamedTuple):
-    """One marker found in the text, with everything the resolver needs to map it to sources.
-
-    ``numbers`` are registry numbers as written (ranges expanded, duplicates collapsed), ``ids``
-    are source ids (``<CIT id />``, private-use markers, id-valued tags), ``key`` a record key.
-    ``offset`` is where the marker starts in the raw text; ``lead`` the spaces before it.
-    A ``"listed"`` marker is a removed model-written source list or footnote definition line:
-    ``raw`` is the list's text (empty for a definition), ``ids`` its items as the
-    ``is_source_list`` judge read them; the resolver cites what they name that nothing else did.
-    An ``"opener"`` (``[cite_start]``, ``<co: 3>``) names nothing: it goes, ``lead`` kept.
-    (A NamedTuple rather than a dataclass: the scanner builds one per marker on a hot path.)
-    """
-
-    family: Family
-    raw: str
-    offset: int
-    numbers: tuple[int, ...] = ()
-    ids: tuple[str, ...] = ()
-    key: str | None = None
-    columns: tuple[str, ...] = ()
-    quote: str | None = None
-    url: str | None = None
-    placeholder: bool = False
-    lead: str = ""
-
-
-class Hit(NamedTuple):
-    """A decided candidate: ``marker`` over ``buf[start:end]``, or verbatim text when None."""
-
-    end: int
-    marker: Marker | None
-
-
-STRAY: Final = Marker("stray", "", 0)
-"""A stray private-use character: removed without a trace (it names nothing)."""
-
-
-class _Need:
-    """Sentinel: the candidate is undecided until more text arrives."""
-
-
-NEED: Final = _Need()
-Parsed = Hit | _Need | None
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,9 @@ chunking.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final
 
 from bot.deeplinks import deep_link
-from bot.list_numbers import follows_list_item
-from bot.marker_blocks import underlines_nothing
 from bot.marker_lead_ins import LEAD_LAST, ends_in_lead_in
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
@@ -40,11 +37,9 @@ from bot.markers import MarkerScanner, Token, Underline, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry
 from bot.resolver_listed import ends_in_prose
+from bot.resolver_policy import ResolvePolicy
 from bot.resolver_text import SLOW_LAST, ResolvedText
 from bot.source_mentions import MentionMatcher, is_model_source_list, named_sources
-
-if TYPE_CHECKING:
-    from bot.config import ResolveSettings
 
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
@@ -56,36 +51,6 @@ COALESCE = 128
 A few tokens of a model stream; small enough that the text still flows (Slack's own streaming
 helper buffers 256 characters), large enough that the per-scan cost is spread thin.
 """
-
-
-@dataclass(frozen=True)
-class ResolvePolicy:
-    """How markers become citations.
-
-    ``numbering``: "appearance" shows 1..k in order of first appearance; "registry" keeps the
-    registry's numbers. ``max_citations``: distinct sources beyond it are dropped as
-    ``over_limit``. ``infer_from_mentions``: a record label named in the answer without a marker
-    becomes a citation right after the label. ``strip_model_source_lists``: remove a trailing
-    "Sources:" list that only repeats registry sources. ``key_word``: the token word of record
-    keys (``[[source key="…"]]``).
-    """
-
-    numbering: Literal["appearance", "registry"] = "appearance"
-    max_citations: int | None = None
-    infer_from_mentions: bool = False
-    strip_model_source_lists: bool = True
-    key_word: str = "source"
-
-    @classmethod
-    def from_settings(cls, settings: ResolveSettings) -> ResolvePolicy:
-        """The policy configured in ``config.yaml``'s ``resolve`` section."""
-        return cls(
-            numbering=settings.numbering,
-            max_citations=settings.max_citations,
-            infer_from_mentions=settings.infer_from_mentions,
-            strip_model_source_lists=settings.strip_model_source_lists,
-            key_word=settings.key_word,
-        )
 
 
 def resolve(raw: str, registry: SourceRegistry, policy: ResolvePolicy | None = None) -> Answer:
@@ -264,32 +229,10 @@ class StreamResolver(ResolvedText):
                 self._marker(token)
 
     def _underline(self, line: str) -> None:
-        """A setext underline, written as is unless every line it underlined was removed
-        (``[9]`` / ``===``): then ``===`` would show as text and ``---`` as a rule, and the code
-        that the heading ended would join that text, its raw ``[1]`` shown. It becomes an empty
-        heading (``#``; ``##`` for ``---``), kept as a removed ATX heading's hashes are: only
-        when code follows, blank lines between or not (``reindent``), or when a list came
-        right before (the heading ended it)."""
+        """A setext underline: see :meth:`GapLines._underline_after_gap`."""
         if self._mentions is not None:
             self._mentions.flush(())  # (as before code: no label runs across a line break)
-        pieces, held, quoted = self._removed_at
-        self._removed_at = (-1, 0, False)
-        if (
-            pieces != len(self._pieces)
-            or self._held[held:].strip()
-            or not underlines_nothing(self._pieces, self._held, quoted)
-        ):
-            self._text(line)
-            return
-        body = line.rstrip("\r\n")
-        heading = ("#" if body.lstrip(" \t")[0] == "=" else "##") + (line[len(body) :] or "\n")
-        if follows_list_item(self._pieces, self._held):
-            # the removed lines ended a list (a quote's, "- a" / "> [9]" / "==="): the heading
-            # ends it still, whatever follows
-            self._indent, self._indent_spaces = None, ""
-            self._text(heading)
-        else:
-            self._indent, self._indent_spaces = heading, ""
+        self._underline_after_gap(line)
 
     def _marker(self, marker: Marker) -> None:
         targets = marker_targets(marker, self.registry, self._drop)

@@ -14,8 +14,9 @@ next to a citation (``[1], [9].`` becomes ``[^1].``). After a removed marker (th
 leave an empty construct nor glue characters into new markdown syntax; an ordered list that lost
 an item has its later items numbered down (``_renumber``).
 Parenthesised groups are decided by :class:`bot.marker_groups.GroupedText`, separators by
-:class:`bot.marker_separators.SeparatedText`, and what a removal leaves at a line start by
-:class:`bot.resolver_gaps.GapLines` (its bases).
+:class:`bot.marker_separators.SeparatedText`, what a removal leaves at a line start by
+:class:`bot.resolver_gaps.GapLines`, and the footnotes of a run of citations are written by
+:class:`bot.resolver_citations.CitationText` (its bases).
 
 A base class rather than a collaborator on purpose: these methods run once per scanned token on
 the resolver's hot path (``bench/resolve.py``), where another attribute hop costs measurably.
@@ -23,9 +24,7 @@ the resolver's hot path (``bench/resolve.py``), where another attribute hop cost
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Iterable
 from typing import Final
 
 from bot.list_numbers import Renumbering, renumber
@@ -33,7 +32,6 @@ from bot.marker_groups import SOFT_BREAK, only_separators
 from bot.marker_lead_ins import (
     LEAD_LAST,
     ends_in_lead_in,
-    is_lead_in,
     lead_opener,
     sentence_lead,
 )
@@ -48,10 +46,9 @@ from bot.marker_lines import (
     separating,
     space_start,
     still_separating,
-    trailing_backslashes,
 )
 from bot.marker_parse import MAX_TAG
-from bot.resolver_gaps import GapLines
+from bot.resolver_citations import CitationText
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
 # a token ending in one of these may open a group or a line prefix the resolver holds back
@@ -63,7 +60,7 @@ SLOW_LAST: Final = _HOLD_LAST | frozenset(",;")
 be held): a piece ending otherwise can take the resolver's fast path."""
 
 
-class ResolvedText(GapLines):
+class ResolvedText(CitationText):
     """The answer text as it is written: ``_pieces`` (final) and ``_held`` (still undecided)."""
 
     def __init__(self) -> None:
@@ -207,10 +204,6 @@ class ResolvedText(GapLines):
             self._open_at = opener - cut
         return cut
 
-    def _sentence_opened(self) -> bool:
-        """Whether lead-in words that open a sentence are held (not an opener's group)."""
-        return self._open_at >= 0 and self._held[self._open_at] not in OPENERS
-
     def _written_end(self) -> str:
         """The end of the text written so far, led by a line break when it is all of it: what
         tells whether words written next open a sentence (``sentence_lead``)."""
@@ -335,68 +328,3 @@ class ResolvedText(GapLines):
             self._pieces.append(self._renumbered(body) if self._renumber else body)
         self._held = self._sep_spare = ""
         self._open_at = self._prefix_at = self._sep_at = -1
-
-    def _write_citations(self, lead: str, numbers: Iterable[int]) -> None:
-        if self._sep_at >= 0:
-            self._end_separators()
-        if self._open_at >= 0 and not self._gap and (self._open_words or self._sentence_opened()):
-            at = self._open_at
-            words = self._held[at + (self._held[at] in OPENERS) : at + 1 + self._open_words]
-            if not is_lead_in(words):
-                # "(se [9])": only the beginning of lead-in words: text, and the line's content
-                self._open_at = self._prefix_at = -1
-        adjacent = self._adjacent
-        shown = [n for n in numbers if n not in adjacent] if adjacent else list(numbers)
-        if not shown:
-            # "[9], [10]" or "[1], [9], [10]": a separator between two removed markers goes
-            if self._sep_at >= 0 and not self._sep_before:
-                self._held = self._held[: self._sep_at]
-                self._sep_at = -1
-            self._sep_spare = ""
-            if not self._gap:
-                self._gap, self._gap_lead = True, lead
-            if self._sentence_opened():
-                # what follows the removed markers ends the sentence or not: a line break
-                # before them ("See" / "[9].") is none of it, and the separators between two
-                # of them go, as without the words ("Via [7] and [9], you" -> "Via, you")
-                self._held = self._held[: self._open_at + 1 + self._open_words]
-            return
-        if self._sep_at >= 0:
-            if not self._sep_before:
-                self._held = self._held[: self._sep_at]  # "[9], [1]" -> "[^1]"
-            self._sep_at = -1  # "[1], [9], [2]": the first comma stays
-            self._sep_spare = ""
-        opened = self._gap and self._open_at >= 0
-        if opened:
-            kept = self._open_at + 1 + self._open_words
-            if only_separators(self._held[kept:]):
-                # "([9], [1])": the citation follows the opener (and its lead-in words),
-                # without the removed separators: "(see [9], [1])" -> "(see [^1])"
-                broke = "\n" in self._held[kept:] or "\r" in self._held[kept:]
-                self._held = self._held[:kept]
-            else:
-                opened = False  # "(see [9] an [1])": the writer's "an" stays, as in "[9] an [1]"
-        if adjacent or opened:
-            lead = self._gap_lead if opened and self._open_words else ""
-            if opened and not lead and self._open_words and broke:
-                lead = " "  # "(see" / "[9], [1])": the line break was a space between words
-        elif not lead and self._gap:
-            lead = self._gap_lead  # "fact [9][1]": the citation keeps the space before the run
-        if not lead and not self._held and self._pieces:
-            if self._pieces[-1][-1] == "[":
-                lead = "\u200b"  # "[" then "[^n]": "[[[1]]]" must not read as "[[^1]]"
-            elif trailing_backslashes(self._pieces) % 2:
-                # an odd backslash would escape the "[": one more escapes the backslash, which
-                # reads as written ("a\\【2】" -> "a\\\\[^1]"); after a gap, _unglue separates
-                lead = "\u200b" if self._gap else "\\"
-        if len(shown) == 1:
-            self._text(lead + _footnote(shown[0]))
-        else:
-            self._text(lead + "".join(_footnote(n) for n in shown))
-        # the run goes on until text other than spaces: each source appears once in it
-        self._adjacent = adjacent + tuple(shown)
-
-
-@functools.lru_cache(maxsize=512)
-def _footnote(n: int) -> str:
-    return f"[^{n}]"

@@ -201,6 +201,10 @@ def test_the_code_after_a_removed_heading_stays_code(head: str, indent: str) -> 
     assert find_markers(text, OUTPUT_GRAMMAR) == []
 
 
+# "##" on its own line before an indented line, after a list item (or its continuation)
+KEPT_HASHES = re.compile(
+    r"(?m)^((?:[ \t]*(?:[-*+]|\d+[.)])(?:[ \t].*)?|[ \t]+\S.*)\n\n?)##[ \t]*$(?=\n[ \t])"
+)
 EMPTY_BLOCK = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)]|#{1,6})[ \t]*$", re.MULTILINE)
 FRAGMENTS = [
     "Fact",
@@ -244,7 +248,41 @@ def test_removals_leave_no_empty_group_or_block_that_was_not_written(raw: str) -
     text = resolve(raw, three_sources()).text
     if "()" not in raw.replace(" ", ""):
         assert "()" not in text.replace(" ", "")
-    # an empty list item, heading or quote line in the answer was one in the raw text too
+    # an empty list item, heading or quote line in the answer was one in the raw text too,
+    # except the hashes kept on purpose between a list and indented code (README: they end
+    # the list, so the code does not become the item's text)
     written = {line.strip() for line in EMPTY_BLOCK.findall(raw.replace("\r", ""))}
-    for line in EMPTY_BLOCK.findall(text.replace("\r", "")):
+    for line in EMPTY_BLOCK.findall(KEPT_HASHES.sub(r"\1", text.replace("\r", ""))):
         assert line.strip() in written, (raw, text)
+
+
+# raw, expected text: a removed heading with an indented line after it goes whole, hashes and
+# all (that line was code and stays code where it lands: at the start, or after the paragraph
+# break the heading's removal leaves); only after a list do the hashes stay, to end it
+# (tests/core/test_resolver_removed_heading_code.py)
+HEADING_BEFORE_INDENT = [
+    ("## [9]\n \t;", " \t;"),
+    ("## [9]\n\t;", "\t;"),
+    ("## [9]\n  \t;", "  \t;"),
+    ("## [9]\n    ;", "    ;"),
+    ("## [9]\r\n \t;", " \t;"),
+    ("## [9] [10]\n \t; [1]", " \t; [1]"),
+    ("## [9]\n\n \t;", "\n \t;"),
+    ("Fact\n## [9]\n \t;", "Fact\n\n \t;"),
+    ("Fact [1].\n\n## [9]\n \t;\nFact [1].", "Fact [^1].\n\n \t;\nFact [^1]."),
+    ("> ## [9]\n>     x", ">     x"),
+    # neighbours: the line after a removed item or quote line continued its paragraph
+    ("## [9]\n;", ";"),
+    ("> [9]\n \t;", ";"),
+    ("- [9]\n \t;", ";"),
+    ("- a\n## [9]\n \t;", "- a\n\n##\n \t;"),
+]
+
+
+@pytest.mark.parametrize(("raw", "text"), HEADING_BEFORE_INDENT)
+def test_a_removed_heading_before_an_indented_line_goes_whole(raw: str, text: str) -> None:
+    assert resolved_everywhere(raw) == text
+    assert resolve(raw, three_sources()).text == text
+    # what was code stays code
+    was_code = [t["raw"] for t in parse(raw) if t["type"] == "block_code"]
+    assert [t["raw"] for t in parse(text) if t["type"] == "block_code"] == was_code
