@@ -243,6 +243,11 @@ def _citation_marks(text: str) -> list[re.Match[str]] | None:
     """The ``[^n]`` of ``text`` that are citations, as the renderers' parser reads them; None
     when no reading of the text by lines agrees with the parser (nothing may be renumbered)."""
     expected = citations_in(parse(text))
+    marks = list(CITATION_RE.finditer(text))
+    if [int(m.group(1)) for m in marks] == expected:
+        # Every citation the parser reads is one of these literal ``[^n]``, in text order; as
+        # many as there are, it reads them all, in these places: no probe parse is needed.
+        return marks
     for candidate in (mask_code(text), text):
         marks = list(CITATION_RE.finditer(candidate))
         if [int(m.group(1)) for m in marks] == expected and _same_places(text, marks):
