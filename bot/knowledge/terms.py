@@ -12,6 +12,7 @@ the answerer compares words by is :func:`bot.knowledge.stemmer.stem`.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from bot.knowledge.cjk import (
     CJK_RUN,
@@ -28,7 +29,61 @@ from bot.knowledge.stemmer import stem as stem
 from bot.knowledge.stemmer import strip_possessive
 from bot.knowledge.word_forms import query_forms
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# Scripts written without spaces between words: Thai, Lao, Myanmar (and its extensions),
+# Khmer, Tai Tham.
+_UNSPACED = (
+    (0x0E00, 0x0EFF),
+    (0x1000, 0x109F),
+    (0x1780, 0x17FF),
+    (0x1A20, 0x1AAF),
+    (0xA9E0, 0xA9FF),
+    (0xAA60, 0xAA7F),
+)
+
+
+def _mark_class(planes: range) -> str:
+    """The combining marks (Unicode Mn, Mc, Me) of ``planes`` as the ranges of a regex class.
+
+    Python's ``\\w`` holds no mark, so Hindi, Bengali or Tamil words were cut at every
+    vowel sign ("सूचकांक" read as "स", "चक", "क"). Marks are in the first two planes and the
+    variation selectors of plane 14 only (planes 2 and 3 hold ideographs, the rest nothing or
+    private use), so only those are read: under half the time of every code point, at import.
+
+    Left out are the marks of Thai, Lao, Myanmar, Khmer and Tai Tham, written without spaces
+    between words: a whole run kept as one word would be searched as one phrase, which a
+    question's run ("when is the index built") is never written as; cut at its marks, as the
+    index's ``unicode61`` tokens are, its pieces still find the passage.
+    """
+    ranges: list[tuple[int, int]] = []
+    for code in planes:
+        if unicodedata.category(chr(code))[0] != "M" or any(a <= code <= b for a, b in _UNSPACED):
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+
+
+# Two classes: one of the first plane only compiles to a table looked up at once, one that also
+# holds other planes to a list of ranges tried one by one, 300 times as slow (Python's re).
+_BMP_MARKS = _mark_class(range(0x10000))
+_OTHER_MARKS = _mark_class(range(0x10000, 0x20000)) + _mark_class(range(0xE0000, 0xF0000))
+# A word starts with a letter or digit and goes on through letters, digits and combining marks
+# (possessive: nothing to try again when the word ends).
+_LETTERS = rf"[^\W_](?:[^\W_]++|[{_BMP_MARKS}]++|[{_OTHER_MARKS}]++)*+"
+_WORD = re.compile(rf"{_LETTERS}(?:['’]{_LETTERS})?")
+# Text with no mark (ASCII, most Latin, Greek, Cyrillic text) gives the same words by the plain
+# pattern, quicker than the alternation above; a mark outside the first plane is only in text
+# that has some character there.
+_PLAIN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_MAY_MARK = re.compile(f"[{_BMP_MARKS}\\U00010000-\\U0010ffff]")
+
+
+def _word_pattern(text: str) -> re.Pattern[str]:
+    return _WORD if _MAY_MARK.search(text) is not None else _PLAIN_WORD
+
+
 # Letters and digits joined by ".", "_", "-" or "/" with no space between: a version ("2.4.1"),
 # a file, key or flag name ("config.yaml", "chunk_chars"), a hyphenated term ("Retry-After"),
 # and a number with thousands separators ("1,000.5"; elsewhere a comma separates a list).
@@ -36,7 +91,11 @@ _JOIN = r"(?:[._/-]|(?<=\d),(?=\d))"
 # Possessive runs that start at a word's start: a long word with no joiner is passed over in
 # one step (a backtracking "[^\W_]+" tried every shorter run at every start, quadratic: a
 # question that was one 10,000-letter word took seconds).
-_COMPOUND = re.compile(rf"(?<![^\W_])[^\W_]++(?:{_JOIN}[^\W_]++)+")
+_COMPOUND = re.compile(
+    rf"(?<![^\W_])(?<![{_BMP_MARKS}{_OTHER_MARKS}]){_LETTERS}(?:{_JOIN}{_LETTERS})+"
+)
+# the same for text without a mark (:func:`_word_pattern`), quicker
+_PLAIN_COMPOUND = re.compile(rf"(?<![^\W_])[^\W_]++(?:{_JOIN}[^\W_]++)+")
 _JOINERS = re.compile(_JOIN)
 _MAX_COMPOUND_WORDS = 8
 _MAX_COMPOUNDS = 32
@@ -60,15 +119,20 @@ _HOW_MODIFIERS = frozenset({"long", "many", "much", "often", "far", "soon"})
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased words of ``text`` (letters and digits; apostrophes inside words kept).
+    """Lower-cased words of ``text`` (letters and digits, and the combining marks after them:
+    "सूचकांक" is one word; apostrophes inside words kept).
 
     A run of CJK characters gives its bigrams instead ("東京タワー": "東京", "京タ" …, see
     :func:`bot.knowledge.cjk.cjk_terms`), also inside a word ("citecastの": "citecast", "の").
     """
+    if text.isascii():
+        return [m.group(0).lower() for m in _PLAIN_WORD.finditer(text)]
     if not has_cjk(text):
-        return [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(text)]
+        found = _word_pattern(text).finditer(text)
+        return [m.group(0).lower().replace("’", "'") for m in found]
+    text = normalize_cjk(text)
     out: list[str] = []
-    for match in _WORD.finditer(normalize_cjk(text)):
+    for match in _word_pattern(text).finditer(text):
         for piece in split_mixed(match.group(0)):
             if is_cjk_term(piece):
                 out.extend(cjk_terms(piece))
@@ -124,7 +188,8 @@ def compound_terms(text: str) -> list[str]:
     if has_cjk(text):
         text = CJK_RUN.sub(" ", text)
     found: dict[str, None] = {}
-    for match in _COMPOUND.finditer(text):
+    compound = _COMPOUND if _MAY_MARK.search(text) is not None else _PLAIN_COMPOUND
+    for match in compound.finditer(text):
         parts = _JOINERS.split(match.group(0).lower())
         if len(parts) > _MAX_COMPOUND_WORDS:
             continue
