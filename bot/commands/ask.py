@@ -9,14 +9,14 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
+from bot.commands.output import one_line
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from bot.config import Settings
     from bot.knowledge.records import RecordTables
     from bot.models import Answer, Citation
-
-_LINE_ESCAPES = str.maketrans({"\n": "\\n", "\t": "\\t", "\r": "\\r"})
 
 HELP = "answer a question from the knowledge base, with a Sources: list"
 DESCRIPTION = """\
@@ -84,7 +84,7 @@ def source_line(citation: Citation) -> str:
         parts.append(where)
     # One source, one line: a file name holding a line break or a tab ("a\nb.md") is shown
     # escaped, as in the ingest summary, never split over two lines (terminal_text keeps both).
-    line = " — ".join(parts).translate(_LINE_ESCAPES)
+    line = one_line(" — ".join(parts))
     return f"[{citation.n}] {line}"
 
 

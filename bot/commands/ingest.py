@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from bot.commands.output import one_line
 
 if TYPE_CHECKING:
     from bot.commands.ingest_stale import OlderFiles
@@ -59,16 +60,6 @@ REREAD = "this citecast reads some files differently"
 
 # files in a run, or pages in one PDF, from which the progress bar is shown
 LONG_RUN = 20
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _one_line(name: str) -> str:
-    """A file name on one line: a name holding a line break ("a\\nb.md") would otherwise
-    split its summary line, or forge one ("x.md\\n  skipped y.md: …")."""
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m[0], f"\\x{ord(m[0]):02x}"), name)
-
-
 RECORD_SUFFIXES = frozenset({".csv", ".db", ".sqlite", ".sqlite3"})
 """Files people name to ``ingest`` that citecast reads as record tables, from config.yaml."""
 
@@ -96,7 +87,7 @@ def ignored_types(counts: dict[str, int], shown: int = IGNORED_SUFFIXES_SHOWN) -
     """
     ranked = sorted(counts.items(), key=lambda item: (-item[1], not item[0], item[0]))
     # "no extension", unbracketed: the list is printed in brackets ("((no suffix) 1)")
-    parts = [f"{_one_line(suffix) or 'no extension'} {count}" for suffix, count in ranked[:shown]]
+    parts = [f"{one_line(suffix) or 'no extension'} {count}" for suffix, count in ranked[:shown]]
     rest = sum(count for _, count in ranked[shown:])
     if rest:
         parts.append(f"{rest} more")
@@ -138,14 +129,14 @@ def reread_notes(files: OlderFiles, paths: list[str]) -> list[str]:
     """The summary's lines on what ``--if-missing`` did with an index an older citecast read:
     that the PATHs were not ingested (so ``make serve`` never adds the samples to a user's
     index, nor seems to), and the symlinks it left for a run of their folder."""
-    named = " ".join(dict.fromkeys(_one_line(path) for path in paths))
+    named = " ".join(dict.fromkeys(one_line(path) for path in paths))
     lines = [
         "--if-missing: the index exists; read again only its files an older citecast read, "
         f"nothing added from {named} (`citecast ingest PATH` adds files)"
     ]
     for link in files.links:
         lines.append(
-            f"  not re-read {_one_line(link.relpath)}: a symlink; run `citecast ingest PATH` "
+            f"  not re-read {one_line(link.relpath)}: a symlink; run `citecast ingest PATH` "
             "with the folder it was ingested from"
         )
     return lines
@@ -241,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
                 nonlocal started, current
                 stop.check()  # before the file: every file so far is complete in the index
                 started += 1
-                current = _one_line(name)
+                current = one_line(name)
                 # a file name is not markup: "[draft]/" would vanish and "[/x]" raise
                 progress.update(task, advance=1, description=escape(current[-60:]))
 
@@ -333,20 +324,18 @@ def run(args: argparse.Namespace) -> int:
             )
             for name in _named_but_ignored(args.paths):
                 why = _why_ignored(name, settings.index.records)
-                out.print(f"  ignored {_one_line(name)}: {why}", markup=False)
+                out.print(f"  ignored {one_line(name)}: {why}", markup=False)
         for skipped in report.skipped:
-            out.print(f"  skipped {_one_line(skipped.path)}: {skipped.reason}", markup=False)
+            out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
         for partial in report.warnings:
-            out.print(
-                f"  indexed {_one_line(partial.path)} in part: {partial.reason}", markup=False
-            )
+            out.print(f"  indexed {one_line(partial.path)} in part: {partial.reason}", markup=False)
         for note in report.notes:
-            out.print(f"  note on {_one_line(note.path)}: {note.reason}", markup=False)
+            out.print(f"  note on {one_line(note.path)}: {note.reason}", markup=False)
         if report.folders_skipped:
             # not among the files counted above: what they hold was never seen
             out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")
             for skipped in report.folders_skipped:
-                out.print(f"  skipped {_one_line(skipped.path)}: {skipped.reason}", markup=False)
+                out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
         size_kb = stats.size_bytes / 1024
         out.print(
             f"index {index_path}: {plural(stats.files, 'file')}, "

@@ -165,6 +165,17 @@ def terminal_text(text: str, *, marks: bool = False) -> str:
     )
 
 
+_LINE_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+_LINE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def one_line(text: str) -> str:
+    """``text`` kept on one line: line breaks and tabs written ``\\n``, ``\\r``, ``\\t``, other
+    control characters as ``\\x1b``. A file name holding a line break ("a\\nb.md") would
+    otherwise split a summary line or a Sources: entry, or forge one ("x.md\\n  skipped y.md")."""
+    return _LINE_CONTROLS.sub(lambda m: _LINE_ESCAPES.get(m[0], f"\\x{ord(m[0]):02x}"), text)
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``1 file``, ``0 files``, ``2 files`` (``nouns``: an irregular plural)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
