@@ -11,8 +11,8 @@ Rules:
 - Sentences end at ``.``, ``!`` or ``?`` followed by whitespace, or at the CJK ``。``, ``！``,
   ``？`` (no space follows those), and where the knowledge reader ends them in other scripts
   (:mod:`bot.text_sentences`: the Hindi ``।``, the Arabic ``؟``, a Greek ``;``, a full stop
-  before ``”’»``); markers written right after the punctuation (``Fact.[^1]``, ``事実。[^1]``,
-  ``है।[^1]``) belong to the sentence before.
+  before ``”’»``); markers written after the punctuation, with or without spaces
+  (``Fact.[^1]``, ``Fact. [^1]``, ``事実。[^1]``, ``है।[^1]``), belong to the sentence before.
 - Inside a sentence, a marker closes the clause since the previous marker group; when that clause
   is too short to be checked on its own (fewer than three content words) it extends back to the
   start of the sentence.
@@ -31,11 +31,15 @@ from bot.text_terms import content_terms, has_cjk_sentence_end
 CITATION_RE = re.compile(r"\[\^(\d{1,6})\]")
 # Chinese, Japanese and Korean end a sentence at 。！？ (or half-width ｡) with no space after it,
 # so there the punctuation alone ends it; closing quotes and brackets stay with the sentence.
-_SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*((?:\[\^\d{1,6}\])*)(?=\s|$)")
+# Markers after the punctuation belong to the sentence before, with or without a space between
+# ("Fact. [^1] Next."): a model told to cite after each sentence writes both, and a sentence
+# never opens with its citation.
+_END_MARKERS = r"((?:[ \t]*\[\^\d{1,6}\])*)"
+_SENTENCE_END_RE = re.compile(r"[.!?][\"')\]*_]*" + _END_MARKERS + r"(?=\s|$)")
 _CJK_SENTENCE_END_RE = re.compile(
-    _SENTENCE_END_RE.pattern + r"|[。！？｡][」』）〕】\"'”’)\]*_]*((?:\[\^\d{1,6}\])*)"
+    _SENTENCE_END_RE.pattern + r"|[。！？｡][」』）〕】\"'”’)\]*_]*" + _END_MARKERS
 )
-_MARKERS_AT_RE = re.compile(r"(?:\[\^\d{1,6}\])*")
+_MARKERS_AT_RE = re.compile(r"(?:[ \t]*\[\^\d{1,6}\])*")
 _LIST_PREFIX_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 # a code span closes only at a backtick run of exactly its opening length
 _MIN_CLAUSE_TERMS = 3
