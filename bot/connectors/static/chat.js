@@ -1,9 +1,10 @@
 /* citecast chat: the page at / and the embeddable widget share this file (and, loaded before
- * it in this order, sources.js for how sources are shown, answer_actions.js for the bar under
- * an answer, scroll.js for scrolling, history.js for the conversation kept across a reload,
- * turns.js for a question's card and how it ends, and stream.js for asking and reading the
- * answer as it is written, and how long to wait on the server). This file builds the chat
- * and takes the questions. No build step.
+ * it in this order, sources.js for how sources are shown, citations.js for the superscript
+ * citations and their tooltips, answer_actions.js for the bar under an answer, scroll.js for
+ * scrolling, history.js for the conversation kept across a reload, turns.js for a question's
+ * card and how it ends, and stream.js for asking and reading the answer as it is written, and
+ * how long to wait on the server). This file builds the chat and takes the questions. No build
+ * step.
  *
  * Safety rule: the only HTML ever inserted is the server's nh3-sanitized answer HTML; every
  * other string (questions, titles, quotes, errors) goes in through textContent.

@@ -1,17 +1,13 @@
-/* citecast sources: how the chat shows a source (title, page or section, quote), its tooltip,
- * the answer's source list and the answer's plain-text form with its sources. Loaded first;
- * the other modules use window.Citecast.sources.
+/* citecast sources: how the chat shows a source (title, page or section, quote), the answer's
+ * source list and the direction of its blocks. Loaded first; the other modules use
+ * window.Citecast.sources (citations.js, loaded next, adds the superscript citations and their
+ * tooltips to it).
  *
  * Safety rule (as in chat.js): every string goes in through textContent or DOM nodes, never as
  * HTML; links keep only http, https and mailto URLs.
  */
 (function () {
   "use strict";
-
-  var tips = 0;
-  var TIP_GAP = 10;  // px between a citation number and its tooltip; chat.css bridges it
-  var LEAVE_GRACE_MS = 300;  // a tooltip the pointer has left stays this long
-  var shown = null;  // the hide() of the one tooltip showing
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -108,151 +104,6 @@
     return parts;
   }
 
-  /* A citation's accessible name: its number, title, and page or section, so that citations of
-   * two pages of one document differ in a screen reader's list of links (the tooltip, its
-   * description, adds the quote). */
-  function citationLabel(n, source) {
-    return ["Source " + n + ": " + displayTitle(source)].concat(locationParts(source)).join(", ");
-  }
-
-  /* The numbers of the citations shown as weakly supported (``[n?]``, class ``weak`` from the
-   * server's renderer) in the answer element ``root``. */
-  function weakNumbers(root) {
-    var weak = {};
-    Array.prototype.forEach.call(root.querySelectorAll(".cc-body sup.weak a"), function (link) {
-      var n = citationNumber(link);
-      if (n !== null) weak[n] = true;
-    });
-    return weak;
-  }
-
-  /* The citation number a superscript link stands for. */
-  function citationNumber(link) {
-    var holder = link.closest("[data-n],[data-citation]") || link;
-    var raw = link.getAttribute("data-n") || holder.getAttribute("data-n") ||
-      holder.getAttribute("data-citation") || link.textContent;
-    var m = /(\d+)/.exec(raw || "");
-    return m ? parseInt(m[1], 10) : null;
-  }
-
-  /* Give each superscript citation in ``answer`` its link target and an accessible tooltip
-   * (ids start with ``idPrefix``); ``onLocal(id, n, link)`` runs when a citation without a link of
-   * its own is clicked. Already decorated citations are left alone (streaming calls it often). */
-  function decorate(answer, byN, idPrefix, onLocal) {
-    var sups = answer.querySelectorAll(".cc-body sup, .cc-pending sup");
-    Array.prototype.forEach.call(sups, function (sup) {
-      var link = sup.querySelector("a");
-      if (!link || sup.dataset.ccDone) return;
-      var n = citationNumber(link);
-      var c = n !== null ? byN[n] : null;
-      if (!c) return;
-      // The k-th marker of a citation whose markers differ (data-occurrence="k", from the
-      // server's renderer): its own quote and link, from the payload's ``occurrences``.
-      var k = parseInt(link.getAttribute("data-occurrence") || "0", 10);
-      var mark = k > 0 && c.marks ? c.marks[k - 1] || null : null;
-      sup.dataset.ccDone = "1";
-      sup.classList.add("cc-cite");
-      // A cited URL or file opens beside the chat; a source with neither (a record) has an
-      // in-page anchor to its source list entry, which must stay in this page.
-      var own = link.getAttribute("href") || "";
-      var href = safeHref(mark && mark.url) || safeHref(c.href) ||
-        (own.charAt(0) === "#" ? null : safeHref(own));
-      if (href) {
-        link.setAttribute("href", href);
-        link.setAttribute("target", "_blank");
-        link.setAttribute("rel", "noopener noreferrer");
-      } else {
-        link.removeAttribute("target");
-        link.addEventListener("click", function (event) {
-          event.preventDefault();
-          onLocal(own.charAt(0) === "#" ? own.slice(1) : "", n, link);
-        });
-      }
-      var tip = sup.querySelector("[role=tooltip]");
-      if (!tip) {
-        tip = tooltip(c, mark);
-        sup.appendChild(tip);
-      }
-      if (!tip.id) tip.id = idPrefix + "-tip-" + (++tips);
-      link.removeAttribute("title");  // the tooltip replaces the browser's own
-      tip.classList.add("cc-tooltip");
-      tip.hidden = true;
-      link.setAttribute("aria-describedby", tip.id);
-      link.setAttribute("aria-label", citationLabel(n, c.source || {}));
-      function show() {
-        tip.hidden = false;
-        // Keep the tooltip inside the answer card (the widget panel clips what overflows):
-        // no wider than the card, then shifted sideways as far as needed.
-        tip.style.marginLeft = "0px";
-        var box = answer.getBoundingClientRect();
-        var css = window.getComputedStyle(tip);
-        var padding = parseFloat(css.paddingLeft) + parseFloat(css.paddingRight);
-        tip.style.maxWidth = Math.min(340, Math.floor(box.width - 8 - padding)) + "px";
-        var r = tip.getBoundingClientRect();
-        var shift = 0;
-        if (r.left < box.left + 4) shift = box.left + 4 - r.left;
-        else if (r.right > box.right - 4) shift = box.right - 4 - r.right;
-        tip.style.marginLeft = shift + "px";
-        // TIP_GAP below the number itself (not its <sup>, whose box depends on the font), the
-        // gap the tooltip's ::before spans (chat.css), so the pointer crosses onto it unbroken
-        var top = link.getBoundingClientRect().bottom - sup.getBoundingClientRect().top;
-        tip.style.top = Math.round(top + TIP_GAP) + "px";
-      }
-      // Shown while the number is hovered or focused. The hover covers the tooltip itself (it
-      // sits inside the <sup>, and its ::before bridges the gap below the number), and leaving
-      // gets a moment's grace (the pointer may cut a corner of the small number on its way),
-      // so the pointer can move onto the quote without losing it (WCAG 1.4.13). One tooltip
-      // shows at a time; Escape dismisses it until the pointer or focus comes back.
-      var hovered = false;
-      var focused = false;
-      var leaving = null;
-      function update() {
-        window.clearTimeout(leaving);
-        if (!hovered && !focused) { hide(); return; }
-        if (!tip.hidden) return;
-        if (shown && shown !== hide) shown();
-        shown = hide;
-        show();
-      }
-      function hide() {
-        window.clearTimeout(leaving);
-        tip.hidden = true;
-        if (shown === hide) shown = null;
-      }
-      tip.ccActive = function () { return hovered || focused; };  // for dismissWithEscape
-      sup.addEventListener("mouseenter", function () { hovered = true; update(); });
-      sup.addEventListener("mouseleave", function () {
-        hovered = false;
-        window.clearTimeout(leaving);
-        leaving = window.setTimeout(update, LEAVE_GRACE_MS);
-      });
-      link.addEventListener("focus", function () { focused = true; update(); });
-      link.addEventListener("blur", function () { focused = false; update(); });
-      dismissWithEscape(answer.getRootNode());
-    });
-  }
-
-  /* Escape hides a shown tooltip, whether its number has focus or only the pointer (WCAG
-   * 1.4.13), and then does nothing else: the first Escape does not also close the widget
-   * panel. A tooltip the pointer has already left (in its moment of grace) is hidden too but
-   * does not keep the Escape from the panel. One listener per root (the page, or the widget's
-   * shadow root), in the capture phase so it comes before the panel's own. */
-  var escapable = new WeakSet();
-  function dismissWithEscape(root) {
-    if (escapable.has(root)) return;
-    escapable.add(root);
-    root.addEventListener("keydown", function (e) {
-      if (e.key !== "Escape") return;
-      var active = false;
-      Array.prototype.forEach.call(root.querySelectorAll(".cc-tooltip:not([hidden])"),
-        function (tip) {
-          if (tip.ccActive && tip.ccActive()) active = true;
-          tip.hidden = true;
-        });
-      if (active) e.stopPropagation();
-    }, true);
-  }
-
   /* Each block of an answer reads in the direction of its own text (dir="auto"), so an
    * English answer that opens with a Hebrew or Arabic name stays left to right, and an Arabic
    * paragraph or source title in it still reads right to left with its full stop at its end.
@@ -265,25 +116,6 @@
     Array.prototype.forEach.call(container.querySelectorAll(BLOCKS), function (node) {
       if (!node.hasAttribute("dir")) node.setAttribute("dir", "auto");
     });
-  }
-
-  /* The tooltip of a superscript citation: title, page or section, and the quote (``mark``'s,
-   * the marker's own, when the citation's markers quote different sentences). */
-  function tooltip(c, mark) {
-    var src = c.source || {};
-    var tip = el("span", { "role": "tooltip" });
-    tip.appendChild(el("strong", { "class": "cc-tip-title", "dir": "auto" }, displayTitle(src)));
-    var where = locationLine(src);
-    if (where) tip.appendChild(el("span", { "class": "cc-tip-where", "dir": "auto" }, where));
-    var quote = (mark && mark.quote) || c.quote || src.text;
-    if (quote) {
-      if (quote.length > 320) quote = quote.slice(0, 317) + "…";
-      var said = el("span", { "class": "cc-tip-quote", "dir": "auto" }, "“");
-      appendInline(said, quote);
-      said.appendChild(document.createTextNode("”"));
-      tip.appendChild(said);
-    }
-    return tip;
   }
 
   /* The answer's numbered source list: the server's own (its quotes made plain, its links
@@ -394,10 +226,11 @@
     safeHref: safeHref,
     displayTitle: displayTitle,
     sectionBelowTitle: sectionBelowTitle,
-    weakNumbers: weakNumbers,
-    decorate: decorate,
     directions: directions,
-    tooltip: tooltip,
     sourceList: sourceList,
+    // for citations.js, which adds weakNumbers, decorate and tooltip
+    appendInline: appendInline,
+    locationParts: locationParts,
+    locationLine: locationLine,
   };
 })();

@@ -16,8 +16,8 @@
  * widget is not drawn without its stylesheet.
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
- * answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep their parts on
- * it, and ``Citecast.widget`` says a widget is set up.
+ * citations.js, answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep
+ * their parts on it, and ``Citecast.widget`` says a widget is set up.
  */
 (function () {
   "use strict";
@@ -141,7 +141,7 @@
       ready();
     }
     // chat.js needs the modules before it, each the ones before it: load them in this order
-    var modules = ["sources", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
+    var modules = ["sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
     (function next(i) {
       if (i === modules.length) start();
       else load("/static/" + modules[i] + ".js", function () { next(i + 1); }, failed);

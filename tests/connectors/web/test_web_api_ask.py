@@ -187,7 +187,7 @@ async def test_health_and_config(web: WebHarness) -> None:
     }
 
 
-SCRIPTS = ("sources", "answer_actions", "scroll", "history", "turns", "stream", "chat")
+SCRIPTS = ("sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat")
 
 
 async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:
