@@ -72,9 +72,19 @@ def with_marker(sentence: str, number: int) -> str:
     return f"{body} [{number}]{end}"
 
 
+def with_code(line: str, code: str) -> str:
+    """A cited ``line`` (:func:`with_marker`) and the fenced ``code`` block its sentence
+    introduces, the sentence's colon kept: "… as shown [1]:" and the block under it."""
+    if line.endswith("."):
+        line = line[:-1] + ":"
+    return f"{line}\n\n{code.strip()}\n"
+
+
 def joiner(previous: str, line: str) -> str:
     """What goes between two lines: items of one list break lines, a list ends with a blank
     line, sentences share a paragraph (a CJK one after a CJK full stop with no space)."""
+    if previous.endswith("\n"):
+        return "\n"  # after a code block (with_code): the next sentence is a new paragraph
     items = previous.startswith("- "), line.startswith("- ")
     if all(items):
         return "\n"

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from bot.assistant import extractive_parts as parts
 from bot.assistant import extractive_precision as precision
-from bot.assistant.cited_lines import joiner, with_marker
+from bot.assistant.cited_lines import joiner, with_code, with_marker
 from bot.assistant.extractive_amounts import lacks_the_amount
 from bot.assistant.extractive_candidates import (
     Candidate,
@@ -351,7 +351,8 @@ class ExtractiveBackend:
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
             if number is not None:
-                lines.append(with_marker(candidate.text, number))
+                line = with_marker(candidate.text, number)
+                lines.append(with_code(line, candidate.code) if candidate.code else line)
         if not lines:
             yield NOT_FOUND
             return

@@ -38,6 +38,7 @@ class Candidate:
     source: Source
     defines: str  # the stemmed subject of a document's opening sentence, else ""
     asks: bool = False  # a question the document asks itself: its answer follows it
+    code: str = ""  # the fenced block the sentence introduces ("… as shown:"), else ""
 
 
 def _sentence_terms(sentence: str, compounds: Sequence[str]) -> frozenset[str]:
@@ -79,6 +80,7 @@ def sentence_candidates(
             source,
             _subject(read.text) if position == 0 and " > " not in (source.section or "") else "",
             read.asks,
+            read.code,
         )
         for rank, source in enumerate(passages)
         for position, read in enumerate(read_sentences(source.text or ""))

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from bot.assistant.extractive_sentences import paragraph_sentences
+from bot.assistant.extractive_sentences import paragraphs_with_code
 
 # a question mark at the end, perhaps before closing emphasis or a bracket ("**… token?**");
 # not before a closing quote: 'Try asking "What is citecast?"' quotes a question, asks none
@@ -34,6 +34,8 @@ class ReadSentence:
     text: str
     asks: bool
     question: str
+    # the fenced block the sentence introduces ("… as shown:" right above it), else ""
+    code: str = ""
 
 
 def asks(sentence: str) -> bool:
@@ -46,8 +48,11 @@ def read_sentences(text: str) -> list[ReadSentence]:
     cuts them, in the same order), each with the question lines it answers."""
     out: list[ReadSentence] = []
     question = ""
-    for paragraph in paragraph_sentences(text):
-        out.extend(_answered(paragraph, question))
+    for paragraph, code in paragraphs_with_code(text):
+        read = _answered(paragraph, question)
+        if code and read and read[-1].text.endswith(":") and not read[-1].asks:
+            read[-1] = replace(read[-1], code=code)
+        out.extend(read)
         # an answer ends with its paragraph; a question that ends one is answered by the next
         question = _trailing_question(paragraph) if paragraph else question
     return out

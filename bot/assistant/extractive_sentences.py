@@ -1,6 +1,7 @@
 """Sentences of a passage, as the extractive answerer quotes them.
 
-Code blocks are dropped, list items and wrapped lines joined, and a paragraph is cut after each
+Code blocks are dropped (a sentence that introduces one with a colon can bring it along:
+:func:`paragraphs_with_code`), list items and wrapped lines joined, and a paragraph is cut after each
 full stop that ends a sentence (not after an abbreviation, nor inside a code span). Each row of a
 pipe table is one sentence that names its columns (see :mod:`bot.assistant.extractive_tables`).
 """
@@ -30,6 +31,9 @@ _SENTENCE_END = re.compile(
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# where a fenced block stood while the paragraphs are split (no document text holds U+0000)
+_HELD = "\x00"
+_HELD_BLOCK = re.compile(r"\x00(\d+)\x00")
 
 
 def sentences_of(text: str) -> list[str]:
@@ -45,16 +49,36 @@ def sentences_of(text: str) -> list[str]:
 def paragraph_sentences(text: str) -> list[list[str]]:
     """The sentences of :func:`sentences_of`, paragraph by paragraph (a paragraph with none,
     such as one that was a code block, is an empty list)."""
-    text = _FENCED.sub("\n\n", text)
-    out: list[list[str]] = []
+    return [sentences for sentences, _ in paragraphs_with_code(text)]
+
+
+def paragraphs_with_code(text: str) -> list[tuple[list[str], str]]:
+    """:func:`paragraph_sentences`, each paragraph with the fenced code block that follows it
+    right after its blank lines (as written, fences and all), else "": "write this unit file:"
+    means the block under it, and quoted without it the sentence points at nothing."""
+    blocks: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        blocks.append(match.group(0))
+        return f"\n\n{_HELD}{len(blocks) - 1}{_HELD}\n\n"
+
+    if "```" in text or "~~~" in text:
+        text = _FENCED.sub(hold, text)
+    out: list[tuple[list[str], str]] = []
     for paragraph in re.split(r"\n\s*\n", text):
+        held = _HELD_BLOCK.fullmatch(paragraph.strip())
+        if held is not None:
+            if out and not out[-1][1]:
+                out[-1] = (out[-1][0], blocks[int(held.group(1))])
+            out.append(([], ""))
+            continue
         lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
         items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
         pieces = _split_sentences(" ".join(items))
         whole = len(pieces) == 1 and bool(words(pieces[0]))
         kept = [s for s in pieces if _length(s) > 12 or whole]
         # a row is not cut at its full stops, nor left out when short: its cells belong together
-        out.append(kept + row_sentences([line for line in lines if is_table_line(line)]))
+        out.append((kept + row_sentences([line for line in lines if is_table_line(line)]), ""))
     return out
 
 
