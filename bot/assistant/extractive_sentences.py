@@ -1,9 +1,10 @@
 """Sentences of a passage, as the extractive answerer quotes them.
 
 Code blocks are dropped (a sentence that introduces one with a colon can bring it along:
-:func:`paragraphs_with_code`), list items and wrapped lines joined, and a paragraph is cut after each
-full stop that ends a sentence (not after an abbreviation, nor inside a code span). Each row of a
-pipe table is one sentence that names its columns (see :mod:`bot.assistant.extractive_tables`).
+:func:`paragraphs_with_code`), list items and wrapped lines joined, and a paragraph is cut
+after each full stop that ends a sentence (not after an abbreviation, nor inside a code span).
+Each row of a pipe table is one sentence that names its columns (see
+:mod:`bot.assistant.extractive_tables`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from bot.commands.serve_startup_log import StartupLines, hold_startup_lines, uvicorn_handlers
 from bot.listening import listen as listen  # the web port's socket; re-exported
 
 if TYPE_CHECKING:
@@ -182,18 +183,30 @@ def build_server(
     return Server(config)
 
 
-def run_server(app: Starlette, server: uvicorn.Server, listener: socket.socket) -> None:
+def run_server(
+    app: Starlette,
+    server: uvicorn.Server,
+    listener: socket.socket,
+    lines: StartupLines | None = None,
+) -> None:
     """Serve ``app`` on ``listener`` until stopped.
 
     Raises the ConfigError a connector met while starting (a token the platform refused): the
     app stops the server, and the command reports it in one line, exit status 2, rather than
-    uvicorn's start-up traceback.
+    uvicorn's start-up traceback; the start-up ``lines`` held until then are dropped with it.
     """
     app.state.stop_server = lambda: setattr(server, "should_exit", True)
-    server.run(sockets=[listener])
-    error = getattr(app.state, "startup_error", None)
-    if error is not None:
-        raise error
+    try:
+        server.run(sockets=[listener])
+        error = getattr(app.state, "startup_error", None)
+        if error is not None:
+            if lines is not None:
+                lines.drop()
+            raise error
+    finally:
+        if lines is not None:
+            lines.release()  # (a stop before the server listened: its lines as they came)
+            lines.close()
 
 
 def with_bind_host(settings: Settings, host: str) -> Settings:
@@ -292,6 +305,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     lock.acquire()
     store = Store.from_settings(settings.store)
     listener: socket.socket | None = None
+    lines = hold_startup_lines()  # until the server listens (see serve_startup_log)
     try:
         listener = listen(host, port)  # before anything starts: a port in use fails at once
         assistant = Assistant.from_settings(settings, records)
@@ -338,16 +352,16 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
         for warning in exposure_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)
         where = address(host, listener)
-        server = build_server(
-            app,
-            config,
-            on_started=lambda: logging.getLogger("citecast").info(
-                "citecast listening on %s (Ctrl-C to stop)", where
-            ),
-            early=received,
-        )
-        run_server(app, server, listener)
+        lines.watch(uvicorn_handlers())  # (configured by uvicorn's Config)
+
+        def started() -> None:
+            lines.release()
+            logging.getLogger("citecast").info("citecast listening on %s (Ctrl-C to stop)", where)
+
+        server = build_server(app, config, on_started=started, early=received)
+        run_server(app, server, listener, lines)
     finally:
+        lines.close()
         if listener is not None:
             listener.close()
         store.close()
