@@ -68,6 +68,10 @@ class UsageReport:
     unanswered: tuple[tuple[str, int], ...]  # (question, times asked without sources)
     # (turn id, channel, question), latest first; a turn rated down by several people once
     not_helpful: tuple[tuple[int, str, str], ...]
+    # how many more each list would hold without ``limit`` ("and 4 more"): a list cut at the
+    # limit must not read as all there is
+    unanswered_more: int = 0
+    not_helpful_more: int = 0
 
     @property
     def total(self) -> ChannelUsage:
@@ -130,6 +134,8 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
         channels=tuple(channels),
         unanswered=tuple((_wording(store, shown[key]), n) for key, n in listed),
         not_helpful=tuple(reversed(rated_down.values()))[:limit],
+        unanswered_more=len(unanswered) - len(listed),
+        not_helpful_more=max(0, len(rated_down) - limit),
     )
 
 

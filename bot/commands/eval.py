@@ -34,8 +34,19 @@ examples:
   citecast eval examples/eval/citations.jsonl
   citecast eval examples/eval/questions.jsonl   (after `citecast ingest examples/`)
   citecast eval cases.jsonl --runs 3 --out report.html
+  citecast eval cases.jsonl --json --min-recall 95 --min-precision 90   (in CI)
+
+--json prints the results as JSON instead of the table (shares as fractions from 0 to 1).
+--min-recall, --min-precision, --min-in-source and --min-gold-recall take a percentage
+(95 means 95.0%, as the table prints it) under the all row: a missed one exits with status 1
+after the results, naming it (2 is a usage or data error, 130 Ctrl-C). Ctrl-C prints the
+cases done so far, marked partial, and writes --out for them.
+Lines that start with // or # are comments.
 """
 
+
+SEE_HELP = " (see citecast eval --help)"
+"""Ends every usage error, as argparse's own do (``bot.cli``)."""
 
 _QUIET_CASES = 200
 """Up to this many recorded answers (about a second) are measured without a progress bar."""
@@ -50,6 +61,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threshold", type=float, help="support threshold (default: grounding.threshold)"
     )
+    parser.add_argument(
+        "--json", action="store_true", help="print the results as JSON instead of the table"
+    )
+    from bot.evaluation.gates import GATES
+
+    for dest, (option, metric) in GATES.items():
+        shown = metric.replace("claims_in_", "in ").replace("_", " ")
+        parser.add_argument(
+            option,
+            dest=dest,
+            type=float,
+            metavar="PERCENT",
+            help=f"exit 1 when the all row's {shown} is below PERCENT (0 to 100)",
+        )
 
 
 def check_gold_folders(
@@ -87,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
     from bot.config_file import load_settings
     from bot.errors import ValidationError
     from bot.evaluation.dataset import load_cases
-    from bot.evaluation.report import check_writable, print_table, shown_id, write_html
+    from bot.evaluation.gates import GATE_FAILED, GATES, missed, parse_gates
+    from bot.evaluation.json_results import results_json
+    from bot.evaluation.report import check_writable, print_table, shown_id, summary, write_html
     from bot.evaluation.runner import AskFn, CaseResult, run_case
     from bot.models import Source
     from bot.resolver import ResolvePolicy
@@ -105,11 +132,14 @@ def run(args: argparse.Namespace) -> int:
     if data.is_dir():
         raise ValidationError(f"{data}: is a folder, not a JSONL file of cases")
     if args.runs < 1:
-        raise ValidationError("--runs must be at least 1")
+        raise ValidationError(f"--runs must be at least 1, not {args.runs}{SEE_HELP}")
+    if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
+        raise ValidationError(
+            f"--threshold must be between 0 and 1, not {args.threshold:g}{SEE_HELP}"
+        )
+    gates = parse_gates({dest: getattr(args, dest, None) for dest in GATES})
     settings = load_settings(args.config)
     threshold = settings.grounding.threshold if args.threshold is None else args.threshold
-    if not 0.0 <= threshold <= 1.0:
-        raise ValidationError("--threshold must be between 0 and 1")
     if out is not None:
         if out.resolve() == data.resolve():
             # the report would overwrite the data set it measured
@@ -134,8 +164,9 @@ def run(args: argparse.Namespace) -> int:
     # recorded answers takes minutes (about 5 ms a case): show how far it got.
     progress = progress_bar("evaluating", show=bool(questions) or len(cases) > _QUIET_CASES)
 
-    async def run_all() -> list[CaseResult]:
-        results: list[CaseResult] = []
+    results: list[CaseResult] = []  # outside run_all: Ctrl-C keeps the cases done
+
+    async def run_all() -> None:
         task = progress.add_task("", total=len(cases))
         for case in cases:
             # the bar reads its description as markup: an id is shown, never interpreted,
@@ -153,15 +184,63 @@ def run(args: argparse.Namespace) -> int:
                 )
             )
             progress.advance(task)
-        return results
+            # a recorded answer is worked out without ever awaiting: Ctrl-C cancels this task
+            # at its next await, which would otherwise come only after the last case
+            await asyncio.sleep(0)
 
-    with progress:
-        results = asyncio.run(run_all())
-    console = stdout_console()
-    with console.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
-        print_table(results, console, args.runs)
-    write_stdout(capture.get())
+    stopped = False
+    try:
+        with progress:
+            asyncio.run(run_all())
+    except KeyboardInterrupt:
+        # an hour of a paid model's answers is not thrown away: the cases done are shown
+        stopped = True
+    stderr = Console(stderr=True)
+    if stopped and not results:
+        stderr.print(
+            f"stopped at 0/{len(cases)} cases; nothing written",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        return 130
+    failures = [] if stopped else missed(gates, summary(results))
+    if args.json:
+        write_stdout(
+            results_json(
+                results,
+                threshold=threshold,
+                runs=args.runs,
+                total=len(cases),
+                gates_missed=failures,
+            )
+        )
+    else:
+        console = stdout_console()
+        with console.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
+            print_table(results, console, args.runs, len(cases))
+        write_stdout(capture.get())
     if out is not None:
-        write_html(results, out, threshold)
-        Console(stderr=True).print(f"report written to {out}", markup=False, highlight=False)
+        write_html(results, out, threshold, len(cases))
+    if stopped:
+        written = f"; partial report written to {out}" if out is not None else ""
+        stderr.print(
+            f"stopped at {len(results)}/{len(cases)} cases: the results above are of those"
+            f" (partial){written}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        return 130
+    if out is not None:
+        stderr.print(f"report written to {out}", markup=False, highlight=False, soft_wrap=True)
+    if failures:
+        # one line, after the results, so a CI log shows both what was measured and why it failed
+        stderr.print(
+            "citecast eval: gate missed: " + "; ".join(failures),
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        return GATE_FAILED
     return 0

@@ -105,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = dataclasses.asdict(report)
         data["total"] = dataclasses.asdict(report.total)
+        # --days 30 is 30, not 30.0: a float only when the period has a fraction of a day
+        data["days"] = int(report.days) if float(report.days).is_integer() else report.days
         write_stdout(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
         write_stdout(format_report(report))
@@ -164,6 +166,7 @@ def _print_report(report: UsageReport, console: Console) -> None:
                 no_wrap=True,
                 overflow="ellipsis",
             )
+        _more(console, report.unanswered_more, "question")
     if report.not_helpful:
         console.print("Latest answers rated not helpful:")
         for turn_id, channel, question in report.not_helpful:
@@ -173,3 +176,11 @@ def _print_report(report: UsageReport, console: Console) -> None:
                 no_wrap=True,
                 overflow="ellipsis",
             )
+        _more(console, report.not_helpful_more, "answer")
+
+
+def _more(console: Console, more: int, noun: str) -> None:
+    """ "  … and 4 more questions (--limit lists more)" under a list cut at ``--limit``."""
+    if more:
+        nouns = noun if more == 1 else f"{noun}s"
+        console.print(f"  … and {more} more {nouns} (--limit lists more)", markup=False)

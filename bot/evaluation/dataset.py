@@ -13,7 +13,8 @@ With a recorded answer, gold ids and label sources must be among the case's ``so
 sources may share an id only when they are the same source.
 
 Any other key is refused, so a misspelt one cannot silently leave its part out. The file may start
-with a UTF-8 byte order mark.
+with a UTF-8 byte order mark; blank lines and lines that start with ``//`` or ``#`` are skipped
+(comments).
 
 Example::
 
@@ -112,7 +113,9 @@ def _not_utf8(path: Path, raw: bytes, exc: UnicodeDecodeError) -> str:
 
 def _parse_lines(path: Path, lines: list[str]) -> Iterator[EvalCase]:
     for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith("//"):
+        # comments: "#" as in a shell or YAML file, "//" as in JavaScript (no JSON line starts
+        # with either)
+        if not line.strip() or line.lstrip().startswith(("//", "#")):
             continue
         where = f"{path}:{number}"
         try:
@@ -144,8 +147,9 @@ def parse_case(data: Any, default_id: str = "case") -> EvalCase:
             f"unknown field(s): {', '.join(unknown)} (known: {', '.join(sorted(_FIELDS))})"
         )
     case_id = data.get("id")
+    # 1.5 is a number, but not an id: "a string or a number" told its author nothing
     if not isinstance(case_id, str | int | None) or isinstance(case_id, bool):
-        raise ValidationError("id must be a string or a number")
+        raise ValidationError(f"id must be a string or a whole number, not {_json(case_id)}")
     question, answer = data.get("question"), data.get("answer")
     if not isinstance(question, str | None) or not isinstance(answer, str | None):
         raise ValidationError("question and answer must be strings")
@@ -232,10 +236,21 @@ def _label(item: Any, index: int) -> SupportLabel:
         not isinstance(item, dict)
         or not isinstance(item.get("claim"), str)
         or not isinstance(item.get("source"), str)
-        or not isinstance(item.get("supported"), bool)
+        or "supported" not in item
     ):
         raise ValidationError(f"labels[{index}]: needs claim (string), source (id), supported")
+    if not isinstance(item["supported"], bool):
+        # "yes" or 1 is what people write; only JSON's true and false are a judgement
+        raise ValidationError(
+            f"labels[{index}]: supported must be true or false, not {_json(item['supported'])}"
+        )
     return SupportLabel(item["claim"], item["source"], item["supported"])
+
+
+def _json(value: Any) -> str:
+    """``value`` as it was written in the JSON line (cut short): ``"yes"``, ``1.5``."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _str_list(value: Any) -> bool:

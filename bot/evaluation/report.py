@@ -67,6 +67,33 @@ def summary(results: Sequence[CaseResult]) -> dict[str, float | None]:
     return out
 
 
+def value_counts(results: Sequence[CaseResult]) -> dict[str, int]:
+    """For each metric of the all row, how many cases it is the mean of: those that have a
+    value (precision and in source need a citation, recall a statement; "cited" counts the
+    cases that can be answered)."""
+    out: dict[str, int] = {}
+    for metric in (*METRIC_NAMES, "gold_precision", "gold_recall", "abstained"):
+        counted = [r for r in results if not unanswerable(r)] if metric == "cited" else results
+        out[metric] = sum(r.mean(metric) is not None for r in counted)
+    return out
+
+
+def counted_line(results: Sequence[CaseResult]) -> str | None:
+    """ "all row: precision over 1 of 3 cases, in source over 1 of 3 (the others have no
+    value)" when a metric of the all row is the mean of fewer cases than the data set has
+    (precision and in source need a citation, recall a statement), else None: 100% from one
+    case of ten must not read as the whole data set's. A line under the table, not in its
+    cells, so the table keeps to 80 columns; the caption says whose share "cited" is."""
+    counts = value_counts(results)
+    short = [m for m in METRIC_NAMES if m != "cited" and counts[m] < len(results)]
+    if not short:
+        return None
+    total = len(results)
+    parts = [f"{_HEADERS[m]} over {counts[m]} of {total}" for m in short]
+    parts[0] += " case" if total == 1 else " cases"
+    return f"all row: {', '.join(parts)} (the others have no value)"
+
+
 def spreads(results: Sequence[CaseResult]) -> dict[str, float | None]:
     """Each metric's largest spread between runs of one question (None without repeated runs)."""
     out: dict[str, float | None] = {}
@@ -127,14 +154,27 @@ def not_found_line(results: Sequence[CaseResult]) -> str | None:
     return line
 
 
-def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> None:
-    """The per-case table, the totals and the scorer's agreement with the labels."""
+def partial_note(done: int, total: int) -> str:
+    """ "partial: stopped after 517 of 1500 cases" for a run stopped part-way, else ""."""
+    return f"partial: stopped after {done} of {total} cases" if done < total else ""
+
+
+def print_table(
+    results: Sequence[CaseResult], console: Console, runs: int, total: int | None = None
+) -> None:
+    """The per-case table, the totals and the scorer's agreement with the labels.
+
+    ``total`` is the data set's number of cases: fewer ``results`` (a run stopped by Ctrl-C)
+    are headed as partial."""
+    note = partial_note(len(results), len(results) if total is None else total)
     table = Table(
         title="citecast eval",
         caption="recall/precision: ALCE citation recall and precision; in source: claims their"
         " cited passage supports; cited: answers with a citation (all: of the questions"
         " that have an answer)",
     )
+    if note:  # a line of its own: in the title, the table's width would wrap it
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
     table.add_column("case")
     for metric in METRIC_NAMES:
         table.add_column(_HEADERS[metric], justify="right")
@@ -156,6 +196,9 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
         total_row.append(percent(overall["recall_spread"]))
     table.add_row(*total_row, end_section=True)
     console.print(table)
+    counted = counted_line(results)
+    if counted:
+        console.print(counted, markup=False, soft_wrap=True)
     spread = spread_line(results) if runs > 1 else None
     if spread:
         console.print(spread, markup=False)
@@ -178,8 +221,12 @@ def print_table(results: Sequence[CaseResult], console: Console, runs: int) -> N
         )
 
 
-def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> None:
-    """A self-contained HTML report; every value is escaped by the template engine."""
+def write_html(
+    results: Sequence[CaseResult], path: Path, threshold: float, total: int | None = None
+) -> None:
+    """A self-contained HTML report; every value is escaped by the template engine.
+
+    ``total`` as for :func:`print_table`: a stopped run's report says it is partial."""
     env = Environment(
         loader=PackageLoader("bot.evaluation", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -196,6 +243,8 @@ def write_html(results: Sequence[CaseResult], path: Path, threshold: float) -> N
         headers=_HEADERS,
         percent=percent,
         cell=cell,
+        counted=counted_line(results),
+        partial=partial_note(len(results), len(results) if total is None else total),
         threshold=threshold,
     )
     try:

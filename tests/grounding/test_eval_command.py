@@ -92,8 +92,8 @@ def test_a_label_naming_no_source_of_a_recorded_answer_is_refused(
     )
 
 
-@pytest.mark.parametrize("case_id", ['{"x": 1}', "[1]", "true"])
-def test_an_id_that_is_not_a_string_or_number_is_refused(
+@pytest.mark.parametrize("case_id", ['{"x": 1}', "[1]", "true", "1.5"])
+def test_an_id_that_is_not_a_string_or_whole_number_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], case_id: str
 ) -> None:
     cases = _case_file(
@@ -101,7 +101,10 @@ def test_an_id_that_is_not_a_string_or_number_is_refused(
         f'{{"id": {case_id}, "answer": "Fine [1].", "sources": [{{"id": "s", "text": "Fine."}}]}}',
     )
     assert main(["eval", str(cases)]) == 2
-    assert capsys.readouterr().err == f"citecast eval: {cases}:1: id must be a string or a number\n"
+    # 1.5 is a number: "a string or a number" did not say what was wrong with it
+    assert capsys.readouterr().err == (
+        f"citecast eval: {cases}:1: id must be a string or a whole number, not {case_id}\n"
+    )
 
 
 def test_out_that_cannot_be_created_is_refused_before_any_case_runs(
@@ -127,17 +130,18 @@ def test_checking_out_leaves_no_file_behind_when_the_run_fails(
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--runs", "0", "--runs must be at least 1"),
-        ("--runs", "-3", "--runs must be at least 1"),
-        ("--threshold", "1.5", "--threshold must be between 0 and 1"),
-        ("--threshold", "nan", "--threshold must be between 0 and 1"),
+        ("--runs", "0", "--runs must be at least 1, not 0"),
+        ("--runs", "-3", "--runs must be at least 1, not -3"),
+        ("--threshold", "1.5", "--threshold must be between 0 and 1, not 1.5"),
+        ("--threshold", "nan", "--threshold must be between 0 and 1, not nan"),
     ],
 )
 def test_bad_runs_and_threshold_are_one_line(
     capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
+    # a usage error ends with where to read more, as argparse's own do (README)
     assert main(["eval", str(SAMPLE), option, value]) == 2
-    assert capsys.readouterr().err == f"citecast eval: {message}\n"
+    assert capsys.readouterr().err == (f"citecast eval: {message} (see citecast eval --help)\n")
 
 
 def test_a_file_starting_with_a_byte_order_mark_is_read(
