@@ -284,6 +284,10 @@ class EmailSettings(Section):
     retry_max_seconds: float = Field(default=3600.0, gt=0)
     max_attempts: int = Field(default=20, ge=1)
     outbox_poll_seconds: float = Field(default=5.0, gt=0)
+    # how long a signed /files/ link in a reply works (days; 0: web.file_token_ttl, as on the
+    # web): mail is read days later and kept for years, and every download re-checks who may
+    # read the file (bot.connectors.link_lifetime)
+    file_link_ttl_days: int = Field(default=365, ge=0, le=3650)
 
 
 class DiscourseSettings(Section):

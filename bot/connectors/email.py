@@ -18,7 +18,8 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
    refused its key, no knowledge index) the reply says so instead of being retried
    (``setup_errors``);
 5. render with ``renderers.render("email", …)`` (which files travel within
-   ``max_attachment_bytes`` is settled first, ``email_files``), compose the MIME reply
+   ``max_attachment_bytes`` is settled first, ``email_files``; a file that does not fit gets
+   a ``/files/`` link signed for ``file_link_ttl_days``, ``link_lifetime``), compose the MIME reply
    (``email_compose``), enqueue it, and let the outbox worker send it (``email_outbox``).
 
 The question is at most ``web.max_question_chars`` long; when a mail's question was longer, only
@@ -35,7 +36,6 @@ is how auto-reply loops start, and there is nothing to answer.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -48,17 +48,19 @@ from bot.connectors.email_compose import (
     long_message_note,
     new_message_id,
     reply_subject,
-    thread_key_of,
     unread_files_note,
     with_note,
 )
 from bot.connectors.email_files import within_attachment_budget
+from bot.connectors.email_ids import conversation_id, outbox_id, thread_key
 from bot.connectors.email_imap import ImapPoller, StartPoints
 from bot.connectors.email_imap_tls import tls_context
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
 from bot.connectors.email_policy import MailPolicy
+from bot.connectors.email_share import can_link, shareable_turn
 from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener, bind_listener
+from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.connectors.web_turn_page import visible_answer
@@ -222,20 +224,26 @@ class EmailConnector:
             log.info("email: not answering %s: %s", mail.message_id, verdict.reason)
             return Outcome("ignored", verdict.reason)
         store = self.services.store
-        item_id = _outbox_id(mail.message_id)
+        item_id = outbox_id(mail.message_id)
         if (
             mail.message_id in self._inflight
             or store.outbox_item(item_id) is not None
             or _claimed_before(store, mail.message_id)
         ):
             store.claim_once(DEDUPE_SCOPE, mail.message_id)
+            log.info("email: not answering %s: already answered", mail.message_id)
             return Outcome("duplicate", "already answered", item_id)
         if not mail.question:
             # logged like every other mail left unanswered, so "why no reply?" has an answer
             log.info("email: not answering %s: no question (only quoted text)", mail.message_id)
             return Outcome("ignored", "no question (only quoted text)")
         if not self.policy.take_rate_slot(mail.sender):
-            log.warning("email: rate limit reached for %s", mail.sender)
+            log.warning(
+                "email: not answering %s: rate limit reached for %s (%d an hour)",
+                mail.message_id,
+                mail.sender,
+                self.settings.rate_limit_per_hour,
+            )
             return Outcome("ignored", "rate limited")
         self._inflight.add(mail.message_id)
         try:
@@ -252,8 +260,8 @@ class EmailConnector:
         assert mail.sender is not None
         store = self.services.store
         audience = self.policy.audience_for(mail.sender)
-        thread = _thread_key(mail)
-        conversation = _conversation_id(thread, mail.sender)
+        thread = thread_key(mail)
+        conversation = conversation_id(thread, mail.sender)
         limit = self.services.settings.web.max_question_chars
         question, cut = fit_question(mail.question, limit)
         # a long mail is cut: say so, or the sender never learns its end was not read
@@ -274,7 +282,45 @@ class EmailConnector:
             # fails the same way, so the sender is told now instead
             report_setup_error(self.services, CHANNEL, exc)
             reply, set_up = not_set_up_reply(audience), False
-        payload = self._render(reply.answer, audience, reply_subject(mail.subject), notes)
+        stored: int | None = None
+        turn_id: int | None = None
+        if set_up and can_link(self.services):
+            # stored first, so a shortened HTML part can link the whole answer on the share
+            # page (email_share); a reply that is never queued leaves it failed
+            stored = store.add_turn(
+                conversation, CHANNEL, question, reply.answer.to_json(), reply.registry
+            )
+            turn_id = shareable_turn(self.services, stored, self.files)
+        try:
+            await self._enqueue(mail, reply.answer, audience, notes, thread, item_id, turn_id)
+        except BaseException:
+            if stored is not None:
+                store.finish_turn(stored, None, None, status="failed")
+            raise
+        if stored is None and set_up:
+            store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
+        elif stored is None:  # told, but not answered (as `citecast report` counts it)
+            store.add_turn(conversation, CHANNEL, question, status="failed")
+        store.claim_once(DEDUPE_SCOPE, mail.message_id)
+        self.outbox.wake()
+        # "answered" is logged by the outbox once the reply is handed to the SMTP server
+        log.info("email: reply to %s from %s queued for sending", mail.message_id, mail.sender)
+        return Outcome("answered", "", item_id)
+
+    async def _enqueue(
+        self,
+        mail: InboundMail,
+        answer: Answer,
+        audience: frozenset[str],
+        notes: tuple[Note, ...],
+        thread: str,
+        item_id: str,
+        turn_id: int | None,
+    ) -> None:
+        """Render, compose and store the reply in the outbox (sent by the outbox worker)."""
+        # no subject of its own: the renderer names the reply by the answer's first line
+        subject = reply_subject(mail.subject) or None
+        payload = self._render(answer, audience, subject, notes, turn_id)
         address = self.settings.address.strip().lower()
         outbound = await asyncio.to_thread(
             compose_reply,
@@ -285,16 +331,7 @@ class EmailConnector:
             message_id=new_message_id(thread, address.partition("@")[2]),
             max_attachment_bytes=self.settings.max_attachment_bytes,
         )
-        store.enqueue(CHANNEL, outbound.to_json(), item_id)
-        if set_up:
-            store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
-        else:  # told, but not answered (as `citecast report` counts it)
-            store.add_turn(conversation, CHANNEL, question, status="failed")
-        store.claim_once(DEDUPE_SCOPE, mail.message_id)
-        self.outbox.wake()
-        # "answered" is logged by the outbox once the reply is handed to the SMTP server
-        log.info("email: reply to %s from %s queued for sending", mail.message_id, mail.sender)
-        return Outcome("answered", "", item_id)
+        self.services.store.enqueue(CHANNEL, outbound.to_json(), item_id)
 
     def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:
         # An answer written for a wider audience (the sender's mapping narrowed since, or a
@@ -310,7 +347,12 @@ class EmailConnector:
         )
 
     def _render(
-        self, answer: Answer, audience: frozenset[str], subject: str, notes: tuple[Note, ...] = ()
+        self,
+        answer: Answer,
+        audience: frozenset[str],
+        subject: str | None,
+        notes: tuple[Note, ...] = (),
+        turn_id: int | None = None,
     ) -> dict[str, Any]:
         from renderers import render
         from renderers.base import capabilities_for
@@ -321,7 +363,10 @@ class EmailConnector:
             # the notes' bytes come out of the HTML budget the renderer keeps to
             reserve = sum(len(note.html.encode("utf-8")) + 1 for note in notes)
             caps = replace(caps, max_chars=max(1, caps.max_chars - reserve))
-        context = context_for(self.services, audience, caps, subject=subject)
+        # mail is read days later: its /files/ links last email.file_link_ttl_days, not the
+        # web's hour (each download still re-checks who may read the file now)
+        links = services_with_link_days(self.services, self.settings.file_link_ttl_days)
+        context = context_for(links, audience, caps, turn_id=turn_id, subject=subject)
         context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
         payload = render("email", answer, context)
         for note in reversed(notes):  # each goes on top: the first ends up first
@@ -337,24 +382,3 @@ def _claimed_before(store: Store, message_id: str) -> bool:
     again, in between must not be answered a second time.
     """
     return store.is_claimed(DEDUPE_SCOPE, message_id)
-
-
-def _outbox_id(message_id: str) -> str:
-    return "email-" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
-
-
-def _thread_key(mail: InboundMail) -> str:
-    """The thread's key: carried by our own earlier reply, else a hash of the thread root."""
-    for ref in (*mail.references, mail.in_reply_to or ""):
-        key = thread_key_of(ref)
-        if key:
-            return key
-    root = mail.references[0] if mail.references else (mail.in_reply_to or mail.message_id)
-    return hashlib.sha256(root.encode("utf-8", "replace")).hexdigest()[:24]
-
-
-def _conversation_id(thread: str, sender: str) -> str:
-    # Per sender: someone else replying in the same thread must not see this sender's
-    # history, which may have been answered for a wider audience.
-    digest = hashlib.sha256(f"{thread}|{sender}".encode()).hexdigest()[:32]
-    return f"email:{digest}"

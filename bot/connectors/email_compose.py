@@ -2,7 +2,8 @@
 
 Layout: ``multipart/alternative`` (text/plain first, text/html last, both UTF-8 quoted-printable)
 inside ``multipart/mixed`` when cited files are attached. Threading: ``Subject: Re: …`` (never
-"Re: Re:"), ``In-Reply-To`` and ``References`` (the original's references plus its Message-ID,
+"Re: Re:", ``email_reply_subject``; a mail without a subject gets the answer's first line),
+``In-Reply-To`` and ``References`` (the original's references plus its Message-ID,
 trimmed to the root and the most recent ids), a fresh ``Message-ID`` that carries the thread key
 so a reply to the reply finds the conversation, and ``Auto-Submitted: auto-replied`` plus
 ``X-Auto-Response-Suppress: All`` so other robots do not answer us back.
@@ -32,6 +33,9 @@ from typing import Any
 
 from bot.connectors.email_files import wire_size
 from bot.connectors.email_parse import InboundMail
+
+# re-exported: the connector names the reply's subject with it
+from bot.connectors.email_reply_subject import reply_subject as reply_subject
 from renderers.base import attachment_name
 
 log = logging.getLogger(__name__)
@@ -45,7 +49,6 @@ POLICY = SMTP.clone(cte_type="7bit", max_line_length=_COLUMNS, refold_source="no
 # an id a header can carry as written: printable ASCII without "<" or ">" inside, within the
 # 998-character line limit of RFC 5322
 _WRITABLE_ID = re.compile(r"<[!-;=?-~]{1,900}>")
-_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp)(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.I)
 _THREAD_ID = re.compile(r"^<cc-([0-9a-f]{16,64})\.[0-9a-f]+@[^<>@\s]+>$")
 _OWN_HEADERS = frozenset(
     {
@@ -117,10 +120,13 @@ class OutboundMail:
         )
 
 
-def reply_subject(subject: str) -> str:
-    """``Re: `` plus the subject without any reply prefixes it already had."""
-    rest = _REPLY_PREFIX.sub("", " ".join(subject.split()))
-    return f"Re: {rest}" if rest else "Re: your question"
+def _subject(mail: InboundMail, rendered: str) -> str:
+    """The reply's Subject: ``Re: `` and the mail's own subject (as the renderer cleaned it);
+    for a mail without one, the renderer's subject as it is, the answer's first line with
+    words (there is nothing to say "Re:" to, and it tells the inbox what the answer says)."""
+    if not reply_subject(mail.subject):
+        return rendered or "Your answer"
+    return reply_subject(rendered or mail.subject)
 
 
 def new_message_id(thread_key: str, domain: str) -> str:
@@ -177,7 +183,7 @@ def compose_reply(
     msg = EmailMessage(policy=POLICY)
     msg["From"] = formataddr((_clean(from_name), from_address))
     msg["To"] = formataddr((_clean(mail.sender_name), mail.sender))
-    msg["Subject"] = reply_subject(str(payload.get("subject") or mail.subject))
+    msg["Subject"] = _subject(mail, str(payload.get("subject") or ""))
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     msg["Message-ID"] = message_id
     if not is_derived_id(mail.message_id) and _WRITABLE_ID.fullmatch(mail.message_id):

@@ -6,6 +6,10 @@ accepted it. A transient failure (connection refused, timeout, any 4xx, authenti
 retried after ``retry_initial_seconds``, doubling up to ``retry_max_seconds``; pending items
 survive a restart and are sent when the connector starts again. A permanent refusal (5xx for
 the recipient or the message) is retried no more: the item is marked dead and logged.
+
+Logging: a reply's first failed attempt is one WARNING with the server's reply as it said it
+("451 4.3.0 Try again later"), each retry that fails again one INFO line, giving up one WARNING,
+and the attempt that finally gets through the usual "answered" INFO line, naming the attempt.
 """
 
 from __future__ import annotations
@@ -63,12 +67,19 @@ class SmtpSender:
             )
         except aiosmtplib.SMTPRecipientsRefused as exc:
             codes = [err.code for err in exc.recipients]
-            return SendResult(False, all(500 <= c < 600 for c in codes), f"recipients: {exc}")
+            refused = "; ".join(_reply(err) for err in exc.recipients)
+            return SendResult(False, all(500 <= c < 600 for c in codes), f"recipient {refused}")
         except (aiosmtplib.SMTPDataError, aiosmtplib.SMTPSenderRefused) as exc:
-            return SendResult(False, 500 <= exc.code < 600 and exc.code != 530, str(exc))
+            return SendResult(False, 500 <= exc.code < 600 and exc.code != 530, _reply(exc))
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             return SendResult(False, False, f"{type(exc).__name__}: {exc}")
         return SendResult(True)
+
+
+def _reply(exc: aiosmtplib.SMTPResponseException) -> str:
+    """The server's reply as it said it, "451 4.3.0 Try again later" (not the exception's
+    tuple, "(451, '4.3.0 Try again later')")."""
+    return " ".join(f"{exc.code} {exc.message}".split())
 
 
 def _local_hostname(address: str) -> str:
@@ -149,15 +160,18 @@ class OutboxWorker:
         to = ", ".join(mail.recipients)
         if result.ok:
             self._store.mark_sent(item.id)
+            # after failures (each logged), this one line says they are over
+            late = f" on attempt {item.attempts + 1}" if item.attempts else ""
             if mail.in_reply_to:
                 log.info(
-                    "email: answered %s (reply %s sent to %s)",
+                    "email: answered %s (reply %s sent to %s%s)",
                     mail.in_reply_to,
                     mail.message_id,
                     to,
+                    late,
                 )
             else:
-                log.info("email outbox: sent %s to %s", mail.message_id, to)
+                log.info("email outbox: sent %s to %s%s", mail.message_id, to, late)
             return True
         limit = 0 if result.permanent else self._settings.max_attempts
         delay = min(
@@ -167,11 +181,18 @@ class OutboxWorker:
         self._store.mark_failed_attempt(item.id, result.error, delay, max_attempts=limit)
         what = f"reply to {mail.in_reply_to}" if mail.in_reply_to else mail.message_id
         dead = result.permanent or item.attempts + 1 >= limit
-        log.warning(
-            "email: %s not sent to %s (%s)%s",
-            what,
-            to,
-            result.error,
-            "; given up" if dead else f"; queued, trying again in {delay:.1f}s",
-        )
+        # one WARNING for a reply that is not getting through (its first failure) and one for
+        # giving up; the retries in between are INFO, or a server down for a day floods the log
+        level = logging.WARNING if dead or item.attempts == 0 else logging.INFO
+        if dead:
+            then = (
+                "; given up"
+                if item.attempts == 0
+                else f"; given up after {item.attempts + 1} attempts"
+            )
+        elif item.attempts == 0:
+            then = f"; queued, trying again in {delay:.1f}s"
+        else:
+            then = f"; attempt {item.attempts + 1} failed, trying again in {delay:.1f}s"
+        log.log(level, "email: %s not sent to %s (%s)%s", what, to, result.error, then)
         return False

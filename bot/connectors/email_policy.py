@@ -13,9 +13,9 @@ Mail is never answered when it (RFC 3834 and common practice):
   "Abwesenheitsnotiz: …", "Réponse automatique : …", …; as a prefix, never anywhere);
 - is a calendar invitation or an answer to one (``email_parts``);
 - is a reply (``In-Reply-To`` or ``References``, or a body quoting an earlier mail) whose new
-  text only thanks, acknowledges or signs off ("Thanks, Anna", "Great, thank you!", "Got it":
-  ``InboundMail.only_thanks``): answering it would invite another "Thanks", and a loop with an
-  auto-thanking system;
+  text only thanks, acknowledges, praises or signs off ("Thanks, Anna", "Great, thank you!",
+  "Got it", "Great work!": ``InboundMail.only_thanks``): answering it would invite another
+  "Thanks", and a loop with an auto-thanking system;
 - comes from a domain outside ``email.allowed_domains`` (when the list is set; subdomains of a
   listed domain are allowed);
 - exceeds the per-sender ``email.rate_limit_per_hour`` (a sliding hour, kept in the store so a

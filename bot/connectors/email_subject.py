@@ -4,7 +4,8 @@ People often write the question as the subject and only "Hi,\\n\\nThanks,\\nAnna
 team", or "see subject") in the body. That body has nothing to answer; the subject has. A body
 counts as empty of content when every line left after the quote rules (``email_text``) is a
 greeting, a closing ("Thanks", "Best regards", "Mit freundlichen Grüßen", …, also "Thanks, Anna"),
-small talk ("Great, thank you!", "Got it": :mod:`bot.pleasantries`), a pointer at the subject
+small talk ("Great, thank you!", "Got it": :mod:`bot.pleasantries`; short praise, "Great
+work!", "You're the best": :mod:`bot.connectors.email_praise`), a pointer at the subject
 ("see subject", "siehe Betreff"), the sender's own name, or a short line of capitalised words
 (a name, a title, a company; with a title's small lower-case words: "Head of Sales", "Jefa de
 Ventas y Marketing"), an address or a number below a closing. A body that only quotes an
@@ -21,12 +22,14 @@ from __future__ import annotations
 
 import re
 
+from bot.connectors.email_praise import line_kind
+from bot.connectors.email_reply_subject import REPLY_WORDS
 from bot.connectors.email_text import history_start
-from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, has_question_mark, small_talk
+from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, has_question_mark
 
 _PREFIX = re.compile(
-    r"^\s*(?:(?:re|aw|sv|antw|r|vs|odp|fwd?|wg|tr|rv|enc|doorst|vb)"
-    r"(?:\[\d+\]|\(\d+\))?\s*:\s*)+",
+    rf"^\s*(?:(?:{REPLY_WORDS}|fwd?|wg|tr|rv|enc|doorst|vb|转发|轉寄)"
+    r"(?:\[\d+\]|\(\d+\)|\^\d+)?\s*[:\uff1a]\s*)+",
     re.IGNORECASE,
 )
 _ADDRESSEE_WORDS = 4
@@ -67,7 +70,8 @@ _REQUESTS = frozenset(
 
 
 def subject_question(subject: str) -> str:
-    """The subject without its reply and forward prefixes ("Re:", "Fwd:", "AW:", "SV:", …)."""
+    """The subject without its reply and forward prefixes ("Re:", "Fwd:", "AW:", "SV:",
+    "回复：", …)."""
     return _PREFIX.sub("", subject).strip()
 
 
@@ -119,8 +123,9 @@ def _pleasantry_lines(text: str, sender_name: str, *, see_subject: bool) -> bool
             continue
         if signed and _is_signature_line(line):
             continue
-        # "Great, thank you!", "Got it", "Hi there, thanks": small talk said in a line
-        kind = small_talk(line)
+        # "Great, thank you!", "Got it", "Hi there, thanks", "Great work!": small talk said in
+        # a line, praise included (email_praise)
+        kind = line_kind(line)
         if kind is None:
             return None
         signed = signed or kind != "greeting"

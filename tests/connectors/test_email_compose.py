@@ -45,7 +45,7 @@ def parts(msg: EmailMessage) -> list[EmailMessage]:
         ("Re: Installing", "Re: Installing"),
         ("RE: Re: re:Installing", "Re: Installing"),
         ("AW: Re[2]: Installing", "Re: Installing"),
-        ("", "Re: your question"),
+        ("", ""),
         ("  Re:  spaced   out ", "Re: spaced out"),
     ],
 )
@@ -57,7 +57,7 @@ def test_reply_subject_never_doubles_the_prefix(subject: str, expected: str) -> 
 def test_reply_subject_is_idempotent(subject: str) -> None:
     once = reply_subject(subject)
     assert reply_subject(once) == once
-    assert once.startswith("Re: ")
+    assert once == "" or once.startswith("Re: ")
     assert not once[4:].lower().startswith("re:")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from bot.connectors.email import _outbox_id
+from bot.connectors.email_ids import outbox_id
 from bot.store import Store
 from bot.store_retention import DAY
 from tests.connectors.email_flow_harness import EmailFlow, flow, send
@@ -17,7 +17,7 @@ __all__ = ["flow"]
 async def test_a_mail_delivered_again_after_its_reply_was_pruned_gets_no_second_reply(
     flow: EmailFlow,
 ) -> None:
-    item_id = _outbox_id("<q1@example.com>")
+    item_id = outbox_id("<q1@example.com>")
     async with flow.running() as connector:
         store = connector.services.store
         await send(connector, inbound_mail())
