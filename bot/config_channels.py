@@ -316,6 +316,14 @@ class DiscourseSettings(Section):
     # user is exempt: staff or a category group moderator): answers are packed to fit
     max_consecutive_replies: int = Field(default=3, ge=0)
     allowed_upload_extensions: list[str] = Field(default_factory=list)
+    # how long a signed /files/ link in a post works (days; 0: web.file_token_ttl, as on the
+    # web): a post is read for months, and every download re-checks who may read the file
+    file_link_ttl_days: int = Field(default=365, ge=0, le=3650)
+    # upload files that are not public to the forum too: an upload is fetchable by anyone with
+    # its URL unless the forum has "secure uploads", and outlives citecast's audience rules
+    upload_private_files: bool = False
+    # the reply to a bare "@citecast" (a mention or reply with no question); "": none
+    empty_question_message: str = "Ask me a question after mentioning me."
     answer_new_topics: bool = True
     answer_mentions: bool = True
     answer_replies: bool = True

@@ -37,6 +37,7 @@ from starlette.routing import BaseRoute, Route
 from bot.connectors.discourse_answer import PostAnswerer
 from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
 from bot.connectors.discourse_delivery import ReplyDelivery, audience_for
+from bot.connectors.discourse_ignored import ignored_because, refused_body
 from bot.connectors.discourse_outbox import DiscourseOutbox
 from bot.connectors.discourse_settings import check_settings
 from bot.connectors.discourse_start import check_forum
@@ -141,12 +142,16 @@ class DiscourseConnector:
         try:
             event = parse_post_event(body)
         except ValidationError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return refused_body(request, exc)
         if event.username.lower() != self.settings.api_username.lower():
             self._someone_posted(event)
         trigger = trigger_for(event, self.settings)
         if trigger is None:
-            return JSONResponse({"ok": True, "ignored": "no trigger"})
+            reason = ignored_because(event, self.settings)
+            log.debug(
+                "discourse topic %s post %s ignored: %s", event.topic_id, event.post_id, reason
+            )
+            return JSONResponse({"ok": True, "ignored": "no trigger", "reason": reason})
         try:
             first_delivery = self.services.store.claim_once(DEDUPE_SCOPE, str(event.post_id))
         except StoreError as exc:

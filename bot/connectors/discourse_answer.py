@@ -34,11 +34,12 @@ from bot.connectors.discourse_delivery import (
     ReplyDelivery,
     ReplyRefusedError,
 )
+from bot.connectors.discourse_errors import rate_limit_wait
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
-from bot.connectors.discourse_webhook import PostEvent, Trigger, strip_mention
+from bot.connectors.discourse_webhook import PostEvent, Trigger, asks_nothing, strip_mention
 from bot.connectors.outbox_turns import TURN_KEY
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.errors import CitecastError, StoreError
@@ -82,6 +83,9 @@ class PostAnswerer:
         first_item = f"discourse-{event.post_id}"
         question = self.question_for(event, trigger)
         conversation = f"discourse-topic-{event.topic_id}"
+        if trigger != "new_topic" and asks_nothing(event.raw, self.settings.api_username):
+            await self._invite(event, question_id)
+            return
         if self.settings.like_small_talk and liked_instead(question):
             await self._like(event, question_id)
             return
@@ -158,6 +162,20 @@ class PostAnswerer:
                 except ConsecutiveRepliesError:
                     # Logged by the delivery: the rest waits in the outbox for another reply.
                     return
+                except CitecastError as exc:
+                    wait = rate_limit_wait(exc)
+                    if wait is None:
+                        raise
+                    # Not an error: the reply is queued and the outbox worker sends it when
+                    # the forum allows (and logs when it did).
+                    log.warning(
+                        "discourse topic %s: the forum rate-limits the bot; the reply to post %s"
+                        " waits in the outbox (about %gs)",
+                        event.topic_id,
+                        event.post_id,
+                        wait,
+                    )
+                    return
         except asyncio.CancelledError:
             # A stop or restart: the question stays pending and is answered at the next start.
             if not answered:
@@ -176,6 +194,32 @@ class PostAnswerer:
             if not answered:
                 store.finish_turn(turn_id, None, None, status="failed")
                 self._outbox.question_failed(question_id, exc, transient=False)
+
+    async def _invite(self, event: PostEvent, question_id: str | None) -> None:
+        """Reply to a bare mention with ``empty_question_message`` (as Discord does): searching
+        for the topic's title instead would answer a question nobody asked."""
+        store = self.services.store
+        item_id = f"discourse-{event.post_id}"
+        message = self.settings.empty_question_message.strip()
+        try:
+            if message and store.outbox_item(item_id) is None:
+                payload = {
+                    "topic_id": event.topic_id,
+                    "raw": message,
+                    "reply_to_post_number": event.post_number,
+                    "post_id": event.post_id,
+                    "part": 1,
+                    "audience": sorted(PUBLIC),
+                }
+                store.enqueue(CHANNEL, payload, item_id=item_id)
+                if question_id is not None:
+                    store.mark_sent(question_id)
+                await self._delivery.deliver(item_id, payload, retrying=False)
+            elif question_id is not None:
+                store.mark_sent(question_id)
+        except CitecastError as exc:
+            # the delivery logged and kept (or dropped) the reply; the outbox resends it
+            log.warning("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
 
     async def _like(self, event: PostEvent, question_id: str | None) -> None:
         """Like the post instead of answering it; done once liked or refused for good, else

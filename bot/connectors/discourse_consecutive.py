@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.connectors.discourse_client import DiscourseAPIError
 from bot.connectors.discourse_limits import english, numbers_in
+from bot.connectors.discourse_spill import SPILL_NOTE
 
 if TYPE_CHECKING:
     from bot.connectors.discourse_delivery import ReplyDelivery
@@ -250,7 +251,10 @@ def _holds(post: str, raw: str) -> bool:
 
 
 def _without_repeated_definitions(raw: str, previous: str) -> str:
-    """``raw`` without the footnote definitions ``previous`` already has (the same line)."""
+    """``raw`` without the footnote definitions ``previous`` already has (the same line), nor
+    the note that opens a post of sources moved out of the one before (``discourse_spill``):
+    added to that post, the sources need no note saying where they belong."""
     have = set(_DEFINITION.findall(previous))
     kept = _DEFINITION.sub(lambda m: "" if m.group() in have else m.group(), raw)
+    kept = kept.strip().removeprefix(SPILL_NOTE)
     return re.sub(r"\n{3,}", "\n\n", kept).strip()

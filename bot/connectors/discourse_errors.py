@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import httpx
 
-from bot.errors import ChannelError
+from bot.errors import ChannelError, RateLimitedError
 
 
 class DiscourseAPIError(ChannelError):
@@ -113,3 +113,13 @@ def api_error(method: str, path: str, response: httpx.Response) -> DiscourseAPIE
         error_type=error_type,
         wait_seconds=wait_seconds,
     )
+
+
+def rate_limit_wait(exc: BaseException) -> float | None:
+    """The seconds a rate-limit refusal asked to wait (0 when it named none), or None when
+    ``exc`` is no rate limit: a reply held back by one is retried later, not lost."""
+    if isinstance(exc, RateLimitedError):
+        return exc.retry_after
+    if isinstance(exc, DiscourseAPIError) and exc.rate_limited:
+        return exc.wait_seconds or 0.0
+    return None

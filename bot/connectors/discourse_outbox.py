@@ -34,9 +34,11 @@ from bot.connectors.discourse_delivery import (
     ReplyDelivery,
     ReplyRefusedError,
 )
+from bot.connectors.discourse_errors import rate_limit_wait
 from bot.connectors.discourse_webhook import PostEvent, Trigger
 from bot.errors import BackendError, ChannelError, CitecastError, StoreError
 from bot.runtime import Services
+from bot.store_rows import OutboxItem
 
 log = logging.getLogger(__name__)
 
@@ -169,15 +171,33 @@ class DiscourseOutbox:
                 continue
             try:
                 await self._delivery.deliver(item.id, item.payload, retrying=True)
+                self._log_sent(item)
             except (AudienceChangedError, QuestionGoneError, ReplyRefusedError):
                 blocked.add(key)  # dropped on purpose, and logged as such by deliver()
             except ConsecutiveRepliesError:
                 blocked.add(key)  # waits for someone else to reply; logged by deliver()
             except CitecastError as exc:
                 blocked.add(key)
-                log.error(
-                    "discourse topic %s: resend failed: %s", item.payload.get("topic_id"), exc
+                # a rate limit is waited out (a warning); anything else is an error
+                level = logging.WARNING if rate_limit_wait(exc) is not None else logging.ERROR
+                log.log(
+                    level,
+                    "discourse topic %s: resend failed: %s",
+                    item.payload.get("topic_id"),
+                    exc,
                 )
+
+    def _log_sent(self, item: OutboxItem) -> None:
+        """Say that a reply which had failed (rate limited, the forum down) is now posted: the
+        failure was logged, and an operator reading the log should see how it ended."""
+        now = self.services.store.outbox_item(item.id)
+        if item.attempts and now is not None and now.status == "sent":
+            log.info(
+                "discourse topic %s: reply %s posted after %d failed attempt(s)",
+                item.payload.get("topic_id"),
+                item.id,
+                item.attempts,
+            )
 
 
 def is_transient(exc: Exception) -> bool:

@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_links import forum_services, may_upload
 from bot.connectors.discourse_placeholders import occurs, substitute
+from bot.connectors.discourse_spill import all_linked, definitions, spill
 from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.render_context import context_for, signed_link
-from bot.errors import ChannelError, RenderError
+from bot.errors import ChannelError
 from bot.models import Answer
 from bot.runtime import Services
 
@@ -37,6 +39,8 @@ log = logging.getLogger(__name__)
 _MAX_RENDER_TRIES = 4
 # The shortest body the renderer is asked for: room for a sentence and a footnote or two.
 _MIN_CHARS = 200
+# a budget no answer reaches: every definition at its richest, in one body
+_UNLIMITED = 10_000_000
 
 
 class PostComposer:
@@ -57,6 +61,8 @@ class PostComposer:
         (see ``discourse_upload_types``)."""
         self.client = client
         self.services = services
+        # signs /files/ links for discourse.file_link_ttl_days (discourse_links)
+        self.link_services = forum_services(services)
         self.settings = services.settings.discourse
         self.audience = audience
         self.turn_id = turn_id
@@ -86,6 +92,12 @@ class PostComposer:
             larger = await self._fit(answer, tried)
             if len(larger) < len(raws):
                 raws, limit = larger, tried
+        if max_posts == 0 or len(raws) < max_posts:
+            # room for more posts: sources the renderer showed without their links (to fit
+            # one post) are listed, linked, in a post after it (discourse_spill)
+            relinked = await self._relinked(answer, raws, limit)
+            if max_posts == 0 or len(relinked) <= max_posts:
+                raws = relinked
         if limit > self.post_limit(reserve):
             log.info(
                 "discourse: posts of up to %d characters (above capabilities.discourse.max_chars)"
@@ -108,7 +120,38 @@ class PostComposer:
             if overflow <= 0:
                 return raws
             budget -= overflow + 64
-        raise RenderError(f"cannot fit the answer into {limit} characters")
+        return await self._spilled(answer, limit)
+
+    async def _spilled(self, answer: Answer, limit: int) -> list[str]:
+        """The renderer's posts for ``limit`` with the footnote definitions a post cannot hold
+        moved to the posts after it (``discourse_spill``): a sentence citing more sources
+        than a small post can define still posts, every source listed."""
+        payload = self._render(answer, limit)
+        bodies = [str(payload["raw"]), *(str(r) for r in payload.get("continued") or [])]
+        uploads = payload.get("uploads") or []
+        rich = await self._rich(answer)
+        raws: list[str] = []
+        for body in bodies:
+            raws += spill(await self._resolve_uploads(answer, body, uploads), limit, rich)
+        log.info(
+            "discourse: footnotes moved to following posts to fit %d characters (%d posts)",
+            limit,
+            len(raws),
+        )
+        return raws
+
+    async def _relinked(self, answer: Answer, raws: list[str], limit: int) -> list[str]:
+        if all(all_linked(raw) for raw in raws):
+            return raws  # no source is shown without a link: nothing to render again
+        rich = await self._rich(answer)
+        return [post for raw in raws for post in spill(raw, limit, rich, relink=True)]
+
+    async def _rich(self, answer: Answer) -> dict[int, str]:
+        """Each footnote's fullest definition (links kept, uploads resolved), for the posts
+        that list the sources a post could not define."""
+        whole = self._render(answer, _UNLIMITED)
+        raw = await self._resolve_uploads(answer, str(whole["raw"]), whole.get("uploads") or [])
+        return definitions(raw)[1]
 
     def post_limit(self, reserve: int = 0, *, capped: bool = True) -> int:
         """The longest body to send, leaving ``reserve`` characters free: the forum's
@@ -141,7 +184,7 @@ class PostComposer:
             minimum = max(minimum, capabilities_for("discourse", overrides).min_chars)
         overrides["min_chars"] = minimum
         caps = capabilities_for("discourse", overrides)
-        context = context_for(self.services, self.audience, caps, turn_id=self.turn_id)
+        context = context_for(self.link_services, self.audience, caps, turn_id=self.turn_id)
         return render("discourse", answer, context)
 
     async def _resolve_uploads(
@@ -153,14 +196,12 @@ class PostComposer:
             if not placeholder or not occurs(raw, placeholder):
                 continue
             filename = str(entry.get("filename") or Path(str(entry["path"])).name)
-            url = await self._upload(entry, filename)
-            if url is None:
-                citation = answer.citation(int(entry.get("n") or 0))
-                url = (
-                    signed_link(self.services, citation.source, self.audience)
-                    if citation is not None
-                    else None
-                )
+            citation = answer.citation(int(entry.get("n") or 0))
+            source = citation.source if citation is not None else None
+            # a file that is not public is never the forum's to keep (discourse_links)
+            url = await self._upload(entry, filename) if may_upload(self.settings, source) else None
+            if url is None and source is not None:
+                url = signed_link(self.link_services, source, self.audience)
             raw = substitute(raw, placeholder, filename, url)
         return raw
 

@@ -203,6 +203,12 @@ def strip_code(text: str) -> str:
     return "".join(" " if is_code else piece for is_code, piece in pieces)
 
 
+def asks_nothing(text: str, username: str) -> bool:
+    """True when ``text`` holds no word besides the mention of ``@username`` (and quotes):
+    "@citecast" or "@citecast ?" asks nothing to search for."""
+    return re.search(r"\w", strip_mention(text, username)) is None
+
+
 def strip_mention(text: str, username: str) -> str:
     """The post text as a question: no ``@username`` mentions, no ``[quote]`` blocks (quoted
     posts are already part of the topic history)."""

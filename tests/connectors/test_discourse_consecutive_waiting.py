@@ -57,7 +57,7 @@ async def test_a_waiting_part_is_due_once_someone_else_posts(tmp_path: Path) -> 
             before = len(forum.bot_posts())
             # a reply that asks nothing of the bot, but lifts the rule in the topic
             response = await h.deliver(forum.user_posts(topic_id, reply))
-            assert response.json() == {"ok": True, "ignored": "no trigger"}
+            assert response.json()["ignored"] == "no trigger"
             await outbox.resend_due()  # the very next round sends what the forum takes
             assert len(forum.bot_posts()) > before
         assert h.store.pending("discourse") == []

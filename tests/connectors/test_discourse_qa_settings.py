@@ -41,7 +41,7 @@ async def test_the_users_to_ignore_are_never_answered(forum: FakeDiscourse, tmp_
             reply_to=answer["post_number"],
         )
         response = await harness.deliver(reply)
-        assert response.json() == {"ok": True, "ignored": "no trigger"}
+        assert response.json()["ignored"] == "no trigger"
         assert len(forum.bot_posts()) == 1
     finally:
         await harness.http.aclose()

@@ -83,7 +83,7 @@ async def test_a_post_mentioning_a_similarly_named_user_is_not_answered(
     topic = harness.forum.new_topic("Bots", "Which bot answers here?", category_id=PUBLIC)
     reply = harness.forum.user_posts(topic["topic_id"], "Ask @citecast.staging, it is newer.")
     response = await harness.deliver(reply)
-    assert response.json() == {"ok": True, "ignored": "no trigger"}
+    assert response.json()["ignored"] == "no trigger"
     assert harness.forum.api_posts == []
 
 

@@ -56,7 +56,7 @@ async def test_the_system_user_and_discobot_are_never_answered(harness: Harness)
     assert (about["user_id"], tip["user_id"]) == (-1, -2)
     for post in (about, tip):
         response = await harness.deliver(post)
-        assert response.json() == {"ok": True, "ignored": "no trigger"}
+        assert response.json()["ignored"] == "no trigger"
     assert harness.forum.api_posts == [] and harness.answerer.calls == []
 
 
@@ -110,7 +110,7 @@ async def test_a_reply_quoting_someone_else_is_not_a_reply_to_the_bot(harness: H
     other = harness.forum.user_posts(topic, f"{bot_quote}\n\nbob, try this", reply_to=3)
     for post in (follow_up, other):
         response = await harness.deliver(post)
-        assert response.json() == {"ok": True, "ignored": "no trigger"}
+        assert response.json()["ignored"] == "no trigger"
     assert len(harness.forum.bot_posts()) == 1
 
 

@@ -84,7 +84,7 @@ async def test_own_posts_and_unlisted_categories_are_ignored(harness: Harness) -
     reply_elsewhere = harness.forum.user_posts(elsewhere["topic_id"], "@citecast again")
     for post in (own, elsewhere, reply_elsewhere):
         response = await harness.deliver(post)
-        assert response.json() == {"ok": True, "ignored": "no trigger"}
+        assert response.json()["ignored"] == "no trigger"
     assert harness.forum.api_posts == [] and harness.answerer.calls == []
 
 
@@ -124,5 +124,5 @@ async def test_quoting_a_mention_of_the_bot_does_not_ask_it_again(harness: Harne
     quoted = f'[quote="alice, post:1, topic:{first["topic_id"]}"]\n@citecast install?\n[/quote]'
     plus_one = harness.forum.user_posts(first["topic_id"], f"{quoted}\n\n+1", username="bob")
     response = await harness.deliver(plus_one)
-    assert response.json() == {"ok": True, "ignored": "no trigger"}
+    assert response.json()["ignored"] == "no trigger"
     assert len(harness.forum.bot_posts()) == 1 and len(harness.answerer.calls) == 1
