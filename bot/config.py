@@ -90,6 +90,20 @@ class AudienceRule(Section):
     glob: str
     audience: Groups
 
+    @field_validator("audience")
+    @classmethod
+    def _no_bar_in_groups(cls, value: list[str]) -> list[str]:
+        """The index joins a document's groups with ``|`` (``bot.knowledge.schema``): a group
+        ``staff|public`` would be stored as two, one of them ``public``; a blank one is none."""
+        if not value:
+            raise ValueError("names no group; write public if everyone may read these files")
+        for name in value:
+            if not name.strip():
+                raise ValueError("empty group name; write public if everyone may read these files")
+            if "|" in name:
+                raise ValueError(f"| in group name {name!r}; list each group on its own")
+        return value
+
 
 class IndexSettings(Section):
     """Where the knowledge index lives and how documents are chunked."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import StoreError
+from bot.private_files import create_private_file, make_private_folder, readable_by_others
 from bot.store_identity import StoreIdentity, ensure_identity, read_identity
 from bot.store_retention import DEFAULT_RETENTION, Retention, prune_batch
 from bot.store_rows import SCHEMA, foreign_tables
@@ -44,7 +45,12 @@ class StoreBase:
         self._next_prune = 0.0  # the first write after opening prunes a first batch
         try:
             if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                # private to this account: the store holds every conversation
+                make_private_folder(Path(self.path).parent)
+                create_private_file(Path(self.path))
+                exposed = readable_by_others(Path(self.path))
+                if exposed:  # made by an older citecast, or shared on purpose: not changed
+                    log.warning("store %s is %s", self.path, exposed)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             foreign = foreign_tables(self._db)

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.errors import StoreError
+from bot.private_files import make_private_folder
 
 
 class StoreLock:
@@ -31,7 +32,7 @@ class StoreLock:
         if self.path is None or self._fd is not None:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_folder(self.path.parent)  # the store's folder: see bot.private_files
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot create the store's lock file: {exc}") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -272,6 +273,8 @@ def run(args: argparse.Namespace) -> int:
             # in one step, so a running server sees the old index or the new one, never none
             for companion in (Path(f"{index_path}-wal"), Path(f"{index_path}-shm")):
                 companion.unlink(missing_ok=True)
+            if index_path.exists():  # a rebuilt index keeps the mode the old one was given
+                os.chmod(target, stat.S_IMODE(index_path.stat().st_mode))
             os.replace(target, index_path)
     except StoppedError:
         if fresh:
@@ -331,6 +334,14 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  indexed {one_line(partial.path)} in part: {partial.reason}", markup=False)
         for note in report.notes:
             out.print(f"  note on {one_line(note.path)}: {note.reason}", markup=False)
+        for glob in report.unmatched_rules:
+            # a private folder ingested from outside the working directory: its rule may have
+            # been meant for a folder above it, and its files are then not kept private
+            out.print(
+                f"warning: audience rule {one_line(glob)} matched no file in this run; globs "
+                "match paths inside the folder ingested (run citecast from a folder above it)",
+                markup=False,
+            )
         if report.folders_skipped:
             # not among the files counted above: what they hold was never seen
             out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")

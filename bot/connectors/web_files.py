@@ -23,6 +23,7 @@ files it names only when the linked file passes the rules of a citation link
 from __future__ import annotations
 
 import logging
+import re
 
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
@@ -90,9 +91,11 @@ def file_response(
     if now is None:
         # made private, or dropped from the index, since the link was signed: the same answer
         # as a file that never existed
-        log.info("refused %s: audience %s may no longer read it", grant.filename, _shown(grant))
+        log.info(
+            "refused %s: audience %s may no longer read it", logged(grant.filename), _shown(grant)
+        )
         return not_found()
-    log.info("serving %s to audience %s", grant.filename, _shown(grant))
+    log.info("serving %s to audience %s", logged(grant.filename), _shown(grant))
     kind = viewer_kind(grant.media_type)
     if kind is not None and not download:
         title = None if now.source is None else now.source.title
@@ -114,7 +117,20 @@ def file_response(
 
 
 def _shown(grant: FileGrant) -> str:
-    return ",".join(sorted(grant.audience))
+    return logged(",".join(sorted(grant.audience)))
+
+
+# Control characters (C0, DEL, C1) and Unicode line and paragraph separators.
+_LOG_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def logged(text: str) -> str:
+    """``text`` (a file or group name) safe in one log line: control characters and Unicode
+    line breaks written as escapes (``\\n``, ``\\x1b``, ``\\u2028``), as ``citecast ingest``
+    writes file names. A name is the file system's or front matter's: ``pay\\n<date> INFO
+    serving x`` would otherwise forge a log line of its own, and an ANSI escape repaint the
+    terminal of whoever reads the log."""
+    return _LOG_CONTROLS.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
 
 
 def _viewer_response(grant: FileGrant, kind: str, links: LinkTarget, title: str | None) -> Response:

@@ -11,7 +11,10 @@ A document's audience is written by hand (front matter ``audience:``, the HTML m
 Reading it is strict where reading a viewer's is lenient: a blank viewer group only shows less,
 but a blank document audience (an unset shell variable in ``--audience "$GROUP"``,
 ``audience: []``) must not turn a private document into a public one, so it is refused and
-``public`` has to be written out.
+``public`` has to be written out. A name holding ``|`` is refused too: the index keeps a
+document's groups joined by ``|``, so ``"staff|public"`` would have been read back as two
+groups, one of them ``public``. A viewer's group holding one is dropped (it could only match
+a document for both halves), never split.
 """
 
 from __future__ import annotations
@@ -22,13 +25,16 @@ from bot.errors import ValidationError
 
 PUBLIC = "public"
 _PUBLIC_HINT = f"write {PUBLIC} if everyone may read it"
+SEPARATOR = "|"  # joins a document's groups in the index (bot.knowledge.schema)
+_LIST_HINT = "separate groups with commas"
 
 
 def viewer_audience(groups: Iterable[str] = ()) -> frozenset[str]:
-    """``groups`` (blank names dropped, a bare string taken as one group) plus ``public``."""
+    """``groups`` (blank names and names holding ``|`` dropped, a bare string taken as one
+    group) plus ``public``."""
     if isinstance(groups, str):
         groups = (groups,)
-    return frozenset(g for g in groups if g.strip()) | {PUBLIC}
+    return frozenset(g for g in groups if g.strip() and SEPARATOR not in g) | {PUBLIC}
 
 
 def document_audience(value: object, label: str = "audience") -> tuple[str, ...]:
@@ -36,8 +42,9 @@ def document_audience(value: object, label: str = "audience") -> tuple[str, ...]
 
     Strings are split at commas; names are stripped and kept once, in order. A value that names
     no group or holds an empty name (``""``, ``"staff,"``, ``[]``, ``[""]``, ``[null]``) is a
-    ValidationError, and so is anything but names (a YAML number counts as a name). Messages
-    name the value as ``label`` (where it was written, e.g. ``--audience``).
+    ValidationError, and so is a name holding ``|`` (``"staff|public"``) and anything but names
+    (a YAML number counts as a name). Messages name the value as ``label`` (where it was
+    written, e.g. ``--audience``).
     """
     if isinstance(value, list | tuple):
         names = [name.strip() for item in value for name in _names(item, label)]
@@ -49,6 +56,8 @@ def document_audience(value: object, label: str = "audience") -> tuple[str, ...]
         raise ValidationError(f"{label} {written} names no group; {_PUBLIC_HINT}")
     if not all(names):
         raise ValidationError(f"empty group name in {label} {value!r}; {_PUBLIC_HINT}")
+    if any(SEPARATOR in name for name in names):
+        raise ValidationError(f"{SEPARATOR} in a group name in {label} {value!r}; {_LIST_HINT}")
     return tuple(dict.fromkeys(names))
 
 

@@ -24,13 +24,16 @@ tried, in order, against the file's path inside each folder ever ingested into t
 holds it (and its path inside this run's root): ``internal/*`` written for ``citecast ingest
 priv`` still matches ``priv/internal/bonus.md`` when ``priv/internal`` or the file alone is
 ingested later, so re-ingesting part of a folder never drops the audience the folder's rules
-gave. An audience written empty is refused (:func:`document_audience`), never taken as public:
-a front-matter one skips the file with the reason.
+gave. When no rule matches that path, the file's paths inside the folders above it, up to the
+working directory, are tried too, and can only narrow its audience, so ingesting the private
+folder itself first (``citecast ingest priv/internal``) keeps it private (see
+:mod:`bot.knowledge.audience_rules`). An audience written empty is refused
+(:func:`document_audience`), never taken as public: a front-matter one skips the file with the
+reason.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -40,6 +43,7 @@ from pathlib import Path
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
+from bot.knowledge.audience_rules import RunRules, narrower, unmatched_rules, working_directory
 from bot.knowledge.chunking import Chunk, chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
@@ -55,6 +59,7 @@ from bot.knowledge.walk import Entry, Visited, shown, utf8_name, walk
 from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import count_files as count_files
 from bot.knowledge.writer import IndexWriter, indexed_paths, unwritable
+from bot.private_files import readable_by_others
 
 BATCH_FILES = 200
 # Part of every fingerprint: bumping it makes the next run re-read every file. "2": front
@@ -131,40 +136,9 @@ class IngestReport:
     warnings: list[Skipped] = field(default_factory=list)
     # files indexed whole, with something the user should fix (a URL that is not one)
     notes: list[Skipped] = field(default_factory=list)
-
-
-def base_audience(
-    rule_paths: Sequence[str], settings: IndexSettings, default: Sequence[str] | None
-) -> tuple[str, ...]:
-    """The audience before front matter: the first rule matching any of ``rule_paths`` (see
-    :func:`rule_paths`), else ``default``, else public."""
-    for rule in settings.audience_rules:
-        if any(fnmatch.fnmatchcase(path, rule.glob) for path in rule_paths):
-            return tuple(rule.audience)
-    return tuple(default) if default else ("public",)
-
-
-def narrower(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
-    """The audience of what both ``first`` and ``second`` allow (a symlink's rules and its
-    target's): ``public`` allows everyone, so the other one decides; otherwise the groups both
-    name (empty: no one both allow)."""
-    if "public" in first:
-        return tuple(second)
-    if "public" in second:
-        return tuple(first)
-    return tuple(group for group in first if group in second)
-
-
-def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tuple[str, ...]:
-    """The path audience rules see: the file's path inside the outermost ingested folder that
-    holds it (``rule_path``, inside this run's root, or inside a folder ingested before).
-
-    One path, whichever folder this run was given: rules written for ``kb`` would otherwise
-    match the shorter path inside ``kb/internal`` ("faq/*" matching ``internal/faq/x.md`` as
-    ``faq/x.md``) and re-ingesting a subfolder could make a private file public.
-    """
-    inside = (entry_path.relative_to(f).as_posix() for f in folders if entry_path.is_relative_to(f))
-    return (max((rule_path, *inside), key=len),)
+    # globs of audience rules that matched no file of a run with a root outside the working
+    # directory, where paths above the ingested folder were not tried (see audience_rules)
+    unmatched_rules: list[str] = field(default_factory=list)
 
 
 def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
@@ -211,12 +185,17 @@ def ingest(
     if audience is not None:
         audience = document_audience(list(audience))
     index_path = Path(settings.path).resolve()
+    hooks = (on_page, on_chunk)
     try:
-        return _ingest(roots, index_path, settings, audience, rebuild, on_file, (on_page, on_chunk))
+        report = _ingest(roots, index_path, settings, audience, rebuild, on_file, hooks)
     except sqlite3.Error as exc:
         hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
         hint = hint or unwritable(index_path)
         raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
+    exposed = readable_by_others(index_path)  # made by an older citecast, or shared on purpose
+    if exposed:
+        report.notes.append(Skipped(settings.path, exposed))
+    return report
 
 
 def _ingest(
@@ -239,6 +218,7 @@ def _ingest(
             writer.add_root(root)
         # Every folder ever ingested here, so audience rules see a file's path inside each.
         folders = [folder for folder in writer.roots() if folder.is_dir()]
+        rules = RunRules(folders, working_directory())
         visited = Visited(roots)
         folders_skipped: dict[Path, Skipped] = {}
         for root in roots:
@@ -254,7 +234,7 @@ def _ingest(
                 if on_file is not None:
                     on_file(entry.relpath)
                 with writer.one_file():
-                    _ingest_one(writer, entry, folders, settings, audience, options, report, hooks)
+                    _ingest_one(writer, entry, rules, settings, audience, options, report, hooks)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
@@ -262,6 +242,9 @@ def _ingest(
             # A file root too: re-ingested and now unreadable, its old chunks must go.
             report.removed += writer.remove_unseen(root)
         report.folders_skipped = list(folders_skipped.values())
+        top = rules.top
+        if report.files and any(top is None or not r.is_relative_to(top) for r in roots):
+            report.unmatched_rules = unmatched_rules(settings, rules.matched)
         report.removed += writer.remove_missing()
         writer.commit()
     finally:
@@ -286,7 +269,7 @@ def _checked(chunks: Iterator[Chunk], check: Callable[[], None]) -> Iterator[Chu
 def _ingest_one(
     writer: IndexWriter,
     entry: Entry,
-    folders: Sequence[Path],
+    rules: RunRules,
     settings: IndexSettings,
     default_audience: Sequence[str] | None,
     options: str,
@@ -325,15 +308,22 @@ def _ingest_one(
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return
     report.bytes_read += len(data)
-    paths = rule_paths(entry.path, entry.rule_path, folders)
-    audience = base_audience(paths, settings, default_audience)
+    ruled = rules.audience(entry.path, entry.rule_path, settings, default_audience)
+    if ruled.reason:
+        report.skipped.append(Skipped(entry.relpath, ruled.reason))
+        return
+    audience = ruled.audience
     if target != entry.path and entry.root.is_dir():
         # A symlink is read by whom both its own path's rules and its target's allow:
         # ``faq/pay.md -> ../internal/pay.md`` must not publish what ``internal/*`` keeps for
         # staff, nor may a link in ``internal/`` show its name to everyone (the target is
         # inside the root: checked).
-        target_paths = rule_paths(target, target.relative_to(entry.root).as_posix(), folders)
-        targets = base_audience(target_paths, settings, default_audience)
+        inside = target.relative_to(entry.root).as_posix()
+        target_ruled = rules.audience(target, inside, settings, default_audience)
+        if target_ruled.reason:
+            report.skipped.append(Skipped(entry.relpath, target_ruled.reason))
+            return
+        targets = target_ruled.audience
         if not narrower(audience, targets):
             reason = (
                 f"a link for {', '.join(audience)} to a file for {', '.join(targets)}: "

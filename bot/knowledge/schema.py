@@ -122,7 +122,13 @@ def check_schema(conn: sqlite3.Connection, where: str) -> None:
 
 
 def audience_column(groups: tuple[str, ...]) -> str:
-    """Groups stored as ``|a|b|`` so one ``instr`` finds a group without false prefixes."""
+    """Groups stored as ``|a|b|`` so one ``instr`` finds a group without false prefixes.
+
+    A group named with ``|`` (or blank) would be read back as other groups (``staff|public``
+    as ``staff`` and ``public``): every place that reads groups refuses one, and so does this.
+    """
+    if any(not group or "|" in group for group in groups):
+        raise KnowledgeIndexError(f"group names must not be blank or hold '|': {list(groups)!r}")
     return "|" + "|".join(groups) + "|"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from bot.errors import KnowledgeIndexError
@@ -31,6 +31,7 @@ from bot.knowledge.schema import (
     check_schema,
     create_schema,
 )
+from bot.private_files import create_private_file, make_private_folder
 
 # The tables of a citecast index; a database with none of them is some other program's.
 _INDEX_TABLES = frozenset(("meta", "roots", "files", "chunks", "chunks_fts"))
@@ -147,7 +148,10 @@ class IndexWriter:
                 leftover.unlink(missing_ok=True)
         fresh = not self.path.exists()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # private to this account: the index holds every private document's text
+            make_private_folder(self.path.parent)
+            if fresh:
+                create_private_file(self.path)
             self.conn = sqlite3.connect(self.path, timeout=30)
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
@@ -162,6 +166,10 @@ class IndexWriter:
                 f"cannot open {self.path} for writing: {_folder_problem(self.path, exc)}"
             ) from None
         except sqlite3.Error as exc:
+            if fresh:  # the empty file made for it would read as an empty index next time
+                with suppress(OSError):
+                    if self.path.stat().st_size == 0:
+                        self.path.unlink()
             raise KnowledgeIndexError(
                 f"cannot open {self.path} for writing: {exc}{unwritable(self.path)}"
             ) from None

@@ -102,6 +102,7 @@ def test_an_index_copied_alone_into_a_read_only_folder_is_not_called_damaged(
     conn = sqlite3.connect(index)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the file, as a copy of it alone
     conn.close()
+    index.chmod(0o644)  # made 0600 (bot.private_files): the copy is one its reader may read
     for leftover in (Path(f"{index}-wal"), Path(f"{index}-shm")):
         leftover.unlink(missing_ok=True)
     (scratch / "idx").chmod(0o555)

@@ -1,0 +1,159 @@
+"""Which audience ``index.audience_rules`` give a file (used by :mod:`bot.knowledge.ingest`).
+
+A rule's glob is matched against the file's path inside the outermost folder ingested into the
+index that holds it (:func:`rule_paths`), so rules written for ``citecast ingest docs`` keep
+applying when ``docs/internal`` is re-ingested later, and a parent's ``faq/*`` never matches
+``internal/faq/…`` as ``faq/…``.
+
+Ingesting the private folder itself first (``citecast ingest docs/internal``, ``ingest
+docs/internal/pay.md``, or ``cd docs && ingest internal``) gives the shorter path ``pay.md``,
+which ``internal/*`` does not match: the file was indexed as public. So when no rule matches
+that path, the rules are also tried against the file's paths inside each folder above the
+ingested one, up to the working directory (``internal/pay.md``, ``docs/internal/pay.md``).
+Such a match can only narrow: the file gets the groups both it and the audience it would
+otherwise have (``--audience``, else public) allow, and none is a reason to skip the file.
+A match there never widens an audience, so a rule written for a folder above cannot publish
+what ``--audience`` keeps private. A root outside the working directory has no such paths:
+:func:`unmatched_rules` names the rules that matched no file of a run, for a warning.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from bot.config import AudienceRule, IndexSettings
+
+PUBLIC = "public"
+
+
+@dataclass(frozen=True)
+class RuledAudience:
+    """A file's audience before front matter, and the globs of the rules that gave it.
+
+    ``audience`` is empty when a rule matched above the ingested folder and shares no group
+    with the audience the file would otherwise have: ``reason`` then says why it is skipped.
+    """
+
+    audience: tuple[str, ...]
+    globs: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def first_rule(paths: Iterable[str], rules: Sequence[AudienceRule]) -> AudienceRule | None:
+    """The first rule (in config order) whose glob matches any of ``paths``."""
+    candidates = tuple(paths)
+    for rule in rules:
+        if any(fnmatch.fnmatchcase(path, rule.glob) for path in candidates):
+            return rule
+    return None
+
+
+def base_audience(
+    rule_paths: Sequence[str], settings: IndexSettings, default: Sequence[str] | None
+) -> tuple[str, ...]:
+    """The audience before front matter: the first rule matching any of ``rule_paths`` (see
+    :func:`rule_paths`), else ``default``, else public."""
+    rule = first_rule(rule_paths, settings.audience_rules)
+    if rule is not None:
+        return tuple(rule.audience)
+    return tuple(default) if default else (PUBLIC,)
+
+
+def narrower(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
+    """The audience of what both ``first`` and ``second`` allow (a symlink's rules and its
+    target's): ``public`` allows everyone, so the other one decides; otherwise the groups both
+    name (empty: no one both allow)."""
+    if PUBLIC in first:
+        return tuple(second)
+    if PUBLIC in second:
+        return tuple(first)
+    return tuple(group for group in first if group in second)
+
+
+def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tuple[str, ...]:
+    """The path audience rules see: the file's path inside the outermost ingested folder that
+    holds it (``rule_path``, inside this run's root, or inside a folder ingested before).
+
+    One path, whichever folder this run was given: rules written for ``kb`` would otherwise
+    match the shorter path inside ``kb/internal`` ("faq/*" matching ``internal/faq/x.md`` as
+    ``faq/x.md``) and re-ingesting a subfolder could make a private file public.
+    """
+    inside = (entry_path.relative_to(f).as_posix() for f in folders if entry_path.is_relative_to(f))
+    return (max((rule_path, *inside), key=len),)
+
+
+def paths_above(entry_path: Path, inside: str, top: Path | None) -> tuple[str, ...]:
+    """The file's paths inside each folder above the one ``inside`` is taken from, up to
+    ``top`` (the working directory), innermost first: ``internal/pay.md`` then
+    ``docs/internal/pay.md`` for ``docs/internal/pay.md`` ingested as ``docs/internal``.
+    None when the file is not under ``top``."""
+    if top is None or not entry_path.is_relative_to(top):
+        return ()
+    parts = entry_path.relative_to(top).parts
+    depth = len(PurePosixPath(inside).parts)
+    return tuple("/".join(parts[-n:]) for n in range(depth + 1, len(parts) + 1))
+
+
+def ruled_audience(
+    entry_path: Path,
+    rule_path: str,
+    folders: Sequence[Path],
+    settings: IndexSettings,
+    default: Sequence[str] | None,
+    top: Path | None,
+) -> RuledAudience:
+    """The audience the rules give the file at ``entry_path`` (see the module docstring)."""
+    paths = rule_paths(entry_path, rule_path, folders)
+    rule = first_rule(paths, settings.audience_rules)
+    if rule is not None:
+        return RuledAudience(tuple(rule.audience), (rule.glob,))
+    otherwise = tuple(default) if default else (PUBLIC,)
+    above = paths_above(entry_path, paths[0], top)
+    rule = first_rule(above, settings.audience_rules)
+    if rule is None:
+        return RuledAudience(otherwise)
+    audience = narrower(otherwise, rule.audience)
+    reason = ""
+    if not audience:
+        path = next(p for p in above if fnmatch.fnmatchcase(p, rule.glob))
+        reason = (
+            f"audience rule {rule.glob} gives {', '.join(rule.audience)} (as {path}) and "
+            f"--audience {', '.join(otherwise)}: no group may see both"
+        )
+    return RuledAudience(audience, (rule.glob,), reason)
+
+
+def unmatched_rules(settings: IndexSettings, matched: Iterable[str]) -> list[str]:
+    """The globs of ``settings.audience_rules`` not in ``matched``, in config order, once."""
+    seen = set(matched)
+    return list(dict.fromkeys(r.glob for r in settings.audience_rules if r.glob not in seen))
+
+
+@dataclass(frozen=True)
+class RunRules:
+    """What audience rules see in one ingest run: every folder ingested into the index, the
+    working directory (``top``, where the paths above an ingested folder stop), and the globs
+    that gave a file its audience so far (for :func:`unmatched_rules`)."""
+
+    folders: Sequence[Path]
+    top: Path | None
+    matched: set[str] = field(default_factory=set)
+
+    def audience(
+        self, path: Path, rule_path: str, settings: IndexSettings, default: Sequence[str] | None
+    ) -> RuledAudience:
+        """:func:`ruled_audience` of one file of the run, its rule remembered as matched."""
+        ruled = ruled_audience(path, rule_path, self.folders, settings, default, self.top)
+        self.matched.update(ruled.globs)
+        return ruled
+
+
+def working_directory() -> Path | None:
+    """The working directory, resolved (None when it was removed while we run)."""
+    try:
+        return Path.cwd().resolve()
+    except OSError:
+        return None

@@ -1,0 +1,53 @@
+"""The files citecast creates for itself: private to the account that runs it.
+
+The knowledge index holds every private document's text and the store every conversation, so
+on a shared host they must not be readable by other accounts. Under the usual umask 022 they
+were created 0644 in a folder 0755. Now a folder citecast creates for them (``.citecast``) is
+0700 and a database file it creates is 0600; SQLite gives the ``-wal``, ``-shm`` and journal
+files the mode of their database. Folders and files that already exist keep their mode (an
+administrator may share them on purpose): :func:`readable_by_others` says when they are open
+to every account, for a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def make_private_folder(folder: Path) -> None:
+    """Create ``folder`` (mode 0700) and its missing parents (as the umask makes them) unless
+    it exists; an existing folder is left as it is. Raises OSError as ``Path.mkdir`` does."""
+    folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+
+
+def create_private_file(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 when nothing is there (SQLite opens an empty file
+    as a new database). Anything already there, even a dangling symlink, is left alone, and a
+    failure is left for SQLite to report in its own words when it opens the path."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except OSError:
+        return
+    os.close(fd)
+
+
+def readable_by_others(path: Path) -> str | None:
+    """Why every account on the host can read ``path`` (its mode lets others read it and every
+    folder above it lets them in), or None when it cannot be read so or does not exist."""
+    try:
+        full = path.resolve()
+        mode = stat.S_IMODE(full.stat().st_mode)
+        open_folders = all(folder.stat().st_mode & stat.S_IXOTH for folder in full.parents)
+    except OSError:
+        return None
+    if not (mode & stat.S_IROTH and open_folders):
+        return None
+    return (
+        f"readable by every account on this host (mode {mode:04o}); "
+        f"run `chmod 700 {path.parent}` (or `chmod 600` it and its -wal and -shm files)"
+    )
