@@ -17,8 +17,11 @@ index since the answer is no longer visible). Anything else is the same plain 40
 ``missing_file_page`` is the like page for a ``/files/`` link that does not work.
 
 Both routes are one level deep (``/turns/KEY``, ``/files/TOKEN``), so the page names its
-stylesheet ``../static/chat.css``: relative, it works at ``/`` and behind a reverse proxy that
-serves citecast under a sub-path (``https://example.com/help/``), where ``/static/`` would not.
+stylesheet ``../static/chat.css`` and links back to the chat as ``../``: relative, they work at
+``/`` and behind a reverse proxy that serves citecast under a sub-path
+(``https://example.com/help/``), where ``/static/`` would not. The page runs no script: its
+citations are named and its wide blocks made keyboard-scrollable on the server
+(:mod:`bot.connectors.web_turn_page_names`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.connectors.web_file_access import visible_now
+from bot.connectors.web_turn_page_names import accessible_answer
 from bot.connectors.web_viewer_links import FileIndex
 from bot.errors import ValidationError
 from bot.models import Answer, Source
@@ -49,7 +53,7 @@ _PAGE = """<!doctype html>
       <span class="cc-logo" aria-hidden="true">❝</span>
       <div><h1 class="cc-title">{heading}</h1>
       <p class="cc-subtitle">{subtitle}</p></div>
-    </div></header>
+    </div>{back}</header>
     <article class="cc-answer" aria-label="Answer"><div class="cc-body">{body}</div></article>
   </div></main>
 </body>
@@ -145,6 +149,8 @@ def sources_read(registry: Any) -> list[Source] | None:
         return None
 
 
+# the way from a shared answer to the chat, whose page is one level up (the module docstring)
+_BACK_TO_CHAT = '\n    <a class="cc-secondary cc-to-chat" href="../">Ask a question in the chat</a>'
 _SOURCES = '<section class="sources"'
 # What the page holds, under its heading and in its tab: "An answer and every source it cites."
 # would stand above a "You're welcome!" or an answer that found nothing to cite.
@@ -159,13 +165,16 @@ def turn_page(rendered_html: str, title: str = "citecast", *, small_talk: bool =
     answer and its sources, an answer that cites none, or, with ``small_talk``
     (:func:`bot.connectors.small_talk.is_small_talk_reply`), a reply to small talk."""
     cites = _SOURCES in rendered_html
-    body = rendered_html.replace(_SOURCES, '<section id="sources" class="sources"', 1)
+    # named citations and keyboard-scrollable blocks, as the chat page's scripts give them
+    body = accessible_answer(rendered_html)
+    body = body.replace(_SOURCES, '<section id="sources" class="sources"', 1)
     what, subtitle = _CITED if cites else _SMALL_TALK if small_talk else _UNCITED
     return _PAGE.format(
         title=html.escape(f"{title} — {what}"),
         heading=html.escape(title),
         subtitle=subtitle,
         body=body,
+        back=_BACK_TO_CHAT,
     )
 
 
@@ -176,6 +185,7 @@ def _not_found_page(title: str, what: str, body: str) -> str:
         heading=html.escape(title),
         subtitle=what,
         body=body,
+        back="",
     )
 
 
@@ -183,12 +193,13 @@ def missing_file_page(title: str = "citecast") -> str:
     """The page a person following a ``/files/`` link that does not work gets (the 404): the
     same for an expired, cut or forged link and for a file the viewer may no longer read (made
     private, or removed from the knowledge base), so it tells no one which. Links in an answer
-    are signed for ``web.file_token_ttl`` seconds; the chat signs them afresh on a reload, and
-    shows a file that is no longer available by its name, without a link."""
+    are signed for ``web.file_token_ttl`` seconds (a mail or a forum post's for days); the chat
+    signs them afresh on a reload, and shows a file that is no longer available by its name,
+    without a link. The advice fits a reader of a mail or a post, who has no chat to reload."""
     body = (
         "<p>This file link has expired or is incomplete, or the file is no longer available. "
-        "Links to files work for a limited time: reload the chat, or ask the question again, "
-        "to get a fresh one.</p>"
+        "Links to files work for a limited time: to get a fresh one, reload the chat or ask "
+        "your question again, in the chat, by email or wherever you found the link.</p>"
     )
     return _not_found_page(title, "File not found", body)
 

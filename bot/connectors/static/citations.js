@@ -24,9 +24,25 @@
 
   /* A citation's accessible name: its number, title, and page or section, so that citations of
    * two pages of one document differ in a screen reader's list of links (the tooltip, its
-   * description, adds the quote). */
-  function citationLabel(n, source) {
-    return ["Source " + n + ": " + displayTitle(source)].concat(locationParts(source)).join(", ");
+   * description, adds the quote). A ``weak`` one (shown ``[n?]``) says so: the name replaces
+   * the visible "?", which would otherwise never be heard. */
+  function citationLabel(n, source, weak) {
+    var head = "Source " + n + (weak ? " (" + WEAK + ")" : "") + ": " + displayTitle(source);
+    return [head].concat(locationParts(source)).join(", ");
+  }
+
+  // the words for a weakly supported citation, as the source list's "(weak support?)" means
+  var WEAK = "weakly supported";
+
+  /* The part of the window where a tooltip of ``answer`` can be seen, in viewport pixels:
+   * inside what scrolls the chat (the widget's panel, or the window) and above the sticky
+   * question box (scroll.js). */
+  function roomAround(answer) {
+    var chat = answer.closest(".cc-chat");
+    var scroll = window.Citecast.scroll;
+    var form = chat && chat.querySelector(".cc-form");
+    var band = chat && form && scroll ? scroll.band(chat.parentNode, form) : null;
+    return band ? { top: band.top, bottom: band.bottom } : { top: 0, bottom: window.innerHeight };
   }
 
   /* The numbers of the citations shown as weakly supported (``[n?]``, class ``weak`` from the
@@ -69,12 +85,14 @@
       // A cited URL or file opens beside the chat; a source with neither (a record) has an
       // in-page anchor to its source list entry, which must stay in this page.
       var own = link.getAttribute("href") || "";
+      var newTab = false;
       var href = safeHref(mark && mark.url) || safeHref(c.href) ||
         (own.charAt(0) === "#" ? null : safeHref(own));
       if (href) {
         link.setAttribute("href", href);
         link.setAttribute("target", "_blank");
         link.setAttribute("rel", "noopener noreferrer");
+        newTab = true;
       } else {
         link.removeAttribute("target");
         link.addEventListener("click", function (event) {
@@ -82,9 +100,11 @@
           onLocal(own.charAt(0) === "#" ? own.slice(1) : "", n, link);
         });
       }
+      // the marker's own weakness, as the server drew it ("[n?]", class weak)
+      var weak = sup.classList.contains("weak");
       var tip = sup.querySelector("[role=tooltip]");
       if (!tip) {
-        tip = tooltip(c, mark);
+        tip = tooltip(c, mark, weak);
         sup.appendChild(tip);
       }
       if (!tip.id) tip.id = idPrefix + "-tip-" + (++tips);
@@ -92,7 +112,12 @@
       tip.classList.add("cc-tooltip");
       tip.hidden = true;
       link.setAttribute("aria-describedby", tip.id);
-      link.setAttribute("aria-label", citationLabel(n, c.source || {}));
+      if (newTab && !tip.querySelector(".cc-tip-new-tab")) {
+        // said to screen readers, which do not announce target="_blank", at the end of the
+        // description (the tooltip): its name stays the source's, its description the tooltip
+        tip.appendChild(el("span", { "class": "cc-sr cc-tip-new-tab" }, " Opens in a new tab."));
+      }
+      link.setAttribute("aria-label", citationLabel(n, c.source || {}, weak));
       function show() {
         tip.hidden = false;
         // Keep the tooltip inside the answer card (the widget panel clips what overflows):
@@ -109,8 +134,18 @@
         tip.style.marginLeft = shift + "px";
         // TIP_GAP below the number itself (not its <sup>, whose box depends on the font), the
         // gap the tooltip's ::before spans (chat.css), so the pointer crosses onto it unbroken
-        var top = link.getBoundingClientRect().bottom - sup.getBoundingClientRect().top;
-        tip.style.top = Math.round(top + TIP_GAP) + "px";
+        var number = link.getBoundingClientRect();
+        var supTop = sup.getBoundingClientRect().top;
+        var height = tip.getBoundingClientRect().height;
+        // ... or as far above it, when below it would run past what is in view or under the
+        // sticky question box (a number near the bottom of a phone's screen), and there is
+        // more room above
+        var room = roomAround(answer);
+        var above = number.bottom + TIP_GAP + height > room.bottom &&
+          number.top - room.top > room.bottom - number.bottom;
+        tip.classList.toggle("cc-tip-above", above);
+        tip.style.top = Math.round(above ? number.top - supTop - TIP_GAP - height :
+          number.bottom - supTop + TIP_GAP) + "px";
       }
       // Shown while the number is hovered or focused. The hover covers the tooltip itself (it
       // sits inside the <sup>, and its ::before bridges the gap below the number), and leaving
@@ -168,10 +203,15 @@
   }
 
   /* The tooltip of a superscript citation: title, page or section, and the quote (``mark``'s,
-   * the marker's own, when the citation's markers quote different sentences). */
-  function tooltip(c, mark) {
+   * the marker's own, when the citation's markers quote different sentences); for a ``weak``
+   * one, first what its "?" means. */
+  function tooltip(c, mark, weak) {
     var src = c.source || {};
     var tip = el("span", { "role": "tooltip" });
+    if (weak) {
+      tip.appendChild(el("span", { "class": "cc-tip-weak" },
+        "Weakly supported (the “?”): the passage may not fully back this claim."));
+    }
     tip.appendChild(el("strong", { "class": "cc-tip-title", "dir": "auto" }, displayTitle(src)));
     var where = locationLine(src);
     if (where) tip.appendChild(el("span", { "class": "cc-tip-where", "dir": "auto" }, where));

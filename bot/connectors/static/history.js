@@ -100,7 +100,16 @@
         if (generation !== chat.generation) return;
         if (!data || !Array.isArray(data.turns)) throw new Error("not a conversation");
         chat.remember(data.conversation_id);
-        then(data);
+        try {
+          then(data);
+        } catch (err) {
+          // this page's own code failed, not the server: asking it again would fail the same
+          // way for good, saying "Cannot reach the citecast server" all along
+          console.error("citecast: could not show the conversation:", err);
+          chat.setBusy(false);
+          chat.setStatus("The conversation could not be shown because of an error in this " +
+            "page, not a connection problem. Please reload the page.", true);
+        }
       })
       .catch(function (err) {
         if (generation !== chat.generation) return;

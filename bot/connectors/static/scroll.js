@@ -90,8 +90,27 @@
     };
   }
 
+  /* Code blocks and tables in ``container`` (a finished answer) scroll sideways inside
+   * themselves when wide (chat.css): each takes keyboard focus, so the arrow keys scroll it in
+   * every browser (not only in those that make scrollers focusable themselves, Chrome 130 on),
+   * with a name that says what it is. A code block is a named region; a table keeps its
+   * table role (a region would hide its rows and columns from screen readers). Added here, not
+   * by the server, whose sanitizer allows neither attribute; the shared answer page has them
+   * from the server (web_turn_page_names.py). */
+  var SCROLLERS = { PRE: "Code", TABLE: "Table" };
+  function scrollRegions(container) {
+    Array.prototype.forEach.call(container.querySelectorAll("pre, table"), function (node) {
+      if (node.hasAttribute("tabindex")) return;
+      node.setAttribute("tabindex", "0");
+      if (node.tagName === "PRE") node.setAttribute("role", "region");
+      node.setAttribute("aria-label", SCROLLERS[node.tagName]);
+    });
+  }
+
   window.Citecast.scroll = {
+    regions: scrollRegions,
     scrollerOf: scrollerOf,
+    band: visibleBand,
     reveal: reveal,
     following: following,
     keepFocusClear: keepFocusClear,

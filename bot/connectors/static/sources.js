@@ -104,6 +104,29 @@
     return parts;
   }
 
+  /* Make ``link`` (a source list's) open beside the chat, in a new tab, saying so to screen
+   * readers, which do not announce target="_blank": it is described by one hidden note per
+   * chat, "Opens in a new tab.", after whatever describes it already. The note lives in the
+   * chat itself, so the widget's links (in its shadow root) find it too. (A citation says it
+   * at the end of its tooltip, its description: citations.js.) */
+  var notes = 0;
+  function opensNewTab(link) {
+    link.setAttribute("target", "_blank");
+    link.setAttribute("rel", "noopener noreferrer");
+    var chat = link.closest(".cc-chat");
+    if (!chat) return;
+    var note = chat.querySelector(".cc-new-tab-note");
+    if (!note) {
+      note = el("span", { "class": "cc-new-tab-note", "id": "cc-new-tab-" + (++notes),
+                          "hidden": "" }, "Opens in a new tab.");
+      chat.appendChild(note);
+    }
+    var described = (link.getAttribute("aria-describedby") || "").split(/\s+/)
+      .filter(function (id) { return id && id !== note.id; });
+    described.push(note.id);
+    link.setAttribute("aria-describedby", described.join(" "));
+  }
+
   /* Each block of an answer reads in the direction of its own text (dir="auto"), so an
    * English answer that opens with a Hebrew or Arabic name stays left to right, and an Arabic
    * paragraph or source title in it still reads right to left with its full stop at its end.
@@ -130,10 +153,7 @@
       Array.prototype.forEach.call(rendered.querySelectorAll(".quote"), plainInPlace);
       // The server rendered the numbered list; open its links beside the chat.
       Array.prototype.forEach.call(rendered.querySelectorAll("a[href]"), function (a) {
-        if (safeHref(a.getAttribute("href"))) {
-          a.setAttribute("target", "_blank");
-          a.setAttribute("rel", "noopener noreferrer");
-        }
+        if (safeHref(a.getAttribute("href"))) opensNewTab(a);
       });
       return;
     }
@@ -148,8 +168,7 @@
       item.appendChild(el("span", { "class": "cc-source-n", "aria-hidden": "true" }, c.n));
       var href = safeHref((byN[c.n] || c).href || c.deep_link || src.url);
       var name = displayTitle(src);
-      var title = href ? el("a", { "href": href, "target": "_blank", "rel": "noopener noreferrer" },
-        name) : el("span", null, name);
+      var title = href ? el("a", { "href": href }, name) : el("span", null, name);
       title.classList.add("cc-source-title");
       item.appendChild(title);
       var where = locationLine(src);
@@ -158,6 +177,8 @@
     });
     wrap.appendChild(list);
     view.answer.appendChild(wrap);
+    // in the chat now, where the note saying so is found
+    Array.prototype.forEach.call(list.querySelectorAll("a[href]"), opensNewTab);
   }
 
   /* Every answer has a source list, so a name that says only "Sources" is the same for each

@@ -11,6 +11,7 @@
 
   var citecast = window.Citecast;
   var el = citecast.sources.el;
+  var turns = citecast.turns;
 
   /* -- timeouts: how long the chat waits on the server before it gives up and says so. A
    * server that takes a request and never answers would otherwise leave "Loading the
@@ -149,6 +150,13 @@
 
     controller.signal.addEventListener("abort", silence.stop);  // "New conversation"
 
+    /* ``fn``, whose exceptions are this page's own (broke), not the connection's. */
+    function guarded(fn) {
+      return function (value) {
+        try { return fn(value); } catch (err) { broke(err); return undefined; }
+      };
+    }
+
     function settle() { settled = true; silence.stop(); chat.source = null; chat.busy = false;
                         chat.sendButton.disabled = false; }
 
@@ -195,12 +203,27 @@
       if (settled || controller.signal.aborted || !handlers[type]) return;
       var parsed = {};
       try { parsed = JSON.parse(data); } catch (err) { if (type !== "error") return; }
-      handlers[type](parsed);
+      try { handlers[type](parsed); } catch (err) { broke(err); }
+    }
+
+    /* This page's own code failed while showing the answer (``err``: a bug, not the network,
+     * which fails in fetch() or in reading the body). Said as such on the turn, never as a
+     * connection that failed: that would wait on a server that is fine, for good. The stream is
+     * closed (the server records the unfinished turn as failed), the question goes back in the
+     * box and the chat takes questions again. */
+    var broken = false;
+    function broke(err) {
+      if (broken) return;
+      broken = true;
+      settle();
+      controller.abort();
+      chat.setBusy(false);
+      turns.broken(chat, view, err, true);
     }
 
     fetch(chat.url("/api/ask/stream?" + params.toString()), {
       signal: controller.signal, cache: "no-store", headers: { "Accept": "text/event-stream" },
-    }).then(function (response) {
+    }).then(guarded(function (response) {
       answering = true;
       chat.refused = false;  // the server answered this site: whatever fails next, not that
       silence.poke();
@@ -217,10 +240,10 @@
           return;
         }
         chat.failTurn(view, refusal(response, body), true);
-      });
-    }).catch(function () { /* the connection failed: said below */ })
+      }).catch(broke);
+    })).catch(function () { /* the connection failed: said below */ })
       .then(function () {
-        if (settled || controller.signal.aborted) return;
+        if (broken || settled || controller.signal.aborted) return;
         // the stream ended without done or error, or never began
         settle();
         explainConnectionError(chat, view);
@@ -295,12 +318,23 @@
     var deadline = Date.now() + RECOVER_MS;
     var delay = FIRST_RETRY_MS;
     if (started) chat.setBusy(true);
-    (function check() {
+    function unreachable() {
+      if (generation !== chat.generation) return;
+      if (started && Date.now() + delay <= deadline) {
+        chat.setStatus("The connection was lost; waiting for the server to answer…", true);
+        chat.pollTimer = window.setTimeout(check, delay);
+        delay = Math.min(2 * delay, MAX_RETRY_MS);
+        return;
+      }
+      chat.setBusy(false);
+      chat.failTurn(view, chat.cannotReach(), true);
+    }
+    function check() {
       timeouts.within(chat.timeouts.request, function (signal) {
         return fetch(url, { cache: "no-store", signal: signal });
       })
         .then(function (r) {
-          if (!r.ok) throw new Error("unhealthy");
+          if (!r.ok) { unreachable(); return; }
           if (generation !== chat.generation) return;
           // the stream broke, not the server: it goes on writing the answer and stores it
           if (started) {
@@ -309,19 +343,15 @@
           }
           chat.failTurn(view, "The server could not answer this question. Please try again.",
             true);
-        })
-        .catch(function () {
+        }, unreachable)
+        // what fails past here is this page's own code, not the server: said so (turns.js)
+        .catch(function (err) {
           if (generation !== chat.generation) return;
-          if (started && Date.now() + delay <= deadline) {
-            chat.setStatus("The connection was lost; waiting for the server to answer…", true);
-            chat.pollTimer = window.setTimeout(check, delay);
-            delay = Math.min(2 * delay, MAX_RETRY_MS);
-            return;
-          }
           chat.setBusy(false);
-          chat.failTurn(view, chat.cannotReach(), true);
+          turns.broken(chat, view, err, true);
         });
-    })();
+    }
+    check();
   }
 
   citecast.stream = { ask: ask };

@@ -52,6 +52,10 @@
 
   /* Show in ``view`` a stored turn as the conversation endpoint returns it. */
   function showStored(chat, view, turn) {
+    try { showStoredTurn(chat, view, turn); } catch (err) { broken(chat, view, err, !!view.live); }
+  }
+
+  function showStoredTurn(chat, view, turn) {
     if (turn.status === "done" && turn.answer) finish(chat, view, turn);
     else if (turn.status === "hidden") fail(chat, view, "This answer is not available to you.");
     else {
@@ -76,6 +80,9 @@
     view.answer.classList.add("cc-failed");
     view.body.textContent = "";
     view.pending.remove();
+    // what a finished answer had begun to add under it, when showing it failed midway
+    Array.prototype.forEach.call(view.answer.querySelectorAll(".cc-sources, .cc-actions"),
+      function (node) { node.remove(); });
     chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
     view.answer.appendChild(el("p", { "class": "cc-error" }, reason));
     if (live) {
@@ -84,6 +91,27 @@
     }
     if (follow) chat.reveal(view.turn);
     refocus(chat.input);
+  }
+
+  /* What a turn says when this page's own code failed to show its answer: not the network's
+   * fault, so never "Cannot reach the citecast server" (asking the server again would meet the
+   * same fault for good). */
+  var PAGE_FAULT = "This answer could not be shown because of an error in this page, not a " +
+    "connection problem. Please ask again; if it happens again, reload the page.";
+
+  /* This page's own code threw ``err`` while showing ``view``'s answer (a bug, or a script of
+   * the host page that broke ours): the turn says so truthfully, ``live`` (asked just now)
+   * puts the question back in the box, and the error goes to the console for whoever runs the
+   * site. The caller has made the chat ready for a question (setBusy) as far as it should. */
+  function broken(chat, view, err, live) {
+    console.error("citecast: could not show the answer:", err);
+    try {
+      fail(chat, view, PAGE_FAULT, live);
+    } catch (again) {
+      // the failure could not be shown either: the question and the reason, at least
+      if (live && !chat.input.value.trim()) chat.input.value = view.question;
+      chat.setStatus(PAGE_FAULT, true);
+    }
   }
 
   /* Show the finished answer ``payload`` (the done event, or a stored turn) in ``view``. */
@@ -109,6 +137,7 @@
     decorate(chat, view, byN);
     sources.sourceList(view, answer.citations || [], byN);
     sources.directions(view.answer);
+    scroll.regions(view.body);
     // The reply to a greeting or a thank-you (``small_talk``, decided by the server) is no
     // answer to rate, copy or share: no actions under it, only the reply.
     if (payload.small_talk === true) view.answer.classList.add("cc-small-talk");
@@ -164,6 +193,7 @@
   }
 
   citecast.turns = {
-    add: add, showStored: showStored, fail: fail, finish: finish, decorate: decorate,
+    add: add, showStored: showStored, fail: fail, broken: broken, finish: finish,
+    decorate: decorate,
   };
 })();

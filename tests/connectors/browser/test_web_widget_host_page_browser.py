@@ -178,8 +178,8 @@ async def test_the_source_lists_name_keeps_the_questions_letter_case(
     await window.goto(site.url())
     await ask_in_panel(window, "How do I install it?")
     names = [name for name in await heading_names(window) if "for answer" in name]
-    # the visible "Sources" is in capitals (CSS); the question is read as it was typed
-    assert names == ["SOURCES for answer 1: How do I install it?"], names
+    # the visible "Sources" is in small capitals (CSS), which keep the words as written
+    assert names == ["Sources for answer 1: How do I install it?"], names
 
 
 async def test_a_timeout_written_in_seconds_is_read_as_seconds(window: Page, site: Site) -> None:
