@@ -116,7 +116,7 @@ class SlackSettings(Section):
     request_timeout_seconds: float = Field(default=30.0, gt=0)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)
     apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
-    slash_command: str = Field(default="/citecast", pattern=r"^(/[a-z0-9_-]{1,31})?$")
+    slash_command: str = "/citecast"  # empty: no command; see _slash_command
     outbox_poll_seconds: float = Field(default=30.0, gt=0)
 
     @field_validator("thinking_status", "queued_status", "failed_status")
@@ -127,6 +127,41 @@ class SlackSettings(Section):
         if any(ord(ch) < 0x20 or ch == "\x7f" for ch in value):
             raise ValueError("must be one line of text without control characters")
         return value
+
+    @field_validator("slash_command")
+    @classmethod
+    def _slash_command(cls, value: str) -> str:
+        # said in words: a regex in the error tells the operator nothing
+        if value and not value.startswith("/"):
+            raise ValueError(f"{value!r} must start with / (e.g. /citecast), or be empty")
+        allowed = set("abcdefghijklmnopqrstuvwxyz0123456789_-")
+        if value and not (0 < len(value) - 1 <= 31 and set(value[1:]) <= allowed):
+            raise ValueError(
+                f"{value!r}: after the / come 1 to 31 lowercase letters, digits, - or _"
+            )
+        return value
+
+    @field_validator("audience_by_channel", "audience_by_usergroup")
+    @classmethod
+    def _slack_ids(cls, value: dict[str, Groups], info: Any) -> dict[str, Groups]:
+        # the connector looks these up by id: a name (#staff-only, hr-team) would match nothing
+        first, what = {
+            "audience_by_channel": (
+                "CGD",
+                "a channel id (C…, G… or D…: the channel's name → About → Channel ID)",
+            ),
+            "audience_by_usergroup": (
+                "S",
+                "a user group id (S…: the group's page URL ends in it, or usergroups.list)",
+            ),
+        }[info.field_name]
+        allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for key in value:
+            slack_id = key.strip()
+            rest = slack_id[1:]
+            if not (slack_id[:1] in first and rest and set(rest) <= allowed):
+                raise ValueError(f"{key!r} is not an id: each key must be {what}")
+        return {key.strip(): groups for key, groups in value.items()}
 
 
 class DiscordSettings(Section):

@@ -10,7 +10,11 @@ Events are acknowledged at once (HTTP 200 / the Socket Mode ack) and answered in
 task. A bolt middleware admits each verified event exactly once: ``event_id`` (the same on
 every ``X-Slack-Retry-Num`` redelivery) and the message's channel+ts are claimed in the SQLite
 store, and the bot's own and other bots' messages are ignored. A failed answer replaces any
-half-written message with a short apology, logs the reason and marks the turn failed. Side calls
+half-written message with a short apology, logs the reason and marks the turn failed
+(``slack_failures``). Each admitted question is kept in the store until handled: one a crash or
+a shutdown cut short is answered again at the next start (``slack_unanswered``). Requests are
+authorized with the bot identity learned at start, never an ``auth.test`` per request
+(``slack_authorize``), so events are acked while Slack's API is unreachable. Side calls
 that fail, refused or lost on the network (the thinking status, suggested prompts, the thread's
 history, audience lookups), are logged and cost only themselves.
 """
@@ -27,7 +31,10 @@ from typing import Any
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
-from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+from slack_bolt.logger.messages import (
+    warning_client_prioritized_and_token_skipped,
+    warning_token_skipped,
+)
 from slack_bolt.response import BoltResponse
 from starlette.requests import Request
 from starlette.responses import Response
@@ -36,12 +43,13 @@ from starlette.routing import BaseRoute, Route
 import renderers
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
-from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import QUESTION_GONE, Sleep, UndeliverableError, build_web_client
+from bot.connectors.slack_authorize import KnownIdentity
+from bot.connectors.slack_client import Sleep, build_web_client
 from bot.connectors.slack_delivery import SlackPoster, SlackThread
-from bot.connectors.slack_events import SlackQuestion, question_from_event
+from bot.connectors.slack_events import SlackQuestion, question_from_event, rate_limit_notice
+from bot.connectors.slack_failures import answer_failed
 from bot.connectors.slack_files import numbered_files
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_http import SlackHttpDoor
@@ -52,6 +60,7 @@ from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_text import mentioned_users, question_text
 from bot.connectors.slack_token import open_socket_url, recheck_bot_token, verify_bot_token
+from bot.connectors.slack_unanswered import KeptQuestions
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
@@ -69,8 +78,11 @@ MAX_NAMED_MENTIONS = 20
 
 
 def _token_skipped(record: logging.LogRecord) -> bool:
-    """False for bolt's "`token` will be unused" warning (see ``SlackConnector.__init__``)."""
-    return record.getMessage() != warning_client_prioritized_and_token_skipped()
+    """False for bolt's "`token` will be unused" warnings (see ``SlackConnector.__init__``)."""
+    return record.getMessage() not in (
+        warning_client_prioritized_and_token_skipped(),
+        warning_token_skipped(),
+    )
 
 
 class SlackConnector:
@@ -89,9 +101,12 @@ class SlackConnector:
         # bolt reads ${SLACK_BOT_TOKEN} itself even when given a client, then warns on every
         # start that the variable goes unused; the client carries slack.bot_token already
         bolt_log.addFilter(_token_skipped)
+        # who the bot is, learned at start: no auth.test per request (see slack_authorize)
+        self._identity = KnownIdentity(settings.bot_token, self.client, self._identified)
         try:
             self.app = AsyncApp(
                 client=self.client,
+                authorize=self._identity.authorize_function(),
                 signing_secret=settings.signing_secret,
                 process_before_response=False,
                 request_verification_enabled=settings.mode == "http",
@@ -111,6 +126,9 @@ class SlackConnector:
         self._tasks: set[asyncio.Task[None]] = set()
         self._bot_user_id: str | None = None
         self._bot_id: str | None = None
+        # admitted questions are kept in the store until handled: a crash mid-answer leaves
+        # them there, and the next start answers them (see ``slack_unanswered``)
+        self._kept = KeptQuestions(services.store, self._answer)
         overrides = {"max_file_bytes": settings.max_file_bytes}
         overrides.update(services.settings.capabilities.get("slack", {}))
         self._caps: Capabilities = capabilities_for("slack", overrides)
@@ -149,6 +167,7 @@ class SlackConnector:
         retrying and the rest of ``citecast serve`` runs, and the bot token is checked again
         in the background (:meth:`token_checked` waits for that check).
         """
+        self._kept.read_left_over()  # before any event is admitted
         identity = await verify_bot_token(self.client)
         if identity is not None:
             self._identified(identity)
@@ -161,6 +180,9 @@ class SlackConnector:
             url = await open_socket_url(self.client, self.settings.app_token, warned=warned)
         if self._outbox_task is None:
             self._outbox_task = asyncio.create_task(self.outbox.run())
+        recovery = self._kept.recover(self.client, self.poster, self.settings.apology, self._ids)
+        if recovery is not None:
+            self._spawn(recovery)
         if self.settings.mode == "socket" and self._socket is None:
             self._socket = AsyncSocketModeHandler(self.app, self.settings.app_token)
             # the URL just opened is used, not thrown away for another
@@ -170,6 +192,11 @@ class SlackConnector:
     def _identified(self, identity: dict[str, Any]) -> None:
         self._bot_user_id = identity.get("user_id") or self._bot_user_id
         self._bot_id = identity.get("bot_id") or self._bot_id
+        self._identity.bot_user_id, self._identity.bot_id = self._bot_user_id, self._bot_id
+        self.poster.uploads.check_scopes(identity.get("scopes"))
+
+    def _ids(self) -> tuple[str | None, str | None]:
+        return self._bot_user_id, self._bot_id  # learned at start, or later
 
     async def token_checked(self) -> None:
         """Wait until the background check of the bot token (after a start that could not
@@ -223,15 +250,7 @@ class SlackConnector:
         next_: Callable[[], Awaitable[BoltResponse]],
     ) -> BoltResponse | None:
         """Every verified request passes here; events are admitted once and acked at once."""
-        if body.get("type") == "app_rate_limited":
-            # Slack drops the workspace's events for the rest of this minute: say so (bolt
-            # would answer 404 and log it as an unhandled request).
-            log.warning(
-                "Slack is dropping events for team %s (app_rate_limited, minute %s): more than "
-                "30,000 events an hour; questions asked meanwhile are not answered",
-                body.get("team_id"),
-                body.get("minute_rate_limited"),
-            )
+        if rate_limit_notice(body):  # said in the log; bolt would answer 404
             return BoltResponse(status=200, body="")
         if body.get("type") != "event_callback":
             return await next_()
@@ -249,7 +268,7 @@ class SlackConnector:
                 log.error("cannot record Slack event %s: %s", body.get("event_id"), exc)
                 return BoltResponse(status=503, body="store unavailable")
             if question is not None and admitted:
-                self._spawn(self._answer(question))
+                self._spawn(self._kept.take(question))
         return BoltResponse(status=200, body="")
 
     def _claim(self, question: SlackQuestion) -> bool:
@@ -274,6 +293,7 @@ class SlackConnector:
         attach_files: bool = True,
     ) -> Payload:
         """The Slack payload of ``answer`` for a viewer in ``audience`` (files numbered)."""
+        attach_files = attach_files and self.poster.uploads.allowed  # see slack_files
         context = context_for(
             self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
         )
@@ -355,26 +375,8 @@ class SlackConnector:
                 self.services.assistant, self.settings, question.text, audience, history
             )
             reply, _ = await presenter.run(events, feedback, question.text)
-        except UndeliverableError as exc:
-            # Slack's refusal says it all (an archived channel, a revoked token): one line,
-            # and an apology only where one can still arrive. A question its asker deleted
-            # needs nothing from the admin.
-            level = logging.WARNING if exc.code == QUESTION_GONE else logging.ERROR
-            log.log(level, "Slack answer in %s not delivered: %s", question.channel, exc)
-            if not exc.conversation_closed:
-                await presenter.sink.fail()
-            with contextlib.suppress(StoreError):
-                store.finish_turn(turn_id, None, None, status="failed")
-            return
         except BaseException as exc:
-            if is_setup_error(exc):  # a refused key, no index: asking again cannot help
-                report_setup_error(self.services, "slack", exc)
-                await presenter.sink.fail(NOT_SET_UP_REPLY)
-            else:
-                log.error("Slack answer in %s failed: %r", question.channel, exc, exc_info=True)
-                await presenter.sink.fail()
-            with contextlib.suppress(StoreError):
-                store.finish_turn(turn_id, None, None, status="failed")
+            await answer_failed(exc, self.services, question.channel, presenter.sink, turn_id)
             if not isinstance(exc, Exception):
                 raise
             return

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
@@ -35,7 +36,7 @@ from bot.connectors.slack_client import (
     as_channel_error,
     error_code,
 )
-from bot.connectors.slack_files import upload_title
+from bot.connectors.slack_files import REFUSED_UPLOADS, UploadPermission, upload_title
 from bot.connectors.slack_text import fit_text
 from bot.errors import ChannelError
 from bot.store import FEEDBACK_VALUES
@@ -153,6 +154,7 @@ class SlackPoster:
     def __init__(self, client: AsyncWebClient, settings: SlackSettings) -> None:
         self._client = client
         self._settings = settings
+        self.uploads = UploadPermission()
 
     async def post(self, thread: SlackThread, message: Message) -> str:
         """Post one message into the thread; returns its ts."""
@@ -308,6 +310,8 @@ class SlackPoster:
         """Upload the payload's files into the thread; returns the uploaded file ids."""
         uploaded: list[str] = []
         for entry in files:
+            if not self.uploads.allowed:
+                break
             path, name = str(entry.get("path") or ""), str(entry.get("filename") or "")
             name = name or os.path.basename(path)
             try:
@@ -327,7 +331,12 @@ class SlackPoster:
                     title=upload_title(entry, name),
                 )
             except SLACK_CALL_ERRORS as exc:
-                log.warning("uploading %s failed: %s", name, error_code(exc))
+                code = error_code(exc)
+                if code in REFUSED_UPLOADS:
+                    needed = exc.response.get("needed") if isinstance(exc, SlackApiError) else None
+                    self.uploads.refuse(code, needed if isinstance(needed, str) else None)
+                    break
+                log.warning("uploading %s failed: %s", name, code)
                 continue
             file_info = response.get("file") or {}
             uploaded.append(str(file_info.get("id") or ""))

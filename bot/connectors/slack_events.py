@@ -16,11 +16,14 @@ history, and a shared turn page checks them all).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from bot.connectors.slack_delivery import SlackThread
 from bot.connectors.slack_text import question_text
+
+log = logging.getLogger("bot.connectors.slack")  # the connector's account of its events
 
 ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
 
@@ -111,3 +114,17 @@ def installation_of(body: dict[str, Any]) -> str | None:
                     return value
     team = body.get("team_id")
     return team if isinstance(team, str) and team else None
+
+
+def rate_limit_notice(body: dict[str, Any]) -> bool:
+    """True (logged) for Slack's ``app_rate_limited`` callback: it drops the workspace's events
+    for the rest of this minute, and the questions asked meanwhile are not answered."""
+    if body.get("type") != "app_rate_limited":
+        return False
+    log.warning(
+        "Slack is dropping events for team %s (app_rate_limited, minute %s): more than "
+        "30,000 events an hour; questions asked meanwhile are not answered",
+        body.get("team_id"),
+        body.get("minute_rate_limited"),
+    )
+    return True

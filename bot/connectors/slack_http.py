@@ -5,6 +5,10 @@ Both URLs are public, and a request's v0 signature can only be checked on its wh
 - a body is read no further than :data:`MAX_REQUEST_BYTES` (413), whatever its declared
   length, and one that is not UTF-8 is refused (400) before slack-bolt sees it (bolt would
   fail on it with a 500 and a traceback);
+- a body that is not what Slack sends (not JSON, a JSON array, an ``event`` that is not an
+  object, a form whose ``payload`` is not a JSON object) is refused (400) with one log line
+  (at the 1st, 2nd, 4th … such request), not handed to bolt, which fails on it with a 500 and
+  a traceback;
 - slack-bolt checks the signature and the timestamp (401). Its own log line of a refusal
   carries the whole body, so the text of every question Slack sends while the signing secret
   is wrong would land in the log; it is dropped, and replaced by one line that says what to
@@ -14,8 +18,10 @@ Both URLs are public, and a request's v0 signature can only be checked on its wh
 
 from __future__ import annotations
 
+import json
 import logging
 import time
+from urllib.parse import parse_qs
 
 from slack_bolt.adapter.starlette.async_handler import to_async_bolt_request, to_starlette_response
 from slack_bolt.app.async_app import AsyncApp
@@ -44,12 +50,34 @@ class _WithoutBodies(logging.Filter):
 _WITHOUT_BODIES = _WithoutBodies()
 
 
+def malformed(body: str, content_type: str) -> str | None:
+    """Why ``body`` is not a request Slack sends (as bolt reads it), or None."""
+    if content_type.split(";")[0].strip().lower() == "application/x-www-form-urlencoded":
+        payload = parse_qs(body).get("payload")
+        if not payload:
+            return None  # a slash command: plain form fields
+        what = "its payload"
+        text = payload[0]
+    else:
+        what, text = "the body", body
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return f"{what} is not JSON"
+    if not isinstance(data, dict):
+        return f"{what} is not a JSON object"
+    if "event" in data and not isinstance(data["event"], dict):
+        return f"the event in {what} is not a JSON object"
+    return None
+
+
 class SlackHttpDoor:
     """Hands Slack's HTTP requests to the bolt app, within the limits above."""
 
     def __init__(self, app: AsyncApp) -> None:
         self._app = app
         self.refused = 0  # requests bolt refused as unsigned or stale (401)
+        self.malformed = 0  # requests refused as not shaped as Slack's (400)
         logging.getLogger(_BOLT_REFUSAL_LOGGER).addFilter(_WITHOUT_BODIES)  # once: same filter
 
     async def handle(self, request: Request) -> Response:
@@ -61,6 +89,17 @@ class SlackHttpDoor:
             body.decode("utf-8")
         except UnicodeDecodeError:
             return PlainTextResponse("request body is not UTF-8", status_code=400)
+        problem = malformed(body.decode("utf-8"), request.headers.get("content-type", ""))
+        if problem is not None:
+            self.malformed += 1
+            if not self.malformed & (self.malformed - 1):  # logged at 1, 2, 4, 8 …
+                log.warning(
+                    "refused a request to %s (HTTP 400, %d so far): %s",
+                    request.url.path,
+                    self.malformed,
+                    problem,
+                )
+            return PlainTextResponse(f"malformed request: {problem}", status_code=400)
         response = await self._app.async_dispatch(to_async_bolt_request(request, body))
         if response.status == 401:
             self._refusal(request)

@@ -121,6 +121,8 @@ class NativeSink:
         if self.ts is None:
             # Nothing is visible yet, so a plain post can still show the whole answer. (A
             # chat.startStream lost on the way may have started a stream we cannot see.)
+            # with no stream yet, slack_sdk's append or stop called chat.startStream: name that
+            what = "chat.startStream"
             if code not in UNSUPPORTED_STREAMING:
                 log.warning("Slack stream could not start (%s); posting instead", code)
             raise StreamingUnavailableError(f"Slack {what}: {code}") from None

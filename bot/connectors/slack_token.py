@@ -18,6 +18,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, Sleep, error_code
 from bot.errors import ConfigError
@@ -62,7 +63,20 @@ async def _auth_test(client: AsyncWebClient) -> tuple[dict[str, Any] | None, str
         if isinstance(exc, SlackApiError) and code in REFUSED_TOKEN:
             raise ConfigError(refused_bot_token(code)) from None
         return None, code
-    return (dict(response.data) if isinstance(response.data, dict) else {}), ""
+    return identity_of(response), ""
+
+
+def identity_of(response: AsyncSlackResponse) -> dict[str, Any]:
+    """``auth.test``'s answer (``user_id``, ``bot_id`` …), with the token's ``scopes`` that
+    Slack sends in a header (comma-separated), when it does."""
+    identity = dict(response.data) if isinstance(response.data, dict) else {}
+    headers = {str(k).lower(): v for k, v in (response.headers or {}).items()}
+    scopes = headers.get("x-oauth-scopes")
+    if isinstance(scopes, list):
+        scopes = ",".join(str(scope) for scope in scopes)
+    if isinstance(scopes, str):
+        identity["scopes"] = scopes
+    return identity
 
 
 async def verify_bot_token(client: AsyncWebClient) -> dict[str, Any] | None:

@@ -46,6 +46,21 @@ from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods, inv
 from tests.fakes.slack_socket import FakeSocketMode
 from tests.fakes.slack_workspace import SlackWorkspaceScript
 
+BOT_SCOPES = (
+    "app_mentions:read",
+    "chat:write",
+    "channels:history",
+    "groups:history",
+    "im:history",
+    "channels:read",
+    "groups:read",
+    "users:read",
+    "users:read.email",
+    "usergroups:read",
+    "files:write",
+    "assistant:write",
+)
+
 
 @dataclass(frozen=True)
 class SlackCall:
@@ -114,6 +129,9 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         self.state = FakeSlackState()
         self.calls: list[SlackCall] = []
         self.responses: list[Json] = []
+        # the bot token's scopes, sent as Slack does (``x-oauth-scopes``); an upload without
+        # files:write is refused with missing_scope
+        self.scopes: list[str] = list(BOT_SCOPES)
         self.streaming_error: str | None = None
         self.close_stream_after: int | None = None
         # False: chat.postMessage's answer leaves thread_ts out of the message it echoes
@@ -287,8 +305,13 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         elif failure is not None:
             body = {"ok": False, "error": failure.error or "fatal_error", **(failure.fields or {})}
             status = 200
+        elif method == "files.getUploadURLExternal" and "files:write" not in self.scopes:
+            status = 200
+            body = {"ok": False, "error": "missing_scope", "needed": "files:write"}
+            body["provided"] = ",".join(self.scopes)
         else:
             status, body = 200, self._dispatch(method, args, token)
+        headers["X-OAuth-Scopes"] = ",".join(self.scopes)
         self.calls.append(SlackCall(method, args, status, body, token))
         return web.json_response(body, status=status, headers=headers)
 
