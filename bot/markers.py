@@ -14,8 +14,8 @@ reads the text within lines.
 
 Streaming: a decision is taken only when the text seen so far settles it, so the tokens of any
 split concatenate to the tokens of the whole text. Undecided tails are bounded: a bracket group
-or a parenthesised ``(Source 3)`` 64 characters, a ``<citation>`` tag or a code span 1,024, a
-trailing source list 8,192.
+or a parenthesised ``(Source 3)`` 64 characters, a ``<citation>`` tag, a code span or an
+emphasis run around markers (:mod:`bot.marker_emphasis`) 1,024, a trailing source list 8,192.
 
 Documented simplifications of CommonMark (mistune, which renders the answer, is the reference):
 code spans and inline math longer than 1,024 characters are not recognized (a code span runs
@@ -34,6 +34,7 @@ import re
 from typing import Final
 
 from bot.marker_blocks import Paragraph
+from bot.marker_emphasis import MARKER_START, emphasis_group, emphasis_opener
 from bot.marker_keys import parse_double
 from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Underline, Verbatim
 from bot.marker_lines import OPEN_BRACKETS, math_span, merge_text
@@ -65,29 +66,6 @@ _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 # what the end of a text waits with: spaces (a marker may take them) and an emphasis run (it
 # may open "_[9]_", which goes with the marker)
 _HELD_END: Final = " \t*_"
-
-
-def _emphasis_opener(text: str, before: str) -> str:
-    """The emphasis run (``*``, ``**``, ``_``…, at most 3) that ends ``text`` right before a
-    bracket and may open emphasis around it alone: not after a letter or digit (``snake_[1]``
-    is a word); ``before`` is the character before ``text``. Empty when there is none."""
-    char = text[-1]
-    run = len(text) - len(text.rstrip(char))
-    if run > 3:
-        return ""
-    prior = text[-run - 1] if len(text) > run else before
-    return "" if prior.isalnum() else char * run
-
-
-def _emphasis_closed(buf: str, end: int, emph: str, final: bool) -> bool | None:
-    """Whether the same run closes the emphasis right after a marker ending at ``end``, and
-    nothing of it goes on (``_[9]__`` or ``_[9]_x`` is other markup); None to wait."""
-    tail = buf[end : end + len(emph) + 1]
-    if not final and len(tail) <= len(emph) and emph.startswith(tail):
-        return None
-    return tail.startswith(emph) and (
-        len(tail) == len(emph) or (tail[-1] != emph[0] and not tail[-1].isalnum())
-    )
 
 
 def find_markers(text: str, grammar: Grammar | None = None) -> list[Marker]:
@@ -224,9 +202,9 @@ class MarkerScanner(LineStarts):
             if at > pos:
                 text = buf[pos:at]
                 body = text.rstrip(" \t")
-                if char == "[" and text[-1] in "*_":
-                    # "_[9]_", "**[1]**": the emphasis goes with the marker it alone wraps
-                    emph = _emphasis_opener(text, self._prev if pos == 0 else buf[pos - 1])
+                if char in MARKER_START and text[-1] in "*_":
+                    # "_[9]_", "**[1][2]**": the emphasis goes with the markers it alone wraps
+                    emph = emphasis_opener(text, self._prev if pos == 0 else buf[pos - 1])
                     if emph:
                         body = text[: -len(emph)].rstrip(" \t")
                 if body:
@@ -239,6 +217,7 @@ class MarkerScanner(LineStarts):
                 out.append(lead + buf[at : run_end - 2])
                 pos = run_end - 2
                 continue
+            cite_open = self._cite_open  # (restored when an emphasis group must wait)
             result = self._inline(buf, at, final, char)
             if result is NEED:
                 pos = start
@@ -255,17 +234,17 @@ class MarkerScanner(LineStarts):
                     text = lead + buf[at : result.end]
                     out.append(Verbatim(text) if self._mark_verbatim and char in "`$" else text)
                 elif emph:
-                    closed = _emphasis_closed(buf, result.end, emph, final)
-                    if closed is None:
+                    group = self._emphasized(buf, start, (at, result), emph, final)
+                    if group is None:
+                        self._cite_open = cite_open
                         pos = start  # the closing run may still come: decided with more text
                         break
-                    k = len(emph) if closed else 0
-                    raw = emph + marker[1] + emph if closed else marker[1]
-                    if not closed:
+                    if not group:
                         out.append(lead)  # the writer's own emphasis: text
-                    lead = lead[: len(lead) - len(emph)] if closed else ""
-                    out.append(Marker(marker[0], raw, self._base + at - k, *marker[3:10], lead))
-                    pos = result.end + k
+                        out.append(Marker(marker[0], marker[1], self._base + at, *marker[3:10]))
+                        pos = result.end
+                        continue
+                    pos = self._emphasis_tokens(buf, group, emph, lead, out)
                     continue
                 else:
                     # rebuilt positionally: much cheaper than NamedTuple._replace on this path
@@ -284,6 +263,45 @@ class MarkerScanner(LineStarts):
             self._base += pos
         self._pos = 0
         return merge_text(out) if len(out) > 1 else out
+
+    def _emphasized(
+        self, buf: str, start: int, first: tuple[int, Hit], emph: str, final: bool
+    ) -> list[tuple[int, Hit]] | None:
+        """The markers that the emphasis run ``emph`` at ``start`` wraps alone (see
+        :func:`bot.marker_emphasis.emphasis_group`); the scanner's state as after ``first``
+        unless they are decided."""
+        cite_open = self._cite_open
+        group = emphasis_group(
+            buf, start, first, emph, final, lambda at: self._inline(buf, at, final, buf[at])
+        )
+        if not group:
+            self._cite_open = cite_open
+        return group
+
+    def _emphasis_tokens(
+        self, buf: str, group: list[tuple[int, Hit]], emph: str, lead: str, out: list[Token]
+    ) -> int:
+        """The tokens of an emphasised group of markers, appended to ``out``: the run goes with
+        the first marker's raw and the last one's, and the separators between them are text as
+        elsewhere; where the scan goes on."""
+        k = len(emph)
+        last = len(group) - 1
+        end = 0
+        for i, (at, hit) in enumerate(group):
+            marker = hit.marker
+            assert marker is not None
+            raw = marker[1] + emph if i == last else marker[1]
+            if i == 0:
+                raw, at, lead = emph + raw, at - k, lead[: len(lead) - k]
+            else:
+                between = buf[end:at]
+                body = between.rstrip(" \t")
+                if body:
+                    out.append(body)
+                lead = between[len(body) :]
+            out.append(Marker(marker[0], raw, self._base + at, *marker[3:10], lead))
+            end = hit.end
+        return end + k
 
     def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
         if char == "[":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.markers import Grammar, Marker, MarkerScanner, find_markers
@@ -188,6 +188,8 @@ def check_answer(answer: Answer) -> None:
 
 
 @given(mixed)
+@example("_[1][1]_")  # emphasis around a group of markers alone goes with it (marker_emphasis)
+@example("_<CIT doc-a />_")
 def test_resolve_never_raises_and_output_is_canonical(raw: str) -> None:
     check_answer(resolve(raw, make_registry()))
 
@@ -222,6 +224,7 @@ def stream_split(
 
 
 @given(mixed, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12), coalesces)
+@example("Fact **[1] and [2]**.", [6, 9, 12, 15, 17], 0)
 def test_stream_equals_resolve_for_random_splits(raw: str, cuts: list[int], coalesce: int) -> None:
     assert stream_split(raw, cuts, coalesce=coalesce) == resolve(raw, make_registry())
 
