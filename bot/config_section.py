@@ -7,6 +7,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from urllib.parse import urlsplit
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -22,8 +23,18 @@ def one_or_many(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
-Groups = Annotated[list[str], BeforeValidator(one_or_many)]
-"""An audience setting: a list of groups, or one group written alone."""
+def no_bar_in_groups(value: list[str]) -> list[str]:
+    """``value`` unless a group name holds ``|``: the index joins a document's groups with it
+    (``bot.knowledge.schema``), and a viewer's group ``staff|hr`` matches no document's group,
+    so it was dropped without a word and the viewer read as the public."""
+    for name in value:
+        if "|" in name:
+            raise ValueError(f"| in group name {name!r}; list each group on its own")
+    return value
+
+
+Groups = Annotated[list[str], BeforeValidator(one_or_many), AfterValidator(no_bar_in_groups)]
+"""An audience setting: a list of groups, or one group written alone; no name holds ``|``."""
 
 
 def base_url_problem(url: str) -> str | None:

@@ -202,7 +202,8 @@ def viewer_groups(values: list[str] | None) -> list[str]:
 
     A blank value or name (``--audience ""``, ``--audience staff,``) is a ValidationError, as
     ``citecast ingest`` refuses one: it is most often an unset ``"$GROUP"``, and answering as
-    the public instead would look like the groups' answer while leaving their sources out.
+    the public instead would look like the groups' answer while leaving their sources out. So
+    is a name holding ``|`` (``--audience 'staff|hr'``), which no document's group can match.
     """
     from bot.errors import ValidationError
 
@@ -216,6 +217,12 @@ def viewer_groups(values: list[str] | None) -> list[str]:
             )
         if not all(names):
             raise ValidationError(f"empty group name in --audience {value!r}")
+        if any("|" in name for name in names):
+            # the index joins a document's groups with |: a viewer's `staff|hr` matches no
+            # document's group and was dropped, answering as the public without a word
+            raise ValidationError(
+                f"| in a group name in --audience {value!r}; separate groups with commas"
+            )
         groups += names
     return groups
 

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from bot.commands.serve_log_line import one_log_line
 from bot.commands.serve_startup_log import StartupLines, hold_startup_lines, uvicorn_handlers
 from bot.listening import listen as listen  # the web port's socket; re-exported
 
@@ -77,9 +78,18 @@ def redact_urls(text: str) -> str:
 
 
 class RedactingFormatter(logging.Formatter):
-    """Log lines without URL credentials: libraries log each request's full URL (httpx at
-    INFO), and a model endpoint written ``https://user:password@llm.internal/v1`` would put
-    its password in every line."""
+    """Log lines without URL credentials, each record's message on one line.
+
+    Credentials: libraries log each request's full URL (httpx at INFO), and a model endpoint
+    written ``https://user:password@llm.internal/v1`` would put its password in every line.
+    One line: file names, questions and titles reach messages in many channels, and a line
+    break or an ANSI escape in them would forge a line of its own or recolour the log; they
+    are written as escapes (:func:`one_log_line`). A traceback (``exc_info``) stays as it is,
+    lines and all, after the message.
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802  # logging's name
+        return one_log_line(super().formatMessage(record))
 
     def format(self, record: logging.LogRecord) -> str:
         return redact_urls(super().format(record))
