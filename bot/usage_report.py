@@ -1,11 +1,15 @@
 """What people asked, what the knowledge base could not answer, and how answers were rated.
 
 ``citecast report`` sums the store's turns and votes since a time, per channel. An answer
-*without sources* cites nothing: the built-in answerer's "not found", or a model's answer none
-of whose citations survived resolving. The questions behind those show which documents are
-missing, so they are listed, most asked first: grouped regardless of letter case, spacing and
-the punctuation around a question ("What is X?" and "what is x"), and shown as most often asked
-(:func:`grouping_form`).
+*without sources* cites nothing: the built-in answerer's "not found", or a model's answer whose
+only citations named a source the viewer may not see or were found not to back their claims.
+The questions behind those show which documents are missing, so they are listed, most asked
+first: grouped regardless of letter case, spacing and the punctuation around a question ("What
+is X?" and "what is x"), and shown as most often asked (:func:`grouping_form`).
+An answer whose every citation the resolver dropped for a fault of the marker (a number the
+turn never gave, a key of another turn: ``bot.store_usage.MARKER_FAULTS``) has *citations
+dropped*: the model answered from sources it then cited wrongly, so its questions are listed
+apart, as markers to check rather than documents to write.
 *Small talk* ("hello", "thanks!", see :mod:`bot.pleasantries`) is answered without sources by
 design: it is counted apart, never as a question the knowledge base could not answer.
 """
@@ -15,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.pleasantries import small_talk
 from bot.store import Store
@@ -30,6 +34,7 @@ COLUMNS = (
     "asked",
     "cited",
     "without_sources",
+    "citations_dropped",
     "small_talk",
     "failed",
     "unfinished",
@@ -42,15 +47,17 @@ COLUMNS = (
 class ChannelUsage:
     """One channel's questions and votes in the period.
 
-    ``asked`` = ``cited`` + ``without_sources`` + ``small_talk`` (a greeting or thanks, answered
-    without sources by design) + ``failed`` (not answered: a backend or delivery failure, a
-    crash) + ``unfinished`` (still being answered).
+    ``asked`` = ``cited`` + ``without_sources`` + ``citations_dropped`` (answered, but every
+    citation marker was dropped for a fault of the marker) + ``small_talk`` (a greeting or
+    thanks, answered without sources by design) + ``failed`` (not answered: a backend or
+    delivery failure, a crash) + ``unfinished`` (still being answered).
     """
 
     channel: str
     asked: int = 0
     cited: int = 0
     without_sources: int = 0
+    citations_dropped: int = 0
     small_talk: int = 0
     failed: int = 0
     unfinished: int = 0
@@ -72,6 +79,9 @@ class UsageReport:
     # limit must not read as all there is
     unanswered_more: int = 0
     not_helpful_more: int = 0
+    # (question, times answered with every citation dropped), grouped as ``unanswered``
+    citations_dropped: tuple[tuple[str, int], ...] = ()
+    citations_dropped_more: int = 0
 
     @property
     def total(self) -> ChannelUsage:
@@ -82,16 +92,14 @@ class UsageReport:
 
 
 def build_report(store: Store, since: float, days: float, limit: int = 10) -> UsageReport:
-    """The usage since ``since``; at most ``limit`` unanswered questions and rated-down turns."""
+    """The usage since ``since``; at most ``limit`` unanswered questions, questions answered
+    with every citation dropped, and rated-down turns."""
     counts: dict[str, Counter[str]] = {}
-    # A question is kept as digests (of its group and of its spelling) and the id of the first
-    # turn that spelt it so, not as text: a busy store may hold many thousands of different
-    # pasted-log questions, and only the few listed are read back (their most asked spelling)
-    # at the end.
-    unanswered: Counter[bytes] = Counter()
-    spellings: dict[bytes, list[int]] = {}  # group + spelling digest -> [times, first turn id]
+    unanswered, dropped = _Questions(), _Questions()
     # summed page by page as the turns come: a year of them is never in memory at once
-    for turn_id, channel, question, status, citations in store.iter_outcomes_since(since):
+    for turn_id, channel, question, status, citations, faults in store.iter_report_turns_since(
+        since
+    ):
         row = counts.setdefault(channel, Counter())
         row["asked"] += 1
         if status == "failed":
@@ -102,12 +110,13 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
             row["cited"] += 1
         elif small_talk(question) is not None:
             row["small_talk"] += 1  # "thanks!" wants no document written for it
+        elif faults:
+            # the model cited sources, wrongly: the documents exist, the markers want checking
+            row["citations_dropped"] += 1
+            dropped.add(question, turn_id)
         else:
             row["without_sources"] += 1
-            key = _digest(grouping_form(question))
-            unanswered[key] += 1
-            spelling = spellings.setdefault(key + _digest(one_line(question)), [0, turn_id])
-            spelling[0] += 1
+            unanswered.add(question, turn_id)
     # turn id -> entry, in the order of each turn's latest "not helpful": several Slack users
     # may each rate one answer down, and it is still one answer to look at
     rated_down: dict[int, tuple[int, str, str]] = {}
@@ -121,9 +130,6 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
                 question = turn.question if turn else "(deleted)"
                 entry = (rated, turn.channel if turn else channel, question)
             rated_down[rated] = entry
-    # ties keep the order first asked (Counter.most_common is stable)
-    listed = unanswered.most_common(limit)
-    shown = _most_asked(spellings, {key for key, _ in listed})
     channels = sorted(
         (ChannelUsage(name, **{c: row[c] for c in COLUMNS}) for name, row in counts.items()),
         key=lambda usage: (-usage.asked, usage.channel),
@@ -132,11 +138,42 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
         since=since,
         days=days,
         channels=tuple(channels),
-        unanswered=tuple((_wording(store, shown[key]), n) for key, n in listed),
+        unanswered=unanswered.most_asked(store, limit),
         not_helpful=tuple(reversed(rated_down.values()))[:limit],
-        unanswered_more=len(unanswered) - len(listed),
+        unanswered_more=max(0, len(unanswered.times) - limit),
         not_helpful_more=max(0, len(rated_down) - limit),
+        citations_dropped=dropped.most_asked(store, limit),
+        citations_dropped_more=max(0, len(dropped.times) - limit),
     )
+
+
+@dataclass(frozen=True)
+class _Questions:
+    """Questions counted by :func:`grouping_form`, for a list of the most asked.
+
+    A question is kept as digests (of its group and of its spelling) and the id of the first
+    turn that spelt it so, not as text: a busy store may hold many thousands of different
+    pasted-log questions, and only the few listed are read back (their most asked spelling) at
+    the end.
+    """
+
+    times: Counter[bytes] = field(default_factory=Counter)  # group digest -> times asked
+    # group + spelling digest -> [times, first turn id]
+    spellings: dict[bytes, list[int]] = field(default_factory=dict)
+
+    def add(self, question: str, turn_id: int) -> None:
+        """Count ``question``, asked in ``turn_id``."""
+        key = _digest(grouping_form(question))
+        self.times[key] += 1
+        spelling = self.spellings.setdefault(key + _digest(one_line(question)), [0, turn_id])
+        spelling[0] += 1
+
+    def most_asked(self, store: Store, limit: int) -> tuple[tuple[str, int], ...]:
+        """The ``limit`` most asked groups as ``(most asked spelling, times)``; ties keep the
+        order first asked (``Counter.most_common`` is stable)."""
+        listed = self.times.most_common(limit)
+        shown = _most_asked(self.spellings, {key for key, _ in listed})
+        return tuple((_wording(store, shown[key]), n) for key, n in listed)
 
 
 # Punctuation that frames a question without changing what it asks: quotes and the Spanish

@@ -18,9 +18,11 @@ if TYPE_CHECKING:
 HELP = "show what people asked, what went unanswered and how answers were rated"
 DESCRIPTION = """\
 Sum the store's turns per channel over the last --days: questions asked, answers that cite
-their sources, answers without sources (the knowledge base had nothing), failures, and the
-helpful / not helpful votes from the web chat and Slack. Then list the questions asked most
-often without an answer (the documents to write next) and the latest answers rated not helpful.
+their sources, answers without sources (the knowledge base had nothing), answers whose every
+citation was dropped for a wrong marker, failures, and the helpful / not helpful votes from the
+web chat and Slack. Then list the questions asked most often without an answer (the documents
+to write next), those answered with every citation dropped (the model's markers to check) and
+the latest answers rated not helpful.
 The store is the one `citecast serve` writes (store.path); reading it while the server runs is
 safe.
 
@@ -139,8 +141,9 @@ def _print_report(report: UsageReport, console: Console) -> None:
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("channel", no_wrap=True)
-    # small talk is a line under the table: a ninth column would not fit 80 characters
-    columns = [column for column in COLUMNS if column != "small_talk"]
+    # small talk and dropped citations are lines under the table: a ninth column would not fit
+    # 80 characters
+    columns = [column for column in COLUMNS if column not in ("small_talk", "citations_dropped")]
     for column in columns:
         table.add_column(
             HEADERS.get(column, column.replace("_", " ")), justify="right", no_wrap=True
@@ -155,18 +158,26 @@ def _print_report(report: UsageReport, console: Console) -> None:
             "sources by design.",
             markup=False,
         )
+    if report.total.citations_dropped:
+        console.print(
+            "Every citation dropped (wrong markers, not missing documents): "
+            f"{report.total.citations_dropped}.",
+            markup=False,
+        )
     # One line per question, cut with an ellipsis at the terminal's edge: a question pasted
     # with a whole log in it must not push the rest of the report off the screen.
-    if report.unanswered:
-        console.print("Asked most often without sources (the documents to write next):")
-        for question, times in report.unanswered:
-            console.print(
-                f"  {times:>3}×  {shown(one_line(question))}",
-                markup=False,
-                no_wrap=True,
-                overflow="ellipsis",
-            )
-        _more(console, report.unanswered_more, "question")
+    _questions(
+        console,
+        "Asked most often without sources (the documents to write next):",
+        report.unanswered,
+        report.unanswered_more,
+    )
+    _questions(
+        console,
+        "Answered, but every citation was dropped (check the model's citation markers):",
+        report.citations_dropped,
+        report.citations_dropped_more,
+    )
     if report.not_helpful:
         console.print("Latest answers rated not helpful:")
         for turn_id, channel, question in report.not_helpful:
@@ -177,6 +188,25 @@ def _print_report(report: UsageReport, console: Console) -> None:
                 overflow="ellipsis",
             )
         _more(console, report.not_helpful_more, "answer")
+
+
+def _questions(
+    console: Console, heading: str, questions: tuple[tuple[str, int], ...], more: int
+) -> None:
+    """``heading`` and one line per question with the times it was asked, when there are any."""
+    from bot.usage_report import one_line
+
+    if not questions:
+        return
+    console.print(heading, markup=False)
+    for question, times in questions:
+        console.print(
+            f"  {times:>3}×  {shown(one_line(question))}",
+            markup=False,
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+    _more(console, more, "question")
 
 
 def _more(console: Console, more: int, noun: str) -> None:

@@ -47,7 +47,8 @@ def test_report_json_counts_each_channel_and_lists_what_to_fix(
     report = json.loads(capsys.readouterr().out)
     web, slack = report["channels"]
     assert web == {
-        "channel": "web", "asked": 5, "cited": 2, "without_sources": 2, "small_talk": 1,
+        "channel": "web", "asked": 5, "cited": 2, "without_sources": 2, "citations_dropped": 0,
+        "small_talk": 1,
         "failed": 0, "unfinished": 0, "helpful": 1, "not_helpful": 1,
     }  # fmt: skip
     assert (slack["asked"], slack["failed"], slack["unfinished"], slack["not_helpful"]) == (

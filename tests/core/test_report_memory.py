@@ -6,7 +6,8 @@ import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
-from bot.store import Outcome, Store
+from bot.store import Store
+from bot.store_usage import ReportTurn
 from bot.usage_report import build_report
 
 NOTHING = {"text": "I could not find anything about that in the knowledge base.", "citations": []}
@@ -16,8 +17,8 @@ PASTED = "Traceback line of a pasted log " * 128  # ~4,000 characters, web.max_q
 class SmallPages(Store):
     """The real store, read 100 turns a page: what stays in memory is what the report keeps."""
 
-    def iter_outcomes_since(self, since: float, page: int = 100) -> Iterator[Outcome]:
-        return super().iter_outcomes_since(since, page)
+    def iter_report_turns_since(self, since: float, page: int = 100) -> Iterator[ReportTurn]:
+        return super().iter_report_turns_since(since, page)
 
 
 def test_distinct_unanswered_questions_are_not_all_held_in_memory(tmp_path: Path) -> None:

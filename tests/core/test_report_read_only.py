@@ -106,7 +106,8 @@ def test_an_older_store_is_reported_and_left_byte_for_byte(
     before, tables = _snapshot(folder), _tables(store)
     report = _report(_config(tmp_path, store), capsys)
     assert report["total"] == {
-        "channel": "all", "asked": 1, "cited": 1, "without_sources": 0, "small_talk": 0,
+        "channel": "all", "asked": 1, "cited": 1, "without_sources": 0, "citations_dropped": 0,
+        "small_talk": 0,
         "failed": 0, "unfinished": 0, "helpful": 1, "not_helpful": 0,
     }  # fmt: skip
     after = _snapshot(folder)
@@ -145,7 +146,8 @@ def test_a_store_its_user_may_only_read_is_reported_and_unchanged(
     report = _report(_config(tmp_path, store), capsys)
     assert report["channels"] == [
         {
-            "channel": "slack", "asked": 1, "cited": 0, "without_sources": 0, "small_talk": 0,
+            "channel": "slack", "asked": 1, "cited": 0, "without_sources": 0,
+            "citations_dropped": 0, "small_talk": 0,
             "failed": 1, "unfinished": 0, "helpful": 0, "not_helpful": 0,
         }
     ]  # fmt: skip
