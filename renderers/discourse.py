@@ -38,7 +38,10 @@ from renderers.markdown_writer import EntryLevel, MarkdownWriter, escape_text, m
 
 CHANNEL = "discourse"
 UPLOAD_SCHEME = "citecast-upload://"
-LINK_TOO_LONG = " (link too long to show)"
+# A definition shows a source's title without its link only where the post could not hold the
+# link: when the forum allows more replies in a row the connector lists the source, linked, in a
+# post after it (bot.connectors.discourse_spill), so the reader sees this only when it cannot.
+LINK_LEFT_OUT = " (link left out to fit the post)"
 # the smallest piece a block is cut into to make room for its definitions
 MIN_PIECE = 80
 SHORT_NOTE = "*(A short answer; it cites no sources.)*"
@@ -73,11 +76,19 @@ class DiscourseBlocks:
         self._writer = MarkdownWriter("discourse", self.cite)
 
     def cite(self, n: int) -> str:
+        """``[^n]``, or ``\\[n\\]`` with sources hidden (``\\[n?\\]`` when weakly supported).
+
+        A weak footnote is marked in its definition ("weak support?"), which Discourse shows at
+        the foot of the post and in the reference's pop-up: a "?" written after the reference
+        stays outside the superscript the forum draws and reads as the sentence's own question
+        mark ("… QUIC.²?", "QUIC²?.").
+        """
         form = self._forms.get(n)
         if form is None:
             return ""
-        weak = "?" if form.weak else ""
-        return f"[^{n}]{weak}" if self._footnotes else f"\\[{n}{weak}\\]"
+        if self._footnotes:
+            return f"[^{n}]"
+        return f"\\[{n}?\\]" if form.weak else f"\\[{n}\\]"
 
     def __call__(self, token: Token) -> str:
         return self._writer.block(token)
@@ -108,13 +119,13 @@ def _text(value: str, limit: int) -> str:
 def definition_body(form: CitationForm, level: EntryLevel = LEVELS[0], link: bool = True) -> str:
     """The text of a footnote definition (one line, never cut inside a link).
 
-    ``link=False`` is for a link no post can hold: the title shows alone, noted as such (an
-    upload placeholder is short and always kept).
+    ``link=False`` is for a link the post has no room for: the title shows alone, noted as such
+    (an upload placeholder is short and always kept).
     """
     title = _text(form.title, level.title)
     url = level.url(form.url) if form.url else None
     if form.kind in ("link", "download") and url:
-        head = masked_link(title, url, "discourse") if link else title + LINK_TOO_LONG
+        head = masked_link(title, url, "discourse") if link else title + LINK_LEFT_OUT
     elif form.kind == "attachment":
         name = _text(form.filename or form.title, level.title)
         head = f"[{name}|attachment]({placeholder(form.n)})"

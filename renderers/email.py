@@ -13,7 +13,7 @@ part always carries the whole answer).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -189,6 +189,11 @@ _MARKER = re.compile(r"[ \u00a0]?\[(\d+)\??\]")
 # shows the words, and a mail client shows no link there
 _LINK_TARGET = re.compile(r" <(?:https?://|mailto:)[^<>\s]*>")
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+")
+# a code span as the text part writes it (renderers.text_writer.code_span): a run of backticks,
+# the code (padded with a space where it starts or ends with a backtick), the same run again.
+# A run longer than real code needs is left as written: an opening run that nothing closes
+# costs a scan of the rest of the line, and a line can hold one such run per length.
+_CODE_SPAN = re.compile(r"(?<!`)(`{1,16})(?!`)(.*?[^`])\1(?!`)")
 
 
 def subject_for(doc: Document, text: str) -> str:
@@ -199,13 +204,40 @@ def subject_for(doc: Document, text: str) -> str:
         return truncate(one_line(shown(doc.context.subject)), 200)
     for line in text.split("\n"):
         # an answer may open with a quote ("> …"), a rule or a heading of markers alone
-        first = _LINK_TARGET.sub("", one_line(_QUOTE_MARKS.sub("", line)))
-        # "[1]" in a subject line points at nothing: the references are in the body
-        first = _MARKER.sub(lambda m: "" if int(m.group(1)) in doc.forms else m.group(0), first)
-        first = first.strip("=-#* ")
+        first = _outside_code(one_line(_QUOTE_MARKS.sub("", line)), doc.forms.keys())
+        # the backticks still guard the code's own "-" or "#" from this strip
+        first = _unwrap_code(first.strip("=-#* "))
         if visible(first):
             return truncate(first, 78)
     return "Your answer"
+
+
+def _outside_code(line: str, cited: Set[int]) -> str:
+    """``line`` without its link addresses and its citation markers ("[1]" in a subject line
+    points at nothing: the references are in the body), both left alone inside code
+    ("`arr[1]`")."""
+
+    def plain(part: str) -> str:
+        part = _LINK_TARGET.sub("", part)
+        return _MARKER.sub(lambda m: "" if int(m.group(1)) in cited else m.group(0), part)
+
+    out, start = [], 0
+    for match in _CODE_SPAN.finditer(line):
+        out += [plain(line[start : match.start()]), match.group(0)]
+        start = match.end()
+    return "".join([*out, plain(line[start:])])
+
+
+def _unwrap_code(line: str) -> str:
+    """Code spans as their code: a subject line shows no markup ("Install it with pip install
+    citecast."), as it shows bold or a link's label without theirs."""
+
+    def code(match: re.Match[str]) -> str:
+        inner = match.group(2)
+        padded = len(inner) > 2 and inner.startswith(" ") and inner.endswith(" ")
+        return inner[1:-1] if padded and inner.strip(" ") else inner
+
+    return _CODE_SPAN.sub(code, line)
 
 
 def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:

@@ -90,9 +90,10 @@ def truncate(text: str, limit: int) -> str:
 
 
 # A citation marker as the renderers write it: Discord's (and Discourse's with sources hidden)
-# escaped "\[3\]", Discourse's footnote "[^3]", Slack's "[3]" or linked "<url|[3]>"; each may
-# be weak ("?"). A marker cites the text before it, so no cut may fall inside one or just
-# before one: the sentence would arrive uncited and the next piece open with its marker.
+# escaped "\[3\]", Discourse's footnote "[^3]", Slack's "[3]" or linked "<url|[3]>"; each but
+# the footnote may be weak ("[3?]": a footnote says so in its definition), and a "?" after a
+# footnote is taken with it. A marker cites the text before it, so no cut may fall inside one
+# or just before one: the sentence would arrive uncited and the next piece open with its marker.
 _MARKER = r"(?:\\\[\d+\??\\\]|\[\^\d+\]\??|\[\d+\??\]|<[^<>|\n]*\|\[\d+\??\]>)"
 # (the space before a marker may be a no-break one: renderers.glue)
 _MARKER_AT = re.compile(r"[ \t\u00a0]*" + _MARKER)

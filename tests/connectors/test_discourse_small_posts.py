@@ -2,9 +2,10 @@
 
 ``discourse.max_post_length: 300`` is the documented floor. A sentence citing more sources
 than a post can define used to drop the whole answer ("cannot fit the answer into 236
-characters"); sources shown as "(link too long to show)" to fit one post kept a short link
-from readers even where more posts were allowed. Driven through the connector's real client
-against the loopback fake forum, which refuses posts over its limit.
+characters"); sources shown without their links ("(link left out to fit the post)") to fit
+one post kept a short link from readers even where more posts were allowed. Driven through
+the connector's real client against the loopback fake forum, which refuses posts over its
+limit.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from bot.connectors.discourse_spill import SPILL_NOTE, spill
 from bot.errors import RenderError
 from bot.models import Source
+from renderers.discourse import LINK_LEFT_OUT
 from tests.connectors.discourse_harness import PUBLIC, Harness, forum, opened_harness
 from tests.fakes.discourse_api import FakeDiscourse
 
@@ -73,14 +75,14 @@ async def test_links_are_kept_when_more_posts_are_allowed(
         srcs = sources(6, 100)
         posts = await ask(h, srcs, one_sentence(6))
     joined = "\n".join(posts)
-    assert "link too long to show" not in joined
+    assert LINK_LEFT_OUT.strip() not in joined
     assert all(len(post) <= 500 for post in posts)
     for source in srcs:
         assert f"({source.url})" in joined
 
 
 def test_a_post_that_fits_is_left_alone() -> None:
-    raw = "Text [^1].\n\n[^1]: Guide (link too long to show)"
+    raw = f"Text [^1].\n\n[^1]: Guide{LINK_LEFT_OUT}"
     rich = {1: "[Guide](https://d.example/g)"}
     assert spill(raw, 300, rich) == [raw]
 

@@ -63,7 +63,7 @@ async def test_a_mail_without_a_subject_gets_the_answers_first_line(flow: EmailF
         await wait_for(lambda: len(flow.mails) == 1)
     subject = str(flow.mails[0].message()["Subject"])
     # the renderer's rule for any answer: its first line with words, without citation markers
-    assert subject == "Install it with `pip install citecast`. ARM works too."
+    assert subject == "Install it with pip install citecast. ARM works too."
 
 
 async def test_a_tagged_reply_is_answered_under_one_re(flow: EmailFlow) -> None:

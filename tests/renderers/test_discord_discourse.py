@@ -255,7 +255,7 @@ def test_discourse_keeps_a_long_link_whole_or_shows_the_title_alone() -> None:
     assert "continued" not in small
     assert small["raw"] == (
         "Long\u00a0[^1] and normal\u00a0[^2].\n\n"
-        "[^1]: Long URL source (link too long to show), Search\n"
+        "[^1]: Long URL source (link left out to fit the post), Search\n"
         "[^2]: [Install guide](https://docs.example/install)"
     )
 

@@ -33,3 +33,23 @@ def subject(text: str) -> str:
 )
 def test_the_subject_is_the_first_line_with_words(text: str, expected: str) -> None:
     assert subject(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a subject shows no markup: code spans lose their backticks, as bold loses its stars
+        ("Install it with `pip install citecast`.[^1]", "Install it with pip install citecast."),
+        ("**Run** `citecast serve` *now* [^1].", "Run citecast serve now."),
+        ("Use ``a `b` c`` here [^1].", "Use a `b` c here."),
+        ("`` ` `` is a backtick [^1]", "` is a backtick"),
+        # a citation's number or a dash inside code is the code's own
+        ("Read `arr[1]` first [^1].", "Read arr[1] first."),
+        ("`--verbose` prints more [^1]", "--verbose prints more"),
+        ("# `#` starts a comment [^1]", "# starts a comment"),
+        # a backtick shown as text pairs with nothing and stays
+        ("A \\` is a backtick [^1].", "A ` is a backtick."),
+    ],
+)
+def test_the_subject_shows_code_without_its_backticks(text: str, expected: str) -> None:
+    assert subject(text) == expected
