@@ -360,6 +360,10 @@ class DiscourseSettings(Section):
     # the reply to a bare "@citecast" (a mention or reply with no question); "": none
     empty_question_message: str = "Ask me a question after mentioning me."
     answer_new_topics: bool = True
+    # post "I could not find anything …" to a new topic too: off, a new topic the knowledge
+    # base has nothing on gets no reply, which would bump it for everyone watching (a mention
+    # or a reply to the bot always gets one; bot.connectors.discourse_quiet)
+    reply_to_new_topics_when_not_found: bool = False
     answer_mentions: bool = True
     answer_replies: bool = True
     # like a post that only thanks, agrees or says goodbye instead of replying to it

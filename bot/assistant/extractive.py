@@ -9,9 +9,10 @@ reading order. When the passages do not cover at least half of the question's te
 terms most of their sentences contain, or when no more than one of the question's own words is
 anywhere the viewer may read, it says plainly that it found nothing and cites nothing; so it does
 for a yes/no question (or one asking what, who, when, where, how much …) about a name nothing
-readable holds, and when its sentences are quoted for one heading word alone (see
-:mod:`bot.assistant.extractive_unconfirmed`), and for "how much" or "how many" of a word nothing
-readable holds, answered by sentences that state no amount (see
+readable holds, when its sentences are quoted for one heading word alone or stitched from
+passages that each share one word with it (see :mod:`bot.assistant.extractive_unconfirmed`),
+and for "how much" or "how many" of a word nothing readable holds, answered by sentences that
+state no amount (see
 :mod:`bot.assistant.extractive_amounts`). A question line of a FAQ ("Can I bring my dog to
 work?" above its answer) is never quoted: its answer holds its words as a heading's (see
 :mod:`bot.assistant.extractive_faq`). A sentence
@@ -70,7 +71,7 @@ from bot.assistant.extractive_records import (
 from bot.assistant.extractive_sections import encloses, siblings
 from bot.assistant.extractive_small_talk import small_talk_reply
 from bot.assistant.extractive_tables import matching_rows
-from bot.assistant.extractive_unconfirmed import names_the_unknown, rests_on_one_word
+from bot.assistant.extractive_unconfirmed import names_the_unknown, one_word_each, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import query_terms, stem
@@ -345,6 +346,7 @@ class ExtractiveBackend:
             if (
                 missing
                 or rests_on_one_word(asked, chosen, candidates, explained)
+                or one_word_each(asked, chosen, candidates, explained)
                 or await lacks_the_amount(turn, asked, chosen, explained)
             ):
                 chosen = []

@@ -21,6 +21,13 @@ is anywhere the viewer may read is not answered):
   another page says "a single SQLite file"; "How do I configure citecast?" is (every word of
   it is in a passage), and so is "What time do backups run?" by "Back up the store every
   night" under "Backups", whose passage says "while citecast runs".
+- An answer quoted from passages that each hold (with their headings) one word of the question
+  alone, to a question that names what no passage holds, answers nothing
+  (:func:`one_word_each`): "General chat: Hello everyone, this is a general topic." (a forum
+  topic's title and first post, no question) is not answered by a sentence about "@everyone"
+  pings and another about embedding the web chat, though each writes a word of it. A question
+  whose words one passage holds together ("How do I install Beacon on a Raspberry Pi?": the
+  install steps name Beacon) is answered as before.
 
 Greetings and the verbs that only carry a question ("made", "comes") are no words of the
 question here; a compound ("1.4.2") counts as its words, as in
@@ -117,3 +124,37 @@ def rests_on_one_word(
     held = frozenset().union(*(held_words(c) for c in candidates if c.rank in ranks))
     known = sum(len(t.split()) for t in own if term_key(t) in held)
     return total >= 2 and known <= 1
+
+
+def one_word_each(
+    asked: Sequence[str],
+    chosen: Sequence[Candidate],
+    candidates: Sequence[Candidate],
+    explained: frozenset[str],
+) -> bool:
+    """Whether the ``chosen`` sentences are stitched together from passages that each hold
+    (with their headings) a different one of the question's words and no other, while the
+    passages found hold no more than half of its words (``explained``). Such passages each
+    share one word with the question and answer nothing it asks: "General chat: Hello
+    everyone, this is a general topic." and a sentence about "@everyone" pings beside one
+    about embedding the web chat, where "general" and "topic" are nowhere. A question the
+    passages mostly hold ("What happens when Slack returns 429?", where none says "returns")
+    is answered part by part, as before, and one passage quoted alone is left to
+    :func:`rests_on_one_word`.
+
+    ``asked`` is the question's terms, compounds as one; a compound counts as its words
+    ("1.4.2" is three), as in :func:`rests_on_one_word`; greetings and the verbs that only
+    carry a question are no words of it."""
+    own = [t for t in asked if t not in COURTESY and t not in LIGHT_VERBS]
+    size = {term_key(t): len(t.split()) for t in own}
+    keys = frozenset(size)
+    # most of the question in the passages: answered as the other rules decide
+    if 2 * sum(size[k] for k in keys & explained) > sum(size.values()):
+        return False
+    seen: set[str] = set()
+    for rank in {c.rank for c in chosen}:
+        held = keys & frozenset().union(*(held_words(c) for c in candidates if c.rank == rank))
+        if sum(size[k] for k in held) > 1:
+            return False
+        seen |= held
+    return len(seen) >= 2

@@ -15,6 +15,7 @@ The parts, each with its own reliability decisions:
 - ``discourse_start``: the forum address and the API key checked with the forum at start;
 - ``discourse_webhook``: the signature, the event and the trigger rules (no I/O);
 - ``discourse_answer``: answering one post (history, assistant, composing, outbox);
+- ``discourse_quiet``: a new topic the knowledge base has nothing on gets no reply;
 - ``discourse_outbox``: questions kept until answered, and the worker retrying what is due;
 - ``discourse_delivery``: posting a reply at most once, and only to its audience;
 - ``discourse_audience``: which groups read a category (a subcategory without a mapping of

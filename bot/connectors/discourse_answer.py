@@ -12,7 +12,8 @@ the topic gets the short "not set up" reply instead (``setup_errors``), and the 
 ``failed``.
 
 A post that only thanks, agrees or says goodbye is liked instead of answered, and no turn is
-stored for it (``discourse_thanks``).
+stored for it (``discourse_thanks``). A new topic whose answer found nothing gets no reply;
+its turn is stored as answered without sources (``discourse_quiet``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from bot.connectors.discourse_delivery import (
 from bot.connectors.discourse_errors import rate_limit_wait
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
+from bot.connectors.discourse_quiet import unposted_because
 from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
 from bot.connectors.discourse_webhook import PostEvent, Trigger, asks_nothing, strip_mention
@@ -112,6 +114,15 @@ class PostAnswerer:
                 # (12 times, then silence), so the topic is told now, once
                 report_setup_error(self.services, CHANNEL, exc)
                 reply, set_up = not_set_up_reply(audience), False
+            unposted = unposted_because(event, trigger, reply.answer, self.settings)
+            if set_up and unposted:
+                # answered all the same, without sources (as `citecast report` counts it)
+                store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
+                answered = True
+                if question_id is not None:
+                    store.mark_sent(question_id)
+                log.info("discourse topic %s post %s: %s", event.topic_id, event.post_id, unposted)
+                return
             composer = PostComposer(
                 self._client(),
                 self.services,
