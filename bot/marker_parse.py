@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from bot.marker_numbers import MAX_DIGITS as MAX_DIGITS
 from bot.marker_numbers import MAX_RANGE as MAX_RANGE
@@ -182,15 +182,35 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         return NEED  # a "(" may follow and make this a link
     if end < n and buf[end] == "(":
         linked = _parse_link(buf, i, end, final, grammar, body, prev)
-        if linked is not None or not _WORD_NUMS.fullmatch(body):
+        if linked is not None:
             return linked
-        # no link: "[2](source 1)" is the group "[2]" and then the reader's parentheses
-        tail = buf[end : end + MAX_BRACKET]
-        if _NOT_A_LINK.match(tail) is None:
-            opening = _NOT_A_LINK_OPEN.match(tail)
-            if final or len(tail) >= MAX_BRACKET or opening is None or opening.end() < len(tail):
-                return None  # not closed: text, as the answer's "[2](" would read
-            return NEED
+        found = _bracket_body(buf, i, end, final, grammar, body, prev)
+        if found is None:
+            return None
+        # no link: "[2](source 1)" is the group "[2]" and then the reader's parentheses, and
+        # "[cite_start](Source 2)" the opener and a marker (the brackets are no link's text)
+        plain = _plain_words(buf, end, final)
+        return found if plain is True else plain
+    return _bracket_body(buf, i, end, final, grammar, body, prev)
+
+
+def _plain_words(buf: str, paren: int, final: bool) -> Parsed | Literal[True]:
+    """Whether the parentheses at ``buf[paren]`` hold plain words no link can (True), may
+    still (NEED), or do not (None: the brackets stay text, as the answer's ``[2](`` reads)."""
+    tail = buf[paren : paren + MAX_BRACKET]
+    if _NOT_A_LINK.match(tail) is not None:
+        return True
+    opening = _NOT_A_LINK_OPEN.match(tail)
+    if final or len(tail) >= MAX_BRACKET or opening is None or opening.end() < len(tail):
+        return None
+    return NEED
+
+
+def _bracket_body(
+    buf: str, i: int, end: int, final: bool, grammar: Grammar, body: str, prev: str
+) -> Parsed:
+    """The marker the bracket body ``body`` (``buf[i:end]``, no footnote and no link) is."""
+    raw = buf[i:end]
     m = _WORD_NUMS.fullmatch(body)
     if m is not None:
         word = m["word"]
@@ -297,8 +317,13 @@ def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
             if buf[close + offset] != wanted:
                 return None
         linked = _parse_link(buf, i, close + 2, final, grammar, buf[i + 1 : close + 1], prev)
+        if linked is not None:
+            return linked
+        plain = _plain_words(buf, close + 2, final)
+        if plain is True:
+            return None  # "[[2]](source 1)": no link, so "[[2]]" is read as it is alone
         # "[[2]](" that is no link destination is text: its inner "[2]" is not a bare group
-        return Hit(close + 2, None) if linked is None else linked
+        return Hit(close + 2, None) if plain is None else plain
     # "[[" and a non-digit opens a record key: bot.marker_keys reads those, never this
     return None
 

@@ -56,7 +56,7 @@ def parse_sup(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Par
     if head is None or head.end() >= len(buf):
         if not final and _SUP_HEAD_OPEN.fullmatch(buf, i, i + MAX_SUP) is not None:
             return NEED  # "<su", "<sup> ": bracket markers may still follow, after any character
-    elif buf[head.end()] == "[":
+    elif buf[head.end()] in "[^":
         return _sup_brackets(buf, i, head.end(), final, grammar)
     if prev.isalnum() or prev in _OPERAND_ENDS:
         return None
@@ -83,7 +83,10 @@ def _sup_brackets(buf: str, i: int, at: int, final: bool, grammar: Grammar) -> P
     found: list[Marker] = []
     n = len(buf)
     while True:
-        inner = parse_bracket(buf, at, final, grammar, ">")
+        if buf[at] == "^":  # "<sup>^[2]</sup>": a caret marker, read as "[^2]" would be
+            inner = parse_caret(buf, at, final, grammar, ">")
+        else:
+            inner = parse_bracket(buf, at, final, grammar, ">")
         if not isinstance(inner, Hit):
             return inner  # NEED, or text
         marker = inner.marker
@@ -95,7 +98,7 @@ def _sup_brackets(buf: str, i: int, at: int, final: bool, grammar: Grammar) -> P
             return None
         if at >= n:
             return None if final else NEED
-        if buf[at] != "[":
+        if buf[at] not in "[^":
             break
     tail = buf[at : at + len(_SUP_CLOSE)].lower()
     if tail != _SUP_CLOSE:

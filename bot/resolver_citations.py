@@ -11,12 +11,18 @@ for size; a base class, as its others are, for the hot path's sake.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
 
 from bot.marker_groups import only_separators
 from bot.marker_lead_ins import is_lead_in
 from bot.marker_lines import OPENERS, trailing_backslashes
+from bot.marker_parse import Hit, parse_bracket
 from bot.resolver_gaps import GapLines
+
+if TYPE_CHECKING:
+    from bot.markers import MarkerScanner
 
 __all__ = ["CitationText"]
 
@@ -25,6 +31,7 @@ class CitationText(GapLines):
     """Writes the kept citations' footnotes and notes the removed ones (see the module)."""
 
     _adjacent: tuple[int, ...]
+    _scanner: MarkerScanner
 
     def _sentence_opened(self) -> bool:
         """Whether lead-in words that open a sentence are held (not an opener's group)."""
@@ -77,18 +84,69 @@ class CitationText(GapLines):
         elif not lead and self._gap:
             lead = self._gap_lead  # "fact [9][1]": the citation keeps the space before the run
         if not lead and not self._held and self._pieces:
-            if self._pieces[-1][-1] == "[":
-                lead = "\u200b"  # "[" then "[^n]": "[[[1]]]" must not read as "[[^1]]"
+            if self._pieces[-1][-1] in "[^":
+                # "[" then "[^n]": "[[[1]]]" must not read as "[[^1]]"; "^" then "[^n]":
+                # "^^[1]" keeps one caret, which must not read as the footnote's ("^[^1]")
+                lead = "\u200b"
             elif trailing_backslashes(self._pieces) % 2:
                 # an odd backslash would escape the "[": one more escapes the backslash, which
                 # reads as written ("a\\【2】" -> "a\\\\[^1]"); after a gap, _unglue separates
                 lead = "\u200b" if self._gap else "\\"
+        lead = self._outside_destination(lead)
         if len(shown) == 1:
             self._text(lead + _footnote(shown[0]))
         else:
             self._text(lead + "".join(_footnote(n) for n in shown))
         # the run goes on until text other than spaces: each source appears once in it
         self._adjacent = adjacent + tuple(shown)
+
+    def _outside_destination(self, lead: str) -> str:
+        """``lead`` for a footnote that would otherwise stand in a link's destination.
+
+        Text the scanner read as no link (``[2](x <citation>1</citation>)``: a space, a
+        tag) could become one around the footnote (``[2](x[^1])``), which hides the citation
+        in a URL: a space before the footnote ends the destination (``[2](x [^1])``), and
+        with none written yet (``[a]([ 2])``) the held ``(`` is escaped (``[a]\\([^1])``).
+        """
+        tail = (self._last_line(_DEST_TAIL) + lead)[-_DEST_TAIL:]
+        if "](" not in tail:
+            return lead  # (the common case, decided without a regex)
+        dest = _DEST_OPEN.search(tail)
+        if dest is None or "`" in dest[0]:
+            return lead  # (a code span's text is no destination)
+        if dest.end() > dest.end("spaces"):
+            return lead + " "
+        at = dest.start()
+        label = tail.rfind("[", 0, at)
+        if label >= 0 and tail.startswith("[^", label):
+            return lead  # a footnote is never a link's text: "[^1]([^2])"
+        paren = len(self._held) - (len(tail) - len(lead) - at - 1)
+        if (
+            paren < 0
+            or self._held[paren] != "("
+            or self._reads_as_marker(tail[label : at + 1] if label >= 0 else "")
+        ):
+            # escaped, the "(" would no longer keep "[2]" before it text ("[2]([2]"): the
+            # space ends the destination at least to the scanner (mistune allows it there)
+            return lead + " "
+        self._held = self._held[:paren] + "\\" + self._held[paren:]
+        if self._open_at >= paren:
+            self._open_at += 1
+        return lead
+
+    def _reads_as_marker(self, brackets: str) -> bool:
+        """Whether ``brackets`` (``[…]`` or empty) reads as a marker when no ``(`` follows."""
+        if not brackets:
+            return False
+        found = parse_bracket(brackets + "\\", 0, True, self._scanner.grammar, " ")
+        return isinstance(found, Hit) and found.marker is not None
+
+
+# a link destination still open, spaces before it (CommonMark allows them), nested parens once
+_DEST_OPEN = re.compile(
+    r"\]\((?P<spaces>[ \t]*+)(?:[^\s()<>]++|\([^\s()<>]*+\))*+(?:\([^\s()<>]*+)?\Z"
+)
+_DEST_TAIL: Final = 256  # how far back a destination is looked for (a bounded look)
 
 
 @functools.lru_cache(maxsize=512)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from bot.marker_lines import indent_width
 
-# a last character that would join the footnote into other syntax ("\\[^1]", "[[^1]", "`[^1]")
-_GLUING_LAST = frozenset("\\[`<$|")
+# a last character that would join the footnote into other syntax ("\\[^1]", "[[^1]", "`[^1]",
+# "^[^1]")
+_GLUING_LAST = frozenset("\\[`<$|^")
 
 
 def ends_in_prose(line: str) -> bool:

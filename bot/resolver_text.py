@@ -51,6 +51,8 @@ from bot.marker_parse import MAX_TAG
 from bot.resolver_citations import CitationText
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
+_ENDS_IN_FOOTNOTE = re.compile(r"\[\^\d+\]\Z")
+_FOOTNOTE_TAIL: Final = 16  # longer than any "[^n]" the resolver writes
 # a token ending in one of these may open a group or a line prefix the resolver holds back
 # (a digit: a nested item's number, "    1", before its ".")
 _HOLD_LAST: Final = frozenset(" \t\r\n0123456789") | frozenset(OPENERS) | PREFIX_LAST
@@ -105,6 +107,8 @@ class ResolvedText(CitationText):
             return
         if text[0] == ":" and self._adjacent and _ONLY_CITATIONS.fullmatch(self._last_line()):
             text = "\\" + text  # "[^1]: …" at a line start would read as a definition
+        elif text[0] == "^" and self._adjacent and not self._held:
+            text = "\u200b" + text  # "[1]^^": "[^1]^" would read as one footnote, caret and all
         if self._sep_at >= 0:
             if still_separating(self._held[self._sep_at :], text):
                 self._held += text
@@ -284,9 +288,16 @@ class ResolvedText(CitationText):
             return ""
         if line_start:
             return self._line_after_gap(text, held, prefix, sep_at)
-        elif last in "`~$<[【\ue200\\" or (
-            text[0] not in "\r\n" and ends_inside_marker(self._last_line(MAX_TAG))
+        elif (
+            last in "`~$<[【\ue200\\"
+            or (text[0] not in "\r\n" and ends_inside_marker(self._last_line(MAX_TAG)))
+            or (
+                text[0] == "^"
+                and last == "]"
+                and _ENDS_IN_FOOTNOTE.search((held or self._pieces[-1])[-_FOOTNOTE_TAIL:])
+            )
         ):
+            # (a caret after a citation, "[1], [9]^": "[^1]^" would read as one footnote)
             # an opener still unclosed before the gap ("[^" then "1]", "<cita" then "tion>"):
             # joined, the two halves would spell a marker no one resolved
             text = "\u200b" + text

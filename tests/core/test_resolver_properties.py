@@ -190,6 +190,18 @@ def check_answer(answer: Answer) -> None:
 @given(mixed)
 @example("_[1][1]_")  # emphasis around a group of markers alone goes with it (marker_emphasis)
 @example("_<CIT doc-a />_")
+# a caret next to a footnote, or a caret marker in a superscript, must not join it
+@example("[1]^")
+@example("^^[1]")
+@example("[3],[9]^")
+@example("<sup>^[2]</sup>")
+# brackets before parentheses of plain words: no link's text, so read as alone
+@example("x [[1]](Source 2)")
+@example("_[cite_start](Source 2)_")
+# a citation read where no link was must not end up in a link's destination
+@example('[2](*x\u003ccite index="2-1">\u003c/cite>)')
+@example("[]([ 2])")
+@example("[](]()</co:1>)")
 def test_resolve_never_raises_and_output_is_canonical(raw: str) -> None:
     check_answer(resolve(raw, make_registry()))
 
@@ -225,6 +237,8 @@ def stream_split(
 
 @given(mixed, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12), coalesces)
 @example("Fact **[1] and [2]**.", [6, 9, 12, 15, 17], 0)
+@example("a ^^[1]^ b [2]^", [3, 4, 7, 12], 0)
+@example("[x]( <citation>1</citation>) [2]([2]", [3, 4, 5, 20, 30], 0)
 def test_stream_equals_resolve_for_random_splits(raw: str, cuts: list[int], coalesce: int) -> None:
     assert stream_split(raw, cuts, coalesce=coalesce) == resolve(raw, make_registry())
 
