@@ -49,5 +49,7 @@ def readable_by_others(path: Path) -> str | None:
         return None
     return (
         f"readable by every account on this host (mode {mode:04o}); "
-        f"run `chmod 700 {path.parent}` (or `chmod 600` it and its -wal and -shm files)"
+        # the folder's absolute path: serve named a relative one (".citecast") where ingest
+        # named an absolute one, and a relative one depends on where the command is run
+        f"run `chmod 700 {full.parent}` (or `chmod 600` it and its -wal and -shm files)"
     )

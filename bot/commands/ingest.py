@@ -25,7 +25,9 @@ the reason and never stop the run; so is a file whose front matter names an empt
 one larger than index.max_file_bytes (default 50 MB; 0 = no limit), which is never read.
 A PATH that is empty (an unset "$DOCS"), missing or neither a file nor a folder is an error.
 --audience must name a group: an empty one (an unset "$GROUP") is refused, and --audience public
-makes files public on purpose.
+makes files public on purpose. Without --audience, a file keeps the audience an earlier
+--audience gave its folder (or, in an index an older citecast wrote, the one it has), and the
+summary says so; it is never made public silently.
 
 examples:
   citecast ingest examples/
@@ -168,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         stdout_console,
         write_stdout,
     )
-    from bot.config_file import load_settings
+    from bot.config_file import config_origin, load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
@@ -185,6 +187,10 @@ def run(args: argparse.Namespace) -> int:
         check_utf8(value, "--audience")  # else a traceback once the first file is fingerprinted
     audience = [g for value in args.audience or [] for g in document_audience(value, "--audience")]
     settings = load_settings(args.config)
+    origin = config_origin(args.config)
+    # audience rules are written for paths from the config file's folder as well (make serve
+    # runs --if-missing from the repository clone with the deployment's --config)
+    above = (Path(origin).resolve().parent,) if origin else ()
     index_path = Path(settings.index.path)
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
     before: frozenset[str] | None = None
@@ -255,7 +261,12 @@ def run(args: argparse.Namespace) -> int:
 
             if older is not None:
                 report = reread_older(
-                    older, settings.index, on_file=advance, on_page=page, on_chunk=between_chunks
+                    older,
+                    settings.index,
+                    on_file=advance,
+                    on_page=page,
+                    on_chunk=between_chunks,
+                    above=above,
                 )
             else:
                 report = ingest(
@@ -265,6 +276,9 @@ def run(args: argparse.Namespace) -> int:
                     on_file=advance,
                     on_page=page,
                     on_chunk=between_chunks,
+                    above=above,
+                    # a new index keeps the --audience the one it replaces remembered
+                    previous=index_path.resolve() if fresh else None,
                 )
         if before:
             report.removed += len(before - (indexed_paths(target) or frozenset()))

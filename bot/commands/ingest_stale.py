@@ -7,15 +7,17 @@ ordinary run of those PATHs put the samples back into the user's index and left 
 own files as the older reader had read them.
 
 Each file is read again as a run of the folder it was ingested from would read it: with the
-audience it has in the index as the default (the ``--audience`` of the run that read it is not
-stored; rules and front matter still come first), and with the URL that folder's path gives it
-under ``index.url_templates`` (read alone, a file's path would be its bare name).
+audience it has in the index (or the ``--audience`` remembered for its folder) as the default
+(rules and front matter still come first, tried from the config file's folder as well as the
+working directory: ``make serve`` runs this from the repository clone), and with the URL
+that folder's path gives it under ``index.url_templates`` (read alone, a file's path would be
+its bare name).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -108,25 +110,29 @@ def reread_older(
     on_file: Callable[[str], None] | None = None,
     on_page: PageCallback | None = None,
     on_chunk: Callable[[], None] | None = None,
+    above: Sequence[Path] = (),
 ) -> IngestReport:
     """Read ``files.readable`` again into the index at ``settings.path``; returns the run's
-    report (with the files no longer there removed)."""
+    report (with the files no longer there removed). ``above``: the config file's folder
+    (see :func:`bot.knowledge.ingest.ingest`)."""
     groups: dict[tuple[tuple[str, ...], str | None], list[Path]] = {}
     for file in files.readable:
         groups.setdefault((file.audience, file.url), []).append(file.path)
     report = IngestReport()
     if not groups and files.missing:
         groups[((), None)] = []  # a run of no files still drops the ones that are gone
-    for (audience, url), paths in groups.items():
+    for (_audience, url), paths in groups.items():
         # one URL for the group's files, as their folder's template gave it (see module doc)
         templates = {"*": url} if url else {}
         part = ingest(
             paths,
             settings.model_copy(update={"url_templates": templates}),
-            audience=list(audience) or None,
+            # no --audience: each file keeps the one the index has for it (passed as one,
+            # it would be remembered for the file, above its folder's)
             on_file=on_file,
             on_page=on_page,
             on_chunk=on_chunk,
+            above=above,
         )
         _add(report, part)
     return report

@@ -297,6 +297,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.errors import ConfigError
     from bot.knowledge.reader_age import older_reader_warning
     from bot.knowledge.records import check_tables
+    from bot.private_files import readable_by_others
     from bot.runtime import Services
     from bot.store import Store
     from bot.store_lock import StoreLock
@@ -359,6 +360,11 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
         elif older := older_reader_warning(Path(settings.index.path)):
             # answers quote what the old reader made of the files until they are re-read
             logging.getLogger("citecast").warning("%s", older)
+        if exposed := readable_by_others(Path(settings.index.path)):
+            # the index holds every private document's text, as the store every conversation
+            # (which the store warns of when opened): made by an older citecast, or shared
+            index_at = Path(settings.index.path).resolve()
+            logging.getLogger("citecast").warning("index %s is %s", index_at, exposed)
         for warning in exposure_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)
         where = address(host, listener)

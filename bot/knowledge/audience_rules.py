@@ -9,11 +9,14 @@ Ingesting the private folder itself first (``citecast ingest docs/internal``, ``
 docs/internal/pay.md``, or ``cd docs && ingest internal``) gives the shorter path ``pay.md``,
 which ``internal/*`` does not match: the file was indexed as public. So when no rule matches
 that path, the rules are also tried against the file's paths inside each folder above the
-ingested one, up to the working directory (``internal/pay.md``, ``docs/internal/pay.md``).
+ingested one, up to the working directory or the config file's folder, whichever holds the
+file further up (``internal/pay.md``, ``docs/internal/pay.md``): ``make serve`` re-reads an
+index from the repository clone with ``--config /srv/deploy/config.yaml``, and the folders
+the rules were written for are the deployment folder's.
 Such a match can only narrow: the file gets the groups both it and the audience it would
 otherwise have (``--audience``, else public) allow, and none is a reason to skip the file.
 A match there never widens an audience, so a rule written for a folder above cannot publish
-what ``--audience`` keeps private. A root outside the working directory has no such paths:
+what ``--audience`` keeps private. A root outside both folders has no such paths:
 :func:`unmatched_rules` names the rules that matched no file of a run, for a warning.
 """
 
@@ -135,18 +138,26 @@ def unmatched_rules(settings: IndexSettings, matched: Iterable[str]) -> list[str
 @dataclass(frozen=True)
 class RunRules:
     """What audience rules see in one ingest run: every folder ingested into the index, the
-    working directory (``top``, where the paths above an ingested folder stop), and the globs
-    that gave a file its audience so far (for :func:`unmatched_rules`)."""
+    folders where the paths above an ingested folder stop (``tops``: the working directory
+    and the config file's folder), and the globs that gave a file its audience so far (for
+    :func:`unmatched_rules`)."""
 
     folders: Sequence[Path]
-    top: Path | None
+    tops: Sequence[Path]
     matched: set[str] = field(default_factory=set)
+
+    def top(self, path: Path) -> Path | None:
+        """The outermost of ``tops`` holding ``path`` (its paths above reach furthest up),
+        or None when none holds it."""
+        holding = [top for top in self.tops if path.is_relative_to(top)]
+        return min(holding, key=lambda top: len(top.parts)) if holding else None
 
     def audience(
         self, path: Path, rule_path: str, settings: IndexSettings, default: Sequence[str] | None
     ) -> RuledAudience:
         """:func:`ruled_audience` of one file of the run, its rule remembered as matched."""
-        ruled = ruled_audience(path, rule_path, self.folders, settings, default, self.top)
+        top = self.top(path)
+        ruled = ruled_audience(path, rule_path, self.folders, settings, default, top)
         self.matched.update(ruled.globs)
         return ruled
 
@@ -157,3 +168,10 @@ def working_directory() -> Path | None:
         return Path.cwd().resolve()
     except OSError:
         return None
+
+
+def rule_tops(above: Sequence[Path] = ()) -> tuple[Path, ...]:
+    """Where a run's paths above its folders stop: the working directory and ``above`` (the
+    config file's folder), resolved, once each."""
+    found = [working_directory(), *(folder.resolve() for folder in above)]
+    return tuple(dict.fromkeys(top for top in found if top is not None))

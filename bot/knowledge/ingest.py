@@ -19,17 +19,18 @@ is resolved against the template's URL, as a browser resolves it against the pag
 one that still is no absolute http(s) URL is noted in the summary and the template's URL kept.
 
 Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
-first matching ``index.audience_rules`` glob, ``--audience``, else ``["public"]``. Rules are
+first matching ``index.audience_rules`` glob, ``--audience``, else what an earlier run's
+``--audience`` gave it (:mod:`bot.knowledge.ingest_audience`), else ``["public"]``. Rules are
 tried, in order, against the file's path inside each folder ever ingested into the index that
 holds it (and its path inside this run's root): ``internal/*`` written for ``citecast ingest
 priv`` still matches ``priv/internal/bonus.md`` when ``priv/internal`` or the file alone is
 ingested later, so re-ingesting part of a folder never drops the audience the folder's rules
 gave. When no rule matches that path, the file's paths inside the folders above it, up to the
-working directory, are tried too, and can only narrow its audience, so ingesting the private
-folder itself first (``citecast ingest priv/internal``) keeps it private (see
-:mod:`bot.knowledge.audience_rules`). An audience written empty is refused
-(:func:`document_audience`), never taken as public: a front-matter one skips the file with the
-reason.
+working directory or the config file's folder (``above``), are tried too, and can only
+narrow its audience, so ingesting the private folder itself first (``citecast ingest
+priv/internal``) keeps it private (see :mod:`bot.knowledge.audience_rules`). An audience
+written empty is refused (:func:`document_audience`), never taken as public: a front-matter
+one skips the file with the reason.
 """
 
 from __future__ import annotations
@@ -37,17 +38,19 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
-from bot.knowledge.audience_rules import RunRules, narrower, unmatched_rules, working_directory
+from bot.knowledge.audience_rules import RunRules, narrower, rule_tops, unmatched_rules
 from bot.knowledge.chunking import Chunk, chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
 from bot.knowledge.file_urls import page_url, public_url
+from bot.knowledge.ingest_audience import KeptAudiences, read_kept, remember
+from bot.knowledge.ingest_report import IngestReport as IngestReport
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported, read_document
 from bot.knowledge.schema import SCHEMA_VERSION
@@ -99,7 +102,10 @@ BATCH_FILES = 200
 # it was cut at a space in mid-sentence, and the answer quoted half a sentence; a Markdown
 # link whose URL holds parentheses (``Python_(programming_language)``) reads as its text (a
 # heading's title was "Using Python) with citecast").
-READER_VERSION = "14"
+# "15": audience rules apply to a file whose folder was ingested alone (``ingest docs/internal``
+# under a rule ``internal/*``), from the config file's folder too, and a group name holding
+# "|" is refused: "14" and older indexed such files as public, so they must be read again.
+READER_VERSION = "15"
 
 
 def reader_mark() -> str:
@@ -111,34 +117,6 @@ def reader_mark() -> str:
     A fingerprint without this mark was written before it existed, by an older reader.
     """
     return f"r{READER_VERSION}:"
-
-
-@dataclass
-class IngestReport:
-    """What one ingest run did (the summary the command prints)."""
-
-    files: int = 0
-    indexed: int = 0
-    unchanged: int = 0
-    # of ``indexed``: files unchanged or not, last read by another citecast's reader
-    reread: int = 0
-    removed: int = 0
-    chunks: int = 0
-    pages: int = 0
-    bytes_read: int = 0
-    ignored: int = 0
-    # the ignored files by suffix, lower-cased ("" for none), so the summary can say which
-    ignored_suffixes: dict[str, int] = field(default_factory=dict)
-    skipped: list[Skipped] = field(default_factory=list)
-    # folders left out (cannot be listed, a symlink leaving the root): their files are unknown
-    folders_skipped: list[Skipped] = field(default_factory=list)
-    # files indexed without some of their content (a PDF page pypdf could not read)
-    warnings: list[Skipped] = field(default_factory=list)
-    # files indexed whole, with something the user should fix (a URL that is not one)
-    notes: list[Skipped] = field(default_factory=list)
-    # globs of audience rules that matched no file of a run with a root outside the working
-    # directory, where paths above the ingested folder were not tried (see audience_rules)
-    unmatched_rules: list[str] = field(default_factory=list)
 
 
 def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
@@ -170,6 +148,8 @@ def ingest(
     on_file: Callable[[str], None] | None = None,
     on_page: PageCallback | None = None,
     on_chunk: Callable[[], None] | None = None,
+    above: Sequence[Path] = (),
+    previous: Path | None = None,
 ) -> IngestReport:
     """Ingest ``paths`` into the index at ``settings.path``; returns the run's report.
 
@@ -180,21 +160,30 @@ def ingest(
     ``on_page`` counts as its reader's failure and skips the file). ``on_chunk()`` runs before
     each passage of a file is made: a KeyboardInterrupt from it stops the run inside one huge
     file (a 45 MB log takes minutes), that file left out whole, as a PDF is.
+
+    ``above``: more folders (the config file's) up to which audience rules are tried against
+    the paths above an ingested folder, besides the working directory. ``previous``: the index
+    whose earlier ``--audience`` a run without one keeps (default: ``settings.path``; the old
+    index when a rebuild is built in a new file).
     """
     roots = resolve_roots(paths)
     if audience is not None:
         audience = document_audience(list(audience))
     index_path = Path(settings.path).resolve()
     hooks = (on_page, on_chunk)
+    # read before anything is written (a rebuild deletes the index first)
+    kept = read_kept(previous or index_path)
     try:
-        report = _ingest(roots, index_path, settings, audience, rebuild, on_file, hooks)
+        report = _ingest(
+            roots, index_path, settings, audience, rebuild, on_file, hooks, (kept, above)
+        )
     except sqlite3.Error as exc:
         hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
         hint = hint or unwritable(index_path)
         raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
     exposed = readable_by_others(index_path)  # made by an older citecast, or shared on purpose
     if exposed:
-        report.notes.append(Skipped(settings.path, exposed))
+        report.notes.append(Skipped(str(index_path), exposed))  # absolute, as serve's
     return report
 
 
@@ -206,7 +195,9 @@ def _ingest(
     rebuild: bool,
     on_file: Callable[[str], None] | None,
     hooks: tuple[PageCallback | None, Callable[[], None] | None],
+    earlier: tuple[KeptAudiences, Sequence[Path]],
 ) -> IngestReport:
+    kept, above = earlier
     # a rebuild removes what the old index held and this run does not index again
     before = indexed_paths(index_path) if rebuild else None
     writer = IndexWriter(index_path, rebuild=rebuild)
@@ -216,9 +207,10 @@ def _ingest(
     try:
         for root in roots:
             writer.add_root(root)
+        remember(writer.conn, roots, audience, kept)
         # Every folder ever ingested here, so audience rules see a file's path inside each.
         folders = [folder for folder in writer.roots() if folder.is_dir()]
-        rules = RunRules(folders, working_directory())
+        rules = RunRules(folders, rule_tops(above))
         visited = Visited(roots)
         folders_skipped: dict[Path, Skipped] = {}
         for root in roots:
@@ -233,8 +225,13 @@ def _ingest(
                 report.files += 1
                 if on_file is not None:
                     on_file(entry.relpath)
+                default = audience if audience is not None else kept.default(entry.path)
                 with writer.one_file():
-                    _ingest_one(writer, entry, rules, settings, audience, options, report, hooks)
+                    took = _ingest_one(
+                        writer, entry, rules, settings, default, options, report, hooks
+                    )
+                if took and audience is None:
+                    kept.count(entry.path)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
@@ -242,8 +239,8 @@ def _ingest(
             # A file root too: re-ingested and now unreadable, its old chunks must go.
             report.removed += writer.remove_unseen(root)
         report.folders_skipped = list(folders_skipped.values())
-        top = rules.top
-        if report.files and any(top is None or not r.is_relative_to(top) for r in roots):
+        report.notes.extend(Skipped(where, why) for where, why in kept.notes())
+        if report.files and any(rules.top(root) is None for root in roots):
             report.unmatched_rules = unmatched_rules(settings, rules.matched)
         report.removed += writer.remove_missing()
         writer.commit()
@@ -275,43 +272,45 @@ def _ingest_one(
     options: str,
     report: IngestReport,
     hooks: tuple[PageCallback | None, Callable[[], None] | None] = (None, None),
-) -> None:
+) -> bool:
+    """Index one file (or skip it, or note it unchanged); True when it was read and took
+    ``default_audience`` (no front matter audience, no rule), for the summary's notes."""
     on_page, on_chunk = hooks
     if entry.problem is not None:
         report.skipped.append(Skipped(entry.relpath, entry.problem))
-        return
+        return False
     # A symlink may point anywhere (kb/link.md -> /etc/passwd): only what resolves inside the
     # ingested root is read, and it is read through the resolved path that was checked.
     try:
         target = entry.path.resolve()
     except RuntimeError:  # Python 3.11's word for a symlink loop
         report.skipped.append(Skipped(entry.relpath, "symlink loop"))
-        return
+        return False
     except OSError as exc:
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
-        return
+        return False
     if entry.root.is_dir() and not target.is_relative_to(entry.root):
         report.skipped.append(Skipped(entry.relpath, OUTSIDE_ROOT))
-        return
+        return False
     if not target.exists():
         report.skipped.append(Skipped(entry.relpath, BROKEN_LINK))
-        return
+        return False
     if not target.is_file():  # a FIFO or device named like a document: reading it would hang
         report.skipped.append(Skipped(entry.relpath, NOT_REGULAR))
-        return
+        return False
     try:
         data = read_within(target, settings.max_file_bytes)
     except Unreadable as exc:  # over index.max_file_bytes: never read whole
         report.skipped.append(Skipped(entry.relpath, str(exc)))
-        return
+        return False
     except OSError as exc:
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
-        return
+        return False
     report.bytes_read += len(data)
     ruled = rules.audience(entry.path, entry.rule_path, settings, default_audience)
     if ruled.reason:
         report.skipped.append(Skipped(entry.relpath, ruled.reason))
-        return
+        return False
     audience = ruled.audience
     if target != entry.path and entry.root.is_dir():
         # A symlink is read by whom both its own path's rules and its target's allow:
@@ -322,7 +321,7 @@ def _ingest_one(
         target_ruled = rules.audience(target, inside, settings, default_audience)
         if target_ruled.reason:
             report.skipped.append(Skipped(entry.relpath, target_ruled.reason))
-            return
+            return False
         targets = target_ruled.audience
         if not narrower(audience, targets):
             reason = (
@@ -330,7 +329,7 @@ def _ingest_one(
                 "no group may see both"
             )
             report.skipped.append(Skipped(entry.relpath, reason))
-            return
+            return False
         audience = narrower(audience, targets)
     digest = hashlib.sha256(data)
     url = public_url(entry.rule_path, settings)
@@ -340,17 +339,17 @@ def _ingest_one(
     if stored == fingerprint:
         writer.mark_seen(entry.path)
         report.unchanged += 1
-        return
+        return False
     try:
         # only when asked for: a reader stand-in need not take the callback
         progress = {} if on_page is None else {"on_page": on_page}
         document = read_document(entry.path, data, **progress)
     except Unreadable as exc:
         report.skipped.append(Skipped(entry.relpath, str(exc)))
-        return
+        return False
     except Exception as exc:  # a hostile or odd file must never stop the run
         report.skipped.append(Skipped(entry.relpath, f"reader failed: {exc!r}"[:200]))
-        return
+        return False
     url, note = page_url(document.url, url)
     if url != document.url:
         document = replace(document, url=url)
@@ -374,3 +373,4 @@ def _ingest_one(
     report.warnings.extend(Skipped(entry.relpath, warning) for warning in document.warnings)
     report.chunks += count
     report.pages += document.pages or 0
+    return not document.audience and not ruled.globs

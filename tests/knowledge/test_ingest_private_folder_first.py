@@ -139,12 +139,13 @@ def test_the_ingest_command_warns_of_a_rule_that_matched_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     docs, _ = _docs(tmp_path, monkeypatch)
-    config = tmp_path / "config.yaml"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # not above docs either: the config file's folder is tried as the working directory is
+    config = elsewhere / "config.yaml"
     config.write_text(
         "index:\n  audience_rules:\n    - glob: 'internal/*'\n      audience: [staff]\n"
     )
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     argv = ["--config", str(config), "ingest", str(docs / "internal")]
     code, out, _ = run_cli(monkeypatch, capsys, argv)

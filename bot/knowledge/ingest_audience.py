@@ -1,0 +1,144 @@
+"""The ``--audience`` of earlier runs, kept so that a re-ingest never widens a file silently.
+
+``citecast ingest --audience hr hr`` and later ``citecast ingest hr`` (as after an upgrade) made
+every file of ``hr/`` public: a run without ``--audience`` took ``public`` for files with no
+front matter audience and no matching rule. Now a run with ``--audience`` remembers it for each
+of its roots (the index's ``meta`` table, key ``audience:/abs/root``; a later ``--audience``
+for a folder replaces what was remembered for it and for the folders inside it), and a run
+without one gives such a file, in this order: what was remembered for the innermost root
+holding it, else the audience the index already has for the file (an index an older citecast
+wrote remembers no root), else ``public``. ``--audience public`` widens on purpose, and is
+remembered so. Every kept audience is named in the summary, one line per root.
+
+Both are read before the run writes anything, from the index the run replaces too: a
+``--rebuild`` (built in a new file) keeps them as well, and carries the roots' records over.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.knowledge.schema import audience_column, audience_tuple
+
+PREFIX = "audience:"
+PUBLIC = "public"
+
+
+@dataclass
+class KeptAudiences:
+    """What earlier runs gave: each root's remembered ``--audience`` and each file's stored
+    audience; and, filled during a run, the roots whose ``--audience`` was kept and how many
+    files read kept their own stored one, for the summary."""
+
+    roots: dict[Path, tuple[str, ...]] = field(default_factory=dict)
+    files: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    used: dict[Path, tuple[str, ...]] = field(default_factory=dict)
+    kept: dict[tuple[str, ...], int] = field(default_factory=dict)
+
+    def _root(self, path: Path) -> Path | None:
+        holding = [root for root in self.roots if path.is_relative_to(root)]
+        return max(holding, key=lambda root: len(root.parts)) if holding else None
+
+    def default(self, path: Path) -> tuple[str, ...] | None:
+        """The audience a file of a run without ``--audience`` defaults to (None: public)."""
+        root = self._root(path)
+        if root is not None:
+            if PUBLIC not in self.roots[root]:
+                self.used[root] = self.roots[root]  # said once per root, whatever the files
+            return self.roots[root]
+        return self.files.get(str(path))
+
+    def count(self, path: Path) -> None:
+        """Count a file that was read and took :meth:`default` (no front matter audience, no
+        rule) when that came from its own stored audience and is not public."""
+        if self._root(path) is None:
+            found = self.files.get(str(path), (PUBLIC,))
+            if PUBLIC not in found:
+                self.kept[found] = self.kept.get(found, 0) + 1
+
+    def notes(self) -> list[tuple[str, str]]:
+        """``(path, reason)`` lines for the summary: the audiences kept, one line per root
+        (and one per audience for files kept one by one)."""
+        lines: list[tuple[str, str]] = []
+        for root, groups in self.used.items():
+            named = ", ".join(groups)
+            lines.append(
+                (
+                    str(root),
+                    f"ingested with --audience {named}; its files without a front matter "
+                    f"audience or a matching rule keep {named}: pass --audience {named} again, "
+                    "or --audience public to widen it",
+                )
+            )
+        for groups, count in self.kept.items():
+            named = ", ".join(groups)
+            one = count == 1
+            files = f"{count} file{'' if one else 's'}"
+            keep, them = ("keeps", "it") if one else ("keep", "them")
+            reason = (
+                f"{files} without a front matter audience or a matching rule {keep} the "
+                f"audience {named} the index has for {them}: pass --audience {named}, or "
+                "--audience public to widen it"
+            )
+            lines.append(("earlier runs", reason))
+        return lines
+
+
+def read_kept(index_path: Path) -> KeptAudiences:
+    """The remembered audiences of the index at ``index_path``, read-only (none when there is
+    no index or it cannot be read: the run that follows says why)."""
+    kept = KeptAudiences()
+    if not index_path.is_file():
+        return kept
+    try:
+        conn = sqlite3.connect(f"{index_path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return kept
+    try:
+        for key, value in conn.execute(
+            "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(PREFIX), PREFIX)
+        ):
+            kept.roots[Path(str(key)[len(PREFIX) :])] = audience_tuple(str(value))
+        for path, column in conn.execute(
+            "SELECT f.path, (SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) "
+            "FROM files f"
+        ):
+            if column:
+                kept.files[str(path)] = audience_tuple(str(column))
+    except sqlite3.Error:
+        return KeptAudiences()
+    finally:
+        conn.close()
+    return kept
+
+
+def remember(
+    conn: sqlite3.Connection,
+    roots: Sequence[Path],
+    audience: Sequence[str] | None,
+    earlier: KeptAudiences,
+) -> None:
+    """Carry ``earlier``'s records over (a rebuild starts from an empty index), then store the
+    run's ``--audience`` for each of its ``roots``, replacing what was remembered for them and
+    for the folders inside them."""
+    for root, groups in earlier.roots.items():
+        conn.execute(
+            "INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)",
+            (PREFIX + str(root), audience_column(groups)),
+        )
+    if audience is None:
+        return
+    column = audience_column(tuple(audience))
+    for root in roots:
+        for (key,) in conn.execute(
+            "SELECT key FROM meta WHERE substr(key, 1, ?) = ?", (len(PREFIX), PREFIX)
+        ).fetchall():
+            inside = Path(str(key)[len(PREFIX) :])
+            if inside == root or inside.is_relative_to(root):
+                conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (PREFIX + str(root), column)
+        )
