@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from bot.evaluation.dataset import EvalCase
+from bot.knowledge.read_only import read_index
 
 _SHOWN_FOLDERS = 3
 
@@ -26,16 +27,11 @@ def _folder(source_id: str) -> str:
 
 def indexed_folders(index_path: Path) -> set[str]:
     """The first folders of the index's relpaths (read-only; empty when it cannot be read)."""
-    try:
-        conn = sqlite3.connect(f"{index_path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return set()
-    try:
-        rows = conn.execute("SELECT relpath FROM files").fetchall()
-    except sqlite3.Error:
-        return set()
-    finally:
-        conn.close()
+    return read_index(index_path, _indexed_folders, set())
+
+
+def _indexed_folders(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT relpath FROM files").fetchall()
     return {_folder(f"{relpath}#0") for (relpath,) in rows} - {""}
 
 

@@ -25,6 +25,7 @@ from bot.config import IndexSettings
 from bot.knowledge.file_urls import public_url
 from bot.knowledge.ingest import IngestReport, ingest, reader_mark
 from bot.knowledge.pdf_reader import PageCallback
+from bot.knowledge.read_only import read_index
 from bot.knowledge.schema import audience_tuple
 
 
@@ -55,25 +56,10 @@ class OlderFiles:
 def older_files(index_path: Path, settings: IndexSettings) -> OlderFiles:
     """The files of the index at ``index_path`` whose fingerprint another reader wrote
     (read-only; none when the index cannot be read: the run that follows says why)."""
-    rows: list[tuple[str, str, str | None]] = []
-    roots: list[Path] = []
-    try:
-        conn = sqlite3.connect(f"{index_path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
+    read = read_index(index_path, _older_rows, None)
+    if read is None:
         return OlderFiles((), (), 0)
-    try:
-        mark = reader_mark()
-        rows = conn.execute(
-            "SELECT f.path, f.relpath, "
-            "(SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) "
-            "FROM files f WHERE substr(f.fingerprint, 1, ?) != ? ORDER BY f.path",
-            (len(mark), mark),
-        ).fetchall()
-        roots = [Path(row[0]) for row in conn.execute("SELECT path FROM roots")]
-    except sqlite3.Error:
-        return OlderFiles((), (), 0)
-    finally:
-        conn.close()
+    rows, roots = read
     readable: list[OlderFile] = []
     links: list[OlderFile] = []
     missing = 0
@@ -92,6 +78,21 @@ def older_files(index_path: Path, settings: IndexSettings) -> OlderFiles:
         else:
             missing += 1
     return OlderFiles(tuple(readable), tuple(links), missing)
+
+
+def _older_rows(
+    conn: sqlite3.Connection,
+) -> tuple[list[tuple[str, str, str | None]], list[Path]] | None:
+    """The (path, relpath, audience) rows of the files another reader read, and the roots."""
+    mark = reader_mark()
+    rows: list[tuple[str, str, str | None]] = conn.execute(
+        "SELECT f.path, f.relpath, "
+        "(SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) "
+        "FROM files f WHERE substr(f.fingerprint, 1, ?) != ? ORDER BY f.path",
+        (len(mark), mark),
+    ).fetchall()
+    roots = [Path(row[0]) for row in conn.execute("SELECT path FROM roots")]
+    return rows, roots
 
 
 def _path_in_folder(path: Path, roots: list[Path]) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.knowledge.read_only import read_index
 from bot.knowledge.schema import audience_column, audience_tuple
 
 PREFIX = "audience:"
@@ -90,28 +91,21 @@ class KeptAudiences:
 def read_kept(index_path: Path) -> KeptAudiences:
     """The remembered audiences of the index at ``index_path``, read-only (none when there is
     no index or it cannot be read: the run that follows says why)."""
+    return read_index(index_path, _read_kept, KeptAudiences())
+
+
+def _read_kept(conn: sqlite3.Connection) -> KeptAudiences:
     kept = KeptAudiences()
-    if not index_path.is_file():
-        return kept
-    try:
-        conn = sqlite3.connect(f"{index_path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return kept
-    try:
-        for key, value in conn.execute(
-            "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(PREFIX), PREFIX)
-        ):
-            kept.roots[Path(str(key)[len(PREFIX) :])] = audience_tuple(str(value))
-        for path, column in conn.execute(
-            "SELECT f.path, (SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) "
-            "FROM files f"
-        ):
-            if column:
-                kept.files[str(path)] = audience_tuple(str(column))
-    except sqlite3.Error:
-        return KeptAudiences()
-    finally:
-        conn.close()
+    for key, value in conn.execute(
+        "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(PREFIX), PREFIX)
+    ):
+        kept.roots[Path(str(key)[len(PREFIX) :])] = audience_tuple(str(value))
+    for path, column in conn.execute(
+        "SELECT f.path, (SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) "
+        "FROM files f"
+    ):
+        if column:
+            kept.files[str(path)] = audience_tuple(str(column))
     return kept
 
 

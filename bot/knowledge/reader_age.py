@@ -12,23 +12,17 @@ import sqlite3
 from pathlib import Path
 
 from bot.knowledge.ingest import reader_mark
+from bot.knowledge.read_only import read_index
 
 
 def indexed_fingerprints(index_path: Path) -> list[str]:
     """The fingerprints of the index's files, read-only; empty when there is no index or it
     cannot be read (a damaged one, another program's file: other checks say so)."""
-    if not index_path.is_file():
-        return []
-    try:
-        conn = sqlite3.connect(f"{index_path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return []
-    try:
-        return [str(row[0]) for row in conn.execute("SELECT fingerprint FROM files")]
-    except sqlite3.Error:
-        return []
-    finally:
-        conn.close()
+    return read_index(index_path, _fingerprints, [])
+
+
+def _fingerprints(conn: sqlite3.Connection) -> list[str]:
+    return [str(row[0]) for row in conn.execute("SELECT fingerprint FROM files")]
 
 
 def older_reader_files(index_path: Path) -> tuple[int, int]:

@@ -36,6 +36,7 @@ from bot.bidi_controls import BIDI_CONTROLS
 from bot.config import RecordTable
 from bot.errors import ConfigError, ValidationError
 from bot.knowledge.audience import document_audience
+from bot.knowledge.read_only import connect_read_only
 from bot.knowledge.record_labels import check_labels
 from bot.knowledge.record_size import check_size, within
 from bot.knowledge.record_templates import check_action_template, template_columns
@@ -332,7 +333,7 @@ def _sqlite_rows(table: RecordTable, path: Path, name: str, where: str) -> Itera
     key = f"{where}.sqlite"
     _check_file(path, key)
     try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        conn = connect_read_only(path)
     except sqlite3.Error as exc:
         raise ConfigError(f"{key}: cannot read {path}: {exc}") from None
     with closing(conn):

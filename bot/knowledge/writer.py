@@ -25,6 +25,7 @@ from bot.knowledge.chunking import Chunk
 from bot.knowledge.cjk import fts_text
 from bot.knowledge.document import Document
 from bot.knowledge.page_spans import encode_page_starts
+from bot.knowledge.read_only import read_index
 from bot.knowledge.schema import (
     add_lookup_indexes,
     audience_column,
@@ -56,16 +57,9 @@ def foreign_file(path: Path) -> str | None:
         return None
     if head != _SQLITE_HEADER:
         return "not an SQLite database"
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
+    rows = read_index(path, _table_rows, None)
+    if rows is None:
         return None
-    try:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
     tables = sorted(str(name) for (name,) in rows if not str(name).startswith("sqlite_"))
     if tables and not _INDEX_TABLES.intersection(tables):
         return f"tables: {', '.join(tables)}"
@@ -79,18 +73,15 @@ def indexed_paths(path: Path) -> frozenset[str] | None:
     A rebuild starts from an empty index: what it dropped is what the old one held and the
     new one does not, which only the old one's list can tell.
     """
-    if not path.is_file():
-        return None
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return None
-    try:
-        return frozenset(str(row[0]) for row in conn.execute("SELECT path FROM files"))
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
+    return read_index(path, _file_paths, None)
+
+
+def _table_rows(conn: sqlite3.Connection) -> list[tuple[object, ...]] | None:
+    return conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+
+
+def _file_paths(conn: sqlite3.Connection) -> frozenset[str] | None:
+    return frozenset(str(row[0]) for row in conn.execute("SELECT path FROM files"))
 
 
 def refuse_foreign(path: Path) -> None:

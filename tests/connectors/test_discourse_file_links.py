@@ -49,6 +49,12 @@ def chart(tmp_path: Path, audience: tuple[str, ...]) -> Source:
                   media_type="image/png", kind="file", audience=audience)  # fmt: skip
 
 
+async def ask_about_the_chart(h: Harness, tmp_path: Path, audience: tuple[str, ...]) -> None:
+    """A topic in the staff category answered citing the chart, for ``audience``."""
+    h.script([chart(tmp_path, audience)], "Sales grew [1].")
+    await h.deliver(h.forum.new_topic("Sales", "How did sales go?", category_id=STAFF))
+
+
 def token_of(url: str) -> str:
     return urlsplit(url).path.rsplit("/files/", 1)[1]
 
@@ -101,8 +107,7 @@ async def test_a_staff_only_file_is_linked_not_uploaded(
 ) -> None:
     async with opened_harness(forum, tmp_path) as h:
         h.connector.services.signer = signer_at(tmp_path, NOW)
-        h.script([chart(tmp_path, ("staff",))], "Sales grew [1].")
-        await h.deliver(forum.new_topic("Sales", "How did sales go?", category_id=STAFF))
+        await ask_about_the_chart(h, tmp_path, ("staff",))
         posted = only_post(forum)["raw"]
     assert forum.uploads == []
     assert "upload://" not in posted
@@ -117,8 +122,7 @@ async def test_a_staff_only_file_is_named_without_a_signer(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
     async with opened_harness(forum, tmp_path) as h:
-        h.script([chart(tmp_path, ("staff",))], "Sales grew [1].")
-        await h.deliver(forum.new_topic("Sales", "How did sales go?", category_id=STAFF))
+        await ask_about_the_chart(h, tmp_path, ("staff",))
         posted = only_post(forum)["raw"]
     assert forum.uploads == []
     assert "[^1]: Sales chart: chart.png" in posted.splitlines()
@@ -128,8 +132,7 @@ async def test_private_files_are_uploaded_when_the_operator_opts_in(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
     async with opened_harness(forum, tmp_path, upload_private_files=True) as h:
-        h.script([chart(tmp_path, ("staff",))], "Sales grew [1].")
-        await h.deliver(forum.new_topic("Sales", "How did sales go?", category_id=STAFF))
+        await ask_about_the_chart(h, tmp_path, ("staff",))
         posted = only_post(forum)["raw"]
     [upload] = forum.uploads
     assert upload.filename == "chart.png" and upload.short_url in posted
@@ -139,6 +142,5 @@ async def test_a_public_file_is_still_uploaded_in_a_staff_category(
     forum: FakeDiscourse, tmp_path: Path
 ) -> None:
     async with opened_harness(forum, tmp_path) as h:
-        h.script([chart(tmp_path, ("public",))], "Sales grew [1].")
-        await h.deliver(forum.new_topic("Sales", "How did sales go?", category_id=STAFF))
+        await ask_about_the_chart(h, tmp_path, ("public",))
     assert [u.filename for u in forum.uploads] == ["chart.png"]

@@ -88,6 +88,22 @@ async def serve_with_imap(
     return serve.returncode, err.decode()
 
 
+async def serve_refused_from_the_environment(
+    tmp_path: Path,
+) -> tuple[FakeImapServer, int | None, str]:
+    """``citecast serve`` with ``password: ${IMAP_PASSWORD}`` and ``IMAP_PASSWORD=wrong``,
+    against an implicit-TLS fake that refuses it: the fake (stopped), the exit status and
+    stderr."""
+    imap = FakeImapServer(implicit_tls=server_tls_context())
+    await imap.start()
+    section = {"host": "127.0.0.1", "port": imap.port, "username": "bot"}
+    section |= {"password": "${IMAP_PASSWORD}", "ca_file": str(TLS_PEM)}
+    returncode, stderr = await serve_with_imap(
+        tmp_path, imap, section, {**os.environ, "IMAP_PASSWORD": "wrong"}
+    )
+    return imap, returncode, stderr
+
+
 async def test_a_refused_password_stops_the_start_in_one_line(
     tmp_path: Path, capture: CaptureServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -116,13 +132,7 @@ async def test_citecast_serve_stops_on_a_refused_password_from_the_environment(
     tmp_path: Path,
 ) -> None:
     # QA's report: `password: ${IMAP_PASSWORD}`, then `IMAP_PASSWORD=wrong citecast serve`
-    imap = FakeImapServer(implicit_tls=server_tls_context())
-    await imap.start()
-    section = {"host": "127.0.0.1", "port": imap.port, "username": "bot"}
-    section |= {"password": "${IMAP_PASSWORD}", "ca_file": str(TLS_PEM)}
-    returncode, stderr = await serve_with_imap(
-        tmp_path, imap, section, {**os.environ, "IMAP_PASSWORD": "wrong"}
-    )
+    imap, returncode, stderr = await serve_refused_from_the_environment(tmp_path)
     assert returncode == 2, stderr
     last = stderr.rstrip("\n").rsplit("\n", 1)[-1]
     assert last.startswith("citecast serve: " + REFUSED), stderr

@@ -19,6 +19,25 @@ def messages(caplog: pytest.LogCaptureFixture, level: int) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno == level]
 
 
+async def send_one_reply(
+    tmp_path: Path, handler: CaptureHandler, caplog: pytest.LogCaptureFixture, sent: int
+) -> None:
+    """Answer one mail (``<q1@example.com>``) through a capture server run by ``handler``,
+    logging the outbox at INFO; stop once ``sent`` mails arrived and nothing is pending."""
+    server = CaptureServer(handler)
+    server.start()
+    connector = connector_for(tmp_path, server.port)
+    caplog.set_level(logging.INFO, logger="bot.connectors.email_outbox")
+    await connector.start()
+    try:
+        await answer_one(connector, "<q1@example.com>")
+        await wait_for(lambda: len(handler.mails) == sent)
+        await wait_for(lambda: not connector.services.store.pending("email"))
+    finally:
+        await connector.stop()
+        server.stop()
+
+
 async def test_a_duplicate_and_a_rate_limited_mail_are_logged_with_their_ids(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -45,19 +64,7 @@ async def test_a_duplicate_and_a_rate_limited_mail_are_logged_with_their_ids(
 async def test_a_refused_reply_warns_once_then_logs_retries_and_the_send(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    handler = CaptureHandler(refuse_first=3)
-    server = CaptureServer(handler)
-    server.start()
-    connector = connector_for(tmp_path, server.port)
-    caplog.set_level(logging.INFO, logger="bot.connectors.email_outbox")
-    await connector.start()
-    try:
-        await answer_one(connector, "<q1@example.com>")
-        await wait_for(lambda: len(handler.mails) == 1)
-        await wait_for(lambda: not connector.services.store.pending("email"))
-    finally:
-        await connector.stop()
-        server.stop()
+    await send_one_reply(tmp_path, CaptureHandler(refuse_first=3), caplog, sent=1)
     [warning] = messages(caplog, logging.WARNING)
     assert warning.startswith("email: reply to <q1@example.com> not sent to ann@example.com ")
     assert "(451 4.3.0 Try again later); queued, trying again in" in warning
@@ -74,17 +81,7 @@ async def test_a_permanent_refusal_is_one_warning_with_the_servers_words(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     handler = CaptureHandler(reject_recipients="550 5.1.1 No such user")
-    server = CaptureServer(handler)
-    server.start()
-    connector = connector_for(tmp_path, server.port)
-    caplog.set_level(logging.INFO, logger="bot.connectors.email_outbox")
-    await connector.start()
-    try:
-        await answer_one(connector, "<q1@example.com>")
-        await wait_for(lambda: not connector.services.store.pending("email"))
-    finally:
-        await connector.stop()
-        server.stop()
+    await send_one_reply(tmp_path, handler, caplog, sent=0)
     [warning] = messages(caplog, logging.WARNING)
     assert "(recipient 550 5.1.1 No such user); given up" in warning
     assert "SMTPRecipientRefused" not in warning

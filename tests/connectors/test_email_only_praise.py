@@ -6,8 +6,6 @@ as before."""
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 
 from bot.config import EmailSettings
@@ -15,9 +13,9 @@ from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_praise import is_praise, line_kind
 from bot.store import Store
-from tests.connectors.email_flow_harness import EmailFlow, flow, send
+from tests.connectors.email_flow_harness import EmailFlow, flow
+from tests.connectors.test_email_only_thanks import ignored_then_answered, reply_mail
 from tests.fakes.email_world import BOT, inbound_mail
-from tests.fakes.smtp_capture import wait_for
 
 __all__ = ["flow"]
 
@@ -87,23 +85,10 @@ def test_praise_is_a_whole_clause() -> None:
 async def test_a_praise_reply_gets_no_mail_and_is_logged(
     flow: EmailFlow, caplog: pytest.LogCaptureFixture
 ) -> None:
-    praise = inbound_mail(
-        "Thank you so much!! Great work." + SIGNED + QUOTE,
-        subject="Re: Installing on Linux",
-        message_id="<praise@example.com>",
-        headers=REPLY_HEADERS,
-    )
-    asks = inbound_mail(
-        "Great, but how do I upgrade?" + QUOTE,
-        subject="Re: Installing on Linux",
-        message_id="<asks@example.com>",
-        headers=REPLY_HEADERS,
-    )
-    async with flow.running() as connector:
-        with caplog.at_level(logging.INFO, logger="bot.connectors.email"):
-            outcome = await connector.handle_message(praise)
-        await send(connector, asks)
-        await wait_for(lambda: len(flow.mails) == 1)
+    praise_body = "Thank you so much!! Great work." + SIGNED + QUOTE
+    praise = reply_mail(praise_body, "<praise@example.com>", REPLY_HEADERS)
+    asks = reply_mail("Great, but how do I upgrade?" + QUOTE, "<asks@example.com>", REPLY_HEADERS)
+    outcome = await ignored_then_answered(flow, caplog, praise, asks)
     assert (outcome.status, outcome.reason) == ("ignored", "only thanks")
     assert "not answering <praise@example.com>: only thanks" in caplog.text
     assert [call[0] for call in flow.answerer.calls] == ["Great, but how do I upgrade?"]

@@ -10,6 +10,7 @@ import logging
 import pytest
 
 from bot.config import EmailSettings
+from bot.connectors.email import Outcome
 from bot.connectors.email_parse import parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_subject import only_pleasantries, only_thanks
@@ -44,6 +45,26 @@ STILL_ASKS = [
     "Hello",
     "Got it. And the proxy settings",
 ]
+
+
+def reply_mail(body: str, message_id: str, headers: dict[str, str]) -> bytes:
+    """A reply of the asker's in the "Installing on Linux" thread."""
+    return inbound_mail(
+        body, subject="Re: Installing on Linux", message_id=message_id, headers=headers
+    )
+
+
+async def ignored_then_answered(
+    flow: EmailFlow, caplog: pytest.LogCaptureFixture, ignored: bytes, asks: bytes
+) -> Outcome:
+    """``ignored``'s outcome (its INFO log caught by ``caplog``), once ``asks``, sent after
+    it, has been answered: the one mail the flow sends."""
+    async with flow.running() as connector:
+        with caplog.at_level(logging.INFO, logger="bot.connectors.email"):
+            outcome = await connector.handle_message(ignored)
+        await send(connector, asks)
+        await wait_for(lambda: len(flow.mails) == 1)
+    return outcome
 
 
 def policy() -> MailPolicy:
@@ -95,23 +116,9 @@ def test_small_talk_lines_are_pleasantries_and_a_greeting_alone_is_no_thanks() -
 async def test_a_thanks_reply_gets_no_mail_and_is_logged(
     flow: EmailFlow, caplog: pytest.LogCaptureFixture
 ) -> None:
-    thanks = inbound_mail(
-        "Great, thank you!\n\nAnna" + QUOTE,
-        subject="Re: Installing on Linux",
-        message_id="<thanks@example.com>",
-        headers=REPLY_HEADERS,
-    )
-    asks = inbound_mail(
-        "Thanks! And how do I upgrade?" + QUOTE,
-        subject="Re: Installing on Linux",
-        message_id="<asks@example.com>",
-        headers=REPLY_HEADERS,
-    )
-    async with flow.running() as connector:
-        with caplog.at_level(logging.INFO, logger="bot.connectors.email"):
-            outcome = await connector.handle_message(thanks)
-        await send(connector, asks)
-        await wait_for(lambda: len(flow.mails) == 1)
+    thanks = reply_mail("Great, thank you!\n\nAnna" + QUOTE, "<thanks@example.com>", REPLY_HEADERS)
+    asks = reply_mail("Thanks! And how do I upgrade?" + QUOTE, "<asks@example.com>", REPLY_HEADERS)
+    outcome = await ignored_then_answered(flow, caplog, thanks, asks)
     assert (outcome.status, outcome.reason) == ("ignored", "only thanks")
     assert "not answering <thanks@example.com>: only thanks" in caplog.text
     assert [call[0] for call in flow.answerer.calls] == ["Thanks! And how do I upgrade?"]

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from bot.assistant.base import ReplyEvent
-from bot.models import Answer, CitationAdded, Exchange, TextDelta
+from bot.models import Answer, Exchange, TextDelta
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
@@ -38,11 +38,13 @@ class HangingAnswerer(CannedAnswerer):
     async def stream(
         self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
     ) -> AsyncIterator[ReplyEvent]:
-        self.calls.append((question, audience, tuple(history)))
-        for citation in self.answer.citations:
-            yield CitationAdded(citation)
-        yield TextDelta(self.answer.text[: self.chunk])
-        yield TextDelta(self.answer.text[self.chunk : 2 * self.chunk])
+        # the citations and the first two pieces of text, as CannedAnswerer streams them
+        pieces = 0
+        async for event in super().stream(question, audience, history):
+            yield event
+            pieces += isinstance(event, TextDelta)
+            if pieces == 2:
+                break
         self.hung.set()
         await asyncio.Event().wait()
 

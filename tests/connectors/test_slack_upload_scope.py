@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from bot.models import Answer, Citation, Source
 from tests.connectors.slack_harness import (
     PUBLIC,
     CannedAnswerer,
+    SlackWorld,
     context_texts,
     mention,
     slack_world,
@@ -38,12 +41,19 @@ def scope_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
-async def test_without_files_write_known_at_start_files_are_named_not_attached(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+@asynccontextmanager
+async def world_without_files_write(tmp_path: Path) -> AsyncIterator[SlackWorld]:
+    """A Slack world whose bot token lacks ``files:write``, answering citing salaries.md."""
     answerer = CannedAnswerer(salaries_answer(tmp_path / "salaries.md"))
     async with slack_world(tmp_path, answerer) as world:
         world.fake.scopes.remove("files:write")
+        yield world
+
+
+async def test_without_files_write_known_at_start_files_are_named_not_attached(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with world_without_files_write(tmp_path) as world:
         await world.connector.start()
         await world.post_event(mention("when are bands reviewed?"))
         await world.post_event(mention("and again?"))
@@ -57,9 +67,8 @@ async def test_without_files_write_known_at_start_files_are_named_not_attached(
 async def test_scopes_learned_by_the_first_request_keep_files_from_being_attached(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    answerer = CannedAnswerer(salaries_answer(tmp_path / "salaries.md"))
-    async with slack_world(tmp_path, answerer) as world:
-        world.fake.scopes.remove("files:write")  # not started: learned by the first request
+    # not started: learned by the first request
+    async with world_without_files_write(tmp_path) as world:
         await world.post_event(mention("when are bands reviewed?"))
         [sources] = context_texts(world.fake.bot_messages(PUBLIC))
         assert "salaries.md" in sources and "attached" not in sources

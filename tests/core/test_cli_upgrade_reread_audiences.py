@@ -57,20 +57,28 @@ def _as_the_old_release_wrote_it(index: Path, audiences: dict[str, str]) -> None
         conn.close()
 
 
-def test_make_serve_rereads_an_old_index_from_the_clone_with_the_current_rules(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _deploy(tmp_path: Path, index_keys: str = "") -> tuple[Path, Path]:
+    """A deploy folder holding ``teamdocs/internal/pay.md`` and a config.yaml whose rule gives
+    ``internal/*`` to staff (after ``index_keys``): the internal folder and the config."""
     deploy = tmp_path / "deploy"
     internal = deploy / "teamdocs" / "internal"
     internal.mkdir(parents=True)
     (internal / "pay.md").write_text("# Pay\n\nThe walrus salary is 9000 euros.\n")
-    (internal / "split.md").write_text("# Split\n\nThe heron bonus is paid in June.\n")
     config = deploy / "config.yaml"
     config.write_text(
-        "index:\n  path: .citecast/index.db\n  audience_rules:\n"
-        "    - glob: 'internal/*'\n      audience: [staff]\n",
+        f"index:\n{index_keys}  audience_rules:\n    - glob: 'internal/*'\n"
+        "      audience: [staff]\n",
         "utf-8",
     )
+    return internal, config
+
+
+def test_make_serve_rereads_an_old_index_from_the_clone_with_the_current_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    internal, config = _deploy(tmp_path, "  path: .citecast/index.db\n")
+    deploy = config.parent
+    (internal / "split.md").write_text("# Split\n\nThe heron bonus is paid in June.\n")
     index = deploy / ".citecast" / "index.db"
     # `cd deploy && citecast ingest teamdocs/internal`, as the old release read it: public
     monkeypatch.chdir(deploy)
@@ -104,14 +112,8 @@ def test_make_serve_rereads_an_old_index_from_the_clone_with_the_current_rules(
 def test_a_private_folder_ingested_from_elsewhere_is_ruled_from_the_config_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    deploy = tmp_path / "deploy"
-    internal = deploy / "teamdocs" / "internal"
-    internal.mkdir(parents=True)
-    (internal / "pay.md").write_text("# Pay\n\nThe walrus salary is 9000 euros.\n")
-    config = deploy / "config.yaml"
-    config.write_text(
-        "index:\n  audience_rules:\n    - glob: 'internal/*'\n      audience: [staff]\n", "utf-8"
-    )
+    internal, config = _deploy(tmp_path)
+    deploy = config.parent
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import io
 import logging
-import os
 from pathlib import Path
 
 from bot.commands.serve_startup_log import StartupLines
-from tests.connectors.test_email_imap_refused import REFUSED, serve_with_imap
-from tests.fakes.imap_server import FakeImapServer
-from tests.fakes.smtp_capture import TLS_PEM, server_tls_context
+from tests.connectors.test_email_imap_refused import REFUSED, serve_refused_from_the_environment
 
 
 def _logger(name: str) -> tuple[logging.Logger, io.StringIO]:
@@ -61,13 +58,7 @@ def test_a_failed_start_drops_its_info_lines_and_the_shutdown_lines() -> None:
 async def test_serve_with_a_refused_imap_password_prints_only_the_reason(
     tmp_path: Path,
 ) -> None:
-    imap = FakeImapServer(implicit_tls=server_tls_context())
-    await imap.start()
-    section = {"host": "127.0.0.1", "port": imap.port, "username": "bot"}
-    section |= {"password": "${IMAP_PASSWORD}", "ca_file": str(TLS_PEM)}
-    returncode, stderr = await serve_with_imap(
-        tmp_path, imap, section, {**os.environ, "IMAP_PASSWORD": "wrong"}
-    )
+    _, returncode, stderr = await serve_refused_from_the_environment(tmp_path)
     assert returncode == 2, stderr
     *before, last = stderr.splitlines()
     assert last.startswith("citecast serve: " + REFUSED), stderr

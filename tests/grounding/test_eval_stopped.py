@@ -53,13 +53,26 @@ def _interrupt_at(monkeypatch: pytest.MonkeyPatch, case_id: str) -> None:
     monkeypatch.setattr(runner, "run_case", run_case)
 
 
+def _eval_stopped_at(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    case_id: str,
+    cases: Path,
+    report: Path,
+) -> tuple[int, str, str]:
+    """``citecast eval CASES --out REPORT`` with Ctrl-C at ``case_id``: status, out, err."""
+    _interrupt_at(monkeypatch, case_id)
+    code = main(["eval", str(cases), "--out", str(report)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def test_ctrl_c_prints_the_cases_done_marked_partial(
     tmp_path: Path, cases: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _interrupt_at(monkeypatch, "c3")
     report = tmp_path / "report.html"
-    assert main(["eval", str(cases), "--out", str(report)]) == 130
-    out, err = capsys.readouterr()
+    code, out, err = _eval_stopped_at(monkeypatch, capsys, "c3", cases, report)
+    assert code == 130
     assert out.startswith("partial: stopped after 2 of 5 cases\n")
     assert "c2" in out and "c3" not in out
     assert err == (
@@ -84,10 +97,9 @@ def test_ctrl_c_with_json_says_the_run_is_not_complete(
 def test_ctrl_c_before_any_case_is_done_says_nothing_was_written(
     tmp_path: Path, cases: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _interrupt_at(monkeypatch, "c1")
     report = tmp_path / "report.html"
-    assert main(["eval", str(cases), "--out", str(report)]) == 130
-    out, err = capsys.readouterr()
+    code, out, err = _eval_stopped_at(monkeypatch, capsys, "c1", cases, report)
+    assert code == 130
     assert out == ""
     assert err == "stopped at 0/5 cases; nothing written\n"
     assert not report.exists()

@@ -1,4 +1,5 @@
-"""Fixtures for the web channel's API tests: a real app over a real store, driven by httpx."""
+"""Fixtures for the web channel's tests: a real app over a real store, driven by httpx, and the
+headless Chromium of its browser tests."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.async_api import Browser
 
 from bot.assistant.base import Answerer, Reply, ReplyEvent
 from bot.config import Settings
@@ -20,6 +22,7 @@ from bot.errors import BackendError
 from bot.models import Answer, Citation, CitationAdded, Exchange, Source, TextDelta
 from bot.runtime import Services
 from bot.store import Store
+from tests.chromium import launch_chromium
 
 
 @dataclass
@@ -159,6 +162,13 @@ def build_harness(
         transport=httpx.ASGITransport(app=app), base_url="http://citecast.test"
     )
     return services, client
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    """A headless Chromium for one test, closed after it."""
+    async with launch_chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

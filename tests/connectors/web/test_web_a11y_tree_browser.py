@@ -16,7 +16,6 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from bot.models import Answer, Citation
-from tests.chromium import launch_chromium
 from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, passage
 
@@ -42,12 +41,6 @@ def weak_answer() -> Answer:
             Citation(n=2, source=two, source_number=2, quote=two.text, support=0.1),
         ),
     )
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with launch_chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

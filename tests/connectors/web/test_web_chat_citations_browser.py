@@ -16,7 +16,7 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.config import Settings
 from bot.config_file import parse_settings
-from tests.chromium import artifact, launch_chromium
+from tests.chromium import artifact
 from tests.connectors.browser.conftest import EXAMPLES, RunningCitecast, serve_citecast
 
 ANSWERED = ".cc-answer[aria-busy=false]"
@@ -50,12 +50,6 @@ async def citecast(tmp_path: Path) -> AsyncIterator[RunningCitecast]:
     yield running
     await running.live.stop()
     running.services.store.close()
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with launch_chromium() as launched:
-        yield launched
 
 
 async def ask_and_wait(page: Page, question: str, answered: int) -> None:

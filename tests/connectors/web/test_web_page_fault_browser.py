@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.chromium import launch_chromium
 from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
@@ -28,12 +27,6 @@ BREAK_DECORATE = """() => {
     return real.apply(this, arguments);
   };
 }"""
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with launch_chromium() as launched:
-        yield launched
 
 
 @pytest.fixture
