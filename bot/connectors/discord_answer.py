@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.connectors.base import fit_question, long_question_note
+from bot.connectors.base import fit_question
 from bot.connectors.discord_audience import answer_audience
 from bot.connectors.discord_edits import Asked, QuestionEditedError, until_edited
 from bot.connectors.discord_history import conversation_of, question_text, remember_posted
-from bot.connectors.discord_notices import keep_typing, notify, withdraw
+from bot.connectors.discord_notices import keep_typing, notify, question_note, withdraw
 from bot.connectors.discord_send import (
     DEFAULT_UPLOAD_LIMIT,
     ChannelClosedError,
@@ -178,8 +178,11 @@ class QuestionAnswerer:
         turn_id = self._turn(conversation, question, asked)
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:
-            if cut:  # else the asker never learns that the end was not read
-                await notify(message, long_question_note(limit), settings, on_sent=remember)
+            # else the asker never learns that the end, or the attached files, were not read
+            # (an edit answered again already has its note above the answer)
+            note = question_note(limit if cut else None, bool(message.attachments) and not earlier)
+            if note is not None:
+                await notify(message, note, settings, on_sent=remember)
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
             reply = StreamedReply(

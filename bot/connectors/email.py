@@ -24,9 +24,10 @@ One handler (:meth:`EmailConnector.handle_message`) serves both inbound paths:
 
 The question is at most ``web.max_question_chars`` long; when a mail's question was longer, only
 its start is asked, and the reply says so at its top (text and HTML parts), so the sender knows
-the end of the mail was not read. A mail whose question is its subject (its body was empty, or
-only a greeting and a sign-off) and that carries files gets a note too: attachments are never
-read, and the sender should not take the answer for one about their file. The renderer is
+the end of the mail was not read. A mail that carries files gets a note too: attachments are
+never read, and the sender should not take the answer for one about their file ("what does
+this log mean?"); when the question is its subject (its body was empty, or only a greeting and
+a sign-off) the note says that the subject was answered. The renderer is
 given that much less HTML budget, so the reply stays within the email size limit.
 
 A mail whose new part is empty (only quoted text) gets no reply: answering content-free mail
@@ -266,9 +267,9 @@ class EmailConnector:
         question, cut = fit_question(mail.question, limit)
         # a long mail is cut: say so, or the sender never learns its end was not read
         notes: tuple[Note, ...] = (long_message_note(limit),) if cut else ()
-        if mail.subject_asked and mail.files:
+        if mail.files:
             # else the sender takes the answer for one about the file they sent
-            notes += (unread_files_note(),)
+            notes += (unread_files_note(subject_only=mail.subject_asked),)
         set_up = True
         try:
             reply = await asyncio.wait_for(

@@ -80,9 +80,14 @@ def long_message_note(read_chars: int) -> Note:
     return Note(text, f'<p style="{_NOTE_STYLE}">{html_lib.escape(text)}</p>')
 
 
-def unread_files_note() -> Note:
-    """The note for a mail whose only text was its subject and which carried files."""
-    text = "I cannot read attachments, and your message had no other text: I answered its subject."
+def unread_files_note(*, subject_only: bool) -> Note:
+    """The note for a mail that carried files: they were not read, and the answer is from the
+    knowledge base (``subject_only``: the mail had no other text, its subject was answered)."""
+    if subject_only:
+        text = "I cannot read attachments, and your message had no other text: I answered its "
+        text += "subject."
+    else:
+        text = "I cannot read attachments, so this answer is from the knowledge base only."
     return Note(text, f'<p style="{_NOTE_STYLE}">{html_lib.escape(text)}</p>')
 
 

@@ -7,9 +7,9 @@ Zoom, and the "Accepted:"/"Declined:" answer a calendar sends back, carry the ev
 invited to …"). Nobody asks anything: such mail gets no answer. An ``.ics`` file a person
 attaches to a question (a named attachment with no ``method``) is a file like any other.
 
-Files: attachments are never read. A mail whose only text is its subject and which carries
-files gets an answer to its subject that says so, so the sender does not think the file was
-read.
+Files: attachments are never read. A mail that carries files gets an answer that says so
+(one whose only text is its subject: that its subject was answered), so the sender does not
+think the file was read.
 """
 
 from __future__ import annotations

@@ -41,7 +41,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 import renderers
-from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
@@ -54,6 +53,7 @@ from bot.connectors.slack_files import numbered_files
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
+from bot.connectors.slack_notes import question_notes
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
 from bot.connectors.slack_settings import check_settings as check_settings
@@ -343,10 +343,9 @@ class SlackConnector:
             await self.poster.set_status(thread, self.settings.thinking_status)
             question = await self._with_names(question)
             limit = self.services.settings.web.max_question_chars
-            text, cut = fit_question(question.text, limit)
-            if cut:
-                question = replace(question, text=text)
-                await self._post_quietly(thread, long_question_note(limit))
+            question, note = question_notes(question, limit)  # a long question is cut
+            if note is not None:  # the question was cut, or its files are not read
+                await self._post_quietly(thread, note)
                 # the note's post removed the status
                 await self.poster.set_status(thread, self.settings.thinking_status)
             audience, history, turn_id = await self._prepare(question, thread)

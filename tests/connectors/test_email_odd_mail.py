@@ -149,7 +149,8 @@ async def test_odd_mail_is_accepted_and_answered_only_when_it_asks_something(
         *[("ignored", "no question (only quoted text)")] * 2,
     ]
     replies = {m.message()["In-Reply-To"]: text_of(m.message()) for m in flow.mails}
-    # the sender of a file is told it was not read; a question with a file attached is not
+    # the sender of a file is told it was not read; a question with a file attached gets the
+    # other note (test_email_attached_files)
     assert replies["<file-only@example.com>"].startswith(NOTE + "\n\n")
     file_reply = next(m.message() for m in flow.mails if "file-only" in m.message()["In-Reply-To"])
     html = file_reply.get_body(("html",))
