@@ -24,17 +24,24 @@ def one_or_many(value: Any) -> Any:
 
 
 def no_bar_in_groups(value: list[str]) -> list[str]:
-    """``value`` unless a group name holds ``|``: the index joins a document's groups with it
-    (``bot.knowledge.schema``), and a viewer's group ``staff|hr`` matches no document's group,
-    so it was dropped without a word and the viewer read as the public."""
+    """``value`` unless a group name is blank or holds ``|``.
+
+    The index joins a document's groups with ``|`` (``bot.knowledge.schema``), and a viewer's
+    group ``staff|hr`` matches no document's group, so it was dropped without a word and the
+    viewer read as the public. A blank name (``[""]``, a ``${GROUP}`` left unset) matches none
+    either: the viewer read as the public while the operator believed a group applied.
+    """
     for name in value:
+        if not name.strip():
+            raise ValueError(f"empty group name in {value!r}; name each group, or write public")
         if "|" in name:
             raise ValueError(f"| in group name {name!r}; list each group on its own")
     return value
 
 
 Groups = Annotated[list[str], BeforeValidator(one_or_many), AfterValidator(no_bar_in_groups)]
-"""An audience setting: a list of groups, or one group written alone; no name holds ``|``."""
+"""An audience setting: a list of groups, or one group written alone; no name is blank or
+holds ``|``."""
 
 
 def base_url_problem(url: str) -> str | None:

@@ -50,7 +50,9 @@ class StoreBase:
                 create_private_file(Path(self.path))
                 exposed = readable_by_others(Path(self.path))
                 if exposed:  # made by an older citecast, or shared on purpose: not changed
-                    log.warning("store %s is %s", self.path, exposed)
+                    # absolute, as the index's warning (serve) and its chmod hint name theirs:
+                    # a relative path depends on where the command was run
+                    log.warning("store %s is %s", Path(self.path).resolve(), exposed)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             foreign = foreign_tables(self._db)

@@ -33,7 +33,7 @@ from bot.markdown import CITATION_MARK, Token
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document, file_entry
 from renderers.escaping import md_text, no_forum_mentions, visible
-from renderers.limits import first_piece, split_first, truncate
+from renderers.limits import DISCOURSE_MAX_CHARS, first_piece, split_first, truncate
 from renderers.markdown_writer import EntryLevel, MarkdownWriter, escape_text, masked_link
 
 CHANNEL = "discourse"
@@ -70,10 +70,18 @@ def placeholder(n: int) -> str:
 class DiscourseBlocks:
     """Block step of the Discourse renderer."""
 
-    def __init__(self, forms: Mapping[int, CitationForm], footnotes: bool):
+    def __init__(
+        self,
+        forms: Mapping[int, CitationForm],
+        footnotes: bool,
+        max_chars: int = DISCOURSE_MAX_CHARS,
+    ):
         self._forms = forms
         self._footnotes = footnotes
-        self._writer = MarkdownWriter("discourse", self.cite)
+        # a link in the text longer than half a post shows its text alone: no cut falls inside
+        # a link, so under a post limit smaller than the forum's default (max_post_length: 300)
+        # a longer one was cut across posts as broken link syntax
+        self._writer = MarkdownWriter("discourse", self.cite, longest_link=max_chars // 2)
 
     def cite(self, n: int) -> str:
         """``[^n]``, or ``\\[n\\]`` with sources hidden (``\\[n?\\]`` when weakly supported).
@@ -98,7 +106,7 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> DiscourseBlocks:
     """The block step: footnote references unless sources are hidden (``show: none``)."""
-    return DiscourseBlocks(forms, context.show != "none")
+    return DiscourseBlocks(forms, context.show != "none", context.caps(CHANNEL).max_chars)
 
 
 # richest first; every level keeps every link, so a source stays one click away

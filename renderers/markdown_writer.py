@@ -140,8 +140,13 @@ def _heading_end(title: str, dialect: Dialect) -> str:
 class MarkdownWriter:
     """Render block tokens to Discord or Discourse markdown."""
 
-    def __init__(self, dialect: Dialect, cite: Callable[[int], str]):
+    def __init__(
+        self, dialect: Dialect, cite: Callable[[int], str], *, longest_link: int | None = None
+    ):
+        """``longest_link``: the longest Discourse link shown whole (half the configured post
+        limit; :data:`DISCOURSE_MAX_LINK`, half the forum's default, when not given)."""
         self._dialect = dialect
+        self._longest_link = DISCOURSE_MAX_LINK if longest_link is None else longest_link
         self._cite = cite
         self._in_quote = False  # Discord: inside a quote, which cannot hold another
 
@@ -327,7 +332,7 @@ class MarkdownWriter:
             link, longest = discord_link(label, url), DISCORD_MAX_LINK
         else:
             link = masked_link(no_forum_mentions(md_text(label)), url, self._dialect)
-            longest = DISCOURSE_MAX_LINK
+            longest = self._longest_link
         if len(link) > longest and label != url:
             # no message could hold it whole, and a cut link shows as broken syntax
             return escape_text(label, self._dialect) + LINK_TOO_LONG + after

@@ -4,7 +4,8 @@ Discourse defines a footnote in the post that references it, and the renderer ke
 definition beside its reference. A sentence citing more sources than one post can define
 (``[^1][^2][^3][^4]`` under ``max_post_length: 300``, the forum's floor) cannot be split that
 way, and the answer used to be dropped ("cannot fit the answer"). Here the post keeps the
-first definitions that fit; each other reference becomes a plain ``\\[n\\]`` and its source is
+first definitions that fit; each other reference becomes a plain ``\\[n\\]`` (``\\[n?\\]`` when
+its definition says "weak support?", as the renderer's other plain forms) and its source is
 listed in the post(s) that follow, with its link when a post can hold it. No source is lost
 and the answer always posts, in more posts.
 """
@@ -12,12 +13,14 @@ and the answer always posts, in more posts.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 
 from bot.errors import RenderError
 
 # one definition a line at the end of a post, as the renderer writes them: "[^n]: …"
 _DEFINITION = re.compile(r"\[\^(\d+)\]: (.*)")
+# how the renderer ends a weakly supported source's definition (renderers.discourse)
+_WEAK = ", weak support?"
 SPILL_NOTE = "*(More sources of the post above.)*"
 
 
@@ -40,14 +43,16 @@ def all_linked(raw: str) -> bool:
     return all(_linked(text) for text in definitions(raw)[1].values())
 
 
-def _plain(body: str, numbers: list[int]) -> str:
+def _plain(body: str, numbers: list[int], weak: Set[int]) -> str:
     # a reference without a definition would show as "[^n]" literally: "[n]" points at the
-    # list in the next post instead
+    # list in the next post instead; "[n?]" for a weak one, whose "weak support?" is now
+    # only in that list
     if not numbers:
         return body
 
     def plain(match: re.Match[str]) -> str:
-        return f"\\[{match.group(1)}\\]"
+        n = match.group(1)
+        return f"\\[{n}?\\]" if int(n) in weak else f"\\[{n}\\]"
 
     return re.sub(rf"\[\^({'|'.join(map(str, numbers))})\](?![0-9])", plain, body)
 
@@ -74,6 +79,7 @@ def spill(raw: str, limit: int, rich: Mapping[int, str], *, relink: bool = False
     some sources without their links also gets them back, by listing those sources, linked,
     in a post after it. RenderError when not even the body fits."""
     body, found = definitions(raw)
+    weak = {n for n, text in found.items() if text.endswith(_WEAK)}
     unlinked = [n for n, text in found.items() if not _linked(text) and _linked(rich.get(n))]
     if len(raw) <= limit and not (relink and unlinked):
         return [raw]
@@ -85,7 +91,7 @@ def spill(raw: str, limit: int, rich: Mapping[int, str], *, relink: bool = False
         pending = [m for m, _ in spilled] + [m for m in found if m > n]
 
         def fits(text: str, n: int = n, pending: list[int] = pending) -> bool:
-            return len(_post(_plain(body, pending), [*kept, (n, text)])) <= limit
+            return len(_post(_plain(body, pending, weak), [*kept, (n, text)])) <= limit
 
         # a source is better listed with its link after the post than shown without it here
         list_it = not _linked(short) and _linked(fuller) and _listable(n, fuller, limit)
@@ -95,7 +101,7 @@ def spill(raw: str, limit: int, rich: Mapping[int, str], *, relink: bool = False
             kept.append((n, short))
         else:
             spilled.append((n, short))
-    head = _post(_plain(body, [m for m, _ in spilled]), kept)
+    head = _post(_plain(body, [m for m, _ in spilled], weak), kept)
     if len(head) > limit:
         raise RenderError(f"cannot fit the answer into {limit} characters")
     return [head, *_listed(spilled, limit, rich)]

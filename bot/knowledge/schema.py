@@ -18,6 +18,10 @@ the unspaced text, so nothing uses them; search reads the text shown from ``chun
 The ``meta`` table holds ``generation`` (bumped by every ingest that changed something) and
 ``index_id``, a random id drawn when the file is created. A rebuilt index counts generations
 from 0 again, so only the pair tells a reader that results it cached are no longer current.
+It also holds one ``audience:/abs/root`` key per root ingested with ``--audience`` (the root's
+absolute path after the prefix; the value its groups as :func:`audience_column` stores them):
+a later run without ``--audience`` keeps that audience for the root's files
+(``bot.knowledge.ingest_audience``), and a ``--rebuild`` carries the keys over.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def _table(tmp_path: Path, audience: list[str]) -> RecordTable:
     )
 
 
-@pytest.mark.parametrize("audience", [[], [""], ["  "], ["staff", ""]])
+@pytest.mark.parametrize("audience", [[], ["staff,"], [" , "]])
 def test_an_audience_naming_no_group_is_refused_at_start(
     tmp_path: Path, audience: list[str]
 ) -> None:

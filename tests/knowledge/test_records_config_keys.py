@@ -53,7 +53,7 @@ def test_a_second_table_of_the_same_name_points_at_the_first_by_its_dotted_key(
 def test_a_blank_audience_is_named_with_a_dotted_key(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_text("sku,name\nA1,One\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"^index\.records\.0\.audience: "):
-        check_tables([_table(csv=str(tmp_path / "a.csv"), audience=[""])])
+        check_tables([_table(csv=str(tmp_path / "a.csv"), audience=["staff,"])])
 
 
 def test_a_table_s_key_has_the_form_of_the_config_loader_s(
