@@ -108,15 +108,17 @@ def test_ctrl_c_before_any_case_is_done_says_nothing_was_written(
 def test_a_real_ctrl_c_stops_between_recorded_cases(
     cases: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # SIGINT as the terminal sends it, while the third case is measured: asyncio cancels the
-    # run at its next await, which a run of recorded answers (never awaiting) reached only
-    # after the last case
+    # SIGINT as the terminal sends it, as the third case is measured: asyncio cancels the run
+    # at its next await, which a run of recorded answers (never awaiting) reached only after
+    # the last case. (Sent once the case is done: sent before it, whether that case finished
+    # depended on whether measuring it awaited, which varied with what ran before the test.)
     real = runner.run_case
 
     async def run_case(case: Any, **kwargs: Any) -> CaseResult:
+        result = await real(case, **kwargs)
         if case.id == "c3":
             signal.raise_signal(signal.SIGINT)
-        return await real(case, **kwargs)
+        return result
 
     monkeypatch.setattr(runner, "run_case", run_case)
     assert main(["eval", str(cases)]) == 130
