@@ -32,7 +32,8 @@ from bot.marker_parse import Grammar, Marker
 from bot.markers import MarkerScanner, Verbatim
 from bot.models import Answer, Citation
 from tests.core.test_marker_block_ends import CASES, FENCES_IN_ITEMS, HTML_BLOCKS, LINES
-from tests.grounding.test_verify_policies import MOON, PYTHON, _Evidence
+from tests.grounding.cited_answers import Evidence
+from tests.grounding.test_verify_policies import MOON, PYTHON
 
 CLAIM = "Python 3.11 or newer is required to run it"
 HEAD = f"The moon is made of green cheese and rocks [^1].\n{CLAIM} [^2], as `make [^2]` checks.\n\n"
@@ -56,7 +57,7 @@ def test_dropping_renumbers_the_citations_mistune_renders(raw: str, cited: bool)
     text = HEAD + raw.replace("[^1]", f"{CLAIM} [^2]")
     assert citations_in(parse(text)) == [1, 2] + ([2] if cited else [])
     answer = Answer(text=text, citations=(Citation(1, MOON, 1), Citation(2, PYTHON, 2)))
-    checked = verify(answer, _Evidence(PYTHON, MOON), GroundingPolicy(mode="drop"))
+    checked = verify(answer, Evidence(PYTHON, MOON), GroundingPolicy(mode="drop"))
     assert [d.reason for d in checked.dropped] == ["unsupported"]
     tail = raw.replace("[^1]", f"{CLAIM} [^{1 if cited else 2}]")
     assert checked.text == (

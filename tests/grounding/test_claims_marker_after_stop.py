@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from bot.claims import claims, sentences
 from bot.grounding import GroundingPolicy, verify
-from bot.models import Answer, Citation, Source
+from bot.models import Source
+from tests.grounding.cited_answers import Evidence, cited_answer
 
 SIGNED = Source(
     id="links#1",
@@ -22,23 +23,6 @@ DISCORD = Source(
     url="https://docs.example.org/discord.html",
     text="Discord limits a message to 2,000 characters.",
 )
-
-
-class _Evidence:
-    def __init__(self, *sources: Source) -> None:
-        self._sources = list(sources)
-
-    def evidence(self) -> list[Source]:
-        return self._sources
-
-
-def _answer(text: str, *sources: Source) -> Answer:
-    return Answer(
-        text=text,
-        citations=tuple(
-            Citation(n=i, source=s, source_number=i) for i, s in enumerate(sources, start=1)
-        ),
-    )
 
 
 def test_marker_after_stop_and_space_closes_the_sentence_before() -> None:
@@ -70,13 +54,13 @@ def test_spaced_markers_after_stop_in_lists_and_other_scripts() -> None:
 
 
 def test_verify_checks_a_spaced_marker_against_its_own_sentence() -> None:
-    right = _answer(
+    right = cited_answer(
         "Signed links expire after one hour. [^1] Discord limits a message to 2,000 "
         "characters. [^2]",
         SIGNED,
         DISCORD,
     )
-    checked = verify(right, _Evidence(SIGNED, DISCORD))
+    checked = verify(right, Evidence(SIGNED, DISCORD))
     assert [c.claim for c in checked.citations] == [
         "Signed links expire after one hour.",
         "Discord limits a message to 2,000 characters.",
@@ -85,10 +69,10 @@ def test_verify_checks_a_spaced_marker_against_its_own_sentence() -> None:
 
     # the numbers swapped: each sentence cites the other's source, so both are weak (below the
     # threshold) and the drop policy removes both
-    wrong = _answer(right.text, DISCORD, SIGNED)
-    checked = verify(wrong, _Evidence(SIGNED, DISCORD))
+    wrong = cited_answer(right.text, DISCORD, SIGNED)
+    checked = verify(wrong, Evidence(SIGNED, DISCORD))
     assert all(
         c.support is not None and c.support < GroundingPolicy().threshold for c in checked.citations
     )
-    dropped = verify(wrong, _Evidence(SIGNED, DISCORD), policy=GroundingPolicy(mode="drop"))
+    dropped = verify(wrong, Evidence(SIGNED, DISCORD), policy=GroundingPolicy(mode="drop"))
     assert "[^" not in dropped.text

@@ -5,20 +5,12 @@ from __future__ import annotations
 import pytest
 
 from bot.grounding import GroundingPolicy, verify
-from bot.models import Answer, Citation, Source
+from bot.models import Source
+from tests.grounding.cited_answers import cited_answer
 
 RETRIES = Source(id="ops#1", text="Failed sends are retried up to 5 times with backoff.")
 THEME = Source(id="web#2", text="The chat widget has a dark theme and a light theme.")
 SOCKET = Source(id="faq#3", text="Socket Mode needs no public URL.")
-
-
-def _answer(text: str, *sources: Source) -> Answer:
-    return Answer(
-        text=text,
-        citations=tuple(
-            Citation(n=i, source=s, source_number=i) for i, s in enumerate(sources, start=1)
-        ),
-    )
 
 
 @pytest.mark.parametrize(
@@ -51,6 +43,6 @@ def _answer(text: str, *sources: Source) -> Answer:
 def test_dropping_part_of_a_group_keeps_one_space(
     text: str, sources: tuple[Source, ...], expected: str
 ) -> None:
-    result = verify(_answer(text, *sources), None, GroundingPolicy(mode="drop"))
+    result = verify(cited_answer(text, *sources), None, GroundingPolicy(mode="drop"))
     assert result.text == expected
     assert [c.source.id for c in result.citations] == (["ops#1"] if "[^1]" in expected else [])

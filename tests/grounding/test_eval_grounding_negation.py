@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.grounding import GroundingPolicy, verify
-from bot.models import Answer, Citation, Source
+from bot.models import Source
 from bot.support import HARD_CHECK_CAP, LexicalScorer, best_support
+from tests.grounding.cited_answers import cited_answer
 
 SSO = Source(
     id="security#2",
@@ -23,15 +24,6 @@ LINUX = Source(
     url="https://docs.example.org/install.html",
     text="citecast runs on Linux, macOS and Windows.",
 )
-
-
-def _answer(text: str, *sources: Source) -> Answer:
-    return Answer(
-        text=text,
-        citations=tuple(
-            Citation(n=i, source=s, source_number=i) for i, s in enumerate(sources, start=1)
-        ),
-    )
 
 
 @pytest.mark.parametrize(
@@ -76,7 +68,7 @@ def test_a_negation_the_passage_shares_or_does_not_address_still_passes(
 
 
 def test_drop_removes_the_negated_citation_and_renumbers_the_rest() -> None:
-    answer = _answer(
+    answer = cited_answer(
         "citecast does not support SAML single sign-on [^1]. It runs on Linux and macOS [^2].",
         SSO,
         LINUX,
@@ -91,7 +83,7 @@ def test_drop_removes_the_negated_citation_and_renumbers_the_rest() -> None:
 
 def test_annotate_marks_only_the_negated_citation_of_a_sentence_weak() -> None:
     # two citations in one sentence: each is checked against its own clause
-    answer = _answer(
+    answer = cited_answer(
         "citecast runs on Linux and macOS [^1], but it does not support SAML single sign-on "
         "for the web chat [^2].",
         LINUX,

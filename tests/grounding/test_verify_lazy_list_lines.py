@@ -13,7 +13,8 @@ from bot.claims import CITATION_RE, mask_code
 from bot.grounding import GroundingPolicy, verify
 from bot.markdown import citations_in, parse
 from bot.models import Answer, Citation
-from tests.grounding.test_verify_policies import MOON, PYTHON, _Evidence
+from tests.grounding.cited_answers import Evidence
+from tests.grounding.test_verify_policies import MOON, PYTHON
 
 TEXT = (
     "The moon is made of green cheese and rocks [^1].\n"
@@ -37,7 +38,7 @@ def test_mask_code_still_blanks_code_after_a_list_ended_by_a_blank_line() -> Non
 
 def test_dropping_renumbers_the_nested_item_after_a_lazy_line() -> None:
     answer = Answer(text=TEXT, citations=(Citation(1, MOON, 1), Citation(2, PYTHON, 2)))
-    checked = verify(answer, _Evidence(PYTHON, MOON), GroundingPolicy(mode="drop"))
+    checked = verify(answer, Evidence(PYTHON, MOON), GroundingPolicy(mode="drop"))
     assert [d.reason for d in checked.dropped] == ["unsupported"]
     assert checked.text == (
         "The moon is made of green cheese and rocks.\n"

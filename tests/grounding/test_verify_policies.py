@@ -14,6 +14,7 @@ from bot.config import GroundingSettings
 from bot.grounding import GroundingPolicy, passage_of, uncited_claims, verify
 from bot.markdown import citations_in, parse
 from bot.models import Answer, Citation, Dropped, Source
+from tests.grounding.cited_answers import Evidence, cited_answer
 
 RETRY = Source(
     id="admin#6",
@@ -34,31 +35,14 @@ SOCKET = Source(
 FILE_ONLY = Source(id="deck.pdf", title="Slides", filename="deck.pdf", kind="file")
 
 
-def _answer(text: str, *sources: Source) -> Answer:
-    return Answer(
-        text=text,
-        citations=tuple(
-            Citation(n=i, source=s, source_number=i) for i, s in enumerate(sources, start=1)
-        ),
-    )
-
-
-class _Evidence:
-    def __init__(self, *sources: Source) -> None:
-        self._sources = list(sources)
-
-    def evidence(self) -> list[Source]:
-        return self._sources
-
-
 def test_annotate_scores_quotes_and_links() -> None:
-    answer = _answer(
+    answer = cited_answer(
         "Server errors are retried with exponential backoff, up to 5 attempts [^1]. "
         "Socket Mode needs a public URL with a certificate [^2].",
         RETRY,
         SOCKET,
     )
-    checked = verify(answer, _Evidence(RETRY, SOCKET))
+    checked = verify(answer, Evidence(RETRY, SOCKET))
     good, weak = checked.citations
     assert good.support is not None and good.support >= 0.8
     assert good.quote == "Server errors are retried with exponential backoff, up to 5 attempts."
@@ -69,13 +53,13 @@ def test_annotate_scores_quotes_and_links() -> None:
 
 
 def test_drop_removes_weak_citations_and_renumbers() -> None:
-    answer = _answer(
+    answer = cited_answer(
         "Discord embeds have a colour bar [^1]. Retries use exponential backoff, up to 5 "
         "attempts [^2]. Again [^1].",
         SOCKET,
         RETRY,
     )
-    checked = verify(answer, _Evidence(SOCKET, RETRY), GroundingPolicy(mode="drop", threshold=0.5))
+    checked = verify(answer, Evidence(SOCKET, RETRY), GroundingPolicy(mode="drop", threshold=0.5))
     assert checked.text == (
         "Discord embeds have a colour bar. Retries use exponential backoff, up to 5 attempts [^1]."
         " Again."
@@ -86,21 +70,21 @@ def test_drop_removes_weak_citations_and_renumbers() -> None:
 
 
 def test_off_returns_the_answer_untouched() -> None:
-    answer = _answer("Anything at all [^1].", SOCKET)
-    assert verify(answer, _Evidence(SOCKET), GroundingPolicy(mode="off")) is answer
+    answer = cited_answer("Anything at all [^1].", SOCKET)
+    assert verify(answer, Evidence(SOCKET), GroundingPolicy(mode="off")) is answer
 
 
 def test_source_without_text_is_left_unchecked() -> None:
-    answer = _answer("The slides explain the architecture [^1].", FILE_ONLY)
+    answer = cited_answer("The slides explain the architecture [^1].", FILE_ONLY)
     (citation,) = verify(answer).citations
     assert citation.support is None
 
 
 def test_a_wrong_number_is_weak_even_with_every_word_matching() -> None:
-    answer = _answer(
+    answer = cited_answer(
         "Server errors are retried with exponential backoff, up to 9 attempts [^1].", RETRY
     )
-    (citation,) = verify(answer, _Evidence(RETRY)).citations
+    (citation,) = verify(answer, Evidence(RETRY)).citations
     assert citation.support is not None and citation.support <= 0.15
 
 
@@ -112,19 +96,21 @@ def test_records_are_checked_against_their_columns() -> None:
         columns={"price_usd": "19", "seats": "up to 50"},
     )
     assert passage_of(team) == "citecast Team: price usd 19; seats up to 50"
-    (good,) = verify(_answer("Team: the price is 19 USD for up to 50 seats [^1].", team)).citations
-    (bad,) = verify(_answer("The Team plan costs 29 USD [^1].", team)).citations
+    (good,) = verify(
+        cited_answer("Team: the price is 19 USD for up to 50 seats [^1].", team)
+    ).citations
+    (bad,) = verify(cited_answer("The Team plan costs 29 USD [^1].", team)).citations
     assert good.support is not None and bad.support is not None
     assert good.support > 0.35 > bad.support
 
 
 def test_uncited_factual_sentences_are_flagged() -> None:
-    answer = _answer(
+    answer = cited_answer(
         "Here is what I found:\n\nRun make serve to start the chat on port 8000. "
         "Retries use exponential backoff [^1]. Is that clear?",
         RETRY,
     )
-    checked = verify(answer, _Evidence(RETRY))
+    checked = verify(answer, Evidence(RETRY))
     assert checked.uncited_claims == ("Run make serve to start the chat on port 8000.",)
     assert uncited_claims("I could not find anything relevant in the knowledge base.") == []
 
@@ -134,14 +120,14 @@ def test_uncited_factual_sentences_are_flagged() -> None:
 )
 def test_drop_keeps_the_answer_contract(words: list[str]) -> None:
     text = " ".join(w + (f" [^{i % 2 + 1}]" if i % 3 == 0 else "") for i, w in enumerate(words))
-    answer = _answer(text, RETRY, SOCKET)
+    answer = cited_answer(text, RETRY, SOCKET)
     present = {int(n) for n in re.findall(r"\[\^(\d+)\]", text)}
     answer = Answer(text=text, citations=tuple(c for c in answer.citations if c.n in present))
     # Only well-formed resolver output (numbers 1..k by first appearance) is a valid input.
     first_seen = list(dict.fromkeys(int(n) for n in re.findall(r"\[\^(\d+)\]", text)))
     assume(first_seen == list(range(1, len(first_seen) + 1)))
     assume(mask_code(text).count("[^") == text.count("[^"))  # the resolver never cites in code
-    checked = verify(answer, _Evidence(RETRY, SOCKET), GroundingPolicy(mode="drop", threshold=0.6))
+    checked = verify(answer, Evidence(RETRY, SOCKET), GroundingPolicy(mode="drop", threshold=0.6))
     numbers = list(dict.fromkeys(int(n) for n in re.findall(r"\[\^(\d+)\]", checked.text)))
     assert numbers == [c.n for c in checked.citations]
     assert [c.n for c in checked.citations] == list(range(1, len(checked.citations) + 1))
@@ -150,7 +136,7 @@ def test_drop_keeps_the_answer_contract(words: list[str]) -> None:
 def test_policy_from_settings_loads_the_configured_scorer() -> None:
     settings = GroundingSettings(backend="tests.grounding.plugin_scorer:make_scorer", threshold=0.6)
     policy = GroundingPolicy.from_settings(settings)
-    (citation,) = verify(_answer("Anything at all [^1].", SOCKET), None, policy).citations
+    (citation,) = verify(cited_answer("Anything at all [^1].", SOCKET), None, policy).citations
     assert citation.support == 0.5  # the plug-in's score, not the lexical one
 
 
@@ -167,7 +153,7 @@ class _StrayScorer:
 @pytest.mark.parametrize(("score", "stored"), [(3.5, 1.0), (-2.0, 0.0), (float("nan"), 0.0)])
 def test_support_from_a_stray_scorer_is_kept_in_0_to_1(score: float, stored: float) -> None:
     policy = GroundingPolicy(scorer=lambda evidence: _StrayScorer(score))
-    checked = verify(_answer("Anything at all [^1].", SOCKET), None, policy)
+    checked = verify(cited_answer("Anything at all [^1].", SOCKET), None, policy)
     assert checked.citations[0].support == stored
     # what the store keeps must load again (Answer.from_json refuses support outside 0..1)
     assert Answer.from_json(checked.to_json()) == checked
@@ -198,8 +184,8 @@ def test_dropping_a_claim_never_moves_a_number_onto_another_source(first: str) -
         f"{first}\n- The moon is made of green cheese and rocks [^2].\n"
         "- The server listens on port 8080 by default [^3]."
     )
-    answer = _answer(text, PYTHON, MOON, PORTS)
-    checked = verify(answer, _Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
+    answer = cited_answer(text, PYTHON, MOON, PORTS)
+    checked = verify(answer, Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
     assert _cited_sources(checked) == ["a", "c"]
     assert [c.source.id for c in checked.citations] == ["a", "c"]
     assert [d.reason for d in checked.dropped] == ["unsupported"]
@@ -238,7 +224,7 @@ def test_drop_keeps_every_remaining_number_on_its_own_source(lines: list[str]) -
         citations=tuple(Citation(renumber[o], sources[o], renumber[o]) for o in order),
     )
     before = _cited_sources(answer)
-    checked = verify(answer, _Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
+    checked = verify(answer, Evidence(PYTHON, MOON, PORTS), GroundingPolicy(mode="drop"))
     after = _cited_sources(checked)
     assert after == [s for s in before if s != "b"] or (after == before and not checked.dropped)
 
@@ -268,6 +254,6 @@ def test_a_quote_the_passage_lacks_never_keeps_its_deep_link(text: str) -> None:
             ),
         ),
     )
-    (citation,) = verify(answer, _Evidence(source)).citations
+    (citation,) = verify(answer, Evidence(source)).citations
     assert citation.quote != "words the page lacks"
     assert citation.deep_link is None  # the plain URL, not a highlight of words not there
