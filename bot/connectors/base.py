@@ -30,6 +30,20 @@ def long_question_note(limit: int) -> str:
     return f"Your question is long: I read its first {limit:,} characters."
 
 
+FILES_NOT_READ = "I can't read attached files, so this answer is from the knowledge base only."
+
+
+def question_note(cut_to: int | None, files: bool) -> str | None:
+    """The one note a chat channel posts before an answer: that the question was cut to its
+    first ``cut_to`` characters, that its attached ``files`` were not read (an answer from the
+    knowledge base alone would otherwise read as one about the file), or both; None when
+    neither."""
+    notes = [long_question_note(cut_to)] if cut_to is not None else []
+    if files:
+        notes.append(FILES_NOT_READ)
+    return "\n".join(notes) or None
+
+
 class Connector(Protocol):
     """One channel, plugged into ``citecast serve``."""
 

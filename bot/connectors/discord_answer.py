@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.connectors.base import fit_question
+from bot.connectors.base import fit_question, question_note
 from bot.connectors.discord_audience import answer_audience
 from bot.connectors.discord_edits import Asked, QuestionEditedError, until_edited
 from bot.connectors.discord_history import conversation_of, question_text, remember_posted
-from bot.connectors.discord_notices import keep_typing, notify, question_note, withdraw
+from bot.connectors.discord_notices import keep_typing, notify, withdraw
 from bot.connectors.discord_send import (
     DEFAULT_UPLOAD_LIMIT,
     ChannelClosedError,

@@ -15,26 +15,14 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.base import long_question_note
 from bot.connectors.discord_send import NO_PINGS, created, with_retries
 from bot.errors import CitecastError
 
 log = logging.getLogger(__name__)
 
+
 # "what does this log mean?" with the log attached: an answer from the knowledge base alone
 # would read as one about the file
-FILES_NOT_READ = "I can't read attached files, so this answer is from the knowledge base only."
-
-
-def question_note(cut_to: int | None, files: bool) -> str | None:
-    """The one notice before an answer: that the question was cut to its first ``cut_to``
-    characters, that its attached ``files`` were not read, or both; None when neither."""
-    notes = [long_question_note(cut_to)] if cut_to is not None else []
-    if files:
-        notes.append(FILES_NOT_READ)
-    return "\n".join(notes) or None
-
-
 async def notify(
     message: discord.Message,
     text: str,

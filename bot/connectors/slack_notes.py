@@ -12,20 +12,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.connectors.base import fit_question, long_question_note
+from bot.connectors.base import fit_question, question_note
 from bot.connectors.slack_events import SlackQuestion
-
-FILES_NOT_READ = "I can't read attached files, so this answer is from the knowledge base only."
 
 
 def question_notes(question: SlackQuestion, limit: int) -> tuple[SlackQuestion, str | None]:
     """``question`` as the assistant reads it (cut to ``limit`` characters), and the note to
     post before its answer (None when there is nothing to say)."""
     text, cut = fit_question(question.text, limit)
-    notes: list[str] = []
     if cut:
         question = replace(question, text=text)
-        notes.append(long_question_note(limit))
-    if question.has_files:
-        notes.append(FILES_NOT_READ)
-    return question, "\n".join(notes) or None
+    return question, question_note(limit if cut else None, question.has_files)
