@@ -36,6 +36,7 @@ from typing import Any
 
 from bot.errors import CitecastError, ConfigError, StoreError
 from bot.models import Source
+from bot.private_files import make_private_folder
 from bot.store_identity import StoreIdentity
 
 log = logging.getLogger(__name__)
@@ -281,7 +282,8 @@ def load_file_secret(configured: str, store_path: str) -> bytes:
     directory = Path(store_path).parent if store_path != ":memory:" else Path(".citecast")
     target = directory / SECRET_FILENAME
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        # the folder also holds the store and the index: private when citecast makes it
+        make_private_folder(directory)
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:

@@ -168,6 +168,8 @@ def test_secret_is_generated_once_with_owner_only_permissions(
     assert first == second and len(first) >= 32
     mode = stat.S_IMODE(os.stat(tmp_path / "state" / "file_secret").st_mode)
     assert mode == 0o600
+    # the folder it made holds the store and the index too: private whatever the umask
+    assert stat.S_IMODE(os.stat(tmp_path / "state").st_mode) == 0o700
     monkeypatch.setenv("CITECAST_FILE_SECRET", "from-the-environment-123")
     assert load_file_secret("", str(store)) == b"from-the-environment-123"
     assert load_file_secret("configured-secret-value", str(store)) == b"configured-secret-value"
