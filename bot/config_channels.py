@@ -221,6 +221,22 @@ class DiscordSettings(Section):
                 )
         return {key.strip(): groups for key, groups in value.items()}
 
+    @field_validator("channels", "forum_channels", "summon_roles", mode="before")
+    @classmethod
+    def _items_are_ids(cls, value: Any, info: Any) -> Any:
+        # `channels: [general]` would fail with pydantic's bare "valid integer": say how to
+        # find the id instead, as for the audience maps
+        role = info.field_name == "summon_roles"
+        what = "the role → Copy Role ID" if role else "the channel → Copy Channel ID"
+        for item in value if isinstance(value, list) else []:
+            name = item.strip() if isinstance(item, str) else None
+            if name is not None and not name.isdigit():
+                raise ValueError(
+                    f"{item!r} is not an id: the entries are Discord ids (numbers); turn on "
+                    f"Developer Mode (User Settings → Advanced) and right-click {what}"
+                )
+        return value
+
 
 class ImapSettings(Section):
     """A mailbox polled over IMAP (``email.inbound: imap``); IDLE is used when offered.

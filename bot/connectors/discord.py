@@ -41,6 +41,7 @@ from bot.config_env import empty_setting
 from bot.connectors.discord_answer import QuestionAnswerer
 from bot.connectors.discord_catch_up import ActiveChannels, catch_up
 from bot.connectors.discord_edits import Asked, AskedQuestions
+from bot.connectors.discord_half_answer import unsaved_parts
 from bot.connectors.discord_history import question_text
 from bot.connectors.discord_http import (
     build_client,
@@ -201,11 +202,11 @@ class DiscordConnector:
         # a new session (discord.py dispatches this at READY, before any of its messages):
         # what was taken up so far is where its catch-up starts reading
         self._catch_up_marks = self._active.marks()
+        # logged here, not at on_ready (after the guilds load): a question can come first
+        log.info("discord: connected as %s", self.client.user if self.client else None)
         self.connected.set()
 
     async def _on_ready(self) -> None:
-        user = self.client.user if self.client else None
-        log.info("discord: connected as %s", user)
         await self._on_roles()
         if self._recovering is None:  # once per start: on_ready comes again after a reconnect
             if self.client is not None:
@@ -334,6 +335,9 @@ class DiscordConnector:
                 return
             # what a shutdown cut short was saved with its replies: the answer goes into them
             await self._asked.restore(asked, message, self.settings)
+            me = None if client is None else client.user
+            if me is not None:  # and the parts a crash posted before they could be saved
+                asked.replies += await unsaved_parts(message, asked.replies, me.id)
             if left.given_up is not None:
                 await self._tell_given_up(left, message, asked)
                 return

@@ -193,15 +193,23 @@ class QuestionAnswerer:
                 on_posted=part_posted,
                 reuse=earlier,
                 file_budget=message_file_budget(upload_limit(message)),
+                nonces=asked.nonces if asked is not None else None,
             )
             events = self.services.assistant.stream(question, audience, history)
             if asked is not None:
                 events = until_edited(events, asked)
             result = await reply.run(events)
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
+            edited = asked is not None and asked.answered  # answered before: this is an edit
             log.info(
-                "discord: answered %s (%s) in %d message(s)", message.id, trigger, len(reply.posted)
+                "discord: %s %s (%s) in %d message(s)",
+                "re-answered" if edited else "answered",
+                message.id,
+                f"edited; {trigger}" if edited else trigger,
+                len(reply.posted),
             )
+            if asked is not None:
+                asked.answered = True
         except QuestionEditedError:
             # the edited text is answered next, in what was posted so far
             log.info("discord: %s was edited while being answered; answering it again", message.id)

@@ -70,6 +70,10 @@ class Asked:
         # a run that stopped mid-answer left, which the answer after a restart finishes
         self.turn_id: int | None = None
         self.unfinished_turn: int | None = None
+        # whether an answer to it was delivered (the next one answers an edit), and the
+        # nonces its answers' parts were sent with in this run (see discord_stream)
+        self.answered = False
+        self.nonces: set[int] = set()
 
 
 class AskedQuestions:
@@ -135,6 +139,7 @@ class AskedQuestions:
         if asked is None:
             asked = self.add(message.id)
             asked.text, asked.replies = saved.text, replies
+            asked.answered = True
         return asked
 
 

@@ -18,15 +18,19 @@ refused without Read Message History (160002), a DM the user closed (50007), a l
 :class:`ChannelClosedError` (:class:`MissingPermissionsError` for 50013, which is also what a
 message of embeds alone gets without Embed Links), so the caller does not try an apology there
 too; a message of the bot's deleted meanwhile (404 Unknown Message, e.g. by a moderator)
-raises :class:`MessageGoneError`. :func:`created` finishes a send whose caller was cancelled,
-so that the message is not forgotten. :func:`file_batches` groups a message's files into as many
-messages as Discord's limits take: ten files, and ``MAX_REQUEST_BYTES`` per request.
+raises :class:`MessageGoneError`. An answer's parts are sent with nonces derived from the
+question (:func:`part_nonce`), so that a run that starts again after a crash, sending a part
+Discord had already created, gets that message back instead of a second one. :func:`created`
+finishes a send whose caller was cancelled, so that the message is not forgotten.
+:func:`file_batches` groups a message's files into as many messages as Discord's limits take:
+ten files, and ``MAX_REQUEST_BYTES`` per request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import secrets
@@ -80,6 +84,17 @@ class MissingPermissionsError(ChannelClosedError):
 
 class MessageGoneError(ChannelError):
     """The bot's message to edit or delete is gone: someone deleted it."""
+
+
+def part_nonce(question_id: int, index: int, attempt: int = 0) -> int:
+    """The nonce of part ``index`` of the answer to question ``question_id``, the same in every
+    run: Discord (``enforce_nonce``) returns the message the bot created with it in the last
+    few minutes instead of creating another, so a part whose creation a crash hid is not posted
+    twice by the next run. ``attempt`` counts the parts sent at ``index`` before in this run
+    (one deleted since must not be handed back)."""
+    key = f"citecast:{question_id}:{index}:{attempt}".encode()
+    # 63 bits, as discord.py's own random nonces: 19 digits, within Discord's 25 characters
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") >> 1
 
 
 def reason(exc: BaseException) -> str:
@@ -226,14 +241,15 @@ async def send_message(
     *,
     files: Sequence[Mapping[str, Any]] = (),
     reply_to: discord.Message | None = None,
+    nonce: int | None = None,
 ) -> discord.Message:
     """Send one rendered message (with its files), retrying transient failures.
 
-    Every attempt carries the same nonce, which discord.py sends with ``enforce_nonce``: when a
-    5xx hid the fact that Discord did create the message, the retry returns that message
-    instead of posting it twice.
+    Every attempt carries the same nonce (``nonce``, else a random one), which discord.py sends
+    with ``enforce_nonce``: when a 5xx hid the fact that Discord did create the message, the
+    retry returns that message instead of posting it twice.
     """
-    nonce = secrets.randbits(63)
+    nonce = secrets.randbits(63) if nonce is None else nonce
 
     async def attempt() -> discord.Message:
         kwargs = message_kwargs(message)

@@ -27,6 +27,12 @@ finished first, since Discord may have created the message already.
 hint, before the question was edited): the new answer is written into them in order, as if this
 reply had posted them, and the files they carried are removed with their first edit; one that
 was deleted since is replaced by a new message.
+
+Each part is sent with a nonce derived from the question and the part's place
+(``discord_send.part_nonce``; ``nonces`` holds those this run used for the question, so a part
+sent again after one was deleted gets a fresh one). When a run cut short had sent that part
+already, Discord hands its message back instead of creating another, and it is made this
+part (edited in place, its old files removed).
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from bot.connectors.discord_send import (
     edit_message,
     file_batches,
     message_file_budget,
+    part_nonce,
     reason,
     send_message,
     with_retries,
@@ -69,7 +76,9 @@ log = logging.getLogger(__name__)
 class StreamedReply:
     """Delivers one answer to one question message; remembers what it posted.
 
-    ``file_budget`` is how many bytes of files one message may carry in this channel.
+    ``file_budget`` is how many bytes of files one message may carry in this channel;
+    ``nonces`` are the nonces already used for this question's parts in this run (shared by its
+    answers, so an answer to an edit never reuses one of a part deleted since).
     """
 
     def __init__(
@@ -83,8 +92,10 @@ class StreamedReply:
         on_posted: Callable[[discord.Message], None] | None = None,
         reuse: Sequence[discord.Message] = (),
         file_budget: int = message_file_budget(DEFAULT_UPLOAD_LIMIT),
+        nonces: set[int] | None = None,
     ) -> None:
         self.channel = channel
+        self.nonces = set() if nonces is None else nonces
         self.file_budget = file_budget
         self.on_posted = on_posted
         self.question = question
@@ -155,9 +166,39 @@ class StreamedReply:
         # each part replies to the one before (the first to the question), so a reply to any
         # part leads back through the whole answer to the question (see discord_history)
         reply_to = self.question if index == 0 else self.posted[index - 1]
-        return await self._created(
-            send_message(self.channel, message, self.settings, files=files, reply_to=reply_to)
-        )
+        while True:
+            nonce = self._nonce(index)
+            sent = await self._created(
+                send_message(
+                    self.channel,
+                    message,
+                    self.settings,
+                    files=files,
+                    reply_to=reply_to,
+                    nonce=nonce,
+                )
+            )
+            if _as_sent(sent, message, files):
+                return sent
+            # Discord handed back the part a run cut short sent with this nonce (its text, its
+            # files): it becomes this part, rather than a half answer left beside a new one
+            try:
+                return await edit_message(
+                    sent, message, self.settings, files=files, drop_files=True
+                )
+            except MessageGoneError:
+                continue  # deleted since: a new message, with the next nonce
+
+    def _nonce(self, index: int) -> int | None:
+        """The nonce for part ``index``: the question's, unless this run used it already."""
+        if self.question is None:
+            return None
+        attempt = 0
+        while part_nonce(self.question.id, index, attempt) in self.nonces:
+            attempt += 1
+        nonce = part_nonce(self.question.id, index, attempt)
+        self.nonces.add(nonce)
+        return nonce
 
     async def _created(self, sending: Awaitable[discord.Message]) -> discord.Message:
         """The message ``sending`` creates; one created after this answer was cancelled is
@@ -229,11 +270,13 @@ class StreamedReply:
             del self.posted[len(messages) :]
         for batch in batches:
             files_only = {"content": "", "embeds": [], "flags": 0}
-            after = self.posted[-1] if self.posted else self.question
-            self._append(
-                await self._created(
-                    send_message(
-                        self.channel, files_only, self.settings, files=batch, reply_to=after
-                    )
-                )
-            )
+            # replying to the part before it, like every part (the question when none)
+            self._append(await self._send(len(self.posted), files_only, batch))
+
+
+def _as_sent(
+    sent: discord.Message, message: Mapping[str, Any], files: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether ``sent`` is ``message`` as just sent, not an earlier message with its nonce."""
+    content = str(message.get("content") or "")
+    return sent.content.strip() == content.strip() and len(sent.attachments) == len(files)

@@ -7,8 +7,11 @@ the files, who it would ping) and enforces Discord's limits with Discord's own e
 message's files together), components, no empty message (50006, after an edit too), at most
 ten attachments after an edit, no reply to a missing message unless ``fail_if_not_exists`` is
 false (then it is sent as a plain message). The bot's permissions to attach files, reply and
-embed are applied here too; ``enforce_nonce`` is honoured like Discord (a retried create
-returns the first message). A channel's history is read as on Discord
+embed are applied here too; ``enforce_nonce`` is honoured like Discord: a create with a nonce
+the bot used before returns that message, wherever it was posted (Discord keeps nonces per
+author for a few minutes: :meth:`FakeMessages.forget_nonces` is those minutes passing). As on
+Discord, the answer to a create carries its ``nonce``, and a message read back later does not
+(Discord keeps nonces only briefly). A channel's history is read as on Discord
 (``GET /channels/{id}/messages`` with ``after``/``before`` and ``limit`` 1-100, default 50,
 newest first; Read Message History is checked by ``discord_access``).
 ``tests.fakes.discord_api`` routes the requests here.
@@ -93,7 +96,12 @@ class FakeMessages(FakeGateway):
         self.created: list[Recorded] = []
         self.edits: list[Recorded] = []
         self.deleted: list[int] = []
-        self._nonces: dict[tuple[int, str], int] = {}
+        # the bot's recent nonces (Discord's are per author), with the message each created
+        self._nonces: dict[str, int] = {}
+
+    def forget_nonces(self) -> None:
+        """The few minutes pass for which Discord remembers the bot's nonces."""
+        self._nonces.clear()
 
     def upload_limit(self, channel_id: int) -> int:
         """The largest file Discord takes in this channel (``max_file_bytes`` overrides it)."""
@@ -161,13 +169,14 @@ class FakeMessages(FakeGateway):
             if reference.get("fail_if_not_exists", True):
                 raise form_error("message_reference", "REPLIES_UNKNOWN_MESSAGE", "Unknown message")
             reference = None
-        nonce = payload.get("nonce")
-        if payload.get("enforce_nonce") and nonce is not None and (cid, str(nonce)) in self._nonces:
-            # Discord returns the message already created with this nonce instead of a new one.
-            return json_response(self.messages[self._nonces[(cid, str(nonce))]])
+        nonce = None if payload.get("nonce") is None else str(payload["nonce"])
+        earlier = self._nonces.get(nonce) if nonce is not None else None
+        if payload.get("enforce_nonce") and earlier in self.messages:
+            # Discord returns the message already created with this nonce instead of a new one
+            return json_response({**self.messages[earlier], "nonce": nonce})
         mid = self.snowflake()
         if nonce is not None:
-            self._nonces[(cid, str(nonce))] = mid
+            self._nonces[nonce] = mid
         message = self._message(mid, cid, self.bot_user, payload.get("content") or "")
         channel = self.channels[cid]
         if channel.get("guild_id"):
@@ -189,7 +198,7 @@ class FakeMessages(FakeGateway):
         self.created.append(
             Recorded("POST", cid, mid, payload, files, would_ping(payload, replied_to))
         )
-        return json_response(message)
+        return json_response({**message, "nonce": nonce} if nonce is not None else message)
 
     async def _edit(self, request: web.Request, message: dict[str, Any]) -> web.Response:
         payload, files = await read_body(request)
