@@ -17,15 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from bot.config_channels import (
-    DiscordSettings,
-    DiscourseSettings,
-    EmailSettings,
-    ImapSettings,
-    SlackSettings,
-    SmtpOutSettings,
-    WebSettings,
-)
+from bot.config_channels import DiscordSettings, DiscourseSettings, SlackSettings, WebSettings
+from bot.config_email import EmailSettings, ImapSettings, SmtpOutSettings
 from bot.config_section import Groups, Section, base_url_problem, named_file
 from bot.config_url_templates import checked_url_templates
 

@@ -15,15 +15,14 @@ from typing import Final
 
 from bot.marker_parse import (
     MAX_BRACKET,
-    MAX_PRIVATE,
     MAX_RECORD,
-    MAX_TAG,
     NEED,
     Hit,
     Marker,
     Parsed,
     could_be_bracket_body,
 )
+from bot.marker_parse_tags import MAX_PRIVATE, MAX_TAG
 from bot.marker_sign_offs import could_be_sign_off
 
 MAX_SPAN: Final = 1024

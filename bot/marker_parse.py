@@ -1,4 +1,4 @@
-"""Parsers for one citation marker at a known position (the families of DESIGN §5).
+"""Parsers for one citation marker in square brackets at a known position (DESIGN §5).
 
 Each parser looks at ``buf[i:]`` and answers with a :class:`Hit` (a marker, or a span to keep
 verbatim), ``None`` (not a marker: the first character is plain text) or :data:`NEED` (the text
@@ -8,7 +8,8 @@ back more than a bounded tail, and a decision taken on a prefix is the decision 
 whole text: that is what makes streaming and batch resolution agree for every split.
 
 Every pattern here is applied to a bounded slice, so no input can make them backtrack for long.
-The types they answer with are in ``bot.marker_types`` (re-exported here).
+The types they answer with are in ``bot.marker_types`` (re-exported here); the families that
+open with no square bracket (tags, CJK brackets, private-use markers) are ``bot.marker_parse_tags``.
 """
 
 from __future__ import annotations
@@ -34,10 +35,7 @@ from bot.marker_word_lists import bracket_style
 
 MAX_BRACKET = 64
 MAX_URL = 2048
-MAX_TAG = 1024
-MAX_CIT = 160
 MAX_RECORD = 400
-MAX_PRIVATE = 256
 
 _WORD_NUMS = re.compile(
     rf"[ \t]*(?:(?P<word>{WORDS})[ \t]*[:#.]?[ \t]*)?(?P<nums>{NUM_LIST})[ \t]*", re.IGNORECASE
@@ -45,18 +43,14 @@ _WORD_NUMS = re.compile(
 _FOOT_NUMS = re.compile(rf"\^[ \t]*(?P<nums>{NUM_LIST})[ \t]*\^?")
 # "[citation needed]", "[Source N]", "[ref #]", and the bare words a model writes where a
 # number belongs ("[citation]", "[source]"); not "[docs]" or "[references]", which are as likely
-# the reader's text or a shortcut reference link
-_PLACEHOLDER_WORDS = re.compile(
+# the reader's text or a shortcut reference link (also read in a tag: bot.marker_parse_tags)
+PLACEHOLDER_WORDS = re.compile(
     r"[ \t]*(?:(?:citations?|sources?|references?)[ \t]+(?:needed|required)|needs?[ \t]+"
     rf"(?:citation|source)|(?:{WORDS})"
     r"[ \t]*[:#.]?[ \t]*(?:n|N|x|X|#|\?+|\.\.\.|…|id|num|number)|citation|cite|source|ref)[ \t]*",
     re.IGNORECASE,
 )
-_PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
-_CJK_BODY = re.compile(
-    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*(?:†[^】\n]*)?[ \t]*",
-    re.IGNORECASE,
-)
+PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
 # "[2†source]": the ChatGPT dagger style of "【2†source】" written in square brackets
 _DAGGER_BODY = re.compile(
     rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*†[^\]\n]*",
@@ -68,7 +62,6 @@ _FRAGMENT_LABEL = re.compile(rf"[ \t]*(?P<nums>{NUM_LIST})[ \t]*")
 _PAIR_WORDS = re.compile(r"[ \t]*(?:ref|cite|citation|source)[ \t]*", re.IGNORECASE)
 _PAIRED = re.compile(rf"[ \t]*(?P<nums>{NUM_LIST})[ \t]*\[/(?P<word>[A-Za-z]{{1,16}})\]")
 _PAIRED_OPEN = re.compile(r"[ \t]*[\d \t,;&\-–—andAND]*(?:\[(?:/[A-Za-z]{0,16})?)?")
-_CIT_STOP = re.compile(r"[\n<>]")
 # what starts a marker family other than brackets: tags, CJK brackets, private-use markers
 _LABEL_MARKER = re.compile("[<【\ue200]")
 # A link destination, with balanced parentheses one level deep as CommonMark allows them
@@ -83,19 +76,6 @@ _URL_OPEN = re.compile(r"\((?:[^\s()<>]++|\([^\s()<>]*+\))*+(?:\([^\s()<>]*+)?")
 _PLAIN = "[^\\s()<>\"'\\[\\]【】\ue200-\ue202]"
 _NOT_A_LINK = re.compile(rf"\([ \t]*+{_PLAIN}++(?:[ \t]++{_PLAIN}++)++[ \t]*+\)")
 _NOT_A_LINK_OPEN = re.compile(rf"\([ \t]*+(?:{_PLAIN}++[ \t]*+)*+")
-# Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
-# (never a zero-width space: the resolver writes one where a removal must not join text)
-_CIT = re.compile(r"<CIT[ \t]+(?P<id>(?:[^\s/<>\"'\u200b]|/(?!>)){1,128})[ \t]*/?>", re.IGNORECASE)
-_CIT_START = "<cit"
-_CITATION_OPEN = "<citation>"
-_CITATION_CLOSE = "</citation>"
-_CITATION_CLOSE_ANY_CASE = re.compile(re.escape(_CITATION_CLOSE), re.IGNORECASE)
-_TAG_BODY = re.compile(rf"\s*(?P<nums>{NUM_LIST})\s*(?:[|:](?P<quote>.*))?", re.DOTALL)
-_ID_BODY = re.compile(r"\s*(?P<id>[^\s|<>]{1,128})\s*")
-_PRIVATE = re.compile(
-    "\ue200(?P<kind>[a-z_]{0,16})(?P<ids>(?:\ue202[^\ue200-\ue202\n]{1,64})*)\ue201"
-)
-
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -231,11 +211,11 @@ def _bracket_body(
         paired = _parse_paired(buf, i, end, final, body)
         if paired is not None:
             return paired
-    if _PLACEHOLDER_WORDS.fullmatch(body) and not buf.startswith(":", end):
+    if PLACEHOLDER_WORDS.fullmatch(body) and not buf.startswith(":", end):
         # "[source]: url" defines a reference link: the reader's text, not a placeholder
         return Hit(end, Marker("word", raw, i, placeholder=True))
     if (
-        _PLACEHOLDER_SYMBOL.fullmatch(body)
+        PLACEHOLDER_SYMBOL.fullmatch(body)
         and not _WORD_CHAR.match(prev or " ")
         and grammar.bare_groups()
     ):
@@ -326,75 +306,3 @@ def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         return Hit(close + 2, None) if plain is None else plain
     # "[[" and a non-digit opens a record key: bot.marker_keys reads those, never this
     return None
-
-
-def parse_angle(buf: str, i: int, final: bool) -> Parsed:
-    """``<CIT id />`` and ``<citation>…</citation>`` tags."""
-    n = len(buf)
-    head = buf[i : i + len(_CITATION_OPEN)].lower()
-    if head.startswith("<cit") and len(head) > 4 and head[4] in " \t":
-        m = _CIT.match(buf, i, i + MAX_CIT)
-        if m is not None:
-            return Hit(m.end(), Marker("file_id", m[0], i, ids=(m["id"],)))
-        tail = buf[i : i + MAX_CIT]
-        if final or len(tail) >= MAX_CIT or _CIT_STOP.search(tail, 1):
-            return None
-        return NEED
-    if head == _CITATION_OPEN:
-        body_start = i + len(_CITATION_OPEN)
-        close = buf.find("</", body_start, i + MAX_TAG)
-        if close >= 0 and not buf.startswith(_CITATION_CLOSE, close):
-            # not the usual "</citation>" first: "</Citation>", or another tag in the body
-            found = _CITATION_CLOSE_ANY_CASE.search(buf, body_start, i + MAX_TAG)
-            close = found.start() if found else -1
-        if close < 0:
-            if final or n - i >= MAX_TAG:
-                return None
-            return NEED
-        end = close + len(_CITATION_CLOSE)
-        body = buf[body_start:close]
-        raw = buf[i:end]
-        m = _TAG_BODY.fullmatch(body)
-        if m is not None:
-            numbers = expand_numbers(m["nums"])
-            if numbers is not None:
-                quote = (m["quote"] or "").strip() or None
-                return Hit(end, Marker("tag", raw, i, numbers, quote=quote))
-        if _PLACEHOLDER_WORDS.fullmatch(body) or _PLACEHOLDER_SYMBOL.fullmatch(body):
-            return Hit(end, Marker("tag", raw, i, placeholder=True))
-        ident = _ID_BODY.fullmatch(body)
-        if ident is not None:
-            return Hit(end, Marker("tag", raw, i, ids=(ident["id"],)))
-        return Hit(end, Marker("tag", raw, i))
-    if not final and len(head) < len(_CITATION_OPEN) and _CITATION_OPEN.startswith(head):
-        return NEED  # also covers a partial "<CIT"
-    return None
-
-
-def parse_cjk(buf: str, i: int, final: bool) -> Parsed:
-    """``【2】`` and ``【4:0†source】``."""
-    close = buf.find("】", i + 1, i + MAX_BRACKET)
-    if close < 0:
-        tail = buf[i + 1 : i + MAX_BRACKET]
-        if final or len(buf) - i >= MAX_BRACKET or "\n" in tail or "【" in tail:
-            return None
-        return NEED
-    m = _CJK_BODY.fullmatch(buf, i + 1, close)
-    if m is None:
-        return None
-    numbers = expand_numbers(m["nums"])
-    return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers or ()))
-
-
-def parse_private(buf: str, i: int, final: bool) -> Parsed:
-    """Private-use markers: U+E200 kind (U+E202 id)… U+E201; a stray one is stripped."""
-    if buf[i] != "\ue200":
-        return Hit(i + 1, STRAY)
-    m = _PRIVATE.match(buf, i, i + MAX_PRIVATE)
-    if m is not None:
-        ids = tuple(part for part in m["ids"].split("\ue202") if part)
-        return Hit(m.end(), Marker("private", m[0], i, ids=ids))
-    tail = buf[i : i + MAX_PRIVATE]
-    if not final and len(tail) < MAX_PRIVATE and "\n" not in tail and "\ue201" not in tail:
-        return NEED
-    return Hit(i + 1, STRAY)

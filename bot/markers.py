@@ -40,17 +40,8 @@ from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Underlin
 from bot.marker_lines import OPEN_BRACKETS, math_span, merge_text
 from bot.marker_model_tags import parse_model_tag
 from bot.marker_paren import parse_paren
-from bot.marker_parse import (
-    NEED,
-    Grammar,
-    Hit,
-    Marker,
-    Parsed,
-    parse_angle,
-    parse_bracket,
-    parse_cjk,
-    parse_private,
-)
+from bot.marker_parse import NEED, Grammar, Hit, Marker, Parsed, parse_bracket
+from bot.marker_parse_tags import parse_angle, parse_cjk, parse_private
 from bot.marker_spans import code_span
 from bot.marker_styles import parse_caret, parse_sup
 

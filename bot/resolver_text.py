@@ -47,7 +47,7 @@ from bot.marker_lines import (
     space_start,
     still_separating,
 )
-from bot.marker_parse import MAX_TAG
+from bot.marker_parse_tags import MAX_TAG
 from bot.resolver_citations import CitationText
 
 _ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")

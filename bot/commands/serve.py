@@ -292,8 +292,8 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.assistant import Assistant
     from bot.config_file import config_origin, load_settings, without_config_note
     from bot.connectors.app import build_app
-    from bot.connectors.web import build_signer
     from bot.connectors.web_proxy import behind_proxies
+    from bot.connectors.web_roots import build_signer
     from bot.errors import ConfigError
     from bot.knowledge.reader_age import older_reader_warning
     from bot.knowledge.records import check_tables

@@ -30,7 +30,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -42,7 +41,6 @@ from starlette.responses import (
 )
 from starlette.routing import BaseRoute, Mount, Route
 
-from bot.config import Settings
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_api import (
     UnknownConversationError,
@@ -56,10 +54,12 @@ from bot.connectors.web_api import (
 from bot.connectors.web_assets import WIDGET_CACHE_CONTROL, RevalidatedStaticFiles, asset_response
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import file_response
+from bot.connectors.web_headers import NO_STORE, PAGE_HEADERS, STREAM_HEADERS, TURN_PAGE_HEADERS
 from bot.connectors.web_hosts import HostCheck, host_policy
-from bot.connectors.web_proxy import prefix_of
+from bot.connectors.web_origins import SiteCheck
+from bot.connectors.web_proxy import request_base_url
 from bot.connectors.web_rate_limit import QuestionRateLimit, client_key
-from bot.connectors.web_roots import LiveRootsSigner
+from bot.connectors.web_roots import build_signer
 from bot.connectors.web_sse import RESTARTING, AnswerStream, public_reason, public_status
 from bot.connectors.web_turn_page import (
     load_answer,
@@ -71,57 +71,12 @@ from bot.connectors.web_turn_page import (
 from bot.connectors.web_turns import WebTurns
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import ValidationError
-from bot.filetokens import FileSigner, load_file_secret
+from bot.filetokens import FileSigner
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).with_name("static")
-PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
-        " form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-}
-NO_STORE = {"Cache-Control": "no-store"}
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-TURN_PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none';"
-        " frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
-
-
-def build_signer(settings: Settings, base_url: str = "") -> FileSigner:
-    """A FileSigner for this deployment (secret from config, env, or the store directory).
-
-    It serves ``web.file_roots`` plus the folders ingested into the index, following the index
-    while the server runs (see ``web_roots``).
-    """
-    secret = load_file_secret(settings.web.file_secret, settings.store.path)
-    return LiveRootsSigner(
-        secret,
-        settings.web.public_base_url or base_url,
-        settings.web.file_token_ttl,
-        configured=settings.web.file_roots,
-        index_path=settings.index.path,
-    )
-
-
-def request_base_url(request: Request) -> str:
-    """The address a browser reached us on (links in answers point back here): the request's
-    origin, plus the path prefix a trusted reverse proxy forwarded (see ``web_proxy``).
-
-    Only for the response to this request: ``web.public_base_url``, when set, wins wherever
-    this is used, and nothing built from it is stored or given to another viewer.
-    """
-    return str(request.base_url).rstrip("/") + prefix_of(request.scope)
 
 
 class WebConnector:
@@ -140,7 +95,7 @@ class WebConnector:
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
-        self._refused_origins: set[str] = set()
+        self.sites = SiteCheck(self.settings)
 
     def routes(self) -> list[BaseRoute]:
         """The web routes, mounted at the root of the app.
@@ -219,37 +174,9 @@ class WebConnector:
         """False for a browser request from a site that is not us and not in cors_origins.
 
         CORS only stops a foreign page from *reading* the answer; this also stops it from
-        making us do the work (and store the turn) in the first place.
+        making us do the work (and store the turn) in the first place (see ``web_origins``).
         """
-        origin = request.headers.get("origin")
-        if origin is None:
-            # Browsers send no Origin with a no-cors GET: an <img> or <script> pointing at
-            # /api/ask/stream on any site would make each visitor's browser ask a question.
-            # Fetch metadata still says where it came from; curl and servers send neither.
-            site = request.headers.get("sec-fetch-site", "").lower()
-            return site not in ("cross-site", "same-site")
-        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        allowed = {own, *self.settings.cors_origins}
-        if self.settings.public_base_url:
-            parts = urlsplit(self.settings.public_base_url)
-            allowed.add(f"{parts.scheme}://{parts.netloc}")
-        if origin in allowed:
-            return True
-        self._log_refused_origin(origin)
-        return False
-
-    def _log_refused_origin(self, origin: str) -> None:
-        """Log a refused site once (at most 100 of them): the visitor's browser only says the
-        server cannot be reached, so this line is how a site owner learns what to add."""
-        shown = origin[:100]
-        if shown in self._refused_origins or len(self._refused_origins) >= 100:
-            return
-        self._refused_origins.add(shown)
-        log.warning(
-            "refused a request from the site %r: if it embeds the widget, add it to "
-            "web.cors_origins",
-            shown,
-        )
+        return self.sites.allowed(request)
 
     def too_many(self, request: Request) -> Response | None:
         """The 429 for a client over ``web.rate_limit_per_minute``, else None (counted)."""

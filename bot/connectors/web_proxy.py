@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
@@ -171,3 +172,13 @@ def prefix_of(scope: Scope) -> str:
     state = scope.get("state")
     prefix = state.get(STATE_KEY, "") if isinstance(state, Mapping) else ""
     return prefix if isinstance(prefix, str) else ""
+
+
+def request_base_url(request: Request) -> str:
+    """The address a browser reached us on (links in answers point back here): the request's
+    origin, plus the path prefix a trusted reverse proxy forwarded (:func:`prefix_of`).
+
+    Only for the response to this request: ``web.public_base_url``, when set, wins wherever
+    this is used, and nothing built from it is stored or given to another viewer.
+    """
+    return str(request.base_url).rstrip("/") + prefix_of(request.scope)

@@ -19,8 +19,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from bot.config import Settings
 from bot.errors import CitecastError
-from bot.filetokens import FileGrant, FileSigner
+from bot.filetokens import FileGrant, FileSigner, load_file_secret
 from bot.knowledge.index import KnowledgeIndex
 from bot.models import Source
 
@@ -94,3 +95,19 @@ class LiveRootsSigner(FileSigner):
     def verify(self, token: str) -> FileGrant:
         self.refresh()
         return super().verify(token)
+
+
+def build_signer(settings: Settings, base_url: str = "") -> FileSigner:
+    """A FileSigner for this deployment (secret from config, env, or the store directory).
+
+    It serves ``web.file_roots`` plus the folders ingested into the index, following the index
+    while the server runs (:class:`LiveRootsSigner`).
+    """
+    secret = load_file_secret(settings.web.file_secret, settings.store.path)
+    return LiveRootsSigner(
+        secret,
+        settings.web.public_base_url or base_url,
+        settings.web.file_token_ttl,
+        configured=settings.web.file_roots,
+        index_path=settings.index.path,
+    )
