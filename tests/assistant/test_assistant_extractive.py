@@ -12,8 +12,8 @@ from bot.assistant.assistant import Assistant
 from bot.assistant.base import Reply
 from bot.assistant.cited_lines import escape_markers, with_marker
 from bot.assistant.extractive import NOT_FOUND
-from bot.assistant.extractive_small_talk import small_talk_reply
 from bot.assistant.extractive_sentences import sentences_of
+from bot.assistant.extractive_small_talk import small_talk_reply
 from bot.config import Settings
 from bot.config_file import load_settings
 from bot.errors import KnowledgeIndexError
