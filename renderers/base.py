@@ -29,8 +29,11 @@ is_safe_url = functools.lru_cache(maxsize=4096)(_is_safe_url)
 
 def shown(text: str) -> str:
     """``text`` as a renderer may show it: without bidi embedding, override and isolate
-    controls (see :mod:`bot.bidi_controls`); every text a form carries passes through here."""
-    return without_bidi_controls(text)
+    controls and C0/C1 control codes (see :mod:`bot.bidi_controls`), its line ends as line
+    feeds (as the markdown parser reads the answer's); every text a form carries passes
+    through here."""
+    text = without_bidi_controls(text)
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 Markup = Literal["html", "mrkdwn", "markdown", "plain"]

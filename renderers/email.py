@@ -12,9 +12,7 @@ part always carries the whole answer).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Set
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -23,14 +21,21 @@ import nh3
 from markupsafe import Markup
 
 from bot.markdown import Token
-from bot.models import RecordAction
-from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext, shown
+from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document
-from renderers.escaping import html_text, one_line, text_url, visible
+from renderers.email_references import (
+    LEVELS,
+    MARKER_LINK_CHARS,
+    MARKER_TITLE_CHARS,
+    TEXT_LEVEL,
+    Reference,
+    reference,
+)
+from renderers.email_subject import subject_for
+from renderers.escaping import html_text, text_url, visible
 from renderers.glue import WORD_JOINER
 from renderers.html_writer import HtmlWriter
 from renderers.limits import truncate
-from renderers.quote_text import quote_plain
 from renderers.text_writer import TextWriter
 from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
 
@@ -101,13 +106,16 @@ class EmailBlocks:
         if form is None:
             return ""
         href = form.url if form.url and form.kind in ("link", "download") else f"#ref-{n}"
+        if len(href) > MARKER_LINK_CHARS and self._listed:
+            href = f"#ref-{n}"  # its entry links it, once (renderers.email_references)
+        tip = html_text(truncate(form.title, MARKER_TITLE_CHARS))
         if href.startswith("#") and not self._listed:
             markup = f'<sup style="{_SUP}">{WORD_JOINER}{marker(form, n)}</sup>'
         else:
             markup = (
                 # the joiner holds the number to the word before it (renderers.glue)
                 f'<sup style="{_SUP}">{WORD_JOINER}<a href="{html_text(href)}" '
-                f'title="{html_text(form.title)}" style="color:#0b62d6;text-decoration:none;">'
+                f'title="{tip}" style="color:#0b62d6;text-decoration:none;">'
                 f"{marker(form, n)}</a></sup>"
             )
         self._cited[n] = markup
@@ -142,104 +150,6 @@ def sanitize(markup: str) -> str:
     return str(_CLEANER.clean(markup))
 
 
-@dataclass(frozen=True)
-class Reference:
-    """Template data of one reference (attributes, so jinja2 finds them on the first try)."""
-
-    n: int
-    title: str
-    url: str | None
-    detail: str
-    note: str
-    weak: bool
-    quote: str | None
-    columns: str
-    action: RecordAction | None
-
-
-def reference(form: CitationForm, quotes: bool) -> Reference:
-    """Template data of one reference."""
-    note = ""
-    # a file without a title is called by its name: "notes.md (attached)", said once
-    named = form.filename if form.filename and form.filename != form.title else ""
-    if form.kind == "attachment":
-        note = f"attached: {named}" if named else "attached"
-    elif form.kind == "download":
-        note = f"download: {named}" if named else "download"
-    elif form.kind == "name" and form.filename and form.filename != form.title:
-        note = form.filename
-    record = form.record
-    return Reference(
-        n=form.n,
-        title=one_line(form.title),
-        url=form.url if form.kind in ("link", "download") else None,
-        detail=form.detail,
-        note=one_line(note),
-        weak=form.weak,
-        quote=truncate(quote_plain(form.quote), 300) if quotes and form.quote else None,
-        columns="; ".join(f"{k}: {v}" for k, v in record.columns) if record else "",
-        action=record.action if record else None,
-    )
-
-
-# a citation marker as the text part writes it ("[3]", "[3?]"), with the space before it
-# (a no-break space when it holds the marker to its word: renderers.glue)
-_MARKER = re.compile(r"[ \u00a0]?\[(\d+)\??\]")
-# the address the text part writes after a link's label ("the guide <https://…>"): a subject
-# shows the words, and a mail client shows no link there
-_LINK_TARGET = re.compile(r" <(?:https?://|mailto:)[^<>\s]*>")
-_QUOTE_MARKS = re.compile(r"^(?:> ?)+")
-# a code span as the text part writes it (renderers.text_writer.code_span): a run of backticks,
-# the code (padded with a space where it starts or ends with a backtick), the same run again.
-# A run longer than real code needs is left as written: an opening run that nothing closes
-# costs a scan of the rest of the line, and a line can hold one such run per length.
-_CODE_SPAN = re.compile(r"(?<!`)(`{1,16})(?!`)(.*?[^`])\1(?!`)")
-
-
-def subject_for(doc: Document, text: str) -> str:
-    """The context's subject, or the first line of the answer's text part that has words,
-    without its quote marks, citation markers and link addresses."""
-    if doc.context.subject:
-        # the incoming mail's subject: a bidi override in it would reorder the reply's
-        return truncate(one_line(shown(doc.context.subject)), 200)
-    for line in text.split("\n"):
-        # an answer may open with a quote ("> …"), a rule or a heading of markers alone
-        first = _outside_code(one_line(_QUOTE_MARKS.sub("", line)), doc.forms.keys())
-        # the backticks still guard the code's own "-" or "#" from this strip
-        first = _unwrap_code(first.strip("=-#* "))
-        if visible(first):
-            return truncate(first, 78)
-    return "Your answer"
-
-
-def _outside_code(line: str, cited: Set[int]) -> str:
-    """``line`` without its link addresses and its citation markers ("[1]" in a subject line
-    points at nothing: the references are in the body), both left alone inside code
-    ("`arr[1]`")."""
-
-    def plain(part: str) -> str:
-        part = _LINK_TARGET.sub("", part)
-        return _MARKER.sub(lambda m: "" if int(m.group(1)) in cited else m.group(0), part)
-
-    out, start = [], 0
-    for match in _CODE_SPAN.finditer(line):
-        out += [plain(line[start : match.start()]), match.group(0)]
-        start = match.end()
-    return "".join([*out, plain(line[start:])])
-
-
-def _unwrap_code(line: str) -> str:
-    """Code spans as their code: a subject line shows no markup ("Install it with pip install
-    citecast."), as it shows bold or a link's label without theirs."""
-
-    def code(match: re.Match[str]) -> str:
-        inner = match.group(2)
-        padded = len(inner) > 2 and inner.startswith(" ") and inner.endswith(" ")
-        return inner[1:-1] if padded and inner.strip(" ") else inner
-
-    return _CODE_SPAN.sub(code, line)
-
-
 def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     """The email payload from rendered blocks."""
     listed = doc.listed
@@ -248,7 +158,7 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     more = max(0, len(listed) - MAX_REFERENCES)
     more_url = doc.context.full_list_url()
     text_body = "\n\n".join(t for _, t in fragments if visible(t))
-    subject = subject_for(doc, text_body)
+    subject = subject_for(doc, fragments)
     htmls = [h for h, _ in fragments if h]
     if not text_body or not htmls:
         # never a blank mail: an answer with nothing to show says so, as the chat channels do
@@ -257,29 +167,12 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
     # entries that would read the same are told apart: in the HTML part by its quotes (or
     # their passages), in the text part and a list without quotes by the quotes' first words
     entries, quoted_entries = doc.entries, doc.quoted_entries
-    quoted = [reference(f, True) for f in quoted_entries[:MAX_REFERENCES]]
-    if entries is quoted_entries:
-        # the usual answer, nothing told apart: the same references (the text shows no quote)
-        every = quoted + [reference(f, True) for f in entries[MAX_REFERENCES:]]
-    else:
-        every = [reference(f, False) for f in entries]
+    every = [reference(f, False, TEXT_LEVEL) for f in entries]
     text = _environment().get_template("email.txt.j2").render(
         body=text_body, references=every, more=0,
         more_url=more_url,
     )  # fmt: skip
-    budget = doc.caps.max_chars
-    # the body is sanitized once; only the shortening fallback (over budget) sanitizes again
-    body = _body(htmls)
-    html_out = _html(subject, body, quoted, more, more_url, False)
-    if len(html_out.encode("utf-8")) >= budget:
-        # over budget (rare): the quotes go first, then the body is shortened
-        shown = entries[:MAX_REFERENCES]
-        plain = [reference(f, False) for f in shown] if any(f.quote for f in shown) else quoted
-        html_out = _html(subject, body, plain, more, more_url, False)
-        keep = len(htmls)
-        while keep > 0 and len(html_out.encode("utf-8")) >= budget:
-            keep = keep * 3 // 4
-            html_out = _html(subject, _body(htmls[:keep]), plain, more, more_url, True)
+    html_out = _fit(subject, htmls, entries, quoted_entries, more, more_url, doc.caps.max_chars)
     headers = {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"}
     return {
         "subject": subject,
@@ -288,6 +181,48 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
         "attachments": doc.files,
         "headers": headers,
     }
+
+
+def _fit(
+    subject: str,
+    htmls: list[str],
+    entries: Sequence[CitationForm],
+    quoted_entries: Sequence[CitationForm],
+    more: int,
+    more_url: str | None,
+    budget: int,
+) -> str:
+    """The HTML part within ``budget`` bytes, whatever the sources hold: the source list at the
+    richest level that fits (renderers.email_references), then the body shortened, and only
+    then (a budget tightened in config) the list cut to "and N more"."""
+
+    def fits(markup: str) -> bool:
+        return len(markup.encode("utf-8")) < budget
+
+    # the body is sanitized once; only the shortening fallback (over budget) sanitizes again
+    body = _body(htmls)
+    refs: list[Reference] = []
+    for level in LEVELS:
+        shown = (quoted_entries if level.quotes else entries)[:MAX_REFERENCES]
+        refs = [reference(f, True, level) for f in shown]
+        html_out = _html(subject, body, refs, more, more_url, False)
+        if fits(html_out):
+            return html_out
+    keep = len(htmls)
+    while keep > 0 and not fits(html_out):
+        keep = keep * 3 // 4
+        html_out = _html(subject, _body(htmls[:keep]), refs, more, more_url, True)
+    if fits(html_out):
+        return html_out
+    # the list alone is over the budget: as many entries as fit, the rest counted (linked to
+    # the whole list when the deployment has one; the text part lists them all anyway)
+    empty = _body([])
+    low, high = 0, len(refs)
+    while low < high:
+        mid = (low + high + 1) // 2
+        cut = _html(subject, empty, refs[:mid], more + len(refs) - mid, more_url, True)
+        low, high = (mid, high) if fits(cut) else (low, mid - 1)
+    return _html(subject, empty, refs[:low], more + len(refs) - low, more_url, True)
 
 
 def _body(blocks: list[str]) -> Markup:

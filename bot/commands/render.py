@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.commands.answer_input import read_answer
     from bot.commands.output import read_stdin, viewer_groups, write_stdout
+    from bot.commands.render_log import command_warnings
     from bot.config_file import load_settings
     from renderers import CHANNELS, render_tokens
     from renderers.base import RenderContext, capabilities_for
@@ -99,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
     # a config error before reading stdin too: typed at a prompt, the answer would be lost
     settings = load_settings(args.config)
-    answer, tokens = read_answer(read_stdin(), "stdin")
+    with command_warnings("render"):  # "citecast render: dropping unsafe URL from source 'a'"
+        answer, tokens = read_answer(read_stdin(), "stdin")
     context = RenderContext(
         public_base_url=args.public_base_url,
         turn_id=args.turn_key,

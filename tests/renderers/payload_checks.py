@@ -351,3 +351,15 @@ def check_no_bidi_controls(payload: dict[str, Any]) -> None:
     for key, text in shown_strings(payload):
         found = sorted({f"U+{ord(ch):04X}" for ch in text if ch in BIDI_CONTROLS})
         assert not found, f"bidi control {found} under {key!r}: {text[:120]!r}"
+
+
+# C0/C1 control codes but tab and line feed (which lay text out): a NUL or ESC shows as a
+# missing-glyph box, and a platform may refuse a message holding a NUL
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def check_no_control_characters(payload: dict[str, Any]) -> None:
+    """No C0/C1 control character (tab and line feed aside) anywhere a payload shows text."""
+    for key, text in shown_strings(payload):
+        found = sorted({f"U+{ord(ch):04X}" for ch in _CONTROL.findall(text)})
+        assert not found, f"control character {found} under {key!r}: {text[:120]!r}"

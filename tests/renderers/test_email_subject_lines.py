@@ -53,3 +53,38 @@ def test_the_subject_is_the_first_line_with_words(text: str, expected: str) -> N
 )
 def test_the_subject_shows_code_without_its_backticks(text: str, expected: str) -> None:
     assert subject(text) == expected
+
+
+ROW = Citation(1, Source(id="cc", title="citecast Community", url="https://docs.example/cc"), 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a table's header or a list's row of data names no mail: the prose after it does
+        (
+            "| Plan | Price |\n|---|---|\n| Team | 19 [^1] |\n\nPrices exclude VAT.",
+            "Prices exclude VAT.",
+        ),
+        (
+            "- citecast Community (CC-FREE): Tier: free; Price (USD): 0 [^1]\n\n## Plans\n\nMore.",
+            "Plans",
+        ),
+        ("1. Install it [^1]\n2. Run it\n\nThat is all.", "That is all."),
+        # prose before a table is the subject, as it always was
+        ("Plans by region [^1]:\n\n| a | b |\n|---|---|\n| 1 | 2 |", "Plans by region:"),
+        # nothing but rows: no row of data for a subject
+        ("| Plan | Price |\n|---|---|\n| Team | 19 [^1] |", "Your answer"),
+        ("- citecast Community (CC-FREE): Tier: free; Price (USD): 0 [^1]", "Your answer"),
+    ],
+)
+def test_a_table_or_list_row_is_not_the_subject(text: str, expected: str) -> None:
+    assert str(render("email", Answer(text=text, citations=(ROW,)))["subject"]) == expected
+
+
+def test_a_given_subject_still_wins_over_the_answer() -> None:
+    from renderers.base import RenderContext
+
+    answer = Answer(text="| Plan | Price |\n|---|---|\n| Team | 19 [^1] |", citations=(ROW,))
+    context = RenderContext(subject="What does the Team plan cost?")
+    assert render("email", answer, context)["subject"] == "What does the Team plan cost?"

@@ -18,6 +18,7 @@ from renderers.preview import preview_page
 from renderers.sample import sample_answer
 
 ANSWER = json.dumps(sample_answer().to_json())
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(monkeypatch: pytest.MonkeyPatch, args: list[str], stdin: str) -> int:
@@ -144,3 +145,25 @@ def test_forms_are_shared_across_channels_only_when_no_file_could_be_attached() 
     assert all(c.source.path is None for c in links)
     assert form_key(web, links) == form_key(slack, links) != form_key(discourse, links)
     assert form_key(web, with_file) != form_key(slack, with_file)
+
+
+def test_render_warnings_carry_the_command_prefix(tmp_path: Path) -> None:
+    """Run as a user runs it: with no logging configured, a warning printed bare
+    ("dropping unsafe URL from source 'a'") while every other line says "citecast render:"."""
+    import subprocess
+    import sys
+
+    source = {"id": "a", "title": "t", "url": "javascript:alert(1)"}
+    stdin = json.dumps({"text": "x [^1].", "citations": [{"n": 1, "source": source}]})
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "render", "--channel", "slack"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        # this checkout's code, whatever the environment has installed
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "citecast render: dropping unsafe URL from source 'a'\n"

@@ -27,6 +27,7 @@ from tests.renderers.payload_checks import (
     check_discord,
     check_discourse,
     check_no_bidi_controls,
+    check_no_control_characters,
     check_no_empty_elements,
 )
 
@@ -41,6 +42,8 @@ HOSTILE = [
     "\u202e91$", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067",
     "\u2068", "\u2069", "[^\u202e1]", "`\u202e`", "שלום\u200e", "مرحبا\u200f",
     "می\u200cخواهم\u061c",
+    # C0/C1 control codes (never shown; tab and line feed lay text out)
+    "evil\u0000\u001b[31m", "\u0007", "\u0085", "\u007f", "\u009b", "a\u000cb", "\t",
 ]  # fmt: skip
 # blocks with nothing visible: no renderer may turn them into an empty element
 EMPTY_BLOCKS = [
@@ -175,6 +178,7 @@ def test_every_renderer_holds_limits_and_safety(answer: Answer, context: RenderC
         CHECKS[channel](payload)
         check_no_empty_elements(channel, payload)
         check_no_bidi_controls(payload)
+        check_no_control_characters(payload)
         if context.show == "none":
             continue
         forms = decide_forms(answer.citations, capabilities_for(channel), context)
@@ -337,3 +341,48 @@ def test_discord_and_discourse_deliver_every_cited_source_whole(
                 if channel == "discord" and address != form.url:
                     whole = whole or address in entries[n]
                 assert whole or LEFT_OUT[channel] in entries[n], (channel, entries[n])
+
+
+# titles, sections, file names and URLs as long as a document or a signer may make them
+LONG_TEXTS = st.sampled_from(["word ", "&<\"' ", "日本 ", "x", "[*_|] "]).flatmap(
+    lambda unit: st.sampled_from([300, 2_000, 40_000]).map(lambda k: (unit * k)[: k * 2])
+)
+HUGE_URLS = st.sampled_from([60, 600, 1_500, 6_000]).map(
+    lambda k: "https://e.example/p?q=" + ("a&b" * k)[:k]
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), k=st.sampled_from([1, 3, 60]), context=contexts)
+def test_huge_titles_and_urls_keep_every_channel_within_its_limits(
+    data: st.DataObject, k: int, context: RenderContext
+) -> None:
+    """Whatever the sources hold, every payload holds its platform's limits: email HTML under
+    100 KB (it was 200 KB for one 200,000-character title), and its text part lists them all."""
+    short = k == 60  # sixty 40,000-character titles would only make the test slow
+    texts = LONG_TEXTS.filter(lambda t: len(t) <= 4_000) if short else LONG_TEXTS
+    citations = tuple(
+        Citation(
+            n,
+            Source(
+                id=f"s{n}",
+                title=data.draw(texts),
+                url=data.draw(st.one_of(st.none(), HUGE_URLS)),
+                section=data.draw(st.one_of(st.none(), texts)),
+                path=f"kb/f{n}.pdf",
+                filename=data.draw(st.one_of(st.none(), texts)),
+                media_type="application/pdf",
+            ),
+            n,
+            quote=data.draw(st.one_of(st.none(), texts)),
+        )
+        for n in range(1, k + 1)
+    )
+    text = " ".join(f"Claim {n} [^{n}]." for n in range(1, k + 1))
+    answer = Answer(text=text, citations=citations)
+    for channel in CHANNELS:
+        payload = render(channel, answer, context)
+        CHECKS[channel](payload)  # email: html under EMAIL_MAX_HTML_BYTES
+        check_no_control_characters(payload)
+        if channel == "email" and context.show != "none":
+            assert all(f"[{n}]" in payload["text"] for n in range(1, k + 1))
