@@ -19,7 +19,7 @@ from pydantic import BeforeValidator, Field, field_validator
 
 from bot.config_channels import DiscordSettings, DiscourseSettings, SlackSettings, WebSettings
 from bot.config_email import EmailSettings, ImapSettings, SmtpOutSettings
-from bot.config_section import Groups, Section, base_url_problem, named_file
+from bot.config_section import DocumentGroups, Groups, Section, base_url_problem, named_file
 from bot.config_url_templates import checked_url_templates
 
 __all__ = [
@@ -64,7 +64,7 @@ class RecordTable(Section):
     column_labels: dict[str, str] = Field(default_factory=dict)
     action_url_template: str | None = None
     action_label: str = "Open"
-    audience: Groups = Field(default_factory=lambda: ["public"])
+    audience: DocumentGroups = Field(default_factory=lambda: ["public"])
     # What the table holds, in the words people ask with ("Plans and what they cost"): the
     # model reads it in the tool description, and the built-in answerer lists the table's
     # records when a question is about the table as a whole rather than one record.

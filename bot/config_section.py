@@ -24,13 +24,28 @@ def one_or_many(value: Any) -> Any:
 
 
 def no_bar_in_groups(value: list[str]) -> list[str]:
-    """``value`` unless a group name is blank or holds ``|``.
+    """``value`` unless a group name is blank or holds ``|`` or ``,``.
 
     The index joins a document's groups with ``|`` (``bot.knowledge.schema``), and a viewer's
     group ``staff|hr`` matches no document's group, so it was dropped without a word and the
     viewer read as the public. A blank name (``[""]``, a ``${GROUP}`` left unset) matches none
-    either: the viewer read as the public while the operator believed a group applied.
+    either: the viewer read as the public while the operator believed a group applied. So did
+    ``public_audience: public, staff``, one group ``public, staff`` to YAML (where front matter
+    and ``--audience`` split ``staff, hr`` at the comma): no document can name that group.
     """
+    no_bar_in_names(value)
+    for name in value:
+        if "," in name:
+            listed = ", ".join(part.strip() for part in name.split(","))
+            raise ValueError(
+                f", in group name {name!r}; write several groups as a YAML list: [{listed}]"
+            )
+    return value
+
+
+def no_bar_in_names(value: list[str]) -> list[str]:
+    """``value`` unless a group name is blank or holds ``|`` (see :func:`no_bar_in_groups`);
+    a comma is left to the reader that splits at it."""
     for name in value:
         if not name.strip():
             raise ValueError(f"empty group name in {value!r}; name each group, or write public")
@@ -41,7 +56,12 @@ def no_bar_in_groups(value: list[str]) -> list[str]:
 
 Groups = Annotated[list[str], BeforeValidator(one_or_many), AfterValidator(no_bar_in_groups)]
 """An audience setting: a list of groups, or one group written alone; no name is blank or
-holds ``|``."""
+holds ``|`` or ``,``."""
+
+DocumentGroups = Annotated[list[str], BeforeValidator(one_or_many), AfterValidator(no_bar_in_names)]
+"""A document's audience written in config (``index.records[].audience``): as
+:data:`Groups`, except that ``"staff, hr"`` is two groups, as front matter reads it
+(:func:`bot.knowledge.audience.document_audience` splits it when the table is checked)."""
 
 
 def base_url_problem(url: str) -> str | None:

@@ -19,10 +19,11 @@ HELP = "read Markdown, text, HTML and PDF files into the search index"
 DESCRIPTION = """\
 Read Markdown, plain-text, HTML and PDF files (and folders of them) into the SQLite FTS5 index at
 index.path (default .citecast/index.db). Unchanged files are skipped, changed ones replaced, files
-removed from an ingested folder are dropped. Hidden files and folders and node_modules are not
-read. Unreadable, encrypted or empty files, and folders that cannot be read, are listed with
-the reason and never stop the run; so is a file whose front matter names an empty audience, and
-one larger than index.max_file_bytes (default 50 MB; 0 = no limit), which is never read.
+removed from an ingested folder are dropped (and the index file compacted when that frees a
+quarter of it). Hidden files and folders and node_modules are not read. Unreadable, encrypted
+or empty files, and folders that cannot be read, are listed with the reason and never stop the
+run; so is a file whose front matter names an empty audience, and one larger than
+index.max_file_bytes (default 50 MB; 0 = no limit), which is never read.
 A PATH that is empty (an unset "$DOCS"), missing or neither a file nor a folder is an error.
 --audience must name a group: an empty one (an unset "$GROUP") is refused, and --audience public
 makes files public on purpose. Without --audience, a file keeps the audience an earlier
@@ -348,7 +349,8 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"  indexed {one_line(partial.path)} in part: {partial.reason}", markup=False)
         for note in report.notes:
             out.print(f"  note on {one_line(note.path)}: {note.reason}", markup=False)
-        for glob in report.unmatched_rules:
+        # once each: --if-missing adds up the reports of several runs
+        for glob in dict.fromkeys(report.unmatched_rules):
             # a private folder ingested from outside the working directory: its rule may have
             # been meant for a folder above it, and its files are then not kept private
             out.print(
@@ -356,11 +358,27 @@ def run(args: argparse.Namespace) -> int:
                 "match paths inside the folder ingested (run citecast from a folder above it)",
                 markup=False,
             )
+        for glob in dict.fromkeys(report.unused_rules):
+            # every folder holding the run's files was tried: the glob applies nowhere (a typo,
+            # or written for another folder), and the files it was meant for are not private
+            out.print(
+                f"warning: audience rule {one_line(glob)} matched no file in this run nor "
+                "applies to any other indexed file; globs match a file's path inside each "
+                "folder that holds it, up to the working directory or the config file's folder",
+                markup=False,
+            )
         if report.folders_skipped:
             # not among the files counted above: what they hold was never seen
             out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")
             for skipped in report.folders_skipped:
                 out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
+        if report.compacted:
+            # the file shrank: without a word, a smaller index after a removal looks like loss
+            out.print(
+                f"index compacted: {report.compacted / 1024:,.0f} KB that this run freed "
+                "given back to the disk (VACUUM)",
+                markup=False,
+            )
         size_kb = stats.size_bytes / 1024
         out.print(
             f"index {index_path}: {plural(stats.files, 'file')}, "

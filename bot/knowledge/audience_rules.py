@@ -7,16 +7,26 @@ applying when ``docs/internal`` is re-ingested later, and a parent's ``faq/*`` n
 
 Ingesting the private folder itself first (``citecast ingest docs/internal``, ``ingest
 docs/internal/pay.md``, or ``cd docs && ingest internal``) gives the shorter path ``pay.md``,
-which ``internal/*`` does not match: the file was indexed as public. So when no rule matches
-that path, the rules are also tried against the file's paths inside each folder above the
-ingested one, up to the working directory or the config file's folder, whichever holds the
-file further up (``internal/pay.md``, ``docs/internal/pay.md``): ``make serve`` re-reads an
+which ``internal/*`` does not match; ingesting a folder above the one the rules were written
+for (``citecast ingest .`` from the config file's folder, after ``citecast ingest kb`` under a
+rule ``hr/*``) gives the longer path ``kb/hr/pay.md``, which ``hr/*`` does not match either:
+either way the file was indexed as public. So when no rule matches that path, the rules are
+also tried against the file's path inside every other folder that holds it, from the file's
+own folder up to the working directory or the config file's folder, whichever holds the file
+further up, or the outermost ingested folder when that is higher (``pay.md``,
+``hr/pay.md``, ``internal/pay.md``, ``docs/internal/pay.md``): ``make serve`` re-reads an
 index from the repository clone with ``--config /srv/deploy/config.yaml``, and the folders
 the rules were written for are the deployment folder's.
-Such a match can only narrow: the file gets the groups both it and the audience it would
-otherwise have (``--audience``, else public) allow, and none is a reason to skip the file.
-A match there never widens an audience, so a rule written for a folder above cannot publish
-what ``--audience`` keeps private. A root outside both folders has no such paths:
+Such a match can only narrow: the file gets the groups that it and the audience it would
+otherwise have (``--audience``, else public) allow, and every rule that matches one of those
+paths (the first one in config order for each path) narrows it further; when no group is
+left, the file is skipped with the reason. A match there never widens an audience, so a
+rule written for another folder (``faq/*`` → public matching ``internal/faq/x.md`` as
+``faq/x.md``) cannot publish what ``--audience`` or another rule keeps private. When a rule
+does match that path, the rules written before it in the config narrow it the same way (a
+catch-all ``*`` → staff written last matches ``kb/hr/pay.md`` after ``citecast ingest .``;
+``hr/*`` → hr written before it still applies, as it did for ``citecast ingest kb``), and
+the rules after it do not (``*`` → staff never narrows what ``faq/*`` → public gives).
 :func:`unmatched_rules` names the rules that matched no file of a run, for a warning.
 """
 
@@ -100,6 +110,20 @@ def paths_above(entry_path: Path, inside: str, top: Path | None) -> tuple[str, .
     return tuple("/".join(parts[-n:]) for n in range(depth + 1, len(parts) + 1))
 
 
+def paths_below(inside: str) -> tuple[str, ...]:
+    """The file's paths inside each folder between the one ``inside`` is taken from and the
+    file, innermost first: ``pay.md`` then ``hr/pay.md`` for ``kb/hr/pay.md`` (the folder
+    ``citecast ingest kb`` named, when ``.`` was ingested too)."""
+    parts = PurePosixPath(inside).parts
+    return tuple("/".join(parts[-n:]) for n in range(1, len(parts)))
+
+
+def other_paths(entry_path: Path, inside: str, top: Path | None) -> tuple[str, ...]:
+    """Every path of the file the rules are tried against when none matches ``inside``:
+    :func:`paths_below` then :func:`paths_above`, innermost first."""
+    return (*paths_below(inside), *paths_above(entry_path, inside, top))
+
+
 def ruled_audience(
     entry_path: Path,
     rule_path: str,
@@ -110,23 +134,44 @@ def ruled_audience(
 ) -> RuledAudience:
     """The audience the rules give the file at ``entry_path`` (see the module docstring)."""
     paths = rule_paths(entry_path, rule_path, folders)
-    rule = first_rule(paths, settings.audience_rules)
+    rules = list(settings.audience_rules)
+    rule = first_rule(paths, rules)
+    gives: list[str] = []  # what decided and what narrowed, for the reason to skip
     if rule is not None:
-        return RuledAudience(tuple(rule.audience), (rule.glob,))
-    otherwise = tuple(default) if default else (PUBLIC,)
-    above = paths_above(entry_path, paths[0], top)
-    rule = first_rule(above, settings.audience_rules)
-    if rule is None:
-        return RuledAudience(otherwise)
-    audience = narrower(otherwise, rule.audience)
+        audience = tuple(rule.audience)
+        globs = [rule.glob]
+        gives.append(f"audience rule {rule.glob} gives {', '.join(rule.audience)} (as {paths[0]})")
+        # only a rule written before it: ``*`` last (private by default) must not narrow
+        # ``faq/*`` to staff, but ``hr/*`` before ``*`` keeps ``kb/hr/pay.md`` from staff
+        rules = rules[: rules.index(rule)]
+    else:
+        otherwise = tuple(default) if default else (PUBLIC,)
+        audience, globs = otherwise, []
+        if PUBLIC not in otherwise:
+            gives.append(f"--audience {', '.join(otherwise)}")
+    for path in other_paths(entry_path, paths[0], top):
+        # each path's own first rule, as a run of the folder it is taken from would find it
+        other = first_rule((path,), rules)
+        if other is not None and other.glob not in globs:
+            globs.append(other.glob)
+            audience = narrower(audience, other.audience)
+            gives.insert(
+                len(globs) - 1,
+                f"audience rule {other.glob} gives {', '.join(other.audience)} (as {path})",
+            )
     reason = ""
     if not audience:
-        path = next(p for p in above if fnmatch.fnmatchcase(p, rule.glob))
-        reason = (
-            f"audience rule {rule.glob} gives {', '.join(rule.audience)} (as {path}) and "
-            f"--audience {', '.join(otherwise)}: no group may see both"
-        )
-    return RuledAudience(audience, (rule.glob,), reason)
+        reason = f"{' and '.join(gives)}: no group may see {'both' if len(gives) == 2 else 'all'}"
+    return RuledAudience(audience, tuple(globs), reason)
+
+
+def globs_deciding(
+    entry_path: Path, folders: Sequence[Path], settings: IndexSettings, top: Path | None
+) -> tuple[str, ...]:
+    """The globs of the rules that give (or narrow) the audience of the indexed file at
+    ``entry_path``, as a run of its folder would find them (for :func:`unmatched_rules`: a
+    rule that a file outside this run's folders uses is no mistake)."""
+    return ruled_audience(entry_path, entry_path.name, folders, settings, None, top).globs
 
 
 def unmatched_rules(settings: IndexSettings, matched: Iterable[str]) -> list[str]:
@@ -160,6 +205,23 @@ class RunRules:
         ruled = ruled_audience(path, rule_path, self.folders, settings, default, top)
         self.matched.update(ruled.globs)
         return ruled
+
+    def unused(
+        self, settings: IndexSettings, indexed: Iterable[Path], roots: Sequence[Path]
+    ) -> list[str]:
+        """The globs of the rules that matched no file of this run and give no other file of
+        the index (``indexed``: its files' paths, those under this run's ``roots`` left out,
+        as the run has just read them) its audience: a rule that applies nowhere, whatever
+        folder was ingested (a typo, or a glob written for another folder)."""
+        unmatched = unmatched_rules(settings, self.matched)
+        for path in indexed:
+            if not unmatched:
+                break
+            if any(path == root or path.is_relative_to(root) for root in roots):
+                continue
+            used = globs_deciding(path, self.folders, settings, self.top(path))
+            unmatched = [glob for glob in unmatched if glob not in used]
+        return unmatched
 
 
 def working_directory() -> Path | None:

@@ -7,7 +7,9 @@ skipped; a changed one has its chunks replaced; files that vanished from an inge
 that this run could not read, are removed, and so is every indexed file, ingested alone or in a
 folder, whose path no longer exists. Unreadable, encrypted or empty files, and files larger
 than ``index.max_file_bytes`` (never read), are listed with the reason and never stop a run; so
-is a symlink whose target lies outside the ingested folder, which is never read.
+is a symlink whose target lies outside the ingested folder, which is never read. A run that
+leaves a quarter of the index free (removed or replaced files) compacts it with VACUUM
+(:mod:`bot.knowledge.compaction`), so the file shrinks when a large file leaves it.
 
 Source ids are ``relpath#chunk``: the file's path from the ingested root's parent, with more
 parent folders when another indexed file already has it (see ``IndexWriter.relpath_for``).
@@ -25,10 +27,11 @@ tried, in order, against the file's path inside each folder ever ingested into t
 holds it (and its path inside this run's root): ``internal/*`` written for ``citecast ingest
 priv`` still matches ``priv/internal/bonus.md`` when ``priv/internal`` or the file alone is
 ingested later, so re-ingesting part of a folder never drops the audience the folder's rules
-gave. When no rule matches that path, the file's paths inside the folders above it, up to the
-working directory or the config file's folder (``above``), are tried too, and can only
-narrow its audience, so ingesting the private folder itself first (``citecast ingest
-priv/internal``) keeps it private (see :mod:`bot.knowledge.audience_rules`). An audience
+gave. When no rule matches that path, the file's paths inside every other folder holding it,
+from its own folder up to the working directory or the config file's folder (``above``), are
+tried too, and can only narrow its audience, so ingesting the private folder itself first
+(``citecast ingest priv/internal``), or a folder above the one the rules were written for
+(``citecast ingest .``), keeps it private (see :mod:`bot.knowledge.audience_rules`). An audience
 written empty is refused (:func:`document_audience`), never taken as public: a front-matter
 one skips the file with the reason.
 """
@@ -46,6 +49,7 @@ from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
 from bot.knowledge.audience_rules import RunRules, narrower, rule_tops, unmatched_rules
 from bot.knowledge.chunking import Chunk, chunk_blocks
+from bot.knowledge.compaction import compact
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
 from bot.knowledge.file_urls import page_url, public_url
@@ -105,7 +109,10 @@ BATCH_FILES = 200
 # "15": audience rules apply to a file whose folder was ingested alone (``ingest docs/internal``
 # under a rule ``internal/*``), from the config file's folder too, and a group name holding
 # "|" is refused: "14" and older indexed such files as public, so they must be read again.
-READER_VERSION = "15"
+# "16": rules also match a file's path inside each folder below the outermost one ingested
+# (``hr/*`` for ``kb/hr/pay.md`` after ``citecast ingest .``: "15" indexed it as public), and
+# a title or section name is cut to 200 characters (a 30,000-word heading was stored whole).
+READER_VERSION = "16"
 
 
 def reader_mark() -> str:
@@ -240,10 +247,21 @@ def _ingest(
             report.removed += writer.remove_unseen(root)
         report.folders_skipped = list(folders_skipped.values())
         report.notes.extend(Skipped(where, why) for where, why in kept.notes())
+        report.removed += writer.remove_missing()
         if report.files and any(rules.top(root) is None for root in roots):
             report.unmatched_rules = unmatched_rules(settings, rules.matched)
-        report.removed += writer.remove_missing()
+        elif report.files and settings.audience_rules:
+            # every path of these roots was tried, above them too: a rule that matched none
+            # and applies to no other indexed file is a mistake (a typo, another folder's glob)
+            cursor = writer.conn.execute("SELECT path FROM files")
+            try:
+                indexed = (Path(row[0]) for row in cursor)
+                report.unused_rules = rules.unused(settings, indexed, roots)
+            finally:
+                cursor.close()  # read in part: VACUUM refuses to run beside it
         writer.commit()
+        if not rebuild:
+            report.compacted = compact(writer.conn)
     finally:
         writer.close()
     if before:

@@ -35,3 +35,8 @@ class IngestReport:
     # globs of audience rules that matched no file of a run with a root outside the working
     # directory, where paths above the ingested folder were not tried (see audience_rules)
     unmatched_rules: list[str] = field(default_factory=list)
+    # globs of audience rules that matched no file of a run with every root inside the working
+    # directory or the config file's folder, nor give any other indexed file its audience
+    unused_rules: list[str] = field(default_factory=list)
+    # bytes the index gave back after the run freed a large share of it (VACUUM; see compaction)
+    compacted: int = 0

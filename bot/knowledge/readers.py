@@ -2,7 +2,8 @@
 
 Front matter is read from HTML and plain-text files too, not only Markdown: Jekyll and Hugo
 pages written in HTML (or reStructuredText) carry the same ``---`` block, and one naming
-``audience: [hr]`` must never be indexed as public text.
+``audience: [hr]`` must never be indexed as public text. A title or section name longer
+than a source list can show is cut (:mod:`bot.knowledge.title_caps`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.knowledge.markdown_reader import (
 )
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
 from bot.knowledge.rst_reader import read_rst
+from bot.knowledge.title_caps import MAX_TITLE_CHARS, capped, capped_section
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 # Markdown with JSX (Docusaurus, Nextra, Astro docs): read by the Markdown reader in MDX mode
@@ -95,7 +97,25 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
     if not document.blocks:
         raise Unreadable(_no_text(text))
-    return _parseable_url(document)
+    return _capped_names(_parseable_url(document))
+
+
+def _capped_names(document: Document) -> Document:
+    """``document`` with its title and section names cut to a length a source list can show
+    (:mod:`bot.knowledge.title_caps`): a 30,000-word heading is not a title."""
+    sections: dict[str, str] = {}  # many blocks share one section
+    blocks = []
+    for block in document.blocks:
+        section = block.section
+        if section is not None and len(section) > MAX_TITLE_CHARS:
+            if section not in sections:
+                sections[section] = capped_section(section)
+            block = replace(block, section=sections[section])
+        blocks.append(block)
+    title = capped(document.title) if document.title else document.title
+    if not sections and title == document.title:
+        return document
+    return replace(document, title=title, blocks=blocks)
 
 
 def _no_text(text: str) -> str:
