@@ -109,8 +109,13 @@ class _Parser(argparse.ArgumentParser):
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """Write ``--help`` and ``--version`` as the commands write their results: argparse
-        drops an OSError, so ``citecast --help > /dev/full`` said nothing and exited 0."""
-        if not message or file is None or file is not sys.stdout:
+        drops an OSError, so ``citecast --help > /dev/full`` said nothing and exited 0.
+
+        With stdout closed (``>&-``) ``sys.stdout`` is None, so argparse hands ``--help`` and
+        ``--version`` over as ``file=None`` and would write them to stderr, status 0; every
+        message meant for stderr names it (``exit``, ``print_usage(sys.stderr)``)."""
+        to_stdout = file is sys.stdout or (file is None and sys.stdout is None)
+        if not message or not to_stdout:
             super()._print_message(message, file)
             return
         from bot.commands.output import write_stdout

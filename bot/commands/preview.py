@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.commands.answer_input import read_answer
     from bot.commands.output import read_file, read_stdin, write_stdout
     from bot.commands.render import check_base_url
+    from bot.commands.render_log import command_warnings
     from bot.commands.whole_file import write_whole
     from bot.config_file import load_settings
     from bot.errors import ValidationError
@@ -59,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError(f"--out {args.out} is the --answer file itself")
     if args.answer:
         raw = read_stdin() if args.answer == "-" else read_file(args.answer)
-        answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)
+        # "citecast preview: dropping unsafe URL from source 'a'", as every line it prints
+        with command_warnings("preview"):
+            answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)
     else:
         answer = sample_answer()
     page = preview_page(answer, RenderContext(public_base_url=args.public_base_url))

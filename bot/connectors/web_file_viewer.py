@@ -29,7 +29,10 @@ The page's CSP is the second wall: no script at all, no connections, the one sty
 by its hash, no images (the page shows none, and has no icon), and ``sandbox`` (an opaque
 origin, no scripts, no forms, no popups; downloads allowed for the page's own "Download the
 file" link, which fetches the file's bytes with ``?download=1``). Only the first
-:data:`MAX_VIEW_BYTES` of a file are shown, with a note saying so.
+:data:`MAX_VIEW_BYTES` of a file are shown (memory stays bounded), with a note saying how much
+of how large a file that is, and that a cited passage further on is not on the page: the link
+names no place in the file the server could see (a text fragment never leaves the browser, and
+the signed token names the file only), so the page cannot show the part that holds it.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import base64
 import codecs
 import hashlib
 import html
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -133,6 +137,7 @@ class ViewedFile:
     kind: str
     text: str
     truncated: bool
+    size: int | None = None  # the whole file's bytes, when known (a cut file's note names it)
 
 
 def viewer_kind(media_type: str) -> str | None:
@@ -148,6 +153,7 @@ def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BY
     A cut file ends at its last complete line, so no half character or half tag is shown.
     """
     with path.open("rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
         data = handle.read(limit + 1)
     truncated = len(data) > limit
     data = data[:limit]
@@ -157,7 +163,7 @@ def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BY
     if truncated:
         cut = text.rfind("\n")
         text = text[: cut + 1] if cut > 0 else text
-    return ViewedFile(filename, kind, text.removeprefix("\ufeff"), truncated)
+    return ViewedFile(filename, kind, text.removeprefix("\ufeff"), truncated, max(size, len(data)))
 
 
 def _no_link(href: str) -> str | None:
@@ -233,6 +239,29 @@ def render_document(viewed: ViewedFile, links: LinkTarget = _no_link) -> str:
     return f"<pre>{html.escape(viewed.text)}</pre>"
 
 
+def _megabytes(count: int) -> str:
+    """``2 MB``, ``14.5 MB``: a byte count as the note says it."""
+    return f"{count / (1024 * 1024):.1f}".removesuffix(".0") + " MB"
+
+
+def _cut_note(viewed: ViewedFile, limit: int) -> str:
+    """What a cut file's page says: how much of the file it shows, and that a citation's
+    passage beyond that is not here, so the link did not scroll to it (else the reader is left
+    at the top of the page, wondering where the quote went)."""
+    shown = _megabytes(limit)
+    if viewed.size is not None and viewed.size > limit:
+        whole = (
+            f"This file is {_megabytes(viewed.size)}, larger than {shown}: only its beginning is"
+            f" shown here, its first {shown}."
+        )
+    else:
+        whole = f"This file is larger than {shown}: only its beginning is shown here."
+    return (
+        f"{whole} A cited passage further on is not on this page, so the link cannot take you"
+        " to it: download the file to read all of it."
+    )
+
+
 def viewer_page(
     viewed: ViewedFile,
     limit: int = MAX_VIEW_BYTES,
@@ -249,12 +278,9 @@ def viewer_page(
     tab = html.escape(_one_line(title) or viewed.filename)
     lang = document_language(viewed.kind, viewed.text)
     doc_lang = f' lang="{html.escape(lang)}"' if lang and lang != VIEWER_LANG else ""
-    note = ""
-    if viewed.truncated:
-        note = (
-            f'<p class="cc-note" role="note">This file is larger than {limit // (1024 * 1024)} MB:'
-            " only its beginning is shown here. Download the file to read all of it.</p>"
-        )
+    note = (
+        f'<p class="cc-note" role="note">{_cut_note(viewed, limit)}</p>' if viewed.truncated else ""
+    )
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{VIEWER_LANG}"><head><meta charset="utf-8">'

@@ -22,7 +22,7 @@ import re
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
-from bot.knowledge.document import Block, Document, HeadingPath, plain_heading
+from bot.knowledge.document import Block, Document, HeadingPath, Unreadable, plain_heading
 from bot.knowledge.html_chrome import (
     EXPORT_FOOTER_LINE,
     Landmarks,
@@ -309,13 +309,23 @@ class _Collector(HTMLParser):
         self._table = []
 
 
+UNCLOSED_TITLE = "no text: an unclosed <title> holds the whole page"
+"""Why a page whose ``<title>`` never ends, and so holds all of its text, is skipped."""
+
+
 def read_html(text: str, filename: str) -> Document:
-    """Parse an HTML page into blocks under their heading paths."""
+    """Parse an HTML page into blocks under their heading paths; Unreadable with
+    :data:`UNCLOSED_TITLE` when an unclosed ``<title>`` took in all of its text."""
     collector = _Collector(text)
     collector.feed(text)
     collector.close()
     collector._flush()
     collector._end_table()
+    if not collector.blocks and collector._in_title and "".join(collector._title_text).strip():
+        # "<title>Guide<p>…" never closed: the rest of the page is the title's text, as in a
+        # browser (which shows none of it); plain "no text" would send the writer looking at
+        # a file full of paragraphs
+        raise Unreadable(UNCLOSED_TITLE)
     url = collector.canonical or collector.meta_url
     if url and collector.base:
         # a malformed <base href> ("http://[::1") is ignored, as a browser ignores it

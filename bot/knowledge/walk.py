@@ -48,9 +48,11 @@ class Entry:
 
 
 def shown(path: str) -> str:
-    """``path`` printable and storable: bytes of a name that is not UTF-8 (a Latin-1 name from
-    an old archive) become U+FFFD instead of a surrogate that SQLite and terminals refuse."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    """``path`` printable and storable: each byte of a name that is not UTF-8 (a Latin-1 name
+    from an old archive) is written as its escape (``lat\\xe9.md``) instead of a surrogate that
+    SQLite and terminals refuse. Not U+FFFD: ``lat\\xe9.md`` and ``lat\\xe8.md`` would both show
+    as ``lat``, U+FFFD, ``.md``, and the summary could not say which file to rename."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def utf8_name(name: str) -> bool:
