@@ -52,6 +52,15 @@ class SiteCheck:
         if shown in self._refused_origins or len(self._refused_origins) >= 100:
             return
         self._refused_origins.add(shown)
+        if shown == "null":
+            # what a file:// page or a sandboxed iframe sends: no web.cors_origins entry can
+            # allow it (the config refuses "null"), so the usual advice would mislead
+            log.warning(
+                "refused a request from the site 'null': a page opened as a file (file://) or "
+                "in a sandboxed iframe cannot use the widget; serve the page over http(s) and "
+                "add its site to web.cors_origins"
+            )
+            return
         log.warning(
             "refused a request from the site %r: if it embeds the widget, add it to "
             "web.cors_origins",

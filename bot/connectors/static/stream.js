@@ -40,14 +40,26 @@
   var warned = {};
   function milliseconds(value, name) {
     var number = positive(value);
-    if (!number || number >= SECONDS_BELOW) return number;
-    if (!warned[name]) {
-      warned[name] = true;
-      console.warn("citecast: data-" + name + "-timeout=\"" + value + "\" is in " +
-        "milliseconds; so short a wait must mean seconds, so it is read as " + number * 1000 +
-        " ms. Write data-" + name + "-timeout=\"" + number * 1000 + "\".");
+    if (!number) {
+      // set, but not a wait (data-silence-timeout="abc", "0"): said, as a number in seconds
+      // is, rather than left for the site to wonder why it changes nothing
+      if (value !== null && value !== undefined && String(value).trim() !== "") {
+        warnOnce(name, "citecast: data-" + name + "-timeout=\"" + value + "\" is not a " +
+          "number of milliseconds, so it is ignored and the default wait is used. Write a " +
+          "whole number, as data-" + name + "-timeout=\"30000\" for 30 s.");
+      }
+      return 0;
     }
+    if (number >= SECONDS_BELOW) return number;
+    warnOnce(name, "citecast: data-" + name + "-timeout=\"" + value + "\" is in " +
+      "milliseconds; so short a wait must mean seconds, so it is read as " + number * 1000 +
+      " ms. Write data-" + name + "-timeout=\"" + number * 1000 + "\".");
     return number * 1000;
+  }
+  function warnOnce(name, message) {
+    if (warned[name]) return;
+    warned[name] = true;
+    console.warn(message);
   }
 
   /* The bounds of a chat from its options (``requestTimeout``, ``silenceTimeout``, in ms). */

@@ -17,7 +17,9 @@
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
  * citations.js, answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep
- * their parts on it, and ``Citecast.widget`` says a widget is set up.
+ * their parts on it, and ``Citecast.widget`` says a widget is set up. A page that removes
+ * #citecast-widget and runs this script again (a single-page app) gets the same widget back,
+ * with its conversation (``Citecast.reattach``).
  */
 (function () {
   "use strict";
@@ -29,7 +31,17 @@
     console.warn("citecast: widget.js is embedded more than once; the first " +
       "<script data-citecast> tag on the page is used and this one is ignored:", mine);
   }
-  if (window.Citecast && window.Citecast.widget) return;
+  if (window.Citecast && window.Citecast.widget) {
+    // Set up already. A single-page app that replaced the page, widget element and all, and
+    // added the tag again gets the same widget back (its conversation kept, as on a reload).
+    if (window.Citecast.reattach) window.Citecast.reattach();
+    else if (!document.getElementById("citecast-widget")) {
+      // an older widget.js set it up (a cached copy): it cannot be put back from here
+      console.warn("citecast: the widget's element #citecast-widget was removed from the " +
+        "page and cannot be added again; reload the page to get the widget back.");
+    }
+    return;
+  }
   var script = first || mine;
   if (!script || !script.src) return;
   // the folder widget.js was served from (not its origin): citecast may be behind a reverse
@@ -223,4 +235,13 @@
   // of a long page instead of the window's corner.
   function attach() { document.documentElement.appendChild(host); }
   if (document.body) attach(); else document.addEventListener("DOMContentLoaded", attach);
+  /* Put the widget back when the page removed its element (a single-page app that rebuilt
+   * the document and ran widget.js again), closed, as a reload shows it; on a page that still
+   * has it, nothing (the tag was added twice: one widget). */
+  citecast.reattach = function () {
+    if (host.isConnected || !document.body) return;
+    panel.hidden = true;
+    launcher.setAttribute("aria-expanded", "false");
+    attach();
+  };
 })();
