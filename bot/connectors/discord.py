@@ -10,7 +10,7 @@ Nothing it sends can ping: ``allowed_mentions`` is none on the client and on eve
 
 Each message is claimed once in the store (``discord-message``), so a redelivered event is never
 answered twice, and kept there from its claim until its handling is over: one a crash or a
-shutdown cut short is answered when the bot next connects (see ``discord_unanswered``), as
+shutdown cut short is answered when the bot next connects (see ``discord_left_over``), as
 is one no session received (see ``discord_catch_up``); each answer is stored as a turn,
 ``failed`` with a short apology to the user if anything goes wrong (see ``discord_answer``).
 Every message posted for a turn (answer parts, the apology) is recorded with its conversation,
@@ -40,19 +40,12 @@ import discord
 from bot.config_env import empty_setting
 from bot.connectors.discord_answer import QuestionAnswerer
 from bot.connectors.discord_catch_up import ActiveChannels, catch_up
+from bot.connectors.discord_connect import connect
 from bot.connectors.discord_edits import Asked, AskedQuestions
-from bot.connectors.discord_half_answer import unsaved_parts
 from bot.connectors.discord_history import question_text
-from bot.connectors.discord_http import (
-    build_client,
-    keep_trying,
-    log_exit,
-    setup_problem,
-    stop_reason,
-    unreachable,
-    wait_started,
-)
+from bot.connectors.discord_http import build_client
 from bot.connectors.discord_id_check import warn_unknown_ids
+from bot.connectors.discord_left_over import LeftOverQuestions
 from bot.connectors.discord_summon import SummonRoleWatch
 from bot.connectors.discord_triggers import (
     Trigger,
@@ -60,14 +53,7 @@ from bot.connectors.discord_triggers import (
     trigger_of,
     written_by_a_person,
 )
-from bot.connectors.discord_unanswered import (
-    TOO_OLD,
-    LeftOver,
-    UnansweredQuestions,
-    fetch_question,
-    tell_given_up,
-    withdraw_half_answer,
-)
+from bot.connectors.discord_unanswered import UnansweredQuestions
 from renderers.base import capabilities_for
 
 if TYPE_CHECKING:
@@ -77,8 +63,6 @@ if TYPE_CHECKING:
     from bot.runtime import Services
 
 log = logging.getLogger(__name__)
-# how long start() waits for the gateway session; a slower Discord keeps connecting after it
-CONNECT_WAIT = 15.0
 
 
 def check_settings(settings: DiscordSettings) -> None:
@@ -114,9 +98,11 @@ class DiscordConnector:
         # mid-answer leaves them there, and the next start answers them
         self._unanswered = UnansweredQuestions(services.store)
         self._recovering: asyncio.Task[None] | None = None
-        # those, read at start, each followed as being answered (``Asked.busy``) until its turn
-        # comes: an edit that arrives first is taken up by that turn, not answered beside it
-        self._left_over: list[tuple[LeftOver, Asked]] = []
+        # those an earlier run left: read at start, answered one at a time once connected
+        steps = (self._answer_new, self._answer_latest, self._handle)
+        self._left_over = LeftOverQuestions(
+            self.settings, self._unanswered, self._asked, lambda: self.client, self.trigger, steps
+        )
         self._summon_roles = SummonRoleWatch(self.settings.summon_roles)
         # where questions were taken up last: where a new session's catch-up starts reading
         self._active = ActiveChannels(services.store)
@@ -137,33 +123,14 @@ class DiscordConnector:
         connecting in the background), so that a refused token or a privileged intent the bot
         may not use fails start-up with one ConfigError saying what to fix. If Discord cannot
         be reached (network, DNS, an outage), serving goes on and a fresh client tries again in
-        the background (``keep_trying``); any other failure is logged in one line.
+        the background; any other failure is logged in one line (see ``discord_connect``).
         """
         capabilities_for("discord", self.services.settings.capabilities.get("discord"))
-        if self._recovering is None and not self._left_over:  # read before any event arrives
-            left = self._unanswered.left_over()
-            self._left_over = [(item, self._asked.reserve(item.message_id)) for item in left]
-        client, task = self._launch()
-        await wait_started(task, self.connected, CONNECT_WAIT)
-        if not task.done():
-            if not self.connected.is_set():
-                log.warning("discord: not connected after %gs; still trying", CONNECT_WAIT)
-            task.add_done_callback(log_exit)
-            return
-        await client.close()
-        error = None if task.cancelled() else task.exception()
-        problem = setup_problem(error)
-        if problem is not None:
-            raise problem
-        if not unreachable(error):
-            log.error(
-                "discord: could not connect, so Discord is not served: %s", stop_reason(error)
-            )
-            return
-        reason = stop_reason(error)
-        log.warning("discord: cannot reach Discord (%s); still trying", reason)
-        retry = keep_trying(self._launch, self.connected, self.settings.retry_backoff, reason)
-        self._retrying = asyncio.create_task(retry, name="discord-retry")
+        if self._recovering is None:  # read before any event arrives
+            self._left_over.read()
+        retrying = await connect(self._launch, self.connected, self.settings.retry_backoff)
+        if retrying is not None:
+            self._retrying = retrying
 
     def _launch(self) -> tuple[discord.Client, asyncio.Task[None]]:
         """A new client, logging in and connecting in the background."""
@@ -212,7 +179,7 @@ class DiscordConnector:
             if self.client is not None:
                 await warn_unknown_ids(self.client, self.settings)
             self._recovering = asyncio.create_task(
-                self._answer_left_over(), name="discord-left-over"
+                self._left_over.answer_all(), name="discord-left-over"
             )
         if self.settings.catch_up_minutes > 0 and self.client is not None:
             # at every new session: Discord replays nothing that a lost or stopped one missed
@@ -309,52 +276,6 @@ class DiscordConnector:
             self._unanswered.done(message.id)  # a failure that would only repeat
             raise
         self._unanswered.done(message.id)
-
-    async def _answer_left_over(self) -> None:
-        """Answer the questions an earlier run claimed and never finished, one at a time (or
-        tell their askers that they were given up)."""
-        left_over, self._left_over = self._left_over, []
-        for left, asked in left_over:
-            await self._handle(left.message_id, self._answer_again(left, asked))
-
-    async def _answer_again(self, left: LeftOver, asked: Asked) -> None:
-        """Answer ``left`` as it reads now (``asked`` reserved for it at start), in the replies
-        a shutdown cut short; an edit that arrives meanwhile is answered instead, in turn."""
-        try:
-            client = self.client
-            message = None if client is None else await fetch_question(client, left)
-            trigger = None if message is None else await self.trigger(message)
-            if message is not None and asked.pending is not None:
-                message, trigger = asked.pending  # edited since it was fetched: the latest
-            if message is None or trigger is None:  # deleted, or no question for the bot now
-                self._unanswered.done(left.message_id)
-                saved = (
-                    None if self._asked.saved is None else self._asked.saved.load(left.message_id)
-                )
-                await withdraw_half_answer(self.client, left, message, saved, self.settings)
-                return
-            # what a shutdown cut short was saved with its replies: the answer goes into them
-            await self._asked.restore(asked, message, self.settings)
-            me = None if client is None else client.user
-            if me is not None:  # and the parts a crash posted before they could be saved
-                asked.replies += await unsaved_parts(message, asked.replies, me.id)
-            if left.given_up is not None:
-                await self._tell_given_up(left, message, asked)
-                return
-            log.info("discord: answering %s, left unanswered by a restart", message.id)
-            await self._answer_new(message, trigger, asked)
-        finally:
-            asked.busy = False
-
-    async def _tell_given_up(self, left: LeftOver, message: discord.Message, asked: Asked) -> None:
-        """Tell the asker of a question given up (too old, or failing at every start) so; an
-        edit that arrived meanwhile is a fresh question, answered in that note's reply."""
-        missed = self.settings.missed_message
-        text = missed if left.given_up == TOO_OLD else self.settings.failure_message
-        note = await tell_given_up(message, text, asked.replies, self.settings)
-        asked.replies = [] if note is None else [note]  # an edit's answer goes there
-        if asked.pending is not None:
-            await self._answer_latest(*asked.pending, asked)
 
     async def _answer_latest(
         self, message: discord.Message, trigger: Trigger, asked: Asked

@@ -16,7 +16,8 @@ from discord.http import Route
 from bot.config import DiscordSettings, Settings
 from bot.connectors.base import enabled_connectors
 from bot.connectors.discord import DiscordConnector
-from bot.connectors.discord_http import bot_intents, log_exit
+from bot.connectors.discord_connect import log_exit
+from bot.connectors.discord_http import bot_intents
 from bot.errors import ConfigError
 from bot.runtime import Services
 from bot.store import Store

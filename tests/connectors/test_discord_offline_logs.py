@@ -11,7 +11,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.connectors.discord_http import keep_trying
+from bot.connectors.discord_connect import keep_trying
 from tests.connectors.test_discord_harness import (
     stop_harness,
 )
