@@ -1,7 +1,9 @@
 """Audience mappings are keyed by Discord ids: a name (``Staff``, ``staff-only``, ``alice``) was
 accepted silently and matched nothing, so its groups never applied (found in a QA pass). Names
 are refused when the settings load, saying how to copy the id; ids that match nothing the bot
-can see are named in one warning per setting when it connects."""
+can see are named in one warning per setting when it connects. The same holds for the id lists
+``channels``, ``forum_channels`` and ``summon_roles`` (a later QA pass): a name there failed with
+pydantic's bare "valid integer", and a wrong channel id left its mentions unanswered in silence."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from tests.connectors.test_discord_harness import World, start_harness, stop_har
 from tests.fakes.discord_api import FakeDiscord
 
 LOGGER = "bot.connectors"
+ID_LISTS = ("channels", "forum_channels", "summon_roles")
 
 
 @pytest.mark.parametrize(
@@ -26,13 +29,18 @@ LOGGER = "bot.connectors"
         ("audience_by_channel", "staff-only", "right-click the channel → Copy Channel ID"),
         ("dm_audience_by_user", "alice", "right-click the user → Copy User ID"),
         ("audience_by_guild", "Docs Guild", "right-click the server icon → Copy Server ID"),
+        ("channels", "general", "right-click the channel → Copy Channel ID"),
+        ("forum_channels", "help-forum", "right-click the channel → Copy Channel ID"),
+        ("summon_roles", "Moderators", "right-click the role → Copy Role ID"),
     ],
 )
 def test_a_name_where_an_id_belongs_is_refused_in_one_line(
     tmp_path: Path, key: str, name: str, how: str
 ) -> None:
     config = tmp_path / "config.yaml"
-    config.write_text(f"discord:\n  {key}:\n    {name}: [staff]\n", encoding="utf-8")
+    # the maps are keyed by ids, the other settings are lists of them
+    value = f"[123456789012345678, {name}]" if key in ID_LISTS else f"\n    {name}: [staff]"
+    config.write_text(f"discord:\n  {key}: {value}\n", encoding="utf-8")
     with pytest.raises(ConfigError) as raised:
         load_settings(config)
     message = str(raised.value)
@@ -44,17 +52,21 @@ def test_a_name_where_an_id_belongs_is_refused_in_one_line(
 def test_ids_quoted_or_not_still_load(tmp_path: Path) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(
-        'discord:\n  audience_by_role:\n    567890123456789012: [staff]\n    "42": [board]\n',
+        'discord:\n  audience_by_role:\n    567890123456789012: [staff]\n    "42": [board]\n'
+        '  channels: [567890123456789012, "42"]\n  summon_roles: [" 7 "]\n',
         encoding="utf-8",
     )
-    roles = load_settings(config).discord.audience_by_role
-    assert roles == {"567890123456789012": ["staff"], "42": ["board"]}
+    settings = load_settings(config).discord
+    assert settings.audience_by_role == {"567890123456789012": ["staff"], "42": ["board"]}
+    assert settings.channels == [567890123456789012, 42]
+    assert settings.summon_roles == [7]
 
 
 async def test_ids_matching_nothing_the_bot_sees_are_named_at_connect(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     gone_role, gone_channel, other_guild = 111111111111111111, 222222222222222222, 3333333333
+    typo, other = 555555555555555555, 444444444444444444
 
     def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
         return {
@@ -64,6 +76,8 @@ async def test_ids_matching_nothing_the_bot_sees_are_named_at_connect(
                 str(gone_channel): ["staff"],
             },
             "audience_by_guild": {str(world.guild): ["employees"], str(other_guild): ["x"]},
+            "channels": [world.general, gone_channel, typo],
+            "forum_channels": [world.forum, other],
         }
 
     caplog.set_level(logging.INFO, logger=LOGGER)
@@ -82,6 +96,11 @@ async def test_ids_matching_nothing_the_bot_sees_are_named_at_connect(
         "its groups never apply (a wrong, deleted or other server's id?)",
         f"discord: discord.audience_by_role: {gone_role} match(es) no role in the servers the "
         "bot is in; its groups never apply (a wrong, deleted or other server's id?)",
+        f"discord: discord.channels: {gone_channel}, {typo} match(es) no channel, category or "
+        "thread the bot can see; mentions there are never answered (a wrong, deleted or other "
+        "server's id?)",
+        f"discord: discord.forum_channels: {other} match(es) no forum channel the bot can "
+        "see; its posts are never answered (a wrong, deleted or other server's id?)",
     ]
 
 
@@ -90,7 +109,11 @@ async def test_known_ids_and_an_archived_thread_warn_nothing(
 ) -> None:
     def configure(fake: FakeDiscord, world: World) -> dict[str, Any]:
         thread = fake.thread_payload(world.guild, world.general, "old talk", 1)  # not cached
-        return {"audience_by_channel": {str(thread): ["staff"]}}
+        return {
+            "audience_by_channel": {str(thread): ["staff"]},
+            "channels": [world.general, thread],
+            "forum_channels": [world.forum],
+        }
 
     caplog.set_level(logging.INFO, logger=LOGGER)
     h = await start_harness(tmp_path, configure=configure)

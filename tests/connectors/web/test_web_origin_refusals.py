@@ -29,8 +29,20 @@ def refusals(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
+@pytest.mark.parametrize(
+    ("origin", "advice"),
+    [
+        ("https://shop.example", "if it embeds the widget, add it to web.cors_origins"),
+        # a file:// page or a sandboxed iframe: no web.cors_origins entry can allow 'null'
+        (
+            "null",
+            "a page opened as a file (file://) or in a sandboxed iframe cannot use the "
+            "widget; serve the page over http(s) and add its site to web.cors_origins",
+        ),
+    ],
+)
 async def test_a_refused_site_is_logged_once_with_the_key_to_set(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, origin: str, advice: str
 ) -> None:
     answerer = CannedAnswerer(cited_answer(passage(1)))
     services, client = build_harness(tmp_path, answerer, cors_origins=["https://ok.example"])
@@ -40,7 +52,7 @@ async def test_a_refused_site_is_logged_once_with_the_key_to_set(
             refused = await client.get(
                 "/api/ask/stream",
                 params={"question": "hi"},
-                headers={"origin": "https://shop.example"},
+                headers={"origin": origin},
             )
             assert refused.status_code == 403
         allowed = await client.get(
@@ -48,10 +60,7 @@ async def test_a_refused_site_is_logged_once_with_the_key_to_set(
         )
         assert allowed.status_code == 404  # past the origin check
     services.store.close()
-    assert refusals(caplog) == [
-        "refused a request from the site 'https://shop.example': if it embeds the widget, add "
-        "it to web.cors_origins"
-    ]
+    assert refusals(caplog) == [f"refused a request from the site {origin!r}: {advice}"]
     assert answerer.calls == []
 
 
