@@ -71,11 +71,16 @@ _URL = re.compile(r"\(((?:[^\s()<>]++|\([^\s()<>]*+\))++)\)")
 _URL_OPEN = re.compile(r"\((?:[^\s()<>]++|\([^\s()<>]*+\))*+(?:\([^\s()<>]*+)?")
 # Words in parentheses after "]" that CommonMark cannot read as a link's destination and title
 # ("[2](source 1)": no title starts with "1"): the brackets before them are no link's text
-# (no brackets, tags or quotes in the words: a marker inside them, read raw or as the "[^n]" it
-# became, keeps the group text in both readings, so the answer's text never reads as a marker)
+# (no quotes: a title may start with one; words holding a marker are _MARKER_START's case)
 _PLAIN = "[^\\s()<>\"'\\[\\]【】\ue200-\ue202]"
 _NOT_A_LINK = re.compile(rf"\([ \t]*+{_PLAIN}++(?:[ \t]++{_PLAIN}++)++[ \t]*+\)")
-_NOT_A_LINK_OPEN = re.compile(rf"\([ \t]*+(?:{_PLAIN}++[ \t]*+)*+")
+# what may open a marker (bot.markers's _SPECIAL, less code, math and escapes, which are kept
+# as written): in parentheses that are no link, text the resolver could change, so the brackets
+# before them are read as alone whatever the change ("[1](x[9] l)" -> "[^1](x l)")
+_MARKER_START = re.compile("[\\[<(^【\ue200-\ue202]")
+# the words in parentheses, up to the first ")" (across line breaks: the resolver may join a
+# line of removed markers to the one before, "[1](\n[n][2]" -> "[1]([^1]")
+_PAREN_WORDS = re.compile(r"\([^)]*+")
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -175,13 +180,22 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
 
 
 def _plain_words(buf: str, paren: int, final: bool) -> Parsed | Literal[True]:
-    """Whether the parentheses at ``buf[paren]`` hold plain words no link can (True), may
-    still (NEED), or do not (None: the brackets stay text, as the answer's ``[2](`` reads)."""
+    """Whether the brackets before the parentheses at ``buf[paren]`` (no link destination)
+    are read as alone (True), may still be (NEED), or stay text (None, as ``[2](`` reads).
+
+    Alone before plain words no link can hold (``[2](source 1)``), and before words holding
+    what may open a marker (``[1](x[9] l)``): the resolver may drop or rewrite it, and the
+    brackets kept as text would read as a marker once it is gone (``[1](x l)``); read as alone,
+    they are a footnote whatever follows. Decided within MAX_BRACKET characters.
+    """
     tail = buf[paren : paren + MAX_BRACKET]
     if _NOT_A_LINK.match(tail) is not None:
         return True
-    opening = _NOT_A_LINK_OPEN.match(tail)
-    if final or len(tail) >= MAX_BRACKET or opening is None or opening.end() < len(tail):
+    words = _PAREN_WORDS.match(tail)
+    end = len(tail) if words is None else words.end()
+    if _MARKER_START.search(tail, 1, end) is not None:
+        return True
+    if final or len(tail) >= MAX_BRACKET or end < len(tail):
         return None
     return NEED
 

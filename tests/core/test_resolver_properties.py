@@ -198,6 +198,10 @@ def check_answer(answer: Answer) -> None:
 # brackets before parentheses of plain words: no link's text, so read as alone
 @example("x [[1]](Source 2)")
 @example("_[cite_start](Source 2)_")
+# ...and before parentheses holding a marker the resolver removes (test_resolver_paren_markers)
+@example("[1](x[9] l)")
+@example("[1](Fact[9] Fact)")
+@example("[2]( [9] the law)")
 # a citation read where no link was must not end up in a link's destination
 @example('[2](*x\u003ccite index="2-1">\u003c/cite>)')
 @example("[]([ 2])")
