@@ -9,10 +9,11 @@ reading order. When the passages do not cover at least half of the question's te
 terms most of their sentences contain, or when no more than one of the question's own words is
 anywhere the viewer may read, it says plainly that it found nothing and cites nothing; so it does
 for a yes/no question (or one asking what, who, when, where, how much …) about a name nothing
-readable holds, when its sentences are quoted for one heading word alone or stitched from
-passages that each share one word with it (see :mod:`bot.assistant.extractive_unconfirmed`),
-and for "how much" or "how many" of a word nothing readable holds, answered by sentences that
-state no amount (see
+readable holds, or about a subject word in lower case nothing readable holds ("the gold plan":
+see :mod:`bot.assistant.extractive_subjects`), when its sentences are quoted for one heading
+word alone or stitched from passages that each share one word with it (see
+:mod:`bot.assistant.extractive_unconfirmed`), and for "how much" or "how many" of a word
+nothing readable holds, answered by sentences that state no amount (see
 :mod:`bot.assistant.extractive_amounts`). A question line of a FAQ ("Can I bring my dog to
 work?" above its answer) is never quoted: its answer holds its words as a heading's (see
 :mod:`bot.assistant.extractive_faq`). A sentence
@@ -25,7 +26,8 @@ words; each part of a two-part question ("… to Slack and Discord?") gets its s
 :mod:`bot.assistant.extractive_parts`).
 The record each table's search finds the question is most about (see
 :mod:`bot.assistant.record_match`) comes first, as one line with its columns; a question about a
-table as a whole gets the table's first records as a list instead; sentences follow a named
+table as a whole gets the table's first records as a list instead, and a line saying how many
+rows there are, or match, when not all are shown (:func:`count_note`); sentences follow a named
 record only when they hold a question word its line lacks. A follow-up in a
 conversation is answered by its own words, the earlier questions' words weighing less (see
 :mod:`bot.assistant.follow_up`). Marker-like text the question carries ("[1]", ``<source id="2">``)
@@ -59,11 +61,13 @@ from bot.assistant.extractive_missing import asks_what_is_missing
 from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
     RecordPick,
+    count_note,
     pick_records,
     record_lines,
     records_cover,
 )
 from bot.assistant.extractive_small_talk import small_talk_reply
+from bot.assistant.extractive_subjects import asks_about_the_unknown
 from bot.assistant.extractive_unconfirmed import names_the_unknown, one_word_each, rests_on_one_word
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
@@ -122,8 +126,10 @@ class ExtractiveBackend:
             terms, len(covered), lambda w: len(covered_where(terms, passages, candidates, w))
         )
         explained = covered_by_passages(asked, passages, candidates)
-        # A yes/no question about a name nothing readable holds cannot be confirmed.
-        if await names_the_unknown(turn):
+        # A yes/no question about a name nothing readable holds cannot be confirmed, nor one
+        # asking for a fact about a lower-case word nothing holds ("the gold plan"):
+        # extractive_subjects
+        if await names_the_unknown(turn) or await asks_about_the_unknown(turn, explained):
             yield NOT_FOUND
             return
         # Records that only share a value word with the question ("days" in "How many
@@ -159,6 +165,8 @@ class ExtractiveBackend:
                 or await lacks_the_amount(turn, asked, chosen, explained)
             ):
                 chosen = []
+        # "Showing 5 of 20,000 rows:": the records listed are not all that answer
+        note = await count_note(records, turn) if lines else None
         for candidate in chosen:
             number = turn.registry.register(candidate.source)
             if number is not None:
@@ -167,6 +175,11 @@ class ExtractiveBackend:
         if not lines:
             yield NOT_FOUND
             return
+        if note is not None:
+            # before the rows, ending in a colon: it introduces them, and grounding takes no
+            # such line for an uncited claim (after them it was flagged as one); a paragraph
+            # of its own (joiner), or the first row's citation would be checked against it
+            lines.insert(0, note + "\n")
         for i, line in enumerate(lines):
             yield line if i == 0 else joiner(lines[i - 1], line) + line
 

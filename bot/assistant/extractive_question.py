@@ -7,7 +7,9 @@ Only what looks like a citation goes: a bracketed number of one or two digits (a
 of them, after an optional caret or word: "[^1]", "[1, 2]", "[source 2]"), its full-width form
 "【1】", and citation tags (``<cite>``, ``<citation>``, ``<source>``, ``<ref>``, ``<sup>``) with
 a number inside; "error 429", "[429]" and "<script>" stay. "What time" before the question's
-verb asks when: it is read as "when", so "time" is no question word.
+verb asks when: it is read as "when", so "time" is no question word. A ping of everyone
+("@everyone", "@here") or a forum tag ("[help]", "[solved]") that opens or ends a line (a forum
+post's title: "Installing on Linux [help] @everyone") is no question word either.
 """
 
 from __future__ import annotations
@@ -36,10 +38,25 @@ _WHAT_TIME = re.compile(
 )
 
 
+# A ping of everyone ("@everyone", "@here") that opens or ends a line calls people to a post
+# ("Installing on Linux [help] @everyone", a Discord forum post's title): its "everyone" found
+# the passage about pings and outweighed the question's own words. Inside a sentence ("Why does
+# citecast never ping @everyone?") it is what is asked about, and stays.
+_PING = re.compile(r"^[ \t]*@(?:everyone|here)\b|(?<![\w@])@(?:everyone|here)[ \t]*$", re.I | re.M)
+# a forum tag in brackets that opens or ends a line ("[help] …", "… [solved]"): no question word
+_TAG = re.compile(
+    r"^[ \t]*\[(?:help|solved|resolved|question|urgent|answered|closed|fixed)\]"
+    r"|\[(?:help|solved|resolved|question|urgent|answered|closed|fixed)\][ \t]*$",
+    re.I | re.M,
+)
+
+
 def plain_question(text: str) -> str:
-    """``text`` with each marker-like part replaced by a space, and "what time" (before the
-    question's verb) read as "when"."""
-    return _WHAT_TIME.sub("when", _MARKER.sub(" ", text))
+    """``text`` with each marker-like part replaced by a space, a ping of everyone and a forum
+    tag at a line's start or end removed, and "what time" (before the question's verb) read as
+    "when"."""
+    text = _TAG.sub(" ", _PING.sub(" ", _MARKER.sub(" ", text)))
+    return _WHAT_TIME.sub("when", text)
 
 
 def plain_turn(turn: Turn) -> Turn:

@@ -9,6 +9,7 @@ a list instead.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -23,6 +24,7 @@ from bot.assistant.record_match import (
     naming_words,
 )
 from bot.assistant.turn import Turn
+from bot.knowledge.records import record_terms
 from bot.knowledge.terms import stem
 from bot.models import Source
 from bot.registry import SourceRegistry
@@ -38,7 +40,9 @@ class RecordPick:
     ("Team"); the others matched by their values alone ("2 business days"). ``described``
     holds the words of each of their tables' name, columns and description (table name ->
     stems; :meth:`bot.knowledge.records.RecordTables.topic_terms`), ``naming`` the distinctive
-    question words in each labelled record's label (record id -> stems).
+    question words in each labelled record's label (record id -> stems), ``matched_by`` the
+    question words that the lead record holds and at most half of its table's records do (the
+    rows "like it": :func:`count_note`).
     """
 
     records: tuple[Source, ...] = ()
@@ -47,6 +51,7 @@ class RecordPick:
     labelled: frozenset[str] = frozenset()
     described: tuple[tuple[str, frozenset[str]], ...] = ()
     naming: tuple[tuple[str, frozenset[str]], ...] = ()
+    matched_by: tuple[str, ...] = ()
 
     @property
     def by_values_alone(self) -> bool:
@@ -108,6 +113,7 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
     if tables is None or not terms:
         return RecordPick()
     groups: list[list[Source]] = []
+    matched_by: tuple[str, ...] = ()
     labelled: set[str] = set()
     described: list[tuple[str, frozenset[str]]] = []
     naming: list[tuple[str, frozenset[str]]] = []
@@ -121,6 +127,9 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         labelled.update(record.id for record in found if names(record, weights))
         naming += [(r.id, naming_words(r, weights)) for r in found if names(r, weights)]
         if found:
+            if not groups:
+                held = record_terms(found[0]) & weights.keys()
+                matched_by = tuple(t for t in terms if stem(t) in held)
             groups.append(found)
             described.append((table, tables.topic_terms(table)))
             if len(groups) >= limit:
@@ -144,7 +153,25 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         frozenset(labelled),
         tuple(described),
         tuple(naming),
+        matched_by,
     )
+
+
+async def count_note(pick: RecordPick, turn: Turn) -> str | None:
+    """A line saying that the records shown are only some of those that answer: "Showing 5 of
+    20,000 rows:" before a table's first rows, "Showing 2 of 46 matching rows:" before records
+    matched by words that more records of their table hold ("a headcount of 500"); None when
+    every one is shown. Counted by the table's search index
+    (:meth:`bot.knowledge.records.RecordTables.count`), never by reading its rows."""
+    tables = turn.toolbox.records
+    if tables is None or not pick.records or not (pick.listing or pick.matched_by):
+        return None
+    table = pick.records[0].id.partition("/")[0]
+    shown = sum(record.id.partition("/")[0] == table for record in pick.records)
+    total = await asyncio.to_thread(tables.count, table, pick.matched_by, turn.audience)
+    if total <= shown:
+        return None
+    return f"Showing {shown} of {total:,} {'rows' if pick.listing else 'matching rows'}:"
 
 
 def record_lines(pick: RecordPick, registry: SourceRegistry) -> list[str]:

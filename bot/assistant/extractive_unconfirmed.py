@@ -62,10 +62,11 @@ _WORD = re.compile(r"[\w][\w'’-]*")
 _NO_NAMES = frozenset({"ok", "okay"})
 
 
-def _asked_names(question: str) -> list[str]:
-    """The names written in the questions among the sentences of ``question`` that ask yes or
-    no, or for a fact (:func:`_asks_a_fact`); not in a how-to ("How do I …?")."""
-    names: list[str] = []
+def asking_sentences(question: str) -> list[list[str]]:
+    """The words (as written) of the sentences of ``question`` that ask yes or no, or for a
+    fact (:func:`_asks_a_fact`), each without a greeting before it; not a how-to ("How do I
+    …?"), nor a sentence that does not end with a question mark."""
+    asking: list[list[str]] = []
     for match in _SENTENCE.finditer(question):
         sentence = match.group(0).strip()
         tokens = _WORD.findall(sentence)
@@ -75,8 +76,14 @@ def _asked_names(question: str) -> list[str]:
         if not sentence.endswith("?") or not tokens:
             continue
         if tokens[0].lower() in _YES_NO or _asks_a_fact(tokens):
-            names += [t for t in tokens[1:] if _is_name(t)]
-    return names
+            asking.append(tokens)
+    return asking
+
+
+def _asked_names(question: str) -> list[str]:
+    """The names written in the questions among the sentences of ``question`` that ask yes or
+    no, or for a fact (:func:`asking_sentences`)."""
+    return [t for tokens in asking_sentences(question) for t in tokens[1:] if _is_name(t)]
 
 
 def _asks_a_fact(tokens: Sequence[str]) -> bool:

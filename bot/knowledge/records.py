@@ -239,6 +239,32 @@ class RecordTables:
             found = [*exact, *(i for i in found if i not in exact)]
         return [records[i] for i in found[:limit]]
 
+    def count(
+        self, name: str, words_all: Sequence[str], audience: frozenset[str] | set[str]
+    ) -> int:
+        """How many records of table ``name`` hold every one of ``words_all`` (in any of their
+        forms, as a lookup finds them), or all its records when none is given: counted by the
+        table's FTS index, not by reading its rows, so an answer that shows five rows of
+        20,000 can say so. A table the viewer may not see counts nothing."""
+        if name not in self.visible(audience):
+            return 0
+        with self._lock:
+            records = self._load(name)
+            if not words_all:
+                return len(records)
+            groups: list[str] = []
+            for term in words_all:
+                match = fts_query(term)
+                if match is None:
+                    return len(records)  # a stop word: it narrows nothing down
+                groups.append(f"({match})")
+            fts = f"records_{self._order.index(name)}"
+            row = self._db.execute(
+                f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?",  # noqa: S608
+                (" AND ".join(groups),),
+            ).fetchone()
+        return int(row[0])
+
     def _exact(self, name: str, query: str) -> list[int]:
         """Positions of the records whose row id is ``query`` ("CC-TEAM", quoted or not)."""
         key = query.strip().strip("\"'`").strip()
