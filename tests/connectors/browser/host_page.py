@@ -16,6 +16,7 @@ from html import escape
 from pathlib import Path
 from urllib.parse import urlencode
 
+from playwright.async_api import Browser, Page
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -89,3 +90,15 @@ async def host_and_citecast(tmp_path: Path) -> AsyncIterator[Site]:
     finally:
         await running.stop()
         await host.stop()
+
+
+@asynccontextmanager
+async def widget_host_page(browser: Browser, tmp_path: Path) -> AsyncIterator[tuple[Site, Page]]:
+    """:func:`host_and_citecast` and a fresh 900×760 browser page to open the host page in;
+    all closed when the block ends."""
+    async with host_and_citecast(tmp_path) as site:
+        context = await browser.new_context(viewport={"width": 900, "height": 760})
+        try:
+            yield site, await context.new_page()
+        finally:
+            await context.close()

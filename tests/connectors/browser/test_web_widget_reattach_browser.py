@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, ConsoleMessage, expect
 
-from tests.connectors.browser.host_page import host_and_citecast
+from tests.connectors.browser.host_page import widget_host_page
 from tests.connectors.browser.widget_host import ask_in_widget
 
 ANSWERED = "#citecast-panel .cc-answer[aria-busy=false]"
@@ -39,58 +39,48 @@ ADD_AGAIN = """async (newView) => {
 async def test_the_widget_comes_back_with_its_conversation_when_an_app_adds_it_again(
     browser: Browser, tmp_path: Path
 ) -> None:
-    async with host_and_citecast(tmp_path) as site:
-        context = await browser.new_context(viewport={"width": 900, "height": 760})
-        try:
-            page = await context.new_page()
-            warnings: list[str] = []
+    async with widget_host_page(browser, tmp_path) as (site, page):
+        warnings: list[str] = []
 
-            def keep(message: ConsoleMessage) -> None:
-                # the widget's own (a browser's 404 for the host's favicon is not one)
-                if message.text.startswith("citecast:"):
-                    warnings.append(message.text)
+        def keep(message: ConsoleMessage) -> None:
+            # the widget's own (a browser's 404 for the host's favicon is not one)
+            if message.text.startswith("citecast:"):
+                warnings.append(message.text)
 
-            page.on("console", keep)
-            await page.goto(site.url())
-            launcher = page.get_by_role("button", name="Ask citecast")
-            await launcher.click()
-            await ask_in_widget(page, "How do I install it?")
-            await expect(page.locator(ANSWERED)).to_have_count(1)
-            answer = await page.locator(ANSWERED).inner_text()
+        page.on("console", keep)
+        await page.goto(site.url())
+        launcher = page.get_by_role("button", name="Ask citecast")
+        await launcher.click()
+        await ask_in_widget(page, "How do I install it?")
+        await expect(page.locator(ANSWERED)).to_have_count(1)
+        answer = await page.locator(ANSWERED).inner_text()
 
-            assert await page.evaluate(ADD_AGAIN, True) == 1
-            await expect(launcher).to_be_visible()
-            await expect(launcher).to_have_attribute("aria-expanded", "false")
-            await expect(page.locator("#citecast-panel")).to_be_hidden()
-            await launcher.click()
-            await expect(page.locator("#citecast-panel .cc-input")).to_be_focused()
-            await expect(page.locator(ANSWERED)).to_have_text(answer, use_inner_text=True)
-            assert warnings == []
-        finally:
-            await context.close()
+        assert await page.evaluate(ADD_AGAIN, True) == 1
+        await expect(launcher).to_be_visible()
+        await expect(launcher).to_have_attribute("aria-expanded", "false")
+        await expect(page.locator("#citecast-panel")).to_be_hidden()
+        await launcher.click()
+        await expect(page.locator("#citecast-panel .cc-input")).to_be_focused()
+        await expect(page.locator(ANSWERED)).to_have_text(answer, use_inner_text=True)
+        assert warnings == []
 
 
 async def test_a_second_tag_after_the_element_went_brings_it_back_and_warns_of_the_tag(
     browser: Browser, tmp_path: Path
 ) -> None:
-    async with host_and_citecast(tmp_path) as site:
-        context = await browser.new_context(viewport={"width": 900, "height": 760})
-        try:
-            page = await context.new_page()
-            await page.add_init_script(
-                "window.ccWarnings = []; const w = console.warn.bind(console);"
-                " console.warn = (...a) => { window.ccWarnings.push(String(a[0])); w(...a); };"
-            )
-            await page.goto(site.url())
-            launcher = page.get_by_role("button", name="Ask citecast")
-            await expect(launcher).to_be_visible()
-            assert await page.evaluate(ADD_AGAIN, False) == 1
-            await expect(launcher).to_be_visible()
-            await launcher.click()
-            await expect(page.locator("#citecast-panel .cc-input")).to_be_focused()
-            assert await page.evaluate("window.ccWarnings") == [
-                "citecast: widget.js is embedded more than once; the first <script "
-                "data-citecast> tag on the page is used and this one is ignored:"
-            ]
-        finally:
-            await context.close()
+    async with widget_host_page(browser, tmp_path) as (site, page):
+        await page.add_init_script(
+            "window.ccWarnings = []; const w = console.warn.bind(console);"
+            " console.warn = (...a) => { window.ccWarnings.push(String(a[0])); w(...a); };"
+        )
+        await page.goto(site.url())
+        launcher = page.get_by_role("button", name="Ask citecast")
+        await expect(launcher).to_be_visible()
+        assert await page.evaluate(ADD_AGAIN, False) == 1
+        await expect(launcher).to_be_visible()
+        await launcher.click()
+        await expect(page.locator("#citecast-panel .cc-input")).to_be_focused()
+        assert await page.evaluate("window.ccWarnings") == [
+            "citecast: widget.js is embedded more than once; the first <script "
+            "data-citecast> tag on the page is used and this one is ignored:"
+        ]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
-from tests.connectors.browser.host_page import host_and_citecast
+from tests.connectors.browser.host_page import widget_host_page
 
 # the page's header over the top 130 px (where the panel's close button is), its banner over
 # the bottom 120 px (where the button is), both at the largest z-index
@@ -40,19 +40,14 @@ async def tap_where_drawn(page: Page, selector: str) -> None:
 async def test_the_button_and_close_button_are_above_a_page_at_the_largest_z_index(
     browser: Browser, tmp_path: Path
 ) -> None:
-    async with host_and_citecast(tmp_path) as site:
-        context = await browser.new_context(viewport={"width": 900, "height": 760})
-        try:
-            page = await context.new_page()
-            await page.goto(site.url(style=LAYERS))
-            launcher = page.get_by_role("button", name="Ask citecast")
-            await expect(launcher).to_be_visible()
-            await tap_where_drawn(page, ".cc-launcher")
-            panel = page.locator("#citecast-panel")
-            await expect(panel).to_be_visible()
-            await expect(page.locator("#citecast-panel .cc-input")).to_be_focused()
-            await tap_where_drawn(page, ".cc-close")
-            await expect(panel).to_be_hidden()
-            await expect(launcher).to_have_attribute("aria-expanded", "false")
-        finally:
-            await context.close()
+    async with widget_host_page(browser, tmp_path) as (site, page):
+        await page.goto(site.url(style=LAYERS))
+        launcher = page.get_by_role("button", name="Ask citecast")
+        await expect(launcher).to_be_visible()
+        await tap_where_drawn(page, ".cc-launcher")
+        panel = page.locator("#citecast-panel")
+        await expect(panel).to_be_visible()
+        await expect(page.locator("#citecast-panel .cc-input")).to_be_focused()
+        await tap_where_drawn(page, ".cc-close")
+        await expect(panel).to_be_hidden()
+        await expect(launcher).to_have_attribute("aria-expanded", "false")
