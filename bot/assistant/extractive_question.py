@@ -8,8 +8,9 @@ of them, after an optional caret or word: "[^1]", "[1, 2]", "[source 2]"), its f
 "【1】", and citation tags (``<cite>``, ``<citation>``, ``<source>``, ``<ref>``, ``<sup>``) with
 a number inside; "error 429", "[429]" and "<script>" stay. "What time" before the question's
 verb asks when: it is read as "when", so "time" is no question word. A ping of everyone
-("@everyone", "@here") or a forum tag ("[help]", "[solved]") that opens or ends a line (a forum
-post's title: "Installing on Linux [help] @everyone") is no question word either.
+("@everyone", "@here", "@channel", Slack's ``<!here>`` or a user group's ``<!subteam^…>``) or
+a forum tag ("[help]", "[solved]") that opens or ends a line (a forum post's title: "Installing
+on Linux [help] @everyone") is no question word either.
 """
 
 from __future__ import annotations
@@ -38,11 +39,20 @@ _WHAT_TIME = re.compile(
 )
 
 
-# A ping of everyone ("@everyone", "@here") that opens or ends a line calls people to a post
-# ("Installing on Linux [help] @everyone", a Discord forum post's title): its "everyone" found
-# the passage about pings and outweighed the question's own words. Inside a sentence ("Why does
-# citecast never ping @everyone?") it is what is asked about, and stays.
-_PING = re.compile(r"^[ \t]*@(?:everyone|here)\b|(?<![\w@])@(?:everyone|here)[ \t]*$", re.I | re.M)
+# A ping of everyone ("@everyone", "@here", "@channel") that opens or ends a line calls people
+# to a post ("Installing on Linux [help] @everyone", a Discord forum post's title): its
+# "everyone" found the passage about pings and outweighed the question's own words. Inside a
+# sentence ("Why does citecast never ping @everyone?") it is what is asked about, and stays.
+# Slack's own form of a ping (``<!here>``, ``<!channel|@channel>``, a user group's
+# ``<!subteam^S123|@team>``) is one too: the Slack connector reads the labelled ones as their
+# label, and a question that reached the answerer another way may still carry the token.
+_PINGED = (
+    r"(?:@(?:everyone|here|channel)\b"
+    r"|<!(?:everyone|here|channel)(?:\|[^<>]*)?>"
+    r"|<!subteam\^[^<>|]*(?:\|[^<>]*)?>)"
+)
+# several in a row ("@here @channel") are one call
+_PING = re.compile(rf"^(?:[ \t]*{_PINGED})+|(?<![\w@])(?:{_PINGED}[ \t]*)+$", re.I | re.M)
 # a forum tag in brackets that opens or ends a line ("[help] …", "… [solved]"): no question word
 _TAG = re.compile(
     r"^[ \t]*\[(?:help|solved|resolved|question|urgent|answered|closed|fixed)\]"

@@ -11,7 +11,9 @@ asks about was nowhere. Capitalised, the same word is a name, and
 sentence that asks yes or no or for a fact (as that rule reads it: not a how-to, which is
 answered with what holds wherever it names), a word of a noun phrase (after an article, a
 possessive or a preposition: "the gold plan", "about llamas"; not the verb that ends "… does
-the gold plan cost?", nor a word outside one, most often a verb: "when Slack returns 429")
+the gold plan cost?" or that the phrase runs on into, "Does the Team plan include phone
+support?" (:mod:`bot.assistant.extractive_verbs`), nor a word outside one, most often a verb:
+"when Slack returns 429")
 that is no stop word, no greeting, no verb that only carries a question, no word that only
 shapes a question ("difference", "best", "possible") and no generic term ("file", "content",
 "plan", "section", "code") must be held by a passage the question found or by anything else
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
 from bot.assistant.extractive_unconfirmed import asking_sentences
+from bot.assistant.extractive_verbs import is_verb_after
 from bot.assistant.turn import Turn
 from bot.knowledge.cjk import has_cjk
 from bot.knowledge.terms import STOP_WORDS, stem, words
@@ -78,8 +81,9 @@ def subject_words(question: str) -> list[str]:
     order, lower-cased: the plain words of three letters or more in a noun phrase (after an
     article, a possessive or a preposition: :data:`_OPENERS`) but the skipped kinds (stop
     words, greetings, verbs that only carry a question, question-shaping words, generic terms),
-    numbers and CJK; and not the last word of a question asked with "do" ("… does the gold plan
-    cost?"), which is its verb."""
+    numbers and CJK; and not the verbs a phrase runs on into ("Does the Team plan include phone
+    support?") nor the last word of a question asked with "do" that has none of those ("… does
+    the gold plan cost?"), which is its verb."""
     found: dict[str, None] = {}
     for tokens in asking_sentences(question):
         for phrase in _phrases(tokens):
@@ -95,9 +99,8 @@ def subject_words(question: str) -> list[str]:
 
 def _phrases(tokens: list[str]) -> list[list[str]]:
     """The noun phrases of a question's words: the runs of words that are no stop word after
-    an opener (:data:`_OPENERS`), up to the next stop word or opener; in a question asked with
-    "do" ("How much does the gold plan cost per seat?"), the phrase right after "do" without its
-    last word, which is the question's verb ("cost")."""
+    an opener (:data:`_OPENERS`), up to the next stop word or opener, without the verbs they
+    run on into (:func:`_without_verbs`)."""
     lowered = [t.lower() for t in tokens]
     helper = next((i for i, t in enumerate(lowered[:3]) if t in _DO), None)
     verb_at = -1 if helper is None else helper + 1  # where a phrase holding the verb opens
@@ -107,13 +110,22 @@ def _phrases(tokens: list[str]) -> list[list[str]]:
     for i, word in enumerate([*lowered, "."]):
         closing = word in _OPENERS or word in STOP_WORDS or word in _ENDERS or word == "."
         if closing and current is not None:
-            phrases.append(current[:-1] if start == verb_at else current)
+            phrases.append(_without_verbs(current, asked_with_do=start == verb_at))
             current = None
         if word in _OPENERS:
             current, start = [], i
         elif not closing and current is not None:
             current.append(tokens[i])
     return phrases
+
+
+def _without_verbs(phrase: list[str], *, asked_with_do: bool) -> list[str]:
+    """``phrase`` without the verbs it ran on into (:func:`is_verb_after`: "the Team plan
+    include phone support" is "Team plan", "phone"); the phrase right after the "do" of a
+    question (``asked_with_do``) whose verb is none the list knows ends with it, so its last
+    word goes ("… does the gold plan cost?")."""
+    kept = [phrase[0], *(t for t in phrase[1:] if not is_verb_after(t.lower()))] if phrase else []
+    return kept[:-1] if asked_with_do and len(kept) == len(phrase) else kept
 
 
 async def asks_about_the_unknown(turn: Turn, explained: frozenset[str]) -> bool:
