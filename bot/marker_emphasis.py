@@ -8,6 +8,8 @@ the markers of one group). The run then becomes part of the first marker's ``raw
 and of the last one's (the closer), so the resolver writes ``[^1][^2]``, or nothing when it
 removes them all, and never an emptied ``****`` or ``_[^1]_``, whose ``_[^1]_`` a second
 reading would take for a marker again. Emphasis that also wraps words stays the writer's.
+What follows the closing run reads as right after a marker (the scanner's doing): in
+``_[2]_[n]`` the ``[n]`` is a placeholder, as in ``[2][n]``, not text after a word's ``_``.
 
 A group is decided within :data:`MAX_GROUP` characters from its opener (what a stream holds
 back meanwhile); a longer one is the writer's emphasis, in a stream as in a whole text.

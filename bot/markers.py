@@ -78,6 +78,9 @@ class MarkerScanner(LineStarts):
         self._final = False
         self._prev = ""
         self._math_clear = (0, 0)
+        # where the last emphasis run that went with markers ended (absolute, so a stream cut
+        # there reads the same): a "[" right at it follows a marker (see _inline)
+        self._emph_end = -1
         self._cite_open: tuple[int, ...] = ()  # the sources of an open <cite index="…">
 
     def feed(self, text: str) -> list[Token]:
@@ -292,11 +295,17 @@ class MarkerScanner(LineStarts):
                 lead = between[len(body) :]
             out.append(Marker(marker[0], raw, self._base + at, *marker[3:10], lead))
             end = hit.end
+        self._emph_end = self._base + end + k
         return end + k
 
     def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
         if char == "[":
             prev = buf[at - 1] if at > 0 else self._prev
+            if self._base + at == self._emph_end:
+                # "_[2]_[n]": the closing "_" is the markers', not a word's end, so what follows
+                # reads as after "[2]" ("[2][n]": the "[n]" a placeholder); kept as text, it
+                # would read as one once the resolver writes "[^1][n]" or drops the group
+                prev = "]"
             if buf.startswith("[[", at):
                 return parse_double(buf, at, final, self.grammar, prev)
             return parse_bracket(buf, at, final, self.grammar, prev)

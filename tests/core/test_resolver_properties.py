@@ -206,6 +206,10 @@ def check_answer(answer: Answer) -> None:
 @example('[2](*x\u003ccite index="2-1">\u003c/cite>)')
 @example("[]([ 2])")
 @example("[](]()</co:1>)")
+# a placeholder right after emphasis that went with markers (test_resolver_emphasis_placeholders)
+@example("_[2]_[n]")
+@example("_[citation needed]_[n]")
+@example("[[1]]_[1]_[n]^l^x")
 def test_resolve_never_raises_and_output_is_canonical(raw: str) -> None:
     check_answer(resolve(raw, make_registry()))
 
