@@ -1,14 +1,17 @@
-"""Emphasis that wraps only markers: ``_[9]_``, ``**[1][2]**``, ``*[1], [2]*`` go with them.
+"""Emphasis that wraps only markers: ``_[9]_``, ``**[1][2]**``, ``_**[1]**_`` go with them.
 
-The marker grammar (:class:`bot.markers.MarkerScanner`) reads an emphasis run (``*``, ``**``,
-``***``, ``_``, ``__``) right before a marker as the marker's when the same run closes right
-after it, or after a group of markers with only separators between them (nothing, spaces,
-``,``, ``;``, ``&``, ``and``, ``or``: ``SEPARATOR_RUN``, as the resolver reads them between
-the markers of one group). The run then becomes part of the first marker's ``raw`` (the opener)
-and of the last one's (the closer), so the resolver writes ``[^1][^2]``, or nothing when it
-removes them all, and never an emptied ``****`` or ``_[^1]_``, whose ``_[^1]_`` a second
-reading would take for a marker again. Emphasis that also wraps words stays the writer's.
-What follows the closing run reads as right after a marker (the scanner's doing): in
+The marker grammar (:class:`bot.markers.MarkerScanner`) reads emphasis runs (``*``, ``**``,
+``***``, ``_``, ``__``; several nested ones, ``_**``, are read run by run) right before a marker
+as the marker's when the same runs close in mirror order (``**_``) right after it, or after a
+group of markers with only separators between them (nothing, spaces, ``,``, ``;``, ``&``,
+``and``, ``or``: ``SEPARATOR_RUN``, as the resolver reads them between the markers of one
+group). A marker of the group may have emphasis of its own that wraps it alone (``__[1]**[2]**__``),
+nested as deep as the group's bound allows. The runs then become part of the raw of the marker
+they open before and of the one they close after, so the resolver writes ``[^1][^2]``, or
+nothing when it removes them all, and never an emptied ``****`` or ``_[^1]_``, whose ``_[^1]_``
+a second reading would take for a marker again. When only the inner runs of ``_**[1]**`` close,
+those go with the marker and the outer ``_`` stays. Emphasis that also wraps words stays the
+writer's. What follows a closing run reads as right after a marker (the scanner's doing): in
 ``_[2]_[n]`` the ``[n]`` is a placeholder, as in ``[2][n]``, not text after a word's ``_``.
 
 A group is decided within :data:`MAX_GROUP` characters from its opener (what a stream holds
@@ -17,34 +20,71 @@ back meanwhile); a longer one is the writer's emphasis, in a stream as in a whol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.marker_lines import SEPARATOR_RUN
 from bot.marker_parse import NEED, Hit, Parsed
 
-__all__ = ["MARKER_START", "MAX_GROUP", "emphasis_closed", "emphasis_group", "emphasis_opener"]
+__all__ = [
+    "MARKER_START",
+    "MAX_GROUP",
+    "Wrapped",
+    "emphasis_closed",
+    "emphasis_group",
+    "emphasis_opener",
+]
 
 MAX_GROUP: Final = 1024
-"""The longest emphasised group of markers, from its opening run to the end of its last marker."""
+"""The longest emphasised group of markers, from its opening runs to the end of its last marker."""
 
 MARKER_START: Final = frozenset("[<【\ue200\ue201\ue202(^")
 """The scanner's special characters that may begin a marker (not code, math, an escape or a
 line break): what an emphasis run may wrap, and what may go on a group."""
 
 _SEPARATOR_WORDS: Final = ("and", "or")
+_EMPHASIS: Final = "*_"
+_RUNS: Final = re.compile(r"\*+|_+")
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """One marker of an emphasised group: its raw, ``buf[start:end]``, holds the emphasis runs
+    that open right before the marker (which begins at ``at``; ``hit`` is its parse) and those
+    that close right after it."""
+
+    start: int
+    at: int
+    hit: Hit
+    end: int
 
 
 def emphasis_opener(text: str, before: str) -> str:
-    """The emphasis run (``*``, ``**``, ``_``…, at most 3) that ends ``text`` right before a
-    marker and may open emphasis around it alone: not after a letter or digit (``snake_[1]``
-    is a word); ``before`` is the character before ``text``. Empty when there is none."""
-    char = text[-1]
-    run = len(text) - len(text.rstrip(char))
-    if run > 3:
+    """The emphasis runs (``*``, ``**``, ``_``…, each at most 3; ``_**`` is two) that end
+    ``text`` right before a marker and may open emphasis around it alone, within the last
+    :data:`MAX_GROUP` characters: not after a letter or digit (``snake_[1]`` is a word, its
+    ``_`` opens nothing); ``before`` is the character before ``text``. Empty when none."""
+    n = len(text)
+    floor = max(n - MAX_GROUP, 0)
+    begin = n
+    while begin > floor and text[begin - 1] in _EMPHASIS:
+        char = text[begin - 1]
+        j = begin - 1
+        while j > floor and text[j - 1] == char:
+            j -= 1
+        if begin - j > 3 or (j > 0 and text[j - 1] == char):
+            break  # too long a run (or one the bound cuts): what is before it is not taken
+        begin = j
+    if begin == n:
         return ""
-    prior = text[-run - 1] if len(text) > run else before
-    return "" if prior.isalnum() else char * run
+    prior = text[begin - 1] if begin > 0 else before
+    if prior.isalnum():
+        char = text[begin]
+        while begin < n and text[begin] == char:
+            begin += 1  # the word's run goes; a run after it ("a_**[1]**") may still open
+    return text[begin:]
 
 
 def emphasis_closed(buf: str, end: int, emph: str, final: bool) -> bool | None:
@@ -64,39 +104,85 @@ def emphasis_group(
     first: tuple[int, Hit],
     emph: str,
     final: bool,
-    parse: Callable[[int], Parsed],
-) -> list[tuple[int, Hit]] | None:
-    """The markers (where each starts, and its hit; ``first`` is the one right after the run
-    ``emph`` that begins at ``start``) that the run wraps alone, in order; empty when it wraps
-    more than markers and separators (or does not close); None when the text so far cannot tell.
+    parse: Callable[[int, bool], Parsed],
+) -> list[Wrapped] | None:
+    """The markers that the runs ``emph`` wrap alone (``first`` is the one right after them:
+    where it starts, and its hit; ``start``, where the spaces before the runs begin, is what
+    :data:`MAX_GROUP` counts from), with the runs that go with each, in
+    order; empty when the runs wrap more than markers and separators (or do not close); None
+    when the text so far cannot tell. When only the inner runs of ``emph`` close around the
+    markers, the group is the markers those wrap, and the outer runs stay text.
 
-    ``parse(at)`` reads a candidate marker at ``at`` as the scanner does (the caller restores
-    any state it changed when the answer is empty or None).
+    ``parse(at, after_run)`` reads a candidate marker at ``at`` as the scanner does,
+    ``after_run`` when it comes right after a closing run of the group (the caller restores any
+    state it changed for the markers that are not in the answer).
     """
-    group = [first]
-    end = first[1].end
+    runs = _RUNS.findall(emph)
+    stack = list(runs)  # the runs open at ``end``, innermost last
+    left = len(runs)  # how many of ``emph``'s runs have not closed yet
+    at, hit = first
+    items = [Wrapped(at, at, hit, hit.end)]
+    end = hit.end
+    commit: tuple[int, int, int] | None = None  # (markers, where the last ends, ``left``)
     n = len(buf)
-    while True:
-        if end - start > MAX_GROUP:
+
+    def committed() -> list[Wrapped]:
+        if commit is None:
             return []
-        closed = emphasis_closed(buf, end, emph, final)
-        if closed is None:
-            return None
-        if closed:
-            return group
+        count, last_end, opened = commit
+        group = items[:count]
+        group[-1] = replace(group[-1], end=last_end)
+        group[0] = replace(group[0], start=at - sum(map(len, runs[opened:])))
+        return group
+
+    while True:
+        after_run = False
+        while stack:
+            if end - start > MAX_GROUP:
+                return committed()
+            closed = emphasis_closed(buf, end, stack[-1], final)
+            if closed is None:
+                return None
+            if not closed:
+                break
+            end += len(stack.pop())
+            after_run = True
+            if len(stack) < left:
+                # one of the opening runs closed: all within it is a group
+                left = len(stack)
+                commit = (len(items), end, left)
+        if not stack:
+            return committed()
         run = SEPARATOR_RUN.match(buf, end).end()  # type: ignore[union-attr]  # matches ""
         if run == n or run - start > MAX_GROUP:
             # separators to the end of the text so far ("and" may be "andy"): more decides
-            return None if not final and run - start <= MAX_GROUP else []
+            return None if not final and run - start <= MAX_GROUP else committed()
         rest = buf[run : run + 3]
         if not final and run + 3 > n and any(w.startswith(rest) for w in _SEPARATOR_WORDS):
             return None  # "an" or "o" at the end: the word may still become a separator
-        if buf[run] not in MARKER_START or buf.startswith("[[[", run):
-            return []
-        found = parse(run)
+        mark = run
+        if buf[run] in _EMPHASIS:
+            # a marker's own emphasis within the group ("__[1]**[2]**__")
+            limit = min(n, start + MAX_GROUP + 1)
+            while mark < limit and buf[mark] in _EMPHASIS:
+                mark += 1
+            if mark == n and not final and mark - start <= MAX_GROUP:
+                return None
+            inner = buf[run:mark]
+            if (
+                len(stack) > left  # (one marker's own emphasis at a time: linear work)
+                or mark - start > MAX_GROUP
+                or emphasis_opener(inner, buf[run - 1]) != inner
+            ):
+                return committed()
+            stack += _RUNS.findall(inner)
+        if mark == n or buf[mark] not in MARKER_START or buf.startswith("[[[", mark):
+            return committed()
+        found = parse(mark, after_run and mark == end)
         if found is NEED:
             return None
         if not isinstance(found, Hit) or found.marker is None:
-            return []
-        group.append((run, found))
+            return committed()
+        items[-1] = replace(items[-1], end=end)
+        items.append(Wrapped(run, mark, found, found.end))
         end = found.end

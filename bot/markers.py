@@ -34,7 +34,7 @@ import re
 from typing import Final
 
 from bot.marker_blocks import Paragraph
-from bot.marker_emphasis import MARKER_START, emphasis_group, emphasis_opener
+from bot.marker_emphasis import MARKER_START, Wrapped, emphasis_group, emphasis_opener
 from bot.marker_keys import parse_double
 from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Underline, Verbatim
 from bot.marker_lines import OPEN_BRACKETS, math_span, merge_text
@@ -197,7 +197,8 @@ class MarkerScanner(LineStarts):
                 text = buf[pos:at]
                 body = text.rstrip(" \t")
                 if char in MARKER_START and text[-1] in "*_":
-                    # "_[9]_", "**[1][2]**": the emphasis goes with the markers it alone wraps
+                    # "_[9]_", "**[1][2]**", "_**[1]**_": the emphasis goes with the markers
+                    # it alone wraps
                     emph = emphasis_opener(text, self._prev if pos == 0 else buf[pos - 1])
                     if emph:
                         body = text[: -len(emph)].rstrip(" \t")
@@ -238,7 +239,7 @@ class MarkerScanner(LineStarts):
                         out.append(Marker(marker[0], marker[1], self._base + at, *marker[3:10]))
                         pos = result.end
                         continue
-                    pos = self._emphasis_tokens(buf, group, emph, lead, out)
+                    pos = self._emphasis_tokens(buf, group, lead, out)
                     continue
                 else:
                     # rebuilt positionally: much cheaper than NamedTuple._replace on this path
@@ -260,48 +261,49 @@ class MarkerScanner(LineStarts):
 
     def _emphasized(
         self, buf: str, start: int, first: tuple[int, Hit], emph: str, final: bool
-    ) -> list[tuple[int, Hit]] | None:
-        """The markers that the emphasis run ``emph`` at ``start`` wraps alone (see
-        :func:`bot.marker_emphasis.emphasis_group`); the scanner's state as after ``first``
-        unless they are decided."""
+    ) -> list[Wrapped] | None:
+        """The markers that the emphasis runs ``emph`` at ``start`` wrap alone (see
+        :func:`bot.marker_emphasis.emphasis_group`); the scanner's state as after the last of
+        them (as after ``first`` unless they are decided)."""
         cite_open = self._cite_open
-        group = emphasis_group(
-            buf, start, first, emph, final, lambda at: self._inline(buf, at, final, buf[at])
-        )
-        if not group:
-            self._cite_open = cite_open
+        states: dict[int, tuple[int, ...]] = {}  # the state after each marker read
+
+        def parse(at: int, after_run: bool) -> Parsed:
+            found = self._inline(buf, at, final, buf[at], after_run)
+            states[at] = self._cite_open
+            return found
+
+        group = emphasis_group(buf, start, first, emph, final, parse)
+        self._cite_open = states.get(group[-1].at, cite_open) if group else cite_open
         return group
 
-    def _emphasis_tokens(
-        self, buf: str, group: list[tuple[int, Hit]], emph: str, lead: str, out: list[Token]
-    ) -> int:
-        """The tokens of an emphasised group of markers, appended to ``out``: the run goes with
-        the first marker's raw and the last one's, and the separators between them are text as
-        elsewhere; where the scan goes on."""
-        k = len(emph)
-        last = len(group) - 1
-        end = 0
-        for i, (at, hit) in enumerate(group):
-            marker = hit.marker
+    def _emphasis_tokens(self, buf: str, group: list[Wrapped], lead: str, out: list[Token]) -> int:
+        """The tokens of an emphasised group of markers, appended to ``out``: each marker's raw
+        holds the runs that go with it, and the separators between them are text as elsewhere
+        (``lead``, the spaces and runs before the first marker, is text up to the runs that go
+        with it: ``_**[1]**`` keeps its ``_``); where the scan goes on."""
+        first = group[0]
+        lead = lead[: len(lead) - (first.at - first.start)]
+        end = first.start
+        for item in group:
+            marker = item.hit.marker
             assert marker is not None
-            raw = marker[1] + emph if i == last else marker[1]
-            if i == 0:
-                raw, at, lead = emph + raw, at - k, lead[: len(lead) - k]
-            else:
-                between = buf[end:at]
-                body = between.rstrip(" \t")
-                if body:
-                    out.append(body)
-                lead = between[len(body) :]
-            out.append(Marker(marker[0], raw, self._base + at, *marker[3:10], lead))
-            end = hit.end
-        self._emph_end = self._base + end + k
-        return end + k
+            if item is not first:
+                lead = buf[end : item.start]
+            body = lead.rstrip(" \t")
+            if body:
+                out.append(body)
+            raw = buf[item.start : item.at] + marker[1] + buf[item.hit.end : item.end]
+            lead = lead[len(body) :]
+            out.append(Marker(marker[0], raw, self._base + item.start, *marker[3:10], lead))
+            end = item.end
+        self._emph_end = self._base + end
+        return end
 
-    def _inline(self, buf: str, at: int, final: bool, char: str) -> Parsed:
+    def _inline(self, buf: str, at: int, final: bool, char: str, after_run: bool = False) -> Parsed:
         if char == "[":
             prev = buf[at - 1] if at > 0 else self._prev
-            if self._base + at == self._emph_end:
+            if after_run or self._base + at == self._emph_end:
                 # "_[2]_[n]": the closing "_" is the markers', not a word's end, so what follows
                 # reads as after "[2]" ("[2][n]": the "[n]" a placeholder); kept as text, it
                 # would read as one once the resolver writes "[^1][n]" or drops the group

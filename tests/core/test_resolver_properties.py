@@ -210,6 +210,12 @@ def check_answer(answer: Answer) -> None:
 @example("_[2]_[n]")
 @example("_[citation needed]_[n]")
 @example("[[1]]_[1]_[n]^l^x")
+# nested or mixed emphasis around markers alone goes with them (test_resolver_nested_emphasis)
+@example("__[1]**[2]**__")
+@example("__[1]**[1]**__")
+@example("_**[1]**_")
+@example("**_[1]_**")
+@example("[9],__<CIT doc-a />**[^1]**__[...][2][1]")
 def test_resolve_never_raises_and_output_is_canonical(raw: str) -> None:
     check_answer(resolve(raw, make_registry()))
 
