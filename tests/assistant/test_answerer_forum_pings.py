@@ -80,6 +80,17 @@ def test_a_ping_asked_about_is_a_question_word(
         ("Why does it never ping @everyone?", "Why does it never ping @everyone?"),
         ("What goes in [help]?", "What goes in [help]?"),
         ("Mail me@here", "Mail me@here"),
+        # Slack's pings, as tokens or as the labels its connector reads them as
+        ("@channel how do I install?", "  how do I install?"),
+        ("how do I install? @here @channel", "how do I install?  "),
+        ("<!here> how do I install?", "  how do I install?"),
+        ("<!channel|@channel> <!everyone> how?", "  how?"),
+        ("<!subteam^S0123ABC|@support-team> how much?", "  how much?"),
+        ("how much? <!subteam^S0123ABC>", "how much?  "),
+        # inside a sentence a ping is what is asked about
+        ("Why does it never ping @channel?", "Why does it never ping @channel?"),
+        ("Can I ping <!here> from a bot?", "Can I ping <!here> from a bot?"),
+        ("Is @channelbot a user?", "Is @channelbot a user?"),
     ],
 )
 def test_plain_question(question: str, plain: str) -> None:

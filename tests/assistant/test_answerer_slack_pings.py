@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.assistant.extractive_question import plain_question
 from bot.connectors.slack_text import question_text
 from tests.assistant.handbook_index import ask, ingested
 
@@ -67,22 +66,3 @@ def test_a_channel_asked_about_is_a_question_word(
 ) -> None:
     text, _ = ask(handbook, "Which channel does citecast answer in?", capsys)
     assert text.startswith("citecast answers in the channel where it was asked")
-
-
-@pytest.mark.parametrize(
-    ("question", "plain"),
-    [
-        ("@channel how do I install?", "  how do I install?"),
-        ("how do I install? @here @channel", "how do I install?  "),
-        ("<!here> how do I install?", "  how do I install?"),
-        ("<!channel|@channel> <!everyone> how?", "  how?"),
-        ("<!subteam^S0123ABC|@support-team> how much?", "  how much?"),
-        ("how much? <!subteam^S0123ABC>", "how much?  "),
-        # inside a sentence a ping is what is asked about
-        ("Why does it never ping @channel?", "Why does it never ping @channel?"),
-        ("Can I ping <!here> from a bot?", "Can I ping <!here> from a bot?"),
-        ("Is @channelbot a user?", "Is @channelbot a user?"),
-    ],
-)
-def test_plain_question_drops_slack_pings(question: str, plain: str) -> None:
-    assert plain_question(question) == plain
