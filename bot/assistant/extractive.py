@@ -36,14 +36,18 @@ is no question word (see :mod:`bot.assistant.extractive_question`). Small talk (
 :mod:`bot.assistant.extractive_small_talk`). With nothing at all to answer from (no index was
 ever built, no record table configured) a question fails with KnowledgeIndexError rather than
 "not found", which would blame the documents (see :mod:`bot.assistant.extractive_knowledge`).
-The scoring and choice of the sentences is :mod:`bot.assistant.extractive_choice`.
+The scoring and choice of the sentences is :mod:`bot.assistant.extractive_choice`. A post is
+read as its questions (the sentences ending with "?"): filler around one question ("Any help
+appreciated, I am stuck since yesterday.") that leaves the post as a whole unanswered is left
+out, and several questions that each say what they ask about are answered one by one, each
+judged by every rule above (see :mod:`bot.assistant.extractive_posts`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.assistant import extractive_parts as parts
 from bot.assistant import extractive_precision as precision
@@ -58,6 +62,12 @@ from bot.assistant.extractive_choice import choose_sentences
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key
 from bot.assistant.extractive_knowledge import MISSING_INDEX, require_knowledge
 from bot.assistant.extractive_missing import asks_what_is_missing
+from bot.assistant.extractive_posts import (
+    Asked,
+    joined_questions,
+    post_questions,
+    stands_alone,
+)
 from bot.assistant.extractive_question import plain_turn
 from bot.assistant.extractive_records import (
     RecordPick,
@@ -72,7 +82,7 @@ from bot.assistant.extractive_unconfirmed import names_the_unknown, one_word_eac
 from bot.assistant.follow_up import earlier_questions, is_follow_up, merge_passages, stems_of
 from bot.assistant.turn import Turn
 from bot.knowledge.terms import query_terms, stem
-from bot.models import Source
+from bot.models import Exchange, Source
 
 __all__ = [
     "MISSING_INDEX",
@@ -115,6 +125,59 @@ class ExtractiveBackend:
             yield reply
             return
         await require_knowledge(turn)
+        lines = await self._post_lines(turn)
+        if not lines:
+            yield NOT_FOUND
+            return
+        for i, line in enumerate(lines):
+            yield line if i == 0 else joiner(lines[i - 1], line) + line
+
+    async def _post_lines(self, turn: Turn) -> list[str]:
+        """The answer's lines for a post (none: not found), read as its questions
+        (:mod:`bot.assistant.extractive_posts`): a post of several questions that each stand
+        alone question by question, then as a whole; any other post as a whole, then (its
+        filler made a sentence of the answer hold too few of its words, or its questions
+        diluted one another) question by question."""
+        asked = post_questions(turn.question)
+        if len(asked) > 1 and all(stands_alone(a.question) for a in asked):
+            return await self._each(turn, asked) or await self._lines(turn)
+        lines = await self._lines(turn)
+        if lines or not asked:
+            return lines
+        if len(asked) == 1 and asked[0].question == turn.question.strip():
+            joined = joined_questions(asked[0].question)
+            asked = [Asked(q, asked[0].before) for q in joined] if len(joined) > 1 else []
+        return await self._each(turn, asked)
+
+    async def _each(self, turn: Turn, asked: Sequence[Asked]) -> list[str]:
+        """The lines answering each of ``asked`` on its own, each answer a paragraph of its
+        own, without a line an earlier answer already gave; none when none is answered."""
+        lines: list[str] = []
+        for one in asked:
+            own = [line for line in await self._question_lines(turn, one) if line not in lines]
+            if lines and own and not lines[-1].endswith("\n"):
+                lines[-1] += "\n"  # joiner: a new paragraph, as after a code block
+            lines.extend(own)
+        return lines
+
+    async def _question_lines(self, turn: Turn, asked: Asked) -> list[str]:
+        """The lines answering one question of a post, or, when it finds nothing as one, each
+        of the questions it joins ("… and how long …?": joined_questions)."""
+        lines = await self._lines(self._part(turn, asked))
+        joined = joined_questions(asked.question)
+        if lines or len(joined) < 2:
+            return lines
+        return await self._each(turn, [Asked(q, asked.before) for q in joined])
+
+    @staticmethod
+    def _part(turn: Turn, asked: Asked) -> Turn:
+        """``turn`` asking one question of its post, the text before it an earlier turn (so a
+        question of one word, "And Discord?", is read as a follow-up: follow_up)."""
+        history = [*turn.history, Exchange(asked.before, "")] if asked.before else turn.history
+        return replace(turn, question=asked.question, history=history)
+
+    async def _lines(self, turn: Turn) -> list[str]:
+        """The answer's lines for ``turn``'s question read as one (none: not found)."""
         found = await self._evidence(turn)
         terms, passages = found.terms, found.passages
         # A record the question names only in passing ("Does citecast support email?" and the
@@ -130,8 +193,7 @@ class ExtractiveBackend:
         # asking for a fact about a lower-case word nothing holds ("the gold plan"):
         # extractive_subjects
         if await names_the_unknown(turn) or await asks_about_the_unknown(turn, explained):
-            yield NOT_FOUND
-            return
+            return []
         # Records that only share a value word with the question ("days" in "How many
         # vacation days do I get?" and "2 business days") answer it only when more than that
         # word is anywhere the viewer may read, as sentences must.
@@ -172,16 +234,12 @@ class ExtractiveBackend:
             if number is not None:
                 line = with_marker(candidate.text, number)
                 lines.append(with_code(line, candidate.code) if candidate.code else line)
-        if not lines:
-            yield NOT_FOUND
-            return
-        if note is not None:
+        if lines and note is not None:
             # before the rows, ending in a colon: it introduces them, and grounding takes no
             # such line for an uncited claim (after them it was flagged as one); a paragraph
             # of its own (joiner), or the first row's citation would be checked against it
             lines.insert(0, note + "\n")
-        for i, line in enumerate(lines):
-            yield line if i == 0 else joiner(lines[i - 1], line) + line
+        return lines
 
     async def _evidence(self, turn: Turn) -> _Evidence:
         """The words that decide the topic, the earlier questions' words, passages, records.
