@@ -207,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             stats = index.stats()  # raises when the schema is old
         finally:
             index.close()
-        older = older_files(index_path, settings.index)
+        older = older_files(index_path, settings.index, above)
         if not older.count:
             # Whether its files changed since is not checked (that is a whole ingest run):
             # the index exists, and that is all --if-missing asks, so it is not "current".
@@ -348,7 +348,8 @@ def run(args: argparse.Namespace) -> int:
         for partial in report.warnings:
             out.print(f"  indexed {one_line(partial.path)} in part: {partial.reason}", markup=False)
         for note in report.notes:
-            out.print(f"  note on {one_line(note.path)}: {note.reason}", markup=False)
+            # a reason may name files (the kept audiences): each kept on its line
+            out.print(f"  note on {one_line(note.path)}: {one_line(note.reason)}", markup=False)
         # once each: --if-missing adds up the reports of several runs
         for glob in dict.fromkeys(report.unmatched_rules):
             # a private folder ingested from outside the working directory: its rule may have
@@ -365,6 +366,15 @@ def run(args: argparse.Namespace) -> int:
                 f"warning: audience rule {one_line(glob)} matched no file in this run nor "
                 "applies to any other indexed file; globs match a file's path inside each "
                 "folder that holds it, up to the working directory or the config file's folder",
+                markup=False,
+            )
+        for glob in dict.fromkeys(report.unused_url_templates):
+            # the files it was written for are cited without a link (mail attaches them)
+            out.print(
+                f"warning: url_templates glob {one_line(glob)} gave no file in this run nor any "
+                "other indexed file its URL; globs match a file's path inside each folder that "
+                "holds it, up to the working directory or the config file's folder, and the "
+                "first path a glob matches decides",
                 markup=False,
             )
         if report.folders_skipped:

@@ -10,8 +10,8 @@ Each file is read again as a run of the folder it was ingested from would read i
 audience it has in the index (or the ``--audience`` remembered for its folder) as the default
 (rules and front matter still come first, tried from the config file's folder as well as the
 working directory: ``make serve`` runs this from the repository clone), and with the URL
-that folder's path gives it under ``index.url_templates`` (read alone, a file's path would be
-its bare name).
+``index.url_templates`` give it from its paths inside the folders holding it, as that run
+finds it (:mod:`bot.knowledge.file_urls`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from bot.config import IndexSettings
-from bot.knowledge.file_urls import public_url
+from bot.knowledge.audience_rules import RunRules, rule_tops
+from bot.knowledge.file_urls import template_url
 from bot.knowledge.ingest import IngestReport, ingest, reader_mark
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.read_only import read_index
@@ -36,7 +37,7 @@ class OlderFile:
     path: Path
     relpath: str  # as stored: how messages name it
     audience: tuple[str, ...]  # as stored: the default it is read again with
-    url: str | None  # what index.url_templates gives it inside its folder
+    url: str | None  # what index.url_templates gives it from its folders' paths
 
 
 @dataclass(frozen=True)
@@ -53,24 +54,25 @@ class OlderFiles:
         return len(self.readable) + len(self.links) + self.missing
 
 
-def older_files(index_path: Path, settings: IndexSettings) -> OlderFiles:
+def older_files(
+    index_path: Path, settings: IndexSettings, above: Sequence[Path] = ()
+) -> OlderFiles:
     """The files of the index at ``index_path`` whose fingerprint another reader wrote
-    (read-only; none when the index cannot be read: the run that follows says why)."""
+    (read-only; none when the index cannot be read: the run that follows says why).
+    ``above``: the config file's folder, up to which globs see a file's paths."""
     read = read_index(index_path, _older_rows, None)
     if read is None:
         return OlderFiles((), (), 0)
     rows, roots = read
+    rules = RunRules([root for root in roots if root.is_dir()], rule_tops(above))
     readable: list[OlderFile] = []
     links: list[OlderFile] = []
     missing = 0
     for path_text, relpath, audience in rows:
         path = Path(path_text)
-        found = OlderFile(
-            path,
-            relpath,
-            audience_tuple(audience or ""),
-            public_url(_path_in_folder(path, roots), settings),
-        )
+        template = template_url(rules.paths(path, path.name), settings)
+        url = template.url if template is not None else None
+        found = OlderFile(path, relpath, audience_tuple(audience or ""), url)
         if path.is_symlink():
             links.append(found)
         elif path.is_file():
@@ -93,15 +95,6 @@ def _older_rows(
     ).fetchall()
     roots = [Path(row[0]) for row in conn.execute("SELECT path FROM roots")]
     return rows, roots
-
-
-def _path_in_folder(path: Path, roots: list[Path]) -> str:
-    """``path`` inside the outermost ingested folder that holds it (as audience rules see
-    it), or its name when it was only ingested alone."""
-    folders = [root for root in roots if root != path and path.is_relative_to(root)]
-    if not folders:
-        return path.name
-    return path.relative_to(min(folders, key=lambda root: len(root.parts))).as_posix()
 
 
 def reread_older(

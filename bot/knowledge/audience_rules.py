@@ -28,16 +28,18 @@ catch-all ``*`` → staff written last matches ``kb/hr/pay.md`` after ``citecast
 ``hr/*`` → hr written before it still applies, as it did for ``citecast ingest kb``), and
 the rules after it do not (``*`` → staff never narrows what ``faq/*`` → public gives).
 :func:`unmatched_rules` names the rules that matched no file of a run, for a warning.
+The paths themselves, shared with ``index.url_templates``, come from
+:mod:`bot.knowledge.glob_paths`.
 """
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from bot.config import AudienceRule, IndexSettings
+from bot.knowledge.glob_paths import glob_paths, matching_path, other_paths, rule_paths
 
 PUBLIC = "public"
 
@@ -58,10 +60,8 @@ class RuledAudience:
 def first_rule(paths: Iterable[str], rules: Sequence[AudienceRule]) -> AudienceRule | None:
     """The first rule (in config order) whose glob matches any of ``paths``."""
     candidates = tuple(paths)
-    for rule in rules:
-        if any(fnmatch.fnmatchcase(path, rule.glob) for path in candidates):
-            return rule
-    return None
+    found = (rule for rule in rules if matching_path(rule.glob, candidates) is not None)
+    return next(found, None)
 
 
 def base_audience(
@@ -84,44 +84,6 @@ def narrower(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
     if PUBLIC in second:
         return tuple(first)
     return tuple(group for group in first if group in second)
-
-
-def rule_paths(entry_path: Path, rule_path: str, folders: Sequence[Path]) -> tuple[str, ...]:
-    """The path audience rules see: the file's path inside the outermost ingested folder that
-    holds it (``rule_path``, inside this run's root, or inside a folder ingested before).
-
-    One path, whichever folder this run was given: rules written for ``kb`` would otherwise
-    match the shorter path inside ``kb/internal`` ("faq/*" matching ``internal/faq/x.md`` as
-    ``faq/x.md``) and re-ingesting a subfolder could make a private file public.
-    """
-    inside = (entry_path.relative_to(f).as_posix() for f in folders if entry_path.is_relative_to(f))
-    return (max((rule_path, *inside), key=len),)
-
-
-def paths_above(entry_path: Path, inside: str, top: Path | None) -> tuple[str, ...]:
-    """The file's paths inside each folder above the one ``inside`` is taken from, up to
-    ``top`` (the working directory), innermost first: ``internal/pay.md`` then
-    ``docs/internal/pay.md`` for ``docs/internal/pay.md`` ingested as ``docs/internal``.
-    None when the file is not under ``top``."""
-    if top is None or not entry_path.is_relative_to(top):
-        return ()
-    parts = entry_path.relative_to(top).parts
-    depth = len(PurePosixPath(inside).parts)
-    return tuple("/".join(parts[-n:]) for n in range(depth + 1, len(parts) + 1))
-
-
-def paths_below(inside: str) -> tuple[str, ...]:
-    """The file's paths inside each folder between the one ``inside`` is taken from and the
-    file, innermost first: ``pay.md`` then ``hr/pay.md`` for ``kb/hr/pay.md`` (the folder
-    ``citecast ingest kb`` named, when ``.`` was ingested too)."""
-    parts = PurePosixPath(inside).parts
-    return tuple("/".join(parts[-n:]) for n in range(1, len(parts)))
-
-
-def other_paths(entry_path: Path, inside: str, top: Path | None) -> tuple[str, ...]:
-    """Every path of the file the rules are tried against when none matches ``inside``:
-    :func:`paths_below` then :func:`paths_above`, innermost first."""
-    return (*paths_below(inside), *paths_above(entry_path, inside, top))
 
 
 def ruled_audience(
@@ -197,6 +159,17 @@ class RunRules:
         holding = [top for top in self.tops if path.is_relative_to(top)]
         return min(holding, key=lambda top: len(top.parts)) if holding else None
 
+    def paths(self, path: Path, rule_path: str) -> tuple[str, ...]:
+        """:func:`bot.knowledge.glob_paths.glob_paths` of one file of the run: every path of
+        it that globs are tried against, in order (``index.url_templates`` use them)."""
+        return glob_paths(path, rule_path, self.folders, self.top(path))
+
+    def others(self, indexed: Iterable[Path], roots: Sequence[Path]) -> Iterable[Path]:
+        """The files of ``indexed`` outside this run's ``roots`` (read by this run)."""
+        for path in indexed:
+            if not any(path == root or path.is_relative_to(root) for root in roots):
+                yield path
+
     def audience(
         self, path: Path, rule_path: str, settings: IndexSettings, default: Sequence[str] | None
     ) -> RuledAudience:
@@ -214,11 +187,9 @@ class RunRules:
         as the run has just read them) its audience: a rule that applies nowhere, whatever
         folder was ingested (a typo, or a glob written for another folder)."""
         unmatched = unmatched_rules(settings, self.matched)
-        for path in indexed:
+        for path in self.others(indexed, roots):
             if not unmatched:
                 break
-            if any(path == root or path.is_relative_to(root) for root in roots):
-                continue
             used = globs_deciding(path, self.folders, settings, self.top(path))
             unmatched = [glob for glob in unmatched if glob not in used]
         return unmatched

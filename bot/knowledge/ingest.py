@@ -15,7 +15,9 @@ Source ids are ``relpath#chunk``: the file's path from the ingested root's paren
 parent folders when another indexed file already has it (see ``IndexWriter.relpath_for``).
 
 A file's public URL: front-matter ``url:`` (HTML: canonical link), else the first matching
-``index.url_templates`` glob, else none (renderers then attach the file or sign a download link).
+``index.url_templates`` glob, matched against the same paths of the file as audience rules
+(:mod:`bot.knowledge.file_urls`), else none (renderers then attach the file or sign a download
+link).
 A relative ``url:`` (Hugo's ``url = "/docs/setup/"``, ``<link rel="canonical" href="setup.html">``)
 is resolved against the template's URL, as a browser resolves it against the page's address;
 one that still is no absolute http(s) URL is noted in the summary and the template's URL kept.
@@ -47,13 +49,14 @@ from pathlib import Path
 from bot.config import IndexSettings
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import document_audience
-from bot.knowledge.audience_rules import RunRules, narrower, rule_tops, unmatched_rules
+from bot.knowledge.audience_rules import RunRules, narrower, rule_tops
 from bot.knowledge.chunking import Chunk, chunk_blocks
 from bot.knowledge.compaction import compact
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
-from bot.knowledge.file_urls import page_url, public_url
+from bot.knowledge.file_urls import RunTemplates, page_url
 from bot.knowledge.ingest_audience import KeptAudiences, read_kept, remember
+from bot.knowledge.ingest_globs import warn_of_globs
 from bot.knowledge.ingest_report import IngestReport as IngestReport
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported, read_document
@@ -112,7 +115,10 @@ BATCH_FILES = 200
 # "16": rules also match a file's path inside each folder below the outermost one ingested
 # (``hr/*`` for ``kb/hr/pay.md`` after ``citecast ingest .``: "15" indexed it as public), and
 # a title or section name is cut to 200 characters (a 30,000-word heading was stored whole).
-READER_VERSION = "16"
+# "17": ``index.url_templates`` globs match the same paths of a file as audience rules do
+# (``many/*.md`` gave ``docs/many/x.md`` no link after ``citecast ingest docs/many``, and a
+# subfolder's run stemmed its files from the subfolder): stored URLs change.
+READER_VERSION = "17"
 
 
 def reader_mark() -> str:
@@ -218,6 +224,7 @@ def _ingest(
         # Every folder ever ingested here, so audience rules see a file's path inside each.
         folders = [folder for folder in writer.roots() if folder.is_dir()]
         rules = RunRules(folders, rule_tops(above))
+        templates = RunTemplates()
         visited = Visited(roots)
         folders_skipped: dict[Path, Skipped] = {}
         for root in roots:
@@ -235,10 +242,10 @@ def _ingest(
                 default = audience if audience is not None else kept.default(entry.path)
                 with writer.one_file():
                     took = _ingest_one(
-                        writer, entry, rules, settings, default, options, report, hooks
+                        writer, entry, (rules, templates), settings, default, options, report, hooks
                     )
                 if took and audience is None:
-                    kept.count(entry.path)
+                    kept.count(entry.path, entry.relpath)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()
@@ -248,17 +255,7 @@ def _ingest(
         report.folders_skipped = list(folders_skipped.values())
         report.notes.extend(Skipped(where, why) for where, why in kept.notes())
         report.removed += writer.remove_missing()
-        if report.files and any(rules.top(root) is None for root in roots):
-            report.unmatched_rules = unmatched_rules(settings, rules.matched)
-        elif report.files and settings.audience_rules:
-            # every path of these roots was tried, above them too: a rule that matched none
-            # and applies to no other indexed file is a mistake (a typo, another folder's glob)
-            cursor = writer.conn.execute("SELECT path FROM files")
-            try:
-                indexed = (Path(row[0]) for row in cursor)
-                report.unused_rules = rules.unused(settings, indexed, roots)
-            finally:
-                cursor.close()  # read in part: VACUUM refuses to run beside it
+        warn_of_globs(report, writer, settings, (rules, templates), roots)
         writer.commit()
         if not rebuild:
             report.compacted = compact(writer.conn)
@@ -284,15 +281,17 @@ def _checked(chunks: Iterator[Chunk], check: Callable[[], None]) -> Iterator[Chu
 def _ingest_one(
     writer: IndexWriter,
     entry: Entry,
-    rules: RunRules,
+    run: tuple[RunRules, RunTemplates],
     settings: IndexSettings,
     default_audience: Sequence[str] | None,
     options: str,
     report: IngestReport,
     hooks: tuple[PageCallback | None, Callable[[], None] | None] = (None, None),
 ) -> bool:
-    """Index one file (or skip it, or note it unchanged); True when it was read and took
-    ``default_audience`` (no front matter audience, no rule), for the summary's notes."""
+    """Index one file (or skip it, or note it unchanged); True when it took (read now or
+    unchanged since) ``default_audience`` (no front matter audience, no rule), for the
+    summary's notes."""
+    rules, templates = run
     on_page, on_chunk = hooks
     if entry.problem is not None:
         report.skipped.append(Skipped(entry.relpath, entry.problem))
@@ -350,14 +349,18 @@ def _ingest_one(
             return False
         audience = narrower(audience, targets)
     digest = hashlib.sha256(data)
-    url = public_url(entry.rule_path, settings)
+    url = templates.url(rules, entry.path, entry.rule_path, settings)
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
-    fingerprint = reader_mark() + digest.hexdigest()
+    # a file that took the default says so in its fingerprint: unchanged, it is still counted
+    # among the files keeping an earlier run's audience (only a read showed it has none)
+    took_default = digest.copy()
+    took_default.update(b"|default")
+    fingerprints = (reader_mark() + digest.hexdigest(), reader_mark() + took_default.hexdigest())
     stored = writer.fingerprint(entry.path)
-    if stored == fingerprint:
+    if stored in fingerprints:
         writer.mark_seen(entry.path)
         report.unchanged += 1
-        return False
+        return stored == fingerprints[1]
     try:
         # only when asked for: a reader stand-in need not take the callback
         progress = {} if on_page is None else {"on_page": on_page}
@@ -376,10 +379,11 @@ def _ingest_one(
     chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
     if on_chunk is not None:
         chunks = _checked(chunks, on_chunk)
+    took = not document.audience and not ruled.globs
     count = writer.replace_file(
         entry.path,
         writer.relpath_for(entry.path, entry.relpath),
-        fingerprint,
+        fingerprints[1] if took else fingerprints[0],
         len(data),
         document,
         chunks,
@@ -391,4 +395,4 @@ def _ingest_one(
     report.warnings.extend(Skipped(entry.relpath, warning) for warning in document.warnings)
     report.chunks += count
     report.pages += document.pages or 0
-    return not document.audience and not ruled.globs
+    return took

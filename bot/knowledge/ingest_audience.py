@@ -8,7 +8,10 @@ for a folder replaces what was remembered for it and for the folders inside it),
 without one gives such a file, in this order: what was remembered for the innermost root
 holding it, else the audience the index already has for the file (an index an older citecast
 wrote remembers no root), else ``public``. ``--audience public`` widens on purpose, and is
-remembered so. Every kept audience is named in the summary, one line per root.
+remembered so. Every kept audience is named in the summary, one line per root, and one per
+audience for the files that keep their own stored one, naming the first few of them (a file
+still in that state from an earlier run, unchanged since, is counted too: its fingerprint
+says it took the default, :func:`bot.knowledge.ingest._ingest_one`).
 
 Both are read before the run writes anything, from the index the run replaces too: a
 ``--rebuild`` (built in a new file) keeps them as well, and carries the roots' records over.
@@ -26,18 +29,20 @@ from bot.knowledge.schema import audience_column, audience_tuple
 
 PREFIX = "audience:"
 PUBLIC = "public"
+# files named in the summary's note on kept audiences before "and N more"
+NAMED = 3
 
 
 @dataclass
 class KeptAudiences:
     """What earlier runs gave: each root's remembered ``--audience`` and each file's stored
-    audience; and, filled during a run, the roots whose ``--audience`` was kept and how many
-    files read kept their own stored one, for the summary."""
+    audience; and, filled during a run, the roots whose ``--audience`` was kept and the files
+    (their relpaths, in the order read) that kept their own stored one, for the summary."""
 
     roots: dict[Path, tuple[str, ...]] = field(default_factory=dict)
     files: dict[str, tuple[str, ...]] = field(default_factory=dict)
     used: dict[Path, tuple[str, ...]] = field(default_factory=dict)
-    kept: dict[tuple[str, ...], int] = field(default_factory=dict)
+    kept: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
 
     def _root(self, path: Path) -> Path | None:
         holding = [root for root in self.roots if path.is_relative_to(root)]
@@ -52,13 +57,14 @@ class KeptAudiences:
             return self.roots[root]
         return self.files.get(str(path))
 
-    def count(self, path: Path) -> None:
-        """Count a file that was read and took :meth:`default` (no front matter audience, no
-        rule) when that came from its own stored audience and is not public."""
+    def count(self, path: Path, relpath: str) -> None:
+        """Count a file (``relpath``: how the summary names it) that took :meth:`default` (no
+        front matter audience, no rule), read now or unchanged since, when that came from its
+        own stored audience and is not public."""
         if self._root(path) is None:
             found = self.files.get(str(path), (PUBLIC,))
             if PUBLIC not in found:
-                self.kept[found] = self.kept.get(found, 0) + 1
+                self.kept.setdefault(found, []).append(relpath)
 
     def notes(self) -> list[tuple[str, str]]:
         """``(path, reason)`` lines for the summary: the audiences kept, one line per root
@@ -74,10 +80,10 @@ class KeptAudiences:
                     "or --audience public to widen it",
                 )
             )
-        for groups, count in self.kept.items():
+        for groups, relpaths in self.kept.items():
             named = ", ".join(groups)
-            one = count == 1
-            files = f"{count} file{'' if one else 's'}"
+            one = len(relpaths) == 1
+            files = f"{len(relpaths)} file{'' if one else 's'} ({listed(relpaths)})"
             keep, them = ("keeps", "it") if one else ("keep", "them")
             reason = (
                 f"{files} without a front matter audience or a matching rule {keep} the "
@@ -86,6 +92,16 @@ class KeptAudiences:
             )
             lines.append(("earlier runs", reason))
         return lines
+
+
+def listed(names: Sequence[str], shown: int = NAMED) -> str:
+    """``names`` for a sentence: ``a.md``, ``a.md and b.md``, ``a.md, b.md and c.md``, or the
+    first ``shown`` of more and how many others (``a.md, b.md, c.md and 4 more``)."""
+    if len(names) > shown:
+        return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def read_kept(index_path: Path) -> KeptAudiences:

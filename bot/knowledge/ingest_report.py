@@ -38,5 +38,8 @@ class IngestReport:
     # globs of audience rules that matched no file of a run with every root inside the working
     # directory or the config file's folder, nor give any other indexed file its audience
     unused_rules: list[str] = field(default_factory=list)
+    # globs of index.url_templates that gave no file of the run nor any other indexed file its
+    # URL (see file_urls): the files they were written for are cited without a link
+    unused_url_templates: list[str] = field(default_factory=list)
     # bytes the index gave back after the run freed a large share of it (VACUUM; see compaction)
     compacted: int = 0

@@ -122,7 +122,8 @@ def test_an_index_an_older_citecast_wrote_keeps_each_files_audience(
     out = _ingest(monkeypatch, capsys, "hr")
     assert _audiences(site / "index.db") == {"hr/pay.md": "|hr|"}
     assert (
-        "  note on earlier runs: 1 file without a front matter audience or a matching rule "
+        "  note on earlier runs: 1 file (hr/pay.md) without a front matter audience or a "
+        "matching rule "
         "keeps the audience hr the index has for it: pass --audience hr, or --audience "
         "public to widen it\n"
     ) in out
@@ -140,6 +141,6 @@ def test_a_front_matter_audience_is_not_named_as_kept(
     (site / "docs" / "staff.md").write_text("# Staff\n\nHeron keys.\n")
     out = _ingest(monkeypatch, capsys, "docs")
     assert _audiences(site / "index.db")["docs/staff.md"] == "|staff|"
-    assert "  note on earlier runs: 1 file without a front matter audience" in out
+    assert "  note on earlier runs: 1 file (docs/staff.md) without a front matter audience" in out
     out = _ingest(monkeypatch, capsys, "--audience", "public", "docs")
     assert _audiences(site / "index.db")["docs/staff.md"] == "|public|"
