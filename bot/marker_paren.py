@@ -4,7 +4,9 @@ Models write them where a bracket marker belongs, and the number they show is th
 not the one the reader sees: left as text, they would point at the wrong source. They are also
 ordinary prose as often as not, so they are read only in parentheses that hold nothing else and
 only when every number names a source of this turn (``Grammar.is_known_number``); anything else
-(``(source 3 of 5)``, ``Source: 3``, a number the registry lacks) stays as written.
+(``(source 3 of 5)``, ``Source: 3``, a number the registry lacks) stays as written. In an
+answer from a model told to cite by number (``Grammar.model_cites``) the form alone decides: a
+number the registry lacks is the model's invented citation, dropped, never shown.
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ _PAREN = re.compile(
 def parse_paren(buf: str, i: int, final: bool, grammar: Grammar) -> Parsed:
     """``(Source 3)``, ``(sources 1, 3)``, ``(Ref. 2)``: a citation word and registry numbers.
 
-    Only when every number names a registry source: otherwise, and in any other form
-    (``(source 3 of 5)``, ``Source: 3``), it is the writer's text and stays as written.
+    Only when every number names a registry source (or ``grammar.model_cites``): otherwise,
+    and in any other form (``(source 3 of 5)``, ``Source: 3``), it is the writer's text and
+    stays as written.
     """
     close = buf.find(")", i + 1, i + MAX_BRACKET)
     if close < 0:
@@ -52,7 +55,9 @@ def parse_paren(buf: str, i: int, final: bool, grammar: Grammar) -> Parsed:
     if m is None:
         return None
     numbers = expand_numbers(m["nums"])
-    if not numbers or not all(grammar.is_known_number(number) for number in numbers):
+    if not numbers:
+        return None
+    if not grammar.model_cites and not all(grammar.is_known_number(n) for n in numbers):
         return None
     return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers))
 

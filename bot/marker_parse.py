@@ -97,6 +97,9 @@ class Grammar:
     ``key_word``: the token word of record keys (``[[source key="…"]]``).
     ``is_source_list``: decides whether a trailing model-written source list (its item lines)
     only repeats registry sources; None disables stripping.
+    ``model_cites``: the text comes from a model told to cite by number, so ``(Source 3)`` and
+    ``<sup>3</sup>`` are markers whatever numbers they name, not only registry numbers (one
+    naming no source is then dropped; ``bot.resolver_policy.ResolvePolicy.model_cites``).
     """
 
     bare_numbers: bool | Callable[[], bool] = True
@@ -104,6 +107,7 @@ class Grammar:
     is_known_number: Callable[[int], bool] = lambda number: False
     key_word: str = "source"
     is_source_list: Callable[[list[str]], bool] | None = None
+    model_cites: bool = False
 
     def bare_groups(self) -> bool:
         """Whether a bare bracket group decided now is a marker."""

@@ -9,7 +9,9 @@ points at a different source of the renumbered list, so these are read like ``[2
   ``x<sup>2</sup>``, ``10<sup>3</sup>`` and ``(x+1)<sup>2</sup>`` are units and powers, and a
   word right before the tag cannot be told from them with the one character the scanner keeps,
   so ``fact<sup>2</sup>`` stays text too.
-  Anything else stays as written, never dropped.
+  Anything else stays as written, never dropped; but in an answer from a model told to cite by
+  number (``Grammar.model_cites``), a tag after such a character is a marker whatever numbers it
+  names, and one naming no source is dropped.
 - ``<sup>[2]</sup>``: bracket markers wrapped in a superscript (``<sup>[1][2]</sup>``,
   ``<sup>[1], [2]</sup>``) are one marker with the tags, after any character: the brackets say
   it is a citation, and a ``<sup>`` left around ``[^1]`` (or around nothing, when the marker is
@@ -68,7 +70,9 @@ def parse_sup(buf: str, i: int, final: bool, grammar: Grammar, prev: str) -> Par
         return None
     nums = m["nums"]
     numbers = expand_numbers(nums) if bare_numbers_ok(nums) else None
-    if not numbers or not all(grammar.is_known_number(number) for number in numbers):
+    if not numbers:
+        return None
+    if not grammar.model_cites and not all(grammar.is_known_number(n) for n in numbers):
         return None
     return Hit(m.end(), Marker("word", m[0], i, numbers))
 

@@ -17,7 +17,18 @@ Answer carries but an already emitted CitationAdded event does not.
 
 Bare bracket groups (``[7]``) are markers only while the registry is not empty (DESIGN §5),
 asked each time a group is decided, so a StreamResolver may be created before the tools
-register sources: text written before the first source keeps its bare groups as text. For
+register sources: text written before the first source keeps its bare groups as text.
+
+A deliberate departure from DESIGN §5, for answers from a model told to cite with ``[n]``
+markers (``ResolvePolicy.model_cites``, set by the assistant for the OpenAI backend): there a
+bare group is a citation even while the registry is empty, and so are ``(Source 7)`` and
+``<sup>7</sup>`` whatever they name; each number naming no source is dropped as
+``out_of_range`` (``[n]`` as ``placeholder``), as with a non-empty registry, and a trailing
+source list whose entries cite numbers no source has is removed (``bot.resolver_invented``).
+DESIGN's rule protects text that never meant to cite; a model that was told to cite and names
+a source that does not exist (it answered without searching, the search found nothing, or it
+wrote before its first tool call) has invented a citation, which must not reach the reader.
+``[2023]``, ``[0]``, ``a[0]``, code and ``\\[1\\]`` stay text either way. For
 stream == batch, the registry must not change while one answer is being resolved; where it does
 grow mid-answer (tools running between model steps), call ``flush()`` before it grows, so the
 text before is resolved against the sources that existed when it was written, whatever the
@@ -36,6 +47,7 @@ from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Underline, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry
+from bot.resolver_invented import is_cited_source_list
 from bot.resolver_listed import ends_in_prose
 from bot.resolver_policy import ResolvePolicy
 from bot.resolver_text import SLOW_LAST, ResolvedText
@@ -75,11 +87,13 @@ class StreamResolver(ResolvedText):
         self.policy = policy or ResolvePolicy()
         grammar = Grammar(
             # decided per group when it is read: tools may register the first source mid-turn
-            bare_numbers=lambda: len(registry) > 0,
+            # (a model told to cite means a citation by "[7]" whatever the registry holds)
+            bare_numbers=True if self.policy.model_cites else lambda: len(registry) > 0,
             is_known_url=lambda url: bool(registry.numbers_for_url(url)),
             is_known_number=lambda number: registry.get(number) is not None,
             key_word=self.policy.key_word,
             is_source_list=self._is_source_list if self.policy.strip_model_source_lists else None,
+            model_cites=self.policy.model_cites,
         )
         self._scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
         self._by_number: dict[int, Citation] = {}
@@ -299,6 +313,8 @@ class StreamResolver(ResolvedText):
     # -- model-written source lists -----------------------------------------------------------
 
     def _is_source_list(self, items: list[str]) -> bool:
+        if self.policy.model_cites:
+            return is_cited_source_list(self.registry, items)
         return is_model_source_list(self.registry, items)
 
     def _listed(self, listed: Marker) -> None:
@@ -307,11 +323,13 @@ class StreamResolver(ResolvedText):
         no text before it is the answer's only content and stays, its markers read as usual."""
         named = named_sources(self.registry, listed.ids)
         missing = [number for number in named if number not in self._by_number]
-        if not missing:
+        alone = bool(listed.raw) and not "".join(self._pieces).strip()
+        if not missing and not alone:
             return
         if self._mentions is not None:
             self._mentions.flush(())
-        if listed.raw and not "".join(self._pieces).strip():
+        if alone:
+            # (also a list that only invents sources, model_cites: the answer is not emptied)
             grammar = dataclasses.replace(self._scanner.grammar, is_source_list=None)
             scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
             self._tokens(

@@ -25,6 +25,16 @@ class ResolvePolicy:
     becomes a citation right after the label. ``strip_model_source_lists``: remove a trailing
     "Sources:" list that only repeats registry sources. ``key_word``: the token word of record
     keys (``[[source key="…"]]``).
+
+    ``model_cites``: the answer comes from a model told to cite with ``[n]`` markers (the
+    OpenAI backend's prompt), so a number written as a citation is one even where no source has
+    it: bare groups (``[7]``, ``[n]``) are markers while the registry is still empty, and
+    ``(Source 7)`` and ``<sup>7</sup>`` are markers whatever numbers they name. Each number
+    naming no source is then dropped as ``out_of_range`` (a placeholder as ``placeholder``), and
+    a trailing source list whose entries cite numbers no source has is removed. Not a setting:
+    the assistant sets it for model answers; text that never meant to cite (``citecast
+    resolve``, the extractive answerer) keeps DESIGN §5's reading, where ``[7]`` in an answer
+    that cites nothing may be the writer's text.
     """
 
     numbering: Literal["appearance", "registry"] = "appearance"
@@ -32,6 +42,7 @@ class ResolvePolicy:
     infer_from_mentions: bool = False
     strip_model_source_lists: bool = True
     key_word: str = "source"
+    model_cites: bool = False
 
     @classmethod
     def from_settings(cls, settings: ResolveSettings) -> ResolvePolicy:

@@ -2,9 +2,11 @@
 
 ``stream`` feeds the backend's text to :class:`bot.resolver.StreamResolver` and yields its
 TextDelta / CitationAdded events, then one :class:`Reply`. ``reply`` resolves the whole text at
-once; both give the same Answer. After resolving, every ``postprocess`` hook runs in order on
-the Answer — this is the single call site for grounding (``bot.grounding.verify``), which
-:meth:`Assistant.from_settings` installs according to the ``grounding`` settings. Last, a quoted
+once; both give the same Answer. A backend whose answers come from a model told to cite (a true
+``model_cites`` attribute: the OpenAI backend) is resolved with ``ResolvePolicy.model_cites``.
+After resolving, every ``postprocess`` hook runs in order on the Answer — this is the single
+call site for grounding (``bot.grounding.verify``), which :meth:`Assistant.from_settings`
+installs according to the ``grounding`` settings. Last, a quoted
 citation of a passage that spans PDF pages is narrowed to the page its quote is on
 (:mod:`bot.knowledge.page_spans`), after grounding since grounding may choose the quote; a
 streamed citation that already has its quote is narrowed as it is emitted.
@@ -12,6 +14,7 @@ streamed citation that already has its quote is narrowed as it is emitted.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
@@ -132,9 +135,10 @@ class Assistant:
 
     async def _resolve(self, turn: Turn) -> AsyncGenerator[ReplyEvent, None]:
         # One path for both: the resolver reads the model's text as it arrives and decides per
-        # marker whether bare "[n]" is a citation (only once a tool has registered a source), so
-        # reply() and stream() give the same Answer for the same model output.
-        resolver = StreamResolver(turn.registry, self.policy)
+        # marker whether bare "[n]" is a citation (only once a tool has registered a source,
+        # unless a model told to cite wrote it: _policy), so reply() and stream() give the same
+        # Answer for the same model output.
+        resolver = StreamResolver(turn.registry, self._policy())
         async for text in self.backend.generate(turn):
             # at a step's end, before its tools register more sources, the gathered text is
             # scanned: what the model wrote is resolved against the sources it had seen
@@ -145,6 +149,15 @@ class Assistant:
         for event in events:
             yield self._narrowed(event)
         yield Reply(self._finish(answer, turn.registry), turn.registry.to_json())
+
+    def _policy(self) -> ResolvePolicy:
+        """The configured policy, with ``model_cites`` for a backend whose answers come from a
+        model told to cite with ``[n]`` markers (it says so with a true ``model_cites``
+        attribute): a number such a model writes where no source has it is an invented
+        citation, dropped, even while the registry is empty (see ``bot.resolver``)."""
+        if getattr(self.backend, "model_cites", False) is True and not self.policy.model_cites:
+            return dataclasses.replace(self.policy, model_cites=True)
+        return self.policy
 
     def _narrowed(self, event: ReplyEvent) -> ReplyEvent:
         if not isinstance(event, CitationAdded):

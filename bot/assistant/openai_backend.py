@@ -22,10 +22,10 @@ bare forms): calls that end a step's text are run as its calls would be
 once, not at every step), and no block is ever shown; nor is a ``<tool_response>`` the model
 wrote itself, nor anything after one that follows its calls (a warning says so, once a turn:
 the model is inventing tool results). A step that ends with nothing to show says why when its
-finish_reason can tell (:data:`EMPTY_REASONS`). Timeouts and retries are the ``openai``
-client's (``timeout``, ``max_retries``), and while a stream is read ``timeout`` also bounds the
-wait for its next chunk: a server that sends only keep-alive comments never trips the client's
-read timeout, and would hold the turn forever. Every failure, malformed responses included,
+finish_reason can tell (:mod:`bot.assistant.openai_step_end`). Timeouts and retries are the
+``openai`` client's (``timeout``, ``max_retries``), and while a stream is read ``timeout`` also
+bounds the wait for its next chunk: a server that sends only keep-alive comments never trips the
+client's read timeout, and would hold the turn forever. Every failure, malformed responses included,
 surfaces as one :class:`bot.errors.BackendError` of one line saying what went wrong and where
 (:mod:`bot.assistant.openai_errors`); a prompt longer than the model's context also names the
 settings that decide how much goes into it. A refusal only the operator can fix (a refused key,
@@ -43,7 +43,8 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -52,18 +53,21 @@ from openai import AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from bot.assistant.openai_arguments import echoed_arguments, unreadable
-from bot.assistant.openai_client import make_client
+from bot.assistant.openai_client import make_client, sent_secrets
 from bot.assistant.openai_errors import (
     base_url_hint,
+    body_cut_off,
     connection_reason,
     context_overflow,
     error_text,
     one_line,
     overflow_hint,
+    redact,
     shown_url,
 )
-from bot.assistant.openai_setup import length_hint, refusal
-from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
+from bot.assistant.openai_setup import refusal
+from bot.assistant.openai_step import Step
+from bot.assistant.openai_step_end import check_step_end
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
@@ -81,14 +85,6 @@ CUT_NOTES = {
     "length": "*(The answer was cut off here: the model reached its length limit.)*",
     "content_filter": "*(The answer was cut off here by the model's content filter.)*",
 }
-# Why a step can end with nothing to show, said after its finish_reason: a reasoning model whose
-# server keeps its thinking apart (vLLM's reasoning parser, Ollama, LM Studio) can spend the
-# whole token limit thinking, and "an empty answer" alone reads as a broken server.
-EMPTY_REASONS = {
-    "length": ": the model reached its length limit before it wrote any answer "
-    "(a reasoning model's thinking counts toward it)",
-    "content_filter": ": the model's content filter stopped it before it wrote any answer",
-}
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -96,10 +92,12 @@ class OpenAIBackend:
     """Answers with a model behind an OpenAI-compatible ``/chat/completions`` endpoint."""
 
     name = "openai"
+    model_cites = True  # told to cite with [n] (prompts.py): see Assistant._policy
 
     def __init__(self, settings: OpenAISettings, client: openai.AsyncOpenAI | None = None) -> None:
         self.settings = settings
         self.client = client or make_client(settings)
+        self._secrets = sent_secrets(settings)  # hidden where a server repeats them
         self._said_text_calls = False  # see _log_text_calls
 
     @property
@@ -108,7 +106,18 @@ class OpenAIBackend:
         return shown_url(str(self.client.base_url))
 
     async def generate(self, turn: Turn) -> AsyncIterator[str | StepEnd]:
-        """Run the tool loop and yield the model's answer text (:data:`STEP_END` before tools)."""
+        """Run the tool loop and yield the model's answer text (:data:`STEP_END` before tools);
+        a failure's message never carries the credentials sent, which a server's reason can
+        repeat ("Invalid token: Bearer sk-…"): it is logged and stored (:func:`redact`)."""
+        try:
+            async with aclosing(self._generate(turn)) as pieces:
+                async for piece in pieces:
+                    yield piece
+        except BackendError as exc:
+            exc.args = (redact(str(exc), self._secrets),)
+            raise
+
+    async def _generate(self, turn: Turn) -> AsyncGenerator[str | StepEnd, None]:
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": system_prompt(turn.key_word)},
             *history_messages(turn.history),
@@ -126,7 +135,7 @@ class OpenAIBackend:
             )
             async for text in self._step(messages, tools, step, turn.stream, last, overflow):
                 yield text
-            self._check(step)
+            check_step_end(step, self.where, self.settings.max_tokens)
             self._log_text_calls(step)
             if not warned_invented and (step.invented_response or step.responses_left_out):
                 warned_invented = True  # once a turn: the same model does it at every step
@@ -189,43 +198,6 @@ class OpenAIBackend:
             results = await turn.toolbox.run_calls(calls, turn.registry)
             for call, result in zip(calls, results, strict=True):
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
-
-    def _check(self, step: Step) -> None:
-        """A step must have ended as a step ends, and have written something."""
-        if step.finish_reason is None:
-            raise BackendError(
-                f"the model endpoint at {self.where} ended the stream before the answer was "
-                "complete (no finish_reason)"
-            )
-        if step.finish_reason in FAILED_FINISH:
-            raise BackendError(
-                f"the model endpoint at {self.where} stopped the answer with an error"
-                + (f": {step.error}" if step.error else f" (finish_reason {step.finish_reason!r})")
-            )
-        cut = step.finish_reason == "length"
-        if not step.asked_for_tools and not "".join(step.text).strip():
-            raise BackendError(
-                f"the model endpoint at {self.where} returned an empty answer "
-                f"(finish_reason {step.finish_reason!r}"
-                + EMPTY_REASONS.get(step.finish_reason, "")
-                + (f"; {length_hint(self.settings.max_tokens)}" if cut else "")
-                + ")"
-            )
-        if cut:
-            log.warning(
-                "the model at %s reached its length limit (finish_reason 'length'); the answer "
-                "was cut off (%s)",
-                self.where,
-                length_hint(self.settings.max_tokens),
-            )
-        elif step.finish_reason not in NORMAL_FINISH:
-            # a content filter, or a reason citecast does not know: what was written is still
-            # worth showing
-            log.warning(
-                "the model at %s stopped with finish_reason %r; the answer may be incomplete",
-                self.where,
-                step.finish_reason,
-            )
 
     def _log_text_calls(self, step: Step) -> None:
         """Say when calls came as text: the server is not parsing the model's tool calls.
@@ -321,7 +293,7 @@ class OpenAIBackend:
         except openai.APITimeoutError:
             raise BackendError(self._stalled() if started else self._timed_out()) from None
         except openai.APIConnectionError as exc:
-            if started:
+            if started or body_cut_off(exc):  # the endpoint answered; its answer broke off
                 raise BackendError(
                     f"the connection to the model endpoint at {self.where} broke before the "
                     "answer was complete"

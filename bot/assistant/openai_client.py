@@ -8,12 +8,13 @@ user meant, or stop the start with one line naming the setting.
 
 from __future__ import annotations
 
+import base64
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx
 import openai
 
-from bot.assistant.openai_errors import one_line
+from bot.assistant.openai_errors import has_userinfo, one_line
 from bot.assistant.openai_setup import http_client
 from bot.config import OpenAISettings
 from bot.config_env import empty_setting
@@ -69,9 +70,21 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
     ``base_url`` that names no deployment, ``https://NAME.openai.azure.com/openai``) the
     deployment named by ``assistant.openai.model`` in the path. Azure's ``/openai/v1`` API is
     OpenAI's own shape: the plain client, with any query kept.
+
+    A user name and password in ``base_url`` go as ``Authorization: Basic …`` (the HTTP client
+    sends them), in place of the plain client's ``Bearer`` key: beside an ``api_key`` they are
+    refused (Azure's client, whose key has a header of its own, sends both). A blank ``model``
+    is refused too.
     """
     root = api_root(settings.base_url)
     query = api_query(settings.base_url)
+    if not settings.model.strip():  # sent as it is, every request was refused at the server
+        raise empty_setting(
+            "assistant.openai.model",
+            settings,
+            " (set it to the name the server knows the model by, or leave the key out for "
+            f"{OpenAISettings().model})",
+        )
     key = api_key(settings.api_key) or "not-needed"
     if root is not None and "api-version" in query and not root.endswith("/v1"):
         version = query.pop("api-version")
@@ -84,8 +97,17 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
             max_retries=settings.max_retries,
             http_client=http_client(settings.timeout),
         )
+    if api_key(settings.api_key) and has_userinfo(root):
+        raise ConfigError(
+            "assistant.openai.base_url: has a user name and password in it (user:password@), "
+            "and assistant.openai.api_key is set too: a request has one Authorization header, and "
+            "the URL's (Basic) would replace the key's (Bearer), so the key would never be sent; "
+            "leave one of them out"
+        )
     client = openai.AsyncOpenAI(
-        base_url=root,
+        # never None: the client would read $OPENAI_BASE_URL, which citecast does not document
+        # and no message could name
+        base_url=root or OPENAI_URL,
         api_key=key,
         default_query=query or None,
         timeout=settings.timeout,
@@ -97,11 +119,28 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
 
 
 OPENAI_HOST = "api.openai.com"
+OPENAI_URL = f"https://{OPENAI_HOST}/v1"
+
+
+def sent_secrets(settings: OpenAISettings) -> tuple[str, ...]:
+    """What of ``settings`` is sent as credentials, to hide where a server repeats it
+    (:func:`bot.assistant.openai_errors.redact`): the key, and the user name and password of
+    ``base_url`` as written, decoded and as the ``Basic`` token they are sent as."""
+    secrets = [settings.api_key.strip()]
+    if has_userinfo(settings.base_url):
+        url = httpx.URL(str(settings.base_url).strip())
+        written = url.userinfo.decode("ascii", "replace")  # percent-encoded, as in the file
+        # a user name alone may be the token (https://TOKEN@host)
+        secrets += [url.password, written.partition(":")[2]] if url.password else [url.username]
+        secrets.append(written)
+        token = f"{url.username}:{url.password}".encode()  # as httpx encodes it
+        secrets.append(base64.b64encode(token).decode("ascii"))
+    return tuple(secret for secret in secrets if secret)
 
 
 def check_key(client: openai.AsyncOpenAI, settings: OpenAISettings) -> None:
     """Refuse to start without a key for OpenAI's own endpoint (``base_url`` unset, or
-    OpenAI's; ``$OPENAI_BASE_URL`` is read by the client when it is unset).
+    OpenAI's).
 
     Every request would be refused (and, where OpenAI cannot be reached, every turn would say
     "cannot reach the model endpoint", which names no setting at all). A local
@@ -115,7 +154,7 @@ def check_key(client: openai.AsyncOpenAI, settings: OpenAISettings) -> None:
         settings,
         " (set it to ${OPENAI_API_KEY})",
         problem="not set",
-        then=f"; OpenAI's endpoint (https://{OPENAI_HOST}/v1) refuses every request without "
+        then=f"; OpenAI's endpoint ({OPENAI_URL}) refuses every request without "
         "one (for a local OpenAI-compatible server that needs none, set "
         "assistant.openai.base_url)",
     )

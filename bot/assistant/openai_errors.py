@@ -16,7 +16,7 @@ import re
 import socket
 import ssl
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 import openai
@@ -77,6 +77,29 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
+def has_userinfo(url: str | None) -> bool:
+    """Whether ``url`` carries a user name or password (``https://user:password@host/v1``),
+    which the HTTP client sends as ``Authorization: Basic …``."""
+    return bool(url) and "@" in urlsplit(str(url).strip()).netloc
+
+
+SHORTEST_SECRET = 8
+"""A shorter secret is not hidden in a reason: replacing it would mangle the reason's own words
+(a key such as ``ollama``, which no server checks, is no secret)."""
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every one of ``secrets`` in it replaced by ``sk-te***`` (its first five
+    characters, for a long one) or ``***``.
+
+    Some servers repeat the credentials they refused in their reason (LiteLLM: "Invalid token:
+    Bearer sk-…"), and that reason goes into error messages, logs and the store.
+    """
+    for secret in sorted({s for s in secrets if len(s) >= SHORTEST_SECRET}, key=len, reverse=True):
+        text = text.replace(secret, f"{secret[:5]}***" if len(secret) >= 20 else "***")
+    return text
+
+
 def base_url_hint(where: str) -> str:
     """A hint for a response that shows the URL is wrong, unless the URL already ends in /v1
     (or is an Azure OpenAI URL, whose API root never does)."""
@@ -92,12 +115,15 @@ def status_message(
     has_key: bool,
     model: str = "",
     timeout: float | None = None,
+    basic: bool = False,
 ) -> str:
     """``the model endpoint at … answered HTTP 429: … (it asked to retry after 20 s)``; with
     ``timeout``, a wait longer than it says it was not retried (``openai_setup.http_client``).
 
     A refusal of the key or of the model names the setting to fix: the server's own reason
     ("Incorrect API key provided", "model not found") does not say where citecast reads it.
+    ``basic``: ``base_url`` carries a user name and password (:func:`has_userinfo`), which went
+    as ``Authorization: Basic …``.
     """
     # "404: Not Found", "404 page not found": the status is said once already
     reason = re.sub(rf"^{exc.status_code}\b[\s:.-]*", "", error_text(exc.body))
@@ -116,7 +142,7 @@ def status_message(
             + "; some servers must also be started with tool calling enabled)"
         )
     if exc.status_code in (401, 403):
-        message += _key_refused(exc.status_code, has_key)
+        message += _key_refused(exc.status_code, has_key, basic)
     wait = _retry_after(exc)
     if wait and timeout is not None and too_long_to_wait(exc.response.headers, timeout):
         message += (
@@ -128,9 +154,19 @@ def status_message(
     return message
 
 
-def _key_refused(status: int, has_key: bool) -> str:
+def _key_refused(status: int, has_key: bool, basic: bool = False) -> str:
     """What a 401 or 403 means for the operator: retrying (the viewer's "try again", the
     client's own retries) cannot help until the key, or what it may use, is fixed."""
+    if basic:  # the URL's user name and password went as the Authorization header
+        which = (
+            "the key in assistant.openai.api_key or the user name and password in "
+            "assistant.openai.base_url were"
+            if has_key  # only Azure's client sends both (its key in the api-key header)
+            else "the user name and password in assistant.openai.base_url were"
+        )
+        if status == 401:
+            return f" ({which} refused; retrying will not help)"
+        return f" ({which} refused for this request; retrying will not help)"
     if not has_key:  # the client cannot send none: it sends a placeholder ("not-needed")
         return (
             " (assistant.openai.api_key is not set, so a placeholder key was sent; "
@@ -222,6 +258,20 @@ def connection_reason(exc: BaseException) -> str:
             reason = text  # the innermost reason wins: outer ones only repeat or wrap it
         cause = cause.__cause__ or cause.__context__
     return one_line(reason) or "connection error"
+
+
+def body_cut_off(exc: BaseException) -> bool:
+    """Whether a connection failed after the response began: the server answered, then closed
+    the connection before its body was complete (a reply that is not streamed is read whole
+    inside the client, which calls that a connection error like an unreachable server)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if "without sending complete message body" in str(cause):  # h11, under httpx
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _retry_after(exc: openai.APIStatusError) -> str:

@@ -26,6 +26,7 @@ from bot.assistant.openai_errors import (
     NO_TOOLS,
     context_overflow,
     error_text,
+    has_userinfo,
     status_message,
     too_long_to_wait,
 )
@@ -111,7 +112,8 @@ def refusal(
     """The error for an HTTP refusal: :class:`BackendConfigError` when only the operator can
     fix it (:func:`setup_refusal`); ``overflow`` is added when the prompt did not fit."""
     has_key = bool(settings.api_key.strip())
-    message = status_message(exc, where, has_key, settings.model, settings.timeout)
+    basic = has_userinfo(settings.base_url)
+    message = status_message(exc, where, has_key, settings.model, settings.timeout, basic)
     message += field_hint(exc)
     if setup_refusal(exc):
         return BackendConfigError(message)

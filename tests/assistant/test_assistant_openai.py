@@ -251,8 +251,10 @@ async def test_an_answer_without_tools_streams_as_plain_text(
     events = [e async for e in bot.stream("hi", PUBLIC)]
     reply = events[-1]
     assert isinstance(reply, Reply)
-    assert reply.answer.text == "Hello! Ask me about citecast [1]."  # no sources: not a marker
-    assert reply.answer.citations == () and reply.answer.dropped == ()
+    # a model told to cite that cites with no source invented the citation (model_cites)
+    assert reply.answer.text == "Hello! Ask me about citecast."
+    assert reply.answer.citations == ()
+    assert [(d.marker, d.reason) for d in reply.answer.dropped] == [("[1]", "out_of_range")]
 
 
 async def test_file_id_markers_name_index_sources(

@@ -38,7 +38,8 @@ UNSET_VARIABLE = (
 
 @pytest.fixture(autouse=True)
 def no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the client reads $OPENAI_BASE_URL when base_url is unset; the key comes only from config
+    # citecast reads neither (tests/assistant/test_openai_start_refusals.py): kept out anyway,
+    # so that a variable of the machine running the tests cannot change what they test
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     # were a request sent anyway (the bug this guards against), it goes to a closed loopback

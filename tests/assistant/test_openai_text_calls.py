@@ -115,7 +115,8 @@ async def test_a_text_call_of_an_unknown_tool_gets_the_unknown_tool_error(
     [
         (
             "Hermes models wrap each call in a <tool_call> tag; citecast retries [1].",
-            "Hermes models wrap each call in a <tool_call> tag; citecast retries [1].",
+            # (no search, so no source: the model's "[1]" is invented and dropped)
+            "Hermes models wrap each call in a <tool_call> tag; citecast retries.",
         ),
         (
             "<tool_call> and </tool_call> mark a call.\nThat is all.",

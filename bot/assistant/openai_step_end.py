@@ -1,0 +1,62 @@
+"""How a model step must end: said why (``finish_reason``), and with something to show.
+
+Split out of :mod:`bot.assistant.openai_backend` for size.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.assistant.openai_setup import length_hint
+from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
+from bot.errors import BackendError
+
+# the backend's logger: these lines are the backend's, and operators filter the log by it
+log = logging.getLogger("bot.assistant.openai_backend")
+
+# Why a step can end with nothing to show, said after its finish_reason: a reasoning model whose
+# server keeps its thinking apart (vLLM's reasoning parser, Ollama, LM Studio) can spend the
+# whole token limit thinking, and "an empty answer" alone reads as a broken server.
+EMPTY_REASONS = {
+    "length": ": the model reached its length limit before it wrote any answer "
+    "(a reasoning model's thinking counts toward it)",
+    "content_filter": ": the model's content filter stopped it before it wrote any answer",
+}
+
+
+def check_step_end(step: Step, where: str, max_tokens: int | None) -> None:
+    """A step must have ended as a step ends, and have written something."""
+    if step.finish_reason is None:
+        raise BackendError(
+            f"the model endpoint at {where} ended the stream before the answer was "
+            "complete (no finish_reason)"
+        )
+    if step.finish_reason in FAILED_FINISH:
+        raise BackendError(
+            f"the model endpoint at {where} stopped the answer with an error"
+            + (f": {step.error}" if step.error else f" (finish_reason {step.finish_reason!r})")
+        )
+    cut = step.finish_reason == "length"
+    if not step.asked_for_tools and not "".join(step.text).strip():
+        raise BackendError(
+            f"the model endpoint at {where} returned an empty answer "
+            f"(finish_reason {step.finish_reason!r}"
+            + EMPTY_REASONS.get(step.finish_reason, "")
+            + (f"; {length_hint(max_tokens)}" if cut else "")
+            + ")"
+        )
+    if cut:
+        log.warning(
+            "the model at %s reached its length limit (finish_reason 'length'); the answer "
+            "was cut off (%s)",
+            where,
+            length_hint(max_tokens),
+        )
+    elif step.finish_reason not in NORMAL_FINISH:
+        # a content filter, or a reason citecast does not know: what was written is still
+        # worth showing
+        log.warning(
+            "the model at %s stopped with finish_reason %r; the answer may be incomplete",
+            where,
+            step.finish_reason,
+        )
