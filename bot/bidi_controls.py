@@ -45,6 +45,19 @@ _ENCODE = str.maketrans(
 )
 
 
+# a URL also has the Unicode line and paragraph separators encoded (not text: they lay it out)
+_LINE_SEPARATORS = "\u2028\u2029"
+_URL_FOUND = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
+_URL_ENCODE = str.maketrans(
+    {
+        ch: "".join(f"%{byte:02X}" for byte in ch.encode("utf-8"))
+        for ch in BIDI_CONTROLS + CONTROL_CODES + _LINE_SEPARATORS
+    }
+)
+
+
 def without_bidi_controls(text: str) -> str:
     """``text`` without the nine bidi embedding, override and isolate controls and without C0/C1
     control codes (tab, line feed and carriage return kept; word separators made spaces)."""
@@ -56,7 +69,8 @@ def without_bidi_controls(text: str) -> str:
 def url_without_bidi_controls(url: str) -> str:
     """``url`` with each bidi control (and control code) percent-encoded (``%E2%80%AE`` for
     U+202E), so the address is unchanged but nothing in it reorders or garbles the text shown
-    around it."""
-    if _FOUND.search(url) is None:
+    around it. The Unicode line and paragraph separators (U+2028, U+2029) are encoded too: in
+    a link they break the line a reader sees it on (and end a line of JavaScript source)."""
+    if _URL_FOUND.search(url) is None:
         return url
-    return url.translate(_ENCODE)
+    return url.translate(_URL_ENCODE)

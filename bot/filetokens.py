@@ -132,20 +132,27 @@ class FileSigner:
                 return key, real.relative_to(root).as_posix()
         return None
 
-    def token_for(self, source: Source, audience: frozenset[str]) -> str | None:
-        """A token for the source's file, or None (no path, not visible, outside the roots)."""
+    def token_for(
+        self, source: Source, audience: frozenset[str], *, not_after: int | None = None
+    ) -> str | None:
+        """A token for the source's file, or None (no path, not visible, outside the roots).
+
+        It expires ``ttl`` seconds from now, or at ``not_after`` when that is sooner: a link
+        made from another link (the viewer page's links to the files its document names)
+        never outlives the link it was made from, so following links cannot renew access."""
         if not source.path or not source.visible_to(audience):
             return None
         located = self._locate(source.path)
         if located is None:
             return None
         root_key, relative = located
+        expires = int(self._clock()) + self.ttl
         claims: dict[str, Any] = {
             "v": _TOKEN_VERSION,
             "r": root_key,
             "p": relative,
             "a": sorted(audience),
-            "e": int(self._clock()) + self.ttl,
+            "e": expires if not_after is None else min(expires, not_after),
         }
         if source.filename:
             claims["n"] = source.filename

@@ -102,8 +102,8 @@ def origin_problem(entry: str) -> str | None:
     """Why ``entry`` cannot be a ``web.cors_origins`` entry, or None when it is an origin.
 
     Browsers send ``Origin`` as ``scheme://host[:port]`` in lower case, and it is compared
-    exactly, so an entry with a path, a trailing slash or capitals would never match: it is
-    refused with the form to write instead.
+    exactly, so an entry with a path, a trailing slash, capitals or a space around it would never
+    match: it is refused with the form to write instead.
     """
     text = entry.strip()
     try:
@@ -121,7 +121,7 @@ def origin_problem(entry: str) -> str | None:
     default = {"http": 80, "https": 443}[scheme]
     port = "" if split[1] in (None, default) else f":{split[1]}"  # browsers omit the default
     written = f"{scheme}://{host.rstrip('.')}{port}"
-    if text != written:
+    if entry != written:  # a space around it too: it would never match
         return f"{entry!r} is not an origin as browsers send it: write {written!r}"
     return None
 

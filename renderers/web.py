@@ -18,7 +18,9 @@ list keeps one entry per source, with the citation's own quote.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import html
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -83,6 +85,25 @@ def sanitize(markup: str) -> str:
     return str(_CLEANER.clean(markup))
 
 
+_HREF = re.compile(r'<a href="([^"]*)"')
+
+
+@functools.lru_cache(maxsize=4096)
+def link_target(url: str | None) -> str | None:
+    """``url`` as the sanitized HTML links it, or None when it has no link there: the one
+    answer both the HTML's ``href`` and the payload's ``url`` (of a citation, an occurrence,
+    a record's action) come from, so a client never offers a link the answer does not have.
+
+    nh3 drops an ``href`` it cannot parse as a URL (a port above 65535, a space in the host)
+    though ``is_safe_url`` passed it; what nh3 keeps is the URL as written."""
+    if not url:
+        return None
+    found = _HREF.match(sanitize(f'<a href="{html_text(url)}">.</a>'))
+    if found is None or html.unescape(found.group(1)) != url:
+        return None
+    return url
+
+
 def hover_text(form: CitationForm, occurrence: OccurrenceForm | None = None) -> str:
     """What hovering or focusing a marker shows: title, page/section, quote (plain text); the
     quote is ``occurrence``'s when the marker is one of a citation's differing markers."""
@@ -122,7 +143,7 @@ class WebBlocks:
             return cached[1]
         occurrence = form.occurrences[k - 1] if 0 < k <= len(form.occurrences) else None
         weak_mark = form.weak if occurrence is None else occurrence.weak
-        url = form.url if occurrence is None else occurrence.url
+        url = link_target(form.url if occurrence is None else occurrence.url)
         weak = " weak" if weak_mark else ""
         mark = f"[{n}?]" if weak_mark else f"[{n}]"
         anchor = f"cite-{self._prefix}-{n}"
@@ -149,9 +170,10 @@ class WebBlocks:
 
 def _source_item(form: CitationForm, prefix: str) -> str:
     title = html_text(form.title)
-    if form.kind in ("link", "download") and form.url:
+    url = link_target(form.url)
+    if form.kind in ("link", "download") and url:
         cls = "source-link" if form.kind == "link" else "download"
-        head = f'<a class="{cls}" href="{html_text(form.url)}">{title}</a>'
+        head = f'<a class="{cls}" href="{html_text(url)}">{title}</a>'
         if form.kind == "download" and form.filename and form.filename != form.title:
             head += f' <span class="filename">({html_text(form.filename)})</span>'
     else:
@@ -168,8 +190,8 @@ def _source_item(form: CitationForm, prefix: str) -> str:
                 f"{html_text(name)}: {html_text(value)}" for name, value in form.record.columns
             )
             parts.append(f'<span class="record-columns">{cols}</span>')
-        if form.record.action:
-            action = form.record.action
+        action = form.record.action
+        if action and link_target(action.url):
             parts.append(
                 f'<a class="button action" href="{html_text(action.url)}">'
                 f"{html_text(action.label)}</a>"
@@ -187,8 +209,9 @@ def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
     """The JSON-able description of one citation for the web client."""
     citation = doc.answer.citation(form.n)
     out: dict[str, Any] = {"n": form.n, "title": form.title, "form": form.kind}
-    if form.url:
-        out["url"] = form.url
+    url = link_target(form.url)
+    if url:
+        out["url"] = url
     if citation is not None and form.reachable:
         source = citation.source
         for key, value in (("page", source.page), ("page_end", source.page_end),
@@ -209,7 +232,7 @@ def citation_json(form: CitationForm, doc: Document) -> dict[str, Any]:
             "label": form.record.label,
             "columns": dict(form.record.columns),
             **({"action": {"label": form.record.action.label, "url": form.record.action.url}}
-               if form.record.action else {}),
+               if form.record.action and link_target(form.record.action.url) else {}),
         }  # fmt: skip
     return out
 
@@ -219,8 +242,9 @@ def _occurrence_json(occurrence: OccurrenceForm) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if occurrence.quote:
         out["quote"] = occurrence.quote
-    if occurrence.url:
-        out["url"] = occurrence.url
+    url = link_target(occurrence.url)
+    if url:
+        out["url"] = url
     if occurrence.weak:
         out["weak"] = True
     return out

@@ -53,7 +53,7 @@ from bot.connectors.web_api import (
 )
 from bot.connectors.web_assets import WIDGET_CACHE_CONTROL, RevalidatedStaticFiles, asset_response
 from bot.connectors.web_chat_page import chat_page
-from bot.connectors.web_files import file_response
+from bot.connectors.web_files import served_file
 from bot.connectors.web_headers import NO_STORE, PAGE_HEADERS, STREAM_HEADERS, TURN_PAGE_HEADERS
 from bot.connectors.web_hosts import HostCheck, host_policy
 from bot.connectors.web_origins import SiteCheck
@@ -70,6 +70,7 @@ from bot.connectors.web_turn_page import (
 )
 from bot.connectors.web_turns import WebTurns
 from bot.connectors.web_viewer_links import IndexedFiles
+from bot.connectors.web_viewer_renders import ViewerRenders
 from bot.errors import ValidationError
 from bot.filetokens import FileSigner
 from bot.runtime import Services
@@ -92,6 +93,8 @@ class WebConnector:
         self.turns = WebTurns(services, self.signer)
         # the viewer page links the indexed files its document links (web_viewer_links)
         self.indexed_files = IndexedFiles(services.settings.index.path)
+        # the reading page's Markdown, rendered off the event loop, once per file version
+        self.viewer_renders = ViewerRenders()
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
@@ -271,7 +274,7 @@ class WebConnector:
         if not stored:
             return error_response("unknown conversation", 404)
         base = request_base_url(request)
-        turns = [self.turns.stored_payload(turn, base) for turn in stored]
+        turns = self.turns.stored_payloads(stored, base)
         return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
 
     async def feedback(self, request: Request) -> Response:
@@ -314,7 +317,13 @@ class WebConnector:
         # ``?download=1``: the file's own bytes, always as an attachment (the viewer page's link)
         download = request.query_params.get("download") == "1"
         token = str(request.path_params.get("token", ""))
-        response = file_response(self.signer, token, download=download, files=self.indexed_files)
+        response = await served_file(
+            self.signer,
+            token,
+            download=download,
+            files=self.indexed_files,
+            renders=self.viewer_renders,
+        )
         if response.status_code == 404 and "text/html" in request.headers.get("accept", ""):
             # a person who clicked a source long after the answer (the link expired): a page
             # saying how to get a fresh link, not a JSON error; the same for every refusal

@@ -58,6 +58,16 @@ def readable(files: FileIndex, path: Path, audience: frozenset[str]) -> Readable
     return None if files.governs(path) else Readable(path, None)
 
 
+def why_unreadable(files: FileIndex, path: Path) -> str:
+    """Why :func:`readable` refused ``path``, for the log (never for the viewer): ``"gone"``
+    (not a file on disk now), ``"private"`` (the index holds it for other audiences) or
+    ``"unindexed"`` (inside an ingested folder but not in the index: dropped from it since, or
+    never indexed, as a file ingest skips)."""
+    if not path.is_file():
+        return "gone"
+    return "private" if files.source_for(path) is not None else "unindexed"
+
+
 def as_now(
     answer: Answer, files: FileIndex, signer: FileSigner | None, audience: frozenset[str]
 ) -> Answer:

@@ -138,6 +138,9 @@ class ViewedFile:
     text: str
     truncated: bool
     size: int | None = None  # the whole file's bytes, when known (a cut file's note names it)
+    # when the file was last changed, when known: with its path and size, the version of the
+    # file whose rendering bot.connectors.web_viewer_renders keeps
+    mtime_ns: int | None = None
 
 
 def viewer_kind(media_type: str) -> str | None:
@@ -153,8 +156,9 @@ def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BY
     A cut file ends at its last complete line, so no half character or half tag is shown.
     """
     with path.open("rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
+        found = os.fstat(handle.fileno())
         data = handle.read(limit + 1)
+    size = found.st_size
     truncated = len(data) > limit
     data = data[:limit]
     codec = text_codec(data, html=kind == "html")
@@ -163,7 +167,8 @@ def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BY
     if truncated:
         cut = text.rfind("\n")
         text = text[: cut + 1] if cut > 0 else text
-    return ViewedFile(filename, kind, text.removeprefix("\ufeff"), truncated, max(size, len(data)))
+    text = text.removeprefix("\ufeff")
+    return ViewedFile(filename, kind, text, truncated, max(size, len(data)), found.st_mtime_ns)
 
 
 def _no_link(href: str) -> str | None:
@@ -228,15 +233,28 @@ def _one_line(text: str | None) -> str:
     return " ".join(without_bidi_controls(text or "").split())
 
 
-def render_document(viewed: ViewedFile, links: LinkTarget = _no_link) -> str:
-    """The document's body as safe HTML (relative links as ``links`` says)."""
+def document_markup(viewed: ViewedFile) -> str:
+    """The document's body before sanitizing: Markdown rendered to HTML (front matter left
+    out, headings given ids), HTML as it is, plain text escaped in a ``<pre>``.
+
+    Markdown is the costly kind (mistune takes seconds on some 2 MB files): the web channel
+    renders it off the event loop, once per file version
+    (:class:`bot.connectors.web_viewer_renders.ViewerRenders`)."""
     if viewed.kind == "markdown":
         text = _FRONT_MATTER.sub("", viewed.text, count=1)
-        rendered = _HTML_RENDERER(parse(text), BlockState())
-        return sanitize(with_heading_ids(str(rendered)), links)
+        return with_heading_ids(str(_HTML_RENDERER(parse(text), BlockState())))
     if viewed.kind == "html":
-        return sanitize(viewed.text, links)
+        return viewed.text
     return f"<pre>{html.escape(viewed.text)}</pre>"
+
+
+def render_document(
+    viewed: ViewedFile, links: LinkTarget = _no_link, markup: str | None = None
+) -> str:
+    """The document's body as safe HTML (relative links as ``links`` says); ``markup`` is its
+    :func:`document_markup` when already made."""
+    body = document_markup(viewed) if markup is None else markup
+    return body if viewed.kind == "text" else sanitize(body, links)
 
 
 def _megabytes(count: int) -> str:
@@ -268,12 +286,14 @@ def viewer_page(
     *,
     links: LinkTarget = _no_link,
     title: str | None = None,
+    markup: str | None = None,
 ) -> str:
     """The whole reading page for ``viewed``, with a link to download the file itself.
 
     ``links`` gives the document's relative links their targets; by default they have none.
     ``title`` (the document's title, as the index has it) names the browser tab; without one,
-    the file name does. The bar above the document always names the file the link downloads."""
+    the file name does. The bar above the document always names the file the link downloads.
+    ``markup`` is the document's :func:`document_markup` when already made (a kept render)."""
     name = html.escape(viewed.filename)
     tab = html.escape(_one_line(title) or viewed.filename)
     lang = document_language(viewed.kind, viewed.text)
@@ -289,6 +309,6 @@ def viewer_page(
         f"<title>{tab}</title><style>{_CSS}</style></head>\n"
         f'<body><header class="cc-bar"><span class="cc-name">{name}</span>'
         '<a href="?download=1">Download the file</a></header>\n'
-        f'{note}<main class="cc-doc"{doc_lang}>\n{render_document(viewed, links)}\n</main>'
+        f'{note}<main class="cc-doc"{doc_lang}>\n{render_document(viewed, links, markup)}\n</main>'
         "</body></html>\n"
     )

@@ -17,17 +17,20 @@ A Markdown, plain-text or HTML file is shown through a reading page instead
 opens readable and a text fragment in the link lands on the quoted passage; its own bytes are
 one click away, ``?download=1``, always as an attachment. Its relative links lead to the other
 files it names only when the linked file passes the rules of a citation link
-(:mod:`bot.connectors.web_viewer_links`); otherwise they are text.
+(:mod:`bot.connectors.web_viewer_links`); otherwise they are text. The web channel's route makes
+the page off the event loop (:func:`served_file`): some Markdown takes mistune seconds, and
+must not stall the server's other requests (:mod:`bot.connectors.web_viewer_renders`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from bot.connectors.web_file_access import readable
+from bot.connectors.web_file_access import Readable, readable, why_unreadable
 from bot.connectors.web_file_viewer import (
     VIEWER_CSP,
     LinkTarget,
@@ -36,6 +39,7 @@ from bot.connectors.web_file_viewer import (
     viewer_page,
 )
 from bot.connectors.web_viewer_links import FileIndex, ViewerLinks
+from bot.connectors.web_viewer_renders import ViewerRenders
 from bot.filetokens import FileGrant, FileSigner, FileTokenError
 
 log = logging.getLogger(__name__)
@@ -80,26 +84,92 @@ def file_response(
     ``files`` (the indexed files) says who may read the file now: a valid token is served only
     while its audience may (:func:`bot.connectors.web_file_access.readable`: not after the file
     was made private or dropped from the index). It also lets the reading page link the files
-    its document links."""
-    if signer is None:
+    its document links.
+
+    This renders the reading page in the caller's thread: the web channel's route uses
+    :func:`served_file`, which renders it off the event loop."""
+    checked = _checked(signer, token, files)
+    if checked is None:
         return not_found()
+    grant, now = checked
+    kind = viewer_kind(grant.media_type)
+    if kind is None or download:
+        return _file_itself(grant, download)
+    assert signer is not None  # a grant is only ever checked by one
+    try:
+        viewed = read_for_view(grant.path, grant.filename, kind)
+    except OSError:
+        return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
+    page = viewer_page(viewed, links=ViewerLinks(grant, signer, files), title=_title(now))
+    return _viewer_response(page)
+
+
+async def served_file(
+    signer: FileSigner | None,
+    token: str,
+    *,
+    files: FileIndex,
+    renders: ViewerRenders,
+    download: bool = False,
+) -> Response:
+    """:func:`file_response`, with the reading page made off the event loop: the file read and
+    the page sanitized in worker threads, a Markdown file rendered by ``renders`` (once per
+    file version, a few at a time), so no file can stall the server's other requests."""
+    checked = _checked(signer, token, files)
+    if checked is None:
+        return not_found()
+    grant, now = checked
+    kind = viewer_kind(grant.media_type)
+    if kind is None or download:
+        return _file_itself(grant, download)
+    assert signer is not None  # a grant is only ever checked by one
+    try:
+        viewed = await asyncio.to_thread(read_for_view, grant.path, grant.filename, kind)
+    except OSError:
+        return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
+    markup = await renders.markup(grant.path, viewed)
+    links: LinkTarget = ViewerLinks(grant, signer, files)
+    page = await asyncio.to_thread(
+        viewer_page, viewed, links=links, title=_title(now), markup=markup
+    )
+    return _viewer_response(page)
+
+
+def _checked(
+    signer: FileSigner | None, token: str, files: FileIndex
+) -> tuple[FileGrant, Readable] | None:
+    """The grant of a valid token whose audience may read its file now, logged; else None."""
+    if signer is None:
+        return None
     try:
         grant = signer.verify(token)
     except FileTokenError:
-        return not_found()
+        return None
     now = readable(files, grant.path, grant.audience)
     if now is None:
-        # made private, or dropped from the index, since the link was signed: the same answer
-        # as a file that never existed
-        log.info(
-            "refused %s: audience %s may no longer read it", logged(grant.filename), _shown(grant)
-        )
-        return not_found()
+        # made private, or not (or no longer) in the index: the same answer as a file that
+        # never existed; the log says which
+        why = _REFUSALS[why_unreadable(files, grant.path)]
+        log.info("refused %s: %s", logged(grant.filename), why.format(audience=_shown(grant)))
+        return None
     log.info("serving %s to audience %s", logged(grant.filename), _shown(grant))
-    kind = viewer_kind(grant.media_type)
-    if kind is not None and not download:
-        title = None if now.source is None else now.source.title
-        return _viewer_response(grant, kind, ViewerLinks(grant, signer, files), title)
+    return grant, now
+
+
+# What the log says of a refused file (``why_unreadable``): a file ingest never indexed (an SVG
+# in an ingested folder) was never readable, so "no longer" would send one looking for a change.
+_REFUSALS = {
+    "gone": "it is no longer a file on disk",
+    "private": "audience {audience} may no longer read it",
+    "unindexed": "it is not in the index (never indexed, or dropped from it since)",
+}
+
+
+def _title(now: Readable) -> str | None:
+    return None if now.source is None else now.source.title
+
+
+def _file_itself(grant: FileGrant, download: bool) -> Response:
     media_type = grant.media_type
     inline = media_type in _INLINE_TYPES and not download
     if media_type.startswith("text/"):
@@ -133,10 +203,6 @@ def logged(text: str) -> str:
     return _LOG_CONTROLS.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
 
 
-def _viewer_response(grant: FileGrant, kind: str, links: LinkTarget, title: str | None) -> Response:
-    try:
-        viewed = read_for_view(grant.path, grant.filename, kind)
-    except OSError:
-        return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
+def _viewer_response(page: str) -> Response:
     headers = {**_HEADERS, "Content-Security-Policy": VIEWER_CSP}
-    return HTMLResponse(viewer_page(viewed, links=links, title=title), headers=headers)
+    return HTMLResponse(page, headers=headers)

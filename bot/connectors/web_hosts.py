@@ -105,14 +105,23 @@ class HostCheck:
             await self.app(scope, receive, send)
             return
         shown = (host or "")[:100]
+        named = bool(shown.strip())
         if shown not in self._logged and len(self._logged) < 100:
             self._logged.add(shown)
-            log.warning(
-                "refused a request for host %r: if that is this server's name, add it to "
-                "web.allowed_hosts",
-                shown,
-            )
-        reason = f"this server does not answer for host {shown!r} (see web.allowed_hosts)"
+            if named:
+                log.warning(
+                    "refused a request for host %r: if that is this server's name, add it to "
+                    "web.allowed_hosts",
+                    shown,
+                )
+            else:
+                # no name to add: the client (a scanner, a broken proxy) sent an empty Host
+                log.warning("refused a request with an empty Host header: it names no server")
+        reason = (
+            f"this server does not answer for host {shown!r} (see web.allowed_hosts)"
+            if named
+            else "the request's Host header is empty: it must name this server"
+        )
         body = json.dumps({"error": reason}).encode()
         await send(
             {

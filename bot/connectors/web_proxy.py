@@ -20,6 +20,11 @@ so no header can put a host, a scheme, a quote or a line break into a link. It c
 links of the response to that one request: nothing built from it is stored or shared (the store
 keeps Answer JSON, every page and API response re-renders its links, and other channels build
 theirs from ``web.public_base_url`` alone).
+
+A redirect to this same server (Starlette's from ``/files/x/`` to ``/files/x``; the app sends
+no other) is made a path, prefix first (``Location: /help/files/x``): Starlette writes it as an
+absolute URL from the ``Host`` header and the inner path, which loses the prefix (the browser
+would leave the proxy's sub-path) and names whatever host the request said.
 """
 
 from __future__ import annotations
@@ -31,9 +36,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +157,49 @@ class ForwardedPrefix:
                     log.debug("ignored X-Forwarded-Prefix from %s: not a trusted proxy", peer)
             state: dict[str, Any] = scope.setdefault("state", {})
             state[STATE_KEY] = prefix
+            if scope["type"] == "http":
+                send = _local_redirects(send, _host_header(headers), prefix)
         await self.app(scope, receive, send)
+
+
+def _host_header(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    for name, value in headers:
+        if bytes(name).lower() == b"host":
+            return bytes(value).decode("latin-1").strip().lower()
+    return None
+
+
+def local_location(location: str, host: str | None, prefix: str) -> str | None:
+    """``location`` as a path under ``prefix`` when it is an absolute http(s) URL of ``host``
+    (this request's ``Host``), else None (left as it is)."""
+    try:
+        parts = urlsplit(location)
+    except ValueError:
+        return None
+    if not host or parts.scheme not in ("http", "https") or parts.netloc.lower() != host:
+        return None
+    path = prefix + (parts.path if parts.path.startswith("/") else "/" + parts.path)
+    query = f"?{parts.query}" if parts.query else ""
+    fragment = f"#{parts.fragment}" if parts.fragment else ""
+    return path + query + fragment
+
+
+def _local_redirects(send: Send, host: str | None, prefix: str) -> Send:
+    """``send`` with a redirect to this server rewritten by :func:`local_location`."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and 300 <= int(message["status"]) < 400:
+            headers = []
+            for name, value in message.get("headers", []):
+                if bytes(name).lower() == b"location":
+                    local = local_location(bytes(value).decode("latin-1"), host, prefix)
+                    if local is not None:
+                        value = local.encode("latin-1")
+                headers.append((name, value))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sending
 
 
 def behind_proxies(app: ASGIApp, setting: str | None = None) -> ASGIApp:

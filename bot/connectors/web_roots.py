@@ -88,9 +88,11 @@ class LiveRootsSigner(FileSigner):
         self.refresh()
         return super().roots
 
-    def token_for(self, source: Source, audience: frozenset[str]) -> str | None:
+    def token_for(
+        self, source: Source, audience: frozenset[str], *, not_after: int | None = None
+    ) -> str | None:
         self.refresh()
-        return super().token_for(source, audience)
+        return super().token_for(source, audience, not_after=not_after)
 
     def verify(self, token: str) -> FileGrant:
         self.refresh()

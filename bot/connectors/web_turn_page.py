@@ -84,18 +84,37 @@ def shareable_answer(
     it, or keep a claim whose citation grounding dropped. With ``files`` (the knowledge
     index), a knowledge-base file counts as the index has it now (:func:`visible_answer`).
     """
+    history = [prior for prior in earlier if prior.id < turn.id]
+    return shareable_answers([*history, turn], audience, files, done_only=False).get(turn.id)
+
+
+def shareable_answers(
+    turns: Sequence[Turn],
+    audience: frozenset[str],
+    files: FileIndex | None = None,
+    *,
+    done_only: bool = True,
+) -> dict[int, Answer]:
+    """Of ``turns`` (one conversation's), the answers :func:`shareable_answer` allows, by turn
+    id: the rule of the share page, which the web API also follows to offer a ``share_url``
+    only for a page that shows (a "Copy link" to a 404 is no use). One pass, each answer read
+    once, however long the conversation. Only answered turns (``done``) count as history;
+    with ``done_only`` False the last turn is judged whatever its status (its caller checked).
+    """
     visible = _rule(audience, files)
-    answer = _answer_if(turn, visible)
-    if answer is None:
-        return None
-    history = [
-        prior
-        for prior in earlier
-        if prior.id < turn.id and prior.channel == turn.channel and prior.status == "done"
-    ]
-    if any(_answer_if(prior, visible) is None for prior in history):
-        return None
-    return answer
+    ordered = sorted(turns, key=lambda turn: turn.id)
+    shown: dict[int, Answer] = {}
+    spoilt: set[str] = set()  # channels whose history holds an answer that may not be shown
+    for index, turn in enumerate(ordered):
+        last = index == len(ordered) - 1
+        if turn.status != "done" and (done_only or not last):
+            continue
+        answer = _answer_if(turn, visible)
+        if answer is None:
+            spoilt.add(turn.channel)
+        elif turn.channel not in spoilt:
+            shown[turn.id] = answer
+    return shown
 
 
 def visible_answer(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -19,7 +19,7 @@ from bot.assistant.base import Reply
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json
 from bot.connectors.web_file_access import as_now
-from bot.connectors.web_turn_page import visible_answer
+from bot.connectors.web_turn_page import shareable_answers, visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import BackendError, KnowledgeIndexError
 from bot.filetokens import FileSigner
@@ -250,6 +250,22 @@ class WebTurns:
         public = (self.settings.public_base_url or base_url).rstrip("/")
         return f"{public}/turns/{key}"
 
+    def shareable(self, turns: Sequence[Turn]) -> set[int]:
+        """The ids of those of ``turns`` (one conversation's) whose share page shows the answer
+        (:func:`bot.connectors.web_turn_page.shareable_answers`, the page's own rule): only
+        they are given a ``share_url``, so "Copy link" never copies a link to a 404."""
+        return set(shareable_answers(turns, self.audience, self.files))
+
+    def _history_shareable(self, start: TurnStart) -> bool:
+        """Whether the earlier answers of ``start``'s conversation leave its answer shareable
+        (one the share page would hide, as history, hides every later one too)."""
+        earlier = [
+            turn
+            for turn in self.stored_turns(start.conversation_id)
+            if turn.id < start.turn_id and turn.status == "done"
+        ]
+        return len(self.shareable(earlier)) == len(earlier)
+
     def payload(
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None
     ) -> dict[str, Any]:
@@ -259,23 +275,33 @@ class WebTurns:
         ``answer`` is the client form (no server paths); the store keeps the full JSON.
         ``small_talk`` is true for the reply to a greeting, thanks or goodbye
         (:func:`bot.connectors.small_talk.is_small_talk_reply`): the chat shows it without
-        "Answered without sources." and without the vote.
+        "Answered without sources." and without the vote. ``share_url`` is None when the share
+        page would not show the answer (:meth:`shareable`: its conversation's history holds an
+        answer citing a file made private since).
         """
         web = rendered if rendered is not None else self.render(reply.answer, base_url)
+        shared = self._history_shareable(start)
         return {
             "answer": client_answer_json(reply.answer),
             "html": web.get("html", ""),
             "citations": web.get("citations", []),
             "conversation_id": start.conversation_id,
             "turn_id": start.turn_id,
-            "share_url": self.share_url(start.turn_id, base_url),
+            "share_url": self.share_url(start.turn_id, base_url) if shared else None,
             "small_talk": is_small_talk_reply(start.question, reply.answer),
         }
 
-    def stored_payload(self, turn: Turn, base_url: str) -> dict[str, Any]:
+    def stored_payloads(self, turns: Sequence[Turn], base_url: str) -> list[dict[str, Any]]:
+        """The conversation endpoint's ``turns``: :meth:`stored_payload` of each of ``turns``
+        (one conversation's web turns), a ``share_url`` only where the share page shows."""
+        shared = self.shareable(turns)
+        return [self.stored_payload(turn, base_url, shared=turn.id in shared) for turn in turns]
+
+    def stored_payload(self, turn: Turn, base_url: str, *, shared: bool = True) -> dict[str, Any]:
         """One stored turn as the conversation endpoint returns it (links signed afresh, a file
         no longer readable shown as such: :meth:`as_now`); an answer carries its ``vote``
-        (``helpful``, ``not_helpful`` or None) and ``small_talk`` (see :meth:`payload`)."""
+        (``helpful``, ``not_helpful`` or None) and ``small_talk`` (see :meth:`payload`), and its
+        ``share_url`` when ``shared`` (:meth:`stored_payloads` says where the page shows)."""
         out: dict[str, Any] = {
             "turn_id": turn.id,
             "question": turn.question,
@@ -294,7 +320,7 @@ class WebTurns:
             out["answer"] = client_answer_json(answer)
             out["html"] = web.get("html", "")
             out["citations"] = web.get("citations", [])
-            out["share_url"] = self.share_url(turn.id, base_url)
+            out["share_url"] = self.share_url(turn.id, base_url) if shared else None
             out["vote"] = self.stored_vote(turn.id)
             out["small_talk"] = is_small_talk_reply(turn.question, answer)
         return out

@@ -6,7 +6,9 @@ browser resolves them against ``/files/`` and gets a 404. :class:`ViewerLinks` r
 against the cited file's own folder instead, and turns it into the signed ``/files/`` link of the
 file it names, ``#fragment`` kept, only when that file is one a citation could link for this
 viewer: indexed, visible to the audience the page's token was issued for, inside the served
-roots (:meth:`bot.filetokens.FileSigner.token_for`, the rule every citation link follows).
+roots (:meth:`bot.filetokens.FileSigner.token_for`, the rule every citation link follows). The
+new link expires with the page's own (or sooner, by ``web.file_token_ttl``): a page that links
+itself, or two that link each other, cannot be followed round to keep a link alive for ever.
 
 Anything else loses its link (its text stays): a missing file, a private one, one outside the
 roots (``../../etc/passwd``, ``%2e%2e/``), a folder, an absolute path, a query. Every refusal
@@ -131,7 +133,8 @@ class ViewerLinks:
         source = self.files.source_for(path)
         if source is None:
             return None
-        token = self.signer.token_for(source, self.grant.audience)
+        # no later than the page's own link: a page linking itself must not renew access
+        token = self.signer.token_for(source, self.grant.audience, not_after=self.grant.expires_at)
         if token is None:
             return None
         return f"{token}#{fragment}" if fragment else token
