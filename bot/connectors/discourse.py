@@ -40,7 +40,7 @@ from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
 from bot.connectors.discourse_delivery import ReplyDelivery, audience_for
 from bot.connectors.discourse_ignored import ignored_because, refused_body
 from bot.connectors.discourse_outbox import DiscourseOutbox
-from bot.connectors.discourse_settings import check_settings
+from bot.connectors.discourse_settings import check_settings, warn_weak_secret
 from bot.connectors.discourse_start import check_forum
 from bot.connectors.discourse_webhook import (
     PostEvent,
@@ -94,10 +94,11 @@ class DiscourseConnector:
         return [Route("/discourse/webhook", self._webhook, methods=["POST"])]
 
     async def start(self) -> None:
-        """Check the forum address and the API key (``discourse_start``: a refusal stops the
-        start with one ConfigError, a forum out of reach is one warning), then start the outbox
-        worker (which also resends replies, and answers questions left unanswered, after a
-        crash or a restart)."""
+        """Warn about a short webhook secret, check the forum address and the API key
+        (``discourse_start``: a refusal stops the start with one ConfigError, a forum out of
+        reach is one warning), then start the outbox worker (which also resends replies, and
+        answers questions left unanswered, after a crash or a restart)."""
+        warn_weak_secret(self.settings)
         await check_forum(self.settings)
         self._ensure_client()
         if self._worker is None:

@@ -36,6 +36,7 @@ from bot.connectors.discourse_delivery import (
     ReplyRefusedError,
 )
 from bot.connectors.discourse_errors import rate_limit_wait
+from bot.connectors.discourse_key import KeyRefusedError
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_quiet import unposted_because
@@ -170,8 +171,9 @@ class PostAnswerer:
                 except (ReplyRefusedError, AudienceChangedError):
                     # Logged, and dropped with the later parts, by the delivery.
                     return
-                except ConsecutiveRepliesError:
-                    # Logged by the delivery: the rest waits in the outbox for another reply.
+                except (ConsecutiveRepliesError, KeyRefusedError):
+                    # Logged by the delivery: the rest waits in the outbox for another reply,
+                    # or for the key to be restored.
                     return
                 except CitecastError as exc:
                     wait = rate_limit_wait(exc)

@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_client import DiscourseClient, category_parent
+from bot.connectors.discourse_key import refused_key
 from bot.errors import CitecastError
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,8 @@ class CategoryReaders:
             except CitecastError as exc:
                 if strict:
                     raise
+                if await self._key_refused(exc, current, "to find its parent", "public"):
+                    return PUBLIC
                 if self._first_time("parent", current):
                     log.warning(
                         "discourse: cannot read category %s to find its parent (%s); answering"
@@ -121,6 +124,10 @@ class CategoryReaders:
         except CitecastError as exc:
             # Without the categories: show scope nothing can be checked: the mapping stands,
             # as it did before the check existed.
+            if await self._key_refused(
+                exc, category_id, "to check that it is not open to everyone", "mapped"
+            ):
+                return mapped
             if self._first_time("unchecked", category_id):
                 log.warning(
                     "discourse: cannot read category %s to check that it is not open to"
@@ -157,6 +164,26 @@ class CategoryReaders:
                 ", ".join(sorted(mapped)),
             )
         return PUBLIC
+
+    async def _key_refused(
+        self, exc: CitecastError, category_id: int, purpose: str, outcome: str
+    ) -> bool:
+        """Whether reading the category failed because the forum refuses the API key itself
+        (revoked: the same 403 as a missing scope, see ``discourse_key``), logged once per
+        category: the scope advice would be wrong then."""
+        refused = await refused_key(self._client(), exc, self.settings.api_username)
+        if refused is None:
+            return False
+        if self._first_time("key refused", category_id):
+            log.warning(
+                "discourse: cannot read category %s %s: %s; composing there with %s sources"
+                " (logged once per category)",
+                category_id,
+                purpose,
+                refused,
+                "public" if outcome == "public" else "the mapped audience's",
+            )
+        return True
 
     def _first_time(self, kind: str, category_id: int) -> bool:
         key = (kind, category_id)

@@ -29,7 +29,9 @@
 - A refusal that a resend cannot change (``DiscourseAPIError.permanent``: a topic closed,
   archived or deleted, a category the bot may not post in or see, a key without the scope, a
   body the forum will never take) drops the reply and its later parts at once, logged once
-  with the forum's reason; only 429, 5xx and lost connections are retried.
+  with the forum's reason; only 429, 5xx and lost connections are retried, and a 403 the
+  forum gives because it refuses the key itself (revoked: ``discourse_key``), which keeps the
+  reply in the outbox until the key is restored.
 - A reply the forum refuses as too long (its ``max_post_length`` lowered below
   ``discourse.max_post_length``) is split again to the limit the refusal names, or to half its
   length when it names none, and the limit is kept for later replies: ``discourse_limits``,
@@ -61,6 +63,7 @@ from bot.connectors.discourse_consecutive import (
     consecutive_refusal,
     log_waiting,
 )
+from bot.connectors.discourse_key import KEY_RETRY_SECONDS, KeyRefusedError, refused_key
 from bot.connectors.discourse_landed import already_posted
 from bot.connectors.discourse_limits import (
     MAX_REFITS,
@@ -70,6 +73,8 @@ from bot.connectors.discourse_limits import (
     limit_named,
     may_be_too_long,
     minimum_named,
+    part_of,
+    refits,
 )
 from bot.connectors.discourse_prechecks import (
     AudienceChangedError,
@@ -173,17 +178,22 @@ class ReplyDelivery:
             store.mark_failed_attempt(item_id, str(exc), 0, max_attempts=1)
             fail_queued_turn(self.services.store, payload, CHANNEL)
             raise
-        except DiscourseAPIError as exc:
-            if isinstance(exc, PostTooLongError) and refits(payload) < MAX_REFITS:
-                return exc
-            if not exc.permanent:
-                if isinstance(exc, ConsecutiveRepliesError):
+        except DiscourseAPIError as refusal:
+            if isinstance(refusal, PostTooLongError) and refits(payload) < MAX_REFITS:
+                return refusal
+            # a 403 from a key the forum refuses (revoked) passes once it is restored
+            username = self.settings.api_username
+            failure = await refused_key(self._client(), refusal, username) or refusal
+            if not failure.permanent:
+                if isinstance(failure, ConsecutiveRepliesError):
                     # a warning when it starts waiting, INFO for each attempt after
                     allowed = self.settings.max_consecutive_replies
                     log_waiting(payload, allowed, store.outbox_item(item_id))
-                self.record_failure(item_id, payload, exc)
+                self.record_failure(item_id, payload, failure)
+                if failure is not refusal:
+                    raise failure from refusal
                 raise
-            raise self.refuse(item_id, payload, str(exc)) from exc
+            raise self.refuse(item_id, payload, str(failure)) from failure
         except CitecastError as exc:
             self.record_failure(item_id, payload, exc)
             raise
@@ -239,6 +249,19 @@ class ReplyDelivery:
             # a rate limit the forum (or a plugin) answered with another status than 429
             retry_in = max(retry_in, exc.wait_seconds or 0.0)
             limit = OUTBOX_RATE_LIMITED_ATTEMPTS
+        elif isinstance(exc, KeyRefusedError):
+            # an admin restores a revoked key in minutes or hours, not in a backoff's seconds
+            retry_in = max(retry_in, KEY_RETRY_SECONDS)
+            limit = OUTBOX_RATE_LIMITED_ATTEMPTS
+            if attempts == 1:
+                log.error(
+                    "discourse topic %s: %s; reply %s kept in the outbox and retried every %d"
+                    " minutes",
+                    payload.get("topic_id"),
+                    exc,
+                    item_id,
+                    KEY_RETRY_SECONDS // 60,
+                )
         store.mark_failed_attempt(item_id, str(exc), retry_in, max_attempts=limit)
         if attempts >= limit:
             log.error("discourse: reply %s given up after %d attempts: %s", item_id, attempts, exc)
@@ -367,15 +390,3 @@ class ReplyDelivery:
                         "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
                     )
                     return
-
-
-def refits(payload: dict[str, Any]) -> int:
-    """How often the reply of a stored part was split again after a refusal."""
-    count = payload.get("refits")
-    return count if isinstance(count, int) and not isinstance(count, bool) else 0
-
-
-def part_of(payload: dict[str, Any]) -> int:
-    """The part number of a stored reply (1 when absent or unreadable)."""
-    part = payload.get("part")
-    return part if isinstance(part, int) and not isinstance(part, bool) else 1

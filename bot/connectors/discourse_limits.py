@@ -43,6 +43,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from bot.connectors.discourse_client import DiscourseAPIError
 
@@ -225,3 +226,15 @@ class LearnedLimit:
             )
         else:
             log.info("discourse: replies are now split to fit %d characters", limit)
+
+
+def refits(payload: dict[str, Any]) -> int:
+    """How often the reply of a stored part was split again after a refusal."""
+    count = payload.get("refits")
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
+
+
+def part_of(payload: dict[str, Any]) -> int:
+    """The part number of a stored reply (1 when absent or unreadable)."""
+    part = payload.get("part")
+    return part if isinstance(part, int) and not isinstance(part, bool) else 1

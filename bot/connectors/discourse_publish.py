@@ -84,12 +84,12 @@ class PostComposer:
         forum would refuse the posts past that number (see ``discourse_consecutive``).
         """
         limit = self.post_limit(reserve)
-        raws = await self._fit(answer, limit)
+        raws = await self._fit(answer, limit, max_posts)
         forum_limit = self.post_limit(reserve, capped=False)
         tried = limit
         while 0 < max_posts < len(raws) and tried < forum_limit:
             tried = min(forum_limit, tried * 2)
-            larger = await self._fit(answer, tried)
+            larger = await self._fit(answer, tried, max_posts)
             if len(larger) < len(raws):
                 raws, limit = larger, tried
         if max_posts == 0 or len(raws) < max_posts:
@@ -108,25 +108,31 @@ class PostComposer:
             )
         return raws
 
-    async def _fit(self, answer: Answer, limit: int) -> list[str]:
-        """The posts' bodies, each at most ``limit`` long after the uploads' URLs are in."""
+    async def _fit(self, answer: Answer, limit: int, max_posts: int) -> list[str]:
+        """The posts' bodies, each at most ``limit`` long after the uploads' URLs are in
+        (``max_posts``: the forum's replies in a row, 0 for any number; the renderer may use
+        that many posts to keep its footnote definitions rich)."""
         budget = limit
         for _ in range(_MAX_RENDER_TRIES):
-            payload = self._render(answer, budget)
+            payload = self._render(answer, budget, max_posts)
             uploads = payload.get("uploads") or []
             bodies = [str(payload["raw"]), *(str(r) for r in payload.get("continued") or [])]
+            if max(len(body) for body in bodies) > max(_MIN_CHARS, budget):
+                # A sentence whose definitions a post cannot also hold: a smaller budget would
+                # only cut it, mid-sentence; its definitions go to the posts after it instead.
+                break
             raws = [await self._resolve_uploads(answer, body, uploads) for body in bodies]
             overflow = max(len(raw) for raw in raws) - limit
             if overflow <= 0:
                 return raws
             budget -= overflow + 64
-        return await self._spilled(answer, limit)
+        return await self._spilled(answer, limit, max_posts)
 
-    async def _spilled(self, answer: Answer, limit: int) -> list[str]:
+    async def _spilled(self, answer: Answer, limit: int, max_posts: int) -> list[str]:
         """The renderer's posts for ``limit`` with the footnote definitions a post cannot hold
         moved to the posts after it (``discourse_spill``): a sentence citing more sources
         than a small post can define still posts, every source listed."""
-        payload = self._render(answer, limit)
+        payload = self._render(answer, limit, max_posts)
         bodies = [str(payload["raw"]), *(str(r) for r in payload.get("continued") or [])]
         uploads = payload.get("uploads") or []
         rich = await self._rich(answer)
@@ -171,9 +177,9 @@ class PostComposer:
             limit = min(limit, max(_MIN_CHARS, configured - reserve))
         return limit
 
-    def _render(self, answer: Answer, budget: int) -> dict[str, Any]:
-        from renderers import render
+    def _render(self, answer: Answer, budget: int, max_posts: int | None = None) -> dict[str, Any]:
         from renderers.base import capabilities_for
+        from renderers.discourse import render_posts
 
         overrides = dict(self.services.settings.capabilities.get("discourse") or {})
         overrides["max_chars"] = max(_MIN_CHARS, budget)
@@ -185,7 +191,7 @@ class PostComposer:
         overrides["min_chars"] = minimum
         caps = capabilities_for("discourse", overrides)
         context = context_for(self.link_services, self.audience, caps, turn_id=self.turn_id)
-        return render("discourse", answer, context)
+        return render_posts(answer, context, max_posts)
 
     async def _resolve_uploads(
         self, answer: Answer, raw: str, uploads: list[dict[str, Any]]
@@ -219,21 +225,36 @@ class PostComposer:
             # One file must not cost the whole answer: whether the forum judged the file (422,
             # type or size), its proxy refused the body (413, 403), the file was unreadable or
             # the forum stayed down through the retries, the file is linked or named instead.
-            self._failed(filename, exc)
+            self._failed(path, filename, exc)
             self._refused.add(path)
             return None
         self._uploaded[path] = upload.short_url
         return upload.short_url
 
-    def _failed(self, filename: str, exc: ChannelError) -> None:
+    def _failed(self, path: str, filename: str, exc: ChannelError) -> None:
         """Log a failed upload: a type the forum refuses once (``refused_types`` keeps it and
-        warns), a refusal of this one file (too big) as info, any other failure as a warning."""
+        warns), a refusal of this one file (too big) as a warning the first time per file and
+        process, then as info (it is tried again for each answer), any other failure as a
+        warning."""
         if isinstance(exc, DiscourseAPIError):
             linked = self.services.signer is not None
             if self.refused_types.learn(filename, exc, linked=linked):
                 return
             if exc.status == 422:
-                log.info("discourse refused upload of %s: %s", filename, "; ".join(exc.errors))
+                reason = "; ".join(exc.errors) or str(exc)
+                if not self.refused_types.first_file_refusal(path or filename):
+                    log.info("discourse refused upload of %s: %s", filename, reason)
+                    return
+                shown = "a signed download link" if linked else "its name"
+                log.warning(
+                    "discourse refused upload of %s: %s; the file is shown as %s instead, and"
+                    " tried again for each answer citing it (a file too big is attached once"
+                    ' the site setting "max attachment size kb" allows it; logged once per file'
+                    " until citecast restarts)",
+                    filename,
+                    reason,
+                    shown,
+                )
                 return
         log.warning("discourse upload of %s failed: %s", filename, exc)
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.connectors.discourse_delivery import CHANNEL, SUFFIX_RESERVE, part_of, refits
-from bot.connectors.discourse_limits import PostTooLongError
+from bot.connectors.discourse_delivery import CHANNEL, SUFFIX_RESERVE
+from bot.connectors.discourse_limits import PostTooLongError, part_of, refits
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.outbox_turns import TURN_KEY
 from bot.errors import CitecastError, StoreError

@@ -6,6 +6,7 @@ server that starts and then refuses every webhook or fails every reply.
 
 from __future__ import annotations
 
+import logging
 import re
 
 import httpx
@@ -13,6 +14,12 @@ import httpx
 from bot.config import DiscourseSettings
 from bot.config_env import blank_because
 from bot.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+# The README asks for "a long random secret": anyone who has it can make the bot answer (and
+# post) whatever they send; 16 characters is where a guess stops being practical.
+MIN_SECRET_LENGTH = 16
 
 _USERNAME = re.compile(r"[\w.\-]+")
 _HOST = re.compile(r"[A-Za-z0-9.\-]+|[0-9A-Fa-f:.]+")
@@ -70,6 +77,21 @@ def check_settings(settings: DiscourseSettings) -> None:
                 f"discourse.audience_by_category.{key}: a category everyone reads is public;"
                 " list only the groups that read it, or leave it out"
             )
+
+
+def warn_weak_secret(settings: DiscourseSettings) -> None:
+    """One warning at start when ``webhook_secret`` is shorter than :data:`MIN_SECRET_LENGTH`
+    characters: it still works (an admin may be trying things out), but it can be guessed."""
+    length = len(settings.webhook_secret.strip())
+    if 0 < length < MIN_SECRET_LENGTH:
+        log.warning(
+            "discourse.webhook_secret is only %d characters: whoever guesses it can send"
+            " webhooks citecast answers; set a long random secret (%d characters or more, e.g."
+            " the output of `openssl rand -hex 32`) in the forum's webhook and in"
+            " DISCOURSE_WEBHOOK_SECRET",
+            length,
+            MIN_SECRET_LENGTH,
+        )
 
 
 def _check_base_url(base_url: str) -> None:

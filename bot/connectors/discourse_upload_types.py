@@ -67,6 +67,17 @@ class RefusedTypes:
 
     def __init__(self) -> None:
         self._refused: set[str] = set()
+        # files the forum refused on their own (too big): warned once each, then INFO
+        self._files_warned: set[str] = set()
+
+    def first_file_refusal(self, path: str) -> bool:
+        """True the first time this process sees the forum refuse the file at ``path`` for
+        itself (too big, not its type): that refusal is a warning an admin should notice, and
+        the file's later refusals (it is tried again for each answer) are INFO."""
+        if path in self._files_warned:
+            return False
+        self._files_warned.add(path)
+        return True
 
     def refused(self, filename: str) -> bool:
         """Whether a file of this name's type was refused before (so is not sent again)."""

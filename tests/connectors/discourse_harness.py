@@ -22,7 +22,7 @@ from bot.store import Store
 from tests.fakes.answerer import ScriptedAnswerer
 from tests.fakes.discourse_api import FakeDiscourse, webhook_request
 
-SECRET = "s3cret-webhook"
+SECRET = "s3cret-webhook-of-the-tests"
 PUBLIC, OTHER, STAFF = 5, 6, 9
 
 

@@ -1,0 +1,307 @@
+"""Fitting a Discourse answer into posts, each defining every footnote it references.
+
+Order of what gives way (``Capabilities.max_chars``; Discourse's default ``max_post_length`` is
+32,000): first the body moves, at a block boundary, to a further post, where the forum allows
+one, so that every post keeps its richest definitions (a PDF citation's ``p. 12`` above all);
+only when a post cannot be made to fit that way (one block alone is too long, or no further post
+is allowed) are its definitions compacted (:data:`LEVELS`: the quote highlight leaves the link,
+titles shorten, page/section and record columns go), never cut inside.
+
+A block longer than a post is cut anyway: its first piece fills the room left in the post before
+(with the definitions it needs), so posts are full rather than alternately full and nearly empty.
+For the connector (``whole_sentences``) a cut falls at a line or a sentence end where one fits,
+and a sentence of up to half a post is never cut inside: when a post cannot hold such a sentence
+with its definitions, the sentence stays whole, in a post over the limit by its definitions, and
+the connector keeps the first definitions there and lists the other sources in the post after it
+(``bot.connectors.discourse_spill``). Rendering alone keeps every post within the limit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Set
+from dataclasses import dataclass
+from functools import cached_property
+
+from bot.markdown import CITATION_MARK
+from renderers.base import CitationForm
+from renderers.discourse_definitions import LEVELS, SHORTEST, definition_body, link_length
+from renderers.escaping import visible
+from renderers.limits import first_piece, split_first
+from renderers.markdown_writer import EntryLevel
+
+# the smallest piece a block is cut into to make room for its definitions
+MIN_PIECE = 80
+# A footnote reference as the renderer writes it, or the plain "\[n\]" the connector writes
+# for one it cannot define in the post (discourse_spill): a sentence ends after its references.
+_REFERENCE = r"(?:\[\^\d+\]|\\\[\d+\??\\\])"
+# where a sentence ends as renderers.limits cuts at one: a line break, or a stop followed by its
+# references and a space (a full-width stop needs no space)
+_BREAK = re.compile(
+    r"\n|[.!?](?:[ \t\u00a0]?" + _REFERENCE + r")*\s|[。！？](?:" + _REFERENCE + ")*"
+)
+# what may follow a sentence's last word: its references and punctuation
+_ONLY_REFERENCES = re.compile(r"(?:" + _REFERENCE + r"|[\s.,;:!?。！？])*")
+_ENDS_SENTENCE = re.compile(r"[.!?。！？](?:[ \t\u00a0]?" + _REFERENCE + r")*$")
+
+
+def at_break(text: str, piece: str) -> bool:
+    """Whether ``piece``, the first piece cut from ``text``, ends at a line or a sentence end.
+
+    A piece that is not a prefix of ``text`` had a code fence closed (or empty quote lines
+    dropped) where it was cut: that is a cut at a line.
+    """
+    if not text.startswith(piece):
+        return True
+    after = text[len(piece) :]
+    gap = after[: len(after) - len(after.lstrip())]
+    return "\n" in gap or not after.strip() or bool(_ENDS_SENTENCE.search(piece))
+
+
+@dataclass(frozen=True)
+class PostFitting:
+    """How the connector lets :class:`PostFitter` fit posts (see there); the defaults are
+    rendering alone."""
+
+    max_posts: int | None = None
+    whole_sentences: bool = False
+
+
+class PostFitter:
+    """Splits the body into posts of at most ``limit`` characters, each defining every footnote
+    it references.
+
+    ``max_posts``: how many posts the answer may take (the forum's replies in a row; 0: any
+    number); ``None``, the default, allows only as many as it takes at the shortest
+    definitions, so rendering alone never adds a post to keep definitions rich.
+
+    ``whole_sentences`` (the connector, which moves the definitions a post cannot hold to the
+    posts after it): a sentence of up to half a post is never cut inside to make room for its
+    definitions; its post may then be over the limit by definitions. Without it (rendering
+    alone) every post fits, a sentence with too many definitions cut at a space.
+    """
+
+    def __init__(
+        self,
+        listed: tuple[CitationForm, ...],
+        limit: int,
+        max_posts: int | None = None,
+        whole_sentences: bool = False,
+    ):
+        self._forms = {form.n: form for form in listed}
+        self._limit = limit
+        self._max_posts = max_posts
+        self._whole_sentences = whole_sentences
+        self._measured: dict[EntryLevel, dict[int, int]] = {}
+
+    def posts(self, blocks: list[str]) -> list[str]:
+        """The raw posts: blocks in order, as many per post as fit with their definitions at
+        the richest level the allowed number of posts permits; then each post gets the
+        richest definitions that fit."""
+        whole = "\n\n".join(blocks)
+        raw = self._raw(whole, self._referenced_forms(whole), LEVELS[0], frozenset())
+        if len(raw) <= self._limit:  # the usual answer: one post, nothing to measure
+            return [raw] if blocks else []
+        fewest = self._groups(blocks, self._sizes(SHORTEST))
+        allowed = len(fewest) if self._max_posts is None else self._max_posts
+        for level in LEVELS[:-1]:
+            groups = self._groups(blocks, self._sizes(level))
+            # one post more than the answer needs is worth its richer definitions only where
+            # the forum takes it; as many posts as the shortest definitions need always are
+            if len(groups) <= max(allowed, len(fewest)) or allowed == 0:
+                return [self._post("\n\n".join(pieces)) for pieces in groups]
+        return [self._post("\n\n".join(pieces)) for pieces in fewest]
+
+    def _groups(self, blocks: list[str], sizes: Mapping[int, int]) -> list[list[str]]:
+        """Blocks (and pieces of blocks) by post, each post's definitions measured at
+        ``sizes``."""
+        groups: list[list[str]] = []
+        length, numbers = 0, set[int]()
+        for block in blocks:
+            rest, cut = block, False
+            while visible(rest):
+                # a rest longer than a post is not searched for its references (that would
+                # search a long block's text again for each of its pieces)
+                refs = self._referenced(rest) if len(rest) <= self._limit else set()
+                size = self._size(length + 2 + len(rest), numbers | refs, sizes)
+                if groups and not cut and size <= self._limit:
+                    groups[-1].append(rest)
+                    length, numbers = length + 2 + len(rest), numbers | refs
+                    break
+                if len(rest) <= self._limit and self._size(len(rest), refs, sizes) <= self._limit:
+                    groups.append([rest])  # greedy by block: a block a post holds moves whole
+                    length, numbers = len(rest), refs
+                    break
+                # A block no post holds is cut anyway: its first piece fills the room left in
+                # this post (with its definitions) rather than the post ending short and the
+                # block's last piece standing alone in the next one. Two pieces of one block
+                # never share a post (they would read as two paragraphs).
+                piece = ""
+                if groups and not cut:
+                    piece, rest = self._cut(rest, length, numbers, sizes, clean=True)
+                if piece:
+                    groups[-1].append(piece)
+                else:
+                    piece, rest = self._cut(rest, -2, set(), sizes, clean=False)
+                    if not visible(piece):  # only spaces or quote marks: nothing to post
+                        continue
+                    groups.append([piece])
+                    length, numbers = -2, set()
+                length, numbers = length + 2 + len(piece), numbers | self._referenced(piece)
+                cut = True
+        return groups
+
+    @cached_property
+    def _linkless(self) -> frozenset[int]:
+        # a definition may take at most half a post: a link longer than that shows as its
+        # title from the start, rather than pushing the text around it into post after post
+        half = self._limit // 2
+        return frozenset(
+            n for n, form in self._forms.items() if len(definition_body(form, SHORTEST)) + 10 > half
+        )
+
+    def _sizes(self, level: EntryLevel) -> dict[int, int]:
+        # each definition line at ``level``, measured once: posts are filled by size
+        if level not in self._measured:
+            forms = list(self._forms.values())
+            lines = self._lines(forms, level, self._linkless)
+            self._measured[level] = {
+                form.n: len(line) for form, line in zip(forms, lines, strict=True)
+            }
+        return self._measured[level]
+
+    def _referenced(self, body: str) -> set[int]:
+        # footnote references as the writer emits them: answer text that looks like one is
+        # escaped, and one inside code gets a definition it does not need, which is harmless
+        return {int(n) for n in CITATION_MARK.findall(body)} & self._forms.keys()
+
+    @staticmethod
+    def _size(body_length: int, numbers: set[int], sizes: Mapping[int, int]) -> int:
+        if not numbers:
+            return body_length
+        return body_length + 1 + sum(sizes[n] + 1 for n in numbers)
+
+    def _cut(
+        self, text: str, length: int, numbers: set[int], sizes: Mapping[int, int], clean: bool
+    ) -> tuple[str, str]:
+        """The largest first piece of ``text`` that fits, with its definitions, in a post whose
+        body is ``length`` characters (-2 for a new post) and cites ``numbers``, and the rest:
+        cut at a line or sentence end (inside a sentence only one longer than half a post).
+
+        ``clean`` (filling a post): ``("", text)`` when no such piece fits. A new post always
+        gets a piece: a first sentence of up to half a post comes whole, even when its
+        definitions do not fit beside it (the connector moves them to the post after it).
+        """
+        room = self._limit - length - 2 - self._size(0, numbers, sizes)
+        best = self._best(text, room, length, numbers, sizes, clean)
+        piece, rest = split_first(text, best, clean) if best else ("", text)
+        if not self._whole_sentences:
+            if piece or clean:
+                return piece, rest
+            return split_first(text, MIN_PIECE, clean=False)
+        if piece and at_break(text, piece):
+            return piece, rest
+        # the largest piece that ends at a sentence and fits
+        for end in reversed(self._breaks(text, best)):
+            if self._piece_fits(text, end, length, numbers, sizes, True, whole=True):
+                return split_first(text, end)
+        sentence = self._first_sentence(text)
+        if piece and _ONLY_REFERENCES.fullmatch(sentence[len(piece) :]):
+            return piece, rest  # cut inside the sentence's references, after its last word
+        # A sentence of up to half a post is not cut to make room for its definitions (a
+        # longer one, which leaves them little room anyway, is cut at a space as before).
+        # "[^n]" becomes "\[n\]" where the connector cannot define it: one character more.
+        if len(sentence) + len(CITATION_MARK.findall(sentence)) <= self._limit // 2:
+            return ("", text) if clean else (sentence, text[len(sentence) :].lstrip())
+        if piece or clean:
+            return piece, rest
+        return split_first(text, MIN_PIECE, clean=False)
+
+    def _best(
+        self,
+        text: str,
+        room: int,
+        length: int,
+        numbers: set[int],
+        sizes: Mapping[int, int],
+        clean: bool,
+    ) -> int:
+        """The largest size to cut ``text`` at whose piece fits (0 when none of
+        :data:`MIN_PIECE` or more does): the whole room when that fits, else by bisection."""
+        if room >= MIN_PIECE and self._piece_fits(text, room, length, numbers, sizes, clean):
+            return room
+        best = 0
+        low, high = MIN_PIECE, room - 1
+        while low <= high:
+            mid = (low + high) // 2
+            if self._piece_fits(text, mid, length, numbers, sizes, clean):
+                best, low = mid, mid + 1
+            else:
+                high = mid - 1
+        return best
+
+    def _breaks(self, text: str, size: int) -> list[int]:
+        """Where ``text`` may be cut at a line or sentence end within its first ``size``
+        characters."""
+        return [m.end() for m in _BREAK.finditer(text, 0, size + 1) if 0 < m.end() <= size]
+
+    def _first_sentence(self, text: str) -> str:
+        """``text`` up to its first line or sentence end that a cut may fall at (all of it when
+        there is none)."""
+        for end in self._breaks(text, min(len(text), self._limit + 1)):
+            piece = first_piece(text, end)
+            if piece and at_break(text, piece) and text.startswith(piece):
+                return piece
+        return text if len(text) <= self._limit else text[: self._limit + 1]
+
+    def _piece_fits(
+        self,
+        text: str,
+        size: int,
+        length: int,
+        numbers: set[int],
+        sizes: Mapping[int, int],
+        clean: bool,
+        whole: bool = False,
+    ) -> bool:
+        """Whether the piece cut at ``size`` fits with its definitions (and there is one);
+        ``whole``: and it ends at a line or sentence end."""
+        piece = first_piece(text, size, clean)
+        if whole and not (piece and at_break(text, piece)):
+            return False
+        total = self._size(length + 2 + len(piece), numbers | self._referenced(piece), sizes)
+        return bool(piece) and total <= self._limit
+
+    def _post(self, body: str) -> str:
+        """``body`` and the richest definitions that fit.
+
+        Past the shortest level (very many footnotes under a small limit), the longest links
+        give way to their titles, one at a time.
+        """
+        forms = self._referenced_forms(body)
+        for level in LEVELS:
+            raw = self._raw(body, forms, level, self._linkless)
+            if len(raw) <= self._limit:
+                return raw
+        linkless = set(self._linkless)
+        for form in sorted(forms, key=link_length, reverse=True):
+            linkless.add(form.n)
+            raw = self._raw(body, forms, SHORTEST, linkless)
+            if len(raw) <= self._limit:
+                break
+        # over the limit only when the limit cannot hold a minimal piece at all, or a sentence
+        # a post holds cannot also hold its definitions (the connector lists them after it)
+        return raw
+
+    def _referenced_forms(self, body: str) -> list[CitationForm]:
+        return [self._forms[n] for n in sorted(self._referenced(body))]
+
+    def _raw(
+        self, body: str, forms: list[CitationForm], level: EntryLevel, linkless: Set[int]
+    ) -> str:
+        lines = self._lines(forms, level, linkless)
+        return f"{body}\n\n" + "\n".join(lines) if lines else body
+
+    @staticmethod
+    def _lines(forms: list[CitationForm], level: EntryLevel, linkless: Set[int]) -> list[str]:
+        return [f"[^{f.n}]: {definition_body(f, level, f.n not in linkless)}" for f in forms]
