@@ -105,6 +105,7 @@ class EmailBlocks:
         form = self._forms.get(n)
         if form is None:
             return ""
+        # the address as the text part writes it (text_url): both parts link one URL
         href = form.url if form.url and form.kind in ("link", "download") else f"#ref-{n}"
         if len(href) > MARKER_LINK_CHARS and self._listed:
             href = f"#ref-{n}"  # its entry links it, once (renderers.email_references)
@@ -114,7 +115,7 @@ class EmailBlocks:
         else:
             markup = (
                 # the joiner holds the number to the word before it (renderers.glue)
-                f'<sup style="{_SUP}">{WORD_JOINER}<a href="{html_text(href)}" '
+                f'<sup style="{_SUP}">{WORD_JOINER}<a href="{html_text(text_url(href))}" '
                 f'title="{tip}" style="color:#0b62d6;text-decoration:none;">'
                 f"{marker(form, n)}</a></sup>"
             )

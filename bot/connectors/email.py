@@ -31,7 +31,11 @@ a sign-off) the note says that the subject was answered. The renderer is
 given that much less HTML budget, so the reply stays within the email size limit.
 
 A mail whose new part is empty (only quoted text) gets no reply: answering content-free mail
-is how auto-reply loops start, and there is nothing to answer.
+is how auto-reply loops start, and there is nothing to answer; the log says what the mail held
+instead (``InboundMail.no_question``: "empty message", "only quoted text", …).
+
+A mail that names the bot only in ``Cc:`` (a reply-all on a thread between people) is answered
+only when it asks something and the answer cites the knowledge base (``email_copied``).
 """
 
 from __future__ import annotations
@@ -41,38 +45,39 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from bot.config_env import empty_setting
 from bot.connectors.base import fit_question
+
+# re-exported: `citecast serve` and the tests check the settings with it
+from bot.connectors.email_check import check_settings as check_settings
 from bot.connectors.email_compose import (
     Note,
     compose_reply,
     long_message_note,
     new_message_id,
+    references_for,
     reply_subject,
     unread_files_note,
     with_note,
 )
+from bot.connectors.email_copied import asks_something, copied_only
 from bot.connectors.email_files import within_attachment_budget
 from bot.connectors.email_ids import conversation_id, outbox_id, thread_key
 from bot.connectors.email_imap import ImapPoller, StartPoints
-from bot.connectors.email_imap_tls import tls_context
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
-from bot.connectors.email_parse import InboundMail, is_valid_address, parse_mail
+from bot.connectors.email_parse import InboundMail, parse_mail
 from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_share import can_link, shareable_turn
-from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener, bind_listener
+from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener
 from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.connectors.web_turn_page import visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
-from bot.errors import ConfigError
 from bot.models import Answer, Exchange
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
-    from bot.config import EmailSettings
     from bot.runtime import Services
     from bot.store import Store
 
@@ -80,6 +85,11 @@ log = logging.getLogger(__name__)
 
 DEDUPE_SCOPE = "email-message"
 HISTORY_TURNS = 10
+COPIED_NO_QUESTION = "copied (Cc), and it asks nothing"
+COPIED_NOTHING_FOUND = "copied (Cc), and the knowledge base has nothing on it"
+THREAD_ROOTS = "email-thread-root"
+"""The store's state scope of each thread's first message (``references_for``)."""
+THREAD_ROOTS_KEPT = 20_000
 
 
 @dataclass(frozen=True)
@@ -89,50 +99,6 @@ class Outcome:
     status: Literal["answered", "duplicate", "ignored"]
     reason: str = ""
     reply_id: str | None = None
-
-
-def check_settings(settings: EmailSettings) -> None:
-    """Fail at start, naming the key, when mail could not be received or answered.
-
-    The SMTP listener's port is tried too (bound, then released at once), so a port in use
-    stops ``citecast serve`` before it starts rather than inside the app's start-up.
-    """
-    if not settings.address.strip():
-        # as the other channels word a required key (an unset ${VAR} is named as such)
-        raise empty_setting(
-            "email.address",
-            settings,
-            " (the bot's own address, such as help@docs.example.com)",
-            problem="required when email is enabled",
-        )
-    if not is_valid_address(settings.address.strip().lower()):
-        raise ConfigError(f"email.address: not a valid address: {settings.address!r}")
-    if settings.inbound == "imap":
-        imap = settings.imap
-        # every IMAP session logs in: a blank value (an unset ${IMAP_PASSWORD}) would fail
-        # each login and be retried forever, so it stops the start instead
-        for key, value in (("host", imap.host), ("username", imap.username)):
-            if not value.strip():
-                raise ConfigError(f"email.imap.{key}: required when email.inbound is imap")
-        if not imap.password:
-            raise empty_setting(
-                "email.imap.password",
-                imap,
-                " (an unset environment variable?)",
-                then="; the mailbox cannot be logged in to",
-            )
-        tls_context(imap)  # a ca_file that cannot be loaded stops the start, naming the key
-    outbound = settings.outbound
-    if outbound.username.strip() and not outbound.password:
-        raise empty_setting(
-            "email.outbound.password",
-            outbound,
-            " (an unset environment variable?)",
-            problem="empty while email.outbound.username is set",
-            then="; every reply would be refused",
-        )
-    if settings.inbound == "smtp" and settings.listen_port:
-        bind_listener(settings.listen_host, settings.listen_port).close()
 
 
 class EmailConnector:
@@ -217,8 +183,17 @@ class EmailConnector:
             self._poller = None
         await self.outbox.stop()
 
-    async def handle_message(self, raw: bytes, envelope_sender: str | None = None) -> Outcome:
-        """Answer one inbound mail (raw RFC 5322 bytes); raises only when it should be retried."""
+    async def handle_message(
+        self,
+        raw: bytes,
+        envelope_sender: str | None = None,
+        envelope_recipients: tuple[str, ...] = (),
+    ) -> Outcome:
+        """Answer one inbound mail (raw RFC 5322 bytes); raises only when it should be retried.
+
+        ``envelope_recipients``: the addresses the SMTP listener accepted it for (none over
+        IMAP); a mail that names one of them only in ``Cc:`` is answered only when it asks
+        something the knowledge base answers (``email_copied``)."""
         mail = await asyncio.to_thread(parse_mail, raw)
         verdict = self.policy.screen(mail, envelope_sender)
         if not verdict.answer or mail.sender is None:
@@ -236,8 +211,14 @@ class EmailConnector:
             return Outcome("duplicate", "already answered", item_id)
         if not mail.question:
             # logged like every other mail left unanswered, so "why no reply?" has an answer
-            log.info("email: not answering %s: no question (only quoted text)", mail.message_id)
-            return Outcome("ignored", "no question (only quoted text)")
+            why = mail.no_question or "no question"
+            log.info("email: not answering %s: %s", mail.message_id, why)
+            return Outcome("ignored", why)
+        copied = copied_only(mail, self.settings.address, envelope_recipients)
+        if copied and not asks_something(mail.question):
+            # a reply-all between people that copies the bot: written to them, not to it
+            log.info("email: not answering %s: %s", mail.message_id, COPIED_NO_QUESTION)
+            return Outcome("ignored", COPIED_NO_QUESTION)
         if not self.policy.take_rate_slot(mail.sender):
             log.warning(
                 "email: not answering %s: rate limit reached for %s (%d an hour)",
@@ -248,7 +229,7 @@ class EmailConnector:
             return Outcome("ignored", "rate limited")
         self._inflight.add(mail.message_id)
         try:
-            return await self._answer(mail, item_id)
+            return await self._answer(mail, item_id, copied=copied)
         except BaseException:
             # Not answered: the sender's retry (SMTP 451, or the next IMAP round) must not
             # count twice against the rate limit.
@@ -257,7 +238,7 @@ class EmailConnector:
         finally:
             self._inflight.discard(mail.message_id)
 
-    async def _answer(self, mail: InboundMail, item_id: str) -> Outcome:
+    async def _answer(self, mail: InboundMail, item_id: str, *, copied: bool) -> Outcome:
         assert mail.sender is not None
         store = self.services.store
         audience = self.policy.audience_for(mail.sender)
@@ -283,6 +264,12 @@ class EmailConnector:
             # fails the same way, so the sender is told now instead
             report_setup_error(self.services, CHANNEL, exc)
             reply, set_up = not_set_up_reply(audience), False
+        if copied and not (set_up and reply.answer.citations):
+            # copied on the thread, and nothing from the knowledge base to add to it: a "not
+            # found" would go to everyone on it; nothing was sent, so nothing is counted
+            self.policy.release_rate_slot(mail.sender)
+            log.info("email: not answering %s: %s", mail.message_id, COPIED_NOTHING_FOUND)
+            return Outcome("ignored", COPIED_NOTHING_FOUND)
         stored: int | None = None
         turn_id: int | None = None
         if set_up and can_link(self.services):
@@ -323,6 +310,14 @@ class EmailConnector:
         subject = reply_subject(mail.subject) or None
         payload = self._render(answer, audience, subject, notes, turn_id)
         address = self.settings.address.strip().lower()
+        store = self.services.store
+        # a client that keeps only In-Reply-To (to our reply) drops the thread's first message
+        # from References: the store remembers it by the thread key our reply's id carries
+        known = store.state(THREAD_ROOTS, thread) if not mail.references else None
+        root = references_for(mail, known)[:1]
+        if known is None and root:
+            # saved before the reply is queued: a store error here is retried as a whole
+            store.set_state(THREAD_ROOTS, thread, root[0], keep=THREAD_ROOTS_KEPT)
         outbound = await asyncio.to_thread(
             compose_reply,
             payload,
@@ -331,8 +326,9 @@ class EmailConnector:
             from_name=self.settings.display_name,
             message_id=new_message_id(thread, address.partition("@")[2]),
             max_attachment_bytes=self.settings.max_attachment_bytes,
+            root=known,
         )
-        self.services.store.enqueue(CHANNEL, outbound.to_json(), item_id)
+        store.enqueue(CHANNEL, outbound.to_json(), item_id)
 
     def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:
         # An answer written for a wider audience (the sender's mapping narrowed since, or a

@@ -145,9 +145,14 @@ def thread_key_of(message_id: str) -> str | None:
     return found.group(1) if found else None
 
 
-def references_for(mail: InboundMail) -> tuple[str, ...]:
-    """References of the reply: the original's plus its Message-ID, root and latest kept."""
+def references_for(mail: InboundMail, root: str | None = None) -> tuple[str, ...]:
+    """References of the reply: the original's plus its Message-ID, root and latest kept.
+
+    ``root`` is the thread's first message as the store knows it, for a mail that carries only
+    ``In-Reply-To`` (Outlook's reply to our reply): the References then start at it still."""
     refs = list(mail.references)
+    if not refs and root and root != mail.in_reply_to and root != mail.message_id:
+        refs.append(root)
     if mail.in_reply_to and mail.in_reply_to not in refs:
         refs.append(mail.in_reply_to)
     if not is_derived_id(mail.message_id):
@@ -182,18 +187,22 @@ def compose_reply(
     from_name: str,
     message_id: str,
     max_attachment_bytes: int,
+    root: str | None = None,
 ) -> OutboundMail:
-    """Build the reply to ``mail`` from the renderer payload ``{subject, text, html, …}``."""
+    """Build the reply to ``mail`` from the renderer payload ``{subject, text, html, …}``
+    (``root``: the thread's first message, when the store knows it; see ``references_for``)."""
     assert mail.sender is not None, "the policy only lets mail with a sender through"
+    # the address as written: only its domain is case-insensitive everywhere
+    recipient = mail.sender_address or mail.sender
     msg = EmailMessage(policy=POLICY)
     msg["From"] = formataddr((_clean(from_name), from_address))
-    msg["To"] = formataddr((_clean(mail.sender_name), mail.sender))
+    msg["To"] = formataddr((_clean(mail.sender_name), recipient))
     msg["Subject"] = _subject(mail, str(payload.get("subject") or ""))
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     msg["Message-ID"] = message_id
     if not is_derived_id(mail.message_id) and _WRITABLE_ID.fullmatch(mail.message_id):
         msg.set_raw("In-Reply-To", mail.message_id)
-    refs = [ref for ref in references_for(mail) if _WRITABLE_ID.fullmatch(ref)]
+    refs = [ref for ref in references_for(mail, root) if _WRITABLE_ID.fullmatch(ref)]
     if refs:
         msg.set_raw("References", _folded_ids("References", refs))
     msg["Auto-Submitted"] = "auto-replied"
@@ -207,7 +216,7 @@ def compose_reply(
     _attach(msg, payload.get("attachments") or [], max_attachment_bytes)
     return OutboundMail(
         sender=from_address,
-        recipients=(mail.sender,),
+        recipients=(recipient,),
         message_id=message_id,
         message=msg.as_string(policy=POLICY),
         in_reply_to=mail.message_id,

@@ -344,13 +344,14 @@ class ImapPoller:
         self._retry.clear()
         waiting = await asyncio.to_thread(mailbox.count_unseen_below, self._first_uid)
         why = "first start on" if saved is None else "UIDVALIDITY changed for"
+        many = waiting != 1  # "1 unread message … is left", "3 unread messages … are left"
+        count = f"{waiting} unread message{'s' * many} already there {'are' if many else 'is'}"
         log.warning(
-            "email: IMAP %s %s: answering mail that arrives from now on; %d unread messages"
-            " already there are left unanswered and unread (to have one answered, move it to"
-            " another folder and back)",
+            "email: IMAP %s %s: answering mail that arrives from now on; %s left unanswered"
+            " and unread (to have one answered, move it to another folder and back)",
             why,
             self._settings.mailbox,
-            waiting,
+            count,
         )
 
     async def _round(self) -> None:

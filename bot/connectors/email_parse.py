@@ -78,6 +78,17 @@ class InboundMail:
     only_thanks: bool = False
     """A reply (reply headers, or a body quoting an earlier mail) whose new text only thanks,
     acknowledges or signs off ("Thanks, Anna", "Got it"): nothing to answer (``email_policy``)."""
+    no_question: str = ""
+    """Why ``question`` is empty, as the log says it ("empty message", "no question (only
+    quoted text)", …); "" when there is a question."""
+    sender_address: str | None = None
+    """The From address as written, only its domain lower-cased: the reply goes to it (a
+    mailbox's local part may be case-sensitive, RFC 5321 §2.4); ``sender`` is the folded form
+    every comparison uses. None when ``sender`` is."""
+    to: tuple[str, ...] = ()
+    """The addresses of ``To:``, lower-cased (``email_copied``)."""
+    cc: tuple[str, ...] = ()
+    """The addresses of ``Cc:``, lower-cased (``email_copied``)."""
 
     @property
     def is_reply(self) -> bool:
@@ -135,11 +146,13 @@ def parse_mail(raw: bytes) -> InboundMail:
         msg = parser.parsebytes(skimmed(runs), headersonly=True)
         body_text, body_html, plain_format = None, None, TextFormat()
         body_read = calendar = files = False
-    sender_name, sender = _first_address(msg)
+    sender_name, written = _first_address(msg)
+    sender = None if written is None else written.lower()
     subject = _header(msg, "subject") or ""
     in_reply_to = _first_id(_header(msg, "in-reply-to"))
     references = tuple(_MSG_ID.findall(_header(msg, "references") or ""))
     subject_asked = False
+    no_question = ""
     if body_text is not None and body_text.strip():
         flowed, delsp = plain_format.flowed, plain_format.delsp
         # a mail forwarded inline asks about the forwarded text, which the quote rules cut
@@ -155,9 +168,16 @@ def parse_mail(raw: bytes) -> InboundMail:
         body_read
         and not (in_reply_to or references)
         and asks_subject(question, sender_name, body_text, body_html)
-        and subject_question(subject)
     ):
-        question, subject_asked = subject_question(subject), True
+        if subject_question(subject):
+            question, subject_asked = subject_question(subject), True
+        elif question:
+            # "Hi,\n\nThanks,\nG" asks its subject, and there is none: nothing to answer
+            # (answered, it was small talk: "You're welcome!")
+            question = ""
+            no_question = "no question (only a greeting and a sign-off, and no subject)"
+    if not question and not no_question:
+        no_question = _why_empty(body_read, body_text, body_html, files)
     # the cheap test first: only a short body of pleasantries is worth a look for a quote
     only_thanks_ = (
         body_read
@@ -183,7 +203,39 @@ def parse_mail(raw: bytes) -> InboundMail:
         files=files,
         subject_asked=subject_asked,
         only_thanks=only_thanks_,
+        no_question=no_question,
+        sender_address=None if written is None else _domain_folded(written),
+        to=_addresses(msg, "to"),
+        cc=_addresses(msg, "cc"),
     )
+
+
+def _why_empty(read: bool, text: str | None, html: str | None, files: bool) -> str:
+    """Why a mail's question came out empty, for the log line that says it gets no reply."""
+    if not read:
+        return "no question (its body could not be read)"
+    if quotes_history(text, html):
+        return "no question (only quoted text)"
+    if (text or "").strip():
+        return "no question (only a signature or footer)"
+    # nothing written at all: "only quoted text" sent the reader looking for a quote
+    return "no question (only attachments, which are not read)" if files else "empty message"
+
+
+def _domain_folded(address: str) -> str:
+    local, _, domain = address.rpartition("@")
+    return f"{local}@{domain.lower()}"
+
+
+def _addresses(msg: Message, name: str) -> tuple[str, ...]:
+    """The valid addresses of every ``name`` header (``To``, ``Cc``), lower-cased."""
+    try:
+        values = msg.get_all(name) or []
+        pairs = getaddresses([" ".join(str(value).split()) for value in values])
+    except Exception:  # a defective header: as if absent
+        return ()
+    found = (address.strip().lower() for _, address in pairs)
+    return tuple(address for address in found if is_valid_address(address))
 
 
 def is_valid_address(address: str | None) -> bool:
@@ -245,7 +297,8 @@ def _address_in(value: str, *, decode_names: bool = False) -> tuple[str, str | N
     except Exception:
         return "", None
     for name, address in pairs:
-        address = address.strip().lower()
-        if is_valid_address(address):
+        address = address.strip()
+        # as written (the reply goes to it); checked folded, as every comparison is
+        if is_valid_address(address.lower()):
             return (decode_words(name) if decode_names else name).strip(), address
     return "", None

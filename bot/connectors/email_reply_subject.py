@@ -32,6 +32,16 @@ _TAG = re.compile(r"^\[([^\[\]]{1,60})\]\s*")
 def reply_subject(subject: str) -> str:
     """``Re: `` plus ``subject`` without the reply prefixes at its start (see the module
     docstring), or "" when nothing is left of it."""
+    tags, rest = subject_parts(subject)
+    kept = " ".join([*tags, rest] if rest else tags)
+    return f"Re: {kept}" if kept else ""
+
+
+def subject_parts(subject: str) -> tuple[tuple[str, ...], str]:
+    """The tags at the start of ``subject`` (once each, in order, as written) and its own text
+    after every reply prefix and tag there: ``[EXTERNAL] AW: Abwesenheitsnotiz`` ->
+    ``(("[EXTERNAL]",), "Abwesenheitsnotiz")``. The one reading of a subject's start: the
+    reply's subject and the out-of-office check (``email_policy``) both use it."""
     rest = " ".join(subject.split())
     tags: list[str] = []
     seen: set[str] = set()
@@ -48,5 +58,4 @@ def reply_subject(subject: str) -> str:
             seen.add(shown.lower())
             tags.append(shown)
         rest = rest[tag.end() :]
-    kept = " ".join([*tags, rest] if rest else tags)
-    return f"Re: {kept}" if kept else ""
+    return tuple(tags), rest

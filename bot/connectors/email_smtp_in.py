@@ -40,7 +40,8 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return listen(host, port, port_key="email.listen_port", host_key="email.listen_host")
 
 
-Deliver = Callable[[bytes, str | None], Awaitable[object]]
+Deliver = Callable[[bytes, str | None, tuple[str, ...]], Awaitable[object]]
+"""Answers one mail: its bytes, the envelope's sender and the recipients it was accepted for."""
 
 
 class InboundSmtpHandler:
@@ -69,7 +70,11 @@ class InboundSmtpHandler:
         if isinstance(raw, str):
             raw = raw.encode("utf-8", errors="surrogateescape")
         try:
-            await asyncio.wait_for(self._deliver(raw, envelope.mail_from), self._timeout)
+            # the recipients too: a Bcc'd bot is named only there (email_copied)
+            recipients = tuple(str(rcpt) for rcpt in envelope.rcpt_tos)
+            await asyncio.wait_for(
+                self._deliver(raw, envelope.mail_from, recipients), self._timeout
+            )
         except Exception:
             log.exception("email: could not handle an inbound message; asking to retry")
             return "451 4.3.0 Temporary failure, please try again later"

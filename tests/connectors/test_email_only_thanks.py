@@ -87,8 +87,10 @@ def test_thanks_above_a_quote_without_reply_headers_is_a_reply_too() -> None:
 
 
 def test_a_fresh_mail_of_thanks_without_a_subject_is_not_marked() -> None:
+    # not "only thanks" (no reply), yet nothing to answer: its subject is asked, and it has none
     mail = parse_mail(inbound_mail("Thanks!", subject=""))
-    assert mail.question == "Thanks!" and not mail.only_thanks
+    assert mail.question == "" and not mail.only_thanks
+    assert mail.no_question == "no question (only a greeting and a sign-off, and no subject)"
 
 
 @pytest.mark.parametrize("body", STILL_ASKS)

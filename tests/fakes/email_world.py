@@ -50,11 +50,16 @@ def inbound_mail(
     headers: dict[str, str] | None = None,
     html: str | None = None,
     attachment: bytes | None = None,
+    to: str = BOT,
+    cc: str | None = None,
 ) -> bytes:
-    """An inbound mail as raw bytes (text, optionally HTML and one attachment)."""
+    """An inbound mail as raw bytes (text, optionally HTML and one attachment); written ``to``
+    the bot unless told otherwise, with a ``cc`` line when given."""
     msg = EmailMessage(policy=SMTP)
     msg["From"] = sender
-    msg["To"] = BOT
+    msg["To"] = to
+    if cc is not None:
+        msg["Cc"] = cc
     msg["Subject"] = subject
     if message_id:
         msg["Message-ID"] = message_id
