@@ -31,10 +31,6 @@ from typing import Any
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
-from slack_bolt.logger.messages import (
-    warning_client_prioritized_and_token_skipped,
-    warning_token_skipped,
-)
 from slack_bolt.response import BoltResponse
 from starlette.requests import Request
 from starlette.responses import Response
@@ -58,13 +54,19 @@ from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
 from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
+from bot.connectors.slack_stream_links import marker_links
 from bot.connectors.slack_text import mentioned_users, question_text
-from bot.connectors.slack_token import open_socket_url, recheck_bot_token, verify_bot_token
-from bot.connectors.slack_unanswered import KeptQuestions
+from bot.connectors.slack_token import (
+    open_socket_url,
+    recheck_bot_token,
+    token_skipped,
+    verify_bot_token,
+)
+from bot.connectors.slack_unanswered import KeptQuestions, question_turn
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
-from renderers.base import Capabilities, capabilities_for
+from renderers.base import Capabilities, RenderContext, capabilities_for
 
 log = logging.getLogger(__name__)
 
@@ -75,14 +77,6 @@ FILES_ONLY = (
     "I can't read attached files. Please ask your question in words, and I'll answer with sources."
 )
 MAX_NAMED_MENTIONS = 20
-
-
-def _token_skipped(record: logging.LogRecord) -> bool:
-    """False for bolt's "`token` will be unused" warnings (see ``SlackConnector.__init__``)."""
-    return record.getMessage() not in (
-        warning_client_prioritized_and_token_skipped(),
-        warning_token_skipped(),
-    )
 
 
 class SlackConnector:
@@ -100,7 +94,7 @@ class SlackConnector:
         bolt_log = logging.getLogger("bot.connectors.slack.bolt")
         # bolt reads ${SLACK_BOT_TOKEN} itself even when given a client, then warns on every
         # start that the variable goes unused; the client carries slack.bot_token already
-        bolt_log.addFilter(_token_skipped)
+        bolt_log.addFilter(token_skipped)
         # who the bot is, learned at start: no auth.test per request (see slack_authorize)
         self._identity = KnownIdentity(settings.bot_token, self.client, self._identified)
         try:
@@ -114,7 +108,7 @@ class SlackConnector:
                 name="citecast",
             )
         finally:
-            bolt_log.removeFilter(_token_skipped)
+            bolt_log.removeFilter(token_skipped)
         self.poster = SlackPoster(self.client, settings)
         self.outbox = SlackOutbox(services.store, self.poster, settings)
         self._outbox_task: asyncio.Task[None] | None = None
@@ -194,6 +188,7 @@ class SlackConnector:
         self._bot_id = identity.get("bot_id") or self._bot_id
         self._identity.bot_user_id, self._identity.bot_id = self._bot_user_id, self._bot_id
         self.poster.uploads.check_scopes(identity.get("scopes"))
+        self.audiences.learn_home(identity)  # auth.test is asked once
 
     def _ids(self) -> tuple[str | None, str | None]:
         return self._bot_user_id, self._bot_id  # learned at start, or later
@@ -293,13 +288,17 @@ class SlackConnector:
         attach_files: bool = True,
     ) -> Payload:
         """The Slack payload of ``answer`` for a viewer in ``audience`` (files numbered)."""
-        attach_files = attach_files and self.poster.uploads.allowed  # see slack_files
-        context = context_for(
-            self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
-        )
-        payload = renderers.render("slack", answer, context)
+        payload = renderers.render("slack", answer, self._context(audience, turn_id, attach_files))
         numbered_files(payload, answer, audience)
         return payload
+
+    def _context(
+        self, audience: frozenset[str], turn_id: int | None, attach_files: bool = True
+    ) -> RenderContext:
+        attach_files = attach_files and self.poster.uploads.allowed  # see slack_files
+        return context_for(
+            self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
+        )
 
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread
@@ -318,9 +317,8 @@ class SlackConnector:
             limit=self.settings.history_turns,
             question_chars=self.services.settings.web.max_question_chars,
         )
-        store = self.services.store
-        turn_id = store.add_turn(question.conversation(), "slack", question.text, status="pending")
-        return audience, history, turn_id
+        # after a restart, the turn the earlier run left unfinished: the question counts once
+        return audience, history, question_turn(self.services.store, question)
 
     async def _with_names(self, question: SlackQuestion) -> SlackQuestion:
         """The question with the people it mentions named (``@Ada``, not ``@U0ADA``)."""
@@ -357,6 +355,9 @@ class SlackConnector:
         def render(answer: Answer) -> Payload:
             return self.render(answer, audience, turn_id)
 
+        def links(answer: Answer) -> dict[int, str]:
+            return marker_links(answer, self._context(audience, turn_id))
+
         sink, fallback = choose_sinks(
             self.settings,
             self.client,
@@ -366,6 +367,7 @@ class SlackConnector:
             render,
             self._sleep,
             turn_id,
+            links,
         )
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None

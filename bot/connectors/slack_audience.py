@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -63,6 +64,7 @@ class SlackAudiences:
         self._members: dict[str, tuple[float, frozenset[str]]] = {}
         self._said_emailless = False
         self._said_external: set[str] = set()
+        self._said_shared: set[str] = set()  # shared channels mapped to private groups
         # (team_id, enterprise_id); team_id None for an org-wide install
         self._home: tuple[str | None, str | None] | None = None
         # The person each 1:1 DM is with (conversations.info's ``user``), cached with its kind.
@@ -127,6 +129,8 @@ class SlackAudiences:
         if kind == "public":
             return frozenset(groups)
         groups.update(settings.audience_by_channel.get(channel, ()))
+        if external:
+            self._warn_shared(channel)
         if kind == "im":
             # An app is never a member of a 1:1 DM between two other people, yet only a DM
             # known to be the asker's own (the message.im event, or conversations.info's
@@ -139,6 +143,24 @@ class SlackAudiences:
         if user and own_groups and not external:
             groups.update(await self.user_groups(user))
         return frozenset(groups)
+
+    def _warn_shared(self, channel: str) -> None:
+        """Say once that ``channel``, read by another organisation (Slack Connect), still gets
+        the non-public groups ``audience_by_channel`` maps it to: a private channel shared
+        after it was mapped would otherwise show its sources to outsiders silently."""
+        mapped = set(self._settings.audience_by_channel.get(channel, ()))
+        mapped -= set(self._settings.public_audience)
+        if not mapped or channel in self._said_shared:
+            return
+        self._said_shared.add(channel)
+        log.warning(
+            "Slack channel %s is shared with another organisation (Slack Connect) and "
+            "slack.audience_by_channel maps it to %s: answers there cite those sources to "
+            "everyone in it, the other organisation's people too; remove the mapping if they "
+            "may not read them",
+            channel,
+            ", ".join(sorted(mapped)),
+        )
 
     async def for_private_view(self, channel: str, user: str) -> frozenset[str]:
         """The audience of an ephemeral answer: only ``user`` reads it, wherever it appears."""
@@ -224,15 +246,20 @@ class SlackAudiences:
             except SLACK_CALL_ERRORS as exc:
                 log.warning("auth.test failed (%s); askers' own groups are not granted", _why(exc))
                 return None
-            enterprise = _text(response.get("enterprise_id"))
-            team = _text(response.get("team_id"))
-            if response.get("is_enterprise_install") is True or team == enterprise:
-                # installed on the whole organisation: any team_id is no workspace of ours
-                team = None
-            if team is None and enterprise is None:
-                return None
-            self._home = (team, enterprise)
+            self.learn_home(response.data if isinstance(response.data, dict) else {})
         return self._home
+
+    def learn_home(self, identity: Mapping[str, Any]) -> None:
+        """Keep the workspace and organisation an ``auth.test`` answer names (the one made at
+        start), so that the audience lookups do not ask again; an answer naming neither
+        changes nothing."""
+        enterprise = _text(identity.get("enterprise_id"))
+        team = _text(identity.get("team_id"))
+        if identity.get("is_enterprise_install") is True or team == enterprise:
+            # installed on the whole organisation: any team_id is no workspace of ours
+            team = None
+        if team is not None or enterprise is not None:
+            self._home = (team, enterprise)
 
     async def _email(self, user: str) -> str | None:
         info = await self._user(user, "no email-based groups")

@@ -188,6 +188,30 @@ class SlackOutbox:
         await self._poster.upload_files(thread, files)
         return True
 
+    async def deliver_after_wait(
+        self,
+        thread: SlackThread,
+        messages: Sequence[Message],
+        files: Sequence[dict[str, Any]],
+        *,
+        waited: RateLimitedError,
+        asked_at: float,
+        turn_id: int | None = None,
+    ) -> None:
+        """Queue the answer without trying it now: at ``asked_at`` (wall clock) Slack answered
+        a call for it with a 429 asking for a wait (``waited``) longer than the client waits.
+        Another call before that wait is over would be refused too, so the outbox's first try
+        comes no sooner than Slack asked. ``turn_id`` as for :meth:`deliver`."""
+        left = max(0.0, asked_at + waited.retry_after - time.time())
+        log.warning(
+            "Slack asked to wait %.0f s before posting in %s; the answer is queued",
+            left,
+            thread.channel,
+        )
+        error = RateLimitedError(str(waited), left)
+        keyed = with_delivery_keys(messages)
+        await self._queue(thread, keyed, files, since=time.time(), error=error, turn_id=turn_id)
+
     async def complete(
         self,
         thread: SlackThread,

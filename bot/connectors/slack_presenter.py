@@ -4,7 +4,7 @@ workspace cannot stream natively; :func:`choose_sinks` picks the sinks from ``sl
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -39,9 +39,11 @@ def choose_sinks(
     render: RenderFn,
     sleep: Sleep,
     turn_id: int,
+    links: Callable[[Answer], Mapping[int, str]] | None = None,
 ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
     """The sink that shows an answer in ``thread`` for ``slack.streaming``, and the one to fall
-    back to when native streaming is unavailable (made only if needed)."""
+    back to when native streaming is unavailable (made only if needed); ``links`` gives the URL
+    each citation marker of a partial answer links to (for native streaming)."""
 
     def edit() -> AnswerSink:
         interval = settings.edit_interval_seconds
@@ -52,7 +54,8 @@ def choose_sinks(
 
     mode = settings.streaming
     if mode == "native":
-        return NativeSink(client, poster, outbox, thread, settings, turn_id=turn_id), edit
+        native = NativeSink(client, poster, outbox, thread, settings, turn_id=turn_id, links=links)
+        return native, edit
     if mode == "edit":
         return edit(), edit
     return plain(), plain

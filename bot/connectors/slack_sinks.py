@@ -7,7 +7,8 @@ The answer arrives as TextDelta / CitationAdded events and one final Reply. A *s
   ``edit_interval_seconds`` into ``chat.update`` (4,000 characters), then posts the rest. An
   edit that fails on the way is skipped (the final one shows everything); when the first post
   fails, or the posted message is deleted meanwhile, nothing more is shown live and the whole
-  answer is delivered through the outbox.
+  answer is delivered through the outbox (after a first post refused with a long 429, no sooner
+  than Slack asked: ``SlackOutbox.deliver_after_wait``).
 - :class:`bot.connectors.slack_stream.NativeSink` streams with Slack's native streaming; when
   the workspace cannot stream it raises :class:`StreamingUnavailableError` before anything is
   visible, and the presenter falls back to an :class:`EditSink`.
@@ -30,7 +31,7 @@ from typing import Any, Protocol
 from bot.connectors.slack_client import Sleep, UndeliverableError
 from bot.connectors.slack_delivery import SlackPoster, SlackThread, with_feedback
 from bot.connectors.slack_outbox import SlackOutbox, delivery_key, with_delivery_keys
-from bot.errors import ChannelError, DeliveryUncertainError
+from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 from bot.models import Answer
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,9 @@ class EditSink:
         self._last_edit = float("-inf")
         self._lost: str | None = None  # the delivery key of a first post whose fate is unknown
         self._lost_since = 0.0  # when that post was tried (wall clock, as Slack's ts)
+        # the first post got a 429 with a long wait: (the error, when it came); the answer is
+        # queued and no call made for it before that wait is over
+        self._waiting: tuple[RateLimitedError, float] | None = None
         self.edits = 0
 
     async def text(self, delta: str, partial: Answer) -> None:
@@ -151,6 +155,8 @@ class EditSink:
                 )
                 if isinstance(exc, DeliveryUncertainError):
                     self._lost, self._lost_since = delivery_key(first), attempted_at
+                if isinstance(exc, RateLimitedError):
+                    self._waiting = (exc, attempted_at)
                 self._live = False
                 return
         else:
@@ -178,6 +184,12 @@ class EditSink:
         """
         messages = with_feedback(payload["messages"], turn_id)
         files = payload.get("files") or []
+        if self._ts is None and self._waiting is not None:
+            waited, asked_at = self._waiting
+            await self._outbox.deliver_after_wait(
+                self._thread, messages, files, waited=waited, asked_at=asked_at, turn_id=self._turn
+            )
+            return
         if self._ts is None and self._lost is not None:
             self._ts = await self._find_lost_post(self._lost)
         if self._ts is None:

@@ -5,12 +5,14 @@
 the workspace refuses streaming before anything is visible (``feature_not_enabled``,
 ``unknown_method`` …), or the stream cannot be started for any other reason (a refusal, a lost
 connection, a timeout), it raises :class:`StreamingUnavailableError` and the driver falls back
-to editing (:class:`bot.connectors.slack_sinks.EditSink`). When Slack closes the stream
-mid-answer (``message_not_in_streaming_state``), a stream call fails mid-answer (a lost
-connection, a 5xx or 429 that outlasted the retries), or the answer outgrows one streamed
-message, the message is completed with ``chat.update`` and any further messages are posted:
-never left half-written. A streamed message deleted meanwhile (``message_not_found``) is not
-edited: the whole answer is posted anew at the end.
+to editing (:class:`bot.connectors.slack_sinks.EditSink`). Not after a 429 asking for a longer
+wait than ``retry_max_seconds``: a post then would be refused too, so nothing more is sent for
+the answer, which the outbox posts once that wait is over (``SlackOutbox.deliver_after_wait``).
+When Slack closes the stream mid-answer (``message_not_in_streaming_state``), a stream call
+fails mid-answer (a lost connection, a 5xx or 429 that outlasted the retries), or the answer
+outgrows one streamed message, the message is completed with ``chat.update`` and any further
+messages are posted: never left half-written. A streamed message deleted meanwhile
+(``message_not_found``) is not edited: the whole answer is posted anew at the end.
 
 The sink contract (:class:`bot.connectors.slack_sinks.AnswerSink`), the other sinks and how a
 sink is given its answer's turn are described in :mod:`bot.connectors.slack_sinks`.
@@ -19,6 +21,8 @@ sink is given its answer's turn are described in :mod:`bot.connectors.slack_sink
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from slack_sdk.web.async_chat_stream import AsyncChatStream
@@ -42,6 +46,7 @@ from bot.connectors.slack_delivery import (
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_sinks import Payload, StreamingUnavailableError
 from bot.connectors.slack_text import StreamMarkdown
+from bot.errors import RateLimitedError
 from bot.models import Answer
 from renderers.limits import SLACK_MAX_BLOCKS_TEXT
 from renderers.slack import block_text_length
@@ -77,6 +82,7 @@ class NativeSink:
         settings: SlackSettings,
         *,
         turn_id: int | None = None,
+        links: Callable[[Answer], Mapping[int, str]] | None = None,
     ) -> None:
         self._client = client
         self._poster = poster
@@ -85,6 +91,9 @@ class NativeSink:
         self._settings = settings
         self._turn = turn_id
         self._markdown = StreamMarkdown()
+        # the URL each marker links to, as the final render links it (slack_stream_links)
+        self._links = links
+        self._cited = 0
         self._stream: AsyncChatStream | None = None
         self._shown = 0
         self._open = True
@@ -94,6 +103,9 @@ class NativeSink:
         self.interrupted = False
         # the streamed message was deleted meanwhile: the answer is posted anew
         self.gone = False
+        # Slack answered the stream's start with a long 429: (the error, when it came); no
+        # more calls for this answer, which the outbox posts once the wait is over
+        self.waiting: tuple[RateLimitedError, float] | None = None
 
     async def _streamer(self) -> AsyncChatStream:
         if self._stream is None:
@@ -118,6 +130,14 @@ class NativeSink:
         closed = isinstance(error, UndeliverableError) and error.conversation_closed
         if self.ts is None and closed and code not in UNSUPPORTED_STREAMING:
             raise error from None  # a plain post would be refused the same way
+        if self.ts is None and isinstance(error, RateLimitedError):
+            # a plain post now would be refused too (and Slack may throttle the app harder)
+            log.warning(
+                "Slack asked the stream in %s to wait; queuing the answer", self._thread.channel
+            )
+            self.waiting = (error, time.time())
+            self._open = False
+            return
         if self.ts is None:
             # Nothing is visible yet, so a plain post can still show the whole answer. (A
             # chat.startStream lost on the way may have started a stream we cannot see.)
@@ -149,6 +169,9 @@ class NativeSink:
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Append the new text to the stream (until Slack closes it or it gets too long)."""
+        if self._links is not None and len(partial.citations) != self._cited:
+            self._cited = len(partial.citations)
+            self._markdown.links = self._links(partial)
         markdown = self._markdown.feed(delta)
         if not markdown or not self._open or self.truncated or self.interrupted:
             return
@@ -197,6 +220,12 @@ class NativeSink:
 
     async def _complete(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         ts = self.ts
+        if ts is None and self.waiting is not None:
+            error, asked_at = self.waiting
+            await self._outbox.deliver_after_wait(
+                self._thread, messages, files, waited=error, asked_at=asked_at, turn_id=self._turn
+            )
+            return
         if ts is None or self.gone:
             await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
             return

@@ -4,9 +4,10 @@ Incoming message text is Slack mrkdwn with escaped ``& < >`` and ``<…>`` token
 links and channels; :func:`question_text` turns it into the plain question the assistant sees.
 :class:`StreamMarkdown` turns the canonical answer text (CommonMark with ``[^n]`` citations,
 arriving in pieces) into the markdown ``chat.appendStream`` shows: citations as ``[n]`` held
-to the word they cite by a no-break space as the renderers hold them (``renderers.glue``), and
-Slack tokens defused, so neither the model nor a source can produce ``<!here>`` or a disguised
-link.
+to the word they cite by a no-break space as the renderers hold them (``renderers.glue``) and
+linked to their sources as the rendered message links them, the model's links kept only to
+http, https and mailto (``slack_stream_links``), and Slack tokens defused, so neither the model
+nor a source can produce ``<!here>`` or a disguised link.
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ import re
 from collections.abc import Mapping
 
 from bot.bidi_controls import without_bidi_controls
+from bot.connectors.slack_stream_links import (
+    linked_marker,
+    no_unsafe_links,
+    open_link_start,
+    safe_links,
+)
 from bot.markdown import CITATION_MARK
 from renderers.glue import NO_BREAK_SPACE, glues_after
 
@@ -90,15 +97,22 @@ class StreamMarkdown:
     def __init__(self) -> None:
         self._held = ""
         self._before = ""  # the last word shown, for the glue of a citation after it
+        # the URL each citation's marker links to (set as the citations arrive)
+        self.links: Mapping[int, str] = {}
 
     def feed(self, delta: str) -> str:
         """The markdown that is safe to show now; a possible partial ``[^n`` is held back,
-        and so are the spaces before it (they become a no-break space before a citation)."""
+        and so are the spaces before it (they become a no-break space before a citation), and
+        a link not yet whole (whether it may be shown depends on its destination)."""
         # bidi controls go first, as the renderers' parse drops them: "[^\u202e1]" is then a
         # citation to hold back whole, not a stray "[^" shown raw
         text = self._held + without_bidi_controls(delta)
         partial = _PARTIAL_CITATION.search(text)
         cut = partial.start() if partial else len(text)
+        link = open_link_start(text[:cut])
+        cut = cut if link is None else link
+        backslashes = len(text[:cut]) - len(text[:cut].rstrip("\\"))
+        cut -= backslashes % 2  # whether it escapes depends on the character after it
         if cut > 0 and text[cut - 1] == "<":
             cut -= 1  # whether "<" opens a token depends on the character after it
         cut = len(text[:cut].rstrip(" "))
@@ -111,7 +125,7 @@ class StreamMarkdown:
         return self._show(held)
 
     def _show(self, text: str) -> str:
-        shown = to_stream_markdown(text, self._before)
+        shown = to_stream_markdown(text, self._before, self.links)
         self._before = _last_word(self._before + text)
         return shown
 
@@ -123,9 +137,14 @@ def _last_word(text: str) -> str:
     return after[max(after.rfind(" "), after.rfind("\n")) + 1 :]
 
 
-def to_stream_markdown(text: str, before: str = "") -> str:
+def to_stream_markdown(text: str, before: str = "", links: Mapping[int, str] | None = None) -> str:
     """One whole piece of answer text as streaming markdown (``before``: the text shown before
-    it, whose last word decides whether a citation at its start is glued).
+    it, whose last word decides whether a citation at its start is glued; ``links``: the URL
+    each citation's marker links to, see ``slack_stream_links.marker_links``).
+
+    The model's links keep only safe destinations (``slack_stream_links.safe_links``), and no
+    ``](`` or ``]:`` is left to end a link to anything else (``no_unsafe_links``): not one the
+    model disguised, nor a plain ``[1]`` read as a link's label (``[1](javascript:…)``).
 
     Streaming takes standard markdown, where ``&lt;`` would show literally inside code, so
     instead of escaping every ``<`` only the ones that could open a Slack token (``<!here>``,
@@ -133,8 +152,10 @@ def to_stream_markdown(text: str, before: str = "") -> str:
     controls are dropped, as from every rendered payload (``bot.bidi_controls``). The spaces
     between a word and its citation become a no-break space, as in the rendered message.
     """
-    text = _TOKEN_OPENER.sub("<\u200d", _glued(without_bidi_controls(text), before))
-    return CITATION_MARK.sub(lambda m: f"[{m.group(1)}]", text)
+    text = safe_links(_glued(without_bidi_controls(text), before))
+    text = _TOKEN_OPENER.sub("<\u200d", text)
+    text = CITATION_MARK.sub(lambda m: linked_marker(int(m.group(1)), links or {}), text)
+    return no_unsafe_links(text)
 
 
 def _glued(text: str, before: str) -> str:

@@ -16,6 +16,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from slack_bolt.logger.messages import (
+    warning_client_prioritized_and_token_skipped,
+    warning_token_skipped,
+)
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
@@ -151,3 +155,12 @@ async def open_socket_url(
         return None
     url = response.get("url")
     return url if isinstance(url, str) and url else None
+
+
+def token_skipped(record: logging.LogRecord) -> bool:
+    """A log filter: False for bolt's "`token` will be unused" warnings, which the connector's
+    own client (given beside the token on purpose, see ``SlackConnector``) would set off."""
+    return record.getMessage() not in (
+        warning_client_prioritized_and_token_skipped(),
+        warning_token_skipped(),
+    )

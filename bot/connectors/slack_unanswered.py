@@ -16,6 +16,12 @@ answered once. Each start counts one interrupted attempt: a question still unans
 ``ATTEMPTS`` starts (one that takes the process down with it, say) or asked more than
 ``ANSWER_WITHIN`` seconds ago is given up: its half-written reply becomes ``slack.apology``
 (or the apology is posted), never left as it was.
+
+A question answered again is one turn in the store, as the Discord connector keeps it: the
+turn each question is answered under is saved with the question's channel and ts (state scope
+``TURNS``), and :func:`question_turn` gives the answer after a restart the turn the earlier run
+left unfinished (which ``citecast serve`` marked failed at start), so ``citecast report``
+counts the question once, as answered, not failed and then done.
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ ATTEMPTS = 3
 ANSWER_WITHIN = 24 * 3600.0
 # the thread replies read to find a half-written answer (one page)
 REPLIES_PAGE = 200
+# the turn each question is answered under (state scope), the latest KEPT_TURNS of them
+TURNS = "slack-turn"
+KEPT_TURNS = 10_000
 _FIELDS = {f.name: f.type for f in dataclasses.fields(SlackQuestion)}
 
 
@@ -143,6 +152,31 @@ class UnansweredQuestions:
             log.error("slack: cannot record question %s: %s", item_id, exc)
             return True  # not answered again without the count that bounds it
         return item is None or item.status != "pending"
+
+
+def question_turn(store: Store, question: SlackQuestion) -> int:
+    """The stored turn to answer ``question`` under: the one an earlier run left unfinished
+    for it (its turn not ``done``), else a new pending one, saved for a run after this one.
+
+    Raises StoreError when no turn can be added (as ``Store.add_turn``); failing to read or
+    save the question's turn only costs counting it twice after a restart.
+    """
+    key = f"{question.channel}:{question.ts}"
+    conversation = question.conversation()
+    try:
+        saved = store.state(TURNS, key)
+        left = store.turn(int(saved)) if saved is not None and saved.isdigit() else None
+    except StoreError as exc:
+        log.warning("slack: cannot read the turn of question %s: %s", question.ts, exc)
+        left = None
+    if left is not None and left.status != "done" and left.conversation_id == conversation:
+        return left.id
+    turn_id = store.add_turn(conversation, "slack", question.text, status="pending")
+    try:
+        store.set_state(TURNS, key, str(turn_id), keep=KEPT_TURNS)
+    except StoreError as exc:
+        log.warning("slack: could not save the turn of question %s: %s", question.ts, exc)
+    return turn_id
 
 
 def _is_ours(message: dict[str, Any], bot_user_id: str | None, bot_id: str | None) -> bool:
@@ -291,5 +325,6 @@ __all__ = [
     "UnansweredQuestions",
     "answer_left_over",
     "half_answer",
+    "question_turn",
     "tidy_half_answer",
 ]

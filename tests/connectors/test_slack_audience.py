@@ -143,7 +143,8 @@ async def test_a_long_streamed_answer_shows_exactly_the_resolved_text(tmp_path: 
         turns = world.store.turns(f"slack:T0TEAM:{PUBLIC}:1600000000.030000")
         assert turns[0].answer is not None
         assert len(turns[0].answer["text"]) > 6000
-        assert message["text"] == to_stream_markdown(turns[0].answer["text"])
+        links = {c["n"]: c["source"]["url"] for c in turns[0].answer["citations"]}
+        assert message["text"] == to_stream_markdown(turns[0].answer["text"], links=links)
         assert len(context_texts([message])) == 2
 
 

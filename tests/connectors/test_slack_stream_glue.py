@@ -43,6 +43,7 @@ def streamed(calls: list[dict[str, object]]) -> str:
 
 
 def assert_glued_as_rendered(text: str) -> None:
+    text = re.sub(r"\[(\[\d+\])\]\([^)]*\)", r"\1", text)  # a marker's link: its number
     assert f"works{NBSP}[1]." in text
     assert "https://get.example/dl [2]" in text  # link detection must not take the marker
     assert "**fast** [1]" in text  # Slack ends bold only before an ordinary space

@@ -48,7 +48,10 @@ async def test_native_stream_ends_with_sources_and_feedback(tmp_path: Path) -> N
         assert len(stops) == 1
         [message] = fake.bot_messages(PUBLIC, thread_ts="1600000000.001000")
         assert message["streaming"] is False
-        assert message["text"] == "Fact 1.[1] Fact 2.[2] Fact 3.[3]"
+        # each marker links to its source, as the rendered message's <url|[n]> does
+        assert message["text"] == " ".join(
+            f"Fact {n}.[[{n}]](https://docs.example.com/guide-{n})" for n in (1, 2, 3)
+        )
         sources = context_texts([message])
         for n in (1, 2, 3):
             assert sum(f"Guide {n}" in s for s in sources) == 1

@@ -143,7 +143,10 @@ async def test_a_streamed_answer_removes_the_status(tmp_path: Path) -> None:
     async with slack_world(tmp_path, answerer, streaming="native") as world:
         thread = await ask_in_assistant_thread(world)
         assert world.fake.calls_to("chat.startStream", ok_only=True)
-        assert texts(world, thread) == ["Fact 1.[1] Fact 2.[2]"]
+        assert texts(world, thread) == [
+            "Fact 1.[[1]](https://docs.example.com/guide-1)"
+            " Fact 2.[[2]](https://docs.example.com/guide-2)"
+        ]
         assert world.fake.status(DM, thread) == ""
 
 
