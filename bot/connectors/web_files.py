@@ -88,13 +88,10 @@ def file_response(
 
     This renders the reading page in the caller's thread: the web channel's route uses
     :func:`served_file`, which renders it off the event loop."""
-    checked = _checked(signer, token, files)
-    if checked is None:
-        return not_found()
-    grant, now = checked
-    kind = viewer_kind(grant.media_type)
-    if kind is None or download:
-        return _file_itself(grant, download)
+    viewable = _viewable(signer, token, files, download)
+    if isinstance(viewable, Response):
+        return viewable
+    grant, now, kind = viewable
     assert signer is not None  # a grant is only ever checked by one
     try:
         viewed = read_for_view(grant.path, grant.filename, kind)
@@ -115,13 +112,10 @@ async def served_file(
     """:func:`file_response`, with the reading page made off the event loop: the file read and
     the page sanitized in worker threads, a Markdown file rendered by ``renders`` (once per
     file version, a few at a time), so no file can stall the server's other requests."""
-    checked = _checked(signer, token, files)
-    if checked is None:
-        return not_found()
-    grant, now = checked
-    kind = viewer_kind(grant.media_type)
-    if kind is None or download:
-        return _file_itself(grant, download)
+    viewable = _viewable(signer, token, files, download)
+    if isinstance(viewable, Response):
+        return viewable
+    grant, now, kind = viewable
     assert signer is not None  # a grant is only ever checked by one
     try:
         viewed = await asyncio.to_thread(read_for_view, grant.path, grant.filename, kind)
@@ -133,6 +127,21 @@ async def served_file(
         viewer_page, viewed, links=links, title=_title(now), markup=markup
     )
     return _viewer_response(page)
+
+
+def _viewable(
+    signer: FileSigner | None, token: str, files: FileIndex, download: bool
+) -> Response | tuple[FileGrant, Readable, str]:
+    """A grant to show as a reading page (with the reader's view of it now and the page's
+    kind), or the response that answers the request without one: the 404, or the file itself."""
+    checked = _checked(signer, token, files)
+    if checked is None:
+        return not_found()
+    grant, now = checked
+    kind = viewer_kind(grant.media_type)
+    if kind is None or download:
+        return _file_itself(grant, download)
+    return grant, now, kind
 
 
 def _checked(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.markdown import citations_in, parse
 from bot.models import Answer, Source, TextDelta
 from bot.registry import SourceRegistry
-from bot.resolver import StreamResolver, resolve
+from bot.resolver import ResolvePolicy, StreamResolver, resolve
 
 # (piece size, StreamResolver coalesce): one character at a time scanned at once and gathered,
 # small odd pieces, and the whole text as one delta
@@ -26,6 +26,27 @@ def streamed(raw: str, size: int, coalesce: int) -> Answer:
     shown: list[str] = []
     for at in range(0, len(raw), size):
         shown += [e.text for e in resolver.feed(raw[at : at + size]) if isinstance(e, TextDelta)]
+    events, answer = resolver.finish()
+    shown += [e.text for e in events if isinstance(e, TextDelta)]
+    assert "".join(shown) == answer.text
+    return answer
+
+
+def streamed_at(
+    raw: str,
+    cuts: list[int],
+    registry: SourceRegistry,
+    policy: ResolvePolicy | None = None,
+    coalesce: int = 0,
+) -> Answer:
+    """``raw`` fed to a StreamResolver cut at ``cuts`` (taken modulo its length, in order, each
+    once); its deltas must add up to the final text."""
+    resolver = StreamResolver(registry, policy, coalesce=coalesce)
+    shown: list[str] = []
+    last = 0
+    for cut in [*sorted({c % (len(raw) + 1) for c in cuts}), len(raw)]:
+        shown += [e.text for e in resolver.feed(raw[last:cut]) if isinstance(e, TextDelta)]
+        last = cut
     events, answer = resolver.finish()
     shown += [e.text for e in events if isinstance(e, TextDelta)]
     assert "".join(shown) == answer.text

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.models import Answer, TextDelta
-from bot.resolver import StreamResolver, resolve
-from tests.core.resolver_splits import resolved_everywhere, two_sources
+from bot.models import Answer
+from bot.resolver import resolve
+from tests.core.resolver_splits import resolved_everywhere, streamed_at, two_sources
 
 ZW = "\u200b"
 
@@ -173,16 +173,7 @@ def test_every_cut_in_two_and_three_pieces() -> None:
 
 def _cut(raw: str, cuts: list[int], coalesce: int = 0) -> Answer:
     """``raw`` streamed, cut at ``cuts``; the text deltas must add up to the final text."""
-    resolver = StreamResolver(two_sources(), coalesce=coalesce)
-    shown: list[str] = []
-    last = 0
-    for cut in [*sorted({c % (len(raw) + 1) for c in cuts}), len(raw)]:
-        shown += [e.text for e in resolver.feed(raw[last:cut]) if isinstance(e, TextDelta)]
-        last = cut
-    events, answer = resolver.finish()
-    shown += [e.text for e in events if isinstance(e, TextDelta)]
-    assert "".join(shown) == answer.text
-    return answer
+    return streamed_at(raw, cuts, two_sources(), coalesce=coalesce)
 
 
 PREFIXES = ["", "- ", "* ", "1. ", "> ", "> - ", "## ", "a\n", "a\n\n", "a\n- "]

@@ -14,15 +14,12 @@ from pathlib import Path
 import pytest
 
 from bot.assistant.assistant import Assistant
-from bot.assistant.base import Reply
 from bot.assistant.openai_backend import OpenAIBackend
 from bot.assistant.turn import Turn
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex, ingest
-from bot.models import TextDelta
+from tests.assistant.openai_turn import run
 from tests.fakes.openai_server import Completion, FakeOpenAI, ToolCallSpec, text
-
-PUBLIC = frozenset({"public"})
 
 DOC = "# Retries\n\nThe retry policy backs off exponentially and honours Retry-After.\n"
 
@@ -62,17 +59,6 @@ def model(settings: Settings, fake: FakeOpenAI) -> Assistant:
     configured = settings.model_copy(update={"assistant": assistant})
     index = KnowledgeIndex(Path(settings.index.path))
     return Assistant(configured, index, OpenAIBackend(configured.assistant.openai))
-
-
-async def run(bot: Assistant, question: str, stream: bool) -> Reply:
-    """One turn through stream() or reply(); the stream's deltas must spell its answer."""
-    if not stream:
-        return await bot.reply(question, PUBLIC)
-    events = [e async for e in bot.stream(question, PUBLIC)]
-    reply = events[-1]
-    assert isinstance(reply, Reply)
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == reply.answer.text
-    return reply
 
 
 @pytest.mark.parametrize("stream", [True, False])

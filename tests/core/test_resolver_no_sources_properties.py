@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.markers import Grammar, find_markers
-from bot.models import Answer, Source, TextDelta
+from bot.models import Answer, Source
 from bot.registry import SourceRegistry
-from bot.resolver import COALESCE, ResolvePolicy, StreamResolver, resolve
+from bot.resolver import COALESCE, ResolvePolicy, resolve
+from tests.core.resolver_splits import streamed_at
 from tests.core.test_resolver_properties import FRAGMENTS
 
 # the number forms model_cites reads, naming sources that exist (1, 2) or not (9)
@@ -49,16 +50,7 @@ def registry(sources: bool) -> SourceRegistry:
 def streamed(
     raw: str, cuts: list[int], policy: ResolvePolicy, sources: bool, coalesce: int
 ) -> Answer:
-    resolver = StreamResolver(registry(sources), policy, coalesce=coalesce)
-    shown: list[str] = []
-    last = 0
-    for cut in [*sorted({c % (len(raw) + 1) for c in cuts}), len(raw)]:
-        shown += [e.text for e in resolver.feed(raw[last:cut]) if isinstance(e, TextDelta)]
-        last = cut
-    events, answer = resolver.finish()
-    shown += [e.text for e in events if isinstance(e, TextDelta)]
-    assert "".join(shown) == answer.text
-    return answer
+    return streamed_at(raw, cuts, registry(sources), policy, coalesce)
 
 
 @given(

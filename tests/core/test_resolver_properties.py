@@ -9,10 +9,11 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.markers import Grammar, Marker, MarkerScanner, find_markers
-from bot.models import Answer, Source, TextDelta
+from bot.models import Answer, Source
 from bot.registry import SourceRegistry
-from bot.resolver import COALESCE, ResolvePolicy, StreamResolver, resolve
+from bot.resolver import COALESCE, ResolvePolicy, resolve
 from bot.source_mentions import is_model_source_list, named_sources
+from tests.core.resolver_splits import streamed_at
 
 SECRET = b"property-secret!"
 
@@ -235,18 +236,7 @@ coalesces = st.sampled_from([0, 1, 3, 16, COALESCE])
 def stream_split(
     raw: str, cuts: list[int], policy: ResolvePolicy | None = None, coalesce: int = 0
 ) -> Answer:
-    resolver = StreamResolver(make_registry(), policy, coalesce=coalesce)
-    texts: list[str] = []
-    last = 0
-    for cut in [*sorted({c % (len(raw) + 1) for c in cuts}), len(raw)]:
-        for event in resolver.feed(raw[last:cut]):
-            if isinstance(event, TextDelta):
-                texts.append(event.text)
-        last = cut
-    events, answer = resolver.finish()
-    texts.extend(e.text for e in events if isinstance(e, TextDelta))
-    assert "".join(texts) == answer.text
-    return answer
+    return streamed_at(raw, cuts, make_registry(), policy, coalesce)
 
 
 @given(mixed, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12), coalesces)
