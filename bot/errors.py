@@ -40,6 +40,19 @@ class BackendConfigError(BackendError):
     """
 
 
+class BackendBusyError(BackendError):
+    """The backend is busy and asked to be asked again only after ``retry_after`` seconds (an
+    HTTP 429 or 503 whose ``Retry-After`` is longer than the turn may wait).
+
+    Unlike a passing failure, asking again at once cannot help, so a viewer is told when to
+    try again rather than "try again".
+    """
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class RenderError(CitecastError):
     """A renderer was given something it cannot render (never raised for hostile text)."""
 
@@ -73,6 +86,7 @@ class SignatureError(ChannelError):
 
 
 __all__ = [
+    "BackendBusyError",
     "BackendConfigError",
     "BackendError",
     "ChannelError",

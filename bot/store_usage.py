@@ -2,7 +2,8 @@
 
 Votes (``add_feedback``) are written by every channel; ``citecast report``
 (``bot.usage_report``) reads the turns and votes of a period through ``iter_report_turns_since``
-and ``votes_since``, a page at a time so a year of turns is never in memory at once.
+and ``votes_since``, a page at a time so a year of turns is never in memory at once, and the
+turns whose reply still waits in the outbox through ``waiting_turns``.
 """
 
 from __future__ import annotations
@@ -111,6 +112,25 @@ class UsageStore(StoreBase):
             if len(rows) < page:
                 return
             after = rows[-1][0]
+
+    def waiting_turns(self) -> frozenset[int]:
+        """The turns with a reply still waiting in the outbox (any channel): queued behind a
+        rate limit or retried, not yet sent nor given up. Their turn is stored ``done`` once the
+        answer is handed to the outbox, but the asker has not got it yet.
+
+        The turn is the one the payload carries (``bot.connectors.outbox_turns.TURN_KEY``); an
+        item without one (queued by an older version, or not an answer) names none.
+        """
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT DISTINCT json_extract(payload_json, '$.turn_id') FROM outbox"
+                " WHERE status = 'pending'"
+                # a CASE, so a damaged payload is never parsed (json_type would stop the report);
+                # only a JSON integer is a turn id, as queued_turn reads it (true is not turn 1)
+                " AND CASE WHEN json_valid(payload_json)"
+                " THEN json_type(payload_json, '$.turn_id') END = 'integer'"
+            ).fetchall()
+        return frozenset(int(row[0]) for row in rows)
 
     def votes_since(self, since: float) -> list[tuple[int | None, str, str]]:
         """``(turn id, channel, value)`` of every vote recorded at or after ``since``."""

@@ -50,7 +50,8 @@ class ChannelUsage:
     ``asked`` = ``cited`` + ``without_sources`` + ``citations_dropped`` (answered, but every
     citation marker was dropped for a fault of the marker) + ``small_talk`` (a greeting or
     thanks, answered without sources by design) + ``failed`` (not answered: a backend or
-    delivery failure, a crash) + ``unfinished`` (still being answered).
+    delivery failure, a crash) + ``unfinished`` (still being answered, or answered but the reply
+    still waits in a channel's outbox to be sent).
     """
 
     channel: str
@@ -96,6 +97,10 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
     with every citation dropped, and rated-down turns."""
     counts: dict[str, Counter[str]] = {}
     unanswered, dropped = _Questions(), _Questions()
+    # A turn is stored done once its answer is handed to a channel's outbox; while the reply
+    # waits there (a Discourse rate limit, a Slack 429) the asker has not got it: pending. Read
+    # first and few: a reply sent while the pages are read is still counted pending, as it was.
+    waiting = store.waiting_turns()
     # summed page by page as the turns come: a year of them is never in memory at once
     for turn_id, channel, question, status, citations, faults in store.iter_report_turns_since(
         since
@@ -104,7 +109,7 @@ def build_report(store: Store, since: float, days: float, limit: int = 10) -> Us
         row["asked"] += 1
         if status == "failed":
             row["failed"] += 1
-        elif status != "done":
+        elif status != "done" or turn_id in waiting:
             row["unfinished"] += 1
         elif citations:
             row["cited"] += 1

@@ -11,7 +11,8 @@ than the model's context, a malformed message) is not a setup error: the next qu
 The ``openai`` client waits out a 429's or 503's ``Retry-After`` (up to two minutes) before
 each retry, whatever ``timeout`` says: a turn with ``timeout: 10`` waited 30 s before failing.
 A wait longer than ``timeout`` is not waited for (:func:`http_client`); the turn fails at once
-with the server's reason and the wait it asked for.
+with the server's reason and the wait it asked for, as :class:`bot.errors.BackendBusyError`
+(its ``retry_after``), so a channel can say when to ask again rather than "try again".
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from bot.assistant.openai_errors import (
     context_overflow,
     error_text,
     has_userinfo,
+    retry_after,
     status_message,
     too_long_to_wait,
 )
 from bot.config import OpenAISettings
-from bot.errors import BackendConfigError, BackendError
+from bot.errors import BackendBusyError, BackendConfigError, BackendError
 
 # A model name the server does not serve: Ollama ('model "x" not found, try pulling it first'),
 # vLLM and OpenAI ("The model `x` does not exist"), LiteLLM and others ("no such model").
@@ -117,7 +119,20 @@ def refusal(
     message += field_hint(exc)
     if setup_refusal(exc):
         return BackendConfigError(message)
+    wait = busy_wait(exc, settings.timeout)
+    if wait is not None:
+        return BackendBusyError(message, retry_after=wait)
     return BackendError(message + (overflow if context_overflow(exc) else ""))
+
+
+def busy_wait(exc: openai.APIStatusError, timeout: float) -> float | None:
+    """The seconds a 429 or 503 asked to wait when that is longer than ``timeout`` (so the
+    client did not wait, :func:`http_client`): asking again sooner cannot help. None for any
+    other refusal, and for a wait the client waited out or the header does not say."""
+    headers = exc.response.headers
+    if exc.status_code not in (429, 503) or not too_long_to_wait(headers, timeout):
+        return None
+    return retry_after(headers)
 
 
 def length_hint(max_tokens: int | None) -> str:

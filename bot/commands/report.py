@@ -19,10 +19,11 @@ HELP = "show what people asked, what went unanswered and how answers were rated"
 DESCRIPTION = """\
 Sum the store's turns per channel over the last --days: questions asked, answers that cite
 their sources, answers without sources (the knowledge base had nothing), answers whose every
-citation was dropped for a wrong marker, failures, and the helpful / not helpful votes from the
-web chat and Slack. Then list the questions asked most often without an answer (the documents
-to write next), those answered with every citation dropped (the model's markers to check) and
-the latest answers rated not helpful.
+citation was dropped for a wrong marker, failures, pending answers (still being written, or
+written but waiting in a channel's outbox to be sent, e.g. behind a rate limit), and the
+helpful / not helpful votes from the web chat and Slack. Then list the questions asked most
+often without an answer (the documents to write next), those answered with every citation
+dropped (the model's markers to check) and the latest answers rated not helpful.
 The store is the one `citecast serve` writes (store.path); reading it while the server runs is
 safe.
 

@@ -60,7 +60,13 @@ from bot.connectors.web_origins import SiteCheck
 from bot.connectors.web_proxy import request_base_url
 from bot.connectors.web_rate_limit import QuestionRateLimit, client_key
 from bot.connectors.web_roots import build_signer
-from bot.connectors.web_sse import RESTARTING, AnswerStream, public_reason, public_status
+from bot.connectors.web_sse import (
+    RESTARTING,
+    AnswerStream,
+    public_headers,
+    public_reason,
+    public_status,
+)
 from bot.connectors.web_turn_page import (
     load_answer,
     missing_file_page,
@@ -221,7 +227,7 @@ class WebConnector:
             # Any failure, expected or a bug, is a JSON 502 or 503 and a failed turn, never a
             # bare 500; the log has the full reason.
             turns.fail(start.turn_id, exc)
-            return error_response(public_reason(exc), public_status(exc))
+            return error_response(public_reason(exc), public_status(exc), public_headers(exc))
         except asyncio.CancelledError:
             turns.fail(start.turn_id)
             current = asyncio.current_task()

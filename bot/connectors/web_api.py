@@ -61,9 +61,12 @@ class FeedbackRequest:
     value: str
 
 
-def error_response(reason: str, status: int) -> JSONResponse:
-    """The one shape of every API error: ``{"error": reason}``."""
-    return JSONResponse({"error": reason}, status_code=status)
+def error_response(
+    reason: str, status: int, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """The one shape of every API error: ``{"error": reason}``; ``headers`` such as a busy
+    backend's ``Retry-After`` (``bot.connectors.web_sse.public_headers``)."""
+    return JSONResponse({"error": reason}, status_code=status, headers=headers)
 
 
 def status_for(error: ValidationError) -> int:

@@ -9,9 +9,11 @@ Events, each ``data`` one line of JSON:
   ``[^n]``); ``append`` is sanitized HTML of blocks that just completed (add it at the end);
   ``tail`` is sanitized HTML of the still-open last block (replace the previous tail);
 - ``done``: the final payload, the same as ``POST /api/ask`` returns;
-- ``error``: ``{error}``, a reason to show; the stream ends after it. A stream cut by a server
-  shutdown (its answer not finished within ``web.shutdown_grace``) ends with one too, saying
-  the server is restarting (``RESTARTING``), so a page need not probe to learn what happened.
+- ``error``: ``{error, retry_after?}``, a reason to show (``retry_after``: the seconds to wait
+  when the model endpoint is busy for longer than a turn may wait); the stream ends after it.
+  A stream cut by a server shutdown (its answer not finished within ``web.shutdown_grace``)
+  ends with one too, saying the server is restarting (``RESTARTING``), so a page need not
+  probe to learn what happened.
 
 A comment line (``: keep-alive``) is sent whenever the answerer is silent for ``heartbeat``
 seconds, so proxies do not close a stream that is waiting on a slow backend.
@@ -28,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any
 
@@ -36,7 +39,7 @@ from bot.connectors.web_api import AskRequest
 from bot.connectors.web_client_json import client_citation_json
 from bot.connectors.web_turns import TurnStart, WebTurns
 from bot.deeplinks import file_link
-from bot.errors import BackendConfigError, BackendError, KnowledgeIndexError
+from bot.errors import BackendBusyError, BackendConfigError, BackendError, KnowledgeIndexError
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
@@ -174,7 +177,7 @@ class AnswerStream:
                     turns.fail(start.turn_id, exc)
                 except Exception:  # the store too: the viewer still gets the error event
                     log.exception("could not mark web turn %s failed", start.turn_id)
-            yield sse_event("error", {"error": public_reason(exc)})
+            yield sse_event("error", error_event(exc))
         finally:
             # The server is stopping (the task was cancelled) before the answer was complete.
             if start is not None and not settled:
@@ -192,11 +195,50 @@ def public_reason(exc: Exception) -> str:
         return "the knowledge base is not available; ask the operator to run citecast ingest"
     if isinstance(exc, BackendConfigError):
         return NOT_SET_UP
+    if isinstance(exc, BackendBusyError):
+        return f"the assistant is busy; try again in about {_wait_words(exc.retry_after)}"
     return "the assistant failed to answer; try again"
 
 
 def public_status(exc: Exception) -> int:
     """The HTTP status ``POST /api/ask`` fails with: 503 for what only the operator can fix
-    (no usable index, a refused key), 502 for the rest (an outage or a bug: asking again may
-    help)."""
-    return 503 if isinstance(exc, KnowledgeIndexError | BackendConfigError) else 502
+    (no usable index, a refused key) and for a busy backend that asked for a long wait (with
+    :func:`public_headers`' ``Retry-After``), 502 for the rest (an outage or a bug: asking
+    again may help)."""
+    busy_or_setup = KnowledgeIndexError | BackendConfigError | BackendBusyError
+    return 503 if isinstance(exc, busy_or_setup) else 502
+
+
+def public_headers(exc: Exception) -> dict[str, str]:
+    """The headers of the failure ``POST /api/ask`` answers with: ``Retry-After`` (whole
+    seconds, rounded up) when the backend is busy for longer than a turn may wait."""
+    seconds = retry_seconds(exc)
+    return {} if seconds is None else {"Retry-After": str(seconds)}
+
+
+def error_event(exc: Exception) -> dict[str, Any]:
+    """The stream's ``error`` event: ``{error}`` (:func:`public_reason`), and ``retry_after``
+    (whole seconds) when the backend is busy, the stream's ``Retry-After``: its status (200)
+    was sent before the answer failed."""
+    data: dict[str, Any] = {"error": public_reason(exc)}
+    seconds = retry_seconds(exc)
+    if seconds is not None:
+        data["retry_after"] = seconds
+    return data
+
+
+def retry_seconds(exc: Exception) -> int | None:
+    """The whole seconds a busy backend asked to wait (at least 1), None for other failures."""
+    if not isinstance(exc, BackendBusyError):
+        return None
+    return max(1, math.ceil(exc.retry_after))
+
+
+def _wait_words(seconds: float) -> str:
+    """``1 minute``, ``5 minutes``; ``3 hours`` from two hours on (a daily quota is not "about
+    1440 minutes"). Rounded up: told to come back sooner, the viewer is only refused again."""
+    minutes = max(1, math.ceil(seconds / 60))
+    if minutes >= 120:
+        hours = math.ceil(minutes / 60)
+        return f"{hours} hours"
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
