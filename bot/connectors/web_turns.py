@@ -19,6 +19,7 @@ from bot.assistant.base import Reply
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json
 from bot.connectors.web_file_access import as_now
+from bot.connectors.web_stored_urls import IndexedUrls, with_current_urls
 from bot.connectors.web_turn_page import shareable_answers, visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import BackendError, KnowledgeIndexError
@@ -68,6 +69,8 @@ class WebTurns:
         self.signer = signer
         # who may read a cited file now (a stored answer re-rendered later: web_file_access)
         self.files = IndexedFiles(services.settings.index.path)
+        # the public URL a cited file has now (a re-ingest may have changed it: web_stored_urls)
+        self.urls = IndexedUrls(services.settings.index.path)
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -228,13 +231,17 @@ class WebTurns:
     def as_now(self, answer: Answer) -> Answer:
         """``answer`` as this viewer may see it now: a cited file made private or dropped from
         the index since is shown as no longer available, with no link
-        (:func:`bot.connectors.web_file_access.as_now`)."""
-        return as_now(answer, self.files, self.signer, self.audience)
+        (:func:`bot.connectors.web_file_access.as_now`), and every other cited knowledge-base
+        file at the public URL the index gives it now, its deep links rebuilt on it
+        (:func:`bot.connectors.web_stored_urls.with_current_urls`)."""
+        shown = as_now(answer, self.files, self.signer, self.audience)
+        return with_current_urls(shown, self.urls, self.audience)
 
     def render(self, answer: Answer, base_url: str) -> dict[str, Any]:
         """The web renderer's payload (``{html, citations}``) for this viewer, of the answer as
         it may be seen now (:meth:`as_now`): a stored answer is re-rendered here on a reload
-        and on its share page, and its links are signed afresh only for files still readable."""
+        and on its share page, its links signed afresh only for files still readable and its
+        files' public URLs looked up again."""
         return self._render(self.as_now(answer), base_url)
 
     def _render(self, answer: Answer, base_url: str) -> dict[str, Any]:
