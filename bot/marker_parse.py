@@ -91,7 +91,8 @@ class Grammar:
     ``bare_numbers``: bare groups like ``[7]`` are markers (the registry is not empty); a
     callable is asked each time a bare group (or a ``[1]: …`` line) is decided, so a registry
     that fills up during the turn counts from the moment it is not empty.
-    ``is_known_url``: a linked number ``[1](url)`` is a marker only for a registry URL.
+    ``is_known_url``: a linked number ``[1](url)`` is a marker only for a registry URL (but
+    see ``model_cites``).
     ``is_known_number``: a parenthesised ``(Source 3)`` is a marker only when every number it
     names is a registry number (bot.marker_paren).
     ``key_word``: the token word of record keys (``[[source key="…"]]``).
@@ -99,7 +100,8 @@ class Grammar:
     only repeats registry sources; None disables stripping.
     ``model_cites``: the text comes from a model told to cite by number, so ``(Source 3)`` and
     ``<sup>3</sup>`` are markers whatever numbers they name, not only registry numbers (one
-    naming no source is then dropped; ``bot.resolver_policy.ResolvePolicy.model_cites``).
+    naming no source is then dropped; ``bot.resolver_policy.ResolvePolicy.model_cites``), and
+    a ``[[3]](url)`` whose URL no source has is the group ``[3]``, its URL dropped.
     """
 
     bare_numbers: bool | Callable[[], bool] = True
@@ -269,10 +271,20 @@ def _parse_link(
     url = m[1]
     raw = buf[i:end]
     if url.startswith("#") and prev != "!":
-        fragment = _fragment_link(raw, i, body, grammar)
+        fragment = _number_label(raw, i, body, grammar)
         if fragment is not None:
             return Hit(end, fragment)
-    if prev == "!" or not grammar.is_known_url(url):
+    known = prev != "!" and grammar.is_known_url(url)
+    if not known and grammar.model_cites and body.startswith("["):
+        # "[[1]](https://elsewhere)" from a model told to cite: every channel would show a
+        # link labelled "[1]", exactly a citation's look, to a page no source has (a fake
+        # citation, phishing-shaped when the page is an attacker's). The number is read as
+        # the group "[1]": the source's citation with the source's own link, or dropped.
+        # (An image, "![[1]](…)", too: the renderers show an image as a link to it.)
+        group = _number_label(raw, i, body, grammar)
+        if group is not None:
+            return Hit(end, group)
+    if not known:
         if _LABEL_MARKER.search(body) and not _LABEL_MARKER.search(url):
             # a tag marker in the link's text ("[the guide <citation>1</citation>](url)") is read
             # like any other: only the "[" is passed over, the destination holds none
@@ -286,9 +298,11 @@ def _parse_link(
     return Hit(end, Marker("linked", raw, i, numbers, url=url))
 
 
-def _fragment_link(raw: str, i: int, body: str, grammar: Grammar) -> Marker | None:
-    """``[2](#install)``: a same-page fragment cannot be a source, so a label of bare numbers
-    is the registry number the model saw, read as the bracket group ``[2]`` would be."""
+def _number_label(raw: str, i: int, body: str, grammar: Grammar) -> Marker | None:
+    """A link labelled with bare numbers, read as the bracket group ``[2]`` would be: the
+    registry number the model saw. ``[2](#install)``: a same-page fragment cannot be a source;
+    ``[[2]](https://elsewhere)`` in a model's answer (``Grammar.model_cites``): no source's URL.
+    None when the label is no bare group (``[[2023]](…)``, ``[[0]](…)`` stay links)."""
     inner = body[1:-1] if body.startswith("[") and body.endswith("]") else body
     label = _FRAGMENT_LABEL.fullmatch(inner)
     if label is None or not bare_numbers_ok(label["nums"]) or not grammar.bare_groups():
@@ -317,6 +331,12 @@ def _parse_double(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         linked = _parse_link(buf, i, close + 2, final, grammar, buf[i + 1 : close + 1], prev)
         if linked is not None:
             return linked
+        label = _FRAGMENT_LABEL.fullmatch(buf, i + 2, close) if grammar.model_cites else None
+        if label is not None and bare_numbers_ok(label["nums"]):
+            # no destination this grammar reads ("[[1]](https://x "title")", "[[1]]( x )",
+            # "[[1]](<x>)"): "[[1]]" alone, as a doubled group, so the "[1]" never stays a
+            # link's label; what follows stays text, its URL shown as written
+            return None
         plain = _plain_words(buf, close + 2, final)
         if plain is True:
             return None  # "[[2]](source 1)": no link, so "[[2]]" is read as it is alone

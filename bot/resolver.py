@@ -22,7 +22,9 @@ register sources: text written before the first source keeps its bare groups as 
 A deliberate departure from DESIGN §5, for answers from a model told to cite with ``[n]``
 markers (``ResolvePolicy.model_cites``, set by the assistant for the OpenAI backend): there a
 bare group is a citation even while the registry is empty, and so are ``(Source 7)`` and
-``<sup>7</sup>`` whatever they name; each number naming no source is dropped as
+``<sup>7</sup>`` whatever they name, and ``[[7]](url)`` whatever its URL (a URL no source has is
+dropped with it: kept, it would be a link labelled "[7]", a citation's look, to a page outside
+the source list); each number naming no source is dropped as
 ``out_of_range`` (``[n]`` as ``placeholder``), as with a non-empty registry, and a trailing
 source list whose entries cite numbers no source has is removed (``bot.resolver_invented``).
 DESIGN's rule protects text that never meant to cite; a model that was told to cite and names

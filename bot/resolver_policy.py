@@ -29,9 +29,12 @@ class ResolvePolicy:
     ``model_cites``: the answer comes from a model told to cite with ``[n]`` markers (the
     OpenAI backend's prompt), so a number written as a citation is one even where no source has
     it: bare groups (``[7]``, ``[n]``) are markers while the registry is still empty, and
-    ``(Source 7)`` and ``<sup>7</sup>`` are markers whatever numbers they name. Each number
-    naming no source is then dropped as ``out_of_range`` (a placeholder as ``placeholder``), and
-    a trailing source list whose entries cite numbers no source has is removed. Not a setting:
+    ``(Source 7)`` and ``<sup>7</sup>`` are markers whatever numbers they name, and a linked
+    number in double brackets whose URL no source has (``[[7]](https://elsewhere)``) is the
+    group ``[7]``, its URL dropped (kept, every channel would show a link labelled "[7]", a
+    citation's look, to a page outside the source list). Each number naming no source is then
+    dropped as ``out_of_range`` (a placeholder as ``placeholder``), and a trailing source list
+    whose entries cite numbers no source has is removed. Not a setting:
     the assistant sets it for model answers; text that never meant to cite (``citecast
     resolve``, the extractive answerer) keeps DESIGN §5's reading, where ``[7]`` in an answer
     that cites nothing may be the writer's text.

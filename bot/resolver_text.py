@@ -292,12 +292,15 @@ class ResolvedText(CitationText):
             last in "`~$<[【\ue200\\"
             or (text[0] not in "\r\n" and ends_inside_marker(self._last_line(MAX_TAG)))
             or (
-                text[0] == "^"
+                text[0] in "^("
                 and last == "]"
-                and _ENDS_IN_FOOTNOTE.search((held or self._pieces[-1])[-_FOOTNOTE_TAIL:])
+                and bool(_ENDS_IN_FOOTNOTE.search((held or self._pieces[-1])[-_FOOTNOTE_TAIL:]))
+                == (text[0] == "^")
             )
         ):
-            # (a caret after a citation, "[1], [9]^": "[^1]^" would read as one footnote)
+            # (a caret after a citation, "[1], [9]^": "[^1]^" would read as one footnote; the
+            # writer's brackets before parentheses, "[x] [[9]](url "t")": "[x](url "t")" would
+            # be a link no one wrote)
             # an opener still unclosed before the gap ("[^" then "1]", "<cita" then "tion>"):
             # joined, the two halves would spell a marker no one resolved
             text = "\u200b" + text
