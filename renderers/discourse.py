@@ -4,6 +4,9 @@ Payload: ``{"raw": str, "uploads": [{n, path, filename, media_type, placeholder}
 ``"continued": [raw, ...]`` only when the answer does not fit one post. Citations are ``[^n]``
 and every post defines each footnote it references, once, at its end:
 ``[^n]: [Title](url), p. 12, Section``. Titles are escaped so they cannot break the definition.
+The forum numbers a post's footnotes 1, 2, … by first reference in that post, whatever their
+labels: a definition it shows under another number than ``n`` begins with ``\\[n\\]``
+(``renderers.discourse_numbers``), so a continued post's ``[^13]``, shown as [1], still reads 13.
 
 Fitting posts (``Capabilities.max_chars``; Discourse's default ``max_post_length`` is 32,000) is
 ``renderers.discourse_fit``: the body moves, at a block boundary, to a further post where one is

@@ -26,6 +26,7 @@ from functools import cached_property
 from bot.markdown import CITATION_MARK
 from renderers.base import CitationForm
 from renderers.discourse_definitions import LEVELS, SHORTEST, definition_body, link_length
+from renderers.discourse_numbers import prefix, shown_numbers
 from renderers.escaping import visible
 from renderers.limits import first_piece, split_first
 from renderers.markdown_writer import EntryLevel
@@ -43,6 +44,10 @@ _BREAK = re.compile(
 # what may follow a sentence's last word: its references and punctuation
 _ONLY_REFERENCES = re.compile(r"(?:" + _REFERENCE + r"|[\s.,;:!?。！？])*")
 _ENDS_SENTENCE = re.compile(r"[.!?。！？](?:[ \t\u00a0]?" + _REFERENCE + r")*$")
+# a post's footnote numbers in order of first reference (a dict as an ordered set): Discourse
+# shows them 1, 2, … in that order, and a definition shown under another number than its own
+# carries its own (renderers.discourse_numbers), so its size depends on the order
+Refs = dict[int, None]
 
 
 def at_break(text: str, piece: str) -> bool:
@@ -99,7 +104,8 @@ class PostFitter:
         the richest level the allowed number of posts permits; then each post gets the
         richest definitions that fit."""
         whole = "\n\n".join(blocks)
-        raw = self._raw(whole, self._referenced_forms(whole), LEVELS[0], frozenset())
+        forms = self._referenced_forms(whole)
+        raw = self._raw(whole, forms, LEVELS[0], frozenset(), self._shown(whole, forms))
         if len(raw) <= self._limit:  # the usual answer: one post, nothing to measure
             return [raw] if blocks else []
         fewest = self._groups(blocks, self._sizes(SHORTEST))
@@ -116,13 +122,13 @@ class PostFitter:
         """Blocks (and pieces of blocks) by post, each post's definitions measured at
         ``sizes``."""
         groups: list[list[str]] = []
-        length, numbers = 0, set[int]()
+        length, numbers = 0, Refs()
         for block in blocks:
             rest, cut = block, False
             while visible(rest):
                 # a rest longer than a post is not searched for its references (that would
                 # search a long block's text again for each of its pieces)
-                refs = self._referenced(rest) if len(rest) <= self._limit else set()
+                refs = self._referenced(rest) if len(rest) <= self._limit else Refs()
                 size = self._size(length + 2 + len(rest), numbers | refs, sizes)
                 if groups and not cut and size <= self._limit:
                     groups[-1].append(rest)
@@ -142,11 +148,11 @@ class PostFitter:
                 if piece:
                     groups[-1].append(piece)
                 else:
-                    piece, rest = self._cut(rest, -2, set(), sizes, clean=False)
+                    piece, rest = self._cut(rest, -2, Refs(), sizes, clean=False)
                     if not visible(piece):  # only spaces or quote marks: nothing to post
                         continue
                     groups.append([piece])
-                    length, numbers = -2, set()
+                    length, numbers = -2, Refs()
                 length, numbers = length + 2 + len(piece), numbers | self._referenced(piece)
                 cut = True
         return groups
@@ -170,19 +176,22 @@ class PostFitter:
             }
         return self._measured[level]
 
-    def _referenced(self, body: str) -> set[int]:
-        # footnote references as the writer emits them: answer text that looks like one is
-        # escaped, and one inside code gets a definition it does not need, which is harmless
-        return {int(n) for n in CITATION_MARK.findall(body)} & self._forms.keys()
+    def _referenced(self, body: str) -> Refs:
+        # footnote references as the writer emits them, in order: answer text that looks like
+        # one is escaped, and one inside code gets a definition it does not need, which is
+        # harmless (the post's own definitions are numbered by a parse: _raw)
+        forms = self._forms
+        return dict.fromkeys(n for n in map(int, CITATION_MARK.findall(body)) if n in forms)
 
     @staticmethod
-    def _size(body_length: int, numbers: set[int], sizes: Mapping[int, int]) -> int:
+    def _size(body_length: int, numbers: Refs, sizes: Mapping[int, int]) -> int:
         if not numbers:
             return body_length
-        return body_length + 1 + sum(sizes[n] + 1 for n in numbers)
+        extra = sum(sizes[n] + 1 + len(prefix(n, i)) for i, n in enumerate(numbers, 1))
+        return body_length + 1 + extra
 
     def _cut(
-        self, text: str, length: int, numbers: set[int], sizes: Mapping[int, int], clean: bool
+        self, text: str, length: int, numbers: Refs, sizes: Mapping[int, int], clean: bool
     ) -> tuple[str, str]:
         """The largest first piece of ``text`` that fits, with its definitions, in a post whose
         body is ``length`` characters (-2 for a new post) and cites ``numbers``, and the rest:
@@ -222,7 +231,7 @@ class PostFitter:
         text: str,
         room: int,
         length: int,
-        numbers: set[int],
+        numbers: Refs,
         sizes: Mapping[int, int],
         clean: bool,
     ) -> int:
@@ -259,7 +268,7 @@ class PostFitter:
         text: str,
         size: int,
         length: int,
-        numbers: set[int],
+        numbers: Refs,
         sizes: Mapping[int, int],
         clean: bool,
         whole: bool = False,
@@ -279,14 +288,15 @@ class PostFitter:
         give way to their titles, one at a time.
         """
         forms = self._referenced_forms(body)
+        shown = self._shown(body, forms)
         for level in LEVELS:
-            raw = self._raw(body, forms, level, self._linkless)
+            raw = self._raw(body, forms, level, self._linkless, shown)
             if len(raw) <= self._limit:
                 return raw
         linkless = set(self._linkless)
         for form in sorted(forms, key=link_length, reverse=True):
             linkless.add(form.n)
-            raw = self._raw(body, forms, SHORTEST, linkless)
+            raw = self._raw(body, forms, SHORTEST, linkless, shown)
             if len(raw) <= self._limit:
                 break
         # over the limit only when the limit cannot hold a minimal piece at all, or a sentence
@@ -296,12 +306,35 @@ class PostFitter:
     def _referenced_forms(self, body: str) -> list[CitationForm]:
         return [self._forms[n] for n in sorted(self._referenced(body))]
 
+    @staticmethod
+    def _shown(body: str, forms: list[CitationForm]) -> dict[int, int]:
+        # the numbers Discourse shows, by a parse where code could hide a reference: worked
+        # out once per post, not once per level tried
+        return shown_numbers(body, {form.n for form in forms}) if forms else {}
+
     def _raw(
-        self, body: str, forms: list[CitationForm], level: EntryLevel, linkless: Set[int]
+        self,
+        body: str,
+        forms: list[CitationForm],
+        level: EntryLevel,
+        linkless: Set[int],
+        shown: Mapping[int, int],
     ) -> str:
-        lines = self._lines(forms, level, linkless)
+        lines = self._lines(forms, level, linkless, shown)
         return f"{body}\n\n" + "\n".join(lines) if lines else body
 
     @staticmethod
-    def _lines(forms: list[CitationForm], level: EntryLevel, linkless: Set[int]) -> list[str]:
-        return [f"[^{f.n}]: {definition_body(f, level, f.n not in linkless)}" for f in forms]
+    def _lines(
+        forms: list[CitationForm],
+        level: EntryLevel,
+        linkless: Set[int],
+        shown: Mapping[int, int] | None = None,
+    ) -> list[str]:
+        """The definition lines; ``shown``: the number the post shows each footnote as (see
+        :mod:`renderers.discourse_numbers`), none when measuring a definition alone."""
+        numbers = shown or {}
+        return [
+            f"[^{f.n}]: {prefix(f.n, numbers.get(f.n))}"
+            + definition_body(f, level, f.n not in linkless)
+            for f in forms
+        ]

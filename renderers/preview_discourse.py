@@ -11,6 +11,12 @@ The preview renders the post's raw markdown itself, so two things the forum does
   ``fnref-1:1`` …, as Discourse's markdown-it does), and each post after the first has its own
   id prefix, so the page's ids stay unique.
 
+Footnotes are numbered as the forum numbers them: 1, 2, … by first reference in each post,
+whatever their labels (``[^13]`` first in a continued post shows as [1]; its definition names
+the answer's number, see ``renderers.discourse_numbers``), and a footnote's second and later
+references show as [1:1], [1:2] …, as markdown-it-footnote draws them (on a forum that turned
+``display_footnotes_inline`` off; by default the forum shows a "…" button that opens the note).
+
 The returned HTML is not sanitized; :mod:`renderers.preview` cleans it like every panel.
 """
 
@@ -32,6 +38,10 @@ _UPLOAD_LINK = re.compile(
     r'<a class="attachment" href="' + re.escape(UPLOAD_SCHEME) + r'([0-9]+)">(.*?)</a>', re.S
 )
 _FOOTNOTE_ATTR = re.compile(r'\b(id|href)="(#?)(fnref|fn)-([0-9]+)"')
+# a reference as _footnote_ref draws it (text from the answer is escaped: only ours match)
+_FOOTNOTE_REF = re.compile(
+    r'(<sup class="footnote-ref" id="fnref-([0-9]+)"><a href="#fn-\2">\[)\2(\]</a></sup>)'
+)
 
 
 def _footnote_ref(renderer: Any, key: str, index: int) -> str:
@@ -54,6 +64,20 @@ _MARKDOWN = mistune.create_markdown(
 )
 assert _MARKDOWN.renderer is not None
 _MARKDOWN.renderer.register("footnote_ref", _footnote_ref)
+
+
+def repeated_captions(markup: str) -> str:
+    """A footnote's second and later references drawn ``[1:1]``, ``[1:2]`` … as
+    markdown-it-footnote draws them (run before :func:`unique_footnote_ids`)."""
+    seen: dict[str, int] = {}
+
+    def caption(m: re.Match[str]) -> str:
+        index = m.group(2)
+        count = seen.get(index, 0)
+        seen[index] = count + 1
+        return f"{m.group(1)}{index}:{count}{m.group(3)}" if count else m.group(0)
+
+    return _FOOTNOTE_REF.sub(caption, markup)
 
 
 def unique_footnote_ids(markup: str, post: int) -> str:
@@ -107,6 +131,6 @@ def discourse_posts(
     raws = [payload["raw"], *payload.get("continued", [])]
     urls = download_urls(answer, context) if payload.get("uploads") else {}
     return [
-        attachment_links(unique_footnote_ids(str(_MARKDOWN(raw)), post), urls)
+        attachment_links(unique_footnote_ids(repeated_captions(str(_MARKDOWN(raw))), post), urls)
         for post, raw in enumerate(raws)
     ]

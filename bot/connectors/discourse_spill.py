@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Set
 
 from bot.errors import RenderError
+from renderers.discourse_numbers import numbered_post, without_number
 
 # one definition a line at the end of a post, as the renderer writes them: "[^n]: …"
 _DEFINITION = re.compile(r"\[\^(\d+)\]: (.*)")
@@ -33,7 +34,10 @@ def definitions(raw: str) -> tuple[str, dict[int, str]]:
         match = _DEFINITION.fullmatch(line)
         if not sep or match is None:
             return raw, {}
-        found[int(match.group(1))] = match.group(2)
+        # without the answer's number a definition may begin with: numbered_post puts it back
+        # where the post, as finally posted, shows another number
+        n = int(match.group(1))
+        found[n] = without_number(n, match.group(2))
     return body, found
 
 
@@ -60,6 +64,12 @@ def _plain(body: str, numbers: list[int], weak: Set[int]) -> str:
 def _post(body: str, kept: list[tuple[int, str]]) -> str:
     lines = "\n".join(f"[^{n}]: {text}" for n, text in kept)
     return f"{body}\n\n{lines}" if lines else body
+
+
+def _numbered_length(body: str, kept: list[tuple[int, str]]) -> int:
+    # at most: every kept definition with the answer's number (which ones need it depends on
+    # the references moved after it, decided later), so the post numbered at the end still fits
+    return len(_post(body, kept)) + sum(len(f"\\[{n}\\] ") for n, _ in kept)
 
 
 def _linked(text: str | None) -> bool:
@@ -91,7 +101,7 @@ def spill(raw: str, limit: int, rich: Mapping[int, str], *, relink: bool = False
         pending = [m for m, _ in spilled] + [m for m in found if m > n]
 
         def fits(text: str, n: int = n, pending: list[int] = pending) -> bool:
-            return len(_post(_plain(body, pending, weak), [*kept, (n, text)])) <= limit
+            return _numbered_length(_plain(body, pending, weak), [*kept, (n, text)]) <= limit
 
         # a source is better listed with its link after the post than shown without it here
         list_it = not _linked(short) and _linked(fuller) and _listable(n, fuller, limit)
@@ -101,7 +111,7 @@ def spill(raw: str, limit: int, rich: Mapping[int, str], *, relink: bool = False
             kept.append((n, short))
         else:
             spilled.append((n, short))
-    head = _post(_plain(body, [m for m, _ in spilled], weak), kept)
+    head = numbered_post(_post(_plain(body, [m for m, _ in spilled], weak), kept))
     if len(head) > limit:
         raise RenderError(f"cannot fit the answer into {limit} characters")
     return [head, *_listed(spilled, limit, rich)]

@@ -84,9 +84,15 @@ def check_posts(
         assert "citecast-upload://" not in raw
         refs, links = footnotes(raw)
         assert set(refs) <= set(links), raw  # each post defines what it cites
+        # the forum numbers a post's footnotes by first reference: a definition it shows under
+        # another number than the answer's begins with the answer's ("\[14\] Handbook …")
+        shown = {key: i for i, key in enumerate(dict.fromkeys(refs), 1)}
         for key, entries in links.items():
             source = sources[int(key) - 1]
             [line] = re.findall(rf"^\[\^{key}\]: (.*)$", raw, re.MULTILINE)
+            number = "" if shown[key] == int(key) else f"\\[{key}\\] "
+            assert line.startswith(number), line
+            line = line.removeprefix(number)
             # "Title: [name|attachment](…)", "Title: name" or "Title (name)"
             assert re.match(re.escape(str(source.title)) + "[: ]", line), line
             assert [name for name in names if name in line] == [source.filename], line

@@ -23,6 +23,7 @@ from bot.models import Answer, Citation, Source
 from renderers import render
 from renderers.base import RenderContext, capabilities_for
 from renderers.discourse import SHORTEST, definition_body
+from renderers.discourse_numbers import prefix, shown_numbers
 from renderers.document import decide_forms
 from tests.renderers.payload_checks import (
     check_discord,
@@ -88,7 +89,10 @@ def shortest_merged(answer: Answer, first: str, second: str) -> int:
     forms = decide_forms(answer.citations, capabilities_for("discourse"), RenderContext())
     merged = body(first) + "\n\n" + body(second)
     cited = discourse_footnotes(first)[0] | discourse_footnotes(second)[0]
-    return len(merged) + 1 + sum(len(f"[^{n}]: ") + len(definition_body(forms[n], SHORTEST)) + 1
+    # a definition shown under another number than its own names its own (discourse_numbers)
+    shown = shown_numbers(merged, cited)
+    return len(merged) + 1 + sum(len(f"[^{n}]: ") + len(prefix(n, shown.get(n)))
+                                 + len(definition_body(forms[n], SHORTEST)) + 1
                                  for n in cited)  # fmt: skip
 
 
