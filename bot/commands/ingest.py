@@ -129,24 +129,19 @@ def _why_ignored(name: str, tables: list[RecordTable]) -> str:
     return reason
 
 
-def reread_notes(files: OlderFiles, paths: list[str]) -> list[str]:
-    """The summary's lines on what ``--if-missing`` did with an index an older citecast read:
-    that the PATHs were not ingested (so ``make serve`` never adds the samples to a user's
-    index, nor seems to), and the symlinks it left for a run of their folder."""
-    named = " ".join(dict.fromkeys(one_line(path) for path in paths))
-    lines = [
-        "--if-missing: the index exists; read again only its files an older citecast read, "
-        f"nothing added from {named} (`citecast ingest PATH` adds files)"
-    ]
-    for link in files.links:
-        lines.append(
-            f"  not re-read {one_line(link.relpath)}: a symlink; run `citecast ingest PATH` "
-            "with the folder it was ingested from"
-        )
-    return lines
-
-
 def run(args: argparse.Namespace) -> int:
+    """Ingest (see :func:`_run`); an error that names a ``citecast ingest`` command names it
+    with the ``--config`` given (without it, the command would write another index)."""
+    from bot.commands.ingest_upgrade import with_config
+    from bot.errors import KnowledgeIndexError
+
+    try:
+        return _run(args)
+    except KnowledgeIndexError as exc:
+        raise with_config(exc, args.config) from None
+
+
+def _run(args: argparse.Namespace) -> int:
     """Ingest, with a progress bar on stderr and a summary on stdout.
 
     A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
@@ -164,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         remove_database,
         remove_stale_builds,
     )
+    from bot.commands.ingest_upgrade import note_exposed, upgrade_lines
     from bot.commands.output import (
         check_utf8,
         plural,
@@ -207,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
             stats = index.stats()  # raises when the schema is old
         finally:
             index.close()
-        older = older_files(index_path, settings.index, above)
+        older = older_files(index_path)
         if not older.count:
             # Whether its files changed since is not checked (that is a whole ingest run):
             # the index exists, and that is all --if-missing asks, so it is not "current".
@@ -291,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
             if index_path.exists():  # a rebuilt index keeps the mode the old one was given
                 os.chmod(target, stat.S_IMODE(index_path.stat().st_mode))
             os.replace(target, index_path)
+            note_exposed(report, index_path)  # so it is said of the mode it was given
     except StoppedError:
         if fresh:
             remove_database(target)
@@ -331,9 +328,8 @@ def run(args: argparse.Namespace) -> int:
             f"{report.removed} removed; "
             f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
         )
-        if older is not None:
-            for line in reread_notes(older, args.paths):
-                out.print(line, markup=False)
+        for line in upgrade_lines(report, index_path, older, args.paths, args.config):
+            out.print(line, markup=False)
         if report.ignored:
             out.print(
                 f"{plural(report.ignored, 'file')} of other types ignored"

@@ -357,8 +357,9 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
                 settings.index.path,
                 f" ({note})" if note else "",
             )
-        elif older := older_reader_warning(Path(settings.index.path)):
-            # answers quote what the old reader made of the files until they are re-read
+        elif older := older_reader_warning(Path(settings.index.path), args.config):
+            # answers quote what the old reader made of the files, and who may see them and
+            # the links they have are the old reader's too, until they are re-read
             logging.getLogger("citecast").warning("%s", older)
         if exposed := readable_by_others(Path(settings.index.path)):
             # the index holds every private document's text, as the store every conversation

@@ -57,6 +57,7 @@ from bot.knowledge.file_bytes import read_within
 from bot.knowledge.file_urls import RunTemplates, page_url
 from bot.knowledge.ingest_audience import KeptAudiences, read_kept, remember
 from bot.knowledge.ingest_globs import warn_of_globs
+from bot.knowledge.ingest_narrowed import narrowed_since
 from bot.knowledge.ingest_report import IngestReport as IngestReport
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported, read_document
@@ -194,6 +195,7 @@ def ingest(
         hint = " (is another `citecast ingest` running?)" if "locked" in str(exc) else ""
         hint = hint or unwritable(index_path)
         raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
+    report.narrowed = narrowed_since(index_path, kept.files)  # as the index had them before
     exposed = readable_by_others(index_path)  # made by an older citecast, or shared on purpose
     if exposed:
         report.notes.append(Skipped(str(index_path), exposed))  # absolute, as serve's

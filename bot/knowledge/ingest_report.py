@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.knowledge.ingest_narrowed import Narrowed
 from bot.knowledge.walk import Skipped
 
 
@@ -43,3 +44,6 @@ class IngestReport:
     unused_url_templates: list[str] = field(default_factory=list)
     # bytes the index gave back after the run freed a large share of it (VACUUM; see compaction)
     compacted: int = 0
+    # re-read files (last read by another citecast's reader) whose audience narrowed: until
+    # this run they were shown to people the new audience leaves out (see ingest_narrowed)
+    narrowed: list[Narrowed] = field(default_factory=list)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.errors import KnowledgeIndexError
+from bot.knowledge.ingest_command import ingest_command, outermost, stored_roots
 
 SCHEMA_VERSION = 6
 REBUILD_HINT = "rebuild it: `citecast ingest --rebuild PATH...` with the folders and files it holds"
@@ -117,12 +118,22 @@ def check_schema(conn: sqlite3.Connection, where: str) -> None:
     if version < SCHEMA_VERSION:
         raise KnowledgeIndexError(
             f"{where} was built by an older citecast (schema {version}, "
-            f"this one reads {SCHEMA_VERSION}); {REBUILD_HINT}"
+            f"this one reads {SCHEMA_VERSION}); {rebuild_hint(conn)}"
         )
     raise KnowledgeIndexError(
         f"{where} was built by a newer citecast (schema {version}); upgrade citecast or "
-        f"{REBUILD_HINT}"
+        f"{rebuild_hint(conn)}"
     )
+
+
+def rebuild_hint(conn: sqlite3.Connection) -> str:
+    """The command that rebuilds the index on ``conn`` from the folders and files its
+    ``roots`` table names (every schema had one), or :data:`REBUILD_HINT` when none of them
+    is left: the user then has to name them."""
+    roots = outermost(stored_roots(conn))
+    if not roots:
+        return REBUILD_HINT
+    return f"rebuild it: `{ingest_command(roots, rebuild=True)}`"
 
 
 def audience_column(groups: tuple[str, ...]) -> str:

@@ -48,7 +48,9 @@ def test_serve_warns_once_when_files_were_read_by_an_older_citecast(
         warnings[0]
         .rstrip()
         .endswith(
-            f"2 of 2 {OLDER}, which reads some files differently; run `citecast ingest PATH` to "
+            f"2 of 2 {OLDER}, which reads some files differently: until they are read again, "
+            "their audiences and links may be wrong (a file this citecast makes private may "
+            f"still be shown to everyone); run `citecast --config {config} ingest kb` to "
             "re-read them (unchanged files are skipped)"
         )
     )

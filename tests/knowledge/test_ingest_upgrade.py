@@ -114,7 +114,9 @@ def test_serve_warning_counts_the_files_an_older_citecast_read(
     ingest([kb / "ops.md"], IndexSettings(path=str(index)))  # one file read by this citecast
     assert older_reader_warning(index) == (
         "2 of 3 indexed files were read by an older citecast, which reads some files "
-        "differently; run `citecast ingest PATH` to re-read them (unchanged files are skipped)"
+        "differently: until they are read again, their audiences and links may be wrong (a "
+        "file this citecast makes private may still be shown to everyone); run `citecast "
+        f"ingest {kb}` to re-read them (unchanged files are skipped)"
     )
     ingest([kb], IndexSettings(path=str(index)))
     assert older_reader_warning(index) is None
