@@ -20,9 +20,13 @@ from collections.abc import Container, Iterable
 
 from bot.markdown import CITATION_MARK, Token, parse
 
-# what a plain scan of the text could take for a reference inside code: a code span or fence
-# ("`", "~") or an indented code block (four spaces or a tab)
+# a line on which a plain scan could take code for a reference: a code span or fence ("`",
+# "~") or an indented code block (four spaces or a tab, also after a list marker or a quote)
 _MAY_HOLD_CODE = re.compile(r"[`~\t]| {4}")
+# a line that opens or closes a fenced code block, after what may stand before it on its line
+# (indent, list markers, quote arrows)
+_FENCE = re.compile(r"`{3,}|~{3,}")
+_LINE_PREFIX = " \t>-*+.)0123456789"
 # a definition line as the renderer writes it (the answer's number, if any, is in the text)
 _DEFINITION = re.compile(r"\[\^(\d+)\]: (.*)")
 
@@ -71,11 +75,33 @@ def without_number(n: int, text: str) -> str:
 
 
 def _references(body: str) -> Iterable[int]:
-    if not _MAY_HOLD_CODE.search(body):
+    if _plainly_outside_code(body):
         return (int(n) for n in CITATION_MARK.findall(body))
     found: list[int] = []
     _walk(parse(body), found)
     return found
+
+
+def _plainly_outside_code(body: str) -> bool:
+    """No ``[^n]`` of ``body`` can be inside code: none is on a line holding a code span mark,
+    an indent of code or a fence, nor between fence lines (three backticks or tildes, also
+    after a list marker or quote arrows; a longer fence, which could hold a shorter one, is
+    left to the parse). Most posts with code pass, so their numbers cost a scan, not a parse."""
+    if "[^" not in body:
+        return True
+    open_fence: str | None = None  # the mark of the fenced block the line is in
+    for line in body.split("\n"):
+        fence = _FENCE.match(line.lstrip(_LINE_PREFIX))
+        if fence is not None:
+            if fence.group() not in ("```", "~~~") or "[^" in line:
+                return False
+            if open_fence is None:
+                open_fence = fence.group()
+            elif fence.group() == open_fence:
+                open_fence = None  # a fence of the other mark is the block's text
+        elif "[^" in line and (open_fence is not None or _MAY_HOLD_CODE.search(line)):
+            return False
+    return True
 
 
 def _walk(tokens: list[Token], found: list[int]) -> None:
