@@ -20,8 +20,8 @@ Both routes are one level deep (``/turns/KEY``, ``/files/TOKEN``), so the page n
 stylesheet ``../static/chat.css`` and links back to the chat as ``../``: relative, they work at
 ``/`` and behind a reverse proxy that serves citecast under a sub-path
 (``https://example.com/help/``), where ``/static/`` would not. The page runs no script: its
-citations are named and its wide blocks made keyboard-scrollable on the server
-(:mod:`bot.connectors.web_turn_page_names`).
+citations are named, each described by its own passage (shown on keyboard focus), and its wide
+blocks made keyboard-scrollable on the server (:mod:`bot.connectors.web_turn_page_names`).
 """
 
 from __future__ import annotations

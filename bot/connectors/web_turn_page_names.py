@@ -5,6 +5,13 @@ page's scripts do.
 - Each citation gets the accessible name the chat gives it, "Source 1: Install guide, p. 7,
   Upgrades" (title, page and section, from the answer's own source list), instead of "[1]";
   a weak one (``[1?]``) is "Source 1 (weakly supported): …", and its hover text says so first.
+- Each citation number that can take focus gets its own description: a note after it, holding
+  its own hover text (title, page or section and the quote of its own claim: the second ``[1]``
+  of a citation whose markers quote different sentences has the second's), which
+  ``aria-describedby`` points at instead of the source list entry (whose quote is the first
+  claim's). Hidden, the note is still its description; keyboard focus shows it below the line
+  (chat.css ``.cc-cite-note``), in the flow of the answer, so it covers nothing and needs no
+  script to dismiss (WCAG 1.4.13, 2.1.1); the pointer still gets the ``title``.
 - Code blocks and tables, which scroll sideways inside themselves when wide, can take keyboard
   focus (``tabindex="0"``) and are named ("Code", "Table"), so they scroll with the arrow keys
   in every browser, not only in those that make scrollers focusable themselves. A code block is
@@ -23,9 +30,11 @@ from html.parser import HTMLParser
 WEAK = "weakly supported"
 _WEAK_HOVER = "Weakly supported (the \u201c?\u201d): "
 _TITLE_CLASSES = {"source-link", "download", "source-name"}
-_MARKER = re.compile(r'(<sup class="citation( weak)?">\u2060?<a )([^>]*)>')
+_MARKER = re.compile(r'(<sup class="citation( weak)?">\u2060?<a )([^>]*)>([^<]*</a>)')
 _DATA_N = re.compile(r'\bdata-n="(\d+)"')
 _HOVER = re.compile(r'\btitle="')
+_HOVER_TEXT = re.compile(r'\btitle="([^"]*)"')
+_DESCRIBED = re.compile(r'\s*\baria-describedby="[^"]*"')
 
 
 class _Entries(HTMLParser):
@@ -93,18 +102,29 @@ def citation_name(n: int, title: str, detail: str, weak: bool) -> str:
 def accessible_answer(rendered_html: str) -> str:
     """``rendered_html`` with its citations named and its code blocks and tables focusable."""
     entries = source_entries(rendered_html)
+    notes = 0
 
     def name(match: re.Match[str]) -> str:
-        opening, weak, attrs = match.group(1), bool(match.group(2)), match.group(3)
+        nonlocal notes
+        opening, weak, attrs, rest = match.groups()
         number = _DATA_N.search(attrs)
         if number is None or "aria-label=" in attrs:
             return match.group(0)
         n = int(number.group(1))
         title, detail = entries.get(n, ("", ""))
-        label = html.escape(citation_name(n, title, detail, weak))
+        label = html.escape(citation_name(n, title, detail, bool(weak)))
         if weak:
             attrs = _HOVER.sub(lambda _: 'title="' + html.escape(_WEAK_HOVER), attrs, count=1)
-        return f'{opening}aria-label="{label}" {attrs}>'
+        hover = _HOVER_TEXT.search(attrs)
+        if hover is None or not attrs.startswith("href="):
+            # no text to show, or a number that takes no focus: described as it was
+            return f'{opening}aria-label="{label}" {attrs}>{rest}'
+        notes += 1
+        note_id = f"cc-note-{notes}"
+        attrs = _DESCRIBED.sub("", attrs) + f' aria-describedby="{note_id}"'
+        text = html.escape(html.unescape(hover.group(1)))
+        note = f'<span class="cc-cite-note" id="{note_id}" dir="auto">{text}</span>'
+        return f'{opening}aria-label="{label}" {attrs}>{rest}{note}'
 
     named = _MARKER.sub(name, rendered_html)
     named = named.replace("<pre>", '<pre tabindex="0" role="region" aria-label="Code">')

@@ -106,16 +106,23 @@
   }
 
   /* "Copy link": the address of the answer's own page (``share_url``, GET /turns/{key}), to
-   * send to someone else; the page shows the answer and its sources, never the question. */
+   * send to someone else; the page shows the answer and its sources, never the question.
+   * Its name says what its text says (WCAG 2.5.3): "Copy link to this answer", and while it
+   * shows "Link copied", that (the name a voice user says is the one they see). */
+  var SHARE_NAME = "Copy link to this answer";
   function shareButton(url, say) {
     var share = el("button", {
-      "type": "button", "class": "cc-secondary cc-share", "aria-label": "Copy link to this answer",
+      "type": "button", "class": "cc-secondary cc-share", "aria-label": SHARE_NAME,
     }, "Copy link");
     share.addEventListener("click", function () {
       copyText(url, share).then(function () {
         share.textContent = "Link copied";
+        share.removeAttribute("aria-label");  // named by its text for now
         say("Link to this answer copied to the clipboard.");
-        setTimeout(function () { share.textContent = "Copy link"; }, 1500);
+        setTimeout(function () {
+          share.textContent = "Copy link";
+          share.setAttribute("aria-label", SHARE_NAME);
+        }, 1500);
       }, function () { say("Could not copy the link; it is " + url, true); });
     });
     return share;

@@ -90,7 +90,9 @@
     this.log.appendChild(this.empty);
     shell.appendChild(this.log);
 
-    this.status = el("p", { "class": "cc-status", "role": "status", "aria-live": "polite" });
+    this.status = el("p", {
+      "id": id + "-status", "class": "cc-status", "role": "status", "aria-live": "polite",
+    });
     shell.appendChild(this.status);
 
     var form = el("form", { "class": "cc-form", "novalidate": "" });
@@ -125,6 +127,8 @@
     shell.appendChild(form);
     this.root.appendChild(shell);
     scroll.keepFocusClear(this.root, form);
+    // in the widget, the root's parent is its panel (widget.js): room for the answers there
+    if (options.compact) scroll.keepRoom(this.root.parentElement, header, form);
   };
 
   Chat.prototype.url = function (path) { return this.api + path; };
@@ -231,8 +235,17 @@
     this.earlier.hidden = true;
     this.log.textContent = "";
     this.log.appendChild(this.empty);
+    this.markInvalid(false);
     this.setStatus("Started a new conversation.");
     this.input.focus();
+  };
+
+  /* The question box is ``invalid`` (empty, or too long): aria-invalid, and its description
+   * adds the status line, which says why (WCAG 3.3.1), for as long as it is. */
+  Chat.prototype.markInvalid = function (invalid) {
+    var hint = this.input.getAttribute("aria-describedby").split(/\s+/)[0];
+    this.input.setAttribute("aria-invalid", invalid ? "true" : "false");
+    this.input.setAttribute("aria-describedby", invalid ? hint + " " + this.status.id : hint);
   };
 
   /* While an answer is being written (streamed, or still written after a reload) no new
@@ -261,6 +274,7 @@
     var question = this.input.value.trim();
     if (!cleaned(question)) {
       this.setStatus("Type a question first.", true);
+      this.markInvalid(true);
       this.input.focus();
       return;
     }
@@ -279,7 +293,7 @@
     } else if (this.input.getAttribute("aria-invalid") === "true") {
       this.setStatus("");
     }
-    this.input.setAttribute("aria-invalid", over ? "true" : "false");
+    this.markInvalid(over);
     return !over;
   };
 
@@ -302,6 +316,8 @@
     var active = this.root.getRootNode().activeElement;
     var refocus = !active || active === document.body || active === this.sendButton ||
       this.empty.contains(active);
+    // a suggestion asked with the box left empty: its "Type a question first." is over
+    if (!cleaned(this.input.value)) this.markInvalid(false);
     this.setBusy(true);
     this.setStatus("Answering…");
     var view = this.addTurn(question);

@@ -115,9 +115,14 @@
       if (newTab && !tip.querySelector(".cc-tip-new-tab")) {
         // said to screen readers, which do not announce target="_blank", at the end of the
         // description (the tooltip): its name stays the source's, its description the tooltip
-        tip.appendChild(el("span", { "class": "cc-sr cc-tip-new-tab" }, " Opens in a new tab."));
+        tip.appendChild(el("span", { "class": "cc-sr cc-tip-new-tab", "lang": "en" },
+          " Opens in a new tab."));
       }
       link.setAttribute("aria-label", citationLabel(n, c.source || {}, weak));
+      // The name is the chat's own English ("Source 2: …, p. 7"), inside an answer marked
+      // with the host page's language in the widget (turns.js): said in English (WCAG 3.1.2).
+      // A name has one language; its words around the title are the chat's.
+      link.setAttribute("lang", "en");
       function show() {
         tip.hidden = false;
         // Keep the tooltip inside the answer card (the widget panel clips what overflows):
@@ -209,7 +214,8 @@
     var src = c.source || {};
     var tip = el("span", { "role": "tooltip" });
     if (weak) {
-      tip.appendChild(el("span", { "class": "cc-tip-weak" },
+      // the chat's own words (English), the title and quote in the answer's language
+      tip.appendChild(el("span", { "class": "cc-tip-weak", "lang": "en" },
         "Weakly supported (the “?”): the passage may not fully back this claim."));
     }
     tip.appendChild(el("strong", { "class": "cc-tip-title", "dir": "auto" }, displayTitle(src)));

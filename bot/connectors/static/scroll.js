@@ -1,6 +1,7 @@
 /* citecast scrolling: what scrolls the chat (the widget panel, or the page itself) and how a
  * node is brought into the part of it that the sticky question box (and, in the widget's
- * panel, the sticky header) does not cover. Loaded after answer_actions.js and before
+ * panel, the sticky header) does not cover; and, in the widget, whether that header and box
+ * stay in view at all (keepRoom). Loaded after answer_actions.js and before
  * turns.js and chat.js, which use window.Citecast.scroll.
  */
 (function () {
@@ -107,7 +108,27 @@
     });
   }
 
+  /* The widget's panel keeps room for the answers (WCAG 1.4.10): its header and question box
+   * stay in view (sticky) only while what they leave of ``panel`` between them is at least
+   * ROOM px; otherwise the panel gets class cc-short and both scroll with the conversation
+   * (chat.css), which then has the whole panel. Measured, not a fixed breakpoint: the header's
+   * height depends on web.title, web.subtitle and the panel's width, the box's on its rows.
+   * Sticky or not, the two are the same height, so the choice never flips back and forth. */
+  var ROOM = 200;
+  function keepRoom(panel, header, form) {
+    if (!panel || typeof ResizeObserver !== "function") return;
+    function measure() {
+      if (panel.hidden) return;  // measured again when it shows (its size changes then)
+      var left = panel.clientHeight - header.offsetHeight - form.offsetHeight;
+      panel.classList.toggle("cc-short", left < ROOM);
+    }
+    var observer = new ResizeObserver(measure);
+    [panel, header, form].forEach(function (node) { observer.observe(node); });
+    measure();
+  }
+
   window.Citecast.scroll = {
+    keepRoom: keepRoom,
     regions: scrollRegions,
     scrollerOf: scrollerOf,
     band: visibleBand,

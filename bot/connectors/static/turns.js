@@ -178,9 +178,10 @@
     var back = view.answer.querySelector(".cc-back");
     if (back) back.remove();  // one at a time: the way back to the citation used last
     if (from) {
-      // dir: its English word does not turn an Arabic entry (dir="auto") left to right
+      // dir: its English word does not turn an Arabic entry (dir="auto") left to right;
+      // lang: said in English in an answer marked with the host page's language (WCAG 3.1.2)
       back = el("button", {
-        "type": "button", "class": "cc-back", "dir": "auto",
+        "type": "button", "class": "cc-back", "dir": "auto", "lang": "en",
         "aria-label": "Back to citation " + n + " in the answer",
       }, "↩ Back");
       back.addEventListener("click", function () { from.focus(); });
