@@ -26,7 +26,7 @@ from functools import cached_property
 from bot.markdown import CITATION_MARK
 from renderers.base import CitationForm
 from renderers.discourse_definitions import LEVELS, SHORTEST, definition_body, link_length
-from renderers.discourse_numbers import prefix, shown_numbers
+from renderers.discourse_numbers import prefix, references, shown_numbers
 from renderers.escaping import visible
 from renderers.limits import first_piece, split_first
 from renderers.markdown_writer import EntryLevel
@@ -177,11 +177,11 @@ class PostFitter:
         return self._measured[level]
 
     def _referenced(self, body: str) -> Refs:
-        # footnote references as the writer emits them, in order: answer text that looks like
-        # one is escaped, and one inside code gets a definition it does not need, which is
-        # harmless (the post's own definitions are numbered by a parse: _raw)
+        # footnote references as the forum reads them, in order (answer text that looks like
+        # one is escaped; one inside code is none): the order is the numbers the forum shows,
+        # so the definitions' numbers are measured as they will be written (_raw)
         forms = self._forms
-        return dict.fromkeys(n for n in map(int, CITATION_MARK.findall(body)) if n in forms)
+        return dict.fromkeys(n for n in references(body) if n in forms)
 
     @staticmethod
     def _size(body_length: int, numbers: Refs, sizes: Mapping[int, int]) -> int:

@@ -43,7 +43,7 @@ def shown_numbers(body: str, defined: Container[int]) -> dict[int, int]:
     shows for it (1, 2, … by first reference). A ``[^n]`` inside code is no reference; one
     without a definition is text."""
     shown: dict[int, int] = {}
-    for n in _references(body):
+    for n in references(body):
         if n in defined and n not in shown:
             shown[n] = len(shown) + 1
     return shown
@@ -74,7 +74,9 @@ def without_number(n: int, text: str) -> str:
     return text.removeprefix(f"\\[{n}\\] ")
 
 
-def _references(body: str) -> Iterable[int]:
+def references(body: str) -> Iterable[int]:
+    """The footnote numbers ``body`` references, in order, repeats included: a ``[^n]`` inside
+    code is none (a parse decides where a scan could be wrong)."""
     if _plainly_outside_code(body):
         return (int(n) for n in CITATION_MARK.findall(body))
     found: list[int] = []
