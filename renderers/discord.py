@@ -49,7 +49,7 @@ class DiscordBlocks:
 
     def __init__(self, forms: Mapping[int, CitationForm]):
         self._forms = forms
-        self._writer = MarkdownWriter("discord", self.cite)
+        self._writer = MarkdownWriter("discord", self.cite, forms=forms)
 
     def cite(self, n: int) -> str:
         return marker(self._forms[n], n) if n in self._forms else ""

@@ -78,7 +78,9 @@ class DiscourseBlocks:
         # a link in the text longer than half a post shows its text alone: no cut falls inside
         # a link, so under a post limit smaller than the forum's default (max_post_length: 300)
         # a longer one was cut across posts as broken link syntax
-        self._writer = MarkdownWriter("discourse", self.cite, longest_link=max_chars // 2)
+        self._writer = MarkdownWriter(
+            "discourse", self.cite, longest_link=max_chars // 2, forms=forms
+        )
 
     def cite(self, n: int) -> str:
         """``[^n]``, or ``\\[n\\]`` with sources hidden (``\\[n?\\]`` when weakly supported).

@@ -94,8 +94,8 @@ class EmailBlocks:
     def __init__(self, forms: Mapping[int, CitationForm], listed: bool = True):
         self._forms = forms
         self._listed = listed  # False under ``show: none``: no references to point into
-        self._html = HtmlWriter(self.cite_html, STYLES)
-        self._text = TextWriter(self.cite_text)
+        self._html = HtmlWriter(self.cite_html, STYLES, forms)
+        self._text = TextWriter(self.cite_text, forms)
         self._cited: dict[int, str] = {}  # a source cited again is written the same way
 
     def cite_html(self, n: int) -> str:

@@ -16,6 +16,7 @@ import html
 from collections.abc import Callable, Mapping
 
 from bot.markdown import Token, html_block_pieces
+from renderers.base import CitationForm
 from renderers.document import (
     cell_tokens,
     cited_numbers,
@@ -26,6 +27,7 @@ from renderers.document import (
 )
 from renderers.escaping import html_text, outside_urls, safe_url, visible
 from renderers.glue import glued, spaced_mark
+from renderers.link_urls import link_url
 
 # every element the writer opens without attributes of its own
 _PLAIN_TAGS = (
@@ -52,9 +54,18 @@ def _opening(tag: str, attrs: str, style: str | None) -> str:
 class HtmlWriter:
     """Render block tokens to HTML strings."""
 
-    def __init__(self, cite: Callable[[int], str], styles: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        cite: Callable[[int], str],
+        styles: Mapping[str, str] | None = None,
+        forms: Mapping[int, CitationForm] | None = None,
+    ):
+        """``forms``: the answer's citation forms, which a link labelled like a citation must
+        lead to (:func:`renderers.link_urls.link_url`); read at each link, so a streamed
+        answer's forms may grow in place."""
         self._cite = cite
         self._styles = styles or {}
+        self._forms = forms
         # built once per writer rather than once per element: the walk is the hot path
         self._tags = {tag: _opening(tag, "", self._styles.get(tag)) for tag in _PLAIN_TAGS}
 
@@ -199,7 +210,7 @@ class HtmlWriter:
         text = self.inline(children, in_link=True)
         if cited:
             text = text.rstrip()  # "[the guide [^1]](url)": no space left inside the link
-        url = safe_url(str(attrs.get("url") or ""))
+        url = link_url(token, self._forms)
         if not text.strip():
             # nothing would show (a label that was only citations: "[[^1]](url)"), and an empty
             # link can be neither seen nor named by a screen reader: its address shows instead

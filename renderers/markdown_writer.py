@@ -1,7 +1,8 @@
 """Tree walker from the mistune AST back to markdown, in the Discord or the Discourse dialect.
 
 Text is escaped so it shows literally (an answer can never form a masked link, a mention or raw
-HTML); links keep only http/https/mailto URLs. Discord has no tables or rules, so tables become a
+HTML); links keep only http/https/mailto URLs (and one labelled like a citation only a cited
+source's: ``renderers.link_urls``). Discord has no tables or rules, so tables become a
 monospace block (``**Header**: value`` lines when too wide or holding a link) and rules a line
 of box characters; Discourse keeps GFM tables.
 """
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, html_block_pieces
+from renderers.base import CitationForm
 from renderers.document import (
     cited_numbers,
     empty_label,
@@ -34,12 +36,12 @@ from renderers.escaping import (
     no_mentions,
     one_line,
     outside_urls,
-    safe_url,
     table_bars,
     visible,
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import DISCORD_MAX_LINK, DISCOURSE_MAX_LINK, LINK_TOO_LONG
+from renderers.link_urls import link_url
 from renderers.text_writer import quoted
 
 Dialect = Literal["discord", "discourse"]
@@ -141,10 +143,18 @@ class MarkdownWriter:
     """Render block tokens to Discord or Discourse markdown."""
 
     def __init__(
-        self, dialect: Dialect, cite: Callable[[int], str], *, longest_link: int | None = None
+        self,
+        dialect: Dialect,
+        cite: Callable[[int], str],
+        *,
+        longest_link: int | None = None,
+        forms: Mapping[int, CitationForm] | None = None,
     ):
         """``longest_link``: the longest Discourse link shown whole (half the configured post
-        limit; :data:`DISCOURSE_MAX_LINK`, half the forum's default, when not given)."""
+        limit; :data:`DISCOURSE_MAX_LINK`, half the forum's default, when not given).
+        ``forms``: the answer's citation forms, which a link labelled like a citation must lead
+        to (:func:`renderers.link_urls.link_url`)."""
+        self._forms = forms
         self._dialect = dialect
         self._longest_link = DISCOURSE_MAX_LINK if longest_link is None else longest_link
         self._cite = cite
@@ -323,7 +333,7 @@ class MarkdownWriter:
         if cited:
             children = without_citations(children)
         after = "".join(self._cite(n) for n in cited)
-        url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+        url = link_url(token, self._forms)
         # a link whose label was only citations ("[[^1]](url)") shows its address, not "image"
         label = one_line(glued_plain(children)) or empty_label(token, url)
         if url is None:

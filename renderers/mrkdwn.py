@@ -10,9 +10,10 @@ All answer text is escaped (``& < >``) so it can never form a link, a mention or
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from bot.markdown import Token, html_block_pieces
+from renderers.base import CitationForm
 from renderers.document import (
     cited_numbers,
     has_links,
@@ -22,7 +23,6 @@ from renderers.document import (
 )
 from renderers.escaping import (
     one_line,
-    safe_url,
     slack_link_text,
     slack_literal,
     slack_text,
@@ -32,6 +32,7 @@ from renderers.escaping import (
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import LINK_TOO_LONG, SLACK_MAX_LINK
+from renderers.link_urls import link_url
 
 TABLE_MAX_WIDTH = 72
 
@@ -57,9 +58,17 @@ def code_span(code: str) -> str:
 class MrkdwnWriter:
     """Render block tokens to mrkdwn strings."""
 
-    def __init__(self, cite: Callable[[int], str], cite_plain: Callable[[int], str]):
+    def __init__(
+        self,
+        cite: Callable[[int], str],
+        cite_plain: Callable[[int], str],
+        forms: Mapping[int, CitationForm] | None = None,
+    ):
+        """``forms``: the answer's citation forms, which a link labelled like a citation must
+        lead to (:func:`renderers.link_urls.link_url`)."""
         self._cite = cite
         self._cite_plain = cite_plain
+        self._forms = forms
 
     def block(self, token: Token, depth: int = 0) -> str:
         kind = token["type"]
@@ -202,7 +211,7 @@ class MrkdwnWriter:
                 label = glued_plain(without_citations(children)) or (
                     "image" if kind == "image" else ""
                 )
-                url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+                url = link_url(token, self._forms)
                 link = f"<{slack_url(url)}|{slack_link_text(label or url)}>" if url else ""
                 if len(link) > SLACK_MAX_LINK and label and label != url:
                     link = slack_literal(one_line(label)) + LINK_TOO_LONG  # else cut in two

@@ -98,7 +98,7 @@ class SlackBlocks:
         self._forms = forms
         # a link longer than a section cannot be sent whole: its marker is then plain text
         self._max_link = section_chars
-        self._writer = MrkdwnWriter(self.cite, self.cite_plain)
+        self._writer = MrkdwnWriter(self.cite, self.cite_plain, forms)
 
     def cite(self, n: int) -> str:
         form = self._forms.get(n)

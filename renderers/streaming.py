@@ -22,7 +22,9 @@ every update once it has grown by ``tail_growth`` (e.g. 2.0) when that option is
 ``finish`` parses only the last chunk and assembles the payload from the cached fragments,
 falling back to a full ``render`` if the streamed text or citations differ from the final Answer,
 or a cached block showed a citation in another form than the final one (its citation arrived
-after the block was rendered, as the resolver never sends it, but any order must come out right).
+after the block was rendered, as the resolver never sends it, but any order must come out right),
+or a cached block has a link labelled like a citation and was rendered with other forms than the
+final ones (whether it links depends on the cited sources: ``renderers.link_urls``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from renderers import channel_module, render
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document, cited_numbers, decide_forms, seed
 from renderers.limits import DISCORD_MAX_CONTENT, pack
+from renderers.link_urls import has_lookalike_links
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,9 @@ class StreamRenderer:
         # fragments were really rendered with
         self._shown_forms: dict[int, CitationForm | None] = {}
         self._forms_changed = False
+        # the forms a completed block with a link labelled like a citation was written with:
+        # whether it shows as a link depends on them (renderers.link_urls)
+        self._lookalike_forms: list[dict[int, CitationForm]] = []
         self._tail_shown = 0
         self._step: Any = None
         self._seed: str | None = None
@@ -145,6 +151,8 @@ class StreamRenderer:
             form = self._forms.get(n)
             if self._shown_forms.setdefault(n, form) != form:
                 self._forms_changed = True
+        if has_lookalike_links(tokens):
+            self._lookalike_forms.append(dict(self._forms))
 
     def _render_tail(self) -> str:
         self._tail_shown = len(self._tail)
@@ -176,6 +184,7 @@ class StreamRenderer:
             or (self._fragments and final_forms != self._forms)
             or self._forms_changed
             or any(final_forms.get(n) != form for n, form in self._shown_forms.items())
+            or any(forms != final_forms for forms in self._lookalike_forms)
             or (len(self._done_text) > 0 and has_reference_definitions(streamed))
         ):
             return render(self.channel, answer, self.context)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from bot.markdown import Token, html_block_pieces
+from renderers.base import CitationForm
 from renderers.document import (
     cell_tokens,
     cited_numbers,
@@ -19,8 +20,9 @@ from renderers.document import (
     list_shows_text,
     without_citations,
 )
-from renderers.escaping import ends_in_url, one_line, safe_url, table_bars, text_url, visible
+from renderers.escaping import ends_in_url, one_line, table_bars, text_url, visible
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
+from renderers.link_urls import link_url
 
 # tokens that may end in a bare URL (an HTML block's raw pieces too: "<div>https://x[^1]")
 _TEXT_LIKE = ("text", "link", "inline_html")
@@ -51,8 +53,11 @@ def _longest_backtick_run(text: str) -> int:
 class TextWriter:
     """Render block tokens to plain text."""
 
-    def __init__(self, cite: Callable[[int], str]):
+    def __init__(self, cite: Callable[[int], str], forms: Mapping[int, CitationForm] | None = None):
+        """``forms``: the answer's citation forms, which a link labelled like a citation must
+        lead to (:func:`renderers.link_urls.link_url`)."""
         self._cite = cite
+        self._forms = forms
 
     def block(self, token: Token) -> str:
         kind = token["type"]
@@ -154,7 +159,7 @@ class TextWriter:
         cited = cited_numbers(children)
         if cited:
             children = without_citations(children)
-        url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+        url = link_url(token, self._forms)
         label = glued_plain(children).strip() if cited else glued_plain(children)
         label = label or empty_label(token, url)
         shown = label

@@ -124,7 +124,7 @@ class WebBlocks:
         self._forms = forms
         self._prefix = prefix
         self._listed = listed  # False under ``show: none``: no source list to point into
-        self._writer = HtmlWriter(self.cite)
+        self._writer = HtmlWriter(self.cite, forms=forms)
         self._cache: dict[tuple[int, int], tuple[CitationForm, str]] = {}
         # how many markers of each number were written: the next one is occurrence count + 1
         # (blocks are written once each, in text order, by render and by a final re-render)
