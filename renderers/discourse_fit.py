@@ -111,19 +111,52 @@ class PostFitter:
         fewest = self._groups(blocks, self._sizes(SHORTEST))
         allowed = len(fewest) if self._max_posts is None else self._max_posts
         for level in LEVELS[:-1]:
-            groups = self._groups(blocks, self._sizes(level))
+            groups, starts = self._packed(blocks, self._sizes(level))
             # one post more than the answer needs is worth its richer definitions only where
             # the forum takes it; as many posts as the shortest definitions need always are
             if len(groups) <= max(allowed, len(fewest)) or allowed == 0:
+                if self._max_posts is None:
+                    groups = self._fewer(blocks, groups, starts)
                 return [self._post("\n\n".join(pieces)) for pieces in groups]
         return [self._post("\n\n".join(pieces)) for pieces in fewest]
 
+    def _fewer(
+        self, blocks: list[str], groups: list[list[str]], starts: list[tuple[int, str]]
+    ) -> list[list[str]]:
+        """``groups`` (packed at richer definitions), or, when two posts in a row would fit in
+        one at the shortest definitions, the posts before them and the rest packed at the
+        shortest, where that takes fewer posts.
+
+        Packing is greedy, so a richer level can take fewer posts than the shortest (a
+        paragraph cut elsewhere) and still leave its last sentence alone in a post that the
+        shortest definitions would not need: rendering alone takes no post to keep
+        definitions rich.
+        """
+        shortest = self._sizes(SHORTEST)
+        for j in range(1, len(groups)):
+            merged = "\n\n".join(groups[j - 1] + groups[j])
+            if self._size(len(merged), self._referenced(merged), shortest) > self._limit:
+                continue
+            k, rest = starts[j - 1]
+            tail = self._groups([rest, *blocks[k + 1 :]], shortest)
+            if j - 1 + len(tail) < len(groups):
+                return groups[: j - 1] + tail
+        return groups
+
     def _groups(self, blocks: list[str], sizes: Mapping[int, int]) -> list[list[str]]:
+        return self._packed(blocks, sizes)[0]
+
+    def _packed(
+        self, blocks: list[str], sizes: Mapping[int, int]
+    ) -> tuple[list[list[str]], list[tuple[int, str]]]:
         """Blocks (and pieces of blocks) by post, each post's definitions measured at
-        ``sizes``."""
+        ``sizes``; and where each post starts: the index of its first block and what is left
+        of that block (packing ``[rest, *blocks[index + 1 :]]`` gives the same posts from
+        there)."""
         groups: list[list[str]] = []
+        starts: list[tuple[int, str]] = []
         length, numbers = 0, Refs()
-        for block in blocks:
+        for index, block in enumerate(blocks):
             rest, cut = block, False
             while visible(rest):
                 # a rest longer than a post is not searched for its references (that would
@@ -136,6 +169,7 @@ class PostFitter:
                     break
                 if len(rest) <= self._limit and self._size(len(rest), refs, sizes) <= self._limit:
                     groups.append([rest])  # greedy by block: a block a post holds moves whole
+                    starts.append((index, rest))
                     length, numbers = len(rest), refs
                     break
                 # A block no post holds is cut anyway: its first piece fills the room left in
@@ -148,14 +182,16 @@ class PostFitter:
                 if piece:
                     groups[-1].append(piece)
                 else:
+                    start = rest
                     piece, rest = self._cut(rest, -2, Refs(), sizes, clean=False)
                     if not visible(piece):  # only spaces or quote marks: nothing to post
                         continue
                     groups.append([piece])
+                    starts.append((index, start))
                     length, numbers = -2, Refs()
                 length, numbers = length + 2 + len(piece), numbers | self._referenced(piece)
                 cut = True
-        return groups
+        return groups, starts
 
     @cached_property
     def _linkless(self) -> frozenset[int]:
