@@ -17,6 +17,7 @@ import pytest
 
 from bot.cli import main
 from bot.knowledge.ingest import reader_mark
+from tests.knowledge.older_reader import as_an_older_citecast_read_it
 
 REREAD = "(3 re-read: this citecast reads some files differently)"
 
@@ -61,15 +62,6 @@ def _rows(index: Path) -> dict[str, tuple[str, str, str, str | None]]:
     return {str(r[0]): (str(r[1]), str(r[2]), str(r[3]), r[4]) for r in rows}
 
 
-def _as_an_older_citecast_read_it(index: Path) -> None:
-    conn = sqlite3.connect(index)
-    try:
-        conn.execute("UPDATE files SET fingerprint = 'old:' || fingerprint")
-        conn.commit()
-    finally:
-        conn.close()
-
-
 def test_if_missing_rereads_the_users_files_and_leaves_the_samples_out(
     folders: tuple[Path, Path],
     tmp_path: Path,
@@ -83,7 +75,7 @@ def test_if_missing_rereads_the_users_files_and_leaves_the_samples_out(
     assert main([*cli, "--rebuild", str(mydocs), "--audience", "staff"]) == 0
     built = _rows(index)
     assert sorted(built) == ["mydocs/guide.md", "mydocs/sub/deep.md", "mydocs/sub/pay.md"]
-    _as_an_older_citecast_read_it(index)
+    as_an_older_citecast_read_it(index)
     capsys.readouterr()
 
     assert main([*cli, str(samples), "--if-missing"]) == 0
@@ -122,7 +114,7 @@ def test_a_file_gone_since_is_dropped_and_a_symlink_is_left_for_its_folder(
     index = tmp_path / "index.db"
     cli = ["--config", str(config), "ingest"]
     assert main([*cli, str(mydocs)]) == 0
-    _as_an_older_citecast_read_it(index)
+    as_an_older_citecast_read_it(index)
     (mydocs / "guide.md").unlink()
     capsys.readouterr()
 

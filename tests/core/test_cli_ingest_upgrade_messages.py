@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from tests.knowledge.older_reader import as_an_older_citecast_read_it
 
 TYPO_WARNING = (
     "warning: url_templates glob gudes/*.md gave no file in this run nor any other indexed file "
@@ -36,15 +37,6 @@ def _config(tmp_path: Path, body: str = "") -> Path:
     config = tmp_path / "config.yaml"
     config.write_text(f"index:\n  path: {tmp_path / 'index.db'}\n{body}", encoding="utf-8")
     return config
-
-
-def _as_an_older_citecast_read_it(index: Path, where: str = "1") -> None:
-    conn = sqlite3.connect(index)
-    try:
-        conn.execute(f"UPDATE files SET fingerprint = 'old:' || fingerprint WHERE {where}")
-        conn.commit()
-    finally:
-        conn.close()
 
 
 @pytest.fixture
@@ -69,7 +61,7 @@ def test_if_missing_warns_of_a_url_template_that_links_nothing_as_a_plain_run(
     cli = ["--config", str(config), "ingest"]
     assert main([*cli, str(kb)]) == 0
     assert TYPO_WARNING in capsys.readouterr().out  # what a plain run says
-    _as_an_older_citecast_read_it(tmp_path / "index.db")
+    as_an_older_citecast_read_it(tmp_path / "index.db")
 
     assert main([*cli, str(samples), "--if-missing"]) == 0
     out = capsys.readouterr().out
@@ -100,7 +92,7 @@ def test_a_re_read_names_the_files_whose_audience_narrowed(
     # and hr; the new one reads the rules below (pay.md: staff; leave.md: hr, staff lost it)
     older = _config(tmp_path, '  audience_rules:\n    - {glob: "hr/*", audience: [staff, hr]}\n')
     assert main(["--config", str(older), "ingest", str(kb)]) == 0
-    _as_an_older_citecast_read_it(tmp_path / "index.db")
+    as_an_older_citecast_read_it(tmp_path / "index.db")
     config = _config(
         tmp_path,
         "  audience_rules:\n"
@@ -129,7 +121,7 @@ def test_the_note_names_three_files_and_counts_the_rest(
         _write(kb / "internal" / f"{name}.md", f"# {name}\n\nPage {name} of the pay guide.\n")
     _write(kb / "open.md", "# Open\n\nEveryone may read this.\n")
     assert main(["--config", str(_config(tmp_path)), "ingest", str(kb)]) == 0
-    _as_an_older_citecast_read_it(tmp_path / "index.db")
+    as_an_older_citecast_read_it(tmp_path / "index.db")
     config = _config(tmp_path, '  audience_rules:\n    - {glob: "internal/*", audience: [hr]}\n')
     capsys.readouterr()
     assert main(["--config", str(config), "ingest", str(kb)]) == 0
@@ -147,7 +139,7 @@ def test_a_partial_re_read_names_the_command_for_the_files_it_left(
     config = _config(tmp_path)
     monkeypatch.chdir(tmp_path)  # as the user types it: `citecast ingest kb`
     assert main(["--config", str(config), "ingest", "kb"]) == 0
-    _as_an_older_citecast_read_it(tmp_path / "index.db")
+    as_an_older_citecast_read_it(tmp_path / "index.db")
     capsys.readouterr()
 
     assert main(["--config", str(config), "ingest", "kb/guides"]) == 0

@@ -21,6 +21,7 @@ from bot.config import IndexSettings
 from bot.knowledge import ingest
 from bot.knowledge.glob_paths import glob_paths
 from tests.core.cli_runner import run_cli
+from tests.knowledge.older_reader import as_an_older_citecast_read_it
 
 QA_CONFIG = (
     "index:\n  path: index.db\n  audience_rules:\n"
@@ -164,12 +165,7 @@ def test_a_file_an_older_citecast_read_is_linked_as_a_run_of_its_folder_links_it
     samples.mkdir()
     (samples / "s.md").write_text("# S\n\nSample.\n")
     assert main(["--config", "config.yaml", "ingest", "docs/many"]) == 0
-    conn = sqlite3.connect(deploy / "index.db")
-    try:
-        conn.execute("UPDATE files SET fingerprint = 'old:' || fingerprint")
-        conn.commit()
-    finally:
-        conn.close()
+    as_an_older_citecast_read_it(deploy / "index.db")
     capsys.readouterr()
     assert main(["--config", "config.yaml", "ingest", str(samples), "--if-missing"]) == 0
     assert "1 re-read" in capsys.readouterr().out

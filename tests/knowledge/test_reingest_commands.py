@@ -18,6 +18,7 @@ from bot.errors import KnowledgeIndexError
 from bot.knowledge import KnowledgeIndex, ingest
 from bot.knowledge.ingest_command import ingest_command
 from bot.knowledge.reader_age import older_reader_warning
+from tests.knowledge.older_reader import as_an_older_citecast_read_it
 
 EXPOSED = (
     "which reads some files differently: until they are read again, their audiences and "
@@ -46,19 +47,10 @@ def index(tmp_path: Path) -> Path:
     return tmp_path / "index.db"
 
 
-def _as_an_older_citecast_read_it(index: Path, where: str = "1") -> None:
-    conn = sqlite3.connect(index)
-    try:
-        conn.execute(f"UPDATE files SET fingerprint = 'old:' || fingerprint WHERE {where}")
-        conn.commit()
-    finally:
-        conn.close()
-
-
 def test_serve_names_the_outermost_folders_holding_the_older_files(
     index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _as_an_older_citecast_read_it(index)
+    as_an_older_citecast_read_it(index)
     monkeypatch.chdir(tmp_path)
     assert older_reader_warning(index, "/srv/cite cast/config.yaml") == (
         f"4 of 4 indexed files were read by an older citecast, {EXPOSED}run `citecast --config "
