@@ -9,6 +9,7 @@ user meant, or stop the start with one line naming the setting.
 from __future__ import annotations
 
 import base64
+from typing import TypeVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx
@@ -19,6 +20,8 @@ from bot.assistant.openai_setup import http_client
 from bot.config import OpenAISettings
 from bot.config_env import empty_setting
 from bot.errors import ConfigError
+
+ClientT = TypeVar("ClientT", bound=openai.AsyncOpenAI)
 
 
 def api_root(base_url: str | None) -> str | None:
@@ -88,7 +91,7 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
     key = api_key(settings.api_key) or "not-needed"
     if root is not None and "api-version" in query and not root.endswith("/v1"):
         version = query.pop("api-version")
-        return openai.AsyncAzureOpenAI(
+        azure = openai.AsyncAzureOpenAI(
             base_url=root,
             api_version=version,
             api_key=key,
@@ -97,6 +100,7 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
             max_retries=settings.max_retries,
             http_client=http_client(settings.timeout),
         )
+        return without_environment_identity(azure)
     if api_key(settings.api_key) and has_userinfo(root):
         raise ConfigError(
             "assistant.openai.base_url: has a user name and password in it (user:password@), "
@@ -115,6 +119,19 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
         http_client=http_client(settings.timeout),
     )
     check_key(client, settings)
+    return without_environment_identity(client)
+
+
+def without_environment_identity(client: ClientT) -> ClientT:
+    """``client`` sending no ``OpenAI-Organization`` or ``OpenAI-Project`` header.
+
+    The ``openai`` package fills both from ``$OPENAI_ORG_ID`` and ``$OPENAI_PROJECT_ID``, which
+    citecast does not document: a variable set in the shell for another tool went with every
+    request, to whatever server ``base_url`` names, and could move OpenAI's billing to another
+    project without a word in ``config.yaml``.
+    """
+    client.organization = None
+    client.project = None
     return client
 
 

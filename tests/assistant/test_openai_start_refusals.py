@@ -4,6 +4,8 @@ A ``base_url`` with a user name and password beside an ``api_key`` (the HTTP cli
 URL's Basic credentials in place of the key, and a 401 blamed the key), a blank ``model``
 (sent as it is), and ``$OPENAI_BASE_URL``, which the ``openai`` client read when ``base_url``
 was unset although citecast documents that as OpenAI's endpoint and no message could name it.
+``$OPENAI_ORG_ID`` and ``$OPENAI_PROJECT_ID``, which the client sent as headers to any server,
+are not read either.
 """
 
 from __future__ import annotations
@@ -131,3 +133,37 @@ def test_an_unset_base_url_is_openai_whatever_the_environment_says(
     # and without a key, OpenAI's endpoint is refused at start as the README says
     with pytest.raises(ConfigError, match=r"^assistant\.openai\.api_key: not set"):
         OpenAIBackend(model_settings(kb_settings, "", api_key="").assistant.openai)
+
+
+# -- $OPENAI_ORG_ID and $OPENAI_PROJECT_ID ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("on_azure", [False, True])
+async def test_the_environments_organization_and_project_are_not_sent(
+    kb_settings: Settings,
+    kb_index: KnowledgeIndex,
+    monkeypatch: pytest.MonkeyPatch,
+    on_azure: bool,
+) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-from-another-tool")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj_from_another_tool")
+    version = "2024-06-01"
+    server = (
+        FakeOpenAI(
+            prefix="/openai/deployments/d",
+            required_query=(("api-version", version),),
+            key_header="api-key",
+        )
+        if on_azure
+        else FakeOpenAI()
+    )
+    async with server as fake:
+        fake.add(text("Hello."))
+        url = f"{fake.base_url}?api-version={version}" if on_azure else fake.base_url
+        bot = assistant_for(kb_settings, kb_index, url)
+        assert (await run(bot, "hi", stream=False)).answer.text == "Hello."
+        assert fake.problems == []
+        [sent] = fake.headers
+        assert "openai-organization" not in sent
+        assert "openai-project" not in sent
+        assert sent["content-type"] == "application/json"

@@ -62,6 +62,8 @@ class FakeOpenAI:
     required_query: tuple[tuple[str, str], ...] = ()
     key_header: str = "Authorization"
     queries: list[dict[str, str]] = field(default_factory=list)
+    # every request's headers, names lower-cased: what the client sent beside the body
+    headers: list[dict[str, str]] = field(default_factory=list)
     object_arguments: bool = False
     _runner: web.AppRunner | None = None
     _port: int = 0
@@ -97,6 +99,7 @@ class FakeOpenAI:
 
     async def _completions(self, request: web.Request) -> web.StreamResponse:
         self.queries.append(dict(request.query))
+        self.headers.append({name.lower(): value for name, value in request.headers.items()})
         for name, value in self.required_query:
             if request.query.get(name) != value:
                 wrong = f"query {name}={request.query.get(name)!r}, expected {value!r}"
