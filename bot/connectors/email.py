@@ -69,6 +69,7 @@ from bot.connectors.email_policy import MailPolicy
 from bot.connectors.email_share import can_link, shareable_turn
 from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener
 from bot.connectors.link_lifetime import services_with_link_days
+from bot.connectors.outbox_turns import TURN_KEY
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.connectors.web_turn_page import visible_answer
@@ -272,22 +273,24 @@ class EmailConnector:
             return Outcome("ignored", COPIED_NOTHING_FOUND)
         stored: int | None = None
         turn_id: int | None = None
-        if set_up and can_link(self.services):
-            # stored first, so a shortened HTML part can link the whole answer on the share
-            # page (email_share); a reply that is never queued leaves it failed
+        if set_up:
+            # stored first: a shortened HTML part can link the whole answer on the share page
+            # (email_share), and the queued reply carries its turn, failed if the outbox drops
+            # the reply; a reply that is never queued leaves it failed too
             stored = store.add_turn(
                 conversation, CHANNEL, question, reply.answer.to_json(), reply.registry
             )
-            turn_id = shareable_turn(self.services, stored, self.files)
+            if can_link(self.services):
+                turn_id = shareable_turn(self.services, stored, self.files)
         try:
-            await self._enqueue(mail, reply.answer, audience, notes, thread, item_id, turn_id)
+            await self._enqueue(
+                mail, reply.answer, audience, notes, thread, item_id, turn_id, stored
+            )
         except BaseException:
             if stored is not None:
                 store.finish_turn(stored, None, None, status="failed")
             raise
-        if stored is None and set_up:
-            store.add_turn(conversation, CHANNEL, question, reply.answer.to_json(), reply.registry)
-        elif stored is None:  # told, but not answered (as `citecast report` counts it)
+        if stored is None:  # told, but not answered (as `citecast report` counts it)
             store.add_turn(conversation, CHANNEL, question, status="failed")
         store.claim_once(DEDUPE_SCOPE, mail.message_id)
         self.outbox.wake()
@@ -304,8 +307,13 @@ class EmailConnector:
         thread: str,
         item_id: str,
         turn_id: int | None,
+        stored: int | None,
     ) -> None:
-        """Render, compose and store the reply in the outbox (sent by the outbox worker)."""
+        """Render, compose and store the reply in the outbox (sent by the outbox worker).
+
+        ``turn_id``: the stored turn the reply may link to on the share page; ``stored``: the
+        reply's own stored turn, recorded as failed if the outbox gives the reply up.
+        """
         # no subject of its own: the renderer names the reply by the answer's first line
         subject = reply_subject(mail.subject) or None
         payload = self._render(answer, audience, subject, notes, turn_id)
@@ -328,7 +336,10 @@ class EmailConnector:
             max_attachment_bytes=self.settings.max_attachment_bytes,
             root=known,
         )
-        store.enqueue(CHANNEL, outbound.to_json(), item_id)
+        queued = outbound.to_json()
+        if stored is not None:
+            queued[TURN_KEY] = stored
+        store.enqueue(CHANNEL, queued, item_id)
 
     def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:
         # An answer written for a wider audience (the sender's mapping narrowed since, or a

@@ -24,6 +24,7 @@ import aiosmtplib
 
 from bot.config import EmailSettings, SmtpOutSettings
 from bot.connectors.email_compose import OutboundMail
+from bot.connectors.outbox_turns import fail_queued_turn
 from bot.store import OutboxItem, Store
 
 log = logging.getLogger(__name__)
@@ -155,6 +156,7 @@ class OutboxWorker:
         except (KeyError, TypeError, ValueError) as exc:
             self._store.mark_failed_attempt(item.id, f"bad payload: {exc}", 0, max_attempts=0)
             log.error("email outbox: item %s has a bad payload and was dropped", item.id)
+            fail_queued_turn(self._store, item.payload, CHANNEL)
             return False
         result = await self._sender.send(mail)
         to = ", ".join(mail.recipients)
@@ -185,6 +187,7 @@ class OutboxWorker:
         # giving up; the retries in between are INFO, or a server down for a day floods the log
         level = logging.WARNING if dead or item.attempts == 0 else logging.INFO
         if dead:
+            fail_queued_turn(self._store, item.payload, CHANNEL)
             then = (
                 "; given up"
                 if item.attempts == 0
