@@ -11,7 +11,7 @@ wrote remembers no root), else ``public``. ``--audience public`` widens on purpo
 remembered so. Every kept audience is named in the summary, one line per root, and one per
 audience for the files that keep their own stored one, naming the first few of them (a file
 still in that state from an earlier run, unchanged since, is counted too: its fingerprint
-says it took the default, :func:`bot.knowledge.ingest._ingest_one`).
+says it took the default, :func:`bot.knowledge.ingest_file.ingest_file`).
 
 Both are read before the run writes anything, from the index the run replaces too: a
 ``--rebuild`` (built in a new file) keeps them as well, and carries the roots' records over.

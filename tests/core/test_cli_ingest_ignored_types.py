@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.commands.ingest import ignored_types
+from bot.commands.ingest_summary import ignored_types
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ from bot.config import IndexSettings
 from bot.knowledge import ingest
 from tests.core.serve_process import serving
 
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 OLDER = "indexed files were read by an older citecast"
 
 

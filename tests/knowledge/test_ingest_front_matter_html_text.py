@@ -13,7 +13,7 @@ from bot.knowledge import KnowledgeIndex, ingest
 from bot.knowledge.html_reader import read_html
 
 # The package exports the function `ingest` under the module's name.
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 
 YAML_HTML = (
     "---\ntitle: Payroll\naudience: [hr]\nurl: https://hr.example/pay\n---\n"

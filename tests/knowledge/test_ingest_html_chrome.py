@@ -15,7 +15,7 @@ from bot.knowledge.document import Block
 from bot.knowledge.html_chrome import is_confluence_export
 from bot.knowledge.html_reader import read_html
 
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 
 # Confluence's current "Export to HTML" template, without the footer's role="contentinfo"
 # (which some versions leave out, and which alone used to hide it).

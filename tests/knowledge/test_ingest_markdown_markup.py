@@ -10,7 +10,7 @@ import pytest
 
 from bot.cli import main
 from bot.knowledge import KnowledgeIndex
-from bot.knowledge.ingest import READER_VERSION
+from bot.knowledge.ingest_file import READER_VERSION
 from bot.knowledge.markdown_reader import read_markdown
 
 GUIDE = """\

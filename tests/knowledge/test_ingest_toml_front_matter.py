@@ -13,7 +13,7 @@ from bot.knowledge.document import Unreadable
 from bot.knowledge.markdown_reader import read_markdown
 
 # The package exports the function `ingest` under the module's name.
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 
 BODY = "# Payroll\n\nThe okapi salary is 450000 euros per year.\n"
 TOML = '+++\ntitle = "Payroll plan"\naudience = ["staff"]\nurl = "https://hr.example/pay"\n+++\n'

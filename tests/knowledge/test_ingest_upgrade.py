@@ -20,7 +20,7 @@ from bot.config import IndexSettings
 from bot.knowledge import ingest
 from bot.knowledge.reader_age import older_reader_files, older_reader_warning
 
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 REREAD = "(2 re-read: this citecast reads some files differently)"
 
 

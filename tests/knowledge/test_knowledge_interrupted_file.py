@@ -14,7 +14,7 @@ from bot.config import IndexSettings
 from bot.knowledge import KnowledgeIndex, ingest
 
 # the module, not the function bot.knowledge exports under the same name
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 TWO_SECTIONS = "# A\n\n## One\n\nAlpha text here.\n\n## Two\n\nBeta text there.\n"
 
 

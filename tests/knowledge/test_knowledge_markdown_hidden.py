@@ -15,7 +15,7 @@ from bot.knowledge.document import Block, Document
 from bot.knowledge.markdown_reader import read_markdown
 from bot.knowledge.readers import read_document
 
-ingest_module = importlib.import_module("bot.knowledge.ingest")
+ingest_module = importlib.import_module("bot.knowledge.ingest_file")
 
 PAGE = """\
 <!-- TODO: the price rises in May, do not publish -->

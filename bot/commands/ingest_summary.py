@@ -1,0 +1,185 @@
+"""The summary ``citecast ingest`` prints on stdout when a run completes.
+
+What the run did with its files (indexed, unchanged, skipped, removed), the lines about an
+upgrade (:mod:`bot.commands.ingest_upgrade`), the files of other types passed over and why a
+file named on the command line was, what was skipped or indexed only in part, the notes and
+the warnings about globs that applied to no file, the folders not read, the space given back,
+and the index's size. Split from :mod:`bot.commands.ingest`, which runs the ingest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.commands.ingest_upgrade import upgrade_lines
+from bot.commands.output import one_line, plural, write_stdout
+from bot.knowledge import KnowledgeIndex
+from bot.knowledge.readers import is_supported
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rich.console import Console
+
+    from bot.commands.ingest_stale import OlderFiles
+    from bot.config import RecordTable
+    from bot.knowledge.ingest_report import IngestReport
+
+REREAD = "this citecast reads some files differently"
+"""Why the summary's re-read files were read again though unchanged (after an upgrade)."""
+
+RECORD_SUFFIXES = frozenset({".csv", ".db", ".sqlite", ".sqlite3"})
+"""Files people name to ``ingest`` that citecast reads as record tables, from config.yaml."""
+
+
+def _named_but_ignored(paths: Sequence[str]) -> list[str]:
+    """The files named on the command line that no reader takes: asked for by name, they are
+    worth a line each (a folder's other files are only counted)."""
+    named = dict.fromkeys(paths)  # a file given twice is read once, and named once
+    return [path for path in named if Path(path).is_file() and not is_supported(Path(path))]
+
+
+IGNORED_SUFFIXES_SHOWN = 5
+"""How many suffixes the "of other types ignored" line names; the rest are counted."""
+
+
+def ignored_types(counts: dict[str, int], shown: int = IGNORED_SUFFIXES_SHOWN) -> str:
+    """``.csv 2, .py 1, no extension 1``: the suffixes of ignored files, most frequent first
+    (then by name, files without one last), the first ``shown`` of them and ``N more`` for the
+    files of the rest.
+
+    A folder of unknown files says which kinds they are, so the user can tell a stray
+    ``.docx`` (that citecast cannot read) from the build output it rightly passed over.
+    """
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], not item[0], item[0]))
+    # "no extension", unbracketed: the list is printed in brackets ("((no suffix) 1)")
+    parts = [f"{one_line(suffix) or 'no extension'} {count}" for suffix, count in ranked[:shown]]
+    rest = sum(count for _, count in ranked[shown:])
+    if rest:
+        parts.append(f"{rest} more")
+    return ", ".join(parts)
+
+
+def listed_table(name: str, tables: list[RecordTable]) -> str | None:
+    """The name of the ``index.records`` table read from the file ``name``, or None.
+
+    Table paths are as loaded (relative ones taken from the config file's folder), ``name``
+    as given on the command line (from the working directory): both are resolved."""
+    try:
+        target = Path(name).resolve()
+        for table in tables:
+            for file in (table.csv, table.sqlite):
+                if file and Path(file).resolve() == target:
+                    return table.name
+    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's word for a symlink loop
+        return None
+    return None
+
+
+def _why_ignored(name: str, tables: list[RecordTable]) -> str:
+    listed = listed_table(name, tables)
+    if listed is not None:
+        # telling the user to list it where it is listed sent them looking for a mistake
+        return (
+            f"a record table already listed under index.records ({listed}); citecast reads "
+            "it from there at start, so it needs no ingest"
+        )
+    reason = "not a type citecast reads (Markdown, text, HTML or PDF)"
+    if Path(name).suffix.lower() in RECORD_SUFFIXES:
+        # a table of rows is not a document: it is answered from index.records
+        reason += "; list a CSV or SQLite table under index.records in config.yaml instead"
+    return reason
+
+
+def write_summary(
+    out: Console,
+    report: IngestReport,
+    index_path: Path,
+    older: OlderFiles | None,
+    paths: Sequence[str],
+    config: str | None,
+    records: list[RecordTable],
+) -> None:
+    """Print the summary of a completed run on stdout (``out``: the capturing console, made
+    before the run; ``older``: what ``--if-missing`` re-read, None for any other run;
+    ``paths`` and ``config``: the PATHs and the ``--config`` given; ``records``: the
+    ``index.records`` tables)."""
+    index = KnowledgeIndex(index_path)
+    try:
+        stats = index.stats()
+    finally:
+        index.close()
+    with out.capture() as capture:  # printed by write_stdout: a closed pipe ends quietly
+        # on upgrade every file is re-read: say so, or it reads as if each had been edited
+        why = f" ({report.reread} re-read: {REREAD})" if report.reread else ""
+        out.print(
+            f"{plural(report.files, 'file')}: {report.indexed} indexed{why}, "
+            f"{report.unchanged} unchanged, {len(report.skipped)} skipped, "
+            f"{report.removed} removed; "
+            f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
+        )
+        for line in upgrade_lines(report, index_path, older, paths, config):
+            out.print(line, markup=False)
+        if report.ignored:
+            out.print(
+                f"{plural(report.ignored, 'file')} of other types ignored"
+                f" ({ignored_types(report.ignored_suffixes)})",
+                markup=False,  # a suffix is not markup: ".[x]" would vanish
+            )
+            for name in _named_but_ignored(paths):
+                why = _why_ignored(name, records)
+                out.print(f"  ignored {one_line(name)}: {why}", markup=False)
+        for skipped in report.skipped:
+            out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
+        for partial in report.warnings:
+            out.print(f"  indexed {one_line(partial.path)} in part: {partial.reason}", markup=False)
+        for note in report.notes:
+            # a reason may name files (the kept audiences): each kept on its line
+            out.print(f"  note on {one_line(note.path)}: {one_line(note.reason)}", markup=False)
+        # once each: --if-missing adds up the reports of several runs
+        for glob in dict.fromkeys(report.unmatched_rules):
+            # a private folder ingested from outside the working directory: its rule may have
+            # been meant for a folder above it, and its files are then not kept private
+            out.print(
+                f"warning: audience rule {one_line(glob)} matched no file in this run; globs "
+                "match paths inside the folder ingested (run citecast from a folder above it)",
+                markup=False,
+            )
+        for glob in dict.fromkeys(report.unused_rules):
+            # every folder holding the run's files was tried: the glob applies nowhere (a typo,
+            # or written for another folder), and the files it was meant for are not private
+            out.print(
+                f"warning: audience rule {one_line(glob)} matched no file in this run nor "
+                "applies to any other indexed file; globs match a file's path inside each "
+                "folder that holds it, up to the working directory or the config file's folder",
+                markup=False,
+            )
+        for glob in dict.fromkeys(report.unused_url_templates):
+            # the files it was written for are cited without a link (mail attaches them)
+            out.print(
+                f"warning: url_templates glob {one_line(glob)} gave no file in this run nor any "
+                "other indexed file its URL; globs match a file's path inside each folder that "
+                "holds it, up to the working directory or the config file's folder, and the "
+                "first path a glob matches decides",
+                markup=False,
+            )
+        if report.folders_skipped:
+            # not among the files counted above: what they hold was never seen
+            out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")
+            for skipped in report.folders_skipped:
+                out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
+        if report.compacted:
+            # the file shrank: without a word, a smaller index after a removal looks like loss
+            out.print(
+                f"index compacted: {report.compacted / 1024:,.0f} KB that this run freed "
+                "given back to the disk (VACUUM)",
+                markup=False,
+            )
+        size_kb = stats.size_bytes / 1024
+        out.print(
+            f"index {index_path}: {plural(stats.files, 'file')}, "
+            f"{plural(stats.chunks, 'chunk')}, {size_kb:,.0f} KB",
+            markup=False,
+        )
+    write_stdout(capture.get())

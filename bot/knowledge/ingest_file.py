@@ -1,0 +1,227 @@
+"""Indexing one file of an ingest run: the checks before it is read, its fingerprint, its chunks.
+
+Split from :mod:`bot.knowledge.ingest`, which walks the run's paths and calls
+:func:`ingest_file` for each file it visits. A file is skipped, with the reason, when the walk
+found a problem with it, when it is a symlink that leads out of the ingested folder, to nothing,
+or to something other than a regular file (a FIFO would hang the read), when it is larger than
+``index.max_file_bytes``, when its audience is refused, or when its reader fails. Otherwise it
+is fingerprinted (its bytes, the reader version, the chunk settings, its audience and URL): a
+file whose fingerprint is stored already is noted unchanged and not read again; any other is
+read, chunked and written in place of its old chunks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+
+from bot.config import IndexSettings
+from bot.knowledge.audience_rules import RunRules, narrower
+from bot.knowledge.chunking import Chunk, chunk_blocks
+from bot.knowledge.document import Unreadable
+from bot.knowledge.file_bytes import read_within
+from bot.knowledge.file_urls import RunTemplates, page_url
+from bot.knowledge.ingest_report import IngestReport
+from bot.knowledge.pdf_reader import PageCallback
+from bot.knowledge.readers import read_document
+from bot.knowledge.schema import SCHEMA_VERSION
+from bot.knowledge.walk import BROKEN_LINK, NOT_REGULAR, OUTSIDE_ROOT, Entry, Skipped
+from bot.knowledge.writer import IndexWriter
+
+# Part of every fingerprint: bumping it makes the next run re-read every file. "2": front
+# matter that is not valid YAML now skips the file, where "1" indexed it as public text.
+# "3": Markdown HTML comments and thematic breaks and HTML role="navigation" furniture are no
+# longer indexed (already indexed, they must not stay searchable until their file changes);
+# an HTML table row is one passage; section names keep the underscores of `max_tokens`; a
+# PDF titled "Microsoft Word - x.docx" takes its file name. "4": Hugo's TOML front matter
+# (``+++``) names the audience, where "3" indexed it as public text, and so does Hugo's
+# ``params.audience`` in either kind of front matter; ``<p hidden>`` (and other
+# hidden elements whose end tag may be left out) is not text; a relative page URL is resolved.
+# "5": HTML and plain-text files read front matter too (a Jekyll page's ``audience: [hr]``
+# was indexed as public text). "6": Markdown raw HTML and JSX tags, footnote marks, link
+# targets and reference definitions and admonition markers (``!!! note``, ``:::tip``) are not
+# text (a link is its text), and a long table is cut between rows; a PDF word hyphenated at a
+# line break is one word and its ligatures (ﬁ) are letters, so that "configuration" finds it;
+# a form feed in a text file ends a paragraph; an HTML footnote mark ("[1]") is not text.
+# "7": a Markdown tag written over several lines (``<img`` / ``  src="a.png">``) and a JSX
+# attribute in braces (``values={[…]}``) are not text either (".md" chunks held them).
+# "8": each later chunk of a long pipe table opens with the table's header and delimiter lines
+# again (a row cut off from them was quoted as bare cells, "retries; 5; …", without its column
+# names). "9": a Confluence HTML export's breadcrumbs, page metadata and footer, a site's
+# banner (a <header> outside the content) and sidebars (an <aside> outside it) are not text;
+# a PDF word hyphenated across a page break is one word, on the page it starts on; inline MDX
+# ``{expressions}`` are not text, and an MDX line that opens with one keeps the text after it.
+# "10": a backslash-escaped backtick opens no Markdown code span (``\` {a} `{b}` `` lost the
+# code span's text and kept the expression); an HTML hidden element left unclosed ends with
+# the element around it (``<div><nav>…</div><p>Body``: "Body" was lost with the rest of the page).
+# "11": a reStructuredText section title is a heading (and the first one the file's title), its
+# adornment lines are not text ("Forklift licences -----------------" was quoted as a sentence).
+# "12": a PDF sentence that runs on to the next page is one sentence (it was cut at the page
+# break, and its end lost), and a running header repeated only on some pages is dropped.
+# "13": an HTML table is one pipe table with its <th> header, so its rows are read with their
+# column names ("Shipment type | Return fee" was a passage of its own, the rows without it).
+# "14": a paragraph longer than ``index.chunk_chars`` is cut at sentence ends of every script
+# (a Russian, Greek or Hindi sentence, one opening in lower case or with "¿", a Japanese "。"):
+# it was cut at a space in mid-sentence, and the answer quoted half a sentence; a Markdown
+# link whose URL holds parentheses (``Python_(programming_language)``) reads as its text (a
+# heading's title was "Using Python) with citecast").
+# "15": audience rules apply to a file whose folder was ingested alone (``ingest docs/internal``
+# under a rule ``internal/*``), from the config file's folder too, and a group name holding
+# "|" is refused: "14" and older indexed such files as public, so they must be read again.
+# "16": rules also match a file's path inside each folder below the outermost one ingested
+# (``hr/*`` for ``kb/hr/pay.md`` after ``citecast ingest .``: "15" indexed it as public), and
+# a title or section name is cut to 200 characters (a 30,000-word heading was stored whole).
+# "17": ``index.url_templates`` globs match the same paths of a file as audience rules do
+# (``many/*.md`` gave ``docs/many/x.md`` no link after ``citecast ingest docs/many``, and a
+# subfolder's run stemmed its files from the subfolder): stored URLs change.
+READER_VERSION = "17"
+
+
+def reader_mark() -> str:
+    """How every fingerprint this citecast writes starts (``r13:``), naming its reader.
+
+    The reader version was only hashed into the fingerprint, so nothing but a whole ingest
+    run could tell that an index was read by an older citecast (whose ``serve`` then kept
+    quoting HTML tables without their header row until someone ran ``citecast ingest``).
+    A fingerprint without this mark was written before it existed, by an older reader.
+    """
+    return f"r{READER_VERSION}:"
+
+
+def fingerprint_options(settings: IndexSettings) -> str:
+    """What of the run, besides a file's bytes, goes into every fingerprint: the schema and
+    reader versions and the chunk settings (changing any of them re-reads every file)."""
+    return f"{SCHEMA_VERSION}|{READER_VERSION}|{settings.chunk_chars}|{settings.chunk_overlap}"
+
+
+def _checked(chunks: Iterator[Chunk], check: Callable[[], None]) -> Iterator[Chunk]:
+    """``chunks``, with ``check()`` run between each two of them (chunking is lazy: a stop
+    comes between two passages of a large file, not after the file; a file of one passage is
+    never stopped inside)."""
+    following = next(chunks, None)
+    while following is not None:
+        chunk, following = following, next(chunks, None)
+        yield chunk
+        if following is not None:
+            check()
+
+
+def ingest_file(
+    writer: IndexWriter,
+    entry: Entry,
+    run: tuple[RunRules, RunTemplates],
+    settings: IndexSettings,
+    default_audience: Sequence[str] | None,
+    options: str,
+    report: IngestReport,
+    hooks: tuple[PageCallback | None, Callable[[], None] | None] = (None, None),
+) -> bool:
+    """Index one file (or skip it, or note it unchanged); True when it took (read now or
+    unchanged since) ``default_audience`` (no front matter audience, no rule), for the
+    summary's notes."""
+    rules, templates = run
+    on_page, on_chunk = hooks
+    if entry.problem is not None:
+        report.skipped.append(Skipped(entry.relpath, entry.problem))
+        return False
+    # A symlink may point anywhere (kb/link.md -> /etc/passwd): only what resolves inside the
+    # ingested root is read, and it is read through the resolved path that was checked.
+    try:
+        target = entry.path.resolve()
+    except RuntimeError:  # Python 3.11's word for a symlink loop
+        report.skipped.append(Skipped(entry.relpath, "symlink loop"))
+        return False
+    except OSError as exc:
+        report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
+        return False
+    if entry.root.is_dir() and not target.is_relative_to(entry.root):
+        report.skipped.append(Skipped(entry.relpath, OUTSIDE_ROOT))
+        return False
+    if not target.exists():
+        report.skipped.append(Skipped(entry.relpath, BROKEN_LINK))
+        return False
+    if not target.is_file():  # a FIFO or device named like a document: reading it would hang
+        report.skipped.append(Skipped(entry.relpath, NOT_REGULAR))
+        return False
+    try:
+        data = read_within(target, settings.max_file_bytes)
+    except Unreadable as exc:  # over index.max_file_bytes: never read whole
+        report.skipped.append(Skipped(entry.relpath, str(exc)))
+        return False
+    except OSError as exc:
+        report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
+        return False
+    report.bytes_read += len(data)
+    ruled = rules.audience(entry.path, entry.rule_path, settings, default_audience)
+    if ruled.reason:
+        report.skipped.append(Skipped(entry.relpath, ruled.reason))
+        return False
+    audience = ruled.audience
+    if target != entry.path and entry.root.is_dir():
+        # A symlink is read by whom both its own path's rules and its target's allow:
+        # ``faq/pay.md -> ../internal/pay.md`` must not publish what ``internal/*`` keeps for
+        # staff, nor may a link in ``internal/`` show its name to everyone (the target is
+        # inside the root: checked).
+        inside = target.relative_to(entry.root).as_posix()
+        target_ruled = rules.audience(target, inside, settings, default_audience)
+        if target_ruled.reason:
+            report.skipped.append(Skipped(entry.relpath, target_ruled.reason))
+            return False
+        targets = target_ruled.audience
+        if not narrower(audience, targets):
+            reason = (
+                f"a link for {', '.join(audience)} to a file for {', '.join(targets)}: "
+                "no group may see both"
+            )
+            report.skipped.append(Skipped(entry.relpath, reason))
+            return False
+        audience = narrower(audience, targets)
+    digest = hashlib.sha256(data)
+    url = templates.url(rules, entry.path, entry.rule_path, settings)
+    digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
+    # a file that took the default says so in its fingerprint: unchanged, it is still counted
+    # among the files keeping an earlier run's audience (only a read showed it has none)
+    took_default = digest.copy()
+    took_default.update(b"|default")
+    fingerprints = (reader_mark() + digest.hexdigest(), reader_mark() + took_default.hexdigest())
+    stored = writer.fingerprint(entry.path)
+    if stored in fingerprints:
+        writer.mark_seen(entry.path)
+        report.unchanged += 1
+        return stored == fingerprints[1]
+    try:
+        # only when asked for: a reader stand-in need not take the callback
+        progress = {} if on_page is None else {"on_page": on_page}
+        document = read_document(entry.path, data, **progress)
+    except Unreadable as exc:
+        report.skipped.append(Skipped(entry.relpath, str(exc)))
+        return False
+    except Exception as exc:  # a hostile or odd file must never stop the run
+        report.skipped.append(Skipped(entry.relpath, f"reader failed: {exc!r}"[:200]))
+        return False
+    url, note = page_url(document.url, url)
+    if url != document.url:
+        document = replace(document, url=url)
+    if note:
+        report.notes.append(Skipped(entry.relpath, note))
+    chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
+    if on_chunk is not None:
+        chunks = _checked(chunks, on_chunk)
+    took = not document.audience and not ruled.globs
+    count = writer.replace_file(
+        entry.path,
+        writer.relpath_for(entry.path, entry.relpath),
+        fingerprints[1] if took else fingerprints[0],
+        len(data),
+        document,
+        chunks,
+        document.audience or audience,
+    )
+    report.indexed += 1
+    if stored is not None and not stored.startswith(reader_mark()):
+        report.reread += 1
+    report.warnings.extend(Skipped(entry.relpath, warning) for warning in document.warnings)
+    report.chunks += count
+    report.pages += document.pages or 0
+    return took
