@@ -130,10 +130,16 @@ def write_summary(
             for name in _named_but_ignored(paths):
                 why = _why_ignored(name, records)
                 out.print(f"  ignored {one_line(name)}: {why}", markup=False)
+        # a reason may name files too (an audience rule's "(as hr/pay.md)"): kept on its line
         for skipped in report.skipped:
-            out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
+            out.print(
+                f"  skipped {one_line(skipped.path)}: {one_line(skipped.reason)}", markup=False
+            )
         for partial in report.warnings:
-            out.print(f"  indexed {one_line(partial.path)} in part: {partial.reason}", markup=False)
+            out.print(
+                f"  indexed {one_line(partial.path)} in part: {one_line(partial.reason)}",
+                markup=False,
+            )
         for note in report.notes:
             # a reason may name files (the kept audiences): each kept on its line
             out.print(f"  note on {one_line(note.path)}: {one_line(note.reason)}", markup=False)
@@ -168,7 +174,9 @@ def write_summary(
             # not among the files counted above: what they hold was never seen
             out.print(f"{plural(len(report.folders_skipped), 'folder')} not read")
             for skipped in report.folders_skipped:
-                out.print(f"  skipped {one_line(skipped.path)}: {skipped.reason}", markup=False)
+                out.print(
+                    f"  skipped {one_line(skipped.path)}: {one_line(skipped.reason)}", markup=False
+                )
         if report.compacted:
             # the file shrank: without a word, a smaller index after a removal looks like loss
             out.print(
