@@ -179,7 +179,7 @@ def _print_report(report: UsageReport, console: Console) -> None:
         report.citations_dropped,
         report.citations_dropped_more,
     )
-    if report.not_helpful:
+    if report.not_helpful or report.not_helpful_more:
         console.print("Latest answers rated not helpful:")
         for turn_id, channel, question in report.not_helpful:
             console.print(
@@ -197,7 +197,7 @@ def _questions(
     """``heading`` and one line per question with the times it was asked, when there are any."""
     from bot.usage_report import one_line
 
-    if not questions:
+    if not questions and not more:  # --limit 0 lists none, but says how many there are
         return
     console.print(heading, markup=False)
     for question, times in questions:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ipaddress
 import logging
 import math
 import os
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.commands.serve_log_line import one_log_line
 from bot.commands.serve_startup_log import StartupLines, hold_startup_lines, uvicorn_handlers
+from bot.commands.serve_warnings import start_warnings
 from bot.listening import listen as listen  # the web port's socket; re-exported
 
 if TYPE_CHECKING:
@@ -228,49 +228,6 @@ def with_bind_host(settings: Settings, host: str) -> Settings:
     return settings.model_copy(update={"web": web})
 
 
-def _is_loopback(host: str) -> bool:
-    name = host.strip("[]").lower().rstrip(".")
-    if name == "localhost" or name.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
-def exposure_warnings(settings: Settings, host: str) -> list[str]:
-    """What an operator should hear before the web channel listens beyond this machine.
-
-    Nothing on a loopback address. Otherwise: every visitor gets ``web.audience`` (no login),
-    so groups other than ``public`` there are readable by anyone who reaches the port; and
-    bound to an IP address with neither ``web.allowed_hosts`` nor ``web.public_base_url``,
-    every request naming the server by a host name (through a proxy, a container name) is
-    refused with 400, which otherwise only shows once the first such request arrives.
-    """
-    if _is_loopback(host):
-        return []
-    web = settings.web
-    warnings: list[str] = []
-    private = [group for group in web.audience if group != "public"]
-    if private:
-        warnings.append(
-            f"web.audience gives every web visitor the groups {', '.join(private)} and "
-            f"{host} is not a loopback address: anyone who reaches this port reads sources "
-            "meant for them; put an authenticating proxy in front or serve on 127.0.0.1"
-        )
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return warnings  # a host name: requests naming it are answered
-    if not web.allowed_hosts and not web.public_base_url:
-        warnings.append(
-            f"listening on {host}: requests that name this server by a host name rather than "
-            "an IP address are refused until web.allowed_hosts (or web.public_base_url) "
-            "names it"
-        )
-    return warnings
-
-
 def uvicorn_grace(shutdown_grace: float) -> int:
     """uvicorn's ``timeout_graceful_shutdown`` for ``web.shutdown_grace``: whole seconds, and
     longer than the answers' grace, so the web channel's drain (which gives each cut stream its
@@ -366,7 +323,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
             # (which the store warns of when opened): made by an older citecast, or shared
             index_at = Path(settings.index.path).resolve()
             logging.getLogger("citecast").warning("index %s is %s", index_at, exposed)
-        for warning in exposure_warnings(settings, host):
+        for warning in start_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)
         where = address(host, listener)
         lines.watch(uvicorn_handlers())  # (configured by uvicorn's Config)

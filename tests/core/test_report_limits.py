@@ -40,6 +40,20 @@ def test_a_list_cut_at_the_limit_says_how_many_more(
     assert "  … and 2 more answers (--limit lists more)\n" in out
 
 
+def test_limit_zero_lists_none_but_says_how_many_there_are(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found by QA: --limit 0 printed neither heading nor count, as if there were none
+    assert main(["--config", str(config), "report", "--limit", "0"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "Asked most often without sources (the documents to write next):\n"
+        "  … and 5 more questions (--limit lists more)\n"
+    ) in out
+    assert "Latest answers rated not helpful:\n  … and 3 more answers (--limit lists more)\n" in out
+    assert "Where is office" not in out
+
+
 def test_a_list_that_is_whole_says_nothing_more(
     config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

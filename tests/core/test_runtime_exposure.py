@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.commands.serve import exposure_warnings
+from bot.commands.serve_warnings import exposure_warnings
 from bot.config import Settings
 
 
