@@ -4,7 +4,8 @@ What it answers: ``app_mention`` in channels, direct messages, and messages in a
 (where it first sets the status, ``slack.thinking_status``, and offers ``suggested_prompts``
 when a thread starts). It always replies in the question's thread, passes the thread's earlier
 exchanges to the assistant, streams the answer (see ``slack_sinks``), uploads cited files that
-have no public link, stores the turn and puts helpful / not-helpful buttons under the answer.
+have no public link, stores the turn and puts helpful / not-helpful buttons under the answer
+(``slack_answer``; this module starts and stops the app and admits its events).
 
 Events are acknowledged at once (HTTP 200 / the Socket Mode ack) and answered in a background
 task. A bolt middleware admits each verified event exactly once: ``event_id`` (the same on
@@ -25,7 +26,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import replace
 from typing import Any
 
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -36,47 +36,33 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-import renderers
-from bot.connectors.render_context import context_for
+from bot.connectors.slack_answer import SlackAnswering
 from bot.connectors.slack_assistant import suggest_prompts
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_authorize import KnownIdentity
 from bot.connectors.slack_client import Sleep, build_web_client
-from bot.connectors.slack_delivery import SlackPoster, SlackThread
+from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_events import SlackQuestion, question_from_event, rate_limit_notice
-from bot.connectors.slack_failures import answer_failed
-from bot.connectors.slack_files import numbered_files
-from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
-from bot.connectors.slack_notes import question_notes
 from bot.connectors.slack_outbox import SlackOutbox
-from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
 from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
-from bot.connectors.slack_stream_links import marker_links
-from bot.connectors.slack_text import mentioned_users, question_text
 from bot.connectors.slack_token import (
     open_socket_url,
     recheck_bot_token,
     token_skipped,
     verify_bot_token,
 )
-from bot.connectors.slack_unanswered import KeptQuestions, question_turn
-from bot.errors import ChannelError, StoreError
-from bot.models import Answer, Exchange
+from bot.connectors.slack_unanswered import KeptQuestions
+from bot.errors import StoreError
+from bot.models import Answer
 from bot.runtime import Services
-from renderers.base import Capabilities, RenderContext, capabilities_for
 
 log = logging.getLogger(__name__)
 
 EVENT_SCOPE = "slack-event"
 MESSAGE_SCOPE = "slack-message"
-GREETING = "Hi! Ask me a question and I'll answer with sources."
-FILES_ONLY = (
-    "I can't read attached files. Please ask your question in words, and I'll answer with sources."
-)
-MAX_NAMED_MENTIONS = 20
 
 
 class SlackConnector:
@@ -122,10 +108,16 @@ class SlackConnector:
         self._bot_id: str | None = None
         # admitted questions are kept in the store until handled: a crash mid-answer leaves
         # them there, and the next start answers them (see ``slack_unanswered``)
-        self._kept = KeptQuestions(services.store, self._answer)
-        overrides = {"max_file_bytes": settings.max_file_bytes}
-        overrides.update(services.settings.capabilities.get("slack", {}))
-        self._caps: Capabilities = capabilities_for("slack", overrides)
+        self.answering = SlackAnswering(
+            services,
+            self.client,
+            self.poster,
+            self.outbox,
+            self.audiences,
+            sleep=sleep,
+            identity=self._ids,
+        )
+        self._kept = KeptQuestions(services.store, self.answering.answer)
         self.app.use(self._admit)
         self.interactions = SlackInteractions(
             services,
@@ -278,7 +270,7 @@ class SlackConnector:
                 store.release_claim(EVENT_SCOPE, question.event_id)
             raise
 
-    # -- answering ---------------------------------------------------------------------------
+    # -- answering (see slack_answer) -------------------------------------------------------
 
     def render(
         self,
@@ -288,109 +280,7 @@ class SlackConnector:
         attach_files: bool = True,
     ) -> Payload:
         """The Slack payload of ``answer`` for a viewer in ``audience`` (files numbered)."""
-        payload = renderers.render("slack", answer, self._context(audience, turn_id, attach_files))
-        numbered_files(payload, answer, audience)
-        return payload
-
-    def _context(
-        self, audience: frozenset[str], turn_id: int | None, attach_files: bool = True
-    ) -> RenderContext:
-        attach_files = attach_files and self.poster.uploads.allowed  # see slack_files
-        return context_for(
-            self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
-        )
-
-    async def _prepare(
-        self, question: SlackQuestion, thread: SlackThread
-    ) -> tuple[frozenset[str], tuple[Exchange, ...], int]:
-        """The audience, the thread's history and a pending turn."""
-        audience = await self.audiences.for_viewer(
-            question.channel, question.user, question.channel_type
-        )
-        history = await thread_history(
-            self.client,
-            question.channel,
-            question.thread_ts,
-            current_ts=question.ts,
-            bot_user_id=self._bot_user_id,
-            bot_id=self._bot_id,
-            limit=self.settings.history_turns,
-            question_chars=self.services.settings.web.max_question_chars,
-        )
-        # after a restart, the turn the earlier run left unfinished: the question counts once
-        return audience, history, question_turn(self.services.store, question)
-
-    async def _with_names(self, question: SlackQuestion) -> SlackQuestion:
-        """The question with the people it mentions named (``@Ada``, not ``@U0ADA``)."""
-        # a pasted member list must not cost a users.info call per person
-        ids = mentioned_users(question.raw_text, self._bot_user_id)[:MAX_NAMED_MENTIONS]
-        if not ids:
-            return question
-        names = {i: name for i in ids if (name := await self.audiences.display_name(i))}
-        return replace(question, text=question_text(question.raw_text, self._bot_user_id, names))
-
-    async def _answer(self, question: SlackQuestion) -> None:
-        store = self.services.store
-        thread = question.thread()
-        if not question.text:
-            # a file with no words is not a question: say what is read, not just "Hi!"
-            await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
-            return
-        try:
-            # first, so the asker sees at once that the question arrived (assistant threads)
-            await self.poster.set_status(thread, self.settings.thinking_status)
-            question = await self._with_names(question)
-            limit = self.services.settings.web.max_question_chars
-            question, note = question_notes(question, limit)  # a long question is cut
-            if note is not None:  # the question was cut, or its files are not read
-                await self._post_quietly(thread, note)
-                # the note's post removed the status
-                await self.poster.set_status(thread, self.settings.thinking_status)
-            audience, history, turn_id = await self._prepare(question, thread)
-        except Exception as exc:
-            log.error("Slack question in %s not answered: %r", question.channel, exc, exc_info=True)
-            await self.poster.apologize(thread)
-            return
-
-        def render(answer: Answer) -> Payload:
-            return self.render(answer, audience, turn_id)
-
-        def links(answer: Answer) -> dict[int, str]:
-            return marker_links(answer, self._context(audience, turn_id))
-
-        sink, fallback = choose_sinks(
-            self.settings,
-            self.client,
-            self.poster,
-            self.outbox,
-            thread,
-            render,
-            self._sleep,
-            turn_id,
-            links,
-        )
-        presenter = AnswerPresenter(sink, fallback, render)
-        feedback = turn_id if self.settings.feedback_buttons else None
-        try:
-            events = answer_events(
-                self.services.assistant, self.settings, question.text, audience, history
-            )
-            reply, _ = await presenter.run(events, feedback, question.text)
-        except BaseException as exc:
-            await answer_failed(exc, self.services, question.channel, presenter.sink, turn_id)
-            if not isinstance(exc, Exception):
-                raise
-            return
-        try:
-            store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
-        except StoreError as exc:
-            log.error("Slack answer %s was sent but not stored: %s", turn_id, exc)
-
-    async def _post_quietly(self, thread: SlackThread, text: str) -> None:
-        try:
-            await self.poster.post(thread, {"text": text})
-        except ChannelError as exc:
-            log.warning("posting to %s failed: %s", thread.channel, exc)
+        return self.answering.render(answer, audience, turn_id, attach_files)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

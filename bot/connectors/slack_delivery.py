@@ -5,10 +5,11 @@ unfurl_links, unfurl_media}], files}``) and sends it with slack_sdk. Messages go
 question's thread in order. ``chat.update`` is limited to 4,000 characters of ``text``, so the
 fallback text of an edited message is cut (the blocks carry the answer). Files are uploaded
 with ``files_upload_v2`` into the same thread when they exist and fit ``max_file_bytes``; a file
-that cannot be sent is logged and skipped, the citation still names it. A timeout or a
-connection lost mid-request surfaces as DeliveryUncertainError: the message may be posted. A
-reply Slack posts outside its thread, because the question was deleted meanwhile, is deleted at
-once and surfaces as UndeliverableError (``invalid_thread_ts``): nothing more is posted there.
+that cannot be sent is logged and skipped, the citation still names it, or handed back for a
+later try when one may succeed (``slack_uploads``). A timeout or a connection lost mid-request
+surfaces as DeliveryUncertainError: the message may be posted. A reply Slack posts outside its
+thread, because the question was deleted meanwhile, is deleted at once and surfaces as
+UndeliverableError (``invalid_thread_ts``): nothing more is posted there.
 
 In an assistant thread the asker sees a status (``slack.thinking_status``) until the bot replies
 there (Slack then removes it, or after two minutes). Where no reply can arrive now, the status is
@@ -19,12 +20,10 @@ replaced with a short note (``slack.queued_status`` while the answer waits in th
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
@@ -36,8 +35,9 @@ from bot.connectors.slack_client import (
     as_channel_error,
     error_code,
 )
-from bot.connectors.slack_files import REFUSED_UPLOADS, UploadPermission, upload_title
+from bot.connectors.slack_files import UploadPermission
 from bot.connectors.slack_text import fit_text
+from bot.connectors.slack_uploads import upload_into_thread
 from bot.errors import ChannelError
 from bot.store import FEEDBACK_VALUES
 
@@ -238,17 +238,23 @@ class SlackPoster:
         Without it the thread is read from its start. Raises ChannelError when the thread
         cannot be read.
         """
+        return keys_in(await self.replies(thread, since))
+
+    async def replies(self, thread: SlackThread, since: float | None = None) -> list[Message]:
+        """The thread's replies with their metadata, read as :meth:`delivery_keys` reads them
+        (from ``since``, at most MAX_REPLY_PAGES pages); raises ChannelError when the thread
+        cannot be read."""
         oldest = None if since is None else oldest_ts(since)
-        keys: dict[str, str] = {}
+        replies: list[Message] = []
         cursor: str | None = None
         for _ in range(MAX_REPLY_PAGES):
             response = await self._replies_page(thread, oldest, cursor)
             if response is None:
-                return keys  # the thread holds nothing, so nothing of ours either
-            keys.update(keys_in(response.get("messages") or []))
+                return replies  # the thread holds nothing, so nothing of ours either
+            replies.extend(m for m in response.get("messages") or [] if isinstance(m, dict))
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
             if not cursor:
-                return keys
+                return replies
         # What was read is all there is to go on: holding the resend back would never end (the
         # thread only grows), and an answer posted twice beats one never posted.
         log.warning(
@@ -258,7 +264,7 @@ class SlackPoster:
             thread.channel,
             oldest or "its start",
         )
-        return keys
+        return replies
 
     async def _replies_page(
         self, thread: SlackThread, oldest: str | None, cursor: str | None
@@ -306,41 +312,14 @@ class SlackPoster:
             return False
         return True
 
-    async def upload_files(self, thread: SlackThread, files: Sequence[dict[str, Any]]) -> list[str]:
-        """Upload the payload's files into the thread; returns the uploaded file ids."""
-        uploaded: list[str] = []
-        for entry in files:
-            if not self.uploads.allowed:
-                break
-            path, name = str(entry.get("path") or ""), str(entry.get("filename") or "")
-            name = name or os.path.basename(path)
-            try:
-                size = os.path.getsize(path)
-            except OSError:
-                log.warning("not uploading [%s] %s: the file is not readable", entry.get("n"), name)
-                continue
-            if size > self._settings.max_file_bytes:
-                log.warning("not uploading %s: %d bytes is over slack.max_file_bytes", name, size)
-                continue
-            try:
-                response = await self._client.files_upload_v2(
-                    channel=thread.channel,
-                    thread_ts=thread.thread_ts,
-                    file=path,
-                    filename=name,
-                    title=upload_title(entry, name),
-                )
-            except SLACK_CALL_ERRORS as exc:
-                code = error_code(exc)
-                if code in REFUSED_UPLOADS:
-                    needed = exc.response.get("needed") if isinstance(exc, SlackApiError) else None
-                    self.uploads.refuse(code, needed if isinstance(needed, str) else None)
-                    break
-                log.warning("uploading %s failed: %s", name, code)
-                continue
-            file_info = response.get("file") or {}
-            uploaded.append(str(file_info.get("id") or ""))
-        return uploaded
+    async def upload_files(
+        self, thread: SlackThread, files: Sequence[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Upload the payload's files into the thread; returns those a later try may upload
+        (see ``slack_uploads``)."""
+        return await upload_into_thread(
+            self._client, self._settings, self.uploads, thread.channel, thread.thread_ts, files
+        )
 
     async def set_status(self, thread: SlackThread, status: str) -> bool:
         """Show ``status`` under an assistant thread ("" removes it); False (logged) when

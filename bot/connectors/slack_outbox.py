@@ -5,7 +5,9 @@ Slack still refuses after the client's own retries (429 waits, 5xx backoff), the
 yet posted and the files are persisted in the SQLite outbox, and :meth:`flush` (run every
 ``outbox_poll_seconds`` by the connector, also after a restart) posts them later, in order.
 Each message is posted once: after a partial flush the rest is re-queued as a new item and the
-old one is marked sent, so a message Slack accepted is never sent again.
+old one is marked sent, so a message Slack accepted is never sent again. Once an answer's
+messages are all posted, its files are kept as an item of their own until they are uploaded
+(:mod:`bot.connectors.slack_outbox_files`): recovering them never posts the messages again.
 
 A timeout or a connection lost mid-request (DeliveryUncertainError) may mean Slack posted the
 message and only its answer was lost. So every message carries a delivery key in its message
@@ -61,6 +63,7 @@ from bot.connectors.slack_delivery import (
     SlackPoster,
     SlackThread,
 )
+from bot.connectors.slack_outbox_files import FileUploads, is_files_only
 
 # MAX_ATTEMPTS is re-exported: callers have always found it here
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS as MAX_ATTEMPTS
@@ -118,6 +121,10 @@ class SlackOutbox:
         self._store = store
         self._poster = poster
         self._settings = settings
+        # the items being sent now: one pass, or the answer uploading its files, at a time
+        self._busy: set[str] = set()
+        # an answer's files, once its messages are all posted (see slack_outbox_files)
+        self.files = FileUploads(store, poster, settings, self._busy)
         # how long an answer has waited is measured with it (a test moves it on)
         self._clock = clock
 
@@ -185,7 +192,7 @@ class SlackOutbox:
                     thread, messages[index:], files, since=attempted_at, error=exc, turn_id=turn_id
                 )
                 return False
-        await self._poster.upload_files(thread, files)
+        await self.files.upload(thread, files, turn_id=turn_id)
         return True
 
     async def deliver_after_wait(
@@ -245,6 +252,9 @@ class SlackOutbox:
         """
         done = 0
         for item in self._store.due(CHANNEL):
+            if item.id in self._busy or not self._still_pending(item.id):
+                continue  # being sent now, or sent meanwhile
+            self._busy.add(item.id)
             try:
                 if await self._resend(item):
                     done += 1
@@ -258,7 +268,15 @@ class SlackOutbox:
                     item.id, "failed unexpectedly; not retried", retry_in=0.0, max_attempts=1
                 )
                 fail_queued_turn(self._store, item.payload, CHANNEL)
+            finally:
+                self._busy.discard(item.id)
         return done
+
+    def _still_pending(self, item_id: str) -> bool:
+        """Whether the item is still to send (a pass running beside this one may have sent it
+        since this pass listed it)."""
+        item = self._store.outbox_item(item_id)
+        return item is not None and item.status == "pending"
 
     async def _give_up(
         self, item: OutboxItem, thread: SlackThread, error: UndeliverableError
@@ -313,6 +331,8 @@ class SlackOutbox:
             payload.get("team_id"),
             assistant=bool(payload.get("assistant")),
         )
+        if is_files_only(payload):
+            return await self.files.resend(item, thread)
         messages: list[Message] = list(payload.get("messages") or [])
         files = list(payload.get("files") or [])
         # After a failed resend the store keeps no flag of why it failed, so check again.
@@ -349,7 +369,8 @@ class SlackOutbox:
                 else:
                     await self._retry_later(item, thread, exc)
                 return False
-        await self._poster.upload_files(thread, files)
+        # kept on their own first: a stop mid-upload must not bring these messages back
+        await self.files.upload(thread, files, turn_id=queued_turn(payload), replacing=item.id)
         await self._sent(item, thread)
         return True
 

@@ -15,7 +15,9 @@ the question again through the normal path, under the claims it already holds, s
 answered once. Each start counts one interrupted attempt: a question still unanswered after
 ``ATTEMPTS`` starts (one that takes the process down with it, say) or asked more than
 ``ANSWER_WITHIN`` seconds ago is given up: its half-written reply becomes ``slack.apology``
-(or the apology is posted), never left as it was.
+(or the apology is posted), never left as it was. A question whose answer the earlier run had
+posted whole, leaving only its files to upload (kept in the outbox: ``slack_outbox_files``), is
+neither tidied nor answered again: the outbox uploads the files the thread lacks.
 
 A question answered again is one turn in the store, as the Discord connector keeps it: the
 turn each question is answered under is saved with the question's channel and ts (state scope
@@ -38,6 +40,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_events import SlackQuestion
+from bot.connectors.slack_outbox_files import files_left
 from bot.errors import ChannelError, StoreError
 from bot.store import Store
 
@@ -154,6 +157,16 @@ class UnansweredQuestions:
         return item is None or item.status != "pending"
 
 
+def saved_turn(store: Store, question: SlackQuestion) -> int | None:
+    """The turn an earlier run answered ``question`` under, if it saved one."""
+    try:
+        saved = store.state(TURNS, f"{question.channel}:{question.ts}")
+    except StoreError as exc:
+        log.warning("slack: cannot read the turn of question %s: %s", question.ts, exc)
+        return None
+    return int(saved) if saved is not None and saved.isdigit() else None
+
+
 def question_turn(store: Store, question: SlackQuestion) -> int:
     """The stored turn to answer ``question`` under: the one an earlier run left unfinished
     for it (its turn not ``done``), else a new pending one, saved for a run after this one.
@@ -163,9 +176,9 @@ def question_turn(store: Store, question: SlackQuestion) -> int:
     """
     key = f"{question.channel}:{question.ts}"
     conversation = question.conversation()
+    saved = saved_turn(store, question)
     try:
-        saved = store.state(TURNS, key)
-        left = store.turn(int(saved)) if saved is not None and saved.isdigit() else None
+        left = store.turn(saved) if saved is not None else None
     except StoreError as exc:
         log.warning("slack: cannot read the turn of question %s: %s", question.ts, exc)
         left = None
@@ -253,12 +266,19 @@ async def answer_left_over(
     identity: Callable[[], tuple[str | None, str | None]],
     answer: Callable[[SlackQuestion], Awaitable[None]],
     done: Callable[[SlackQuestion], None],
+    posted: Callable[[SlackQuestion], bool] = lambda question: False,
 ) -> None:
     """Answer, one at a time, the questions an earlier run left unanswered (``answer`` keeps
     each until it is done), each thread first tidied of what that run left half-written; a
-    question given up gets the apology in place of its half answer instead."""
+    question given up gets the apology in place of its half answer instead. A question whose
+    answer was ``posted`` whole (only its files were left, and the outbox uploads them) is
+    neither tidied nor answered again."""
     for left in left_over:
         question = left.question
+        if posted(question):
+            log.info("slack: %s in %s was answered before a restart", question.ts, question.channel)
+            done(question)
+            continue
         apology = apology_text if left.given_up else None
         replaced = await tidy_half_answer(client, poster, question, identity(), apology)
         if left.given_up:
@@ -277,6 +297,7 @@ class KeptQuestions:
     connector's answering) is over, and those an earlier run left, answered at start."""
 
     def __init__(self, store: Store, answer: Callable[[SlackQuestion], Awaitable[None]]) -> None:
+        self._store = store
         self.unanswered = UnansweredQuestions(store)
         self._answer = answer
         self._left_over: list[LeftOver] | None = None
@@ -312,8 +333,19 @@ class KeptQuestions:
         if not left:
             return None
         return answer_left_over(
-            left, client, poster, apology, identity, self._answer_kept, self.unanswered.done
+            left,
+            client,
+            poster,
+            apology,
+            identity,
+            self._answer_kept,
+            self.unanswered.done,
+            self._posted,
         )
+
+    def _posted(self, question: SlackQuestion) -> bool:
+        """Whether the earlier run posted the answer whole, leaving only its files."""
+        return files_left(self._store, saved_turn(self._store, question))
 
 
 __all__ = [
@@ -326,5 +358,6 @@ __all__ = [
     "answer_left_over",
     "half_answer",
     "question_turn",
+    "saved_turn",
     "tidy_half_answer",
 ]

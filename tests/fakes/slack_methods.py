@@ -353,7 +353,24 @@ class SlackWebMethods:
                 return {"ok": False, "error": "file_not_found"}
             upload.update(channel=channel, thread_ts=args.get("thread_ts"), title=item.get("title"))
             done.append({"id": item["id"], "name": upload["filename"], "title": item.get("title")})
+        if channel:
+            self._share_files(str(channel), str(args.get("thread_ts") or ""), done)
         return {"ok": True, "files": done}
+
+    def _share_files(self, channel: str, thread_ts: str, files: list[Json]) -> None:
+        """Slack shares completed uploads as a message of the uploader's, carrying the files
+        (no ``bot_id`` here, so ``bot_messages`` still lists only the bot's posts)."""
+        message: Json = {
+            "type": "message",
+            "ts": self._next_ts(),
+            "user": self.bot_user_id,
+            "text": "",
+            "upload": True,
+            "files": [dict(f) for f in files],
+        }
+        if thread_ts:
+            message["thread_ts"] = thread_ts
+        self.state.messages.setdefault(channel, []).append(message)
 
 
 def invalid_blocks_error(problems: list[str]) -> Json:
