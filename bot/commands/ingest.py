@@ -90,6 +90,7 @@ def _run(args: argparse.Namespace) -> int:
         StopBetweenFiles,
         StoppedError,
         remove_database,
+        remove_reader_files,
         remove_stale_builds,
     )
     from bot.commands.ingest_summary import write_summary
@@ -105,8 +106,8 @@ def _run(args: argparse.Namespace) -> int:
     from bot.errors import KnowledgeIndexError, ValidationError
     from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
+    from bot.knowledge.index_file import indexed_paths, refuse_foreign
     from bot.knowledge.ingest import count_files, resolve_roots
-    from bot.knowledge.writer import indexed_paths, refuse_foreign
 
     if args.if_missing and args.rebuild:
         # one asks to keep a current index, the other to throw it away
@@ -214,6 +215,7 @@ def _run(args: argparse.Namespace) -> int:
         if before:
             report.removed += len(before - (indexed_paths(target) or frozenset()))
         if fresh:
+            remove_reader_files(target)  # the run's read-only looks at it left them
             # the old index's -wal/-shm must not meet the new file; the file itself is replaced
             # in one step, so a running server sees the old index or the new one, never none
             for companion in (Path(f"{index_path}-wal"), Path(f"{index_path}-shm")):

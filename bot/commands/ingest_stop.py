@@ -82,6 +82,22 @@ def remove_database(path: Path) -> None:
             leftover.unlink()
 
 
+def remove_reader_files(path: Path) -> None:
+    """Delete the ``-wal`` and ``-shm`` files that read-only looks at a finished new index
+    (what it holds, for the summary) made beside it, before it is moved into place.
+
+    The writer's own went when it closed, but a read-only connection cannot delete them on
+    closing, and every ``--rebuild`` left ``index.db.new-PID-shm`` and ``-wal`` behind. A
+    ``-wal`` that holds pages (never a reader's) is left: those pages are the index's.
+    """
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    with contextlib.suppress(OSError):  # a missing file is as good as a removed one
+        if wal.exists() and wal.stat().st_size:
+            return
+        wal.unlink(missing_ok=True)
+        shm.unlink(missing_ok=True)
+
+
 STALE_BUILD_SECONDS = 3600
 """A new index untouched this long, by a process that is gone, is a leftover (see below)."""
 

@@ -9,6 +9,7 @@ and the index's size. Split from :mod:`bot.commands.ingest`, which runs the inge
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,6 +91,17 @@ def _why_ignored(name: str, tables: list[RecordTable]) -> str:
         # a table of rows is not a document: it is answered from index.records
         reason += "; list a CSV or SQLite table under index.records in config.yaml instead"
     return reason
+
+
+def index_bytes(index_path: Path) -> int:
+    """The index's size as the summary shows it: its file and its ``-wal`` (pages written and
+    not yet moved into it), not SQLite's ``-shm``, a 32 KB map of the ``-wal`` that any reader
+    makes (this summary's own too) and that holds nothing of the index."""
+    total = 0
+    for path in (index_path, Path(f"{index_path}-wal")):
+        with suppress(OSError):  # no -wal: nothing waits to be moved into the file
+            total += path.stat().st_size
+    return total
 
 
 def write_summary(
@@ -184,7 +196,7 @@ def write_summary(
                 "given back to the disk (VACUUM)",
                 markup=False,
             )
-        size_kb = stats.size_bytes / 1024
+        size_kb = index_bytes(index_path) / 1024
         out.print(
             f"index {index_path}: {plural(stats.files, 'file')}, "
             f"{plural(stats.chunks, 'chunk')}, {size_kb:,.0f} KB",

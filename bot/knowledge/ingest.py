@@ -7,7 +7,8 @@ skipped; a changed one has its chunks replaced; files that vanished from an inge
 that this run could not read, are removed, and so is every indexed file, ingested alone or in a
 folder, whose path no longer exists. Unreadable, encrypted or empty files, and files larger
 than ``index.max_file_bytes`` (never read), are listed with the reason and never stop a run; so
-is a symlink whose target lies outside the ingested folder, which is never read. A run that
+is a symlink whose target lies outside the outermost ingested folder holding it (this run's
+root, or a folder above it ingested before), which is never read. A run that
 leaves a quarter of the index free (removed or replaced files) compacts it with VACUUM
 (:mod:`bot.knowledge.compaction`), so the file shrinks when a large file leaves it.
 Each file is checked, fingerprinted, read and written by :mod:`bot.knowledge.ingest_file`.
@@ -51,6 +52,7 @@ from bot.knowledge.audience import document_audience
 from bot.knowledge.audience_rules import RunRules, rule_tops
 from bot.knowledge.compaction import compact
 from bot.knowledge.file_urls import RunTemplates
+from bot.knowledge.index_file import indexed_paths, unwritable
 from bot.knowledge.ingest_audience import KeptAudiences, read_kept, remember
 from bot.knowledge.ingest_file import fingerprint_options, ingest_file
 from bot.knowledge.ingest_file import reader_mark as reader_mark  # reader_age imports it here
@@ -66,7 +68,7 @@ from bot.knowledge.walk import OUTSIDE_ROOT as OUTSIDE_ROOT
 from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import Visited, shown, utf8_name, walk
 from bot.knowledge.walk import count_files as count_files
-from bot.knowledge.writer import IndexWriter, indexed_paths, unwritable
+from bot.knowledge.writer import IndexWriter
 from bot.private_files import readable_by_others
 
 BATCH_FILES = 200

@@ -2,12 +2,13 @@
 
 Split from :mod:`bot.knowledge.ingest`, which walks the run's paths and calls
 :func:`ingest_file` for each file it visits. A file is skipped, with the reason, when the walk
-found a problem with it, when it is a symlink that leads out of the ingested folder, to nothing,
-or to something other than a regular file (a FIFO would hang the read), when it is larger than
-``index.max_file_bytes``, when its audience is refused, or when its reader fails. Otherwise it
-is fingerprinted (its bytes, the reader version, the chunk settings, its audience and URL): a
-file whose fingerprint is stored already is noted unchanged and not read again; any other is
-read, chunked and written in place of its old chunks.
+found a problem with it, when it is a symlink that leads out of the outermost ingested folder
+holding it (:func:`holding_folder`), to nothing, or to something other than a regular file (a
+FIFO would hang the read), when it is larger than ``index.max_file_bytes``, when its audience
+is refused, or when its reader fails. Otherwise it is fingerprinted (its bytes, the reader
+version, the chunk settings, its audience and URL): a file whose fingerprint is stored already
+is noted unchanged and not read again; any other is read, chunked and written in place of its
+old chunks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from bot.config import IndexSettings
 from bot.knowledge.audience_rules import RunRules, narrower
@@ -107,6 +109,22 @@ def _checked(chunks: Iterator[Chunk], check: Callable[[], None]) -> Iterator[Chu
             check()
 
 
+def holding_folder(entry: Entry, folders: Sequence[Path]) -> Path | None:
+    """The folder a symlink found at ``entry`` may lead to a file in: the outermost of
+    ``folders`` (every folder ingested into the index, this run's included) that holds it, or
+    None when the run's root is a file, named on its own.
+
+    Not only this run's root: ``kb/faq/pay.md -> ../internal/pay.md`` that ``citecast ingest
+    kb`` indexed must stay when ``kb/faq`` is re-ingested (its id with it), as audience rules
+    look at every folder holding a file. A link leading out of every ingested folder is never
+    read: a first run of ``kb/faq`` alone still skips this one.
+    """
+    if not entry.root.is_dir():
+        return None
+    holding = [f for f in (entry.root, *folders) if entry.path.is_relative_to(f)]
+    return min(holding, key=lambda f: len(f.parts))
+
+
 def ingest_file(
     writer: IndexWriter,
     entry: Entry,
@@ -125,8 +143,8 @@ def ingest_file(
     if entry.problem is not None:
         report.skipped.append(Skipped(entry.relpath, entry.problem))
         return False
-    # A symlink may point anywhere (kb/link.md -> /etc/passwd): only what resolves inside the
-    # ingested root is read, and it is read through the resolved path that was checked.
+    # A symlink may point anywhere (kb/link.md -> /etc/passwd): only what resolves inside an
+    # ingested folder holding it is read, and through the resolved path that was checked.
     try:
         target = entry.path.resolve()
     except RuntimeError:  # Python 3.11's word for a symlink loop
@@ -135,7 +153,8 @@ def ingest_file(
     except OSError as exc:
         report.skipped.append(Skipped(entry.relpath, f"cannot read: {exc.strerror or exc}"))
         return False
-    if entry.root.is_dir() and not target.is_relative_to(entry.root):
+    folder = holding_folder(entry, rules.folders)
+    if folder is not None and not target.is_relative_to(folder):
         report.skipped.append(Skipped(entry.relpath, OUTSIDE_ROOT))
         return False
     if not target.exists():
@@ -158,12 +177,13 @@ def ingest_file(
         report.skipped.append(Skipped(entry.relpath, ruled.reason))
         return False
     audience = ruled.audience
-    if target != entry.path and entry.root.is_dir():
+    globs = ruled.globs  # the rules that decided the audience, the link's and its target's
+    if target != entry.path and folder is not None:
         # A symlink is read by whom both its own path's rules and its target's allow:
         # ``faq/pay.md -> ../internal/pay.md`` must not publish what ``internal/*`` keeps for
         # staff, nor may a link in ``internal/`` show its name to everyone (the target is
-        # inside the root: checked).
-        inside = target.relative_to(entry.root).as_posix()
+        # inside ``folder``: checked).
+        inside = target.relative_to(folder).as_posix()
         target_ruled = rules.audience(target, inside, settings, default_audience)
         if target_ruled.reason:
             report.skipped.append(Skipped(entry.relpath, target_ruled.reason))
@@ -177,6 +197,7 @@ def ingest_file(
             report.skipped.append(Skipped(entry.relpath, reason))
             return False
         audience = narrower(audience, targets)
+        globs = (*globs, *target_ruled.globs)
     digest = hashlib.sha256(data)
     url = templates.url(rules, entry.path, entry.rule_path, settings)
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
@@ -189,7 +210,9 @@ def ingest_file(
     if stored in fingerprints:
         writer.mark_seen(entry.path)
         report.unchanged += 1
-        return stored == fingerprints[1]
+        # a rule (the link's or its target's) gave the audience, never the default: an older
+        # citecast, which left the target's rules out, stored such a link as taking it
+        return stored == fingerprints[1] and not globs
     try:
         # only when asked for: a reader stand-in need not take the callback
         progress = {} if on_page is None else {"on_page": on_page}
@@ -208,7 +231,7 @@ def ingest_file(
     chunks = chunk_blocks(document.blocks, settings.chunk_chars, settings.chunk_overlap)
     if on_chunk is not None:
         chunks = _checked(chunks, on_chunk)
-    took = not document.audience and not ruled.globs
+    took = not document.audience and not globs
     count = writer.replace_file(
         entry.path,
         writer.relpath_for(entry.path, entry.relpath),

@@ -8,7 +8,7 @@ than a source list can show is cut (:mod:`bot.knowledge.title_caps`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -96,7 +96,7 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
     else:
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
     if not document.blocks:
-        raise Unreadable(_no_text(text))
+        raise Unreadable(_no_text(text, document.warnings))
     return _capped_names(_parseable_url(document))
 
 
@@ -118,8 +118,12 @@ def _capped_names(document: Document) -> Document:
     return replace(document, title=title, blocks=blocks)
 
 
-def _no_text(text: str) -> str:
-    """Why a file gave no blocks: a page stub of front matter alone says so."""
+def _no_text(text: str, warnings: Sequence[str] = ()) -> str:
+    """Why a file gave no blocks: a page stub of front matter alone says so, and so does what
+    the reader warned of (a ``<!--`` never closed on line 1 hid the whole file: a skipped file
+    has no "indexed in part" line to carry the warning)."""
+    if warnings:
+        return f"no text: {'; '.join(warnings)}"
     try:
         meta, body = split_front_matter(text, scalar_is_body=True)
     except Unreadable:

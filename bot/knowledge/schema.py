@@ -33,7 +33,8 @@ from bot.knowledge.ingest_command import ingest_command, outermost, stored_roots
 
 SCHEMA_VERSION = 6
 REBUILD_HINT = "rebuild it: `citecast ingest --rebuild PATH...` with the folders and files it holds"
-# another program's database: a rebuild refuses to replace it (bot.knowledge.writer.foreign_file)
+# another program's database: a rebuild refuses to replace it
+# (bot.knowledge.index_file.foreign_file)
 FOREIGN_HINT = "set index.path to a new file, or remove this one if nothing needs it"
 
 SCHEMA = """

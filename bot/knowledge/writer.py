@@ -5,11 +5,15 @@ root that this run did not index are removed, and so is any indexed file (or roo
 no longer exists, wherever it came from; ``generation`` is bumped when anything changed so
 caches of search results know to forget.
 
+Every transaction takes the write lock as it begins (``BEGIN IMMEDIATE``): a second ingest run
+into the same index waits for the first one's batch to be committed (up to 30 s), where a
+transaction that had read first failed at once with "database is locked".
+
 A file's ``relpath`` is the first half of its source ids (``relpath#chunk``), so it is unique
 in the index and kept while the file stays indexed: see :meth:`IndexWriter.relpath_for`.
 
-A rebuild never deletes what is plainly another program's file (:func:`foreign_file`): an
-``index.path`` pointed at the store by mistake must not cost its conversations and outbox.
+What ``index.path`` holds before a run, and why it cannot be written, is read by
+:mod:`bot.knowledge.index_file`.
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ from bot.errors import KnowledgeIndexError
 from bot.knowledge.chunking import Chunk
 from bot.knowledge.cjk import fts_text
 from bot.knowledge.document import Document
+from bot.knowledge.index_file import folder_problem, refuse_foreign, unwritable
 from bot.knowledge.page_spans import encode_page_starts
-from bot.knowledge.read_only import read_index
 from bot.knowledge.schema import (
     add_lookup_indexes,
     audience_column,
@@ -34,98 +38,8 @@ from bot.knowledge.schema import (
 )
 from bot.private_files import create_private_file, make_private_folder
 
-# The tables of a citecast index; a database with none of them is some other program's.
-_INDEX_TABLES = frozenset(("meta", "roots", "files", "chunks", "chunks_fts"))
-_SQLITE_HEADER = b"SQLite format 3\x00"
 # how long the checkpoint after a run waits for a reader (a search) to let go of the -wal
 _CHECKPOINT_WAIT_MS = 2000
-
-
-def foreign_file(path: Path) -> str | None:
-    """What ``path`` holds when it is plainly not a citecast index, so a rebuild must not
-    delete it: "a folder", "not an SQLite database" or "tables: …" of a database that has
-    none of an index's tables. None when there is nothing to lose: no file, an empty one, or
-    an index (old, damaged or unreadable: a rebuild is its cure)."""
-    if path.is_dir():
-        return "a folder"
-    try:
-        with path.open("rb") as file:
-            head = file.read(len(_SQLITE_HEADER))
-    except OSError:
-        return None  # missing, or unreadable: opening it for the rebuild says why
-    if not head:
-        return None
-    if head != _SQLITE_HEADER:
-        return "not an SQLite database"
-    rows = read_index(path, _table_rows, None)
-    if rows is None:
-        return None
-    tables = sorted(str(name) for (name,) in rows if not str(name).startswith("sqlite_"))
-    if tables and not _INDEX_TABLES.intersection(tables):
-        return f"tables: {', '.join(tables)}"
-    return None
-
-
-def indexed_paths(path: Path) -> frozenset[str] | None:
-    """The paths of the files indexed in the index at ``path``, read-only; None when there is
-    none or it cannot be read (another program's file, a damaged one).
-
-    A rebuild starts from an empty index: what it dropped is what the old one held and the
-    new one does not, which only the old one's list can tell.
-    """
-    return read_index(path, _file_paths, None)
-
-
-def _table_rows(conn: sqlite3.Connection) -> list[tuple[object, ...]] | None:
-    return conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-
-
-def _file_paths(conn: sqlite3.Connection) -> frozenset[str] | None:
-    return frozenset(str(row[0]) for row in conn.execute("SELECT path FROM files"))
-
-
-def refuse_foreign(path: Path) -> None:
-    """Raise KnowledgeIndexError when a rebuild would replace another program's file."""
-    found = foreign_file(path)
-    if found is not None:
-        raise KnowledgeIndexError(
-            f"{path} is not a citecast index ({found}); --rebuild does not replace it: "
-            "set index.path to a new file, or remove this one yourself"
-        )
-
-
-def unwritable(path: Path) -> str:
-    """Why this user cannot write the index at ``path``, as a clause to add to SQLite's
-    words ("attempt to write a readonly database" names neither the file nor the fix), or
-    "" when the file and its folder look writable."""
-    if path.is_dir():
-        return f"; {path} is a folder: set index.path to a file name"
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent  # the folder that would have to hold the new ones
-    if not folder.is_dir():
-        return f"; {folder} is a file, not a folder: set index.path to a file in a folder"
-    if path.exists() and not os.access(path, os.W_OK):
-        return f"; {path} is read-only for this user: make it writable or set index.path"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        # a writable index in a read-only folder fails too: SQLite writes -wal and -shm there
-        beside = " (the index writes its -wal and -shm files there)" if path.exists() else ""
-        return (
-            f"; the folder {folder} is not writable for this user{beside}: "
-            "make it writable or set index.path"
-        )
-    return ""
-
-
-def _folder_problem(path: Path, exc: OSError) -> str:
-    """Why the folder of the index at ``path`` cannot be made, in words: the reason
-    :func:`unwritable` finds (with its fix), else the system's, naming the folder once."""
-    why = unwritable(path)
-    if why:
-        return why.removeprefix("; ")
-    reason = exc.strerror or str(exc)
-    folder = exc.filename or path.parent
-    return f"cannot create the folder {folder}: {reason[:1].lower()}{reason[1:]}"
 
 
 class IndexWriter:
@@ -143,7 +57,11 @@ class IndexWriter:
             make_private_folder(self.path.parent)
             if fresh:
                 create_private_file(self.path)
-            self.conn = sqlite3.connect(self.path, timeout=30)
+            # IMMEDIATE: every transaction takes the write lock as it begins, waiting up to the
+            # timeout for another ingest to commit. A deferred one read first (a fingerprint)
+            # and, when another run had committed since, failed at its first write with
+            # "database is locked" at once: SQLite cannot wait for a newer snapshot.
+            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level="IMMEDIATE")
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -154,7 +72,7 @@ class IndexWriter:
             # only making the folder raises OSError: its "[Errno 17] File exists: '…'" is
             # Python's, and names the folder in quotes
             raise KnowledgeIndexError(
-                f"cannot open {self.path} for writing: {_folder_problem(self.path, exc)}"
+                f"cannot open {self.path} for writing: {folder_problem(self.path, exc)}"
             ) from None
         except sqlite3.Error as exc:
             if fresh:  # the empty file made for it would read as an empty index next time
@@ -179,6 +97,9 @@ class IndexWriter:
         self.conn.execute("CREATE TEMP TABLE seen (id INTEGER PRIMARY KEY)")
         self.changed = False
         self.wrote = False  # anything committed by this writer: see close()
+        # rows written to ``temp.seen``, which SQLite counts among the connection's changes
+        # though they never reach the index (see close())
+        self._seen_rows = 0
 
     def close(self) -> None:
         """Commit and close; after a run that wrote, move the -wal into the index file.
@@ -188,7 +109,10 @@ class IndexWriter:
         the middle of a search is waited for briefly, then the log is left for SQLite's own
         checkpoints (a busy checkpoint is no error).
         """
-        wrote = self.wrote or self.changed
+        # Not only chunks and files: a new folder remembered (``roots``), an ``--audience``
+        # stored are written too, and a run that added only an empty folder grew the -wal by
+        # 8 KB that nothing moved into the index while a server read it.
+        wrote = self.wrote or self.changed or self.conn.total_changes > self._seen_rows
         self.conn.commit()
         try:
             if wrote:
@@ -208,8 +132,9 @@ class IndexWriter:
         run would have taken as unchanged). Files before it stay, to be committed as usual.
         """
         if not self.conn.in_transaction:
-            # a savepoint outside a transaction would start one and commit on release
-            self.conn.execute("BEGIN")
+            # a savepoint outside a transaction would start one and commit on release;
+            # IMMEDIATE, as every transaction of this connection (see __init__)
+            self.conn.execute("BEGIN IMMEDIATE")
         self.conn.execute("SAVEPOINT one_file")
         try:
             yield
@@ -264,10 +189,11 @@ class IndexWriter:
     def mark_seen(self, path: Path) -> None:
         """Keep an unchanged file through this run's removal of vanished files (writing
         nothing to the index: see ``seen``)."""
-        self.conn.execute(
+        seen = self.conn.execute(
             "INSERT OR IGNORE INTO temp.seen(id) SELECT id FROM files WHERE path = ?",
             (str(path),),
         )
+        self._seen_rows += max(seen.rowcount, 0)
 
     def _delete_file_rows(self, file_id: int) -> None:
         # External content: FTS5 removes a row's tokens only when given the values it indexed,
