@@ -60,6 +60,7 @@ from bot.assistant.extractive_candidates import (
 )
 from bot.assistant.extractive_choice import choose_sentences
 from bot.assistant.extractive_compounds import answer_terms, is_compound, term_key
+from bot.assistant.extractive_heads import question_compounds
 from bot.assistant.extractive_knowledge import MISSING_INDEX, require_knowledge
 from bot.assistant.extractive_missing import asks_what_is_missing
 from bot.assistant.extractive_posts import (
@@ -206,7 +207,8 @@ class ExtractiveBackend:
         limit = self.max_sentences - len(lines)
         given = records_cover(records, asked) if lines and not records.listing else frozenset()
         two = parts.question_parts(turn.question)
-        chosen = choose_sentences(asked, candidates, limit, found.context, given, two)
+        compounds = question_compounds(turn.question)
+        chosen = choose_sentences(asked, candidates, limit, found.context, given, two, compounds)
         # After the records, a sentence must hold a question word their lines lack (not a verb
         # that only carries the question, as "comes" in "What support comes with …?"): one that
         # only repeats theirs is about something else ("How much does citecast Team cost?" and

@@ -19,6 +19,7 @@ from bot.assistant import extractive_precision as precision
 from bot.assistant.extractive_candidates import Candidate, held_words, sentence_text, similar
 from bot.assistant.extractive_compounds import term_key
 from bot.assistant.extractive_faq import unasked
+from bot.assistant.extractive_heads import Compound, other_kinds
 from bot.assistant.extractive_sections import encloses, siblings
 from bot.assistant.extractive_tables import matching_rows
 from bot.knowledge.terms import stem
@@ -39,6 +40,7 @@ def choose_sentences(
     context_terms: Sequence[str] = (),
     given: frozenset[str] = frozenset(),
     question_parts: Sequence[frozenset[str]] = (),
+    compounds: Sequence[Compound] = (),
 ) -> list[Candidate]:
     """The best ``limit`` of ``candidates`` for the question, in passage-then-reading order.
 
@@ -54,6 +56,11 @@ def choose_sentences(
 
     ``question_parts`` holds the words of each part of a question that asks two things
     (:func:`bot.assistant.extractive_parts.question_parts`): each part gets its sentences.
+
+    ``compounds`` holds the question's noun compounds ("your refund policy":
+    :func:`bot.assistant.extractive_heads.question_compounds`): a sentence about another thing
+    of the kind ("The retry policy …") is not quoted beside one of another passage about the
+    one asked for.
     """
     wanted = frozenset(term_key(t) for t in question_terms)
     if not wanted or not candidates:
@@ -134,7 +141,15 @@ def choose_sentences(
             held | framing, counted, passage_words[c.rank], framing
         ) or parts.covers_a_part(held | framing, counted, question_parts)
 
-    first = [score(c) if enough(i) else 0.0 for i, c in enumerate(candidates)]
+    # "The retry policy …" is another policy than "your refund policy", once a sentence of
+    # another passage may answer about the refunds: it is not quoted, and the head noun that
+    # only such sentences hold is no word the passages hold (extractive_heads)
+    others = other_kinds(compounds, candidates, counted, [enough(i) for i in range(total)])
+    if others:
+        counted &= frozenset().union(
+            *(held_words(c) for i, c in enumerate(candidates) if i not in others)
+        )
+    first = [score(c) if enough(i) and i not in others else 0.0 for i, c in enumerate(candidates)]
     # The best sentence must hold most of the question's words, or be under a heading that
     # names one: precision.can_lead.
     leads = [i for i in range(total) if first[i] > 0 and enough(i, leading=True)]
@@ -146,7 +161,7 @@ def choose_sentences(
     # "Install" gives the steps that "Install > Linux" only adds to, so its sentences count the
     # words of the headings below them ("linux") as inherited.
     scores = [
-        (score(c, lead.context) if enough(i, lead.context) else 0.0)
+        (score(c, lead.context) if enough(i, lead.context) and i not in others else 0.0)
         if encloses(c.source, lead.source)
         else first[i]
         for i, c in enumerate(candidates)

@@ -21,6 +21,16 @@ lose it. Singulars that end like a plural ("news", "alias", "lens", "bus"), the 
 ones ("buses", "gases"), "goes" and "embed" (which "embedded" shows is no "-ed" form) are listed:
 no rule of this size tells "buses" (bus + es) from "fuses" (fuse + s).
 
+A noun made from a verb is read as the verb, as the index's Porter stemmer reads it, when what
+is left has two syllables or more (Porter's measure): "configuration", "installation",
+"deletion", "approval", "requirement" meet "configure", "install", "delete", "approve",
+"require", as "validation" and "validate" meet "valid". Only the endings that name the act of
+the verb are read so ("-ation", "-tion"/"-sion", "-al" after "v", "w" or "s", "-ment"): "-ition"
+nouns ("edition", "position") and short ones ("station", "option", "question", "payment",
+"legal") keep their word, as do a few nouns of another sense than their verb ("production",
+"exception", "department"). The search finds such a passage by either form, so a question that
+says "approval" must be answered by the sentence that says "approved".
+
 A possessive ("document's", "document’s", "users'") is its word. Words that are not English
 (numbers, CJK terms) have no such ending and come back as they are.
 """
@@ -32,8 +42,15 @@ import re
 
 # A trailing "'s", "’s" or bare apostrophe after a letter or digit: "document's", "users'".
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s?\Z")
-# Nouns of verbs, cut before the inflections below ("configuration": "configur").
-_NOUN_ENDINGS = ("ations", "ation")
+# "-al" nouns of verbs end in these ("approval", "renewal", "refusal"); adjectives end in others
+# ("legal", "general", "internal", "manual", "special"), whose words are not the word less "-al".
+_VERB_AL = ("val", "wal", "sal")
+# Nouns whose verb or stem names another thing ("production" is no "product", "exception" no
+# "except", "department" no "depart"): Porter reads them as one, a sentence must not.
+_OWN_NOUNS = frozenset(
+    {"production", "projection", "exception", "direction", "convention", "department"}
+    | {"apartment", "universal"}
+)
 _INFLECTIONS = ("ingly", "ing", "edly", "ed")
 _VOWEL = re.compile(r"[aeiouy]")
 # A syllable: a vowel then a consonant. A word without one before its final "e" keeps the "e"
@@ -116,18 +133,55 @@ def stem(word: str) -> str:
         return word
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    for ending in _NOUN_ENDINGS:
-        if len(word) > len(ending) + 2 and word.endswith(ending):
-            return word[: -len(ending)]
     if len(word) > 5 and word.endswith(("ies", "ied")):
         return word[:-3] + "y"  # "applies", "applied": "apply"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not _latin_us(word):
         word = word[:-1]  # "boxes" is "boxe" here, and "box" below
         if word in _INVARIANT:
             return word  # "embeds"
-    word = _unsuffixed(word)
+    return _verb_of_noun(_without_e(_unsuffixed(word)))
+
+
+def _without_e(word: str) -> str:
+    """``word`` without a final "e" that its other forms lack ("approve": "approv")."""
     if len(word) > 2 and word.endswith("e"):
         base = word[:-1]
         if _SYLLABLE.search(base) and not _is_short(base):
             return base
+    return word
+
+
+def _measure(word: str) -> int:
+    """Porter's measure of ``word``: how many times a vowel is followed by a consonant ("y"
+    after a consonant is a vowel): "cre" 0, "stat" 1, "delet" and "deploy" 2."""
+    count, vowel_before = 0, False
+    for i, letter in enumerate(word):
+        vowel = letter in "aeiou" or (letter == "y" and i > 0 and not vowel_before)
+        count += vowel_before and not vowel
+        vowel_before = vowel
+    return count
+
+
+def _verb_of_noun(word: str) -> str:
+    """The stem of the verb a noun (or an "-ate" verb) is made from, as Porter cuts it:
+    "configuration" "configur", "deletion" "delet", "approval" "approv", "management" "manag",
+    "validate" "valid"; any other stem as it is."""
+    if word in _OWN_NOUNS or not word.isascii():
+        return word
+    if len(word) > 7 and word.endswith("ation"):
+        return _without_ate(word[:-3])  # "configurat", "creat"
+    if word.endswith(("tion", "sion")) and not word.endswith("ition"):
+        return word[:-3] if _measure(word[:-3]) > 1 else word
+    if word.endswith(_VERB_AL):
+        return word[:-2] if _measure(word[:-2]) > 1 else word
+    if word.endswith("ment") and _measure(word[:-4]) > 1:
+        return _without_e(word[:-4])  # "manage", "require"
+    return _without_ate(word)
+
+
+def _without_ate(word: str) -> str:
+    """An "-ate" stem without its "at" after two syllables ("validat" "valid", "configurat"
+    "configur"); after fewer it is the word ("creat", "rotat", "updat", "format")."""
+    if word.endswith("at") and _measure(word[:-2]) > 1:
+        return word[:-2]
     return word

@@ -107,15 +107,15 @@ def _forms(word: str) -> tuple[tuple[str, str], ...]:
     own = stem(word)
     inflections = _inflections(own)
     # The stem itself is a spelling only when the word is one of its inflections ("statuses"
-    # of "status"), not a stem cut short ("citation": "cit", "anywhere": "anywher").
+    # of "status"), not a stem cut short ("anywhere": "anywher").
     candidates = inflections if word in inflections else inflections[1:]
     candidates = [c for c in dict.fromkeys(candidates) if c != word and stem(c) == own]
     first, *tokens = porter_tokens([word, *candidates])
     forms = [(word, first)]
     seen = {first}
     for candidate, token in zip(candidates, tokens, strict=True):
-        # An inflection Porter cuts shorter than the word is read as another word: "dons" of
-        # "donation" (stem "don") is "don", "apped" of "app" is "ap".
+        # An inflection Porter cuts shorter than the word is read as another word: "apped" of
+        # "app" is "ap".
         if token not in seen and (candidate == own or len(token) >= max(3, len(first) - 1)):
             seen.add(token)
             forms.append((candidate, token))
