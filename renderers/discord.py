@@ -6,8 +6,9 @@ message and ``@everyone``/``@here`` are broken with a zero-width joiner as well.
 masked links ``[Title](<url>)`` with embeds suppressed (flag 4), or, when
 ``Capabilities.embeds`` is set, one "Sources" embed per 4,096 characters. Every listed source
 is sent, in as many messages as it takes; each entry is whole in one message (a link longer than
-a message shows as its title alone). Record actions become link buttons on the last message, the
-first 25 (Discord's 5 rows of 5); any further action is a masked link in its entry. Limits held:
+a message, or with embeds than an embed's description, shows as its title alone). Record
+actions become link buttons on the last message, the first 25 (Discord's 5 rows of 5); any
+further action is a masked link in its entry. Limits held:
 2,000 content characters per message, 10 embeds, 256 title, 4,096 description and 6,000 total
 embed characters, 10 files.
 """
@@ -30,7 +31,8 @@ from renderers.limits import (
     pack,
     truncate,
 )
-from renderers.markdown_writer import EntryLevel, MarkdownWriter, discord_link
+from renderers.markdown_links import discord_link
+from renderers.markdown_writer import EntryLevel, MarkdownWriter
 
 CHANNEL = "discord"
 SUPPRESS_EMBEDS = 1 << 2
@@ -211,7 +213,9 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     # capabilities may only tighten the platform limit
     limit = max(200, min(doc.caps.max_chars or DISCORD_MAX_CONTENT, DISCORD_MAX_CONTENT))
     buttons = button_forms(doc.listed)
-    lines = source_lines(doc, limit - len(SOURCES_HEADING), buttons)
+    # an entry goes whole into an embed's description (4,096) or a message's content (2,000)
+    budget = DISCORD_MAX_DESCRIPTION if doc.caps.embeds else limit - len(SOURCES_HEADING)
+    lines = source_lines(doc, budget, buttons)
     messages: list[dict[str, Any]] = []
     if doc.caps.embeds and lines:
         contents = pack(fragments, limit) or [""]

@@ -43,7 +43,8 @@ from renderers.discourse_fit import PostFitter, PostFitting
 from renderers.document import Document, cited_numbers, decide_forms, file_entry, seed
 from renderers.escaping import visible
 from renderers.limits import DISCOURSE_MAX_CHARS
-from renderers.markdown_writer import MarkdownWriter, escape_text
+from renderers.markdown_links import escape_text
+from renderers.markdown_writer import MarkdownWriter
 
 CHANNEL = "discourse"
 SHORT_NOTE = "*(A short answer; it cites no sources.)*"

@@ -13,7 +13,8 @@ from functools import lru_cache
 from renderers.base import CitationForm
 from renderers.escaping import md_text, no_forum_mentions
 from renderers.limits import truncate
-from renderers.markdown_writer import EntryLevel, masked_link
+from renderers.markdown_links import masked_link
+from renderers.markdown_writer import EntryLevel
 
 UPLOAD_SCHEME = "citecast-upload://"
 # A definition shows a source's title without its link only where the post could not hold the

@@ -23,6 +23,7 @@ the HTML writer glues after those as well (``markup=True``).
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from bot.markdown import Token
 from renderers.document import cited_numbers
@@ -83,24 +84,28 @@ def glued(written: str, joiner: str) -> str:
     return written.rstrip(" ") + joiner
 
 
-def glued_plain(tokens: list[Token]) -> str:
+def glued_plain(tokens: list[Token], mark: Callable[[int], str] | None = None) -> str:
     """The visible text of inline ``tokens`` as ``bot.markdown.plain_text`` writes it
-    (citations ``[n]``), its entities decoded ("&amp;" is "&"), a spaced citation held to its
-    word by a no-break space: the cells of a monospace table, which a phone wraps like any
-    other text, and a link's label in a text channel ("Q&amp;A" showed as written)."""
+    (citations ``[n]``, or as ``mark`` writes them: a monospace table's marker must read as the
+    same marker does outside it, ``[2?]`` when weak), its entities decoded ("&amp;" is "&"), a
+    spaced citation held to its word by a no-break space: the cells of a monospace table, which
+    a phone wraps like any other text, and a link's label in a text channel ("Q&amp;A" showed
+    as written)."""
     out: list[str] = []
     for i, token in enumerate(tokens):
         kind = token["type"]
         if kind == "citation":
-            if spaced_mark(tokens, i) and out and out[-1].endswith(" "):
+            n = int(token["attrs"]["n"])
+            written = f"[{n}]" if mark is None else mark(n)
+            if written and spaced_mark(tokens, i) and out and out[-1].endswith(" "):
                 out[-1] = glued(out[-1], NO_BREAK_SPACE)
-            out.append(f"[{token['attrs']['n']}]")
+            out.append(written)
         elif kind == "text":
             out.append(html.unescape(str(token.get("raw", ""))))
         elif kind in ("softbreak", "linebreak"):
             out.append(" ")
         elif "children" in token:
-            out.append(glued_plain(token["children"]))
+            out.append(glued_plain(token["children"], mark))
         else:
             out.append(str(token.get("raw", "")))
     return "".join(out)

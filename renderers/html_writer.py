@@ -1,8 +1,10 @@
 """Tree walker from the mistune AST to HTML, shared by the web and email renderers.
 
 Raw HTML in the answer is shown as text. Links keep only http/https/mailto URLs (others show
-their text). Images become links (no remote image is ever loaded). The caller supplies how a
-citation is written (``cite``) and optional inline ``styles`` per tag (email).
+their text); a link whose text reads as another address shows that text, then a link written
+as its own address (``renderers.link_urls``). Images become links (no remote image is ever
+loaded). The caller supplies how a citation is written (``cite``) and optional inline
+``styles`` per tag (email).
 
 Each paragraph, heading, list item and table cell carries ``dir="auto"``: it reads in the
 direction of its own first letter, so an English answer that opens with an Arabic quote stays
@@ -27,7 +29,7 @@ from renderers.document import (
 )
 from renderers.escaping import html_text, outside_urls, safe_url, visible
 from renderers.glue import glued, spaced_mark
-from renderers.link_urls import link_url
+from renderers.link_urls import label_hides_target, link_url
 
 # every element the writer opens without attributes of its own
 _PLAIN_TAGS = (
@@ -220,4 +222,7 @@ class HtmlWriter:
         title = attrs.get("title")
         title_attr = f' title="{html_text(str(title))}"' if title else ""
         href = f' href="{html_text(url)}"{title_attr}'
+        if label_hides_target(token, url):
+            # its label shown as text, then where it really leads (renderers.link_urls)
+            return f"{text} ({self._open('a', href)}{html_text(url)}</a>){after}"
         return f"{self._open('a', href)}{text}</a>{after}"

@@ -8,6 +8,12 @@ clicks in trust: "[1]" that opens a page no source is. Such a link shows its tex
 link to an unsafe URL does. A cited source's link is its URL or a deep link into it (any
 fragment: ``#page=3``, ``#:~:text=…``), its signed download link, or a marker's own deep link.
 Ordinary links ("[the guide](url)", "[2023 report](url)") are never touched.
+
+A link whose label reads as an address its link does not open (``[https://docs.example.com/
+login](https://evil.example/x)``, ``[www.example.org](…)``) is never drawn as a masked link:
+every channel shows its label as text, then the address it really opens
+(:func:`label_hides_target`). Model text can be steered by the documents it read, and a reader
+trusts the address they see.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from urllib.parse import unquote, urlsplit
 
 from mistune.util import escape_url
 
@@ -103,3 +110,82 @@ def has_lookalike_links(tokens: Iterable[Token]) -> bool:
         elif token.get("children") and has_lookalike_links(token["children"]):
             return True
     return False
+
+
+# An address as a label may write it: with a scheme ("https://docs.example.com/x"), or a host
+# alone ("www.example.org", "docs.example.com/login"): names joined by dots, the last of them
+# letters only (so "v1.2" and "3.14" are not hosts), then maybe a port and a path.
+# (a scheme starts where no scheme character stands before it: each run is tried once, not
+# again from each of its letters, which made a long label's scan quadratic)
+_SCHEMED = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*://[^\s<>]+", re.IGNORECASE)
+_WWW = re.compile(r"(?<![\w.\-@/])www\.[^\s<>]+", re.IGNORECASE)
+_HOST_ADDRESS = re.compile(
+    r"(?:[^\W_](?:[\w\-]*[^\W_])?\.)+[^\W\d_]{2,63}\.?(?::\d{1,5})?(?:[/?#]\S*)?"
+)
+# what may stand around an address written in a label without being part of it
+_AROUND = "<>()[]{}\"'\u201c\u201d\u2018\u2019"
+_AFTER = ".,:;!?" + _AROUND
+
+
+def label_hides_target(token: Token, url: str) -> bool:
+    """True when the label of the link ``token`` (leading to ``url``) reads as an address that
+    ``url`` is not, or holds one: the link is then shown as its label followed by ``url``, never
+    as a masked link. An address is the label's own when host, port, path and query match
+    (letter case of the host, scheme, a fragment and a trailing slash aside)."""
+    shown = _addresses(label_text(token.get("children") or []))
+    if not shown:
+        return False
+    target = _place(url)
+    return any(_place(address) != target for address in shown)
+
+
+def _addresses(label: str) -> list[str]:
+    """The addresses ``label`` reads as: all of it when it is one (with or without a scheme),
+    else each URL with a scheme or "www." in it (a host alone inside a sentence is left: "the
+    Node.js guide")."""
+    text = "".join(ch for ch in label if unicodedata.category(ch) not in ("Cf", "Cc"))
+    whole = text.strip().strip(_AROUND).rstrip(_AFTER)
+    if _SCHEMED.fullmatch(whole) or (_HOST_ADDRESS.fullmatch(whole) and _reads_as_host(whole)):
+        return [whole]
+    if "://" not in text and "ww." not in text.lower():
+        return []  # most labels: words alone
+    found = (m.group(0) for m in _SCHEMED.finditer(text))
+    found_www = (m.group(0) for m in _WWW.finditer(text))
+    return [address.rstrip(_AFTER) for address in (*found, *found_www)]
+
+
+# Endings that make a name read as a file or a product, not a web address: "README.md",
+# "setup.py", "Node.js", "config.yaml" link to pages about them, and no reader takes them for a
+# site. (Some are country domains too, .md or .py, but not ones an address in a label fakes.)
+_NOT_HOST_ENDINGS = (
+    frozenset({"md", "markdown", "rst", "txt", "pdf", "html", "htm", "xml", "csv", "tsv", "log"})
+    | frozenset({"json", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "lock", "proto"})
+    | frozenset({"py", "pyi", "ipynb", "js", "mjs", "cjs", "ts", "tsx", "jsx", "rs", "go"})
+    | frozenset({"java", "kt", "swift", "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "sql"})
+    | frozenset({"sh", "bash", "zsh", "ps1", "dockerfile", "png", "jpg", "jpeg", "gif", "svg"})
+)
+
+
+def _reads_as_host(label: str) -> bool:
+    """Whether a label that has the form of a host name (``docs.example.com/login``) reads as
+    one: not when it names a file or a product by its ending ("README.md", "Node.js")."""
+    if label.lower().startswith("www."):
+        return True
+    host = re.split(r"[/?#:]", label, maxsplit=1)[0].rstrip(".")
+    ending = host.rpartition(".")[2]
+    if "/" in label[len(host) :]:
+        return True  # a path after it: an address, whatever its ending
+    return ending.lower() not in _NOT_HOST_ENDINGS
+
+
+def _place(address: str) -> tuple[str, str, str]:
+    """Where ``address`` leads, as a reader compares two: host (and port, and any user part),
+    path without a trailing slash, query; decoded, without scheme or fragment."""
+    if "://" not in address and address[:7].lower() != "mailto:":
+        address = "https://" + address
+    try:
+        parts = urlsplit(address)
+    except ValueError:  # "https://[bad": an address no one could compare, so never the same
+        return (address, "", "")
+    host = unquote(parts.netloc).lower().rstrip(".")
+    return (host, unquote(parts.path).rstrip("/"), unquote(parts.query))

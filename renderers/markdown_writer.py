@@ -2,9 +2,10 @@
 
 Text is escaped so it shows literally (an answer can never form a masked link, a mention or raw
 HTML); links keep only http/https/mailto URLs (and one labelled like a citation only a cited
-source's: ``renderers.link_urls``). Discord has no tables or rules, so tables become a
-monospace block (``**Header**: value`` lines when too wide or holding a link) and rules a line
-of box characters; Discourse keeps GFM tables.
+source's: ``renderers.link_urls``), and one whose label reads as another address shows that
+label as text, then its own address (``renderers.markdown_links``). Discord has no tables or
+rules, so tables become a monospace block (``**Header**: value`` lines when too wide or holding
+a link) and rules a line of box characters; Discourse keeps GFM tables.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
 
 from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, html_block_pieces
@@ -28,60 +28,25 @@ from renderers.document import (
     without_citations,
 )
 from renderers.escaping import (
-    discord_label,
     ends_in_url,
     md_text,
-    md_url,
     no_forum_mentions,
     no_mentions,
     one_line,
-    outside_urls,
     table_bars,
     visible,
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import DISCORD_MAX_LINK, DISCOURSE_MAX_LINK, LINK_TOO_LONG
-from renderers.link_urls import link_url
+from renderers.link_urls import label_hides_target, link_url
+from renderers.markdown_links import Dialect, autolink, discord_link, escape_text, masked_link
 from renderers.text_writer import quoted
 
-Dialect = Literal["discord", "discourse"]
-# each character that could start markdown syntax, backslash-escaped (str.translate: one C pass)
-_SPECIAL_CHARS = "\\`*_~[]<>|"
-_TEXT_SPECIAL = str.maketrans({c: "\\" + c for c in _SPECIAL_CHARS})
-_HAS_SPECIAL = re.compile(f"[{re.escape(_SPECIAL_CHARS)}]")
 _LINE_START = re.compile(r"^(?:([#>+\-=])|(\d+)([.)]))", re.M)
 TABLE_MAX_WIDTH = 60
 _FOOTNOTE_DEFINITION = re.compile(r"^( {0,3}\[\^[^\]\s]+\]):", re.M)
 _BACKTICK_RUN = re.compile(r"`+")
 _BACKTICK_PAIRS = re.compile(r"`(?=`)")
-
-
-def escape_text(text: str, dialect: Dialect) -> str:
-    """Literal text in the target dialect, unable to mention or ping anyone. Bare URLs and
-    e-mail addresses stay byte for byte: the platform links them, and ``a\\_b`` inside one
-    would become part of the link."""
-    # most text has nothing to escape, and a regex search says so faster than translate copies it
-    if _HAS_SPECIAL.search(text):
-        if "://" in text or "@" in text or "www." in text:
-            text = outside_urls(text, _translate_special, _translate_in_url)
-        else:
-            text = text.translate(_TEXT_SPECIAL)
-    if dialect == "discord":
-        return no_mentions(text)
-    return no_forum_mentions(text)
-
-
-def _translate_special(text: str) -> str:
-    return text.translate(_TEXT_SPECIAL)
-
-
-# Inside a bare URL only what could end a link label or a table cell is escaped: "_", "*" and
-# "~" are common in URLs, and the platform's linkifier takes them (escaped, they would not be).
-_URL_SPECIAL = str.maketrans({c: "\\" + c for c in "[]|`<>"})
-
-
-def _translate_in_url(url: str) -> str:
-    return url.translate(_URL_SPECIAL)
 
 
 def _escape_line_start(m: re.Match[str]) -> str:
@@ -254,7 +219,7 @@ class MarkdownWriter:
             ]
             lines.insert(1, "|" + "---|" * len(rows[0]))
             return "\n".join(lines)
-        texts = [[one_line(glued_plain(c)) for c in row] for row in rows]
+        texts = [[one_line(glued_plain(c, self._plain_cite)) for c in row] for row in rows]
         widths = [max(len(r[i]) if i < len(r) else 0 for r in texts) for i in range(len(texts[0]))]
         links = has_links(rows)
         if links or sum(widths) + 3 * len(widths) > TABLE_MAX_WIDTH:
@@ -279,6 +244,11 @@ class MarkdownWriter:
         lines.insert(1, cross.join(rule * w for w in widths))
         body_text = "\n".join(line.rstrip() for line in lines).replace("```", "`\u200b``")
         return f"```\n{no_mentions(body_text)}\n```"
+
+    def _plain_cite(self, n: int) -> str:
+        """A marker as a code block shows it: as the text outside shows it (``\\[2?\\]`` reads
+        ``[2?]``), without the escapes a code block would show."""
+        return self._cite(n).replace("\\", "")
 
     def inline(self, tokens: list[Token]) -> str:
         out: list[str] = []
@@ -338,11 +308,13 @@ class MarkdownWriter:
         label = one_line(glued_plain(children)) or empty_label(token, url)
         if url is None:
             return escape_text(label, self._dialect) + after
-        if self._dialect == "discord":
-            link, longest = discord_link(label, url), DISCORD_MAX_LINK
+        longest = DISCORD_MAX_LINK if self._dialect == "discord" else self._longest_link
+        if label_hides_target(token, url):
+            link = escape_text(label, self._dialect) + " (" + autolink(url, self._dialect) + ")"
+        elif self._dialect == "discord":
+            link = discord_link(label, url)
         else:
             link = masked_link(no_forum_mentions(md_text(label)), url, self._dialect)
-            longest = self._longest_link
         if len(link) > longest and label != url:
             # no message could hold it whole, and a cut link shows as broken syntax
             return escape_text(label, self._dialect) + LINK_TOO_LONG + after
@@ -362,27 +334,3 @@ class EntryLevel:
     def url(self, url: str) -> str:
         """``url`` as this level links it."""
         return url if self.highlight else without_text_fragment(url)
-
-
-def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:
-    """``[label](<url>)`` (Discord: the angle brackets suppress the embed) or ``[label](url)``.
-
-    For Discord write links with :func:`discord_link`: it shows a label's escapes as written."""
-    if dialect == "discord":
-        return f"[{no_mentions(escaped_label)}](<{md_url(url)}>)"
-    return f"[{escaped_label}]({md_url(url)})"
-
-
-def discord_link(label: str, url: str) -> str:
-    """``label`` linking to ``url`` as Discord shows it: a masked link ``[label](<url>)`` (the
-    angle brackets suppress the embed; the label made safe by :func:`discord_label`); a URL
-    that is its own label as ``<url>`` (a URL as a label would show the whole link as text);
-    and an e-mail address as text, since Discord links only http(s) in a masked link."""
-    if url[:7].lower() == "mailto:":
-        address = escape_text(url[7:], "discord")
-        if label in (url, url[7:]):
-            return address
-        return f"{escape_text(one_line(label), 'discord')} ({address})"
-    if label == url:  # shown as written: only what would end the autolink is encoded
-        return "<" + url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E") + ">"
-    return f"[{discord_label(label)}](<{md_url(url)}>)"

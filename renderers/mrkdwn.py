@@ -2,7 +2,8 @@
 
 Headings become bold lines, lists bullets or numbers indented four spaces per level, tables a
 monospace block (or ``*Header*: value`` lines when too wide or holding a link), quotes ``>``
-(one level: Slack cannot nest them), code fenced with triple backticks, links ``<url|text>``.
+(one level: Slack cannot nest them), code fenced with triple backticks, links ``<url|text>``
+(``text (<url>)`` when the text reads as another address: ``renderers.link_urls``).
 All answer text is escaped (``& < >``) so it can never form a link, a mention or
 ``<!channel>``. ``cite(n)`` writes a citation marker.
 """
@@ -32,7 +33,7 @@ from renderers.escaping import (
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import LINK_TOO_LONG, SLACK_MAX_LINK
-from renderers.link_urls import link_url
+from renderers.link_urls import label_hides_target, link_url
 
 TABLE_MAX_WIDTH = 72
 
@@ -213,6 +214,9 @@ class MrkdwnWriter:
                 )
                 url = link_url(token, self._forms)
                 link = f"<{slack_url(url)}|{slack_link_text(label or url)}>" if url else ""
+                if url and label_hides_target(token, url):
+                    # its label shown as text, then where it really leads (renderers.link_urls)
+                    link = f"{slack_literal(one_line(label))} (<{slack_url(url)}>)"
                 if len(link) > SLACK_MAX_LINK and label and label != url:
                     link = slack_literal(one_line(label)) + LINK_TOO_LONG  # else cut in two
                 out.append(link or slack_literal(label))

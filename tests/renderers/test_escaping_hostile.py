@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.markdown import Token, parse
 from renderers.escaping import md_text, md_url, no_mentions, one_line, slack_link_text, slack_url
-from renderers.markdown_writer import masked_link
+from renderers.markdown_links import masked_link
 
 NASTY = st.text(
     alphabet=st.sampled_from(list("[]()|*_<>`\\!#@~\n :/^aZ9")), min_size=1, max_size=40
