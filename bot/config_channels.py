@@ -120,6 +120,10 @@ class SlackSettings(Section):
     apology: str = "Sorry, I couldn't answer that just now. Please try again in a moment."
     slash_command: str = "/citecast"  # empty: no command; see _slash_command
     outbox_poll_seconds: float = Field(default=30.0, gt=0)
+    # how long a signed /files/ link in a thread message works (days; 0: web.file_token_ttl):
+    # a Slack thread is read days later with nothing to reload, and every download re-checks
+    # who may read the file (bot.connectors.link_lifetime)
+    file_link_ttl_days: int = Field(default=365, ge=0, le=3650)
 
     @field_validator("thinking_status", "queued_status", "failed_status")
     @classmethod
@@ -202,6 +206,10 @@ class DiscordSettings(Section):
         "Sorry, I missed this question while I was offline. Please ask again if you still "
         "need an answer."
     )
+    # how long a signed /files/ link in a message works (days; 0: web.file_token_ttl): a
+    # Discord message is read days later with nothing to reload, and every download re-checks
+    # who may read the file (bot.connectors.link_lifetime)
+    file_link_ttl_days: int = Field(default=365, ge=0, le=3650)
 
     @field_validator(
         "audience_by_guild", "audience_by_channel", "audience_by_role", "dm_audience_by_user"

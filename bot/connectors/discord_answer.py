@@ -1,7 +1,8 @@
 """Answering one Discord question: permissions → history → assistant → streamed reply → turn.
 
 :class:`QuestionAnswerer` answers one message in its channel and stores the turn (``failed``,
-with a short apology to the asker, if anything goes wrong). Every message posted for the turn
+with a short apology to the asker, if anything goes wrong: what was posted of the answer
+becomes that apology, so no half answer stays). Every message posted for the turn
 is recorded with its conversation at once (see ``discord_history``). Where the bot may not
 post it computes nothing and logs one line; a channel that refuses it anyway, or an answer a
 moderator deleted meanwhile, gets no apology. A question deleted while being answered (its id
@@ -19,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.connectors.base import fit_question, question_note
+from bot.connectors.base import fit_question
 from bot.connectors.discord_audience import answer_audience
 from bot.connectors.discord_edits import Asked, QuestionEditedError, until_edited
 from bot.connectors.discord_history import conversation_of, question_text, remember_posted
-from bot.connectors.discord_notices import keep_typing, notify, withdraw
+from bot.connectors.discord_notices import keep_typing, notice_in_place_of, notify, withdraw
+from bot.connectors.discord_question_note import note_text, place_note
 from bot.connectors.discord_send import (
     DEFAULT_UPLOAD_LIMIT,
     ChannelClosedError,
@@ -39,6 +41,7 @@ from bot.connectors.discord_triggers import (
     missing_permission,
     where,
 )
+from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.errors import CitecastError
@@ -91,7 +94,8 @@ class QuestionAnswerer:
 
         The upload limit is the guild's (boosts raise it); a DM has no guild and gets Discord's
         default limit, whatever ``max_file_bytes`` says. A file must also fit in one message
-        (:func:`message_file_budget`); one that does not is linked or named instead.
+        (:func:`message_file_budget`); one that does not is linked or named instead, its
+        signed link valid for ``file_link_ttl_days``.
         """
         overrides: dict[str, Any] = dict(self.services.settings.capabilities.get("discord", {}))
         largest = upload_limit(message)
@@ -101,7 +105,10 @@ class QuestionAnswerer:
             overrides["embeds"] = False
         overrides["max_file_bytes"] = min(int(overrides.get("max_file_bytes", limit)), limit)
         caps = capabilities_for("discord", overrides)
-        return context_for(self.services, audience, caps, attach_files=may_attach(message.channel))
+        # a Discord message is read days later and has nothing to reload: its /files/ links
+        # last discord.file_link_ttl_days (link_lifetime says why that is safe)
+        links = services_with_link_days(self.services, self.settings.file_link_ttl_days)
+        return context_for(links, audience, caps, attach_files=may_attach(message.channel))
 
     def _turn(self, conversation: str, question: str, asked: Asked | None) -> int:
         """The stored turn for this answer: a new one, or the one a run that stopped before
@@ -158,7 +165,8 @@ class QuestionAnswerer:
         store = self.services.store
         conversation, history = await conversation_of(message, bot_id, settings, store)
         earlier = list(asked.replies) if asked is not None else []
-        posted: list[discord.Message] = list(earlier)
+        noted = [asked.note] if asked is not None and asked.note is not None else []
+        posted: list[discord.Message] = [*noted, *earlier]
         reply: StreamedReply | None = None
 
         def remember(sent: discord.Message) -> None:
@@ -178,11 +186,12 @@ class QuestionAnswerer:
         turn_id = self._turn(conversation, question, asked)
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         try:
-            # else the asker never learns that the end, or the attached files, were not read
-            # (an edit answered again already has its note above the answer)
-            note = question_note(limit if cut else None, bool(message.attachments) and not earlier)
-            if note is not None:
-                await notify(message, note, settings, on_sent=remember)
+            # else the asker never learns that the end, or the attached files, were not read;
+            # an edit keeps one such note above the answer, true of the question as it is now
+            note = note_text(message, limit if cut else None, asked, earlier)
+            earlier = await place_note(message, note, asked, earlier, settings, remember)
+            if noted and (asked is None or asked.note is None):
+                posted.remove(noted[0])  # deleted: no longer true of the question
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
             reply = StreamedReply(
@@ -233,8 +242,14 @@ class QuestionAnswerer:
             else:  # a bug: the traceback is what finds it
                 log.error("discord: answering %s failed: %s", message.id, exc, exc_info=True)
             store.finish_turn(turn_id, None, None, status="failed")
+            # what was posted of the answer becomes the apology: "[n]" markers left without
+            # their source list would read as a (wrong) answer
+            parts = reply.posted if reply is not None else earlier
             try:  # "try again" in reply to the apology continues too
-                await notify(message, notice, settings, on_sent=remember)
+                apology = await notice_in_place_of(message, notice, parts, settings, remember)
+                parts[:] = [] if apology is None else [apology]  # an edit's answer goes there
+                if asked is not None:
+                    asked.replies = list(parts)
             except asyncio.CancelledError:  # not caught by the handler below
                 if message.id not in self._withdrawn:
                     raise

@@ -7,10 +7,11 @@ a successful RESUME replays what it missed and needs none of this), it reads the
 history of the channels it answers in and answers, oldest first and through the normal path,
 the questions nobody took up.
 
-Which channels: the cached guild channels and threads in scope (``discord.channels``, or every
-channel when that is empty; forum posts of ``discord.forum_channels``) whose latest message is
-newer than where reading starts, and the channels where the bot last took up a question (DMs
-included: a DM channel is not cached after a restart), kept in the store
+Which channels: the cached guild chats (text channels, the text chat of voice and stage
+channels, threads) in scope (``discord.channels``, or every channel when that is empty; forum
+posts of ``discord.forum_channels``) whose latest message is newer than where reading starts,
+and the channels where the bot last took up a question (DMs included: a DM channel is not
+cached after a restart), kept in the store
 (:class:`ActiveChannels`). At most ``MAX_CHANNELS`` channels, one request each
 (``HISTORY_PAGE`` messages, Discord's largest page), and at most ``MAX_QUESTIONS`` answers.
 
@@ -100,15 +101,26 @@ def _watched(channel: object, settings: DiscordSettings) -> bool:
     return in_scope(channel, settings)
 
 
+# the guild channels people write in: a voice or stage channel has a text chat of its own
+# (a forum or a category holds no messages itself; a forum's posts are threads)
+ChatChannel = discord.TextChannel | discord.VoiceChannel | discord.StageChannel | discord.Thread
+
+
+def _chats(guild: discord.Guild) -> list[ChatChannel]:
+    """The cached channels of ``guild`` that hold messages: text, voice and stage channels'
+    chats, and threads."""
+    channels = [c for c in guild.channels if isinstance(c, ChatChannel)]
+    return [*channels, *guild.threads]
+
+
 def _cached_channels(
     client: discord.Client, settings: DiscordSettings, start: Callable[[int], int]
-) -> list[discord.TextChannel | discord.Thread]:
-    """The cached channels and threads in scope with a message newer than ``start(id)``,
-    where the bot may answer; the most recently active first."""
-    found: list[discord.TextChannel | discord.Thread] = []
+) -> list[ChatChannel]:
+    """The cached chats (text, voice and stage channels, threads) in scope with a message
+    newer than ``start(id)``, where the bot may answer; the most recently active first."""
+    found: list[ChatChannel] = []
     for guild in client.guilds:
-        channels: list[discord.TextChannel | discord.Thread] = [*guild.text_channels]
-        for channel in [*channels, *guild.threads]:
+        for channel in _chats(guild):
             last = channel.last_message_id
             if last is None or last <= start(channel.id) or not _watched(channel, settings):
                 continue

@@ -15,7 +15,8 @@ taken up since it started (the latest ``REMEMBERED`` of them) the connector keep
 - an edit that leaves the question text as it was (link previews, the mention written another
   way), takes the mention out, or leaves nothing but the mention changes nothing.
 
-Each question's answered text and reply message ids are also saved in the store
+Each question's answered text and reply message ids (and the note above them, see
+``discord_question_note``) are also saved in the store
 (:class:`SavedQuestions`, the latest ``SAVED`` questions), so an edit to a question answered
 before the bot last started (or forgotten from memory since) is followed the same way: its
 replies are fetched from Discord by id and rewritten in place; one deleted since is left out
@@ -60,8 +61,10 @@ class Asked:
     def __init__(self) -> None:
         # the latest question text taken up (answered, being answered, or the pending edit's)
         self.text: str | None = None
-        # the bot's messages that carry the answer (or the hint), reused when it is edited
+        # the bot's messages that carry the answer (or the hint), reused when it is edited,
+        # and the note above them (long question, files not read; see discord_question_note)
         self.replies: list[discord.Message] = []
+        self.note: discord.Message | None = None
         # the latest edit not answered yet (the message as edited, and why it is a question)
         self.pending: tuple[discord.Message, Trigger] | None = None
         # whether a task is answering it now (that task takes up ``pending`` when it is done)
@@ -120,6 +123,7 @@ class AskedQuestions:
         replies = await fetch_replies(message.channel, saved.replies, settings)
         if replies is not None and not asked.replies:
             asked.replies = replies
+            asked.note = await _fetch_note(message.channel, saved, settings)
 
     def save(self, message_id: int, asked: Asked) -> None:
         """Save what question ``message_id`` was answered with (its text, its replies)."""
@@ -139,6 +143,7 @@ class AskedQuestions:
         if asked is None:
             asked = self.add(message.id)
             asked.text, asked.replies = saved.text, replies
+            asked.note = await _fetch_note(message.channel, saved, settings)
             asked.answered = True
         return asked
 
@@ -165,11 +170,13 @@ async def until_edited(
 @dataclass(frozen=True)
 class SavedQuestion:
     """What the store says of a question: the text last answered, the replies' message ids,
-    and the stored turn of that answer (None when saved by a release that did not keep it)."""
+    the stored turn of that answer and the note above it (each None when there is none, or
+    saved by a release that did not keep it)."""
 
     text: str
     replies: tuple[int, ...]
     turn: int | None = None
+    note: int | None = None
 
 
 class SavedQuestions:
@@ -189,6 +196,7 @@ class SavedQuestions:
             "text": asked.text or "",
             "replies": [sent.id for sent in asked.replies],
             "turn": asked.turn_id,
+            "note": None if asked.note is None else asked.note.id,
         }
         try:
             self._store.set_state(self.SCOPE, str(message_id), json.dumps(value), keep=self.keep)
@@ -211,8 +219,24 @@ class SavedQuestions:
         if not isinstance(text, str) or not isinstance(replies, list):
             return None
         turn = value.get("turn") if isinstance(value, dict) else None
+        note = value.get("note") if isinstance(value, dict) else None
         kept = tuple(r for r in replies if isinstance(r, int))
-        return SavedQuestion(text, kept, turn if isinstance(turn, int) else None)
+        return SavedQuestion(
+            text,
+            kept,
+            turn if isinstance(turn, int) else None,
+            note if isinstance(note, int) else None,
+        )
+
+
+async def _fetch_note(
+    channel: discord.abc.Messageable, saved: SavedQuestion, settings: DiscordSettings
+) -> discord.Message | None:
+    """The note saved above the answer, when there is one and it is still on Discord."""
+    if saved.note is None:
+        return None
+    notes = await fetch_replies(channel, [saved.note], settings)
+    return notes[0] if notes else None
 
 
 async def fetch_replies(

@@ -1,7 +1,8 @@
 """Short plain messages around an answer: notices, the typing indicator, withdrawing replies.
 
 A notice (an apology, a hint, "your question is long", "I can't read attached files") replies
-to the question without pinging anyone. Typing is best effort. Withdrawing deletes what the
+to the question without pinging anyone; one that stands for an answer that failed takes the
+place of what was posted of it. Typing is best effort. Withdrawing deletes what the
 bot posted for a question that was deleted while it was being answered: those messages would
 answer nothing anyone can see.
 """
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.discord_send import NO_PINGS, created, with_retries
+from bot.connectors.discord_send import NO_PINGS, MessageGoneError, created, with_retries
 from bot.errors import CitecastError
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,46 @@ async def notify(
 
 def _ignore(sent: discord.Message) -> None:
     """No one to tell of a notice."""
+
+
+async def notice_in_place_of(
+    message: discord.Message,
+    text: str,
+    replies: Sequence[discord.Message],
+    settings: DiscordSettings,
+    on_sent: Callable[[discord.Message], None] | None = None,
+) -> discord.Message | None:
+    """The notice ``text`` to ``message`` in place of ``replies``, a half-written answer: the
+    first reply is rewritten into the notice and the others are deleted, so no ``[n]`` marker
+    stays behind without its source list. With no replies, or when the first is gone or
+    Discord refuses to rewrite it (then it is deleted too, best effort), the notice is a new
+    reply (``on_sent`` is told of it, as by :func:`notify`). Returns the notice, or None when
+    none could be posted (logged)."""
+    first: discord.Message | None = None
+    rest = list(replies)
+    if rest:
+        half = rest[0]
+
+        async def rewrite() -> discord.Message:
+            return await half.edit(
+                content=text[:2000], embeds=[], attachments=[], allowed_mentions=NO_PINGS
+            )
+
+        try:
+            first = await with_retries(rewrite, settings, "rewriting a half answer as a notice")
+            rest = rest[1:]
+        except MessageGoneError:
+            rest = rest[1:]  # deleted meanwhile: the notice is a new reply
+        except CitecastError as exc:
+            log.warning("discord: could not rewrite half answer %s: %s", half.id, exc)
+    for extra in rest:
+        try:
+            await with_retries(extra.delete, settings, "deleting a half answer")
+        except MessageGoneError:
+            continue
+        except CitecastError as exc:
+            log.warning("discord: could not delete message %s: %s", extra.id, exc)
+    return first if first is not None else await notify(message, text, settings, on_sent)
 
 
 async def show_typing(channel: discord.abc.Messageable) -> None:

@@ -30,9 +30,8 @@ import discord
 
 from bot.config import DiscordSettings
 from bot.connectors.discord_edits import SavedQuestion, fetch_replies
-from bot.connectors.discord_notices import notify, withdraw
-from bot.connectors.discord_send import NO_PINGS, MessageGoneError, with_retries
-from bot.errors import CitecastError, StoreError
+from bot.connectors.discord_notices import notice_in_place_of, withdraw
+from bot.errors import StoreError
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -187,35 +186,13 @@ async def tell_given_up(
     """Tell the asker of ``message``, a question given up, so in one short reply (``text``;
     empty: nothing) and return it. A reply that a crash left half-written becomes that note,
     its other parts deleted, so no half answer stays behind; with none, the note is a new
-    reply. A failure is one log line (None)."""
+    reply (see :func:`discord_notices.notice_in_place_of`). A failure is one log line (None)."""
     if not text.strip():
         return None
-    first = replies[0] if replies else None
-    if replies:
-        half = replies[0]
-
-        async def rewrite() -> discord.Message:
-            return await half.edit(
-                content=text[:2000], embeds=[], attachments=[], allowed_mentions=NO_PINGS
-            )
-
-        try:
-            first = await with_retries(rewrite, settings, "rewriting a half answer as a note")
-        except MessageGoneError:
-            first = None  # deleted meanwhile: the note is a new reply
-        except CitecastError as exc:
-            log.error("discord: could not tell the asker of %s: %s", message.id, exc)
-            return None
-        for extra in replies[1:]:
-            try:
-                await with_retries(extra.delete, settings, "deleting a half answer")
-            except CitecastError as exc:
-                log.warning("discord: could not delete message %s: %s", extra.id, exc)
-    if first is None:
-        first = await notify(message, text, settings)
-    if first is not None:
+    note = await notice_in_place_of(message, text, replies, settings)
+    if note is not None:
         log.info("discord: told the asker of %s that it was not answered", message.id)
-    return first
+    return note
 
 
 __all__ = [

@@ -1,9 +1,11 @@
 """Signed ``/files/`` links that outlive a chat: for channels whose answers are read later.
 
-A chat answer is read within the hour, so ``web.file_token_ttl`` (an hour by default) suits the
-web; a mail is read hours or days after it was sent (or sent late, after the outbox retried it),
-and a forum post is read for months. A link that stopped working after an hour would send
-those readers to a dead end, so such a channel signs its links for days instead.
+The web chat renders its answers afresh when the page is reloaded, so ``web.file_token_ttl`` (an
+hour by default) suits it; a mail is read hours or days after it was sent (or sent late, after
+the outbox retried it), a forum post is read for months, and a Discord message or a Slack
+thread is scrolled back to days later, with nothing to reload. A link that stopped working
+after an hour would send those readers to a dead end, so such a channel signs its links for
+days instead (``email``, ``discourse``, ``discord`` and ``slack`` ``.file_link_ttl_days``).
 
 That is safe because a link's lifetime is not what guards the file: every download checks the
 file's current audience against the index (``bot.connectors.web_files.file_response``), so a

@@ -17,6 +17,7 @@ from dataclasses import replace
 from slack_sdk.web.async_client import AsyncWebClient
 
 import renderers
+from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep
@@ -91,9 +92,10 @@ class SlackAnswering:
         self, audience: frozenset[str], turn_id: int | None, attach_files: bool = True
     ) -> RenderContext:
         attach_files = attach_files and self.poster.uploads.allowed  # see slack_files
-        return context_for(
-            self.services, audience, self._caps, turn_id=turn_id, attach_files=attach_files
-        )
+        # a thread is read days later, with nothing to reload: its /files/ links last
+        # slack.file_link_ttl_days (link_lifetime says why that is safe)
+        links = services_with_link_days(self.services, self.settings.file_link_ttl_days)
+        return context_for(links, audience, self._caps, turn_id=turn_id, attach_files=attach_files)
 
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread
