@@ -83,6 +83,19 @@ class AudienceRule(Section):
     glob: str
     audience: Groups
 
+    @field_validator("glob")
+    @classmethod
+    def _relative(cls, value: str) -> str:
+        """``./internal/*`` and ``/internal/*`` are ``internal/*``: the glob is matched against
+        paths inside the ingested folder, which never start so, and a rule that matched nothing
+        left the files it was written to keep private public."""
+        relative = value.strip()
+        while relative.startswith(("./", "/")):
+            relative = relative.removeprefix("./").lstrip("/")
+        if not relative:
+            raise ValueError(f"{value!r} names no file; write a glob such as internal/*")
+        return relative
+
     @field_validator("audience")
     @classmethod
     def _names_a_group(cls, value: list[str]) -> list[str]:

@@ -215,6 +215,8 @@ class FileSigner:
         if not signature.isascii():
             return None
         turn_id = int(number)
+        if str(turn_id) != number:  # "001-…": one page has one address, the one it was given
+            return None
         if hmac.compare_digest(signature, self._sign(f"turn:{store.store_id}:{turn_id}")):
             return turn_id
         if turn_id <= store.legacy_share_upto and hmac.compare_digest(

@@ -40,6 +40,17 @@ def test_two_stores_with_one_secret_give_turn_2_different_keys() -> None:
     assert first.turn_id_for(key_two) is None
 
 
+def test_a_key_with_leading_zeros_opens_nothing() -> None:
+    # found by a security QA pass: "01-<sig>" and "001-<sig>" opened the page of "1-<sig>", so
+    # one shared answer had any number of addresses
+    signer = signer_for(StoreIdentity("a" * 32, legacy_share_upto=5))
+    key = signer.turn_key(1)
+    assert key is not None and signer.turn_id_for(key) == 1
+    assert signer.turn_id_for("0" + key) is None
+    assert signer.turn_id_for("00" + key) is None
+    assert signer.turn_id_for("0" + old_form_key(1)) is None
+
+
 def test_a_key_from_before_a_reset_opens_nothing_in_the_new_store() -> None:
     before = signer_for(StoreIdentity("a" * 32))
     shared = before.turn_key(1)
