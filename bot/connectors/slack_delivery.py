@@ -20,7 +20,7 @@ replaced with a short note (``slack.queued_status`` while the answer waits in th
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +99,27 @@ class SlackThread:
     team_id: str | None = None
     # an assistant thread (Agents & AI Apps), which shows the asker a status while we work
     assistant: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The thread as an outbox payload keeps it (:meth:`from_json` reads it back)."""
+        return {
+            "channel": self.channel,
+            "thread_ts": self.thread_ts,
+            "user": self.user,
+            "team_id": self.team_id,
+            "assistant": self.assistant,
+        }
+
+    @classmethod
+    def from_json(cls, payload: Mapping[str, Any]) -> SlackThread:
+        """The thread of an outbox payload (KeyError without a channel or thread)."""
+        return cls(
+            str(payload["channel"]),
+            str(payload["thread_ts"]),
+            payload.get("user"),
+            payload.get("team_id"),
+            assistant=bool(payload.get("assistant")),
+        )
 
 
 def _unthreaded(response: AsyncSlackResponse) -> bool:

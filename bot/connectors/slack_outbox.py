@@ -145,11 +145,7 @@ class SlackOutbox:
         await self._poster.set_status(thread, self._settings.queued_status)
         verify = isinstance(error, DeliveryUncertainError)
         payload: dict[str, Any] = {
-            "channel": thread.channel,
-            "thread_ts": thread.thread_ts,
-            "user": thread.user,
-            "team_id": thread.team_id,
-            "assistant": thread.assistant,
+            **thread.to_json(),
             "messages": list(messages),
             "files": list(files),
             # the first message may already be in the thread: check before resending
@@ -324,13 +320,7 @@ class SlackOutbox:
 
     async def _resend(self, item: OutboxItem) -> bool:
         payload = item.payload
-        thread = SlackThread(
-            str(payload["channel"]),
-            str(payload["thread_ts"]),
-            payload.get("user"),
-            payload.get("team_id"),
-            assistant=bool(payload.get("assistant")),
-        )
+        thread = SlackThread.from_json(payload)
         if is_files_only(payload):
             return await self.files.resend(item, thread)
         messages: list[Message] = list(payload.get("messages") or [])

@@ -84,11 +84,7 @@ class FileUploads:
                 self._store.mark_sent(replacing)
             return
         payload: dict[str, Any] = {
-            "channel": thread.channel,
-            "thread_ts": thread.thread_ts,
-            "user": thread.user,
-            "team_id": thread.team_id,
-            "assistant": thread.assistant,
+            **thread.to_json(),
             "messages": [],
             "files": list(files),
             # the thread is read from then on for the files already there
