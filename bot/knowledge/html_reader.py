@@ -13,6 +13,14 @@ Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a
 relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
 is ignored), and ``<meta name="citecast:audience">`` the audience, like
 Markdown front matter.
+
+The URL tags and ``<base>`` are the first ones in ``<head>`` (outside ``<template>`` and
+``<noscript>``): whoever writes a page's body (a comment, a pasted snippet, an inline SVG or
+a hidden element) must not send its citations to another site. Every audience tag counts, in
+the head or not, but only to narrow: the page is for the groups all of them allow, so a tag
+in the body can never publish what the head keeps for staff, and one placed after content a
+browser moves to the body still keeps the page private; tags that no group may all see skip
+the page with the reason.
 """
 
 from __future__ import annotations
@@ -22,7 +30,9 @@ import re
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
+from bot.knowledge.audience_rules import narrower
 from bot.knowledge.document import Block, Document, HeadingPath, Unreadable, plain_heading
+from bot.knowledge.front_matter_audience import audience_from
 from bot.knowledge.html_chrome import (
     EXPORT_FOOTER_LINE,
     Landmarks,
@@ -30,7 +40,6 @@ from bot.knowledge.html_chrome import (
     is_confluence_export,
 )
 from bot.knowledge.html_hidden import Hidden, OpenElements, has_optional_end, hides, is_void
-from bot.knowledge.markdown_reader import audience_from
 
 _BLOCK_TAGS = frozenset(
     (
@@ -94,7 +103,8 @@ class _Collector(HTMLParser):
         self.canonical: str | None = None
         self.meta_url: str | None = None
         self.base: str | None = None  # the first <base href>, as in a browser
-        self.audience: tuple[str, ...] | None = None
+        # the groups of each citecast:audience tag, in page order
+        self.audiences: list[tuple[str, ...]] = []
         self._text: list[str] = []
         # ``_text`` holds more than spaces: known without joining it at each of a row's cells
         self._has_text = False
@@ -118,15 +128,21 @@ class _Collector(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
+        # Where the page is the author's: the head, outside <template> and <noscript>. A URL
+        # tag anywhere else (pasted content, an inline SVG, a hidden element) is not the page's.
+        own = self._head and self._hiding is None
         if tag == "meta":
             name = values.get("name", "").lower()
             if name == "citecast:audience":
-                self.audience = audience_from(values.get("content", ""))
-            elif name == "citecast:url":
+                # every one counts, and only to narrow: one in the body can keep the page from
+                # more readers, never publish what the head keeps for staff
+                self.audiences.append(audience_from(values.get("content", "")))
+            elif name == "citecast:url" and own and self.meta_url is None:
                 self.meta_url = values.get("content") or None
         elif tag == "link" and "canonical" in values.get("rel", "").lower().split():
-            self.canonical = values.get("href") or None
-        elif tag == "base" and self.base is None and values.get("href", "").strip():
+            if own and self.canonical is None:
+                self.canonical = values.get("href") or None
+        elif tag == "base" and own and self.base is None and values.get("href", "").strip():
             self.base = values["href"].strip()
         if self._hiding is not None:
             if not self._hiding.ends_at_start(tag):
@@ -309,6 +325,24 @@ class _Collector(HTMLParser):
         self._table = []
 
 
+def _page_audience(tags: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The audience of a page with these ``citecast:audience`` tags: the groups that every one
+    of them allows (a layout's default ``public`` after the page's own ``staff`` is ``staff``);
+    None without any. Unreadable when no group may see what all of them allow."""
+    if not tags:
+        return None
+    groups = tags[0]
+    for more in tags[1:]:
+        groups = narrower(groups, more)
+    if not groups:
+        named = " and ".join(dict.fromkeys(", ".join(tag) for tag in tags))
+        raise Unreadable(
+            f"its citecast:audience tags name {named}: no group may see all of them; "
+            "keep one tag, in <head>"
+        )
+    return groups
+
+
 UNCLOSED_TITLE = "no text: an unclosed <title> holds the whole page"
 """Why a page whose ``<title>`` never ends, and so holds all of its text, is skipped."""
 
@@ -326,6 +360,7 @@ def read_html(text: str, filename: str) -> Document:
         # browser (which shows none of it); plain "no text" would send the writer looking at
         # a file full of paragraphs
         raise Unreadable(UNCLOSED_TITLE)
+    audience = _page_audience(collector.audiences)
     url = collector.canonical or collector.meta_url
     if url and collector.base:
         # a malformed <base href> ("http://[::1") is ignored, as a browser ignores it
@@ -335,6 +370,6 @@ def read_html(text: str, filename: str) -> Document:
         title=collector.title or collector.first_heading or filename,
         media_type="text/html",
         blocks=collector.blocks,
-        audience=collector.audience,
+        audience=audience,
         url=url,
     )

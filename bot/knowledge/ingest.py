@@ -185,7 +185,15 @@ def _ingest(
                 default = audience if audience is not None else kept.default(entry.path)
                 with writer.one_file():
                     took = ingest_file(
-                        writer, entry, (rules, templates), settings, default, options, report, hooks
+                        writer,
+                        entry,
+                        (rules, templates),
+                        settings,
+                        default,
+                        options,
+                        report,
+                        hooks,
+                        target_default=lambda path: kept.of_target(path, roots, audience),
                     )
                 if took and audience is None:
                     kept.count(entry.path, entry.relpath)

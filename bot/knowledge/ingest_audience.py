@@ -57,6 +57,22 @@ class KeptAudiences:
             return self.roots[root]
         return self.files.get(str(path))
 
+    def of_target(
+        self, path: Path, roots: Sequence[Path], audience: Sequence[str] | None
+    ) -> tuple[str, ...] | None:
+        """The audience the file at ``path`` (a symlink's target) takes when it names none and
+        no rule matches, as this run (its ``roots`` and ``--audience``) gives it: ``audience``
+        inside the run's roots, else what earlier runs gave it (:meth:`default`, not noted in
+        the summary: the link is read, not its target). A link must not publish what its
+        target's folder was ingested for: ``ingest --audience staff internal``, then
+        ``faq/pay.md -> ../internal/pay.md`` and ``ingest kb``."""
+        if audience is not None and any(path.is_relative_to(root) for root in roots):
+            return tuple(audience)
+        root = self._root(path)
+        if root is not None:
+            return self.roots[root]
+        return self.files.get(str(path))
+
     def count(self, path: Path, relpath: str) -> None:
         """Count a file (``relpath``: how the summary names it) that took :meth:`default` (no
         front matter audience, no rule), read now or unchanged since, when that came from its

@@ -77,7 +77,12 @@ from bot.knowledge.writer import IndexWriter
 # "17": ``index.url_templates`` globs match the same paths of a file as audience rules do
 # (``many/*.md`` gave ``docs/many/x.md`` no link after ``citecast ingest docs/many``, and a
 # subfolder's run stemmed its files from the subfolder): stored URLs change.
-READER_VERSION = "17"
+# "18": front matter names the audience in any case (``Audience: staff``, TOML ``[Params]``),
+# after blank lines, or as Hugo's JSON; a near miss (``audiences:``) skips the file; an HTML
+# page's audience tags and front matter all narrow it (the last tag, even in the body, or the
+# front matter decided), and its URL is the head's (a canonical link in the body replaced it):
+# "17" indexed such files as public, or linked them to another site.
+READER_VERSION = "18"
 
 
 def reader_mark() -> str:
@@ -134,10 +139,13 @@ def ingest_file(
     options: str,
     report: IngestReport,
     hooks: tuple[PageCallback | None, Callable[[], None] | None] = (None, None),
+    *,
+    target_default: Callable[[Path], Sequence[str] | None],
 ) -> bool:
     """Index one file (or skip it, or note it unchanged); True when it took (read now or
     unchanged since) ``default_audience`` (no front matter audience, no rule), for the
-    summary's notes."""
+    summary's notes. ``target_default(path)``: what a symlink's target at ``path`` takes in
+    place of ``default_audience`` (its folder's remembered ``--audience``, say)."""
     rules, templates = run
     on_page, on_chunk = hooks
     if entry.problem is not None:
@@ -182,9 +190,10 @@ def ingest_file(
         # A symlink is read by whom both its own path's rules and its target's allow:
         # ``faq/pay.md -> ../internal/pay.md`` must not publish what ``internal/*`` keeps for
         # staff, nor may a link in ``internal/`` show its name to everyone (the target is
-        # inside ``folder``: checked).
+        # inside ``folder``: checked). The target's default is its own: ``internal`` ingested
+        # with ``--audience staff`` keeps ``faq/pay.md`` from a later run without one.
         inside = target.relative_to(folder).as_posix()
-        target_ruled = rules.audience(target, inside, settings, default_audience)
+        target_ruled = rules.audience(target, inside, settings, target_default(target))
         if target_ruled.reason:
             report.skipped.append(Skipped(entry.relpath, target_ruled.reason))
             return False

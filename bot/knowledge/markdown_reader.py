@@ -7,6 +7,7 @@ text: HTML comments (outside code) and thematic breaks (``---``, ``***``).
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Hashable
@@ -14,8 +15,6 @@ from typing import Any
 
 import yaml
 
-from bot.errors import ValidationError
-from bot.knowledge.audience import document_audience
 from bot.knowledge.document import (
     Block,
     Document,
@@ -23,6 +22,7 @@ from bot.knowledge.document import (
     Unreadable,
     clean_heading,
 )
+from bot.knowledge.front_matter_audience import front_matter_audience, names_audience
 from bot.knowledge.markdown_markup import (
     MAX_TAG_LINES,
     admonition_title,
@@ -44,6 +44,12 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _COMMENT_BLOCK = re.compile(r"^ {0,3}<!--")
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+# A block after blank lines, or a JSON object, that cannot be parsed: does a key name an
+# audience (or look meant to: "Audiance =", "audiences:")? A sentence ("Our audience: all")
+# does not.
+_AUDIENCE_KEY_LINE = re.compile(r"""^[ \t]*["']?[\w.:-]*audi[\w.:-]*["']?[ \t]*[:=]""", re.I | re.M)
+_AUDIENCE_KEY_JSON = re.compile(r'"[^"\n]*audi[^"\n]*"\s*:', re.I)
+_JSON_CHECKED_CHARS = 20_000  # how far that check reads in a JSON object never closed
 
 
 def _without_comments(line: str) -> str:
@@ -85,20 +91,82 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     publish a private file. An empty block is no front matter. With ``scalar_is_body`` (plain
     text, where ``---`` / ``FAQ`` / ``---`` is a reStructuredText title), a YAML block that is
     a plain string is body text: it cannot name an audience.
+
+    A block after blank lines (Hugo reads it as front matter; a Markdown renderer shows a rule
+    and a heading) and a JSON object opening the file (Hugo's JSON front matter) are front
+    matter when they name an audience (:func:`names_audience`), as their author meant: read as
+    text, they left a private file public. Any other such file reads as before, and one that
+    cannot be parsed but names ``audience`` is Unreadable.
     """
     lines = text.split("\n")
-    opener = lines[0].strip() if text.startswith(("---", "+++")) else ""
-    if opener not in ("---", "+++"):
+    start = 0  # the first line that is not blank
+    while start < len(lines) - 1 and not lines[start].strip():
+        start += 1
+    first = lines[start]
+    opener = first.strip() if first.startswith(("---", "+++")) else ""
+    end = _closing(lines, start) if opener in ("---", "+++") else None
+    if end is None:
+        if first.startswith("{"):
+            return _json_front_matter(text, sum(len(line) + 1 for line in lines[:start]))
         return {}, text
-    closers = ("---", "...") if opener == "---" else ("+++",)
+    block = lines[start + 1 : end]
+    if scalar_is_body and opener == "---" and _plain_string(block):
+        return {}, text
     parse = _front_matter if opener == "---" else _toml_front_matter
-    for end in range(1, len(lines)):
-        if lines[end].strip() in closers:
-            block = lines[1:end]
-            if scalar_is_body and opener == "---" and _plain_string(block):
-                return {}, text
-            return parse(block), "\n".join(lines[end + 1 :])
-    return {}, text
+    if start == 0:
+        return parse(block, start + 2), "\n".join(lines[end + 1 :])
+    try:
+        meta = parse(block, start + 2)
+    except Unreadable:
+        if _AUDIENCE_KEY_LINE.search("\n".join(block)):
+            raise
+        return {}, text  # a rule, a paragraph and a rule (or a heading's underline)
+    if not names_audience(meta):
+        return {}, text
+    return meta, "\n".join(lines[end + 1 :])
+
+
+def _closing(lines: list[str], start: int) -> int | None:
+    """The line that closes the front matter opened on ``lines[start]`` (None: never)."""
+    closers = ("---", "...") if lines[start].strip() == "---" else ("+++",)
+    return next(
+        (end for end in range(start + 1, len(lines)) if lines[end].strip() in closers), None
+    )
+
+
+def _json_front_matter(text: str, offset: int) -> tuple[dict[str, Any], str]:
+    """Hugo's JSON front matter, the object opening ``text`` at ``offset``, and the body after
+    its line, when it names an audience; else no front matter and ``text`` the body."""
+    try:
+        data, end = _JSON.raw_decode(text, offset)
+    except ValueError as exc:  # json.JSONDecodeError, or a key written twice
+        opening = text[offset:]
+        closing = re.search(r"^\}[ \t\r]*$", opening, re.M)
+        opening = opening[: closing.end() if closing else _JSON_CHECKED_CHARS]
+        if not _AUDIENCE_KEY_JSON.search(opening):
+            return {}, text  # an MDX expression, or text in braces
+        reason = str(exc)
+        if isinstance(exc, json.JSONDecodeError):
+            reason = f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+        raise Unreadable(f"front matter is not valid JSON: {reason}") from None
+    rest_of_line, _, body = text[end:].partition("\n")
+    if not isinstance(data, dict) or rest_of_line.strip() or not names_audience(data):
+        return {}, text
+    return data, body
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key written twice (``json`` keeps the last one, as PyYAML
+    does: ``"audience": "public"`` after ``"audience": "staff"`` would publish the file)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"key {key!r} is written twice")
+        found[key] = value
+    return found
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_unique_keys)
 
 
 def _plain_string(lines: list[str]) -> bool:
@@ -109,23 +177,24 @@ def _plain_string(lines: list[str]) -> bool:
     return isinstance(data, str)
 
 
-def _toml_front_matter(lines: list[str]) -> dict[str, Any]:
+def _toml_front_matter(lines: list[str], first_line: int = 2) -> dict[str, Any]:
     try:
         return tomllib.loads("\n".join(lines))  # TOML itself refuses a key written twice
     except tomllib.TOMLDecodeError as exc:
-        # The block starts on the file's second line; tomllib counts lines from 1 within it.
-        reason = _TOML_AT.sub(lambda m: f"(line {int(m[1]) + 1}, column {m[2]})", str(exc))
+        # The block starts on the file's ``first_line``; tomllib counts lines from 1 within it.
+        shift = first_line - 1
+        reason = _TOML_AT.sub(lambda m: f"(line {int(m[1]) + shift}, column {m[2]})", str(exc))
         raise Unreadable(f"front matter is not valid TOML: {reason}") from None
 
 
-def _front_matter(lines: list[str]) -> dict[str, Any]:
+def _front_matter(lines: list[str], first_line: int = 2) -> dict[str, Any]:
     try:
         data = yaml.load("\n".join(lines), Loader=_FrontMatterLoader)  # noqa: S506 - safe loader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).split("\n", 1)[0]
-        # The block starts on the file's second line; marks count from 0 within it.
-        where = f" (line {mark.line + 2}, column {mark.column + 1})" if mark else ""
+        # The block starts on the file's ``first_line``; marks count from 0 within it.
+        where = f" (line {mark.line + first_line}, column {mark.column + 1})" if mark else ""
         raise Unreadable(f"front matter is not valid YAML: {problem}{where}") from None
     except ValueError as exc:  # a well-formed but impossible value, e.g. date 2001-02-30
         raise Unreadable(f"front matter is not valid YAML: {exc}") from None
@@ -137,29 +206,6 @@ def _front_matter(lines: list[str]) -> dict[str, Any]:
             "write `key: value` lines between the `---` lines"
         )
     return data
-
-
-def audience_from(value: object, label: str = "audience") -> tuple[str, ...]:
-    """A document's own audience (front matter ``audience:``, the HTML meta tag) as groups.
-
-    Read by :func:`bot.knowledge.audience.document_audience`; a blank or empty one makes the
-    file Unreadable (skipped with the reason) rather than public by mistake.
-    """
-    try:
-        return document_audience(value, label)
-    except ValidationError as exc:
-        raise Unreadable(str(exc)) from None
-
-
-def front_matter_audience(meta: dict[str, Any]) -> tuple[str, ...] | None:
-    """``audience:``, or Hugo's ``params.audience`` (where Hugo asks custom keys to go): a
-    private page written either way must not be read as public."""
-    params = meta.get("params")
-    if "audience" not in meta and isinstance(params, dict) and "audience" in params:
-        return audience_from(params["audience"], "front matter params.audience")
-    if "audience" in meta:
-        return audience_from(meta["audience"], "front matter audience")
-    return None
 
 
 def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:

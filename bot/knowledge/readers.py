@@ -2,7 +2,8 @@
 
 Front matter is read from HTML and plain-text files too, not only Markdown: Jekyll and Hugo
 pages written in HTML (or reStructuredText) carry the same ``---`` block, and one naming
-``audience: [hr]`` must never be indexed as public text. A title or section name longer
+``audience: [hr]`` must never be indexed as public text (nor may front matter ``public``
+widen what a page's meta tag keeps for staff). A title or section name longer
 than a source list can show is cut (:mod:`bot.knowledge.title_caps`).
 """
 
@@ -13,15 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.knowledge.audience_rules import narrower
 from bot.knowledge.document import Document, Unreadable
 from bot.knowledge.encoding import decode, decode_html
+from bot.knowledge.front_matter_audience import front_matter_audience
 from bot.knowledge.html_reader import read_html
-from bot.knowledge.markdown_reader import (
-    front_matter_audience,
-    read_markdown,
-    read_text,
-    split_front_matter,
-)
+from bot.knowledge.markdown_reader import read_markdown, read_text, split_front_matter
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
 from bot.knowledge.rst_reader import read_rst
 from bot.knowledge.title_caps import MAX_TITLE_CHARS, capped, capped_section
@@ -53,8 +51,10 @@ def _text(data: bytes, decoder: Callable[[bytes], str]) -> str:
 
 
 def _with_front_matter(text: str, read: Callable[[str], Document]) -> Document:
-    """``read`` the body after a leading front-matter block; the block's ``title``, ``url`` and
-    ``audience`` win over what the body says (a page's ``<title>``, canonical link, meta tag)."""
+    """``read`` the body after a leading front-matter block; the block's ``title`` and ``url``
+    win over what the body says (a page's ``<title>``, canonical link). Its ``audience`` and a
+    page's meta tag both narrow: the file is for the groups both allow (front matter
+    ``public`` beside a meta tag ``staff`` is ``staff``; none: Unreadable)."""
     meta, body = split_front_matter(text, scalar_is_body=True)
     document = read(body)
     if not meta:
@@ -66,8 +66,23 @@ def _with_front_matter(text: str, read: Callable[[str], Document]) -> Document:
         document,
         title=named or document.title,
         url=url if isinstance(url, str) else document.url,
-        audience=front_matter_audience(meta) or document.audience,
+        audience=_both(front_matter_audience(meta), document.audience),
     )
+
+
+def _both(
+    written: tuple[str, ...] | None, tagged: tuple[str, ...] | None
+) -> tuple[str, ...] | None:
+    """The audience front matter (``written``) and a page's meta tags (``tagged``) allow."""
+    if written is None or tagged is None:
+        return written or tagged
+    groups = narrower(written, tagged)
+    if not groups:
+        raise Unreadable(
+            f"front matter audience {', '.join(written)} and citecast:audience "
+            f"{', '.join(tagged)}: no group may see both; name the audience once"
+        )
+    return groups
 
 
 def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) -> Document:
