@@ -241,6 +241,18 @@ def ingest_file(
     if on_chunk is not None:
         chunks = _checked(chunks, on_chunk)
     took = not document.audience and not globs
+    own = document.audience or audience
+    if document.audience and target != entry.path and ruled.globs:
+        # the target's front matter decides for the target, but a rule of the link's own path
+        # still narrows the link: a link in internal/ to a public page is only found by staff
+        own = narrower(document.audience, ruled.audience)
+        if not own:
+            reason = (
+                f"a link for {', '.join(ruled.audience)} to a file whose front matter gives "
+                f"{', '.join(document.audience)}: no group may see both"
+            )
+            report.skipped.append(Skipped(entry.relpath, reason))
+            return False
     count = writer.replace_file(
         entry.path,
         writer.relpath_for(entry.path, entry.relpath),
@@ -248,7 +260,7 @@ def ingest_file(
         len(data),
         document,
         chunks,
-        document.audience or audience,
+        own,
     )
     report.indexed += 1
     if stored is not None and not stored.startswith(reader_mark()):

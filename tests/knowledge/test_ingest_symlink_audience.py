@@ -65,3 +65,36 @@ def test_a_link_whose_path_and_target_share_no_group_is_skipped(tmp_path: Path) 
     ]
     index = KnowledgeIndex(settings.path)
     assert [s.id for s in index.search("walrus salary", audience={"hr"})] == []
+
+
+def test_a_link_in_a_private_folder_to_a_page_its_front_matter_makes_public_stays_private(
+    tmp_path: Path,
+) -> None:
+    # found by review: the target's front matter replaced what the link's own rule gave, so
+    # internal/guide.md -> ../faq/guide.md (audience: public) was found by everyone
+    kb, settings = _kb(tmp_path)
+    (kb / "faq" / "guide.md").write_text("---\naudience: public\n---\nThe ferry leaves at noon.\n")
+    (kb / "internal" / "guide.md").symlink_to("../faq/guide.md")
+    ingest([kb], settings)
+    index = KnowledgeIndex(settings.path)
+    assert [s.id for s in index.search("ferry")] == ["kb/faq/guide.md#1"]
+    found = index.search("ferry", audience={"staff"})
+    assert sorted(s.id for s in found) == ["kb/faq/guide.md#1", "kb/internal/guide.md#1"]
+
+
+def test_a_link_whose_targets_front_matter_shares_no_group_with_its_rule_is_skipped(
+    tmp_path: Path,
+) -> None:
+    kb, settings = _kb(tmp_path)
+    (kb / "faq" / "bonus.md").write_text("---\naudience: hr\n---\nThe okapi bonus is 5%.\n")
+    (kb / "internal" / "bonus.md").symlink_to("../faq/bonus.md")
+    report = ingest([kb], settings)
+    assert [(s.path, s.reason) for s in report.skipped] == [
+        (
+            "kb/internal/bonus.md",
+            "a link for staff to a file whose front matter gives hr: no group may see both",
+        )
+    ]
+    assert KnowledgeIndex(settings.path).search("okapi bonus", audience={"hr", "staff"})[0].id == (
+        "kb/faq/bonus.md#1"
+    )
