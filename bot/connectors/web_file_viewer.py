@@ -55,7 +55,9 @@ from mistune.core import BlockState
 from bot.bidi_controls import without_bidi_controls
 from bot.connectors.web_viewer_headings import with_heading_ids
 from bot.connectors.web_viewer_lang import VIEWER_LANG, document_language
+from bot.knowledge.document import Unreadable
 from bot.knowledge.encoding import text_codec
+from bot.knowledge.markdown_reader import split_front_matter
 from bot.markdown import parse
 
 LinkTarget = Callable[[str], str | None]
@@ -77,16 +79,6 @@ _URL_SCHEMES = {"http", "https", "mailto"}
 # ``id`` too, so a link's #fragment (on this page, or from another viewed file) finds its place:
 # ammonia drops it against DOM clobbering, which takes a script, and this page runs none.
 _ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "*": {"id", "lang", "title"}}
-# Front matter is metadata, not text: not shown. As ingest reads it
-# (bot.knowledge.markdown_reader.split_front_matter): YAML between "---" lines (closed by "---"
-# or "..."), TOML between "+++" lines (Hugo's), the closing line maybe indented, the block
-# maybe empty.
-_FRONT_MATTER = re.compile(
-    r"\A(?:---[ \t]*\r?\n(?:.*?\r?\n)??[ \t]*(?:---|\.\.\.)"
-    r"|\+\+\+[ \t]*\r?\n(?:.*?\r?\n)??[ \t]*\+\+\+)[ \t]*(?:\r?\n|\Z)",
-    re.S,
-)
-
 _CSS = """\
 :root { color-scheme: light dark; }
 body { margin: 0; font: 16px/1.55 system-ui, sans-serif; }
@@ -241,11 +233,21 @@ def document_markup(viewed: ViewedFile) -> str:
     renders it off the event loop, once per file version
     (:class:`bot.connectors.web_viewer_renders.ViewerRenders`)."""
     if viewed.kind == "markdown":
-        text = _FRONT_MATTER.sub("", viewed.text, count=1)
-        return with_heading_ids(str(_HTML_RENDERER(parse(text), BlockState())))
+        return with_heading_ids(str(_HTML_RENDERER(parse(_body(viewed.text)), BlockState())))
     if viewed.kind == "html":
         return viewed.text
     return f"<pre>{html.escape(viewed.text)}</pre>"
+
+
+def _body(text: str) -> str:
+    """A Markdown file's text without its front matter: metadata, not text. Found as ingest
+    finds it (a block after blank lines or a JSON object too, when it names an audience); a
+    block ingest cannot read (such a file is not indexed, but a ``web.file_roots`` file is
+    served on its link alone) is shown as it is."""
+    try:
+        return split_front_matter(text)[1]
+    except Unreadable:
+        return text
 
 
 def render_document(

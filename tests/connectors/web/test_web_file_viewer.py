@@ -153,6 +153,24 @@ async def test_toml_front_matter_is_hidden_as_yaml_is(tmp_path: Path) -> None:
     assert "<hr" not in empty.text
 
 
+async def test_front_matter_ingest_reads_after_blank_lines_or_as_json_is_hidden_too(
+    tmp_path: Path,
+) -> None:
+    # ingest reads a block after blank lines, or a JSON object, as front matter when it names an
+    # audience: the page showed it as a rule, a heading and the JSON as text
+    kb = kb_dir(tmp_path)
+    (kb / "later.md").write_text("\n---\naudience: public\n---\n# Install\n")
+    (kb / "json.md").write_text('{"title": "Guide", "audience": "public"}\n# Setup\n')
+    signer, client = harness(tmp_path, kb)
+    async with client:
+        later = await client.get(f"/files/{token(signer, kb / 'later.md')}")
+        json = await client.get(f"/files/{token(signer, kb / 'json.md')}")
+    assert '<main class="cc-doc">\n<h1 id="install">Install</h1>' in later.text
+    assert "audience" not in later.text and "<hr" not in later.text
+    assert '<main class="cc-doc">\n<h1 id="setup">Setup</h1>' in json.text
+    assert "audience" not in json.text
+
+
 async def test_a_token_shows_its_own_file_only_and_still_expires(tmp_path: Path) -> None:
     kb = kb_dir(tmp_path)
     (kb / "one.md").write_text("The first file.\n")
