@@ -81,7 +81,9 @@ from bot.knowledge.writer import IndexWriter
 # after blank lines, or as Hugo's JSON; a near miss (``audiences:``) skips the file; an HTML
 # page's audience tags and front matter all narrow it (the last tag, even in the body, or the
 # front matter decided), and its URL is the head's (a canonical link in the body replaced it):
-# "17" indexed such files as public, or linked them to another site.
+# "17" indexed such files as public, or linked them to another site. A Markdown or MDX page's
+# raw ``<script>`` and ``<style>`` elements are not text ("17" indexed their CSS and JavaScript,
+# "Install alert(1) now" was a section name).
 READER_VERSION = "18"
 
 

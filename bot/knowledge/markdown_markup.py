@@ -114,6 +114,13 @@ def shown_text(line: str, labels: frozenset[str] = frozenset()) -> str:
     return "".join(out)
 
 
+def tag_end(line: str, start: int) -> int:
+    """Where the tag that begins at ``start`` in ``line`` ends (-1: none begins there); one
+    anchored match, that reads no further than the tag (see :data:`_TAG`)."""
+    found = _TAG.match(line, start)
+    return found.end() if found else -1
+
+
 def tag_lines(first: str, following: Sequence[str]) -> int:
     """How many of ``following`` lines finish a tag that ``first`` begins at its start and
     leaves open (``<Tabs`` / ``  groupId="os">``); 0 when ``first`` opens no such tag, or it is

@@ -2,7 +2,8 @@
 
 Headings inside fenced code blocks are code, not headings. Setext headings (a line underlined
 with ``===`` or ``---``) count as headings too. What a rendered page does not show is not
-text: HTML comments (outside code) and thematic breaks (``---``, ``***``).
+text: HTML comments and ``<script>`` / ``<style>`` elements (outside code) and thematic breaks
+(``---``, ``***``).
 """
 
 from __future__ import annotations
@@ -33,9 +34,15 @@ from bot.knowledge.markdown_markup import (
     link_labels,
     shown_text,
     tag_lines,
-    without_delimited,
     without_expressions,
     without_jsx_comments,
+)
+from bot.knowledge.markdown_script_style import (
+    begins_element,
+    closing_end,
+    unclosed_warning,
+    without_comments,
+    without_elements,
 )
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
@@ -50,12 +57,6 @@ _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _AUDIENCE_KEY_LINE = re.compile(r"""^[ \t]*["']?[\w.:-]*audi[\w.:-]*["']?[ \t]*[:=]""", re.I | re.M)
 _AUDIENCE_KEY_JSON = re.compile(r'"[^"\n]*audi[^"\n]*"\s*:', re.I)
 _JSON_CHECKED_CHARS = 20_000  # how far that check reads in a JSON object never closed
-
-
-def _without_comments(line: str) -> str:
-    """``line`` without the HTML comments a Markdown renderer would hide; a code span's text
-    ("write `<!-- more -->` to cut the excerpt") is kept."""
-    return without_delimited(line, "<!--", "-->")
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
@@ -238,7 +239,8 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
             blocks.append(Block(joined, headings.path))
 
     first_line = text[: len(text) - len(body)].count("\n") + 1  # the body's, in the file
-    comment_line = 0
+    opened_line = 0  # where the comment or element left open (if any) began
+    hidden_by: str | None = None  # a <script> or <style> left open: only its end tag ends it
     lines = body.split("\n")
     skip_to = 0  # lines before it were read with an earlier one (a tag, a statement)
     for index, line in enumerate(lines):
@@ -252,13 +254,20 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
                 blocks.append(Block("\n".join(code), headings.path, kind="code"))
                 code, fence = [], None
             continue
+        if hidden_by is not None:
+            end = closing_end(line, hidden_by)
+            if end < 0:
+                continue
+            hidden_by, line = None, line[end:]  # the text after its end tag is shown
+            if not line.strip():
+                continue
         # HTML comments are not shown on the rendered page, and they hold what was never meant
         # for readers ("TODO: price rises in May, do not publish"): like hidden HTML, not text.
         if in_comment or _COMMENT_BLOCK.match(line):
             if not in_comment:
                 flush()  # a comment block interrupts a paragraph
                 line = line.split("<!--", 1)[1]
-                comment_line = number
+                opened_line = number
             end = line.find("-->")
             in_comment = end < 0
             if in_comment or not line[end + 3 :].strip():
@@ -280,7 +289,7 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
             flush()  # `{/* a note for writers */}`, `{props.version}`: not read as text
             skip_to = index + expression
             continue
-        uncommented = _without_comments(without_jsx_comments(line) if mdx else line)
+        uncommented = without_comments(without_jsx_comments(line) if mdx else line, jsx=mdx)
         if line.strip() and not uncommented.strip():
             continue  # only a comment: not a blank line, so the paragraph goes on
         indented = uncommented.startswith(("    ", "\t"))
@@ -296,6 +305,15 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
             following = lines[index + 1 : index + 1 + spanned]
             uncommented = " ".join([uncommented.rstrip(), *(part.strip() for part in following)])
             skip_to = index + 1 + spanned
+        if not indented_code:  # CSS and JavaScript are not text (README "Reading files")
+            shown = without_elements(uncommented, jsx=mdx)
+            if begins_element(uncommented):
+                flush()  # an HTML block interrupts a paragraph
+            if shown.left_open:
+                hidden_by, opened_line = shown.left_open, number
+            if uncommented.strip() and not shown.text.strip():
+                continue  # only an element: not a blank line either
+            uncommented = shown.text
         if mdx:
             uncommented = uncommented.lstrip(" \t")  # a component's children are indented
         marker = admonition_title(uncommented)
@@ -337,21 +355,15 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
     if code:  # an unclosed fence runs to the end of the file
         blocks.append(Block("\n".join(code), headings.path, kind="code"))
     url = meta.get("url") if isinstance(meta.get("url"), str) else None
+    # a renderer hides the rest of the page too, but a forgotten "-->" deserves a word
+    left_open = "comment" if in_comment else hidden_by
     return Document(
         title=title or filename,
         media_type="text/markdown",
         blocks=blocks,
         audience=front_matter_audience(meta),
         url=url,
-        # a renderer hides the rest of the page too, but a forgotten "-->" deserves a word
-        warnings=(
-            (
-                f"the HTML comment opened on line {comment_line} is never closed (-->): "
-                "the text after it is left out, as a Markdown renderer hides it",
-            )
-            if in_comment
-            else ()
-        ),
+        warnings=(unclosed_warning(left_open, opened_line),) if left_open else (),
     )
 
 
