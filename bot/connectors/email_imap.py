@@ -55,7 +55,7 @@ from bot.connectors.email_imap_tls import (
     tls_context,
     warn_plain,
 )
-from bot.connectors.email_imap_trouble import SessionTrouble
+from bot.connectors.email_imap_trouble import SessionTrouble, message_failed, message_too_big
 from bot.connectors.email_imap_wire import buffered, response_number
 from bot.errors import ConfigError
 
@@ -365,7 +365,7 @@ class ImapPoller:
                 continue
             size = await asyncio.to_thread(self._mailbox.size, uid)
             if size is not None and size > self._max_bytes:
-                log.warning("email: IMAP message %s is %d bytes; skipped", uid.decode(), size)
+                message_too_big(uid, size, self._max_bytes)
                 await asyncio.to_thread(self._mailbox.mark_seen, uid)
                 continue
             raw = await asyncio.to_thread(self._mailbox.fetch, uid)
@@ -373,11 +373,8 @@ class ImapPoller:
                 continue
             try:
                 await self._handle(raw, None)
-            except Exception:
-                wait = self._failed(uid)
-                log.exception(
-                    "email: IMAP message %s not handled; will retry in %.0fs", uid.decode(), wait
-                )
+            except Exception as exc:
+                message_failed(uid, exc, self._failed(uid))
                 continue
             self._retry.pop(uid, None)
             await asyncio.to_thread(self._mailbox.mark_seen, uid)

@@ -8,6 +8,11 @@ the connection lost) one WARNING, and a certificate that does not verify a WARNI
 same trouble goes on, each retry is one INFO line, so a long outage or a wrong password does
 not fill the log with a warning per backoff step. Once a session has polled again, one INFO
 line says so, and the next trouble is reported at its level again.
+
+One message: a message over ``email.max_message_bytes`` is one WARNING naming its UID, its size
+and the setting (its Message-ID is not known: the message is never fetched); a message whose
+handling failed is one ERROR, with a traceback unless the error is our own ``StoreError`` (a
+locked store says all there is to say in its message, and it is retried).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import logging
 
 from bot.connectors.email_imap_text import describe
 from bot.connectors.email_imap_tls import UntrustedCertificate
-from bot.errors import ConfigError
+from bot.errors import ConfigError, StoreError
 
 # the poller's own logger: operators' filters (and the tests') know its lines by that name
 log = logging.getLogger("bot.connectors.email_imap")
@@ -63,3 +68,30 @@ class SessionTrouble:
         if self._going_on is not None:
             self._going_on = None
             log.info("email: IMAP polling works again")
+
+
+def message_too_big(uid: bytes, size: int, limit: int) -> None:
+    """Log that the message ``uid`` (``size`` bytes, over ``limit``) is skipped, unanswered."""
+    log.warning(
+        "email: not answering IMAP message UID %s (its Message-ID is not known: the message is"
+        " not fetched): %d bytes is over email.max_message_bytes (%d); marked seen",
+        uid.decode(),
+        size,
+        limit,
+    )
+
+
+def message_failed(uid: bytes, exc: Exception, wait: float) -> None:
+    """Log that handling the message ``uid`` failed with ``exc``; it is tried again (left
+    unseen) in ``wait`` seconds."""
+    if isinstance(exc, StoreError):
+        log.error(
+            "email: IMAP message %s not handled (%s); left unseen, will retry in %.0fs",
+            uid.decode(),
+            exc,
+            wait,
+        )
+        return
+    log.error(
+        "email: IMAP message %s not handled; will retry in %.0fs", uid.decode(), wait, exc_info=exc
+    )

@@ -7,12 +7,14 @@ body lines are set aside before the stdlib parser sees them (``email_skim``), so
 mail allocates less than its own size again (it was eight times it).
 
 The question is the *new* part of the message: quoted history, reply headers ("On … wrote:",
-Outlook's "From:/Sent:" block and "-----Original Message-----"), signatures ("-- ") and mobile
-footers are removed; for HTML mail, blockquotes and the quote containers of common clients
+Outlook's "From:/Sent:" block and "-----Original Message-----"), signatures ("-- ", and the
+signature block and legal disclaimer below a closing: ``email_signature``) and mobile footers
+are removed; for HTML mail, blockquotes and the quote containers of common clients
 (Gmail, Apple Mail, Thunderbird, Outlook, Yahoo) are dropped before the text is extracted. A
 ``format=flowed`` text part (RFC 3676, ``DelSp=yes`` too) is decoded before those rules apply.
 A mail forwarded inline asks about the forwarded mail's text too (``email_forward``). A fresh
-mail whose body is empty, or only a greeting and a sign-off, asks its subject (``email_subject``);
+mail whose body is empty, or only a greeting and a sign-off (with files attached, "see attached"
+too), asks its subject (``email_subject``);
 a reply that only thanks is marked ``only_thanks`` (never answered: ``email_policy``).
 """
 
@@ -167,7 +169,7 @@ def parse_mail(raw: bytes) -> InboundMail:
     if (
         body_read
         and not (in_reply_to or references)
-        and asks_subject(question, sender_name, body_text, body_html)
+        and asks_subject(question, sender_name, body_text, body_html, files=files)
     ):
         if subject_question(subject):
             question, subject_asked = subject_question(subject), True

@@ -16,6 +16,7 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP
 
+from bot.errors import StoreError
 from bot.listening import listen
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,10 @@ class InboundSmtpHandler:
             await asyncio.wait_for(
                 self._deliver(raw, envelope.mail_from, recipients), self._timeout
             )
+        except StoreError as exc:
+            # our own error says what failed (a locked or damaged store): one line, no traceback
+            log.error("email: could not handle an inbound message (%s); asking to retry", exc)
+            return "451 4.3.0 Temporary failure, please try again later"
         except Exception:
             log.exception("email: could not handle an inbound message; asking to retry")
             return "451 4.3.0 Temporary failure, please try again later"

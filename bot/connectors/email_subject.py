@@ -6,9 +6,12 @@ counts as empty of content when every line left after the quote rules (``email_t
 greeting, a closing ("Thanks", "Best regards", "Mit freundlichen Grüßen", …, also "Thanks, Anna"),
 small talk ("Great, thank you!", "Got it": :mod:`bot.pleasantries`; short praise, "Great
 work!", "You're the best": :mod:`bot.connectors.email_praise`), a pointer at the subject
-("see subject", "siehe Betreff"), the sender's own name, or a short line of capitalised words
-(a name, a title, a company; with a title's small lower-case words: "Head of Sales", "Jefa de
-Ventas y Marketing"), an address or a number below a closing. A body that only quotes an
+("see subject", "siehe Betreff"), in a mail with attached files a pointer at them ("see
+attached", "please find the attached log file", "siehe Anhang": the files are never read), the
+sender's own name, or a short line of capitalised words (a name, a title, a company; with a
+title's small lower-case words: "Head of Sales", "Jefa de Ventas y Marketing"), an address or
+a number below a closing (the signature block and a legal disclaimer below a closing are cut
+first: ``email_signature``). A body that only quotes an
 earlier mail asks nothing, not even its subject: it is only quoted text, and gets no reply.
 
 A reply whose new part only thanks, acknowledges or signs off is not answered at all
@@ -24,6 +27,7 @@ import re
 
 from bot.connectors.email_praise import line_kind
 from bot.connectors.email_reply_subject import REPLY_WORDS
+from bot.connectors.email_signature import is_signature_line, without_sign_off
 from bot.connectors.email_text import history_start
 from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, has_question_mark
 
@@ -40,33 +44,25 @@ _SEE_SUBJECT = re.compile(
     r"[\s.!:)]*$|^(?:a |one )?(?:quick |short |small )?question[\s.:!]*$",
     re.IGNORECASE,
 )
+# a pointer at the mail's files ("see attached", "please find the attached log file"): with
+# files attached it asks nothing the files do not hold, and the subject is the question
+_SEE_ATTACHED = re.compile(
+    r"^(?:hi,? |hello,? )?(?:please |pls |kindly )?(?:(?:see|find|check|refer to)"
+    r"(?: the| my)? attach(?:ed|ment|ments)(?: \w+){0,3}|"
+    r"(?:i(?:'ve| have)? )?attached (?:is |are |you will find |please find )?(?:the |my |a )?"
+    r"\w+(?: \w+)?|(?:the |my )?\w+(?: \w+)? (?:is|are) attached|"
+    r"siehe anhang|anbei (?:die |der |das )?\w+|voir (?:la )?pièce jointe|ver (?:el )?adjunto|"
+    r"vedi (?:l')?allegato|zie (?:de )?bijlage|se bifogad fil)[\s.!:)]*$",
+    re.IGNORECASE,
+)
 # what email_html skips as quoted history: a blockquote or a client's quote container
 _HTML_HISTORY = re.compile(
     r"<blockquote\b|gmail_quote|yahoo_quoted|moz-cite-prefix|apple-mail-quote|protonmail_quote|"
     r"divRplyFwdMsg|appendonsend|mail-editor-reference-message-container",
     re.IGNORECASE,
 )
-_SIGNATURE_WORDS = 8
 _PLEASANTRY_CHARS = 120
 """Longer lines are content (and a hostile megabyte line costs no regex time)."""
-_SIGNATURE_CHARS = 80
-# the lower-case words of titles, departments, companies and names
-_TITLE_JOINERS = frozenset(
-    {
-        "of", "and", "for", "the", "at", "&", "der", "die", "das", "des", "für", "und", "bei",
-        "vom", "von", "zu", "de", "du", "la", "le", "et", "chez", "y", "del", "e", "di",
-        "della", "van", "voor", "en", "och", "för", "da", "do", "dos", "i", "ten", "ter",
-    }
-)  # fmt: skip
-# a line of capitalised words after them asks for something ("Send the Guide for Windows")
-_REQUESTS = frozenset(
-    {
-        "send", "install", "help", "need", "want", "get", "find", "show", "tell", "explain",
-        "add", "remove", "delete", "update", "reset", "change", "fix", "enable", "disable",
-        "configure", "set", "connect", "export", "import", "use", "make", "create", "give",
-        "let", "check", "bitte", "merci", "por", "per", "svp", "pls",
-    }
-)  # fmt: skip
 
 
 def subject_question(subject: str) -> str:
@@ -75,22 +71,26 @@ def subject_question(subject: str) -> str:
     return _PREFIX.sub("", subject).strip()
 
 
-def asks_subject(question: str, name: str, text: str | None, html: str | None) -> bool:
+def asks_subject(
+    question: str, name: str, text: str | None, html: str | None, *, files: bool = False
+) -> bool:
     """Whether a fresh mail (no reply headers) asks its subject: its new part ``question`` is
-    empty, or holds only pleasantries (:func:`only_pleasantries`, ``name`` the sender's), and the
-    body (``text``, else ``html``) quotes no earlier mail: a "Thanks!" above a quote thanks for
-    an answer, the subject is the thread's, asked already, and a quote with nothing added is
-    only quoted text (no reply, as with reply headers)."""
-    if question and not only_pleasantries(question, name):
+    empty, or holds only pleasantries (:func:`only_pleasantries`, ``name`` the sender's; with
+    ``files`` attached, "see attached" too), and the body (``text``, else ``html``) quotes no
+    earlier mail: a "Thanks!" above a quote thanks for an answer, the subject is the thread's,
+    asked already, and a quote with nothing added is only quoted text (no reply, as with reply
+    headers)."""
+    if question and not only_pleasantries(question, name, files=files):
         return False
     return not quotes_history(text, html)
 
 
-def only_pleasantries(text: str, sender_name: str = "") -> bool:
+def only_pleasantries(text: str, sender_name: str = "", *, files: bool = False) -> bool:
     """True when ``text`` (a body's new part) holds nothing to answer: only greetings,
     closings, thanks and acknowledgements, pointers at the subject and signature lines (see the
-    module docstring)."""
-    return _pleasantry_lines(text, sender_name, see_subject=True) is not None
+    module docstring); with ``files`` (the mail has attachments) a pointer at them too."""
+    found = _pleasantry_lines(text, sender_name, see_subject=True, see_attached=files)
+    return found is not None
 
 
 def only_thanks(text: str, sender_name: str = "") -> bool:
@@ -101,12 +101,16 @@ def only_thanks(text: str, sender_name: str = "") -> bool:
     return _pleasantry_lines(text, sender_name, see_subject=False) is True
 
 
-def _pleasantry_lines(text: str, sender_name: str, *, see_subject: bool) -> bool | None:
+def _pleasantry_lines(
+    text: str, sender_name: str, *, see_subject: bool, see_attached: bool = False
+) -> bool | None:
     """None when a line of ``text`` holds content, else whether a line thanked, acknowledged
-    or signed off (``see_subject``: a pointer at the subject is a pleasantry too)."""
+    or signed off (``see_subject``: a pointer at the subject is a pleasantry too;
+    ``see_attached``: so is a pointer at the attached files)."""
     name = " ".join(sender_name.split()).lower()
     signed = False
-    for raw in text.splitlines():
+    # a signature block and a legal disclaimer below the closing are no content (email_signature)
+    for raw in without_sign_off(text).splitlines():
         line = " ".join(raw.split())
         if not line:
             continue
@@ -114,14 +118,16 @@ def _pleasantry_lines(text: str, sender_name: str, *, see_subject: bool) -> bool
             return None
         if _is_name(line, name) or (see_subject and _SEE_SUBJECT.match(line)):
             continue
+        if see_attached and _SEE_ATTACHED.match(line):
+            continue
         # a closing first: "Liebe Grüße" and "Beste groeten" sign off, "Liebe Anna" greets
         closing = CLOSING.match(line)
-        if closing and (not closing.group("name") or _is_signature_line(closing.group("name"))):
+        if closing and (not closing.group("name") or is_signature_line(closing.group("name"))):
             signed = True
             continue
         if not signed and _is_greeting(line):
             continue
-        if signed and _is_signature_line(line):
+        if signed and is_signature_line(line):
             continue
         # "Great, thank you!", "Got it", "Hi there, thanks", "Great work!": small talk said in
         # a line, praise included (email_praise)
@@ -158,32 +164,3 @@ def _is_name(line: str, name: str) -> bool:
     """The sender's name or first name, alone on a line (also after a dash: "- Anna")."""
     bare = line.lstrip("-–—~ ").rstrip(" .").lower()
     return bool(name) and bool(bare) and bare in (name, name.split()[0])
-
-
-def _is_signature_line(line: str) -> bool:
-    """A short line of capitalised words, an address, a link or a number: a name, a title,
-    a company or contact details below a closing (never a sentence in lower case).
-
-    A title's small connecting words may be in lower case between capitalised ones ("Head of
-    Sales", "Leiter der Entwicklung", "Jefe de Ventas y Marketing", "Anna van Dijk"), unless
-    the line starts with a question word or a request ("Send the Guide for Windows")."""
-    words = line.split()
-    if not words or len(words) > _SIGNATURE_WORDS or len(line) > _SIGNATURE_CHARS:
-        return False
-    # as written: "The" and "Von" are capitalised words already
-    joiners = [word for word in words if word in _TITLE_JOINERS]
-    if not joiners:
-        return all(_signature_word(word) for word in words)
-    first = words[0].strip(",.:;").lower()
-    if words[0] in _TITLE_JOINERS or first in QUESTION_WORDS or first in _REQUESTS:
-        return False
-    if words[-1].rstrip(",.") in _TITLE_JOINERS or 2 * len(joiners) >= len(words):
-        return False  # "Anna of", "Head of the": cut off, or more glue than title
-    return all(_signature_word(word) for word in words if word not in _TITLE_JOINERS)
-
-
-def _signature_word(word: str) -> bool:
-    letters = [ch for ch in word if ch.isalpha()]
-    if not letters or "@" in word or word.lower().startswith(("http", "www.")):
-        return True
-    return letters[0].isupper()

@@ -6,7 +6,9 @@ three wrapped lines carrying the quoted mail's date, or a bare "Ann wrote:" righ
 lines) is dropped, and
 everything after an unquoted reply header (Outlook's "-----Original Message-----", a quoted
 header block, a long underscore rule right before one) or the signature delimiter ("-- ") is cut,
-as are mobile footers ("Sent from my iPhone"). Below the author's own text, an attribution that
+as are mobile footers ("Sent from my iPhone", "Sent from Yahoo Mail on Android", "Sent with
+Proton Mail secure email."), and the signature block and legal disclaimer below a closing
+(``email_signature``). Below the author's own text, an attribution that
 names an address and is followed by unquoted lines cuts the rest too: that is the earlier mail
 indented instead of quoted, as Yahoo and AOL write their text part.
 
@@ -37,6 +39,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from bot.connectors.email_html import NewTextExtractor
+from bot.connectors.email_signature import without_sign_off
 
 _ATTRIBUTION = re.compile(
     r"^\s*(?:on|le|am|el|il|op|em|w dniu|den|på|dne)\b.{0,300}?"
@@ -70,7 +73,9 @@ _BLOCK_LINES = 4
 """Non-blank lines after "From:" that hold the rest of a block (Outlook: Sent, To, Cc, Subject)."""
 _RULE = re.compile(r"^\s*_{10,}\s*$")
 _MOBILE_FOOTER = re.compile(
-    r"^\s*(?:sent from my \w[\w ]{0,40}|get outlook for \w+|sent from (?:mail|yahoo mail) for \w+|"
+    r"^\s*(?:sent from my \w[\w ]{0,40}|get outlook for \w+|"
+    r"sent from (?:mail|yahoo mail|outlook|proton mail) (?:for|on) \w+|"
+    r"sent (?:with|from) proton mail(?: secure email| mobile)?|"
     r"envoyé de mon \w+|von meinem \w+ gesendet)\.?\s*$",
     re.IGNORECASE,
 )
@@ -93,7 +98,7 @@ def strip_quoted_text(text: str, *, flowed: bool = False, delsp: bool = False) -
     ``flowed``/``delsp``: the part is ``format=flowed`` (with ``DelSp=yes``), RFC 3676.
     """
     lines = flowed_lines(text, delsp=delsp) if flowed else _plain_lines(text)
-    return _strip(lines, indented_history=True)
+    return without_sign_off(_strip(lines, indented_history=True))
 
 
 def _split(text: str) -> list[str]:
@@ -307,7 +312,7 @@ def html_to_new_text(html: str) -> str:
         extractor.close()
     except Exception:  # html.parser is lenient; this guards against the unexpected only
         return ""
-    return _strip(_html_lines(extractor.parts))
+    return without_sign_off(_strip(_html_lines(extractor.parts)))
 
 
 def _html_lines(parts: list[tuple[str, bool]]) -> list[_Line]:
