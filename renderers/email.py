@@ -6,8 +6,10 @@ autoescape), the answer body is HTML from the shared tree walker with inline sty
 nh3 (style attributes allowed: they only come from our writer and templates, since raw HTML in
 the answer is shown as text). Numbered references link each source; files without a public URL
 are attached within ``Capabilities.max_files``/``max_file_bytes``. The HTML stays under
-``Capabilities.max_chars`` bytes (100 KB): quotes go first, then the body is shortened (the text
-part always carries the whole answer).
+``Capabilities.max_chars`` bytes (100 KB): quotes go first, then the body is shortened, by
+whole blocks and then into the first block that does not fit (``renderers.email_cut``), so it
+always keeps the answer's start when there is room for it (the text part always carries the
+whole answer).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from markupsafe import Markup
 from bot.markdown import Token
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document
+from renderers.email_cut import ITEM, SENTENCE, WORD, cuts, piece
 from renderers.email_references import (
     LEVELS,
     MARKER_LINK_CHARS,
@@ -209,21 +212,93 @@ def _fit(
         html_out = _html(subject, body, refs, more, more_url, False)
         if fits(html_out):
             return html_out
-    keep = len(htmls)
-    while keep > 0 and not fits(html_out):
-        keep = keep * 3 // 4
-        html_out = _html(subject, _body(htmls[:keep]), refs, more, more_url, True)
-    if fits(html_out):
-        return html_out
-    # the list alone is over the budget: as many entries as fit, the rest counted (linked to
-    # the whole list when the deployment has one; the text part lists them all anyway)
-    empty = _body([])
+    # the body shortened to the room the list and the note leave it (its bytes once sanitized,
+    # which adds to some tags: measured, and the room taken in by what a guess overshot)
+    unshown = _html(subject, Markup(""), refs, more, more_url, True)
+    room = budget - 1 - len(unshown.encode("utf-8"))
+    if room >= 0:
+        for _ in range(3):
+            html_out = _html(subject, _shortened_body(htmls, room), refs, more, more_url, True)
+            overshoot = len(html_out.encode("utf-8")) - (budget - 1)
+            if overshoot <= 0:
+                return html_out
+            room = max(0, room - overshoot)
+        return unshown
+    # the list alone is over the budget: the answer's start in up to half the room a list of
+    # none leaves (a reply of sources only does not answer), then as many entries as fit, the
+    # rest counted (linked to the whole list when the deployment has one; the text part lists
+    # them all anyway)
+    bare = _html(subject, Markup(""), [], more + len(refs), more_url, True)
+    spare = budget - 1 - len(bare.encode("utf-8"))
+    start = _shortened_body(htmls, spare // 2) if spare > 0 else Markup("")
+    if not fits(_html(subject, start, [], more + len(refs), more_url, True)):
+        start = Markup("")
     low, high = 0, len(refs)
     while low < high:
         mid = (low + high + 1) // 2
-        cut = _html(subject, empty, refs[:mid], more + len(refs) - mid, more_url, True)
+        cut = _html(subject, start, refs[:mid], more + len(refs) - mid, more_url, True)
         low, high = (mid, high) if fits(cut) else (low, mid - 1)
-    return _html(subject, empty, refs[:low], more + len(refs) - low, more_url, True)
+    return _html(subject, start, refs[:low], more + len(refs) - low, more_url, True)
+
+
+# where a table that did not fit was left out whole (the note below the answer says where the
+# whole answer is)
+TABLE_LEFT_OUT = (
+    f'<p dir="auto" style="{STYLES["p"]}color:#57606a;">(A table is left out here.)</p>'
+)
+
+
+def _shortened_body(htmls: list[str], room: int) -> Markup:
+    """As many whole blocks as fit in ``room`` bytes, then the start of the next one: a list or
+    a paragraph too long to fit whole is cut inside (renderers.email_cut) rather than dropped,
+    which left a one-block answer with an empty body."""
+    used, keep = 0, 0
+    for block in htmls:
+        size = _size(sanitize(block)) + (1 if keep else 0)  # joined by a line break
+        if used + size > room:
+            break
+        used, keep = used + size, keep + 1
+    blocks = htmls[:keep]
+    if keep < len(htmls):
+        start = _start_of(htmls[keep], room - used - (1 if keep else 0))
+        if start:
+            blocks.append(start)
+    return _body(blocks)
+
+
+def _start_of(block: str, room: int) -> str:
+    """The start of ``block`` that fits ``room`` bytes and keeps most of it at the cleanest
+    cut: after a list item or table row unless a sentence end keeps twice as much, at a
+    sentence end unless a space does (a word cut ends with an ellipsis); "" when none fits."""
+    every = cuts(block)
+    sizes: dict[int, int] = {}
+
+    def shown(i: int) -> str:
+        cut = every[i]
+        return piece(block, cut) + (TABLE_LEFT_OUT if cut.drops_table else "")
+
+    def size(i: int) -> int:
+        if i not in sizes:
+            sizes[i] = _size(sanitize(shown(i)))
+        return sizes[i]
+
+    # pieces grow with the cut's position: the cuts that fit, by bisection over all of them
+    low, high = 0, len(every)
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (mid + 1, high) if size(mid) <= room else (low, mid)
+    chosen: int | None = None
+    for level in (ITEM, SENTENCE, WORD):
+        last = next((i for i in reversed(range(low)) if every[i].level <= level), None)
+        if last is None or size(last) > room:
+            continue
+        if chosen is None or size(last) > 2 * size(chosen):
+            chosen = last
+    return shown(chosen) if chosen is not None else ""
+
+
+def _size(markup: str) -> int:
+    return len(markup.encode("utf-8"))
 
 
 def _body(blocks: list[str]) -> Markup:
