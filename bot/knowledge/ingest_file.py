@@ -83,7 +83,8 @@ from bot.knowledge.writer import IndexWriter
 # front matter decided), and its URL is the head's (a canonical link in the body replaced it):
 # "17" indexed such files as public, or linked them to another site. A Markdown or MDX page's
 # raw ``<script>`` and ``<style>`` elements are not text ("17" indexed their CSS and JavaScript,
-# "Install alert(1) now" was a section name).
+# "Install alert(1) now" was a section name), nor is a comment opened inside a paragraph's
+# line and closed on a later one.
 READER_VERSION = "18"
 
 

@@ -40,6 +40,7 @@ from bot.knowledge.markdown_markup import (
 from bot.knowledge.markdown_script_style import (
     begins_element,
     closing_end,
+    comment_across_lines,
     unclosed_warning,
     without_comments,
     without_elements,
@@ -209,6 +210,11 @@ def _front_matter(lines: list[str], first_line: int = 2) -> dict[str, Any]:
     return data
 
 
+def _ends_paragraph(line: str) -> bool:
+    """``line`` begins a block that ends a paragraph before it: a heading, a fence, a rule."""
+    return bool(_ATX.match(line) or _FENCE.match(line) or _THEMATIC_BREAK.match(line))
+
+
 def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
     """Parse Markdown into blocks under their heading paths.
 
@@ -305,6 +311,13 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
             following = lines[index + 1 : index + 1 + spanned]
             uncommented = " ".join([uncommented.rstrip(), *(part.strip() for part in following)])
             skip_to = index + 1 + spanned
+        if not indented_code:  # a comment the line leaves open may close further down
+            across = comment_across_lines(
+                uncommented, lines[max(skip_to, index + 1) :], _ends_paragraph, jsx=mdx
+            )
+            if across is not None:
+                uncommented = across[0]
+                skip_to = max(skip_to, index + 1) + across[1]
         if not indented_code:  # CSS and JavaScript are not text (README "Reading files")
             shown = without_elements(uncommented, jsx=mdx)
             if begins_element(uncommented):

@@ -17,6 +17,7 @@ unclosed ``<script>`` openers is read in linear time.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -42,6 +43,7 @@ class ShownLine:
 
     text: str  # what is shown: the line without them
     left_open: str | None = None  # "script" or "style": opened on the line and not closed on it
+    open_comment: int = -1  # where a "<!--" that the line does not close begins in ``text``
 
 
 def begins_element(line: str) -> bool:
@@ -89,6 +91,7 @@ def _without(line: str, drop: Literal["comment", "element"], *, jsx: bool) -> Sh
     search_from = 0
     inside: str | None = None  # the element open at search_from, begun at run_start
     run_start = 0
+    unclosed = -1  # where the first comment the line leaves open begins in what is shown
 
     def left_out(kind: str, end: int) -> None:
         nonlocal position
@@ -119,6 +122,8 @@ def _without(line: str, drop: Literal["comment", "element"], *, jsx: bool) -> Sh
                 if closable:
                     search_from = closing_at + 3
                     left_out("comment", search_from)
+                elif unclosed < 0:
+                    unclosed = len("".join(out)) + run_start - position
                 continue
             if line[search_from : search_from + 1] not in _AFTER_NAME:
                 continue  # "<scripts>", "<style-guide>": another name
@@ -131,7 +136,28 @@ def _without(line: str, drop: Literal["comment", "element"], *, jsx: bool) -> Sh
         out.append(line[position:run_start])
         return ShownLine("".join(out), inside)
     out.append(line[position:])
-    return ShownLine("".join(out))
+    return ShownLine("".join(out), open_comment=unclosed)
+
+
+def comment_across_lines(
+    line: str, following: Sequence[str], ends_paragraph: Callable[[str], bool], *, jsx: bool
+) -> tuple[str, int] | None:
+    """``line`` joined with the rest of the line of ``following`` that closes a comment it
+    leaves open (``Text <!--`` / ``price rises in May`` / ``--> more.``), and how many of
+    ``following`` that took; None when it leaves none open, or none closes it before the
+    paragraph ends (a blank line, or a line that ``ends_paragraph``): then CommonMark shows
+    the "<!--" as text. A renderer hides such a comment, so its lines are not text either."""
+    start = _without(line, "comment", jsx=jsx).open_comment
+    if start < 0:
+        return None
+    for taken, later in enumerate(following, 1):
+        if not later.strip() or ends_paragraph(later):
+            return None
+        end = later.find("-->")
+        if end >= 0:
+            rest = without_comments(later[end + 3 :], jsx=jsx)
+            return f"{line[:start].rstrip()} {rest.lstrip()}".rstrip(), taken
+    return None
 
 
 def unclosed_warning(left_open: str, line: int) -> str:
