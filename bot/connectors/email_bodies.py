@@ -6,6 +6,7 @@ file or an attached mail), the first of each, and of each at most ``MAX_TEXT_BYT
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
@@ -84,7 +85,26 @@ def bodies(msg: Message) -> tuple[str | None, str | None, TextFormat]:
             plain_format = text_format(part)
         else:
             html = decoded
+    if text is not None and html and is_placeholder(text):
+        text = None  # the HTML part holds the mail: its text part only says to read that
     return text, html, plain_format
+
+
+# A text part that only asks for the HTML one ("This is a multi-part message in MIME format",
+# "Please use an HTML compatible email viewer", "Your email client does not support HTML"):
+# newsletters and CRMs send one beside the real HTML body, and it was asked as the question.
+_PLACEHOLDER = re.compile(
+    r"\b(?:html|mime)\b.{0,80}?\b(?:viewer|client|reader|program|compatible|capable|enabled|"
+    r"format|version)\b|\b(?:viewer|client|reader|program)\b.{0,80}?\bhtml\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_PLACEHOLDER_CHARS = 400  # a longer text part says more than that
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a text/plain part only points at the mail's HTML part."""
+    shown = " ".join(text.split())
+    return 0 < len(shown) <= _PLACEHOLDER_CHARS and _PLACEHOLDER.search(shown) is not None
 
 
 def _decode_part(part: Message) -> str:
