@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import itertools
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -73,6 +75,18 @@ class SlackWorld:
         if wait:
             await settle(self.connector)
         return response
+
+    def snapshot(self, into: Path) -> dict[str, list[dict[str, Any]]]:
+        """What a stop or a kill at this moment leaves: the store file (copied into ``into``,
+        as ``citecast.db``) and Slack's messages."""
+        into.mkdir()
+        source = sqlite3.connect(self.store.path)
+        target = sqlite3.connect(str(into / "citecast.db"))
+        with target:
+            source.backup(target)
+        source.close()
+        target.close()
+        return copy.deepcopy(dict(self.fake.state.messages))
 
     async def click(
         self, action_id: str, value: str, *, user: str = ASKER, channel: str = PUBLIC

@@ -9,10 +9,7 @@ process that starts.
 from __future__ import annotations
 
 import asyncio
-import copy
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 from tests.connectors.slack_harness import (
     ASKER,
@@ -116,19 +113,6 @@ async def outbox_emptied(world: SlackWorld) -> None:
         await asyncio.sleep(0.05)
 
 
-def _snapshot(world: SlackWorld, into: Path) -> dict[str, list[dict[str, Any]]]:
-    """What a stop at this moment leaves: the store file (copied into ``into``) and Slack's
-    messages."""
-    into.mkdir()
-    source = sqlite3.connect(world.store.path)
-    target = sqlite3.connect(str(into / "citecast.db"))
-    with target:
-        source.backup(target)
-    source.close()
-    target.close()
-    return copy.deepcopy(dict(world.fake.state.messages))
-
-
 async def test_an_answer_stopped_before_its_upload_is_not_posted_again_after_restart(
     tmp_path: Path,
 ) -> None:
@@ -141,7 +125,7 @@ async def test_an_answer_stopped_before_its_upload_is_not_posted_again_after_res
         await world.post_event(mention("leave?", ts=question), wait=False)
         await asyncio.wait_for(upload_begun(world.fake), timeout=30)
         [posted] = world.fake.bot_messages(PUBLIC, question)
-        messages = _snapshot(world, tmp_path / "after")
+        messages = world.snapshot(tmp_path / "after")
 
     answerer = CannedAnswerer(file_answer(pdf))
     async with slack_world(tmp_path / "after", answerer) as world:

@@ -8,7 +8,6 @@ the answer hung, copied into a new process (a new connector, a new fake Slack) t
 from __future__ import annotations
 
 import asyncio
-import copy
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -19,7 +18,6 @@ from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
     CannedAnswerer,
-    SlackWorld,
     answer_citing,
     context_texts,
     mention,
@@ -49,19 +47,6 @@ class HangingAnswerer(CannedAnswerer):
         await asyncio.Event().wait()
 
 
-def _snapshot(world: SlackWorld, into: Path) -> dict[str, list[dict[str, object]]]:
-    """What a kill at this moment leaves: the store file (copied into ``into``) and Slack's
-    messages."""
-    into.mkdir()
-    source = sqlite3.connect(world.store.path)
-    target = sqlite3.connect(str(into / "citecast.db"))
-    with target:
-        source.backup(target)
-    source.close()
-    target.close()
-    return copy.deepcopy(dict(world.fake.state.messages))
-
-
 async def _crash_mid_answer(
     tmp_path: Path, **slack: object
 ) -> tuple[str, dict[str, list[dict[str, object]]]]:
@@ -72,7 +57,7 @@ async def _crash_mid_answer(
         question = world.fake.add_message(PUBLIC, "<@U0BOT> when is the deploy?", ASKER)
         await world.post_event(mention("when is the deploy?", ts=question), wait=False)
         await asyncio.wait_for(answerer.hung.wait(), timeout=60)
-        messages = _snapshot(world, tmp_path / "after")
+        messages = world.snapshot(tmp_path / "after")
     return question, messages
 
 
