@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import renderers
 from bot.assistant.base import Reply
 from bot.connectors.small_talk import is_small_talk_reply
-from bot.connectors.web_client_json import client_answer_json
+from bot.connectors.web_client_json import client_answer_json, with_display_quotes
 from bot.connectors.web_file_access import as_now
 from bot.connectors.web_stored_urls import IndexedUrls, with_current_urls
 from bot.connectors.web_turn_page import shareable_answers, visible_answer
@@ -291,7 +291,7 @@ class WebTurns:
         return {
             "answer": client_answer_json(reply.answer),
             "html": web.get("html", ""),
-            "citations": web.get("citations", []),
+            "citations": [with_display_quotes(c) for c in web.get("citations", [])],
             "conversation_id": start.conversation_id,
             "turn_id": start.turn_id,
             "share_url": self.share_url(start.turn_id, base_url) if shared else None,
@@ -326,7 +326,7 @@ class WebTurns:
             web = self._render(answer, base_url)
             out["answer"] = client_answer_json(answer)
             out["html"] = web.get("html", "")
-            out["citations"] = web.get("citations", [])
+            out["citations"] = [with_display_quotes(c) for c in web.get("citations", [])]
             out["share_url"] = self.share_url(turn.id, base_url) if shared else None
             out["vote"] = self.stored_vote(turn.id)
             out["small_talk"] = is_small_talk_reply(turn.question, answer)

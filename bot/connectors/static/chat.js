@@ -29,6 +29,9 @@
     this.root = root;
     this.api = (options.apiBase || "").replace(/\/$/, "");
     this.storageKey = options.storageKey || "citecast.conversation";
+    // where an older version kept the conversation, when not storageKey (history.js moves it
+    // here once this page's server knows it)
+    this.legacyKey = options.legacyKey !== this.storageKey ? options.legacyKey || null : null;
     this.maxChars = 4000;
     this.conversationId = null;
     this.compact = !!options.compact;  // in the widget, on someone else's site
@@ -343,12 +346,20 @@
     mount: function (root, options) { return new Chat(root, options || {}); },
   };
 
+  var LEGACY_KEY = "citecast.conversation";
   var page = document.querySelector("[data-citecast-page]");
   if (page && !page.dataset.mounted) {
     page.dataset.mounted = "1";
+    // The conversation is kept under the page's own path: two deployments on one origin
+    // (/help/ and /kb/ behind one proxy) share its localStorage, and one key would have each
+    // send the other's conversation, which its server does not know, and forget it. At the
+    // origin's root the key is the one every page used before: its conversation stays put.
+    var path = new URL(".", window.location.href).pathname;
     // "." (relative to the page, not "/"): the API is beside the page also when a reverse
     // proxy serves citecast under a sub-path (https://example.com/help/)
     citecast.chat.mount(page, {
+      storageKey: path === "/" ? LEGACY_KEY : LEGACY_KEY + ":" + path,
+      legacyKey: LEGACY_KEY,
       apiBase: ".", title: page.dataset.title, subtitle: page.dataset.subtitle,
       requestTimeout: page.dataset.requestTimeout, silenceTimeout: page.dataset.silenceTimeout,
     });

@@ -186,6 +186,49 @@
     });
   }
 
+  /* Which citation ``link`` is in ``answer``: its number and its place among the markers of
+   * that number (0 for the first), counted in the finished blocks and the open one alike, so
+   * the place stays the same as the open block grows or is finished. */
+  function markerOf(answer, link) {
+    var n = citationNumber(link);
+    var same = Array.prototype.filter.call(answer.querySelectorAll(MARKERS), function (a) {
+      return citationNumber(a) === n;
+    });
+    return { n: n, k: same.indexOf(link) };
+  }
+
+  function markerAt(answer, marker) {
+    var same = Array.prototype.filter.call(answer.querySelectorAll(MARKERS), function (a) {
+      return citationNumber(a) === marker.n;
+    });
+    return marker.k >= 0 ? same[marker.k] || null : null;
+  }
+
+  var MARKERS = ".cc-body sup a, .cc-pending sup a";
+
+  /* Call before ``container`` (the open last block of a streamed answer) is replaced by its
+   * longer version: the citation focused in it is removed with it, so focus would fall to the
+   * page and its tooltip close while it is being read. The function returned, called once the
+   * new content is decorated, focuses the same marker in it (same number, same place among
+   * that number's markers), which opens its tooltip again; it does nothing when focus was not
+   * in ``container``. (A hovered number needs no hold: the browser finds the new one under
+   * the pointer before it draws the next frame.) */
+  function holdCitation(container) {
+    var answer = container.closest(".cc-answer") || container;
+    var active = container.getRootNode().activeElement;
+    if (!active || !container.contains(active) || !active.matches("sup a")) {
+      return function () {};
+    }
+    var focused = markerOf(answer, active);
+    return function () {
+      var target = markerAt(answer, focused);
+      // a page scrolled by hand while the answer grows stays where it is
+      if (target && target.getRootNode().activeElement !== target) {
+        target.focus({ preventScroll: true });
+      }
+    };
+  }
+
   /* Escape hides a shown tooltip, whether its number has focus or only the pointer (WCAG
    * 1.4.13), and then does nothing else: the first Escape does not also close the widget
    * panel. A tooltip the pointer has already left (in its moment of grace) is hidden too but
@@ -221,7 +264,10 @@
     tip.appendChild(el("strong", { "class": "cc-tip-title", "dir": "auto" }, displayTitle(src)));
     var where = locationLine(src);
     if (where) tip.appendChild(el("span", { "class": "cc-tip-where", "dir": "auto" }, where));
-    var quote = (mark && mark.quote) || c.quote || src.text;
+    // a quoted table row as its cells (``display_quote``, web_client_json.py), as the source
+    // list shows it, not the pipes of its Markdown form
+    var quote = (mark && (mark.display_quote || mark.quote)) || c.display_quote || c.quote ||
+      src.text;
     if (quote) {
       if (quote.length > 320) quote = quote.slice(0, 317) + "…";
       var said = el("span", { "class": "cc-tip-quote", "dir": "auto" }, "“");
@@ -235,4 +281,5 @@
   sources.weakNumbers = weakNumbers;
   sources.decorate = decorate;
   sources.tooltip = tooltip;
+  sources.holdCitation = holdCitation;
 })();

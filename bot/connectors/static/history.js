@@ -19,14 +19,19 @@
    * out again; from the first answer still being written on, turns go in the log, busy until
    * they arrive, so that answer is read once it is there. */
   function restore(chat) {
-    var stored = null;
-    try { stored = window.localStorage.getItem(chat.storageKey); } catch (err) { stored = null; }
+    var stored = read(chat.storageKey);
+    // kept by an older version under the key every chat page of the origin shared: this
+    // deployment's only if its server knows it (then moved to this page's key), else another
+    // one's, left for it
+    var legacy = !stored && chat.legacyKey ? read(chat.legacyKey) : null;
+    stored = stored || legacy;
     if (!stored) return;
     chat.setBusy(true);
     chat.setStatus("Loading the conversation…");
     // (fetchConversation calls neither function after a "New conversation", which has made
     // the chat ready for a question already)
     fetchConversation(chat, stored, function (data) {
+      if (legacy) forget(chat.legacyKey);  // fetchConversation has kept it under storageKey
       chat.setStatus("");
       var writing = {};
       var live = false;
@@ -48,6 +53,14 @@
       if (gone) chat.setStatus("");
       else if (!citecast.timeouts.isTimeout(err)) chat.setStatus(notLoaded(chat, err), true);
     });
+  }
+
+  function read(key) {
+    try { return window.localStorage.getItem(key); } catch (err) { return null; }
+  }
+
+  function forget(key) {
+    try { window.localStorage.removeItem(key); } catch (err) { /* storage disabled */ }
   }
 
   /* Why the stored conversation could not be loaded (not a timeout, which fetchConversation

@@ -189,13 +189,17 @@
         var follow = chat.following(view);
         view.typing.hidden = true;
         view.text += d.text || "";
+        // a citation focused in the open block keeps the focus and its tooltip (citations.js),
+        // when the block grows and when it is finished (appended below)
+        var held = citecast.sources.holdCitation(view.pending);
         // Completed blocks are appended once; the open last block is replaced as it grows.
         // Both are HTML the server sanitized (nh3); nothing else is ever parsed as HTML.
         if (typeof d.append === "string" && d.append) {
-          view.body.insertAdjacentHTML("beforeend", d.append);
+          view.body.insertAdjacentHTML("beforeend", turns.trustedHTML(d.append));
         }
-        if (typeof d.tail === "string") view.pending.innerHTML = d.tail;
+        if (typeof d.tail === "string") view.pending.innerHTML = turns.trustedHTML(d.tail);
         chat.decorate(view, view.citations);
+        held();
         if (follow) chat.reveal(view.turn);
       },
       done: function (payload) {

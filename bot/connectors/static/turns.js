@@ -133,7 +133,7 @@
     view.typing.remove();
     view.pending.textContent = "";
     view.pending.remove();
-    view.body.innerHTML = payload.html || "";  // server-sanitized (nh3)
+    view.body.innerHTML = trustedHTML(payload.html || "");  // server-sanitized (nh3)
     decorate(chat, view, byN);
     sources.sourceList(view, answer.citations || [], byN);
     sources.directions(view.answer);
@@ -154,6 +154,13 @@
     chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
     if (follow) chat.reveal(view.turn);
     refocus(chat.input);
+  }
+
+  /* The server's sanitized answer HTML ``html`` as the page lets it be inserted: vouched for
+   * by the widget's Trusted Types policy on a page that requires them (widget.js), as it is
+   * elsewhere. */
+  function trustedHTML(html) {
+    return citecast.trustedHTML ? citecast.trustedHTML(html) : html;
   }
 
   /* Give each superscript citation its link target and tooltip; a source without a link
@@ -195,6 +202,6 @@
 
   citecast.turns = {
     add: add, showStored: showStored, fail: fail, broken: broken, finish: finish,
-    decorate: decorate,
+    decorate: decorate, trustedHTML: trustedHTML,
   };
 })();

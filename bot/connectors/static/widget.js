@@ -13,7 +13,10 @@
  *
  * A host page with a Content-Security-Policy must allow the citecast server's origin in
  * script-src, style-src and connect-src; what it blocks is named in the console, and the
- * widget is not drawn without its stylesheet.
+ * widget is not drawn without its stylesheet. A page that requires Trusted Types
+ * (require-trusted-types-for 'script') must also allow the policy ``citecast``
+ * (trusted-types citecast): it makes only this server's modules' URLs and the answers' HTML
+ * (which the server sanitized) trusted.
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
  * citations.js, answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep
@@ -144,7 +147,8 @@
     }
     if (citecast.chat) { start(); return; }
     function failed() {
-      mount.textContent = blocked["script-src"] ? citecast.blockedByPage() :
+      mount.textContent = blocked["script-src"] || blocked["trusted-types"] ?
+        citecast.blockedByPage() :
         "Cannot reach the citecast server at " + base + ".";
       mount.className = "cc-root cc-error";
       // an alert: focus stays on the button, so nothing else tells a screen reader the panel
@@ -152,17 +156,54 @@
       mount.setAttribute("role", "alert");
       ready();
     }
-    // chat.js needs the modules before it, each the ones before it: load them in this order
-    var modules = ["sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
+    trust();
     (function next(i) {
       if (i === modules.length) start();
       else load("/static/" + modules[i] + ".js", function () { next(i + 1); }, failed);
     })(0);
   }
 
+  // chat.js needs the modules before it, each the ones before it: load them in this order
+  var modules = ["sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
+
+  /* Trusted Types: a page whose CSP has require-trusted-types-for 'script' refuses a plain
+   * string as a script's URL or as HTML. The policy ``citecast`` (the page must allow it:
+   * trusted-types citecast) vouches for this server's modules' URLs, nothing else, and for the
+   * answers' HTML, which the server sanitized (nh3) and turns.js and stream.js alone insert,
+   * through citecast.trustedHTML. Made when the chat is first opened, and once. */
+  var policy = null;
+  var trusting = false;
+  function trust() {
+    if (trusting) return;
+    trusting = true;
+    var types = window.trustedTypes;
+    if (!types || typeof types.createPolicy !== "function") return;
+    var ours = modules.map(function (name) { return base + "/static/" + name + ".js"; });
+    try {
+      policy = types.createPolicy("citecast", {
+        createScriptURL: function (url) {
+          if (ours.indexOf(url) < 0) throw new TypeError("citecast: not a citecast module: " + url);
+          return url;
+        },
+        createHTML: function (html) { return html; },
+      });
+    } catch (err) {
+      return;  // the page's trusted-types directive leaves citecast out: said if it matters
+    }
+    citecast.trustedHTML = function (html) { return policy.createHTML(html); };
+  }
+
   function load(path, onload, onerror) {
     var loader = document.createElement("script");
-    loader.src = base + path;
+    try {
+      loader.src = policy ? policy.createScriptURL(base + path) : base + path;
+    } catch (err) {
+      // Trusted Types refuse the URL (a TypeError): the page requires them and does not
+      // allow the policy citecast
+      blockedByTrustedTypes();
+      onerror();
+      return;
+    }
     loader.async = true;
     loader.onload = onload;
     loader.onerror = onerror;
@@ -220,6 +261,13 @@
     } else if (mount.classList.contains("cc-error")) {
       mount.textContent = citecast.blockedByPage();
     }
+  }
+  function blockedByTrustedTypes() {
+    if (blocked["trusted-types"]) return;
+    blocked["trusted-types"] = true;
+    console.error("citecast: this page's Content-Security-Policy blocks the widget (Trusted " +
+      "Types: require-trusted-types-for). It must allow the policy citecast in trusted-types, " +
+      "and " + origin + " in script-src, style-src and connect-src.");
   }
   citecast.blockedByPage = function () {
     return "The chat cannot be used on this page: the site's security settings block it.";
