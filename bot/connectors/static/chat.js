@@ -39,6 +39,7 @@
     // widget's host page's, turns.js); undefined on the page, where it is not known
     this.contentLang = options.contentLang;
     this.busy = false;
+    this.loading = false;  // a stored conversation is being fetched (history.js)
     this.refused = false;  // /api/config or the stored conversation unreadable: cannotReach()
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
     this.timeouts = citecast.timeouts.bounds(options);
@@ -232,6 +233,7 @@
     if (this.source) { this.source.abort(); this.source = null; }
     window.clearTimeout(this.pollTimer);
     this.generation += 1;
+    this.loading = false;
     this.remember(null);
     this.setBusy(false);
     this.earlier.textContent = "";
@@ -267,10 +269,15 @@
   Chat.prototype.onSubmit = function (event) {
     event.preventDefault();
     if (this.busy) {
-      // Enter still comes here while the Ask button is disabled: say why nothing was sent
+      // Enter still comes here while the Ask button is disabled: say why nothing was sent.
+      // Not asked by itself once ready: the conversation (or answer) that arrives may change
+      // what the visitor wants to ask, and a failed answer puts its own question in the box.
       if (cleaned(this.input.value)) {
-        this.setStatus("Not sent yet: wait until the chat is ready, then ask again. " +
-          "Your question stays in the box.");
+        this.setStatus(this.loading ?
+          "Not sent yet: the conversation is still loading. Your question stays in the box; " +
+            "ask it again once the conversation is shown." :
+          "Not sent yet: wait until the chat is ready, then ask again. " +
+            "Your question stays in the box.");
       }
       return;
     }

@@ -27,10 +27,12 @@
     stored = stored || legacy;
     if (!stored) return;
     chat.setBusy(true);
+    chat.loading = true;  // a question asked meanwhile is told so (chat.js onSubmit)
     chat.setStatus("Loading the conversation…");
     // (fetchConversation calls neither function after a "New conversation", which has made
     // the chat ready for a question already)
     fetchConversation(chat, stored, function (data) {
+      chat.loading = false;
       if (legacy) forget(chat.legacyKey);  // fetchConversation has kept it under storageKey
       chat.setStatus("");
       var writing = {};
@@ -49,6 +51,7 @@
       if (Object.keys(writing).length) awaitWriting(chat, data.conversation_id, writing);
       else chat.setBusy(false);
     }, function (gone, err) {
+      chat.loading = false;
       chat.setBusy(false);
       if (gone) chat.setStatus("");
       else if (!citecast.timeouts.isTimeout(err)) chat.setStatus(notLoaded(chat, err), true);

@@ -113,7 +113,9 @@
    * ROOM px; otherwise the panel gets class cc-short and both scroll with the conversation
    * (chat.css), which then has the whole panel. Measured, not a fixed breakpoint: the header's
    * height depends on web.title, web.subtitle and the panel's width, the box's on its rows.
-   * Sticky or not, the two are the same height, so the choice never flips back and forth. */
+   * Sticky or not, the two are the same height, so the choice never flips back and forth.
+   * While the box scrolls with the conversation and is being typed in, all of it is kept in
+   * view (formInView). */
   var ROOM = 200;
   function keepRoom(panel, header, form) {
     if (!panel || typeof ResizeObserver !== "function") return;
@@ -121,10 +123,32 @@
       if (panel.hidden) return;  // measured again when it shows (its size changes then)
       var left = panel.clientHeight - header.offsetHeight - form.offsetHeight;
       panel.classList.toggle("cc-short", left < ROOM);
+      formInView(panel, form);
     }
     var observer = new ResizeObserver(measure);
     [panel, header, form].forEach(function (node) { observer.observe(node); });
+    // after the browser's own scrolling to the focused box, which shows the box's text area
+    // only: the Ask button, a second line and the hint below it could stay out of sight
+    form.addEventListener("focusin", function () {
+      window.requestAnimationFrame(function () { formInView(panel, form); });
+    });
+    form.addEventListener("input", function () { formInView(panel, form); });
     measure();
+  }
+
+  /* In a short panel (cc-short) the question box scrolls with the conversation: while focus
+   * is in it, scroll the least needed for the whole box to show (its top first when it is
+   * taller than the panel's scroller). A header that grows once web.title arrives, or a box
+   * that grows while typing, calls this again through keepRoom's observer. */
+  function formInView(panel, form) {
+    if (panel.hidden || !panel.classList.contains("cc-short")) return;
+    if (!form.contains(form.getRootNode().activeElement)) return;
+    var scroller = scrollerOf(form);
+    if (!scroller) return;
+    var view = scroller.getBoundingClientRect();
+    var box = form.getBoundingClientRect();
+    var dy = Math.min(box.bottom - view.bottom, box.top - view.top);
+    if (dy > 0) scroller.scrollTop += dy;
   }
 
   window.Citecast.scroll = {

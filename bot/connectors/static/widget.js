@@ -122,15 +122,16 @@
     if (chat) { then(); return; }
     if (waiting) { waiting.push(then); return; }
     waiting = [then];
+    // a try again after "Cannot reach…": the message goes while it loads, so that a second
+    // failure is a new alert, heard again
+    if (mount.classList.contains("cc-error")) clearMount();
     function ready() {
       var calls = waiting;
       waiting = null;
       calls.forEach(function (call) { call(); });
     }
     function start() {
-      mount.textContent = "";  // an earlier attempt's "Cannot reach" goes
-      mount.className = "cc-root";
-      mount.removeAttribute("role");
+      clearMount();
       chat = citecast.chat.mount(mount, {
         apiBase: base, compact: true, storageKey: "citecast.widget.conversation:" + base,
         // how long to wait on the server (Citecast.timeouts); the defaults unless the tag says
@@ -161,6 +162,13 @@
       if (i === modules.length) start();
       else load("/static/" + modules[i] + ".js", function () { next(i + 1); }, failed);
     })(0);
+  }
+
+  /* The panel without an earlier attempt's "Cannot reach" message. */
+  function clearMount() {
+    mount.textContent = "";
+    mount.className = "cc-root";
+    mount.removeAttribute("role");
   }
 
   // chat.js needs the modules before it, each the ones before it: load them in this order
@@ -223,7 +231,12 @@
     launcher.setAttribute("aria-expanded", "false");
     launcher.focus();
   }
-  launcher.addEventListener("click", function () { if (panel.hidden) open(); else hide(); });
+  // A panel that says the scripts could not load ("Cannot reach…") is not closed by the
+  // button: its next click tries again, the panel kept open (as the README says).
+  launcher.addEventListener("click", function () {
+    if (panel.hidden || (!chat && !waiting && mount.classList.contains("cc-error"))) open();
+    else hide();
+  });
   close.addEventListener("click", hide);
   // not while an input method composes: there Escape cancels the word being typed. On the
   // button too: Tab from the panel's last control lands there with the panel still open.

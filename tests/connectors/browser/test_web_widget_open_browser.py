@@ -112,9 +112,7 @@ async def test_opening_again_after_a_failed_load_shows_only_the_chat(
         panel = page.locator("#citecast-panel")
         await expect(panel).to_contain_text("Cannot reach the citecast server at")
         await page.unroute("**/static/chat.js")
-        await launcher.click()  # closes the panel
-        await expect(panel).to_be_hidden()
-        await launcher.click()  # and opens it, loading what failed
+        await launcher.click()  # tries again, the panel still open, loading what failed
         await expect(panel.locator(".cc-input")).to_be_focused()
         await expect(panel).not_to_contain_text("Cannot reach the citecast server")
         assert await panel.locator(".cc-root.cc-error").count() == 0
