@@ -5,32 +5,15 @@ open; a try that fails again says so in a new alert, and × or Escape still clos
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 from playwright.async_api import Browser, Page, Route, expect
 
-from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
-from tests.connectors.browser.widget_host import host_site
+from tests.connectors.browser.conftest import RunningCitecast
+from tests.connectors.browser.widget_host import sites
 from tests.connectors.web.conftest import (
-    CannedAnswerer,
     LiveServer,
-    cited_answer,
-    passage,
-    start_live_server,
 )
 
-
-@pytest.fixture
-async def sites(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, RunningCitecast]]:
-    host = await start_live_server(host_site())
-    running = await serve_answerer(
-        tmp_path, CannedAnswerer(cited_answer(passage(1))), cors_origins=[host.url]
-    )
-    yield host, running
-    await running.stop()
-    await host.stop()
+__all__ = ["sites"]
 
 
 async def chat_js_requests(page: Page, fail: list[bool]) -> list[str]:

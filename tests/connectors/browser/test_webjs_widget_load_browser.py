@@ -6,31 +6,15 @@ must not be one."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 from playwright.async_api import Browser, expect
 
-from tests.connectors.browser.conftest import RunningCitecast, serve_answerer
-from tests.connectors.browser.test_web_widget_open_browser import host_site
+from tests.connectors.browser.conftest import RunningCitecast
+from tests.connectors.browser.widget_host import sites
 from tests.connectors.web.conftest import (
-    CannedAnswerer,
     LiveServer,
-    cited_answer,
-    passage,
-    start_live_server,
 )
 
-
-@pytest.fixture
-async def sites(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, RunningCitecast]]:
-    host = await start_live_server(host_site())
-    answerer = CannedAnswerer(cited_answer(passage(1)))
-    running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
-    yield host, running
-    await running.stop()
-    await host.stop()
+__all__ = ["sites"]
 
 
 async def test_a_widget_that_could_not_load_says_so_in_an_alert(

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -100,6 +101,18 @@ def host_site() -> Starlette:
             Route("/static/widget.js", widget),
         ]
     )
+
+
+@pytest.fixture
+async def sites(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, RunningCitecast]]:
+    """The host site (:func:`host_site`) on one loopback origin and citecast, answering one
+    cited passage, with that origin in ``web.cors_origins``."""
+    host = await start_live_server(host_site())
+    answerer = CannedAnswerer(cited_answer(passage(1)))
+    running = await serve_answerer(tmp_path, answerer, cors_origins=[host.url])
+    yield host, running
+    await running.stop()
+    await host.stop()
 
 
 async def open_widget(page: Page, host: LiveServer, citecast_url: str, path: str = "/") -> None:
