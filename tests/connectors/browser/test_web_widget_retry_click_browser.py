@@ -9,9 +9,7 @@ from playwright.async_api import Browser, Page, Route, expect
 
 from tests.connectors.browser.conftest import RunningCitecast
 from tests.connectors.browser.widget_host import sites
-from tests.connectors.web.conftest import (
-    LiveServer,
-)
+from tests.connectors.web.conftest import LiveServer
 
 __all__ = ["sites"]
 

@@ -10,9 +10,7 @@ from playwright.async_api import Browser, expect
 
 from tests.connectors.browser.conftest import RunningCitecast
 from tests.connectors.browser.widget_host import sites
-from tests.connectors.web.conftest import (
-    LiveServer,
-)
+from tests.connectors.web.conftest import LiveServer
 
 __all__ = ["sites"]
 
