@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
 # Asked before a post is sent again after a failure the forum may have saved it through.
 Landed = Callable[[], Awaitable[bool]]
+# run after a retry's wait, before the request is sent again: raises to stop it
+Recheck = Callable[[], Awaitable[None]]
 
 # Discourse's PostActionType for a like
 LIKE = 2
@@ -95,9 +97,12 @@ class DiscourseClient:
         reply_to_post_number: int | None = None,
         *,
         landed: Landed | None = None,
+        recheck: Recheck | None = None,
     ) -> dict[str, Any]:
         """Post ``raw`` in a topic (as a reply to a post number); returns the new post's JSON,
-        or ``{}`` when ``landed`` found that an earlier attempt had posted it.
+        or ``{}`` when ``landed`` found that an earlier attempt had posted it. ``recheck`` runs
+        after every retry's wait, before the post is sent again (a topic moved, closed or its
+        question deleted meanwhile raises there, and nothing is sent).
 
         A 5xx, a timeout or a connection lost once the request was sent can come after the
         forum saved the post (a proxy's 502, a slow forum): sending it again blindly would post
@@ -109,7 +114,9 @@ class DiscourseClient:
         body: dict[str, Any] = {"topic_id": topic_id, "raw": raw}
         if reply_to_post_number is not None:
             body["reply_to_post_number"] = reply_to_post_number
-        return await self._request("POST", "/posts.json", json=body, once=True, landed=landed)
+        return await self._request(
+            "POST", "/posts.json", json=body, once=True, landed=landed, recheck=recheck
+        )
 
     async def edit_post(
         self, post_id: int, raw: str, *, edit_reason: str | None = None
@@ -268,10 +275,12 @@ class DiscourseClient:
         *,
         once: bool = False,
         landed: Landed | None = None,
+        recheck: Recheck | None = None,
         prepared: httpx.Request | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
         """``once``: the request must not take effect twice (see :meth:`create_post`);
+        ``recheck``: run after each retry's wait, before sending again;
         ``prepared``: the request to send as built (e.g. without the API key)."""
         attempt = 0
         while True:
@@ -294,6 +303,8 @@ class DiscourseClient:
                 await self._sleep(delay)
                 if uncertain and landed is not None and await landed():
                     return {}
+                if recheck is not None:
+                    await recheck()
                 continue
             if response.status_code == 429 or response.status_code >= 500:
                 uncertain = once and response.status_code >= 500
@@ -321,6 +332,8 @@ class DiscourseClient:
                 await self._sleep(delay)
                 if uncertain and landed is not None and await landed():
                     return {}
+                if recheck is not None:
+                    await recheck()
                 continue
             if response.status_code >= 400:
                 raise api_error(method, path, response)

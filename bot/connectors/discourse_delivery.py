@@ -80,11 +80,10 @@ from bot.connectors.discourse_prechecks import (
     AudienceChangedError,
     QuestionGoneError,
     audience_for,
-    check_audience,
-    check_question,
+    check_reply_wanted,
 )
 from bot.connectors.discourse_short import LearnedMinimum, reply_lengthened
-from bot.connectors.discourse_topic_state import check_open
+from bot.connectors.discourse_topic_state import TopicClosedError
 from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
@@ -294,18 +293,21 @@ class ReplyDelivery:
         minimum = self.minimum.effective(self.settings.min_post_length)
         raw = reply_lengthened(self.services.store, payload, written, minimum)
         audience = frozenset(payload.get("audience") or ["public"])
-        topic: dict[str, Any] | None = None
-        if audience != {"public"}:
-            topic = await check_audience(
-                self.settings, self._client, self.logged_categories, topic_id, audience
-            )
         part = int(payload.get("part") or 1)
         post_id = payload.get("post_id")
-        if isinstance(post_id, int) and (part == 1 or retrying):
-            # Later parts follow the first within moments; a resend may come much later.
-            # A staff bot may reply in a closed topic: see discourse_topic_state.
-            check_open(topic_id, topic or await client.topic(topic_id))
-            await check_question(client, topic_id, post_id)
+        question = post_id if isinstance(post_id, int) else None
+
+        async def recheck(every_part: bool = True) -> None:
+            # Later parts follow the first within moments; a resend, or a retry after a wait (a
+            # 429, a 5xx), may come much later: the topic may have moved, closed or lost its
+            # question meanwhile
+            wanted = question if every_part or part == 1 or retrying else None
+            await check_reply_wanted(
+                self.settings, self._client, self.logged_categories, topic_id, audience, wanted
+            )
+
+        await recheck(every_part=False)
+
         suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
         if part > 1:
             suffix = suffix.replace(" -->", f", part {part} -->")
@@ -330,11 +332,16 @@ class ReplyDelivery:
             try:
                 # After a failure the forum may have saved the post through (a proxy's 502, a
                 # timeout), the client looks in the topic before sending it again.
-                if not await client.create_post(topic_id, body, reply_to, landed=landed):
+                sent = await client.create_post(
+                    topic_id, body, reply_to, landed=landed, recheck=recheck
+                )
+                if not sent:
                     log.info(
                         "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
                     )
                 return
+            except TopicClosedError:
+                raise  # the recheck after a wait found it closed: no other body would do
             except DiscourseAPIError as exc:
                 if exc.status == 422 and consecutive_refusal(
                     exc.errors, part, self.settings.max_consecutive_replies

@@ -5,6 +5,10 @@
   (:func:`check_audience`, :class:`AudienceChangedError`).
 - The question must still be one to answer: not deleted, hidden, withdrawn by its author or
   moved out of the topic (:func:`check_question`, :class:`QuestionGoneError`).
+
+:func:`check_reply_wanted` runs them (and the topic's open state, ``discourse_topic_state``)
+before a reply is sent, and again after every wait of the client's retries before it is sent
+again: a topic moved public during a 429's wait took a staff-only reply.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders, mapped_audience
 from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_topic_state import check_open
 from bot.errors import ChannelError
 
 
@@ -73,3 +78,23 @@ async def check_question(client: DiscourseClient, topic_id: int, post_id: int) -
     else:
         return
     raise QuestionGoneError(f"topic {topic_id}: post {post_id} is {state}: not answered")
+
+
+async def check_reply_wanted(
+    settings: DiscourseSettings,
+    client: Callable[[], DiscourseClient],
+    logged_categories: set[tuple[str, int]],
+    topic_id: int,
+    audience: frozenset[str],
+    question: int | None,
+) -> None:
+    """Raise unless the reply may still be posted: its topic read only by ``audience`` (a
+    reply to the public needs no check), and, with ``question`` (the question post's id), the
+    topic open and that post still there to answer."""
+    topic: dict[str, Any] | None = None
+    if audience != PUBLIC:
+        topic = await check_audience(settings, client, logged_categories, topic_id, audience)
+    if question is not None:
+        # a staff bot may reply in a closed topic: see discourse_topic_state
+        check_open(topic_id, topic or await client().topic(topic_id))
+        await check_question(client(), topic_id, question)
