@@ -46,6 +46,8 @@ _ADDRESS = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
 )
 _MSG_ID = re.compile(r"<[^<>\s]+>")
+# an id written without its brackets: printable ASCII, no spaces, as long as a header can carry
+_BARE_ID = re.compile(r"[!-;=?-~]{3,900}")
 
 
 @dataclass(frozen=True)
@@ -254,10 +256,18 @@ def _lower(value: str | None) -> str | None:
 
 
 def _first_id(value: str | None) -> str | None:
+    """The first ``<id>`` of a Message-ID, In-Reply-To or References value; a bare
+    ``id@host`` written without the brackets (some scripts and old clients) is that id, so
+    the reply still carries In-Reply-To and threads."""
     if not value:
         return None
     found = _MSG_ID.search(value)
-    return found.group(0) if found else None
+    if found:
+        return found.group(0)
+    bare = value.strip()
+    if "@" in bare and _BARE_ID.fullmatch(bare):
+        return f"<{bare}>"
+    return None
 
 
 def _header(msg: Message, name: str) -> str | None:
