@@ -6,7 +6,9 @@ in the store's outbox (one item per part) together with the turn, and then sent.
 moment the reply is in the outbox its question is done: a failed send is the outbox worker's
 to retry, and a reply dropped for good (refused, moved, given up) makes its turn ``failed``.
 Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
-question is left for the outbox worker to answer again when the cause may pass. When citecast
+question is left for the outbox worker to answer again when the cause may pass; so is one
+whose topic or category the forum will not show because it refuses the API key itself
+(revoked): answered meanwhile, it would be composed for a guessed audience. When citecast
 is not set up (the model endpoint refused its key, no knowledge index) the cause will not pass:
 the topic gets the short "not set up" reply instead (``setup_errors``), and the turn is
 ``failed``.
@@ -36,7 +38,7 @@ from bot.connectors.discourse_delivery import (
     ReplyRefusedError,
 )
 from bot.connectors.discourse_errors import rate_limit_wait
-from bot.connectors.discourse_key import KeyRefusedError
+from bot.connectors.discourse_key import KeyRefusedError, refused_key
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_quiet import unposted_because
@@ -278,7 +280,15 @@ class PostAnswerer:
             topic, posts = await self._client().recent_posts(
                 event.topic_id, self.settings.history_posts + 1
             )
+        except KeyRefusedError:
+            raise  # a category read: logged by the readers
         except CitecastError as exc:
+            # No reply can be posted while the forum refuses the key: the question waits for
+            # it (the outbox worker answers it again) rather than being answered without its
+            # topic, on a guessed audience.
+            refused = await refused_key(self._client(), exc, self.settings.api_username)
+            if refused is not None:
+                raise refused from exc
             # The topic helps but is not essential: answer the post on its own.
             log.warning("discourse topic %s: cannot read the topic (%s)", event.topic_id, exc)
             return None, []

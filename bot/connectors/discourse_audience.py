@@ -17,6 +17,11 @@ false) is answered with public sources only, logged once, unless the site requir
 (``login_required``: an internal forum, whose "everyone" is its members). The check reads the
 same ``/c/{id}/show.json`` as the parent; when it cannot be read (a key without the
 *categories: show* scope) the mapping stands, logged once.
+
+A category read the forum refuses because it refuses the API key itself (revoked, see
+``discourse_key``) raises :class:`KeyRefusedError` instead, also when not ``strict``: no reply
+can be posted until the key is restored, and an answer composed meanwhile on a guessed audience
+would be kept and posted later, so the question waits for the key instead.
 """
 
 from __future__ import annotations
@@ -91,10 +96,9 @@ class CategoryReaders:
             try:
                 parent = category_parent(await self._category(current))
             except CitecastError as exc:
+                await self._raise_if_key_refused(exc, current, "to find its parent")
                 if strict:
                     raise
-                if await self._key_refused(exc, current, "to find its parent", "public"):
-                    return PUBLIC
                 if self._first_time("parent", current):
                     log.warning(
                         "discourse: cannot read category %s to find its parent (%s); answering"
@@ -124,10 +128,9 @@ class CategoryReaders:
         except CitecastError as exc:
             # Without the categories: show scope nothing can be checked: the mapping stands,
             # as it did before the check existed.
-            if await self._key_refused(
-                exc, category_id, "to check that it is not open to everyone", "mapped"
-            ):
-                return mapped
+            await self._raise_if_key_refused(
+                exc, category_id, "to check that it is not open to everyone"
+            )
             if self._first_time("unchecked", category_id):
                 log.warning(
                     "discourse: cannot read category %s to check that it is not open to"
@@ -165,25 +168,24 @@ class CategoryReaders:
             )
         return PUBLIC
 
-    async def _key_refused(
-        self, exc: CitecastError, category_id: int, purpose: str, outcome: str
-    ) -> bool:
-        """Whether reading the category failed because the forum refuses the API key itself
-        (revoked: the same 403 as a missing scope, see ``discourse_key``), logged once per
-        category: the scope advice would be wrong then."""
+    async def _raise_if_key_refused(
+        self, exc: CitecastError, category_id: int, purpose: str
+    ) -> None:
+        """Raise :class:`KeyRefusedError` when reading the category failed because the forum
+        refuses the API key itself (revoked: the same 403 as a missing scope, see
+        ``discourse_key``), logged once per category: the scope advice would be wrong then."""
         refused = await refused_key(self._client(), exc, self.settings.api_username)
         if refused is None:
-            return False
+            return
         if self._first_time("key refused", category_id):
             log.warning(
-                "discourse: cannot read category %s %s: %s; composing there with %s sources"
-                " (logged once per category)",
+                "discourse: cannot read category %s %s: %s; nothing is composed for it until"
+                " the key is restored (logged once per category)",
                 category_id,
                 purpose,
                 refused,
-                "public" if outcome == "public" else "the mapped audience's",
             )
-        return True
+        raise refused from exc
 
     def _first_time(self, kind: str, category_id: int) -> bool:
         key = (kind, category_id)

@@ -83,7 +83,7 @@ from bot.connectors.discourse_prechecks import (
     check_reply_wanted,
 )
 from bot.connectors.discourse_short import LearnedMinimum, reply_lengthened
-from bot.connectors.discourse_topic_state import TopicClosedError
+from bot.connectors.discourse_topic_state import TopicClosedError, refusal_message
 from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
@@ -192,7 +192,7 @@ class ReplyDelivery:
                 if failure is not refusal:
                     raise failure from refusal
                 raise
-            raise self.refuse(item_id, payload, str(failure)) from failure
+            raise self.refuse(item_id, payload, failure) from failure
         except CitecastError as exc:
             self.record_failure(item_id, payload, exc)
             raise
@@ -214,13 +214,12 @@ class ReplyDelivery:
         store.mark_sent(item_id)
         return None
 
-    def refuse(self, item_id: str, payload: dict[str, Any], reason: str) -> ReplyRefusedError:
-        """Drop a reply the forum refused for good, with its later parts, and fail its turn;
-        returns the error to raise."""
-        refused = ReplyRefusedError(
-            f"topic {payload.get('topic_id')}: the forum refused the reply to post"
-            f" #{payload.get('reply_to_post_number')} ({reason}); not retried"
-        )
+    def refuse(
+        self, item_id: str, payload: dict[str, Any], reason: str | Exception
+    ) -> ReplyRefusedError:
+        """Drop a reply refused for good (by the forum, or by citecast's check of the topic),
+        with its later parts, and fail its turn; returns the error to raise."""
+        refused = ReplyRefusedError(refusal_message(payload, reason))
         log.error("discourse: %s; reply %s dropped", refused, item_id)
         self.services.store.mark_failed_attempt(item_id, str(refused), 0, max_attempts=1)
         self.drop_later_parts(payload, str(refused))

@@ -5,7 +5,9 @@ for): the question is stored (outbox channel ``discourse-question``) before the 
 done once its reply is in the outbox. One whose answer was cut short by a restart or a crash,
 or failed for a reason that may pass (the model endpoint, the store or the forum unreachable),
 is answered again by the outbox worker, with the same backoff, up to 12 attempts; one that
-cannot be answered (a bug, an unrenderable answer) is given up at once. Before answering again
+cannot be answered (a bug, an unrenderable answer) is given up at once. One kept because the
+forum refuses the API key (revoked, ``discourse_key``) is answered again no sooner than its reply
+would be sent again, every 5 minutes, up to 48 attempts. Before answering again
 the worker checks that the reply is not already in the outbox.
 
 The same worker resends the replies waiting in the outbox (channel ``discourse``, see
@@ -29,12 +31,14 @@ from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_consecutive import ConsecutiveRepliesError, waiting
 from bot.connectors.discourse_delivery import (
     CHANNEL,
+    OUTBOX_RATE_LIMITED_ATTEMPTS,
     AudienceChangedError,
     QuestionGoneError,
     ReplyDelivery,
     ReplyRefusedError,
 )
 from bot.connectors.discourse_errors import rate_limit_wait
+from bot.connectors.discourse_key import KEY_RETRY_SECONDS, KeyRefusedError
 from bot.connectors.discourse_webhook import PostEvent, Trigger
 from bot.errors import BackendError, ChannelError, CitecastError, StoreError
 from bot.runtime import Services
@@ -94,6 +98,10 @@ class DiscourseOutbox:
             attempts = (item.attempts if item else 0) + 1
             retry_in = self._client().retry.backoff(attempts)
             limit = QUESTION_ATTEMPTS if transient else 1
+            if isinstance(exc, KeyRefusedError):
+                # as its reply would: an admin restores a revoked key in minutes or hours
+                retry_in = max(retry_in, KEY_RETRY_SECONDS)
+                limit = OUTBOX_RATE_LIMITED_ATTEMPTS
             store.mark_failed_attempt(question_id, str(exc), retry_in, max_attempts=limit)
         except StoreError as store_exc:
             log.error("discourse %s: cannot record the failure: %s", question_id, store_exc)

@@ -6,7 +6,8 @@ topic was closed or deleted"). A staff or trust level 4 bot user is not: Discour
 reply in a closed or archived topic, so a reply composed before a moderator closed the topic
 would reopen the discussion the moderator ended. The topic is therefore read just before the
 reply is posted (and before every resend), and a closed, archived or deleted one refuses it
-the same way the forum refuses a bot without those rights: for good.
+the same way the forum refuses a bot without those rights: for good. The log says so: it was
+citecast's own check that kept the reply back, not the forum (``refusal_message``).
 """
 
 from __future__ import annotations
@@ -36,4 +37,16 @@ def check_open(topic_id: int, topic: dict[str, Any]) -> None:
         " a closed, archived or deleted topic, also when its user may",
         422,
         (f"topic {state}",),
+    )
+
+
+def refusal_message(payload: dict[str, Any], reason: str | Exception) -> str:
+    """What a reply dropped for good says: whose decision it was (citecast's own check of the
+    topic, or the forum), the post it answered, and why."""
+    who = (
+        "citecast refused to post" if isinstance(reason, TopicClosedError) else "the forum refused"
+    )
+    return (
+        f"topic {payload.get('topic_id')}: {who} the reply to post"
+        f" #{payload.get('reply_to_post_number')} ({reason}); not retried"
     )
