@@ -19,6 +19,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from bot.config import Settings
 from bot.connectors.discourse import DiscourseConnector
 from bot.runtime import Services
 from bot.store import Store
@@ -35,6 +36,28 @@ class ActingSleep:
 
     async def __call__(self, seconds: float) -> None:
         self.act()
+
+
+async def answer_during_a_429(
+    forum: FakeDiscourse,
+    settings: Settings,
+    store: Store,
+    answerer: ScriptedAnswerer,
+    sleep: ActingSleep,
+    post: dict[str, Any],
+) -> None:
+    """Deliver ``post``'s webhook to a connector whose first reply the forum rate-limits, and
+    wait until the answer task is done (``sleep`` acts while the client waits out the 429)."""
+    connector = DiscourseConnector(Services(settings, store, answerer), sleep=sleep)
+    app = Starlette(routes=connector.routes())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://c") as http:
+        forum.rate_limit("/posts.json", wait_seconds=2)
+        body, headers = webhook_request(post, "s3cret-webhook-of-the-tests")
+        await http.post("/discourse/webhook", content=body, headers=headers)
+        await connector.drain()
+    await connector.stop()
+    store.close()
 
 
 CHANGES: dict[str, Callable[[FakeDiscourse, dict[str, Any]], None]] = {
@@ -58,19 +81,8 @@ async def test_no_reply_after_a_change_during_a_429_wait(
         settings = settings_for(forum, tmp_path)
         store = Store(settings.store.path)
         sleep = ActingSleep(lambda: CHANGES[change](forum, post))
-        connector = DiscourseConnector(
-            Services(settings, store, ScriptedAnswerer([GUIDE], "Install with pip [1].")),
-            sleep=sleep,
-        )
-        app = Starlette(routes=connector.routes())
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://c") as http:
-            forum.rate_limit("/posts.json", wait_seconds=2)
-            body, headers = webhook_request(post, "s3cret-webhook-of-the-tests")
-            await http.post("/discourse/webhook", content=body, headers=headers)
-            await connector.drain()
-        await connector.stop()
-        store.close()
+        answerer = ScriptedAnswerer([GUIDE], "Install with pip [1].")
+        await answer_during_a_429(forum, settings, store, answerer, sleep, post)
         assert forum.bot_posts() == [], f"replied after the {change}"
 
 
@@ -86,18 +98,7 @@ async def test_a_private_reply_is_not_posted_after_its_topic_moved_public_during
         def move() -> None:
             forum.topics[int(post["topic_id"])].category_id = PUBLIC
 
-        connector = DiscourseConnector(
-            Services(settings, store, ScriptedAnswerer([SECRET_PLAN], "Launch in May [1].")),
-            sleep=ActingSleep(move),
-        )
-        app = Starlette(routes=connector.routes())
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://c") as http:
-            forum.rate_limit("/posts.json", wait_seconds=2)
-            body, headers = webhook_request(post, "s3cret-webhook-of-the-tests")
-            await http.post("/discourse/webhook", content=body, headers=headers)
-            await connector.drain()
-        await connector.stop()
-        store.close()
+        answerer = ScriptedAnswerer([SECRET_PLAN], "Launch in May [1].")
+        await answer_during_a_429(forum, settings, store, answerer, ActingSleep(move), post)
         leaked = [p["raw"] for p in forum.bot_posts() if "May" in p["raw"]]
         assert leaked == [], "a staff-only answer was posted in a public category"
