@@ -31,7 +31,6 @@ from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_consecutive import ConsecutiveRepliesError
 from bot.connectors.discourse_delivery import (
     CHANNEL,
-    SUFFIX_RESERVE,
     AudienceChangedError,
     QuestionGoneError,
     ReplyDelivery,
@@ -42,6 +41,7 @@ from bot.connectors.discourse_key import KeyRefusedError, refused_key
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
 from bot.connectors.discourse_quiet import unposted_because
+from bot.connectors.discourse_send import SUFFIX_RESERVE
 from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
 from bot.connectors.discourse_webhook import PostEvent, Trigger, asks_nothing, strip_mention

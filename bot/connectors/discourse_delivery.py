@@ -46,7 +46,8 @@
   by an edit when both fit one post, else kept and sent once the rule may have lifted:
   ``discourse_consecutive``.
 - Looking for a reply that landed is ``discourse_landed``; the checks of the topic and the
-  question are ``discourse_prechecks``.
+  question are ``discourse_prechecks``; sending one item's body and reading the forum's 422
+  refusals is ``discourse_send``.
 """
 
 from __future__ import annotations
@@ -58,21 +59,13 @@ from typing import Any
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
 from bot.connectors.discourse_consecutive import (
     ConsecutiveRepliesError,
-    append_to_last_post,
-    appended_before,
-    consecutive_refusal,
     log_waiting,
 )
 from bot.connectors.discourse_key import KEY_RETRY_SECONDS, KeyRefusedError, refused_key
-from bot.connectors.discourse_landed import already_posted
 from bot.connectors.discourse_limits import (
     MAX_REFITS,
     LearnedLimit,
     PostTooLongError,
-    halved,
-    limit_named,
-    may_be_too_long,
-    minimum_named,
     part_of,
     refits,
 )
@@ -80,21 +73,18 @@ from bot.connectors.discourse_prechecks import (
     AudienceChangedError,
     QuestionGoneError,
     audience_for,
-    check_reply_wanted,
 )
-from bot.connectors.discourse_short import LearnedMinimum, reply_lengthened
-from bot.connectors.discourse_topic_state import TopicClosedError, refusal_message
+from bot.connectors.discourse_send import send_reply
+from bot.connectors.discourse_short import LearnedMinimum
+from bot.connectors.discourse_topic_state import refusal_message
 from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.outbox_turns import fail_queued_turn
 from bot.errors import ChannelError, CitecastError, RateLimitedError
 from bot.runtime import Services
-from renderers.discourse import forum_length
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "discourse"
-UNIQUE_SUFFIX = "\n\n<!-- citecast: reply to post {post_id} -->"
-SUFFIX_RESERVE = 64
 OUTBOX_ATTEMPTS = 12
 OUTBOX_RATE_LIMITED_ATTEMPTS = 48
 
@@ -280,119 +270,5 @@ class ReplyDelivery:
                 store.mark_failed_attempt(item.id, reason, 0, max_attempts=1)
 
     async def post(self, payload: dict[str, Any], retrying: bool = False) -> None:
-        """Post one reply. On a retry, first look for it in the topic: an earlier attempt may
-        have landed with its response lost (or just before a crash), longer ago than the
-        forum's duplicate window (``unique_posts_mins``, 5 by default, 0 on some forums) would
-        catch."""
-        client = self._client()
-        topic_id = int(payload["topic_id"])
-        reply_to = int(payload["reply_to_post_number"])
-        written = str(payload["raw"])
-        # lengthened to the forum's minimum (see discourse_short); again if a refusal names more
-        minimum = self.minimum.effective(self.settings.min_post_length)
-        raw = reply_lengthened(self.services.store, payload, written, minimum)
-        audience = frozenset(payload.get("audience") or ["public"])
-        part = int(payload.get("part") or 1)
-        post_id = payload.get("post_id")
-        question = post_id if isinstance(post_id, int) else None
-
-        async def recheck(every_part: bool = True) -> None:
-            # Later parts follow the first within moments; a resend, or a retry after a wait (a
-            # 429, a 5xx), may come much later: the topic may have moved, closed or lost its
-            # question meanwhile
-            wanted = question if every_part or part == 1 or retrying else None
-            await check_reply_wanted(
-                self.settings, self._client, self.logged_categories, topic_id, audience, wanted
-            )
-
-        await recheck(every_part=False)
-
-        suffix = UNIQUE_SUFFIX.format(post_id=payload.get("post_id", reply_to))
-        if part > 1:
-            suffix = suffix.replace(" -->", f", part {part} -->")
-        bodies = (raw, raw + suffix)
-
-        async def landed() -> bool:
-            # an earlier attempt may have sent the reply before it was lengthened
-            sent = (*bodies, written, written + suffix)
-            return await already_posted(
-                self._client(), self.settings.api_username, topic_id, reply_to, sent, part
-            )
-
-        # a later part may have been added to the previous one by an edit (discourse_consecutive)
-        if retrying and (await landed() or (part > 1 and await appended_before(self, payload))):
-            log.info("discourse topic %s: reply to #%s was already posted", topic_id, reply_to)
-            return
-        lengthened_once = False
-        index = 0
-        while index < len(bodies):
-            body = bodies[index]
-            index += 1
-            try:
-                # After a failure the forum may have saved the post through (a proxy's 502, a
-                # timeout), the client looks in the topic before sending it again.
-                sent = await client.create_post(
-                    topic_id, body, reply_to, landed=landed, recheck=recheck
-                )
-                if not sent:
-                    log.info(
-                        "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
-                    )
-                return
-            except TopicClosedError:
-                raise  # the recheck after a wait found it closed: no other body would do
-            except DiscourseAPIError as exc:
-                if exc.status == 422 and consecutive_refusal(
-                    exc.errors, part, self.settings.max_consecutive_replies
-                ):
-                    # see discourse_consecutive: added to the previous part, or kept for later
-                    if part > 1 and await append_to_last_post(self, payload):
-                        return
-                    raise ConsecutiveRepliesError(exc) from exc
-                # The forum words its refusals in its own language: one naming a limit below
-                # the body's length in Discourse's wording of it (or, in another language, by
-                # its digits, unless it is a rate limit) is "too long"; any other may be "too
-                # similar to what you recently posted", which the suffixed body gets past; one
-                # refusing the suffixed body too may be "too long" without a number (then the
-                # reply is split to half the body's length, see discourse_limits), unless it
-                # plainly says something else, else it is raised.
-                limited = exc.rate_limited
-                if (
-                    exc.status == 422
-                    and not lengthened_once
-                    and (
-                        needed := minimum_named(
-                            exc.errors, forum_length(body), rate_limited=limited
-                        )
-                    )
-                ):
-                    # "Body is too short (minimum is 60 characters)": lengthened once, and sent
-                    self.minimum.learn(needed, self.settings.min_post_length)
-                    lengthened_once = True
-                    longer = reply_lengthened(self.services.store, payload, written, needed)
-                    if longer != raw:
-                        raw = longer
-                        bodies = (raw, raw + suffix)
-                        index = 0
-                        continue
-                    raise  # too short for anything honest to lengthen; a suffix cannot help
-                if exc.status == 422 and (
-                    limit := limit_named(exc.errors, len(body), rate_limited=limited)
-                ):
-                    raise PostTooLongError(exc, limit, named=True) from exc
-                if (
-                    exc.status == 422
-                    and body != raw
-                    and may_be_too_long(exc.errors, rate_limited=limited)
-                    and (half := halved(len(raw)))
-                ):
-                    raise PostTooLongError(exc, half, named=False) from exc
-                if exc.status != 422 or body != raw or limited:
-                    raise  # a rate limit passes with time, not with another body
-                # Either an earlier attempt landed (its response lost), or the bot posted the
-                # same body elsewhere within the forum's unique_posts_mins.
-                if await landed():
-                    log.info(
-                        "discourse topic %s: reply to #%s was already posted", topic_id, reply_to
-                    )
-                    return
+        """Post one reply (see :func:`bot.connectors.discourse_send.send_reply`)."""
+        await send_reply(self, payload, retrying)

@@ -17,9 +17,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.connectors.discourse_delivery import CHANNEL, SUFFIX_RESERVE
+from bot.connectors.discourse_delivery import CHANNEL
 from bot.connectors.discourse_limits import PostTooLongError, part_of, refits
 from bot.connectors.discourse_publish import PostComposer
+from bot.connectors.discourse_send import SUFFIX_RESERVE
 from bot.connectors.outbox_turns import TURN_KEY
 from bot.errors import CitecastError, StoreError
 from bot.models import Answer

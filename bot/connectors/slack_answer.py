@@ -21,7 +21,7 @@ from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep
-from bot.connectors.slack_delivery import SlackPoster, SlackThread
+from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_events import SlackQuestion
 from bot.connectors.slack_failures import answer_failed
 from bot.connectors.slack_files import numbered_files
@@ -32,6 +32,7 @@ from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choos
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_stream_links import marker_links
 from bot.connectors.slack_text import mentioned_users, question_text
+from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_unanswered import question_turn
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange

@@ -1,4 +1,4 @@
-"""Sending rendered answers into a Slack thread: messages, edits, files, feedback, apologies.
+"""Sending rendered answers into a Slack thread: messages, edits, files, statuses, apologies.
 
 Everything here takes the Slack renderer's plain payload (``{messages: [{text, blocks,
 unfurl_links, unfurl_media}], files}``) and sends it with slack_sdk. Messages go into the
@@ -20,8 +20,7 @@ replaced with a short note (``slack.queued_status`` while the answer waits in th
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -37,20 +36,13 @@ from bot.connectors.slack_client import (
 )
 from bot.connectors.slack_files import UploadPermission
 from bot.connectors.slack_text import fit_text
+from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_uploads import upload_into_thread
 from bot.errors import ChannelError
-from bot.store import FEEDBACK_VALUES
 
 log = logging.getLogger(__name__)
 
-MAX_BLOCKS = 50
 MAX_UPDATE_TEXT = 4000
-FEEDBACK_ACTION_PREFIX = "citecast_feedback_"
-FEEDBACK_BLOCK_ID = "citecast_feedback"
-FEEDBACK_CHOICES: dict[str, str] = dict(
-    zip(FEEDBACK_VALUES, ("\U0001f44d Helpful", "\U0001f44e Not helpful"), strict=True)
-)
-SOURCE_ACTION_PREFIX = "citecast_source_"
 # Message metadata naming a message's delivery key (see slack_outbox): invisible to people.
 DELIVERY_EVENT_TYPE = "citecast_delivery"
 # Slack stamps a message with its own clock, not ours: a read for the posts made since a moment
@@ -89,84 +81,10 @@ def keys_in(messages: Sequence[Message]) -> dict[str, str]:
     return keys
 
 
-@dataclass(frozen=True)
-class SlackThread:
-    """Where an answer goes: the channel, the question's thread and who asked."""
-
-    channel: str
-    thread_ts: str
-    user: str | None = None
-    team_id: str | None = None
-    # an assistant thread (Agents & AI Apps), which shows the asker a status while we work
-    assistant: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """The thread as an outbox payload keeps it (:meth:`from_json` reads it back)."""
-        return {
-            "channel": self.channel,
-            "thread_ts": self.thread_ts,
-            "user": self.user,
-            "team_id": self.team_id,
-            "assistant": self.assistant,
-        }
-
-    @classmethod
-    def from_json(cls, payload: Mapping[str, Any]) -> SlackThread:
-        """The thread of an outbox payload (KeyError without a channel or thread)."""
-        return cls(
-            str(payload["channel"]),
-            str(payload["thread_ts"]),
-            payload.get("user"),
-            payload.get("team_id"),
-            assistant=bool(payload.get("assistant")),
-        )
-
-
 def _unthreaded(response: AsyncSlackResponse) -> bool:
     """True when Slack took a reply but not into a thread (its ``message`` has no thread_ts)."""
     message = response.get("message")
     return isinstance(message, dict) and not message.get("thread_ts")
-
-
-def feedback_block(turn_id: int) -> dict[str, Any]:
-    """An actions block with the helpful / not helpful buttons of a turn."""
-    return {
-        "type": "actions",
-        "block_id": FEEDBACK_BLOCK_ID,
-        "elements": [
-            {
-                "type": "button",
-                "text": {"type": "plain_text", "text": label, "emoji": True},
-                "action_id": FEEDBACK_ACTION_PREFIX + value,
-                "value": str(turn_id),
-            }
-            for value, label in FEEDBACK_CHOICES.items()
-        ],
-    }
-
-
-def with_feedback(messages: Sequence[Message], turn_id: int | None) -> list[Message]:
-    """The messages with feedback buttons on the last one (or in a message of their own)."""
-    out = [dict(m) for m in messages]
-    if turn_id is None:
-        return out
-    block = feedback_block(turn_id)
-    if out and len(out[-1].get("blocks") or []) < MAX_BLOCKS:
-        out[-1]["blocks"] = [*(out[-1].get("blocks") or []), block]
-    else:
-        out.append({"text": "Was this answer helpful?", "blocks": [block]})
-    return out
-
-
-def source_blocks(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """The renderer's source list blocks (context blocks and record buttons), in order."""
-    return [
-        block
-        for message in messages
-        for block in message.get("blocks") or []
-        if block.get("type") == "context"
-        or (block.get("type") == "actions" and block.get("block_id") != FEEDBACK_BLOCK_ID)
-    ]
 
 
 class SlackPoster:

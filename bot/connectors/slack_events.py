@@ -20,8 +20,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from bot.connectors.slack_delivery import SlackThread
 from bot.connectors.slack_text import question_text
+from bot.connectors.slack_thread import SlackThread
 
 log = logging.getLogger("bot.connectors.slack")  # the connector's account of its events
 

@@ -36,16 +36,16 @@ from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
-from bot.connectors.slack_delivery import (
+from bot.connectors.slack_delivery import SlackPoster
+from bot.connectors.slack_feedback_blocks import (
     FEEDBACK_ACTION_PREFIX,
     FEEDBACK_CHOICES,
     SOURCE_ACTION_PREFIX,
-    SlackPoster,
-    SlackThread,
     with_feedback,
 )
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_text import fit_text, question_text
+from bot.connectors.slack_thread import SlackThread
 from bot.connectors.web_turn_page import sources_read, visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import ChannelError, DeliveryUncertainError, StoreError, ValidationError

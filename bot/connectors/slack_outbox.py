@@ -56,18 +56,13 @@ from typing import Any
 from bot.config import SlackSettings
 from bot.connectors.outbox_turns import TURN_KEY, fail_queued_turn, queued_turn
 from bot.connectors.slack_client import QUESTION_GONE, UndeliverableError
-from bot.connectors.slack_delivery import (
-    DELIVERY_EVENT_TYPE,
-    NO_STATUS,
-    Message,
-    SlackPoster,
-    SlackThread,
-)
+from bot.connectors.slack_delivery import DELIVERY_EVENT_TYPE, NO_STATUS, Message, SlackPoster
 from bot.connectors.slack_outbox_files import FileUploads, is_files_only
 
 # MAX_ATTEMPTS is re-exported: callers have always found it here
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS as MAX_ATTEMPTS
 from bot.connectors.slack_outbox_tries import judge, report
+from bot.connectors.slack_thread import SlackThread
 from bot.errors import ChannelError, CitecastError, DeliveryUncertainError, RateLimitedError
 from bot.store import OutboxItem, Store
 

@@ -27,8 +27,9 @@ from typing import Any
 from bot.config import SlackSettings
 from bot.connectors.outbox_turns import TURN_KEY, queued_turn
 from bot.connectors.slack_client import UndeliverableError
-from bot.connectors.slack_delivery import SlackPoster, SlackThread
+from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS
+from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_uploads import FileEntry, entry_title, shared_titles
 from bot.errors import ChannelError, StoreError
 from bot.store import OutboxItem, Store

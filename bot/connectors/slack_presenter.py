@@ -11,7 +11,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.assistant.base import Answerer, Reply, ReplyEvent
 from bot.config import SlackSettings
 from bot.connectors.slack_client import Sleep
-from bot.connectors.slack_delivery import SlackPoster, SlackThread
+from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_sinks import (
     AnswerSink,
@@ -22,6 +22,7 @@ from bot.connectors.slack_sinks import (
     StreamingUnavailableError,
 )
 from bot.connectors.slack_stream import NativeSink
+from bot.connectors.slack_thread import SlackThread
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, Exchange, TextDelta

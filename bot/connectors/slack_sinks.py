@@ -29,8 +29,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot.connectors.slack_client import Sleep, UndeliverableError
-from bot.connectors.slack_delivery import SlackPoster, SlackThread, with_feedback
+from bot.connectors.slack_delivery import SlackPoster
+from bot.connectors.slack_feedback_blocks import with_feedback
 from bot.connectors.slack_outbox import SlackOutbox, delivery_key, with_delivery_keys
+from bot.connectors.slack_thread import SlackThread
 from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 from bot.models import Answer
 

@@ -35,20 +35,15 @@ from bot.connectors.slack_client import (
     as_channel_error,
     error_code,
 )
-from bot.connectors.slack_delivery import (
-    MAX_BLOCKS,
-    SlackPoster,
-    SlackThread,
-    feedback_block,
-    source_blocks,
-    with_feedback,
-)
+from bot.connectors.slack_delivery import SlackPoster
+from bot.connectors.slack_feedback_blocks import feedback_block, source_blocks, with_feedback
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_sinks import Payload, StreamingUnavailableError
 from bot.connectors.slack_text import StreamMarkdown
+from bot.connectors.slack_thread import SlackThread
 from bot.errors import RateLimitedError
 from bot.models import Answer
-from renderers.limits import SLACK_MAX_BLOCKS_TEXT
+from renderers.limits import SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS_TEXT
 from renderers.slack import block_text_length
 
 log = logging.getLogger(__name__)
@@ -203,7 +198,7 @@ class NativeSink:
         # The stream's end takes the sources only within a message's limits, its text budget
         # too (Slack refuses the whole stop with too much block text); else it is completed.
         fits = (
-            len(tail) <= MAX_BLOCKS
+            len(tail) <= SLACK_MAX_BLOCKS
             and sum(block_text_length(block) for block in tail) <= SLACK_MAX_BLOCKS_TEXT
         )
         intact = not (self.truncated or self.interrupted or revised)

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import renderers
-from bot.connectors.slack_delivery import MAX_UPDATE_TEXT, source_blocks, with_feedback
+from bot.connectors.slack_delivery import MAX_UPDATE_TEXT
+from bot.connectors.slack_feedback_blocks import source_blocks, with_feedback
 from bot.connectors.slack_text import fit_text, to_stream_markdown
 from bot.models import Answer, Citation, Source
 from renderers.base import RenderContext
