@@ -57,7 +57,7 @@ from bot.connectors.web_viewer_headings import with_heading_ids
 from bot.connectors.web_viewer_lang import VIEWER_LANG, document_language
 from bot.knowledge.document import Unreadable
 from bot.knowledge.encoding import text_codec
-from bot.knowledge.markdown_reader import split_front_matter
+from bot.knowledge.front_matter import split_front_matter
 from bot.markdown import parse
 
 LinkTarget = Callable[[str], str | None]

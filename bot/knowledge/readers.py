@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 from bot.knowledge.audience_rules import narrower
 from bot.knowledge.document import Document, Unreadable
 from bot.knowledge.encoding import decode, decode_html
+from bot.knowledge.front_matter import split_front_matter
 from bot.knowledge.front_matter_audience import front_matter_audience
 from bot.knowledge.html_reader import read_html
-from bot.knowledge.markdown_reader import read_markdown, read_text, split_front_matter
+from bot.knowledge.markdown_reader import read_markdown, read_text
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
 from bot.knowledge.rst_reader import read_rst
 from bot.knowledge.title_caps import MAX_TITLE_CHARS, capped, capped_section

@@ -1,0 +1,178 @@
+"""Front matter: the YAML, TOML or JSON block opening a Markdown or text file, split from its body.
+
+A block that cannot be read is never guessed at: it may name the file's ``audience``, and
+reading it as body text would index a private file as public. So an invalid block, one that is
+not a mapping, or one that writes a key twice makes the file :class:`Unreadable`, with the
+line and column the parser names counted from the top of the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Hashable
+from typing import Any
+
+import yaml
+
+from bot.knowledge.document import Unreadable
+from bot.knowledge.front_matter_audience import names_audience
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+# A block after blank lines, or a JSON object, that cannot be parsed: does a key name an
+# audience (or look meant to: "Audiance =", "audiences:")? A sentence ("Our audience: all")
+# does not.
+_AUDIENCE_KEY_LINE = re.compile(r"""^[ \t]*["']?[\w.:-]*audi[\w.:-]*["']?[ \t]*[:=]""", re.I | re.M)
+_AUDIENCE_KEY_JSON = re.compile(r'"[^"\n]*audi[^"\n]*"\s*:', re.I)
+_JSON_CHECKED_CHARS = 20_000  # how far that check reads in a JSON object never closed
+
+
+class _FrontMatterLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key written twice.
+
+    PyYAML keeps the last of two equal keys, so ``audience: [staff]`` followed by a stray
+    ``audience: public`` would quietly publish the file.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # ``<<: *defaults`` may be overridden on purpose
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, Hashable):
+                continue  # the base class refuses it with its own message
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is written twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict[str, Any], str]:
+    """Split a leading front-matter block from the body: YAML between ``---`` lines (closed
+    by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo's default).
+
+    A file without a closed block is all body. A closed block that is not valid YAML or TOML,
+    not a mapping, or repeats a key makes the file Unreadable: the block may hold
+    ``audience:``, so guessing (indexing it as body text, and the file as public) could
+    publish a private file. An empty block is no front matter. With ``scalar_is_body`` (plain
+    text, where ``---`` / ``FAQ`` / ``---`` is a reStructuredText title), a YAML block that is
+    a plain string is body text: it cannot name an audience.
+
+    A block after blank lines (Hugo reads it as front matter; a Markdown renderer shows a rule
+    and a heading) and a JSON object opening the file (Hugo's JSON front matter) are front
+    matter when they name an audience (:func:`names_audience`), as their author meant: read as
+    text, they left a private file public. Any other such file reads as before, and one that
+    cannot be parsed but names ``audience`` is Unreadable.
+    """
+    lines = text.split("\n")
+    start = 0  # the first line that is not blank
+    while start < len(lines) - 1 and not lines[start].strip():
+        start += 1
+    first = lines[start]
+    opener = first.strip() if first.startswith(("---", "+++")) else ""
+    end = _closing(lines, start) if opener in ("---", "+++") else None
+    if end is None:
+        if first.startswith("{"):
+            return _json_front_matter(text, sum(len(line) + 1 for line in lines[:start]))
+        return {}, text
+    block = lines[start + 1 : end]
+    if scalar_is_body and opener == "---" and _plain_string(block):
+        return {}, text
+    parse = _front_matter if opener == "---" else _toml_front_matter
+    if start == 0:
+        return parse(block, start + 2), "\n".join(lines[end + 1 :])
+    try:
+        meta = parse(block, start + 2)
+    except Unreadable:
+        if _AUDIENCE_KEY_LINE.search("\n".join(block)):
+            raise
+        return {}, text  # a rule, a paragraph and a rule (or a heading's underline)
+    if not names_audience(meta):
+        return {}, text
+    return meta, "\n".join(lines[end + 1 :])
+
+
+def _closing(lines: list[str], start: int) -> int | None:
+    """The line that closes the front matter opened on ``lines[start]`` (None: never)."""
+    closers = ("---", "...") if lines[start].strip() == "---" else ("+++",)
+    return next(
+        (end for end in range(start + 1, len(lines)) if lines[end].strip() in closers), None
+    )
+
+
+def _json_front_matter(text: str, offset: int) -> tuple[dict[str, Any], str]:
+    """Hugo's JSON front matter, the object opening ``text`` at ``offset``, and the body after
+    its line, when it names an audience; else no front matter and ``text`` the body."""
+    try:
+        data, end = _JSON.raw_decode(text, offset)
+    except ValueError as exc:  # json.JSONDecodeError, or a key written twice
+        opening = text[offset:]
+        closing = re.search(r"^\}[ \t\r]*$", opening, re.M)
+        opening = opening[: closing.end() if closing else _JSON_CHECKED_CHARS]
+        if not _AUDIENCE_KEY_JSON.search(opening):
+            return {}, text  # an MDX expression, or text in braces
+        reason = str(exc)
+        if isinstance(exc, json.JSONDecodeError):
+            reason = f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+        raise Unreadable(f"front matter is not valid JSON: {reason}") from None
+    rest_of_line, _, body = text[end:].partition("\n")
+    if not isinstance(data, dict) or rest_of_line.strip() or not names_audience(data):
+        return {}, text
+    return data, body
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key written twice (``json`` keeps the last one, as PyYAML
+    does: ``"audience": "public"`` after ``"audience": "staff"`` would publish the file)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"key {key!r} is written twice")
+        found[key] = value
+    return found
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_unique_keys)
+
+
+def _plain_string(lines: list[str]) -> bool:
+    try:
+        data = yaml.load("\n".join(lines), Loader=_FrontMatterLoader)  # noqa: S506 - safe loader
+    except (yaml.YAMLError, ValueError):
+        return False  # an invalid block may have meant to name an audience
+    return isinstance(data, str)
+
+
+def _toml_front_matter(lines: list[str], first_line: int = 2) -> dict[str, Any]:
+    try:
+        return tomllib.loads("\n".join(lines))  # TOML itself refuses a key written twice
+    except tomllib.TOMLDecodeError as exc:
+        # The block starts on the file's ``first_line``; tomllib counts lines from 1 within it.
+        shift = first_line - 1
+        reason = _TOML_AT.sub(lambda m: f"(line {int(m[1]) + shift}, column {m[2]})", str(exc))
+        raise Unreadable(f"front matter is not valid TOML: {reason}") from None
+
+
+def _front_matter(lines: list[str], first_line: int = 2) -> dict[str, Any]:
+    try:
+        data = yaml.load("\n".join(lines), Loader=_FrontMatterLoader)  # noqa: S506 - safe loader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).split("\n", 1)[0]
+        # The block starts on the file's ``first_line``; marks count from 0 within it.
+        where = f" (line {mark.line + first_line}, column {mark.column + 1})" if mark else ""
+        raise Unreadable(f"front matter is not valid YAML: {problem}{where}") from None
+    except ValueError as exc:  # a well-formed but impossible value, e.g. date 2001-02-30
+        raise Unreadable(f"front matter is not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise Unreadable(
+            f"front matter is not a mapping of keys (it is a YAML {type(data).__name__}); "
+            "write `key: value` lines between the `---` lines"
+        )
+    return data
