@@ -120,7 +120,7 @@ class EmailConnector:
         self._inflight: set[str] = set()
         # the index as it is now decides whether an earlier answer's knowledge-base file is
         # still readable by the sender (made private or dropped since: left out of history)
-        self.files = IndexedFiles(services.settings.index.path)
+        self.files = IndexedFiles.of(services.settings.index)
 
     def routes(self) -> list[BaseRoute]:
         """Email has no HTTP endpoints."""

@@ -120,7 +120,7 @@ class SlackInteractions:
         self._render = render
         self._spawn = spawn
         # a shared answer's knowledge-base files count as the index has them when it is shared
-        self._files = IndexedFiles(services.settings.index.path)
+        self._files = IndexedFiles.of(services.settings.index)
 
     def register(self, app: AsyncApp) -> None:
         """Attach the listeners to ``app``."""

@@ -98,7 +98,7 @@ class WebConnector:
         self.signer = signer or build_signer(services.settings)
         self.turns = WebTurns(services, self.signer)
         # the viewer page links the indexed files its document links (web_viewer_links)
-        self.indexed_files = IndexedFiles(services.settings.index.path)
+        self.indexed_files = IndexedFiles.of(services.settings.index)
         # the reading page's Markdown, rendered off the event loop, once per file version
         self.viewer_renders = ViewerRenders()
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)

@@ -22,6 +22,9 @@ its title and "(no longer available)", without its quote or passage.
 What a stored answer may still be used for follows the same rule (:func:`visible_now`): the
 share page (``/turns/{key}``) shows no answer that cites or read a file made private or dropped
 since, and such an answer is not given to the model as history again.
+
+A record follows its table as configured now (:func:`table_allows`): a table given a narrower
+``audience``, or removed from ``index.records``, hides its records as a file made private does.
 """
 
 from __future__ import annotations
@@ -72,17 +75,19 @@ def as_now(
     answer: Answer, files: FileIndex, signer: FileSigner | None, audience: frozenset[str]
 ) -> Answer:
     """``answer`` with each citation of a served file that ``audience`` may no longer read
-    (made private, dropped from the index, deleted) shown as removed (:func:`removed`).
+    (made private, dropped from the index, deleted), and of a record whose table it may no
+    longer see (:func:`table_allows`), shown as removed (:func:`removed`).
 
     Only files the signer would link are looked at: a citation that never had a ``/files/``
     link (no path, outside the served folders, no signer) is left as it was."""
-    if signer is None:
-        return answer
     verdicts: dict[str, bool] = {}
     citations: list[Citation] = []
     for citation in answer.citations:
         source = citation.source
-        if source.path and signer.token_for(source, audience) is not None:
+        if source.kind == "record":
+            if not table_allows(files, source, audience):
+                citation = removed(citation)
+        elif signer is not None and source.path and signer.token_for(source, audience) is not None:
             if source.path not in verdicts:
                 verdicts[source.path] = _still_readable(files, source.path, audience)
             if not verdicts[source.path]:
@@ -94,9 +99,10 @@ def as_now(
 
 
 def removed(citation: Citation) -> Citation:
-    """``citation`` of a file that can no longer be read: its title marked "(no longer
-    available)", without a link (public, deep or signed), its quote or its passage, so every
-    renderer shows it by name only."""
+    """``citation`` of a file (or record) that can no longer be read: its title marked "(no
+    longer available)", without a link (public, deep or signed), its quote, its passage, its
+    record columns or action, or a file name beside the title (which would repeat a title
+    that is the file's name), so every renderer shows it by name only."""
     source = citation.source
     gone = dataclasses.replace(
         source,
@@ -104,6 +110,9 @@ def removed(citation: Citation) -> Citation:
         url=None,
         path=None,
         text=None,
+        filename=None,
+        columns=None,
+        action=None,
     )
     return dataclasses.replace(citation, source=gone, quote=None, deep_link=None)
 
@@ -115,8 +124,9 @@ def visible_now(files: FileIndex, audience: frozenset[str]) -> Callable[[Source]
 
     A knowledge-base file is one with a ``path`` that the index governs (inside a folder
     ingested into it): made private since, dropped from the index or deleted, it is no longer
-    visible. A file outside everything ingested (``web.file_roots`` alone) and a source without
-    a path (a record, a web page) keep their stored audience: no index speaks for them.
+    visible. A record is visible while its table still allows ``audience``
+    (:func:`table_allows`). A file outside everything ingested (``web.file_roots`` alone) and a
+    web page keep their stored audience: nothing speaks for them now.
     Each file is looked up once per returned rule.
     """
     verdicts: dict[str, bool] = {}
@@ -124,6 +134,8 @@ def visible_now(files: FileIndex, audience: frozenset[str]) -> Callable[[Source]
     def visible(source: Source) -> bool:
         if not source.visible_to(audience):
             return False
+        if source.kind == "record":
+            return table_allows(files, source, audience)
         if not source.path:
             return True
         if source.path not in verdicts:
@@ -131,6 +143,14 @@ def visible_now(files: FileIndex, audience: frozenset[str]) -> Callable[[Source]
         return verdicts[source.path]
 
     return visible
+
+
+def table_allows(files: FileIndex, record: Source, audience: frozenset[str]) -> bool:
+    """True while the table of ``record`` (its id is ``table/key``) is still configured and its
+    ``audience`` now lets ``audience`` see it: a table made private, or removed, since the
+    record was cited hides it as a file made private does."""
+    groups = files.table_audience(record.id.partition("/")[0])
+    return groups is not None and dataclasses.replace(record, audience=groups).visible_to(audience)
 
 
 def _visible_file(files: FileIndex, path: str, audience: frozenset[str]) -> bool:

@@ -68,7 +68,7 @@ class WebTurns:
             signer.bind_store(services.store.identity())
         self.signer = signer
         # who may read a cited file now (a stored answer re-rendered later: web_file_access)
-        self.files = IndexedFiles(services.settings.index.path)
+        self.files = IndexedFiles.of(services.settings.index)
         # the public URL a cited file has now (a re-ingest may have changed it: web_stored_urls)
         self.urls = IndexedUrls(services.settings.index.path)
         self._in_flight: set[int] = set()

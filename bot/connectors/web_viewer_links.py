@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
+from bot.config import IndexSettings, RecordTable
 from bot.errors import KnowledgeIndexError
 from bot.filetokens import FileGrant, FileSigner
 from bot.knowledge.index import KnowledgeIndex
+from bot.knowledge.record_rows import with_audiences
 from bot.models import Source
 
 log = logging.getLogger(__name__)
@@ -47,6 +50,11 @@ class FileIndex(Protocol):
         served on a guess). False when no index speaks for it (see ``web_file_access``)."""
         ...
 
+    def table_audience(self, table: str) -> tuple[str, ...] | None:
+        """The audience the record table named ``table`` has in the config now, or None when
+        no table has that name (removed or renamed since a record of it was cited)."""
+        ...
+
 
 class IndexedFiles:
     """The files of the knowledge index at ``index_path``
@@ -55,9 +63,16 @@ class IndexedFiles:
     be read knows no file, so its links stay text. A missing index governs no file; one that
     cannot be read governs every file (``governs``)."""
 
-    def __init__(self, index_path: str | Path) -> None:
+    def __init__(self, index_path: str | Path, tables: Sequence[RecordTable] = ()) -> None:
         self.index_path = Path(index_path)
         self._index: KnowledgeIndex | None = None
+        # checked at start with the rest of the config: the audience each group list names
+        self._tables = {table.name: tuple(table.audience) for table in with_audiences(tables)}
+
+    @classmethod
+    def of(cls, settings: IndexSettings) -> IndexedFiles:
+        """The files of ``settings.path``, and the record tables of ``settings.records``."""
+        return cls(settings.path, settings.records)
 
     def _opened(self) -> KnowledgeIndex:
         if self._index is None:
@@ -85,6 +100,10 @@ class IndexedFiles:
             log.warning("cannot read the ingested folders of %s: %s", self.index_path, exc)
             return True
         return any(path.is_relative_to(root) for root in roots)
+
+    def table_audience(self, table: str) -> tuple[str, ...] | None:
+        """The audience of the configured record table ``table`` (None: no such table)."""
+        return self._tables.get(table)
 
 
 def relative_target(href: str, folder: Path) -> tuple[Path, str] | None:
