@@ -11,6 +11,10 @@ own claim anyway (:class:`ScoredMark`); this module keeps, per marker, the sente
 Occurrences are set only when they tell the markers apart (another sentence than the
 citation's quote, or only some of the markers weak): an answer whose markers all agree keeps
 the JSON form it had.
+
+A marker's link to a PDF passage that spans pages opens the passage's first page here (no page
+map is at hand); the Assistant then moves it to its own quote's page, and the citation's
+source to the pages of all its quotes (:func:`bot.knowledge.page_spans.narrow_citation`).
 """
 
 from __future__ import annotations

@@ -4,9 +4,13 @@ A chunk may cross a page break (``page`` 1, ``page_end`` 2). Ingestion stores wh
 pages begins in its text (``page_starts``, see :func:`bot.knowledge.chunking.page_starts`), so
 a citation whose quote is found in the chunk shows, and deep-links to (``#page=N``, see
 :func:`bot.deeplinks.deep_link`), the page or pages the quote spans rather than the chunk's
-first page. A citation without a quote, a quote the chunk does not contain (a paraphrase), a
-chunk on one page, and a chunk without a page map (a non-PDF file, or an index from before
-schema 4) keep the chunk's pages, exactly as before.
+first page. A citation whose markers back different sentences (``Citation.occurrences``, set
+by grounding from the chunk's first page, which knows no page map) names the span of pages
+all its quotes are on ("pp. 1–2"), its link opening that span's first page, and each marker
+links the page of its own quote. A citation without a quote, one with a quote the chunk does
+not contain (a paraphrase, its own or a marker's: the markers whose quotes are found still
+link their pages), a chunk on one page, and a chunk without a page map (a non-PDF file, or an
+index from before schema 4) keep the chunk's pages, exactly as before.
 
 Pure functions: the map comes from a ``PageLookup`` (``KnowledgeIndex.page_starts``).
 """
@@ -14,11 +18,11 @@ Pure functions: the map comes from a ``PageLookup`` (``KnowledgeIndex.page_start
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from bot.deeplinks import deep_link
-from bot.models import Answer, Citation, Source
+from bot.models import Answer, Citation, Occurrence, Source
 
 PageStarts = tuple[tuple[int, int], ...]
 """``(offset in the chunk text, page)`` where each page begins: first offset 0, both rising."""
@@ -117,38 +121,90 @@ def quote_pages(text: str, starts: PageStarts, quote: str) -> tuple[int, int | N
     return first, (last if last != first else None)
 
 
+Pages = tuple[int, int | None]
+"""``(page, page_end)``: ``page_end`` None when one page."""
+
+
+def _placed(source: Source, starts: PageStarts, quote: str) -> Pages | None:
+    """The pages ``quote`` spans in ``source``'s chunk, or None when it is not there or the
+    map puts it outside the chunk's own pages (then the map belongs to other text)."""
+    if not source.text or source.page is None or source.page_end is None:
+        return None
+    pages = quote_pages(source.text, starts, quote)
+    if pages is None:
+        return None
+    first, last = pages
+    if not source.page <= first <= (last or first) <= source.page_end:
+        return None
+    return pages
+
+
+def _on_pages(source: Source, pages: Pages) -> Source:
+    return replace(source, page=pages[0], page_end=pages[1])
+
+
 def narrow_source(source: Source, quote: str | None, starts: PageStarts | None) -> Source:
     """``source`` with ``page``/``page_end`` narrowed to the pages ``quote`` spans.
 
     Unchanged when there is nothing to narrow: no quote, no page map, a chunk on one page, a
     quote the chunk does not contain, or a map that disagrees with the chunk's own pages.
     """
-    if not quote or not starts or not source.text:
+    if not quote or not starts:
         return source
-    if source.page is None or source.page_end is None:
-        return source
-    pages = quote_pages(source.text, starts, quote)
-    if pages is None:
-        return source
-    first, last = pages
-    if not source.page <= first <= (last or first) <= source.page_end:
-        return source  # the map belongs to other text: trust the chunk's pages
-    return replace(source, page=first, page_end=last)
+    pages = _placed(source, starts, quote)
+    return source if pages is None else _on_pages(source, pages)
+
+
+def _span(pages: Iterable[Pages]) -> Pages:
+    """The pages from the first one of ``pages`` to the last."""
+    spans = list(pages)
+    first = min(page for page, _ in spans)
+    last = max(end or page for page, end in spans)
+    return first, (last if last != first else None)
+
+
+def _narrow_occurrence(
+    occurrence: Occurrence, source: Source, pages: Mapping[str, Pages | None]
+) -> Occurrence:
+    """``occurrence`` linking the page of its own quote (unchanged when it is not placed)."""
+    placed = pages.get(occurrence.quote) if occurrence.quote else None
+    if placed is None:
+        return occurrence
+    link = deep_link(_on_pages(source, placed), occurrence.quote)
+    if link is None or link == occurrence.deep_link:
+        return occurrence
+    return replace(occurrence, deep_link=link)
 
 
 def narrow_citation(citation: Citation, lookup: PageLookup) -> Citation:
-    """``citation`` with its source narrowed to its quote's pages and its deep link to match.
+    """``citation`` with its source narrowed to the pages of its quotes, its deep link to
+    match, and each of its occurrences linking the page of its own quote.
 
-    Only a quoted citation of a chunk that crosses a page break asks ``lookup`` for a map.
+    The source spans every quote of the citation (its own and its markers'), so a source list
+    names all the pages the answer relies on; when one of them is not in the chunk, it keeps
+    the chunk's pages. Only a quoted citation of a chunk that crosses a page break asks
+    ``lookup`` for a map.
     """
     source = citation.source
-    if not citation.quote or source.page_end is None or not source.text:
+    if not citation.quote or source.page is None or source.page_end is None or not source.text:
         return citation
-    narrowed = narrow_source(source, citation.quote, lookup(source))
-    if narrowed == source:
+    starts = lookup(source)
+    if not starts:
         return citation
-    link = deep_link(narrowed, citation.quote)
-    return replace(citation, source=narrowed, deep_link=link or citation.deep_link)
+    quotes = dict.fromkeys([citation.quote, *(o.quote for o in citation.occurrences if o.quote)])
+    pages = {quote: _placed(source, starts, quote) for quote in quotes}
+    placed = [p for p in pages.values() if p is not None]
+    narrowed = source
+    if len(placed) == len(pages):
+        narrowed = _on_pages(source, _span(placed))
+    occurrences = tuple(_narrow_occurrence(o, source, pages) for o in citation.occurrences)
+    unchanged = all(new is old for new, old in zip(occurrences, citation.occurrences, strict=True))
+    if narrowed == source and unchanged:
+        return citation
+    link = citation.deep_link
+    if narrowed != source:
+        link = deep_link(narrowed, citation.quote) or link
+    return replace(citation, source=narrowed, deep_link=link, occurrences=occurrences)
 
 
 def narrow_answer(answer: Answer, lookup: PageLookup) -> Answer:
