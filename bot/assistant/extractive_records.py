@@ -1,7 +1,8 @@
 """The record part of an extractive answer: which records lead it, and their lines.
 
 For each record table (config order) the question either names records (one, or several:
-"Compare Team and Business"; see :mod:`bot.assistant.record_match`), is about the table as a
+"Compare Team and Business"; see :mod:`bot.assistant.record_match`), by their labels or by
+their ids ("What does PX-200 cost?" of a table labelled by name), is about the table as a
 whole, or neither. Named records come first (at most the answer's limit, half its sentences),
 one line each with their shown columns; a question about a whole table gets its first rows as
 a list instead.
@@ -19,6 +20,9 @@ from bot.assistant.record_match import (
     about_whole_table,
     answered_terms,
     covered_terms,
+    id_terms,
+    id_words,
+    named_by_id,
     named_records,
     names,
     naming_words,
@@ -37,9 +41,10 @@ class RecordPick:
     ``joined`` holds the ids of records that the question names beside a better one of their
     table ("Compare Team and Business"): each follows the record it joined in ``records``.
     ``labelled`` holds the ids of records a distinctive question word names in their label
-    ("Team"); the others matched by their values alone ("2 business days"). ``described``
-    holds the words of each of their tables' name, columns and description (table name ->
-    stems; :meth:`bot.knowledge.records.RecordTables.topic_terms`), ``naming`` the distinctive
+    ("Team"), or a whole question word is the row id of ("PX-200"); the others matched by
+    their values alone ("2 business days"). ``described`` holds the words of each of their
+    tables' name, columns and description (table name -> stems;
+    :meth:`bot.knowledge.records.RecordTables.topic_terms`), ``naming`` the distinctive
     question words in each labelled record's label (record id -> stems), ``matched_by`` the
     question words that the lead record holds and at most half of its table's records do (the
     rows "like it": :func:`count_note`).
@@ -69,7 +74,8 @@ class RecordPick:
         if record.id in self.labelled:
             table = dict(self.described).get(record.id.partition("/")[0], frozenset())
             wanted = frozenset(stem(t) for t in question_terms)
-            return answered_terms(record, question_terms) | (wanted & table)
+            own = answered_terms(record, question_terms) | id_terms(record, question_terms)
+            return own | (wanted & table)
         return covered_terms(record, question_terms)
 
     def keeping(
@@ -117,6 +123,7 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
     labelled: set[str] = set()
     described: list[tuple[str, frozenset[str]]] = []
     naming: list[tuple[str, frozenset[str]]] = []
+    by_id = id_words(question)
     # only the tables this viewer may see: a hidden one must change nothing, not end the walk
     for table in tables.visible(turn.audience):
         result = await turn.toolbox.fetch_async(
@@ -124,6 +131,10 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
         )
         weights = tables.distinctive_weights(table, terms)
         found = named_records(result.sources, terms, weights)
+        # a record the question names by its id leads, whatever its label and values hold
+        keyed = named_by_id(result.sources, by_id) if tables.keyed(table) else []
+        found = [*keyed, *(record for record in found if record not in keyed)]
+        labelled.update(record.id for record in keyed)
         labelled.update(record.id for record in found if names(record, weights))
         naming += [(r.id, naming_words(r, weights)) for r in found if names(r, weights)]
         if found:

@@ -11,6 +11,10 @@ it answers (:func:`answered_terms`): one named by its label answers its table's 
 column names too, "warehouse" and "manages" for the Hamburg record's ``manager`` of a
 ``warehouses`` table.
 
+A record is named by its id as well, when a whole word of the question is that id ("PX-200" in
+"What does PX-200 cost?", :func:`named_by_id`), though its label and values do not hold it: the
+id is what the lookup found it by, and how people who know the table ask about a row.
+
 A question that names no record may be about the table as a whole ("Which plans are there and
 what do they cost?"): the table's name and description must then cover more than half of the
 question's words (its column names count too; "list" or "available" count for nothing), so "How
@@ -23,7 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from bot.knowledge.records import record_terms
-from bot.knowledge.terms import stem, words
+from bot.knowledge.terms import STOP_WORDS, stem, words
 from bot.models import Source
 
 
@@ -52,6 +56,49 @@ def record_score(
     if not named and len(covered) * 2 < len(wanted):
         return 0.0
     return sum(weights[t] for t in named) + 0.5 * sum(weights[t] for t in mentioned)
+
+
+# what surrounds a word without being part of it: "PX-200?" and "(PX-200)" are "PX-200"
+_AROUND = "\"'`“”‘’()[]{}<>.,;:!?"
+
+
+def id_words(question: str) -> frozenset[str]:
+    """The whole words of ``question`` that may be a record's id, as written ("PX-200" of
+    "What does PX-200 cost?"). A number or a stop word only when it is the whole question:
+    "2" in "Can I get 2 seats?" names no row 2, nor "it" in "Is it free?" a row "IT"."""
+    found = [word.strip(_AROUND) for word in question.split()]
+    found = [word for word in found if word]
+    if len(found) == 1:
+        return frozenset(found)
+    return frozenset(
+        word
+        for word in found
+        if any(char.isalpha() for char in word) and word.casefold() not in STOP_WORDS
+    )
+
+
+def row_id(record: Source) -> str:
+    """The row id of ``record``: its id after ``<table>/`` (a table name has no ``/``)."""
+    return record.id.partition("/")[2]
+
+
+def named_by_id(records: Sequence[Source], question_words: frozenset[str]) -> list[Source]:
+    """The records of ``records`` whose row id is one of ``question_words`` (:func:`id_words`),
+    in their order: the one written exactly so, else those differing from it only in letter
+    case, as a lookup of the id alone finds them ("ABC" names ``ABC``, not ``abc``, when the
+    table has both)."""
+    wanted: set[str] = set()
+    for word in question_words:
+        exact = [r.id for r in records if row_id(r) == word]
+        folded = [r.id for r in records if row_id(r).casefold() == word.casefold()]
+        wanted.update(exact or folded)
+    return [record for record in records if record.id in wanted]
+
+
+def id_terms(record: Source, question_terms: Sequence[str]) -> frozenset[str]:
+    """The question's (stemmed) words in ``record``'s row id ("px" and "200" for PX-200)."""
+    wanted = frozenset(stem(t) for t in question_terms)
+    return wanted & _stems(row_id(record))
 
 
 def names(record: Source, weights: Mapping[str, float]) -> bool:

@@ -4,7 +4,9 @@ checked before any row is read (unique names, audiences).
 Each row is a dict of column name -> text. Values are cleaned as they are read: spaces around
 them trimmed, line breaks written ``\\n``, other control characters removed. CSV header names
 are trimmed too (``sku, name`` names ``name``), and rows whose cells are all blank (the
-``,,,`` lines spreadsheets leave) are skipped, above the header as well as below it. A SQLite
+``,,,`` lines spreadsheets leave) are skipped, above the header as well as below it. Blank
+cells past the header's last column (a spreadsheet's trailing commas) are dropped; a row with
+a value there is a :class:`WideRow`, which is warned about and not served. A SQLite
 NULL is ``""``, a BLOB is read as UTF-8 text, and text that is not valid UTF-8 keeps its row
 (U+FFFD for the bad bytes).
 
@@ -42,6 +44,20 @@ from bot.knowledge.record_size import check_size, within
 from bot.knowledge.record_templates import check_action_template, template_columns
 
 Row = dict[str, str]
+
+
+class WideRow(dict[str, str]):
+    """A CSV row with values past its header's last column: the extra cells are not in it, and
+    an unquoted comma in a value (``Pump, large``) may have moved its later values one column
+    on. ``cells`` is how many cells it has (up to its last non-blank one), ``header`` how many
+    the header has. It is a row like any other to what only carries rows (the size limits);
+    :mod:`bot.knowledge.record_sources` warns about it and does not serve it."""
+
+    def __init__(self, row: Row, cells: int, header: int) -> None:
+        super().__init__(row)
+        self.cells = cells
+        self.header = header
+
 
 # A value longer than this is cut (with a warning, see records.py): a value fits one Slack
 # context element (2,000 characters) and one Discord message, and a 5 MB cell no longer goes
@@ -269,10 +285,16 @@ def _csv_rows(table: RecordTable, path: Path, where: str) -> Iterator[Row]:
                 if len(values) < len(names):  # a short row: its missing cells are blank
                     values += [""] * (len(names) - len(values))
                 # extra cells past the header are dropped, and so is a column without a name
-                # (a configured column named twice was refused on the header)
+                # (a configured column named twice was refused on the header); blank extra
+                # cells are the trailing commas spreadsheets write, anything else is a WideRow
                 row = dict(zip(names, values[: len(names)], strict=True))
                 row.pop("", None)
-                yield row
+                extra = values[len(names) :]
+                if any(extra):
+                    width = len(values) - next(i for i, v in enumerate(reversed(extra)) if v)
+                    yield WideRow(row, width, len(names))
+                else:
+                    yield row
         # Only the last row can hold an unclosed quote (it takes in the rest of the file), and
         # it only swallowed later rows if it spans more than one line.
         if end - before > 1 and _unclosed(_lines(path, before, end)):

@@ -12,7 +12,12 @@ ConfigError naming the config key, raised when ``citecast serve`` or ``ask`` sta
 
 A label (:func:`render_label`) leaves out a blank value together with what only dresses it: a
 bracket group holding no other value (``{name} (page {page})`` is ``Beta``, not ``Beta (page
-)``) and a separator left dangling (``{name} – {city}`` is ``Beta``).
+)``), a separator left dangling (``{name} – {city}`` is ``Beta``) and, at the label's end, the
+one word written right after it, its unit (``{name} {price:.2f} EUR`` is ``Gasket``).
+
+In a URL (:func:`render` with ``url``) each value is percent-encoded, ``/`` kept; in the
+addresses of a ``mailto:`` URL (before its ``?``) ``@`` is kept too, as mail programs show the
+link (``mailto:ana@example.com``, not ``mailto:ana%40example.com``): they decode it either way.
 """
 
 from __future__ import annotations
@@ -63,6 +68,8 @@ _AT_EDGE = re.compile(
 )
 _BETWEEN = re.compile(rf"({_SEPARATORS}){_BLANK}({_SEPARATORS})")
 _RUN = re.compile(rf"{_BLANK}(?:{_SEPARATORS}{_BLANK})+")  # "{a}, {b}, {c}" with a and b blank
+# the one word after a blank value that ends the label: its unit ("{price:.2f} EUR")
+_UNIT = re.compile(rf"{_BLANK}[^\S\n]*[^\s()\[\]{_OPEN}{_CLOSE}{_BLANK}]+\s*$")
 # The widest width or precision a spec may ask for: a value is cut to 2,000 characters anyway,
 # and "{name:{width}}" takes the width from a cell, where 300000000 cost 1.4 GB for one row.
 MAX_SPEC_WIDTH = 2000
@@ -117,14 +124,18 @@ def render(template: str, row: Mapping[str, str], *, url: bool = False) -> str:
     """``template`` filled from ``row``; raises KeyError, IndexError or ValueError.
 
     ``url``: each value is URL-quoted once formatted (``/`` kept, see
-    :func:`check_action_template`), so a format spec's padding or a ``!r`` quote is quoted too.
+    :func:`check_action_template`; ``@`` too in a ``mailto:`` URL's addresses), so a format
+    spec's padding or a ``!r`` quote is quoted too.
     """
     parts: list[str] = []
+    # a mail address's "@" is safe before the "?" of a mailto: URL (addresses, not headers)
+    addresses = url and template[:7].lower() == "mailto:"
     for literal, field, spec, conversion in string.Formatter().parse(template):
         parts.append(literal)
+        addresses = addresses and "?" not in literal
         if field is not None:
             value = _filled(field, spec or "", conversion, row)
-            parts.append(quote(value) if url else value)
+            parts.append(quote(value, safe="/@" if addresses else "/") if url else value)
     return "".join(parts)
 
 
@@ -153,6 +164,7 @@ def render_label(template: str, row: Mapping[str, str]) -> str:
     while previous != text:
         previous = text
         text = _RUN.sub(_BLANK, text)
+        text = _UNIT.sub(_BLANK, text, count=1)
         for group in _EMPTY_GROUPS:  # a group left empty is blank itself: "({a} [{b}])"
             text = group.sub(_BLANK, text)
         text = _AT_EDGE.sub("", text, count=1)

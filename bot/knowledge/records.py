@@ -8,20 +8,21 @@ on first use, into an in-memory FTS5 table over the label, the kept columns and 
 rows into Sources is :mod:`bot.knowledge.record_sources`.
 
 A record becomes a Source with ``kind="record"``, ``id`` ``"<table>/<row id>"`` (the
-``id_column`` value, else the 1-based row number; an id an earlier row already has — a
-repeated value, or a row number that a row without an id took — gets ``#<row number>`` after
-it, with a warning, so two rows are never one citation), ``label`` (``label_column`` or
+``id_column`` value, else the 1-based row number; a value an earlier row already has gets
+``#<row number>`` after it, and a row whose ``id_column`` is blank is ``#<row number>``, each
+with a warning, so two rows are never one citation and a row without an id never takes
+another's; see :mod:`bot.knowledge.record_sources`), ``label`` (``label_column`` or
 ``label_template`` such as ``{name} ({sku})``, which may use any column of the row; on one
 line; a blank one becomes the table name and row id), ``columns`` (each under its label from
 ``column_labels`` when it has one) and ``action``
 (``action_url_template`` with URL-quoted row values; only http, https and mailto URLs).
 
 A row the templates cannot fill (``{name[3]}`` of a shorter name) keeps its place with the
-default label or without an action, and one warning says how many rows did; when no row can be
-filled the template is wrong, and that is a ConfigError naming it. A row whose action URL would
-use a blank value (``https://example.com/buy/`` for a row without a ``sku``, an empty
-``mailto:``) has no action either, with the same kind of warning, but never a ConfigError: a
-blank value is the row's (a product without a page yet), not the template's.
+default label or without an action, and one warning per reason says how many rows did; when no
+row can be filled the template is wrong, and that is a ConfigError naming it. A row whose
+action URL would use a blank value (``https://example.com/buy/`` for a row without a ``sku``,
+an empty ``mailto:``) has no action either, with the same kind of warning, but never a
+ConfigError: a blank value is the row's (a product without a page yet), not the template's.
 
 Audience is per table, written as a document's is (``[staff]``, ``"staff, hr"``; one that names
 no group is refused at start): to a viewer outside a table's ``audience`` the table does not exist
@@ -116,6 +117,11 @@ class RecordTables:
             for name in self._order
             if any(group in audience for group in self._tables[name].audience)
         ]
+
+    def keyed(self, name: str) -> bool:
+        """Whether table ``name`` has an ``id_column``: its row ids are values people write,
+        not row numbers (a "2" in a question names no row 2)."""
+        return bool(self._tables[name].id_column)
 
     def describe(self, audience: frozenset[str] | set[str]) -> dict[str, TableSummary]:
         """Table name -> its shown columns and description (for the tool description), for the

@@ -140,7 +140,7 @@ def test_a_table_with_two_sources_or_half_of_one_is_refused(
 
 
 def test_rows_sharing_an_id_are_distinct_sources_and_citations(tmp_path: Path) -> None:
-    # A1 twice; the third row has no id, so its row number (3) is taken by the fourth's id "3"
+    # A1 twice; the third row has no id (cited as t/#3), the fourth has the id "3"
     csv = write(tmp_path, "sku,name\nA1,Alpha\nA1,Beta\n,Gamma\n3,Delta\n")
     tables = RecordTables([table(csv=csv, id_column="sku", label_column="name")])
     records = tables.lookup("t", "", PUBLIC, limit=10)
