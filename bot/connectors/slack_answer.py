@@ -30,14 +30,14 @@ from bot.connectors.slack_notes import question_notes
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
 from bot.connectors.slack_sinks import Payload
-from bot.connectors.slack_stream_links import marker_links
+from bot.connectors.slack_stream_links import marker_forms
 from bot.connectors.slack_text import mentioned_users, question_text
 from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_unanswered import question_turn
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
-from renderers.base import Capabilities, RenderContext, capabilities_for
+from renderers.base import Capabilities, CitationForm, RenderContext, capabilities_for
 
 log = logging.getLogger(__name__)
 
@@ -156,8 +156,8 @@ class SlackAnswering:
         def render(answer: Answer) -> Payload:
             return self.render(answer, audience, turn_id)
 
-        def links(answer: Answer) -> dict[int, str]:
-            return marker_links(answer, self._context(audience, turn_id))
+        def forms(answer: Answer) -> dict[int, CitationForm]:
+            return marker_forms(answer, self._context(audience, turn_id))
 
         sink, fallback = choose_sinks(
             self.settings,
@@ -168,7 +168,7 @@ class SlackAnswering:
             render,
             self._sleep,
             turn_id,
-            links,
+            forms,
         )
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None

@@ -51,6 +51,12 @@ NOT_REPEATABLE = frozenset(
         "files.completeUploadExternal",
     }
 )
+# What to do about a bot token Slack no longer takes (README "Reliability": such a refusal is
+# logged saying what to do), worded as the start-up check words it (slack_token).
+REINSTALL_HINT = (
+    "reinstall the app, copy its Bot User OAuth Token (xoxb-…) from OAuth & Permissions into "
+    "SLACK_BOT_TOKEN and restart citecast"
+)
 # Slack's refusals that no retry changes. The conversation is closed to the bot (or its token
 # to Slack): queuing the answer would repeat the refusal for hours, and an apology cannot
 # arrive either.
@@ -66,11 +72,11 @@ CLOSED_CONVERSATION: dict[str, str] = {
     "team_access_not_granted": "the app is not granted to that workspace",
     "ekm_access_denied": "EKM denies access to the channel",
     "messages_tab_disabled": "the app's Messages tab is disabled (App Home)",
-    "invalid_auth": "Slack refuses the bot token",
-    "not_authed": "Slack refuses the bot token",
-    "account_inactive": "the bot token's app was uninstalled or deactivated",
-    "token_revoked": "the bot token was revoked",
-    "token_expired": "the bot token expired",
+    "invalid_auth": f"Slack refuses the bot token; {REINSTALL_HINT}",
+    "not_authed": f"Slack refuses the bot token; {REINSTALL_HINT}",
+    "account_inactive": f"the bot token's app was uninstalled or deactivated; {REINSTALL_HINT}",
+    "token_revoked": f"the bot token was revoked; {REINSTALL_HINT}",
+    "token_expired": f"the bot token expired; {REINSTALL_HINT}",
     "missing_scope": "the bot token lacks a scope for this call (see the README's scopes)",
     "not_allowed_token_type": "this call needs another kind of token",
     "access_denied": "Slack denies access",

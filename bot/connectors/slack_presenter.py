@@ -26,7 +26,7 @@ from bot.connectors.slack_thread import SlackThread
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, Exchange, TextDelta
-from renderers.base import RenderContext
+from renderers.base import CitationForm, RenderContext
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +40,12 @@ def choose_sinks(
     render: RenderFn,
     sleep: Sleep,
     turn_id: int,
-    links: Callable[[Answer], Mapping[int, str]] | None = None,
+    forms: Callable[[Answer], Mapping[int, CitationForm]] | None = None,
 ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
     """The sink that shows an answer in ``thread`` for ``slack.streaming``, and the one to fall
-    back to when native streaming is unavailable (made only if needed); ``links`` gives the URL
-    each citation marker of a partial answer links to (for native streaming)."""
+    back to when native streaming is unavailable (made only if needed); ``forms`` gives the
+    citation forms of a partial answer, which say where each marker links (for native
+    streaming)."""
 
     def edit() -> AnswerSink:
         interval = settings.edit_interval_seconds
@@ -55,7 +56,7 @@ def choose_sinks(
 
     mode = settings.streaming
     if mode == "native":
-        native = NativeSink(client, poster, outbox, thread, settings, turn_id=turn_id, links=links)
+        native = NativeSink(client, poster, outbox, thread, settings, turn_id=turn_id, forms=forms)
         return native, edit
     if mode == "edit":
         return edit(), edit

@@ -39,10 +39,12 @@ from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_feedback_blocks import feedback_block, source_blocks, with_feedback
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_sinks import Payload, StreamingUnavailableError
+from bot.connectors.slack_stream_links import links_of
 from bot.connectors.slack_text import StreamMarkdown
 from bot.connectors.slack_thread import SlackThread
 from bot.errors import RateLimitedError
 from bot.models import Answer
+from renderers.base import CitationForm
 from renderers.limits import SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS_TEXT
 from renderers.slack import block_text_length
 
@@ -77,7 +79,7 @@ class NativeSink:
         settings: SlackSettings,
         *,
         turn_id: int | None = None,
-        links: Callable[[Answer], Mapping[int, str]] | None = None,
+        forms: Callable[[Answer], Mapping[int, CitationForm]] | None = None,
     ) -> None:
         self._client = client
         self._poster = poster
@@ -86,8 +88,9 @@ class NativeSink:
         self._settings = settings
         self._turn = turn_id
         self._markdown = StreamMarkdown()
-        # the URL each marker links to, as the final render links it (slack_stream_links)
-        self._links = links
+        # the citations' forms, as the final render decides them: where each marker links,
+        # and where a link labelled like one may lead (slack_stream_links)
+        self._forms = forms
         self._cited = 0
         self._stream: AsyncChatStream | None = None
         self._shown = 0
@@ -121,6 +124,9 @@ class NativeSink:
     def _handle(self, exc: Exception, what: str) -> None:
         """A failed stream call (one of SLACK_CALL_ERRORS): fall back, complete, or raise."""
         code = error_code(exc)
+        if self.ts is None:
+            # with no stream yet, slack_sdk's append or stop called chat.startStream: name that
+            what = "chat.startStream"
         error = as_channel_error(exc, what)
         closed = isinstance(error, UndeliverableError) and error.conversation_closed
         if self.ts is None and closed and code not in UNSUPPORTED_STREAMING:
@@ -136,8 +142,6 @@ class NativeSink:
         if self.ts is None:
             # Nothing is visible yet, so a plain post can still show the whole answer. (A
             # chat.startStream lost on the way may have started a stream we cannot see.)
-            # with no stream yet, slack_sdk's append or stop called chat.startStream: name that
-            what = "chat.startStream"
             if code not in UNSUPPORTED_STREAMING:
                 log.warning("Slack stream could not start (%s); posting instead", code)
             raise StreamingUnavailableError(f"Slack {what}: {code}") from None
@@ -164,9 +168,11 @@ class NativeSink:
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Append the new text to the stream (until Slack closes it or it gets too long)."""
-        if self._links is not None and len(partial.citations) != self._cited:
+        if self._forms is not None and len(partial.citations) != self._cited:
             self._cited = len(partial.citations)
-            self._markdown.links = self._links(partial)
+            forms = self._forms(partial)
+            self._markdown.forms = forms
+            self._markdown.links = links_of(forms)
         markdown = self._markdown.feed(delta)
         if not markdown or not self._open or self.truncated or self.interrupted:
             return

@@ -1,15 +1,21 @@
 """Links in the markdown Slack's native stream shows: the model's made safe, the markers linked.
 
 ``chat.appendStream`` takes standard markdown, where ``[label](url)`` is a link. The rendered
-messages keep only http, https and mailto links (``renderers.escaping.safe_url``, the one check
-every output uses); the streamed text must too, or a link the model wrote to
-``javascript:alert(1)`` reaches the asker through the stream alone. :func:`safe_links` shows a
-link whose destination fails that check as its label (as the renderers do) and moves citations
-out of a link's label (a link inside a link is no link, and the renderers put them after it
-too). Since the pairing of brackets is CommonMark's to decide, the last word is
-:func:`no_unsafe_links`, which reads only what follows each ``]``: a ``](`` or ``]:`` (the end of
-an inline link, or of a link reference definition that a ``[label]`` anywhere could use) not
-followed by a safe destination gets a zero-width space after its ``]``, so it ends nothing.
+messages decide where a link the model wrote may lead by one rule (``renderers.link_urls``): only
+http, https and mailto; a label that reads as a citation marker (``[1]``, ``[2-4]``) only to
+one of the answer's cited sources; a label that reads as an address the link does not open is
+shown as text followed by the address it really opens. The streamed text must follow it too, or
+a link to ``javascript:alert(1)``, or a second "[1]" opening a page no source is, reaches the
+asker through the stream alone. :func:`safe_links` asks the renderers' own functions
+(``link_url``, ``label_hides_target``) of each inline link, shows one they refuse as its label
+and one whose label hides its target as that label then ``[url](url)``, and moves citations out
+of a link's label (a link inside a link is no link, and the renderers put them after it too).
+Since the pairing of brackets is CommonMark's to decide, the last word is
+:func:`no_unsafe_links`, which reads only what follows each ``]``: a ``](`` not followed by a safe
+destination gets a zero-width space after its ``]``, so it ends nothing, and so does every
+``]:``. A link reference definition can be used by a ``[label]`` anywhere, earlier text already
+shown included, so the stream cannot judge each use by its label as the renderers do once the
+whole answer is parsed: no definition defines anything in the stream (it shows as its text).
 :func:`open_link_start` says where a streamed piece may still become a link when more text
 comes, so that it is held back until it is whole.
 
@@ -23,22 +29,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from bot.markdown import CITATION_MARK
+from bot.markdown import CITATION_MARK, Token, parse
 from bot.models import Answer
-from renderers.base import RenderContext
+from renderers.base import CitationForm, RenderContext
 from renderers.document import decide_forms
 from renderers.escaping import md_url, safe_url
 from renderers.limits import SLACK_MAX_LINK
+from renderers.link_urls import label_hides_target, link_url
 
 # The scanner's verdicts besides a position: the construct can never be a link (a blank line
 # came first), or whether it is one depends on text that has not arrived yet.
 _NEVER = -1
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-# What follows "]:" in a link reference definition: its destination (CommonMark allows it on
-# the next line), whole once white space follows it.
-_DEFINITION_DESTINATION = re.compile(r"[ \t]*\n?[ \t]*(<[^>\n]*>|\S+)")
-_WHOLE_DEFINITION_DESTINATION = re.compile(r"[ \t]*\n?[ \t]*\S+\s")
-# a "]" that may end a link or a definition
+# a "]" that may end a link or a link reference definition
 _CLOSER = re.compile(r"\](?=[(:])")
 ZWSP = "\u200b"
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -149,8 +152,8 @@ def _inline_link(text: str, paren: int) -> tuple[int, str] | int | None:
 
 def open_link_start(text: str) -> int | None:
     """Where the trailing part of ``text`` that more text may still make a link begins (an
-    unclosed ``[``, a ``]`` or citation whose next character has not come, a link or
-    definition whose destination is not whole); None when there is none."""
+    unclosed ``[``, a ``]`` or citation whose next character has not come, a link whose
+    destination is not whole); None when there is none."""
     held = [i for i in (_open_bracket(text), _open_closer(text)) if i is not None]
     return min(held) if held else None
 
@@ -170,8 +173,8 @@ def _open_bracket(text: str) -> int | None:
 
 
 def _open_closer(text: str) -> int | None:
-    """The first ``]`` whose next character, or destination, has not come yet (for
-    :func:`no_unsafe_links`)."""
+    """The first ``]`` whose next character, or inline link destination, has not come yet
+    (for :func:`no_unsafe_links`)."""
     i = text.find("]")
     while i != -1:
         if i == len(text) - 1:
@@ -179,20 +182,15 @@ def _open_closer(text: str) -> int | None:
         after = text[i + 1]
         if after == "(" and _inline_link(text, i + 1) is None:
             return i
-        if (
-            after == ":"
-            and not _WHOLE_DEFINITION_DESTINATION.match(text, i + 2)
-            and not _BLANK_LINE.search(text, i)
-        ):
-            return i
         i = text.find("]", i + 1)
     return None
 
 
 def no_unsafe_links(text: str) -> str:
-    """``text`` where no ``](`` or ``]:`` ends a link or a link reference definition unless
-    a safe destination (``safe_url``) follows it: the others get a zero-width space after their
-    ``]``. Whatever brackets CommonMark pairs, a link's destination is what follows its ``]``."""
+    """``text`` where no ``](`` ends a link unless a safe destination (``safe_url``) follows
+    it, and no ``]:`` ends a link reference definition: the others get a zero-width space after
+    their ``]``. Whatever brackets CommonMark pairs, a link's destination is what follows its
+    ``]`` (a definition's uses are not known when it is shown: see the module docstring)."""
     out: list[str] = []
     last = 0
     for m in _CLOSER.finditer(text):
@@ -203,22 +201,17 @@ def no_unsafe_links(text: str) -> str:
             found = _inline_link(text, i + 1)
             if isinstance(found, tuple) and safe_url(found[1]) is not None:
                 continue
-        else:
-            definition = _DEFINITION_DESTINATION.match(text, i + 2)
-            found_url = definition.group(1) if definition else ""
-            if found_url.startswith("<"):
-                found_url = found_url[1:-1]
-            if safe_url(found_url) is not None:
-                continue
         out += (text[last : i + 1], ZWSP)
         last = i + 1
     out.append(text[last:])
     return "".join(out)
 
 
-def safe_links(text: str) -> str:
-    """``text`` with every inline link the model wrote to anywhere but a safe URL shown as its
-    label, and the citations in a link's label after it (see the module docstring)."""
+def safe_links(text: str, forms: Mapping[int, CitationForm] | None = None) -> str:
+    """``text`` with every inline link the model wrote shown as the renderers show it (given
+    ``forms``, the citation forms known so far), and the citations in a link's label after it:
+    one they would not draw as its label, one whose label hides its target as that label then
+    its address (see the module docstring)."""
     out: list[str] = []
     last = 0
     i = text.find("[")
@@ -235,28 +228,64 @@ def safe_links(text: str) -> str:
         image = i > 0 and text[i - 1] == "!" and not _escaped(text, i - 1)
         start = i - 1 if image else i
         out.append(text[last:start])
-        out.append(_safe_link(text[i + 1 : close], text[close + 1 : end], destination, image))
+        label, rest = text[i + 1 : close], text[close + 1 : end]
+        out.append(_safe_link(label, rest, destination, image, forms))
         last = end
         i = text.find("[", end)
     out.append(text[last:])
     return "".join(out)
 
 
-def _safe_link(label: str, rest: str, destination: str, image: bool) -> str:
-    """One link: kept (its label made safe, citations after it) or shown as its label."""
+def _safe_link(
+    label: str,
+    rest: str,
+    destination: str,
+    image: bool,
+    forms: Mapping[int, CitationForm] | None,
+) -> str:
+    """One link: kept (its label made safe, citations after it), shown as its label, or as its
+    label then its own address (``[url](url)``, as the renderers show ``text (<url>)``)."""
     marks = "".join(m.group(0) for m in CITATION_MARK.finditer(label))
-    shown = safe_links(_CITED_LABEL_PART.sub("", label))
-    if safe_url(destination) is None:
+    shown = safe_links(_CITED_LABEL_PART.sub("", label), forms)
+    token = _link_token(label, destination, image)
+    url = link_url(token, forms)
+    if url is None:
         return shown + marks
+    if label_hides_target(token, url):
+        return f"{shown} ({_own_link(url)}){marks}"
     if not shown.strip():
         return f"[{md_url(destination)}]{rest}{marks}"
     return ("!" if image else "") + f"[{shown}]{rest}{marks}"
 
 
+def _link_token(label: str, destination: str, image: bool) -> Token:
+    """The link as the renderers' parse would give it to ``renderers.link_urls``: its label's
+    tokens (whose text says whether it reads as a marker or an address) and its URL."""
+    kind = "image" if image else "link"
+    return {"type": kind, "children": parse(label), "attrs": {"url": destination}}
+
+
+def _own_link(url: str) -> str:
+    """A link to ``url`` labelled with ``url`` itself: the address a reader sees is the one it
+    opens (brackets encoded, so the label cannot end early)."""
+    shown = md_url(url).replace("[", "%5B").replace("]", "%5D")
+    return f"[{shown}]({shown})"
+
+
+def marker_forms(answer: Answer, context: RenderContext) -> dict[int, CitationForm]:
+    """The form of each citation of ``answer`` in its Slack render, decided as the renderer
+    decides it (``renderers.document.decide_forms``)."""
+    return decide_forms(answer.citations, context.caps("slack"), context)
+
+
 def marker_links(answer: Answer, context: RenderContext) -> dict[int, str]:
     """The URL each citation's ``[n]`` links to in the Slack render of ``answer`` (those with
-    none are absent), decided as the renderer decides it (``renderers.document.decide_forms``)."""
-    forms = decide_forms(answer.citations, context.caps("slack"), context)
+    none are absent)."""
+    return links_of(marker_forms(answer, context))
+
+
+def links_of(forms: Mapping[int, CitationForm]) -> dict[int, str]:
+    """The URL each citation's ``[n]`` links to, given the citations' ``forms``."""
     return {
         n: form.url
         for n, form in forms.items()

@@ -23,6 +23,7 @@ from bot.connectors.slack_stream_links import (
     safe_links,
 )
 from bot.markdown import CITATION_MARK
+from renderers.base import CitationForm
 from renderers.glue import NO_BREAK_SPACE, glues_after
 
 _BOT_MENTION = r"<@{id}(?:\|[^>]*)?>"
@@ -97,8 +98,10 @@ class StreamMarkdown:
     def __init__(self) -> None:
         self._held = ""
         self._before = ""  # the last word shown, for the glue of a citation after it
-        # the URL each citation's marker links to (set as the citations arrive)
+        # the URL each citation's marker links to, and the citations' forms, which a link the
+        # model labelled like a marker must lead to (both set as the citations arrive)
         self.links: Mapping[int, str] = {}
+        self.forms: Mapping[int, CitationForm] = {}
 
     def feed(self, delta: str) -> str:
         """The markdown that is safe to show now; a possible partial ``[^n`` is held back,
@@ -125,7 +128,7 @@ class StreamMarkdown:
         return self._show(held)
 
     def _show(self, text: str) -> str:
-        shown = to_stream_markdown(text, self._before, self.links)
+        shown = to_stream_markdown(text, self._before, self.links, self.forms)
         self._before = _last_word(self._before + text)
         return shown
 
@@ -137,14 +140,22 @@ def _last_word(text: str) -> str:
     return after[max(after.rfind(" "), after.rfind("\n")) + 1 :]
 
 
-def to_stream_markdown(text: str, before: str = "", links: Mapping[int, str] | None = None) -> str:
+def to_stream_markdown(
+    text: str,
+    before: str = "",
+    links: Mapping[int, str] | None = None,
+    forms: Mapping[int, CitationForm] | None = None,
+) -> str:
     """One whole piece of answer text as streaming markdown (``before``: the text shown before
     it, whose last word decides whether a citation at its start is glued; ``links``: the URL
-    each citation's marker links to, see ``slack_stream_links.marker_links``).
+    each citation's marker links to, see ``slack_stream_links.marker_links``; ``forms``: the
+    citations' forms, which a link the model labelled like a marker must lead to).
 
-    The model's links keep only safe destinations (``slack_stream_links.safe_links``), and no
-    ``](`` or ``]:`` is left to end a link to anything else (``no_unsafe_links``): not one the
-    model disguised, nor a plain ``[1]`` read as a link's label (``[1](javascript:…)``).
+    The model's links are shown as the renderers show them (``slack_stream_links.safe_links``:
+    safe destinations only, no marker-like label to a page no source is, no label hiding its
+    target), and no ``](`` is left to end a link to anything else, nor ``]:`` a reference
+    definition (``no_unsafe_links``): not one the model disguised, nor a plain ``[1]`` read as a
+    link's label (``[1](javascript:…)``).
 
     Streaming takes standard markdown, where ``&lt;`` would show literally inside code, so
     instead of escaping every ``<`` only the ones that could open a Slack token (``<!here>``,
@@ -152,7 +163,7 @@ def to_stream_markdown(text: str, before: str = "", links: Mapping[int, str] | N
     controls are dropped, as from every rendered payload (``bot.bidi_controls``). The spaces
     between a word and its citation become a no-break space, as in the rendered message.
     """
-    text = safe_links(_glued(without_bidi_controls(text), before))
+    text = safe_links(_glued(without_bidi_controls(text), before), forms)
     text = _TOKEN_OPENER.sub("<\u200d", text)
     text = CITATION_MARK.sub(lambda m: linked_marker(int(m.group(1)), links or {}), text)
     return no_unsafe_links(text)

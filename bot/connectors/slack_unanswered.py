@@ -267,16 +267,18 @@ async def answer_left_over(
     answer: Callable[[SlackQuestion], Awaitable[None]],
     done: Callable[[SlackQuestion], None],
     posted: Callable[[SlackQuestion], bool] = lambda question: False,
+    answered: Callable[[SlackQuestion], None] = lambda question: None,
 ) -> None:
     """Answer, one at a time, the questions an earlier run left unanswered (``answer`` keeps
     each until it is done), each thread first tidied of what that run left half-written; a
     question given up gets the apology in place of its half answer instead. A question whose
     answer was ``posted`` whole (only its files were left, and the outbox uploads them) is
-    neither tidied nor answered again."""
+    neither tidied nor answered again: it is recorded as ``answered``."""
     for left in left_over:
         question = left.question
         if posted(question):
             log.info("slack: %s in %s was answered before a restart", question.ts, question.channel)
+            answered(question)
             done(question)
             continue
         apology = apology_text if left.given_up else None
@@ -341,11 +343,24 @@ class KeptQuestions:
             self._answer_kept,
             self.unanswered.done,
             self._posted,
+            self._answered,
         )
 
     def _posted(self, question: SlackQuestion) -> bool:
         """Whether the earlier run posted the answer whole, leaving only its files."""
         return files_left(self._store, saved_turn(self._store, question))
+
+    def _answered(self, question: SlackQuestion) -> None:
+        """Record the turn of ``question``, whose answer the earlier run posted whole, as
+        ``done`` (with whatever answer it stored): the start marked it failed, and README
+        "Reliability" counts such a question once, as answered."""
+        turn_id = saved_turn(self._store, question)
+        try:
+            turn = self._store.turn(turn_id) if turn_id is not None else None
+            if turn is not None and turn.status != "done":
+                self._store.finish_turn(turn.id, turn.answer, turn.registry)
+        except StoreError as exc:
+            log.warning("slack: cannot record question %s as answered: %s", question.ts, exc)
 
 
 __all__ = [
