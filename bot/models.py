@@ -73,18 +73,23 @@ class Occurrence:
 
     ``quote`` is the sentence of the passage that best supports the claim this marker closes,
     ``deep_link`` the link to it (a text fragment or a PDF page), ``support`` that claim's score
-    in 0..1 (None when the marker's claim was not checked).
+    in 0..1 (None when the marker's claim was not checked). ``page``/``page_end`` are the PDF
+    pages ``quote`` is on when they were found in the passage's page map (``page_end`` None
+    when one page; both None when unknown: the citation's source pages apply), so a marker's
+    signed file link and tooltip name its own page (:mod:`bot.knowledge.page_spans`).
     """
 
     quote: str | None = None
     deep_link: str | None = None
     support: float | None = None
+    page: int | None = None
+    page_end: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form; ``None`` fields omitted."""
         return {
             name: value
-            for name in ("quote", "deep_link", "support")
+            for name in ("quote", "deep_link", "support", "page", "page_end")
             if (value := getattr(self, name)) is not None
         }
 
@@ -96,10 +101,18 @@ class Occurrence:
         """
         if not isinstance(data, Mapping):
             raise ValidationError("an occurrence must be a JSON object")
+        page, page_end = (
+            None if data.get(key) is None else positive_int(data[key], f"occurrence {key}")
+            for key in ("page", "page_end")
+        )
+        if page_end is not None and (page is None or page_end < page):
+            raise ValidationError("occurrence page_end needs a page and may not be before it")
         return cls(
             quote=optional_str(data, "quote"),
             deep_link=optional_str(data, "deep_link"),
             support=_support_value(data, "occurrence"),
+            page=page,
+            page_end=page_end,
         )
 
 

@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from bot.errors import RegistryError, ValidationError
 from bot.models import Source
+from bot.page_labels import page_label
 
 IdStatus = Literal["forbidden", "uncitable", "unknown"]
 KEY_HEX_CHARS = 8
@@ -350,8 +351,8 @@ def _passage_heading(source: Source) -> str:
     parts = [source.display_title]
     if source.section:
         parts.append(source.section)
-    if source.page is not None:
-        pages = f"pp. {source.page}-{source.page_end}" if source.page_end else f"p. {source.page}"
+    pages = page_label(source.page, source.page_end)
+    if pages is not None:
         parts.append(pages)
     return " — ".join(parts)
 

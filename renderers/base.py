@@ -19,8 +19,11 @@ from typing import Any, Literal
 from bot.bidi_controls import url_without_bidi_controls, without_bidi_controls
 from bot.deeplinks import file_link
 from bot.errors import ConfigError
-from bot.models import Citation, RecordAction, Source
+from bot.models import Citation, Occurrence, RecordAction, Source
 from bot.models import is_safe_url as _is_safe_url
+from bot.page_labels import page_label
+from renderers.attachable import attachment_name as attachment_name
+from renderers.attachable import media_allowed, size_allowed
 from renderers.spaces import one_line
 
 # every form decision checks the same few URLs once per channel: remember the verdicts
@@ -130,7 +133,9 @@ class RenderContext:
     """What a renderer knows about the deployment and the viewer (all optional).
 
     ``signer(source)`` returns a signed, expiring download URL or None. ``file_size(source)``
-    returns the byte size of ``source.path`` when the connector knows it (renderers do no I/O).
+    returns the byte size of ``source.path``, read by the connector (renderers do no I/O), or
+    None when that file cannot be read: it is then not attached. Without ``file_size`` no size
+    is known and none decides.
     ``sources_url`` is a page with the full source list, linked when a limit compacts it; by
     default ``{public_base_url}/turns/{turn_id}`` when both are known.
     """
@@ -174,11 +179,14 @@ class RecordForm:
 class OccurrenceForm:
     """How one ``[^n]`` marker of a citation shows (``Citation.occurrences``): the quote its own
     claim is backed by, where it leads (the deep link to that quote, or the signed download
-    opening at it; None where the form has no URL) and whether that claim is weak."""
+    opening at it; None where the form has no URL), whether that claim is weak, and its
+    ``detail``: its own page where the marker knows it (``Occurrence.page``), else the
+    citation's ``detail``."""
 
     quote: str | None
     url: str | None
     weak: bool
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -213,13 +221,12 @@ class CitationForm:
 
 
 def source_detail(source: Source) -> str:
-    """``p. 12`` / ``pp. 12–13`` and the section path below the title, comma separated."""
+    """``p. 12`` / ``pp. 12–13`` (:func:`bot.page_labels.page_label`) and the section path
+    below the title, comma separated."""
     parts: list[str] = []
-    if source.page is not None:
-        if source.page_end is not None and source.page_end != source.page:
-            parts.append(f"pp. {source.page}\u2013{source.page_end}")
-        else:
-            parts.append(f"p. {source.page}")
+    pages = page_label(source.page, source.page_end)
+    if pages is not None:
+        parts.append(pages)
     section = section_below_title(source)
     if section:
         parts.append(section)
@@ -245,26 +252,6 @@ def section_below_title(source: Source) -> str | None:
 
 def _word_run(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
-
-
-def attachment_name(name: str) -> str:
-    """``name`` as a file travels under: its last path part, without control characters or
-    surrounding spaces and dots (which mail clients and file systems drop), at most 200
-    characters; ``attachment`` when nothing is left. Renderers name attachments so and
-    connectors send them so, so a reference always names the file that arrives."""
-    name = name.replace("\\", "/").rsplit("/", 1)[-1]
-    name = without_bidi_controls(name)  # "invoice\u202egpj.exe" shows as "invoiceexe.jpg"
-    name = "".join(ch for ch in name if ch >= " " and ch != "\x7f").strip().strip(".")
-    return name[:200] or "attachment"
-
-
-def _media_allowed(media_type: str | None, allowed: tuple[str, ...]) -> bool:
-    if not allowed:
-        return True
-    if media_type is None:
-        return False
-    major = media_type.split("/", 1)[0]
-    return media_type in allowed or f"{major}/*" in allowed
 
 
 def is_record(source: Source) -> bool:
@@ -304,8 +291,8 @@ def citation_form(
 
     Public URL (the deep link when present) -> link; a file without one -> attachment where the
     channel sends files, attachments are wanted, and type/size/count (``files_used``: other
-    files already attached) allow; else a signed download link when the signer gives one; else
-    its name.
+    files already attached) allow (a file ``file_size`` cannot read is never attached); else
+    a signed download link when the signer gives one; else its name.
 
     Every text of the form (title, detail, quote, file name, record label, columns and action)
     is without bidi controls (:func:`shown`), and each URL has them percent-encoded: whatever a
@@ -328,19 +315,18 @@ def citation_form(
         if url and is_safe_url(url):
             common["occurrences"] = _occurrence_forms(citation, context, weak, link=True)
             return CitationForm(kind="link", url=url_without_bidi_controls(url), **common)
-    if source.path:
-        size = context.file_size(source) if context.file_size else None
-        if (
-            caps.native_files
-            and context.attach_files
-            and files_used < caps.max_files
-            and _media_allowed(source.media_type, caps.media_types)
-            and (size is None or size <= caps.max_file_bytes)
-        ):
-            common["filename"] = attachment_name(source.filename or source.path)
-            return CitationForm(
-                kind="attachment", path=source.path, media_type=source.media_type, **common
-            )
+    if (
+        source.path
+        and caps.native_files
+        and context.attach_files
+        and files_used < caps.max_files
+        and media_allowed(source.media_type, caps.media_types)
+        and size_allowed(source, context.file_size, caps.max_file_bytes)
+    ):
+        common["filename"] = attachment_name(source.filename or source.path)
+        return CitationForm(
+            kind="attachment", path=source.path, media_type=source.media_type, **common
+        )
     signed = context.signer(source) if context.signer else None
     if signed and is_safe_url(signed):
         # at the cited place: a PDF's page, a text file's quoted words (a text fragment)
@@ -349,6 +335,13 @@ def citation_form(
         return CitationForm(kind="download", url=url_without_bidi_controls(signed), **common)
     common["occurrences"] = _occurrence_forms(citation, context, weak)
     return CitationForm(kind="name", **common)
+
+
+def _on_own_pages(source: Source, occurrence: Occurrence) -> Source:
+    """``source`` on the pages of ``occurrence``'s quote, when the marker knows them."""
+    if occurrence.page is None:
+        return source
+    return dataclasses.replace(source, page=occurrence.page, page_end=occurrence.page_end)
 
 
 def _occurrence_forms(
@@ -361,9 +354,11 @@ def _occurrence_forms(
 ) -> tuple[OccurrenceForm, ...]:
     """Each marker's form: its own quote, its own link (a ``link`` form's deep link to that
     quote, else the source's URL; a download opening at that quote) and its own weakness (a
-    marker whose claim was not checked is as weak as the citation)."""
+    marker whose claim was not checked is as weak as the citation). A marker that knows its
+    own page (``Occurrence.page``) names it and has its download open there."""
     out: list[OccurrenceForm] = []
     for occurrence in citation.occurrences:
+        source = _on_own_pages(citation.source, occurrence)
         url: str | None = None
         if link:
             for candidate in (occurrence.deep_link, citation.source.url, citation.deep_link):
@@ -371,13 +366,14 @@ def _occurrence_forms(
                     url = url_without_bidi_controls(candidate)
                     break
         elif signed is not None:
-            url = url_without_bidi_controls(file_link(signed, citation.source, occurrence.quote))
+            url = url_without_bidi_controls(file_link(signed, source, occurrence.quote))
         support = occurrence.support
         out.append(
             OccurrenceForm(
                 quote=None if occurrence.quote is None else shown(occurrence.quote),
                 url=url,
                 weak=weak if support is None else support < context.weak_below,
+                detail=source_detail(source),
             )
         )
     return tuple(out)

@@ -106,10 +106,12 @@ def link_target(url: str | None) -> str | None:
 
 def hover_text(form: CitationForm, occurrence: OccurrenceForm | None = None) -> str:
     """What hovering or focusing a marker shows: title, page/section, quote (plain text); the
-    quote is ``occurrence``'s when the marker is one of a citation's differing markers."""
+    quote and the page are ``occurrence``'s when the marker is one of a citation's differing
+    markers (its own page where it is known: "p. 2", not the source list's "pp. 1–2")."""
     parts = [form.title]
-    if form.detail:
-        parts.append(form.detail)
+    detail = form.detail if occurrence is None else occurrence.detail
+    if detail:
+        parts.append(detail)
     text = " \u2014 ".join(parts)
     quote = form.quote if occurrence is None else occurrence.quote
     if quote:

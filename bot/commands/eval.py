@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.evaluation.json_results import results_json
     from bot.evaluation.report import check_writable, print_table, shown_id, summary, write_html
     from bot.evaluation.runner import AskFn, CaseResult, run_case
+    from bot.knowledge.page_lookup import index_page_lookup
     from bot.models import Source
     from bot.resolver import ResolvePolicy
     from bot.support import scorer_factory
@@ -150,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
     policy = ResolvePolicy.from_settings(settings.resolve)
     ask: AskFn | None = None
     lookup: Callable[[str], Source | None] | None = None
+    # a recorded answer's PDF citations narrowed to their quotes' pages, as a live one is
+    pages = index_page_lookup(settings.index.path)
     questions = sum(case.answer is None for case in cases)
     if questions:
         from bot.evaluation.live import live_assistant
@@ -181,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
                     policy=policy,
                     ask=ask,
                     lookup=lookup,
+                    pages=pages,
                 )
             )
             progress.advance(task)

@@ -102,10 +102,12 @@ def with_current_urls(answer: Answer, files: FileUrls, audience: frozenset[str])
 def relinked(citation: Citation, url: str | None) -> Citation:
     """``citation`` with its source at ``url`` and its deep links (its own and each marker's)
     rebuilt on it from their quotes and the source's page, as the resolver and grounding build
-    them; with ``url`` None there is none, and the renderers sign a ``/files/`` link instead."""
+    them; with ``url`` None there is none, and the renderers sign a ``/files/`` link instead.
+    A marker whose quote's pages are known keeps them and links its own page."""
     source = dataclasses.replace(citation.source, url=url)
     occurrences = tuple(
-        Occurrence(o.quote, _link(source, o.quote), o.support) for o in citation.occurrences
+        dataclasses.replace(o, deep_link=_link(_on_marker_pages(source, o), o.quote))
+        for o in citation.occurrences
     )
     return dataclasses.replace(
         citation,
@@ -113,6 +115,12 @@ def relinked(citation: Citation, url: str | None) -> Citation:
         deep_link=_link(source, citation.quote),
         occurrences=occurrences,
     )
+
+
+def _on_marker_pages(source: Source, occurrence: Occurrence) -> Source:
+    if occurrence.page is None:
+        return source
+    return dataclasses.replace(source, page=occurrence.page, page_end=occurrence.page_end)
 
 
 def _link(source: Source, quote: str | None) -> str | None:

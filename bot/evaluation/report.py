@@ -15,6 +15,7 @@ from rich.text import Text
 from bot.commands.output import terminal_text
 from bot.errors import ValidationError
 from bot.evaluation.runner import METRIC_NAMES, CaseResult, total_agreement
+from bot.page_labels import page_label
 
 _HEADERS = {
     "recall": "recall",
@@ -231,6 +232,7 @@ def write_html(
         loader=PackageLoader("bot.evaluation", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
+    env.globals["page_label"] = page_label
     template = env.get_template("report.html.j2")
     html = template.render(
         results=results,

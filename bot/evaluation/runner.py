@@ -1,7 +1,9 @@
 """Run eval cases: resolve recorded answers, or ask the assistant ``runs`` times, then measure.
 
 A recorded case goes through exactly the production path (registry in order, ``resolve``,
-``verify`` with the annotate policy), so its metrics describe what users would be shown. A
+``verify`` with the annotate policy, then the Assistant's narrowing of a PDF citation to the
+pages its quotes are on, :func:`bot.knowledge.page_spans.narrow_answer`, given the index's page
+maps), so its metrics and the pages it reports describe what users would be shown. A
 question case asks the configured assistant; with ``runs`` > 1 the spread between runs shows
 how stable the answers' citations are.
 """
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from bot.evaluation.dataset import EvalCase
 from bot.evaluation.metrics import AnswerMetrics, LabelAgreement, answer_metrics, label_agreement
 from bot.grounding import GroundingPolicy, passage_of, verify
+from bot.knowledge.page_spans import PageLookup, narrow_answer
 from bot.models import Answer, Source
 from bot.registry import SourceRegistry
 from bot.resolver import ResolvePolicy, resolve
@@ -52,14 +55,19 @@ def _value(run: AnswerMetrics, metric: str) -> float | None:
 
 
 def resolve_recorded(
-    case: EvalCase, policy: ResolvePolicy, scorer: ScorerFactory
+    case: EvalCase, policy: ResolvePolicy, scorer: ScorerFactory, pages: PageLookup | None = None
 ) -> tuple[Answer, SourceRegistry]:
-    """The production path for a recorded answer: register, resolve, verify (annotate)."""
+    """The production path for a recorded answer: register, resolve, verify (annotate), then
+    narrow its PDF citations to their quotes' pages with ``pages`` (the index's page maps;
+    without them the passages' pages stay, as for a source the index does not hold)."""
     assert case.answer is not None
     registry = SourceRegistry(case.audience)
     registry.register_all(case.sources)
     answer = resolve(case.answer, registry, policy)
-    return verify(answer, registry, GroundingPolicy(mode="annotate"), scorer), registry
+    answer = verify(answer, registry, GroundingPolicy(mode="annotate"), scorer)
+    if pages is not None:
+        answer = narrow_answer(answer, pages)  # after grounding, which may choose the quote
+    return answer, registry
 
 
 async def run_case(
@@ -71,8 +79,12 @@ async def run_case(
     policy: ResolvePolicy,
     ask: AskFn | None,
     lookup: Callable[[str], Source | None] | None = None,
+    pages: PageLookup | None = None,
 ) -> CaseResult:
     """Produce and measure the case's answer(s).
+
+    ``pages`` narrows a recorded answer's citations as the Assistant narrows a question's
+    (:func:`resolve_recorded`; ``bot.knowledge.page_lookup.index_page_lookup``).
 
     ``lookup`` finds a label's source by id when neither the case nor the first run's evidence
     holds it (a question case whose answer did not retrieve it): a hand label judges a claim
@@ -80,7 +92,7 @@ async def run_case(
     """
     produced: list[tuple[Answer, SourceRegistry]] = []
     if case.answer is not None:
-        produced.append(resolve_recorded(case, policy, scorer))
+        produced.append(resolve_recorded(case, policy, scorer, pages))
     elif ask is not None and case.question is not None:
         for _ in range(max(1, runs)):
             produced.append(await ask(case.question, frozenset(case.audience)))

@@ -7,7 +7,8 @@ a citation whose quote is found in the chunk shows, and deep-links to (``#page=N
 first page. A citation whose markers back different sentences (``Citation.occurrences``, set
 by grounding from the chunk's first page, which knows no page map) names the span of pages
 all its quotes are on ("pp. 1–2"), its link opening that span's first page, and each marker
-links the page of its own quote. A citation without a quote, one with a quote the chunk does
+links the page of its own quote (``Occurrence.page``: also where a marker's signed file link
+opens). A citation without a quote, one with a quote the chunk does
 not contain (a paraphrase, its own or a marker's: the markers whose quotes are found still
 link their pages), a chunk on one page, and a chunk without a page map (a non-PDF file, or an
 index from before schema 4) keep the chunk's pages, exactly as before.
@@ -166,14 +167,16 @@ def _span(pages: Iterable[Pages]) -> Pages:
 def _narrow_occurrence(
     occurrence: Occurrence, source: Source, pages: Mapping[str, Pages | None]
 ) -> Occurrence:
-    """``occurrence`` linking the page of its own quote (unchanged when it is not placed)."""
+    """``occurrence`` on the pages of its own quote, linking them (unchanged when it is not
+    placed); the pages are kept for a source without a public URL too, whose marker links a
+    signed file (``renderers.base``)."""
     placed = pages.get(occurrence.quote) if occurrence.quote else None
     if placed is None:
         return occurrence
-    link = deep_link(_on_pages(source, placed), occurrence.quote)
-    if link is None or link == occurrence.deep_link:
+    link = deep_link(_on_pages(source, placed), occurrence.quote) or occurrence.deep_link
+    if (occurrence.page, occurrence.page_end, occurrence.deep_link) == (*placed, link):
         return occurrence
-    return replace(occurrence, deep_link=link)
+    return replace(occurrence, deep_link=link, page=placed[0], page_end=placed[1])
 
 
 def narrow_citation(citation: Citation, lookup: PageLookup) -> Citation:
