@@ -13,7 +13,8 @@ A step is complete only when the endpoint says why it ended (``finish_reason``):
 ends without one was cut off, and a step with neither text nor tool calls is not an answer;
 both are errors, never a half or empty answer. ``finish_reason: "length"`` (the token limit)
 keeps the text, logs a warning and ends the answer with a note saying it was cut off (a cut
-answer that reads as complete would mislead); so does ``"content_filter"``. A step the server
+answer that reads as complete would mislead), less a citation marker the cut left unfinished
+(:mod:`bot.assistant.openai_cut_marker`); so does ``"content_filter"``. A step the server
 gave up on (``"error"``, as OpenRouter sends with the reason beside it, or vLLM's ``"abort"``)
 is an error with that reason: its text is a fragment. A model whose server does not parse its
 tool calls writes them as text (``<tool_call>`` blocks, or Mistral's, Llama's or Qwen3-Coder's
@@ -22,7 +23,9 @@ bare forms): calls that end a step's text are run as its calls would be
 once, not at every step), and no block is ever shown; nor is a ``<tool_response>`` the model
 wrote itself, nor anything after one that follows its calls (a warning says so, once a turn:
 the model is inventing tool results). A step that ends with nothing to show says why when its
-finish_reason can tell (:mod:`bot.assistant.openai_step_end`). Timeouts and retries are the
+finish_reason can tell (:mod:`bot.assistant.openai_step_end`); a model that refused (OpenAI's
+``refusal`` field, "I can't help with that.") and wrote nothing else answers with its refusal,
+citing nothing. Timeouts and retries are the
 ``openai`` client's (``timeout``, ``max_retries``), and while a stream is read ``timeout`` also
 bounds the wait for its next chunk: a server that sends only keep-alive comments never trips the
 client's read timeout, and would hold the turn forever. Every failure, malformed responses included,
@@ -53,7 +56,8 @@ from openai import AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from bot.assistant.openai_arguments import echoed_arguments, unreadable
-from bot.assistant.openai_client import make_client, sent_secrets
+from bot.assistant.openai_client import make_client, sent_secrets, without_query_credentials
+from bot.assistant.openai_cut_marker import CutMarkerHold
 from bot.assistant.openai_errors import (
     base_url_hint,
     body_cut_off,
@@ -67,7 +71,7 @@ from bot.assistant.openai_errors import (
 )
 from bot.assistant.openai_setup import refusal
 from bot.assistant.openai_step import Step
-from bot.assistant.openai_step_end import check_step_end
+from bot.assistant.openai_step_end import check_step_end, refusal_answer
 from bot.assistant.prompts import history_messages, system_prompt, tool_specs
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import OpenAISettings
@@ -108,13 +112,16 @@ class OpenAIBackend:
     async def generate(self, turn: Turn) -> AsyncIterator[str | StepEnd]:
         """Run the tool loop and yield the model's answer text (:data:`STEP_END` before tools);
         a failure's message never carries the credentials sent, which a server's reason can
-        repeat ("Invalid token: Bearer sk-…"): it is logged and stored (:func:`redact`)."""
+        repeat ("Invalid token: Bearer sk-…"): it is logged and stored (:func:`redact`); nor
+        does a query credential of ``base_url`` (a 404 reason naming the URL with its
+        ``?api_key=…``), however short (:func:`without_query_credentials`)."""
         try:
             async with aclosing(self._generate(turn)) as pieces:
                 async for piece in pieces:
                     yield piece
         except BackendError as exc:
-            exc.args = (redact(str(exc), self._secrets),)
+            shown = without_query_credentials(str(exc), self.settings.base_url)
+            exc.args = (redact(shown, self._secrets),)
             raise
 
     async def _generate(self, turn: Turn) -> AsyncGenerator[str | StepEnd, None]:
@@ -127,14 +134,21 @@ class OpenAIBackend:
         tools = tool_specs(turn.toolbox.tables(turn.audience))
         rounds = self.settings.max_tool_rounds
         warned_invented = False
+        carried = ""  # a marker the step before began, to be finished by this one
         for round_number in range(rounds + 1):
             step = Step(number=round_number)
             last = round_number == rounds
             overflow = overflow_hint(
                 turn.toolbox.top_k, rounds if round_number else 0, bool(turn.history)
             )
+            hold = CutMarkerHold(turn.key_word, carried)
             async for text in self._step(messages, tools, step, turn.stream, last, overflow):
-                yield text
+                shown = hold.feed(text)
+                if shown:
+                    yield shown
+            shown = hold.feed(refusal_answer(step, self.where))
+            if shown:
+                yield shown
             check_step_end(step, self.where, self.settings.max_tokens)
             self._log_text_calls(step)
             if not warned_invented and (step.invented_response or step.responses_left_out):
@@ -146,6 +160,10 @@ class OpenAIBackend:
                     self.where,
                 )
             calls = step.tool_calls()
+            if not calls or last:
+                rest = hold.end(cut=step.finish_reason in CUT_NOTES)
+                if rest:
+                    yield rest
             if not calls:
                 note = CUT_NOTES.get(step.finish_reason or "")
                 if note:
@@ -166,7 +184,10 @@ class OpenAIBackend:
                     after,
                 )
                 return
-            if step.text:  # keep a preamble the model wrote before its tool calls apart
+            shown, carried = hold.end_before_tools()
+            if shown:
+                yield shown
+            if step.text and not carried:  # keep a preamble before tool calls apart
                 yield "\n\n"
             yield STEP_END  # resolve this step's text before the tools register more sources
             messages.append(
@@ -279,6 +300,8 @@ class OpenAIBackend:
                 step.finish_reason = str(choice.finish_reason or "stop")
                 step.error = error_text(getattr(choice, "error", None))
                 message = choice.message
+                refused = getattr(message, "refusal", None)
+                step.refusal = refused if isinstance(refused, str) else ""
                 for call in message.tool_calls or []:
                     function = getattr(call, "function", None)
                     if function is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 from typing import TypeVar
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote_plus, urlsplit, urlunsplit
 
 import httpx
 import openai
@@ -20,6 +20,7 @@ from bot.assistant.openai_setup import http_client
 from bot.config import OpenAISettings
 from bot.config_env import empty_setting
 from bot.errors import ConfigError
+from bot.url_secrets import redact_urls
 
 ClientT = TypeVar("ClientT", bound=openai.AsyncOpenAI)
 
@@ -141,9 +142,10 @@ OPENAI_URL = f"https://{OPENAI_HOST}/v1"
 
 def sent_secrets(settings: OpenAISettings) -> tuple[str, ...]:
     """What of ``settings`` is sent as credentials, to hide where a server repeats it
-    (:func:`bot.assistant.openai_errors.redact`): the key, and the user name and password of
-    ``base_url`` as written, decoded and as the ``Basic`` token they are sent as."""
-    secrets = [settings.api_key.strip()]
+    (:func:`bot.assistant.openai_errors.redact`): the key, the user name and password of
+    ``base_url`` as written, decoded and as the ``Basic`` token they are sent as, and the
+    values of its credential query parameters (:func:`query_secrets`)."""
+    secrets = [settings.api_key.strip(), *query_secrets(settings.base_url)]
     if has_userinfo(settings.base_url):
         url = httpx.URL(str(settings.base_url).strip())
         written = url.userinfo.decode("ascii", "replace")  # percent-encoded, as in the file
@@ -153,6 +155,39 @@ def sent_secrets(settings: OpenAISettings) -> tuple[str, ...]:
         token = f"{url.username}:{url.password}".encode()  # as httpx encodes it
         secrets.append(base64.b64encode(token).decode("ascii"))
     return tuple(secret for secret in secrets if secret)
+
+
+def query_credentials(base_url: str | None) -> list[tuple[str, str]]:
+    """The ``(name, value)`` of each of ``base_url``'s query parameters that carries
+    credentials (Gemini's ``?key=…``, a proxy's ``?api_key=…``), the value as written.
+
+    A parameter carries credentials when the serve log hides its value
+    (:func:`bot.url_secrets.redact_urls`): one list of names for both. Other values
+    (``api-version``) are no secret, and hiding them would make a reason unreadable.
+    """
+    if base_url is None:
+        return []
+    pairs: list[tuple[str, str]] = []
+    for pair in urlsplit(base_url.strip()).query.split("&"):
+        name, _, written = pair.partition("=")
+        if written and redact_urls(f"?{pair}") != f"?{pair}":
+            pairs.append((name, written))
+    return pairs
+
+
+def query_secrets(base_url: str | None) -> list[str]:
+    """The values of ``base_url``'s credential query parameters (:func:`query_credentials`),
+    as written and decoded."""
+    written = [value for _, value in query_credentials(base_url)]
+    return [form for value in written for form in (value, unquote_plus(value))]
+
+
+def without_query_credentials(text: str, base_url: str | None) -> str:
+    """``text`` with each ``name=value`` of ``base_url``'s credential query parameters written
+    ``name=***``, however short the value (a reason naming the URL it was sent to)."""
+    for name, written in query_credentials(base_url):
+        text = text.replace(f"{name}={written}", f"{name}=***")
+    return text
 
 
 def check_key(client: openai.AsyncOpenAI, settings: OpenAISettings) -> None:

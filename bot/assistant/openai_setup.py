@@ -5,8 +5,11 @@ A model name the server does not know, a server that cannot call tools, a reques
 requires or refuses: every request of every turn is refused the same way until someone changes
 the settings or the server, so telling the asker to "try again" is wrong. They become
 :class:`bot.errors.BackendConfigError`, as a refused key already is, and every channel gives its
-"not set up" reply (the web chat a 503). A refusal of one request's content (a prompt longer
-than the model's context, a malformed message) is not a setup error: the next question may pass.
+"not set up" reply (the web chat a 503). So do an account out of quota (OpenAI's 429
+``insufficient_quota``: a rate limit's code, but no wait ends it, so it is not retried either)
+and a key refused with a 400 (Gemini's "API key not valid"). A refusal of one request's content
+(a prompt longer than the model's context, a malformed message) is not a setup error: the next
+question may pass.
 
 The ``openai`` client waits out a 429's or 503's ``Retry-After`` (up to two minutes) before
 each retry, whatever ``timeout`` says: a turn with ``timeout: 10`` waited 30 s before failing.
@@ -17,6 +20,7 @@ with the server's reason and the wait it asked for, as :class:`bot.errors.Backen
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Protocol
@@ -60,6 +64,15 @@ _REFUSED_FIELD = re.compile(
 _FIELD_CODES = frozenset(
     {"unsupported_parameter", "unsupported_value", "unknown_parameter", "extra_forbidden"}
 )
+# A key refused with a 400 rather than a 401: Gemini ("API key not valid. Please pass a valid
+# API key.", "API key expired"), whose details name the reason API_KEY_INVALID.
+_KEY_NOT_VALID = re.compile(
+    r"\bapi[ _-]?key\b[^.]*\b(not valid|invalid|expired)\b|\binvalid api[ _-]?key\b"
+    r"|\bAPI_KEY_INVALID\b",
+    re.IGNORECASE,
+)
+# OpenAI's code (and type) for an account without credit or over its spending limit.
+NO_QUOTA = "insufficient_quota"
 # Words of a refusal that is about this request's messages, not about the settings.
 _ABOUT_CONTENT = re.compile(r"\bmessages\b|tool_call|tool_call_id|\bcontent\b", re.IGNORECASE)
 
@@ -67,9 +80,10 @@ _ABOUT_CONTENT = re.compile(r"\bmessages\b|tool_call|tool_call_id|\bcontent\b", 
 def setup_refusal(exc: openai.APIStatusError) -> bool:
     """Whether the endpoint refused the request in a way that only changing the settings (or the
     server) can fix: a refused key, an unknown model, no tool calling, a request field it
-    requires or refuses. Recognised conservatively, from the status and the server's words."""
+    requires or refuses, an account out of quota. Recognised conservatively, from the status
+    and the server's words."""
     status = exc.status_code
-    if status in (401, 403):
+    if status in (401, 403) or no_quota(exc):
         return True
     if status not in (400, 404, 422) or context_overflow(exc):
         return False
@@ -77,7 +91,7 @@ def setup_refusal(exc: openai.APIStatusError) -> bool:
     code = str(getattr(exc, "code", "") or "")
     if status == 404:
         return code == "model_not_found" or bool(_NO_MODEL.search(reason))
-    if NO_TOOLS.search(reason):
+    if NO_TOOLS.search(reason) or key_not_valid(exc):
         return True
     if _ABOUT_CONTENT.search(reason):
         return False
@@ -88,13 +102,38 @@ def setup_refusal(exc: openai.APIStatusError) -> bool:
     )
 
 
+def no_quota(exc: openai.APIStatusError) -> bool:
+    """Whether the endpoint refused because the account has no quota left (OpenAI's 429
+    ``insufficient_quota``): until someone adds credit, every request is refused."""
+    codes = {str(getattr(exc, "code", "") or ""), str(getattr(exc, "type", "") or "")}
+    return exc.status_code == 429 and NO_QUOTA in codes
+
+
+def key_not_valid(exc: openai.APIStatusError) -> bool:
+    """Whether a 400 says the key is not valid (Gemini's "API key not valid")."""
+    return exc.status_code == 400 and bool(_KEY_NOT_VALID.search(error_text(exc.body)))
+
+
+def account_hint(exc: openai.APIStatusError, has_key: bool) -> str:
+    """What to change when the key or its account was refused in a way a 401 would not say."""
+    if no_quota(exc):
+        return (
+            " (the account of the key in assistant.openai.api_key has no quota left: add credit "
+            "or raise its spending limit; retrying will not help)"
+        )
+    if key_not_valid(exc):
+        where = "the key in assistant.openai.api_key" if has_key else "the API key"
+        return f" ({where} was refused; retrying will not help)"
+    return ""
+
+
 def field_hint(exc: openai.APIStatusError) -> str:
     """What to change when the server requires or refuses a field of citecast's request."""
     if not setup_refusal(exc) or exc.status_code not in (400, 422):
         return ""
     reason = error_text(exc.body)
-    if NO_TOOLS.search(reason):
-        return ""  # said by status_message
+    if NO_TOOLS.search(reason) or key_not_valid(exc):
+        return ""  # said by status_message, or by account_hint
     if _MISSING_FIELD.search(reason):
         return (
             " (the server requires a request field citecast sends only when it is set"
@@ -116,7 +155,7 @@ def refusal(
     has_key = bool(settings.api_key.strip())
     basic = has_userinfo(settings.base_url)
     message = status_message(exc, where, has_key, settings.model, settings.timeout, basic)
-    message += field_hint(exc)
+    message += field_hint(exc) + account_hint(exc, has_key)
     if setup_refusal(exc):
         return BackendConfigError(message)
     wait = busy_wait(exc, settings.timeout)
@@ -150,17 +189,36 @@ class _Response(Protocol):
     @property
     def headers(self) -> MutableMapping[str, str]: ...
 
+    @property
+    def status_code(self) -> int: ...
+
+    async def aread(self) -> bytes: ...
+
 
 def _skip_long_waits(timeout: float) -> Callable[[_Response], Awaitable[None]]:
     async def hook(response: _Response) -> None:
-        if too_long_to_wait(response.headers, timeout):
+        if too_long_to_wait(response.headers, timeout) or await _out_of_quota(response):
             # the client's own way of being told not to retry; read before its status rules
             response.headers["x-should-retry"] = "false"
 
     return hook
 
 
+async def _out_of_quota(response: _Response) -> bool:
+    """A 429 whose body says ``insufficient_quota``: no wait ends it (read here, before the
+    client decides to retry; the client reads the body again from what is kept)."""
+    if response.status_code != 429:
+        return False
+    try:
+        body = json.loads(await response.aread())
+    except ValueError:  # not JSON (a proxy's page), or not UTF-8
+        return False
+    error = body.get("error") if isinstance(body, dict) else None
+    return isinstance(error, dict) and NO_QUOTA in (error.get("code"), error.get("type"))
+
+
 def http_client(timeout: float) -> openai.DefaultAsyncHttpxClient:
     """The ``openai`` client's default HTTP client, except that a response asking for a wait
-    longer than ``timeout`` is not retried (see the module's description)."""
+    longer than ``timeout``, or saying the account is out of quota, is not retried (see the
+    module's description)."""
     return openai.DefaultAsyncHttpxClient(event_hooks={"response": [_skip_long_waits(timeout)]})

@@ -74,6 +74,8 @@ class Step:
     ``blocks_left_out`` counts the ``<tool_call>`` blocks taken out of the text instead;
     ``invented_response`` says the text was cut before a ``<tool_response>`` the model wrote
     after its calls, and ``responses_left_out`` counts the ones taken out elsewhere.
+    ``refusal`` is what OpenAI's ``refusal`` field said in place of an answer ("I can't help
+    with that"; :func:`bot.assistant.openai_step_end.refusal_answer`).
     """
 
     text: list[str] = field(default_factory=list)
@@ -85,6 +87,7 @@ class Step:
     blocks_left_out: int = 0
     invented_response: bool = False
     responses_left_out: int = 0
+    refusal: str = ""
     _at_index: dict[int, int] = field(default_factory=dict)  # stream index -> position in calls
     _halves: SurrogateJoin = field(default_factory=SurrogateJoin)
     _thinking: ThinkFilter = field(default_factory=lambda: ThinkFilter())
@@ -229,6 +232,9 @@ class Step:
             delta = choice.delta
             if delta is None:
                 continue
+            refusal = getattr(delta, "refusal", None)
+            if isinstance(refusal, str):
+                self.refusal += refusal  # streamed in pieces, as content is
             if delta.content:  # a str, or a list of parts (Mistral)
                 visible = self.add_text(delta.content)
                 if visible:

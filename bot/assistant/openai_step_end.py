@@ -1,5 +1,10 @@
 """How a model step must end: said why (``finish_reason``), and with something to show.
 
+A model may refuse instead (OpenAI's ``refusal`` field beside a ``content`` of null, streamed as
+``delta.refusal``): that is its answer, and the viewer reads it as one, citing nothing, rather
+than an error that says "try again" (asking again gets the same refusal) or "an empty answer"
+(it was not empty). The operator sees a warning with the refusal.
+
 Split out of :mod:`bot.assistant.openai_backend` for size.
 """
 
@@ -7,6 +12,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.assistant.openai_errors import one_line
 from bot.assistant.openai_setup import length_hint
 from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
 from bot.errors import BackendError
@@ -22,6 +28,23 @@ EMPTY_REASONS = {
     "(a reasoning model's thinking counts toward it)",
     "content_filter": ": the model's content filter stopped it before it wrote any answer",
 }
+
+
+def refusal_answer(step: Step, where: str) -> str:
+    """The model's refusal as the step's answer text, when it refused and wrote nothing else
+    (no text, no tool calls); "" otherwise. Logged as a warning."""
+    refusal = step.refusal.strip()
+    if not refusal or step.asked_for_tools or "".join(step.text).strip():
+        return ""
+    log.warning(
+        "the model at %s refused to answer (finish_reason %r); its refusal is the answer, "
+        "citing nothing: %s",
+        where,
+        step.finish_reason,
+        one_line(refusal),
+    )
+    step.text.append(refusal)
+    return refusal
 
 
 def check_step_end(step: Step, where: str, max_tokens: int | None) -> None:

@@ -121,23 +121,51 @@ def _tagged(text: str, opening: str, closing: str, body_ok: Callable[[str], bool
         position = start + len(opening)
         if text[text.rfind("\n", 0, start) + 1 : start].strip():
             continue
-        close = text.find(closing, position)
         stop = _next_tag_line(text, position)
-        if close < 0 or (stop is not None and stop < close):
+        close = _line_closing(text, closing, position, stop)
+        if close is None:
+            continue  # a whole block closed mid-line: a sentence about the tag
+        if close < 0:
             end = len(text) if stop is None else stop
             if body_ok(body := text[position:end]):
                 found.append(Block(start, end, body))
                 position = end
             continue
         end = close + len(closing)
-        line_end = text.find("\n", end)
-        if (
-            body_ok(text[position:close])
-            and not text[end : len(text) if line_end < 0 else line_end].strip()
-        ):
+        if body_ok(text[position:close]):
             found.append(Block(start, end, text[position:close]))
             position = end
     return found
+
+
+def _line_closing(text: str, closing: str, position: int, stop: int | None) -> int | None:
+    """Where the first ``closing`` after ``position`` that ends its line is, before ``stop``
+    (the next tag line); -1 when there is none (the block is left unclosed). A ``closing``
+    inside an unfinished body (a JSON string holding ``"</tool_call>"``) is text: the block
+    goes on. One that closes a whole body with more text on its line makes the block a
+    sentence about the tag: None."""
+    close = text.find(closing, position)
+    while close >= 0 and (stop is None or close < stop):
+        end = close + len(closing)
+        line_end = text.find("\n", end)
+        if not text[end : len(text) if line_end < 0 else line_end].strip():
+            return close
+        if _whole(text[position:close]):
+            return None
+        close = text.find(closing, end)
+    return -1
+
+
+def _whole(body: str) -> bool:
+    """Whether ``body`` is complete as written: a JSON value, or anything but an open JSON
+    object (a ``<function=…>`` body, words)."""
+    if not body.lstrip().startswith("{"):
+        return True
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
 
 
 def _next_tag_line(text: str, position: int) -> int | None:

@@ -93,9 +93,11 @@ def plain_text(answer: Answer) -> str:
 
     A citation its source only weakly supports is ``[n?]``, as every channel shows it (support
     below ``RenderContext.weak_below``): the terminal must not look surer than Slack or the web.
+    An answer with no text (every marker it had was dropped) reads as every channel shows it,
+    ``EMPTY_ANSWER``, not as a blank line.
     """
     from bot.markdown import CITATION_MARK
-    from renderers.base import RenderContext
+    from renderers.base import EMPTY_ANSWER, RenderContext
 
     weak = {
         citation.n
@@ -107,7 +109,7 @@ def plain_text(answer: Answer) -> str:
         n = match.group(1)
         return f"[{n}?]" if int(n) in weak else f"[{n}]"
 
-    lines = [CITATION_MARK.sub(marker, answer.text).strip()]
+    lines = [CITATION_MARK.sub(marker, answer.text).strip() or EMPTY_ANSWER]
     if answer.citations:
         lines += ["", "Sources:"]
         lines += [source_line(citation) for citation in answer.citations]

@@ -7,7 +7,6 @@ import contextlib
 import logging
 import math
 import os
-import re
 import signal
 import socket
 import sys
@@ -19,6 +18,7 @@ from bot.commands.serve_log_line import one_log_line
 from bot.commands.serve_startup_log import StartupLines, hold_startup_lines, uvicorn_handlers
 from bot.commands.serve_warnings import start_warnings
 from bot.listening import listen as listen  # the web port's socket; re-exported
+from bot.url_secrets import redact_urls
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -61,20 +61,6 @@ def address(host: str, listener: socket.socket) -> str:
 
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-
-# user:password@ in a URL, and the values of query parameters that carry credentials
-_URL_SECRETS = re.compile(
-    r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^\s/@]+@"
-    r"|(?P<param>[?&](?:[a-z_-]*(?:key|token|secret|password|signature|sig)))=[^&\s\"']+",
-    re.IGNORECASE,
-)
-
-
-def redact_urls(text: str) -> str:
-    """``text`` with the credentials a URL can carry masked (``https://…@host``, ``?key=…``)."""
-    return _URL_SECRETS.sub(
-        lambda m: f"{m['scheme']}…@" if m["scheme"] else f"{m['param']}=…", text
-    )
 
 
 class RedactingFormatter(logging.Formatter):

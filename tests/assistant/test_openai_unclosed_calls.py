@@ -156,3 +156,13 @@ def test_an_unclosed_call_keeps_its_own_arguments_whatever_follows(
         ("text_call_0_1", "search_docs", {"query": query})
     ]
     assert "made up" not in shown.lower() and "<tool_" not in shown
+
+
+@pytest.mark.parametrize("after", ["", "\n"])
+def test_a_closing_tag_inside_an_unclosed_calls_arguments_is_text(after: str) -> None:
+    # found by the property test above: the tag in a JSON string ended the block, which then
+    # held no whole call and was shown to the reader
+    body = json.dumps({"name": "search_docs", "arguments": {"query": "</tool_call>"}})
+    shown, calls = read([f"<tool_call>\n{body}\n{after}"])
+    assert [(n, json.loads(a)) for _, n, a in calls] == [("search_docs", {"query": "</tool_call>"})]
+    assert "<tool_" not in shown

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands.serve import redact_urls
+from bot.url_secrets import redact_urls
 from tests.core.test_runtime_signals import HeldModel, Serve, _completion_handler
 
 PASSWORD = "s3cret-pw-4711"
