@@ -10,6 +10,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from bot.commands.output import one_line
+from bot.page_labels import page_label
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -69,10 +70,9 @@ def source_line(citation: Citation) -> str:
     section = section_below_title(source)
     if section:
         parts.append(section)
-    if source.page is not None:
-        parts.append(
-            f"pp. {source.page}-{source.page_end}" if source.page_end else f"p. {source.page}"
-        )
+    pages = page_label(source.page, source.page_end)
+    if pages is not None:
+        parts.append(pages)
     if source.columns and citation.columns:
         parts.append(", ".join(f"{c}: {source.columns[c]}" for c in citation.columns))
     where = source.url or (source.action.url if source.action else None) or source.path

@@ -120,5 +120,5 @@ def test_the_eval_command_reports_the_page_a_recorded_answer_cites(
     report = tmp_path / "report.html"
     assert main(["eval", "cases.jsonl", "--out", str(report)]) == 0, capsys.readouterr().err
     shown = report.read_text(encoding="utf-8")
-    # the sentence is on page 2 of the pp. 1-2 passage: the report names page 2, as chat does
+    # the sentence is on page 2 of the pp. 1–2 passage: the report names page 2, as chat does
     assert "p. 2" in shown and "p. 1<" not in shown and "pp. 1" not in shown

@@ -85,7 +85,7 @@ async def test_each_marker_links_its_own_page_and_the_source_names_both(
     [web] = render("web", answer)["citations"]
     assert (web["page"], web["page_end"]) == (1, 2)
     assert [o["url"] for o in web["occurrences"]] == [f"{URL}#page=1", f"{URL}#page=2"]
-    assert f"[1] {TITLE} — Leave — pp. 1-2 — {URL}" in plain_text(answer).splitlines()
+    assert f"[1] {TITLE} — Leave — pp. 1–2 — {URL}" in plain_text(answer).splitlines()
 
 
 async def test_an_answer_citing_only_page_two_names_page_two(

@@ -69,14 +69,14 @@
   }
 
   /* A copied source line's title, section, page and attributed columns, in the order and
-   * form of ``citecast ask`` (pages "pp. 3-5", as it writes them). */
+   * form of ``citecast ask`` (pages "pp. 3\u20135" with an en dash, as it writes them). */
   function sourceLineParts(citation, source) {
     var parts = [sources.displayTitle(source)];
     var section = sources.sectionBelowTitle(source);
     if (section) parts.push(section);
     if (source.page) {
       parts.push(source.page_end && source.page_end !== source.page
-        ? "pp. " + source.page + "-" + source.page_end : "p. " + source.page);
+        ? "pp. " + source.page + "\u2013" + source.page_end : "p. " + source.page);
     }
     var columns = source.columns || {};
     var named = (citation.columns || []).filter(function (k) { return k in columns; });

@@ -80,7 +80,7 @@ async def test_copied_answer_keeps_weak_marks_and_has_links_that_last(
         assert first == "[1] Guide 1 — Setup > Linux — p. 1 — https://docs.example.com/guide-1"
         assert first == source_line(answer.citations[0])
         assert third == (
-            "[3] Getting started with citecast — Install > Linux — pp. 3-5"
+            "[3] Getting started with citecast — Install > Linux — pp. 3–5"
             " — https://docs.example.com/guide-3"
         )
         assert third == source_line(answer.citations[2])
