@@ -64,6 +64,10 @@ def _version() -> str:
 # literal, its quote escaped inside. Quantifiers that cannot overlap: linear on any message.
 _QUOTED = r"""'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*\""""
 _INVALID_CHOICE = "invalid choice: "
+_COMMAND_METAVAR = "COMMAND"
+# argparse names a mistyped command by the metavar of the commands' place in the usage line,
+# a word the reader never typed ("COMMAND: invalid choice: 'askk'")
+_COMMAND_CHOICE = f"{_COMMAND_METAVAR}: {_INVALID_CHOICE}"
 _CHOICE_TAIL = re.compile(
     rf"({_QUOTED})( \(choose from ((?:{_QUOTED})(?:, (?:{_QUOTED}))*)\))", re.DOTALL
 )
@@ -103,8 +107,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """``citecast eval: --runs: invalid int value: 'abc' (see citecast eval --help)`` on
         stderr, status 2: argparse's usage lines before it buried the reason, and the
-        ``--help`` it points to says more than the usage did."""
+        ``--help`` it points to says more than the usage did. A mistyped command is
+        ``citecast: invalid command 'askk', did you mean ask? (choose from ...)``."""
         reason = choice_hint(message).removeprefix("argument ")
+        if reason.startswith(_COMMAND_CHOICE):
+            reason = "invalid command " + reason.removeprefix(_COMMAND_CHOICE)
         self.exit(2, f"{self.prog}: {reason} (see {self.prog} --help)\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
@@ -136,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", help=CONFIG_HELP)
     parser.add_argument("--version", action="version", version=f"citecast {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar=_COMMAND_METAVAR)
     for name, module in _command_modules():
         command = sub.add_parser(
             name,

@@ -13,7 +13,8 @@ A key that such a variable left blank but valid is noted for the connectors' sta
 :mod:`bot.config_env`).
 The ``capabilities`` section is checked here too (unknown channel, field or bad value). A file
 over 1 MB is refused unread, and so is an alias inside its own anchor. Relative file paths are
-taken from the config file's folder (see :func:`load_settings`).
+taken from the config file's folder (see :func:`load_settings`). The YAML itself is read, and its
+syntax errors worded, by :mod:`bot.config_yaml`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import difflib
 import os
 import sys
 import types
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin
 
@@ -34,6 +34,7 @@ from pydantic import ValidationError as PydanticValidationError
 from bot.config import Settings
 from bot.config_choices import close_choice, literal_choices
 from bot.config_env import env_notes, expand_env, refuse_unsupported_refs, remember_blanks
+from bot.config_yaml import load_yaml, yaml_problem
 from bot.errors import ConfigError
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
 
@@ -204,65 +205,6 @@ def _check_capability_names(channel: str, overrides: dict[str, Any]) -> None:
             )
 
 
-class _Loader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key written twice in one mapping."""
-
-
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> Iterator[dict[Any, Any]]:
-    first_line: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
-            continue  # `<<: *defaults` may be overridden key by key, as YAML means it to
-        key = loader.construct_object(key_node)
-        if key in first_line:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"key {key!r} written twice (first on line {first_line[key] + 1}); "
-                "YAML would keep only the last one",
-                key_node.start_mark,
-            )
-        first_line[key] = key_node.start_mark.line
-    yield from loader.construct_yaml_map(node)
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    """A YAML error on one line: ``line 3, column 1: <problem> (<context> from line 2, ...)``."""
-    if not isinstance(exc, yaml.MarkedYAMLError) or exc.problem_mark is None:
-        return " ".join(str(exc).split())
-    mark = exc.problem_mark
-    text = f"line {mark.line + 1}, column {mark.column + 1}: {exc.problem or 'error'}"
-    if exc.context:
-        where = exc.context_mark
-        same = where is not None and (where.line, where.column) == (mark.line, mark.column)
-        text += f" ({exc.context}" + (
-            ""
-            if where is None or same
-            else f" from line {where.line + 1}, column {where.column + 1}"
-        )
-        text += ")"
-        if (
-            where is not None
-            and not same
-            and exc.context == "while parsing a block mapping"
-            and (exc.problem or "").startswith("expected <block end>")
-            and mark.column != where.column
-        ):
-            # PyYAML's words for a key that does not line up with the keys of its section, as
-            # when a commented-out key ("#   port: 8000") loses only its "#"
-            text += (
-                f"; line {mark.line + 1} is indented to column {mark.column + 1}, where no key "
-                "above it starts: indent it as the other keys of its section"
-            )
-    if "'\\t'" in (exc.problem or ""):
-        # PyYAML's "found character '\t' that cannot start any token": an editor's Tab key
-        text += "; use spaces there, not a tab (YAML indents with spaces only)"
-    return " ".join(text.split())
-
-
 def config_path(path: str | Path | None = None) -> tuple[Path, bool]:
     """The config file to read and whether it was named (``--config``, ``$CITECAST_CONFIG``).
 
@@ -327,7 +269,7 @@ def load_settings(path: str | Path | None = None) -> Settings:
             raise ConfigError(
                 f"{target}: larger than {MAX_CONFIG_BYTES // 1_000_000} MB; is it the config file?"
             )
-        data = yaml.load(raw.decode("utf-8"), Loader=_Loader)  # noqa: S506
+        data = load_yaml(raw.decode("utf-8"))
     except OSError as exc:
         # Python's own text ("[Errno 13] Permission denied: 'config.yaml'") names the file twice
         reason = exc.strerror or str(exc)
@@ -335,7 +277,7 @@ def load_settings(path: str | Path | None = None) -> Settings:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{target}: {_not_utf8(raw, exc)}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{target}: not valid YAML: {_yaml_problem(exc)}") from None
+        raise ConfigError(f"{target}: not valid YAML: {yaml_problem(exc)}") from None
     except RecursionError:
         raise ConfigError(f"{target}: not valid YAML: nested too deeply") from None
     except ValueError as exc:  # a date like 2026-13-45, an integer of over 4300 digits

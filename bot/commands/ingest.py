@@ -23,7 +23,8 @@ quarter of it). Hidden files and folders and node_modules are not read. Unreadab
 or empty files, and folders that cannot be read, are listed with the reason and never stop the
 run; so is a file whose front matter names an empty audience, and one larger than
 index.max_file_bytes (default 50 MB; 0 = no limit), which is never read.
-A PATH that is empty (an unset "$DOCS"), missing or neither a file nor a folder is an error.
+A PATH that is empty (an unset "$DOCS"), missing or neither a file nor a folder is an error;
+a folder in which nothing is found to read gets a warning in the summary (the status stays 0).
 --audience must name a group: an empty one (an unset "$GROUP") is refused, and --audience public
 makes files public on purpose. Without --audience, a file keeps the audience an earlier
 --audience gave its folder (or, in an index an older citecast wrote, the one it has), and the

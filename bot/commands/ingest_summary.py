@@ -3,12 +3,14 @@
 What the run did with its files (indexed, unchanged, skipped, removed), the lines about an
 upgrade (:mod:`bot.commands.ingest_upgrade`), the files of other types passed over and why a
 file named on the command line was, what was skipped or indexed only in part, the notes and
-the warnings about globs that applied to no file, the folders not read, the space given back,
-and the index's size. Split from :mod:`bot.commands.ingest`, which runs the ingest.
+the warnings about folders given that held nothing to read and globs that applied to no file,
+the folders not read, the space given back, and the index's size. Split from
+:mod:`bot.commands.ingest`, which runs the ingest.
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +19,7 @@ from bot.commands.ingest_upgrade import upgrade_lines
 from bot.commands.output import one_line, plural, write_stdout
 from bot.knowledge import KnowledgeIndex
 from bot.knowledge.readers import is_supported
+from bot.knowledge.walk import Skipped, walk
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,6 +32,9 @@ if TYPE_CHECKING:
 
 REREAD = "this citecast reads some files differently"
 """Why the summary's re-read files were read again though unchanged (after an upgrade)."""
+
+READ_TYPES = "Markdown, text, HTML or PDF"
+"""The kinds of file citecast reads, as the summary names them."""
 
 RECORD_SUFFIXES = frozenset({".csv", ".db", ".sqlite", ".sqlite3"})
 """Files people name to ``ingest`` that citecast reads as record tables, from config.yaml."""
@@ -86,11 +92,48 @@ def _why_ignored(name: str, tables: list[RecordTable]) -> str:
             f"a record table already listed under index.records ({listed}); citecast reads "
             "it from there at start, so it needs no ingest"
         )
-    reason = "not a type citecast reads (Markdown, text, HTML or PDF)"
+    reason = f"not a type citecast reads ({READ_TYPES})"
     if Path(name).suffix.lower() in RECORD_SUFFIXES:
         # a table of rows is not a document: it is answered from index.records
         reason += "; list a CSV or SQLite table under index.records in config.yaml instead"
     return reason
+
+
+def _nothing_to_read(folder: Path, index_path: Path) -> str | None:
+    """Why the walk of ``folder`` found no file citecast reads, or None when it found one
+    (or left a folder out, which the summary's "not read" lines name instead)."""
+    left_out: dict[Path, Skipped] = {}
+    visited = False
+    for entry in walk(folder, index_path, left_out):
+        if is_supported(entry.path):
+            return None  # the first one will do: a folder of documents is not walked twice
+        visited = True
+    if left_out:
+        return None
+    if visited:
+        return f"holds no file citecast reads ({READ_TYPES})"
+    with os.scandir(folder) as entries:
+        if any(entries):
+            return (
+                "holds only what citecast never reads "
+                "(hidden files and folders, node_modules, __pycache__)"
+            )
+    return "is empty"
+
+
+def empty_folder_warnings(paths: Sequence[str], index_path: Path) -> list[str]:
+    """A warning for each folder among ``paths`` (the PATHs given) in which the run found
+    nothing to read: a mistyped folder, or the wrong one, made a run that said only
+    ``0 files`` and exited 0, as a folder emptied on purpose must."""
+    lines: list[str] = []
+    for raw in dict.fromkeys(paths):
+        folder = Path(raw).expanduser()
+        if not folder.is_dir():
+            continue
+        why = _nothing_to_read(folder.resolve(), index_path.resolve())
+        if why is not None:
+            lines.append(f"warning: folder {one_line(raw)} {why}; nothing was read from it")
+    return lines
 
 
 def index_bytes(index_path: Path) -> int:
@@ -131,6 +174,9 @@ def write_summary(
             f"{report.removed} removed; "
             f"{plural(report.chunks, 'chunk')} and {plural(report.pages, 'PDF page')} written"
         )
+        if older is None:  # an --if-missing run that re-reads takes nothing from the PATHs
+            for line in empty_folder_warnings(paths, index_path):
+                out.print(line, markup=False)
         for line in upgrade_lines(report, index_path, older, paths, config):
             out.print(line, markup=False)
         if report.ignored:

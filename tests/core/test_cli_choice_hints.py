@@ -17,7 +17,7 @@ from bot.cli import choice_hint, main
     [
         (
             ["injest", "docs"],
-            "citecast: COMMAND: invalid choice: 'injest', did you mean ingest? "
+            "citecast: invalid command 'injest', did you mean ingest? "
             "(choose from 'serve', 'ask', 'ingest', 'resolve', 'render', 'preview', 'eval', "
             "'report') (see citecast --help)",
         ),
