@@ -253,7 +253,8 @@ def load_settings(path: str | Path | None = None) -> Settings:
     Relative file paths (``index.path``, ``store.path``, record tables' ``csv``/``sqlite``,
     ``web.file_roots``, ``email.outbound.ca_file``, ``email.imap.ca_file``, defaults included)
     are taken from the config file's folder, so ``citecast --config /srv/citecast/config.yaml``
-    works from any directory; without a file they stay relative to the working directory.
+    works from any directory; without a file, or with one that is not a regular file
+    (``--config /dev/null``, a pipe), they stay relative to the working directory.
     """
     target, explicit = config_path(path)
     if not target.exists():
@@ -285,7 +286,10 @@ def load_settings(path: str | Path | None = None) -> Settings:
         if "integer string conversion" in reason:
             reason = f"a number has more than {sys.get_int_max_str_digits()} digits"
         raise ConfigError(f"{target}: not valid YAML: {reason}") from None
-    return beside(parse_settings(data, str(target)), target.parent)
+    settings = parse_settings(data, str(target))
+    # A config that is no file in a folder (/dev/null, a shell's <(…) pipe) names no folder of
+    # its own: its relative paths stay relative to the working directory, never under /dev.
+    return beside(settings, target.parent) if target.is_file() else settings
 
 
 def _not_utf8(raw: bytes, exc: UnicodeDecodeError) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,23 @@ def test_settings_are_immutable() -> None:
     settings = parse_settings({})
     with pytest.raises(Exception, match="frozen"):
         setattr(settings.web, "port", 1)  # noqa: B010 - assignment must fail at runtime
+
+
+def test_a_config_that_is_no_regular_file_keeps_paths_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --config /dev/null (the defaults) put the index in /dev/.citecast (CLI QA); a FIFO, as a
+    # shell's <(…) gives, is read the same way
+    monkeypatch.chdir(tmp_path)
+    assert load_settings("/dev/null").index.path == ".citecast/index.db"
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("index:\n  path: x/index.db\n",))
+    writer.start()
+    try:
+        assert load_settings(fifo).index.path == "x/index.db"
+    finally:
+        writer.join(timeout=5)
 
 
 def test_relative_paths_are_taken_from_the_config_files_folder(
