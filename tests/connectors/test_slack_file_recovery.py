@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.usage_report import build_report
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
@@ -130,6 +131,7 @@ async def test_an_answer_stopped_before_its_upload_is_not_posted_again_after_res
     answerer = CannedAnswerer(file_answer(pdf))
     async with slack_world(tmp_path / "after", answerer) as world:
         world.fake.state.messages.update(messages)
+        assert world.store.fail_pending_turns() == 1  # what the next `citecast serve` does first
         await world.connector.start()
         await settle(world.connector)
         await asyncio.wait_for(outbox_emptied(world), timeout=30)
@@ -138,6 +140,10 @@ async def test_an_answer_stopped_before_its_upload_is_not_posted_again_after_res
         assert shared_files(world.fake, question) == ["[1] handbook.pdf"]
         assert world.store.pending("slack") == []
         assert world.store.pending("slack-question") == []
+        # the asker has the answer: it counts once, as answered (README "Reliability")
+        [turn] = world.store.turns(f"slack:T0TEAM:{PUBLIC}:{question}")
+        [slack] = build_report(world.store, since=0.0, days=1.0).channels
+        assert (turn.status, slack.failed) == ("done", 0)
 
 
 async def test_two_passes_at_once_send_a_queued_answer_and_its_file_once(tmp_path: Path) -> None:

@@ -19,16 +19,8 @@ from bot.resolver import ResolvePolicy
 from bot.support import LexicalScorer
 from tests.knowledge.conftest import PdfBuilder
 from tests.knowledge.conftest import build_pdf as build_pdf  # the fixture, for this folder too
+from tests.knowledge.handbook_pages import BOTH, PAGE_1, PAGE_2
 
-PAGE_1 = "Annual leave is twenty-five days per calendar year. Requests go through the leave portal."
-PAGE_2 = (
-    "Parental leave lasts sixteen weeks at full pay. "
-    "Unused annual leave expires at the end of March."
-)
-BOTH = (
-    "Annual leave is twenty-five days per calendar year [1]. "
-    "Unused annual leave expires at the end of March [1]."
-)
 URL = "https://docs.example.com/handbook.pdf"
 
 

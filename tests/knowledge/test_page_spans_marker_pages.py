@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import json
 
-from bot.knowledge.page_spans import PageStarts, narrow_answer, narrow_citation
+from bot.knowledge.page_spans import narrow_answer, narrow_citation
 from bot.models import Answer, Citation, Occurrence, Source
 from renderers import CHANNELS, render
 from renderers.base import RenderContext
+from tests.knowledge.handbook_pages import FIRST, SECOND, STARTS, TEXT
 
-PAGE_1 = "Annual leave is twenty-five days per calendar year. Requests go through the leave portal."
-PAGE_2 = (
-    "Parental leave lasts sixteen weeks at full pay. "
-    "Unused annual leave expires at the end of March."
-)
-TEXT = f"{PAGE_1}\n\n{PAGE_2}"
-STARTS: PageStarts = ((0, 1), (len(PAGE_1) + 2, 2))
 URL = "https://docs.example.com/handbook.pdf"
-FIRST = "Annual leave is twenty-five days per calendar year."
-SECOND = "Unused annual leave expires at the end of March."
 PARENTAL = "Parental leave lasts sixteen weeks at full pay."
 SOURCE = Source(
     id="kb/handbook.pdf#2",

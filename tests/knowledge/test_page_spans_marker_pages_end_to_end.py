@@ -4,35 +4,21 @@ sentence of each page, grounded, narrowed, then shown by the web renderer and ``
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.assistant import Assistant
-from bot.assistant.tools import ToolCall
-from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.commands.ask import plain_text
 from bot.config import Settings
 from bot.knowledge import KnowledgeIndex, ingest
-from bot.models import Answer
 from renderers import render
 from tests.knowledge.conftest import PdfBuilder
+from tests.knowledge.handbook_pages import BOTH as ANSWER
+from tests.knowledge.handbook_pages import PAGE_1, PAGE_2, ask_handbook
 
 PUBLIC = frozenset({"public"})
-PAGE_1 = "Annual leave is twenty-five days per calendar year. Requests go through the leave portal."
-PAGE_2 = (
-    "Parental leave lasts sixteen weeks at full pay. "
-    "Unused annual leave expires at the end of March."
-)
 URL = "https://docs.example.com/handbook.pdf"
 TITLE = "citecast operations handbook"  # the title examples/make_pdf.py writes
-ANSWER = (
-    "Annual leave is twenty-five days per calendar year [1]. "
-    "Unused annual leave expires at the end of March [1]."
-)
 
 
 @pytest.fixture
@@ -54,31 +40,10 @@ def handbook_settings(tmp_path: Path, build_pdf: PdfBuilder) -> Settings:
     return settings
 
 
-@dataclass
-class ScriptedBackend:
-    """Searches once, then writes ``text`` (a model citing the passage it found)."""
-
-    text: str
-    name: str = "scripted"
-
-    async def generate(self, turn: Turn) -> AsyncIterator[str | StepEnd]:
-        yield STEP_END
-        call = ToolCall("call_1", "search_docs", json.dumps({"query": "annual leave"}))
-        await turn.toolbox.run_calls([call], turn.registry)
-        yield self.text
-
-
-async def _ask(settings: Settings, text: str) -> Answer:
-    # from_settings for the grounding hook, then the scripted backend in place of the model
-    assistant = Assistant.from_settings(settings)
-    assistant.backend = ScriptedBackend(text)
-    return await assistant.answer("How much annual leave is there?", PUBLIC)
-
-
 async def test_each_marker_links_its_own_page_and_the_source_names_both(
     handbook_settings: Settings,
 ) -> None:
-    answer = await _ask(handbook_settings, ANSWER)
+    answer = await ask_handbook(handbook_settings, ANSWER)
     [citation] = answer.citations
     assert (citation.source.page, citation.source.page_end) == (1, 2)
     assert [o.deep_link for o in citation.occurrences] == [f"{URL}#page=1", f"{URL}#page=2"]
@@ -91,7 +56,9 @@ async def test_each_marker_links_its_own_page_and_the_source_names_both(
 async def test_an_answer_citing_only_page_two_names_page_two(
     handbook_settings: Settings,
 ) -> None:
-    answer = await _ask(handbook_settings, "Unused annual leave expires at the end of March [1].")
+    answer = await ask_handbook(
+        handbook_settings, "Unused annual leave expires at the end of March [1]."
+    )
     [citation] = answer.citations
     assert (citation.source.page, citation.source.page_end) == (2, None)
     assert citation.deep_link == f"{URL}#page=2"

@@ -7,22 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import ValidationError
-from bot.knowledge.page_spans import PageStarts, narrow_answer
+from bot.knowledge.page_spans import narrow_answer
 from bot.models import Answer, Citation, Occurrence, Source
 from bot.registry import SourceRegistry
 from renderers import render
 from renderers.base import DEFAULT_CAPABILITIES, RenderContext, citation_form
 from renderers.web import hover_text
+from tests.knowledge.handbook_pages import FIRST, SECOND, STARTS, TEXT
 
-PAGE_1 = "Annual leave is twenty-five days per calendar year. Requests go through the leave portal."
-PAGE_2 = (
-    "Parental leave lasts sixteen weeks at full pay. "
-    "Unused annual leave expires at the end of March."
-)
-TEXT = f"{PAGE_1}\n\n{PAGE_2}"
-STARTS: PageStarts = ((0, 1), (len(PAGE_1) + 2, 2))
-FIRST = "Annual leave is twenty-five days per calendar year."
-SECOND = "Unused annual leave expires at the end of March."
 ACROSS = "Requests go through the leave portal. Parental leave lasts sixteen weeks at full pay."
 SIGNED = "https://bot.example.com/files/t0k3n"
 PRIVATE = Source(

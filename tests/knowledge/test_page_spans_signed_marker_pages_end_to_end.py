@@ -5,34 +5,20 @@ page, the source list's the span's first, and each marker's tooltip names its ow
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.assistant import Assistant
-from bot.assistant.tools import ToolCall
-from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import Settings
 from bot.filetokens import FileSigner
 from bot.knowledge import KnowledgeIndex, ingest
-from bot.models import Answer, Source
+from bot.models import Source
 from renderers import render
 from renderers.base import RenderContext
 from tests.knowledge.conftest import PdfBuilder
+from tests.knowledge.handbook_pages import PAGE_1, PAGE_2, ask_handbook
 
 PUBLIC = frozenset({"public"})
-PAGE_1 = "Annual leave is twenty-five days per calendar year. Requests go through the leave portal."
-PAGE_2 = (
-    "Parental leave lasts sixteen weeks at full pay. "
-    "Unused annual leave expires at the end of March."
-)
-ANSWER = (
-    "Annual leave is twenty-five days per calendar year [1]. "
-    "Unused annual leave expires at the end of March [1]."
-)
 BASE = "https://bot.example.com"
 
 
@@ -52,26 +38,6 @@ def private_handbook(tmp_path: Path, build_pdf: PdfBuilder) -> Settings:
     return settings
 
 
-@dataclass
-class ScriptedBackend:
-    """Searches once, then writes ``text`` (a model citing the passage it found)."""
-
-    text: str
-    name: str = "scripted"
-
-    async def generate(self, turn: Turn) -> AsyncIterator[str | StepEnd]:
-        yield STEP_END
-        call = ToolCall("call_1", "search_docs", json.dumps({"query": "annual leave"}))
-        await turn.toolbox.run_calls([call], turn.registry)
-        yield self.text
-
-
-async def _ask(settings: Settings) -> Answer:
-    assistant = Assistant.from_settings(settings)
-    assistant.backend = ScriptedBackend(ANSWER)
-    return await assistant.answer("How much annual leave is there?", PUBLIC)
-
-
 def _signed(tmp_path: Path) -> RenderContext:
     signer = FileSigner(b"a-file-link-secret-for-page-tests", BASE, 3600, [tmp_path / "kb"])
 
@@ -84,7 +50,7 @@ def _signed(tmp_path: Path) -> RenderContext:
 async def test_each_signed_marker_link_opens_its_own_page(
     private_handbook: Settings, tmp_path: Path
 ) -> None:
-    answer = await _ask(private_handbook)
+    answer = await ask_handbook(private_handbook)
     [citation] = answer.citations
     assert (citation.source.page, citation.source.page_end) == (1, 2)
     [web] = render("web", answer, _signed(tmp_path))["citations"]
@@ -98,7 +64,7 @@ async def test_each_signed_marker_link_opens_its_own_page(
 async def test_each_marker_tooltip_names_its_own_page(
     private_handbook: Settings, tmp_path: Path
 ) -> None:
-    answer = await _ask(private_handbook)
+    answer = await ask_handbook(private_handbook)
     html = render("web", answer, _signed(tmp_path))["html"]
     titles = [part.split('"', 1)[0] for part in html.split(' title="')[1:]]
     assert [t.split(": ", 1)[0].rsplit(" — ", 1)[-1] for t in titles] == [
