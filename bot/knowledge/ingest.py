@@ -10,7 +10,8 @@ than ``index.max_file_bytes`` (never read), are listed with the reason and never
 is a symlink whose target lies outside the outermost ingested folder holding it (this run's
 root, or a folder above it ingested before), which is never read. A run that
 leaves a quarter of the index free (removed or replaced files) compacts it with VACUUM
-(:mod:`bot.knowledge.compaction`), so the file shrinks when a large file leaves it.
+(:mod:`bot.knowledge.compaction`), so the file shrinks when a large file leaves it; one that
+replaced or removed chunks merges the search index first, whose segments keep deleted words.
 Each file is checked, fingerprinted, read and written by :mod:`bot.knowledge.ingest_file`.
 
 Source ids are ``relpath#chunk``: the file's path from the ingested root's parent, with more
@@ -209,7 +210,9 @@ def _ingest(
         warn_of_globs(report, writer, settings, (rules, templates), roots)
         writer.commit()
         if not rebuild:
-            report.compacted = compact(writer.conn)
+            report.compacted = compact(
+                writer.conn, writer.free_pages, dropped_chunks=writer.dropped_chunks
+            )
     finally:
         writer.close()
     if before:

@@ -30,6 +30,7 @@ from bot.knowledge.cjk import fts_text
 from bot.knowledge.document import Document
 from bot.knowledge.index_file import folder_problem, refuse_foreign, unwritable
 from bot.knowledge.page_spans import encode_page_starts
+from bot.knowledge.run_free import RunFreePages
 from bot.knowledge.schema import (
     add_lookup_indexes,
     audience_column,
@@ -95,8 +96,13 @@ class IndexWriter:
         # written this run are, rewrote the whole ``files`` table on a run that changed
         # nothing, and with a server reading the index its -wal grew by that much every run.
         self.conn.execute("CREATE TEMP TABLE seen (id INTEGER PRIMARY KEY)")
+        # every transaction of the run begins here, so what it freed is told from another's
+        self.free_pages = RunFreePages(self.conn)
         self.changed = False
         self.wrote = False  # anything committed by this writer: see close()
+        # chunks this run deleted (replaced or removed files): their words stay in the search
+        # index's segments until it is merged (see bot.knowledge.compaction)
+        self.dropped_chunks = 0
         # rows written to ``temp.seen``, which SQLite counts among the connection's changes
         # though they never reach the index (see close())
         self._seen_rows = 0
@@ -131,10 +137,9 @@ class IndexWriter:
         so its fingerprint is never saved beside only some of its passages (which every later
         run would have taken as unchanged). Files before it stay, to be committed as usual.
         """
-        if not self.conn.in_transaction:
-            # a savepoint outside a transaction would start one and commit on release;
-            # IMMEDIATE, as every transaction of this connection (see __init__)
-            self.conn.execute("BEGIN IMMEDIATE")
+        # a savepoint outside a transaction would start one and commit on release;
+        # IMMEDIATE, as every transaction of this connection (see __init__)
+        self.free_pages.begin()
         self.conn.execute("SAVEPOINT one_file")
         try:
             yield
@@ -146,6 +151,7 @@ class IndexWriter:
 
     def add_root(self, root: Path) -> None:
         """Remember an ingested folder or file (absolute)."""
+        self.free_pages.begin()
         self.conn.execute("INSERT OR IGNORE INTO roots(path) VALUES (?)", (str(root),))
 
     def roots(self) -> list[Path]:
@@ -198,13 +204,15 @@ class IndexWriter:
     def _delete_file_rows(self, file_id: int) -> None:
         # External content: FTS5 removes a row's tokens only when given the values it indexed,
         # which :meth:`replace_file` wrote through the same ``fts_text``.
+        self.free_pages.begin()
         self.conn.execute(
             "INSERT INTO chunks_fts(chunks_fts, rowid, title, section, text) "
             "SELECT 'delete', id, fts_text(title), fts_text(section), fts_text(text) "
             "FROM chunks WHERE file_id = ?",
             (file_id,),
         )
-        self.conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        deleted = self.conn.execute("DELETE FROM chunks WHERE file_id = ?", (file_id,))
+        self.dropped_chunks += max(deleted.rowcount, 0)
 
     def replace_file(
         self,
@@ -300,6 +308,7 @@ class IndexWriter:
             self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
         for root in self.roots():
             if not os.path.exists(root):
+                self.free_pages.begin()
                 self.conn.execute("DELETE FROM roots WHERE path = ?", (str(root),))
         if gone:
             self.changed = True
@@ -308,9 +317,11 @@ class IndexWriter:
     def commit(self) -> None:
         """Commit the current batch (bumping the generation once per run that changed data)."""
         if self.changed:
+            self.free_pages.begin()
             self.conn.execute(
                 "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
             )
             self.changed = False
             self.wrote = True
+        self.free_pages.end()
         self.conn.commit()
