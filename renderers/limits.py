@@ -15,6 +15,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
+from bot.grapheme_cuts import ZWJ, grapheme_cut
 from bot.markdown import FENCE_OPEN, closing_fence
 from renderers.escaping import visible
 
@@ -79,14 +80,16 @@ _ITEM_INDENT = re.compile(r" *(?:(?:[-+*]|\d{1,9}[.)]) +)?")
 
 def truncate(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis when it was longer: after a whole
-    word when one ends in the last third ("expires…", not "expires afte…")."""
+    word when one ends in the last third ("expires…", not "expires afte…"), else between two
+    whole characters as a reader sees them (a flag, an emoji sequence, a letter and its marks:
+    :func:`bot.grapheme_cuts.grapheme_cut`)."""
     if len(text) <= limit:
         return text
-    keep = max(0, limit - 1)
+    keep = grapheme_cut(text, max(0, limit - 1))
     space = text.rfind(" ", 0, keep + 1)
     if space >= keep * 2 // 3:
         keep = space
-    return text[:keep].rstrip() + "\u2026"
+    return text[:keep].rstrip().removesuffix(ZWJ) + "\u2026"
 
 
 # A citation marker as the renderers write it: Discord's (and Discourse's with sources hidden)

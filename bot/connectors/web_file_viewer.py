@@ -23,7 +23,9 @@ would tell a third party who reads what, so an ``<img>`` is replaced by its alt 
 never coming). The "[image: …]" around it is the stylesheet's generated content, which a text
 fragment does not match: ingest indexes ``![a diagram](a.png)`` as "a diagram", and a quote that
 runs across it still finds its place. The page says
-its language (:mod:`bot.connectors.web_viewer_lang`) for screen readers.
+its language (:mod:`bot.connectors.web_viewer_lang`) for screen readers, and its direction:
+an HTML file's own (``<html dir="rtl">``), else each Markdown or text block reads in the
+direction of its first letter (:mod:`bot.connectors.web_viewer_directions`).
 
 The page's CSP is the second wall: no script at all, no connections, the one stylesheet allowed
 by its hash, no images (the page shows none, and has no icon), and ``sandbox`` (an opaque
@@ -53,8 +55,14 @@ import nh3
 from mistune.core import BlockState
 
 from bot.bidi_controls import without_bidi_controls
+from bot.connectors.web_viewer_directions import has_right_to_left, with_block_directions
 from bot.connectors.web_viewer_headings import with_heading_ids
-from bot.connectors.web_viewer_lang import VIEWER_LANG, document_language
+from bot.connectors.web_viewer_lang import (
+    VIEWER_LANG,
+    clean_direction,
+    document_direction,
+    document_language,
+)
 from bot.knowledge.document import Unreadable
 from bot.knowledge.encoding import text_codec
 from bot.knowledge.front_matter import split_front_matter
@@ -78,7 +86,8 @@ _TAGS = set(nh3.ALLOWED_TAGS) - {"area", "map"}
 _URL_SCHEMES = {"http", "https", "mailto"}
 # ``id`` too, so a link's #fragment (on this page, or from another viewed file) finds its place:
 # ammonia drops it against DOM clobbering, which takes a script, and this page runs none.
-_ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "*": {"id", "lang", "title"}}
+# ``dir`` too (ltr, rtl or auto only: _attribute_filter), so right-to-left text reads so.
+_ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "*": {"id", "lang", "title", "dir"}}
 _CSS = """\
 :root { color-scheme: light dark; }
 body { margin: 0; font: 16px/1.55 system-ui, sans-serif; }
@@ -184,6 +193,8 @@ def _attribute_filter(links: LinkTarget) -> Callable[[str, str, str], str | None
         # Runs after nh3's own URL check: what it passes through has an allowed scheme.
         if element == "img" and attribute == "src":
             return None  # nothing to load: see the module's docstring
+        if attribute == "dir":
+            return clean_direction(value)
         if element == "a" and attribute == "href" and _is_relative(value):
             return links(value)
         return value
@@ -236,7 +247,9 @@ def document_markup(viewed: ViewedFile) -> str:
         return with_heading_ids(str(_HTML_RENDERER(parse(_body(viewed.text)), BlockState())))
     if viewed.kind == "html":
         return viewed.text
-    return f"<pre>{html.escape(viewed.text)}</pre>"
+    # a text file is prose, not code: it reads in the direction of its first letter
+    direction = ' dir="auto"' if has_right_to_left(viewed.text) else ""
+    return f"<pre{direction}>{html.escape(viewed.text)}</pre>"
 
 
 def _body(text: str) -> str:
@@ -256,7 +269,10 @@ def render_document(
     """The document's body as safe HTML (relative links as ``links`` says); ``markup`` is its
     :func:`document_markup` when already made."""
     body = document_markup(viewed) if markup is None else markup
-    return body if viewed.kind == "text" else sanitize(body, links)
+    if viewed.kind == "text":
+        return body
+    safe = sanitize(body, links)
+    return with_block_directions(safe) if viewed.kind == "markdown" else safe
 
 
 def _megabytes(count: int) -> str:
@@ -300,6 +316,9 @@ def viewer_page(
     tab = html.escape(_one_line(title) or viewed.filename)
     lang = document_language(viewed.kind, viewed.text)
     doc_lang = f' lang="{html.escape(lang)}"' if lang and lang != VIEWER_LANG else ""
+    direction = document_direction(viewed.kind, viewed.text)
+    doc_dir = f' dir="{direction}"' if direction else ""
+    body = render_document(viewed, links, markup)
     note = (
         f'<p class="cc-note" role="note">{_cut_note(viewed, limit)}</p>' if viewed.truncated else ""
     )
@@ -311,6 +330,6 @@ def viewer_page(
         f"<title>{tab}</title><style>{_CSS}</style></head>\n"
         f'<body><header class="cc-bar"><span class="cc-name">{name}</span>'
         '<a href="?download=1">Download the file</a></header>\n'
-        f'{note}<main class="cc-doc"{doc_lang}>\n{render_document(viewed, links, markup)}\n</main>'
+        f'{note}<main class="cc-doc"{doc_lang}{doc_dir}>\n{body}\n</main>'
         "</body></html>\n"
     )

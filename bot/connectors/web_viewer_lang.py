@@ -1,10 +1,16 @@
-"""The language of a file shown on the viewer page, for its ``lang`` attribute.
+"""The language and direction of a file shown on the viewer page, for ``lang`` and ``dir``.
 
 Screen readers pick their voice from ``lang``: a German document read with an English voice is
 hard to follow. The viewer page itself (its bar, its notes) is English, like the chat page, so
 ``<html lang>`` is :data:`VIEWER_LANG`; the document's ``<main>`` says the document's own
 language when the file declares one: an HTML file's ``<html lang>`` (or ``xml:lang``). Markdown
 and plain text declare none the index keeps, so they are read in the page's language.
+
+A right-to-left document (Hebrew, Arabic) declares its direction the same way, ``<html
+dir="rtl">``: the ``<main>`` carries it too, else the page's left-to-right direction would set
+the whole document flush left, its full stops at the start of its lines. Markdown and plain
+text declare none: each of their blocks reads in the direction of its own first letter instead
+(:func:`bot.connectors.web_viewer_directions.with_block_directions`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ VIEWER_LANG = "en"
 # A BCP 47 tag as written in practice ("de", "pt-BR", "zh-Hant-TW"); anything else is ignored.
 _LANG_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
 _MAX_LANG_CHARS = 35
+DIRECTIONS = frozenset({"ltr", "rtl", "auto"})
+"""The values of ``dir`` HTML knows; any other is dropped (the browser would ignore it)."""
 # The root element comes after the doctype and maybe comments, near the top of the file.
 _HEAD_CHARS = 64 * 1024
 
@@ -27,15 +35,17 @@ class _RootSeenError(Exception):
     """Stops the parser at the first element."""
 
 
-class _RootLanguage(HTMLParser):
+class _RootAttributes(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lang: str | None = None
+        self.direction: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "html":
             values = dict(attrs)
             self.lang = values.get("lang") or values.get("xml:lang")
+            self.direction = values.get("dir")
         raise _RootSeenError()  # only the root element can speak for the whole document
 
 
@@ -49,14 +59,35 @@ def clean_lang(value: str | None) -> str | None:
     return tag
 
 
-def html_language(markup: str) -> str | None:
-    """The language an HTML document declares on its root element, if any."""
-    parser = _RootLanguage()
+def clean_direction(value: str | None) -> str | None:
+    """``value`` as a ``dir`` value (``ltr``, ``rtl`` or ``auto``, in lower case), or None."""
+    direction = (value or "").strip().lower()
+    return direction if direction in DIRECTIONS else None
+
+
+def _root(markup: str) -> _RootAttributes:
+    parser = _RootAttributes()
     with contextlib.suppress(_RootSeenError):
         parser.feed(markup[:_HEAD_CHARS])
-    return clean_lang(parser.lang)
+    return parser
+
+
+def html_language(markup: str) -> str | None:
+    """The language an HTML document declares on its root element, if any."""
+    return clean_lang(_root(markup).lang)
+
+
+def html_direction(markup: str) -> str | None:
+    """The direction (``ltr``, ``rtl``, ``auto``) an HTML document declares on its root
+    element, if any."""
+    return clean_direction(_root(markup).direction)
 
 
 def document_language(kind: str, text: str) -> str | None:
     """The language of a viewed file of ``kind`` (``"html"``, ``"markdown"``, ``"text"``)."""
     return html_language(text) if kind == "html" else None
+
+
+def document_direction(kind: str, text: str) -> str | None:
+    """The direction a viewed file of ``kind`` declares for the whole of it (HTML only)."""
+    return html_direction(text) if kind == "html" else None

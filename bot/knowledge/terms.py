@@ -118,6 +118,17 @@ STOP_WORDS = frozenset(
 _HOW_MODIFIERS = frozenset({"long", "many", "much", "often", "far", "soon"})
 
 
+def _lowered(word: str) -> str:
+    """``word`` in lower case, Turkish "İ" read as "i" as the index's tokens read it.
+
+    ``"İstanbul".lower()`` is "i" + U+0307 (a combining dot above, kept so the letter can be
+    upper-cased again). The index's ``unicode61`` tokens drop the dot, so "istanbul" found the
+    passage, but the answerer, comparing these words, met no word of the question in it.
+    """
+    lowered = word.lower()
+    return lowered.replace("i\u0307", "i") if "\u0307" in lowered else lowered
+
+
 def words(text: str) -> list[str]:
     """Lower-cased words of ``text`` (letters and digits, and the combining marks after them:
     "सूचकांक" is one word; apostrophes inside words kept).
@@ -129,7 +140,7 @@ def words(text: str) -> list[str]:
         return [m.group(0).lower() for m in _PLAIN_WORD.finditer(text)]
     if not has_cjk(text):
         found = _word_pattern(text).finditer(text)
-        return [m.group(0).lower().replace("’", "'") for m in found]
+        return [_lowered(m.group(0)).replace("’", "'") for m in found]
     text = normalize_cjk(text)
     out: list[str] = []
     for match in _word_pattern(text).finditer(text):
@@ -137,7 +148,7 @@ def words(text: str) -> list[str]:
             if is_cjk_term(piece):
                 out.extend(cjk_terms(piece))
             else:
-                out.append(piece.lower().replace("’", "'"))
+                out.append(_lowered(piece).replace("’", "'"))
     return out
 
 
@@ -190,7 +201,7 @@ def compound_terms(text: str) -> list[str]:
     found: dict[str, None] = {}
     compound = _COMPOUND if _MAY_MARK.search(text) is not None else _PLAIN_COMPOUND
     for match in compound.finditer(text):
-        parts = _JOINERS.split(match.group(0).lower())
+        parts = _JOINERS.split(_lowered(match.group(0)))
         if len(parts) > _MAX_COMPOUND_WORDS:
             continue
         if any(p.isdigit() or (len(p) > 1 and p not in STOP_WORDS) for p in parts):

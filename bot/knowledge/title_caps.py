@@ -8,12 +8,16 @@ for each passage, so that the length of that one title skewed the ranking of eve
 average for every document). Each title and each heading of a section path is cut at a word
 to :data:`MAX_TITLE_CHARS`, ending in "…", and a section path of many headings keeps its
 innermost ones within :data:`MAX_SECTION_CHARS`. Discord's embed titles stop at 256
-characters; a real title or heading is far shorter than either limit.
+characters; a real title or heading is far shorter than either limit. A cut keeps whole
+characters as a reader sees them (:func:`bot.grapheme_cuts.grapheme_cut`): a flag, an emoji
+sequence or a letter with its combining marks is kept whole or left out.
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from bot.grapheme_cuts import ZWJ, grapheme_cut
 
 MAX_TITLE_CHARS: Final = 200
 """The most characters of a document's title, or of one heading of a section path."""
@@ -26,14 +30,15 @@ SECTION_SEPARATOR: Final = " > "  # bot.knowledge.document.HeadingPath joins hea
 def capped(text: str, limit: int = MAX_TITLE_CHARS) -> str:
     """``text`` when at most ``limit`` characters, else its start cut at the last space
     (mid-word only when the first half of the cut holds none) and ending in "…" (``limit``
-    characters at most)."""
+    characters at most); mid-word, between two whole characters."""
     if len(text) <= limit:
         return text
-    cut = text[: limit - len(ELLIPSIS)]
+    cut = text[: grapheme_cut(text, limit - len(ELLIPSIS))]
     space = cut.rfind(" ")
     if space > len(cut) // 2:
         cut = cut[:space]
-    return cut.rstrip(" ,;:.-–—>") + ELLIPSIS
+    # a joiner left at the end (before the space or stop taken off) joins nothing
+    return cut.rstrip(" ,;:.-–—>" + ZWJ) + ELLIPSIS
 
 
 def capped_section(section: str) -> str:
