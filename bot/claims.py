@@ -10,9 +10,12 @@ Rules:
   the whole claim); ``sentences`` leaves it out.
 - Sentences end at ``.``, ``!`` or ``?`` followed by whitespace, or at the CJK ``。``, ``！``,
   ``？`` (no space follows those), and where the knowledge reader ends them in other scripts
-  (:mod:`bot.text_sentences`: the Hindi ``।``, the Arabic ``؟``, a Greek ``;``, a full stop
-  before ``”’»``); markers written after the punctuation, with or without spaces
-  (``Fact.[^1]``, ``Fact. [^1]``, ``事実。[^1]``, ``है।[^1]``), belong to the sentence before.
+  (:mod:`bot.text_sentences`: the Hindi ``।``, the Arabic ``؟``, the Urdu ``۔``, a Greek ``;``,
+  a full stop before ``”’»``); a ``.`` that closes an abbreviation, an initial or a date's
+  ordinal (``Dr. Weber``, ``J. Smith``, ``am 3. Oktober``) ends none, by the rule the built-in
+  answerer quotes sentences with (:func:`bot.sentence_rules.stop_ends_sentence`); markers
+  written after the punctuation, with or without spaces (``Fact.[^1]``, ``Fact. [^1]``,
+  ``事実。[^1]``, ``है।[^1]``), belong to the sentence before.
 - Inside a sentence, a marker closes the clause since the previous marker group; when that clause
   is too short to be checked on its own (fewer than three content words) it extends back to the
   start of the sentence.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 
 from bot.knowledge.document import code_spans
 from bot.marker_code_lines import CODE, GOES_ON, RAW, line_kinds
+from bot.sentence_rules import SCRIPT_STOPS, stop_ends_sentence
 from bot.text_sentences import script_cuts
 from bot.text_terms import content_terms, has_cjk_sentence_end
 
@@ -51,8 +55,8 @@ _EMPHASIS_RE = re.compile(r"\*+|(?<!\w)_++|_++(?!\w)")
 _MARKER_GROUP_RE = re.compile(r"(?:\[\^\d{1,6}\])+")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _SPACES_RE = re.compile(r"\s+")
-# (and before the Hindi danda and the Arabic question mark: "है [^1]।" reads "है।")
-_SPACE_PUNCT_RE = re.compile(r" ([.,;:!?\u0964\u061f])")
+# (and before the full stops of other scripts: "है [^1]।" reads "है।")
+_SPACE_PUNCT_RE = re.compile(rf" ([.,;:!?{SCRIPT_STOPS}])")
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,12 @@ def _split_sentences(line: str) -> list[tuple[int, str]]:
     start = 0
     # the CJK-aware pattern only where it can matter: English splits as fast as before
     pattern = _CJK_SENTENCE_END_RE if has_cjk_sentence_end(line) else _SENTENCE_END_RE
-    ends = [match.end() for match in pattern.finditer(line)]
+    # (a stop before markers ends its sentence: "Dr. [^1]" is no title before a name)
+    ends = [
+        match.end()
+        for match in pattern.finditer(line)
+        if any(match.groups()) or stop_ends_sentence(line, match.start())
+    ]
     if not line.isascii():
         ends = sorted(set(ends).union(_script_ends(line)))
     for end in ends:

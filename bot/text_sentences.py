@@ -3,8 +3,10 @@
 Grounding has always ended a sentence at ``.``, ``!`` or ``?`` before whitespace, whatever
 follows (a claim or passage sentence may open with a lower-case command name, or a code span),
 and at the CJK ``。！？``. The knowledge reader and the built-in answerer also end one at the
-Hindi danda ``।``, the Arabic question mark ``؟``, a Greek ``;`` between Greek words, and after
-closing quotes ``”’»`` (:mod:`bot.knowledge.sentence_ends`). :func:`script_cuts` adds those
+Hindi danda ``।``, the Arabic question mark ``؟``, the Urdu ``۔`` (and the other full stops of
+:data:`bot.sentence_rules.FULL_STOPS`), a Greek ``;`` between Greek words, and after closing
+quotes ``”’»`` (:mod:`bot.knowledge.sentence_ends`), never after ``Dr.``, an initial or a date's
+ordinal (``am 3. Oktober``). :func:`script_cuts` adds those
 ends to grounding's own, so an answer's Hindi claim is judged against its own sentence and a
 passage's quote is one sentence. The knowledge module's cuts alone do not fit grounding: they
 end a sentence only before a capital, a caseless letter or a digit, and grounding's ends before

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.knowledge.document import code_spans
+from bot.sentence_rules import SCRIPT_STOPS
 
 # what may close a sentence after its full stop: quotes, a parenthesis, emphasis
 _CLOSERS = "\"'”’»)*_"
@@ -63,10 +64,10 @@ def with_marker(sentence: str, number: int) -> str:
         # with no space, the marker stays with this sentence (bot.claims), not the next
         return f"{body}[{number}]"
     end = ""
-    if body and body[-1] in ".!?:;\u0964\u061f":
+    if body and body[-1] in ".!?:;" + SCRIPT_STOPS:
         body, end = body[:-1].rstrip(), body[-1]
-    # the Hindi danda and the Arabic question mark stay as written, and so does a Greek
-    # question mark (";" after a Greek word)
+    # other scripts' stops (the Hindi danda, the Arabic question mark, the Urdu full stop …)
+    # stay as written, and so does a Greek question mark (";" after a Greek word)
     if (end == ";" and not _GREEK_END.search(body)) or end == ":" or not end:
         end = "."
     return f"{body} [{number}]{end}"

@@ -15,21 +15,24 @@ from bot.assistant.cited_lines import code_span_bounds
 from bot.assistant.extractive_tables import is_table_line, row_sentences
 from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import words
+from bot.sentence_rules import FULL_STOPS, stop_ends_sentence
 
 # A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it; closing
 # quotes, a parenthesis or emphasis after a full stop stay with its sentence (as bot.claims reads
-# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here). The Hindi
-# danda (।) and the Arabic question mark (؟) end one as a full stop does, and so does the Greek
-# question mark, ";" once normalised, between Greek words; a Spanish sentence may open with
-# "¿" or "¡" ("… la compra. ¿Necesita una factura?" is two sentences).
+# an answer: 'Press "Save." Then …' is two sentences there, so it must be two here). The full
+# stops of other scripts (the Hindi danda ।, the Arabic ؟, the Urdu ۔: bot.sentence_rules) end
+# one as a full stop does, and so does the Greek question mark, ";" once normalised, between
+# Greek words; a Spanish sentence may open with "¿" or "¡" ("… la compra. ¿Necesita una
+# factura?" is two sentences). Whether a "." ends its sentence at all ("Dr.", "am 3. Oktober",
+# "J. Smith") is bot.sentence_rules' decision, which bot.claims shares.
 _GREEK = "\u0370-\u03ff\u1f00-\u1fff"
+_STOPS = f"[{re.escape(FULL_STOPS)}]"
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[.!?\u0964\u061f])|(?<=[.!?\u0964\u061f][\"'”’»)*_])"
-    r"|(?<=[.!?\u0964\u061f][\"'”’»)*_]{2}))\s+(?=[\"'“«(\[`*¿¡]?\w)"
+    rf"(?:(?<={_STOPS})|(?<={_STOPS}[\"'”’»)*_])"
+    rf"|(?<={_STOPS}[\"'”’»)*_]{{2}}))\s+(?=[\"'“«(\[`*¿¡]?\w)"
     rf"|(?<=[{_GREEK}];)\s+(?=[\"'“«(]?[\u0386-\u03ab\u1f08-\u1f0f\u1f18-\u1f1d])"
     r"|(?<=[。！？])\s*(?=[「『（\"'(\[`*]?\w)"
 )
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|p|pp|no|fig|approx)\.|\b[A-Z]\.)$", re.I)
 _FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # where a fenced block stood while the paragraphs are split (no document text holds U+0000)
@@ -92,13 +95,14 @@ def _length(sentence: str) -> int:
 
 
 def _split_sentences(text: str) -> list[str]:
-    """Split after ., ! or ? and a space, but not after an abbreviation or inside code."""
+    """Split after ., ! or ? and a space, but not after an abbreviation, an initial or a
+    date's ordinal (:func:`bot.sentence_rules.stop_ends_sentence`), nor inside code."""
     pieces: list[str] = []
     start = 0
     code_spans = code_span_bounds(text)
     for match in _SENTENCE_END.finditer(text):
         cut = match.start()
-        if any(a < cut < b for a, b in code_spans) or _ABBREVIATION.search(text[start:cut]):
+        if any(a < cut < b for a, b in code_spans) or not stop_ends_sentence(text, cut - 1):
             continue
         pieces.append(text[start:cut].strip())
         start = match.end()

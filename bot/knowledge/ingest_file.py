@@ -84,7 +84,11 @@ from bot.knowledge.writer import IndexWriter
 # "17" indexed such files as public, or linked them to another site. A Markdown or MDX page's
 # raw ``<script>`` and ``<style>`` elements are not text ("17" indexed their CSS and JavaScript,
 # "Install alert(1) now" was a section name), nor is a comment opened inside a paragraph's
-# line and closed on a later one.
+# line and closed on a later one. A title or heading cut to 200 characters keeps whole
+# characters (a flag, an emoji sequence, a letter with its combining marks: "17" kept half).
+# A long paragraph is not cut into passages after an abbreviation, an initial or a date's
+# ordinal ("Dr. Weber", "am 3. Oktober"), and is cut after the Urdu "۔" and other scripts' full
+# stops (bot.sentence_rules): "17" cut mid-sentence there.
 READER_VERSION = "18"
 
 
