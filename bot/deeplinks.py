@@ -4,7 +4,8 @@ A text fragment (``#:~:text=``, https://wicg.github.io/scroll-to-text-fragment/)
 scroll to and highlight the quoted words. The spec reserves ``-``, ``,`` and ``&`` inside the
 fragment, so every character outside the unreserved set is percent-encoded, those three
 included. A quote longer than :data:`MAX_DIRECT_CHARS` uses the ``start,end`` form (its first
-and last words; for CJK, which has no spaces, its first characters and its last clause); a
+and last :data:`EDGE_WORDS` words, fewer when that is too long; for CJK, which has no spaces, its
+first and last clause, cut where a browser sees a word end: :mod:`bot.cjk_fragment_terms`); a
 fragment that would still be longer than :data:`MAX_FRAGMENT_CHARS` is left
 out (the plain URL is better than a broken highlight). A quote from a Markdown source is
 reduced to what a reader of the rendered page sees (:func:`visible_text`) first: the browser
@@ -30,16 +31,17 @@ import mimetypes
 import re
 from urllib.parse import quote as percent_encode
 
+from bot.cjk_fragment_terms import terms as cjk_terms
 from bot.markdown import Token, parse
 from bot.models import Source
 from bot.table_rows import row_target
 
 MAX_DIRECT_CHARS = 80
 EDGE_WORDS = 4
-MAX_FRAGMENT_CHARS = 400
-EDGE_CJK_CHARS = 8
-# Where a CJK end term may start: after punctuation between clauses (or a space).
-_CLAUSE_BREAK = re.compile(r"[、，,;；:：\s]")
+# Room for a CJK sentence of 65 characters (nine encoded each) whole, and a link every channel
+# keeps with its highlight: a Slack source entry holds 2,000 characters, a Discord message 2,000
+# (a source list past 10,000 drops highlights), an email reference any length.
+MAX_FRAGMENT_CHARS = 600
 # Kana, Han and Hangul (the core of bot.knowledge.cjk's ranges): importing that package would
 # load the index (SQLite), which the dependency rule keeps out of this module.
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
@@ -95,38 +97,48 @@ def _markdown_fragment(quote: str) -> str | None:
 
 
 def _fragment(words: list[str]) -> str | None:
-    """The directive for ``words`` (a word may hold a line break: ``"this\\nline"``)."""
+    """The directive for ``words`` (a word may hold a line break: ``"this\\nline"``): the
+    first of its forms that fits :data:`MAX_FRAGMENT_CHARS`, else None."""
     if not words:
         return None
     whole = " ".join(words)
-    if len(whole) <= MAX_DIRECT_CHARS or len(words) <= 2 * EDGE_WORDS:
-        value = encode_fragment_text(whole)
-    else:
-        start = encode_fragment_text(" ".join(words[:EDGE_WORDS]))
-        end = encode_fragment_text(" ".join(words[-EDGE_WORDS:]))
-        value = f"{start},{end}"
-    directive = f":~:text={value}"
-    if len(directive) <= MAX_FRAGMENT_CHARS:
-        return directive
-    return _cjk_fragment(whole) if _CJK_CHAR.search(whole) else None
-
-
-def _cjk_fragment(whole: str) -> str | None:
-    """The ``start,end`` form for a CJK quote, which has no spaces to take edge words from.
-
-    Each CJK character takes nine characters encoded, so a sentence of some 45 no longer fits
-    whole. The browser needs the end term to start at a word boundary, which in CJK only
-    punctuation guarantees: it is the clause after the last 、，; or space. The start term
-    starts the quote (a boundary) and may end anywhere, as the spec allows when an end follows.
-    """
-    cut = max((m.end() for m in _CLAUSE_BREAK.finditer(whole, 0, len(whole) - 1)), default=0)
-    if cut < 2:
-        return None  # no clause break: no end term the browser is sure to find
-    head = whole[: min(EDGE_CJK_CHARS, cut - 1)].strip()  # ends before the tail begins
-    tail = whole[cut:].strip()
-    if not head or not tail:
+    for start, end in _word_forms(words):
+        directive = _directive_of(start, end)
+        if directive is not None:
+            return directive
+    if not _CJK_CHAR.search(whole):
         return None
-    directive = f":~:text={encode_fragment_text(head)},{encode_fragment_text(tail)}"
+    # a CJK clause has no spaces to take edge words from
+    found = cjk_terms(
+        whole, lambda start, end: _directive_of(start, end) is not None, MAX_FRAGMENT_CHARS
+    )
+    return None if found is None else _directive_of(*found)
+
+
+def _word_forms(words: list[str]) -> list[tuple[str, str | None]]:
+    """The quote whole (when short), then its first and last :data:`EDGE_WORDS` words, then 3,
+    2 and 1: six encoded characters a Cyrillic or Greek letter, twelve a vocalised Arabic one,
+    make an ordinary sentence's four edge words too long."""
+    whole = " ".join(words)
+    forms: list[tuple[str, str | None]] = []
+    if len(whole) <= MAX_DIRECT_CHARS or len(words) <= 2 * EDGE_WORDS:
+        forms.append((whole, None))
+    for count in range(EDGE_WORDS, 0, -1):
+        start, end = " ".join(words[:count]), " ".join(words[-count:])
+        # the browser ends the highlight at the end term's first match after the start term:
+        # a shorter end term than usual must not be found before the quote's end
+        repeated = whole.find(end, len(start)) != len(whole) - len(end)
+        if 2 * count < len(words) and not (count < EDGE_WORDS and repeated):
+            forms.append((start, end))
+    return forms
+
+
+def _directive_of(start: str, end: str | None) -> str | None:
+    """``:~:text=start[,end]``, or None when longer than :data:`MAX_FRAGMENT_CHARS`."""
+    value = encode_fragment_text(start)
+    if end is not None:
+        value += "," + encode_fragment_text(end)
+    directive = f":~:text={value}"
     return directive if len(directive) <= MAX_FRAGMENT_CHARS else None
 
 

@@ -45,7 +45,8 @@ def test_long_quote_uses_start_end_form() -> None:
 
 
 def test_fragment_longer_than_cap_is_left_out() -> None:
-    quote = " ".join(["Ω" * 30] * 12)
+    # even the first and last word alone are too long (six encoded characters an omega)
+    quote = " ".join(f"{'Ω' * 60}{n}" for n in range(12))
     assert text_fragment(quote) is None
     assert deep_link(Source("h", url="https://x.test/p"), quote) is None
 

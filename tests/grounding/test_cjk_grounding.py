@@ -84,7 +84,7 @@ def test_a_number_inside_a_cjk_run_is_checked() -> None:
     assert wrong.score <= 0.15
 
 
-def test_a_long_japanese_quote_links_by_its_first_characters_and_last_clause() -> None:
+def test_a_long_japanese_quote_links_by_its_first_and_last_clause() -> None:
     quote = (
         "設定ファイルはconfig.yamlで、サーバーを起動する前に必ずすべての必須項目を確認して"
         "ください、そうしないと起動時にエラーが表示されて停止します。"
@@ -93,7 +93,7 @@ def test_a_long_japanese_quote_links_by_its_first_characters_and_last_clause() -
     assert directive is not None and len(directive) <= MAX_FRAGMENT_CHARS
     assert (
         unquote(directive)
-        == ":~:text=設定ファイルはc,そうしないと起動時にエラーが表示されて停止します。"
+        == ":~:text=設定ファイルはconfig.yamlで,そうしないと起動時にエラーが表示されて停止します。"
     )
 
 

@@ -236,12 +236,12 @@ _INVENTED_LINK = "https://docs.example.org/admin.html#:~:text=words%20the%20page
     "text",
     [
         "It does [^1].",  # no content word: no better quote either
-        # the best quote's fragment is too long to use (one 500-letter word)
-        "Backoff " + "x" * 500 + " [^1].",
+        # the best quote's fragment is too long to use (one 1,000-letter word)
+        "Backoff " + "x" * 1000 + " [^1].",
     ],
 )
 def test_a_quote_the_passage_lacks_never_keeps_its_deep_link(text: str) -> None:
-    source = replace(RETRY, text=(RETRY.text or "") + " Backoff " + "x" * 500 + ".")
+    source = replace(RETRY, text=(RETRY.text or "") + " Backoff " + "x" * 1000 + ".")
     answer = Answer(
         text=text,
         citations=(
