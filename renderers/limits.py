@@ -7,6 +7,8 @@ is cut anyway, so its first piece fills the room the message before it has left
 (:func:`split_first`, which never cuts through a word or link to do so). A citation
 marker stays in the piece of the text it follows: a sentence ends after its markers
 ("done.[^1] ", "done. \\[1\\] "), and no cut falls inside a marker or just before one.
+No cut parts a character as a reader sees it (a flag, an emoji sequence, a letter and its
+combining marks: :mod:`bot.grapheme_cuts`), which would arrive broken in both messages.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from bot.grapheme_cuts import ZWJ, grapheme_cut
+from bot.grapheme_cuts import ZWJ, grapheme_cut, is_grapheme_boundary
 from bot.markdown import FENCE_OPEN, closing_fence
 from renderers.escaping import visible
 
@@ -154,8 +156,13 @@ def _cut_point(text: str, limit: int, clean: bool = False) -> int:
             if 0 < m.end() <= limit and (m[0][-1].isspace() or m[0][0] in _FULL_WIDTH_STOPS)
         ]
         # the last point outside every link or code span, if it keeps a useful first piece
+        # (a space may carry a combining mark: the cut must not part the two)
         for point in reversed(points):
-            if not _inside(point, spans) and not _MARKER_AT.match(text, point):
+            if (
+                not _inside(point, spans)
+                and not _MARKER_AT.match(text, point)
+                and is_grapheme_boundary(text, point)
+            ):
                 if point > limit // 4:
                     return point
                 break
@@ -176,7 +183,23 @@ def _cut_point(text: str, limit: int, clean: bool = False) -> int:
     for m in _MARKERS.finditer(text, max(0, cut - _MARKER_REACH), cut + _MARKER_REACH):
         if m.start() < cut < m.end() and m.start() > 0:
             cut = m.start()
-    return max(1, cut)
+    return _whole_characters(text, max(1, cut), limit)
+
+
+def _whole_characters(text: str, cut: int, limit: int) -> int:
+    """``cut`` moved back to the start of the character it falls in (a flag, an emoji
+    sequence, a letter and its marks: :func:`bot.grapheme_cuts.grapheme_cut`), so no
+    character is parted across two messages; forward to its end when it starts the text and
+    that end is within ``limit`` (a piece must hold something)."""
+    if is_grapheme_boundary(text, cut):  # ASCII and most text: one check
+        return cut
+    back = grapheme_cut(text, cut)
+    if back > 0:
+        return back
+    ahead = cut + 1
+    while ahead <= limit and not is_grapheme_boundary(text, ahead):
+        ahead += 1
+    return ahead if ahead <= limit else cut
 
 
 def split_long(text: str, limit: int) -> list[str]:
@@ -290,6 +313,8 @@ def _cut_with_room(
             return 0, None
         if cut <= keep:
             cut = min(len(body), keep + max(1, budget - keep))
+            start = grapheme_cut(body, cut)
+            cut = start if start > keep else cut
         fence = open_fence(body[:cut])
         room = len(_closing(fence)) if fence else 0
         if len(body[:cut].rstrip("\n")) + room <= limit or budget <= keep + 1:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, html_block_pieces
 from renderers.base import EMPTY_ANSWER, Capabilities, CitationForm, RenderContext
 from renderers.document import Document, cell_tokens
@@ -180,25 +181,39 @@ def has_button(form: CitationForm) -> bool:
     return record.button and len(record.action.url) <= SLACK_MAX_BUTTON_URL
 
 
+# What an entry too long for a context element gives up, in order: (highlight, title link,
+# action link). The quote highlight goes first, as on Discord and in email: the page link
+# without it still leads to the source.
+_ENTRY_LEVELS = (
+    (True, True, True),
+    (False, True, True),
+    (False, True, False),
+    (False, False, False),
+)
+
+
 def source_element(form: CitationForm) -> str:
     """One context element: ``<url|[n] Title> · p. 12, Section`` (mrkdwn, escaped).
 
     Every part is bounded, so the element stays within Slack's 2,000 characters and is never
-    cut. A link whose URL is too long for that shows its text alone: the record action first,
-    then the title (the inline citation and any button still link where they fit).
+    cut. An entry too long for that first drops the quote highlight of its deep link (the
+    ``#:~:text=`` directive, :func:`bot.deeplinks.without_text_fragment`), then shows a link
+    whose URL is still too long as its text alone: the record action first, then the title
+    (the inline citation and any button still link where they fit).
     """
-    for title_link, action_link in ((True, True), (True, False), (False, False)):
-        text = _source_entry(form, title_link, action_link)
+    for highlight, title_link, action_link in _ENTRY_LEVELS:
+        text = _source_entry(form, highlight, title_link, action_link)
         if len(text) <= SLACK_MAX_CONTEXT_TEXT:
             break
     return text  # without links every part is bounded: it fits (tested)
 
 
-def _source_entry(form: CitationForm, title_link: bool, action_link: bool) -> str:
+def _source_entry(form: CitationForm, highlight: bool, title_link: bool, action_link: bool) -> str:
     label = f"{marker(form, form.n)} {one_line(form.title)}"
     filename = fit(form.filename or "", 120)
     if form.kind in ("link", "download") and form.url and title_link:
-        text = f"<{slack_url(form.url)}|{fit(label, 210, slack_link_text)}>"
+        url = form.url if highlight else without_text_fragment(form.url)
+        text = f"<{slack_url(url)}|{fit(label, 210, slack_link_text)}>"
         if form.kind == "download" and filename and form.filename != form.title:
             text += f" ({filename})"
     elif form.kind == "attachment":
