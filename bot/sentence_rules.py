@@ -33,6 +33,8 @@ import re
 SCRIPT_STOPS = "\u0964\u0965\u061f\u06d4\u0589\u1362\u1367"
 # Every mark after which a sentence ends before a space (CJK ends need no space: not here).
 FULL_STOPS = ".!?" + SCRIPT_STOPS
+# the longest abbreviation the rule knows ("approx"; tests hold the word lists to it)
+LONGEST_ABBREVIATION = 6
 
 
 def _listed(text: str) -> tuple[str, ...]:
@@ -96,6 +98,21 @@ def stop_ends_sentence(text: str, stop: int) -> bool:
     any word) is each caller's own rule."""
     if text[stop] != "." or not text[stop + 1 : stop + 2].isspace():
         return True
+    # Every "." the rule keeps inside a sentence closes a short word: no abbreviation is longer
+    # than LONGEST_ABBREVIATION letters ("approx"), an ordinal has two digits at most, an
+    # initial one letter. Most full stops follow a longer word or number and end a sentence
+    # without the scan, which grounding would otherwise run at every stop of every passage.
+    before = text[max(0, stop - LONGEST_ABBREVIATION - 1) : stop]
+    if (len(before) > LONGEST_ABBREVIATION and before.isalnum()) or (
+        len(before) >= 3 and before[-3:].isdigit()
+    ):
+        return True
+    return _scanned_verdict(text, stop)
+
+
+def _scanned_verdict(text: str, stop: int) -> bool:
+    """:func:`stop_ends_sentence` for a ``.`` before whitespace, by scanning for the
+    abbreviations, ordinals and initials it knows (the quick answer aside)."""
     low = max(0, stop - _REACH)
     for match in _ABBREVIATION.finditer(text, low, min(len(text), stop + _REACH)):
         if match.start() <= stop < match.end():

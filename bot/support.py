@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.errors import ConfigError
+from bot.sentence_rules import stop_ends_sentence
 from bot.support_checks import ClaimFacts, PremiseFacts, facts_agree
 from bot.support_checks import hard_checks_pass as hard_checks_pass
 from bot.support_polarity import (
@@ -52,6 +53,8 @@ from bot.text_terms import (
     term_set,
 )
 
+# Where a sentence may end; a "." there ends one only by bot.sentence_rules ("Dr. Weber",
+# "am 3. Oktober" and "J. Smith" are one sentence each), as the claim splitter reads an answer.
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+")
 # CJK sentences end at 。！？ with no space after them (a closing quote or bracket stays with
 # the sentence); without this a Chinese or Japanese passage was one "sentence", its whole quote.
@@ -236,25 +239,42 @@ def passage_sentences(text: str) -> tuple[str, ...]:
     but not at a soft wrap inside a paragraph: Markdown wraps its lines, and a quote cut there
     ("smaller passages give more precise citations, larger ones") was a fragment. The lines of
     a paragraph join with one space, as a browser shows them, so a quote's text fragment
-    (``#:~:text=``) still matches the page.
+    (``#:~:text=``) still matches the page. A ``.`` that closes an abbreviation, an initial or
+    a date's ordinal (``Dr. Weber``, ``J. Smith``, ``am 3. Oktober``) ends none, by the rule
+    the claim splitter reads an answer with (:func:`bot.sentence_rules.stop_ends_sentence`):
+    a claim and the passage sentence that backs it are cut alike.
     """
     pattern = _CJK_SENTENCE_SPLIT_RE if has_cjk_sentence_end(text) else _SENTENCE_SPLIT_RE
     out: list[str] = []
     for block in _paragraphs(text):
-        pieces = pattern.split(block) if block.isascii() else _split_block(block, pattern)
+        pieces = _split_block(block, pattern)
         out.extend(part.strip() for part in pieces if part and part.strip())
     return tuple(out)
 
 
 def _split_block(block: str, pattern: re.Pattern[str]) -> list[str]:
-    """``pattern.split(block)``, also cut where the knowledge reader ends a sentence in other
-    scripts (:func:`bot.text_sentences.script_cuts`: ``।``, ``؟``, a Greek ``;``, a full stop
-    before ``”’»``)."""
-    cuts = {(match.start(), match.end()) for match in pattern.finditer(block)}
-    cuts.update(script_cuts(block))
+    """``block`` cut at ``pattern``'s matches whose mark ends a sentence (not "Dr.", "J." or
+    "3." before "Oktober"), and, in a block that is not ASCII, where the knowledge reader ends
+    a sentence in other scripts (:func:`bot.text_sentences.script_cuts`: ``।``, ``؟``, a Greek
+    ``;``, a full stop before ``”’»``)."""
+    cuts = [
+        (match.start(), match.end())
+        for match in pattern.finditer(block)
+        # (the mark is the character before the match)
+        if stop_ends_sentence(block, match.start() - 1)
+    ]
+    if block.isascii():
+        # (cut in order already: the fast path for English, which has no script cuts)
+        return _pieces(block, cuts)
+    return _pieces(block, sorted(set(cuts).union(script_cuts(block))))
+
+
+def _pieces(block: str, cuts: Sequence[tuple[int, int]]) -> list[str]:
+    """``block`` cut at each ``(end, next_start)`` of ``cuts`` (sorted; a cut inside the
+    previous one's span is skipped)."""
     pieces: list[str] = []
     start = 0
-    for end, next_start in sorted(cuts):
+    for end, next_start in cuts:
         if end >= start:
             pieces.append(block[start:end])
             start = next_start

@@ -13,6 +13,7 @@ from collections import Counter
 from functools import lru_cache
 
 from bot.knowledge.terms import STOP_WORDS, stem
+from bot.sentence_rules import FULL_STOPS, stop_ends_sentence
 from bot.text_numbers import SCALES, WORD_VALUES
 from bot.text_numbers import number_spans as number_spans
 from bot.text_numbers import number_values as number_values
@@ -53,9 +54,12 @@ _NEGATION_RE = re.compile(
 )
 
 
-# (the Hindi danda and the Arabic question mark end a clause and a sentence as "." and "?" do)
-_CLAUSE_END_RE = re.compile(r"[,;:.!?()\u2013\u2014\u0964\u061f]")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?\u0964\u061f])\s+")
+# A clause ends at a comma, semicolon, colon, bracket, dash or full stop, a sentence at a full
+# stop before a space (the Hindi danda, the Arabic question mark and the other full stops of
+# bot.sentence_rules too); a "." only where that rule ends a sentence, so "never paid by Prof.
+# Weber" is one clause, as the claim splitter reads "Prof. Weber".
+_CLAUSE_END_RE = re.compile(rf"[,;:()\u2013\u2014{re.escape(FULL_STOPS)}]")
+_SENTENCE_END_RE = re.compile(rf"(?<=[{re.escape(FULL_STOPS)}])\s+")
 _OR_RE = re.compile(r"\b(?:or|nor)\b", re.IGNORECASE)
 _BUT_RE = re.compile(r"\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
 _cached_stem = lru_cache(maxsize=65_536)(stem)
@@ -144,8 +148,8 @@ def negation_scope(text: str) -> frozenset[str]:
     for match in _NEGATION_RE.finditer(text):
         # within the clause: "answers that cite nothing, and time to first token" negates
         # citing, not the time to first token
-        after_text = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
-        before_text = _CLAUSE_END_RE.split(text[: match.start()])[-1]
+        after_text = _clause_after(text, match.end())
+        before_text = _clause_before(text, match.start())
         after = [t for t in _content_terms(after_text) if not negated(t)][:2]
         before = [t for t in _content_terms(before_text) if not negated(t)][-2:]
         found.update(after or before)
@@ -161,8 +165,8 @@ def negated_terms(text: str) -> frozenset[str]:
     sentence does not."""
     found: set[str] = set()
     for match in _NEGATION_RE.finditer(text):
-        after = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
-        before = _CLAUSE_END_RE.split(text[: match.start()])[-1]
+        after = _clause_after(text, match.end())
+        before = _clause_before(text, match.start())
         found.update([t for t in _content_terms(after) if not negated(t)][:3])
         found.update([t for t in _content_terms(before) if not negated(t)][-2:])
     return frozenset(found)
@@ -185,7 +189,7 @@ def affirmed_terms(text: str) -> frozenset[str]:
     terms = term_set(text)
     # sentence by sentence, each cached: a passage's windows (one sentence, two, all of them)
     # share their sentences
-    denied = [denied_terms(sentence) for sentence in _SENTENCE_END_RE.split(text)]
+    denied = [denied_terms(sentence) for sentence in _sentences(text)]
     return terms.difference(*denied) if any(denied) else terms
 
 
@@ -195,7 +199,7 @@ def denied_terms(sentence: str) -> frozenset[str]:
     empty for most sentences, which lets a scorer skip the check for a passage."""
     negated_here: Counter[str] = Counter()
     for match in _NEGATION_RE.finditer(sentence):
-        after = _CLAUSE_END_RE.split(sentence[match.end() :], maxsplit=1)[0]
+        after = _clause_after(sentence, match.end())
         negated_here.update(_negated_words(after))
     if not negated_here:
         return frozenset()
@@ -224,7 +228,7 @@ def negated_clauses(text: str) -> tuple[str, ...]:
     answered" looked like a claim the sentence does not negate."""
     found: list[str] = []
     for match in _NEGATION_RE.finditer(text):
-        after = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
+        after = _clause_after(text, match.end())
         start = _clause_start(text, match.start())
         before = _BUT_RE.split(text[start : match.start()])[-1]
         found.append(f"{before}{match.group(0)}{after}".strip())
@@ -234,11 +238,46 @@ def negated_clauses(text: str) -> tuple[str, ...]:
 def _clause_start(text: str, end: int) -> int:
     """Where the clause holding ``text[end]`` starts: after the last clause end before it,
     moved back over each comma whose list item before it is short (up to three words)."""
-    ends = [0] + [m.end() for m in _CLAUSE_END_RE.finditer(text, 0, end)]
+    ends = [0, *_clause_starts(text, end)]
     start = ends.pop()
     while ends and text[start - 1] == "," and len(text[ends[-1] : start - 1].split()) <= 3:
         start = ends.pop()
     return start
+
+
+def _clause_after(text: str, start: int) -> str:
+    """``text`` from ``start`` up to the end of the clause holding ``text[start]``."""
+    for match in _CLAUSE_END_RE.finditer(text, start):
+        if stop_ends_sentence(text, match.start()):
+            return text[start : match.start()]
+    return text[start:]
+
+
+def _clause_starts(text: str, end: int) -> list[int]:
+    """Where each clause that starts before ``text[end]`` starts, after a clause end."""
+    return [
+        match.end()
+        for match in _CLAUSE_END_RE.finditer(text, 0, end)
+        if stop_ends_sentence(text, match.start())
+    ]
+
+
+def _clause_before(text: str, end: int) -> str:
+    """``text`` from the start of the clause holding ``text[end]`` up to ``end``."""
+    starts = _clause_starts(text, end)
+    return text[starts[-1] if starts else 0 : end]
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut after each full stop that ends a sentence and the space after it."""
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        if stop_ends_sentence(text, match.start() - 1):
+            out.append(text[start : match.start()])
+            start = match.end()
+    out.append(text[start:])
+    return out
 
 
 @lru_cache(maxsize=8_192)

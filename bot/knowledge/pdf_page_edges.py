@@ -12,6 +12,8 @@ import itertools
 import re
 from collections import Counter
 
+from bot.sentence_rules import stop_ends_sentence
+
 # A line ending in one of these words is the first part of a wrapped sentence, never a heading
 # nor the end of a sentence.
 DANGLING_WORDS = frozenset(
@@ -38,12 +40,11 @@ _MIN_FURNITURE_PAGES = 3
 _ENDS_SENTENCE = re.compile(r"[.!?:。！？][\"'”’)\]*_]*$")
 # "- item", "• item", "1. item", "(a) item", "iv) item": a list item, never a sentence's rest.
 _LIST_ITEM = re.compile(r"^(?:[-–—•▪◦·*+]|\(?(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,5})[.)])\s")
-# Where the first sentence of a paragraph ends: after a full stop (and its closing marks)
-# followed by a space and a capital or a digit.
+# Where the first sentence of a paragraph may end: after a full stop (and its closing marks)
+# followed by a space and a capital or a digit; a "." there ends it only by the rule the
+# answerer and the claim splitter share (bot.sentence_rules: not "Dr. Weber", "e.g. Paris",
+# "J. Smith", "am 3. Oktober", but "lot B. The garage").
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)\]*_]*(?=\s+[\"'“‘(\[`*]?[A-Z0-9])")
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:e\.g|i\.e|vs|cf|p|pp|no|fig|approx|mr|mrs|ms|dr|st)\.|\b[A-Z]\.)$", re.IGNORECASE
-)
 
 
 def strip_furniture(pages: list[list[str]]) -> list[list[str]]:
@@ -148,11 +149,12 @@ def continues(last: str, first: str) -> bool:
 
 def first_sentence(text: str) -> tuple[str, str]:
     """``text`` cut after its first sentence: ``(sentence, rest)``; the whole of it and ""
-    when no sentence ends in it (or only at its very end)."""
+    when no sentence ends in it (or only at its very end). A full stop before a capital ends
+    it unless it closes an abbreviation, an initial or a date's ordinal
+    (:func:`bot.sentence_rules.stop_ends_sentence`): "lot B. The garage …" ends after "B."."""
     for match in _SENTENCE_END.finditer(text):
-        if _ABBREVIATION.search(text[: match.start() + 1]):
-            continue  # "e.g. Paris", "Mr. Smith", "J. Smith": not an end
-        return text[: match.end()], text[match.end() :].strip()
+        if stop_ends_sentence(text, match.start()):
+            return text[: match.end()], text[match.end() :].strip()
     return text, ""
 
 
