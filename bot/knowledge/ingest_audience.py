@@ -15,6 +15,11 @@ says it took the default, :func:`bot.knowledge.ingest_file.ingest_file`).
 
 Both are read before the run writes anything, from the index the run replaces too: a
 ``--rebuild`` (built in a new file) keeps them as well, and carries the roots' records over.
+A file is named as the index names it (``kb/board/minutes.md``), not as the run found it:
+``--if-missing`` re-reads each file as a root of its own (``minutes.md``). A rebuild of an
+index a newer citecast read (refused by every other command,
+:mod:`bot.knowledge.reader_newer`) says so in the summary: the audiences kept are that
+reader's, but what this reader finds in a file's own words decides.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.knowledge.read_only import read_index
+from bot.knowledge.reader_newer import newer_reader, this_reader
 from bot.knowledge.schema import audience_column, audience_tuple
 
 PREFIX = "audience:"
@@ -35,12 +41,16 @@ NAMED = 3
 
 @dataclass
 class KeptAudiences:
-    """What earlier runs gave: each root's remembered ``--audience`` and each file's stored
-    audience; and, filled during a run, the roots whose ``--audience`` was kept and the files
-    (their relpaths, in the order read) that kept their own stored one, for the summary."""
+    """What earlier runs gave: each root's remembered ``--audience``, each file's stored
+    audience and relpath, and the reader version of a newer citecast that read the index (for
+    a rebuild's summary); and, filled during a run, the roots whose ``--audience`` was kept
+    and the files (their relpaths, in the order read) that kept their own stored one, for the
+    summary."""
 
     roots: dict[Path, tuple[str, ...]] = field(default_factory=dict)
     files: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    relpaths: dict[str, str] = field(default_factory=dict)
+    newer: int | None = None
     used: dict[Path, tuple[str, ...]] = field(default_factory=dict)
     kept: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
 
@@ -80,12 +90,23 @@ class KeptAudiences:
         if self._root(path) is None:
             found = self.files.get(str(path), (PUBLIC,))
             if PUBLIC not in found:
-                self.kept.setdefault(found, []).append(relpath)
+                self.kept.setdefault(found, []).append(self.relpaths.get(str(path), relpath))
 
     def notes(self) -> list[tuple[str, str]]:
         """``(path, reason)`` lines for the summary: the audiences kept, one line per root
         (and one per audience for files kept one by one)."""
         lines: list[tuple[str, str]] = []
+        if self.newer is not None:
+            lines.append(
+                (
+                    "the index replaced",
+                    f"was read by a newer citecast (reader {self.newer}; this one is "
+                    f"{this_reader()}): files without an audience of their own kept the one "
+                    "it gave them, but a file this citecast reads as public is public now; "
+                    "check the private ones, or restore the index you backed up before "
+                    "upgrading",
+                )
+            )
         for root, groups in self.used.items():
             named = ", ".join(groups)
             lines.append(
@@ -127,15 +148,16 @@ def read_kept(index_path: Path) -> KeptAudiences:
 
 
 def _read_kept(conn: sqlite3.Connection) -> KeptAudiences:
-    kept = KeptAudiences()
+    kept = KeptAudiences(newer=newer_reader(conn))
     for key, value in conn.execute(
         "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(PREFIX), PREFIX)
     ):
         kept.roots[Path(str(key)[len(PREFIX) :])] = audience_tuple(str(value))
-    for path, column in conn.execute(
-        "SELECT f.path, (SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) "
-        "FROM files f"
+    for path, relpath, column in conn.execute(
+        "SELECT f.path, f.relpath, "
+        "(SELECT c.audience FROM chunks c WHERE c.file_id = f.id LIMIT 1) FROM files f"
     ):
+        kept.relpaths[str(path)] = str(relpath)
         if column:
             kept.files[str(path)] = audience_tuple(str(column))
     return kept

@@ -88,7 +88,9 @@ from bot.knowledge.writer import IndexWriter
 # characters (a flag, an emoji sequence, a letter with its combining marks: "17" kept half).
 # A long paragraph is not cut into passages after an abbreviation, an initial or a date's
 # ordinal ("Dr. Weber", "am 3. Oktober"), and is cut after the Urdu "۔" and other scripts' full
-# stops (bot.sentence_rules): "17" cut mid-sentence there.
+# stops (bot.sentence_rules): "17" cut mid-sentence there. A PDF sentence joined across a page
+# edge ends by the same rule ("lot B. The garage …" ends after "B.": "17" moved the garage
+# sentence to the page before; "am 3. Oktober" no longer ends after "3.").
 READER_VERSION = "18"
 
 
@@ -216,12 +218,22 @@ def ingest_file(
         globs = (*globs, *target_ruled.globs)
     digest = hashlib.sha256(data)
     url = templates.url(rules, entry.path, entry.rule_path, settings)
+    # A file that names its own audience (not a link, which its path's rules narrow) is read
+    # the same whatever rules or default the run has, so they are left out of its
+    # fingerprint: the default is the audience the index has for the file, which changes when
+    # a re-read narrows it, and the next run read it again for nothing.
+    own_words = digest.copy()
+    own_words.update(f"|own audience|{options}|{url}".encode())
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
     # a file that took the default says so in its fingerprint: unchanged, it is still counted
     # among the files keeping an earlier run's audience (only a read showed it has none)
     took_default = digest.copy()
     took_default.update(b"|default")
-    fingerprints = (reader_mark() + digest.hexdigest(), reader_mark() + took_default.hexdigest())
+    fingerprints = (
+        reader_mark() + digest.hexdigest(),
+        reader_mark() + took_default.hexdigest(),
+        reader_mark() + own_words.hexdigest(),
+    )
     stored = writer.fingerprint(entry.path)
     if stored in fingerprints:
         writer.mark_seen(entry.path)
@@ -260,10 +272,14 @@ def ingest_file(
             )
             report.skipped.append(Skipped(entry.relpath, reason))
             return False
+    if document.audience and target == entry.path:
+        fingerprint = fingerprints[2]
+    else:
+        fingerprint = fingerprints[1] if took else fingerprints[0]
     count = writer.replace_file(
         entry.path,
         writer.relpath_for(entry.path, entry.relpath),
-        fingerprints[1] if took else fingerprints[0],
+        fingerprint,
         len(data),
         document,
         chunks,

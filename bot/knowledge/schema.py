@@ -30,6 +30,7 @@ import sqlite3
 
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.ingest_command import ingest_command, outermost, stored_roots
+from bot.knowledge.reader_newer import refuse_newer_reader
 
 SCHEMA_VERSION = 6
 REBUILD_HINT = "rebuild it: `citecast ingest --rebuild PATH...` with the folders and files it holds"
@@ -92,7 +93,8 @@ def add_lookup_indexes(conn: sqlite3.Connection) -> None:
 
 
 def check_schema(conn: sqlite3.Connection, where: str) -> None:
-    """Raise KnowledgeIndexError unless ``conn`` holds an index of the current schema."""
+    """Raise KnowledgeIndexError unless ``conn`` holds an index of the current schema, none of
+    whose files a newer citecast's reader read (:mod:`bot.knowledge.reader_newer`)."""
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         tables = {
@@ -104,6 +106,9 @@ def check_schema(conn: sqlite3.Connection, where: str) -> None:
         ) from None
     needed = {"files", "chunks", "chunks_fts"}
     if version == SCHEMA_VERSION and needed <= tables:
+        # same schema, but a newer reader's files (after a downgrade): refused, as a newer
+        # schema is, before this citecast serves them or re-reads them as public
+        refuse_newer_reader(conn, where)
         return
     if version == 0:
         # every schema citecast ever wrote set user_version: an empty file, or another program's
