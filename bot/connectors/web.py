@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -51,7 +50,8 @@ from bot.connectors.web_api import (
     read_json_body,
     status_for,
 )
-from bot.connectors.web_assets import WIDGET_CACHE_CONTROL, RevalidatedStaticFiles, asset_response
+from bot.connectors.web_asset_versions import STATIC_DIR
+from bot.connectors.web_assets import RevalidatedStaticFiles
 from bot.connectors.web_chat_page import chat_page
 from bot.connectors.web_files import served_file
 from bot.connectors.web_headers import NO_STORE, PAGE_HEADERS, STREAM_HEADERS, TURN_PAGE_HEADERS
@@ -77,13 +77,12 @@ from bot.connectors.web_turn_page import (
 from bot.connectors.web_turns import WebTurns
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.connectors.web_viewer_renders import ViewerRenders
+from bot.connectors.web_widget_script import widget_script
 from bot.errors import ValidationError
 from bot.filetokens import FileSigner
 from bot.runtime import Services
 
 log = logging.getLogger(__name__)
-
-STATIC_DIR = Path(__file__).with_name("static")
 
 
 class WebConnector:
@@ -104,6 +103,7 @@ class WebConnector:
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
         self._page_html = chat_page(self.settings.title, self.settings.subtitle)
+        self._widget = widget_script()
         self.sites = SiteCheck(self.settings)
 
     def routes(self) -> list[BaseRoute]:
@@ -151,12 +151,7 @@ class WebConnector:
 
     async def widget(self, request: Request) -> Response:
         # conditional: every page view on every embedding site asks for it (see web_assets)
-        return asset_response(
-            STATIC_DIR / "widget.js",
-            request.headers,
-            media_type="text/javascript; charset=utf-8",
-            cache_control=WIDGET_CACHE_CONTROL,
-        )
+        return self._widget.response(request.headers)
 
     async def health(self, request: Request) -> Response:
         return JSONResponse({"status": "ok", "in_flight": self.turns.in_flight}, headers=NO_STORE)
@@ -340,3 +335,7 @@ class WebConnector:
     def _check_conversation(self, conversation_id: str | None) -> None:
         if conversation_id is not None and not self.turns.stored_turns(conversation_id):
             raise UnknownConversationError("unknown conversation_id; start a new conversation")
+
+
+# STATIC_DIR: where /static/* is served from, as tests serving the same files import it
+__all__ = ["STATIC_DIR", "WebConnector"]

@@ -1,12 +1,16 @@
 """Caching of the web channel's own files: ``/widget.js`` and ``/static/*``.
 
-Their URLs carry no version, so after an upgrade a browser must not keep running an old copy
-beside new ones (``chat.js`` of one release with ``history.js`` of another). Without a
-``Cache-Control`` header a browser may reuse a file with a ``Last-Modified`` date for a tenth of
-its age unasked (RFC 9111 §4.2.2: a day for a file ten days old), so:
+After an upgrade a browser must not keep running an old copy beside new ones (``chat.js`` of
+one release with ``history.js`` of another). Without a ``Cache-Control`` header a browser may
+reuse a file with a ``Last-Modified`` date for a tenth of its age unasked (RFC 9111 §4.2.2: a
+day for a file ten days old), as releases before this header did. The pages therefore name
+each file with its content hash (``web_asset_versions``), which escapes what those releases let
+browsers keep; the query is ignored here, so an old page's unversioned URL still works. And:
 
 - ``/static/*`` is ``no-cache``: the browser asks each time, and an unchanged file is a bodiless
-  ``304 Not Modified`` (``ETag`` / ``If-None-Match``, or ``Last-Modified`` / ``If-Modified-Since``);
+  ``304 Not Modified`` (``ETag`` / ``If-None-Match``, or ``Last-Modified`` / ``If-Modified-Since``).
+  Versioned URLs too, not ``immutable``: one from a page or widget.js of another release gets
+  this release's file, which a browser must not then keep under that name;
 - ``/widget.js`` is ``public, max-age=300`` (it is loaded on every page view of every site that
   embeds it, so a few minutes of reuse matter), and after those it is revalidated the same way
   rather than sent again in full.
@@ -16,11 +20,10 @@ from __future__ import annotations
 
 import os
 from email.utils import parsedate_to_datetime
-from pathlib import Path
 
 from starlette.datastructures import Headers
-from starlette.responses import FileResponse, Response
-from starlette.staticfiles import NotModifiedResponse, PathLike, StaticFiles
+from starlette.responses import Response
+from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
 
 STATIC_CACHE_CONTROL = "no-cache"
@@ -45,22 +48,6 @@ def not_modified(response_headers: Headers, request_headers: Headers) -> bool:
         return parsedate_to_datetime(since) >= parsedate_to_datetime(modified)
     except (TypeError, ValueError):
         return False
-
-
-def asset_response(
-    path: Path, request_headers: Headers, *, media_type: str, cache_control: str
-) -> Response:
-    """``path`` with validators and ``cache_control``, or a 304 when the client's copy is
-    current (the 304 keeps ``ETag`` and ``Cache-Control``)."""
-    response = FileResponse(
-        path,
-        media_type=media_type,
-        stat_result=os.stat(path),
-        headers={"Cache-Control": cache_control, "X-Content-Type-Options": "nosniff"},
-    )
-    if not_modified(response.headers, request_headers):
-        return NotModifiedResponse(response.headers)
-    return response
 
 
 class RevalidatedStaticFiles(StaticFiles):

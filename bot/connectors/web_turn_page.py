@@ -19,9 +19,11 @@ index since the answer is no longer visible). Anything else is the same plain 40
 Both routes are one level deep (``/turns/KEY``, ``/files/TOKEN``), so the page names its
 stylesheet ``../static/chat.css`` and links back to the chat as ``../``: relative, they work at
 ``/`` and behind a reverse proxy that serves citecast under a sub-path
-(``https://example.com/help/``), where ``/static/`` would not. The page runs no script: its
-citations are named, each described by its own passage (shown on keyboard focus), and its wide
-blocks made keyboard-scrollable on the server (:mod:`bot.connectors.web_turn_page_names`).
+(``https://example.com/help/``), where ``/static/`` would not. The stylesheet's URL carries its
+version (``chat.css?v=…``, ``web_asset_versions``), so no browser shows the page with a copy an
+older release let it keep. The page runs no script: its citations are named, each described by
+its own passage (shown on keyboard focus), and its wide blocks made keyboard-scrollable on the
+server (:mod:`bot.connectors.web_turn_page_names`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.connectors.web_asset_versions import asset_versions
 from bot.connectors.web_file_access import visible_now
 from bot.connectors.web_turn_page_names import accessible_answer
 from bot.connectors.web_viewer_links import FileIndex
@@ -45,7 +48,7 @@ _PAGE = """<!doctype html>
   <meta name="robots" content="noindex">
   <title>{title}</title>
   <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="../static/chat.css">
+  <link rel="stylesheet" href="{stylesheet}">
 </head>
 <body class="cc-page">
   <main class="cc-root"><div class="cc-chat">
@@ -194,7 +197,12 @@ def turn_page(rendered_html: str, title: str = "citecast", *, small_talk: bool =
         subtitle=subtitle,
         body=body,
         back=_BACK_TO_CHAT,
+        stylesheet=_stylesheet(),
     )
+
+
+def _stylesheet() -> str:
+    return asset_versions().url("chat.css", "../static/")
 
 
 def _not_found_page(title: str, what: str, body: str) -> str:
@@ -205,6 +213,7 @@ def _not_found_page(title: str, what: str, body: str) -> str:
         subtitle=what,
         body=body,
         back="",
+        stylesheet=_stylesheet(),
     )
 
 

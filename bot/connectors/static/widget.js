@@ -55,6 +55,17 @@
   var citecast = window.Citecast = window.Citecast || {};
   citecast.widget = true;
 
+  // Each static file's content hash, put here by the server as it sends this file
+  // (web_widget_script.py): a file's URL changes with its content, so no browser runs a copy
+  // of chat.js an older release let it keep beside this release's modules. A copy of this
+  // file served from elsewhere (data-api) has none and loads them unversioned.
+  var versions = /*citecast:asset-versions*/{};
+  /* The URL of the static file ``name`` (chat.css, chat.js) on the citecast server. */
+  function asset(name) {
+    var version = Object.prototype.hasOwnProperty.call(versions, name) ? versions[name] : "";
+    return base + "/static/" + name + (version ? "?v=" + encodeURIComponent(version) : "");
+  }
+
   var origin = new URL(base, window.location.href).origin;
   var blocked = citecast.blocked = {};  // CSP directives of the page that block citecast
 
@@ -65,7 +76,7 @@
   var shadow = host.attachShadow({ mode: "open" });
   var style = document.createElement("link");
   style.rel = "stylesheet";
-  style.href = base + "/static/chat.css";
+  style.href = asset("chat.css");
   shadow.appendChild(style);
 
   var launcher = document.createElement("button");
@@ -147,6 +158,14 @@
       ready();
     }
     if (citecast.chat) { start(); return; }
+    // chat.js loaded but set no Citecast.chat: a copy from another release (a proxy's cache),
+    // which loading it again would not change
+    function mismatched() {
+      console.error("citecast: " + asset("chat.js") + " is not the chat this widget.js " +
+        "needs (another release of citecast?); reload the page.");
+      failed();
+      mount.textContent = "The chat could not start. Reload the page to try again.";
+    }
     function failed() {
       mount.textContent = blocked["script-src"] || blocked["trusted-types"] ?
         citecast.blockedByPage() :
@@ -159,8 +178,9 @@
     }
     trust();
     (function next(i) {
-      if (i === modules.length) start();
-      else load("/static/" + modules[i] + ".js", function () { next(i + 1); }, failed);
+      if (i === modules.length) {
+        if (citecast.chat) start(); else mismatched();
+      } else load(asset(modules[i] + ".js"), function () { next(i + 1); }, failed);
     })(0);
   }
 
@@ -186,7 +206,7 @@
     trusting = true;
     var types = window.trustedTypes;
     if (!types || typeof types.createPolicy !== "function") return;
-    var ours = modules.map(function (name) { return base + "/static/" + name + ".js"; });
+    var ours = modules.map(function (name) { return asset(name + ".js"); });
     try {
       policy = types.createPolicy("citecast", {
         createScriptURL: function (url) {
@@ -201,10 +221,10 @@
     citecast.trustedHTML = function (html) { return policy.createHTML(html); };
   }
 
-  function load(path, onload, onerror) {
+  function load(url, onload, onerror) {
     var loader = document.createElement("script");
     try {
-      loader.src = policy ? policy.createScriptURL(base + path) : base + path;
+      loader.src = policy ? policy.createScriptURL(url) : url;
     } catch (err) {
       // Trusted Types refuse the URL (a TypeError): the page requires them and does not
       // allow the policy citecast

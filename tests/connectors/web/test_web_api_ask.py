@@ -195,7 +195,7 @@ async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:
     assert page.status_code == 200
     assert "default-src 'self'" in page.headers["content-security-policy"]
     # in order of use: each module uses the ones before it, chat.js uses them all
-    order = [page.text.index(f'src="static/{name}.js"') for name in SCRIPTS]
+    order = [page.text.index(f'src="static/{name}.js?v=') for name in SCRIPTS]
     assert order == sorted(order)
     assert page.text.count('<script src="static/') == len(SCRIPTS)
     widget = await web.client.get("/widget.js")
