@@ -13,14 +13,17 @@ A ``.`` followed by a space is *not* a sentence end when it closes:
   number (``No. 5``, ``p. 12``, ``Fig. 3``, ``S. 4``, ``ok. 5``) only before a digit;
 - the ordinal of a date (``am 3. Oktober``, ``3. Mai 2026``, ``1. jan.``);
 - an upper-case initial (``J. Smith``, ``John F. Kennedy``, ``Dr. J. Weber``): a single capital
-  before a capitalised word, that opens its sentence or follows a capitalised word, unless the
-  next word is one that usually opens a sentence (``The``, ``Die``, ``Le``).
+  before a capitalised word, that opens its sentence, follows a capitalised word or follows a
+  word that introduces a person (``written by J. Smith``, ``sent to A. Jones``, ``von J. Weber``,
+  ``par J. Dupont``, ``przez J. Nowak``), unless the next word is one that usually opens a
+  sentence (``The``, ``Die``, ``Le``). When such a word itself follows a single capital
+  (``lots A and B.``, ``from A to B.``), the capital after it is a label, not an initial.
 
-So "Visitors park in lot B. The garage …" is two sentences ("lot" is lower-case), and so is
-"Park in Building C. The garage …" ("The" opens sentences); what the rule gets wrong:
-"written by J. Smith" is cut after "J." (a lower-case word before an initial reads as a label,
-as in "lot B."), "Park in Building C. Visitors …" is one sentence, and so is "… etc. The next"
-(a list that ends its sentence with "etc.").
+So "Visitors park in lot B. The garage …" is two sentences ("lot" is lower-case and introduces
+no person), and so is "Park in Building C. The garage …" ("The" opens sentences); what the rule
+gets wrong: "Park in Building C. Visitors …" is one sentence, so is "got a grade of B. Students
+…" (a label after a word that also introduces people), and so is "… etc. The next" (a list
+that ends its sentence with "etc.").
 """
 
 from __future__ import annotations
@@ -89,6 +92,15 @@ _OPENERS = frozenset(
         "Elle Un Une Nous Vous El Los Las Una Para"
     )
 )
+# lower-case words after which a single capital before a name is an initial, not a label:
+# "written by J. Smith", "sent to A. Jones", "cc J. Smith" (where "lot B." and "in C." are labels)
+_BEFORE_NAMES = frozenset(
+    _listed("by to from with of for and cc")  # English
+    + _listed("von")  # German
+    + _listed("de par")  # French
+    + _listed("por")  # Spanish
+    + _listed("przez")  # Polish
+)
 
 
 def stop_ends_sentence(text: str, stop: int) -> bool:
@@ -138,5 +150,15 @@ def _closes_initial(text: str, stop: int) -> bool:
     previous = text[: stop - 1].rstrip().rstrip("\"'“‘«(")
     if not previous or previous[-1] in FULL_STOPS + ":;":
         return True  # the initial opens its sentence ("J. Smith wrote", "Dr. J. Weber")
-    word = previous.split()[-1]
-    return word[0].isupper()
+    words = previous.split()
+    word = words[-1].lstrip("\"'“‘«(")
+    if word[:1].isupper():
+        return True
+    return word in _BEFORE_NAMES and not _between_labels(words[:-1])
+
+
+def _between_labels(earlier: list[str]) -> bool:
+    """Whether the word before the one introducing the capital is itself a single capital, as
+    in "lots A and B." or "from A to B.": the capital after it is a label too."""
+    label = earlier[-1].strip("\"'“‘«(,") if earlier else ""
+    return len(label) == 1 and label.isupper()

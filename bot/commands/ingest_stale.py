@@ -15,6 +15,10 @@ finds it (:mod:`bot.knowledge.file_urls`: read alone, a file is still matched by
 inside the index's folders). The run is given the configured globs themselves, so it warns
 of one that gives no file its URL as a plain ``citecast ingest`` does (it was given one
 ``*`` glob per file's URL, and never warned).
+
+The run remembers each file it was given as a root of the index, as any ``citecast ingest
+FILE`` does; a file that lies inside a folder the index already remembers is forgotten as a
+root again after the run, so the re-read leaves the ``roots`` table as it found it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pathlib import Path
 
 from bot.config import IndexSettings
 from bot.knowledge.ingest import IngestReport, ingest, reader_mark
+from bot.knowledge.ingest_command import index_roots
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.read_only import read_index
 
@@ -95,14 +100,42 @@ def reread_older(
     """Read ``files.readable`` again into the index at ``settings.path``; returns the run's
     report (with the files no longer there removed). ``above``: the config file's folder
     (see :func:`bot.knowledge.ingest.ingest`)."""
+    index_path = Path(settings.path).resolve()
+    before = index_roots(index_path)
     # One run of them all, with no --audience: each file defaults to the audience the index
     # has for it (passed as one, it would be remembered for the file, above its folder's). A
     # run of no files still drops the ones that are gone.
-    return ingest(
-        [file.path for file in files.readable],
-        settings,
-        on_file=on_file,
-        on_page=on_page,
-        on_chunk=on_chunk,
-        above=above,
-    )
+    try:
+        return ingest(
+            [file.path for file in files.readable],
+            settings,
+            on_file=on_file,
+            on_page=on_page,
+            on_chunk=on_chunk,
+            above=above,
+        )
+    finally:
+        # (also after Ctrl-C: the files read before it were remembered as roots too)
+        _forget_file_roots(index_path, before)
+
+
+def _forget_file_roots(index_path: Path, before: Sequence[Path]) -> None:
+    """Drop the roots the re-read added that lie inside a root the index had before it."""
+    if not before:  # (nothing to lie inside; and connecting would create a missing index)
+        return
+    try:
+        conn = sqlite3.connect(index_path, timeout=30)
+    except sqlite3.Error:
+        return
+    try:
+        with conn:
+            roots = [Path(str(path)) for (path,) in conn.execute("SELECT path FROM roots")]
+            added = [root for root in roots if root not in before]
+            inside = [root for root in added if any(root.is_relative_to(old) for old in before)]
+            conn.executemany("DELETE FROM roots WHERE path = ?", [(str(r),) for r in inside])
+    except sqlite3.Error:
+        # not worth failing the run for: an extra file root is harmless (messages name only
+        # the outermost roots, and the folder holding the file serves it anyway)
+        return
+    finally:
+        conn.close()
