@@ -131,20 +131,45 @@ def env_notes(
     when it blanked the value. A ``${NAME:-default}`` whose default stood in gets no note: the
     default is in the file, as written. The variable's value itself is never quoted (it may be
     a secret).
+
+    A note on an item of a list of values is given at the list's own path (:func:`_list_notes`).
     """
     if isinstance(value, str):
-        for match in _refs(value):
-            name, default = match.group(1), match.group(2)
-            if environ.get(name):
-                yield path, f"from ${{{name}}}"
-            elif default is None:
-                yield path, f"${{{name}}} is {'empty' if name in environ else 'not set'}"
+        for note in _notes_of(value, environ):
+            yield path, note
     elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from env_notes(item, environ, (*path, index))
+        yield from _list_notes(value, environ, path)
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from env_notes(item, environ, (*path, str(key)))
+
+
+def _notes_of(text: str, environ: Mapping[str, str]) -> Iterator[str]:
+    for match in _refs(text):
+        name, default = match.group(1), match.group(2)
+        if environ.get(name):
+            yield f"from ${{{name}}}"
+        elif default is None:
+            yield f"${{{name}}} is {'empty' if name in environ else 'not set'}"
+
+
+def _list_notes(
+    items: list[Any], environ: Mapping[str, str], path: KeyPath
+) -> Iterator[tuple[KeyPath, str]]:
+    """The notes of a list's items, at the list's path: a list is often refused whole
+    (``web.audience: empty group name in ['']``, from ``[${GROUP}]``), and an error there must
+    still say which variable blanked it. The path of the list is also above each item's, so an
+    item's own error keeps the note. An item of a longer list names its place
+    (``web.audience.1: ${GROUP} is not set``): a bare note would read as the reason for another
+    item's error. A section in a list (``index.audience_rules``) keeps its notes at its keys."""
+    alone = len(items) == 1
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            yield from env_notes(item, environ, (*path, index))
+            continue
+        place = ".".join(str(part) for part in (*path, index))
+        for note in _notes_of(item, environ):
+            yield path, note if alone else f"{place}: {note}"
 
 
 def remember_blanks(settings: BaseModel, data: Any, environ: Mapping[str, str]) -> None:

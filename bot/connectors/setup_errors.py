@@ -7,7 +7,8 @@ Asking again cannot help until whoever runs citecast fixes the setting or runs
 ``citecast ingest``, so Slack, Discord, email and Discourse all answer with
 :data:`NOT_SET_UP_REPLY` (no "try again", no retry), as the web chat answers 503
 (``bot.connectors.web_sse.public_status``). The cause and its fix are the operator's, in the
-log: :class:`SetupAlarm` writes one ERROR line per cause, not one per question.
+log: :class:`SetupAlarm` writes one ERROR line per cause, not one per question, for every
+channel (the web chat's 503s included: ``bot.connectors.web_turns``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ class SetupAlarm:
 
 def report_setup_error(services: Services, channel: str, exc: BaseException) -> None:
     """Tell the operator, through the deployment's one :class:`SetupAlarm`, that ``channel``
-    answered a question with :data:`NOT_SET_UP_REPLY` because of ``exc``."""
+    answered a question with :data:`NOT_SET_UP_REPLY` (the web chat: its 503) because of
+    ``exc``."""
     services.setup_alarm.report(channel, exc, services.settings.index.path)
 
 

@@ -16,13 +16,14 @@ from typing import Any, TypeVar
 
 import renderers
 from bot.assistant.base import Reply
+from bot.connectors.setup_errors import is_setup_error, report_setup_error
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json, with_display_quotes
 from bot.connectors.web_file_access import as_now
 from bot.connectors.web_stored_urls import IndexedUrls, with_current_urls
 from bot.connectors.web_turn_page import shareable_answers, visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
-from bot.errors import BackendError, KnowledgeIndexError
+from bot.errors import BackendError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
@@ -36,7 +37,8 @@ T = TypeVar("T")
 CHANNEL = "web"
 FEEDBACK_SCOPE = "web-feedback"  # claim_once scope: one vote per answer
 # Outages an operator fixes outside the code; their message says it all, a traceback would not.
-EXPECTED_FAILURES = (BackendError, KnowledgeIndexError)
+# (Setup errors, a refused key or no index, are not logged here: WebTurns.fail tells the alarm.)
+EXPECTED_FAILURES = (BackendError,)
 
 
 def log_failure(turn_id: int, error: Exception) -> None:
@@ -150,10 +152,14 @@ class WebTurns:
     def fail(self, turn_id: int, error: Exception | None = None) -> None:
         """Mark a pending turn failed (the assistant failed or the client went away).
 
-        ``error``, when answering raised one, is logged here and only here: an expected outage
-        (backend down, no index) as one line, anything else with its traceback.
+        ``error``, when answering raised one, is logged here and only here. A setup error (a
+        refused key, no usable index) goes to the deployment's one ``SetupAlarm``, as on every
+        other channel: one ERROR line per cause, then one INFO line per question. An expected
+        outage (backend down) is one line, anything else comes with its traceback.
         """
-        if error is not None:
+        if error is not None and is_setup_error(error):
+            report_setup_error(self.services, CHANNEL, error)
+        elif error is not None:
             log_failure(turn_id, error)
         try:
             self.services.store.finish_turn(turn_id, None, None, status="failed")

@@ -8,6 +8,7 @@ Driven by the real ``openai`` client (the openai backend) against the loopback f
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -61,6 +62,7 @@ async def assert_not_set_up(tmp_path: Path, answerer: Assistant) -> None:
 async def test_a_refused_key_is_a_503_saying_the_assistant_is_not_set_up(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="bot.connectors.setup_errors")
     async with FakeOpenAI() as fake:
         services, client = build_harness(tmp_path, assistant(tmp_path, fake.base_url, "sk-wrong"))
         async with client:
@@ -72,7 +74,8 @@ async def test_a_refused_key_is_a_503_saying_the_assistant_is_not_set_up(
     assert [name for name, _ in parse_sse(streamed.text)] == ["start", "error"]
     assert parse_sse(streamed.text)[1][1] == NOT_SET_UP
     assert "sk-wrong" not in posted.text + streamed.text
-    logged = [r.getMessage() for r in caplog.records if r.name == "bot.connectors.web_turns"]
+    # the deployment's setup alarm: an ERROR line, then an INFO line for the same cause
+    logged = [r.getMessage() for r in caplog.records if r.name == "bot.connectors.setup_errors"]
     assert len(logged) == 2
     for line in logged:
         assert "answered HTTP 401: Incorrect API key provided." in line
