@@ -81,6 +81,11 @@ _ABBREVIATION = re.compile(
     rf"|(?<![\w.])\d{{1,2}}\.(?=\s+(?:{_alternatives(_MONTHS)})(?:\.|\b))",
     re.IGNORECASE,
 )
+# every word an abbreviation's "." may close (all parts of a dotted one), in lower case
+_LAST_WORDS = frozenset(
+    word.lower()
+    for word in (*_WORDS, *_TITLES, *_NUMBERED, *(p for parts in _DOTTED for p in parts.split("|")))
+)
 # how far an abbreviation around a stop reaches ("et al." is the longest before it)
 _REACH = 12
 # a capitalised word after the stop, past an opening quote or bracket
@@ -110,14 +115,17 @@ def stop_ends_sentence(text: str, stop: int) -> bool:
     any word) is each caller's own rule."""
     if text[stop] != "." or not text[stop + 1 : stop + 2].isspace():
         return True
-    # Every "." the rule keeps inside a sentence closes a short word: no abbreviation is longer
-    # than LONGEST_ABBREVIATION letters ("approx"), an ordinal has two digits at most, an
-    # initial one letter. Most full stops follow a longer word or number and end a sentence
-    # without the scan, which grounding would otherwise run at every stop of every passage.
-    before = text[max(0, stop - LONGEST_ABBREVIATION - 1) : stop]
-    if (len(before) > LONGEST_ABBREVIATION and before.isalnum()) or (
-        len(before) >= 3 and before[-3:].isdigit()
-    ):
+    # Every "." the rule keeps inside a sentence closes a word of its lists, an ordinal of two
+    # digits at most or a single letter (an initial, a part of "z. B."). Most full stops close
+    # another word and end a sentence without the scan, which grounding would otherwise run at
+    # every stop of every passage.
+    start = stop
+    while start > max(0, stop - LONGEST_ABBREVIATION - 1) and text[start - 1].isalnum():
+        start -= 1
+    word = text[start:stop]
+    if word.isdigit():
+        return len(word) > 2 or _scanned_verdict(text, stop)
+    if len(word) != 1 and word.lower() not in _LAST_WORDS:
         return True
     return _scanned_verdict(text, stop)
 

@@ -114,6 +114,11 @@ _PIECES = ["Dr.", "ca.", "3.", "12.", "123.", "Oktober", "B.", "J.", "z. B.", "e
 _PIECES += ["No.", "5", "The", "lot", "Smith", "citation.", "Weber.", "department.", "v1.2."]
 
 
+_LISTED = sorted(sentence_rules._LAST_WORDS)
+_PIECES += [f"{word}." for word in _LISTED] + [f"{word.upper()}." for word in _LISTED]
+_PIECES += ["e.g.", "z.B.", "3. Mai", "x.ca.", "(ca.)", "Nr. 5", "1234.", "Ä.", "ß."]
+
+
 @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=10))
 def test_the_quick_check_decides_as_the_rule(pieces: list[str]) -> None:
     text = " ".join(pieces)
