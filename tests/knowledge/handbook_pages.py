@@ -12,7 +12,7 @@ from bot.assistant.tools import ToolCall
 from bot.assistant.turn import STEP_END, StepEnd, Turn
 from bot.config import Settings
 from bot.knowledge.page_spans import PageStarts
-from bot.models import Answer
+from bot.models import Answer, Source
 
 PAGE_1 = "Annual leave is twenty-five days per calendar year. Requests go through the leave portal."
 PAGE_2 = (
@@ -24,6 +24,19 @@ STARTS: PageStarts = ((0, 1), (len(PAGE_1) + 2, 2))
 FIRST = "Annual leave is twenty-five days per calendar year."  # on page 1
 SECOND = "Unused annual leave expires at the end of March."  # on page 2
 BOTH = f"{FIRST[:-1]} [1]. {SECOND[:-1]} [1]."  # an answer citing a sentence of each page
+# the passage as the index gives it, across the page break, without a public URL (a signed
+# /files/ link, or its name, shows it)
+PRIVATE = Source(
+    id="kb/handbook.pdf#2",
+    title="handbook.pdf",
+    path="kb/handbook.pdf",
+    filename="handbook.pdf",
+    media_type="application/pdf",
+    section="Leave",
+    page=1,
+    page_end=2,
+    text=TEXT,
+)
 
 
 @dataclass

@@ -4,12 +4,13 @@ break names every page its quotes are on, and each marker links the page of its 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from bot.knowledge.page_spans import narrow_answer, narrow_citation
 from bot.models import Answer, Citation, Occurrence, Source
 from renderers import CHANNELS, render
 from renderers.base import RenderContext
-from tests.knowledge.handbook_pages import FIRST, SECOND, STARTS, TEXT
+from tests.knowledge.handbook_pages import FIRST, PRIVATE, SECOND, STARTS, TEXT
 
 URL = "https://docs.example.com/handbook.pdf"
 PARENTAL = "Parental leave lasts sixteen weeks at full pay."
@@ -84,17 +85,7 @@ def test_a_marker_quote_the_passage_lacks_keeps_the_passage_pages() -> None:
 
 
 def test_occurrences_of_a_source_without_a_url_keep_no_link() -> None:
-    private = Source(
-        id=SOURCE.id,
-        title="handbook.pdf",
-        path="kb/handbook.pdf",
-        filename="handbook.pdf",
-        media_type="application/pdf",
-        page=1,
-        page_end=2,
-        text=TEXT,
-    )
-    narrowed = _narrowed(_cited_twice(PARENTAL, SECOND, private))
+    narrowed = _narrowed(_cited_twice(PARENTAL, SECOND, replace(PRIVATE, section=None)))
     assert (narrowed.source.page, narrowed.source.page_end) == (2, None)
     assert [o.deep_link for o in narrowed.occurrences] == [None, None]
 
@@ -113,18 +104,7 @@ def test_every_channel_names_both_pages_and_the_web_links_each_marker_its_page()
 
 
 def test_a_signed_file_link_opens_the_first_page_of_the_span() -> None:
-    private = Source(
-        id=SOURCE.id,
-        title="handbook.pdf",
-        path="kb/handbook.pdf",
-        filename="handbook.pdf",
-        media_type="application/pdf",
-        section="Leave",
-        page=1,
-        page_end=2,
-        text=TEXT,
-    )
-    answer = narrow_answer(_cited_twice(SECOND, FIRST, private), lambda _source: STARTS)
+    answer = narrow_answer(_cited_twice(SECOND, FIRST, PRIVATE), lambda _source: STARTS)
     context = RenderContext(signer=lambda _source: "https://bot.example.com/files/t0k3n")
     [web] = render("web", answer, context)["citations"]
     assert web["url"] == "https://bot.example.com/files/t0k3n#page=1"

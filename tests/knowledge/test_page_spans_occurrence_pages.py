@@ -8,26 +8,15 @@ import pytest
 
 from bot.errors import ValidationError
 from bot.knowledge.page_spans import narrow_answer
-from bot.models import Answer, Citation, Occurrence, Source
+from bot.models import Answer, Citation, Occurrence
 from bot.registry import SourceRegistry
 from renderers import render
 from renderers.base import DEFAULT_CAPABILITIES, RenderContext, citation_form
 from renderers.web import hover_text
-from tests.knowledge.handbook_pages import FIRST, SECOND, STARTS, TEXT
+from tests.knowledge.handbook_pages import FIRST, PRIVATE, SECOND, STARTS
 
 ACROSS = "Requests go through the leave portal. Parental leave lasts sixteen weeks at full pay."
 SIGNED = "https://bot.example.com/files/t0k3n"
-PRIVATE = Source(
-    id="kb/handbook.pdf#2",
-    title="handbook.pdf",
-    path="kb/handbook.pdf",
-    filename="handbook.pdf",
-    media_type="application/pdf",
-    section="Leave",
-    page=1,
-    page_end=2,
-    text=TEXT,
-)
 
 
 def _narrowed(*quotes: str) -> Answer:
