@@ -155,7 +155,9 @@ def _closes_initial(text: str, stop: int) -> bool:
         return False
     if following.group(1) in _OPENERS:
         return False
-    previous = text[: stop - 1].rstrip().rstrip("\"'“‘«(")
+    # a bounded look back: the words just before the initial decide, and a long text of
+    # initials must not be copied and split once per initial
+    previous = text[max(0, stop - 81) : stop - 1].rstrip().rstrip("\"'“‘«(")
     if not previous or previous[-1] in FULL_STOPS + ":;":
         return True  # the initial opens its sentence ("J. Smith wrote", "Dr. J. Weber")
     words = previous.split()

@@ -45,7 +45,7 @@ CITATION_FIELDS = frozenset(
         "occurrences",
     ]
 )
-OCCURRENCE_FIELDS = frozenset(("quote", "deep_link", "support"))
+OCCURRENCE_FIELDS = frozenset(("quote", "deep_link", "support", "page", "page_end"))
 DROPPED_FIELDS = frozenset(("marker", "reason", "offset"))
 
 

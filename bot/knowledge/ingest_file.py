@@ -225,6 +225,10 @@ def ingest_file(
     own_words = digest.copy()
     own_words.update(f"|own audience|{options}|{url}".encode())
     digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
+    if target != entry.path:
+        # a link and the file it replaced (or another link) differ where the bytes do not: its
+        # own path's rules narrow it, and its target may change
+        digest.update(f"|link to {target}".encode())
     # a file that took the default says so in its fingerprint: unchanged, it is still counted
     # among the files keeping an earlier run's audience (only a read showed it has none)
     took_default = digest.copy()
@@ -232,7 +236,8 @@ def ingest_file(
     fingerprints = (
         reader_mark() + digest.hexdigest(),
         reader_mark() + took_default.hexdigest(),
-        reader_mark() + own_words.hexdigest(),
+        # only a file that is no link is read the same whatever its path's rules say
+        reader_mark() + own_words.hexdigest() if target == entry.path else "",
     )
     stored = writer.fingerprint(entry.path)
     if stored in fingerprints:
