@@ -99,6 +99,7 @@ def test_a_link_an_older_citecast_stored_as_taking_the_default_is_not_said_to(
     link = str(kb / "faq" / "pay.md")
     digest = hashlib.sha256((kb / "internal" / "pay.md").read_bytes())
     digest.update(f"|{fingerprint_options(settings)}|staff|None".encode())
+    digest.update(f"|link to {(kb / 'internal' / 'pay.md').resolve()}".encode())
     older = digest.copy()
     older.update(b"|default")
     with sqlite3.connect(settings.path) as conn:
