@@ -28,11 +28,11 @@ from renderers.limits import (
     DISCORD_MAX_DESCRIPTION,
     DISCORD_MAX_EMBED_TOTAL,
     DISCORD_MAX_EMBEDS,
-    pack,
     truncate,
 )
 from renderers.markdown_links import discord_link
 from renderers.markdown_writer import EntryLevel, MarkdownWriter
+from renderers.packing import pack
 
 CHANNEL = "discord"
 SUPPRESS_EMBEDS = 1 << 2

@@ -38,10 +38,10 @@ from renderers.limits import (
     SLACK_MAX_CONTEXT_TEXT,
     SLACK_MAX_HEADER_CHARS,
     SLACK_MAX_SECTION_CHARS,
-    pack,
     truncate,
 )
 from renderers.mrkdwn import MrkdwnWriter
+from renderers.packing import pack
 
 CHANNEL = "slack"
 MAX_SOURCE_CONTEXT_BLOCKS = 20

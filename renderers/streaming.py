@@ -38,8 +38,9 @@ from bot.models import Answer, Citation, CitationAdded, TextDelta
 from renderers import channel_module, render
 from renderers.base import CitationForm, RenderContext
 from renderers.document import Document, cited_numbers, decide_forms, seed
-from renderers.limits import DISCORD_MAX_CONTENT, pack
+from renderers.limits import DISCORD_MAX_CONTENT
 from renderers.link_urls import has_lookalike_links
+from renderers.packing import pack
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renderers.limits import pack
+from renderers.packing import pack
 
 SEP = "\n\n"
 WORDS = ["gateway", "cache", "policy", "restart", "state", "a", "the", "controller", "rebuilt"]

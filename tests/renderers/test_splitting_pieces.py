@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from bot.markdown import parse
 from bot.models import Answer
 from renderers import render
-from renderers.limits import pack, split_long
+from renderers.limits import split_long
+from renderers.packing import pack
 from tests.renderers.payload_checks import (
     code_blocks,
 )
