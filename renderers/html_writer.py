@@ -6,6 +6,11 @@ as its own address (``renderers.link_urls``). Images become links (no remote ima
 loaded). The caller supplies how a citation is written (``cite``) and optional inline
 ``styles`` per tag (email).
 
+An answer's headings are written from ``top_heading`` down: the web chat passes 3, since its
+answers sit below the chat's own title and each answer's source-list heading
+(``renderers.web``); email's answer is a document of its own and keeps ``#`` as ``h1``. A level
+past ``h6`` stays ``h6``.
+
 Each paragraph, heading, list item and table cell carries ``dir="auto"``: it reads in the
 direction of its own first letter, so an English answer that opens with an Arabic quote stays
 left to right after it. The answer as a whole carries no direction, and code keeps the page's
@@ -61,11 +66,15 @@ class HtmlWriter:
         cite: Callable[[int], str],
         styles: Mapping[str, str] | None = None,
         forms: Mapping[int, CitationForm] | None = None,
+        top_heading: int = 1,
     ):
         """``forms``: the answer's citation forms, which a link labelled like a citation must
         lead to (:func:`renderers.link_urls.link_url`); read at each link, so a streamed
-        answer's forms may grow in place."""
+        answer's forms may grow in place. ``top_heading``: the level (1–6) of an answer's ``#``
+        heading; ``##`` is one below it, and so on."""
         self._cite = cite
+        # how many levels an answer's heading is written below its Markdown level
+        self._heading_shift = min(6, max(1, top_heading)) - 1
         self._styles = styles or {}
         self._forms = forms
         # built once per writer rather than once per element: the walk is the hot path
@@ -87,7 +96,7 @@ class HtmlWriter:
                 return ""
             return f"{self._tags['p']}{inner}</p>"
         if kind == "heading":
-            level = min(6, max(1, int(token["attrs"]["level"])))
+            level = min(6, max(1, int(token["attrs"]["level"])) + self._heading_shift)
             inner = self.inline(children)
             return f"{self._tags[f'h{level}']}{inner}</h{level}>" if visible(inner) else ""
         if kind == "list":

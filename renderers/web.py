@@ -66,6 +66,14 @@ ALLOWED_ATTRIBUTES = {
 }
 
 
+# An answer's own "# Install" is an h3, "## Steps" an h4 (deeper ones h5, then h6): never the
+# chat's title (h1 on the page, h2 in the widget) nor ranked above the answer's source list
+# (h2 on the page, h3 in the widget: sources.js levelBelowTitle). The server renders once for
+# both, so the widget's answer headings sit beside its source list and the page's one level
+# below it.
+ANSWER_TOP_HEADING = 3
+
+
 def anchor_prefix(seed: str) -> str:
     """A short stable prefix for the answer's anchors (from ``renderers.document.seed``)."""
     return "c" + hashlib.sha1(seed.encode("utf-8"), usedforsecurity=False).hexdigest()[:6]
@@ -126,7 +134,7 @@ class WebBlocks:
         self._forms = forms
         self._prefix = prefix
         self._listed = listed  # False under ``show: none``: no source list to point into
-        self._writer = HtmlWriter(self.cite, forms=forms)
+        self._writer = HtmlWriter(self.cite, forms=forms, top_heading=ANSWER_TOP_HEADING)
         self._cache: dict[tuple[int, int], tuple[CitationForm, str]] = {}
         # how many markers of each number were written: the next one is occurrence count + 1
         # (blocks are written once each, in text order, by render and by a final re-render)
