@@ -39,6 +39,7 @@
     // widget's host page's, turns.js); undefined on the page, where it is not known
     this.contentLang = options.contentLang;
     this.busy = false;
+    this.overLimit = false;  // the question in the box is too long, and checkLength said so
     this.loading = false;  // a stored conversation is being fetched (history.js)
     this.refused = false;  // /api/config or the stored conversation unreadable: cannotReach()
     this.generation = 0;  // counts "New conversation"s: late replies for an old one are dropped
@@ -73,17 +74,22 @@
     shell.appendChild(header);
 
     // Turns answered before this page loaded (history.js) go here, outside the live log: in
-    // it, a screen reader would read the whole conversation aloud after each reload.
-    this.earlier = el("section", {
+    // it, a screen reader would read the whole conversation aloud after each reload. A named
+    // <section> is a region landmark: in the widget a group, adding none to the host page.
+    this.earlier = el(options.compact ? "div" : "section", {
       "class": "cc-earlier", "aria-label": "Earlier in this conversation", "hidden": "",
     });
+    if (options.compact) this.earlier.setAttribute("role", "group");
     shell.appendChild(this.earlier);
 
-    // aria-busy is true while an answer streams in, so its growing paragraph is read once
+    // An answer streams in outside what is live (turns.js), and is added to the log once,
+    // whole; aria-busy is true while one is written or a stored conversation arrives.
     this.log = el("section", {
       "class": "cc-log", "role": "log", "aria-label": "Conversation", "aria-live": "polite",
       "aria-busy": "false",
     });
+    // The empty conversation's hint and suggested questions go before the log, not in it: in
+    // it, a screen reader would read them out on every load.
     this.empty = el("p", { "class": "cc-empty" },
       "Ask a question; the answer cites its sources. ");
     // how to see a source depends on the screen: chat.css shows the one that fits (hover: none)
@@ -91,7 +97,7 @@
       "Hover or focus a number to see the passage."));
     this.empty.appendChild(el("span", { "class": "cc-by-touch" },
       "Tap a number to open its source."));
-    this.log.appendChild(this.empty);
+    shell.appendChild(this.empty);
     shell.appendChild(this.log);
 
     this.status = el("p", {
@@ -239,7 +245,7 @@
     this.earlier.textContent = "";
     this.earlier.hidden = true;
     this.log.textContent = "";
-    this.log.appendChild(this.empty);
+    this.log.before(this.empty);
     this.markInvalid(false);
     this.setStatus("Started a new conversation.");
     this.input.focus();
@@ -261,8 +267,14 @@
     this.log.setAttribute("aria-busy", busy ? "true" : "false");
   };
 
+  /* Say ``text`` in the status line (a live region). Said again unchanged (a poll that
+   * finds the answer still being written, the server still out of reach), it is left as it
+   * is: each new text node would be read out again, every second (WCAG 4.1.3). */
   Chat.prototype.setStatus = function (text, isError) {
-    this.status.textContent = text || "";
+    text = text || "";
+    if (this.status.textContent === text &&
+        this.status.classList.contains("cc-error") === !!isError) return;
+    this.status.textContent = text;
     this.status.classList.toggle("cc-error", !!isError);
   };
 
@@ -293,16 +305,22 @@
     this.ask(question);
   };
 
-  /* False, saying so, while the question is longer than the server takes; nothing is cut. */
-  Chat.prototype.checkLength = function () {
+  /* False, saying so, while the question is longer than the server takes; nothing is cut.
+   * ``event``: a key typed (an input event), which says so only on crossing the limit: the
+   * status line is live, and a count said again with every key would be read with every key.
+   * Asking says it again, with the count as it is then. */
+  Chat.prototype.checkLength = function (event) {
     var length = Array.from(cleaned(this.input.value)).length;  // characters, as the server counts
     var over = length > this.maxChars;
-    if (over) {
+    // already said, and still what the status line says (nothing has said something since)
+    var said = this.overLimit && this.status.classList.contains("cc-error");
+    if (over && !(event && said)) {
       this.setStatus("The question is " + length + " characters long; shorten it to " +
         this.maxChars + " or fewer before asking.", true);
-    } else if (this.input.getAttribute("aria-invalid") === "true") {
+    } else if (!over && this.input.getAttribute("aria-invalid") === "true") {
       this.setStatus("");
     }
+    this.overLimit = over;
     this.markInvalid(over);
     return !over;
   };

@@ -48,8 +48,10 @@
           chat.showStored(view, turn);
         }
       });
-      if (Object.keys(writing).length) awaitWriting(chat, data.conversation_id, writing);
-      else chat.setBusy(false);
+      if (Object.keys(writing).length) {
+        chat.setStatus("An answer is still being written…");
+        awaitWriting(chat, data.conversation_id, writing);
+      } else chat.setBusy(false);
     }, function (gone, err) {
       chat.loading = false;
       chat.setBusy(false);
@@ -86,6 +88,7 @@
     view.live = true;
     stillWriting(view);
     chat.setBusy(true);
+    chat.setStatus("An answer is still being written…");
     awaitWriting(chat, conversationId, writing);
   }
 
@@ -140,9 +143,10 @@
 
   /* Poll until the answers in ``writing`` (turn id -> view) are no longer being written; no
    * new question is taken meanwhile. An unreachable server is asked again; a conversation
-   * the server no longer has ends the wait, its answers shown as not answered. */
+   * the server no longer has ends the wait, its answers shown as not answered. The status
+   * line is set only when what it says changes (the caller says "still being written"): it is
+   * live, and each poll setting it would have it read out every second (WCAG 4.1.3). */
   function awaitWriting(chat, conversationId, writing) {
-    chat.setStatus("An answer is still being written…");
     chat.pollTimer = window.setTimeout(function () {
       fetchConversation(chat, conversationId, function (data) {
         data.turns.forEach(function (turn) {
@@ -155,11 +159,14 @@
           if (turn.status === "done") chat.setStatus("The answer is ready.");
           else if (!view.live) chat.setStatus("");
         });
-        if (Object.keys(writing).length) awaitWriting(chat, conversationId, writing);
+        if (Object.keys(writing).length) {
+          chat.setStatus("An answer is still being written…");
+          awaitWriting(chat, conversationId, writing);
+        }
       }, function (gone) {
         if (!gone) {
-          awaitWriting(chat, conversationId, writing);
           chat.setStatus("Cannot reach the citecast server; trying again…", true);
+          awaitWriting(chat, conversationId, writing);
           return;
         }
         chat.setBusy(false);

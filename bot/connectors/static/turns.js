@@ -24,7 +24,10 @@
     var asked = el("span", { "dir": "auto" }, question);
     q.appendChild(asked);
     turn.appendChild(q);
-    var answer = el("div", { "class": "cc-answer", "aria-busy": "true" });
+    // Not live while it is written (WCAG 4.1.3): each piece of a streamed answer would be
+    // read out as it grows (a screen reader that ignores aria-busy), or none of it (one that
+    // drops what changes while busy). finish() and fail() add it to the log once, when done.
+    var answer = el("div", { "class": "cc-answer", "aria-busy": "true", "aria-live": "off" });
     answer.appendChild(el("span", { "class": "cc-sr" }, "Answer: "));
     var body = el("div", { "class": "cc-body" });
     var pending = el("div", { "class": "cc-pending" });
@@ -84,6 +87,7 @@
     Array.prototype.forEach.call(view.answer.querySelectorAll(".cc-sources, .cc-actions"),
       function (node) { node.remove(); });
     chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
+    view.answer.removeAttribute("aria-live");  // the reason is read, by the log
     view.answer.appendChild(el("p", { "class": "cc-error" }, reason));
     if (live) {
       if (!chat.input.value.trim()) chat.input.value = view.question;
@@ -152,8 +156,19 @@
     view.answer.setAttribute("aria-busy", "false");
     view.answer.dataset.turnId = payload.turn_id;
     chat.log.setAttribute("aria-busy", chat.busy ? "true" : "false");
+    announce(chat, view);
     if (follow) chat.reveal(view.turn);
     refocus(chat.input);
+  }
+
+  /* Add the finished answer of ``view`` to the live log once, whole, now that the log is not
+   * busy: built where it streamed (not live), it is put back in its place as a live part of
+   * the log, which a screen reader reads as one addition. An answer before the live log (one
+   * answered before the page loaded) is not read at all. */
+  function announce(chat, view) {
+    view.answer.removeAttribute("aria-live");
+    if (!chat.log.contains(view.answer)) return;
+    view.turn.insertBefore(view.answer, view.answer.nextSibling);
   }
 
   /* The server's sanitized answer HTML ``html`` as the page lets it be inserted: vouched for
