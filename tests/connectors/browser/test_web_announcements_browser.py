@@ -6,6 +6,8 @@ leave of the vote buttons and the highlighted source entry."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
@@ -77,9 +79,10 @@ async def test_a_streamed_answer_is_added_to_the_live_log_once_when_it_is_done(
         await running.stop()
 
 
-async def test_an_answer_still_written_after_a_reload_is_announced_once(
-    browser: Browser, tmp_path: Path
-) -> None:
+@asynccontextmanager
+async def reloaded_while_written(browser: Browser, tmp_path: Path) -> AsyncIterator[Page]:
+    """The chat page reloaded while a slow answer is still being written, recording what is
+    added to its status region from then on (``window.statusAdditions``)."""
     answerer = SlowAnswerer(cited_answer(passage(1), text=SLOW_TEXT), chunk=8, delay=0.15)
     running = await serve_answerer(tmp_path, answerer)
     context = await browser.new_context()
@@ -90,29 +93,27 @@ async def test_an_answer_still_written_after_a_reload_is_announced_once(
         await expect(page.locator(".cc-pending p").first).to_be_visible(timeout=10_000)
         await context.add_init_script(RECORD_STATUS)
         await page.reload()
-        await expect(page.locator(ANSWERED)).to_have_count(1, timeout=30_000)
-        added = await page.evaluate("window.statusAdditions")
-        # polled every second: the unchanged text is not said again each time
-        assert added.count("An answer is still being written…") == 1, added
-        assert added[-1] == "The answer is ready.", added
+        yield page
     finally:
         await context.close()
         await running.stop()
 
 
+async def test_an_answer_still_written_after_a_reload_is_announced_once(
+    browser: Browser, tmp_path: Path
+) -> None:
+    async with reloaded_while_written(browser, tmp_path) as page:
+        await expect(page.locator(ANSWERED)).to_have_count(1, timeout=30_000)
+        added = await page.evaluate("window.statusAdditions")
+        # polled every second: the unchanged text is not said again each time
+        assert added.count("An answer is still being written…") == 1, added
+        assert added[-1] == "The answer is ready.", added
+
+
 async def test_a_server_out_of_reach_while_an_answer_is_written_is_said_once(
     browser: Browser, tmp_path: Path
 ) -> None:
-    answerer = SlowAnswerer(cited_answer(passage(1), text=SLOW_TEXT), chunk=8, delay=0.15)
-    running = await serve_answerer(tmp_path, answerer)
-    context = await browser.new_context()
-    try:
-        page = await context.new_page()
-        await page.goto(running.url + "/")
-        await ask(page, "Slow question")
-        await expect(page.locator(".cc-pending p").first).to_be_visible(timeout=10_000)
-        await context.add_init_script(RECORD_STATUS)
-        await page.reload()
+    async with reloaded_while_written(browser, tmp_path) as page:
         await expect(page.locator(".cc-status")).to_have_text("An answer is still being written…")
         await page.route("**/api/conversations/**", lambda route: route.abort())
         await expect(page.locator(".cc-status")).to_have_text(
@@ -125,9 +126,6 @@ async def test_a_server_out_of_reach_while_an_answer_is_written_is_said_once(
         await page.unroute("**/api/conversations/**")
         await expect(page.locator(ANSWERED)).to_have_count(1, timeout=30_000)
         await expect(page.locator(".cc-status")).to_have_text("The answer is ready.")
-    finally:
-        await context.close()
-        await running.stop()
 
 
 async def test_the_widget_adds_no_landmark_to_the_host_page_after_a_reload(
