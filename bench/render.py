@@ -43,7 +43,7 @@ from renderers import CHANNELS, render, render_all, render_tokens  # noqa: E402
 from renderers.base import RenderContext  # noqa: E402
 from renderers.document import decide_forms  # noqa: E402
 from renderers.email import block_renderer as email_blocks  # noqa: E402
-from renderers.email import sanitize as email_sanitize  # noqa: E402
+from renderers.email_html import sanitize as email_sanitize  # noqa: E402
 from renderers.streaming import StreamRenderer  # noqa: E402
 from renderers.web import sanitize  # noqa: E402
 

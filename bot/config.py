@@ -198,7 +198,18 @@ class AssistantSettings(Section):
     top_k: int = Field(default=5, ge=1, le=50)
     max_sentences: int = Field(default=4, ge=1, le=20)
     cache_size: int = Field(default=256, ge=0)
+    # the language answers are written in (a BCP 47 tag), said to screen readers on the chat
+    # page, the widget, the share page and the email's HTML part; "" leaves it unsaid
+    language: str = ""
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
+
+    @field_validator("language")
+    @classmethod
+    def _language_tag(cls, value: str) -> str:
+        """A language tag such as ``de`` or ``pt-BR``: it lands in HTML ``lang`` attributes."""
+        from bot.language_tags import checked_language_tag
+
+        return checked_language_tag(value)
 
 
 class ResolveSettings(Section):

@@ -137,7 +137,8 @@ class RenderContext:
     None when that file cannot be read: it is then not attached. Without ``file_size`` no size
     is known and none decides.
     ``sources_url`` is a page with the full source list, linked when a limit compacts it; by
-    default ``{public_base_url}/turns/{turn_id}`` when both are known.
+    default ``{public_base_url}/turns/{turn_id}`` when both are known. ``language`` is the
+    language the answer is written in (``assistant.language``, a checked BCP 47 tag), or "".
     """
 
     public_base_url: str | None = None
@@ -151,6 +152,7 @@ class RenderContext:
     file_size: Callable[[Source], int | None] | None = None
     sources_url: str | None = None
     turn_id: str | None = None
+    language: str = ""
 
     def caps(self, channel: str) -> Capabilities:
         """The capabilities to render ``channel`` with."""

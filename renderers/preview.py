@@ -17,7 +17,7 @@ import nh3
 from bot.models import Answer
 from renderers import render_all
 from renderers.base import RenderContext
-from renderers.email import _environment
+from renderers.email_html import templates
 from renderers.preview_discourse import discourse_posts
 from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
 
@@ -164,7 +164,7 @@ def preview_page(answer: Answer, context: RenderContext | None = None) -> str:
     payloads = render_all(answer, context)
     email = payloads["email"]
     return (
-        _environment()
+        templates()
         .get_template("preview.html.j2")
         .render(
             web_html=payloads["web"]["html"],

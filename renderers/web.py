@@ -55,11 +55,12 @@ ALLOWED_ATTRIBUTES = {
         "aria-label",
     },
     "sup": {"class", "id"},
-    "ol": {"class", "start", "id", "aria-label"},
+    "ol": {"class", "start", "id", "aria-label", "lang"},
     "li": {"id", "class", "value", "dir"},
     "span": {"class", "id", "role", "dir"},
-    "div": {"class", "id"},
-    "section": {"class", "aria-label"},
+    # lang: only ever written by assemble() (assistant.language), raw HTML in answers is text
+    "div": {"class", "id", "lang"},
+    "section": {"class", "aria-label", "lang"},
     "h2": {"class", "dir"},
     "code": {"class"},
     **{tag: {"dir"} for tag in ("p", "h1", "h3", "h4", "h5", "h6", "th", "td")},
@@ -285,15 +286,19 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     # an answer with nothing to show says so, as every chat channel does, not an empty bubble
     body = "\n".join(f for f in fragments if f) or f'<p dir="auto">{EMPTY_ANSWER}</p>'
     sources = ""
+    # the answer and its sources in their language, the chat's own words ("Sources") in English
+    language = doc.context.language
+    lang, chat_lang = (f' lang="{language}"', ' lang="en"') if language else ("", "")
     if listed:
         items = "\n".join(_source_item(form, prefix) for form in doc.quoted_entries)
         sources = (
-            f'<section class="sources" aria-label="Sources"><h2 class="sources-title">Sources</h2>'
-            f'<ol class="sources" id="sources-{prefix}">\n{items}\n</ol></section>'
+            f'<section class="sources" aria-label="Sources"{chat_lang}>'
+            f'<h2 class="sources-title">Sources</h2>'
+            f'<ol class="sources" id="sources-{prefix}"{lang}>\n{items}\n</ol></section>'
         )
     # no dir on the whole answer: each block has its own (dir="auto"), so an English answer
     # that opens with an Arabic quote reads left to right after it, in the chat and in email
-    markup = f'<div class="answer" id="answer-{prefix}">{body}\n{sources}</div>'
+    markup = f'<div class="answer" id="answer-{prefix}"{lang}>{body}\n{sources}</div>'
     return {"html": sanitize(markup), "citations": [citation_json(f, doc) for f in listed]}
 
 

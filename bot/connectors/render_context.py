@@ -3,7 +3,8 @@
 - file links: a cited file without a public URL gets a signed, expiring download link for the
   viewer's audience when the deployment has a signer (``web.public_base_url`` set);
 - file sizes: read here, because renderers do no I/O;
-- the full-source-list page: linked by a signed turn key, never a guessable sequential id.
+- the full-source-list page: linked by a signed turn key, never a guessable sequential id;
+- the answer's language (``assistant.language``), which the email's HTML part marks.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def context_for(
 ) -> RenderContext:
     """The RenderContext for a viewer in ``audience``; ``options`` are RenderContext fields."""
     signer = services.signer
+    options.setdefault("language", services.settings.assistant.language)
 
     def sign(source: Source) -> str | None:
         return signed_link(services, source, audience)

@@ -102,7 +102,8 @@ class WebConnector:
         self.viewer_renders = ViewerRenders()
         self.rate_limit = QuestionRateLimit(self.settings.rate_limit_per_minute)
         self.shutdown_grace = shutdown_grace
-        self._page_html = chat_page(self.settings.title, self.settings.subtitle)
+        self.language = services.settings.assistant.language
+        self._page_html = chat_page(self.settings.title, self.settings.subtitle, self.language)
         self._widget = widget_script()
         self.sites = SiteCheck(self.settings)
 
@@ -169,6 +170,8 @@ class WebConnector:
                 "suggested_prompts": self.settings.suggested_prompts,
                 # the page gives up on a stream silent for three heartbeats
                 "sse_heartbeat": self.settings.sse_heartbeat,
+                # the widget's questions and answers are in this language, not the host page's
+                "language": self.language,
             }
         )
 

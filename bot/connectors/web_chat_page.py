@@ -27,9 +27,15 @@ def _template() -> jinja2.Template:
     return environment.get_template("chat_page.html.j2")
 
 
-def chat_page(title: str, subtitle: str, versions: AssetVersions | None = None) -> str:
-    """The chat page's HTML with ``title`` and ``subtitle`` (escaped), its assets named with
-    ``versions`` (by default this release's)."""
+def chat_page(
+    title: str, subtitle: str, language: str = "", versions: AssetVersions | None = None
+) -> str:
+    """The chat page's HTML with ``title`` and ``subtitle`` (escaped), questions and answers
+    marked as in ``language`` (``assistant.language``) when one is set, and its assets named
+    with ``versions`` (by default this release's)."""
     return _template().render(
-        title=title, subtitle=subtitle, asset=(versions or asset_versions()).url
+        title=title,
+        subtitle=subtitle,
+        language=language,
+        asset=(versions or asset_versions()).url,
     )

@@ -232,6 +232,7 @@ class WebTurns:
             signer=self.link_for(base_url),
             audience=self.audience,
             capabilities=capabilities_for("web", settings.capabilities.get("web")),
+            language=settings.assistant.language,
         )
 
     def as_now(self, answer: Answer) -> Answer:

@@ -35,8 +35,9 @@
     this.maxChars = 4000;
     this.conversationId = null;
     this.compact = !!options.compact;  // in the widget, on someone else's site
-    // the language of questions and answers, when it is not the chat's own English (the
-    // widget's host page's, turns.js); undefined on the page, where it is not known
+    // the language of questions and answers, when it is not the chat's own English: the
+    // deployment's assistant.language, else in the widget its host page's (turns.js);
+    // undefined on a page of a deployment that sets none, where it is not known
     this.contentLang = options.contentLang;
     this.busy = false;
     this.overLimit = false;  // the question in the box is too long, and checkLength said so
@@ -168,6 +169,8 @@
         if (typeof cfg.title === "string" && cfg.title) self.title.textContent = cfg.title;
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
         if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
+        // a turn shown before this arrived keeps the language it was given (turns.js)
+        if (typeof cfg.language === "string" && cfg.language) self.contentLang = cfg.language;
       }).catch(function (err) {
         // kept even when the status line is taken, so a question that fails says the reason
         if (err instanceof TypeError) self.refused = true;
@@ -386,6 +389,8 @@
       storageKey: path === "/" ? LEGACY_KEY : LEGACY_KEY + ":" + path,
       legacyKey: LEGACY_KEY,
       apiBase: ".", title: page.dataset.title, subtitle: page.dataset.subtitle,
+      // assistant.language, when set: the language questions and answers are in
+      contentLang: page.dataset.contentLang,
       requestTimeout: page.dataset.requestTimeout, silenceTimeout: page.dataset.silenceTimeout,
     });
   }

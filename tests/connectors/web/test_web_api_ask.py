@@ -184,6 +184,7 @@ async def test_health_and_config(web: WebHarness) -> None:
         "subtitle": "Answers from the knowledge base, every claim with its source.",
         "suggested_prompts": [],
         "sse_heartbeat": 15.0,
+        "language": "",
     }
 
 

@@ -1,0 +1,76 @@
+"""``assistant.language`` on the web channel: the chat page tells its script (which marks each
+question and answer), ``/api/config`` tells the widget, and the answers' HTML, the share page
+included, marks the answer and its sources; the page's own words stay English."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot.config_file import parse_settings
+from bot.connectors.app import build_app
+from bot.runtime import Services
+from bot.store import Store
+from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
+
+
+async def client_for(tmp_path: Path, language: str | None) -> AsyncIterator[httpx.AsyncClient]:
+    data: dict[str, object] = {
+        "store": {"path": str(tmp_path / "store.db")},
+        "index": {"path": str(tmp_path / "index.db")},
+        "web": {"file_secret": "test-secret-0123456789abcdef"},
+    }
+    if language is not None:
+        data["assistant"] = {"language": language}
+    settings = parse_settings(data)
+    answerer = CannedAnswerer(cited_answer(passage(1), text="Ja.[^1]\n"))
+    services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
+    app = build_app(services, connectors=[], shutdown_grace=0.1)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://citecast.test") as client:
+        yield client
+    services.store.close()
+
+
+@pytest.fixture
+async def german(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    async for client in client_for(tmp_path, "de"):
+        yield client
+
+
+@pytest.fixture
+async def unset(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    async for client in client_for(tmp_path, None):
+        yield client
+
+
+async def test_the_chat_page_and_the_widgets_config_carry_the_language(
+    german: httpx.AsyncClient,
+) -> None:
+    page = (await german.get("/")).text
+    assert '<html lang="en">' in page  # the chat's own words
+    assert 'data-content-lang="de"' in page
+    assert (await german.get("/api/config")).json()["language"] == "de"
+
+
+async def test_answers_and_their_share_page_mark_the_answer_and_its_sources(
+    german: httpx.AsyncClient,
+) -> None:
+    asked = (await german.post("/api/ask", json={"question": "Geht das?"})).json()
+    assert re.search(r'<div class="answer" id="answer-\w+" lang="de">', asked["html"])
+    shared = (await german.get(asked["share_url"].removeprefix("http://citecast.test"))).text
+    assert '<html lang="en">' in shared
+    assert re.search(r'<div class="answer" id="answer-\w+" lang="de">', shared), shared
+    assert '<section id="sources" class="sources" aria-label="Sources" lang="en">' in shared
+
+
+async def test_without_a_language_nothing_says_one(unset: httpx.AsyncClient) -> None:
+    page = (await unset.get("/")).text
+    assert "data-content-lang" not in page
+    assert (await unset.get("/api/config")).json()["language"] == ""
+    asked = (await unset.post("/api/ask", json={"question": "Does it?"})).json()
+    assert " lang=" not in asked["html"]
