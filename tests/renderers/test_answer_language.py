@@ -24,7 +24,7 @@ def test_the_email_html_marks_the_answer_and_the_source_list_but_not_its_own_wor
     mail = render("email", ANSWER, RenderContext(language="pt-BR"))
     html = mail["html"]
     assert '<html lang="en">' in html  # "Sources", "This answer was shortened …"
-    assert "<title lang=\"pt-BR\">Erstens.</title>" in html  # the subject is the answer's
+    assert '<title lang="pt-BR">Erstens.</title>' in html  # the subject is the answer's
     body = html.index('<div lang="pt-BR">')
     assert html.index("Erstens.", body) > body
     assert html.index("</div>", html.index("Zweitens.")) < html.index(">Sources</h2>")
