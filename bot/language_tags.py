@@ -1,11 +1,11 @@
-"""The ``assistant.language`` setting: a BCP 47 language tag, or nothing.
+"""Language tags (BCP 47) for HTML ``lang``: the ``assistant.language`` setting, checked, and
+a document's own declaration (``<html lang>``, front matter ``lang:``), read leniently.
 
-Only the tag's shape is checked (RFC 5646's letters, digits and hyphens in subtags of 1–8
-characters, a primary language of 2–3 letters or ``x``/``i``), not the registry: a tag a
-screen reader does not know is read in its default voice, and every value that passes is safe
-inside an HTML attribute. A tag written with an underscore (``pt_BR``, the POSIX locale form)
-is refused with the hyphenated form as a hint rather than corrected, so the file says what is
-used.
+Only a tag's shape is checked (RFC 5646's letters, digits and hyphens in subtags of 1–8
+characters), not the registry: a tag a screen reader does not know is read in its default
+voice, and every value that passes is safe inside an HTML attribute. The setting's tag written
+with an underscore (``pt_BR``, the POSIX locale form) is refused with the hyphenated form as a
+hint rather than corrected, so the file says what is used; a document's is taken as meant.
 """
 
 from __future__ import annotations
@@ -13,6 +13,20 @@ from __future__ import annotations
 import re
 
 _TAG = re.compile(r"(?:[A-Za-z]{2,3}|[xXiI])(?:-[A-Za-z0-9]{1,8})*")
+# as documents write them: a primary subtag up to 8 letters ("de", "pt-BR", "zh-Hant-TW")
+_DECLARED_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
+_MAX_DECLARED_CHARS = 35
+
+
+def declared_language(value: object) -> str | None:
+    """A document's declared language as a tag (``en_US`` read as ``en-US``), or None when it
+    is not one (not a string, blank, too long or not shaped as a tag)."""
+    if not isinstance(value, str):
+        return None
+    tag = value.strip().replace("_", "-")
+    if len(tag) > _MAX_DECLARED_CHARS or not _DECLARED_TAG.fullmatch(tag):
+        return None
+    return tag
 
 
 def checked_language_tag(value: str) -> str:

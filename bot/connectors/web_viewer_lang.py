@@ -3,8 +3,9 @@
 Screen readers pick their voice from ``lang``: a German document read with an English voice is
 hard to follow. The viewer page itself (its bar, its notes) is English, like the chat page, so
 ``<html lang>`` is :data:`VIEWER_LANG`; the document's ``<main>`` says the document's own
-language when the file declares one: an HTML file's ``<html lang>`` (or ``xml:lang``). Markdown
-and plain text declare none the index keeps, so they are read in the page's language.
+language when the file declares one: an HTML file's ``<html lang>`` (or ``xml:lang``), a
+Markdown file's front matter ``lang:`` (or ``language:``). Plain text declares none, so it is
+read in the page's language.
 
 A right-to-left document (Hebrew, Arabic) declares its direction the same way, ``<html
 dir="rtl">``: the ``<main>`` carries it too, else the page's left-to-right direction would set
@@ -16,15 +17,15 @@ text declare none: each of their blocks reads in the direction of its own first 
 from __future__ import annotations
 
 import contextlib
-import re
 from html.parser import HTMLParser
+
+from bot.knowledge.document import Unreadable
+from bot.knowledge.front_matter import split_front_matter
+from bot.language_tags import declared_language
 
 VIEWER_LANG = "en"
 """The language of the viewer page's own words (as of the chat page, ``chat_page.html.j2``)."""
 
-# A BCP 47 tag as written in practice ("de", "pt-BR", "zh-Hant-TW"); anything else is ignored.
-_LANG_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
-_MAX_LANG_CHARS = 35
 DIRECTIONS = frozenset({"ltr", "rtl", "auto"})
 """The values of ``dir`` HTML knows; any other is dropped (the browser would ignore it)."""
 # The root element comes after the doctype and maybe comments, near the top of the file.
@@ -49,16 +50,6 @@ class _RootAttributes(HTMLParser):
         raise _RootSeenError()  # only the root element can speak for the whole document
 
 
-def clean_lang(value: str | None) -> str | None:
-    """``value`` as a language tag (``en_US`` written ``en-US``), or None when it is not one."""
-    if value is None:
-        return None
-    tag = value.strip().replace("_", "-")
-    if len(tag) > _MAX_LANG_CHARS or not _LANG_TAG.fullmatch(tag):
-        return None
-    return tag
-
-
 def clean_direction(value: str | None) -> str | None:
     """``value`` as a ``dir`` value (``ltr``, ``rtl`` or ``auto``, in lower case), or None."""
     direction = (value or "").strip().lower()
@@ -74,7 +65,7 @@ def _root(markup: str) -> _RootAttributes:
 
 def html_language(markup: str) -> str | None:
     """The language an HTML document declares on its root element, if any."""
-    return clean_lang(_root(markup).lang)
+    return declared_language(_root(markup).lang)
 
 
 def html_direction(markup: str) -> str | None:
@@ -85,7 +76,19 @@ def html_direction(markup: str) -> str | None:
 
 def document_language(kind: str, text: str) -> str | None:
     """The language of a viewed file of ``kind`` (``"html"``, ``"markdown"``, ``"text"``)."""
-    return html_language(text) if kind == "html" else None
+    if kind == "html":
+        return html_language(text)
+    return markdown_language(text) if kind == "markdown" else None
+
+
+def markdown_language(text: str) -> str | None:
+    """The language a Markdown file's front matter declares (``lang:`` or ``language:``)."""
+    try:
+        # front matter opens the file: its head is enough, whatever the file's size
+        meta, _ = split_front_matter(text[:_HEAD_CHARS])
+    except Unreadable:
+        return None
+    return declared_language(meta.get("lang")) or declared_language(meta.get("language"))
 
 
 def document_direction(kind: str, text: str) -> str | None:

@@ -13,9 +13,11 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import httpx
+import pytest
 
 from bot.connectors.web_file_viewer import ViewedFile, render_document, viewer_page
-from bot.connectors.web_viewer_lang import clean_lang, html_language
+from bot.connectors.web_viewer_lang import html_language
+from bot.language_tags import declared_language
 from bot.models import Answer
 from tests.connectors.web.conftest import CannedAnswerer, build_harness
 from tests.connectors.web.viewer_kb import STAFF, build_linked_kb, viewer_app
@@ -147,7 +149,7 @@ def test_a_declared_language_is_used_only_when_it_is_a_language_tag() -> None:
     assert html_language("<p lang=de>a paragraph is not the document</p>") is None
     assert html_language("no markup at all") is None
     for hostile in ('"><script>x()</script>', "de onload=x()", "", " ", "x" * 40, "12"):
-        assert clean_lang(hostile) is None, hostile
+        assert declared_language(hostile) is None, hostile
     page = viewer_page(ViewedFile("x.html", "html", '<html lang="de&quot;>x">hi', False))
     assert '<main class="cc-doc">' in page  # a broken tag is no language
 
@@ -190,3 +192,20 @@ async def test_the_web_channel_links_the_files_a_viewed_document_links(tmp_path:
     assert opened.status_code == 200
     assert "Install the package and run the setup wizard." in opened.text
     assert href(private) is None  # a public viewer's page never links the staff-only file
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("---\nlang: de\ntitle: Urlaub\n---\n# Urlaub\n\nZwanzig Tage.\n", ' lang="de"'),
+        ('+++\nlanguage = "pt_BR"\n+++\nOlá.\n', ' lang="pt-BR"'),
+        ("---\nlang: [de, fr]\n---\nA list is no language.\n", ""),
+        ("---\nlang: '\"><b>'\n---\nHostile.\n", ""),
+        ("---\nlang: en\n---\nThe page's own.\n", ""),
+        ("No front matter.\n", ""),
+        ("---\nlang: de\naudience: [staff\n---\nUnreadable front matter.\n", ""),
+    ],
+)
+def test_a_markdown_files_front_matter_says_its_language(text: str, said: str) -> None:
+    page = viewer_page(ViewedFile("note.md", "markdown", text, False))
+    assert f'<main class="cc-doc"{said}>' in page, page
