@@ -29,6 +29,7 @@ from renderers.escaping import (
 )
 from renderers.glue import NO_BREAK_SPACE
 from renderers.limits import (
+    LINK_TOO_LONG,
     SLACK_FALLBACK_CHARS,
     SLACK_MAX_BLOCKS,
     SLACK_MAX_BLOCKS_TEXT,
@@ -198,8 +199,9 @@ def source_element(form: CitationForm) -> str:
     Every part is bounded, so the element stays within Slack's 2,000 characters and is never
     cut. An entry too long for that first drops the quote highlight of its deep link (the
     ``#:~:text=`` directive, :func:`bot.deeplinks.without_text_fragment`), then shows a link
-    whose URL is still too long as its text alone: the record action first, then the title
-    (the inline citation and any button still link where they fit).
+    whose URL is still too long as its text alone: the record action first, then the title,
+    followed by "(link too long to show)" (the inline citation and any button still link
+    where they fit).
     """
     for highlight, title_link, action_link in _ENTRY_LEVELS:
         text = _source_entry(form, highlight, title_link, action_link)
@@ -224,6 +226,8 @@ def _source_entry(form: CitationForm, highlight: bool, title_link: bool, action_
         text = f"{fit(label, 210)} ({filename})"
     else:
         text = fit(label, 210)
+    if form.kind in ("link", "download") and form.url and not title_link:
+        text += LINK_TOO_LONG  # said, as on Discord and in email: a source has a page
     extras = [fit(form.detail, 200)] if form.detail else []
     if form.record and form.record.columns:
         extras.append(fit("; ".join(f"{k}: {v}" for k, v in form.record.columns), 300))

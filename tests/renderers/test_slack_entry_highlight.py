@@ -2,7 +2,8 @@
 
 Such an entry (a long page URL with a text fragment of up to ``MAX_FRAGMENT_CHARS``) lost its
 whole link, while Discord and email drop only the ``#:~:text=`` directive first: the page link
-without it still leads to the source. Only a page URL too long by itself shows the title alone.
+without it still leads to the source. Only a page URL too long by itself shows the title alone,
+saying so, as Discord and email do.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def test_an_entry_that_fits_keeps_its_highlight(quote: str) -> None:
     assert len(entry) <= SLACK_MAX_CONTEXT_TEXT
 
 
-def test_a_page_url_too_long_by_itself_still_shows_the_title_alone() -> None:
+def test_a_page_url_too_long_by_itself_shows_the_title_and_says_why() -> None:
     page = SITE + "building-access/" * 130
     entry, _ = entry_for(page, JAPANESE)
-    assert entry == "[1] Badge rules"
+    assert entry == "[1] Badge rules (link too long to show)"

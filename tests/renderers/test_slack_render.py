@@ -102,7 +102,7 @@ def test_a_source_whose_link_cannot_fit_shows_its_title_whole() -> None:
     payload = render("slack", answer)
     check_slack(payload)
     [entry] = slack_context_texts(payload)
-    assert entry == "[1] Long URL source"
+    assert entry == "[1] Long URL source (link too long to show)"
     # the inline citation still links: the link fits in a section
     assert sections(payload) == [f"Fact.<{long_url}|[1]>"]
 
@@ -113,7 +113,7 @@ def test_a_link_too_long_for_a_section_is_a_plain_marker() -> None:
     payload = render("slack", answer)
     check_slack(payload)
     assert sections(payload) == ["Fact.[1]"]
-    assert slack_context_texts(payload) == ["[1] Huge"]
+    assert slack_context_texts(payload) == ["[1] Huge (link too long to show)"]
 
 
 def test_a_record_action_too_long_for_a_button_or_a_link_shows_its_label() -> None:
