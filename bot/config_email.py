@@ -114,3 +114,42 @@ class EmailSettings(Section):
     # web): mail is read days later and kept for years, and every download re-checks who may
     # read the file (bot.connectors.link_lifetime)
     file_link_ttl_days: int = Field(default=365, ge=0, le=3650)
+
+    @field_validator("allowed_domains")
+    @classmethod
+    def _allowed_domains_can_match(cls, domains: list[str]) -> list[str]:
+        for domain in domains:
+            _check_domain(domain, "which allows every address there")
+        return domains
+
+    @field_validator("audience_by_domain")
+    @classmethod
+    def _audience_domains_can_match(cls, groups: dict[str, Groups]) -> dict[str, Groups]:
+        for domain in groups:
+            _check_domain(domain, "an address goes under email.audience_by_address")
+        return groups
+
+
+def _check_domain(entry: str, address_hint: str) -> None:
+    """Refuse a domain entry no sender's address can ever match: it would start silently and
+    then allow no one, or give no one its audience."""
+    domain = entry.strip().lower().lstrip(".")  # a leading dot is read as meant: ".example.com"
+    local, at, after = domain.rpartition("@")
+    if at and local:
+        raise ValueError(
+            f"{entry!r} is an address, not a domain; write its domain, {after!r} ({address_hint})"
+        )
+    if at:
+        raise ValueError(f"{entry!r} is not a domain; write it without the '@': {after!r}")
+    if not domain:
+        raise ValueError(f"{entry!r} is no domain and matches no sender; remove it")
+    if domain.endswith("."):
+        raise ValueError(
+            f"{entry!r} ends in a dot, which no sender's address does; write {domain.rstrip('.')!r}"
+        )
+    if "*" in domain or any(char.isspace() for char in domain):
+        suggestion = domain.replace("*", "").strip(". ")
+        raise ValueError(
+            f"{entry!r} is not a domain; subdomains of a listed domain are included, so write "
+            f"{suggestion!r}"
+        )

@@ -255,6 +255,9 @@ def _extra_headers(headers: Any) -> list[tuple[str, str]]:
 
 
 def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
+    # ``email_files`` settled before rendering which files fit the budget, and both parts
+    # already say each entry here is attached: a file left out now (it grew or went away since)
+    # makes the reply say what it does not carry, so that is an ERROR, never a quiet skip.
     used = 0
     for entry in entries:
         if not isinstance(entry, Mapping) or not entry.get("path"):
@@ -263,11 +266,20 @@ def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
         try:
             size = path.stat().st_size
             if used + wire_size(size) > budget:
-                log.warning("email: skipping attachment %s (over the size budget)", path.name)
+                log.error(
+                    "email: not attaching %s, though the reply says it is attached: it no longer"
+                    " fits email.max_attachment_bytes (%d)",
+                    path.name,
+                    budget,
+                )
                 continue
             data = path.read_bytes()
         except OSError as exc:
-            log.warning("email: cannot attach %s: %s", path.name, exc)
+            log.error(
+                "email: not attaching %s, though the reply says it is attached: %s",
+                path.name,
+                exc.strerror or exc,
+            )
             continue
         used += wire_size(len(data))
         filename = attachment_name(str(entry.get("filename") or path.name))

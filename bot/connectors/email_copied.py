@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot.connectors.email_folded_address import folded_address
 from bot.connectors.email_parse import InboundMail
 from bot.pleasantries import has_question_mark
 
@@ -47,11 +48,11 @@ _FIRST_WORD = re.compile(r"[\w'’-]+")
 def copied_only(mail: InboundMail, address: str, envelope: Iterable[str] = ()) -> bool:
     """True when ``mail`` names the bot (``address``, or an envelope recipient it was
     delivered to) in ``Cc:`` and not in ``To:`` (see the module docstring)."""
-    own = {_mailbox(address)} | {_mailbox(rcpt) for rcpt in envelope}
+    own = {folded_address(address)} | {folded_address(rcpt) for rcpt in envelope}
     own.discard("")
-    if any(_mailbox(item) in own for item in mail.to):
+    if any(folded_address(item) in own for item in mail.to):
         return False
-    return any(_mailbox(item) in own for item in mail.cc)
+    return any(folded_address(item) in own for item in mail.cc)
 
 
 def asks_something(text: str) -> bool:
@@ -64,12 +65,3 @@ def asks_something(text: str) -> bool:
         if first is not None and first.group(0).lower() in _ASKING:
             return True
     return False
-
-
-def _mailbox(address: str) -> str:
-    """``address`` folded, without a ``+tag``: ``Help+Billing@Docs.Example.COM`` and
-    ``help@docs.example.com`` are one mailbox."""
-    local, at, domain = address.strip().strip("<>").lower().rpartition("@")
-    if not at:
-        return ""
-    return f"{local.split('+', 1)[0]}@{domain}"

@@ -6,9 +6,12 @@ outbound server's message size limit sees: Postfix's default ``message_size_limi
 10,240,000 bytes, which 10 MB of files counted by their own size overran. The renderer decides
 each citation on its own (``renderers.base.citation_form``: type, count and per-file size), so it
 cannot keep a running total. The connector settles the total first: the files the renderer would
-attach are taken in citation order, each file once, while the sum of their sizes fits; the files
-left over are then rendered as not attachable, so they show as a signed download link when the
-deployment has one, else by name, never as "(attached: …)" in a message that does not carry them.
+attach are taken in citation order, each file once, while the sum of their sizes fits; every
+other cited file is then rendered as not attachable, so it shows as a signed download link when
+the deployment has one, else by name, never as "(attached: …)" in a message that does not carry
+it. "Every other" matters: reporting only the files that did not fit left room under
+``max_files`` for a file the first decision had no count left for (the 11th of 12), which the
+renderer then called attached although it would break the budget.
 """
 
 from __future__ import annotations
@@ -50,14 +53,16 @@ def within_attachment_budget(answer: Answer, context: RenderContext, budget: int
         if size is not None and used + wire_size(size) <= budget:
             fitting.add(path)
             used += wire_size(size)
-    if fitting == seen:
+    if fitting == seen and len(seen) < caps.max_files:
+        # nothing was left out, and no file was passed over for want of a count
         return context
     too_big = caps.max_file_bytes + 1
 
     def counted_size(source: Source) -> int | None:
-        # The renderer's one per-file test is "size <= max_file_bytes": a file this reply has
-        # no room left for is reported over it, which makes it a download link or a name.
-        if source.path in seen and source.path not in fitting:
+        # The renderer's one per-file test is "size <= max_file_bytes": a file that is not to
+        # travel is reported over it, which makes it a download link or a name. Only the
+        # fitting files pass, so the renderer attaches exactly them, whatever room it has.
+        if source.path not in fitting:
             return too_big
         return sizes(source)
 

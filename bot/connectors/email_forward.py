@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from bot.connectors.email_text import history_start, strip_quoted_text
+from bot.connectors.email_text import history_start, looks_quoted, strip_quoted_text
 
 _MARKER = re.compile(
     r"^\s*(?:-{2,}\s*(?:forwarded message|weitergeleitete nachricht|message transféré|"
@@ -75,7 +75,7 @@ def forwarded_question(
 
 def _forward_start(lines: list[str], text: str, subject: str) -> int | None:
     marker = next(
-        (i for i, line in enumerate(lines) if _is_marker(line) and not _quoted(line)), None
+        (i for i, line in enumerate(lines) if _is_marker(line) and not looks_quoted(line)), None
     )
     if marker is not None:
         return marker
@@ -86,10 +86,6 @@ def _forward_start(lines: list[str], text: str, subject: str) -> int | None:
 
 def _is_marker(line: str) -> bool:
     return len(line) <= _MARKER_CHARS and _MARKER.match(line) is not None
-
-
-def _quoted(line: str) -> bool:
-    return line.lstrip().startswith(">")
 
 
 def _without_headers(lines: list[str], start: int) -> list[str]:

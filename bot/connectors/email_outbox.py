@@ -72,6 +72,10 @@ class SmtpSender:
             return SendResult(False, all(500 <= c < 600 for c in codes), f"recipient {refused}")
         except (aiosmtplib.SMTPDataError, aiosmtplib.SMTPSenderRefused) as exc:
             return SendResult(False, 500 <= exc.code < 600 and exc.code != 530, _reply(exc))
+        except aiosmtplib.SMTPResponseException as exc:
+            # a refused login (535) and any other reply the server gave: as it said it, and
+            # retried (a password can be corrected in the environment and the service restarted)
+            return SendResult(False, False, _reply(exc))
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             return SendResult(False, False, f"{type(exc).__name__}: {exc}")
         return SendResult(True)
@@ -79,8 +83,24 @@ class SmtpSender:
 
 def _reply(exc: aiosmtplib.SMTPResponseException) -> str:
     """The server's reply as it said it, "451 4.3.0 Try again later" (not the exception's
-    tuple, "(451, '4.3.0 Try again later')")."""
-    return " ".join(f"{exc.code} {exc.message}".split())
+    tuple, "(451, '4.3.0 Try again later')"), with the key to look at when it is about the
+    login (530, 535), as IMAP errors name theirs."""
+    said = " ".join(f"{exc.code} {exc.message}".split())
+    return f"{said}{_login_hint(exc.code, said)}"
+
+
+def _login_hint(code: int, said: str) -> str:
+    if code == 535:
+        return (
+            "; check that email.outbound.username is the login name and email.outbound.password"
+            " (such as ${SMTP_PASSWORD}) its current password"
+        )
+    if code != 530:
+        return ""
+    if "tls" in said.lower():
+        # "530 5.7.0 Must issue a STARTTLS command first": the login is not the problem yet
+        return "; the server wants TLS first: set email.outbound.starttls (or email.outbound.tls)"
+    return "; the server wants a login: set email.outbound.username and email.outbound.password"
 
 
 def _local_hostname(address: str) -> str:

@@ -2,7 +2,8 @@
 
 Mail is never answered when it (RFC 3834 and common practice):
 - has no valid From address, or comes from the bot's own address or a system mailbox
-  (MAILER-DAEMON, postmaster, no-reply …), or has a null envelope sender (a bounce);
+  (MAILER-DAEMON, postmaster, no-reply …; each also with a ``+tag`` and in any case:
+  ``email_folded_address``), or has a null envelope sender (a bounce);
 - is auto-submitted (``Auto-Submitted`` other than ``no``), bulk or an autoresponder's
   (``Precedence``, else ``X-Precedence``: ``bulk``, ``junk``, ``list`` or ``auto_reply``), from
   a mailing list or bulk sender (``List-Id``, or another RFC 2369 header such as
@@ -21,6 +22,11 @@ Mail is never answered when it (RFC 3834 and common practice):
   listed domain are allowed);
 - exceeds the per-sender ``email.rate_limit_per_hour`` (a sliding hour, kept in the store so a
   restart does not reset it).
+
+The rate limit and ``audience_by_address`` count a sender by mailbox (``folded_address``):
+``contractor+x@staff.example.com`` is ``contractor@staff.example.com``, so a tag neither leaves
+a narrowing entry for the domain's audience nor starts a fresh hourly count. Two entries that
+name one mailbox give it only the groups both grant.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config import EmailSettings
+from bot.connectors.email_folded_address import folded_address
 from bot.connectors.email_parse import InboundMail, is_valid_address
 from bot.connectors.email_reply_subject import subject_parts
 from bot.store import Store
@@ -89,13 +96,16 @@ class MailPolicy:
     def __init__(
         self, settings: EmailSettings, store: Store, clock: Callable[[], float] = time.time
     ) -> None:
-        self._own = settings.address.strip().lower()
+        self._own = folded_address(settings.address)
         self._allowed = tuple(d.strip().lower().lstrip(".") for d in settings.allowed_domains)
         self._limit = settings.rate_limit_per_hour
         self._default = frozenset(settings.default_audience)
-        self._by_address = {
-            k.strip().lower(): frozenset(v) for k, v in settings.audience_by_address.items()
-        }
+        self._by_address: dict[str, frozenset[str]] = {}
+        for address, groups in settings.audience_by_address.items():
+            key = folded_address(address)
+            # "anna@…" and "anna+x@…" are one person: the narrower grant holds for both
+            known = self._by_address.get(key)
+            self._by_address[key] = frozenset(groups) if known is None else known & set(groups)
         self._by_domain = {
             k.strip().lower().lstrip("."): frozenset(v)
             for k, v in settings.audience_by_domain.items()
@@ -112,10 +122,11 @@ class MailPolicy:
             return Verdict(False, "null envelope sender (bounce)")
         if (mail.return_path or "").strip() == "<>":
             return Verdict(False, "null return path (bounce)")
-        if self._own and sender == self._own:
+        key = folded_address(sender)
+        if self._own and key == self._own:
             return Verdict(False, "own address")
-        local, _, domain = sender.partition("@")
-        mailbox = local.split("+", 1)[0]  # "noreply+abc@…", "bounces+123@…": the same mailbox
+        # "noreply+abc@…", "bounces+123@…": the same mailbox
+        mailbox, _, domain = key.partition("@")
         if (
             mailbox in _SYSTEM_LOCAL_PARTS
             or mailbox.endswith("-request")
@@ -145,20 +156,23 @@ class MailPolicy:
         return ANSWER
 
     def take_rate_slot(self, sender: str) -> bool:
-        """Count one answered mail for ``sender``; false when the hourly limit is reached."""
+        """Count one answered mail for ``sender``'s mailbox (``+tag`` and case folded); false
+        when the hourly limit is reached."""
         return self._store.take_rate_slot(
-            "email", sender, self._limit, _WINDOW_SECONDS, self._clock()
+            "email", folded_address(sender), self._limit, _WINDOW_SECONDS, self._clock()
         )
 
     def release_rate_slot(self, sender: str) -> None:
         """Give back the slot of a mail that was not answered after all (it will be retried)."""
-        self._store.release_rate_slot("email", sender)
+        self._store.release_rate_slot("email", folded_address(sender))
 
     def audience_for(self, sender: str) -> frozenset[str]:
-        """Groups the sender may see: by address, else by (parent) domain, else the default."""
-        if sender in self._by_address:
-            return self._by_address[sender]
-        domain = sender.partition("@")[2]
+        """Groups the sender may see: by address (its mailbox: ``+tag`` and case folded), else
+        by (parent) domain, else the default."""
+        key = folded_address(sender)
+        if key in self._by_address:
+            return self._by_address[key]
+        domain = key.partition("@")[2]
         while domain:
             if domain in self._by_domain:
                 return self._by_domain[domain]

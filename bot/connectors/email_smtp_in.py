@@ -3,18 +3,22 @@
 The server runs in the connector's event loop (no Controller thread). ``DATA`` is acknowledged
 only after the connector has answered and stored the reply in the outbox, so a failure on our
 side answers ``451`` and the sending server keeps the mail and retries: nothing is lost. Mail
-larger than ``email.max_message_bytes`` is refused with ``552`` by aiosmtpd itself.
+larger than ``email.max_message_bytes`` is refused with ``552`` by aiosmtpd itself, at ``MAIL
+FROM`` when the sender declares its ``SIZE``, else once its ``DATA`` outgrows the limit; no
+handler hook sees that, so the session (:class:`_Session`) logs it: like every mail left
+unanswered, it is one line naming it (by sender: its Message-ID is never read) and why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, AnyStr
 
-from aiosmtpd.smtp import SMTP
+from aiosmtpd.smtp import SMTP, syntax
 
 from bot.errors import StoreError
 from bot.listening import listen
@@ -24,6 +28,9 @@ log = logging.getLogger(__name__)
 # aiosmtpd's logger: every SMTP command and reply at INFO, and "Connection lost during
 # _handle_client()" for a sender that simply says QUIT
 SESSION_LOG = "mail.log"
+# the parts of a MAIL FROM command's argument: "FROM:<ann@example.com> SIZE=31474270"
+_REVERSE_PATH = re.compile(r"<([^<>]*)>")
+_DECLARED_SIZE = re.compile(r"\bSIZE=(\d+)", re.IGNORECASE)
 
 
 def quiet_session_log() -> None:
@@ -119,7 +126,7 @@ class SmtpListener:
         log.info("email: SMTP listener on %s:%d", self._host, self.port)
 
     def _protocol(self) -> SMTP:
-        return SMTP(
+        return _Session(
             self._handler,
             hostname=self._name,
             data_size_limit=self._max_bytes,
@@ -136,3 +143,43 @@ class SmtpListener:
                 await asyncio.wait_for(server.wait_closed(), 5)
             except TimeoutError:
                 log.warning("email: SMTP listener did not close in time")
+
+
+class _Session(SMTP):
+    """aiosmtpd's SMTP session, which also logs a mail it refuses as too big (``552``)."""
+
+    _mail_argument = ""
+
+    @syntax("MAIL FROM: <address>", extended=" [SP <mail-parameters>]")
+    async def smtp_MAIL(self, arg: str | None) -> None:  # noqa: N802 (aiosmtpd command name)
+        """aiosmtpd's ``MAIL``, the argument kept: a ``552`` for a declared ``SIZE`` comes
+        before the envelope holds the sender."""
+        self._mail_argument = arg or ""
+        await super().smtp_MAIL(arg)
+
+    async def push(self, status: AnyStr) -> None:
+        """Send ``status``; a ``552`` is logged first (the only one this listener says is
+        aiosmtpd's, for a mail over ``email.max_message_bytes``)."""
+        said = status if isinstance(status, str) else status.decode("ascii", "replace")
+        if said.startswith("552"):
+            self._log_too_big()
+        await super().push(status)
+
+    def _log_too_big(self) -> None:
+        sender = self.envelope.mail_from if self.envelope is not None else None
+        if sender is None:
+            found = _REVERSE_PATH.search(self._mail_argument)
+            sender = found.group(1) if found else "?"
+        declared = _DECLARED_SIZE.search(self._mail_argument)
+        limit = self.data_size_limit or 0
+        if declared and int(declared.group(1)) > limit:
+            size = f"its declared size, {declared.group(1)} bytes,"
+        else:
+            size = "it"
+        log.warning(
+            "email: not answering a mail from <%s> (its Message-ID is not known: the message is"
+            " not read): %s is over email.max_message_bytes (%d); refused with 552",
+            sender,
+            size,
+            limit,
+        )

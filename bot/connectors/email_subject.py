@@ -28,7 +28,7 @@ import re
 from bot.connectors.email_praise import line_kind
 from bot.connectors.email_reply_subject import REPLY_WORDS
 from bot.connectors.email_signature import is_signature_line, without_sign_off
-from bot.connectors.email_text import history_start
+from bot.connectors.email_text import history_start, looks_quoted
 from bot.pleasantries import CLOSING, GREETING, QUESTION_WORDS, has_question_mark
 
 _PREFIX = re.compile(
@@ -144,9 +144,7 @@ def quotes_history(text: str | None, html: str | None) -> bool:
     for an answer rather than pointing at the subject."""
     if text is not None and text.strip():
         lines = text.splitlines()
-        return any(line.lstrip().startswith(">") for line in lines) or (
-            history_start(text) is not None
-        )
+        return any(looks_quoted(line) for line in lines) or (history_start(text) is not None)
     return html is not None and _HTML_HISTORY.search(html) is not None
 
 

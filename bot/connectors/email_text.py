@@ -106,11 +106,22 @@ def _split(text: str) -> list[str]:
 
 
 def _plain_lines(text: str) -> list[_Line]:
-    return [_Line(line, quoted=_looks_quoted(line)) for line in _split(text)]
+    return [_Line(line, quoted=looks_quoted(line)) for line in _split(text)]
 
 
-def _looks_quoted(line: str) -> bool:
-    return line.lstrip().startswith(">")
+def looks_quoted(line: str) -> bool:
+    """Whether a plain-text line is quoted history: it starts with ``>``, after at most three
+    columns of indentation."""
+    content = line.lstrip()
+    if not content.startswith(">"):
+        return False
+    # a ">" indented by four columns or more starts a line of pasted code or output ("    > npm
+    # ERR! …", as Markdown reads it too), not a quote: clients write their quote marks at the
+    # start of the line, at most after a stray space or two
+    return len(line[: len(line) - len(content)].expandtabs(4)) < _CODE_INDENT
+
+
+_CODE_INDENT = 4
 
 
 _SIGNATURE = "-- "
@@ -328,7 +339,7 @@ def _html_lines(parts: list[tuple[str, bool]]) -> list[_Line]:
         else:
             text = _HTML_SPACE.sub(" ", "".join(t for t, _ in pieces)).strip(" ")
             text = text.replace("\xa0", " ")
-            lines.append(_Line(text, quoted=_looks_quoted(text)))
+            lines.append(_Line(text, quoted=looks_quoted(text)))
         pieces.clear()
 
     for data, pre in parts:
