@@ -84,10 +84,13 @@ class QuestionAnswerer:
         self._client = client
         self._withdrawn = withdrawn
         self._on_progress = on_progress
+        # channels already named in a warning for being wider than their mapped category
+        self._wider_than_category: set[int] = set()
 
     async def audience_for(self, message: discord.Message) -> frozenset[str]:
         """The audience groups of whoever can read the answer to ``message``."""
-        return await answer_audience(message, self._client(), self.settings)
+        client = self._client()
+        return await answer_audience(message, client, self.settings, self._wider_than_category)
 
     def render_context(self, message: discord.Message, audience: frozenset[str]) -> RenderContext:
         """Rendering for this channel: embeds and files (where allowed there), upload limit, links.
@@ -246,7 +249,9 @@ class QuestionAnswerer:
             # their source list would read as a (wrong) answer
             parts = reply.posted if reply is not None else earlier
             try:  # "try again" in reply to the apology continues too
-                apology = await notice_in_place_of(message, notice, parts, settings, remember)
+                apology = await notice_in_place_of(
+                    message, notice, parts, settings, remember, after_failure=True
+                )
                 parts[:] = [] if apology is None else [apology]  # an edit's answer goes there
                 if asked is not None:
                     asked.replies = list(parts)

@@ -126,7 +126,8 @@ async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSe
     A long answer is several messages, each replying to the one before; a reply to any of them
     gets the whole answer in its history. ``root_id`` is where the walk stopped: the first
     question only when the chain is not longer than ``limit`` (``conversation_for`` prefers
-    the stored record of the replied-to message).
+    the stored record of the replied-to message). A reference into another channel ends the
+    walk (``referenced`` follows none): that channel's answers are not this one's history.
     """
     exchanges: list[Exchange] = []
     current = message

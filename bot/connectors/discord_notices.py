@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.discord_send import NO_PINGS, MessageGoneError, created, with_retries
+from bot.connectors.discord_send import NO_PINGS, MessageGoneError, created, reason, with_retries
 from bot.errors import CitecastError
 
 log = logging.getLogger(__name__)
@@ -29,10 +29,14 @@ async def notify(
     text: str,
     settings: DiscordSettings,
     on_sent: Callable[[discord.Message], None] | None = None,
+    *,
+    after_failure: bool = False,
 ) -> discord.Message | None:
     """A short plain reply to ``message``; it never pings anyone.
 
-    Returns the message sent, or None when it could not be sent (logged in one line).
+    Returns the message sent, or None when it could not be sent, logged in one line: an error,
+    or with ``after_failure`` (the apology for an answer whose failure is already the error
+    line: an outage fails both, and is one error) a warning.
     ``on_sent`` is told of the message once it exists, also when the caller is cancelled while
     it is being sent (the question was deleted), so that it is withdrawn like an answer.
     """
@@ -49,7 +53,12 @@ async def notify(
     try:
         sent = await created(with_retries(send, settings, "sending a notice"), told)
     except CitecastError as exc:
-        log.error("discord: could not send a notice to the user: %s", exc)
+        if after_failure:
+            log.warning(
+                "discord: could not tell %s that the answer failed: %s", message.id, reason(exc)
+            )
+        else:
+            log.error("discord: could not send a notice to the user: %s", exc)
         return None
     told(sent)
     return sent
@@ -65,13 +74,15 @@ async def notice_in_place_of(
     replies: Sequence[discord.Message],
     settings: DiscordSettings,
     on_sent: Callable[[discord.Message], None] | None = None,
+    *,
+    after_failure: bool = False,
 ) -> discord.Message | None:
     """The notice ``text`` to ``message`` in place of ``replies``, a half-written answer: the
     first reply is rewritten into the notice and the others are deleted, so no ``[n]`` marker
     stays behind without its source list. With no replies, or when the first is gone or
     Discord refuses to rewrite it (then it is deleted too, best effort), the notice is a new
-    reply (``on_sent`` is told of it, as by :func:`notify`). Returns the notice, or None when
-    none could be posted (logged)."""
+    reply (``on_sent`` is told of it, as by :func:`notify`, and so is ``after_failure``).
+    Returns the notice, or None when none could be posted (logged)."""
     first: discord.Message | None = None
     rest = list(replies)
     if rest:
@@ -96,7 +107,9 @@ async def notice_in_place_of(
             continue
         except CitecastError as exc:
             log.warning("discord: could not delete message %s: %s", extra.id, exc)
-    return first if first is not None else await notify(message, text, settings, on_sent)
+    if first is not None:
+        return first
+    return await notify(message, text, settings, on_sent, after_failure=after_failure)
 
 
 async def show_typing(channel: discord.abc.Messageable) -> None:

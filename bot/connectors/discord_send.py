@@ -138,6 +138,18 @@ def _files_refused(exc: discord.HTTPException, what: str) -> FilesRefusedError |
     return None
 
 
+# the 5xx statuses discord.py retries by itself before raising (its HTTPClient.request)
+RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
+
+
+def _tries(exc: Exception, attempt: int) -> str:
+    """How often a request was tried, as far as it is known: discord.py does not say how many
+    times it retried a 5xx itself, so after its retries no count is given."""
+    if isinstance(exc, discord.DiscordServerError) and exc.status in RETRIED_BY_DISCORD_PY:
+        return "after discord.py's own retries"
+    return f"after {attempt + 1} {'try' if attempt == 0 else 'tries'}"
+
+
 async def with_retries(
     operation: Callable[[], Awaitable[T]], settings: DiscordSettings, what: str
 ) -> T:
@@ -154,7 +166,7 @@ async def with_retries(
             given_up = isinstance(exc, discord.DiscordServerError) and exc.status != 503
             if given_up or attempt >= settings.max_retries:
                 raise ChannelError(
-                    f"discord: {what} failed after {attempt + 1} tries: {exc}"
+                    f"discord: {what} failed {_tries(exc, attempt)}: {exc}"
                 ) from None
             delay = settings.retry_backoff * (2**attempt)
             log.warning("discord: %s failed (%s); retrying in %.2fs", what, exc, delay)

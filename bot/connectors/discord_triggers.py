@@ -5,7 +5,9 @@ promise a webhook's author carries the bot flag), or Discord itself. System mess
 "Alice pinned a message" or the first message of a thread started from the bot's answer carry a
 ``message_reference`` to the bot's message without being replies, and a forward of the bot's
 answer references it too; none of them asks anything, so only ordinary messages and real
-replies count.
+replies count. A reply is to a message in its own channel: a reference into another channel
+(which Discord's client never makes, but a crafted or third-party request can) is no reply,
+since following it would carry that channel's answer, and its audience, into this one.
 
 The bot is mentioned by ``<@id>``, ``<@!id>`` (both arrive in ``mentions``) or by its own
 managed role: typing ``@citecast`` in a guild often picks that role (the one Discord made for
@@ -53,12 +55,14 @@ def written_by_a_person(message: discord.Message, me_id: int) -> bool:
 
 
 def is_reply(message: discord.Message) -> bool:
-    """Whether ``message`` is a real reply (not a forward or a system message's reference)."""
+    """Whether ``message`` is a real reply (not a forward or a system message's reference) to a
+    message in its own channel."""
     ref = message.reference
     return (
         message.type == discord.MessageType.reply
         and ref is not None
         and ref.type == discord.MessageReferenceType.reply
+        and ref.channel_id == message.channel.id
     )
 
 
@@ -164,9 +168,10 @@ def where(channel: object) -> str:
 
 
 async def referenced(message: discord.Message) -> discord.Message | None:
-    """The message ``message`` replies to (from the event when included, else fetched)."""
+    """The message ``message`` replies to (from the event when included, else fetched); None
+    for a reference into another channel, which is no reply (see the module's docstring)."""
     ref = message.reference
-    if ref is None or ref.message_id is None:
+    if ref is None or ref.message_id is None or ref.channel_id != message.channel.id:
         return None
     if isinstance(ref.resolved, discord.Message):
         return ref.resolved
