@@ -5,7 +5,9 @@ Order of what gives way (``Capabilities.max_chars``; Discourse's default ``max_p
 one, so that every post keeps its richest definitions (a PDF citation's ``p. 12`` above all);
 only when a post cannot be made to fit that way (one block alone is too long, or no further post
 is allowed) are its definitions compacted (:data:`LEVELS`: the quote highlight leaves the link,
-titles shorten, page/section and record columns go), never cut inside.
+titles shorten, page/section and record columns go), never cut inside. Shorter definitions come
+before a cut sentence: a richer level that would cut a sentence in as many posts, or leave a
+post over the limit, where a shorter level does not, is passed over.
 
 A block longer than a post is cut anyway: its first piece fills the room left in the post before
 (with the definitions it needs), so posts are full rather than alternately full and nearly empty.
@@ -27,6 +29,7 @@ from bot.markdown import CITATION_MARK
 from renderers.base import CitationForm
 from renderers.discourse_definitions import LEVELS, SHORTEST, definition_body, link_length
 from renderers.discourse_numbers import prefix, references, shown_numbers
+from renderers.discourse_packing import Packing
 from renderers.escaping import visible
 from renderers.limits import first_piece, split_first
 from renderers.markdown_writer import EntryLevel
@@ -108,10 +111,16 @@ class PostFitter:
         raw = self._raw(whole, forms, LEVELS[0], frozenset(), self._shown(whole, forms))
         if len(raw) <= self._limit:  # the usual answer: one post, nothing to measure
             return [raw] if blocks else []
-        fewest = self._groups(blocks, self._sizes(SHORTEST))
+        shortest = self._packed(blocks, self._sizes(SHORTEST))
+        fewest = shortest.groups
         allowed = len(fewest) if self._max_posts is None else self._max_posts
         for level in LEVELS[:-1]:
-            groups, starts = self._packed(blocks, self._sizes(level))
+            packing = self._packed(blocks, self._sizes(level))
+            groups, starts = packing.groups, packing.starts
+            if not packing.as_whole_as(shortest):
+                # richer definitions are not worth a post over the limit, nor a sentence cut
+                # in two in as many posts, that the shorter definitions avoid
+                continue
             # one post more than the answer needs is worth its richer definitions only where
             # the forum takes it; as many posts as the shortest definitions need always are
             if len(groups) <= max(allowed, len(fewest)) or allowed == 0:
@@ -144,17 +153,14 @@ class PostFitter:
         return groups
 
     def _groups(self, blocks: list[str], sizes: Mapping[int, int]) -> list[list[str]]:
-        return self._packed(blocks, sizes)[0]
+        return self._packed(blocks, sizes).groups
 
-    def _packed(
-        self, blocks: list[str], sizes: Mapping[int, int]
-    ) -> tuple[list[list[str]], list[tuple[int, str]]]:
+    def _packed(self, blocks: list[str], sizes: Mapping[int, int]) -> Packing:
         """Blocks (and pieces of blocks) by post, each post's definitions measured at
-        ``sizes``; and where each post starts: the index of its first block and what is left
-        of that block (packing ``[rest, *blocks[index + 1 :]]`` gives the same posts from
-        there)."""
+        ``sizes`` (see :class:`Packing`)."""
         groups: list[list[str]] = []
         starts: list[tuple[int, str]] = []
+        inside = over = 0
         length, numbers = 0, Refs()
         for index, block in enumerate(blocks):
             rest, cut = block, False
@@ -176,7 +182,7 @@ class PostFitter:
                 # this post (with its definitions) rather than the post ending short and the
                 # block's last piece standing alone in the next one. Two pieces of one block
                 # never share a post (they would read as two paragraphs).
-                piece = ""
+                piece, before = "", rest
                 if groups and not cut:
                     piece, rest = self._cut(rest, length, numbers, sizes, clean=True)
                 if piece:
@@ -190,8 +196,10 @@ class PostFitter:
                     starts.append((index, start))
                     length, numbers = -2, Refs()
                 length, numbers = length + 2 + len(piece), numbers | self._referenced(piece)
+                inside += bool(visible(rest)) and not at_break(before, piece)
+                over += self._size(length, numbers, sizes) > self._limit
                 cut = True
-        return groups, starts
+        return Packing(groups, starts, inside, over)
 
     @cached_property
     def _linkless(self) -> frozenset[int]:
@@ -243,6 +251,11 @@ class PostFitter:
         if not self._whole_sentences:
             if piece or clean:
                 return piece, rest
+            # Nothing of MIN_PIECE fits beside its definitions (a short rest citing several
+            # sources): a shorter piece ending at a sentence keeps the post within the limit.
+            for end in reversed(self._breaks(text, min(len(text), MIN_PIECE))):
+                if self._piece_fits(text, end, length, numbers, sizes, False, whole=True):
+                    return split_first(text, end, clean=False)
             return split_first(text, MIN_PIECE, clean=False)
         if piece and at_break(text, piece):
             return piece, rest

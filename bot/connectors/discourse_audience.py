@@ -15,8 +15,10 @@ The mapping is the admin's word, and the forum's security can change after it wa
 category mapped to ``staff`` whose security now lets *everyone* see it (``read_restricted``
 false) is answered with public sources only, logged once, unless the site requires a login
 (``login_required``: an internal forum, whose "everyone" is its members). The check reads the
-same ``/c/{id}/show.json`` as the parent; when it cannot be read (a key without the
-*categories: show* scope) the mapping stands, logged once.
+same ``/c/{id}/show.json`` as the parent; when the forum refuses it (403 or 404: a key without
+the *categories: show* scope) the mapping stands, logged once. A read that fails for a while (a
+5xx, a long 429, the forum out of reach) proves nothing about the scope: the category then
+counts as public while composing, and before posting the failure is raised, as for the parent.
 
 A category read the forum refuses because it refuses the API key itself (revoked, see
 ``discourse_key``) raises :class:`KeyRefusedError` instead, also when not ``strict``: no reply
@@ -32,6 +34,7 @@ from typing import Any
 
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_client import DiscourseClient, category_parent
+from bot.connectors.discourse_errors import DiscourseAPIError
 from bot.connectors.discourse_key import refused_key
 from bot.errors import CitecastError
 
@@ -48,6 +51,14 @@ def mapped_audience(settings: DiscourseSettings, category_id: int | None) -> fro
         return None
     groups = settings.audience_by_category.get(str(category_id))
     return frozenset(groups) if groups else None
+
+
+def scope_missing(exc: CitecastError) -> bool:
+    """True when the forum refused a category read as it refuses a key without the
+    *categories: show* scope (403, or 404 for a category the key may not see); False for a
+    failure that passes with time (a 5xx, a rate limit whatever its status, a timeout or a
+    dropped connection)."""
+    return isinstance(exc, DiscourseAPIError) and exc.status in (403, 404) and not exc.rate_limited
 
 
 class CategoryReaders:
@@ -100,13 +111,18 @@ class CategoryReaders:
                 if strict:
                     raise
                 if self._first_time("parent", current):
+                    advice = (
+                        "give the API key the categories: show scope, or map the category in"
+                        " discourse.audience_by_category; "
+                        if scope_missing(exc)
+                        else ""
+                    )
                     log.warning(
                         "discourse: cannot read category %s to find its parent (%s); answering"
-                        " there with public sources only (give the API key the categories: show"
-                        " scope, or map the category in discourse.audience_by_category; logged"
-                        " once per category)",
+                        " there with public sources only (%slogged once per category)",
                         current,
                         exc,
+                        advice,
                     )
                 return PUBLIC
             if parent is None or parent in seen:
@@ -126,11 +142,25 @@ class CategoryReaders:
         try:
             category = await self._category(category_id)
         except CitecastError as exc:
-            # Without the categories: show scope nothing can be checked: the mapping stands,
-            # as it did before the check existed.
             await self._raise_if_key_refused(
                 exc, category_id, "to check that it is not open to everyone"
             )
+            if not scope_missing(exc):
+                # A failure that passes with time says nothing about the category: trusting
+                # the mapping then could cite a private source where everyone reads it.
+                if strict:
+                    raise
+                if self._first_time("unreadable", category_id):
+                    log.warning(
+                        "discourse: cannot read category %s to check that it is not open to"
+                        " everyone (%s); answering there with public sources only until the"
+                        " forum answers (logged once per category)",
+                        category_id,
+                        exc,
+                    )
+                return PUBLIC
+            # Without the categories: show scope nothing can be checked: the mapping stands,
+            # as it did before the check existed.
             if self._first_time("unchecked", category_id):
                 log.warning(
                     "discourse: cannot read category %s to check that it is not open to"

@@ -292,14 +292,15 @@ class DiscourseClient:
                     response = await self._http.request(method, path, **kwargs)
             except httpx.TransportError as exc:
                 uncertain = once and not isinstance(exc, _NOT_SENT)
+                failure = transport_failure(exc)
                 if uncertain and landed is None:
-                    raise DeliveryUncertainError(
-                        f"{method} {path}: {type(exc).__name__}: {exc}"
-                    ) from None
+                    raise DeliveryUncertainError(f"{method} {path}: {failure}") from None
                 if attempt >= self.retry.max_attempts:
-                    raise ChannelError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
+                    raise ChannelError(f"{method} {path}: {failure}") from None
                 delay = self.retry.backoff(attempt)
-                log.warning("discourse %s %s failed (%s); retry in %.1fs", method, path, exc, delay)
+                log.warning(
+                    "discourse %s %s failed (%s); retry in %.1fs", method, path, failure, delay
+                )
                 await self._sleep(delay)
                 if uncertain and landed is not None and await landed():
                     return {}
@@ -360,6 +361,20 @@ class DiscourseClient:
             return data
 
 
+def transport_failure(exc: httpx.TransportError) -> str:
+    """``exc`` as a log may show it: its type, and its text when that cannot hold a header.
+
+    httpx refuses an illegal header value with ``LocalProtocolError("Illegal header value
+    b'<the API key>\\n'")``, so that error is named by its type only; a connection dropped
+    mid-request has no text at all, and its type is then all there is to say.
+    """
+    name = type(exc).__name__
+    text = str(exc)
+    if isinstance(exc, httpx.LocalProtocolError) or not text:
+        return name
+    return f"{name}: {text}"
+
+
 def category_parent(category: dict[str, Any]) -> int | None:
     """A category JSON's ``parent_category_id`` (None for a top-level category)."""
     parent = category.get("parent_category_id")
@@ -375,4 +390,5 @@ __all__ = [
     "Sleep",
     "Upload",
     "category_parent",
+    "transport_failure",
 ]

@@ -18,10 +18,9 @@ from starlette.responses import JSONResponse
 from bot.config_channels import DiscourseSettings
 from bot.connectors.discourse_webhook import (
     PostEvent,
+    mention_text,
     mentions,
     replies_to,
-    strip_code,
-    strip_quotes,
 )
 
 log = logging.getLogger(__name__)
@@ -63,8 +62,8 @@ def ignored_because(event: PostEvent, settings: DiscourseSettings) -> str:
     if mentions(event.raw, name):
         if not settings.answer_mentions:
             return "mentions are not answered (discourse.answer_mentions: false)"
-        if not mentions(strip_code(strip_quotes(event.raw)), name):
-            return f"@{name} is mentioned only inside a quote or code"
+        if not mentions(mention_text(event.raw), name):
+            return f"@{name} is mentioned only inside a quote, code or an HTML comment"
     if event.post_number == 1:
         return "new topics are not answered (discourse.answer_new_topics: false)"
     if not settings.answer_replies and replies_to(event, name):

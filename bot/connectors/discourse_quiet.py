@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from bot.config import DiscourseSettings
-from bot.connectors.discourse_webhook import PostEvent, Trigger, mentions, strip_code, strip_quotes
+from bot.connectors.discourse_webhook import PostEvent, Trigger, mention_text, mentions
 from bot.models import Answer
 
 # what an answer that found nothing says (English, as SYSTEM_PROMPT words it): that it could
@@ -51,7 +51,7 @@ def unposted_because(
     if not found_nothing(answer):
         return None
     # a new topic that mentions the bot asks it, as a mention in a reply does
-    if mentions(strip_code(strip_quotes(event.raw)), settings.api_username):
+    if mentions(mention_text(event.raw), settings.api_username):
         return None
     return (
         "not answered: nothing was found for this new topic, and a reply saying so would bump"

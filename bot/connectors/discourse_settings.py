@@ -13,6 +13,7 @@ import httpx
 
 from bot.config import DiscourseSettings
 from bot.config_env import blank_because
+from bot.connectors.discourse_header_values import check_header_values
 from bot.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ def check_settings(settings: DiscourseSettings) -> None:
         why = [note for key in missing if (note := blank_because(settings, key.split(".")[1]))]
         because = f" ({'; '.join(why)})" if why else ""
         raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled{because}")
+    check_header_values(settings)
     _check_base_url(settings.base_url)
     if not _USERNAME.fullmatch(settings.api_username):
         raise ConfigError(

@@ -19,6 +19,7 @@ import logging
 from bot.config import DiscourseSettings
 from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
 from bot.connectors.discourse_errors import DiscourseAPIError
+from bot.connectors.discourse_header_values import check_header_values
 from bot.errors import ChannelError, ConfigError
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,9 @@ async def check_forum(settings: DiscourseSettings) -> None:
 
     Asked once, without retries: a forum out of reach is one warning, not one per retry, and
     start-up is not held up by backoff waits (the outbox retries the replies meanwhile).
+    A key or user name no header can carry is refused before anything is sent.
     """
+    check_header_values(settings)
     client = DiscourseClient(
         settings.base_url,
         settings.api_key,

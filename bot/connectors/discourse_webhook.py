@@ -122,10 +122,9 @@ def trigger_for(event: PostEvent, settings: DiscourseSettings) -> Trigger | None
     if settings.answer_new_topics and event.post_number == 1:
         return "new_topic"
     # A mention inside a [quote] is someone else's earlier post (Discourse notifies nobody
-    # for it): quoting a question to the bot is not asking it again. Nor is one inside code.
-    if settings.answer_mentions and mentions(
-        strip_code(strip_quotes(event.raw)), settings.api_username
-    ):
+    # for it): quoting a question to the bot is not asking it again. Nor is one inside code or
+    # an HTML comment.
+    if settings.answer_mentions and mentions(mention_text(event.raw), settings.api_username):
         return "mention"
     if settings.answer_replies and replies_to(event, settings.api_username):
         return "reply"
@@ -201,6 +200,22 @@ def strip_code(text: str) -> str:
     opens none."""
     pieces = code_spans(_FENCED_CODE.sub("", text))
     return "".join(" " if is_code else piece for is_code, piece in pieces)
+
+
+# CommonMark's HTML comment: Discourse drops it from the cooked post, and notifies nobody
+# mentioned in it.
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def strip_html_comments(text: str) -> str:
+    """``text`` without its ``<!-- … -->`` comments, which the forum never shows."""
+    return _HTML_COMMENT.sub(" ", text)
+
+
+def mention_text(raw: str) -> str:
+    """The part of a post's ``raw`` where Discourse makes mentions: no ``[quote]`` blocks, no
+    code, no HTML comments."""
+    return strip_html_comments(strip_code(strip_quotes(raw)))
 
 
 def asks_nothing(text: str, username: str) -> bool:

@@ -52,7 +52,10 @@ async def test_each_ignored_post_names_its_reason(
     private = f.user_posts(tid, "@citecast hi", topic_archetype="private_message")
     assert await reason(harness, private) == "a private message"
     quoted = f.user_posts(tid, '[quote="bob, post:1"]\n@citecast help\n[/quote]\nSame here.')
-    assert await reason(harness, quoted) == "@citecast is mentioned only inside a quote or code"
+    assert (
+        await reason(harness, quoted)
+        == "@citecast is mentioned only inside a quote, code or an HTML comment"
+    )
     chat = f.user_posts(tid, "Thanks all, see you tomorrow.")
     assert await reason(harness, chat) == (
         "not a new topic, a mention of @citecast or a reply to one of its posts"
