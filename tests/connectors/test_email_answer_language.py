@@ -3,26 +3,17 @@ that language (the mail's own words stay English); the connector passes it to th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import aiosmtplib
-import pytest
 
 from bot.connectors.email import EmailConnector
 from bot.models import Source
+from tests.connectors.email_flow_harness import capture, send
 from tests.connectors.test_email_citations import bodies
 from tests.fakes.answerer import ScriptedAnswerer
-from tests.fakes.email_world import BOT, USER, email_settings, inbound_mail, services
-from tests.fakes.smtp_capture import CaptureHandler, CaptureServer, wait_for
+from tests.fakes.email_world import email_settings, inbound_mail, services
+from tests.fakes.smtp_capture import CaptureServer, wait_for
 
-
-@pytest.fixture
-def capture() -> Iterator[CaptureServer]:
-    server = CaptureServer(CaptureHandler())
-    server.start()
-    yield server
-    server.stop()
+__all__ = ["capture"]  # the fixture
 
 
 async def test_the_html_part_marks_the_answer_in_the_configured_language(
@@ -37,10 +28,7 @@ async def test_the_html_part_marks_the_answer_in_the_configured_language(
     connector = EmailConnector(svc)
     await connector.start()
     try:
-        await aiosmtplib.send(
-            inbound_mail(), sender=USER, recipients=[BOT],
-            hostname="127.0.0.1", port=connector.listen_port,
-        )  # fmt: skip
+        await send(connector, inbound_mail())
         await wait_for(lambda: not svc.store.pending("email"))
     finally:
         await connector.stop()
