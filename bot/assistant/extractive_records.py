@@ -113,7 +113,10 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
     """The records the question names (at most ``limit``), or a whole table's first rows.
 
     Each table's best record comes before any record that joined one (a table does not crowd
-    out the next one's best), and a joined record follows the one it joined.
+    out the next one's best), and a joined record follows the one it joined. A table is looked
+    up only when the question could name one of its records (a distinctive word, a row id):
+    a lookup on words most of its rows hold finds none it could name, at a cost that grows
+    with the table.
     """
     tables = turn.toolbox.records
     if tables is None or not terms:
@@ -126,13 +129,19 @@ async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: i
     by_id = id_words(question)
     # only the tables this viewer may see: a hidden one must change nothing, not end the walk
     for table in tables.visible(turn.audience):
-        result = await turn.toolbox.fetch_async(
-            "lookup_records", {"table": table, "query": question}, turn.audience
-        )
         weights = tables.distinctive_weights(table, terms)
-        found = named_records(result.sources, terms, weights)
+        keyed_table = tables.keyed(table)
+        found_rows: tuple[Source, ...] = ()
+        # no distinctive word and no row id: nothing the lookup finds could be named, and
+        # ranking a large table on common words alone is what costs (record_ranking)
+        if weights or (keyed_table and tables.holds_id(table, by_id)):
+            result = await turn.toolbox.fetch_async(
+                "lookup_records", {"table": table, "query": question}, turn.audience
+            )
+            found_rows = result.sources
+        found = named_records(found_rows, terms, weights)
         # a record the question names by its id leads, whatever its label and values hold
-        keyed = named_by_id(result.sources, by_id) if tables.keyed(table) else []
+        keyed = named_by_id(found_rows, by_id) if keyed_table else []
         found = [*keyed, *(record for record in found if record not in keyed)]
         labelled.update(record.id for record in keyed)
         labelled.update(record.id for record in found if names(record, weights))

@@ -3,7 +3,9 @@
 Only the configured ``columns`` (plus the label) are kept from each row, so a column that is not
 listed (an internal cost, say) can never reach the model or a citation. Each table is loaded once,
 on first use, into an in-memory FTS5 table over the label, the kept columns and the row's id
-(so a lookup by key, ``CC-TEAM``, finds its record first). Reading rows is
+(so a lookup by key, ``CC-TEAM``, finds its record first); which words a lookup ranks on, so that
+a word most rows of a large table hold does not score them all, is
+:mod:`bot.knowledge.record_ranking`. Reading rows is
 :mod:`bot.knowledge.record_rows`; templates are :mod:`bot.knowledge.record_templates`; turning
 rows into Sources is :mod:`bot.knowledge.record_sources`.
 
@@ -37,7 +39,7 @@ import math
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.config import RecordTable
@@ -45,6 +47,7 @@ from bot.errors import ConfigError, KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
 from bot.knowledge.cjk import fts_text
 from bot.knowledge.record_labels import shown_names
+from bot.knowledge.record_ranking import plan_ranking, ranked_rows
 from bot.knowledge.record_rows import check_names, table_key, with_audiences
 from bot.knowledge.record_sources import read_records
 from bot.knowledge.terms import STOP_WORDS, fts_query, stem, words
@@ -218,6 +221,8 @@ class RecordTables:
         ``ABC`` finds its own first). The viewer always counts as
         ``public`` as well as their groups (:func:`viewer_audience`). A table outside the
         viewer's audience is an unknown table: the same error, and it is not even read.
+        Ranking scores at most a budget of rows, however many hold a question word
+        (:mod:`bot.knowledge.record_ranking`).
         """
         audience = viewer_audience(audience)
         visible = self.visible(audience)
@@ -228,19 +233,16 @@ class RecordTables:
         with self._lock:
             records = self._load(name)
             exact = self._exact(name, query)
-            match = fts_query(query)
-            if match is None:
+            fts = f"records_{self._order.index(name)}"
+            counts = self._term_counts[name]
+            ranking = plan_ranking(self._db, fts, query, counts, len(records))
+            if ranking is None:
                 found = list(range(min(len(records), limit + 1)))
             else:
-                fts = f"records_{self._order.index(name)}"
-                found = [
-                    int(row[0])
-                    for row in self._db.execute(
-                        f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? "  # noqa: S608
-                        "ORDER BY rank LIMIT ?",
-                        (match, limit + 1),
-                    )
-                ]
+                # bounded: a word most rows hold must not score them all (record_ranking)
+                found = ranked_rows(
+                    self._db, fts, ranking, limit + 1, lambda i: record_terms(records[i])
+                )
         if exact:
             found = [*exact, *(i for i in found if i not in exact)]
         return [records[i] for i in found[:limit]]
@@ -270,6 +272,17 @@ class RecordTables:
                 (" AND ".join(groups),),
             ).fetchone()
         return int(row[0])
+
+    def holds_id(self, name: str, candidates: Iterable[str]) -> bool:
+        """Whether one of ``candidates`` is a row id of table ``name``, as written or in another
+        letter case. A table that cannot be read answers True: its lookup says why."""
+        try:
+            with self._lock:
+                self._load(name)
+                keys, folded = self._keys[name], self._folded_keys[name]
+        except ConfigError:
+            return True
+        return any(word in keys or word.casefold() in folded for word in candidates)
 
     def _exact(self, name: str, query: str) -> list[int]:
         """Positions of the records whose row id is ``query`` ("CC-TEAM", quoted or not)."""
