@@ -5,10 +5,14 @@ extractive Assistant over (a) the sample knowledge base in examples/ and (b) a g
 of about 10,000 chunks. For each concurrency level a fixed number of requests is sent by that
 many httpx clients; the same load against ``GET /healthz`` of the same app is the baseline, so the
 printed ratio (ask latency / health latency) says what answering costs on top of serving HTTP.
-Time to the first streamed citation comes from ``GET /api/ask/stream``.
+Time to the first streamed citation comes from ``GET /api/ask/stream``. ``--history`` instead
+asks 240 questions in one conversation, one after another, and prints a question's latency as
+the conversation grows against its first 25 turns (the baseline), then the conversation
+endpoint and a vote on the first answer.
 
     python bench/serve.py            # full run (a few minutes on 2 cores)
     python bench/serve.py --quick    # smaller counts, the small corpus only
+    python bench/serve.py --history  # one long conversation on the small corpus
 """
 
 from __future__ import annotations
@@ -237,6 +241,44 @@ async def first_citation(
     return firsts, dones
 
 
+# the turns of one long conversation whose median latency --history prints; the first is the base
+HISTORY_BANDS = ((0, 25), (95, 105), (160, 240))
+
+
+async def conversation_growth(base: str, turns: int) -> None:
+    """One conversation of ``turns`` questions: latency per band of turns against the first."""
+    latencies: list[float] = []
+    conversation: str | None = None
+    first_turn = 0
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        for i in range(turns):
+            body: dict[str, str] = {"question": QUESTIONS[i % len(QUESTIONS)]}
+            if conversation is not None:
+                body["conversation_id"] = conversation
+            t0 = time.perf_counter()
+            response = await client.post("/api/ask", json=body)
+            latencies.append(time.perf_counter() - t0)
+            answer = response.json()
+            conversation = conversation or answer["conversation_id"]
+            first_turn = first_turn or answer["turn_id"]
+        baseline = statistics.median(latencies[slice(*HISTORY_BANDS[0])])
+        print("turns      ask p50 ms  ratio to turns 0-25")
+        for low, high in HISTORY_BANDS:
+            median = statistics.median(latencies[low:high])
+            print(f"{low:3d}-{high:<3d}  {ms(median):>12}  {median / baseline:8.2f}x")
+        t0 = time.perf_counter()
+        page = await client.get(f"/api/conversations/{conversation}")
+        took = time.perf_counter() - t0
+        shown = len(page.json()["turns"])
+        print(
+            f"GET /api/conversations/{{id}}: {ms(took).strip()} ms, {len(page.content):,} bytes,"
+            f" {shown} of {turns} turns, earlier={page.json().get('earlier', 'absent')}"
+        )
+        vote = {"conversation_id": conversation, "turn_id": first_turn, "value": "helpful"}
+        voted = await client.post("/api/feedback", json=vote)
+        print(f"POST /api/feedback on the first answer: {voted.status_code}")
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:8.1f}"
 
@@ -295,7 +337,16 @@ async def bench_corpus(
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts, sample corpus only")
+    parser.add_argument("--history", action="store_true", help="one conversation of 240 turns")
     args = parser.parse_args()
+    if args.history:
+        print("# bench/serve.py --history: POST /api/ask as one conversation grows (loopback)")
+        with tempfile.TemporaryDirectory(prefix="citecast-bench-") as tmp:
+            config, settings = write_config(Path(tmp))
+            ingest([REPO / "examples"], settings.index)
+            with ServerProcess(config) as base:
+                await conversation_growth(base, HISTORY_BANDS[-1][1])
+        return 0
     counts = {1: 40, 16: 160, 64: 256} if not args.quick else {1: 10, 16: 32, 64: 64}
     print("# bench/serve.py: POST /api/ask vs GET /healthz on the same app (loopback, uvicorn)")
     with tempfile.TemporaryDirectory(prefix="citecast-bench-") as tmp:

@@ -51,6 +51,15 @@ from bot.store_retention import Retention
 from bot.store_rows import OutboxItem, Turn, turn_from_row
 from bot.store_usage import FEEDBACK_VALUES, Outcome, UsageStore
 
+# above every turn id SQLite hands out (a signed 64-bit integer)
+_NO_TURN_ABOVE = 2**63 - 1
+_CHANNEL_TURNS = (
+    "SELECT id, conversation_id, channel, question, answer_json, registry_json, status,"
+    " created_at FROM turns WHERE conversation_id = ? AND channel = ? AND id > ? AND id < ?"
+)
+_LATEST_TURNS = _CHANNEL_TURNS + " ORDER BY id DESC LIMIT ?"
+_EARLIEST_TURNS = _CHANNEL_TURNS + " ORDER BY id ASC LIMIT ?"
+
 
 class Store(DeliveryStore, UsageStore):
     """Thread-safe access to the citecast SQLite database (``bot.store_base`` opens it): its
@@ -135,6 +144,26 @@ class Store(DeliveryStore, UsageStore):
                 (conversation_id, limit),
             ).fetchall()
         return [turn_from_row(row) for row in reversed(rows)]
+
+    def channel_turns(
+        self,
+        conversation_id: str,
+        channel: str,
+        *,
+        before: int | None = None,
+        after: int = 0,
+        limit: int = 50,
+        oldest: bool = False,
+    ) -> list[Turn]:
+        """The conversation's turns of ``channel`` with ids between ``after`` and ``before``
+        (both excluded), oldest first: the latest ``limit`` of them, or with ``oldest`` the
+        earliest. One indexed read of those rows only, however long the conversation."""
+        query = _EARLIEST_TURNS if oldest else _LATEST_TURNS
+        upper = _NO_TURN_ABOVE if before is None else before
+        with self._read() as db:
+            rows = db.execute(query, (conversation_id, channel, after, upper, limit)).fetchall()
+        found = [turn_from_row(row) for row in rows]
+        return found if oldest else found[::-1]
 
     def turn(self, turn_id: int) -> Turn | None:
         """One turn by id, or None."""

@@ -8,7 +8,9 @@ Routes (all JSON errors are ``{"error": reason}``):
   thanks or goodbye, which cites nothing and is not there to be rated; see ``small_talk``).
 - ``GET /api/ask/stream?question=…&conversation_id=…`` server-sent events (see ``web_sse``).
 - ``GET /api/conversations/{id}`` the stored turns of a web conversation, re-rendered, each
-  answer with its vote (an answer still being written is ``pending``).
+  answer with its vote (an answer still being written is ``pending``): the latest page of
+  them, ``earlier`` true when older ones are left, asked for with ``?before={turn_id}``
+  (see ``web_conversation_page``).
 - ``POST /api/feedback`` ``{conversation_id, turn_id, value}`` -> ``{recorded, vote}``: a
   helpful / not helpful vote, once per answer (``vote`` is the one that stands).
 - ``GET /files/{token}`` a cited file, through a signed, expiring token (see ``filetokens``).
@@ -53,6 +55,7 @@ from bot.connectors.web_api import (
 from bot.connectors.web_asset_versions import STATIC_DIR
 from bot.connectors.web_assets import RevalidatedStaticFiles
 from bot.connectors.web_chat_page import chat_page
+from bot.connectors.web_conversation_page import conversation_page, parse_before
 from bot.connectors.web_files import served_file
 from bot.connectors.web_headers import NO_STORE, PAGE_HEADERS, STREAM_HEADERS, TURN_PAGE_HEADERS
 from bot.connectors.web_hosts import HostCheck, host_policy
@@ -71,7 +74,6 @@ from bot.connectors.web_turn_page import (
     load_answer,
     missing_file_page,
     missing_page,
-    shareable_answer,
     turn_page,
 )
 from bot.connectors.web_turns import WebTurns
@@ -272,14 +274,13 @@ class WebConnector:
         raw = request.path_params["conversation_id"]
         try:
             parse_ask({"question": "-", "conversation_id": raw}, 1)
+            before = parse_before(request.query_params.get("before"))
         except ValidationError as exc:
             return error_response(str(exc), 400)
-        stored = self.turns.stored_turns(raw)
-        if not stored:
+        if not self.turns.exists(raw):
             return error_response("unknown conversation", 404)
-        base = request_base_url(request)
-        turns = self.turns.stored_payloads(stored, base)
-        return JSONResponse({"conversation_id": raw, "turns": turns}, headers=NO_STORE)
+        page = conversation_page(self.turns, raw, before, request_base_url(request))
+        return JSONResponse(page, headers=NO_STORE)
 
     async def feedback(self, request: Request) -> Response:
         if not self.origin_allowed(request):
@@ -302,10 +303,10 @@ class WebConnector:
         loaded = None if turn_id is None else load_answer(store, turn_id)
         answer = None
         if loaded is not None:
-            # the conversation's earlier answers were the model's history: what they say counts
-            earlier = store.turns(loaded.conversation_id, limit=200)
-            # a cited knowledge-base file counts as the index has it now (made private since)
-            answer = shareable_answer(loaded, self.turns.audience, earlier, self.turns.files)
+            # the conversation's earlier answers were the model's history: what they say counts,
+            # all of them however long it is, and a cited knowledge-base file counts as the
+            # index has it now (made private since)
+            answer = self.turns.shared_answer(loaded)
         if answer is None:
             if "text/html" in request.headers.get("accept", ""):
                 # a person who followed a stale or cut link: a page, not a JSON error
@@ -336,7 +337,7 @@ class WebConnector:
         return response
 
     def _check_conversation(self, conversation_id: str | None) -> None:
-        if conversation_id is not None and not self.turns.stored_turns(conversation_id):
+        if conversation_id is not None and not self.turns.exists(conversation_id):
             raise UnknownConversationError("unknown conversation_id; start a new conversation")
 
 

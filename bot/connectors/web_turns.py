@@ -19,6 +19,7 @@ from bot.assistant.base import Reply
 from bot.connectors.setup_errors import is_setup_error, report_setup_error
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json, with_display_quotes
+from bot.connectors.web_conversation_history import ConversationHistory
 from bot.connectors.web_file_access import as_now
 from bot.connectors.web_stored_urls import IndexedUrls, with_current_urls
 from bot.connectors.web_turn_page import shareable_answers, visible_answer
@@ -36,6 +37,8 @@ T = TypeVar("T")
 
 CHANNEL = "web"
 FEEDBACK_SCOPE = "web-feedback"  # claim_once scope: one vote per answer
+# the most turns the conversation endpoint returns at once (older ones: ``before``)
+CONVERSATION_PAGE = 200
 # Outages an operator fixes outside the code; their message says it all, a traceback would not.
 # (Setup errors, a refused key or no index, are not logged here: WebTurns.fail tells the alarm.)
 EXPECTED_FAILURES = (BackendError,)
@@ -73,6 +76,8 @@ class WebTurns:
         self.files = IndexedFiles.of(services.settings.index)
         # the public URL a cited file has now (a re-ingest may have changed it: web_stored_urls)
         self.urls = IndexedUrls(services.settings.index.path)
+        # what a question reads of its conversation, whatever its length (and how many rows)
+        self.conversations = ConversationHistory(services.store, self.audience, self.files)
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -80,18 +85,33 @@ class WebTurns:
 
     # -- conversation state ------------------------------------------------------------------
 
-    def stored_turns(self, conversation_id: str) -> list[Turn]:
-        """The conversation's web turns, oldest first."""
-        turns = self.services.store.turns(conversation_id, limit=200)
-        return [turn for turn in turns if turn.channel == CHANNEL]
+    def stored_turns(self, conversation_id: str, before: int | None = None) -> list[Turn]:
+        """The conversation's latest web turns (before the turn id ``before``, when given),
+        oldest first: at most :data:`CONVERSATION_PAGE` of them (:meth:`has_earlier` says
+        whether older ones are left)."""
+        store = self.services.store
+        return store.channel_turns(conversation_id, CHANNEL, before=before, limit=CONVERSATION_PAGE)
+
+    def has_earlier(self, conversation_id: str, before: int) -> bool:
+        """Whether the conversation has web turns older than the turn id ``before``."""
+        store = self.services.store
+        return bool(store.channel_turns(conversation_id, CHANNEL, before=before, limit=1))
+
+    def exists(self, conversation_id: str) -> bool:
+        """Whether the conversation has a web turn (one row read, however long it is)."""
+        return bool(self.services.store.channel_turns(conversation_id, CHANNEL, limit=1))
 
     def vote(self, conversation_id: str, turn_id: int, value: str) -> bool | None:
         """Record a vote on an answered turn of the conversation: True when recorded, False
         when this answer already has one (a conversation votes once per answer), None when
-        the conversation has no such answered turn."""
-        if not any(
-            turn.id == turn_id and turn.status == "done"
-            for turn in self.stored_turns(conversation_id)
+        the conversation has no such answered turn. The turn is looked up by its id, so an
+        answer keeps its vote however many turns came after it."""
+        turn = self.services.store.turn(turn_id)
+        if (
+            turn is None
+            or turn.conversation_id != conversation_id
+            or turn.channel != CHANNEL
+            or turn.status != "done"
         ):
             return None
         store = self.services.store
@@ -106,17 +126,17 @@ class WebTurns:
         return votes[0] if votes else None
 
     def history(self, conversation_id: str) -> list[Exchange]:
-        """The last answered turns, as the assistant's history: only those the model may
-        build on now (:meth:`usable`)."""
+        """The last ``web.history_turns`` answered turns, as the assistant's history: only
+        those the model may build on now (:meth:`usable`). Only those turns are read (and
+        the few it skips), not the whole conversation."""
         limit = self.settings.history_turns
         if limit == 0:
             return []
-        done: list[Exchange] = []
-        for turn in self.stored_turns(conversation_id):
-            text = turn.answer.get("text") if turn.answer else None
-            if turn.status == "done" and isinstance(text, str) and self.usable(turn):
-                done.append(Exchange(turn.question, text))
-        return done[-limit:]
+        kept = self.conversations.latest(conversation_id, CHANNEL, limit, self._history_turn)
+        return [Exchange(turn.question, _answer_text(turn) or "") for turn in kept]
+
+    def _history_turn(self, turn: Turn) -> bool:
+        return turn.status == "done" and _answer_text(turn) is not None and self.usable(turn)
 
     def visible(self, turn: Turn) -> bool:
         """False for an answer citing or read from a source this viewer may not see: one stored
@@ -270,15 +290,21 @@ class WebTurns:
         they are given a ``share_url``, so "Copy link" never copies a link to a 404."""
         return set(shareable_answers(turns, self.audience, self.files))
 
+    def shared_answer(self, turn: Turn) -> Answer | None:
+        """The answer of ``turn`` (a finished one, of any channel) when its share page shows
+        it (:func:`bot.connectors.web_turn_page.shareable_answer`), judging every earlier
+        answer of its conversation, however long, for this audience as the index has it now."""
+        answer = visible_answer(turn, self.audience, self.files)
+        if answer is None:
+            return None
+        clean = self.conversations.clean_before(turn.conversation_id, turn.channel, turn.id)
+        return answer if clean else None
+
     def _history_shareable(self, start: TurnStart) -> bool:
         """Whether the earlier answers of ``start``'s conversation leave its answer shareable
-        (one the share page would hide, as history, hides every later one too)."""
-        earlier = [
-            turn
-            for turn in self.stored_turns(start.conversation_id)
-            if turn.id < start.turn_id and turn.status == "done"
-        ]
-        return len(self.shareable(earlier)) == len(earlier)
+        (one the share page would hide, as history, hides every later one too: all of them
+        count, not only the last ``history_turns``; see ``web_conversation_history``)."""
+        return self.conversations.clean_before(start.conversation_id, CHANNEL, start.turn_id)
 
     def payload(
         self, reply: Reply, start: TurnStart, base_url: str, rendered: dict[str, Any] | None = None
@@ -307,8 +333,13 @@ class WebTurns:
 
     def stored_payloads(self, turns: Sequence[Turn], base_url: str) -> list[dict[str, Any]]:
         """The conversation endpoint's ``turns``: :meth:`stored_payload` of each of ``turns``
-        (one conversation's web turns), a ``share_url`` only where the share page shows."""
-        shared = self.shareable(turns)
+        (a run of one conversation's web turns), a ``share_url`` only where the share page
+        shows: the answers before the run count too (:meth:`_history_shareable`)."""
+        first = min((turn.id for turn in turns), default=0)
+        clean = bool(turns) and self.conversations.clean_before(
+            turns[0].conversation_id, CHANNEL, first
+        )
+        shared = self.shareable(turns) if clean else set()
         return [self.stored_payload(turn, base_url, shared=turn.id in shared) for turn in turns]
 
     def stored_payload(self, turn: Turn, base_url: str, *, shared: bool = True) -> dict[str, Any]:
@@ -338,6 +369,11 @@ class WebTurns:
             out["vote"] = self.stored_vote(turn.id)
             out["small_talk"] = is_small_talk_reply(turn.question, answer)
         return out
+
+
+def _answer_text(turn: Turn) -> str | None:
+    text = turn.answer.get("text") if turn.answer else None
+    return text if isinstance(text, str) else None
 
 
 def _is_pdf(source: Source) -> bool:

@@ -25,7 +25,7 @@ async def test_an_unexpected_failure_is_a_json_500_without_its_details(
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("disk image at /srv/secret/citecast.db is malformed")
 
-    monkeypatch.setattr(store, "turns", broken)
+    monkeypatch.setattr(store, "channel_turns", broken)
     app = build_app(services, connectors=[], shutdown_grace=0.1)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with httpx.AsyncClient(transport=transport, base_url="http://citecast.test") as client:

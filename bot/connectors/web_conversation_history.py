@@ -1,0 +1,159 @@
+"""What a web question reads of its conversation, however long the conversation has grown.
+
+A question needs two things of the turns before it: its history (the last ``web.history_turns``
+answers the model may build on) and whether those earlier answers leave its own answer
+shareable. The share page's rule (:func:`bot.connectors.web_turn_page.shareable_answers`)
+hides an answer when *any* earlier answer of its conversation may not be shown, not only one
+of the last few: each answer was written with its own history before it, so what a staff
+passage said can travel down a conversation of any length.
+
+That rule has a part that never changes once a turn is answered (an unreadable answer or
+registry, a source stored for an audience the viewer is not in) and a part that is judged
+now: a knowledge-base file made private or dropped since, a record table made private
+(:func:`bot.connectors.web_file_access.visible_now`). :class:`EarlierAnswers` keeps the first
+as one flag and the second as the distinct files and records the answers cited or read, so a
+question reads only the turns answered since the last one and checks each distinct source
+once: the same verdict as parsing every earlier answer again, at a cost that does not grow
+with the conversation. :class:`TurnReads` counts the stored turns read, so tests can see it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.connectors.web_file_access import visible_now
+from bot.connectors.web_turn_page import sources_read
+from bot.connectors.web_viewer_links import FileIndex
+from bot.errors import ValidationError
+from bot.models import Answer, Source
+from bot.store import Store, Turn
+
+# turns read at a time while counting a conversation's answers (forwards, from the last count)
+PAGE = 64
+# history is read backwards this many times its length at a time (a few turns may be skipped)
+HISTORY_PAGES = 2
+# conversations whose earlier answers are remembered (the least recently asked is forgotten)
+KNOWN_CONVERSATIONS = 512
+
+
+@dataclass
+class TurnReads:
+    """How many stored turns the web channel has read (a counter that tests read)."""
+
+    rows: int = 0
+
+
+class EarlierAnswers:
+    """The answered turns of one conversation and channel up to :attr:`upto`, as far as the
+    share rule needs them: whether one is spoilt for good, and the files and records whose
+    verdict is taken now (one :class:`~bot.models.Source` kept per file path or record id)."""
+
+    def __init__(self) -> None:
+        self.upto = 0  # the id of the last turn counted (answered, failed or pending)
+        self.spoilt = False
+        self.live: dict[str, Source] = {}
+
+    def copy(self) -> EarlierAnswers:
+        """An independent copy, to count further turns into."""
+        other = EarlierAnswers()
+        other.upto, other.spoilt, other.live = self.upto, self.spoilt, dict(self.live)
+        return other
+
+    def add(self, turn: Turn, audience: frozenset[str]) -> None:
+        """Count ``turn`` (the next one by id); only an answered turn is history."""
+        self.upto = max(self.upto, turn.id)
+        if turn.status != "done" or self.spoilt:
+            return
+        sources = _sources_of(turn)
+        if sources is None:
+            self.spoilt = True
+            return
+        for source in sources:
+            if not source.visible_to(audience):
+                self.spoilt = True
+                return
+            if source.kind == "record":
+                self.live.setdefault(f"record:{source.id}", source)
+            elif source.path:
+                self.live.setdefault(f"path:{source.path}", source)
+
+    def clean(self, visible: Callable[[Source], bool]) -> bool:
+        """True when no answer counted may be hidden: none spoilt, every file and record
+        ``visible`` (the rule of ``visible_now``) now."""
+        return not self.spoilt and all(visible(source) for source in self.live.values())
+
+
+class ConversationHistory:
+    """Reads the stored turns of conversations for one viewer audience, counting them."""
+
+    def __init__(self, store: Store, audience: frozenset[str], files: FileIndex) -> None:
+        self.store = store
+        self.audience = audience
+        self.files = files
+        self.reads = TurnReads()
+        self._known: OrderedDict[tuple[str, str], EarlierAnswers] = OrderedDict()
+
+    def latest(
+        self, conversation_id: str, channel: str, limit: int, keep: Callable[[Turn], bool]
+    ) -> list[Turn]:
+        """The last ``limit`` turns of the conversation that ``keep`` accepts, oldest first,
+        read backwards a page at a time until enough are found."""
+        size = max(HISTORY_PAGES * limit, 8)
+        found: list[Turn] = []
+        before: int | None = None
+        while len(found) < limit:
+            page = self.store.channel_turns(conversation_id, channel, before=before, limit=size)
+            self.reads.rows += len(page)
+            found.extend(turn for turn in reversed(page) if keep(turn))
+            if len(page) < size:
+                break
+            before = page[0].id
+        return found[:limit][::-1]
+
+    def clean_before(self, conversation_id: str, channel: str, before: int) -> bool:
+        """Whether every answered turn of the conversation and channel before the turn id
+        ``before`` may be shown now (the share page's rule for the answers before it)."""
+        key = (conversation_id, channel)
+        known = self._known.get(key)
+        visible = visible_now(self.files, self.audience)
+        if known is not None and known.upto >= before and known.clean(visible):
+            return True  # a count past ``before`` holds every answer before it, and more
+        work = known.copy() if known is not None and known.upto < before else EarlierAnswers()
+        settled: EarlierAnswers | None = None  # the count up to the first turn still pending
+        while True:
+            page = self.store.channel_turns(
+                conversation_id, channel, after=work.upto, before=before, limit=PAGE, oldest=True
+            )
+            self.reads.rows += len(page)
+            for turn in page:
+                if turn.status == "pending" and settled is None:
+                    settled = work.copy()  # it may yet be answered: count it again next time
+                work.add(turn, self.audience)
+            if len(page) < PAGE:
+                break
+        self._remember(key, settled or work)
+        return work.clean(visible)
+
+    def _remember(self, key: tuple[str, str], count: EarlierAnswers) -> None:
+        known = self._known.get(key)
+        if known is None or count.upto >= known.upto:
+            self._known[key] = count
+        self._known.move_to_end(key)
+        while len(self._known) > KNOWN_CONVERSATIONS:
+            self._known.popitem(last=False)
+
+
+def _sources_of(turn: Turn) -> list[Source] | None:
+    # what web_turn_page._answer_if checks, read once: None when it cannot be read
+    if turn.answer is None:
+        return None
+    try:
+        answer = Answer.from_json(turn.answer)
+    except ValidationError:
+        return None
+    read = sources_read(turn.registry)
+    if read is None:
+        return None
+    return [*(citation.source for citation in answer.citations), *read]

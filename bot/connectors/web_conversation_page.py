@@ -1,0 +1,43 @@
+"""``GET /api/conversations/{id}``: a conversation's web turns, the latest page of them first.
+
+A conversation can grow to any length, and each stored answer is re-rendered with its links
+signed afresh, so the endpoint returns at most :data:`~bot.connectors.web_turns.CONVERSATION_PAGE`
+turns at once, the latest, oldest first. ``earlier`` says whether older turns are left; the
+client asks for them with ``?before={turn_id}`` (the ``turn_id`` of the first turn it has), and
+so on page by page. An answer keeps its vote and its share link wherever it falls: the share
+rule judges the answers before a page too (``web_conversation_history``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.connectors.web_turns import WebTurns
+from bot.errors import ValidationError
+
+# a turn id is a positive SQLite integer: at most 19 digits
+_MAX_DIGITS = 19
+
+
+def parse_before(raw: str | None) -> int | None:
+    """The ``before`` query parameter: a turn id, or None when absent; anything else is a
+    ValidationError (a 400)."""
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > _MAX_DIGITS or int(raw) < 1:
+        raise ValidationError("before must be the turn_id of a turn of this conversation")
+    return int(raw)
+
+
+def conversation_page(
+    turns: WebTurns, conversation_id: str, before: int | None, base_url: str
+) -> dict[str, Any]:
+    """The endpoint's JSON: ``{conversation_id, turns, earlier}``, the latest turns before the
+    turn id ``before`` (the latest of all without it) and whether older ones are left."""
+    stored = turns.stored_turns(conversation_id, before)
+    earlier = bool(stored) and turns.has_earlier(conversation_id, stored[0].id)
+    return {
+        "conversation_id": conversation_id,
+        "turns": turns.stored_payloads(stored, base_url),
+        "earlier": earlier,
+    }
