@@ -7,21 +7,19 @@ has a web address (``web.public_base_url``, so it signs links) and the answer ma
 the share page, the reply links ``/turns/{key}`` instead ("read the whole answer"; the
 renderer's "and 3 more" link to the full source list goes there too).
 
-The share page shows an answer only when everything it cites or read, and the same for the
-earlier answers of its conversation, is visible to the web audience (``web.audience``, public by
-default; :func:`bot.connectors.web_turn_page.shareable_answer`). An answer for a private
-audience would get a link that only says "not found", so it gets none, and the HTML part keeps
-pointing at the plain-text part.
+The share page shows an answer only when everything it cites or read, and the same for every
+earlier answer of its conversation however long, is visible to the web audience
+(``web.audience``, public by default; :meth:`bot.connectors.web_turns.WebTurns.shared_answer`).
+An answer for a private audience would get a link that only says "not found", so it gets none,
+and the HTML part keeps pointing at the plain-text part.
 """
 
 from __future__ import annotations
 
-from bot.connectors.web_turn_page import load_answer, shareable_answer
+from bot.connectors.web_conversation_history import ConversationHistory
+from bot.connectors.web_turn_page import load_answer, visible_answer
 from bot.connectors.web_viewer_links import FileIndex
 from bot.runtime import Services
-
-_EARLIER_TURNS = 200
-"""As many earlier turns as the share page reads (``bot.connectors.web``)."""
 
 
 def can_link(services: Services) -> bool:
@@ -31,13 +29,16 @@ def can_link(services: Services) -> bool:
 
 def shareable_turn(services: Services, turn_id: int, files: FileIndex) -> int | None:
     """``turn_id`` when the share page would show that stored turn (see the module
-    docstring), else None."""
+    docstring), judging every earlier answer of its thread as the page does, however long
+    the thread, else None."""
     store = services.store
     turn = load_answer(store, turn_id)
     if turn is None:
         return None
-    earlier = store.turns(turn.conversation_id, limit=_EARLIER_TURNS)
     audience = frozenset(services.settings.web.audience)
-    if shareable_answer(turn, audience, earlier, files) is None:
+    if visible_answer(turn, audience, files) is None:
+        return None
+    earlier = ConversationHistory(store, audience, files)
+    if not earlier.clean_before(turn.conversation_id, turn.channel, turn.id):
         return None
     return turn_id

@@ -14,6 +14,8 @@ import httpx
 
 from bot.connectors.app import build_app
 from bot.connectors.email import EmailConnector
+from bot.connectors.email_share import shareable_turn
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.filetokens import FileSigner
 from bot.models import Answer, Citation, Source
 from bot.runtime import Services
@@ -104,3 +106,23 @@ async def test_without_a_web_address_the_plain_text_part_is_named(
     svc = world(tmp_path, capture.port, long_answer(), {})
     html = await html_reply(svc, capture)
     assert PLAIN in html and "/turns/" not in html
+
+
+def test_a_thread_with_a_private_answer_long_before_gets_no_share_link(tmp_path: Path) -> None:
+    """The share page hides an answer after one it may not show, however far back (each answer
+    was written with the ones before it as history); the reply's link follows the same rule,
+    not only the thread's last 200 turns, or it would lead to "not found"."""
+    svc = world(tmp_path, 25, long_answer(), {"public_base_url": BASE})
+    store, thread = svc.store, "email:<root@example.com>"
+    staff = long_answer(("staff",)).to_json()  # stored while the thread's sender was staff
+    store.add_turn(thread, "email", "first?", staff, {"sources": []})
+    ids = [
+        store.add_turn(thread, "email", f"q{n}?", long_answer().to_json(), {"sources": []})
+        for n in range(205)
+    ]
+    files = IndexedFiles.of(svc.settings.index)
+    assert shareable_turn(svc, ids[-1], files) is None
+    # a thread without it is linked
+    other = "email:<other@example.com>"
+    clean = store.add_turn(other, "email", "q?", long_answer().to_json(), {"sources": []})
+    assert shareable_turn(svc, clean, files) == clean
