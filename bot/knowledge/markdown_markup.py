@@ -49,7 +49,8 @@ _INLINE_LINK = re.compile(
 )
 # ``[notes][ref]`` and ``[notes][]``: a link only when ``ref`` is defined in the file
 _REFERENCE_LINK = re.compile(r"!?\[([^\]\[]+)\]\[([^\]\[]*)\]")
-_LABEL_DEF = re.compile(r"^ {0,3}\[(?!\^)([^\]]+)\]:", re.MULTILINE)
+# Where a label definition (``[ref]:``) opens at a line start; :func:`link_labels` finds its "]"
+_LABEL_OPEN = re.compile(r" {0,3}\[(?!\^)")
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\[\s]+\]")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:[ \t]*")
 _LINK_DEF = re.compile(
@@ -87,8 +88,30 @@ def _label(text: str) -> str:
 
 
 def link_labels(text: str) -> frozenset[str]:
-    """The labels that ``text``'s link reference definitions (``[ref]: https://…``) define."""
-    return frozenset(_label(found) for found in _LABEL_DEF.findall(text))
+    """The labels that ``text``'s link reference definitions (``[ref]: https://…``) define
+    (a label may run over several lines), in one pass.
+
+    The pattern ``^ {0,3}\\[(?!\\^)([^\\]]+)\\]:`` (multi-line) once found them; tried at every
+    line start, it read on to the next "]" each time, so a file of lines opening "[" and no
+    "]" took time quadratic in its line count. Here the first "]" after a line's "[" is found
+    once and kept for the lines up to it; the labels are the pattern's.
+    """
+    labels: set[str] = set()
+    close = -1  # the first "]" after the last line start tried (-1: not looked for yet)
+    start = 0
+    while start >= 0:
+        opening = _LABEL_OPEN.match(text, start)
+        if opening is not None:
+            if close < opening.end():
+                close = text.find("]", opening.end())
+                if close < 0:
+                    break  # no "]" after this line: no definition either
+            if close > opening.end() and text.startswith(":", close + 1):
+                labels.add(_label(text[opening.end() : close]))
+                start = close + 2  # a match's lines are its own, as findall() reads on
+        start = text.find("\n", start)
+        start = start + 1 if start >= 0 else -1
+    return frozenset(labels)
 
 
 def shown_text(line: str, labels: frozenset[str] = frozenset()) -> str:

@@ -11,7 +11,8 @@ in a line are found in the same pass, since whichever of the two opens first hol
 (``<!-- <script> -->`` is a comment; in a ``<style>``, "<!--" is CSS).
 
 Every search goes forward from where the last one ended, so a line or a file of many
-unclosed ``<script>`` openers is read in linear time.
+unclosed ``<script>`` openers is read in linear time; so is a paragraph of many lines that each
+leave a comment open (:class:`CommentsAcrossLines`).
 """
 
 from __future__ import annotations
@@ -139,25 +140,47 @@ def _without(line: str, drop: Literal["comment", "element"], *, jsx: bool) -> Sh
     return ShownLine("".join(out), open_comment=unclosed)
 
 
-def comment_across_lines(
-    line: str, following: Sequence[str], ends_paragraph: Callable[[str], bool], *, jsx: bool
-) -> tuple[str, int] | None:
-    """``line`` joined with the rest of the line of ``following`` that closes a comment it
-    leaves open (``Text <!--`` / ``price rises in May`` / ``--> more.``), and how many of
-    ``following`` that took; None when it leaves none open, or none closes it before the
-    paragraph ends (a blank line, or a line that ``ends_paragraph``): then CommonMark shows
-    the "<!--" as text. A renderer hides such a comment, so its lines are not text either."""
-    start = _without(line, "comment", jsx=jsx).open_comment
-    if start < 0:
-        return None
-    for taken, later in enumerate(following, 1):
-        if not later.strip() or ends_paragraph(later):
+class CommentsAcrossLines:
+    """Finds where a comment that a line of ``lines`` leaves open closes, further down its
+    paragraph (``Text <!--`` / ``price rises in May`` / ``--> more.``).
+
+    A renderer hides such a comment, so its lines are not text either; one that no line closes
+    before the paragraph ends (a blank line, or a line that ``ends_paragraph``) is text, as
+    CommonMark shows the "<!--". The search walks ``lines`` by index from where it is asked to
+    start, and remembers how far one that found no closing line went: every later search that
+    starts inside that stretch finds none either, so a paragraph of a hundred thousand
+    ``a <!--`` lines is read once, not once per line.
+    """
+
+    def __init__(
+        self, lines: Sequence[str], ends_paragraph: Callable[[str], bool], *, jsx: bool
+    ) -> None:
+        self._lines = lines
+        self._ends_paragraph = ends_paragraph
+        self._jsx = jsx
+        self._closes_none = range(0)  # the starts from which no line closes a comment
+        self.lines_visited = 0  # lines read by the searches: at most about len(lines) in all
+
+    def joined(self, line: str, start: int) -> tuple[str, int] | None:
+        """``line`` joined with the rest of the line from ``lines[start]`` on that closes a
+        comment ``line`` leaves open, and how many lines from ``start`` that took; None when
+        ``line`` leaves none open or none closes it before the paragraph ends. ``start`` must
+        not be less than in the call before (the reader walks forward)."""
+        open_at = _without(line, "comment", jsx=self._jsx).open_comment
+        if open_at < 0 or start in self._closes_none:
             return None
-        end = later.find("-->")
-        if end >= 0:
-            rest = without_comments(later[end + 3 :], jsx=jsx)
-            return f"{line[:start].rstrip()} {rest.lstrip()}".rstrip(), taken
-    return None
+        for index in range(start, len(self._lines)):
+            later = self._lines[index]
+            self.lines_visited += 1
+            if not later.strip() or self._ends_paragraph(later):
+                self._closes_none = range(start, index + 1)
+                return None
+            end = later.find("-->")
+            if end >= 0:
+                rest = without_comments(later[end + 3 :], jsx=self._jsx)
+                return f"{line[:open_at].rstrip()} {rest.lstrip()}".rstrip(), index - start + 1
+        self._closes_none = range(start, len(self._lines) + 1)
+        return None
 
 
 def unclosed_warning(left_open: str, line: int) -> str:
