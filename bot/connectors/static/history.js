@@ -37,6 +37,14 @@
       chat.setStatus("");
       var writing = {};
       var live = false;
+      // the server sends a long conversation's latest turns (web_conversation_page): said, so
+      // the first answers are not taken for lost
+      if (data.earlier === true) {
+        chat.earlier.appendChild(citecast.sources.el("p", { "class": "cc-note" },
+          "Earlier questions of this conversation are not shown here; only the latest " +
+          data.turns.length + " are."));
+        chat.earlier.hidden = false;
+      }
       data.turns.forEach(function (turn) {
         live = live || turn.status === "pending";
         var view = chat.addTurn(turn.question, !live);
