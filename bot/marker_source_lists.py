@@ -4,17 +4,21 @@
 A "Sources:" heading (or a rule right above one) whose items only name registry sources, by
 the grammar's ``is_source_list`` judge, is removed with its items up to the end of the answer
 or a closing line (:mod:`bot.marker_sign_offs`); a ``"listed"`` marker stands for it, for the
-resolver to cite what only the list named (:mod:`bot.resolver_listed`).
+resolver to cite what only the list named (:mod:`bot.resolver_listed`). A rule right above
+footnote definitions that end the answer goes too (the definitions go line by line).
 """
 
 from __future__ import annotations
 
 from bot.marker_lines import (
+    FOOTDEF,
+    FOOTDEF_BARE,
     HEADING,
     HEADING_INITIALS,
     MAX_HEADING,
     MAX_SOURCE_LIST,
     could_be_heading,
+    indent_width,
     read_source_items,
 )
 from bot.marker_parse import Grammar, Marker
@@ -66,6 +70,8 @@ class SourceLists:
         nxt = buf.find("\n", at)
         line = buf[at : nxt if nxt >= 0 else len(buf)]
         stripped = line.lstrip(" \t")
+        if stripped[:1] == "[":
+            return self._rule_definitions(buf, at, final)
         if not stripped or stripped[0] not in HEADING_INITIALS or len(line) > MAX_HEADING:
             return None if stripped or final else -1
         if not could_be_heading(stripped):
@@ -81,6 +87,37 @@ class SourceLists:
         if verdict == "strip":
             return self._strip_list(buf, pos, out)
         self._src_rejected = self._base + pos
+        return None
+
+    def _rule_definitions(self, buf: str, at: int, final: bool) -> int | None:
+        """For a rule whose next line (at ``at``) begins with "[": ``at`` when only footnote
+        definitions (``[^1]: …``, ``[1]: …`` where bare numbers are markers), their indented
+        continuation lines and blank lines follow it to the end, so the rule goes with them;
+        -1 to wait, None when anything else follows."""
+        key = ~(self._base + at)  # (the progress fields of a heading's list, for this rule)
+        if self._src_head != key:
+            self._src_head = key
+            self._src_scan = self._base + at
+        scan = self._src_scan - self._base
+        bare = self.grammar.bare_groups()
+        while scan - at <= MAX_SOURCE_LIST:
+            nl = buf.find("\n", scan)
+            if nl < 0 and not final:
+                self._src_scan = self._base + scan
+                return -1
+            line = buf[scan : nl if nl >= 0 else len(buf)]
+            stripped = line.lstrip(" \t")
+            if (
+                stripped.strip("\r")
+                and not (scan > at and indent_width(line) >= 4)
+                and FOOTDEF.match(stripped) is None
+                and (not bare or FOOTDEF_BARE.match(stripped) is None)
+            ):
+                return None
+            if nl < 0:
+                self._blank_before = True
+                return at
+            scan = nl + 1
         return None
 
     def _source_list(

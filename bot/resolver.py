@@ -49,11 +49,10 @@ from bot.marker_targets import marker_targets
 from bot.markers import MarkerScanner, Token, Underline, Verbatim
 from bot.models import Answer, Citation, CitationAdded, Dropped, DropReason, TextDelta
 from bot.registry import SourceRegistry
-from bot.resolver_invented import is_cited_source_list
-from bot.resolver_listed import ends_in_prose
+from bot.resolver_listed import CitedSources, ListedSources
 from bot.resolver_policy import ResolvePolicy
-from bot.resolver_text import SLOW_LAST, ResolvedText
-from bot.source_mentions import MentionMatcher, is_model_source_list, named_sources
+from bot.resolver_text import SLOW_LAST
+from bot.source_mentions import MentionMatcher
 
 __all__ = ["ResolvePolicy", "StreamResolver", "resolve"]
 
@@ -73,7 +72,7 @@ def resolve(raw: str, registry: SourceRegistry, policy: ResolvePolicy | None = N
     return stream._resolve_all(raw)
 
 
-class StreamResolver(ResolvedText):
+class StreamResolver(ListedSources):
     """Resolve an answer delta by delta; ``finish()`` gives the same Answer as ``resolve()``."""
 
     def __init__(
@@ -98,7 +97,7 @@ class StreamResolver(ResolvedText):
             model_cites=self.policy.model_cites,
         )
         self._scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
-        self._by_number: dict[int, Citation] = {}
+        self._by_number = CitedSources()
         self._dropped: list[Dropped] = []
         self._new: list[Citation] = []
         self._mentions = MentionMatcher(self, registry) if self.policy.infer_from_mentions else None
@@ -148,6 +147,8 @@ class StreamResolver(ResolvedText):
         return self._feed(delta)
 
     def _feed(self, delta: str) -> list[TextDelta | CitationAdded]:
+        labels = self._by_number.labels
+        labels.raw.append(delta)  # (a definition line is read from it)
         tokens = self._scanner.feed(delta)
         if not tokens:
             return []
@@ -163,6 +164,7 @@ class StreamResolver(ResolvedText):
                 and (text[-1] not in LEAD_LAST or not ends_in_lead_in(text))  # as _text() asks
                 and self._prefix_at < 0
                 and self._sep_at < 0
+                and labels.pending is None
             ):
                 # fast path: one plain piece that needs no whitespace or glue handling
                 assert isinstance(text, str)
@@ -188,6 +190,7 @@ class StreamResolver(ResolvedText):
         """The whole text at once: the same Answer as feed(raw) + finish(), with no events."""
         if self._finished or self._pieces:
             raise ValueError("_resolve_all() on a used resolver")
+        self._by_number.labels.raw.append(raw)
         self._consume(self._scanner.scan_all(raw), final=True, events=False)
         return self._answer()
 
@@ -195,7 +198,12 @@ class StreamResolver(ResolvedText):
         self._finished = True
         return Answer(
             text="".join(self._pieces),
-            citations=tuple(sorted(self._by_number.values(), key=lambda c: c.n)),
+            citations=tuple(
+                sorted(
+                    self._by_number.labels.citations(self._by_number, self.registry),
+                    key=lambda c: c.n,
+                )
+            ),
             dropped=tuple(self._dropped),
         )
 
@@ -206,6 +214,8 @@ class StreamResolver(ResolvedText):
     ) -> list[TextDelta | CitationAdded]:
         start = len(self._pieces)
         self._tokens(tokens)
+        if final and self._by_number.labels.pending is not None:
+            self._read_definition()
         if final and self._mentions is not None:
             self._mentions.flush(())
         if final:
@@ -221,6 +231,8 @@ class StreamResolver(ResolvedText):
         return out
 
     def _tokens(self, tokens: list[Token]) -> None:
+        if self._by_number.labels.pending is not None:
+            self._read_definition()  # the scanner has passed its line
         for token in tokens:
             if isinstance(token, str):
                 if token.__class__ is Underline:
@@ -235,6 +247,8 @@ class StreamResolver(ResolvedText):
                     self._mentions.push(token)
             elif token.family == "listed":
                 self._listed(token)
+                if self._by_number.labels.pending is not None and token is not tokens[-1]:
+                    self._read_definition()  # a token after it: the scanner passed its line
             elif token.family == "opener":
                 # "[cite_start]", "<co: 3>": removed as a marker naming nothing is, but not
                 # dropped (the words after it keep the space before it: ResolvedText._unglue),
@@ -251,6 +265,8 @@ class StreamResolver(ResolvedText):
         self._underline_after_gap(line)
 
     def _marker(self, marker: Marker) -> None:
+        if self._by_number.labels.relabel:
+            marker = self._by_number.labels.marker(marker)
         targets = marker_targets(marker, self.registry, self._drop)
         if self._mentions is not None:
             self._mentions.flush(tuple(targets))
@@ -311,60 +327,6 @@ class StreamResolver(ResolvedText):
     def _drop(self, marker: Marker, reason: DropReason, redact: str | None = None) -> None:
         raw = marker.raw.replace(redact, "…") if redact else marker.raw
         self._dropped.append(Dropped(marker=raw, reason=reason, offset=marker.offset))
-
-    # -- model-written source lists -----------------------------------------------------------
-
-    def _is_source_list(self, items: list[str]) -> bool:
-        if self.policy.model_cites:
-            return is_cited_source_list(self.registry, items)
-        return is_model_source_list(self.registry, items)
-
-    def _listed(self, listed: Marker) -> None:
-        """A removed source list or footnote definition: the sources it names that no marker
-        cited so far are cited after the text before it (``resolver_listed``); a list with
-        no text before it is the answer's only content and stays, its markers read as usual."""
-        named = named_sources(self.registry, listed.ids)
-        missing = [number for number in named if number not in self._by_number]
-        alone = bool(listed.raw) and not "".join(self._pieces).strip()
-        if not missing and not alone:
-            return
-        if self._mentions is not None:
-            self._mentions.flush(())
-        if alone:
-            # (also a list that only invents sources, model_cites: the answer is not emptied)
-            grammar = dataclasses.replace(self._scanner.grammar, is_source_list=None)
-            scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
-            self._tokens(
-                [
-                    t._replace(offset=t.offset + listed.offset) if isinstance(t, Marker) else t
-                    for t in scanner.scan_all(listed.raw)
-                ]
-            )
-            return
-        shown: list[int] = []
-        for number in missing:
-            n = self._cite(number, Marker("bracket", f"[{number}]", listed.offset, (number,)))
-            if n is not None and n not in shown:
-                shown.append(n)
-        held = self._held
-        if (
-            shown
-            and "\n" in held
-            and not held.strip(" \t\r\n")
-            and self._open_at < 0
-            and self._prefix_at < 0
-            and self._sep_at < 0
-            and not self._gap
-            and self._indent is None
-            and ends_in_prose(self._last_line()[: -len(held)])
-        ):
-            # after the last sentence, before the line break that ended it
-            self._pieces.append("".join(f"[^{n}]" for n in shown))
-            self._adjacent = ()
-        elif shown:
-            self._write_citations("", shown)
-            if not listed.raw:
-                self._text("\n")  # (a definition's line break went with it)
 
     # -- the MentionSink side (infer_from_mentions) -------------------------------------------
 

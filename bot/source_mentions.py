@@ -1,8 +1,8 @@
 """Where an answer names sources without proper markers: record labels and source lists.
 
 - :func:`is_model_source_list` judges a trailing "Sources:" list the model wrote: it may be
-  removed only when every item names a registry source (by number, URL or title) and links
-  nowhere else.
+  removed only when every item names a registry source (by URL, title or bracket number, as
+  :mod:`bot.listed_items` reads an item) and links nowhere else.
 - :func:`named_sources` reads which sources such a list (or a footnote definition) names: the
   resolver cites those no marker of the answer cited.
 - :class:`MentionMatcher` implements ``infer_from_mentions``: a record label named in the
@@ -14,56 +14,30 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from bot.models import Source
+from bot.listed_items import read_item
 from bot.registry import SourceRegistry
-
-_URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
-_NUMBER_REF = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[\^?(\d{1,3})\^?\]|(\d{1,3})[.)])")
 
 
 def is_model_source_list(registry: SourceRegistry, items: list[str]) -> bool:
-    """True when every item names a registry source and links nowhere else."""
-    numbered = registry.numbered()
+    """True when every item names a registry source and links nowhere else (an ordered
+    list's own ``1.`` names nothing: :mod:`bot.listed_items`)."""
     for item in items:
-        urls = _URL_IN_TEXT.findall(item)
-        if any(not registry.numbers_for_url(url.rstrip(".,;")) for url in urls):
-            return False
-        if urls:
-            continue
-        ref = _NUMBER_REF.match(item)
-        if ref is not None and int(ref[1] or ref[2]) in numbered:
-            continue
-        lowered = item.lower()
-        if not any(_names(source, lowered) for source in numbered.values()):
+        read = read_item(registry, item)
+        if None in read.urls or read.cites(registry) is None:
             return False
     return True
 
 
 def named_sources(registry: SourceRegistry, items: tuple[str, ...]) -> list[int]:
-    """The registry numbers the items of a model source list name (by URL, by number, else by
-    title, filename or label, as :func:`is_model_source_list` reads them), first named first."""
-    numbered = registry.numbered()
+    """The registry numbers the items of a model source list name (by URL, else by title,
+    filename or label, else by a bracket label's number, as :func:`is_model_source_list`
+    reads them), first named first."""
     out: list[int] = []
     for item in items:
-        urls = _URL_IN_TEXT.findall(item)
-        found: list[int] = []
-        for url in urls:
-            found += registry.numbers_for_url(url.rstrip(".,;"))[:1]
-        ref = _NUMBER_REF.match(item) if not urls else None
-        if ref is not None and int(ref[1] or ref[2]) in numbered:
-            found.append(int(ref[1] or ref[2]))
-        elif not urls:
-            lowered = item.lower()
-            found += [n for n, source in numbered.items() if _names(source, lowered)][:1]
-        out += [n for n in found if n not in out]
+        read = read_item(registry, item)
+        found: list[int | None] = [n for n in read.urls if n is not None] or [read.cites(registry)]
+        out += [n for n in found if n is not None and n not in out]
     return out
-
-
-def _names(source: Source, lowered_item: str) -> bool:
-    for name in (source.title, source.filename, source.label):
-        if name and len(name) >= 3 and name.lower() in lowered_item:
-            return True
-    return False
 
 
 class MentionSink(Protocol):

@@ -40,7 +40,13 @@ EXAMPLES: list[tuple[str, str, list[int], list[str]]] = [
         [],
     ),
     ("    x [2]\n[^9]: a note\n\n    more [2]\nB [3].", "    x [2]\n\nB [^1].", [3], []),
-    ("    x [2]\n[9]: https://docs.test/1\n\t[1, 3]\nB [2].", "    x [2]\nB [^1].", [2], []),
+    # (its URL names source 1, which the definition alone cites: bot.resolver_listed)
+    (
+        "    x [2]\n[9]: https://docs.test/1\n\t[1, 3]\nB [2].",
+        "    x [2]\n[^1]\nB [^2].",
+        [1, 2],
+        [],
+    ),
     # citation tags
     ("A <citation>7</citation>.", "A [^1].", [7], []),
     ("A <citation>1 | quoted words</citation>.", "A [^1].", [1], []),

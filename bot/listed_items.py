@@ -1,0 +1,94 @@
+"""What one item of a model-written source list, or one footnote definition, names.
+
+An item has the model's own label (``[^2]:``, ``[2]``, ``2.``) and a title or URL (``Pricing``,
+``https://docs.example.com/pricing.pdf``). :func:`read_item` reads both: the label is the
+number the model's markers use; the title or URL says which registry source the model meant.
+Where they disagree, the title or URL decides (a model numbering its own footnotes 1, 2, …
+does not use the registry's numbers). An ordered list's own number (``1.``) is never read as a
+source number on its own: it only relabels the markers that use it when the title names a
+source. A bracket label (``[2] …``) naming no source by title still names registry source 2,
+as the model told to cite with ``[n]`` writes it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.models import Source
+from bot.registry import SourceRegistry
+
+URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
+# an optional bullet or ordered-list number, then the model's label: "[^2]:", "[2]", "2." / "2)"
+_LABEL = re.compile(
+    r"\s*(?:[-*+]\s+|\d{1,3}[.)]\s+(?=\[))?(?:\[\^?(\d{1,3})\^?\]:?|(\d{1,3})[.)](?!\S))"
+)
+_MIN_NAME = 3  # shorter titles ("A", "Q&") name too much by accident
+
+
+@dataclass(frozen=True)
+class ListedItem:
+    """One item as read: ``label`` the model's number for it (None without one), ``ordered``
+    when that label is an ordered list's own ``1.``, ``urls`` the registry sources its links
+    name (first per link, None for a link to no source), ``named`` the source its URL or title
+    names (None when it names none, or several and none of them is the label's)."""
+
+    label: int | None
+    ordered: bool
+    urls: tuple[int | None, ...]
+    named: int | None
+
+    def cites(self, registry: SourceRegistry) -> int | None:
+        """The registry source the item stands for: the one its URL or title names, else a
+        bracket label that is a registry number; never an ordered list's own number."""
+        if self.named is not None:
+            return self.named
+        if self.label is not None and not self.ordered and registry.get(self.label) is not None:
+            return self.label
+        return None
+
+    def relabels(self) -> tuple[int, int] | None:
+        """``(label, source)`` when the item's URL or title names another source than its
+        label's number: the markers using that label cite ``source``."""
+        if self.label is None or self.named is None or self.named == self.label:
+            return None
+        return self.label, self.named
+
+
+def read_item(registry: SourceRegistry, item: str) -> ListedItem:
+    """Read one source-list item or definition line (``"[^1]: Pricing"``, ``"1. Pricing"``)."""
+    ref = _LABEL.match(item)
+    label = None if ref is None else int(ref[1] or ref[2])
+    ordered = ref is not None and ref[1] is None
+    rest = item if ref is None else item[ref.end() :]
+    urls = tuple(_url_source(registry, url) for url in URL_IN_TEXT.findall(rest))
+    if urls:
+        known = [n for n in urls if n is not None]
+        named = label if label in known else (known[0] if known else None)
+        return ListedItem(label, ordered, urls, named)
+    lowered = rest.lower()
+    found: dict[int, int] = {}
+    for number, source in registry.numbered().items():
+        length = _named(source, lowered)
+        if length:
+            found[number] = length
+    if label in found or not found:
+        return ListedItem(label, ordered, (), label if label in found else None)
+    longest = max(found.values())
+    best = [n for n, length in found.items() if length == longest]
+    return ListedItem(label, ordered, (), best[0] if len(best) == 1 else None)
+
+
+def _url_source(registry: SourceRegistry, url: str) -> int | None:
+    numbers = registry.numbers_for_url(url.rstrip(".,;"))
+    return numbers[0] if numbers else None
+
+
+def _named(source: Source, lowered_item: str) -> int:
+    """The length of the longest of the source's names (title, filename, label) in the item,
+    0 for none."""
+    best = 0
+    for name in (source.title, source.filename, source.label):
+        if name and len(name) > best and len(name) >= _MIN_NAME and name.lower() in lowered_item:
+            best = len(name)
+    return best
