@@ -68,9 +68,10 @@ __all__ = ["PLAIN_LINE_START", "LineStarts", "Token", "Underline", "Verbatim", "
 # A line start that begins no construct: most characters, and a word with a heading initial
 # that is complete (followed by a non-letter) and is not the first word of a heading word.
 _HEADING_FIRST_WORDS = "|".join(sorted({word.split()[0] for word in HEADING_WORDS}))
+_LETTER = r"[^\W\d_]"  # (any script's: "Références" is one word, not "R" and "éférences")
 PLAIN_LINE_START = re.compile(
-    r"[^ \t\r\n`~\[#*_+<>=\-\d\ue200-\ue202sSrRcCbBwWqQfFźŹиИ参出来]"
-    rf"|(?!(?i:{_HEADING_FIRST_WORDS})[^a-zA-Z])[sSrRcCbBwWqQfF][a-zA-Z]{{0,15}}[^a-zA-Z]"
+    rf"[^ \t\r\n`~\[#*_+<>=\-\d\ue200-\ue202{''.join(sorted(HEADING_INITIALS - set('#*_')))}]"
+    rf"|(?!(?i:{_HEADING_FIRST_WORDS})(?!{_LETTER}))[sSrRcCbBwWqQfFkK]{_LETTER}{{0,15}}[\W\d_]"
 )
 
 

@@ -65,11 +65,29 @@ HEADING_WORDS: Final = (
     "参考文献",
     "出典",
     "来源",
+    # and French, Portuguese, German, Swedish, Turkish, Arabic, Korean, Chinese, Japanese
+    "références",
+    "referências",
+    "fontes",
+    "referenzen",
+    "quellenangaben",
+    "källor",
+    "kaynaklar",
+    "المصادر",
+    "출처",
+    "参考资料",
+    "参考資料",
+    "参考",
 )
-HEADING_INITIALS: Final = frozenset("#*_sSrRcCbBwWqQfFźŹиИ参出来")
+# pictographs a model puts before the heading word ("📚 Sources:"), a variation selector after
+HEADING_EMOJI: Final = "📚📖📝📄📑📎🔗🔍📌ℹ"
+_EMOJI = f"(?:[{HEADING_EMOJI}]\ufe0f?[ \t]*)?"
+HEADING_INITIALS: Final = frozenset("#*_sSrRcCbBwWqQfFkKźŹиИ参出来출ا" + HEADING_EMOJI)
 COLON: Final = "[:：]"  # (a full-width colon after a CJK heading)
+HEADING_LEAD: Final = rf" {{0,3}}(?:#{{1,6}}[ \t]+)?{_EMOJI}(?:\*\*|__|\*|_)?{_EMOJI}"
+"""What may come before a heading word: indentation, ATX hashes, a pictograph, emphasis."""
 HEADING = re.compile(
-    r" {0,3}(?:#{1,6}[ \t]+)?(?:\*\*|__|\*|_)?(?:" + "|".join(HEADING_WORDS) + r")"
+    HEADING_LEAD + r"(?:" + "|".join(HEADING_WORDS) + r")"
     rf"[ \t]*{COLON}?[ \t]*(?:\*\*|__|\*|_)?[ \t]*{COLON}?[ \t\r]*",
     re.IGNORECASE,
 )
@@ -93,7 +111,7 @@ def indent_width(line: str, limit: int = 4) -> int:
 
 def could_be_heading(stripped: str) -> bool:
     """Whether a (possibly partial) line could still be a "Sources:"-style heading."""
-    core = stripped.lstrip("#").lstrip(" \t").lstrip("*_").lower()
+    core = stripped.lstrip("#").lstrip(" \t").lstrip(f"*_ \t\ufe0f{HEADING_EMOJI}").lower()
     return any(word.startswith(core) or core.startswith(word) for word in HEADING_WORDS)
 
 

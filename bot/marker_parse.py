@@ -53,7 +53,7 @@ PLACEHOLDER_WORDS = re.compile(
 PLACEHOLDER_SYMBOL = re.compile(r"[ \t]*(?:n|N|#|\?+|\.\.\.|…)[ \t]*")
 # "[2†source]": the ChatGPT dagger style of "【2†source】" written in square brackets
 _DAGGER_BODY = re.compile(
-    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*†[^\]\n]*",
+    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*†(?P<label>[^\]\n]*)",
     re.IGNORECASE,
 )
 # the label of a link to a fragment of the answer's own page ("[2](#install)"): bare numbers
@@ -98,6 +98,8 @@ class Grammar:
     ``key_word``: the token word of record keys (``[[source key="…"]]``).
     ``is_source_list``: decides whether a trailing model-written source list (its item lines)
     only repeats registry sources; None disables stripping.
+    ``source_named``: the registry number of the one source a file-search dagger's label names
+    by filename or title (``【4:0†handbook.md】``), or None (``bot.marker_dagger_labels``).
     ``model_cites``: the text comes from a model told to cite by number, so ``(Source 3)`` and
     ``<sup>3</sup>`` are markers whatever numbers they name, not only registry numbers (one
     naming no source is then dropped; ``bot.resolver_policy.ResolvePolicy.model_cites``), and
@@ -110,11 +112,19 @@ class Grammar:
     key_word: str = "source"
     is_source_list: Callable[[list[str]], bool] | None = None
     model_cites: bool = False
+    source_named: Callable[[str], int | None] = lambda label: None
 
     def bare_groups(self) -> bool:
         """Whether a bare bracket group decided now is a marker."""
         bare = self.bare_numbers
         return bare() if callable(bare) else bare
+
+    def dagger_numbers(self, numbers: tuple[int, ...], label: str | None) -> tuple[int, ...]:
+        """What a dagger marker with ``numbers`` and the ``label`` after its dagger cites: the
+        source the label names, if it names one (the number may be a message index), else
+        the numbers."""
+        named = None if label is None else self.source_named(label)
+        return numbers if named is None else (named,)
 
 
 _VOCABULARY: Final = frozenset(WORDS.split("|")) | {"needed", "required", "needs", "n"}
@@ -149,7 +159,10 @@ def parse_bracket(buf: str, i: int, final: bool, grammar: Grammar, prev: str) ->
         tail = buf[i + 1 : i + MAX_BRACKET]
         if final or n - i >= MAX_BRACKET or "\n" in tail or "[" in tail:
             return None
-        return NEED if could_be_bracket_body(tail) else None
+        # whatever the body, it may still close as a link's text ("[install guide](url[1])"):
+        # read as text at once, the destination's "[1]" would be read as a marker that the
+        # whole text keeps inside its link
+        return NEED
     body = buf[i + 1 : close]
     if "\n" in body or "[" in body:
         return None
@@ -223,7 +236,8 @@ def _bracket_body(
         return Hit(end, Marker("word" if word else "bracket", raw, i, numbers))
     dagger = _DAGGER_BODY.fullmatch(body)
     if dagger is not None:
-        return Hit(end, Marker("word", raw, i, expand_numbers(dagger["nums"]) or ()))
+        numbers = grammar.dagger_numbers(expand_numbers(dagger["nums"]) or (), dagger["label"])
+        return Hit(end, Marker("word", raw, i, numbers))
     style = bracket_style(body, grammar.is_known_number)
     if style is not None:
         return Hit(end, Marker(style[0], raw, i, style[1]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from bot.marker_numbers import NUM_LIST, WORDS, expand_numbers
-from bot.marker_parse import MAX_BRACKET, PLACEHOLDER_SYMBOL, PLACEHOLDER_WORDS
+from bot.marker_parse import MAX_BRACKET, PLACEHOLDER_SYMBOL, PLACEHOLDER_WORDS, Grammar
 from bot.marker_types import NEED, STRAY, Hit, Marker, Parsed
 
 MAX_TAG = 1024
@@ -20,7 +20,8 @@ MAX_CIT = 160
 MAX_PRIVATE = 256
 
 _CJK_BODY = re.compile(
-    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*(?:†[^】\n]*)?[ \t]*",
+    rf"[ \t]*(?:(?:{WORDS})[ \t]*[:#]?[ \t]*)?(?P<nums>{NUM_LIST})(?::\d+)*"
+    r"(?:†(?P<label>[^】\n]*))?[ \t]*",
     re.IGNORECASE,
 )
 _CIT_STOP = re.compile(r"[\n<>]")
@@ -32,6 +33,8 @@ _CITATION_OPEN = "<citation>"
 _CITATION_CLOSE = "</citation>"
 _CITATION_CLOSE_ANY_CASE = re.compile(re.escape(_CITATION_CLOSE), re.IGNORECASE)
 _TAG_BODY = re.compile(rf"\s*(?P<nums>{NUM_LIST})\s*(?:[|:](?P<quote>.*))?", re.DOTALL)
+# quotation marks around a quote, and an ellipsis at its end (what the deep link must not hold)
+_QUOTE_ENDS = re.compile(r"^[\s\"'“”‘’„«»]+|(?:[\s\"'“”‘’«»]|\.\.\.|…)+$")
 _ID_BODY = re.compile(r"\s*(?P<id>[^\s|<>]{1,128})\s*")
 _PRIVATE = re.compile(
     "\ue200(?P<kind>[a-z_]{0,16})(?P<ids>(?:\ue202[^\ue200-\ue202\n]{1,64})*)\ue201"
@@ -68,7 +71,7 @@ def parse_angle(buf: str, i: int, final: bool) -> Parsed:
         if m is not None:
             numbers = expand_numbers(m["nums"])
             if numbers is not None:
-                quote = (m["quote"] or "").strip() or None
+                quote = quoted_words(m["quote"] or "") or None
                 return Hit(end, Marker("tag", raw, i, numbers, quote=quote))
         if PLACEHOLDER_WORDS.fullmatch(body) or PLACEHOLDER_SYMBOL.fullmatch(body):
             return Hit(end, Marker("tag", raw, i, placeholder=True))
@@ -81,8 +84,16 @@ def parse_angle(buf: str, i: int, final: bool) -> Parsed:
     return None
 
 
-def parse_cjk(buf: str, i: int, final: bool) -> Parsed:
-    """``【2】`` and ``【4:0†source】``."""
+def quoted_words(quote: str) -> str:
+    """The words a tag quotes, without the quotation marks and the trailing ellipsis a model
+    puts around them (``"Python 3.11 is required."``, ``“…”``, ``required...``): the deep link
+    made from the quote finds the words on the page, never the marks, which the page lacks."""
+    return _QUOTE_ENDS.sub("", quote.strip())
+
+
+def parse_cjk(buf: str, i: int, final: bool, grammar: Grammar | None = None) -> Parsed:
+    """``【2】`` and ``【4:0†source】``; a label naming a source cites that source
+    (``Grammar.source_named``)."""
     close = buf.find("】", i + 1, i + MAX_BRACKET)
     if close < 0:
         tail = buf[i + 1 : i + MAX_BRACKET]
@@ -92,8 +103,10 @@ def parse_cjk(buf: str, i: int, final: bool) -> Parsed:
     m = _CJK_BODY.fullmatch(buf, i + 1, close)
     if m is None:
         return None
-    numbers = expand_numbers(m["nums"])
-    return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers or ()))
+    numbers = expand_numbers(m["nums"]) or ()
+    if grammar is not None:
+        numbers = grammar.dagger_numbers(numbers, m["label"])
+    return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers))
 
 
 def parse_private(buf: str, i: int, final: bool) -> Parsed:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 
-from bot.marker_lines import COLON, HEADING_WORDS
+from bot.marker_lines import COLON, HEADING_LEAD, HEADING_WORDS
 
 _ITEM = r"\[\^?\d{1,3}\^?\]"
 _ITEMS = re.compile(_ITEM)
 _ONE_LINE = re.compile(
-    r" {0,3}(?:#{1,6}[ \t]+)?(?:\*\*|__|\*|_)?(?:" + "|".join(HEADING_WORDS) + r")"
+    HEADING_LEAD + r"(?:" + "|".join(HEADING_WORDS) + r")"
     rf"[ \t]*(?P<inner>{COLON})?[ \t]*(?:\*\*|__|\*|_)?[ \t]*(?P<outer>{COLON})?[ \t]*"
     rf"(?P<items>{_ITEM}(?:[ \t]*(?:[,;]|and)?[ \t]*{_ITEM})*)[ \t]*\.?[ \t\r]*",
     re.IGNORECASE,

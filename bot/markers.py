@@ -13,9 +13,11 @@ line-level decisions are its base's, :class:`bot.marker_line_starts.LineStarts`;
 reads the text within lines.
 
 Streaming: a decision is taken only when the text seen so far settles it, so the tokens of any
-split concatenate to the tokens of the whole text. Undecided tails are bounded: a bracket group
-or a parenthesised ``(Source 3)`` 64 characters, a ``<citation>`` tag, a code span or an
-emphasis run around markers (:mod:`bot.marker_emphasis`) 1,024, a trailing source list 8,192.
+split concatenate to the tokens of the whole text. Undecided tails are bounded: a superscript
+run (:mod:`bot.marker_superscripts`) 32 characters, a bracket group (also one that may close as
+a link's text) or a parenthesised ``(Source 3)`` 64, an HTML comment
+(:mod:`bot.marker_comments`) 160, a ``<citation>`` tag, a code span or an emphasis run around
+markers (:mod:`bot.marker_emphasis`) 1,024, a trailing source list 8,192.
 
 Documented simplifications of CommonMark (mistune, which renders the answer, is the reference):
 code spans and inline math longer than 1,024 characters are not recognized (a code span runs
@@ -34,6 +36,7 @@ import re
 from typing import Final
 
 from bot.marker_blocks import Paragraph
+from bot.marker_comments import parse_comment
 from bot.marker_emphasis import MARKER_START, Wrapped, emphasis_group, emphasis_opener
 from bot.marker_keys import parse_double
 from bot.marker_line_starts import PLAIN_LINE_START, LineStarts, Token, Underline, Verbatim
@@ -44,12 +47,14 @@ from bot.marker_parse import NEED, Grammar, Hit, Marker, Parsed, parse_bracket
 from bot.marker_parse_tags import parse_angle, parse_cjk, parse_private
 from bot.marker_spans import code_span
 from bot.marker_styles import parse_caret, parse_sup
+from bot.marker_superscripts import LOOKBACK, parse_superscript
+from bot.marker_superscripts import STARTS as SUPERSCRIPT_STARTS
 
 __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Underline", "Verbatim", "find_markers"]
 
-_SPECIAL = re.compile("[\\[<`$\\\\\n【\ue200-\ue202(^]")
+_SPECIAL = re.compile(f"[\\[<`$\\\\\n【\ue200-\ue202(（^{SUPERSCRIPT_STARTS}]")
 _NEWLINES = re.compile("\n+")
-_MODEL_TAG_START = re.compile(r"<(?:cite[ \t]|/?co:|/cite)", re.IGNORECASE)  # (marker_model_tags)
+_MODEL_TAG_START = re.compile(r"<(?:cite[ \t>]|/?co:|/cite)", re.IGNORECASE)  # (marker_model_tags)
 _NOT_IN_TEXT: Final = frozenset({"stray", "listed", "opener"})
 _ASCII_PUNCT: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
@@ -77,6 +82,7 @@ class MarkerScanner(LineStarts):
         self._pos = 0
         self._final = False
         self._prev = ""
+        self._recent = ""  # the last LOOKBACK characters cut from the buffer (superscripts)
         self._math_clear = (0, 0)
         # where the last emphasis run that went with markers ended (absolute, so a stream cut
         # there reads the same): a "[" right at it follows a marker (see _inline)
@@ -110,6 +116,7 @@ class MarkerScanner(LineStarts):
                 if not body:
                     return []
                 self._prev = body[-1]
+                self._recent = (self._recent + body[-LOOKBACK:])[-LOOKBACK:]
                 self._base += len(body)
                 return [body]
         self._buf += text
@@ -254,6 +261,7 @@ class MarkerScanner(LineStarts):
             ):
                 self._quote_at = -1  # (the quoted line it noted is cut from the buffer)
             self._prev = buf[pos - 1]
+            self._recent = (self._recent + buf[max(pos - LOOKBACK, 0) : pos])[-LOOKBACK:]
             self._buf = buf[pos:]
             self._base += pos
         self._pos = 0
@@ -313,7 +321,7 @@ class MarkerScanner(LineStarts):
             return parse_bracket(buf, at, final, self.grammar, prev)
         if char == "<":
             if _MODEL_TAG_START.match(buf, at) is not None or len(buf) - at < 6:
-                tag = parse_model_tag(buf, at, final, self._cite_open)
+                tag = parse_model_tag(buf, at, final, self._cite_open, self.grammar.model_cites)
                 if tag is not None:
                     if isinstance(tag, Hit) and tag.marker is not None:
                         # "<cite index=…>" opens what its "</cite>" cites; "</cite>" closes it
@@ -321,6 +329,8 @@ class MarkerScanner(LineStarts):
                         if family == "opener" or tag.marker.raw[:2] == "</":
                             self._cite_open = tag.marker.numbers if family == "opener" else ()
                     return tag
+            if buf.startswith("!", at + 1):
+                return parse_comment(buf, at, final)  # "<!-- … -->": nothing in it is read
             found = parse_angle(buf, at, final)
             if found is not None or buf[at + 1 : at + 2] not in ("s", "S"):
                 return found
@@ -342,9 +352,14 @@ class MarkerScanner(LineStarts):
                 return None if final else NEED
             return Hit(at + 2, None) if buf[at + 1] in _ASCII_PUNCT else None
         if char == "【":
-            return parse_cjk(buf, at, final)
-        if char == "(":
+            return parse_cjk(buf, at, final, self.grammar)
+        if char == "(" or char == "（":
             return parse_paren(buf, at, final, self.grammar)
+        if char in SUPERSCRIPT_STARTS:
+            before = buf[max(at - LOOKBACK, 0) : at]
+            if at < LOOKBACK:
+                before = (self._recent + before)[-LOOKBACK:]
+            return parse_superscript(buf, at, final, self.grammar, before)
         return parse_private(buf, at, final)
 
     def _math(self, buf: str, at: int, final: bool) -> Parsed:

@@ -43,6 +43,7 @@ import dataclasses
 from typing import Final
 
 from bot.deeplinks import deep_link
+from bot.marker_dagger_labels import DaggerLabels
 from bot.marker_lead_ins import LEAD_LAST, ends_in_lead_in
 from bot.marker_parse import Grammar, Marker
 from bot.marker_targets import marker_targets
@@ -95,6 +96,7 @@ class StreamResolver(ListedSources):
             key_word=self.policy.key_word,
             is_source_list=self._is_source_list if self.policy.strip_model_source_lists else None,
             model_cites=self.policy.model_cites,
+            source_named=DaggerLabels(registry),
         )
         self._scanner = MarkerScanner(grammar, mark_verbatim=self.policy.infer_from_mentions)
         self._by_number = CitedSources()

@@ -197,8 +197,10 @@ def registry_of(count: int) -> SourceRegistry:
 
 
 def test_stream_releases_text_as_soon_as_it_cannot_be_a_marker() -> None:
+    # "[x" is held until its "]": it may still be a link's text (a stream cut there broke the
+    # link, found in a QA pass), then released at once as it is not a marker
     out = stream_texts(registry_of(2), ["Hello [", "x", "yz] and", " [1", "]", "."])
-    assert out == ["Hello", " [x", "yz] and", "", "", " [^1]."]
+    assert out == ["Hello", "", " [xyz] and", "", "", " [^1]."]
 
 
 def test_stream_holds_the_space_before_a_possible_marker() -> None:
