@@ -9,8 +9,9 @@ the text from where a marker may have begun is held back until more text shows w
 left out, as a code block the cut left open is closed (:func:`openai_backend._cut_note`).
 
 What may begin a marker is decided by the resolver's own scanner (:class:`MarkerScanner`),
-reading the held text alone: text it can already settle (``[see the docs``, ``(an aside``) is
-passed on at once.
+reading the held text alone: text it can already settle (``(an aside``, a ``[`` with a line
+break after it) is passed on at once; ``[see the docs`` is held while it may still be a link's
+text, and left out at a cut like any other marker start.
 
 A marker a step's tool calls interrupted (``here [1``, then after the tools ``4]. …``) is
 carried into the next step's text instead of shown on its own line
