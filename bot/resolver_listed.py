@@ -91,6 +91,8 @@ class ListedLabels:
     def citations(self, by_number: dict[int, Citation], registry: SourceRegistry) -> list[Citation]:
         """The citations with the labels cited before their definition re-pointed (where no
         two would name one source: those keep the source their marker named)."""
+        if not self.rekey:
+            return list(by_number.values())  # (nearly every answer: no label re-pointed)
         targets = {k: self.rekey.get(k, k) for k in by_number}
         while True:
             counts = Counter(targets.values())
