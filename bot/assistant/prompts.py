@@ -87,11 +87,15 @@ def _table_line(name: str, summary: TableSummary) -> str:
 
 # An old citation in the form a channel stored it: "[^1]" (Answer.text, Discourse, web),
 # "[1]" (Slack, the CLI), "<https://…|[1]>" (a Slack link), "\\[1\\]" (Discord escapes the
-# brackets), with the spaces before it. Code spans and fences are matched first and kept, so
-# "x[1]" in code survives.
+# brackets), each also weakly supported ("[1?]", grounding's annotate policy), with the spaces
+# before it (a no-break space or word joiner glues a marker to its word: renderers.glue).
+# Footnote definition lines ("[^1]: [Title](url), p. 3", a Discourse post's sources) go whole.
+# Code spans and fences are matched first and kept, so "x[1]" in code survives.
+_MARKER = r"\\?\[\^?\d{1,3}\??\\?\]"
 _OLD_CITATION = re.compile(
     r"(?P<code>```.*?(?:```|\Z)|`[^`\n]*`)"
-    r"|[ \t]*(?:<[^<>|\s]+\|\\?\[\^?\d{1,3}\\?\]>|\\?\[\^?\d{1,3}\\?\])",
+    r"|(?m:^[ \t]*\[\^\d{1,3}\]:[^\n]*\n?)"
+    rf"|[ \t\u00a0\u2060]*(?:<[^<>|\s]+\|{_MARKER}>|{_MARKER})",
     re.DOTALL,
 )
 

@@ -244,8 +244,27 @@ async def test_a_staff_only_table_is_never_described_to_a_public_viewer(
             "Index `row[1]` [1] in 2023 [2023]:\n```\nx[1]\n```",
             "Index `row[1]` in 2023 [2023]:\n```\nx[1]\n```",
         ),
+        # weakly supported citations (grounding's annotate policy), glued to their word
+        (
+            "Retries back off\u00a0[1?]. Outbox\u00a0<https://x.example/a|[2?]>.",
+            "Retries back off. Outbox.",
+        ),
+        ("Retries back off\u00a0\\[1?\\] and wait\u2060[^2].", "Retries back off and wait."),
+        # a Discourse post's footnote definitions are its source list, not the answer
+        (
+            "Retries back off.[^1]\n\n[^1]: [Admin guide](https://x.example/a), weak support?\n",
+            "Retries back off.\n\n",
+        ),
     ],
-    ids=["slack", "slack-link", "discord", "code-and-years-stay"],
+    ids=[
+        "slack",
+        "slack-link",
+        "discord",
+        "code-and-years-stay",
+        "weak-slack",
+        "weak-discord",
+        "discourse-definitions",
+    ],
 )
 def test_history_drops_old_citations_in_every_channel_form(stored: str, sent: str) -> None:
     [_, answer] = history_messages([Exchange("How do retries work?", stored)])
