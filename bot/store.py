@@ -166,7 +166,11 @@ class Store(DeliveryStore, UsageStore):
         return found if oldest else found[::-1]
 
     def turn(self, turn_id: int) -> Turn | None:
-        """One turn by id, or None."""
+        """One turn by id, or None (also for an id no turn can have: SQLite's ids are signed
+        64-bit integers, and a larger one from a client must be a "no such turn", not an
+        OverflowError)."""
+        if not 0 < turn_id <= _NO_TURN_ABOVE:
+            return None
         with self._read() as db:
             row = db.execute(
                 "SELECT id, conversation_id, channel, question, answer_json, registry_json,"

@@ -14,7 +14,12 @@ now: a knowledge-base file made private or dropped since, a record table made pr
 as one flag and the second as the distinct files and records the answers cited or read, so a
 question reads only the turns answered since the last one and checks each distinct source
 once: the same verdict as parsing every earlier answer again, at a cost that does not grow
-with the conversation. :class:`TurnReads` counts the stored turns read, so tests can see it.
+with the conversation. A counted turn not answered (yet) is not settled for good: one still
+pending may be stored answered, and one marked failed by a restart may be answered again
+later under its own turn (``slack_unanswered``, ``discord_answer``; the share page serves
+those channels too), so the count keeps the ids of such turns and reads each again on every
+call, counting it once it is answered. :class:`TurnReads` counts the stored turns read, so
+tests can see it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ from bot.store import Store, Turn
 PAGE = 64
 # history is read backwards this many times its length at a time (a few turns may be skipped)
 HISTORY_PAGES = 2
+# the most turns read for one question's history: when none of them is usable (every answer
+# cites a file made private, say), older ones are not looked for
+HISTORY_REACH = 200
 # conversations whose earlier answers are remembered (the least recently asked is forgotten)
 KNOWN_CONVERSATIONS = 512
 
@@ -48,23 +56,40 @@ class TurnReads:
 class EarlierAnswers:
     """The answered turns of one conversation and channel up to :attr:`upto`, as far as the
     share rule needs them: whether one is spoilt for good, and the files and records whose
-    verdict is taken now (one :class:`~bot.models.Source` kept per file path or record id)."""
+    verdict is taken now (one :class:`~bot.models.Source` kept per file path or record id),
+    and the ids of the turns counted while not answered (:attr:`unanswered`), which may be
+    answered later."""
 
     def __init__(self) -> None:
         self.upto = 0  # the id of the last turn counted (answered, failed or pending)
         self.spoilt = False
         self.live: dict[str, Source] = {}
+        self.unanswered: frozenset[int] = frozenset()
 
     def copy(self) -> EarlierAnswers:
         """An independent copy, to count further turns into."""
         other = EarlierAnswers()
         other.upto, other.spoilt, other.live = self.upto, self.spoilt, dict(self.live)
+        other.unanswered = self.unanswered
         return other
 
     def add(self, turn: Turn, audience: frozenset[str]) -> None:
-        """Count ``turn`` (the next one by id); only an answered turn is history."""
+        """Count ``turn`` (the next one by id); only an answered turn is history, and one not
+        answered is remembered in :attr:`unanswered` (see :meth:`answered`)."""
         self.upto = max(self.upto, turn.id)
-        if turn.status != "done" or self.spoilt:
+        if turn.status != "done":
+            self.unanswered |= {turn.id}
+            return
+        self._count(turn, audience)
+
+    def answered(self, turn: Turn, audience: frozenset[str]) -> None:
+        """Count ``turn``, one of :attr:`unanswered` read again, if it is answered now."""
+        if turn.status == "done" and turn.id in self.unanswered:
+            self.unanswered -= {turn.id}
+            self._count(turn, audience)
+
+    def _count(self, turn: Turn, audience: frozenset[str]) -> None:
+        if self.spoilt:
             return
         sources = _sources_of(turn)
         if sources is None:
@@ -99,15 +124,19 @@ class ConversationHistory:
         self, conversation_id: str, channel: str, limit: int, keep: Callable[[Turn], bool]
     ) -> list[Turn]:
         """The last ``limit`` turns of the conversation that ``keep`` accepts, oldest first,
-        read backwards a page at a time until enough are found."""
+        read backwards a page at a time until enough are found or :data:`HISTORY_REACH` turns
+        were read (history is only the last few usable answers)."""
         size = max(HISTORY_PAGES * limit, 8)
         found: list[Turn] = []
         before: int | None = None
-        while len(found) < limit:
-            page = self.store.channel_turns(conversation_id, channel, before=before, limit=size)
+        read = 0
+        while len(found) < limit and read < HISTORY_REACH:
+            wanted = min(size, HISTORY_REACH - read)
+            page = self.store.channel_turns(conversation_id, channel, before=before, limit=wanted)
+            read += len(page)
             self.reads.rows += len(page)
             found.extend(turn for turn in reversed(page) if keep(turn))
-            if len(page) < size:
+            if len(page) < wanted:
                 break
             before = page[0].id
         return found[:limit][::-1]
@@ -117,24 +146,37 @@ class ConversationHistory:
         ``before`` may be shown now (the share page's rule for the answers before it)."""
         key = (conversation_id, channel)
         known = self._known.get(key)
+        if known is not None and known.unanswered:
+            known = self._read_unanswered(known)
+            self._remember(key, known)
         visible = visible_now(self.files, self.audience)
         if known is not None and known.upto >= before and known.clean(visible):
             return True  # a count past ``before`` holds every answer before it, and more
         work = known.copy() if known is not None and known.upto < before else EarlierAnswers()
-        settled: EarlierAnswers | None = None  # the count up to the first turn still pending
         while True:
             page = self.store.channel_turns(
                 conversation_id, channel, after=work.upto, before=before, limit=PAGE, oldest=True
             )
             self.reads.rows += len(page)
             for turn in page:
-                if turn.status == "pending" and settled is None:
-                    settled = work.copy()  # it may yet be answered: count it again next time
                 work.add(turn, self.audience)
             if len(page) < PAGE:
                 break
-        self._remember(key, settled or work)
+        self._remember(key, work)
         return work.clean(visible)
+
+    def _read_unanswered(self, known: EarlierAnswers) -> EarlierAnswers:
+        # a turn counted while pending or failed may be answered since (a restart marks a
+        # question failed that a connector answers later under the same turn): read each again
+        count = known.copy()
+        for turn_id in sorted(known.unanswered):
+            turn = self.store.turn(turn_id)
+            self.reads.rows += 1
+            if turn is None:
+                count.unanswered -= {turn_id}  # no longer stored: nothing to wait for
+            else:
+                count.answered(turn, self.audience)
+        return count
 
     def _remember(self, key: tuple[str, str], count: EarlierAnswers) -> None:
         known = self._known.get(key)

@@ -15,8 +15,9 @@ from typing import Any
 from bot.connectors.web_turns import WebTurns
 from bot.errors import ValidationError
 
-# a turn id is a positive SQLite integer: at most 19 digits
+# a turn id is a positive SQLite integer: at most 19 digits, and at most 2**63 - 1
 _MAX_DIGITS = 19
+_MAX_TURN_ID = 2**63 - 1
 
 
 def parse_before(raw: str | None) -> int | None:
@@ -24,7 +25,10 @@ def parse_before(raw: str | None) -> int | None:
     ValidationError (a 400)."""
     if raw is None:
         return None
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > _MAX_DIGITS or int(raw) < 1:
+    # digits first (int() of a long string is slow), then the range SQLite can hold: a larger
+    # id was an OverflowError in the store, a 500
+    digits = raw.isascii() and raw.isdigit() and len(raw) <= _MAX_DIGITS
+    if not digits or not 1 <= int(raw) <= _MAX_TURN_ID:
         raise ValidationError("before must be the turn_id of a turn of this conversation")
     return int(raw)
 

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from bot.assistant.base import Reply
+from bot.connectors.web_conversation_history import HISTORY_REACH
 from bot.connectors.web_roots import build_signer
 from bot.connectors.web_turn_page import shareable_answers
 from bot.connectors.web_turns import CONVERSATION_PAGE, WebTurns
@@ -177,16 +178,30 @@ def ask_directly(turns: WebTurns, conversation: str) -> tuple[list[Exchange], in
     return history, turns.conversations.reads.rows - before, shared
 
 
-def test_history_is_the_last_usable_answers_however_far_back(tmp_path: Path) -> None:
+def test_history_is_the_last_usable_answers_however_many_are_skipped(tmp_path: Path) -> None:
     turns, _ = web_turns(tmp_path)
     store = turns.services.store
     conversation = store.new_conversation_id()
     seed(store, conversation, 8, passage(1), "P")
     # answers the model may not build on now (stored for a wider audience): never history
-    seed(store, conversation, CONVERSATION_PAGE + 10, STAFF, "S")
+    seed(store, conversation, HISTORY_REACH - 10, STAFF, "S")
     history, _, shared = ask_directly(turns, conversation)
     assert history == [Exchange(f"P{n}?", f"Answer P{n}.[^1]") for n in range(2, 8)]
     assert shared is False
+    store.close()
+
+
+def test_history_stops_looking_after_its_reach_when_no_answer_is_usable(tmp_path: Path) -> None:
+    # every answer unusable (say each cites a file made private): a question must not read the
+    # whole conversation backwards for history, as each question would again
+    turns, _ = web_turns(tmp_path)
+    store = turns.services.store
+    conversation = store.new_conversation_id()
+    seed(store, conversation, 8, passage(1), "P")
+    seed(store, conversation, HISTORY_REACH + 50, STAFF, "S")
+    before = turns.conversations.reads.rows
+    assert turns.history(conversation) == []  # the usable answers are past its reach
+    assert turns.conversations.reads.rows - before == HISTORY_REACH
     store.close()
 
 
@@ -230,7 +245,9 @@ def test_an_answer_still_being_written_is_judged_once_it_is_stored(tmp_path: Pat
 
 def test_the_counted_share_rule_agrees_with_the_page_rule_at_every_turn(tmp_path: Path) -> None:
     # the count kept between questions must give what judging every earlier answer again gives
-    # (web_turn_page.shareable_answers), wherever the answer that spoils the rest falls
+    # (web_turn_page.shareable_answers), wherever the answer that spoils the rest falls, and
+    # however a turn counted while pending or failed is answered later (a restart marks a
+    # question failed that Slack or Discord answer again under the same turn)
     turns, _ = web_turns(tmp_path)
     store = turns.services.store
     public = cited_answer(passage(1), text="Public.[^1]").to_json()
@@ -246,16 +263,37 @@ def test_the_counted_share_rule_agrees_with_the_page_rule_at_every_turn(tmp_path
     rng = random.Random(3)
     names = list(kinds)
     verdicts: list[bool] = []
+    answered_later = 0
+
+    def expected(conversation: str, turn_id: int) -> bool:
+        every = store.channel_turns(conversation, "web", limit=1000)
+        earlier = [turn for turn in every if turn.id < turn_id and turn.status == "done"]
+        return len(shareable_answers(earlier, turns.audience, turns.files)) == len(earlier)
+
     for _ in range(12):
         conversation = store.new_conversation_id()
         weights = [40, 1, 1, 1, 3, 2]
+        ids: list[int] = []
+        unanswered: list[int] = []
         for _ in range(60):
             answer, registry, status = kinds[rng.choices(names, weights)[0]]
             turn_id = store.add_turn(conversation, "web", "Q?", answer, registry, status)
-            every = store.channel_turns(conversation, "web", limit=1000)
-            earlier = [turn for turn in every if turn.id < turn_id and turn.status == "done"]
-            expected = len(shareable_answers(earlier, turns.audience, turns.files)) == len(earlier)
-            assert turns.conversations.clean_before(conversation, "web", turn_id) == expected
-            verdicts.append(expected)
+            ids.append(turn_id)
+            if status != "done":
+                unanswered.append(turn_id)
+            verdict = expected(conversation, turn_id)
+            assert turns.conversations.clean_before(conversation, "web", turn_id) == verdict
+            verdicts.append(verdict)
+            if unanswered and rng.random() < 0.2:
+                # a turn already counted is answered now, publicly or from a staff source
+                later = unanswered.pop(rng.randrange(len(unanswered)))
+                answer, registry, _ = kinds[rng.choice(["public", "staff", "bad registry"])]
+                store.finish_turn(later, answer, registry)
+                answered_later += 1
+                # judged again for the latest turn, and for one before it (a count past it)
+                for before in (turn_id, rng.choice(ids)):
+                    verdict = expected(conversation, before)
+                    assert turns.conversations.clean_before(conversation, "web", before) == verdict
     assert True in verdicts and False in verdicts  # both outcomes were met
+    assert answered_later > 20
     store.close()
