@@ -6,13 +6,15 @@ number the model's markers use; the title or URL says which registry source the 
 Where they disagree, the title or URL decides (a model numbering its own footnotes 1, 2, …
 does not use the registry's numbers). An ordered list's own number (``1.``) is never read as a
 source number on its own: it only relabels the markers that use it when the title names a
-source. A bracket label (``[2] …``) naming no source by title still names registry source 2,
-as the model told to cite with ``[n]`` writes it.
+source, and only in a list that numbers the model's own notes (:func:`numbers_own_notes`), not
+in a recap of the sources the markers cite already. A bracket label (``[2] …``) naming no source
+by title still names registry source 2, as the model told to cite with ``[n]`` writes it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.models import Source
@@ -47,6 +49,15 @@ class ListedItem:
             return self.label
         return None
 
+    def names(self, registry: SourceRegistry) -> tuple[int, ...]:
+        """The registry sources the item names: those its links name, else the one it stands
+        for (:meth:`cites`), first named first."""
+        linked = tuple(n for n in self.urls if n is not None)
+        if linked:
+            return linked
+        cited = self.cites(registry)
+        return () if cited is None else (cited,)
+
     def relabels(self) -> tuple[int, int] | None:
         """``(label, source)`` when the item's URL or title names another source than its
         label's number: the markers using that label cite ``source``."""
@@ -77,6 +88,23 @@ def read_item(registry: SourceRegistry, item: str) -> ListedItem:
     longest = max(found.values())
     best = [n for n, length in found.items() if length == longest]
     return ListedItem(label, ordered, (), best[0] if len(best) == 1 else None)
+
+
+def numbers_own_notes(
+    registry: SourceRegistry, items: Iterable[ListedItem], cited: Sequence[int]
+) -> bool:
+    """Whether an ordered list's own numbers (``1.``, ``1)``) stand for the model's own notes,
+    so the markers using them cite what its items name. ``cited`` is the registry numbers the
+    answer cited so far, first cited first.
+
+    A model citing registry numbers that recaps its sources in the order it cited them writes
+    ``[2] … [1]`` and ``1. FAQ`` ``2. Install guide``: a list naming exactly the cited sources,
+    in any order, is such a recap, and re-pointing by its numbers would swap correct
+    citations. A model numbering its own notes first writes ``[1]``, then ``[2]``, …: markers
+    that first cited other numbers, or in another order, cite by registry number too.
+    """
+    listed = {n for item in items for n in item.names(registry)}
+    return listed != set(cited) and all(n == at for at, n in enumerate(cited, 1))
 
 
 def _url_source(registry: SourceRegistry, url: str) -> int | None:

@@ -14,7 +14,9 @@ is removed: the renderers show the citations themselves. What each item names is
   relabels the model's markers: a marker using that label that comes later cites the named
   source; one already read keeps its place and number in the text and its citation names the
   named source in the final Answer (an already emitted ``CitationAdded`` event does not, as
-  with a late quote), unless two citations would then name one source.
+  with a late quote), unless two citations would then name one source. An ordered list's own
+  ``1.`` relabels only in a list numbering the model's own notes, never in a recap of the
+  sources its markers cite by registry number (:func:`bot.listed_items.numbers_own_notes`).
 
 A definition line is read once the scanner has passed it (at the next token, or the end): the
 scanner removes it without its text, so the resolver keeps the raw answer to read it from.
@@ -26,7 +28,7 @@ import dataclasses
 from collections import Counter
 
 from bot.deeplinks import deep_link
-from bot.listed_items import ListedItem, read_item
+from bot.listed_items import ListedItem, numbers_own_notes, read_item
 from bot.marker_lines import indent_width
 from bot.marker_parse import Marker
 from bot.markers import MarkerScanner, Token
@@ -166,16 +168,18 @@ class ListedSources(ResolvedText):
         """The sources a list or definition names that no marker cited so far are cited after
         the text before it (a list with no text before it is the answer's only content and
         stays, its markers read as usual); labels naming other sources are relabeled."""
+        reads = [read_item(self.registry, item) for item in items]
+        # (computed only for a list that would re-point by its own "1.": nearly none does)
+        keep_numbers = any(r.ordered and r.relabels() for r in reads) and not numbers_own_notes(
+            self.registry, reads, list(self._by_number)
+        )
         missing: list[int] = []
-        for read in (read_item(self.registry, item) for item in items):
-            if not self._relabeled(read):
-                found: list[int | None] = [n for n in read.urls if n is not None] or [
-                    read.cites(self.registry)
-                ]
+        for read in reads:
+            if (keep_numbers and read.ordered) or not self._relabeled(read):
                 missing += [
                     n
-                    for n in found
-                    if n is not None and not self._was_cited(n) and n not in missing
+                    for n in read.names(self.registry)
+                    if not self._was_cited(n) and n not in missing
                 ]
         alone = bool(listed.raw) and not "".join(self._pieces).strip()
         if not missing and not alone:

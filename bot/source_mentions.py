@@ -34,9 +34,7 @@ def named_sources(registry: SourceRegistry, items: tuple[str, ...]) -> list[int]
     reads them), first named first."""
     out: list[int] = []
     for item in items:
-        read = read_item(registry, item)
-        found: list[int | None] = [n for n in read.urls if n is not None] or [read.cites(registry)]
-        out += [n for n in found if n is not None and n not in out]
+        out += [n for n in read_item(registry, item).names(registry) if n not in out]
     return out
 
 
