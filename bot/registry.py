@@ -8,7 +8,8 @@ same source through this registry.
 Rules:
 
 - A new citable source the viewer may see gets the next number (1, 2, ...). A duplicate (same
-  ``id``, or same canonical URL + page + chunk) gets the number of its first occurrence.
+  ``id``, or same URL + page + chunk of the same file, see :mod:`bot.registry_urls`) gets the
+  number of its first occurrence; two files or two anchors of one page never share a number.
 - An uncitable source is evidence only (grounding may read it) and gets no number.
 - A source the viewer may not see is never numbered and never kept: only its ``id`` is
   remembered, so a marker naming it is dropped as ``forbidden`` rather than ``unknown``.
@@ -20,40 +21,24 @@ Rules:
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import secrets
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from bot.errors import RegistryError, ValidationError
 from bot.models import Source
 from bot.page_labels import page_label
+from bot.registry_urls import UrlNumbers
+
+# canonical_url lives in bot.registry_urls; it stays importable from here.
+from bot.registry_urls import canonical_url as canonical_url
 
 IdStatus = Literal["forbidden", "uncitable", "unknown"]
 KEY_HEX_CHARS = 8
 _JSON_VERSION = 1
-
-
-@functools.lru_cache(maxsize=4096)
-def canonical_url(url: str) -> str:
-    """The URL used to detect duplicates: lower-case scheme and host, no fragment, no utm_*."""
-    parts = urlsplit(url.strip())
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, host = netloc.rpartition("@")
-        netloc = f"{userinfo}@{host.lower()}"
-    else:
-        netloc = netloc.lower()
-    query = [
-        (k, v)
-        for k, v in parse_qsl(parts.query, keep_blank_values=True)
-        if not k.lower().startswith("utm_")
-    ]
-    return urlunsplit((parts.scheme.lower(), netloc, parts.path, urlencode(query), ""))
 
 
 class SourceRegistry:
@@ -67,8 +52,7 @@ class SourceRegistry:
         self._lock = threading.Lock()
         self._numbered: dict[int, Source] = {}
         self._number_by_id: dict[str, int] = {}
-        self._number_by_url: dict[tuple[str, int | None, int | None], int] = {}
-        self._numbers_by_canon: dict[str, list[int]] = {}
+        self._urls = UrlNumbers()
         self._evidence: dict[str, Source] = {}
         self._uncitable_ids: set[str] = set()
         self._forbidden_ids: set[str] = set()
@@ -99,18 +83,12 @@ class SourceRegistry:
         if not source.citable:
             self._uncitable_ids.add(source.id)
             return None
-        url_key = _url_key(source)
-        if url_key is not None and url_key in self._number_by_url:
-            number = self._number_by_url[url_key]
-            self._number_by_id[source.id] = number
-            return number
-        number = len(self._numbered) + 1
-        self._numbered[number] = source
+        new_number = len(self._numbered) + 1
+        number = self._urls.claim(source, new_number)
         self._number_by_id[source.id] = number
-        self._uncitable_ids.discard(source.id)
-        if url_key is not None:
-            self._number_by_url[url_key] = number
-            self._numbers_by_canon.setdefault(url_key[0], []).append(number)
+        if number == new_number:
+            self._numbered[number] = source
+            self._uncitable_ids.discard(source.id)
         return number
 
     # -- lookups ------------------------------------------------------------------------------
@@ -127,10 +105,9 @@ class SourceRegistry:
         number = self._number_by_id.get(source.id)
         if number is not None:
             return number
-        url_key = _url_key(source)
-        if url_key is None or not source.visible_to(self.audience):
+        if not source.visible_to(self.audience):
             return None
-        return self._number_by_url.get(url_key)
+        return self._urls.duplicate_of(source)
 
     def number_for_id(self, source_id: str) -> int | IdStatus:
         """The number of the source with ``source_id``, or why there is none."""
@@ -144,12 +121,12 @@ class SourceRegistry:
         return "unknown"
 
     def numbers_for_url(self, url: str) -> list[int]:
-        """Numbers of the sources whose canonical URL equals that of ``url`` (any page)."""
-        try:
-            wanted = canonical_url(url)
-        except ValueError:
-            return []
-        return list(self._numbers_by_canon.get(wanted, ()))
+        """Numbers of the sources on the page of ``url`` (any page number), in number order.
+
+        A ``#fragment`` in ``url`` leaves out sources with another fragment (another part of
+        the page, or another document sharing the page's URL); see :mod:`bot.registry_urls`.
+        """
+        return self._urls.numbers_for_url(url)
 
     def numbered(self) -> dict[int, Source]:
         """Every numbered source by number (a copy)."""
@@ -315,17 +292,19 @@ class SourceRegistry:
                     raise RegistryError("invalid serialized registry: numbers must run 1..k")
                 registry._numbered[index] = source
                 registry._number_by_id[source.id] = index
-                url_key = _url_key(source)
-                if url_key is not None and url_key not in registry._number_by_url:
-                    registry._number_by_url[url_key] = index
-                    registry._numbers_by_canon.setdefault(url_key[0], []).append(index)
-            for source_id, number in dict(data.get("aliases", {})).items():
+                registry._urls.claim(source, index)
+            aliases = dict(data.get("aliases", {}))
+            for source_id, number in aliases.items():
                 if number not in registry._numbered:
                     raise RegistryError(f"invalid serialized registry: alias {source_id!r}")
                 registry._number_by_id[str(source_id)] = number
             for entry in data.get("evidence", []):
                 source = Source.from_json(entry)
                 registry._evidence.setdefault(source.id, source)
+            for source_id, number in aliases.items():
+                alias = registry._evidence.get(str(source_id))
+                if alias is not None:
+                    registry._urls.add_duplicate(alias, number)
         except ValidationError as exc:
             raise RegistryError(f"invalid serialized registry: {exc}") from None
         registry._uncitable_ids = {str(i) for i in data.get("uncitable", [])}
@@ -336,15 +315,6 @@ class SourceRegistry:
 def _key_bytes(key: str) -> bytes:
     # "replace": a caller-issued key or a model-written one may hold lone surrogates
     return key.encode("utf-8", "replace")
-
-
-def _url_key(source: Source) -> tuple[str, int | None, int | None] | None:
-    if not source.url:
-        return None
-    try:
-        return (canonical_url(source.url), source.page, source.chunk)
-    except ValueError:
-        return None
 
 
 def _passage_heading(source: Source) -> str:
