@@ -123,13 +123,15 @@ class ResolvedText(CitationText):
         self._adjacent = ()
         body = text.rstrip(" \t\r\n")
         if not body:
-            if (
-                (self._open_at >= 0 or self._prefix_at >= 0)
-                and ("\n" in text or "\r" in text)
-                and not self._group_goes_on(text)
-            ):
-                # the line ended: an opener or line prefix before it was the writer's own
+            if ("\n" in text or "\r" in text) and not self._group_goes_on(text):
+                # the line ended: an opener, lead-in or line prefix before it was the writer's
+                # own, and what is held up to its end is written now, as a whole-text read
+                # writes it with its line (a source list after it must see it written)
                 self._open_at = self._prefix_at = -1
+                done = self._held.rstrip(" \t\r\n")
+                if done:
+                    self._pieces.append(self._renumbered(done) if self._renumber else done)
+                    self._held = self._held[len(done) :]
             self._held += text
             return
         combined = self._held + body if self._held else body
