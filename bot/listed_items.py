@@ -8,7 +8,10 @@ does not use the registry's numbers). An ordered list's own number (``1.``) is n
 source number on its own: it only relabels the markers that use it when the title names a
 source, and only in a list that numbers the model's own notes (:func:`numbers_own_notes`), not
 in a recap of the sources the markers cite already. A bracket label (``[2] …``) naming no source
-by title still names registry source 2, as the model told to cite with ``[n]`` writes it.
+by title still names registry source 2, as the model told to cite with ``[n]`` writes it. The
+words are read by :mod:`bot.listed_names`: the heading the registry printed beside a number
+names that source before its title does, and a title naming several passages of one document
+names that document (enough to make a list the model's source list, never to re-point).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.models import Source
+from bot.listed_names import names_in
 from bot.registry import SourceRegistry
 
 URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
@@ -25,20 +28,22 @@ URL_IN_TEXT = re.compile(r"(?:https?|mailto):[^\s<>()\[\]]+", re.IGNORECASE)
 _LABEL = re.compile(
     r"\s*(?:[-*+]\s+|\d{1,3}[.)]\s+(?=\[))?(?:\[\^?(\d{1,3})\^?\]:?|(\d{1,3})[.)](?!\S))"
 )
-_MIN_NAME = 3  # shorter titles ("A", "Q&") name too much by accident
 
 
 @dataclass(frozen=True)
 class ListedItem:
     """One item as read: ``label`` the model's number for it (None without one), ``ordered``
     when that label is an ordered list's own ``1.``, ``urls`` the registry sources its links
-    name (first per link, None for a link to no source), ``named`` the source its URL or title
-    names (None when it names none, or several and none of them is the label's)."""
+    name (first per link, None for a link to no source), ``named`` the source its URL, heading
+    or title names (None when it names none, or several and none of them is the label's),
+    ``document`` the sources of one document its title names when it names several (the item
+    stands for that document: it names registry sources, but no one of them)."""
 
     label: int | None
     ordered: bool
     urls: tuple[int | None, ...]
     named: int | None
+    document: tuple[int, ...] = ()
 
     def cites(self, registry: SourceRegistry) -> int | None:
         """The registry source the item stands for: the one its URL or title names, else a
@@ -77,17 +82,8 @@ def read_item(registry: SourceRegistry, item: str) -> ListedItem:
         known = [n for n in urls if n is not None]
         named = label if label in known else (known[0] if known else None)
         return ListedItem(label, ordered, urls, named)
-    lowered = rest.lower()
-    found: dict[int, int] = {}
-    for number, source in registry.numbered().items():
-        length = _named(source, lowered)
-        if length:
-            found[number] = length
-    if label in found or not found:
-        return ListedItem(label, ordered, (), label if label in found else None)
-    longest = max(found.values())
-    best = [n for n, length in found.items() if length == longest]
-    return ListedItem(label, ordered, (), best[0] if len(best) == 1 else None)
+    words = names_in(registry, rest, label)
+    return ListedItem(label, ordered, (), words.named, words.document)
 
 
 def numbers_own_notes(
@@ -110,13 +106,3 @@ def numbers_own_notes(
 def _url_source(registry: SourceRegistry, url: str) -> int | None:
     numbers = registry.numbers_for_url(url.rstrip(".,;"))
     return numbers[0] if numbers else None
-
-
-def _named(source: Source, lowered_item: str) -> int:
-    """The length of the longest of the source's names (title, filename, label) in the item,
-    0 for none."""
-    best = 0
-    for name in (source.title, source.filename, source.label):
-        if name and len(name) > best and len(name) >= _MIN_NAME and name.lower() in lowered_item:
-            best = len(name)
-    return best

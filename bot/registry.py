@@ -205,7 +205,7 @@ class SourceRegistry:
                 self.register(source)
                 continue
             number = self.register(source)
-            heading = _passage_heading(source)
+            heading = passage_heading(source)
             head = f"[cite: {number}] {heading}" if number is not None else heading
             body = (source.text or "").strip()
             blocks.append(f"{head}\n{body}" if body else head)
@@ -317,7 +317,9 @@ def _key_bytes(key: str) -> bytes:
     return key.encode("utf-8", "replace")
 
 
-def _passage_heading(source: Source) -> str:
+def passage_heading(source: Source) -> str:
+    """The heading a tool result prints beside a passage's ``[cite: N]`` (title — section —
+    pages): what a model copies into its own source list (``bot.listed_names``)."""
     parts = [source.display_title]
     if source.section:
         parts.append(source.section)

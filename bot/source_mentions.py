@@ -1,8 +1,9 @@
 """Where an answer names sources without proper markers: record labels and source lists.
 
 - :func:`is_model_source_list` judges a trailing "Sources:" list the model wrote: it may be
-  removed only when every item names a registry source (by URL, title or bracket number, as
-  :mod:`bot.listed_items` reads an item) and links nowhere else.
+  removed only when every item names a registry source (by URL, printed heading, title or
+  bracket number, as :mod:`bot.listed_items` reads an item; a title naming several passages
+  of one document names that document) and links nowhere else.
 - :func:`named_sources` reads which sources such a list (or a footnote definition) names: the
   resolver cites those no marker of the answer cited.
 - :class:`MentionMatcher` implements ``infer_from_mentions``: a record label named in the
@@ -19,19 +20,20 @@ from bot.registry import SourceRegistry
 
 
 def is_model_source_list(registry: SourceRegistry, items: list[str]) -> bool:
-    """True when every item names a registry source and links nowhere else (an ordered
-    list's own ``1.`` names nothing: :mod:`bot.listed_items`)."""
+    """True when every item names a registry source, or one document of several passages,
+    and links nowhere else (an ordered list's own ``1.`` names nothing: :mod:`bot.listed_items`)."""
     for item in items:
         read = read_item(registry, item)
-        if None in read.urls or read.cites(registry) is None:
+        if None in read.urls or (read.cites(registry) is None and not read.document):
             return False
     return True
 
 
 def named_sources(registry: SourceRegistry, items: tuple[str, ...]) -> list[int]:
-    """The registry numbers the items of a model source list name (by URL, else by title,
-    filename or label, else by a bracket label's number, as :func:`is_model_source_list`
-    reads them), first named first."""
+    """The registry numbers the items of a model source list name (by URL, else by printed
+    heading, title, filename or label, else by a bracket label's number, as
+    :func:`is_model_source_list` reads them; a document several sources share names none of
+    them), first named first."""
     out: list[int] = []
     for item in items:
         out += [n for n in read_item(registry, item).names(registry) if n not in out]
