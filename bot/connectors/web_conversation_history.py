@@ -29,10 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.connectors.web_file_access import visible_now
-from bot.connectors.web_turn_page import sources_read
+from bot.connectors.web_turn_page import stored_sources
 from bot.connectors.web_viewer_links import FileIndex
-from bot.errors import ValidationError
-from bot.models import Answer, Source
+from bot.models import Source
 from bot.store import Store, Turn
 
 # turns read at a time while counting a conversation's answers (forwards, from the last count)
@@ -188,14 +187,6 @@ class ConversationHistory:
 
 
 def _sources_of(turn: Turn) -> list[Source] | None:
-    # what web_turn_page._answer_if checks, read once: None when it cannot be read
-    if turn.answer is None:
-        return None
-    try:
-        answer = Answer.from_json(turn.answer)
-    except ValidationError:
-        return None
-    read = sources_read(turn.registry)
-    if read is None:
-        return None
-    return [*(citation.source for citation in answer.citations), *read]
+    # what the share page checks of each earlier answer (web_turn_page), read once
+    stored = stored_sources(turn)
+    return None if stored is None else stored[1]

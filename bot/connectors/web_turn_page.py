@@ -139,7 +139,9 @@ def _rule(audience: frozenset[str], files: FileIndex | None) -> Callable[[Source
     return visible_now(files, audience)
 
 
-def _answer_if(turn: Turn, visible: Callable[[Source], bool]) -> Answer | None:
+def stored_sources(turn: Turn) -> tuple[Answer, list[Source]] | None:
+    """A stored turn's answer and every source it cited or read, or None when either cannot
+    be read (such a turn is shown to no one and spoils the answers after it)."""
     if turn.answer is None:
         return None
     try:
@@ -149,10 +151,14 @@ def _answer_if(turn: Turn, visible: Callable[[Source], bool]) -> Answer | None:
     read = sources_read(turn.registry)
     if read is None:
         return None
-    cited = [citation.source for citation in answer.citations]
-    if not all(visible(source) for source in [*cited, *read]):
+    return answer, [*(citation.source for citation in answer.citations), *read]
+
+
+def _answer_if(turn: Turn, visible: Callable[[Source], bool]) -> Answer | None:
+    stored = stored_sources(turn)
+    if stored is None or not all(visible(source) for source in stored[1]):
         return None
-    return answer
+    return stored[0]
 
 
 def sources_read(registry: Any) -> list[Source] | None:
