@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.knowledge.cjk import fts_phrase, is_cjk_term
@@ -106,6 +107,22 @@ def _probe(conn: sqlite3.Connection, forms: tuple[str, ...], budget: int) -> tup
     return sum(counts), "(" + " OR ".join(found) + ")"
 
 
+def rarest_within(
+    terms: Sequence[str], rows: Mapping[str, int], budget: int
+) -> tuple[list[str], int]:
+    """The first of ``terms`` (rarest first) whose ``rows`` fit ``budget`` together, at least
+    one, and how many rows they hold: the words a bounded search ranks on (records too,
+    ``bot.knowledge.record_ranking``)."""
+    chosen: list[str] = []
+    total = 0
+    for term in terms:
+        if chosen and total + rows[term] > budget:
+            break
+        chosen.append(term)
+        total += rows[term]
+    return chosen, total
+
+
 def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> QueryPlan | None:
     """The plan for ``query``, or None when it has no searchable word or none matches."""
     words = query_terms(query)
@@ -120,13 +137,7 @@ def plan_query(conn: sqlite3.Connection, query: str, budget: int = 1000) -> Quer
     present = sorted((t for t in terms if df[t]), key=lambda t: df[t])
     if not present:
         return None
-    chosen: list[str] = []
-    rows = 0
-    for term in present:
-        if chosen and rows + df[term] > budget:
-            break
-        chosen.append(term)
-        rows += df[term]
+    chosen, rows = rarest_within(present, df, budget)
     total = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0])
     # A dropped word counts when a word starting with its stem is in the text ("kettle" also
     # finds "kettles"), which is close to what the Porter tokenizer matched.

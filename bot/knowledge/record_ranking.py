@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.knowledge.cjk import fts_phrase
+from bot.knowledge.query_plan import rarest_within
 from bot.knowledge.terms import query_terms, stem
 from bot.knowledge.word_forms import query_forms
 
@@ -78,13 +79,7 @@ def plan_ranking(
     if sum(rows.values()) <= budget:
         return RowRanking(every)  # the query as it always was: nothing to bound
     present = sorted((term for term, _ in units if rows[term]), key=lambda t: rows[t])
-    chosen: list[str] = []
-    ranked = 0
-    for term in present:
-        if chosen and ranked + rows[term] > budget:
-            break
-        chosen.append(term)
-        ranked += rows[term]
+    chosen, ranked = rarest_within(present, rows, budget)
     match = " OR ".join(phrases[t] for t in chosen)
     if ranked > budget and len(present) > 1:  # every word is common: rows holding them all
         both = " AND ".join(phrases[t] for t in present)
