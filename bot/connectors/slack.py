@@ -46,6 +46,7 @@ from bot.connectors.slack_events import SlackQuestion, question_from_event, rate
 from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_replies import ReplyLog
 from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_token import (
@@ -95,7 +96,10 @@ class SlackConnector:
             )
         finally:
             bolt_log.removeFilter(token_skipped)
-        self.poster = SlackPoster(self.client, settings)
+        # each reply recorded under its question: a restart tidies exactly a question's own
+        # half answer, and a follow-up's history pairs answers with their questions
+        self.replies = ReplyLog(services.store)
+        self.poster = SlackPoster(self.client, settings, recorder=self.replies.record)
         self.outbox = SlackOutbox(services.store, self.poster, settings)
         self._outbox_task: asyncio.Task[None] | None = None
         self.audiences = SlackAudiences(self.client, settings)
@@ -166,7 +170,7 @@ class SlackConnector:
             url = await open_socket_url(self.client, self.settings.app_token, warned=warned)
         if self._outbox_task is None:
             self._outbox_task = asyncio.create_task(self.outbox.run())
-        recovery = self._kept.recover(self.client, self.poster, self.settings.apology, self._ids)
+        recovery = self._kept.recover(self.client, self.poster, self.settings.apology)
         if recovery is not None:
             self._spawn(recovery)
         if self.settings.mode == "socket" and self._socket is None:

@@ -25,10 +25,12 @@ from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_events import SlackQuestion
 from bot.connectors.slack_failures import answer_failed
 from bot.connectors.slack_files import numbered_files
+from bot.connectors.slack_follow_up import FollowUpCheck, checked_sinks
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_notes import question_notes
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
+from bot.connectors.slack_replies import ReplyLog
 from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_stream_links import marker_forms
 from bot.connectors.slack_text import mentioned_users, question_text
@@ -73,6 +75,7 @@ class SlackAnswering:
         self.audiences = audiences
         self._sleep = sleep
         self._identity = identity
+        self._replies = ReplyLog(services.store)
         overrides = {"max_file_bytes": self.settings.max_file_bytes}
         overrides.update(services.settings.capabilities.get("slack", {}))
         self._caps: Capabilities = capabilities_for("slack", overrides)
@@ -115,6 +118,9 @@ class SlackAnswering:
             bot_id=bot_id,
             limit=self.settings.history_turns,
             question_chars=self.services.settings.web.max_question_chars,
+            # in a channel only a mention was answered; in a DM every message is
+            addressed_only=question.channel_type != "im",
+            replies_of=lambda ts: self._replies.replies(question.channel, ts),
         )
         # after a restart, the turn the earlier run left unfinished: the question counts once
         return audience, history, question_turn(self.services.store, question)
@@ -170,6 +176,8 @@ class SlackAnswering:
             turn_id,
             forms,
         )
+        if question.ts != question.thread_ts:  # a follow-up: is it still there? (README)
+            sink, fallback = checked_sinks(sink, fallback, FollowUpCheck(self.client, question))
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None
         try:

@@ -26,8 +26,10 @@ Lookups that fail (Slack's refusal, a lost connection, a timeout) grant nothing,
 direction: an unknown channel counts as public, an unknown user has no groups; they are logged.
 Results are cached for ``cache_seconds`` so a busy channel does not cost a ``users.info`` per
 question, except a private channel's kind: it is read for every question, so one made public or
-shared outside is treated as such from its next question on. The same ``users.info`` answers
-name the people a question mentions (:meth:`SlackAudiences.display_name`).
+shared outside is treated as such from its next question on (a public channel made private gets
+its mapping once its cached kind expires, the safe direction). A public channel's
+``audience_by_channel`` mapping is ignored, and said so once per channel in the log. The same
+``users.info`` answers name the people a question mentions (:meth:`SlackAudiences.display_name`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class SlackAudiences:
         self._said_emailless = False
         self._said_external: set[str] = set()
         self._said_shared: set[str] = set()  # shared channels mapped to private groups
+        self._said_public: set[str] = set()  # public channels mapped all the same
         # (team_id, enterprise_id); team_id None for an org-wide install
         self._home: tuple[str | None, str | None] | None = None
         # The person each 1:1 DM is with (conversations.info's ``user``), cached with its kind.
@@ -127,6 +130,7 @@ class SlackAudiences:
         groups = set(settings.public_audience)
         kind, external = await self._conversation(channel, event_channel_type)
         if kind == "public":
+            self._warn_public(channel)
             return frozenset(groups)
         groups.update(settings.audience_by_channel.get(channel, ()))
         if external:
@@ -143,6 +147,22 @@ class SlackAudiences:
         if user and own_groups and not external:
             groups.update(await self.user_groups(user))
         return frozenset(groups)
+
+    def _warn_public(self, channel: str) -> None:
+        """Say once that ``channel``, mapped by ``audience_by_channel``, is public, so its
+        mapping is ignored: an admin who mapped it expects its answers to cite those groups."""
+        mapped = set(self._settings.audience_by_channel.get(channel, ()))
+        mapped -= set(self._settings.public_audience)
+        if not mapped or channel in self._said_public:
+            return
+        self._said_public.add(channel)
+        log.warning(
+            "Slack channel %s is public, so slack.audience_by_channel's mapping of it to %s is "
+            "ignored: answers there cite only public_audience sources (the whole workspace "
+            "reads them); make the channel private to use the mapping, or remove it",
+            channel,
+            ", ".join(sorted(mapped)),
+        )
 
     def _warn_shared(self, channel: str) -> None:
         """Say once that ``channel``, read by another organisation (Slack Connect), still gets

@@ -35,6 +35,7 @@ from bot.connectors.slack_client import (
     error_code,
 )
 from bot.connectors.slack_files import UploadPermission
+from bot.connectors.slack_replies import ReplyRecorder
 from bot.connectors.slack_text import fit_text
 from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_uploads import upload_into_thread
@@ -90,14 +91,29 @@ def _unthreaded(response: AsyncSlackResponse) -> bool:
 class SlackPoster:
     """Posts, edits and uploads into threads; Slack failures become ChannelError."""
 
-    def __init__(self, client: AsyncWebClient, settings: SlackSettings) -> None:
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        settings: SlackSettings,
+        *,
+        recorder: ReplyRecorder | None = None,
+    ) -> None:
         self._client = client
         self._settings = settings
         self.uploads = UploadPermission()
+        self._recorder = recorder
+
+    def record(self, thread: SlackThread, ts: str) -> None:
+        """Record ``ts`` as a reply to the question of ``thread`` (see ``slack_replies``):
+        every message posted into it is, and a stream once Slack has started it."""
+        if self._recorder is not None:
+            self._recorder(thread, ts)
 
     async def post(self, thread: SlackThread, message: Message) -> str:
         """Post one message into the thread; returns its ts."""
-        return await self._post(thread.channel, thread.thread_ts, message)
+        ts = await self._post(thread.channel, thread.thread_ts, message)
+        self.record(thread, ts)
+        return ts
 
     async def post_top_level(self, channel: str, message: Message) -> str:
         """Post one message into the channel itself (not a thread); returns its ts."""

@@ -53,7 +53,12 @@ class SlackQuestion:
     def thread(self) -> SlackThread:
         """Where its answer goes: the question's thread (an assistant thread or not)."""
         return SlackThread(
-            self.channel, self.thread_ts, self.user, self.team_id, self.assistant_thread
+            self.channel,
+            self.thread_ts,
+            self.user,
+            self.team_id,
+            self.assistant_thread,
+            question_ts=self.ts,
         )
 
 

@@ -1,10 +1,13 @@
 """Thread history: earlier questions and the bot's answers in a Slack thread, as Exchanges.
 
-The thread is read with ``conversations.replies``. Every message from a person starts a question
-(the bot mention removed); the bot's following messages, joined, are its answer. Only exchanges
-older than the current question are kept, the last ``limit`` of them. Messages from other bots
-are skipped. A failing read (Slack's refusal, a lost connection, a timeout) gives no history
-rather than no answer.
+The thread is read with ``conversations.replies``. A message from a person is a question (the
+bot mention removed) when it was one: in a DM every message, in a channel only one that mentions
+the bot. Its answer is the bot's messages recorded for it as they were posted
+(``slack_replies``), joined, wherever they stand: a second question asked before the first one's
+answer arrived keeps its own answer. Bot messages recorded for no question (posted before
+replies were recorded) answer the question before them. Only exchanges older than the current
+question are kept, the last ``limit`` of them. Messages from other bots are skipped. A failing
+read (Slack's refusal, a lost connection, a timeout) gives no history rather than no answer.
 
 Slack answers oldest first, in pages, so the exchanges that matter most for a follow-up, the
 latest, are on the last page: every page is read, up to :data:`MAX_HISTORY_PAGES` pages of
@@ -15,6 +18,7 @@ alone would pass off old exchanges as the latest.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -22,13 +26,21 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.connectors.base import fit_question
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 from bot.connectors.slack_events import ANSWERED_SUBTYPES
-from bot.connectors.slack_text import question_text, unescape
+from bot.connectors.slack_text import mentions, question_text, unescape
 from bot.models import Exchange
 
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 200  # Slack's advice for paginated reads
 MAX_HISTORY_PAGES = 10
+
+# the ts of the bot's replies recorded for a question, by the question's ts (slack_replies)
+RepliesOf = Callable[[str], Sequence[str]]
+
+
+def no_replies(question_ts: str) -> Sequence[str]:
+    """No reply recorded for any question: answers are paired by their place in the thread."""
+    return ()
 
 
 def _ts(message: dict[str, Any]) -> float:
@@ -46,44 +58,62 @@ def exchanges_from_messages(
     bot_id: str | None,
     limit: int,
     question_chars: int | None = None,
+    addressed_only: bool = False,
+    replies_of: RepliesOf = no_replies,
 ) -> tuple[Exchange, ...]:
     """Pair the thread's questions with the bot's answers, oldest first.
 
+    With ``addressed_only`` (a channel) only a message that mentions the bot is a question: a
+    colleague's remark was not answered, so it takes no answer. Each question's answer is the
+    bot's messages ``replies_of`` names for it (recorded as they were posted), wherever they
+    stand in the thread; a bot message recorded for no question (posted before replies were
+    recorded) answers the question before it, as long as that one has no recorded replies.
     ``question_chars`` (``web.max_question_chars``) cuts each earlier question as it was cut
     when it was answered: Slack takes 40,000 characters, the assistant read only that many.
     """
     if limit <= 0:
         return ()
     before = float(current_ts)
-    pairs: list[Exchange] = []
-    question: str | None = None
-    answer: list[str] = []
-
-    def close() -> None:
-        if question is not None and answer:
-            pairs.append(Exchange(question=question, answer="\n\n".join(answer)))
-
+    questions: dict[str, str] = {}  # by ts, in the thread's order
+    answers: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}  # a recorded reply's ts: its question's
+    with_replies: set[str] = set()  # the questions some reply was recorded for
+    latest: str | None = None  # the latest question, for a reply recorded for none
     for message in sorted(messages, key=_ts):
         if _ts(message) >= before:
             break
+        ts = str(message.get("ts") or "")
         text = str(message.get("text") or "")
         is_ours = (bot_id is not None and message.get("bot_id") == bot_id) or (
             bot_user_id is not None and message.get("user") == bot_user_id
         )
         if is_ours:
-            if question is not None and text.strip():
-                answer.append(unescape(text).strip())
+            question_ts = owner.get(ts)
+            if question_ts is None and latest not in with_replies:
+                question_ts = latest
+            if question_ts is not None and question_ts in answers and text.strip():
+                answers[question_ts].append(unescape(text).strip())
         elif message.get("bot_id") or message.get("subtype") not in ANSWERED_SUBTYPES:
             # joins, edits' leftovers, other bots: not questions. A question sent "also to the
             # channel" (thread_broadcast) or with a file is one, as when it was answered, or
             # its answer would be paired with the question before it.
             continue
+        elif addressed_only and bot_user_id is not None and not mentions(text, bot_user_id):
+            continue  # a remark to the others in the thread, never answered
         else:
-            close()
-            question, answer = question_text(text, bot_user_id), []
+            question = question_text(text, bot_user_id)
             if question_chars is not None:
                 question = fit_question(question, question_chars)[0]
-    close()
+            questions[ts], answers[ts], latest = question, [], ts
+            replies = replies_of(ts)
+            owner.update((reply, ts) for reply in replies)
+            if replies:
+                with_replies.add(ts)
+    pairs = [
+        Exchange(question=question, answer="\n\n".join(answers[ts]))
+        for ts, question in questions.items()
+        if answers[ts]
+    ]
     return tuple(pairs[-limit:])
 
 
@@ -97,9 +127,12 @@ async def thread_history(
     bot_id: str | None,
     limit: int,
     question_chars: int | None = None,
+    addressed_only: bool = False,
+    replies_of: RepliesOf = no_replies,
 ) -> tuple[Exchange, ...]:
     """The earlier exchanges of the thread ``thread_ts`` (empty for a new thread); each
-    question at most ``question_chars`` long, as when it was answered."""
+    question at most ``question_chars`` long, as when it was answered (``addressed_only`` and
+    ``replies_of`` as :func:`exchanges_from_messages` takes them)."""
     if limit <= 0 or thread_ts == current_ts:
         return ()
     try:
@@ -128,6 +161,8 @@ async def thread_history(
         bot_id=bot_id,
         limit=limit,
         question_chars=question_chars,
+        addressed_only=addressed_only,
+        replies_of=replies_of,
     )
 
 

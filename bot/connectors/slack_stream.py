@@ -40,6 +40,7 @@ from bot.connectors.slack_feedback_blocks import feedback_block, source_blocks, 
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_sinks import Payload, StreamingUnavailableError
 from bot.connectors.slack_stream_links import links_of
+from bot.connectors.slack_stream_start import StreamStartClient
 from bot.connectors.slack_text import StreamMarkdown
 from bot.connectors.slack_thread import SlackThread
 from bot.errors import RateLimitedError
@@ -107,7 +108,10 @@ class NativeSink:
 
     async def _streamer(self) -> AsyncChatStream:
         if self._stream is None:
-            self._stream = await self._client.chat_stream(
+            # the streamed message is recorded as a reply to its question the moment Slack
+            # starts it, also when that is inside the stop (see slack_stream_start)
+            client = StreamStartClient(self._client, self._started)
+            self._stream = await client.chat_stream(
                 channel=self._thread.channel,
                 thread_ts=self._thread.thread_ts,
                 recipient_team_id=self._thread.team_id,
@@ -115,6 +119,9 @@ class NativeSink:
                 buffer_size=self._settings.stream_buffer_chars,
             )
         return self._stream
+
+    def _started(self, ts: str) -> None:
+        self._poster.record(self._thread, ts)
 
     @property
     def ts(self) -> str | None:

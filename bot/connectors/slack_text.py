@@ -55,6 +55,11 @@ def mentioned_users(text: str, bot_user_id: str | None = None) -> tuple[str, ...
     return tuple(dict.fromkeys(i for i in ids if i != bot_user_id))
 
 
+def mentions(text: str, user_id: str) -> bool:
+    """Whether the Slack message ``text`` mentions ``user_id`` (``<@U…>``)."""
+    return any(match.group(1) == user_id for match in _USER.finditer(text))
+
+
 def question_text(
     text: str, bot_user_id: str | None = None, names: Mapping[str, str] | None = None
 ) -> str:

@@ -9,8 +9,8 @@ in the store's outbox (channel ``slack-question``) from its claim until its hand
 (answered, apologised for, or given up for a reason that would only repeat).
 
 At the next start :meth:`UnansweredQuestions.left_over` hands those back, and the connector
-first tidies what the earlier run left in the thread (:func:`tidy_half_answer`: a stream left
-open is stopped, the bot's half-written replies to the question are deleted) and then answers
+first tidies what the earlier run left in the thread (``slack_half_answer``: a stream left
+open is stopped, the replies recorded for the question are deleted) and then answers
 the question again through the normal path, under the claims it already holds, so that it is
 answered once. Each start counts one interrupted attempt: a question still unanswered after
 ``ATTEMPTS`` starts (one that takes the process down with it, say) or asked more than
@@ -37,11 +37,12 @@ from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_events import SlackQuestion
+from bot.connectors.slack_half_answer import tidy_half_answer
 from bot.connectors.slack_outbox_files import files_left
-from bot.errors import ChannelError, StoreError
+from bot.connectors.slack_replies import ReplyLog
+from bot.errors import StoreError
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -51,8 +52,6 @@ QUESTIONS = "slack-question"
 ATTEMPTS = 3
 # a question older than this (by its ts) is not answered after a restart: one day
 ANSWER_WITHIN = 24 * 3600.0
-# the thread replies read to find a half-written answer (one page)
-REPLIES_PAGE = 200
 # the turn each question is answered under (state scope), the latest KEPT_TURNS of them
 TURNS = "slack-turn"
 KEPT_TURNS = 10_000
@@ -192,78 +191,12 @@ def question_turn(store: Store, question: SlackQuestion) -> int:
     return turn_id
 
 
-def _is_ours(message: dict[str, Any], bot_user_id: str | None, bot_id: str | None) -> bool:
-    return bool(
-        (bot_id and message.get("bot_id") == bot_id)
-        or (bot_user_id and message.get("user") == bot_user_id)
-    )
-
-
-async def half_answer(
-    client: AsyncWebClient, question: SlackQuestion, bot_user_id: str | None, bot_id: str | None
-) -> list[str]:
-    """The ts of the bot's replies to ``question``: its replies in the thread after the
-    question and before anyone else's next message. Empty when the thread cannot be read."""
-    if not (bot_user_id or bot_id):
-        return []
-    try:
-        response = await client.conversations_replies(
-            channel=question.channel,
-            ts=question.thread_ts,
-            oldest=question.ts,
-            inclusive=False,
-            limit=REPLIES_PAGE,
-        )
-    except SLACK_CALL_ERRORS as exc:
-        log.info("slack: cannot read thread %s to tidy it: %s", question.thread_ts, error_code(exc))
-        return []
-    messages = [m for m in response.get("messages") or [] if isinstance(m, dict)]
-    messages.sort(key=lambda m: float(str(m.get("ts") or 0)))
-    found: list[str] = []
-    for message in messages:
-        ts = str(message.get("ts") or "")
-        if float(ts or 0) <= float(question.ts):
-            continue
-        if not _is_ours(message, bot_user_id, bot_id):
-            break  # a later question's answers are not this one's
-        found.append(ts)
-    return found
-
-
-async def tidy_half_answer(
-    client: AsyncWebClient,
-    poster: SlackPoster,
-    question: SlackQuestion,
-    identity: tuple[str | None, str | None],
-    apology: str | None,
-) -> bool:
-    """Stop any stream the earlier run left open in reply to ``question`` and remove its
-    replies: deleted, or with ``apology`` the first one rewritten as that text (the rest
-    deleted). Whether the apology took the place of a reply (False: post it anew)."""
-    thread = question.thread()
-    replaced = False
-    for ts in await half_answer(client, question, *identity):
-        try:  # a message still streaming cannot be edited or deleted cleanly
-            await client.chat_stopStream(channel=question.channel, ts=ts)
-        except SLACK_CALL_ERRORS as exc:
-            log.debug("slack: stopping stream %s: %s", ts, error_code(exc))
-        if apology is not None and not replaced:
-            try:
-                await poster.update(thread, ts, {"text": apology})
-                replaced = True
-                continue
-            except ChannelError as exc:  # any refusal: deleted below instead
-                log.info("slack: could not rewrite half answer %s: %s", ts, exc)
-        await poster.delete(thread, ts)
-    return replaced
-
-
 async def answer_left_over(
     left_over: list[LeftOver],
     client: AsyncWebClient,
     poster: SlackPoster,
+    replies: ReplyLog,
     apology_text: str,
-    identity: Callable[[], tuple[str | None, str | None]],
     answer: Callable[[SlackQuestion], Awaitable[None]],
     done: Callable[[SlackQuestion], None],
     posted: Callable[[SlackQuestion], bool] = lambda question: False,
@@ -282,7 +215,7 @@ async def answer_left_over(
             done(question)
             continue
         apology = apology_text if left.given_up else None
-        replaced = await tidy_half_answer(client, poster, question, identity(), apology)
+        replaced = await tidy_half_answer(client, poster, replies, question, apology)
         if left.given_up:
             if not replaced:
                 await poster.apologize(question.thread())
@@ -301,6 +234,7 @@ class KeptQuestions:
     def __init__(self, store: Store, answer: Callable[[SlackQuestion], Awaitable[None]]) -> None:
         self._store = store
         self.unanswered = UnansweredQuestions(store)
+        self._replies = ReplyLog(store)
         self._answer = answer
         self._left_over: list[LeftOver] | None = None
 
@@ -328,7 +262,6 @@ class KeptQuestions:
         client: AsyncWebClient,
         poster: SlackPoster,
         apology: str,
-        identity: Callable[[], tuple[str | None, str | None]],
     ) -> Coroutine[Any, Any, None] | None:
         """The work of answering what :meth:`read_left_over` found (None: nothing left)."""
         left, self._left_over = self._left_over or [], []
@@ -338,8 +271,8 @@ class KeptQuestions:
             left,
             client,
             poster,
+            self._replies,
             apology,
-            identity,
             self._answer_kept,
             self.unanswered.done,
             self._posted,
@@ -371,8 +304,6 @@ __all__ = [
     "LeftOver",
     "UnansweredQuestions",
     "answer_left_over",
-    "half_answer",
     "question_turn",
     "saved_turn",
-    "tidy_half_answer",
 ]

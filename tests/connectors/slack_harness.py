@@ -68,6 +68,7 @@ class SlackWorld:
         wait: bool = True,
     ) -> httpx.Response:
         """Deliver an Events API callback as Slack would (signed), then wait for the answer."""
+        self.fake.keep_reply_of(event)  # Slack has the message an event is about
         body = json.dumps(event_body(event, event_id or f"Ev{next(_event_ids):08d}")).encode()
         headers = {"Content-Type": "application/json"}
         headers.update(slack_signature_headers(secret, body, timestamp, retry_num))

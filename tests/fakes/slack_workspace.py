@@ -66,6 +66,7 @@ class SlackWorkspaceScript:
         of the organisation for an org-wide install). ``ext_shared``: the channel is shared
         with another organisation (Slack Connect).
         """
+        self.keep_reply_of(event)  # Slack has the message an event is about
         where = team or self.team_id
         body: Json = {
             "token": "legacy",
@@ -196,6 +197,20 @@ class SlackWorkspaceScript:
             message["thread_ts"] = thread_ts
         self.state.messages.setdefault(channel, []).append(message)
         return ts
+
+    def keep_reply_of(self, event: Json) -> None:
+        """Keep the thread reply an event is about in its thread, as Slack has it, when a test
+        sent the event without adding the message first (a follow-up the bot checks is still
+        there before answering it). Not one deleted meanwhile, nor a thread's first message."""
+        channel, ts, thread_ts = event.get("channel"), event.get("ts"), event.get("thread_ts")
+        if not (isinstance(channel, str) and isinstance(ts, str) and isinstance(thread_ts, str)):
+            return
+        if ts == thread_ts or event.get("subtype") or (channel, ts) in self.state.deleted:
+            return
+        if any(m["ts"] == ts for m in self.state.messages.get(channel, [])):
+            return
+        text, user = str(event.get("text") or ""), str(event.get("user") or "")
+        self.add_message(channel, text, user, thread_ts, ts=ts)
 
     def delete_message(self, channel: str, ts: str) -> None:
         """A person deletes a message: with replies it stays as Slack's tombstone; without
