@@ -51,6 +51,7 @@ from dataclasses import dataclass, replace
 
 from bot.assistant import extractive_parts as parts
 from bot.assistant import extractive_precision as precision
+from bot.assistant import own_replies
 from bot.assistant.cited_lines import joiner, with_code, with_marker
 from bot.assistant.extractive_amounts import lacks_the_amount
 from bot.assistant.extractive_candidates import (
@@ -93,7 +94,7 @@ __all__ = [
     "sentence_candidates",
 ]
 
-NOT_FOUND = "I could not find anything about that in the knowledge base."
+NOT_FOUND = own_replies.NOT_FOUND
 
 
 @dataclass(frozen=True)

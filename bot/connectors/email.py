@@ -374,7 +374,9 @@ class EmailConnector:
         # mail is read days later: its /files/ links last email.file_link_ttl_days, not the
         # web's hour (each download still re-checks who may read the file now)
         links = services_with_link_days(self.services, self.settings.file_link_ttl_days)
-        context = context_for(links, audience, caps, turn_id=turn_id, subject=subject)
+        context = context_for(
+            links, audience, caps, turn_id=turn_id, subject=subject, answer=answer
+        )
         context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
         payload = render("email", answer, context)
         for note in reversed(notes):  # each goes on top: the first ends up first

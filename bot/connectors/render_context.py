@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from bot.models import Source
+from bot.assistant.own_replies import answer_language
+from bot.models import Answer, Source
 from bot.runtime import Services
 from renderers.base import Capabilities, RenderContext
 
@@ -40,11 +41,16 @@ def context_for(
     capabilities: Capabilities,
     *,
     turn_id: int | None = None,
+    answer: Answer | None = None,
     **options: Any,
 ) -> RenderContext:
-    """The RenderContext for a viewer in ``audience``; ``options`` are RenderContext fields."""
+    """The RenderContext for a viewer in ``audience``; ``options`` are RenderContext fields.
+    With ``answer``, the language is the one it is written in (:func:`answer_language`)."""
     signer = services.signer
-    options.setdefault("language", services.settings.assistant.language)
+    language = services.settings.assistant.language
+    options.setdefault(
+        "language", language if answer is None else answer_language(answer, language)
+    )
 
     def sign(source: Source) -> str | None:
         return signed_link(services, source, audience)

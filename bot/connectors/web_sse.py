@@ -160,6 +160,9 @@ class AnswerStream:
                 elif isinstance(event, Reply):
                     turns.check_audience(event.answer)
                     rendered = renderer.finish(event.answer)
+                    if turns.in_own_words(event.answer):
+                        # a fixed English reply: drawn again, marked as English (own_replies)
+                        rendered = turns.render(event.answer, self.base_url)
                     # Built before the turn is stored done: a failure here still fails the turn.
                     payload = turns.payload(event, start, self.base_url, rendered)
                     turns.finish(start.turn_id, event)

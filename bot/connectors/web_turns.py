@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import renderers
 from bot.assistant.base import Reply
+from bot.assistant.own_replies import answer_language
 from bot.connectors.setup_errors import is_setup_error, report_setup_error
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.connectors.web_client_json import client_answer_json, with_display_quotes
@@ -271,8 +272,17 @@ class WebTurns:
         files' public URLs looked up again."""
         return self._render(self.as_now(answer), base_url)
 
+    def in_own_words(self, answer: Answer) -> bool:
+        """Whether ``answer`` is one of citecast's fixed replies in a language other than the
+        deployment's ``assistant.language`` (:mod:`bot.assistant.own_replies`)."""
+        language = self.services.settings.assistant.language
+        return answer_language(answer, language) != language
+
     def _render(self, answer: Answer, base_url: str) -> dict[str, Any]:
-        return dict(renderers.render(CHANNEL, answer, self.render_context(base_url)))
+        context = self.render_context(base_url)
+        # citecast's own fixed replies are English whatever assistant.language says
+        context = replace(context, language=answer_language(answer, context.language))
+        return dict(renderers.render(CHANNEL, answer, context))
 
     def share_url(self, turn_id: int, base_url: str) -> str | None:
         """The answer's shareable page, ``/turns/{key}``: the key is the turn id plus its HMAC

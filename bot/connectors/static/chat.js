@@ -168,9 +168,9 @@
         if (cfg.max_question_chars) self.maxChars = cfg.max_question_chars;
         if (typeof cfg.title === "string" && cfg.title) self.title.textContent = cfg.title;
         if (typeof cfg.subtitle === "string") self.subtitle.textContent = cfg.subtitle;
-        if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
         // a turn shown before this arrived keeps the language it was given (turns.js)
         if (typeof cfg.language === "string" && cfg.language) self.contentLang = cfg.language;
+        if (Array.isArray(cfg.suggested_prompts)) self.suggest(cfg.suggested_prompts);
       }).catch(function (err) {
         // kept even when the status line is taken, so a question that fails says the reason
         if (err instanceof TypeError) self.refused = true;
@@ -229,6 +229,8 @@
     prompts.forEach(function (prompt) {
       if (typeof prompt !== "string" || !prompt) return;
       var button = el("button", { "type": "button", "class": "cc-secondary" }, prompt);
+      // a question, in the questions' language (the group's name is the chat's English)
+      if (typeof self.contentLang === "string") button.setAttribute("lang", self.contentLang);
       button.addEventListener("click", function () { if (!self.busy) self.ask(prompt); });
       group.appendChild(button);
     });

@@ -42,7 +42,11 @@ async def serve_german(tmp_path: Path, **web: Any) -> RunningCitecast:
             "index": {"path": str(tmp_path / "index.db")},
             "store": {"path": str(tmp_path / "store.db")},
             "assistant": {"language": "de"},
-            "web": {"file_secret": "browser-test-secret-0123456789", **web},
+            "web": {
+                "file_secret": "browser-test-secret-0123456789",
+                "suggested_prompts": ["Wie lange habe ich Zeit?"],
+                **web,
+            },
         }
     )
     answerer = CannedAnswerer(cited_answer(passage(1), text="So geht es.[^1]\n"))
@@ -56,6 +60,8 @@ async def test_the_chat_page_marks_questions_and_answers(browser: Browser, tmp_p
     page: Page = await browser.new_page()
     try:
         await page.goto(running.url + "/")
+        prompt = page.get_by_role("button", name="Wie lange habe ich Zeit?")
+        await expect(prompt).to_have_attribute("lang", "de")
         await ask(page, "Wie installiere ich es?")
         await expect(page.locator(".cc-answer[aria-busy=false]")).to_have_count(1)
         assert await page.locator(".cc-chat").evaluate(LANGS) == MARKED
@@ -75,6 +81,8 @@ async def test_the_widget_on_a_french_page_marks_them_in_the_configured_language
         await page.get_by_role("button", name="Ask citecast").click()
         box = page.locator("#citecast-panel .cc-input")
         await expect(box).to_be_focused()
+        prompt = page.get_by_role("button", name="Wie lange habe ich Zeit?")
+        await expect(prompt).to_have_attribute("lang", "de")
         await box.fill("Wie installiere ich es?")
         await box.press("Enter")
         await expect(page.locator("#citecast-panel .cc-answer[aria-busy=false]")).to_have_count(1)

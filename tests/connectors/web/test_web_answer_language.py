@@ -11,14 +11,19 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bot.assistant.extractive_small_talk import small_talk_reply
+from bot.assistant.own_replies import NOT_FOUND
 from bot.config_file import parse_settings
 from bot.connectors.app import build_app
+from bot.models import Answer
 from bot.runtime import Services
 from bot.store import Store
 from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
 
 
-async def client_for(tmp_path: Path, language: str | None) -> AsyncIterator[httpx.AsyncClient]:
+async def client_for(
+    tmp_path: Path, language: str | None, text: str = "Ja.[^1]\n"
+) -> AsyncIterator[httpx.AsyncClient]:
     data: dict[str, object] = {
         "store": {"path": str(tmp_path / "store.db")},
         "index": {"path": str(tmp_path / "index.db")},
@@ -27,7 +32,8 @@ async def client_for(tmp_path: Path, language: str | None) -> AsyncIterator[http
     if language is not None:
         data["assistant"] = {"language": language}
     settings = parse_settings(data)
-    answerer = CannedAnswerer(cited_answer(passage(1), text="Ja.[^1]\n"))
+    cited = "[^1]" in text
+    answerer = CannedAnswerer(cited_answer(passage(1), text=text) if cited else Answer(text, ()))
     services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
     app = build_app(services, connectors=[], shutdown_grace=0.1)
     transport = httpx.ASGITransport(app=app)
@@ -74,3 +80,21 @@ async def test_without_a_language_nothing_says_one(unset: httpx.AsyncClient) -> 
     assert (await unset.get("/api/config")).json()["language"] == ""
     asked = (await unset.post("/api/ask", json={"question": "Does it?"})).json()
     assert " lang=" not in asked["html"]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [("Hallo", small_talk_reply("Hallo") or ""), ("Wie lange dauert es?", NOT_FOUND)],
+    ids=["small-talk", "not-found"],
+)
+async def test_citecasts_own_fixed_replies_stay_english(
+    tmp_path: Path, question: str, reply: str
+) -> None:
+    # (found in a QA pass: "I could not find anything …" marked German, read in a German voice)
+    async for client in client_for(tmp_path, "de", text=reply):
+        asked = (await client.post("/api/ask", json={"question": question})).json()
+        shared = await client.get(asked["share_url"].removeprefix("http://citecast.test"))
+        streamed = await client.get("/api/ask/stream", params={"question": question})
+        done = [line for line in streamed.text.split("\n") if '"html"' in line][-1]
+        for html in (asked["html"], shared.text, done.replace('\\"', '"')):
+            assert re.search(r'<div class="answer" id="answer-\w+" lang="en">', html), html
