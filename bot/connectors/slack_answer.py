@@ -11,7 +11,7 @@ while answering is ``answer_failed``'s to handle.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -20,7 +20,7 @@ import renderers
 from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import Sleep
+from bot.connectors.slack_client import Sleep, UndeliverableError
 from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_events import SlackQuestion
 from bot.connectors.slack_failures import answer_failed
@@ -139,9 +139,12 @@ class SlackAnswering:
         """Answer ``question`` in its thread and store the turn (failures are handled here)."""
         store = self.services.store
         thread = question.thread()
+        # a follow-up: is it still there? (README) Asked before anything is posted for it
+        check = FollowUpCheck(self.client, question) if question.ts != question.thread_ts else None
         if not question.text:
             # a file with no words is not a question: say what is read, not just "Hi!"
-            await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
+            if check is None or await _still_asked(check):
+                await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
             return
         try:
             # first, so the asker sees at once that the question arrived (assistant threads)
@@ -149,7 +152,10 @@ class SlackAnswering:
             question = await self._with_names(question)
             limit = self.services.settings.web.max_question_chars
             question, note = question_notes(question, limit)  # a long question is cut
-            if note is not None:  # the question was cut, or its files are not read
+            if note is not None and check is not None:
+                # posted once the question is found still there, just before the answer
+                check.before = self._note_poster(thread, note)
+            elif note is not None:  # the question was cut, or its files are not read
                 await self._post_quietly(thread, note)
                 # the note's post removed the status
                 await self.poster.set_status(thread, self.settings.thinking_status)
@@ -176,8 +182,8 @@ class SlackAnswering:
             turn_id,
             forms,
         )
-        if question.ts != question.thread_ts:  # a follow-up: is it still there? (README)
-            sink, fallback = checked_sinks(sink, fallback, FollowUpCheck(self.client, question))
+        if check is not None:
+            sink, fallback = checked_sinks(sink, fallback, check)
         presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None
         try:
@@ -195,8 +201,28 @@ class SlackAnswering:
         except StoreError as exc:
             log.error("Slack answer %s was sent but not stored: %s", turn_id, exc)
 
+    def _note_poster(self, thread: SlackThread, note: str) -> Callable[[], Awaitable[None]]:
+        """What posts ``note`` into the thread (when the follow-up check allows it)."""
+
+        async def post_note() -> None:
+            await self._post_quietly(thread, note)
+            # the note's post removed the status; the answer may still take a while to show
+            await self.poster.set_status(thread, self.settings.thinking_status)
+
+        return post_note
+
     async def _post_quietly(self, thread: SlackThread, text: str) -> None:
         try:
             await self.poster.post(thread, {"text": text})
         except ChannelError as exc:
             log.warning("posting to %s failed: %s", thread.channel, exc)
+
+
+async def _still_asked(check: FollowUpCheck) -> bool:
+    """Whether the follow-up ``check`` is made for is still there (False: deleted, logged)."""
+    try:
+        await check.ensure()
+    except UndeliverableError as exc:
+        log.warning("%s", exc)
+        return False
+    return True

@@ -264,6 +264,23 @@ def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> A
     )
 
 
+def without_retries(client: AsyncWebClient) -> AsyncWebClient:
+    """A client making the calls ``client`` makes (same token, API address, timeout and
+    session) but trying each once: a 429 or a server error fails at once instead of waiting
+    Slack's ``Retry-After`` or a backoff, for a read whose answer is only worth having now."""
+    return AsyncWebClient(
+        token=client.token,
+        base_url=client.base_url,
+        timeout=client.timeout,
+        ssl=client.ssl,
+        proxy=client.proxy,
+        session=client.session,
+        headers=dict(client.headers),
+        logger=client.logger,
+        retry_handlers=[],
+    )
+
+
 def error_code(exc: BaseException) -> str:
     """Slack's error string (``feature_not_enabled``, ``ratelimited`` …) or the exception name."""
     if isinstance(exc, SlackApiError):

@@ -7,14 +7,20 @@ posted under a question its asker withdrew. So before an answer to a follow-up s
 (its first streamed piece, or its messages), :class:`FollowUpCheck` reads whether the question is
 still in the thread, once per answer; when it is gone the answer ends as the thread-starter's
 does, with :class:`UndeliverableError` (``invalid_thread_ts``): nothing posted, not even the
-apology, and its turn marked failed. A thread that cannot be read is answered: withholding an
-answer needs Slack's word that the question is gone.
+apology, and its turn marked failed. The same holds for what comes before the answer (the note
+that the question was cut or its files are not read: :attr:`FollowUpCheck.before` posts it
+once the question was found still there) and for the apology when the answer fails.
+
+A thread that cannot be read is answered: withholding an answer needs Slack's word that the
+question is gone. So the read is tried once, never waited for: a 429 (Slack limits
+``conversations.replies`` hard, to one a minute for an app outside the Marketplace) or a server
+error means "answer it" at once, not after Slack's ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -23,6 +29,7 @@ from bot.connectors.slack_client import (
     SLACK_CALL_ERRORS,
     UndeliverableError,
     error_code,
+    without_retries,
 )
 from bot.connectors.slack_events import SlackQuestion
 from bot.connectors.slack_sinks import AnswerSink, Payload
@@ -32,12 +39,21 @@ log = logging.getLogger(__name__)
 
 
 class FollowUpCheck:
-    """Whether a follow-up question is still in its thread, asked of Slack once."""
+    """Whether a follow-up question is still in its thread, asked of Slack once.
 
-    def __init__(self, client: AsyncWebClient, question: SlackQuestion) -> None:
+    ``before`` (the question's notes, say) runs once, after the question was found still there
+    and before anything of the answer is shown."""
+
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        question: SlackQuestion,
+        before: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self._client = client
         self._question = question
         self._checked = False
+        self.before = before
 
     async def ensure(self) -> None:
         """Raise UndeliverableError (``invalid_thread_ts``) when the question was deleted; the
@@ -52,12 +68,19 @@ class FollowUpCheck:
                 QUESTION_GONE,
             )
 
+    async def shown(self) -> None:
+        """:meth:`ensure`, then (the first time) ``before``: call before showing the answer."""
+        await self.ensure()
+        before, self.before = self.before, None
+        if before is not None:
+            await before()
+
     async def _still_there(self) -> bool:
         question = self._question
         try:
             # the thread from the question on: its parent (Slack keeps it first) and the
             # question itself, when it is still there
-            response = await self._client.conversations_replies(
+            response = await without_retries(self._client).conversations_replies(
                 channel=question.channel,
                 ts=question.thread_ts,
                 oldest=question.ts,
@@ -88,16 +111,21 @@ class FollowUpSink:
 
     async def text(self, delta: str, partial: Answer) -> None:
         """As :meth:`AnswerSink.text`, after the check."""
-        await self._check.ensure()
+        await self._check.shown()
         await self._sink.text(delta, partial)
 
     async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
         """As :meth:`AnswerSink.finish`, after the check."""
-        await self._check.ensure()
+        await self._check.shown()
         await self._sink.finish(payload, turn_id, revised=revised)
 
     async def fail(self, text: str | None = None) -> None:
-        """As :meth:`AnswerSink.fail`."""
+        """As :meth:`AnswerSink.fail`, after the check (a deleted question gets no apology)."""
+        try:
+            await self._check.ensure()
+        except UndeliverableError as exc:
+            log.warning("%s", exc)
+            return
         await self._sink.fail(text)
 
 

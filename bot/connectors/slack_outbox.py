@@ -331,6 +331,10 @@ class SlackOutbox:
                 else:
                     await self._retry_later(item, thread, exc)
                 return False
+            for message in messages:
+                # Slack took it, though its answer was lost: a reply to the question all the same
+                if (key := delivery_key(message)) is not None and key in posted:
+                    self._poster.record(thread, posted[key])
             messages = [m for m in messages if delivery_key(m) not in posted]
         for index, message in enumerate(messages):
             attempted_at = time.time()

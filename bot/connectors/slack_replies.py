@@ -4,7 +4,8 @@ A thread mixes replies to several questions (a second question asked before the 
 answer arrived) with other people's remarks, so a reply's place in the thread does not say which
 question it answers. Every message citecast posts into a question's thread (notes, the answer's
 messages, a stream once Slack started it, the apology) is recorded under the question's channel
-and ts (state scope ``REPLIES``) the moment Slack returns its ts. After a restart the half-written
+and ts (state scope ``REPLIES``) the moment Slack returns its ts, or, for a message Slack took
+but whose answer was lost, once it is found by its delivery key. After a restart the half-written
 reply to a question is exactly what was recorded for it (``slack_unanswered``), and a follow-up's
 history pairs each answer with the question it was posted for (``slack_history``).
 

@@ -155,11 +155,16 @@ class EditSink:
                     self._thread.channel,
                     exc,
                 )
-                if isinstance(exc, DeliveryUncertainError):
-                    self._lost, self._lost_since = delivery_key(first), attempted_at
+                self._live = False
                 if isinstance(exc, RateLimitedError):
                     self._waiting = (exc, attempted_at)
-                self._live = False
+                if isinstance(exc, DeliveryUncertainError):
+                    self._lost, self._lost_since = delivery_key(first), attempted_at
+                    # looked for now, not only at the end: a post Slack took is then recorded
+                    # for the question, so a kill before the end leaves no untracked half answer
+                    # (a restart deletes the recorded replies). Not found: looked for again then.
+                    if self._lost is not None:
+                        self._ts = await self._find_lost_post(self._lost)
                 return
         else:
             try:
@@ -205,13 +210,17 @@ class EditSink:
 
     async def _find_lost_post(self, key: str) -> str | None:
         """The ts of the first post whose answer was lost, if Slack took it after all (it is
-        then completed, not left as a stray half answer above the full one)."""
+        then recorded as a reply to the question and completed, not left as a stray half answer
+        above the full one)."""
         try:
             keys = await self._poster.delivery_keys(self._thread, since=self._lost_since)
-            return keys.get(key)
         except ChannelError as exc:
             log.warning("cannot read %s to find a lost post (%s)", self._thread.channel, exc)
             return None
+        ts = keys.get(key)
+        if ts:
+            self._poster.record(self._thread, ts)
+        return ts or None
 
     async def fail(self, text: str | None = None) -> None:
         """Replace the partial answer with the apology or ``text`` (or post it)."""
