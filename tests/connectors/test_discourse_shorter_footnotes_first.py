@@ -10,28 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.models import Source
 from tests.connectors.discourse_harness import PUBLIC, opened_harness, outbox_empty
 from tests.fakes.discourse_api import FakeDiscourse
+from tests.renderers.test_discourse_fit_levels import GETTING_STARTED, HANDBOOK
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GETTING_STARTED = Source(
-    id="g",
-    title="Getting started with citecast",
-    filename="getting-started.md",
-    path=str(EXAMPLES / "getting-started.md"),
-    section="Install > macOS",
-    text="On macOS, install Python.",
-)
-HANDBOOK = Source(
-    id="h",
-    title="citecast operations handbook",
-    filename="operations-handbook.pdf",
-    path=str(EXAMPLES / "operations-handbook.pdf"),
-    media_type="application/pdf",
-    page=1,
-    text="This handbook is for operators.",
-)
 FIRST = (
     "On macOS, install Python 3.11 from python.org or with Homebrew (`brew install"
     " python@3.11`), then follow the same steps as on Linux [1]."

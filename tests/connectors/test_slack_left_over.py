@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
-from bot.assistant.base import ReplyEvent
-from bot.models import Answer, Exchange, TextDelta
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
@@ -24,27 +21,7 @@ from tests.connectors.slack_harness import (
     settle,
     slack_world,
 )
-
-
-class HangingAnswerer(CannedAnswerer):
-    """Streams the first part of its answer, then never goes on (the process dies there)."""
-
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(answer, chunk=30)
-        self.hung = asyncio.Event()
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        # the citations and the first two pieces of text, as CannedAnswerer streams them
-        pieces = 0
-        async for event in super().stream(question, audience, history):
-            yield event
-            pieces += isinstance(event, TextDelta)
-            if pieces == 2:
-                break
-        self.hung.set()
-        await asyncio.Event().wait()
+from tests.connectors.slack_restarts import HangingAnswerer, restarted
 
 
 async def _crash_mid_answer(
@@ -72,10 +49,7 @@ async def test_a_question_a_crash_cut_short_in_its_stream_is_answered_after_rest
     assert len(half) == 1 and "[1]" in str(half[0]["text"])  # what the kill left
 
     answerer = CannedAnswerer(answer_citing(1, "The deploy runs on Fridays.[^1]"))
-    async with slack_world(tmp_path / "after", answerer, streaming="none") as world:
-        world.fake.state.messages.update(messages)
-        await world.connector.start()
-        await settle(world.connector)
+    async with restarted(tmp_path / "after", answerer, messages, streaming="none") as world:
         replies = world.fake.bot_messages(PUBLIC, question)
         assert len(answerer.calls) == 1
         assert len(replies) == 1 and "Fridays" in replies[0]["text"]
@@ -99,10 +73,7 @@ async def test_a_question_left_over_too_often_gets_the_apology_in_place_of_its_h
     with db:  # two earlier starts were already cut short
         db.execute("UPDATE outbox SET attempts = 2 WHERE channel = 'slack-question'")
     db.close()
-    async with slack_world(tmp_path / "after", answerer) as world:
-        world.fake.state.messages.update(messages)
-        await world.connector.start()
-        await settle(world.connector)
+    async with restarted(tmp_path / "after", answerer, messages) as world:
         replies = world.fake.bot_messages(PUBLIC, question)
         assert answerer.calls == []
         assert [m["text"] for m in replies] == [world.connector.settings.apology]

@@ -8,42 +8,20 @@ pairs it with its question.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
-from bot.assistant.base import ReplyEvent
 from bot.connectors.slack_replies import ReplyLog
-from bot.models import Answer, Exchange, TextDelta
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
     CannedAnswerer,
     answer_citing,
     mention,
-    settle,
     slack_world,
 )
+from tests.connectors.slack_restarts import HangingAnswerer, restarted
 
 LONG_TEXT = "\n\n".join(f"# Part {i}\n\nStep {i} in detail.[^{i % 3 + 1}]" for i in range(90))
-
-
-class HangsAfterTwoPieces(CannedAnswerer):
-    """The answer stops after its second streamed piece (the process is then killed)."""
-
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(answer, chunk=30)
-        self.hung = asyncio.Event()
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        pieces = 0
-        async for event in super().stream(question, audience, history):
-            yield event
-            pieces += isinstance(event, TextDelta)
-            if pieces == 2:
-                self.hung.set()
-                await asyncio.Event().wait()
 
 
 async def test_a_restart_removes_a_streamed_first_post_whose_answer_was_lost(
@@ -51,7 +29,7 @@ async def test_a_restart_removes_a_streamed_first_post_whose_answer_was_lost(
 ) -> None:
     (tmp_path / "before").mkdir()
     text = "Run the installer as an administrator, then restart the service.[^1] Done."
-    answerer = HangsAfterTwoPieces(answer_citing(1, text))
+    answerer = HangingAnswerer(answer_citing(1, text))
     async with slack_world(tmp_path / "before", answerer, streaming="edit") as w:
         w.fake.fail("chat.postMessage", drop=True, processed=True)
         root = w.fake.add_message(PUBLIC, "<@U0BOT> how do I install it?", ASKER)
@@ -63,10 +41,7 @@ async def test_a_restart_removes_a_streamed_first_post_whose_answer_was_lost(
     assert len(half) == 1 and recorded == half
 
     after = CannedAnswerer(answer_citing(1, text))
-    async with slack_world(tmp_path / "after", after, streaming="none") as w:
-        w.fake.state.messages.update(messages)
-        await w.connector.start()
-        await settle(w.connector)
+    async with restarted(tmp_path / "after", after, messages, streaming="none") as w:
         standing = w.fake.bot_messages(PUBLIC, root)
         assert [m["ts"] for m in standing] != half and len(standing) == 1
 

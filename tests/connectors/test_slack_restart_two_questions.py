@@ -3,41 +3,25 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from bot.assistant.base import ReplyEvent
-from bot.models import Answer, Exchange, TextDelta
+from bot.models import Answer
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
     CannedAnswerer,
     answer_citing,
     mention,
-    settle,
     slack_world,
 )
+from tests.connectors.slack_restarts import HangingAnswerer, restarted
 
 
-class HangsOnWindows(CannedAnswerer):
+def hangs_on_windows(answer: Answer) -> HangingAnswerer:
     """Answers every question, but the process dies half-way through the Windows one."""
-
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(answer, chunk=30)
-        self.hung = asyncio.Event()
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        pieces = 0
-        async for event in super().stream(question, audience, history):
-            yield event
-            pieces += isinstance(event, TextDelta)
-            if "Windows" in question and pieces == 2:
-                self.hung.set()
-                await asyncio.Event().wait()
+    return HangingAnswerer(answer, hangs_on=lambda question: "Windows" in question)
 
 
 @pytest.mark.parametrize("streaming", ["native", "edit"])
@@ -46,7 +30,7 @@ async def test_the_first_answer_survives_a_crash_in_the_second(
 ) -> None:
     (tmp_path / "before").mkdir()
     text = "Run the installer as an administrator, then restart the service.[^1] Done."
-    answerer = HangsOnWindows(answer_citing(1, text))
+    answerer = hangs_on_windows(answer_citing(1, text))
     async with slack_world(
         tmp_path / "before", answerer, streaming=streaming, stream_buffer_chars=10
     ) as w:
@@ -62,10 +46,7 @@ async def test_the_first_answer_survives_a_crash_in_the_second(
     assert len(half) == 1  # the second question's half-written reply
 
     after = CannedAnswerer(answer_citing(1, text))
-    async with slack_world(tmp_path / "after", after, streaming="none") as w:
-        w.fake.state.messages.update(messages)
-        await w.connector.start()
-        await settle(w.connector)
+    async with restarted(tmp_path / "after", after, messages, streaming="none") as w:
         standing = [m["ts"] for m in w.fake.bot_messages(PUBLIC, root)]
         deleted = [c.args.get("ts") for c in w.fake.calls_to("chat.delete")]
         assert [q for q, _, _ in after.calls] == ["and on Windows?"]
@@ -79,7 +60,7 @@ async def test_a_remark_before_the_half_answer_does_not_leave_it_standing(
 ) -> None:
     (tmp_path / "before").mkdir()
     text = "Run the installer as an administrator, then restart the service.[^1] Done."
-    answerer = HangsOnWindows(answer_citing(1, text))
+    answerer = hangs_on_windows(answer_citing(1, text))
     async with slack_world(
         tmp_path / "before", answerer, streaming=streaming, stream_buffer_chars=10
     ) as w:
@@ -93,10 +74,7 @@ async def test_a_remark_before_the_half_answer_does_not_leave_it_standing(
     assert len(half) == 1  # the half-written reply the kill left
 
     after = CannedAnswerer(answer_citing(1, text))
-    async with slack_world(tmp_path / "after", after, streaming="none") as w:
-        w.fake.state.messages.update(messages)
-        await w.connector.start()
-        await settle(w.connector)
+    async with restarted(tmp_path / "after", after, messages, streaming="none") as w:
         replies = w.fake.bot_messages(PUBLIC, root)
         assert len(replies) == 1, "the half-written reply still stands beside the new answer"
 
@@ -121,9 +99,6 @@ async def test_a_short_stream_killed_in_its_stop_is_tidied_after_restart(tmp_pat
     assert len(half) == 1  # the stream Slack started before the kill
 
     after = CannedAnswerer(answer_citing(1, "Links last an hour.[^1]"))
-    async with slack_world(tmp_path / "after", after, streaming="none") as w:
-        w.fake.state.messages.update(messages)
-        await w.connector.start()
-        await settle(w.connector)
+    async with restarted(tmp_path / "after", after, messages, streaming="none") as w:
         assert [c.args.get("ts") for c in w.fake.calls_to("chat.delete")] == half
         assert len(w.fake.bot_messages(PUBLIC, root)) == 1

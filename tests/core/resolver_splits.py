@@ -3,6 +3,8 @@ splits (one character at a time, small pieces, gathered deltas), must give one A
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.markdown import citations_in, parse
 from bot.models import Answer, Source, TextDelta
 from bot.registry import SourceRegistry
@@ -50,6 +52,18 @@ def streamed_at(
     events, answer = resolver.finish()
     shown += [e.text for e in events if isinstance(e, TextDelta)]
     assert "".join(shown) == answer.text
+    return answer
+
+
+def resolved_alike(
+    raw: str, make_registry: Callable[[], SourceRegistry], policy: ResolvePolicy
+) -> Answer:
+    """``resolve(raw)`` over a fresh ``make_registry()``, checked to equal every stream of it:
+    cut at every character, at every third and once in the middle, coalesced 0, 16 and 128."""
+    answer = resolve(raw, make_registry(), policy)
+    for cuts in (list(range(len(raw))), list(range(0, len(raw), 3)), [len(raw) // 2]):
+        for coalesce in (0, 16, 128):
+            assert streamed_at(raw, cuts, make_registry(), policy, coalesce) == answer, cuts
     return answer
 
 

@@ -20,7 +20,7 @@ from bot.models import Answer, Source
 from bot.registry import SourceRegistry
 from bot.resolver import ResolvePolicy, resolve
 from bot.source_mentions import is_model_source_list
-from tests.core.resolver_splits import streamed_at
+from tests.core.resolver_splits import resolved_alike, streamed_at
 
 MODEL = ResolvePolicy(model_cites=True)
 GUIDE = "citecast administration guide"
@@ -71,11 +71,7 @@ RETRY, OUTBOX = shown()[1], shown()[3]
 
 def everywhere(raw: str, policy: ResolvePolicy = MODEL) -> Answer:
     """``resolve(raw)``, checked to equal every stream of it."""
-    answer = resolve(raw, registry(), policy)
-    for cuts in (list(range(len(raw))), list(range(0, len(raw), 3)), [len(raw) // 2]):
-        for coalesce in (0, 16, 128):
-            assert streamed_at(raw, cuts, registry(), policy, coalesce) == answer, cuts
-    return answer
+    return resolved_alike(raw, registry, policy)
 
 
 def cited(answer: Answer) -> list[str]:

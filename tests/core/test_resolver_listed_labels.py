@@ -14,10 +14,10 @@ import pytest
 from bot.listed_items import read_item
 from bot.models import Answer
 from bot.registry import SourceRegistry
-from bot.resolver import ResolvePolicy, resolve
+from bot.resolver import ResolvePolicy
 from bot.source_mentions import is_model_source_list, named_sources
 from bot.source_model import Source
-from tests.core.resolver_splits import streamed_at
+from tests.core.resolver_splits import resolved_alike
 
 MODEL = ResolvePolicy(model_cites=True)
 PRICING_PDF = "https://docs.example.com/pricing.pdf"
@@ -41,11 +41,7 @@ def registry() -> SourceRegistry:
 
 def everywhere(raw: str, policy: ResolvePolicy = MODEL) -> Answer:
     """``resolve(raw)``, checked to equal every stream of it."""
-    answer = resolve(raw, registry(), policy)
-    for cuts in (list(range(len(raw))), list(range(0, len(raw), 3)), [len(raw) // 2]):
-        for coalesce in (0, 16, 128):
-            assert streamed_at(raw, cuts, registry(), policy, coalesce) == answer, cuts
-    return answer
+    return resolved_alike(raw, registry, policy)
 
 
 def cited(answer: Answer) -> list[str]:
