@@ -266,7 +266,8 @@ class ExtractiveBackend:
             top_k = turn.toolbox.top_k
             passages = merge_passages(own, found_together, alone, top_k)
             records = await pick_records(turn, question, terms, records_limit)
-            if records.records or precision.found(own, sentence_candidates(passages)):
+            keys = frozenset(term_key(t) for t in terms)  # keyed as the sentences' words are
+            if records.records or precision.found(keys, sentence_candidates(passages)):
                 context = [t for t in query_terms(earlier) if stem(t) not in own]
                 return _Evidence(terms, answer_terms(question), context, passages, records)
         terms = query_terms(together)

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from bot.assistant.extractive_compounds import is_compound, term_key, written
 from bot.assistant.extractive_faq import read_sentences
+from bot.assistant.extractive_keys import word_key
 from bot.assistant.extractive_sections import own_heading
 from bot.knowledge.document import code_spans
-from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.knowledge.terms import STOP_WORDS, words
 from bot.models import Source
 
 # a code span that is one "name:name" (letters first on both sides, so not "localhost:8000")
@@ -61,7 +62,7 @@ def _code_words(code: str) -> str:
 
 
 def _terms(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(text) if w not in STOP_WORDS)
+    return frozenset(word_key(w) for w in words(text) if w not in STOP_WORDS)
 
 
 def sentence_candidates(
@@ -116,7 +117,7 @@ def held_words(candidate: Candidate) -> frozenset[str]:
 def _subject(sentence: str) -> str:
     """The stemmed first word of ``sentence`` (its subject, in a plain declarative one)."""
     first = words(sentence[:80])
-    return stem(first[0]) if first else ""
+    return word_key(first[0]) if first else ""
 
 
 def covered_by_passages(

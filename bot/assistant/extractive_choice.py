@@ -10,6 +10,7 @@ records, refusing to answer) is :mod:`bot.assistant.extractive`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -20,9 +21,9 @@ from bot.assistant.extractive_candidates import Candidate, held_words, sentence_
 from bot.assistant.extractive_compounds import term_key
 from bot.assistant.extractive_faq import unasked
 from bot.assistant.extractive_heads import Compound, other_kinds
+from bot.assistant.extractive_keys import word_key
 from bot.assistant.extractive_sections import encloses, siblings
 from bot.assistant.extractive_tables import matching_rows
-from bot.knowledge.terms import stem
 
 # A sentence about the document itself ("This page explains …", "Read the administration guide
 # to …") points at an answer rather than giving it: it weighs half.
@@ -67,12 +68,24 @@ def choose_sentences(
         return []
     if not precision.found(wanted, candidates):
         return []
-    extra = frozenset(stem(t) for t in context_terms) - wanted
+    extra = frozenset(word_key(t) for t in context_terms) - wanted
     total = len(candidates)
     weight = {
         term: math.log(1 + total / (1 + sum(term in c.terms for c in candidates)))
         for term in wanted | extra
     }
+
+    # A number the question asks for numbers the word before it ("rule number 3", "chapter 3").
+    # Once a sentence writes it, a heading lends it only when it names that word too: "Chapter 3"
+    # numbers a chapter, and the rule under it is not "rule number 3".
+    numbered = {
+        t: term_key(before)
+        for before, t in itertools.pairwise(question_terms)
+        if t.isdigit() and any(t in c.terms for c in candidates)
+    }
+
+    def numbers_not_lent(headings: frozenset[str]) -> frozenset[str]:
+        return frozenset(t for t, noun in numbered.items() if noun not in headings)
 
     def points(c: Candidate, terms: frozenset[str], borrowed: frozenset[str]) -> float:
         # A sentence inherits half the weight of question words its section headings name:
@@ -81,8 +94,9 @@ def choose_sentences(
         # install citecast on Linux?" prefers what the "Linux" section says over a macOS
         # sentence that merely mentions Linux.
         hits = terms & c.terms
-        topical = terms & c.topic
-        inherited = (terms & (c.context | borrowed)) - hits - topical
+        not_lent = numbers_not_lent(c.topic | c.context | borrowed)
+        topical = (terms & c.topic) - not_lent
+        inherited = (terms & (c.context | borrowed)) - hits - topical - not_lent
         return (
             sum(weight[t] for t in hits | topical)
             + 0.5 * sum(weight[t] for t in topical)

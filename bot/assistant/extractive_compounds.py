@@ -14,8 +14,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from bot.assistant.extractive_keys import word_key
 from bot.knowledge.cjk import CJK_RUN, has_cjk
-from bot.knowledge.terms import compound_terms, query_terms, stem, words
+from bot.knowledge.terms import compound_terms, query_terms, words
 
 # the separators a compound is written with (as in bot.knowledge.terms)
 _JOINER = r"(?:[._/-]|,(?=\d))"
@@ -27,8 +28,9 @@ def is_compound(term: str) -> bool:
 
 
 def term_key(term: str) -> str:
-    """The key a question term is matched by: a word's stem, a compound as it is."""
-    return term if is_compound(term) else stem(term)
+    """The key a question term is matched by: a word's stem with its accents folded
+    (:func:`bot.assistant.extractive_keys.word_key`), a compound as it is."""
+    return term if is_compound(term) else word_key(term)
 
 
 def answer_terms(question: str) -> list[str]:

@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.assistant.extractive_candidates import Candidate, held_words
+from bot.assistant.extractive_keys import word_key
 from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
-from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.knowledge.terms import STOP_WORDS, words
 
 # A question of up to this many words, all of them keywords, is one compound ("refund policy").
 _KEYWORDS = 4
@@ -65,7 +66,7 @@ def question_compounds(question: str) -> list[Compound]:
     "policy" and modifier "refund" (stemmed)."""
     said = words(question)
     if 1 < len(said) <= _KEYWORDS and all(map(_content, said)):
-        return [Compound(stem(said[-1]), frozenset(stem(w) for w in said[:-1]))]
+        return [Compound(word_key(said[-1]), frozenset(word_key(w) for w in said[:-1]))]
     found: list[Compound] = []
     for i, word in enumerate(said):
         if word not in _DETERMINERS:
@@ -76,7 +77,7 @@ def question_compounds(question: str) -> list[Compound]:
                 break
             run.append(following)
         if len(run) > 1:
-            found.append(Compound(stem(run[-1]), frozenset(stem(w) for w in run[:-1])))
+            found.append(Compound(word_key(run[-1]), frozenset(word_key(w) for w in run[:-1])))
     return found
 
 
@@ -84,11 +85,11 @@ def _after_another_word(head: str, modifiers: frozenset[str], text: str) -> bool
     """Whether every ``head`` in ``text`` follows a word that says which other one it is
     ("retry policy"); None when ``text`` does not write the head."""
     said = words(text)
-    places = [i for i, w in enumerate(said) if stem(w) == head]
+    places = [i for i, w in enumerate(said) if word_key(w) == head]
     if not places:
         return None
     return all(
-        i > 0 and _content(said[i - 1]) and stem(said[i - 1]) not in modifiers for i in places
+        i > 0 and _content(said[i - 1]) and word_key(said[i - 1]) not in modifiers for i in places
     )
 
 

@@ -19,7 +19,9 @@ Three rules keep an answer from stitching unrelated sentences together:
 - A sentence that opens by pointing back ("It …", "This …", "They …", "Clicking it …", "Your
   manager approves it …") is read with the sentences before it in its passage, or not at all:
   "Your manager approves it within three working days" says nothing without the request that
-  "it" is. A sentence that points back to a quoted one and holds a question word itself
+  "it" is. A possessive after the subject it belongs to does not point back: "The server
+  restarts its workers every hour" names what "its" is ("Its workers restart hourly" does not).
+  A sentence that points back to a quoted one and holds a question word itself
   continues it (:func:`continuations`): "A document without any of these is public" after
   the ways to give a document an audience.
 """
@@ -30,11 +32,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
+from bot.assistant.extractive_keys import word_key
 from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
 from bot.knowledge.cjk import has_cjk
-from bot.knowledge.terms import stem, words
+from bot.knowledge.terms import STOP_WORDS, words
 
-NOT_COUNTED = frozenset(stem(w) for w in COURTESY | LIGHT_VERBS)
+NOT_COUNTED = frozenset(word_key(w) for w in COURTESY | LIGHT_VERBS)
 
 # Words that point back at something an earlier sentence named, when among a sentence's first
 # few words: "It holds …", "Clicking it opens …", "Your manager approves it within …". Further on,
@@ -43,6 +46,13 @@ NOT_COUNTED = frozenset(stem(w) for w in COURTESY | LIGHT_VERBS)
 _POINTERS = frozenset(["it", "its", "they", "them", "their", "this", "these", "those"])
 _FIRST_POINTERS = frozenset({"that", "such"})
 _OPENING = 4
+# A possessive names what its own sentence's subject has when it follows a noun and a verb: "The
+# server restarts its workers", "The servers restart their workers", "citecast stores its
+# index". "Restart its workers", "To change its name", "The size of its cache" name no owner
+# before it. Without an article, only a verb in the third person ("-s") tells "citecast
+# stores" from "Once installed, open".
+_POSSESSIVES = frozenset({"its", "their"})
+_ARTICLES = frozenset({"the", "a", "an", "each", "every"})
 # "any of these", "none of them", "each of those": wherever in a sentence, a pronoun after "of"
 # counts what an earlier sentence listed ("A document without any of these is public.").
 _OF_POINTER = re.compile(r"\bof (?:these|those|them)\b", re.IGNORECASE)
@@ -165,9 +175,24 @@ def points_back(sentence: str) -> bool:
     opening = [w.lower() for w in words(sentence)[: _OPENING + 1]]
     for i, word in enumerate(opening[:_OPENING]):
         pointer = word in _POINTERS or (i == 0 and word in _FIRST_POINTERS)
-        if pointer and not _DOCUMENT.intersection(opening[i + 1 : i + 2]):
+        if (
+            pointer
+            and not _DOCUMENT.intersection(opening[i + 1 : i + 2])
+            and not _owner_named(opening, i)
+        ):
             return True
     return False
+
+
+def _owner_named(opening: Sequence[str], i: int) -> bool:
+    """Whether ``opening[i]`` is a possessive that follows the subject it belongs to and that
+    subject's verb (see ``_POSSESSIVES``)."""
+    if opening[i] not in _POSSESSIVES or i < 2 or opening[i - 1] in STOP_WORDS:
+        return False
+    if i >= 3 and opening[0] in _ARTICLES:
+        return True
+    verb, subject = opening[i - 1], opening[i - 2]
+    return verb.endswith("s") and not verb.endswith("ss") and subject not in STOP_WORDS
 
 
 _C = TypeVar("_C", bound=_Sentence)

@@ -26,12 +26,13 @@ other rules.
 
 from __future__ import annotations
 
+from bot.assistant.extractive_keys import word_key
 from bot.assistant.extractive_missing import COURTESY, LIGHT_VERBS
 from bot.assistant.extractive_unconfirmed import asking_sentences
 from bot.assistant.extractive_verbs import is_verb_after
 from bot.assistant.turn import Turn
 from bot.knowledge.cjk import has_cjk
-from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.knowledge.terms import STOP_WORDS, words
 
 # Words that shape a question rather than say what it is about ("What is the difference
 # between …?", "Is it possible to …?", "What is the best way to …?"): a document answers them
@@ -134,7 +135,7 @@ async def asks_about_the_unknown(turn: Turn, explained: frozenset[str]) -> bool:
     nothing else the viewer may read holds either (no passage a search for it finds, no
     visible record table names or holds it)."""
     for word in subject_words(turn.question):
-        if stem(word) in explained:
+        if word_key(word) in explained:
             continue
         if not await turn.toolbox.holds(word, turn.audience):
             return True

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from bot.knowledge.terms import STOP_WORDS, stem, words
+from bot.assistant.extractive_keys import word_key
+from bot.knowledge.terms import STOP_WORDS, words
 from bot.models import Source
 from bot.table_rows import DELIMITER as _DELIMITER
 from bot.table_rows import cells as _cells
@@ -138,7 +139,7 @@ def _rows_of(passage: str) -> dict[str, _Row]:
             sentence = row_sentences([*header, line])
             if sentence and not _DELIMITER.match(line):
                 terms = frozenset(
-                    stem(w) for cell in _cells(line) for w in words(cell) if w not in STOP_WORDS
+                    word_key(w) for cell in _cells(line) for w in words(cell) if w not in STOP_WORDS
                 )
                 out.setdefault(sentence[0], _Row(table, terms))
     return out
