@@ -63,6 +63,11 @@ from bot.connectors.web_viewer_lang import (
     document_direction,
     document_language,
 )
+from bot.connectors.web_viewer_marks import (
+    FOOTNOTE_CSS,
+    footnote_definitions_as_text,
+    with_marks_apart,
+)
 from bot.knowledge.document import Unreadable
 from bot.knowledge.encoding import text_codec
 from bot.knowledge.front_matter import split_front_matter
@@ -103,6 +108,7 @@ body { margin: 0; font: 16px/1.55 system-ui, sans-serif; }
 .cc-doc table { border-collapse: collapse; }
 .cc-doc th, .cc-doc td { border: 1px solid #8886; padding: .2rem .5rem; }
 """
+_CSS += FOOTNOTE_CSS
 _CSS_HASH = base64.b64encode(hashlib.sha256(_CSS.encode("utf-8")).digest()).decode("ascii")
 
 VIEWER_CSP = (
@@ -239,28 +245,32 @@ def _one_line(text: str | None) -> str:
 
 
 def document_markup(viewed: ViewedFile) -> str:
-    """The document's body before sanitizing: Markdown rendered to HTML (front matter left
-    out, headings given ids), HTML as it is, plain text escaped in a ``<pre>``.
+    """The document's body before sanitizing, its front matter left out: Markdown rendered to
+    HTML (headings given ids), HTML as it is, plain text escaped in a ``<pre>``.
 
     Markdown is the costly kind (mistune takes seconds on some 2 MB files): the web channel
     renders it off the event loop, once per file version
     (:class:`bot.connectors.web_viewer_renders.ViewerRenders`)."""
     if viewed.kind == "markdown":
-        return with_heading_ids(str(_HTML_RENDERER(parse(_body(viewed.text)), BlockState())))
+        body = footnote_definitions_as_text(_body(viewed.text))
+        return with_heading_ids(str(_HTML_RENDERER(parse(body), BlockState())))
+    # ingest reads front matter in HTML and text files too (a reStructuredText title between
+    # "---" lines is text there), and neither shows it
+    body = _body(viewed.text, scalar_is_body=True)
     if viewed.kind == "html":
-        return viewed.text
+        return body
     # a text file is prose, not code: it reads in the direction of its first letter
-    direction = ' dir="auto"' if has_right_to_left(viewed.text) else ""
-    return f"<pre{direction}>{html.escape(viewed.text)}</pre>"
+    direction = ' dir="auto"' if has_right_to_left(body) else ""
+    return f"<pre{direction}>{html.escape(body)}</pre>"
 
 
-def _body(text: str) -> str:
-    """A Markdown file's text without its front matter: metadata, not text. Found as ingest
-    finds it (a block after blank lines or a JSON object too, when it names an audience); a
-    block ingest cannot read (such a file is not indexed, but a ``web.file_roots`` file is
-    served on its link alone) is shown as it is."""
+def _body(text: str, *, scalar_is_body: bool = False) -> str:
+    """A file's text without its front matter: metadata, not text. Found as ingest finds it
+    (a block after blank lines or a JSON object too, when it names an audience); a block
+    ingest cannot read (such a file is not indexed, but a ``web.file_roots`` file is served
+    on its link alone) is shown as it is."""
     try:
-        return split_front_matter(text)[1]
+        return split_front_matter(text, scalar_is_body=scalar_is_body)[1]
     except Unreadable:
         return text
 
@@ -274,7 +284,11 @@ def render_document(
     if viewed.kind == "text":
         return body
     safe = sanitize(body, links)
-    return with_block_directions(safe) if viewed.kind == "markdown" else safe
+    if viewed.kind != "markdown":
+        return safe
+    # the page's sentences read as the index quotes them (bot.connectors.web_viewer_marks)
+    mdx = viewed.filename.lower().endswith(".mdx")
+    return with_block_directions(with_marks_apart(safe, mdx=mdx))
 
 
 def _megabytes(count: int) -> str:

@@ -40,16 +40,15 @@ def viewer_audience(groups: Iterable[str] = ()) -> frozenset[str]:
 def document_audience(value: object, label: str = "audience") -> tuple[str, ...]:
     """The groups a document is for: ``"staff"``, ``"staff, hr"`` or a list of names.
 
-    Strings are split at commas; names are stripped and kept once, in order. A value that names
-    no group or holds an empty name (``""``, ``"staff,"``, ``[]``, ``[""]``, ``[null]``) is a
-    ValidationError, and so is a name holding ``|`` (``"staff|public"``) and anything but names
-    (a YAML number counts as a name). Messages name the value as ``label`` (where it was
+    Strings are split at commas; names are stripped and kept once, in order, and ``public`` is
+    read in any case (``Public``, ``PUBLIC``). A value that names no group or holds an empty
+    name (``""``, ``"staff,"``, ``[]``, ``[""]``, ``[null]``) is a ValidationError, and so is
+    a name holding ``|`` (``"staff|public"``) and anything but names (a YAML number counts as
+    a name). Messages name the value as ``label`` (where it was
     written, e.g. ``--audience``).
     """
-    if isinstance(value, list | tuple):
-        names = [name.strip() for item in value for name in _names(item, label)]
-    else:
-        names = [name.strip() for name in _names(value, label)]
+    items = value if isinstance(value, list | tuple) else [value]
+    names = [_group(name) for item in items for name in _names(item, label)]
     if not any(names):
         # a key left blank (YAML null) reads as "is blank", not as Python's None
         written = "is blank and" if value is None else repr(value)
@@ -59,6 +58,13 @@ def document_audience(value: object, label: str = "audience") -> tuple[str, ...]
     if any(SEPARATOR in name for name in names):
         raise ValidationError(f"{SEPARATOR} in a group name in {label} {value!r}; {_LIST_HINT}")
     return tuple(dict.fromkeys(names))
+
+
+def _group(name: str) -> str:
+    """One group name as written, stripped; ``Public`` or ``PUBLIC`` is ``public``: read as a
+    group of that name, it hid a page meant for everyone from everyone outside that group."""
+    name = name.strip()
+    return PUBLIC if name.lower() == PUBLIC else name
 
 
 def _names(item: object, label: str) -> list[str]:

@@ -3,7 +3,8 @@
 A block that cannot be read is never guessed at: it may name the file's ``audience``, and
 reading it as body text would index a private file as public. So an invalid block, one that is
 not a mapping, or one that writes a key twice makes the file :class:`Unreadable`, with the
-line and column the parser names counted from the top of the file.
+line and column the parser names counted from the top of the file. So does a block naming an
+audience that is never closed, or opened or closed by a mistyped fence (``----``, ``— — —``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _AUDIENCE_KEY_LINE = re.compile(r"""^[ \t]*["']?[\w.:-]*audi[\w.:-]*["']?[ \t]*[:=]""", re.I | re.M)
 _AUDIENCE_KEY_JSON = re.compile(r'"[^"\n]*audi[^"\n]*"\s*:', re.I)
 _JSON_CHECKED_CHARS = 20_000  # how far that check reads in a JSON object never closed
+# A line that looks like a fence to its author but is none, or is mistyped: ``----``, `` ---``,
+# ``— — —``, a fence behind a zero-width space or a second byte-order mark.
+_FENCE_LIKE = re.compile(r"^(?:[-\u2013\u2014](?:[ \t]*[-\u2013\u2014]){2,}|\+{3,}|\.{3})$")
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
@@ -55,8 +60,11 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     """Split a leading front-matter block from the body: YAML between ``---`` lines (closed
     by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo's default).
 
-    A file without a closed block is all body. A closed block that is not valid YAML or TOML,
-    not a mapping, or repeats a key makes the file Unreadable: the block may hold
+    A file without a closed block is all body, unless it opens with a fence (or a line meant
+    as one: ``----``, `` ---``, a zero-width space before it) and a key line naming an audience
+    comes before any line like a fence: such a block, never closed or mistyped, is Unreadable,
+    since read as text it left a private file public. A closed block that is not valid YAML
+    or TOML, not a mapping, or repeats a key makes the file Unreadable: the block may hold
     ``audience:``, so guessing (indexing it as body text, and the file as public) could
     publish a private file. An empty block is no front matter. With ``scalar_is_body`` (plain
     text, where ``---`` / ``FAQ`` / ``---`` is a reStructuredText title), a YAML block that is
@@ -76,6 +84,7 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     opener = first.strip() if first.startswith(("---", "+++")) else ""
     end = _closing(lines, start) if opener in ("---", "+++") else None
     if end is None:
+        _refuse_unclosed(lines, start, opener)
         if first.startswith("{"):
             return _json_front_matter(text, sum(len(line) + 1 for line in lines[:start]))
         return {}, text
@@ -101,6 +110,39 @@ def _closing(lines: list[str], start: int) -> int | None:
     closers = ("---", "...") if lines[start].strip() == "---" else ("+++",)
     return next(
         (end for end in range(start + 1, len(lines)) if lines[end].strip() in closers), None
+    )
+
+
+def _is_fence_like(line: str) -> bool:
+    return bool(_FENCE_LIKE.match(line.strip(_INVISIBLE + " \t\r")))
+
+
+def _refuse_unclosed(lines: list[str], start: int, opener: str) -> None:
+    """Unreadable when ``lines[start]`` opens what its author meant as front matter naming an
+    audience, yet no reader takes it for one: a ``---`` or ``+++`` never closed (or closed by
+    a mistyped line), or a fence mistyped itself (``----``, `` ---``, a zero-width space
+    before it). Read as text, such a block left a private file public. A ``---`` rule with
+    no audience key line before the next rule is text, as before."""
+    first = lines[start]
+    if not _is_fence_like(first):
+        return
+    block: list[str] = []
+    for line in lines[start + 1 :]:
+        if _is_fence_like(line):
+            break
+        block.append(line)
+    if not _AUDIENCE_KEY_LINE.search("\n".join(block)):
+        return
+    number = start + 1
+    if opener in ("---", "+++"):
+        raise Unreadable(
+            f"front matter opened on line {number} is never closed ({opener}): end it with a "
+            f"line of {opener} alone, since it may name the file's audience"
+        )
+    raise Unreadable(
+        f"line {number} {first.rstrip()!r} opens what looks like front matter naming an "
+        "audience but is not a front matter fence: write --- (or +++) alone at the start "
+        "of the line"
     )
 
 

@@ -11,8 +11,8 @@ reads each row with its column names as it reads a Markdown file's (``Shipment t
 Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a page).
 ``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a
 relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
-is ignored), and ``<meta name="citecast:audience">`` the audience, like
-Markdown front matter.
+is ignored), and ``<meta name="citecast:audience">`` (or ``property="citecast:audience"``)
+the audience, like Markdown front matter.
 
 The URL tags and ``<base>`` are the first ones in ``<head>`` (outside ``<template>`` and
 ``<noscript>``): whoever writes a page's body (a comment, a pasted snippet, an inline SVG or
@@ -133,7 +133,9 @@ class _Collector(HTMLParser):
         own = self._head and self._hiding is None
         if tag == "meta":
             name = values.get("name", "").lower()
-            if name == "citecast:audience":
+            # Open Graph's property= is how many sites write their meta tags: one naming the
+            # audience that way was ignored, and the page it meant to keep private was public
+            if "citecast:audience" in (name, values.get("property", "").lower()):
                 # every one counts, and only to narrow: one in the body can keep the page from
                 # more readers, never publish what the head keeps for staff
                 self.audiences.append(audience_from(values.get("content", "")))

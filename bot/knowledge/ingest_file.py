@@ -90,8 +90,12 @@ from bot.knowledge.writer import IndexWriter
 # ordinal ("Dr. Weber", "am 3. Oktober"), and is cut after the Urdu "۔" and other scripts' full
 # stops (bot.sentence_rules): "17" cut mid-sentence there. A PDF sentence joined across a page
 # edge ends by the same rule ("lot B. The garage …" ends after "B.": "17" moved the garage
-# sentence to the page before; "am 3. Oktober" no longer ends after "3.").
-READER_VERSION = "18"
+# sentence to the page before; "am 3. Oktober" no longer ends after "3."). Front matter
+# naming an audience that is never closed, or whose fence is mistyped, skips the file ("18"
+# indexed it as public text); an audience ``Public`` is ``public``, and a ``<meta
+# property="citecast:audience">`` counts; soft hyphens leave every reader's text, and a file
+# or block of zero-width characters alone is empty.
+READER_VERSION = "19"
 
 
 def reader_mark() -> str:

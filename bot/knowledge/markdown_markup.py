@@ -51,7 +51,8 @@ _INLINE_LINK = re.compile(
 _REFERENCE_LINK = re.compile(r"!?\[([^\]\[]+)\]\[([^\]\[]*)\]")
 # Where a label definition (``[ref]:``) opens at a line start; :func:`link_labels` finds its "]"
 _LABEL_OPEN = re.compile(r" {0,3}\[(?!\^)")
-_FOOTNOTE_REF = re.compile(r"\[\^[^\]\[\s]+\]")
+# a footnote mark ("[^1]"), which a rendered page shows as a superscript link, not as text
+FOOTNOTE_REF = re.compile(r"\[\^[^\]\[\s]+\]")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:[ \t]*")
 _LINK_DEF = re.compile(
     r"""^ {0,3}\[(?!\^)[^\]]+\]:[ \t]*<?\S+>?(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$"""
@@ -131,7 +132,7 @@ def shown_text(line: str, labels: frozenset[str] = frozenset()) -> str:
     for is_code, piece in code_spans(line):
         if not is_code:
             piece = _TAG.sub(lambda tag: " " if _BREAK_TAG.match(tag[0]) else "", piece)
-            piece = _FOOTNOTE_REF.sub("", piece)
+            piece = FOOTNOTE_REF.sub("", piece)
             piece = _REFERENCE_LINK.sub(reference, _INLINE_LINK.sub(r"\1", piece))
         out.append(piece)
     return "".join(out)

@@ -251,6 +251,8 @@ def read_pdf(path: Path, data: bytes, on_page: PageCallback | None = None) -> Do
         raise
     except Exception as exc:  # pypdf fails on damaged files in many ways (IndexError, …)
         raise Unreadable(f"damaged PDF ({exc.__class__.__name__}: {exc})") from None
+    if not count:  # not a scan without text: nothing to say "a scanned PDF?" of
+        raise Unreadable("empty PDF (it has no pages)")
     pages, failed = _page_lines(reader, count, on_page)
     if failed and len(failed) == count:
         raise Unreadable(f"damaged PDF (no page could be read: {failed[0][1]})")

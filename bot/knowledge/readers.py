@@ -20,6 +20,7 @@ from bot.knowledge.encoding import decode, decode_html
 from bot.knowledge.front_matter import split_front_matter
 from bot.knowledge.front_matter_audience import front_matter_audience
 from bot.knowledge.html_reader import read_html
+from bot.knowledge.invisible_text import is_blank, without_soft_hyphens
 from bot.knowledge.markdown_reader import read_markdown, read_text
 from bot.knowledge.pdf_reader import PageCallback, read_pdf
 from bot.knowledge.rst_reader import read_rst
@@ -45,8 +46,9 @@ def is_supported(path: Path) -> bool:
 
 def _text(data: bytes, decoder: Callable[[bytes], str]) -> str:
     text = decoder(data)
-    # Only now is a UTF-16 file of spaces (a BOM and NUL bytes) seen to be empty.
-    if not text.strip():
+    # Only now is a UTF-16 file of spaces (a BOM and NUL bytes) seen to be empty; a file of
+    # zero-width spaces is as empty (bot.knowledge.invisible_text).
+    if is_blank(text):
         raise Unreadable("empty file")
     return text
 
@@ -111,6 +113,7 @@ def read_document(path: Path, data: bytes, on_page: PageCallback | None = None) 
         document = _with_front_matter(text, lambda body: read_rst(body, path.name))
     else:
         raise Unreadable(f"unsupported file type ({suffix or 'no extension'})")
+    document = without_soft_hyphens(document)
     if not document.blocks:
         raise Unreadable(_no_text(text, document.warnings))
     return _capped_names(_parseable_url(document))

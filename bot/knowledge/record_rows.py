@@ -1,37 +1,29 @@
-"""The rows of a record table: a CSV file, or a SQLite table or view; and the table settings
-checked before any row is read (unique names, audiences).
+"""The rows of a record table: their values, the SQLite reader, and the table settings
+checked before any row is read (unique names, audiences, the header's columns).
 
 Each row is a dict of column name -> text. Values are cleaned as they are read: spaces around
-them trimmed, line breaks written ``\\n``, other control characters removed. CSV header names
-are trimmed too (``sku, name`` names ``name``), and rows whose cells are all blank (the
-``,,,`` lines spreadsheets leave) are skipped, above the header as well as below it. Blank
-cells past the header's last column (a spreadsheet's trailing commas) are dropped; a row with
-a value there is a :class:`WideRow`, which is warned about and not served. A SQLite
-NULL is ``""``, a BLOB is read as UTF-8 text, and text that is not valid UTF-8 keeps its row
-(U+FFFD for the bad bytes).
+them trimmed, line breaks written ``\\n``, other control characters removed. Blank cells
+past a CSV header's last column are dropped; a row with a value there is a :class:`WideRow`,
+which is warned about and not served. A SQLite NULL is ``""``, a BLOB is read as UTF-8 text,
+and text that is not valid UTF-8 keeps its row (U+FFFD for the bad bytes). CSV files are read
+by :mod:`bot.knowledge.record_csv`, either kind through :mod:`bot.knowledge.record_tables`.
 
 Anything that would make a table serve wrong answers is a ConfigError naming the config key,
-raised when ``citecast serve`` or ``ask`` start: a file that cannot be read, a CSV that is not
-UTF-8 (with its first bad line) or is empty, a quoted CSV field that is never closed (it would
-swallow every later row into one cell), a missing table, and a column the config names that
-the header lacks or has twice (the message lists the header's columns, and says when the file
-is not comma-separated or is JSON). So is a table over its ``max_bytes`` or ``max_rows``
-(:mod:`bot.knowledge.record_size`), and a ``column_labels`` label that cannot serve
-(:mod:`bot.knowledge.record_labels`).
+raised when ``citecast serve`` or ``ask`` start: a file that cannot be read, a missing table,
+and a column the config names that the header lacks or has twice (the message lists the
+header's columns, and says when the file is not comma-separated or is JSON). So is a table
+over its ``max_bytes`` or ``max_rows`` (:mod:`bot.knowledge.record_size`), and a
+``column_labels`` label that cannot serve (:mod:`bot.knowledge.record_labels`).
 """
 
 from __future__ import annotations
 
-import csv
-import itertools
-import os
 import re
 import sqlite3
 import stat
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import closing
-from functools import partial
 from pathlib import Path
 
 from bot.bidi_controls import BIDI_CONTROLS
@@ -40,7 +32,6 @@ from bot.errors import ConfigError, ValidationError
 from bot.knowledge.audience import document_audience
 from bot.knowledge.read_only import connect_read_only
 from bot.knowledge.record_labels import check_labels
-from bot.knowledge.record_size import check_size, within
 from bot.knowledge.record_templates import check_action_template, template_columns
 
 Row = dict[str, str]
@@ -64,8 +55,6 @@ class WideRow(dict[str, str]):
 # into every answer, tool result and citation that shows its record.
 MAX_VALUE_CHARS = 2000
 
-# The csv module refuses a cell over 128 KiB by default; a long description is a fine value.
-_FIELD_LIMIT = 1 << 30
 # Besides C0/C1 controls, the bidi embeddings, overrides and isolates (U+202A-U+202E,
 # U+2066-U+2069): one left open in a value ("\u202e91$" shows as "$19") turns around the rest
 # of the answer line it is written into, wherever it is shown. Marks (U+200E, U+200F) and joiners
@@ -118,27 +107,6 @@ def table_key(position: int) -> str:
     """The config key of the table at ``position`` in ``index.records``: ``index.records.0``,
     dotted as config.yaml's other errors name keys (``index.records.0.bogus: unknown key``)."""
     return f"index.records.{position}"
-
-
-def table_rows(table: RecordTable, where: str) -> Iterator[Row]:
-    """The rows of ``table`` (``where`` is its config key, ``index.records.0``), after checking
-    that its header has every column the config names."""
-    if table.csv and (table.sqlite or table.table):
-        raise ConfigError(f"{where}: set either csv, or sqlite and table, not both")
-    if table.csv:
-        what = f"{where}.csv: cannot serve {table.csv}"
-        rows = _csv_rows(table, Path(table.csv), where)
-        yield from within(rows, (table.max_bytes, table.max_rows), what, where)
-    elif table.sqlite:
-        if not table.table:
-            raise ConfigError(f"{where}.table: name the table or view to read from {table.sqlite}")
-        rows = _sqlite_rows(table, Path(table.sqlite), table.table, where)
-        what = f"{where}.table: cannot serve {table.table!r} from {table.sqlite}"
-        # only the columns records keep count: an unshown column of images costs no memory
-        kept = partial(used_columns, table, where=where)
-        yield from within(rows, (table.max_bytes, table.max_rows), what, where, kept)
-    else:
-        raise ConfigError(f"{where}: set either csv, or sqlite and table")
 
 
 def check_names(tables: Sequence[RecordTable]) -> None:
@@ -215,129 +183,21 @@ def check_header(table: RecordTable, header: Sequence[str], where: str) -> None:
     check_labels(table, where)
 
 
-# -- CSV ----------------------------------------------------------------------------------------
-
-
-def _unclosed(lines: Sequence[str]) -> bool:
-    """True when the csv text ``lines`` ends inside a quoted field (the csv module's own rules,
-    non-strict: after a closing quote, other text joins the field)."""
-    quoted = after_quote = False
-    at_start = True  # at the start of a field
-    for line in lines:
-        for char in line:
-            if quoted:
-                if char == '"':
-                    quoted, after_quote = False, True
-                continue
-            if char == '"' and (at_start or after_quote):
-                quoted, after_quote, at_start = True, False, False
-                continue
-            at_start = char in ",\r\n"
-            after_quote = False
-    return quoted
-
-
-def _reason(exc: OSError) -> str:
+def os_reason(exc: OSError) -> str:
     """The system's reason in words, as the CLI's other messages give it ("no such file or
     directory"), not Python's "[Errno 2] No such file or directory: '…'"."""
     reason = exc.strerror or str(exc)
     return reason[:1].lower() + reason[1:]
 
 
-def _check_file(path: Path, key: str) -> None:
+def check_file(path: Path, key: str) -> None:
     """A regular file we can stat (a FIFO would block the start, a folder cannot be read)."""
     try:
         mode = path.stat().st_mode
     except OSError as exc:
-        raise ConfigError(f"{key}: cannot read {path}: {_reason(exc)}") from None
+        raise ConfigError(f"{key}: cannot read {path}: {os_reason(exc)}") from None
     if not stat.S_ISREG(mode):
         raise ConfigError(f"{key}: cannot read {path}: not a regular file")
-
-
-def _csv_rows(table: RecordTable, path: Path, where: str) -> Iterator[Row]:
-    key = f"{where}.csv"
-    _check_file(path, key)
-    if csv.field_size_limit() < _FIELD_LIMIT:
-        csv.field_size_limit(_FIELD_LIMIT)
-    reader = None
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            # by its size, before a byte is read (see bot.knowledge.record_size)
-            size = os.fstat(handle.fileno()).st_size
-            check_size(size, table.max_bytes, f"{key}: cannot serve {path}", where)
-            reader = csv.reader(handle)
-            header = next(reader, None)
-            # blank lines (or ",,," ones) above the header are skipped like those below it
-            while header is not None and not any(clean(cell) for cell in header):
-                header = next(reader, None)
-            if header is None:
-                raise ConfigError(f"{key}: {path} is empty (no header row)")
-            if reader.line_num > 1 and _unclosed(_lines(path, 0, reader.line_num)):
-                raise ConfigError(_unclosed_message(key, path, 1))
-            names = [clean(name) for name in header]
-            check_header(table, names, where)
-            before, end = 0, reader.line_num  # the last row read: the lines it spans
-            for cells in reader:
-                before, end = end, reader.line_num
-                values = [clean(cell) for cell in cells]
-                if not any(values):
-                    continue
-                if len(values) < len(names):  # a short row: its missing cells are blank
-                    values += [""] * (len(names) - len(values))
-                # extra cells past the header are dropped, and so is a column without a name
-                # (a configured column named twice was refused on the header); blank extra
-                # cells are the trailing commas spreadsheets write, anything else is a WideRow
-                row = dict(zip(names, values[: len(names)], strict=True))
-                row.pop("", None)
-                extra = values[len(names) :]
-                if any(extra):
-                    width = len(values) - next(i for i, v in enumerate(reversed(extra)) if v)
-                    yield WideRow(row, width, len(names))
-                else:
-                    yield row
-        # Only the last row can hold an unclosed quote (it takes in the rest of the file), and
-        # it only swallowed later rows if it spans more than one line.
-        if end - before > 1 and _unclosed(_lines(path, before, end)):
-            raise ConfigError(_unclosed_message(key, path, before + 1))
-    except OSError as exc:
-        raise ConfigError(f"{key}: cannot read {path}: {_reason(exc)}") from None
-    except UnicodeDecodeError:
-        line = _first_bad_line(path)
-        where_bad = f" (line {line})" if line else ""
-        raise ConfigError(
-            f"{key}: cannot read {path}: not UTF-8 text{where_bad}; save it as UTF-8 "
-            "(in Excel: CSV UTF-8)"
-        ) from None
-    except csv.Error as exc:
-        line_num = f"line {reader.line_num}: " if reader is not None else ""
-        raise ConfigError(f"{key}: cannot read {path}: {line_num}{exc}") from None
-
-
-def _lines(path: Path, skip: int, stop: int) -> list[str]:
-    """Lines ``skip + 1`` to ``stop`` of ``path``, split as the csv reader saw them."""
-    with path.open(newline="", encoding="utf-8-sig") as handle:
-        return list(itertools.islice(handle, skip, stop))
-
-
-def _unclosed_message(key: str, path: Path, line: int) -> str:
-    return (
-        f'{key}: {path} line {line}: a quoted field is never closed (a " without its '
-        "closing quote), so every later row would be read into it"
-    )
-
-
-def _first_bad_line(path: Path) -> int | None:
-    """The 1-based number of the first line of ``path`` that is not UTF-8."""
-    try:
-        with path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                try:
-                    raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    return number
-    except OSError:
-        return None
-    return None
 
 
 # -- SQLite -------------------------------------------------------------------------------------
@@ -351,9 +211,11 @@ def _sql_text(value: object) -> str:
     return clean(str(value))
 
 
-def _sqlite_rows(table: RecordTable, path: Path, name: str, where: str) -> Iterator[Row]:
+def sqlite_rows(table: RecordTable, path: Path, name: str, where: str) -> Iterator[Row]:
+    """The rows of the table or view ``name`` in the SQLite file at ``path``, opened read-only
+    (``where`` is the table's config key), after checking its columns (:func:`check_header`)."""
     key = f"{where}.sqlite"
-    _check_file(path, key)
+    check_file(path, key)
     try:
         conn = connect_read_only(path)
     except sqlite3.Error as exc:

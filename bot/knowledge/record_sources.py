@@ -32,9 +32,9 @@ from bot.knowledge.record_rows import (
     WideRow,
     one_line,
     shortened,
-    table_rows,
     used_columns,
 )
+from bot.knowledge.record_tables import table_rows
 from bot.knowledge.record_templates import dot_segment, render, render_label, template_columns
 from bot.models import RecordAction, Source, is_safe_url
 

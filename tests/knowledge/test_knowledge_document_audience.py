@@ -23,6 +23,10 @@ from bot.knowledge.markdown_reader import read_markdown
         (["staff", "hr, ops", "staff"], ("staff", "hr", "ops")),
         ([2024], ("2024",)),
         ("public", ("public",)),
+        ("Public", ("public",)),
+        (" PUBLIC , staff", ("public", "staff")),
+        (["public", "Public"], ("public",)),
+        ("Publicity", ("Publicity",)),
     ],
 )
 def test_names_are_split_stripped_and_kept_once(value: object, groups: tuple[str, ...]) -> None:
@@ -99,3 +103,33 @@ def test_ingest_refuses_an_empty_default_audience(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="names no group"):
         ingest([docs], IndexSettings(path=str(tmp_path / "index.db")), audience=[""])
     assert not (tmp_path / "index.db").exists()
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta name="citecast:audience" content="Public">',
+        '<meta property="citecast:audience" content="PUBLIC">',
+    ],
+)
+def test_a_page_for_public_in_any_case_is_public(head: str) -> None:
+    """``Public`` was read as a group of that name: no viewer found the page."""
+    page = read_html(f"<html><head>{head}</head><p>Pay.</p></html>", "pay.html")
+    assert page.audience == ("public",)
+
+
+def test_a_meta_tag_written_with_property_names_the_audience() -> None:
+    """Ignored, it left the page it meant to keep for staff public."""
+    head = '<meta property="citecast:audience" content="staff">'
+    page = read_html(f"<html><head>{head}</head><p>Pay.</p></html>", "pay.html")
+    assert page.audience == ("staff",)
+
+
+def test_a_file_for_public_in_any_case_is_found_by_everyone(tmp_path: Path) -> None:
+    docs = tmp_path / "kb"
+    docs.mkdir()
+    (docs / "open.md").write_text("---\naudience: Public\n---\nWalrus facts for everyone.\n")
+    settings = IndexSettings(path=str(tmp_path / "index.db"))
+    assert ingest([docs], settings).indexed == 1
+    found = KnowledgeIndex(settings.path).search("walrus")
+    assert [s.filename for s in found] == ["open.md"]

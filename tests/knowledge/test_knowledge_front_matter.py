@@ -11,6 +11,7 @@ from bot.config import IndexSettings
 from bot.knowledge import KnowledgeIndex, ingest
 from bot.knowledge.document import Document, Unreadable
 from bot.knowledge.markdown_reader import read_markdown
+from bot.knowledge.readers import read_document
 
 # The package exports the function `ingest` under the module's name.
 ingest_module = importlib.import_module("bot.knowledge.ingest_file")
@@ -94,4 +95,83 @@ def test_files_indexed_by_the_lenient_reader_are_read_again_and_dropped(
     assert [s.filename for s in index.search("okapi salary")] == ["payroll.md"]
     report = ingest([kb], settings)
     assert (report.unchanged, report.removed, len(report.skipped)) == (0, 1, 1)
+    assert index.search("okapi salary") == []
+
+
+@pytest.mark.parametrize(
+    ("opening", "reason"),
+    [
+        (
+            "---\ntitle: Payroll\naudience: staff\n",
+            "front matter opened on line 1 is never closed (---)",
+        ),
+        (
+            "---\ntitle: Payroll\naudience: staff\n----\n",
+            "front matter opened on line 1 is never closed",
+        ),
+        (
+            "---\naudience: staff\n\u2014 \u2014 \u2014\n",
+            "front matter opened on line 1 is never closed",
+        ),
+        (
+            '+++\ntitle = "P"\naudience = "staff"\n',
+            "front matter opened on line 1 is never closed (+++)",
+        ),
+        ("\n\n---\naudience: staff\n", "front matter opened on line 3 is never closed (---)"),
+        (" ---\naudience: staff\n---\n", "line 1 ' ---' opens what looks like front matter"),
+        ("----\naudience: staff\n----\n", "line 1 '----' opens what looks like front matter"),
+        ("\u200b---\naudience: staff\n---\n", "line 1 '\\u200b---' opens what looks like"),
+        ("\ufeff\ufeff---\naudience: staff\n---\n", "line 1 '\\ufeff---' opens what looks like"),
+    ],
+)
+@pytest.mark.parametrize("name", ["payroll.md", "payroll.txt", "payroll.html", "payroll.rst"])
+def test_front_matter_never_closed_or_mistyped_skips_the_file(
+    opening: str, reason: str, name: str
+) -> None:
+    """Read as text, such a block left a staff-only file public; a second byte-order mark
+    stays after decoding takes off the first."""
+    with pytest.raises(Unreadable) as raised:
+        read_document(Path(name), f"{opening}\n{BODY}".encode())
+    assert str(raised.value).startswith(reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"---\n\n{BODY}",
+        f"---\nThe okapi intro.\n\n{BODY}",
+        f" ---\ntitle: Payroll\n---\n{BODY}",
+        f"----\n{BODY}\n----\n\nAudience: staff\n",
+    ],
+)
+def test_a_leading_rule_without_an_audience_line_before_the_next_rule_is_text(text: str) -> None:
+    doc = read_document(Path("payroll.md"), text.encode())
+    assert doc.audience is None
+    assert "The okapi salary is 450000 euros per year." in [b.text for b in doc.blocks]
+
+
+def test_a_file_indexed_public_with_its_front_matter_never_closed_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reader "18" indexed such a file as public text; the next run reads it again (a new
+    reader version) and drops it from the index."""
+    kb = tmp_path / "kb"
+    _write(kb / "payroll.md", f"---\ntitle: Payroll\naudience: staff\n\n{BODY}")
+    settings = IndexSettings(path=str(tmp_path / "i.db"))
+    leaked = Document(title="payroll.md", media_type="text/markdown")
+    leaked.blocks.extend(read_markdown(BODY, "payroll.md").blocks)
+    with monkeypatch.context() as old:
+        old.setattr(ingest_module, "READER_VERSION", "18")
+        old.setattr(ingest_module, "read_document", lambda path, data: leaked)
+        assert ingest([kb], settings).indexed == 1
+    index = KnowledgeIndex(settings.path)
+    assert [s.filename for s in index.search("okapi salary")] == ["payroll.md"]
+    report = ingest([kb], settings)
+    assert (report.removed, [s.reason for s in report.skipped]) == (
+        1,
+        [
+            "front matter opened on line 1 is never closed (---): end it with a line of --- "
+            "alone, since it may name the file's audience"
+        ],
+    )
     assert index.search("okapi salary") == []

@@ -140,3 +140,11 @@ def test_a_tool_written_metadata_title_gives_way_to_the_file_name(
     out = io.BytesIO()
     writer.write(out)
     assert read_document(Path("capybaras.pdf"), out.getvalue()).title == title
+
+
+def test_a_pdf_without_pages_is_skipped_as_empty_not_as_a_scan() -> None:
+    out = io.BytesIO()
+    PdfWriter().write(out)
+    with pytest.raises(Unreadable) as raised:
+        read_document(Path("blank.pdf"), out.getvalue())
+    assert str(raised.value) == "empty PDF (it has no pages)"

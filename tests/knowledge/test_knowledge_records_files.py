@@ -65,6 +65,24 @@ def test_an_unclosed_quote_is_refused_instead_of_swallowing_every_later_row(
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'sku,name,price\nD1,Tab,5\nD2,"unterminated,6\n',
+        'sku,name,price\nD1,Tab,5\nD2,"unterminated,6',
+        'sku,name,price\nD1,Tab,5\nD2,"unterminated,6\n\n',
+    ],
+)
+def test_an_unclosed_quote_on_the_last_line_is_refused(tmp_path: Path, text: str) -> None:
+    """Read to the end of the file, it ran the row's later cells into one value ("name" was
+    "unterminated,6", "price" blank): a wrong citation, not a swallowed row."""
+    csv = write(tmp_path, text)
+    refused(
+        [table(csv=csv, label_column="name", columns=["name", "price"])],
+        f"{WHERE}.csv: {csv} line 3: a quoted field is never closed",
+    )
+
+
 def test_a_closed_quote_at_the_end_of_the_file_is_fine(tmp_path: Path) -> None:
     csv = write(tmp_path, 'sku,name\nA1,"Alpha\n"')
     [record] = read_records(table(csv=csv, label_column="name"), WHERE)
