@@ -34,6 +34,7 @@ from pydantic import ValidationError as PydanticValidationError
 from bot.config import Settings
 from bot.config_choices import close_choice, literal_choices
 from bot.config_env import env_notes, expand_env, refuse_unsupported_refs, remember_blanks
+from bot.config_left_behind import refuse_left_behind
 from bot.config_yaml import load_yaml, yaml_problem
 from bot.errors import ConfigError
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
@@ -247,14 +248,16 @@ def config_origin(path: str | Path | None = None) -> str:
     return str(target) if target.is_file() else ""
 
 
-def load_settings(path: str | Path | None = None) -> Settings:
+def load_settings(path: str | Path | None = None, *, opens_data: bool = False) -> Settings:
     """Load ``config.yaml`` (or ``$CITECAST_CONFIG``); a missing default file means defaults.
 
     Relative file paths (``index.path``, ``store.path``, record tables' ``csv``/``sqlite``,
     ``web.file_roots``, ``email.outbound.ca_file``, ``email.imap.ca_file``, defaults included)
     are taken from the config file's folder, so ``citecast --config /srv/citecast/config.yaml``
     works from any directory; without a file, or with one that is not a regular file
-    (``--config /dev/null``, a pipe), they stay relative to the working directory.
+    (``--config /dev/null``, a pipe), they stay relative to the working directory. A command
+    that opens the index or the store passes ``opens_data``: one an older citecast left in the
+    working directory then stops it (:mod:`bot.config_left_behind`).
     """
     target, explicit = config_path(path)
     if not target.exists():
@@ -289,7 +292,11 @@ def load_settings(path: str | Path | None = None) -> Settings:
     settings = parse_settings(data, str(target))
     # A config that is no file in a folder (/dev/null, a shell's <(…) pipe) names no folder of
     # its own: its relative paths stay relative to the working directory, never under /dev.
-    return beside(settings, target.parent) if target.is_file() else settings
+    if not target.is_file():
+        return settings
+    if opens_data:
+        refuse_left_behind(settings, target.parent, str(target))
+    return beside(settings, target.parent)
 
 
 def _not_utf8(raw: bytes, exc: UnicodeDecodeError) -> str:

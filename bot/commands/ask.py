@@ -159,6 +159,15 @@ def check_answerable(settings: Settings, config: str | None) -> RecordTables | N
 
 
 def run(args: argparse.Namespace) -> int:
+    """Answer and print (see :func:`_run`); an error names the ``--config`` given (see
+    :mod:`bot.commands.config_named`)."""
+    from bot.commands.config_named import naming_config
+
+    with naming_config(args.config):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     """Answer and print."""
     import unicodedata
 
@@ -173,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     # refused as `read_stdin` refuses such bytes, not a traceback when a renderer encodes them
     check_utf8(args.question, "question")
     audience = viewer_audience(viewer_groups(args.audience))
-    settings = load_settings(args.config)
+    settings = load_settings(args.config, opens_data=True)
     limit = settings.web.max_question_chars
     # counted as the web chat and POST /api/ask count it, which refuse it too: a question
     # pasted from a whole file would otherwise go to the model (and its bill) in full

@@ -102,6 +102,15 @@ def check_gold_folders(
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the cases (see :func:`_run`); an error names the ``--config`` given (see
+    :mod:`bot.commands.config_named`)."""
+    from bot.commands.config_named import naming_config
+
+    with naming_config(args.config):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     """Load the cases, run them, print the table, write the report."""
 
     from rich.console import Console
@@ -139,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             f"--threshold must be between 0 and 1, not {args.threshold:g}{SEE_HELP}"
         )
     gates = parse_gates({dest: getattr(args, dest, None) for dest in GATES})
-    settings = load_settings(args.config)
+    settings = load_settings(args.config, opens_data=True)
     threshold = settings.grounding.threshold if args.threshold is None else args.threshold
     if out is not None:
         if out.resolve() == data.resolve():

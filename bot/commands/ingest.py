@@ -64,15 +64,13 @@ LONG_RUN = 20
 
 
 def run(args: argparse.Namespace) -> int:
-    """Ingest (see :func:`_run`); an error that names a ``citecast ingest`` command names it
-    with the ``--config`` given (without it, the command would write another index)."""
-    from bot.commands.ingest_upgrade import with_config
-    from bot.errors import KnowledgeIndexError
+    """Ingest (see :func:`_run`); an error names the ``--config`` given (see
+    :mod:`bot.commands.config_named`): without it, the command it names would write another
+    index."""
+    from bot.commands.config_named import naming_config
 
-    try:
+    with naming_config(args.config):
         return _run(args)
-    except KnowledgeIndexError as exc:
-        raise with_config(exc, args.config) from None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -119,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
     for value in args.audience or []:
         check_utf8(value, "--audience")  # else a traceback once the first file is fingerprinted
     audience = [g for value in args.audience or [] for g in document_audience(value, "--audience")]
-    settings = load_settings(args.config)
+    settings = load_settings(args.config, opens_data=True)
     origin = config_origin(args.config)
     # audience rules are written for paths from the config file's folder as well (make serve
     # runs --if-missing from the repository clone with the deployment's --config)

@@ -6,13 +6,11 @@ ingest kb/guides`` when the rest of ``kb`` is old too), with the command that re
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.commands.ingest_stale import OlderFiles
 from bot.commands.output import one_line
-from bot.errors import KnowledgeIndexError
 from bot.knowledge.ingest_audience import listed
 from bot.knowledge.ingest_narrowed import Narrowed
 from bot.knowledge.ingest_report import IngestReport
@@ -80,14 +78,3 @@ def note_exposed(report: IngestReport, index_path: Path) -> None:
     exposed = readable_by_others(index_path)
     if exposed and not any(note.path == where for note in report.notes):
         report.notes.append(Skipped(where, exposed))
-
-
-def with_config(error: KnowledgeIndexError, config: str | None) -> KnowledgeIndexError:
-    """``error`` with ``--config FILE`` in each ``citecast ingest`` command it names (the
-    schema refusal's rebuild command), when the run was given one; else ``error`` itself."""
-    message = str(error)
-    if not config or "`citecast ingest " not in message:
-        return error
-    return KnowledgeIndexError(
-        message.replace("`citecast ingest ", f"`citecast --config {shlex.quote(config)} ingest ")
-    )

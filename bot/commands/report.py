@@ -78,6 +78,15 @@ def check_days(days: float) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the report (see :func:`_run`); an error names the ``--config`` given (see
+    :mod:`bot.commands.config_named`)."""
+    from bot.commands.config_named import naming_config
+
+    with naming_config(args.config):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     """Read the store and print the report."""
     from pathlib import Path
 
@@ -90,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     check_days(args.days)
     if args.limit < 0:
         raise ConfigError(f"--limit must be 0 or more, not {args.limit}")
-    path = load_settings(args.config).store.path
+    path = load_settings(args.config, opens_data=True).store.path
     if path != ":memory:" and not Path(path).exists():
         note = without_config_note(args.config)
         raise ConfigError(

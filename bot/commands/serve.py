@@ -222,8 +222,11 @@ def uvicorn_grace(shutdown_grace: float) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the services and run the app under uvicorn until SIGINT/SIGTERM."""
-    with signals_while_starting() as received:
+    """Build the services and run the app under uvicorn until SIGINT/SIGTERM; an error names
+    the ``--config`` given (see :mod:`bot.commands.config_named`)."""
+    from bot.commands.config_named import naming_config
+
+    with naming_config(args.config), signals_while_starting() as received:
         return _run(args, received)
 
 
@@ -245,7 +248,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.store import Store
     from bot.store_lock import StoreLock
 
-    settings = load_settings(args.config)
+    settings = load_settings(args.config, opens_data=True)
     records = check_tables(settings.index.records, config_origin(args.config))
     host = args.host or settings.web.host
     settings = with_bind_host(settings, host)

@@ -112,7 +112,8 @@ def test_ask_without_an_index_says_how_to_build_one(
     assert main(["--config", str(config), "ask", "anything"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "no knowledge index" in err and "citecast ingest" in err
+    # with the --config given: without it, the command would build some other index
+    assert "no knowledge index" in err and f"`citecast --config {config} ingest PATH`" in err
 
 
 def test_a_config_elsewhere_finds_its_index_and_records_from_any_directory(

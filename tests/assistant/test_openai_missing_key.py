@@ -114,7 +114,7 @@ def test_ask_names_the_missing_key_instead_of_an_unreachable_endpoint(
     config = write_config(tmp_path)
     capsys.readouterr()
     assert main(["--config", str(config), "ask", "What about herons?"]) == 2
-    assert capsys.readouterr() == ("", f"citecast ask: {UNSET_VARIABLE}\n")
+    assert capsys.readouterr() == ("", f"citecast ask: {config}: {UNSET_VARIABLE}\n")
 
 
 def test_serve_refuses_to_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,4 +122,4 @@ def test_serve_refuses_to_start(tmp_path: Path, capsys: pytest.CaptureFixture[st
     command = [sys.executable, "-m", "bot", "--config", str(config), "serve", "--port", "0"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
-    assert done.stderr == f"citecast serve: {UNSET_VARIABLE}\n"
+    assert done.stderr == f"citecast serve: {config}: {UNSET_VARIABLE}\n"

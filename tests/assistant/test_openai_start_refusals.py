@@ -57,7 +57,7 @@ def test_ask_refuses_them_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["--config", str(config), "ingest", str(docs)]) == 0
     capsys.readouterr()
     assert main(["--config", str(config), "ask", "anything?"]) == 2
-    assert capsys.readouterr() == ("", f"citecast ask: {BOTH}\n")
+    assert capsys.readouterr() == ("", f"citecast ask: {config}: {BOTH}\n")
 
 
 async def test_url_credentials_alone_go_as_basic_and_a_refusal_names_them(

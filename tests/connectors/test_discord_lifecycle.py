@@ -171,8 +171,9 @@ async def test_serve_with_a_token_discord_refuses_exits_with_one_line(tmp_path: 
     assert process.returncode == 2, err
     assert "Traceback" not in err
     assert err.splitlines()[-1] == (
-        "citecast serve: discord.token: Discord refused the bot token; copy a new one from the "
-        "Developer Portal (Bot → Reset Token) into DISCORD_BOT_TOKEN"
+        f"citecast serve: {tmp_path / 'config.yaml'}: discord.token: Discord refused the bot"
+        " token; copy a new one from the Developer Portal (Bot → Reset Token) into"
+        " DISCORD_BOT_TOKEN"
     )
 
 

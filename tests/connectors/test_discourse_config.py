@@ -89,7 +89,8 @@ def test_serve_refuses_a_base_url_with_a_bad_port_in_one_line(tmp_path: Path) ->
     done = subprocess.run(command, capture_output=True, text=True, timeout=30, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith("citecast serve: discourse.base_url: Invalid port"), done.stderr
+    start = f"citecast serve: {path}: discourse.base_url: Invalid port"
+    assert done.stderr.startswith(start), done.stderr
 
 
 async def test_a_redirecting_forum_names_the_base_url_setting(forum: FakeDiscourse) -> None:

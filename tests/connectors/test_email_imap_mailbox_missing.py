@@ -150,8 +150,8 @@ async def test_citecast_serve_stops_on_a_mailbox_the_server_does_not_have(
     assert returncode == 2, stderr
     last = stderr.rstrip("\n").rsplit("\n", 1)[-1]
     assert last == (
-        "citecast serve: email.imap.mailbox: the IMAP server has no mailbox 'Support' (no such"
-        " mailbox); it has 'INBOX', 'Support Requests'; set email.imap.mailbox to the folder's"
-        " name as your mail client shows it"
+        f"citecast serve: {tmp_path / 'config.yaml'}: email.imap.mailbox: the IMAP server has no"
+        " mailbox 'Support' (no such mailbox); it has 'INBOX', 'Support Requests'; set"
+        " email.imap.mailbox to the folder's name as your mail client shows it"
     ), stderr
     assert "Traceback" not in stderr and "IMAP session" not in stderr

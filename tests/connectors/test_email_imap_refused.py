@@ -135,7 +135,7 @@ async def test_citecast_serve_stops_on_a_refused_password_from_the_environment(
     imap, returncode, stderr = await serve_refused_from_the_environment(tmp_path)
     assert returncode == 2, stderr
     last = stderr.rstrip("\n").rsplit("\n", 1)[-1]
-    assert last.startswith("citecast serve: " + REFUSED), stderr
+    assert last.startswith(f"citecast serve: {tmp_path / 'config.yaml'}: {REFUSED}"), stderr
     assert stderr.count("email.imap.password") == 2  # the key and its advice: in one line
     assert "Traceback" not in stderr and "b'" not in stderr and "IMAP session" not in stderr
     assert imap.commands.count("LOGIN") == 1

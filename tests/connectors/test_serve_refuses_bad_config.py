@@ -1,8 +1,8 @@
 """``citecast serve`` refuses a config it could not serve with, in one line, before it starts.
 
 Each case is a real process: what matters is what an operator sees (one ``citecast serve:
-<key>: <reason>`` line, exit status 2, no traceback) and that it exits instead of serving a
-server whose every question, webhook or mail would then fail.
+<config file>: <key>: <reason>`` line, exit status 2, no traceback) and that it exits instead
+of serving a server whose every question, webhook or mail would then fail.
 """
 
 from __future__ import annotations
@@ -26,9 +26,12 @@ def serve(tmp_path: Path, config: dict[str, Any]) -> subprocess.CompletedProcess
 
 
 def assert_refused(done: subprocess.CompletedProcess[str], message: str) -> None:
+    """One line naming the config file first, whether it was refused while reading the file or
+    by a channel's start-up check, then ``message``."""
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith("citecast serve: ") and message in done.stderr, done.stderr
+    config = done.args[done.args.index("--config") + 1]
+    assert done.stderr.startswith(f"citecast serve: {config}: {message}"), done.stderr
 
 
 @pytest.mark.parametrize(

@@ -61,6 +61,6 @@ async def test_serve_with_a_refused_imap_password_prints_only_the_reason(
     _, returncode, stderr = await serve_refused_from_the_environment(tmp_path)
     assert returncode == 2, stderr
     *before, last = stderr.splitlines()
-    assert last.startswith("citecast serve: " + REFUSED), stderr
+    assert last.startswith(f"citecast serve: {tmp_path / 'config.yaml'}: {REFUSED}"), stderr
     # (a fresh folder: the missing index is a warning of its own, and stays)
     assert [line for line in before if " WARNING " not in line] == [], stderr

@@ -1,0 +1,51 @@
+"""The index or store an older citecast left in the working directory, refused at start.
+
+Older releases took a relative ``index.path`` and ``store.path`` from the working directory;
+now they are taken from the config file's folder (:func:`bot.config_file.beside`). A deployment
+run as ``citecast --config ../cfg/config.yaml`` from ``app/`` keeps its index and store in
+``app/.citecast``: looked for in ``cfg/.citecast`` after the upgrade, ``ingest --if-missing``
+would build a new index and ``serve`` a new store and file-link secret, and every conversation,
+vote, share link and duplicate-answer record would be gone without a word. So a command that
+opens the index or the store stops instead, naming both places.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bot.config import Settings
+from bot.errors import ConfigError
+
+
+def refuse_left_behind(settings: Settings, folder: Path, origin: str) -> None:
+    """Raise ConfigError when ``index.path`` or ``store.path`` of ``settings`` (as written in the
+    file ``origin``, relative paths not yet placed) is missing from the config file's
+    ``folder`` but found under the working directory, where an older citecast put it.
+
+    An absolute path (``~`` included) and ``:memory:`` are the same for every release, and a
+    path found beside the config file is the one in use: neither is looked at further.
+    """
+    for key, written in (("index.path", settings.index.path), ("store.path", settings.store.path)):
+        relative = Path(written).expanduser()
+        if written == ":memory:" or relative.is_absolute():
+            continue
+        placed, here = _shown(folder / relative), _shown(Path.cwd() / relative)
+        if os.path.exists(placed) or not os.path.exists(here):
+            continue
+        # the folder that holds it (.citecast) goes whole: the index, the store and the
+        # file-link secret beside it belong together
+        top = relative.parts[0]
+        whole = len(relative.parts) > 1 and top != ".."
+        source = _shown(Path.cwd() / top) if whole else here
+        target = _shown(folder / top) if whole else placed
+        raise ConfigError(
+            f"{origin}: {key}: {written} is taken from the config file's folder, where {placed}"
+            f" does not exist, but {here} does (an older citecast took it from the working"
+            f" directory); move {source} to {target}, or set {key} to {here}"
+        )
+
+
+def _shown(path: Path) -> str:
+    # absolute and without "..", symlinks kept: the path as the operator knows it
+    return os.path.abspath(path)
