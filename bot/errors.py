@@ -40,6 +40,12 @@ class BackendConfigError(BackendError):
     """
 
 
+class HistoryOverflowError(BackendError):
+    """The prompt did not fit the model's context, and a conversation's earlier exchanges were
+    part of it: asking again sends the same history, so a viewer is told to start a new
+    conversation instead of "try again"."""
+
+
 class BackendBusyError(BackendError):
     """The backend is busy and asked to be asked again only after ``retry_after`` seconds (an
     HTTP 429 or 503 whose ``Retry-After`` is longer than the turn may wait).

@@ -40,7 +40,7 @@ __all__ = [
 MAX_GROUP: Final = 1024
 """The longest emphasised group of markers, from its opening runs to the end of its last marker."""
 
-MARKER_START: Final = frozenset("[<【\ue200\ue201\ue202(^")
+MARKER_START: Final = frozenset("[<【［\ue200\ue201\ue202(^")
 """The scanner's special characters that may begin a marker (not code, math, an escape or a
 line break): what an emphasis run may wrap, and what may go on a group."""
 

@@ -186,7 +186,11 @@ def ends_inside_marker(text: str) -> bool:
     # no parenthesised words ("(Sourc" then "e 3)"): joined, they are text the reader reads the
     # same either way (such a group is only ever resolved from the model's raw text), so
     # nothing, visible or not, is put between them
-    for opener, closer, bound in (("【", "】", MAX_BRACKET), ("\ue200", "\ue201", MAX_PRIVATE)):
+    for opener, closer, bound in (
+        ("【", "】", MAX_BRACKET),
+        ("［", "］", MAX_BRACKET),
+        ("\ue200", "\ue201", MAX_PRIVATE),
+    ):
         at = text.rfind(opener)
         if at >= 0 and size - at < bound and closer not in text[at + 1 :]:
             return True

@@ -1,17 +1,19 @@
 """Parsers for the citation markers that are not square brackets: tags, CJK brackets, private use.
 
-``<CIT id />`` and ``<citation>…</citation>`` tags (:func:`parse_angle`), ``【2】`` and
-``【4:0†source】`` (:func:`parse_cjk`) and the private-use markers U+E200 … U+E201
-(:func:`parse_private`). They answer as every parser of :mod:`bot.marker_parse` does (a
-:class:`~bot.marker_types.Hit`, ``None`` or :data:`~bot.marker_types.NEED`, each within its
-family's bound), and read a placeholder in a tag with that module's placeholder patterns.
+``<CIT id />`` and ``<citation>…</citation>`` tags (:func:`parse_angle`), ``【2】``,
+``【4:0†source】`` and full-width ``［1］`` (:func:`parse_cjk`) and the private-use markers
+U+E200 … U+E201 (:func:`parse_private`). They answer as every parser of
+:mod:`bot.marker_parse` does (a :class:`~bot.marker_types.Hit`, ``None`` or
+:data:`~bot.marker_types.NEED`, each within its family's bound), and read a placeholder in a
+tag with that module's placeholder patterns.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Final
 
-from bot.marker_numbers import NUM_LIST, WORDS, expand_numbers
+from bot.marker_numbers import NUM_LIST, WORDS, bare_numbers_ok, expand_numbers
 from bot.marker_parse import MAX_BRACKET, PLACEHOLDER_SYMBOL, PLACEHOLDER_WORDS, Grammar
 from bot.marker_types import NEED, STRAY, Hit, Marker, Parsed
 
@@ -24,6 +26,9 @@ _CJK_BODY = re.compile(
     r"(?:†(?P<label>[^】\n]*))?[ \t]*",
     re.IGNORECASE,
 )
+# the closing bracket of each CJK opening one (parse_cjk)
+CJK_CLOSERS: Final = {"【": "】", "［": "］"}
+_FULL_WIDTH_SEPARATORS: Final = str.maketrans("，、；　", ",,; ")
 _CIT_STOP = re.compile(r"[\n<>]")
 # Ids may contain "/" (paths, "table/row") as long as it does not start the closing "/>".
 # (never a zero-width space: the resolver writes one where a removal must not join text)
@@ -93,17 +98,25 @@ def quoted_words(quote: str) -> str:
 
 def parse_cjk(buf: str, i: int, final: bool, grammar: Grammar | None = None) -> Parsed:
     """``【2】`` and ``【4:0†source】``; a label naming a source cites that source
-    (``Grammar.source_named``)."""
-    close = buf.find("】", i + 1, i + MAX_BRACKET)
+    (``Grammar.source_named``). Full-width square brackets (``［1］``, ``［1，3］``), as models
+    write ``[1]`` in CJK text, are read as ``[1]`` is: numbers a reader's bracket would not
+    hold (``［0］``) stay text."""
+    opener = buf[i]
+    closer = CJK_CLOSERS[opener]
+    close = buf.find(closer, i + 1, i + MAX_BRACKET)
     if close < 0:
         tail = buf[i + 1 : i + MAX_BRACKET]
-        if final or len(buf) - i >= MAX_BRACKET or "\n" in tail or "【" in tail:
+        if final or len(buf) - i >= MAX_BRACKET or "\n" in tail or opener in tail:
             return None
         return NEED
-    m = _CJK_BODY.fullmatch(buf, i + 1, close)
+    m = _CJK_BODY.fullmatch(buf[i + 1 : close].translate(_FULL_WIDTH_SEPARATORS))
     if m is None:
         return None
     numbers = expand_numbers(m["nums"]) or ()
+    if opener == "［":
+        if m["label"] is not None or not bare_numbers_ok(m["nums"]):
+            return None
+        return Hit(close + 1, Marker("bracket", buf[i : close + 1], i, numbers))
     if grammar is not None:
         numbers = grammar.dagger_numbers(numbers, m["label"])
     return Hit(close + 1, Marker("word", buf[i : close + 1], i, numbers))

@@ -52,7 +52,7 @@ from bot.marker_superscripts import STARTS as SUPERSCRIPT_STARTS
 
 __all__ = ["Grammar", "Marker", "MarkerScanner", "Token", "Underline", "Verbatim", "find_markers"]
 
-_SPECIAL = re.compile(f"[\\[<`$\\\\\n【\ue200-\ue202(（^{SUPERSCRIPT_STARTS}]")
+_SPECIAL = re.compile(f"[\\[<`$\\\\\n【［\ue200-\ue202(（^{SUPERSCRIPT_STARTS}]")
 _NEWLINES = re.compile("\n+")
 _MODEL_TAG_START = re.compile(r"<(?:cite[ \t>]|/?co:|/cite)", re.IGNORECASE)  # (marker_model_tags)
 _NOT_IN_TEXT: Final = frozenset({"stray", "listed", "opener"})
@@ -351,7 +351,7 @@ class MarkerScanner(LineStarts):
             if at + 1 >= len(buf):
                 return None if final else NEED
             return Hit(at + 2, None) if buf[at + 1] in _ASCII_PUNCT else None
-        if char == "【":
+        if char == "【" or char == "［":
             return parse_cjk(buf, at, final, self.grammar)
         if char == "(" or char == "（":
             return parse_paren(buf, at, final, self.grammar)

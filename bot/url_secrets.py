@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import re
 
-# user:password@ in a URL, and the values of query parameters that carry credentials
+# user:password@ in a URL, and the values of query parameters that carry credentials: names
+# ending in a credential word (api_key, access_token, X-Amz-Signature), and ``code`` and
+# ``auth`` as whole names (an Azure Functions key is ``?code=…``); "…_code" (a country code)
+# and "oauth_…" words stay readable.
 _URL_SECRETS = re.compile(
     r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^\s/@]+@"
-    r"|(?P<param>[?&](?:[a-z_-]*(?:key|token|secret|password|signature|sig)))=[^&\s\"']+",
+    r"|(?P<param>[?&](?:[a-z_-]*(?:key|token|secret|password|signature|sig)|code|auth))"
+    r"=[^&\s\"']+",
     re.IGNORECASE,
 )
 

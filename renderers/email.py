@@ -40,10 +40,10 @@ def marker(form: CitationForm, n: int) -> str:
 class EmailBlocks:
     """Block step: each block as an (html, text) pair."""
 
-    def __init__(self, forms: Mapping[int, CitationForm], listed: bool = True):
+    def __init__(self, forms: Mapping[int, CitationForm], listed: bool = True, language: str = ""):
         self._forms = forms
         self._listed = listed  # False under ``show: none``: no references to point into
-        self._html = HtmlWriter(self.cite_html, STYLES, forms)
+        self._html = HtmlWriter(self.cite_html, STYLES, forms, language=language)
         self._text = TextWriter(self.cite_text, forms)
         self._cited: dict[int, str] = {}  # a source cited again is written the same way
 
@@ -83,7 +83,7 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> EmailBlocks:
     """The block step (``seed`` is unused)."""
-    return EmailBlocks(forms, listed=context.show != "none")
+    return EmailBlocks(forms, listed=context.show != "none", language=context.language)
 
 
 def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:

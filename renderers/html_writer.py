@@ -22,7 +22,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 
-from bot.markdown import Token, html_block_pieces
+from bot.markdown import Token, html_block_pieces, plain_text
+from bot.own_notes import OWN_LANGUAGE, is_own_note
 from renderers.base import CitationForm
 from renderers.document import (
     cell_tokens,
@@ -47,6 +48,7 @@ _PLAIN_TAGS = (
 # so on a container of such blocks it would find no letter to decide by
 _DIRECTED_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td"})
 _AUTO_DIR = ' dir="auto"'
+_OWN_LANG = f' lang="{OWN_LANGUAGE}"'
 
 # inline tokens written as one element around their children
 _INLINE_TAGS = {"emphasis": "em", "strong": "strong", "strikethrough": "del"}
@@ -67,16 +69,21 @@ class HtmlWriter:
         styles: Mapping[str, str] | None = None,
         forms: Mapping[int, CitationForm] | None = None,
         top_heading: int = 1,
+        language: str = "",
     ):
         """``forms``: the answer's citation forms, which a link labelled like a citation must
         lead to (:func:`renderers.link_urls.link_url`); read at each link, so a streamed
         answer's forms may grow in place. ``top_heading``: the level (1–6) of an answer's ``#``
-        heading; ``##`` is one below it, and so on."""
+        heading; ``##`` is one below it, and so on. ``language``: the answer's
+        (``RenderContext.language``); when it is set and not English, a note in citecast's own
+        words (:mod:`bot.own_notes`) is marked English."""
         self._cite = cite
         # how many levels an answer's heading is written below its Markdown level
         self._heading_shift = min(6, max(1, top_heading)) - 1
         self._styles = styles or {}
         self._forms = forms
+        primary = language.split("-")[0].lower()
+        self._own_notes = bool(primary) and primary != OWN_LANGUAGE
         # built once per writer rather than once per element: the walk is the hot path
         self._tags = {tag: _opening(tag, "", self._styles.get(tag)) for tag in _PLAIN_TAGS}
 
@@ -94,6 +101,9 @@ class HtmlWriter:
                 return inner
             if not visible(inner):
                 return ""
+            if self._own_notes and len(children) == 1 and is_own_note(plain_text(children)):
+                # citecast's own words in an answer of another language (bot.own_notes)
+                return f"{self._open('p', _OWN_LANG)}{inner}</p>"
             return f"{self._tags['p']}{inner}</p>"
         if kind == "heading":
             level = min(6, max(1, int(token["attrs"]["level"])) + self._heading_shift)

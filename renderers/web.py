@@ -58,12 +58,14 @@ ALLOWED_ATTRIBUTES = {
     "ol": {"class", "start", "id", "aria-label", "lang"},
     "li": {"id", "class", "value", "dir"},
     "span": {"class", "id", "role", "dir"},
-    # lang: only ever written by assemble() (assistant.language), raw HTML in answers is text
+    # lang: only ever written by assemble() (assistant.language) and on citecast's own notes
+    # (renderers.html_writer); raw HTML in answers is text
     "div": {"class", "id", "lang"},
     "section": {"class", "aria-label", "lang"},
     "h2": {"class", "dir"},
     "code": {"class"},
-    **{tag: {"dir"} for tag in ("p", "h1", "h3", "h4", "h5", "h6", "th", "td")},
+    "p": {"dir", "lang"},
+    **{tag: {"dir"} for tag in ("h1", "h3", "h4", "h5", "h6", "th", "td")},
 }
 
 
@@ -131,11 +133,19 @@ def hover_text(form: CitationForm, occurrence: OccurrenceForm | None = None) -> 
 class WebBlocks:
     """Block-level step of the web renderer (see renderers.document)."""
 
-    def __init__(self, forms: Mapping[int, CitationForm], prefix: str, listed: bool = True):
+    def __init__(
+        self,
+        forms: Mapping[int, CitationForm],
+        prefix: str,
+        listed: bool = True,
+        language: str = "",
+    ):
         self._forms = forms
         self._prefix = prefix
         self._listed = listed  # False under ``show: none``: no source list to point into
-        self._writer = HtmlWriter(self.cite, forms=forms, top_heading=ANSWER_TOP_HEADING)
+        self._writer = HtmlWriter(
+            self.cite, forms=forms, top_heading=ANSWER_TOP_HEADING, language=language
+        )
         self._cache: dict[tuple[int, int], tuple[CitationForm, str]] = {}
         # how many markers of each number were written: the next one is occurrence count + 1
         # (blocks are written once each, in text order, by render and by a final re-render)
@@ -281,7 +291,9 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     if any(form.occurrences for form in doc.forms.values()) and not _markers_in_order(fragments):
         # A streamed answer's open paragraph was drawn again at every edit, each time counting
         # its markers on: draw the answer once more, in order, for each its own quote.
-        step = WebBlocks(doc.forms, prefix, listed=doc.context.show != "none")
+        step = WebBlocks(
+            doc.forms, prefix, listed=doc.context.show != "none", language=doc.context.language
+        )
         fragments = [step(token) for token in parse(doc.answer.text)]
     # an answer with nothing to show says so, as every chat channel does, not an empty bubble
     body = "\n".join(f for f in fragments if f) or f'<p dir="auto">{EMPTY_ANSWER}</p>'
@@ -306,4 +318,6 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> WebBlocks:
     """The block step for an answer whose anchors derive from ``seed``."""
-    return WebBlocks(forms, anchor_prefix(seed), listed=context.show != "none")
+    return WebBlocks(
+        forms, anchor_prefix(seed), listed=context.show != "none", language=context.language
+    )

@@ -25,16 +25,20 @@ wrote itself, nor anything after one that follows its calls (a warning says so, 
 the model is inventing tool results). A step that ends with nothing to show says why when its
 finish_reason can tell (:mod:`bot.assistant.openai_step_end`); a model that refused (OpenAI's
 ``refusal`` field, "I can't help with that.") and wrote nothing else answers with its refusal,
-citing nothing. Timeouts and retries are the
-``openai`` client's (``timeout``, ``max_retries``), and while a stream is read ``timeout`` also
-bounds the wait for its next chunk: a server that sends only keep-alive comments never trips the
-client's read timeout, and would hold the turn forever. Every failure, malformed responses included,
-surfaces as one :class:`bot.errors.BackendError` of one line saying what went wrong and where
+citing nothing. Timeouts and retries are the ``openai`` client's (``timeout``, ``max_retries``),
+and while a stream is read ``timeout`` also bounds the wait for its next chunk: a server that sends
+only keep-alive comments never trips the client's read timeout, and would hold the turn forever; a
+non-streamed response must be whole within ``timeout`` of each attempt's request, and a whole JSON
+completion from a server that ignores ``stream: true`` is read as a one-chunk stream
+(:mod:`bot.assistant.openai_bodies`). Every failure, malformed responses included, surfaces as one
+:class:`bot.errors.BackendError` of one line saying what went wrong and where
 (:mod:`bot.assistant.openai_errors`); a prompt longer than the model's context also names the
-settings that decide how much goes into it. A refusal only the operator can fix (a refused key,
-an unknown model, a server without tool calling, a request field it requires or refuses:
-:mod:`bot.assistant.openai_setup`) is its subclass :class:`bot.errors.BackendConfigError`:
-asking again cannot help. A ``Retry-After`` longer than ``timeout`` is not waited for.
+settings that decide how much goes into it, and with a conversation's history in the prompt is
+:class:`bot.errors.HistoryOverflowError` (a new conversation may fit). A
+refusal only the operator can fix (a refused key, an unknown model, a server without tool calling,
+a request field it requires or refuses: :mod:`bot.assistant.openai_setup`) is its subclass
+:class:`bot.errors.BackendConfigError`: asking again cannot help. A ``Retry-After`` longer than
+``timeout`` is not waited for.
 
 A ``base_url`` may carry a query (Azure OpenAI's ``?api-version=…``): it goes with every request,
 and an Azure deployment URL gets the SDK's Azure client (:mod:`bot.assistant.openai_client`).
@@ -45,7 +49,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from typing import Any
@@ -53,11 +56,15 @@ from typing import Any
 import httpx
 import openai
 from openai import AsyncStream
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.chat import ChatCompletionChunk
 
+from bot.assistant.history_overflow import Overflow, overflow_error
 from bot.assistant.openai_arguments import echoed_arguments, unreadable
 from bot.assistant.openai_client import make_client, sent_secrets, without_query_credentials
+from bot.assistant.openai_completion import read_completion
 from bot.assistant.openai_cut_marker import CutMarkerHold
+from bot.assistant.openai_cut_notes import CUT_NOTES as CUT_NOTES  # tests read it here
+from bot.assistant.openai_cut_notes import cut_note
 from bot.assistant.openai_errors import (
     base_url_hint,
     body_cut_off,
@@ -82,14 +89,6 @@ log = logging.getLogger(__name__)
 # What a malformed payload raises inside the openai client or while reading its objects (an
 # HTML page, invalid JSON in an SSE line, a chunk without the fields of a chunk).
 _MALFORMED = (json.JSONDecodeError, AttributeError, TypeError, KeyError, ValueError)
-
-# The note that ends an answer the endpoint stopped early, by finish_reason: without it the reader
-# sees half an answer (half a list of steps, a command cut mid-line) that looks whole.
-CUT_NOTES = {
-    "length": "*(The answer was cut off here: the model reached its length limit.)*",
-    "content_filter": "*(The answer was cut off here by the model's content filter.)*",
-}
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
 class OpenAIBackend:
@@ -138,8 +137,11 @@ class OpenAIBackend:
         for round_number in range(rounds + 1):
             step = Step(number=round_number)
             last = round_number == rounds
-            overflow = overflow_hint(
-                turn.toolbox.top_k, rounds if round_number else 0, bool(turn.history)
+            overflow = Overflow(
+                overflow_hint(
+                    turn.toolbox.top_k, rounds if round_number else 0, bool(turn.history)
+                ),
+                bool(turn.history),
             )
             hold = CutMarkerHold(turn.key_word, carried)
             async for text in self._step(messages, tools, step, turn.stream, last, overflow):
@@ -167,7 +169,7 @@ class OpenAIBackend:
             if not calls:
                 note = CUT_NOTES.get(step.finish_reason or "")
                 if note:
-                    yield _cut_note("".join(step.text), note)
+                    yield cut_note("".join(step.text), note)
                 return
             if last:
                 # tool_choice "none" was ignored: running the calls would register sources no
@@ -256,9 +258,10 @@ class OpenAIBackend:
         step: Step,
         stream: bool,
         last: bool,
-        overflow: str,
+        overflow: Overflow,
     ) -> AsyncIterator[str]:
-        """One request; ``overflow`` is said when the prompt does not fit the model's context."""
+        """One request; ``overflow`` says what to do when the prompt does not fit the model's
+        context."""
         request: dict[str, Any] = {
             "model": self.settings.model,
             "messages": messages,
@@ -286,30 +289,9 @@ class OpenAIBackend:
                     raise BackendError(f"{not_completion} stream{base_url_hint(self.where)}")
             else:
                 completion = await self.client.chat.completions.create(**request)
-                if not isinstance(completion, ChatCompletion):
-                    raise BackendError(not_completion + base_url_hint(self.where))
-                if not getattr(completion, "choices", None):
-                    # LM Studio answers an unknown path with 200 and {"error": "…"}
-                    reason = error_text(getattr(completion, "error", None))
-                    raise BackendError(
-                        f"the model endpoint at {self.where} returned no choices"
-                        + (f": {reason}" if reason else "")
-                        + base_url_hint(self.where)
-                    )
-                choice = completion.choices[0]
-                step.finish_reason = str(choice.finish_reason or "stop")
-                step.error = error_text(getattr(choice, "error", None))
-                message = choice.message
-                refused = getattr(message, "refusal", None)
-                step.refusal = refused if isinstance(refused, str) else ""
-                for call in message.tool_calls or []:
-                    function = getattr(call, "function", None)
-                    if function is not None:
-                        step.add_call(call.id, function.name, function.arguments)
-                if message.content:
-                    visible = step.add_text(message.content)
-                    if visible:
-                        yield visible
+                visible = read_completion(completion, step, self.where, not_completion)
+                if visible:
+                    yield visible
             rest = step.end_text()  # held back in case it opened a thinking block
             if rest:
                 yield rest
@@ -327,13 +309,17 @@ class OpenAIBackend:
         except openai.APIStatusError as exc:
             # a refused key, an unknown model, no tools: BackendConfigError (asking again
             # cannot help)
-            raise refusal(exc, self.where, self.settings, overflow) from None
+            refused = refusal(exc, self.where, self.settings, overflow.hint)
+            if type(refused) is BackendError and context_overflow(exc):
+                raise overflow_error(str(refused), overflow.history) from None
+            raise refused from None
         except openai.OpenAIError as exc:
             # an error event mid-stream: its body may be a bare string the client does not read
             reason = error_text(getattr(exc, "body", None)) or one_line(str(exc))
+            failed = f"the model endpoint at {self.where} failed: {reason}"
             if isinstance(exc, openai.APIError) and context_overflow(exc):
-                reason += overflow
-            raise BackendError(f"the model endpoint at {self.where} failed: {reason}") from None
+                raise overflow_error(failed + overflow.hint, overflow.history) from None
+            raise BackendError(failed) from None
         except httpx.HTTPError as exc:
             # raised by the transport while a stream is read, outside the client's own mapping
             raise BackendError(
@@ -376,10 +362,3 @@ class OpenAIBackend:
             f"the model endpoint at {self.where} stopped answering mid-stream (nothing for "
             f"{self.settings.timeout:g} s; assistant.openai.timeout sets how long it may pause)"
         )
-
-
-def _cut_note(text: str, note: str) -> str:
-    """The note after an answer that was cut, outside a code block the cut left open."""
-    fences = _FENCE.findall(text)
-    closing = f"\n{fences[-1]}" if len(fences) % 2 else ""
-    return f"{closing}\n\n{note}"

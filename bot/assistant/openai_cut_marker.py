@@ -6,7 +6,7 @@ token limit falls, and that can be inside a marker: ``<citation>3 | Every reply`
 cut note follows it, and the reader sees it raw (on the web, ``&lt;citation&gt;3 | …``). So
 the text from where a marker may have begun is held back until more text shows what it is
 (the resolver holds it back too, so nothing is shown later than before), and at a cut it is
-left out, as a code block the cut left open is closed (:func:`openai_backend._cut_note`).
+left out, as a code block the cut left open is closed (:func:`openai_cut_notes.cut_note`).
 
 What may begin a marker is decided by the resolver's own scanner (:class:`MarkerScanner`),
 reading the held text alone: text it can already settle (``(an aside``, a ``[`` with a line

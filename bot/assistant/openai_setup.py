@@ -27,6 +27,7 @@ from typing import Protocol
 
 import openai
 
+from bot.assistant.openai_bodies import body_hooks
 from bot.assistant.openai_errors import (
     NO_TOOLS,
     context_overflow,
@@ -220,5 +221,8 @@ async def _out_of_quota(response: _Response) -> bool:
 def http_client(timeout: float) -> openai.DefaultAsyncHttpxClient:
     """The ``openai`` client's default HTTP client, except that a response asking for a wait
     longer than ``timeout``, or saying the account is out of quota, is not retried (see the
-    module's description)."""
-    return openai.DefaultAsyncHttpxClient(event_hooks={"response": [_skip_long_waits(timeout)]})
+    module's description), and a body is read as :mod:`bot.assistant.openai_bodies` says."""
+    sent, answered = body_hooks(timeout)
+    return openai.DefaultAsyncHttpxClient(
+        event_hooks={"request": [sent], "response": [_skip_long_waits(timeout), answered]}
+    )

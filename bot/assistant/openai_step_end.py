@@ -3,7 +3,9 @@
 A model may refuse instead (OpenAI's ``refusal`` field beside a ``content`` of null, streamed as
 ``delta.refusal``): that is its answer, and the viewer reads it as one, citing nothing, rather
 than an error that says "try again" (asking again gets the same refusal) or "an empty answer"
-(it was not empty). The operator sees a warning with the refusal.
+(it was not empty). The operator sees a warning with the refusal. A marker the model put in
+its refusal ("I cannot share that [1].") is left out: a refusal cites nothing, and the marker
+would otherwise cite a source or show as written.
 
 Split out of :mod:`bot.assistant.openai_backend` for size.
 """
@@ -16,6 +18,7 @@ from bot.assistant.openai_errors import one_line
 from bot.assistant.openai_setup import length_hint
 from bot.assistant.openai_step import FAILED_FINISH, NORMAL_FINISH, Step
 from bot.errors import BackendError
+from bot.markers import Grammar, Marker, MarkerScanner
 
 # the backend's logger: these lines are the backend's, and operators filter the log by it
 log = logging.getLogger("bot.assistant.openai_backend")
@@ -43,8 +46,20 @@ def refusal_answer(step: Step, where: str) -> str:
         step.finish_reason,
         one_line(refusal),
     )
-    step.text.append(refusal)
-    return refusal
+    shown = _without_markers(refusal)
+    step.text.append(shown)
+    return shown
+
+
+def _without_markers(text: str) -> str:
+    """``text`` less its citation markers (an opener's spaces kept, as the resolver keeps them)."""
+    kept: list[str] = []
+    for token in MarkerScanner(Grammar()).scan_all(text):
+        if not isinstance(token, Marker):
+            kept.append(token)
+        elif token.family == "opener":
+            kept.append(token.lead)
+    return "".join(kept)
 
 
 def check_step_end(step: Step, where: str, max_tokens: int | None) -> None:

@@ -39,7 +39,13 @@ from bot.connectors.web_api import AskRequest
 from bot.connectors.web_client_json import client_citation_json
 from bot.connectors.web_turns import TurnStart, WebTurns
 from bot.deeplinks import file_link
-from bot.errors import BackendBusyError, BackendConfigError, BackendError, KnowledgeIndexError
+from bot.errors import (
+    BackendBusyError,
+    BackendConfigError,
+    BackendError,
+    HistoryOverflowError,
+    KnowledgeIndexError,
+)
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
 
@@ -190,6 +196,8 @@ class AnswerStream:
 # What a viewer is told when the backend refused citecast's own key: asking again cannot help,
 # and which key or setting is wrong is the operator's to read in the log, not the public's.
 NOT_SET_UP = "the assistant is not set up correctly; tell whoever runs this site"
+# What a viewer is told when this conversation's earlier exchanges made the prompt too long.
+NEW_CONVERSATION = "this conversation is too long for the assistant; start a new conversation"
 
 
 def public_reason(exc: Exception) -> str:
@@ -200,6 +208,8 @@ def public_reason(exc: Exception) -> str:
         return NOT_SET_UP
     if isinstance(exc, BackendBusyError):
         return f"the assistant is busy; try again in about {_wait_words(exc.retry_after)}"
+    if isinstance(exc, HistoryOverflowError):  # the same history would fail again
+        return NEW_CONVERSATION
     return "the assistant failed to answer; try again"
 
 
