@@ -4,6 +4,7 @@ checkout's own `.citecast/` kept out of the tests' configs."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,13 +28,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)
-def _checkout_data_is_not_left_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+def _checkout_data_is_not_left_behind() -> Iterator[None]:
     """`make serve` leaves `.citecast/` in the checkout, the tests' working directory: it is not
     an older release's data beside every temporary config.yaml (bot.config_left_behind). Tests
-    of that check run from a folder of their own, where it applies."""
+    of that check run from a folder of their own, where it applies. A patch of its own, so a
+    test's ``monkeypatch.undo()`` leaves it in place."""
 
     def unless_in_checkout(settings: Settings, folder: Path, origin: str) -> None:
         if Path.cwd() != ROOT:
             refuse_left_behind(settings, folder, origin)
 
-    monkeypatch.setattr(bot.config_file, "refuse_left_behind", unless_in_checkout)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bot.config_file, "refuse_left_behind", unless_in_checkout)
+        yield

@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the preview page; print its path."""
+    from bot.assistant.own_replies import answer_language
     from bot.commands.answer_input import read_answer
     from bot.commands.output import read_file, read_stdin, write_stdout
     from bot.commands.render import check_base_url
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.out.strip():
         raise ValidationError("--out: empty path; name the HTML file to write")
     # a broken config.yaml stops every command at start, before stdin is read (as `resolve`)
-    load_settings(args.config)
+    settings = load_settings(args.config)
     to_stdout = args.out == "-"  # as --answer - reads stdin; not a file named "-"
     if (
         args.answer not in (None, "-")
@@ -65,7 +66,10 @@ def run(args: argparse.Namespace) -> int:
             answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)
     else:
         answer = sample_answer()
-    page = preview_page(answer, RenderContext(public_base_url=args.public_base_url))
+    # marked in that language as the channels mark it (bot.connectors.render_context)
+    language = answer_language(answer, settings.assistant.language)
+    context = RenderContext(public_base_url=args.public_base_url, language=language)
+    page = preview_page(answer, context)
     if to_stdout:
         write_stdout(page)
         return 0

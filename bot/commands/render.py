@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     """Render stdin's Answer; print the payload JSON."""
     import dataclasses
 
+    from bot.assistant.own_replies import answer_language
     from bot.commands.answer_input import read_answer
     from bot.commands.output import read_stdin, viewer_groups, write_stdout
     from bot.commands.render_log import command_warnings
@@ -107,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         turn_id=args.turn_key,
         show=args.show,
         audience=frozenset(viewer),
+        # as the channels mark it (bot.connectors.render_context); "" without a config file
+        language=answer_language(answer, settings.assistant.language),
     )
     channels = CHANNELS if args.channel == "all" else (args.channel,)
     out = {}

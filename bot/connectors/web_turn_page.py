@@ -57,7 +57,7 @@ _PAGE = """<!doctype html>
       <div><h1 class="cc-title">{heading}</h1>
       <p class="cc-subtitle">{subtitle}</p></div>
     </div>{back}</header>
-    <article class="cc-answer" aria-label="Answer"><div class="cc-body">{body}</div></article>
+    <{box} class="cc-answer" aria-label="{label}"><div class="cc-body">{body}</div></{box}>
   </div></main>
 </body>
 </html>
@@ -201,6 +201,8 @@ def turn_page(rendered_html: str, title: str = "citecast", *, small_talk: bool =
         title=html.escape(f"{title} — {what}"),
         heading=html.escape(title),
         subtitle=subtitle,
+        box="article",
+        label="Answer",
         body=body,
         back=_BACK_TO_CHAT,
         stylesheet=_stylesheet(),
@@ -212,11 +214,15 @@ def _stylesheet() -> str:
 
 
 def _not_found_page(title: str, what: str, body: str) -> str:
-    # "File not found" -> "citecast — file not found" in the tab, as the heading's subtitle
+    # "File not found" -> "citecast — file not found" in the tab, as the heading's subtitle.
+    # The message is no answer: a screen reader names its box for what it is ("File not
+    # found"), as a region, not an "Answer" article.
     return _PAGE.format(
         title=html.escape(f"{title} — {what[0].lower()}{what[1:]}"),
         heading=html.escape(title),
         subtitle=what,
+        box="section",
+        label=html.escape(what),
         body=body,
         back="",
         stylesheet=_stylesheet(),
