@@ -328,6 +328,7 @@ class WebConnector:
             download=download,
             files=self.indexed_files,
             renders=self.viewer_renders,
+            language=self.language,
         )
         if response.status_code == 404 and "text/html" in request.headers.get("accept", ""):
             # a person who clicked a source long after the answer (the link expired): a page

@@ -321,16 +321,19 @@ def viewer_page(
     links: LinkTarget = _no_link,
     title: str | None = None,
     markup: str | None = None,
+    language: str = "",
 ) -> str:
     """The whole reading page for ``viewed``, with a link to download the file itself.
 
     ``links`` gives the document's relative links their targets; by default they have none.
     ``title`` (the document's title, as the index has it) names the browser tab; without one,
     the file name does. The bar above the document always names the file the link downloads.
-    ``markup`` is the document's :func:`document_markup` when already made (a kept render)."""
+    ``markup`` is the document's :func:`document_markup` when already made (a kept render).
+    ``language`` (``assistant.language``, the knowledge base's language) is the document's when
+    the file declares none itself, as the chat marks the answers that cite it."""
     name = html.escape(viewed.filename)
     tab = html.escape(_one_line(title) or viewed.filename)
-    lang = document_language(viewed.kind, viewed.text)
+    lang = document_language(viewed.kind, viewed.text) or language
     doc_lang = f' lang="{html.escape(lang)}"' if lang and lang != VIEWER_LANG else ""
     direction = document_direction(viewed.kind, viewed.text)
     doc_dir = f' dir="{direction}"' if direction else ""

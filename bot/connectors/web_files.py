@@ -77,6 +77,7 @@ def file_response(
     *,
     files: FileIndex,
     download: bool = False,
+    language: str = "",
 ) -> Response:
     """What a token grants: the reading page of a Markdown, text or HTML file, else the file
     itself (``download``: always the file, as an attachment); or the uniform 404.
@@ -84,7 +85,8 @@ def file_response(
     ``files`` (the indexed files) says who may read the file now: a valid token is served only
     while its audience may (:func:`bot.connectors.web_file_access.readable`: not after the file
     was made private or dropped from the index). It also lets the reading page link the files
-    its document links.
+    its document links. ``language`` is the document's when the file declares none
+    (:func:`bot.connectors.web_file_viewer.viewer_page`).
 
     This renders the reading page in the caller's thread: the web channel's route uses
     :func:`served_file`, which renders it off the event loop."""
@@ -97,7 +99,8 @@ def file_response(
         viewed = read_for_view(grant.path, grant.filename, kind)
     except OSError:
         return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
-    page = viewer_page(viewed, links=ViewerLinks(grant, signer, files), title=_title(now))
+    links = ViewerLinks(grant, signer, files)
+    page = viewer_page(viewed, links=links, title=_title(now), language=language)
     return _viewer_response(page)
 
 
@@ -108,6 +111,7 @@ async def served_file(
     files: FileIndex,
     renders: ViewerRenders,
     download: bool = False,
+    language: str = "",
 ) -> Response:
     """:func:`file_response`, with the reading page made off the event loop: the file read and
     the page sanitized in worker threads, a Markdown file rendered by ``renders`` (once per
@@ -124,7 +128,7 @@ async def served_file(
     markup = await renders.markup(grant.path, viewed)
     links: LinkTarget = ViewerLinks(grant, signer, files)
     page = await asyncio.to_thread(
-        viewer_page, viewed, links=links, title=_title(now), markup=markup
+        viewer_page, viewed, links=links, title=_title(now), markup=markup, language=language
     )
     return _viewer_response(page)
 

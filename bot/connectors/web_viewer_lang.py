@@ -4,8 +4,9 @@ Screen readers pick their voice from ``lang``: a German document read with an En
 hard to follow. The viewer page itself (its bar, its notes) is English, like the chat page, so
 ``<html lang>`` is :data:`VIEWER_LANG`; the document's ``<main>`` says the document's own
 language when the file declares one: an HTML file's ``<html lang>`` (or ``xml:lang``), a
-Markdown file's front matter ``lang:`` (or ``language:``). Plain text declares none, so it is
-read in the page's language.
+Markdown file's front matter ``lang:`` (or ``language:``). A file that declares none (plain
+text, most Markdown) is read in ``assistant.language`` when that is set, the language the chat
+marks the answers citing it in, else in the page's.
 
 A right-to-left document (Hebrew, Arabic) declares its direction the same way, ``<html
 dir="rtl">``: the ``<main>`` carries it too, else the page's left-to-right direction would set
