@@ -23,50 +23,23 @@ our stems (a rebuild).
 from __future__ import annotations
 
 import functools
-import sqlite3
-import threading
 from collections.abc import Sequence
 
+from bot.knowledge.fts_tokens import fts_tokens
 from bot.knowledge.stemmer import stem
 
 _MAX_FORMS = 4
-# FTS5's own tokenizer, run on words in an in-memory table and read back through fts5vocab: the
-# tokens it indexes them as. Opened on first use, one for the process (a lock serves the
-# threads that search); each call's rows are rolled back, never written.
-_TOKENIZER: list[sqlite3.Connection] = []
-_LOCK = threading.Lock()
 _VOWELS = frozenset("aeiouy")
 _SIBILANT_OR_O = ("s", "x", "z", "ch", "sh", "o")
 # consonants an English word doubles before "-ed" and "-ing" ("embedded", "stopped")
 _DOUBLING = frozenset("bdgmnprt")
 
 
-def _tokenizer() -> sqlite3.Connection:
-    if not _TOKENIZER:
-        conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-        conn.executescript(
-            "CREATE VIRTUAL TABLE words USING fts5("
-            "word, tokenize='porter unicode61', detail='none', columnsize=0);"
-            "CREATE VIRTUAL TABLE tokens USING fts5vocab(words, 'instance');"
-        )
-        _TOKENIZER.append(conn)
-    return _TOKENIZER[0]
-
-
 def porter_tokens(words: Sequence[str]) -> list[str]:
     """The token FTS5's ``porter unicode61`` tokenizer indexes each of ``words`` (each one
     ASCII word) as; a word it reads as no token or several stands for itself."""
-    with _LOCK:
-        conn = _tokenizer()
-        conn.execute("BEGIN")
-        try:
-            conn.executemany("INSERT INTO words(rowid, word) VALUES (?, ?)", enumerate(words))
-            found: dict[int, list[str]] = {}
-            for doc, term in conn.execute("SELECT doc, term FROM tokens"):
-                found.setdefault(int(doc), []).append(str(term))
-        finally:
-            conn.execute("ROLLBACK")
-    return [t[0] if len(t := found.get(i, [])) == 1 else w for i, w in enumerate(words)]
+    found = fts_tokens(words, "porter unicode61")
+    return [t[0] if len(t) == 1 else w for t, w in zip(found, words, strict=True)]
 
 
 def porter_token(word: str) -> str:
