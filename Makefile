@@ -20,8 +20,9 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 # Install, build the index from examples/ when there is none yet, serve on http://127.0.0.1:8000
+# (the sample ingest is left out once examples/ is deleted: your own docs are ingested by then)
 serve: $(VENV)/.installed
-	$(BIN)/citecast --config $(CONFIG) ingest examples/ --if-missing
+	$(if $(wildcard examples/),$(BIN)/citecast --config $(CONFIG) ingest examples/ --if-missing)
 	$(BIN)/citecast --config $(CONFIG) serve $(if $(PORT),--port $(PORT))
 
 # Lint, type-check and run the whole suite

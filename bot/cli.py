@@ -172,6 +172,10 @@ STRAY_VALUE_HINTS = {
 """What a command says about a value it has no place for: people type a file name after
 ``render``, or a question without its quotes."""
 
+NUMBER_OPTIONS = {"serve": "--port", "report": "--days"}
+"""The option a bare number after a command was most likely meant for (``citecast serve
+9110``, ``citecast report 7``)."""
+
 
 def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
     for action in parser._actions:
@@ -218,7 +222,8 @@ def unrecognized_message(
             guess = difflib.get_close_matches(extra.partition("=")[0], known, n=1, cutoff=0.6)
             hint = f"did you mean {guess[0]}?" if guess else None
         elif position in stray:
-            hint = stray_hint
+            option = NUMBER_OPTIONS.get(name) if extra.isdecimal() else None
+            hint = f"did you mean {option} {extra}?" if option else stray_hint
         if hint and hint not in hints:
             hints.append(hint)
     message = "unrecognized arguments: " + " ".join(extras)
@@ -265,6 +270,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except CitecastError as exc:
         print(f"citecast {name}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        # the last resort for a file that could not be looked up or read where no check named
+        # it (a folder this user cannot search): one line and the status of any refusal, not a
+        # traceback with eval's missed-gate status 1
+        reason = exc.strerror or str(exc)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"citecast {name}: {where}{reason[:1].lower()}{reason[1:]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -144,6 +144,62 @@ def env_notes(
             yield from env_notes(item, environ, (*path, str(key)))
 
 
+def _written_strings(value: Any, path: KeyPath = ()) -> Iterator[tuple[KeyPath, str]]:
+    """``(key path, text)`` for every string of a parsed YAML tree."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _written_strings(item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _written_strings(item, (*path, str(key)))
+
+
+def hide_env_values(
+    message: str, data: Any, loc: KeyPath, environ: Mapping[str, str] | None = None
+) -> str:
+    """``message``, a refusal of the key at ``loc``, with each value a ``${NAME}`` there gave
+    shown as the file writes it (``'${PUBLIC_URL}'``), never as the variable's value.
+
+    A check quotes what it refused (``not 'Tr0ub4dor'``), and that value may be a secret.
+    Strings at, under or above ``loc`` count: a section's own check may quote any of its keys.
+    What is left of a variable's value in other words (a check that reworded it) is replaced
+    by its ``${NAME}`` too, when it stands as a word of its own.
+    """
+    env = os.environ if environ is None else environ
+    swaps: dict[str, str] = {}
+    names: set[str] = set()
+    for path, written in _written_strings(data):
+        short = min(len(path), len(loc))
+        if path[:short] != loc[:short]:
+            continue
+        used = [m.group(1) for m in _refs(written) if env.get(m.group(1))]
+        if used:
+            swaps[expand_env(written, env)] = written
+            names.update(used)
+    for expanded in sorted(swaps, key=len, reverse=True):
+        message = message.replace(repr(expanded), repr(swaps[expanded]))
+        message = _replace_word(message, expanded, swaps[expanded])
+    for name in sorted(names, key=lambda n: len(env[n]), reverse=True):
+        for value in (env[name], env[name].strip()):  # a check may quote it stripped
+            message = _replace_word(message, value, f"${{{name}}}")
+        for part in {part.strip() for part in env[name].split(",")} - {""}:
+            # a check that lists the parts of a value (``write several groups as a YAML
+            # list: [a, b]`` for ``a,b``) shows them as the items of a list
+            item = rf"(?<=[\[,] ){re.escape(part)}(?=[,\]])|(?<=\[){re.escape(part)}(?=[,\]])"
+            message = re.sub(item, f"${{{name}}}", message)  # a name holds no backslash
+    return message
+
+
+def _replace_word(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced where no letter or digit continues it on either side
+    (a variable holding ``a`` must not turn ``an origin`` into ``${NAME}n origin``)."""
+    if not old:
+        return text
+    return re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _: new, text)
+
+
 def _notes_of(text: str, environ: Mapping[str, str]) -> Iterator[str]:
     for match in _refs(text):
         name, default = match.group(1), match.group(2)
@@ -191,6 +247,44 @@ def remember_blanks(settings: BaseModel, data: Any, environ: Mapping[str, str]) 
             why = f"${{{name}}} {state} in the environment"
             notes = section._blank_because  # a private note, not a field: frozen allows it
             notes[key] = f"{notes[key]}, {why}" if key in notes else why
+
+
+_SOURCE = "{key} (from)"
+"""The key of ``Section._blank_because`` under which :func:`remember_sources` notes the
+variable a key's value came from (a key name holds no space, so the two never meet)."""
+
+
+def remember_sources(settings: BaseModel, data: Any, environ: Mapping[str, str]) -> None:
+    """Note, for each key of a section whose text a set ``${NAME}`` gave, ``${NAME}``: a
+    connector's start-up check that refuses such a value names the variable instead of
+    quoting it (:func:`env_source`)."""
+    for path, written in _written_strings(data):
+        names = [m.group(1) for m in _refs(written) if environ.get(m.group(1))]
+        section = _section_at(settings, path[:-1])
+        key = path[-1] if path else None
+        if names and isinstance(section, Section) and isinstance(key, str):
+            notes = section._blank_because  # a private note, not a field: frozen allows it
+            notes[_SOURCE.format(key=key)] = ", ".join(f"${{{name}}}" for name in names)
+
+
+def _section_at(settings: BaseModel, path: KeyPath) -> Any:
+    section: Any = settings
+    for part in path:
+        if isinstance(part, int) and isinstance(section, list) and part < len(section):
+            section = section[part]
+        elif isinstance(part, str) and isinstance(section, BaseModel):
+            section = getattr(section, part, None)
+        else:
+            return None
+    return section
+
+
+def env_source(section: BaseModel, key: str) -> str:
+    """``${NAME}`` when the value of ``key`` of ``section`` came from that variable, else
+    ``""``: a refusal then says so rather than quote the value (it may be a secret)."""
+    if not isinstance(section, Section):
+        return ""
+    return section._blank_because.get(_SOURCE.format(key=key), "")
 
 
 def blank_because(section: BaseModel, key: str) -> str:

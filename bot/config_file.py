@@ -33,10 +33,20 @@ from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
 from bot.config_choices import close_choice, literal_choices
-from bot.config_env import env_notes, expand_env, refuse_unsupported_refs, remember_blanks
+from bot.config_env import (
+    env_notes,
+    expand_env,
+    hide_env_values,
+    refuse_unsupported_refs,
+    remember_blanks,
+    remember_sources,
+)
 from bot.config_left_behind import refuse_left_behind
-from bot.config_yaml import load_yaml, yaml_problem
+from bot.config_section import one_or_many
+from bot.config_yaml import TooManyValuesError, load_yaml, yaml_problem
+from bot.config_yaml_reading import text_expected
 from bot.errors import ConfigError
+from bot.path_lookup import path_state
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
 
 MAX_CONFIG_BYTES = 1_000_000
@@ -129,6 +139,13 @@ def _reason(error: Any) -> str:
         return "is blank; give it a value, or leave the key out for the default"
     if error["type"] == "model_type":
         return "must be a mapping of keys (key: value lines), not " + type(error["input"]).__name__
+    if error["type"] in ("string_type", "list_type"):
+        # `title: no` is false to YAML: say what it read, and that quotes keep the text
+        one_or_list = error["type"] == "list_type" and _one_or_list_at(loc)
+        if error["type"] == "string_type" or one_or_list:
+            explained = text_expected(error.get("input"), one_or_list=one_or_list)
+            if explained:
+                return explained
     message = str(error["msg"]).removeprefix("Value error, ")
     if error["type"] == "literal_error" and isinstance(error.get("input"), str):
         choice = close_choice(error["input"], _choices_at(loc))
@@ -136,6 +153,15 @@ def _reason(error: Any) -> str:
             # "openia" for openai: the same hint as a misspelt key gets
             return f"{message} (did you mean {choice}?)"
     return message
+
+
+def _one_or_list_at(loc: tuple[str | int, ...]) -> bool:
+    """Whether the setting at ``loc`` takes one text alone as well as a list (an audience)."""
+    model = _model_at(loc)
+    field = model.model_fields.get(str(loc[-1])) if model and loc else None
+    return field is not None and any(
+        getattr(meta, "func", None) is one_or_many for meta in field.metadata
+    )
 
 
 def _choices_at(loc: tuple[str | int, ...]) -> list[str]:
@@ -165,9 +191,15 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = tuple(first["loc"])
         path = ".".join(str(part) for part in loc) or "(top level)"
-        reason = _reason(first)
-        # the file shows ${PORT}, not the value that was refused: say where it came from
-        notes = [note for where, note in env_notes(data, os.environ) if where == loc[: len(where)]]
+        # a refused value from ${NAME} may be a secret: shown as the file writes it
+        reason = hide_env_values(_reason(first), data, loc)
+        # the file shows ${PORT}, not the value that was refused: say where it came from. A
+        # check of a whole mapping (index.url_templates) names its entry in the reason.
+        notes = [
+            note
+            for where, note in env_notes(data, os.environ)
+            if where[: len(loc)] == loc[: len(where)]
+        ]
         if notes:
             reason += " (" + ", ".join(dict.fromkeys(notes)) + ")"
         raise ConfigError(f"{origin}: {path}: {reason}") from None
@@ -189,6 +221,7 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         raise ConfigError(f"{origin}: {exc}") from None
     # for a connector's start-up check: "slack.bot_token: empty: ${SLACK_BOT_TOKEN} is not set"
     remember_blanks(settings, data, os.environ)
+    remember_sources(settings, data, os.environ)
     return settings
 
 
@@ -196,6 +229,9 @@ def _check_capability_names(channel: str, overrides: dict[str, Any]) -> None:
     """An unknown capability with the closest known one, as for every other section's keys
     (``capabilities_for`` itself only says "unknown capability")."""
     if channel not in DEFAULT_CAPABILITIES:
+        meant = close_choice(channel, list(DEFAULT_CAPABILITIES))
+        if meant:
+            raise ConfigError(f"capabilities.{channel}: unknown channel (did you mean {meant}?)")
         return  # capabilities_for names the channels there are
     known = [field.name for field in dataclasses.fields(Capabilities)]
     for key in overrides:
@@ -233,7 +269,7 @@ def without_config_note(path: str | Path | None = None) -> str:
     following its advice would build a second index there.
     """
     target, explicit = config_path(path)
-    if explicit or target.exists():
+    if explicit or path_state(target, error=ConfigError).exists:
         return ""
     return (
         "no config.yaml in this folder, so that is the default path; "
@@ -245,7 +281,7 @@ def config_origin(path: str | Path | None = None) -> str:
     """The config file that was read, as its errors name it first (``config.yaml: …``), or ""
     when there is none (defaults): for errors found after loading, such as a record table's."""
     target, _ = config_path(path)
-    return str(target) if target.is_file() else ""
+    return str(target) if path_state(target, error=ConfigError).is_file else ""
 
 
 def load_settings(path: str | Path | None = None, *, opens_data: bool = False) -> Settings:
@@ -260,11 +296,14 @@ def load_settings(path: str | Path | None = None, *, opens_data: bool = False) -
     working directory then stops it (:mod:`bot.config_left_behind`).
     """
     target, explicit = config_path(path)
-    if not target.exists():
+    found = path_state(target, error=ConfigError)
+    if not found.exists:
         if explicit:
-            raise ConfigError(f"{target}: no such config file")
+            # named by the environment, the path is in no command line the user can see
+            named_by = " (named by $CITECAST_CONFIG)" if path is None else ""
+            raise ConfigError(f"{target}: no such config file{named_by}")
         return Settings()
-    if target.is_dir():
+    if found.is_dir:
         raise ConfigError(f"{target}: is a folder, not a config file")
     try:
         with target.open("rb") as handle:
@@ -280,6 +319,8 @@ def load_settings(path: str | Path | None = None, *, opens_data: bool = False) -
         raise ConfigError(f"{target}: cannot read: {reason[:1].lower()}{reason[1:]}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{target}: {_not_utf8(raw, exc)}") from None
+    except TooManyValuesError as exc:  # valid YAML, but no config: not "not valid YAML"
+        raise ConfigError(f"{target}: {exc}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{target}: not valid YAML: {yaml_problem(exc)}") from None
     except RecursionError:
@@ -292,7 +333,7 @@ def load_settings(path: str | Path | None = None, *, opens_data: bool = False) -
     settings = parse_settings(data, str(target))
     # A config that is no file in a folder (/dev/null, a shell's <(…) pipe) names no folder of
     # its own: its relative paths stay relative to the working directory, never under /dev.
-    if not target.is_file():
+    if not found.is_file:
         return settings
     if opens_data:
         refuse_left_behind(settings, target.parent, str(target))

@@ -14,11 +14,53 @@ from typing import Any
 
 import yaml
 
+MAX_VALUES = 100_000
+"""A config file whose values, each alias counted as a copy of its anchor, number more than
+this is refused: a few lines of nested aliases (``b: &b [*a, *a, ...]``, each level nine times
+the last) took 15 s and 170 MB to check at seven levels and over a minute at nine, as every
+later step (``${NAME}`` expansion, validation) copies each alias out. A real config has a few
+hundred values."""
+
+
+class TooManyValuesError(yaml.YAMLError):
+    """The document's aliases expand to more than :data:`MAX_VALUES` values."""
+
 
 def load_yaml(text: str) -> Any:
     """The data of ``text``, a whole YAML document, refusing a key written twice in one
-    mapping; raises ``yaml.YAMLError`` (``yaml_problem`` says it in one line)."""
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 (_Loader is a SafeLoader)
+    mapping; raises ``yaml.YAMLError`` (``yaml_problem`` says it in one line), and
+    :class:`TooManyValuesError` for aliases that expand past :data:`MAX_VALUES`."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _expanded_size(node, {}, set()) > MAX_VALUES:
+            raise TooManyValuesError(
+                f"its aliases (*name) expand to over {MAX_VALUES:,} values; "
+                "is it the config file? write the values out, or use fewer nested aliases"
+            )
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int], inside: set[int]) -> int:
+    """How many values ``node`` holds with every alias copied out (each shared node is
+    counted once per use, but walked once). An alias inside its own anchor counts nothing
+    here: :mod:`bot.config_file` names that mistake."""
+    if id(node) in sizes:
+        return sizes[id(node)]
+    if id(node) in inside or not isinstance(node, yaml.CollectionNode):
+        return 1
+    inside.add(id(node))
+    items: list[yaml.Node] = []
+    for item in node.value:
+        items.extend(item if isinstance(item, tuple) else (item,))
+    total = 1 + sum(_expanded_size(item, sizes, inside) for item in items)
+    inside.discard(id(node))
+    sizes[id(node)] = total
+    return total
 
 
 class _Loader(yaml.SafeLoader):

@@ -145,9 +145,10 @@ def check_answerable(settings: Settings, config: str | None) -> RecordTables | N
     from bot.config_file import config_origin, without_config_note
     from bot.errors import KnowledgeIndexError
     from bot.knowledge.records import check_tables
+    from bot.path_lookup import path_state
 
     records = check_tables(settings.index.records, config_origin(config))
-    if not Path(settings.index.path).exists():
+    if not path_state(settings.index.path, error=KnowledgeIndexError).exists:
         # the sample is only worth naming where it is (a checkout of citecast)
         hints = ["try `citecast ingest examples/`"] if Path("examples").is_dir() else []
         note = without_config_note(config)

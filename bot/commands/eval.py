@@ -105,8 +105,10 @@ def run(args: argparse.Namespace) -> int:
     """Run the cases (see :func:`_run`); an error names the ``--config`` given (see
     :mod:`bot.commands.config_named`)."""
     from bot.commands.config_named import naming_config
+    from bot.commands.render_log import command_warnings
 
-    with naming_config(args.config):
+    # "citecast eval: dropping unsafe URL from source 'a'", as every line it prints
+    with naming_config(args.config), command_warnings("eval"):
         return _run(args)
 
 
@@ -127,6 +129,7 @@ def _run(args: argparse.Namespace) -> int:
     from bot.evaluation.runner import AskFn, CaseResult, run_case
     from bot.knowledge.page_lookup import index_page_lookup
     from bot.models import Source
+    from bot.path_lookup import path_state, resolved
     from bot.resolver import ResolvePolicy
     from bot.support import scorer_factory
 
@@ -137,9 +140,10 @@ def _run(args: argparse.Namespace) -> int:
     data = Path(args.data)
     out = None if args.out is None else Path(args.out)
     # named here, once; the data set's reader would quote Python's "[Errno 2] ...: 'path'"
-    if not data.exists():
+    found = path_state(data)
+    if not found.exists:
         raise ValidationError(f"{data}: no such file")
-    if data.is_dir():
+    if found.is_dir:
         raise ValidationError(f"{data}: is a folder, not a JSONL file of cases")
     if args.runs < 1:
         raise ValidationError(f"--runs must be at least 1, not {args.runs}{SEE_HELP}")
@@ -151,7 +155,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config, opens_data=True)
     threshold = settings.grounding.threshold if args.threshold is None else args.threshold
     if out is not None:
-        if out.resolve() == data.resolve():
+        if resolved(out) == resolved(data):
             # the report would overwrite the data set it measured
             raise ValidationError(f"--out {out} is the data file itself")
         check_writable(out)

@@ -107,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
     from bot.knowledge.audience import document_audience
     from bot.knowledge.index_file import indexed_paths, refuse_foreign
     from bot.knowledge.ingest import count_files, resolve_roots
+    from bot.path_lookup import path_state
 
     if args.if_missing and args.rebuild:
         # one asks to keep a current index, the other to throw it away
@@ -123,6 +124,8 @@ def _run(args: argparse.Namespace) -> int:
     # runs --if-missing from the repository clone with the deployment's --config)
     above = (Path(origin).resolve().parent,) if origin else ()
     index_path = Path(settings.index.path)
+    # its folder may be one this user cannot search: one line naming index.path, not a traceback
+    path_state(index_path, shown=f"index.path {index_path}", error=KnowledgeIndexError)
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
     before: frozenset[str] | None = None
     if args.rebuild:

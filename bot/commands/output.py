@@ -25,9 +25,10 @@ BOM = "\ufeff"
 a pipe: never part of an answer, and JSON with it in front would not parse."""
 
 
-def read_stdin() -> str:
+def read_stdin(command: str = "") -> str:
     """All of stdin as UTF-8 text, without a leading byte order mark; ValidationError when it is
-    not UTF-8 or too large.
+    not UTF-8 or too large. ``command`` (``render``) names the command in the hint a terminal
+    gets, as every other line it prints does.
 
     Read as bytes: under the C/POSIX locale Python decodes stdin with ``surrogateescape``, so a
     stray ``\\xff`` would pass through as a lone surrogate and reach the output unnoticed.
@@ -38,8 +39,9 @@ def read_stdin() -> str:
         raise ValidationError("no input: stdin is closed")
     if sys.stdin.isatty():
         # run bare at a prompt (`citecast render`), the command would seem to hang
+        name = f"citecast {command}" if command else "citecast"
         print(
-            "citecast: reading the input from the terminal; paste it, then press Ctrl-D "
+            f"{name}: reading the input from the terminal; paste it, then press Ctrl-D "
             "(or give a file: < FILE)",
             file=sys.stderr,
         )
@@ -203,7 +205,8 @@ def viewer_groups(values: list[str] | None) -> list[str]:
     A blank value or name (``--audience ""``, ``--audience staff,``) is a ValidationError, as
     ``citecast ingest`` refuses one: it is most often an unset ``"$GROUP"``, and answering as
     the public instead would look like the groups' answer while leaving their sources out. So
-    is a name holding ``|`` (``--audience 'staff|hr'``), which no document's group can match.
+    is a name holding ``|`` (``--audience 'staff|hr'``), which no document's group can match,
+    or a control character (a newline read into ``"$GROUP"`` with the name).
     """
     from bot.errors import ValidationError
 
@@ -222,6 +225,12 @@ def viewer_groups(values: list[str] | None) -> list[str]:
             # document's group and was dropped, answering as the public without a word
             raise ValidationError(
                 f"| in a group name in --audience {value!r}; separate groups with commas"
+            )
+        if any(not character.isprintable() for name in names for character in name):
+            # a newline or tab in "$GROUP" (read from a file) is in no document's group name
+            raise ValidationError(
+                f"a control character in a group name in --audience {value!r}; "
+                "name each group in letters, digits, - or _"
             )
         groups += names
     return groups

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.commands.whole_file import write_whole
     from bot.config_file import load_settings
     from bot.errors import ValidationError
+    from bot.path_lookup import resolved
     from renderers.base import RenderContext
     from renderers.preview import preview_page
     from renderers.sample import sample_answer
@@ -55,12 +56,12 @@ def run(args: argparse.Namespace) -> int:
     if (
         args.answer not in (None, "-")
         and not to_stdout
-        and Path(args.out).resolve() == Path(args.answer).resolve()
+        and resolved(args.out) == resolved(args.answer)
     ):
         # the page would overwrite the answer it shows, as `citecast eval` refuses for its data
         raise ValidationError(f"--out {args.out} is the --answer file itself")
     if args.answer:
-        raw = read_stdin() if args.answer == "-" else read_file(args.answer)
+        raw = read_stdin("preview") if args.answer == "-" else read_file(args.answer)
         # "citecast preview: dropping unsafe URL from source 'a'", as every line it prints
         with command_warnings("preview"):
             answer, _ = read_answer(raw, "stdin" if args.answer == "-" else args.answer)

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     # a config error before reading stdin too: typed at a prompt, the answer would be lost
     settings = load_settings(args.config)
     with command_warnings("render"):  # "citecast render: dropping unsafe URL from source 'a'"
-        answer, tokens = read_answer(read_stdin(), "stdin")
+        answer, tokens = read_answer(read_stdin("render"), "stdin")
     context = RenderContext(
         public_base_url=args.public_base_url,
         turn_id=args.turn_key,

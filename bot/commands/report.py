@@ -88,11 +88,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Read the store and print the report."""
-    from pathlib import Path
-
     from bot.commands.output import write_stdout
     from bot.config_file import load_settings, without_config_note
     from bot.errors import ConfigError
+    from bot.path_lookup import path_state
     from bot.store import Store
     from bot.usage_report import build_report
 
@@ -100,12 +99,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise ConfigError(f"--limit must be 0 or more, not {args.limit}")
     path = load_settings(args.config, opens_data=True).store.path
-    if path != ":memory:" and not Path(path).exists():
+    found = path_state(path, shown=f"store.path {path}", error=ConfigError)
+    if path != ":memory:" and not found.exists:
         note = without_config_note(args.config)
         raise ConfigError(
             f"no store at {path} yet: citecast serve creates it" + (f" ({note})" if note else "")
         )
-    if path != ":memory:" and Path(path).is_dir():
+    if path != ":memory:" and found.is_dir:
         raise ConfigError(f"store.path {path} is a folder, not a store file")
     # read-only (SQLite mode=ro): never creates tables, switches the journal or prunes, and
     # works for a user who may only read the store file

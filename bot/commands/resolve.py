@@ -99,14 +99,31 @@ def load_sources(path: str) -> list[Source]:
     sources: list[Source] = []
     for index, entry in enumerate(data, start=1):
         try:
-            sources.append(Source.from_json(entry))
+            source = Source.from_json(entry)
         except ValidationError as exc:
             raise ValidationError(f"{path}: entry {index}: {exc}") from None
+        if source.page_end is not None and (source.page is None or source.page_end < source.page):
+            # "pages 7-3" would be cited as written: a page range must run forwards
+            needs = "a page" if source.page is None else f"page ({source.page}) or more"
+            raise ValidationError(
+                f"{path}: entry {index}: source {source.id!r}: page_end ({source.page_end}) "
+                f"needs {needs}"
+            )
+        sources.append(source)
     return sources
 
 
 def run(args: argparse.Namespace) -> int:
-    """Resolve stdin against the sources and print the Answer JSON."""
+    """Resolve stdin against the sources and print the Answer JSON (see :func:`_run`)."""
+    from bot.commands.render_log import command_warnings
+
+    # "citecast resolve: dropping unsafe URL from source 'a'", as every line it prints
+    with command_warnings("resolve"):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Read the sources and the raw answer, resolve, print."""
     import dataclasses
     import json
 
@@ -122,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     policy = ResolvePolicy.from_settings(settings)
     if args.numbering:
         policy = dataclasses.replace(policy, numbering=args.numbering)
-    raw = read_stdin()
+    raw = read_stdin("resolve")
     if not raw.strip():
         # as `render` refuses one: an empty answer is a pipe whose first command failed, and
         # an Answer of no text would pass it on as if the model had said nothing

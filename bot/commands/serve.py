@@ -248,6 +248,9 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.store import Store
     from bot.store_lock import StoreLock
 
+    if args.host is not None and not args.host.strip():
+        # an unset "$HOST": listening on web.host instead would hide the slip
+        raise ConfigError("--host: empty; name the address to listen on, such as 127.0.0.1")
     settings = load_settings(args.config, opens_data=True)
     records = check_tables(settings.index.records, config_origin(args.config))
     host = args.host or settings.web.host

@@ -8,8 +8,10 @@ this machine (:func:`exposure_warnings`), and a ``web.file_roots`` folder that i
 from __future__ import annotations
 
 import ipaddress
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from bot.errors import ConfigError
+from bot.path_lookup import path_state
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -28,10 +30,10 @@ def missing_file_roots(settings: Settings) -> list[str]:
     """
     warnings = []
     for root in settings.web.file_roots:  # made absolute when the config was read
-        path = Path(root)
-        if path.is_dir():
+        found = path_state(root, shown=f"web.file_roots: {root}", error=ConfigError)
+        if found.is_dir:
             continue
-        if path.exists():
+        if found.exists:
             warnings.append(f"web.file_roots: {root} is not a folder: no file is served from it")
         else:
             warnings.append(

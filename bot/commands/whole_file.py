@@ -22,7 +22,9 @@ def write_whole(path: Path, text: str) -> None:
     replaced, the link kept. The new file keeps the permission bits of the file it replaces; a
     new one gets those of any file this process creates (0666 less the umask). What is no
     regular file (``/dev/null``, ``/dev/stdout``, a named pipe) is written into as before:
-    replacing it would put a file where the device or pipe was.
+    replacing it would put a file where the device or pipe was. A file this user may not
+    write (mode 0o444) is refused (PermissionError), as ``citecast eval --out`` refuses it:
+    the rename would replace it all the same, since only the folder's permission counts.
     """
     try:
         info: os.stat_result | None = os.stat(path)
@@ -32,6 +34,9 @@ def write_whole(path: Path, text: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:  # a folder: IsADirectoryError
             handle.write(text)
         return
+    if info is not None:
+        # opened for writing (not truncated) only to ask the system whether it may be
+        os.close(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
     target = Path(os.path.realpath(path))
     mode = None if info is None else stat.S_IMODE(info.st_mode)
     fd, temporary = _create_beside(target)

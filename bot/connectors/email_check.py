@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.config_env import empty_setting
+from bot.config_env import empty_setting, env_source
 from bot.connectors.email_imap_tls import tls_context
 from bot.connectors.email_parse import is_valid_address
 from bot.connectors.email_smtp_in import bind_listener
@@ -30,7 +30,10 @@ def check_settings(settings: EmailSettings) -> None:
             problem="required when email is enabled",
         )
     if not is_valid_address(settings.address.strip().lower()):
-        raise ConfigError(f"email.address: not a valid address: {settings.address!r}")
+        # a value from ${NAME} is not quoted: it may be a secret put in the wrong variable
+        source = env_source(settings, "address")
+        shown = f"the value of {source}" if source else repr(settings.address)
+        raise ConfigError(f"email.address: not a valid address: {shown}")
     if settings.inbound == "imap":
         imap = settings.imap
         # every IMAP session logs in: a blank value (an unset ${IMAP_PASSWORD}) would fail

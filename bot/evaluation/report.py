@@ -16,6 +16,7 @@ from bot.commands.output import terminal_text
 from bot.errors import ValidationError
 from bot.evaluation.runner import METRIC_NAMES, CaseResult, total_agreement
 from bot.page_labels import page_label
+from bot.path_lookup import path_state
 
 _HEADERS = {
     "recall": "recall",
@@ -261,13 +262,14 @@ def check_writable(path: Path) -> None:
     Only the plain mistakes are caught here (a folder, a missing folder); anything else, such
     as a read-only disk, still fails in :func:`write_html` with the same kind of message.
     """
-    if path.is_dir():
+    found = path_state(path)  # a folder that cannot be searched is one line, not a traceback
+    if found.is_dir:
         raise ValidationError(f"cannot write {path}: is a folder, not a file")
-    if not path.parent.is_dir():
+    if not path_state(path.parent).is_dir:
         raise ValidationError(f"cannot write {path}: no folder {path.parent}")
     # Try it: a read-only folder or a file system that takes no files (/proc) would otherwise
     # fail only after every case has run. A file made for the test is removed again.
-    existed = path.exists()
+    existed = found.exists
     try:
         with path.open("a", encoding="utf-8"):
             pass

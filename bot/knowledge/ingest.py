@@ -70,6 +70,8 @@ from bot.knowledge.walk import Skipped as Skipped
 from bot.knowledge.walk import Visited, shown, utf8_name, walk
 from bot.knowledge.walk import count_files as count_files
 from bot.knowledge.writer import IndexWriter
+from bot.path_lookup import path_state
+from bot.path_lookup import resolved as resolve_path
 from bot.private_files import readable_by_others
 
 BATCH_FILES = 200
@@ -84,11 +86,12 @@ def resolve_roots(paths: Sequence[str | Path]) -> list[Path]:
     roots: list[Path] = []
     for raw in paths:
         path = Path(raw).expanduser()
-        if not path.exists():
+        found = path_state(path, shown=raw, error=KnowledgeIndexError)
+        if not found.exists:
             raise KnowledgeIndexError(f"{raw}: no such file or folder")
-        if not (path.is_file() or path.is_dir()):
+        if not (found.is_file or found.is_dir):
             raise KnowledgeIndexError(f"{raw}: not a regular file or folder")
-        resolved = path.resolve()
+        resolved = resolve_path(path, shown=raw, error=KnowledgeIndexError)
         if not utf8_name(str(resolved)):  # SQLite cannot store it, nor a Source carry it
             raise KnowledgeIndexError(f"{shown(str(raw))}: {BAD_NAME}")
         roots.append(resolved)

@@ -18,7 +18,7 @@ ANSWER = {
     "citations": [{"n": 1, "source": {"id": "a", "url": "https://e.com/a"}}],
 }
 HINT = (
-    "citecast: reading the input from the terminal; paste it, then press Ctrl-D "
+    "citecast render: reading the input from the terminal; paste it, then press Ctrl-D "
     "(or give a file: < FILE)\n"
 )
 

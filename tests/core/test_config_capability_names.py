@@ -20,9 +20,10 @@ from bot.errors import ConfigError
         ("discord:\n    embed: true", "discord.embed: unknown capability (did you mean embeds?)"),
         ("slack:\n    max_chrs: 3", "slack.max_chrs: unknown capability (did you mean max_chars?)"),
         ("slack:\n    zzz: 3", "slack.zzz: unknown capability"),
-        ("slak:\n    max_chrs: 3", "slak: unknown channel (channels: web, slack, discord, email, "),
+        ("slak:\n    max_chrs: 3", "slak: unknown channel (did you mean slack?)"),
+        ("zzz:\n    max_chrs: 3", "zzz: unknown channel (channels: web, slack, discord, email, "),
     ],
-    ids=["embeds", "max_chars", "nothing-close", "channel-first"],
+    ids=["embeds", "max_chars", "nothing-close", "channel-first", "no-channel-close"],
 )
 def test_an_unknown_capability_names_the_closest(tmp_path: Path, section: str, reason: str) -> None:
     config = tmp_path / "config.yaml"
