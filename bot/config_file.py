@@ -23,16 +23,15 @@ import dataclasses
 import difflib
 import os
 import sys
-import types
 from pathlib import Path
-from typing import Any, Union, get_args, get_origin
+from typing import Any, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from bot.config import Settings
-from bot.config_choices import close_choice, literal_choices
+from bot.config_choices import close_choice
 from bot.config_env import (
     env_notes,
     expand_env,
@@ -42,9 +41,8 @@ from bot.config_env import (
     remember_sources,
 )
 from bot.config_left_behind import refuse_left_behind
-from bot.config_section import one_or_many
+from bot.config_reasons import error_reason
 from bot.config_yaml import TooManyValuesError, load_yaml, yaml_problem
-from bot.config_yaml_reading import text_expected
 from bot.errors import ConfigError
 from bot.path_lookup import path_state
 from renderers.base import DEFAULT_CAPABILITIES, Capabilities, capabilities_for
@@ -101,76 +99,6 @@ def _as_written(data: dict[Any, Any], model: type[BaseModel] = Settings) -> dict
     return out
 
 
-def _model_at(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
-    """The settings class that holds the last key of ``loc`` (None when it is not one)."""
-    model: type[BaseModel] = Settings
-    for part in loc[:-1]:
-        if isinstance(part, int):
-            continue  # an entry of a list of sections (index.records.0)
-        field = model.model_fields.get(part)
-        found = _model_in(field.annotation) if field else None
-        if found is None:
-            return None
-        model = found
-    return model
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if get_origin(annotation) in (list, Union, types.UnionType):
-        for arg in get_args(annotation):
-            found = _model_in(arg)
-            if found is not None:
-                return found
-    return None
-
-
-def _reason(error: Any) -> str:
-    """One pydantic error in the words of a config file."""
-    loc = tuple(error["loc"])
-    if error["type"] == "extra_forbidden" and loc:
-        model = _model_at(loc)
-        known = list(model.model_fields) if model else []
-        close = difflib.get_close_matches(str(loc[-1]), known, n=1)
-        return f"unknown key (did you mean {close[0]}?)" if close else "unknown key"
-    if error["type"] != "missing" and error.get("input", "") is None:
-        # `port:` with nothing after it: YAML reads null, and "NoneType" helps nobody
-        return "is blank; give it a value, or leave the key out for the default"
-    if error["type"] == "model_type":
-        return "must be a mapping of keys (key: value lines), not " + type(error["input"]).__name__
-    if error["type"] in ("string_type", "list_type"):
-        # `title: no` is false to YAML: say what it read, and that quotes keep the text
-        one_or_list = error["type"] == "list_type" and _one_or_list_at(loc)
-        if error["type"] == "string_type" or one_or_list:
-            explained = text_expected(error.get("input"), one_or_list=one_or_list)
-            if explained:
-                return explained
-    message = str(error["msg"]).removeprefix("Value error, ")
-    if error["type"] == "literal_error" and isinstance(error.get("input"), str):
-        choice = close_choice(error["input"], _choices_at(loc))
-        if choice:
-            # "openia" for openai: the same hint as a misspelt key gets
-            return f"{message} (did you mean {choice}?)"
-    return message
-
-
-def _one_or_list_at(loc: tuple[str | int, ...]) -> bool:
-    """Whether the setting at ``loc`` takes one text alone as well as a list (an audience)."""
-    model = _model_at(loc)
-    field = model.model_fields.get(str(loc[-1])) if model and loc else None
-    return field is not None and any(
-        getattr(meta, "func", None) is one_or_many for meta in field.metadata
-    )
-
-
-def _choices_at(loc: tuple[str | int, ...]) -> list[str]:
-    """The text values the setting at ``loc`` may take (``Literal[...]``), [] when not known."""
-    model = _model_at(loc)
-    field = model.model_fields.get(str(loc[-1])) if model and loc else None
-    return literal_choices(field.annotation) if field else []
-
-
 def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
     """Validate an already-parsed mapping; errors name ``origin`` and the dotted key path."""
     if data is None:
@@ -192,7 +120,7 @@ def parse_settings(data: Any, origin: str = "config.yaml") -> Settings:
         loc = tuple(first["loc"])
         path = ".".join(str(part) for part in loc) or "(top level)"
         # a refused value from ${NAME} may be a secret: shown as the file writes it
-        reason = hide_env_values(_reason(first), data, loc)
+        reason = hide_env_values(error_reason(first), data, loc)
         # the file shows ${PORT}, not the value that was refused: say where it came from. A
         # check of a whole mapping (index.url_templates) names its entry in the reason.
         notes = [
