@@ -4,7 +4,9 @@ strikethrough + ``[^n]`` citations.
 Every renderer parses an answer's text once with :func:`parse` and renders its channel from the
 resulting tree (a list of mistune AST tokens, plain dicts). The ``citation`` inline token is
 ``{"type": "citation", "attrs": {"n": 3}}`` for ``[^3]`` anywhere outside code; a footnote
-definition line is never produced by the resolver, so there is no footnote plugin.
+definition line is never produced by the resolver, so there is no footnote plugin, and a line
+starting ``[^3]:`` (after any list or quote marker) is that citation and its text, never a link
+reference definition that would drop both.
 
 Raw HTML the answer contains stays in the tree as ``inline_html``/``block_html`` tokens; every
 renderer shows those as literal text (escaped for its target), never as markup. A ``[^n]`` inside
@@ -57,6 +59,26 @@ def _citation_plugin(md: mistune.Markdown) -> None:
     )
 
 
+# mistune's own rule with one more condition: the label is not a citation's
+_REF_LINK = mistune.BlockParser.SPECIFICATION["ref_link"]
+_NOT_A_CITATION_LABEL = r"(?!\^[1-9][0-9]{0,4}\]:)"
+assert _REF_LINK.startswith(r"^ {0,3}\[")
+
+
+def _parse_ref_link(
+    block: mistune.BlockParser, m: re.Match[str], state: mistune.BlockState
+) -> int | None:
+    return block.parse_ref_link(m, state)
+
+
+def _no_citation_definitions(md: mistune.Markdown) -> None:
+    """``[^n]: …`` at a line start is a citation followed by text, never a link reference
+    definition: as one, the line and its citation vanish ("1. [^1]: Download"), and the
+    resolver writes such lines whenever a marker starts one, after any list or quote marker."""
+    pattern = _REF_LINK.replace(r"\[", r"\[" + _NOT_A_CITATION_LABEL, 1)
+    md.block.register("ref_link", pattern, _parse_ref_link)
+
+
 # table_in_list / table_in_quote: a table inside a list item or a block quote is a table too
 # (as on GitHub and Discourse), not one line of pipes; a table holds no code block, so the
 # resolver's line scanner (bot.marker_lines) still agrees with the parser about what is code.
@@ -69,6 +91,7 @@ _PARSER = mistune.create_markdown(
         "strikethrough",
         "speedup",
         _citation_plugin,
+        _no_citation_definitions,
     ],
 )
 
@@ -178,7 +201,8 @@ def closing_fence(line: str, fence: str) -> re.Match[str] | None:
 
 # CommonMark's blank line holds nothing but spaces and tabs (a no-break space is text)
 _BLANK = " \t\r"
-_LABEL = r"\[(?:\\.|[^\]\\])*\]:"  # a link reference definition's "[label]:"
+# a link reference definition's "[label]:" (a citation's "[^n]:" is none, see _REF_LINK)
+_LABEL = r"\[" + _NOT_A_CITATION_LABEL + r"(?:\\.|[^\]\\])*\]:"
 # A line that may continue the block above it across a blank line (list item, indented code,
 # lazy continuation) or a link reference definition, which would change how earlier text parses.
 _CONTINUES = re.compile(r"^(?:[ \t]|[-+*][ \t]|[-+*]$|\d{1,9}[.)](?:[ \t]|$)|" + _LABEL + ")")

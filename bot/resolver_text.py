@@ -50,7 +50,9 @@ from bot.marker_lines import (
 from bot.marker_parse_tags import MAX_TAG
 from bot.resolver_citations import CitationText
 
-_ONLY_CITATIONS = re.compile(r"[ \t]*(?:\[\^\d+\])+")
+# a line holding only citations after any block quote and list markers ("> 1. [^1]"): a colon
+# after it would make it a reference definition (bot.markdown's container prefix, _LINE_START)
+_ONLY_CITATIONS = re.compile(r"[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t>]*)*(?:\[\^\d+\])+")
 _ENDS_IN_FOOTNOTE = re.compile(r"\[\^\d+\]\Z")
 _FOOTNOTE_TAIL: Final = 16  # longer than any "[^n]" the resolver writes
 # a token ending in one of these may open a group or a line prefix the resolver holds back

@@ -4,7 +4,8 @@ Split from :mod:`bot.models`, which re-exports every name here: ``from bot.model
 stays the way to import it. This module does not import :mod:`bot.models`.
 
 A source URL whose scheme is not http, https or mailto is removed when the Source is built (with a
-logged warning), so no renderer can ever emit a ``javascript:`` or ``data:`` link.
+logged warning), so no renderer can ever emit a ``javascript:`` or ``data:`` link; a safe one
+is kept without the white space around it. A blank title, label or file name counts as none.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def is_safe_url(url: str | None) -> bool:
     if parts.scheme.lower() not in SAFE_URL_SCHEMES:
         return False
     return parts.scheme.lower() == "mailto" or bool(parts.netloc)
+
+
+# the fields a source is named by (display_title, a file's name to attach it as)
+_NAMES = ("title", "label", "filename")
 
 
 @dataclass(frozen=True)
@@ -77,12 +82,24 @@ class Source:
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
             raise ValidationError("source id must be a non-empty string")
+        # a URL is kept without the white space around it, which is_safe_url ignores too:
+        # a channel would percent-encode it into the link (" https://…" -> "%20https://…")
         if self.url is not None and not is_safe_url(self.url):
             log.warning("dropping unsafe URL from source %r", self.id)
             object.__setattr__(self, "url", None)
+        elif self.url is not None and self.url != self.url.strip():
+            object.__setattr__(self, "url", self.url.strip())
         if self.action is not None and not is_safe_url(self.action.url):
             log.warning("dropping unsafe action URL from source %r", self.id)
             object.__setattr__(self, "action", None)
+        elif self.action is not None and self.action.url != self.action.url.strip():
+            action = RecordAction(self.action.label, self.action.url.strip())
+            object.__setattr__(self, "action", action)
+        for name in _NAMES:
+            value = getattr(self, name)
+            if isinstance(value, str) and not value.strip():
+                # a blank name names nothing: the source is named as when it had none
+                object.__setattr__(self, name, None)
         if isinstance(self.audience, str):
             object.__setattr__(self, "audience", (self.audience,))
         elif not isinstance(self.audience, tuple):

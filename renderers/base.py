@@ -273,7 +273,7 @@ def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
     )
     action = source.action if source.action and is_safe_url(source.action.url) else None
     if action is not None:
-        action = RecordAction(shown(action.label), url_without_bidi_controls(action.url))
+        action = RecordAction(shown(action.label), _link(action.url))
     return RecordForm(
         label=shown(source.label or source.display_title),
         columns=columns,
@@ -316,7 +316,7 @@ def citation_form(
     for url in (citation.deep_link, source.url):
         if url and is_safe_url(url):
             common["occurrences"] = _occurrence_forms(citation, context, weak, link=True)
-            return CitationForm(kind="link", url=url_without_bidi_controls(url), **common)
+            return CitationForm(kind="link", url=_link(url), **common)
     if (
         source.path
         and caps.native_files
@@ -331,12 +331,20 @@ def citation_form(
         )
     signed = context.signer(source) if context.signer else None
     if signed and is_safe_url(signed):
+        signed = signed.strip()
         # at the cited place: a PDF's page, a text file's quoted words (a text fragment)
         common["occurrences"] = _occurrence_forms(citation, context, weak, signed=signed)
         signed = file_link(signed, source, citation.quote)
         return CitationForm(kind="download", url=url_without_bidi_controls(signed), **common)
     common["occurrences"] = _occurrence_forms(citation, context, weak)
     return CitationForm(kind="name", **common)
+
+
+def _link(url: str) -> str:
+    """A safe ``url`` as a link form holds it: without the white space around it (which
+    :func:`is_safe_url` ignores, and a channel would percent-encode into the link) and with
+    bidi controls percent-encoded."""
+    return url_without_bidi_controls(url.strip())
 
 
 def _on_own_pages(source: Source, occurrence: Occurrence) -> Source:
@@ -365,7 +373,7 @@ def _occurrence_forms(
         if link:
             for candidate in (occurrence.deep_link, citation.source.url, citation.deep_link):
                 if candidate and is_safe_url(candidate):
-                    url = url_without_bidi_controls(candidate)
+                    url = _link(candidate)
                     break
         elif signed is not None:
             url = url_without_bidi_controls(file_link(signed, source, occurrence.quote))

@@ -15,7 +15,9 @@ from renderers.spaces import one_line as one_line  # re-exported: the writers im
 
 ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
-_DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:)", re.I)
+# what opens a Discord mention-like token: user, role or channel "<@…>", "<#…>", custom emoji
+# "<:…>", "<a:…>", slash command "</…>", timestamp "<t:…>", navigation "<id:home>"
+_DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:|id:)", re.I)
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+|~!"})
 
 
@@ -133,10 +135,18 @@ def _grave_accents(m: re.Match[str]) -> str:
 
 
 def no_mentions(text: str) -> str:
-    """Neutralise ``@everyone``/``@here``/``@channel`` and Discord ``<@…>``-style tokens."""
-    if "@" in text:
-        text = _MENTION.sub(lambda m: "@" + ZWJ + m.group(1), text)
+    """Neutralise ``@everyone``/``@here``/``@channel`` and Discord ``<@…>``-style tokens.
+
+    Bare URLs and e-mail addresses (``https://e.example/@everyone``, ``me@here.com``) stay
+    byte for byte, as the platform links them: a joiner would break the link, and a message's
+    ``allowed_mentions`` already keeps such text from pinging anyone."""
+    if "@" in text and _MENTION.search(text) is not None:
+        text = outside_urls(text, _break_mentions)
     return _DISCORD_ANGLE.sub("<" + ZWJ, text) if "<" in text else text
+
+
+def _break_mentions(text: str) -> str:
+    return _MENTION.sub(lambda m: "@" + ZWJ + m.group(1), text)
 
 
 # A bare URL or e-mail address in text (linkified by the platform): never altered inside.
@@ -222,11 +232,13 @@ def md_text(text: str) -> str:
     return "\\" + escaped if escaped.startswith("^") else escaped
 
 
-_MD_URL = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
+# a backslash too: in "(https://a.example/\)" it would escape the ")" ending the link
+_MD_URL = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "\\": "%5C"})
 
 
 def md_url(url: str) -> str:
-    """A URL safe inside ``[text](url)`` / ``[text](<url>)``."""
+    """A URL safe inside ``[text](url)`` / ``[text](<url>)`` (a backslash percent-encoded, as
+    the parser writes one in the answer's own links)."""
     return url.translate(_MD_URL)
 
 

@@ -2,7 +2,8 @@
 
 A link must have an http, https or mailto URL (:func:`renderers.escaping.safe_url`); and a link
 whose label reads like a citation marker (``[1]``, ``[1, 3]``, ``[2-4]``, ``[^1]``, ``[1?]``;
-however it was written: ``[\\[1\\]](url)``, ``[&#91;1&#93;](url)``, ``[**[1]**](url)``) must
+decorated: ``[1.]``, ``[#1]``, ``[[1]]``, ``[1]:``; however it was written:
+``[\\[1\\]](url)``, ``[&#91;1&#93;](url)``, ``[**[1]**](url)``) must
 lead to one of the answer's cited sources. Anywhere else it would be a fake citation a reader
 clicks in trust: "[1]" that opens a page no source is. Such a link shows its text alone, as a
 link to an unsafe URL does. A cited source's link is its URL or a deep link into it (any
@@ -39,6 +40,22 @@ _CITATION_LIKE = re.compile(
     re.IGNORECASE,
 )
 _OPENING = frozenset("[\uff3b\u3010\u3014")
+# The same groups as a reader still takes them for markers, decorated: punctuation or symbols
+# next to a group's brackets ("[1.]", "[1\u2020]", "[#1]", "[[1]]") and around the groups
+# ("[1]:", "[1]<!-- -->"). Inside the brackets a decoration never stands between two numbers
+# or holds a separator: "[1.2]" is a section number and "[1-]" no range. Letters are never
+# decorations ("[1] guide" is an ordinary label).
+_INSIDE = r"[^\w\s,;&\-\u2010-\u2015]"
+_AROUND_GROUP = r"[^\w\s\[\]\uff3b\uff3d\u3010\u3011\u3014\u3015]"
+_DECORATED_CITATION = re.compile(
+    rf"{_AROUND_GROUP}*?(?:[\[\uff3b\u3010\u3014]{_INSIDE}*?\^?{_NUMBER}"
+    rf"(?:(?:[,;\-\u2010-\u2015]|and|&){_NUMBER})*\??{_INSIDE}*?"
+    rf"[\]\uff3d\u3011\u3015]{_AROUND_GROUP}*?)+",
+    re.IGNORECASE,
+)
+# a decorated label longer than this is read by the plain rule alone: a marker with its
+# decorations is short, and the decorated rule backtracks (quadratic in the label's length)
+_DECORATED_MAX = 48
 
 
 def link_url(token: Token, forms: Mapping[int, CitationForm] | None) -> str | None:
@@ -70,17 +87,27 @@ def label_text(tokens: Iterable[Token]) -> str:
 
 def reads_like_citation(label: str) -> bool:
     """True when ``label`` reads as citation markers (``[1]``, ``[1, 3]``, ``[2-4]``,
-    ``[^1]``, ``[1][2]``, ``【1】``), whatever white space or invisible characters it holds."""
+    ``[^1]``, ``[1][2]``, ``【1】``), decorated or not (``[1.]``, ``[#1]``, ``[[1]]``,
+    ``[1]:``), whatever white space, invisible characters or marks it holds."""
     if not any(ch in _OPENING for ch in label):
         return False  # most labels: no bracket at all
-    return _CITATION_LIKE.fullmatch(_compact(label)) is not None
+    compact = _compact(label)
+    if _CITATION_LIKE.fullmatch(compact) is not None:
+        return True
+    return len(compact) <= _DECORATED_MAX and _DECORATED_CITATION.fullmatch(compact) is not None
+
+
+# what a reader does not see as a character of its own: format and control characters
+# (zero-width spaces, joiners, bidi controls) and combining or enclosing marks (a keycap's
+# "\u20e3", an emoji's variation selector "\ufe0f": "[1\ufe0f\u20e3]" reads "[1]")
+_UNSEEN = frozenset({"Cf", "Cc", "Mn", "Me"})
 
 
 def _compact(label: str) -> str:
-    """``label`` without white space and format characters (zero-width spaces, joiners, bidi
-    controls): none of them changes what a reader takes the label for."""
+    """``label`` without white space, format characters and marks: none of them changes what
+    a reader takes the label for."""
     return "".join(
-        ch for ch in label if not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Cc")
+        ch for ch in label if not ch.isspace() and unicodedata.category(ch) not in _UNSEEN
     )
 
 

@@ -11,6 +11,7 @@ a link) and rules a line of box characters; Discourse keeps GFM tables.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -256,9 +257,13 @@ class MarkdownWriter:
             kind = token["type"]
             children = token.get("children") or []
             if kind in ("text", "inline_html"):
-                raw = str(token.get("raw", ""))
-                # raw HTML is shown as written: its entities stay as they are
-                text = escape_text(html.unescape(raw) if kind == "text" else raw, self._dialect)
+                if kind == "text":
+                    if i and tokens[i - 1]["type"] == "text":
+                        continue  # written with the run it belongs to
+                    raw = _text_run(tokens, i)
+                else:
+                    raw = str(token.get("raw", ""))  # shown as written: entities stay
+                text = escape_text(raw, self._dialect)
                 if text[:1] == "(" and i and tokens[i - 1]["type"] == "citation":
                     text = "\\" + text  # "[^1](TCP)" would be a link to "TCP", not a footnote
                 out.append(text)
@@ -319,6 +324,19 @@ class MarkdownWriter:
             # no message could hold it whole, and a cut link shows as broken syntax
             return escape_text(label, self._dialect) + LINK_TOO_LONG + after
         return link + after
+
+
+def _text_run(tokens: list[Token], start: int) -> str:
+    """The text of the run of ``text`` tokens from ``start``, entities decoded. Mentions are
+    broken in the run as a whole: the parser makes an escaped ``\\@`` a token of its own, and
+    ``@`` at one token's end with ``everyone`` opening the next would mention all the same."""
+    parts: list[str] = []
+    for token in itertools.islice(tokens, start, None):
+        if token["type"] != "text":
+            break
+        # each token's entities alone: "\&amp;" is the tokens "&" and "amp;", shown as such
+        parts.append(html.unescape(str(token.get("raw", ""))))
+    return "".join(parts)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from bot.markdown import Token, parse
 from bot.table_rows import row_display
-from renderers.escaping import html_text
+from renderers.escaping import html_text, visible
 
 _SPACES = re.compile(r"\s+")
 _CODE_KINDS = ("codespan", "block_code")
@@ -46,10 +46,10 @@ def _parsed(quote: str) -> tuple[tuple[bool, str], ...]:
     # a quoted table row shows its cells, not the pipes of its Markdown form
     for is_code, text in _segments(parse(row_display(quote))):
         text = _SPACES.sub(" ", text)
-        if not text:
-            continue
+        if not text or (is_code and not visible(text)):
+            continue  # a code span of zero-width spaces alone would show an empty code box
         if merged and not is_code and not merged[-1][0]:
-            merged[-1] = (False, merged[-1][1] + text)
+            merged[-1] = (False, _SPACES.sub(" ", merged[-1][1] + text))
         else:
             merged.append((is_code, text))
     return _strip(merged)
