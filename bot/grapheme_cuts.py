@@ -91,6 +91,16 @@ def is_grapheme_boundary(text: str, index: int) -> bool:
     return not _hangul_joins(before_code, after_code)
 
 
+def joins_nothing(text: str, index: int) -> bool:
+    """True when ``text[:index]`` ends in a zero-width joiner after an ASCII character and
+    ``text[index]`` starts a character of its own: UAX #29 breaks there (a joiner binds only a
+    pictograph to the one before it, and ASCII has none). Where the joiner is a renderer's own
+    (Slack's around a literal "*"), a cut after it may be the only one that keeps a link whole."""
+    if not 1 < index < len(text) or text[index - 1] != ZWJ or ord(text[index - 2]) >= 0x80:
+        return False
+    return not _extends(ord(text[index]), text[index])
+
+
 def grapheme_cut(text: str, index: int) -> int:
     """The last place at or before ``index`` where ``text`` may be cut without splitting a
     character (``text[:grapheme_cut(text, i)]`` keeps only whole ones)."""

@@ -60,14 +60,19 @@ def cuts(block: str) -> list[Cut]:
     """Every place ``block`` may be cut, in order: each piece keeps some of its text."""
     found: list[tuple[int, int, str]] = []  # (where, level, closing)
     stack: list[str] = []  # the elements open where the walk is
+    # the open elements from this depth on have shown no text yet: a cut inside one ("<li>"
+    # before its "<p>") would leave it empty once closed ("<li></li>", an empty bullet)
+    blank_from = 0
     pending_stop = False  # a sentence ended just before the marker(s) now being read
     pos = 0
     first_text = len(block)  # where the first text shows: a cut before it keeps nothing
     for tag in _TAG.finditer(block):
         closing, name = tag.group(1) == "/", tag.group(2).lower()
+        run = block[pos : tag.start()]
+        shown = _TEXT.search(run)
+        if shown:
+            blank_from = len(stack)
         if "sup" not in stack:  # a marker's text is no run
-            run = block[pos : tag.start()]
-            shown = _TEXT.search(run)
             if shown and first_text == len(block):
                 first_text = pos + shown.start()
             _text_cuts(block, pos, tag.start(), stack, found, pending_stop, tag)
@@ -81,13 +86,20 @@ def cuts(block: str) -> list[Cut]:
                 stack.pop()  # the writer nests properly; a stray one closes what it left open
             if stack:
                 stack.pop()
+            blank_from = min(blank_from, len(stack))
             if name in _ENDS and _cuttable(stack, name):
                 found.append((tag.end(), ITEM, _closing(stack)))
         elif name not in _VOID:
             # before a nested list, a table or a paragraph: the item's own text stays; a
             # table that opens the block is left out whole (the renderer says so)
             opens_inside = tag.start() > 0 or name == "table"
-            if opens_inside and name in _ENDS - {"li", "tr"} and _cuttable(stack, ""):
+            shown_inside = blank_from == len(stack)  # the innermost open element, if any
+            if (
+                opens_inside
+                and shown_inside
+                and name in _ENDS - {"li", "tr"}
+                and _cuttable(stack, "")
+            ):
                 found.append((tag.start(), ITEM, _closing(stack)))
             stack.append(name)
         pos = tag.end()

@@ -20,10 +20,15 @@ from renderers.base import CitationForm
 from renderers.email_cut import ITEM, SENTENCE, WORD, cuts, piece
 from renderers.email_references import LEVELS, Reference, reference
 from renderers.escaping import text_url
+from renderers.limits import EMAIL_MAX_HTML_BYTES
 from renderers.web import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
 
-# the HTML part lists at most this many sources (the text part lists them all)
-MAX_REFERENCES = 200
+# The HTML part lists at most this many sources (the text part lists them all): the fewest
+# bytes an entry takes (an empty title, no link: the list item's tag and style alone, 109) into
+# the largest budget. More could never fit, so the cap follows from the budget alone: fewer
+# sources are listed only when the budget cuts them (a fixed 200 said "and 1 more" at 69 KB).
+_SMALLEST_ENTRY_BYTES = 100
+MAX_REFERENCES = EMAIL_MAX_HTML_BYTES // _SMALLEST_ENTRY_BYTES
 STYLES = {
     "p": "margin:0 0 12px;",
     "h1": "font-size:20px;margin:18px 0 10px;",

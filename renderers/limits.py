@@ -2,24 +2,34 @@
 
 Long answers split at block boundaries (:func:`pack`); a single block longer than the limit splits
 at a line, then a sentence, then a word boundary (:func:`split_long`), never inside a link or a
-protected span, closing and reopening a code fence when the cut falls inside one. Such a block
+protected span (:mod:`renderers.protected_spans`), closing and reopening a code fence when the
+cut falls inside one, and a code span longer than a message with its backtick run. Such a block
 is cut anyway, so its first piece fills the room the message before it has left
 (:func:`split_first`, which never cuts through a word or link to do so). A citation
 marker stays in the piece of the text it follows: a sentence ends after its markers
 ("done.[^1] ", "done. \\[1\\] "), and no cut falls inside a marker or just before one.
 No cut parts a character as a reader sees it (a flag, an emoji sequence, a letter and its
-combining marks: :mod:`bot.grapheme_cuts`), which would arrive broken in both messages.
+combining marks: :mod:`bot.grapheme_cuts`), which would arrive broken in both messages; a cut
+moved back to keep a character whole moves out of a link it would fall into, never into it.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from bot.grapheme_cuts import ZWJ, grapheme_cut, is_grapheme_boundary
-from bot.markdown import FENCE_OPEN, closing_fence
+from bot.grapheme_cuts import ZWJ, grapheme_cut, is_grapheme_boundary, joins_nothing
 from renderers.escaping import visible
+from renderers.fence_cuts import Fence, closing, dedent_item, open_fence
+from renderers.protected_spans import (
+    PROTECTED,
+    OpenCodeSpan,
+    inside,
+    open_code_span,
+    protected_spans,
+    splits_joined_mark,
+)
 
 SLACK_MAX_BLOCKS = 50
 SLACK_MAX_SECTION_CHARS = 3000
@@ -55,21 +65,6 @@ LINK_TOO_LONG = " (link too long to show)"
 # anyway (split_long's smallest limit); less stays empty and the block starts the next one
 MIN_FILL = 40
 
-# Markdown links `[..](..)` (one level of brackets in the text, of parentheses in the URL),
-# Slack links `<..|..>`, HTML tags, code spans, and bold, italic or struck text (a cut would
-# leave each piece with an unpaired mark): never cut inside one. A backtick shown as text
-# (escaped "\`", or Slack's joiner-wrapped one) opens no code span: taken for one, it would
-# hide the links up to the next backtick from this list, and a cut could fall inside them.
-# A link's text or URL stops at a bracket or parenthesis it does not close, so a run of "[" or
-# "(" costs one step each (text that ran on to the first "]" or ")" made splitting quadratic).
-# Every branch starts with its opening character (an underscore's lookbehind comes after it), so
-# the regex engine skips ahead to the next such character instead of trying each branch at
-# every position: four times as fast on ordinary text.
-_PROTECTED = re.compile(
-    r"\[[^\[\]\n]*(?:\[[^\[\]\n]*\][^\[\]\n]*)*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)"
-    r"|<[^<>\n]*>|`(?<!\\`)(?<!\u200d`)(?!\u200d)[^`\n]*(?<!\u200d)`"
-    r"|\*[^*\n]{1,1500}\*|_(?<!\w_)[^_\n]{1,1500}_(?!\w)|~[^~\n]{1,1500}~"
-)
 _ANGLE_CLOSE = re.compile(r"[<>\n]")
 _QUOTE_PREFIX = re.compile(r"(?: {0,3}>[ \t]?)+")
 # empty quote lines where a piece ends or the next begins: they would only show as a bare ">"
@@ -119,18 +114,6 @@ _CUT_PATTERNS = (
 _FULL_WIDTH_STOPS = "。！？"
 
 
-def _protected_spans(text: str) -> list[tuple[int, int]]:
-    """The protected spans of ``text``, in order and never overlapping (one regex scan)."""
-    return [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
-
-
-def _inside(pos: int, spans: Sequence[tuple[int, int]]) -> bool:
-    """True when ``pos`` falls strictly inside one of the ordered ``spans``: a binary search,
-    since a long line of code spans has thousands of spans and of candidate cut points."""
-    i = bisect.bisect_left(spans, (pos,)) - 1
-    return i >= 0 and pos < spans[i][1]
-
-
 def _cut_point(text: str, limit: int, clean: bool = False) -> int:
     """The best position <= limit to cut ``text`` at (line, sentence, space, any).
 
@@ -142,13 +125,14 @@ def _cut_point(text: str, limit: int, clean: bool = False) -> int:
         # every span that starts before the limit, however far it reaches: when filling, a
         # link cut off could have gone whole into the next message (the scan stops there)
         spans = []
-        for m in _PROTECTED.finditer(text):
+        for m in PROTECTED.finditer(text):
             if m.start() > limit:
                 break
             spans.append((m.start(), m.end()))
     else:
-        # wide enough to see whole any link that starts before the limit and could fit a piece
-        spans = _protected_spans(text[: 2 * limit + 1])
+        # wide enough to see whole any link that starts before the limit and could fit a piece;
+        # a code span longer than a piece is cut inside anyway (closed and reopened)
+        spans = protected_spans(text[: 2 * limit + 1], longest_code=limit)
     for pattern in _CUT_PATTERNS:
         points = [
             m.end()
@@ -159,7 +143,7 @@ def _cut_point(text: str, limit: int, clean: bool = False) -> int:
         # (a space may carry a combining mark: the cut must not part the two)
         for point in reversed(points):
             if (
-                not _inside(point, spans)
+                inside(point, spans) is None
                 and not _MARKER_AT.match(text, point)
                 and is_grapheme_boundary(text, point)
             ):
@@ -183,23 +167,54 @@ def _cut_point(text: str, limit: int, clean: bool = False) -> int:
     for m in _MARKERS.finditer(text, max(0, cut - _MARKER_REACH), cut + _MARKER_REACH):
         if m.start() < cut < m.end() and m.start() > 0:
             cut = m.start()
-    return _whole_characters(text, max(1, cut), limit)
+    return _whole_characters(text, max(1, cut), limit, spans)
 
 
-def _whole_characters(text: str, cut: int, limit: int) -> int:
+def _cuttable(text: str, pos: int) -> bool:
+    """True when a cut at ``pos`` parts no character: a grapheme boundary, or after a joiner
+    that joins nothing (Slack's own, after "<url|[1]>") unless inside a joiner-wrapped mark."""
+    if is_grapheme_boundary(text, pos):
+        return True
+    return joins_nothing(text, pos) and not splits_joined_mark(text, pos)
+
+
+def _whole_characters(text: str, cut: int, limit: int, spans: Sequence[tuple[int, int]]) -> int:
     """``cut`` moved back to the start of the character it falls in (a flag, an emoji
     sequence, a letter and its marks: :func:`bot.grapheme_cuts.grapheme_cut`), so no
     character is parted across two messages; forward to its end when it starts the text and
-    that end is within ``limit`` (a piece must hold something)."""
-    if is_grapheme_boundary(text, cut):  # ASCII and most text: one check
+    that end is within ``limit`` (a piece must hold something).
+
+    Moved back into a protected span (the joiner Slack writes after "<url|[1]>" belongs to its
+    ">"), the cut goes out of it instead: after it when that is within ``limit``, else before
+    it. Cut inside, the link's end would open the next piece, read there as a quote marker."""
+    if _cuttable(text, cut):  # ASCII and most text: one check
         return cut
     back = grapheme_cut(text, cut)
+    span = inside(back, spans) if back > 0 else None
+    if span is not None:
+        ahead = span[1]
+        while ahead <= limit and not (_cuttable(text, ahead) and inside(ahead, spans) is None):
+            ahead += 1
+        if ahead <= limit:
+            return ahead
+        back = grapheme_cut(text, span[0])
     if back > 0:
         return back
     ahead = cut + 1
-    while ahead <= limit and not is_grapheme_boundary(text, ahead):
+    while ahead <= limit and not _cuttable(text, ahead):
         ahead += 1
     return ahead if ahead <= limit else cut
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """Where to cut a body (``at``), and the code the cut leaves open, closed at the end of the
+    piece and reopened at the start of the rest: a fenced block (``fence``: its marker, info
+    string and indent) or a code span longer than a piece (``span``)."""
+
+    at: int
+    fence: Fence | None = None
+    span: OpenCodeSpan | None = None
 
 
 def split_long(text: str, limit: int) -> list[str]:
@@ -209,17 +224,20 @@ def split_long(text: str, limit: int) -> list[str]:
     (with the same info string) at the start of the next one. A fence indented under a list
     item closes at its own indent (a fence at column 0 would end the list item and open an
     empty code block); the next piece starts a new message outside any list, so the fence
-    reopens at column 0 and the rest of the code loses the list's indent.
+    reopens at column 0 and the rest of the code loses the list's indent. A code span longer
+    than a piece is cut inside the same way, closed and reopened with its backtick run: the
+    rest of its code would otherwise show as live markdown, its links working.
     """
     pieces: list[str] = []
     rest = text
     reopen = ""
+    continued = False  # the rest starts with the second half of a line cut in two
     while rest:
         body = reopen + rest
         if len(body) <= limit:
             pieces.append(body)
             break
-        piece, rest, reopen = _cut_once(body, limit, len(reopen))
+        piece, rest, reopen, continued = _cut_once(body, limit, len(reopen), None, continued)
         pieces.append(piece)
         if reopen and not rest.strip():
             break
@@ -237,10 +255,10 @@ def split_first(text: str, limit: int, clean: bool = True) -> tuple[str, str]:
     """
     if len(text) <= limit:
         return text, ""
-    cut, fence = _cut_with_room(text, limit, 0, clean)
-    if not cut:  # only a cut through a word or link was left
+    cut = _cut_with_room(text, limit, 0, clean)
+    if not cut.at:  # only a cut through a word or link was left
         return "", text
-    piece, rest, reopen = _cut_once(text, limit, 0, (cut, fence))
+    piece, rest, reopen, _ = _cut_once(text, limit, 0, cut)
     return piece, reopen + rest if rest.strip() else ""
 
 
@@ -249,117 +267,99 @@ def first_piece(text: str, limit: int, clean: bool = True) -> str:
     for measuring pieces of one long text at many sizes."""
     if len(text) <= limit:
         return text
-    cut, fence = _cut_with_room(text, limit, 0, clean)
-    return _piece_at(text, cut, fence) if cut else ""
+    cut = _cut_with_room(text, limit, 0, clean)
+    return _piece_at(text, cut) if cut.at else ""
 
 
-def _piece_at(body: str, cut: int, fence: tuple[str, str, int] | None) -> str:
-    """The piece ``body[:cut]`` as sent: the fence it leaves open closed, no trailing space or
-    empty quote lines."""
-    piece = body[:cut]
-    if fence:
-        piece = piece.rstrip("\n") + _closing(fence)
+def _shown(body: str, cut: _Cut) -> str:
+    """``body`` up to the cut, before what closes the code it leaves open."""
+    return body[: cut.at].rstrip() if cut.span else body[: cut.at].rstrip("\n")
+
+
+def _closing_of(body: str, cut: _Cut) -> str:
+    if cut.fence:
+        return closing(cut.fence)
+    return cut.span.closing(_shown(body, cut)) if cut.span else ""
+
+
+def _piece_at(body: str, cut: _Cut) -> str:
+    """The piece ``body[:cut]`` as sent: the code fence or span it leaves open closed, no
+    trailing space or empty quote lines."""
+    piece = _shown(body, cut) + _closing_of(body, cut) if cut.fence or cut.span else body[: cut.at]
     return _EMPTY_QUOTE_TAIL.sub("", piece.rstrip())
 
 
 def _cut_once(
-    body: str, limit: int, keep: int, at: tuple[int, tuple[str, str, int] | None] | None = None
-) -> tuple[str, str, str]:
+    body: str, limit: int, keep: int, at: _Cut | None = None, continued: bool = False
+) -> tuple[str, str, str, bool]:
     """One cut of ``body`` (longer than ``limit``; at ``at`` when that was found already):
-    the piece, the rest, and the fence line that reopens the code block the cut fell in (""
-    when none). The first ``keep`` characters (a reopened fence) stay in the piece."""
-    cut, fence = at or _cut_with_room(body, limit, keep)
-    if fence:
-        marker, info, indent = fence
-        reopen = marker + info + "\n"
-        at_line_start = body[cut - 1] == "\n"
-        rest = _dedent_item(body[cut:], indent, at_line_start, marker)
+    the piece, the rest, the fence line that reopens the code block the cut fell in (""
+    when none), and whether the rest starts with the second half of a line cut in two. The
+    first ``keep`` characters (a reopened fence) stay in the piece. ``continued``: ``body``
+    starts with such a second half, which is no quote or list item of its own whatever its
+    first characters (the ">" of a link cut before, taken for a quote, compounded "> > >")."""
+    cut = at or _cut_with_room(body, limit, keep)
+    if cut.fence:
+        marker, info, indent = cut.fence
+        at_line_start = body[cut.at - 1] == "\n"
+        rest = dedent_item(body[cut.at :], indent, at_line_start, marker)
+        return _piece_at(body, cut), rest, marker + info + "\n", False
+    if cut.span:  # the code goes on in the rest, reopened (a code span never holds a line break)
+        tail = body[cut.at :].lstrip(" ")
+        rest = cut.span.reopening(tail) + tail
     else:
-        reopen = ""
-        rest = body[cut:].lstrip("\n")
-        if body[cut - 1] == "\n" or body[cut] == "\n":
+        rest = body[cut.at :].lstrip("\n")
+        if body[cut.at - 1] == "\n" or body[cut.at] == "\n":
             rest = _EMPTY_QUOTE_HEAD.sub("", rest)
-            rest = _dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
-        else:
-            # a quote's line cut in two: its second half is still quoted
-            line_start = body.rfind("\n", 0, cut) + 1
-            quote = _QUOTE_PREFIX.match(body, line_start)
-            if quote and quote.end() < cut:
-                rest = quote[0].rstrip() + " " + rest
-            else:
-                # a list item's line cut in two: the item's next lines lose its indent too
-                item = _ITEM_INDENT.match(body, line_start)
-                indent = item.end() - line_start if item else 0
-                rest = _dedent_item(rest, indent, at_line_start=False)
-    return _piece_at(body, cut, fence), rest, reopen
+            rest = dedent_item(rest, len(rest) - len(rest.lstrip(" ")), at_line_start=True)
+            return _piece_at(body, cut), rest, "", False
+    line_start = body.rfind("\n", 0, cut.at) + 1
+    if continued and line_start <= keep:
+        return _piece_at(body, cut), rest, "", True
+    # a quote's line cut in two: its second half is still quoted
+    quote = _QUOTE_PREFIX.match(body, line_start)
+    if quote and quote.end() < cut.at:
+        return _piece_at(body, cut), quote[0].rstrip() + " " + rest, "", False
+    # a list item's line cut in two: the item's next lines lose its indent too
+    item = _ITEM_INDENT.match(body, line_start)
+    indent = item.end() - line_start if item else 0
+    return _piece_at(body, cut), dedent_item(rest, indent, at_line_start=False), "", True
 
 
-def _closing(fence: tuple[str, str, int]) -> str:
-    return "\n" + " " * fence[2] + fence[0]
-
-
-def _cut_with_room(
-    body: str, limit: int, keep: int, clean: bool = False
-) -> tuple[int, tuple[str, str, int] | None]:
-    """Where to cut ``body`` so that the piece, with the closing fence it may need, fits in
-    ``limit``; and that open fence. The first ``keep`` characters (a reopened fence) stay.
-    With ``clean``, ``(0, None)`` when no line, sentence or space is left to cut at."""
+def _cut_with_room(body: str, limit: int, keep: int, clean: bool = False) -> _Cut:
+    """Where to cut ``body`` so that the piece, with the closing fence or backtick run it may
+    need, fits in ``limit``, and the code the cut leaves open. The first ``keep`` characters (a
+    reopened fence) stay. With ``clean``, at 0 when no line, sentence or space is left to cut
+    at."""
     # the whole limit first: a piece outside code needs no room for a closing fence (4 kept
     # for it made every piece end up to 4 characters short, a sentence missing its last word)
     budget = limit
     while True:
-        cut = _cut_point(body, budget, clean)
-        if clean and cut <= keep:
-            return 0, None
-        if cut <= keep:
-            cut = min(len(body), keep + max(1, budget - keep))
-            start = grapheme_cut(body, cut)
-            cut = start if start > keep else cut
-        fence = open_fence(body[:cut])
-        room = len(_closing(fence)) if fence else 0
-        if len(body[:cut].rstrip("\n")) + room <= limit or budget <= keep + 1:
-            return cut, fence
+        at = _cut_point(body, budget, clean)
+        if clean and at <= keep:
+            return _Cut(0)
+        if at <= keep:
+            at = min(len(body), keep + max(1, budget - keep))
+            start = grapheme_cut(body, at)
+            at = start if start > keep else at
+        fence = open_fence(body[:at])
+        cut = _Cut(at, fence) if fence else _in_code_span(body, at, keep)
+        room = len(_closing_of(body, cut))
+        if len(_shown(body, cut)) + room <= limit or budget <= keep + 1:
+            return cut
         budget = min(budget - 1, limit - room)
 
 
-def _dedent_item(rest: str, indent: int, at_line_start: bool, fence: str = "") -> str:
-    """``rest``, which starts a new message outside the list it was in, without up to
-    ``indent`` spaces of that list's indent: on each line of the code block left open (when
-    ``fence`` is its marker) up to and including its closing fence, then on each line until one
-    is indented less (a line cut mid-way keeps its spaces)."""
-    if not indent:
-        return rest
-    lines = rest.split("\n")
-    in_code = bool(fence)
-    for i, line in enumerate(lines):
-        if i == 0 and not at_line_start:
-            continue
-        spaces = len(line) - len(line.lstrip(" "))
-        if not in_code and line.strip() and spaces < indent:
-            break
-        lines[i] = line[min(spaces, indent) :]
-        stripped = lines[i].strip()
-        if in_code and stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
-            in_code = False
-    return "\n".join(lines)
-
-
-def open_fence(text: str) -> tuple[str, str, int] | None:
-    """The ``(marker, info, indent)`` of a code fence left open at the end of ``text``, if any
-    (``indent``: the spaces before the opening fence).
-
-    CommonMark's fence rules (``bot.markdown``), at any indent: a fence may sit in a list item.
-    So a line like "```a``b" is a code span, not a fence (a backtick fence's info string holds
-    no backtick), and is never closed and reopened around each cut.
-    """
-    fence: tuple[str, str, int] | None = None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if fence is None:
-            m = FENCE_OPEN.match(stripped)
-            if m:
-                info = stripped[m.end(1) :]
-                fence = (m.group(1), info, len(line) - len(line.lstrip(" ")))
-        elif closing_fence(stripped, fence[0]):
-            fence = None
-    return fence
+def _in_code_span(body: str, at: int, keep: int) -> _Cut:
+    """A cut at ``at``, with the code span it falls in (if any) to close and reopen. A cut in
+    the span's closing run goes after the span; one that keeps none of its code (in its
+    opening run, or after spaces only) goes before it, unless the span starts the piece."""
+    span = open_code_span(body, at)
+    if span is None:
+        return _Cut(at)
+    code_start = span.start + len(span.run)
+    if at > span.end - len(span.run):
+        return _Cut(span.end)
+    if at <= code_start or not body[code_start:at].strip():
+        return _Cut(span.start) if span.start > keep else _Cut(at)
+    return _Cut(at, span=span)

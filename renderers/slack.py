@@ -45,7 +45,6 @@ from renderers.mrkdwn import MrkdwnWriter
 from renderers.packing import pack
 
 CHANNEL = "slack"
-MAX_SOURCE_CONTEXT_BLOCKS = 20
 MAX_BUTTONS = 25
 # blocks whose inline children are their text; the fallback reads every other block through them
 _INLINE_HOLDERS = frozenset({"paragraph", "block_text", "heading", "table_cell"})
@@ -243,18 +242,10 @@ def _source_entry(form: CitationForm, highlight: bool, title_link: bool, action_
 
 
 def source_elements(doc: Document) -> list[str]:
-    """The context elements listing the sources, compacted to "and N more" past the budget of
-    context blocks."""
-    listed = list(doc.entries)
-    limit = MAX_SOURCE_CONTEXT_BLOCKS * SLACK_MAX_CONTEXT_ELEMENTS
-    elements = [
-        source_element(form) for form in listed[: limit - 1 if len(listed) > limit else limit]
-    ]
-    if len(listed) > limit:
-        more = f"and {len(listed) - len(elements)} more"
-        url = doc.context.full_list_url()
-        elements.append(f"<{slack_url(url)}|{more}>" if url else more)
-    return elements
+    """The context elements listing every source: :class:`MessagePacker` fills context blocks
+    with them over as many messages as it takes (a fixed budget of blocks cut the list to "and
+    N more" that, without a public base URL, no link reached)."""
+    return [source_element(form) for form in doc.entries]
 
 
 def button_blocks(doc: Document) -> list[dict[str, Any]]:

@@ -206,7 +206,10 @@ def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -
         check_markdown_links(raw, ("citecast-upload://",))
         refs, defined = discourse_footnotes(raw)
         assert refs <= defined, f"footnotes without a definition: {sorted(refs - defined)}"
-        for m in _FOOTNOTE_DEFINITION_LINE.finditer(raw):
+        for line in _lines_outside_fences(raw):
+            m = _FOOTNOTE_DEFINITION_LINE.match(line)
+            if m is None:
+                continue
             links = [t for t in _tokens(parse(m.group(1))) if t["type"] == "link"]
             assert m.group(1).count("](") == len(links), f"cut link in {m.group(0)[:80]!r}"
     for upload in payload["uploads"]:
@@ -215,6 +218,24 @@ def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -
 
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^(\d+)\]: ", re.M)
 _FOOTNOTE_DEFINITION_LINE = re.compile(r"^\[\^\d+\]: (.*)$", re.M)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _lines_outside_fences(post: str) -> list[str]:
+    """The lines of ``post`` outside fenced code: a ``[^2]: …`` line inside a fence is code the
+    forum shows as written, no footnote definition."""
+    outside: list[str] = []
+    fence = ""
+    for line in post.split("\n"):
+        opener = _FENCE.match(line)
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = ""
+        elif opener:
+            fence = opener.group(1)
+        else:
+            outside.append(line)
+    return outside
 
 
 def discourse_footnotes(post: str) -> tuple[set[int], set[int]]:
@@ -222,10 +243,13 @@ def discourse_footnotes(post: str) -> tuple[set[int], set[int]]:
 
     bot.markdown's citation token is a footnote reference outside code, as Discourse reads it.
     """
-    lines = post.split("\n")
-    body = "\n".join(line for line in lines if not _FOOTNOTE_DEFINITION.match(line))
+    definitions = [line for line in _lines_outside_fences(post) if _FOOTNOTE_DEFINITION.match(line)]
+    chosen = set(definitions)
+    body = "\n".join(line for line in post.split("\n") if line not in chosen)
     refs = {int(t["attrs"]["n"]) for t in _tokens(parse(body)) if t["type"] == "citation"}
-    return refs, {int(n) for n in _FOOTNOTE_DEFINITION.findall(post)}
+    return refs, {
+        int(m.group(1)) for line in definitions if (m := _FOOTNOTE_DEFINITION.match(line))
+    }
 
 
 def _tokens(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
