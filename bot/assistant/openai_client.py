@@ -18,36 +18,41 @@ import openai
 from bot.assistant.openai_errors import has_userinfo, one_line
 from bot.assistant.openai_setup import http_client
 from bot.config import OpenAISettings
-from bot.config_env import empty_setting
+from bot.config_env import empty_setting, env_source
 from bot.errors import ConfigError
-from bot.url_secrets import redact_urls
+from bot.url_secrets import quoted_url, redact_urls
 
 ClientT = TypeVar("ClientT", bound=openai.AsyncOpenAI)
 
 
-def api_root(base_url: str | None) -> str | None:
+def api_root(base_url: str | None, source: str = "") -> str | None:
     """The API root of a configured ``base_url`` (None, as for an empty one: the ``openai``
     client's default), without its query (:func:`api_query`). A pasted endpoint URL
     (``…/v1/chat/completions``) would otherwise have the client post to
     ``…/chat/completions/chat/completions``; a URL without ``http://`` (as in
     ``localhost:11434/v1``) would fail every turn with "cannot reach", so it fails at the start,
     as does one the HTTP client cannot parse (a port that is not a number, a broken IPv6
-    address), which would otherwise stop the start with a traceback."""
+    address), which would otherwise stop the start with a traceback. The refusal quotes the
+    URL without its credentials, or names the variable it came from (``source``, as
+    :func:`bot.config_env.env_source` gives it) rather than quote it."""
     if base_url is None or not base_url.strip():
         return None
-    shown = base_url.strip().rstrip("/")
+    written = base_url.strip().rstrip("/")
+    shown = quoted_url(written, source)
     try:
         parts = urlsplit(base_url.strip())
-        httpx.URL(shown)
+        httpx.URL(written)
     except (ValueError, httpx.InvalidURL) as exc:
+        # the parser's reason may quote a part of the URL: never the value of a variable
+        reason = "" if source else f" ({redact_urls(one_line(str(exc)))})"
         raise ConfigError(
-            f"assistant.openai.base_url: {shown!r} is not a valid URL ({one_line(str(exc))})"
+            f"assistant.openai.base_url: {shown} is not a valid URL{reason}"
         ) from None
     path = parts.path.rstrip("/").removesuffix("/chat/completions").rstrip("/")
     root = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(
-            f"assistant.openai.base_url: {shown!r} is not an http:// or "
+            f"assistant.openai.base_url: {shown} is not an http:// or "
             "https:// URL (for example http://localhost:11434/v1)"
         )
     return root
@@ -80,7 +85,7 @@ def make_client(settings: OpenAISettings) -> openai.AsyncOpenAI:
     refused (Azure's client, whose key has a header of its own, sends both). A blank ``model``
     is refused too.
     """
-    root = api_root(settings.base_url)
+    root = api_root(settings.base_url, env_source(settings, "base_url"))
     query = api_query(settings.base_url)
     if not settings.model.strip():  # sent as it is, every request was refused at the server
         raise empty_setting(

@@ -224,5 +224,6 @@ def http_client(timeout: float) -> openai.DefaultAsyncHttpxClient:
     module's description), and a body is read as :mod:`bot.assistant.openai_bodies` says."""
     sent, answered = body_hooks(timeout)
     return openai.DefaultAsyncHttpxClient(
-        event_hooks={"request": [sent], "response": [_skip_long_waits(timeout), answered]}
+        # answered first: it bounds the body that _skip_long_waits reads (a 429's)
+        event_hooks={"request": [sent], "response": [answered, _skip_long_waits(timeout)]}
     )

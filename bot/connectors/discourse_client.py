@@ -22,6 +22,7 @@ import httpx
 
 from bot.connectors.discourse_errors import DiscourseAPIError, api_error, retry_after
 from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
+from bot.url_secrets import quoted_url
 
 log = logging.getLogger(__name__)
 
@@ -353,7 +354,8 @@ class DiscourseClient:
             except ValueError:
                 raise DiscourseAPIError(
                     f"{method} {path}: the forum answered non-JSON"
-                    f" (is discourse.base_url {str(self._http.base_url)!r} the forum's address?)",
+                    f" (is discourse.base_url {quoted_url(str(self._http.base_url))} the forum's"
+                    " address?)",
                     response.status_code,
                 ) from None
             if not isinstance(data, dict):

@@ -12,9 +12,10 @@ import re
 import httpx
 
 from bot.config import DiscourseSettings
-from bot.config_env import blank_because
+from bot.config_env import blank_because, env_source
 from bot.connectors.discourse_header_values import check_header_values
 from bot.errors import ConfigError
+from bot.url_secrets import quoted_url, redact_urls
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def check_settings(settings: DiscourseSettings) -> None:
         because = f" ({'; '.join(why)})" if why else ""
         raise ConfigError(f"{', '.join(missing)}: required when discourse is enabled{because}")
     check_header_values(settings)
-    _check_base_url(settings.base_url)
+    _check_base_url(settings.base_url, env_source(settings, "base_url"))
     if not _USERNAME.fullmatch(settings.api_username):
         raise ConfigError(
             "discourse.api_username: the bot user's username (letters, digits, _ . -):"
@@ -96,12 +97,15 @@ def warn_weak_secret(settings: DiscourseSettings) -> None:
         )
 
 
-def _check_base_url(base_url: str) -> None:
+def _check_base_url(base_url: str, source: str) -> None:
+    """Refuse a ``base_url`` that is not a forum's address, quoting it without the credentials
+    it may carry (the old API took its key as ``?api_key=``), or naming the variable that gave
+    it (``source``) rather than quote that at all."""
     problem = ""
     try:
         url = httpx.URL(base_url.strip())
     except (httpx.InvalidURL, ValueError) as exc:
-        problem = str(exc)
+        problem = "not a valid URL" if source else redact_urls(str(exc))
     else:
         if url.scheme not in ("http", "https"):
             problem = "must be the forum's http(s) address"
@@ -112,4 +116,4 @@ def _check_base_url(base_url: str) -> None:
         elif url.query or url.fragment:
             problem = "must be the forum's address, without ?query or #fragment"
     if problem:
-        raise ConfigError(f"discourse.base_url: {problem}: {base_url!r}")
+        raise ConfigError(f"discourse.base_url: {problem}: {quoted_url(base_url, source)}")

@@ -17,10 +17,12 @@ import asyncio
 import logging
 
 from bot.config import DiscourseSettings
+from bot.config_env import env_source
 from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
 from bot.connectors.discourse_errors import DiscourseAPIError
 from bot.connectors.discourse_header_values import check_header_values
 from bot.errors import ChannelError, ConfigError
+from bot.url_secrets import quoted_url, redact_urls
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +61,10 @@ async def _check(client: DiscourseClient, settings: DiscourseSettings) -> None:
     except DiscourseAPIError as exc:
         if exc.status in (301, 302, 303, 307, 308, 404) or 200 <= exc.status < 300:
             # a redirect, a page that is not JSON, or no such route: not the forum's address
+            shown = quoted_url(settings.base_url, env_source(settings, "base_url"))
             raise ConfigError(
-                f"discourse.base_url: {settings.base_url!r} does not answer as a Discourse"
-                f" forum ({exc})"
+                f"discourse.base_url: {shown} does not answer as a Discourse"
+                f" forum ({redact_urls(str(exc))})"
             ) from None
         if exc.status in (401, 403):
             raise ConfigError(
