@@ -16,6 +16,8 @@ from pydantic import (
     field_validator,
 )
 
+from bot.public_group import public_in_another_case
+
 
 def one_or_many(value: Any) -> Any:
     """A group written alone (``audience: staff``) as the list of that one group, as front
@@ -44,13 +46,17 @@ def no_bar_in_groups(value: list[str]) -> list[str]:
 
 
 def no_bar_in_names(value: list[str]) -> list[str]:
-    """``value`` unless a group name is blank or holds ``|`` (see :func:`no_bar_in_groups`);
-    a comma is left to the reader that splits at it."""
+    """``value`` unless a group name is blank, holds ``|`` (see :func:`no_bar_in_groups`) or
+    is ``public`` in another case (:mod:`bot.public_group`); a comma is left to the reader
+    that splits at it."""
     for name in value:
         if not name.strip():
             raise ValueError(f"empty group name in {value!r}; name each group, or write public")
         if "|" in name:
             raise ValueError(f"| in group name {name!r}; list each group on its own")
+        problem = public_in_another_case(name, "group")  # PUBLIC was a group of that name
+        if problem:
+            raise ValueError(problem)
     return value
 
 

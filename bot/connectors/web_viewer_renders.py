@@ -18,7 +18,8 @@ What is kept is the document's markup before sanitizing
 (:func:`bot.connectors.web_file_viewer.document_markup`): the same for every viewer. The
 per-viewer step, sanitizing it with the signed links of this viewer's token, runs per request,
 in a worker thread too (it is linear and fast, but a 2 MB document still takes a moment).
-Plain text and HTML cost little to make: only Markdown goes through the kept renders.
+Plain text and HTML cost little to make (their front matter split off, then an escape): they
+are made per request, in a worker thread too, and only Markdown goes through the kept renders.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ class ViewerRenders:
         """The markup of ``viewed`` (read from ``path``): kept, shared with a render of the
         same version already under way, or rendered now in a worker thread."""
         if viewed.kind != "markdown":
-            return document_markup(viewed)  # cheap: an escape, or the text itself
+            # linear (front matter split off, then an escape), but 2 MB still takes a moment
+            return await asyncio.to_thread(document_markup, viewed)
         version = version_of(path, viewed)
         if version is None:
             return await self._rendered(viewed)

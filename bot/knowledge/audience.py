@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.errors import ValidationError
+from bot.public_group import PUBLIC, public_in_another_case
 
-PUBLIC = "public"
 _PUBLIC_HINT = f"write {PUBLIC} if everyone may read it"
 SEPARATOR = "|"  # joins a document's groups in the index (bot.knowledge.schema)
 _LIST_HINT = "separate groups with commas"
@@ -40,15 +40,15 @@ def viewer_audience(groups: Iterable[str] = ()) -> frozenset[str]:
 def document_audience(value: object, label: str = "audience") -> tuple[str, ...]:
     """The groups a document is for: ``"staff"``, ``"staff, hr"`` or a list of names.
 
-    Strings are split at commas; names are stripped and kept once, in order, and ``public`` is
-    read in any case (``Public``, ``PUBLIC``). A value that names no group or holds an empty
-    name (``""``, ``"staff,"``, ``[]``, ``[""]``, ``[null]``) is a ValidationError, and so is
-    a name holding ``|`` (``"staff|public"``) and anything but names (a YAML number counts as
-    a name). Messages name the value as ``label`` (where it was
+    Strings are split at commas; names are stripped and kept once, in order. A value that
+    names no group or holds an empty name (``""``, ``"staff,"``, ``[]``, ``[""]``, ``[null]``)
+    is a ValidationError, and so are a name holding ``|`` (``"staff|public"``), ``public`` in
+    another case (``Public``, ``PUBLIC``: :mod:`bot.public_group`) and anything but names (a
+    YAML number counts as a name). Messages name the value as ``label`` (where it was
     written, e.g. ``--audience``).
     """
     items = value if isinstance(value, list | tuple) else [value]
-    names = [_group(name) for item in items for name in _names(item, label)]
+    names = [name.strip() for item in items for name in _names(item, label)]
     if not any(names):
         # a key left blank (YAML null) reads as "is blank", not as Python's None
         written = "is blank and" if value is None else repr(value)
@@ -57,14 +57,12 @@ def document_audience(value: object, label: str = "audience") -> tuple[str, ...]
         raise ValidationError(f"empty group name in {label} {value!r}; {_PUBLIC_HINT}")
     if any(SEPARATOR in name for name in names):
         raise ValidationError(f"{SEPARATOR} in a group name in {label} {value!r}; {_LIST_HINT}")
+    for name in names:
+        # a group of that name to an older release, or everyone: either reading could be wrong
+        problem = public_in_another_case(name, label)
+        if problem:
+            raise ValidationError(problem)
     return tuple(dict.fromkeys(names))
-
-
-def _group(name: str) -> str:
-    """One group name as written, stripped; ``Public`` or ``PUBLIC`` is ``public``: read as a
-    group of that name, it hid a page meant for everyone from everyone outside that group."""
-    name = name.strip()
-    return PUBLIC if name.lower() == PUBLIC else name
 
 
 def _names(item: object, label: str) -> list[str]:

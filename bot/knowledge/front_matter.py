@@ -4,7 +4,8 @@ A block that cannot be read is never guessed at: it may name the file's ``audien
 reading it as body text would index a private file as public. So an invalid block, one that is
 not a mapping, or one that writes a key twice makes the file :class:`Unreadable`, with the
 line and column the parser names counted from the top of the file. So does a block naming an
-audience that is never closed, or opened or closed by a mistyped fence (``----``, ``— — —``).
+audience that is never closed, or opened or closed by a mistyped fence (``----``, ``— — —``,
+a fence behind an invisible character: :mod:`bot.knowledge.front_matter_lines`).
 """
 
 from __future__ import annotations
@@ -19,18 +20,15 @@ import yaml
 
 from bot.knowledge.document import Unreadable
 from bot.knowledge.front_matter_audience import names_audience
+from bot.knowledge.front_matter_lines import (
+    is_blank_line,
+    is_fence_like,
+    names_audience_json_key,
+    names_audience_key,
+)
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
-# A block after blank lines, or a JSON object, that cannot be parsed: does a key name an
-# audience (or look meant to: "Audiance =", "audiences:")? A sentence ("Our audience: all")
-# does not.
-_AUDIENCE_KEY_LINE = re.compile(r"""^[ \t]*["']?[\w.:-]*audi[\w.:-]*["']?[ \t]*[:=]""", re.I | re.M)
-_AUDIENCE_KEY_JSON = re.compile(r'"[^"\n]*audi[^"\n]*"\s*:', re.I)
-_JSON_CHECKED_CHARS = 20_000  # how far that check reads in a JSON object never closed
-# A line that looks like a fence to its author but is none, or is mistyped: ``----``, `` ---``,
-# ``— — —``, a fence behind a zero-width space or a second byte-order mark.
-_FENCE_LIKE = re.compile(r"^(?:[-\u2013\u2014](?:[ \t]*[-\u2013\u2014]){2,}|\+{3,}|\.{3})$")
-_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+_JSON_CHECKED_CHARS = 20_000  # how far the audience check reads in a JSON object never closed
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
@@ -61,8 +59,9 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     by ``---`` or ``...``), or TOML between ``+++`` lines (Hugo's default).
 
     A file without a closed block is all body, unless it opens with a fence (or a line meant
-    as one: ``----``, `` ---``, a zero-width space before it) and a key line naming an audience
-    comes before any line like a fence: such a block, never closed or mistyped, is Unreadable,
+    as one: ``----``, `` ---``, ``--- # note``, ``－－－``, an invisible character or a
+    no-break space before it; :func:`is_fence_like`) and a key line naming an audience comes
+    before any line like a fence: such a block, never closed or mistyped, is Unreadable,
     since read as text it left a private file public. A closed block that is not valid YAML
     or TOML, not a mapping, or repeats a key makes the file Unreadable: the block may hold
     ``audience:``, so guessing (indexing it as body text, and the file as public) could
@@ -70,15 +69,16 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     text, where ``---`` / ``FAQ`` / ``---`` is a reStructuredText title), a YAML block that is
     a plain string is body text: it cannot name an audience.
 
-    A block after blank lines (Hugo reads it as front matter; a Markdown renderer shows a rule
-    and a heading) and a JSON object opening the file (Hugo's JSON front matter) are front
-    matter when they name an audience (:func:`names_audience`), as their author meant: read as
-    text, they left a private file public. Any other such file reads as before, and one that
+    A block after blank lines (lines of invisible characters count as blank; Hugo reads it
+    as front matter; a Markdown renderer shows a rule and a heading) and a JSON object
+    opening the file (Hugo's JSON front matter) are front matter when they name an audience
+    (:func:`names_audience`), as their author meant: read as text, they left a private file
+    public. Any other such file reads as before, and one that
     cannot be parsed but names ``audience`` is Unreadable.
     """
     lines = text.split("\n")
     start = 0  # the first line that is not blank
-    while start < len(lines) - 1 and not lines[start].strip():
+    while start < len(lines) - 1 and is_blank_line(lines[start]):
         start += 1
     first = lines[start]
     opener = first.strip() if first.startswith(("---", "+++")) else ""
@@ -97,7 +97,7 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     try:
         meta = parse(block, start + 2)
     except Unreadable:
-        if _AUDIENCE_KEY_LINE.search("\n".join(block)):
+        if names_audience_key(block):
             raise
         return {}, text  # a rule, a paragraph and a rule (or a heading's underline)
     if not names_audience(meta):
@@ -113,10 +113,6 @@ def _closing(lines: list[str], start: int) -> int | None:
     )
 
 
-def _is_fence_like(line: str) -> bool:
-    return bool(_FENCE_LIKE.match(line.strip(_INVISIBLE + " \t\r")))
-
-
 def _refuse_unclosed(lines: list[str], start: int, opener: str) -> None:
     """Unreadable when ``lines[start]`` opens what its author meant as front matter naming an
     audience, yet no reader takes it for one: a ``---`` or ``+++`` never closed (or closed by
@@ -124,14 +120,14 @@ def _refuse_unclosed(lines: list[str], start: int, opener: str) -> None:
     before it). Read as text, such a block left a private file public. A ``---`` rule with
     no audience key line before the next rule is text, as before."""
     first = lines[start]
-    if not _is_fence_like(first):
+    if not is_fence_like(first):
         return
     block: list[str] = []
     for line in lines[start + 1 :]:
-        if _is_fence_like(line):
+        if is_fence_like(line):
             break
         block.append(line)
-    if not _AUDIENCE_KEY_LINE.search("\n".join(block)):
+    if not names_audience_key(block):
         return
     number = start + 1
     if opener in ("---", "+++"):
@@ -155,7 +151,7 @@ def _json_front_matter(text: str, offset: int) -> tuple[dict[str, Any], str]:
         opening = text[offset:]
         closing = re.search(r"^\}[ \t\r]*$", opening, re.M)
         opening = opening[: closing.end() if closing else _JSON_CHECKED_CHARS]
-        if not _AUDIENCE_KEY_JSON.search(opening):
+        if not names_audience_json_key(opening):
             return {}, text  # an MDX expression, or text in braces
         reason = str(exc)
         if isinstance(exc, json.JSONDecodeError):

@@ -14,6 +14,12 @@ from bot.knowledge.document import Unreadable
 from bot.knowledge.html_reader import read_html
 from bot.knowledge.markdown_reader import read_markdown
 
+# ``PUBLIC`` was a group of that name in older releases: neither reading is guessed
+PUBLIC_CASE = (
+    "write public in lower case for everyone, or choose a group name that is not public in "
+    "another case"
+)
+
 
 @pytest.mark.parametrize(
     ("value", "groups"),
@@ -23,9 +29,7 @@ from bot.knowledge.markdown_reader import read_markdown
         (["staff", "hr, ops", "staff"], ("staff", "hr", "ops")),
         ([2024], ("2024",)),
         ("public", ("public",)),
-        ("Public", ("public",)),
-        (" PUBLIC , staff", ("public", "staff")),
-        (["public", "Public"], ("public",)),
+        ([" public ", "public"], ("public",)),
         ("Publicity", ("Publicity",)),
     ],
 )
@@ -45,6 +49,9 @@ def test_names_are_split_stripped_and_kept_once(value: object, groups: tuple[str
         (["staff", " "], "empty group name in audience ['staff', ' ']"),
         ([True], "audience entries must be group names, not True"),
         ({"staff": 1}, "audience entries must be group names"),
+        ("Public", f"audience 'Public': {PUBLIC_CASE}"),
+        (" PUBLIC , staff", f"audience 'PUBLIC': {PUBLIC_CASE}"),
+        (["public", "pubLic"], f"audience 'pubLic': {PUBLIC_CASE}"),
     ],
 )
 def test_no_group_or_an_empty_name_is_refused(value: object, message: str) -> None:
@@ -112,10 +119,10 @@ def test_ingest_refuses_an_empty_default_audience(tmp_path: Path) -> None:
         '<meta property="citecast:audience" content="PUBLIC">',
     ],
 )
-def test_a_page_for_public_in_any_case_is_public(head: str) -> None:
-    """``Public`` was read as a group of that name: no viewer found the page."""
-    page = read_html(f"<html><head>{head}</head><p>Pay.</p></html>", "pay.html")
-    assert page.audience == ("public",)
+def test_a_page_for_public_in_another_case_is_unreadable(head: str) -> None:
+    """``PUBLIC`` was a group of that name: read as everyone, a private page was published."""
+    with pytest.raises(Unreadable, match=f"^audience 'P(ublic|UBLIC)': {PUBLIC_CASE}$"):
+        read_html(f"<html><head>{head}</head><p>Pay.</p></html>", "pay.html")
 
 
 def test_a_meta_tag_written_with_property_names_the_audience() -> None:
@@ -125,11 +132,19 @@ def test_a_meta_tag_written_with_property_names_the_audience() -> None:
     assert page.audience == ("staff",)
 
 
-def test_a_file_for_public_in_any_case_is_found_by_everyone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("written", ["Public", "PUBLIC", "[staff, PUBLIC]"])
+def test_a_file_for_public_in_another_case_is_skipped_with_the_reason(
+    tmp_path: Path, written: str
+) -> None:
+    """An older release read ``PUBLIC`` as a private group of that name: published on upgrade,
+    or hidden from everyone, either could be wrong, so the file is skipped and says why."""
     docs = tmp_path / "kb"
     docs.mkdir()
-    (docs / "open.md").write_text("---\naudience: Public\n---\nWalrus facts for everyone.\n")
+    (docs / "minutes.md").write_text(f"---\naudience: {written}\n---\nWalrus board minutes.\n")
     settings = IndexSettings(path=str(tmp_path / "index.db"))
-    assert ingest([docs], settings).indexed == 1
-    found = KnowledgeIndex(settings.path).search("walrus")
-    assert [s.filename for s in found] == ["open.md"]
+    report = ingest([docs], settings)
+    assert report.indexed == 0
+    name = written.strip("[]").split(", ")[-1]
+    reason = f"front matter audience {name!r}: {PUBLIC_CASE}"
+    assert [(s.path, s.reason) for s in report.skipped] == [("kb/minutes.md", reason)]
+    assert KnowledgeIndex(settings.path).search("walrus") == []
