@@ -11,12 +11,12 @@ import hmac
 import json
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any, Literal
 
 from bot.config import DiscourseSettings
 from bot.errors import SignatureError, ValidationError
 from bot.knowledge.document import code_spans
+from bot.lenient_html import LenientHTMLParser
 
 Trigger = Literal["new_topic", "mention", "reply"]
 
@@ -241,7 +241,7 @@ def strip_mention(text: str, username: str) -> str:
     return re.sub(pattern, "", text, flags=re.IGNORECASE).strip()
 
 
-class _TextExtractor(HTMLParser):
+class _TextExtractor(LenientHTMLParser):
     _BLOCKS = frozenset({"p", "br", "li", "div", "pre", "blockquote", "h1", "h2", "h3", "tr"})
 
     def __init__(self) -> None:

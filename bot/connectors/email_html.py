@@ -10,7 +10,8 @@ Turning the pieces into lines and removing the remaining quoted history is ``ema
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
+
+from bot.lenient_html import LenientHTMLParser
 
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -45,7 +46,7 @@ _LINK_TEXT_PARTS = 64
 _CUT_IDS = frozenset({"appendonsend", "divrplyfwdmsg", "mail-editor-reference-message-container"})
 
 
-class NewTextExtractor(HTMLParser):
+class NewTextExtractor(LenientHTMLParser):
     """Collects visible text outside quote containers; stops at Outlook's reply marker.
 
     ``parts`` holds ``(text, preformatted)`` pieces: text inside ``<pre>`` is kept as written.

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import html
 import re
-from html.parser import HTMLParser
+
+from bot.lenient_html import LenientHTMLParser
 
 # the words of a weakly supported citation, as the chat page says them (citations.js)
 WEAK = "weakly supported"
@@ -37,7 +38,7 @@ _HOVER_TEXT = re.compile(r'\btitle="([^"]*)"')
 _DESCRIBED = re.compile(r'\s*\baria-describedby="[^"]*"')
 
 
-class _Entries(HTMLParser):
+class _Entries(LenientHTMLParser):
     """The title and detail (page, section) of each source list entry, by number."""
 
     def __init__(self) -> None:

@@ -18,11 +18,11 @@ text declare none: each of their blocks reads in the direction of its own first 
 from __future__ import annotations
 
 import contextlib
-from html.parser import HTMLParser
 
 from bot.knowledge.document import Unreadable
 from bot.knowledge.front_matter import split_front_matter
 from bot.language_tags import declared_language
+from bot.lenient_html import LenientHTMLParser
 
 VIEWER_LANG = "en"
 """The language of the viewer page's own words (as of the chat page, ``chat_page.html.j2``)."""
@@ -37,7 +37,7 @@ class _RootSeenError(Exception):
     """Stops the parser at the first element."""
 
 
-class _RootAttributes(HTMLParser):
+class _RootAttributes(LenientHTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lang: str | None = None

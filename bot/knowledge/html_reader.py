@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from html.parser import HTMLParser
 from urllib.parse import urljoin
 
 from bot.knowledge.audience_rules import narrower
@@ -40,6 +39,7 @@ from bot.knowledge.html_chrome import (
     is_confluence_export,
 )
 from bot.knowledge.html_hidden import Hidden, OpenElements, has_optional_end, hides, is_void
+from bot.lenient_html import LenientHTMLParser
 
 _BLOCK_TAGS = frozenset(
     (
@@ -88,7 +88,7 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _CELL = "\x1f"
 
 
-class _Collector(HTMLParser):
+class _Collector(LenientHTMLParser):
     def __init__(self, page: str = "") -> None:
         super().__init__(convert_charrefs=True)
         self._confluence = is_confluence_export(page)  # then its chrome goes too
