@@ -279,6 +279,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"citecast {name}: {where}{reason[:1].lower()}{reason[1:]}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:
+        # pathlib's resolve() says a symlink loop so ("Symlink loop from '/srv/loop'"), where
+        # no check named the path: one line and status 2 like an OSError; any other
+        # RuntimeError is a bug, whose traceback is wanted
+        loop = str(exc).removeprefix("Symlink loop from ")
+        if loop == str(exc):
+            raise
+        where = loop[1:-1] if loop[:1] == loop[-1:] and loop[:1] in ("'", '"') else loop
+        print(f"citecast {name}: {where}: cannot look it up: a symlink loop", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

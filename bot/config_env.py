@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.config import Section
+from bot.config_env_cuts import replace_cut_starts
 from bot.errors import ConfigError
 
 # What a ``$`` starts, left to right: ``$$`` (a literal ``$``), a reference citecast reads, or
@@ -179,10 +180,14 @@ def hide_env_values(
             swaps[expand_env(written, env)] = written
             names.update(used)
     for expanded in sorted(swaps, key=len, reverse=True):
+        # a cut start first: the whole value may stand inside it (a run of backslashes, which
+        # repr doubles), and once swapped the rest of the cut would be left
+        message = replace_cut_starts(message, expanded, swaps[expanded])
         message = message.replace(repr(expanded), repr(swaps[expanded]))
         message = _replace_word(message, expanded, swaps[expanded])
     for name in sorted(names, key=lambda n: len(env[n]), reverse=True):
         for value in (env[name], env[name].strip()):  # a check may quote it stripped
+            message = replace_cut_starts(message, value, f"${{{name}}}")
             message = _replace_word(message, value, f"${{{name}}}")
         for part in {part.strip() for part in env[name].split(",")} - {""}:
             # a check that lists the parts of a value (``write several groups as a YAML

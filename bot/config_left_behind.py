@@ -7,6 +7,11 @@ run as ``citecast --config ../cfg/config.yaml`` from ``app/`` keeps its index an
 would build a new index and ``serve`` a new store and file-link secret, and every conversation,
 vote, share link and duplicate-answer record would be gone without a word. So a command that
 opens the index or the store stops instead, naming both places.
+
+A working directory that holds its own ``config.yaml`` is passed over: its ``.citecast`` is
+that config's (a clone where ``make serve`` ran), not data left behind, and moving it would
+give another deployment the sample index, store and file-link secret. The pattern of the
+releases before 30 November 2026 is a working folder without a config of its own.
 """
 
 from __future__ import annotations
@@ -16,6 +21,11 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.errors import ConfigError
+from bot.path_lookup import path_state
+
+DEFAULT_CONFIG = Path("config.yaml")
+"""The config file of the working directory, read when no other is named: the one its
+``.citecast`` belongs to when it is there."""
 
 
 def refuse_left_behind(settings: Settings, folder: Path, origin: str) -> None:
@@ -24,8 +34,11 @@ def refuse_left_behind(settings: Settings, folder: Path, origin: str) -> None:
     ``folder`` but found under the working directory, where an older citecast put it.
 
     An absolute path (``~`` included) and ``:memory:`` are the same for every release, and a
-    path found beside the config file is the one in use: neither is looked at further.
+    path found beside the config file is the one in use: neither is looked at further. Nor is
+    anything when the working directory holds a config file of its own (see above).
     """
+    if path_state(DEFAULT_CONFIG, error=ConfigError).exists:
+        return
     for key, written in (("index.path", settings.index.path), ("store.path", settings.store.path)):
         relative = Path(written).expanduser()
         if written == ":memory:" or relative.is_absolute():
@@ -41,8 +54,8 @@ def refuse_left_behind(settings: Settings, folder: Path, origin: str) -> None:
         target = _shown(folder / top) if whole else placed
         raise ConfigError(
             f"{origin}: {key}: {written} is taken from the config file's folder, where {placed}"
-            f" does not exist, but {here} does (an older citecast took it from the working"
-            f" directory); move {source} to {target}, or set {key} to {here}"
+            f" does not exist, but {here} does (a citecast before 30 November 2026 took it from"
+            f" the working directory); move {source} to {target}, or set {key} to {here}"
         )
 
 

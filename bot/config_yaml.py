@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -21,46 +22,74 @@ the last) took 15 s and 170 MB to check at seven levels and over a minute at nin
 later step (``${NAME}`` expansion, validation) copies each alias out. A real config has a few
 hundred values."""
 
+MAX_CHARACTERS = 10_000_000
+"""A config file whose text, each alias counted as a copy of its anchor, is longer than this is
+refused: one 500 KB string holding a ``${NAME}``, aliased 99,000 times, is under
+:data:`MAX_VALUES` and the file under 1 MB, yet ``${NAME}`` expansion copies the string out
+per alias (about 50 GB). The file itself is at most 1 MB of text."""
+
 
 class TooManyValuesError(yaml.YAMLError):
-    """The document's aliases expand to more than :data:`MAX_VALUES` values."""
+    """The document's aliases expand to more than :data:`MAX_VALUES` values or
+    :data:`MAX_CHARACTERS` characters."""
 
 
 def load_yaml(text: str) -> Any:
     """The data of ``text``, a whole YAML document, refusing a key written twice in one
     mapping; raises ``yaml.YAMLError`` (``yaml_problem`` says it in one line), and
-    :class:`TooManyValuesError` for aliases that expand past :data:`MAX_VALUES`."""
+    :class:`TooManyValuesError` for aliases that expand past :data:`MAX_VALUES` values or
+    :data:`MAX_CHARACTERS` characters."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        if _expanded_size(node, {}, set()) > MAX_VALUES:
+        size = _expanded_size(node, {}, set())
+        if size.values > MAX_VALUES:
             raise TooManyValuesError(
                 f"its aliases (*name) expand to over {MAX_VALUES:,} values; "
                 "is it the config file? write the values out, or use fewer nested aliases"
+            )
+        if size.characters > MAX_CHARACTERS:
+            raise TooManyValuesError(
+                f"its aliases (*name) expand to over {MAX_CHARACTERS:,} characters; "
+                "is it the config file? use fewer aliases of long text"
             )
         return loader.construct_document(node)
     finally:
         loader.dispose()
 
 
-def _expanded_size(node: yaml.Node, sizes: dict[int, int], inside: set[int]) -> int:
-    """How many values ``node`` holds with every alias copied out (each shared node is
-    counted once per use, but walked once). An alias inside its own anchor counts nothing
-    here: :mod:`bot.config_file` names that mistake."""
+@dataclass(frozen=True)
+class _Size:
+    """How many values a node holds, and how many characters its scalars, aliases copied."""
+
+    values: int
+    characters: int
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, _Size], inside: set[int]) -> _Size:
+    """The size of ``node`` with every alias copied out (each shared node is counted once per
+    use, but walked once). An alias inside its own anchor counts nothing here:
+    :mod:`bot.config_file` names that mistake."""
     if id(node) in sizes:
         return sizes[id(node)]
-    if id(node) in inside or not isinstance(node, yaml.CollectionNode):
-        return 1
+    if id(node) in inside:
+        return _Size(1, 0)
+    if not isinstance(node, yaml.CollectionNode):
+        return _Size(1, len(node.value) if isinstance(node.value, str) else 0)
     inside.add(id(node))
     items: list[yaml.Node] = []
     for item in node.value:
         items.extend(item if isinstance(item, tuple) else (item,))
-    total = 1 + sum(_expanded_size(item, sizes, inside) for item in items)
+    values, characters = 1, 0
+    for item in items:
+        size = _expanded_size(item, sizes, inside)
+        values += size.values
+        characters += size.characters
     inside.discard(id(node))
-    sizes[id(node)] = total
-    return total
+    sizes[id(node)] = _Size(values, characters)
+    return sizes[id(node)]
 
 
 class _Loader(yaml.SafeLoader):

@@ -36,6 +36,7 @@ from typing import Any
 
 from bot.errors import CitecastError, ConfigError, StoreError
 from bot.models import Source
+from bot.path_lookup import resolved
 from bot.private_files import make_private_folder
 from bot.store_identity import StoreIdentity
 
@@ -77,6 +78,12 @@ def _fingerprint(root: Path) -> str:
     return hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:12]
 
 
+def _root_path(root: str | Path) -> Path:
+    """``root`` resolved; a ConfigError naming it for a symlink loop, where ``resolve()``
+    raised a RuntimeError that escaped ``citecast serve`` as a traceback."""
+    return resolved(Path(root).expanduser(), shown=root, error=ConfigError)
+
+
 class FileSigner:
     """Issues and verifies ``/files/{token}`` links for files inside ``roots``.
 
@@ -112,13 +119,13 @@ class FileSigner:
         """Serve files under exactly ``roots`` from now on (links into a dropped root stop
         working). The new set replaces the old in one assignment, so a concurrent ``verify``
         sees one or the other, never a half-built set."""
-        resolved = (Path(root).expanduser().resolve() for root in roots)
-        self._roots = {_fingerprint(root): root for root in resolved}
+        found = [_root_path(root) for root in roots]
+        self._roots = {_fingerprint(root): root for root in found}
 
     def add_root(self, root: str | Path) -> None:
         """Allow files under one more directory (for example a newly ingested one)."""
-        resolved = Path(root).expanduser().resolve()
-        self._roots[_fingerprint(resolved)] = resolved
+        found = _root_path(root)
+        self._roots[_fingerprint(found)] = found
 
     def _locate(self, path: str | Path) -> tuple[str, str] | None:
         """(root fingerprint, relative path) when ``path`` is a file inside a root."""

@@ -15,6 +15,8 @@ import os
 import stat
 from pathlib import Path
 
+from bot.path_lookup import resolved
+
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
 
@@ -38,9 +40,10 @@ def create_private_file(path: Path) -> None:
 
 def readable_by_others(path: Path) -> str | None:
     """Why every account on the host can read ``path`` (its mode lets others read it and every
-    folder above it lets them in), or None when it cannot be read so or does not exist."""
+    folder above it lets them in), or None when it cannot be read so or does not exist;
+    ValidationError for a path through a symlink loop (:func:`bot.path_lookup.resolved`)."""
+    full = resolved(path)
     try:
-        full = path.resolve()
         mode = stat.S_IMODE(full.stat().st_mode)
         open_folders = all(folder.stat().st_mode & stat.S_IXOTH for folder in full.parents)
     except OSError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -206,7 +207,7 @@ def viewer_groups(values: list[str] | None) -> list[str]:
     ``citecast ingest`` refuses one: it is most often an unset ``"$GROUP"``, and answering as
     the public instead would look like the groups' answer while leaving their sources out. So
     is a name holding ``|`` (``--audience 'staff|hr'``), which no document's group can match,
-    or a control character (a newline read into ``"$GROUP"`` with the name).
+    or a control character or line break (a newline read into ``"$GROUP"`` with the name).
     """
     from bot.errors import ValidationError
 
@@ -226,14 +227,21 @@ def viewer_groups(values: list[str] | None) -> list[str]:
             raise ValidationError(
                 f"| in a group name in --audience {value!r}; separate groups with commas"
             )
-        if any(not character.isprintable() for name in names for character in name):
+        if any(_breaks_a_name(character) for name in names for character in name):
             # a newline or tab in "$GROUP" (read from a file) is in no document's group name
             raise ValidationError(
-                f"a control character in a group name in --audience {value!r}; "
-                "name each group in letters, digits, - or _"
+                f"a control character or line break in a group name in --audience {value!r}; "
+                "write each group's name on one line, as its documents do"
             )
         groups += names
     return groups
+
+
+def _breaks_a_name(character: str) -> bool:
+    """A control character (category Cc: a newline, a tab, an escape) or a Unicode line or
+    paragraph separator. Other characters that do not print on their own are part of names:
+    the zero-width non-joiner of Persian spelling, a no-break space, a soft hyphen."""
+    return unicodedata.category(character) in ("Cc", "Zl", "Zp")
 
 
 def progress_bar(verb: str, show: bool) -> Progress:

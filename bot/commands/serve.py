@@ -243,6 +243,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
     from bot.errors import ConfigError
     from bot.knowledge.reader_age import older_reader_warning
     from bot.knowledge.records import check_tables
+    from bot.path_lookup import resolved
     from bot.private_files import readable_by_others
     from bot.runtime import Services
     from bot.store import Store
@@ -313,7 +314,7 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
         if exposed := readable_by_others(Path(settings.index.path)):
             # the index holds every private document's text, as the store every conversation
             # (which the store warns of when opened): made by an older citecast, or shared
-            index_at = Path(settings.index.path).resolve()
+            index_at = resolved(settings.index.path)
             logging.getLogger("citecast").warning("index %s is %s", index_at, exposed)
         for warning in start_warnings(settings, host):
             logging.getLogger("citecast").warning("%s", warning)

@@ -90,5 +90,5 @@ def test_a_control_character_in_an_audience_group_is_refused(
 ) -> None:
     assert main(["ask", "--audience", "st\naff", "How do I install it?"]) == 2
     assert capsys.readouterr().err.startswith(
-        "citecast ask: a control character in a group name in --audience 'st\\naff'"
+        "citecast ask: a control character or line break in a group name in --audience 'st\\naff'"
     )

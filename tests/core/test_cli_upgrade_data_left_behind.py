@@ -49,7 +49,7 @@ def left_behind(key: str, app: Path, cfg: Path, name: str) -> str:
     return (
         f"../cfg/config.yaml: {key}: .citecast/{name} is taken from the config file's folder, "
         f"where {cfg / '.citecast' / name} does not exist, but {app / '.citecast' / name} does"
-        " (an older citecast took it from the working directory); move "
+        " (a citecast before 30 November 2026 took it from the working directory); move "
         f"{app / '.citecast'} to {cfg / '.citecast'}, or set {key} to {app / '.citecast' / name}"
     )
 
