@@ -218,24 +218,16 @@ def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -
 
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^(\d+)\]: ", re.M)
 _FOOTNOTE_DEFINITION_LINE = re.compile(r"^\[\^\d+\]: (.*)$", re.M)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _lines_outside_fences(post: str) -> list[str]:
-    """The lines of ``post`` outside fenced code: a ``[^2]: …`` line inside a fence is code the
-    forum shows as written, no footnote definition."""
-    outside: list[str] = []
-    fence = ""
-    for line in post.split("\n"):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        else:
-            outside.append(line)
-    return outside
+    """The lines of ``post`` outside code blocks, as the parser reads them (fences inside list
+    items too): a ``[^2]: …`` line inside code is shown as written, no footnote definition."""
+    code: set[str] = set()
+    for token in _tokens(parse(post)):
+        if token["type"] == "block_code":
+            code.update(line.strip() for line in str(token.get("raw", "")).split("\n"))
+    return [line for line in post.split("\n") if line.strip() not in code]
 
 
 def discourse_footnotes(post: str) -> tuple[set[int], set[int]]:
