@@ -13,7 +13,9 @@ quote in the title, its own link where the marker is a link, its own weakness, a
 ``data-occurrence="k"`` (1-based, on every marker of such a citation: one past its occurrences
 shows the citation) so the page's tooltip can show the k-th quote; the payload's
 citation then lists ``occurrences`` (``quote``, ``url``, ``weak``) in the same order. The source
-list keeps one entry per source, with the citation's own quote.
+list keeps one entry per source, with the citation's own quote; its links that would read alike
+in a screen reader's list of links (every record's action label, the title of two passages of
+one document) carry an ``aria-label`` that tells them apart (``renderers.web_link_names``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from renderers.escaping import html_text, one_line
 from renderers.glue import WORD_JOINER
 from renderers.html_writer import HtmlWriter
 from renderers.quote_text import quote_html, quote_plain
+from renderers.web_link_names import action_link_names, title_link_names, titled
 
 CHANNEL = "web"
 
@@ -189,12 +192,28 @@ class WebBlocks:
         return self._writer.block(token)
 
 
-def _source_item(form: CitationForm, prefix: str) -> str:
+def _titled_link(form: CitationForm) -> bool:
+    return link_target(form.url) is not None
+
+
+def _action_link(form: CitationForm) -> bool:
+    action = form.record.action if form.record else None
+    return action is not None and link_target(action.url) is not None
+
+
+def _named(name: str | None) -> str:
+    """The ``aria-label`` attribute of a link (renderers.web_link_names), or nothing."""
+    return f' aria-label="{html_text(name)}"' if name else ""
+
+
+def _source_item(
+    form: CitationForm, prefix: str, title_name: str | None, action_name: str | None
+) -> str:
     title = html_text(form.title)
     url = link_target(form.url)
-    if form.kind in ("link", "download") and url:
+    if titled(form) and url:
         cls = "source-link" if form.kind == "link" else "download"
-        head = f'<a class="{cls}" href="{html_text(url)}">{title}</a>'
+        head = f'<a class="{cls}" href="{html_text(url)}"{_named(title_name)}>{title}</a>'
         if form.kind == "download" and form.filename and form.filename != form.title:
             head += f' <span class="filename">({html_text(form.filename)})</span>'
     else:
@@ -214,7 +233,7 @@ def _source_item(form: CitationForm, prefix: str) -> str:
         action = form.record.action
         if action and link_target(action.url):
             parts.append(
-                f'<a class="button action" href="{html_text(action.url)}">'
+                f'<a class="button action" href="{html_text(action.url)}"{_named(action_name)}>'
                 f"{html_text(action.label)}</a>"
             )
     if form.quote:
@@ -302,7 +321,14 @@ def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     language = doc.context.language
     lang, chat_lang = (f' lang="{language}"', ' lang="en"') if language else ("", "")
     if listed:
-        items = "\n".join(_source_item(form, prefix) for form in doc.quoted_entries)
+        entries = doc.quoted_entries
+        # links that would read alike in a screen reader's list of links are named apart
+        title_names = title_link_names(entries, _titled_link)
+        action_names = action_link_names(entries, _action_link)
+        items = "\n".join(
+            _source_item(form, prefix, title_names.get(form.n), action_names.get(form.n))
+            for form in entries
+        )
         sources = (
             f'<section class="sources" aria-label="Sources"{chat_lang}>'
             f'<h2 class="sources-title">Sources</h2>'

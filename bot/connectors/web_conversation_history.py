@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.connectors.web_conversation_positions import TurnPositions
 from bot.connectors.web_file_access import visible_now
 from bot.connectors.web_turn_page import stored_sources
 from bot.connectors.web_viewer_links import FileIndex
@@ -117,6 +118,8 @@ class ConversationHistory:
         self.audience = audience
         self.files = files
         self.reads = TurnReads()
+        # each turn's place in its conversation (the conversation endpoint's ``position``)
+        self.positions = TurnPositions(store, self.reads)
         self._known: OrderedDict[tuple[str, str], EarlierAnswers] = OrderedDict()
 
     def latest(

@@ -5,14 +5,16 @@ signed afresh, so the endpoint returns at most :data:`~bot.connectors.web_turns.
 turns at once, the latest, oldest first. ``earlier`` says whether older turns are left; the
 client asks for them with ``?before={turn_id}`` (the ``turn_id`` of the first turn it has), and
 so on page by page. An answer keeps its vote and its share link wherever it falls: the share
-rule judges the answers before a page too (``web_conversation_history``).
+rule judges the answers before a page too (``web_conversation_history``). Each turn carries its
+``position``, its place among all the conversation's web turns (1 for the first), so the chat
+names it the same whichever page it comes on (``web_conversation_positions``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.connectors.web_turns import WebTurns
+from bot.connectors.web_turns import CHANNEL, WebTurns
 from bot.errors import ValidationError
 
 # a turn id is a positive SQLite integer: at most 19 digits, and at most 2**63 - 1
@@ -37,11 +39,19 @@ def conversation_page(
     turns: WebTurns, conversation_id: str, before: int | None, base_url: str
 ) -> dict[str, Any]:
     """The endpoint's JSON: ``{conversation_id, turns, earlier}``, the latest turns before the
-    turn id ``before`` (the latest of all without it) and whether older ones are left."""
+    turn id ``before`` (the latest of all without it), each with its ``position`` in the
+    conversation, and whether older ones are left."""
     stored = turns.stored_turns(conversation_id, before)
     earlier = bool(stored) and turns.has_earlier(conversation_id, stored[0].id)
+    # without earlier turns the first one shown is the conversation's first: nothing to count
+    counted = (
+        turns.conversations.positions.before(conversation_id, CHANNEL, stored[0].id)
+        if earlier
+        else 0
+    )
+    shown = turns.stored_payloads(stored, base_url)
     return {
         "conversation_id": conversation_id,
-        "turns": turns.stored_payloads(stored, base_url),
+        "turns": [dict(turn, position=counted + n) for n, turn in enumerate(shown, 1)],
         "earlier": earlier,
     }

@@ -34,6 +34,7 @@
     this.legacyKey = options.legacyKey !== this.storageKey ? options.legacyKey || null : null;
     this.maxChars = 4000;
     this.conversationId = null;
+    this.counted = 0;  // the turns of the conversation numbered so far (turns.js count)
     this.compact = !!options.compact;  // in the widget, on someone else's site
     // the language of questions and answers, when it is not the chat's own English: the
     // deployment's assistant.language, else in the widget its host page's (turns.js);
@@ -246,6 +247,7 @@
     this.generation += 1;
     this.loading = false;
     this.remember(null);
+    this.counted = 0;
     this.setBusy(false);
     this.earlier.textContent = "";
     this.earlier.hidden = true;
@@ -330,10 +332,10 @@
     return !over;
   };
 
-  /* The card of a new turn (turns.js); ``earlier``: one answered before the page loaded,
-   * which history.js adds outside the live log. */
-  Chat.prototype.addTurn = function (question, earlier) {
-    return turns.add(this, question, earlier);
+  /* The card of a new turn (turns.js); ``earlier``: one answered before the page loaded, which
+   * history.js adds outside the live log; ``number``: a stored turn's place in its conversation. */
+  Chat.prototype.addTurn = function (question, earlier, number) {
+    return turns.add(this, question, earlier, number);
   };
 
   Chat.prototype.reveal = function (node) { scroll.reveal(this.root, this.form, node); };
@@ -364,9 +366,7 @@
   };
 
   /* Show why the turn has no answer (turns.js); ``live``: it failed just now. */
-  Chat.prototype.failTurn = function (view, reason, live) {
-    turns.fail(this, view, reason, live);
-  };
+  Chat.prototype.failTurn = function (view, reason, live) { turns.fail(this, view, reason, live); };
 
   Chat.prototype.finishTurn = function (view, payload) { turns.finish(this, view, payload); };
 

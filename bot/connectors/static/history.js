@@ -47,7 +47,12 @@
       }
       data.turns.forEach(function (turn) {
         live = live || turn.status === "pending";
-        var view = chat.addTurn(turn.question, !live);
+        // its place in the whole conversation (the server's ``position``), the same on every
+        // reload and whichever turns the page shows; a server without it: the next one
+        var position = turn.position;
+        chat.counted = typeof position === "number" && position > chat.counted ?
+          position : chat.counted + 1;
+        var view = chat.addTurn(turn.question, !live, chat.counted);
         if (turn.status === "pending") {
           // asked before a reload: the server goes on writing it and stores it when done
           stillWriting(view);

@@ -187,8 +187,9 @@
    * renderer's <section aria-label="Sources"> is one, the fallback list was a <nav>). It is
    * found by its heading instead, which says which answer it belongs to, "Sources for answer
    * 2: How do I upgrade?" (the words after "Sources" for screen readers only), and the list
-   * itself is named by that heading. ``view.number`` is the turn's place in the conversation
-   * (turns.js); without one (a single answer) the list keeps its own name. */
+   * itself is named by that heading. ``view.number`` is the turn's place in the whole
+   * conversation (turns.js: the server's ``position`` for a stored turn, so a reload showing
+   * only the latest turns names them as before); without one the list keeps its own name. */
   var QUESTION_IN_NAME = 60;  // characters of the question the name repeats
   function nameList(view, container, heading, list) {
     if (!view.number || !heading) return;

@@ -174,6 +174,7 @@
 
     var handlers = {
       start: function (data) {
+        turns.count(chat, view, data.conversation_id);  // taken: its place in the conversation
         chat.remember(data.conversation_id);
         view.turnId = data.turn_id;
       },

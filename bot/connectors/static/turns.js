@@ -15,8 +15,10 @@
 
   /* Add the card of ``question`` to ``chat``'s conversation, waiting for its answer; the view
    * returned is what the other functions here fill in. ``earlier``: a turn answered before the
-   * page loaded, put before the live log so that a screen reader does not read it out. */
-  function add(chat, question, earlier) {
+   * page loaded, put before the live log so that a screen reader does not read it out.
+   * ``number``: a stored turn's place in the conversation (the server's ``position``); a
+   * question asked on this page gets its own once the server takes it (count). */
+  function add(chat, question, earlier, number) {
     if (chat.empty.parentNode) chat.empty.remove();
     var turn = el("article", { "class": "cc-turn" });
     var q = el("div", { "class": "cc-question" });
@@ -45,12 +47,26 @@
     if (earlier) chat.earlier.hidden = false;
     (earlier ? chat.earlier : chat.log).appendChild(turn);
     // its place in the conversation (1, 2, …), which names its source list (sources.js)
-    var number = chat.root.querySelectorAll(".cc-turn").length;
     var view = { turn: turn, answer: answer, body: body, pending: pending, typing: typing,
-                 question: question, number: number, text: "", tail: "", citations: {},
+                 question: question, number: number || 0, text: "", tail: "", citations: {},
                  lang: lang };
     chat.reveal(turn);
     return view;
+  }
+
+  /* Give ``view``, a question asked on this page, its place in the conversation once the
+   * server has taken it (its ``start`` event; its answer, had no start come): the next after
+   * the last turn counted (``chat.counted``: shown after a reload, or asked since). Numbered
+   * only then, a question the server never took (refused, or that never reached it) takes no
+   * number, so each answer keeps the name a reload gives it from the server's ``position``.
+   * ``conversationId``: the conversation the server put it in; another than the chat's (the
+   * first question, or one asked again in a new conversation because the server no longer
+   * had the old one) counts from 1. */
+  function count(chat, view, conversationId) {
+    if (view.number) return;
+    if (conversationId !== chat.conversationId) chat.counted = 0;
+    chat.counted += 1;
+    view.number = chat.counted;
   }
 
   /* Show in ``view`` a stored turn as the conversation endpoint returns it. */
@@ -137,6 +153,7 @@
     view.typing.remove();
     view.pending.textContent = "";
     view.pending.remove();
+    count(chat, view, payload.conversation_id);  // a stored turn has its number already
     view.body.innerHTML = trustedHTML(payload.html || "");  // server-sanitized (nh3)
     decorate(chat, view, byN);
     sources.sourceList(view, answer.citations || [], byN);
@@ -216,7 +233,7 @@
   }
 
   citecast.turns = {
-    add: add, showStored: showStored, fail: fail, broken: broken, finish: finish,
+    add: add, count: count, showStored: showStored, fail: fail, broken: broken, finish: finish,
     decorate: decorate, trustedHTML: trustedHTML,
   };
 })();
