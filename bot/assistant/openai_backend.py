@@ -54,6 +54,7 @@ from contextlib import aclosing
 from typing import Any
 
 import httpx
+import httpx2
 import openai
 from openai import AsyncStream
 from openai.types.chat import ChatCompletionChunk
@@ -320,8 +321,9 @@ class OpenAIBackend:
             if isinstance(exc, openai.APIError) and context_overflow(exc):
                 raise overflow_error(failed + overflow.hint, overflow.history) from None
             raise BackendError(failed) from None
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx2.HTTPError) as exc:
             # raised by the transport while a stream is read, outside the client's own mapping
+            # (the client runs on httpx2 since openai 3; httpx's errors are not its errors)
             raise BackendError(
                 f"the connection to the model endpoint at {self.where} failed: "
                 f"{one_line(str(exc)) or type(exc).__name__}"
