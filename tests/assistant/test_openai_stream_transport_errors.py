@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.errors import BackendError
 from bot.knowledge import KnowledgeIndex
 from tests.assistant.openai_turn import run
+from tests.assistant.raw_replies import raw_reply_server
 from tests.assistant.test_assistant_openai import assistant_for
 
 _EVENT = {
@@ -29,35 +30,21 @@ _EVENT = {
 }
 
 
-async def _broken_stream(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    head = await reader.readuntil(b"\r\n\r\n")
-    length = next(
-        int(line.split(b":", 1)[1])
-        for line in head.split(b"\r\n")
-        if line.lower().startswith(b"content-length:")
-    )
-    await reader.readexactly(length)
-    event = f"data: {json.dumps(_EVENT)}\n\n".encode()
-    writer.write(
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-        b"Transfer-Encoding: chunked\r\n\r\n"
-        + f"{len(event):x}\r\n".encode()
-        + event
-        + b"\r\n"
-        + b'400\r\ndata: {"id'  # a chunk of 1,024 bytes announced, 9 sent
-    )
-    await writer.drain()
-    writer.close()
-    await writer.wait_closed()
+_EVENT_BYTES = f"data: {json.dumps(_EVENT)}\n\n".encode()
 
 
 @pytest.fixture
 async def breaking_url() -> AsyncIterator[str]:
-    """The ``base_url`` of a server whose every streamed reply breaks off mid-chunk."""
-    server = await asyncio.start_server(_broken_stream, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    async with server:
-        yield f"http://127.0.0.1:{port}/v1"
+    """The ``base_url`` of a server whose every streamed reply breaks off mid-chunk: one event,
+    then a chunk of 1,024 bytes announced and 9 sent."""
+    async with raw_reply_server(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+        + f"{len(_EVENT_BYTES):x}\r\n".encode()
+        + _EVENT_BYTES
+        + b'\r\n400\r\ndata: {"id'
+    ) as url:
+        yield url
 
 
 async def test_a_stream_broken_mid_chunk_is_a_backend_error(

@@ -19,6 +19,7 @@ from bot.errors import BackendError
 from bot.knowledge import KnowledgeIndex
 from tests.assistant.openai_turn import run
 from tests.assistant.test_assistant_openai import assistant_for
+from tests.fakes.loopback_app import loopback_app
 
 
 class Trickler:
@@ -43,15 +44,8 @@ async def trickler() -> AsyncIterator[tuple[Trickler, str]]:
     server = Trickler()
     app = web.Application()
     app.router.add_post("/v1/chat/completions", server.handle)
-    runner = web.AppRunner(app, shutdown_timeout=0.1)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    sockets = getattr(site._server, "sockets", None) or []
-    try:
-        yield server, f"http://127.0.0.1:{sockets[0].getsockname()[1]}/v1"
-    finally:
-        await runner.cleanup()
+    async with loopback_app(app) as root:
+        yield server, f"{root}/v1"
 
 
 @pytest.mark.parametrize("retries", [0, 1])

@@ -17,6 +17,7 @@ from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
 from bot.connectors.discourse_settings import check_settings
 from bot.connectors.discourse_start import check_forum
 from bot.errors import ConfigError
+from tests.fakes.loopback_app import loopback_app
 
 SECRET = "Sup3rS3cretPassw0rd"
 REFUSED = [
@@ -68,15 +69,8 @@ async def not_a_forum() -> AsyncIterator[str]:
     """A server that answers every request with a page, not JSON, behind user:password@."""
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", _not_a_forum)
-    runner = web.AppRunner(app, shutdown_timeout=0.1)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    sockets = getattr(site._server, "sockets", None) or []
-    try:
-        yield f"http://bot:{SECRET}@127.0.0.1:{sockets[0].getsockname()[1]}"
-    finally:
-        await runner.cleanup()
+    async with loopback_app(app) as root:
+        yield root.replace("http://", f"http://bot:{SECRET}@", 1)
 
 
 async def test_a_forum_that_answers_no_json_is_named_without_credentials(
