@@ -4,6 +4,7 @@ where ``html.parser`` raised ``AssertionError`` and the page or message failed."
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,29 @@ def test_a_mail_with_one_is_read() -> None:
     assert "How long do links last?" in html_to_new_text(
         "<div>How long do links last?</div><![0<div>See you</div>"
     )
+
+
+@pytest.mark.parametrize("opening", ["<![", "<!--", "<!x", "<![CDATA[", "</ ", "<!DOCTYPE", "<?x"])
+def test_a_megabyte_of_openings_never_closed_is_read_in_a_moment(opening: str) -> None:
+    # html.parser searched the rest again from each "<": 1.2 MB of "</ " took 71 s
+    parser = _Data()
+    began = time.monotonic()
+    parser.feed("<p>kept</p>" + opening * (1_000_000 // len(opening)))
+    parser.close()
+    assert time.monotonic() - began < 5
+    assert parser.data == ["kept"]
+
+
+def test_a_comment_never_closed_ends_the_document_as_in_a_browser() -> None:
+    parser = _Data()
+    parser.feed("<p>kept</p><!-- never closed <p>hidden")
+    parser.close()
+    assert parser.data == ["kept"]
+
+
+def test_input_fed_in_pieces_still_waits_for_the_end_of_a_comment() -> None:
+    parser = _Data()
+    parser.feed("<p>kept</p><!-- a comment")
+    parser.feed(" that ends --><p>after</p>")
+    parser.close()
+    assert parser.data == ["kept", "after"]
