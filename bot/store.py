@@ -59,6 +59,10 @@ _CHANNEL_TURNS = (
 )
 _LATEST_TURNS = _CHANNEL_TURNS + " ORDER BY id DESC LIMIT ?"
 _EARLIEST_TURNS = _CHANNEL_TURNS + " ORDER BY id ASC LIMIT ?"
+# answered by the index turns_by_channel alone: no turn row (nor its answer JSON) is read
+_CHANNEL_TURNS_BEFORE = (
+    "SELECT COUNT(*) FROM turns WHERE conversation_id = ? AND channel = ? AND id < ?"
+)
 
 
 class Store(DeliveryStore, UsageStore):
@@ -164,6 +168,14 @@ class Store(DeliveryStore, UsageStore):
             rows = db.execute(query, (conversation_id, channel, after, upper, limit)).fetchall()
         found = [turn_from_row(row) for row in rows]
         return found if oldest else found[::-1]
+
+    def count_channel_turns(self, conversation_id: str, channel: str, *, before: int) -> int:
+        """How many of the conversation's turns of ``channel`` have an id below ``before``:
+        one count over an index, whose cost does not depend on the answers' size."""
+        upper = min(before, _NO_TURN_ABOVE)  # a larger int is an OverflowError in sqlite3
+        with self._read() as db:
+            row = db.execute(_CHANNEL_TURNS_BEFORE, (conversation_id, channel, upper)).fetchone()
+        return int(row[0])
 
     def turn(self, turn_id: int) -> Turn | None:
         """One turn by id, or None (also for an id no turn can have: SQLite's ids are signed

@@ -19,6 +19,9 @@ CREATE TABLE IF NOT EXISTS turns (
     created_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation_id, id);
+-- a web turn's position is a count of this index alone (Store.count_channel_turns); opening a
+-- store made before it builds it
+CREATE INDEX IF NOT EXISTS turns_by_channel ON turns (conversation_id, channel, id);
 CREATE TABLE IF NOT EXISTS dedupe (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,

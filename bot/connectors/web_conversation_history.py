@@ -119,7 +119,7 @@ class ConversationHistory:
         self.files = files
         self.reads = TurnReads()
         # each turn's place in its conversation (the conversation endpoint's ``position``)
-        self.positions = TurnPositions(store, self.reads)
+        self.positions = TurnPositions(store)
         self._known: OrderedDict[tuple[str, str], EarlierAnswers] = OrderedDict()
 
     def latest(

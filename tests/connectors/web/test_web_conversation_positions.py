@@ -1,13 +1,12 @@
 """Each turn's ``position`` in the conversation endpoint: its place among all the conversation's
-web turns, the same on whichever page it comes, and counted without reading the conversation
-again on each request (``web_conversation_positions``)."""
+web turns, the same on whichever page it comes, and counted without reading the conversation's
+turns (``web_conversation_positions``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.connectors.web_conversation_history import TurnReads
-from bot.connectors.web_conversation_positions import PAGE, TurnPositions
+from bot.connectors.web_conversation_positions import TurnPositions
 from bot.connectors.web_turns import CONVERSATION_PAGE
 from bot.store import Store
 from tests.connectors.web.conftest import WebHarness, passage
@@ -34,23 +33,21 @@ async def test_every_turn_has_its_place_in_the_whole_conversation(web: WebHarnes
     assert [turn["position"] for turn in page["turns"]] == [1, 2, 3]
 
 
-def test_a_count_reads_only_the_turns_after_what_it_counted_before(tmp_path: Path) -> None:
+def test_a_count_is_the_same_however_often_and_in_any_order_asked(
+    tmp_path: Path,
+) -> None:
     store = Store(tmp_path / "store.db")
     try:
         conversation = store.new_conversation_id()
-        ids = seed(store, conversation, 3 * PAGE + 10, passage(1))
-        reads = TurnReads()
-        positions = TurnPositions(store, reads)
-        late = ids[2 * PAGE + 5]
-        assert positions.before(conversation, "web", late) == 2 * PAGE + 5
-        assert reads.rows == 2 * PAGE + 5
-        # again, and for any turn before it: from the nearest checkpoint, not from the first
-        assert positions.before(conversation, "web", late) == 2 * PAGE + 5
-        assert positions.before(conversation, "web", ids[PAGE + 3]) == PAGE + 3
-        assert reads.rows == 2 * PAGE + 5 + 3
-        # a later turn: only the turns between
-        assert positions.before(conversation, "web", ids[-1]) == 3 * PAGE + 9
-        assert reads.rows == 2 * PAGE + 5 + 3 + (PAGE + 4)
+        ids = seed(store, conversation, 3 * 64 + 10, passage(1))
+        positions = TurnPositions(store)
+        late = ids[2 * 64 + 5]
+        assert positions.before(conversation, "web", late) == 2 * 64 + 5
+        # again, and for turns before and after it (Store.count_channel_turns reads no turn:
+        # tests/core/test_store_channel_count.py)
+        assert positions.before(conversation, "web", late) == 2 * 64 + 5
+        assert positions.before(conversation, "web", ids[64 + 3]) == 64 + 3
+        assert positions.before(conversation, "web", ids[-1]) == 3 * 64 + 9
         assert positions.before(conversation, "web", ids[0]) == 0
     finally:
         store.close()
