@@ -155,7 +155,9 @@ def _break_mentions(text: str) -> str:
 _URL_SPAN = re.compile(
     r"(?:https?://|mailto:|www\.)[^\s<>]*|(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)+", re.I
 )
-_AT_MENTION = re.compile(r"(?<![\w@])@(?=\w)")
+# Discourse may start a mention after punctuation, another "@" included ("@@everyone" pings
+# everyone), so every "@" before a name is broken, whatever stands before it
+_AT_MENTION = re.compile(r"@(?=\w)")
 
 
 def no_forum_mentions(text: str) -> str:

@@ -94,21 +94,41 @@ def reads_like_citation(label: str) -> bool:
     compact = _compact(label)
     if _CITATION_LIKE.fullmatch(compact) is not None:
         return True
-    return len(compact) <= _DECORATED_MAX and _DECORATED_CITATION.fullmatch(compact) is not None
+    # a run of one decoration reads as it does once ("[1]!!!!" as "[1]!"), so padding alone
+    # never takes a label past the bound; the collapse is one linear scan
+    collapsed = _REPEATED_DECORATION.sub(r"\1", compact)
+    return len(collapsed) <= _DECORATED_MAX and _DECORATED_CITATION.fullmatch(collapsed) is not None
+
+
+_REPEATED_DECORATION = re.compile(r"([^\w\s])\1+")
 
 
 # what a reader does not see as a character of its own: format and control characters
 # (zero-width spaces, joiners, bidi controls) and combining or enclosing marks (a keycap's
 # "\u20e3", an emoji's variation selector "\ufe0f": "[1\ufe0f\u20e3]" reads "[1]")
 _UNSEEN = frozenset({"Cf", "Cc", "Mn", "Me"})
+# Characters that show nothing but are letters or symbols by category: the Hangul fillers
+# (U+115F, U+1160, U+3164, U+FFA0: default-ignorable code points of category Lo) and the
+# braille blank U+2800. "[1]\u3164" reads "[1]", and the letter rule must not save it.
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+# The default-ignorable code points not yet assigned (Cn): a later Unicode may give them a
+# category, never a glyph (U+2065, U+FFF0-U+FFF8, the rest of U+E0000-U+E0FFF).
+_IGNORABLE_RANGES = ((0x2065, 0x2065), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))
+
+
+def _shows_nothing(ch: str) -> bool:
+    """Whether a reader sees nothing of ``ch``: white space, a format or control character, a
+    mark, or another default-ignorable code point (a Hangul filler) or the braille blank."""
+    if ch.isspace() or unicodedata.category(ch) in _UNSEEN or ch in _BLANK_GLYPHS:
+        return True
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
 
 
 def _compact(label: str) -> str:
-    """``label`` without white space, format characters and marks: none of them changes what
-    a reader takes the label for."""
-    return "".join(
-        ch for ch in label if not ch.isspace() and unicodedata.category(ch) not in _UNSEEN
-    )
+    """``label`` without what shows nothing (white space, format characters, marks, fillers):
+    none of it changes what a reader takes the label for."""
+    return "".join(ch for ch in label if not _shows_nothing(ch))
 
 
 def cites_source(url: str, forms: Mapping[int, CitationForm]) -> bool:
