@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.models import Answer, Exchange
+from tests.connectors.slack_deleting import DeletesQuestion
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
@@ -19,33 +17,9 @@ from tests.connectors.slack_harness import (
 )
 
 
-class DeletesFirst(CannedAnswerer):
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(answer)
-        self.target: tuple[object, str, str] | None = None
-
-    def _delete(self) -> None:
-        if self.target is not None:
-            fake, channel, ts = self.target
-            fake.delete_message(channel, ts)  # type: ignore[attr-defined]
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        self._delete()
-        return await super().reply(question, audience, history)
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        self._delete()
-        async for event in super().stream(question, audience, history):
-            yield event
-
-
 @pytest.mark.parametrize("streaming", ["none", "edit", "native"])
 async def test_a_deleted_follow_up_gets_no_answer(tmp_path: Path, streaming: str) -> None:
-    answerer = DeletesFirst(answer_citing(1))
+    answerer = DeletesQuestion(answer_citing(1))
     async with slack_world(tmp_path, answerer, streaming=streaming) as w:
         root = w.fake.add_message(PUBLIC, "<@U0BOT> how do I install it?", ASKER)
         await w.post_event(mention("how do I install it?", ts=root))

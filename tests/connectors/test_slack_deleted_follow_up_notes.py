@@ -10,6 +10,7 @@ from bot.assistant.base import Reply, ReplyEvent
 from bot.connectors.slack_answer import GREETING
 from bot.errors import BackendError
 from bot.models import Exchange
+from tests.connectors.slack_deleting import DeletesQuestion
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
@@ -18,12 +19,11 @@ from tests.connectors.slack_harness import (
     mention,
     slack_world,
 )
-from tests.connectors.test_slack_deleted_follow_up import DeletesFirst
 
 LOG_FILE = [{"id": "F0LOG", "name": "install.log", "mimetype": "text/plain", "size": 10}]
 
 
-class DeletesThenBreaks(DeletesFirst):
+class DeletesThenBreaks(DeletesQuestion):
     """The asker deletes the follow-up; then the backend fails."""
 
     async def stream(
@@ -45,7 +45,7 @@ class DeletesThenBreaks(DeletesFirst):
 
 
 async def test_a_deleted_follow_up_with_a_file_gets_no_note(tmp_path: Path) -> None:
-    answerer = DeletesFirst(answer_citing(1))
+    answerer = DeletesQuestion(answer_citing(1))
     async with slack_world(tmp_path, answerer) as w:
         root = w.fake.add_message(PUBLIC, "<@U0BOT> how do I install it?", ASKER)
         await w.post_event(mention("how do I install it?", ts=root))

@@ -5,13 +5,11 @@ and answers nothing; the turn is failed, and no apology follows (it would land t
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from bot.assistant.base import Reply, ReplyEvent
-from bot.models import Answer, Exchange
+from tests.connectors.slack_deleting import DeletesQuestion
 from tests.connectors.slack_harness import (
     ASKER,
     PUBLIC,
@@ -21,35 +19,8 @@ from tests.connectors.slack_harness import (
     mention,
     slack_world,
 )
-from tests.fakes.slack_api import FakeSlackAPI
 
 FAR_FUTURE = 10.0**12  # every queued item is due by then
-
-
-class DeletedWhileAnswering(CannedAnswerer):
-    """Answers, but the asker deletes the question while the answer is being written."""
-
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(answer)
-        self.question: tuple[FakeSlackAPI, str, str] | None = None  # set once the fake runs
-
-    def _delete(self) -> None:
-        assert self.question is not None
-        fake, channel, ts = self.question
-        fake.delete_message(channel, ts)
-
-    async def reply(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> Reply:
-        self._delete()
-        return await super().reply(question, audience, history)
-
-    async def stream(
-        self, question: str, audience: frozenset[str], history: Sequence[Exchange] = ()
-    ) -> AsyncIterator[ReplyEvent]:
-        self._delete()
-        async for event in super().stream(question, audience, history):
-            yield event
 
 
 def outside_threads(world: SlackWorld, channel: str = PUBLIC) -> list[str]:
@@ -62,10 +33,10 @@ def outside_threads(world: SlackWorld, channel: str = PUBLIC) -> list[str]:
 async def test_an_answer_to_a_deleted_question_never_stands_in_the_channel(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, streaming: str
 ) -> None:
-    answerer = DeletedWhileAnswering(answer_citing(2))
+    answerer = DeletesQuestion(answer_citing(2))
     async with slack_world(tmp_path, answerer, streaming=streaming) as w:
         ts = w.fake.add_message(PUBLIC, "<@U0BOT> what is our salary policy?", ASKER)
-        answerer.question = (w.fake, PUBLIC, ts)
+        answerer.target = (w.fake, PUBLIC, ts)
         with caplog.at_level(logging.INFO, logger="bot.connectors"):
             await w.post_event(mention("what is our salary policy?", ts=ts))
             await w.connector.outbox.flush()
