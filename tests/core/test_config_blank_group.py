@@ -15,6 +15,7 @@ import pytest
 from bot.config import AudienceRule
 from bot.config_file import load_settings
 from bot.errors import ConfigError
+from tests.core.config_refusals import refused
 
 HINT = "name each group, or write public"
 
@@ -53,11 +54,8 @@ HINT = "name each group, or write public"
 def test_a_blank_group_is_refused_in_one_line_naming_the_key(
     tmp_path: Path, yaml: str, key: str, groups: list[str]
 ) -> None:
-    path = tmp_path / "config.yaml"
-    path.write_text(yaml, encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        load_settings(path)
-    assert str(caught.value) == f"{path}: {key}: empty group name in {groups!r}; {HINT}"
+    path, message = refused(tmp_path, yaml)
+    assert message == f"{path}: {key}: empty group name in {groups!r}; {HINT}"
 
 
 def test_a_group_variable_left_unset_is_refused_and_named(

@@ -11,6 +11,7 @@ import pytest
 from bot.config_file import load_settings
 from bot.connectors.email_check import check_settings
 from bot.errors import ConfigError
+from tests.core.config_refusals import refused
 
 VARIABLE = "CITECAST_TEST_ENV_VALUE"
 VALUE = "Tr0ub4dor, not for logs"
@@ -45,11 +46,7 @@ def test_a_refused_value_from_the_environment_is_not_quoted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, yaml: str
 ) -> None:
     monkeypatch.setenv(VARIABLE, VALUE)
-    path = tmp_path / "config.yaml"
-    path.write_text(yaml, encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        load_settings(path)
-    message = str(caught.value)
+    _, message = refused(tmp_path, yaml)
     assert f"${{{VARIABLE}}}" in message
     assert "Tr0ub4dor" not in message
 

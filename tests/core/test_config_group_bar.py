@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.config_file import load_settings
-from bot.errors import ConfigError
 from tests.core.cli_runner import run_cli
+from tests.core.config_refusals import refused
 
 REASON = "| in group name {name!r}; list each group on its own"
 
@@ -68,11 +68,8 @@ REASON = "| in group name {name!r}; list each group on its own"
 def test_a_bar_in_a_configured_group_is_refused_in_one_line_naming_the_key(
     tmp_path: Path, yaml: str, key: str, name: str
 ) -> None:
-    path = tmp_path / "config.yaml"
-    path.write_text(yaml, encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        load_settings(path)
-    assert str(caught.value) == f"{path}: {key}: {REASON.format(name=name)}"
+    path, message = refused(tmp_path, yaml)
+    assert message == f"{path}: {key}: {REASON.format(name=name)}"
 
 
 def test_groups_without_a_bar_still_read_as_before(tmp_path: Path) -> None:

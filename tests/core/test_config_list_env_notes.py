@@ -10,19 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.config_file import load_settings
-from bot.errors import ConfigError
+from tests.core.config_refusals import refused
 
 VARIABLE = "CITECAST_TEST_LIST_GROUP"
 EMPTY_GROUP = "web.audience: empty group name in ['']; name each group, or write public"
 
 
 def refusal(tmp_path: Path, yaml: str) -> str:
-    path = tmp_path / "config.yaml"
-    path.write_text(yaml, encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        load_settings(path)
-    return str(caught.value).removeprefix(f"{path}: ")
+    path, message = refused(tmp_path, yaml)
+    return message.removeprefix(f"{path}: ")
 
 
 @pytest.mark.parametrize(

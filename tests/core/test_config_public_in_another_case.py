@@ -18,6 +18,7 @@ from bot.config_file import load_settings
 from bot.errors import ConfigError, ValidationError
 from bot.knowledge import ingest
 from bot.knowledge.records import check_tables
+from tests.core.config_refusals import refused
 
 REASON = (
     "write public in lower case for everyone, or choose a group name that is not public in "
@@ -62,11 +63,8 @@ REASON = (
 def test_a_configured_group_public_in_another_case_is_refused_naming_the_key(
     tmp_path: Path, yaml: str, key: str, name: str
 ) -> None:
-    path = tmp_path / "config.yaml"
-    path.write_text(yaml, encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        load_settings(path)
-    assert str(caught.value) == f"{path}: {key}: group {name!r}: {REASON}"
+    path, message = refused(tmp_path, yaml)
+    assert message == f"{path}: {key}: group {name!r}: {REASON}"
 
 
 def test_public_in_lower_case_and_groups_merely_like_it_still_load(tmp_path: Path) -> None:
