@@ -221,7 +221,8 @@ class WebConnector:
             reply = await turns.spawn(asking)
             turns.check_audience(reply.answer)
             base = request_base_url(request)
-            payload = turns.payload(reply, start, base)
+            # the share rule may read every earlier answer (the first question after a restart)
+            payload = await asyncio.to_thread(turns.payload, reply, start, base)
             turns.finish(start.turn_id, reply)
         except Exception as exc:
             # Any failure, expected or a bug, is a JSON 502 or 503 and a failed turn, never a
@@ -279,7 +280,11 @@ class WebConnector:
             return error_response(str(exc), 400)
         if not self.turns.exists(raw):
             return error_response("unknown conversation", 404)
-        page = conversation_page(self.turns, raw, before, request_base_url(request))
+        # in a worker thread: the first load of a long conversation reads every earlier answer
+        # for the share rule, and the event loop must go on serving other requests meanwhile
+        page = await asyncio.to_thread(
+            conversation_page, self.turns, raw, before, request_base_url(request)
+        )
         return JSONResponse(page, headers=NO_STORE)
 
     async def feedback(self, request: Request) -> Response:
@@ -299,24 +304,31 @@ class WebConnector:
 
     async def turn(self, request: Request) -> Response:
         turn_id = self.signer.turn_id_for(str(request.path_params["key"]))
-        store = self.services.store
-        loaded = None if turn_id is None else load_answer(store, turn_id)
-        answer = None
-        if loaded is not None:
-            # the conversation's earlier answers were the model's history: what they say counts,
-            # all of them however long it is, and a cited knowledge-base file counts as the
-            # index has it now (made private since)
-            answer = self.turns.shared_answer(loaded)
-        if answer is None:
+        # in a worker thread, as the conversation endpoint: the share rule reads every earlier
+        # answer of the conversation
+        page = None
+        if turn_id is not None:
+            page = await asyncio.to_thread(self._shared_page, turn_id, request_base_url(request))
+        if page is None:
             if "text/html" in request.headers.get("accept", ""):
                 # a person who followed a stale or cut link: a page, not a JSON error
-                page = missing_page(self.settings.title)
-                return HTMLResponse(page, status_code=404, headers=TURN_PAGE_HEADERS)
+                missing = missing_page(self.settings.title)
+                return HTMLResponse(missing, status_code=404, headers=TURN_PAGE_HEADERS)
             return error_response("not found", 404)
-        rendered = self.turns.render(answer, request_base_url(request))
-        small = loaded is not None and is_small_talk_reply(loaded.question, answer)
-        page = turn_page(str(rendered.get("html", "")), self.settings.title, small_talk=small)
         return HTMLResponse(page, headers=TURN_PAGE_HEADERS)
+
+    def _shared_page(self, turn_id: int, base_url: str) -> str | None:
+        """The share page of the turn ``turn_id``, or None when it shows no answer."""
+        loaded = load_answer(self.services.store, turn_id)
+        # the conversation's earlier answers were the model's history: what they say counts,
+        # all of them however long it is, and a cited knowledge-base file counts as the index
+        # has it now (made private since)
+        answer = None if loaded is None else self.turns.shared_answer(loaded)
+        if loaded is None or answer is None:
+            return None
+        rendered = self.turns.render(answer, base_url)
+        small = is_small_talk_reply(loaded.question, answer)
+        return turn_page(str(rendered.get("html", "")), self.settings.title, small_talk=small)
 
     async def files(self, request: Request) -> Response:
         # ``?download=1``: the file's own bytes, always as an attachment (the viewer page's link)

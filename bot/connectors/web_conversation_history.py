@@ -24,6 +24,7 @@ tests can see it.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,6 +122,10 @@ class ConversationHistory:
         # each turn's place in its conversation (the conversation endpoint's ``position``)
         self.positions = TurnPositions(store)
         self._known: OrderedDict[tuple[str, str], EarlierAnswers] = OrderedDict()
+        # the web endpoints count in worker threads: the remembered counts are read and
+        # replaced under this lock (an eviction between setting and reordering a key would
+        # otherwise be a KeyError); the turns themselves are read outside it
+        self._known_lock = threading.Lock()
 
     def latest(
         self, conversation_id: str, channel: str, limit: int, keep: Callable[[Turn], bool]
@@ -147,7 +152,8 @@ class ConversationHistory:
         """Whether every answered turn of the conversation and channel before the turn id
         ``before`` may be shown now (the share page's rule for the answers before it)."""
         key = (conversation_id, channel)
-        known = self._known.get(key)
+        with self._known_lock:
+            known = self._known.get(key)
         if known is not None and known.unanswered:
             known = self._read_unanswered(known)
             self._remember(key, known)
@@ -181,12 +187,13 @@ class ConversationHistory:
         return count
 
     def _remember(self, key: tuple[str, str], count: EarlierAnswers) -> None:
-        known = self._known.get(key)
-        if known is None or count.upto >= known.upto:
-            self._known[key] = count
-        self._known.move_to_end(key)
-        while len(self._known) > KNOWN_CONVERSATIONS:
-            self._known.popitem(last=False)
+        with self._known_lock:
+            known = self._known.get(key)
+            if known is None or count.upto >= known.upto:
+                self._known[key] = count
+            self._known.move_to_end(key)
+            while len(self._known) > KNOWN_CONVERSATIONS:
+                self._known.popitem(last=False)
 
 
 def _sources_of(turn: Turn) -> list[Source] | None:

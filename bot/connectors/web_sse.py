@@ -170,7 +170,10 @@ class AnswerStream:
                         # a fixed English reply: drawn again, marked as English (own_replies)
                         rendered = turns.render(event.answer, self.base_url)
                     # Built before the turn is stored done: a failure here still fails the turn.
-                    payload = turns.payload(event, start, self.base_url, rendered)
+                    # in a worker thread: the share rule may read every earlier answer
+                    payload = await asyncio.to_thread(
+                        turns.payload, event, start, self.base_url, rendered
+                    )
                     turns.finish(start.turn_id, event)
                     settled = True
                     self.citation_count = len(event.answer.citations)
