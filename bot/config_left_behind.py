@@ -39,6 +39,8 @@ def refuse_left_behind(settings: Settings, folder: Path, origin: str) -> None:
     """
     if path_state(DEFAULT_CONFIG, error=ConfigError).exists:
         return
+    found: list[tuple[str, str, str, str]] = []  # key, as written, expected place, found place
+    moves: dict[str, str] = {}  # what to move -> where, each once
     for key, written in (("index.path", settings.index.path), ("store.path", settings.store.path)):
         relative = Path(written).expanduser()
         if written == ":memory:" or relative.is_absolute():
@@ -46,17 +48,24 @@ def refuse_left_behind(settings: Settings, folder: Path, origin: str) -> None:
         placed, here = _shown(folder / relative), _shown(Path.cwd() / relative)
         if os.path.exists(placed) or not os.path.exists(here):
             continue
+        found.append((key, written, placed, here))
         # the folder that holds it (.citecast) goes whole: the index, the store and the
         # file-link secret beside it belong together
         top = relative.parts[0]
         whole = len(relative.parts) > 1 and top != ".."
         source = _shown(Path.cwd() / top) if whole else here
-        target = _shown(folder / top) if whole else placed
-        raise ConfigError(
-            f"{origin}: {key}: {written} is taken from the config file's folder, where {placed}"
-            f" does not exist, but {here} does (a citecast before 30 November 2026 took it from"
-            f" the working directory); move {source} to {target}, or set {key} to {here}"
-        )
+        moves.setdefault(source, _shown(folder / top) if whole else placed)
+    if not found:
+        return
+    key, written, placed, here = found[0]
+    # one message for all of it: fixing the index alone would only stop at the store next
+    move = " and ".join(f"{source} to {target}" for source, target in moves.items())
+    settings_hint = " and ".join(f"{name} to {place}" for name, _, _, place in found)
+    raise ConfigError(
+        f"{origin}: {key}: {written} is taken from the config file's folder, where {placed}"
+        f" does not exist, but {here} does (a citecast before 30 November 2026 took it from"
+        f" the working directory); move {move}, or set {settings_hint}"
+    )
 
 
 def _shown(path: Path) -> str:

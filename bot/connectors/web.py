@@ -275,7 +275,7 @@ class WebConnector:
         raw = request.path_params["conversation_id"]
         try:
             parse_ask({"question": "-", "conversation_id": raw}, 1)
-            before = parse_before(request.query_params.get("before"))
+            before = parse_before(request.query_params.getlist("before"))
         except ValidationError as exc:
             return error_response(str(exc), 400)
         if not self.turns.exists(raw):

@@ -12,6 +12,7 @@ names it the same whichever page it comes on (``web_conversation_positions``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.connectors.web_turns import CHANNEL, WebTurns
@@ -22,11 +23,15 @@ _MAX_DIGITS = 19
 _MAX_TURN_ID = 2**63 - 1
 
 
-def parse_before(raw: str | None) -> int | None:
-    """The ``before`` query parameter: a turn id, or None when absent; anything else is a
-    ValidationError (a 400)."""
-    if raw is None:
+def parse_before(given: Sequence[str]) -> int | None:
+    """The ``before`` query parameter (each value ``given`` for it): a turn id, or None when
+    absent; anything else, or two values, is a ValidationError (a 400)."""
+    if not given:
         return None
+    if len(given) > 1:
+        # which one a proxy or cache read is anyone's guess, as for the stream's question
+        raise ValidationError("give one before")
+    raw = given[0]
     # digits first (int() of a long string is slow), then the range SQLite can hold: a larger
     # id was an OverflowError in the store, a 500
     digits = raw.isascii() and raw.isdigit() and len(raw) <= _MAX_DIGITS

@@ -45,12 +45,17 @@ def upgraded(
     return app, cfg
 
 
-def left_behind(key: str, app: Path, cfg: Path, name: str) -> str:
+def left_behind(key: str, app: Path, cfg: Path, name: str, *, store_too: bool = False) -> str:
+    """The one line naming ``key`` (and, with ``store_too``, store.path as well: both left
+    behind are named at once, so fixing one does not only stop at the other next)."""
+    settings = f"{key} to {app / '.citecast' / name}"
+    if store_too:
+        settings += f" and store.path to {app / '.citecast' / 'citecast.db'}"
     return (
         f"../cfg/config.yaml: {key}: .citecast/{name} is taken from the config file's folder, "
         f"where {cfg / '.citecast' / name} does not exist, but {app / '.citecast' / name} does"
         " (a citecast before 30 November 2026 took it from the working directory); move "
-        f"{app / '.citecast'} to {cfg / '.citecast'}, or set {key} to {app / '.citecast' / name}"
+        f"{app / '.citecast'} to {cfg / '.citecast'}, or set {settings}"
     )
 
 
@@ -73,7 +78,7 @@ def test_a_command_stops_naming_where_the_index_and_store_are(
     status = main(["--config", "../cfg/config.yaml", *argv])
 
     out, err = capsys.readouterr()
-    message = left_behind("index.path", app, cfg, "index.db")
+    message = left_behind("index.path", app, cfg, "index.db", store_too=True)
     assert (status, out, err) == (2, "", f"citecast {argv[0]}: {message}\n")
     assert not (cfg / ".citecast").exists()  # nothing started beside the config
 
@@ -85,7 +90,7 @@ def test_serve_stops_before_it_creates_a_store_or_a_file_secret(
     command = [sys.executable, "-m", "bot", "--config", "../cfg/config.yaml", "serve"]
     # a server that starts anyway (the fault) is stopped by the timeout, failing the test
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=app)
-    message = left_behind("index.path", app, cfg, "index.db")
+    message = left_behind("index.path", app, cfg, "index.db", store_too=True)
     assert (done.returncode, done.stderr) == (2, f"citecast serve: {message}\n")
     assert not (cfg / ".citecast").exists()
 

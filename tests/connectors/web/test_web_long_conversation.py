@@ -100,6 +100,10 @@ async def test_the_conversation_endpoint_pages_back_to_the_first_turn(web: WebHa
     for bad in ("abc", "0", "-3", "1.5", "٣", "9" * 40):
         refused = await web.client.get(f"/api/conversations/{conversation}?before={bad}")
         assert refused.status_code == 400, bad
+    # two values: which one a proxy or cache in front read cannot be known
+    twice = f"/api/conversations/{conversation}?before={ids[9]}&before={ids[5]}"
+    refused_twice = await web.client.get(twice)
+    assert (refused_twice.status_code, refused_twice.json()) == (400, {"error": "give one before"})
     before_all = await web.client.get(f"/api/conversations/{conversation}?before={ids[0]}")
     assert before_all.json() == {"conversation_id": conversation, "turns": [], "earlier": False}
     unknown = await web.client.get("/api/conversations/" + "0" * 32)
