@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import shlex
 from typing import TYPE_CHECKING
 
@@ -89,15 +88,17 @@ def source_line(citation: Citation) -> str:
 
 
 def plain_text(answer: Answer) -> str:
-    """The answer with ``[^n]`` written ``[n]``, then the Sources: list.
+    """The answer with ``[^n]`` written ``[n]`` and Markdown's backslash escapes removed
+    (``\\[1\\]`` reads ``[1]``, code keeps its backslashes: :mod:`renderers.plain_markdown`),
+    then the Sources: list.
 
     A citation its source only weakly supports is ``[n?]``, as every channel shows it (support
     below ``RenderContext.weak_below``): the terminal must not look surer than Slack or the web.
     An answer with no text (every marker it had was dropped) reads as every channel shows it,
     ``EMPTY_ANSWER``, not as a blank line.
     """
-    from bot.markdown import CITATION_MARK
     from renderers.base import EMPTY_ANSWER, RenderContext
+    from renderers.plain_markdown import plain_markdown
 
     weak = {
         citation.n
@@ -105,11 +106,10 @@ def plain_text(answer: Answer) -> str:
         if citation.support is not None and citation.support < RenderContext.weak_below
     }
 
-    def marker(match: re.Match[str]) -> str:
-        n = match.group(1)
-        return f"[{n}?]" if int(n) in weak else f"[{n}]"
+    def marker(n: int) -> str:
+        return f"[{n}?]" if n in weak else f"[{n}]"
 
-    lines = [CITATION_MARK.sub(marker, answer.text).strip() or EMPTY_ANSWER]
+    lines = [plain_markdown(answer.text, marker).strip() or EMPTY_ANSWER]
     if answer.citations:
         lines += ["", "Sources:"]
         lines += [source_line(citation) for citation in answer.citations]
