@@ -9,6 +9,8 @@ moderator deleted meanwhile, gets no apology. A question deleted while being ans
 in ``withdrawn``, filled by the connector) takes the bot's replies and notices with it. With
 an ``Asked`` (the question followed through its edits, see ``discord_edits``) the answer is
 written into the messages already posted for it and stops when the question is edited again.
+Answers in one channel are written at the same time but posted one after the other
+(``discord_post_order``: the first to show keeps the channel until its last part is posted).
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.connectors.answer_places import Places
 from bot.connectors.base import fit_question
 from bot.connectors.discord_audience import answer_audience
 from bot.connectors.discord_edits import Asked, QuestionEditedError, until_edited
 from bot.connectors.discord_history import conversation_of, question_text, remember_posted
 from bot.connectors.discord_notices import keep_typing, notice_in_place_of, notify, withdraw
+from bot.connectors.discord_post_order import in_turn
 from bot.connectors.discord_question_note import note_text, place_note
 from bot.connectors.discord_send import (
     DEFAULT_UPLOAD_LIMIT,
@@ -86,6 +90,8 @@ class QuestionAnswerer:
         self._on_progress = on_progress
         # channels already named in a warning for being wider than their mapped category
         self._wider_than_category: set[int] = set()
+        # the channels answers are being posted to: one answer at a time posts in a channel
+        self.places = Places()
 
     async def audience_for(self, message: discord.Message) -> frozenset[str]:
         """The audience groups of whoever can read the answer to ``message``."""
@@ -188,6 +194,8 @@ class QuestionAnswerer:
         question, cut = fit_question(question, limit)  # when cut, the asker is told
         turn_id = self._turn(conversation, question, asked)
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
+        # released in ``finally``, so also by a failure, once its apology is posted
+        claim = self.places.claim(message.channel.id)
         try:
             # else the asker never learns that the end, or the attached files, were not read;
             # an edit keeps one such note above the answer, true of the question as it is now
@@ -210,7 +218,7 @@ class QuestionAnswerer:
             events = self.services.assistant.stream(question, audience, history)
             if asked is not None:
                 events = until_edited(events, asked)
-            result = await reply.run(events)
+            result = await reply.run(in_turn(events, claim))
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
             edited = asked is not None and asked.answered  # answered before: this is an edit
             log.info(
@@ -249,6 +257,7 @@ class QuestionAnswerer:
             # their source list would read as a (wrong) answer
             parts = reply.posted if reply is not None else earlier
             try:  # "try again" in reply to the apology continues too
+                await claim.take()  # not between another answer's parts
                 apology = await notice_in_place_of(
                     message, notice, parts, settings, remember, after_failure=True
                 )
@@ -265,6 +274,7 @@ class QuestionAnswerer:
                 raise
             await withdraw(message.id, posted, settings)  # they answer nothing now
         finally:
+            claim.release()
             typing.cancel()
             if asked is not None and reply is not None:
                 asked.replies = list(reply.posted)

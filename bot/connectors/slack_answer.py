@@ -5,7 +5,8 @@ is cut (with a note saying so), then the audience, the thread's history and the 
 the answer is streamed or posted through the sinks ``choose_sinks`` picks, and the turn is
 stored. A question with no words gets a greeting (or, when it only carries files, a note that
 files are not read). Any failure before answering costs the asker only an apology; a failure
-while answering is ``answer_failed``'s to handle.
+while answering is ``answer_failed``'s to handle. Answers in one thread are written at the same
+time but posted one after the other (``answer_places``: the first to show keeps the thread).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import replace
 from slack_sdk.web.async_client import AsyncWebClient
 
 import renderers
+from bot.connectors.answer_places import Claim, Places
 from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
@@ -35,6 +37,7 @@ from bot.connectors.slack_sinks import Payload
 from bot.connectors.slack_stream_links import marker_forms
 from bot.connectors.slack_text import mentioned_users, question_text
 from bot.connectors.slack_thread import SlackThread
+from bot.connectors.slack_turn_sink import turn_sinks
 from bot.connectors.slack_unanswered import question_turn
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
@@ -76,6 +79,8 @@ class SlackAnswering:
         self._sleep = sleep
         self._identity = identity
         self._replies = ReplyLog(services.store)
+        # the threads answers are being posted to: one answer at a time posts in a thread
+        self.places = Places()
         overrides = {"max_file_bytes": self.settings.max_file_bytes}
         overrides.update(services.settings.capabilities.get("slack", {}))
         self._caps: Capabilities = capabilities_for("slack", overrides)
@@ -144,7 +149,9 @@ class SlackAnswering:
         if not question.text:
             # a file with no words is not a question: say what is read, not just "Hi!"
             if check is None or await _still_asked(check):
-                await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
+                async with self._place(thread) as claim:
+                    await claim.take()  # not between another answer's parts
+                    await self._post_quietly(thread, FILES_ONLY if question.has_files else GREETING)
             return
         try:
             # first, so the asker sees at once that the question arrived (assistant threads)
@@ -162,7 +169,9 @@ class SlackAnswering:
             audience, history, turn_id = await self._prepare(question, thread)
         except Exception as exc:
             log.error("Slack question in %s not answered: %r", question.channel, exc, exc_info=True)
-            await self.poster.apologize(thread)
+            async with self._place(thread) as claim:
+                await claim.take()  # not between another answer's parts
+                await self.poster.apologize(thread)
             return
 
         def render(answer: Answer) -> Payload:
@@ -184,22 +193,28 @@ class SlackAnswering:
         )
         if check is not None:
             sink, fallback = checked_sinks(sink, fallback, check)
-        presenter = AnswerPresenter(sink, fallback, render)
         feedback = turn_id if self.settings.feedback_buttons else None
-        try:
-            events = answer_events(
-                self.services.assistant, self.settings, question.text, audience, history
-            )
-            reply, _ = await presenter.run(events, feedback, question.text)
-        except BaseException as exc:
-            await answer_failed(exc, self.services, question.channel, presenter.sink, turn_id)
-            if not isinstance(exc, Exception):
-                raise
-            return
+        # left (a failure too) only once the answer, or its apology, is posted whole
+        async with self._place(thread) as claim:
+            presenter = AnswerPresenter(*turn_sinks(sink, fallback, claim), render)
+            try:
+                events = answer_events(
+                    self.services.assistant, self.settings, question.text, audience, history
+                )
+                reply, _ = await presenter.run(events, feedback, question.text)
+            except BaseException as exc:
+                await answer_failed(exc, self.services, question.channel, presenter.sink, turn_id)
+                if not isinstance(exc, Exception):
+                    raise
+                return
         try:
             store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
         except StoreError as exc:
             log.error("Slack answer %s was sent but not stored: %s", turn_id, exc)
+
+    def _place(self, thread: SlackThread) -> Claim:
+        """A claim on ``thread`` for one answer (or one message) to post there in turn."""
+        return self.places.claim((thread.channel, thread.thread_ts))
 
     def _note_poster(self, thread: SlackThread, note: str) -> Callable[[], Awaitable[None]]:
         """What posts ``note`` into the thread (when the follow-up check allows it)."""
