@@ -95,7 +95,11 @@ from bot.knowledge.writer import IndexWriter
 # indexed it as public text); an audience ``Public`` is ``public``, and a ``<meta
 # property="citecast:audience">`` counts; soft hyphens leave every reader's text, and a file
 # or block of zero-width characters alone is empty.
-READER_VERSION = "19"
+# "20": a short PDF line with nothing under it on its page (a contact line ending a page or
+# the file) is text of that page: "19" read it as a heading, so it was lost, or named the
+# next page's passage; a heading opening a page above a sentence in lower case ("2. Storage" /
+# "the walk-in freezer …") is that page's section ("19" joined it into the sentence).
+READER_VERSION = "20"
 
 
 def reader_mark() -> str:

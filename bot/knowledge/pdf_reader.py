@@ -3,7 +3,8 @@
 An encrypted PDF that does not open with an empty password, a damaged file, or one with no
 extractable text (a scan) is Unreadable with the reason; one where most pages have no text (a
 scan with a typed cover page) is indexed with a warning naming those pages. Paragraphs and
-headings are rebuilt from the extracted lines by :func:`paragraphs`; page furniture (running
+headings are rebuilt from the extracted lines (:mod:`bot.knowledge.pdf_lines`) by
+:func:`paragraphs`, and every heading has text under it on its own page; page furniture (running
 headers and footers, bare page numbers) is removed first (:mod:`bot.knowledge.pdf_page_edges`),
 and a word hyphenated across a page break is joined after (:func:`join_page_breaks`), then the
 sentence a page ends in the middle of (:func:`bot.knowledge.pdf_page_edges.join_sentences`).
@@ -21,7 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.knowledge.document import Block, Document, Unreadable
-from bot.knowledge.pdf_page_edges import DANGLING_WORDS, join_sentences, strip_furniture
+from bot.knowledge.pdf_lines import SOFT_HYPHEN, clean_lines, join_lines, vocabulary
+from bot.knowledge.pdf_page_edges import (
+    DANGLING_WORDS,
+    continues,
+    join_sentences,
+    strip_furniture,
+)
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -31,57 +38,14 @@ log = logging.getLogger(__name__)
 HEADING_RATIO = 0.6
 """A heading is shorter than this share of the document's typical full line."""
 HEADING_MAX_CHARS = 60
+# A line under this share of the page's widest line is clearly not a full one.
+_FULL_LINE = 0.8
 _FINAL_PUNCTUATION = (".", ",", ";", ":", "!", "?")
 _PLACEHOLDER_TITLES = frozenset(("untitled", "untitled document", "title", "document", "none"))
 _GENERATOR_TITLE = re.compile(r"^Microsoft (?:Word|PowerPoint|Excel) - ", re.IGNORECASE)
 _FILE_NAME_TITLE = re.compile(
     r"^[^/\\]+\.(?:docx?|pptx?|xlsx?|odt|rtf|txt|md|html?|pdf|indd|tex|dvi|ps)$", re.IGNORECASE
 )
-
-
-# Typographic ligatures (TeX and InDesign set "fi" as one glyph) are letters to a reader and
-# must be to search: "conﬁguration" has to be found by "configuration".
-_LIGATURES = str.maketrans(
-    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
-    | {"\ufb05": "st", "\ufb06": "st"}
-)
-_SOFT_HYPHEN = "\u00ad"
-_LAST_WORD = re.compile(r"(\w+)-$")
-_FIRST_WORD = re.compile(r"^\w+")
-_BROKEN_WORD = re.compile(r"\w+-\n\w+")
-
-
-def _lines(text: str) -> list[str]:
-    return [" ".join(line.translate(_LIGATURES).split()) for line in text.split("\n")]
-
-
-def vocabulary(text: str) -> frozenset[str]:
-    """The words ``text`` writes (lower case), leaving out the two halves of each word broken
-    at a line-end hyphen: what :func:`join_lines` checks a broken word against."""
-    whole = _BROKEN_WORD.sub(" ", "\n".join(_lines(text)))
-    return frozenset(word.lower() for word in re.findall(r"\w+", whole))
-
-
-def join_lines(lines: list[str], words: frozenset[str] = frozenset()) -> str:
-    """A paragraph's lines as one line of text, with words hyphenated across a line break
-    joined: "configu-" / "ration" is "configuration", as a reader reads it. A compound broken
-    at its own hyphen ("on-" / "failure") keeps it when the document (``words``, its
-    :func:`vocabulary`) writes both halves as words but not the two run together. A soft
-    hyphen (U+00AD) always goes."""
-    text = ""
-    for line in lines:
-        if text.endswith(_SOFT_HYPHEN) and line[:1].isalpha():
-            text = text[:-1] + line
-            continue
-        prefix = _LAST_WORD.search(text[-200:]) if text.endswith("-") else None
-        suffix = _FIRST_WORD.match(line)
-        if prefix and suffix and prefix[1][-1:].islower() and suffix[0][:1].islower():
-            head, tail = prefix[1].lower(), suffix[0].lower()
-            compound = head + tail not in words and head in words and tail in words
-            text = text + line if compound else text[:-1] + line
-            continue
-        text = f"{text} {line}" if text else line
-    return text.replace(_SOFT_HYPHEN, "")
 
 
 def typical_width(lengths: list[int]) -> float:
@@ -106,7 +70,10 @@ def _heading_like(line: str, limit: float) -> bool:
 
 
 def paragraphs(
-    text: str, typical: float | None = None, words: frozenset[str] | None = None
+    text: str,
+    typical: float | None = None,
+    words: frozenset[str] | None = None,
+    before: str = "",
 ) -> list[tuple[str, bool]]:
     """Rebuild paragraphs from a page's extracted lines; ``(text, is_heading)`` pairs.
 
@@ -118,10 +85,15 @@ def paragraphs(
     to a false heading: a short line followed by one that starts in lower case continues its
     sentence ("… twelve volt" / "supply with …"), and of a run of short lines only the last of
     at most two is a heading, the others staying text, since a longer run is a list or a table.
+    A short line with nothing under it on the page (a contact line ending the page) is text:
+    as a heading it would name the next page's passage, or, ending the file, nothing. A heading
+    opening the page stays one above a sentence in lower case when it was plainly set apart
+    (:func:`_set_apart`) and ``before``, the last line of the page before, does not run on into
+    it (:func:`bot.knowledge.pdf_page_edges.continues`: "approved by the" / "Site Manager").
     ``words``, the document's :func:`vocabulary` (this page's when not given), tells a word
     hyphenated at a line break from a compound (:func:`join_lines`).
     """
-    lines = _lines(text)
+    lines = clean_lines(text)
     if words is None:
         words = vocabulary(text)
     width = max((len(line) for line in lines), default=0)
@@ -146,20 +118,29 @@ def paragraphs(
         if current and current[-1].endswith((".", "!", "?")) and _heading_like(line, limit):
             flush()  # a full last line of a paragraph, then a heading ("… a full day." "Disposal")
         if not current and _heading_like(line, limit):
+            opens_page = not out  # only blank lines before it on this page
             run, i = _short_run(lines, i, limit)
             following = next((line for line in lines[i:] if line), "")
-            if following[:1].islower():
-                current.extend(line for group in run for line in group)  # wrapped prose
-                continue
             flat = [line for group in run for line in group]
-            if len(flat) <= 2:
+            # nothing under it on this page: a heading there would name the next page's
+            # passage, or none at all at the end of the file, and its text would be lost
+            heading = len(flat) <= 2 and bool(following)
+            if following[:1].islower() and not (
+                heading
+                and opens_page
+                and not continues(before, flat[0])
+                and _set_apart(flat[-1], following, width)
+            ):
+                current.extend(flat)  # wrapped prose
+                continue
+            if heading:
                 out.extend((line, False) for line in flat[:-1])
                 out.append((flat[-1], True))
             else:
                 out.extend((join_lines(group, words), False) for group in run)
             continue
         current.append(line)
-        if line.endswith((".", "!", "?", ":")) and len(line) < 0.8 * width:
+        if line.endswith((".", "!", "?", ":")) and len(line) < _FULL_LINE * width:
             flush()
         i += 1
     flush()
@@ -185,7 +166,7 @@ def join_page_breaks(
         joined = join_lines([last, word], words)
         # join_lines drops soft hyphens wherever it joins or not: compared without them, so a
         # word that stays apart ("a\u00adb 2023-" / "2024") stays on its page too
-        if joined == f"{last} {word}".replace(_SOFT_HYPHEN, ""):
+        if joined == f"{last} {word}".replace(SOFT_HYPHEN, ""):
             continue  # not a word broken in two: "2023-" / "2024", "Co-" / "Operation"
         before[-1] = (joined, False)
         if rest.strip():
@@ -193,6 +174,18 @@ def join_page_breaks(
         else:
             del after[0]
     return out
+
+
+def _set_apart(line: str, following: str, width: int) -> bool:
+    """Whether short ``line``, opening a page above ``following`` (which starts in lower
+    case), is a heading rather than the first line of a wrapped sentence: it starts with a
+    capital or a digit, and the next line's first word would have fitted on it with room to
+    spare (under :data:`_FULL_LINE` of ``width``, the page's widest line). A wrapped line
+    breaks only where the next word does not fit ("2. Storage" / "the walk-in freezer …" was
+    ended on purpose); one ending in a hyphen breaks a word ("Set Restart=on-" / "failure")."""
+    if not (line[:1].isupper() or line[:1].isdigit()) or line.endswith(("-", SOFT_HYPHEN)):
+        return False
+    return len(line) + 1 + len(following.split(" ", 1)[0]) < _FULL_LINE * width
 
 
 def _short_run(lines: list[str], start: int, limit: float) -> tuple[list[list[str]], int]:
@@ -266,7 +259,11 @@ def read_pdf(path: Path, data: bytes, on_page: PageCallback | None = None) -> Do
     words = vocabulary("\n".join("\n".join(lines).strip("\n") for lines in pages))
     blocks: list[Block] = []
     section: str | None = None
-    texts = [paragraphs("\n".join(lines), typical, words) for lines in pages]
+    texts: list[list[tuple[str, bool]]] = []
+    before = ""  # the last line of the page before: a page may go on with its sentence
+    for lines in pages:
+        texts.append(paragraphs("\n".join(lines), typical, words, before))
+        before = next((line for line in reversed(lines) if line), "")
     joined = join_sentences(join_page_breaks(texts, words))
     for number, page in enumerate(joined, start=1):
         for paragraph, is_heading in page:
@@ -319,7 +316,7 @@ def _page_lines(
         except Exception as exc:  # a damaged page must not cost the whole file
             failed.append((number, f"{exc.__class__.__name__}: {exc}"[:120]))
             text = ""
-        pages.append(_lines(text.replace("\r\n", "\n").replace("\r", "\n")))
+        pages.append(clean_lines(text.replace("\r\n", "\n").replace("\r", "\n")))
     return pages, failed
 
 
