@@ -189,7 +189,7 @@ class ExtractiveBackend:
         covered = covered_by_passages(terms, passages, candidates)
         records = found.records.keeping(
             terms, len(covered), lambda w: len(covered_where(terms, passages, candidates, w))
-        )
+        ).giving_way(asked, (c.topic for c in candidates))
         explained = covered_by_passages(asked, passages, candidates)
         # A yes/no question about a name nothing readable holds cannot be confirmed, nor one
         # asking for a fact about a lower-case word nothing holds ("the gold plan"):

@@ -5,17 +5,20 @@ For each record table (config order) the question either names records (one, or 
 their ids ("What does PX-200 cost?" of a table labelled by name), is about the table as a
 whole, or neither. Named records come first (at most the answer's limit, half its sentences),
 one line each with their shown columns; a question about a whole table gets its first rows as
-a list instead.
+a list instead. A passage whose own heading holds the question's words ("Support hours" for
+"What are the support hours?") answers it as no record sharing a word of it can, and the
+records give way (:meth:`RecordPick.giving_way`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from bot.assistant.cited_lines import with_marker
 from bot.assistant.extractive_compounds import term_key
+from bot.assistant.extractive_precision import NOT_COUNTED
 from bot.assistant.record_match import (
     about_whole_table,
     answered_terms,
@@ -107,6 +110,20 @@ class RecordPick:
             if lead_kept:
                 kept.append(record)
         return replace(self, records=tuple(kept))
+
+    def giving_way(self, asked: Sequence[str], headings: Iterable[frozenset[str]]) -> RecordPick:
+        """No named records when a passage's own heading (``headings``: each sentence's
+        innermost heading and the FAQ question line it answers, as keys) holds every word of
+        ``asked`` that counts, two or more: its document says under that heading what the
+        question asks. The passages then explain every word a record could, so a tie at the
+        bar of :meth:`keeping` is theirs: "Support" naming the "Priority support add-on" and
+        "hours" in its "phone within 1 hour" is not "Support hours" (one heading word alone,
+        "Support", is not enough: it names a topic, not the question). A listing stays: the
+        question is about the table as a whole."""
+        wanted = frozenset(map(term_key, asked)) - NOT_COUNTED
+        if self.listing or not self.records or len(wanted) < 2:
+            return self
+        return RecordPick() if any(wanted <= heading for heading in headings) else self
 
 
 async def pick_records(turn: Turn, question: str, terms: Sequence[str], limit: int) -> RecordPick:

@@ -4,7 +4,9 @@ Code blocks are dropped (a sentence that introduces one with a colon can bring i
 :func:`paragraphs_with_code`), list items and wrapped lines joined, and a paragraph is cut
 after each full stop that ends a sentence (not after an abbreviation, nor inside a code span).
 Each row of a pipe table is one sentence that names its columns (see
-:mod:`bot.assistant.extractive_tables`).
+:mod:`bot.assistant.extractive_tables`). The document's own reference marks ("yearly [1].")
+are left out of the prose before it is cut (:mod:`bot.assistant.reference_marks`): quoted
+beside citecast's markers they would read as citations of other sources.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 
 from bot.assistant.cited_lines import code_span_bounds
 from bot.assistant.extractive_tables import is_table_line, row_sentences
+from bot.assistant.reference_marks import without_reference_marks
 from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import words
 from bot.sentence_rules import FULL_STOPS, stop_ends_sentence
@@ -78,12 +81,23 @@ def paragraphs_with_code(text: str) -> list[tuple[list[str], str]]:
             continue
         lines = [_LIST_MARK.sub("", line).strip() for line in paragraph.split("\n")]
         items = [line for line in lines if line and not line.startswith(("|", "#", "    "))]
-        pieces = _split_sentences(" ".join(items))
+        pieces = _split_sentences(_prose(items))
         whole = len(pieces) == 1 and bool(words(pieces[0]))
         kept = [s for s in pieces if _length(s) > 12 or whole]
         # a row is not cut at its full stops, nor left out when short: its cells belong together
         out.append((kept + row_sentences([line for line in lines if is_table_line(line)]), ""))
     return out
+
+
+def _prose(lines: list[str]) -> str:
+    """``lines`` joined into one paragraph, without their reference marks (a mark that opens
+    a line before text is a label and stays: a bibliography's "[1] Smith, J. …")."""
+    starts: list[int] = []
+    offset = 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    return without_reference_marks(" ".join(lines), starts)
 
 
 def _length(sentence: str) -> int:

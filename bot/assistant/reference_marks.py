@@ -1,0 +1,116 @@
+"""A document's own reference marks ("[1]", "[1, 3]", "[2-4]"), left out of quoted text.
+
+Papers, standards and pages copied from wikis write their references as bracketed numbers.
+Quoted beside citecast's markers, "replaced yearly [1] [2]." reads as a claim cited to
+source 1, which never says it; so the built-in answerer quotes its sentences without them
+(:mod:`bot.assistant.extractive_sentences`), as the readers leave out Markdown ``[^1]`` marks
+and linked HTML footnotes.
+
+The rule: a run of marks (``[n]``, numbers of 1 to 3 digits, joined by ``,`` or a dash, several
+marks in a row counting as one run) is a reference when it follows prose — a space after a
+word or punctuation (``yearly [1].``), or a sentence's punctuation with no space (``March.[2]``,
+``plants,[3]``, ``”[4]``) — and is followed by a space, punctuation or the end of the text.
+It is kept (and stays text: :func:`bot.assistant.cited_lines.escape_markers`) when it is:
+
+- indexing: glued to a word, a digit, a closing bracket or quote (``arr[1]``, ``x2[3]``,
+  ``f(x)[0]``, ``d["k"][1]``), or inside code spans, which are never touched;
+- part of an expression: after an opening bracket or an operator (``x = [1]``, ``f([1])``,
+  ``[[1], [2]]``), or followed by a letter, digit or bracket (``[1]abc``, ``[1](url)``);
+- a label: the first thing on its line, before text (a bibliography's ``[1] Smith, J. …``);
+- a year (``[2023]``: four digits is no reference number).
+
+A run that names the reference (after "see", "in", "cf." …: ``as shown in [3]``) is a word of
+its sentence, which dropping it would break ("as shown in."): it is written
+``reference 3`` (``references 1, 3``), which no channel reads as a citation; after
+"reference" or "ref." its numbers alone are (``see ref. [3]`` is ``see ref. 3``).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Collection
+
+from bot.assistant.cited_lines import code_span_bounds
+
+_NUMBERS = r"\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*"
+# a run starts only where its spaces do (not after a space): tried from every space of a long
+# run of them, the pattern would read the rest of the run each time (quadratic)
+_RUN = re.compile(rf"(?<![ \t])[ \t]*\[{_NUMBERS}\](?:[ \t]*[,\u2013-]?[ \t]*\[{_NUMBERS}\])*")
+# glued (no space before): only after a sentence's punctuation or a typographic closing quote
+_GLUED_AFTER = frozenset(".,;!?\u201d\u2019\u00bb")
+# after a space: prose, not an operator or an opening bracket ("x = [1]", "[[1], [2]]")
+_NOT_AFTER_SPACE = frozenset("=+-*/<>|&([{\\")
+_FOLLOWED_BY = re.compile(r"$|[\s.,;:!?)\"'\u201d\u2019\u00bb*_]")
+# English words after which a mark is the object of the phrase ("as shown in [3]")
+_NAMING = frozenset(
+    """
+    in see cf cf. from by of and or to with per also following e.g. i.e.
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+_REFERENCE_WORDS = frozenset(["ref", "ref.", "refs", "refs.", "reference", "references"])
+_LAST_WORD = re.compile(r"([\w.]+)\s*$")
+_WORD_WINDOW = 64  # longer than any naming word with its spaces
+
+
+def without_reference_marks(text: str, line_starts: Collection[int] = (0,)) -> str:
+    """``text`` with its reference marks left out (see the module's rule), spaces before them
+    too; ``line_starts`` are the offsets where the lines joined into ``text`` began, where a
+    mark before text is a label and stays. Code spans are kept as written."""
+    if "[" not in text:
+        return text
+    line_starts = frozenset(line_starts)  # looked up for every mark
+    code = code_span_bounds(text)
+    code_starts = [a for a, _ in code]
+    out: list[str] = []
+    last = 0
+    for match in _RUN.finditer(text):
+        start, end = match.span()
+        mark = start + len(match[0]) - len(match[0].lstrip(" \t"))
+        if _in_code(code, code_starts, mark) or not _is_reference(text, start, mark, end):
+            continue
+        if mark in line_starts and re.match(r"[ \t]+\w", text[end:]):
+            continue  # a label opening its line, before text: "[1] Smith, J. …"
+        out.append(text[last:start])
+        # the word before, from a short window: searched from the text's start, each mark
+        # would read everything before it again
+        before = _LAST_WORD.search(text, max(0, start - _WORD_WINDOW), start)
+        word = before[1].lower() if before is not None and start < mark else ""
+        if word in _NAMING or word in _REFERENCE_WORDS:
+            # "see [3]" reads "see reference 3", and "reference [3]" "reference 3"
+            numbers = _numbers(match[0])
+            named = numbers if word in _REFERENCE_WORDS else _named(numbers)
+            out.append(" " + named)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _in_code(code: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    # the spans are in order and apart: only the last one starting at or before ``at`` can hold it
+    i = bisect_right(starts, at) - 1
+    return i >= 0 and at < code[i][1]
+
+
+def _is_reference(text: str, start: int, mark: int, end: int) -> bool:
+    """Whether the run at ``mark`` (its spaces from ``start``) reads as a reference mark where
+    it stands: after prose, before a space, punctuation or the end."""
+    if not _FOLLOWED_BY.match(text, end):
+        return False
+    if start == mark:  # glued to what comes before
+        return mark > 0 and text[mark - 1] in _GLUED_AFTER
+    if start == 0:
+        return False  # nothing before it: a label or a stray number, not a reference
+    return text[start - 1] not in _NOT_AFTER_SPACE
+
+
+def _numbers(run: str) -> str:
+    """The numbers of a run of marks as written in prose: "1, 3" of "[1][3]", "3–5" of
+    "[3]–[5]"."""
+    numbers = re.sub(r"\]\s*\[", ", ", " ".join(run.split()))
+    return numbers.replace("[", "").replace("]", "")
+
+
+def _named(numbers: str) -> str:
+    """``reference 3``, ``references 1, 3`` or ``references 1-3`` (from :func:`_numbers`)."""
+    return ("reference " if numbers.isdigit() else "references ") + numbers
