@@ -5,9 +5,10 @@ Payload: ``{"subject", "text", "html", "attachments": [{n, path, filename, media
 autoescape), the answer body is HTML from the shared tree walker with inline styles and passes
 nh3 (style attributes allowed: they only come from our writer and templates, since raw HTML in
 the answer is shown as text). Numbered references link each source; files without a public URL
-are attached within ``Capabilities.max_files``/``max_file_bytes``. The HTML part stays under
-``Capabilities.max_chars`` bytes (100 KB, :func:`renderers.email_html.fit_html`); the text part
-always carries the whole answer.
+are attached within ``Capabilities.max_files``/``max_file_bytes``, each under one name in its
+part and its entry (``renderers.email_file_names``). The HTML part stays under
+``Capabilities.max_chars`` bytes as a mail client decodes it (100 KB with CRLF line ends,
+:func:`renderers.email_html.fit_html`); the text part always carries the whole answer.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from bot.markdown import Token
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
 from renderers.document import Document
+from renderers.email_file_names import email_file_names, with_email_file_name
 from renderers.email_html import MAX_REFERENCES, STYLES, fit_html, templates
 from renderers.email_references import MARKER_LINK_CHARS, MARKER_TITLE_CHARS, TEXT_LEVEL, reference
 from renderers.email_subject import subject_for
@@ -101,8 +103,11 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
         text_body = text_body or EMPTY_ANSWER
         htmls = htmls or [f'<p dir="auto" style="{STYLES["p"]}">{EMPTY_ANSWER}</p>']
     # entries that would read the same are told apart: in the HTML part by its quotes (or
-    # their passages), in the text part and a list without quotes by the quotes' first words
-    entries, quoted_entries = doc.entries, doc.quoted_entries
+    # their passages), in the text part and a list without quotes by the quotes' first words;
+    # each attached file has one name, in its part and in its entry (renderers.email_file_names)
+    names = email_file_names(doc.forms, doc.answer)
+    entries = [with_email_file_name(f, names, doc.answer) for f in doc.entries]
+    quoted_entries = [with_email_file_name(f, names, doc.answer) for f in doc.quoted_entries]
     every = [reference(f, False, TEXT_LEVEL) for f in entries]
     text = templates().get_template("email.txt.j2").render(
         body=text_body, references=every, more=0,
@@ -117,6 +122,6 @@ def assemble(fragments: list[tuple[str, str]], doc: Document) -> dict[str, Any]:
         "subject": subject,
         "text": text.strip() + "\n",
         "html": html_out,
-        "attachments": doc.files,
+        "attachments": [{**f, "filename": names.get(f["path"], f["filename"])} for f in doc.files],
         "headers": headers,
     }

@@ -1,9 +1,10 @@
 """The email's HTML part: its inline styles, templates, nh3 pass, and the fit in its budget.
 
-``fit_html`` keeps the part under ``Capabilities.max_chars`` bytes (100 KB) whatever the sources
-hold: quotes go first, then the body is shortened, by whole blocks and then into the first block
-that does not fit (``renderers.email_cut``), so it always keeps the answer's start when there is
-room for it (the text part always carries the whole answer). The answer's HTML comes from
+``fit_html`` keeps the part under ``Capabilities.max_chars`` bytes (100 KB) as it arrives (CRLF
+line ends, :func:`delivered_bytes`) whatever the sources hold: quotes go first, then the body is
+shortened, by whole blocks and then into the first block that does not fit
+(``renderers.email_cut``), so it always keeps the answer's start when there is room for it (the
+text part always carries the whole answer). The answer's HTML comes from
 :mod:`renderers.email`'s tree walker with these styles.
 """
 
@@ -100,7 +101,7 @@ def fit_html(
     _html = functools.partial(_page, language=language)
 
     def fits(markup: str) -> bool:
-        return len(markup.encode("utf-8")) < budget
+        return delivered_bytes(markup) < budget
 
     # the body is sanitized once; only the shortening fallback (over budget) sanitizes again
     body = _body(htmls)
@@ -114,11 +115,11 @@ def fit_html(
     # the body shortened to the room the list and the note leave it (its bytes once sanitized,
     # which adds to some tags: measured, and the room taken in by what a guess overshot)
     unshown = _html(subject, Markup(""), refs, more, more_url, True)
-    room = budget - 1 - len(unshown.encode("utf-8"))
+    room = budget - 1 - delivered_bytes(unshown)
     if room >= 0:
         for _ in range(3):
             html_out = _html(subject, _shortened_body(htmls, room), refs, more, more_url, True)
-            overshoot = len(html_out.encode("utf-8")) - (budget - 1)
+            overshoot = delivered_bytes(html_out) - (budget - 1)
             if overshoot <= 0:
                 return html_out
             room = max(0, room - overshoot)
@@ -128,7 +129,7 @@ def fit_html(
     # rest counted (linked to the whole list when the deployment has one; the text part lists
     # them all anyway)
     bare = _html(subject, Markup(""), [], more + len(refs), more_url, True)
-    spare = budget - 1 - len(bare.encode("utf-8"))
+    spare = budget - 1 - delivered_bytes(bare)
     start = _shortened_body(htmls, spare // 2) if spare > 0 else Markup("")
     if not fits(_html(subject, start, [], more + len(refs), more_url, True)):
         start = Markup("")
@@ -153,13 +154,13 @@ def _shortened_body(htmls: list[str], room: int) -> Markup:
     which left a one-block answer with an empty body."""
     used, keep = 0, 0
     for block in htmls:
-        size = _size(sanitize(block)) + (1 if keep else 0)  # joined by a line break
+        size = _size(sanitize(block)) + (_LINE_BREAK if keep else 0)  # joined by a line break
         if used + size > room:
             break
         used, keep = used + size, keep + 1
     blocks = htmls[:keep]
     if keep < len(htmls):
-        start = _start_of(htmls[keep], room - used - (1 if keep else 0))
+        start = _start_of(htmls[keep], room - used - (_LINE_BREAK if keep else 0))
         if start:
             blocks.append(start)
     return _body(blocks)
@@ -196,8 +197,27 @@ def _start_of(block: str, room: int) -> str:
     return shown(chosen) if chosen is not None else ""
 
 
+def delivered_bytes(markup: str) -> int:
+    """The bytes of ``markup`` as the HTML part arrives, which the budget is for: UTF-8, each
+    line break a CRLF (a text part's line ends on the wire, RFC 2046, whatever the transfer
+    encoding; a mail client decodes them so), and one after the last line if it has none (the
+    message adds it). Counted with LF ends, a 100 KB part arrived 100,314 bytes long."""
+    size = _size(markup)
+    if markup and not markup.endswith(("\n", "\r")):
+        size += _LINE_BREAK
+    return size
+
+
+# a line break as it travels: CRLF
+_LINE_BREAK = 2
+
+
 def _size(markup: str) -> int:
-    return len(markup.encode("utf-8"))
+    """The bytes of ``markup`` with CRLF line ends (no line break added at its end)."""
+    data = markup.encode("utf-8")
+    both = data.count(b"\r\n")
+    # a lone LF or CR travels as CRLF: one byte more each
+    return len(data) + data.count(b"\n") - both + data.count(b"\r") - both
 
 
 def _body(blocks: list[str]) -> Markup:

@@ -92,15 +92,17 @@ def reference(form: CitationForm, quotes: bool, level: EmailLevel = LEVELS[0]) -
         action = RecordAction(truncate(one_line(action.label), 80), action.url)
     columns = "; ".join(f"{k}: {v}" for k, v in record.columns) if record else ""
     quoted = quotes and level.quotes and form.quote
+    # every text on one line (a quote is already): the text part starts an entry with "[n]" at
+    # a line's start, so a line break in a section or a column could write an entry of its own
     return Reference(
         n=form.n,
         title=truncate(one_line(form.title), level.title),
         url=None if too_long else url,
-        detail=truncate(form.detail, level.detail) if level.detail else "",
+        detail=truncate(one_line(form.detail), level.detail) if level.detail else "",
         note=truncate(one_line(note), level.title),
         weak=form.weak,
         quote=truncate(quote_plain(form.quote), QUOTE_CHARS) if quoted and form.quote else None,
-        columns=truncate(columns, level.columns) if level.columns else "",
+        columns=truncate(one_line(columns), level.columns) if level.columns else "",
         action=action,
         too_long=too_long,
     )

@@ -36,7 +36,7 @@ from bot.connectors.email_parse import InboundMail
 
 # re-exported: the connector names the reply's subject with it
 from bot.connectors.email_reply_subject import reply_subject as reply_subject
-from renderers.base import attachment_name
+from renderers.email_file_names import email_file_name
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,9 @@ def with_note(payload: Mapping[str, Any], note: Note) -> dict[str, Any]:
     if markup:
         found = next((m for m in (p.search(markup) for p in _HTML_START) if m), None)
         at = found.end() if found else 0
-        out["html"] = f"{markup[:at]}\n{note.html}{markup[at:]}"
+        # no line break added: the connector reserves the note's bytes and one more out of the
+        # HTML budget, and a line break travels as two (CRLF)
+        out["html"] = f"{markup[:at]}{note.html}{markup[at:]}"
     return out
 
 
@@ -282,7 +284,8 @@ def _attach(msg: EmailMessage, entries: Sequence[Any], budget: int) -> None:
             )
             continue
         used += wire_size(len(data))
-        filename = attachment_name(str(entry.get("filename") or path.name))
+        # the renderer's name, which the reply's reference lists: cleaning it again keeps it
+        filename = email_file_name(str(entry.get("filename") or path.name))
         media_type = str(entry.get("media_type") or "") or (
             mimetypes.guess_type(filename)[0] or "application/octet-stream"
         )
