@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from bot.bidi_controls import without_bidi_controls
 from bot.errors import ValidationError
 
 # the name from before the split, so logging set up for "bot.models" still covers this warning
@@ -97,8 +98,9 @@ class Source:
             object.__setattr__(self, "action", action)
         for name in _NAMES:
             value = getattr(self, name)
-            if isinstance(value, str) and not value.strip():
-                # a blank name names nothing: the source is named as when it had none
+            if isinstance(value, str) and not without_bidi_controls(value).strip():
+                # a blank name names nothing: the source is named as when it had none (one of
+                # only bidi controls too, which every renderer drops, leaving it blank)
                 object.__setattr__(self, name, None)
         if isinstance(self.audience, str):
             object.__setattr__(self, "audience", (self.audience,))

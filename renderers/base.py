@@ -274,10 +274,8 @@ def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
     action = source.action if source.action and is_safe_url(source.action.url) else None
     if action is not None:
         action = RecordAction(shown(action.label), _link(action.url))
-    # a label of only controls and spaces is none: shown, it would be a blank button text
-    label = shown(source.label or "")
     return RecordForm(
-        label=label if label.strip() else shown(source.display_title),
+        label=shown(source.label or source.display_title),
         columns=columns,
         action=action,
         button=caps.buttons and action is not None,

@@ -31,3 +31,14 @@ def test_a_blank_label_falls_back_to_the_records_title(label: str) -> None:
     assert citation["record"]["label"] == "Team plan"
     slack = render("slack", answer)
     assert "Team plan" in str(slack["messages"])
+
+
+@pytest.mark.parametrize("title", ["\u202a ", "\u2066\u2069", "\u202e"])
+def test_a_title_of_only_bidi_controls_names_nothing(title: str) -> None:
+    # (the property's next example): such a title showed as " " where none shows the URL
+    source = Source(id="s8", title=title, url="https://docs.example/a")
+    answer = Answer(
+        text="It is so.[^1]", citations=(Citation(n=1, source=source, source_number=1),)
+    )
+    [citation] = render("web", answer)["citations"]
+    assert citation["title"] == "https://docs.example/a"
