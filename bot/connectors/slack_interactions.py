@@ -5,7 +5,9 @@
 - ``/citecast question`` (``slack.slash_command``) answers privately: an ephemeral message only
   the asker sees, so it may cite what *they* may read (their email-domain and user-group
   groups), with files shown as names or signed links (ephemeral messages cannot carry uploads).
-  Whatever fails on the way, from the audience lookup on, ends in a private apology.
+  Whatever fails on the way, from the audience lookup on, ends in a private apology. It goes
+  through the command's ``response_url``, which takes five messages: a longer answer is packed
+  into five, its sources whole (``slack_private_fit``).
 - *Share in channel* re-posts a private answer publicly only when every source it cites, and
   every source its answerer read (the turn's registry: the text can repeat a passage it read
   without citing it), is visible to the channel's audience; otherwise it refuses (ephemerally)
@@ -44,6 +46,7 @@ from bot.connectors.slack_feedback_blocks import (
     with_feedback,
 )
 from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_private_fit import answer_page, fit_response_uses
 from bot.connectors.slack_text import fit_text, question_text
 from bot.connectors.slack_thread import SlackThread
 from bot.connectors.web_turn_page import sources_read, visible_answer
@@ -179,6 +182,8 @@ class SlackInteractions:
                 last["blocks"] = [*last.get("blocks", []), share_block(turn_id, conversation)]
                 if len(last["blocks"]) > 50:
                     last["blocks"] = last["blocks"][:-1]
+            # a response_url takes five messages: a longer answer is packed into five
+            messages = fit_response_uses(messages, answer_page(self._services, turn_id))
             for message in messages:
                 await self._send_private(command, channel, user, message)
         except Exception as exc:

@@ -19,6 +19,11 @@ sink is given its answer's turn (``turn_id``) for the outbox: an answer queued a
 is a failed turn (the ``turn_id`` of :meth:`AnswerSink.finish` is only there for feedback
 buttons). A conversation closed to the bot (an archived channel, one it left) raises
 UndeliverableError from any sink at once: no fallback or later post could arrive there.
+
+A sink keeps its answer's parts (:class:`bot.connectors.slack_answer_parts.AnswerParts`): when
+the answer fails after some of its messages were posted (Slack refusing a later one for good),
+the first becomes the apology and the rest are deleted, so no part citing ``[n]`` stays without
+the source list that was to follow it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bot.connectors.slack_answer_parts import AnswerParts
 from bot.connectors.slack_client import Sleep, UndeliverableError
 from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_feedback_blocks import with_feedback
@@ -84,19 +90,24 @@ class PlainSink:
         self._outbox = outbox
         self._thread = thread
         self._turn = turn_id
+        self._parts = AnswerParts(poster, thread)
 
     async def text(self, delta: str, partial: Answer) -> None:
         """Nothing is shown until the answer is complete."""
 
     async def finish(self, payload: Payload, turn_id: int | None, *, revised: bool) -> None:
         """Post every message of the payload in order (queued if Slack refuses), then files."""
-        messages = with_feedback(payload["messages"], turn_id)
+        messages = self._parts.keyed(with_feedback(payload["messages"], turn_id))
         files = payload.get("files") or []
-        await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
+        try:
+            await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
+        except UndeliverableError as exc:
+            await self._parts.refused(exc)
+            raise
 
     async def fail(self, text: str | None = None) -> None:
-        """Post the apology (or ``text``)."""
-        await self._poster.apologize(self._thread, text=text)
+        """Post the apology (or ``text``) in place of the parts already posted."""
+        await self._parts.withdraw(text)
 
 
 class EditSink:
@@ -122,6 +133,7 @@ class EditSink:
         self._sleep = sleep
         self._clock = clock
         self._turn = turn_id
+        self._parts = AnswerParts(poster, thread)
         self._ts: str | None = None
         self._live = True
         self._last_edit = float("-inf")
@@ -145,6 +157,7 @@ class EditSink:
             attempted_at = time.time()
             try:
                 self._ts = await self._poster.post(self._thread, first)
+                self._parts.shown(self._ts)
             except ChannelError as exc:
                 if isinstance(exc, UndeliverableError) and exc.conversation_closed:
                     raise  # the final post would be refused the same way
@@ -160,6 +173,8 @@ class EditSink:
                     self._waiting = (exc, attempted_at)
                 if isinstance(exc, DeliveryUncertainError):
                     self._lost, self._lost_since = delivery_key(first), attempted_at
+                    # a part of the answer, if Slack took it: withdrawn with the rest on failure
+                    self._parts.keyed([first], since=attempted_at)
                     # looked for now, not only at the end: a post Slack took is then recorded
                     # for the question, so a kill before the end leaves no untracked half answer
                     # (a restart deletes the recorded replies). Not found: looked for again then.
@@ -176,6 +191,7 @@ class EditSink:
                         "the answer being shown in %s was deleted; posting it anew at the end",
                         self._thread.channel,
                     )
+                    self._parts.forget(self._ts)
                     self._ts, self._live = None, False
                     return
                 # Only a glimpse is lost: the final edit replaces the whole message anyway.
@@ -189,8 +205,15 @@ class EditSink:
 
         The final edit replaces the whole message, so a ``revised`` answer needs nothing more.
         """
-        messages = with_feedback(payload["messages"], turn_id)
+        messages = self._parts.keyed(with_feedback(payload["messages"], turn_id))
         files = payload.get("files") or []
+        try:
+            await self._deliver(messages, files)
+        except UndeliverableError as exc:
+            await self._parts.refused(exc)
+            raise
+
+    async def _deliver(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         if self._ts is None and self._waiting is not None:
             waited, asked_at = self._waiting
             await self._outbox.deliver_after_wait(
@@ -220,8 +243,10 @@ class EditSink:
         ts = keys.get(key)
         if ts:
             self._poster.record(self._thread, ts)
+            self._parts.shown(ts)
         return ts or None
 
     async def fail(self, text: str | None = None) -> None:
-        """Replace the partial answer with the apology or ``text`` (or post it)."""
-        await self._poster.apologize(self._thread, self._ts, text)
+        """Replace the partial answer with the apology or ``text`` (or post it), deleting the
+        rest of it."""
+        await self._parts.withdraw(text)

@@ -29,6 +29,7 @@ from slack_sdk.web.async_chat_stream import AsyncChatStream
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
+from bot.connectors.slack_answer_parts import AnswerParts
 from bot.connectors.slack_client import (
     SLACK_CALL_ERRORS,
     UndeliverableError,
@@ -40,10 +41,11 @@ from bot.connectors.slack_feedback_blocks import feedback_block, source_blocks, 
 from bot.connectors.slack_outbox import SlackOutbox
 from bot.connectors.slack_sinks import Payload, StreamingUnavailableError
 from bot.connectors.slack_stream_links import links_of
+from bot.connectors.slack_stream_orphans import remove_lost_stream
 from bot.connectors.slack_stream_start import StreamStartClient
 from bot.connectors.slack_text import StreamMarkdown
 from bot.connectors.slack_thread import SlackThread
-from bot.errors import RateLimitedError
+from bot.errors import DeliveryUncertainError, RateLimitedError
 from bot.models import Answer
 from renderers.base import CitationForm
 from renderers.limits import SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS_TEXT
@@ -88,12 +90,14 @@ class NativeSink:
         self._thread = thread
         self._settings = settings
         self._turn = turn_id
+        self._parts = AnswerParts(poster, thread)
         self._markdown = StreamMarkdown()
         # the citations' forms, as the final render decides them: where each marker links,
         # and where a link labelled like one may lead (slack_stream_links)
         self._forms = forms
         self._cited = 0
         self._stream: AsyncChatStream | None = None
+        self._tried = time.time()  # when the call that may start the stream was made
         self._shown = 0
         self._open = True
         self.truncated = False
@@ -120,15 +124,21 @@ class NativeSink:
             )
         return self._stream
 
+    def _trying(self) -> None:
+        """A stream call is about to be made: until the stream has a ts, it may start it."""
+        if self.ts is None:
+            self._tried = time.time()
+
     def _started(self, ts: str) -> None:
         self._poster.record(self._thread, ts)
+        self._parts.shown(ts)
 
     @property
     def ts(self) -> str | None:
         """The streamed message, once Slack created it."""
         return self._stream.ts if self._stream is not None else None
 
-    def _handle(self, exc: Exception, what: str) -> None:
+    async def _handle(self, exc: Exception, what: str) -> None:
         """A failed stream call (one of SLACK_CALL_ERRORS): fall back, complete, or raise."""
         code = error_code(exc)
         if self.ts is None:
@@ -147,10 +157,13 @@ class NativeSink:
             self._open = False
             return
         if self.ts is None:
-            # Nothing is visible yet, so a plain post can still show the whole answer. (A
-            # chat.startStream lost on the way may have started a stream we cannot see.)
+            # Nothing of ours is visible yet, so a plain post can still show the whole answer.
+            # A chat.startStream lost on the way may have started a stream we cannot see: it
+            # is found and removed first (slack_stream_orphans), not left beside the answer.
             if code not in UNSUPPORTED_STREAMING:
                 log.warning("Slack stream could not start (%s); posting instead", code)
+            if isinstance(error, DeliveryUncertainError):
+                await remove_lost_stream(self._client, self._poster, self._thread, self._tried)
             raise StreamingUnavailableError(f"Slack {what}: {code}") from None
         if code in STREAM_CLOSED:
             log.info("Slack closed the stream in %s; completing it", self._thread.channel)
@@ -163,10 +176,15 @@ class NativeSink:
                 self._thread.channel,
             )
             self.gone = True
+            self._parts.forget(self.ts)
             self._open = False
             return
-        if closed:
-            raise error from None  # nothing more can be posted there, not even an apology
+        if isinstance(error, UndeliverableError) and error.conversation_closed:
+            # Nothing more can be posted there. What was streamed is withdrawn where Slack still
+            # lets the bot (a workspace restriction), not left citing sources it never lists.
+            await self._stop("stopping the refused stream")
+            await self._parts.refused(error)
+            raise error from None
         # Anything else (a lost connection, a timeout, the helper's own refusal, a 5xx or a 429
         # that outlasted the retries, a piece Slack refused) costs only the rest of the stream,
         # which may lack a piece: the answer is completed with a normal message at the end.
@@ -187,10 +205,11 @@ class NativeSink:
             self.truncated = True
             return
         streamer = await self._streamer()
+        self._trying()
         try:
             await streamer.append(markdown_text=markdown)
         except SLACK_CALL_ERRORS as exc:
-            self._handle(exc, "chat.appendStream")
+            await self._handle(exc, "chat.appendStream")
             return
         self._shown += len(markdown)
 
@@ -217,16 +236,25 @@ class NativeSink:
         intact = not (self.truncated or self.interrupted or revised)
         if self._open and intact and fits:
             streamer = await self._streamer()
+            self._trying()
             try:
                 await streamer.stop(markdown_text=rest or None, blocks=tail or None)
             except SLACK_CALL_ERRORS as exc:
-                self._handle(exc, "chat.stopStream")
+                await self._handle(exc, "chat.stopStream")
             else:
                 await self._outbox.deliver(self._thread, [], files, turn_id=self._turn)
                 return
         await self._complete(with_feedback(messages, turn_id), files)
 
     async def _complete(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
+        messages = self._parts.keyed(messages)
+        try:
+            await self._deliver(messages, files)
+        except UndeliverableError as exc:
+            await self._parts.refused(exc)
+            raise
+
+    async def _deliver(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         ts = self.ts
         if ts is None and self.waiting is not None:
             error, asked_at = self.waiting
@@ -246,10 +274,17 @@ class NativeSink:
         await self._outbox.complete(self._thread, ts, messages, files, turn_id=self._turn)
 
     async def fail(self, text: str | None = None) -> None:
-        """End the stream if open and replace it with the apology or ``text`` (or post it)."""
+        """End the stream if open and replace it with the apology or ``text`` (or post it),
+        deleting any further part of the answer."""
+        await self._stop("stopping the failed stream")
+        await self._parts.withdraw(text)
+
+    async def _stop(self, what: str) -> None:
+        """End the stream if it is open (a message still streaming cannot be edited or deleted
+        cleanly); ``what`` names the attempt in the log if Slack refuses."""
         if self._open and self._stream is not None and self.ts is not None:
             try:
                 await self._stream.stop()
             except SLACK_CALL_ERRORS as exc:
-                log.info("stopping the failed stream: %s", error_code(exc))
-        await self._poster.apologize(self._thread, None if self.gone else self.ts, text)
+                log.info("%s: %s", what, error_code(exc))
+            self._open = False

@@ -25,6 +25,8 @@ is declared through tests/fakes/slack_workspace.py.
 Socket Mode: ``apps.connections.open`` returns the server's ``ws://`` URL; the server sends
 ``hello`` on connect, ``send_envelope()`` pushes an ``events_api`` (or ``interactive``) envelope
 and ``wait_ack()`` returns the client's ack (tests/fakes/slack_socket.py).
+``response_url(key)`` hands out a fresh URL, which takes five messages
+(tests/fakes/slack_responses.py); what arrived through it is in ``responses``.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from tests.fakes.slack_blocks import validate_blocks
-from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods, invalid_blocks_error
+from tests.fakes.slack_methods import FakeSlackState, Json, SlackWebMethods
+from tests.fakes.slack_responses import RESPONSE_URL_USES as RESPONSE_URL_USES
+from tests.fakes.slack_responses import FakeResponseUrls
 from tests.fakes.slack_socket import FakeSocketMode
 from tests.fakes.slack_workspace import SlackWorkspaceScript
 
@@ -102,7 +105,7 @@ def slack_signature_headers(
     return headers
 
 
-class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
+class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode, FakeResponseUrls):
     """The fake; use as ``async with FakeSlackAPI() as fake:``."""
 
     def __init__(
@@ -128,7 +131,6 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         self.bot_id = bot_id
         self.state = FakeSlackState()
         self.calls: list[SlackCall] = []
-        self.responses: list[Json] = []
         # the bot token's scopes, sent as Slack does (``x-oauth-scopes``); an upload without
         # files:write is refused with missing_scope
         self.scopes: list[str] = list(BOT_SCOPES)
@@ -139,6 +141,7 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         self._failures: dict[str, list[Failure]] = {}
         self._last_ts = 0  # microseconds of the newest ts handed out
         self._file_ids = itertools.count(1)
+        self._init_response_urls()
         self._init_socket_mode()
         self._runner: web.AppRunner | None = None
         self._sock: socket.socket | None = None
@@ -164,6 +167,7 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_get("/socket", self._socket)
         app.router.add_post("/response/{key}", self._response)
+        app.router.add_post("/response/{key}/{url}", self._response)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -330,19 +334,6 @@ class FakeSlackAPI(SlackWebMethods, SlackWorkspaceScript, FakeSocketMode):
         else:
             await asyncio.sleep(failure.hang or 0.0)
         return web.json_response(body)
-
-    def response_url(self, key: str) -> str:
-        """A ``response_url`` (as in slash commands and button clicks) served by the fake."""
-        return f"http://127.0.0.1:{self.port}/response/{key}"
-
-    async def _response(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        problems = validate_blocks(body["blocks"]) if "blocks" in body else []
-        if problems or not (body.get("text") or body.get("blocks")):
-            error = "no_text" if not problems else invalid_blocks_error(problems)["error"]
-            return web.Response(status=400, text=str(error))
-        self.responses.append({"key": request.match_info["key"], **body})
-        return web.Response(status=200, text="ok")
 
     async def _upload(self, request: web.Request) -> web.Response:
         file_id = request.match_info["file_id"]

@@ -3,7 +3,8 @@
 Each check returns the list of problems in Slack's own wording style (``must be less than 3001
 characters [json-pointer:/blocks/0/text/text]``); an empty list means Slack would accept the
 payload. The limits are the documented ones: 50 blocks per message, 3,000 characters of section
-text, 10 section fields of 2,000, 10 context elements, header text 150, 25 action elements, button
+text, 10 section fields of 2,000, 10 context elements of 2,000 (as the README and the renderer's
+``SLACK_MAX_CONTEXT_TEXT`` hold them), header text 150, 25 action elements, button
 text 75, block ids 255 and unique, 12,000 characters of ``markdown`` block text per payload.
 
 Slack also refuses a message whose blocks hold too much text in total (``msg_blocks_too_long``),
@@ -22,6 +23,7 @@ MAX_SECTION_TEXT = 3000
 MAX_SECTION_FIELDS = 10
 MAX_FIELD_TEXT = 2000
 MAX_CONTEXT_ELEMENTS = 10
+MAX_CONTEXT_TEXT = 2000
 MAX_HEADER_TEXT = 150
 MAX_ACTION_ELEMENTS = 25
 MAX_BUTTON_TEXT = 75
@@ -87,7 +89,7 @@ def _context(block: dict[str, Any], at: str) -> list[str]:
             if not element.get("image_url") or not element.get("alt_text"):
                 problems.append(f"image needs image_url and alt_text [json-pointer:{where}]")
         else:
-            problems += _text_object(element, where, MAX_SECTION_TEXT)
+            problems += _text_object(element, where, MAX_CONTEXT_TEXT)
     return problems
 
 

@@ -1,0 +1,72 @@
+"""A stream Slack started although the answer to its ``chat.startStream`` was lost.
+
+A timeout or a connection lost mid-request (DeliveryUncertainError) may mean Slack ran the call
+and only its answer, the new message's ts, never arrived. The answer is then posted as a plain
+message instead; the stream Slack did start would stay beside it, still streaming, its ``[n]``
+citing sources it never lists, and unrecorded, so not even a restart could tidy it. So the
+thread is read from the moment of the try (less ``CLOCK_MARGIN_SECONDS``, as the outbox reads
+it) and each bot message there that is still streaming is stopped and deleted. Still streaming
+is what tells it apart: ``chat.stopStream`` refuses a finished message (an earlier answer in
+the thread) and another app's, so those are never touched. A stream message carries no
+metadata, so it cannot be told by a delivery key as a posted message can.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
+from bot.connectors.slack_delivery import Message, SlackPoster, keys_in
+from bot.connectors.slack_thread import SlackThread
+from bot.errors import ChannelError
+
+log = logging.getLogger(__name__)
+
+
+def _may_be_the_stream(message: Message, thread: SlackThread) -> bool:
+    """A bot's reply with no delivery key (every message citecast posts has one)."""
+    ts = message.get("ts")
+    return (
+        isinstance(ts, str)
+        and ts != thread.thread_ts
+        and bool(message.get("bot_id"))
+        and not keys_in([message])
+    )
+
+
+async def remove_lost_stream(
+    client: AsyncWebClient, poster: SlackPoster, thread: SlackThread, since: float
+) -> int:
+    """Stop and delete the streams still open in ``thread`` that the bot started from
+    ``since`` (Unix seconds) on; returns how many were removed. A thread that cannot be read is
+    logged: the stream, if any, then stays."""
+    try:
+        replies = await poster.replies(thread, since)
+    except ChannelError as exc:
+        log.warning(
+            "cannot read %s for a stream Slack may have started (%s); if one is there, "
+            "delete it by hand",
+            thread.channel,
+            exc,
+        )
+        return 0
+    removed = 0
+    for message in replies:
+        if not _may_be_the_stream(message, thread):
+            continue
+        ts = str(message["ts"])
+        try:
+            await client.chat_stopStream(channel=thread.channel, ts=ts)
+        except SLACK_CALL_ERRORS as exc:
+            # a finished message (or another app's): not the stream whose start was lost
+            log.debug("slack: %s is not a lost stream: %s", ts, error_code(exc))
+            continue
+        if await poster.delete(thread, ts):
+            log.info("deleted the stream %s Slack started in %s unseen", ts, thread.channel)
+            removed += 1
+    return removed
+
+
+__all__ = ["remove_lost_stream"]
