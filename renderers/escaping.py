@@ -185,7 +185,7 @@ def outside_urls(
     out: list[str] = []
     last = 0
     for m in _URL_SPAN.finditer(text):
-        url = _link_part(m.group(0))
+        url = link_part(m.group(0))
         if url.lower() in _NOT_A_LINK:
             continue  # "www." ending a sentence, a scheme alone: text like any other
         out.append(change(text[last : m.start()]))
@@ -216,7 +216,7 @@ def ends_in_url(text: str) -> bool:
     return _URL_START.search(word) is not None
 
 
-def _link_part(found: str) -> str:
+def link_part(found: str) -> str:
     """What linkifiers link of a URL-like run: without the punctuation ending it, a ")" only
     when it closes nothing inside ("…/Foo_(bar)" keeps its own)."""
     while True:

@@ -1,9 +1,11 @@
 """Platform limits and the splitting that keeps every payload inside them.
 
 Long answers split at block boundaries (:func:`pack`); a single block longer than the limit splits
-at a line, then a sentence, then a word boundary (:func:`split_long`), never inside a link or a
-protected span (:mod:`renderers.protected_spans`), closing and reopening a code fence when the
-cut falls inside one, and a code span longer than a message with its backtick run. Such a block
+at a line, then a sentence, then a word boundary (:func:`split_long`), never inside a link, a
+bare URL or a protected span (:mod:`renderers.protected_spans`), closing and reopening a code
+fence when the cut falls inside one (in its block quote when it is in one), and a code span
+longer than a message with its backtick run; a bare URL longer than a message shows as a note
+(:mod:`renderers.long_urls`). Such a block
 is cut anyway, so its first piece fills the room the message before it has left
 (:func:`split_first`, which never cuts through a word or link to do so). A citation
 marker stays in the piece of the text it follows: a sentence ends after its markers
@@ -21,10 +23,11 @@ from dataclasses import dataclass
 
 from bot.grapheme_cuts import ZWJ, grapheme_cut, is_grapheme_boundary, joins_nothing
 from renderers.escaping import visible
-from renderers.fence_cuts import Fence, closing, dedent_item, open_fence
+from renderers.fence_cuts import Fence, closing, code_rest, dedent_item, open_fence, reopening
+from renderers.long_urls import show_long_urls
 from renderers.protected_spans import (
-    PROTECTED,
     OpenCodeSpan,
+    cut_protected,
     inside,
     open_code_span,
     protected_spans,
@@ -53,6 +56,7 @@ DISCORD_MAX_EMBED_TOTAL = 6000
 DISCORD_MAX_FILES = 10
 DISCORD_MAX_BUTTON_LABEL = 80
 DISCOURSE_MAX_CHARS = 32_000
+# the HTML part as a mail client decodes it: its line ends are CRLF (email_html.delivered_bytes)
 EMAIL_MAX_HTML_BYTES = 100_000
 # A link in the answer's text longer than this shows its text alone, followed by LINK_TOO_LONG:
 # no cut falls inside a link, so a longer one could not arrive whole in any message (Discourse:
@@ -125,7 +129,7 @@ def _cut_point(text: str, limit: int, clean: bool = False) -> int:
         # every span that starts before the limit, however far it reaches: when filling, a
         # link cut off could have gone whole into the next message (the scan stops there)
         spans = []
-        for m in PROTECTED.finditer(text):
+        for m in cut_protected(text, limit).finditer(text):
             if m.start() > limit:
                 break
             spans.append((m.start(), m.end()))
@@ -210,7 +214,7 @@ def _whole_characters(text: str, cut: int, limit: int, spans: Sequence[tuple[int
 class _Cut:
     """Where to cut a body (``at``), and the code the cut leaves open, closed at the end of the
     piece and reopened at the start of the rest: a fenced block (``fence``: its marker, info
-    string and indent) or a code span longer than a piece (``span``)."""
+    string, indent and quote) or a code span longer than a piece (``span``)."""
 
     at: int
     fence: Fence | None = None
@@ -226,10 +230,11 @@ def split_long(text: str, limit: int) -> list[str]:
     empty code block); the next piece starts a new message outside any list, so the fence
     reopens at column 0 and the rest of the code loses the list's indent. A code span longer
     than a piece is cut inside the same way, closed and reopened with its backtick run: the
-    rest of its code would otherwise show as live markdown, its links working.
+    rest of its code would otherwise show as live markdown, its links working. A bare URL too
+    long to go whole into a piece shows as "(link too long to show)" (:mod:`renderers.long_urls`).
     """
     pieces: list[str] = []
-    rest = text
+    rest = show_long_urls(text, limit, LINK_TOO_LONG.lstrip())
     reopen = ""
     continued = False  # the rest starts with the second half of a line cut in two
     while rest:
@@ -300,10 +305,9 @@ def _cut_once(
     first characters (the ">" of a link cut before, taken for a quote, compounded "> > >")."""
     cut = at or _cut_with_room(body, limit, keep)
     if cut.fence:
-        marker, info, indent = cut.fence
         at_line_start = body[cut.at - 1] == "\n"
-        rest = dedent_item(body[cut.at :], indent, at_line_start, marker)
-        return _piece_at(body, cut), rest, marker + info + "\n", False
+        rest = code_rest(cut.fence, body[cut.at :], at_line_start)
+        return _piece_at(body, cut), rest, reopening(cut.fence), False
     if cut.span:  # the code goes on in the rest, reopened (a code span never holds a line break)
         tail = body[cut.at :].lstrip(" ")
         rest = cut.span.reopening(tail) + tail

@@ -1,10 +1,11 @@
 """The spans of a message's text that a cut must keep whole, and where a cut may part a code span.
 
-A cut inside a link, a tag or a run of bold, italic or struck text leaves each piece with half
-of it (:mod:`renderers.limits` never cuts there). A code span is kept whole too, unless it is
-longer than a message: then it is cut inside, closed with its own backtick run at the end of the
-piece and reopened with it at the start of the next one (:func:`open_code_span`), as a fenced
-code block is, so no piece shows the rest of the code as live markdown (a link in it working).
+A cut inside a link, a tag, a bare URL or a run of bold, italic or struck text leaves each
+piece with half of it (:mod:`renderers.limits` never cuts there). A code span is kept whole too,
+unless it is longer than a message: then it is cut inside, closed with its own backtick run at
+the end of the piece and reopened with it at the start of the next one (:func:`open_code_span`),
+as a fenced code block is, so no piece shows the rest of the code as live markdown (a link in it
+working).
 """
 
 from __future__ import annotations
@@ -38,21 +39,55 @@ PROTECTED = re.compile(
     r"|_(?<!\w_)(?<!\u200d_)(?!\u200d)[^_\n]{1,1500}(?<!\u200d)_(?!\w)"
     r"|~(?<!\u200d~)(?!\u200d)[^~\n]{1,1500}(?<!\u200d)~"
 )
+# What a cut keeps whole: the protected spans, and a bare URL (the platform links it, and each
+# half of a URL cut in two would be linked to a wrong address). A URL inside a link, a tag or a
+# code span is part of that span (the scan takes the first that starts at a position). An "h"
+# or "w" may start a URL, so the regex engine stops at each: ten times as slow on most text as
+# PROTECTED, which text holding no URL is scanned with instead (:func:`cut_protected`).
+CUT_PROTECTED = re.compile(
+    PROTECTED.pattern + r"|[hHwW](?:(?<=[hH])[tT][tT][pP][sS]?://|(?<=[wW])[wW][wW]\.)[^\s<>]+"
+)
+_URL_FIRST = frozenset("hHwW")
+# the longest start of a URL before what says it is one ("https://", "www.")
+_URL_HEAD = 8
+
+
+def cut_protected(text: str, end: int) -> re.Pattern[str]:
+    """The pattern of the spans a cut keeps whole that start in ``text[:end]``:
+    :data:`CUT_PROTECTED` when a bare URL may start there, else :data:`PROTECTED` (the same
+    spans when none does)."""
+    end += _URL_HEAD
+    if text.find("://", 0, end) >= 0 or text.find("ww.", 0, end) >= 0:
+        return CUT_PROTECTED
+    return CUT_PROTECTED if text.find("WW.", 0, end) >= 0 else PROTECTED
+
+
 # the marks Slack's text shows literally between two joiners (renderers.escaping.slack_literal)
 _JOINED_MARKS = frozenset("*_~`")
 
 
 def protected_spans(text: str, longest_code: int | None = None) -> list[tuple[int, int]]:
-    """The protected spans of ``text``, in order and never overlapping (one regex scan).
+    """The spans of ``text`` a cut keeps whole (:data:`CUT_PROTECTED`), in order and never
+    overlapping (one regex scan).
 
-    ``longest_code``: a code span longer than this is left out, as it must be cut anyway
-    (:func:`open_code_span` says how to close and reopen it)."""
+    ``longest_code``: a code span or bare URL longer than this is left out, as it must be cut
+    anyway (:func:`open_code_span` says how to close and reopen a code span; a bare URL that
+    long outside code shows as a note before any cut: :mod:`renderers.long_urls`)."""
     spans = []
-    for m in PROTECTED.finditer(text):
+    for m in cut_protected(text, len(text)).finditer(text):
         start, end = m.span()
-        if longest_code is None or end - start <= longest_code or text[start] != "`":
+        if (
+            longest_code is None
+            or end - start <= longest_code
+            or not (text[start] == "`" or is_bare_url(m[0]))
+        ):
             spans.append((start, end))
     return spans
+
+
+def is_bare_url(span: str) -> bool:
+    """True when ``span``, a match of :data:`CUT_PROTECTED`, is a bare URL."""
+    return span[0] in _URL_FIRST
 
 
 def inside(pos: int, spans: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
@@ -89,9 +124,13 @@ def open_code_span(text: str, cut: int) -> OpenCodeSpan | None:
     """The code span ``cut`` falls strictly inside, if any (perhaps in a backtick run).
 
     Code spans never cross a line, so only the line of the cut is read: from its start (or the
-    text's) up to the end of the span the cut falls in."""
+    text's) up to the end of the span the cut falls in, or of the line when none does (a scan
+    on to the end of the text, at each cut, made cutting a long text quadratic)."""
     line_start = text.rfind("\n", 0, cut) + 1
-    for m in PROTECTED.finditer(text, line_start):
+    if text.find("`", line_start, cut) < 0:
+        return None  # no code span opens before the cut on its line
+    line_end = text.find("\n", cut)
+    for m in PROTECTED.finditer(text, line_start, len(text) if line_end < 0 else line_end):
         if m.start() >= cut:
             break
         if m.end() > cut:
