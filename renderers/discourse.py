@@ -28,6 +28,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bot.errors import RenderError
 from bot.markdown import Token, parse
 from bot.models import Answer
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
@@ -38,8 +39,10 @@ from renderers.discourse_definitions import (
     UPLOAD_SCHEME,
     definition_body,
     placeholder,
+    shorter_definitions,
 )
 from renderers.discourse_fit import PostFitter, PostFitting
+from renderers.discourse_spill import spill_posts
 from renderers.document import Document, cited_numbers, decide_forms, file_entry, seed
 from renderers.escaping import visible
 from renderers.limits import DISCOURSE_MAX_CHARS
@@ -137,6 +140,17 @@ def render_posts(answer: Answer, context: RenderContext, max_posts: int | None) 
     return assemble(fragments, doc, PostFitting(max_posts, whole_sentences=True))
 
 
+def definition_choices(answer: Answer, context: RenderContext) -> dict[int, list[str]]:
+    """Each listed footnote's definitions after its fullest, richest first (shorter titles with
+    the link, then the title alone): what the connector lists a source with when its fullest
+    definition is too long for a post (``renderers.discourse_spill``)."""
+    caps = context.caps(CHANNEL)
+    forms = decide_forms(answer.citations, caps, context)
+    cited = tuple(cited_numbers(parse(answer.text)))
+    doc = Document(answer, caps, context, forms, cited, seed(answer.text, context))
+    return {form.n: shorter_definitions(form) for form in doc.entries}
+
+
 def assemble(
     fragments: list[str], doc: Document, fitting: PostFitting | None = None
 ) -> dict[str, Any]:
@@ -155,6 +169,8 @@ def assemble(
     if len(raws) == 1 and forum_length(raws[0]) < doc.caps.min_chars:
         blocks.append(SHORT_CITED_NOTE if doc.cited else SHORT_NOTE)
         raws = PostFitter(doc.entries, limit, fit.max_posts, fit.whole_sentences).posts(blocks)
+    if fitting is None:
+        raws = _within_limit(raws, doc, limit)
     # A continued post holds what did not fit the one before: it can be a last "Ok." that the
     # forum would refuse as too short, losing the end of the answer.
     raws[1:] = [_long_enough(raw, doc.caps.min_chars, limit) for raw in raws[1:]]
@@ -165,6 +181,21 @@ def assemble(
     if len(raws) > 1:
         payload["continued"] = raws[1:]
     return payload
+
+
+def _within_limit(raws: list[str], doc: Document, limit: int) -> list[str]:
+    """Rendering alone: a post whose sentence cannot hold its definitions even at their
+    shortest keeps those that fit and lists the other sources after it, as the connector does
+    (``renderers.discourse_spill``), each with its link where a post holds it; unchanged when
+    even the body is longer than ``limit`` (a limit too small for any sentence)."""
+    if all(len(raw) <= limit for raw in raws):
+        return raws
+    rich = {form.n: definition_body(form) for form in doc.entries}
+    shorter = {form.n: shorter_definitions(form) for form in doc.entries}
+    try:
+        return spill_posts(raws, limit, rich, shorter=shorter)
+    except RenderError:
+        return raws
 
 
 def _long_enough(raw: str, min_chars: int, limit: int) -> str:

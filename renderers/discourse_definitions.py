@@ -76,6 +76,14 @@ def definition_body(form: CitationForm, level: EntryLevel = LEVELS[0], link: boo
     return ", ".join(parts)
 
 
+def shorter_definitions(form: CitationForm) -> list[str]:
+    """A footnote's definitions after its fullest, richest first: each shorter level with its
+    link, then the shortest title alone (for a post with no room for the link)."""
+    found = [definition_body(form, level) for level in LEVELS[1:]]
+    found.append(definition_body(form, SHORTEST, link=False))
+    return list(dict.fromkeys(found))
+
+
 def link_length(form: CitationForm) -> int:
     """How long the links of a source's definition are (the longest give way first)."""
     action = form.record.action.url if form.record and form.record.action else ""

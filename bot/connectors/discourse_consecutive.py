@@ -207,6 +207,9 @@ async def appended_before(delivery: ReplyDelivery, payload: dict[str, Any]) -> b
         str(post.get("username") or "").lower() == bot
         and post.get("reply_to_post_number") == payload.get("reply_to_post_number")
         and isinstance(post.get("raw"), str)
+        # a post that is the part alone is not one it was added to: an earlier part reading
+        # the same (the lost-response check, discourse_landed, finds the part posted alone)
+        and _squashed(post["raw"]) != _squashed(str(payload["raw"]))
         and _holds(post["raw"], str(payload["raw"]))
         for post in posts
     )
@@ -241,6 +244,10 @@ def log_waiting(payload: dict[str, Any], allowed: int, previous: OutboxItem | No
         payload.get("reply_to_post_number"),
         allowed,
     )
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
 
 
 def _holds(post: str, raw: str) -> bool:

@@ -5,6 +5,10 @@ Looking for it reads the posts that follow the question, a page of 20 at a time 
 the topic's end. When that many posts follow the question, the bot's own last posts in the
 topic are read too (Discourse's filter by user), so a reply that landed further on is found as
 well.
+
+A later part is never taken for an earlier part of its answer: the bot's first reply to the
+question is the answer's first part, so a part after it is never found there, and an answer's
+parts are told apart when composed (:func:`told_apart`), so no two of them read the same.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ log = logging.getLogger(__name__)
 # Past that (a busy topic, a resend hours later) the bot's own last posts in the topic are read
 # instead, as many again.
 MAX_RECHECK_POSTS = 500
+# what tells a part from an earlier one of its answer that reads the same (Discourse shows no
+# HTML comment, and does not count one toward a post's length)
+PART_MARK = "<!-- part {part} -->"
 
 
 async def already_posted(
@@ -56,7 +63,10 @@ async def already_posted(
             ):
                 continue
             raw = post.get("raw")
-            if isinstance(raw, str) and _squash(raw) in wanted:
+            # the bot's first reply to the question is the answer's first part: a later part
+            # that reads the same (a repeated sentence) has not landed because part 1 did
+            first = not ours and part > 1
+            if isinstance(raw, str) and _squash(raw) in wanted and not first:
                 return True
             ours.append(post)
         return False
@@ -98,6 +108,22 @@ async def _bot_posts_after(
         and isinstance(post.get("post_number"), int)
         and post["post_number"] > post_number
     ]
+
+
+def told_apart(raws: list[str], limit: int) -> list[str]:
+    """An answer's posts, each one that reads the same as an earlier one (whitespace aside)
+    marked with an invisible comment naming its part, where that fits ``limit``: the forum
+    refuses the same body twice within its duplicate window, and the check for a lost response
+    would take the earlier part for it."""
+    seen: set[str] = set()
+    parts: list[str] = []
+    for part, raw in enumerate(raws, start=1):
+        marked = f"{raw}\n\n{PART_MARK.format(part=part)}"
+        if _squash(raw) in seen and len(marked) <= limit:
+            raw = marked
+        seen.add(_squash(raw))
+        parts.append(raw)
+    return parts
 
 
 def _squash(text: str) -> str:

@@ -22,17 +22,21 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_landed import told_apart
 from bot.connectors.discourse_links import forum_services, may_upload
 from bot.connectors.discourse_placeholders import occurs, substitute
-from bot.connectors.discourse_spill import all_linked, definitions, spill
+from bot.connectors.discourse_spill import all_linked, definitions, spill_posts
 from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.render_context import context_for, signed_link
 from bot.errors import ChannelError
 from bot.models import Answer
 from bot.runtime import Services
+
+if TYPE_CHECKING:
+    from renderers.base import RenderContext
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +78,8 @@ class PostComposer:
 
     async def compose(self, answer: Answer, reserve: int = 0, max_posts: int = 0) -> list[str]:
         """The posts' ``raw`` bodies (usually one), each at most ``post_limit(reserve)`` long
-        (or the forum's own limit, when packed as below).
+        (or the forum's own limit, when packed as below; a part reading the same as an earlier
+        one may use ``reserve`` for the mark that tells it apart, see ``discourse_landed``).
 
         The renderer splits an answer too long for one post into several (``continued``), each
         with the footnote definitions it uses, so no source is lost. When that makes more than
@@ -106,7 +111,10 @@ class PostComposer:
                 len(raws),
                 max_posts,
             )
-        return raws
+        # no two parts the same: the forum would refuse the second as "too similar", and the
+        # check for a lost response could take the first for it (discourse_landed). The mark
+        # may use the room kept for the unique suffix, which a marked part seldom needs.
+        return told_apart(raws, limit + reserve)
 
     async def _fit(self, answer: Answer, limit: int, max_posts: int) -> list[str]:
         """The posts' bodies, each at most ``limit`` long after the uploads' URLs are in
@@ -131,14 +139,13 @@ class PostComposer:
     async def _spilled(self, answer: Answer, limit: int, max_posts: int) -> list[str]:
         """The renderer's posts for ``limit`` with the footnote definitions a post cannot hold
         moved to the posts after it (``discourse_spill``): a sentence citing more sources
-        than a small post can define still posts, every source listed."""
+        than a small post can define still posts, every source listed (once)."""
         payload = self._render(answer, limit, max_posts)
         bodies = [str(payload["raw"]), *(str(r) for r in payload.get("continued") or [])]
         uploads = payload.get("uploads") or []
-        rich = await self._rich(answer)
-        raws: list[str] = []
-        for body in bodies:
-            raws += spill(await self._resolve_uploads(answer, body, uploads), limit, rich)
+        rich, shorter = await self._choices(answer)
+        resolved = [await self._resolve_uploads(answer, body, uploads) for body in bodies]
+        raws = spill_posts(resolved, limit, rich, shorter=shorter)
         log.info(
             "discourse: footnotes moved to following posts to fit %d characters (%d posts)",
             limit,
@@ -149,15 +156,24 @@ class PostComposer:
     async def _relinked(self, answer: Answer, raws: list[str], limit: int) -> list[str]:
         if all(all_linked(raw) for raw in raws):
             return raws  # no source is shown without a link: nothing to render again
-        rich = await self._rich(answer)
-        return [post for raw in raws for post in spill(raw, limit, rich, relink=True)]
+        rich, shorter = await self._choices(answer)
+        return spill_posts(raws, limit, rich, shorter=shorter, relink=True)
 
-    async def _rich(self, answer: Answer) -> dict[int, str]:
-        """Each footnote's fullest definition (links kept, uploads resolved), for the posts
-        that list the sources a post could not define."""
+    async def _choices(self, answer: Answer) -> tuple[dict[int, str], dict[int, list[str]]]:
+        """Each footnote's fullest definition and its shorter ones (links kept, uploads
+        resolved), for the posts that list the sources a post could not define: a source
+        whose fullest definition is too long for a post is listed with a shorter title and
+        its link (``renderers.discourse_spill``)."""
+        from renderers.discourse import definition_choices
+
         whole = self._render(answer, _UNLIMITED)
-        raw = await self._resolve_uploads(answer, str(whole["raw"]), whole.get("uploads") or [])
-        return definitions(raw)[1]
+        uploads = whole.get("uploads") or []
+        raw = await self._resolve_uploads(answer, str(whole["raw"]), uploads)
+        context = self._context(_UNLIMITED)
+        shorter: dict[int, list[str]] = {}
+        for n, texts in definition_choices(answer, context).items():
+            shorter[n] = [await self._resolve_uploads(answer, t, uploads) for t in texts]
+        return definitions(raw)[1], shorter
 
     def post_limit(self, reserve: int = 0, *, capped: bool = True) -> int:
         """The longest body to send, leaving ``reserve`` characters free: the forum's
@@ -178,8 +194,14 @@ class PostComposer:
         return limit
 
     def _render(self, answer: Answer, budget: int, max_posts: int | None = None) -> dict[str, Any]:
-        from renderers.base import capabilities_for
         from renderers.discourse import render_posts
+
+        return render_posts(answer, self._context(budget), max_posts)
+
+    def _context(self, budget: int) -> RenderContext:
+        """The render context for posts of ``budget`` characters (never below the renderer's
+        floor) and the forum's minimum post length."""
+        from renderers.base import capabilities_for
 
         overrides = dict(self.services.settings.capabilities.get("discourse") or {})
         overrides["max_chars"] = max(_MIN_CHARS, budget)
@@ -190,8 +212,7 @@ class PostComposer:
             minimum = max(minimum, capabilities_for("discourse", overrides).min_chars)
         overrides["min_chars"] = minimum
         caps = capabilities_for("discourse", overrides)
-        context = context_for(self.link_services, self.audience, caps, turn_id=self.turn_id)
-        return render_posts(answer, context, max_posts)
+        return context_for(self.link_services, self.audience, caps, turn_id=self.turn_id)
 
     async def _resolve_uploads(
         self, answer: Answer, raw: str, uploads: list[dict[str, Any]]

@@ -13,8 +13,8 @@ import re
 
 from bot.connectors.discourse_spill import spill
 from bot.models import Answer, Citation, Source
-from renderers import render
 from renderers.base import RenderContext, capabilities_for
+from renderers.discourse import render_posts
 
 LIMIT = 300
 
@@ -39,7 +39,8 @@ def _answer(weak: set[int]) -> Answer:
 
 def _spilled(weak: set[int]) -> list[str]:
     caps = capabilities_for("discourse", {"max_chars": LIMIT})
-    payload = render("discourse", _answer(weak), RenderContext(capabilities=caps))
+    # the connector's entry: a sentence kept whole, its post over the limit by definitions
+    payload = render_posts(_answer(weak), RenderContext(capabilities=caps), 0)
     assert "continued" not in payload  # one body; its definitions are what does not fit
     return spill(str(payload["raw"]), LIMIT, {})
 
