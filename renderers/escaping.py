@@ -142,7 +142,15 @@ def no_mentions(text: str) -> str:
     ``allowed_mentions`` already keeps such text from pinging anyone."""
     if "@" in text and _MENTION.search(text) is not None:
         text = outside_urls(text, _break_mentions)
-    return _DISCORD_ANGLE.sub("<" + ZWJ, text) if "<" in text else text
+    return code_mentions(text)
+
+
+def code_mentions(code: str) -> str:
+    """Discord code (a code span or block) with its ``<@…>``-style tokens broken, and
+    ``@everyone``/``@here`` as written: a joiner in them would be copied with the code
+    (``npm install @here/maps``), and a message's ``allowed_mentions`` (``parse: []``, on
+    every message and client-wide) keeps them from pinging anyone, as it does in a URL."""
+    return _DISCORD_ANGLE.sub("<" + ZWJ, code) if "<" in code else code
 
 
 def _break_mentions(text: str) -> str:

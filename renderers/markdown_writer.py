@@ -29,6 +29,7 @@ from renderers.document import (
     without_citations,
 )
 from renderers.escaping import (
+    code_mentions,
     ends_in_url,
     md_text,
     no_forum_mentions,
@@ -74,7 +75,7 @@ def code_span(code: str, dialect: Dialect) -> str:
     with a zero-width space to keep the fence at two.
     """
     if dialect == "discord":
-        code = no_mentions(_BACKTICK_PAIRS.sub("`\u200b", code))
+        code = code_mentions(_BACKTICK_PAIRS.sub("`\u200b", code))
     fence = "`" * (_longest_backtick_run(code) + 1)
     pad = " " if code.startswith("`") or code.endswith("`") else ""
     return f"{fence}{pad}{code}{pad}{fence}"
@@ -187,7 +188,7 @@ class MarkdownWriter:
         lang = lang if lang.isalnum() else ""
         if self._dialect == "discord":
             # Discord cannot use longer fences; break any ``` inside the code instead
-            safe = no_mentions(code.replace("```", "`\u200b``"))
+            safe = code_mentions(code.replace("```", "`\u200b``"))
             return f"```{lang}\n{safe}\n```"
         fence = fence_for(code)
         return f"{fence}{lang}\n{code}\n{fence}"
