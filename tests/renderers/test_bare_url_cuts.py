@@ -9,8 +9,6 @@ as that note, and one that fits a message is never cut.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,6 +17,7 @@ from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers import render
 from renderers.limits import DISCORD_MAX_CONTENT, SLACK_MAX_SECTION_CHARS, split_long
 from renderers.streaming import StreamRenderer
+from tests.renderers.cpu_time import best_cpu_seconds
 from tests.renderers.payload_checks import check_discord, check_slack
 
 GUIDE = Source(id="g", title="Guide", url="https://docs.example.com/g")
@@ -118,22 +117,15 @@ def test_streamed_previews_never_cut_a_bare_url() -> None:
     assert stream.finish(answer) == render("discord", answer)
 
 
-def _cpu(work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(5):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 @pytest.mark.parametrize("channel", ["discord", "slack"])
 def test_a_megabyte_url_is_shown_in_linear_time(channel: str) -> None:
     def answer(size: int) -> Answer:
         return Answer(f"The page is {long_url(size)} [1].", CITED)
 
     small, large = answer(125_000), answer(1_000_000)
-    ratio = _cpu(lambda: render(channel, large)) / _cpu(lambda: render(channel, small))
+    ratio = best_cpu_seconds(lambda: render(channel, large)) / best_cpu_seconds(
+        lambda: render(channel, small)
+    )
     # eight times the text: about eight times the time; cutting the URL, a scan to its end at
     # each cut, made it over thirty
     assert ratio < 24, ratio

@@ -12,8 +12,6 @@ the cut only knew fences at the start of a line, after spaces. Now a fence after
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,6 +21,7 @@ from renderers import render
 from renderers.limits import DISCORD_MAX_CONTENT, SLACK_MAX_SECTION_CHARS, split_long
 from renderers.packing import pack
 from renderers.streaming import StreamRenderer
+from tests.renderers.cpu_time import best_cpu_seconds
 from tests.renderers.fence_checks import code_lines, fences_balanced
 from tests.renderers.payload_checks import check_discord, check_slack
 
@@ -118,15 +117,6 @@ def test_streamed_previews_keep_quoted_code_in_every_message() -> None:
     assert stream.finish(answer) == render("discord", answer)
 
 
-def _cpu(work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(5):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 @pytest.mark.parametrize("limit", [DISCORD_MAX_CONTENT, SLACK_MAX_SECTION_CHARS])
 def test_a_megabyte_of_quoted_code_is_cut_in_linear_time(limit: int) -> None:
     """The cut alone (the parser's own time for a long quote is not the renderers')."""
@@ -136,7 +126,9 @@ def test_a_megabyte_of_quoted_code_is_cut_in_linear_time(limit: int) -> None:
         return f"> ```\n{lines}\n> ```"
 
     small, large = text(125_000), text(1_000_000)
-    ratio = _cpu(lambda: pack([large], limit)) / _cpu(lambda: pack([small], limit))
+    ratio = best_cpu_seconds(lambda: pack([large], limit)) / best_cpu_seconds(
+        lambda: pack([small], limit)
+    )
     # eight times the text: eight to fourteen times the time (what is left of the text is
     # copied at each cut, cheap next to the cut itself); a scan to the end of the text at
     # each cut made it over forty
