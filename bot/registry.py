@@ -31,6 +31,7 @@ from typing import Any, Literal
 from bot.errors import RegistryError, ValidationError
 from bot.models import Source
 from bot.page_labels import page_label
+from bot.reference_marks import passage_without_reference_marks
 from bot.registry_urls import UrlNumbers
 
 # canonical_url lives in bot.registry_urls; it stays importable from here.
@@ -197,7 +198,9 @@ class SourceRegistry:
     def format_passages(self, sources: Iterable[Source]) -> str:
         """Register and format passages, each under a ``[cite: N]`` heading (none if uncitable).
 
-        Sources the viewer may not see are left out entirely.
+        Sources the viewer may not see are left out entirely. A passage's own reference marks
+        ("yearly [1].") are left out (:mod:`bot.reference_marks`): a model copies them, and
+        beside the ``[cite: N]`` numbers they read as citations of other sources.
         """
         blocks: list[str] = []
         for source in sources:
@@ -207,7 +210,7 @@ class SourceRegistry:
             number = self.register(source)
             heading = passage_heading(source)
             head = f"[cite: {number}] {heading}" if number is not None else heading
-            body = (source.text or "").strip()
+            body = passage_without_reference_marks((source.text or "").strip())
             blocks.append(f"{head}\n{body}" if body else head)
         return "\n\n".join(blocks)
 

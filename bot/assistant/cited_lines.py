@@ -18,17 +18,6 @@ _CLOSERS = "\"'”’»)*_"
 _GREEK_END = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]$")
 
 
-def code_span_bounds(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each code span of ``text``, as ``code_spans`` reads them."""
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for is_code, piece in code_spans(text):
-        if is_code:
-            bounds.append((start, start + len(piece)))
-        start += len(piece)
-    return bounds
-
-
 def escape_markers(text: str) -> str:
     """Escape ``[``, ``]``, ``<`` and backticks outside code spans so document text is never a
     marker, and the code spans of the result are the document's own."""

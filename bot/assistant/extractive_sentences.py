@@ -5,7 +5,7 @@ Code blocks are dropped (a sentence that introduces one with a colon can bring i
 after each full stop that ends a sentence (not after an abbreviation, nor inside a code span).
 Each row of a pipe table is one sentence that names its columns (see
 :mod:`bot.assistant.extractive_tables`). The document's own reference marks ("yearly [1].")
-are left out of the prose before it is cut (:mod:`bot.assistant.reference_marks`): quoted
+are left out of the prose before it is cut (:mod:`bot.reference_marks`): quoted
 beside citecast's markers they would read as citations of other sources.
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from bot.assistant.cited_lines import code_span_bounds
 from bot.assistant.extractive_tables import is_table_line, row_sentences
-from bot.assistant.reference_marks import without_reference_marks
+from bot.code_span_bounds import code_span_bounds
 from bot.knowledge.cjk import CJK_RUN, has_cjk
 from bot.knowledge.terms import words
+from bot.reference_marks import without_reference_marks
 from bot.sentence_rules import FULL_STOPS, stop_ends_sentence
 
 # A full stop of Chinese or Japanese (。！？) ends a sentence with no space after it; closing

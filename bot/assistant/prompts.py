@@ -21,6 +21,8 @@ Citation rules:
 or a "cite" field.
 - After each sentence that uses a result, write its number in square brackets, like [2] or \
 [1][3]. Cite only numbers the tools gave you in this conversation.
+- A bracketed number inside a passage's text is that document's own reference, not a result \
+number: never copy it.
 - For a record you may instead write [[{key_word} key="KEY" columns="col1, col2"]] with the \
 record's key and the columns you used.
 - Do not write a list of sources or references at the end; citecast adds one.

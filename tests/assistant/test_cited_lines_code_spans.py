@@ -8,8 +8,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.assistant.cited_lines import code_span_bounds, escape_markers, with_marker
+from bot.assistant.cited_lines import escape_markers, with_marker
 from bot.assistant.extractive_sentences import sentences_of
+from bot.code_span_bounds import code_span_bounds
 from bot.knowledge.document import code_spans
 from bot.markers import find_markers
 

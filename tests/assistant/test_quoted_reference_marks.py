@@ -1,5 +1,5 @@
 """A document's own reference mark ("[1]" in a plain-text file) never reads as a citation: the
-built-in answerer quotes its sentences without it (bot.assistant.reference_marks)."""
+built-in answerer quotes its sentences without it (bot.reference_marks)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A document's own reference marks are left out of quoted prose; indexing, code, labels and
-years stay as written (the rule of bot.assistant.reference_marks)."""
+years stay as written (the rule of bot.reference_marks)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.assistant.reference_marks import without_reference_marks
 from bot.knowledge.document import code_spans
+from bot.reference_marks import without_reference_marks
 
 
 @pytest.mark.parametrize(

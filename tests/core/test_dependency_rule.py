@@ -11,6 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = [
     "bot.models",
     "bot.registry",
+    "bot.reference_marks",
+    "bot.code_span_bounds",
     "bot.markers",
     "bot.marker_line_starts",
     "bot.marker_parse",

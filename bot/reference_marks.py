@@ -2,9 +2,11 @@
 
 Papers, standards and pages copied from wikis write their references as bracketed numbers.
 Quoted beside citecast's markers, "replaced yearly [1] [2]." reads as a claim cited to
-source 1, which never says it; so the built-in answerer quotes its sentences without them
-(:mod:`bot.assistant.extractive_sentences`), as the readers leave out Markdown ``[^1]`` marks
-and linked HTML footnotes.
+source 1, which never says it. So both answerers see a document without them: the built-in
+one quotes its sentences without them (:mod:`bot.assistant.extractive_sentences`), as the
+readers leave out Markdown ``[^1]`` marks and linked HTML footnotes, and a model is given
+passages without them (:meth:`bot.registry.SourceRegistry.format_passages`, through
+:func:`passage_without_reference_marks`), since it copies what it reads.
 
 The rule: a run of marks (``[n]``, numbers of 1 to 3 digits, joined by ``,`` or a dash, several
 marks in a row counting as one run) is a reference when it follows prose — a space after a
@@ -16,13 +18,17 @@ It is kept (and stays text: :func:`bot.assistant.cited_lines.escape_markers`) wh
   ``f(x)[0]``, ``d["k"][1]``), or inside code spans, which are never touched;
 - part of an expression: after an opening bracket or an operator (``x = [1]``, ``f([1])``,
   ``[[1], [2]]``), or followed by a letter, digit or bracket (``[1]abc``, ``[1](url)``);
-- a label: the first thing on its line, before text (a bibliography's ``[1] Smith, J. …``);
+- a label: the first thing on its line, before text (a bibliography's ``[1] Smith, J. …``),
+  or with nothing before it on its line;
 - a year (``[2023]``: four digits is no reference number).
 
 A run that names the reference (after "see", "in", "cf." …: ``as shown in [3]``) is a word of
 its sentence, which dropping it would break ("as shown in."): it is written
 ``reference 3`` (``references 1, 3``), which no channel reads as a citation; after
 "reference" or "ref." its numbers alone are (``see ref. [3]`` is ``see ref. 3``).
+
+In a whole passage, lines of code (fenced or indented, as :func:`bot.marker_code_lines.code_lines`
+reads them) are kept as written, like code spans.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Collection
 
-from bot.assistant.cited_lines import code_span_bounds
+from bot.code_span_bounds import code_span_bounds
+from bot.marker_code_lines import code_lines
 
 _NUMBERS = r"\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*"
 # a run starts only where its spaces do (not after a space): tried from every space of a long
@@ -50,6 +57,8 @@ _NAMING = frozenset(
 )
 _REFERENCE_WORDS = frozenset(["ref", "ref.", "refs", "refs.", "reference", "references"])
 _LAST_WORD = re.compile(r"([\w.]+)\s*$")
+# where each line's text begins, after its indentation
+_LINE_OPENING = re.compile(r"^[ \t]*", re.MULTILINE)
 _WORD_WINDOW = 64  # longer than any naming word with its spaces
 
 
@@ -86,6 +95,37 @@ def without_reference_marks(text: str, line_starts: Collection[int] = (0,)) -> s
     return "".join(out)
 
 
+def passage_without_reference_marks(passage: str) -> str:
+    """A passage as a model is shown it: :func:`without_reference_marks` over its prose, each
+    line's first mark before text a label; lines of code are kept as written."""
+    if "[" not in passage:
+        return passage
+    lines = passage.split("\n")
+    # code_lines has no entry for the empty line after a final newline
+    code = code_lines(passage)
+    code += [False] * (len(lines) - len(code))
+    out: list[str] = []
+    prose: list[str] = []
+    for line, is_code in zip(lines, code, strict=True):
+        if is_code:
+            out.extend(_prose_without_marks(prose))
+            prose = []
+            out.append(line)
+        else:
+            prose.append(line)
+    out.extend(_prose_without_marks(prose))
+    return "\n".join(out)
+
+
+def _prose_without_marks(lines: list[str]) -> list[str]:
+    """``lines`` of prose (one run between code lines) without their reference marks."""
+    if not lines:
+        return []
+    text = "\n".join(lines)
+    starts = [m.end() for m in _LINE_OPENING.finditer(text)]
+    return without_reference_marks(text, starts).split("\n")
+
+
 def _in_code(code: list[tuple[int, int]], starts: list[int], at: int) -> bool:
     # the spans are in order and apart: only the last one starting at or before ``at`` can hold it
     i = bisect_right(starts, at) - 1
@@ -99,8 +139,8 @@ def _is_reference(text: str, start: int, mark: int, end: int) -> bool:
         return False
     if start == mark:  # glued to what comes before
         return mark > 0 and text[mark - 1] in _GLUED_AFTER
-    if start == 0:
-        return False  # nothing before it: a label or a stray number, not a reference
+    if start == 0 or text[start - 1] == "\n":
+        return False  # nothing before it on its line: a label or a stray number, no reference
     return text[start - 1] not in _NOT_AFTER_SPACE
 
 
