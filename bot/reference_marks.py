@@ -9,10 +9,18 @@ passages without them (:meth:`bot.registry.SourceRegistry.format_passages`, thro
 :func:`passage_without_reference_marks`), since it copies what it reads.
 
 The rule: a run of marks (``[n]``, numbers of 1 to 3 digits, joined by ``,`` or a dash, several
-marks in a row counting as one run) is a reference when it follows prose — a space after a
-word or punctuation (``yearly [1].``), or a sentence's punctuation with no space (``March.[2]``,
-``plants,[3]``, ``”[4]``) — and is followed by a space, punctuation or the end of the text.
-It is kept (and stays text: :func:`bot.assistant.cited_lines.escape_markers`) when it is:
+marks in a row counting as one run) is a reference where nothing else reads it that way:
+
+- glued to a sentence's punctuation (``March.[2]``, ``plants,[3]``, ``”[4]``) and followed by a
+  space, punctuation or the end of the text: values are not written so;
+- or after a space, ending its clause (followed by punctuation, a line end or the end of the
+  text: ``yearly [1].``), after a word that does not take a value. After "to", "is", "are",
+  "press", "version", "level" and the like (:data:`_TAKES_A_VALUE`) it is the value itself
+  ("set the retry count to [3].", "Valid levels are [1-5]."), and one followed by a word is part
+  of its sentence ("press [1] to continue", "status [404] on failure"): both stay, since
+  dropping them would misquote the document.
+
+It is kept (and stays text: :func:`bot.assistant.cited_lines.escape_markers`) too when it is:
 
 - indexing: glued to a word, a digit, a closing bracket or quote (``arr[1]``, ``x2[3]``,
   ``f(x)[0]``, ``d["k"][1]``), or inside code spans, which are never touched;
@@ -22,10 +30,11 @@ It is kept (and stays text: :func:`bot.assistant.cited_lines.escape_markers`) wh
   or with nothing before it on its line;
 - a year (``[2023]``: four digits is no reference number).
 
-A run that names the reference (after "see", "in", "cf." …: ``as shown in [3]``) is a word of
-its sentence, which dropping it would break ("as shown in."): it is written
-``reference 3`` (``references 1, 3``), which no channel reads as a citation; after
-"reference" or "ref." its numbers alone are (``see ref. [3]`` is ``see ref. 3``).
+After "see", "cf." or "ref.", or "shown in" and the like, a run names the reference
+(``as described, see [3].``, ``as shown in [3], …``) wherever it stands, and dropping it would
+break the sentence ("see."): it is written ``reference 3`` (``references 1,
+3``), which no channel reads as a citation; after "reference" or "ref." its numbers alone are
+(``see ref. [3]`` is ``see ref. 3``).
 
 In a whole passage, lines of code (fenced or indented, as :func:`bot.marker_code_lines.code_lines`
 reads them) are kept as written, like code spans.
@@ -43,17 +52,30 @@ from bot.marker_code_lines import code_lines
 _NUMBERS = r"\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*"
 # a run starts only where its spaces do (not after a space): tried from every space of a long
 # run of them, the pattern would read the rest of the run each time (quadratic)
-_RUN = re.compile(rf"(?<![ \t])[ \t]*\[{_NUMBERS}\](?:[ \t]*[,\u2013-]?[ \t]*\[{_NUMBERS}\])*")
+_RUN = re.compile(rf"(?<![ \t])[ \t]*\[{_NUMBERS}\](?:[ \t]*(?:[,\u2013-][ \t]*)?\[{_NUMBERS}\])*")
 # glued (no space before): only after a sentence's punctuation or a typographic closing quote
 _GLUED_AFTER = frozenset(".,;!?\u201d\u2019\u00bb")
 # after a space: prose, not an operator or an opening bracket ("x = [1]", "[[1], [2]]")
 _NOT_AFTER_SPACE = frozenset("=+-*/<>|&([{\\")
+# what may follow a reference glued to punctuation, and (without the white space) one after a
+# space, which must end its clause
 _FOLLOWED_BY = re.compile(r"$|[\s.,;:!?)\"'\u201d\u2019\u00bb*_]")
-# English words after which a mark is the object of the phrase ("as shown in [3]")
-_NAMING = frozenset(
+_ENDS_CLAUSE = re.compile(r"$|[\n.,;:!?)\"'\u201d\u2019\u00bb*_]")
+# English words after which a bracketed number is a value the sentence gives, not a reference
+_TAKES_A_VALUE = frozenset(
     """
-    in see cf cf. from by of and or to with per also following e.g. i.e.
+    to is are was were be been being equals equal of by from with and or in at on than per as
+    into between also following e.g. i.e. press type enter select choose set option options key
+    keys button version versions level levels step steps status code value values number item
+    items range index mode
     """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# words after which a run names the reference ("see [3]", "as shown in [3]"): written as words
+_NAMING = frozenset(["see", "cf", "cf."])
+_NAMED_IN = re.compile(
+    r"\b(?:shown|described|given|defined|discussed|reported|stated|found|noted|explained"
+    r"|listed|cited|proposed|introduced)[ \t]+in[ \t]*$",
+    re.IGNORECASE,
 )
 _REFERENCE_WORDS = frozenset(["ref", "ref.", "refs", "refs.", "reference", "references"])
 _LAST_WORD = re.compile(r"([\w.]+)\s*$")
@@ -76,16 +98,27 @@ def without_reference_marks(text: str, line_starts: Collection[int] = (0,)) -> s
     for match in _RUN.finditer(text):
         start, end = match.span()
         mark = start + len(match[0]) - len(match[0].lstrip(" \t"))
-        if _in_code(code, code_starts, mark) or not _is_reference(text, start, mark, end):
+        if _in_code(code, code_starts, mark):
             continue
+        # the word before, from a short window: searched from the text's start, each mark
+        # would read everything before it again
+        window = max(0, start - _WORD_WINDOW)
+        before = _LAST_WORD.search(text, window, start)
+        word = before[1].lower() if before is not None and start < mark else ""
+        naming = start < mark and (
+            word in _NAMING
+            or word in _REFERENCE_WORDS
+            or _NAMED_IN.search(text, window, start) is not None
+        )
+        if naming:
+            if not _FOLLOWED_BY.match(text, end):
+                continue
+        elif not _is_reference(text, start, mark, end) or (start < mark and word in _TAKES_A_VALUE):
+            continue  # ("set the retry count to [3].": the value, as the document writes it)
         if mark in line_starts and re.match(r"[ \t]+\w", text[end:]):
             continue  # a label opening its line, before text: "[1] Smith, J. …"
         out.append(text[last:start])
-        # the word before, from a short window: searched from the text's start, each mark
-        # would read everything before it again
-        before = _LAST_WORD.search(text, max(0, start - _WORD_WINDOW), start)
-        word = before[1].lower() if before is not None and start < mark else ""
-        if word in _NAMING or word in _REFERENCE_WORDS:
+        if naming:
             # "see [3]" reads "see reference 3", and "reference [3]" "reference 3"
             numbers = _numbers(match[0])
             named = numbers if word in _REFERENCE_WORDS else _named(numbers)
@@ -141,7 +174,8 @@ def _is_reference(text: str, start: int, mark: int, end: int) -> bool:
         return mark > 0 and text[mark - 1] in _GLUED_AFTER
     if start == 0 or text[start - 1] == "\n":
         return False  # nothing before it on its line: a label or a stray number, no reference
-    return text[start - 1] not in _NOT_AFTER_SPACE
+    # after a space it must end its clause: "press [1] to continue" names the key to press
+    return text[start - 1] not in _NOT_AFTER_SPACE and _ENDS_CLAUSE.match(text, end) is not None
 
 
 def _numbers(run: str) -> str:

@@ -16,8 +16,8 @@ from bot.reference_marks import without_reference_marks
     [
         ("The gasket must be replaced yearly [1].", "The gasket must be replaced yearly."),
         ("Checked by two people [1, 3], then logged.", "Checked by two people, then logged."),
-        ("Valves rust [2-4] in salt air [12].", "Valves rust in salt air."),
-        ("Rated for 6 bar [1][2] at most.", "Rated for 6 bar at most."),
+        ("Valves rust fast [2-4]; in salt air [12].", "Valves rust fast; in salt air."),
+        ("Rated for 6 bar at most [1][2].", "Rated for 6 bar at most."),
         # Wikipedia and Word put the mark after the punctuation, with no space
         (
             "Filters are changed every March.[2] Pumps are not.",
@@ -60,7 +60,10 @@ def test_a_label_opening_a_joined_line_stays_but_a_mark_ending_one_goes() -> Non
     [
         ("As shown in [3], the seal holds.", "As shown in reference 3, the seal holds."),
         ("Details are given (see [1, 4]).", "Details are given (see references 1, 4)."),
-        ("Compare cf. [2] and [5]\u2013[7].", "Compare cf. reference 2 and references 5\u20137."),
+        (
+            "Compare cf. [2] and see [5]\u2013[7].",
+            "Compare cf. reference 2 and see references 5\u20137.",
+        ),
         ("Tested to the limits of ref. [4].", "Tested to the limits of ref. 4."),
         ("Described in references [1, 2].", "Described in references 1, 2."),
     ],
@@ -77,3 +80,22 @@ def test_code_spans_come_out_as_they_went_in(text: str) -> None:
         return [piece for is_code, piece in code_spans(of) if is_code]
 
     assert code(without_reference_marks(text)) == code(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Press [1] to continue.",
+        "Set the retry count to [3].",
+        "Upgrade to version [2] before March.",
+        "Valid levels are [1-5].",
+        "Returns HTTP status [404] on failure.",
+        "It is rated for 6 bar [1][2] at most.",
+        "Choose option [2].",
+    ],
+)
+def test_a_bracketed_value_in_prose_is_quoted_as_written(sentence: str) -> None:
+    # (the security review of the first rule): a mark followed by a word is part of its
+    # sentence, and one after a word that takes a value is that value; dropping either, or
+    # writing "reference 3", misquoted the document under its own citation
+    assert without_reference_marks(sentence) == sentence
