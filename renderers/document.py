@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.markdown import Token
 from bot.models import Answer, Citation
+from renderers.attachable import numbered_name
 from renderers.base import Capabilities, CitationForm, RenderContext, citation_form, is_record
 from renderers.distinct import told_apart
 from renderers.escaping import safe_url, visible
@@ -160,14 +161,13 @@ def decide_forms(
 
 
 def _unused_name(name: str, taken: set[str | None]) -> str:
-    """``name``, or ``stem (2).ext``, ``stem (3).ext``… when another file already has it."""
-    stem, dot, extension = name.rpartition(".")
-    if not stem:
-        stem, dot, extension = name, "", ""
+    """``name``, or ``stem (2).ext``, ``stem (3).ext``… when another file already has it (its
+    stem shortened when the number would take the name past the longest a file travels under:
+    :func:`renderers.attachable.numbered_name`)."""
     candidate, k = name, 1
     while candidate in taken:
         k += 1
-        candidate = f"{stem} ({k}){dot}{extension}"
+        candidate = numbered_name(name, k)
     return candidate
 
 

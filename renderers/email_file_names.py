@@ -7,9 +7,8 @@ Outlook write non-ASCII file names so, and readers decode it even in a quoted ``
 an encoded word can carry what the shared cleaner removes (line breaks, bidi controls). The
 email names a file by :func:`email_file_name`, which leaves no encoded word to decode, and lists
 it by that same string, so the reference names the file that arrives. The name is on one line
-as the entry's text is (``renderers.spaces.one_line``): the shared cleaner drops a CR or LF, and
-a Unicode line break or a run of spaces, which it keeps, becomes one space in the name as in
-the entry.
+as the entry's text is: the shared cleaner makes a line break or a run of spaces one space, in
+the name as in the entry, and numbers a name as every channel does.
 """
 
 from __future__ import annotations
@@ -18,9 +17,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from bot.models import Answer
-from renderers.attachable import attachment_name
+from renderers.attachable import attachment_name, numbered_name
 from renderers.base import CitationForm
-from renderers.spaces import one_line
 
 # quotes or angle brackets around a whole parameter value, which Python's email parser removes
 # (a name '"x"' arrives as 'x'; another reader may show them): a name never has them
@@ -29,14 +27,14 @@ _WRAPPERS = ('""', "<>")
 
 def email_file_name(name: str) -> str:
     """``name`` as a file of the email is called, and the reference lists it: cleaned as every
-    channel cleans a file's name (:func:`renderers.attachable.attachment_name`), on one line, no
+    channel cleans a file's name (:func:`renderers.attachable.attachment_name`, on one line), no
     ``=?`` left to open an encoded word (``=_`` instead), not wrapped in quotes or angle
     brackets. Cleaning it again changes nothing."""
     while True:
-        # each step can expose what another removes ("a \u2028." ends in a space once the line
-        # break is one and the dot goes): repeated until none changes it, a few rounds at most,
-        # every step shortening the name or ending its encoded words
-        cleaned = one_line(attachment_name(name)).replace("=?", "=_")
+        # each step can expose what another removes ('" x"' starts with a space once the quotes
+        # go): repeated until none changes it, a few rounds at most, every step shortening the
+        # name or ending its encoded words
+        cleaned = attachment_name(name).replace("=?", "=_")
         if cleaned[:1] + cleaned[-1:] in _WRAPPERS and len(cleaned) > 1:
             cleaned = cleaned[1:-1]  # a reader takes them off a parameter (email.utils.unquote)
         if cleaned == name:
@@ -47,8 +45,8 @@ def email_file_name(name: str) -> str:
 def email_file_names(forms: Mapping[int, CitationForm], answer: Answer) -> dict[str, str]:
     """The name each attached file of ``forms`` travels under, by its path: its source's own
     file name (or path) as :func:`email_file_name` cleans it, a file first cited first, and
-    ``name (2).ext`` when an earlier file already has the name (two names the shared cleaner
-    told apart may clean to one here: ``a\\u2028b.pdf`` and ``a b.pdf``)."""
+    ``name (2).ext`` when an earlier file already has the name (two names may clean to one:
+    ``a\\u2028b.pdf`` and ``a b.pdf``, or ``=?x.pdf`` and ``=_x.pdf``)."""
     names: dict[str, str] = {}
     for n in sorted(forms):
         form, citation = forms[n], answer.citation(n)
@@ -65,8 +63,8 @@ def with_email_file_name(
 ) -> CitationForm:
     """``form`` naming its attached file by ``names``; a source called by its file name (no title
     or label of its own) has that name cleaned the same way as its title, so its entry names the
-    file once, as it arrives ("reportBcc.pdf (attached)", not "report Bcc.pdf (attached:
-    reportBcc.pdf)"), or says the name it got beside another file's ("guide (2).pdf")."""
+    file once, as it arrives ("report Bcc.pdf (attached)", not "report\\nBcc.pdf (attached:
+    report Bcc.pdf)"), or says the name it got beside another file's ("guide (2).pdf")."""
     name = names.get(form.path or "") if form.kind == "attachment" else None
     citation = answer.citation(form.n)
     if name is None or citation is None:
@@ -77,24 +75,11 @@ def with_email_file_name(
     return replace(form, filename=name, title=title)
 
 
-# the longest name renderers.attachable.attachment_name keeps: a number added to a name that
-# long goes into its stem, else cleaning the name again would cut the number off
-_LONGEST = 200
-
-
 def _unused(name: str, taken: Collection[str]) -> str:
-    """``name``, or ``stem (2).ext``, ``stem (3).ext``… when a file in ``taken`` has it."""
+    """``name``, or ``stem (2).ext``, ``stem (3).ext``… when a file in ``taken`` has it, numbered
+    as every channel numbers a name (:func:`renderers.attachable.numbered_name`)."""
     candidate, k = name, 1
     while candidate in taken:
         k += 1
-        candidate = email_file_name(_numbered(name, k))
+        candidate = email_file_name(numbered_name(name, k))
     return candidate
-
-
-def _numbered(name: str, k: int) -> str:
-    suffix = f" ({k})"
-    stem, dot, extension = name.rpartition(".")
-    if not stem or len(suffix) + len(dot) + len(extension) >= _LONGEST:
-        stem, dot, extension = name, "", ""
-    room = _LONGEST - len(suffix) - len(dot) - len(extension)
-    return f"{stem[:room]}{suffix}{dot}{extension}"

@@ -110,10 +110,10 @@ async def test_hostile_names_over_smtp_are_listed_as_they_arrive(flow: EmailFlow
     shown = [part.get_filename() for part in reply.iter_attachments()]
     assert shown == [
         "=_utf-8?q?evil?=.pdf",
-        "reportBcc: evil@attacker.example.pdf",
+        "report Bcc: evil@attacker.example.pdf",
         "=_utf-8?b?aW52b2ljZQ==_=.pdf",  # "==?=" holds a "=?" too
     ]
     text = cast(EmailMessage, reply.get_body(("plain",))).get_content()
     assert entry_line(text, 1) == "[1] =_utf-8?q?evil?=.pdf (attached)"
-    assert entry_line(text, 2) == "[2] reportBcc: evil@attacker.example.pdf (attached)"
+    assert entry_line(text, 2) == "[2] report Bcc: evil@attacker.example.pdf (attached)"
     assert entry_line(text, 3) == "[3] Invoice (attached: =_utf-8?b?aW52b2ljZQ==_=.pdf)"

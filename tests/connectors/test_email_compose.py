@@ -162,7 +162,8 @@ def test_missing_oversized_and_hostile_attachments_are_skipped(tmp_path: Path) -
     )  # fmt: skip
     msg = parsed(out.message)
     attachments = list(msg.iter_attachments())
-    assert [a.get_filename() for a in attachments] == ["ok.txt"]
+    # the line break is a space, as in a title (the reference names it so too)
+    assert [a.get_filename() for a in attachments] == ["ok .txt"]
     assert attachments[0].get_payload(decode=True) == b"line one\r\nline two\n"
     assert msg["Bcc"] is None
     assert msg["X-Citecast"] == "1 Bcc: evil@example.com"

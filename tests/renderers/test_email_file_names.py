@@ -45,7 +45,7 @@ names = st.lists(
         ("x =?iso-8859-1?q?caf=E9?= y.pdf", "x =_iso-8859-1?q?caf=E9?= y.pdf"),
         ("==??.pdf", "==_?.pdf"),
         ("=\x00?b?q?x?=.pdf", "=_b?q?x?=.pdf"),  # an encoded word the cleaner would have made
-        ("report\r\nBcc: evil@attacker.example.pdf", "reportBcc: evil@attacker.example.pdf"),
+        ("report\r\nBcc: evil@attacker.example.pdf", "report Bcc: evil@attacker.example.pdf"),
         ("a\u2028b  c.pdf", "a b c.pdf"),
         ("notes \u2028.", "notes"),
         ("../../etc/passwd.pdf", "passwd.pdf"),
@@ -94,8 +94,8 @@ def test_an_encoded_word_name_is_listed_as_the_file_is_attached() -> None:
 
 def test_a_name_with_a_line_break_is_named_once() -> None:
     lines, attached = rendered(file_source("r", "report\r\nBcc: evil@attacker.example.pdf"))
-    assert attached == ["reportBcc: evil@attacker.example.pdf"]
-    assert lines == ["[1] reportBcc: evil@attacker.example.pdf (attached)"]
+    assert attached == ["report Bcc: evil@attacker.example.pdf"]
+    assert lines == ["[1] report Bcc: evil@attacker.example.pdf (attached)"]
 
 
 def test_names_that_clean_to_one_travel_apart() -> None:
@@ -106,12 +106,14 @@ def test_names_that_clean_to_one_travel_apart() -> None:
         file_source("d", "x" * 300 + "1.pdf"),
         file_source("e", "x" * 300 + "2.pdf"),
     )
-    assert attached == ["a b.pdf", "a b (2).pdf", "Guide.pdf", "x" * 200, "x" * 196 + " (2)"]
+    assert attached == [
+        "a b.pdf", "a b (2).pdf", "Guide.pdf", "x" * 196 + ".pdf", "x" * 192 + " (2).pdf"
+    ]  # fmt: skip
     assert lines == [
         "[1] a b.pdf (attached)",
         "[2] a b.pdf (attached: a b (2).pdf)",
         "[3] Admin guide (attached: Guide.pdf)",
-        f"[4] {'x' * 200} (attached)",
-        f"[5] {'x' * 200} (attached: {'x' * 196} (2))",
+        f"[4] {'x' * 196}.pdf (attached)",
+        f"[5] {'x' * 196}.pdf (attached: {'x' * 192} (2).pdf)",
     ]
     assert all(email_file_name(name) == name for name in attached)

@@ -64,8 +64,12 @@
       .replace(/(^|[^\w])__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1$2")     // strong (not __init__)
       .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, "$1$2")  // emphasis
       .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")                      // strikethrough
-      .replace(/\\([\\`*_{}\[\]()#+\-.!>~|])/g, "$1")                // backslash escapes
-      .replace(/`+/g, "");                                           // a stray backtick
+      // a backslash escape (before any ASCII punctuation, as CommonMark reads one: the rule of
+      // PUNCTUATION in answer_actions.js, which loads after this file) shows its character, an
+      // escaped backtick too; a stray backtick goes
+      .replace(/\\([\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e])|`+/g, function (m, escaped) {
+        return escaped || "";
+      });
     if (plain) parent.appendChild(document.createTextNode(plain));
   }
 
