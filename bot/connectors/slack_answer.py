@@ -18,7 +18,7 @@ from dataclasses import replace
 from slack_sdk.web.async_client import AsyncWebClient
 
 import renderers
-from bot.connectors.answer_places import Claim, Places
+from bot.connectors.answer_places import Claim
 from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.slack_audience import SlackAudiences
@@ -30,7 +30,7 @@ from bot.connectors.slack_files import numbered_files
 from bot.connectors.slack_follow_up import FollowUpCheck, checked_sinks
 from bot.connectors.slack_history import thread_history
 from bot.connectors.slack_notes import question_notes
-from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_outbox import SlackOutbox, thread_place
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
 from bot.connectors.slack_replies import ReplyLog
 from bot.connectors.slack_sinks import Payload
@@ -79,8 +79,9 @@ class SlackAnswering:
         self._sleep = sleep
         self._identity = identity
         self._replies = ReplyLog(services.store)
-        # the threads answers are being posted to: one answer at a time posts in a thread
-        self.places = Places()
+        # the threads answers are being posted to: one answer at a time posts in a thread, and
+        # the outbox's queued rests take their turn there too (so the places are the outbox's)
+        self.places = outbox.places
         overrides = {"max_file_bytes": self.settings.max_file_bytes}
         overrides.update(services.settings.capabilities.get("slack", {}))
         self._caps: Capabilities = capabilities_for("slack", overrides)
@@ -214,7 +215,7 @@ class SlackAnswering:
 
     def _place(self, thread: SlackThread) -> Claim:
         """A claim on ``thread`` for one answer (or one message) to post there in turn."""
-        return self.places.claim((thread.channel, thread.thread_ts))
+        return self.places.claim(thread_place(thread))
 
     def _note_poster(self, thread: SlackThread, note: str) -> Callable[[], Awaitable[None]]:
         """What posts ``note`` into the thread (when the follow-up check allows it)."""

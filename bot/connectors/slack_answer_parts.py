@@ -8,7 +8,8 @@ itself (the streamed or edited first part, by its ts) and the messages it handed
 (by their delivery keys, found by reading the thread since they were handed over, which also
 finds a post whose answer was lost). :meth:`AnswerParts.withdraw` makes the first of them the
 apology and deletes the rest, as the Discord connector does with a half answer; with nothing
-posted the apology is a new message.
+posted the apology is a new message. The outbox withdraws an answer the same way when it drops
+the queued rest of it for good (``slack_outbox_drops``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 
 from bot.connectors.slack_client import QUESTION_GONE, UndeliverableError
 from bot.connectors.slack_delivery import Message, SlackPoster
-from bot.connectors.slack_outbox import delivery_key, with_delivery_keys
+from bot.connectors.slack_delivery_keys import delivery_key, with_delivery_keys
 from bot.connectors.slack_thread import SlackThread
 from bot.errors import ChannelError
 

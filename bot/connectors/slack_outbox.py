@@ -24,15 +24,25 @@ the whole answer anew.
 
 A refusal no retry can change (:class:`UndeliverableError`: an archived channel, a channel the
 bot left, a revoked token, a message Slack will never take) is never queued: it is raised to
-the caller, and a queued item that meets one is dropped at once.
+the caller, and a queued item that meets one is dropped at once. Trying one queued item is
+:mod:`bot.connectors.slack_outbox_resend`'s.
+
+An item keeps the ts of its answer's messages already in the thread (the first part a sink
+showed, those posted before the rest was queued). When the outbox drops the rest for good,
+those parts, which cite ``[n]`` sources listed only at the answer's end, are withdrawn with it:
+the first becomes the apology and the others are deleted (:mod:`bot.connectors.slack_outbox_drops`).
+
+The outbox posts into a thread only while it holds the thread's place (``places``, shared with
+the answers being posted, see ``answer_places``): a queued answer never lands between the parts
+of another answer to the same thread. An item whose thread is taken waits for the next pass.
 
 The asker is never left with a stale "thinking…" in an assistant thread: when the answer is
 queued the thread's status says it will follow (``slack.queued_status``); when the outbox
 delivers it (or finds that Slack had taken it) the status is removed; when the outbox drops it
-for good (a refusal, or out of tries) the asker gets the apology, or, if even
-that cannot be posted, a status saying the answer failed. An item that fails in a way no
-resend can change (malformed, or a bug) is dropped at once, so that it does not hold back the
-answers queued after it.
+for good (a refusal, or out of tries) the asker gets the apology (in place of its first part
+already posted), or, if even that cannot be posted, a status saying the answer failed. An item
+that fails in a way no resend can change (malformed, or a bug) is dropped at once, so that it
+does not hold back the answers queued after it.
 
 How long a queued answer is tried is :mod:`bot.connectors.slack_outbox_tries`: ``MAX_ATTEMPTS``
 failed tries, while tries Slack only rate-limited (429) do not count toward them; they wait as
@@ -49,19 +59,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.config import SlackSettings
-from bot.connectors.outbox_turns import TURN_KEY, fail_queued_turn, queued_turn
-from bot.connectors.slack_client import QUESTION_GONE, UndeliverableError
-from bot.connectors.slack_delivery import DELIVERY_EVENT_TYPE, NO_STATUS, Message, SlackPoster
-from bot.connectors.slack_outbox_files import FileUploads, is_files_only
+from bot.connectors.answer_places import Claim, Places
+from bot.connectors.outbox_turns import TURN_KEY, fail_queued_turn
+from bot.connectors.slack_client import UndeliverableError
+from bot.connectors.slack_delivery import Message, SlackPoster
+
+# delivery_key and with_delivery_keys are re-exported: callers have always found them here
+from bot.connectors.slack_delivery_keys import delivery_key as delivery_key
+from bot.connectors.slack_delivery_keys import with_delivery_keys as with_delivery_keys
+from bot.connectors.slack_outbox_drops import PARTS
+from bot.connectors.slack_outbox_files import FileUploads
+from bot.connectors.slack_outbox_resend import Resender
+from bot.connectors.slack_outbox_resend import queued_since as queued_since
 
 # MAX_ATTEMPTS is re-exported: callers have always found it here
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS as MAX_ATTEMPTS
-from bot.connectors.slack_outbox_tries import judge, report
 from bot.connectors.slack_thread import SlackThread
 from bot.errors import ChannelError, CitecastError, DeliveryUncertainError, RateLimitedError
 from bot.store import OutboxItem, Store
@@ -71,35 +87,9 @@ log = logging.getLogger(__name__)
 CHANNEL = "slack"
 
 
-def delivery_key(message: Message) -> str | None:
-    """The delivery key a message carries in its metadata, if any."""
-    metadata = message.get("metadata") or {}
-    if metadata.get("event_type") != DELIVERY_EVENT_TYPE:
-        return None
-    key = (metadata.get("event_payload") or {}).get("key")
-    return str(key) if key else None
-
-
-def with_delivery_keys(messages: Sequence[Message]) -> list[Message]:
-    """The messages, each with a fresh delivery key (kept when it already has one)."""
-    batch = uuid.uuid4().hex
-    out: list[Message] = []
-    for index, message in enumerate(messages):
-        if delivery_key(message) is None:
-            key = f"{batch}-{index}"
-            message = {
-                **message,
-                "metadata": {"event_type": DELIVERY_EVENT_TYPE, "event_payload": {"key": key}},
-            }
-        out.append(message)
-    return out
-
-
-def queued_since(payload: dict[str, Any]) -> float | None:
-    """When an item's first message was first tried; None for items queued before it was kept
-    (their thread is read from the start)."""
-    since = payload.get("since")
-    return float(since) if isinstance(since, int | float) else None
+def thread_place(thread: SlackThread) -> tuple[str, str]:
+    """The place (see ``answer_places``) of the answers posted into ``thread``."""
+    return (thread.channel, thread.thread_ts)
 
 
 class SlackOutbox:
@@ -112,6 +102,7 @@ class SlackOutbox:
         settings: SlackSettings,
         *,
         clock: Callable[[], float] = time.time,
+        places: Places | None = None,
     ) -> None:
         self._store = store
         self._poster = poster
@@ -122,6 +113,10 @@ class SlackOutbox:
         self.files = FileUploads(store, poster, settings, self._busy)
         # how long an answer has waited is measured with it (a test moves it on)
         self._clock = clock
+        # the threads answers are being posted to: shared with the answers (an empty Places
+        # is falsy, hence no ``or``), so a resend never lands between another answer's parts
+        self.places = Places() if places is None else places
+        self._resender = Resender(store, poster, settings, self.files, self._queue, clock)
 
     async def _queue(
         self,
@@ -132,11 +127,14 @@ class SlackOutbox:
         since: float,
         error: ChannelError,
         turn_id: int | None,
+        parts: Sequence[str] = (),
     ) -> str:
         """Persist the messages still to post; ``error`` is why they could not be posted now
         (a 429's wait is honoured by the first resend too, not only by later ones; after a lost
         response the first message may already be in the thread). The asker's status says the
-        answer will follow, set first so that a flush delivering it at once comes after it."""
+        answer will follow, set first so that a flush delivering it at once comes after it.
+        ``parts``: the ts of the answer's messages already in the thread (withdrawn with it if
+        the rest is dropped: see slack_outbox_drops)."""
         await self._poster.set_status(thread, self._settings.queued_status)
         verify = isinstance(error, DeliveryUncertainError)
         payload: dict[str, Any] = {
@@ -147,6 +145,7 @@ class SlackOutbox:
             "verify": verify,
             # when the first message was first tried: Slack may have taken it from then on
             "since": since,
+            PARTS: list(parts),
         }
         if turn_id is not None:
             # marked failed if the item is dropped (see fail_queued_turn)
@@ -170,17 +169,31 @@ class SlackOutbox:
         channel, a message it will never take): retries would only repeat the refusal.
         ``turn_id``: the answer's turn, recorded as failed if the outbox drops what it queued.
         """
+        return await self._deliver(thread, messages, files, turn_id=turn_id, shown=[])
+
+    async def _deliver(
+        self,
+        thread: SlackThread,
+        messages: Sequence[Message],
+        files: Sequence[dict[str, Any]],
+        *,
+        turn_id: int | None,
+        shown: list[str],
+    ) -> bool:
+        """:meth:`deliver`, after the answer's parts ``shown`` (ts) were shown already."""
         messages = with_delivery_keys(messages)
+        parts = list(shown)
         for index, message in enumerate(messages):
             attempted_at = time.time()
             try:
-                await self._poster.post(thread, message)
+                parts.append(await self._poster.post(thread, message))
             except UndeliverableError:
                 raise
             except ChannelError as exc:
                 log.warning("Slack refused an answer in %s (%s); queued", thread.channel, exc)
+                rest = messages[index:]
                 await self._queue(
-                    thread, messages[index:], files, since=attempted_at, error=exc, turn_id=turn_id
+                    thread, rest, files, since=attempted_at, error=exc, turn_id=turn_id, parts=parts
                 )
                 return False
         await self.files.upload(thread, files, turn_id=turn_id)
@@ -231,23 +244,32 @@ class SlackOutbox:
             if isinstance(exc, UndeliverableError) and exc.conversation_closed:
                 raise  # nothing can be deleted or posted there either
             log.warning("could not complete message %s (%s); posting it anew", ts, exc)
-            if not (isinstance(exc, UndeliverableError) and exc.message_gone):
-                await self._poster.delete(thread, ts)
-            return await self.deliver(thread, messages, files, turn_id=turn_id)
-        return await self.deliver(thread, messages[1:], files, turn_id=turn_id)
+            gone = isinstance(exc, UndeliverableError) and exc.message_gone
+            # a half-shown message Slack would not delete stays a part of the answer
+            left = [] if gone or await self._poster.delete(thread, ts) else [ts]
+            return await self._deliver(thread, messages, files, turn_id=turn_id, shown=left)
+        return await self._deliver(thread, messages[1:], files, turn_id=turn_id, shown=[ts])
 
     async def flush(self) -> int:
         """One pass over the queued answers that are due; returns how many were completed.
 
-        An item that fails unexpectedly (malformed, or a bug) is dropped, not retried.
+        An item that fails unexpectedly (malformed, or a bug) is dropped, not retried. An item
+        is posted only while its thread is the outbox's (``places``): one whose thread another
+        answer is being posted to is left for the next pass (with the thread's later items),
+        rather than landing between that answer's parts. Not waited for: that answer may take
+        minutes, and the items of other threads would wait with it.
         """
         done = 0
+        taken: set[tuple[str, str]] = set()  # threads another answer holds: left this pass
         for item in self._store.due(CHANNEL):
             if item.id in self._busy or not self._still_pending(item.id):
                 continue  # being sent now, or sent meanwhile
+            claim = self._claim(item, taken)
+            if claim is None:
+                continue
             self._busy.add(item.id)
             try:
-                if await self._resend(item):
+                if await self._resender.resend(item):
                     done += 1
             except CitecastError:
                 raise  # the store failing: the next pass tries again
@@ -261,107 +283,29 @@ class SlackOutbox:
                 fail_queued_turn(self._store, item.payload, CHANNEL)
             finally:
                 self._busy.discard(item.id)
+                claim.release()
         return done
+
+    def _claim(self, item: OutboxItem, taken: set[tuple[str, str]]) -> Claim | None:
+        """The item's thread, taken for the outbox; None (the thread added to ``taken``) when
+        another answer holds it or waits for it. A payload with no thread has a claim on
+        nothing: resending it fails, and it is dropped."""
+        try:
+            place = thread_place(SlackThread.from_json(item.payload))
+        except KeyError:
+            return self.places.claim(("", item.id))
+        claim = self.places.claim(place)
+        if place in taken or not claim.try_take():
+            taken.add(place)  # its later items must not overtake it either
+            log.debug("a queued Slack answer (%s) waits for its thread", item.id)
+            return None
+        return claim
 
     def _still_pending(self, item_id: str) -> bool:
         """Whether the item is still to send (a pass running beside this one may have sent it
         since this pass listed it)."""
         item = self._store.outbox_item(item_id)
         return item is not None and item.status == "pending"
-
-    async def _give_up(
-        self, item: OutboxItem, thread: SlackThread, error: UndeliverableError
-    ) -> None:
-        """Slack refuses the queued answer for good: drop it now (kept as ``dead``) rather
-        than repeat the refusal for hours, and tell the asker where a message can arrive."""
-        # A deleted question is the asker's doing, not a fault: logged as the connector
-        # logs it when the answer was not queued.
-        level = logging.WARNING if error.code == QUESTION_GONE else logging.ERROR
-        log.log(level, "dropped a queued Slack answer for %s: %s", thread.channel, error)
-        self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
-        fail_queued_turn(self._store, item.payload, CHANNEL)
-        if not error.conversation_closed:
-            await self._poster.apologize(thread)
-
-    async def _retry_later(
-        self, item: OutboxItem, thread: SlackThread, error: ChannelError
-    ) -> None:
-        verdict = judge(
-            item,
-            error,
-            since=queued_since(item.payload),
-            now=self._clock(),
-            poll_seconds=self._settings.outbox_poll_seconds,
-        )
-        report(thread.channel, error, verdict)
-        if verdict.give_up:
-            self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
-        elif verdict.counted:
-            self._store.mark_failed_attempt(
-                item.id, str(error), retry_in=verdict.wait, max_attempts=MAX_ATTEMPTS
-            )
-        else:
-            self._store.postpone(item.id, str(error), retry_in=verdict.wait)
-        if not verdict.give_up:
-            return
-        fail_queued_turn(self._store, item.payload, CHANNEL)
-        await self._poster.apologize(thread)
-
-    async def _sent(self, item: OutboxItem, thread: SlackThread) -> None:
-        self._store.mark_sent(item.id)
-        # Slack removes the status when a reply is posted, but a reply Slack took before the
-        # "will appear" note was set (a lost answer) leaves that note up: remove it.
-        await self._poster.set_status(thread, NO_STATUS)
-
-    async def _resend(self, item: OutboxItem) -> bool:
-        payload = item.payload
-        thread = SlackThread.from_json(payload)
-        if is_files_only(payload):
-            return await self.files.resend(item, thread)
-        messages: list[Message] = list(payload.get("messages") or [])
-        files = list(payload.get("files") or [])
-        # After a failed resend the store keeps no flag of why it failed, so check again.
-        if payload.get("verify") or item.attempts:
-            try:
-                posted = await self._poster.delivery_keys(thread, since=queued_since(payload))
-            except ChannelError as exc:
-                # Unknown whether the message arrived: never post it blindly.
-                if isinstance(exc, UndeliverableError) and exc.conversation_closed:
-                    await self._give_up(item, thread, exc)
-                else:
-                    await self._retry_later(item, thread, exc)
-                return False
-            for message in messages:
-                # Slack took it, though its answer was lost: a reply to the question all the same
-                if (key := delivery_key(message)) is not None and key in posted:
-                    self._poster.record(thread, posted[key])
-            messages = [m for m in messages if delivery_key(m) not in posted]
-        for index, message in enumerate(messages):
-            attempted_at = time.time()
-            try:
-                await self._poster.post(thread, message)
-            except ChannelError as exc:
-                if isinstance(exc, UndeliverableError):
-                    await self._give_up(item, thread, exc)
-                elif index:
-                    # Part went through: keep only the rest, so nothing is posted twice. The
-                    # rest was never tried before this message, so the new item starts here.
-                    await self._queue(
-                        thread,
-                        messages[index:],
-                        files,
-                        since=attempted_at,
-                        error=exc,
-                        turn_id=queued_turn(payload),
-                    )
-                    self._store.mark_sent(item.id)
-                else:
-                    await self._retry_later(item, thread, exc)
-                return False
-        # kept on their own first: a stop mid-upload must not bring these messages back
-        await self.files.upload(thread, files, turn_id=queued_turn(payload), replacing=item.id)
-        await self._sent(item, thread)
-        return True
 
     async def run(self) -> None:
         """Flush every ``outbox_poll_seconds`` until cancelled."""

@@ -208,6 +208,9 @@ class SlackWebMethods:
         message = self._find(str(args.get("channel")), str(args.get("ts")))
         if message is None:
             return None, {"ok": False, "error": "message_not_found"}
+        if message.get("bot_id") != self.bot_id:
+            # another app's stream (or a person's message): Slack lets only its app go on
+            return None, {"ok": False, "error": "message_not_owned_by_app"}
         if not message.get("streaming"):
             return None, {"ok": False, "error": "message_not_in_streaming_state"}
         return message, None
