@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from bot.connectors.slack_client import QUESTION_GONE, UndeliverableError
 from bot.connectors.slack_delivery import Message, SlackPoster
@@ -86,6 +86,15 @@ class AnswerParts:
         """Make the first part the apology (or ``text``: see ``SlackPoster.apologize``) and
         delete the rest; with no part, post the apology."""
         await self._withdraw(await self.standing(), text, apologize=True)
+
+    async def delivered(self, delivery: Awaitable[object]) -> None:
+        """Await ``delivery`` (the posting of this answer's messages); when Slack refuses one
+        for good, withdraw the parts posted before it (:meth:`refused`) and raise again."""
+        try:
+            await delivery
+        except UndeliverableError as exc:
+            await self.refused(exc)
+            raise
 
     async def refused(self, error: UndeliverableError) -> None:
         """Slack refused a part in a conversation now closed to the bot (no ``fail`` follows):

@@ -99,11 +99,9 @@ class PlainSink:
         """Post every message of the payload in order (queued if Slack refuses), then files."""
         messages = self._parts.keyed(with_feedback(payload["messages"], turn_id))
         files = payload.get("files") or []
-        try:
-            await self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
-        except UndeliverableError as exc:
-            await self._parts.refused(exc)
-            raise
+        await self._parts.delivered(
+            self._outbox.deliver(self._thread, messages, files, turn_id=self._turn)
+        )
 
     async def fail(self, text: str | None = None) -> None:
         """Post the apology (or ``text``) in place of the parts already posted."""
@@ -207,11 +205,7 @@ class EditSink:
         """
         messages = self._parts.keyed(with_feedback(payload["messages"], turn_id))
         files = payload.get("files") or []
-        try:
-            await self._deliver(messages, files)
-        except UndeliverableError as exc:
-            await self._parts.refused(exc)
-            raise
+        await self._parts.delivered(self._deliver(messages, files))
 
     async def _deliver(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         if self._ts is None and self._waiting is not None:

@@ -248,11 +248,7 @@ class NativeSink:
 
     async def _complete(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         messages = self._parts.keyed(messages)
-        try:
-            await self._deliver(messages, files)
-        except UndeliverableError as exc:
-            await self._parts.refused(exc)
-            raise
+        await self._parts.delivered(self._deliver(messages, files))
 
     async def _deliver(self, messages: list[dict[str, Any]], files: list[dict[str, Any]]) -> None:
         ts = self.ts
