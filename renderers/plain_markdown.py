@@ -2,7 +2,7 @@
 backslash escapes removed where CommonMark reads them, so ``\\[1\\]`` reads ``[1]``.
 
 ``citecast ask`` prints this. The chat's *Copy answer* writes the same text in the browser
-(``plainMarkdown`` in ``answer_actions.js``); both are checked against one list of cases,
+(``plain_markdown.js``); both are checked against one list of cases,
 ``tests/renderers/plain_markdown_cases.json``. Everything else stays as written (emphasis,
 lists, headings and links read well as they are); the channels' renderers parse the whole tree.
 
@@ -10,7 +10,10 @@ A backslash escapes only an ASCII punctuation character, and only outside code: 
 indented code blocks and code spans keep their backslashes, and so do raw HTML (blocks and inline
 tags) and autolinks (``<https://a.example/\\_x>``). Which lines are code and where code spans
 run is the resolver's reading (:func:`bot.claims.mask_code`), so a ``[^n]`` it took for code
-stays as written too; a block quote's content is read as a text of its own.
+stays as written too, but a list item that begins with indented code (five spaces after its
+marker) is code, as every channel shows it. A block quote's content, with its lazy lines, is
+read as a text of its own: in a loop, not by recursion, and with the levels all its lines have
+taken in one pass, so a quote thousands deep is not read again at each of its levels.
 """
 
 from __future__ import annotations
@@ -19,13 +22,18 @@ import re
 from collections.abc import Callable
 
 from bot.claims import mask_code
-from bot.marker_code_lines import CODE, OPENS, RAW, line_kinds
+from bot.marker_code_lines import CODE, GOES_ON, OPENS, RAW, line_kinds
 
 ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 """What a backslash escapes in CommonMark; before any other character it is a backslash."""
 
 _CITATION = re.compile(r"\[\^([1-9][0-9]{0,4})\]")
 _QUOTE = re.compile(r" {0,3}> ?")
+# a quote's line that may open a fence or an HTML block, which take no lazy line (the quote
+# ends); one class for the marks, so a deep quote costs no backtracking
+_QUOTED_BLOCK = re.compile(r"[ >]*(?:(?:[-+*]|[0-9]{1,9}[.)]) +)?(?:`{3}|~{3}|<)")
+# a list item that begins with indented code (five spaces or more after its marker)
+_ITEM_CODE = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)]) {5,}\S")
 # CommonMark's inline raw HTML and autolinks, where a backslash is literal (the spec's own
 # definitions: open and closing tags, comments, processing instructions, declarations, CDATA)
 _ATTRIBUTE = r"""\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?"""
@@ -46,34 +54,96 @@ def plain_markdown(text: str, marker: Callable[[int], str]) -> str:
     if "\\" not in text and "[^" not in text:
         return text
     lines = text.split("\n")
-    kinds = line_kinds(text)
-    kinds += [OPENS] * (len(lines) - len(kinds))  # (the empty piece after a last "\n")
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
-    masked = mask_code(text)
-    out: list[str] = []
+    out = [""] * len(lines)  # each line's quote marks, then its text as read
+    # texts read on their own: the answer, then each quote's content (by its first line's
+    # index); a loop, not recursion, so a quote nested thousands deep is no deeper a call
+    texts: list[tuple[int, list[str]]] = [(0, lines)]
+    while texts:
+        at, part = texts.pop()
+        whole = "\n".join(part)
+        kinds, masked = _reading(part)
+        starts = [0]
+        for line in part:
+            starts.append(starts[-1] + len(line) + 1)
+        for first, end, quoted in _runs(part, kinds):
+            run = part[first:end]
+            if quoted:
+                cuts = _quote_ends(run)
+                texts.append(
+                    (at + first, [line[cut:] for line, cut in zip(run, cuts, strict=True)])
+                )
+                read = [line[:cut] for line, cut in zip(run, cuts, strict=True)]
+            elif kinds[first] == RAW:  # an HTML block's line: raw, but a [^n] is a citation
+                read = [_CITATION.sub(lambda m: marker(int(m[1])), run[0])]
+            else:
+                start, stop = starts[first], starts[end] - 1
+                read = _inline(whole[start:stop], masked[start:stop], marker).split("\n")
+            for k, line in enumerate(read):
+                out[at + first + k] += line
+    return "\n".join(out)
+
+
+def _runs(lines: list[str], kinds: list[int]) -> list[tuple[int, int, bool]]:
+    """The lines of a text read on its own in runs (first, end, quoted): a quote (its lazy
+    lines with it: a code span in it may run into them), an HTML block's line, or prose and
+    code read inline."""
+    runs: list[tuple[int, int, bool]] = []
     i = 0
     while i < len(lines):
         first = i
         quoted = _quoted(lines[i], kinds[i])
-        while i < len(lines) and kinds[i] != RAW and _quoted(lines[i], kinds[i]) == quoted:
+        block = False  # (the quote may open a fence or HTML block: it takes no lazy line)
+        while i < len(lines) and kinds[i] != RAW:
+            lazy = quoted and not block and kinds[i] == GOES_ON
+            if _quoted(lines[i], kinds[i]) != quoted and not lazy:
+                break
+            block = block or (quoted and _QUOTED_BLOCK.match(lines[i]) is not None)
             i += 1
-        if i == first:  # an HTML block's line: raw text, but a [^n] in it is a citation
-            out.append(_CITATION.sub(lambda m: marker(int(m[1])), lines[i]))
-            i += 1
-        elif quoted:
-            # the resolver's reading finds no code after a quote's ">" (its claims have none
-            # there): the quote's content is read as a text of its own, so a fence in it is code
-            marks = [_QUOTE.match(line) for line in lines[first:i]]
-            prefixes = [m[0] if m else "" for m in marks]
-            inner = [line[len(p) :] for p, line in zip(prefixes, lines[first:i], strict=True)]
-            read = plain_markdown("\n".join(inner), marker).split("\n")
-            out += [p + line for p, line in zip(prefixes, read, strict=True)]
-        else:
-            start, end = starts[first], starts[i] - 1
-            out.append(_inline(text[start:end], masked[start:end], marker))
-    return "\n".join(out)
+        i += i == first
+        runs.append((first, i, quoted))
+    return runs
+
+
+def _reading(lines: list[str]) -> tuple[list[int], str]:
+    """Each line's kind and the text with its code blanked (:func:`bot.claims.mask_code`), as
+    the resolver reads them, but a list item that begins with indented code is code (every
+    channel shows it so; the resolver reads prose): read as an item of plain letters, then
+    blanked."""
+    items = [bool(_ITEM_CODE.match(line)) for line in lines]
+    if any(items):
+        lines = [_lettered(line) if item else line for line, item in zip(lines, items, strict=True)]
+    whole = "\n".join(lines)
+    kinds = line_kinds(whole)
+    kinds += [OPENS] * (len(lines) - len(kinds))  # (the empty piece after a last "\n")
+    masked = mask_code(whole)
+    pieces: list[str] = []
+    at = done = 0
+    for line, item in zip(lines, items, strict=True):
+        if item:
+            pieces += [masked[done:at], "\0" * len(line)]
+            done = at + len(line)
+        at += len(line) + 1
+    return kinds, "".join(pieces) + masked[done:]
+
+
+def _lettered(item: str) -> str:
+    """A list item's line with its content's characters written ``x``: an item of prose as
+    long, in which nothing opens (a code span of the real content would run on)."""
+    marker = _ITEM_CODE.match(item)
+    width = marker.end() - 1 if marker else 0
+    return item[:width] + "x" * (len(item) - width)
+
+
+def _quote_ends(run: list[str]) -> list[int]:
+    """Where each line of a quote's run ends its marks: one level, and every further level
+    while each line is quoted again (a text whose every line is quoted is one quote; one
+    pass over the marks keeps a deep quote linear). A lazy line has none."""
+    cuts = [0] * len(run)
+    while True:
+        marks = [_QUOTE.match(line, cut) for line, cut in zip(run, cuts, strict=True)]
+        cuts = [cut if mark is None else mark.end() for mark, cut in zip(marks, cuts, strict=True)]
+        if not all(_QUOTE.match(line, cut) for line, cut in zip(run, cuts, strict=True)):
+            return cuts
 
 
 def _quoted(line: str, kind: int) -> bool:

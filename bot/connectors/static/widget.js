@@ -19,10 +19,10 @@
  * (which the server sanitized) trusted.
  *
  * The host page gets one global name, ``Citecast``: the modules this loads (sources.js,
- * citations.js, answer_actions.js, scroll.js, history.js, turns.js, stream.js, chat.js) keep
- * their parts on it, and ``Citecast.widget`` says a widget is set up. A page that removes
- * #citecast-widget and runs this script again (a single-page app) gets the same widget back,
- * with its conversation (``Citecast.reattach``).
+ * citations.js, plain_markdown.js, answer_actions.js, scroll.js, history.js, turns.js,
+ * stream.js, chat.js) keep their parts on it, and ``Citecast.widget`` says a widget is set
+ * up. A page that removes #citecast-widget and runs this script again (a single-page app) gets
+ * the same widget back, with its conversation (``Citecast.reattach``).
  */
 (function () {
   "use strict";
@@ -192,7 +192,7 @@
   }
 
   // chat.js needs the modules before it, each the ones before it: load them in this order
-  var modules = ["sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
+  var modules = ["sources", "citations", "plain_markdown", "answer_actions", "scroll", "history", "turns", "stream", "chat"];
 
   /* Trusted Types: a page whose CSP has require-trusted-types-for 'script' refuses a plain
    * string as a script's URL or as HTML. The policy ``citecast`` (the page must allow it:

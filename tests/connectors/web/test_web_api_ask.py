@@ -188,7 +188,17 @@ async def test_health_and_config(web: WebHarness) -> None:
     }
 
 
-SCRIPTS = ("sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat")
+SCRIPTS = (
+    "sources",
+    "citations",
+    "plain_markdown",
+    "answer_actions",
+    "scroll",
+    "history",
+    "turns",
+    "stream",
+    "chat",
+)
 
 
 async def test_chat_page_widget_and_assets_are_served(web: WebHarness) -> None:

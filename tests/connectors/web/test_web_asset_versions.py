@@ -26,7 +26,17 @@ from tests.connectors.web.conftest import (
 # hold them, unasked, for a tenth of the file's age
 CACHED_BY_OLDER_RELEASES = {"/static/chat.js", "/static/chat.css"}
 BROWSER = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
-MODULES = ("sources", "citations", "answer_actions", "scroll", "history", "turns", "stream", "chat")
+MODULES = (
+    "sources",
+    "citations",
+    "plain_markdown",
+    "answer_actions",
+    "scroll",
+    "history",
+    "turns",
+    "stream",
+    "chat",
+)
 WIDGET_FILES = ["chat.css", *(f"{name}.js" for name in MODULES)]
 
 
@@ -52,7 +62,7 @@ async def test_each_asset_url_of_the_chat_page_names_the_hash_of_what_it_serves(
 ) -> None:
     page = await web.client.get("/")
     urls = named_assets(page.text)
-    assert len(urls) == 9  # chat.css and the eight modules
+    assert len(urls) == 10  # chat.css and the nine modules
     for url in urls:
         served = await web.client.get(urljoin("http://citecast.test/", url))
         assert served.status_code == 200, url
