@@ -17,7 +17,7 @@ from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers import render
 from renderers.limits import DISCORD_MAX_CONTENT, SLACK_MAX_SECTION_CHARS, split_long
 from renderers.streaming import StreamRenderer
-from tests.renderers.cpu_time import best_cpu_seconds
+from tests.cpu_time import best_cpu_seconds
 from tests.renderers.payload_checks import check_discord, check_slack
 
 GUIDE = Source(id="g", title="Guide", url="https://docs.example.com/g")

@@ -10,7 +10,7 @@ import sys
 
 from bot.markdown import parse
 from renderers.plain_markdown import plain_markdown
-from tests.renderers.cpu_time import best_cpu_seconds
+from tests.cpu_time import best_cpu_seconds
 
 
 def numbered(n: int) -> str:

@@ -21,7 +21,7 @@ from renderers import render
 from renderers.limits import DISCORD_MAX_CONTENT, SLACK_MAX_SECTION_CHARS, split_long
 from renderers.packing import pack
 from renderers.streaming import StreamRenderer
-from tests.renderers.cpu_time import best_cpu_seconds
+from tests.cpu_time import best_cpu_seconds
 from tests.renderers.fence_checks import code_lines, fences_balanced
 from tests.renderers.payload_checks import check_discord, check_slack
 

@@ -1,4 +1,4 @@
-"""The CPU time a piece of work takes, for the renderers' linear-time checks.
+"""The CPU time a piece of work takes, for the linear-time checks.
 
 Those checks compare two sizes of one input by a wide ratio (a quadratic path costs about 64
 times at 8 times the size, a linear one about 8): CPU time of this process, the best of five
