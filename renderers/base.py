@@ -1,10 +1,10 @@
 """The renderer seam: channel capabilities, the render context, and ``citation_form``.
 
-``Capabilities`` is data: one default per channel (``DEFAULT_CAPABILITIES``), any field
-overridable from ``config.yaml`` (``capabilities: {slack: {max_files: 3}}``) through
-:func:`capabilities_for`. ``RenderContext`` carries what a renderer may know about the
-deployment and the viewer. :func:`citation_form` is the ONE place deciding how a cited source
-appears: a link, an attached file, a signed download link, or just its name.
+``Capabilities``, each channel's defaults and :func:`capabilities_for` live in
+:mod:`renderers.capabilities` and are re-exported here. ``RenderContext`` carries what a
+renderer may know about the deployment and the viewer. :func:`citation_form` is the ONE place
+deciding how a cited source appears: a link, an attached file, a signed download link, or just
+its name.
 """
 
 from __future__ import annotations
@@ -12,18 +12,23 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.bidi_controls import url_without_bidi_controls, without_bidi_controls
 from bot.deeplinks import file_link
-from bot.errors import ConfigError
 from bot.models import Citation, Occurrence, RecordAction, Source
 from bot.models import is_safe_url as _is_safe_url
 from bot.page_labels import page_label
 from renderers.attachable import attachment_name as attachment_name
 from renderers.attachable import media_allowed, size_allowed
+from renderers.capabilities import DEFAULT_CAPABILITIES as DEFAULT_CAPABILITIES
+from renderers.capabilities import DISCOURSE_MIN_MAX_CHARS as DISCOURSE_MIN_MAX_CHARS
+from renderers.capabilities import Capabilities as Capabilities
+from renderers.capabilities import Markup as Markup
+from renderers.capabilities import Streaming as Streaming
+from renderers.capabilities import capabilities_for as capabilities_for
 from renderers.spaces import one_line
 
 # every form decision checks the same few URLs once per channel: remember the verdicts
@@ -39,103 +44,12 @@ def shown(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-Markup = Literal["html", "mrkdwn", "markdown", "plain"]
-Streaming = Literal["native", "edit", "none"]
 Show = Literal["cited", "all", "none"]
 FormKind = Literal["link", "attachment", "download", "name", "hidden"]
-
-
-@dataclass(frozen=True)
-class Capabilities:
-    """What a channel can show. ``media_types`` empty means any type may be attached.
-
-    ``max_chars`` is per message (Slack: per section text; email: the HTML budget in bytes).
-    ``min_chars`` is the shortest message the channel accepts (Discourse's ``min_post_length``);
-    a shorter answer gets a note saying it is short rather than being refused by the platform.
-    """
-
-    markup: Markup
-    links: bool = True
-    masked_links: bool = True
-    footnotes: bool = False
-    native_files: bool = False
-    max_file_bytes: int = 0
-    max_files: int = 0
-    media_types: tuple[str, ...] = ()
-    max_chars: int = 4000
-    min_chars: int = 0
-    max_blocks: int = 0
-    buttons: bool = False
-    embeds: bool = False
-    streaming: Streaming = "none"
-
 
 EMPTY_ANSWER = "(The assistant gave an empty answer.)"
 """What a message shows for an answer with no text: chat platforms refuse an empty message, and
 Discourse one shorter than its ``min_post_length`` (20 characters by default)."""
-
-DEFAULT_CAPABILITIES: dict[str, Capabilities] = {
-    "web": Capabilities(markup="html", footnotes=True, buttons=True, streaming="native",
-                        max_chars=1_000_000),
-    "slack": Capabilities(markup="mrkdwn", native_files=True, max_file_bytes=50_000_000,
-                          max_files=10, max_chars=3000, max_blocks=50, buttons=True,
-                          streaming="native"),
-    "discord": Capabilities(markup="markdown", native_files=True, max_file_bytes=10_000_000,
-                            max_files=10, max_chars=2000, buttons=True, streaming="edit"),
-    "email": Capabilities(markup="html", native_files=True, max_file_bytes=10_000_000,
-                          max_files=10, max_chars=100_000, buttons=True),
-    "discourse": Capabilities(markup="markdown", footnotes=True, native_files=True,
-                              max_file_bytes=4_000_000, max_files=10, max_chars=32_000,
-                              min_chars=20),
-}  # fmt: skip
-
-
-# a Discourse post holds a sentence and a source entry at its shortest (a 30-character title, an
-# upload link, "weak support?"): at 158 a post ran past 1,000; the connector asks for no less
-DISCOURSE_MIN_MAX_CHARS = 200
-_TOO_SHORT_FOR_A_POST = (
-    f"must be at least {DISCOURSE_MIN_MAX_CHARS} (a post holds a sentence and its sources)"
-)
-
-
-def capabilities_for(channel: str, overrides: Mapping[str, Any] | None = None) -> Capabilities:
-    """The channel's default capabilities with ``overrides`` (from config) applied.
-
-    Raises ConfigError naming the key for an unknown channel, unknown field or bad value.
-    """
-    try:
-        base = DEFAULT_CAPABILITIES[channel]
-    except KeyError:
-        channels = ", ".join(DEFAULT_CAPABILITIES)
-        raise ConfigError(
-            f"capabilities.{channel}: unknown channel (channels: {channels})"
-        ) from None
-    if not overrides:
-        return base
-    known = {f.name: f for f in dataclasses.fields(Capabilities)}
-    changes: dict[str, Any] = {}
-    for key, value in overrides.items():
-        if key not in known:
-            raise ConfigError(f"capabilities.{channel}.{key}: unknown capability")
-        default = getattr(base, key)
-        if key == "media_types":
-            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"capabilities.{channel}.{key}: must be a list of strings")
-            value = tuple(value)
-        elif isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ConfigError(f"capabilities.{channel}.{key}: must be true or false")
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError(f"capabilities.{channel}.{key}: must be a non-negative integer")
-            if (channel, key) == ("discourse", "max_chars") and value < DISCOURSE_MIN_MAX_CHARS:
-                raise ConfigError(f"capabilities.{channel}.{key}: {_TOO_SHORT_FOR_A_POST}")
-        elif key == "markup" and value not in ("html", "mrkdwn", "markdown", "plain"):
-            raise ConfigError(f"capabilities.{channel}.{key}: must be html|mrkdwn|markdown|plain")
-        elif key == "streaming" and value not in ("native", "edit", "none"):
-            raise ConfigError(f"capabilities.{channel}.{key}: must be native|edit|none")
-        changes[key] = value
-    return dataclasses.replace(base, **changes)
 
 
 @dataclass(frozen=True)
@@ -304,7 +218,9 @@ def citation_form(
     Public URL (the deep link when present) -> link; a file without one -> attachment where the
     channel sends files, attachments are wanted, and type/size/count (``files_used``: other
     files already attached) allow (a file ``file_size`` cannot read is never attached); else
-    a signed download link when the signer gives one; else its name.
+    a signed download link when the signer gives one; else its name. An attached file with no
+    title or label of its own is titled by the name it travels under
+    (:func:`renderers.attachable.attachment_name`), so every channel names it once.
 
     Every text of the form (title, detail, quote, file name, record label, columns and action)
     is without bidi controls (:func:`shown`), and each URL has them percent-encoded: whatever a
@@ -336,6 +252,10 @@ def citation_form(
         and size_allowed(source, context.file_size, caps.max_file_bytes)
     ):
         common["filename"] = attachment_name(source.filename or source.path)
+        if not source.title and not source.label and source.filename:
+            # called by its file name: by the name it arrives under, so every channel's entry
+            # says it once ("report Bcc.pdf (attached)"), not a raw "report\nBcc.pdf" beside it
+            common["title"] = common["filename"]
         return CitationForm(
             kind="attachment", path=source.path, media_type=source.media_type, **common
         )

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from bot.connectors.discourse_errors import DiscourseAPIError, api_error, retry_after
+from bot.connectors.discourse_upload_names import sent_file_name
 from bot.errors import ChannelError, DeliveryUncertainError, RateLimitedError
 from bot.url_secrets import quoted_url
 
@@ -147,7 +148,9 @@ class DiscourseClient:
             "POST",
             "/uploads.json",
             data={"type": "composer", "synchronous": "true"},
-            files={"file": (filename, data, media_type or "application/octet-stream")},
+            files={
+                "file": (sent_file_name(filename), data, media_type or "application/octet-stream")
+            },
         )
         short_url = result.get("short_url")
         if not isinstance(short_url, str) or not short_url.startswith("upload://"):

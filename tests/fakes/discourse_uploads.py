@@ -2,16 +2,33 @@
 
 :class:`ForumUploads` is the part of :class:`tests.fakes.discourse_api.FakeDiscourse` that takes
 files, refusing them as the real forum does: 422 "not authorized" for an extension outside
-``authorized_extensions``, 422 "too big" past ``max_attachment_bytes``.
+``authorized_extensions``, 422 "too big" past ``max_attachment_bytes``. It names a file as Rack
+(under Discourse) reads its multipart ``filename``: :func:`rack_file_name`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+from urllib.parse import unquote
 
 from aiohttp import web
 
 from tests.fakes.discourse_wire import RecordedUpload, base62, error_response
+
+# what Rack's multipart parser looks at after each "%": the two characters an escape needs
+_PERCENT_RUN = re.compile(r"%.?.?")
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def rack_file_name(sent: str) -> str:
+    """The name Rack gives a file whose multipart ``filename`` parameter reads ``sent``: decoded
+    from percent escapes when every ``%`` starts a valid one (rack/rack#1772: ``100%25.pdf`` is
+    stored as ``100%.pdf``, ``a%0Ab.pdf`` with a line break), with invalid UTF-8 replaced (Ruby's
+    ``scrub``); otherwise as sent (``100%.pdf`` stays ``100%.pdf``)."""
+    if all(_ESCAPE.fullmatch(run) for run in _PERCENT_RUN.findall(sent)):
+        return unquote(sent, errors="replace")
+    return sent
 
 
 class ForumUploads:
@@ -35,7 +52,7 @@ class ForumUploads:
             return error_response(422, ["You must provide a file to upload."], "invalid_parameters")
         if form.get("type") != "composer":
             return error_response(422, ["Invalid upload type."], "invalid_parameters")
-        filename = upload.filename or "file"
+        filename = rack_file_name(upload.filename or "file")
         extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
         if extension not in self.authorized_extensions:
             allowed = ", ".join(self.authorized_extensions)
