@@ -67,11 +67,13 @@ _TAKES_A_VALUE = frozenset(
     to is are was were be been being equals equal of by from with and or in at on than per as
     into between also following e.g. i.e. press type enter select choose set option options key
     keys button version versions level levels step steps status code value values number item
-    items range index mode
+    items range index mode return returns gives yields default defaults
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 # words after which a run names the reference ("see [3]", "as shown in [3]"): written as words
 _NAMING = frozenset(["see", "cf", "cf."])
+# a bracketed number not preceded by a backslash (one already escaped stays as it is)
+_NUMBERED = re.compile(rf"(?<!\\)\[({_NUMBERS})\]")
 _NAMED_IN = re.compile(
     r"\b(?:shown|described|given|defined|discussed|reported|stated|found|noted|explained"
     r"|listed|cited|proposed|introduced)[ \t]+in[ \t]*$",
@@ -113,7 +115,7 @@ def without_reference_marks(text: str, line_starts: Collection[int] = (0,)) -> s
         if naming:
             if not _FOLLOWED_BY.match(text, end):
                 continue
-        elif not _is_reference(text, start, mark, end) or (start < mark and word in _TAKES_A_VALUE):
+        elif not _is_reference(text, start, mark, end) or (start < mark and _value_after(word)):
             continue  # ("set the retry count to [3].": the value, as the document writes it)
         if mark in line_starts and re.match(r"[ \t]+\w", text[end:]):
             continue  # a label opening its line, before text: "[1] Smith, J. …"
@@ -151,12 +153,37 @@ def passage_without_reference_marks(passage: str) -> str:
 
 
 def _prose_without_marks(lines: list[str]) -> list[str]:
-    """``lines`` of prose (one run between code lines) without their reference marks."""
+    """``lines`` of prose (one run between code lines) without their reference marks, and
+    the bracketed numbers they keep (values, indexing, labels) escaped outside code spans."""
     if not lines:
         return []
     text = "\n".join(lines)
     starts = [m.end() for m in _LINE_OPENING.finditer(text)]
-    return without_reference_marks(text, starts).split("\n")
+    return _escaped_numbers(without_reference_marks(text, starts)).split("\n")
+
+
+def _escaped_numbers(text: str) -> str:
+    # A value kept as written ("wear level [1].") is still "[1]" to a model that copies it, and
+    # the resolver would read the copy as a citation of result 1: written "\[1\]", as the
+    # built-in answerer writes document text, a copy stays text (the resolver skips escaped
+    # brackets) and shows as "[1]".
+    if "[" not in text:
+        return text
+    code = code_span_bounds(text)
+    code_starts = [a for a, _ in code]
+
+    def escaped(match: re.Match[str]) -> str:
+        if _in_code(code, code_starts, match.start()):
+            return match[0]
+        return f"\\[{match[1]}\\]"
+
+    return _NUMBERED.sub(escaped, text)
+
+
+def _value_after(word: str) -> bool:
+    """Whether a bracketed number after ``word`` (the word before its spaces; empty after
+    punctuation such as ": " or ", " or "(") is a value the sentence gives."""
+    return not word or word in _TAKES_A_VALUE
 
 
 def _in_code(code: list[tuple[int, int]], starts: list[int], at: int) -> bool:

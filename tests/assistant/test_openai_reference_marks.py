@@ -87,3 +87,32 @@ async def test_a_model_copying_the_passage_cites_only_the_passage_it_copied(
         (number, "refs.txt")
     ], answer.text
     assert answer.text == "The gasket must be replaced yearly [^1]."
+
+
+async def test_a_copied_value_cites_only_the_passage_it_was_copied_from(
+    fake: FakeOpenAI, tmp_path: Path
+) -> None:
+    # (the second review) "wear level [1]" is a value, kept as written: shown escaped, so a
+    # model that copies it keeps it as text instead of citing result 1 (gasket.md)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "gasket.md").write_text(
+        "# Gasket checks\n\nThe gasket is checked by the night crew every Friday.\n",
+        encoding="utf-8",
+    )
+    (docs / "refs.txt").write_text(
+        "Tolerances\n\nThe gasket must be replaced at wear level [1].\n", encoding="utf-8"
+    )
+    settings = Settings.model_validate({"index": {"path": str(tmp_path / "index.db")}})
+    assert ingest([docs], settings.index).indexed == 2
+    fake.add(SEARCH, text("Let me look."))
+    bot = _assistant(settings, fake.base_url)
+    await bot.answer(QUESTION, PUBLIC)
+    [shown] = tool_messages(fake.requests[1])
+    found = re.search(r"\[cite: (\d+)\] refs", shown)
+    assert found is not None, shown
+    sentence = next(line for line in shown.splitlines() if "wear level" in line)
+    assert sentence.endswith("wear level \\[1\\].")
+    fake.add(SEARCH, text(f"{sentence.rstrip('.')} [{found[1]}]."))
+    answer = await bot.answer(QUESTION, PUBLIC)
+    assert [c.source.filename for c in answer.citations] == ["refs.txt"], answer.text

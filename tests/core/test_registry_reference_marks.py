@@ -38,15 +38,25 @@ def test_format_passages_leaves_out_a_reference_mark_beside_the_cite_heading() -
             "Set the limit:\n\n```\nlimits = [1]\nx = a [2]\n```\n\n    y = b [3]\n\nDone.",
         ),
         # a bibliography's labels open their lines, also indented; a bare number on its line
+        # (kept, and escaped: a copy of them must not read as a citation)
         (
             "Sources [1]:\n\n[1] Smith, J. Seals.\n  [2] Doe, A. Valves.\n  [3]\n",
-            "Sources:\n\n[1] Smith, J. Seals.\n  [2] Doe, A. Valves.\n  [3]\n",
+            "Sources:\n\n\\[1\\] Smith, J. Seals.\n  \\[2\\] Doe, A. Valves.\n  \\[3\\]\n",
         ),
         # a code span, indexing and a named reference, as in quoted sentences
         (
             "Use `a [1]` or items[2], as shown in [3].",
-            "Use `a [1]` or items[2], as shown in reference 3.",
+            "Use `a [1]` or items\\[2\\], as shown in reference 3.",
         ),
+        # (the second review) values after punctuation or a value-taking word are kept, escaped
+        ("Allowed values: [1, 2, 3].", "Allowed values: \\[1, 2, 3\\]."),
+        ("The default retry count: [3].", "The default retry count: \\[3\\]."),
+        ("The tuple (1, [2]).", "The tuple (1, \\[2\\])."),
+        ("counts: 3, [4], 5", "counts: 3, \\[4\\], 5"),
+        ("The function returns [0], always.", "The function returns \\[0\\], always."),
+        ("Result (default [3]).", "Result (default \\[3\\])."),
+        ("Replaced at wear level [1].", "Replaced at wear level \\[1\\]."),
+        ("Already \\[1\\] escaped [2].", "Already \\[1\\] escaped."),
     ],
 )
 def test_a_passage_keeps_its_code_and_labels(passage: str, expected: str) -> None:
