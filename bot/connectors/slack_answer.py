@@ -191,6 +191,7 @@ class SlackAnswering:
             self._sleep,
             turn_id,
             forms,
+            bot_id=self._identity()[1],
         )
         if check is not None:
             sink, fallback = checked_sinks(sink, fallback, check)

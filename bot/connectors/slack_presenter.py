@@ -41,11 +41,12 @@ def choose_sinks(
     sleep: Sleep,
     turn_id: int,
     forms: Callable[[Answer], Mapping[int, CitationForm]] | None = None,
+    bot_id: str | None = None,
 ) -> tuple[AnswerSink, Callable[[], AnswerSink]]:
     """The sink that shows an answer in ``thread`` for ``slack.streaming``, and the one to fall
     back to when native streaming is unavailable (made only if needed); ``forms`` gives the
     citation forms of a partial answer, which say where each marker links (for native
-    streaming)."""
+    streaming); ``bot_id`` is the bot's own, which tells its messages from other apps'."""
 
     def edit() -> AnswerSink:
         interval = settings.edit_interval_seconds
@@ -56,7 +57,9 @@ def choose_sinks(
 
     mode = settings.streaming
     if mode == "native":
-        native = NativeSink(client, poster, outbox, thread, settings, turn_id=turn_id, forms=forms)
+        native = NativeSink(
+            client, poster, outbox, thread, settings, turn_id=turn_id, forms=forms, bot_id=bot_id
+        )
         return native, edit
     if mode == "edit":
         return edit(), edit

@@ -83,8 +83,10 @@ class NativeSink:
         *,
         turn_id: int | None = None,
         forms: Callable[[Answer], Mapping[int, CitationForm]] | None = None,
+        bot_id: str | None = None,
     ) -> None:
         self._client = client
+        self._bot_id = bot_id  # which messages are the bot's own (a lost start's cleanup)
         self._poster = poster
         self._outbox = outbox
         self._thread = thread
@@ -163,7 +165,9 @@ class NativeSink:
             if code not in UNSUPPORTED_STREAMING:
                 log.warning("Slack stream could not start (%s); posting instead", code)
             if isinstance(error, DeliveryUncertainError):
-                await remove_lost_stream(self._client, self._poster, self._thread, self._tried)
+                await remove_lost_stream(
+                    self._client, self._poster, self._thread, self._tried, self._bot_id
+                )
             raise StreamingUnavailableError(f"Slack {what}: {code}") from None
         if code in STREAM_CLOSED:
             log.info("Slack closed the stream in %s; completing it", self._thread.channel)

@@ -55,11 +55,17 @@ async def _own_bot_id(client: AsyncWebClient) -> str | None:
 
 
 async def remove_lost_stream(
-    client: AsyncWebClient, poster: SlackPoster, thread: SlackThread, since: float
+    client: AsyncWebClient,
+    poster: SlackPoster,
+    thread: SlackThread,
+    since: float,
+    bot_id: str | None = None,
 ) -> int:
     """Stop and delete the streams still open in ``thread`` that the bot itself started from
-    ``since`` (Unix seconds) on; returns how many were removed. A thread that cannot be read,
-    or a bot whose own id Slack does not say, is logged: the stream, if any, then stays."""
+    ``since`` (Unix seconds) on; returns how many were removed. ``bot_id`` is the bot's own, as
+    the connector learned it at start (asked of ``auth.test`` here only when not known). A
+    thread that cannot be read, or a bot whose own id Slack does not say, is logged: the
+    stream, if any, then stays."""
     try:
         replies = await poster.replies(thread, since)
     except ChannelError as exc:
@@ -73,7 +79,7 @@ async def remove_lost_stream(
     candidates = [m for m in replies if _may_be_the_stream(m, thread)]
     if not candidates:
         return 0
-    ours = await _own_bot_id(client)
+    ours = bot_id or await _own_bot_id(client)
     if ours is None:
         log.warning(
             "cannot tell which message in %s is the bot's own (auth.test did not answer); a "

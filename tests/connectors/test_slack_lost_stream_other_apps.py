@@ -97,3 +97,24 @@ async def test_the_fake_refuses_to_stop_another_apps_stream(tmp_path: Path) -> N
         assert refused.value.response["error"] == "message_not_owned_by_app"
         (theirs,) = [m for m in fake.state.messages[PUBLIC] if m["ts"] == other]
         assert theirs["streaming"] is True
+
+
+async def test_the_cleanup_uses_the_bot_identity_learned_at_start(tmp_path: Path) -> None:
+    """(the second review) The cleanup asked auth.test again for an id the connector knows, and
+    one failure of that extra call, at a flaky moment when a start's answer is lost anyway,
+    left the bot's own lost stream beside the answer."""
+    answerer = ScriptedAnswerer([GUIDE], RAW, chunk=50)
+    async with slack_world(
+        tmp_path, answerer, streaming="native", request_timeout_seconds=1.0
+    ) as world:
+        fake = world.fake
+        root = fake.add_message(PUBLIC, "<@U0BOT> first", ASKER)
+        fake.fail("chat.startStream", processed=True, drop=True)
+        # the harness skips the start-up check: the first request's authorize asks once; a
+        # failure of any later call would be the cleanup asking again
+        fake.fail("auth.test", error="fatal_error", times=1, after=1)
+        await world.post_event(mention("first", ts=root))
+        assert len(fake.calls_to("auth.test")) == 1
+        replies = fake.bot_messages(PUBLIC, thread_ts=root)
+        assert [m["ts"] for m in replies if m.get("streaming")] == []
+        assert len(replies) == 1

@@ -65,7 +65,7 @@
       .replace(/(^|[^\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])/g, "$1$2")  // emphasis
       .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")                      // strikethrough
       // a backslash escape (before any ASCII punctuation, as CommonMark reads one: the rule of
-      // PUNCTUATION in answer_actions.js, which loads after this file) shows its character, an
+      // PUNCTUATION in plain_markdown.js, which loads after this file) shows its character, an
       // escaped backtick too; a stray backtick goes
       .replace(/\\([\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e])|`+/g, function (m, escaped) {
         return escaped || "";
