@@ -12,8 +12,9 @@ import pytest
 from bot.assistant.assistant import Assistant
 from bot.assistant.openai_backend import OpenAIBackend
 from bot.config import Settings
-from bot.knowledge import KnowledgeIndex, ingest
+from bot.knowledge import KnowledgeIndex
 from bot.models import Answer
+from tests.assistant import gasket_docs
 from tests.assistant.test_assistant_openai import PUBLIC, model_settings, tool_messages
 from tests.fakes.openai_server import FakeOpenAI, text, tools
 
@@ -24,19 +25,7 @@ SEARCH = tools(("search_docs", {"query": "gasket"}))
 @pytest.fixture
 def gasket_settings(tmp_path: Path) -> Settings:
     """An index of two documents: a Markdown page and a text file with a reference mark."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "gasket.md").write_text(
-        "# Gasket checks\n\nThe gasket is checked by the night crew every Friday.\n",
-        encoding="utf-8",
-    )
-    (docs / "refs.txt").write_text(
-        "Tolerances\n\nThe gasket must be replaced yearly [1].\n", encoding="utf-8"
-    )
-    settings = Settings.model_validate({"index": {"path": str(tmp_path / "index.db")}})
-    report = ingest([docs], settings.index)
-    assert report.indexed == 2
-    return settings
+    return gasket_docs.gasket_settings(tmp_path, "The gasket must be replaced yearly [1].")
 
 
 def _assistant(settings: Settings, base_url: str) -> Assistant:
@@ -94,17 +83,9 @@ async def test_a_copied_value_cites_only_the_passage_it_was_copied_from(
 ) -> None:
     # (the second review) "wear level [1]" is a value, kept as written: shown escaped, so a
     # model that copies it keeps it as text instead of citing result 1 (gasket.md)
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "gasket.md").write_text(
-        "# Gasket checks\n\nThe gasket is checked by the night crew every Friday.\n",
-        encoding="utf-8",
+    settings = gasket_docs.gasket_settings(
+        tmp_path, "The gasket must be replaced at wear level [1]."
     )
-    (docs / "refs.txt").write_text(
-        "Tolerances\n\nThe gasket must be replaced at wear level [1].\n", encoding="utf-8"
-    )
-    settings = Settings.model_validate({"index": {"path": str(tmp_path / "index.db")}})
-    assert ingest([docs], settings.index).indexed == 2
     fake.add(SEARCH, text("Let me look."))
     bot = _assistant(settings, fake.base_url)
     await bot.answer(QUESTION, PUBLIC)

@@ -8,25 +8,15 @@ from pathlib import Path
 from bot.assistant.assistant import Assistant
 from bot.assistant.cited_lines import with_marker
 from bot.assistant.extractive_sentences import sentences_of
-from bot.config import Settings
-from bot.knowledge import KnowledgeIndex, ingest
+from bot.knowledge import KnowledgeIndex
 from renderers import render
+from tests.assistant.gasket_docs import gasket_settings
 
 
 async def test_a_quoted_reference_mark_is_not_shown_beside_another_sources_number(
     tmp_path: Path,
 ) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "gasket.md").write_text(
-        "# Gasket checks\n\nThe gasket is checked by the night crew every Friday.\n",
-        encoding="utf-8",
-    )
-    (docs / "refs.txt").write_text(
-        "Tolerances\n\nThe gasket must be replaced yearly [1].\n", encoding="utf-8"
-    )
-    settings = Settings.model_validate({"index": {"path": str(tmp_path / "index.db")}})
-    ingest([docs], settings.index)
+    settings = gasket_settings(tmp_path, "The gasket must be replaced yearly [1].")
     assistant = Assistant(settings, KnowledgeIndex(settings.index.path))
     answer = await assistant.answer(
         "Who checks the gasket and when must the gasket be replaced?", frozenset({"public"})
