@@ -16,6 +16,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.models import Source
 from tests.connectors.slack_harness import ASKER, PUBLIC, mention, slack_world
+from tests.connectors.test_slack_lost_stream_start import assert_one_answer, streaming_world
 from tests.fakes.answerer import ScriptedAnswerer
 
 RAW = "\n\n".join(f"Paragraph {i}: citecast streams this answer in pieces [1]." for i in range(8))
@@ -28,10 +29,7 @@ def touched(calls: list[tuple[str, str | None]], method: str) -> set[str | None]
 
 
 async def test_another_apps_live_stream_is_neither_stopped_nor_deleted(tmp_path: Path) -> None:
-    answerer = ScriptedAnswerer([GUIDE], RAW, chunk=50)
-    async with slack_world(
-        tmp_path, answerer, streaming="native", request_timeout_seconds=1.0
-    ) as world:
+    async with streaming_world(tmp_path, paragraphs=8) as world:
         fake = world.fake
         root = fake.add_message(PUBLIC, "<@U0BOT> first", ASKER)
         other = fake.add_message(
@@ -51,10 +49,7 @@ async def test_another_apps_live_stream_is_neither_stopped_nor_deleted(tmp_path:
         (theirs,) = [m for m in fake.state.messages[PUBLIC] if m["ts"] == other]
         assert theirs["streaming"] is True
         # our own lost stream is still found and removed: one answer, with its sources
-        replies = fake.bot_messages(PUBLIC, thread_ts=root)
-        assert [m["ts"] for m in replies if m.get("streaming")] == []
-        assert len(replies) == 1, [r["text"][:60] for r in replies]
-        assert any(b["type"] == "context" for b in replies[0]["blocks"])
+        assert_one_answer(fake, root)
 
 
 async def test_when_slack_cannot_say_who_the_bot_is_no_message_is_touched(
@@ -62,10 +57,7 @@ async def test_when_slack_cannot_say_who_the_bot_is_no_message_is_touched(
 ) -> None:
     """Without the bot's own id nothing in the thread can be told to be ours: the lost stream
     stays (the log says to delete it by hand), and the answer is still posted once."""
-    answerer = ScriptedAnswerer([GUIDE], RAW, chunk=50)
-    async with slack_world(
-        tmp_path, answerer, streaming="native", request_timeout_seconds=1.0
-    ) as world:
+    async with streaming_world(tmp_path, paragraphs=8) as world:
         fake = world.fake
         root = fake.add_message(PUBLIC, "<@U0BOT> first", ASKER)
         fake.fail("chat.startStream", processed=True, drop=True)
@@ -103,10 +95,7 @@ async def test_the_cleanup_uses_the_bot_identity_learned_at_start(tmp_path: Path
     """(the second review) The cleanup asked auth.test again for an id the connector knows, and
     one failure of that extra call, at a flaky moment when a start's answer is lost anyway,
     left the bot's own lost stream beside the answer."""
-    answerer = ScriptedAnswerer([GUIDE], RAW, chunk=50)
-    async with slack_world(
-        tmp_path, answerer, streaming="native", request_timeout_seconds=1.0
-    ) as world:
+    async with streaming_world(tmp_path, paragraphs=8) as world:
         fake = world.fake
         root = fake.add_message(PUBLIC, "<@U0BOT> first", ASKER)
         fake.fail("chat.startStream", processed=True, drop=True)
