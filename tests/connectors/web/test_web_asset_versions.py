@@ -21,22 +21,14 @@ from tests.connectors.web.conftest import (
     cited_answer,
     passage,
 )
+from tests.connectors.web.test_web_api_ask import SCRIPTS
 
 # the URLs a release that sent no Cache-Control for /static/* handed out: a browser may still
 # hold them, unasked, for a tenth of the file's age
 CACHED_BY_OLDER_RELEASES = {"/static/chat.js", "/static/chat.css"}
 BROWSER = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
-MODULES = (
-    "sources",
-    "citations",
-    "plain_markdown",
-    "answer_actions",
-    "scroll",
-    "history",
-    "turns",
-    "stream",
-    "chat",
-)
+# the chat's scripts, in the order the page and the widget load them
+MODULES = SCRIPTS
 WIDGET_FILES = ["chat.css", *(f"{name}.js" for name in MODULES)]
 
 
