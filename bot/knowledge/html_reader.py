@@ -8,7 +8,9 @@ permalink marks (``¶``) that documentation generators append to headings. The t
 first ``<title>`` of the head. A table is read as a Markdown pipe table (one block, a row a
 line: ``| Pallet | 95 EUR |``), a first row of ``<th>`` cells its header, so that the answerer
 reads each row with its column names as it reads a Markdown file's (``Shipment type: Pallet;
-Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a page).
+Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a page). Inline
+``<code>`` is kept as a code span (:mod:`bot.knowledge.html_code_span`), ``<pre>`` as a code
+block.
 ``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a
 relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
 is ignored), and ``<meta name="citecast:audience">`` (or ``property="citecast:audience"``)
@@ -38,6 +40,7 @@ from bot.knowledge.html_chrome import (
     confluence_chrome,
     is_confluence_export,
 )
+from bot.knowledge.html_code_span import code_span
 from bot.knowledge.html_hidden import Hidden, OpenElements, has_optional_end, hides, is_void
 from bot.lenient_html import LenientHTMLParser
 
@@ -117,6 +120,7 @@ class _Collector(LenientHTMLParser):
         self._anchor: int | None = None  # where a link inside a heading starts in _text
         self._local_link: int | None = None  # where a link to "#…" in the page starts in _text
         self._pre = 0
+        self._code_from: int | None = None  # where an inline <code> starts in _text
         # Inside a table row its cells are one line, "| Team | $10 |": a cell alone ("$10")
         # says nothing when quoted, and a chunk boundary could fall between a row's cells.
         self._in_row = False
@@ -171,6 +175,9 @@ class _Collector(LenientHTMLParser):
             self._anchor = len(self._text)
         elif tag == "a" and values.get("href", "").startswith("#") and not self._pre:
             self._local_link = len(self._text)  # maybe a footnote mark: see handle_endtag
+        elif tag == "code" and not self._pre and self._heading_level is None:
+            if self._code_from is None:  # (a <code> inside one is part of it)
+                self._code_from = len(self._text)
         elif self._in_row and tag not in ("tr", "table", "pre"):
             if tag in ("td", "th"):
                 if self._row_cells:
@@ -256,6 +263,13 @@ class _Collector(LenientHTMLParser):
             self.headings.enter(self._heading_level, heading)
             self.first_heading = self.first_heading or heading or None
             self._heading_level = None
+        elif tag == "code" and self._code_from is not None:
+            # kept as a code span, so that readers of the text take it as code (see
+            # html_code_span); one running over cells is no span
+            code = "".join(self._text[self._code_from :])
+            if _CELL not in code:
+                self._text[self._code_from :] = [code_span(code)]
+            self._code_from = None
         elif self._in_row and tag not in ("tr", "table", "pre"):
             return  # the end of a cell, or of a block inside one: the row goes on
         elif tag in _BLOCK_TAGS:
@@ -285,6 +299,7 @@ class _Collector(LenientHTMLParser):
             return
         raw = "".join(self._text)
         self._text.clear()
+        self._code_from = None  # a <code> with a block inside it stays text
         self._has_text = False
         if self._in_row and not code and not self._pre:
             self._add_row(raw)
@@ -296,6 +311,8 @@ class _Collector(LenientHTMLParser):
         if self._confluence and EXPORT_FOOTER_LINE.match(text):
             return  # the old export template's footer, a bare table cell
         if text.strip():
+            # text in a <pre> is code up to a block inside it, or an end of file left open
+            code = code or self._pre > 0
             self.blocks.append(Block(text, self.headings.path, kind="code" if code else "text"))
 
     def _add_row(self, raw: str) -> None:

@@ -99,7 +99,10 @@ from bot.knowledge.writer import IndexWriter
 # the file) is text of that page: "19" read it as a heading, so it was lost, or named the
 # next page's passage; a heading opening a page above a sentence in lower case ("2. Storage" /
 # "the walk-in freezer …") is that page's section ("19" joined it into the sentence).
-READER_VERSION = "20"
+# "21": a raw ``<pre>`` block in a Markdown file is a code block, as an HTML page's is, and an
+# HTML page's inline ``<code>`` a code span ("20" stored both as prose, so "lookup [1]" lost
+# its "[1]" on the way to the model, taken for a reference mark).
+READER_VERSION = "21"
 
 
 def reader_mark() -> str:

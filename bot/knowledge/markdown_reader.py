@@ -5,7 +5,8 @@ Front matter is split off first (``front_matter``) and gives the title and the a
 Headings inside fenced code blocks are code, not headings. Setext headings (a line underlined
 with ``===`` or ``---``) count as headings too. What a rendered page does not show is not
 text: HTML comments and ``<script>`` / ``<style>`` elements (outside code) and thematic breaks
-(``---``, ``***``).
+(``---``, ``***``). A raw ``<pre>`` block is code, read as an HTML page's is
+(:mod:`bot.knowledge.markdown_pre`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from bot.knowledge.markdown_markup import (
     without_expressions,
     without_jsx_comments,
 )
+from bot.knowledge.markdown_pre import opens_pre, pre_blocks, pre_lines
 from bot.knowledge.markdown_script_style import (
     CommentsAcrossLines,
     begins_element,
@@ -121,6 +123,13 @@ def read_markdown(text: str, filename: str, *, mdx: bool = False) -> Document:
             if in_comment or not line[end + 3 :].strip():
                 continue
             line = line[end + 3 :]  # text after the comment on its closing line is shown
+        if not mdx and opens_pre(line):
+            # code as a browser shows it, like an HTML page's <pre> (see markdown_pre): read
+            # as a paragraph, its reference-like "[1]" was left out of what a model is shown
+            flush()
+            skip_to = index + pre_lines(lines, index)
+            blocks.extend(pre_blocks("\n".join([line, *lines[index + 1 : skip_to]]), headings.path))
+            continue
         opened = _FENCE.match(line.lstrip() if mdx else line)
         if opened:
             flush()
