@@ -9,7 +9,7 @@ import pytest
 from bot.assistant.assistant import Assistant
 from bot.assistant.extractive_keys import word_key
 from bot.assistant.extractive_records import RecordPick
-from bot.config import RecordTable, Settings
+from bot.config import Settings
 from bot.knowledge import KnowledgeIndex, ingest
 from bot.knowledge.records import RecordTables
 from bot.models import Source
@@ -28,24 +28,14 @@ Support is available from 8 am to 6 pm Central European Time on weekdays.
     "question", ["What are the support hours?", "What are your support hours?", "support hours"]
 )
 async def test_support_hours_are_answered_from_the_passage_not_a_plan(
-    tmp_path: Path, question: str
+    tmp_path: Path, question: str, tables: RecordTables
 ) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "helpdesk.md").write_text(HELP_DESK, encoding="utf-8")
     settings = Settings.model_validate({"index": {"path": str(tmp_path / "index.db")}})
     ingest([EXAMPLES, docs], settings.index)
-    tables = RecordTables(
-        [
-            RecordTable(
-                name="products",
-                csv=str(EXAMPLES / "products.csv"),
-                id_column="sku",
-                label_template="{name} ({sku})",
-                columns=["tier", "price_usd", "seats", "support"],
-            )
-        ]
-    )
+    # the products table as the shipped config.yaml has it (conftest's ``tables``)
     assistant = Assistant(settings, KnowledgeIndex(settings.index.path), records=tables)
     answer = await assistant.answer(question, frozenset({"public"}))
     assert "8 am to 6 pm" in answer.text, answer.text
