@@ -13,21 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.config_file import load_settings
 from bot.config_yaml import MAX_CHARACTERS, TooManyValuesError, load_yaml
-from bot.errors import ConfigError
+from tests.core.config_refusals import refused
 
 
 def test_aliases_of_a_large_string_are_refused_before_they_are_expanded(tmp_path: Path) -> None:
     big = "x" * 200_000
     aliases = ", ".join(["*s"] * 1000)
-    path = tmp_path / "config.yaml"
-    path.write_text(f'web:\n  title: &s "${{HOME}}{big}"\n  audience: [{aliases}]\n')
-    started = time.monotonic()
-    with pytest.raises(ConfigError) as caught:
-        load_settings(path)
-    assert time.monotonic() - started < 5.0
-    assert str(caught.value) == (
+    started = time.process_time()  # CPU time: a busy shared machine barely moves it
+    path, message = refused(
+        tmp_path, f'web:\n  title: &s "${{HOME}}{big}"\n  audience: [{aliases}]\n'
+    )
+    assert time.process_time() - started < 5.0
+    assert message == (
         f"{path}: its aliases (*name) expand to over {MAX_CHARACTERS:,} characters; "
         "is it the config file? use fewer aliases of long text"
     )
