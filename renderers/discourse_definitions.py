@@ -19,7 +19,7 @@ from renderers.markdown_writer import EntryLevel
 UPLOAD_SCHEME = "citecast-upload://"
 # A definition shows a source's title without its link only where the post could not hold the
 # link: when the forum allows more replies in a row the connector lists the source, linked, in a
-# post after it (bot.connectors.discourse_spill), so the reader sees this only when it cannot.
+# post after it (renderers.discourse_spill), so the reader sees this only when it cannot.
 LINK_LEFT_OUT = " (link left out to fit the post)"
 
 # richest first; every level keeps every link, so a source stays one click away

@@ -15,7 +15,7 @@ For the connector (``whole_sentences``) a cut falls at a line or a sentence end 
 and a sentence of up to half a post is never cut inside: when a post cannot hold such a sentence
 with its definitions, the sentence stays whole, in a post over the limit by its definitions, and
 the connector keeps the first definitions there and lists the other sources in the post after it
-(``bot.connectors.discourse_spill``). Rendering alone keeps every post within the limit.
+(``renderers.discourse_spill``). Rendering alone keeps every post within the limit.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.connectors.discourse_client import DiscourseAPIError
 from bot.connectors.discourse_limits import english, numbers_in
-from bot.connectors.discourse_spill import SPILL_NOTE
+from renderers.discourse_spill import SPILL_NOTE
 
 if TYPE_CHECKING:
     from bot.connectors.discourse_delivery import ReplyDelivery

@@ -28,12 +28,12 @@ from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
 from bot.connectors.discourse_landed import told_apart
 from bot.connectors.discourse_links import forum_services, may_upload
 from bot.connectors.discourse_placeholders import occurs, substitute
-from bot.connectors.discourse_spill import all_linked, definitions, spill_posts
 from bot.connectors.discourse_upload_types import RefusedTypes
 from bot.connectors.render_context import context_for, signed_link
 from bot.errors import ChannelError
 from bot.models import Answer
 from bot.runtime import Services
+from renderers.discourse_spill import all_linked, definitions, spill_posts
 
 if TYPE_CHECKING:
     from renderers.base import RenderContext

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.connectors.discourse_spill import SPILL_NOTE, spill
 from bot.errors import RenderError
 from bot.models import Source
 from renderers.discourse import LINK_LEFT_OUT
+from renderers.discourse_spill import SPILL_NOTE, spill
 from tests.connectors.discourse_harness import PUBLIC, Harness, forum, opened_harness
 from tests.fakes.discourse_api import FakeDiscourse
 

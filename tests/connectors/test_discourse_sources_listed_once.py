@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from bot.connectors.discourse_landed import already_posted, told_apart
-from bot.connectors.discourse_spill import SPILL_NOTE, spill_posts
 from bot.models import Source
+from renderers.discourse_spill import SPILL_NOTE, spill_posts
 from tests.connectors.discourse_harness import (
     PUBLIC,
     Harness,

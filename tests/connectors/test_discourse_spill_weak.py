@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from bot.connectors.discourse_spill import spill
 from bot.models import Answer, Citation, Source
 from renderers.base import RenderContext, capabilities_for
 from renderers.discourse import render_posts
+from renderers.discourse_spill import spill
 
 LIMIT = 300
 

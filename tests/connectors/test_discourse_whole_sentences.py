@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.connectors.discourse_spill import SPILL_NOTE
 from bot.models import Source
+from renderers.discourse_spill import SPILL_NOTE
 from tests.connectors.discourse_harness import PUBLIC, forum, opened_harness
 from tests.fakes.discourse_api import FakeDiscourse
 
