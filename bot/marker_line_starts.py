@@ -2,13 +2,14 @@
 
 :class:`LineStarts` is the base of :class:`bot.markers.MarkerScanner`: the scanner reads the
 text within a line; this classifies each line where it starts. A line may open or close a
-fenced code block (also one in a list item, which ends with its item), be indented code
+fenced code block (also one in a list item, which ends with its item:
+:class:`bot.marker_fences.FencedCode`, a base), be indented code
 (outside a list, after a blank line or a block that ends on its line: an ATX heading, a closed
 fence, a thematic break, a setext underline, a closed comment), be a footnote definition to
 remove (``[^1]: …``, and ``[1]: …`` where bare numbers are markers, with
 the indented lines that continue it), begin a trailing "Sources:" list that the grammar's
 ``is_source_list`` judge accepts (removed with its items, and a rule right above it:
-:class:`bot.marker_source_lists.SourceLists`, its base), or be an ordinary line whose text the
+:class:`bot.marker_source_lists.SourceLists`, a base), or be an ordinary line whose text the
 scanner reads on. Blank lines, HTML blocks (up to a blank line; a ``<pre>``-like one up to the
 first after its closing tag) and the list context (an item's indented code is 4 columns past its
 content; a top-level item's content column decides what stays in it; an item that begins empty
@@ -40,9 +41,8 @@ from bot.marker_blocks import (
     html_block_starts,
     leaves_item,
 )
+from bot.marker_fences import FencedCode
 from bot.marker_lines import (
-    FENCE_CLOSE,
-    FENCE_CLOSE_PARTIAL,
     FENCE_OPEN,
     FOOTDEF,
     FOOTDEF_BARE,
@@ -75,7 +75,7 @@ PLAIN_LINE_START = re.compile(
 )
 
 
-class LineStarts(SourceLists):
+class LineStarts(FencedCode, SourceLists):
     """The line-level state of a scan, and the decision taken at each line start."""
 
     def __init__(self, grammar: Grammar, mark_verbatim: bool) -> None:
@@ -342,17 +342,6 @@ class LineStarts(SourceLists):
         self._raw_from, self._raw_carry = (-1, "") if closed else (self._base + end, text[-12:])
         return closed
 
-    def _open_fence(self, fence: str, column: int) -> None:
-        """A fence opens on this line (``column``: its list item's content column, or -1)."""
-        self._fence, self._fence_col = fence, column
-        self._code_line = True
-        self._blank_before = self._line_start = False
-
-    def _outdented(self, line: str) -> bool:
-        """Whether ``line`` is not blank and indented less than the content of the list item
-        that a fence is in (it may end the item: ``leaves_item``)."""
-        return line.strip(" \t\r") != "" and indent_width(line, self._fence_col) < self._fence_col
-
     def _in_item(self, line: str) -> bool:
         """Whether ``line`` is indented as the content of the list's top-level item."""
         return line[0] in " \t" and indent_width(line, self._list_cont) >= self._list_cont
@@ -365,24 +354,3 @@ class LineStarts(SourceLists):
         after = stripped[marker_end : marker_end + 1]
         if nl >= 0 and after in ("", " ", "\t", "\r") and EMPTY_ITEM.fullmatch(stripped):
             self._empty_next = self._base + nl + 1
-
-    def _fenced_line(self, line: str, pos: int, nl: int, complete: bool, out: list[Token]) -> int:
-        fence = self._fence
-        assert fence is not None
-        col = self._fence_col
-        # in a list item, the closing fence is indented as the item's content
-        own = line[col:] if col > 0 and line.startswith(" " * col) else line
-        if not complete and FENCE_CLOSE_PARTIAL.fullmatch(own):
-            return -1
-        close = FENCE_CLOSE.fullmatch(own) if complete else None
-        if close is not None and close[1][0] == fence[0] and len(close[1]) >= len(fence):
-            closing = line + ("\n" if nl >= 0 else "")
-            out.append(Verbatim(closing) if self._mark_verbatim else closing)
-            self._fence, self._fence_col = None, -1
-            self._blank_before = not self._list_ctx  # indented code may follow directly
-            return nl + 1 if nl >= 0 else pos + len(line)
-        if col > 0:
-            self._blank_before = not line.strip(" \t\r")  # an item's line after it may end it
-        self._code_line = True
-        self._line_start = False
-        return pos

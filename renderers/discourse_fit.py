@@ -20,7 +20,6 @@ the connector keeps the first definitions there and lists the other sources in t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,40 +29,17 @@ from renderers.base import CitationForm
 from renderers.discourse_definitions import LEVELS, SHORTEST, definition_body, link_length
 from renderers.discourse_numbers import prefix, references, shown_numbers
 from renderers.discourse_packing import Packing
+from renderers.discourse_sentences import ONLY_REFERENCES, at_break, breaks, first_sentence
 from renderers.escaping import visible
 from renderers.limits import first_piece, split_first
 from renderers.markdown_writer import EntryLevel
 
 # the smallest piece a block is cut into to make room for its definitions
 MIN_PIECE = 80
-# A footnote reference as the renderer writes it, or the plain "\[n\]" the connector writes
-# for one it cannot define in the post (discourse_spill): a sentence ends after its references.
-_REFERENCE = r"(?:\[\^\d+\]|\\\[\d+\??\\\])"
-# where a sentence ends as renderers.limits cuts at one: a line break, or a stop followed by its
-# references and a space (a full-width stop needs no space)
-_BREAK = re.compile(
-    r"\n|[.!?](?:[ \t\u00a0]?" + _REFERENCE + r")*\s|[。！？](?:" + _REFERENCE + ")*"
-)
-# what may follow a sentence's last word: its references and punctuation
-_ONLY_REFERENCES = re.compile(r"(?:" + _REFERENCE + r"|[\s.,;:!?。！？])*")
-_ENDS_SENTENCE = re.compile(r"[.!?。！？](?:[ \t\u00a0]?" + _REFERENCE + r")*$")
 # a post's footnote numbers in order of first reference (a dict as an ordered set): Discourse
 # shows them 1, 2, … in that order, and a definition shown under another number than its own
 # carries its own (renderers.discourse_numbers), so its size depends on the order
 Refs = dict[int, None]
-
-
-def at_break(text: str, piece: str) -> bool:
-    """Whether ``piece``, the first piece cut from ``text``, ends at a line or a sentence end.
-
-    A piece that is not a prefix of ``text`` had a code fence closed (or empty quote lines
-    dropped) where it was cut: that is a cut at a line.
-    """
-    if not text.startswith(piece):
-        return True
-    after = text[len(piece) :]
-    gap = after[: len(after) - len(after.lstrip())]
-    return "\n" in gap or not after.strip() or bool(_ENDS_SENTENCE.search(piece))
 
 
 @dataclass(frozen=True)
@@ -253,18 +229,18 @@ class PostFitter:
                 return piece, rest
             # Nothing of MIN_PIECE fits beside its definitions (a short rest citing several
             # sources): a shorter piece ending at a sentence keeps the post within the limit.
-            for end in reversed(self._breaks(text, min(len(text), MIN_PIECE))):
+            for end in reversed(breaks(text, min(len(text), MIN_PIECE))):
                 if self._piece_fits(text, end, length, numbers, sizes, False, whole=True):
                     return split_first(text, end, clean=False)
             return split_first(text, MIN_PIECE, clean=False)
         if piece and at_break(text, piece):
             return piece, rest
         # the largest piece that ends at a sentence and fits
-        for end in reversed(self._breaks(text, best)):
+        for end in reversed(breaks(text, best)):
             if self._piece_fits(text, end, length, numbers, sizes, True, whole=True):
                 return split_first(text, end)
-        sentence = self._first_sentence(text)
-        if piece and _ONLY_REFERENCES.fullmatch(sentence[len(piece) :]):
+        sentence = first_sentence(text, self._limit)
+        if piece and ONLY_REFERENCES.fullmatch(sentence[len(piece) :]):
             return piece, rest  # cut inside the sentence's references, after its last word
         # A sentence of up to half a post is not cut to make room for its definitions (a
         # longer one, which leaves them little room anyway, is cut at a space as before).
@@ -297,20 +273,6 @@ class PostFitter:
             else:
                 high = mid - 1
         return best
-
-    def _breaks(self, text: str, size: int) -> list[int]:
-        """Where ``text`` may be cut at a line or sentence end within its first ``size``
-        characters."""
-        return [m.end() for m in _BREAK.finditer(text, 0, size + 1) if 0 < m.end() <= size]
-
-    def _first_sentence(self, text: str) -> str:
-        """``text`` up to its first line or sentence end that a cut may fall at (all of it when
-        there is none)."""
-        for end in self._breaks(text, min(len(text), self._limit + 1)):
-            piece = first_piece(text, end)
-            if piece and at_break(text, piece) and text.startswith(piece):
-                return piece
-        return text if len(text) <= self._limit else text[: self._limit + 1]
 
     def _piece_fits(
         self,

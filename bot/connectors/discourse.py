@@ -36,8 +36,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from bot.connectors.discourse_answer import PostAnswerer
-from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
+from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_delivery import ReplyDelivery, audience_for
+from bot.connectors.discourse_http import RetryPolicy
 from bot.connectors.discourse_ignored import ignored_because, refused_body
 from bot.connectors.discourse_outbox import DiscourseOutbox
 from bot.connectors.discourse_settings import check_settings, warn_weak_secret

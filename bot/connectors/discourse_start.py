@@ -18,9 +18,10 @@ import logging
 
 from bot.config import DiscourseSettings
 from bot.config_env import env_source
-from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
+from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_errors import DiscourseAPIError
 from bot.connectors.discourse_header_values import check_header_values
+from bot.connectors.discourse_http import RetryPolicy
 from bot.errors import ChannelError, ConfigError
 from bot.url_secrets import quoted_url, redact_urls
 

@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from bot.connectors.base import fit_question
 
@@ -51,30 +51,22 @@ from bot.connectors.base import fit_question
 from bot.connectors.email_check import check_settings as check_settings
 from bot.connectors.email_compose import (
     Note,
-    compose_reply,
     long_message_note,
-    new_message_id,
-    references_for,
-    reply_subject,
     unread_files_note,
-    with_note,
 )
 from bot.connectors.email_copied import asks_something, copied_only
-from bot.connectors.email_files import within_attachment_budget
 from bot.connectors.email_ids import conversation_id, outbox_id, thread_key
 from bot.connectors.email_imap import ImapPoller, StartPoints
 from bot.connectors.email_outbox import CHANNEL, OutboxWorker, SmtpSender
 from bot.connectors.email_parse import InboundMail, parse_mail
 from bot.connectors.email_policy import MailPolicy
+from bot.connectors.email_reply_queue import ReplyQueue
 from bot.connectors.email_share import can_link, shareable_turn
 from bot.connectors.email_smtp_in import InboundSmtpHandler, SmtpListener
-from bot.connectors.link_lifetime import services_with_link_days
-from bot.connectors.outbox_turns import TURN_KEY
-from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
 from bot.connectors.web_turn_page import visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
-from bot.models import Answer, Exchange
+from bot.models import Exchange
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -88,9 +80,6 @@ DEDUPE_SCOPE = "email-message"
 HISTORY_TURNS = 10
 COPIED_NO_QUESTION = "copied (Cc), and it asks nothing"
 COPIED_NOTHING_FOUND = "copied (Cc), and the knowledge base has nothing on it"
-THREAD_ROOTS = "email-thread-root"
-"""The store's state scope of each thread's first message (``references_for``)."""
-THREAD_ROOTS_KEPT = 20_000
 
 
 @dataclass(frozen=True)
@@ -115,6 +104,7 @@ class EmailConnector:
         self.outbox = OutboxWorker(
             services.store, SmtpSender(self.settings.outbound), self.settings
         )
+        self.replies = ReplyQueue(services, self.settings)
         self._listener: SmtpListener | None = None
         self._poller: ImapPoller | None = None
         self._inflight: set[str] = set()
@@ -283,7 +273,7 @@ class EmailConnector:
             if can_link(self.services):
                 turn_id = shareable_turn(self.services, stored, self.files)
         try:
-            await self._enqueue(
+            await self.replies.enqueue(
                 mail, reply.answer, audience, notes, thread, item_id, turn_id, stored
             )
         except BaseException:
@@ -298,49 +288,6 @@ class EmailConnector:
         log.info("email: reply to %s from %s queued for sending", mail.message_id, mail.sender)
         return Outcome("answered", "", item_id)
 
-    async def _enqueue(
-        self,
-        mail: InboundMail,
-        answer: Answer,
-        audience: frozenset[str],
-        notes: tuple[Note, ...],
-        thread: str,
-        item_id: str,
-        turn_id: int | None,
-        stored: int | None,
-    ) -> None:
-        """Render, compose and store the reply in the outbox (sent by the outbox worker).
-
-        ``turn_id``: the stored turn the reply may link to on the share page; ``stored``: the
-        reply's own stored turn, recorded as failed if the outbox gives the reply up.
-        """
-        # no subject of its own: the renderer names the reply by the answer's first line
-        subject = reply_subject(mail.subject) or None
-        payload = self._render(answer, audience, subject, notes, turn_id)
-        address = self.settings.address.strip().lower()
-        store = self.services.store
-        # a client that keeps only In-Reply-To (to our reply) drops the thread's first message
-        # from References: the store remembers it by the thread key our reply's id carries
-        known = store.state(THREAD_ROOTS, thread) if not mail.references else None
-        root = references_for(mail, known)[:1]
-        if known is None and root:
-            # saved before the reply is queued: a store error here is retried as a whole
-            store.set_state(THREAD_ROOTS, thread, root[0], keep=THREAD_ROOTS_KEPT)
-        outbound = await asyncio.to_thread(
-            compose_reply,
-            payload,
-            mail,
-            from_address=address,
-            from_name=self.settings.display_name,
-            message_id=new_message_id(thread, address.partition("@")[2]),
-            max_attachment_bytes=self.settings.max_attachment_bytes,
-            root=known,
-        )
-        queued = outbound.to_json()
-        if stored is not None:
-            queued[TURN_KEY] = stored
-        store.enqueue(CHANNEL, queued, item_id)
-
     def _history(self, conversation: str, audience: frozenset[str]) -> tuple[Exchange, ...]:
         # An answer written for a wider audience (the sender's mapping narrowed since, or a
         # knowledge-base file it cites or read made private or dropped from the index since)
@@ -353,35 +300,6 @@ class EmailConnector:
             and t.answer
             and visible_answer(t, audience, self.files) is not None
         )
-
-    def _render(
-        self,
-        answer: Answer,
-        audience: frozenset[str],
-        subject: str | None,
-        notes: tuple[Note, ...] = (),
-        turn_id: int | None = None,
-    ) -> dict[str, Any]:
-        from renderers import render
-        from renderers.base import capabilities_for
-
-        settings = self.services.settings
-        caps = capabilities_for("email", settings.capabilities.get("email"))
-        if notes:
-            # the notes' bytes come out of the HTML budget the renderer keeps to
-            reserve = sum(len(note.html.encode("utf-8")) + 1 for note in notes)
-            caps = replace(caps, max_chars=max(1, caps.max_chars - reserve))
-        # mail is read days later: its /files/ links last email.file_link_ttl_days, not the
-        # web's hour (each download still re-checks who may read the file now)
-        links = services_with_link_days(self.services, self.settings.file_link_ttl_days)
-        context = context_for(
-            links, audience, caps, turn_id=turn_id, subject=subject, answer=answer
-        )
-        context = within_attachment_budget(answer, context, self.settings.max_attachment_bytes)
-        payload = render("email", answer, context)
-        for note in reversed(notes):  # each goes on top: the first ends up first
-            payload = with_note(payload, note)
-        return payload
 
 
 def _claimed_before(store: Store, message_id: str) -> bool:

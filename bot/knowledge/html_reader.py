@@ -11,29 +11,15 @@ reads each row with its column names as it reads a Markdown file's (``Shipment t
 Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a page). Inline
 ``<code>`` is kept as a code span (:mod:`bot.knowledge.html_code_span`), ``<pre>`` as a code
 block.
-``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a
-relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
-is ignored), and ``<meta name="citecast:audience">`` (or ``property="citecast:audience"``)
-the audience, like Markdown front matter.
-
-The URL tags and ``<base>`` are the first ones in ``<head>`` (outside ``<template>`` and
-``<noscript>``): whoever writes a page's body (a comment, a pasted snippet, an inline SVG or
-a hidden element) must not send its citations to another site. Every audience tag counts, in
-the head or not, but only to narrow: the page is for the groups all of them allow, so a tag
-in the body can never publish what the head keeps for staff, and one placed after content a
-browser moves to the body still keeps the page private; tags that no group may all see skip
-the page with the reason.
+The page's URL and audience come from its own tags in ``<head>`` (an audience tag anywhere
+narrows it): :mod:`bot.knowledge.html_page_tags`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-from urllib.parse import urljoin
 
-from bot.knowledge.audience_rules import narrower
 from bot.knowledge.document import Block, Document, HeadingPath, Unreadable, plain_heading
-from bot.knowledge.front_matter_audience import audience_from
 from bot.knowledge.html_chrome import (
     EXPORT_FOOTER_LINE,
     Landmarks,
@@ -42,6 +28,7 @@ from bot.knowledge.html_chrome import (
 )
 from bot.knowledge.html_code_span import code_span
 from bot.knowledge.html_hidden import Hidden, OpenElements, has_optional_end, hides, is_void
+from bot.knowledge.html_page_tags import PageTags
 from bot.lenient_html import LenientHTMLParser
 
 _BLOCK_TAGS = frozenset(
@@ -103,11 +90,7 @@ class _Collector(LenientHTMLParser):
         self.headings = HeadingPath()
         self.title: str | None = None
         self.first_heading: str | None = None
-        self.canonical: str | None = None
-        self.meta_url: str | None = None
-        self.base: str | None = None  # the first <base href>, as in a browser
-        # the groups of each citecast:audience tag, in page order
-        self.audiences: list[tuple[str, ...]] = []
+        self.tags = PageTags()  # the page's URL, <base> and audience tags
         self._text: list[str] = []
         # ``_text`` holds more than spaces: known without joining it at each of a row's cells
         self._has_text = False
@@ -135,21 +118,7 @@ class _Collector(LenientHTMLParser):
         # Where the page is the author's: the head, outside <template> and <noscript>. A URL
         # tag anywhere else (pasted content, an inline SVG, a hidden element) is not the page's.
         own = self._head and self._hiding is None
-        if tag == "meta":
-            name = values.get("name", "").lower()
-            # Open Graph's property= is how many sites write their meta tags: one naming the
-            # audience that way was ignored, and the page it meant to keep private was public
-            if "citecast:audience" in (name, values.get("property", "").lower()):
-                # every one counts, and only to narrow: one in the body can keep the page from
-                # more readers, never publish what the head keeps for staff
-                self.audiences.append(audience_from(values.get("content", "")))
-            elif name == "citecast:url" and own and self.meta_url is None:
-                self.meta_url = values.get("content") or None
-        elif tag == "link" and "canonical" in values.get("rel", "").lower().split():
-            if own and self.canonical is None:
-                self.canonical = values.get("href") or None
-        elif tag == "base" and own and self.base is None and values.get("href", "").strip():
-            self.base = values["href"].strip()
+        self.tags.read(tag, values, own)
         if self._hiding is not None:
             if not self._hiding.ends_at_start(tag):
                 return
@@ -344,24 +313,6 @@ class _Collector(LenientHTMLParser):
         self._table = []
 
 
-def _page_audience(tags: list[tuple[str, ...]]) -> tuple[str, ...] | None:
-    """The audience of a page with these ``citecast:audience`` tags: the groups that every one
-    of them allows (a layout's default ``public`` after the page's own ``staff`` is ``staff``);
-    None without any. Unreadable when no group may see what all of them allow."""
-    if not tags:
-        return None
-    groups = tags[0]
-    for more in tags[1:]:
-        groups = narrower(groups, more)
-    if not groups:
-        named = " and ".join(dict.fromkeys(", ".join(tag) for tag in tags))
-        raise Unreadable(
-            f"its citecast:audience tags name {named}: no group may see all of them; "
-            "keep one tag, in <head>"
-        )
-    return groups
-
-
 UNCLOSED_TITLE = "no text: an unclosed <title> holds the whole page"
 """Why a page whose ``<title>`` never ends, and so holds all of its text, is skipped."""
 
@@ -379,12 +330,8 @@ def read_html(text: str, filename: str) -> Document:
         # browser (which shows none of it); plain "no text" would send the writer looking at
         # a file full of paragraphs
         raise Unreadable(UNCLOSED_TITLE)
-    audience = _page_audience(collector.audiences)
-    url = collector.canonical or collector.meta_url
-    if url and collector.base:
-        # a malformed <base href> ("http://[::1") is ignored, as a browser ignores it
-        with contextlib.suppress(ValueError):
-            url = urljoin(collector.base, url.strip())
+    audience = collector.tags.audience()
+    url = collector.tags.url()
     return Document(
         title=collector.title or collector.first_heading or filename,
         media_type="text/html",

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient, RetryPolicy
+from bot.connectors.discourse_client import DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_http import RetryPolicy
 from bot.errors import ChannelError, RateLimitedError
 from tests.fakes.discourse_api import NOT_PERMITTED, TOO_SIMILAR, FakeDiscourse
 

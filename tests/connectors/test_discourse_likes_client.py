@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from bot.connectors.discourse_client import LIKE, DiscourseAPIError, DiscourseClient, RetryPolicy
+from bot.connectors.discourse_client import LIKE, DiscourseAPIError, DiscourseClient
+from bot.connectors.discourse_http import RetryPolicy
 from tests.fakes.discourse_api import FakeDiscourse
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
+from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_http import RetryPolicy
 from bot.errors import DeliveryUncertainError
 from tests.connectors.discourse_harness import (
     PUBLIC,

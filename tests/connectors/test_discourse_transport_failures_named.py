@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.connectors.discourse_client import DiscourseClient, RetryPolicy
+from bot.connectors.discourse_client import DiscourseClient
+from bot.connectors.discourse_http import RetryPolicy
 from bot.errors import ChannelError
 from bot.models import Source
 from tests.connectors.discourse_harness import PUBLIC, RecordingSleep, opened_harness, outbox_empty

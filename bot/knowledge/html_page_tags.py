@@ -1,0 +1,86 @@
+"""The tags that say where an HTML page is published and who may read it: URL, base, audience.
+
+``<link rel="canonical">`` (or ``<meta name="citecast:url">``) gives the public URL, a
+relative one resolved against the page's ``<base href>`` as a browser does (a malformed one
+is ignored), and ``<meta name="citecast:audience">`` (or ``property="citecast:audience"``)
+the audience, like Markdown front matter.
+
+The URL tags and ``<base>`` are the first ones in ``<head>`` (outside ``<template>`` and
+``<noscript>``): whoever writes a page's body (a comment, a pasted snippet, an inline SVG or
+a hidden element) must not send its citations to another site. Every audience tag counts, in
+the head or not, but only to narrow: the page is for the groups all of them allow, so a tag
+in the body can never publish what the head keeps for staff, and one placed after content a
+browser moves to the body still keeps the page private; tags that no group may all see skip
+the page with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from urllib.parse import urljoin
+
+from bot.knowledge.audience_rules import narrower
+from bot.knowledge.document import Unreadable
+from bot.knowledge.front_matter_audience import audience_from
+
+
+class PageTags:
+    """A page's URL, ``<base>`` and audience tags, as the reader meets them."""
+
+    def __init__(self) -> None:
+        self.canonical: str | None = None
+        self.meta_url: str | None = None
+        self.base: str | None = None  # the first <base href>, as in a browser
+        # the groups of each citecast:audience tag, in page order
+        self.audiences: list[tuple[str, ...]] = []
+
+    def read(self, tag: str, values: dict[str, str], own: bool) -> None:
+        """Note ``tag`` (its attributes ``values``) if it is one of the page's tags; ``own``:
+        it stands where the page is the author's (see the module)."""
+        if tag == "meta":
+            name = values.get("name", "").lower()
+            # Open Graph's property= is how many sites write their meta tags: one naming the
+            # audience that way was ignored, and the page it meant to keep private was public
+            if "citecast:audience" in (name, values.get("property", "").lower()):
+                # every one counts, and only to narrow: one in the body can keep the page from
+                # more readers, never publish what the head keeps for staff
+                self.audiences.append(audience_from(values.get("content", "")))
+            elif name == "citecast:url" and own and self.meta_url is None:
+                self.meta_url = values.get("content") or None
+        elif tag == "link" and "canonical" in values.get("rel", "").lower().split():
+            if own and self.canonical is None:
+                self.canonical = values.get("href") or None
+        elif tag == "base" and own and self.base is None and values.get("href", "").strip():
+            self.base = values["href"].strip()
+
+    def url(self) -> str | None:
+        """The page's public URL: a canonical link's, else a ``citecast:url`` tag's, resolved
+        against ``<base href>``; None without either."""
+        url = self.canonical or self.meta_url
+        if url and self.base:
+            # a malformed <base href> ("http://[::1") is ignored, as a browser ignores it
+            with contextlib.suppress(ValueError):
+                url = urljoin(self.base, url.strip())
+        return url
+
+    def audience(self) -> tuple[str, ...] | None:
+        """The page's audience (see :func:`page_audience`)."""
+        return page_audience(self.audiences)
+
+
+def page_audience(tags: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The audience of a page with these ``citecast:audience`` tags: the groups that every one
+    of them allows (a layout's default ``public`` after the page's own ``staff`` is ``staff``);
+    None without any. Unreadable when no group may see what all of them allow."""
+    if not tags:
+        return None
+    groups = tags[0]
+    for more in tags[1:]:
+        groups = narrower(groups, more)
+    if not groups:
+        named = " and ".join(dict.fromkeys(", ".join(tag) for tag in tags))
+        raise Unreadable(
+            f"its citecast:audience tags name {named}: no group may see all of them; "
+            "keep one tag, in <head>"
+        )
+    return groups
