@@ -34,7 +34,9 @@ the first becomes the apology and the others are deleted (:mod:`bot.connectors.s
 
 The outbox posts into a thread only while it holds the thread's place (``places``, shared with
 the answers being posted, see ``answer_places``): a queued answer never lands between the parts
-of another answer to the same thread. An item whose thread is taken waits for the next pass.
+of another answer to the same thread. An item whose thread is taken waits for the next pass;
+one that a few passes in a row found taken waits its turn there, so that a thread answers keep
+handing on never starves it (:mod:`bot.connectors.slack_outbox_waits`).
 
 The asker is never left with a stale "thinking…" in an assistant thread: when the answer is
 queued the thread's status says it will follow (``slack.queued_status``); when the outbox
@@ -59,7 +61,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from bot.config import SlackSettings
@@ -78,6 +80,7 @@ from bot.connectors.slack_outbox_resend import queued_since as queued_since
 
 # MAX_ATTEMPTS is re-exported: callers have always found it here
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS as MAX_ATTEMPTS
+from bot.connectors.slack_outbox_waits import ThreadWaits
 from bot.connectors.slack_thread import SlackThread
 from bot.errors import ChannelError, CitecastError, DeliveryUncertainError, RateLimitedError
 from bot.store import OutboxItem, Store
@@ -85,6 +88,7 @@ from bot.store import OutboxItem, Store
 log = logging.getLogger(__name__)
 
 CHANNEL = "slack"
+_EVERY_ITEM = 1_000_000  # as many outbox items as a read may list
 
 
 def thread_place(thread: SlackThread) -> tuple[str, str]:
@@ -117,6 +121,8 @@ class SlackOutbox:
         # is falsy, hence no ``or``), so a resend never lands between another answer's parts
         self.places = Places() if places is None else places
         self._resender = Resender(store, poster, settings, self.files, self._queue, clock)
+        # the threads passes keep finding taken, and those the outbox waits its turn in
+        self._waits = ThreadWaits(self._send_thread)
 
     async def _queue(
         self,
@@ -257,46 +263,70 @@ class SlackOutbox:
         is posted only while its thread is the outbox's (``places``): one whose thread another
         answer is being posted to is left for the next pass (with the thread's later items),
         rather than landing between that answer's parts. Not waited for: that answer may take
-        minutes, and the items of other threads would wait with it.
+        minutes, and the items of other threads would wait with it. A thread the passes keep
+        finding taken is waited for by a task of its own (``slack_outbox_waits``), which posts
+        its items after the answers ahead of it; the passes leave that thread to it.
         """
         done = 0
-        taken: set[tuple[str, str]] = set()  # threads another answer holds: left this pass
+        # threads an answer holds or waits for, or the outbox waits its turn in: left this pass
+        left: set[tuple[str, str]] = set()
         for item in self._store.due(CHANNEL):
             if item.id in self._busy or not self._still_pending(item.id):
                 continue  # being sent now, or sent meanwhile
-            claim = self._claim(item, taken)
+            claim = self._claim(item, left)
             if claim is None:
                 continue
-            self._busy.add(item.id)
             try:
-                if await self._resender.resend(item):
+                if await self._try(item):
                     done += 1
-            except CitecastError:
-                raise  # the store failing: the next pass tries again
-            except Exception:
-                # It would fail the same way every pass, and the items are sent oldest first:
-                # retried, it would hold back every answer queued after it, for good.
-                log.exception("a queued Slack answer (%s) failed unexpectedly; dropped", item.id)
-                self._store.mark_failed_attempt(
-                    item.id, "failed unexpectedly; not retried", retry_in=0.0, max_attempts=1
-                )
-                fail_queued_turn(self._store, item.payload, CHANNEL)
             finally:
-                self._busy.discard(item.id)
                 claim.release()
+        self._waits.pass_over(left)
         return done
 
-    def _claim(self, item: OutboxItem, taken: set[tuple[str, str]]) -> Claim | None:
-        """The item's thread, taken for the outbox; None (the thread added to ``taken``) when
-        another answer holds it or waits for it. A payload with no thread has a claim on
-        nothing: resending it fails, and it is dropped."""
+    async def _send_thread(self, place: Hashable) -> None:
+        """Post the due items of thread ``place``, oldest first (the outbox holds the thread).
+        All due items are looked at, not only a pass's first: waits are few, and the thread's
+        items may be further down the outbox by now."""
+        for item in self._store.due(CHANNEL, limit=_EVERY_ITEM):
+            if _place_of(item) != place:
+                continue
+            if item.id in self._busy or not self._still_pending(item.id):
+                continue  # being sent now, or sent meanwhile
+            await self._try(item)
+
+    async def _try(self, item: OutboxItem) -> bool:
+        """Try ``item`` once (its thread held); True when its answer is all in the thread."""
+        self._busy.add(item.id)
         try:
-            place = thread_place(SlackThread.from_json(item.payload))
-        except KeyError:
+            return await self._resender.resend(item)
+        except CitecastError:
+            raise  # the store failing: the next pass tries again
+        except Exception:
+            # It would fail the same way every pass, and the items are sent oldest first:
+            # retried, it would hold back every answer queued after it, for good.
+            log.exception("a queued Slack answer (%s) failed unexpectedly; dropped", item.id)
+            self._store.mark_failed_attempt(
+                item.id, "failed unexpectedly; not retried", retry_in=0.0, max_attempts=1
+            )
+            fail_queued_turn(self._store, item.payload, CHANNEL)
+            return False
+        finally:
+            self._busy.discard(item.id)
+
+    def _claim(self, item: OutboxItem, left: set[tuple[str, str]]) -> Claim | None:
+        """The item's thread, taken for the outbox; None (the thread added to ``left``) when
+        another answer holds it or waits for it, or the outbox waits its turn there. A payload
+        with no thread has a claim on nothing: resending it fails, and it is dropped."""
+        place = _place_of(item)
+        if place is None:
             return self.places.claim(("", item.id))
+        if place in left:
+            return None  # its later items must not overtake it either
         claim = self.places.claim(place)
-        if place in taken or not claim.try_take():
-            taken.add(place)  # its later items must not overtake it either
+        if self._waits.waiting(place) or not claim.try_take():
+            left.add(place)
+            self._waits.left(place, claim)  # counted: the passes that leave it are bounded
             log.debug("a queued Slack answer (%s) waits for its thread", item.id)
             return None
         return claim
@@ -308,10 +338,22 @@ class SlackOutbox:
         return item is not None and item.status == "pending"
 
     async def run(self) -> None:
-        """Flush every ``outbox_poll_seconds`` until cancelled."""
-        while True:
-            try:
-                await self.flush()
-            except Exception:
-                log.exception("flushing the Slack outbox failed")
-            await asyncio.sleep(self._settings.outbox_poll_seconds)
+        """Flush every ``outbox_poll_seconds`` until cancelled; cancelled, it stops waiting
+        for the threads it waits its turn in (their items stay queued)."""
+        try:
+            while True:
+                try:
+                    await self.flush()
+                except Exception:
+                    log.exception("flushing the Slack outbox failed")
+                await asyncio.sleep(self._settings.outbox_poll_seconds)
+        finally:
+            await self._waits.cancel()
+
+
+def _place_of(item: OutboxItem) -> tuple[str, str] | None:
+    """The place of the thread ``item`` is for; None when its payload names no thread."""
+    try:
+        return thread_place(SlackThread.from_json(item.payload))
+    except KeyError:
+        return None
