@@ -9,8 +9,9 @@ was tampered with, expired, points outside the roots or names a file that no lon
 caller cannot probe the file system through ``/files/{token}``.
 
 The same signer makes the keys of share links (``/turns/{key}``, ``turn_key``): a turn id signed
-for one store (``bind_store``, ``bot.store_identity``), so a link opens only the answer of the
-store it came from, never the same turn id of another store or of a store that replaced it.
+for one store and for the turn's stamp (``bind_store``, ``bot.store_identity``), so a link opens
+only the answer it was made for, never the same turn id of another store, of a store that
+replaced it, or of a later turn that got the id again after the store was restored from a backup.
 
 The secret comes from ``web.file_secret`` (usually ``${CITECAST_FILE_SECRET}``), else the
 ``CITECAST_FILE_SECRET`` environment variable, else it is generated on first run and kept beside
@@ -32,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.errors import CitecastError, ConfigError, StoreError
 from bot.models import Source
@@ -46,6 +47,21 @@ SECRET_ENV = "CITECAST_FILE_SECRET"  # noqa: S105 (a variable name, not a secret
 SECRET_FILENAME = "file_secret"  # noqa: S105 (a file name)
 MIN_SECRET_BYTES = 16
 _TOKEN_VERSION = 1
+
+
+class ShareStore(Protocol):
+    """What signing share keys needs of a store (``bot.store.Store``): its identity, and the
+    stamp of each of its turns (None for an id no turn of it has)."""
+
+    def identity(self) -> StoreIdentity: ...
+
+    def turn_stamp(self, turn_id: int) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class _BoundStore:
+    identity: StoreIdentity
+    stamp: Callable[[int], str | None]
 
 
 class FileTokenError(CitecastError):
@@ -106,7 +122,7 @@ class FileSigner:
         self.base_url = base_url.rstrip("/")
         self.ttl = ttl
         self._clock = clock
-        self._store: StoreIdentity | None = None
+        self._store: _BoundStore | None = None
         self._roots: dict[str, Path] = {}
         self.set_roots(roots)
 
@@ -182,49 +198,64 @@ class FileSigner:
         digest = hmac.new(self._secret, body.encode("ascii"), hashlib.sha256).digest()
         return _b64(digest[:24])
 
-    def bind_store(self, identity: StoreIdentity) -> None:
-        """Sign and accept share keys (``turn_key``) for the store ``identity`` names, from now
-        on. One signer serves one store: binding it to another is a StoreError, since the
-        links it gave out would then open the other store's answers."""
+    def bind_store(self, store: ShareStore) -> None:
+        """Sign and accept share keys (``turn_key``) for the turns of ``store``, from now on.
+        One signer serves one store: binding it to another (another id) is a StoreError, since
+        the links it gave out would then open the other store's answers."""
+        identity = store.identity()
         bound = self._store
-        if bound is not None and bound.store_id != identity.store_id:
+        if bound is not None and bound.identity.store_id != identity.store_id:
             raise StoreError("this file-link signer already signs share links of another store")
-        self._store = identity
+        self._store = _BoundStore(identity, store.turn_stamp)
 
     def turn_key(self, turn_id: int) -> str | None:
         """An unguessable key for ``/turns/{key}``, the full-source-list page of one turn of
-        the bound store (``bind_store``); None while no store is bound (no link at all rather
-        than one that could open another store's answer).
+        the bound store (``bind_store``); None while no store is bound, or when the store has
+        no turn ``turn_id`` (no link at all rather than one that could open another answer).
 
         Turn ids are sequential; signing them keeps other people's answers from being read by
         counting (the page also shows only answers whose every source is public). The store's
-        id is signed too: turn 2 of another store, or of the store a reset replaced, has
-        another key, so a link never opens an answer it was not made for.
+        id is signed too, so turn 2 of another store, or of the store a reset replaced, has
+        another key; and so is the turn's stamp (``Store.turn_stamp``), so a turn that gets
+        the id again after the store is restored from an older backup has another key. A link
+        never opens an answer it was not made for.
         """
         store = self._store
-        if store is None:
+        stamp = None if store is None else store.stamp(turn_id)
+        if store is None or stamp is None:
             return None
-        return f"{turn_id}-{self._sign(f'turn:{store.store_id}:{turn_id}')}"
+        return f"{turn_id}-{self._sign(f'turn:{store.identity.store_id}:{turn_id}:{stamp}')}"
 
     def turn_id_for(self, key: str) -> int | None:
-        """The turn id of a valid ``turn_key`` of the bound store, else None.
+        """The turn id of a valid ``turn_key`` of the bound store, else None (also for a key
+        made for another turn that had the id before the store was restored).
 
-        A key of the older form, signed for no store, is valid only for a turn the store had
-        when it got its id (``StoreIdentity.legacy_share_upto``): links shared before an
-        upgrade keep working, and none can open a turn made after it.
+        A key of an older form opens only a turn the store already had when it was upgraded:
+        one signed for the store alone (no stamp), a turn up to
+        ``StoreIdentity.unstamped_share_upto``; one signed for no store, a turn up to
+        ``legacy_share_upto``. Links shared before an upgrade keep working, and none can open
+        a turn made after it.
         """
-        store = self._store
+        bound = self._store
         number, _, signature = key.partition("-")
         # ASCII only: str.isdigit() takes "²", which int() refuses (a 500), and compare_digest
         # raises TypeError on a non-ASCII str
-        if store is None or not (number.isascii() and number.isdigit()) or len(number) > 18:
+        if bound is None or not (number.isascii() and number.isdigit()) or len(number) > 18:
             return None
         if not signature.isascii():
             return None
         turn_id = int(number)
         if str(turn_id) != number:  # "001-…": one page has one address, the one it was given
             return None
-        if hmac.compare_digest(signature, self._sign(f"turn:{store.store_id}:{turn_id}")):
+        stamp, store = bound.stamp(turn_id), bound.identity
+        if stamp is None:  # no such turn
+            return None
+        signed = f"turn:{store.store_id}:{turn_id}"
+        if hmac.compare_digest(signature, self._sign(f"{signed}:{stamp}")):
+            return turn_id
+        if turn_id <= store.unstamped_share_upto and hmac.compare_digest(
+            signature, self._sign(signed)
+        ):
             return turn_id
         if turn_id <= store.legacy_share_upto and hmac.compare_digest(
             signature, self._sign(f"turn:{turn_id}")

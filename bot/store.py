@@ -21,7 +21,8 @@ module each; everyone imports it (and its rows) from here.
 - Votes, and the turns and votes ``citecast report`` counts (``bot.store_usage``).
 - Opening, transactions and errors (``bot.store_base``); the tables and the rows handed back
   (``bot.store_rows``); the store's own random id, which share links are signed for, made when
-  the store is (or when an older store is first opened) and kept in it (``bot.store_identity``).
+  the store is (or when an older store is first opened) and kept in it, and each turn's stamp,
+  which its share link is signed for too (``bot.store_identity``).
 - What only serves to deliver once (claims of delivered events, sent outbox replies, the
   records of the bot's messages) is pruned after the periods of ``store.retention`` (by
   default once no platform can deliver it again; ``bot.store_retention``): a few hundred rows
@@ -47,6 +48,7 @@ from typing import Any
 
 from bot.config import StoreSettings
 from bot.store_delivery import DeliveryStore
+from bot.store_identity import turn_stamp
 from bot.store_retention import Retention
 from bot.store_rows import OutboxItem, Turn, turn_from_row
 from bot.store_usage import FEEDBACK_VALUES, Outcome, UsageStore
@@ -190,6 +192,18 @@ class Store(DeliveryStore, UsageStore):
                 (turn_id,),
             ).fetchone()
         return None if row is None else turn_from_row(row)
+
+    def turn_stamp(self, turn_id: int) -> str | None:
+        """The stamp of the turn ``turn_id`` (``bot.store_identity.turn_stamp``), which its
+        share key is signed for, or None when there is no such turn. Reads two columns of one
+        row, never the answer."""
+        if not 0 < turn_id <= _NO_TURN_ABOVE:
+            return None
+        with self._read() as db:
+            row = db.execute(
+                "SELECT conversation_id, created_at FROM turns WHERE id = ?", (turn_id,)
+            ).fetchone()
+        return None if row is None else turn_stamp(str(row[0]), float(row[1]))
 
     def fail_pending_turns(self) -> int:
         """Mark turns left 'pending' (by a crash or shutdown) as 'failed'; returns how many."""

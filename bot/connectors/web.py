@@ -303,12 +303,10 @@ class WebConnector:
         return JSONResponse({"recorded": recorded, "vote": vote_now}, headers=NO_STORE)
 
     async def turn(self, request: Request) -> Response:
-        turn_id = self.signer.turn_id_for(str(request.path_params["key"]))
         # in a worker thread, as the conversation endpoint: the share rule reads every earlier
-        # answer of the conversation
-        page = None
-        if turn_id is not None:
-            page = await asyncio.to_thread(self._shared_page, turn_id, request_base_url(request))
+        # answer of the conversation (and the key's check reads its turn's stamp)
+        key, base_url = str(request.path_params["key"]), request_base_url(request)
+        page = await asyncio.to_thread(self._shared_page, key, base_url)
         if page is None:
             if "text/html" in request.headers.get("accept", ""):
                 # a person who followed a stale or cut link: a page, not a JSON error
@@ -317,9 +315,10 @@ class WebConnector:
             return error_response("not found", 404)
         return HTMLResponse(page, headers=TURN_PAGE_HEADERS)
 
-    def _shared_page(self, turn_id: int, base_url: str) -> str | None:
-        """The share page of the turn ``turn_id``, or None when it shows no answer."""
-        loaded = load_answer(self.services.store, turn_id)
+    def _shared_page(self, key: str, base_url: str) -> str | None:
+        """The share page of the turn ``key`` was made for, or None when it shows no answer."""
+        turn_id = self.signer.turn_id_for(key)
+        loaded = None if turn_id is None else load_answer(self.services.store, turn_id)
         # the conversation's earlier answers were the model's history: what they say counts,
         # all of them however long it is, and a cited knowledge-base file counts as the index
         # has it now (made private since)

@@ -1,9 +1,10 @@
 """``GET /turns/{key}``: the full answer and source list of one stored turn.
 
 ``key`` is ``FileSigner.turn_key(turn_id)``: the turn id, a dash and its HMAC, signed for the
-store the turn is in (another store's turn of that id, or one made after a store reset, gets
-another key, so a link never opens an answer it was not made for). Channels with
-tight limits (Slack, Discourse) compact a long source list to "and 3 more" and link here
+store the turn is in and for the turn's stamp (another store's turn of that id, one made after a
+store reset, or one given the id again after the store was restored from a backup, gets another
+key, so a link never opens an answer it was not made for). Channels with tight limits (Slack,
+Discourse) compact a long source list to "and 3 more" and link here
 (``RenderContext.full_list_url``: ``{public_base_url}/turns/{key}#sources``); the web API hands
 the same link to clients as an answer's ``share_url``. A bare turn id is a 404.
 

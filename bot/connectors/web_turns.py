@@ -70,8 +70,8 @@ class WebTurns:
         self.settings = services.settings.web
         self.audience = frozenset(self.settings.audience)
         if signer is not None:
-            # share links are signed for this store (the same signer serves the other channels)
-            signer.bind_store(services.store.identity())
+            # share links are signed for this store's turns (the same signer serves the others)
+            signer.bind_store(services.store)
         self.signer = signer
         # who may read a cited file now (a stored answer re-rendered later: web_file_access)
         self.files = IndexedFiles.of(services.settings.index)
@@ -285,9 +285,9 @@ class WebTurns:
         return dict(renderers.render(CHANNEL, answer, context))
 
     def share_url(self, turn_id: int, base_url: str) -> str | None:
-        """The answer's shareable page, ``/turns/{key}``: the key is the turn id plus its HMAC
-        (``FileSigner.turn_key``), because a bare sequential id would let anyone read answers
-        by counting. None without a signer."""
+        """The answer's shareable page, ``/turns/{key}``: the key is the turn id plus its HMAC,
+        for this turn only (``FileSigner.turn_key``), as a bare sequential id would let anyone
+        read answers by counting. None without a signer."""
         key = None if self.signer is None else self.signer.turn_key(turn_id)
         if key is None:
             return None

@@ -90,7 +90,7 @@ async def test_the_cut_answer_links_the_whole_answer_with_a_public_base_url(
         web = services.settings.web.model_copy(update={"public_base_url": BASE})
         services.settings = services.settings.model_copy(update={"web": web})
         services.signer = FileSigner(b"s" * 32, BASE, 3600, [tmp_path])
-        services.signer.bind_store(world.store.identity())
+        services.signer.bind_store(world.store)
         await slash(world, "everything", channel=NOT_JOINED)
         delivered = arrived(world)
         sections = [

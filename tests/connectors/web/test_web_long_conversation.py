@@ -113,7 +113,7 @@ async def test_the_conversation_endpoint_pages_back_to_the_first_turn(web: WebHa
 def share_path(web: WebHarness, turn_id: int) -> str:
     """The share page of ``turn_id``, signed as the app signs it (same secret, same store)."""
     signer = build_signer(web.services.settings)
-    signer.bind_store(web.services.store.identity())
+    signer.bind_store(web.services.store)
     key = signer.turn_key(turn_id)
     assert key is not None
     return f"/turns/{key}"
