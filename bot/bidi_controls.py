@@ -14,8 +14,9 @@ markdown parser reads a carriage return as a line end); the ones that separate w
 tab, form feed, the information separators U+001C–U+001F, next line U+0085) become a space, so
 the words they stood between stay apart.
 
-Both functions cost one scan in C for text without any of these (the usual text); the text is
-copied only when it holds one.
+It costs one scan in C for text without any of these (the usual text); the text is copied
+only when it holds one. A URL has them percent-encoded instead, with every other character a
+URL may not hold (:func:`renderers.url_encoding.encoded_url`).
 """
 
 from __future__ import annotations
@@ -36,26 +37,6 @@ _DROP = str.maketrans(
     {ch: None for ch in BIDI_CONTROLS}
     | {ch: " " if ch in _SEPARATORS else None for ch in CONTROL_CODES}
 )
-# in a URL a control is percent-encoded, as a browser sends it: the address stays the same
-_ENCODE = str.maketrans(
-    {
-        ch: "".join(f"%{byte:02X}" for byte in ch.encode("utf-8"))
-        for ch in BIDI_CONTROLS + CONTROL_CODES
-    }
-)
-
-
-# a URL also has the Unicode line and paragraph separators encoded (not text: they lay it out)
-_LINE_SEPARATORS = "\u2028\u2029"
-_URL_FOUND = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
-)
-_URL_ENCODE = str.maketrans(
-    {
-        ch: "".join(f"%{byte:02X}" for byte in ch.encode("utf-8"))
-        for ch in BIDI_CONTROLS + CONTROL_CODES + _LINE_SEPARATORS
-    }
-)
 
 
 def without_bidi_controls(text: str) -> str:
@@ -64,13 +45,3 @@ def without_bidi_controls(text: str) -> str:
     if _FOUND.search(text) is None:
         return text
     return text.translate(_DROP)
-
-
-def url_without_bidi_controls(url: str) -> str:
-    """``url`` with each bidi control (and control code) percent-encoded (``%E2%80%AE`` for
-    U+202E), so the address is unchanged but nothing in it reorders or garbles the text shown
-    around it. The Unicode line and paragraph separators (U+2028, U+2029) are encoded too: in
-    a link they break the line a reader sees it on (and end a line of JavaScript source)."""
-    if _URL_FOUND.search(url) is None:
-        return url
-    return url.translate(_URL_ENCODE)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.bidi_controls import url_without_bidi_controls, without_bidi_controls
+from bot.bidi_controls import without_bidi_controls
 from bot.deeplinks import file_link
 from bot.models import Citation, Occurrence, RecordAction, Source
 from bot.models import is_safe_url as _is_safe_url
@@ -30,6 +30,7 @@ from renderers.capabilities import Markup as Markup
 from renderers.capabilities import Streaming as Streaming
 from renderers.capabilities import capabilities_for as capabilities_for
 from renderers.spaces import one_line
+from renderers.url_encoding import encoded_url
 
 # every form decision checks the same few URLs once per channel: remember the verdicts
 is_safe_url = functools.lru_cache(maxsize=4096)(_is_safe_url)
@@ -85,9 +86,9 @@ class RenderContext:
     def full_list_url(self) -> str | None:
         """Where the full source list lives, or None."""
         if self.sources_url and is_safe_url(self.sources_url):
-            return self.sources_url
+            return _link(self.sources_url)
         if self.public_base_url and self.turn_id and is_safe_url(self.public_base_url):
-            return f"{self.public_base_url.rstrip('/')}/turns/{self.turn_id}#sources"
+            return _link(f"{self.public_base_url.rstrip('/')}/turns/{self.turn_id}#sources")
         return None
 
 
@@ -223,8 +224,9 @@ def citation_form(
     (:func:`renderers.attachable.attachment_name`), so every channel names it once.
 
     Every text of the form (title, detail, quote, file name, record label, columns and action)
-    is without bidi controls (:func:`shown`), and each URL has them percent-encoded: whatever a
-    document holds, no channel shows text reordered by one.
+    is without bidi controls (:func:`shown`), and each URL is percent-encoded by the one rule
+    (:func:`renderers.url_encoding.encoded_url`: bidi controls, ``\\``, spaces and the rest):
+    whatever a document holds, no channel shows text reordered by one or links another page.
     """
     source = citation.source
     weak = citation.support is not None and citation.support < context.weak_below
@@ -265,16 +267,17 @@ def citation_form(
         # at the cited place: a PDF's page, a text file's quoted words (a text fragment)
         common["occurrences"] = _occurrence_forms(citation, context, weak, signed=signed)
         signed = file_link(signed, source, citation.quote)
-        return CitationForm(kind="download", url=url_without_bidi_controls(signed), **common)
+        return CitationForm(kind="download", url=encoded_url(signed), **common)
     common["occurrences"] = _occurrence_forms(citation, context, weak)
     return CitationForm(kind="name", **common)
 
 
 def _link(url: str) -> str:
     """A safe ``url`` as a link form holds it: without the white space around it (which
-    :func:`is_safe_url` ignores, and a channel would percent-encode into the link) and with
-    bidi controls percent-encoded."""
-    return url_without_bidi_controls(url.strip())
+    :func:`is_safe_url` ignores, and a channel would percent-encode into the link) and
+    encoded as every channel writes it (:func:`renderers.url_encoding.encoded_url`), so a
+    length measured on it is the length written."""
+    return encoded_url(url.strip())
 
 
 def _on_own_pages(source: Source, occurrence: Occurrence) -> Source:
@@ -306,7 +309,7 @@ def _occurrence_forms(
                     url = _link(candidate)
                     break
         elif signed is not None:
-            url = url_without_bidi_controls(file_link(signed, source, occurrence.quote))
+            url = encoded_url(file_link(signed, source, occurrence.quote))
         support = occurrence.support
         out.append(
             OccurrenceForm(

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from renderers.base import is_safe_url
 from renderers.spaces import one_line as one_line  # re-exported: the writers import it here
+from renderers.url_encoding import encoded_url
 
 ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
@@ -81,11 +82,9 @@ def slack_link_text(text: str) -> str:
 
 
 def slack_url(url: str) -> str:
-    """A URL safe inside ``<url|text>`` (``|``, ``<``, ``>`` and spaces percent-encoded)."""
-    return url.replace("&", "&amp;").translate(_SLACK_URL)
-
-
-_SLACK_URL = str.maketrans({"|": "%7C", "<": "%3C", ">": "%3E", " ": "%20"})
+    """A URL safe inside ``<url|text>``: encoded by the one rule (:func:`encoded_url`, which
+    leaves no ``|``, ``<``, ``>`` or space to end it), its ``&`` escaped as Slack asks."""
+    return encoded_url(url).replace("&", "&amp;")
 
 
 # Discord shows a masked link's label with its backslashes (it turns escaping off there), so a
@@ -242,14 +241,16 @@ def md_text(text: str) -> str:
     return "\\" + escaped if escaped.startswith("^") else escaped
 
 
-# a backslash too: in "(https://a.example/\)" it would escape the ")" ending the link
-_MD_URL = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "\\": "%5C"})
+# Parentheses are valid in a URL but would end or unbalance "(url)": the only characters
+# Markdown needs encoded that the one rule keeps (it leaves no space, "<", ">" or backslash,
+# which in "(https://a.example/\)" would escape the ")" ending the link).
+_MD_URL = str.maketrans({"(": "%28", ")": "%29"})
 
 
 def md_url(url: str) -> str:
-    """A URL safe inside ``[text](url)`` / ``[text](<url>)`` (a backslash percent-encoded, as
-    the parser writes one in the answer's own links)."""
-    return url.translate(_MD_URL)
+    """A URL safe inside ``[text](url)`` / ``[text](<url>)``: encoded by the one rule
+    (:func:`encoded_url`), and its parentheses percent-encoded."""
+    return encoded_url(url).translate(_MD_URL)
 
 
 def safe_url(url: str | None) -> str | None:
@@ -262,16 +263,18 @@ def html_text(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-_URL_BREAKS = re.compile(r"[\s<>]")
+def html_url(url: str) -> str:
+    """``url`` as an HTML attribute (``href``) holds it: encoded by the one rule
+    (:func:`encoded_url`, no ``"`` is left to end the attribute), then HTML-escaped."""
+    return html.escape(encoded_url(url), quote=True)
 
 
 def text_url(url: str) -> str:
-    """``url`` as plain text (the e-mail's text part) writes it, to be linked whole: white space
-    would end the link a mail client makes of it, and ``<`` or ``>`` the ``<url>`` around it,
-    so they are percent-encoded."""
-    if _URL_BREAKS.search(url) is None:
-        return url
-    return _URL_BREAKS.sub(lambda m: quote(m.group(0), safe=""), url)
+    """``url`` as plain text (the e-mail's text part) and an HTML ``href`` write it, to be
+    linked whole: encoded by the one rule (:func:`encoded_url`), so no white space ends the
+    link a mail client makes of it, and no ``<``, ``>`` or ``"`` the ``<url>`` or attribute
+    around it."""
+    return encoded_url(url)
 
 
 def url_path_part(text: str) -> str:

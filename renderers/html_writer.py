@@ -33,7 +33,7 @@ from renderers.document import (
     table_rows,
     without_citations,
 )
-from renderers.escaping import html_text, outside_urls, safe_url, visible
+from renderers.escaping import html_text, html_url, outside_urls, safe_url, visible
 from renderers.glue import glued, spaced_mark
 from renderers.link_urls import label_hides_target, link_url
 
@@ -218,7 +218,7 @@ class HtmlWriter:
             return html_text(shown)
         if safe_url(url) is None:
             return html_text(shown)
-        href = f' href="{html_text(url)}"'
+        href = f' href="{html_url(url)}"'
         return f"{self._open('a', href)}{html_text(shown)}</a>"
 
     def _link(self, token: Token) -> str:
@@ -240,7 +240,7 @@ class HtmlWriter:
             return text + after
         title = attrs.get("title")
         title_attr = f' title="{html_text(str(title))}"' if title else ""
-        href = f' href="{html_text(url)}"{title_attr}'
+        href = f' href="{html_url(url)}"{title_attr}'
         if label_hides_target(token, url):
             # its label shown as text, then where it really leads (renderers.link_urls)
             return f"{text} ({self._open('a', href)}{html_text(url)}</a>){after}"

@@ -30,6 +30,7 @@ from mistune.util import escape_url
 from bot.markdown import Token
 from renderers.base import CitationForm
 from renderers.escaping import safe_url
+from renderers.url_encoding import encoded_url
 
 _NUMBER = r"[\d\u00b2\u00b3\u00b9\u2070-\u2079]+"
 # a label as :func:`_compact` leaves it: one or more bracketed groups of numbers, each maybe a
@@ -59,10 +60,14 @@ _DECORATED_MAX = 48
 
 
 def link_url(token: Token, forms: Mapping[int, CitationForm] | None) -> str | None:
-    """The URL the link or image ``token`` may be shown linking to, or None when it shows as
-    text: an unsafe URL, or a citation-like label leading to none of ``forms``' sources (the
-    answer's citation forms; None: no cited source)."""
+    """The URL the link or image ``token`` may be shown linking to, encoded as every channel
+    writes it (:func:`renderers.url_encoding.encoded_url`: the parser leaves a ``%`` that
+    starts no escape), or None when it shows as text: an unsafe URL, or a citation-like label
+    leading to none of ``forms``' sources (the answer's citation forms; None: no cited
+    source)."""
     url = safe_url(str((token.get("attrs") or {}).get("url") or ""))
+    if url is not None:
+        url = encoded_url(url)
     if url is None or not reads_like_citation(label_text(token.get("children") or [])):
         return url
     return url if cites_source(url, forms or {}) else None
@@ -142,8 +147,9 @@ def cites_source(url: str, forms: Mapping[int, CitationForm]) -> bool:
 
 
 def _document(url: str) -> str:
-    """``url`` as the parser writes a link's URL (percent-encoded), without its fragment."""
-    return escape_url(url).partition("#")[0]
+    """``url`` as the parser writes a link's URL (percent-encoded), then as the one rule
+    encodes it (a source's ``%zz`` and the parser's differ otherwise), without its fragment."""
+    return encoded_url(escape_url(url)).partition("#")[0]
 
 
 def has_lookalike_links(tokens: Iterable[Token]) -> bool:

@@ -19,6 +19,7 @@ from renderers.escaping import (
     one_line,
     outside_urls,
 )
+from renderers.url_encoding import encoded_url
 
 Dialect = Literal["discord", "discourse"]
 # each character that could start markdown syntax, backslash-escaped (str.translate: one C pass)
@@ -58,10 +59,16 @@ def _translate_in_url(url: str) -> str:
 def masked_link(escaped_label: str, url: str, dialect: Dialect) -> str:
     """``[label](<url>)`` (Discord: the angle brackets suppress the embed) or ``[label](url)``.
 
-    For Discord write links with :func:`discord_link`: it shows a label's escapes as written."""
+    For Discord write links with :func:`discord_link`: it shows a label's escapes as written.
+    Discourse reads an entity in a link's destination (``&lt;`` as ``<``), so an ``&`` that
+    would start one is written ``&amp;``: the link opens the address as it is."""
     if dialect == "discord":
         return f"[{no_mentions(escaped_label)}](<{md_url(url)}>)"
-    return f"[{escaped_label}]({md_url(url)})"
+    return f"[{escaped_label}]({_ENTITY_START.sub('&amp;', md_url(url))})"
+
+
+# an "&" the forum's parser would read as starting a character reference ("&lt;", "&#60;")
+_ENTITY_START = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]*;)")
 
 
 def autolink(url: str, dialect: Dialect) -> str:
@@ -82,6 +89,6 @@ def discord_link(label: str, url: str) -> str:
         if label in (url, url[7:]):
             return address
         return f"{escape_text(one_line(label), 'discord')} ({address})"
-    if label == url:  # shown as written: only what would end the autolink is encoded
-        return "<" + url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E") + ">"
+    if label == url:  # shown as written: encoded by the one rule, nothing ends the autolink
+        return "<" + encoded_url(url) + ">"
     return f"[{discord_label(label)}](<{md_url(url)}>)"

@@ -32,10 +32,11 @@ import nh3
 from bot.markdown import Token, parse
 from renderers.base import EMPTY_ANSWER, CitationForm, OccurrenceForm, RenderContext, shown
 from renderers.document import Document
-from renderers.escaping import html_text, one_line
+from renderers.escaping import html_text, html_url, one_line
 from renderers.glue import WORD_JOINER
 from renderers.html_writer import HtmlWriter
 from renderers.quote_text import quote_html, quote_plain
+from renderers.url_encoding import encoded_url
 from renderers.web_link_names import action_link_names, title_link_names, titled
 
 CHANNEL = "web"
@@ -107,11 +108,13 @@ def link_target(url: str | None) -> str | None:
     """``url`` as the sanitized HTML links it, or None when it has no link there: the one
     answer both the HTML's ``href`` and the payload's ``url`` (of a citation, an occurrence,
     a record's action) come from, so a client never offers a link the answer does not have.
+    It is encoded by the one rule (:func:`renderers.url_encoding.encoded_url`) first.
 
     nh3 drops an ``href`` it cannot parse as a URL (a port above 65535, a space in the host)
     though ``is_safe_url`` passed it; what nh3 keeps is the URL as written."""
     if not url:
         return None
+    url = encoded_url(url)
     found = _HREF.match(sanitize(f'<a href="{html_text(url)}">.</a>'))
     if found is None or html.unescape(found.group(1)) != url:
         return None
@@ -180,7 +183,7 @@ class WebBlocks:
             )
         elif url and form.kind in ("link", "download"):
             # no list to describe it: the marker leads to the source itself
-            link = f'href="{html_text(url)}" title="{hover}" data-n="{n}"{which}'
+            link = f'href="{html_url(url)}" title="{hover}" data-n="{n}"{which}'
         else:
             link = f'title="{hover}" data-n="{n}"{which}'
         # the joiner holds the number to the word before it (renderers.glue)
@@ -213,7 +216,7 @@ def _source_item(
     url = link_target(form.url)
     if titled(form) and url:
         cls = "source-link" if form.kind == "link" else "download"
-        head = f'<a class="{cls}" href="{html_text(url)}"{_named(title_name)}>{title}</a>'
+        head = f'<a class="{cls}" href="{html_url(url)}"{_named(title_name)}>{title}</a>'
         if form.kind == "download" and form.filename and form.filename != form.title:
             head += f' <span class="filename">({html_text(form.filename)})</span>'
     else:
@@ -233,7 +236,7 @@ def _source_item(
         action = form.record.action
         if action and link_target(action.url):
             parts.append(
-                f'<a class="button action" href="{html_text(action.url)}"{_named(action_name)}>'
+                f'<a class="button action" href="{html_url(action.url)}"{_named(action_name)}>'
                 f"{html_text(action.label)}</a>"
             )
     if form.quote:

@@ -48,6 +48,7 @@ from bot.errors import (
 )
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
+from renderers.url_encoding import encoded_url
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +66,13 @@ _FINAL_EVENTS = ("event: done\n", "event: error\n")
 
 def citation_href(citation: Citation, link: Callable[[Source], str | None]) -> str | None:
     """Where clicking the citation goes: deep link, public URL, or a signed download (at the
-    cited page or quoted words, :func:`bot.deeplinks.file_link`)."""
+    cited page or quoted words, :func:`bot.deeplinks.file_link`), encoded as the rendered
+    answer's links are (:func:`renderers.url_encoding.encoded_url`): a ``\\`` in it would open
+    another path."""
     if citation.deep_link or citation.source.url:
-        return citation.deep_link or citation.source.url
+        return encoded_url((citation.deep_link or citation.source.url or "").strip())
     signed = link(citation.source)
-    return file_link(signed, citation.source, citation.quote) if signed else None
+    return encoded_url(file_link(signed, citation.source, citation.quote)) if signed else None
 
 
 class AnswerStream:

@@ -12,10 +12,11 @@ import json
 
 import pytest
 
-from bot.bidi_controls import url_without_bidi_controls, without_bidi_controls
+from bot.bidi_controls import without_bidi_controls
 from bot.models import Answer, Citation, RecordAction, Source
 from renderers import CHANNELS, render
 from renderers.base import RenderContext
+from renderers.url_encoding import encoded_url
 from tests.renderers.payload_checks import check_no_control_characters
 
 HOSTILE = "\u202eevil\u0000\u001b[31m"
@@ -81,4 +82,4 @@ def test_tabs_and_line_feeds_stay_and_word_separators_become_spaces() -> None:
 
 
 def test_a_control_character_in_a_url_is_percent_encoded() -> None:
-    assert url_without_bidi_controls("https://e.example/a\x85b") == "https://e.example/a%C2%85b"
+    assert encoded_url("https://e.example/a\x85b") == "https://e.example/a%C2%85b"
