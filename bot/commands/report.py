@@ -209,9 +209,11 @@ def _questions(
     if not questions and not more:  # --limit 0 lists none, but says how many there are
         return
     console.print(heading, markup=False)
+    # one width for the list: "1010×" must not push its question past the others' ("987×")
+    width = max((len(str(times)) for _, times in questions), default=3)
     for question, times in questions:
         console.print(
-            f"  {times:>3}×  {shown(one_line(question))}",
+            f"  {times:>{max(width, 3)}}×  {shown(one_line(question))}",
             markup=False,
             no_wrap=True,
             overflow="ellipsis",

@@ -180,3 +180,19 @@ def test_a_store_path_naming_another_database_is_refused_and_left_untouched(
     assert "not a citecast store" in err and "customers" in err and "\n" not in err
     assert other.read_bytes() == before
     assert not Path(f"{other}-wal").exists()
+
+
+def test_counts_of_four_digits_keep_the_questions_in_one_column(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store(config.parent / "store.db")
+    for n in range(1000):
+        store.add_turn(f"many{n}", "web", "Where is the VPN guide?", NOTHING)
+    store.close()
+
+    assert main(["--config", str(config), "report"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    often = next(line for line in lines if "Where is the VPN guide?" in line)
+    twice = next(line for line in lines if "How do I reset my password?" in line)
+    assert often.startswith("  1000×  ") and twice.startswith("     2×  ")
+    assert often.index("Where") == twice.index("How")
