@@ -17,6 +17,7 @@ from bot.private_files import create_private_file, make_private_folder, readable
 from bot.store_identity import StoreIdentity, ensure_identity, read_identity
 from bot.store_retention import DEFAULT_RETENTION, Retention, prune_batch
 from bot.store_rows import SCHEMA, foreign_tables
+from bot.writable_paths import unwritable
 
 if TYPE_CHECKING:
     from typing import Self
@@ -65,7 +66,8 @@ class StoreBase:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(SCHEMA)
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
+            why = "" if self.path == ":memory:" else unwritable(Path(self.path), "store.path")
+            raise StoreError(f"{self.path}: cannot open the store: {exc}{why}") from None
         self._lock = threading.Lock()
         self._read_only = False
         self._identity: StoreIdentity | None = None

@@ -17,6 +17,7 @@ from types import TracebackType
 
 from bot.errors import StoreError
 from bot.private_files import make_private_folder
+from bot.writable_paths import unwritable
 
 
 class StoreLock:
@@ -35,7 +36,10 @@ class StoreLock:
             make_private_folder(self.path.parent)  # the store's folder: see bot.private_files
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot create the store's lock file: {exc}") from None
+            why = unwritable(Path(self.store_path), "store.path")
+            raise StoreError(
+                f"{self.path}: cannot create the store's lock file: {exc}{why}"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -10,10 +10,10 @@ nor the fix: :func:`unwritable` and :func:`folder_problem` do. Split from
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
+from bot import writable_paths
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.read_only import read_index
 
@@ -76,26 +76,9 @@ def refuse_foreign(path: Path) -> None:
 
 
 def unwritable(path: Path) -> str:
-    """Why this user cannot write the index at ``path``, as a clause to add to SQLite's
-    words ("attempt to write a readonly database" names neither the file nor the fix), or
-    "" when the file and its folder look writable."""
-    if path.is_dir():
-        return f"; {path} is a folder: set index.path to a file name"
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent  # the folder that would have to hold the new ones
-    if not folder.is_dir():
-        return f"; {folder} is a file, not a folder: set index.path to a file in a folder"
-    if path.exists() and not os.access(path, os.W_OK):
-        return f"; {path} is read-only for this user: make it writable or set index.path"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        # a writable index in a read-only folder fails too: SQLite writes -wal and -shm there
-        beside = " (the index writes its -wal and -shm files there)" if path.exists() else ""
-        return (
-            f"; the folder {folder} is not writable for this user{beside}: "
-            "make it writable or set index.path"
-        )
-    return ""
+    """Why this user cannot write the index at ``path`` (:func:`bot.writable_paths.unwritable`
+    for ``index.path``), or "" when the file and its folder look writable."""
+    return writable_paths.unwritable(path, "index.path")
 
 
 def folder_problem(path: Path, exc: OSError) -> str:
