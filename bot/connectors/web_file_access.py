@@ -15,6 +15,15 @@ audience). The signature only says the link was ours, so the file is served only
   no index speaks for it, and its token's audience is all there is;
 - an index that exists but cannot be read serves nothing of what it may hold (fail closed).
 
+A stored citation also tells where its file came from
+(:func:`bot.knowledge.passage_origin.found_in_index`): a passage the index found, of a file
+outside every folder the index covers now, was dropped with its folder (``citecast ingest
+--rebuild`` over fewer folders, or the index built again without it) and counts as dropped;
+only a file an answerer cited from outside the index (``web.file_roots`` alone) keeps the
+audience stored with it. (A token names only a path, so ``/files/`` still serves a dropped
+folder that is also listed in ``web.file_roots``, as that setting says; its stored citations
+count as dropped all the same.)
+
 A stored answer re-rendered later (a conversation reload, the share page) keeps its citations,
 but one whose file the viewer may no longer read gets no fresh link: :func:`as_now` shows it as
 its title and "(no longer available)", without its quote or passage.
@@ -32,10 +41,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from bot.connectors.web_viewer_links import FileIndex
 from bot.filetokens import FileSigner
+from bot.knowledge.passage_origin import found_in_index
 from bot.models import Answer, Citation, Source
 
 REMOVED_NOTE = "(no longer available)"
@@ -75,24 +86,28 @@ def as_now(
     answer: Answer, files: FileIndex, signer: FileSigner | None, audience: frozenset[str]
 ) -> Answer:
     """``answer`` with each citation of a served file that ``audience`` may no longer read
-    (made private, dropped from the index, deleted), and of a record whose table it may no
-    longer see (:func:`table_allows`), shown as removed (:func:`removed`).
+    (made private, dropped from the index, deleted), of a knowledge-base file whose folder the
+    index no longer covers, and of a record whose table it may no longer see
+    (:func:`table_allows`), shown as removed (:func:`removed`).
 
-    Only files the signer would link are looked at: a citation that never had a ``/files/``
-    link (no path, outside the served folders, no signer) is left as it was."""
-    verdicts: dict[str, bool] = {}
+    Otherwise only files the signer would link are looked at: a citation that never had a
+    ``/files/`` link (no path, outside the served folders, no signer) is left as it was."""
+    covered: dict[str, bool] = {}  # by path: inside a folder the index covers now
+    verdicts: dict[str, bool] = {}  # by path: readable by ``audience`` now
     citations: list[Citation] = []
     for citation in answer.citations:
-        source = citation.source
+        source, path = citation.source, citation.source.path
         if source.kind == "record":
-            if not table_allows(files, source, audience):
-                citation = removed(citation)
-        elif signer is not None and source.path and signer.token_for(source, audience) is not None:
-            if source.path not in verdicts:
-                verdicts[source.path] = _still_readable(files, source.path, audience)
-            if not verdicts[source.path]:
-                citation = removed(citation)
-        citations.append(citation)
+            gone = not table_allows(files, source, audience)
+        elif not path:
+            gone = False
+        elif found_in_index(source) and not _once(covered, path, partial(_covered, files, path)):
+            gone = True  # dropped with its folder, whether it was linked or not
+        elif signer is not None and signer.token_for(source, audience) is not None:
+            gone = not _once(verdicts, path, partial(_still_readable, files, path, audience))
+        else:
+            gone = False
+        citations.append(removed(citation) if gone else citation)
     if all(new is old for new, old in zip(citations, answer.citations, strict=True)):
         return answer
     return dataclasses.replace(answer, citations=tuple(citations))
@@ -123,13 +138,14 @@ def visible_now(files: FileIndex, audience: frozenset[str]) -> Callable[[Source]
     (``Source.visible_to``) and, for a knowledge-base file, is :func:`readable` by it now.
 
     A knowledge-base file is one with a ``path`` that the index governs (inside a folder
-    ingested into it): made private since, dropped from the index or deleted, it is no longer
-    visible. A record is visible while its table still allows ``audience``
-    (:func:`table_allows`). A file outside everything ingested (``web.file_roots`` alone) and a
+    ingested into it), or a passage the index found (``found_in_index``): made private since,
+    dropped from the index (alone, or with its folder) or deleted, it is no longer visible. A
+    record is visible while its table still allows ``audience`` (:func:`table_allows`). A
+    file an answerer cited from outside everything ingested (``web.file_roots`` alone) and a
     web page keep their stored audience: nothing speaks for them now.
     Each file is looked up once per returned rule.
     """
-    verdicts: dict[str, bool] = {}
+    verdicts: dict[tuple[str, bool], bool] = {}
 
     def visible(source: Source) -> bool:
         if not source.visible_to(audience):
@@ -138,9 +154,10 @@ def visible_now(files: FileIndex, audience: frozenset[str]) -> Callable[[Source]
             return table_allows(files, source, audience)
         if not source.path:
             return True
-        if source.path not in verdicts:
-            verdicts[source.path] = _visible_file(files, source.path, audience)
-        return verdicts[source.path]
+        key = (source.path, found_in_index(source))
+        if key not in verdicts:
+            verdicts[key] = _visible_file(files, source, audience)
+        return verdicts[key]
 
     return visible
 
@@ -153,12 +170,15 @@ def table_allows(files: FileIndex, record: Source, audience: frozenset[str]) -> 
     return groups is not None and dataclasses.replace(record, audience=groups).visible_to(audience)
 
 
-def _visible_file(files: FileIndex, path: str, audience: frozenset[str]) -> bool:
-    real = _resolved(path)
+def _visible_file(files: FileIndex, source: Source, audience: frozenset[str]) -> bool:
+    real = _resolved(source.path)
     if real is None:
         return False
-    # outside every ingested folder: the stored audience is all there is (already checked)
-    return not files.governs(real) or readable(files, real, audience) is not None
+    if files.governs(real):
+        return readable(files, real, audience) is not None
+    # outside every ingested folder: a passage the index found went with its folder; for a
+    # file cited from web.file_roots alone the stored audience is all there is (checked)
+    return not found_in_index(source)
 
 
 def _still_readable(files: FileIndex, path: str, audience: frozenset[str]) -> bool:
@@ -166,7 +186,22 @@ def _still_readable(files: FileIndex, path: str, audience: frozenset[str]) -> bo
     return real is not None and readable(files, real, audience) is not None
 
 
-def _resolved(path: str) -> Path | None:
+def _covered(files: FileIndex, path: str) -> bool:
+    """Whether ``path`` lies in a folder (or is a file) the index covers now."""
+    real = _resolved(path)
+    return real is not None and files.governs(real)
+
+
+def _once(verdicts: dict[str, bool], path: str, judge: Callable[[], bool]) -> bool:
+    """``judge()``, the verdict on ``path``, worked out once per path of one answer."""
+    if path not in verdicts:
+        verdicts[path] = judge()
+    return verdicts[path]
+
+
+def _resolved(path: str | None) -> Path | None:
+    if not path:
+        return None
     try:
         return Path(path).expanduser().resolve()
     except (OSError, RuntimeError, ValueError):
