@@ -10,7 +10,9 @@ DESCRIPTION = """\
 Render one answer for Slack, Discord, email, Discourse and the web and write a single
 self-contained HTML page that shows them side by side, so a person can check every citation by
 eye. Without --answer, a built-in sample answer is used (a PDF page, a web page, a record with
-an action button and a file without a public URL).
+an action button and a file without a public URL). The page shows the answer as the --audience
+viewer (default: the public) sees it: an answer citing a source they may not see is refused
+(exit 2).
 
 examples:
   citecast preview                              write preview.html from the sample answer
@@ -27,13 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", default="preview.html", help="output file ('-' for stdout; default: preview.html)"
     )
     parser.add_argument("--public-base-url", help="base URL of this deployment")
+    from bot.commands.answer_audience import add_audience_argument
+
+    add_audience_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the preview page; print its path."""
     from bot.assistant.own_replies import answer_language
+    from bot.commands.answer_audience import check_answer_audience
     from bot.commands.answer_input import read_answer
-    from bot.commands.output import read_file, read_stdin, write_stdout
+    from bot.commands.output import read_file, read_stdin, viewer_groups, write_stdout
     from bot.commands.render import check_base_url
     from bot.commands.render_log import command_warnings
     from bot.commands.whole_file import write_whole
@@ -45,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from renderers.sample import sample_answer
 
     check_base_url(args.public_base_url)
+    viewer = viewer_groups(args.audience) or ["public"]  # a flag error before reading stdin
     if args.answer is not None and not args.answer.strip():
         # an unset "$ANSWER": showing the sample instead would look like success
         raise ValidationError("--answer: empty path; name an Answer JSON file, or - for stdin")
@@ -69,7 +76,12 @@ def run(args: argparse.Namespace) -> int:
         answer = sample_answer()
     # marked in that language as the channels mark it (bot.connectors.render_context)
     language = answer_language(answer, settings.assistant.language)
-    context = RenderContext(public_base_url=args.public_base_url, language=language)
+    context = RenderContext(
+        public_base_url=args.public_base_url, language=language, audience=frozenset(viewer)
+    )
+    # a staff answer's hidden source would leave its claim on the page beside a "restricted
+    # source"
+    check_answer_audience(answer, viewer, f"--audience {','.join(viewer)}")
     page = preview_page(answer, context)
     if to_stdout:
         write_stdout(page)

@@ -11,7 +11,8 @@ Read a canonical Answer (the JSON that `citecast resolve` prints) on stdin and p
 renderer of a channel would send: web {html, citations}, slack {messages, files}, discord
 {messages, files}, email {subject, text, html, attachments, headers}, discourse {raw, uploads}.
 With --channel all, print one object keyed by channel. Capability overrides come from the
-`capabilities:` section of config.yaml. Bad input exits 2 with a one-line reason.
+`capabilities:` section of config.yaml. Bad input exits 2 with a one-line reason, and so does
+an answer citing a source the --audience viewer may not see: resolve it for that audience.
 
 examples:
   citecast resolve --sources s.json < raw.txt | citecast render --channel slack
@@ -39,13 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="cited",
         help="which sources to list: cited ones (default), all, or none",
     )
-    parser.add_argument(
-        "--audience",
-        nargs="+",
-        action="extend",
-        metavar="GROUP",
-        help="groups the viewer belongs to (default: public)",
-    )
+    from bot.commands.answer_audience import add_audience_argument
+
+    add_audience_argument(parser)
 
 
 def check_base_url(url: str | None) -> None:
@@ -89,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from bot.assistant.own_replies import answer_language
+    from bot.commands.answer_audience import check_answer_audience
     from bot.commands.answer_input import read_answer
     from bot.commands.output import read_stdin, viewer_groups, write_stdout
     from bot.commands.render_log import command_warnings
@@ -103,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     with command_warnings("render"):  # "citecast render: dropping unsafe URL from source 'a'"
         answer, tokens = read_answer(read_stdin("render"), "stdin")
+    # resolved for a wider audience: the hidden source's claim would still be printed
+    check_answer_audience(answer, viewer, f"--audience {','.join(viewer)}")
     context = RenderContext(
         public_base_url=args.public_base_url,
         turn_id=args.turn_key,
