@@ -1,7 +1,8 @@
 """The summary ``citecast ingest`` prints on stdout when a run completes.
 
 What the run did with its files (indexed, unchanged, skipped, removed), the lines about an
-upgrade (:mod:`bot.commands.ingest_upgrade`), the files of other types passed over and why a
+upgrade (:mod:`bot.commands.ingest_upgrade`) and a private folder moved
+(:mod:`bot.commands.ingest_moved`), the files of other types passed over and why a
 file named on the command line was, what was skipped or indexed only in part, the notes and
 the warnings about folders given that held nothing to read and globs that applied to no file,
 the folders not read, the space given back, and the index's size. Split from
@@ -15,6 +16,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.commands.ingest_moved import moved_lines
 from bot.commands.ingest_upgrade import upgrade_lines
 from bot.commands.output import one_line, plural, write_stdout
 from bot.knowledge import KnowledgeIndex
@@ -178,6 +180,8 @@ def write_summary(
             for line in empty_folder_warnings(paths, index_path):
                 out.print(line, markup=False)
         for line in upgrade_lines(report, index_path, older, paths, config):
+            out.print(line, markup=False)
+        for line in moved_lines(report, config):  # a private folder moved: files now public
             out.print(line, markup=False)
         if report.ignored:
             out.print(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+import unicodedata
 from collections.abc import Hashable
 from typing import Any
 
@@ -25,9 +26,14 @@ from bot.knowledge.front_matter_lines import (
     is_fence_like,
     names_audience_json_key,
     names_audience_key,
+    opening_start,
+    other_break,
+    split_at_breaks,
 )
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+# control characters have no name in unicodedata
+_BREAK_NAMES = {"\x85": "NEXT LINE", "\v": "LINE TABULATION", "\f": "FORM FEED"}
 _JSON_CHECKED_CHARS = 20_000  # how far the audience check reads in a JSON object never closed
 
 
@@ -70,24 +76,34 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     a plain string is body text: it cannot name an audience.
 
     A block after blank lines (lines of invisible characters count as blank; Hugo reads it
-    as front matter; a Markdown renderer shows a rule and a heading) and a JSON object
+    as front matter; a Markdown renderer shows a rule and a heading) or under HTML comments
+    (``<!-- markdownlint-disable MD041 -->``; Hugo reads it, and front matter inside a
+    comment: :func:`opening_start`) and a JSON object
     opening the file (Hugo's JSON front matter) are front matter when they name an audience
     (:func:`names_audience`), as their author meant: read as text, they left a private file
     public. Any other such file reads as before, and one that
-    cannot be parsed but names ``audience`` is Unreadable.
+    cannot be parsed but names ``audience`` is Unreadable. So is a file whose opening fence a
+    pasted U+2028 (or U+2029, U+0085) joins to the key lines under it, and one with a second
+    block naming an audience right under its front matter: no front matter reader reads
+    either audience.
     """
     lines = text.split("\n")
-    start = 0  # the first line that is not blank
-    while start < len(lines) - 1 and is_blank_line(lines[start]):
-        start += 1
+    # the first line that is not blank nor in a comment above the front matter
+    start, in_comment = opening_start(lines)
     first = lines[start]
     opener = first.strip() if first.startswith(("---", "+++")) else ""
     end = _closing(lines, start) if opener in ("---", "+++") else None
     if end is None:
+        _refuse_joined_fence(lines, start)
         _refuse_unclosed(lines, start, opener)
         if first.startswith("{"):
             return _json_front_matter(text, sum(len(line) + 1 for line in lines[:start]))
         return {}, text
+    _refuse_second_block(lines, end)
+    if in_comment:  # the ``-->`` under front matter inside a comment (Hugo's) is no text
+        after = next((n for n in range(end + 1, len(lines)) if not is_blank_line(lines[n])), 0)
+        if after and lines[after].strip() == "-->":
+            del lines[after]
     block = lines[start + 1 : end]
     if scalar_is_body and opener == "---" and _plain_string(block):
         return {}, text
@@ -140,6 +156,56 @@ def _refuse_unclosed(lines: list[str], start: int, opener: str) -> None:
         "audience but is not a front matter fence: write --- (or +++) alone at the start "
         "of the line"
     )
+
+
+def _refuse_joined_fence(lines: list[str], start: int) -> None:
+    """Unreadable when ``lines[start]`` is a fence joined to the lines under it by a character
+    front matter readers take for no line break (``---`` U+2028 ``audience: staff``, pasted
+    from a web page or a word processor) and a key line among them names an audience: Hugo,
+    Jekyll and gray-matter read no front matter there, and read as text it left a private
+    file public."""
+    first = lines[start]
+    found = other_break(first)
+    if found is None:
+        return
+    pieces = [piece for piece in split_at_breaks(first) if piece.strip()]
+    if not pieces or not is_fence_like(pieces[0]):
+        return
+    block: list[str] = []
+    for line in [*pieces[1:], *lines[start + 1 :]]:
+        if is_fence_like(line):
+            break
+        block.append(line)
+    if names_audience_key(block):
+        name = _BREAK_NAMES.get(found) or unicodedata.name(found, "a control character")
+        raise Unreadable(
+            f"line {start + 1} holds U+{ord(found):04X} ({name}) where a line break belongs, "
+            "so no front matter reader sees its fence: replace it with a line break, since "
+            "the front matter may name the file's audience"
+        )
+
+
+def _refuse_second_block(lines: list[str], end: int) -> None:
+    """Unreadable when a second block right under the front matter closed on ``lines[end]``
+    (blank lines between) names an audience (``---`` / ``title: Pay`` / ``---`` then ``---``
+    / ``audience: staff`` / ``---``, as when a tool adds its own block on top): Hugo, Jekyll
+    and gray-matter read the first block alone, so the file would be public to them too."""
+    after = end + 1
+    while after < len(lines) and is_blank_line(lines[after]):
+        after += 1
+    if after >= len(lines) or not is_fence_like(lines[after]):
+        return
+    block: list[str] = []
+    for line in lines[after + 1 :]:
+        if is_fence_like(line):
+            break
+        block.append(line)
+    if names_audience_key(block):
+        raise Unreadable(
+            f"a second front matter block opens on line {after + 1}, under the one closed on "
+            f"line {end + 1}, and names an audience: front matter readers read only the "
+            "first block, so move its keys into the first one"
+        )
 
 
 def _json_front_matter(text: str, offset: int) -> tuple[dict[str, Any], str]:

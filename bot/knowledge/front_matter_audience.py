@@ -76,6 +76,19 @@ def is_near_miss(key: str) -> bool:
     return abs(len(word) - len(AUDIENCE)) <= 1 and _edits(word, AUDIENCE) <= 1
 
 
+def is_tag_near_miss(name: str) -> bool:
+    """Whether an HTML meta tag's ``name`` or ``property`` (lower case), not
+    ``citecast:audience``, was plainly meant as it: ``citecast`` and then ``audience`` or a
+    near miss of it (``citecast:audiences``, ``citecast:audiance``, ``citecast_audience``,
+    ``citecast-audience``). A tag without the prefix (``audience``, ``dc.audience``) is
+    another vocabulary's, not citecast's."""
+    word = name.strip()  # " citecast:audience " is no tag citecast reads either
+    if name == f"citecast:{AUDIENCE}" or not word.startswith(_PREFIXES[0]):
+        return False
+    rest = word[len(_PREFIXES[0]) :]
+    return is_audience(rest) or is_near_miss(rest)
+
+
 def _keys(meta: Mapping[Any, Any]) -> Iterator[tuple[str, str, object]]:
     """``(label, key, value)`` for each string key of ``meta`` and of its ``params`` table
     (``params`` in any case), labelled as written: ``Params.audience``."""

@@ -84,3 +84,63 @@ def names_audience_json_key(text: str) -> bool:
     if _AUDIENCE_MARK not in text.lower():
         return False
     return any(_AUDIENCE_MARK in key.lower() for key in _JSON_KEY.findall(text))
+
+
+# What Python's str.splitlines() (and YAML 1.1) take for a line break, but a YAML reader of
+# front matter (and Hugo, Jekyll, gray-matter) does not: pasted where a break was, it joins
+# a fence to the key line under it
+_OTHER_BREAKS = re.compile("[\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def other_break(line: str) -> str | None:
+    """The first character in ``line`` that some tools read as a line break but front matter
+    readers do not (U+2028 LINE SEPARATOR, U+2029, U+0085 NEXT LINE, a form feed), or None."""
+    found = _OTHER_BREAKS.search(line)
+    return found.group() if found else None
+
+
+def split_at_breaks(line: str) -> list[str]:
+    """``line`` split at every :func:`other_break` character."""
+    return _OTHER_BREAKS.split(line)
+
+
+def opening_start(lines: list[str]) -> tuple[int, bool]:
+    """Where the opening of a file starts once blank lines and leading HTML comments are
+    passed over, and whether a comment is left open there.
+
+    A comment line above front matter (``<!-- markdownlint-disable MD041 -->``, a generated
+    file's notice) is common; Hugo reads the front matter under it, and reads front matter
+    inside a comment too (``<!--`` alone, the block, then ``-->``): a comment opened on a
+    line that a fence follows is passed over by that line alone. Any other comment is passed
+    over to the line that closes it, when nothing follows its ``-->`` there.
+    """
+    start = 0
+    while start < len(lines) - 1:
+        line = lines[start]
+        if is_blank_line(line):
+            start += 1
+            continue
+        if not line.lstrip().startswith("<!--"):
+            break
+        closes = _comment_end(lines, start)
+        if closes is None:
+            break  # text after the comment, or a comment never closed: the text as written
+        following = next(
+            (n for n in range(start + 1, len(lines)) if not is_blank_line(lines[n])), None
+        )
+        if closes > start and following is not None and is_fence_like(lines[following]):
+            return following, True  # Hugo's front matter inside a comment
+        start = closes + 1
+    return start, False
+
+
+def _comment_end(lines: list[str], start: int) -> int | None:
+    """The line closing the comment opened on ``lines[start]`` when nothing but spaces
+    follows its ``-->`` there; None otherwise."""
+    opened = lines[start].split("<!--", 1)[1]
+    for number in range(start, len(lines)):
+        text = opened if number == start else lines[number]
+        end = text.find("-->")
+        if end >= 0:
+            return number if not text[end + 3 :].strip() else None
+    return None

@@ -11,7 +11,8 @@ a hidden element) must not send its citations to another site. Every audience ta
 the head or not, but only to narrow: the page is for the groups all of them allow, so a tag
 in the body can never publish what the head keeps for staff, and one placed after content a
 browser moves to the body still keeps the page private; tags that no group may all see skip
-the page with the reason.
+the page with the reason. So does a tag meant as the audience tag but misspelled
+(``citecast:audiences``, ``citecast_audience``), as front matter's near-miss keys do.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from urllib.parse import urljoin
 
 from bot.knowledge.audience_rules import narrower
 from bot.knowledge.document import Unreadable
-from bot.knowledge.front_matter_audience import audience_from
+from bot.knowledge.front_matter_audience import audience_from, is_tag_near_miss
 
 
 class PageTags:
@@ -41,10 +42,18 @@ class PageTags:
             name = values.get("name", "").lower()
             # Open Graph's property= is how many sites write their meta tags: one naming the
             # audience that way was ignored, and the page it meant to keep private was public
-            if "citecast:audience" in (name, values.get("property", "").lower()):
+            named = (name, values.get("property", "").lower())
+            if "citecast:audience" in named:
                 # every one counts, and only to narrow: one in the body can keep the page from
                 # more readers, never publish what the head keeps for staff
                 self.audiences.append(audience_from(values.get("content", "")))
+            elif miss := next((tag for tag in named if is_tag_near_miss(tag)), None):
+                # meant to keep the page private, but no tag citecast reads: read as public,
+                # it published the page (front matter's near-miss keys are refused alike)
+                raise Unreadable(
+                    f"meta tag {miss!r} is not citecast's audience tag: write "
+                    '<meta name="citecast:audience" content="GROUPS"> (or content="public")'
+                )
             elif name == "citecast:url" and own and self.meta_url is None:
                 self.meta_url = values.get("content") or None
         elif tag == "link" and "canonical" in values.get("rel", "").lower().split():

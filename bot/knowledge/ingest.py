@@ -27,7 +27,9 @@ one that still is no absolute http(s) URL is noted in the summary and the templa
 
 Audience of a file, most specific first: front matter ``audience:`` (or the HTML meta tag), the
 first matching ``index.audience_rules`` glob, ``--audience``, else what an earlier run's
-``--audience`` gave it (:mod:`bot.knowledge.ingest_audience`), else ``["public"]``. Rules are
+``--audience`` gave it (:mod:`bot.knowledge.ingest_audience`), else ``["public"]`` (a file new to
+the index whose same content a restricted file this run removed had, now wider, is named in the
+summary: a private folder moved, :mod:`bot.knowledge.ingest_widened`). Rules are
 tried, in order, against the file's path inside each folder ever ingested into the index that
 holds it (and its path inside this run's root): ``internal/*`` written for ``citecast ingest
 priv`` still matches ``priv/internal/bonus.md`` when ``priv/internal`` or the file alone is
@@ -60,6 +62,7 @@ from bot.knowledge.ingest_file import reader_mark as reader_mark  # reader_age i
 from bot.knowledge.ingest_globs import warn_of_globs
 from bot.knowledge.ingest_narrowed import narrowed_since
 from bot.knowledge.ingest_report import IngestReport as IngestReport
+from bot.knowledge.ingest_widened import gone_restricted, widened_since
 from bot.knowledge.pdf_reader import PageCallback
 from bot.knowledge.readers import is_supported
 from bot.knowledge.walk import BAD_NAME as BAD_NAME
@@ -132,6 +135,8 @@ def ingest(
     hooks = (on_page, on_chunk)
     # read before anything is written (a rebuild deletes the index first)
     kept = read_kept(previous or index_path)
+    # the restricted files this run will remove, for their content may come back wider
+    gone = gone_restricted(previous or index_path, kept.files)
     try:
         report = _ingest(
             roots, index_path, settings, audience, rebuild, on_file, hooks, (kept, above)
@@ -141,6 +146,9 @@ def ingest(
         hint = hint or unwritable(index_path)
         raise KnowledgeIndexError(f"cannot write {index_path}: {exc}{hint}") from None
     report.narrowed = narrowed_since(index_path, kept.files)  # as the index had them before
+    report.widened = widened_since(index_path, gone, kept.relpaths)
+    report.gone_roots = [(str(root), groups) for root, groups in kept.gone_roots()]
+    report.new_public = kept.new_public
     exposed = readable_by_others(index_path)  # made by an older citecast, or shared on purpose
     if exposed:
         report.notes.append(Skipped(str(index_path), exposed))  # absolute, as serve's
@@ -201,6 +209,8 @@ def _ingest(
                     )
                 if took and audience is None:
                     kept.count(entry.path, entry.relpath)
+                    if default is None:
+                        kept.count_public(entry.path, entry.relpath)
                 pending += 1
                 if pending >= BATCH_FILES:
                     writer.commit()

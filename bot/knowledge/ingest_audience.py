@@ -13,6 +13,13 @@ audience for the files that keep their own stored one, naming the first few of t
 still in that state from an earlier run, unchanged since, is counted too: its fingerprint
 says it took the default, :func:`bot.knowledge.ingest_file.ingest_file`).
 
+A record names a folder by its absolute path: once the folder is renamed or moved (or the
+knowledge base with its index), its files take nothing from it. A run that makes files new
+to the index public for want of any audience names each remembered folder that no longer
+exists (:meth:`KeptAudiences.gone_roots`), so the operator can pass its ``--audience`` for
+the folder's new path; the record is kept, in case the folder comes back (a volume mounted
+again).
+
 Both are read before the run writes anything, from the index the run replaces too: a
 ``--rebuild`` (built in a new file) keeps them as well, and carries the roots' records over.
 A file is named as the index names it (``kb/board/minutes.md``), not as the run found it:
@@ -24,6 +31,7 @@ reader's, but what this reader finds in a file's own words decides.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,6 +61,8 @@ class KeptAudiences:
     newer: int | None = None
     used: dict[Path, tuple[str, ...]] = field(default_factory=dict)
     kept: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
+    # files new to the index that a run without --audience made public for want of any
+    new_public: list[str] = field(default_factory=list)
 
     def _root(self, path: Path) -> Path | None:
         holding = [root for root in self.roots if path.is_relative_to(root)]
@@ -91,6 +101,25 @@ class KeptAudiences:
             found = self.files.get(str(path), (PUBLIC,))
             if PUBLIC not in found:
                 self.kept.setdefault(found, []).append(self.relpaths.get(str(path), relpath))
+
+    def count_public(self, path: Path, relpath: str) -> None:
+        """Count a file that took ``public`` for want of any audience (no front matter one,
+        no rule, no ``--audience`` now or remembered), when the index did not hold it."""
+        if str(path) not in self.relpaths:
+            self.new_public.append(relpath)
+
+    def gone_roots(self) -> list[tuple[Path, tuple[str, ...]]]:
+        """The folders remembered with an ``--audience`` other than ``public`` that no longer
+        exist, when the run made files new to the index public: if they were moved or
+        renamed (or the knowledge base with its index), their files, under a path no record
+        names, are among those (see :mod:`bot.knowledge.ingest_widened`)."""
+        if not self.new_public:
+            return []
+        return [
+            (root, groups)
+            for root, groups in sorted(self.roots.items())
+            if PUBLIC not in groups and not os.path.lexists(root)
+        ]
 
     def notes(self) -> list[tuple[str, str]]:
         """``(path, reason)`` lines for the summary: the audiences kept, one line per root

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.knowledge.ingest_narrowed import Narrowed
+from bot.knowledge.ingest_widened import Widened
 from bot.knowledge.walk import Skipped
 
 
@@ -47,3 +48,10 @@ class IngestReport:
     # re-read files (last read by another citecast's reader) whose audience narrowed: until
     # this run they were shown to people the new audience leaves out (see ingest_narrowed)
     narrowed: list[Narrowed] = field(default_factory=list)
+    # files new to the index with the same content as a restricted file this run removed,
+    # under a wider audience: a private folder moved or renamed (see ingest_widened)
+    widened: list[Widened] = field(default_factory=list)
+    # folders remembered with an --audience that no longer exist, with those groups, when
+    # the run made files new to the index public (``new_public``: their relpaths)
+    gone_roots: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    new_public: list[str] = field(default_factory=list)
