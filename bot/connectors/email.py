@@ -101,16 +101,21 @@ class EmailConnector:
         self.services = services
         self.settings = services.settings.email
         self.policy = MailPolicy(self.settings, services.store)
+        # the index as it is now decides whether an earlier answer's knowledge-base file is
+        # still readable by the sender (made private or dropped since: left out of history),
+        # and whether a queued reply may still be sent (email_outbox)
+        self.files = IndexedFiles.of(services.settings.index)
         self.outbox = OutboxWorker(
-            services.store, SmtpSender(self.settings.outbound), self.settings
+            services.store,
+            SmtpSender(self.settings.outbound),
+            self.settings,
+            audience_for=self.policy.audience_for,
+            files=self.files,
         )
         self.replies = ReplyQueue(services, self.settings)
         self._listener: SmtpListener | None = None
         self._poller: ImapPoller | None = None
         self._inflight: set[str] = set()
-        # the index as it is now decides whether an earlier answer's knowledge-base file is
-        # still readable by the sender (made private or dropped since: left out of history)
-        self.files = IndexedFiles.of(services.settings.index)
 
     def routes(self) -> list[BaseRoute]:
         """Email has no HTTP endpoints."""

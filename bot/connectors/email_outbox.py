@@ -7,6 +7,11 @@ retried after ``retry_initial_seconds``, doubling up to ``retry_max_seconds``; p
 survive a restart and are sent when the connector starts again. A permanent refusal (5xx for
 the recipient or the message) is retried no more: the item is marked dead and logged.
 
+Before each attempt the reply's answer is judged again for its recipient as things are now
+(``outbox_audience``: their ``audience_for`` groups, a knowledge-base file as the index has it
+now): a reply citing or written from a file made private or dropped from the index since it was
+queued is not sent; it is dropped (dead, its turn failed) with one ERROR line saying why.
+
 Logging: a reply's first failed attempt is one WARNING with the server's reply as it said it
 ("451 4.3.0 Try again later"), each retry that fails again one INFO line, giving up one WARNING,
 and the attempt that finally gets through the usual "answered" INFO line, naming the attempt.
@@ -18,13 +23,17 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import aiosmtplib
 
 from bot.config import EmailSettings, SmtpOutSettings
 from bot.connectors.email_compose import OutboundMail
+from bot.connectors.outbox_audience import ReadersChangedError, judged_turn
 from bot.connectors.outbox_turns import fail_queued_turn
+from bot.connectors.web_turn_page import visible_answer
+from bot.connectors.web_viewer_links import FileIndex
 from bot.store import OutboxItem, Store
 
 log = logging.getLogger(__name__)
@@ -110,10 +119,22 @@ def _local_hostname(address: str) -> str:
 class OutboxWorker:
     """Sends due outbox items in the background; :meth:`wake` after an enqueue."""
 
-    def __init__(self, store: Store, sender: SmtpSender, settings: EmailSettings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        sender: SmtpSender,
+        settings: EmailSettings,
+        *,
+        audience_for: Callable[[str], frozenset[str]] | None = None,
+        files: FileIndex | None = None,
+    ) -> None:
         self._store = store
         self._sender = sender
         self._settings = settings
+        # who a recipient is (the connector's policy) and the index: a reply is judged again
+        # before each attempt (None: not judged)
+        self._audience_for = audience_for
+        self._files = files
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -178,8 +199,15 @@ class OutboxWorker:
             log.error("email outbox: item %s has a bad payload and was dropped", item.id)
             fail_queued_turn(self._store, item.payload, CHANNEL)
             return False
-        result = await self._sender.send(mail)
         to = ", ".join(mail.recipients)
+        what = f"reply to {mail.in_reply_to}" if mail.in_reply_to else mail.message_id
+        refusal = self._unreadable(item, mail)
+        if refusal is not None:
+            self._store.mark_failed_attempt(item.id, refusal, 0, max_attempts=0)
+            log.error("email: %s not sent to %s: %s; dropped", what, to, refusal)
+            fail_queued_turn(self._store, item.payload, CHANNEL)
+            return False
+        result = await self._sender.send(mail)
         if result.ok:
             self._store.mark_sent(item.id)
             # after failures (each logged), this one line says they are over
@@ -201,7 +229,6 @@ class OutboxWorker:
             self._settings.retry_initial_seconds * (2**item.attempts),
         )
         self._store.mark_failed_attempt(item.id, result.error, delay, max_attempts=limit)
-        what = f"reply to {mail.in_reply_to}" if mail.in_reply_to else mail.message_id
         dead = result.permanent or item.attempts + 1 >= limit
         # one WARNING for a reply that is not getting through (its first failure) and one for
         # giving up; the retries in between are INFO, or a server down for a day floods the log
@@ -219,3 +246,22 @@ class OutboxWorker:
             then = f"; attempt {item.attempts + 1} failed, trying again in {delay:.1f}s"
         log.log(level, "email: %s not sent to %s (%s)%s", what, to, result.error, then)
         return False
+
+    def _unreadable(self, item: OutboxItem, mail: OutboundMail) -> str | None:
+        """Why the reply may no longer go to its recipients (see the module docstring); None
+        when it may, or when it is not judged."""
+        if self._audience_for is None:
+            return None
+        try:
+            turn = judged_turn(self._store, item.payload)
+        except ReadersChangedError as exc:
+            return str(exc)
+        if turn is None:
+            return None
+        for recipient in mail.recipients:
+            if visible_answer(turn, self._audience_for(recipient), self._files) is None:
+                return (
+                    f"{recipient} may not read every source the answer of turn {turn.id} cites "
+                    f"or read (a file as the index has it now)"
+                )
+        return None

@@ -46,6 +46,7 @@ from bot.connectors.slack_events import SlackQuestion, question_from_event, rate
 from bot.connectors.slack_http import SlackHttpDoor
 from bot.connectors.slack_interactions import SlackInteractions
 from bot.connectors.slack_outbox import SlackOutbox
+from bot.connectors.slack_outbox_audience import QueuedAudience
 from bot.connectors.slack_replies import ReplyLog
 from bot.connectors.slack_settings import check_settings as check_settings
 from bot.connectors.slack_sinks import Payload
@@ -100,9 +101,11 @@ class SlackConnector:
         # half answer, and a follow-up's history pairs answers with their questions
         self.replies = ReplyLog(services.store)
         self.poster = SlackPoster(self.client, settings, recorder=self.replies.record)
-        self.outbox = SlackOutbox(services.store, self.poster, settings)
-        self._outbox_task: asyncio.Task[None] | None = None
         self.audiences = SlackAudiences(self.client, settings)
+        # a queued answer is judged again for those reading its thread when it is posted
+        audience = QueuedAudience.of(services, self.audiences)
+        self.outbox = SlackOutbox(services.store, self.poster, settings, audience=audience)
+        self._outbox_task: asyncio.Task[None] | None = None
         self._http = SlackHttpDoor(self.app)
         self._socket: AsyncSocketModeHandler | None = None
         self._connecting: asyncio.Task[None] | None = None

@@ -42,6 +42,7 @@ from typing import Any, Literal
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
+from bot.connectors.outbox_audience import ReadersUnknownError
 from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
 
 log = logging.getLogger(__name__)
@@ -81,9 +82,10 @@ class SlackAudiences:
         return kind
 
     async def _conversation(
-        self, channel: str, event_channel_type: str | None = None
+        self, channel: str, event_channel_type: str | None = None, *, strict: bool = False
     ) -> tuple[ChannelKind, bool]:
-        """The channel's kind, and whether people outside the workspace read it."""
+        """The channel's kind, and whether people outside the workspace read it; ``strict``:
+        a lookup that fails raises :class:`ReadersUnknownError` instead of counting as public."""
         if event_channel_type in _EVENT_CHANNEL_TYPES:
             return _EVENT_CHANNEL_TYPES[event_channel_type], False
         now = time.monotonic()
@@ -94,6 +96,10 @@ class SlackAudiences:
             response = await self._client.conversations_info(channel=channel)
             info = response.get("channel") or {}
         except SLACK_CALL_ERRORS as exc:
+            if strict:
+                raise ReadersUnknownError(
+                    f"conversations.info {channel} failed ({_why(exc)}): who reads it is unknown"
+                ) from None
             log.warning(
                 "conversations.info %s failed (%s); treating it as a public channel: answers "
                 "there cite only public_audience sources",
@@ -123,12 +129,20 @@ class SlackAudiences:
         return kind, external
 
     async def for_viewer(
-        self, channel: str, user: str | None, event_channel_type: str | None = None
+        self,
+        channel: str,
+        user: str | None,
+        event_channel_type: str | None = None,
+        *,
+        strict: bool = False,
     ) -> frozenset[str]:
-        """The groups whose sources may be cited to ``user`` in ``channel``."""
+        """The groups whose sources may be cited to ``user`` in ``channel``. ``strict`` (the
+        outbox judging a queued answer again): a channel lookup that fails raises
+        :class:`ReadersUnknownError` rather than counting as public, so a Slack outage keeps
+        the answer queued instead of dropping it."""
         settings = self._settings
         groups = set(settings.public_audience)
-        kind, external = await self._conversation(channel, event_channel_type)
+        kind, external = await self._conversation(channel, event_channel_type, strict=strict)
         if kind == "public":
             self._warn_public(channel)
             return frozenset(groups)

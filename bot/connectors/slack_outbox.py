@@ -22,6 +22,12 @@ the item's posts can be.
 replace it with the final first message, or, when Slack refuses the edit, delete it and deliver
 the whole answer anew.
 
+A queued answer is judged again just before it is posted, or its files uploaded, for those
+reading its thread then and the knowledge index as it is then (``audience``, see
+:mod:`bot.connectors.slack_outbox_audience`): a private channel made public or shared with
+another organisation, or a file made private, while it waited, and it is dropped as a refusal
+for good is, unposted.
+
 A refusal no retry can change (:class:`UndeliverableError`: an archived channel, a channel the
 bot left, a revoked token, a message Slack will never take) is never queued: it is raised to
 the caller, and a queued item that meets one is dropped at once. Trying one queued item is
@@ -73,6 +79,7 @@ from bot.connectors.slack_delivery import Message, SlackPoster
 # delivery_key and with_delivery_keys are re-exported: callers have always found them here
 from bot.connectors.slack_delivery_keys import delivery_key as delivery_key
 from bot.connectors.slack_delivery_keys import with_delivery_keys as with_delivery_keys
+from bot.connectors.slack_outbox_audience import QueuedAudience
 from bot.connectors.slack_outbox_drops import PARTS
 from bot.connectors.slack_outbox_files import FileUploads
 from bot.connectors.slack_outbox_resend import Resender
@@ -107,6 +114,7 @@ class SlackOutbox:
         *,
         clock: Callable[[], float] = time.time,
         places: Places | None = None,
+        audience: QueuedAudience | None = None,
     ) -> None:
         self._store = store
         self._poster = poster
@@ -114,13 +122,14 @@ class SlackOutbox:
         # the items being sent now: one pass, or the answer uploading its files, at a time
         self._busy: set[str] = set()
         # an answer's files, once its messages are all posted (see slack_outbox_files)
-        self.files = FileUploads(store, poster, settings, self._busy)
+        # ``audience``: who reads a thread now, checked before a queued answer goes there
+        self.files = FileUploads(store, poster, settings, self._busy, audience)
         # how long an answer has waited is measured with it (a test moves it on)
         self._clock = clock
         # the threads answers are being posted to: shared with the answers (an empty Places
         # is falsy, hence no ``or``), so a resend never lands between another answer's parts
         self.places = Places() if places is None else places
-        self._resender = Resender(store, poster, settings, self.files, self._queue, clock)
+        self._resender = Resender(store, poster, settings, self.files, self._queue, clock, audience)
         # the threads passes keep finding taken, and those the outbox waits its turn in
         self._waits = ThreadWaits(self._send_thread)
 

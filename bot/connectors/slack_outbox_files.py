@@ -12,9 +12,12 @@ answer's messages, long in the thread, are never posted again.
 While the answering task uploads an item's files, the item is *busy*: a flush passes it by, as
 it passes by an item another flush is resending. An item that keeps failing is dropped after
 ``MAX_ATTEMPTS`` tries (at once in a conversation closed to the bot), logged; its answer
-stands, naming the file. :func:`files_left` tells the recovery of a question cut short by a
-stop that its answer was posted and only files were left (``slack_unanswered``): it is not
-answered again.
+stands, naming the file. Before the outbox uploads them, the answer is judged again for those
+reading the thread now and the index as it is now (``slack_outbox_audience``): files of an
+answer they may no longer read (a file made private since, a channel made public) are not
+uploaded, and the item is dropped at once, logged. :func:`files_left` tells the recovery of a
+question cut short by a stop that its answer was posted and only files were left
+(``slack_unanswered``): it is not answered again.
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ from bot.config import SlackSettings
 from bot.connectors.outbox_turns import TURN_KEY, queued_turn
 from bot.connectors.slack_client import UndeliverableError
 from bot.connectors.slack_delivery import SlackPoster
+from bot.connectors.slack_outbox_audience import (
+    QueuedAudience,
+    ReadersChangedError,
+    ReadersUnknownError,
+)
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS
 from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_uploads import FileEntry, entry_title, shared_titles
@@ -61,13 +69,20 @@ class FileUploads:
     """Uploads answers' files, now and, from the outbox, later."""
 
     def __init__(
-        self, store: Store, poster: SlackPoster, settings: SlackSettings, busy: set[str]
+        self,
+        store: Store,
+        poster: SlackPoster,
+        settings: SlackSettings,
+        busy: set[str],
+        audience: QueuedAudience | None = None,
     ) -> None:
         self._store = store
         self._poster = poster
         self._settings = settings
         # the outbox items being worked on now, by anyone: a flush passes them by
         self._busy = busy
+        # who reads the thread now, checked before a queued file is uploaded (None: not)
+        self._audience = audience
 
     async def upload(
         self,
@@ -108,6 +123,19 @@ class FileUploads:
     async def resend(self, item: OutboxItem, thread: SlackThread) -> bool:
         """Upload the files of a files-only item that the thread lacks; True when done."""
         files: list[FileEntry] = list(item.payload.get("files") or [])
+        if self._audience is not None:
+            try:
+                await self._audience.check(thread, item.payload)
+            except ReadersChangedError as exc:
+                # the answer above them stands, naming the files, as when uploads give up
+                log.error(
+                    "not uploading an answer's files into %s (%s): %s", thread.channel, item.id, exc
+                )
+                self._store.mark_failed_attempt(item.id, str(exc), retry_in=0.0, max_attempts=1)
+                return False
+            except ReadersUnknownError as exc:
+                self._retry_later(item.id, str(exc))  # a failed try: asked again next pass
+                return False
         since = item.payload.get("since")
         try:
             replies = await self._poster.replies(

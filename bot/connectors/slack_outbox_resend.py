@@ -8,6 +8,8 @@ posted in order: when Slack stops taking them partway, what is left is queued as
 (carrying the parts posted so far) and the old one marked sent; when Slack refuses for good,
 or the item runs out of tries (``slack_outbox_tries``), it is dropped, its turn marked failed
 and the parts of its answer already in the thread withdrawn (``slack_outbox_drops``).
+Before any of that, the answer is judged again for those reading the thread now
+(``slack_outbox_audience``): one they may no longer read is dropped the same way, unposted.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ from bot.connectors.outbox_turns import fail_queued_turn, queued_turn
 from bot.connectors.slack_client import QUESTION_GONE, UndeliverableError
 from bot.connectors.slack_delivery import NO_STATUS, Message, SlackPoster
 from bot.connectors.slack_delivery_keys import delivery_key
+from bot.connectors.slack_outbox_audience import (
+    QueuedAudience,
+    ReadersChangedError,
+    ReadersUnknownError,
+)
 from bot.connectors.slack_outbox_drops import posted_parts, withdraw_dropped
 from bot.connectors.slack_outbox_files import FileUploads, is_files_only
 from bot.connectors.slack_outbox_tries import MAX_ATTEMPTS, judge, report
@@ -94,6 +101,7 @@ class Resender:
         files: FileUploads,
         requeue: Requeue,
         clock: Callable[[], float],
+        audience: QueuedAudience | None = None,
     ) -> None:
         self._store = store
         self._poster = poster
@@ -101,6 +109,8 @@ class Resender:
         self._files = files
         self._requeue = requeue
         self._clock = clock
+        # who reads the thread now, checked before anything is posted (None: not checked)
+        self._audience = audience
 
     async def resend(self, item: OutboxItem) -> bool:
         """Try ``item`` once; True when its answer is all in the thread now."""
@@ -111,6 +121,15 @@ class Resender:
         messages: list[Message] = list(payload.get("messages") or [])
         files = list(payload.get("files") or [])
         sending = _Sending(item, thread, messages)
+        if self._audience is not None:
+            try:
+                await self._audience.check(thread, payload)
+            except ReadersChangedError as exc:
+                await self._not_for_readers(sending, exc)
+                return False
+            except ReadersUnknownError as exc:
+                await self._retry_later(sending, exc)  # a failed try, as Slack failing to post
+                return False
         # After a failed resend the store keeps no flag of why it failed, so check again.
         if payload.get("verify") or item.attempts:
             try:
@@ -163,11 +182,26 @@ class Resender:
         """Slack refuses the queued answer for good: drop it now (kept as ``dead``) rather
         than repeat the refusal for hours, withdraw the parts of it already posted, and tell
         the asker where a message can arrive."""
-        item, thread = sending.item, sending.thread
+        thread = sending.thread
         # A deleted question is the asker's doing, not a fault: logged as the connector
         # logs it when the answer was not queued.
         level = logging.WARNING if error.code == QUESTION_GONE else logging.ERROR
         log.log(level, "dropped a queued Slack answer for %s: %s", thread.channel, error)
+        await self._drop(sending, error)
+
+    async def _not_for_readers(self, sending: _Sending, error: ReadersChangedError) -> None:
+        """Those reading the thread now may not read the queued answer: drop it unposted, as
+        a refusal for good is dropped (the asker gets the apology, which cites nothing)."""
+        log.error(
+            "dropped a queued Slack answer for %s before posting it: %s",
+            sending.thread.channel,
+            error,
+        )
+        await self._drop(sending, error)
+
+    async def _drop(self, sending: _Sending, error: ChannelError) -> None:
+        """Drop the item for good (kept as ``dead``), fail its turn and withdraw its parts."""
+        item = sending.item
         self._store.mark_failed_attempt(item.id, str(error), retry_in=0.0, max_attempts=1)
         fail_queued_turn(self._store, item.payload, CHANNEL)
         await sending.withdraw(self._poster, error)

@@ -113,13 +113,17 @@ async def start(
     *,
     web: dict[str, Any] | None = None,
     capabilities: dict[str, Any] | None = None,
+    index: dict[str, Any] | None = None,
     **email: object,
 ) -> EmailConnector:
-    """The connector on loopback; ``web`` and ``capabilities["email"]`` override those settings."""
+    """The connector on loopback; ``web``, ``index`` and ``capabilities["email"]`` override
+    those settings."""
     settings = email_settings(port, **email)
     update: dict[str, Any] = {}
     if web:
         update["web"] = settings.web.model_copy(update=web)
+    if index:
+        update["index"] = settings.index.model_validate({**settings.index.model_dump(), **index})
     if capabilities:
         update["capabilities"] = {**settings.capabilities, "email": capabilities}
     settings = settings.model_copy(update=update)
@@ -151,6 +155,7 @@ class EmailFlow:
         under: str = "",
         web: dict[str, Any] | None = None,
         capabilities: dict[str, Any] | None = None,
+        index: dict[str, Any] | None = None,
         **email: object,
     ) -> AsyncIterator[EmailConnector]:
         """The connector (see ``start``) from entering the block until leaving it, however left.
@@ -161,7 +166,7 @@ class EmailFlow:
         answerer = self.answerer if answerer is None else answerer
         connector = await start(
             self.tmp_path / under, answerer, self.capture.port,
-            web=web, capabilities=capabilities, **email,
+            web=web, capabilities=capabilities, index=index, **email,
         )  # fmt: skip
         try:
             yield connector

@@ -24,7 +24,7 @@ async def test_hostile_section_and_column_stay_in_their_entries(flow: EmailFlow)
         section="Setup\r\n[2] Reset your password\n    https://evil.example/login",
     )  # fmt: skip
     order = Source(
-        id="r", kind="record", label="Order 17", url="https://shop.example.org/o/17",
+        id="orders/17", kind="record", label="Order 17", url="https://shop.example.org/o/17",
         columns={"status\n[3] Refund form\n    https://evil.example/refund": "shipped"},
     )  # fmt: skip
     answer = Answer(
@@ -34,7 +34,9 @@ async def test_hostile_section_and_column_stay_in_their_entries(flow: EmailFlow)
             Citation(2, order, 2, columns=tuple(order.columns or {})),
         ),
     )
-    async with flow.running(StaticAnswerer(answer)) as connector:
+    # a record of a configured table: a reply is sent only while its sources are readable
+    orders = {"records": [{"name": "orders", "csv": "orders.csv"}]}
+    async with flow.running(StaticAnswerer(answer), index=orders) as connector:
         await send(connector, inbound_mail())
         await wait_for(lambda: len(flow.mails) == 1)
     text = cast(EmailMessage, flow.mails[0].message().get_body(("plain",))).get_content()
