@@ -13,6 +13,7 @@ from bot.commands.output import one_line
 
 if TYPE_CHECKING:
     from bot.commands.ingest_stale import OlderFiles
+    from bot.config import Settings
 
 HELP = "read Markdown, text, HTML and PDF files into the search index"
 DESCRIPTION = """\
@@ -29,11 +30,16 @@ a folder in which nothing is found to read gets a warning in the summary (the st
 makes files public on purpose. Without --audience, a file keeps the audience an earlier
 --audience gave its folder (or, in an index an older citecast wrote, the one it has), and the
 summary says so; it is never made public silently.
+--rebuild reads PATH into a new index beside the old one and swaps it in when complete (the old
+one stays in place, searchable, until then; each folder keeps its --audience). Runs into one
+index take turns: while the first run or a --rebuild builds it, a run that would write it
+waits (and says so), and --rebuild waits for the runs updating it to finish.
 
 examples:
   citecast ingest examples/
   citecast ingest docs/ handbook.pdf --audience staff
-  citecast ingest --rebuild docs/        start from an empty index (needed after a schema change)
+  citecast ingest --rebuild docs/        build the index anew from docs/ (needed after a schema
+                                         change)
   citecast ingest examples/ --if-missing build the index only when there is none yet; on one
                                          an older citecast read, re-read its own files
                                          (nothing is added from examples/ then)
@@ -43,7 +49,12 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the command's options."""
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to ingest")
-    parser.add_argument("--rebuild", action="store_true", help="delete the index and start over")
+    parser.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="build a new index from PATH beside the old one and swap it in when complete "
+        "(each folder keeps its --audience; other runs wait for it)",
+    )
     parser.add_argument(
         "--audience",
         action="append",
@@ -74,39 +85,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Ingest, with a progress bar on stderr and a summary on stdout.
-
-    A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
-    place only when the run completes: an interrupted or failed run leaves the index as it was,
-    never half-built (which ``--if-missing`` would then leave as it is). Ctrl-C stops before
-    the next file or PDF page (see :class:`StopBetweenFiles`), exit status 130; SIGTERM too,
-    status 143.
-    """
-    from rich.markup import escape
-
-    from bot.commands.ingest_stale import older_files, reread_older
-    from bot.commands.ingest_stop import (
-        StopBetweenFiles,
-        StoppedError,
-        remove_database,
-        remove_reader_files,
-        remove_stale_builds,
-    )
-    from bot.commands.ingest_summary import write_summary
-    from bot.commands.ingest_upgrade import note_exposed
-    from bot.commands.output import (
-        check_utf8,
-        plural,
-        progress_bar,
-        stdout_console,
-        write_stdout,
-    )
+    """Check the arguments, then ingest (:func:`_ingest_in_turn`) in turn with the other runs
+    into the index (:mod:`bot.commands.ingest_lock`): an update waits while a first run or a
+    ``--rebuild`` builds it, and those wait for every other run; one that waits says so on
+    stderr. ``--if-missing`` on an index that needs nothing returns at once, whatever runs."""
+    from bot.commands.ingest_lock import FIRST_RUN, REBUILD, taking_turns
+    from bot.commands.output import check_utf8
     from bot.config_file import config_origin, load_settings
     from bot.errors import KnowledgeIndexError, ValidationError
-    from bot.knowledge import KnowledgeIndex, ingest
     from bot.knowledge.audience import document_audience
-    from bot.knowledge.index_file import indexed_paths, refuse_foreign
-    from bot.knowledge.ingest import count_files, resolve_roots
+    from bot.knowledge.index_file import refuse_foreign
+    from bot.knowledge.ingest import resolve_roots
     from bot.path_lookup import path_state
 
     if args.if_missing and args.rebuild:
@@ -127,31 +116,85 @@ def _run(args: argparse.Namespace) -> int:
     # its folder may be one this user cannot search: one line naming index.path, not a traceback
     path_state(index_path, shown=f"index.path {index_path}", error=KnowledgeIndexError)
     roots = resolve_roots(args.paths)  # a bad path is an error whatever the other flags
-    before: frozenset[str] | None = None
     if args.rebuild:
         refuse_foreign(index_path)  # the store, by a slip in config.yaml: never replace it
-        # what the new index leaves out of the old one is removed, and counted so
-        before = indexed_paths(index_path)
-    out = stdout_console(highlight=False, soft_wrap=True)
-    older: OlderFiles | None = None
-    if args.if_missing and index_path.exists():
-        index = KnowledgeIndex(index_path)
-        try:
-            stats = index.stats()  # raises when the schema is old
-        finally:
-            index.close()
-        older = older_files(index_path)
-        if not older.count:
-            # Whether its files changed since is not checked (that is a whole ingest run):
-            # the index exists, and that is all --if-missing asks, so it is not "current".
-            write_stdout(
-                f"index {index_path} exists ({plural(stats.files, 'file')}, "
-                f"{plural(stats.chunks, 'chunk')}); --if-missing builds a missing index or "
-                "re-reads what an older citecast read; run `citecast ingest PATH` to update it\n"
-            )
-            return 0
+    if args.if_missing and index_path.exists() and _older_or_exists(index_path) is None:
+        return 0  # nothing to write: `make serve` never waits for a rebuild to finish
+    building = REBUILD if args.rebuild else None if index_path.exists() else FIRST_RUN
+    with taking_turns(index_path, building=building):
+        return _ingest_in_turn(args, settings, roots, audience, above)
+
+
+def _older_or_exists(index_path: Path) -> OlderFiles | None:
+    """For ``--if-missing`` on an index that exists: its files an older citecast read, to be
+    read again, or None after saying that the index exists and is left as it is."""
+    from bot.commands.ingest_stale import older_files
+    from bot.commands.output import plural, write_stdout
+    from bot.knowledge import KnowledgeIndex
+
+    index = KnowledgeIndex(index_path)
+    try:
+        stats = index.stats()  # raises when the schema is old
+    finally:
+        index.close()
+    older = older_files(index_path)
+    if older.count:
         # After an upgrade (`make serve` runs this): the index's own files an older reader
         # read are read again, and nothing is added from the PATHs (see ingest_stale).
+        return older
+    # Whether its files changed since is not checked (that is a whole ingest run): the index
+    # exists, and that is all --if-missing asks, so it is not "current".
+    write_stdout(
+        f"index {index_path} exists ({plural(stats.files, 'file')}, "
+        f"{plural(stats.chunks, 'chunk')}); --if-missing builds a missing index or "
+        "re-reads what an older citecast read; run `citecast ingest PATH` to update it\n"
+    )
+    return None
+
+
+def _ingest_in_turn(
+    args: argparse.Namespace,
+    settings: Settings,
+    roots: list[Path],
+    audience: list[str],
+    above: tuple[Path, ...],
+) -> int:
+    """Ingest, with a progress bar on stderr and a summary on stdout.
+
+    A new index (the first run, or ``--rebuild``) is written beside the old one and moved into
+    place only when the run completes: an interrupted or failed run leaves the index as it was,
+    never half-built (which ``--if-missing`` would then leave as it is). Ctrl-C stops before
+    the next file or PDF page (see :class:`StopBetweenFiles`), exit status 130; SIGTERM too,
+    status 143. What the old index holds is read only now, after any run that wrote it.
+    """
+    from rich.markup import escape
+
+    from bot.commands.ingest_stale import reread_older
+    from bot.commands.ingest_stop import (
+        StopBetweenFiles,
+        StoppedError,
+        remove_database,
+        remove_reader_files,
+        remove_stale_builds,
+    )
+    from bot.commands.ingest_summary import write_summary
+    from bot.commands.ingest_upgrade import note_exposed
+    from bot.commands.output import plural, progress_bar, stdout_console
+    from bot.errors import KnowledgeIndexError
+    from bot.knowledge import ingest
+    from bot.knowledge.index_file import indexed_paths
+    from bot.knowledge.ingest import count_files
+
+    index_path = Path(settings.index.path)
+    older: OlderFiles | None = None
+    if args.if_missing and index_path.exists():
+        # again: a first run or a rebuild this run waited for has just written it
+        older = _older_or_exists(index_path)
+        if older is None:
+            return 0
+    # what the new index leaves out of the old one is removed, and counted so
+    before = indexed_paths(index_path) if args.rebuild else None
+    out = stdout_console(highlight=False, soft_wrap=True)
     remove_stale_builds(index_path)
     total = len(older.readable) if older is not None else count_files(roots, index_path.resolve())
     fresh = args.rebuild or not index_path.exists()
