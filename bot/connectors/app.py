@@ -28,7 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.connectors.base import Connector, enabled_connectors
 from bot.connectors.web import WebConnector
-from bot.errors import ConfigError
+from bot.connectors.web_turn_failures import STORE_UNREADABLE
+from bot.errors import ConfigError, StoreError
 from bot.runtime import Services
 
 log = logging.getLogger("citecast.requests")
@@ -100,6 +101,14 @@ async def _json_server_error(request: Request, exc: Exception) -> Response:
     """An unexpected failure answers in the API's one error shape too, naming nothing of it
     (Starlette still raises it afterwards, so the traceback is logged)."""
     return JSONResponse({"error": "internal error"}, status_code=500)
+
+
+async def _json_store_error(request: Request, exc: Exception) -> Response:
+    """A StoreError no route caught (a vote or a reload on a full disk) is a 503 in the API's
+    one error shape and one log line naming the request, not a traceback per request."""
+    reason = f"{request.method} {_loggable_path(request.url.path)} failed: {exc}"
+    app_log.error("the store cannot be read or written: %s", reason)
+    return JSONResponse({"error": STORE_UNREADABLE}, status_code=503)
 
 
 class _Stopping:
@@ -200,7 +209,11 @@ def build_app(
         routes=routes,
         middleware=middleware,
         lifespan=lifespan,
-        exception_handlers={HTTPException: _json_http_error, Exception: _json_server_error},
+        exception_handlers={
+            HTTPException: _json_http_error,
+            StoreError: _json_store_error,
+            Exception: _json_server_error,
+        },
     )
     app.state.services = services
     app.state.web = web

@@ -54,6 +54,7 @@ from bot.connectors.discord_triggers import (
     written_by_a_person,
 )
 from bot.connectors.discord_unanswered import UnansweredQuestions
+from bot.errors import StoreError
 from renderers.base import capabilities_for
 
 if TYPE_CHECKING:
@@ -206,6 +207,8 @@ class DiscordConnector:
             self._in_flight.add(task)
         try:
             await work
+        except StoreError as exc:  # a full disk, a damaged store: its reason says it all
+            log.error("discord: handling message %s stopped: the store failed: %s", message_id, exc)
         except Exception:  # the gateway loop must survive any single bad event
             log.exception("discord: failed to handle message %s", message_id)
         finally:

@@ -191,8 +191,9 @@ class SlackInteractions:
             if setup:
                 report_setup_error(self._services, "slack", exc)
             else:
-                # Slack's refusal is the whole story; anything else is a bug worth its traceback
-                trace = not isinstance(exc, ChannelError)
+                # Slack's refusal, or the store's (a full disk), is the whole story; anything
+                # else is a bug worth its traceback
+                trace = not isinstance(exc, ChannelError | StoreError)
                 log.error("private Slack answer in %s failed: %r", channel, exc, exc_info=trace)
             if turn_id is not None:
                 with contextlib.suppress(StoreError):

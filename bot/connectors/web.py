@@ -70,6 +70,7 @@ from bot.connectors.web_sse import (
     public_reason,
     public_status,
 )
+from bot.connectors.web_turn_failures import log_store_failure
 from bot.connectors.web_turn_page import (
     load_answer,
     missing_file_page,
@@ -80,7 +81,7 @@ from bot.connectors.web_turns import WebTurns
 from bot.connectors.web_viewer_links import IndexedFiles
 from bot.connectors.web_viewer_renders import ViewerRenders
 from bot.connectors.web_widget_script import widget_script
-from bot.errors import ValidationError
+from bot.errors import StoreError, ValidationError
 from bot.filetokens import FileSigner
 from bot.runtime import Services
 
@@ -212,8 +213,12 @@ class WebConnector:
         if refused is not None:
             return refused
         turns = self.turns
-        history = turns.history(ask.conversation_id) if ask.conversation_id else []
-        start = turns.begin(ask.question, ask.conversation_id)
+        try:
+            history = turns.history(ask.conversation_id) if ask.conversation_id else []
+            start = turns.begin(ask.question, ask.conversation_id)
+        except StoreError as exc:  # a full disk, a damaged store: one line, as for any answer
+            log_store_failure("question not answered", exc)
+            return error_response(public_reason(exc), public_status(exc))
         try:
             # a task of its own, as a streamed answer is: a shutdown outlasting the grace period
             # cancels it (WebTurns.drain), and this request can still answer with the reason

@@ -37,6 +37,7 @@ from typing import Any
 from bot.assistant.base import Reply
 from bot.connectors.web_api import AskRequest
 from bot.connectors.web_client_json import client_citation_json
+from bot.connectors.web_turn_failures import STORE_UNAVAILABLE, log_store_failure
 from bot.connectors.web_turns import TurnStart, WebTurns
 from bot.deeplinks import file_link
 from bot.errors import (
@@ -45,6 +46,7 @@ from bot.errors import (
     BackendError,
     HistoryOverflowError,
     KnowledgeIndexError,
+    StoreError,
 )
 from bot.models import Answer, Citation, CitationAdded, Source, TextDelta
 from renderers.streaming import StreamRenderer
@@ -184,7 +186,9 @@ class AnswerStream:
                     return
             raise BackendError("the assistant ended without an answer")
         except Exception as exc:
-            if start is None:
+            if start is None and isinstance(exc, StoreError):
+                log_store_failure("question not answered", exc)
+            elif start is None:
                 log.error("a web stream failed before its turn was recorded", exc_info=exc)
             elif not settled:
                 settled = True
@@ -216,15 +220,17 @@ def public_reason(exc: Exception) -> str:
         return f"the assistant is busy; try again in about {_wait_words(exc.retry_after)}"
     if isinstance(exc, HistoryOverflowError):  # the same history would fail again
         return NEW_CONVERSATION
+    if isinstance(exc, StoreError):  # a full disk, a damaged store: the operator's to fix
+        return STORE_UNAVAILABLE
     return "the assistant failed to answer; try again"
 
 
 def public_status(exc: Exception) -> int:
     """The HTTP status ``POST /api/ask`` fails with: 503 for what only the operator can fix
-    (no usable index, a refused key) and for a busy backend that asked for a long wait (with
-    :func:`public_headers`' ``Retry-After``), 502 for the rest (an outage or a bug: asking
-    again may help)."""
-    busy_or_setup = KnowledgeIndexError | BackendConfigError | BackendBusyError
+    (no usable index, a refused key, a store that cannot be written) and for a busy backend
+    that asked for a long wait (with :func:`public_headers`' ``Retry-After``), 502 for the rest
+    (an outage or a bug: asking again may help)."""
+    busy_or_setup = KnowledgeIndexError | BackendConfigError | BackendBusyError | StoreError
     return 503 if isinstance(exc, busy_or_setup) else 502
 
 

@@ -23,9 +23,10 @@ from bot.connectors.web_client_json import client_answer_json, with_display_quot
 from bot.connectors.web_conversation_history import ConversationHistory
 from bot.connectors.web_file_access import as_now
 from bot.connectors.web_stored_urls import IndexedUrls, with_current_urls
+from bot.connectors.web_turn_failures import log_failure, log_store_failure
 from bot.connectors.web_turn_page import shareable_answers, visible_answer
 from bot.connectors.web_viewer_links import IndexedFiles
-from bot.errors import BackendError
+from bot.errors import BackendError, StoreError
 from bot.filetokens import FileSigner
 from bot.models import Answer, Exchange, Source
 from bot.runtime import Services
@@ -40,17 +41,6 @@ CHANNEL = "web"
 FEEDBACK_SCOPE = "web-feedback"  # claim_once scope: one vote per answer
 # the most turns the conversation endpoint returns at once (older ones: ``before``)
 CONVERSATION_PAGE = 200
-# Outages an operator fixes outside the code; their message says it all, a traceback would not.
-# (Setup errors, a refused key or no index, are not logged here: WebTurns.fail tells the alarm.)
-EXPECTED_FAILURES = (BackendError,)
-
-
-def log_failure(turn_id: int, error: Exception) -> None:
-    """Log why answering a web turn failed: one line when expected, else with the traceback."""
-    if isinstance(error, EXPECTED_FAILURES):
-        log.error("web turn %s failed: %s", turn_id, error)
-    else:
-        log.error("web turn %s failed", turn_id, exc_info=error)
 
 
 @dataclass(frozen=True)
@@ -176,7 +166,9 @@ class WebTurns:
         ``error``, when answering raised one, is logged here and only here. A setup error (a
         refused key, no usable index) goes to the deployment's one ``SetupAlarm``, as on every
         other channel: one ERROR line per cause, then one INFO line per question. An expected
-        outage (backend down) is one line, anything else comes with its traceback.
+        outage (backend down) is one line, anything else comes with its traceback. A store
+        that cannot be written either leaves the turn pending, said in one line (once, when
+        ``error`` is the store's own): never a StoreError out of the handler of another.
         """
         if error is not None and is_setup_error(error):
             report_setup_error(self.services, CHANNEL, error)
@@ -184,6 +176,9 @@ class WebTurns:
             log_failure(turn_id, error)
         try:
             self.services.store.finish_turn(turn_id, None, None, status="failed")
+        except StoreError as exc:
+            if not isinstance(error, StoreError):
+                log_store_failure(f"turn {turn_id} left pending", exc)
         finally:
             self._settle(turn_id)
 

@@ -11,6 +11,8 @@ A chunk that crosses a PDF page break also has a page map (:meth:`KnowledgeIndex
 which narrows a citation of it to the page its quote is on (:mod:`bot.knowledge.page_spans`).
 
 Reads use one connection per thread, so tools may search concurrently from worker threads.
+Every read that fails is a KnowledgeIndexError, never a raw sqlite3 error: a damaged index
+names the ``citecast ingest --rebuild`` command that cures it (:mod:`bot.knowledge.index_damage`).
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
+from bot.knowledge.index_damage import read_error
 from bot.knowledge.page_spans import PageStarts, decode_page_starts
 from bot.knowledge.query_plan import QueryPlan, plan_query, widen
 from bot.knowledge.schema import audience_tuple, check_schema
@@ -181,6 +185,16 @@ class KnowledgeIndex:
             self._local.conn, self._local.inode = conn, inode
         return conn
 
+    @contextmanager
+    def _reading(self, doing: str = "read") -> Iterator[sqlite3.Connection]:
+        """This thread's connection, whose sqlite3 errors inside the block become one
+        KnowledgeIndexError (:func:`bot.knowledge.index_damage.read_error`)."""
+        conn = self._conn()
+        try:
+            yield conn
+        except sqlite3.Error as exc:
+            raise read_error(str(self.path), exc, conn, doing) from None
+
     def close(self) -> None:
         """Close this thread's connection (others close when their thread ends)."""
         conn = getattr(self._local, "conn", None)
@@ -199,8 +213,7 @@ class KnowledgeIndex:
         if limit < 1:
             return []
         viewer = json.dumps(groups)
-        conn = self._conn()
-        try:
+        with self._reading("search") as conn:
             plan = plan_query(conn, query, self.rank_budget)
             if plan is None:
                 return []
@@ -213,8 +226,6 @@ class KnowledgeIndex:
                     seen = {row[0] for row in rows}
                     more = _ranked(conn, wider, viewer, limit)
                     rows += [row for row in more if row[0] not in seen]
-        except sqlite3.Error as exc:
-            raise KnowledgeIndexError(f"search failed in {self.path}: {exc}") from None
         return [_source_from_row(row) for row in rows[:limit]]
 
     def source(self, source_id: str) -> Source | None:
@@ -222,7 +233,8 @@ class KnowledgeIndex:
         relpath, _, chunk = source_id.rpartition("#")
         if not relpath or not chunk.isdigit():
             return None
-        row = self._conn().execute(_BY_ID, (relpath, int(chunk))).fetchone()
+        with self._reading() as conn:
+            row = conn.execute(_BY_ID, (relpath, int(chunk))).fetchone()
         return None if row is None else _source_from_row(row)
 
     def page_starts(self, source: Source) -> PageStarts | None:
@@ -247,7 +259,8 @@ class KnowledgeIndex:
 
     def roots(self) -> list[Path]:
         """The absolute folders and files that were ingested into this index."""
-        rows = self._conn().execute("SELECT path FROM roots ORDER BY path").fetchall()
+        with self._reading() as conn:
+            rows = conn.execute("SELECT path FROM roots ORDER BY path").fetchall()
         return [Path(row[0]) for row in rows]
 
     def has_file(self, path: str | Path) -> bool:
@@ -256,7 +269,8 @@ class KnowledgeIndex:
             resolved = str(Path(path).resolve())
         except OSError:
             return False
-        row = self._conn().execute("SELECT 1 FROM files WHERE path = ?", (resolved,)).fetchone()
+        with self._reading() as conn:
+            row = conn.execute("SELECT 1 FROM files WHERE path = ?", (resolved,)).fetchone()
         return row is not None
 
     def file_source(self, path: str | Path) -> Source | None:
@@ -264,7 +278,8 @@ class KnowledgeIndex:
         its audience, media type and title, or None when it is not indexed. Ingest gives every chunk
         of a file the file's audience; chunks that disagree (never written by ingest) count as
         not indexed, so a file is never shown on the laxer of two audiences."""
-        rows = self._conn().execute(_FILE_AUDIENCES, (str(path),)).fetchall()
+        with self._reading() as conn:
+            rows = conn.execute(_FILE_AUDIENCES, (str(path),)).fetchall()
         audiences = {str(row[1]) for row in rows}
         if len(audiences) != 1:
             return None
@@ -291,19 +306,21 @@ class KnowledgeIndex:
         index (say, a document that has since become private). ``index_id`` is drawn at random
         when the file is created; an index from before it existed reads as ``""``.
         """
-        rows = dict(
-            self._conn()
-            .execute("SELECT key, value FROM meta WHERE key IN ('index_id', 'generation')")
-            .fetchall()
-        )
+        with self._reading() as conn:
+            rows = dict(
+                conn.execute(
+                    "SELECT key, value FROM meta WHERE key IN ('index_id', 'generation')"
+                ).fetchall()
+            )
         return str(rows.get("index_id", "")), int(rows.get("generation", 0))
 
     def stats(self) -> IndexStats:
         """Files, chunks, PDF pages and bytes on disk."""
-        files, pages = (
-            self._conn().execute("SELECT count(*), coalesce(sum(pages), 0) FROM files").fetchone()
-        )
-        chunks = self._conn().execute("SELECT count(*) FROM chunks").fetchone()[0]
+        with self._reading() as conn:
+            files, pages = conn.execute(
+                "SELECT count(*), coalesce(sum(pages), 0) FROM files"
+            ).fetchone()
+            chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         size = sum(
             p.stat().st_size
             for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))

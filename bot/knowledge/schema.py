@@ -101,9 +101,9 @@ def check_schema(conn: sqlite3.Connection, where: str) -> None:
             row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
         }
     except sqlite3.DatabaseError as exc:
-        raise KnowledgeIndexError(
-            f"{where} is not a citecast index ({exc}); {REBUILD_HINT}"
-        ) from None
+        # its schema page written over (a disk fault) is damage, not another program's file
+        what = "is damaged" if "malformed" in str(exc) else "is not a citecast index"
+        raise KnowledgeIndexError(f"{where} {what} ({exc}); {REBUILD_HINT}") from None
     needed = {"files", "chunks", "chunks_fts"}
     if version == SCHEMA_VERSION and needed <= tables:
         # same schema, but a newer reader's files (after a downgrade): refused, as a newer

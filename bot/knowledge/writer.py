@@ -28,6 +28,7 @@ from bot.errors import KnowledgeIndexError
 from bot.knowledge.chunking import Chunk
 from bot.knowledge.cjk import fts_text
 from bot.knowledge.document import Document
+from bot.knowledge.index_damage import damaged, is_damage, refuse_damaged
 from bot.knowledge.index_file import folder_problem, refuse_foreign, unwritable
 from bot.knowledge.page_spans import encode_page_starts
 from bot.knowledge.run_free import RunFreePages
@@ -80,13 +81,22 @@ class IndexWriter:
                 with suppress(OSError):
                     if self.path.stat().st_size == 0:
                         self.path.unlink()
+            elif is_damage(exc):  # its first page written over: no table can be read
+                raise damaged(str(self.path), str(exc), None) from None
             raise KnowledgeIndexError(
                 f"cannot open {self.path} for writing: {exc}{unwritable(self.path)}"
             ) from None
         if fresh:
             create_schema(self.conn)
         else:
-            check_schema(self.conn, str(self.path))
+            try:
+                check_schema(self.conn, str(self.path))
+                # a damaged page refused now: a run finding every file unchanged reads only
+                # ``files``, and said all was well while every search failed
+                refuse_damaged(self.conn, str(self.path))
+            except KnowledgeIndexError:
+                self.conn.close()
+                raise
             add_lookup_indexes(self.conn)
         self.run = int(
             self.conn.execute("SELECT coalesce(max(run), 0) + 1 FROM files").fetchone()[0]
