@@ -56,3 +56,18 @@ def readable_by_others(path: Path) -> str | None:
         # named an absolute one, and a relative one depends on where the command is run
         f"run `chmod 700 {full.parent}` (or `chmod 600` it and its -wal and -shm files)"
     )
+
+
+def open_lock_file(path: Path, mode: int = FILE_MODE, *, read_only: bool = False) -> int:
+    """A descriptor of the lock file at ``path`` (created with ``mode`` unless it exists),
+    never of what a symlink or a second hard link there points at: citecast truncates a lock
+    file and writes its pid into it, and anyone who can write its folder (one shared with a
+    group) could otherwise aim that at a file of the account running citecast. Raises
+    OSError when ``path`` is a symlink, not a regular file, or a file with other names."""
+    flags = (os.O_RDONLY if read_only else os.O_RDWR | os.O_CREAT) | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(path, flags, mode)
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:
+        os.close(fd)
+        raise OSError(f"{path} is not a lock file of citecast's (a link, or not a plain file)")
+    return fd

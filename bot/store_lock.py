@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.errors import StoreError
-from bot.private_files import make_private_folder
+from bot.private_files import make_private_folder, open_lock_file
 from bot.writable_paths import unwritable
 
 
@@ -34,7 +34,7 @@ class StoreLock:
             return
         try:
             make_private_folder(self.path.parent)  # the store's folder: see bot.private_files
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = open_lock_file(self.path)
         except OSError as exc:
             why = unwritable(Path(self.store_path), "store.path")
             raise StoreError(

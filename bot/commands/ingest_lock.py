@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.private_files import make_private_folder
+from bot.private_files import make_private_folder, open_lock_file
 
 
 def lock_path(index_path: Path) -> Path:
@@ -51,19 +51,21 @@ def taking_turns(index_path: Path, *, building: str | None) -> Iterator[None]:
     ``building`` is :data:`REBUILD` or :data:`FIRST_RUN` for a run that builds a new index and
     replaces the old one (it holds the lock alone), None for an update (it shares it with other
     updates). A lock file that cannot be made (a folder this user cannot write) leaves the run
-    unlocked: the index cannot be written either, and opening it for writing says why in the
-    words it always has. A file system without locks leaves it unlocked too, as before. It is
-    made with the index's mode (0600 unless it was shared on purpose), and one that another
-    account of a group sharing the index made is locked read-only (``flock`` needs no more),
-    without the line naming this run that a waiting run would show.
+    unlocked, as does a symlink or a hard link planted in its place, which is never followed
+    (:func:`bot.private_files.open_lock_file`): the index cannot be written either, and
+    opening it for writing says why in the words it always has. A file system without locks
+    leaves it unlocked too, as before. It is made with the index's mode (0600 unless it was
+    shared on purpose), and one that another account of a group sharing the index made is
+    locked read-only (``flock`` needs no more), without the line naming this run that a
+    waiting run would show.
     """
     path = lock_path(index_path)
     try:
         make_private_folder(index_path.parent)  # as the index's writer makes it: private
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, _index_mode(index_path))
+            fd = open_lock_file(path, _index_mode(index_path))
         except PermissionError:
-            fd = os.open(path, os.O_RDONLY)
+            fd = open_lock_file(path, read_only=True)
     except OSError:
         yield
         return
