@@ -15,6 +15,12 @@ audience). The signature only says the link was ours, so the file is served only
   no index speaks for it, and its token's audience is all there is;
 - an index that exists but cannot be read serves nothing of what it may hold (fail closed).
 
+The index's audience is that of the bytes it read: ``/files/`` serves a file the index holds
+only while it still holds them (:mod:`bot.knowledge.indexed_bytes`, checked by
+:mod:`bot.connectors.web_files` after :func:`readable`), so a file edited in place to name a
+narrower audience is not served on an old link before ``citecast ingest`` judges it. A
+re-render keeps its citation (its stored passage is the text the index judged).
+
 A stored citation also tells where its file came from
 (:func:`bot.knowledge.passage_origin.found_in_index`): a passage the index found, of a file
 outside every folder the index covers now, was dropped with its folder (``citecast ingest

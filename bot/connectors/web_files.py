@@ -4,7 +4,11 @@ Every refusal is the same 404 with the same body, whether the token was tampered
 points outside the knowledge base, names a file that is gone, or names one its audience may no
 longer read (made private, or dropped from the index, since the link was signed: see
 :mod:`bot.connectors.web_file_access`), so the endpoint cannot be used to learn what exists on
-the server. Files are served with ``nosniff`` and a sandboxing CSP, and
+the server. A knowledge-base file is served only while it holds the bytes the index read
+(:mod:`bot.knowledge.indexed_bytes`): edited in place since, it may name a narrower audience
+and hold text that audience's link must not show, and the index judges it only at the next
+``citecast ingest``. A ``web.file_roots`` file outside everything ingested has no index to
+judge it and is served as it is. Files are served with ``nosniff`` and a sandboxing CSP, and
 anything a browser could execute (HTML, SVG, scripts) is sent as an attachment, never inline.
 A PDF is the exception to the CSP: Chrome refuses to start its PDF viewer in a sandboxed
 document ("This page has been blocked by Chrome", Chromium issue 413851) and Safari shows an
@@ -16,10 +20,11 @@ A Markdown, plain-text or HTML file is shown through a reading page instead
 (:mod:`bot.connectors.web_file_viewer`: rendered, sanitized, under a strict CSP), so its citation
 opens readable and a text fragment in the link lands on the quoted passage; its own bytes are
 one click away, ``?download=1``, always as an attachment. Its relative links lead to the other
-files it names only when the linked file passes the rules of a citation link
-(:mod:`bot.connectors.web_viewer_links`); otherwise they are text. The web channel's route makes
-the page off the event loop (:func:`served_file`): some Markdown takes mistune seconds, and
-must not stall the server's other requests (:mod:`bot.connectors.web_viewer_renders`).
+files it names only when the linked file passes the rules of a citation link and is unchanged
+since it was indexed (:mod:`bot.connectors.web_viewer_links`); otherwise they are text. The
+web channel's route makes the page off the event loop (:func:`served_file`): some Markdown
+takes mistune seconds, and must not stall the server's other requests
+(:mod:`bot.connectors.web_viewer_renders`).
 """
 
 from __future__ import annotations
@@ -84,8 +89,9 @@ def file_response(
 
     ``files`` (the indexed files) says who may read the file now: a valid token is served only
     while its audience may (:func:`bot.connectors.web_file_access.readable`: not after the file
-    was made private or dropped from the index). It also lets the reading page link the files
-    its document links. ``language`` is the document's when the file declares none
+    was made private or dropped from the index), and a file it holds only while its bytes are
+    the ones it read. It also lets the reading page link the files its document links.
+    ``language`` is the document's when the file declares none
     (:func:`bot.connectors.web_file_viewer.viewer_page`).
 
     This renders the reading page in the caller's thread: the web channel's route uses
@@ -115,8 +121,10 @@ async def served_file(
 ) -> Response:
     """:func:`file_response`, with the reading page made off the event loop: the file read and
     the page sanitized in worker threads, a Markdown file rendered by ``renders`` (once per
-    file version, a few at a time), so no file can stall the server's other requests."""
-    viewable = _viewable(signer, token, files, download)
+    file version, a few at a time), so no file can stall the server's other requests. The
+    token is checked in a worker thread too: the first request for a version of a large file
+    hashes all of it (:mod:`bot.knowledge.indexed_bytes`)."""
+    viewable = await asyncio.to_thread(_viewable, signer, token, files, download)
     if isinstance(viewable, Response):
         return viewable
     grant, now, kind = viewable
@@ -165,6 +173,10 @@ def _checked(
         why = _REFUSALS[why_unreadable(files, grant.path)]
         log.info("refused %s: %s", logged(grant.filename), why.format(audience=_shown(grant)))
         return None
+    if now.source is not None and not files.unchanged(grant.path):
+        # the index judged other bytes: edited in place, the file may be private now
+        log.info("refused %s: %s", logged(grant.filename), _CHANGED)
+        return None
     log.info("serving %s to audience %s", logged(grant.filename), _shown(grant))
     return grant, now
 
@@ -176,6 +188,7 @@ _REFUSALS = {
     "private": "audience {audience} may no longer read it",
     "unindexed": "it is not in the index (never indexed, or dropped from it since)",
 }
+_CHANGED = "it changed since it was indexed (judged again by the next `citecast ingest`)"
 
 
 def _title(now: Readable) -> str | None:

@@ -5,10 +5,12 @@ A cited HTML or Markdown file links its neighbours relatively (``[see setup](set
 browser resolves them against ``/files/`` and gets a 404. :class:`ViewerLinks` resolves each
 against the cited file's own folder instead, and turns it into the signed ``/files/`` link of the
 file it names, ``#fragment`` kept, only when that file is one a citation could link for this
-viewer: indexed, visible to the audience the page's token was issued for, inside the served
-roots (:meth:`bot.filetokens.FileSigner.token_for`, the rule every citation link follows). The
-new link expires with the page's own (or sooner, by ``web.file_token_ttl``): a page that links
-itself, or two that link each other, cannot be followed round to keep a link alive for ever.
+viewer: indexed (and unchanged since: ``/files/`` would refuse it, see
+:mod:`bot.knowledge.indexed_bytes`), visible to the audience the page's token was issued for,
+inside the served roots (:meth:`bot.filetokens.FileSigner.token_for`, the rule every citation
+link follows). The new link expires with the page's own (or sooner, by
+``web.file_token_ttl``): a page that links itself, or two that link each other, cannot be
+followed round to keep a link alive for ever.
 
 Anything else loses its link (its text stays): a missing file, a private one, one outside the
 roots (``../../etc/passwd``, ``%2e%2e/``), a folder, an absolute path, a query. Every refusal
@@ -31,6 +33,7 @@ from bot.config import IndexSettings, RecordTable
 from bot.errors import KnowledgeIndexError
 from bot.filetokens import FileGrant, FileSigner
 from bot.knowledge.index import KnowledgeIndex
+from bot.knowledge.indexed_bytes import IndexedBytes
 from bot.knowledge.record_rows import with_audiences
 from bot.models import Source
 
@@ -55,6 +58,12 @@ class FileIndex(Protocol):
         no table has that name (removed or renamed since a record of it was cited)."""
         ...
 
+    def unchanged(self, path: Path) -> bool:
+        """True while the indexed file at ``path`` holds the bytes the index read (edited
+        since, it may say what its indexed audience must not read until it is ingested again:
+        :mod:`bot.knowledge.indexed_bytes`); False for a file the index does not hold."""
+        ...
+
 
 class IndexedFiles:
     """The files of the knowledge index at ``index_path``
@@ -63,16 +72,24 @@ class IndexedFiles:
     be read knows no file, so its links stay text. A missing index governs no file; one that
     cannot be read governs every file (``governs``)."""
 
-    def __init__(self, index_path: str | Path, tables: Sequence[RecordTable] = ()) -> None:
+    def __init__(
+        self,
+        index_path: str | Path,
+        tables: Sequence[RecordTable] = (),
+        settings: IndexSettings | None = None,
+    ) -> None:
         self.index_path = Path(index_path)
         self._index: KnowledgeIndex | None = None
+        # the chunk settings a fingerprint was made with are the config's (IndexedBytes)
+        read_with = IndexSettings() if settings is None else settings
+        self._bytes = IndexedBytes(read_with.model_copy(update={"path": str(self.index_path)}))
         # checked at start with the rest of the config: the audience each group list names
         self._tables = {table.name: tuple(table.audience) for table in with_audiences(tables)}
 
     @classmethod
     def of(cls, settings: IndexSettings) -> IndexedFiles:
         """The files of ``settings.path``, and the record tables of ``settings.records``."""
-        return cls(settings.path, settings.records)
+        return cls(settings.path, settings.records, settings)
 
     def _opened(self) -> KnowledgeIndex:
         if self._index is None:
@@ -104,6 +121,13 @@ class IndexedFiles:
     def table_audience(self, table: str) -> tuple[str, ...] | None:
         """The audience of the configured record table ``table`` (None: no such table)."""
         return self._tables.get(table)
+
+    def unchanged(self, path: Path) -> bool:
+        """True while the indexed file at ``path`` holds the bytes the index read
+        (:meth:`bot.knowledge.indexed_bytes.IndexedBytes.unchanged`)."""
+        if not self.index_path.exists():
+            return False
+        return self._bytes.unchanged(path)
 
 
 def relative_target(href: str, folder: Path) -> tuple[Path, str] | None:
@@ -150,8 +174,8 @@ class ViewerLinks:
             return None
         path, fragment = found
         source = self.files.source_for(path)
-        if source is None:
-            return None
+        if source is None or not self.files.unchanged(path):
+            return None  # not indexed, or edited since it was (web_files serves it no more)
         # no later than the page's own link: a page linking itself must not renew access
         token = self.signer.token_for(source, self.grant.audience, not_after=self.grant.expires_at)
         if token is None:

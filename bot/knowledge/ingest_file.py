@@ -13,7 +13,6 @@ old chunks.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +22,8 @@ from bot.knowledge.audience_rules import RunRules, narrower
 from bot.knowledge.chunking import Chunk, chunk_blocks
 from bot.knowledge.document import Unreadable
 from bot.knowledge.file_bytes import read_within
+from bot.knowledge.file_fingerprint import content_digest
+from bot.knowledge.file_fingerprint import fingerprints as file_fingerprints
 from bot.knowledge.file_urls import RunTemplates, page_url
 from bot.knowledge.ingest_report import IngestReport
 from bot.knowledge.pdf_reader import PageCallback
@@ -116,10 +117,12 @@ def reader_mark() -> str:
     return f"r{READER_VERSION}:"
 
 
-def fingerprint_options(settings: IndexSettings) -> str:
+def fingerprint_options(settings: IndexSettings, reader: str | None = None) -> str:
     """What of the run, besides a file's bytes, goes into every fingerprint: the schema and
-    reader versions and the chunk settings (changing any of them re-reads every file)."""
-    return f"{SCHEMA_VERSION}|{READER_VERSION}|{settings.chunk_chars}|{settings.chunk_overlap}"
+    reader versions and the chunk settings (changing any of them re-reads every file).
+    ``reader``: the version of another reader (a stored fingerprint's), else this one's."""
+    version = READER_VERSION if reader is None else reader
+    return f"{SCHEMA_VERSION}|{version}|{settings.chunk_chars}|{settings.chunk_overlap}"
 
 
 def _checked(chunks: Iterator[Chunk], check: Callable[[], None]) -> Iterator[Chunk]:
@@ -227,28 +230,14 @@ def ingest_file(
             return False
         audience = narrower(audience, targets)
         globs = (*globs, *target_ruled.globs)
-    digest = hashlib.sha256(data)
     url = templates.url(rules, entry.path, entry.rule_path, settings)
-    # A file that names its own audience (not a link, which its path's rules narrow) is read
-    # the same whatever rules or default the run has, so they are left out of its
-    # fingerprint: the default is the audience the index has for the file, which changes when
-    # a re-read narrows it, and the next run read it again for nothing.
-    own_words = digest.copy()
-    own_words.update(f"|own audience|{options}|{url}".encode())
-    digest.update(f"|{options}|{','.join(audience)}|{url}".encode())
-    if target != entry.path:
-        # a link and the file it replaced (or another link) differ where the bytes do not: its
-        # own path's rules narrow it, and its target may change
-        digest.update(f"|link to {target}".encode())
-    # a file that took the default says so in its fingerprint: unchanged, it is still counted
-    # among the files keeping an earlier run's audience (only a read showed it has none)
-    took_default = digest.copy()
-    took_default.update(b"|default")
-    fingerprints = (
-        reader_mark() + digest.hexdigest(),
-        reader_mark() + took_default.hexdigest(),
-        # only a file that is no link is read the same whatever its path's rules say
-        reader_mark() + own_words.hexdigest() if target == entry.path else "",
+    fingerprints = file_fingerprints(
+        content_digest(data),
+        mark=reader_mark(),
+        options=options,
+        audience=audience,
+        url=url,
+        link_to=None if target == entry.path else target,
     )
     stored = writer.fingerprint(entry.path)
     if stored in fingerprints:
@@ -256,7 +245,7 @@ def ingest_file(
         report.unchanged += 1
         # a rule (the link's or its target's) gave the audience, never the default: an older
         # citecast, which left the target's rules out, stored such a link as taking it
-        return stored == fingerprints[1] and not globs
+        return stored == fingerprints.took_default and not globs
     try:
         # only when asked for: a reader stand-in need not take the callback
         progress = {} if on_page is None else {"on_page": on_page}
@@ -289,9 +278,9 @@ def ingest_file(
             report.skipped.append(Skipped(entry.relpath, reason))
             return False
     if document.audience and target == entry.path:
-        fingerprint = fingerprints[2]
+        fingerprint = fingerprints.own_audience
     else:
-        fingerprint = fingerprints[1] if took else fingerprints[0]
+        fingerprint = fingerprints.took_default if took else fingerprints.plain
     count = writer.replace_file(
         entry.path,
         writer.relpath_for(entry.path, entry.relpath),
