@@ -48,6 +48,7 @@ from bot.connectors.discord_triggers import (
 from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
 from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import CitecastError
 from renderers.base import RenderContext, capabilities_for
 
@@ -92,6 +93,9 @@ class QuestionAnswerer:
         self._wider_than_category: set[int] = set()
         # the channels answers are being posted to: one answer at a time posts in a channel
         self.places = Places()
+        # the knowledge index as it is now: an earlier answer citing a file made private or
+        # dropped since is no history for the model (``discord_history``)
+        self.files = IndexedFiles.of(services.settings.index)
 
     async def audience_for(self, message: discord.Message) -> frozenset[str]:
         """The audience groups of whoever can read the answer to ``message``."""
@@ -172,7 +176,8 @@ class QuestionAnswerer:
                     asked.replies = hinted
             return
         store = self.services.store
-        conversation, history = await conversation_of(message, bot_id, settings, store)
+        continued = await conversation_of(message, bot_id, settings, store)
+        conversation = continued.conversation
         earlier = list(asked.replies) if asked is not None else []
         noted = [asked.note] if asked is not None and asked.note is not None else []
         posted: list[discord.Message] = [*noted, *earlier]
@@ -205,6 +210,8 @@ class QuestionAnswerer:
                 posted.remove(noted[0])  # deleted: no longer true of the question
             audience = await self.audience_for(message)
             context = self.render_context(message, audience)
+            # only the earlier answers this channel's readers may still see
+            history = continued.history_for(audience, self.files, limit)
             reply = StreamedReply(
                 message.channel,
                 message,

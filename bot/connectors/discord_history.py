@@ -10,18 +10,28 @@ every message the bot posts is recorded in the store with its conversation
 (``remember_posted``), and a follow-up takes the conversation of the message it replies to
 (``conversation_for``). Only a reply to a message without a record (posted before the record
 was kept, or with another store) falls back to the walk's root.
+
+The model gets an earlier answer only while the channel's readers may still see it, by the rule
+every channel's history follows (:func:`bot.connectors.web_turn_page.visible_answer`): a stored
+answer citing or written from a knowledge-base file made private or dropped from the index
+since, or a record of a table made narrower or removed, is left out of the history, though its
+messages stay in the channel (:meth:`Continued.history_for`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.config import DiscordSettings
+from bot.connectors.base import fit_question
 from bot.connectors.discord_triggers import referenced, summoning_role_ids
+from bot.connectors.web_turn_page import visible_answer
+from bot.connectors.web_viewer_links import FileIndex
 from bot.errors import StoreError
 from bot.models import Exchange
 from bot.store import Store, Turn
@@ -97,18 +107,61 @@ def _prose(parts: list[discord.Message]) -> str:
     return "\n\n".join(prose)
 
 
-def with_stored_answers(history: tuple[Exchange, ...], turns: list[Turn]) -> tuple[Exchange, ...]:
+def with_stored_answers(
+    history: tuple[Exchange, ...],
+    turns: Sequence[Turn],
+    readable: Callable[[Turn], bool],
+    question_chars: int | None = None,
+) -> tuple[Exchange, ...]:
     """``history`` with each answer taken from the conversation's stored turn for its question
     when there is one: the whole answer, whichever of its messages was replied to (a walk back
-    from an early part never sees the later ones), in its own markdown rather than Discord's."""
-    stored: dict[str, str] = {}
+    from an early part never sees the later ones), in its own markdown rather than Discord's.
+
+    An exchange whose stored answer ``readable`` refuses is left out altogether: the text of
+    its messages would give the model the same claims. A question is looked up as it was stored,
+    cut to ``question_chars`` (``web.max_question_chars``). An exchange without a stored answer
+    (posted before turns were stored with this store, or an apology after a failure, which a
+    "try again" needs as history) keeps the text of its messages: nothing stored judges it.
+    """
+    stored: dict[str, tuple[Turn, str]] = {}
     for turn in turns:  # oldest first: the latest answer to a question wins
         text = (turn.answer or {}).get("text") if turn.status == "done" else None
         if isinstance(text, str) and text.strip():
-            stored[turn.question] = text
-    return tuple(
-        Exchange(question=e.question, answer=stored.get(e.question, e.answer)) for e in history
-    )
+            stored[turn.question] = (turn, text)
+    kept: list[Exchange] = []
+    for exchange in history:
+        asked = exchange.question
+        if question_chars is not None:
+            asked = fit_question(asked, question_chars)[0]
+        found = stored.get(asked)
+        if found is None:
+            kept.append(exchange)
+        elif readable(found[0]):
+            kept.append(Exchange(question=exchange.question, answer=found[1]))
+    return tuple(kept)
+
+
+@dataclass(frozen=True)
+class Continued:
+    """The stored conversation a message continues, and what its history is made of: the reply
+    chain's exchanges (oldest first) and the conversation's stored turns."""
+
+    conversation: str
+    chain: tuple[Exchange, ...]
+    turns: tuple[Turn, ...]
+
+    def history_for(
+        self, audience: frozenset[str], files: FileIndex | None, question_chars: int | None = None
+    ) -> tuple[Exchange, ...]:
+        """The history for the model when the answer's readers are ``audience`` (the channel's,
+        as the answer is computed for): the chain's exchanges with their stored answers, less
+        those ``audience`` may no longer see, a knowledge-base file counting as the index
+        ``files`` has it now (:func:`bot.connectors.web_turn_page.visible_answer`)."""
+
+        def readable(turn: Turn) -> bool:
+            return visible_answer(turn, audience, files) is not None
+
+        return with_stored_answers(self.chain, self.turns, readable, question_chars)
 
 
 @dataclass(frozen=True)
@@ -169,12 +222,13 @@ def conversation_for(message: discord.Message, chain: Chain, store: Store) -> st
 
 async def conversation_of(
     message: discord.Message, bot_id: int, settings: DiscordSettings, store: Store
-) -> tuple[str, tuple[Exchange, ...]]:
-    """The stored conversation ``message`` continues, and its history for the model: the
-    reply chain's last ``history_limit`` exchanges, answers taken from the stored turns."""
+) -> Continued:
+    """The stored conversation ``message`` continues, with the reply chain's last
+    ``history_limit`` exchanges and the conversation's stored turns to make its history of
+    (:meth:`Continued.history_for`, once the answer's audience is known)."""
     chain = await reply_chain(message, bot_id, settings)
     conversation = conversation_for(message, chain, store)
-    return conversation, with_stored_answers(chain.history, store.turns(conversation))
+    return Continued(conversation, chain.history, tuple(store.turns(conversation)))
 
 
 def remember_posted(

@@ -25,7 +25,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.connectors.base import fit_question
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders
 from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_consecutive import ConsecutiveRepliesError
@@ -44,9 +43,11 @@ from bot.connectors.discourse_quiet import unposted_because
 from bot.connectors.discourse_send import SUFFIX_RESERVE
 from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
-from bot.connectors.discourse_webhook import PostEvent, Trigger, asks_nothing, strip_mention
+from bot.connectors.discourse_topic_answers import post_question, unreadable_replies
+from bot.connectors.discourse_webhook import PostEvent, Trigger, asks_nothing
 from bot.connectors.outbox_turns import TURN_KEY
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import CitecastError, StoreError
 from bot.models import Exchange
 from bot.runtime import Services
@@ -69,15 +70,20 @@ class PostAnswerer:
         self._client = client
         self._delivery = delivery
         self._outbox = outbox
+        # the knowledge index as it is now, for which earlier replies are still history
+        self._files = IndexedFiles.of(services.settings.index)
 
     def question_for(self, event: PostEvent, trigger: Trigger) -> str:
         """The question the post asks: the topic title and body for a new topic."""
-        text = strip_mention(event.raw, self.settings.api_username)
-        if trigger == "new_topic" and event.topic_title:
-            text = f"{event.topic_title}\n\n{text}".strip()
         # as long as a question may be on the web page; the whole post stays in the topic
         limit = self.services.settings.web.max_question_chars
-        return fit_question(text or event.topic_title, limit)[0]
+        return post_question(
+            event.raw,
+            event.topic_title,
+            self.settings.api_username,
+            limit,
+            new_topic=trigger == "new_topic",
+        )
 
     async def answer(
         self, event: PostEvent, trigger: Trigger, question_id: str | None = None
@@ -107,8 +113,9 @@ class PostAnswerer:
         answered = False
         try:
             readers = CategoryReaders(self.settings, self._client, self._delivery.logged_categories)
-            topic, history = await self._read_topic(event, readers)
+            topic, posts = await self._read_topic(event, readers)
             audience = await self._audience(event, topic, readers)
+            history = self._history(event, topic, posts, conversation, audience)
             set_up = True
             try:
                 reply = await self.services.assistant.reply(question, audience, history)
@@ -265,12 +272,37 @@ class PostAnswerer:
         category = topic.get("category_id")
         return await readers.audience(category if isinstance(category, int) else None)
 
+    def _history(
+        self,
+        event: PostEvent,
+        topic: dict[str, Any] | None,
+        posts: list[dict[str, Any]],
+        conversation: str,
+        audience: frozenset[str],
+    ) -> list[Exchange]:
+        """The topic's earlier posts as history, less the bot's replies whose stored answer
+        the topic's readers (``audience``, as the answer is computed for) may no longer see."""
+        if topic is None or not posts:
+            return []
+        title = str(topic.get("title") or event.topic_title)
+        username = self.settings.api_username
+        hidden = unreadable_replies(
+            posts,
+            self.services.store.turns(conversation),
+            audience,
+            self._files,
+            username=username,
+            title=title,
+            limit=self.services.settings.web.max_question_chars,
+        )
+        return history_from_posts(posts, username, event.post_number, title, hidden)
+
     async def _read_topic(
         self, event: PostEvent, readers: CategoryReaders
-    ) -> tuple[dict[str, Any] | None, list[Exchange]]:
-        """The topic as it is now and its history; None when it was not read (or could not
-        be): a question in a public category whose history is not wanted costs no read, as
-        its answer cites public sources whatever the topic's category now."""
+    ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        """The topic as it is now and its latest posts (for the history); None when it was not
+        read (or could not be): a question in a public category whose history is not wanted
+        costs no read, as its answer cites public sources whatever the topic's category now."""
         wants_history = self.settings.history_posts > 0 and event.post_number > 1
         try:
             if not wants_history:
@@ -292,6 +324,4 @@ class PostAnswerer:
             # The topic helps but is not essential: answer the post on its own.
             log.warning("discourse topic %s: cannot read the topic (%s)", event.topic_id, exc)
             return None, []
-        title = str(topic.get("title") or event.topic_title)
-        history = history_from_posts(posts, self.settings.api_username, event.post_number, title)
-        return topic, history
+        return topic, posts

@@ -7,11 +7,13 @@ that the bot never answered still count as context, with an empty answer.
 Only what every reader of the topic sees is history: whispers (which the bot reads when its
 user is staff), moderator notes and small actions (``post_type`` other than 1), hidden
 (flagged) posts and deleted ones are left out, so an answer never repeats them in public.
+So is a reply of the bot's whose stored answer the topic's readers may no longer see, with the
+question it answered (``left_out``, see ``discourse_topic_answers``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import Any
 
 from bot.connectors.discourse_webhook import html_to_text
@@ -42,8 +44,11 @@ def history_from_posts(
     bot_username: str,
     before_post_number: int,
     topic_title: str = "",
+    left_out: Container[int] = frozenset(),
 ) -> list[Exchange]:
-    """Exchanges from the posts numbered below ``before_post_number``, oldest first."""
+    """Exchanges from the posts numbered below ``before_post_number``, oldest first; a reply
+    of the bot's numbered in ``left_out`` is no exchange, nor are the people's posts since the
+    bot's reply before it (the question it answered)."""
     bot = bot_username.lower()
     exchanges: list[Exchange] = []
     pending: list[str] = []
@@ -55,6 +60,9 @@ def history_from_posts(
         if not text:
             continue
         if str(post.get("username") or "").lower() == bot:
+            if number in left_out:
+                pending = []
+                continue
             exchanges.append(Exchange(question="\n\n".join(pending), answer=text))
             pending = []
             continue
