@@ -14,8 +14,9 @@ escape (never encoded twice), and an internationalized host name (``bücher.exam
 letters are the host's, which a browser converts itself). Characters outside ASCII elsewhere
 (path, query, fragment, user) are encoded, as the markdown parser writes the answer's own
 links: a source and the model's link to it are then the same string. A host keeps only its
-letters, marks, digits, punctuation and symbols; an invisible character in it (a bidi
-control, a zero-width space) is encoded like anywhere else.
+visible letters, marks and digits (and the full stops that separate labels); anything else in
+it (a bidi control, a zero-width space, a Hangul filler, a fraction slash) is encoded like
+anywhere else.
 
 The authority ends where RFC 3986 ends it (at ``/``, ``?`` or ``#``), as the URL was checked
 (:func:`bot.source_model.is_safe_url`, by ``urlsplit``): a ``\\`` in it is encoded, so a browser
@@ -37,8 +38,18 @@ _IN_PATH = frozenset(_UNRESERVED + _SUB_DELIMS + ":@/?")
 _IN_USER = frozenset(_UNRESERVED + _SUB_DELIMS + ":")
 # what a host and port may hold in ASCII (reg-name, an IPv6 or IPvFuture literal, ":port")
 _IN_HOST = frozenset(_UNRESERVED + _SUB_DELIMS + ":[]")
-# the kinds of non-ASCII character an internationalized host name is written with
-_HOST_CATEGORIES = frozenset("LMNPS")
+# the kinds of non-ASCII character an internationalized host name is written with: letters,
+# marks and digits (IDNA allows no other symbol or punctuation in a label)
+_HOST_CATEGORIES = frozenset("LMN")
+# a host name's label separators other than ".": the ideographic and full-width full stops
+_HOST_DOTS = frozenset("\u3002\uff0e\uff61")
+# letters and marks that show nothing (Unicode's Default_Ignorable_Code_Point among L and M):
+# the Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels, Mongolian and
+# other variation selectors. "paypal.com\u3164.evil.example" would read as another host.
+_BLANK_LETTERS = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\ufe00-\ufe0f\uffa0"
+    "\U000e0100-\U000e01ef]"
+)
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -103,7 +114,10 @@ def _encoded(part: str, allowed: frozenset[str], *, host: bool = False) -> str:
 
 
 def _shows_in_host(ch: str) -> bool:
-    """Whether ``ch`` may stay as it is in an internationalized host name: a letter, mark,
-    digit, punctuation (the ideographic full stop separates labels) or symbol, never white
-    space or an invisible (format, control, unassigned, private-use) character."""
-    return unicodedata.category(ch)[0] in _HOST_CATEGORIES
+    """Whether ``ch`` may stay as it is in an internationalized host name: a visible letter,
+    mark or digit, or a full stop that separates labels; never white space, punctuation or a
+    symbol (a fraction slash "⁄" would read as a path), nor an invisible character (format,
+    control, unassigned, private-use, or a letter that shows nothing: a Hangul filler)."""
+    if ch in _HOST_DOTS:
+        return True
+    return unicodedata.category(ch)[0] in _HOST_CATEGORIES and _BLANK_LETTERS.match(ch) is None

@@ -113,6 +113,15 @@ def test_the_rule_keeps_what_a_url_may_hold_and_is_idempotent() -> None:
         ("https://docs.example/a\u202eb\u2028", "https://docs.example/a%E2%80%AEb%E2%80%A8"),
         # an invisible character in the host is encoded; an IDN's own letters are not
         ("https://b\u00fccher\u200b.example/", "https://b\u00fccher%E2%80%8B.example/"),
+        # letters and symbols that show nothing or read as a path: encoded in the host too
+        ("https://paypal.com\u3164.evil.example/", "https://paypal.com%E3%85%A4.evil.example/"),
+        ("https://a\u115f\uffa0\u2800.example/", "https://a%E1%85%9F%EF%BE%A0%E2%A0%80.example/"),
+        (
+            "https://good.example\u2044login.evil.example/",
+            "https://good.example%E2%81%84login.evil.example/",
+        ),
+        # the full stops that separate an IDN's labels stay
+        ("https://\u4f8b\u3002\u5b50/", "https://\u4f8b\u3002\u5b50/"),
         ("https://[::1]:8443/a[1]", "https://[::1]:8443/a%5B1%5D"),
         ("mailto:help@docs.example?subject=a b", "mailto:help@docs.example?subject=a%20b"),
         ("https://u\u00e9:p@docs.example/", "https://u%C3%A9:p@docs.example/"),
