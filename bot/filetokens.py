@@ -28,6 +28,7 @@ import json
 import logging
 import mimetypes
 import os
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -80,6 +81,9 @@ class FileGrant:
     media_type: str
     audience: frozenset[str]
     expires_at: int
+
+
+_SIGNATURE = re.compile(r"[A-Za-z0-9_-]{32}")  # _b64 of the 24 bytes _sign keeps
 
 
 def _b64(data: bytes) -> str:
@@ -242,7 +246,9 @@ class FileSigner:
         # raises TypeError on a non-ASCII str
         if bound is None or not (number.isascii() and number.isdigit()) or len(number) > 18:
             return None
-        if not signature.isascii():
+        # only a signature of the form _sign writes (24 bytes, URL-safe base64) reaches the
+        # store read for the turn's stamp: garbage costs no query
+        if _SIGNATURE.fullmatch(signature) is None:
             return None
         turn_id = int(number)
         if str(turn_id) != number:  # "001-…": one page has one address, the one it was given

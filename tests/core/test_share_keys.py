@@ -144,3 +144,28 @@ def test_one_signer_serves_one_store() -> None:
         signer.bind_store(Turns(StoreIdentity("b" * 32)))
     key = signer.turn_key(3)
     assert key is not None and signer.turn_id_for(key) == 3
+
+
+@dataclass
+class CountedTurns(Turns):
+    """Turns that count the stamp reads a key check makes."""
+
+    reads: list[int] = field(default_factory=list)
+
+    def turn_stamp(self, turn_id: int) -> str | None:
+        self.reads.append(turn_id)
+        return super().turn_stamp(turn_id)
+
+
+@pytest.mark.parametrize(
+    "key", ["7-x", "7-" + "A" * 31, "7-" + "A" * 33, "7-" + "A" * 31 + "=", "7-" + "é" * 32]
+)
+def test_a_key_whose_signature_has_no_signature_s_form_reads_nothing_of_the_store(
+    key: str,
+) -> None:
+    store = CountedTurns(StoreIdentity("a" * 32))
+    signer = signer_for(store)
+    assert signer.turn_id_for(key) is None
+    assert store.reads == []
+    assert signer.turn_id_for(signer.turn_key(7) or "") == 7  # a real key reads its stamp
+    assert store.reads == [7, 7]
