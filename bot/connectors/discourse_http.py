@@ -81,6 +81,19 @@ class DiscourseHTTP:
         """Close the connection pool."""
         await self._http.aclose()
 
+    async def _wait_to_retry(
+        self, delay: float, landed: Landed | None, recheck: Recheck | None
+    ) -> bool:
+        """Wait ``delay`` seconds before a retry; True when ``landed`` (given for a request
+        that may have been carried out) says it was, so it must not be sent again. Then
+        ``recheck``, before sending again."""
+        await self._sleep(delay)
+        if landed is not None and await landed():
+            return True
+        if recheck is not None:
+            await recheck()
+        return False
+
     async def _request(
         self,
         method: str,
@@ -114,11 +127,8 @@ class DiscourseHTTP:
                 log.warning(
                     "discourse %s %s failed (%s); retry in %.1fs", method, path, failure, delay
                 )
-                await self._sleep(delay)
-                if uncertain and landed is not None and await landed():
+                if await self._wait_to_retry(delay, landed if uncertain else None, recheck):
                     return {}
-                if recheck is not None:
-                    await recheck()
                 continue
             if response.status_code == 429 or response.status_code >= 500:
                 uncertain = once and response.status_code >= 500
@@ -143,11 +153,8 @@ class DiscourseHTTP:
                     response.status_code,
                     delay,
                 )
-                await self._sleep(delay)
-                if uncertain and landed is not None and await landed():
+                if await self._wait_to_retry(delay, landed if uncertain else None, recheck):
                     return {}
-                if recheck is not None:
-                    await recheck()
                 continue
             if response.status_code >= 400:
                 raise api_error(method, path, response)
