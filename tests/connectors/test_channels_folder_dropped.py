@@ -18,12 +18,11 @@ import pytest
 
 from bot.assistant.assistant import Assistant
 from bot.config import IndexSettings, Settings
-from bot.connectors.email import EmailConnector
 from bot.connectors.slack_interactions import NOT_SHAREABLE
 from bot.knowledge import ingest
 from tests.connectors.email_flow_harness import capture
 from tests.connectors.slack_harness import PUBLIC, slack_world
-from tests.connectors.test_email_history_made_private import ROOT, ask, questions
+from tests.connectors.test_email_history_made_private import history_after
 from tests.connectors.test_slack_share_made_private import refusals, share_button
 from tests.connectors.web.conftest import make_settings
 from tests.connectors.web.test_web_files_made_private import QUESTION
@@ -31,8 +30,7 @@ from tests.connectors.web.test_web_folder_dropped_from_index import (
     drop_hr_folder,
     kb_with_hr_folder,
 )
-from tests.connectors.web.test_web_share_made_private import MAIL, RecordingAnswerer
-from tests.fakes.email_world import email_settings, services
+from tests.connectors.web.test_web_share_made_private import MAIL
 from tests.fakes.smtp_capture import CaptureServer
 
 __all__ = ["capture"]
@@ -44,25 +42,10 @@ async def test_an_answer_citing_a_dropped_folder_leaves_the_mail_thread_history(
 ) -> None:
     kb = kb_with_hr_folder(tmp_path)
     index = make_settings(tmp_path).index
-    ingest([kb], index)
-    settings = email_settings(capture.port).model_copy(update={"index": index})
-    answerer = RecordingAnswerer(Assistant.from_settings(settings))
-    connector = EmailConnector(services(tmp_path, answerer, settings))
-    await connector.start()
-    try:
-        await ask(connector, QUESTION, ROOT)
-        await ask(connector, MAIL, "<q2@example.com>")
-        assert questions(answerer.histories[-1]) == [QUESTION]
-        assert "Leipzig" in answerer.histories[-1][0].answer
-
-        drop_hr_folder(kb, index, how)
-        await ask(connector, MAIL, "<q3@example.com>")
-        # the answer citing only the public welcome page is still history
-        assert questions(answerer.histories[-1]) == [MAIL]
-        assert "Leipzig" not in str(answerer.histories[-1])
-    finally:
-        await connector.stop()
-        connector.services.store.close()
+    history = await history_after(
+        tmp_path, capture, kb, index, lambda: drop_hr_folder(kb, index, how)
+    )
+    assert "Leipzig" not in history
 
 
 async def test_a_share_of_an_answer_citing_a_dropped_folder_is_refused(
