@@ -27,6 +27,7 @@ what it returns, it returns unchanged.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -58,6 +59,9 @@ _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _SUSPECT = re.compile(r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%(?![0-9A-Fa-f]{2})")
 
 
+# every channel writes the same few URLs of an answer (each through its own escaping), and
+# a stream renders them again as it goes: each is encoded once
+@functools.lru_cache(maxsize=4096)
 def encoded_url(url: str) -> str:
     """``url`` with every character a URL may not hold where it stands percent-encoded (its
     UTF-8 bytes): ``\\``, white space, ``"<>`{}|^``, controls, a ``%`` that starts no escape,
