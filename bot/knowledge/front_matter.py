@@ -76,9 +76,10 @@ def split_front_matter(text: str, *, scalar_is_body: bool = False) -> tuple[dict
     a plain string is body text: it cannot name an audience.
 
     A block after blank lines (lines of invisible characters count as blank; Hugo reads it
-    as front matter; a Markdown renderer shows a rule and a heading) or under HTML comments
-    (``<!-- markdownlint-disable MD041 -->``; Hugo reads it, and front matter inside a
-    comment: :func:`opening_start`) and a JSON object
+    as front matter; a Markdown renderer shows a rule and a heading), under HTML comments
+    (``<!-- markdownlint-disable MD041 -->``, whatever follows the comment on its line;
+    Hugo reads it, and front matter inside a comment: :func:`opening_start`) or under a
+    ``%YAML 1.2`` directive, and a JSON object
     opening the file (Hugo's JSON front matter) are front matter when they name an audience
     (:func:`names_audience`), as their author meant: read as text, they left a private file
     public. Any other such file reads as before, and one that

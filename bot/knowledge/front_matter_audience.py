@@ -6,14 +6,15 @@ read only as ``audience`` in lower case, such a page was indexed as public. Keys
 whatever their case, at the top of the front matter and in ``params``; when several name an
 audience, the file gets the groups that all of them allow (none: it is skipped with the
 reason). A key that is a near miss of ``audience`` (``audiences``, ``audience_groups``,
-``Audiance``, ``citecast_audience``) is no key citecast reads, but its author plainly meant
-to name who may read the file: the file is skipped with a reason naming the key, never
-indexed for everyone.
+``Audiance``, ``citecast_audience``, ``ａｕｄｉｅｎｃｅ`` in full-width letters) is no key
+citecast reads, but its author plainly meant to name who may read the file: the file is
+skipped with a reason naming the key, never indexed for everyone.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -67,8 +68,9 @@ def is_near_miss(key: str) -> bool:
     it starts with ``audience`` as a word (``audiences``, ``audience_groups``), is the key
     with a tool's prefix (``citecast:audience``), or is one typo from it (``audiance``).
     ``target_audience`` is a theme's own key, not a misspelling, and ``ambience`` another
-    word."""
-    word = _SEPARATORS.sub("", key.lower())
+    word. Letters are read as shown (NFKC): ``ａｕｄｉｅｎｃｅ`` from a CJK input method is
+    the key to its author, no key to Hugo or to citecast."""
+    word = _SEPARATORS.sub("", unicodedata.normalize("NFKC", key).lower())
     if word == AUDIENCE:
         return not is_audience(key)  # "audi-ence"
     if word.startswith(AUDIENCE) or word in (prefix + AUDIENCE for prefix in _PREFIXES):
@@ -79,14 +81,18 @@ def is_near_miss(key: str) -> bool:
 def is_tag_near_miss(name: str) -> bool:
     """Whether an HTML meta tag's ``name`` or ``property`` (lower case), not
     ``citecast:audience``, was plainly meant as it: ``citecast`` and then ``audience`` or a
-    near miss of it (``citecast:audiences``, ``citecast:audiance``, ``citecast_audience``,
-    ``citecast-audience``). A tag without the prefix (``audience``, ``dc.audience``) is
+    near miss of it, whatever separates the words or the tool's name (``citecast:audiences``,
+    ``citecast:audiance``, ``citecast_audience``, ``cite-cast:audience``, full-width
+    ``citecast：audience``). A tag without the prefix (``audience``, ``dc.audience``) is
     another vocabulary's, not citecast's."""
-    word = name.strip()  # " citecast:audience " is no tag citecast reads either
-    if name == f"citecast:{AUDIENCE}" or not word.startswith(_PREFIXES[0]):
+    if name == f"citecast:{AUDIENCE}":
+        return False
+    # " citecast:audience " is no tag citecast reads either
+    word = _SEPARATORS.sub("", unicodedata.normalize("NFKC", name).lower())
+    if not word.startswith(_PREFIXES[0]):
         return False
     rest = word[len(_PREFIXES[0]) :]
-    return is_audience(rest) or is_near_miss(rest)
+    return rest == AUDIENCE or is_near_miss(rest)
 
 
 def _keys(meta: Mapping[Any, Any]) -> Iterator[tuple[str, str, object]]:

@@ -32,6 +32,8 @@ _WORD = re.compile(r"\w")
 _MINUS = "\u2212"
 _FENCE = re.compile(r"^(?:-{3,}|\+{3,}|\.{3})(?:[ \t]+#.*)?$")
 _NOT_SHOWN = ("Cf", "Zs")  # format characters (zero-width, marks, soft hyphen) and spaces
+# A YAML directive line: ``%YAML 1.2``, ``%TAG ! tag:example.com,2000:``
+_DIRECTIVE = re.compile(r"%(?:YAML|TAG)[ \t]+\S")
 
 
 def _shown(text: str) -> str:
@@ -69,8 +71,9 @@ def is_fence_like(line: str) -> bool:
 def names_audience_key(lines: Iterable[str]) -> bool:
     """Whether a key line in ``lines`` names an audience, or looks meant to (``Audiance =``,
     ``audiences:``, ``? audience``, ``{audience: staff}``). A sentence ("Our audience: all")
-    does not."""
-    text = "\n".join(lines)
+    does not. A key typed in full-width letters (``ａｕｄｉｅｎｃｅ：``, from a CJK input
+    method) is read as the letters it shows."""
+    text = unicodedata.normalize("NFKC", "\n".join(lines))
     if _AUDIENCE_MARK not in text.lower():
         return False
     keys = [*_KEY_LINE.findall(text), *_EXPLICIT_KEY.findall(text)]
@@ -80,7 +83,9 @@ def names_audience_key(lines: Iterable[str]) -> bool:
 
 
 def names_audience_json_key(text: str) -> bool:
-    """Whether a JSON key (``"audience":``, ``"Audiance":``) in ``text`` names an audience."""
+    """Whether a JSON key (``"audience":``, ``"Audiance":``, in full-width letters too) in
+    ``text`` names an audience."""
+    text = unicodedata.normalize("NFKC", text)
     if _AUDIENCE_MARK not in text.lower():
         return False
     return any(_AUDIENCE_MARK in key.lower() for key in _JSON_KEY.findall(text))
@@ -105,26 +110,30 @@ def split_at_breaks(line: str) -> list[str]:
 
 
 def opening_start(lines: list[str]) -> tuple[int, bool]:
-    """Where the opening of a file starts once blank lines and leading HTML comments are
-    passed over, and whether a comment is left open there.
+    """Where the opening of a file starts once blank lines, leading HTML comments and YAML
+    directives are passed over, and whether a comment is left open there.
 
     A comment line above front matter (``<!-- markdownlint-disable MD041 -->``, a generated
-    file's notice) is common; Hugo reads the front matter under it, and reads front matter
-    inside a comment too (``<!--`` alone, the block, then ``-->``): a comment opened on a
-    line that a fence follows is passed over by that line alone. Any other comment is passed
-    over to the line that closes it, when nothing follows its ``-->`` there.
+    file's notice) is common; Hugo passes over the whole line that starts with ``<!--``,
+    whatever follows the comment on it (``<!-- a --> <!-- b -->``, ``<!-- generated --> do
+    not edit``), and reads the front matter under it; it reads front matter inside a comment
+    too (``<!--`` alone, the block, then ``-->``): a comment left open on a line that a
+    fence follows is passed over by that line alone. Any other comment is passed over to the
+    line that closes it (with what follows there). A ``%YAML 1.2`` or ``%TAG`` directive
+    above a ``---`` is YAML's own opening: no front matter reader takes it, yet its author
+    plainly wrote the block under it as YAML.
     """
     start = 0
     while start < len(lines) - 1:
         line = lines[start]
-        if is_blank_line(line):
+        if is_blank_line(line) or _DIRECTIVE.match(line):
             start += 1
             continue
         if not line.lstrip().startswith("<!--"):
             break
         closes = _comment_end(lines, start)
         if closes is None:
-            break  # text after the comment, or a comment never closed: the text as written
+            break  # a comment never closed: the text as written
         following = next(
             (n for n in range(start + 1, len(lines)) if not is_blank_line(lines[n])), None
         )
@@ -135,12 +144,19 @@ def opening_start(lines: list[str]) -> tuple[int, bool]:
 
 
 def _comment_end(lines: list[str], start: int) -> int | None:
-    """The line closing the comment opened on ``lines[start]`` when nothing but spaces
-    follows its ``-->`` there; None otherwise."""
-    opened = lines[start].split("<!--", 1)[1]
-    for number in range(start, len(lines)):
-        text = opened if number == start else lines[number]
-        end = text.find("-->")
-        if end >= 0:
-            return number if not text[end + 3 :].strip() else None
+    """The line where the comments opened on ``lines[start]`` are all closed: the last
+    ``-->`` of a line opening no other comment after it (``<!-- a --> <!-- b`` is closed on
+    the line closing ``b``); None when one is never closed. Text after that ``-->`` is
+    passed over with the line, as Hugo passes over a comment's line."""
+    number, at = start, lines[start].index("<!--") + 4
+    while number < len(lines):
+        text = lines[number]
+        end = text.find("-->", at)
+        if end < 0:
+            number, at = number + 1, 0
+            continue
+        at = text.find("<!--", end + 3)
+        if at < 0:
+            return number
+        at += 4
     return None

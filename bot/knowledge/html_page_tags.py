@@ -12,17 +12,44 @@ the head or not, but only to narrow: the page is for the groups all of them allo
 in the body can never publish what the head keeps for staff, and one placed after content a
 browser moves to the body still keeps the page private; tags that no group may all see skip
 the page with the reason. So does a tag meant as the audience tag but misspelled
-(``citecast:audiences``, ``citecast_audience``), as front matter's near-miss keys do.
+(``citecast:audiences``, ``citecast_audience``, ``cite-cast:audience``), as front matter's
+near-miss keys do, one written as microdata or a pragma (``itemprop=``, ``http-equiv=``),
+and one whose ``name`` is written twice with the audience tag second: like a browser, the
+reader takes the first copy of an attribute.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from urllib.parse import urljoin
 
 from bot.knowledge.audience_rules import narrower
 from bot.knowledge.document import Unreadable
 from bot.knowledge.front_matter_audience import audience_from, is_tag_near_miss
+
+Attribute = tuple[str, str]  # an attribute's name and value
+# Attributes that name a meta tag, in a browser or in another vocabulary (microdata, a pragma)
+_NAMING = ("name", "property", "itemprop", "http-equiv")
+
+
+def _misnamed(values: dict[str, str], repeated: Sequence[Attribute]) -> str | None:
+    """How a meta tag with these attributes (``values``: the copy of each a browser reads;
+    ``repeated``: the later copies) names citecast's audience in a way citecast does not
+    read, or None: a near miss (``name="citecast:audiences"``, ``name="cite-cast:audience"``),
+    the tag as microdata or a pragma (``itemprop="citecast:audience"``), or the tag in the
+    second copy of an attribute written twice (a browser reads the first)."""
+    for attribute, value in values.items():
+        word = value.lower()
+        if attribute in _NAMING and (
+            is_tag_near_miss(word) or (word == "citecast:audience" and attribute != "name")
+        ):
+            return f"{attribute}={value!r}"
+    for attribute, value in repeated:
+        word = value.lower()
+        if attribute in _NAMING and (word == "citecast:audience" or is_tag_near_miss(word)):
+            return f"{attribute}={value!r} (written twice: a browser reads the first)"
+    return None
 
 
 class PageTags:
@@ -35,9 +62,12 @@ class PageTags:
         # the groups of each citecast:audience tag, in page order
         self.audiences: list[tuple[str, ...]] = []
 
-    def read(self, tag: str, values: dict[str, str], own: bool) -> None:
-        """Note ``tag`` (its attributes ``values``) if it is one of the page's tags; ``own``:
-        it stands where the page is the author's (see the module)."""
+    def read(
+        self, tag: str, values: dict[str, str], own: bool, repeated: Sequence[Attribute] = ()
+    ) -> None:
+        """Note ``tag`` (its attributes ``values``, the first of each name as in a browser;
+        ``repeated``: the later copies of one written twice) if it is one of the page's tags;
+        ``own``: it stands where the page is the author's (see the module)."""
         if tag == "meta":
             name = values.get("name", "").lower()
             # Open Graph's property= is how many sites write their meta tags: one naming the
@@ -47,11 +77,11 @@ class PageTags:
                 # every one counts, and only to narrow: one in the body can keep the page from
                 # more readers, never publish what the head keeps for staff
                 self.audiences.append(audience_from(values.get("content", "")))
-            elif miss := next((tag for tag in named if is_tag_near_miss(tag)), None):
+            elif miss := _misnamed(values, repeated):
                 # meant to keep the page private, but no tag citecast reads: read as public,
                 # it published the page (front matter's near-miss keys are refused alike)
                 raise Unreadable(
-                    f"meta tag {miss!r} is not citecast's audience tag: write "
+                    f"meta tag {miss} is not citecast's audience tag: write "
                     '<meta name="citecast:audience" content="GROUPS"> (or content="public")'
                 )
             elif name == "citecast:url" and own and self.meta_url is None:

@@ -12,7 +12,8 @@ Return fee: 95 EUR``); a row of one cell is a paragraph (a table that lays out a
 ``<code>`` is kept as a code span (:mod:`bot.knowledge.html_code_span`), ``<pre>`` as a code
 block.
 The page's URL and audience come from its own tags in ``<head>`` (an audience tag anywhere
-narrows it): :mod:`bot.knowledge.html_page_tags`.
+narrows it): :mod:`bot.knowledge.html_page_tags`. An attribute written twice on a tag is
+its first copy, as a browser reads it.
 """
 
 from __future__ import annotations
@@ -114,11 +115,19 @@ class _Collector(LenientHTMLParser):
         self._table_section: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {k: v or "" for k, v in attrs}
+        # an attribute written twice is the first one, as in a browser (a dict comprehension
+        # kept the last: <meta name="citecast:audience" name="x" content="staff"> was no tag)
+        values: dict[str, str] = {}
+        repeated: list[tuple[str, str]] = []
+        for key, value in attrs:
+            if key in values:
+                repeated.append((key, value or ""))
+            else:
+                values[key] = value or ""
         # Where the page is the author's: the head, outside <template> and <noscript>. A URL
         # tag anywhere else (pasted content, an inline SVG, a hidden element) is not the page's.
         own = self._head and self._hiding is None
-        self.tags.read(tag, values, own)
+        self.tags.read(tag, values, own, repeated)
         if self._hiding is not None:
             if not self._hiding.ends_at_start(tag):
                 return

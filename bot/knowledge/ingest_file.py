@@ -103,7 +103,14 @@ from bot.knowledge.writer import IndexWriter
 # "21": a raw ``<pre>`` block in a Markdown file is a code block, as an HTML page's is, and an
 # HTML page's inline ``<code>`` a code span ("20" stored both as prose, so "lookup [1]" lost
 # its "[1]" on the way to the model, taken for a reference mark).
-READER_VERSION = "21"
+# "22": front matter under a line opening with an HTML comment names the audience whatever
+# follows the comment on that line (``<!-- a --> <!-- b -->``, ``<!-- generated --> do not
+# edit``), and under a ``%YAML 1.2`` directive; a full-width ``ａｕｄｉｅｎｃｅ:`` key, an
+# HTML ``<meta name="cite-cast:audience">``, ``itemprop=`` or ``http-equiv=`` audience tag
+# skips the file with the reason; an HTML attribute written twice is its first copy, as in
+# a browser. "21" indexed such files as public (and read front matter under a comment line
+# alone only in its last builds, with no bump: an index of the earlier ones is read again).
+READER_VERSION = "22"
 
 
 def reader_mark() -> str:

@@ -113,7 +113,7 @@ def test_a_code_span_fence_outlasts_the_backticks_inside() -> None:
 
 
 def test_the_reader_version_is_bumped() -> None:
-    assert READER_VERSION == "21"  # an index read by "20" holds this code as prose
+    assert int(READER_VERSION) >= 21  # an index read by "20" holds this code as prose
 
 
 def test_ingested_code_reaches_the_model_with_its_brackets(tmp_path: Path) -> None:
