@@ -187,7 +187,7 @@ class SlackConnector:
         self._bot_id = identity.get("bot_id") or self._bot_id
         self._identity.bot_user_id, self._identity.bot_id = self._bot_user_id, self._bot_id
         self.poster.uploads.check_scopes(identity.get("scopes"))
-        self.audiences.learn_home(identity)  # auth.test is asked once
+        self.audiences.directory.learn_home(identity)  # auth.test is asked once
 
     def _ids(self) -> tuple[str | None, str | None]:
         return self._bot_user_id, self._bot_id  # learned at start, or later

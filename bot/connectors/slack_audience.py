@@ -24,26 +24,30 @@
 
 Lookups that fail (Slack's refusal, a lost connection, a timeout) grant nothing, the safe
 direction: an unknown channel counts as public, an unknown user has no groups; they are logged.
-Results are cached for ``cache_seconds`` so a busy channel does not cost a ``users.info`` per
-question, except a private channel's kind: it is read for every question, so one made public or
-shared outside is treated as such from its next question on (a public channel made private gets
-its mapping once its cached kind expires, the safe direction). A public channel's
-``audience_by_channel`` mapping is ignored, and said so once per channel in the log. The same
-``users.info`` answers name the people a question mentions (:meth:`SlackAudiences.display_name`).
+Not so for the outbox judging a queued answer again (``strict``): there a failed lookup, of the
+channel or of the asker (``users.info``, ``usergroups.users.list``, ``auth.test``), raises
+``ReadersUnknownError`` and the answer waits for another try, rather than being dropped as if
+its readers had changed. The asker's lookups are ``directory``'s
+(:class:`~bot.connectors.slack_directory.SlackDirectory`), cached for ``cache_seconds`` so a
+busy channel does not cost a ``users.info`` per question; a channel's kind is cached here,
+except a private channel's: it is read for every question, so one made public or shared
+outside is treated as such from its next question on (a public channel made private gets its
+mapping once its cached kind expires, the safe direction). A public channel's
+``audience_by_channel`` mapping is ignored, and said so once per channel in the log.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.config import SlackSettings
 from bot.connectors.outbox_audience import ReadersUnknownError
-from bot.connectors.slack_client import SLACK_CALL_ERRORS, error_code
+from bot.connectors.slack_client import SLACK_CALL_ERRORS
+from bot.connectors.slack_directory import SlackDirectory, why_failed
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +66,11 @@ class SlackAudiences:
         self._client = client
         self._settings = settings
         self._ttl = cache_seconds
+        self.directory = SlackDirectory(client, settings, cache_seconds)
         self._kinds: dict[str, tuple[float, ChannelKind, bool]] = {}
-        self._users: dict[str, tuple[float, dict[str, Any]]] = {}
-        self._members: dict[str, tuple[float, frozenset[str]]] = {}
-        self._said_emailless = False
         self._said_external: set[str] = set()
         self._said_shared: set[str] = set()  # shared channels mapped to private groups
         self._said_public: set[str] = set()  # public channels mapped all the same
-        # (team_id, enterprise_id); team_id None for an org-wide install
-        self._home: tuple[str | None, str | None] | None = None
         # The person each 1:1 DM is with (conversations.info's ``user``), cached with its kind.
         self._im_users: dict[str, str] = {}
 
@@ -98,13 +98,14 @@ class SlackAudiences:
         except SLACK_CALL_ERRORS as exc:
             if strict:
                 raise ReadersUnknownError(
-                    f"conversations.info {channel} failed ({_why(exc)}): who reads it is unknown"
+                    f"conversations.info {channel} failed ({why_failed(exc)}): who reads it is "
+                    f"unknown"
                 ) from None
             log.warning(
                 "conversations.info %s failed (%s); treating it as a public channel: answers "
                 "there cite only public_audience sources",
                 channel,
-                _why(exc),
+                why_failed(exc),
             )
             # A D channel is a DM with the bot, but whose is unknown: no own groups there
             # (``for_viewer`` grants them only in a DM known to be the asker's).
@@ -137,9 +138,10 @@ class SlackAudiences:
         strict: bool = False,
     ) -> frozenset[str]:
         """The groups whose sources may be cited to ``user`` in ``channel``. ``strict`` (the
-        outbox judging a queued answer again): a channel lookup that fails raises
-        :class:`ReadersUnknownError` rather than counting as public, so a Slack outage keeps
-        the answer queued instead of dropping it."""
+        outbox judging a queued answer again): a lookup that fails, of the channel or of the
+        asker's groups, raises :class:`ReadersUnknownError` rather than counting as public or
+        granting fewer groups, so a Slack outage keeps the answer queued instead of dropping
+        it."""
         settings = self._settings
         groups = set(settings.public_audience)
         kind, external = await self._conversation(channel, event_channel_type, strict=strict)
@@ -159,7 +161,7 @@ class SlackAudiences:
         else:
             own_groups = settings.private_channels_use_user_groups
         if user and own_groups and not external:
-            groups.update(await self.user_groups(user))
+            groups.update(await self.user_groups(user, strict=strict))
         return frozenset(groups)
 
     def _warn_public(self, channel: str) -> None:
@@ -204,47 +206,48 @@ class SlackAudiences:
         groups.update(await self.user_groups(user))
         return frozenset(groups)
 
-    async def user_groups(self, user: str) -> set[str]:
+    async def user_groups(self, user: str, *, strict: bool = False) -> set[str]:
         """Groups mapped from the user's email domain and user-group memberships; none for a
-        person of another organisation (:meth:`_is_external`)."""
-        groups = await self._mapped_groups(user)
-        if groups and await self._is_external(user):
+        person of another organisation (:meth:`_is_external`). ``strict``: a lookup that fails
+        raises :class:`ReadersUnknownError` instead of granting fewer."""
+        groups = await self._mapped_groups(user, strict)
+        if groups and await self._is_external(user, strict):
             return set()
         return groups
 
-    async def _mapped_groups(self, user: str) -> set[str]:
+    async def _mapped_groups(self, user: str, strict: bool) -> set[str]:
         settings = self._settings
         groups: set[str] = set()
         if settings.audience_by_email_domain:
-            email = await self._email(user)
+            email = await self.directory.email(user, strict=strict)
             if email and "@" in email:
                 domain = email.rsplit("@", 1)[1].lower()
                 for key, mapped in settings.audience_by_email_domain.items():
                     if key.lower().lstrip("@") == domain:
                         groups.update(mapped)
-        teams = await self._group_teams(user) if settings.audience_by_usergroup else ()
+        teams = await self._group_teams(user, strict) if settings.audience_by_usergroup else ()
         for usergroup, mapped in settings.audience_by_usergroup.items():
-            if user in await self._usergroup_members(usergroup, teams):
+            if user in await self.directory.usergroup_members(usergroup, teams, strict=strict):
                 groups.update(mapped)
         return groups
 
-    async def _group_teams(self, user: str) -> tuple[str | None, ...]:
+    async def _group_teams(self, user: str, strict: bool) -> tuple[str | None, ...]:
         """Where to look user groups up: (None,) for a workspace's token; for an org-wide one,
         which must name a workspace (``team_id``), the asker's workspaces (a group's members
         belong to its workspace, so a group the asker is in is in one of theirs)."""
-        home = await self._home_team()
+        home = await self.directory.home_team(strict=strict)
         if home is None or home[0] is not None:
             return (None,)
-        info = await self._user(user, "no user-group groups")
+        info = await self.directory.user(user, "no user-group groups", strict=strict)
         grid = info.get("enterprise_user") or {}
-        found = [t for t in grid.get("teams") or [info.get("team_id")] if _text(t)]
+        found = [t for t in grid.get("teams") or [info.get("team_id")] if isinstance(t, str) and t]
         return tuple(found) or (None,)
 
-    async def _is_external(self, user: str) -> bool:
+    async def _is_external(self, user: str, strict: bool) -> bool:
         """True for a person of another organisation (Slack Connect), or when that cannot be
         told (this workspace's identity unknown): own groups are the workspace's own."""
-        info = await self._user(user, "no email-based groups")
-        home = await self._home_team()
+        info = await self.directory.user(user, "no email-based groups", strict=strict)
+        home = await self.directory.home_team(strict=strict)
         team = info.get("team_id")
         enterprise = (info.get("enterprise_user") or {}).get("enterprise_id")
         if info.get("is_stranger"):
@@ -270,118 +273,7 @@ class SlackAudiences:
             )
         return True
 
-    async def _home_team(self) -> tuple[str | None, str | None] | None:
-        """This workspace's ``team_id`` and Enterprise Grid ``enterprise_id`` (auth.test, kept
-        once known); None when the lookup fails (logged, tried again next time) or names
-        neither. An org-wide install has the organisation and no workspace: (None, "E…")."""
-        if self._home is None:
-            try:
-                response = await self._client.auth_test()
-            except SLACK_CALL_ERRORS as exc:
-                log.warning("auth.test failed (%s); askers' own groups are not granted", _why(exc))
-                return None
-            self.learn_home(response.data if isinstance(response.data, dict) else {})
-        return self._home
-
-    def learn_home(self, identity: Mapping[str, Any]) -> None:
-        """Keep the workspace and organisation an ``auth.test`` answer names (the one made at
-        start), so that the audience lookups do not ask again; an answer naming neither
-        changes nothing."""
-        enterprise = _text(identity.get("enterprise_id"))
-        team = _text(identity.get("team_id"))
-        if identity.get("is_enterprise_install") is True or team == enterprise:
-            # installed on the whole organisation: any team_id is no workspace of ours
-            team = None
-        if team is not None or enterprise is not None:
-            self._home = (team, enterprise)
-
-    async def _email(self, user: str) -> str | None:
-        info = await self._user(user, "no email-based groups")
-        email = (info.get("profile") or {}).get("email")
-        return email if isinstance(email, str) else None
-
     async def display_name(self, user: str) -> str | None:
-        """How Slack shows ``user`` (display name, else real name); None when unknown."""
-        info = await self._user(user, "the mention stays an id")
-        profile = info.get("profile") or {}
-        for name in (profile.get("display_name"), profile.get("real_name"), info.get("name")):
-            if isinstance(name, str) and name.strip():
-                return name.strip()
-        return None
-
-    async def _user(self, user: str, consequence: str) -> dict[str, Any]:
-        """``users.info``'s user object, cached; {} when the lookup fails (logged)."""
-        now = time.monotonic()
-        cached = self._users.get(user)
-        if cached is not None and now - cached[0] < self._ttl:
-            return cached[1]
-        try:
-            response = await self._client.users_info(user=user)
-        except SLACK_CALL_ERRORS as exc:
-            log.warning("users.info %s failed (%s); %s", user, _why(exc), consequence)
-            return {}
-        info = response.get("user")
-        value: dict[str, Any] = info if isinstance(info, dict) else {}
-        emailless = value and not (value.get("profile") or {}).get("email")
-        if emailless and self._settings.audience_by_email_domain and not value.get("is_bot"):
-            # Slack leaves the email out, with ok, when the token lacks users:read.email:
-            # email-domain audiences would grant nothing without a word. Said once: people
-            # of another organisation (Slack Connect) may show none either.
-            level = logging.DEBUG if self._said_emailless else logging.WARNING
-            self._said_emailless = True
-            log.log(
-                level,
-                "users.info %s shows no email address (does the bot token have the "
-                "users:read.email scope? add it and reinstall the app); no email-based "
-                "groups for them",
-                user,
-            )
-        self._users[user] = (now, value)
-        return value
-
-    async def _usergroup_members(
-        self, usergroup: str, teams: tuple[str | None, ...] = (None,)
-    ) -> frozenset[str]:
-        now = time.monotonic()
-        cached = self._members.get(usergroup)
-        if cached is not None and now - cached[0] < self._ttl:
-            return cached[1]
-        for team in teams:
-            try:
-                if team is None:
-                    response = await self._client.usergroups_users_list(usergroup=usergroup)
-                else:
-                    response = await self._client.usergroups_users_list(
-                        usergroup=usergroup, team_id=team
-                    )
-            except SLACK_CALL_ERRORS as exc:
-                if team is not None and error_code(exc) == "no_such_subteam":
-                    continue  # not in this workspace of the asker's: try their next one
-                log.warning(
-                    "usergroups.users.list %s failed (%s); its audience_by_usergroup groups "
-                    "are not granted",
-                    usergroup,
-                    _why(exc),
-                )
-                return frozenset()
-            members = frozenset(str(u) for u in response.get("users") or [])
-            self._members[usergroup] = (now, members)
-            return members
-        # In none of the asker's workspaces (org-wide install): they are not its members.
-        log.debug("user group %s is in none of the workspaces %s", usergroup, teams)
-        return frozenset()
-
-
-def _text(value: object) -> str | None:
-    """A non-empty string from Slack's answer, else None (Slack sends null for "none")."""
-    return value if isinstance(value, str) and value else None
-
-
-def _why(exc: BaseException) -> str:
-    """Slack's error code, with the scope to add when the token lacks one (``needed``)."""
-    code = error_code(exc)
-    response = getattr(exc, "response", None)
-    needed = response.get("needed") if code == "missing_scope" and response is not None else None
-    if isinstance(needed, str) and needed:
-        return f"{code}: the bot token lacks the {needed} scope; add it and reinstall the app"
-    return code
+        """How Slack shows ``user`` (display name, else real name); None when unknown. The
+        directory's, whose ``users.info`` answers the audience lookups share."""
+        return await self.directory.display_name(user)

@@ -11,7 +11,9 @@ path decides it (``SlackAudiences.for_viewer``), except that a lookup that fails
 
 The cheap check comes first: an answer that ``public_audience`` may read is posted anywhere,
 without a Slack call. Only an answer citing or read from more than that costs one audience
-lookup (``conversations.info``; a private channel's kind is never cached).
+lookup (``conversations.info``; a private channel's kind is never cached), and in a DM or a
+channel that grants the asker's own groups, the asker's lookups once their cache has expired
+(``users.info``, ``usergroups.users.list``): any of them failing keeps the answer queued.
 
 Which answers are judged is :func:`bot.connectors.outbox_audience.judged_turn`'s: not the rest
 of a shared answer (queued without a turn; checked when its button was pressed).

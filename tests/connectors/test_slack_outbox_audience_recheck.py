@@ -10,6 +10,10 @@ the outbox when a file it cites was made private since (``citecast ingest``).
 
 A channel shared outside that ``audience_by_channel`` maps to ``staff`` keeps that mapping, as a
 new question there would (README "Who may see what"): its queued answer is posted.
+
+A Slack outage during the check, of the channel's lookup or of the asker's (``users.info``,
+``usergroups.users.list``, ``auth.test``), is a failed try, never a drop; a new question asked
+meanwhile still gets the asker's fewer groups (strictfix).
 """
 
 from __future__ import annotations
@@ -199,3 +203,82 @@ async def test_a_slack_outage_keeps_the_queued_staff_answer_for_the_next_try(
         world.store.mark_failed_attempt(item, "Slack was down", retry_in=0.0)
         assert await world.connector.outbox.flush() == 1
         assert "Salary bands 2026" in posted(world)
+
+
+STAFF_GROUP = "S0STAFF"
+LOOKUPS = ["users.info", "usergroups.users.list", "auth.test"]
+
+
+def asker_mapping(lookup: str) -> dict[str, object]:
+    """Settings that give the asker ``staff`` through ``lookup``: the user-group mapping alone
+    for usergroups.users.list (an email domain would grant it all the same), else the email
+    domain (users.info names it; auth.test says the asker is of this workspace)."""
+    if lookup == "usergroups.users.list":
+        return {"audience_by_usergroup": {STAFF_GROUP: ["staff"]}}
+    return {"audience_by_email_domain": {"staff.example": ["staff"]}}
+
+
+def forget(world: SlackWorld, lookup: str) -> None:
+    """Forget what the live question learnt by ``lookup``, as its cache expiring would (the
+    workspace's identity, never expiring, as if the start-up auth.test had told nothing), so
+    the outbox's check must ask Slack again."""
+    directory = world.connector.audiences.directory
+    if lookup == "users.info":
+        directory._users.clear()
+    elif lookup == "usergroups.users.list":
+        directory._members.clear()
+    else:
+        directory._home = None
+
+
+async def queue_dm_answer(world: SlackWorld) -> str:
+    """A staff answer in the asker's DM whose post is lost: it waits in the outbox."""
+    world.fake.add_channel(DM, "im", im_user=ASKER)
+    world.fake.add_usergroup(STAFF_GROUP, [ASKER])
+    world.fake.fail("chat.postMessage", drop=True)
+    await world.post_event(direct_message("pay?"))
+    [queued] = world.store.pending("slack")
+    return str(queued.id)
+
+
+@pytest.mark.parametrize("lookup", LOOKUPS)
+async def test_a_failed_lookup_of_the_asker_keeps_their_queued_dm_answer(
+    tmp_path: Path, lookup: str
+) -> None:
+    # Granting the asker fewer groups would drop the staff answer with the apology, as if they
+    # had lost staff; Slack only failed to say, so it is a failed try and posted once it does.
+    answerer = scripted()
+    async with slack_world(
+        tmp_path, answerer, request_timeout_seconds=1.0, **asker_mapping(lookup)
+    ) as world:
+        item = await queue_dm_answer(world)
+        assert answerer.calls[0][1] == frozenset({"public", "staff"})
+        forget(world, lookup)
+        world.fake.fail(lookup, error="internal_error", times=None)
+        asked = len(world.fake.calls_to(lookup))
+        assert await world.connector.outbox.flush() == 0
+        assert len(world.fake.calls_to(lookup)) > asked  # the check asked Slack, which failed
+        stored = world.store.outbox_item(item)
+        assert stored is not None and (stored.status, stored.attempts) == ("pending", 1)
+        assert posted(world, DM) == "[]"  # neither the answer nor the apology
+        world.fake.recover(lookup)
+        world.store.mark_failed_attempt(item, "Slack was down", retry_in=0.0)  # due now
+        assert await world.connector.outbox.flush() == 1
+        assert "Salary bands 2026" in posted(world, DM)
+
+
+@pytest.mark.parametrize("lookup", LOOKUPS)
+async def test_a_new_question_while_a_lookup_of_the_asker_fails_gets_fewer_groups(
+    tmp_path: Path, lookup: str
+) -> None:
+    # The live path answers for what it cites now: an unknown asker has no own groups, the
+    # safe direction, rather than no answer at all.
+    answerer = scripted()
+    async with slack_world(tmp_path, answerer, **asker_mapping(lookup)) as world:
+        world.fake.add_channel(DM, "im", im_user=ASKER)
+        world.fake.add_usergroup(STAFF_GROUP, [ASKER])
+        forget(world, lookup)
+        world.fake.fail(lookup, error="internal_error", times=None)
+        await world.post_event(direct_message("pay?"))
+        assert answerer.calls[0][1] == frozenset({"public"})
+        assert "Salary bands" not in posted(world, DM)
