@@ -1,12 +1,13 @@
 """Answering one admitted Slack question in its thread (the connector's answering half).
 
 The thinking status is set first, the people the question mentions are named, a long question
-is cut (with a note saying so), then the audience, the thread's history and the turn are found,
-the answer is streamed or posted through the sinks ``choose_sinks`` picks, and the turn is
-stored. A question with no words gets a greeting (or, when it only carries files, a note that
-files are not read). Any failure before answering costs the asker only an apology; a failure
-while answering is ``answer_failed``'s to handle. Answers in one thread are written at the same
-time but posted one after the other (``answer_places``: the first to show keeps the thread).
+is cut (with a note saying so), then the audience, the thread's history (less the answers that
+audience may no longer see: ``slack_history_answers``) and the turn are found, the answer is
+streamed or posted through the sinks ``choose_sinks`` picks, and the turn is stored. A question
+with no words gets a greeting (or, when it only carries files, a note that files are not read).
+Any failure before answering costs the asker only an apology; a failure while answering is
+``answer_failed``'s to handle. Answers in one thread are written at the same time but posted one
+after the other (``answer_places``: the first to show keeps the thread).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.connectors.slack_failures import answer_failed
 from bot.connectors.slack_files import numbered_files
 from bot.connectors.slack_follow_up import FollowUpCheck, checked_sinks
 from bot.connectors.slack_history import thread_history
+from bot.connectors.slack_history_answers import ThreadAnswers
 from bot.connectors.slack_notes import question_notes
 from bot.connectors.slack_outbox import SlackOutbox, thread_place
 from bot.connectors.slack_presenter import AnswerPresenter, answer_events, choose_sinks
@@ -39,6 +41,7 @@ from bot.connectors.slack_text import mentioned_users, question_text
 from bot.connectors.slack_thread import SlackThread
 from bot.connectors.slack_turn_sink import turn_sinks
 from bot.connectors.slack_unanswered import question_turn
+from bot.connectors.web_viewer_links import IndexedFiles
 from bot.errors import ChannelError, StoreError
 from bot.models import Answer, Exchange
 from bot.runtime import Services
@@ -79,6 +82,9 @@ class SlackAnswering:
         self._sleep = sleep
         self._identity = identity
         self._replies = ReplyLog(services.store)
+        # the knowledge index as it is now: an earlier answer citing a file made private or
+        # dropped since is no history for the model (``slack_history_answers``)
+        self._files = IndexedFiles.of(services.settings.index)
         # the threads answers are being posted to: one answer at a time posts in a thread, and
         # the outbox's queued rests take their turn there too (so the places are the outbox's)
         self.places = outbox.places
@@ -110,11 +116,13 @@ class SlackAnswering:
     async def _prepare(
         self, question: SlackQuestion, thread: SlackThread
     ) -> tuple[frozenset[str], tuple[Exchange, ...], int]:
-        """The audience, the thread's history and a pending turn."""
+        """The audience, the thread's history (only the answers the audience may still see)
+        and a pending turn."""
         audience = await self.audiences.for_viewer(
             question.channel, question.user, question.channel_type
         )
         bot_user_id, bot_id = self._identity()
+        stored = ThreadAnswers(self.services.store, question, audience, self._files)
         history = await thread_history(
             self.client,
             question.channel,
@@ -127,6 +135,7 @@ class SlackAnswering:
             # in a channel only a mention was answered; in a DM every message is
             addressed_only=question.channel_type != "im",
             replies_of=lambda ts: self._replies.replies(question.channel, ts),
+            shown=stored.shown,
         )
         # after a restart, the turn the earlier run left unfinished: the question counts once
         return audience, history, question_turn(self.services.store, question)
@@ -138,7 +147,7 @@ class SlackAnswering:
         ids = mentioned_users(question.raw_text, bot_user_id)[:MAX_NAMED_MENTIONS]
         if not ids:
             return question
-        names = {i: name for i in ids if (name := await self.audiences.display_name(i))}
+        names = {i: name for i in ids if (name := await self.audiences.directory.display_name(i))}
         return replace(question, text=question_text(question.raw_text, bot_user_id, names))
 
     async def answer(self, question: SlackQuestion) -> None:

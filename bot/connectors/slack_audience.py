@@ -272,8 +272,3 @@ class SlackAudiences:
                 why,
             )
         return True
-
-    async def display_name(self, user: str) -> str | None:
-        """How Slack shows ``user`` (display name, else real name); None when unknown. The
-        directory's, whose ``users.info`` answers the audience lookups share."""
-        return await self.directory.display_name(user)

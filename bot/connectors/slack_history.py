@@ -9,6 +9,10 @@ replies were recorded) answer the question before them. Only exchanges older tha
 question are kept, the last ``limit`` of them. Messages from other bots are skipped. A failing
 read (Slack's refusal, a lost connection, a timeout) gives no history rather than no answer.
 
+An exchange is history only while ``shown`` keeps it: the connector leaves out, with its question,
+an answer whose stored turn the thread's readers may no longer see (``slack_history_answers``),
+though its messages stay in the thread. The last ``limit`` exchanges kept are given.
+
 Slack answers oldest first, in pages, so the exchanges that matter most for a follow-up, the
 latest, are on the last page: every page is read, up to :data:`MAX_HISTORY_PAGES` pages of
 :data:`PAGE_SIZE` messages. A thread longer than that gives no history (logged): its first pages
@@ -36,11 +40,18 @@ MAX_HISTORY_PAGES = 10
 
 # the ts of the bot's replies recorded for a question, by the question's ts (slack_replies)
 RepliesOf = Callable[[str], Sequence[str]]
+# whether the answer to a question (its ts, its text as the assistant read it) is still history
+Shown = Callable[[str, str], bool]
 
 
 def no_replies(question_ts: str) -> Sequence[str]:
     """No reply recorded for any question: answers are paired by their place in the thread."""
     return ()
+
+
+def every_answer(question_ts: str, question: str) -> bool:
+    """Every exchange is history: nothing stored judges the answers."""
+    return True
 
 
 def _ts(message: dict[str, Any]) -> float:
@@ -60,6 +71,7 @@ def exchanges_from_messages(
     question_chars: int | None = None,
     addressed_only: bool = False,
     replies_of: RepliesOf = no_replies,
+    shown: Shown = every_answer,
 ) -> tuple[Exchange, ...]:
     """Pair the thread's questions with the bot's answers, oldest first.
 
@@ -70,6 +82,8 @@ def exchanges_from_messages(
     recorded) answers the question before it, as long as that one has no recorded replies.
     ``question_chars`` (``web.max_question_chars``) cuts each earlier question as it was cut
     when it was answered: Slack takes 40,000 characters, the assistant read only that many.
+    The last ``limit`` exchanges that ``shown`` keeps are given, judged latest first, so a long
+    thread costs only the judgements of its latest exchanges.
     """
     if limit <= 0:
         return ()
@@ -109,12 +123,13 @@ def exchanges_from_messages(
             owner.update((reply, ts) for reply in replies)
             if replies:
                 with_replies.add(ts)
-    pairs = [
-        Exchange(question=question, answer="\n\n".join(answers[ts]))
-        for ts, question in questions.items()
-        if answers[ts]
-    ]
-    return tuple(pairs[-limit:])
+    kept: list[Exchange] = []
+    for ts, question in reversed(questions.items()):
+        if len(kept) == limit:
+            break
+        if answers[ts] and shown(ts, question):
+            kept.append(Exchange(question=question, answer="\n\n".join(answers[ts])))
+    return tuple(reversed(kept))
 
 
 async def thread_history(
@@ -129,10 +144,11 @@ async def thread_history(
     question_chars: int | None = None,
     addressed_only: bool = False,
     replies_of: RepliesOf = no_replies,
+    shown: Shown = every_answer,
 ) -> tuple[Exchange, ...]:
     """The earlier exchanges of the thread ``thread_ts`` (empty for a new thread); each
-    question at most ``question_chars`` long, as when it was answered (``addressed_only`` and
-    ``replies_of`` as :func:`exchanges_from_messages` takes them)."""
+    question at most ``question_chars`` long, as when it was answered (``addressed_only``,
+    ``replies_of`` and ``shown`` as :func:`exchanges_from_messages` takes them)."""
     if limit <= 0 or thread_ts == current_ts:
         return ()
     try:
@@ -163,6 +179,7 @@ async def thread_history(
         question_chars=question_chars,
         addressed_only=addressed_only,
         replies_of=replies_of,
+        shown=shown,
     )
 
 
