@@ -183,10 +183,16 @@ class QuestionAnswerer:
         posted: list[discord.Message] = [*noted, *earlier]
         reply: StreamedReply | None = None
 
+        # as on every channel, the assistant reads at most web.max_question_chars of a question
+        limit = self.services.settings.web.max_question_chars
+        question, cut = fit_question(question, limit)  # when cut, the asker is told
+        turn_id = self._turn(conversation, question, asked)
+
         def remember(sent: discord.Message) -> None:
             # every message posted for this turn is recorded at once with its conversation
+            # and its turn (by which a later history judges it)
             posted.append(sent)
-            remember_posted(store, message.channel.id, conversation, sent)
+            remember_posted(store, message.channel.id, conversation, sent, turn_id)
 
         def part_posted(sent: discord.Message) -> None:
             remember(sent)
@@ -194,10 +200,6 @@ class QuestionAnswerer:
                 asked.replies = list(reply.posted)
                 self._on_progress(message.id, asked)
 
-        # as on every channel, the assistant reads at most web.max_question_chars of a question
-        limit = self.services.settings.web.max_question_chars
-        question, cut = fit_question(question, limit)  # when cut, the asker is told
-        turn_id = self._turn(conversation, question, asked)
         typing = asyncio.create_task(keep_typing(message.channel, settings.typing_interval))
         # released in ``finally``, so also by a failure, once its apology is posted
         claim = self.places.claim(message.channel.id)

@@ -15,23 +15,23 @@ The model gets an earlier answer only while the channel's readers may still see 
 every channel's history follows (:func:`bot.connectors.web_turn_page.visible_answer`): a stored
 answer citing or written from a knowledge-base file made private or dropped from the index
 since, or a record of a table made narrower or removed, is left out of the history, though its
-messages stay in the channel (:meth:`Continued.history_for`).
+messages stay in the channel (:meth:`Continued.history_for`). Each message the bot posts is
+recorded with the turn it answers too (``answer_records``), so an exchange is judged by its own
+stored turn however its question was edited since (``discord_history_answers``).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.config import DiscordSettings
-from bot.connectors.base import fit_question
+from bot.connectors.answer_records import DISCORD_SCOPE, every_turn, record_turn, recorded_turns
+from bot.connectors.discord_history_answers import Continued
 from bot.connectors.discord_triggers import referenced, summoning_role_ids
-from bot.connectors.web_turn_page import visible_answer
-from bot.connectors.web_viewer_links import FileIndex
 from bot.errors import StoreError
 from bot.models import Exchange
 from bot.store import Store, Turn
@@ -107,69 +107,14 @@ def _prose(parts: list[discord.Message]) -> str:
     return "\n\n".join(prose)
 
 
-def with_stored_answers(
-    history: tuple[Exchange, ...],
-    turns: Sequence[Turn],
-    readable: Callable[[Turn], bool],
-    question_chars: int | None = None,
-) -> tuple[Exchange, ...]:
-    """``history`` with each answer taken from the conversation's stored turn for its question
-    when there is one: the whole answer, whichever of its messages was replied to (a walk back
-    from an early part never sees the later ones), in its own markdown rather than Discord's.
-
-    An exchange whose stored answer ``readable`` refuses is left out altogether: the text of
-    its messages would give the model the same claims. A question is looked up as it was stored,
-    cut to ``question_chars`` (``web.max_question_chars``). An exchange without a stored answer
-    (posted before turns were stored with this store, or an apology after a failure, which a
-    "try again" needs as history) keeps the text of its messages: nothing stored judges it.
-    """
-    stored: dict[str, tuple[Turn, str]] = {}
-    for turn in turns:  # oldest first: the latest answer to a question wins
-        text = (turn.answer or {}).get("text") if turn.status == "done" else None
-        if isinstance(text, str) and text.strip():
-            stored[turn.question] = (turn, text)
-    kept: list[Exchange] = []
-    for exchange in history:
-        asked = exchange.question
-        if question_chars is not None:
-            asked = fit_question(asked, question_chars)[0]
-        found = stored.get(asked)
-        if found is None:
-            kept.append(exchange)
-        elif readable(found[0]):
-            kept.append(Exchange(question=exchange.question, answer=found[1]))
-    return tuple(kept)
-
-
-@dataclass(frozen=True)
-class Continued:
-    """The stored conversation a message continues, and what its history is made of: the reply
-    chain's exchanges (oldest first) and the conversation's stored turns."""
-
-    conversation: str
-    chain: tuple[Exchange, ...]
-    turns: tuple[Turn, ...]
-
-    def history_for(
-        self, audience: frozenset[str], files: FileIndex | None, question_chars: int | None = None
-    ) -> tuple[Exchange, ...]:
-        """The history for the model when the answer's readers are ``audience`` (the channel's,
-        as the answer is computed for): the chain's exchanges with their stored answers, less
-        those ``audience`` may no longer see, a knowledge-base file counting as the index
-        ``files`` has it now (:func:`bot.connectors.web_turn_page.visible_answer`)."""
-
-        def readable(turn: Turn) -> bool:
-            return visible_answer(turn, audience, files) is not None
-
-        return with_stored_answers(self.chain, self.turns, readable, question_chars)
-
-
 @dataclass(frozen=True)
 class Chain:
-    """Earlier exchanges, oldest first, and the id of the conversation's first question."""
+    """Earlier exchanges, oldest first, the id of the conversation's first question, and for
+    each exchange the ids of its answer's messages."""
 
     history: tuple[Exchange, ...]
     root_id: int
+    answers: tuple[tuple[int, ...], ...] = ()
 
 
 async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSettings) -> Chain:
@@ -183,6 +128,7 @@ async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSe
     walk (``referenced`` follows none): that channel's answers are not this one's history.
     """
     exchanges: list[Exchange] = []
+    answers: list[tuple[int, ...]] = []
     current = message
     for _ in range(settings.history_limit):
         answer = await referenced(current)
@@ -198,8 +144,9 @@ async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSe
         question = question_text(asked, bot_id, settings)
         if question:  # a bare mention and the bot's hint are no exchange for the model
             exchanges.append(Exchange(question=question, answer=_prose(parts)))
+            answers.append(tuple(part.id for part in parts))
         current = asked
-    return Chain(history=tuple(reversed(exchanges)), root_id=current.id)
+    return Chain(tuple(reversed(exchanges)), current.id, tuple(reversed(answers)))
 
 
 def message_key(channel_id: int, message_id: int) -> str:
@@ -224,22 +171,41 @@ async def conversation_of(
     message: discord.Message, bot_id: int, settings: DiscordSettings, store: Store
 ) -> Continued:
     """The stored conversation ``message`` continues, with the reply chain's last
-    ``history_limit`` exchanges and the conversation's stored turns to make its history of
+    ``history_limit`` exchanges, all of the conversation's stored turns and the turns each
+    exchange's messages were recorded for, to make its history of
     (:meth:`Continued.history_for`, once the answer's audience is known)."""
     chain = await reply_chain(message, bot_id, settings)
     conversation = conversation_for(message, chain, store)
-    return Continued(conversation, chain.history, tuple(store.turns(conversation)))
+    turns = every_turn(store, conversation, STORE_CHANNEL)
+    found = {turn.id: turn for turn in turns}
+    channel_id = message.channel.id
+    answered_by: list[tuple[Turn, ...]] = []
+    for parts in chain.answers:
+        ids = {
+            turn_id
+            for part in parts
+            for turn_id in recorded_turns(store, DISCORD_SCOPE, message_key(channel_id, part))
+        }
+        for turn_id in ids - found.keys():  # recorded for a turn of another conversation
+            other = store.turn(turn_id)
+            if other is not None:
+                found[turn_id] = other
+        answered_by.append(tuple(found[t] for t in sorted(ids) if t in found))
+    return Continued(conversation, chain.history, tuple(turns), tuple(answered_by))
 
 
 def remember_posted(
-    store: Store, channel_id: int, conversation: str, sent: discord.Message
+    store: Store, channel_id: int, conversation: str, sent: discord.Message, turn_id: int
 ) -> None:
-    """Record the bot's message ``sent`` (in channel ``channel_id``) as part of ``conversation``.
+    """Record the bot's message ``sent`` (in channel ``channel_id``) as part of ``conversation``
+    and as answering turn ``turn_id`` (replacing an earlier turn: an edited question's answer
+    reuses the messages).
 
     Best effort: the message is already on Discord, so a store failure is only logged (a reply
-    to it then finds its conversation by walking the chain).
+    to it then finds its conversation by walking the chain, and its turn by its question).
     """
     try:
         store.remember_messages(STORE_CHANNEL, [message_key(channel_id, sent.id)], conversation)
     except StoreError as exc:
         log.warning("discord: could not record the conversation of message %s: %s", sent.id, exc)
+    record_turn(store, DISCORD_SCOPE, message_key(channel_id, sent.id), turn_id, replace=True)

@@ -25,6 +25,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot.connectors.answer_records import (
+    DISCOURSE_SCOPE,
+    every_turn,
+    record_turn,
+    recorded_turns,
+)
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders
 from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_consecutive import ConsecutiveRepliesError
@@ -43,7 +49,11 @@ from bot.connectors.discourse_quiet import unposted_because
 from bot.connectors.discourse_send import SUFFIX_RESERVE
 from bot.connectors.discourse_thanks import like_post, liked_instead
 from bot.connectors.discourse_topic import history_from_posts
-from bot.connectors.discourse_topic_answers import post_question, unreadable_replies
+from bot.connectors.discourse_topic_answers import (
+    post_question,
+    question_key,
+    unreadable_replies,
+)
 from bot.connectors.discourse_webhook import PostEvent, Trigger, asks_nothing
 from bot.connectors.outbox_turns import TURN_KEY
 from bot.connectors.setup_errors import SETUP_ERRORS, not_set_up_reply, report_setup_error
@@ -106,6 +116,9 @@ class PostAnswerer:
                 store.mark_sent(question_id)
                 return
             turn_id = store.add_turn(conversation, CHANNEL, question, status="pending")
+            # what a later history judges the reply by, whatever becomes of the question's text
+            key = question_key(event.topic_id, event.post_number)
+            record_turn(store, DISCOURSE_SCOPE, key, turn_id)
         except StoreError as exc:
             log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
             self._outbox.question_failed(question_id, exc, transient=True)
@@ -286,14 +299,22 @@ class PostAnswerer:
             return []
         title = str(topic.get("title") or event.topic_title)
         username = self.settings.api_username
+        store = self.services.store
+        replied = {p.get("reply_to_post_number") for p in posts}
+        recorded = {
+            number: recorded_turns(store, DISCOURSE_SCOPE, question_key(event.topic_id, number))
+            for number in replied
+            if isinstance(number, int)
+        }
         hidden = unreadable_replies(
             posts,
-            self.services.store.turns(conversation),
+            every_turn(store, conversation, CHANNEL),  # however far back the posts reach
             audience,
             self._files,
             username=username,
             title=title,
             limit=self.services.settings.web.max_question_chars,
+            recorded=recorded,
         )
         return history_from_posts(posts, username, event.post_number, title, hidden)
 

@@ -9,18 +9,23 @@ narrower or removed) is left out of the history, by the rule every channel's his
 (:func:`bot.connectors.web_turn_page.visible_answer`): the post stays in the topic, but the
 next answer must not repeat or build on it.
 
-A reply is matched to the post it replies to (``reply_to_post_number``), else to the people's
-posts since the bot's previous reply; a later part of a long reply shares its first part's
-verdict. A reply whose question has no answered turn (posted before turns were stored with this
-store, its question edited since, an invitation to ask) keeps its place: nothing stored judges
-it.
+A reply is matched to its turn by the post it replies to (``reply_to_post_number``), whose
+number the answer recorded with its turn when it was queued (``answer_records``): that holds
+however the question was edited since, and wherever it is in the topic. A reply without a
+record (posted before the record was kept) is matched by the question of the post it replies
+to, else of the people's posts since the bot's previous reply; a later part of a long reply
+shares its first part's verdict. A reply that cannot be matched (its question edited since or
+outside the history's window, an invitation to ask) keeps its place only while every answer of
+the topic's conversation is one its readers may see: else it could be the one they may not,
+and is left out (history fails closed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.connectors.answer_records import answered, any_hidden
 from bot.connectors.base import fit_question
 from bot.connectors.discourse_webhook import strip_mention
 from bot.connectors.web_turn_page import visible_answer
@@ -43,24 +48,33 @@ def _number(post: Mapping[str, Any]) -> int:
     return value if isinstance(value, int) else 0
 
 
+def question_key(topic_id: int, post_number: int) -> str:
+    """The key under which the turns answering post ``post_number`` of a topic are recorded."""
+    return f"{topic_id}:{post_number}"
+
+
 def unreadable_replies(
     posts: Sequence[Mapping[str, Any]],
-    turns: Iterable[Turn],
+    turns: Sequence[Turn],
     audience: frozenset[str],
     files: FileIndex | None,
     *,
     username: str,
     title: str,
     limit: int,
+    recorded: Mapping[int, Sequence[int]] | None = None,
 ) -> frozenset[int]:
     """The post numbers of the bot's (``username``'s) replies among ``posts`` whose stored
-    answer (of ``turns``, the topic's) ``audience`` may no longer see, a knowledge-base file
-    counting as the index ``files`` has it now. ``title`` and ``limit`` make each question as
-    it was asked (:func:`post_question`)."""
-    answered: dict[str, list[Turn]] = {}
+    answer (of ``turns``, all of the topic's) ``audience`` may no longer see, a knowledge-base
+    file counting as the index ``files`` has it now, and of those that cannot be matched to a
+    turn while any of ``turns`` is such an answer. ``recorded`` holds the turn ids recorded for
+    a question's post number; ``title`` and ``limit`` make each question as it was asked
+    (:func:`post_question`) for a reply without a record."""
+    by_id = {turn.id: turn for turn in turns}
+    by_question: dict[str, list[Turn]] = {}
     for turn in turns:
         if turn.status == "done" and turn.answer is not None:
-            answered.setdefault(turn.question, []).append(turn)
+            by_question.setdefault(turn.question, []).append(turn)
     verdicts: dict[int, bool] = {}  # by turn id: whether ``audience`` may still see it
 
     def readable(turn: Turn) -> bool:
@@ -68,30 +82,50 @@ def unreadable_replies(
             verdicts[turn.id] = visible_answer(turn, audience, files) is not None
         return verdicts[turn.id]
 
-    def hides(asked: Sequence[Mapping[str, Any]]) -> bool:
+    unmatched: list[bool] = []  # the verdict on an unmatched reply, worked out once
+
+    def fails_closed() -> bool:
+        if not unmatched:
+            unmatched.append(any_hidden(turns, readable))
+        return unmatched[0]
+
+    def hides(matched: Sequence[Turn]) -> bool:
+        return any(answered(turn) and not readable(turn) for turn in matched) or (
+            not matched and fails_closed()
+        )
+
+    def by_text(asked: Sequence[Mapping[str, Any]]) -> list[Turn]:
         questions = {
             post_question(str(post.get("raw") or ""), title, username, limit, new_topic=first)
             for post in asked
             for first in (True, False)
         }
-        return any(not readable(t) for question in questions for t in answered.get(question, ()))
+        return [t for question in questions for t in by_question.get(question, ())]
 
     ordered = sorted(posts, key=_number)
     bot = username.lower()
     people = {_number(p): p for p in ordered if str(p.get("username") or "").lower() != bot}
+    records = recorded or {}
     left_out: set[int] = set()
     since: list[Mapping[str, Any]] = []  # people's posts since the bot's last reply
-    hidden = False
+    hidden: bool | None = None  # the verdict on the reply before; None: no reply yet
+    replied_before: object = None  # what the reply before replied to
     for post in ordered:
         number = _number(post)
         if number in people:
             since.append(post)
             continue
-        replied = people.get(post.get("reply_to_post_number") or 0)
+        reply_to = post.get("reply_to_post_number")
+        ids = records.get(reply_to, ()) if isinstance(reply_to, int) else ()
+        matched = [by_id[turn_id] for turn_id in ids if turn_id in by_id]
+        replied = people.get(reply_to) if isinstance(reply_to, int) else None
         asked = [replied] if replied is not None else since
-        if asked:  # else a later part of the reply before: its verdict holds
-            hidden = hides(asked)
+        later_part = not asked and hidden is not None and reply_to == replied_before
+        if matched:
+            hidden = hides(matched)
+        elif not later_part:  # a later part of the reply before keeps its verdict
+            hidden = hides(by_text(asked))
         if hidden:
             left_out.add(number)
-        since = []
+        since, replied_before = [], reply_to
     return frozenset(left_out)
