@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import shlex
+import sys
 from typing import TYPE_CHECKING
 
 from bot.commands.output import one_line
@@ -132,18 +133,22 @@ def _render(
     return json.dumps(payload, indent=2, ensure_ascii=False)
 
 
-def check_answerable(settings: Settings, config: str | None) -> RecordTables | None:
+def check_answerable(settings: Settings, config: str | None, command: str) -> RecordTables | None:
     """Refuse, in one line, settings the assistant could not answer with: a record table that
     cannot be read, or no knowledge index yet (every answer would be "not found").
 
     ``citecast ask`` and ``citecast eval`` (for its question cases) check this before asking;
     ``config`` is their ``--config``, so the message can say when no config file was found.
+    An index with files an older citecast read answers all the same, after the warning
+    ``serve`` logs at start, on stderr (``citecast ask: warning: 3 of 11 indexed files …``):
+    until they are read again, a file this citecast makes private may still be quoted.
     Returns the record tables, already read, for the assistant (None when none are configured).
     """
     from pathlib import Path
 
     from bot.config_file import config_origin, without_config_note
     from bot.errors import KnowledgeIndexError
+    from bot.knowledge.reader_age import older_reader_warning
     from bot.knowledge.records import check_tables
     from bot.path_lookup import path_state
 
@@ -156,6 +161,8 @@ def check_answerable(settings: Settings, config: str | None) -> RecordTables | N
             f"no knowledge index at {settings.index.path} yet; build one with "
             "`citecast ingest PATH`" + "".join(f" ({hint})" for hint in [*hints, note] if hint)
         )
+    if older := older_reader_warning(Path(settings.index.path), config):
+        print(f"citecast {command}: warning: {older}", file=sys.stderr, flush=True)
     return records
 
 
@@ -193,7 +200,7 @@ def _run(args: argparse.Namespace) -> int:
             f"question is {length:,} characters long; at most {limit:,} are taken "
             "(web.max_question_chars)"
         )
-    records = check_answerable(settings, args.config)
+    records = check_answerable(settings, args.config, "ask")
     assistant = Assistant.from_settings(settings, records)
     answer = asyncio.run(assistant.answer(args.question, audience))
     if args.json:

@@ -171,7 +171,7 @@ def _run(args: argparse.Namespace) -> int:
         from bot.evaluation.live import live_assistant
 
         # as `citecast ask` refuses: without an index every question would measure "not found"
-        records = check_answerable(settings, args.config)
+        records = check_answerable(settings, args.config, "eval")
         check_gold_folders(settings.index.path, data, cases, records)
         live = live_assistant(settings, records, data, cases)
         ask, lookup = live.ask, live.lookup
