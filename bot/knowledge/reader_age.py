@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.knowledge.ingest import reader_mark
 from bot.knowledge.ingest_command import ingest_command, roots_holding, stored_roots
 from bot.knowledge.read_only import read_index
+from bot.knowledge.reader_newer import newer_reader
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ def reader_age(index_path: Path) -> ReaderAge:
 
 
 def _age(conn: sqlite3.Connection) -> ReaderAge:
+    if newer_reader(conn) is not None:
+        return ReaderAge()  # refused outright (reader_newer): no re-read to advise
     mark = reader_mark()
     rows = conn.execute("SELECT path, fingerprint FROM files").fetchall()
     older = tuple(Path(str(path)) for path, print_ in rows if not str(print_).startswith(mark))
