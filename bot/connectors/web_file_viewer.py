@@ -165,6 +165,14 @@ def read_for_view(path: Path, filename: str, kind: str, limit: int = MAX_VIEW_BY
     with path.open("rb") as handle:
         found = os.fstat(handle.fileno())
         data = handle.read(limit + 1)
+    return view_of(data, found, filename, kind, limit)
+
+
+def view_of(
+    data: bytes, found: os.stat_result, filename: str, kind: str, limit: int = MAX_VIEW_BYTES
+) -> ViewedFile:
+    """:func:`read_for_view` of bytes already read (its first ``limit + 1`` or all of them),
+    from the file ``found`` describes."""
     size = found.st_size
     truncated = len(data) > limit
     data = data[:limit]

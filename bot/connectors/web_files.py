@@ -8,7 +8,10 @@ the server. A knowledge-base file is served only while it holds the bytes the in
 (:mod:`bot.knowledge.indexed_bytes`): edited in place since, it may name a narrower audience
 and hold text that audience's link must not show, and the index judges it only at the next
 ``citecast ingest``. A ``web.file_roots`` file outside everything ingested has no index to
-judge it and is served as it is. Files are served with ``nosniff`` and a sandboxing CSP, and
+judge it and is served as it is. What is served of a checked file is read from the descriptor
+its check opened, as it was checked (:mod:`bot.knowledge.judged_file`,
+:mod:`bot.connectors.web_judged_response`), never from its path again: a save landing after
+the check is not served. Files are served with ``nosniff`` and a sandboxing CSP, and
 anything a browser could execute (HTML, SVG, scripts) is sent as an attachment, never inline.
 A PDF is the exception to the CSP: Chrome refuses to start its PDF viewer in a sandboxed
 document ("This page has been blocked by Chrome", Chromium issue 413851) and Safari shows an
@@ -37,15 +40,20 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 
 from bot.connectors.web_file_access import Readable, readable, why_unreadable
 from bot.connectors.web_file_viewer import (
+    MAX_VIEW_BYTES,
     VIEWER_CSP,
     LinkTarget,
+    ViewedFile,
     read_for_view,
+    view_of,
     viewer_kind,
     viewer_page,
 )
+from bot.connectors.web_judged_response import JudgedFileResponse
 from bot.connectors.web_viewer_links import FileIndex, ViewerLinks
 from bot.connectors.web_viewer_renders import ViewerRenders
 from bot.filetokens import FileGrant, FileSigner, FileTokenError
+from bot.knowledge.judged_file import JudgedFile
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +107,10 @@ def file_response(
     viewable = _viewable(signer, token, files, download)
     if isinstance(viewable, Response):
         return viewable
-    grant, now, kind = viewable
+    grant, now, kind, judged = viewable
     assert signer is not None  # a grant is only ever checked by one
     try:
-        viewed = read_for_view(grant.path, grant.filename, kind)
+        viewed = _read(grant, kind, judged)
     except OSError:
         return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
     links = ViewerLinks(grant, signer, files)
@@ -127,10 +135,10 @@ async def served_file(
     viewable = await asyncio.to_thread(_viewable, signer, token, files, download)
     if isinstance(viewable, Response):
         return viewable
-    grant, now, kind = viewable
+    grant, now, kind, judged = viewable
     assert signer is not None  # a grant is only ever checked by one
     try:
-        viewed = await asyncio.to_thread(read_for_view, grant.path, grant.filename, kind)
+        viewed = await asyncio.to_thread(_read, grant, kind, judged)
     except OSError:
         return not_found()  # gone (or unreadable) since verify: the same answer as any refusal
     markup = await renders.markup(grant.path, viewed)
@@ -143,23 +151,37 @@ async def served_file(
 
 def _viewable(
     signer: FileSigner | None, token: str, files: FileIndex, download: bool
-) -> Response | tuple[FileGrant, Readable, str]:
-    """A grant to show as a reading page (with the reader's view of it now and the page's
-    kind), or the response that answers the request without one: the 404, or the file itself."""
+) -> Response | tuple[FileGrant, Readable, str, JudgedFile | None]:
+    """A grant to show as a reading page (with the reader's view of it now, the page's kind
+    and the file opened by its check, if it was checked), or the response that answers the
+    request without one: the 404, or the file itself."""
     checked = _checked(signer, token, files)
     if checked is None:
         return not_found()
-    grant, now = checked
+    grant, now, judged = checked
     kind = viewer_kind(grant.media_type)
     if kind is None or download:
-        return _file_itself(grant, download)
-    return grant, now, kind
+        return _file_itself(grant, download, judged)
+    return grant, now, kind, judged
+
+
+def _read(grant: FileGrant, kind: str, judged: JudgedFile | None) -> ViewedFile:
+    """The file of ``grant`` as the reading page shows it: read from the descriptor its check
+    opened (then closed), so the page shows the bytes that were checked, never a later save;
+    by its path when it was not checked (a ``web.file_roots`` file no index judges)."""
+    if judged is None:
+        return read_for_view(grant.path, grant.filename, kind)
+    with judged:
+        data = judged.read_at(0, MAX_VIEW_BYTES + 1)
+        return view_of(data, judged.found, grant.filename, kind)
 
 
 def _checked(
     signer: FileSigner | None, token: str, files: FileIndex
-) -> tuple[FileGrant, Readable] | None:
-    """The grant of a valid token whose audience may read its file now, logged; else None."""
+) -> tuple[FileGrant, Readable, JudgedFile | None] | None:
+    """The grant of a valid token whose audience may read its file now, logged, with the
+    file opened by the check of its bytes (None: an unindexed ``web.file_roots`` file, not
+    checked); else None."""
     if signer is None:
         return None
     try:
@@ -173,12 +195,15 @@ def _checked(
         why = _REFUSALS[why_unreadable(files, grant.path)]
         log.info("refused %s: %s", logged(grant.filename), why.format(audience=_shown(grant)))
         return None
-    if now.source is not None and not files.unchanged(grant.path):
-        # the index judged other bytes: edited in place, the file may be private now
-        log.info("refused %s: %s", logged(grant.filename), _CHANGED)
-        return None
+    judged = None
+    if now.source is not None:
+        judged = files.judged(grant.path)
+        if judged is None:
+            # the index judged other bytes: edited in place, the file may be private now
+            log.info("refused %s: %s", logged(grant.filename), _CHANGED)
+            return None
     log.info("serving %s to audience %s", logged(grant.filename), _shown(grant))
-    return grant, now
+    return grant, now, judged
 
 
 # What the log says of a refused file (``why_unreadable``): a file ingest never indexed (an SVG
@@ -195,7 +220,7 @@ def _title(now: Readable) -> str | None:
     return None if now.source is None else now.source.title
 
 
-def _file_itself(grant: FileGrant, download: bool) -> Response:
+def _file_itself(grant: FileGrant, download: bool, judged: JudgedFile | None) -> Response:
     media_type = grant.media_type
     inline = media_type in _INLINE_TYPES and not download
     if media_type.startswith("text/"):
@@ -203,6 +228,18 @@ def _file_itself(grant: FileGrant, download: bool) -> Response:
     headers = dict(_HEADERS)
     if grant.media_type != "application/pdf":
         headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    if judged is not None:
+        # sent from the descriptor that was checked, as checked (web_judged_response)
+        return JudgedFileResponse(
+            judged,
+            grant.path,
+            shown=logged(grant.filename),
+            media_type=media_type,
+            filename=grant.filename,
+            content_disposition_type="inline" if inline else "attachment",
+            headers=headers,
+            refusal=not_found(),
+        )
     return FileResponse(
         grant.path,
         media_type=media_type,

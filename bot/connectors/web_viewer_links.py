@@ -34,6 +34,7 @@ from bot.errors import KnowledgeIndexError
 from bot.filetokens import FileGrant, FileSigner
 from bot.knowledge.index import KnowledgeIndex
 from bot.knowledge.indexed_bytes import IndexedBytes
+from bot.knowledge.judged_file import JudgedFile
 from bot.knowledge.record_rows import with_audiences
 from bot.models import Source
 
@@ -62,6 +63,11 @@ class FileIndex(Protocol):
         """True while the indexed file at ``path`` holds the bytes the index read (edited
         since, it may say what its indexed audience must not read until it is ingested again:
         :mod:`bot.knowledge.indexed_bytes`); False for a file the index does not hold."""
+        ...
+
+    def judged(self, path: Path) -> JudgedFile | None:
+        """The indexed file at ``path`` opened, while ``unchanged``: what ``/files/`` serves is
+        read from it, not from the path again (the caller closes it); None otherwise."""
         ...
 
 
@@ -128,6 +134,13 @@ class IndexedFiles:
         if not self.index_path.exists():
             return False
         return self._bytes.unchanged(path)
+
+    def judged(self, path: Path) -> JudgedFile | None:
+        """The indexed file at ``path`` opened while it holds the bytes the index read
+        (:meth:`bot.knowledge.indexed_bytes.IndexedBytes.judged`), else None."""
+        if not self.index_path.exists():
+            return None
+        return self._bytes.judged(path)
 
 
 def relative_target(href: str, folder: Path) -> tuple[Path, str] | None:

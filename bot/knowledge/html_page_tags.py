@@ -15,7 +15,8 @@ the page with the reason. So does a tag meant as the audience tag but misspelled
 (``citecast:audiences``, ``citecast_audience``, ``cite-cast:audience``), as front matter's
 near-miss keys do, one written as microdata or a pragma (``itemprop=``, ``http-equiv=``),
 and one whose ``name`` is written twice with the audience tag second: like a browser, the
-reader takes the first copy of an attribute.
+reader takes the first copy of an attribute. An audience tag whose ``content`` is written
+twice with another value is refused too: which of its two audiences was meant, no one can tell.
 """
 
 from __future__ import annotations
@@ -52,6 +53,27 @@ def _misnamed(values: dict[str, str], repeated: Sequence[Attribute]) -> str | No
     return None
 
 
+def _one_content(values: dict[str, str], repeated: Sequence[Attribute]) -> None:
+    """Refuse an audience tag whose ``content`` is written twice with another value: the
+    reader takes the first copy, as a browser does, and ``content="public" content="staff"``
+    would publish a page whose author may have meant the second."""
+    first = values.get("content", "")
+    for attribute, value in repeated:
+        if attribute == "content" and _groups(value) != _groups(first):
+            raise Unreadable(
+                f"its citecast:audience tag writes content twice ({first!r}, then {value!r}): "
+                'write one, <meta name="citecast:audience" content="GROUPS">'
+            )
+
+
+def _groups(content: str) -> frozenset[str] | None:
+    """The groups an audience ``content`` names, or None when it names none citecast reads."""
+    try:
+        return frozenset(audience_from(content))
+    except Unreadable:
+        return None
+
+
 class PageTags:
     """A page's URL, ``<base>`` and audience tags, as the reader meets them."""
 
@@ -76,6 +98,7 @@ class PageTags:
             if "citecast:audience" in named:
                 # every one counts, and only to narrow: one in the body can keep the page from
                 # more readers, never publish what the head keeps for staff
+                _one_content(values, repeated)
                 self.audiences.append(audience_from(values.get("content", "")))
             elif miss := _misnamed(values, repeated):
                 # meant to keep the page private, but no tag citecast reads: read as public,

