@@ -16,27 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import IndexSettings
-from bot.knowledge import KnowledgeIndex, ingest
 from bot.knowledge.document import Unreadable
 from bot.knowledge.front_matter import split_front_matter
 from bot.knowledge.html_reader import read_html
 from bot.knowledge.ingest_file import READER_VERSION
-from bot.knowledge.ingest_report import IngestReport
 from bot.knowledge.markdown_reader import read_markdown
-
-PUBLIC = frozenset({"public"})
-STAFF = frozenset({"public", "staff"})
-SECRET = "The okapi salary is 450000 euros per year."
-BODY = f"# Payroll\n\n{SECRET}\n"
-
-
-def _ingest(tmp_path: Path, name: str, text: str) -> tuple[IngestReport, KnowledgeIndex]:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / name).write_text(text, encoding="utf-8")
-    settings = IndexSettings(path=str(tmp_path / "index.db"))
-    return ingest([docs], settings), KnowledgeIndex(settings.path)
+from tests.knowledge.test_audience_tag_and_block_near_misses import (
+    BODY,
+    PUBLIC,
+    SECRET,
+    STAFF,
+    _ingest,
+)
 
 
 @pytest.mark.parametrize(
