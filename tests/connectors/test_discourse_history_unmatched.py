@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from bot.assistant.assistant import Assistant
@@ -67,29 +68,24 @@ def edit_question(fake: FakeDiscourse, topic: int) -> None:
     first["cooked"] = cook(first["raw"])
 
 
-async def test_a_reply_to_a_question_edited_since_leaves_the_history(
-    forum: FakeDiscourse, tmp_path: Path
+@pytest.mark.parametrize(
+    ("history_posts", "edited"),
+    [
+        (20, True),  # the asker edited the question after the answer
+        # three posts before the follow-up: the roadmap reply, the mail question and its reply
+        (3, False),  # the question fell out of the history's window
+    ],
+    ids=["question edited since", "question outside the window"],
+)
+async def test_a_reply_no_longer_matched_by_its_question_leaves_the_history(
+    forum: FakeDiscourse, tmp_path: Path, history_posts: int, edited: bool
 ) -> None:
     kb = kb_with_roadmap(tmp_path)
     ingest([kb], make_settings(tmp_path).index)
-    async with opened(forum, tmp_path, 20) as f:
+    async with opened(forum, tmp_path, history_posts) as f:
         topic = await converse(f, PUBLIC)
-        edit_question(forum, topic)
-        make_gone(kb, tmp_path, "front matter")
-        await f.deliver(f.fake.user_posts(topic, f"@citecast {FOLLOW_UP}"))
-        history = f.history()
-        assert [e.question for e in history] == [f"@alice: @citecast {MAIL}"]
-        assert "Leipzig" not in told(history)
-
-
-async def test_a_reply_whose_question_is_outside_the_window_leaves_the_history(
-    forum: FakeDiscourse, tmp_path: Path
-) -> None:
-    kb = kb_with_roadmap(tmp_path)
-    ingest([kb], make_settings(tmp_path).index)
-    # three posts before the follow-up: the roadmap reply, the mail question and its reply
-    async with opened(forum, tmp_path, 3) as f:
-        topic = await converse(f, PUBLIC)
+        if edited:
+            edit_question(forum, topic)
         make_gone(kb, tmp_path, "front matter")
         await f.deliver(f.fake.user_posts(topic, f"@citecast {FOLLOW_UP}"))
         history = f.history()

@@ -32,6 +32,18 @@ def _store(tmp_path: Path) -> Store:
     return store
 
 
+def bot_reply(raw: str) -> dict[str, Any]:
+    """The bot's post 2, replying to post 1."""
+    return {"post_number": 2, "username": "citecast", "raw": raw, "reply_to_post_number": 1}
+
+
+def answers_told(store: Store, posts: list[dict[str, Any]]) -> str:
+    """The answers of the topic history a public viewer's model is given."""
+    hidden = unreadable_replies(posts, store.turns("t"), PUBLIC, None, **ARGS)
+    history = history_from_posts(posts, "citecast", 4, "Plans", hidden)
+    return "\n".join(e.answer for e in history)
+
+
 def test_reply_whose_question_fell_out_of_the_history_window_is_still_hidden(
     tmp_path: Path,
 ) -> None:
@@ -41,17 +53,10 @@ def test_reply_whose_question_fell_out_of_the_history_window_is_still_hidden(
     try:
         posts: list[dict[str, Any]] = [
             # post 1 "@citecast What is the plan?" is outside the window
-            {
-                "post_number": 2,
-                "username": "citecast",
-                "raw": "The plan is SECRET-PLAN.",
-                "reply_to_post_number": 1,
-            },
+            bot_reply("The plan is SECRET-PLAN."),
             {"post_number": 3, "username": "bob", "raw": "@citecast And now?"},
         ]
-        hidden = unreadable_replies(posts, store.turns("t"), PUBLIC, None, **ARGS)
-        history = history_from_posts(posts, "citecast", 4, "Plans", hidden)
-        assert "SECRET-PLAN" not in "\n".join(e.answer for e in history)
+        assert "SECRET-PLAN" not in answers_told(store, posts)
     finally:
         store.close()
 
@@ -62,17 +67,10 @@ def test_reply_to_an_edited_question_is_still_hidden(tmp_path: Path) -> None:
     try:
         posts: list[dict[str, Any]] = [
             {"post_number": 1, "username": "alice", "raw": "@citecast What is the plan? (edited)"},
-            {
-                "post_number": 2,
-                "username": "citecast",
-                "raw": "The plan is SECRET-PLAN.",
-                "reply_to_post_number": 1,
-            },
+            bot_reply("The plan is SECRET-PLAN."),
             {"post_number": 3, "username": "bob", "raw": "@citecast And now?"},
         ]
-        hidden = unreadable_replies(posts, store.turns("t"), PUBLIC, None, **ARGS)
-        history = history_from_posts(posts, "citecast", 4, "Plans", hidden)
-        assert "SECRET-PLAN" not in "\n".join(e.answer for e in history)
+        assert "SECRET-PLAN" not in answers_told(store, posts)
     finally:
         store.close()
 
@@ -98,12 +96,7 @@ def test_an_unmatched_reply_stays_while_every_answer_is_readable(tmp_path: Path)
     store = _store(tmp_path)
     try:
         posts: list[dict[str, Any]] = [
-            {
-                "post_number": 2,
-                "username": "citecast",
-                "raw": "The plan.",
-                "reply_to_post_number": 1,
-            },
+            bot_reply("The plan."),
             {"post_number": 3, "username": "bob", "raw": "@citecast And now?"},
         ]
         staff = frozenset({"public", "staff"})
@@ -119,12 +112,7 @@ def test_a_recorded_reply_is_judged_by_its_own_turn_not_its_text(tmp_path: Path)
         store.add_turn("t", "discourse", "What is new?", {"text": "Nothing."})
         posts: list[dict[str, Any]] = [
             {"post_number": 1, "username": "alice", "raw": "@citecast What is new?"},
-            {
-                "post_number": 2,
-                "username": "citecast",
-                "raw": "The plan.",
-                "reply_to_post_number": 1,
-            },
+            bot_reply("The plan."),
         ]
         turns = store.turns("t")
         hidden = unreadable_replies(
