@@ -12,10 +12,13 @@ written for (``SlackAudiences.for_viewer``): a channel's, not the asker's own gr
 
 A question whose saved turn is gone (the store keeps the latest ``KEPT_TURNS`` of them) is
 matched by its text to the thread's stored turns, and left out when any answer stored for that
-text is hidden from the readers. A question with no stored answer (asked before turns were
-stored with this store, or answered only by the apology after a failure, which a "try again"
-needs as history) keeps its place: nothing stored judges it. A store that cannot be read leaves
-out what it was to judge, so no answer is passed on unjudged.
+text is hidden from the readers. One matched neither way (its saved turn gone and its text
+edited since, or asked before turns were stored with this store) is left out while any answer
+of the thread is hidden from the readers: it may be that one (history fails closed, as
+Discord's and Discourse's do, :mod:`bot.connectors.answer_records`); otherwise it keeps its
+place. A failure's apology is stored as a turn without an answer, so a "try again" keeps it as
+history. A store that cannot be read leaves out what it was to judge, so no answer is passed
+on unjudged.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from bot.connectors.answer_records import any_hidden
 from bot.connectors.slack_events import SlackQuestion
 from bot.connectors.slack_history import MAX_HISTORY_PAGES, PAGE_SIZE
 from bot.connectors.slack_unanswered import saved_turn
@@ -54,7 +58,9 @@ class ThreadAnswers:
         self._conversation = asked.conversation()
         self._audience = audience
         self._files = files
-        self._by_question: dict[str, list[Turn]] | None = None  # read when first needed
+        self._turns: list[Turn] | None = None  # read when first needed
+        self._by_question: dict[str, list[Turn]] | None = None
+        self._hidden: bool | None = None
         self._unreadable = False  # the store failed once: judge nothing more with it
 
     def shown(self, question_ts: str, question: str) -> bool:
@@ -64,7 +70,10 @@ class ThreadAnswers:
         if self._unreadable:
             return False
         try:
-            return all(self._readable(turn) for turn in self._answers(question_ts, question))
+            answers = self._answers(question_ts, question)
+            if answers is None:  # matched to no stored turn: it may be a hidden answer
+                return not self._any_hidden()
+            return all(self._readable(turn) for turn in answers)
         except StoreError as exc:
             self._unreadable = True
             log.warning(
@@ -75,21 +84,34 @@ class ThreadAnswers:
             )
             return False
 
-    def _answers(self, question_ts: str, question: str) -> list[Turn]:
+    def _answers(self, question_ts: str, question: str) -> list[Turn] | None:
+        """The stored turns of the question at ``question_ts``; None when none matches."""
         # saved_turn looks a question up by its channel and ts: the earlier question's
         saved = saved_turn(self._store, replace(self._asked, ts=question_ts))
         turn = self._store.turn(saved) if saved is not None else None
         if turn is not None and turn.conversation_id == self._conversation:
             return [turn]
-        return self._answered().get(question, [])
+        return self._answered().get(question)
+
+    def _thread_turns(self) -> list[Turn]:
+        """The thread's stored turns (read once)."""
+        if self._turns is None:
+            self._turns = self._store.turns(self._conversation, limit=THREAD_TURNS)
+        return self._turns
+
+    def _any_hidden(self) -> bool:
+        """Whether any of the thread's stored answers is hidden from the audience (judged
+        once)."""
+        if self._hidden is None:
+            self._hidden = any_hidden(self._thread_turns(), self._readable)
+        return self._hidden
 
     def _answered(self) -> dict[str, list[Turn]]:
-        """The thread's stored turns by their question (read once)."""
+        """The thread's stored turns by their question (made once)."""
         if self._by_question is None:
-            by_question: dict[str, list[Turn]] = {}
-            for turn in self._store.turns(self._conversation, limit=THREAD_TURNS):
-                by_question.setdefault(turn.question, []).append(turn)
-            self._by_question = by_question
+            self._by_question = {}
+            for turn in self._thread_turns():
+                self._by_question.setdefault(turn.question, []).append(turn)
         return self._by_question
 
     def _readable(self, turn: Turn) -> bool:

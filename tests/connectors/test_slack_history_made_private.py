@@ -164,6 +164,40 @@ async def test_an_answer_whose_saved_turn_is_gone_is_found_by_its_question(
         assert "Leipzig" not in str(answerer.histories[-1])
 
 
+def edit_question(world: SlackWorld, channel: str, ts: str, text: str) -> None:
+    """The asker edits their question at ``ts`` in the fake Slack."""
+    for message in world.fake.state.messages[channel]:
+        if message["ts"] == ts:
+            message["text"] = f"<@U0BOT> {text}"
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+async def test_an_answer_matched_to_no_stored_turn_is_left_out_while_any_is_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hidden: bool
+) -> None:
+    # the question's saved turn pruned and its text edited since: nothing says which stored
+    # answer its reply was, so while the thread holds a hidden answer it may be that one
+    monkeypatch.chdir(tmp_path)
+    kb = kb_with_roadmap(tmp_path)
+    index = IndexSettings()
+    ingest([kb], index)
+    answerer = recording(index)
+    async with slack_world(tmp_path, answerer) as world:
+        root = await converse(world, answerer, PUBLIC)
+        world.store.set_state(TURNS, f"{PUBLIC}:{root}", "")
+        edit_question(world, PUBLIC, root, f"{QUESTION} (edited)")
+        if hidden:
+            make_gone(kb, index, "front matter")
+        await ask(world, PUBLIC, FOLLOW_UP, root)
+        told = answerer.histories[-1]
+        if hidden:
+            assert questions(told) == [MAIL]
+            assert "Leipzig" not in str(told)
+        else:  # nothing in the thread is hidden: the unmatched exchange keeps its place
+            assert questions(told) == [f"{QUESTION} (edited)", MAIL]
+            assert "Leipzig" in told[0].answer
+
+
 async def test_a_file_still_public_keeps_its_answer_in_the_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
