@@ -10,7 +10,8 @@ server refuse any file that is not part of the knowledge base.
 A chunk that crosses a PDF page break also has a page map (:meth:`KnowledgeIndex.page_starts`),
 which narrows a citation of it to the page its quote is on (:mod:`bot.knowledge.page_spans`).
 
-Reads use one connection per thread, so tools may search concurrently from worker threads.
+Reads use one connection per thread (:mod:`bot.knowledge.index_connections`), so tools may
+search concurrently from worker threads.
 Every read that fails is a KnowledgeIndexError, never a raw sqlite3 error: a damaged index
 names the ``citecast ingest --rebuild`` command that cures it (:mod:`bot.knowledge.index_damage`).
 """
@@ -19,10 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
-import stat
-import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ from typing import Any
 
 from bot.errors import KnowledgeIndexError
 from bot.knowledge.audience import viewer_audience
+from bot.knowledge.index_connections import ThreadConnections
 from bot.knowledge.index_damage import read_error
 from bot.knowledge.page_spans import PageStarts, decode_page_starts
 from bot.knowledge.query_plan import QueryPlan, plan_query, widen
@@ -68,20 +67,6 @@ _PAGE_STARTS = (
     "SELECT c.text, c.page_starts FROM chunks c JOIN files f ON f.id = c.file_id "
     "WHERE f.relpath = ? AND c.chunk = ?"
 )
-
-
-def _read_only_folder(path: Path) -> str:
-    """Why a read-only connection fails: an index written in WAL mode is read through its
-    ``-wal`` and ``-shm`` files, which SQLite must create beside it when they are missing (an
-    index copied alone into a read-only folder or image). "" when that is not the cause."""
-    companions = (Path(f"{path}-wal"), Path(f"{path}-shm"))
-    if all(p.exists() for p in companions) or os.access(path.parent, os.W_OK | os.X_OK):
-        return ""
-    return (
-        f"; the folder {path.parent} is not writable for this user, and SQLite must create "
-        f"{companions[0].name} and {companions[1].name} there to read the index: make the "
-        "folder writable for this user"
-    )
 
 
 @dataclass(frozen=True)
@@ -140,67 +125,23 @@ class KnowledgeIndex:
             raise KnowledgeIndexError(
                 f"no knowledge index at {self.path}; build one with `citecast ingest PATH`"
             )
-        self._local = threading.local()
-        check_schema(self._conn(), str(self.path))
-
-    def _conn(self) -> sqlite3.Connection:
-        # One connection per thread. A `citecast ingest --rebuild` replaces the file while a
-        # server runs: a changed inode means a new index, so reopen (and re-check the schema).
-        try:
-            found = os.stat(self.path)
-        except OSError:
-            raise KnowledgeIndexError(
-                f"the knowledge index at {self.path} is gone; build one with `citecast ingest`"
-            ) from None
-        if stat.S_ISDIR(found.st_mode):
-            # SQLite's own words for a folder are "disk I/O error", which sends one looking
-            # for a failing disk
-            raise KnowledgeIndexError(
-                f"index.path {self.path} is a folder, not an index file; "
-                "set index.path to a file name"
-            )
-        inode = found.st_ino
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is not None and getattr(self._local, "inode", None) != inode:
-            conn.close()
-            conn = None
-        if conn is None:
-            try:
-                uri = self.path.resolve().as_uri() + "?mode=ro"
-                conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
-            except sqlite3.Error as exc:
-                raise KnowledgeIndexError(f"cannot open {self.path}: {exc}") from None
-            try:
-                # the first read is where a read-only folder fails: not a damaged index
-                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            except sqlite3.OperationalError as exc:
-                conn.close()
-                raise KnowledgeIndexError(
-                    f"cannot read {self.path}: {exc}{_read_only_folder(self.path)}"
-                ) from None
-            except sqlite3.DatabaseError:
-                pass  # damaged, or no index: check_schema says which, with the rebuild hint
-            if getattr(self._local, "inode", inode) != inode:
-                check_schema(conn, str(self.path))
-            self._local.conn, self._local.inode = conn, inode
-        return conn
+        self._connections = ThreadConnections(
+            self.path, lambda conn: check_schema(conn, str(self.path))
+        )
 
     @contextmanager
     def _reading(self, doing: str = "read") -> Iterator[sqlite3.Connection]:
         """This thread's connection, whose sqlite3 errors inside the block become one
         KnowledgeIndexError (:func:`bot.knowledge.index_damage.read_error`)."""
-        conn = self._conn()
-        try:
-            yield conn
-        except sqlite3.Error as exc:
-            raise read_error(str(self.path), exc, conn, doing) from None
+        with self._connections.held() as conn:
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                raise read_error(str(self.path), exc, conn, doing) from None
 
     def close(self) -> None:
         """Close this thread's connection (others close when their thread ends)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        self._connections.close()
 
     def search(
         self, query: str, audience: Iterable[str] = ("public",), limit: int = 5
@@ -249,7 +190,8 @@ class KnowledgeIndex:
         if not relpath or not chunk.isdigit() or source.text is None:
             return None
         try:
-            row = self._conn().execute(_PAGE_STARTS, (relpath, int(chunk))).fetchone()
+            with self._connections.held() as conn:
+                row = conn.execute(_PAGE_STARTS, (relpath, int(chunk))).fetchone()
         except (sqlite3.Error, KnowledgeIndexError) as exc:
             log.warning("cannot read page map of %s from %s: %s", source.id, self.path, exc)
             return None
