@@ -30,8 +30,6 @@ record's key and the columns you used.
 and cite nothing.
 Answer briefly, in the language of the question, using Markdown."""
 
-HISTORY_TURNS = 6
-
 
 def system_prompt(key_word: str = "source") -> str:
     """The system message, with the configured record-key word."""
@@ -111,10 +109,12 @@ def history_messages(history: Sequence[Exchange]) -> list[dict[str, Any]]:
     """Earlier turns as chat messages, without their old citation markers.
 
     Old numbers belong to old turns; leaving them in would invite the model to cite them now.
-    History comes back from each channel in that channel's form (see :func:`without_citations`).
+    History comes back from each channel in that channel's form (see :func:`without_citations`),
+    as many exchanges as its setting gives (``web.history_turns``, ``slack.history_turns``, …):
+    every one is passed on, since a context too small for them is named with those settings.
     """
     messages: list[dict[str, Any]] = []
-    for exchange in list(history)[-HISTORY_TURNS:]:
+    for exchange in history:
         messages.append({"role": "user", "content": exchange.question})
         messages.append({"role": "assistant", "content": without_citations(exchange.answer)})
     return messages
