@@ -14,6 +14,7 @@ question it answered (``left_out``, see ``discourse_topic_answers``).
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.connectors.discourse_webhook import html_to_text
@@ -48,10 +49,15 @@ def history_from_posts(
 ) -> list[Exchange]:
     """Exchanges from the posts numbered below ``before_post_number``, oldest first; a reply
     of the bot's numbered in ``left_out`` is no exchange, nor are the people's posts since the
-    bot's reply before it (the question it answered)."""
+    bot's reply before it (the question it answered).
+
+    Bot posts in a row are one answer (a long reply is posted in parts, and two questions
+    asked together get their replies one after the other): one exchange, not one with an empty
+    question per post. A part after one left out is left out with it."""
     bot = bot_username.lower()
     exchanges: list[Exchange] = []
     pending: list[str] = []
+    after_bot: bool | None = None  # after a post of the bot's: whether it was kept
     for post in sorted(posts, key=lambda p: int(p.get("post_number") or 0)):
         number = int(post.get("post_number") or 0)
         if number <= 0 or number >= before_post_number or not visible_to_all(post):
@@ -60,12 +66,18 @@ def history_from_posts(
         if not text:
             continue
         if str(post.get("username") or "").lower() == bot:
-            if number in left_out:
-                pending = []
-                continue
-            exchanges.append(Exchange(question="\n\n".join(pending), answer=text))
+            continues = not pending and after_bot is not None
+            if number in left_out or (continues and not after_bot):
+                after_bot = False
+            elif continues:
+                exchanges[-1] = replace(exchanges[-1], answer=f"{exchanges[-1].answer}\n\n{text}")
+                after_bot = True
+            else:
+                exchanges.append(Exchange(question="\n\n".join(pending), answer=text))
+                after_bot = True
             pending = []
             continue
+        after_bot = None
         if number == 1 and topic_title:
             text = f"{topic_title}\n\n{text}"
         pending.append(f"@{post.get('username') or 'someone'}: {text}")
