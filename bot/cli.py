@@ -269,7 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.run(args))
     except CitecastError as exc:
-        print(f"citecast {name}: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # several problems: a line each
+            print(f"citecast {name}: {line}", file=sys.stderr)
         return 2
     except OSError as exc:
         # the last resort for a file that could not be looked up or read where no check named

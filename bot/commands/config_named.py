@@ -47,20 +47,27 @@ def with_config(error: KnowledgeIndexError, config: str | None) -> KnowledgeInde
 
 
 def with_origin(error: ConfigError, config: str | None) -> ConfigError:
-    """``error`` prefixed with the config file read (``c2.yaml: email.address: …``) when its
-    message starts with a setting's key and not with the file already; else ``error`` itself
-    (``--port: …``, a message naming a file, or no config file read at all)."""
-    from bot.config import Settings
+    """``error`` with each line (one per problem) prefixed with the config file read
+    (``c2.yaml: email.address: …``) when it starts with a setting's key and not with the file
+    already; else ``error`` itself (``--port: …``, a message naming a file, or no config file
+    read at all)."""
     from bot.config_file import config_origin
 
-    message = str(error)
-    found = _SETTING_FIRST.match(message)
-    if found is None or found["section"] not in Settings.model_fields:
-        return error
     try:
         origin = config_origin(config)
     except ConfigError:  # an empty --config: refused as such already
         return error
-    if not origin or message.startswith(f"{origin}: "):
+    if not origin:
         return error
-    return ConfigError(f"{origin}: {message}")
+    lines = str(error).splitlines()
+    named = [_line_with_origin(line, origin) for line in lines]
+    return error if named == lines else ConfigError("\n".join(named))
+
+
+def _line_with_origin(line: str, origin: str) -> str:
+    from bot.config import Settings
+
+    found = _SETTING_FIRST.match(line)
+    if found is None or found["section"] not in Settings.model_fields:
+        return line
+    return line if line.startswith(f"{origin}: ") else f"{origin}: {line}"

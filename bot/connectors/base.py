@@ -9,7 +9,10 @@ workers) start background tasks in the same event loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
+
+from bot.errors import ConfigError
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -63,23 +66,36 @@ class Connector(Protocol):
 
 
 def enabled_connectors(services: Services) -> list[Connector]:
-    """Build the connectors that ``config.yaml`` enables (the web channel is always on)."""
+    """Build the connectors that ``config.yaml`` enables (the web channel is always on).
+
+    Each checks its settings as it is built (a token left blank by an unset variable). Every
+    channel's problems are gathered into one ConfigError, a line each, so that one start names
+    them all rather than one per try."""
     settings = services.settings
-    connectors: list[Connector] = []
+    builders: list[Callable[[Services], Connector]] = []
     if settings.slack.enabled:
         from bot.connectors.slack import SlackConnector
 
-        connectors.append(SlackConnector(services))
+        builders.append(SlackConnector)
     if settings.discord.enabled:
         from bot.connectors.discord import DiscordConnector
 
-        connectors.append(DiscordConnector(services))
+        builders.append(DiscordConnector)
     if settings.email.enabled:
         from bot.connectors.email import EmailConnector
 
-        connectors.append(EmailConnector(services))
+        builders.append(EmailConnector)
     if settings.discourse.enabled:
         from bot.connectors.discourse import DiscourseConnector
 
-        connectors.append(DiscourseConnector(services))
+        builders.append(DiscourseConnector)
+    connectors: list[Connector] = []
+    problems: list[str] = []
+    for build in builders:
+        try:
+            connectors.append(build(services))
+        except ConfigError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ConfigError("\n".join(problems))
     return connectors
