@@ -4,7 +4,9 @@ replaces the file.
 ``citecast ingest --rebuild`` swaps a new file (a new inode) in under a running server. Each
 thread notices on its next read and reopens. A thread that stays idle would hold the replaced
 file open, its disk space not freed however large it was, until it read again; so the thread
-that opens the new file closes every other thread's idle connection to an older one.
+that opens the new file closes every other thread's idle connection to an older one. The
+connections are kept in one list for that, so a thread that has ended (anyio ends a worker
+idle for ten seconds) has its connection closed by the next thread that opens one.
 """
 
 from __future__ import annotations
@@ -74,7 +76,13 @@ class _Opened:
 
     conn: sqlite3.Connection | None
     inode: int
+    thread: threading.Thread
     busy: int = 0  # reads in progress: never closed by another thread meanwhile
+
+    def unused(self, newest: int) -> bool:
+        """Whether nothing will read through it again: idle, and on a replaced file or of a
+        thread that has ended (worker threads come and go)."""
+        return not self.busy and (self.inode != newest or not self.thread.is_alive())
 
 
 class ThreadConnections:
@@ -88,6 +96,7 @@ class ThreadConnections:
         self._lock = threading.Lock()
         self._opened: list[_Opened] = []
         self._checked: int | None = None  # the inode whose schema was checked
+        self._newest = -1  # the inode last opened
         # opened and checked at once: an index that cannot be read is refused here
         self._release(self._current()[0])
 
@@ -127,18 +136,20 @@ class ThreadConnections:
             except BaseException:
                 conn.close()
                 raise
-            opened = _Opened(conn, inode, busy=1)
+            self._newest = inode
+            opened = _Opened(conn, inode, threading.current_thread(), busy=1)
+            for other in [o for o in self._opened if o.unused(inode)]:
+                self._drop(other)
             self._opened.append(opened)
-            for other in [o for o in self._opened if o.inode != inode and not o.busy]:
-                self._drop(other)  # idle on a replaced file: free it now
         self._local.opened = opened
         return opened, conn
 
     def _release(self, opened: _Opened) -> None:
         with self._lock:
             opened.busy -= 1
-            if not opened.busy and opened is not getattr(self._local, "opened", None):
-                self._drop(opened)  # replaced by a read nested in the one ending
+            replaced = opened is not getattr(self._local, "opened", None)  # by a nested read
+            if (replaced and not opened.busy) or opened.unused(self._newest):
+                self._drop(opened)  # a newer file was opened while it was read
 
     def _drop(self, opened: _Opened) -> None:
         """Close ``opened`` (the lock held)."""

@@ -124,3 +124,45 @@ def test_a_connection_in_use_is_not_closed_under_its_read(
     # the read over, nothing holds the old file any more
     assert _index_files_held(Path(settings.path)) == []
     index.close()
+
+
+def test_a_read_under_way_during_the_switch_lets_the_old_file_go_when_it_ends(
+    kb: tuple[Path, IndexSettings],
+) -> None:
+    docs, settings = kb
+    index = KnowledgeIndex(settings.path)
+    reading, switched = threading.Event(), threading.Event()
+
+    def long_read() -> None:
+        with index._reading() as conn:  # a search of the old file, still running
+            reading.set()
+            switched.wait(30)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
+    worker = threading.Thread(target=long_read)
+    worker.start()
+    assert reading.wait(30)
+    (docs / "b.md").write_text("Badgers dig setts.\n")
+    ingest([docs], settings, rebuild=True)
+    assert [s.filename for s in index.search("badgers")] == ["b.md"]
+    assert _index_files_held(Path(settings.path))  # the read under way keeps it
+    switched.set()
+    worker.join()
+    # its read over, the worker (idle now) no longer holds the replaced file
+    assert _index_files_held(Path(settings.path)) == []
+    index.close()
+
+
+def test_a_finished_threads_connection_is_closed(kb: tuple[Path, IndexSettings]) -> None:
+    # worker threads come and go (anyio ends one idle for 10 s): each one's connection must
+    # not outlive it
+    _, settings = kb
+    index = KnowledgeIndex(settings.path)
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        worker = threading.Thread(target=lambda: index.search("aardvarks"))
+        worker.start()
+        worker.join()
+    # each new thread's first read lets the finished ones' connections go
+    assert len(os.listdir("/proc/self/fd")) <= before + 3
+    index.close()
