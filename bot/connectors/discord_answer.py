@@ -3,7 +3,8 @@
 :class:`QuestionAnswerer` answers one message in its channel and stores the turn (``failed``,
 with a short apology to the asker, if anything goes wrong: what was posted of the answer
 becomes that apology, so no half answer stays). Every message posted for the turn
-is recorded with its conversation at once (see ``discord_history``). Where the bot may not
+is recorded with its conversation at once (see ``discord_history``), and so is every message
+an edit's answer is written into: it holds that turn's answer now. Where the bot may not
 post it computes nothing and logs one line; a channel that refuses it anyway, or an answer a
 moderator deleted meanwhile, gets no apology. A question deleted while being answered (its id
 in ``withdrawn``, filled by the connector) takes the bot's replies and notices with it. With
@@ -26,7 +27,12 @@ from bot.connectors.answer_places import Places
 from bot.connectors.base import fit_question
 from bot.connectors.discord_audience import answer_audience
 from bot.connectors.discord_edits import Asked, QuestionEditedError, until_edited
-from bot.connectors.discord_history import conversation_of, question_text, remember_posted
+from bot.connectors.discord_history import (
+    conversation_of,
+    question_text,
+    remember_posted,
+    remember_question,
+)
 from bot.connectors.discord_notices import keep_typing, notice_in_place_of, notify, withdraw
 from bot.connectors.discord_post_order import in_turn
 from bot.connectors.discord_question_note import note_text, place_note
@@ -187,12 +193,17 @@ class QuestionAnswerer:
         limit = self.services.settings.web.max_question_chars
         question, cut = fit_question(question, limit)  # when cut, the asker is told
         turn_id = self._turn(conversation, question, asked)
+        # so that a walk back steps over this question once it is deleted
+        remember_question(store, message, continued.replied_to)
+
+        def record(sent: discord.Message) -> None:
+            remember_posted(store, message.channel.id, conversation, sent, turn_id, message.id)
 
         def remember(sent: discord.Message) -> None:
             # every message posted for this turn is recorded at once with its conversation
             # and its turn (by which a later history judges it)
             posted.append(sent)
-            remember_posted(store, message.channel.id, conversation, sent, turn_id)
+            record(sent)
 
         def part_posted(sent: discord.Message) -> None:
             remember(sent)
@@ -208,6 +219,11 @@ class QuestionAnswerer:
             # an edit keeps one such note above the answer, true of the question as it is now
             note = note_text(message, limit if cut else None, asked, earlier)
             earlier = await place_note(message, note, asked, earlier, settings, remember)
+            # an edit's answer is written into the messages posted before (only those sent
+            # anew are told to ``on_posted``): they hold this turn now, so a reply to one is
+            # judged by it, not by the answer they held before
+            for sent in [*([asked.note] if asked is not None and asked.note else []), *earlier]:
+                record(sent)
             if noted and (asked is None or asked.note is None):
                 posted.remove(noted[0])  # deleted: no longer true of the question
             audience = await self.audience_for(message)

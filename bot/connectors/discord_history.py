@@ -2,7 +2,9 @@
 
 A follow-up is a reply to one of the bot's answers; that answer replies to the question before,
 which may itself reply to an earlier answer, and so on. Walking the chain back gives the
-earlier exchanges (oldest first), at most ``discord.history_limit`` of them.
+earlier exchanges (oldest first), at most ``discord.history_limit`` of them. A message of the
+chain deleted since is stepped over by what the bot recorded before it
+(``discord_chain_links``): only its own exchange is left out, not every one before it.
 
 The stored conversation is named after the root question, ``discord:<channel>:<root id>``. The
 walk is bounded, so it cannot find the root of a conversation longer than the limit; instead
@@ -30,6 +32,7 @@ import discord
 
 from bot.config import DiscordSettings
 from bot.connectors.answer_records import DISCORD_SCOPE, every_turn, record_turn, recorded_turns
+from bot.connectors.discord_chain_links import recorded_before, remember_before
 from bot.connectors.discord_history_answers import Continued
 from bot.connectors.discord_triggers import referenced, summoning_role_ids
 from bot.errors import StoreError
@@ -109,15 +112,48 @@ def _prose(parts: list[discord.Message]) -> str:
 
 @dataclass(frozen=True)
 class Chain:
-    """Earlier exchanges, oldest first, the id of the conversation's first question, and for
-    each exchange the ids of its answer's messages."""
+    """Earlier exchanges, oldest first, the id of the conversation's first question, for each
+    exchange the ids of its answer's messages, and the bot's message the walk started from
+    (the one the follow-up replies to; None when it replies to none that is there)."""
 
     history: tuple[Exchange, ...]
     root_id: int
     answers: tuple[tuple[int, ...], ...] = ()
+    replied_to: int | None = None
 
 
-async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSettings) -> Chain:
+class _Walk:
+    """The steps of one walk back: each message's reply, or over a deleted one, the message
+    recorded before it (``discord_chain_links``), at most ``gaps`` times."""
+
+    def __init__(self, store: Store | None, gaps: int) -> None:
+        self.store = store
+        self.gaps = gaps
+
+    async def before(self, message: discord.Message) -> tuple[discord.Message | None, bool]:
+        """The message ``message`` replies to and False; when that one is gone, the message
+        recorded before it and True; None when there is neither."""
+        found = await referenced(message)
+        ref = message.reference
+        if found is not None or self.store is None or self.gaps <= 0 or ref is None:
+            return found, False
+        if ref.message_id is None or ref.channel_id != message.channel.id:
+            return None, False  # no reply, or one into another channel: nothing to step over
+        channel = message.channel
+        before = recorded_before(self.store, message_key(channel.id, ref.message_id))
+        if before is None:
+            return None, False
+        self.gaps -= 1
+        try:
+            return await channel.fetch_message(before), True
+        except discord.HTTPException as exc:
+            log.info("discord: cannot fetch message %s before a deleted one: %s", before, exc)
+            return None, False
+
+
+async def reply_chain(
+    message: discord.Message, bot_id: int, settings: DiscordSettings, store: Store | None = None
+) -> Chain:
     """Walk back from ``message`` through the bot's answers (at most ``history_limit``
     exchanges).
 
@@ -126,27 +162,42 @@ async def reply_chain(message: discord.Message, bot_id: int, settings: DiscordSe
     question only when the chain is not longer than ``limit`` (``conversation_for`` prefers
     the stored record of the replied-to message). A reference into another channel ends the
     walk (``referenced`` follows none): that channel's answers are not this one's history.
+
+    With ``store``, a deleted message is stepped over by its record (``discord_chain_links``),
+    at most ``history_limit`` times, one fetch each: a deleted question or answer leaves its
+    own exchange out, not every exchange before it.
     """
     exchanges: list[Exchange] = []
     answers: list[tuple[int, ...]] = []
+    walk = _Walk(store, settings.history_limit)
+    replied_to: int | None = None
     current = message
-    for _ in range(settings.history_limit):
-        answer = await referenced(current)
+    taken = 0
+    while taken < settings.history_limit:
+        answer, over_gap = await walk.before(current)
+        if answer is not None and answer.author.id != bot_id and over_gap:
+            current = answer  # its answer was deleted: that exchange is left out
+            continue
         if answer is None or answer.author.id != bot_id:
             break
+        if current is message and not over_gap:
+            replied_to = answer.id
         parts = [answer]
-        asked = await referenced(answer)
+        asked, over_gap = await walk.before(answer)
         while asked is not None and asked.author.id == bot_id and len(parts) < MAX_ANSWER_PARTS:
-            parts.append(asked)
-            asked = await referenced(asked)
+            # over a gap, the bot's message is the answer before a deleted question: that
+            # question's exchange is left out and the walk goes on from this answer
+            parts = [asked] if over_gap else [*parts, asked]
+            asked, over_gap = await walk.before(asked)
         if asked is None or asked.author.id == bot_id:
             break
+        taken += 1
         question = question_text(asked, bot_id, settings)
         if question:  # a bare mention and the bot's hint are no exchange for the model
             exchanges.append(Exchange(question=question, answer=_prose(parts)))
             answers.append(tuple(part.id for part in parts))
         current = asked
-    return Chain(tuple(reversed(exchanges)), current.id, tuple(reversed(answers)))
+    return Chain(tuple(reversed(exchanges)), current.id, tuple(reversed(answers)), replied_to)
 
 
 def message_key(channel_id: int, message_id: int) -> str:
@@ -174,7 +225,7 @@ async def conversation_of(
     ``history_limit`` exchanges, all of the conversation's stored turns and the turns each
     exchange's messages were recorded for, to make its history of
     (:meth:`Continued.history_for`, once the answer's audience is known)."""
-    chain = await reply_chain(message, bot_id, settings)
+    chain = await reply_chain(message, bot_id, settings, store)
     conversation = conversation_for(message, chain, store)
     turns = every_turn(store, conversation, STORE_CHANNEL)
     found = {turn.id: turn for turn in turns}
@@ -191,21 +242,40 @@ async def conversation_of(
             if other is not None:
                 found[turn_id] = other
         answered_by.append(tuple(found[t] for t in sorted(ids) if t in found))
-    return Continued(conversation, chain.history, tuple(turns), tuple(answered_by))
+    return Continued(
+        conversation, chain.history, tuple(turns), tuple(answered_by), chain.replied_to
+    )
+
+
+def remember_question(store: Store, message: discord.Message, replied_to: int | None) -> None:
+    """Record the bot's message that the question ``message`` replies to (``replied_to``, from
+    its reply chain; nothing when None), so a walk can step over the question once it is
+    deleted (``discord_chain_links``)."""
+    if replied_to is not None:
+        remember_before(store, message_key(message.channel.id, message.id), replied_to)
 
 
 def remember_posted(
-    store: Store, channel_id: int, conversation: str, sent: discord.Message, turn_id: int
+    store: Store,
+    channel_id: int,
+    conversation: str,
+    sent: discord.Message,
+    turn_id: int,
+    question_id: int | None = None,
 ) -> None:
     """Record the bot's message ``sent`` (in channel ``channel_id``) as part of ``conversation``
     and as answering turn ``turn_id`` (replacing an earlier turn: an edited question's answer
-    reuses the messages).
+    reuses the messages), and the question ``question_id`` it is posted for, by which a walk
+    steps over ``sent`` once it is deleted (``discord_chain_links``).
 
     Best effort: the message is already on Discord, so a store failure is only logged (a reply
     to it then finds its conversation by walking the chain, and its turn by its question).
     """
+    key = message_key(channel_id, sent.id)
     try:
-        store.remember_messages(STORE_CHANNEL, [message_key(channel_id, sent.id)], conversation)
+        store.remember_messages(STORE_CHANNEL, [key], conversation)
     except StoreError as exc:
         log.warning("discord: could not record the conversation of message %s: %s", sent.id, exc)
-    record_turn(store, DISCORD_SCOPE, message_key(channel_id, sent.id), turn_id, replace=True)
+    record_turn(store, DISCORD_SCOPE, key, turn_id, replace=True)
+    if question_id is not None:
+        remember_before(store, key, question_id)

@@ -85,12 +85,14 @@ def with_stored_answers(
 class Continued:
     """The stored conversation a message continues, and what its history is made of: the reply
     chain's exchanges (oldest first), all of the conversation's stored turns, and for each
-    exchange the turns its messages were recorded for (none when unrecorded)."""
+    exchange the turns its messages were recorded for (none when unrecorded); and the id of
+    the bot's message it replies to (None: none that is there)."""
 
     conversation: str
     chain: tuple[Exchange, ...]
     turns: tuple[Turn, ...]
     answered_by: tuple[tuple[Turn, ...], ...] = ()
+    replied_to: int | None = None
 
     def history_for(
         self, audience: frozenset[str], files: FileIndex | None, question_chars: int | None = None

@@ -214,7 +214,7 @@ class FakeDiscord(FakeMessages):
                 if message is None or int(message["channel_id"]) != cid:
                     return json_response({"message": "Unknown Message", "code": 10008}, status=404)
                 if method == "GET":
-                    return json_response(message)
+                    return json_response(self.as_read(message))
                 if method == "PATCH":
                     return await self._edit(request, message)
                 if method == "DELETE":

@@ -152,7 +152,7 @@ class FakeMessages(FakeGateway):
         else:
             before = int(request.query.get("before", str(1 << 63)))
             found = [m for m in found if int(m["id"]) < before][-limit:]
-        return json_response(list(reversed(found)))
+        return json_response([self.as_read(m) for m in reversed(found)])
 
     async def _create(self, request: web.Request, cid: int) -> web.Response:
         payload, files = await read_body(request)

@@ -2,7 +2,9 @@
 
 Builders return Discord's own JSON shapes (ids as strings, snowflakes carrying the time), the
 same payloads the gateway sends (GUILD_CREATE, MESSAGE_CREATE, MESSAGE_UPDATE: an edit, or
-link previews, whole or partial) and the REST API returns.
+link previews, whole or partial) and the REST API returns. A reply read back (a fetch, a
+channel's history, an edit) carries the message it replies to as it reads now (``as_read``),
+and null there once that message is deleted, as Discord's does.
 
 Permissions are Discord's: a guild is owned by someone other than the bot, @everyone holds the
 default text permissions, and the bot holds its own managed integration role (``tags.bot_id``,
@@ -264,7 +266,7 @@ class DiscordWorld:
                 **({"guild_id": guild_id} if guild_id else {}),
             }
             if reply_to in self.messages:
-                data["referenced_message"] = self.messages[reply_to]
+                data["referenced_message"] = self._as_referenced(self.messages[reply_to])
         self.messages[mid] = data
         # as Discord's channel objects (GUILD_CREATE, GET /channels/{id}) say
         channel["last_message_id"] = str(mid)
@@ -285,7 +287,7 @@ class DiscordWorld:
         data["mentions"] = [self.users[uid] for uid in sorted(users) if uid in self.users]
         data["mention_roles"] = re.findall(r"<@&(\d+)>", pinging)
         self.messages[message_id] = data
-        return data
+        return self.as_read(data)
 
     def link_previews(self, message_id: int, *, partial: bool = True) -> dict[str, Any]:
         """The MESSAGE_UPDATE Discord sends when it adds link previews to ``message_id``.
@@ -299,7 +301,7 @@ class DiscordWorld:
         data["embeds"] = [{"type": "link", "url": url} for url in found[:1]]
         self.messages[message_id] = data
         if not partial:
-            return data
+            return self.as_read(data)
         keys = ("id", "channel_id", "guild_id", "embeds")
         return {key: data[key] for key in keys if key in data}
 
@@ -324,6 +326,25 @@ class DiscordWorld:
             "flags": 0,
             "components": [],
         }
+
+    def as_read(self, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` as Discord serves it now (a fetch, a channel's history, an edit's
+        MESSAGE_UPDATE): a reply carries
+        the message it replies to as that reads now in ``referenced_message``, and null there
+        once that message is deleted (the ``message_reference`` stays)."""
+        ref = message.get("message_reference")
+        if message.get("type") != 19 or not ref or ref.get("type", 0) != 0:
+            return message
+        replied = self.messages.get(int(ref["message_id"]))
+        return {
+            **message,
+            "referenced_message": None if replied is None else self._as_referenced(replied),
+        }
+
+    @staticmethod
+    def _as_referenced(message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` as another's ``referenced_message``: Discord nests one level only."""
+        return {k: v for k, v in message.items() if k != "referenced_message"}
 
     def messages_in(self, channel_id: int) -> list[dict[str, Any]]:
         """The bot's messages in a channel as they are now (after edits), oldest first."""
