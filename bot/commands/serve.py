@@ -281,7 +281,10 @@ def _run(args: argparse.Namespace, received: Sequence[int]) -> int:
         left = store.fail_pending_turns()
         if left:
             logging.getLogger(__name__).warning(
-                "marked %d turn(s) left unfinished by an earlier run as failed", left
+                "marked %d turn(s) left unfinished by an earlier run as failed; a question "
+                "kept for its answer (Slack, Discord, Discourse) is answered again under its "
+                "turn",
+                left,
             )
         config = uvicorn.Config(
             # uvicorn's X-Forwarded-Proto/-For handling plus X-Forwarded-Prefix, believed from

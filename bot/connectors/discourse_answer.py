@@ -6,7 +6,8 @@ in the store's outbox (one item per part) together with the turn, and then sent.
 moment the reply is in the outbox its question is done: a failed send is the outbox worker's
 to retry, and a reply dropped for good (refused, moved, given up) makes its turn ``failed``.
 Before that, a failure is logged with the topic id, the turn is stored as ``failed`` and the
-question is left for the outbox worker to answer again when the cause may pass; so is one
+question is left for the outbox worker to answer again when the cause may pass, under the same
+turn (``discourse_question_turn``: one question is one turn in ``citecast report``); so is one
 whose topic or category the forum will not show because it refuses the API key itself
 (revoked): answered meanwhile, it would be composed for a guessed audience. When citecast
 is not set up (the model endpoint refused its key, no knowledge index) the cause will not pass:
@@ -25,12 +26,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.connectors.answer_records import (
-    DISCOURSE_SCOPE,
-    every_turn,
-    record_turn,
-    recorded_turns,
-)
+from bot.connectors.answer_records import DISCOURSE_SCOPE, every_turn, recorded_turns
 from bot.connectors.discourse_audience import PUBLIC, CategoryReaders
 from bot.connectors.discourse_client import DiscourseClient
 from bot.connectors.discourse_consecutive import ConsecutiveRepliesError
@@ -45,6 +41,7 @@ from bot.connectors.discourse_errors import rate_limit_wait
 from bot.connectors.discourse_key import KeyRefusedError, refused_key
 from bot.connectors.discourse_outbox import DiscourseOutbox, is_transient
 from bot.connectors.discourse_publish import PostComposer
+from bot.connectors.discourse_question_turn import question_turn
 from bot.connectors.discourse_quiet import unposted_because
 from bot.connectors.discourse_send import SUFFIX_RESERVE
 from bot.connectors.discourse_thanks import like_post, liked_instead
@@ -115,10 +112,10 @@ class PostAnswerer:
                 # Answered before a crash cut the bookkeeping short: the reply is in the outbox.
                 store.mark_sent(question_id)
                 return
-            turn_id = store.add_turn(conversation, CHANNEL, question, status="pending")
-            # what a later history judges the reply by, whatever becomes of the question's text
-            key = question_key(event.topic_id, event.post_number)
-            record_turn(store, DISCOURSE_SCOPE, key, turn_id)
+            # answered again (after a restart, a failure that passed): the turn left before
+            turn_id = question_turn(
+                store, conversation, event.topic_id, event.post_number, question
+            )
         except StoreError as exc:
             log.error("discourse topic %s post %s: %s", event.topic_id, event.post_id, exc)
             self._outbox.question_failed(question_id, exc, transient=True)
@@ -212,7 +209,8 @@ class PostAnswerer:
                     )
                     return
         except asyncio.CancelledError:
-            # A stop or restart: the question stays pending and is answered at the next start.
+            # A stop or restart: the question stays pending and is answered at the next start,
+            # under this turn, which stays failed only if it never is.
             if not answered:
                 store.finish_turn(turn_id, None, None, status="failed")
             raise

@@ -4,11 +4,12 @@ No question is lost once acknowledged (Discourse does not redeliver a webhook it
 for): the question is stored (outbox channel ``discourse-question``) before the 200, and marked
 done once its reply is in the outbox. One whose answer was cut short by a restart or a crash,
 or failed for a reason that may pass (the model endpoint, the store or the forum unreachable),
-is answered again by the outbox worker, with the same backoff, up to 12 attempts; one that
-cannot be answered (a bug, an unrenderable answer) is given up at once. One kept because the
-forum refuses the API key (revoked, ``discourse_key``) is answered again no sooner than its reply
-would be sent again, every 5 minutes, up to 48 attempts. Before answering again
-the worker checks that the reply is not already in the outbox.
+is answered again by the outbox worker, with the same backoff, up to 12 attempts, under the
+turn its first attempt stored (``discourse_question_turn``: one question, one turn in
+``citecast report``); one that cannot be answered (a bug, an unrenderable answer) is given up
+at once. One kept because the forum refuses the API key (revoked, ``discourse_key``) is
+answered again no sooner than its reply would be sent again, every 5 minutes, up to 48
+attempts. Before answering again the worker checks that the reply is not already in the outbox.
 
 The same worker resends the replies waiting in the outbox (channel ``discourse``, see
 ``discourse_delivery``) when their retry time has come, keeping each answer's parts in order.

@@ -98,8 +98,9 @@ async def test_a_question_cut_short_by_a_restart_is_answered_after_it(
         await until(lambda: len(forum.bot_posts()) > 0)
         await after.connector.drain()
         assert only_post(forum)["reply_to_post_number"] == 1
+        # one question, one turn: the answer after the restart finishes the one cut short
         turns = after.store.turns(f"discourse-topic-{first['topic_id']}")
-        assert [t.status for t in turns] == ["failed", "done"]
+        assert [t.status for t in turns] == ["done"]
         again = await after.deliver(first)  # and a redelivery is still a duplicate
         assert again.json() == {"ok": True, "ignored": "duplicate delivery"}
         await asyncio.sleep(0.05)
