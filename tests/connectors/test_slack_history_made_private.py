@@ -65,6 +65,18 @@ def recording(index: IndexSettings) -> RecordingAnswerer:
     return RecordingAnswerer(Assistant.from_settings(Settings(index=index)))
 
 
+def roadmap_kb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str = ""
+) -> tuple[Path, IndexSettings, RecordingAnswerer]:
+    """The roadmap knowledge base (in ``folder``) ingested into the harness's index, and the
+    recording answerer over it."""
+    monkeypatch.chdir(tmp_path)  # the harness's index.path is relative (see above)
+    kb = kb_with_roadmap(tmp_path, folder)
+    index = IndexSettings()
+    ingest([kb], index)
+    return kb, index, recording(index)
+
+
 async def ask(world: SlackWorld, channel: str, text: str, root: str | None = None) -> str:
     """The asker asks ``text`` in ``channel`` (in ``root``'s thread, or starting one; in a DM
     without a mention); returns the question's ts."""
@@ -94,11 +106,9 @@ async def converse(world: SlackWorld, answerer: RecordingAnswerer, channel: str)
 async def test_an_answer_citing_a_file_no_longer_public_leaves_the_threads_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # the harness's index.path is relative (see above)
-    kb = kb_with_roadmap(tmp_path, "plans" if how == "audience rule" else "")
-    index = IndexSettings()
-    ingest([kb], index)
-    answerer = recording(index)
+    kb, index, answerer = roadmap_kb(
+        tmp_path, monkeypatch, "plans" if how == "audience rule" else ""
+    )
     async with slack_world(tmp_path, answerer) as world:
         root = await converse(world, answerer, PUBLIC)
         make_gone(kb, index, how)
@@ -116,11 +126,7 @@ async def test_an_answer_citing_a_file_no_longer_public_leaves_the_threads_histo
 async def test_the_history_follows_the_threads_audience_not_the_askers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    kb = kb_with_roadmap(tmp_path)
-    index = IndexSettings()
-    ingest([kb], index)
-    answerer = recording(index)
+    kb, index, answerer = roadmap_kb(tmp_path, monkeypatch)
     async with slack_world(
         tmp_path,
         answerer,
@@ -148,11 +154,7 @@ async def test_the_history_follows_the_threads_audience_not_the_askers(
 async def test_an_answer_whose_saved_turn_is_gone_is_found_by_its_question(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    kb = kb_with_roadmap(tmp_path)
-    index = IndexSettings()
-    ingest([kb], index)
-    answerer = recording(index)
+    kb, index, answerer = roadmap_kb(tmp_path, monkeypatch)
     async with slack_world(tmp_path, answerer) as world:
         root = await converse(world, answerer, PUBLIC)
         # the question's saved turn pruned (the store keeps the latest KEPT_TURNS): the thread's
@@ -177,11 +179,7 @@ async def test_an_answer_matched_to_no_stored_turn_is_left_out_while_any_is_hidd
 ) -> None:
     # the question's saved turn pruned and its text edited since: nothing says which stored
     # answer its reply was, so while the thread holds a hidden answer it may be that one
-    monkeypatch.chdir(tmp_path)
-    kb = kb_with_roadmap(tmp_path)
-    index = IndexSettings()
-    ingest([kb], index)
-    answerer = recording(index)
+    kb, index, answerer = roadmap_kb(tmp_path, monkeypatch)
     async with slack_world(tmp_path, answerer) as world:
         root = await converse(world, answerer, PUBLIC)
         world.store.set_state(TURNS, f"{PUBLIC}:{root}", "")
@@ -201,11 +199,7 @@ async def test_an_answer_matched_to_no_stored_turn_is_left_out_while_any_is_hidd
 async def test_a_file_still_public_keeps_its_answer_in_the_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    kb = kb_with_roadmap(tmp_path)
-    index = IndexSettings()
-    ingest([kb], index)
-    answerer = recording(index)
+    kb, index, answerer = roadmap_kb(tmp_path, monkeypatch)
     async with slack_world(tmp_path, answerer) as world:
         root = await converse(world, answerer, PUBLIC)
         # edited and ingested again, still public: nothing to hide
