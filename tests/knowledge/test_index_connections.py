@@ -68,14 +68,19 @@ def kb(tmp_path: Path) -> tuple[Path, IndexSettings]:
     return docs, settings
 
 
+def _rebuild_with_badgers(docs: Path, settings: IndexSettings) -> None:
+    """`citecast ingest --rebuild` with a new file: the index file is replaced."""
+    (docs / "b.md").write_text("Badgers dig setts.\n")
+    ingest([docs], settings, rebuild=True)
+
+
 def test_an_idle_threads_connection_to_a_replaced_index_is_closed(
     kb: tuple[Path, IndexSettings],
 ) -> None:
     docs, settings = kb
     index = KnowledgeIndex(settings.path)
     with _idle_thread(lambda: index.search("aardvarks")):
-        (docs / "b.md").write_text("Badgers dig setts.\n")
-        ingest([docs], settings, rebuild=True)
+        _rebuild_with_badgers(docs, settings)
         # the worker's connection (and this thread's) still reads the replaced file
         assert _index_files_held(Path(settings.path))
         assert [s.filename for s in index.search("badgers")] == ["b.md"]
@@ -101,8 +106,7 @@ def test_the_idle_thread_reads_the_new_index_on_its_next_search(
     worker = threading.Thread(target=search_twice)
     worker.start()
     assert searched.wait(30)
-    (docs / "b.md").write_text("Badgers dig setts.\n")
-    ingest([docs], settings, rebuild=True)
+    _rebuild_with_badgers(docs, settings)
     index.search("badgers")  # closes the worker's idle connection to the old file
     rebuilt.set()
     worker.join()
@@ -116,8 +120,7 @@ def test_a_connection_in_use_is_not_closed_under_its_read(
     docs, settings = kb
     index = KnowledgeIndex(settings.path)
     with index._reading() as conn:  # a read in progress on the old file
-        (docs / "b.md").write_text("Badgers dig setts.\n")
-        ingest([docs], settings, rebuild=True)
+        _rebuild_with_badgers(docs, settings)
         # a search on the new file, nested in this thread's read, leaves the outer one open
         assert [s.filename for s in index.search("badgers")] == ["b.md"]
         assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
@@ -142,8 +145,7 @@ def test_a_read_under_way_during_the_switch_lets_the_old_file_go_when_it_ends(
     worker = threading.Thread(target=long_read)
     worker.start()
     assert reading.wait(30)
-    (docs / "b.md").write_text("Badgers dig setts.\n")
-    ingest([docs], settings, rebuild=True)
+    _rebuild_with_badgers(docs, settings)
     assert [s.filename for s in index.search("badgers")] == ["b.md"]
     assert _index_files_held(Path(settings.path))  # the read under way keeps it
     switched.set()
