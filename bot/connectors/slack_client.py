@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from email.utils import parsedate_to_datetime
@@ -203,7 +204,9 @@ class ServerErrorBackoffHandler(AsyncRetryHandler):
         error: Exception | None = None,
     ) -> None:
         state.next_attempt_requested = True
-        delay = min(MAX_BACKOFF_SECONDS, self._base * (2**state.current_attempt))
+        # doubling, each wait at most MAX_BACKOFF_SECONDS unless the setting starts above it
+        longest = max(MAX_BACKOFF_SECONDS, self._base)
+        delay = min(longest, self._base * (2**state.current_attempt))
         log.info("%s for %s; retrying in %.2f s", _what_failed(response, error), request.url, delay)
         await self._sleep(delay)
         state.increment_current_attempt()
@@ -245,6 +248,12 @@ def _not_a_retry_notice(record: logging.LogRecord) -> bool:
     return not record.getMessage().startswith("A retry handler found: ")
 
 
+def sdk_timeout(seconds: float) -> int:
+    """``slack.request_timeout_seconds`` as the whole seconds slack_sdk takes, rounded up: cut
+    down, 0.5 was 0, which aiohttp reads as no timeout at all."""
+    return max(1, math.ceil(seconds))
+
+
 def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> AsyncWebClient:
     """The bot-token client, pointed at ``api_base_url`` when set (tests, proxies, GovSlack)."""
     SDK_LOG.addFilter(_not_a_retry_notice)  # once: a logger keeps one of each filter
@@ -254,7 +263,7 @@ def build_web_client(settings: SlackSettings, sleep: Sleep = asyncio.sleep) -> A
         kwargs["base_url"] = base if base.endswith("/") else base + "/"
     return AsyncWebClient(
         token=settings.bot_token,
-        timeout=int(settings.request_timeout_seconds),
+        timeout=sdk_timeout(settings.request_timeout_seconds),
         retry_handlers=[
             RetryAfterHandler(settings.max_retries, sleep, settings.retry_max_seconds),
             ServerErrorBackoffHandler(settings.max_retries, settings.retry_backoff_seconds, sleep),

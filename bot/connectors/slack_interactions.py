@@ -37,7 +37,12 @@ from bot.config import SlackSettings
 from bot.connectors.base import fit_question, long_question_note
 from bot.connectors.setup_errors import NOT_SET_UP_REPLY, is_setup_error, report_setup_error
 from bot.connectors.slack_audience import SlackAudiences
-from bot.connectors.slack_client import SLACK_CALL_ERRORS, as_channel_error, error_code
+from bot.connectors.slack_client import (
+    SLACK_CALL_ERRORS,
+    as_channel_error,
+    error_code,
+    sdk_timeout,
+)
 from bot.connectors.slack_delivery import SlackPoster
 from bot.connectors.slack_feedback_blocks import (
     FEEDBACK_ACTION_PREFIX,
@@ -218,7 +223,9 @@ class SlackInteractions:
         blocks = message.get("blocks") or None
         url = str(request.get("response_url") or "")
         if url.startswith(("https://", "http://")) and is_safe_url(url):
-            hook = AsyncWebhookClient(url, timeout=int(self._settings.request_timeout_seconds))
+            hook = AsyncWebhookClient(
+                url, timeout=sdk_timeout(self._settings.request_timeout_seconds)
+            )
             try:
                 response = await hook.send(
                     text=text, blocks=blocks, response_type="ephemeral", replace_original=False
