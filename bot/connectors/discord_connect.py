@@ -4,7 +4,8 @@
 Discord keeps connecting in the background). A refused token or a privileged intent the bot may
 not use is one ConfigError saying what to fix (``setup_problem``); when Discord cannot be reached
 (network, DNS, an outage) serving goes on and a fresh client tries again in the background
-(``keep_trying``); any other failure is logged in one line (``log_exit``).
+(``keep_trying``); any other failure is logged in one line (``log_exit``). Once connected,
+a lost connection is one warning, not a traceback per reconnect attempt (``discord_outage_log``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 import aiohttp
 import discord
 
+from bot.connectors.discord_outage_log import watch_outages
 from bot.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -149,6 +151,7 @@ async def connect(
     task that keeps trying with fresh clients (``keep_trying``, after ``retry_backoff``
     seconds); any other failure is logged in one line and answers None, as does a start.
     """
+    watch_outages()  # before the client logs anything
     client, task = launch()
     await wait_started(task, connected, CONNECT_WAIT)
     if not task.done():

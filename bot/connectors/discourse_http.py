@@ -7,6 +7,10 @@ see :meth:`bot.connectors.discourse_client.DiscourseClient.create_post`); anythi
 raised at once as :class:`DiscourseAPIError` (a :class:`bot.errors.ChannelError`) carrying the
 status and the forum's ``errors`` messages. ``sleep`` is injectable so tests can observe the
 waits without spending them.
+
+Each retry is an INFO line (what failed, and the wait): a forum down for a while would
+otherwise be a warning per request per retry. Giving up is the caller's one warning or error,
+which names the request and the last failure (the error raised here).
 """
 
 from __future__ import annotations
@@ -124,7 +128,7 @@ class DiscourseHTTP:
                 if attempt >= self.retry.max_attempts:
                     raise ChannelError(f"{method} {path}: {failure}") from None
                 delay = self.retry.backoff(attempt)
-                log.warning(
+                log.info(
                     "discourse %s %s failed (%s); retry in %.1fs", method, path, failure, delay
                 )
                 if await self._wait_to_retry(delay, landed if uncertain else None, recheck):
@@ -146,7 +150,7 @@ class DiscourseHTTP:
                     if response.status_code == 429:
                         raise RateLimitedError(f"{method} {path}: rate limited", delay)
                     raise api_error(method, path, response)
-                log.warning(
+                log.info(
                     "discourse %s %s answered %d; retry in %.1fs",
                     method,
                     path,

@@ -22,6 +22,7 @@ import renderers
 from bot.connectors.answer_places import Claim
 from bot.connectors.link_lifetime import services_with_link_days
 from bot.connectors.render_context import context_for
+from bot.connectors.slack_answered import log_answered
 from bot.connectors.slack_audience import SlackAudiences
 from bot.connectors.slack_client import Sleep, UndeliverableError
 from bot.connectors.slack_delivery import SlackPoster
@@ -212,7 +213,7 @@ class SlackAnswering:
                 events = answer_events(
                     self.services.assistant, self.settings, question.text, audience, history
                 )
-                reply, _ = await presenter.run(events, feedback, question.text)
+                reply, payload = await presenter.run(events, feedback, question.text)
             except BaseException as exc:
                 await answer_failed(exc, self.services, question.channel, presenter.sink, turn_id)
                 if not isinstance(exc, Exception):
@@ -222,6 +223,7 @@ class SlackAnswering:
             store.finish_turn(turn_id, reply.answer.to_json(), reply.registry)
         except StoreError as exc:
             log.error("Slack answer %s was sent but not stored: %s", turn_id, exc)
+        log_answered(store, question.ts, question.channel, turn_id, len(payload["messages"]))
 
     def _place(self, thread: SlackThread) -> Claim:
         """A claim on ``thread`` for one answer (or one message) to post there in turn."""

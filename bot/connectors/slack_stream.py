@@ -151,8 +151,9 @@ class NativeSink:
         if self.ts is None and closed and code not in UNSUPPORTED_STREAMING:
             raise error from None  # a plain post would be refused the same way
         if self.ts is None and isinstance(error, RateLimitedError):
-            # a plain post now would be refused too (and Slack may throttle the app harder)
-            log.warning(
+            # a plain post now would be refused too (and Slack may throttle the app harder);
+            # INFO: the outbox's warning says the answer is queued, and for how long
+            log.info(
                 "Slack asked the stream in %s to wait; queuing the answer", self._thread.channel
             )
             self.waiting = (error, time.time())
@@ -162,8 +163,8 @@ class NativeSink:
             # Nothing of ours is visible yet, so a plain post can still show the whole answer.
             # A chat.startStream lost on the way may have started a stream we cannot see: it
             # is found and removed first (slack_stream_orphans), not left beside the answer.
-            if code not in UNSUPPORTED_STREAMING:
-                log.warning("Slack stream could not start (%s); posting instead", code)
+            if code not in UNSUPPORTED_STREAMING:  # INFO: a post Slack refuses too is a warning
+                log.info("Slack stream could not start (%s); posting instead", code)
             if isinstance(error, DeliveryUncertainError):
                 await remove_lost_stream(
                     self._client, self._poster, self._thread, self._tried, self._bot_id

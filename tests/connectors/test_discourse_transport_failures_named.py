@@ -1,9 +1,9 @@
 """Discourse: a request that fails before the forum answers is named by its failure's type.
 
-A connection dropped mid-request has no message, so the retry warning names the exception
+A connection dropped mid-request has no message, so the retry line names the exception
 type ("failed (RemoteProtocolError); retry in …"). httpx's refusal of an illegal header value
 quotes the header ("Illegal header value b'<the API key>\\n'"): it is named by its type only, in
-the warning and in the error raised, so the key never reaches a log.
+the retry line and in the error raised, so the key never reaches a log.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tests.fakes.discourse_api import FakeDiscourse
 KEY = "k3y-that-must-stay-secret"
 
 
-async def test_a_dropped_upload_names_its_failure_in_the_retry_warning(
+async def test_a_dropped_upload_names_its_failure_in_the_retry_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     chart = tmp_path / "chart.png"
@@ -42,7 +42,7 @@ async def test_a_dropped_upload_names_its_failure_in_the_retry_warning(
         async with opened_harness(forum, tmp_path) as h:
             h.script([source], "See the chart [1].")
             topic = forum.new_topic("Q", "Where is the chart?", category_id=PUBLIC)
-            with caplog.at_level(logging.WARNING):
+            with caplog.at_level(logging.INFO):  # retries are INFO lines
                 await h.deliver(topic)
                 await outbox_empty(h)
     retries = [r.getMessage() for r in caplog.records if "retry in" in r.getMessage()]
