@@ -169,7 +169,9 @@ class QuestionAnswerer:
         question = question_text(message, bot_id, settings)
         if not question:
             empty = message.attachments or message.stickers
-            hint = NO_WORDS if empty else settings.empty_question_message
+            hint = NO_WORDS if empty else settings.empty_question_message.strip()
+            if not hint:  # `empty_question_message: ""`: no reply, as on Discourse
+                return
             hinted: list[discord.Message] = []
             try:
                 await notify(message, hint, settings, on_sent=hinted.append)

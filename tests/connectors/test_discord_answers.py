@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from bot.models import Answer, Source
 from tests.connectors.test_discord_harness import Harness, harness, start_harness, stop_harness
@@ -154,6 +157,24 @@ async def test_an_empty_mention_gets_a_short_hint(harness: Harness) -> None:
     (message,) = h.fake.messages_in(h.world.general)
     assert message["content"] == "Ask me a question after mentioning me."
     assert answerer.calls == []
+
+
+async def test_an_empty_hint_setting_sends_nothing_and_logs_no_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Discord refuses an empty message (50006): every bare mention logged an error
+    h = await start_harness(tmp_path, empty_question_message="")
+    try:
+        answerer = h.use([GUIDE], "Use pip [1].")
+        with caplog.at_level(logging.INFO):
+            await h.deliver(
+                h.fake.user_message(h.world.general, h.world.alice, "", mention_bot=True)
+            )
+        assert h.fake.messages_in(h.world.general) == []
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+        assert answerer.calls == []
+    finally:
+        await stop_harness(h)
 
 
 async def test_only_configured_channels_are_served(tmp_path: Path) -> None:
