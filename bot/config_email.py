@@ -104,6 +104,8 @@ class EmailSettings(Section):
     audience_by_domain: dict[str, Groups] = Field(default_factory=dict)
     audience_by_address: dict[str, Groups] = Field(default_factory=dict)
     max_attachment_bytes: int = Field(default=10_000_000, ge=0)
+    # earlier exchanges of the thread given to the assistant (as web.history_turns)
+    history_turns: int = Field(default=10, ge=0, le=50)
     max_message_bytes: int = Field(default=30_000_000, ge=1024)
     answer_timeout_seconds: float = Field(default=300.0, gt=0)
     retry_initial_seconds: float = Field(default=30.0, gt=0)

@@ -227,7 +227,7 @@ def overflow_hint(top_k: int, rounds: int, history: bool) -> str:
     if history:
         fixes.append(
             "keep fewer earlier exchanges (web.history_turns, slack.history_turns, "
-            "discord.history_limit, discourse.history_posts)"
+            "discord.history_limit, discourse.history_posts, email.history_turns)"
         )
     fixes.append("use a model with a longer context")
     return f" (the prompt is longer than the model's context: {', or '.join(fixes)})"

@@ -77,7 +77,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEDUPE_SCOPE = "email-message"
-HISTORY_TURNS = 10
+# stored turns read for history beyond ``email.history_turns``: room for failed and hidden ones
+HISTORY_SLACK = 50
 COPIED_NO_QUESTION = "copied (Cc), and it asks nothing"
 COPIED_NOTHING_FOUND = "copied (Cc), and the knowledge base has nothing on it"
 
@@ -297,14 +298,20 @@ class EmailConnector:
         # An answer written for a wider audience (the sender's mapping narrowed since, or a
         # knowledge-base file it cites or read made private or dropped from the index since)
         # stays out: the model would repeat or build on it for a sender who may no longer read it.
-        turns = self.services.store.turns(conversation, limit=HISTORY_TURNS)
-        return tuple(
+        # The latest ``email.history_turns`` exchanges still shown: a failed or hidden turn
+        # does not use up the window.
+        limit = self.settings.history_turns
+        if limit == 0:
+            return ()
+        turns = self.services.store.turns(conversation, limit=limit + HISTORY_SLACK)
+        shown = [
             Exchange(question=t.question, answer=str(t.answer.get("text", "")))
             for t in turns
             if t.status == "done"
             and t.answer
             and visible_answer(t, audience, self.files) is not None
-        )
+        ]
+        return tuple(shown[-limit:])
 
 
 def _claimed_before(store: Store, message_id: str) -> bool:

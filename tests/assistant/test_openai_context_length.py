@@ -30,7 +30,7 @@ RETRIEVE_LESS = (
 )
 FEWER_EXCHANGES = (
     "keep fewer earlier exchanges (web.history_turns, slack.history_turns, "
-    "discord.history_limit, discourse.history_posts)"
+    "discord.history_limit, discourse.history_posts, email.history_turns)"
 )
 
 
