@@ -161,7 +161,7 @@ class EditSink:
                     raise  # the final post would be refused the same way
                 # finish() delivers the whole answer. No second try now: a post lost on the way
                 # may be in the thread (finish() looks for its key), and another would repeat it.
-                log.warning(
+                log.info(
                     "showing the answer in %s failed (%s); posting it at the end",
                     self._thread.channel,
                     exc,

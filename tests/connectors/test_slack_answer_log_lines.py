@@ -76,3 +76,21 @@ async def test_a_server_error_on_the_stream_and_the_post_is_one_warning(
     assert warning.endswith("; queued")
     assert any("stream could not start" in r.getMessage() for r in caplog.records)  # at INFO
     assert answered(caplog) == []
+
+
+async def test_a_server_error_on_the_first_edit_mode_post_is_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # edit mode shows the answer as it is written; its first post refused, the answer is
+    # posted at the end, and refused again it is queued: one warning, the outbox's
+    answerer = CannedAnswerer(answer_citing(2), chunk=4)
+    async with slack_world(
+        tmp_path, answerer, streaming="edit", retry_backoff_seconds=0.01
+    ) as world:
+        world.fake.fail("chat.postMessage", status=500, times=None)
+        with caplog.at_level(logging.INFO):
+            await world.post_event(mention("down?", ts=TS))
+        assert world.store.pending("slack")  # queued
+    [warning] = warnings(caplog)
+    assert warning.startswith(f"Slack refused an answer in {PUBLIC} (")
+    assert any("posting it at the end" in r.getMessage() for r in caplog.records)  # at INFO
