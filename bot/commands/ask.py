@@ -88,23 +88,25 @@ def source_line(citation: Citation) -> str:
     return f"[{citation.n}] {line}"
 
 
-def plain_text(answer: Answer) -> str:
+def plain_text(answer: Answer, weak_below: float | None = None) -> str:
     """The answer with ``[^n]`` written ``[n]`` and Markdown's backslash escapes removed
     (``\\[1\\]`` reads ``[1]``, code keeps its backslashes: :mod:`renderers.plain_markdown`),
     then the Sources: list.
 
     A citation its source only weakly supports is ``[n?]``, as every channel shows it (support
-    below ``RenderContext.weak_below``): the terminal must not look surer than Slack or the web.
+    below ``weak_below``, the ``grounding.threshold``; by default ``RenderContext.weak_below``):
+    the terminal must not look surer than Slack or the web.
     An answer with no text (every marker it had was dropped) reads as every channel shows it,
     ``EMPTY_ANSWER``, not as a blank line.
     """
     from renderers.base import EMPTY_ANSWER, RenderContext
     from renderers.plain_markdown import plain_markdown
 
+    below = RenderContext.weak_below if weak_below is None else weak_below
     weak = {
         citation.n
         for citation in answer.citations
-        if citation.support is not None and citation.support < RenderContext.weak_below
+        if citation.support is not None and citation.support < below
     }
 
     def marker(n: int) -> str:
@@ -128,6 +130,7 @@ def _render(
         audience=audience,
         capabilities=capabilities_for(channel, settings.capabilities.get(channel)),
         subject=question,  # an email reply is about the question asked, as a mailed one would be
+        weak_below=settings.grounding.threshold,  # as the channels mark [n?]
     )
     payload = renderers.render(channel, answer, context)
     return json.dumps(payload, indent=2, ensure_ascii=False)
@@ -209,6 +212,6 @@ def _run(args: argparse.Namespace) -> int:
         text = _render(args.channel, args.question, answer, settings, audience)
     else:
         # the documents' text and titles, read in a terminal: shown, never acted on
-        text = terminal_text(plain_text(answer))
+        text = terminal_text(plain_text(answer, settings.grounding.threshold))
     write_stdout(text + "\n")
     return 0

@@ -77,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
     # marked in that language as the channels mark it (bot.connectors.render_context)
     language = answer_language(answer, settings.assistant.language)
     context = RenderContext(
-        public_base_url=args.public_base_url, language=language, audience=frozenset(viewer)
+        public_base_url=args.public_base_url,
+        language=language,
+        audience=frozenset(viewer),
+        # [n?] below grounding.threshold, as the channels mark it (0.35 without a config file)
+        weak_below=settings.grounding.threshold,
     )
     # a staff answer's hidden source would leave its claim on the page beside a "restricted
     # source"

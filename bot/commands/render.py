@@ -110,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         audience=frozenset(viewer),
         # as the channels mark it (bot.connectors.render_context); "" without a config file
         language=answer_language(answer, settings.assistant.language),
+        # [n?] below grounding.threshold, as the channels mark it (0.35 without a config file)
+        weak_below=settings.grounding.threshold,
     )
     channels = CHANNELS if args.channel == "all" else (args.channel,)
     out = {}

@@ -4,7 +4,8 @@
   viewer's audience when the deployment has a signer (``web.public_base_url`` set);
 - file sizes: read here, because renderers do no I/O;
 - the full-source-list page: linked by a signed turn key, never a guessable sequential id;
-- the answer's language (``assistant.language``), which the email's HTML part marks.
+- the answer's language (``assistant.language``), which the email's HTML part marks;
+- the weak mark: a citation whose support is below ``grounding.threshold`` shows ``[n?]``.
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ def context_for(
     **options: Any,
 ) -> RenderContext:
     """The RenderContext for a viewer in ``audience``; ``options`` are RenderContext fields.
-    With ``answer``, the language is the one it is written in (:func:`answer_language`)."""
+    With ``answer``, the language is the one it is written in (:func:`answer_language`).
+    Weak means below ``grounding.threshold``, the score grounding judged the answer by."""
     signer = services.signer
     language = services.settings.assistant.language
+    options.setdefault("weak_below", services.settings.grounding.threshold)
     options.setdefault(
         "language", language if answer is None else answer_language(answer, language)
     )

@@ -89,9 +89,12 @@ class SlackAnswering:
         # the threads answers are being posted to: one answer at a time posts in a thread, and
         # the outbox's queued rests take their turn there too (so the places are the outbox's)
         self.places = outbox.places
-        overrides = {"max_file_bytes": self.settings.max_file_bytes}
-        overrides.update(services.settings.capabilities.get("slack", {}))
-        self._caps: Capabilities = capabilities_for("slack", overrides)
+        # a file is shown attached only where slack_uploads will upload it: within
+        # slack.max_file_bytes, and within capabilities.slack.max_file_bytes when that is set
+        limit = self.settings.max_file_bytes
+        overrides = {"max_file_bytes": limit, **services.settings.capabilities.get("slack", {})}
+        caps = capabilities_for("slack", overrides)
+        self._caps: Capabilities = replace(caps, max_file_bytes=min(caps.max_file_bytes, limit))
 
     def render(
         self,
@@ -208,7 +211,10 @@ class SlackAnswering:
         feedback = turn_id if self.settings.feedback_buttons else None
         # left (a failure too) only once the answer, or its apology, is posted whole
         async with self._place(thread) as claim:
-            presenter = AnswerPresenter(*turn_sinks(sink, fallback, claim), render)
+            weak_below = self.services.settings.grounding.threshold  # as render marks [n?]
+            presenter = AnswerPresenter(
+                *turn_sinks(sink, fallback, claim), render, weak_below=weak_below
+            )
             try:
                 events = answer_events(
                     self.services.assistant, self.settings, question.text, audience, history

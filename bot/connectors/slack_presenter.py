@@ -26,7 +26,7 @@ from bot.connectors.slack_thread import SlackThread
 from bot.connectors.small_talk import is_small_talk_reply
 from bot.errors import BackendError, ChannelError
 from bot.models import Answer, Citation, CitationAdded, Exchange, TextDelta
-from renderers.base import CitationForm, RenderContext
+from renderers.base import CitationForm
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +82,12 @@ async def answer_events(
         yield event
 
 
-def marks_weak(answer: Answer) -> bool:
-    """True when the rendered answer marks a citation ``[n?]`` (its support is below
-    ``RenderContext.weak_below``, the threshold every connector renders with)."""
+def marks_weak(answer: Answer, weak_below: float) -> bool:
+    """True when the rendered answer marks a citation ``[n?]``: its support is below
+    ``weak_below``, the ``grounding.threshold`` the payload is rendered with
+    (``RenderContext.weak_below``)."""
     return any(
-        citation.support is not None and citation.support < RenderContext.weak_below
+        citation.support is not None and citation.support < weak_below
         for citation in answer.citations
     )
 
@@ -95,13 +96,22 @@ class AnswerPresenter:
     """Feeds an answer's events to a sink, switching to ``fallback()`` if streaming is refused.
 
     ``sink`` is always the sink currently showing the answer, so a caller that catches a
-    failure can ``await presenter.sink.fail()``.
+    failure can ``await presenter.sink.fail()``. ``weak_below`` is the ``grounding.threshold``
+    that ``render`` marks ``[n?]`` by (:func:`marks_weak`).
     """
 
-    def __init__(self, sink: AnswerSink, fallback: Callable[[], AnswerSink], render: RenderFn):
+    def __init__(
+        self,
+        sink: AnswerSink,
+        fallback: Callable[[], AnswerSink],
+        render: RenderFn,
+        *,
+        weak_below: float,
+    ):
         self.sink = sink
         self._fallback = fallback
         self._render = render
+        self._weak_below = weak_below
 
     def _switch(self, reason: ChannelError) -> None:
         log.info("native streaming unavailable (%s); falling back", reason)
@@ -141,7 +151,11 @@ class AnswerPresenter:
         # answer counts as revised too: the stream showed nothing, while the payload says
         # that the answer was empty. So does one that marks a citation weak ([n?]): grounding
         # judges only the whole answer, so the text streamed before its verdict reads [n].
-        revised = text != reply.answer.text or not text.strip() or marks_weak(reply.answer)
+        revised = (
+            text != reply.answer.text
+            or not text.strip()
+            or marks_weak(reply.answer, self._weak_below)
+        )
         try:
             await self.sink.finish(payload, turn_id, revised=revised)
         except StreamingUnavailableError as exc:

@@ -249,6 +249,7 @@ class WebTurns:
             audience=self.audience,
             capabilities=capabilities_for("web", settings.capabilities.get("web")),
             language=settings.assistant.language,
+            weak_below=settings.grounding.threshold,
         )
 
     def as_now(self, answer: Answer) -> Answer:
