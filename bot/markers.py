@@ -4,7 +4,8 @@
 tokens: ``str`` for text to keep exactly as written, :class:`~bot.marker_parse.Marker` for a
 citation marker. It is markdown-aware without a markdown parse: one forward pass that knows
 fenced code (an unterminated fence runs to the end), indented code, code spans with matching
-backtick runs, and ``$…$`` / ``$$…$$`` math, and skips them.
+backtick runs, ``$…$`` / ``$$…$$`` math and autolinks (``<https://…?x=[2]>``, whose address
+stays as written: :mod:`bot.marker_autolinks`), and skips them.
 
 At each line start it also removes what the model should not have written: footnote definition
 lines (``[^1]: …``, and ``[1]: …`` where bare numbers are markers) and, when the grammar has an
@@ -17,7 +18,7 @@ split concatenate to the tokens of the whole text. Undecided tails are bounded: 
 run (:mod:`bot.marker_superscripts`) 32 characters, a bracket group (also one that may close as
 a link's text) or a parenthesised ``(Source 3)`` 64, an HTML comment
 (:mod:`bot.marker_comments`) 160, a ``<citation>`` tag, a code span or an emphasis run around
-markers (:mod:`bot.marker_emphasis`) 1,024, a trailing source list 8,192.
+markers (:mod:`bot.marker_emphasis`) 1,024, an autolink 2,048, a trailing source list 8,192.
 
 Documented simplifications of CommonMark (mistune, which renders the answer, is the reference):
 code spans and inline math longer than 1,024 characters are not recognized (a code span runs
@@ -35,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.marker_autolinks import autolink, is_autolink
 from bot.marker_blocks import Paragraph
 from bot.marker_comments import parse_comment
 from bot.marker_emphasis import MARKER_START, Wrapped, emphasis_group, emphasis_opener
@@ -231,10 +233,12 @@ class MarkerScanner(LineStarts):
                 assert isinstance(result, Hit)
                 marker = result.marker
                 if marker is None:
-                    # code and math are verbatim; a link is not (a stream cannot tell one from
-                    # bracketed text until it closes, and both must read the same)
+                    # code, math and autolinks are verbatim; a bracket link is not (a stream
+                    # cannot tell one from bracketed text until it closes, and both must read
+                    # the same)
                     text = lead + buf[at : result.end]
-                    out.append(Verbatim(text) if self._mark_verbatim and char in "`$" else text)
+                    verbatim = char in "`$" or (char == "<" and is_autolink(buf, at))
+                    out.append(Verbatim(text) if self._mark_verbatim and verbatim else text)
                 elif emph:
                     group = self._emphasized(buf, start, (at, result), emph, final)
                     if group is None:
@@ -331,6 +335,10 @@ class MarkerScanner(LineStarts):
                     return tag
             if buf.startswith("!", at + 1):
                 return parse_comment(buf, at, final)  # "<!-- … -->": nothing in it is read
+            if not self._html:  # (an HTML block is raw text to mistune, as for code spans)
+                link = autolink(buf, at, final)  # "<https://…?x=[2]>": its address as written
+                if link is not None:
+                    return link
             found = parse_angle(buf, at, final)
             if found is not None or buf[at + 1 : at + 2] not in ("s", "S"):
                 return found

@@ -35,6 +35,13 @@ stream == batch, the registry must not change while one answer is being resolved
 grow mid-answer (tools running between model steps), call ``flush()`` before it grows, so the
 text before is resolved against the sources that existed when it was written, whatever the
 chunking.
+
+The bidi embedding, override and isolate controls and the C0/C1 control codes
+(:mod:`bot.bidi_controls`) are removed from the raw text before it is scanned, so neither the
+answer text nor any delta of it holds one: the web's ``answer.text``, its "Copy answer" and
+``citecast ask`` carry what every channel shows (``"\\u202e91$"`` never pastes as ``$19``). The
+removal is character by character, so it cannot depend on where a stream is cut; marker
+offsets (``Dropped.offset``) count the text without them.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
+from bot.bidi_controls import without_bidi_controls
 from bot.deeplinks import deep_link
 from bot.marker_dagger_labels import DaggerLabels
 from bot.marker_lead_ins import LEAD_LAST, ends_in_lead_in
@@ -149,6 +157,7 @@ class StreamResolver(ListedSources):
         return self._feed(delta)
 
     def _feed(self, delta: str) -> list[TextDelta | CitationAdded]:
+        delta = without_bidi_controls(delta)  # (see the module docstring)
         labels = self._by_number.labels
         labels.raw.append(delta)  # (a definition line is read from it)
         tokens = self._scanner.feed(delta)
@@ -192,6 +201,7 @@ class StreamResolver(ListedSources):
         """The whole text at once: the same Answer as feed(raw) + finish(), with no events."""
         if self._finished or self._pieces:
             raise ValueError("_resolve_all() on a used resolver")
+        raw = without_bidi_controls(raw)
         self._by_number.labels.raw.append(raw)
         self._consume(self._scanner.scan_all(raw), final=True, events=False)
         return self._answer()
