@@ -17,8 +17,17 @@ from renderers.url_encoding import encoded_url
 ZWJ = "\u200d"
 _MENTION = re.compile(r"@(everyone|here|channel)", re.I)
 # what opens a Discord mention-like token: user, role or channel "<@…>", "<#…>", custom emoji
-# "<:…>", "<a:…>", slash command "</…>", timestamp "<t:…>", navigation "<id:home>"
+# "<:…>", "<a:…>", slash command "</…>", timestamp "<t:…>", navigation "<id:home>" (in text, where
+# a joiner is invisible and nobody copies it to run it)
 _DISCORD_ANGLE = re.compile(r"<(?=[@#:/a]|t:|id:)", re.I)
+# The tokens Discord itself reads in a message (developer docs, Reference, "Message Formatting"):
+# user "<@id>"/"<@!id>", role "<@&id>", channel "<#id>", slash command "</name sub:id>", custom
+# emoji "<:name:id>"/"<a:name:id>", timestamp "<t:unix>"/"<t:unix:R>", guild navigation
+# "<id:customize>". Only these are broken in code: "</script>", "<a href>", Scala's "T <: U" stay
+# as written, to be copied as they are. Discord's docs do not say that code keeps the others
+# from being read (its server has rewritten a custom emoji inside a code span), so they are
+# still broken there. "<@" and "<#" are broken whatever follows, as in text.
+_DISCORD_TOKEN = re.compile(r"<(?=[@#]|/[^\s<>:/][^<>:\n]*:\d+>|a?:\w+:\d+>|t:-?\d|id:\w)", re.I)
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+|~!"})
 
 
@@ -141,15 +150,17 @@ def no_mentions(text: str) -> str:
     ``allowed_mentions`` already keeps such text from pinging anyone."""
     if "@" in text and _MENTION.search(text) is not None:
         text = outside_urls(text, _break_mentions)
-    return code_mentions(text)
+    return _DISCORD_ANGLE.sub("<" + ZWJ, text) if "<" in text else text
 
 
 def code_mentions(code: str) -> str:
-    """Discord code (a code span or block) with its ``<@…>``-style tokens broken, and
-    ``@everyone``/``@here`` as written: a joiner in them would be copied with the code
-    (``npm install @here/maps``), and a message's ``allowed_mentions`` (``parse: []``, on
-    every message and client-wide) keeps them from pinging anyone, as it does in a URL."""
-    return _DISCORD_ANGLE.sub("<" + ZWJ, code) if "<" in code else code
+    """Discord code (a code span or block) with the tokens Discord reads (``<@id>``,
+    ``<#id>``, ``</cmd:id>``, ``<:emoji:id>``, ``<t:…>``, ``<id:…>``) broken, and everything
+    else as written: ``@everyone``/``@here``, ``</script>``, ``<a href>``. A joiner in them
+    would be copied with the code (``npm install @here/maps``), and a message's
+    ``allowed_mentions`` (``parse: []``, on every message and client-wide) keeps the mentions
+    from pinging anyone, as it does in a URL."""
+    return _DISCORD_TOKEN.sub("<" + ZWJ, code) if "<" in code else code
 
 
 def _break_mentions(text: str) -> str:

@@ -13,7 +13,9 @@ Feed it the ``StreamResolver``'s events; at the end call ``finish`` with the fin
 
 Channel formats of ``appended``/``tail``/``text()``: web sanitized HTML fragments, Slack mrkdwn,
 Discord markdown (``discord_contents()`` splits the text so far into messages of at most 2,000
-characters for edits), email HTML, Discourse markdown.
+characters for edits), email HTML, Discourse markdown. Blocks are joined as the final render
+joins them (a blank line between markdown blocks), so a preview does not jump when it completes;
+a table's unfinished last row is held back from the tail (``renderers.open_table_row``).
 
 Cost: text is cut into blocks with ``bot.markdown.split_blocks`` (chunks that parse alone exactly
 as in the whole document); a completed chunk is parsed and rendered once and cached. The open
@@ -40,7 +42,13 @@ from renderers.base import CitationForm, RenderContext
 from renderers.document import Document, cited_numbers, decide_forms, seed
 from renderers.limits import DISCORD_MAX_CONTENT
 from renderers.link_urls import has_lookalike_links
+from renderers.open_table_row import without_open_table_row
 from renderers.packing import pack
+
+# how the final render joins block fragments: HTML elements on their own lines, markdown and
+# mrkdwn blocks with a blank line between them (Discord's and Discourse's assemble, Slack's
+# sections), so a preview's paragraphs stay apart as they will in the final message
+_HTML_CHANNELS = frozenset({"web", "email"})
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ class StreamRenderer:
         self._module = channel_module(channel)
         self._caps = self.context.caps(channel)
         self._growth = None if tail_growth is None else max(1.01, tail_growth)
+        self._join = "\n" if channel in _HTML_CHANNELS else "\n\n"
         self._splitter = BlockSplitter()
         self._citations: dict[int, Citation] = {}
         self._forms: dict[int, CitationForm] = {}
@@ -138,7 +147,7 @@ class StreamRenderer:
             # after a block completed, always send the new tail ("" clears the old one)
             if appended or (size and size >= max(1, self._tail_shown) * self._growth):
                 tail = self._render_tail()
-        return StreamUpdate("\n".join(appended), tail)
+        return StreamUpdate(self._join.join(appended), tail)
 
     def _take(self, tokens: list[Token], step: Any, appended: list[str]) -> None:
         for token in tokens:
@@ -156,11 +165,16 @@ class StreamRenderer:
             self._lookalike_forms.append(dict(self._forms))
 
     def _render_tail(self) -> str:
+        return self._join.join(self._tail_blocks())
+
+    def _tail_blocks(self) -> list[str]:
+        """The open tail's blocks rendered now, a table's unfinished last row left out."""
         self._tail_shown = len(self._tail)
-        if not self._tail.strip():
-            return ""
+        shown = without_open_table_row(self._tail)
+        if not shown.strip():
+            return []
         step = self._block_step()
-        return "\n".join(fragment_text(self.channel, step(t)) for t in parse(self._tail))
+        return [fragment_text(self.channel, step(t)) for t in parse(shown)]
 
     def preview(self) -> str:
         """The open tail rendered now (whatever its growth)."""
@@ -169,12 +183,12 @@ class StreamRenderer:
     def text(self) -> str:
         """Everything so far in the channel's format (completed blocks + the open tail)."""
         tail = self._render_tail()
-        return "\n\n".join([*self._texts, tail] if tail else self._texts)
+        return self._join.join([*self._texts, tail] if tail else self._texts)
 
     def discord_contents(self) -> list[str]:
         """The text so far split into Discord messages of at most 2,000 characters."""
-        tail = self._render_tail()
-        return pack([*self._texts, tail], DISCORD_MAX_CONTENT)
+        # each block apart, as the final render packs them
+        return pack([*self._texts, *self._tail_blocks()], DISCORD_MAX_CONTENT)
 
     def finish(self, answer: Answer) -> dict[str, Any]:
         """The final payload, equal to ``renderers.render(channel, answer, context)``."""
