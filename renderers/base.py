@@ -197,6 +197,8 @@ def _record_form(citation: Citation, caps: Capabilities) -> RecordForm | None:
         (shown(name), one_line(shown(values[name]))) for name in citation.columns if name in values
     )
     action = source.action if source.action and is_safe_url(source.action.url) else None
+    if not (caps.links or caps.buttons):
+        action = None  # it could only be a link
     if action is not None:
         action = RecordAction(shown(action.label), _link(action.url))
     return RecordForm(
@@ -219,9 +221,11 @@ def citation_form(
     Public URL (the deep link when present) -> link; a file without one -> attachment where the
     channel sends files, attachments are wanted, and type/size/count (``files_used``: other
     files already attached) allow (a file ``file_size`` cannot read is never attached); else
-    a signed download link when the signer gives one; else its name. An attached file with no
-    title or label of its own is titled by the name it travels under
-    (:func:`renderers.attachable.attachment_name`), so every channel names it once.
+    a signed download link when the signer gives one; else its name. Where ``caps.links`` is
+    false no form has a URL (a file is still attached; a record's action stays only as a
+    button). An attached file with no title or label of its own is titled by the name it
+    travels under (:func:`renderers.attachable.attachment_name`), so every channel names it
+    once.
 
     Every text of the form (title, detail, quote, file name, record label, columns and action)
     is without bidi controls (:func:`shown`), and each URL is percent-encoded by the one rule
@@ -241,7 +245,9 @@ def citation_form(
     }
     if not source.visible_to(context.audience):
         return CitationForm(n=citation.n, kind="hidden", title="restricted source", weak=weak)
-    for url in (citation.deep_link, source.url):
+    # a channel that cannot show a clickable link (``links: false``) shows no URL: a source is
+    # attached where it can be, else named
+    for url in (citation.deep_link, source.url) if caps.links else ():
         if url and is_safe_url(url):
             common["occurrences"] = _occurrence_forms(citation, context, weak, link=True)
             return CitationForm(kind="link", url=_link(url), **common)
@@ -261,7 +267,7 @@ def citation_form(
         return CitationForm(
             kind="attachment", path=source.path, media_type=source.media_type, **common
         )
-    signed = context.signer(source) if context.signer else None
+    signed = context.signer(source) if context.signer and caps.links else None
     if signed and is_safe_url(signed):
         signed = signed.strip()
         # at the cited place: a PDF's page, a text file's quoted words (a text fragment)

@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.markdown import Token
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
+from renderers.capabilities import DISCORD_MIN_MAX_CHARS, LinkStyle, link_style
 from renderers.document import Document
 from renderers.escaping import md_text, no_mentions
 from renderers.limits import (
@@ -30,7 +31,7 @@ from renderers.limits import (
     DISCORD_MAX_EMBEDS,
     truncate,
 )
-from renderers.markdown_links import discord_link
+from renderers.markdown_links import autolink, discord_link
 from renderers.markdown_writer import EntryLevel, MarkdownWriter
 from renderers.packing import pack
 
@@ -49,9 +50,9 @@ def marker(form: CitationForm | None, n: int) -> str:
 class DiscordBlocks:
     """Block step of the Discord renderer."""
 
-    def __init__(self, forms: Mapping[int, CitationForm]):
+    def __init__(self, forms: Mapping[int, CitationForm], links: LinkStyle = "masked"):
         self._forms = forms
-        self._writer = MarkdownWriter("discord", self.cite, forms=forms)
+        self._writer = MarkdownWriter("discord", self.cite, forms=forms, links=links)
 
     def cite(self, n: int) -> str:
         return marker(self._forms[n], n) if n in self._forms else ""
@@ -64,7 +65,7 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> DiscordBlocks:
     """The block step (``seed`` is unused)."""
-    return DiscordBlocks(forms)
+    return DiscordBlocks(forms, link_style(context.caps(CHANNEL)))
 
 
 def _text(value: str, limit: int) -> str:
@@ -80,25 +81,35 @@ LINK_TOO_LONG = " (link too long to show)"
 SOURCES_HEADING = "**Sources**\n"
 
 
+def _linked(label: str, url: str, limit: int, masked: bool) -> str:
+    """``label`` linking to ``url``: a masked link, or (``masked_links: false``) the label as
+    text then ``<url>`` (shown as written, without an embed)."""
+    if masked or label == url:
+        return discord_link(label if label == url else truncate(label, limit), url)
+    return f"{_text(label, limit)} {autolink(url, 'discord')}"
+
+
 def source_line(
-    form: CitationForm, level: EntryLevel = FULL, *, link: bool = True, button: bool = True
+    form: CitationForm,
+    level: EntryLevel = FULL,
+    *,
+    link: bool = True,
+    button: bool = True,
+    masked: bool = True,
 ) -> str:
     """One source entry, on one line: ``[n] [Title](<url>) — p. 12, Section``.
 
     Mentions are broken in the text parts only; URLs stay byte for byte. ``link=False`` shows
     the title alone (for a URL longer than a message). A record's action is a masked link
     unless it is a button (``button``: it got one of the 25 a message can carry).
+    ``masked=False``: each link is its text, then the bare ``<url>``.
     """
     url = level.url(form.url) if form.url else None
     linked = form.kind in ("link", "download") and url is not None
     # the title as text (a masked link's label is written by discord_link, without escapes)
     title = "" if linked and link else _text(form.title, level.title)
     if linked and url:
-        if link:
-            shown = form.title if form.title == url else truncate(form.title, level.title)
-            head = discord_link(shown, url)
-        else:
-            head = title + LINK_TOO_LONG
+        head = _linked(form.title, url, level.title, masked) if link else title + LINK_TOO_LONG
         if form.kind == "download" and form.filename and form.filename != form.title:
             head += f" ({_text(form.filename, 120)})"
     elif form.kind == "attachment":
@@ -115,19 +126,22 @@ def source_line(
         columns = "; ".join(f"{k}: {v}" for k, v in record.columns)
         extras.append(_text(columns, level.columns))
     if record and record.action and not (record.button and button) and link:
-        label = truncate(record.action.label, min(level.title, 200))
-        extras.append(discord_link(label, record.action.url))
+        extras.append(
+            _linked(record.action.label, record.action.url, min(level.title, 200), masked)
+        )
     line = f"{marker(form, form.n)} {head}"
     if extras:
         line += " \u2014 " + " \u00b7 ".join(extras)
     return line
 
 
-def _entry(form: CitationForm, level: EntryLevel, budget: int, button: bool) -> str:
+def _entry(
+    form: CitationForm, level: EntryLevel, budget: int, button: bool, masked: bool = True
+) -> str:
     """The richest whole entry within ``budget`` characters: at ``level``, compacted, or the
     title without links; an entry is never cut inside, so never across two messages."""
     for candidate in (level, COMPACT):
-        line = source_line(form, candidate, button=button)
+        line = source_line(form, candidate, button=button, masked=masked)
         if len(line) <= budget:
             return line
     return _cut(source_line(form, COMPACT, link=False, button=button), budget)
@@ -157,9 +171,10 @@ def source_lines(
     """
     listed = doc.entries
     buttoned = {form.n for form in (button_forms(listed) if buttons is None else buttons)}
-    lines = [_entry(form, FULL, budget, form.n in buttoned) for form in listed]
+    masked = doc.caps.masked_links
+    lines = [_entry(form, FULL, budget, form.n in buttoned, masked) for form in listed]
     if sum(len(line) + 1 for line in lines) > COMPACT_PAST:
-        lines = [_entry(form, COMPACT, budget, form.n in buttoned) for form in listed]
+        lines = [_entry(form, COMPACT, budget, form.n in buttoned, masked) for form in listed]
     return lines
 
 
@@ -210,8 +225,11 @@ def _message(content: str, embeds: list[dict[str, Any]], flags: int) -> dict[str
 
 def assemble(fragments: list[str], doc: Document) -> dict[str, Any]:
     """The Discord payload from rendered blocks."""
-    # capabilities may only tighten the platform limit
-    limit = max(200, min(doc.caps.max_chars or DISCORD_MAX_CONTENT, DISCORD_MAX_CONTENT))
+    # capabilities may only tighten the platform limit (capabilities_for refuses a value
+    # outside these bounds; a Capabilities built in code is held to them)
+    limit = max(
+        DISCORD_MIN_MAX_CHARS, min(doc.caps.max_chars or DISCORD_MAX_CONTENT, DISCORD_MAX_CONTENT)
+    )
     buttons = button_forms(doc.listed)
     # an entry goes whole into an embed's description (4,096) or a message's content (2,000)
     budget = DISCORD_MAX_DESCRIPTION if doc.caps.embeds else limit - len(SOURCES_HEADING)

@@ -7,6 +7,9 @@ and every post defines each footnote it references, once, at its end:
 The forum numbers a post's footnotes 1, 2, … by first reference in that post, whatever their
 labels: a definition it shows under another number than ``n`` begins with ``\\[n\\]``
 (``renderers.discourse_numbers``), so a continued post's ``[^13]``, shown as [1], still reads 13.
+A forum without the footnote plugin (``Capabilities.footnotes`` false) gets ``\\[n\\]`` markers and
+a numbered "Sources" list after the body instead; with ``masked_links`` false each link is its
+title, then the bare ``<url>``.
 
 Fitting posts (``Capabilities.max_chars``; Discourse's default ``max_post_length`` is 32,000) is
 ``renderers.discourse_fit``: the body moves, at a block boundary, to a further post where one is
@@ -32,6 +35,7 @@ from bot.errors import RenderError
 from bot.markdown import Token, parse
 from bot.models import Answer
 from renderers.base import EMPTY_ANSWER, CitationForm, RenderContext
+from renderers.capabilities import LinkStyle, link_style
 from renderers.discourse_definitions import (
     LEVELS,
     LINK_LEFT_OUT,
@@ -48,6 +52,7 @@ from renderers.escaping import visible
 from renderers.limits import DISCOURSE_MAX_CHARS
 from renderers.markdown_links import escape_text
 from renderers.markdown_writer import MarkdownWriter
+from renderers.packing import pack
 
 CHANNEL = "discourse"
 SHORT_NOTE = "*(A short answer; it cites no sources.)*"
@@ -76,6 +81,7 @@ class DiscourseBlocks:
         forms: Mapping[int, CitationForm],
         footnotes: bool,
         max_chars: int = DISCOURSE_MAX_CHARS,
+        links: LinkStyle = "masked",
     ):
         self._forms = forms
         self._footnotes = footnotes
@@ -83,11 +89,12 @@ class DiscourseBlocks:
         # a link, so under a post limit smaller than the forum's default (max_post_length: 300)
         # a longer one was cut across posts as broken link syntax
         self._writer = MarkdownWriter(
-            "discourse", self.cite, longest_link=max_chars // 2, forms=forms
+            "discourse", self.cite, longest_link=max_chars // 2, forms=forms, links=links
         )
 
     def cite(self, n: int) -> str:
-        """``[^n]``, or ``\\[n\\]`` with sources hidden (``\\[n?\\]`` when weakly supported).
+        """``[^n]``, or ``\\[n\\]`` with sources hidden or without footnotes (``\\[n?\\]`` when
+        weakly supported).
 
         A weak footnote is marked in its definition ("weak support?"), which Discourse shows at
         the foot of the post and in the reference's pop-up: a "?" written after the reference
@@ -108,20 +115,39 @@ class DiscourseBlocks:
 def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> DiscourseBlocks:
-    """The block step: footnote references unless sources are hidden (``show: none``)."""
-    return DiscourseBlocks(forms, context.show != "none", context.caps(CHANNEL).max_chars)
+    """The block step: footnote references unless sources are hidden (``show: none``) or the
+    forum has no footnotes (``footnotes: false``: ``\\[n\\]`` and a numbered source list)."""
+    caps = context.caps(CHANNEL)
+    footnotes = context.show != "none" and caps.footnotes
+    return DiscourseBlocks(forms, footnotes, caps.max_chars, link_style(caps))
 
 
-def other_sources(forms: list[CitationForm], budget: int) -> str:
+def other_sources(
+    forms: list[CitationForm], budget: int, masked: bool = True, heading: str = "Other sources"
+) -> str:
     """The "Other sources" list (shown, not cited): one whole entry a line, each within
     ``budget`` characters (compacted, or without its link, when one is longer)."""
-    lines = ["**Other sources**"]
+    return "\n".join([f"**{heading}**", *_source_list_lines(forms, budget, masked)])
+
+
+def _source_list_lines(forms: list[CitationForm], budget: int, masked: bool) -> list[str]:
+    lines = []
     for form in forms:
         prefix = f"- \\[{form.n}\\] "
-        entries = [definition_body(form, level) for level in LEVELS]
+        entries = [definition_body(form, level, masked=masked) for level in LEVELS]
         entries.append(definition_body(form, SHORTEST, link=False))
         lines.append(prefix + next((e for e in entries if len(prefix + e) <= budget), entries[-1]))
-    return "\n".join(lines)
+    return lines
+
+
+def source_list(forms: tuple[CitationForm, ...], limit: int, masked: bool) -> list[str]:
+    """``footnotes: false``: every listed source under "Sources", one whole entry a line of at
+    most half a post, in blocks of at most half a post (a list longer than a post goes on in
+    the next, never cut inside an entry)."""
+    if not forms:
+        return []
+    lines = _source_list_lines(list(forms), limit // 2, masked)
+    return pack(["**Sources**", *lines], limit // 2, sep="\n")
 
 
 def render_posts(answer: Answer, context: RenderContext, max_posts: int | None) -> dict[str, Any]:
@@ -145,10 +171,12 @@ def definition_choices(answer: Answer, context: RenderContext) -> dict[int, list
     the link, then the title alone): what the connector lists a source with when its fullest
     definition is too long for a post (``renderers.discourse_spill``)."""
     caps = context.caps(CHANNEL)
+    if not caps.footnotes:
+        return {}  # no definitions: the sources are a list in the body
     forms = decide_forms(answer.citations, caps, context)
     cited = tuple(cited_numbers(parse(answer.text)))
     doc = Document(answer, caps, context, forms, cited, seed(answer.text, context))
-    return {form.n: shorter_definitions(form) for form in doc.entries}
+    return {form.n: shorter_definitions(form, caps.masked_links) for form in doc.entries}
 
 
 def assemble(
@@ -158,18 +186,25 @@ def assemble(
     ``render`` fits the posts by itself: no more posts than the shortest definitions need,
     every post within the limit)."""
     fit = fitting or PostFitting()
-    limit = doc.caps.max_chars
+    limit, masked, footnotes = doc.caps.max_chars, doc.caps.masked_links, doc.caps.footnotes
     blocks = [fragment for fragment in fragments if visible(fragment)]
+    body_end = len(blocks) or 1
     others = [form for form in doc.entries if form.n not in doc.cited]
-    if others:
+    if not footnotes:
+        blocks += source_list(doc.entries, limit, masked)
+    elif others:
         # in the body, not after the definitions: a line after "[^n]: …" would continue it
-        blocks.append(other_sources(others, limit // 2))
+        blocks.append(other_sources(others, limit // 2, masked))
     blocks = blocks or [EMPTY_ANSWER]
-    raws = PostFitter(doc.entries, limit, fit.max_posts, fit.whole_sentences).posts(blocks)
-    if len(raws) == 1 and forum_length(raws[0]) < doc.caps.min_chars:
-        blocks.append(SHORT_CITED_NOTE if doc.cited else SHORT_NOTE)
-        raws = PostFitter(doc.entries, limit, fit.max_posts, fit.whole_sentences).posts(blocks)
-    if fitting is None:
+    defined = doc.entries if footnotes else ()
+    fitter = PostFitter(defined, limit, fit.max_posts, fit.whole_sentences, masked)
+    raws = fitter.posts(blocks)
+    if forum_length(raws[0]) < doc.caps.min_chars and (len(raws) == 1 or not footnotes):
+        # without footnotes the source list may begin the next post: the note follows the body
+        note = SHORT_CITED_NOTE if doc.cited else SHORT_NOTE
+        blocks.insert(len(blocks) if footnotes else body_end, note)
+        raws = PostFitter(defined, limit, fit.max_posts, fit.whole_sentences, masked).posts(blocks)
+    if fitting is None and footnotes:
         raws = _within_limit(raws, doc, limit)
     # A continued post holds what did not fit the one before: it can be a last "Ok." that the
     # forum would refuse as too short, losing the end of the answer.
@@ -190,8 +225,9 @@ def _within_limit(raws: list[str], doc: Document, limit: int) -> list[str]:
     even the body is longer than ``limit`` (a limit too small for any sentence)."""
     if all(len(raw) <= limit for raw in raws):
         return raws
-    rich = {form.n: definition_body(form) for form in doc.entries}
-    shorter = {form.n: shorter_definitions(form) for form in doc.entries}
+    masked = doc.caps.masked_links
+    rich = {form.n: definition_body(form, masked=masked) for form in doc.entries}
+    shorter = {form.n: shorter_definitions(form, masked) for form in doc.entries}
     try:
         return spill_posts(raws, limit, rich, shorter=shorter)
     except RenderError:

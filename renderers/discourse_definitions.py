@@ -13,7 +13,7 @@ from functools import lru_cache
 from renderers.base import CitationForm
 from renderers.escaping import md_text, no_forum_mentions
 from renderers.limits import truncate
-from renderers.markdown_links import masked_link
+from renderers.markdown_links import autolink, masked_link
 from renderers.markdown_writer import EntryLevel
 
 UPLOAD_SCHEME = "citecast-upload://"
@@ -42,16 +42,19 @@ def _text(value: str, limit: int) -> str:
 
 
 @lru_cache(maxsize=4096)  # fitting a post measures the same definitions several times
-def definition_body(form: CitationForm, level: EntryLevel = LEVELS[0], link: bool = True) -> str:
+def definition_body(
+    form: CitationForm, level: EntryLevel = LEVELS[0], link: bool = True, masked: bool = True
+) -> str:
     """The text of a footnote definition (one line, never cut inside a link).
 
     ``link=False`` is for a link the post has no room for: the title shows alone, noted as such
-    (an upload placeholder is short and always kept).
+    (an upload placeholder is short and always kept). ``masked=False`` (``masked_links:
+    false``): each link is its text, then the bare ``<url>``.
     """
     title = _text(form.title, level.title)
     url = level.url(form.url) if form.url else None
     if form.kind in ("link", "download") and url:
-        head = masked_link(title, url, "discourse") if link else title + LINK_LEFT_OUT
+        head = _linked(title, url, masked) if link else title + LINK_LEFT_OUT
     elif form.kind == "attachment":
         name = _text(form.filename or form.title, level.title)
         head = f"[{name}|attachment]({placeholder(form.n)})"
@@ -70,16 +73,22 @@ def definition_body(form: CitationForm, level: EntryLevel = LEVELS[0], link: boo
         parts.append(_text(columns, level.columns))
     if record and record.action and link:
         label = _text(record.action.label, min(level.title, 80))
-        parts.append(masked_link(label, record.action.url, "discourse"))
+        parts.append(_linked(label, record.action.url, masked))
     if form.weak:
         parts.append("weak support?")
     return ", ".join(parts)
 
 
-def shorter_definitions(form: CitationForm) -> list[str]:
+def _linked(escaped_label: str, url: str, masked: bool) -> str:
+    if masked:
+        return masked_link(escaped_label, url, "discourse")
+    return f"{escaped_label} {autolink(url, 'discourse')}"
+
+
+def shorter_definitions(form: CitationForm, masked: bool = True) -> list[str]:
     """A footnote's definitions after its fullest, richest first: each shorter level with its
     link, then the shortest title alone (for a post with no room for the link)."""
-    found = [definition_body(form, level) for level in LEVELS[1:]]
+    found = [definition_body(form, level, masked=masked) for level in LEVELS[1:]]
     found.append(definition_body(form, SHORTEST, link=False))
     return list(dict.fromkeys(found))
 

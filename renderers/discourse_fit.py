@@ -63,6 +63,7 @@ class PostFitter:
     posts after it): a sentence of up to half a post is never cut inside to make room for its
     definitions; its post may then be over the limit by definitions. Without it (rendering
     alone) every post fits, a sentence with too many definitions cut at a space.
+    ``masked`` (``masked_links``): False writes each link as its title, then the bare URL.
     """
 
     def __init__(
@@ -71,8 +72,10 @@ class PostFitter:
         limit: int,
         max_posts: int | None = None,
         whole_sentences: bool = False,
+        masked: bool = True,
     ):
         self._forms = {form.n: form for form in listed}
+        self._masked = masked  # masked_links: each link its title, or the title then the URL
         self._limit = limit
         self._max_posts = max_posts
         self._whole_sentences = whole_sentences
@@ -183,7 +186,9 @@ class PostFitter:
         # title from the start, rather than pushing the text around it into post after post
         half = self._limit // 2
         return frozenset(
-            n for n, form in self._forms.items() if len(definition_body(form, SHORTEST)) + 10 > half
+            n
+            for n, form in self._forms.items()
+            if len(definition_body(form, SHORTEST, masked=self._masked)) + 10 > half
         )
 
     def _sizes(self, level: EntryLevel) -> dict[int, int]:
@@ -334,8 +339,8 @@ class PostFitter:
         lines = self._lines(forms, level, linkless, shown)
         return f"{body}\n\n" + "\n".join(lines) if lines else body
 
-    @staticmethod
     def _lines(
+        self,
         forms: list[CitationForm],
         level: EntryLevel,
         linkless: Set[int],
@@ -346,6 +351,6 @@ class PostFitter:
         numbers = shown or {}
         return [
             f"[^{f.n}]: {prefix(f.n, numbers.get(f.n))}"
-            + definition_body(f, level, f.n not in linkless)
+            + definition_body(f, level, f.n not in linkless, self._masked)
             for f in forms
         ]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, html_block_pieces
 from renderers.base import CitationForm
+from renderers.capabilities import LinkStyle
 from renderers.document import (
     cited_numbers,
     empty_label,
@@ -116,12 +117,15 @@ class MarkdownWriter:
         *,
         longest_link: int | None = None,
         forms: Mapping[int, CitationForm] | None = None,
+        links: LinkStyle = "masked",
     ):
         """``longest_link``: the longest Discourse link shown whole (half the configured post
         limit; :data:`DISCOURSE_MAX_LINK`, half the forum's default, when not given).
         ``forms``: the answer's citation forms, which a link labelled like a citation must lead
-        to (:func:`renderers.link_urls.link_url`)."""
+        to (:func:`renderers.link_urls.link_url`). ``links``: how the answer's links show
+        (:func:`link_style`)."""
         self._forms = forms
+        self._links = links
         self._dialect = dialect
         self._longest_link = DISCOURSE_MAX_LINK if longest_link is None else longest_link
         self._cite = cite
@@ -312,10 +316,10 @@ class MarkdownWriter:
         url = link_url(token, self._forms)
         # a link whose label was only citations ("[[^1]](url)") shows its address, not "image"
         label = one_line(glued_plain(children)) or empty_label(token, url)
-        if url is None:
+        if url is None or self._links == "text":
             return escape_text(label, self._dialect) + after
         longest = DISCORD_MAX_LINK if self._dialect == "discord" else self._longest_link
-        if label_hides_target(token, url):
+        if label_hides_target(token, url) or (self._links == "bare" and label != url):
             link = escape_text(label, self._dialect) + " (" + autolink(url, self._dialect) + ")"
         elif self._dialect == "discord":
             link = discord_link(label, url)

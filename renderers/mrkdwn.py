@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from bot.markdown import Token, html_block_pieces
 from renderers.base import CitationForm
+from renderers.capabilities import LinkStyle
 from renderers.document import (
     cited_numbers,
     has_links,
@@ -64,12 +65,15 @@ class MrkdwnWriter:
         cite: Callable[[int], str],
         cite_plain: Callable[[int], str],
         forms: Mapping[int, CitationForm] | None = None,
+        links: LinkStyle = "masked",
     ):
         """``forms``: the answer's citation forms, which a link labelled like a citation must
-        lead to (:func:`renderers.link_urls.link_url`)."""
+        lead to (:func:`renderers.link_urls.link_url`). ``links``: how the answer's links show
+        (:func:`renderers.capabilities.link_style`)."""
         self._cite = cite
         self._cite_plain = cite_plain
         self._forms = forms
+        self._links = links
 
     def block(self, token: Token, depth: int = 0) -> str:
         kind = token["type"]
@@ -212,9 +216,10 @@ class MrkdwnWriter:
                 label = glued_plain(without_citations(children)) or (
                     "image" if kind == "image" else ""
                 )
-                url = link_url(token, self._forms)
+                url = link_url(token, self._forms) if self._links != "text" else None
                 link = f"<{slack_url(url)}|{slack_link_text(label or url)}>" if url else ""
-                if url and label_hides_target(token, url):
+                bare = self._links == "bare" and bool(label) and label != url
+                if url and (label_hides_target(token, url) or bare):
                     # its label shown as text, then where it really leads (renderers.link_urls)
                     link = f"{slack_literal(one_line(label))} (<{slack_url(url)}>)"
                 if len(link) > SLACK_MAX_LINK and label and label != url:

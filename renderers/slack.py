@@ -18,6 +18,12 @@ from typing import Any, Literal
 from bot.deeplinks import without_text_fragment
 from bot.markdown import Token, html_block_pieces
 from renderers.base import EMPTY_ANSWER, Capabilities, CitationForm, RenderContext
+from renderers.capabilities import (
+    SLACK_MIN_MAX_BLOCKS,
+    SLACK_MIN_SECTION_CHARS,
+    LinkStyle,
+    link_style,
+)
 from renderers.document import Document, cell_tokens
 from renderers.escaping import (
     one_line,
@@ -69,8 +75,10 @@ def marker(form: CitationForm | None, n: int) -> str:
 
 
 def section_limit(caps: Capabilities) -> int:
-    """Characters per section text: capabilities may only tighten Slack's limit."""
-    return max(100, min(caps.max_chars or SLACK_MAX_SECTION_CHARS, SLACK_MAX_SECTION_CHARS))
+    """Characters per section text: capabilities may only tighten Slack's limit
+    (:func:`renderers.capabilities.capabilities_for` refuses a value outside its bounds)."""
+    limit = caps.max_chars or SLACK_MAX_SECTION_CHARS
+    return max(SLACK_MIN_SECTION_CHARS, min(limit, SLACK_MAX_SECTION_CHARS))
 
 
 def header_text(title: str, markers: Iterable[str], limit: int = SLACK_MAX_HEADER_CHARS) -> str:
@@ -95,17 +103,22 @@ def header_text(title: str, markers: Iterable[str], limit: int = SLACK_MAX_HEADE
 class SlackBlocks:
     """Block step of the Slack renderer."""
 
-    def __init__(self, forms: Mapping[int, CitationForm], section_chars: int):
+    def __init__(
+        self, forms: Mapping[int, CitationForm], section_chars: int, links: LinkStyle = "masked"
+    ):
         self._forms = forms
         # a link longer than a section cannot be sent whole: its marker is then plain text
         self._max_link = section_chars
-        self._writer = MrkdwnWriter(self.cite, self.cite_plain, forms)
+        # a marker links only as a masked link ("<url|[1]>"): with masked_links off the source
+        # list shows the URL, after its title
+        self._linked_markers = links == "masked"
+        self._writer = MrkdwnWriter(self.cite, self.cite_plain, forms, links)
 
     def cite(self, n: int) -> str:
         form = self._forms.get(n)
         if form is None:
             return ""
-        if form.url and form.kind in ("link", "download"):
+        if form.url and form.kind in ("link", "download") and self._linked_markers:
             link = f"<{slack_url(form.url)}|{marker(form, n)}>"
             if len(link) <= self._max_link:
                 return link
@@ -154,7 +167,8 @@ def block_renderer(
     forms: Mapping[int, CitationForm], context: RenderContext, seed: str
 ) -> SlackBlocks:
     """The block step (``seed`` is unused: Slack has no per-answer ids)."""
-    return SlackBlocks(forms, section_limit(context.caps(CHANNEL)))
+    caps = context.caps(CHANNEL)
+    return SlackBlocks(forms, section_limit(caps), link_style(caps))
 
 
 def fit(text: str, limit: int, escape: Callable[[str], str] = slack_literal) -> str:
@@ -192,7 +206,7 @@ _ENTRY_LEVELS = (
 )
 
 
-def source_element(form: CitationForm) -> str:
+def source_element(form: CitationForm, masked: bool = True) -> str:
     """One context element: ``<url|[n] Title> · p. 12, Section`` (mrkdwn, escaped).
 
     Every part is bounded, so the element stays within Slack's 2,000 characters and is never
@@ -200,21 +214,31 @@ def source_element(form: CitationForm) -> str:
     ``#:~:text=`` directive, :func:`bot.deeplinks.without_text_fragment`), then shows a link
     whose URL is still too long as its text alone: the record action first, then the title,
     followed by "(link too long to show)" (the inline citation and any button still link
-    where they fit).
+    where they fit). ``masked=False`` (``masked_links: false``): each link is its text, then
+    the bare ``<url>``.
     """
     for highlight, title_link, action_link in _ENTRY_LEVELS:
-        text = _source_entry(form, highlight, title_link, action_link)
+        text = _source_entry(form, highlight, title_link, action_link, masked)
         if len(text) <= SLACK_MAX_CONTEXT_TEXT:
             break
     return text  # without links every part is bounded: it fits (tested)
 
 
-def _source_entry(form: CitationForm, highlight: bool, title_link: bool, action_link: bool) -> str:
+def _link(url: str, label: str, limit: int, masked: bool) -> str:
+    """``<url|label>``, or the label then ``<url>`` (Slack shows the URL as written)."""
+    if masked:
+        return f"<{slack_url(url)}|{fit(label, limit, slack_link_text)}>"
+    return f"{fit(label, limit)} <{slack_url(url)}>"
+
+
+def _source_entry(
+    form: CitationForm, highlight: bool, title_link: bool, action_link: bool, masked: bool = True
+) -> str:
     label = f"{marker(form, form.n)} {one_line(form.title)}"
     filename = fit(form.filename or "", 120)
     if form.kind in ("link", "download") and form.url and title_link:
         url = form.url if highlight else without_text_fragment(form.url)
-        text = f"<{slack_url(url)}|{fit(label, 210, slack_link_text)}>"
+        text = _link(url, label, 210, masked)
         if form.kind == "download" and filename and form.filename != form.title:
             text += f" ({filename})"
     elif form.kind == "attachment":
@@ -233,7 +257,7 @@ def _source_entry(form: CitationForm, highlight: bool, title_link: bool, action_
     if form.record and form.record.action and not has_button(form):
         action = form.record.action
         if action_link:
-            extras.append(f"<{slack_url(action.url)}|{fit(action.label, 75, slack_link_text)}>")
+            extras.append(_link(action.url, action.label, 75, masked))
         else:
             extras.append(fit(action.label, 75))
     if extras:
@@ -245,7 +269,7 @@ def source_elements(doc: Document) -> list[str]:
     """The context elements listing every source: :class:`MessagePacker` fills context blocks
     with them over as many messages as it takes (a fixed budget of blocks cut the list to "and
     N more" that, without a public base URL, no link reached)."""
-    return [source_element(form) for form in doc.entries]
+    return [source_element(form, doc.caps.masked_links) for form in doc.entries]
 
 
 def button_blocks(doc: Document) -> list[dict[str, Any]]:
@@ -355,7 +379,9 @@ def fallback_text(parts: list[SlackPart]) -> str:
 def assemble(fragments: list[SlackPart], doc: Document) -> dict[str, Any]:
     """The Slack payload from rendered blocks."""
     # capabilities may only tighten the platform limits
-    max_blocks = max(5, min(doc.caps.max_blocks or SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS))
+    max_blocks = max(
+        SLACK_MIN_MAX_BLOCKS, min(doc.caps.max_blocks or SLACK_MAX_BLOCKS, SLACK_MAX_BLOCKS)
+    )
     body = _body_blocks(fragments, section_limit(doc.caps)) or [
         {"type": "section", "text": {"type": "mrkdwn", "text": EMPTY_ANSWER}}
     ]

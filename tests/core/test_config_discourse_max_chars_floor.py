@@ -34,10 +34,11 @@ def test_the_smallest_post_limit_loads(tmp_path: Path) -> None:
     assert load_settings(path).capabilities == {"discourse": {"max_chars": 200}}
 
 
-def test_other_channels_keep_their_small_limits(tmp_path: Path) -> None:
+def test_other_channels_have_their_own_floors(tmp_path: Path) -> None:
+    # Discord's is 200 too, but a message's (tests/core/test_config_capability_refusals.py)
     path = tmp_path / "config.yaml"
-    path.write_text("capabilities:\n  discord:\n    max_chars: 150\n", encoding="utf-8")
-    assert load_settings(path).capabilities == {"discord": {"max_chars": 150}}
+    path.write_text("capabilities:\n  slack:\n    max_chars: 150\n", encoding="utf-8")
+    assert load_settings(path).capabilities == {"slack": {"max_chars": 150}}
 
 
 def crowded_answer() -> Answer:

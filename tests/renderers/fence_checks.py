@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-# the list indent and quote markers before a line's own text
-_PREFIX = re.compile(r"[ \t]*((?:>[ \t]*)*)")
+# the list indent, quote markers and a list item's marker ("- ```" opens a code block in the
+# item) before a line's own text
+_PREFIX = re.compile(r"[ \t]*((?:>[ \t]*)*)(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
 _FENCE = re.compile(r"(`{3,}|~{3,})(.*)$")
 
 

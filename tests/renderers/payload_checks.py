@@ -69,7 +69,9 @@ def check_mrkdwn(text: str) -> None:
     assert "<" not in SLACK_ANGLE.sub("", text), f"cut link in {text[:80]!r}"
     for m in SLACK_ANGLE.finditer(text):
         inner = m.group(1)
-        assert re.match(r"^(https?://|mailto:)[^|\s]*\|", inner), f"bare <{inner}> in mrkdwn"
+        # "<url|label>", or "<url>": a URL shown as written (masked_links: false, a label
+        # that hides its target)
+        assert re.match(r"^(https?://|mailto:)[^|\s]*(\||$)", inner), f"bare <{inner}> in mrkdwn"
     lowered = text.lower()
     for bad in ("<!channel", "<!here", "<!everyone", "<@", "<#", "<!subteam"):
         assert bad not in lowered, f"{bad} in mrkdwn"
@@ -222,7 +224,10 @@ def check_discourse(payload: dict[str, Any], limit: int = DISCOURSE_MAX_CHARS) -
             if m is None:
                 continue
             links = [t for t in _tokens(parse(m.group(1))) if t["type"] == "link"]
-            assert m.group(1).count("](") == len(links), f"cut link in {m.group(0)[:80]!r}"
+            # a URL shown as written ("<url>", masked_links: false) is an autolink: each "<http"
+            # opens one, as each "](" a masked link
+            written = m.group(1).count("](") + len(_AUTOLINK_START.findall(m.group(1)))
+            assert written == len(links), f"cut link in {m.group(0)[:80]!r}"
     for upload in payload["uploads"]:
         assert upload["placeholder"] in "\n".join(posts)
 
@@ -253,6 +258,9 @@ def discourse_footnotes(post: str) -> tuple[set[int], set[int]]:
     return refs, {
         int(m.group(1)) for line in definitions if (m := _FOOTNOTE_DEFINITION.match(line))
     }
+
+
+_AUTOLINK_START = re.compile(r"(?<!\\)<(?:https?://|mailto:)")
 
 
 def _tokens(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:

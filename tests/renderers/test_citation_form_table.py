@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from bot.errors import ConfigError
-from bot.models import Citation, RecordAction, Source
+from bot.models import Citation, Occurrence, RecordAction, Source
 from renderers.base import (
     DEFAULT_CAPABILITIES,
     Capabilities,
+    OccurrenceForm,
     RenderContext,
     capabilities_for,
     citation_form,
@@ -47,6 +48,14 @@ NO_FILES = Capabilities(markup="html")
 PDF_ONLY = dataclasses.replace(FILES, media_types=("application/pdf",))
 IMAGES_ONLY = dataclasses.replace(FILES, media_types=("image/*",))
 BUTTONS = dataclasses.replace(FILES, buttons=True)
+# links: false (a channel that cannot show a clickable link): no form has a URL
+NO_LINKS = dataclasses.replace(FILES, links=False)
+NO_LINKS_NO_FILES = dataclasses.replace(NO_FILES, links=False)
+NO_LINKS_BUTTONS = dataclasses.replace(BUTTONS, links=False)
+# masked_links and footnotes change how a renderer writes a form, not the form
+BARE = dataclasses.replace(FILES, masked_links=False)
+NO_FOOTNOTES = dataclasses.replace(FILES, footnotes=False)
+TWO_MARKERS = (Occurrence("2 GB RAM", DEEP), Occurrence("8443", None))
 
 
 def signer(source: Source) -> str | None:
@@ -99,6 +108,22 @@ CASES: list[tuple[str, Source, dict[str, Any], Capabilities, RenderContext, int,
     ("unchecked-not-weak", PAGE, {}, FILES, RenderContext(), 0, {"weak": False}),
     ("custom-threshold", PAGE, {"support": 0.5}, FILES, RenderContext(weak_below=0.6), 0, {"weak": True}),
     ("quote-kept", PAGE, {"quote": "2 GB RAM"}, FILES, RenderContext(), 0, {"quote": "2 GB RAM"}),
+    # links: false -> no URL: a page is named, a file attached where it can be, else named
+    ("no-links-url-name", PAGE, {}, NO_LINKS, RenderContext(), 0, {"kind": "name", "url": None, "title": "Guide", "detail": "p. 4, Setup"}),
+    ("no-links-deep-link-name", PAGE, {"deep_link": DEEP}, NO_LINKS, RenderContext(), 0, {"kind": "name", "url": None}),
+    ("no-links-url-file-attached", dataclasses.replace(PDF, url=WEB), {}, NO_LINKS, RenderContext(), 0, {"kind": "attachment", "url": None, "path": "kb/prices.pdf"}),
+    ("no-links-file-attached", PDF, {}, NO_LINKS, RenderContext(signer=signer), 0, {"kind": "attachment"}),
+    ("no-links-no-signed-link", PDF, {}, NO_LINKS_NO_FILES, RenderContext(signer=signer), 0, {"kind": "name", "url": None, "filename": "prices.pdf"}),
+    ("no-links-too-many-files-name", PDF, {}, NO_LINKS, RenderContext(signer=signer), 2, {"kind": "name", "url": None}),
+    ("no-links-markers-without-urls", PAGE, {"quote": "2 GB RAM", "occurrences": TWO_MARKERS}, NO_LINKS, RenderContext(), 0, {"kind": "name", "occurrences": (OccurrenceForm("2 GB RAM", None, False, "p. 4, Setup"), OccurrenceForm("8443", None, False, "p. 4, Setup"))}),
+    ("no-links-action-dropped", RECORD, {}, NO_LINKS, RenderContext(), 0, {"record.action": None, "record.button": False, "record.label": "Gateway G1"}),
+    ("no-links-action-button-kept", RECORD, {}, NO_LINKS_BUTTONS, RenderContext(), 0, {"record.action": RecordAction("Buy", "https://shop.example/g1"), "record.button": True}),
+    ("no-links-private-hidden", PRIVATE, {}, NO_LINKS, RenderContext(), 0, {"kind": "hidden"}),
+    ("no-links-weak", PAGE, {"support": 0.2}, NO_LINKS, RenderContext(), 0, {"kind": "name", "weak": True}),
+    # masked_links: false and footnotes: false keep the form (the renderer writes it differently)
+    ("bare-links-keep-link", PAGE, {"deep_link": DEEP}, BARE, RenderContext(), 0, {"kind": "link", "url": DEEP}),
+    ("bare-links-keep-signed", PDF, {}, dataclasses.replace(NO_FILES, masked_links=False), RenderContext(signer=signer), 0, {"kind": "download", "url": SIGNED}),
+    ("no-footnotes-keep-link", PAGE, {}, NO_FOOTNOTES, RenderContext(), 0, {"kind": "link", "url": WEB}),
 ]  # fmt: skip
 
 
@@ -150,11 +175,48 @@ def test_capabilities_overrides() -> None:
         ("web", {"markup": "rtf"}, "html|mrkdwn|markdown|plain"),
         ("web", {"streaming": "fast"}, "native|edit|none"),
         ("web", {"media_types": "image/png"}, "list of strings"),
+        # what no renderer honours (tests/core/test_config_capability_refusals.py: the lines)
+        ("slack", {"markup": "plain"}, "capabilities.slack.markup: describes the Slack renderer"),
+        ("discord", {"streaming": "none"}, "capabilities.discord.streaming: the Discord connector"),
+        (
+            "web",
+            {"max_chars": 300},
+            "capabilities.web.max_chars: the web page shows an answer whole",
+        ),
+        ("slack", {"footnotes": True}, "capabilities.slack.footnotes: Slack has no footnotes"),
+        ("email", {"links": False}, "capabilities.email.links: an HTML email always shows links"),
+        ("web", {"masked_links": False}, "capabilities.web.masked_links: an HTML link always"),
+        ("discord", {"max_chars": 199}, "capabilities.discord.max_chars: must be at least 200"),
+        ("slack", {"max_chars": 99}, "capabilities.slack.max_chars: must be at least 100"),
+        ("slack", {"max_blocks": 4}, "capabilities.slack.max_blocks: must be at least 5"),
+        ("discord", {"max_chars": 2001}, "capabilities.discord.max_chars: must be at most 2000"),
     ],
 )
 def test_capabilities_bad_overrides(channel: str, overrides: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("|", r"\|")):
         capabilities_for(channel, overrides)
+
+
+@pytest.mark.parametrize(
+    ("channel", "overrides"),
+    [
+        ("slack", {"links": False, "masked_links": False, "markup": "mrkdwn", "max_blocks": 5}),
+        ("discord", {"links": False, "masked_links": False, "max_chars": 200}),
+        ("discourse", {"links": False, "masked_links": False, "footnotes": False}),
+        ("web", {"footnotes": True, "streaming": "native", "max_chars": 1_000_000}),
+    ],
+)
+def test_overrides_a_renderer_honours_apply(channel: str, overrides: dict[str, Any]) -> None:
+    caps = capabilities_for(channel, overrides)
+    assert {key: getattr(caps, key) for key in overrides} == overrides
+
+
+def test_the_bounds_are_the_platform_limits() -> None:
+    from renderers import capabilities, limits
+
+    assert capabilities.BOUNDS["discord", "max_chars"][1] == limits.DISCORD_MAX_CONTENT
+    assert capabilities.BOUNDS["slack", "max_chars"][1] == limits.SLACK_MAX_SECTION_CHARS
+    assert capabilities.BOUNDS["slack", "max_blocks"][1] == limits.SLACK_MAX_BLOCKS
 
 
 def test_full_list_url() -> None:
