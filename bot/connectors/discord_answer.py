@@ -3,8 +3,10 @@
 :class:`QuestionAnswerer` answers one message in its channel and stores the turn (``failed``,
 with a short apology to the asker, if anything goes wrong: what was posted of the answer
 becomes that apology, so no half answer stays). Every message posted for the turn
-is recorded with its conversation at once (see ``discord_history``), and so is every message
-an edit's answer is written into: it holds that turn's answer now. Where the bot may not
+is recorded with its conversation at once (see ``discord_history``). A message an edit's
+answer is written into is recorded for the new turn as well as the old one until the new text
+first replaces the old in it (or the new answer is done): meanwhile it still shows the old
+answer, which history judges by the turn it came from. Where the bot may not
 post it computes nothing and logs one line; a channel that refuses it anyway, or an answer a
 moderator deleted meanwhile, gets no apology. A question deleted while being answered (its id
 in ``withdrawn``, filled by the connector) takes the bot's replies and notices with it. With
@@ -198,8 +200,11 @@ class QuestionAnswerer:
         # so that a walk back steps over this question once it is deleted
         remember_question(store, message, continued.replied_to)
 
-        def record(sent: discord.Message) -> None:
-            remember_posted(store, message.channel.id, conversation, sent, turn_id, message.id)
+        def record(sent: discord.Message, *, alone: bool = True) -> None:
+            # ``alone``: it holds this turn's answer; else it still shows an earlier one
+            remember_posted(
+                store, message.channel.id, conversation, sent, turn_id, message.id, replace=alone
+            )
 
         def remember(sent: discord.Message) -> None:
             # every message posted for this turn is recorded at once with its conversation
@@ -222,10 +227,11 @@ class QuestionAnswerer:
             note = note_text(message, limit if cut else None, asked, earlier)
             earlier = await place_note(message, note, asked, earlier, settings, remember)
             # an edit's answer is written into the messages posted before (only those sent
-            # anew are told to ``on_posted``): they hold this turn now, so a reply to one is
-            # judged by it, not by the answer they held before
-            for sent in [*([asked.note] if asked is not None and asked.note else []), *earlier]:
-                record(sent)
+            # anew are told to ``on_posted``): they are this turn's, but until rewritten they
+            # show the answer they held, so a reply to one is judged by that answer's turn too
+            reused = [*([asked.note] if asked is not None and asked.note else []), *earlier]
+            for sent in reused:
+                record(sent, alone=False)
             if noted and (asked is None or asked.note is None):
                 posted.remove(noted[0])  # deleted: no longer true of the question
             audience = await self.audience_for(message)
@@ -238,6 +244,7 @@ class QuestionAnswerer:
                 settings,
                 context,
                 on_posted=part_posted,
+                on_rewritten=record,
                 reuse=earlier,
                 file_budget=message_file_budget(upload_limit(message)),
                 nonces=asked.nonces if asked is not None else None,
@@ -247,6 +254,8 @@ class QuestionAnswerer:
                 events = until_edited(events, asked)
             result = await reply.run(in_turn(events, claim))
             store.finish_turn(turn_id, result.answer.to_json(), result.registry)
+            if asked is not None and asked.note is not None:
+                record(asked.note)  # the note above this answer: no earlier answer's now
             edited = asked is not None and asked.answered  # answered before: this is an edit
             log.info(
                 "discord: %s %s (%s) in %d message(s)",
@@ -289,6 +298,8 @@ class QuestionAnswerer:
                     message, notice, parts, settings, remember, after_failure=True
                 )
                 parts[:] = [] if apology is None else [apology]  # an edit's answer goes there
+                if apology is not None:
+                    record(apology)  # it says only this now, whatever message it was
                 if asked is not None:
                     asked.replies = list(parts)
             except asyncio.CancelledError:  # not caught by the handler below

@@ -164,8 +164,8 @@ async def reply_chain(
     walk (``referenced`` follows none): that channel's answers are not this one's history.
 
     With ``store``, a deleted message is stepped over by its record (``discord_chain_links``),
-    at most ``history_limit`` times, one fetch each: a deleted question or answer leaves its
-    own exchange out, not every exchange before it.
+    at most ``history_limit`` times, one fetch each: a deleted question or answer (or any part
+    of one) leaves its own exchange out, not every exchange before it.
     """
     exchanges: list[Exchange] = []
     answers: list[tuple[int, ...]] = []
@@ -191,6 +191,12 @@ async def reply_chain(
             asked, over_gap = await walk.before(asked)
         if asked is None or asked.author.id == bot_id:
             break
+        if over_gap:
+            # a person's message over a gap: the deleted message was one of this answer's
+            # parts, so the rest is not the answer its question got; like a deleted answer,
+            # that exchange is left out (its stored turn would bring back the deleted part)
+            current = asked
+            continue
         taken += 1
         question = question_text(asked, bot_id, settings)
         if question:  # a bare mention and the bot's hint are no exchange for the model
@@ -262,11 +268,17 @@ def remember_posted(
     sent: discord.Message,
     turn_id: int,
     question_id: int | None = None,
+    *,
+    replace: bool = True,
 ) -> None:
     """Record the bot's message ``sent`` (in channel ``channel_id``) as part of ``conversation``
-    and as answering turn ``turn_id`` (replacing an earlier turn: an edited question's answer
-    reuses the messages), and the question ``question_id`` it is posted for, by which a walk
-    steps over ``sent`` once it is deleted (``discord_chain_links``).
+    and as answering turn ``turn_id``, and the question ``question_id`` it is posted for, by
+    which a walk steps over ``sent`` once it is deleted (``discord_chain_links``).
+
+    ``replace`` records ``turn_id`` alone, for a message that holds its answer (an edited
+    question's answer rewrites the earlier one's messages); without it ``turn_id`` is added to
+    the turns recorded before, for a message that still shows an earlier answer: each is
+    judged, so one its readers may no longer see keeps the exchange out of history.
 
     Best effort: the message is already on Discord, so a store failure is only logged (a reply
     to it then finds its conversation by walking the chain, and its turn by its question).
@@ -276,6 +288,6 @@ def remember_posted(
         store.remember_messages(STORE_CHANNEL, [key], conversation)
     except StoreError as exc:
         log.warning("discord: could not record the conversation of message %s: %s", sent.id, exc)
-    record_turn(store, DISCORD_SCOPE, key, turn_id, replace=True)
+    record_turn(store, DISCORD_SCOPE, key, turn_id, replace=replace)
     if question_id is not None:
         remember_before(store, key, question_id)

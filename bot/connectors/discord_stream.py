@@ -26,7 +26,9 @@ finished first, since Discord may have created the message already.
 ``reuse`` are messages the bot already posted for the same question (an earlier answer, or a
 hint, before the question was edited): the new answer is written into them in order, as if this
 reply had posted them, and the files they carried are removed with their first edit; one that
-was deleted since is replaced by a new message.
+was deleted since is replaced by a new message. ``on_rewritten`` is told of each of them once
+this answer's text first replaces the earlier one in it: until then it still shows the earlier
+answer (and is judged by it, see ``discord_answer``).
 
 Each part is sent with a nonce derived from the question and the part's place
 (``discord_send.part_nonce``; ``nonces`` holds those this run used for the question, so a part
@@ -90,6 +92,7 @@ class StreamedReply:
         clock: Callable[[], float] = time.monotonic,
         *,
         on_posted: Callable[[discord.Message], None] | None = None,
+        on_rewritten: Callable[[discord.Message], None] | None = None,
         reuse: Sequence[discord.Message] = (),
         file_budget: int = message_file_budget(DEFAULT_UPLOAD_LIMIT),
         nonces: set[int] | None = None,
@@ -98,6 +101,7 @@ class StreamedReply:
         self.nonces = set() if nonces is None else nonces
         self.file_budget = file_budget
         self.on_posted = on_posted
+        self.on_rewritten = on_rewritten
         self.question = question
         self.settings = settings
         self.clock = clock
@@ -156,6 +160,9 @@ class StreamedReply:
                 # the earlier answer's message was deleted since: this answer sends its own
                 self.posted[index] = await self._send(index, message, files)
                 self._tell(self.posted[index])
+            else:
+                if stale and self.on_rewritten is not None:
+                    self.on_rewritten(self.posted[index])  # it shows this answer from now on
             self._stale_files.discard(index)
         else:
             self._append(await self._send(index, message, files))
