@@ -1,7 +1,9 @@
 """The knowledge index's read-only SQLite connections: one per thread, reopened when a rebuild
 replaces the file.
 
-``citecast ingest --rebuild`` swaps a new file (a new inode) in under a running server. Each
+``citecast ingest --rebuild`` swaps a new file (a new inode) in under a running server (the
+command builds beside the index and renames; ``ingest(rebuild=True)`` called as a library
+rebuilds in place, for one process alone). Each
 thread notices on its next read and reopens. A thread that stays idle would hold the replaced
 file open, its disk space not freed however large it was, until it read again; so the thread
 that opens the new file closes every other thread's idle connection to an older one. The
