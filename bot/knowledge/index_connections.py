@@ -3,7 +3,8 @@ replaces the file.
 
 ``citecast ingest --rebuild`` swaps a new file (a new inode) in under a running server (the
 command builds beside the index and renames; ``ingest(rebuild=True)`` called as a library
-rebuilds in place, for one process alone). Each
+deletes the index and builds a new one at its path, which readers meanwhile find missing or
+empty: it is for a process of its own). Each
 thread notices on its next read and reopens. A thread that stays idle would hold the replaced
 file open, its disk space not freed however large it was, until it read again; so the thread
 that opens the new file closes every other thread's idle connection to an older one. The
