@@ -59,38 +59,34 @@ async def test_a_long_wait_on_the_stream_is_one_warning_and_no_answered_line(
     assert answered(caplog) == []
 
 
-async def test_a_server_error_on_the_stream_and_the_post_is_one_warning(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("streaming", "refused", "first_try"),
+    [
+        # the native stream cannot start, and the post instead is refused
+        ("native", ("chat.startStream", "chat.postMessage"), "stream could not start"),
+        # edit mode's first post (showing the answer as it is written) and the final one
+        ("edit", ("chat.postMessage",), "posting it at the end"),
+    ],
+)
+async def test_a_server_error_on_every_post_is_one_warning(
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    streaming: str,
+    refused: tuple[str, ...],
+    first_try: str,
 ) -> None:
+    # the answer is queued: one warning, the outbox's; the first try's line is at INFO
     answerer = CannedAnswerer(answer_citing(2), chunk=4)
     async with slack_world(
-        tmp_path, answerer, streaming="native", retry_backoff_seconds=0.01
+        tmp_path, answerer, streaming=streaming, retry_backoff_seconds=0.01
     ) as world:
-        world.fake.fail("chat.startStream", status=500, times=None)
-        world.fake.fail("chat.postMessage", status=500, times=None)
+        for method in refused:
+            world.fake.fail(method, status=500, times=None)
         with caplog.at_level(logging.INFO):
             await world.post_event(mention("down?", ts=TS))
         assert world.store.pending("slack")  # queued
     [warning] = warnings(caplog)
     assert warning.startswith(f"Slack refused an answer in {PUBLIC} (")
     assert warning.endswith("; queued")
-    assert any("stream could not start" in r.getMessage() for r in caplog.records)  # at INFO
+    assert any(first_try in r.getMessage() for r in caplog.records)
     assert answered(caplog) == []
-
-
-async def test_a_server_error_on_the_first_edit_mode_post_is_one_warning(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    # edit mode shows the answer as it is written; its first post refused, the answer is
-    # posted at the end, and refused again it is queued: one warning, the outbox's
-    answerer = CannedAnswerer(answer_citing(2), chunk=4)
-    async with slack_world(
-        tmp_path, answerer, streaming="edit", retry_backoff_seconds=0.01
-    ) as world:
-        world.fake.fail("chat.postMessage", status=500, times=None)
-        with caplog.at_level(logging.INFO):
-            await world.post_event(mention("down?", ts=TS))
-        assert world.store.pending("slack")  # queued
-    [warning] = warnings(caplog)
-    assert warning.startswith(f"Slack refused an answer in {PUBLIC} (")
-    assert any("posting it at the end" in r.getMessage() for r in caplog.records)  # at INFO
