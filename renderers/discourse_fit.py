@@ -15,7 +15,10 @@ For the connector (``whole_sentences``) a cut falls at a line or a sentence end 
 and a sentence of up to half a post is never cut inside: when a post cannot hold such a sentence
 with its definitions, the sentence stays whole, in a post over the limit by its definitions, and
 the connector keeps the first definitions there and lists the other sources in the post after it
-(``renderers.discourse_spill``). Rendering alone keeps every post within the limit.
+(``renderers.discourse_spill``). Rendering alone keeps every post within the limit, each defining
+the footnotes it references: a block whose definitions do not fit beside it is cut at a space,
+however short the block, where pieces then each hold theirs (only a word whose own references
+cannot be defined beside it leaves its definitions to a list after the post).
 """
 
 from __future__ import annotations
@@ -237,6 +240,11 @@ class PostFitter:
             for end in reversed(breaks(text, min(len(text), MIN_PIECE))):
                 if self._piece_fits(text, end, length, numbers, sizes, False, whole=True):
                     return split_first(text, end, clean=False)
+            # else the largest shorter piece cut at a space that fits: a piece of MIN_PIECE
+            # would leave the post over the limit, its definitions moved to a list after it
+            for size in range(min(len(text), MIN_PIECE) - 1, 0, -1):
+                if self._piece_fits(text, size, length, numbers, sizes, True):
+                    return split_first(text, size)
             return split_first(text, MIN_PIECE, clean=False)
         if piece and at_break(text, piece):
             return piece, rest

@@ -129,10 +129,6 @@ def test_overrides_keep_limits_safety_and_every_source(
         assert not re.search(r"^\[\^\d+\]: ", joined, re.M), joined  # no definition
     if context.show == "none":
         return
-    if channel == "discourse" and caps.footnotes and caps.max_chars < 1000:
-        # a post too small for a sentence and its definitions can leave one out, with or
-        # without these overrides (rendering alone; the connector spills them): not tested here
-        return
     cited = {n for n in cited_numbers(parse(answer.text)) if n in forms and forms[n].reachable}
     for n in cited:
         if channel == "discourse" and caps.footnotes:
