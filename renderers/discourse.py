@@ -59,6 +59,7 @@ SHORT_NOTE = "*(A short answer; it cites no sources.)*"
 SHORT_CITED_NOTE = "*(A short answer.)*"
 # opens a continued post too short for the forum's minimum (the last few words of a long answer)
 CONTINUED_NOTE = "*(Continued from the post above.)*"
+CONTINUES_NOTE = "*(The answer goes on in the next post.)*"
 # What Discourse's StrippedLengthValidator does not count in full: HTML comments (nothing), an
 # :emoji: shortcode, a run of dots and a run of commas (one character each). Its patterns are
 # Ruby's: "." stops at a line break (a comment over several lines counts) and \w is ASCII.
@@ -209,6 +210,10 @@ def assemble(
     # A continued post holds what did not fit the one before: it can be a last "Ok." that the
     # forum would refuse as too short, losing the end of the answer.
     raws[1:] = [_long_enough(raw, doc.caps.min_chars, limit) for raw in raws[1:]]
+    if len(raws) > 1:
+        # so can a first post, when the block after it fits only a post of its own ("Ok."
+        # before a long code block): its note says the answer goes on
+        raws[0] = _long_enough(raws[0], doc.caps.min_chars, limit, first=True)
     # one upload entry per citation of a file, since each footnote has its own placeholder; the
     # connector uploads a file once however many entries name it
     uploads = [{**file_entry(f), "placeholder": placeholder(f.n)} for f in doc.attachments]
@@ -234,8 +239,10 @@ def _within_limit(raws: list[str], doc: Document, limit: int) -> list[str]:
         return raws
 
 
-def _long_enough(raw: str, min_chars: int, limit: int) -> str:
-    noted = f"{CONTINUED_NOTE}\n\n{raw}"
+def _long_enough(raw: str, min_chars: int, limit: int, *, first: bool = False) -> str:
+    """``raw``, or, when the forum would refuse it as shorter than ``min_chars``, with a note
+    that it is continued from the post above (or, the ``first``, goes on in the next one)."""
+    noted = f"{raw}\n\n{CONTINUES_NOTE}" if first else f"{CONTINUED_NOTE}\n\n{raw}"
     if forum_length(raw) >= min_chars or len(noted) > limit:
         return raw
     return noted
