@@ -185,11 +185,19 @@ def label_hides_target(token: Token, url: str) -> bool:
     ``url`` is not, or holds one: the link is then shown as its label followed by ``url``, never
     as a masked link. An address is the label's own when host, port, path and query match
     (letter case of the host, scheme, a fragment and a trailing slash aside)."""
-    shown = _addresses(label_text(token.get("children") or []))
-    if not shown:
+    if label_is_target(token, url):
         return False
     target = _place(url)
+    shown = _addresses(label_text(token.get("children") or []))
     return any(_place(address) != target for address in shown)
+
+
+def label_is_target(token: Token, url: str) -> bool:
+    """True when the whole label of the link ``token`` is the address ``url`` itself, brackets
+    and all (an autolink: ``<…?x=[2]>``), which trimming it as text in a sentence would cut
+    short."""
+    whole = label_text(token.get("children") or []).strip()
+    return _SCHEMED.fullmatch(whole) is not None and _place(whole) == _place(url)
 
 
 def _addresses(label: str) -> list[str]:

@@ -41,7 +41,7 @@ from renderers.escaping import (
 )
 from renderers.glue import NO_BREAK_SPACE, glued, glued_plain, spaced_mark
 from renderers.limits import DISCORD_MAX_LINK, DISCOURSE_MAX_LINK, LINK_TOO_LONG
-from renderers.link_urls import label_hides_target, link_url
+from renderers.link_urls import label_hides_target, label_is_target, link_url
 from renderers.markdown_links import Dialect, autolink, discord_link, escape_text, masked_link
 from renderers.text_writer import quoted
 
@@ -321,6 +321,14 @@ class MarkdownWriter:
         longest = DISCORD_MAX_LINK if self._dialect == "discord" else self._longest_link
         if label_hides_target(token, url) or (self._links == "bare" and label != url):
             link = escape_text(label, self._dialect) + " (" + autolink(url, self._dialect) + ")"
+        elif (
+            self._dialect == "discord"
+            and ("[" in label or "]" in label)
+            and label_is_target(token, url)
+        ):
+            # the label is the address itself, brackets and all (an autolink): a masked link
+            # would have to show its brackets as parentheses, so the address shows alone
+            link = autolink(url, self._dialect)
         elif self._dialect == "discord":
             link = discord_link(label, url)
         else:
