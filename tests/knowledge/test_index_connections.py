@@ -13,6 +13,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -58,42 +59,52 @@ def _idle_thread(do: Callable[[], object]) -> Iterator[None]:
         thread.join()
 
 
+@dataclass(frozen=True)
+class Kb:
+    """A knowledge base folder, its index settings and the index open on it."""
+
+    docs: Path
+    settings: IndexSettings
+    index: KnowledgeIndex
+
+    def rebuild_with_badgers(self) -> None:
+        """`citecast ingest --rebuild` with a new file: the index file is replaced."""
+        (self.docs / "b.md").write_text("Badgers dig setts.\n")
+        ingest([self.docs], self.settings, rebuild=True)
+
+    def old_files_held(self) -> list[str]:
+        """Replaced index files this process still holds open."""
+        return _index_files_held(Path(self.settings.path))
+
+
 @pytest.fixture
-def kb(tmp_path: Path) -> tuple[Path, IndexSettings]:
+def kb(tmp_path: Path) -> Iterator[Kb]:
     docs = tmp_path / "kb"
     docs.mkdir()
     (docs / "a.md").write_text("Aardvarks dig burrows at night.\n")
     settings = IndexSettings(path=str(tmp_path / "index.db"))
     ingest([docs], settings)
-    return docs, settings
-
-
-def _rebuild_with_badgers(docs: Path, settings: IndexSettings) -> None:
-    """`citecast ingest --rebuild` with a new file: the index file is replaced."""
-    (docs / "b.md").write_text("Badgers dig setts.\n")
-    ingest([docs], settings, rebuild=True)
+    index = KnowledgeIndex(settings.path)
+    yield Kb(docs, settings, index)
 
 
 def test_an_idle_threads_connection_to_a_replaced_index_is_closed(
-    kb: tuple[Path, IndexSettings],
+    kb: Kb,
 ) -> None:
-    docs, settings = kb
-    index = KnowledgeIndex(settings.path)
+    index = kb.index
     with _idle_thread(lambda: index.search("aardvarks")):
-        _rebuild_with_badgers(docs, settings)
+        kb.rebuild_with_badgers()
         # the worker's connection (and this thread's) still reads the replaced file
-        assert _index_files_held(Path(settings.path))
+        assert kb.old_files_held()
         assert [s.filename for s in index.search("badgers")] == ["b.md"]
         # the search opened the new file and let the old one go in every thread
-        assert _index_files_held(Path(settings.path)) == []
-    index.close()
+        assert kb.old_files_held() == []
 
 
 def test_the_idle_thread_reads_the_new_index_on_its_next_search(
-    kb: tuple[Path, IndexSettings],
+    kb: Kb,
 ) -> None:
-    docs, settings = kb
-    index = KnowledgeIndex(settings.path)
+    index = kb.index
     found: list[list[str]] = []
     searched, rebuilt = threading.Event(), threading.Event()
 
@@ -106,34 +117,30 @@ def test_the_idle_thread_reads_the_new_index_on_its_next_search(
     worker = threading.Thread(target=search_twice)
     worker.start()
     assert searched.wait(30)
-    _rebuild_with_badgers(docs, settings)
+    kb.rebuild_with_badgers()
     index.search("badgers")  # closes the worker's idle connection to the old file
     rebuilt.set()
     worker.join()
     assert found == [["a.md"], ["a.md", "b.md"]]
-    index.close()
 
 
 def test_a_connection_in_use_is_not_closed_under_its_read(
-    kb: tuple[Path, IndexSettings],
+    kb: Kb,
 ) -> None:
-    docs, settings = kb
-    index = KnowledgeIndex(settings.path)
+    index = kb.index
     with index._reading() as conn:  # a read in progress on the old file
-        _rebuild_with_badgers(docs, settings)
+        kb.rebuild_with_badgers()
         # a search on the new file, nested in this thread's read, leaves the outer one open
         assert [s.filename for s in index.search("badgers")] == ["b.md"]
         assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
     # the read over, nothing holds the old file any more
-    assert _index_files_held(Path(settings.path)) == []
-    index.close()
+    assert kb.old_files_held() == []
 
 
 def test_a_read_under_way_during_the_switch_lets_the_old_file_go_when_it_ends(
-    kb: tuple[Path, IndexSettings],
+    kb: Kb,
 ) -> None:
-    docs, settings = kb
-    index = KnowledgeIndex(settings.path)
+    index = kb.index
     reading, switched = threading.Event(), threading.Event()
 
     def long_read() -> None:
@@ -145,21 +152,19 @@ def test_a_read_under_way_during_the_switch_lets_the_old_file_go_when_it_ends(
     worker = threading.Thread(target=long_read)
     worker.start()
     assert reading.wait(30)
-    _rebuild_with_badgers(docs, settings)
+    kb.rebuild_with_badgers()
     assert [s.filename for s in index.search("badgers")] == ["b.md"]
-    assert _index_files_held(Path(settings.path))  # the read under way keeps it
+    assert kb.old_files_held()  # the read under way keeps it
     switched.set()
     worker.join()
     # its read over, the worker (idle now) no longer holds the replaced file
-    assert _index_files_held(Path(settings.path)) == []
-    index.close()
+    assert kb.old_files_held() == []
 
 
-def test_a_finished_threads_connection_is_closed(kb: tuple[Path, IndexSettings]) -> None:
+def test_a_finished_threads_connection_is_closed(kb: Kb) -> None:
     # worker threads come and go (anyio ends one idle for 10 s): each one's connection must
     # not outlive it
-    _, settings = kb
-    index = KnowledgeIndex(settings.path)
+    index = kb.index
     before = len(os.listdir("/proc/self/fd"))
     for _ in range(20):
         worker = threading.Thread(target=lambda: index.search("aardvarks"))
@@ -167,4 +172,3 @@ def test_a_finished_threads_connection_is_closed(kb: tuple[Path, IndexSettings])
         worker.join()
     # each new thread's first read lets the finished ones' connections go
     assert len(os.listdir("/proc/self/fd")) <= before + 3
-    index.close()
