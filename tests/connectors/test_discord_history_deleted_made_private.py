@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.knowledge import ingest
-from tests.connectors.test_discord_harness import stop_harness
-from tests.connectors.test_discord_history_made_private import FOLLOW_UP, ask, questions, start
-from tests.connectors.web.conftest import make_settings
-from tests.connectors.web.test_web_files_made_private import QUESTION, SECRET, kb_with_roadmap
+from tests.connectors.test_discord_history_made_private import (
+    FOLLOW_UP,
+    ask,
+    questions,
+    roadmap_world,
+)
+from tests.connectors.web.test_web_files_made_private import QUESTION, SECRET
 from tests.connectors.web.test_web_share_made_private import MAIL, make_gone
 
 DELETED = "Does the help desk answer mail today?"
@@ -24,10 +26,7 @@ LAST = "Does the help desk answer mail on weekends?"
 async def test_an_answer_made_private_stays_out_of_history_over_a_deleted_question(
     tmp_path: Path,
 ) -> None:
-    kb = kb_with_roadmap(tmp_path)
-    ingest([kb], make_settings(tmp_path).index)
-    h, answerer = await start(tmp_path)
-    try:
+    async with roadmap_world(tmp_path) as (kb, h, answerer):
         roadmap = await ask(h, h.world.general, QUESTION)
         mail = await ask(h, h.world.general, MAIL, after=roadmap)
         deleted = await ask(h, h.world.general, DELETED, after=mail)
@@ -44,5 +43,3 @@ async def test_an_answer_made_private_stays_out_of_history_over_a_deleted_questi
         assert questions(history) == [MAIL, FOLLOW_UP]
         assert "Leipzig" not in str(history)
         assert SECRET not in str(history)
-    finally:
-        await stop_harness(h)

@@ -13,6 +13,8 @@ the file said, or the next answer could repeat it. An answer its readers may sti
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,21 @@ async def start(tmp_path: Path, **web: Any) -> tuple[Harness, RecordingAnswerer]
     return harness, answerer
 
 
+@asynccontextmanager
+async def roadmap_world(
+    tmp_path: Path, folder: str = "", **web: Any
+) -> AsyncIterator[tuple[Path, Harness, RecordingAnswerer]]:
+    """The roadmap knowledge base (in ``folder``) ingested where ``make_gone`` re-ingests, and
+    the connector over it (:func:`start`), stopped when the block ends."""
+    kb = kb_with_roadmap(tmp_path, folder)
+    ingest([kb], make_settings(tmp_path).index)
+    h, answerer = await start(tmp_path, **web)
+    try:
+        yield kb, h, answerer
+    finally:
+        await stop_harness(h)
+
+
 async def ask(
     h: Harness, channel: int, text: str, after: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -98,10 +115,11 @@ async def converse(h: Harness, answerer: RecordingAnswerer, channel: int) -> dic
 async def test_an_answer_citing_a_file_no_longer_public_leaves_the_reply_chain_history(
     tmp_path: Path, how: str
 ) -> None:
-    kb = kb_with_roadmap(tmp_path, "plans" if how == "audience rule" else "")
-    ingest([kb], make_settings(tmp_path).index)  # where make_gone re-ingests
-    h, answerer = await start(tmp_path)
-    try:
+    async with roadmap_world(tmp_path, "plans" if how == "audience rule" else "") as (
+        kb,
+        h,
+        answerer,
+    ):
         mail = await converse(h, answerer, h.world.general)
         make_gone(kb, tmp_path, how)
         await ask(h, h.world.general, FOLLOW_UP, after=mail)
@@ -111,8 +129,6 @@ async def test_an_answer_citing_a_file_no_longer_public_leaves_the_reply_chain_h
         assert questions(history) == [MAIL]
         assert "Leipzig" not in str(history)
         assert SECRET not in str(history)
-    finally:
-        await stop_harness(h)
 
 
 async def test_the_history_follows_the_channels_audience_not_the_askers(tmp_path: Path) -> None:
@@ -145,10 +161,7 @@ async def test_an_answer_to_a_question_cut_short_is_judged_too(tmp_path: Path) -
     # rather than passed on as the text of its messages, unjudged
     long_question = f"{QUESTION}{' Please give me every detail you have.' * 4}"
     limit = len(QUESTION) + 20
-    kb = kb_with_roadmap(tmp_path)
-    ingest([kb], make_settings(tmp_path).index)
-    h, answerer = await start(tmp_path, max_question_chars=limit)
-    try:
+    async with roadmap_world(tmp_path, max_question_chars=limit) as (kb, h, answerer):
         roadmap = await ask(h, h.world.general, long_question)
         mail = await ask(h, h.world.general, MAIL, after=roadmap)
         assert questions(answerer.histories[-1]) == [long_question]
@@ -157,5 +170,3 @@ async def test_an_answer_to_a_question_cut_short_is_judged_too(tmp_path: Path) -
         await ask(h, h.world.general, FOLLOW_UP, after=mail)
         assert questions(answerer.histories[-1]) == [MAIL]
         assert "Leipzig" not in str(answerer.histories[-1])
-    finally:
-        await stop_harness(h)

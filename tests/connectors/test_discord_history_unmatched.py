@@ -12,27 +12,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.knowledge import ingest
-from tests.connectors.test_discord_harness import stop_harness
 from tests.connectors.test_discord_history_made_private import (
     FOLLOW_UP,
     ask,
     converse,
     questions,
-    start,
+    roadmap_world,
 )
-from tests.connectors.web.conftest import make_settings
-from tests.connectors.web.test_web_files_made_private import QUESTION, SECRET, kb_with_roadmap
+from tests.connectors.web.test_web_files_made_private import QUESTION, SECRET
 from tests.connectors.web.test_web_share_made_private import MAIL, make_gone
 
 
 async def test_an_answer_to_a_question_edited_since_is_judged_by_its_own_turn(
     tmp_path: Path,
 ) -> None:
-    kb = kb_with_roadmap(tmp_path)
-    ingest([kb], make_settings(tmp_path).index)
-    h, answerer = await start(tmp_path)
-    try:
+    async with roadmap_world(tmp_path) as (kb, h, answerer):
         mail = await converse(h, answerer, h.world.general)
         roadmap = next(m for m in h.fake.messages.values() if QUESTION in str(m.get("content")))
         # edited while the bot was away: no update reached it, the stored turn keeps the old text
@@ -43,17 +37,12 @@ async def test_an_answer_to_a_question_edited_since_is_judged_by_its_own_turn(
         assert questions(history) == [MAIL]
         assert "Leipzig" not in str(history)
         assert SECRET not in str(history)
-    finally:
-        await stop_harness(h)
 
 
 async def test_an_answer_older_than_the_latest_fifty_turns_is_still_judged(
     tmp_path: Path,
 ) -> None:
-    kb = kb_with_roadmap(tmp_path)
-    ingest([kb], make_settings(tmp_path).index)
-    h, answerer = await start(tmp_path)
-    try:
+    async with roadmap_world(tmp_path) as (kb, h, answerer):
         roadmap = await ask(h, h.world.general, QUESTION)
         conversation = f"discord:{h.world.general}:{roadmap['id']}"
         # other replies to the roadmap answer, answered since: the conversation's later turns
@@ -64,21 +53,14 @@ async def test_an_answer_older_than_the_latest_fifty_turns_is_still_judged(
         history = answerer.histories[-1]
         assert questions(history) == []
         assert "Leipzig" not in str(history)
-    finally:
-        await stop_harness(h)
 
 
 async def test_every_answer_stays_while_its_readers_may_see_them_all(tmp_path: Path) -> None:
     # nothing is made private: an edited question's exchange keeps its place and its answer
-    kb = kb_with_roadmap(tmp_path)
-    ingest([kb], make_settings(tmp_path).index)
-    h, answerer = await start(tmp_path)
-    try:
+    async with roadmap_world(tmp_path) as (_, h, answerer):
         mail = await converse(h, answerer, h.world.general)
         roadmap = next(m for m in h.fake.messages.values() if QUESTION in str(m.get("content")))
         h.fake.edited_message(int(roadmap["id"]), f"{roadmap['content']} (typo fixed)")
         await ask(h, h.world.general, FOLLOW_UP, after=mail)
         history = answerer.histories[-1]
         assert len(history) == 2 and "Leipzig" in history[0].answer
-    finally:
-        await stop_harness(h)
