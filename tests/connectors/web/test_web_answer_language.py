@@ -13,33 +13,19 @@ import pytest
 
 from bot.assistant.extractive_small_talk import small_talk_reply
 from bot.assistant.own_replies import NOT_FOUND
-from bot.config_file import parse_settings
-from bot.connectors.app import build_app
 from bot.models import Answer
-from bot.runtime import Services
-from bot.store import Store
-from tests.connectors.web.conftest import CannedAnswerer, cited_answer, passage
+from tests.connectors.web.canned_client import canned_client
+from tests.connectors.web.conftest import cited_answer, passage
 
 
 async def client_for(
     tmp_path: Path, language: str | None, text: str = "Ja.[^1]\n"
 ) -> AsyncIterator[httpx.AsyncClient]:
-    data: dict[str, object] = {
-        "store": {"path": str(tmp_path / "store.db")},
-        "index": {"path": str(tmp_path / "index.db")},
-        "web": {"file_secret": "test-secret-0123456789abcdef"},
-    }
-    if language is not None:
-        data["assistant"] = {"language": language}
-    settings = parse_settings(data)
+    sections = {} if language is None else {"assistant": {"language": language}}
     cited = "[^1]" in text
-    answerer = CannedAnswerer(cited_answer(passage(1), text=text) if cited else Answer(text, ()))
-    services = Services(settings=settings, store=Store(settings.store.path), assistant=answerer)
-    app = build_app(services, connectors=[], shutdown_grace=0.1)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://citecast.test") as client:
+    answer = cited_answer(passage(1), text=text) if cited else Answer(text, ())
+    async with canned_client(tmp_path, answer, **sections) as client:
         yield client
-    services.store.close()
 
 
 @pytest.fixture

@@ -14,11 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot.config_file import parse_settings
-from bot.connectors.app import build_app
-from bot.runtime import Services
-from bot.store import Store
-from tests.connectors.web.conftest import CannedAnswerer, cited_answer, parse_sse, passage
+from tests.connectors.web.canned_client import canned_client
+from tests.connectors.web.conftest import cited_answer, parse_sse, passage
 
 WEAK_MARK = '<sup class="citation weak">'
 
@@ -26,25 +23,12 @@ WEAK_MARK = '<sup class="citation weak">'
 async def client_for(
     tmp_path: Path, threshold: float | None, support: float
 ) -> AsyncIterator[httpx.AsyncClient]:
-    data: dict[str, object] = {
-        "store": {"path": str(tmp_path / "store.db")},
-        "index": {"path": str(tmp_path / "index.db")},
-        "web": {"file_secret": "test-secret-0123456789abcdef"},
-    }
-    if threshold is not None:
-        data["grounding"] = {"threshold": threshold}
-    settings = parse_settings(data)
+    sections = {} if threshold is None else {"grounding": {"threshold": threshold}}
     answer = cited_answer(passage(1), text="Claim 1 is true.[^1]\n")
     [citation] = answer.citations
     answer = replace(answer, citations=(replace(citation, support=support),))
-    services = Services(
-        settings=settings, store=Store(settings.store.path), assistant=CannedAnswerer(answer)
-    )
-    app = build_app(services, connectors=[], shutdown_grace=0.1)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://citecast.test") as client:
+    async with canned_client(tmp_path, answer, **sections) as client:
         yield client
-    services.store.close()
 
 
 @pytest.fixture
